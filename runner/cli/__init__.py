@@ -1,0 +1,64 @@
+"""The `taurec` command line: a lazy click group whose commands each call one library function."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+import click
+
+from runner.errors import TaurecError
+
+# name -> "module:attribute". Modules are imported only when their command runs, so
+# commands that never call a model never pay for importing LiteLLM.
+COMMANDS: dict[str, str] = {
+    "tasks": "runner.cli.tasks:group",
+    "score": "runner.cli.score:command",
+    "catalog": "catalog_pipeline.cli:group",
+    "serve-model": "runner.cli.serve_model:command",
+    "trial": "runner.cli.trial:command",
+    "run": "runner.cli.run:command",
+    "merge": "runner.cli.run:merge_command",
+    "site": "runner.cli.site:group",
+    "submission": "runner.cli.submission:group",
+    "leaderboard": "runner.cli.leaderboard:command",
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module_name, attr = target.split(":")
+        command = getattr(importlib.import_module(module_name), attr)
+        assert isinstance(command, click.Command)
+        return command
+
+
+@click.group(cls=LazyGroup)
+@click.version_option(package_name="taurec")
+def cli() -> None:
+    """τ-Rec: a verifiable benchmark and leaderboard for agentic recommender systems."""
+
+
+def main() -> None:
+    try:
+        cli.main(standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except TaurecError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)

@@ -1,0 +1,34 @@
+"""Error types that name the file, field and value of what went wrong."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import ValidationError
+
+
+class TaurecError(Exception):
+    """Base class of every error τ-Rec raises on purpose (the CLI prints these without a traceback)."""
+
+
+class LoadError(TaurecError):
+    """A file that crosses a boundary (task, catalog, config, record) did not load."""
+
+    def __init__(self, path: Path | str, problems: list[str]) -> None:
+        self.path = str(path)
+        self.problems = problems
+        joined = "\n".join(f"  - {p}" for p in problems)
+        super().__init__(f"{self.path}: {len(problems)} problem(s)\n{joined}")
+
+
+def describe_validation_error(error: ValidationError, prefix: str = "") -> list[str]:
+    """One readable line per pydantic error: `field.path: message (got: value)`."""
+    lines = []
+    for item in error.errors():
+        where = ".".join(str(p) for p in item["loc"]) or "(root)"
+        value = item.get("input")
+        shown = repr(value)
+        if len(shown) > 80:
+            shown = shown[:77] + "..."
+        lines.append(f"{prefix}{where}: {item['msg']} (got: {shown})")
+    return lines

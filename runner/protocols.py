@@ -1,0 +1,104 @@
+"""The extension points: Agent, UserSimulator and Toolset protocols and the values they exchange."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from runner.transcript import ComponentSpec, MessageEvent
+
+# A chat message in the OpenAI wire format (role system/user/assistant/tool), as LiteLLM takes it.
+ChatMessage = dict[str, Any]
+# A tool schema in the OpenAI `tools=[...]` format.
+ToolSchema = dict[str, Any]
+
+
+class ModelCall(BaseModel):
+    """Usage of one model call, reported by agents and simulators that call models."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+
+
+class ToolCallRequest(BaseModel):
+    """A tool call as the agent emitted it; `arguments` is the raw JSON text (it may be malformed)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    name: str
+    arguments: str
+
+
+class AgentReply(BaseModel):
+    """One agent step: tool calls to run and/or one message to the user."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    content: str | None = None
+    tool_calls: list[ToolCallRequest] = Field(default_factory=list)
+    usage: list[ModelCall] = Field(default_factory=list)
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Anything that, given the conversation so far (OpenAI format) and the tools, takes one step."""
+
+    @property
+    def spec(self) -> ComponentSpec: ...
+
+    async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> AgentReply: ...
+
+
+class UserTurn(BaseModel):
+    """One simulated-user message plus a structured verdict (the loop never parses stop tokens)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    content: str
+    verdict: Literal["continue", "accept", "decline", "abstain_ok"] = "continue"
+    usage: list[ModelCall] = Field(default_factory=list)
+
+
+@runtime_checkable
+class UserSimulator(Protocol):
+    """Plays the user of one task; sees the visible conversation only (agent and user messages)."""
+
+    @property
+    def spec(self) -> ComponentSpec: ...
+
+    async def respond(self, conversation: list[MessageEvent]) -> UserTurn: ...
+
+
+class ToolOutcome(BaseModel):
+    """The result of one tool call: the text the agent sees, and whether it ends the trial."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    content: str = Field(description="JSON text shown to the agent")
+    is_error: bool = False
+    arguments: dict[str, Any] = Field(default_factory=dict, description="Parsed arguments")
+    raw_arguments: str | None = Field(
+        default=None, description="Set when the argument text was not a JSON object"
+    )
+    stop: Literal["recommended", "abstained"] | None = Field(
+        default=None, description="Set by a successful recommend call"
+    )
+    item_id: str | None = Field(default=None, description="The id recommended, when stop is set")
+
+
+@runtime_checkable
+class Toolset(Protocol):
+    """The tools offered in one trial; schemas and dispatch come from the same definitions."""
+
+    @property
+    def names(self) -> list[str]: ...
+
+    def schemas(self) -> list[ToolSchema]: ...
+
+    def call(self, name: str, arguments: str | dict[str, Any]) -> ToolOutcome: ...

@@ -1,0 +1,126 @@
+"""Scores, trial records (one JSONL line per finished trial) and run manifests: the runner's file contracts."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from runner.tasks import Complexity, ConstraintCheck, PolicyName, RevealDifficulty
+from runner.transcript import ComponentSpec, InfraError, ModelUsage, StopReason
+
+RECORD_SCHEMA_VERSION: Literal[1] = 1
+
+
+class PolicyResult(BaseModel):
+    """One active policy judged on one transcript, with the reason shown on the site."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    policy: PolicyName
+    passed: bool
+    severity: float = Field(description="Weight in the severity-weighted policy score")
+    reason: str
+
+
+class TrialScore(BaseModel):
+    """Everything the deterministic scorer says about one transcript (zero LLM calls)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    recommendation: str | None = Field(description="The final recommended id, if any")
+    abstained: bool
+    constraint_score: float
+    policy_score: float
+    reward: float = Field(description="constraint_score × policy_score")
+    weighted_policy_score: float = Field(description="Severity-weighted share of policies held")
+    constraints: list[ConstraintCheck] = Field(default_factory=list)
+    constraint_reason: str = Field(description="One sentence on the constraint verdict")
+    policies: list[PolicyResult] = Field(default_factory=list)
+
+
+class TrialKey(BaseModel):
+    """Identity of a trial: re-running never duplicates a key."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    submission: str
+    snapshot_sha256: str
+    task_id: str
+    trial_index: int
+    seed: int
+
+    def as_tuple(self) -> tuple[str, str, str, int, int]:
+        return (self.submission, self.snapshot_sha256, self.task_id, self.trial_index, self.seed)
+
+
+class Efficiency(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    turns: int
+    tool_calls: int
+    step_latencies_s: list[float] = Field(default_factory=list)
+    wall_time_s: float = 0.0
+
+
+class TrialRecord(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: Literal[1] = RECORD_SCHEMA_VERSION
+    key: TrialKey
+    status: Literal["scored", "infra_error"]
+    error: InfraError | None = None
+    # Task strata, copied in so reports never need the task files to aggregate.
+    complexity: Complexity
+    reveal_difficulty: RevealDifficulty
+    no_valid_recommendation: bool
+    stop_reason: StopReason | None = None
+    score: TrialScore | None = Field(default=None, description="Absent when status is infra_error")
+    efficiency: Efficiency
+    usage: dict[str, ModelUsage] = Field(default_factory=dict)
+    cost_usd: float = 0.0
+    leak_audit_clean: bool | None = None
+    transcript: str = Field(description="Path of the transcript, relative to the results folder")
+
+
+RunStatus = Literal["running", "completed", "budget_exhausted", "interrupted"]
+
+
+class RunCounts(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    planned: int = 0
+    scored: int = 0
+    infra_error: int = 0
+    skipped_existing: int = 0
+
+
+class RunManifest(BaseModel):
+    """One per (submission, snapshot): what ran, on what, with which digests."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: Literal[1] = RECORD_SCHEMA_VERSION
+    status: RunStatus
+    taurec_version: str
+    git_revision: str | None
+    submission: str
+    snapshot: str = Field(description="Snapshot label (its date) or path")
+    agent: ComponentSpec
+    simulator: ComponentSpec
+    submission_config: dict[str, Any] = Field(
+        default_factory=dict, description="The submission file, secrets redacted"
+    )
+    tools: list[str] = Field(default_factory=list)
+    task_suite_digest: str
+    policy_digest: str
+    catalog_digest: str
+    trials: int
+    max_turns: int
+    seed: int
+    shard: str | None = Field(default=None, description="'I/N' when this folder is one shard")
+    started_at: str
+    finished_at: str | None = None
+    counts: RunCounts = Field(default_factory=RunCounts)
+    cost_usd: float = 0.0
+    max_cost_usd: float | None = None

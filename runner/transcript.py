@@ -1,0 +1,218 @@
+"""The transcript of one trial (versioned), and a reader for v1 trace JSON so old traces can be re-scored."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from runner.errors import LoadError, describe_validation_error
+
+StopReason = Literal["recommended", "abstained", "max_turns", "infra_error"]
+TRANSCRIPT_SCHEMA_VERSION: Literal[1] = 1
+
+
+class MessageEvent(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["message"] = "message"
+    role: Literal["agent", "user"]
+    content: str
+
+
+class ToolCallEvent(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    type: Literal["tool_call"] = "tool_call"
+    call_id: str = ""
+    name: str
+    arguments: dict[str, Any] = Field(
+        default_factory=dict, description="Parsed arguments ({} when they did not parse)"
+    )
+    raw_arguments: str | None = Field(
+        default=None, description="The argument text exactly as sent, when it was not valid JSON"
+    )
+    result: str = Field(description="What the agent was shown (JSON text)")
+    is_error: bool = False
+
+
+Event = Annotated[MessageEvent | ToolCallEvent, Field(discriminator="type")]
+
+
+class ComponentSpec(BaseModel):
+    """What ran: a registry name plus the arguments it was built with (secrets redacted)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class ModelUsage(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+
+    def add(self, other: ModelUsage) -> ModelUsage:
+        return ModelUsage(
+            calls=self.calls + other.calls,
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            cost_usd=round(self.cost_usd + other.cost_usd, 10),
+        )
+
+
+class InfraError(BaseModel):
+    """Why a trial could not be completed for reasons that are not the agent's fault."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str = Field(description="Error class, e.g. RateLimitError, Timeout, ServerError")
+    message: str
+
+
+class Leak(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    message_index: int = Field(description="Index into `events` of the leaking user message")
+    field: str
+    reveal: Literal["on_ask", "hidden"]
+    excerpt: str
+    reason: str
+
+
+class LeakAudit(BaseModel):
+    """Did the simulated user state a hidden value, or an on_ask one before it was asked?"""
+
+    model_config = ConfigDict(extra="forbid")
+
+    clean: bool
+    leaks: list[Leak] = Field(default_factory=list)
+
+
+class Timing(BaseModel):
+    """Wall-clock figures; kept apart so the rest of the transcript is byte-reproducible."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    step_latencies_s: list[float] = Field(
+        default_factory=list,
+        description="Per agent step: from a user message to the next user-facing message or "
+        "terminal recommend",
+    )
+    wall_time_s: float = 0.0
+
+
+class Transcript(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: Literal[1] = TRANSCRIPT_SCHEMA_VERSION
+    task_id: str
+    trial_index: int = 0
+    seed: int = 0
+    agent: ComponentSpec
+    simulator: ComponentSpec
+    tools: list[str] = Field(default_factory=list, description="Tool names offered to the agent")
+    max_turns: int = 20
+    events: list[Event] = Field(default_factory=list)
+    recommendations: list[str] = Field(default_factory=list)
+    stop_reason: StopReason | None = None
+    error: InfraError | None = None
+    usage: dict[str, ModelUsage] = Field(
+        default_factory=dict, description="Per model, keyed '<role>:<model>'"
+    )
+    leak_audit: LeakAudit | None = None
+    timing: Timing = Field(default_factory=Timing)
+
+    @property
+    def messages(self) -> list[MessageEvent]:
+        return [e for e in self.events if isinstance(e, MessageEvent)]
+
+    @property
+    def tool_calls(self) -> list[ToolCallEvent]:
+        return [e for e in self.events if isinstance(e, ToolCallEvent)]
+
+    @property
+    def final_recommendation(self) -> str | None:
+        return self.recommendations[-1] if self.recommendations else None
+
+    @property
+    def turns(self) -> int:
+        agent = sum(1 for m in self.messages if m.role == "agent")
+        user = sum(1 for m in self.messages if m.role == "user")
+        return min(agent, user)
+
+    def content_json(self) -> str:
+        """Canonical JSON without timings: equal for equal inputs and seed (the determinism check)."""
+        return self.model_dump_json(exclude={"timing"})
+
+
+def transcript_from_v1(data: dict[str, Any], source: str = "<v1 trace>") -> Transcript:
+    """Convert a τ-Rec v1 trace (`events` of message/tool_call) into a Transcript."""
+    events: list[MessageEvent | ToolCallEvent] = []
+    for i, ev in enumerate(data.get("events", [])):
+        kind = ev.get("type")
+        if kind == "message":
+            role = ev.get("role")
+            if role == "system":
+                continue
+            if role not in ("agent", "user"):
+                raise LoadError(source, [f"events.{i}.role: unknown role {role!r}"])
+            events.append(MessageEvent(role=role, content=str(ev.get("content", ""))))
+        elif kind == "tool_call":
+            args = ev.get("arguments", {})
+            result = ev.get("result", "")
+            events.append(
+                ToolCallEvent(
+                    call_id=f"v1_{i}",
+                    name=str(ev.get("name", "")),
+                    arguments=args if isinstance(args, dict) else {},
+                    result=result if isinstance(result, str) else json.dumps(result),
+                    is_error='"error"' in result if isinstance(result, str) else False,
+                )
+            )
+        else:
+            raise LoadError(source, [f"events.{i}.type: unknown event type {kind!r}"])
+    stop = {"timeout": "max_turns", "recommended": "recommended", "abstained": "abstained"}.get(
+        data.get("stop_reason") or ""
+    )
+    return Transcript(
+        task_id=str(data.get("task_id", "")),
+        trial_index=int(data.get("trial", 0)),
+        agent=ComponentSpec(name="v1", args={"model": data.get("model", "")}),
+        simulator=ComponentSpec(name="v1"),
+        events=events,
+        recommendations=[str(r) for r in data.get("recommendations", [])],
+        stop_reason=stop,
+        timing=Timing(
+            step_latencies_s=list(data.get("agent_step_latencies_s", [])),
+            wall_time_s=float(data.get("trial_runtime_s") or 0.0),
+        ),
+    )
+
+
+def load_transcript(path: Path | str) -> Transcript:
+    """Read a transcript file: the current schema, or a v1 trace (detected by its shape)."""
+    path = Path(path)
+    text = path.read_bytes()
+    if path.suffix == ".gz":
+        import gzip
+
+        text = gzip.decompress(text)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LoadError(path, [f"invalid JSON at line {exc.lineno}: {exc.msg}"]) from exc
+    if not isinstance(data, dict):
+        raise LoadError(path, ["expected a JSON object"])
+    if "schema_version" not in data and "events" in data:
+        return transcript_from_v1(data, source=str(path))
+    try:
+        return Transcript.model_validate(data)
+    except ValidationError as exc:
+        raise LoadError(path, describe_validation_error(exc)) from exc
