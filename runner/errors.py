@@ -21,6 +21,15 @@ class LoadError(TaurecError):
         super().__init__(f"{self.path}: {len(problems)} problem(s)\n{joined}")
 
 
+class InfraFailure(TaurecError):
+    """A model or endpoint call failed after the retry policy gave up: the trial is an infra error."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        self.kind = kind
+        self.message = message
+        super().__init__(f"{kind}: {message}")
+
+
 def describe_validation_error(error: ValidationError, prefix: str = "") -> list[str]:
     """One readable line per pydantic error: `field.path: message (got: value)`."""
     lines = []

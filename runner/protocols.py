@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, Protocol, runtime_checkable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from runner.transcript import ComponentSpec, MessageEvent
+
+if TYPE_CHECKING:
+    from runner.catalog import Catalog
+    from runner.tasks import Task
 
 # A chat message in the OpenAI wire format (role system/user/assistant/tool), as LiteLLM takes it.
 ChatMessage = dict[str, Any]
@@ -43,6 +48,17 @@ class AgentReply(BaseModel):
     content: str | None = None
     tool_calls: list[ToolCallRequest] = Field(default_factory=list)
     usage: list[ModelCall] = Field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class AgentContext:
+    """What an agent is built with for one trial. Only the `oracle` baseline may read `task`."""
+
+    user_id: str
+    policy_text: str
+    seed: int
+    task: Task | None = None
+    catalog: Catalog | None = None
 
 
 @runtime_checkable
