@@ -335,11 +335,11 @@ def _credit_id(*parts: object) -> str:
     return hashlib.sha1(":".join(map(str, parts)).encode()).hexdigest()[:24]
 
 
-def _skewed(rng: random.Random, pool: Sequence[Person], k: int) -> list[Person]:
+def _skewed(rng: random.Random, pool: Sequence[Person], k: int, power: float) -> list[Person]:
     """k distinct people, earlier pool members far more likely (a few busy careers, a long tail)."""
     chosen: dict[int, Person] = {}
     while len(chosen) < k:
-        index = min(len(pool) - 1, int(len(pool) * rng.random() ** 2.2))
+        index = min(len(pool) - 1, int(len(pool) * rng.random() ** power))
         chosen[pool[index].id] = pool[index]
     return list(chosen.values())
 
@@ -510,9 +510,9 @@ def _make_film(
             for r in releases
         ]
 
-    film_directors = _skewed(rng, directors, 2 if rng.random() < 0.05 else 1)
-    cast_people = _skewed(rng, actors, rng.randint(5, 9))
-    crew_people = _skewed(rng, crew_pool, 4)
+    film_directors = _skewed(rng, directors, 2 if rng.random() < 0.05 else 1, 1.25)
+    cast_people = _skewed(rng, actors, rng.randint(5, 9), 1.6)
+    crew_people = _skewed(rng, crew_pool, 4, 1.3)
     cast = tuple(
         CastCredit(p, rng.choice(words.CHARACTER_ROLES), order, _credit_id(movie_id, "cast", p.id))
         for order, p in enumerate(cast_people)
