@@ -1,0 +1,224 @@
+"""`taurec catalog refresh | hydrate | list`: parse options, call one pipeline function, print."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Literal
+
+import click
+
+from catalog_pipeline.client import DEFAULT_RATE_LIMIT
+from catalog_pipeline.pipeline import RefreshResult, hydrate, refresh
+from catalog_pipeline.snapshot import list_snapshots
+from runner.paths import SNAPSHOTS_DIR
+
+_DATE = click.DateTime(formats=["%Y-%m-%d"])
+
+
+def _day(value: dt.datetime | None) -> dt.date | None:
+    return value.date() if value is not None else None
+
+
+def _report(result: RefreshResult) -> None:
+    m, c, net = result.manifest, result.changes, result.network
+    click.echo(f"snapshot {m.date} ({m.source}, {m.parameters.mode}) → {result.path}")
+    click.echo(
+        f"  items {m.counts.items} of {m.counts.requested} titles; "
+        f"dropped {sum(m.drops_by_reason.values())}"
+        + (
+            f" ({', '.join(f'{k} {v}' for k, v in m.drops_by_reason.items())})"
+            if m.drops_by_reason
+            else ""
+        )
+    )
+    since = f"since {c.previous}" if c.previous else "(no earlier snapshot)"
+    click.echo(f"  changes {since}: +{c.counts.added} -{c.counts.removed} ~{c.counts.changed}")
+    click.echo(
+        f"  requests needed {m.requests.total} ({m.requests.discover_pages} discover pages, "
+        f"{m.requests.details} details); sent {net['sent']}, cache hits {net['cache_hits']}, "
+        f"retries {net['retries']}, rate-limited {net['rate_limited']}; {result.wall_s:.1f} s"
+    )
+    rewritten = (
+        ", ".join(result.files_rewritten) if result.files_rewritten else "none (no byte changed)"
+    )
+    click.echo(f"  files rewritten: {rewritten}")
+    click.echo(f"  catalog sha256 {m.catalog_digest}; keep until {m.retention_until}")
+
+
+@click.group()
+def group() -> None:
+    """Build, rebuild and list dated catalog snapshots (TMDB or the offline fixture world)."""
+
+
+@group.command("refresh")
+@click.option(
+    "--source",
+    type=click.Choice(["tmdb", "fixture"]),
+    default="fixture",
+    show_default=True,
+    help="tmdb: the real API (TMDB_API_TOKEN or TMDB_API_KEY); fixture: the offline fictional world.",
+)
+@click.option(
+    "--date", "date", type=_DATE, default=None, help="Snapshot date [default: today, UTC]."
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=None,
+    help="At most N titles (most popular first).",
+)
+@click.option(
+    "--no-cache", is_flag=True, help="Send every request again (the cache is still refreshed)."
+)
+@click.option(
+    "--rate-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    default=DEFAULT_RATE_LIMIT,
+    show_default=True,
+    help="Client-side requests per second.",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=SNAPSHOTS_DIR,
+    show_default=True,
+    help="Folder holding the dated snapshot folders.",
+)
+@click.option(
+    "--min-votes",
+    type=click.IntRange(min=0),
+    default=10,
+    show_default=True,
+    help="Discover's vote_count.gte.",
+)
+@click.option(
+    "--months",
+    type=click.IntRange(min=1),
+    default=18,
+    show_default=True,
+    help="Release-date window up to the snapshot date.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=8,
+    show_default=True,
+    help="Concurrent enrichment requests.",
+)
+@click.option(
+    "--base-url",
+    envvar="TMDB_BASE_URL",
+    default=None,
+    help="TMDB API base URL (--source tmdb) [env TMDB_BASE_URL].",
+)
+def refresh_command(
+    source: Literal["tmdb", "fixture"],
+    date: dt.datetime | None,
+    limit: int | None,
+    no_cache: bool,
+    rate_limit: float,
+    out: Path,
+    min_votes: int,
+    months: int,
+    workers: int,
+    base_url: str | None,
+) -> None:
+    """Discover, enrich and normalize titles into <out>/<date>/ (byte-identical on re-runs)."""
+    result = refresh(
+        source,
+        _day(date),
+        out=out,
+        limit=limit,
+        use_cache=not no_cache,
+        rate_limit_per_s=rate_limit,
+        min_vote_count=min_votes,
+        window_months=months,
+        workers=workers,
+        base_url=base_url,
+    )
+    _report(result)
+
+
+@group.command("hydrate")
+@click.argument("ids_json", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--date", "date", type=_DATE, default=None, help="Snapshot date [default: the one in IDS_JSON]."
+)
+@click.option(
+    "--source",
+    type=click.Choice(["tmdb", "fixture"]),
+    default=None,
+    help="[default: the one in IDS_JSON, else tmdb]",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=SNAPSHOTS_DIR,
+    show_default=True,
+)
+@click.option("--no-cache", is_flag=True, help="Send every request again.")
+@click.option(
+    "--rate-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    default=DEFAULT_RATE_LIMIT,
+    show_default=True,
+)
+@click.option(
+    "--base-url",
+    envvar="TMDB_BASE_URL",
+    default=None,
+    help="TMDB API base URL [env TMDB_BASE_URL].",
+)
+def hydrate_command(
+    ids_json: Path,
+    date: dt.datetime | None,
+    source: Literal["tmdb", "fixture"] | None,
+    out: Path,
+    no_cache: bool,
+    rate_limit: float,
+    base_url: str | None,
+) -> None:
+    """Rebuild a snapshot from its ids.json with your own TMDB credential."""
+    result = hydrate(
+        ids_json,
+        _day(date),
+        source=source,
+        out=out,
+        use_cache=not no_cache,
+        rate_limit_per_s=rate_limit,
+        base_url=base_url,
+    )
+    _report(result)
+
+
+@group.command("list")
+@click.option(
+    "--root",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=SNAPSHOTS_DIR,
+    show_default=True,
+)
+def list_command(root: Path) -> None:
+    """Snapshots with size, catalog checksum, verified file checksums and retention date."""
+    infos = list_snapshots(root)
+    if not infos:
+        click.echo(f"no snapshots under {root}")
+        return
+    click.echo(
+        f"{'date':<10}  {'source':<7}  {'items':>5}  {'size':>9}  {'catalog sha256':<16}  {'keep until':<10}  status"
+    )
+    for info in infos:
+        status = "ok" if info.checksums_ok else "CHECKSUM MISMATCH"
+        bad = [f"{f.name} {f.status}" for f in info.files if f.status in ("modified", "missing")]
+        if bad:
+            status += f" ({'; '.join(bad)})"
+        if info.problem:
+            status = f"unreadable manifest: {info.problem.splitlines()[0]}"
+        if info.expired:
+            status += ", EXPIRED"
+        click.echo(
+            f"{info.date!s:<10}  {info.source or '-':<7}  {info.items if info.items is not None else '-':>5}  "
+            f"{info.total_bytes / 1024:>7.0f} K  {(info.catalog_digest or '-')[:16]:<16}  "
+            f"{info.retention_until or '-'!s:<10}  {status}"
+        )
