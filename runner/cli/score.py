@@ -1,0 +1,44 @@
+"""`taurec score TRACE…`: re-score stored transcripts (current or v1 trace shape) offline."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from runner.paths import TASKS_DIR
+
+
+@click.command()
+@click.argument(
+    "traces", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
+@click.option(
+    "--catalog",
+    "catalog_path",
+    type=click.Path(exists=True, path_type=Path),
+    default=None,
+    help="Snapshot folder or catalog.json (default: the latest committed snapshot).",
+)
+@click.option(
+    "--tasks",
+    "tasks_dir",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=TASKS_DIR,
+    show_default=True,
+    help="Folder of task JSON files.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the scores as a JSON list.")
+def command(
+    traces: tuple[Path, ...], catalog_path: Path | None, tasks_dir: Path, as_json: bool
+) -> None:
+    """Score stored transcripts against a catalog and the task suite (zero LLM calls)."""
+    from runner.scoring import score_trace_paths, summary_line
+
+    results = score_trace_paths(list(traces), catalog_path, tasks_dir)
+    if as_json:
+        click.echo(json.dumps([r.model_dump(mode="json") for r in results], indent=2))
+    else:
+        for entry in results:
+            click.echo(summary_line(entry))

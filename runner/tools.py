@@ -1,0 +1,409 @@
+"""The agent's catalog tools: each is one method whose signature and docstring are its schema and its dispatch."""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import inspect
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, get_type_hints
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+
+from runner.agent_config import ToolsetOptions
+from runner.catalog import FIELD_KINDS, RESTRICTED_RATINGS, Catalog, CatalogItem
+from runner.protocols import ToolOutcome, ToolSchema
+from runner.search import result_record, search_index
+from runner.tasks import Constraint, Task
+
+V1_TOOL_NAMES: tuple[str, ...] = (
+    "search_catalog",
+    "get_metadata",
+    "check_availability",
+    "get_user_history",
+    "check_content_preference",
+    "recommend",
+)
+FILTER_TOOL_NAME = "filter_catalog"
+SEARCH_TOP_K = 20
+FILTER_DEFAULT_LIMIT = 20
+FILTER_MAX_LIMIT = 50
+KNOWN_RATINGS: tuple[str, ...] = ("G", "PG", "PG-13", "R", "NC-17", "NR")
+_ABSTAIN_WORDS = frozenset({"", "null", "none"})
+
+
+class ToolError(Exception):
+    """Raised inside a tool for a bad request (e.g. an unknown id); the agent sees the message."""
+
+
+@dataclass(frozen=True)
+class Stop:
+    """A tool result that ends the trial (only `recommend` returns one)."""
+
+    payload: Any
+    stop: Literal["recommended", "abstained"]
+    item_id: str | None = None
+
+
+def tool(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a method as a tool: its name, docstring and annotated parameters define the schema."""
+    method.__taurec_tool__ = True  # type: ignore[attr-defined]
+    return method
+
+
+@dataclass(frozen=True)
+class ToolDefinition:
+    """The one definition of a tool: name, description, argument model, derived JSON schema."""
+
+    name: str
+    description: str
+    args_model: type[BaseModel]
+    parameters: dict[str, Any]
+
+    def schema(self) -> ToolSchema:
+        """The OpenAI `tools=[...]` entry the model sees."""
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.parameters,
+            },
+        }
+
+
+@functools.cache
+def definition_of(function: Callable[..., Any]) -> ToolDefinition:
+    """Build a tool definition from a function's signature (Annotated + Field) and docstring."""
+    hints = get_type_hints(function, include_extras=True)
+    fields: dict[str, Any] = {}
+    for name, param in inspect.signature(function).parameters.items():
+        if name == "self":
+            continue
+        default = ... if param.default is inspect.Parameter.empty else param.default
+        fields[name] = (hints[name], default)
+    model: type[BaseModel] = create_model(
+        f"{function.__name__}_arguments",
+        __config__=ConfigDict(extra="forbid"),
+        **fields,
+    )
+    description = inspect.getdoc(function) or ""
+    return ToolDefinition(
+        name=function.__name__,
+        description=description,
+        args_model=model,
+        parameters=_clean_schema(model.model_json_schema()),
+    )
+
+
+def _clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """Inline `$defs`, drop pydantic titles, and collapse `anyOf` of plain types into a type list."""
+    defs = schema.get("$defs", {})
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, list):
+            return [walk(n) for n in node]
+        if not isinstance(node, dict):
+            return node
+        if "$ref" in node:
+            target = defs[node["$ref"].rsplit("/", 1)[-1]]
+            return walk({**target, **{k: v for k, v in node.items() if k != "$ref"}})
+        out = {k: walk(v) for k, v in node.items() if k not in ("title", "$defs")}
+        variants = out.get("anyOf")
+        if isinstance(variants, list) and all(
+            isinstance(v, dict) and set(v) == {"type"} and isinstance(v["type"], str)
+            for v in variants
+        ):
+            out.pop("anyOf")
+            out["type"] = [v["type"] for v in variants]
+        return out
+
+    cleaned: dict[str, Any] = walk(schema)
+    cleaned.setdefault("required", [])
+    return cleaned
+
+
+def _describe_problem(error: Any) -> str:
+    where = ".".join(str(p) for p in error["loc"]) or "(arguments)"
+    if error["type"] == "missing":
+        return f"missing required argument {where!r}"
+    if error["type"] == "extra_forbidden":
+        return f"unexpected argument {where!r}"
+    shown = json.dumps(error.get("input"), ensure_ascii=False, default=str)
+    if len(shown) > 80:
+        shown = shown[:77] + "..."
+    return f"argument {where!r}: {error['msg']} (got {shown})"
+
+
+def _json(payload: Any) -> str:
+    return json.dumps(payload, ensure_ascii=False)
+
+
+def _error(message: str, **extra: Any) -> str:
+    return _json({"error": message, **extra})
+
+
+class CatalogTools:
+    """The tools of one trial over one catalog and one task's user data.
+
+    Each public tool is a method marked with `@tool`; `definitions()` lists them in order.
+    """
+
+    def __init__(self, catalog: Catalog, task: Task, options: ToolsetOptions | None = None) -> None:
+        self._catalog = catalog
+        self._task = task
+        self._options = options or ToolsetOptions()
+        enabled = [
+            getattr(type(self), name)
+            for name in V1_TOOL_NAMES
+            + ((FILTER_TOOL_NAME,) if self._options.filter_catalog else ())
+        ]
+        self._definitions = {d.name: d for d in (definition_of(f) for f in enabled)}
+
+    # -- the Toolset protocol -------------------------------------------------------------
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._definitions)
+
+    def definitions(self) -> list[ToolDefinition]:
+        return list(self._definitions.values())
+
+    def schemas(self) -> list[ToolSchema]:
+        return [d.schema() for d in self._definitions.values()]
+
+    def call(self, name: str, arguments: str | dict[str, Any]) -> ToolOutcome:
+        """Run one tool call. Every bad input becomes an error result; this never raises."""
+        parsed: Any
+        if isinstance(arguments, str):
+            text = arguments.strip()
+            try:
+                parsed = json.loads(text) if text else {}
+            except json.JSONDecodeError as exc:
+                return ToolOutcome(
+                    content=_error(
+                        f"arguments are not valid JSON: {exc.msg} at position {exc.pos}"
+                    ),
+                    is_error=True,
+                    raw_arguments=arguments,
+                )
+            if not isinstance(parsed, dict):
+                return ToolOutcome(
+                    content=_error(f"arguments must be a JSON object, got {type(parsed).__name__}"),
+                    is_error=True,
+                    raw_arguments=arguments,
+                )
+        else:
+            parsed = arguments
+            if not isinstance(parsed, dict):
+                return ToolOutcome(
+                    content=_error(f"arguments must be a JSON object, got {type(parsed).__name__}"),
+                    is_error=True,
+                    raw_arguments=repr(parsed),
+                )
+        definition = self._definitions.get(name)
+        if definition is None:
+            close = difflib.get_close_matches(name, self.names, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            return ToolOutcome(
+                content=_error(f"unknown tool {name!r}{hint}", available=self.names),
+                is_error=True,
+                arguments=parsed,
+            )
+        try:
+            args = definition.args_model.model_validate(parsed)
+        except ValidationError as exc:
+            problems = "; ".join(_describe_problem(e) for e in exc.errors())
+            return ToolOutcome(
+                content=_error(
+                    f"bad arguments for {name}: {problems}", parameters=definition.parameters
+                ),
+                is_error=True,
+                arguments=parsed,
+            )
+        method = getattr(self, name)
+        try:
+            result = method(**{k: getattr(args, k) for k in type(args).model_fields})
+        except ToolError as exc:
+            return ToolOutcome(content=_error(str(exc)), is_error=True, arguments=parsed)
+        if isinstance(result, Stop):
+            return ToolOutcome(
+                content=_json(result.payload),
+                arguments=parsed,
+                stop=result.stop,
+                item_id=result.item_id,
+            )
+        return ToolOutcome(content=_json(result), arguments=parsed)
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def _item(self, item_id: str) -> CatalogItem:
+        item = self._catalog.get(item_id)
+        if item is None:
+            raise ToolError(
+                f"unknown item id {item_id!r}: ids look like 'tmdb_123'; "
+                "use search_catalog to find them"
+            )
+        return item
+
+    # -- the tools --------------------------------------------------------------------------
+
+    @tool
+    def search_catalog(
+        self,
+        query: Annotated[
+            str, Field(description="Words to look for in titles, plots, genres, directors and cast")
+        ],
+    ) -> list[dict[str, Any]]:
+        """Search the movie catalog with free text.
+
+        Returns up to 20 best-matching movies (id, title, genres, release_date, rating, overview),
+        best first. Use get_metadata for runtime, cast, content rating and streaming services.
+        """
+        return search_index(self._catalog).search(query, top_k=SEARCH_TOP_K)
+
+    @tool
+    def get_metadata(
+        self, item_id: Annotated[str, Field(description="A movie id such as 'tmdb_123'")]
+    ) -> dict[str, Any]:
+        """Return every catalog field of one movie, including runtime, content rating and services."""
+        return self._item(item_id).model_dump(mode="json")
+
+    @tool
+    def check_availability(
+        self,
+        item_id: Annotated[str, Field(description="A movie id such as 'tmdb_123'")],
+        services: Annotated[
+            list[str], Field(description="Streaming service names to check, e.g. ['Netflix']")
+        ],
+    ) -> dict[str, bool]:
+        """Tell, for each streaming service given, whether the movie can be streamed there."""
+        item = self._item(item_id)
+        return {service: service in item.streaming_services for service in services}
+
+    @tool
+    def get_user_history(
+        self, user_id: Annotated[str, Field(description="The id of the user you are helping")]
+    ) -> dict[str, Any]:
+        """Return the movies the user has already watched (with titles) and the ratings they gave."""
+        history = self._task.user_history.get(user_id)
+        if history is None:
+            raise ToolError(f"unknown user id {user_id!r}")
+        watched = []
+        for item_id in history.watched:
+            item = self._catalog.get(item_id)
+            entry: dict[str, Any] = {"id": item_id, "title": item.title if item else "unknown"}
+            if item_id in history.ratings:
+                entry["user_rating"] = history.ratings[item_id]
+            watched.append(entry)
+        return {"user_id": user_id, "watched": watched, "ratings": dict(history.ratings)}
+
+    @tool
+    def check_content_preference(
+        self,
+        content_rating: Annotated[
+            str, Field(description="A content rating: one of G, PG, PG-13, R, NC-17, NR")
+        ],
+    ) -> dict[str, Any]:
+        """Check whether a content rating is age-restricted (R and NC-17 are).
+
+        Call it with a movie's own rating before recommending any R or NC-17 movie, and make sure
+        the user is comfortable with mature content.
+        """
+        if content_rating not in KNOWN_RATINGS:
+            raise ToolError(
+                f"unknown content rating {content_rating!r}; use one of {', '.join(KNOWN_RATINGS)}"
+            )
+        restricted = content_rating in RESTRICTED_RATINGS
+        message = (
+            "Age-restricted rating: make sure the user is fine with mature content before you "
+            "recommend it."
+            if restricted
+            else "Not age-restricted."
+        )
+        return {"rating": content_rating, "restricted": restricted, "message": message}
+
+    @tool
+    def recommend(
+        self,
+        item_id: Annotated[
+            str | None,
+            Field(description="The id of the movie you recommend, or null to abstain"),
+        ] = None,
+    ) -> Stop:
+        """Commit to your final answer; this ends the conversation.
+
+        Pass a movie id to recommend it. Pass no item_id (or null) to abstain when no movie in
+        the catalog meets all of the user's requirements.
+        """
+        if item_id is None or item_id.strip().lower() in _ABSTAIN_WORDS:
+            return Stop(
+                {"status": "abstained", "message": "No recommendation made; the trial ends."},
+                stop="abstained",
+            )
+        item = self._item(item_id)
+        return Stop(
+            {"status": "recommended", "id": item.id, "title": item.title},
+            stop="recommended",
+            item_id=item.id,
+        )
+
+    @tool
+    def filter_catalog(
+        self,
+        predicates: Annotated[
+            list[Constraint],
+            Field(
+                min_length=1,
+                max_length=12,
+                description="Conditions that must all hold, each {field, op, value}. Fields and "
+                "the operators they take: runtime, rating, vote_count (numbers: <=, >=, ==, !=, "
+                "in); release_date (ISO date: <=, >=, ==, !=); genres, cast, streaming_services "
+                "(lists: contains, not_contains, contains_any); title, director, overview, id "
+                "(text: ==, !=, in, contains, not_contains); content_rating (G, PG, PG-13, R, "
+                "NC-17, NR: ==, !=, in); sponsored (true/false: ==, !=).",
+            ),
+        ],
+        sort_by: Annotated[
+            Literal["rating", "vote_count", "release_date", "runtime", "title"] | None,
+            Field(
+                description="Order of the results: numbers and dates descending, title "
+                "ascending; catalog order when omitted"
+            ),
+        ] = None,
+        limit: Annotated[
+            int, Field(ge=1, le=FILTER_MAX_LIMIT, description="How many movies to return")
+        ] = FILTER_DEFAULT_LIMIT,
+    ) -> dict[str, Any]:
+        """Find movies whose typed fields satisfy every predicate (structured filtering).
+
+        Returns the total number of matches and up to `limit` of them with the fields filtered on.
+        """
+        matches = [
+            item
+            for item in self._catalog.items
+            if all(p.evaluate(item).satisfied for p in predicates)
+        ]
+        if sort_by == "title":
+            matches.sort(key=lambda i: i.title.casefold())
+        elif sort_by is not None:
+            key = sort_by
+            matches.sort(key=lambda i: getattr(i, key), reverse=True)
+        shown_fields = [p.field for p in predicates if p.field in FIELD_KINDS]
+        items = []
+        for item in matches[:limit]:
+            record = result_record(item)
+            for f in shown_fields:
+                value = getattr(item, f)
+                record.setdefault(f, value.isoformat() if f == "release_date" else value)
+            items.append(record)
+        return {"total": len(matches), "returned": len(items), "items": items}
+
+
+def build_toolset(
+    catalog: Catalog, task: Task, options: ToolsetOptions | None = None
+) -> CatalogTools:
+    """The tools of one trial: exactly the six v1 tools unless `options` enable filter_catalog."""
+    return CatalogTools(catalog, task, options)
