@@ -1,18 +1,31 @@
-"""The submission config (`submissions/<slug>/submission.yaml`): who, which agent, how many trials."""
+"""The submission config (`submissions/<slug>/submission.yaml`): its model, loading, and every check a PR must pass."""
 
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
-from typing import Literal
+import difflib
+import ipaddress
+import json
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any, Literal, get_args
+from urllib.parse import urlsplit
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from runner.agent_config import AgentConfig, ToolsetOptions
+from runner.agent_config import AgentConfig, BuiltinAgentConfig, ToolsetOptions
 from runner.errors import LoadError, describe_validation_error
 
 SUBMISSION_SCHEMA_VERSION: Literal[1] = 1
+SUBMISSION_FILE = "submission.yaml"
+SLUG_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+MIN_BOARD_TRIALS = 4
+MAX_FILE_BYTES = 64 * 1024
 
 
 class Contact(BaseModel):
@@ -41,7 +54,7 @@ class Submission(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     schema_version: Literal[1] = SUBMISSION_SCHEMA_VERSION
-    slug: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", description="Equals the folder name")
+    slug: str = Field(pattern=SLUG_PATTERN, description="Equals the folder name")
     display_name: str = Field(min_length=1, max_length=80)
     contact: Contact
     agent: AgentConfig
@@ -55,7 +68,7 @@ class Submission(BaseModel):
 def load_submission(path: Path | str) -> Submission:
     """Load `submission.yaml` (or the folder holding it); errors name the file and the field."""
     path = Path(path)
-    file = path / "submission.yaml" if path.is_dir() else path
+    file = path / SUBMISSION_FILE if path.is_dir() else path
     if not file.exists():
         raise LoadError(file, ["submission file not found"])
     try:
@@ -66,3 +79,493 @@ def load_submission(path: Path | str) -> Submission:
         return Submission.model_validate(raw)
     except ValidationError as exc:
         raise LoadError(file, describe_validation_error(exc)) from exc
+
+
+# --------------------------------------------------------------------------- the schema file
+
+
+def submission_schema_text() -> str:
+    """`submissions/schema.json` exactly as it is committed (stable key order, trailing newline)."""
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        **Submission.model_json_schema(),
+        "title": "τ-Rec submission (submissions/<slug>/submission.yaml)",
+    }
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+def schema_is_current(path: Path) -> bool:
+    """True when the committed schema file matches the model byte for byte."""
+    return path.is_file() and path.read_text(encoding="utf-8") == submission_schema_text()
+
+
+# --------------------------------------------------------------------------- problems
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One finding of `check_submission`: which file, which field, why, and how bad."""
+
+    file: str
+    field: str
+    reason: str
+    severity: Literal["error", "warning"] = "error"
+
+    def __str__(self) -> str:
+        return f"{self.severity}: {self.file}: {self.field}: {self.reason}"
+
+
+def has_errors(problems: Iterable[Problem]) -> bool:
+    return any(p.severity == "error" for p in problems)
+
+
+# --------------------------------------------------------------------------- secrets
+
+# Provider key shapes. The first group is the name shown in the reason.
+_SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("an Anthropic API key", re.compile(r"sk-ant-[A-Za-z0-9_\-]{8,}")),
+    ("an OpenAI-style API key", re.compile(r"\bsk-(?!ant-)[A-Za-z0-9_\-]{16,}")),
+    ("a Google API key", re.compile(r"AIza[0-9A-Za-z_\-]{20,}")),
+    (
+        "a GitHub token",
+        re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,})"),
+    ),
+    ("a Hugging Face token", re.compile(r"\bhf_[A-Za-z0-9]{20,}")),
+    ("an AWS access key id", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
+    ("a Slack token", re.compile(r"\bxox[abpors]-[A-Za-z0-9\-]{10,}")),
+    (
+        "a JSON web token",
+        re.compile(r"\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
+    ),
+    ("a bearer token", re.compile(r"\bBearer\s+[A-Za-z0-9\-._~+/]{8,}=*", re.IGNORECASE)),
+    ("a private key", re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----")),
+)
+_URL = re.compile(r"\b[a-z][a-z0-9+.\-]*://\S+", re.IGNORECASE)
+_TOKEN_RUN = re.compile(r"[A-Za-z0-9+=]{32,}")
+
+
+def _entropy(text: str) -> float:
+    counts = Counter(text)
+    return -sum(n / len(text) * math.log2(n / len(text)) for n in counts.values())
+
+
+def find_secrets(text: str) -> list[str]:
+    """What in `text` looks like a credential (a description each; never the secret itself)."""
+    found = [name for name, pattern in _SECRET_PATTERNS if pattern.search(text)]
+    if found:
+        return found
+    # Long random-looking runs (hex or base64 keys such as a TMDB v3 key). URL paths are skipped:
+    # commit hashes and model ids in links are not secrets.
+    for run in _TOKEN_RUN.findall(_URL.sub(" ", text)):
+        mixed = any(c.isdigit() for c in run) and any(c.isalpha() for c in run)
+        if mixed and _entropy(run) >= 3.0:
+            return [f"a long high-entropy token ({len(run)} characters)"]
+    return []
+
+
+# --------------------------------------------------------------------------- YAML reading
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """A safe loader that refuses duplicate keys (PyYAML silently keeps the last one)."""
+
+
+def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode) -> dict[Any, Any]:
+    loader.flatten_mapping(node)
+    seen: set[Any] = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=True)  # type: ignore[no-untyped-call]
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {key!r}", key_node.start_mark
+            )
+        seen.add(key)
+    return loader.construct_mapping(node, deep=True)
+
+
+_StrictLoader.add_constructor(
+    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
+    _construct_mapping,
+)
+
+
+def _walk(value: Any, where: str = "") -> Iterator[tuple[str, str]]:
+    """Every string in a parsed YAML document (keys included) with its dotted field path."""
+    if isinstance(value, dict):
+        for key, child in value.items():
+            path = f"{where}.{key}" if where else str(key)
+            if isinstance(key, str):
+                yield path, key
+            yield from _walk(child, path)
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            yield from _walk(child, f"{where}[{index}]")
+    elif isinstance(value, str):
+        yield where or "(root)", value
+
+
+# --------------------------------------------------------------------------- checks
+
+_ENV_NAME = re.compile(r"^[A-Z_][A-Z0-9_]*$")
+_PARENT_SEGMENT = re.compile(r"(^|[/\\])\.\.([/\\]|$)")
+_ABSOLUTE_PATH = re.compile(r"^(/|~[/\\]|[A-Za-z]:[/\\]|\\\\)")
+_AGENT_KINDS = ("litellm", "http", "builtin")
+_URL_FIELDS = ("agent.endpoint", "agent.api_base")
+_SUSPICIOUS_QUERY = re.compile(r"(^|&)(api[_-]?key|key|token|access_token|secret)=", re.I)
+_BUILTIN_NAMES: tuple[str, ...] = get_args(BuiltinAgentConfig.model_fields["name"].annotation)
+
+
+def is_loopback_host(host: str | None) -> bool:
+    """`localhost` or an address in 127.0.0.0/8 or ::1."""
+    if not host:
+        return False
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _known_fields(model: type[BaseModel]) -> list[str]:
+    return list(model.model_fields)
+
+
+def _suggest(word: str, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _model_for(loc: tuple[int | str, ...]) -> type[BaseModel] | None:
+    """The pydantic model that owns the field at `loc` (used for 'did you mean')."""
+    from runner.agent_config import HttpAgentConfig, LiteLLMAgentConfig, Prices, RetryConfig
+
+    by_kind: dict[str, type[BaseModel]] = {
+        "litellm": LiteLLMAgentConfig,
+        "http": HttpAgentConfig,
+        "builtin": BuiltinAgentConfig,
+    }
+    parent = loc[:-1]
+    if not parent:
+        return Submission
+    top: dict[str, type[BaseModel]] = {
+        "contact": Contact,
+        "model": ModelMetadata,
+        "tools": ToolsetOptions,
+    }
+    if len(parent) == 1 and isinstance(parent[0], str):
+        return top.get(parent[0])
+    if parent[0] == "agent" and isinstance(parent[1], str):
+        agent_model = by_kind.get(parent[1])
+        if len(parent) == 2:
+            return agent_model
+        nested: dict[str, type[BaseModel]] = {"retry": RetryConfig, "prices": Prices}
+        if len(parent) == 3 and isinstance(parent[2], str):
+            return nested.get(parent[2])
+    return None
+
+
+def _describe(item: Any) -> tuple[str, str]:
+    """(field, reason) for one pydantic error, in a submitter's words."""
+    loc: tuple[int | str, ...] = tuple(item["loc"])
+    # Discriminated unions put the tag in the location: agent.builtin.name -> agent.name.
+    shown_loc = loc
+    if len(loc) >= 2 and loc[0] == "agent" and loc[1] in _AGENT_KINDS:
+        shown_loc = (loc[0], *loc[2:])
+    field = ".".join(str(p) for p in shown_loc) or "(root)"
+    value = item.get("input")
+    got = repr(value)
+    if len(got) > 60:
+        got = got[:57] + "..."
+    kind = item["type"]
+    if kind == "extra_forbidden":
+        model = _model_for(loc)
+        hint = _suggest(str(loc[-1]), _known_fields(model)) if model else ""
+        return field, f"unknown key{hint}"
+    if kind == "missing":
+        return field, "required field is missing"
+    if kind == "union_tag_invalid":
+        tag = repr(item.get("ctx", {}).get("tag"))
+        return f"{field}.kind", f"unknown agent kind {tag}; use one of {', '.join(_AGENT_KINDS)}"
+    if kind == "union_tag_not_found":
+        return f"{field}.kind", f"agent needs a kind: one of {', '.join(_AGENT_KINDS)}"
+    if kind == "literal_error" and loc[:2] == ("agent", "builtin") and loc[-1] == "name":
+        hint = _suggest(str(value), _BUILTIN_NAMES)
+        return field, f"unknown builtin {got}{hint}; built-ins are {', '.join(_BUILTIN_NAMES)}"
+    if kind == "string_pattern_mismatch" and loc == ("slug",):
+        return field, f"bad slug {got}: use lowercase letters, digits and single dashes"
+    return field, f"{item['msg']} (got: {got})"
+
+
+def _check_url(field: str, url: str) -> list[tuple[str, str]]:
+    parts = urlsplit(url)
+    found: list[tuple[str, str]] = []
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return [(field, f"not an http(s) URL: {url!r}")]
+    if parts.scheme == "http" and not is_loopback_host(parts.hostname):
+        found.append(
+            (field, f"plain http to {parts.hostname!r}: use https (http only for loopback)")
+        )
+    if parts.username or parts.password:
+        found.append((field, "credentials in the URL: put them in an environment variable"))
+    if _SUSPICIOUS_QUERY.search(parts.query):
+        found.append((field, "a key or token in the query string: use an environment variable"))
+    return found
+
+
+def _check_values(raw: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """Checks pydantic cannot express: secrets, path tricks, URLs, env-var names, board rules."""
+    found: list[tuple[str, str, str]] = []  # (severity, field, reason)
+    for field, text in _walk(raw):
+        for what in find_secrets(text):
+            found.append(("error", field, f"looks like {what}: never put keys in the config"))
+        if _PARENT_SEGMENT.search(text):
+            found.append(("error", field, f"path trick: {text!r} contains '..'"))
+        elif _ABSOLUTE_PATH.match(text):
+            found.append(("error", field, f"absolute path {text!r}: configs never point at files"))
+    agent = raw.get("agent")
+    if isinstance(agent, dict):
+        for key in ("endpoint", "api_base"):
+            value = agent.get(key)
+            if isinstance(value, str):
+                found.extend(("error", f, r) for f, r in _check_url(f"agent.{key}", value))
+        key_env = agent.get("api_key_env")
+        if isinstance(key_env, str) and not _ENV_NAME.match(key_env):
+            found.append(
+                (
+                    "error",
+                    "agent.api_key_env",
+                    "must be the NAME of an environment variable (like OPENAI_API_KEY), "
+                    "not a value",
+                )
+            )
+        headers = agent.get("headers_env")
+        if isinstance(headers, dict):
+            for header, env in headers.items():
+                if not isinstance(env, str) or not _ENV_NAME.match(env):
+                    found.append(
+                        (
+                            "error",
+                            f"agent.headers_env.{header}",
+                            "must be the NAME of an environment variable, not a value",
+                        )
+                    )
+    model = raw.get("model")
+    if isinstance(model, dict) and isinstance(model.get("links"), list):
+        for index, link in enumerate(model["links"]):
+            if isinstance(link, str) and urlsplit(link).scheme not in ("http", "https"):
+                found.append(("error", f"model.links[{index}]", f"not an http(s) link: {link!r}"))
+    trials = raw.get("trials", MIN_BOARD_TRIALS)
+    if isinstance(trials, int) and 1 <= trials < MIN_BOARD_TRIALS:
+        found.append(
+            ("error", "trials", f"{trials} < {MIN_BOARD_TRIALS}: the board reports pass^4")
+        )
+    track = raw.get("track", "standard")
+    tools = raw.get("tools")
+    if track == "custom" and not str(raw.get("notes") or "").strip():
+        found.append(("error", "notes", "the custom track needs notes saying what differs"))
+    if track == "standard" and isinstance(tools, dict) and tools.get("filter_catalog") is True:
+        found.append(("error", "tools.filter_catalog", "extra tools are the custom track"))
+    contact = raw.get("contact")
+    if isinstance(contact, dict) and not (contact.get("email") or contact.get("github")):
+        found.append(("warning", "contact", "no email or github handle: we cannot reach you"))
+    return found
+
+
+def _escapes(path: Path, root: Path) -> bool:
+    try:
+        path.resolve().relative_to(root.resolve())
+    except ValueError:
+        return True
+    return False
+
+
+def _check_folder(folder: Path, submissions_root: Path) -> list[Problem]:
+    """Symlinks leaving `submissions/` and files τ-Rec does not use."""
+    problems: list[Problem] = []
+    for entry in sorted(folder.rglob("*")):
+        relative = entry.relative_to(folder).as_posix()
+        if entry.is_symlink() and _escapes(entry, submissions_root):
+            problems.append(Problem(str(entry), "(path)", "symlink pointing outside submissions/"))
+            continue
+        top = relative.split("/", 1)[0]
+        if top not in (SUBMISSION_FILE, "README.md", "results") and not entry.is_dir():
+            problems.append(
+                Problem(str(entry), "(path)", "file not used by τ-Rec", severity="warning")
+            )
+    return problems
+
+
+def check_submission(path: Path | str, *, submissions_root: Path | None = None) -> list[Problem]:
+    """Every problem with one submission folder (or its `submission.yaml`), all at once.
+
+    Errors block the board; warnings are advice. Each problem names the file, the field and why.
+    """
+    path = Path(path)
+    folder = path if path.is_dir() or path.name != SUBMISSION_FILE else path.parent
+    file = folder / SUBMISSION_FILE
+    root = submissions_root if submissions_root is not None else folder.parent
+    where = str(file)
+    if not folder.is_dir():
+        return [Problem(str(folder), "(path)", "no such submission folder")]
+    problems = _check_folder(folder, root)
+    if folder.is_symlink() and _escapes(folder, root):
+        return [*problems, Problem(str(folder), "(path)", "symlink pointing outside submissions/")]
+    if not file.is_file():
+        other = [p.name for p in folder.glob("submission.*")]
+        hint = f" (found {', '.join(other)}; rename it)" if other else ""
+        return [*problems, Problem(where, "(file)", f"{SUBMISSION_FILE} is missing{hint}")]
+    if file.is_symlink():
+        return [*problems, Problem(where, "(file)", "must be a regular file, not a symlink")]
+    data = file.read_bytes()
+    if len(data) > MAX_FILE_BYTES:
+        return [*problems, Problem(where, "(file)", f"larger than {MAX_FILE_BYTES} bytes")]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return [*problems, Problem(where, "(file)", f"not UTF-8: {exc}")]
+    try:
+        raw = yaml.load(text, Loader=_StrictLoader)  # a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        problems.append(Problem(where, "(file)", f"invalid YAML: {exc}".replace("\n", " ")))
+        raw = None
+    # Keys anywhere in the file, comments included: lines whose secret the value scan below
+    # reports (with its field name) are skipped here.
+    flagged = [t for _, t in _walk(raw) if find_secrets(t)] if raw is not None else []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if any(value in line for value in flagged):
+            continue
+        for what in find_secrets(line):
+            problems.append(
+                Problem(where, f"line {number}", f"looks like {what}: never put keys in the file")
+            )
+    if raw is None:
+        return problems
+    if not isinstance(raw, dict):
+        problems.append(Problem(where, "(root)", "must be a mapping of fields"))
+        return problems
+    try:
+        Submission.model_validate(raw)
+    except ValidationError as exc:
+        for item in exc.errors():
+            field, reason = _describe(item)
+            problems.append(Problem(where, field, reason))
+    slug = raw.get("slug")
+    if isinstance(slug, str) and slug != folder.name:
+        problems.append(
+            Problem(where, "slug", f"{slug!r} differs from the folder name {folder.name!r}")
+        )
+    if not re.match(SLUG_PATTERN, folder.name):
+        problems.append(
+            Problem(str(folder), "(path)", "folder name is not a valid slug (lowercase, digits, -)")
+        )
+    for severity, field, reason in _check_values(raw):
+        problems.append(Problem(where, field, reason, severity))  # type: ignore[arg-type]
+    return problems
+
+
+# --------------------------------------------------------------------------- pull requests
+
+
+def changed_submission_dirs(
+    changed: Iterable[str], submissions_dir: str = "submissions"
+) -> tuple[list[str], list[Problem]]:
+    """From a PR's changed paths: the submission folders to check, and path problems found.
+
+    Paths are as git prints them, relative to the repository root. Results folders are the
+    automation's to write: a PR that edits them gets a warning.
+    """
+    folders: set[str] = set()
+    problems: list[Problem] = []
+    prefix = submissions_dir.rstrip("/") + "/"
+    for raw_path in changed:
+        text = raw_path.strip()
+        if not text:
+            continue
+        if _ABSOLUTE_PATH.match(text) or _PARENT_SEGMENT.search(text) or "\\" in text:
+            problems.append(Problem(text, "(path)", "path trick: absolute or '..' path"))
+            continue
+        parts = PurePosixPath(text).parts
+        if not text.startswith(prefix):
+            problems.append(
+                Problem(text, "(path)", "outside submissions/: review by hand", severity="warning")
+            )
+            continue
+        if len(parts) < 3:  # submissions/schema.json, submissions/README.md
+            problems.append(
+                Problem(text, "(path)", "maintainers' file, not an entry", severity="warning")
+            )
+            continue
+        if len(parts) > 3 and parts[2] == "results":
+            problems.append(
+                Problem(text, "(path)", "results are written by automation", severity="warning")
+            )
+        folders.add(prefix + parts[1])
+    return sorted(folders), problems
+
+
+@dataclass
+class CheckReport:
+    """What `taurec submission check` found across folders: checked, gone (deleted in the PR), problems."""
+
+    checked: list[str]
+    removed: list[str]
+    problems: list[Problem]
+
+    @property
+    def ok(self) -> bool:
+        return not has_errors(self.problems)
+
+    def markdown(self) -> str:
+        """A comment-ready summary (GitHub-flavoured markdown)."""
+        errors = sum(p.severity == "error" for p in self.problems)
+        warnings = len(self.problems) - errors
+        verdict = "✅ passed" if self.ok else "❌ failed"
+        lines = [
+            f"### Submission check {verdict}",
+            "",
+            f"{len(self.checked)} folder(s) checked, {errors} error(s), {warnings} warning(s).",
+        ]
+        if self.removed:
+            lines.append(f"Removed in this change: {', '.join(f'`{r}`' for r in self.removed)}.")
+        if self.problems:
+            lines += ["", "| | file | field | reason |", "|---|---|---|---|"]
+            for p in self.problems:
+                mark = "❌" if p.severity == "error" else "⚠️"
+                cells = [_md_cell(c) for c in (p.file, p.field, p.reason)]
+                lines.append(f"| {mark} | `{cells[0]}` | `{cells[1]}` | {cells[2]} |")
+        return "\n".join(lines) + "\n"
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("`", "'").replace("\n", " ")
+
+
+def check_submissions(
+    paths: Iterable[Path | str],
+    *,
+    changed: Iterable[str] | None = None,
+    submissions_root: Path | None = None,
+) -> CheckReport:
+    """Check the given folders plus those a change touches (`changed`: paths from `git diff`)."""
+    problems: list[Problem] = []
+    folders = [Path(p) for p in paths]
+    if changed is not None:
+        from_diff, path_problems = changed_submission_dirs(changed)
+        problems += path_problems
+        folders += [Path(f) for f in from_diff]
+    checked: list[str] = []
+    removed: list[str] = []
+    seen: set[Path] = set()
+    for folder in folders:
+        folder = folder.parent if folder.name == SUBMISSION_FILE else folder
+        key = folder.absolute()
+        if key in seen:
+            continue
+        seen.add(key)
+        if changed is not None and not folder.exists() and not folder.is_symlink():
+            removed.append(str(folder))
+            continue
+        checked.append(str(folder))
+        problems += check_submission(folder, submissions_root=submissions_root)
+    return CheckReport(checked=checked, removed=removed, problems=problems)

