@@ -319,10 +319,11 @@ def summary_line(entry: ScoredTrace) -> str:
 
 
 def score_trace_paths(
-    paths: list[Path], catalog_path: Path | None, tasks_dir: Path
+    paths: list[Path], catalog_path: Path | None, tasks_dir: Path | None
 ) -> list[ScoredTrace]:
-    """Load the catalog (default: latest snapshot) and the task folder, then score each trace."""
+    """Load the catalog (default: latest snapshot) and tasks (default: tasks/), score each trace."""
+    from runner.paths import TASKS_DIR
     from runner.validate import resolve_catalog_path
 
     catalog = Catalog.load(resolve_catalog_path(catalog_path))
-    return score_trace_files(paths, catalog, load_tasks(tasks_dir))
+    return score_trace_files(paths, catalog, load_tasks(tasks_dir or TASKS_DIR))

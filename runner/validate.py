@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from runner.catalog import Catalog, CatalogItem
 from runner.errors import TaurecError
-from runner.paths import SNAPSHOTS_DIR
+from runner.paths import SNAPSHOTS_DIR, TASKS_DIR
 from runner.tasks import PolicyName, Task, load_tasks
 
 SolvabilityStatus = Literal["ok", "inconsistent", "retired"]
@@ -211,8 +211,9 @@ def resolve_catalog_path(path: Path | None) -> Path:
 
 
 def validate_suite(
-    catalog_path: Path | None, tasks_dir: Path, *, snapshot_date: dt.date | None = None
+    catalog_path: Path | None, tasks_dir: Path | None, *, snapshot_date: dt.date | None = None
 ) -> SolvabilityReport:
-    """Load a catalog (default: latest snapshot) and a task folder, and check solvability."""
+    """Load a catalog (default: latest snapshot) and a task folder (default: tasks/), and check."""
     catalog = Catalog.load(resolve_catalog_path(catalog_path))
-    return check_solvability(catalog, load_tasks(tasks_dir), snapshot_date=snapshot_date)
+    tasks = load_tasks(tasks_dir or TASKS_DIR)
+    return check_solvability(catalog, tasks, snapshot_date=snapshot_date)

@@ -7,8 +7,6 @@ from pathlib import Path
 
 import click
 
-from runner.paths import TASKS_DIR
-
 
 @click.command()
 @click.argument(
@@ -25,13 +23,12 @@ from runner.paths import TASKS_DIR
     "--tasks",
     "tasks_dir",
     type=click.Path(exists=True, file_okay=False, path_type=Path),
-    default=TASKS_DIR,
-    show_default=True,
-    help="Folder of task JSON files.",
+    default=None,
+    help="Folder of task JSON files (default: tasks/ in the project).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the scores as a JSON list.")
 def command(
-    traces: tuple[Path, ...], catalog_path: Path | None, tasks_dir: Path, as_json: bool
+    traces: tuple[Path, ...], catalog_path: Path | None, tasks_dir: Path | None, as_json: bool
 ) -> None:
     """Score stored transcripts against a catalog and the task suite (zero LLM calls)."""
     from runner.scoring import score_trace_paths, summary_line

@@ -6,8 +6,6 @@ from pathlib import Path
 
 import click
 
-from runner.paths import TASKS_DIR
-
 
 @click.group()
 def group() -> None:
@@ -26,12 +24,11 @@ def group() -> None:
     "--tasks",
     "tasks_dir",
     type=click.Path(exists=True, file_okay=False, path_type=Path),
-    default=TASKS_DIR,
-    show_default=True,
-    help="Folder of task JSON files.",
+    default=None,
+    help="Folder of task JSON files (default: tasks/ in the project).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the per-task solution sets as JSON.")
-def validate(catalog_path: Path | None, tasks_dir: Path, as_json: bool) -> None:
+def validate(catalog_path: Path | None, tasks_dir: Path | None, as_json: bool) -> None:
     """List each task's constraint, reachable and winning solutions; fail on any inconsistency."""
     from runner.validate import validate_suite
 
