@@ -1,0 +1,49 @@
+"""`taurec leaderboard`: the whole offline pipeline in one command (what `make leaderboard` runs)."""
+
+from __future__ import annotations
+
+import click
+
+from runner.leaderboard import DEFAULT_DATE, DEFAULT_SOURCE, STEPS
+
+
+@click.command()
+@click.option(
+    "--source",
+    type=click.Choice(["fixture", "tmdb"]),
+    default=DEFAULT_SOURCE,
+    show_default=True,
+    help="Where the catalog snapshot comes from (tmdb needs TMDB_API_TOKEN or TMDB_API_KEY).",
+)
+@click.option("--date", default=DEFAULT_DATE, show_default=True, help="Snapshot date.")
+@click.option(
+    "--steps",
+    default=",".join(STEPS),
+    show_default=True,
+    help="Comma-separated subset of the steps to run, in pipeline order.",
+)
+@click.option(
+    "--concurrency",
+    type=click.IntRange(min=1),
+    default=16,
+    show_default=True,
+    help="Trials at once.",
+)
+def command(source: str, date: str, steps: str, concurrency: int) -> None:
+    """Build the leaderboard offline: snapshot, revalidate, run every submission, build the site.
+
+    Resumable: finished trials are reused, so a second run takes a fraction of the time.
+    """
+    from runner.leaderboard import build_leaderboard
+
+    chosen = [s.strip() for s in steps.split(",") if s.strip()]
+    result = build_leaderboard(
+        source=source,
+        date=date,
+        steps=chosen,
+        concurrency=concurrency,
+        echo=click.echo,
+    )
+    click.echo(f"done in {result.total_seconds:.1f} s")
+    if result.index_html is not None:
+        click.echo(f"open {result.index_html} in a browser, or run `make serve`")

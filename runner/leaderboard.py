@@ -1,0 +1,243 @@
+"""The one-command offline leaderboard: fixture snapshot → revalidate → run every shipped submission → site."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+from urllib.parse import urlsplit
+
+from runner.agent_config import LiteLLMAgentConfig
+from runner.errors import LoadError, TaurecError
+from runner.paths import PROJECT_ROOT, PUBLIC_DIR, SNAPSHOTS_DIR, SUBMISSIONS_DIR, TASKS_DIR
+from runner.submission import (
+    SUBMISSION_FILE,
+    Submission,
+    check_submission,
+    is_loopback_host,
+    load_submission,
+)
+
+if TYPE_CHECKING:
+    from runner.batch import RunResult
+
+Step = Literal["refresh", "validate", "run", "site"]
+STEPS: tuple[Step, ...] = ("refresh", "validate", "run", "site")
+DEFAULT_SOURCE = "fixture"
+DEFAULT_DATE = "2026-11-01"
+Echo = Callable[[str], None]
+
+
+@dataclass
+class StepTiming:
+    step: str
+    seconds: float
+    detail: str = ""
+
+
+@dataclass
+class LeaderboardResult:
+    """What `build_leaderboard` did: per-step timings, the runs, and where the site is."""
+
+    date: str
+    timings: list[StepTiming] = field(default_factory=list)
+    runs: list[RunResult] = field(default_factory=list, repr=False)
+    index_html: Path | None = None
+
+    @property
+    def total_seconds(self) -> float:
+        return sum(t.seconds for t in self.timings)
+
+
+def shipped_submissions(submissions_dir: Path = SUBMISSIONS_DIR) -> list[Path]:
+    """Every folder under `submissions/` holding a `submission.yaml`, in name order."""
+    return sorted(p.parent for p in submissions_dir.glob(f"*/{SUBMISSION_FILE}"))
+
+
+def loopback_servers(submissions: Sequence[Submission]) -> list[tuple[str, int]]:
+    """(host, port) of each local model server the LiteLLM entries point at (`api_base` on loopback).
+
+    An entry such as `heuristic-via-litellm` says `api_base: http://127.0.0.1:8765/v1`; the
+    leaderboard serves the baseline policies there for the duration of the run.
+    """
+    found: set[tuple[str, int]] = set()
+    for submission in submissions:
+        agent = submission.agent
+        if isinstance(agent, LiteLLMAgentConfig) and agent.api_base:
+            parts = urlsplit(agent.api_base)
+            if is_loopback_host(parts.hostname) and parts.port is not None:
+                found.add((parts.hostname or "127.0.0.1", parts.port))
+    return sorted(found)
+
+
+@contextlib.contextmanager
+def local_model_servers(submissions: Sequence[Submission]) -> Iterator[list[str]]:
+    """Start `serve_model` on every loopback address the entries use; yield the base URLs."""
+    from runner.model_server import serve_model
+
+    with contextlib.ExitStack() as stack:
+        urls = []
+        for host, port in loopback_servers(submissions):
+            try:
+                urls.append(stack.enter_context(serve_model(host, port)))
+            except OSError as exc:
+                raise TaurecError(
+                    f"cannot start the local model server on {host}:{port} ({exc.strerror}): "
+                    "stop whatever listens there (perhaps a `taurec serve-model`) and retry"
+                ) from None
+        yield urls
+
+
+def _check_all(folders: Sequence[Path]) -> list[Submission]:
+    problems = []
+    for folder in folders:
+        problems += [p for p in check_submission(folder) if p.severity == "error"]
+    if problems:
+        raise LoadError(folders[0].parent, [f"{p.file}: {p.field}: {p.reason}" for p in problems])
+    return [load_submission(f) for f in folders]
+
+
+def _summarise_runs(runs: Sequence[RunResult]) -> list[str]:
+    lines = []
+    for run in runs:
+        scored = [r for r in run.records if r.status == "scored"]
+        errors = len(run.records) - len(scored)
+        rewards = [r.score.reward for r in scored if r.score is not None]
+        mean = sum(rewards) / len(rewards) if rewards else float("nan")
+        lines.append(
+            f"  {run.submission:<28} {len(scored):>4} scored  {errors:>3} infra errors  "
+            f"mean reward {mean:.3f}  (ran {run.ran}, reused {run.skipped_existing})"
+        )
+    return lines
+
+
+def build_leaderboard(
+    *,
+    source: str = DEFAULT_SOURCE,
+    date: str | dt.date = DEFAULT_DATE,
+    steps: Sequence[str] = STEPS,
+    submissions_dir: Path = SUBMISSIONS_DIR,
+    snapshots_dir: Path = SNAPSHOTS_DIR,
+    tasks_dir: Path = TASKS_DIR,
+    public_dir: Path = PUBLIC_DIR,
+    concurrency: int = 16,
+    echo: Echo = print,
+) -> LeaderboardResult:
+    """Build the whole leaderboard offline, resumably, printing each step and its time.
+
+    1. refresh: `taurec catalog refresh --source fixture --date DATE` (byte-identical to the
+       committed snapshot, so a no-op diff); 2. validate: revalidate the task suite on it and stop
+       on any inconsistent task; 3. run: every shipped submission with the scripted simulator
+       (local model servers started for loopback LiteLLM entries; finished trials are reused);
+    4. site: aggregate and build `public/`.
+    """
+    label = date.isoformat() if isinstance(date, dt.date) else date
+    result = LeaderboardResult(date=label)
+    unknown = [s for s in steps if s not in STEPS]
+    if unknown:
+        raise TaurecError(f"unknown step(s) {unknown}; steps are {', '.join(STEPS)}")
+    plan = [s for s in STEPS if s in steps]
+    for number, step in enumerate(plan, start=1):
+        echo(f"[{number}/{len(plan)}] {step} …")
+        started = time.perf_counter()
+        if step == "refresh":
+            detail = _refresh(source, label, snapshots_dir)
+        elif step == "validate":
+            detail = _validate(label, snapshots_dir, tasks_dir)
+        elif step == "run":
+            detail, result.runs = _run(
+                label, submissions_dir, snapshots_dir, tasks_dir, concurrency, echo
+            )
+        else:
+            detail, result.index_html = _site(
+                submissions_dir, snapshots_dir, tasks_dir, public_dir, echo
+            )
+        seconds = time.perf_counter() - started
+        result.timings.append(StepTiming(step, seconds, detail))
+        echo(f"      {step}: {detail} ({seconds:.1f} s)")
+    return result
+
+
+def _refresh(source: str, date: str, snapshots_dir: Path) -> str:
+    from catalog_pipeline.pipeline import refresh
+
+    if source not in ("fixture", "tmdb"):
+        raise TaurecError(f"unknown source {source!r}: use fixture or tmdb")
+    refreshed = refresh(source, date, out=snapshots_dir)  # type: ignore[arg-type]
+    changed = refreshed.files_rewritten
+    where = _relative(refreshed.path)
+    if not changed:
+        return f"{where} unchanged ({refreshed.manifest.counts.items} titles)"
+    return f"{where}: rewrote {', '.join(changed)}"
+
+
+def _validate(date: str, snapshots_dir: Path, tasks_dir: Path) -> str:
+    from runner.validate import validate_suite
+
+    report = validate_suite(
+        snapshots_dir / date, tasks_dir, snapshot_date=dt.date.fromisoformat(date)
+    )
+    if not report.ok:
+        reasons = [f"{t.task_id}: {t.reason}" for t in report.inconsistent]
+        raise LoadError(tasks_dir, ["inconsistent on snapshot " + date, *reasons])
+    return f"{len(report.tasks)} tasks consistent"
+
+
+def _run(
+    date: str,
+    submissions_dir: Path,
+    snapshots_dir: Path,
+    tasks_dir: Path,
+    concurrency: int,
+    echo: Echo,
+) -> tuple[str, list[RunResult]]:
+    from runner.batch import run_submissions
+    from runner.batch.progress import default_progress
+
+    folders = shipped_submissions(submissions_dir)
+    if not folders:
+        raise TaurecError(f"no submission folders under {submissions_dir}")
+    submissions = _check_all(folders)
+    with local_model_servers(submissions):
+        runs = run_submissions(
+            folders,
+            snapshot=date,
+            tasks_dir=tasks_dir,
+            concurrency=concurrency,
+            simulator="scripted",
+            progress=default_progress(),
+            snapshots_dir=snapshots_dir,
+        )
+    for line in _summarise_runs(runs):
+        echo(line)
+    ran = sum(r.ran for r in runs)
+    reused = sum(r.skipped_existing for r in runs)
+    errors = sum(r.status == "infra_error" for run in runs for r in run.records)
+    detail = f"{len(runs)} submissions: {ran} trials run, {reused} reused"
+    if errors:
+        detail += f", {errors} infra errors (re-run to retry them)"
+    return detail, runs
+
+
+def _site(
+    submissions_dir: Path, snapshots_dir: Path, tasks_dir: Path, public_dir: Path, echo: Echo
+) -> tuple[str, Path]:
+    from runner.sitegen import build_site
+
+    report = build_site(
+        submissions=submissions_dir, snapshots=snapshots_dir, tasks=tasks_dir, out=public_dir
+    )
+    for note in report.notes:
+        echo(f"      note: {note}")
+    return report.summary(), public_dir / "index.html"
+
+
+def _relative(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(PROJECT_ROOT))
+    except ValueError:
+        return str(path)

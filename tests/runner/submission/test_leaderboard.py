@@ -1,0 +1,77 @@
+"""`taurec leaderboard` plumbing: which local model servers the shipped entries need, and clear failures."""
+
+from __future__ import annotations
+
+import json
+import socket
+import urllib.request
+
+import pytest
+
+from runner.agent_config import BuiltinAgentConfig, LiteLLMAgentConfig
+from runner.errors import TaurecError
+from runner.leaderboard import (
+    build_leaderboard,
+    local_model_servers,
+    loopback_servers,
+    shipped_submissions,
+)
+from runner.submission import Contact, Submission, load_submission
+
+
+def entry(slug: str, api_base: str | None) -> Submission:
+    agent = (
+        LiteLLMAgentConfig(model="openai/heuristic", api_base=api_base)
+        if api_base
+        else BuiltinAgentConfig(name="random")
+    )
+    return Submission(slug=slug, display_name=slug, contact=Contact(name="x"), agent=agent)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_the_shipped_entries_need_one_server_on_8765() -> None:
+    submissions = [load_submission(f) for f in shipped_submissions()]
+    assert loopback_servers(submissions) == [("127.0.0.1", 8765)]
+
+
+def test_only_loopback_litellm_entries_get_a_server() -> None:
+    found = loopback_servers(
+        [
+            entry("a", "http://127.0.0.1:9001/v1"),
+            entry("b", "http://127.0.0.1:9001/v1"),
+            entry("c", "https://api.example.com/v1"),
+            entry("d", None),
+        ]
+    )
+    assert found == [("127.0.0.1", 9001)]
+
+
+def test_local_model_servers_serve_the_baselines() -> None:
+    port = free_port()
+    with local_model_servers([entry("a", f"http://127.0.0.1:{port}/v1")]) as urls:
+        assert urls == [f"http://127.0.0.1:{port}/v1"]
+        with urllib.request.urlopen(f"{urls[0]}/models", timeout=5) as response:
+            models = {m["id"] for m in json.load(response)["data"]}
+    assert "heuristic" in models
+
+
+def test_a_busy_port_is_a_clear_error() -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        with (
+            pytest.raises(TaurecError, match=f"127.0.0.1:{port}"),
+            local_model_servers([entry("a", f"http://127.0.0.1:{port}/v1")]),
+        ):
+            pass
+
+
+def test_unknown_steps_are_refused() -> None:
+    with pytest.raises(TaurecError, match="unknown step"):
+        build_leaderboard(steps=["run", "publish"], echo=lambda _: None)

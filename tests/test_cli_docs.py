@@ -1,0 +1,56 @@
+"""The CLI reference (docs/cli.md) and the README's table are generated from `--help`: no command undocumented, no drift."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from types import ModuleType
+
+import click
+
+from runner.cli import COMMANDS, cli
+from runner.paths import PROJECT_ROOT
+
+
+def cli_docs() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "cli_docs", PROJECT_ROOT / "scripts" / "cli_docs.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_registered_command_loads() -> None:
+    ctx = click.Context(cli, info_name="taurec")
+    missing = [name for name in COMMANDS if cli.get_command(ctx, name) is None]
+    assert missing == []
+
+
+def test_every_command_is_documented() -> None:
+    docs = cli_docs()
+    documented = set(re.findall(r"^## `(taurec[^`]*)`$", docs.REFERENCE.read_text(), re.M))
+    names = {name for name, _, _ in docs.commands()}
+    assert names - documented == set(), "undocumented: run `python scripts/cli_docs.py`"
+    assert documented - names == set(), "documented but gone: run `python scripts/cli_docs.py`"
+    leaves = {name for name, command, _ in docs.commands() if not isinstance(command, click.Group)}
+    readme = (PROJECT_ROOT / "README.md").read_text()
+    for name in leaves:
+        assert f"[`{name}`]" in readme, f"{name} missing from the README's CLI at a glance"
+
+
+def test_the_reference_has_not_drifted() -> None:
+    docs = cli_docs()
+    assert docs.REFERENCE.read_text(encoding="utf-8") == docs.reference(), (
+        "docs/cli.md is out of date: run `.venv/bin/python scripts/cli_docs.py`"
+    )
+    readme = docs.README.read_text(encoding="utf-8")
+    assert readme == docs.readme_with_glance(readme), (
+        "README.md's CLI at a glance is out of date: run `.venv/bin/python scripts/cli_docs.py`"
+    )
+
+
+def test_the_reference_is_machine_independent() -> None:
+    assert str(PROJECT_ROOT) not in cli_docs().reference()
