@@ -5,7 +5,9 @@ from __future__ import annotations
 import datetime as dt
 import heapq
 import math
+import threading
 from collections.abc import Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from catalog_pipeline.client import TMDBClient, TMDBError
 
 TMDB_MAX_PAGES = 500
+DEFAULT_WORKERS = 8
 PAGE_SIZE = 20  # TMDB's fixed discover page size
 
 
@@ -113,13 +116,16 @@ class _Discovery:
         self.split_queries = 0
         self.skipped = 0
         self.notes: list[str] = []
+        self.prefetched: dict[tuple[dt.date, dt.date, int], _Page] = {}
+        self._lock = threading.Lock()
 
     def fetch(self, start: dt.date, end: dt.date, page: int) -> _Page:
         query = self.params.query(start, end, page)
         body = self.client.discover_movies(query)
-        self.pages += 1
         parsed = _parse_page(body, f"/discover/movie {start}..{end} page {page}")
-        self.skipped += parsed.skipped
+        with self._lock:
+            self.pages += 1
+            self.skipped += parsed.skipped
         return parsed
 
     def leaves(self, start: dt.date, end: dt.date) -> list[tuple[Window, _Page]]:
@@ -140,14 +146,34 @@ class _Discovery:
         middle = start + (end - start) // 2
         return self.leaves(start, middle) + self.leaves(middle + dt.timedelta(days=1), end)
 
+    def prefetch(self, leaves: list[tuple[Window, _Page]], workers: int) -> None:
+        """Fetch concurrently the pages certain to be read: all of them without a limit; with a
+        limit and one window, the pages the limit covers (several windows stay lazy)."""
+        wanted: list[tuple[dt.date, dt.date, int]] = []
+        for window, _ in leaves:
+            last = window.total_pages
+            if self.params.limit is not None:
+                if len(leaves) > 1:
+                    return
+                last = min(last, math.ceil(self.params.limit / PAGE_SIZE))
+            wanted += [(window.start, window.end, page) for page in range(2, last + 1)]
+        if not wanted:
+            return
+        with ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="discover") as pool:
+            pages = list(pool.map(lambda key: self.fetch(*key), wanted))
+        self.prefetched.update(zip(wanted, pages, strict=True))
+
     def stream(self, window: Window, first: _Page) -> Iterator[tuple[float, int]]:
         """Every (popularity, id) of one window, page by page, fetched only when needed."""
         yield from first.results
         for page in range(2, window.total_pages + 1):
-            yield from self.fetch(window.start, window.end, page).results
+            cached = self.prefetched.pop((window.start, window.end, page), None)
+            yield from (cached or self.fetch(window.start, window.end, page)).results
 
 
-def discover(client: TMDBClient, params: DiscoveryParams) -> DiscoveryResult:
+def discover(
+    client: TMDBClient, params: DiscoveryParams, *, workers: int = DEFAULT_WORKERS
+) -> DiscoveryResult:
     """Titles of the window, most popular first, de-duplicated; stops at `params.limit`.
 
     Leaf windows are merged by popularity (ties by id), so a limit keeps the globally most
@@ -157,6 +183,7 @@ def discover(client: TMDBClient, params: DiscoveryParams) -> DiscoveryResult:
         raise ValueError(f"discovery window starts {params.start} after it ends {params.end}")
     run = _Discovery(client, params)
     leaves = run.leaves(params.start, params.end)
+    run.prefetch(leaves, workers)
     streams = [run.stream(window, first) for window, first in leaves]
     merged = heapq.merge(*[((-pop, movie_id) for pop, movie_id in stream) for stream in streams])
     ids: list[int] = []

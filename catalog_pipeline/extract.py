@@ -159,10 +159,12 @@ def _directors(credits: Mapping[str, Any]) -> str:
 
 def _providers(raw: Mapping[str, Any], region: str) -> tuple[str, ...]:
     block = _mapping(raw, "watch/providers", "watch/providers")
-    results = block.get("results") or {}
+    results = block.get("results")
+    results = {} if results is None else results
     if not isinstance(results, Mapping):
         raise FieldProblem("watch/providers.results", "malformed", "expected an object")
-    country = results.get(region) or {}
+    country = results.get(region)
+    country = {} if country is None else country
     if not isinstance(country, Mapping):
         raise FieldProblem(f"watch/providers.results.{region}", "malformed", "expected an object")
     where = f"watch/providers.results.{region}.flatrate"

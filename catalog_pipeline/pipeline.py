@@ -170,7 +170,7 @@ def build_snapshot(
     notes: list[str] = []
     pages = 0
     if discovery is not None:
-        found = discover(client, discovery)
+        found = discover(client, discovery, workers=workers)
         wanted, pages = found.ids, found.pages
         notes += found.notes
         if found.skipped_results:
