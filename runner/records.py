@@ -124,3 +124,14 @@ class RunManifest(BaseModel):
     counts: RunCounts = Field(default_factory=RunCounts)
     cost_usd: float = 0.0
     max_cost_usd: float | None = None
+    task_ids: list[str] = Field(
+        default_factory=list, description="Tasks in scope (all shards), so merges can list gaps"
+    )
+    retired_tasks: dict[str, str] = Field(
+        default_factory=dict, description="Task id → why it was skipped (retired), never silent"
+    )
+    verified_by: str | None = Field(
+        default=None,
+        description="URL of the CI workflow run that produced these results (set by the runner "
+        "when GITHUB_ACTIONS=true); None for local runs. The site shows 'verified' when set.",
+    )

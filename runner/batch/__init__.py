@@ -1,0 +1,38 @@
+"""Batch running: many trials of many submissions at once, crash-safe resume, shards and their merge."""
+
+from __future__ import annotations
+
+from runner.batch.engine import AgentFactory, RunResult, run_submissions, run_submissions_async
+from runner.batch.inputs import RunInputs, Snapshot, find_policy, load_inputs, resolve_snapshot
+from runner.batch.keys import Shard, shard_of, trial_seed
+from runner.batch.merge import MergeReport, merge_shards
+from runner.batch.progress import PlainProgress, ProgressSink, ProgressStats, RichProgress
+from runner.batch.redact import Redactor, redact_config
+from runner.batch.store import LoadedTrials, load_records, read_manifest, read_trials
+
+__all__ = [
+    "AgentFactory",
+    "LoadedTrials",
+    "MergeReport",
+    "PlainProgress",
+    "ProgressSink",
+    "ProgressStats",
+    "Redactor",
+    "RichProgress",
+    "RunInputs",
+    "RunResult",
+    "Shard",
+    "Snapshot",
+    "find_policy",
+    "load_inputs",
+    "load_records",
+    "merge_shards",
+    "read_manifest",
+    "read_trials",
+    "redact_config",
+    "resolve_snapshot",
+    "run_submissions",
+    "run_submissions_async",
+    "shard_of",
+    "trial_seed",
+]

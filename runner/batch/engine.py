@@ -1,0 +1,675 @@
+"""Run many trials at once: every submission × task × trial under one concurrency bound, resumable and honest."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import traceback
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+
+from runner.agent_config import AgentConfig, BuiltinAgentConfig, HttpAgentConfig
+from runner.batch.inputs import RunInputs, load_inputs
+from runner.batch.keys import Shard, transcript_name, trial_seed
+from runner.batch.progress import ProgressSink, ProgressStats
+from runner.batch.redact import Redactor, redact_config, secret_env_names, secret_values
+from runner.batch.store import LoadedTrials, ResultsFolder, read_manifest, read_trials
+from runner.errors import InfraFailure, TaurecError
+from runner.paths import PROJECT_ROOT, SNAPSHOTS_DIR
+from runner.protocols import Agent, AgentContext
+from runner.records import Efficiency, RunCounts, RunManifest, RunStatus, TrialKey, TrialRecord
+from runner.submission import Submission, load_submission
+from runner.tasks import Task
+from runner.transcript import ComponentSpec, InfraError, Transcript
+
+AgentFactory = Callable[[AgentConfig, AgentContext], Agent]
+REPLACED_DIR = ".replaced"
+
+
+@dataclass
+class RunResult:
+    """What one submission's part of a batch did, and where it wrote."""
+
+    submission: str
+    results_dir: Path
+    manifest: RunManifest
+    records: list[TrialRecord] = field(repr=False)
+    ran: int = 0
+    skipped_existing: int = 0
+    retried_infra: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Plan:
+    submission: Submission
+    folder: ResultsFolder
+    existing: LoadedTrials
+    manifest: RunManifest
+    trials: int
+    jobs: list[_Job] = field(default_factory=list)
+    skipped_existing: int = 0
+    retried_infra: int = 0
+    ran: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Job:
+    plan: _Plan
+    task: Task
+    trial_index: int
+    seed: int
+    attempt: int
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def _git_revision() -> str | None:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            cwd=PROJECT_ROOT,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=True,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
+def _taurec_version() -> str:
+    try:
+        return metadata.version("taurec")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+def agent_name(config: AgentConfig) -> str:
+    """A short provenance name: `litellm:<model>`, `http:<endpoint>` or `builtin:<name>`."""
+    if isinstance(config, BuiltinAgentConfig):
+        return f"builtin:{config.name}"
+    if isinstance(config, HttpAgentConfig):
+        return f"http:{config.endpoint}"
+    return f"litellm:{config.model}"
+
+
+def _default_agent_factory() -> AgentFactory:
+    from runner.agents import build_agent
+
+    return build_agent
+
+
+async def _close_model_clients() -> None:
+    """Close LiteLLM's cached HTTP clients before the loop ends (only if a model was called)."""
+    if "litellm" in sys.modules:
+        from runner.agents.litellm_agent import aclose_litellm_clients
+
+        await aclose_litellm_clients()
+
+
+def _digest_label(value: str) -> str:
+    return value[:12]
+
+
+def _check_compatible(old: RunManifest, new: RunManifest, folder: Path) -> None:
+    """Refuse to add trials to a folder produced from other inputs or settings (unless --fresh)."""
+    problems = []
+    for name, what in (
+        ("catalog_digest", "catalog"),
+        ("task_suite_digest", "task suite"),
+        ("policy_digest", "policy"),
+    ):
+        a, b = getattr(old, name), getattr(new, name)
+        if a != b:
+            problems.append(
+                f"the {what} changed ({name} {_digest_label(a)}… → {_digest_label(b)}…)"
+            )
+    for name in ("seed", "max_turns", "shard"):
+        a, b = getattr(old, name), getattr(new, name)
+        if a != b:
+            problems.append(f"{name} differs ({a!r} in run.json, {b!r} now)")
+    if old.simulator.name != new.simulator.name:
+        problems.append(f"simulator differs ({old.simulator.name!r} → {new.simulator.name!r})")
+    # The agent's identity must match; its operational settings (api_base, retry, timeouts) may change.
+    if old.agent.name != new.agent.name:
+        problems.append(f"the agent changed ({old.agent.name!r} → {new.agent.name!r})")
+    if problems:
+        listed = "; ".join(problems)
+        raise TaurecError(
+            f"{folder}: existing results were produced differently: {listed}. "
+            f"Pass --fresh to move the old folder aside (to {folder.parent / REPLACED_DIR}/) and "
+            "start over."
+        )
+
+
+def _move_aside(results_dir: Path) -> Path:
+    """--fresh: move an existing results folder to `results/.replaced/<label>-<UTC time>/`."""
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
+    target = results_dir.parent / REPLACED_DIR / f"{results_dir.name}-{stamp}"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.move(str(results_dir), str(target))
+    return target
+
+
+def _reward_passed(record: TrialRecord) -> bool:
+    return record.status == "scored" and record.score is not None and record.score.reward >= 1.0
+
+
+class _Batch:
+    """The state of one `run_submissions` call while it runs."""
+
+    def __init__(
+        self,
+        inputs: RunInputs,
+        *,
+        simulator: str,
+        max_turns: int,
+        concurrency: int,
+        max_cost: float | None,
+        progress: ProgressSink | None,
+        agent_factory: AgentFactory,
+        redactor: Redactor,
+    ) -> None:
+        self.inputs = inputs
+        self.simulator = simulator
+        self.max_turns = max_turns
+        self.concurrency = concurrency
+        self.max_cost = max_cost
+        self.progress = progress
+        self.agent_factory = agent_factory
+        self.redactor = redactor
+        self.stats = ProgressStats()
+        self.budget_exhausted = False
+        self.interrupted = False
+        self.io = ThreadPoolExecutor(max_workers=1, thread_name_prefix="taurec-io")
+
+    def log(self, message: str) -> None:
+        message = self.redactor.scrub(message)
+        if self.progress is not None:
+            self.progress.log(message)
+
+    async def _run_job(self, job: _Job) -> None:
+        from runner.loop import run_trial
+        from runner.simulators import build_simulator
+        from runner.tools import build_toolset
+
+        plan, task, inputs = job.plan, job.task, self.inputs
+        catalog = inputs.snapshot.catalog
+        key = TrialKey(
+            submission=plan.submission.slug,
+            snapshot_sha256=inputs.catalog_digest,
+            task_id=task.id,
+            trial_index=job.trial_index,
+            seed=job.seed,
+        )
+        try:
+            context = AgentContext(
+                user_id=task.user_id,
+                policy_text=inputs.policy_text,
+                seed=job.seed,
+                task=task,
+                catalog=catalog,
+            )
+            agent = self.agent_factory(plan.submission.agent, context)
+            sim = build_simulator(self.simulator, task=task, catalog=catalog, seed=job.seed)
+            toolset = build_toolset(catalog, task, plan.submission.tools)
+            transcript = await run_trial(
+                task=task,
+                catalog=catalog,
+                agent=agent,
+                simulator=sim,
+                toolset=toolset,
+                seed=job.seed,
+                trial_index=job.trial_index,
+                max_turns=self.max_turns,
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            # run_trial records agent/simulator failures itself; anything reaching here failed
+            # around it (building the agent, a tool bug). Record it, never drop the trial.
+            kind = (
+                exc.kind if isinstance(exc, InfraFailure) else f"RunnerError.{type(exc).__name__}"
+            )
+            message = exc.message if isinstance(exc, InfraFailure) else str(exc)
+            if not isinstance(exc, TaurecError):
+                self.log(
+                    f"trial {task.id}#{job.trial_index}: unexpected {type(exc).__name__}: {exc}\n"
+                    + "".join(traceback.format_exception(exc)[-3:])
+                )
+            transcript = Transcript(
+                task_id=task.id,
+                trial_index=job.trial_index,
+                seed=job.seed,
+                agent=plan.manifest.agent,
+                simulator=plan.manifest.simulator,
+                max_turns=self.max_turns,
+                stop_reason="infra_error",
+                error=InfraError(kind=kind, message=message),
+            )
+        record = self._record(job, key, transcript)
+        # Written in one I/O thread; shielded so a cancel never leaves a record half-done.
+        loop = asyncio.get_running_loop()
+        write = loop.run_in_executor(self.io, self._persist, plan, transcript, record)
+        await asyncio.shield(write)
+        self._count(plan, record)
+
+    def _record(self, job: _Job, key: TrialKey, transcript: Transcript) -> TrialRecord:
+        from runner.scoring import score_transcript
+
+        task = job.task
+        relative = transcript_name(task.id, job.trial_index, job.seed, job.attempt)
+        infra = transcript.stop_reason == "infra_error"
+        if infra and transcript.error is None:
+            transcript.error = InfraError(kind="Unknown", message="trial ended as infra_error")
+        score = None
+        if not infra:
+            try:
+                score = score_transcript(task, transcript, self.inputs.snapshot.catalog)
+            except Exception as exc:  # a scorer bug must not lose the trial: record it, retry later
+                self.log(f"trial {task.id}#{job.trial_index}: scoring failed: {exc!r}")
+                infra = True
+                transcript.stop_reason = "infra_error"
+                transcript.error = InfraError(
+                    kind=f"RunnerError.{type(exc).__name__}", message=str(exc)
+                )
+        cost = round(sum(u.cost_usd for u in transcript.usage.values()), 10)
+        error = None
+        if transcript.error is not None and infra:
+            error = InfraError(
+                kind=transcript.error.kind, message=self.redactor.scrub(transcript.error.message)
+            )
+        return TrialRecord(
+            key=key,
+            status="infra_error" if infra else "scored",
+            error=error,
+            complexity=task.complexity,
+            reveal_difficulty=task.reveal_difficulty,
+            no_valid_recommendation=task.no_valid_recommendation,
+            stop_reason=transcript.stop_reason,
+            score=score,
+            efficiency=Efficiency(
+                turns=transcript.turns,
+                tool_calls=len(transcript.tool_calls),
+                step_latencies_s=list(transcript.timing.step_latencies_s),
+                wall_time_s=transcript.timing.wall_time_s,
+            ),
+            usage=dict(transcript.usage),
+            cost_usd=cost,
+            leak_audit_clean=None if transcript.leak_audit is None else transcript.leak_audit.clean,
+            transcript=relative,
+        )
+
+    @staticmethod
+    def _persist(plan: _Plan, transcript: Transcript, record: TrialRecord) -> None:
+        plan.folder.write_transcript(record.transcript, transcript.model_dump_json())
+        plan.folder.append_record(record)
+
+    def _count(self, plan: _Plan, record: TrialRecord) -> None:
+        plan.ran += 1
+        s = self.stats
+        s.done += 1
+        s.cost_usd = round(s.cost_usd + record.cost_usd, 10)
+        if record.status == "scored":
+            s.scored += 1
+            s.passed += int(_reward_passed(record))
+        else:
+            s.infra_errors += 1
+        if self.max_cost is not None and s.cost_usd >= self.max_cost:
+            self.budget_exhausted = True
+        if self.progress is not None:
+            self.progress.update(s)
+
+    async def run(self, jobs: list[_Job]) -> None:
+        if not jobs:
+            return
+        queue: asyncio.Queue[_Job] = asyncio.Queue()
+        for job in jobs:
+            queue.put_nowait(job)
+
+        async def worker() -> None:
+            while True:
+                if self.max_cost is not None and self.stats.cost_usd >= self.max_cost:
+                    self.budget_exhausted = True
+                if self.budget_exhausted:
+                    return
+                try:
+                    job = queue.get_nowait()
+                except asyncio.QueueEmpty:
+                    return
+                await self._run_job(job)
+
+        workers = [asyncio.create_task(worker()) for _ in range(min(self.concurrency, len(jobs)))]
+        loop = asyncio.get_running_loop()
+        handled = threading.current_thread() is threading.main_thread()
+
+        def on_sigint() -> None:
+            self.interrupted = True
+            for w in workers:
+                w.cancel()
+
+        if handled:
+            loop.add_signal_handler(signal.SIGINT, on_sigint)
+        try:
+            done, pending = await asyncio.wait(workers, return_when=asyncio.FIRST_EXCEPTION)
+            failures = [t.exception() for t in done if not t.cancelled() and t.exception()]
+            for t in pending:
+                t.cancel()
+            if pending:
+                await asyncio.wait(pending)
+        finally:
+            if handled:
+                loop.remove_signal_handler(signal.SIGINT)
+        if failures:
+            error = failures[0]
+            assert error is not None
+            raise error
+
+
+def _plan_submission(
+    submission_dir: Path,
+    submission: Submission,
+    inputs: RunInputs,
+    *,
+    out: Path | None,
+    trials: int | None,
+    shard: Shard | None,
+    simulator: str,
+    seed: int,
+    max_turns: int,
+    fresh: bool,
+    max_cost: float | None,
+    redactor: Redactor,
+) -> _Plan:
+    root = submission_dir if out is None else out / submission.slug
+    results_dir = root / "results" / inputs.snapshot.label
+    k = trials if trials is not None else submission.trials
+    if k < 1:
+        raise TaurecError(f"trials must be at least 1 (got {k})")
+    agent_cfg = submission.agent.model_dump(mode="json")
+    from runner.tools import build_toolset
+
+    manifest = RunManifest(
+        status="running",
+        taurec_version=_taurec_version(),
+        git_revision=_git_revision(),
+        submission=submission.slug,
+        snapshot=inputs.snapshot.label,
+        agent=ComponentSpec(name=agent_name(submission.agent), args=redact_config(agent_cfg)),
+        simulator=ComponentSpec(name=simulator),
+        submission_config=redact_config(submission.model_dump(mode="json")),
+        tools=list(build_toolset(inputs.snapshot.catalog, inputs.tasks[0], submission.tools).names),
+        task_suite_digest=inputs.task_suite_digest,
+        policy_digest=inputs.policy_digest,
+        catalog_digest=inputs.catalog_digest,
+        trials=k,
+        max_turns=max_turns,
+        seed=seed,
+        shard=None if shard is None else str(shard),
+        started_at=_now(),
+        max_cost_usd=max_cost,
+        task_ids=[t.id for t in inputs.tasks],
+        retired_tasks=dict(inputs.retired),
+    )
+    notes: list[str] = []
+    old = read_manifest(results_dir)
+    if old is not None or (results_dir / "trials.jsonl").exists():
+        if fresh:
+            moved = _move_aside(results_dir)
+            notes.append(f"--fresh: moved the previous results to {moved}")
+        elif old is not None:
+            _check_compatible(old, manifest, results_dir)
+    folder = ResultsFolder(results_dir, redactor)
+    existing = read_trials(results_dir)
+    plan = _Plan(
+        submission=submission,
+        folder=folder,
+        existing=existing,
+        manifest=manifest,
+        trials=k,
+        notes=notes + existing.notes(),
+    )
+    done = existing.by_key()
+    for trial_index in range(k):
+        for task in inputs.tasks:
+            if shard is not None and not shard.owns(task.id, trial_index):
+                continue
+            s = trial_seed(seed, task.id, trial_index)
+            key = (submission.slug, inputs.catalog_digest, task.id, trial_index, s)
+            prior = done.get(key)
+            if prior is not None and prior.status == "scored":
+                plan.skipped_existing += 1
+                continue
+            attempt = 1
+            if prior is not None:
+                plan.retried_infra += 1
+                attempt = _next_attempt(prior.transcript)
+            plan.jobs.append(_Job(plan, task, trial_index, s, attempt))
+    return plan
+
+
+def _next_attempt(previous: str) -> int:
+    """The attempt number after the one a transcript name records (`...attemptN.json.gz`)."""
+    stem = previous.removesuffix(".json.gz")
+    head, _, tail = stem.rpartition(".attempt")
+    return int(tail) + 1 if head and tail.isdigit() else 2
+
+
+def _final_manifest(
+    plan: _Plan, status: RunStatus, inputs: RunInputs
+) -> tuple[RunManifest, list[TrialRecord]]:
+    loaded = read_trials(plan.folder.path)
+    in_scope = {
+        (plan.submission.slug, inputs.catalog_digest, j_task, j_index, j_seed)
+        for j_task, j_index, j_seed in _scope(plan, inputs)
+    }
+    records = [r for r in loaded.records if r.key.as_tuple() in in_scope]
+    counts = RunCounts(
+        planned=len(in_scope),
+        scored=sum(r.status == "scored" for r in records),
+        infra_error=sum(r.status == "infra_error" for r in records),
+        skipped_existing=plan.skipped_existing,
+    )
+    manifest = plan.manifest.model_copy(
+        update={
+            "status": status,
+            "finished_at": _now(),
+            "counts": counts,
+            "cost_usd": round(sum(r.cost_usd for r in records), 10),
+        }
+    )
+    return manifest, records
+
+
+def _scope(plan: _Plan, inputs: RunInputs) -> list[tuple[str, int, int]]:
+    shard = Shard.parse(plan.manifest.shard) if plan.manifest.shard else None
+    return [
+        (task.id, i, trial_seed(plan.manifest.seed, task.id, i))
+        for i in range(plan.trials)
+        for task in inputs.tasks
+        if shard is None or shard.owns(task.id, i)
+    ]
+
+
+async def run_submissions_async(
+    submission_dirs: Sequence[Path | str],
+    *,
+    snapshot: str | Path | None = None,
+    tasks_dir: str | Path | None = None,
+    trials: int | None = None,
+    concurrency: int = 16,
+    shard: Shard | str | None = None,
+    max_cost: float | None = None,
+    simulator: str = "scripted",
+    seed: int = 0,
+    fresh: bool = False,
+    max_turns: int = 20,
+    out: Path | str | None = None,
+    progress: ProgressSink | None = None,
+    agent_factory: AgentFactory | None = None,
+    snapshots_dir: Path = SNAPSHOTS_DIR,
+) -> list[RunResult]:
+    """The async form of `run_submissions` (for callers already inside an event loop)."""
+    if concurrency < 1:
+        raise TaurecError(f"concurrency must be at least 1 (got {concurrency})")
+    if max_cost is not None and max_cost < 0:
+        raise TaurecError(f"max cost must be >= 0 (got {max_cost})")
+    if not submission_dirs:
+        raise TaurecError("no submission folder given")
+    shard_spec = Shard.parse(shard) if isinstance(shard, str) else shard
+    inputs = load_inputs(snapshot, tasks_dir, snapshots_dir=snapshots_dir)
+    # Build the search index once, before any trial, so trials share it.
+    from runner.search import search_index
+
+    search_index(inputs.snapshot.catalog)
+
+    submissions = [load_submission(Path(d)) for d in submission_dirs]
+    slugs = [s.slug for s in submissions]
+    if len(set(slugs)) != len(slugs):
+        raise TaurecError(f"the same submission is listed twice: {sorted(slugs)}")
+    env_names: set[str] = set()
+    literal: dict[str, str] = {}
+    for sub in submissions:
+        config = sub.model_dump(mode="json")
+        env_names |= secret_env_names(config)
+        literal |= secret_values(config)
+    redactor = Redactor.from_environment(env_names, extra_secrets=literal)
+    batch = _Batch(
+        inputs,
+        simulator=simulator,
+        max_turns=max_turns,
+        concurrency=concurrency,
+        max_cost=max_cost,
+        progress=progress,
+        agent_factory=agent_factory or _default_agent_factory(),
+        redactor=redactor,
+    )
+    plans = [
+        _plan_submission(
+            Path(d),
+            sub,
+            inputs,
+            out=None if out is None else Path(out),
+            trials=trials,
+            shard=shard_spec,
+            simulator=simulator,
+            seed=seed,
+            max_turns=max_turns,
+            fresh=fresh,
+            max_cost=max_cost,
+            redactor=redactor,
+        )
+        for d, sub in zip(submission_dirs, submissions, strict=True)
+    ]
+    # Interleave: trial 0 of every task of every submission first, then trial 1, and so on.
+    jobs: list[_Job] = []
+    longest = max((len(p.jobs) for p in plans), default=0)
+    for i in range(longest):
+        jobs.extend(p.jobs[i] for p in plans if i < len(p.jobs))
+    batch.stats.total = len(jobs)
+    batch.stats.skipped_existing = sum(p.skipped_existing for p in plans)
+
+    results: list[RunResult] = []
+    with contextlib.ExitStack() as stack:
+        for plan in plans:
+            stack.enter_context(plan.folder.locked())
+            plan.folder.repair_tail(plan.existing)
+            plan.folder.write_manifest(plan.manifest)
+        for plan in plans:
+            for note in plan.notes:
+                batch.log(note)
+        if progress is not None:
+            progress.start(batch.stats)
+        try:
+            await batch.run(jobs)
+        finally:
+            # Let a write already handed to the I/O thread land before the files are closed.
+            batch.io.shutdown(wait=True)
+            await _close_model_clients()
+            if progress is not None:
+                progress.finish(batch.stats)
+            for plan in plans:
+                remaining = plan.ran < len(plan.jobs)
+                status: RunStatus = "completed"
+                if batch.interrupted and remaining:
+                    status = "interrupted"
+                elif batch.budget_exhausted and remaining:
+                    status = "budget_exhausted"
+                elif remaining:
+                    status = "interrupted"
+                manifest, records = _final_manifest(plan, status, inputs)
+                plan.folder.write_manifest(manifest)
+                results.append(
+                    RunResult(
+                        submission=plan.submission.slug,
+                        results_dir=plan.folder.path,
+                        manifest=manifest,
+                        records=records,
+                        ran=plan.ran,
+                        skipped_existing=plan.skipped_existing,
+                        retried_infra=plan.retried_infra,
+                        notes=plan.notes,
+                    )
+                )
+    return results
+
+
+def run_submissions(
+    submission_dirs: Sequence[Path | str],
+    *,
+    snapshot: str | Path | None = None,
+    tasks_dir: str | Path | None = None,
+    trials: int | None = None,
+    concurrency: int = 16,
+    shard: Shard | str | None = None,
+    max_cost: float | None = None,
+    simulator: str = "scripted",
+    seed: int = 0,
+    fresh: bool = False,
+    max_turns: int = 20,
+    out: Path | str | None = None,
+    progress: ProgressSink | None = None,
+    agent_factory: AgentFactory | None = None,
+    snapshots_dir: Path = SNAPSHOTS_DIR,
+) -> list[RunResult]:
+    """Run every task × trial of each submission against one snapshot, `concurrency` at a time.
+
+    Results go to `<submission_dir>/results/<snapshot-label>/` (or `<out>/<slug>/results/<label>/`).
+    Resume is the default: recorded keys are never re-run; `infra_error` keys are run again and the
+    new record supersedes the old one. `fresh` moves an existing folder to `results/.replaced/`.
+    Ctrl-C cancels running trials and returns with status `interrupted`; `max_cost` stops
+    scheduling once the spent cost reaches it (status `budget_exhausted`).
+    """
+    return asyncio.run(
+        run_submissions_async(
+            submission_dirs,
+            snapshot=snapshot,
+            tasks_dir=tasks_dir,
+            trials=trials,
+            concurrency=concurrency,
+            shard=shard,
+            max_cost=max_cost,
+            simulator=simulator,
+            seed=seed,
+            fresh=fresh,
+            max_turns=max_turns,
+            out=out,
+            progress=progress,
+            agent_factory=agent_factory,
+            snapshots_dir=snapshots_dir,
+        )
+    )

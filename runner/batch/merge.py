@@ -1,0 +1,195 @@
+"""Combine shard results folders (`taurec run --shard I/N`) into one, refusing mixed inputs and listing gaps."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from runner.batch.keys import Shard, shard_of, trial_seed
+from runner.batch.store import (
+    MANIFEST_FILE,
+    TRANSCRIPTS_DIR,
+    TRIALS_FILE,
+    KeyTuple,
+    manifest_bytes,
+    read_manifest,
+    read_trials,
+    write_atomic,
+)
+from runner.errors import TaurecError
+from runner.records import RunCounts, RunManifest, RunStatus, TrialRecord
+
+# Fields every shard must agree on; anything else (times, counts, shard, status) may differ.
+_SAME = (
+    "submission",
+    "snapshot",
+    "catalog_digest",
+    "task_suite_digest",
+    "policy_digest",
+    "seed",
+    "trials",
+    "max_turns",
+    "agent",
+    "simulator",
+    "task_ids",
+)
+
+
+@dataclass
+class MergeReport:
+    """What a merge wrote, and which (task, trial) keys no shard had."""
+
+    out_dir: Path
+    shards: list[str]
+    records: int
+    scored: int
+    infra_errors: int
+    missing: list[tuple[str, int]] = field(default_factory=list)
+    missing_by_shard: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return not self.missing
+
+    def describe(self) -> str:
+        lines = [
+            f"merged {len(self.shards)} folder(s) ({', '.join(self.shards)}) → {self.out_dir}: "
+            f"{self.records} records ({self.scored} scored, {self.infra_errors} infra errors)"
+        ]
+        lines += [f"  {n}" for n in self.notes]
+        if self.missing:
+            shown = ", ".join(f"{t}#{i}" for t, i in self.missing[:20])
+            more = f" and {len(self.missing) - 20} more" if len(self.missing) > 20 else ""
+            lines.append(f"  MISSING {len(self.missing)} key(s): {shown}{more}")
+            by_shard = ", ".join(
+                f"shard {s}: {n}" for s, n in sorted(self.missing_by_shard.items())
+            )
+            lines.append(f"  missing by shard: {by_shard}")
+        return "\n".join(lines)
+
+
+def _check_same(manifests: Sequence[tuple[Path, RunManifest]]) -> None:
+    first_path, first = manifests[0]
+    problems = []
+    for path, m in manifests[1:]:
+        for name in _SAME:
+            if getattr(m, name) != getattr(first, name):
+                a, b = getattr(first, name), getattr(m, name)
+                shown = (
+                    f"{str(a)[:16]}… vs {str(b)[:16]}…"
+                    if name.endswith("digest")
+                    else f"{a!r} vs {b!r}"
+                )
+                problems.append(f"{path}: {name} differs from {first_path} ({shown})")
+    counts = {Shard.parse(m.shard).count for _, m in manifests if m.shard}
+    if len(counts) > 1:
+        problems.append(f"shards of different sizes: {sorted(counts)}")
+    if problems:
+        raise TaurecError(
+            "refusing to merge results of different runs:\n  " + "\n  ".join(problems)
+        )
+
+
+def merge_shards(shard_dirs: Sequence[Path | str], out_dir: Path | str) -> MergeReport:
+    """Merge results folders into `out_dir` (a results folder; its own records, if any, are kept).
+
+    Refuses folders whose digests, seed, trials, agent or simulator differ. Keys no folder holds are
+    reported (e.g. a shard that never ran), never invented. An infra_error record never replaces a
+    scored one for the same key.
+    """
+    out = Path(out_dir)
+    sources = [Path(d) for d in shard_dirs]
+    if not sources:
+        raise TaurecError("no shard folder given")
+    if (out / MANIFEST_FILE).exists() and out.resolve() not in {s.resolve() for s in sources}:
+        sources.append(out)
+    manifests: list[tuple[Path, RunManifest]] = []
+    for src in sources:
+        m = read_manifest(src)
+        if m is None:
+            raise TaurecError(f"{src}: not a results folder (no {MANIFEST_FILE})")
+        manifests.append((src, m))
+    _check_same(manifests)
+    base = manifests[0][1]
+
+    merged: dict[KeyTuple, tuple[TrialRecord, Path]] = {}
+    notes: list[str] = []
+    for src, _ in manifests:
+        loaded = read_trials(src)
+        notes += loaded.notes()
+        for record in loaded.records:
+            key = record.key.as_tuple()
+            prior = merged.get(key)
+            if prior is not None and prior[0].status == "scored" and record.status != "scored":
+                continue
+            merged[key] = (record, src)
+
+    ordered = sorted(merged.values(), key=lambda rs: (rs[0].key.task_id, rs[0].key.trial_index))
+    # Records whose seed does not follow from the run seed would mean a foreign run slipped in.
+    for record, src in ordered:
+        expected = trial_seed(base.seed, record.key.task_id, record.key.trial_index)
+        if record.key.seed != expected:
+            raise TaurecError(
+                f"{src}: record {record.key.task_id}#{record.key.trial_index} has "
+                f"seed {record.key.seed}, expected {expected} for run seed {base.seed}"
+            )
+
+    out.mkdir(parents=True, exist_ok=True)
+    (out / TRANSCRIPTS_DIR).mkdir(exist_ok=True)
+    for record, src in ordered:
+        source_file = src / record.transcript
+        target = out / record.transcript
+        if source_file.resolve() == target.resolve():
+            continue
+        if not source_file.exists():
+            notes.append(f"{src}: transcript {record.transcript} is missing")
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(target, source_file.read_bytes())
+    lines = b"".join((r.model_dump_json() + "\n").encode() for r, _ in ordered)
+    write_atomic(out / TRIALS_FILE, lines)
+
+    shard_count = next((Shard.parse(m.shard).count for _, m in manifests if m.shard), 1)
+    present = {(r.key.task_id, r.key.trial_index) for r, _ in ordered}
+    missing = [
+        (task_id, i)
+        for i in range(base.trials)
+        for task_id in base.task_ids
+        if (task_id, i) not in present
+    ]
+    missing_by_shard: dict[str, int] = {}
+    for task_id, i in missing:
+        label = f"{shard_of(task_id, i, shard_count)}/{shard_count}"
+        missing_by_shard[label] = missing_by_shard.get(label, 0) + 1
+    records = [r for r, _ in ordered]
+    statuses = {m.status for _, m in manifests}
+    status: RunStatus = "completed"
+    if missing:
+        status = "budget_exhausted" if statuses == {"budget_exhausted"} else "interrupted"
+    manifest = base.model_copy(
+        update={
+            "status": status,
+            "shard": None,
+            "started_at": min(m.started_at for _, m in manifests),
+            "finished_at": max((m.finished_at or m.started_at) for _, m in manifests),
+            "counts": RunCounts(
+                planned=len(base.task_ids) * base.trials,
+                scored=sum(r.status == "scored" for r in records),
+                infra_error=sum(r.status == "infra_error" for r in records),
+            ),
+            "cost_usd": round(sum(r.cost_usd for r in records), 10),
+        }
+    )
+    write_atomic(out / MANIFEST_FILE, manifest_bytes(manifest))
+    return MergeReport(
+        out_dir=out,
+        shards=[m.shard or "all" for _, m in manifests],
+        records=len(records),
+        scored=manifest.counts.scored,
+        infra_errors=manifest.counts.infra_error,
+        missing=missing,
+        missing_by_shard=missing_by_shard,
+        notes=notes,
+    )

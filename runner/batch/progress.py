@@ -1,0 +1,143 @@
+"""Progress reporting for a batch: a pinned rich bar on a terminal, plain throttled lines in CI logs."""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+from typing import Protocol, TextIO
+
+
+@dataclass
+class ProgressStats:
+    """Counters of the trials run by this invocation (earlier records are not counted)."""
+
+    total: int = 0
+    done: int = 0
+    scored: int = 0
+    passed: int = 0
+    infra_errors: int = 0
+    cost_usd: float = 0.0
+    skipped_existing: int = 0
+
+    @property
+    def pass1(self) -> float | None:
+        return self.passed / self.scored if self.scored else None
+
+    def describe(self) -> str:
+        p1 = "n/a" if self.pass1 is None else f"{self.pass1:.3f}"
+        return f"pass^1 {p1} · infra errors {self.infra_errors} · cost ${self.cost_usd:.4f}"
+
+
+class ProgressSink(Protocol):
+    """Receives the batch's progress; `log` prints a line without breaking a live display."""
+
+    def start(self, stats: ProgressStats) -> None: ...
+
+    def update(self, stats: ProgressStats) -> None: ...
+
+    def finish(self, stats: ProgressStats) -> None: ...
+
+    def log(self, message: str) -> None: ...
+
+
+def _eta(started: float, stats: ProgressStats) -> str:
+    if not stats.done or stats.done >= stats.total:
+        return "--:--"
+    elapsed = time.monotonic() - started
+    remaining = elapsed / stats.done * (stats.total - stats.done)
+    minutes, seconds = divmod(int(remaining + 0.5), 60)
+    return f"{minutes:02d}:{seconds:02d}"
+
+
+class PlainProgress:
+    """One line per ~5% of the trials (or every `interval_s`), for logs that are not a terminal."""
+
+    def __init__(self, stream: TextIO | None = None, interval_s: float = 10.0) -> None:
+        self.stream = stream or sys.stdout
+        self.interval_s = interval_s
+        self._started = time.monotonic()
+        self._last_time = 0.0
+        self._last_done = -1
+
+    def _line(self, stats: ProgressStats) -> None:
+        self.stream.write(
+            f"[{stats.done}/{stats.total}] eta {_eta(self._started, stats)} · {stats.describe()}\n"
+        )
+        self.stream.flush()
+        self._last_time = time.monotonic()
+        self._last_done = stats.done
+
+    def start(self, stats: ProgressStats) -> None:
+        self._started = time.monotonic()
+        self.stream.write(
+            f"running {stats.total} trial(s); {stats.skipped_existing} already recorded\n"
+        )
+        self.stream.flush()
+
+    def update(self, stats: ProgressStats) -> None:
+        step = max(1, stats.total // 20)
+        due = stats.done - self._last_done >= step
+        if due or time.monotonic() - self._last_time >= self.interval_s:
+            self._line(stats)
+
+    def finish(self, stats: ProgressStats) -> None:
+        if stats.done != self._last_done:
+            self._line(stats)
+
+    def log(self, message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+
+class RichProgress:
+    """A live bar pinned to the bottom of the terminal: done/total, ETA, running pass^1, errors, cost."""
+
+    def __init__(self) -> None:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            SpinnerColumn,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self.console = Console()
+        self._progress = Progress(
+            SpinnerColumn(),
+            TextColumn("trials"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("eta"),
+            TimeRemainingColumn(),
+            TextColumn("{task.fields[stats]}"),
+            console=self.console,
+            transient=False,
+        )
+        self._task = self._progress.add_task("trials", total=0, stats="")
+
+    def start(self, stats: ProgressStats) -> None:
+        self._progress.start()
+        if stats.skipped_existing:
+            self.log(f"{stats.skipped_existing} trial(s) already recorded: resuming")
+        self.update(stats)
+
+    def update(self, stats: ProgressStats) -> None:
+        self._progress.update(
+            self._task, total=stats.total, completed=stats.done, stats=stats.describe()
+        )
+
+    def finish(self, stats: ProgressStats) -> None:
+        self.update(stats)
+        self._progress.stop()
+
+    def log(self, message: str) -> None:
+        self.console.print(message, markup=False, highlight=False)
+
+
+def default_progress() -> ProgressSink:
+    """A rich bar when stdout is a terminal, plain lines otherwise."""
+    return RichProgress() if sys.stdout.isatty() else PlainProgress()

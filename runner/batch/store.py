@@ -1,0 +1,212 @@
+"""The results folder on disk: append-only trials.jsonl, atomic gzip transcripts, run.json, and a lock."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import gzip
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from runner.batch.redact import Redactor
+from runner.errors import LoadError, TaurecError, describe_validation_error
+from runner.records import RunManifest, TrialRecord
+
+TRIALS_FILE = "trials.jsonl"
+MANIFEST_FILE = "run.json"
+TRANSCRIPTS_DIR = "transcripts"
+LOCK_FILE = ".lock"
+
+KeyTuple = tuple[str, str, str, int, int]
+
+
+@dataclass
+class LoadedTrials:
+    """What `trials.jsonl` holds: the last record per key, plus what loading had to say about it."""
+
+    path: Path
+    records: list[TrialRecord] = field(default_factory=list)
+    superseded: int = 0
+    discarded_tail: str | None = None
+    tail_offset: int | None = None
+
+    def by_key(self) -> dict[KeyTuple, TrialRecord]:
+        return {r.key.as_tuple(): r for r in self.records}
+
+    def notes(self) -> list[str]:
+        out = []
+        if self.discarded_tail:
+            out.append(f"{self.path}: discarded {self.discarded_tail}")
+        if self.superseded:
+            out.append(
+                f"{self.path}: {self.superseded} earlier record(s) superseded by a later one"
+            )
+        return out
+
+
+def _parse_line(line: bytes) -> TrialRecord:
+    return TrialRecord.model_validate_json(line)
+
+
+def read_trials(results_dir: Path | str) -> LoadedTrials:
+    """Read `trials.jsonl`: a torn or invalid *last* line is discarded (a crash mid-append); an
+    invalid line anywhere else raises LoadError naming the file and line. Later records of a key
+    supersede earlier ones (an infra_error retried on a later run)."""
+    path = Path(results_dir) / TRIALS_FILE
+    loaded = LoadedTrials(path=path)
+    if not path.exists():
+        return loaded
+    data = path.read_bytes()
+    lines = data.split(b"\n")
+    # `data` ends with "\n" when the last append completed: then the final chunk is empty.
+    complete, tail = lines[:-1], lines[-1]
+    offset = 0
+    parsed: list[TrialRecord] = []
+    for number, line in enumerate(complete, start=1):
+        start = offset
+        offset += len(line) + 1
+        try:
+            parsed.append(_parse_line(line))
+        except (ValidationError, ValueError) as exc:
+            is_last = number == len(complete) and not tail
+            if is_last:
+                loaded.discarded_tail = f"an invalid last line (line {number})"
+                loaded.tail_offset = start
+                break
+            problems = (
+                describe_validation_error(exc, prefix=f"line {number}: ")
+                if isinstance(exc, ValidationError)
+                else [f"line {number}: {exc}"]
+            )
+            raise LoadError(path, problems) from exc
+    if tail:
+        loaded.discarded_tail = f"a torn last line (line {len(complete) + 1}, {len(tail)} bytes)"
+        loaded.tail_offset = offset
+    last: dict[KeyTuple, int] = {}
+    for index, record in enumerate(parsed):
+        last[record.key.as_tuple()] = index
+    loaded.superseded = len(parsed) - len(last)
+    loaded.records = [r for i, r in enumerate(parsed) if last[r.key.as_tuple()] == i]
+    return loaded
+
+
+def load_records(results_dir: Path | str) -> list[TrialRecord]:
+    """The trial records of a results folder, last record per key (see `read_trials`)."""
+    return read_trials(results_dir).records
+
+
+def read_manifest(results_dir: Path | str) -> RunManifest | None:
+    path = Path(results_dir) / MANIFEST_FILE
+    if not path.exists():
+        return None
+    try:
+        return RunManifest.model_validate_json(path.read_bytes())
+    except ValidationError as exc:
+        raise LoadError(path, describe_validation_error(exc)) from exc
+    except ValueError as exc:
+        raise LoadError(path, [f"invalid JSON: {exc}"]) from exc
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write to a temporary file beside `path`, fsync it, rename it over `path`, fsync the folder."""
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+    _fsync_dir(path.parent)
+
+
+def gzip_deterministic(data: bytes) -> bytes:
+    """gzip with a fixed header (mtime 0, no file name): equal input gives equal bytes."""
+    return gzip.compress(data, compresslevel=6, mtime=0)
+
+
+def manifest_bytes(manifest: RunManifest) -> bytes:
+    return (
+        json.dumps(manifest.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+    ).encode()
+
+
+class ResultsFolder:
+    """One `results/<snapshot-label>/` folder, written crash-safely and scrubbed of secrets."""
+
+    def __init__(self, path: Path, redactor: Redactor) -> None:
+        self.path = path
+        self.redactor = redactor
+        self._fd: int | None = None
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold an exclusive lock so two runs never append to the same folder at once."""
+        self.path.mkdir(parents=True, exist_ok=True)
+        (self.path / TRANSCRIPTS_DIR).mkdir(exist_ok=True)
+        lock_fd = os.open(self.path / LOCK_FILE, os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            try:
+                fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as exc:
+                if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+                    raise TaurecError(
+                        f"{self.path}: another taurec run is writing this results folder"
+                    ) from exc
+                raise
+            yield
+        finally:
+            self.close()
+            os.close(lock_fd)
+
+    def repair_tail(self, loaded: LoadedTrials) -> None:
+        """Cut a torn/invalid last line off before appending, so it never ends up mid-file."""
+        if loaded.tail_offset is not None and loaded.path.exists():
+            with open(loaded.path, "r+b") as fh:
+                fh.truncate(loaded.tail_offset)
+                fh.flush()
+                os.fsync(fh.fileno())
+
+    def write_transcript(self, relative: str, content: str) -> None:
+        data = gzip_deterministic(self.redactor.scrub(content).encode("utf-8"))
+        write_atomic(self.path / relative, data)
+
+    def append_record(self, record: TrialRecord) -> None:
+        """One record = one `os.write` of the whole line on an O_APPEND descriptor, then fsync."""
+        line = (self.redactor.scrub(record.model_dump_json()) + "\n").encode("utf-8")
+        if self._fd is None:
+            self._fd = os.open(
+                self.path / TRIALS_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644
+            )
+        written = os.write(self._fd, line)
+        if written != len(line):
+            raise OSError(
+                f"{self.path / TRIALS_FILE}: short write ({written} of {len(line)} bytes)"
+            )
+        os.fsync(self._fd)
+
+    def write_manifest(self, manifest: RunManifest) -> None:
+        data = self.redactor.scrub(manifest_bytes(manifest).decode("utf-8")).encode("utf-8")
+        write_atomic(self.path / MANIFEST_FILE, data)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None

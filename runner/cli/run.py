@@ -1,0 +1,142 @@
+"""`taurec run` and `taurec merge`: parse options, call `runner.batch`, print the summary."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+
+@click.command("run")
+@click.argument(
+    "submission_dirs",
+    nargs=-1,
+    required=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+)
+@click.option(
+    "--snapshot",
+    default=None,
+    help="A snapshot date (catalog_pipeline/snapshots/<DATE>/), a snapshot folder, or a "
+    "catalog.json. Default: the latest dated snapshot.",
+)
+@click.option(
+    "--tasks",
+    "tasks_dir",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="Task folder (default tasks/). The policy is policy.md in it, else beside it.",
+)
+@click.option(
+    "--trials",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Trials per task (default: the submission's `trials`).",
+)
+@click.option(
+    "--concurrency",
+    type=click.IntRange(min=1),
+    default=16,
+    show_default=True,
+    help="Trials running at once, across all submissions.",
+)
+@click.option(
+    "--shard",
+    default=None,
+    metavar="I/N",
+    help="Run only shard I of N (1-based) of the (task, trial) keys.",
+)
+@click.option(
+    "--max-cost",
+    type=click.FloatRange(min=0),
+    default=None,
+    metavar="USD",
+    help="Stop scheduling new trials once this much has been spent.",
+)
+@click.option(
+    "--simulator",
+    default="scripted",
+    show_default=True,
+    help="User simulator: scripted or litellm:<model>.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Run seed.")
+@click.option("--max-turns", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option(
+    "--fresh",
+    is_flag=True,
+    help="Move existing results for this snapshot to results/.replaced/ and start over.",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Write to OUT/<slug>/results/<snapshot>/ instead of beside each submission.",
+)
+def command(
+    submission_dirs: tuple[Path, ...],
+    snapshot: str | None,
+    tasks_dir: Path | None,
+    trials: int | None,
+    concurrency: int,
+    shard: str | None,
+    max_cost: float | None,
+    simulator: str,
+    seed: int,
+    max_turns: int,
+    fresh: bool,
+    out: Path | None,
+) -> None:
+    """Run every task × trial of each SUBMISSION_DIR against one snapshot (resumable).
+
+    Results: <submission>/results/<snapshot>/ with trials.jsonl, transcripts/ and run.json.
+    Re-running the same command resumes: recorded trials are kept, infra errors are retried.
+    """
+    from runner.batch import run_submissions
+    from runner.batch.progress import default_progress
+    from runner.batch.report import format_summary, one_line
+
+    results = run_submissions(
+        list(submission_dirs),
+        snapshot=snapshot,
+        tasks_dir=tasks_dir,
+        trials=trials,
+        concurrency=concurrency,
+        shard=shard,
+        max_cost=max_cost,
+        simulator=simulator,
+        seed=seed,
+        fresh=fresh,
+        max_turns=max_turns,
+        out=out,
+        progress=default_progress(),
+    )
+    if any(r.manifest.status == "interrupted" for r in results):
+        click.echo(f"interrupted: {one_line(results)}")
+        sys.exit(130)
+    click.echo(format_summary(results))
+    if any(r.manifest.status == "budget_exhausted" for r in results):
+        click.echo("stopped: the --max-cost budget was reached (re-run to continue)")
+
+
+@click.command("merge")
+@click.argument(
+    "shard_dirs",
+    nargs=-1,
+    required=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    required=True,
+    help="The merged results folder (e.g. submissions/<slug>/results/<snapshot>).",
+)
+def merge_command(shard_dirs: tuple[Path, ...], out: Path) -> None:
+    """Merge results folders of `taurec run --shard I/N` into one; exit 1 if keys are missing."""
+    from runner.batch import merge_shards
+
+    report = merge_shards(list(shard_dirs), out)
+    click.echo(report.describe())
+    if not report.complete:
+        sys.exit(1)

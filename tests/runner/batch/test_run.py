@@ -1,0 +1,173 @@
+"""run_submissions with the built-in baselines: layout, resume, retired tasks, digests, shards and merge."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from runner.batch import load_records, merge_shards, read_manifest, run_submissions
+from runner.batch.keys import trial_seed
+from runner.errors import TaurecError
+from runner.transcript import load_transcript
+
+from .conftest import SubmissionMaker, builtin
+
+
+def _run(sub: Path, suite: Path, v1_dir: Path, **options: object):  # type: ignore[no-untyped-def]
+    return run_submissions(
+        [sub], snapshot=v1_dir / "catalog.json", tasks_dir=suite, concurrency=4, **options
+    )
+
+
+def test_a_run_writes_records_transcripts_and_manifest(
+    small_suite: Path, v1_dir: Path, make_submission: SubmissionMaker
+) -> None:
+    sub = make_submission("heur", builtin("heuristic"), trials=2)
+    [result] = _run(sub, small_suite, v1_dir)
+    folder = sub / "results" / "tau-rec-v1"
+    assert result.results_dir == folder
+    manifest = read_manifest(folder)
+    assert manifest is not None
+    assert manifest.status == "completed"
+    assert manifest.counts.planned == 16
+    assert manifest.counts.scored + manifest.counts.infra_error == 16
+    assert manifest.snapshot == "tau-rec-v1"
+    assert manifest.policy_digest
+    assert manifest.catalog_digest
+    assert manifest.task_suite_digest
+    assert len(manifest.task_ids) == 8
+    records = load_records(folder)
+    keys = {r.key.as_tuple() for r in records}
+    assert len(keys) == len(records) == 16
+    for r in records:
+        assert r.key.seed == trial_seed(0, r.key.task_id, r.key.trial_index)
+        transcript = load_transcript(folder / r.transcript)
+        assert transcript.task_id == r.key.task_id
+        assert transcript.seed == r.key.seed
+        assert (folder / r.transcript).read_bytes()[4:8] == b"\x00\x00\x00\x00"  # gzip mtime 0
+
+    # Resume is the default: nothing is run twice.
+    [again] = _run(sub, small_suite, v1_dir)
+    assert again.ran == 0
+    assert again.skipped_existing == 16
+    assert len((folder / "trials.jsonl").read_text().splitlines()) == 16
+
+
+def test_same_seed_gives_the_same_transcript_content(
+    small_suite: Path, v1_dir: Path, make_submission: SubmissionMaker, tmp_path: Path
+) -> None:
+    sub = make_submission("heur", builtin("heuristic"), trials=1)
+    _run(sub, small_suite, v1_dir, out=tmp_path / "a")
+    _run(sub, small_suite, v1_dir, out=tmp_path / "b")
+
+    def contents(root: Path) -> dict[str, str]:
+        folder = root / "heur" / "results" / "tau-rec-v1"
+        return {
+            r.key.task_id: load_transcript(folder / r.transcript).content_json()
+            for r in load_records(folder)
+        }
+
+    assert contents(tmp_path / "a") == contents(tmp_path / "b")
+
+
+def test_changed_tasks_are_refused_unless_fresh(
+    small_suite: Path, v1_dir: Path, make_submission: SubmissionMaker
+) -> None:
+    sub = make_submission("heur", builtin("random"), trials=1)
+    _run(sub, small_suite, v1_dir)
+    task_file = sorted(small_suite.glob("*.json"))[0]
+    data = json.loads(task_file.read_text())
+    data["persona"] += " Edited."
+    task_file.write_text(json.dumps(data))
+    with pytest.raises(TaurecError, match="task suite changed"):
+        _run(sub, small_suite, v1_dir)
+    (small_suite.parent / "policy.md").write_text("# another policy\n")
+    with pytest.raises(TaurecError, match="policy changed"):
+        _run(sub, small_suite, v1_dir)
+    [fresh] = _run(sub, small_suite, v1_dir, fresh=True)
+    assert fresh.ran == 8
+    replaced = list((sub / "results" / ".replaced").iterdir())
+    assert len(replaced) == 1
+    assert (replaced[0] / "trials.jsonl").exists()
+    assert any("moved the previous results" in n for n in fresh.notes)
+
+
+def test_retired_tasks_are_skipped_and_listed(
+    small_suite: Path, v1_dir: Path, make_submission: SubmissionMaker
+) -> None:
+    task_file = sorted(small_suite.glob("*.json"))[0]
+    data = json.loads(task_file.read_text())
+    data["retired"] = {"since": "2020-01-01", "reason": "no longer solvable"}
+    task_file.write_text(json.dumps(data))
+    sub = make_submission("heur", builtin("random"), trials=1)
+    [result] = _run(sub, small_suite, v1_dir)
+    assert result.manifest.retired_tasks == {
+        data["id"]: "retired since 2020-01-01: no longer solvable"
+    }
+    assert data["id"] not in {r.key.task_id for r in result.records}
+    assert result.manifest.counts.planned == 7
+
+
+def _comparable(folder: Path) -> dict[tuple[str, int], tuple[float | None, str, str]]:
+    out = {}
+    for r in load_records(folder):
+        content = load_transcript(folder / r.transcript).content_json()
+        reward = r.score.reward if r.score else None
+        out[(r.key.task_id, r.key.trial_index)] = (reward, r.status, content)
+    return out
+
+
+def test_three_shards_merge_to_the_unsharded_run(
+    small_suite: Path, v1_dir: Path, make_submission: SubmissionMaker, tmp_path: Path
+) -> None:
+    sub = make_submission("heur", builtin("heuristic"), trials=3)
+    _run(sub, small_suite, v1_dir, out=tmp_path / "whole")
+    shard_dirs = []
+    for i in (1, 2, 3):
+        [res] = _run(sub, small_suite, v1_dir, shard=f"{i}/3", out=tmp_path / f"shard{i}")
+        assert res.manifest.shard == f"{i}/3"
+        shard_dirs.append(res.results_dir)
+    sizes = [len(load_records(d)) for d in shard_dirs]
+    assert sum(sizes) == 24
+    assert all(sizes)
+
+    report = merge_shards(shard_dirs, tmp_path / "merged")
+    assert report.complete
+    assert report.records == 24
+    whole = tmp_path / "whole" / "heur" / "results" / "tau-rec-v1"
+    assert _comparable(tmp_path / "merged") == _comparable(whole)
+    merged_manifest = read_manifest(tmp_path / "merged")
+    assert merged_manifest is not None
+    assert merged_manifest.status == "completed"
+    assert merged_manifest.shard is None
+
+    # A missing shard is reported, key by key.
+    partial = merge_shards(shard_dirs[:2], tmp_path / "partial")
+    assert not partial.complete
+    assert len(partial.missing) == sizes[2]
+    assert partial.missing_by_shard == {"3/3": sizes[2]}
+    assert "MISSING" in partial.describe()
+
+
+def test_merge_refuses_mixed_digests(
+    small_suite: Path, v1_dir: Path, make_submission: SubmissionMaker, tmp_path: Path
+) -> None:
+    sub = make_submission("heur", builtin("random"), trials=1)
+    [a] = _run(sub, small_suite, v1_dir, shard="1/2", out=tmp_path / "a")
+    (small_suite.parent / "policy.md").write_text("# changed policy\n")
+    [b] = _run(sub, small_suite, v1_dir, shard="2/2", out=tmp_path / "b")
+    with pytest.raises(TaurecError, match="policy_digest"):
+        merge_shards([a.results_dir, b.results_dir], tmp_path / "merged")
+
+
+def test_transcripts_are_gzip_json(
+    small_suite: Path, v1_dir: Path, make_submission: SubmissionMaker
+) -> None:
+    sub = make_submission("rand", builtin("random"), trials=1)
+    [result] = _run(sub, small_suite, v1_dir)
+    record = result.records[0]
+    data = json.loads(gzip.decompress((result.results_dir / record.transcript).read_bytes()))
+    assert data["task_id"] == record.key.task_id

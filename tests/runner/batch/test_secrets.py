@@ -1,0 +1,116 @@
+"""A planted provider key and a planted HTTP-header secret never reach any output file or the log."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from runner.cli import cli
+
+from .conftest import SubmissionMaker
+
+PROVIDER_KEY = "sk-planted-provider-key-0123456789"
+HEADER_SECRET = "Bearer planted-header-secret-abcdef"
+
+
+class _LeakyAgent(BaseHTTPRequestHandler):
+    """An HTTP agent that carelessly repeats its credentials to the user, then abstains."""
+
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        said_before = any(
+            m.get("role") == "assistant" and "debug" in str(m.get("content"))
+            for m in body["messages"]
+        )
+        if said_before:
+            reply: dict[str, Any] = {
+                "tool_calls": [{"id": "r1", "name": "recommend", "arguments": {"item_id": None}}]
+            }
+        else:
+            auth = self.headers.get("Authorization")
+            reply = {"message": f"debug: header {auth}, provider key {PROVIDER_KEY}. Any genre?"}
+        data = json.dumps(reply).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+@pytest.fixture
+def leaky_agent_url() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _LeakyAgent)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/step"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def _all_output_text(folder: Path) -> str:
+    parts = []
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            data = path.read_bytes()
+            parts.append((gzip.decompress(data) if path.suffix == ".gz" else data).decode())
+    return "\n".join(parts)
+
+
+def test_planted_secrets_are_absent_from_every_output(
+    monkeypatch: pytest.MonkeyPatch,
+    small_suite: Path,
+    v1_dir: Path,
+    make_submission: SubmissionMaker,
+    leaky_agent_url: str,
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", PROVIDER_KEY)
+    monkeypatch.setenv("LEAKY_AGENT_AUTH", HEADER_SECRET)
+    sub = make_submission(
+        "leaky",
+        {
+            "kind": "http",
+            "endpoint": leaky_agent_url,
+            "headers_env": {"Authorization": "LEAKY_AGENT_AUTH"},
+        },
+        trials=1,
+    )
+    result = CliRunner().invoke(
+        cli,
+        [
+            "run",
+            str(sub),
+            "--snapshot",
+            str(v1_dir / "catalog.json"),
+            "--tasks",
+            str(small_suite),
+            "--concurrency",
+            "4",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    folder = sub / "results" / "tau-rec-v1"
+    text = _all_output_text(folder)
+    # The agent really did say it: the redaction markers prove the scrubber, not luck, removed it.
+    assert "[redacted:LEAKY_AGENT_AUTH]" in text
+    assert "[redacted:OPENAI_API_KEY]" in text
+    for secret in (PROVIDER_KEY, HEADER_SECRET, "planted-header-secret"):
+        assert secret not in text
+        assert secret not in result.output
+    manifest = json.loads((folder / "run.json").read_text())
+    assert manifest["agent"]["args"]["headers_env"] == {"Authorization": "[redacted]"}
