@@ -7,10 +7,12 @@ import datetime as dt
 import hashlib
 import importlib.metadata
 import json
+import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Literal
 
 from catalog_pipeline.cache import default_cache_dir
@@ -78,12 +80,30 @@ def _generator() -> str:
 
 
 def _fixture_world_digest() -> str:
-    """Hash of the fixture world's code, so a changed world never reads a stale cache."""
-    import catalog_pipeline.fixture_world as world
+    """Hash of the code the fixture server runs (its module and every fixture-world module it
+    uses, followed through imports), so a changed world never reads a stale cache."""
+    import catalog_pipeline.fixture_world.server as server
 
+    prefix = "catalog_pipeline.fixture_world"
+    seen: dict[str, ModuleType] = {}
+    todo: list[ModuleType] = [server]
+    while todo:
+        module = todo.pop()
+        if module.__name__ in seen:
+            continue
+        seen[module.__name__] = module
+        for value in vars(module).values():
+            name = (
+                value.__name__
+                if isinstance(value, ModuleType)
+                else getattr(value, "__module__", None)
+            )
+            if isinstance(name, str) and name.startswith(prefix) and name not in seen:
+                todo.append(sys.modules[name])
     digest = hashlib.sha256()
-    for file in sorted(Path(world.__file__).parent.rglob("*.py")):
-        digest.update(file.name.encode() + b"\0" + file.read_bytes())
+    for name, module in sorted(seen.items()):
+        if module.__file__:
+            digest.update(name.encode() + b"\0" + Path(module.__file__).read_bytes())
     return digest.hexdigest()[:16]
 
 
