@@ -163,9 +163,10 @@ SPECS: tuple[Spec, ...] = (
          ("availability", "watch_history"), (NF, PAR, MAX), ("strong performances",),
          near_miss_watched=1),
     Spec("You are a pharmacist who wants an easy comedy to watch with your teenage son. You say "
-         "it must be suitable for him; the time limit comes up when asked.",
+         "it must be suitable for him; the time limit, and that he hates anything scary, come up "
+         "when asked.",
          (("genres", "contains", "Comedy", "v"), ("content_rating", "in", ["PG", "PG-13"], "v"),
-          ("runtime", "<=", 105, "a")), "mixed",
+          ("runtime", "<=", 105, "a"), ("genres", "not_contains", "Horror", "a")), "mixed",
          ("availability", "single_recommendation"), (HU, NF, PEA), ("physical comedy",)),
     Spec("You like hard-hitting R-rated action that other fans have vetted. You ask for action; "
          "the rating and the number of votes come out when asked.",
@@ -208,16 +209,17 @@ SPECS: tuple[Spec, ...] = (
          (("genres", "contains", "Horror", "v"), ("release_date", ">=", "2026-06-01", "a"),
           ("content_rating", "!=", "R", "a")), "mixed",
          ("availability",), (SHU, DIS, STZ), ("more creepy than gory",)),
-    Spec("You are a military historian who likes long, serious war films that are well rated. "
-         "You ask for a war film; length and score come up when asked.",
-         (("genres", "contains", "War", "v"), ("runtime", ">=", 130, "a"),
-          ("rating", ">=", 7.0, "a")), "mixed",
+    Spec("You lecture at a film school and are preparing a retrospective of the director Wilder "
+         "Prewitt. You name the director; that you want an R-rated feature of at least 100 minutes "
+         "comes up when asked.",
+         (("director", "==", "Wilder Prewitt", "v"), ("content_rating", "==", "R", "a"),
+          ("runtime", ">=", 100, "a")), "mixed",
          ("availability", "age_restricted", "watch_history"), (PAR, MAX, NF),
-         ("a sense of scale",), near_miss_watched=1),
-    Spec("You teach piano and want a music drama that has found an audience. You ask for a film "
-         "about music; the rest comes out when asked.",
+         ("a signature long take",), near_miss_watched=1),
+    Spec("You teach piano and want a music drama with the actor Wenna Fairweather, one that has "
+         "found an audience. You ask for a film about music; the rest comes out when asked.",
          (("genres", "contains", "Music", "v"), ("genres", "contains", "Drama", "a"),
-          ("vote_count", ">=", 100, "a")), "mixed",
+          ("cast", "contains", "Wenna Fairweather", "a"), ("vote_count", ">=", 50, "a")), "mixed",
          ("availability",), (PV, MAX, MUBI, PEA), ("based on a true story",)),
     Spec("You want a new, R-rated comedy for a night in with friends. You ask for comedy; the "
          "rating and 'this year' come out when asked.",

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import click
+
+from runner.paths import SNAPSHOTS_DIR
 
 
 @click.group()
@@ -28,8 +31,42 @@ def group() -> None:
     help="Folder of task JSON files (default: tasks/ in the project).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the per-task solution sets as JSON.")
-def validate(catalog_path: Path | None, tasks_dir: Path | None, as_json: bool) -> None:
+@click.option(
+    "--snapshot",
+    "snapshot_date",
+    type=click.DateTime(["%Y-%m-%d"]),
+    default=None,
+    help="Revalidate this dated snapshot: write its solvability.json and report the tasks whose "
+    "status changed since the previous snapshot.",
+)
+@click.option(
+    "--snapshots-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=SNAPSHOTS_DIR,
+    show_default="catalog_pipeline/snapshots",
+    help="Folder holding the dated snapshot folders (with --snapshot).",
+)
+def validate(
+    catalog_path: Path | None,
+    tasks_dir: Path | None,
+    as_json: bool,
+    snapshot_date: dt.datetime | None,
+    snapshots_dir: Path,
+) -> None:
     """List each task's constraint, reachable and winning solutions; fail on any inconsistency."""
+    if snapshot_date is not None:
+        if catalog_path is not None:
+            raise click.UsageError("give either --catalog or --snapshot, not both")
+        from runner.suite import revalidate_snapshot
+
+        result = revalidate_snapshot(
+            snapshot_date.date(), tasks_dir=tasks_dir, snapshots_dir=snapshots_dir
+        )
+        click.echo(result.to_json_bytes().decode() if as_json else result.format_text(), nl=False)
+        if not result.ok:
+            raise click.exceptions.Exit(1)
+        return
+
     from runner.validate import validate_suite
 
     report = validate_suite(catalog_path, tasks_dir)
@@ -38,3 +75,22 @@ def validate(catalog_path: Path | None, tasks_dir: Path | None, as_json: bool) -
         for task in report.inconsistent:
             click.echo(f"inconsistent task {task.task_id}: {task.reason}", err=True)
         raise click.exceptions.Exit(1)
+
+
+@group.command("stats")
+@click.option(
+    "--tasks",
+    "tasks_dir",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="Folder of task JSON files (default: tasks/ in the project).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+def stats(tasks_dir: Path | None, as_json: bool) -> None:
+    """Print the suite's stratification grid, NVR count, policy coverage and fields used."""
+    from runner.suite import load_suite_stats
+
+    result = load_suite_stats(tasks_dir)
+    click.echo(
+        result.model_dump_json(indent=2) if as_json else result.format_text(), nl=not as_json
+    )
