@@ -1,0 +1,189 @@
+"""The `http` agent: an external agent system behind a URL, called once per step (see http_protocol)."""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import os
+import random
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+from pydantic import ValidationError
+
+from runner.agent_config import HttpAgentConfig
+from runner.agents.http_protocol import AgentStepRequest, AgentStepResponse, StepToolResult
+from runner.errors import InfraFailure, TaurecError
+from runner.protocols import (
+    AgentContext,
+    AgentReply,
+    ChatMessage,
+    ModelCall,
+    ToolCallRequest,
+    ToolSchema,
+)
+from runner.retry import call_with_retry, redact_config
+from runner.transcript import ComponentSpec
+
+__all__ = ["HttpAgent", "check_endpoint", "last_tool_results"]
+
+_LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
+
+
+def _is_loopback(host: str) -> bool:
+    if host.lower() in _LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_endpoint(url: str) -> None:
+    """Refuse an endpoint that is not https, unless it is on this machine (loopback http)."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if not host:
+        raise TaurecError(f"http agent endpoint {url!r}: not an absolute URL with a host")
+    if parts.scheme == "https":
+        return
+    if parts.scheme == "http" and _is_loopback(host):
+        return
+    raise TaurecError(
+        f"http agent endpoint {url!r}: must use https (plain http is allowed only on a "
+        "loopback address such as 127.0.0.1)"
+    )
+
+
+def last_tool_results(messages: list[ChatMessage]) -> list[StepToolResult]:
+    """The tool messages after the last assistant message, with each call's tool name."""
+    names: dict[str, str] = {}
+    results: list[StepToolResult] = []
+    for message in messages:
+        role = message.get("role")
+        if role == "assistant":
+            results = []
+            for call in message.get("tool_calls") or []:
+                function = call.get("function") or {}
+                names[str(call.get("id", ""))] = str(function.get("name", ""))
+        elif role == "tool":
+            call_id = str(message.get("tool_call_id", ""))
+            content = message.get("content")
+            results.append(
+                StepToolResult(
+                    tool_call_id=call_id,
+                    name=str(message.get("name") or names.get(call_id, "")),
+                    content=content if isinstance(content, str) else json.dumps(content),
+                )
+            )
+        else:
+            results = []
+    return results
+
+
+class _StatusError(Exception):
+    """A non-2xx answer; carries the status and headers so the retry policy can classify it."""
+
+    def __init__(self, response: httpx.Response) -> None:
+        self.response = response
+        self.status_code = response.status_code
+        text = response.text.strip().replace("\n", " ")
+        if len(text) > 200:
+            text = text[:197] + "..."
+        super().__init__(f"HTTP {response.status_code} from the agent endpoint: {text}")
+
+
+def _describe(error: ValidationError) -> str:
+    problems = []
+    for item in error.errors():
+        where = ".".join(str(p) for p in item["loc"]) or "(root)"
+        problems.append(f"field {where!r}: {item['msg']}")
+    return "; ".join(problems[:5])
+
+
+class HttpAgent:
+    """Calls an external agent's endpoint once per step; retries with the one retry policy."""
+
+    def __init__(self, config: HttpAgentConfig, context: AgentContext) -> None:
+        check_endpoint(config.endpoint)
+        self._config = config
+        self._context = context
+        self._rng = random.Random(context.seed)
+
+    @property
+    def spec(self) -> ComponentSpec:
+        args = redact_config(self._config.model_dump(mode="json", exclude={"kind"}))
+        return ComponentSpec(name="http", args=args)
+
+    def _headers(self) -> tuple[dict[str, str], list[str]]:
+        headers = {"Content-Type": "application/json", "User-Agent": "taurec-http-agent"}
+        secrets: list[str] = []
+        for header, env_name in self._config.headers_env.items():
+            value = os.environ.get(env_name)
+            if value is None:
+                raise InfraFailure(
+                    "MissingSecret",
+                    f"http agent header {header!r}: environment variable {env_name} is not set",
+                )
+            headers[header] = value
+            secrets.append(value)
+        return headers, secrets
+
+    async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> AgentReply:
+        request = AgentStepRequest(
+            user_id=self._context.user_id,
+            policy=self._context.policy_text,
+            messages=[m for m in messages if m.get("role") != "system"],
+            tools=tools,
+            last_tool_results=last_tool_results(messages),
+        )
+        payload = request.model_dump_json().encode()
+        headers, secrets = self._headers()
+        timeout = self._config.timeout_s
+
+        async def post() -> httpx.Response:
+            async with httpx.AsyncClient(timeout=timeout, follow_redirects=False) as client:
+                response = await client.post(
+                    self._config.endpoint, content=payload, headers=headers
+                )
+            if response.status_code >= 300:
+                raise _StatusError(response)
+            return response
+
+        response = await call_with_retry(
+            post,
+            self._config.retry,
+            what=f"http agent {self._config.endpoint}",
+            rng=self._rng,
+            secrets=secrets,
+        )
+        return self._parse(response)
+
+    def _parse(self, response: httpx.Response) -> AgentReply:
+        where = f"http agent {self._config.endpoint}"
+        try:
+            body: Any = response.json()
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise InfraFailure(
+                "MalformedResponse", f"{where}: the response body is not JSON"
+            ) from None
+        try:
+            reply = AgentStepResponse.model_validate(body)
+        except ValidationError as exc:
+            raise InfraFailure(
+                "MalformedResponse", f"{where}: invalid response: {_describe(exc)}"
+            ) from None
+        if reply.message is None and not reply.tool_calls:
+            raise InfraFailure(
+                "MalformedResponse",
+                f"{where}: invalid response: neither field 'message' nor field 'tool_calls' is set",
+            )
+        return AgentReply(
+            content=reply.message,
+            tool_calls=[
+                ToolCallRequest(id=c.id, name=c.name, arguments=c.arguments_text())
+                for c in reply.tool_calls
+            ],
+            usage=[ModelCall(**u.model_dump()) for u in reply.usage],
+        )

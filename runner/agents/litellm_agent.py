@@ -1,0 +1,229 @@
+"""The `litellm` agent: any LiteLLM model with the catalog tools, under the one retry policy."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import os
+import random
+import sys
+from typing import Any
+from urllib.parse import urlsplit
+
+from runner.agent_config import LiteLLMAgentConfig
+from runner.errors import InfraFailure
+from runner.protocols import (
+    AgentContext,
+    AgentReply,
+    ChatMessage,
+    ModelCall,
+    ToolCallRequest,
+    ToolSchema,
+)
+from runner.retry import call_with_retry, redact_config, shared_rate_limiter
+from runner.transcript import ComponentSpec
+
+__all__ = ["LOCAL_PLACEHOLDER_KEY", "LiteLLMAgent", "aclose_litellm_clients", "import_litellm"]
+
+# Sent as the key to a model on this machine when no api_key_env is configured.
+LOCAL_PLACEHOLDER_KEY = "taurec-local"
+# Slack on top of the client timeout before we stop waiting ourselves.
+_TIMEOUT_SLACK_S = 5.0
+
+
+@functools.cache
+def import_litellm() -> Any:
+    """Import LiteLLM once, offline and quiet (no price-map download, no feedback banners)."""
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    import litellm
+
+    litellm.suppress_debug_info = True
+    litellm.telemetry = False
+    return litellm
+
+
+async def aclose_litellm_clients() -> None:
+    """Close LiteLLM's cached HTTP clients; call it before an event loop that used models ends.
+
+    LiteLLM keeps one client per event loop and never closes it, so without this every finished
+    loop leaves open sockets behind (ResourceWarning at garbage collection).
+    """
+    if "litellm" not in sys.modules:
+        return
+    litellm = import_litellm()
+    await litellm.close_litellm_async_clients()
+    litellm.in_memory_llm_clients_cache.flush_cache()
+
+
+def _is_loopback_url(url: str | None) -> bool:
+    if not url:
+        return False
+    host = (urlsplit(url).hostname or "").lower()
+    return host in {"localhost", "::1"} or host.startswith("127.")
+
+
+@functools.cache
+def _accepts_seed(model: str) -> bool:
+    """Whether LiteLLM passes an OpenAI `seed` to this model's provider."""
+    litellm = import_litellm()
+    try:
+        _, provider, _, _ = litellm.get_llm_provider(model)
+        params = litellm.get_supported_openai_params(model=model, custom_llm_provider=provider)
+    except Exception:
+        return False
+    return bool(params) and "seed" in params
+
+
+def _field(obj: Any, name: str) -> Any:
+    if isinstance(obj, dict):
+        return obj.get(name)
+    return getattr(obj, name, None)
+
+
+def _arguments_text(arguments: Any) -> str:
+    """The raw argument text as the model sent it; objects (some providers) back to JSON."""
+    if arguments is None:
+        return ""
+    if isinstance(arguments, str):
+        return arguments
+    return json.dumps(arguments, ensure_ascii=False)
+
+
+class LiteLLMAgent:
+    """One trial's LiteLLM-backed agent: our system prompt, the loop's tools, one call per step."""
+
+    def __init__(self, config: LiteLLMAgentConfig, context: AgentContext) -> None:
+        from runner.agents.prompt import build_system_prompt
+
+        self._config = config
+        self._context = context
+        self._system_prompt = build_system_prompt(context.policy_text, context.user_id)
+        self._rng = random.Random(context.seed)
+        self._calls = 0
+        self._limiter = (
+            shared_rate_limiter(
+                f"{config.model}@{config.api_base or ''}", config.requests_per_minute
+            )
+            if config.requests_per_minute
+            else None
+        )
+
+    @property
+    def spec(self) -> ComponentSpec:
+        args = redact_config(
+            self._config.model_dump(mode="json", exclude={"kind"}, exclude_none=True)
+        )
+        return ComponentSpec(name="litellm", args=args)
+
+    def _api_key(self) -> str | None:
+        name = self._config.api_key_env
+        if name:
+            value = os.environ.get(name)
+            if not value:
+                raise InfraFailure(
+                    "AuthenticationError",
+                    f"model {self._config.model}: environment variable {name} is not set",
+                )
+            return value
+        if _is_loopback_url(self._config.api_base):
+            return LOCAL_PLACEHOLDER_KEY
+        return None  # LiteLLM's provider default (e.g. OPENAI_API_KEY)
+
+    def _request(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> dict[str, Any]:
+        config = self._config
+        if not messages or messages[0].get("role") != "system":
+            messages = [{"role": "system", "content": self._system_prompt}, *messages]
+        kwargs: dict[str, Any] = {
+            "model": config.model,
+            "messages": messages,
+            "timeout": config.timeout_s,
+            "max_retries": 0,  # the retry policy is ours (runner.retry), not the SDK's
+        }
+        if tools:
+            kwargs["tools"] = tools
+        if config.api_base:
+            kwargs["api_base"] = config.api_base
+        if config.temperature is not None:
+            kwargs["temperature"] = config.temperature
+        if config.max_tokens is not None:
+            kwargs["max_tokens"] = config.max_tokens
+        if config.reasoning_effort is not None:
+            kwargs["reasoning_effort"] = config.reasoning_effort
+        if config.extra_body:
+            kwargs["extra_body"] = dict(config.extra_body)
+        if _accepts_seed(config.model):
+            kwargs["seed"] = self._context.seed
+        return kwargs
+
+    async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> AgentReply:
+        litellm = import_litellm()
+        kwargs = self._request(messages, tools)
+        api_key = self._api_key()
+        if api_key is not None:
+            kwargs["api_key"] = api_key
+        limit = self._config.timeout_s + _TIMEOUT_SLACK_S
+
+        async def call() -> Any:
+            async with asyncio.timeout(limit):
+                return await litellm.acompletion(**kwargs)
+
+        response = await call_with_retry(
+            call,
+            self._config.retry,
+            what=f"model {self._config.model}",
+            rng=self._rng,
+            limiter=self._limiter,
+            secrets=[api_key] if api_key else [],
+        )
+        self._calls += 1
+        return self._reply(response)
+
+    def _reply(self, response: Any) -> AgentReply:
+        choices = _field(response, "choices") or []
+        if not choices:
+            raise InfraFailure(
+                "MalformedResponse", f"model {self._config.model}: the response has no choices"
+            )
+        message = _field(choices[0], "message")
+        content = _field(message, "content")
+        tool_calls = []
+        for index, call in enumerate(_field(message, "tool_calls") or []):
+            function = _field(call, "function")
+            call_id = _field(call, "id") or f"call_{self._calls}_{index}"
+            tool_calls.append(
+                ToolCallRequest(
+                    id=str(call_id),
+                    name=str(_field(function, "name") or ""),
+                    arguments=_arguments_text(_field(function, "arguments")),
+                )
+            )
+        return AgentReply(
+            content=content if isinstance(content, str) and content else None,
+            tool_calls=tool_calls,
+            usage=[self._usage(response)],
+        )
+
+    def _usage(self, response: Any) -> ModelCall:
+        usage = _field(response, "usage")
+        prompt = int(_field(usage, "prompt_tokens") or 0)
+        completion = int(_field(usage, "completion_tokens") or 0)
+        return ModelCall(
+            model=self._config.model,
+            prompt_tokens=prompt,
+            completion_tokens=completion,
+            cost_usd=self._cost(response, prompt, completion),
+        )
+
+    def _cost(self, response: Any, prompt: int, completion: int) -> float:
+        """Configured prices win; else LiteLLM's price map; else 0 (unknown model). Never raises."""
+        prices = self._config.prices
+        if prices is not None:
+            return (prompt * prices.input_per_mtok + completion * prices.output_per_mtok) / 1e6
+        try:
+            cost = import_litellm().completion_cost(
+                completion_response=response, model=self._config.model
+            )
+        except Exception:
+            return 0.0
+        return float(cost) if isinstance(cost, int | float) and cost >= 0 else 0.0

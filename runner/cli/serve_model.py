@@ -1,0 +1,91 @@
+"""`taurec serve-model`: run the OpenAI-compatible baseline model server until Ctrl-C."""
+
+from __future__ import annotations
+
+import click
+
+from runner.model_server import FAULT_KINDS, POLICY_NAMES, Fault, ServerOptions, parse_fault
+
+_FAULT_HELP = (
+    "Inject a fault on a share of requests: KIND[:RATE], RATE in 0..1 (default 1). KIND is one "
+    f"of {', '.join(FAULT_KINDS)}; prefix it with 'once' (e.g. once429) to fail only the first "
+    "call of each conversation. 429 and 503 carry Retry-After; 'hang' stalls past the client's "
+    "timeout; 'malformed_tool_json' answers with a tool call whose arguments do not parse. "
+    "Repeatable."
+)
+
+
+def _faults(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> list[Fault]:
+    try:
+        return [parse_fault(v) for v in values]
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+@click.command(
+    epilog=(
+        "Models: "
+        + ", ".join(POLICY_NAMES)
+        + ". Point LiteLLM at it with model 'openai/heuristic' and api_base set to the printed "
+        "URL. Per-request options ride on the model name, e.g. 'heuristic+fault=once429', "
+        "'heuristic+fault=500+latency_ms=50+retry_after=0.1', or on the X-Taurec-Fault header. "
+        "GET /v1/models lists the models; GET /taurec/stats counts requests, statuses and faults."
+    )
+)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
+@click.option(
+    "--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="0 = any free."
+)
+@click.option(
+    "--latency-ms",
+    default=0.0,
+    show_default=True,
+    type=click.FloatRange(0),
+    help="Added latency per chat completion, in milliseconds.",
+)
+@click.option("--fault", "faults", multiple=True, callback=_faults, help=_FAULT_HELP)
+@click.option(
+    "--retry-after",
+    default=1.0,
+    show_default=True,
+    type=click.FloatRange(0),
+    help="Seconds sent in Retry-After with injected 429/503 answers.",
+)
+@click.option(
+    "--hang-s",
+    default=600.0,
+    show_default=True,
+    type=click.FloatRange(0),
+    help="How long a 'hang' fault stalls before answering.",
+)
+@click.option(
+    "--fault-seed", default=0, show_default=True, help="Seed for which requests get faults."
+)
+def command(
+    host: str,
+    port: int,
+    latency_ms: float,
+    faults: list[Fault],
+    retry_after: float,
+    hang_s: float,
+    fault_seed: int,
+) -> None:
+    """Serve the built-in baseline policies as an OpenAI-compatible chat-completions API."""
+    from runner.model_server import serve_model_forever
+
+    options = ServerOptions(
+        latency_ms=latency_ms,
+        faults=tuple(faults),
+        retry_after_s=retry_after,
+        hang_s=hang_s,
+        fault_seed=fault_seed,
+    )
+
+    def ready(url: str) -> None:
+        click.echo(f"serving {', '.join(POLICY_NAMES)} at {url} (Ctrl-C to stop)", err=True)
+        click.echo(url)
+
+    try:
+        serve_model_forever(host, port, options, ready=ready)
+    except KeyboardInterrupt:
+        click.echo("stopped", err=True)
