@@ -31,6 +31,7 @@ from catalog_pipeline.manifest import (
 from catalog_pipeline.normalize import Drop, SponsoredConfig, drop_counts, normalize_record
 from catalog_pipeline.snapshot import (
     file_entry,
+    load_manifest,
     previous_snapshot,
     read_json,
     sha256_bytes,
@@ -38,7 +39,7 @@ from catalog_pipeline.snapshot import (
 )
 from catalog_pipeline.tables import csv_bytes, parquet_bytes
 from runner.catalog import Catalog, CatalogItem
-from runner.errors import LoadError
+from runner.errors import LoadError, TaurecError
 from runner.paths import SNAPSHOTS_DIR
 
 Source = Literal["tmdb", "fixture"]
@@ -388,6 +389,14 @@ def hydrate(
     listed = read_ids_file(path)
     day = parse_date(date) if date is not None else (listed.date or parse_date(None))
     source = source or listed.source or "tmdb"
+    target = Path(out) / day.isoformat()
+    if (target / "manifest.json").exists():
+        existing = load_manifest(target)
+        if existing.parameters.mode == "refresh":
+            raise TaurecError(
+                f"{target} already holds a refreshed snapshot; hydrating would replace its "
+                "manifest. Pass --out with another folder."
+            )
     with open_client(
         source,
         day,

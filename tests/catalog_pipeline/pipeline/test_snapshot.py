@@ -5,9 +5,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import polars as pl
@@ -15,13 +12,13 @@ import pytest
 from click.testing import CliRunner
 
 from catalog_pipeline import hydrate, list_snapshots, refresh
-from catalog_pipeline.client import TMDBAuthError
+from catalog_pipeline.client import MissingCredentials, TMDBAuthError
 from catalog_pipeline.fixture_world import FIXTURE_TOKEN, FixtureServer
 from catalog_pipeline.manifest import TMDB_ATTRIBUTION, SnapshotManifest
 from catalog_pipeline.tables import parquet_bytes
 from runner.catalog import Catalog
 from runner.cli import cli
-from runner.errors import LoadError
+from runner.errors import LoadError, TaurecError
 
 FAST = {"rate_limit_per_s": None, "workers": 8}
 FILES = ["catalog.csv", "catalog.json", "catalog.parquet", "changes.json", "ids.json"]
@@ -147,6 +144,14 @@ def test_hydrate_rebuilds_the_same_catalog_from_ids(tmp_path: Path) -> None:
     ).read_bytes()
 
 
+def test_hydrate_never_replaces_a_refreshed_snapshot(tmp_path: Path) -> None:
+    made = refresh("fixture", "2026-11-01", out=tmp_path, limit=3, **FAST)
+    before = _bytes(made.path)
+    with pytest.raises(TaurecError, match="already holds a refreshed snapshot"):
+        hydrate(made.path / "ids.json", out=tmp_path, **FAST)
+    assert _bytes(made.path) == before
+
+
 def test_hydrate_counts_ids_tmdb_no_longer_knows(tmp_path: Path) -> None:
     ids_file = tmp_path / "ids.json"
     ids_file.write_text(json.dumps([1, 2]))
@@ -246,25 +251,12 @@ def test_cli_refresh_and_list(tmp_path: Path) -> None:
 
 
 def test_cli_tmdb_without_a_credential_says_which_variable_to_set(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if k not in ("TMDB_API_TOKEN", "TMDB_API_KEY")}
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "from runner.cli import main; main()",
-            "catalog",
-            "refresh",
-            "--source",
-            "tmdb",
-            "--out",
-            str(tmp_path),
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
+    done = CliRunner().invoke(
+        cli, ["catalog", "refresh", "--source", "tmdb", "--out", str(tmp_path)]
     )
-    assert done.returncode == 2, done.stderr
-    assert "TMDB_API_TOKEN" in done.stderr
-    assert "TMDB_API_KEY" in done.stderr
-    assert "Traceback" not in done.stderr
+    assert isinstance(
+        done.exception, MissingCredentials
+    )  # `taurec` prints it as "error: ..", exit 2
+    assert "set TMDB_API_TOKEN" in str(done.exception)
+    assert "TMDB_API_KEY" in str(done.exception)
+    assert not any(tmp_path.iterdir())
