@@ -152,6 +152,7 @@ def _error(error: TmdbError) -> tuple[int, Any, dict[str, str]]:
 def _handler_for(server: FixtureServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"  # keep-alive, so clients can pool connections
+        disable_nagle_algorithm = True  # headers and body go out in separate writes
         server_version = "taurec-fixture-tmdb"
 
         def _serve(self) -> None:
