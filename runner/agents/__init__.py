@@ -1,0 +1,115 @@
+"""Agents: a registry of built-in baselines, and `build_agent` for every AgentConfig kind.
+
+Each registered factory records its name and arguments (a ComponentSpec on the agent), so a
+transcript says exactly what ran. `litellm` and `http` agents are imported only when built.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from typing import Any
+
+from runner.agent_config import AgentConfig, BuiltinAgentConfig, HttpAgentConfig, LiteLLMAgentConfig
+from runner.agents.baselines import (
+    HeuristicAgent,
+    OracleAgent,
+    RandomAgent,
+    expected_pass1,
+    heuristic_policy,
+    random_policy,
+)
+from runner.agents.prompt import build_system_prompt, user_id_from_messages
+from runner.errors import TaurecError
+from runner.protocols import Agent, AgentContext
+
+__all__ = [
+    "BUILTIN_AGENTS",
+    "UnknownAgentError",
+    "agent_config_from_name",
+    "build_agent",
+    "build_builtin",
+    "build_system_prompt",
+    "expected_pass1",
+    "heuristic_policy",
+    "random_policy",
+    "register_builtin",
+    "user_id_from_messages",
+]
+
+BuiltinFactory = Callable[[AgentContext, dict[str, Any]], Agent]
+
+# name -> factory(context, args). Extend with `register_builtin`.
+BUILTIN_AGENTS: dict[str, BuiltinFactory] = {}
+
+
+class UnknownAgentError(TaurecError):
+    """An agent name that is not registered (the message suggests the closest one)."""
+
+
+def register_builtin(name: str) -> Callable[[BuiltinFactory], BuiltinFactory]:
+    """Register a built-in agent factory under `name`."""
+
+    def decorate(factory: BuiltinFactory) -> BuiltinFactory:
+        if name in BUILTIN_AGENTS:
+            raise TaurecError(f"built-in agent {name!r} is already registered")
+        BUILTIN_AGENTS[name] = factory
+        return factory
+
+    return decorate
+
+
+@register_builtin("oracle")
+def _oracle(context: AgentContext, args: dict[str, Any]) -> Agent:
+    return OracleAgent(context, args)
+
+
+@register_builtin("heuristic")
+def _heuristic(context: AgentContext, args: dict[str, Any]) -> Agent:
+    return HeuristicAgent(context, args)
+
+
+@register_builtin("random")
+def _random(context: AgentContext, args: dict[str, Any]) -> Agent:
+    return RandomAgent(context, args)
+
+
+def _unknown(name: str) -> UnknownAgentError:
+    close = difflib.get_close_matches(name, sorted(BUILTIN_AGENTS), n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    known = ", ".join(sorted(BUILTIN_AGENTS))
+    return UnknownAgentError(f"unknown built-in agent {name!r} (known: {known}){hint}")
+
+
+def build_builtin(name: str, context: AgentContext, args: dict[str, Any] | None = None) -> Agent:
+    """Build a registered baseline by name; an unknown name fails with a suggestion."""
+    factory = BUILTIN_AGENTS.get(name)
+    if factory is None:
+        raise _unknown(name)
+    return factory(context, dict(args or {}))
+
+
+def build_agent(config: AgentConfig, context: AgentContext) -> Agent:
+    """Build the agent a config describes: a built-in baseline, a LiteLLM model, or an HTTP endpoint."""
+    if isinstance(config, BuiltinAgentConfig):
+        return build_builtin(config.name, context, config.args)
+    if isinstance(config, LiteLLMAgentConfig):
+        from runner.agents.litellm_agent import LiteLLMAgent
+
+        return LiteLLMAgent(config, context)
+    if isinstance(config, HttpAgentConfig):
+        from runner.agents.http_agent import HttpAgent
+
+        return HttpAgent(config, context)
+    raise TaurecError(f"unsupported agent config {type(config).__name__}")
+
+
+def agent_config_from_name(name: str) -> AgentConfig:
+    """`oracle` / `heuristic` / `random` -> builtin; `litellm:<model>` -> LiteLLM; `http:<url>` -> HTTP."""
+    if name.startswith("litellm:") and len(name) > len("litellm:"):
+        return LiteLLMAgentConfig(model=name.split(":", 1)[1])
+    if name.startswith("http:") and "://" in name:
+        return HttpAgentConfig(endpoint=name.split(":", 1)[1])
+    if name not in BUILTIN_AGENTS:
+        raise _unknown(name)
+    return BuiltinAgentConfig(name=name)

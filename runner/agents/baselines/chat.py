@@ -1,0 +1,93 @@
+"""Reading an OpenAI-format conversation back: texts by role, and each tool call with its parsed result."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from runner.protocols import ChatMessage, ToolCallRequest, ToolSchema
+
+__all__ = ["ToolExchange", "call_id", "exchanges", "text_of", "tool_names", "tool_request"]
+
+
+def text_of(message: ChatMessage) -> str:
+    """The text of a message whose content is a string or a list of text parts."""
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
+    return ""
+
+
+def tool_names(tools: list[ToolSchema]) -> set[str]:
+    """Names of the tools offered (OpenAI `tools=[...]` entries)."""
+    names = set()
+    for schema in tools:
+        function = schema.get("function") if isinstance(schema, dict) else None
+        if isinstance(function, dict) and isinstance(function.get("name"), str):
+            names.add(function["name"])
+    return names
+
+
+@dataclass(frozen=True)
+class ToolExchange:
+    """One tool call the assistant made, with its arguments and the parsed result (None if absent)."""
+
+    index: int
+    name: str
+    arguments: dict[str, Any]
+    result: Any
+    is_error: bool
+
+
+def exchanges(messages: list[ChatMessage]) -> list[ToolExchange]:
+    """Every tool call in the conversation, in order, joined with its result by tool_call_id."""
+    results: dict[str, str] = {}
+    for message in messages:
+        if message.get("role") == "tool" and isinstance(message.get("tool_call_id"), str):
+            results[message["tool_call_id"]] = text_of(message)
+    out: list[ToolExchange] = []
+    for index, message in enumerate(messages):
+        if message.get("role") != "assistant":
+            continue
+        for call in message.get("tool_calls") or []:
+            function = call.get("function") or {}
+            raw = function.get("arguments")
+            try:
+                args = json.loads(raw) if isinstance(raw, str) and raw.strip() else (raw or {})
+            except json.JSONDecodeError:
+                args = {}
+            text = results.get(str(call.get("id")))
+            parsed: Any = None
+            if text is not None:
+                try:
+                    parsed = json.loads(text)
+                except json.JSONDecodeError:
+                    parsed = None
+            is_error = isinstance(parsed, dict) and "error" in parsed
+            out.append(
+                ToolExchange(
+                    index=index,
+                    name=str(function.get("name", "")),
+                    arguments=args if isinstance(args, dict) else {},
+                    result=parsed,
+                    is_error=is_error or text is None,
+                )
+            )
+    return out
+
+
+def call_id(messages: list[ChatMessage], serial: int) -> str:
+    """A deterministic id for the next tool call: position in the conversation plus a serial."""
+    return f"call_{len(messages)}_{serial}"
+
+
+def tool_request(
+    messages: list[ChatMessage], serial: int, name: str, **arguments: Any
+) -> ToolCallRequest:
+    """A tool call request with a deterministic id and JSON arguments."""
+    return ToolCallRequest(
+        id=call_id(messages, serial), name=name, arguments=json.dumps(arguments, ensure_ascii=False)
+    )

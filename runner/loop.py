@@ -1,0 +1,350 @@
+"""The trial loop (τ-Rec v1 protocol): greeting, user opening, agent steps with tools, until recommend or max_turns.
+
+Protocol, as run here:
+1. The fixed GREETING opens as an agent message; the simulated user answers with its request.
+2. Each agent step calls the agent with the conversation so far (OpenAI format). A reply may
+   carry tool calls (run in order; the agent is called again with their results) and/or a
+   message to the user. A reply with content is the step's user-facing message: the tool calls in
+   the same reply still run, then the user answers. A step that keeps calling tools without ever
+   writing to the user is cut after MAX_TOOL_ROUNDS rounds and counts as a turn.
+3. A successful `recommend(id)` ends the trial `recommended`; `recommend()` ends it `abstained`
+   (an erroring recommend does not end it). Tool calls after it in the same reply do not run.
+4. After `max_turns` agent steps without a recommend, the trial ends `max_turns`.
+5. Any exception from the agent, the simulator or the toolset ends the trial `infra_error`
+   (InfraFailure keeps its kind) - never raised, never dropped.
+"""
+
+from __future__ import annotations
+
+import difflib
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+from runner.catalog import Catalog
+from runner.errors import InfraFailure, TaurecError
+from runner.protocols import Agent, ChatMessage, ModelCall, Toolset, UserSimulator
+from runner.records import TrialScore
+from runner.simulators.leaks import audit_leaks
+from runner.tasks import Task
+from runner.transcript import (
+    ComponentSpec,
+    InfraError,
+    MessageEvent,
+    ModelUsage,
+    StopReason,
+    Timing,
+    ToolCallEvent,
+    Transcript,
+)
+
+__all__ = [
+    "DEFAULT_MAX_TURNS",
+    "GREETING",
+    "MAX_TOOL_ROUNDS",
+    "NamedTrial",
+    "format_transcript",
+    "run_named_trial",
+    "run_trial",
+]
+
+GREETING = (
+    "Hello! I'm a movie recommendation assistant with access to our catalog. "
+    "What can I help you find tonight?"
+)
+DEFAULT_MAX_TURNS = 20
+MAX_TOOL_ROUNDS = 25
+
+T = TypeVar("T")
+
+
+class _Stop(Exception):
+    """Internal: the trial ended with an infra error."""
+
+    def __init__(self, error: InfraError) -> None:
+        self.error = error
+
+
+async def _guard(what: str, call: Callable[[], Awaitable[T]]) -> T:
+    try:
+        return await call()
+    except InfraFailure as exc:
+        raise _Stop(InfraError(kind=exc.kind, message=exc.message)) from None
+    except Exception as exc:
+        message = f"{what}: {exc}" if str(exc) else what
+        raise _Stop(InfraError(kind=type(exc).__name__, message=message)) from None
+
+
+def _add_usage(usage: dict[str, ModelUsage], role: str, calls: list[ModelCall]) -> None:
+    for call in calls:
+        key = f"{role}:{call.model}"
+        one = ModelUsage(
+            calls=1,
+            prompt_tokens=call.prompt_tokens,
+            completion_tokens=call.completion_tokens,
+            cost_usd=call.cost_usd,
+        )
+        usage[key] = usage[key].add(one) if key in usage else one
+
+
+def _spec(component: Any, fallback: str) -> ComponentSpec:
+    try:
+        spec = component.spec
+    except Exception:
+        return ComponentSpec(name=fallback)
+    return spec if isinstance(spec, ComponentSpec) else ComponentSpec(name=fallback)
+
+
+async def run_trial(
+    *,
+    task: Task,
+    catalog: Catalog,
+    agent: Agent,
+    simulator: UserSimulator,
+    toolset: Toolset,
+    seed: int,
+    trial_index: int = 0,
+    max_turns: int = DEFAULT_MAX_TURNS,
+) -> Transcript:
+    """Run one trial and return its transcript (with leak audit, usage and timing filled in)."""
+    del catalog  # the toolset and the simulator hold the catalog; kept for a uniform signature
+    started = time.perf_counter()
+    events: list[MessageEvent | ToolCallEvent] = []
+    messages: list[ChatMessage] = []
+    usage: dict[str, ModelUsage] = {}
+    latencies: list[float] = []
+    recommendations: list[str] = []
+    stop_reason: StopReason | None = None
+    error: InfraError | None = None
+    tool_names: list[str] = []
+    tools: list[dict[str, Any]] = []
+    calls_made = 0
+
+    def conversation() -> list[MessageEvent]:
+        return [e for e in events if isinstance(e, MessageEvent)]
+
+    async def user_says() -> None:
+        turn = await _guard("user simulator", lambda: simulator.respond(conversation()))
+        _add_usage(usage, "user", turn.usage)
+        events.append(MessageEvent(role="user", content=turn.content))
+        messages.append({"role": "user", "content": turn.content})
+
+    try:
+        tool_names = list(toolset.names)
+        tools = toolset.schemas()
+        events.append(MessageEvent(role="agent", content=GREETING))
+        messages.append({"role": "assistant", "content": GREETING})
+        await user_says()
+        turns = 0
+        while stop_reason is None:
+            if turns >= max_turns:
+                stop_reason = "max_turns"
+                break
+            step_started = time.perf_counter()
+            spoke = False
+            for _round in range(MAX_TOOL_ROUNDS):
+                reply = await _guard("agent", lambda: agent.step(list(messages), tools))
+                _add_usage(usage, "agent", reply.usage)
+                content = reply.content if reply.content and reply.content.strip() else None
+                assistant: ChatMessage = {"role": "assistant", "content": content}
+                requests = []
+                for request in reply.tool_calls:
+                    calls_made += 1
+                    call_id = request.id or f"call_{calls_made}"
+                    requests.append((call_id, request))
+                if requests:
+                    assistant["tool_calls"] = [
+                        {
+                            "id": call_id,
+                            "type": "function",
+                            "function": {"name": r.name, "arguments": r.arguments},
+                        }
+                        for call_id, r in requests
+                    ]
+                messages.append(assistant)
+                if content is not None or not requests:
+                    events.append(MessageEvent(role="agent", content=content or ""))
+                    spoke = True
+                for call_id, request in requests:
+                    outcome = toolset.call(request.name, request.arguments)
+                    events.append(
+                        ToolCallEvent(
+                            call_id=call_id,
+                            name=request.name,
+                            arguments=outcome.arguments,
+                            raw_arguments=outcome.raw_arguments,
+                            result=outcome.content,
+                            is_error=outcome.is_error,
+                        )
+                    )
+                    messages.append(
+                        {"role": "tool", "tool_call_id": call_id, "content": outcome.content}
+                    )
+                    if outcome.stop == "recommended" and outcome.item_id:
+                        recommendations.append(outcome.item_id)
+                        stop_reason = "recommended"
+                        break
+                    if outcome.stop == "abstained":
+                        stop_reason = "abstained"
+                        break
+                if stop_reason is not None or spoke:
+                    break
+            turns += 1
+            if stop_reason is not None or spoke:
+                latencies.append(round(time.perf_counter() - step_started, 6))
+            if stop_reason is not None:
+                break
+            if not spoke:
+                continue  # tool rounds exhausted: the turn is spent, the agent goes again
+            if turns >= max_turns:
+                stop_reason = "max_turns"
+                break
+            await user_says()
+    except _Stop as stop:
+        stop_reason = "infra_error"
+        error = stop.error
+    except Exception as exc:  # a toolset bug: still a recorded infra error, never raised
+        stop_reason = "infra_error"
+        error = InfraError(kind=type(exc).__name__, message=f"toolset: {exc}")
+
+    transcript = Transcript(
+        task_id=task.id,
+        trial_index=trial_index,
+        seed=seed,
+        agent=_spec(agent, "agent"),
+        simulator=_spec(simulator, "simulator"),
+        tools=tool_names,
+        max_turns=max_turns,
+        events=events,
+        recommendations=recommendations,
+        stop_reason=stop_reason,
+        error=error,
+        usage=usage,
+    )
+    transcript.leak_audit = audit_leaks(task, transcript)
+    transcript.timing = Timing(
+        step_latencies_s=latencies, wall_time_s=round(time.perf_counter() - started, 6)
+    )
+    return transcript
+
+
+class NamedTrial(BaseModel):
+    """One trial run by names (the `taurec trial` debugging command): transcript and its score."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    transcript: Transcript
+    score: TrialScore | None = None
+
+
+def _find_task(task_ref: str, tasks_dir: Path) -> Task:
+    from runner.tasks import load_task, load_tasks
+
+    path = Path(task_ref)
+    if path.suffix == ".json" and path.exists():
+        return load_task(path)
+    tasks = {t.id: t for t in load_tasks(tasks_dir)}
+    if task_ref in tasks:
+        return tasks[task_ref]
+    close = difflib.get_close_matches(task_ref, sorted(tasks), n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    raise TaurecError(f"task {task_ref!r}: not a task file and not a task id in {tasks_dir}{hint}")
+
+
+def _policy_text(tasks_dir: Path, policy_path: Path | None) -> str:
+    from runner.paths import POLICY_PATH
+
+    for candidate in (
+        policy_path,
+        tasks_dir / "policy.md",
+        tasks_dir.parent / "policy.md",
+        POLICY_PATH,
+    ):
+        if candidate is not None and candidate.exists():
+            return candidate.read_text(encoding="utf-8")
+    raise TaurecError(f"no policy.md next to {tasks_dir}; pass --policy PATH")
+
+
+def run_named_trial(
+    task_ref: str,
+    *,
+    agent: str = "heuristic",
+    simulator: str = "scripted",
+    seed: int = 0,
+    catalog_path: Path | None = None,
+    tasks_dir: Path | None = None,
+    policy_path: Path | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+) -> NamedTrial:
+    """Load a task (file or id), the catalog (default: latest snapshot) and the policy, build the
+    named agent and simulator and the standard tools, run one trial and score it."""
+    import asyncio
+
+    from runner.agents import agent_config_from_name, build_agent
+    from runner.catalog import Catalog
+    from runner.paths import TASKS_DIR
+    from runner.protocols import AgentContext
+    from runner.scoring import score_transcript
+    from runner.simulators import build_simulator
+    from runner.tools import build_toolset
+    from runner.validate import resolve_catalog_path
+
+    folder = tasks_dir or TASKS_DIR
+    task = _find_task(task_ref, folder)
+    catalog = Catalog.load(resolve_catalog_path(catalog_path))
+    policy = _policy_text(Path(task_ref).parent if Path(task_ref).exists() else folder, policy_path)
+    context = AgentContext(
+        user_id=task.user_id, policy_text=policy, seed=seed, task=task, catalog=catalog
+    )
+    built = build_agent(agent_config_from_name(agent), context)
+    user = build_simulator(simulator, task=task, catalog=catalog, seed=seed)
+    transcript = asyncio.run(
+        run_trial(
+            task=task,
+            catalog=catalog,
+            agent=built,
+            simulator=user,
+            toolset=build_toolset(catalog, task),
+            seed=seed,
+            max_turns=max_turns,
+        )
+    )
+    score = (
+        None
+        if transcript.stop_reason == "infra_error"
+        else score_transcript(task, transcript, catalog)
+    )
+    return NamedTrial(transcript=transcript, score=score)
+
+
+def format_transcript(result: NamedTrial) -> str:
+    """A readable transcript: messages, tool calls (shortened results), stop reason and score."""
+    t = result.transcript
+    lines = [f"task {t.task_id}  agent {t.agent.name}  simulator {t.simulator.name}  seed {t.seed}"]
+    for event in t.events:
+        if isinstance(event, MessageEvent):
+            lines.append(f"{event.role:>5}: {event.content}")
+        else:
+            args = event.raw_arguments if event.raw_arguments is not None else event.arguments
+            result_text = event.result if len(event.result) <= 160 else event.result[:157] + "..."
+            flag = " ERROR" if event.is_error else ""
+            lines.append(f"  tool{flag} {event.name}({args}) -> {result_text}")
+    lines.append(
+        f"stop: {t.stop_reason}" + (f" ({t.error.kind}: {t.error.message})" if t.error else "")
+    )
+    if t.leak_audit is not None:
+        lines.append(
+            f"leak audit: {'clean' if t.leak_audit.clean else f'{len(t.leak_audit.leaks)} leak(s)'}"
+        )
+        lines += [f"  leak: {leak.reason} [{leak.excerpt}]" for leak in t.leak_audit.leaks]
+    if result.score is not None:
+        s = result.score
+        lines.append(
+            f"reward {s.reward:g}  constraints {s.constraint_score:g}  policies {s.policy_score:g}"
+            f"  ({s.constraint_reason})"
+        )
+        lines += [f"  {'ok  ' if p.passed else 'FAIL'} {p.policy}: {p.reason}" for p in s.policies]
+    return "\n".join(lines)

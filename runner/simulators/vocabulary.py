@@ -1,0 +1,471 @@
+"""The words of a recommendation chat: which attribute a question asks about, and which values a text names.
+
+One table per idea, shared by the scripted simulator (to decide what it was asked), the leak audit
+(to find values a user message states) and the heuristic baseline (to read the user's answers).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+__all__ = [
+    "ASK_KEYWORDS",
+    "FIELD_TOPICS",
+    "GENRE_WORDS",
+    "RATING_ORDER",
+    "SERVICE_ALIASES",
+    "Mention",
+    "asked_fields",
+    "content_rating_mentions",
+    "genre_mentions",
+    "number_word_value",
+    "question_sentences",
+    "rating_mentions",
+    "runtime_mentions",
+    "sentences",
+    "service_mentions",
+    "vote_count_mentions",
+    "year_mentions",
+]
+
+# The keyword/synonym sets that make a question "about" a field. Matched case-insensitively on
+# whole words, in this order; the words a field matches are removed before later fields are tried
+# (so "age rating" asks about content_rating only, not about the quality `rating`).
+ASK_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "content_rating": (
+        "age rating",
+        "age ratings",
+        "content rating",
+        "age-appropriate",
+        "age appropriate",
+        "appropriate",
+        "mpaa",
+        "rated r",
+        "rated pg",
+        "rated g",
+        "r-rated",
+        "pg-13",
+        "kids",
+        "children",
+        "family",
+        "family-friendly",
+        "mature",
+        "parental",
+        "certificate",
+        "certification",
+    ),
+    "runtime": (
+        "length",
+        "long",
+        "short",
+        "shorter",
+        "longer",
+        "runtime",
+        "run time",
+        "running time",
+        "minutes",
+        "mins",
+        "hours",
+        "duration",
+        "how much time",
+    ),
+    "genres": (
+        "genre",
+        "genres",
+        "kind of movie",
+        "kind of movies",
+        "kind of film",
+        "kinds of movies",
+        "type of movie",
+        "type of film",
+        "sort of movie",
+        "sort of film",
+        "what kind",
+        "mood",
+    ),
+    "rating": (
+        "rating",
+        "ratings",
+        "rated",
+        "score",
+        "scores",
+        "quality",
+        "reviews",
+        "review",
+        "reviewed",
+        "acclaimed",
+        "critics",
+        "well-regarded",
+        "highly",
+    ),
+    "streaming_services": (
+        "service",
+        "services",
+        "streaming",
+        "stream",
+        "subscription",
+        "subscriptions",
+        "subscribe",
+        "platform",
+        "platforms",
+    ),
+    "release_date": (
+        "release",
+        "released",
+        "new",
+        "newer",
+        "recent",
+        "old",
+        "older",
+        "classic",
+        "year",
+        "decade",
+        "era",
+    ),
+    "director": ("director", "directors", "directed", "filmmaker", "filmmakers"),
+    "cast": ("actor", "actors", "actress", "actresses", "cast", "starring"),
+    "vote_count": (
+        "popular",
+        "popularity",
+        "well-known",
+        "well known",
+        "famous",
+        "mainstream",
+        "obscure",
+        "hidden gem",
+    ),
+    "sponsored": ("sponsored", "promoted", "advertised"),
+    "title": ("title", "titles"),
+    "overview": ("plot", "premise", "storyline", "story", "theme", "themes"),
+}
+
+# How the simulated user names each field when it has nothing to say about it.
+FIELD_TOPICS: dict[str, str] = {
+    "content_rating": "the age rating",
+    "runtime": "the length",
+    "genres": "the genre",
+    "rating": "how well reviewed it is",
+    "streaming_services": "streaming services",
+    "release_date": "how recent it is",
+    "director": "the director",
+    "cast": "the cast",
+    "vote_count": "how well known it is",
+    "sponsored": "promotions",
+    "title": "the title",
+    "overview": "the story",
+    "id": "that",
+}
+
+# Canonical genre name -> the words that name it.
+GENRE_WORDS: dict[str, tuple[str, ...]] = {
+    "Action": ("action",),
+    "Adventure": ("adventure", "adventures"),
+    "Animation": ("animation", "animated", "cartoon", "cartoons"),
+    "Comedy": ("comedy", "comedies", "comedic", "rom-com", "romcom"),
+    "Crime": ("crime",),
+    "Documentary": ("documentary", "documentaries"),
+    "Drama": ("drama", "dramas"),
+    "Family": ("family film", "family movie", "family genre", "family"),
+    "Fantasy": ("fantasy",),
+    "History": ("history", "historical"),
+    "Horror": ("horror",),
+    "Music": ("music", "musical", "musicals"),
+    "Mystery": ("mystery", "mysteries", "whodunit", "whodunnit"),
+    "Romance": ("romance", "romances", "romantic", "rom-com", "romcom"),
+    "Science Fiction": ("science fiction", "science-fiction", "sci-fi", "scifi"),
+    "TV Movie": ("tv movie",),
+    "Thriller": ("thriller", "thrillers"),
+    "War": ("war",),
+    "Western": ("western", "westerns"),
+}
+
+# Canonical streaming service name -> extra ways to name it (the name itself always counts).
+SERVICE_ALIASES: dict[str, tuple[str, ...]] = {
+    "Netflix": (),
+    "Hulu": (),
+    "Amazon Prime Video": ("prime video", "amazon prime", "amazon video"),
+    "HBO Max": ("hbo",),
+    "Disney+": ("disney plus", "disney"),
+    "Paramount+": ("paramount plus", "paramount"),
+    "Peacock": (),
+    "Apple TV+": ("apple tv plus", "apple tv"),
+    "Philo": (),
+    "AMC+": ("amc plus", "amc"),
+    "Starz": (),
+    "Shudder": (),
+    "MUBI": (),
+    "Angel Studios": (),
+    "Criterion Channel": ("criterion",),
+    "fuboTV": ("fubo",),
+    "MGM+": ("mgm plus", "mgm"),
+    "Sundance Now": (),
+    "Tubi": (),
+    "Pluto TV": (),
+    "Kanopy": (),
+    "BritBox": (),
+    "Crunchyroll": (),
+}
+
+# Content ratings from least to most mature; NR (not rated) sits outside the scale.
+RATING_ORDER: tuple[str, ...] = ("G", "PG", "PG-13", "R", "NC-17")
+
+_NUMBER_WORDS: dict[str, float] = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "forty-five": 45,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+    "a hundred": 100,
+    "one hundred": 100,
+}
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A value a text names for one field, with where it was found."""
+
+    value: float | str
+    start: int
+    end: int
+    text: str
+
+
+def _word_pattern(phrase: str) -> str:
+    return r"(?<![A-Za-z0-9])" + re.escape(phrase) + r"(?![A-Za-z0-9])"
+
+
+def sentences(text: str) -> list[str]:
+    """Split text into sentences (keeping the final punctuation)."""
+    parts = re.split(r"(?<=[.!?])\s+|\n+", text)
+    return [p.strip() for p in parts if p.strip()]
+
+
+def question_sentences(text: str) -> list[str]:
+    """The sentences that ask something: ending in '?', or asking to be told ("let me know ...")."""
+    out = []
+    for sentence in sentences(text):
+        lowered = sentence.lower()
+        if (
+            sentence.rstrip().endswith("?")
+            or "let me know" in lowered
+            or "tell me" in lowered
+            or lowered.startswith(("what ", "which ", "how ", "do you ", "are you ", "any "))
+        ):
+            out.append(sentence)
+    return out
+
+
+def _alternation(phrases: Iterable[str]) -> re.Pattern[str]:
+    ordered = sorted({p.lower() for p in phrases if p}, key=len, reverse=True)
+    return re.compile("|".join(_word_pattern(p) for p in ordered) or r"(?!x)x")
+
+
+_ASK_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (field, _alternation(keywords)) for field, keywords in ASK_KEYWORDS.items()
+)
+
+
+@functools.lru_cache(maxsize=64)
+def _ignore_pattern(phrases: tuple[str, ...]) -> re.Pattern[str]:
+    return _alternation(phrases)
+
+
+def asked_fields(text: str, *, ignore: Iterable[str] = ()) -> set[str]:
+    """Fields the text asks about: ASK_KEYWORDS found in its question sentences.
+
+    `ignore` lists phrases (e.g. movie titles) to blank out first, so a title containing "Long"
+    is not a question about length.
+    """
+    fields: set[str] = set()
+    phrases = tuple(sorted(set(ignore)))
+    ignore_pattern = _ignore_pattern(phrases) if phrases else None
+    for sentence in question_sentences(text):
+        lowered = sentence.lower()
+        if ignore_pattern is not None:
+            lowered = ignore_pattern.sub(" ", lowered)
+        for field, pattern in _ASK_PATTERNS:
+            if pattern.search(lowered):
+                fields.add(field)
+                lowered = pattern.sub(" ", lowered)
+    return fields
+
+
+@functools.lru_cache(maxsize=256)
+def _genre_patterns(extra: tuple[str, ...]) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    table = dict(GENRE_WORDS)
+    for genre in extra:
+        table.setdefault(genre, (genre.lower(),))
+    return tuple((g, _alternation({*words, g.lower()})) for g, words in table.items())
+
+
+def genre_mentions(text: str, extra_genres: Iterable[str] = ()) -> list[Mention]:
+    """Genres a text names (canonical names), via GENRE_WORDS and any extra genre names given."""
+    found: list[Mention] = []
+    lowered = text.lower()
+    for genre, pattern in _genre_patterns(tuple(sorted(set(extra_genres)))):
+        for match in pattern.finditer(lowered):
+            found.append(
+                Mention(genre, match.start(), match.end(), text[match.start() : match.end()])
+            )
+    return sorted(found, key=lambda m: (m.start, str(m.value)))
+
+
+@functools.lru_cache(maxsize=256)
+def _service_patterns(extra: tuple[str, ...]) -> tuple[tuple[re.Pattern[str], str], ...]:
+    table: dict[str, set[str]] = {s: {s.lower(), *a} for s, a in SERVICE_ALIASES.items()}
+    for service in extra:
+        table.setdefault(service, set()).add(service.lower())
+    pairs = sorted(
+        ((alias, service) for service, aliases in table.items() for alias in aliases),
+        key=lambda p: len(p[0]),
+        reverse=True,
+    )
+    return tuple((re.compile(_word_pattern(alias)), service) for alias, service in pairs)
+
+
+def service_mentions(text: str, extra_services: Iterable[str] = ()) -> list[Mention]:
+    """Streaming services a text names (canonical names), longest names first."""
+    lowered = text.lower()
+    taken = [False] * len(lowered)
+    found: list[Mention] = []
+    for pattern, service in _service_patterns(tuple(sorted(set(extra_services)))):
+        for match in pattern.finditer(lowered):
+            if any(taken[match.start() : match.end()]):
+                continue
+            for i in range(match.start(), match.end()):
+                taken[i] = True
+            found.append(
+                Mention(service, match.start(), match.end(), text[match.start() : match.end()])
+            )
+    return sorted(found, key=lambda m: m.start)
+
+
+_CODE_RE = re.compile(
+    r"(?<![A-Za-z0-9-])(PG-13|NC-17|PG|NR|G|R)(?![A-Za-z0-9]|-(?:13|17))"
+    r"|(?i:\b(unrated|not rated)\b)"
+)
+
+
+def content_rating_mentions(text: str) -> list[Mention]:
+    """Content-rating codes a text names (G, PG, PG-13, R, NC-17; NR also as 'unrated')."""
+    found = []
+    for match in _CODE_RE.finditer(text):
+        code = match.group(1) or "NR"
+        found.append(Mention(code, match.start(), match.end(), match.group(0)))
+    return found
+
+
+def number_word_value(word: str) -> float | None:
+    """The value of a number written in words ('two', 'ninety'), if it is one."""
+    return _NUMBER_WORDS.get(word.lower())
+
+
+_NUM = r"(\d+(?:\.\d+)?|" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + r")"
+_RUNTIME_RE = re.compile(
+    r"(?i)(?<![\w.])" + _NUM + r"(?:\s+and\s+a\s+half)?\s*-?\s*(minutes?|mins?|hours?|hrs?|h)\b"
+)
+_HOUR_PHRASES = (
+    (re.compile(r"(?i)\ban hour and a half\b"), 90.0),
+    (re.compile(r"(?i)\bhalf an hour\b"), 30.0),
+    (re.compile(r"(?i)\ban hour\b"), 60.0),
+)
+
+
+def _to_number(token: str) -> float:
+    try:
+        return float(token)
+    except ValueError:
+        return float(_NUMBER_WORDS[token.lower()])
+
+
+def runtime_mentions(text: str) -> list[Mention]:
+    """Durations a text states, in minutes ("120 minutes", "2 hours", "an hour and a half")."""
+    found: list[Mention] = []
+    taken: list[tuple[int, int]] = []
+    for pattern, minutes in _HOUR_PHRASES:
+        for match in pattern.finditer(text):
+            if any(s <= match.start() < e for s, e in taken):
+                continue
+            taken.append((match.start(), match.end()))
+            found.append(Mention(minutes, match.start(), match.end(), match.group(0)))
+    for match in _RUNTIME_RE.finditer(text):
+        if any(s <= match.start() < e for s, e in taken):
+            continue
+        value = _to_number(match.group(1))
+        if "and a half" in match.group(0).lower():
+            value += 0.5
+        unit = match.group(2).lower()
+        minutes = value * 60 if unit.startswith("h") else value
+        found.append(Mention(round(minutes, 2), match.start(), match.end(), match.group(0)))
+    return sorted(found, key=lambda m: m.start)
+
+
+_RATING_CONTEXT = re.compile(
+    r"(?i)\b(rating|ratings|rated|score|scores|scored|reviews?|stars?|imdb|tmdb|out of (?:10|ten)|/\s*10)\b|/\s*10"
+)
+_PLAIN_NUMBER = re.compile(r"(?i)(?<![\w.+-])" + _NUM + r"(?:\s+and\s+a\s+half)?(?![\w]|-\d|\.\d)")
+
+
+def rating_mentions(text: str) -> list[Mention]:
+    """Review scores a text states: numbers from 0 to 10 next to rating words ("6.5 out of 10")."""
+    found: list[Mention] = []
+    blocked = [(m.start, m.end) for m in runtime_mentions(text)]
+    blocked += [(m.start(), m.end()) for m in re.finditer(r"PG-13|NC-17", text)]
+    for match in _PLAIN_NUMBER.finditer(text):
+        if any(s <= match.start() < e for s, e in blocked):
+            continue
+        if match.group(1).lower() == "one":
+            continue  # "one" is far more often a pronoun ("a good one") than a score
+        if re.search(r"(?i)(out of|/)\s*$", text[max(0, match.start() - 8) : match.start()]):
+            continue  # the scale ("out of 10"), not a score
+        value = _to_number(match.group(1))
+        if "and a half" in match.group(0).lower():
+            value += 0.5
+        if not 0 <= value <= 10:
+            continue
+        window = text[max(0, match.start() - 45) : match.end() + 25]
+        if _RATING_CONTEXT.search(window):
+            found.append(Mention(value, match.start(), match.end(), match.group(0)))
+    return found
+
+
+_YEAR_RE = re.compile(r"(?<!\d)((?:19|20)\d{2})(?:s)?(?!\d)")
+
+
+def year_mentions(text: str) -> list[Mention]:
+    """Years a text names (1900-2099), e.g. a release year or decade."""
+    return [
+        Mention(float(m.group(1)), m.start(), m.end(), m.group(0)) for m in _YEAR_RE.finditer(text)
+    ]
+
+
+_VOTES_RE = re.compile(r"(?i)(\d[\d,]*)\s*(?:votes?|ratings? count|reviews)\b")
+
+
+def vote_count_mentions(text: str) -> list[Mention]:
+    """Vote counts a text names ("at least 500 votes")."""
+    return [
+        Mention(float(m.group(1).replace(",", "")), m.start(), m.end(), m.group(0))
+        for m in _VOTES_RE.finditer(text)
+    ]
