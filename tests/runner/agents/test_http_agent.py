@@ -8,15 +8,23 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from runner.agent_config import HttpAgentConfig, RetryConfig
+from runner.agent_config import BuiltinAgentConfig, HttpAgentConfig, RetryConfig
+from runner.agents import build_agent, build_system_prompt, heuristic_policy
 from runner.agents.http_agent import HttpAgent, check_endpoint, last_tool_results
 from runner.agents.http_protocol import AgentStepRequest
+from runner.catalog import Catalog
 from runner.errors import InfraFailure, TaurecError
+from runner.loop import run_trial
 from runner.protocols import AgentContext
+from runner.scoring import score_transcript
+from runner.simulators import build_simulator
+from runner.tasks import load_task
+from runner.tools import build_toolset
 
 FAST = RetryConfig(max_attempts=3, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=20)
 TOOLS = [
@@ -294,3 +302,71 @@ def test_last_tool_results_only_after_the_last_assistant_message() -> None:
     ]
     assert last_tool_results(messages) == []
     assert [r.name for r in last_tool_results(messages[:4])] == ["get_metadata"]
+
+
+@pytest.fixture
+def heuristic_service() -> Iterator[str]:
+    """An agent service that runs the heuristic policy behind the protocol (stateless)."""
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:
+            return
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            request = AgentStepRequest.model_validate_json(self.rfile.read(length))
+            system = build_system_prompt(request.policy, request.user_id)
+            messages = [{"role": "system", "content": system}, *request.messages]
+            reply = heuristic_policy(messages, request.tools, 0)
+            body = {
+                "message": reply.content,
+                "tool_calls": [c.model_dump() for c in reply.tool_calls],
+            }
+            raw = json.dumps(body).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(raw)))
+            self.end_headers()
+            self.wfile.write(raw)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/step"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def test_a_whole_trial_over_the_protocol_matches_the_in_process_heuristic(
+    heuristic_service: str, v1_dir: Path
+) -> None:
+    catalog = Catalog.load(v1_dir / "catalog.json")
+    task = load_task(v1_dir / "tasks" / "task_005.json")
+    policy = (v1_dir / "policy.md").read_text(encoding="utf-8")
+    context = AgentContext(user_id=task.user_id, policy_text=policy, seed=0)
+
+    def trial(agent: Any) -> Any:
+        return asyncio.run(
+            run_trial(
+                task=task,
+                catalog=catalog,
+                agent=agent,
+                simulator=build_simulator("scripted", task=task, catalog=catalog, seed=0),
+                toolset=build_toolset(catalog, task),
+                seed=0,
+            )
+        )
+
+    over_http = trial(HttpAgent(HttpAgentConfig(endpoint=heuristic_service, retry=FAST), context))
+    local = trial(build_agent(BuiltinAgentConfig(name="heuristic"), context))
+    assert over_http.stop_reason in {"recommended", "abstained"}
+    assert over_http.events == local.events
+    assert over_http.agent.name == "http"
+    reward = score_transcript(task, over_http, catalog).reward
+    assert reward == score_transcript(task, local, catalog).reward

@@ -21,6 +21,8 @@ from runner.tasks import Task, load_task
 from runner.tools import build_toolset
 from runner.transcript import ToolCallEvent, Transcript
 
+pytestmark = pytest.mark.slow  # whole trials through LiteLLM: a few seconds each on a busy machine
+
 # A handful spread over the suite; helpers D/E run all 60 (make leaderboard, the benchmark).
 TASK_FILES = ["task_001.json", "task_013.json", "task_027.json", "task_041.json", "task_058.json"]
 FAST = RetryConfig(max_attempts=3, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=30)
