@@ -176,15 +176,18 @@ def _refresh(source: str, date: str, snapshots_dir: Path) -> str:
 
 
 def _validate(date: str, snapshots_dir: Path, tasks_dir: Path) -> str:
-    from runner.validate import validate_suite
+    from runner.suite import revalidate_snapshot
 
-    report = validate_suite(
-        snapshots_dir / date, tasks_dir, snapshot_date=dt.date.fromisoformat(date)
-    )
+    report = revalidate_snapshot(date, tasks_dir=tasks_dir, snapshots_dir=snapshots_dir)
     if not report.ok:
-        reasons = [f"{t.task_id}: {t.reason}" for t in report.inconsistent]
-        raise LoadError(tasks_dir, ["inconsistent on snapshot " + date, *reasons])
-    return f"{len(report.tasks)} tasks consistent"
+        raise TaurecError(
+            f"the task suite is inconsistent on snapshot {date}; stopping\n" + report.format_text()
+        )
+    c = report.counts
+    return (
+        f"{c.ok} of {c.tasks} tasks consistent, {c.retired} retired, {c.changed} changed "
+        f"since {report.previous_snapshot or 'none'}"
+    )
 
 
 def _run(

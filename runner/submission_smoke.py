@@ -157,14 +157,15 @@ class _StandInHandler(BaseHTTPRequestHandler):
         return
 
     def do_POST(self) -> None:
-        from runner.agents import heuristic_policy
+        from runner.agents import build_system_prompt, heuristic_policy
         from runner.agents.http_protocol import AgentStepRequest, AgentStepResponse, StepToolCall
         from runner.model_server import derive_seed
 
         length = int(self.headers.get("Content-Length") or 0)
         try:
             request = AgentStepRequest.model_validate_json(self.rfile.read(length))
-            messages = [{"role": "system", "content": request.policy}, *request.messages]
+            system = build_system_prompt(request.policy, request.user_id)
+            messages = [{"role": "system", "content": system}, *request.messages]
             reply = heuristic_policy(messages, request.tools, derive_seed(messages))
             body = AgentStepResponse(
                 message=reply.content,
@@ -276,8 +277,7 @@ def smoke_submissions(
             )
             target = work / "submissions" / submission.slug
             target.mkdir(parents=True, exist_ok=True)
-            document = offline.model_dump(mode="json", exclude_defaults=True)
-            document["slug"] = submission.slug
+            document = offline.model_dump(mode="json")
             (target / SUBMISSION_FILE).write_text(
                 yaml.safe_dump(document, sort_keys=False, allow_unicode=True), encoding="utf-8"
             )
