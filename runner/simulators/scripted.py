@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import re
+import weakref
 from dataclasses import dataclass
 
 from runner.catalog import Catalog, CatalogItem
@@ -33,7 +34,7 @@ from runner.simulators.vocabulary import (
 from runner.tasks import Constraint, Task, TaskConstraint
 from runner.transcript import ComponentSpec, MessageEvent
 
-__all__ = ["NOTHING_FITS_RE", "ScriptedUser", "TitleIndex", "persona_line"]
+__all__ = ["NOTHING_FITS_RE", "ScriptedUser", "TitleIndex", "persona_line", "title_index"]
 
 # An agent message saying it found nothing suitable.
 NOTHING_FITS_RE = re.compile(
@@ -47,39 +48,50 @@ _ID_RE = re.compile(r"\btmdb_\d+\b")
 
 
 class TitleIndex:
-    """Finds catalog items named in a text: by id, or by title (single-word titles match case-sensitively)."""
+    """Finds catalog items named in a text: by id, or by title (one-word titles match case-sensitively)."""
 
     def __init__(self, catalog: Catalog) -> None:
         self._catalog = catalog
         entries = sorted(((i.title, i.id) for i in catalog.items), key=lambda e: -len(e[0]))
-        self._patterns: list[tuple[re.Pattern[str], str]] = []
+        self._by_title: dict[str, str] = {}
+        parts: list[str] = []
         for title, item_id in entries:
-            body = r"(?<![\w])" + re.escape(title) + r"(?![\w])"
-            flags = 0 if len(title.split()) == 1 else re.IGNORECASE
-            self._patterns.append((re.compile(body, flags), item_id))
-        self.titles: list[str] = [e[0] for e in entries]
+            one_word = len(title.split()) == 1
+            key = title if one_word else title.lower()
+            if key in self._by_title:
+                continue
+            self._by_title[key] = item_id
+            parts.append(re.escape(title) if one_word else f"(?i:{re.escape(title)})")
+        alternation = "|".join(parts) or r"(?!x)x"
+        self._pattern = re.compile(
+            rf"\b{_ID_RE.pattern[2:-2]}\b|(?<![\w])(?:{alternation})(?![\w])"
+        )
+        self.titles: tuple[str, ...] = tuple(e[0] for e in entries)
 
     def find(self, text: str) -> list[str]:
         """Distinct item ids named in the text, in order of first appearance."""
-        taken = [False] * len(text)
-        hits: list[tuple[int, str]] = []
-        for match in _ID_RE.finditer(text):
-            if match.group(0) in self._catalog:
-                hits.append((match.start(), match.group(0)))
-                for i in range(match.start(), match.end()):
-                    taken[i] = True
-        for pattern, item_id in self._patterns:
-            for match in pattern.finditer(text):
-                if any(taken[match.start() : match.end()]):
-                    continue
-                for i in range(match.start(), match.end()):
-                    taken[i] = True
-                hits.append((match.start(), item_id))
         ordered: list[str] = []
-        for _, item_id in sorted(hits):
-            if item_id not in ordered:
+        for match in self._pattern.finditer(text):
+            found = match.group(0)
+            item_id = (
+                found
+                if found in self._catalog
+                else self._by_title.get(found) or self._by_title.get(found.lower())
+            )
+            if item_id is not None and item_id not in ordered:
                 ordered.append(item_id)
         return ordered
+
+
+_INDEXES: weakref.WeakKeyDictionary[Catalog, TitleIndex] = weakref.WeakKeyDictionary()
+
+
+def title_index(catalog: Catalog) -> TitleIndex:
+    """The (cached) title index of a catalog."""
+    index = _INDEXES.get(catalog)
+    if index is None:
+        index = _INDEXES[catalog] = TitleIndex(catalog)
+    return index
 
 
 _SECOND_TO_FIRST = (
@@ -137,7 +149,8 @@ class ScriptedUser:
         self._task = task
         self._catalog = catalog
         self._seed = seed
-        self._titles = TitleIndex(catalog)
+        self._titles = title_index(catalog)
+        self._asked_memo: dict[str, frozenset[str]] = {}
 
     @property
     def spec(self) -> ComponentSpec:
@@ -195,7 +208,9 @@ class ScriptedUser:
         return UserTurn(content=" ".join(parts), verdict=verdict)
 
     def _asked(self, text: str) -> set[str]:
-        return asked_fields(text, ignore=self._titles.titles)
+        if text not in self._asked_memo:
+            self._asked_memo[text] = frozenset(asked_fields(text, ignore=self._titles.titles))
+        return set(self._asked_memo[text])
 
     def _opening(self, rng: random.Random) -> str:
         parts = [rng.choice(t.OPENINGS)]

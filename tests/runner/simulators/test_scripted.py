@@ -1,0 +1,261 @@
+"""The scripted user: each reveal rule, hints without values, services, pushes, NVR, determinism."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import pytest
+
+from runner.catalog import Catalog
+from runner.errors import TaurecError
+from runner.loop import GREETING
+from runner.simulators import ScriptedUser, build_simulator
+from runner.simulators.scripted import persona_line
+from runner.simulators.vocabulary import ASK_KEYWORDS, asked_fields
+from runner.tasks import Task
+
+from .conftest import chat
+
+ASK_ALL = (
+    "What kind of movie are you in the mood for? How long can it be? Any age rating needs? "
+    "How well reviewed should it be? Which streaming services do you have? How recent should it be? "
+    "Any director you like?"
+)
+
+
+def opening(task: Task, catalog: Catalog, seed: int = 0) -> str:
+    return ScriptedUser(task, catalog, seed).reply(chat(GREETING)).content
+
+
+def test_greeting_asks_about_nothing() -> None:
+    assert asked_fields(GREETING) == set()
+
+
+def test_opening_states_volunteer_only(catalog: Catalog, make_task: Callable[..., Task]) -> None:
+    task = make_task(
+        [
+            ("genres", "contains", "Comedy", "volunteer"),
+            ("runtime", "<=", 100, "on_ask"),
+            ("rating", ">=", 6.5, "hidden"),
+        ]
+    )
+    for seed in range(8):
+        text = opening(task, catalog, seed)
+        assert "comedy" in text.lower()
+        assert "100" not in text
+        assert "6.5" not in text
+        assert "baker" in text, "a persona sentence naming no attribute is kept, in first person"
+
+
+def test_persona_sentence_naming_a_value_is_left_out(make_task: Callable[..., Task]) -> None:
+    task = make_task(
+        [("genres", "contains", "Drama", "volunteer")],
+        persona="You are a parent with exactly 2 hours after the kids sleep. You are tired.",
+    )
+    assert persona_line(task) is None
+    assert persona_line(make_task([("genres", "contains", "Drama", "volunteer")])) == (
+        "I'm a night-shift baker who wants to unwind."
+    )
+
+
+@pytest.mark.parametrize(
+    ("constraint", "question", "expected"),
+    [
+        (("runtime", "<=", 110, "on_ask"), "How long can the movie be?", "110"),
+        (("genres", "contains", "Thriller", "on_ask"), "What genre do you like?", "thriller"),
+        (("content_rating", "in", ["PG", "G"], "on_ask"), "Any age rating requirements?", "PG"),
+        (("rating", ">=", 6.5, "on_ask"), "How well reviewed should it be?", "6.5"),
+        (
+            ("streaming_services", "contains_any", ["Hulu"], "on_ask"),
+            "Which services do you use?",
+            "Hulu",
+        ),
+        (("release_date", ">=", "2010-01-01", "on_ask"), "How recent should it be?", "2010"),
+        (("director", "==", "Dee Rector", "on_ask"), "Any director you like?", "Dee Rector"),
+    ],
+)
+def test_on_ask_is_stated_only_once_asked(
+    catalog: Catalog,
+    make_task: Callable[..., Task],
+    constraint: tuple[str, str, object, str],
+    question: str,
+    expected: str,
+) -> None:
+    task = make_task(
+        [constraint],
+        user_services=["Netflix"],
+    )
+    user = ScriptedUser(task, catalog, 3)
+    first = user.reply(chat(GREETING)).content
+    assert expected.lower() not in first.lower()
+    unrelated = user.reply(chat(GREETING, first, "Do you like popcorn with it?")).content
+    assert expected.lower() not in unrelated.lower()
+    answer = user.reply(chat(GREETING, first, question)).content
+    assert expected.lower() in answer.lower()
+
+
+def test_hidden_is_never_stated_even_when_asked(
+    catalog: Catalog, make_task: Callable[..., Task]
+) -> None:
+    task = make_task(
+        [
+            ("genres", "contains", "Comedy", "volunteer"),
+            ("runtime", "<=", 100, "hidden"),
+            ("rating", ">=", 6.0, "hidden"),
+            ("content_rating", "==", "PG-13", "hidden"),
+        ]
+    )
+    for seed in range(8):
+        user = ScriptedUser(task, catalog, seed)
+        first = user.reply(chat(GREETING)).content
+        answer = user.reply(chat(GREETING, first, ASK_ALL)).content
+        assert not re.search(r"\b(100|6|PG-13)\b", answer), answer
+        assert "length" in answer or "reviewed" in answer  # "nothing specific about ..."
+
+
+def test_decline_hint_for_a_hidden_limit_gives_direction_not_value(
+    catalog: Catalog, make_task: Callable[..., Task]
+) -> None:
+    task = make_task(
+        [("genres", "contains", "Comedy", "volunteer"), ("runtime", "<=", 100, "hidden")]
+    )
+    user = ScriptedUser(task, catalog, 1)
+    first = user.reply(chat(GREETING)).content
+    turn = user.reply(chat(GREETING, first, "How about Long Night Parade (1995)?"))
+    assert turn.verdict == "decline"
+    assert "long" in turn.content.lower()
+    assert not re.search(r"\d", turn.content)
+
+
+def test_decline_for_a_stated_limit_restates_it(
+    catalog: Catalog, make_task: Callable[..., Task]
+) -> None:
+    task = make_task([("runtime", "<=", 100, "volunteer")])
+    user = ScriptedUser(task, catalog, 1)
+    first = user.reply(chat(GREETING)).content
+    turn = user.reply(chat(GREETING, first, "How about The Quiet Orchard?"))
+    assert turn.verdict == "decline"
+    assert "100" in turn.content
+
+
+@pytest.mark.parametrize(
+    ("constraint", "title", "word"),
+    [
+        (("rating", ">=", 7.0, "hidden"), "Copper Lanterns", "review"),
+        (("content_rating", "in", ["G", "PG"], "hidden"), "Velvet Static", "intense"),
+        (("content_rating", "in", ["R"], "hidden"), "Velvet Static", "tame"),
+        (("genres", "not_contains", "Comedy", "hidden"), "Velvet Static", "kind of movie"),
+        (("release_date", ">=", "2000-01-01", "hidden"), "Long Night Parade", "old"),
+        (("streaming_services", "contains_any", ["Hulu"], "hidden"), "Velvet Static", "watch"),
+    ],
+)
+def test_hints_name_no_value(
+    catalog: Catalog,
+    make_task: Callable[..., Task],
+    constraint: tuple[str, str, object, str],
+    title: str,
+    word: str,
+) -> None:
+    task = make_task([constraint])
+    user = ScriptedUser(task, catalog, 2)
+    first = user.reply(chat(GREETING)).content
+    turn = user.reply(chat(GREETING, first, f"How about {title}?"))
+    assert turn.verdict == "decline"
+    assert word in turn.content.lower()
+    assert not re.search(r"\d|\bPG\b|\bR\b|\bG\b|comedy|Hulu", turn.content), turn.content
+
+
+def test_accepts_a_fitting_proposal_and_declines_watched_or_unavailable(
+    catalog: Catalog, make_task: Callable[..., Task]
+) -> None:
+    task = make_task(
+        [("genres", "contains", "Comedy", "volunteer")],
+        user_history={"user_1": {"watched": ["tmdb_1"], "ratings": {}}},
+    )
+    user = ScriptedUser(task, catalog, 0)
+    first = user.reply(chat(GREETING)).content
+    assert user.reply(chat(GREETING, first, "How about Velvet Static?")).verdict == "accept"
+    seen = user.reply(chat(GREETING, first, "How about Copper Lanterns?"))
+    assert seen.verdict == "decline"
+    assert re.search(r"seen|watched", seen.content)
+    away = user.reply(chat(GREETING, first, "What about Nowhere Signal?"))
+    assert away.verdict == "decline"
+    assert re.search(r"services|subscriptions", away.content)
+
+
+def test_services_answer_lists_subscriptions(
+    catalog: Catalog, make_task: Callable[..., Task]
+) -> None:
+    task = make_task(
+        [("genres", "contains", "Comedy", "volunteer")], user_services=["Hulu", "Peacock"]
+    )
+    user = ScriptedUser(task, catalog, 0)
+    first = user.reply(chat(GREETING)).content
+    answer = user.reply(chat(GREETING, first, "Which streaming services do you have?")).content
+    assert "Hulu" in answer
+    assert "Peacock" in answer
+    none = make_task([("genres", "contains", "Comedy", "volunteer")], user_services=[])
+    user = ScriptedUser(none, catalog, 0)
+    answer = user.reply(chat(GREETING, first, "Which streaming services do you have?")).content
+    assert "major" in answer or "big" in answer
+
+
+def test_pushes_a_stalling_agent_and_wants_one_title_at_a_time(
+    catalog: Catalog, make_task: Callable[..., Task]
+) -> None:
+    task = make_task([("genres", "contains", "Comedy", "volunteer")])
+    user = ScriptedUser(task, catalog, 0)
+    first = user.reply(chat(GREETING)).content
+    stall = user.reply(chat(GREETING, first, "Let me think about that for a moment."))
+    assert stall.verdict == "continue"
+    assert stall.content
+    listing = user.reply(chat(GREETING, first, "Velvet Static or Copper Lanterns, maybe."))
+    assert "one" in listing.content.lower()
+
+
+def test_nothing_fits_is_accepted_only_on_nvr_tasks(
+    catalog: Catalog, make_task: Callable[..., Task]
+) -> None:
+    honest = "I couldn't find anything that meets all of that, sorry."
+    nvr = make_task([("rating", ">=", 9.9, "volunteer")], no_valid_recommendation=True)
+    user = ScriptedUser(nvr, catalog, 0)
+    assert user.reply(chat(GREETING, "hi", honest)).verdict == "abstain_ok"
+    normal = make_task([("genres", "contains", "Comedy", "volunteer")])
+    turn = ScriptedUser(normal, catalog, 0).reply(chat(GREETING, "hi", honest))
+    assert turn.verdict == "continue"
+    assert re.search(r"another look|give up", turn.content)
+
+
+def test_same_seed_same_words(catalog: Catalog, make_task: Callable[..., Task]) -> None:
+    task = make_task(
+        [("genres", "contains", "Comedy", "volunteer"), ("runtime", "<=", 100, "on_ask")]
+    )
+    convo = chat(GREETING, "hi", ASK_ALL)
+    assert ScriptedUser(task, catalog, 4).reply(convo) == ScriptedUser(task, catalog, 4).reply(
+        convo
+    )
+    assert len({ScriptedUser(task, catalog, s).reply(convo).content for s in range(8)}) > 1
+
+
+def test_every_field_has_ask_keywords() -> None:
+    for field in (
+        "runtime",
+        "genres",
+        "content_rating",
+        "rating",
+        "streaming_services",
+        "release_date",
+        "director",
+        "cast",
+    ):
+        assert ASK_KEYWORDS[field]
+
+
+def test_build_simulator_names(catalog: Catalog, make_task: Callable[..., Task]) -> None:
+    task = make_task([("genres", "contains", "Comedy", "volunteer")])
+    assert build_simulator("scripted", task=task, catalog=catalog, seed=0).spec.name == "scripted"
+    llm = build_simulator("litellm:openai/some-model", task=task, catalog=catalog, seed=0)
+    assert llm.spec.args["model"] == "openai/some-model"
+    with pytest.raises(TaurecError, match="did you mean 'scripted'"):
+        build_simulator("scriptd", task=task, catalog=catalog, seed=0)
