@@ -125,6 +125,7 @@ def build_leaderboard(
     tasks_dir: Path = TASKS_DIR,
     public_dir: Path = PUBLIC_DIR,
     concurrency: int = 16,
+    fresh: bool = False,
     echo: Echo = print,
 ) -> LeaderboardResult:
     """Build the whole leaderboard offline, resumably, printing each step and its time.
@@ -132,8 +133,8 @@ def build_leaderboard(
     1. refresh: `taurec catalog refresh --source fixture --date DATE` (byte-identical to the
        committed snapshot, so a no-op diff); 2. validate: revalidate the task suite on it and stop
        on any inconsistent task; 3. run: every shipped submission with the scripted simulator
-       (local model servers started for loopback LiteLLM entries; finished trials are reused);
-    4. site: aggregate and build `public/`.
+       (local model servers started for loopback LiteLLM entries; finished trials are reused
+       unless `fresh`, which sets earlier results aside); 4. site: aggregate and build `public/`.
     """
     label = date.isoformat() if isinstance(date, dt.date) else date
     result = LeaderboardResult(date=label)
@@ -150,7 +151,7 @@ def build_leaderboard(
             detail = _validate(label, snapshots_dir, tasks_dir)
         elif step == "run":
             detail, result.runs = _run(
-                label, submissions_dir, snapshots_dir, tasks_dir, concurrency, echo
+                label, submissions_dir, snapshots_dir, tasks_dir, concurrency, fresh, echo
             )
         else:
             detail, result.index_html = _site(
@@ -196,6 +197,7 @@ def _run(
     snapshots_dir: Path,
     tasks_dir: Path,
     concurrency: int,
+    fresh: bool,
     echo: Echo,
 ) -> tuple[str, list[RunResult]]:
     from runner.batch import run_submissions
@@ -212,6 +214,7 @@ def _run(
             tasks_dir=tasks_dir,
             concurrency=concurrency,
             simulator="scripted",
+            fresh=fresh,
             progress=default_progress(),
             snapshots_dir=snapshots_dir,
         )

@@ -29,7 +29,12 @@ from runner.leaderboard import DEFAULT_DATE, DEFAULT_SOURCE, STEPS
     show_default=True,
     help="Trials at once.",
 )
-def command(source: str, date: str, steps: str, concurrency: int) -> None:
+@click.option(
+    "--fresh",
+    is_flag=True,
+    help="Set earlier results for this snapshot aside (results/.replaced/) and run everything again.",
+)
+def command(source: str, date: str, steps: str, concurrency: int, fresh: bool) -> None:
     """Build the leaderboard offline: snapshot, revalidate, run every submission, build the site.
 
     Resumable: finished trials are reused, so a second run takes a fraction of the time.
@@ -42,6 +47,7 @@ def command(source: str, date: str, steps: str, concurrency: int) -> None:
         date=date,
         steps=chosen,
         concurrency=concurrency,
+        fresh=fresh,
         echo=click.echo,
     )
     click.echo(f"done in {result.total_seconds:.1f} s")
