@@ -4,19 +4,22 @@ It sees only what any agent sees: the system prompt (policy + `User id:` line), 
 tool results. Every step re-reads the whole conversation, so the same conversation always gives
 the same reply - which is what lets the model server run it statelessly behind LiteLLM.
 
-Plan: fetch the watch history; ask one round of questions about every attribute; search the
-catalog by genre; fetch metadata of plausible hits; propose the best candidate that fits
+Plan: fetch the watch history; ask one round of the usual questions (kind of movie, length,
+services); run a few searches (at most MAX_SEARCHES) built from the answers; fetch metadata of
+plausible hits; propose the most popular candidate among the top few (seeded) that fits
 everything said so far (one title per message, on one of the user's services, not watched,
 disclosing sponsorship); learn from each decline's hint (too long -> shorter than that one, weak
 reviews -> better rated, too intense -> milder rating, not on my services -> elsewhere, ...);
 after an acceptance check the content rating when restricted and availability, then recommend.
-If nothing fits, say so and abstain. After COMMIT_AFTER_TURNS messages it commits to the best
-remaining candidate (or abstains) so it finishes within the default 20 turns.
+If nothing fits, say so and abstain. After MAX_PROPOSALS declined proposals, or COMMIT_AFTER_TURNS
+messages, it commits to its best remaining candidate (or abstains). These limits are what make
+it an imperfect baseline: what it never asked, never searched for or never proposed can fail it.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import random
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,15 +34,24 @@ from runner.transcript import ComponentSpec
 __all__ = ["COMMIT_AFTER_TURNS", "QUESTIONS", "HeuristicAgent", "heuristic_policy"]
 
 COMMIT_AFTER_TURNS = 17
+# A quick rule-based assistant does not quiz the user forever: after this many titles proposed in
+# chat it commits to its best remaining candidate, so hidden constraints it has not surfaced by
+# then can make it fail. Overridable per submission (`args: {max_proposals: N}`).
+MAX_PROPOSALS = 2
+# It picks among this many equally plausible top candidates, seeded, so trials vary like an LLM's.
+CANDIDATE_POOL = 3
+# It searches like a person would: a handful of queries built from what it was told, not a sweep
+# of the whole catalog. Titles those searches never surface are invisible to it.
+MAX_SEARCHES = 4
 MAX_METADATA_PER_ROUND = 40
 RESTRICTED = ("R", "NC-17")
 
 QUESTIONS_MARK = "A few quick questions so I can narrow it down."
+# The heuristic asks the questions most viewers care about (kind of movie, length, streaming
+# services) and nothing else: preferences on other attributes surface only through declines.
 QUESTIONS = (
     f"Happy to help! {QUESTIONS_MARK} What kind of movie are you in the mood for? "
-    "How long can it be? Any age rating requirements? How well reviewed should it be? "
-    "Which streaming services do you have? Anything else I should know, like how recent it "
-    "should be, a director or actors you like, or how well known it should be?"
+    "How long can it be? Which streaming services do you have?"
 )
 PROPOSAL_MARK = "How about **"
 SPONSORED_NOTE = "Note: this is a sponsored (promoted) title."
@@ -245,7 +257,8 @@ def _fits(item: dict[str, Any], prefs: Preferences, learned: _Learned, watched: 
 def _rank(item: dict[str, Any], learned: _Learned) -> tuple[int, float, str]:
     penalty = len(set(item.get("genres") or []) & learned.suspect_genres)
     penalty += len(set(item.get("cast") or []) & learned.suspect_cast)
-    return (penalty, -float(item.get("rating", 0)), str(item["id"]))
+    # Popularity first (what most people are watching), as a simple assistant would rank.
+    return (penalty, -float(item.get("vote_count", 0)), str(item["id"]))
 
 
 # Everyday story words for a wider second search when the genre searches ran dry.
@@ -276,12 +289,18 @@ def _year(item: dict[str, Any]) -> str:
     return f" ({str(released)[:4]})" if isinstance(released, str) and released[:4].isdigit() else ""
 
 
-def heuristic_policy(messages: list[ChatMessage], tools: list[ToolSchema], seed: int) -> AgentReply:
+def heuristic_policy(
+    messages: list[ChatMessage],
+    tools: list[ToolSchema],
+    seed: int,
+    *,
+    max_proposals: int = MAX_PROPOSALS,
+) -> AgentReply:
     """One step of the heuristic baseline: a pure function of the conversation, the tools and the seed.
 
-    `seed` is accepted for the common policy signature; the heuristic's choices do not depend on it.
+    The seed picks among the top `CANDIDATE_POOL` candidates (stable within a trial, so a declined
+    title is never re-proposed), which makes independent trials differ as pass^k expects.
     """
-    del seed
     available = tool_names(tools)
     calls = exchanges(messages)
     first_user = next((i for i, m in enumerate(messages) if m.get("role") == "user"), None)
@@ -387,8 +406,11 @@ def heuristic_policy(messages: list[ChatMessage], tools: list[ToolSchema], seed:
     if accepted is not None:
         return commit(metadata[accepted])
 
+    budget = max(0, MAX_SEARCHES - len(searched))
     missing = (
-        [q for q in _queries(prefs) if q not in searched] if "search_catalog" in available else []
+        [q for q in _queries(prefs) if q not in searched][:budget]
+        if "search_catalog" in available
+        else []
     )
     if missing:
         return AgentReply(
@@ -413,14 +435,16 @@ def heuristic_policy(messages: list[ChatMessage], tools: list[ToolSchema], seed:
     )
     viable = [item for item in viable if _fits(item, prefs, learned, watched)]
     if not viable:
-        wider = [q for q in _queries(prefs, broader=True) if q not in searched]
+        wider = [q for q in _queries(prefs, broader=True) if q not in searched][:budget]
         if wider and "search_catalog" in available:
             return AgentReply(
                 tool_calls=[request(n, "search_catalog", query=q) for n, q in enumerate(wider)]
             )
         return abstain()
-    best = viable[0]
-    if len(own) >= COMMIT_AFTER_TURNS:
+    proposals = sum(1 for _, text in own if PROPOSAL_MARK in text)
+    pick = random.Random(f"{seed}:{proposals}").randrange(min(CANDIDATE_POOL, len(viable)))
+    best = viable[pick]
+    if len(own) >= COMMIT_AFTER_TURNS or proposals >= max_proposals:
         return commit(best)
     if subscriptions and best["id"] not in availability and "check_availability" in available:
         return AgentReply(
@@ -441,6 +465,7 @@ class HeuristicAgent:
         self._system = build_system_prompt(context.policy_text, context.user_id)
         self._seed = context.seed
         self._args = dict(args or {})
+        self._max_proposals = int(self._args.get("max_proposals", MAX_PROPOSALS))
 
     @property
     def spec(self) -> ComponentSpec:
@@ -449,4 +474,4 @@ class HeuristicAgent:
     async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> AgentReply:
         if not messages or messages[0].get("role") != "system":
             messages = [{"role": "system", "content": self._system}, *messages]
-        return heuristic_policy(messages, tools, self._seed)
+        return heuristic_policy(messages, tools, self._seed, max_proposals=self._max_proposals)
