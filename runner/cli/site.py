@@ -1,0 +1,80 @@
+"""`taurec site build` and `taurec site serve`: build the static leaderboard site and look at it locally."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from runner.paths import PUBLIC_DIR, SNAPSHOTS_DIR, SUBMISSIONS_DIR, TASKS_DIR
+
+
+@click.group(name="site")
+def group() -> None:
+    """Build and serve the static leaderboard site."""
+
+
+@group.command()
+@click.option(
+    "--submissions",
+    type=click.Path(path_type=Path),
+    default=SUBMISSIONS_DIR,
+    show_default=True,
+    help="Folder of submissions/<slug>/ with their results.",
+)
+@click.option(
+    "--snapshots",
+    type=click.Path(path_type=Path),
+    default=SNAPSHOTS_DIR,
+    show_default=True,
+    help="Folder of dated catalog snapshots.",
+)
+@click.option(
+    "--tasks",
+    type=click.Path(path_type=Path),
+    default=TASKS_DIR,
+    show_default=True,
+    help="Folder of task files.",
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=PUBLIC_DIR,
+    show_default=True,
+    help="Where the built site goes (replaced).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
+def build(submissions: Path, snapshots: Path, tasks: Path, out: Path, seed: int) -> None:
+    """Aggregate results, render the pages and run `mkdocs build --strict` into OUT."""
+    from runner.sitegen import build_site
+
+    report = build_site(
+        submissions=submissions, snapshots=snapshots, tasks=tasks, out=out, seed=seed
+    )
+    for note in report.notes:
+        click.echo(f"note: {note}", err=True)
+    click.echo(report.summary())
+
+
+@group.command()
+@click.option(
+    "--dir",
+    "folder",
+    type=click.Path(path_type=Path),
+    default=PUBLIC_DIR,
+    show_default=True,
+    help="The built site.",
+)
+@click.option("--port", type=int, default=8000, show_default=True, help="Port on 127.0.0.1.")
+def serve(folder: Path, port: int) -> None:
+    """Serve the built site on http://127.0.0.1:PORT/ until interrupted."""
+    from runner.sitegen.serve import make_server
+
+    server = make_server(folder, port, quiet=False)
+    click.echo(f"serving {folder} on http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C stops)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()

@@ -1,0 +1,239 @@
+"""`taurec site build`: load results, aggregate, render pages, assemble a docs folder and run `mkdocs build --strict`."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import altair as alt
+
+from runner.errors import TaurecError
+from runner.paths import (
+    PROJECT_ROOT,
+    PUBLIC_DIR,
+    SITE_DIR,
+    SNAPSHOTS_DIR,
+    SUBMISSIONS_DIR,
+    TASKS_DIR,
+)
+from runner.sitegen.aggregate import Aggregates, aggregate_runs
+from runner.sitegen.inputs import SNAPSHOT_DOWNLOADS, SiteInputs, load_inputs
+from runner.sitegen.mkdocs_hooks import bodies_dir
+from runner.sitegen.pages import PageWriter, environment, render_pages
+from runner.sitegen.views import SnapshotBoard, boards
+
+VEGA_BUNDLE = "assets/vendor/vega-bundle.js"
+CACHE_DIR = PROJECT_ROOT / ".taurec-cache"
+
+
+class SiteBuildError(TaurecError):
+    """mkdocs refused the assembled pages (a broken link or bad config under --strict)."""
+
+
+@dataclass
+class BuildReport:
+    """What a build produced and how long each stage took."""
+
+    out: Path
+    docs: Path
+    entries: int
+    runs: int
+    trials: int
+    pages: int
+    trial_pages: int
+    timings: dict[str, float] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        stages = ", ".join(f"{k} {v:.2f}s" for k, v in self.timings.items())
+        return (
+            f"built {self.out}: {self.entries} entries, {self.runs} runs, {self.trials} trials, "
+            f"{self.pages} generated pages ({self.trial_pages} trial pages); {stages}"
+        )
+
+
+def vega_bundle() -> str:
+    """vega + vega-lite + vega-embed from the installed vl-convert, matching altair's schema."""
+    import vl_convert
+
+    version = alt.SCHEMA_VERSION.lstrip("v").rsplit(".", 1)[0]  # "6.4.1" -> "6.4"
+    stamp = (
+        f"vl-convert-{vl_convert.__version__}-vl{version}.js"
+        if hasattr(vl_convert, "__version__")
+        else f"vl{version}.js"
+    )
+    cached = CACHE_DIR / stamp
+    if cached.exists():
+        return cached.read_text(encoding="utf-8")
+    bundle: str = vl_convert.javascript_bundle(snippet=None, vl_version=version)  # type: ignore[arg-type]
+    try:
+        CACHE_DIR.mkdir(parents=True, exist_ok=True)
+        tmp = cached.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(bundle, encoding="utf-8")
+        tmp.replace(cached)
+    except OSError:
+        pass  # a read-only checkout still builds, just without the cache
+    return bundle
+
+
+def _downloads(
+    docs: Path, inputs: SiteInputs, board_list: list[SnapshotBoard]
+) -> dict[str, dict[str, str]]:
+    """Write leaderboard CSV/JSON per snapshot and copy snapshot files; returns snapshot links."""
+    target = docs / "downloads"
+    target.mkdir(parents=True, exist_ok=True)
+    for board in board_list:
+        rows = [r.export() for r in board.rows]
+        (target / f"leaderboard-{board.label}.json").write_text(
+            json.dumps(rows, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
+        buffer = io.StringIO()
+        if rows:
+            writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(rows)
+        (target / f"leaderboard-{board.label}.csv").write_text(buffer.getvalue(), encoding="utf-8")
+    links: dict[str, dict[str, str]] = {}
+    for snap in inputs.snapshots:
+        folder = target / "snapshots" / snap.label
+        folder.mkdir(parents=True, exist_ok=True)
+        links[snap.label] = {}
+        for name in (*SNAPSHOT_DOWNLOADS, "manifest.json", "changes.json", "solvability.json"):
+            source = snap.folder / name
+            if source.exists():
+                shutil.copyfile(source, folder / name)
+                links[snap.label][name] = f"downloads/snapshots/{snap.label}/{name}"
+    return links
+
+
+def _nav(config_file: Path, docs: Path) -> list[Any]:
+    """The nav of mkdocs.yml, minus pages that are not there (e.g. a page another area adds later)."""
+    import yaml
+
+    raw = yaml.safe_load(config_file.read_text(encoding="utf-8"))
+    nav: list[Any] = []
+    for item in raw.get("nav", []):
+        target = next(iter(item.values())) if isinstance(item, dict) else item
+        if isinstance(target, str) and not (docs / target).exists():
+            continue
+        nav.append(item)
+    return nav
+
+
+def run_mkdocs(config_file: Path, docs: Path, out: Path) -> None:
+    """`mkdocs build --strict` of `docs` into `out`, as a library call; warnings are errors."""
+    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import Abort
+
+    messages: list[str] = []
+
+    class _Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if record.levelno >= logging.WARNING:
+                messages.append(record.getMessage())
+
+    handler = _Collect()
+    logger = logging.getLogger("mkdocs")
+    logger.addHandler(handler)
+    try:
+        config = load_config(
+            config_file=str(config_file),
+            docs_dir=str(docs),
+            site_dir=str(out),
+            nav=_nav(config_file, docs),
+            strict=True,
+        )
+        build(config)
+    except Abort as exc:
+        raise SiteBuildError(f"mkdocs --strict failed: {exc}\n" + "\n".join(messages)) from exc
+    finally:
+        logger.removeHandler(handler)
+
+
+def assemble(docs: Path, site_dir: Path, inputs: SiteInputs, agg: Aggregates) -> tuple[int, int]:
+    """Fill `docs` with hand-written pages, assets, the vega bundle, downloads and generated pages."""
+    for folder in (docs, bodies_dir(docs)):
+        if folder.exists():
+            shutil.rmtree(folder)
+    docs.mkdir(parents=True)
+    for page in sorted((site_dir / "pages").glob("*.md")):
+        shutil.copyfile(page, docs / page.name)
+    shutil.copytree(site_dir / "assets", docs / "assets")
+    bundle = docs / VEGA_BUNDLE
+    bundle.parent.mkdir(parents=True, exist_ok=True)
+    bundle.write_text(vega_bundle(), encoding="utf-8")
+    board_list = boards(inputs, agg)
+    links = _downloads(docs, inputs, board_list)
+    writer = PageWriter(environment(site_dir / "templates"), docs)
+    trial_pages = render_pages(writer, inputs, agg, board_list, links)
+    return writer.count, trial_pages
+
+
+def _check_replaceable(out: Path) -> None:
+    """Refuse to wipe a folder that is neither empty nor a previous build (e.g. `--out .`)."""
+    if not out.is_dir() or not any(out.iterdir()):
+        return
+    if (out / "index.html").exists() and (out / "sitemap.xml").exists():
+        return
+    raise TaurecError(f"{out}: not empty and not a previous site build; refusing to replace it")
+
+
+def build_site(
+    *,
+    submissions: Path = SUBMISSIONS_DIR,
+    snapshots: Path = SNAPSHOTS_DIR,
+    tasks: Path = TASKS_DIR,
+    out: Path = PUBLIC_DIR,
+    docs: Path | None = None,
+    site_dir: Path = SITE_DIR,
+    config_file: Path | None = None,
+    seed: int = 0,
+) -> BuildReport:
+    """Build the whole static site into `out` (works from file:// and any static server)."""
+    timings: dict[str, float] = {}
+    start = time.perf_counter()
+    inputs = load_inputs(Path(submissions), Path(snapshots), Path(tasks))
+    timings["load"] = time.perf_counter() - start
+    start = time.perf_counter()
+    agg = aggregate_runs(inputs.runs, seed=seed)
+    timings["aggregate"] = time.perf_counter() - start
+    start = time.perf_counter()
+    scratch = docs is None  # a private folder, so two builds at once never share pages
+    if docs is None:
+        (site_dir / "generated").mkdir(parents=True, exist_ok=True)
+        docs = Path(tempfile.mkdtemp(prefix="docs-", dir=site_dir / "generated"))
+    docs = Path(docs)
+    pages, trial_pages = assemble(docs, site_dir, inputs, agg)
+    timings["render"] = time.perf_counter() - start
+    start = time.perf_counter()
+    out = Path(out)
+    if out.exists():
+        _check_replaceable(out)
+        shutil.rmtree(out)
+    run_mkdocs(config_file or PROJECT_ROOT / "mkdocs.yml", docs, out)
+    timings["mkdocs"] = time.perf_counter() - start
+    if scratch:  # kept when mkdocs fails, to look at what it refused
+        shutil.rmtree(docs)
+        shutil.rmtree(bodies_dir(docs), ignore_errors=True)
+    return BuildReport(
+        out=out,
+        docs=docs,
+        entries=len(inputs.entries),
+        runs=len(inputs.runs),
+        trials=sum(r.frame.height for r in inputs.runs),
+        pages=pages,
+        trial_pages=trial_pages,
+        timings=timings,
+        notes=inputs.notes,
+    )

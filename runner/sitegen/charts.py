@@ -1,0 +1,282 @@
+"""Altair chart specs for the site (pass^k curves, Pareto fronts, strata, violations, task grid, timeline)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import altair as alt
+import polars as pl
+
+Spec = dict[str, Any]
+
+WIDTH = 440
+HEIGHT = 260
+COMPLEXITY_ORDER = ["simple", "medium", "complex"]
+REVEAL_ORDER = ["volunteer", "mixed", "hidden"]
+
+
+# Schema validation of every spec costs ~0.1 s a chart; the tests validate each chart kind once.
+VALIDATE = False
+
+
+def _spec(chart: alt.TopLevelMixin) -> Spec:
+    spec: Spec = chart.to_dict(validate=VALIDATE)
+    return spec
+
+
+def _data(frame: pl.DataFrame) -> alt.Data:
+    return alt.Data(values=frame.to_dicts())  # type: ignore[no-untyped-call]
+
+
+def pass_k_curves(pass_k: pl.DataFrame, title: str) -> Spec:
+    """pass^k against k, one line per entry with its 95 % CI band. Needs columns entry, k, value, ci_low, ci_high."""
+    data = pass_k.filter(pl.col("value").is_not_null()).select(
+        "entry", "k", "value", "ci_low", "ci_high", "tasks_defined"
+    )
+    base = alt.Chart(_data(data)).encode(
+        x=alt.X("k:Q", title="k (trials that must all succeed)", axis=alt.Axis(tickMinStep=1)),
+        color=alt.Color("entry:N", title="Entry", legend=alt.Legend(symbolLimit=0, labelLimit=220)),
+    )
+    band = (
+        base.transform_filter("datum.ci_low != null")
+        .mark_area(opacity=0.15)
+        .encode(
+            y=alt.Y("ci_low:Q", title="pass^k (share of tasks)", scale=alt.Scale(domain=[0, 1])),
+            y2="ci_high:Q",
+        )
+    )
+    tooltip = [
+        alt.Tooltip("entry:N", title="Entry"),
+        alt.Tooltip("k:Q"),
+        alt.Tooltip("value:Q", title="pass^k", format=".1%"),
+        alt.Tooltip("ci_low:Q", title="95% CI low", format=".1%"),
+        alt.Tooltip("ci_high:Q", title="95% CI high", format=".1%"),
+        alt.Tooltip("tasks_defined:Q", title="tasks"),
+    ]
+    line = base.mark_line(point=True).encode(
+        y=alt.Y("value:Q", axis=alt.Axis(format="%")), tooltip=tooltip
+    )
+    chart = alt.layer(band, line).properties(title=title, width=WIDTH, height=HEIGHT)
+    return _spec(chart)
+
+
+def pareto_front(frame: pl.DataFrame, x: str) -> pl.DataFrame:
+    """Mark the entries no other entry beats on both pass^1 (higher) and `x` (lower)."""
+    return (
+        frame.lazy()
+        .filter(pl.col(x).is_not_null() & pl.col("pass_1").is_not_null())
+        .sort([x, "pass_1"], descending=[False, True])
+        .with_columns(best_before=pl.col("pass_1").cum_max().shift(1))
+        .with_columns(
+            pareto=pl.col("best_before").is_null() | (pl.col("pass_1") > pl.col("best_before"))
+        )
+        .drop("best_before")
+        .collect()
+    )
+
+
+def capability_vs(frame: pl.DataFrame, x: str, x_title: str, title: str, fmt: str) -> Spec:
+    """pass^1 against a cost axis (latency or USD), the Pareto frontier drawn as a step line."""
+    data = pareto_front(frame.select("entry", "pass_1", "lo_1", "hi_1", x), x)
+    tooltip = [
+        alt.Tooltip("entry:N", title="Entry"),
+        alt.Tooltip("pass_1:Q", title="pass^1", format=".1%"),
+        alt.Tooltip("lo_1:Q", title="95% CI low", format=".1%"),
+        alt.Tooltip("hi_1:Q", title="95% CI high", format=".1%"),
+        alt.Tooltip(f"{x}:Q", title=x_title, format=fmt),
+        alt.Tooltip("pareto:N", title="on the Pareto frontier"),
+    ]
+    base = alt.Chart(_data(data)).encode(
+        x=alt.X(f"{x}:Q", title=x_title, scale=alt.Scale(zero=False, nice=True)),
+        y=alt.Y(
+            "pass_1:Q",
+            title="pass^1 (share of tasks)",
+            axis=alt.Axis(format="%"),
+            scale=alt.Scale(domain=[0, 1]),
+        ),
+    )
+    errors = base.mark_rule(opacity=0.35).encode(y="lo_1:Q", y2="hi_1:Q")
+    frontier = (
+        base.transform_filter("datum.pareto")
+        .mark_line(interpolate="step-after", strokeDash=[4, 3], color="#7b1fa2")
+        .encode(order=f"{x}:Q")
+    )
+    points = base.mark_point(filled=True, size=70).encode(
+        color=alt.Color(
+            "pareto:N",
+            title="Pareto frontier",
+            scale=alt.Scale(domain=[True, False], range=["#7b1fa2", "#9e9e9e"]),
+        ),
+        tooltip=tooltip,
+    )
+    chart = alt.layer(errors, frontier, points).properties(title=title, width=WIDTH, height=HEIGHT)
+    return _spec(chart)
+
+
+def strata_heatmap(frame: pl.DataFrame, title: str) -> Spec:
+    """pass^1 by reveal difficulty (rows) × complexity (columns), labelled with the task count."""
+    data = frame.select("reveal_difficulty", "complexity", "pass_1", "tasks")
+    base = alt.Chart(_data(data)).encode(
+        x=alt.X("complexity:N", title="Complexity (constraints)", sort=COMPLEXITY_ORDER),
+        y=alt.Y("reveal_difficulty:N", title="Reveal difficulty", sort=REVEAL_ORDER),
+    )
+    rect = base.mark_rect().encode(
+        color=alt.Color(
+            "pass_1:Q",
+            title="pass^1",
+            scale=alt.Scale(domain=[0, 1], scheme="blues"),
+            legend=alt.Legend(format="%"),
+        ),
+        tooltip=[
+            alt.Tooltip("reveal_difficulty:N", title="reveal"),
+            alt.Tooltip("complexity:N"),
+            alt.Tooltip("pass_1:Q", title="pass^1", format=".1%"),
+            alt.Tooltip("tasks:Q", title="tasks"),
+        ],
+    )
+    text = (
+        base.mark_text(baseline="middle")
+        .encode(
+            text=alt.Text("label:N"),
+            color=alt.condition("datum.pass_1 > 0.6", alt.value("white"), alt.value("black")),
+        )
+        .transform_calculate(
+            label="(datum.pass_1 == null ? '—' : format(datum.pass_1, '.0%')) + ' · ' + datum.tasks + ' tasks'"
+        )
+    )
+    chart = alt.layer(rect, text).properties(title=title, width=360, height=180)
+    return _spec(chart)
+
+
+def strata_grid(frame: pl.DataFrame, title: str) -> Spec:
+    """Entries (rows) × strata (columns) of pass^1, for comparing entries on the home page."""
+    data = frame.select(
+        "entry",
+        (pl.col("reveal_difficulty") + " · " + pl.col("complexity")).alias("stratum"),
+        "pass_1",
+        "tasks",
+    )
+    order = [f"{r} · {c}" for r in REVEAL_ORDER for c in COMPLEXITY_ORDER]
+    chart = (
+        alt.Chart(_data(data))
+        .mark_rect()
+        .encode(
+            x=alt.X(
+                "stratum:N",
+                title="Reveal difficulty · complexity",
+                sort=order,
+                axis=alt.Axis(labelAngle=-40),
+            ),
+            y=alt.Y("entry:N", title="Entry", sort=None),
+            color=alt.Color(
+                "pass_1:Q",
+                title="pass^1",
+                scale=alt.Scale(domain=[0, 1], scheme="blues"),
+                legend=alt.Legend(format="%"),
+            ),
+            tooltip=[
+                alt.Tooltip("entry:N", title="Entry"),
+                alt.Tooltip("stratum:N", title="stratum"),
+                alt.Tooltip("pass_1:Q", title="pass^1", format=".1%"),
+                alt.Tooltip("tasks:Q", title="tasks"),
+            ],
+        )
+        .properties(title=title, width=WIDTH - 100)
+    )
+    return _spec(chart)
+
+
+def violation_bars(frame: pl.DataFrame, title: str, by_entry: bool) -> Spec:
+    """Violation rate per policy; with `by_entry`, one bar per entry inside each policy group."""
+    data = frame.select("entry", "policy", "rate", "violations", "active")
+    enc: dict[str, Any] = {
+        "x": alt.X(
+            "rate:Q",
+            title="Violation rate (share of trials where the policy applies)",
+            axis=alt.Axis(format="%"),
+        ),
+        "y": alt.Y("policy:N", title="Policy"),
+        "tooltip": [
+            alt.Tooltip("entry:N", title="Entry"),
+            alt.Tooltip("policy:N"),
+            alt.Tooltip("rate:Q", title="violation rate", format=".1%"),
+            alt.Tooltip("violations:Q", title="violations"),
+            alt.Tooltip("active:Q", title="trials where active"),
+        ],
+    }
+    if by_entry:
+        enc["color"] = alt.Color("entry:N", title="Entry", legend=alt.Legend(labelLimit=220))
+        enc["yOffset"] = alt.YOffset("entry:N")
+    else:
+        enc["color"] = alt.value("#c62828")
+    height = 40 * max(1, data["policy"].n_unique()) if by_entry else alt.Step(22)
+    chart = (
+        alt.Chart(_data(data))
+        .mark_bar()
+        .encode(**enc)
+        .properties(title=title, width=WIDTH, height=height)
+    )
+    return _spec(chart)
+
+
+def task_grid(frame: pl.DataFrame, title: str) -> Spec:
+    """Tasks × entries, coloured by the share of successful trials (c of n)."""
+    data = frame.select(
+        "entry",
+        "task_id",
+        "n",
+        "c",
+        "infra_errors",
+        pl.when(pl.col("n") > 0).then(pl.col("c") / pl.col("n")).alias("share"),
+    )
+    chart = (
+        alt.Chart(_data(data))
+        .mark_rect()
+        .encode(
+            x=alt.X("task_id:N", title="Task", axis=alt.Axis(labelAngle=-60, labelFontSize=9)),
+            y=alt.Y("entry:N", title="Entry", sort=None),
+            color=alt.Color(
+                "share:Q",
+                title="c / n",
+                scale=alt.Scale(domain=[0, 1], scheme="greens"),
+                legend=alt.Legend(format="%"),
+            ),
+            tooltip=[
+                alt.Tooltip("entry:N", title="Entry"),
+                alt.Tooltip("task_id:N", title="task"),
+                alt.Tooltip("c:Q", title="successes (c)"),
+                alt.Tooltip("n:Q", title="scored trials (n)"),
+                alt.Tooltip("infra_errors:Q", title="infra errors"),
+            ],
+        )
+        .properties(title=title, width=WIDTH * 2)
+    )
+    return _spec(chart)
+
+
+def timeline(frame: pl.DataFrame, title: str) -> Spec:
+    """pass^1 of each entry across snapshot dates, with CI rules."""
+    data = frame.select("entry", "snapshot", "pass_1", "lo_1", "hi_1")
+    base = alt.Chart(_data(data)).encode(
+        x=alt.X(
+            "snapshot:T", title="Snapshot date", axis=alt.Axis(format="%Y-%m-%d", tickCount="month")
+        ),
+        color=alt.Color("entry:N", title="Entry", legend=alt.Legend(symbolLimit=0, labelLimit=220)),
+    )
+    rules = base.mark_rule(opacity=0.4).encode(y="lo_1:Q", y2="hi_1:Q")
+    line = base.mark_line(point=True).encode(
+        y=alt.Y(
+            "pass_1:Q",
+            title="pass^1 (share of tasks)",
+            axis=alt.Axis(format="%"),
+            scale=alt.Scale(domain=[0, 1]),
+        ),
+        tooltip=[
+            alt.Tooltip("entry:N", title="Entry"),
+            alt.Tooltip("snapshot:T", title="snapshot", format="%Y-%m-%d"),
+            alt.Tooltip("pass_1:Q", title="pass^1", format=".1%"),
+            alt.Tooltip("lo_1:Q", title="95% CI low", format=".1%"),
+            alt.Tooltip("hi_1:Q", title="95% CI high", format=".1%"),
+        ],
+    )
+    return _spec(alt.layer(rules, line).properties(title=title, width=WIDTH, height=HEIGHT))

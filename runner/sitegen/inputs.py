@@ -1,0 +1,207 @@
+"""Read what the site is built from: submissions with their results, snapshot folders and tasks."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from runner.batch.store import read_manifest, read_trials
+from runner.catalog import Catalog
+from runner.errors import LoadError
+from runner.records import RunManifest, TrialRecord
+from runner.sitegen.trials import read_trials_frame
+from runner.submission import Submission, load_submission
+from runner.tasks import Task, load_tasks
+
+SNAPSHOT_DOWNLOADS = ("catalog.json", "catalog.parquet", "catalog.csv", "ids.json")
+
+
+@dataclass
+class Run:
+    """One (submission, snapshot) results folder: its trials as a flat frame, and its manifest."""
+
+    slug: str
+    snapshot: str
+    folder: Path
+    frame: pl.DataFrame
+    manifest: RunManifest | None
+
+    def records(self) -> list[TrialRecord]:
+        """The full, validated trial records (read on demand: trial pages need them)."""
+        return read_trials(self.folder).records
+
+    @property
+    def verified(self) -> bool:
+        return self.manifest is not None and bool(self.manifest.verified_by)
+
+
+@dataclass
+class Entry:
+    """One submission folder: its config and its runs, one per snapshot label."""
+
+    slug: str
+    folder: Path
+    submission: Submission
+    runs: list[Run]
+
+
+@dataclass
+class SnapshotInfo:
+    """A dated snapshot folder with what the Snapshots page shows."""
+
+    label: str
+    folder: Path
+    manifest: dict[str, Any]
+    catalog: Catalog
+    sha256: dict[str, str]
+    solvability: dict[str, dict[str, Any]]
+    date: dt.date | None
+
+    @property
+    def latest_release(self) -> dt.date | None:
+        return max((item.release_date for item in self.catalog), default=None)
+
+    @property
+    def retention_date(self) -> str | None:
+        for key in ("retention_until", "retention_date", "retention"):
+            value = self.manifest.get(key)
+            if isinstance(value, str):
+                return value
+        return None
+
+    @property
+    def attribution(self) -> list[str]:
+        value = self.manifest.get("attribution")
+        if isinstance(value, str):
+            return [value]
+        if isinstance(value, list):
+            return [str(v) for v in value]
+        if isinstance(value, dict):
+            return [str(v) for v in value.values()]
+        return []
+
+    @property
+    def counts(self) -> dict[str, Any]:
+        value = self.manifest.get("counts")
+        return dict(value) if isinstance(value, dict) else {"items": len(self.catalog)}
+
+
+@dataclass
+class SiteInputs:
+    """Everything one build reads, plus notes about what loading had to skip or repair."""
+
+    entries: list[Entry]
+    snapshots: list[SnapshotInfo]
+    tasks: list[Task]
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def runs(self) -> list[Run]:
+        return [run for entry in self.entries for run in entry.runs]
+
+
+def load_entries(submissions_dir: Path, notes: list[str]) -> list[Entry]:
+    """Every `submissions/<slug>/` with a submission file; results folders are read with E's store."""
+    entries: list[Entry] = []
+    if not submissions_dir.is_dir():
+        notes.append(f"{submissions_dir}: no submissions folder")
+        return entries
+    for folder in sorted(p for p in submissions_dir.iterdir() if p.is_dir()):
+        if folder.name.startswith((".", "_")):
+            continue
+        if not (folder / "submission.yaml").exists():
+            notes.append(f"{folder}: no submission.yaml, skipped")
+            continue
+        submission = load_submission(folder)
+        runs: list[Run] = []
+        results = folder / "results"
+        if results.is_dir():
+            for run_dir in sorted(p for p in results.iterdir() if p.is_dir()):
+                frame = read_trials_frame(run_dir, submission.slug, run_dir.name, notes)
+                if frame.is_empty():
+                    notes.append(f"{run_dir}: no trial records, skipped")
+                    continue
+                runs.append(
+                    Run(submission.slug, run_dir.name, run_dir, frame, read_manifest(run_dir))
+                )
+        entries.append(Entry(submission.slug, folder, submission, runs))
+    return entries
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _solvability(path: Path) -> dict[str, dict[str, Any]]:
+    """Per task id, what helper C's `solvability.json` says (tolerant of a list or a mapping)."""
+    if not path.exists():
+        return {}
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise LoadError(path, [f"invalid JSON at line {exc.lineno}: {exc.msg}"]) from exc
+    if isinstance(raw, dict) and "tasks" in raw:
+        raw = raw["tasks"]
+    out: dict[str, dict[str, Any]] = {}
+    if isinstance(raw, dict):
+        out = {str(k): v for k, v in raw.items() if isinstance(v, dict)}
+    elif isinstance(raw, list):
+        for row in raw:
+            if isinstance(row, dict):
+                task_id = row.get("task_id", row.get("id"))
+                if task_id is not None:
+                    out[str(task_id)] = row
+    return out
+
+
+def load_snapshots(snapshots_dir: Path, notes: list[str]) -> list[SnapshotInfo]:
+    """Every snapshot folder holding a catalog, oldest first."""
+    found: list[SnapshotInfo] = []
+    if not snapshots_dir.is_dir():
+        notes.append(f"{snapshots_dir}: no snapshots folder")
+        return found
+    for folder in sorted(p for p in snapshots_dir.iterdir() if p.is_dir()):
+        if not (folder / "catalog.json").exists():
+            continue
+        manifest_path = folder / "manifest.json"
+        manifest: dict[str, Any] = {}
+        if manifest_path.exists():
+            try:
+                loaded = json.loads(manifest_path.read_text(encoding="utf-8"))
+            except json.JSONDecodeError as exc:
+                raise LoadError(manifest_path, [f"invalid JSON: {exc.msg}"]) from exc
+            manifest = loaded if isinstance(loaded, dict) else {}
+        try:
+            date: dt.date | None = dt.date.fromisoformat(folder.name)
+        except ValueError:
+            date = None
+        files = [*SNAPSHOT_DOWNLOADS, "manifest.json", "changes.json", "solvability.json"]
+        found.append(
+            SnapshotInfo(
+                label=folder.name,
+                folder=folder,
+                manifest=manifest,
+                catalog=Catalog.load(folder),
+                sha256={f: _sha256(folder / f) for f in files if (folder / f).exists()},
+                solvability=_solvability(folder / "solvability.json"),
+                date=date,
+            )
+        )
+    return found
+
+
+def load_inputs(submissions_dir: Path, snapshots_dir: Path, tasks_dir: Path) -> SiteInputs:
+    """Load submissions, snapshots and tasks; problems raise LoadError naming the file."""
+    notes: list[str] = []
+    entries = load_entries(Path(submissions_dir), notes)
+    snapshots = load_snapshots(Path(snapshots_dir), notes)
+    tasks = load_tasks(tasks_dir) if Path(tasks_dir).is_dir() else []
+    if not tasks:
+        notes.append(f"{tasks_dir}: no tasks folder")
+    return SiteInputs(entries, snapshots, tasks, notes)

@@ -1,0 +1,145 @@
+"""The one typed table of leaderboard metrics: name, direction, format and description, read by every template."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+Direction = Literal["higher", "lower", "none"]
+Format = Literal["pct", "ratio", "float1", "float2", "int", "seconds", "usd"]
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One column of the leaderboard: how it is named, read, formatted and explained."""
+
+    key: str
+    label: str
+    direction: Direction
+    fmt: Format
+    description: str
+    unit: str = ""
+
+    @property
+    def arrow(self) -> str:
+        return {"higher": "↑", "lower": "↓", "none": ""}[self.direction]
+
+    def format(self, value: float | int | None) -> str:
+        """The value as the site prints it; an undefined value prints as an em dash."""
+        if value is None or (isinstance(value, float) and math.isnan(value)):
+            return "—"
+        match self.fmt:
+            case "pct":
+                return f"{100 * value:.1f}"
+            case "ratio":
+                return f"{value:.3f}"
+            case "float1":
+                return f"{value:.1f}"
+            case "float2":
+                return f"{value:.2f}"
+            case "int":
+                return f"{int(value):d}"
+            case "seconds":
+                return f"{value:.2f} s"
+            case "usd":
+                return f"${value:.4f}" if value < 1 else f"${value:.2f}"
+
+
+def _pass(k: int) -> Metric:
+    return Metric(
+        key=f"pass_{k}",
+        label=f"pass^{k}",
+        direction="higher",
+        fmt="pct",
+        unit="%",
+        description=(
+            f"Chance that {k} independent trial{'s' if k > 1 else ''} of a task all succeed, "
+            f"estimated per task as C(c,{k})/C(n,{k}) and averaged over tasks (%), with a 95 % "
+            "bootstrap CI over tasks."
+        ),
+    )
+
+
+PASS_KS: tuple[int, ...] = (1, 2, 4)
+
+METRICS: tuple[Metric, ...] = (
+    *(_pass(k) for k in PASS_KS),
+    Metric(
+        "constraint",
+        "constraint",
+        "higher",
+        "pct",
+        "Mean constraint score: the share of scored trials whose final recommendation satisfies "
+        "every constraint of the task (abstaining scores 1 on no-valid-recommendation tasks).",
+        "%",
+    ),
+    Metric(
+        "policy",
+        "policy",
+        "higher",
+        "pct",
+        "Mean policy score: the share of scored trials that respect every active policy.",
+        "%",
+    ),
+    Metric(
+        "weighted_policy",
+        "weighted policy",
+        "higher",
+        "pct",
+        "Severity-weighted share of active policies held, averaged over scored trials.",
+        "%",
+    ),
+    Metric(
+        "no_rec",
+        "no-rec",
+        "none",
+        "pct",
+        "Share of scored trials that end without a recommendation (abstained or out of turns). "
+        "Right on no-valid-recommendation tasks, wrong elsewhere.",
+        "%",
+    ),
+    Metric("turns", "turns", "lower", "float1", "Mean conversation turns per scored trial."),
+    Metric("tool_calls", "tools", "lower", "float1", "Median tool calls per scored trial."),
+    Metric(
+        "latency",
+        "latency",
+        "lower",
+        "seconds",
+        "Median agent step latency over all steps of scored trials (seconds).",
+        "s",
+    ),
+    Metric(
+        "cost",
+        "cost",
+        "lower",
+        "usd",
+        "Mean model cost per scored trial (USD, agent side).",
+        "USD",
+    ),
+    Metric("scored", "scored", "none", "int", "Trials scored."),
+    Metric(
+        "infra_errors",
+        "infra errors",
+        "lower",
+        "int",
+        "Trials that could not finish for infrastructure reasons (rate limits, timeouts). Counted "
+        "and shown, never part of n.",
+    ),
+)
+
+METRIC_BY_KEY: dict[str, Metric] = {m.key: m for m in METRICS}
+
+# The leaderboard's numeric columns, in order (pass^k columns carry their CI).
+TABLE_COLUMNS: tuple[str, ...] = (
+    "pass_1",
+    "pass_2",
+    "pass_4",
+    "constraint",
+    "policy",
+    "no_rec",
+    "turns",
+    "tool_calls",
+    "latency",
+    "cost",
+)

@@ -1,0 +1,288 @@
+"""Shape aggregates and inputs into the plain rows the page templates read (ranks, badges, links, charts)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import polars as pl
+
+from runner.sitegen import charts
+from runner.sitegen.aggregate import Aggregates
+from runner.sitegen.inputs import Entry, Run, SiteInputs, SnapshotInfo
+from runner.sitegen.metric_table import METRIC_BY_KEY, PASS_KS
+
+TOP_CURVES = 10
+
+
+@dataclass
+class Badge:
+    kind: str
+    text: str
+    title: str
+    href: str | None = None
+
+
+@dataclass
+class BoardRow:
+    """One leaderboard row (one entry on one snapshot)."""
+
+    tier: int
+    slug: str
+    name: str
+    organization: str
+    snapshot: str
+    values: dict[str, float | None]
+    cells: dict[str, str]
+    ci: dict[str, str]
+    top_violations: list[tuple[str, str]]
+    badges: list[Badge]
+    scored: int
+    infra_errors: int
+
+    def export(self) -> dict[str, Any]:
+        """The row as the CSV / JSON download holds it (raw numbers, no formatting)."""
+        out: dict[str, Any] = {
+            "tier": self.tier,
+            "slug": self.slug,
+            "name": self.name,
+            "organization": self.organization,
+            "snapshot": self.snapshot,
+        }
+        out.update(self.values)
+        out["top_violations"] = "; ".join(f"{p} {r}" for p, r in self.top_violations)
+        out["badges"] = "; ".join(b.text for b in self.badges)
+        out["scored"] = self.scored
+        out["infra_errors"] = self.infra_errors
+        return out
+
+
+@dataclass
+class SnapshotBoard:
+    label: str
+    rows: list[BoardRow]
+    charts: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def assign_tiers(rows: list[dict[str, Any]]) -> list[int]:
+    """Tie tiers: the leader and every entry whose pass^1 CI overlaps the leader's share a tier.
+
+    `rows` must be sorted best first; entries without pass^1 get the tier after the last one.
+    """
+    tiers: list[int] = [0] * len(rows)
+    tier = 0
+    leader: dict[str, Any] | None = None
+    for i, row in enumerate(rows):
+        if row["pass_1"] is None:
+            tiers[i] = tier + 1
+            continue
+        overlaps = (
+            leader is not None
+            and row["hi_1"] is not None
+            and leader["lo_1"] is not None
+            and row["hi_1"] >= leader["lo_1"]
+        )
+        if not overlaps:
+            tier += 1
+            leader = row
+        tiers[i] = tier
+    return tiers
+
+
+def contaminated(entry: Entry, snapshot: SnapshotInfo | None) -> bool:
+    """True when every release in the snapshot predates the model's stated training cutoff."""
+    cutoff = entry.submission.model.training_cutoff
+    if cutoff is None or snapshot is None or snapshot.latest_release is None:
+        return False
+    return snapshot.latest_release < cutoff
+
+
+def badges_for(entry: Entry, run: Run, snapshot: SnapshotInfo | None) -> list[Badge]:
+    out: list[Badge] = []
+    if run.verified and run.manifest is not None:
+        out.append(
+            Badge(
+                "verified",
+                "verified",
+                "Run by the leaderboard workflow from this config",
+                run.manifest.verified_by,
+            )
+        )
+    else:
+        out.append(
+            Badge("self", "self-reported", "Results not produced by the leaderboard workflow")
+        )
+    track = entry.submission.track
+    out.append(
+        Badge(
+            track,
+            track,
+            "Standard track: the six v1 tools"
+            if track == "standard"
+            else "Custom track: extra tools (e.g. filter_catalog)",
+        )
+    )
+    if contaminated(entry, snapshot):
+        cutoff = entry.submission.model.training_cutoff
+        latest = snapshot.latest_release if snapshot else None
+        out.append(
+            Badge(
+                "contamination",
+                "contamination risk",
+                f"Every title in this snapshot (latest release {latest}) predates the model's "
+                f"training cutoff ({cutoff}): it may have seen them",
+            )
+        )
+    return out
+
+
+def _fmt_ci(lo: float | None, hi: float | None) -> str:
+    if lo is None or hi is None:
+        return ""
+    return f"[{100 * lo:.1f}, {100 * hi:.1f}]"
+
+
+def _with_names(frame: pl.DataFrame, names: dict[str, str]) -> pl.DataFrame:
+    """Add the `entry` label column charts use (display name, made unique by the slug)."""
+    lookup = pl.DataFrame(
+        {"submission": list(names), "entry": list(names.values())},
+        schema={"submission": pl.String, "entry": pl.String},
+    )
+    return frame.join(lookup, on="submission", how="left")
+
+
+def chart_names(inputs: SiteInputs) -> dict[str, str]:
+    names = {e.slug: e.submission.display_name for e in inputs.entries}
+    counts: dict[str, int] = {}
+    for name in names.values():
+        counts[name] = counts.get(name, 0) + 1
+    return {slug: (f"{n} ({slug})" if counts[n] > 1 else n) for slug, n in names.items()}
+
+
+def boards(inputs: SiteInputs, agg: Aggregates) -> list[SnapshotBoard]:
+    """One board per snapshot label found in the results, newest first."""
+    entries = {e.slug: e for e in inputs.entries}
+    runs = {(r.slug, r.snapshot): r for r in inputs.runs}
+    snaps = {s.label: s for s in inputs.snapshots}
+    names = chart_names(inputs)
+    table = agg.entries.sort(
+        ["snapshot", "pass_1", "submission"], descending=[True, True, False], nulls_last=True
+    )
+    violations = agg.per_policy.filter(pl.col("violations") > 0).sort(
+        ["submission", "snapshot", "rate", "policy"], descending=[False, False, True, False]
+    )
+    top: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for row in violations.iter_rows(named=True):
+        key = (row["submission"], row["snapshot"])
+        if len(top.setdefault(key, [])) < 2:
+            top[key].append((row["policy"], f"{100 * row['rate']:.0f}%"))
+    out: list[SnapshotBoard] = []
+    for label in table["snapshot"].unique(maintain_order=True).to_list():
+        part = table.filter(pl.col("snapshot") == label)
+        dicts = part.to_dicts()
+        tiers = assign_tiers(dicts)
+        rows: list[BoardRow] = []
+        for tier, row in zip(tiers, dicts, strict=True):
+            entry = entries[row["submission"]]
+            run = runs[(row["submission"], label)]
+            keys = [
+                "pass_1",
+                "pass_2",
+                "pass_4",
+                "constraint",
+                "policy",
+                "weighted_policy",
+                "no_rec",
+                "turns",
+                "tool_calls",
+                "latency",
+                "cost",
+            ]
+            values = {k: row.get(k) for k in keys}
+            for k in PASS_KS:
+                values[f"ci_low_{k}"] = row.get(f"lo_{k}")
+                values[f"ci_high_{k}"] = row.get(f"hi_{k}")
+            rows.append(
+                BoardRow(
+                    tier=tier,
+                    slug=entry.slug,
+                    name=entry.submission.display_name,
+                    organization=entry.submission.contact.organization,
+                    snapshot=label,
+                    values=values,
+                    cells={k: METRIC_BY_KEY[k].format(row.get(k)) for k in keys},
+                    ci={
+                        f"pass_{k}": _fmt_ci(row.get(f"lo_{k}"), row.get(f"hi_{k}"))
+                        for k in PASS_KS
+                    },
+                    top_violations=top.get((entry.slug, label), []),
+                    badges=badges_for(entry, run, snaps.get(label)),
+                    scored=row["scored"],
+                    infra_errors=row["infra_errors"],
+                )
+            )
+        board = SnapshotBoard(label, rows)
+        board.charts = board_charts(agg, label, names, [r.slug for r in rows])
+        out.append(board)
+    return out
+
+
+def board_charts(
+    agg: Aggregates, label: str, names: dict[str, str], ranked: list[str]
+) -> dict[str, dict[str, Any]]:
+    """The home page charts of one snapshot (curves for the top entries; others for all)."""
+    in_snap = pl.col("snapshot") == label
+    top = ranked[:TOP_CURVES]
+    entries = _with_names(agg.entries.filter(in_snap), names)
+    order = pl.DataFrame({"submission": ranked, "rank": list(range(len(ranked)))})
+
+    def by_rank(frame: pl.DataFrame) -> pl.DataFrame:
+        return frame.join(order, on="submission").sort("rank")
+
+    specs: dict[str, dict[str, Any]] = {
+        "pass_k": charts.pass_k_curves(
+            by_rank(
+                _with_names(agg.pass_k.filter(in_snap & pl.col("submission").is_in(top)), names)
+            ),
+            f"pass^k by k — top {min(TOP_CURVES, len(ranked))} entries ({label})",
+        ),
+        "latency": charts.capability_vs(
+            entries,
+            "latency",
+            "Median step latency (s)",
+            f"Capability vs latency ({label})",
+            ".2f",
+        ),
+        "cost": charts.capability_vs(
+            entries, "cost", "Cost per trial (USD)", f"Capability vs cost ({label})", "$.4f"
+        ),
+        "strata": charts.strata_grid(
+            by_rank(_with_names(agg.stratified.filter(in_snap), names)),
+            f"pass^1 by reveal difficulty and complexity ({label})",
+        ),
+        "violations": charts.violation_bars(
+            by_rank(
+                _with_names(
+                    agg.per_policy.filter(in_snap & pl.col("submission").is_in(ranked[:5])), names
+                )
+            ),
+            f"Policy violation rate — top {min(5, len(ranked))} entries ({label})",
+            by_entry=True,
+        ),
+        "tasks": charts.task_grid(
+            by_rank(_with_names(agg.per_task.filter(in_snap), names)),
+            f"Successful trials per task (c of n) ({label})",
+        ),
+    }
+    return specs
+
+
+def timeline_chart(inputs: SiteInputs, agg: Aggregates) -> dict[str, Any] | None:
+    """pass^1 across snapshot dates, for entries with at least one dated run."""
+    frame = agg.entries.filter(pl.col("snapshot").str.contains(r"^\d{4}-\d{2}-\d{2}$"))
+    if frame.is_empty():
+        return None
+    return charts.timeline(
+        _with_names(frame, chart_names(inputs)).sort("submission", "snapshot"),
+        "pass^1 across snapshots",
+    )

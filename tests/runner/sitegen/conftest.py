@@ -1,0 +1,40 @@
+"""Fixtures for the site tests: one synthesized world and one built site per session."""
+
+from __future__ import annotations
+
+import pytest
+
+from runner.sitegen import BuildReport, build_site
+from runner.sitegen.synth import SynthSpec, SynthWorld, synthesize
+
+
+@pytest.fixture(scope="session")
+def synth_world(tmp_path_factory: pytest.TempPathFactory) -> SynthWorld:
+    """Four entries (one named like a script tag), twelve tasks, four trials, two snapshots."""
+    return synthesize(tmp_path_factory.mktemp("world"), SynthSpec())
+
+
+@pytest.fixture(scope="session")
+def built_site(synth_world: SynthWorld, tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
+    root = tmp_path_factory.mktemp("site")
+    return build_site(
+        submissions=synth_world.submissions,
+        snapshots=synth_world.snapshots,
+        tasks=synth_world.tasks,
+        out=root / "public",
+        docs=root / "docs",
+    )
+
+
+@pytest.fixture(scope="session")
+def small_site(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
+    """A smaller built site (three entries, five tasks) so the browser can visit every page fast."""
+    root = tmp_path_factory.mktemp("small")
+    world = synthesize(root / "world", SynthSpec(entries=3, tasks=5, trials=4))
+    return build_site(
+        submissions=world.submissions,
+        snapshots=world.snapshots,
+        tasks=world.tasks,
+        out=root / "public",
+        docs=root / "docs",
+    )
