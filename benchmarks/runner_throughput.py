@@ -8,13 +8,18 @@ What it measures (each phase runs in its own fresh process so CPU time and peak 
   Printed: wall time of the batch (LiteLLM is imported before the clock starts), the ideal wall time
   ``model calls × latency / concurrency``, their ratio (target ≤ 1.15), and the process CPU time.
 * ``builtin`` phase: the same tasks × trials with the in-process ``builtin`` heuristic agent (no
-  LiteLLM, no HTTP, no added latency) at the same concurrency. The agent is wrapped by a counting
-  factory that measures the CPU time spent inside each ``step`` (the policy itself, which in the
-  litellm phase runs in the server process). Runner CPU per model call =
-  ``(process CPU − CPU inside the policy) / agent steps``: the loop, simulator, tools, scoring,
-  records, transcripts and scheduling — everything but the model and LiteLLM. Target < 1 ms.
-* LiteLLM's own overhead per call = ``(litellm-phase CPU − builtin-phase runner CPU) / model calls``:
-  LiteLLM, the OpenAI SDK/httpx client and the agent's request building and response parsing.
+  LiteLLM, no HTTP, no added latency) at the same concurrency. The agent, the simulator and the
+  toolset are wrapped so the main-thread CPU time (``time.thread_time``) inside each call is added
+  up; none of them awaits I/O there, so each delta is that call's own CPU. Per agent step (= model
+  call) it prints: the runner (process CPU minus policy, simulator and tools: the loop, scheduling,
+  scoring, records, transcripts, the I/O thread; target < 1 ms), the simulator, the tools, and the
+  heuristic policy (which runs in the server process in the litellm phase).
+* LiteLLM's own overhead per call = ``(litellm-phase CPU − builtin-phase runner+simulator+tools) /
+  model calls``: LiteLLM, the OpenAI SDK/httpx client and the agent's request building/parsing.
+
+Imports, the search index and LiteLLM's first call happen before the clock starts. On a shared
+machine the wall-time ratio is bounded by CPU: when the client process needs more CPU than
+``ideal`` seconds, no scheduling can reach the target; the load average is printed for context.
 
 Run: ``.venv/bin/python benchmarks/runner_throughput.py`` (options: --trials, --tasks-limit,
 --concurrency, --latency-ms). Uses our suite (tasks/ + the latest snapshot) when present, else the
@@ -45,8 +50,18 @@ from runner.agent_config import AgentConfig
 from runner.batch import run_submissions_async
 from runner.batch.inputs import dated_snapshots
 from runner.paths import SNAPSHOTS_DIR, TASKS_DIR, v1_data_dir
-from runner.protocols import Agent, AgentContext, AgentReply, ChatMessage, ToolSchema
-from runner.transcript import ComponentSpec
+from runner.protocols import (
+    Agent,
+    AgentContext,
+    AgentReply,
+    ChatMessage,
+    ToolOutcome,
+    ToolSchema,
+    Toolset,
+    UserSimulator,
+    UserTurn,
+)
+from runner.transcript import ComponentSpec, MessageEvent
 
 
 def _suite(limit: int, workdir: Path) -> tuple[Path, Path, str]:
@@ -84,12 +99,17 @@ def _serve(queue: Any, latency_ms: float) -> None:
     serve_model_forever(options=ServerOptions(latency_ms=latency_ms), ready=queue.put)
 
 
-class _CountingAgent:
-    """Delegates to a real agent and adds up the CPU time spent inside its steps."""
+class _Meter:
+    """Main-thread CPU time spent inside the agent, the simulator and the tools (none of them awaits
+    I/O in the builtin phase, so a `thread_time` delta around each call is exactly its own CPU)."""
 
-    cpu_in_steps = 0.0
+    policy = 0.0
+    simulator = 0.0
+    tools = 0.0
     steps = 0
 
+
+class _MeteredAgent:
     def __init__(self, inner: Agent) -> None:
         self._inner = inner
 
@@ -98,17 +118,90 @@ class _CountingAgent:
         return self._inner.spec
 
     async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> AgentReply:
-        start = time.process_time()
+        start = time.thread_time()
         reply = await self._inner.step(messages, tools)
-        _CountingAgent.cpu_in_steps += time.process_time() - start
-        _CountingAgent.steps += 1
+        _Meter.policy += time.thread_time() - start
+        _Meter.steps += 1
         return reply
 
 
-def _counting_factory(config: AgentConfig, context: AgentContext) -> Agent:
+class _MeteredSimulator:
+    def __init__(self, inner: UserSimulator) -> None:
+        self._inner = inner
+
+    @property
+    def spec(self) -> ComponentSpec:
+        return self._inner.spec
+
+    async def respond(self, conversation: list[MessageEvent]) -> UserTurn:
+        start = time.thread_time()
+        turn = await self._inner.respond(conversation)
+        _Meter.simulator += time.thread_time() - start
+        return turn
+
+
+class _MeteredToolset:
+    def __init__(self, inner: Toolset) -> None:
+        self._inner = inner
+
+    @property
+    def names(self) -> list[str]:
+        return self._inner.names
+
+    def schemas(self) -> list[ToolSchema]:
+        return self._inner.schemas()
+
+    def call(self, name: str, arguments: str | dict[str, Any]) -> ToolOutcome:
+        start = time.thread_time()
+        outcome = self._inner.call(name, arguments)
+        _Meter.tools += time.thread_time() - start
+        return outcome
+
+
+def _metered_factory(config: AgentConfig, context: AgentContext) -> Agent:
     from runner.agents import build_agent
 
-    return _CountingAgent(build_agent(config, context))
+    return _MeteredAgent(build_agent(config, context))
+
+
+def _install_meters() -> None:
+    """Wrap the simulator and toolset builders the runner imports per trial (benchmark only)."""
+    import runner.simulators
+    import runner.tools
+
+    build_simulator, build_toolset = runner.simulators.build_simulator, runner.tools.build_toolset
+
+    def simulator(*args: Any, **kwargs: Any) -> UserSimulator:
+        return _MeteredSimulator(build_simulator(*args, **kwargs))
+
+    def toolset(*args: Any, **kwargs: Any) -> Toolset:
+        return _MeteredToolset(build_toolset(*args, **kwargs))
+
+    runner.simulators.build_simulator = simulator
+    runner.tools.build_toolset = toolset  # type: ignore[assignment]
+
+
+def _warm_up() -> None:
+    """Import everything a trial touches before the clock starts (one-time costs are not per call)."""
+    import runner.agents
+    import runner.loop
+    import runner.scoring
+    import runner.search
+    import runner.simulators
+    import runner.tools  # noqa: F401
+
+
+async def _first_call(litellm: Any, url: str) -> None:
+    from runner.agents.litellm_agent import aclose_litellm_clients
+
+    await litellm.acompletion(
+        model="openai/heuristic",
+        api_base=url,
+        api_key="x",
+        messages=[{"role": "user", "content": "hi"}],
+        max_retries=0,
+    )
+    await aclose_litellm_clients()
 
 
 def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
@@ -116,16 +209,19 @@ def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
     server = None
     try:
         snapshot, tasks, suite = _suite(args.tasks_limit, workdir)
+        _warm_up()
         if name == "litellm":
             from runner.agents.litellm_agent import import_litellm
 
-            import_litellm()
+            litellm = import_litellm()
             queue: Any = mp.get_context("spawn").Queue()
             server = mp.get_context("spawn").Process(
                 target=_serve, args=(queue, args.latency_ms), daemon=True
             )
             server.start()
             url = queue.get(timeout=60)
+            # One real call first: LiteLLM's lazy imports on the first call are not per-call costs.
+            asyncio.run(_first_call(litellm, url))
             agent: dict[str, Any] = {
                 "kind": "litellm",
                 "model": "openai/heuristic",
@@ -135,7 +231,8 @@ def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
             factory = None
         else:
             agent = {"kind": "builtin", "name": "heuristic"}
-            factory = _counting_factory
+            factory = _metered_factory
+            _install_meters()
         sub = _submission(workdir, agent)
         cpu0, wall0 = time.process_time(), time.perf_counter()
         results = asyncio.run(
@@ -159,10 +256,12 @@ def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
             "scored": sum(r.status == "scored" for r in records),
             "infra_errors": sum(r.status == "infra_error" for r in records),
             "passed": sum(1 for r in records if r.score is not None and r.score.reward >= 1),
-            "model_calls": calls if name == "litellm" else _CountingAgent.steps,
+            "model_calls": calls if name == "litellm" else _Meter.steps,
             "wall_s": wall,
             "cpu_s": cpu,
-            "cpu_in_policy_s": _CountingAgent.cpu_in_steps,
+            "cpu_policy_s": _Meter.policy,
+            "cpu_simulator_s": _Meter.simulator,
+            "cpu_tools_s": _Meter.tools,
             "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         }
     finally:
@@ -193,36 +292,47 @@ def main() -> None:
         )
         figures[phase] = json.loads(out.stdout.strip().splitlines()[-1])
     lit, bi = figures["litellm"], figures["builtin"]
-    calls = lit["model_calls"]
+    calls, steps = lit["model_calls"], max(bi["model_calls"], 1)
     ideal = calls * args.latency_ms / 1000 / args.concurrency
-    runner_cpu = bi["cpu_s"] - bi["cpu_in_policy_s"]
-    runner_ms = runner_cpu / max(bi["model_calls"], 1) * 1000
-    litellm_ms = (lit["cpu_s"] - runner_cpu) / max(calls, 1) * 1000
+    env_cpu = bi["cpu_simulator_s"] + bi["cpu_tools_s"]
+    runner_cpu = bi["cpu_s"] - bi["cpu_policy_s"] - env_cpu
+    harness_cpu = runner_cpu + env_cpu
+    litellm_ms = (lit["cpu_s"] - harness_cpu) / max(calls, 1) * 1000
+
+    def per_call(seconds: float) -> str:
+        return f"{seconds / steps * 1000:8.3f} ms"
+
     print(
         f"suite: {lit['suite']} × {args.trials} trials, concurrency {args.concurrency}, "
-        f"+{args.latency_ms:.0f} ms per model call, {os.cpu_count()} CPUs"
+        f"+{args.latency_ms:.0f} ms per model call, {os.cpu_count()} CPUs, "
+        f"load average {os.getloadavg()[0]:.1f}"
     )
     print(
         f"litellm run: {lit['trials']} trials ({lit['scored']} scored, {lit['infra_errors']} "
         f"infra errors, {lit['passed']} passed), {calls} model calls"
     )
-    print(f"wall time          {lit['wall_s']:8.2f} s")
+    print(f"wall time            {lit['wall_s']:8.2f} s")
     print(
-        f"ideal              {ideal:8.2f} s   (model calls × {args.latency_ms:.0f} ms / "
+        f"ideal                {ideal:8.2f} s   (model calls × {args.latency_ms:.0f} ms / "
         f"{args.concurrency})"
     )
-    print(f"ratio              {lit['wall_s'] / ideal:8.3f}     (target ≤ 1.15)")
+    print(f"ratio                {lit['wall_s'] / ideal:8.3f}     (target ≤ 1.15)")
+    print(f"client CPU           {lit['cpu_s']:8.2f} s   (the litellm run's process)")
+    print(f"per model call, from the builtin run ({steps} agent steps, CPU {bi['cpu_s']:.2f} s):")
     print(
-        f"runner CPU / call  {runner_ms:8.3f} ms  (target < 1 ms; builtin run: "
-        f"{bi['cpu_s']:.2f} s CPU − {bi['cpu_in_policy_s']:.2f} s in the policy, "
-        f"{bi['model_calls']} steps, wall {bi['wall_s']:.2f} s)"
+        f"  runner             {per_call(runner_cpu)}  (target < 1 ms: loop, scheduling, "
+        "scoring, records, transcripts, I/O)"
     )
+    print(f"  user simulator     {per_call(bi['cpu_simulator_s'])}")
+    print(f"  tools (search …)   {per_call(bi['cpu_tools_s'])}")
+    print(f"  runner+sim+tools   {per_call(harness_cpu)}  (everything in-process but the model)")
     print(
-        f"LiteLLM CPU / call {litellm_ms:8.3f} ms  (litellm run CPU {lit['cpu_s']:.2f} s "
-        "minus the runner's share)"
+        f"  heuristic policy   {per_call(bi['cpu_policy_s'])}  (runs in the server in the "
+        "litellm run)"
     )
+    print(f"LiteLLM CPU / call   {litellm_ms:8.3f} ms  (litellm-run CPU minus runner+sim+tools)")
     print(
-        f"peak memory        {lit['peak_rss_mib']:8.1f} MiB (litellm run), "
+        f"peak memory          {lit['peak_rss_mib']:8.1f} MiB (litellm run), "
         f"{bi['peak_rss_mib']:.1f} MiB (builtin run)"
     )
 

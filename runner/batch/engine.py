@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from runner.agent_config import AgentConfig, BuiltinAgentConfig, HttpAgentConfig
 from runner.batch.inputs import RunInputs, load_inputs
@@ -177,6 +178,7 @@ class _Batch:
         inputs: RunInputs,
         *,
         simulator: str,
+        simulator_options: dict[str, Any] | None,
         max_turns: int,
         concurrency: int,
         max_cost: float | None,
@@ -186,6 +188,7 @@ class _Batch:
     ) -> None:
         self.inputs = inputs
         self.simulator = simulator
+        self.simulator_options = simulator_options or None
         self.max_turns = max_turns
         self.concurrency = concurrency
         self.max_cost = max_cost
@@ -225,7 +228,13 @@ class _Batch:
                 catalog=catalog,
             )
             agent = self.agent_factory(plan.submission.agent, context)
-            sim = build_simulator(self.simulator, task=task, catalog=catalog, seed=job.seed)
+            sim = build_simulator(
+                self.simulator,
+                task=task,
+                catalog=catalog,
+                seed=job.seed,
+                options=self.simulator_options,
+            )
             toolset = build_toolset(catalog, task, plan.submission.tools)
             transcript = await run_trial(
                 task=task,
@@ -389,6 +398,7 @@ def _plan_submission(
     trials: int | None,
     shard: Shard | None,
     simulator: str,
+    simulator_options: dict[str, Any] | None,
     seed: int,
     max_turns: int,
     fresh: bool,
@@ -410,7 +420,7 @@ def _plan_submission(
         submission=submission.slug,
         snapshot=inputs.snapshot.label,
         agent=ComponentSpec(name=agent_name(submission.agent), args=redact_config(agent_cfg)),
-        simulator=ComponentSpec(name=simulator),
+        simulator=ComponentSpec(name=simulator, args=redact_config(simulator_options or {})),
         submission_config=redact_config(submission.model_dump(mode="json")),
         tools=list(build_toolset(inputs.snapshot.catalog, inputs.tasks[0], submission.tools).names),
         task_suite_digest=inputs.task_suite_digest,
@@ -515,6 +525,7 @@ async def run_submissions_async(
     shard: Shard | str | None = None,
     max_cost: float | None = None,
     simulator: str = "scripted",
+    simulator_options: dict[str, Any] | None = None,
     seed: int = 0,
     fresh: bool = False,
     max_turns: int = 20,
@@ -547,10 +558,13 @@ async def run_submissions_async(
         config = sub.model_dump(mode="json")
         env_names |= secret_env_names(config)
         literal |= secret_values(config)
+    env_names |= secret_env_names(simulator_options or {})
+    literal |= secret_values(simulator_options or {}, "simulator")
     redactor = Redactor.from_environment(env_names, extra_secrets=literal)
     batch = _Batch(
         inputs,
         simulator=simulator,
+        simulator_options=simulator_options,
         max_turns=max_turns,
         concurrency=concurrency,
         max_cost=max_cost,
@@ -567,6 +581,7 @@ async def run_submissions_async(
             trials=trials,
             shard=shard_spec,
             simulator=simulator,
+            simulator_options=simulator_options,
             seed=seed,
             max_turns=max_turns,
             fresh=fresh,
@@ -638,6 +653,7 @@ def run_submissions(
     shard: Shard | str | None = None,
     max_cost: float | None = None,
     simulator: str = "scripted",
+    simulator_options: dict[str, Any] | None = None,
     seed: int = 0,
     fresh: bool = False,
     max_turns: int = 20,
@@ -664,6 +680,7 @@ def run_submissions(
             shard=shard,
             max_cost=max_cost,
             simulator=simulator,
+            simulator_options=simulator_options,
             seed=seed,
             fresh=fresh,
             max_turns=max_turns,

@@ -171,3 +171,18 @@ def test_transcripts_are_gzip_json(
     record = result.records[0]
     data = json.loads(gzip.decompress((result.results_dir / record.transcript).read_bytes()))
     assert data["task_id"] == record.key.task_id
+
+
+def test_two_submissions_share_one_batch(
+    small_suite: Path, v1_dir: Path, make_submission: SubmissionMaker
+) -> None:
+    oracle = make_submission("oracle", builtin("oracle"), trials=2)
+    rand = make_submission("rand", builtin("random"), trials=1)
+    results = run_submissions(
+        [oracle, rand], snapshot=v1_dir / "catalog.json", tasks_dir=small_suite, concurrency=8
+    )
+    by_slug = {r.submission: r for r in results}
+    assert by_slug["oracle"].manifest.counts.scored == 16
+    assert by_slug["rand"].manifest.counts.scored == 8
+    assert all(r.score is not None and r.score.reward == 1.0 for r in by_slug["oracle"].records)
+    assert by_slug["rand"].results_dir == rand / "results" / "tau-rec-v1"

@@ -104,6 +104,8 @@ def test_planted_secrets_are_absent_from_every_output(
         ],
     )
     assert result.exit_code == 0, result.output
+    assert "[8/8]" in result.output  # plain progress lines when stdout is not a terminal
+    assert "leaky: pass^1" in result.output  # the end-of-run summary
     folder = sub / "results" / "tau-rec-v1"
     text = _all_output_text(folder)
     # The agent really did say it: the redaction markers prove the scrubber, not luck, removed it.
