@@ -19,14 +19,16 @@ taurec="${TAUREC:-$root/.venv/bin/taurec}"
 port=8765  # the api_base of the shipped loopback entry (submissions/heuristic-via-litellm)
 export LITELLM_LOCAL_MODEL_COST_MAP=True
 
-"$taurec" serve-model --host 127.0.0.1 --port "$port" >/dev/null 2>"$out.model-server.log" &
+mkdir -p "$out"
+log="$(mktemp)"
+"$taurec" serve-model --host 127.0.0.1 --port "$port" >/dev/null 2>"$log" &
 server=$!
-trap 'kill "$server" 2>/dev/null || true' EXIT
+trap 'kill "$server" 2>/dev/null || true; rm -f "$log"' EXIT
 for _ in $(seq 100); do
   if curl -fsS "http://127.0.0.1:$port/v1/models" >/dev/null 2>&1; then break; fi
   if ! kill -0 "$server" 2>/dev/null; then
     echo "the model server did not start (port $port in use?):" >&2
-    cat "$out.model-server.log" >&2
+    cat "$log" >&2
     exit 1
   fi
   sleep 0.1

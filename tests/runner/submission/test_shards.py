@@ -1,0 +1,55 @@
+"""The refresh workflow's shard scripts, run locally: two shards of `taurec run` then a merge into each entry."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from runner.batch import load_records
+from runner.paths import PROJECT_ROOT, SUBMISSIONS_DIR, TASKS_DIR
+
+
+def script(root: Path, name: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(root / "scripts" / name), *args],
+        env={**os.environ, "TAUREC": str(PROJECT_ROOT / ".venv" / "bin" / "taurec")},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+@pytest.mark.slow
+def test_two_shards_merge_into_every_entry(tmp_path: Path) -> None:
+    # A copy of the repository layout the scripts rely on: scripts/ and submissions/<slug>/.
+    root = tmp_path / "repo"
+    shutil.copytree(PROJECT_ROOT / "scripts", root / "scripts")
+    for slug in ("oracle-baseline", "heuristic-via-litellm"):
+        shutil.copytree(
+            SUBMISSIONS_DIR / slug,
+            root / "submissions" / slug,
+            ignore=shutil.ignore_patterns("results"),
+        )
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    for name in ("task_001.json", "task_021.json", "task_045.json", "policy.md"):
+        shutil.copyfile(TASKS_DIR / name, tasks / name)
+    date = "2026-11-01"
+    for index in (1, 2):
+        ran = script(
+            root, "run_shard.sh", date, str(index), "2", str(tmp_path / "shards" / f"shard-{index}"),
+            "--tasks", str(tasks), "--trials", "2", "--max-cost", "1",
+        )  # fmt: skip
+        assert ran.returncode == 0, ran.stdout + ran.stderr
+    merged = script(root, "merge_shards.sh", date, str(tmp_path / "shards"))
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    for slug in ("oracle-baseline", "heuristic-via-litellm"):
+        records = load_records(root / "submissions" / slug / "results" / date)
+        keys = sorted((r.key.task_id, r.key.trial_index) for r in records)
+        assert keys == [(t, i) for t in ("task_001", "task_021", "task_045") for i in (0, 1)]
+        assert all(r.status == "scored" for r in records)
