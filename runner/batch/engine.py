@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
+import os
 import shutil
 import signal
 import subprocess
@@ -75,6 +76,17 @@ class _Job:
 
 def _now() -> str:
     return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def _workflow_run_url() -> str | None:
+    """The GitHub Actions run producing these results (the site's "verified" badge), else None."""
+    if os.environ.get("GITHUB_ACTIONS") != "true":
+        return None
+    parts = [os.environ.get(k) for k in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_RUN_ID")]
+    if not all(parts):
+        return None
+    server, repo, run_id = parts
+    return f"{server}/{repo}/actions/runs/{run_id}"
 
 
 def _git_revision() -> str | None:
@@ -434,6 +446,7 @@ def _plan_submission(
         max_cost_usd=max_cost,
         task_ids=[t.id for t in inputs.tasks],
         retired_tasks=dict(inputs.retired),
+        verified_by=_workflow_run_url(),
     )
     notes: list[str] = []
     old = read_manifest(results_dir)

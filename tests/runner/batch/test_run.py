@@ -186,3 +186,34 @@ def test_two_submissions_share_one_batch(
     assert by_slug["rand"].manifest.counts.scored == 8
     assert all(r.score is not None and r.score.reward == 1.0 for r in by_slug["oracle"].records)
     assert by_slug["rand"].results_dir == rand / "results" / "tau-rec-v1"
+
+
+def test_a_run_inside_github_actions_records_the_workflow_run_as_verification(
+    small_suite: Path,
+    v1_dir: Path,
+    make_submission: SubmissionMaker,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sub = make_submission("verified", builtin("oracle"), trials=1)
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_SERVER_URL", "https://github.com")
+    monkeypatch.setenv("GITHUB_REPOSITORY", "taurec/leaderboard")
+    monkeypatch.setenv("GITHUB_RUN_ID", "42")
+    _run(sub, small_suite, v1_dir)
+    manifest = read_manifest(sub / "results" / "tau-rec-v1")
+    assert manifest is not None
+    assert manifest.verified_by == "https://github.com/taurec/leaderboard/actions/runs/42"
+
+
+def test_a_local_run_is_not_marked_verified(
+    small_suite: Path,
+    v1_dir: Path,
+    make_submission: SubmissionMaker,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sub = make_submission("local", builtin("oracle"), trials=1)
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    _run(sub, small_suite, v1_dir)
+    manifest = read_manifest(sub / "results" / "tau-rec-v1")
+    assert manifest is not None
+    assert manifest.verified_by is None
