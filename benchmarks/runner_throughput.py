@@ -14,16 +14,24 @@ What it measures (each phase runs in its own fresh process so CPU time and peak 
   call) it prints: the runner (process CPU minus policy, simulator and tools: the loop, scheduling,
   scoring, records, transcripts, the I/O thread; target < 1 ms), the simulator, the tools, and the
   heuristic policy (which runs in the server process in the litellm phase).
-* LiteLLM's own overhead per call = ``(litellm-phase CPU − builtin-phase runner+simulator+tools) /
-  model calls``: LiteLLM, the OpenAI SDK/httpx client and the agent's request building/parsing.
+* LiteLLM's own overhead per call = ``litellm-run CPU / model calls − builtin-run
+  (runner+simulator+tools) per step``: LiteLLM, its HTTP client and the agent's request building
+  and parsing. The server's CPU per call (HTTP + heuristic policy) is read from /proc for its pid.
+* A second ``litellm`` run at a low concurrency (``--low-concurrency``, default 8, with
+  ``--low-trials``) where the client is not CPU-bound, to separate scheduling from CPU limits.
+* For each litellm run: "ideal with chains" (each trial is a chain of sequential calls; list
+  scheduling of those chains with calls of exactly the latency and zero CPU: the tail alone) and
+  "best ratio possible" = ``max(client CPU, (client + server CPU) / cores, ideal) / ideal``: the
+  client is one Python process, so its CPU is serial under the GIL however many cores there are.
 
 Imports, the search index and LiteLLM's first call happen before the clock starts. On a shared
-machine the wall-time ratio is bounded by CPU: when the client process needs more CPU than
-``ideal`` seconds, no scheduling can reach the target; the load average is printed for context.
+machine the load average is printed for context. ``--server thread`` runs the model server in
+the client's process instead (its CPU then competes for the client's GIL).
 
-Run: ``.venv/bin/python benchmarks/runner_throughput.py`` (options: --trials, --tasks-limit,
---concurrency, --latency-ms). Uses our suite (tasks/ + the latest snapshot) when present, else the
-v1 data (``TAUREC_V1_DATA`` or ../shared/datasets/tau-rec-v1).
+Run: ``.venv/bin/python benchmarks/runner_throughput.py`` (~1.5 min idle; options: --trials,
+--tasks-limit, --concurrency, --latency-ms, --low-concurrency, --low-trials, --server). Uses our
+suite (tasks/ + the latest snapshot) when present, else the v1 data (``TAUREC_V1_DATA`` or
+../shared/datasets/tau-rec-v1).
 """
 
 from __future__ import annotations
@@ -97,6 +105,30 @@ def _serve(queue: Any, latency_ms: float) -> None:
     from runner.model_server import ServerOptions, serve_model_forever
 
     serve_model_forever(options=ServerOptions(latency_ms=latency_ms), ready=queue.put)
+
+
+def _schedule_s(chains: list[int], latency_s: float, concurrency: int) -> float:
+    """Wall time if every call took exactly `latency_s` and nothing else cost time: each trial is a
+    chain of sequential calls, taken in the runner's order by the first free worker."""
+    import heapq
+
+    free = [0.0] * concurrency
+    end = 0.0
+    for calls in chains:
+        start = heapq.heappop(free)
+        finish = start + calls * latency_s
+        end = max(end, finish)
+        heapq.heappush(free, finish)
+    return end
+
+
+def _process_cpu_s(pid: int) -> float | None:
+    """User + system CPU seconds of another process so far (Linux /proc; None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class _Meter:
@@ -207,6 +239,8 @@ async def _first_call(litellm: Any, url: str) -> None:
 def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
     workdir = Path(tempfile.mkdtemp(prefix=f"taurec-bench-{name}-"))
     server = None
+    in_process: Any = None
+    server_cpu: Any = None  # () -> CPU seconds the model server has used so far
     try:
         snapshot, tasks, suite = _suite(args.tasks_limit, workdir)
         _warm_up()
@@ -214,12 +248,22 @@ def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
             from runner.agents.litellm_agent import import_litellm
 
             litellm = import_litellm()
-            queue: Any = mp.get_context("spawn").Queue()
-            server = mp.get_context("spawn").Process(
-                target=_serve, args=(queue, args.latency_ms), daemon=True
-            )
-            server.start()
-            url = queue.get(timeout=60)
+            if args.server == "process":
+                queue: Any = mp.get_context("spawn").Queue()
+                server = mp.get_context("spawn").Process(
+                    target=_serve, args=(queue, args.latency_ms), daemon=True
+                )
+                server.start()
+                url = queue.get(timeout=60)
+                pid = server.pid
+
+                def server_cpu() -> float | None:
+                    return _process_cpu_s(pid) if pid is not None else None
+            else:  # a thread of this process: its CPU is in the client's, under the same GIL
+                from runner.model_server import serve_model
+
+                in_process = serve_model(latency_ms=args.latency_ms)
+                url = in_process.__enter__()
             # One real call first: LiteLLM's lazy imports on the first call are not per-call costs.
             asyncio.run(_first_call(litellm, url))
             agent: dict[str, Any] = {
@@ -234,6 +278,7 @@ def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
             factory = _metered_factory
             _install_meters()
         sub = _submission(workdir, agent)
+        server0 = server_cpu() if server_cpu is not None else None
         cpu0, wall0 = time.process_time(), time.perf_counter()
         results = asyncio.run(
             run_submissions_async(
@@ -247,8 +292,14 @@ def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
             )
         )
         wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+        server1 = server_cpu() if server_cpu is not None else None
         records = results[0].records
         calls = sum(u.calls for r in records for k, u in r.usage.items() if k.startswith("agent"))
+        # The runner's job order: trial index, then task (as load_inputs lists them, by id).
+        chains = [
+            sum(u.calls for k, u in r.usage.items() if k.startswith("agent"))
+            for r in sorted(records, key=lambda r: (r.key.trial_index, r.key.task_id))
+        ]
         return {
             "phase": name,
             "suite": suite,
@@ -262,13 +313,80 @@ def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
             "cpu_policy_s": _Meter.policy,
             "cpu_simulator_s": _Meter.simulator,
             "cpu_tools_s": _Meter.tools,
+            "server_cpu_s": None if server0 is None or server1 is None else server1 - server0,
+            "server": args.server,
+            "schedule_s": _schedule_s(chains, args.latency_ms / 1000, args.concurrency),
+            "concurrency": args.concurrency,
             "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         }
     finally:
+        if in_process is not None:
+            in_process.__exit__(None, None, None)
         if server is not None:
             server.terminate()
             server.join(5)
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _run_phase(phase: str, args: argparse.Namespace, *, trials: int, concurrency: int) -> Any:
+    """One phase in a fresh process (its own CPU time and peak memory); its figures as a dict."""
+    command = [
+        sys.executable,
+        __file__,
+        "--phase",
+        phase,
+        f"--trials={trials}",
+        f"--concurrency={concurrency}",
+        f"--tasks-limit={args.tasks_limit}",
+        f"--latency-ms={args.latency_ms}",
+        f"--server={args.server}",
+    ]
+    out = subprocess.run(command, check=True, capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _ms(seconds: float, calls: int) -> str:
+    return f"{seconds / max(calls, 1) * 1000:8.3f} ms"
+
+
+def _report_litellm_run(run: dict[str, Any], harness_s_per_call: float, latency_ms: float) -> None:
+    """Wall, ideal, ratio and CPU per model call of one litellm run."""
+    calls, concurrency = run["model_calls"], run["concurrency"]
+    ideal = calls * latency_ms / 1000 / concurrency
+    cores = os.cpu_count() or 1
+    client_ms = run["cpu_s"] / max(calls, 1) * 1000
+    litellm_ms = client_ms - harness_s_per_call * 1000
+    server = run["server_cpu_s"]
+    print(
+        f"litellm run at concurrency {concurrency}: {run['trials']} trials ({run['scored']} scored, "
+        f"{run['infra_errors']} infra errors, {run['passed']} passed), {calls} model calls, "
+        f"server in a {run['server']}"
+    )
+    print(f"  wall time            {run['wall_s']:8.2f} s")
+    print(
+        f"  ideal                {ideal:8.2f} s   (model calls × {latency_ms:.0f} ms / {concurrency})"
+    )
+    print(f"  ratio                {run['wall_s'] / ideal:8.3f}     (target ≤ 1.15)")
+    print(
+        f"  ideal with chains    {run['schedule_s']:8.2f} s   (ratio {run['schedule_s'] / ideal:.3f}: "
+        "trials are chains of sequential calls; the tail leaves workers idle)"
+    )
+    print(f"  client CPU / call    {client_ms:8.3f} ms  ({run['cpu_s']:.2f} s in all)")
+    print(f"  LiteLLM CPU / call   {litellm_ms:8.3f} ms  (client CPU minus runner+sim+tools)")
+    if server is not None:
+        print(
+            f"  server CPU / call    {_ms(server, calls)}  ({server:.2f} s in all: HTTP + "
+            "heuristic policy, its own process)"
+        )
+    # The client is one Python process: its CPU is serial under the GIL (one core at most), and
+    # client + server together cannot use more than every core of the machine.
+    total = run["cpu_s"] + (server or 0.0)
+    floor = max(run["cpu_s"], total / cores, ideal)
+    print(
+        f"  best ratio possible  {floor / ideal:8.3f}     (max(client CPU on one core, "
+        f"client+server CPU on {cores} cores, ideal) / ideal)"
+    )
+    print(f"  peak memory          {run['peak_rss_mib']:8.1f} MiB")
 
 
 def main() -> None:
@@ -277,64 +395,56 @@ def main() -> None:
     parser.add_argument("--tasks-limit", type=int, default=60)
     parser.add_argument("--concurrency", type=int, default=64)
     parser.add_argument("--latency-ms", type=float, default=200.0)
+    parser.add_argument(
+        "--low-concurrency",
+        type=int,
+        default=8,
+        help="also run at this concurrency, where the client is not CPU-bound (0: skip)",
+    )
+    parser.add_argument("--low-trials", type=int, default=2, help="trials for the low run")
+    parser.add_argument(
+        "--server",
+        choices=["process", "thread"],
+        default="process",
+        help="model server in its own process (default) or a thread of the client process",
+    )
     parser.add_argument("--phase", choices=["litellm", "builtin"], help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.phase:
         print(json.dumps(_phase(args.phase, args)))
         return
-    figures = {}
-    for phase in ("builtin", "litellm"):
-        out = subprocess.run(
-            [sys.executable, __file__, "--phase", phase, *sys.argv[1:]],
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        figures[phase] = json.loads(out.stdout.strip().splitlines()[-1])
-    lit, bi = figures["litellm"], figures["builtin"]
-    calls, steps = lit["model_calls"], max(bi["model_calls"], 1)
-    ideal = calls * args.latency_ms / 1000 / args.concurrency
+    bi = _run_phase("builtin", args, trials=args.trials, concurrency=args.concurrency)
+    lit = _run_phase("litellm", args, trials=args.trials, concurrency=args.concurrency)
+    low = (
+        _run_phase("litellm", args, trials=args.low_trials, concurrency=args.low_concurrency)
+        if args.low_concurrency > 0
+        else None
+    )
+    steps = max(bi["model_calls"], 1)
     env_cpu = bi["cpu_simulator_s"] + bi["cpu_tools_s"]
     runner_cpu = bi["cpu_s"] - bi["cpu_policy_s"] - env_cpu
-    harness_cpu = runner_cpu + env_cpu
-    litellm_ms = (lit["cpu_s"] - harness_cpu) / max(calls, 1) * 1000
-
-    def per_call(seconds: float) -> str:
-        return f"{seconds / steps * 1000:8.3f} ms"
+    harness_per_call = (runner_cpu + env_cpu) / steps
 
     print(
-        f"suite: {lit['suite']} × {args.trials} trials, concurrency {args.concurrency}, "
-        f"+{args.latency_ms:.0f} ms per model call, {os.cpu_count()} CPUs, "
+        f"suite: {lit['suite']}, +{args.latency_ms:.0f} ms per model call, {os.cpu_count()} CPUs, "
         f"load average {os.getloadavg()[0]:.1f}"
     )
     print(
-        f"litellm run: {lit['trials']} trials ({lit['scored']} scored, {lit['infra_errors']} "
-        f"infra errors, {lit['passed']} passed), {calls} model calls"
+        f"per model call, from the builtin run ({bi['trials']} trials at concurrency "
+        f"{args.concurrency}, {steps} agent steps, CPU {bi['cpu_s']:.2f} s, "
+        f"peak {bi['peak_rss_mib']:.1f} MiB):"
     )
-    print(f"wall time            {lit['wall_s']:8.2f} s")
     print(
-        f"ideal                {ideal:8.2f} s   (model calls × {args.latency_ms:.0f} ms / "
-        f"{args.concurrency})"
-    )
-    print(f"ratio                {lit['wall_s'] / ideal:8.3f}     (target ≤ 1.15)")
-    print(f"client CPU           {lit['cpu_s']:8.2f} s   (the litellm run's process)")
-    print(f"per model call, from the builtin run ({steps} agent steps, CPU {bi['cpu_s']:.2f} s):")
-    print(
-        f"  runner             {per_call(runner_cpu)}  (target < 1 ms: loop, scheduling, "
+        f"  runner             {_ms(runner_cpu, steps)}  (target < 1 ms: loop, scheduling, "
         "scoring, records, transcripts, I/O)"
     )
-    print(f"  user simulator     {per_call(bi['cpu_simulator_s'])}")
-    print(f"  tools (search …)   {per_call(bi['cpu_tools_s'])}")
-    print(f"  runner+sim+tools   {per_call(harness_cpu)}  (everything in-process but the model)")
-    print(
-        f"  heuristic policy   {per_call(bi['cpu_policy_s'])}  (runs in the server in the "
-        "litellm run)"
-    )
-    print(f"LiteLLM CPU / call   {litellm_ms:8.3f} ms  (litellm-run CPU minus runner+sim+tools)")
-    print(
-        f"peak memory          {lit['peak_rss_mib']:8.1f} MiB (litellm run), "
-        f"{bi['peak_rss_mib']:.1f} MiB (builtin run)"
-    )
+    print(f"  user simulator     {_ms(bi['cpu_simulator_s'], steps)}")
+    print(f"  tools (search …)   {_ms(bi['cpu_tools_s'], steps)}")
+    print(f"  runner+sim+tools   {_ms(runner_cpu + env_cpu, steps)}  (in-process but the model)")
+    print(f"  heuristic policy   {_ms(bi['cpu_policy_s'], steps)}  (in the server in litellm runs)")
+    _report_litellm_run(lit, harness_per_call, args.latency_ms)
+    if low is not None:
+        _report_litellm_run(low, harness_per_call, args.latency_ms)
 
 
 if __name__ == "__main__":

@@ -218,6 +218,9 @@ def _parse_model_name(model: str) -> _ModelName:
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in two writes; with Nagle on, the body of every kept-alive reply
+    # waits for the client's delayed ACK (~40 ms per call).
+    disable_nagle_algorithm = True
     server_version = "taurec-model-server"
     sys_version = ""
     server: _Server

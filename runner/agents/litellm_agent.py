@@ -32,10 +32,20 @@ LOCAL_PLACEHOLDER_KEY = "taurec-local"
 _TIMEOUT_SLACK_S = 5.0
 
 
+# LiteLLM's own HTTP handler for OpenAI-compatible chat calls instead of the OpenAI SDK client.
+# Same request, same response, same exception mapping (LiteLLM's RateLimitError etc. with the
+# provider's headers), but it skips the SDK's per-call request transform, which walks every message
+# of the conversation against its TypedDicts: ~5 ms of CPU per call on a 20-message conversation,
+# a third of the client's CPU in benchmarks/runner_throughput.py. Set the variable to False to go
+# back to the SDK path.
+_LITELLM_HTTP_HANDLER_ENV = "EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER"
+
+
 @functools.cache
 def import_litellm() -> Any:
     """Import LiteLLM once, offline and quiet (no price-map download, no feedback banners)."""
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    os.environ.setdefault(_LITELLM_HTTP_HANDLER_ENV, "True")
     import litellm
 
     litellm.suppress_debug_info = True
@@ -216,10 +226,18 @@ class LiteLLMAgent:
         )
 
     def _cost(self, response: Any, prompt: int, completion: int) -> float:
-        """Configured prices win; else LiteLLM's price map; else 0 (unknown model). Never raises."""
+        """Configured prices win; else LiteLLM's price map; else 0 (unknown model). Never raises.
+
+        LiteLLM already priced the response once (`_hidden_params["response_cost"]`, None when
+        the model has no price); reuse that instead of pricing it a second time.
+        """
         prices = self._config.prices
         if prices is not None:
             return (prompt * prices.input_per_mtok + completion * prices.output_per_mtok) / 1e6
+        hidden = getattr(response, "_hidden_params", None)
+        if isinstance(hidden, dict) and "response_cost" in hidden:
+            cost = hidden["response_cost"]
+            return float(cost) if isinstance(cost, int | float) and cost >= 0 else 0.0
         try:
             cost = import_litellm().completion_cost(
                 completion_response=response, model=self._config.model
