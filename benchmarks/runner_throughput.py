@@ -372,7 +372,10 @@ def _report_litellm_run(run: dict[str, Any], harness_s_per_call: float, latency_
         "trials are chains of sequential calls; the tail leaves workers idle)"
     )
     print(f"  client CPU / call    {client_ms:8.3f} ms  ({run['cpu_s']:.2f} s in all)")
-    print(f"  LiteLLM CPU / call   {litellm_ms:8.3f} ms  (client CPU minus runner+sim+tools)")
+    where = "" if server is not None else "; includes the server thread"
+    print(
+        f"  LiteLLM CPU / call   {litellm_ms:8.3f} ms  (client CPU minus runner+sim+tools{where})"
+    )
     if server is not None:
         print(
             f"  server CPU / call    {_ms(server, calls)}  ({server:.2f} s in all: HTTP + "
