@@ -51,6 +51,9 @@ from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+# LiteLLM's own HTTP handler instead of the OpenAI SDK path (opt-in; see runner.agents.litellm_agent):
+# ~5 ms less client CPU per call. Run with EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER=False to compare.
+os.environ.setdefault("EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER", "True")
 
 import yaml
 

@@ -36,16 +36,16 @@ _TIMEOUT_SLACK_S = 5.0
 # Same request, same response, same exception mapping (LiteLLM's RateLimitError etc. with the
 # provider's headers), but it skips the SDK's per-call request transform, which walks every message
 # of the conversation against its TypedDicts: ~5 ms of CPU per call on a 20-message conversation,
-# a third of the client's CPU in benchmarks/runner_throughput.py. Set the variable to False to go
-# back to the SDK path.
-_LITELLM_HTTP_HANDLER_ENV = "EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER"
+# a third of the client's CPU in benchmarks/runner_throughput.py. LiteLLM calls it experimental and
+# it is untested here against real providers, so it is opt-in: set the variable to True (the
+# throughput benchmark does) for high-concurrency runs against OpenAI-compatible servers.
+LITELLM_HTTP_HANDLER_ENV = "EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER"
 
 
 @functools.cache
 def import_litellm() -> Any:
     """Import LiteLLM once, offline and quiet (no price-map download, no feedback banners)."""
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    os.environ.setdefault(_LITELLM_HTTP_HANDLER_ENV, "True")
     import litellm
 
     litellm.suppress_debug_info = True
