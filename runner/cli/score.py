@@ -7,25 +7,15 @@ from pathlib import Path
 
 import click
 
+from runner.cli._options import catalog_option, tasks_option
+
 
 @click.command()
 @click.argument(
     "traces", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
 )
-@click.option(
-    "--catalog",
-    "catalog_path",
-    type=click.Path(exists=True, path_type=Path),
-    default=None,
-    help="Snapshot folder or catalog.json (default: the latest committed snapshot).",
-)
-@click.option(
-    "--tasks",
-    "tasks_dir",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    default=None,
-    help="Folder of task JSON files (default: tasks/ in the project).",
-)
+@catalog_option
+@tasks_option
 @click.option("--json", "as_json", is_flag=True, help="Print the scores as a JSON list.")
 def command(
     traces: tuple[Path, ...], catalog_path: Path | None, tasks_dir: Path | None, as_json: bool

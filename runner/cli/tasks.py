@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from runner.cli._options import catalog_option, tasks_option
 from runner.paths import SNAPSHOTS_DIR
 
 
@@ -16,20 +17,8 @@ def group() -> None:
 
 
 @group.command("validate")
-@click.option(
-    "--catalog",
-    "catalog_path",
-    type=click.Path(exists=True, path_type=Path),
-    default=None,
-    help="Snapshot folder or catalog.json (default: the latest committed snapshot).",
-)
-@click.option(
-    "--tasks",
-    "tasks_dir",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    default=None,
-    help="Folder of task JSON files (default: tasks/ in the project).",
-)
+@catalog_option
+@tasks_option
 @click.option("--json", "as_json", is_flag=True, help="Print the per-task solution sets as JSON.")
 @click.option(
     "--snapshot",
@@ -78,13 +67,7 @@ def validate(
 
 
 @group.command("stats")
-@click.option(
-    "--tasks",
-    "tasks_dir",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    default=None,
-    help="Folder of task JSON files (default: tasks/ in the project).",
-)
+@tasks_option
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 def stats(tasks_dir: Path | None, as_json: bool) -> None:
     """Print the suite's stratification grid, NVR count, policy coverage and fields used."""

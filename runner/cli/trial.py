@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from runner.cli._options import catalog_option
+
 
 @click.command()
 @click.option("--task", "task_ref", required=True, help="A task file, or a task id in --tasks.")
@@ -19,12 +21,7 @@ import click
     "--simulator", default="scripted", show_default=True, help="scripted or litellm:<model>."
 )
 @click.option("--seed", default=0, show_default=True, type=int, help="Trial seed.")
-@click.option(
-    "--catalog",
-    "catalog_path",
-    type=click.Path(path_type=Path, exists=True),
-    help="Snapshot folder or catalog.json (default: the latest committed snapshot).",
-)
+@catalog_option
 @click.option(
     "--tasks",
     "tasks_dir",

@@ -1,0 +1,23 @@
+"""Click options shared by several commands (one definition of --catalog and --tasks)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+catalog_option = click.option(
+    "--catalog",
+    "catalog_path",
+    type=click.Path(exists=True, path_type=Path),
+    default=None,
+    help="Snapshot folder or catalog.json (default: the latest committed snapshot).",
+)
+
+tasks_option = click.option(
+    "--tasks",
+    "tasks_dir",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="Folder of task JSON files (default: tasks/ in the project).",
+)
