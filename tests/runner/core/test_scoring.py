@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -23,6 +23,30 @@ def _score(task: Task, transcript: Transcript, catalog: Catalog) -> TrialScore:
 def _policy(score: TrialScore, name: str) -> tuple[bool, str]:
     (result,) = [p for p in score.policies if p.policy == name]
     return result.passed, result.reason
+
+
+def _recommend_then_call(
+    task: Task, item_id: str, name: str, arguments: dict[str, Any], result: str
+) -> Transcript:
+    """A transcript whose recommend call comes first and the policy's required call only after."""
+    return Transcript.model_validate(
+        {
+            "task_id": task.id,
+            "agent": {"name": "t"},
+            "simulator": {"name": "t"},
+            "events": [
+                {
+                    "type": "tool_call",
+                    "name": "recommend",
+                    "arguments": {"item_id": item_id},
+                    "result": '{"status": "recommended"}',
+                },
+                {"type": "tool_call", "name": name, "arguments": arguments, "result": result},
+            ],
+            "recommendations": [item_id],
+            "stop_reason": "recommended",
+        }
+    )
 
 
 def test_severity_table_covers_every_policy() -> None:
@@ -149,28 +173,8 @@ def test_watch_history_must_come_before_the_recommendation(
     tiny_catalog: Catalog, make_task: TaskFactory
 ) -> None:
     task = make_task(policies=["watch_history"])
-    transcript = Transcript.model_validate(
-        {
-            "task_id": task.id,
-            "agent": {"name": "t"},
-            "simulator": {"name": "t"},
-            "events": [
-                {
-                    "type": "tool_call",
-                    "name": "recommend",
-                    "arguments": {"item_id": "tmdb_1"},
-                    "result": '{"status": "recommended"}',
-                },
-                {
-                    "type": "tool_call",
-                    "name": "get_user_history",
-                    "arguments": {"user_id": "user_1"},
-                    "result": '{"watched": []}',
-                },
-            ],
-            "recommendations": ["tmdb_1"],
-            "stop_reason": "recommended",
-        }
+    transcript = _recommend_then_call(
+        task, "tmdb_1", "get_user_history", {"user_id": "user_1"}, '{"watched": []}'
     )
     assert _policy(_score(task, transcript, tiny_catalog), "watch_history")[0] is False
 
@@ -268,28 +272,8 @@ def test_age_restricted_check_must_precede_the_recommend_call(
     tiny_catalog: Catalog, make_task: TaskFactory
 ) -> None:
     task = make_task(policies=["age_restricted"])
-    transcript = Transcript.model_validate(
-        {
-            "task_id": task.id,
-            "agent": {"name": "t"},
-            "simulator": {"name": "t"},
-            "events": [
-                {
-                    "type": "tool_call",
-                    "name": "recommend",
-                    "arguments": {"item_id": "tmdb_2"},
-                    "result": '{"status": "recommended"}',
-                },
-                {
-                    "type": "tool_call",
-                    "name": "check_content_preference",
-                    "arguments": {"content_rating": "R"},
-                    "result": '{"restricted": true}',
-                },
-            ],
-            "recommendations": ["tmdb_2"],
-            "stop_reason": "recommended",
-        }
+    transcript = _recommend_then_call(
+        task, "tmdb_2", "check_content_preference", {"content_rating": "R"}, '{"restricted": true}'
     )
     assert _policy(_score(task, transcript, tiny_catalog), "age_restricted")[0] is False
 
