@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
+import functools
 import os
 import shutil
 import signal
@@ -12,12 +13,12 @@ import subprocess
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from runner.agent_config import AgentConfig, BuiltinAgentConfig, HttpAgentConfig
 from runner.batch.inputs import RunInputs, load_inputs
@@ -33,6 +34,8 @@ from runner.submission import Submission, load_submission
 from runner.tasks import Task
 from runner.transcript import ComponentSpec, InfraError, Transcript
 
+P = ParamSpec("P")
+T = TypeVar("T")
 AgentFactory = Callable[[AgentConfig, AgentContext], Agent]
 REPLACED_DIR = ".replaced"
 
@@ -656,50 +659,26 @@ async def run_submissions_async(
     return results
 
 
-def run_submissions(
-    submission_dirs: Sequence[Path | str],
-    *,
-    snapshot: str | Path | None = None,
-    tasks_dir: str | Path | None = None,
-    trials: int | None = None,
-    concurrency: int = 16,
-    shard: Shard | str | None = None,
-    max_cost: float | None = None,
-    simulator: str = "scripted",
-    simulator_options: dict[str, Any] | None = None,
-    seed: int = 0,
-    fresh: bool = False,
-    max_turns: int = 20,
-    out: Path | str | None = None,
-    progress: ProgressSink | None = None,
-    agent_factory: AgentFactory | None = None,
-    snapshots_dir: Path = SNAPSHOTS_DIR,
-) -> list[RunResult]:
+def _blocking(function: Callable[P, Coroutine[Any, Any, T]], doc: str) -> Callable[P, T]:
+    """The same function with the same parameters, run to completion in a new event loop."""
+
+    @functools.wraps(function)
+    def blocking(*args: P.args, **kwargs: P.kwargs) -> T:
+        return asyncio.run(function(*args, **kwargs))
+
+    blocking.__name__ = blocking.__qualname__ = function.__name__.removesuffix("_async")
+    blocking.__doc__ = doc
+    return blocking
+
+
+run_submissions = _blocking(
+    run_submissions_async,
     """Run every task × trial of each submission against one snapshot, `concurrency` at a time.
 
-    Results go to `<submission_dir>/results/<snapshot-label>/` (or `<out>/<slug>/results/<label>/`).
-    Resume is the default: recorded keys are never re-run; `infra_error` keys are run again and the
-    new record supersedes the old one. `fresh` moves an existing folder to `results/.replaced/`.
-    Ctrl-C cancels running trials and returns with status `interrupted`; `max_cost` stops
-    scheduling once the spent cost reaches it (status `budget_exhausted`).
-    """
-    return asyncio.run(
-        run_submissions_async(
-            submission_dirs,
-            snapshot=snapshot,
-            tasks_dir=tasks_dir,
-            trials=trials,
-            concurrency=concurrency,
-            shard=shard,
-            max_cost=max_cost,
-            simulator=simulator,
-            simulator_options=simulator_options,
-            seed=seed,
-            fresh=fresh,
-            max_turns=max_turns,
-            out=out,
-            progress=progress,
-            agent_factory=agent_factory,
-            snapshots_dir=snapshots_dir,
-        )
-    )
+Results go to `<submission_dir>/results/<snapshot-label>/` (or `<out>/<slug>/results/<label>/`).
+Resume is the default: recorded keys are never re-run; `infra_error` keys are run again and the
+new record supersedes the old one. `fresh` moves an existing folder to `results/.replaced/`.
+Ctrl-C cancels running trials and returns with status `interrupted`; `max_cost` stops
+scheduling once the spent cost reaches it (status `budget_exhausted`).
+""",
+)
