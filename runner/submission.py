@@ -440,6 +440,8 @@ def check_submission(path: Path | str, *, submissions_root: Path | None = None) 
                 Problem(where, f"line {number}", f"looks like {what}: never put keys in the file")
             )
     if raw is None:
+        if not has_errors(problems):
+            problems.append(Problem(where, "(root)", "the file is empty: it must hold the entry"))
         return problems
     if not isinstance(raw, dict):
         problems.append(Problem(where, "(root)", "must be a mapping of fields"))
