@@ -22,7 +22,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from runner.agent_config import AgentConfig
 from runner.batch.entrant import Entrant
-from runner.batch.inputs import RunInputs, load_inputs
+from runner.batch.inputs import RunInputs, load_inputs, select_tasks
 from runner.batch.keys import Shard, transcript_name, trial_seed
 from runner.batch.progress import ProgressSink, ProgressStats
 from runner.batch.redact import Redactor, redact_config, secret_env_names, secret_values
@@ -415,8 +415,8 @@ def _plan_entrant(
     max_cost: float | None,
     redactor: Redactor,
 ) -> _Plan:
-    root = entrant.root if out is None else out / entrant.slug
-    results_dir = root / "results" / inputs.snapshot.label
+    root = entrant.results_root if out is None else out / entrant.slug / "results"
+    results_dir = root / inputs.snapshot.label
     k = trials if trials is not None else entrant.trials
     if k < 1:
         raise TaurecError(f"trials must be at least 1 (got {k})")
@@ -543,6 +543,7 @@ async def run_submissions_async(
     progress: ProgressSink | None = None,
     agent_factory: AgentFactory | None = None,
     snapshots_dir: Path = SNAPSHOTS_DIR,
+    task_ids: Sequence[str] | None = None,
 ) -> list[RunResult]:
     """The async form of `run_submissions` (for callers already inside an event loop)."""
     if concurrency < 1:
@@ -553,6 +554,8 @@ async def run_submissions_async(
         raise TaurecError("no submission folder given")
     shard_spec = Shard.parse(shard) if isinstance(shard, str) else shard
     inputs = load_inputs(snapshot, tasks_dir, snapshots_dir=snapshots_dir)
+    if task_ids is not None:
+        inputs = select_tasks(inputs, task_ids)
     # Build the search index once, before any trial, so trials share it.
     from runner.search import search_index
 

@@ -33,13 +33,15 @@ def agent_name(config: AgentConfig) -> str:
 class Entrant:
     """One entry of a batch: its slug, where its results go, and how to build its agent per trial.
 
+    Results go to `<results_root>/<snapshot label>/` (`<folder>/results/` for a submission folder).
+
     `config` is set for agents described by an `AgentConfig` (submission folders and configs);
     `make_agent` for agents given as Python objects, whose provenance is `agent` (a name such as
     `python:my_pkg.agents.make_agent`). `raw_config` is what run.json records (redacted there).
     """
 
     slug: str
-    root: Path
+    results_root: Path
     agent: str
     trials: int
     tools: ToolsetOptions = field(default_factory=ToolsetOptions)
@@ -57,7 +59,7 @@ class Entrant:
         """The entrant of a loaded `submission.yaml` whose folder is `folder`."""
         return cls(
             slug=submission.slug,
-            root=folder,
+            results_root=folder / "results",
             agent=agent_name(submission.agent),
             trials=submission.trials,
             tools=submission.tools,
