@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from runner.evaluation.result import EvalResult, FailedCheck, FailingTrial, TaskRow
+from runner.evaluation.result import (
+    EvalResult,
+    FailedCheck,
+    FailingTrial,
+    TaskRow,
+    parse_min_pass,
+)
 from runner.evaluation.run import DEFAULT_TRIALS, evaluate, evaluate_async, resolve_suite
 from runner.evaluation.source import AgentSource, import_target
 
@@ -16,5 +22,6 @@ __all__ = [
     "evaluate",
     "evaluate_async",
     "import_target",
+    "parse_min_pass",
     "resolve_suite",
 ]

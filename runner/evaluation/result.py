@@ -210,5 +210,18 @@ __all__ = [
     "TaskRow",
     "failing_trial",
     "is_failing",
+    "parse_min_pass",
     "task_rows",
 ]
+
+
+def parse_min_pass(text: str) -> tuple[int, float]:
+    """`K=VALUE` (e.g. `4=0.5`: pass^4 must be at least 0.5) → (4, 0.5); bad text raises ValueError."""
+    k_text, sep, value_text = text.partition("=")
+    try:
+        k, value = int(k_text), float(value_text)
+    except ValueError:
+        k, value = 0, -1.0
+    if not sep or k < 1 or not 0 <= value <= 1:
+        raise ValueError(f"{text!r}: expected K=VALUE with K >= 1 and 0 <= VALUE <= 1, e.g. 4=0.5")
+    return k, value
