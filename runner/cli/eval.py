@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from runner.cli._options import board_option
+
 
 def _thresholds(
     ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
@@ -43,9 +45,9 @@ def _thresholds(
 )
 @click.option(
     "--suite",
-    default="ours",
-    show_default=True,
-    help="Task suite: ours (tasks/), v1 (the published v1 data) or a folder of task files.",
+    default=None,
+    help="Task suite: ours (tasks/), v1 (the published v1 data) or a folder of task files "
+    "(default: the board's).",
 )
 @click.option(
     "--snapshot",
@@ -57,20 +59,25 @@ def _thresholds(
 )
 @click.option(
     "--simulator",
-    default="scripted",
-    show_default=True,
-    help="User simulator: scripted or litellm:<model>.",
+    default=None,
+    help="User simulator: scripted or litellm:<model> (default: the board's).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed.")
 @click.option("--concurrency", type=click.IntRange(min=1), default=8, show_default=True)
-@click.option("--max-turns", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option(
+    "--max-turns",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Turn limit per trial (default: the board's).",
+)
 @click.option(
     "--max-cost",
     type=click.FloatRange(min=0),
     default=None,
     metavar="USD",
-    help="Stop scheduling new trials once this much has been spent.",
+    help="Stop scheduling new trials once this much has been spent (default: the board's).",
 )
+@board_option
 @click.option(
     "--results",
     type=click.Path(file_okay=False, path_type=Path),
@@ -89,14 +96,15 @@ def command(
     agent: str,
     trials: int,
     min_pass: dict[int, float],
-    suite: str,
+    suite: str | None,
     snapshot: str | None,
     task_ids: tuple[str, ...],
-    simulator: str,
+    simulator: str | None,
     seed: int,
     concurrency: int,
-    max_turns: int,
+    max_turns: int | None,
     max_cost: float | None,
+    board_path: Path | None,
     results: Path | None,
     fresh: bool,
     json_path: Path | None,
@@ -105,23 +113,37 @@ def command(
 
     AGENT is `package.module:attribute` (an Agent, or a factory called once per trial, importable
     from the current directory), a submission folder, a built-in name, `litellm:<model>` or
-    `http:<url>`. Exit status: 0 when every --min-pass holds, 1 when one does not.
+    `http:<url>`. Suite, simulator, turn limit and budget come from leaderboard.yaml (see
+    --board) unless given; trials default to 8 whatever the board says. Exit status: 0 when
+    every --min-pass holds, 1 when one does not.
     """
+    from runner.board import board_settings, merge_flags
     from runner.evaluation import evaluate
 
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())  # `my_pkg.agents:make_agent` from where the command runs
-    result = evaluate(
-        agent,
+    board, board_file = board_settings(board_path)
+    settings = merge_flags(
+        board,
+        board_file,
         suite=suite,
         snapshot=snapshot,
-        trials=trials,
-        tasks=list(task_ids) or None,
         simulator=simulator,
-        seed=seed,
-        concurrency=concurrency,
         max_turns=max_turns,
         max_cost=max_cost,
+    )
+    result = evaluate(
+        agent,
+        suite=settings.tasks_dir,
+        snapshot=settings.snapshot,
+        trials=trials,
+        tasks=list(task_ids) or None,
+        simulator=settings.simulator,
+        simulator_options=settings.simulator_options,
+        seed=seed,
+        concurrency=concurrency,
+        max_turns=settings.max_turns,
+        max_cost=settings.max_cost,
         results=results,
         fresh=fresh,
     )

@@ -9,7 +9,7 @@ from runner.evaluation.result import (
     TaskRow,
     parse_min_pass,
 )
-from runner.evaluation.run import DEFAULT_TRIALS, evaluate, evaluate_async, resolve_suite
+from runner.evaluation.run import DEFAULT_TRIALS, evaluate, evaluate_async
 from runner.evaluation.source import AgentSource, import_target
 
 __all__ = [
@@ -23,5 +23,4 @@ __all__ = [
     "evaluate_async",
     "import_target",
     "parse_min_pass",
-    "resolve_suite",
 ]

@@ -11,32 +11,15 @@ from typing import Any
 
 from runner.batch.engine import RunResult, run_submissions_async
 from runner.batch.progress import ProgressSink
-from runner.errors import LoadError, TaurecError
+from runner.board import resolve_suite
+from runner.errors import TaurecError
 from runner.evaluation.result import EvalResult, failing_trial, is_failing, task_rows
 from runner.evaluation.source import AgentSource, entrant_for
 from runner.metrics import summarize
-from runner.paths import SNAPSHOTS_DIR, TASKS_DIR, v1_data_dir
+from runner.paths import SNAPSHOTS_DIR
 from runner.transcript import Transcript, load_transcript
 
 DEFAULT_TRIALS = 8
-SUITES = ("ours", "v1")
-
-
-def resolve_suite(suite: str | Path, snapshot: str | Path | None) -> tuple[Path, str | Path | None]:
-    """`ours` → tasks/; `v1` → the published v1 tasks (and, unless given, the v1 catalog); else a path."""
-    if suite == "ours":
-        return TASKS_DIR, snapshot
-    if suite == "v1":
-        root = v1_data_dir()
-        if not (root / "tasks").is_dir():
-            raise LoadError(root, ["the τ-Rec v1 data is not here (set TAUREC_V1_DATA)"])
-        return root / "tasks", snapshot if snapshot is not None else root / "catalog.json"
-    path = Path(suite)
-    if not path.is_dir():
-        raise LoadError(
-            path, [f"suite {str(suite)!r} is neither {' nor '.join(SUITES)} nor a folder"]
-        )
-    return path, snapshot
 
 
 @contextlib.contextmanager

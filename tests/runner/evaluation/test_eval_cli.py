@@ -112,3 +112,15 @@ def test_the_pytest_helper_passes_and_fails_with_the_report(twenty_tasks: Path) 
     assert message.startswith(f"pass^2 = {p2:.3f} is below 1")
     for trial in result.failures():
         assert trial.line() in message
+
+
+def test_eval_reads_the_board_file_and_flags_override_it(project: Path, twenty_tasks: Path) -> None:
+    (project / "leaderboard.yaml").write_text(f"suite: {twenty_tasks}\nmax_turns: 3\n")
+    task = sorted(p.stem for p in twenty_tasks.glob("*.json"))[0]
+    args = [str(TAUREC), "eval", "heuristic", "--trials", "1", "--task", task]
+    from_board = subprocess.run(args, cwd=project, capture_output=True, text=True, check=True)
+    assert "max 3 turns" in from_board.stdout
+    flagged = subprocess.run(
+        [*args, "--max-turns", "5"], cwd=project, capture_output=True, text=True, check=True
+    )
+    assert "max 5 turns" in flagged.stdout
