@@ -44,7 +44,10 @@ class LiteLLMAgentConfig(BaseModel):
     timeout_s: float = Field(default=120.0, gt=0)
     retry: RetryConfig = Field(default_factory=RetryConfig)
     requests_per_minute: float | None = Field(
-        default=None, gt=0, description="Client-side rate limit shared by all trials of this model"
+        default=None,
+        ge=1,
+        description="Client-side rate limit shared by all trials of this model (at least 1: a "
+        "slower limit would stall the whole batch)",
     )
     prices: Prices | None = None
 

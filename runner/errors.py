@@ -30,6 +30,16 @@ class InfraFailure(TaurecError):
         super().__init__(f"{kind}: {message}")
 
 
+class AgentFailure(TaurecError):
+    """The submitter's own endpoint failed (status, malformed reply, timeout, a bound) after the
+    retry policy gave up: the agent failed the trial (scored 0, stop reason `agent_error`)."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        self.kind = kind
+        self.message = message
+        super().__init__(f"{kind}: {message}")
+
+
 def describe_validation_error(error: ValidationError, prefix: str = "") -> list[str]:
     """One readable line per pydantic error: `field.path: message (got: value)`."""
     lines = []

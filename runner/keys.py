@@ -25,6 +25,7 @@ __all__ = [
     "entry_secret_names",
     "host_problem",
     "hosted",
+    "is_provider_endpoint",
     "key_problems",
     "provider_of_model",
 ]
@@ -137,6 +138,14 @@ def allowed_key_env(model: str, api_base: str | None, api_key_env: str | None) -
             f"a custom api_base gets only the entry's {ENTRY_KEY_PREFIX}<SLUG> variable"
         )
     return api_key_env
+
+
+def is_provider_endpoint(model: str, api_base: str | None) -> bool:
+    """Whether calls go to the model's provider (the maintainers' side), not a submitter's server."""
+    if api_base is None:
+        return True
+    own = _provider_key(model)
+    return own is not None and _host(api_base) in own.hosts
 
 
 def check_header_env(header: str, env_name: str) -> None:

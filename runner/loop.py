@@ -11,12 +11,15 @@ Protocol, as run here:
    (an erroring recommend does not end it). Tool calls after it in the same reply do not run.
 4. After `max_turns` agent steps without a recommend, the trial ends `max_turns`.
 5. Any exception from the agent, the simulator or the toolset ends the trial `infra_error`
-   (InfraFailure keeps its kind) - never raised, never dropped.
+   (InfraFailure keeps its kind) - never raised, never dropped - except an AgentFailure (the
+   submitter's own endpoint failed, or a tool-call cap was passed): that ends it `agent_error`,
+   scored like any other trial the agent did not finish.
 """
 
 from __future__ import annotations
 
 import difflib
+import math
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -25,7 +28,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict
 
 from runner.catalog import Catalog
-from runner.errors import InfraFailure, TaurecError
+from runner.errors import AgentFailure, InfraFailure, TaurecError
 from runner.protocols import Agent, ChatMessage, ModelCall, Toolset, UserSimulator
 from runner.records import TrialScore
 from runner.simulators.leaks import audit_leaks
@@ -57,20 +60,28 @@ GREETING = (
 )
 DEFAULT_MAX_TURNS = 20
 MAX_TOOL_ROUNDS = 25
+# Hard safety caps, on every track: beyond them the agent fails the trial (`agent_error`).
+MAX_TOOL_CALLS_PER_REPLY = 64
+MAX_TOOL_CALLS_PER_TRIAL = 1000
+# A sane ceiling for one model call's self-reported or computed cost (USD).
+MAX_CALL_COST_USD = 100.0
 
 T = TypeVar("T")
 
 
 class _Stop(Exception):
-    """Internal: the trial ended with an infra error."""
+    """Internal: the trial ended with an infra error, or the agent's own endpoint failed."""
 
-    def __init__(self, error: InfraError) -> None:
+    def __init__(self, error: InfraError, reason: StopReason = "infra_error") -> None:
         self.error = error
+        self.reason = reason
 
 
 async def _guard(what: str, call: Callable[[], Awaitable[T]]) -> T:
     try:
         return await call()
+    except AgentFailure as exc:
+        raise _Stop(InfraError(kind=exc.kind, message=exc.message), "agent_error") from None
     except InfraFailure as exc:
         raise _Stop(InfraError(kind=exc.kind, message=exc.message)) from None
     except Exception as exc:
@@ -78,8 +89,37 @@ async def _guard(what: str, call: Callable[[], Awaitable[T]]) -> T:
         raise _Stop(InfraError(kind=type(exc).__name__, message=message)) from None
 
 
+def _check_tool_caps(in_reply: int, so_far: int) -> None:
+    if in_reply > MAX_TOOL_CALLS_PER_REPLY:
+        raise _Stop(
+            InfraError(
+                kind="ToolCallCap",
+                message=f"{in_reply} tool calls in one reply (cap {MAX_TOOL_CALLS_PER_REPLY})",
+            ),
+            "agent_error",
+        )
+    if so_far + in_reply > MAX_TOOL_CALLS_PER_TRIAL:
+        raise _Stop(
+            InfraError(
+                kind="ToolCallCap",
+                message=f"more than {MAX_TOOL_CALLS_PER_TRIAL} tool calls in one trial",
+            ),
+            "agent_error",
+        )
+
+
 def _add_usage(usage: dict[str, ModelUsage], role: str, calls: list[ModelCall]) -> None:
     for call in calls:
+        if not (math.isfinite(call.cost_usd) and 0 <= call.cost_usd <= MAX_CALL_COST_USD):
+            # Infinity would be stored as null and 1e308 would spend every budget at once.
+            raise _Stop(
+                InfraError(
+                    kind="CostOutOfRange",
+                    message=f"{role} model {call.model}: cost_usd {call.cost_usd!r} is not a "
+                    f"finite amount in [0, {MAX_CALL_COST_USD:g}]",
+                ),
+                "agent_error" if role == "agent" else "infra_error",
+            )
         key = f"{role}:{call.model}"
         one = ModelUsage(
             calls=1,
@@ -148,6 +188,7 @@ async def run_trial(
             for _round in range(MAX_TOOL_ROUNDS):
                 reply = await _guard("agent", lambda: agent.step(list(messages), tools))
                 _add_usage(usage, "agent", reply.usage)
+                _check_tool_caps(len(reply.tool_calls), calls_made)
                 content = reply.content if reply.content and reply.content.strip() else None
                 assistant: ChatMessage = {"role": "assistant", "content": content}
                 requests = []
@@ -204,7 +245,7 @@ async def run_trial(
                 break
             await user_says()
     except _Stop as stop:
-        stop_reason = "infra_error"
+        stop_reason = stop.reason
         error = stop.error
     except Exception as exc:  # a toolset bug: still a recorded infra error, never raised
         stop_reason = "infra_error"

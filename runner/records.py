@@ -69,7 +69,9 @@ class TrialRecord(BaseModel):
     schema_version: Literal[1] = RECORD_SCHEMA_VERSION
     key: TrialKey
     status: Literal["scored", "infra_error"]
-    error: InfraError | None = None
+    error: InfraError | None = Field(
+        default=None, description="Why an infra_error trial, or an agent_error one, ended"
+    )
     # Task strata, copied in so reports never need the task files to aggregate.
     complexity: Complexity
     reveal_difficulty: RevealDifficulty

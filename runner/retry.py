@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from runner.agent_config import RetryConfig
-from runner.errors import InfraFailure
+from runner.errors import AgentFailure, InfraFailure
 
 __all__ = [
     "Classified",
@@ -310,7 +310,7 @@ async def call_with_retry(
             await limiter.acquire(sleep)
         try:
             return await call()
-        except InfraFailure:
+        except (InfraFailure, AgentFailure):
             raise
         except asyncio.CancelledError:
             raise

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from runner.errors import LoadError, describe_validation_error
 
-StopReason = Literal["recommended", "abstained", "max_turns", "infra_error"]
+StopReason = Literal["recommended", "abstained", "max_turns", "agent_error", "infra_error"]
 TRANSCRIPT_SCHEMA_VERSION: Literal[1] = 1
 
 

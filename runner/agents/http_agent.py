@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import ipaddress
 import json
@@ -16,7 +17,7 @@ from pydantic import ValidationError
 
 from runner.agent_config import HttpAgentConfig
 from runner.agents.http_protocol import AgentStepRequest, AgentStepResponse, StepToolResult
-from runner.errors import InfraFailure, TaurecError
+from runner.errors import AgentFailure, InfraFailure, TaurecError
 from runner.keys import KeyPolicyError, check_header_env, host_problem, hosted
 from runner.protocols import (
     AgentContext,
@@ -31,6 +32,8 @@ from runner.transcript import ComponentSpec
 
 __all__ = ["HttpAgent", "check_endpoint", "last_tool_results"]
 
+# The largest step reply read (a step is a message and some tool calls: kilobytes, not gigabytes).
+MAX_RESPONSE_BYTES = 4 * 1024 * 1024
 _LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
 
 
@@ -97,13 +100,30 @@ def last_tool_results(messages: list[ChatMessage]) -> list[StepToolResult]:
 class _StatusError(Exception):
     """A non-2xx answer; carries the status and headers so the retry policy can classify it."""
 
-    def __init__(self, response: httpx.Response) -> None:
+    def __init__(self, response: httpx.Response, body: bytes) -> None:
         self.response = response
         self.status_code = response.status_code
-        text = response.text.strip().replace("\n", " ")
+        text = body.decode("utf-8", "replace").strip().replace("\n", " ")
         if len(text) > 200:
             text = text[:197] + "..."
         super().__init__(f"HTTP {response.status_code} from the agent endpoint: {text}")
+
+
+async def _read_capped(response: httpx.Response, limit: int, *, cut: bool = False) -> bytes:
+    """The body, never more than `limit` bytes in memory: beyond it, cut (`cut`) or refuse."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > limit:
+            if cut:
+                chunks.append(chunk[: limit - (size - len(chunk))])
+                break
+            raise AgentFailure(
+                "ResponseTooLarge", f"the agent's reply is larger than {limit} bytes: refused"
+            )
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _describe(error: ValidationError) -> str:
@@ -155,42 +175,47 @@ class HttpAgent:
         headers, secrets = self._headers()
         timeout = self._config.timeout_s
 
-        async def post() -> httpx.Response:
-            async with httpx.AsyncClient(
-                timeout=timeout, follow_redirects=False, verify=_ssl_context()
-            ) as client:
-                response = await client.post(
-                    self._config.endpoint, content=payload, headers=headers
-                )
-            if response.status_code >= 300:
-                raise _StatusError(response)
-            return response
+        async def post() -> bytes:
+            # One deadline for the whole exchange (connect, headers and every body byte): a
+            # server dripping a byte at a time cannot stretch a step past timeout_s.
+            async with (
+                asyncio.timeout(timeout),
+                httpx.AsyncClient(
+                    timeout=timeout, follow_redirects=False, verify=_ssl_context()
+                ) as client,
+                client.stream(
+                    "POST", self._config.endpoint, content=payload, headers=headers
+                ) as response,
+            ):
+                if response.status_code >= 300:
+                    raise _StatusError(response, await _read_capped(response, 4096, cut=True))
+                return await _read_capped(response, MAX_RESPONSE_BYTES)
 
-        response = await call_with_retry(
-            post,
-            self._config.retry,
-            what=f"http agent {self._config.endpoint}",
-            rng=self._rng,
-            secrets=secrets,
-        )
-        return self._parse(response)
-
-    def _parse(self, response: httpx.Response) -> AgentReply:
         where = f"http agent {self._config.endpoint}"
         try:
-            body: Any = response.json()
+            body = await call_with_retry(
+                post, self._config.retry, what=where, rng=self._rng, secrets=secrets
+            )
+        except InfraFailure as exc:  # the submitter's endpoint: its failure is the agent's
+            raise AgentFailure(exc.kind, exc.message) from None
+        return self._parse(body)
+
+    def _parse(self, data: bytes) -> AgentReply:
+        where = f"http agent {self._config.endpoint}"
+        try:
+            body: Any = json.loads(data)
         except (json.JSONDecodeError, UnicodeDecodeError):
-            raise InfraFailure(
+            raise AgentFailure(
                 "MalformedResponse", f"{where}: the response body is not JSON"
             ) from None
         try:
             reply = AgentStepResponse.model_validate(body)
         except ValidationError as exc:
-            raise InfraFailure(
+            raise AgentFailure(
                 "MalformedResponse", f"{where}: invalid response: {_describe(exc)}"
             ) from None
         if reply.message is None and not reply.tool_calls:
-            raise InfraFailure(
+            raise AgentFailure(
                 "MalformedResponse",
                 f"{where}: invalid response: neither field 'message' nor field 'tool_calls' is set",
             )

@@ -11,8 +11,14 @@ import sys
 from typing import Any
 
 from runner.agent_config import LiteLLMAgentConfig
-from runner.errors import InfraFailure
-from runner.keys import KeyPolicyError, allowed_key_env, host_problem, hosted
+from runner.errors import AgentFailure, InfraFailure
+from runner.keys import (
+    KeyPolicyError,
+    allowed_key_env,
+    host_problem,
+    hosted,
+    is_provider_endpoint,
+)
 from runner.protocols import (
     AgentContext,
     AgentReply,
@@ -178,14 +184,20 @@ class LiteLLMAgent:
             async with asyncio.timeout(limit):
                 return await litellm.acompletion(**kwargs)
 
-        response = await call_with_retry(
-            call,
-            self._config.retry,
-            what=f"model {self._config.model}",
-            rng=self._rng,
-            limiter=self._limiter,
-            secrets=[api_key],
-        )
+        try:
+            response = await call_with_retry(
+                call,
+                self._config.retry,
+                what=f"model {self._config.model}",
+                rng=self._rng,
+                limiter=self._limiter,
+                secrets=[api_key],
+            )
+        except InfraFailure as exc:
+            # A provider's 429/5xx is ours to retry; a submitter's own server failing is theirs.
+            if is_provider_endpoint(self._config.model, self._config.api_base):
+                raise
+            raise AgentFailure(exc.kind, exc.message) from None
         self._calls += 1
         return self._reply(response)
 

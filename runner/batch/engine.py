@@ -309,7 +309,7 @@ class _Batch:
                 )
         cost = round(sum(u.cost_usd for u in transcript.usage.values()), 10)
         error = None
-        if transcript.error is not None and infra:
+        if transcript.error is not None and (infra or transcript.stop_reason == "agent_error"):
             error = InfraError(
                 kind=transcript.error.kind, message=self.redactor.scrub(transcript.error.message)
             )

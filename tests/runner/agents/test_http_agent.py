@@ -18,7 +18,7 @@ from runner.agents import build_agent, build_system_prompt, heuristic_policy
 from runner.agents.http_agent import HttpAgent, check_endpoint, last_tool_results
 from runner.agents.http_protocol import AgentStepRequest
 from runner.catalog import Catalog
-from runner.errors import InfraFailure, TaurecError
+from runner.errors import AgentFailure, InfraFailure, TaurecError
 from runner.loop import run_trial
 from runner.protocols import AgentContext
 from runner.scoring import score_transcript
@@ -201,16 +201,16 @@ def test_malformed_response_names_the_field(
     agent_server: AgentServer, body: dict[str, Any], field_name: str
 ) -> None:
     agent_server.answers = [Answer(body=body)]
-    with pytest.raises(InfraFailure) as caught:
+    with pytest.raises(AgentFailure) as caught:
         asyncio.run(make_agent(agent_server.url).step([GREETING, USER], TOOLS))
     assert caught.value.kind == "MalformedResponse"
     assert field_name in caught.value.message
     assert len(agent_server.received) == 1
 
 
-def test_not_json_is_an_infra_failure(agent_server: AgentServer) -> None:
+def test_not_json_is_an_agent_failure(agent_server: AgentServer) -> None:
     agent_server.answers = [Answer(body=b"<html>oops</html>")]
-    with pytest.raises(InfraFailure, match="not JSON"):
+    with pytest.raises(AgentFailure, match="not JSON"):
         asyncio.run(make_agent(agent_server.url).step([GREETING, USER], TOOLS))
 
 
@@ -227,7 +227,7 @@ def test_503_with_retry_after_then_success(agent_server: AgentServer) -> None:
 
 def test_500s_until_attempts_exhausted(agent_server: AgentServer) -> None:
     agent_server.answers = [Answer(500, {"error": "down"}) for _ in range(5)]
-    with pytest.raises(InfraFailure) as caught:
+    with pytest.raises(AgentFailure) as caught:
         asyncio.run(make_agent(agent_server.url).step([GREETING, USER], TOOLS))
     assert caught.value.kind == "ServerError"
     assert len(agent_server.received) == FAST.max_attempts
@@ -240,21 +240,21 @@ def test_401_fails_at_once_without_leaking_the_header(
     monkeypatch.setenv("TAUREC_KEY_TEST_HEADER", secret)
     agent_server.answers = [Answer(401, {"error": f"bad credential {secret}"})]
     agent = make_agent(agent_server.url, headers_env={"Authorization": "TAUREC_KEY_TEST_HEADER"})
-    with pytest.raises(InfraFailure) as caught:
+    with pytest.raises(AgentFailure) as caught:
         asyncio.run(agent.step([GREETING, USER], TOOLS))
     assert caught.value.kind == "AuthenticationError"
     assert "very-secret-value" not in str(caught.value)
     assert len(agent_server.received) == 1
 
 
-def test_timeout_becomes_infra_failure(agent_server: AgentServer) -> None:
+def test_timeout_becomes_an_agent_failure(agent_server: AgentServer) -> None:
     agent_server.answers = [Answer(body={"message": "late"}, delay_s=30) for _ in range(2)]
     config = HttpAgentConfig(
         endpoint=agent_server.url,
         timeout_s=0.2,
         retry=RetryConfig(max_attempts=2, initial_backoff_s=0.001, max_backoff_s=0.001),
     )
-    with pytest.raises(InfraFailure) as caught:
+    with pytest.raises(AgentFailure) as caught:
         asyncio.run(HttpAgent(config, CONTEXT).step([GREETING, USER], TOOLS))
     assert caught.value.kind == "Timeout"
 

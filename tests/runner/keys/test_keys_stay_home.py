@@ -20,7 +20,7 @@ import pytest
 from runner.agent_config import HttpAgentConfig, LiteLLMAgentConfig, RetryConfig
 from runner.agents.http_agent import HttpAgent
 from runner.agents.litellm_agent import LOCAL_PLACEHOLDER_KEY, LiteLLMAgent, aclose_litellm_clients
-from runner.errors import InfraFailure
+from runner.errors import AgentFailure, InfraFailure
 from runner.keys import (
     PROVIDER_KEYS,
     KeyPolicyError,
@@ -132,7 +132,7 @@ def test_custom_api_base_without_a_key_gets_the_placeholder_not_a_provider_defau
 ) -> None:
     # Before: no api_key_env made LiteLLM fall back to OPENAI_API_KEY etc. on the submitter's host.
     config = LiteLLMAgentConfig(model=model, api_base=f"{recorder.url}/v1", retry=FAST)
-    with contextlib.suppress(InfraFailure):  # a non-OpenAI provider cannot parse the reply
+    with contextlib.suppress(AgentFailure):  # a non-OpenAI provider cannot parse the reply
         step(LiteLLMAgent(config, CONTEXT))
     assert recorder.requests, "the stand-in server was never called"
     auth = recorder.requests[0][0]
@@ -337,3 +337,12 @@ def test_check_masks_a_pasted_key_and_never_echoes_it(tmp_path: Path) -> None:
     assert all(key not in line for line in lines[1:]), done.stdout
     assert key not in summary.read_text()
     assert "[redacted]" in done.stdout
+
+
+def test_only_a_providers_own_endpoint_counts_as_the_maintainers_side() -> None:
+    from runner.keys import is_provider_endpoint
+
+    assert is_provider_endpoint("openai/gpt-5", None)
+    assert is_provider_endpoint("openai/gpt-5", "https://api.openai.com/v1")
+    assert not is_provider_endpoint("openai/gpt-5", "https://my-proxy.example/v1")
+    assert not is_provider_endpoint("custom/thing", "http://127.0.0.1:9/v1")
