@@ -20,6 +20,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from runner.agent_config import AgentConfig, BuiltinAgentConfig, ToolsetOptions
+from runner.bounded_yaml import YamlLimitError, safe_load_bounded
 from runner.errors import LoadError, describe_validation_error
 
 SUBMISSION_SCHEMA_VERSION: Literal[1] = 1
@@ -73,7 +74,9 @@ def load_submission(path: Path | str) -> Submission:
     if not file.exists():
         raise LoadError(file, ["submission file not found"])
     try:
-        raw = yaml.safe_load(file.read_text(encoding="utf-8"))
+        raw = safe_load_bounded(file.read_text(encoding="utf-8"))
+    except YamlLimitError as exc:
+        raise LoadError(file, [f"refused YAML: {exc}"]) from None
     except yaml.YAMLError as exc:
         raise LoadError(file, [f"invalid YAML: {exc}"]) from exc
     try:
@@ -455,7 +458,10 @@ def check_submission(
     except UnicodeDecodeError as exc:
         return [*problems, Problem(where, "(file)", f"not UTF-8: {exc}")]
     try:
-        raw = yaml.load(text, Loader=_StrictLoader)  # a SafeLoader subclass
+        raw = safe_load_bounded(text, loader=_StrictLoader)
+    except YamlLimitError as exc:
+        problems.append(Problem(where, "(file)", f"refused YAML: {exc}"))
+        return problems
     except yaml.YAMLError as exc:
         problems.append(Problem(where, "(file)", f"invalid YAML: {exc}".replace("\n", " ")))
         raw = None

@@ -12,6 +12,8 @@ from runner.sitegen.inputs import Run
 from runner.sitegen.trials import TRIALS_SCHEMA
 
 RUN_KEYS = ("submission", "snapshot")
+# An entry with more than this share of its trials unscored (infra errors) is not ranked.
+MAX_UNSCORED_SHARE = 0.05
 
 
 @dataclass
@@ -159,8 +161,17 @@ def _entries(trials: pl.LazyFrame, pass_k: pl.DataFrame) -> pl.DataFrame:
     ]
     wide = wide.with_columns(*missing)
     max_k = pass_k.lazy().group_by(*RUN_KEYS).agg(max_k=pl.col("k").max())
+    unscored = pl.col("trials") - pl.col("scored")
+    standing = (
+        pl.when(pl.col("scored") == 0)
+        .then(pl.lit("unscored"))
+        .when(unscored > MAX_UNSCORED_SHARE * pl.col("trials"))
+        .then(pl.lit("incomplete"))
+        .otherwise(pl.lit("ranked"))
+    )
     return (
-        base.join(latency, on=list(RUN_KEYS), how="left")
+        base.with_columns(standing=standing)
+        .join(latency, on=list(RUN_KEYS), how="left")
         .join(wide.lazy(), on=list(RUN_KEYS), how="left")
         .join(max_k, on=list(RUN_KEYS), how="left")
         .sort(*RUN_KEYS)

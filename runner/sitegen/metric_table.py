@@ -117,14 +117,22 @@ METRICS: tuple[Metric, ...] = (
         "Mean model cost per scored trial (USD, agent side).",
         "USD",
     ),
-    Metric("scored", "scored", "none", "int", "Trials scored."),
+    Metric(
+        "scored",
+        "n scored",
+        "none",
+        "int",
+        "Trials scored (agent errors included, as failures). An entry with more than 5 % of its "
+        "trials unscored is shown incomplete and not ranked.",
+    ),
     Metric(
         "infra_errors",
         "infra errors",
         "lower",
         "int",
-        "Trials that could not finish for infrastructure reasons (rate limits, timeouts). Counted "
-        "and shown, never part of n.",
+        "Trials that could not finish for reasons on the maintainers' side (provider rate limits "
+        "and outages, the user simulator). Counted and shown, never part of n. Failures of a "
+        "submitter's own endpoint are agent errors: scored 0.",
     ),
 )
 
@@ -142,4 +150,6 @@ TABLE_COLUMNS: tuple[str, ...] = (
     "tool_calls",
     "latency",
     "cost",
+    "scored",
+    "infra_errors",
 )

@@ -25,9 +25,9 @@ class Badge:
 
 @dataclass
 class BoardRow:
-    """One leaderboard row (one entry on one snapshot)."""
+    """One leaderboard row (one entry on one snapshot); unranked rows (incomplete, unscored) have no tier."""
 
-    tier: int
+    tier: int | None
     slug: str
     name: str
     organization: str
@@ -39,6 +39,7 @@ class BoardRow:
     badges: list[Badge]
     scored: int
     infra_errors: int
+    standing: str = "ranked"
 
     def export(self) -> dict[str, Any]:
         """The row as the CSV / JSON download holds it (raw numbers, no formatting)."""
@@ -49,6 +50,7 @@ class BoardRow:
             "organization": self.organization,
             "snapshot": self.snapshot,
         }
+        out["standing"] = self.standing
         out.update(self.values)
         out["top_violations"] = "; ".join(f"{p} {r}" for p, r in self.top_violations)
         out["badges"] = "; ".join(b.text for b in self.badges)
@@ -136,6 +138,23 @@ def badges_for(entry: Entry, run: Run, snapshot: SnapshotInfo | None) -> list[Ba
     return out
 
 
+def _standing_badge(row: dict[str, Any]) -> list[Badge]:
+    unscored = row["trials"] - row["scored"]
+    if row["standing"] == "unscored":
+        return [
+            Badge("unscored", "no scored trials", f"All {row['trials']} trials are infra errors")
+        ]
+    if row["standing"] == "incomplete":
+        return [
+            Badge(
+                "incomplete",
+                "incomplete",
+                f"{unscored} of {row['trials']} trials unscored (more than 5 %): not ranked",
+            )
+        ]
+    return []
+
+
 def _fmt_ci(lo: float | None, hi: float | None) -> str:
     if lo is None or hi is None:
         return ""
@@ -165,8 +184,14 @@ def boards(inputs: SiteInputs, agg: Aggregates) -> list[SnapshotBoard]:
     runs = {(r.slug, r.snapshot): r for r in inputs.runs}
     snaps = {s.label: s for s in inputs.snapshots}
     names = chart_names(inputs)
-    table = agg.entries.sort(
-        ["snapshot", "pass_1", "submission"], descending=[True, True, False], nulls_last=True
+    # Ranked entries first, then incomplete ones (> 5 % unscored), then those with nothing scored.
+    order = pl.col("standing").replace_strict(
+        {"ranked": 0, "incomplete": 1, "unscored": 2}, return_dtype=pl.Int64
+    )
+    table = agg.entries.with_columns(_order=order).sort(
+        ["snapshot", "_order", "pass_1", "submission"],
+        descending=[True, False, True, False],
+        nulls_last=True,
     )
     violations = agg.per_policy.filter(pl.col("violations") > 0).sort(
         ["submission", "snapshot", "rate", "policy"], descending=[False, False, True, False]
@@ -180,7 +205,8 @@ def boards(inputs: SiteInputs, agg: Aggregates) -> list[SnapshotBoard]:
     for label in table["snapshot"].unique(maintain_order=True).to_list():
         part = table.filter(pl.col("snapshot") == label)
         dicts = part.to_dicts()
-        tiers = assign_tiers(dicts)
+        ranked = [d for d in dicts if d["standing"] == "ranked"]
+        tiers: list[int | None] = [*assign_tiers(ranked), *([None] * (len(dicts) - len(ranked)))]
         rows: list[BoardRow] = []
         for tier, row in zip(tiers, dicts, strict=True):
             entry = entries[row["submission"]]
@@ -197,6 +223,8 @@ def boards(inputs: SiteInputs, agg: Aggregates) -> list[SnapshotBoard]:
                 "tool_calls",
                 "latency",
                 "cost",
+                "scored",
+                "infra_errors",
             ]
             values = {k: row.get(k) for k in keys}
             for k in PASS_KS:
@@ -216,9 +244,10 @@ def boards(inputs: SiteInputs, agg: Aggregates) -> list[SnapshotBoard]:
                         for k in PASS_KS
                     },
                     top_violations=top.get((entry.slug, label), []),
-                    badges=badges_for(entry, run, snaps.get(label)),
+                    badges=[*badges_for(entry, run, snaps.get(label)), *_standing_badge(row)],
                     scored=row["scored"],
                     infra_errors=row["infra_errors"],
+                    standing=row["standing"],
                 )
             )
         board = SnapshotBoard(label, rows)
