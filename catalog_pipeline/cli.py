@@ -222,3 +222,34 @@ def list_command(root: Path) -> None:
             f"{info.total_bytes / 1024:>7.0f} K  {(info.catalog_digest or '-')[:16]:<16}  "
             f"{info.retention_until or '-'!s:<10}  {status}"
         )
+    if any(not info.checksums_ok for info in infos):
+        raise click.exceptions.Exit(1)
+
+
+@group.command("verify")
+@click.argument("snapshots", nargs=-1)
+@click.option(
+    "--root",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=SNAPSHOTS_DIR,
+    show_default="catalog_pipeline/snapshots",
+    help="Folder holding the dated snapshot folders.",
+)
+def verify_command(snapshots: tuple[str, ...], root: Path) -> None:
+    """Check snapshot folders (dates or paths; default: all under --root) against their
+    manifests: every listed file's sha256, and the folder name against the manifest date.
+    Exit 1 on any mismatch."""
+    from catalog_pipeline.snapshot import verify_snapshots
+
+    results = verify_snapshots(root, list(snapshots))
+    for folder, problems in results:
+        if problems:
+            click.echo(f"{folder}: MISMATCH")
+            for problem in problems:
+                click.echo(f"  - {problem}")
+        else:
+            click.echo(f"{folder}: ok")
+    if not results:
+        click.echo(f"no snapshots under {root}")
+    if any(problems for _, problems in results):
+        raise click.exceptions.Exit(1)

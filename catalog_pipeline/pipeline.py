@@ -386,6 +386,15 @@ def hydrate(
     data.
     """
     path = Path(ids_json)
+    ids_sha = sha256_bytes(path.read_bytes())
+    beside = path.parent / "manifest.json"
+    if beside.exists():  # an ids.json inside a snapshot folder must be the one it lists
+        entry = load_manifest(path.parent).files.get(path.name)
+        if entry is not None and entry.sha256 != ids_sha:
+            raise TaurecError(
+                f"{path}: sha256 differs from {beside}: the ids file was changed after the "
+                "snapshot was written; refusing to hydrate it under that snapshot's date"
+            )
     listed = read_ids_file(path)
     day = parse_date(date) if date is not None else (listed.date or parse_date(None))
     source = source or listed.source or "tmdb"
@@ -396,6 +405,12 @@ def hydrate(
             raise TaurecError(
                 f"{target} already holds a refreshed snapshot; hydrating would replace its "
                 "manifest. Pass --out with another folder."
+            )
+        recorded = existing.parameters.ids_file_sha256
+        if recorded is not None and recorded != ids_sha:
+            raise TaurecError(
+                f"{target} was hydrated from a different ids.json (sha256 {recorded[:12]}…, this "
+                f"one {ids_sha[:12]}…): one date, one id list. Pass --out or another --date."
             )
     with open_client(
         source,
@@ -413,7 +428,7 @@ def hydrate(
             source_url=source_url,
             out=Path(out),
             ids=listed.ids,
-            ids_file_sha256=sha256_bytes(path.read_bytes()),
+            ids_file_sha256=ids_sha,
             sponsored=sponsored,
             workers=workers,
         )

@@ -74,6 +74,73 @@ def load_manifest(folder: Path) -> SnapshotManifest:
         raise LoadError(path, describe_validation_error(exc)) from None
 
 
+class SnapshotMismatch(LoadError):
+    """A snapshot folder whose files do not match its manifest: never used."""
+
+
+def _file_statuses(folder: Path, listed: dict[str, FileEntry]) -> list[FileStatus]:
+    """Each listed or present file: ok, modified, missing or unlisted (checked by sha256)."""
+    files: list[FileStatus] = []
+    present = {p.name: p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")}
+    for name in sorted(set(listed) | set(present)):
+        if name not in present:
+            files.append(FileStatus(name=name, bytes=0, sha256="", status="missing"))
+            continue
+        data = present[name].read_bytes()
+        digest = sha256_bytes(data)
+        if name in listed:
+            status = "ok" if listed[name].sha256 == digest else "modified"
+        else:
+            status = "unlisted"  # manifest.json itself, solvability.json written later
+        files.append(FileStatus(name=name, bytes=len(data), sha256=digest, status=status))
+    return files
+
+
+def verify_snapshot(folder: Path | str) -> SnapshotManifest:
+    """Check a snapshot folder against its manifest before anything reads it.
+
+    Every listed file must be present with its sha256, and a dated folder's name must be the
+    manifest's date. Raises SnapshotMismatch naming each problem; returns the manifest.
+    """
+    folder = Path(folder)
+    manifest = load_manifest(folder)
+    problems = [
+        f"{f.name}: {f.status} (sha256 differs from the manifest)"
+        if f.status == "modified"
+        else f"{f.name}: listed in the manifest but missing"
+        for f in _file_statuses(folder, manifest.files)
+        if f.status in ("modified", "missing")
+    ]
+    if DATE_DIR.match(folder.name) and folder.name != manifest.date.isoformat():
+        problems.append(
+            f"folder name {folder.name} differs from the manifest date {manifest.date.isoformat()}"
+        )
+    if problems:
+        raise SnapshotMismatch(folder / MANIFEST_NAME, problems)
+    return manifest
+
+
+def verify_snapshots(root: Path, refs: list[str]) -> list[tuple[str, list[str]]]:
+    """(folder, problems) for each snapshot named (a date under `root`, or a path), else all."""
+    if refs:
+        folders = [root / ref if DATE_DIR.match(ref) else Path(ref) for ref in refs]
+    else:
+        folders = (
+            sorted(p for p in root.iterdir() if p.is_dir() and DATE_DIR.match(p.name))
+            if root.is_dir()
+            else []
+        )
+    out: list[tuple[str, list[str]]] = []
+    for folder in folders:
+        try:
+            verify_snapshot(folder)
+        except LoadError as exc:
+            out.append((str(folder), exc.problems))
+        else:
+            out.append((str(folder), []))
+    return out
+
+
 class FileStatus(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -105,26 +172,15 @@ def describe_snapshot(folder: Path, *, today: dt.date | None = None) -> Snapshot
     """Sizes and checksums of one folder, checked against its manifest."""
     today = today or dt.date.today()
     date = dt.date.fromisoformat(folder.name)
-    files: list[FileStatus] = []
     problem = None
     manifest: SnapshotManifest | None = None
     try:
         manifest = load_manifest(folder)
     except LoadError as exc:
         problem = str(exc)
-    listed = manifest.files if manifest else {}
-    present = {p.name: p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")}
-    for name in sorted(set(listed) | set(present)):
-        if name not in present:
-            files.append(FileStatus(name=name, bytes=0, sha256="", status="missing"))
-            continue
-        data = present[name].read_bytes()
-        digest = sha256_bytes(data)
-        if name in listed:
-            status = "ok" if listed[name].sha256 == digest else "modified"
-        else:
-            status = "unlisted"  # manifest.json itself, solvability.json written later
-        files.append(FileStatus(name=name, bytes=len(data), sha256=digest, status=status))
+    files = _file_statuses(folder, manifest.files if manifest else {})
+    if manifest is not None and manifest.date != date:
+        problem = f"folder name {folder.name} differs from the manifest date {manifest.date}"
     return SnapshotInfo(
         date=date,
         path=str(folder),
@@ -134,7 +190,9 @@ def describe_snapshot(folder: Path, *, today: dt.date | None = None) -> Snapshot
         catalog_digest=manifest.catalog_digest if manifest else None,
         retention_until=manifest.retention_until if manifest else None,
         expired=bool(manifest and manifest.retention_until < today),
-        checksums_ok=manifest is not None and all(f.status in ("ok", "unlisted") for f in files),
+        checksums_ok=manifest is not None
+        and problem is None
+        and all(f.status in ("ok", "unlisted") for f in files),
         files=files,
         problem=problem,
     )

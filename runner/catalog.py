@@ -108,6 +108,10 @@ class Catalog:
         file = path / "catalog.json" if path.is_dir() else path
         if not file.exists():
             raise LoadError(file, ["catalog file not found"])
+        if (file.parent / "manifest.json").exists():  # a snapshot: verified before any use
+            from catalog_pipeline.snapshot import verify_snapshot
+
+            verify_snapshot(file.parent)
         try:
             raw = json.loads(file.read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -196,11 +197,27 @@ def load_snapshots(snapshots_dir: Path, notes: list[str]) -> list[SnapshotInfo]:
     return found
 
 
+def _drop_unknown_dates(entries: list[Entry], labels: set[str], notes: list[str]) -> None:
+    """A dated results folder needs its snapshot: a made-up label (`2099-01-01`) is no board."""
+    for entry in entries:
+        kept = []
+        for run in entry.runs:
+            if _DATE_LABEL.match(run.snapshot) and run.snapshot not in labels:
+                notes.append(f"{run.folder}: no snapshot {run.snapshot}, not a board: skipped")
+            else:
+                kept.append(run)
+        entry.runs[:] = kept
+
+
+_DATE_LABEL = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
 def load_inputs(submissions_dir: Path, snapshots_dir: Path, tasks_dir: Path) -> SiteInputs:
     """Load submissions, snapshots and tasks; problems raise LoadError naming the file."""
     notes: list[str] = []
     entries = load_entries(Path(submissions_dir), notes)
     snapshots = load_snapshots(Path(snapshots_dir), notes)
+    _drop_unknown_dates(entries, {s.label for s in snapshots}, notes)
     tasks = load_tasks(tasks_dir) if Path(tasks_dir).is_dir() else []
     if not tasks:
         notes.append(f"{tasks_dir}: no tasks folder")

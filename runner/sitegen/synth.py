@@ -159,20 +159,41 @@ def _write_snapshot(
     (folder / "changes.json").write_text(json.dumps(changes, indent=2) + "\n")
     files = ("catalog.json", "catalog.parquet", "catalog.csv", "ids.json", "changes.json")
     date = dt.date.fromisoformat(label)
-    manifest = {
-        "schema_version": 1,
-        "date": label,
-        "source": {"kind": "synthetic", "parameters": {"items": len(items)}},
-        "counts": {"items": len(items), "dropped": 0},
-        "dropped": {},
-        "sha256": {f: hashlib.sha256((folder / f).read_bytes()).hexdigest() for f in files},
-        "attribution": {
-            "tmdb": "This product uses the TMDB API but is not endorsed or certified by TMDB.",
-            "justwatch": "Streaming availability data is provided by JustWatch, through TMDB.",
-        },
-        "retention_until": (date + dt.timedelta(days=180)).isoformat(),
-    }
-    (folder / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    # A real SnapshotManifest (every reader verifies a snapshot against it before use).
+    from catalog_pipeline.manifest import (
+        RequestFigures,
+        SnapshotCounts,
+        SnapshotManifest,
+        SnapshotParameters,
+    )
+    from catalog_pipeline.normalize import SponsoredConfig
+    from catalog_pipeline.snapshot import file_entry
+    from runner.catalog import Catalog
+
+    n = len(items)
+    manifest = SnapshotManifest(
+        date=date,
+        source="fixture",
+        source_url="synthetic",
+        generator="taurec synth",
+        parameters=SnapshotParameters(
+            mode="hydrate",
+            discovery=None,
+            append_to_response="",
+            providers_region="US",
+            sponsored=SponsoredConfig(),
+        ),
+        counts=SnapshotCounts(
+            requested=n, enriched=n, not_found=0, dropped=0, items=n, with_services=n, sponsored=0
+        ),
+        drops_by_reason={},
+        dropped=[],
+        requests=RequestFigures(discover_pages=0, details=0, total=0),
+        catalog_digest=Catalog(items).digest(),
+        files={f: file_entry((folder / f).read_bytes()) for f in files},
+        retention_until=date + dt.timedelta(days=180),
+    )
+    (folder / "manifest.json").write_bytes(manifest.to_json_bytes())
 
 
 def _tasks(spec: SynthSpec, items: list[CatalogItem]) -> list[Task]:

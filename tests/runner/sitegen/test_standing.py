@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
 from typing import Any
 
 import polars as pl
 
 from runner.sitegen.aggregate import aggregate
+from runner.sitegen.inputs import load_inputs
+from runner.sitegen.synth import SynthWorld
 from runner.sitegen.trials import TRIALS_SCHEMA
 
 
@@ -55,3 +59,17 @@ def test_standing_of_each_entry() -> None:
         "edge": "ranked",
         "down": "unscored",
     }
+
+
+def test_a_made_up_results_label_is_not_a_board(synth_world: SynthWorld, tmp_path: Path) -> None:
+    # Before: a results folder named 2099-01-01 became the default (newest) board.
+    subs = tmp_path / "submissions"
+    shutil.copytree(synth_world.submissions, subs)
+    slug_dir = next(p for p in sorted(subs.iterdir()) if (p / "results").is_dir())
+    real = next(p for p in sorted((slug_dir / "results").iterdir()) if p.is_dir())
+    shutil.copytree(real, slug_dir / "results" / "2099-01-01")
+    inputs = load_inputs(subs, synth_world.snapshots, synth_world.tasks)
+    labels = {run.snapshot for run in inputs.runs}
+    assert "2099-01-01" not in labels
+    assert real.name in labels
+    assert any("no snapshot 2099-01-01, not a board" in note for note in inputs.notes)
