@@ -30,6 +30,7 @@ from runner.errors import InfraFailure, TaurecError
 from runner.paths import PROJECT_ROOT, SNAPSHOTS_DIR
 from runner.protocols import Agent, AgentContext
 from runner.records import Efficiency, RunCounts, RunManifest, RunStatus, TrialKey, TrialRecord
+from runner.rules import DEFAULT_RULES, RuleSet, get_rules
 from runner.submission import Submission, load_submission
 from runner.tasks import Task
 from runner.transcript import ComponentSpec, InfraError, Transcript
@@ -154,7 +155,7 @@ def _check_compatible(old: RunManifest, new: RunManifest, folder: Path) -> None:
             problems.append(
                 f"the {what} changed ({name} {_digest_label(a)}… → {_digest_label(b)}…)"
             )
-    for name in ("seed", "max_turns", "shard"):
+    for name in ("rules", "seed", "max_turns", "shard"):
         a, b = getattr(old, name), getattr(new, name)
         if a != b:
             problems.append(f"{name} differs ({a!r} in run.json, {b!r} now)")
@@ -200,8 +201,11 @@ class _Batch:
         progress: ProgressSink | None,
         agent_factory: AgentFactory,
         redactor: Redactor,
+        rules: RuleSet,
     ) -> None:
         self.inputs = inputs
+        self.rules = rules
+        self.provenance = inputs.provenance()
         self.simulator = simulator
         self.simulator_options = simulator_options or None
         self.max_turns = max_turns
@@ -250,7 +254,7 @@ class _Batch:
                 seed=job.seed,
                 options=self.simulator_options,
             )
-            toolset = build_toolset(catalog, task, plan.submission.tools)
+            toolset = build_toolset(catalog, task, plan.submission.tools, self.rules)
             transcript = await run_trial(
                 task=task,
                 catalog=catalog,
@@ -260,6 +264,8 @@ class _Batch:
                 seed=job.seed,
                 trial_index=job.trial_index,
                 max_turns=self.max_turns,
+                rules=self.rules,
+                provenance=self.provenance,
             )
         except asyncio.CancelledError:
             raise
@@ -276,6 +282,8 @@ class _Batch:
                     + "".join(traceback.format_exception(exc)[-3:])
                 )
             transcript = Transcript(
+                rules=self.rules.name,
+                provenance=self.provenance,
                 task_id=task.id,
                 trial_index=job.trial_index,
                 seed=job.seed,
@@ -303,7 +311,7 @@ class _Batch:
         score = None
         if not infra:
             try:
-                score = score_transcript(task, transcript, self.inputs.snapshot.catalog)
+                score = score_transcript(task, transcript, self.inputs.snapshot.catalog, self.rules)
             except Exception as exc:  # a scorer bug must not lose the trial: record it, retry later
                 self.log(f"trial {task.id}#{job.trial_index}: scoring failed: {exc!r}")
                 infra = True
@@ -318,6 +326,8 @@ class _Batch:
                 kind=transcript.error.kind, message=self.redactor.scrub(transcript.error.message)
             )
         return TrialRecord(
+            rules=self.rules.name,
+            provenance=self.provenance,
             key=key,
             status="infra_error" if infra else "scored",
             error=error,
@@ -419,6 +429,7 @@ def _plan_submission(
     fresh: bool,
     max_cost: float | None,
     redactor: Redactor,
+    rules: RuleSet,
 ) -> _Plan:
     root = submission_dir if out is None else out / submission.slug
     results_dir = root / "results" / inputs.snapshot.label
@@ -429,6 +440,7 @@ def _plan_submission(
     from runner.tools import build_toolset
 
     manifest = RunManifest(
+        rules=rules.name,
         status="running",
         taurec_version=_taurec_version(),
         git_revision=_git_revision(),
@@ -437,7 +449,9 @@ def _plan_submission(
         agent=ComponentSpec(name=agent_name(submission.agent), args=redact_config(agent_cfg)),
         simulator=ComponentSpec(name=simulator, args=redact_config(simulator_options or {})),
         submission_config=redact_config(submission.model_dump(mode="json")),
-        tools=list(build_toolset(inputs.snapshot.catalog, inputs.tasks[0], submission.tools).names),
+        tools=list(
+            build_toolset(inputs.snapshot.catalog, inputs.tasks[0], submission.tools, rules).names
+        ),
         task_suite_digest=inputs.task_suite_digest,
         policy_digest=inputs.policy_digest,
         catalog_digest=inputs.catalog_digest,
@@ -549,8 +563,10 @@ async def run_submissions_async(
     progress: ProgressSink | None = None,
     agent_factory: AgentFactory | None = None,
     snapshots_dir: Path = SNAPSHOTS_DIR,
+    rules: str = DEFAULT_RULES,
 ) -> list[RunResult]:
     """The async form of `run_submissions` (for callers already inside an event loop)."""
+    rule_set = get_rules(rules)
     if concurrency < 1:
         raise TaurecError(f"concurrency must be at least 1 (got {concurrency})")
     if max_cost is not None and max_cost < 0:
@@ -587,6 +603,7 @@ async def run_submissions_async(
         progress=progress,
         agent_factory=agent_factory or _default_agent_factory(),
         redactor=redactor,
+        rules=rule_set,
     )
     plans = [
         _plan_submission(
@@ -603,6 +620,7 @@ async def run_submissions_async(
             fresh=fresh,
             max_cost=max_cost,
             redactor=redactor,
+            rules=rule_set,
         )
         for d, sub in zip(submission_dirs, submissions, strict=True)
     ]
@@ -676,6 +694,7 @@ run_submissions = _blocking(
     """Run every task × trial of each submission against one snapshot, `concurrency` at a time.
 
 Results go to `<submission_dir>/results/<snapshot-label>/` (or `<out>/<slug>/results/<label>/`).
+Every trial runs and is scored under the named rule set (`v2` unless `rules="v1"`).
 Resume is the default: recorded keys are never re-run; `infra_error` keys are run again and the
 new record supersedes the old one. `fresh` moves an existing folder to `results/.replaced/`.
 Ctrl-C cancels running trials and returns with status `interrupted`; `max_cost` stops

@@ -21,3 +21,12 @@ tasks_option = click.option(
     default=None,
     help="Folder of task JSON files (default: tasks/ in the project).",
 )
+
+rules_option = click.option(
+    "--rules",
+    type=click.Choice(["v1", "v2"]),
+    default="v2",
+    show_default=True,
+    help="Rule set of the loop, tools and scorer: v1 = the published evaluator exactly, "
+    "v2 = ours (differences on the Methodology page).",
+)

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from runner.cli._options import rules_option
+
 
 @click.command("run")
 @click.argument(
@@ -62,6 +64,7 @@ import click
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed.")
 @click.option("--max-turns", type=click.IntRange(min=1), default=20, show_default=True)
+@rules_option
 @click.option(
     "--fresh",
     is_flag=True,
@@ -84,6 +87,7 @@ def command(
     simulator: str,
     seed: int,
     max_turns: int,
+    rules: str,
     fresh: bool,
     out: Path | None,
 ) -> None:
@@ -108,6 +112,7 @@ def command(
         seed=seed,
         fresh=fresh,
         max_turns=max_turns,
+        rules=rules,
         out=out,
         progress=default_progress(),
     )

@@ -436,6 +436,23 @@ def _snapshot_views(
     return list(reversed(views))
 
 
+RULES_MARKER = "<!-- generated: rule-set differences -->"
+
+
+def splice_rule_differences(writer: PageWriter, page: str = "methodology.md") -> None:
+    """Replace the marker in a hand-written page with the table of every v1/v2 rule difference."""
+    from runner.rules import RULE_DIFFERENCES
+
+    path = writer.docs / page
+    if not path.exists():
+        return
+    text = path.read_text(encoding="utf-8")
+    if RULES_MARKER not in text:
+        raise ValueError(f"{page}: the marker {RULES_MARKER!r} for the rule-set table is missing")
+    table = writer.env.get_template("rule_differences.md.j2").render(differences=RULE_DIFFERENCES)
+    path.write_text(text.replace(RULES_MARKER, table.strip()), encoding="utf-8")
+
+
 def render_pages(
     writer: PageWriter,
     inputs: SiteInputs,
@@ -496,6 +513,7 @@ def render_pages(
         models=schema_models(),
         version=SUBMISSION_SCHEMA_VERSION,
     )
+    splice_rule_differences(writer)
     return trial_pages
 
 
