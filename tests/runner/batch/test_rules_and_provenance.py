@@ -24,7 +24,8 @@ def test_run_records_rules_and_provenance_everywhere(
         [sub], snapshot=v1_dir / "catalog.json", tasks_dir=small_suite, rules="v1"
     )
     manifest = read_manifest(result.results_dir)
-    assert manifest is not None and manifest.rules == "v1"
+    assert manifest is not None
+    assert manifest.rules == "v1"
     for record in load_records(result.results_dir):
         assert record.rules == "v1"
         assert record.provenance is not None
