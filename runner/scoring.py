@@ -18,7 +18,7 @@ from runner.catalog import RESTRICTED_RATINGS, Catalog
 from runner.errors import LoadError, TaurecError
 from runner.records import PolicyResult, TrialScore
 from runner.rules import RuleSet, get_rules
-from runner.tasks import POLICY_NAMES, ConstraintCheck, PolicyName, Task, load_tasks
+from runner.tasks import POLICY_NAMES, ConstraintCheck, PolicyName, Task
 from runner.transcript import ToolCallEvent, Transcript, load_transcript
 
 # Weight of each policy in the severity-weighted policy score (the one table of severities).
@@ -304,35 +304,33 @@ class ScoredTrace(BaseModel):
     error: str | None = None
 
 
+def score_trace(
+    path: Path, transcript: Transcript, catalog: Catalog, tasks: dict[str, Task]
+) -> ScoredTrace:
+    """Score one loaded transcript (infra errors listed apart) under its own rule set."""
+    task = tasks.get(transcript.task_id)
+    if task is None:
+        raise LoadError(path, [f"task_id: unknown task {transcript.task_id!r}"])
+    if transcript.stop_reason == "infra_error":
+        err = transcript.error
+        return ScoredTrace(
+            trace=str(path),
+            task_id=task.id,
+            status="infra_error",
+            error=f"{err.kind}: {err.message}" if err else "infra error",
+        )
+    return ScoredTrace(
+        trace=str(path),
+        task_id=task.id,
+        status="scored",
+        score=score_transcript(task, transcript, catalog),
+    )
+
+
 def score_trace_files(paths: list[Path], catalog: Catalog, tasks: list[Task]) -> list[ScoredTrace]:
     """Load each transcript (current or v1 shape), find its task and score it."""
     by_id = {t.id: t for t in tasks}
-    out: list[ScoredTrace] = []
-    for path in paths:
-        transcript = load_transcript(path)
-        task = by_id.get(transcript.task_id)
-        if task is None:
-            raise LoadError(path, [f"task_id: unknown task {transcript.task_id!r}"])
-        if transcript.stop_reason == "infra_error":
-            err = transcript.error
-            out.append(
-                ScoredTrace(
-                    trace=str(path),
-                    task_id=task.id,
-                    status="infra_error",
-                    error=f"{err.kind}: {err.message}" if err else "infra error",
-                )
-            )
-            continue
-        out.append(
-            ScoredTrace(
-                trace=str(path),
-                task_id=task.id,
-                status="scored",
-                score=score_transcript(task, transcript, catalog),
-            )
-        )
-    return out
+    return [score_trace(path, load_transcript(path), catalog, by_id) for path in paths]
 
 
 def summary_line(entry: ScoredTrace) -> str:
@@ -347,14 +345,3 @@ def summary_line(entry: ScoredTrace) -> str:
     ]
     lines += [f"  {'ok  ' if p.passed else 'FAIL'} {p.policy}: {p.reason}" for p in s.policies]
     return "\n".join(lines)
-
-
-def score_trace_paths(
-    paths: list[Path], catalog_path: Path | None, tasks_dir: Path | None
-) -> list[ScoredTrace]:
-    """Load the catalog (default: latest snapshot) and tasks (default: tasks/), score each trace."""
-    from runner.paths import TASKS_DIR
-    from runner.validate import resolve_catalog_path
-
-    catalog = Catalog.load(resolve_catalog_path(catalog_path))
-    return score_trace_files(paths, catalog, load_tasks(tasks_dir or TASKS_DIR))

@@ -17,6 +17,7 @@ from runner.errors import TaurecError
 COMMANDS: dict[str, str] = {
     "tasks": "runner.cli.tasks:group",
     "score": "runner.cli.score:command",
+    "verify": "runner.cli.score:verify_command",
     "catalog": "catalog_pipeline.cli:group",
     "serve-model": "runner.cli.serve_model:command",
     "trial": "runner.cli.trial:command",

@@ -30,3 +30,13 @@ rules_option = click.option(
     help="Rule set of the loop, tools and scorer: v1 = the published evaluator exactly, "
     "v2 = ours (differences on the Methodology page).",
 )
+
+snapshot_spec_option = click.option(
+    "--catalog",
+    "catalog",
+    default=None,
+    metavar="DATE|PATH",
+    help="A snapshot date (catalog_pipeline/snapshots/<DATE>/), a snapshot folder or a "
+    "catalog.json. Default: the snapshot each transcript names (the latest for transcripts "
+    "that name none). Digests must match.",
+)
