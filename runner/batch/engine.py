@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import datetime as dt
 import functools
-import os
 import shutil
 import signal
 import subprocess
@@ -27,6 +26,7 @@ from runner.batch.progress import ProgressSink, ProgressStats
 from runner.batch.redact import Redactor, redact_config, secret_env_names, secret_values
 from runner.batch.store import LoadedTrials, ResultsFolder, read_manifest, read_trials
 from runner.errors import InfraFailure, TaurecError
+from runner.ledger import workflow_run_url
 from runner.paths import PROJECT_ROOT, SNAPSHOTS_DIR
 from runner.protocols import Agent, AgentContext
 from runner.records import Efficiency, RunCounts, RunManifest, RunStatus, TrialKey, TrialRecord
@@ -80,17 +80,6 @@ class _Job:
 
 def _now() -> str:
     return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-
-
-def _workflow_run_url() -> str | None:
-    """The GitHub Actions run producing these results (the site's "verified" badge), else None."""
-    if os.environ.get("GITHUB_ACTIONS") != "true":
-        return None
-    parts = [os.environ.get(k) for k in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_RUN_ID")]
-    if not all(parts):
-        return None
-    server, repo, run_id = parts
-    return f"{server}/{repo}/actions/runs/{run_id}"
 
 
 def _git_revision() -> str | None:
@@ -463,7 +452,7 @@ def _plan_submission(
         max_cost_usd=max_cost,
         task_ids=[t.id for t in inputs.tasks],
         retired_tasks=dict(inputs.retired),
-        verified_by=_workflow_run_url(),
+        verified_by=workflow_run_url(),
     )
     notes: list[str] = []
     old = read_manifest(results_dir)

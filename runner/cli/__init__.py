@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "trial": "runner.cli.trial:command",
     "run": "runner.cli.run:command",
     "merge": "runner.cli.run:merge_command",
+    "ledger": "runner.cli.ledger:group",
     "site": "runner.cli.site:group",
     "submission": "runner.cli.submission:group",
     "leaderboard": "runner.cli.leaderboard:command",

@@ -14,6 +14,7 @@ import polars as pl
 from runner.batch.store import read_manifest, read_trials
 from runner.catalog import Catalog
 from runner.errors import LoadError
+from runner.ledger import LEDGER_FILE, LedgerEntry, load_ledger, verified_entry
 from runner.records import RunManifest, TrialRecord
 from runner.rules import DEFAULT_RULES
 from runner.sitegen.trials import read_trials_frame
@@ -32,6 +33,7 @@ class Run:
     folder: Path
     frame: pl.DataFrame
     manifest: RunManifest | None
+    ledger_entry: LedgerEntry | None = None
 
     def records(self) -> list[TrialRecord]:
         """The full, validated trial records (read on demand: trial pages need them)."""
@@ -39,7 +41,8 @@ class Run:
 
     @property
     def verified(self) -> bool:
-        return self.manifest is not None and bool(self.manifest.verified_by)
+        """In the refresh workflow's ledger with matching digests (a typed `verified_by` is not)."""
+        return self.ledger_entry is not None
 
 
 @dataclass
@@ -213,6 +216,14 @@ def load_inputs(
     """Load submissions (runs under `rules` only), snapshots and tasks; problems raise LoadError."""
     notes: list[str] = []
     entries = load_entries(Path(submissions_dir), notes, rules)
+    ledger = load_ledger(Path(submissions_dir) / LEDGER_FILE)
+    for run in (r for e in entries for r in e.runs):
+        run.ledger_entry = verified_entry(run.folder, run.manifest, ledger)
+        if run.ledger_entry is None and run.manifest is not None and run.manifest.verified_by:
+            notes.append(
+                f"{run.folder}: run.json names a workflow run but the ledger does not vouch for "
+                "these files; shown as self-reported"
+            )
     snapshots = load_snapshots(Path(snapshots_dir), notes)
     tasks = load_tasks(tasks_dir) if Path(tasks_dir).is_dir() else []
     if not tasks:

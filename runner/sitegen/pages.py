@@ -192,7 +192,13 @@ def _run_view(
             ("started", m.started_at),
             ("finished", m.finished_at or "—"),
             ("cost (USD)", f"{m.cost_usd:.4f}"),
-            ("verified by", m.verified_by or "not verified (run outside the workflow)"),
+            ("rule set", m.rules),
+            (
+                "verified by",
+                run.ledger_entry.workflow_run
+                if run.ledger_entry is not None
+                else "not verified (not in the refresh workflow's ledger)",
+            ),
         ]
     return {
         "snapshot": run.snapshot,
