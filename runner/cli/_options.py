@@ -25,10 +25,9 @@ tasks_option = click.option(
 rules_option = click.option(
     "--rules",
     type=click.Choice(["v1", "v2"]),
-    default="v2",
-    show_default=True,
+    default=None,
     help="Rule set of the loop, tools and scorer: v1 = the published evaluator exactly, "
-    "v2 = ours (differences on the Methodology page).",
+    "v2 = ours (differences on the Methodology page). Default: the board's, else v2.",
 )
 
 snapshot_spec_option = click.option(
@@ -39,4 +38,13 @@ snapshot_spec_option = click.option(
     help="A snapshot date (catalog_pipeline/snapshots/<DATE>/), a snapshot folder or a "
     "catalog.json. Default: the snapshot each transcript names (the latest for transcripts "
     "that name none). Digests must match.",
+)
+
+board_option = click.option(
+    "--board",
+    "board_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Board settings (suite, simulator, trials, max turns, budget); default: the nearest "
+    "leaderboard.yaml up from the current directory, else the built-in defaults. Flags override it.",
 )

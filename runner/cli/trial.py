@@ -46,7 +46,7 @@ def command(
     tasks_dir: Path | None,
     policy_path: Path | None,
     max_turns: int,
-    rules: str,
+    rules: str | None,
     as_json: bool,
 ) -> None:
     """Run one trial (agent vs simulated user) and print the transcript and its score."""
@@ -61,6 +61,6 @@ def command(
         tasks_dir=tasks_dir,
         policy_path=policy_path,
         max_turns=max_turns,
-        rules=rules,
+        rules=rules or "v2",
     )
     click.echo(result.model_dump_json(indent=2) if as_json else format_transcript(result))
