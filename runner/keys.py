@@ -141,11 +141,25 @@ def allowed_key_env(model: str, api_base: str | None, api_key_env: str | None) -
 
 
 def is_provider_endpoint(model: str, api_base: str | None) -> bool:
-    """Whether calls go to the model's provider (the maintainers' side), not a submitter's server."""
+    """Whether calls go to the maintainers' side (the model's provider, or a server on this
+    machine: hosted runs refuse loopback entries, so one there is the operator's own) rather
+    than a submitter's server."""
     if api_base is None:
         return True
+    host = _host(api_base)
+    if _is_loopback(host) and not hosted():
+        return True
     own = _provider_key(model)
-    return own is not None and _host(api_base) in own.hosts
+    return own is not None and host in own.hosts
+
+
+def _is_loopback(host: str) -> bool:
+    if host in ("localhost", "localhost.localdomain", "ip6-localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def check_header_env(header: str, env_name: str) -> None:
@@ -164,14 +178,12 @@ def hosted() -> bool:
 def host_problem(url: str, *, hosted_run: bool) -> str | None:
     """Why a run may not call this URL's host (private addresses always, loopback when hosted)."""
     host = _host(url)
-    if host in ("localhost", "localhost.localdomain", "ip6-localhost"):
+    if _is_loopback(host):
         return f"{host!r} is loopback: refused on hosted runs" if hosted_run else None
     try:
         address = ipaddress.ip_address(host.strip("[]"))
     except ValueError:
         return None
-    if address.is_loopback:
-        return f"{host!r} is loopback: refused on hosted runs" if hosted_run else None
     if address.is_private or address.is_link_local or address.is_reserved:
         return f"{host!r} is a private or link-local address: refused"
     return None

@@ -14,7 +14,7 @@ import pytest
 from runner.agent_config import LiteLLMAgentConfig, Prices, RetryConfig
 from runner.agents.litellm_agent import LiteLLMAgent, aclose_litellm_clients, import_litellm
 from runner.catalog import Catalog
-from runner.errors import AgentFailure, InfraFailure
+from runner.errors import InfraFailure
 from runner.model_server import serve_model
 from runner.protocols import AgentContext, AgentReply
 from runner.retry import call_with_retry
@@ -178,19 +178,19 @@ def test_retry_after_from_a_litellm_error_is_honoured(url: str) -> None:
 def test_500s_until_attempts_are_exhausted(
     url: str, v1_task: Task, tools: list[dict[str, Any]]
 ) -> None:
-    with pytest.raises(AgentFailure) as caught:
+    with pytest.raises(InfraFailure) as caught:
         step(agent(url, v1_task, model="heuristic+fault=500"), v1_task, tools)
     assert caught.value.kind == "ServerError"
     assert "gave up after 3 attempt(s)" in caught.value.message
     assert stats(url)["requests"] == FAST.max_attempts
 
 
-def test_hang_times_out_into_an_agent_failure(
+def test_hang_times_out_into_an_infra_failure(
     url: str, v1_task: Task, tools: list[dict[str, Any]]
 ) -> None:
     retry = RetryConfig(max_attempts=2, initial_backoff_s=0.001, max_backoff_s=0.001)
     hanging = agent(url, v1_task, model="heuristic+fault=hang", timeout_s=0.3, retry=retry)
-    with pytest.raises(AgentFailure) as caught:
+    with pytest.raises(InfraFailure) as caught:
         step(hanging, v1_task, tools)
     assert caught.value.kind == "Timeout"
     assert stats(url)["fault:hang"] == 2
@@ -202,7 +202,7 @@ def test_planted_key_never_appears_in_failures_or_spec(
     monkeypatch.setenv("TAUREC_KEY_TEST_PROVIDER", PLANTED_KEY)
     # the server echoes the credential in its 401 message, as some providers do
     leaky = agent(url, v1_task, model="heuristic+fault=401", api_key_env="TAUREC_KEY_TEST_PROVIDER")
-    with pytest.raises(AgentFailure) as caught:
+    with pytest.raises(InfraFailure) as caught:
         step(leaky, v1_task, tools)
     assert caught.value.kind == "AuthenticationError"
     assert stats(url)["requests"] == 1  # not retried

@@ -119,12 +119,12 @@ def test_a_rate_limited_trial_still_completes(
     assert served.events == local.events
 
 
-def test_persistent_errors_of_a_custom_server_end_the_trial_as_agent_error(
+def test_persistent_server_errors_end_the_trial_as_infra_error(
     v1_dir: Path, v1_catalog: Catalog, v1_policy: str, url: str
 ) -> None:
     task = load_task(v1_dir / "tasks" / TASK_FILES[2])
     config = LiteLLMAgentConfig(model="openai/heuristic+fault=503", api_base=url, retry=FAST)
     transcript = trial(task, v1_catalog, v1_policy, config)
-    assert transcript.stop_reason == "agent_error"
+    assert transcript.stop_reason == "infra_error"
     assert transcript.error is not None
     assert transcript.error.kind == "ServiceUnavailable"

@@ -90,7 +90,7 @@ def test_malformed_tool_json_is_the_agents_fault_not_an_infra_error(
 def test_max_cost_stops_scheduling_with_a_priced_local_model(
     small_suite: Path, v1_dir: Path, make_submission: SubmissionMaker
 ) -> None:
-    prices = {"input_per_mtok": 100_000.0, "output_per_mtok": 100_000.0}
+    prices = {"input_per_mtok": 1_000.0, "output_per_mtok": 1_000.0}
     with serve_model() as url:
         sub = make_submission("pricey", litellm_agent(url, prices=prices), trials=2)
         [result] = run_submissions(

@@ -20,7 +20,7 @@ import pytest
 from runner.agent_config import HttpAgentConfig, LiteLLMAgentConfig, RetryConfig
 from runner.agents.http_agent import HttpAgent
 from runner.agents.litellm_agent import LOCAL_PLACEHOLDER_KEY, LiteLLMAgent, aclose_litellm_clients
-from runner.errors import AgentFailure, InfraFailure
+from runner.errors import InfraFailure
 from runner.keys import (
     PROVIDER_KEYS,
     KeyPolicyError,
@@ -132,7 +132,7 @@ def test_custom_api_base_without_a_key_gets_the_placeholder_not_a_provider_defau
 ) -> None:
     # Before: no api_key_env made LiteLLM fall back to OPENAI_API_KEY etc. on the submitter's host.
     config = LiteLLMAgentConfig(model=model, api_base=f"{recorder.url}/v1", retry=FAST)
-    with contextlib.suppress(AgentFailure):  # a non-OpenAI provider cannot parse the reply
+    with contextlib.suppress(InfraFailure):  # a non-OpenAI provider cannot parse the reply
         step(LiteLLMAgent(config, CONTEXT))
     assert recorder.requests, "the stand-in server was never called"
     auth = recorder.requests[0][0]
@@ -345,4 +345,5 @@ def test_only_a_providers_own_endpoint_counts_as_the_maintainers_side() -> None:
     assert is_provider_endpoint("openai/gpt-5", None)
     assert is_provider_endpoint("openai/gpt-5", "https://api.openai.com/v1")
     assert not is_provider_endpoint("openai/gpt-5", "https://my-proxy.example/v1")
-    assert not is_provider_endpoint("custom/thing", "http://127.0.0.1:9/v1")
+    # A server on this machine is the operator's own (hosted runs refuse loopback entries).
+    assert is_provider_endpoint("custom/thing", "http://127.0.0.1:9/v1")
