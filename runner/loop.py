@@ -10,7 +10,9 @@ Protocol, as run here:
 3. A successful `recommend(id)` ends the trial `recommended`; `recommend()` ends it `abstained`
    (an erroring recommend does not end it). Tool calls after it in the same reply do not run.
 4. After `max_turns` agent steps without a recommend, the trial ends `max_turns`.
-5. Any exception from the agent, the simulator or the toolset ends the trial `infra_error`
+5. A user turn with verdict `leave` (out of patience) ends the trial `user_left`; a tool call
+   beyond `tool_budget` (when set) is not run and ends the trial `tool_budget`.
+6. Any exception from the agent, the simulator or the toolset ends the trial `infra_error`
    (InfraFailure keeps its kind) - never raised, never dropped.
 """
 
@@ -43,6 +45,7 @@ from runner.transcript import (
 
 __all__ = [
     "DEFAULT_MAX_TURNS",
+    "DEFAULT_TOOL_BUDGET",
     "GREETING",
     "MAX_TOOL_ROUNDS",
     "NamedTrial",
@@ -56,6 +59,9 @@ GREETING = (
     "What can I help you find tonight?"
 )
 DEFAULT_MAX_TURNS = 20
+# Tool calls per trial on the standard track (our rules): generous for a careful agent - the
+# paper's strongest agents used a median of 15-28 per task - and far below a catalog crawl.
+DEFAULT_TOOL_BUDGET = 80
 MAX_TOOL_ROUNDS = 25
 
 T = TypeVar("T")
@@ -108,6 +114,7 @@ async def run_trial(
     seed: int,
     trial_index: int = 0,
     max_turns: int = DEFAULT_MAX_TURNS,
+    tool_budget: int | None = DEFAULT_TOOL_BUDGET,
 ) -> Transcript:
     """Run one trial and return its transcript (with leak audit, usage and timing filled in)."""
     del catalog  # the toolset and the simulator hold the catalog; kept for a uniform signature
@@ -122,15 +129,18 @@ async def run_trial(
     tool_names: list[str] = []
     tools: list[dict[str, Any]] = []
     calls_made = 0
+    calls_made_run = 0
 
     def conversation() -> list[MessageEvent]:
         return [e for e in events if isinstance(e, MessageEvent)]
 
-    async def user_says() -> None:
+    async def user_says() -> bool:
+        """The user's next message; False when the user has left."""
         turn = await _guard("user simulator", lambda: simulator.respond(conversation()))
         _add_usage(usage, "user", turn.usage)
         events.append(MessageEvent(role="user", content=turn.content))
         messages.append({"role": "user", "content": turn.content})
+        return turn.verdict != "leave"
 
     try:
         tool_names = list(toolset.names)
@@ -169,6 +179,10 @@ async def run_trial(
                     events.append(MessageEvent(role="agent", content=content or ""))
                     spoke = True
                 for call_id, request in requests:
+                    if tool_budget is not None and calls_made_run >= tool_budget:
+                        stop_reason = "tool_budget"
+                        break
+                    calls_made_run += 1
                     outcome = toolset.call(request.name, request.arguments)
                     events.append(
                         ToolCallEvent(
@@ -202,7 +216,8 @@ async def run_trial(
             if turns >= max_turns:
                 stop_reason = "max_turns"
                 break
-            await user_says()
+            if not await user_says():
+                stop_reason = "user_left"
     except _Stop as stop:
         stop_reason = "infra_error"
         error = stop.error
@@ -218,6 +233,7 @@ async def run_trial(
         simulator=_spec(simulator, "simulator"),
         tools=tool_names,
         max_turns=max_turns,
+        tool_budget=tool_budget,
         events=events,
         recommendations=recommendations,
         stop_reason=stop_reason,

@@ -69,6 +69,12 @@ def _heuristic(context: AgentContext, args: dict[str, Any]) -> Agent:
     return HeuristicAgent(context, args)
 
 
+@register_builtin("careful")
+def _careful(context: AgentContext, args: dict[str, Any]) -> Agent:
+    """The heuristic that asks about every topic, one per message, and presses vague answers."""
+    return HeuristicAgent(context, {"max_proposals": 3, **args}, careful=True)
+
+
 @register_builtin("random")
 def _random(context: AgentContext, args: dict[str, Any]) -> Agent:
     return RandomAgent(context, args)
