@@ -80,6 +80,22 @@ def _random(context: AgentContext, args: dict[str, Any]) -> Agent:
     return RandomAgent(context, args)
 
 
+def _register_adversaries() -> None:
+    from runner.agents.adversaries import ADVERSARY_NAMES, AdversaryAgent
+
+    for adversary in ADVERSARY_NAMES:
+
+        def factory(context: AgentContext, args: dict[str, Any], name: str = adversary) -> Agent:
+            if args:
+                raise TaurecError(f"adversary {name!r} takes no args (got {sorted(args)})")
+            return AdversaryAgent(name, context)
+
+        register_builtin(adversary)(factory)
+
+
+_register_adversaries()
+
+
 def _unknown(name: str) -> UnknownAgentError:
     close = difflib.get_close_matches(name, sorted(BUILTIN_AGENTS), n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ""

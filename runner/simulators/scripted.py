@@ -236,6 +236,9 @@ class ScriptedUser:
         self._titles = title_index(catalog)
         self._asked_memo: dict[str, frozenset[str]] = {}
         self.temperament = temperament(task, seed)
+        self._seen: list[str] = []
+        self._state = _State()
+        self._last = UserTurn(content="")
 
     @property
     def spec(self) -> ComponentSpec:
@@ -258,15 +261,13 @@ class ScriptedUser:
         user_turns = sum(1 for m in conversation if m.role == "user")
         if user_turns == 0:
             return UserTurn(content=self._opening(self._rng(0)))
-        state = _State()
-        turn = 0
-        reply = UserTurn(content="")
-        for index, message in enumerate(conversation):
-            if message.role != "agent" or index == 0:
-                continue
-            turn += 1
-            reply = self._react(message.content, state, self._rng(turn))
-        return reply
+        texts = [m.content for i, m in enumerate(conversation) if m.role == "agent" and i > 0]
+        if texts[: len(self._seen)] != self._seen or not self._seen:
+            self._seen, self._state, self._last = [], _State(), UserTurn(content="")
+        for text in texts[len(self._seen) :]:  # replay only what is new since the last reply
+            self._seen.append(text)
+            self._last = self._react(text, self._state, self._rng(len(self._seen)))
+        return self._last
 
     def _react(self, text: str, state: _State, rng: random.Random) -> UserTurn:
         """React to one agent message, updating `state` (replayed over the whole conversation)."""

@@ -362,6 +362,8 @@ def heuristic_policy(
     *,
     max_proposals: int = MAX_PROPOSALS,
     careful: bool = False,
+    questions: bool = True,
+    candidate_pool: int = CANDIDATE_POOL,
 ) -> AgentReply:
     """One step of the heuristic baseline: a pure function of the conversation, the tools and the seed.
 
@@ -390,7 +392,7 @@ def heuristic_policy(
         and not any(c.name == "get_user_history" for c in calls)
     ):
         return AgentReply(tool_calls=[request(0, "get_user_history", user_id=user_id)])
-    if not careful and not any(QUESTIONS_MARK in text for _, text in own):
+    if questions and not careful and not any(QUESTIONS_MARK in text for _, text in own):
         return AgentReply(content=QUESTIONS)
     if careful:
         for question in CAREFUL_QUESTIONS:
@@ -522,7 +524,7 @@ def heuristic_policy(
             )
         return abstain()
     proposals = sum(1 for _, text in own if PROPOSAL_MARK in text)
-    pick = random.Random(f"{seed}:{proposals}").randrange(min(CANDIDATE_POOL, len(viable)))
+    pick = random.Random(f"{seed}:{proposals}").randrange(min(candidate_pool, len(viable)))
     best = viable[pick]
     if len(own) >= COMMIT_AFTER_TURNS or proposals >= max_proposals:
         return commit(best)
