@@ -1,17 +1,18 @@
-"""The trial loop (τ-Rec v1 protocol): greeting, user opening, agent steps with tools, until recommend or max_turns.
+"""The trial loop: greeting, user opening, agent steps with tools, until recommend or max_turns.
 
-Protocol, as run here:
+Protocol under rule set v2 (ours); v1 reproduces the published loop, see `runner.rules`:
 1. The fixed GREETING opens as an agent message; the simulated user answers with its request.
 2. Each agent step calls the agent with the conversation so far (OpenAI format). A reply may
    carry tool calls (run in order; the agent is called again with their results) and/or a
    message to the user. A reply with content is the step's user-facing message: the tool calls in
    the same reply still run, then the user answers. A step that keeps calling tools without ever
-   writing to the user is cut after MAX_TOOL_ROUNDS rounds and counts as a turn.
+   writing to the user is cut after `max_tool_rounds` rounds and counts as a turn.
 3. A successful `recommend(id)` ends the trial `recommended`; `recommend()` ends it `abstained`
    (an erroring recommend does not end it). Tool calls after it in the same reply do not run.
 4. After `max_turns` agent steps without a recommend, the trial ends `max_turns`.
 5. A user turn with verdict `leave` (out of patience) ends the trial `user_left`; a tool call
-   beyond `tool_budget` (when set) is not run and ends the trial `tool_budget`.
+   beyond the rule set's `tool_budget` (v2; v1 has none) is not run and ends the trial
+   `tool_budget`. Under v1 the user cannot leave: its parting words are just a message.
 6. Any exception from the agent, the simulator or the toolset ends the trial `infra_error`
    (InfraFailure keeps its kind) - never raised, never dropped.
 """
@@ -30,6 +31,7 @@ from runner.catalog import Catalog
 from runner.errors import InfraFailure, TaurecError
 from runner.protocols import Agent, ChatMessage, ModelCall, Toolset, UserSimulator
 from runner.records import TrialScore
+from runner.rules import DEFAULT_RULES, RuleSet, get_rules
 from runner.simulators.leaks import audit_leaks
 from runner.tasks import Task
 from runner.transcript import (
@@ -37,6 +39,7 @@ from runner.transcript import (
     InfraError,
     MessageEvent,
     ModelUsage,
+    Provenance,
     StopReason,
     Timing,
     ToolCallEvent,
@@ -45,7 +48,6 @@ from runner.transcript import (
 
 __all__ = [
     "DEFAULT_MAX_TURNS",
-    "DEFAULT_TOOL_BUDGET",
     "GREETING",
     "MAX_TOOL_ROUNDS",
     "NamedTrial",
@@ -59,10 +61,7 @@ GREETING = (
     "What can I help you find tonight?"
 )
 DEFAULT_MAX_TURNS = 20
-# Tool calls per trial on the standard track (our rules): generous for a careful agent - the
-# paper's strongest agents used a median of 15-28 per task - and far below a catalog crawl.
-DEFAULT_TOOL_BUDGET = 80
-MAX_TOOL_ROUNDS = 25
+MAX_TOOL_ROUNDS = get_rules("v2").max_tool_rounds
 
 T = TypeVar("T")
 
@@ -114,9 +113,14 @@ async def run_trial(
     seed: int,
     trial_index: int = 0,
     max_turns: int = DEFAULT_MAX_TURNS,
-    tool_budget: int | None = DEFAULT_TOOL_BUDGET,
+    rules: RuleSet | None = None,
+    provenance: Provenance | None = None,
 ) -> Transcript:
-    """Run one trial and return its transcript (with leak audit, usage and timing filled in)."""
+    """Run one trial under `rules` (default v2) and return its transcript (with leak audit, usage,
+    timing and the given provenance filled in). The toolset must be built with the same rules."""
+    from runner.tools import parse_arguments
+
+    rules = rules or get_rules(DEFAULT_RULES)
     del catalog  # the toolset and the simulator hold the catalog; kept for a uniform signature
     started = time.perf_counter()
     events: list[MessageEvent | ToolCallEvent] = []
@@ -155,16 +159,30 @@ async def run_trial(
                 break
             step_started = time.perf_counter()
             spoke = False
-            for _round in range(MAX_TOOL_ROUNDS):
+            exhausted = True
+            for _round in range(rules.max_tool_rounds):
                 reply = await _guard("agent", lambda: agent.step(list(messages), tools))
                 _add_usage(usage, "agent", reply.usage)
-                content = reply.content if reply.content and reply.content.strip() else None
+                if rules.text_with_tool_calls_ends_turn:
+                    content = reply.content if reply.content and reply.content.strip() else None
+                else:
+                    content = reply.content or None
                 assistant: ChatMessage = {"role": "assistant", "content": content}
                 requests = []
                 for request in reply.tool_calls:
                     calls_made += 1
                     call_id = request.id or f"call_{calls_made}"
                     requests.append((call_id, request))
+                    if rules.malformed_arguments_fail_trial:
+                        problem = parse_arguments(request.arguments)
+                        if isinstance(problem, str):
+                            raise _Stop(
+                                InfraError(
+                                    kind="MalformedToolArguments",
+                                    message=f"{request.name}: {problem} (rule set v1 drops "
+                                    "such trials)",
+                                )
+                            )
                 if requests:
                     assistant["tool_calls"] = [
                         {
@@ -175,11 +193,18 @@ async def run_trial(
                         for call_id, r in requests
                     ]
                 messages.append(assistant)
-                if content is not None or not requests:
+                if rules.text_with_tool_calls_ends_turn:
+                    if content is not None or not requests:
+                        events.append(MessageEvent(role="agent", content=content or ""))
+                        spoke = True
+                elif not requests:
+                    exhausted = False
+                    if content is None and not rules.empty_reply_goes_to_user:
+                        break  # v1: an empty reply spends the turn; the agent goes again
                     events.append(MessageEvent(role="agent", content=content or ""))
                     spoke = True
                 for call_id, request in requests:
-                    if tool_budget is not None and calls_made_run >= tool_budget:
+                    if rules.tool_budget is not None and calls_made_run >= rules.tool_budget:
                         stop_reason = "tool_budget"
                         break
                     calls_made_run += 1
@@ -197,14 +222,18 @@ async def run_trial(
                     messages.append(
                         {"role": "tool", "tool_call_id": call_id, "content": outcome.content}
                     )
+                    if outcome.stop is None:
+                        continue
                     if outcome.stop == "recommended" and outcome.item_id:
                         recommendations.append(outcome.item_id)
-                        stop_reason = "recommended"
+                    stop_reason = outcome.stop
+                    if not rules.every_recommend_runs:
                         break
-                    if outcome.stop == "abstained":
-                        stop_reason = "abstained"
-                        break
+                if stop_reason is not None and content is not None and not spoke:
+                    # v1: the text of the reply holding the final recommend is recorded after it.
+                    events.append(MessageEvent(role="agent", content=content))
                 if stop_reason is not None or spoke:
+                    exhausted = False
                     break
             turns += 1
             if stop_reason is not None or spoke:
@@ -212,11 +241,14 @@ async def run_trial(
             if stop_reason is not None:
                 break
             if not spoke:
+                if exhausted and rules.tool_round_cut_ends_trial:
+                    stop_reason = "max_turns"  # v1 has no cut: the context overflows (timeout)
+                    break
                 continue  # tool rounds exhausted: the turn is spent, the agent goes again
-            if turns >= max_turns:
+            if turns >= max_turns and not rules.user_answers_last_turn:
                 stop_reason = "max_turns"
                 break
-            if not await user_says():
+            if not await user_says() and rules.user_can_leave:
                 stop_reason = "user_left"
     except _Stop as stop:
         stop_reason = "infra_error"
@@ -226,6 +258,8 @@ async def run_trial(
         error = InfraError(kind=type(exc).__name__, message=f"toolset: {exc}")
 
     transcript = Transcript(
+        rules=rules.name,
+        provenance=provenance,
         task_id=task.id,
         trial_index=trial_index,
         seed=seed,
@@ -233,7 +267,7 @@ async def run_trial(
         simulator=_spec(simulator, "simulator"),
         tools=tool_names,
         max_turns=max_turns,
-        tool_budget=tool_budget,
+        tool_budget=rules.tool_budget,
         events=events,
         recommendations=recommendations,
         stop_reason=stop_reason,
@@ -294,6 +328,7 @@ def run_named_trial(
     tasks_dir: Path | None = None,
     policy_path: Path | None = None,
     max_turns: int = DEFAULT_MAX_TURNS,
+    rules: str = DEFAULT_RULES,
 ) -> NamedTrial:
     """Load a task (file or id), the catalog (default: latest snapshot) and the policy, build the
     named agent and simulator and the standard tools, run one trial and score it."""
@@ -316,6 +351,7 @@ def run_named_trial(
         user_id=task.user_id, policy_text=policy, seed=seed, task=task, catalog=catalog
     )
     built = build_agent(agent_config_from_name(agent), context)
+    rule_set = get_rules(rules)
     user = build_simulator(simulator, task=task, catalog=catalog, seed=seed)
     transcript = asyncio.run(
         run_trial(
@@ -323,9 +359,10 @@ def run_named_trial(
             catalog=catalog,
             agent=built,
             simulator=user,
-            toolset=build_toolset(catalog, task),
+            toolset=build_toolset(catalog, task, rules=rule_set),
             seed=seed,
             max_turns=max_turns,
+            rules=rule_set,
         )
     )
     score = (
