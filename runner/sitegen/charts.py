@@ -61,11 +61,17 @@ def pass_k_curves(pass_k: pl.DataFrame, title: str) -> Spec:
 
 
 def pareto_front(frame: pl.DataFrame, x: str) -> pl.DataFrame:
-    """Mark the entries no other entry beats on both pass^1 (higher) and `x` (lower)."""
+    """Mark the entries no other entry beats on both pass^1 (higher) and `x` (lower).
+
+    Entries with no scored trial have no pass^1 to stand on and are left out, so a 0 % entry
+    that never ran is never drawn on the frontier; a point ties off the frontier when an entry
+    at the same or lower `x` already reached its pass^1.
+    """
+    scored = pl.col("scored") > 0 if "scored" in frame.columns else pl.lit(True)
     return (
         frame.lazy()
-        .filter(pl.col(x).is_not_null() & pl.col("pass_1").is_not_null())
-        .sort([x, "pass_1"], descending=[False, True])
+        .filter(pl.col(x).is_not_null() & pl.col("pass_1").is_not_null() & scored)
+        .sort([x, "pass_1", "entry"], descending=[False, True, False])
         .with_columns(best_before=pl.col("pass_1").cum_max().shift(1))
         .with_columns(
             pareto=pl.col("best_before").is_null() | (pl.col("pass_1") > pl.col("best_before"))
@@ -75,9 +81,24 @@ def pareto_front(frame: pl.DataFrame, x: str) -> pl.DataFrame:
     )
 
 
+def axis_domain(values: list[float]) -> list[float]:
+    """A non-degenerate x domain: padded around the data, never a single point (e.g. every cost $0)."""
+    if not values:
+        return [0.0, 1.0]
+    lo, hi = min(values), max(values)
+    if hi <= lo:
+        pad = abs(lo) * 0.5 if lo else 1.0
+        return [max(0.0, lo - pad), hi + pad]
+    pad = (hi - lo) * 0.08
+    return [max(0.0, lo - pad) if lo >= 0 else lo - pad, hi + pad]
+
+
 def capability_vs(frame: pl.DataFrame, x: str, x_title: str, title: str, fmt: str) -> Spec:
-    """pass^1 against a cost axis (latency or USD), the Pareto frontier drawn as a step line."""
-    data = pareto_front(frame.select("entry", "pass_1", "lo_1", "hi_1", x), x)
+    """pass^1 against a cost axis (latency, USD or a date), labelled points, the Pareto frontier as a step line."""
+    columns = ["entry", "pass_1", "lo_1", "hi_1", x] + (
+        ["scored"] if "scored" in frame.columns else []
+    )
+    data = pareto_front(frame.select(columns), x)
     tooltip = [
         alt.Tooltip("entry:N", title="Entry"),
         alt.Tooltip("pass_1:Q", title="pass^1", format=".1%"),
@@ -86,8 +107,14 @@ def capability_vs(frame: pl.DataFrame, x: str, x_title: str, title: str, fmt: st
         alt.Tooltip(f"{x}:Q", title=x_title, format=fmt),
         alt.Tooltip("pareto:N", title="on the Pareto frontier"),
     ]
+    domain = axis_domain([float(v) for v in data[x].to_list()])
     base = alt.Chart(_data(data)).encode(
-        x=alt.X(f"{x}:Q", title=x_title, scale=alt.Scale(zero=False, nice=True)),
+        x=alt.X(
+            f"{x}:Q",
+            title=x_title,
+            scale=alt.Scale(domain=domain, nice=False),
+            axis=alt.Axis(format=fmt),
+        ),
         y=alt.Y(
             "pass_1:Q",
             title="pass^1 (share of tasks)",
@@ -109,7 +136,38 @@ def capability_vs(frame: pl.DataFrame, x: str, x_title: str, title: str, fmt: st
         ),
         tooltip=tooltip,
     )
-    chart = alt.layer(errors, frontier, points).properties(title=title, width=WIDTH, height=HEIGHT)
+    labels = base.mark_text(align="left", dx=6, dy=-6, fontSize=10, limit=140).encode(
+        text="entry:N"
+    )
+    chart = alt.layer(errors, frontier, points, labels).properties(
+        title=title, width=WIDTH, height=HEIGHT
+    )
+    return _spec(chart)
+
+
+def release_scatter(frame: pl.DataFrame, title: str) -> Spec:
+    """pass^1 against the model's release date, one labelled point per entry that states one."""
+    data = frame.filter(pl.col("release_date").is_not_null() & pl.col("pass_1").is_not_null())
+    base = alt.Chart(_data(data.select("entry", "pass_1", "lo_1", "hi_1", "release_date"))).encode(
+        x=alt.X("release_date:T", title="Model release date", axis=alt.Axis(format="%Y-%m")),
+        y=alt.Y(
+            "pass_1:Q",
+            title="pass^1 (share of tasks)",
+            axis=alt.Axis(format="%"),
+            scale=alt.Scale(domain=[0, 1]),
+        ),
+    )
+    tooltip = [
+        alt.Tooltip("entry:N", title="Entry"),
+        alt.Tooltip("release_date:T", title="released", format="%Y-%m-%d"),
+        alt.Tooltip("pass_1:Q", title="pass^1", format=".1%"),
+    ]
+    errors = base.mark_rule(opacity=0.35).encode(y="lo_1:Q", y2="hi_1:Q")
+    points = base.mark_point(filled=True, size=70, color="#3f51b5").encode(tooltip=tooltip)
+    labels = base.mark_text(align="left", dx=6, dy=-6, fontSize=10, limit=140).encode(
+        text="entry:N"
+    )
+    chart = alt.layer(errors, points, labels).properties(title=title, width=WIDTH, height=HEIGHT)
     return _spec(chart)
 
 

@@ -19,6 +19,7 @@ from runner.metrics import PASS_THRESHOLD
 from runner.records import TrialRecord
 from runner.sitegen import charts
 from runner.sitegen.aggregate import Aggregates
+from runner.sitegen.bounds import RawLinks, paged_runs
 from runner.sitegen.inputs import Entry, Run, SiteInputs, SnapshotInfo
 from runner.sitegen.metric_table import METRIC_BY_KEY, METRICS, TABLE_COLUMNS
 from runner.sitegen.mkdocs_hooks import bodies_dir
@@ -97,6 +98,7 @@ def _run_view(
     snapshot: SnapshotInfo | None,
     names: dict[str, str],
     trial_pages: bool,
+    raw: RawLinks | None,
 ) -> dict[str, Any]:
     key = (pl.col("submission") == run.slug) & (pl.col("snapshot") == run.snapshot)
     row = agg.entries.filter(key).to_dicts()[0]
@@ -196,6 +198,8 @@ def _run_view(
         ]
     return {
         "snapshot": run.snapshot,
+        "trial_pages": trial_pages,
+        "raw": raw,
         "badges": badges_for(entry, run, snapshot),
         "figures": figures,
         "pass_k": [
@@ -232,6 +236,7 @@ def _entry_view(
     agg: Aggregates,
     names: dict[str, str],
     trial_runs: set[tuple[str, str]],
+    raw: dict[tuple[str, str], RawLinks],
 ) -> dict[str, Any]:
     snaps = {s.label: s for s in inputs.snapshots}
     sub = entry.submission
@@ -249,7 +254,13 @@ def _entry_view(
         "config": config,
         "runs": [
             _run_view(
-                entry, r, agg, snaps.get(r.snapshot), names, (r.slug, r.snapshot) in trial_runs
+                entry,
+                r,
+                agg,
+                snaps.get(r.snapshot),
+                names,
+                (r.slug, r.snapshot) in trial_runs,
+                raw.get((r.slug, r.snapshot)),
             )
             for r in runs
         ],
@@ -442,6 +453,7 @@ def render_pages(
     agg: Aggregates,
     boards: list[SnapshotBoard],
     downloads: dict[str, dict[str, str]],
+    raw: dict[tuple[str, str], RawLinks],
 ) -> int:
     """Write all generated pages; returns how many trial pages were written."""
     names = chart_names(inputs)
@@ -454,12 +466,18 @@ def render_pages(
         metric_list=METRICS,
         timeline=timeline_chart(inputs, agg) if len({b.label for b in boards}) > 1 else None,
     )
-    trial_runs = {(r.slug, r.snapshot) for r in inputs.runs if has_transcripts(r)}
+    # Trial pages only for the latest snapshot of each rule set; older runs keep raw downloads.
+    paged = paged_runs(inputs.runs)
+    trial_runs = {
+        (r.slug, r.snapshot)
+        for r in inputs.runs
+        if (r.slug, r.snapshot) in paged and has_transcripts(r)
+    }
     for entry in inputs.entries:
         writer.write(
             "entry.md.j2",
             f"entries/{entry.slug}.md",
-            e=_entry_view(entry, inputs, agg, names, trial_runs),
+            e=_entry_view(entry, inputs, agg, names, trial_runs, raw),
         )
     tasks = {t.id: t for t in inputs.tasks}
     snaps = {s.label: s for s in inputs.snapshots}
