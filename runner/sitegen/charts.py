@@ -9,7 +9,8 @@ import polars as pl
 
 Spec = dict[str, Any]
 
-WIDTH = 440
+# Charts take the width of their box and re-flow with it (phones included).
+WIDTH = "container"
 HEIGHT = 260
 COMPLEXITY_ORDER = ["simple", "medium", "complex"]
 REVEAL_ORDER = ["volunteer", "mixed", "hidden"]
@@ -239,7 +240,7 @@ def strata_grid(frame: pl.DataFrame, title: str) -> Spec:
                 alt.Tooltip("tasks:Q", title="tasks"),
             ],
         )
-        .properties(title=title, width=WIDTH - 100)
+        .properties(title=title, width=WIDTH)
     )
     return _spec(chart)
 
@@ -307,7 +308,7 @@ def task_grid(frame: pl.DataFrame, title: str) -> Spec:
                 alt.Tooltip("infra_errors:Q", title="infra errors"),
             ],
         )
-        .properties(title=title, width=WIDTH * 2)
+        .properties(title=title, width=WIDTH)
     )
     return _spec(chart)
 

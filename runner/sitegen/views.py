@@ -280,7 +280,8 @@ def board_charts(
     """The home page charts of one snapshot (curves for the top entries; others for all)."""
     in_snap = pl.col("snapshot") == label
     top = ranked[:TOP_CURVES]
-    entries = _with_names(agg.entries.filter(in_snap), names)
+    # Reference rows stay off the capability charts, as they stay out of the ranking.
+    entries = _with_names(agg.entries.filter(in_snap & pl.col("submission").is_in(ranked)), names)
     order = pl.DataFrame({"submission": ranked, "rank": list(range(len(ranked)))})
 
     def by_rank(frame: pl.DataFrame) -> pl.DataFrame:
