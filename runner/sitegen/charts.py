@@ -20,8 +20,14 @@ REVEAL_ORDER = ["volunteer", "mixed", "hidden"]
 VALIDATE = False
 
 
+MIN_FONT = 10  # px: no chart text smaller than this, on a phone too
+
+
 def _spec(chart: alt.TopLevelMixin) -> Spec:
-    spec: Spec = chart.to_dict(validate=VALIDATE)
+    readable = chart.configure_axis(labelFontSize=MIN_FONT, titleFontSize=11).configure_legend(
+        labelFontSize=MIN_FONT, titleFontSize=11
+    )
+    spec: Spec = readable.to_dict(validate=VALIDATE)
     return spec
 
 
@@ -292,7 +298,7 @@ def task_grid(frame: pl.DataFrame, title: str) -> Spec:
         alt.Chart(_data(data))
         .mark_rect()
         .encode(
-            x=alt.X("task_id:N", title="Task", axis=alt.Axis(labelAngle=-60, labelFontSize=9)),
+            x=alt.X("task_id:N", title="Task", axis=alt.Axis(labelAngle=-60, labelFontSize=10)),
             y=alt.Y("entry:N", title="Entry", sort=None),
             color=alt.Color(
                 "share:Q",
