@@ -217,7 +217,8 @@ def test_capability_axes_never_collapse_to_a_point() -> None:
     lo, hi = axis_domain([2.5, 2.5])
     assert lo < 2.5 < hi
     lo, hi = axis_domain([0.1, 0.5])
-    assert lo <= 0.1 and hi >= 0.5 and lo >= 0
+    assert 0 <= lo <= 0.1
+    assert hi >= 0.5
     frame = pl.DataFrame(
         {
             "entry": ["a", "b"],

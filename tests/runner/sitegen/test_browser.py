@@ -214,7 +214,8 @@ def test_every_page_type_fits_and_reads_at_desktop_and_phone_width(
             smallest = page.evaluate(SMALLEST_CHART_TEXT)
             assert smallest >= 10, (rel, viewport, smallest)
         overflow = page.evaluate(OVERFLOW)
-        assert overflow["scroll"] <= overflow["width"] and not overflow["out"], (rel, overflow)
+        assert overflow["scroll"] <= overflow["width"], (rel, overflow)
+        assert not overflow["out"], (rel, overflow)
         assert not watch.errors, (rel, watch.errors)
     # Phones keep rank, entry and pass^1 of every board row in view.
     page.goto(base_url + "index.html", wait_until="load")
@@ -237,7 +238,8 @@ def test_filters_and_sort_come_from_the_address(browser: Any, base_url: str) -> 
     assert page.locator("input.taurec-filter[name=open]").is_checked()
     rows = view.locator("table.taurec-board tbody tr")
     shown = [r for r in rows.all() if r.is_visible()]
-    assert shown and all(r.get_attribute("data-open") == "1" for r in shown)
+    assert shown
+    assert all(r.get_attribute("data-open") == "1" for r in shown)
     assert len(shown) < rows.count()  # the closed-weights entry is hidden
     values = [float(r.locator("td").nth(3).get_attribute("data-value") or "nan") for r in shown]
     assert values == sorted(values)
@@ -245,7 +247,8 @@ def test_filters_and_sort_come_from_the_address(browser: Any, base_url: str) -> 
     assert header.get_attribute("aria-sort") == "ascending"
     # Changing a filter rewrites the address, so the view can be shared.
     page.select_option("select.taurec-filter[name=track]", "custom")
-    assert "track=custom" in page.url and "open=1" in page.url
+    assert "track=custom" in page.url
+    assert "open=1" in page.url
     assert view.locator(".taurec-filter-empty").is_visible()  # no custom open-weights entry
     # Reference rows are shown apart from the ranking, never in it.
     board_slugs = view.locator("table.taurec-board tbody tr").evaluate_all(
