@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import logging
@@ -33,7 +34,7 @@ from runner.sitegen.bounds import (
     measure,
     write_raw_trials,
 )
-from runner.sitegen.inputs import SNAPSHOT_DOWNLOADS, SiteInputs, load_inputs
+from runner.sitegen.inputs import SHA256SUMS, SiteInputs, load_inputs, published_files
 from runner.sitegen.mkdocs_hooks import bodies_dir
 from runner.sitegen.pages import PageWriter, environment, render_pages
 from runner.sitegen.views import SnapshotBoard, boards
@@ -119,12 +120,20 @@ def _downloads(
         folder = target / "snapshots" / snap.label
         folder.mkdir(parents=True, exist_ok=True)
         links[snap.label] = {}
-        for name in (*SNAPSHOT_DOWNLOADS, "manifest.json", "changes.json", "solvability.json"):
+        sums: list[str] = []
+        for name in published_files(snap):
             source = snap.folder / name
             if source.exists():
                 shutil.copyfile(source, folder / name)
                 links[snap.label][name] = f"downloads/snapshots/{snap.label}/{name}"
+                sums.append(f"{snap.sha256.get(name) or _sha256_file(source)}  {name}\n")
+        (folder / SHA256SUMS).write_text("".join(sums), encoding="utf-8")
+        links[snap.label][SHA256SUMS] = f"downloads/snapshots/{snap.label}/{SHA256SUMS}"
     return links
+
+
+def _sha256_file(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _nav(config_file: Path, docs: Path) -> list[Any]:

@@ -20,6 +20,10 @@ from runner.submission import Submission, load_submission
 from runner.tasks import Task, load_tasks
 
 SNAPSHOT_DOWNLOADS = ("catalog.json", "catalog.parquet", "catalog.csv", "ids.json")
+SNAPSHOT_FILES = (*SNAPSHOT_DOWNLOADS, "manifest.json", "changes.json", "solvability.json")
+# What a TMDB-sourced snapshot may publish: ids and how they were chosen, never TMDB's data.
+TMDB_PUBLISHABLE = ("ids.json", "manifest.json")
+SHA256SUMS = "SHA256SUMS"
 
 
 @dataclass
@@ -62,6 +66,10 @@ class SnapshotInfo:
     sha256: dict[str, str]
     solvability: dict[str, dict[str, Any]]
     date: dt.date | None
+
+    @property
+    def from_tmdb(self) -> bool:
+        return self.manifest.get("source") == "tmdb"
 
     @property
     def latest_release(self) -> dt.date | None:
@@ -181,7 +189,7 @@ def load_snapshots(snapshots_dir: Path, notes: list[str]) -> list[SnapshotInfo]:
             date: dt.date | None = dt.date.fromisoformat(folder.name)
         except ValueError:
             date = None
-        files = [*SNAPSHOT_DOWNLOADS, "manifest.json", "changes.json", "solvability.json"]
+        files = SNAPSHOT_FILES
         found.append(
             SnapshotInfo(
                 label=folder.name,
@@ -194,6 +202,11 @@ def load_snapshots(snapshots_dir: Path, notes: list[str]) -> list[SnapshotInfo]:
             )
         )
     return found
+
+
+def published_files(snap: SnapshotInfo) -> tuple[str, ...]:
+    """The snapshot files the site publishes: ids + manifest for TMDB data (its terms), all for ours."""
+    return TMDB_PUBLISHABLE if snap.from_tmdb else SNAPSHOT_FILES
 
 
 def load_inputs(submissions_dir: Path, snapshots_dir: Path, tasks_dir: Path) -> SiteInputs:

@@ -20,7 +20,14 @@ from runner.records import TrialRecord
 from runner.sitegen import charts
 from runner.sitegen.aggregate import Aggregates
 from runner.sitegen.bounds import RawLinks, paged_runs
-from runner.sitegen.inputs import Entry, Run, SiteInputs, SnapshotInfo
+from runner.sitegen.inputs import (
+    SHA256SUMS,
+    Entry,
+    Run,
+    SiteInputs,
+    SnapshotInfo,
+    published_files,
+)
 from runner.sitegen.metric_table import METRIC_BY_KEY, METRICS, TABLE_COLUMNS
 from runner.sitegen.mkdocs_hooks import bodies_dir
 from runner.sitegen.schema_doc import schema_models
@@ -414,10 +421,20 @@ def _snapshot_views(
                 fields = [k for k in a if a[k] != b[k]]
                 if fields:
                     changed.append({"id": item_id, "title": new[item_id].title, "fields": fields})
+            # TMDB snapshots are listed by id only: their titles are TMDB's data.
+            shown = not snap.from_tmdb
+            for row in changed:
+                row["title"] = row["title"] if shown else ""
             diff = {
                 "previous": previous.label,
-                "added": [{"id": i, "title": new[i].title} for i in sorted(set(new) - set(old))],
-                "removed": [{"id": i, "title": old[i].title} for i in sorted(set(old) - set(new))],
+                "added": [
+                    {"id": i, "title": new[i].title if shown else ""}
+                    for i in sorted(set(new) - set(old))
+                ],
+                "removed": [
+                    {"id": i, "title": old[i].title if shown else ""}
+                    for i in sorted(set(old) - set(new))
+                ],
                 "changed": changed,
             }
         source = snap.manifest.get("source")
@@ -438,13 +455,25 @@ def _snapshot_views(
                         "href": downloads.get(snap.label, {}).get(name),
                     }
                     for name, sha in snap.sha256.items()
+                    if name in published_files(snap)
                 ],
+                "sums_href": downloads.get(snap.label, {}).get(SHA256SUMS),
+                "from_tmdb": snap.from_tmdb,
                 "diff": diff,
                 "attribution": snap.attribution,
             }
         )
         previous = snap
     return list(reversed(views))
+
+
+def _verify_command() -> str:
+    """The installed command that re-checks a downloaded snapshot folder named by its date ({date})."""
+    from catalog_pipeline.cli import group
+
+    if "verify" in group.commands:
+        return "cd .. && taurec catalog verify {date}"
+    return "cd .. && taurec catalog list --root .   # the {date} row must say ok"
 
 
 def render_pages(
@@ -506,6 +535,7 @@ def render_pages(
         "snapshots.md.j2",
         "snapshots.md",
         snapshots=_snapshot_views(inputs, downloads),
+        verify_command=_verify_command(),
         limit=DIFF_LIMIT,
     )
     writer.write(
