@@ -11,6 +11,7 @@ from typing import Any
 
 import polars as pl
 
+from catalog_pipeline.prune import PruneRecord, read_prune_log
 from runner.batch.store import read_manifest, read_trials
 from runner.catalog import Catalog
 from runner.errors import LoadError
@@ -108,6 +109,7 @@ class SiteInputs:
     snapshots: list[SnapshotInfo]
     tasks: list[Task]
     notes: list[str] = field(default_factory=list)
+    prunes: list[PruneRecord] = field(default_factory=list)
 
     @property
     def runs(self) -> list[Run]:
@@ -217,4 +219,5 @@ def load_inputs(submissions_dir: Path, snapshots_dir: Path, tasks_dir: Path) -> 
     tasks = load_tasks(tasks_dir) if Path(tasks_dir).is_dir() else []
     if not tasks:
         notes.append(f"{tasks_dir}: no tasks folder")
-    return SiteInputs(entries, snapshots, tasks, notes)
+    prunes = read_prune_log(Path(snapshots_dir)) if Path(snapshots_dir).is_dir() else []
+    return SiteInputs(entries, snapshots, tasks, notes, prunes)

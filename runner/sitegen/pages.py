@@ -20,6 +20,7 @@ from runner.records import TrialRecord
 from runner.sitegen import charts
 from runner.sitegen.aggregate import Aggregates
 from runner.sitegen.bounds import RawLinks, paged_runs
+from runner.sitegen.changelog import changelog_view
 from runner.sitegen.inputs import (
     SHA256SUMS,
     Entry,
@@ -531,10 +532,12 @@ def render_pages(
         tasks=_tasks_view(inputs),
         snapshots=[s.label for s in inputs.snapshots],
     )
+    snapshot_views = _snapshot_views(inputs, downloads)
+    writer.write("changelog.md.j2", "changelog.md", blocks=changelog_view(inputs, snapshot_views))
     writer.write(
         "snapshots.md.j2",
         "snapshots.md",
-        snapshots=_snapshot_views(inputs, downloads),
+        snapshots=snapshot_views,
         verify_command=_verify_command(),
         limit=DIFF_LIMIT,
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import gzip
 import json
 import shutil
@@ -12,6 +13,7 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
+from catalog_pipeline.prune import PRUNE_LOG, PruneRecord
 from runner.cli import cli
 from runner.sitegen import BuildReport, build_site
 from runner.sitegen.bounds import SiteTooLargeError
@@ -28,6 +30,25 @@ def tmdb_world(tmp_path_factory: pytest.TempPathFactory) -> SynthWorld:
     manifest = json.loads(manifest_path.read_text())
     manifest["source"] = "tmdb"
     manifest_path.write_text(json.dumps(manifest, indent=2))
+    # What the revalidation and a past prune leave behind, for the data Changelog.
+    changes = ["solutions_changed", "solutions_changed", "unchanged", "status_changed"]
+    report = {
+        "tasks": [
+            {"task_id": t.id, "status": "ok", "change": c}
+            for t, c in zip(world.task_list, changes, strict=True)
+        ]
+    }
+    (world.snapshots / "2026-11-01" / "solvability.json").write_text(json.dumps(report))
+    record = PruneRecord(
+        snapshot=dt.date(2026, 3, 2),
+        pruned_on=dt.date(2026, 10, 5),
+        retention_until=dt.date(2026, 9, 2),
+        source="tmdb",
+        reason="retention date 2026-09-02 passed (TMDB-derived data)",
+        removed=["catalog_pipeline/snapshots/2026-03-02"],
+        ids_kept=True,
+    )
+    (world.snapshots / PRUNE_LOG).write_text(record.model_dump_json() + "\n")
     return world
 
 
@@ -143,3 +164,21 @@ def test_site_url_gives_a_working_404_and_a_full_sitemap(tmdb_site: BuildReport)
     page_404 = (tmdb_site.out / "404.html").read_text()
     assert 'href="/tau-rec/assets/' in page_404 or "/tau-rec/assets/" in page_404
     assert 'href="/assets/' not in page_404
+
+
+def test_changelog_is_generated_from_the_data(
+    tmdb_site: BuildReport, tmdb_world: SynthWorld
+) -> None:
+    html = (tmdb_site.out / "changelog.html").read_text()
+    latest = html.split('id="changes-2026-11-01"')[1].split('id="changes-2026-10-01"')[0]
+    assert "4 revalidated" in latest
+    assert "2 solutions changed" in latest
+    assert "1 status changed" in latest
+    assert "1 unchanged" in latest
+    assert "Entries re-run</strong> (2)" in latest
+    first = html.split('id="changes-2026-10-01"')[1]
+    assert "Entries added</strong> (2)" in first
+    assert "first run on the board" in first
+    pruned = html.split('id="pruned-2026-03-02"')[1]
+    assert "retention date 2026-09-02 passed" in pruned
+    assert "snapshots/pruned/2026-03-02/" in pruned
