@@ -51,7 +51,8 @@ def cli() -> None:
 
 def main() -> None:
     try:
-        cli.main(standalone_mode=False)
+        # Without standalone mode click *returns* the code of `Exit(n)` instead of exiting.
+        code = cli.main(standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
         sys.exit(130)
@@ -63,3 +64,4 @@ def main() -> None:
     except TaurecError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -236,6 +236,7 @@ def test_http_endpoint_must_be_https_unless_loopback(
 
 def test_litellm_api_base_follows_the_same_rule(tmp_path: Path) -> None:
     text = GOOD.format(slug="good-agent") + "  api_base: http://models.example.com/v1\n"
+    text = text.replace("OPENAI_API_KEY", "TAUREC_KEY_GOOD_AGENT")
     text = text.replace("trials: 4\n  api_base", "  api_base").replace("/v1\n", "/v1\ntrials: 4\n")
     reason = only_error(
         check_submission(make_entry(tmp_path, "good-agent", text)), "agent.api_base"
