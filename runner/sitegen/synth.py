@@ -83,6 +83,7 @@ class SynthSpec:
     infra_error_rate: float = 0.02
     seed: int = 0
     verified_entries: set[int] = field(default_factory=lambda: {0})
+    transcript_snapshots: int | None = None  # transcripts for the last N snapshots only (None: all)
     reference_entries: tuple[str, ...] = ()  # built-in reference agents added after the entries
 
 
@@ -318,7 +319,9 @@ def _entry_results(
 ) -> None:
     rng = random.Random(f"{spec.seed}:{slug}:{label}")
     folder.mkdir(parents=True, exist_ok=True)
-    if spec.transcripts:
+    recent = spec.snapshots[-spec.transcript_snapshots :] if spec.transcript_snapshots else ()
+    keep = spec.transcripts and (spec.transcript_snapshots is None or label in recent)
+    if keep:
         (folder / "transcripts").mkdir(exist_ok=True)
     lines: list[str] = []
     scored = errors = 0
@@ -397,7 +400,7 @@ def _entry_results(
             else:
                 errors += 1
             probe = spec.xss_probes and index == 1 and t_index == 0 and trial == 0
-            if spec.transcripts:
+            if keep:
                 transcript = _transcript(
                     task, trial, seed, agent, rec, rng, probe, error, latencies
                 )
