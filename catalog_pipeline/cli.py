@@ -11,7 +11,7 @@ import click
 from catalog_pipeline.client import DEFAULT_RATE_LIMIT
 from catalog_pipeline.pipeline import RefreshResult, hydrate, refresh
 from catalog_pipeline.snapshot import list_snapshots
-from runner.paths import SNAPSHOTS_DIR, SUBMISSIONS_DIR
+from runner.paths import SNAPSHOTS_DIR
 
 _DATE = click.DateTime(formats=["%Y-%m-%d"])
 
@@ -235,13 +235,13 @@ def list_command(root: Path) -> None:
 @click.option(
     "--submissions",
     type=click.Path(file_okay=False, path_type=Path),
-    default=SUBMISSIONS_DIR,
-    show_default=True,
-    help="Runs on a pruned snapshot lose their transcripts here (scores stay).",
+    default=None,
+    help="Also delete the transcripts (which quote the catalog) of runs on pruned snapshots under "
+    "this folder, e.g. submissions/. Scores stay, but the ledger no longer vouches for those runs.",
 )
 @click.option("--today", type=_DATE, default=None, help="Judge retention as of this day.")
 @click.option("--dry-run", is_flag=True, help="Print what would go; remove and log nothing.")
-def prune_command(root: Path, submissions: Path, today: dt.datetime | None, dry_run: bool) -> None:
+def prune_command(root: Path, submissions: Path | None, today: dt.datetime | None, dry_run: bool) -> None:
     """Remove TMDB snapshots past their retention date (ids and manifest kept); log each prune."""
     from catalog_pipeline.prune import PRUNE_LOG, prune_snapshots
 

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from runner.agent_config import AgentConfig, BuiltinAgentConfig, ToolsetOptions
 from runner.errors import LoadError, describe_validation_error
+from runner.ledger import LEDGER_FILE
 
 SUBMISSION_SCHEMA_VERSION: Literal[1] = 1
 SUBMISSION_FILE = "submission.yaml"
@@ -499,13 +500,36 @@ def check_submission(
 # --------------------------------------------------------------------------- pull requests
 
 
+_RESULTS_ONLY = (
+    "results/ is written only by the refresh workflow, which records each run in the ledger; "
+    "a pull request may not add or edit results (remove this file from the PR)"
+)
+_LEDGER_ONLY = "the ledger of verified runs is written only by the refresh workflow"
+_VERIFIED_BY = (
+    "only the refresh workflow marks a run verified (in its ledger); a pull request may not "
+    "set verified_by"
+)
+
+
+def forged_verification(changed: Iterable[str]) -> list[Problem]:
+    """Changed files (as they are in the checkout) that contain a `verified_by` value."""
+    problems = []
+    for text in (c.strip() for c in changed):
+        path = Path(text)
+        if not text or path.is_symlink() or not path.is_file():
+            continue
+        if b"verified_by" in path.read_bytes():
+            problems.append(Problem(text, "verified_by", _VERIFIED_BY))
+    return problems
+
+
 def changed_submission_dirs(
     changed: Iterable[str], submissions_dir: str = "submissions"
 ) -> tuple[list[str], list[Problem]]:
     """From a PR's changed paths: the submission folders to check, and path problems found.
 
-    Paths are as git prints them, relative to the repository root. Results folders are the
-    automation's to write: a PR that edits them gets a warning.
+    Paths are as git prints them, relative to the repository root. Results folders and the
+    ledger are the refresh workflow's alone to write: a PR that touches them fails.
     """
     folders: set[str] = set()
     problems: list[Problem] = []
@@ -523,15 +547,16 @@ def changed_submission_dirs(
                 Problem(text, "(path)", "outside submissions/: review by hand", severity="warning")
             )
             continue
+        if text == prefix + LEDGER_FILE:
+            problems.append(Problem(text, "(path)", _LEDGER_ONLY))
+            continue
         if len(parts) < 3:  # submissions/schema.json, submissions/README.md
             problems.append(
                 Problem(text, "(path)", "maintainers' file, not an entry", severity="warning")
             )
             continue
         if len(parts) > 3 and parts[2] == "results":
-            problems.append(
-                Problem(text, "(path)", "results are written by automation", severity="warning")
-            )
+            problems.append(Problem(text, "(path)", _RESULTS_ONLY))
         folders.add(prefix + parts[1])
     return sorted(folders), problems
 
@@ -585,8 +610,9 @@ def check_submissions(
     problems: list[Problem] = []
     folders = [Path(p) for p in paths]
     if changed is not None:
+        changed = list(changed)
         from_diff, path_problems = changed_submission_dirs(changed)
-        problems += path_problems
+        problems += path_problems + forged_verification(changed)
         folders += [Path(f) for f in from_diff]
     checked: list[str] = []
     removed: list[str] = []

@@ -17,11 +17,13 @@ from runner.errors import TaurecError
 COMMANDS: dict[str, str] = {
     "tasks": "runner.cli.tasks:group",
     "score": "runner.cli.score:command",
+    "verify": "runner.cli.score:verify_command",
     "catalog": "catalog_pipeline.cli:group",
     "serve-model": "runner.cli.serve_model:command",
     "trial": "runner.cli.trial:command",
     "run": "runner.cli.run:command",
     "merge": "runner.cli.run:merge_command",
+    "ledger": "runner.cli.ledger:group",
     "site": "runner.cli.site:group",
     "submission": "runner.cli.submission:group",
     "leaderboard": "runner.cli.leaderboard:command",

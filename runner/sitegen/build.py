@@ -26,6 +26,7 @@ from runner.paths import (
     SUBMISSIONS_DIR,
     TASKS_DIR,
 )
+from runner.rules import DEFAULT_RULES, get_rules
 from runner.sitegen.aggregate import Aggregates, aggregate_runs
 from runner.sitegen.bounds import (
     DEFAULT_BUDGET_MB,
@@ -224,15 +225,17 @@ def build_site(
     seed: int = 0,
     site_url: str | None = None,
     max_size_mb: float | None = DEFAULT_BUDGET_MB,
+    rules: str = DEFAULT_RULES,
 ) -> BuildReport:
     """Build the whole static site into `out` (works from file:// and any static server).
 
+    The boards show runs under one rule set (`rules`, default v2); others are left out with a note.
     `site_url` (e.g. https://owner.github.io/repo/) gives the 404 page and the sitemap real
     addresses; `max_size_mb` fails the build, naming the largest parts, when `out` outgrows it.
     """
     timings: dict[str, float] = {}
     start = time.perf_counter()
-    inputs = load_inputs(Path(submissions), Path(snapshots), Path(tasks))
+    inputs = load_inputs(Path(submissions), Path(snapshots), Path(tasks), get_rules(rules).name)
     timings["load"] = time.perf_counter() - start
     start = time.perf_counter()
     agg = aggregate_runs(inputs.runs, seed=seed)
