@@ -241,7 +241,9 @@ def list_command(root: Path) -> None:
 )
 @click.option("--today", type=_DATE, default=None, help="Judge retention as of this day.")
 @click.option("--dry-run", is_flag=True, help="Print what would go; remove and log nothing.")
-def prune_command(root: Path, submissions: Path | None, today: dt.datetime | None, dry_run: bool) -> None:
+def prune_command(
+    root: Path, submissions: Path | None, today: dt.datetime | None, dry_run: bool
+) -> None:
     """Remove TMDB snapshots past their retention date (ids and manifest kept); log each prune."""
     from catalog_pipeline.prune import PRUNE_LOG, prune_snapshots
 
