@@ -106,7 +106,7 @@ def test_rendering_is_reproducible(synth_world: SynthWorld, tmp_path: Path) -> N
 def test_strict_build_fails_on_a_broken_link(synth_world: SynthWorld, tmp_path: Path) -> None:
     site_dir = tmp_path / "site"
     shutil.copytree(SITE_DIR, site_dir, ignore=shutil.ignore_patterns("generated"))
-    (site_dir / "pages" / "methodology.md").write_text("# Method\n\nSee [gone](nowhere.md).\n")
+    (site_dir / "pages" / "submit.md").write_text("# Submit\n\nSee [gone](nowhere.md).\n")
     with pytest.raises(SiteBuildError, match=r"nowhere\.md"):
         build_site(
             submissions=synth_world.submissions,
