@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 from types import ModuleType
 
 import click
@@ -54,3 +59,25 @@ def test_the_reference_has_not_drifted() -> None:
 
 def test_the_reference_is_machine_independent() -> None:
     assert str(PROJECT_ROOT) not in cli_docs().reference()
+
+
+def test_the_reference_does_not_depend_on_where_the_checkout_lives(tmp_path: Path) -> None:
+    # Before: --help printed absolute install paths and the check failed in any checkout whose
+    # path was longer than ~14 characters (a temp clone, GitHub's runner).
+    deep = tmp_path.joinpath(*["a-rather-long-folder-name"] * 6, "tau-rec")
+    for name in ("runner", "catalog_pipeline", "scripts", "docs", "tasks", "submissions"):
+        shutil.copytree(PROJECT_ROOT / name, deep / name, ignore=shutil.ignore_patterns("results"))
+    for name in ("README.md", "pyproject.toml", "leaderboard.yaml"):
+        if (PROJECT_ROOT / name).exists():
+            shutil.copy(PROJECT_ROOT / name, deep / name)
+    done = subprocess.run(
+        [sys.executable, "scripts/cli_docs.py", "--check"],
+        cwd=deep,
+        env={**os.environ, "PYTHONPATH": str(deep)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert str(deep) not in (deep / "docs" / "cli.md").read_text(encoding="utf-8")

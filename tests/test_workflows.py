@@ -15,7 +15,9 @@ from runner.paths import PROJECT_ROOT
 
 WORKFLOWS = PROJECT_ROOT / ".github" / "workflows"
 FILES = sorted(WORKFLOWS.glob("*.yml"))
-PINNED = re.compile(r"^[\w.-]+/[\w.-]+(/[\w./-]+)?@v\d+\.\d+\.\d+$")
+# Pinned by full commit SHA (a tag can be moved to other code); the tag stays as a comment.
+PINNED = re.compile(r"^[\w.-]+/[\w.-]+(/[\w./-]+)?@[0-9a-f]{40}$")
+USES_LINE = re.compile(r"^\s*(- )?uses: \S+@[0-9a-f]{40} # v\d+\.\d+\.\d+$")
 
 
 def load(name: str) -> dict[str, Any]:
@@ -62,6 +64,12 @@ def test_every_job_is_bounded_and_every_action_pinned(path: Path) -> None:
         for step in job.get("steps", []):
             if "uses" in step:
                 assert PINNED.match(step["uses"]), f"{path.name}: {step['uses']} not pinned"
+            if str(step.get("uses", "")).startswith("actions/checkout@"):
+                # No job keeps write credentials in git config (pushes use their own token).
+                assert step["with"]["persist-credentials"] is False, f"{path.name}: job {name}"
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if "uses:" in line and not line.lstrip().startswith("#"):
+            assert USES_LINE.match(line), f"{path.name}: {line.strip()} (SHA plus # tag)"
 
 
 def test_submission_workflow_is_safe_for_forks() -> None:

@@ -42,7 +42,28 @@ class LazyGroup(click.Group):
         module_name, attr = target.split(":")
         command = getattr(importlib.import_module(module_name), attr)
         assert isinstance(command, click.Command)
+        _relative_path_defaults(command)
         return command
+
+
+def _relative_path_defaults(command: click.Command) -> None:
+    """`--help` shows path defaults inside the checkout relative to it, never this machine's
+    absolute path (which also made the generated CLI reference depend on where it was built)."""
+    from pathlib import Path
+
+    from runner.paths import PROJECT_ROOT
+
+    for param in command.params:
+        if isinstance(param, click.Option) and param.show_default is True:
+            default = param.default
+            if isinstance(default, Path) and default.is_absolute():
+                try:
+                    param.show_default = default.relative_to(PROJECT_ROOT).as_posix() or "."
+                except ValueError:
+                    continue
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            _relative_path_defaults(sub)
 
 
 @click.group(cls=LazyGroup)
