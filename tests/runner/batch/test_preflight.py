@@ -85,8 +85,7 @@ def test_unset_key_stops_the_run_before_any_trial(
     result = _run(sub, v1_dir, small_suite)
     assert result.returncode != 0
     assert (
-        "keyless: MissingKey: environment variable TAUREC_KEY_KEYLESS is not set"
-        in result.stderr
+        "keyless: MissingKey: environment variable TAUREC_KEY_KEYLESS is not set" in result.stderr
     )
     assert "no trial was run" in result.stderr
     assert not (sub / "results").exists()
