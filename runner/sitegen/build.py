@@ -18,6 +18,7 @@ import altair as alt
 
 from runner.errors import TaurecError
 from runner.paths import (
+    EXAMPLES_DIR,
     PROJECT_ROOT,
     PUBLIC_DIR,
     SITE_DIR,
@@ -171,6 +172,11 @@ def assemble(docs: Path, site_dir: Path, inputs: SiteInputs, agg: Aggregates) ->
     for page in sorted((site_dir / "pages").glob("*.md")):
         shutil.copyfile(page, docs / page.name)
     shutil.copytree(site_dir / "assets", docs / "assets")
+    # The Node agent example, linked from the protocol and integration pages.
+    (docs / "examples").mkdir()
+    shutil.copyfile(
+        EXAMPLES_DIR / "typescript-agent" / "agent.mjs", docs / "examples" / "agent.mjs"
+    )
     bundle = docs / VEGA_BUNDLE
     bundle.parent.mkdir(parents=True, exist_ok=True)
     bundle.write_text(vega_bundle(), encoding="utf-8")
