@@ -195,6 +195,7 @@ def boards(inputs: SiteInputs, agg: Aggregates) -> list[SnapshotBoard]:
                 "no_rec",
                 "turns",
                 "tool_calls",
+                "proposals_per_success",
                 "latency",
                 "cost",
             ]
