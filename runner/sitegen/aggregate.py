@@ -133,6 +133,7 @@ def _entries(trials: pl.LazyFrame, pass_k: pl.DataFrame) -> pl.DataFrame:
         )
         .otherwise(None),
         cost=pl.col("cost_usd").filter(scored).mean(),
+        tokens=pl.col("tokens").filter(scored).mean(),
         total_cost=pl.col("cost_usd").sum(),
         leaks=(pl.col("leak_audit_clean") == False).sum().cast(pl.Int64),  # noqa: E712
     )
@@ -141,7 +142,10 @@ def _entries(trials: pl.LazyFrame, pass_k: pl.DataFrame) -> pl.DataFrame:
         .select(*RUN_KEYS, "step_latencies_s")
         .explode("step_latencies_s")
         .group_by(*RUN_KEYS)
-        .agg(latency=pl.col("step_latencies_s").median())
+        .agg(
+            latency=pl.col("step_latencies_s").median(),
+            latency_p95=pl.col("step_latencies_s").quantile(0.95, "linear"),
+        )
     )
     wide = (
         pass_k.lazy()
