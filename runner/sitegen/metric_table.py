@@ -102,12 +102,37 @@ METRICS: tuple[Metric, ...] = (
     Metric("turns", "turns", "lower", "float1", "Mean conversation turns per scored trial."),
     Metric("tool_calls", "tools", "lower", "float1", "Median tool calls per scored trial."),
     Metric(
+        "proposals_per_success",
+        "proposals/success",
+        "lower",
+        "float2",
+        "Titles put to the user per successful trial: agent messages naming a catalog title, "
+        "summed over scored trials, divided by the trials that succeeded. Low means the agent "
+        "asked before it guessed.",
+    ),
+    Metric(
         "latency",
         "latency",
         "lower",
         "seconds",
         "Median agent step latency over all steps of scored trials (seconds).",
         "s",
+    ),
+    Metric(
+        "latency_p95",
+        "p95 latency",
+        "lower",
+        "seconds",
+        "95th percentile of agent step latency over all steps of scored trials (seconds): the "
+        "slow tail a user waits through.",
+        "s",
+    ),
+    Metric(
+        "tokens",
+        "tokens",
+        "lower",
+        "int",
+        "Mean agent tokens (prompt + completion) per scored trial; 0 for agents that call no model.",
     ),
     Metric(
         "cost",
@@ -140,6 +165,9 @@ TABLE_COLUMNS: tuple[str, ...] = (
     "no_rec",
     "turns",
     "tool_calls",
+    "proposals_per_success",
     "latency",
+    "latency_p95",
+    "tokens",
     "cost",
 )
