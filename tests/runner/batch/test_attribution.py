@@ -40,6 +40,9 @@ class _Picky(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        if not body["tools"]:  # the run's preflight probe: a cherry-picker passes it politely
+            self._send(200, b'{"message": "Hi."}')
+            return
         opening = next(m["content"] for m in body["messages"] if m["role"] == "user")
         with self.lock:
             if type(self).lucky_opening is None:
