@@ -9,13 +9,14 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from runner.batch.inputs import resolve_snapshot
 from runner.batch.keys import trial_seed
 from runner.catalog import Catalog, CatalogItem
 from runner.paths import TASKS_DIR
 from runner.search import search_index
 from runner.simulators.scripted import ScriptedUser
 from runner.tasks import ConstraintValue, Op, Reveal, RevealDifficulty, Task, load_tasks
-from runner.validate import check_task, policy_allows, resolve_catalog_path
+from runner.validate import check_task, policy_allows
 
 __all__ = [
     "AUDIT_SEEDS",
@@ -30,6 +31,7 @@ __all__ = [
     "TaskAudit",
     "audit_suite",
     "audit_task",
+    "openings",
     "persona_tells",
     "run_audit",
 ]
@@ -106,17 +108,6 @@ class ConstraintCut(BaseModel):
     share: float | None = Field(description="removes / others_allow (None: others allow nothing)")
 
 
-class SearchProbe(BaseModel):
-    """The first `search_catalog` hit for the scripted user's opening message under one seed."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    seed: int
-    opening: str
-    first_hit: str | None
-    wins: bool
-
-
 class NvrFigures(BaseModel):
     """Why a no-valid-recommendation task has no answer, and whether its persona gives that away."""
 
@@ -156,10 +147,18 @@ class TaskAudit(BaseModel):
     volunteer_pool: PoolFigures = Field(description="Allowed titles meeting the volunteered ones")
     stated_pool: PoolFigures = Field(description="Allowed titles meeting volunteer + on_ask ones")
     cuts: list[ConstraintCut] = Field(description="One per constraint, in task order")
-    search: list[SearchProbe]
+    first_hits: list[str | None] = Field(
+        description="First search_catalog hit for the scripted user's opening message, one per "
+        "probed seed (trials 0..7 of run seed 0); None: no hit"
+    )
     nvr: NvrFigures | None
     checks: list[GateCheck]
     passed: bool
+
+    @property
+    def first_hit_wins(self) -> int:
+        """How many probed openings have a winning first search hit."""
+        return sum(hit is not None and hit in self.winning for hit in self.first_hits)
 
     @property
     def failed_checks(self) -> list[GateCheck]:
@@ -225,13 +224,13 @@ def _pct(share: float | None) -> str:
 def _task_line(t: TaskAudit) -> str:
     non_volunteer = [c.share for c in t.cuts if c.reveal != "volunteer"]
     cut = "-" if not non_volunteer else _pct(min((s or 0.0) for s in non_volunteer))
-    hits = sum(p.wins for p in t.search)
+    hits = t.first_hit_wins
     return (
         f"{t.task_id:<10} {t.reveal_difficulty:<9} {'yes' if t.no_valid_recommendation else '':<3} "
         f"{len(t.winning):>4} "
         f"{_pct(t.volunteer_pool.winner_share):>5}/{t.volunteer_pool.size:<4} "
         f"{_pct(t.stated_pool.winner_share):>6}/{t.stated_pool.size:<5} {cut:>8} "
-        f"{'yes' if t.allowed.most_voted_wins else 'no':>8} {f'{hits}/{len(t.search)}':>8}  "
+        f"{'yes' if t.allowed.most_voted_wins else 'no':>8} {f'{hits}/{len(t.first_hits)}':>8}  "
         f"{'pass' if t.passed else 'FAIL'}"
     )
 
@@ -254,9 +253,10 @@ def persona_tells(task: Task) -> list[str]:
     return [m.group(0) for p in TELL_PATTERNS for m in p.finditer(text)]
 
 
-def _openings(task: Task, catalog: Catalog) -> list[tuple[int, str]]:
+def openings(task: Task, catalog: Catalog) -> list[str]:
+    """The scripted user's opening message for trials 0..AUDIT_SEEDS-1 of run seed 0."""
     seeds = [trial_seed(0, task.id, i) for i in range(AUDIT_SEEDS)]
-    return [(s, ScriptedUser(task, catalog, s).reply([]).content) for s in seeds]
+    return [ScriptedUser(task, catalog, s).reply([]).content for s in seeds]
 
 
 def audit_task(task: Task, catalog: Catalog) -> TaskAudit:
@@ -289,11 +289,10 @@ def audit_task(task: Task, catalog: Catalog) -> TaskAudit:
             )
         )
     index = search_index(catalog)
-    probes = []
-    for seed, opening in _openings(task, catalog):
+    first_hits = []
+    for opening in openings(task, catalog):
         top = index.ranked_indices(opening, 1)
-        hit = catalog.items[top[0]].id if top else None
-        probes.append(SearchProbe(seed=seed, opening=opening, first_hit=hit, wins=hit in winners))
+        first_hits.append(catalog.items[top[0]].id if top else None)
     nvr = None
     if task.no_valid_recommendation:
         nvr = NvrFigures(
@@ -312,7 +311,7 @@ def audit_task(task: Task, catalog: Catalog) -> TaskAudit:
         volunteer_pool=_pool(volunteer_items, winners),
         stated_pool=_pool(meeting(allowed, stated), winners),
         cuts=cuts,
-        search=probes,
+        first_hits=first_hits,
         nvr=nvr,
         checks=[],
         passed=True,
@@ -392,7 +391,7 @@ def gate_checks(a: TaskAudit) -> list[GateCheck]:
         )
     if a.reveal_difficulty == "volunteer" and not a.no_valid_recommendation:
         limit = int(MAX_VOLUNTEER_WINNING_SHARE * a.catalog_size)
-        hit_wins = [p for p in a.search if p.wins]
+        hit_wins = [h for h in a.first_hits if h is not None and h in a.winning]
         too_many = len(a.winning) > limit
         problems = []
         if too_many:
@@ -401,16 +400,16 @@ def gate_checks(a: TaskAudit) -> list[GateCheck]:
             )
         if hit_wins:
             problems.append(
-                f"the first search hit for the opening wins ({hit_wins[0].first_hit}, "
-                f"{len(hit_wins)} of {len(a.search)} seeds)"
+                f"the first search hit for the opening wins ({hit_wins[0]}, "
+                f"{len(hit_wins)} of {len(a.first_hits)} seeds)"
             )
         checks.append(
             GateCheck(
                 rule="needs_retrieval",
                 passed=not problems,
                 figure=f"{len(a.winning)} winning ({_pct(a.winning_share_of_catalog)}), "
-                f"first hit wins {len(hit_wins)}/{len(a.search)}",
-                threshold=f"<= {limit} winning, first hit wins 0/{len(a.search)}",
+                f"first hit wins {len(hit_wins)}/{len(a.first_hits)}",
+                threshold=f"<= {limit} winning, first hit wins 0/{len(a.first_hits)}",
                 reason="; ".join(problems)
                 or f"{len(a.winning)} winning titles, none of them a first search hit",
             )
@@ -460,7 +459,7 @@ def audit_suite(catalog: Catalog, tasks: list[Task]) -> SuiteAudit:
     )
 
 
-def run_audit(catalog_path: Path | None, tasks_dir: Path | None) -> SuiteAudit:
-    """Load a catalog (default: latest snapshot) and a task folder (default: tasks/), and audit."""
-    catalog = Catalog.load(resolve_catalog_path(catalog_path))
+def run_audit(snapshot: str | None, tasks_dir: Path | None) -> SuiteAudit:
+    """Load a snapshot (date or path; default: the latest) and a task folder, and audit."""
+    catalog = resolve_snapshot(snapshot).catalog
     return audit_suite(catalog, load_tasks(tasks_dir or TASKS_DIR))

@@ -197,6 +197,17 @@ def check_solvability(
     return SolvabilityReport(catalog_digest=catalog.digest(), tasks=results)
 
 
+def snapshot_dates(snapshots_dir: Path = SNAPSHOTS_DIR) -> list[dt.date]:
+    """Dates of the snapshot folders (`<YYYY-MM-DD>/catalog.json`), oldest first."""
+    if not snapshots_dir.is_dir():
+        return []
+    return sorted(
+        dt.date.fromisoformat(p.name)
+        for p in snapshots_dir.iterdir()
+        if p.is_dir() and _DATE_DIR.match(p.name) and (p / "catalog.json").exists()
+    )
+
+
 def latest_snapshot_dir(snapshots_dir: Path = SNAPSHOTS_DIR) -> Path | None:
     """The newest `<YYYY-MM-DD>/` snapshot folder holding a catalog.json, if any."""
     if not snapshots_dir.is_dir():

@@ -50,7 +50,9 @@ def cli() -> None:
 
 def main() -> None:
     try:
-        cli.main(standalone_mode=False)
+        code = cli.main(standalone_mode=False)
+        if isinstance(code, int) and code:  # click returns (not raises) Exit codes here
+            sys.exit(code)
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
         sys.exit(130)
