@@ -349,14 +349,41 @@ def _trial_views(
     }
 
 
+def _pct(share: Any) -> str:
+    return "–" if share is None else f"{share * 100:.0f}%"
+
+
+def _audit_figures(audit: Any) -> dict[str, Any]:
+    """The difficulty figures of one task on one snapshot (solvability.json schema 2), as text."""
+    if not isinstance(audit, dict):
+        return {"figures": None, "failed": []}
+    vol, stated = audit["volunteer_pool"], audit["stated_pool"]
+    cuts = [c["share"] for c in audit["cuts"] if c["reveal"] != "volunteer"]
+    parts = [
+        f"win {len(audit['winning'])}",
+        f"volunteered pool {vol['winners']}/{vol['size']} ({_pct(vol['winner_share'])})",
+        f"stated pool {stated['winners']}/{stated['size']} ({_pct(stated['winner_share'])})",
+    ]
+    if cuts:
+        parts.append(f"smallest cut {_pct(min(c or 0.0 for c in cuts))}")
+    hits = sum(h is not None and h in audit["winning"] for h in audit["first_hits"])
+    parts.append(f"first hit wins {hits}/{len(audit['first_hits'])}")
+    parts.append("most-voted wins" if audit["allowed"]["most_voted_wins"] else "most-voted loses")
+    failed = [f"{c['rule']}: {c['reason']}" for c in audit["checks"] if not c["passed"]]
+    return {"figures": " · ".join(parts), "failed": failed}
+
+
 def _tasks_view(inputs: SiteInputs) -> list[dict[str, Any]]:
     out = []
     for task in inputs.tasks:
         solv = []
         for snap in inputs.snapshots:
             count = sum(1 for item in snap.catalog if task.satisfies_all(item))
-            status = snap.solvability.get(task.id, {}).get("status")
-            solv.append({"count": count, "status": status})
+            row = snap.solvability.get(task.id, {})
+            solv.append(
+                {"count": count, "status": row.get("status"), "gate": row.get("gate")}
+                | _audit_figures(row.get("audit"))
+            )
         out.append(
             {
                 "id": task.id,
@@ -373,6 +400,7 @@ def _tasks_view(inputs: SiteInputs) -> list[dict[str, Any]]:
                 if task.retired
                 else None,
                 "solvability": solv,
+                "gate": solv[-1]["gate"] if solv else None,
             }
         )
     return out
