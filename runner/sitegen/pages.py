@@ -349,7 +349,7 @@ def _trial_views(
     }
 
 
-def _pct(share: Any) -> str:
+def _share(share: Any) -> str:
     return "–" if share is None else f"{share * 100:.0f}%"
 
 
@@ -361,11 +361,11 @@ def _audit_figures(audit: Any) -> dict[str, Any]:
     cuts = [c["share"] for c in audit["cuts"] if c["reveal"] != "volunteer"]
     parts = [
         f"win {len(audit['winning'])}",
-        f"volunteered pool {vol['winners']}/{vol['size']} ({_pct(vol['winner_share'])})",
-        f"stated pool {stated['winners']}/{stated['size']} ({_pct(stated['winner_share'])})",
+        f"volunteered pool {vol['winners']}/{vol['size']} ({_share(vol['winner_share'])})",
+        f"stated pool {stated['winners']}/{stated['size']} ({_share(stated['winner_share'])})",
     ]
     if cuts:
-        parts.append(f"smallest cut {_pct(min(c or 0.0 for c in cuts))}")
+        parts.append(f"smallest cut {_share(min(c or 0.0 for c in cuts))}")
     hits = sum(h is not None and h in audit["winning"] for h in audit["first_hits"])
     parts.append(f"first hit wins {hits}/{len(audit['first_hits'])}")
     parts.append("most-voted wins" if audit["allowed"]["most_voted_wins"] else "most-voted loses")
