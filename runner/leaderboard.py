@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
 from runner.agent_config import LiteLLMAgentConfig
+from runner.board import BoardSettings, RunSettings, merge_flags
 from runner.errors import LoadError, TaurecError
-from runner.paths import PROJECT_ROOT, PUBLIC_DIR, SNAPSHOTS_DIR, SUBMISSIONS_DIR, TASKS_DIR
+from runner.paths import PROJECT_ROOT, PUBLIC_DIR, SNAPSHOTS_DIR, SUBMISSIONS_DIR
 from runner.submission import (
     SUBMISSION_FILE,
     Submission,
@@ -122,22 +123,28 @@ def build_leaderboard(
     steps: Sequence[str] = STEPS,
     submissions_dir: Path = SUBMISSIONS_DIR,
     snapshots_dir: Path = SNAPSHOTS_DIR,
-    tasks_dir: Path = TASKS_DIR,
+    tasks_dir: Path | None = None,
     public_dir: Path = PUBLIC_DIR,
     concurrency: int = 16,
     fresh: bool = False,
     echo: Echo = print,
+    board: BoardSettings | None = None,
+    board_file: Path | None = None,
 ) -> LeaderboardResult:
     """Build the whole leaderboard offline, resumably, printing each step and its time.
 
     1. refresh: `taurec catalog refresh --source fixture --date DATE` (byte-identical to the
        committed snapshot, so a no-op diff); 2. validate: revalidate the task suite on it and stop
-       on any inconsistent task; 3. run: every shipped submission with the scripted simulator
-       (local model servers started for loopback LiteLLM entries; finished trials are reused
-       unless `fresh`, which sets earlier results aside); 4. site: aggregate and build `public/`.
+       on any inconsistent task; 3. run: every shipped submission with the board's settings
+       (`leaderboard.yaml`: suite, simulator, trials, max turns, budget; local model servers
+       started for loopback LiteLLM entries; finished trials are reused unless `fresh`, which
+       sets earlier results aside); 4. site: aggregate and build `public/`.
     """
     label = date.isoformat() if isinstance(date, dt.date) else date
     result = LeaderboardResult(date=label)
+    board = board if board is not None else BoardSettings()
+    settings = merge_flags(board, board_file, suite=tasks_dir)
+    tasks_dir = settings.tasks_dir
     unknown = [s for s in steps if s not in STEPS]
     if unknown:
         raise TaurecError(f"unknown step(s) {unknown}; steps are {', '.join(STEPS)}")
@@ -151,7 +158,14 @@ def build_leaderboard(
             detail = _validate(label, snapshots_dir, tasks_dir)
         elif step == "run":
             detail, result.runs = _run(
-                label, submissions_dir, snapshots_dir, tasks_dir, concurrency, fresh, echo
+                label,
+                submissions_dir,
+                snapshots_dir,
+                settings,
+                board.trials,
+                concurrency,
+                fresh,
+                echo,
             )
         else:
             detail, result.index_html = _site(
@@ -195,7 +209,8 @@ def _run(
     date: str,
     submissions_dir: Path,
     snapshots_dir: Path,
-    tasks_dir: Path,
+    settings: RunSettings,
+    trials: int,
     concurrency: int,
     fresh: bool,
     echo: Echo,
@@ -211,9 +226,13 @@ def _run(
         runs = run_submissions(
             folders,
             snapshot=date,
-            tasks_dir=tasks_dir,
+            tasks_dir=settings.tasks_dir,
+            trials=trials,
             concurrency=concurrency,
-            simulator="scripted",
+            simulator=settings.simulator,
+            simulator_options=settings.simulator_options,
+            max_turns=settings.max_turns,
+            max_cost=settings.max_cost,
             fresh=fresh,
             progress=default_progress(),
             snapshots_dir=snapshots_dir,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from runner.batch.engine import AgentFactory, RunResult, run_submissions, run_submissions_async
+from runner.batch.entrant import Entrant, MakeAgent, agent_name
 from runner.batch.inputs import RunInputs, Snapshot, find_policy, load_inputs, resolve_snapshot
 from runner.batch.keys import Shard, shard_of, trial_seed
 from runner.batch.merge import MergeReport, merge_shards
@@ -12,7 +13,9 @@ from runner.batch.store import LoadedTrials, load_records, read_manifest, read_t
 
 __all__ = [
     "AgentFactory",
+    "Entrant",
     "LoadedTrials",
+    "MakeAgent",
     "MergeReport",
     "PlainProgress",
     "ProgressSink",
@@ -23,6 +26,7 @@ __all__ = [
     "RunResult",
     "Shard",
     "Snapshot",
+    "agent_name",
     "find_policy",
     "load_inputs",
     "load_records",

@@ -20,8 +20,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
-from runner.agent_config import AgentConfig, BuiltinAgentConfig, HttpAgentConfig
-from runner.batch.inputs import RunInputs, load_inputs
+from runner.agent_config import AgentConfig
+from runner.batch.entrant import Entrant
+from runner.batch.inputs import RunInputs, load_inputs, select_tasks
 from runner.batch.keys import Shard, transcript_name, trial_seed
 from runner.batch.progress import ProgressSink, ProgressStats
 from runner.batch.redact import Redactor, redact_config, secret_env_names, secret_values
@@ -30,7 +31,6 @@ from runner.errors import InfraFailure, TaurecError
 from runner.paths import PROJECT_ROOT, SNAPSHOTS_DIR
 from runner.protocols import Agent, AgentContext
 from runner.records import Efficiency, RunCounts, RunManifest, RunStatus, TrialKey, TrialRecord
-from runner.submission import Submission, load_submission
 from runner.tasks import Task
 from runner.transcript import ComponentSpec, InfraError, Transcript
 
@@ -56,7 +56,7 @@ class RunResult:
 
 @dataclass
 class _Plan:
-    submission: Submission
+    entrant: Entrant
     folder: ResultsFolder
     existing: LoadedTrials
     manifest: RunManifest
@@ -112,15 +112,6 @@ def _taurec_version() -> str:
         return metadata.version("taurec")
     except metadata.PackageNotFoundError:
         return "0+unknown"
-
-
-def agent_name(config: AgentConfig) -> str:
-    """A short provenance name: `litellm:<model>`, `http:<endpoint>` or `builtin:<name>`."""
-    if isinstance(config, BuiltinAgentConfig):
-        return f"builtin:{config.name}"
-    if isinstance(config, HttpAgentConfig):
-        return f"http:{config.endpoint}"
-    return f"litellm:{config.model}"
 
 
 def _default_agent_factory() -> AgentFactory:
@@ -228,7 +219,7 @@ class _Batch:
         plan, task, inputs = job.plan, job.task, self.inputs
         catalog = inputs.snapshot.catalog
         key = TrialKey(
-            submission=plan.submission.slug,
+            submission=plan.entrant.slug,
             snapshot_sha256=inputs.catalog_digest,
             task_id=task.id,
             trial_index=job.trial_index,
@@ -242,7 +233,12 @@ class _Batch:
                 task=task,
                 catalog=catalog,
             )
-            agent = self.agent_factory(plan.submission.agent, context)
+            entrant = plan.entrant
+            if entrant.make_agent is not None:
+                agent = entrant.make_agent(context)
+            else:
+                assert entrant.config is not None
+                agent = self.agent_factory(entrant.config, context)
             sim = build_simulator(
                 self.simulator,
                 task=task,
@@ -250,7 +246,7 @@ class _Batch:
                 seed=job.seed,
                 options=self.simulator_options,
             )
-            toolset = build_toolset(catalog, task, plan.submission.tools)
+            toolset = build_toolset(catalog, task, plan.entrant.tools)
             transcript = await run_trial(
                 task=task,
                 catalog=catalog,
@@ -404,9 +400,8 @@ class _Batch:
             raise error
 
 
-def _plan_submission(
-    submission_dir: Path,
-    submission: Submission,
+def _plan_entrant(
+    entrant: Entrant,
     inputs: RunInputs,
     *,
     out: Path | None,
@@ -420,24 +415,23 @@ def _plan_submission(
     max_cost: float | None,
     redactor: Redactor,
 ) -> _Plan:
-    root = submission_dir if out is None else out / submission.slug
-    results_dir = root / "results" / inputs.snapshot.label
-    k = trials if trials is not None else submission.trials
+    root = entrant.results_root if out is None else out / entrant.slug / "results"
+    results_dir = root / inputs.snapshot.label
+    k = trials if trials is not None else entrant.trials
     if k < 1:
         raise TaurecError(f"trials must be at least 1 (got {k})")
-    agent_cfg = submission.agent.model_dump(mode="json")
     from runner.tools import build_toolset
 
     manifest = RunManifest(
         status="running",
         taurec_version=_taurec_version(),
         git_revision=_git_revision(),
-        submission=submission.slug,
+        submission=entrant.slug,
         snapshot=inputs.snapshot.label,
-        agent=ComponentSpec(name=agent_name(submission.agent), args=redact_config(agent_cfg)),
+        agent=ComponentSpec(name=entrant.agent, args=redact_config(entrant.agent_args)),
         simulator=ComponentSpec(name=simulator, args=redact_config(simulator_options or {})),
-        submission_config=redact_config(submission.model_dump(mode="json")),
-        tools=list(build_toolset(inputs.snapshot.catalog, inputs.tasks[0], submission.tools).names),
+        submission_config=redact_config(entrant.raw_config),
+        tools=list(build_toolset(inputs.snapshot.catalog, inputs.tasks[0], entrant.tools).names),
         task_suite_digest=inputs.task_suite_digest,
         policy_digest=inputs.policy_digest,
         catalog_digest=inputs.catalog_digest,
@@ -462,7 +456,7 @@ def _plan_submission(
     folder = ResultsFolder(results_dir, redactor)
     existing = read_trials(results_dir)
     plan = _Plan(
-        submission=submission,
+        entrant=entrant,
         folder=folder,
         existing=existing,
         manifest=manifest,
@@ -475,7 +469,7 @@ def _plan_submission(
             if shard is not None and not shard.owns(task.id, trial_index):
                 continue
             s = trial_seed(seed, task.id, trial_index)
-            key = (submission.slug, inputs.catalog_digest, task.id, trial_index, s)
+            key = (entrant.slug, inputs.catalog_digest, task.id, trial_index, s)
             prior = done.get(key)
             if prior is not None and prior.status == "scored":
                 plan.skipped_existing += 1
@@ -500,7 +494,7 @@ def _final_manifest(
 ) -> tuple[RunManifest, list[TrialRecord]]:
     loaded = read_trials(plan.folder.path)
     in_scope = {
-        (plan.submission.slug, inputs.catalog_digest, j_task, j_index, j_seed)
+        (plan.entrant.slug, inputs.catalog_digest, j_task, j_index, j_seed)
         for j_task, j_index, j_seed in _scope(plan, inputs)
     }
     records = [r for r in loaded.records if r.key.as_tuple() in in_scope]
@@ -532,7 +526,7 @@ def _scope(plan: _Plan, inputs: RunInputs) -> list[tuple[str, int, int]]:
 
 
 async def run_submissions_async(
-    submission_dirs: Sequence[Path | str],
+    submission_dirs: Sequence[Path | str | Entrant],
     *,
     snapshot: str | Path | None = None,
     tasks_dir: str | Path | None = None,
@@ -549,6 +543,7 @@ async def run_submissions_async(
     progress: ProgressSink | None = None,
     agent_factory: AgentFactory | None = None,
     snapshots_dir: Path = SNAPSHOTS_DIR,
+    task_ids: Sequence[str] | None = None,
 ) -> list[RunResult]:
     """The async form of `run_submissions` (for callers already inside an event loop)."""
     if concurrency < 1:
@@ -559,19 +554,21 @@ async def run_submissions_async(
         raise TaurecError("no submission folder given")
     shard_spec = Shard.parse(shard) if isinstance(shard, str) else shard
     inputs = load_inputs(snapshot, tasks_dir, snapshots_dir=snapshots_dir)
+    if task_ids is not None:
+        inputs = select_tasks(inputs, task_ids)
     # Build the search index once, before any trial, so trials share it.
     from runner.search import search_index
 
     search_index(inputs.snapshot.catalog)
 
-    submissions = [load_submission(Path(d)) for d in submission_dirs]
-    slugs = [s.slug for s in submissions]
+    entrants = [d if isinstance(d, Entrant) else Entrant.from_folder(d) for d in submission_dirs]
+    slugs = [e.slug for e in entrants]
     if len(set(slugs)) != len(slugs):
         raise TaurecError(f"the same submission is listed twice: {sorted(slugs)}")
     env_names: set[str] = set()
     literal: dict[str, str] = {}
-    for sub in submissions:
-        config = sub.model_dump(mode="json")
+    for entrant in entrants:
+        config = entrant.raw_config
         env_names |= secret_env_names(config)
         literal |= secret_values(config)
     env_names |= secret_env_names(simulator_options or {})
@@ -589,9 +586,8 @@ async def run_submissions_async(
         redactor=redactor,
     )
     plans = [
-        _plan_submission(
-            Path(d),
-            sub,
+        _plan_entrant(
+            entrant,
             inputs,
             out=None if out is None else Path(out),
             trials=trials,
@@ -604,7 +600,7 @@ async def run_submissions_async(
             max_cost=max_cost,
             redactor=redactor,
         )
-        for d, sub in zip(submission_dirs, submissions, strict=True)
+        for entrant in entrants
     ]
     # Interleave: trial 0 of every task of every submission first, then trial 1, and so on.
     jobs: list[_Job] = []
@@ -646,7 +642,7 @@ async def run_submissions_async(
                 plan.folder.write_manifest(manifest)
                 results.append(
                     RunResult(
-                        submission=plan.submission.slug,
+                        submission=plan.entrant.slug,
                         results_dir=plan.folder.path,
                         manifest=manifest,
                         records=records,

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import difflib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -159,3 +162,24 @@ def load_inputs(
         task_suite_digest=suite_digest(all_tasks),
         policy_digest=text_digest(policy_path),
     )
+
+
+def select_tasks(inputs: RunInputs, task_ids: Sequence[str]) -> RunInputs:
+    """Only the named tasks (in suite order); an unknown or retired id fails, naming the closest one."""
+    known = {t.id for t in inputs.tasks}
+    problems = []
+    for task_id in task_ids:
+        if task_id in known:
+            continue
+        if task_id in inputs.retired:
+            problems.append(f"task {task_id!r} is {inputs.retired[task_id]}")
+            continue
+        close = difflib.get_close_matches(task_id, sorted(known), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        problems.append(f"no task {task_id!r} in the suite{hint}")
+    if problems:
+        raise LoadError(inputs.tasks_dir, problems)
+    if not task_ids:
+        raise TaurecError("the task filter is empty: name at least one task id")
+    wanted = set(task_ids)
+    return dataclasses.replace(inputs, tasks=[t for t in inputs.tasks if t.id in wanted])

@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "site": "runner.cli.site:group",
     "submission": "runner.cli.submission:group",
     "leaderboard": "runner.cli.leaderboard:command",
+    "eval": "runner.cli.eval:command",
 }
 
 

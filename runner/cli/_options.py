@@ -21,3 +21,12 @@ tasks_option = click.option(
     default=None,
     help="Folder of task JSON files (default: tasks/ in the project).",
 )
+
+board_option = click.option(
+    "--board",
+    "board_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Board settings (suite, simulator, trials, max turns, budget); default: the nearest "
+    "leaderboard.yaml up from the current directory, else the built-in defaults. Flags override it.",
+)

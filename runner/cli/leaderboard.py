@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
+from runner.cli._options import board_option
 from runner.leaderboard import DEFAULT_DATE, DEFAULT_SOURCE, STEPS
 
 
@@ -34,13 +37,18 @@ from runner.leaderboard import DEFAULT_DATE, DEFAULT_SOURCE, STEPS
     is_flag=True,
     help="Set earlier results for this snapshot aside (results/.replaced/) and run everything again.",
 )
-def command(source: str, date: str, steps: str, concurrency: int, fresh: bool) -> None:
+@board_option
+def command(
+    source: str, date: str, steps: str, concurrency: int, fresh: bool, board_path: Path | None
+) -> None:
     """Build the leaderboard offline: snapshot, revalidate, run every submission, build the site.
 
     Resumable: finished trials are reused, so a second run takes a fraction of the time.
     """
+    from runner.board import board_settings
     from runner.leaderboard import build_leaderboard
 
+    board, board_file = board_settings(board_path)
     chosen = [s.strip() for s in steps.split(",") if s.strip()]
     result = build_leaderboard(
         source=source,
@@ -49,6 +57,8 @@ def command(source: str, date: str, steps: str, concurrency: int, fresh: bool) -
         concurrency=concurrency,
         fresh=fresh,
         echo=click.echo,
+        board=board,
+        board_file=board_file,
     )
     click.echo(f"done in {result.total_seconds:.1f} s")
     if result.index_html is not None:

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from runner.cli._options import board_option
+
 
 @click.command("run")
 @click.argument(
@@ -26,7 +28,7 @@ import click
     "tasks_dir",
     type=click.Path(exists=True, file_okay=False, path_type=Path),
     default=None,
-    help="Task folder (default tasks/). The policy is policy.md in it, else beside it.",
+    help="Task folder (default: the board's suite). The policy is policy.md in it, else beside it.",
 )
 @click.option(
     "--trials",
@@ -52,16 +54,21 @@ import click
     type=click.FloatRange(min=0),
     default=None,
     metavar="USD",
-    help="Stop scheduling new trials once this much has been spent.",
+    help="Stop scheduling new trials once this much has been spent (default: the board's budget).",
 )
 @click.option(
     "--simulator",
-    default="scripted",
-    show_default=True,
-    help="User simulator: scripted or litellm:<model>.",
+    default=None,
+    help="User simulator: scripted or litellm:<model> (default: the board's).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Run seed.")
-@click.option("--max-turns", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option(
+    "--max-turns",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Turn limit per trial (default: the board's, 20 unless it says otherwise).",
+)
+@board_option
 @click.option(
     "--fresh",
     is_flag=True,
@@ -81,9 +88,10 @@ def command(
     concurrency: int,
     shard: str | None,
     max_cost: float | None,
-    simulator: str,
+    simulator: str | None,
     seed: int,
-    max_turns: int,
+    max_turns: int | None,
+    board_path: Path | None,
     fresh: bool,
     out: Path | None,
 ) -> None:
@@ -95,19 +103,31 @@ def command(
     from runner.batch import run_submissions
     from runner.batch.progress import default_progress
     from runner.batch.report import format_summary, one_line
+    from runner.board import board_settings, merge_flags
 
+    board, board_file = board_settings(board_path)
+    settings = merge_flags(
+        board,
+        board_file,
+        suite=tasks_dir,
+        snapshot=snapshot,
+        simulator=simulator,
+        max_turns=max_turns,
+        max_cost=max_cost,
+    )
     results = run_submissions(
         list(submission_dirs),
-        snapshot=snapshot,
-        tasks_dir=tasks_dir,
+        snapshot=settings.snapshot,
+        tasks_dir=settings.tasks_dir,
         trials=trials,
         concurrency=concurrency,
         shard=shard,
-        max_cost=max_cost,
-        simulator=simulator,
+        max_cost=settings.max_cost,
+        simulator=settings.simulator,
+        simulator_options=settings.simulator_options,
         seed=seed,
         fresh=fresh,
-        max_turns=max_turns,
+        max_turns=settings.max_turns,
         out=out,
         progress=default_progress(),
     )

@@ -1,0 +1,77 @@
+"""What the batch engine runs: one entrant (a submission folder, an agent config, or a Python agent factory)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from runner.agent_config import (
+    AgentConfig,
+    BuiltinAgentConfig,
+    HttpAgentConfig,
+    ToolsetOptions,
+)
+from runner.protocols import Agent, AgentContext
+from runner.submission import Submission, load_submission
+
+# Builds the agent of one trial from its context (one agent per trial).
+MakeAgent = Callable[[AgentContext], Agent]
+
+
+def agent_name(config: AgentConfig) -> str:
+    """A short provenance name: `litellm:<model>`, `http:<endpoint>` or `builtin:<name>`."""
+    if isinstance(config, BuiltinAgentConfig):
+        return f"builtin:{config.name}"
+    if isinstance(config, HttpAgentConfig):
+        return f"http:{config.endpoint}"
+    return f"litellm:{config.model}"
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """One entry of a batch: its slug, where its results go, and how to build its agent per trial.
+
+    Results go to `<results_root>/<snapshot label>/` (`<folder>/results/` for a submission folder).
+
+    `config` is set for agents described by an `AgentConfig` (submission folders and configs);
+    `make_agent` for agents given as Python objects, whose provenance is `agent` (a name such as
+    `python:my_pkg.agents.make_agent`). `raw_config` is what run.json records (redacted there).
+    """
+
+    slug: str
+    results_root: Path
+    agent: str
+    trials: int
+    tools: ToolsetOptions = field(default_factory=ToolsetOptions)
+    config: AgentConfig | None = None
+    make_agent: MakeAgent | None = field(default=None, repr=False, compare=False)
+    raw_config: dict[str, Any] = field(default_factory=dict, repr=False)
+    agent_args: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        if (self.config is None) == (self.make_agent is None):
+            raise ValueError("an Entrant needs exactly one of `config` and `make_agent`")
+
+    @classmethod
+    def from_submission(cls, folder: Path, submission: Submission) -> Entrant:
+        """The entrant of a loaded `submission.yaml` whose folder is `folder`."""
+        return cls(
+            slug=submission.slug,
+            results_root=folder / "results",
+            agent=agent_name(submission.agent),
+            trials=submission.trials,
+            tools=submission.tools,
+            config=submission.agent,
+            raw_config=submission.model_dump(mode="json"),
+            agent_args=submission.agent.model_dump(mode="json"),
+        )
+
+    @classmethod
+    def from_folder(cls, folder: Path | str) -> Entrant:
+        """Load `<folder>/submission.yaml` (errors name the file and the field)."""
+        return cls.from_submission(Path(folder), load_submission(folder))
+
+
+__all__ = ["Entrant", "MakeAgent", "agent_name"]

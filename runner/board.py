@@ -1,0 +1,206 @@
+"""What a board is (`leaderboard.yaml`): suite, simulator, trials, turn limit and budget, read by run, leaderboard and eval."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from runner.errors import LoadError, describe_validation_error
+from runner.paths import TASKS_DIR, v1_data_dir
+
+BOARD_SCHEMA_VERSION: Literal[1] = 1
+BOARD_FILE = "leaderboard.yaml"
+MAX_BOARD_BYTES = 16 * 1024
+SUITES = ("ours", "v1")
+
+
+class ScriptedSimulator(BaseModel):
+    """The deterministic scripted user (no model, no key): the default everywhere."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["scripted"] = "scripted"
+
+    @property
+    def name(self) -> str:
+        return "scripted"
+
+    def options(self) -> dict[str, Any]:
+        return {}
+
+
+class LiteLLMSimulator(BaseModel):
+    """A model plays the user through LiteLLM; `api_base` points it at any OpenAI-compatible server."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["litellm"] = "litellm"
+    model: str = Field(min_length=1, description="LiteLLM model string, e.g. openai/gpt-4.1-mini")
+    api_base: str | None = Field(default=None, description="Base URL of the model server")
+    api_key_env: str | None = Field(
+        default=None, description="Environment variable holding the key (never the key itself)"
+    )
+    temperature: float | None = Field(default=None, ge=0, le=2)
+    timeout_s: float | None = Field(default=None, gt=0)
+
+    @property
+    def name(self) -> str:
+        return f"litellm:{self.model}"
+
+    def options(self) -> dict[str, Any]:
+        return self.model_dump(exclude={"kind", "model"}, exclude_none=True)
+
+
+SimulatorSettings = Annotated[ScriptedSimulator | LiteLLMSimulator, Field(discriminator="kind")]
+
+
+class Budget(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    max_cost_usd: float | None = Field(
+        default=None, ge=0, description="Stop scheduling trials once a run has spent this much"
+    )
+
+
+class BoardSettings(BaseModel):
+    """One board: which tasks, which user, how many trials, how long a conversation, what budget."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: Literal[1] = BOARD_SCHEMA_VERSION
+    suite: str = Field(
+        default="ours", description="ours (tasks/), v1 (the published v1 tasks) or a folder"
+    )
+    simulator: SimulatorSettings = Field(default_factory=ScriptedSimulator)
+    trials: int = Field(default=4, ge=1, le=64, description="Trials per task on the board")
+    max_turns: int = Field(default=20, ge=1, le=200)
+    budget: Budget = Field(default_factory=Budget)
+
+    def tasks_dir(self, relative_to: Path | None = None) -> Path:
+        """The task folder the suite names (a relative folder is read from the board file's folder)."""
+        if self.suite == "ours":
+            return TASKS_DIR
+        if self.suite == "v1":
+            return v1_data_dir() / "tasks"
+        path = Path(self.suite)
+        if not path.is_absolute() and relative_to is not None:
+            path = relative_to / path
+        return path
+
+    def rows(self) -> list[tuple[str, str]]:
+        """(setting, value) pairs as the site shows them."""
+        sim = self.simulator
+        simulator = sim.name
+        if isinstance(sim, LiteLLMSimulator) and sim.api_base:
+            simulator += f" at {sim.api_base}"
+        budget = self.budget.max_cost_usd
+        return [
+            ("suite", self.suite),
+            ("user simulator", simulator),
+            ("trials per task", str(self.trials)),
+            ("max turns", str(self.max_turns)),
+            ("budget per run", "none" if budget is None else f"USD {budget:g}"),
+        ]
+
+
+def resolve_suite(suite: str | Path, snapshot: str | Path | None) -> tuple[Path, str | Path | None]:
+    """`ours` → tasks/; `v1` → the v1 tasks (and, unless given, the v1 catalog); else a folder."""
+    if suite == "v1":
+        root = v1_data_dir()
+        if not (root / "tasks").is_dir():
+            raise LoadError(root, ["the τ-Rec v1 data is not here (set TAUREC_V1_DATA)"])
+        return root / "tasks", snapshot if snapshot is not None else root / "catalog.json"
+    if suite == "ours":
+        return TASKS_DIR, snapshot
+    path = Path(suite)
+    if not path.is_dir():
+        raise LoadError(path, [f"suite {str(suite)!r} is neither ours nor v1 nor a folder"])
+    return path, snapshot
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """The settings of one run: the board file's, with whatever flags the caller gave on top."""
+
+    tasks_dir: Path
+    snapshot: str | Path | None
+    simulator: str
+    simulator_options: dict[str, Any] | None
+    max_turns: int
+    max_cost: float | None
+
+
+def merge_flags(
+    board: BoardSettings,
+    board_file: Path | None,
+    *,
+    suite: str | Path | None = None,
+    snapshot: str | Path | None = None,
+    simulator: str | None = None,
+    max_turns: int | None = None,
+    max_cost: float | None = None,
+) -> RunSettings:
+    """Flags override the board; a simulator flag naming the board's simulator keeps its options."""
+    if suite is None:
+        suite = board.suite
+        if suite not in SUITES:
+            suite = board.tasks_dir(None if board_file is None else board_file.parent)
+    tasks_dir, snapshot = resolve_suite(suite, snapshot)
+    name = simulator if simulator is not None else board.simulator.name
+    options = board.simulator.options() if name == board.simulator.name else {}
+    return RunSettings(
+        tasks_dir=tasks_dir,
+        snapshot=snapshot,
+        simulator=name,
+        simulator_options=options or None,
+        max_turns=max_turns if max_turns is not None else board.max_turns,
+        max_cost=max_cost if max_cost is not None else board.budget.max_cost_usd,
+    )
+
+
+def find_board_file(start: Path | None = None) -> Path | None:
+    """`leaderboard.yaml` in `start` (default: the current directory) or the nearest parent."""
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        candidate = folder / BOARD_FILE
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def load_board(path: Path | str) -> BoardSettings:
+    """Read a board file with a safe, duplicate-refusing YAML loader; errors name file and field."""
+    from runner.submission import _StrictLoader
+
+    path = Path(path)
+    if not path.is_file():
+        raise LoadError(path, ["board settings file not found"])
+    data = path.read_bytes()
+    if len(data) > MAX_BOARD_BYTES:
+        raise LoadError(path, [f"larger than {MAX_BOARD_BYTES} bytes"])
+    try:
+        raw = yaml.load(data.decode("utf-8"), Loader=_StrictLoader)  # a SafeLoader subclass
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise LoadError(path, [f"invalid YAML: {exc}"]) from exc
+    try:
+        settings = BoardSettings.model_validate(raw if raw is not None else {})
+    except ValidationError as exc:
+        raise LoadError(path, describe_validation_error(exc)) from exc
+    if settings.suite not in SUITES and not settings.tasks_dir(path.parent).is_dir():
+        raise LoadError(
+            path, [f"suite: {settings.suite!r} is neither ours nor v1 nor an existing folder"]
+        )
+    return settings
+
+
+def board_settings(path: Path | str | None = None) -> tuple[BoardSettings, Path | None]:
+    """The given board file, else the nearest `leaderboard.yaml` up from the current directory,
+    else the defaults (scripted user, 4 trials, 20 turns, no budget). Returns the file used too."""
+    file = Path(path) if path is not None else find_board_file()
+    if file is None:
+        return BoardSettings(), None
+    return load_board(file), file

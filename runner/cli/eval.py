@@ -1,0 +1,161 @@
+"""`taurec eval`: evaluate one agent over the suite, print the feedback report, exit 1 below a pass^k threshold."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from runner.cli._options import board_option
+
+
+def _thresholds(
+    ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
+) -> dict[int, float]:
+    from runner.evaluation import parse_min_pass
+
+    out: dict[int, float] = {}
+    for text in values:
+        try:
+            k, value = parse_min_pass(text)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc)) from None
+        out[k] = value
+    return out
+
+
+@click.command("eval")
+@click.argument("agent")
+@click.option(
+    "--trials",
+    type=click.IntRange(min=1),
+    default=8,
+    show_default=True,
+    help="Trials per task (pass^1…pass^TRIALS are reported).",
+)
+@click.option(
+    "--min-pass",
+    "min_pass",
+    multiple=True,
+    metavar="K=VALUE",
+    callback=_thresholds,
+    help="Exit 1 unless pass^K >= VALUE (repeatable), e.g. --min-pass 4=0.5.",
+)
+@click.option(
+    "--suite",
+    default=None,
+    help="Task suite: ours (tasks/), v1 (the published v1 data) or a folder of task files "
+    "(default: the board's).",
+)
+@click.option(
+    "--snapshot",
+    default=None,
+    help="Snapshot date, folder or catalog.json (default: the latest; the v1 catalog for v1).",
+)
+@click.option(
+    "--task", "task_ids", multiple=True, metavar="ID", help="Only these task ids (repeatable)."
+)
+@click.option(
+    "--simulator",
+    default=None,
+    help="User simulator: scripted or litellm:<model> (default: the board's).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Run seed.")
+@click.option("--concurrency", type=click.IntRange(min=1), default=8, show_default=True)
+@click.option(
+    "--max-turns",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Turn limit per trial (default: the board's).",
+)
+@click.option(
+    "--max-cost",
+    type=click.FloatRange(min=0),
+    default=None,
+    metavar="USD",
+    help="Stop scheduling new trials once this much has been spent (default: the board's).",
+)
+@board_option
+@click.option(
+    "--results",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Keep records and transcripts in RESULTS/<snapshot>/; re-running resumes there.",
+)
+@click.option("--fresh", is_flag=True, help="Move earlier results in --results aside first.")
+@click.option(
+    "--json",
+    "json_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write the full result (failing transcripts included) as JSON to this file.",
+)
+def command(
+    agent: str,
+    trials: int,
+    min_pass: dict[int, float],
+    suite: str | None,
+    snapshot: str | None,
+    task_ids: tuple[str, ...],
+    simulator: str | None,
+    seed: int,
+    concurrency: int,
+    max_turns: int | None,
+    max_cost: float | None,
+    board_path: Path | None,
+    results: Path | None,
+    fresh: bool,
+    json_path: Path | None,
+) -> None:
+    """Evaluate AGENT and print pass^1…pass^k, strata, policies, efficiency and every failing trial.
+
+    AGENT is `package.module:attribute` (an Agent, or a factory called once per trial, importable
+    from the current directory), a submission folder, a built-in name, `litellm:<model>` or
+    `http:<url>`. Suite, simulator, turn limit and budget come from leaderboard.yaml (see
+    --board) unless given; trials default to 8 whatever the board says. Exit status: 0 when
+    every --min-pass holds, 1 when one does not.
+    """
+    from runner.board import board_settings, merge_flags
+    from runner.evaluation import evaluate
+
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # `my_pkg.agents:make_agent` from where the command runs
+    board, board_file = board_settings(board_path)
+    settings = merge_flags(
+        board,
+        board_file,
+        suite=suite,
+        snapshot=snapshot,
+        simulator=simulator,
+        max_turns=max_turns,
+        max_cost=max_cost,
+    )
+    result = evaluate(
+        agent,
+        suite=settings.tasks_dir,
+        snapshot=settings.snapshot,
+        trials=trials,
+        tasks=list(task_ids) or None,
+        simulator=settings.simulator,
+        simulator_options=settings.simulator_options,
+        seed=seed,
+        concurrency=concurrency,
+        max_turns=settings.max_turns,
+        max_cost=settings.max_cost,
+        results=results,
+        fresh=fresh,
+    )
+    click.echo(result.to_markdown(), nl=False)
+    if json_path is not None:
+        json_path.write_text(result.to_json() + "\n", encoding="utf-8")
+    shortfalls = result.shortfalls(min_pass)
+    if result.status != "completed":
+        click.echo(f"\nincomplete: the run ended as {result.status}")
+    if shortfalls:
+        click.echo("\nFAILED: " + "; ".join(shortfalls))
+        sys.exit(1)
+    if min_pass:
+        met = ", ".join(f"pass^{k} >= {v:g}" for k, v in sorted(min_pass.items()))
+        click.echo(f"\npassed: {met}")

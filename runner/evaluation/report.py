@@ -1,0 +1,94 @@
+"""The feedback report of an evaluation as markdown: pass^k with CIs, strata, policies, efficiency, failing trials."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from runner.metrics import PassHatK
+
+if TYPE_CHECKING:
+    from runner.evaluation.result import EvalResult
+
+
+def _fmt(value: float | None, digits: int = 3) -> str:
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+def _ci(entry: PassHatK) -> str:
+    if entry.ci_low is None or entry.ci_high is None:
+        return "—"
+    return f"[{entry.ci_low:.3f}, {entry.ci_high:.3f}]"
+
+
+def _strata(title: str, strata: dict[str, list[PassHatK]], ks: list[int]) -> list[str]:
+    shown = [k for k in ks if k in (1, max(ks))]
+    head = "| " + title + " | " + " | ".join(f"pass^{k}" for k in shown) + " | tasks |"
+    lines = [head, "|---|" + "---|" * len(shown) + "---|"]
+    for name, entries in strata.items():
+        by_k = {e.k: e for e in entries}
+        cells = " | ".join(_fmt(by_k[k].value) for k in shown)
+        tasks = by_k[shown[0]].tasks_defined + by_k[shown[0]].tasks_undefined
+        lines.append(f"| {name} | {cells} | {tasks} |")
+    return lines
+
+
+def render_markdown(result: EvalResult, *, max_failures: int | None = None) -> str:
+    """A report for humans and improvement loops; every failing trial is listed with its reasons."""
+    s = result.summary
+    lines = [
+        f"# τ-Rec evaluation: {result.agent}",
+        "",
+        f"{s.counts.tasks} tasks × {result.trials} trials on snapshot `{result.snapshot}`, "
+        f"simulator `{result.simulator}`, seed {result.seed}, max {result.max_turns} turns "
+        f"(status: {result.status}). {s.counts.scored} trials scored, "
+        f"{s.counts.infra_error} infrastructure errors (excluded from n).",
+        "",
+        "## Reliability",
+        "",
+        "| k | pass^k | 95% CI | tasks defined |",
+        "|---|---|---|---|",
+    ]
+    lines += [f"| {e.k} | {_fmt(e.value)} | {_ci(e)} | {e.tasks_defined} |" for e in s.pass_hat_k]
+    lines += ["", "## By stratum", ""]
+    lines += _strata("complexity", s.by_complexity, s.ks)
+    lines += [""]
+    lines += _strata("reveal difficulty", s.by_reveal_difficulty, s.ks)
+    lines += [
+        "",
+        "## Policy adherence",
+        "",
+        f"All policies held in {_fmt(s.policy_score)} of scored trials; severity-weighted "
+        f"score {_fmt(s.weighted_policy_score)}.",
+        "",
+        "| policy | active trials | violations | rate |",
+        "|---|---|---|---|",
+    ]
+    lines += [
+        f"| {name} | {rate.active_trials} | {rate.violations} | {_fmt(rate.rate)} |"
+        for name, rate in s.policy_violation_rates.items()
+        if rate.active_trials
+    ]
+    lines += [
+        "",
+        "## Efficiency",
+        "",
+        f"- mean reward {_fmt(s.mean_reward)}, mean constraint score "
+        f"{_fmt(s.mean_constraint_score)}, no recommendation in {_fmt(s.no_recommendation_rate)}",
+        f"- mean turns {_fmt(s.mean_turns, 2)}, median tool calls {_fmt(s.median_tool_calls, 1)}, "
+        f"median step latency {_fmt(s.median_step_latency_s, 4)} s",
+        f"- cost: {_fmt(s.mean_cost_usd, 6)} USD per scored trial, "
+        f"{s.total_cost_usd:.6f} USD in all",
+        "",
+    ]
+    failing = result.failing
+    lines.append(f"## Failing trials ({len(failing)})")
+    lines.append("")
+    shown = failing if max_failures is None else failing[:max_failures]
+    lines += [f"- {t.line()}" for t in shown]
+    if len(shown) < len(failing):
+        lines.append(f"- … and {len(failing) - len(shown)} more (see the JSON report)")
+    if not failing:
+        lines.append("None: every trial passed.")
+    if result.results_dir:
+        lines += ["", f"Records and transcripts: `{result.results_dir}`"]
+    return "\n".join(lines) + "\n"

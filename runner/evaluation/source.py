@@ -1,0 +1,169 @@
+"""Turn what a caller hands `evaluate` (an Agent, a factory, a config, a folder, `module:attr`) into an Entrant."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from runner.agent_config import BuiltinAgentConfig, HttpAgentConfig, LiteLLMAgentConfig
+from runner.batch.entrant import Entrant, MakeAgent, agent_name
+from runner.errors import TaurecError
+from runner.protocols import Agent, AgentContext
+from runner.submission import SUBMISSION_FILE
+
+# An Agent object (shared by every trial), a factory taking nothing or an AgentContext (one agent
+# per trial), an agent config, a submission folder, or a string: `module:attr`, a built-in name,
+# `litellm:<model>`, `http:<url>`, or a folder path.
+AgentSource = (
+    Agent
+    | Callable[..., Agent]
+    | LiteLLMAgentConfig
+    | HttpAgentConfig
+    | BuiltinAgentConfig
+    | Path
+    | str
+)
+
+_CONFIG_TYPES = (LiteLLMAgentConfig, HttpAgentConfig, BuiltinAgentConfig)
+
+
+def _slug(text: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return slug[:60].strip("-") or "agent"
+
+
+def import_target(spec: str) -> Any:
+    """`package.module:attribute` (dots allowed in the attribute) → the object it names."""
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise TaurecError(f"agent {spec!r}: expected `package.module:attribute`")
+    try:
+        obj: Any = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise TaurecError(f"agent {spec!r}: cannot import module {module_name!r}: {exc}") from exc
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise TaurecError(f"agent {spec!r}: module {module_name!r} has no attribute {attr!r}")
+        obj = getattr(obj, part)
+    return obj
+
+
+def _wants_context(factory: Callable[..., Any]) -> bool:
+    try:
+        params = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    positional = [
+        p
+        for p in params
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
+    ]
+    return len(positional) >= 1
+
+
+def _python_name(obj: Any) -> str:
+    module = getattr(obj, "__module__", None) or "?"
+    qualname = getattr(obj, "__qualname__", None) or type(obj).__qualname__
+    return f"python:{module}.{qualname}"
+
+
+def _checked(agent: Any, where: str) -> Agent:
+    if not isinstance(agent, Agent):
+        raise TaurecError(
+            f"{where} returned {type(agent).__name__}, not an Agent (it needs a `spec` "
+            "property and an async `step(messages, tools)` method)"
+        )
+    return agent
+
+
+def _factory(factory: Callable[..., Any], name: str) -> MakeAgent:
+    wants = _wants_context(factory)
+
+    def make(context: AgentContext) -> Agent:
+        return _checked(factory(context) if wants else factory(), name)
+
+    return make
+
+
+def entrant_for(
+    agent: AgentSource, *, results_root: Path, slug: str | None = None, trials: int
+) -> Entrant:
+    """The Entrant for `agent`; results go to `<results_root>/<snapshot label>/`."""
+    if isinstance(agent, str):
+        return entrant_for(_from_string(agent), results_root=results_root, slug=slug, trials=trials)
+    if isinstance(agent, Path):
+        entrant = Entrant.from_folder(agent)
+        return Entrant(
+            slug=slug or entrant.slug,
+            results_root=results_root,
+            agent=entrant.agent,
+            trials=trials,
+            tools=entrant.tools,
+            config=entrant.config,
+            raw_config=entrant.raw_config,
+            agent_args=entrant.agent_args,
+        )
+    if isinstance(agent, _CONFIG_TYPES):
+        name = agent_name(agent)
+        args = agent.model_dump(mode="json")
+        return Entrant(
+            slug=slug or _slug(name),
+            results_root=results_root,
+            agent=name,
+            trials=trials,
+            config=agent,
+            raw_config={"agent": args},
+            agent_args=args,
+        )
+    if isinstance(agent, BaseModel):
+        raise TaurecError(f"unsupported agent config {type(agent).__name__}")
+    if isinstance(agent, Agent) and not inspect.isclass(agent):
+        instance = agent
+        name = f"python:{instance.spec.name}"
+
+        def shared(context: AgentContext) -> Agent:
+            return instance
+
+        return Entrant(
+            slug=slug or _slug(instance.spec.name),
+            results_root=results_root,
+            agent=name,
+            trials=trials,
+            make_agent=shared,
+            agent_args=dict(instance.spec.args),
+        )
+    if callable(agent):
+        name = _python_name(agent)
+        return Entrant(
+            slug=slug or _slug(name.split(".")[-1]),
+            results_root=results_root,
+            agent=name,
+            trials=trials,
+            make_agent=_factory(agent, name),
+        )
+    raise TaurecError(
+        f"cannot evaluate a {type(agent).__name__}: pass an Agent, a factory, an agent config, "
+        "a submission folder, or `module:attr`"
+    )
+
+
+def _from_string(text: str) -> AgentSource:
+    path = Path(text)
+    if path.is_dir():
+        if not (path / SUBMISSION_FILE).exists():
+            raise TaurecError(f"{path}: not a submission folder (no {SUBMISSION_FILE})")
+        return path
+    from runner.agents import BUILTIN_AGENTS, agent_config_from_name
+
+    if text in BUILTIN_AGENTS or text.startswith(("litellm:", "http:")):
+        return agent_config_from_name(text)
+    if ":" in text:
+        target: AgentSource = import_target(text)
+        return target
+    return agent_config_from_name(text)  # fails with "did you mean"

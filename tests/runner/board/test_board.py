@@ -1,0 +1,199 @@
+"""leaderboard.yaml: loading with clear errors, flags over the file, and the simulator's api_base reaching a local server."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from runner.batch import read_manifest
+from runner.board import (
+    BOARD_FILE,
+    BoardSettings,
+    board_settings,
+    find_board_file,
+    load_board,
+    merge_flags,
+)
+from runner.cli import cli
+from runner.errors import LoadError
+from runner.paths import PROJECT_ROOT, TASKS_DIR
+
+
+def _write(folder: Path, text: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / BOARD_FILE
+    path.write_text(text)
+    return path
+
+
+def test_the_committed_board_file_loads_and_is_the_default() -> None:
+    committed = load_board(PROJECT_ROOT / BOARD_FILE)
+    assert committed == BoardSettings()
+    assert find_board_file(PROJECT_ROOT / "runner") == PROJECT_ROOT / BOARD_FILE
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("schema_version: 1\ntrails: 4\n", "trails"),
+        ("trials: 4\ntrials: 8\n", "duplicate key 'trials'"),
+        ("max_turns: 0\n", "max_turns"),
+        ("simulator: {kind: litellm}\n", "simulator.litellm.model"),
+        ("simulator: {kind: llm, model: x}\n", "simulator"),
+        ("suite: no/such/folder\n", "suite: 'no/such/folder' is neither"),
+        ("schema_version: 2\n", "schema_version"),
+        ("trials: [\n", "invalid YAML"),
+        ("!!python/object/apply:os.system ['true']\n", "invalid YAML"),
+    ],
+)
+def test_bad_board_files_name_the_file_and_field(tmp_path: Path, text: str, expected: str) -> None:
+    path = _write(tmp_path, text)
+    with pytest.raises(LoadError) as caught:
+        load_board(path)
+    message = str(caught.value)
+    assert str(path) in message
+    assert expected in message
+
+
+def test_an_oversized_board_file_is_refused(tmp_path: Path) -> None:
+    path = _write(tmp_path, "# " + "x" * 20_000 + "\ntrials: 4\n")
+    with pytest.raises(LoadError, match="larger than"):
+        load_board(path)
+
+
+def test_flags_override_the_file_and_a_relative_suite_is_read_from_its_folder(
+    tmp_path: Path,
+) -> None:
+    suite = tmp_path / "board" / "my-tasks"
+    shutil.copytree(TASKS_DIR, suite)
+    path = _write(
+        tmp_path / "board",
+        "suite: my-tasks\nmax_turns: 7\nbudget: {max_cost_usd: 3}\n"
+        "simulator: {kind: litellm, model: openai/u, api_base: 'http://127.0.0.1:9/v1'}\n",
+    )
+    board, file = board_settings(path)
+    settings = merge_flags(board, file)
+    assert settings.tasks_dir == suite
+    assert (settings.max_turns, settings.max_cost) == (7, 3)
+    assert settings.simulator == "litellm:openai/u"
+    assert settings.simulator_options == {"api_base": "http://127.0.0.1:9/v1"}
+    flagged = merge_flags(board, file, suite="ours", simulator="scripted", max_turns=3, max_cost=1)
+    assert flagged.tasks_dir == TASKS_DIR
+    assert (flagged.simulator, flagged.simulator_options) == ("scripted", None)
+    assert (flagged.max_turns, flagged.max_cost) == (3, 1)
+
+
+class _User(BaseHTTPRequestHandler):
+    """An OpenAI-compatible model that always plays a user who wants to keep talking."""
+
+    seen: ClassVar[list[dict[str, Any]]] = []
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        type(self).seen.append(body)
+        reply = json.dumps({"message": "Something cheerful, please.", "verdict": "continue"})
+        data = json.dumps(
+            {
+                "id": "c1",
+                "object": "chat.completion",
+                "created": 0,
+                "model": body["model"],
+                "choices": [
+                    {"index": 0, "message": {"role": "assistant", "content": reply},
+                     "finish_reason": "stop"}
+                ],
+                "usage": {"prompt_tokens": 5, "completion_tokens": 5, "total_tokens": 10},
+            }
+        ).encode()  # fmt: skip
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def user_model() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _User)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    _User.seen = []
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_taurec_run_reads_the_board_simulator_api_base_and_turn_limit(
+    tmp_path: Path, user_model: str
+) -> None:
+    board = _write(
+        tmp_path / "board",
+        yaml.safe_dump(
+            {
+                "simulator": {
+                    "kind": "litellm",
+                    "model": "openai/user-model",
+                    "api_base": user_model,
+                    "timeout_s": 5,
+                },
+                "max_turns": 2,
+            }
+        ),
+    )
+    sub = tmp_path / "subs" / "asker"
+    sub.mkdir(parents=True)
+    (sub / "submission.yaml").write_text(
+        yaml.safe_dump(
+            {
+                "slug": "asker",
+                "display_name": "Asker",
+                "contact": {"name": "T"},
+                "agent": {"kind": "builtin", "name": "random"},
+                "trials": 1,
+            }
+        )
+    )
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    shutil.copy(sorted(TASKS_DIR.glob("*.json"))[0], tasks)
+    shutil.copy(TASKS_DIR / "policy.md", tasks)
+    result = CliRunner().invoke(
+        cli, ["run", str(sub), "--board", str(board), "--tasks", str(tasks), "--out", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    [folder] = (tmp_path / "asker" / "results").iterdir()
+    manifest = read_manifest(folder)
+    assert manifest is not None
+    assert manifest.simulator.name == "litellm:openai/user-model"
+    assert manifest.simulator.args["api_base"] == user_model
+    assert manifest.max_turns == 2
+    assert _User.seen, "the simulator's calls went to the board's api_base"
+    assert _User.seen[0]["model"] == "user-model"
+    # A flag overrides the file: the scripted user, no model call.
+    calls = len(_User.seen)
+    again = CliRunner().invoke(
+        cli,
+        ["run", str(sub), "--board", str(board), "--tasks", str(tasks), "--simulator",
+         "scripted", "--out", str(tmp_path / "flag")],
+    )  # fmt: skip
+    assert again.exit_code == 0, again.output
+    assert len(_User.seen) == calls
+    [folder] = (tmp_path / "flag" / "asker" / "results").iterdir()
+    flagged = read_manifest(folder)
+    assert flagged is not None
+    assert flagged.simulator.name == "scripted"
+    assert flagged.max_turns == 2
