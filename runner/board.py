@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from runner.errors import LoadError, describe_validation_error
 from runner.paths import TASKS_DIR, v1_data_dir
+from runner.rules import DEFAULT_RULES, RuleSetName
 
 BOARD_SCHEMA_VERSION: Literal[1] = 1
 BOARD_FILE = "leaderboard.yaml"
@@ -78,6 +79,10 @@ class BoardSettings(BaseModel):
     simulator: SimulatorSettings = Field(default_factory=ScriptedSimulator)
     trials: int = Field(default=4, ge=1, le=64, description="Trials per task on the board")
     max_turns: int = Field(default=20, ge=1, le=200)
+    rules: RuleSetName = Field(
+        default=DEFAULT_RULES,
+        description="Rule set of every run on the board: v1 (the published evaluator) or v2",
+    )
     budget: Budget = Field(default_factory=Budget)
 
     def tasks_dir(self, relative_to: Path | None = None) -> Path:
@@ -103,6 +108,7 @@ class BoardSettings(BaseModel):
             ("user simulator", simulator),
             ("trials per task", str(self.trials)),
             ("max turns", str(self.max_turns)),
+            ("rule set", self.rules),
             ("budget per run", "none" if budget is None else f"USD {budget:g}"),
         ]
 
@@ -132,6 +138,7 @@ class RunSettings:
     simulator_options: dict[str, Any] | None
     max_turns: int
     max_cost: float | None
+    rules: RuleSetName = DEFAULT_RULES
 
 
 def merge_flags(
@@ -143,6 +150,7 @@ def merge_flags(
     simulator: str | None = None,
     max_turns: int | None = None,
     max_cost: float | None = None,
+    rules: RuleSetName | None = None,
 ) -> RunSettings:
     """Flags override the board; a simulator flag naming the board's simulator keeps its options."""
     if suite is None:
@@ -159,6 +167,7 @@ def merge_flags(
         simulator_options=options or None,
         max_turns=max_turns if max_turns is not None else board.max_turns,
         max_cost=max_cost if max_cost is not None else board.budget.max_cost_usd,
+        rules=rules if rules is not None else board.rules,
     )
 
 

@@ -169,7 +169,7 @@ def build_leaderboard(
             )
         else:
             detail, result.index_html = _site(
-                submissions_dir, snapshots_dir, tasks_dir, public_dir, echo
+                submissions_dir, snapshots_dir, tasks_dir, public_dir, echo, settings.rules
             )
         seconds = time.perf_counter() - started
         result.timings.append(StepTiming(step, seconds, detail))
@@ -233,6 +233,7 @@ def _run(
             simulator_options=settings.simulator_options,
             max_turns=settings.max_turns,
             max_cost=settings.max_cost,
+            rules=settings.rules,
             fresh=fresh,
             progress=default_progress(),
             snapshots_dir=snapshots_dir,
@@ -249,12 +250,21 @@ def _run(
 
 
 def _site(
-    submissions_dir: Path, snapshots_dir: Path, tasks_dir: Path, public_dir: Path, echo: Echo
+    submissions_dir: Path,
+    snapshots_dir: Path,
+    tasks_dir: Path,
+    public_dir: Path,
+    echo: Echo,
+    rules: str,
 ) -> tuple[str, Path]:
     from runner.sitegen import build_site
 
     report = build_site(
-        submissions=submissions_dir, snapshots=snapshots_dir, tasks=tasks_dir, out=public_dir
+        submissions=submissions_dir,
+        snapshots=snapshots_dir,
+        tasks=tasks_dir,
+        out=public_dir,
+        rules=rules,
     )
     for note in report.notes:
         echo(f"      note: {note}")

@@ -1,12 +1,12 @@
-"""The trial loop (τ-Rec v1 protocol): greeting, user opening, agent steps with tools, until recommend or max_turns.
+"""The trial loop: greeting, user opening, agent steps with tools, until recommend or max_turns.
 
-Protocol, as run here:
+Protocol under rule set v2 (ours); v1 reproduces the published loop, see `runner.rules`:
 1. The fixed GREETING opens as an agent message; the simulated user answers with its request.
 2. Each agent step calls the agent with the conversation so far (OpenAI format). A reply may
    carry tool calls (run in order; the agent is called again with their results) and/or a
    message to the user. A reply with content is the step's user-facing message: the tool calls in
    the same reply still run, then the user answers. A step that keeps calling tools without ever
-   writing to the user is cut after MAX_TOOL_ROUNDS rounds and counts as a turn.
+   writing to the user is cut after `max_tool_rounds` rounds and counts as a turn.
 3. A successful `recommend(id)` ends the trial `recommended`; `recommend()` ends it `abstained`
    (an erroring recommend does not end it). Tool calls after it in the same reply do not run.
 4. After `max_turns` agent steps without a recommend, the trial ends `max_turns`.
@@ -28,6 +28,7 @@ from runner.catalog import Catalog
 from runner.errors import InfraFailure, TaurecError
 from runner.protocols import Agent, ChatMessage, ModelCall, Toolset, UserSimulator
 from runner.records import TrialScore
+from runner.rules import DEFAULT_RULES, RuleSet, get_rules
 from runner.simulators.leaks import audit_leaks
 from runner.tasks import Task
 from runner.transcript import (
@@ -35,6 +36,7 @@ from runner.transcript import (
     InfraError,
     MessageEvent,
     ModelUsage,
+    Provenance,
     StopReason,
     Timing,
     ToolCallEvent,
@@ -56,7 +58,7 @@ GREETING = (
     "What can I help you find tonight?"
 )
 DEFAULT_MAX_TURNS = 20
-MAX_TOOL_ROUNDS = 25
+MAX_TOOL_ROUNDS = get_rules("v2").max_tool_rounds
 
 T = TypeVar("T")
 
@@ -108,8 +110,14 @@ async def run_trial(
     seed: int,
     trial_index: int = 0,
     max_turns: int = DEFAULT_MAX_TURNS,
+    rules: RuleSet | None = None,
+    provenance: Provenance | None = None,
 ) -> Transcript:
-    """Run one trial and return its transcript (with leak audit, usage and timing filled in)."""
+    """Run one trial under `rules` (default v2) and return its transcript (with leak audit, usage,
+    timing and the given provenance filled in). The toolset must be built with the same rules."""
+    from runner.tools import parse_arguments
+
+    rules = rules or get_rules(DEFAULT_RULES)
     del catalog  # the toolset and the simulator hold the catalog; kept for a uniform signature
     started = time.perf_counter()
     events: list[MessageEvent | ToolCallEvent] = []
@@ -145,16 +153,30 @@ async def run_trial(
                 break
             step_started = time.perf_counter()
             spoke = False
-            for _round in range(MAX_TOOL_ROUNDS):
+            exhausted = True
+            for _round in range(rules.max_tool_rounds):
                 reply = await _guard("agent", lambda: agent.step(list(messages), tools))
                 _add_usage(usage, "agent", reply.usage)
-                content = reply.content if reply.content and reply.content.strip() else None
+                if rules.text_with_tool_calls_ends_turn:
+                    content = reply.content if reply.content and reply.content.strip() else None
+                else:
+                    content = reply.content or None
                 assistant: ChatMessage = {"role": "assistant", "content": content}
                 requests = []
                 for request in reply.tool_calls:
                     calls_made += 1
                     call_id = request.id or f"call_{calls_made}"
                     requests.append((call_id, request))
+                    if rules.malformed_arguments_fail_trial:
+                        problem = parse_arguments(request.arguments)
+                        if isinstance(problem, str):
+                            raise _Stop(
+                                InfraError(
+                                    kind="MalformedToolArguments",
+                                    message=f"{request.name}: {problem} (rule set v1 drops "
+                                    "such trials)",
+                                )
+                            )
                 if requests:
                     assistant["tool_calls"] = [
                         {
@@ -165,7 +187,14 @@ async def run_trial(
                         for call_id, r in requests
                     ]
                 messages.append(assistant)
-                if content is not None or not requests:
+                if rules.text_with_tool_calls_ends_turn:
+                    if content is not None or not requests:
+                        events.append(MessageEvent(role="agent", content=content or ""))
+                        spoke = True
+                elif not requests:
+                    exhausted = False
+                    if content is None and not rules.empty_reply_goes_to_user:
+                        break  # v1: an empty reply spends the turn; the agent goes again
                     events.append(MessageEvent(role="agent", content=content or ""))
                     spoke = True
                 for call_id, request in requests:
@@ -183,14 +212,18 @@ async def run_trial(
                     messages.append(
                         {"role": "tool", "tool_call_id": call_id, "content": outcome.content}
                     )
+                    if outcome.stop is None:
+                        continue
                     if outcome.stop == "recommended" and outcome.item_id:
                         recommendations.append(outcome.item_id)
-                        stop_reason = "recommended"
+                    stop_reason = outcome.stop
+                    if not rules.every_recommend_runs:
                         break
-                    if outcome.stop == "abstained":
-                        stop_reason = "abstained"
-                        break
+                if stop_reason is not None and content is not None and not spoke:
+                    # v1: the text of the reply holding the final recommend is recorded after it.
+                    events.append(MessageEvent(role="agent", content=content))
                 if stop_reason is not None or spoke:
+                    exhausted = False
                     break
             turns += 1
             if stop_reason is not None or spoke:
@@ -198,8 +231,11 @@ async def run_trial(
             if stop_reason is not None:
                 break
             if not spoke:
+                if exhausted and rules.tool_round_cut_ends_trial:
+                    stop_reason = "max_turns"  # v1 has no cut: the context overflows (timeout)
+                    break
                 continue  # tool rounds exhausted: the turn is spent, the agent goes again
-            if turns >= max_turns:
+            if turns >= max_turns and not rules.user_answers_last_turn:
                 stop_reason = "max_turns"
                 break
             await user_says()
@@ -211,6 +247,8 @@ async def run_trial(
         error = InfraError(kind=type(exc).__name__, message=f"toolset: {exc}")
 
     transcript = Transcript(
+        rules=rules.name,
+        provenance=provenance,
         task_id=task.id,
         trial_index=trial_index,
         seed=seed,
@@ -278,6 +316,7 @@ def run_named_trial(
     tasks_dir: Path | None = None,
     policy_path: Path | None = None,
     max_turns: int = DEFAULT_MAX_TURNS,
+    rules: str = DEFAULT_RULES,
 ) -> NamedTrial:
     """Load a task (file or id), the catalog (default: latest snapshot) and the policy, build the
     named agent and simulator and the standard tools, run one trial and score it."""
@@ -300,6 +339,7 @@ def run_named_trial(
         user_id=task.user_id, policy_text=policy, seed=seed, task=task, catalog=catalog
     )
     built = build_agent(agent_config_from_name(agent), context)
+    rule_set = get_rules(rules)
     user = build_simulator(simulator, task=task, catalog=catalog, seed=seed)
     transcript = asyncio.run(
         run_trial(
@@ -307,9 +347,10 @@ def run_named_trial(
             catalog=catalog,
             agent=built,
             simulator=user,
-            toolset=build_toolset(catalog, task),
+            toolset=build_toolset(catalog, task, rules=rule_set),
             seed=seed,
             max_turns=max_turns,
+            rules=rule_set,
         )
     )
     score = (

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from runner.rules import RuleSetName
 from runner.tasks import Complexity, ConstraintCheck, PolicyName, RevealDifficulty
-from runner.transcript import ComponentSpec, InfraError, ModelUsage, StopReason
+from runner.transcript import (
+    ComponentSpec,
+    InfraError,
+    ModelUsage,
+    Provenance,
+    StopReason,
+    migrate_schema_1,
+)
 
-RECORD_SCHEMA_VERSION: Literal[1] = 1
+RECORD_SCHEMA_VERSION: Literal[2] = 2
 
 
 class PolicyResult(BaseModel):
@@ -66,7 +74,11 @@ class Efficiency(BaseModel):
 class TrialRecord(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    schema_version: Literal[1] = RECORD_SCHEMA_VERSION
+    schema_version: Literal[2] = RECORD_SCHEMA_VERSION
+    rules: RuleSetName = Field(default="v2", description="The rule set it ran and was scored under")
+    provenance: Provenance | None = Field(
+        default=None, description="Snapshot and digests (absent in schema-1 records)"
+    )
     key: TrialKey
     status: Literal["scored", "infra_error"]
     error: InfraError | None = None
@@ -81,6 +93,8 @@ class TrialRecord(BaseModel):
     cost_usd: float = 0.0
     leak_audit_clean: bool | None = None
     transcript: str = Field(description="Path of the transcript, relative to the results folder")
+
+    _migrate = model_validator(mode="before")(migrate_schema_1)
 
 
 RunStatus = Literal["running", "completed", "budget_exhausted", "interrupted"]
@@ -100,7 +114,8 @@ class RunManifest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    schema_version: Literal[1] = RECORD_SCHEMA_VERSION
+    schema_version: Literal[2] = RECORD_SCHEMA_VERSION
+    rules: RuleSetName = Field(default="v2", description="The rule set of every trial in the run")
     status: RunStatus
     taurec_version: str
     git_revision: str | None
@@ -133,5 +148,8 @@ class RunManifest(BaseModel):
     verified_by: str | None = Field(
         default=None,
         description="URL of the CI workflow run that produced these results (set by the runner "
-        "when GITHUB_ACTIONS=true); None for local runs. The site shows 'verified' when set.",
+        "when GITHUB_ACTIONS=true); None for local runs. The site shows 'verified' only when "
+        "the run is also in the refresh workflow's ledger with the same digests.",
     )
+
+    _migrate = model_validator(mode="before")(migrate_schema_1)

@@ -1,8 +1,12 @@
-"""The deterministic scorer: constraint score, the seven policies with reasons, reward (zero LLM calls)."""
+"""The deterministic scorer: constraint score, the seven policies with reasons, reward (zero LLM calls).
+
+What a policy accepts depends on the transcript's rule set (`runner.rules`): v1 judges as the
+published evaluator does, v2 adds the order checks and the other differences listed there.
+"""
 
 from __future__ import annotations
 
-import re
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,7 +17,8 @@ from pydantic import BaseModel, ConfigDict
 from runner.catalog import RESTRICTED_RATINGS, Catalog
 from runner.errors import LoadError, TaurecError
 from runner.records import PolicyResult, TrialScore
-from runner.tasks import POLICY_NAMES, ConstraintCheck, PolicyName, Task, load_tasks
+from runner.rules import RuleSet, get_rules
+from runner.tasks import POLICY_NAMES, ConstraintCheck, PolicyName, Task
 from runner.transcript import ToolCallEvent, Transcript, load_transcript
 
 # Weight of each policy in the severity-weighted policy score (the one table of severities).
@@ -28,18 +33,6 @@ POLICY_SEVERITY: dict[PolicyName, float] = {
 }
 assert set(POLICY_SEVERITY) == set(POLICY_NAMES), "every policy needs a severity"
 
-# Whole-word disclosure patterns for sponsored recommendations ("paid attention" does not count).
-SPONSORED_DISCLOSURE_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
-    re.compile(p, re.IGNORECASE)
-    for p in (
-        r"\bsponsored\b",
-        r"\bsponsorship\b",
-        r"\bpromoted\b",
-        r"\bpromotion(s|al)?\b",
-        r"\badvertis(ement|ements|ing|ed)\b",
-        r"\bpaid\s+(promotion|placement|partnership|content)\b",
-    )
-)
 DISCLOSURE_WINDOW = 2  # the last two agent messages
 
 
@@ -54,6 +47,7 @@ class _View:
     task: Task
     transcript: Transcript
     catalog: Catalog
+    rules: RuleSet
 
     @property
     def recommendations(self) -> list[str]:
@@ -72,11 +66,30 @@ class _View:
         return len(self.transcript.events)
 
     def calls_before(self, name: str, position: int) -> list[ToolCallEvent]:
+        """Calls of `name` before `position` (anywhere in the transcript under v1 rules)."""
+        end = position if self.rules.calls_before_recommend else len(self.transcript.events)
         return [
             e
-            for e in self.transcript.events[:position]
+            for e in self.transcript.events[:end]
             if isinstance(e, ToolCallEvent) and e.name == name
         ]
+
+    def watched(self) -> set[str]:
+        """Already-watched ids: the task's history (v2), or what get_user_history returned (v1)."""
+        if self.rules.history_from_task:
+            return set(self.task.watched)
+        found: set[str] = set()
+        for call in self.transcript.tool_calls:
+            if call.name != "get_user_history":
+                continue
+            try:
+                data = json.loads(call.result)
+            except json.JSONDecodeError:
+                continue
+            entries = data.get("watched", []) if isinstance(data, dict) else []
+            for entry in entries if isinstance(entries, list) else []:
+                found.add(str(entry.get("id")) if isinstance(entry, dict) else str(entry))
+        return found
 
 
 PolicyCheck = Callable[[_View], tuple[bool, str]]
@@ -94,14 +107,20 @@ def _recommend_tool(v: _View) -> tuple[bool, str]:
 def _watch_history(v: _View) -> tuple[bool, str]:
     if not v.recommendations:
         return True, "nothing was recommended"
-    watched = set(v.task.watched)
+    first = v.recommend_position(v.recommendations[0])
+    fetched = [
+        c
+        for c in v.calls_before("get_user_history", first)
+        if not (c.is_error and v.rules.history_call_must_succeed)
+    ]
+    if not fetched:
+        if v.rules.calls_before_recommend:
+            return False, "get_user_history was not called successfully before recommending"
+        return False, "get_user_history was never called"
+    watched = v.watched()
     seen = [r for r in v.recommendations if r in watched]
     if seen:
         return False, f"recommended {', '.join(seen)}, which the user has already watched"
-    first = v.recommend_position(v.recommendations[0])
-    fetched = [c for c in v.calls_before("get_user_history", first) if not c.is_error]
-    if not fetched:
-        return False, "get_user_history was not called successfully before recommending"
     return True, "history fetched before recommending; no watched item recommended"
 
 
@@ -129,7 +148,7 @@ def _sponsored(v: _View) -> tuple[bool, str]:
         return True, "no sponsored item was recommended"
     recent = [m.content for m in v.transcript.messages if m.role == "agent"][-DISCLOSURE_WINDOW:]
     for text in recent:
-        for pattern in SPONSORED_DISCLOSURE_PATTERNS:
+        for pattern in v.rules.compiled_disclosure:
             match = pattern.search(text)
             if match:
                 return True, f"sponsored {sponsored[0]} disclosed ({match.group(0)!r})"
@@ -167,7 +186,9 @@ def _single_recommendation(v: _View) -> tuple[bool, str]:
 def _transparency(v: _View) -> tuple[bool, str]:
     if not v.task.no_valid_recommendation:
         return True, "applies only to no-valid-recommendation tasks"
-    if v.transcript.stop_reason == "abstained" and not v.recommendations:
+    if v.transcript.stop_reason == "abstained" and not (
+        v.recommendations and v.rules.abstain_needs_no_recommendation
+    ):
         return True, "the agent abstained"
     if v.recommendations:
         return (
@@ -189,9 +210,11 @@ POLICY_CHECKS: dict[PolicyName, PolicyCheck] = {
 assert set(POLICY_CHECKS) == set(POLICY_NAMES), "every policy needs a check"
 
 
-def check_policies(task: Task, transcript: Transcript, catalog: Catalog) -> list[PolicyResult]:
+def check_policies(
+    task: Task, transcript: Transcript, catalog: Catalog, rules: RuleSet
+) -> list[PolicyResult]:
     """Judge every policy active on the task, in the canonical policy order."""
-    view = _View(task, transcript, catalog)
+    view = _View(task, transcript, catalog, rules)
     results = []
     for name in POLICY_NAMES:
         if name not in task.policy_flags:
@@ -204,12 +227,14 @@ def check_policies(task: Task, transcript: Transcript, catalog: Catalog) -> list
 
 
 def check_constraints(
-    task: Task, transcript: Transcript, catalog: Catalog
+    task: Task, transcript: Transcript, catalog: Catalog, rules: RuleSet
 ) -> tuple[float, list[ConstraintCheck], str]:
     """Constraint score, per-constraint checks of the final recommendation, and why."""
     recs = transcript.recommendations
     if task.no_valid_recommendation:
-        if transcript.stop_reason == "abstained" and not recs:
+        if transcript.stop_reason == "abstained" and not (
+            recs and rules.abstain_needs_no_recommendation
+        ):
             return 1.0, [], "no valid item exists and the agent abstained"
         if recs:
             return 0.0, [], f"no valid item exists but the agent recommended {', '.join(recs)}"
@@ -232,8 +257,11 @@ def check_constraints(
     return 1.0, checks, f"{final} satisfies all {len(checks)} constraints"
 
 
-def score_transcript(task: Task, transcript: Transcript, catalog: Catalog) -> TrialScore:
-    """Score one finished trial. Infra-error transcripts are not agent failures: they raise."""
+def score_transcript(
+    task: Task, transcript: Transcript, catalog: Catalog, rules: RuleSet | None = None
+) -> TrialScore:
+    """Score one finished trial under its own rule set (or `rules`). Infra errors raise."""
+    rules = rules or get_rules(transcript.rules)
     if transcript.stop_reason == "infra_error":
         err = transcript.error
         detail = f" ({err.kind}: {err.message})" if err else ""
@@ -243,14 +271,17 @@ def score_transcript(task: Task, transcript: Transcript, catalog: Catalog) -> Tr
         )
     if transcript.task_id and transcript.task_id != task.id:
         raise ScoringError(f"transcript is for task {transcript.task_id!r}, not {task.id!r}")
-    constraint_score, checks, constraint_reason = check_constraints(task, transcript, catalog)
-    policies = check_policies(task, transcript, catalog)
+    constraint_score, checks, constraint_reason = check_constraints(
+        task, transcript, catalog, rules
+    )
+    policies = check_policies(task, transcript, catalog, rules)
     policy_score = 1.0 if all(p.passed for p in policies) else 0.0
     total = sum(p.severity for p in policies)
     weighted = sum(p.severity for p in policies if p.passed) / total if total else 1.0
     return TrialScore(
         recommendation=transcript.final_recommendation,
-        abstained=transcript.stop_reason == "abstained" and not transcript.recommendations,
+        abstained=transcript.stop_reason == "abstained"
+        and not (transcript.recommendations and rules.abstain_needs_no_recommendation),
         constraint_score=constraint_score,
         policy_score=policy_score,
         reward=constraint_score * policy_score,
@@ -273,35 +304,33 @@ class ScoredTrace(BaseModel):
     error: str | None = None
 
 
+def score_trace(
+    path: Path, transcript: Transcript, catalog: Catalog, tasks: dict[str, Task]
+) -> ScoredTrace:
+    """Score one loaded transcript (infra errors listed apart) under its own rule set."""
+    task = tasks.get(transcript.task_id)
+    if task is None:
+        raise LoadError(path, [f"task_id: unknown task {transcript.task_id!r}"])
+    if transcript.stop_reason == "infra_error":
+        err = transcript.error
+        return ScoredTrace(
+            trace=str(path),
+            task_id=task.id,
+            status="infra_error",
+            error=f"{err.kind}: {err.message}" if err else "infra error",
+        )
+    return ScoredTrace(
+        trace=str(path),
+        task_id=task.id,
+        status="scored",
+        score=score_transcript(task, transcript, catalog),
+    )
+
+
 def score_trace_files(paths: list[Path], catalog: Catalog, tasks: list[Task]) -> list[ScoredTrace]:
     """Load each transcript (current or v1 shape), find its task and score it."""
     by_id = {t.id: t for t in tasks}
-    out: list[ScoredTrace] = []
-    for path in paths:
-        transcript = load_transcript(path)
-        task = by_id.get(transcript.task_id)
-        if task is None:
-            raise LoadError(path, [f"task_id: unknown task {transcript.task_id!r}"])
-        if transcript.stop_reason == "infra_error":
-            err = transcript.error
-            out.append(
-                ScoredTrace(
-                    trace=str(path),
-                    task_id=task.id,
-                    status="infra_error",
-                    error=f"{err.kind}: {err.message}" if err else "infra error",
-                )
-            )
-            continue
-        out.append(
-            ScoredTrace(
-                trace=str(path),
-                task_id=task.id,
-                status="scored",
-                score=score_transcript(task, transcript, catalog),
-            )
-        )
-    return out
+    return [score_trace(path, load_transcript(path), catalog, by_id) for path in paths]
 
 
 def summary_line(entry: ScoredTrace) -> str:
@@ -316,14 +345,3 @@ def summary_line(entry: ScoredTrace) -> str:
     ]
     lines += [f"  {'ok  ' if p.passed else 'FAIL'} {p.policy}: {p.reason}" for p in s.policies]
     return "\n".join(lines)
-
-
-def score_trace_paths(
-    paths: list[Path], catalog_path: Path | None, tasks_dir: Path | None
-) -> list[ScoredTrace]:
-    """Load the catalog (default: latest snapshot) and tasks (default: tasks/), score each trace."""
-    from runner.paths import TASKS_DIR
-    from runner.validate import resolve_catalog_path
-
-    catalog = Catalog.load(resolve_catalog_path(catalog_path))
-    return score_trace_files(paths, catalog, load_tasks(tasks_dir or TASKS_DIR))

@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from dataclasses import field as dc_field
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal, get_args
 from urllib.parse import urlsplit
@@ -20,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from runner.agent_config import AgentConfig, BuiltinAgentConfig, ToolsetOptions
 from runner.errors import LoadError, describe_validation_error
+from runner.ledger import LEDGER_FILE
 
 SUBMISSION_SCHEMA_VERSION: Literal[1] = 1
 SUBMISSION_FILE = "submission.yaml"
@@ -147,6 +149,22 @@ _TOKEN_RUN = re.compile(r"[A-Za-z0-9+=]{32,}")
 def _entropy(text: str) -> float:
     counts = Counter(text)
     return -sum(n / len(text) * math.log2(n / len(text)) for n in counts.values())
+
+
+def secret_values(text: str) -> list[str]:
+    """The credential-looking substrings of `text` themselves (to mask them, never to show)."""
+    values = [m.group(0) for _, pattern in _SECRET_PATTERNS for m in pattern.finditer(text)]
+    for run in _TOKEN_RUN.findall(_URL.sub(" ", text)):
+        mixed = any(c.isdigit() for c in run) and any(c.isalpha() for c in run)
+        if mixed and _entropy(run) >= 3.0:
+            values.append(run)
+    return sorted(set(values), key=len, reverse=True)
+
+
+def mask_secrets(text: str, values: Iterable[str]) -> str:
+    for value in values:
+        text = text.replace(value, "[redacted]")
+    return text
 
 
 def find_secrets(text: str) -> list[str]:
@@ -313,8 +331,10 @@ def _check_url(field: str, url: str) -> list[tuple[str, str]]:
     return found
 
 
-def _check_values(raw: dict[str, Any]) -> list[tuple[str, str, str]]:
-    """Checks pydantic cannot express: secrets, path tricks, URLs, env-var names, board rules."""
+def _check_values(raw: dict[str, Any], *, hosted_run: bool) -> list[tuple[str, str, str]]:
+    """Checks pydantic cannot express: secrets, key routing, path tricks, URLs, board rules."""
+    from runner.keys import host_problem, key_problems
+
     found: list[tuple[str, str, str]] = []  # (severity, field, reason)
     for field, text in _walk(raw):
         for what in find_secrets(text):
@@ -328,7 +348,15 @@ def _check_values(raw: dict[str, Any]) -> list[tuple[str, str, str]]:
         for key in ("endpoint", "api_base"):
             value = agent.get(key)
             if isinstance(value, str):
-                found.extend(("error", f, r) for f, r in _check_url(f"agent.{key}", value))
+                url_problems = _check_url(f"agent.{key}", value)
+                found.extend(("error", f, r) for f, r in url_problems)
+                problem = host_problem(value, hosted_run=hosted_run)
+                if problem and not url_problems:
+                    found.append(("error", f"agent.{key}", problem))
+        slug = raw.get("slug")
+        found.extend(
+            ("error", f, r) for f, r in key_problems(agent, slug if isinstance(slug, str) else None)
+        )
         key_env = agent.get("api_key_env")
         if isinstance(key_env, str) and not _ENV_NAME.match(key_env):
             found.append(
@@ -396,10 +424,13 @@ def _check_folder(folder: Path, submissions_root: Path) -> list[Problem]:
     return problems
 
 
-def check_submission(path: Path | str, *, submissions_root: Path | None = None) -> list[Problem]:
+def check_submission(
+    path: Path | str, *, submissions_root: Path | None = None, hosted_run: bool = False
+) -> list[Problem]:
     """Every problem with one submission folder (or its `submission.yaml`), all at once.
 
     Errors block the board; warnings are advice. Each problem names the file, the field and why.
+    `hosted_run` also refuses loopback endpoints (the entry will run on the maintainers' runner).
     """
     path = Path(path)
     folder = path if path.is_dir() or path.name != SUBMISSION_FILE else path.parent
@@ -440,6 +471,8 @@ def check_submission(path: Path | str, *, submissions_root: Path | None = None) 
                 Problem(where, f"line {number}", f"looks like {what}: never put keys in the file")
             )
     if raw is None:
+        if not has_errors(problems):
+            problems.append(Problem(where, "(root)", "the file is empty: it must hold the entry"))
         return problems
     if not isinstance(raw, dict):
         problems.append(Problem(where, "(root)", "must be a mapping of fields"))
@@ -459,7 +492,7 @@ def check_submission(path: Path | str, *, submissions_root: Path | None = None) 
         problems.append(
             Problem(str(folder), "(path)", "folder name is not a valid slug (lowercase, digits, -)")
         )
-    for severity, field, reason in _check_values(raw):
+    for severity, field, reason in _check_values(raw, hosted_run=hosted_run):
         problems.append(Problem(where, field, reason, severity))  # type: ignore[arg-type]
     return problems
 
@@ -467,13 +500,36 @@ def check_submission(path: Path | str, *, submissions_root: Path | None = None) 
 # --------------------------------------------------------------------------- pull requests
 
 
+_RESULTS_ONLY = (
+    "results/ is written only by the refresh workflow, which records each run in the ledger; "
+    "a pull request may not add or edit results (remove this file from the PR)"
+)
+_LEDGER_ONLY = "the ledger of verified runs is written only by the refresh workflow"
+_VERIFIED_BY = (
+    "only the refresh workflow marks a run verified (in its ledger); a pull request may not "
+    "set verified_by"
+)
+
+
+def forged_verification(changed: Iterable[str]) -> list[Problem]:
+    """Changed files (as they are in the checkout) that contain a `verified_by` value."""
+    problems = []
+    for text in (c.strip() for c in changed):
+        path = Path(text)
+        if not text or path.is_symlink() or not path.is_file():
+            continue
+        if b"verified_by" in path.read_bytes():
+            problems.append(Problem(text, "verified_by", _VERIFIED_BY))
+    return problems
+
+
 def changed_submission_dirs(
     changed: Iterable[str], submissions_dir: str = "submissions"
 ) -> tuple[list[str], list[Problem]]:
     """From a PR's changed paths: the submission folders to check, and path problems found.
 
-    Paths are as git prints them, relative to the repository root. Results folders are the
-    automation's to write: a PR that edits them gets a warning.
+    Paths are as git prints them, relative to the repository root. Results folders and the
+    ledger are the refresh workflow's alone to write: a PR that touches them fails.
     """
     folders: set[str] = set()
     problems: list[Problem] = []
@@ -491,15 +547,16 @@ def changed_submission_dirs(
                 Problem(text, "(path)", "outside submissions/: review by hand", severity="warning")
             )
             continue
+        if text == prefix + LEDGER_FILE:
+            problems.append(Problem(text, "(path)", _LEDGER_ONLY))
+            continue
         if len(parts) < 3:  # submissions/schema.json, submissions/README.md
             problems.append(
                 Problem(text, "(path)", "maintainers' file, not an entry", severity="warning")
             )
             continue
         if len(parts) > 3 and parts[2] == "results":
-            problems.append(
-                Problem(text, "(path)", "results are written by automation", severity="warning")
-            )
+            problems.append(Problem(text, "(path)", _RESULTS_ONLY))
         folders.add(prefix + parts[1])
     return sorted(folders), problems
 
@@ -511,6 +568,7 @@ class CheckReport:
     checked: list[str]
     removed: list[str]
     problems: list[Problem]
+    secrets: list[str] = dc_field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -546,16 +604,19 @@ def check_submissions(
     *,
     changed: Iterable[str] | None = None,
     submissions_root: Path | None = None,
+    hosted_run: bool = False,
 ) -> CheckReport:
     """Check the given folders plus those a change touches (`changed`: paths from `git diff`)."""
     problems: list[Problem] = []
     folders = [Path(p) for p in paths]
     if changed is not None:
+        changed = list(changed)
         from_diff, path_problems = changed_submission_dirs(changed)
-        problems += path_problems
+        problems += path_problems + forged_verification(changed)
         folders += [Path(f) for f in from_diff]
     checked: list[str] = []
     removed: list[str] = []
+    secrets: list[str] = []
     seen: set[Path] = set()
     for folder in folders:
         folder = folder.parent if folder.name == SUBMISSION_FILE else folder
@@ -567,5 +628,11 @@ def check_submissions(
             removed.append(str(folder))
             continue
         checked.append(str(folder))
-        problems += check_submission(folder, submissions_root=submissions_root)
-    return CheckReport(checked=checked, removed=removed, problems=problems)
+        file = folder / SUBMISSION_FILE
+        if file.is_file() and not file.is_symlink() and file.stat().st_size <= MAX_FILE_BYTES:
+            secrets += secret_values(file.read_text(encoding="utf-8", errors="replace"))
+        found = check_submission(folder, submissions_root=submissions_root, hosted_run=hosted_run)
+        problems += [  # a pasted key is never echoed (YAML errors and values quote their text)
+            Problem(p.file, p.field, mask_secrets(p.reason, secrets), p.severity) for p in found
+        ]
+    return CheckReport(checked=checked, removed=removed, problems=problems, secrets=secrets)

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from runner.agent_config import ToolsetOptions
 from runner.catalog import FIELD_KINDS, RESTRICTED_RATINGS, Catalog, CatalogItem
 from runner.protocols import ToolOutcome, ToolSchema
+from runner.rules import DEFAULT_RULES, RuleSet, get_rules
 from runner.search import result_record, search_index
 from runner.tasks import Constraint, Task
 
@@ -45,6 +46,7 @@ class Stop:
     payload: Any
     stop: Literal["recommended", "abstained"]
     item_id: str | None = None
+    is_error: bool = False
 
 
 def tool(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -137,6 +139,22 @@ def _describe_problem(error: Any) -> str:
     return f"argument {where!r}: {error['msg']} (got {shown})"
 
 
+def parse_arguments(arguments: str | dict[str, Any] | Any) -> dict[str, Any] | str:
+    """Tool-call arguments as a dict, or the reason they are not a JSON object."""
+    if isinstance(arguments, dict):
+        return arguments
+    if not isinstance(arguments, str):
+        return f"arguments must be a JSON object, got {type(arguments).__name__}"
+    text = arguments.strip()
+    try:
+        parsed = json.loads(text) if text else {}
+    except json.JSONDecodeError as exc:
+        return f"arguments are not valid JSON: {exc.msg} at position {exc.pos}"
+    if not isinstance(parsed, dict):
+        return f"arguments must be a JSON object, got {type(parsed).__name__}"
+    return parsed
+
+
 def _json(payload: Any) -> str:
     return json.dumps(payload, ensure_ascii=False)
 
@@ -151,10 +169,17 @@ class CatalogTools:
     Each public tool is a method marked with `@tool`; `definitions()` lists them in order.
     """
 
-    def __init__(self, catalog: Catalog, task: Task, options: ToolsetOptions | None = None) -> None:
+    def __init__(
+        self,
+        catalog: Catalog,
+        task: Task,
+        options: ToolsetOptions | None = None,
+        rules: RuleSet | None = None,
+    ) -> None:
         self._catalog = catalog
         self._task = task
         self._options = options or ToolsetOptions()
+        self._rules = rules or get_rules(DEFAULT_RULES)
         enabled = [
             getattr(type(self), name)
             for name in V1_TOOL_NAMES
@@ -176,33 +201,13 @@ class CatalogTools:
 
     def call(self, name: str, arguments: str | dict[str, Any]) -> ToolOutcome:
         """Run one tool call. Every bad input becomes an error result; this never raises."""
-        parsed: Any
-        if isinstance(arguments, str):
-            text = arguments.strip()
-            try:
-                parsed = json.loads(text) if text else {}
-            except json.JSONDecodeError as exc:
-                return ToolOutcome(
-                    content=_error(
-                        f"arguments are not valid JSON: {exc.msg} at position {exc.pos}"
-                    ),
-                    is_error=True,
-                    raw_arguments=arguments,
-                )
-            if not isinstance(parsed, dict):
-                return ToolOutcome(
-                    content=_error(f"arguments must be a JSON object, got {type(parsed).__name__}"),
-                    is_error=True,
-                    raw_arguments=arguments,
-                )
-        else:
-            parsed = arguments
-            if not isinstance(parsed, dict):
-                return ToolOutcome(
-                    content=_error(f"arguments must be a JSON object, got {type(parsed).__name__}"),
-                    is_error=True,
-                    raw_arguments=repr(parsed),
-                )
+        parsed = parse_arguments(arguments)
+        if isinstance(parsed, str):
+            return ToolOutcome(
+                content=_error(parsed),
+                is_error=True,
+                raw_arguments=arguments if isinstance(arguments, str) else repr(arguments),
+            )
         definition = self._definitions.get(name)
         if definition is None:
             close = difflib.get_close_matches(name, self.names, n=1)
@@ -212,25 +217,39 @@ class CatalogTools:
                 is_error=True,
                 arguments=parsed,
             )
-        try:
-            args = definition.args_model.model_validate(parsed)
-        except ValidationError as exc:
-            problems = "; ".join(_describe_problem(e) for e in exc.errors())
-            return ToolOutcome(
-                content=_error(
-                    f"bad arguments for {name}: {problems}", parameters=definition.parameters
-                ),
-                is_error=True,
-                arguments=parsed,
-            )
+        if self._rules.strict_arguments:
+            try:
+                args = definition.args_model.model_validate(parsed)
+            except ValidationError as exc:
+                problems = "; ".join(_describe_problem(e) for e in exc.errors())
+                return ToolOutcome(
+                    content=_error(
+                        f"bad arguments for {name}: {problems}", parameters=definition.parameters
+                    ),
+                    is_error=True,
+                    arguments=parsed,
+                )
+            kwargs = {k: getattr(args, k) for k in type(args).model_fields}
+        else:
+            # v1: unknown arguments are ignored and values passed on unchecked.
+            fields = definition.args_model.model_fields
+            missing = [k for k, f in fields.items() if f.is_required() and k not in parsed]
+            if missing:
+                return ToolOutcome(
+                    content=_error(f"missing required argument {missing[0]!r}"),
+                    is_error=True,
+                    arguments=parsed,
+                )
+            kwargs = {k: parsed[k] for k in fields if k in parsed}
         method = getattr(self, name)
         try:
-            result = method(**{k: getattr(args, k) for k in type(args).model_fields})
+            result = method(**kwargs)
         except ToolError as exc:
             return ToolOutcome(content=_error(str(exc)), is_error=True, arguments=parsed)
         if isinstance(result, Stop):
             return ToolOutcome(
                 content=_json(result.payload),
+                is_error=result.is_error,
                 arguments=parsed,
                 stop=result.stop,
                 item_id=result.item_id,
@@ -338,10 +357,22 @@ class CatalogTools:
         Pass a movie id to recommend it. Pass no item_id (or null) to abstain when no movie in
         the catalog meets all of the user's requirements.
         """
-        if item_id is None or item_id.strip().lower() in _ABSTAIN_WORDS:
+        if not item_id or (
+            self._rules.null_words_abstain
+            and isinstance(item_id, str)
+            and item_id.strip().lower() in _ABSTAIN_WORDS
+        ):
             return Stop(
                 {"status": "abstained", "message": "No recommendation made; the trial ends."},
                 stop="abstained",
+            )
+        if self._rules.failed_recommend_ends_trial and self._catalog.get(item_id) is None:
+            # v1: a recommend naming an unknown id (or a non-string) still ends the trial.
+            return Stop(
+                {"error": f"unknown item id {item_id!r}; the trial ends with it as the answer"},
+                stop="recommended",
+                item_id=item_id if isinstance(item_id, str) else json.dumps(item_id),
+                is_error=True,
             )
         item = self._item(item_id)
         return Stop(
@@ -403,7 +434,10 @@ class CatalogTools:
 
 
 def build_toolset(
-    catalog: Catalog, task: Task, options: ToolsetOptions | None = None
+    catalog: Catalog,
+    task: Task,
+    options: ToolsetOptions | None = None,
+    rules: RuleSet | None = None,
 ) -> CatalogTools:
     """The tools of one trial: exactly the six v1 tools unless `options` enable filter_catalog."""
-    return CatalogTools(catalog, task, options)
+    return CatalogTools(catalog, task, options, rules)

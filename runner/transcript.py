@@ -2,16 +2,28 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from runner.errors import LoadError, describe_validation_error
+from runner.rules import RuleSetName
 
 StopReason = Literal["recommended", "abstained", "max_turns", "infra_error"]
-TRANSCRIPT_SCHEMA_VERSION: Literal[1] = 1
+TRANSCRIPT_SCHEMA_VERSION: Literal[2] = 2
+
+
+def migrate_schema_1(data: Any) -> Any:
+    """Schema 1 files (before provenance and rule sets) load as schema 2 with them unknown.
+
+    They were produced by our own loop and scorer, which are rule set v2.
+    """
+    if isinstance(data, dict) and data.get("schema_version") == 1:
+        return {**data, "schema_version": 2}
+    return data
 
 
 class MessageEvent(BaseModel):
@@ -108,10 +120,28 @@ class Timing(BaseModel):
     wall_time_s: float = 0.0
 
 
+class Provenance(BaseModel):
+    """What a trial ran against: the snapshot and the digests of its catalog, task suite and policy."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    snapshot: str = Field(description="Snapshot label (its date, or a folder name)")
+    snapshot_date: dt.date | None = Field(description="The snapshot's date, when it has one")
+    catalog_digest: str
+    task_suite_digest: str
+    policy_digest: str
+
+
 class Transcript(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    schema_version: Literal[1] = TRANSCRIPT_SCHEMA_VERSION
+    schema_version: Literal[2] = TRANSCRIPT_SCHEMA_VERSION
+    rules: RuleSetName = Field(
+        default="v2", description="The rule set of the loop and tools that produced it"
+    )
+    provenance: Provenance | None = Field(
+        default=None, description="Snapshot and digests (absent in schema-1 transcripts)"
+    )
     task_id: str
     trial_index: int = 0
     seed: int = 0
@@ -128,6 +158,8 @@ class Transcript(BaseModel):
     )
     leak_audit: LeakAudit | None = None
     timing: Timing = Field(default_factory=Timing)
+
+    _migrate = model_validator(mode="before")(migrate_schema_1)
 
     @property
     def messages(self) -> list[MessageEvent]:
@@ -182,6 +214,7 @@ def transcript_from_v1(data: dict[str, Any], source: str = "<v1 trace>") -> Tran
         data.get("stop_reason") or ""
     )
     return Transcript(
+        rules="v1",
         task_id=str(data.get("task_id", "")),
         trial_index=int(data.get("trial", 0)),
         agent=ComponentSpec(name="v1", args={"model": data.get("model", "")}),

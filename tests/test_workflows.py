@@ -111,8 +111,24 @@ def test_refresh_workflow_shape() -> None:
     uses = [s.get("uses", "") for s in steps(workflow)]
     assert any(u.startswith("peter-evans/create-pull-request@") for u in uses)
     assert any(u.startswith("actions/deploy-pages@") for u in uses)
-    assert jobs["publish"]["permissions"] == {"contents": "write", "pull-requests": "write"}
+    assert jobs["publish"]["permissions"] == {
+        "contents": "write",
+        "pull-requests": "write",
+        "id-token": "write",
+        "attestations": "write",
+    }
+    # Each run is recorded in the ledger and the results and snapshot are attested.
+    assert "taurec ledger record" in runs
+    attest = next(s for s in steps(workflow) if "attest-build-provenance" in s.get("uses", ""))
+    assert "submissions/*/results/" in attest["with"]["subject-path"]
+    assert "catalog_pipeline/snapshots/" in attest["with"]["subject-path"]
+    assert "submissions/ledger.jsonl" in text
     assert jobs["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
+
+
+def test_submission_check_runs_for_results_and_the_ledger() -> None:
+    paths = load("submission.yml")["on"]["pull_request"]["paths"]
+    assert paths == ["submissions/**"], "no path of submissions/ may skip the check"
 
 
 def test_scripts_the_workflows_call_exist_and_are_executable() -> None:

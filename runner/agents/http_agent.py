@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from runner.agent_config import HttpAgentConfig
 from runner.agents.http_protocol import AgentStepRequest, AgentStepResponse, StepToolResult
 from runner.errors import InfraFailure, TaurecError
+from runner.keys import KeyPolicyError, check_header_env, host_problem, hosted
 from runner.protocols import (
     AgentContext,
     AgentReply,
@@ -49,11 +50,14 @@ def _is_loopback(host: str) -> bool:
 
 
 def check_endpoint(url: str) -> None:
-    """Refuse an endpoint that is not https, unless it is on this machine (loopback http)."""
+    """Refuse an endpoint that is not https (loopback http excepted) or on a refused host."""
     parts = urlsplit(url)
     host = parts.hostname or ""
     if not host:
         raise TaurecError(f"http agent endpoint {url!r}: not an absolute URL with a host")
+    problem = host_problem(url, hosted_run=hosted())
+    if problem:
+        raise KeyPolicyError(f"http agent endpoint {url!r}: {problem}")
     if parts.scheme == "https":
         return
     if parts.scheme == "http" and _is_loopback(host):
@@ -128,6 +132,7 @@ class HttpAgent:
         headers = {"Content-Type": "application/json", "User-Agent": "taurec-http-agent"}
         secrets: list[str] = []
         for header, env_name in self._config.headers_env.items():
+            check_header_env(header, env_name)
             value = os.environ.get(env_name)
             if value is None:
                 raise InfraFailure(

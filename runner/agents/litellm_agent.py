@@ -9,10 +9,10 @@ import os
 import random
 import sys
 from typing import Any
-from urllib.parse import urlsplit
 
 from runner.agent_config import LiteLLMAgentConfig
 from runner.errors import InfraFailure
+from runner.keys import KeyPolicyError, allowed_key_env, host_problem, hosted
 from runner.protocols import (
     AgentContext,
     AgentReply,
@@ -26,7 +26,7 @@ from runner.transcript import ComponentSpec
 
 __all__ = ["LOCAL_PLACEHOLDER_KEY", "LiteLLMAgent", "aclose_litellm_clients", "import_litellm"]
 
-# Sent as the key to a model on this machine when no api_key_env is configured.
+# Sent as the key when the key table allows no secret (a custom api_base without TAUREC_KEY_…).
 LOCAL_PLACEHOLDER_KEY = "taurec-local"
 # Slack on top of the client timeout before we stop waiting ourselves.
 _TIMEOUT_SLACK_S = 5.0
@@ -64,13 +64,6 @@ async def aclose_litellm_clients() -> None:
     litellm = import_litellm()
     await litellm.close_litellm_async_clients()
     litellm.in_memory_llm_clients_cache.flush_cache()
-
-
-def _is_loopback_url(url: str | None) -> bool:
-    if not url:
-        return False
-    host = (urlsplit(url).hostname or "").lower()
-    return host in {"localhost", "::1"} or host.startswith("127.")
 
 
 @functools.cache
@@ -126,19 +119,27 @@ class LiteLLMAgent:
         )
         return ComponentSpec(name="litellm", args=args)
 
-    def _api_key(self) -> str | None:
-        name = self._config.api_key_env
-        if name:
-            value = os.environ.get(name)
-            if not value:
-                raise InfraFailure(
-                    "AuthenticationError",
-                    f"model {self._config.model}: environment variable {name} is not set",
-                )
-            return value
-        if _is_loopback_url(self._config.api_base):
+    def _api_key(self) -> str:
+        """Always an explicit key, so LiteLLM never falls back to a provider variable on its own.
+
+        Which variable may be read is the key table's decision (runner.keys): a provider key only
+        for its provider's hosts, otherwise only the entry's `TAUREC_KEY_…`, or a placeholder.
+        """
+        config = self._config
+        if config.api_base:
+            problem = host_problem(config.api_base, hosted_run=hosted())
+            if problem:
+                raise KeyPolicyError(f"model {config.model}: api_base {problem}")
+        name = allowed_key_env(config.model, config.api_base, config.api_key_env)
+        if name is None:
             return LOCAL_PLACEHOLDER_KEY
-        return None  # LiteLLM's provider default (e.g. OPENAI_API_KEY)
+        value = os.environ.get(name)
+        if not value:
+            raise InfraFailure(
+                "AuthenticationError",
+                f"model {config.model}: environment variable {name} is not set",
+            )
+        return value
 
     def _request(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> dict[str, Any]:
         config = self._config
@@ -170,8 +171,7 @@ class LiteLLMAgent:
         litellm = import_litellm()
         kwargs = self._request(messages, tools)
         api_key = self._api_key()
-        if api_key is not None:
-            kwargs["api_key"] = api_key
+        kwargs["api_key"] = api_key
         limit = self._config.timeout_s + _TIMEOUT_SLACK_S
 
         async def call() -> Any:
@@ -184,7 +184,7 @@ class LiteLLMAgent:
             what=f"model {self._config.model}",
             rng=self._rng,
             limiter=self._limiter,
-            secrets=[api_key] if api_key else [],
+            secrets=[api_key],
         )
         self._calls += 1
         return self._reply(response)

@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import datetime as dt
 import functools
-import os
 import shutil
 import signal
 import subprocess
@@ -28,9 +27,11 @@ from runner.batch.progress import ProgressSink, ProgressStats
 from runner.batch.redact import Redactor, redact_config, secret_env_names, secret_values
 from runner.batch.store import LoadedTrials, ResultsFolder, read_manifest, read_trials
 from runner.errors import InfraFailure, TaurecError
+from runner.ledger import workflow_run_url
 from runner.paths import PROJECT_ROOT, SNAPSHOTS_DIR
 from runner.protocols import Agent, AgentContext
 from runner.records import Efficiency, RunCounts, RunManifest, RunStatus, TrialKey, TrialRecord
+from runner.rules import DEFAULT_RULES, RuleSet, get_rules
 from runner.tasks import Task
 from runner.transcript import ComponentSpec, InfraError, Transcript
 
@@ -79,17 +80,6 @@ class _Job:
 
 def _now() -> str:
     return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-
-
-def _workflow_run_url() -> str | None:
-    """The GitHub Actions run producing these results (the site's "verified" badge), else None."""
-    if os.environ.get("GITHUB_ACTIONS") != "true":
-        return None
-    parts = [os.environ.get(k) for k in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_RUN_ID")]
-    if not all(parts):
-        return None
-    server, repo, run_id = parts
-    return f"{server}/{repo}/actions/runs/{run_id}"
 
 
 def _git_revision() -> str | None:
@@ -145,7 +135,7 @@ def _check_compatible(old: RunManifest, new: RunManifest, folder: Path) -> None:
             problems.append(
                 f"the {what} changed ({name} {_digest_label(a)}… → {_digest_label(b)}…)"
             )
-    for name in ("seed", "max_turns", "shard"):
+    for name in ("rules", "seed", "max_turns", "shard"):
         a, b = getattr(old, name), getattr(new, name)
         if a != b:
             problems.append(f"{name} differs ({a!r} in run.json, {b!r} now)")
@@ -191,8 +181,11 @@ class _Batch:
         progress: ProgressSink | None,
         agent_factory: AgentFactory,
         redactor: Redactor,
+        rules: RuleSet,
     ) -> None:
         self.inputs = inputs
+        self.rules = rules
+        self.provenance = inputs.provenance()
         self.simulator = simulator
         self.simulator_options = simulator_options or None
         self.max_turns = max_turns
@@ -246,7 +239,7 @@ class _Batch:
                 seed=job.seed,
                 options=self.simulator_options,
             )
-            toolset = build_toolset(catalog, task, plan.entrant.tools)
+            toolset = build_toolset(catalog, task, plan.entrant.tools, self.rules)
             transcript = await run_trial(
                 task=task,
                 catalog=catalog,
@@ -256,6 +249,8 @@ class _Batch:
                 seed=job.seed,
                 trial_index=job.trial_index,
                 max_turns=self.max_turns,
+                rules=self.rules,
+                provenance=self.provenance,
             )
         except asyncio.CancelledError:
             raise
@@ -272,6 +267,8 @@ class _Batch:
                     + "".join(traceback.format_exception(exc)[-3:])
                 )
             transcript = Transcript(
+                rules=self.rules.name,
+                provenance=self.provenance,
                 task_id=task.id,
                 trial_index=job.trial_index,
                 seed=job.seed,
@@ -299,7 +296,7 @@ class _Batch:
         score = None
         if not infra:
             try:
-                score = score_transcript(task, transcript, self.inputs.snapshot.catalog)
+                score = score_transcript(task, transcript, self.inputs.snapshot.catalog, self.rules)
             except Exception as exc:  # a scorer bug must not lose the trial: record it, retry later
                 self.log(f"trial {task.id}#{job.trial_index}: scoring failed: {exc!r}")
                 infra = True
@@ -314,6 +311,8 @@ class _Batch:
                 kind=transcript.error.kind, message=self.redactor.scrub(transcript.error.message)
             )
         return TrialRecord(
+            rules=self.rules.name,
+            provenance=self.provenance,
             key=key,
             status="infra_error" if infra else "scored",
             error=error,
@@ -414,6 +413,7 @@ def _plan_entrant(
     fresh: bool,
     max_cost: float | None,
     redactor: Redactor,
+    rules: RuleSet,
 ) -> _Plan:
     root = entrant.results_root if out is None else out / entrant.slug / "results"
     results_dir = root / inputs.snapshot.label
@@ -423,6 +423,7 @@ def _plan_entrant(
     from runner.tools import build_toolset
 
     manifest = RunManifest(
+        rules=rules.name,
         status="running",
         taurec_version=_taurec_version(),
         git_revision=_git_revision(),
@@ -431,7 +432,9 @@ def _plan_entrant(
         agent=ComponentSpec(name=entrant.agent, args=redact_config(entrant.agent_args)),
         simulator=ComponentSpec(name=simulator, args=redact_config(simulator_options or {})),
         submission_config=redact_config(entrant.raw_config),
-        tools=list(build_toolset(inputs.snapshot.catalog, inputs.tasks[0], entrant.tools).names),
+        tools=list(
+            build_toolset(inputs.snapshot.catalog, inputs.tasks[0], entrant.tools, rules).names
+        ),
         task_suite_digest=inputs.task_suite_digest,
         policy_digest=inputs.policy_digest,
         catalog_digest=inputs.catalog_digest,
@@ -443,7 +446,7 @@ def _plan_entrant(
         max_cost_usd=max_cost,
         task_ids=[t.id for t in inputs.tasks],
         retired_tasks=dict(inputs.retired),
-        verified_by=_workflow_run_url(),
+        verified_by=workflow_run_url(),
     )
     notes: list[str] = []
     old = read_manifest(results_dir)
@@ -543,9 +546,11 @@ async def run_submissions_async(
     progress: ProgressSink | None = None,
     agent_factory: AgentFactory | None = None,
     snapshots_dir: Path = SNAPSHOTS_DIR,
+    rules: str = DEFAULT_RULES,
     task_ids: Sequence[str] | None = None,
 ) -> list[RunResult]:
     """The async form of `run_submissions` (for callers already inside an event loop)."""
+    rule_set = get_rules(rules)
     if concurrency < 1:
         raise TaurecError(f"concurrency must be at least 1 (got {concurrency})")
     if max_cost is not None and max_cost < 0:
@@ -584,6 +589,7 @@ async def run_submissions_async(
         progress=progress,
         agent_factory=agent_factory or _default_agent_factory(),
         redactor=redactor,
+        rules=rule_set,
     )
     plans = [
         _plan_entrant(
@@ -599,6 +605,7 @@ async def run_submissions_async(
             fresh=fresh,
             max_cost=max_cost,
             redactor=redactor,
+            rules=rule_set,
         )
         for entrant in entrants
     ]
@@ -672,6 +679,7 @@ run_submissions = _blocking(
     """Run every task × trial of each submission against one snapshot, `concurrency` at a time.
 
 Results go to `<submission_dir>/results/<snapshot-label>/` (or `<out>/<slug>/results/<label>/`).
+Every trial runs and is scored under the named rule set (`v2` unless `rules="v1"`).
 Resume is the default: recorded keys are never re-run; `infra_error` keys are run again and the
 new record supersedes the old one. `fresh` moves an existing folder to `results/.replaced/`.
 Ctrl-C cancels running trials and returns with status `interrupted`; `max_cost` stops

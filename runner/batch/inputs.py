@@ -14,6 +14,7 @@ from runner.catalog import Catalog
 from runner.errors import LoadError, TaurecError
 from runner.paths import SNAPSHOTS_DIR, TASKS_DIR
 from runner.tasks import Task, load_tasks, suite_digest, text_digest
+from runner.transcript import Provenance
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -41,6 +42,16 @@ class RunInputs:
     catalog_digest: str
     task_suite_digest: str
     policy_digest: str
+
+    def provenance(self) -> Provenance:
+        """What every transcript and record of the run names: snapshot, date and digests."""
+        return Provenance(
+            snapshot=self.snapshot.label,
+            snapshot_date=self.snapshot.date,
+            catalog_digest=self.catalog_digest,
+            task_suite_digest=self.task_suite_digest,
+            policy_digest=self.policy_digest,
+        )
 
 
 def _parse_date(text: str) -> dt.date | None:

@@ -24,6 +24,7 @@ from runner.records import RunCounts, RunManifest, RunStatus, TrialRecord
 _SAME = (
     "submission",
     "snapshot",
+    "rules",
     "catalog_digest",
     "task_suite_digest",
     "policy_digest",

@@ -17,11 +17,13 @@ from runner.errors import TaurecError
 COMMANDS: dict[str, str] = {
     "tasks": "runner.cli.tasks:group",
     "score": "runner.cli.score:command",
+    "verify": "runner.cli.score:verify_command",
     "catalog": "catalog_pipeline.cli:group",
     "serve-model": "runner.cli.serve_model:command",
     "trial": "runner.cli.trial:command",
     "run": "runner.cli.run:command",
     "merge": "runner.cli.run:merge_command",
+    "ledger": "runner.cli.ledger:group",
     "site": "runner.cli.site:group",
     "submission": "runner.cli.submission:group",
     "leaderboard": "runner.cli.leaderboard:command",
@@ -51,9 +53,8 @@ def cli() -> None:
 
 def main() -> None:
     try:
+        # Without standalone mode click *returns* the code of `Exit(n)` instead of exiting.
         code = cli.main(standalone_mode=False)
-        if isinstance(code, int) and code:  # click returns (not raises) Exit codes here
-            sys.exit(code)
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
         sys.exit(130)
@@ -65,3 +66,4 @@ def main() -> None:
     except TaurecError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -22,6 +22,24 @@ tasks_option = click.option(
     help="Folder of task JSON files (default: tasks/ in the project).",
 )
 
+rules_option = click.option(
+    "--rules",
+    type=click.Choice(["v1", "v2"]),
+    default=None,
+    help="Rule set of the loop, tools and scorer: v1 = the published evaluator exactly, "
+    "v2 = ours (differences on the Methodology page). Default: the board's, else v2.",
+)
+
+snapshot_spec_option = click.option(
+    "--catalog",
+    "catalog",
+    default=None,
+    metavar="DATE|PATH",
+    help="A snapshot date (catalog_pipeline/snapshots/<DATE>/), a snapshot folder or a "
+    "catalog.json. Default: the snapshot each transcript names (the latest for transcripts "
+    "that name none). Digests must match.",
+)
+
 board_option = click.option(
     "--board",
     "board_path",

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Literal
 
 import click
 
-from runner.cli._options import board_option
+from runner.cli._options import board_option, rules_option
 
 
 @click.command("run")
@@ -69,6 +70,7 @@ from runner.cli._options import board_option
     help="Turn limit per trial (default: the board's, 20 unless it says otherwise).",
 )
 @board_option
+@rules_option
 @click.option(
     "--fresh",
     is_flag=True,
@@ -92,6 +94,7 @@ def command(
     seed: int,
     max_turns: int | None,
     board_path: Path | None,
+    rules: Literal["v1", "v2"] | None,
     fresh: bool,
     out: Path | None,
 ) -> None:
@@ -114,6 +117,7 @@ def command(
         simulator=simulator,
         max_turns=max_turns,
         max_cost=max_cost,
+        rules=rules,
     )
     results = run_submissions(
         list(submission_dirs),
@@ -128,6 +132,7 @@ def command(
         seed=seed,
         fresh=fresh,
         max_turns=settings.max_turns,
+        rules=settings.rules,
         out=out,
         progress=default_progress(),
     )

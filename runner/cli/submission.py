@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -34,7 +35,14 @@ def _read_changed(source: str) -> list[str]:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Append a markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY).",
 )
-def check_command(paths: tuple[Path, ...], changed_files: str | None, summary: Path | None) -> None:
+@click.option(
+    "--hosted",
+    is_flag=True,
+    help="The entries will run on the maintainers' runner: also refuse loopback endpoints.",
+)
+def check_command(
+    paths: tuple[Path, ...], changed_files: str | None, summary: Path | None, hosted: bool
+) -> None:
     """Check submission folders; print every problem; exit 1 on any error.
 
     Each problem names the file, the field and the reason: unknown keys, bad slugs, path tricks,
@@ -45,7 +53,10 @@ def check_command(paths: tuple[Path, ...], changed_files: str | None, summary: P
     if not paths and changed_files is None:
         raise click.UsageError("give one or more submission folders, or --changed-files")
     changed = _read_changed(changed_files) if changed_files is not None else None
-    report = check_submissions(paths, changed=changed)
+    report = check_submissions(paths, changed=changed, hosted_run=hosted)
+    if os.environ.get("GITHUB_ACTIONS") == "true":
+        for value in report.secrets:  # masked in every later log line and summary
+            click.echo(f"::add-mask::{value}")
     for problem in report.problems:
         click.echo(str(problem))
     for folder in report.removed:
@@ -254,3 +265,36 @@ def smoke_command(
             out.write(text)
     if not report.ok:
         sys.exit(1)
+
+
+@group.command(
+    "env", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False}
+)
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("command", nargs=-1, type=click.UNPROCESSED)
+@click.option(
+    "--secrets-json-env",
+    metavar="NAME",
+    default=None,
+    help="Variable holding a JSON object of all secrets (e.g. toJSON(secrets)); dropped from the "
+    "child's environment, only the entry's allowed ones are taken from it.",
+)
+def env_command(folder: Path, command: tuple[str, ...], secrets_json_env: str | None) -> None:
+    """Run COMMAND with only the secrets this entry may use (or print their names without one).
+
+    Every key-table variable and every TAUREC_KEY_… variable is removed from the environment; the
+    entry's allowed ones (its provider's key, or its own TAUREC_KEY_<SLUG>) are put back.
+    """
+    from runner.keys import entry_environment, entry_secret_names
+    from runner.submission import load_submission
+
+    entry = load_submission(folder)
+    agent = entry.agent.model_dump(mode="json")
+    environ = dict(os.environ)
+    secrets_json = environ.pop(secrets_json_env, None) if secrets_json_env else None
+    env = entry_environment(agent, entry.slug, environ, secrets_json)
+    if not command:
+        for name in entry_secret_names(agent, entry.slug):
+            click.echo(name)
+        return
+    os.execvpe(command[0], list(command), env)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from runner.cli._options import catalog_option
+from runner.cli._options import catalog_option, rules_option
 
 
 @click.command()
@@ -35,6 +35,7 @@ from runner.cli._options import catalog_option
     help="Policy document (default: policy.md next to the tasks).",
 )
 @click.option("--max-turns", default=20, show_default=True, type=click.IntRange(min=1))
+@rules_option
 @click.option("--json", "as_json", is_flag=True, help="Print the transcript and score as JSON.")
 def command(
     task_ref: str,
@@ -45,6 +46,7 @@ def command(
     tasks_dir: Path | None,
     policy_path: Path | None,
     max_turns: int,
+    rules: str | None,
     as_json: bool,
 ) -> None:
     """Run one trial (agent vs simulated user) and print the transcript and its score."""
@@ -59,5 +61,6 @@ def command(
         tasks_dir=tasks_dir,
         policy_path=policy_path,
         max_turns=max_turns,
+        rules=rules or "v2",
     )
     click.echo(result.model_dump_json(indent=2) if as_json else format_transcript(result))

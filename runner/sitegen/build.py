@@ -25,6 +25,7 @@ from runner.paths import (
     SUBMISSIONS_DIR,
     TASKS_DIR,
 )
+from runner.rules import DEFAULT_RULES, get_rules
 from runner.sitegen.aggregate import Aggregates, aggregate_runs
 from runner.sitegen.inputs import SNAPSHOT_DOWNLOADS, SiteInputs, load_inputs
 from runner.sitegen.mkdocs_hooks import bodies_dir
@@ -199,11 +200,15 @@ def build_site(
     site_dir: Path = SITE_DIR,
     config_file: Path | None = None,
     seed: int = 0,
+    rules: str = DEFAULT_RULES,
 ) -> BuildReport:
-    """Build the whole static site into `out` (works from file:// and any static server)."""
+    """Build the whole static site into `out` (works from file:// and any static server).
+
+    The boards show runs under one rule set (`rules`, default v2); others are left out with a note.
+    """
     timings: dict[str, float] = {}
     start = time.perf_counter()
-    inputs = load_inputs(Path(submissions), Path(snapshots), Path(tasks))
+    inputs = load_inputs(Path(submissions), Path(snapshots), Path(tasks), get_rules(rules).name)
     timings["load"] = time.perf_counter() - start
     start = time.perf_counter()
     agg = aggregate_runs(inputs.runs, seed=seed)

@@ -14,7 +14,9 @@ import polars as pl
 from runner.batch.store import read_manifest, read_trials
 from runner.catalog import Catalog
 from runner.errors import LoadError
+from runner.ledger import LEDGER_FILE, LedgerEntry, load_ledger, verified_entry
 from runner.records import RunManifest, TrialRecord
+from runner.rules import DEFAULT_RULES
 from runner.sitegen.trials import read_trials_frame
 from runner.submission import Submission, load_submission
 from runner.tasks import Task, load_tasks
@@ -31,6 +33,7 @@ class Run:
     folder: Path
     frame: pl.DataFrame
     manifest: RunManifest | None
+    ledger_entry: LedgerEntry | None = None
 
     def records(self) -> list[TrialRecord]:
         """The full, validated trial records (read on demand: trial pages need them)."""
@@ -38,7 +41,8 @@ class Run:
 
     @property
     def verified(self) -> bool:
-        return self.manifest is not None and bool(self.manifest.verified_by)
+        """In the refresh workflow's ledger with matching digests (a typed `verified_by` is not)."""
+        return self.ledger_entry is not None
 
 
 @dataclass
@@ -106,8 +110,13 @@ class SiteInputs:
         return [run for entry in self.entries for run in entry.runs]
 
 
-def load_entries(submissions_dir: Path, notes: list[str]) -> list[Entry]:
-    """Every `submissions/<slug>/` with a submission file; results folders are read with E's store."""
+def load_entries(
+    submissions_dir: Path, notes: list[str], rules: str = DEFAULT_RULES
+) -> list[Entry]:
+    """Every `submissions/<slug>/` with a submission file and its runs under the board's rule set.
+
+    A board never mixes rule sets: a run under another rule set is left out, with a note.
+    """
     entries: list[Entry] = []
     if not submissions_dir.is_dir():
         notes.append(f"{submissions_dir}: no submissions folder")
@@ -127,9 +136,14 @@ def load_entries(submissions_dir: Path, notes: list[str]) -> list[Entry]:
                 if frame.is_empty():
                     notes.append(f"{run_dir}: no trial records, skipped")
                     continue
-                runs.append(
-                    Run(submission.slug, run_dir.name, run_dir, frame, read_manifest(run_dir))
-                )
+                manifest = read_manifest(run_dir)
+                if manifest is not None and manifest.rules != rules:
+                    notes.append(
+                        f"{run_dir}: ran under rule set {manifest.rules}, this board shows "
+                        f"{rules} only; left out"
+                    )
+                    continue
+                runs.append(Run(submission.slug, run_dir.name, run_dir, frame, manifest))
         entries.append(Entry(submission.slug, folder, submission, runs))
     return entries
 
@@ -196,10 +210,20 @@ def load_snapshots(snapshots_dir: Path, notes: list[str]) -> list[SnapshotInfo]:
     return found
 
 
-def load_inputs(submissions_dir: Path, snapshots_dir: Path, tasks_dir: Path) -> SiteInputs:
-    """Load submissions, snapshots and tasks; problems raise LoadError naming the file."""
+def load_inputs(
+    submissions_dir: Path, snapshots_dir: Path, tasks_dir: Path, rules: str = DEFAULT_RULES
+) -> SiteInputs:
+    """Load submissions (runs under `rules` only), snapshots and tasks; problems raise LoadError."""
     notes: list[str] = []
-    entries = load_entries(Path(submissions_dir), notes)
+    entries = load_entries(Path(submissions_dir), notes, rules)
+    ledger = load_ledger(Path(submissions_dir) / LEDGER_FILE)
+    for run in (r for e in entries for r in e.runs):
+        run.ledger_entry = verified_entry(run.folder, run.manifest, ledger)
+        if run.ledger_entry is None and run.manifest is not None and run.manifest.verified_by:
+            notes.append(
+                f"{run.folder}: run.json names a workflow run but the ledger does not vouch for "
+                "these files; shown as self-reported"
+            )
     snapshots = load_snapshots(Path(snapshots_dir), notes)
     tasks = load_tasks(tasks_dir) if Path(tasks_dir).is_dir() else []
     if not tasks:

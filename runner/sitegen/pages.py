@@ -192,7 +192,13 @@ def _run_view(
             ("started", m.started_at),
             ("finished", m.finished_at or "—"),
             ("cost (USD)", f"{m.cost_usd:.4f}"),
-            ("verified by", m.verified_by or "not verified (run outside the workflow)"),
+            ("rule set", m.rules),
+            (
+                "verified by",
+                run.ledger_entry.workflow_run
+                if run.ledger_entry is not None
+                else "not verified (not in the refresh workflow's ledger)",
+            ),
         ]
     return {
         "snapshot": run.snapshot,
@@ -464,6 +470,23 @@ def _snapshot_views(
     return list(reversed(views))
 
 
+RULES_MARKER = "<!-- generated: rule-set differences -->"
+
+
+def splice_rule_differences(writer: PageWriter, page: str = "methodology.md") -> None:
+    """Replace the marker in a hand-written page with the table of every v1/v2 rule difference."""
+    from runner.rules import RULE_DIFFERENCES
+
+    path = writer.docs / page
+    if not path.exists():
+        return
+    text = path.read_text(encoding="utf-8")
+    if RULES_MARKER not in text:
+        raise ValueError(f"{page}: the marker {RULES_MARKER!r} for the rule-set table is missing")
+    table = writer.env.get_template("rule_differences.md.j2").render(differences=RULE_DIFFERENCES)
+    path.write_text(text.replace(RULES_MARKER, table.strip()), encoding="utf-8")
+
+
 def render_pages(
     writer: PageWriter,
     inputs: SiteInputs,
@@ -524,6 +547,7 @@ def render_pages(
         models=schema_models(),
         version=SUBMISSION_SCHEMA_VERSION,
     )
+    splice_rule_differences(writer)
     return trial_pages
 
 

@@ -15,6 +15,7 @@ import polars as pl
 import yaml
 
 from runner.catalog import CatalogItem
+from runner.ledger import LEDGER_FILE, record_runs
 from runner.records import (
     Efficiency,
     PolicyResult,
@@ -464,6 +465,11 @@ def _entry_results(
         ),
     )
     (folder / "run.json").write_text(manifest.model_dump_json(indent=2) + "\n")
+    if manifest.verified_by is not None:
+        # What the refresh workflow does after producing a run: vouch for it in the ledger.
+        record_runs(
+            [folder], folder.parents[2] / LEDGER_FILE, manifest.verified_by, manifest.finished_at
+        )
 
 
 def synthesize(root: Path, spec: SynthSpec | None = None) -> SynthWorld:

@@ -99,13 +99,13 @@ def contaminated(entry: Entry, snapshot: SnapshotInfo | None) -> bool:
 
 def badges_for(entry: Entry, run: Run, snapshot: SnapshotInfo | None) -> list[Badge]:
     out: list[Badge] = []
-    if run.verified and run.manifest is not None:
+    if run.ledger_entry is not None:
         out.append(
             Badge(
                 "verified",
                 "verified",
-                "Run by the leaderboard workflow from this config",
-                run.manifest.verified_by,
+                "Run by the leaderboard workflow from this config (in its ledger, digests match)",
+                run.ledger_entry.workflow_run,
             )
         )
     else:

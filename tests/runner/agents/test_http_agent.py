@@ -119,7 +119,7 @@ USER = {"role": "user", "content": "Something about space, not too long."}
 def test_two_steps_tool_call_then_message(
     agent_server: AgentServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("TAUREC_TEST_AGENT_TOKEN", "Bearer agent-secret-123456")
+    monkeypatch.setenv("TAUREC_KEY_TEST_AGENT", "Bearer agent-secret-123456")
     agent_server.answers = [
         Answer(
             body={
@@ -131,7 +131,7 @@ def test_two_steps_tool_call_then_message(
         ),
         Answer(body={"message": "How about tmdb_1, a short space adventure?"}),
     ]
-    agent = make_agent(agent_server.url, headers_env={"Authorization": "TAUREC_TEST_AGENT_TOKEN"})
+    agent = make_agent(agent_server.url, headers_env={"Authorization": "TAUREC_KEY_TEST_AGENT"})
     messages: list[dict[str, Any]] = [GREETING, USER]
     first = asyncio.run(agent.step(messages, TOOLS))
     assert first.content is None
@@ -171,7 +171,7 @@ def test_two_steps_tool_call_then_message(
     ]
     assert agent_server.headers[0]["Authorization"] == "Bearer agent-secret-123456"
     assert "agent-secret" not in json.dumps(agent.spec.model_dump())
-    assert agent.spec.args["headers_env"] == {"Authorization": "TAUREC_TEST_AGENT_TOKEN"}
+    assert agent.spec.args["headers_env"] == {"Authorization": "TAUREC_KEY_TEST_AGENT"}
 
 
 def test_malformed_argument_text_is_passed_through_raw(agent_server: AgentServer) -> None:
@@ -237,9 +237,9 @@ def test_401_fails_at_once_without_leaking_the_header(
     agent_server: AgentServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     secret = "Bearer very-secret-value-987"
-    monkeypatch.setenv("TAUREC_TEST_AGENT_HEADER", secret)
+    monkeypatch.setenv("TAUREC_KEY_TEST_HEADER", secret)
     agent_server.answers = [Answer(401, {"error": f"bad credential {secret}"})]
-    agent = make_agent(agent_server.url, headers_env={"Authorization": "TAUREC_TEST_AGENT_HEADER"})
+    agent = make_agent(agent_server.url, headers_env={"Authorization": "TAUREC_KEY_TEST_HEADER"})
     with pytest.raises(InfraFailure) as caught:
         asyncio.run(agent.step([GREETING, USER], TOOLS))
     assert caught.value.kind == "AuthenticationError"
@@ -260,8 +260,8 @@ def test_timeout_becomes_infra_failure(agent_server: AgentServer) -> None:
 
 
 def test_missing_header_env_is_an_infra_failure(agent_server: AgentServer) -> None:
-    agent = make_agent(agent_server.url, headers_env={"X-Api-Key": "TAUREC_TEST_UNSET_VARIABLE"})
-    with pytest.raises(InfraFailure, match="TAUREC_TEST_UNSET_VARIABLE"):
+    agent = make_agent(agent_server.url, headers_env={"X-Api-Key": "TAUREC_KEY_TEST_UNSET"})
+    with pytest.raises(InfraFailure, match="TAUREC_KEY_TEST_UNSET"):
         asyncio.run(agent.step([GREETING, USER], TOOLS))
     assert agent_server.received == []
 

@@ -199,9 +199,9 @@ def test_hang_times_out_into_an_infra_failure(
 def test_planted_key_never_appears_in_failures_or_spec(
     url: str, v1_task: Task, tools: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("TAUREC_TEST_PROVIDER_KEY", PLANTED_KEY)
+    monkeypatch.setenv("TAUREC_KEY_TEST_PROVIDER", PLANTED_KEY)
     # the server echoes the credential in its 401 message, as some providers do
-    leaky = agent(url, v1_task, model="heuristic+fault=401", api_key_env="TAUREC_TEST_PROVIDER_KEY")
+    leaky = agent(url, v1_task, model="heuristic+fault=401", api_key_env="TAUREC_KEY_TEST_PROVIDER")
     with pytest.raises(InfraFailure) as caught:
         step(leaky, v1_task, tools)
     assert caught.value.kind == "AuthenticationError"
@@ -211,14 +211,14 @@ def test_planted_key_never_appears_in_failures_or_spec(
         assert "0123456789abcdef" not in text
     spec = leaky.spec.model_dump_json()
     assert PLANTED_KEY not in spec
-    assert "TAUREC_TEST_PROVIDER_KEY" in spec
+    assert "TAUREC_KEY_TEST_PROVIDER" in spec
 
 
 def test_missing_key_variable_is_an_infra_failure(
     url: str, v1_task: Task, tools: list[dict[str, Any]]
 ) -> None:
-    a = agent(url, v1_task, api_key_env="TAUREC_TEST_KEY_THAT_IS_NOT_SET")
-    with pytest.raises(InfraFailure, match="TAUREC_TEST_KEY_THAT_IS_NOT_SET"):
+    a = agent(url, v1_task, api_key_env="TAUREC_KEY_THAT_IS_NOT_SET")
+    with pytest.raises(InfraFailure, match="TAUREC_KEY_THAT_IS_NOT_SET"):
         step(a, v1_task, tools)
 
 

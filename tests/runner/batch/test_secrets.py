@@ -80,13 +80,13 @@ def test_planted_secrets_are_absent_from_every_output(
     leaky_agent_url: str,
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", PROVIDER_KEY)
-    monkeypatch.setenv("LEAKY_AGENT_AUTH", HEADER_SECRET)
+    monkeypatch.setenv("TAUREC_KEY_LEAKY", HEADER_SECRET)
     sub = make_submission(
         "leaky",
         {
             "kind": "http",
             "endpoint": leaky_agent_url,
-            "headers_env": {"Authorization": "LEAKY_AGENT_AUTH"},
+            "headers_env": {"Authorization": "TAUREC_KEY_LEAKY"},
         },
         trials=1,
     )
@@ -109,7 +109,7 @@ def test_planted_secrets_are_absent_from_every_output(
     folder = sub / "results" / "tau-rec-v1"
     text = _all_output_text(folder)
     # The agent really did say it: the redaction markers prove the scrubber, not luck, removed it.
-    assert "[redacted:LEAKY_AGENT_AUTH]" in text
+    assert "[redacted:TAUREC_KEY_LEAKY]" in text
     assert "[redacted:OPENAI_API_KEY]" in text
     for secret in (PROVIDER_KEY, HEADER_SECRET, "planted-header-secret"):
         assert secret not in text

@@ -236,6 +236,7 @@ def test_http_endpoint_must_be_https_unless_loopback(
 
 def test_litellm_api_base_follows_the_same_rule(tmp_path: Path) -> None:
     text = GOOD.format(slug="good-agent") + "  api_base: http://models.example.com/v1\n"
+    text = text.replace("OPENAI_API_KEY", "TAUREC_KEY_GOOD_AGENT")
     text = text.replace("trials: 4\n  api_base", "  api_base").replace("/v1\n", "/v1\ntrials: 4\n")
     reason = only_error(
         check_submission(make_entry(tmp_path, "good-agent", text)), "agent.api_base"
@@ -388,7 +389,52 @@ def test_changed_paths_from_a_pull_request() -> None:
     assert by_path["/etc/passwd"].severity == "error"
     assert by_path["runner/loop.py"].severity == "warning"
     assert by_path["submissions/schema.json"].severity == "warning"
-    assert "automation" in by_path["submissions/old-agent/results/2026-11-01/trials.jsonl"].reason
+    results = by_path["submissions/old-agent/results/2026-11-01/trials.jsonl"]
+    assert results.severity == "error"
+    assert "written only by the refresh workflow" in results.reason
+
+
+def test_a_pr_forging_results_the_ledger_or_verified_by_fails_the_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The attacker: a valid entry plus a results folder, a ledger line and a verified_by URL."""
+    make_entry(tmp_path, "sly-agent")
+    monkeypatch.chdir(tmp_path)
+    run = tmp_path / "submissions/sly-agent/results/2026-11-01"
+    run.mkdir(parents=True)
+    (run / "run.json").write_text('{"verified_by": "https://example.org/run/1"}')
+    (tmp_path / "submissions/ledger.jsonl").write_text('{"submission": "sly-agent"}\n')
+    for changed, field in (
+        (
+            [
+                "submissions/sly-agent/submission.yaml",
+                "submissions/sly-agent/results/2026-11-01/run.json",
+            ],
+            "(path)",
+        ),
+        (["submissions/ledger.jsonl"], "(path)"),
+    ):
+        report = check_submissions([], changed=changed)
+        assert not report.ok
+        errors = [p for p in report.problems if p.severity == "error"]
+        assert any(p.field == field and "refresh workflow" in p.reason for p in errors)
+    assert any(
+        p.field == "verified_by" and "may not set verified_by" in p.reason
+        for p in check_submissions(
+            [], changed=["submissions/sly-agent/results/2026-11-01/run.json"]
+        ).problems
+    )
+    # A verified_by smuggled into the entry's own file fails too (and the markdown says why).
+    yaml_path = tmp_path / "submissions/sly-agent/submission.yaml"
+    yaml_path.write_text(yaml_path.read_text() + "# verified_by: https://example.org/run/2\n")
+    report = check_submissions([], changed=["submissions/sly-agent/submission.yaml"])
+    assert not report.ok
+    assert "may not set verified_by" in report.markdown()
+    # Control: the clean entry alone passes.
+    yaml_path.write_text(
+        yaml_path.read_text().replace("# verified_by: https://example.org/run/2\n", "")
+    )
+    assert check_submissions([], changed=["submissions/sly-agent/submission.yaml"]).ok
 
 
 def test_check_submissions_skips_removed_folders(

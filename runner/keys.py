@@ -1,0 +1,259 @@
+"""Which secret may go where: the one table of provider key variables and their hosts, and the entry-scoped key."""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from runner.errors import TaurecError
+
+__all__ = [
+    "ENTRY_KEY_PREFIX",
+    "HOSTED_ENV",
+    "PROVIDER_KEYS",
+    "KeyPolicyError",
+    "ProviderKey",
+    "allowed_key_env",
+    "check_header_env",
+    "entry_environment",
+    "entry_key_env",
+    "entry_secret_names",
+    "host_problem",
+    "hosted",
+    "key_problems",
+    "provider_of_model",
+]
+
+ENTRY_KEY_PREFIX = "TAUREC_KEY_"
+# Set (to anything but "" or "0") on hosted runs: endpoints on loopback or private addresses refused.
+HOSTED_ENV = "TAUREC_HOSTED"
+
+
+@dataclass(frozen=True)
+class ProviderKey:
+    """One provider key variable: the LiteLLM provider it belongs to and the only hosts it may reach."""
+
+    env: str
+    provider: str
+    hosts: tuple[str, ...]
+
+
+# The one table: a maintainers' provider key is sent only to that provider's own endpoints.
+PROVIDER_KEYS: dict[str, ProviderKey] = {
+    k.env: k
+    for k in (
+        ProviderKey("OPENAI_API_KEY", "openai", ("api.openai.com",)),
+        ProviderKey("ANTHROPIC_API_KEY", "anthropic", ("api.anthropic.com",)),
+        ProviderKey("GEMINI_API_KEY", "gemini", ("generativelanguage.googleapis.com",)),
+        ProviderKey("MISTRAL_API_KEY", "mistral", ("api.mistral.ai",)),
+        ProviderKey("OPENROUTER_API_KEY", "openrouter", ("openrouter.ai",)),
+        ProviderKey("GROQ_API_KEY", "groq", ("api.groq.com",)),
+        ProviderKey("DEEPSEEK_API_KEY", "deepseek", ("api.deepseek.com",)),
+        ProviderKey("XAI_API_KEY", "xai", ("api.x.ai",)),
+        ProviderKey("TOGETHERAI_API_KEY", "together_ai", ("api.together.xyz",)),
+        ProviderKey("FIREWORKS_AI_API_KEY", "fireworks_ai", ("api.fireworks.ai",)),
+    )
+}
+_BY_PROVIDER = {k.provider: k for k in PROVIDER_KEYS.values()}
+# Bare model names LiteLLM maps to a provider without a `provider/` prefix.
+_BARE_PREFIXES = (
+    ("gpt-", "openai"),
+    ("o1", "openai"),
+    ("o3", "openai"),
+    ("o4", "openai"),
+    ("chatgpt-", "openai"),
+    ("claude-", "anthropic"),
+    ("gemini-", "gemini"),
+)
+
+
+class KeyPolicyError(TaurecError):
+    """A configuration would send a secret somewhere the key table does not allow."""
+
+
+def entry_key_env(slug: str) -> str:
+    """The entry-scoped secret's variable name: `TAUREC_KEY_` + the slug upper-cased, `-` → `_`."""
+    return ENTRY_KEY_PREFIX + re.sub(r"[^A-Z0-9]", "_", slug.upper())
+
+
+def provider_of_model(model: str) -> str | None:
+    """The provider of a LiteLLM model string (`openai/gpt-5` → openai), None when unknown."""
+    if "/" in model:
+        return model.split("/", 1)[0].lower()
+    for prefix, provider in _BARE_PREFIXES:
+        if model.lower().startswith(prefix):
+            return provider
+    return None
+
+
+def _provider_key(model: str) -> ProviderKey | None:
+    provider = provider_of_model(model)
+    return _BY_PROVIDER.get(provider) if provider else None
+
+
+def _host(url: str | None) -> str:
+    return (urlsplit(url).hostname or "").lower() if url else ""
+
+
+def allowed_key_env(model: str, api_base: str | None, api_key_env: str | None) -> str | None:
+    """The variable whose value a LiteLLM agent may send (None: send a placeholder, no secret).
+
+    A provider variable goes only to its provider's hosts (default endpoint or an `api_base` on
+    one of them); anything else gets only an entry-scoped `TAUREC_KEY_…` variable. Raises
+    KeyPolicyError for every other combination.
+    """
+    own = _provider_key(model)
+    host = _host(api_base)
+    if api_key_env is None:
+        if api_base is None:
+            if own is None:
+                raise KeyPolicyError(
+                    f"model {model!r}: unknown provider, so no provider key may be sent; set "
+                    f"api_key_env to the entry's {ENTRY_KEY_PREFIX}<SLUG> variable"
+                )
+            return own.env
+        return own.env if own is not None and host in own.hosts else None
+    if api_key_env.startswith(ENTRY_KEY_PREFIX):
+        return api_key_env
+    key = PROVIDER_KEYS.get(api_key_env)
+    if key is None:
+        raise KeyPolicyError(
+            f"api_key_env {api_key_env!r}: only a provider key variable of the key table or the "
+            f"entry's own {ENTRY_KEY_PREFIX}<SLUG> variable may be named"
+        )
+    if own is None or own.provider != key.provider:
+        raise KeyPolicyError(
+            f"api_key_env {api_key_env!r} is the {key.provider} key; model {model!r} is not a "
+            f"{key.provider} model"
+        )
+    if api_base is not None and host not in key.hosts:
+        raise KeyPolicyError(
+            f"api_key_env {api_key_env!r} goes only to {', '.join(key.hosts)}, not to {host!r}: "
+            f"a custom api_base gets only the entry's {ENTRY_KEY_PREFIX}<SLUG> variable"
+        )
+    return api_key_env
+
+
+def check_header_env(header: str, env_name: str) -> None:
+    """An HTTP agent header may carry only an entry-scoped secret, never a provider key."""
+    if not env_name.startswith(ENTRY_KEY_PREFIX):
+        raise KeyPolicyError(
+            f"headers_env.{header} names {env_name!r}: an http agent gets only the entry's "
+            f"{ENTRY_KEY_PREFIX}<SLUG> variable"
+        )
+
+
+def hosted() -> bool:
+    return os.environ.get(HOSTED_ENV, "") not in ("", "0")
+
+
+def host_problem(url: str, *, hosted_run: bool) -> str | None:
+    """Why a run may not call this URL's host (private addresses always, loopback when hosted)."""
+    host = _host(url)
+    if host in ("localhost", "localhost.localdomain", "ip6-localhost"):
+        return f"{host!r} is loopback: refused on hosted runs" if hosted_run else None
+    try:
+        address = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return None
+    if address.is_loopback:
+        return f"{host!r} is loopback: refused on hosted runs" if hosted_run else None
+    if address.is_private or address.is_link_local or address.is_reserved:
+        return f"{host!r} is a private or link-local address: refused"
+    return None
+
+
+def key_problems(agent: Mapping[str, object], slug: str | None) -> list[tuple[str, str]]:
+    """(field, reason) for every key a submission's agent block would send where it may not."""
+    found: list[tuple[str, str]] = []
+    mine = entry_key_env(slug) if slug else None
+
+    def named(value: object) -> str | None:  # values that are not names are reported elsewhere
+        return (
+            value if isinstance(value, str) and re.fullmatch(r"[A-Z_][A-Z0-9_]*", value) else None
+        )
+
+    def scoped(field: str, name: str) -> None:
+        if name.startswith(ENTRY_KEY_PREFIX) and mine is not None and name != mine:
+            found.append((field, f"{name!r} is another entry's secret: use {mine}"))
+
+    kind = agent.get("kind")
+    if kind == "litellm":
+        model, base, env = agent.get("model"), agent.get("api_base"), agent.get("api_key_env")
+        if not isinstance(model, str):
+            return found
+        base = base if isinstance(base, str) else None
+        if env is not None and named(env) is None:
+            return found
+        env = named(env)
+        try:
+            allowed_key_env(model, base, env)
+        except KeyPolicyError as exc:
+            found.append(("agent.api_key_env", str(exc)))
+        if env is not None:
+            scoped("agent.api_key_env", env)
+    elif kind == "http":
+        headers = agent.get("headers_env")
+        for header, env in headers.items() if isinstance(headers, dict) else []:
+            if named(env) is None:
+                continue
+            assert isinstance(env, str)
+            try:
+                check_header_env(str(header), env)
+            except KeyPolicyError as exc:
+                found.append((f"agent.headers_env.{header}", str(exc)))
+            scoped(f"agent.headers_env.{header}", env)
+    return found
+
+
+def entry_secret_names(agent: Mapping[str, object], slug: str) -> list[str]:
+    """The secret variables one entry's run may see (none for built-ins)."""
+    kind = agent.get("kind")
+    if kind == "litellm":
+        model, base, env = agent.get("model"), agent.get("api_base"), agent.get("api_key_env")
+        name = allowed_key_env(
+            str(model),
+            base if isinstance(base, str) else None,
+            env if isinstance(env, str) else None,
+        )
+        return [name] if name else []
+    if kind == "http":
+        headers = agent.get("headers_env")
+        names = sorted({str(v) for v in (headers.values() if isinstance(headers, dict) else [])})
+        for name in names:
+            check_header_env("(any)", name)
+            if name != entry_key_env(slug):
+                raise KeyPolicyError(f"{name!r} is not this entry's secret {entry_key_env(slug)}")
+        return names
+    return []
+
+
+def _is_secret_name(name: str) -> bool:
+    return name in PROVIDER_KEYS or name.startswith(ENTRY_KEY_PREFIX)
+
+
+def entry_environment(
+    agent: Mapping[str, object], slug: str, environ: Mapping[str, str], secrets_json: str | None
+) -> dict[str, str]:
+    """The environment one entry runs in: every key-table and `TAUREC_KEY_` variable removed,
+    then only the ones this entry may use put back (from `environ` or the `secrets_json` map)."""
+    secrets: dict[str, str] = {}
+    if secrets_json:
+        try:
+            loaded = json.loads(secrets_json)
+        except json.JSONDecodeError as exc:
+            raise TaurecError(f"the secrets JSON is not valid JSON: {exc.msg}") from None
+        if not isinstance(loaded, dict):
+            raise TaurecError("the secrets JSON must be an object of name → value")
+        secrets = {str(k): str(v) for k, v in loaded.items()}
+    env = {k: v for k, v in environ.items() if not _is_secret_name(k)}
+    for name in entry_secret_names(agent, slug):
+        value = secrets.get(name, environ.get(name))
+        if value:
+            env[name] = value
+    return env

@@ -1,0 +1,146 @@
+"""The v1-parity corpus: under `rules: v1` every case gets v1's verdict; under v2, ours (and they differ).
+
+Each case in `v1_parity_cases.json` is a hand-written minimal trial (scripted agent replies, a
+user who always gives the same answer) isolating one policy, tool-argument or loop edge. Its `v1`
+verdict is what the published evaluator and loop give for it; `v2` is what our rules give.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from runner.catalog import Catalog, CatalogItem
+from runner.loop import run_trial
+from runner.protocols import AgentReply, ChatMessage, ToolCallRequest, ToolSchema, UserTurn
+from runner.rules import RULE_DIFFERENCES, RULE_SETS, RuleSet, get_rules
+from runner.scoring import score_transcript
+from runner.tasks import Task
+from runner.tools import build_toolset
+from runner.transcript import ComponentSpec, MessageEvent, Transcript
+
+CORPUS = json.loads((Path(__file__).parent / "v1_parity_cases.json").read_text(encoding="utf-8"))
+CATALOG = Catalog([CatalogItem.model_validate(i) for i in CORPUS["catalog"]])
+TASKS = {name: Task.model_validate(t) for name, t in CORPUS["tasks"].items()}
+CASES = {case["id"]: case for case in CORPUS["cases"]}
+
+
+class ScriptedAgent:
+    """Plays the case's replies in order, then keeps saying it is still thinking."""
+
+    def __init__(self, replies: list[dict[str, Any]]) -> None:
+        self.replies = replies
+        self.i = 0
+
+    @property
+    def spec(self) -> ComponentSpec:
+        return ComponentSpec(name="parity-script")
+
+    async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> AgentReply:
+        if self.i >= len(self.replies):
+            return AgentReply(content="Still thinking about it.")
+        reply = self.replies[self.i]
+        self.i += 1
+        calls = [
+            ToolCallRequest(id=f"c{self.i}_{j}", name=c["name"], arguments=c["arguments"])
+            for j, c in enumerate(reply["tool_calls"])
+        ]
+        return AgentReply(content=reply["content"], tool_calls=calls)
+
+
+class SameAnswerUser:
+    @property
+    def spec(self) -> ComponentSpec:
+        return ComponentSpec(name="same-answer")
+
+    async def respond(self, conversation: list[MessageEvent]) -> UserTurn:
+        return UserTurn(content="Something light, please.")
+
+
+def run_case(case: dict[str, Any], rules: RuleSet) -> Transcript:
+    task = TASKS[case["task"]]
+    return asyncio.run(
+        run_trial(
+            task=task,
+            catalog=CATALOG,
+            agent=ScriptedAgent(case["agent"]),
+            simulator=SameAnswerUser(),
+            toolset=build_toolset(CATALOG, task, rules=rules),
+            seed=0,
+            max_turns=case.get("max_turns", 20),
+            rules=rules,
+        )
+    )
+
+
+def verdict(case: dict[str, Any], rules: RuleSet) -> dict[str, Any]:
+    """The same fields the corpus records: outcome, stop reason, recommendations and scores."""
+    transcript = run_case(case, rules)
+    if transcript.stop_reason == "infra_error":
+        return {"outcome": "trial_fails"}
+    score = score_transcript(TASKS[case["task"]], transcript, CATALOG)
+    return {
+        "outcome": "scored",
+        "stop_reason": "timeout"
+        if transcript.stop_reason == "max_turns"
+        else transcript.stop_reason,
+        "recommendations": transcript.recommendations,
+        "constraint_score": score.constraint_score,
+        "policy_score": score.policy_score,
+        "reward": score.reward,
+        "failed_policies": sorted(p.policy for p in score.policies if not p.passed),
+    }
+
+
+@pytest.mark.parametrize("case_id", sorted(CASES))
+def test_v1_rules_reproduce_v1_verdict(case_id: str) -> None:
+    case = CASES[case_id]
+    assert verdict(case, get_rules("v1")) == case["v1"], case["edge"]
+
+
+@pytest.mark.parametrize("case_id", sorted(CASES))
+def test_v2_rules_give_our_verdict(case_id: str) -> None:
+    case = CASES[case_id]
+    assert verdict(case, get_rules("v2")) == case["v2"], case["edge"]
+
+
+def test_every_difference_has_a_case_that_flips_a_reward_or_outcome() -> None:
+    """Not controls: each non-control case changes the reward (or whether the trial counts)."""
+    flips = [
+        c["id"]
+        for c in CASES.values()
+        if (c["v1"]["outcome"], c["v1"].get("reward"))
+        != (c["v2"]["outcome"], c["v2"].get("reward"))
+    ]
+    controls = [c["id"] for c in CASES.values() if c["edge"].startswith("control")]
+    assert set(flips) | set(controls) == set(CASES)
+    assert not set(flips) & set(controls)
+
+
+def test_rule_differences_cover_every_field_exactly_once() -> None:
+    listed = [f for d in RULE_DIFFERENCES for f in d.fields]
+    fields = [f for f in RuleSet.model_fields if f != "name"]
+    assert sorted(listed) == sorted(fields)
+    for name in fields:
+        assert getattr(RULE_SETS["v1"], name) != getattr(RULE_SETS["v2"], name), name
+
+
+def test_transcript_and_score_name_the_rule_set() -> None:
+    case = CASES["two_recommends_one_reply"]
+    transcript = run_case(case, get_rules("v1"))
+    assert transcript.rules == "v1"
+    again = Transcript.model_validate_json(transcript.model_dump_json())
+    # Re-scored from the file alone, it is judged under the rules it ran under.
+    assert score_transcript(TASKS["comedy"], again, CATALOG).reward == case["v1"]["reward"]
+    assert score_transcript(TASKS["comedy"], again, CATALOG, get_rules("v2")).policy_score == 0.0
+
+
+def test_unknown_rule_set_suggests_the_closest() -> None:
+    from runner.errors import TaurecError
+
+    with pytest.raises(TaurecError, match="did you mean 'v1'"):
+        get_rules("V1")
