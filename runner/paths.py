@@ -12,6 +12,7 @@ SNAPSHOTS_DIR = PROJECT_ROOT / "catalog_pipeline" / "snapshots"
 SUBMISSIONS_DIR = PROJECT_ROOT / "submissions"
 SITE_DIR = PROJECT_ROOT / "site"
 PUBLIC_DIR = PROJECT_ROOT / "public"
+EXAMPLES_DIR = PROJECT_ROOT / "examples"
 
 
 def v1_data_dir() -> Path:

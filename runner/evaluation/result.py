@@ -127,8 +127,8 @@ class EvalResult(BaseModel):
 def _reasons(record: TrialRecord) -> list[FailedCheck]:
     if record.status == "infra_error" or record.score is None:
         error = record.error
-        message = f"{error.kind}: {error.message}" if error else "no error recorded"
-        return [FailedCheck(kind="infra_error", name=str(record.stop_reason), reason=message)]
+        kind, message = (error.kind, error.message) if error else ("Unknown", "no error recorded")
+        return [FailedCheck(kind="infra_error", name=kind, reason=message)]
     score = record.score
     checks = [
         FailedCheck(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import logging
@@ -18,6 +19,7 @@ import altair as alt
 
 from runner.errors import TaurecError
 from runner.paths import (
+    EXAMPLES_DIR,
     PROJECT_ROOT,
     PUBLIC_DIR,
     SITE_DIR,
@@ -27,7 +29,14 @@ from runner.paths import (
 )
 from runner.rules import DEFAULT_RULES, get_rules
 from runner.sitegen.aggregate import Aggregates, aggregate_runs
-from runner.sitegen.inputs import SNAPSHOT_DOWNLOADS, SiteInputs, load_inputs
+from runner.sitegen.bounds import (
+    DEFAULT_BUDGET_MB,
+    SizeReport,
+    enforce_budget,
+    measure,
+    write_raw_trials,
+)
+from runner.sitegen.inputs import SHA256SUMS, SiteInputs, load_inputs, published_files
 from runner.sitegen.mkdocs_hooks import bodies_dir
 from runner.sitegen.pages import PageWriter, environment, render_pages
 from runner.sitegen.views import SnapshotBoard, boards
@@ -53,13 +62,18 @@ class BuildReport:
     trial_pages: int
     timings: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    size: SizeReport | None = None
+    budget_mb: float | None = None
 
     def summary(self) -> str:
         stages = ", ".join(f"{k} {v:.2f}s" for k, v in self.timings.items())
-        return (
+        line = (
             f"built {self.out}: {self.entries} entries, {self.runs} runs, {self.trials} trials, "
             f"{self.pages} generated pages ({self.trial_pages} trial pages); {stages}"
         )
+        if self.size is None:
+            return line
+        return "\n".join([line, *self.size.lines(self.budget_mb)])
 
 
 def vega_bundle() -> str:
@@ -93,7 +107,7 @@ def _downloads(
     target = docs / "downloads"
     target.mkdir(parents=True, exist_ok=True)
     for board in board_list:
-        rows = [r.export() for r in board.rows]
+        rows = [r.export() for r in (*board.rows, *board.references)]
         (target / f"leaderboard-{board.label}.json").write_text(
             json.dumps(rows, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
         )
@@ -108,12 +122,20 @@ def _downloads(
         folder = target / "snapshots" / snap.label
         folder.mkdir(parents=True, exist_ok=True)
         links[snap.label] = {}
-        for name in (*SNAPSHOT_DOWNLOADS, "manifest.json", "changes.json", "solvability.json"):
+        sums: list[str] = []
+        for name in published_files(snap):
             source = snap.folder / name
             if source.exists():
                 shutil.copyfile(source, folder / name)
                 links[snap.label][name] = f"downloads/snapshots/{snap.label}/{name}"
+                sums.append(f"{snap.sha256.get(name) or _sha256_file(source)}  {name}\n")
+        (folder / SHA256SUMS).write_text("".join(sums), encoding="utf-8")
+        links[snap.label][SHA256SUMS] = f"downloads/snapshots/{snap.label}/{SHA256SUMS}"
     return links
+
+
+def _sha256_file(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _nav(config_file: Path, docs: Path) -> list[Any]:
@@ -130,7 +152,7 @@ def _nav(config_file: Path, docs: Path) -> list[Any]:
     return nav
 
 
-def run_mkdocs(config_file: Path, docs: Path, out: Path) -> None:
+def run_mkdocs(config_file: Path, docs: Path, out: Path, site_url: str | None = None) -> None:
     """`mkdocs build --strict` of `docs` into `out`, as a library call; warnings are errors."""
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     from mkdocs.commands.build import build
@@ -154,6 +176,7 @@ def run_mkdocs(config_file: Path, docs: Path, out: Path) -> None:
             site_dir=str(out),
             nav=_nav(config_file, docs),
             strict=True,
+            **({"site_url": site_url} if site_url else {}),
         )
         build(config)
     except Abort as exc:
@@ -171,13 +194,19 @@ def assemble(docs: Path, site_dir: Path, inputs: SiteInputs, agg: Aggregates) ->
     for page in sorted((site_dir / "pages").glob("*.md")):
         shutil.copyfile(page, docs / page.name)
     shutil.copytree(site_dir / "assets", docs / "assets")
+    # The Node agent example, linked from the protocol and integration pages.
+    (docs / "examples").mkdir()
+    shutil.copyfile(
+        EXAMPLES_DIR / "typescript-agent" / "agent.mjs", docs / "examples" / "agent.mjs"
+    )
     bundle = docs / VEGA_BUNDLE
     bundle.parent.mkdir(parents=True, exist_ok=True)
     bundle.write_text(vega_bundle(), encoding="utf-8")
     board_list = boards(inputs, agg)
     links = _downloads(docs, inputs, board_list)
+    raw = write_raw_trials(docs, inputs)
     writer = PageWriter(environment(site_dir / "templates"), docs)
-    trial_pages = render_pages(writer, inputs, agg, board_list, links)
+    trial_pages = render_pages(writer, inputs, agg, board_list, links, raw)
     return writer.count, trial_pages
 
 
@@ -200,11 +229,15 @@ def build_site(
     site_dir: Path = SITE_DIR,
     config_file: Path | None = None,
     seed: int = 0,
+    site_url: str | None = None,
+    max_size_mb: float | None = DEFAULT_BUDGET_MB,
     rules: str = DEFAULT_RULES,
 ) -> BuildReport:
     """Build the whole static site into `out` (works from file:// and any static server).
 
     The boards show runs under one rule set (`rules`, default v2); others are left out with a note.
+    `site_url` (e.g. https://owner.github.io/repo/) gives the 404 page and the sitemap real
+    addresses; `max_size_mb` fails the build, naming the largest parts, when `out` outgrows it.
     """
     timings: dict[str, float] = {}
     start = time.perf_counter()
@@ -226,11 +259,13 @@ def build_site(
     if out.exists():
         _check_replaceable(out)
         shutil.rmtree(out)
-    run_mkdocs(config_file or PROJECT_ROOT / "mkdocs.yml", docs, out)
+    run_mkdocs(config_file or PROJECT_ROOT / "mkdocs.yml", docs, out, site_url)
     timings["mkdocs"] = time.perf_counter() - start
+    size = measure(out)
     if scratch:  # kept when mkdocs fails, to look at what it refused
         shutil.rmtree(docs)
         shutil.rmtree(bodies_dir(docs), ignore_errors=True)
+    enforce_budget(size, max_size_mb, out)
     return BuildReport(
         out=out,
         docs=docs,
@@ -241,4 +276,6 @@ def build_site(
         trial_pages=trial_pages,
         timings=timings,
         notes=inputs.notes,
+        size=size,
+        budget_mb=max_size_mb,
     )
