@@ -281,9 +281,16 @@ def _entry_view(
     }
 
 
-def _event_views(transcript: Transcript) -> list[dict[str, Any]]:
+def _event_views(
+    transcript: Transcript, trial: int, shown: dict[str, tuple[str, str]]
+) -> list[dict[str, Any]]:
+    """Events as the trial page shows them; a tool result already shown on the page is linked.
+
+    `shown` maps a result's text to (anchor, label) of its first appearance on the page, so
+    repeated results (the same search in every trial of a task) are printed once per page.
+    """
     out: list[dict[str, Any]] = []
-    for ev in transcript.events:
+    for number, ev in enumerate(transcript.events):
         if ev.type == "message":
             out.append({"type": "message", "role": ev.role, "content": ev.content})
         else:
@@ -295,12 +302,16 @@ def _event_views(transcript: Transcript) -> list[dict[str, Any]]:
             result = ev.result
             with contextlib.suppress(ValueError):
                 result = json.dumps(json.loads(ev.result), ensure_ascii=False, indent=2)
+            anchor = f"result-{trial}-{number}"
+            first = shown.setdefault(result, (anchor, f"trial {trial}, event {number + 1}"))
             out.append(
                 {
                     "type": "tool_call",
                     "name": ev.name,
                     "args": args,
-                    "result": result,
+                    "result": result if first[0] == anchor else None,
+                    "anchor": anchor,
+                    "same_as": None if first[0] == anchor else first,
                     "is_error": ev.is_error,
                 }
             )
@@ -331,6 +342,7 @@ def _trial_views(
     snapshot: SnapshotInfo | None,
 ) -> dict[str, Any]:
     trials = []
+    shown: dict[str, tuple[str, str]] = {}
     for r in records:
         transcript = _read_transcript(run, r)
         rec = r.score.recommendation if r.score else None
@@ -353,7 +365,9 @@ def _trial_views(
                 "leak_clean": audit.clean if audit is not None else r.leak_audit_clean,
                 "leaks": audit.leaks if audit is not None else [],
                 "transcript": r.transcript,
-                "events": _event_views(transcript) if transcript is not None else None,
+                "events": _event_views(transcript, r.key.trial_index, shown)
+                if transcript is not None
+                else None,
             }
         )
     scored = [r for r in records if r.status == "scored"]
