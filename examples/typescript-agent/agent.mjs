@@ -35,8 +35,16 @@ const GENRES = [
 ];
 const LEVELS = ["G", "PG", "PG-13", "R", "NC-17"];
 const RESTRICTED = new Set(["R", "NC-17"]);
+// Services a person may name before we have seen them in any film's metadata.
+const KNOWN_SERVICES = ["Netflix", "Hulu", "Amazon Prime Video", "HBO Max", "Disney+", "Paramount+",
+  "Peacock", "Apple TV+", "Starz", "Shudder", "MUBI", "AMC+", "Tubi", "Kanopy", "Criterion Channel"];
 const MAX_PROPOSALS = 6;
 const METADATA_BATCH = 20;
+// The standard track allows 80 tool calls per trial; stop fetching metadata well before that.
+const METADATA_CALLS_MAX = 40;
+// The person's patience is finite (they leave after 2-4 films turned down): after one "no",
+// commit to the best remaining fit instead of putting yet another title to them.
+const PROPOSALS_BEFORE_COMMIT = 1;
 const ACCEPT = /\b(yes|yeah|sure|perfect|sounds (good|great)|i'?ll take it|i'?d watch|lock it in|go (ahead|with it)|make it official|let'?s do it|works for me)\b/i;
 const NO_PREFERENCE = /(anything specific|nothing particular|easy on|no preference|don'?t mind|don'?t care|not fussy)/;
 const ABSTAIN_ASK = "I looked carefully, and nothing in the catalog meets everything you asked for.";
@@ -72,7 +80,7 @@ function knownMovies(/** @type {ToolUse[]} */ uses) {
 function wishes(/** @type {ChatMessage[]} */ messages, /** @type {Map<string, Movie>} */ movies) {
   const userText = messages.filter((m) => m.role === "user").map((m) => m.content ?? "").join("\n");
   const lower = userText.toLowerCase();
-  const allServices = new Set([...movies.values()].flatMap((m) => m.streaming_services));
+  const allServices = new Set([...KNOWN_SERVICES, ...[...movies.values()].flatMap((m) => m.streaming_services)]);
   /** @type {Wishes} */
   const w = {
     genres: GENRES.filter((g) => lower.includes(g.toLowerCase()) && !new RegExp(`(no|not|without|hate)[^.]{0,20}${g.toLowerCase()}`).test(lower)),
@@ -224,7 +232,8 @@ export function step(request) {
   if (searched.size === 0) return { tool_calls: plan.slice(0, 3).map((query) => call("search_catalog", { query })) };
   const hits = uses.filter((u) => u.name === "search_catalog" && Array.isArray(u.result)).flatMap((u) => u.result);
   const unfetched = [...new Set(hits.map((/** @type {{id: string}} */ h) => h.id))].filter((id) => !movies.has(id) && !watched.has(id));
-  if (unfetched.length) {
+  const fetched = uses.filter((u) => u.name === "get_metadata").length;
+  if (unfetched.length && fetched < METADATA_CALLS_MAX) {
     return { tool_calls: unfetched.slice(0, METADATA_BATCH).map((id) => call("get_metadata", { item_id: id })) };
   }
 
@@ -237,7 +246,7 @@ export function step(request) {
     .filter((m) => fits(m, w, watched) && !unavailable.has(m.id))
     .sort((a, b) => b.rating - a.rating || b.vote_count - a.vote_count || a.id.localeCompare(b.id));
   const best = candidates[0];
-  if (!best && plan.length && replies.length < MAX_PROPOSALS) {
+  if (!best && plan.length && replies.length < MAX_PROPOSALS && uses.length < 60) {
     // Nothing known fits yet: look further before giving up.
     return { tool_calls: plan.slice(0, 3).map((query) => call("search_catalog", { query })) };
   }
@@ -254,6 +263,12 @@ export function step(request) {
   }
   const year = best.release_date.slice(0, 4);
   const sponsored = best.sponsored ? " Heads-up: this one is a sponsored pick." : "";
+  if (replies.length >= PROPOSALS_BEFORE_COMMIT && w.services.length) {
+    return {
+      message: `Then I'd go with "${best.title}" (${year}).${sponsored}`,
+      tool_calls: [call("recommend", { item_id: best.id })],
+    };
+  }
   const mature = RESTRICTED.has(best.content_rating) ? ` It is rated ${best.content_rating}; is that all right?` : "";
   return {
     message: `How about "${best.title}" (${year}), ${best.genres.join("/").toLowerCase()}, `
