@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from runner.cli._options import board_option
 from runner.paths import PUBLIC_DIR, SNAPSHOTS_DIR, SUBMISSIONS_DIR, TASKS_DIR
 
 
@@ -44,12 +45,23 @@ def group() -> None:
     help="Where the built site goes (replaced).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
-def build(submissions: Path, snapshots: Path, tasks: Path, out: Path, seed: int) -> None:
+@board_option
+def build(
+    submissions: Path, snapshots: Path, tasks: Path, out: Path, seed: int, board_path: Path | None
+) -> None:
     """Aggregate results, render the pages and run `mkdocs build --strict` into OUT."""
+    from runner.board import board_settings
     from runner.sitegen import build_site
 
+    board, _ = board_settings(board_path)
     report = build_site(
-        submissions=submissions, snapshots=snapshots, tasks=tasks, out=out, seed=seed
+        submissions=submissions,
+        snapshots=snapshots,
+        tasks=tasks,
+        out=out,
+        seed=seed,
+        rules=board.rules,
+        board=board,
     )
     for note in report.notes:
         click.echo(f"note: {note}", err=True)

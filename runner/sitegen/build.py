@@ -16,6 +16,7 @@ from typing import Any
 
 import altair as alt
 
+from runner.board import BoardSettings
 from runner.errors import TaurecError
 from runner.paths import (
     EXAMPLES_DIR,
@@ -163,7 +164,9 @@ def run_mkdocs(config_file: Path, docs: Path, out: Path) -> None:
         logger.removeHandler(handler)
 
 
-def assemble(docs: Path, site_dir: Path, inputs: SiteInputs, agg: Aggregates) -> tuple[int, int]:
+def assemble(
+    docs: Path, site_dir: Path, inputs: SiteInputs, agg: Aggregates, board: BoardSettings
+) -> tuple[int, int]:
     """Fill `docs` with hand-written pages, assets, the vega bundle, downloads and generated pages."""
     for folder in (docs, bodies_dir(docs)):
         if folder.exists():
@@ -183,7 +186,7 @@ def assemble(docs: Path, site_dir: Path, inputs: SiteInputs, agg: Aggregates) ->
     board_list = boards(inputs, agg)
     links = _downloads(docs, inputs, board_list)
     writer = PageWriter(environment(site_dir / "templates"), docs)
-    trial_pages = render_pages(writer, inputs, agg, board_list, links)
+    trial_pages = render_pages(writer, inputs, agg, board_list, links, board)
     return writer.count, trial_pages
 
 
@@ -207,11 +210,15 @@ def build_site(
     config_file: Path | None = None,
     seed: int = 0,
     rules: str = DEFAULT_RULES,
+    board: BoardSettings | None = None,
 ) -> BuildReport:
     """Build the whole static site into `out` (works from file:// and any static server).
 
     The boards show runs under one rule set (`rules`, default v2); others are left out with a note.
+    `board` (the settings of `leaderboard.yaml`) is shown on the Methodology and entry pages.
     """
+    if board is None:
+        board = BoardSettings.model_validate({"rules": get_rules(rules).name})
     timings: dict[str, float] = {}
     start = time.perf_counter()
     inputs = load_inputs(Path(submissions), Path(snapshots), Path(tasks), get_rules(rules).name)
@@ -225,7 +232,7 @@ def build_site(
         (site_dir / "generated").mkdir(parents=True, exist_ok=True)
         docs = Path(tempfile.mkdtemp(prefix="docs-", dir=site_dir / "generated"))
     docs = Path(docs)
-    pages, trial_pages = assemble(docs, site_dir, inputs, agg)
+    pages, trial_pages = assemble(docs, site_dir, inputs, agg, board)
     timings["render"] = time.perf_counter() - start
     start = time.perf_counter()
     out = Path(out)
