@@ -10,7 +10,10 @@ Protocol under rule set v2 (ours); v1 reproduces the published loop, see `runner
 3. A successful `recommend(id)` ends the trial `recommended`; `recommend()` ends it `abstained`
    (an erroring recommend does not end it). Tool calls after it in the same reply do not run.
 4. After `max_turns` agent steps without a recommend, the trial ends `max_turns`.
-5. Any exception from the agent, the simulator or the toolset ends the trial `infra_error`
+5. A user turn with verdict `leave` (out of patience) ends the trial `user_left`; a tool call
+   beyond the rule set's `tool_budget` (v2; v1 has none) is not run and ends the trial
+   `tool_budget`. Under v1 the user cannot leave: its parting words are just a message.
+6. Any exception from the agent, the simulator or the toolset ends the trial `infra_error`
    (InfraFailure keeps its kind) - never raised, never dropped.
 """
 
@@ -130,15 +133,18 @@ async def run_trial(
     tool_names: list[str] = []
     tools: list[dict[str, Any]] = []
     calls_made = 0
+    calls_made_run = 0
 
     def conversation() -> list[MessageEvent]:
         return [e for e in events if isinstance(e, MessageEvent)]
 
-    async def user_says() -> None:
+    async def user_says() -> bool:
+        """The user's next message; False when the user has left."""
         turn = await _guard("user simulator", lambda: simulator.respond(conversation()))
         _add_usage(usage, "user", turn.usage)
         events.append(MessageEvent(role="user", content=turn.content))
         messages.append({"role": "user", "content": turn.content})
+        return turn.verdict != "leave"
 
     try:
         tool_names = list(toolset.names)
@@ -198,6 +204,10 @@ async def run_trial(
                     events.append(MessageEvent(role="agent", content=content or ""))
                     spoke = True
                 for call_id, request in requests:
+                    if rules.tool_budget is not None and calls_made_run >= rules.tool_budget:
+                        stop_reason = "tool_budget"
+                        break
+                    calls_made_run += 1
                     outcome = toolset.call(request.name, request.arguments)
                     events.append(
                         ToolCallEvent(
@@ -238,7 +248,8 @@ async def run_trial(
             if turns >= max_turns and not rules.user_answers_last_turn:
                 stop_reason = "max_turns"
                 break
-            await user_says()
+            if not await user_says() and rules.user_can_leave:
+                stop_reason = "user_left"
     except _Stop as stop:
         stop_reason = "infra_error"
         error = stop.error
@@ -256,6 +267,7 @@ async def run_trial(
         simulator=_spec(simulator, "simulator"),
         tools=tool_names,
         max_turns=max_turns,
+        tool_budget=rules.tool_budget,
         events=events,
         recommendations=recommendations,
         stop_reason=stop_reason,

@@ -77,7 +77,9 @@ class UserTurn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     content: str
-    verdict: Literal["continue", "accept", "decline", "abstain_ok"] = "continue"
+    verdict: Literal["continue", "accept", "decline", "abstain_ok", "leave"] = Field(
+        default="continue", description="`leave` ends the trial with stop reason `user_left`"
+    )
     usage: list[ModelCall] = Field(default_factory=list)
 
 

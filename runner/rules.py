@@ -103,6 +103,13 @@ class RuleSet(BaseModel):
     user_answers_last_turn: bool = Field(
         description="The user still answers the agent's message in the last allowed turn"
     )
+    tool_budget: int | None = Field(
+        description="Tool calls allowed per trial; one more ends the trial `tool_budget` (None: "
+        "no budget)"
+    )
+    user_can_leave: bool = Field(
+        description="A user out of patience ends the trial `user_left` (else the chat goes on)"
+    )
 
     @cached_property
     def compiled_disclosure(self) -> tuple[re.Pattern[str], ...]:
@@ -127,6 +134,8 @@ RULE_SETS: dict[RuleSetName, RuleSet] = {
         max_tool_rounds=200,
         tool_round_cut_ends_trial=True,
         user_answers_last_turn=True,
+        tool_budget=None,
+        user_can_leave=False,
     ),
     "v2": RuleSet(
         name="v2",
@@ -145,6 +154,10 @@ RULE_SETS: dict[RuleSetName, RuleSet] = {
         max_tool_rounds=25,
         tool_round_cut_ends_trial=False,
         user_answers_last_turn=False,
+        # Generous for a careful agent (the paper's strongest agents used a median of 15-28 tool
+        # calls per task) and far below a sweep of the catalog.
+        tool_budget=80,
+        user_can_leave=True,
     ),
 }
 
@@ -282,5 +295,22 @@ RULE_DIFFERENCES: tuple[RuleDifference, ...] = (
         "The last turn",
         "The user answers the agent's message in the last allowed turn before the trial ends.",
         "The trial ends at the agent's last allowed message.",
+    ),
+    RuleDifference(
+        ("tool_budget",),
+        "loop",
+        "Tool-call budget",
+        "None: an agent may make any number of tool calls, so sweeping the whole catalog "
+        "through search and metadata costs nothing.",
+        "80 tool calls per trial; the call that would exceed it is not run and the trial ends "
+        "with stop reason tool_budget (scored as a failure).",
+    ),
+    RuleDifference(
+        ("user_can_leave",),
+        "loop",
+        "The user's patience",
+        "The user never leaves; the conversation runs until a recommend or the turn limit.",
+        "After a seeded 2-4 declined proposals, or a message naming several new titles, the "
+        "user leaves and the trial ends with stop reason user_left (scored as a failure).",
     ),
 )

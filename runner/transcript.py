@@ -12,7 +12,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from runner.errors import LoadError, describe_validation_error
 from runner.rules import RuleSetName
 
-StopReason = Literal["recommended", "abstained", "max_turns", "infra_error"]
+# `user_left`: the simulated user ran out of patience; `tool_budget`: the agent made more tool
+# calls than the trial's budget allows. Both are the agent's failures, scored like `max_turns`.
+StopReason = Literal[
+    "recommended", "abstained", "max_turns", "user_left", "tool_budget", "infra_error"
+]
 TRANSCRIPT_SCHEMA_VERSION: Literal[2] = 2
 
 
@@ -149,6 +153,9 @@ class Transcript(BaseModel):
     simulator: ComponentSpec
     tools: list[str] = Field(default_factory=list, description="Tool names offered to the agent")
     max_turns: int = 20
+    tool_budget: int | None = Field(
+        default=None, description="Tool calls allowed in the trial (None: no budget, as in v1)"
+    )
     events: list[Event] = Field(default_factory=list)
     recommendations: list[str] = Field(default_factory=list)
     stop_reason: StopReason | None = None

@@ -69,9 +69,31 @@ def _heuristic(context: AgentContext, args: dict[str, Any]) -> Agent:
     return HeuristicAgent(context, args)
 
 
+@register_builtin("careful")
+def _careful(context: AgentContext, args: dict[str, Any]) -> Agent:
+    """The heuristic that asks about every topic, one per message, and presses vague answers."""
+    return HeuristicAgent(context, {"max_proposals": 3, **args}, careful=True)
+
+
 @register_builtin("random")
 def _random(context: AgentContext, args: dict[str, Any]) -> Agent:
     return RandomAgent(context, args)
+
+
+def _register_adversaries() -> None:
+    from runner.agents.adversaries import ADVERSARY_NAMES, AdversaryAgent
+
+    for adversary in ADVERSARY_NAMES:
+
+        def factory(context: AgentContext, args: dict[str, Any], name: str = adversary) -> Agent:
+            if args:
+                raise TaurecError(f"adversary {name!r} takes no args (got {sorted(args)})")
+            return AdversaryAgent(name, context)
+
+        register_builtin(adversary)(factory)
+
+
+_register_adversaries()
 
 
 def _unknown(name: str) -> UnknownAgentError:

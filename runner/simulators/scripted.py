@@ -1,14 +1,22 @@
-"""The scripted user simulator: a deterministic, rule-based user who follows the reveal rules exactly.
+"""The scripted user simulator: a seeded, rule-based user with finite patience who follows the reveal rules.
 
 Rules (see ASK_KEYWORDS in `vocabulary.py` for what counts as asking about a field):
-- the first message is a request plus every `volunteer` constraint, stated plainly;
-- an `on_ask` constraint is stated only once the agent has asked about its field;
-- a `hidden` constraint is never stated; a proposal that breaks it gets a hint without the value;
+- the first message is a request plus every `volunteer` constraint, in seeded paraphrase;
+- an `on_ask` constraint is stated only once the agent has asked about its field, and only the
+  topics asked are answered; for some fields (seeded) the first answer is vague ("nothing too
+  long") and the number comes only when the agent asks about that topic again;
+- a `hidden` constraint is never stated; a proposal that breaks it gets a directional hint
+  without the value;
 - asked about streaming services, the user lists the services it subscribes to;
-- a proposal (a catalog title or id named in the agent's message) that breaks nothing is accepted;
-  one already watched, or not on the user's services, is declined with the reason;
-- an agent that neither asks nor proposes is pushed to commit; an honest "nothing fits" is
-  accepted on a no-valid-recommendation task and pushed back on otherwise.
+- a proposal (a catalog title or id named in the agent's message) that breaks nothing is
+  accepted; otherwise it is declined (already watched, not on my services, or a hint). Sometimes
+  (seeded) the user first asks what a proposed title is about and decides on the next message;
+- patience is finite: after a seeded 2-4 declined proposals the user leaves, and naming more
+  than one new title in a message makes it leave at once (verdict `leave`, stop `user_left`) -
+  so a verdict on a named title is never free;
+- "I found nothing" gets the same neutral reply whether or not the task has a valid answer;
+- an agent that neither asks nor proposes is pushed to commit.
+Wording and decisions are functions of (task, catalog, seed, conversation): same seed, same reply.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ import random
 import re
 import weakref
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 
 from runner.catalog import Catalog, CatalogItem
 from runner.protocols import UserTurn
@@ -34,7 +43,15 @@ from runner.simulators.vocabulary import (
 from runner.tasks import Constraint, Task, TaskConstraint
 from runner.transcript import ComponentSpec, MessageEvent
 
-__all__ = ["NOTHING_FITS_RE", "ScriptedUser", "TitleIndex", "persona_line", "title_index"]
+__all__ = [
+    "NOTHING_FITS_RE",
+    "ScriptedUser",
+    "Temperament",
+    "TitleIndex",
+    "persona_line",
+    "temperament",
+    "title_index",
+]
 
 # An agent message saying it found nothing suitable.
 NOTHING_FITS_RE = re.compile(
@@ -44,43 +61,77 @@ NOTHING_FITS_RE = re.compile(
     r"no suitable|abstain)"
 )
 
-_ID_RE = re.compile(r"\btmdb_\d+\b")
+
+_TOKEN_RE = re.compile(r"\w+|[^\w\s]")
+
+
+def _tokens(text: str) -> list[re.Match[str]]:
+    return list(_TOKEN_RE.finditer(text))
 
 
 class TitleIndex:
-    """Finds catalog items named in a text: by id, or by title (one-word titles match case-sensitively)."""
+    """Finds catalog items named in a text, by id or by title, in time independent of the catalog size.
+
+    Built once per catalog: a dict from each title's token sequence (words and punctuation,
+    lowercased) to its item, so a message is scanned position by position against n-grams of the
+    title lengths that exist - never against every title. One-word titles match case-sensitively
+    (so "Up" is a title, "up" is not); longer titles match in any case.
+    """
 
     def __init__(self, catalog: Catalog) -> None:
         self._catalog = catalog
-        entries = sorted(((i.title, i.id) for i in catalog.items), key=lambda e: -len(e[0]))
-        self._by_title: dict[str, str] = {}
-        parts: list[str] = []
-        for title, item_id in entries:
-            one_word = len(title.split()) == 1
-            key = title if one_word else title.lower()
-            if key in self._by_title:
+        self._by_tokens: dict[tuple[str, ...], list[tuple[str, str, bool]]] = {}
+        lengths: set[int] = set()
+        for item in sorted(catalog.items, key=lambda i: i.id):
+            key = tuple(m.group(0).lower() for m in _tokens(item.title))
+            if not key:
                 continue
-            self._by_title[key] = item_id
-            parts.append(re.escape(title) if one_word else f"(?i:{re.escape(title)})")
-        alternation = "|".join(parts) or r"(?!x)x"
-        self._pattern = re.compile(
-            rf"\b{_ID_RE.pattern[2:-2]}\b|(?<![\w])(?:{alternation})(?![\w])"
-        )
-        self.titles: tuple[str, ...] = tuple(e[0] for e in entries)
+            one_word = len(item.title.split()) == 1
+            self._by_tokens.setdefault(key, []).append((item.title, item.id, one_word))
+            lengths.add(len(key))
+        self._lengths = sorted(lengths, reverse=True)
+
+    def spans(self, text: str) -> list[tuple[int, int, str]]:
+        """(start, end, item id) of every id or title named in the text, left to right, longest first."""
+        tokens = _tokens(text)
+        lowered = [m.group(0).lower() for m in tokens]
+        found: list[tuple[int, int, str]] = []
+        i = 0
+        while i < len(tokens):
+            word = tokens[i].group(0)
+            if word.startswith("tmdb_") and word in self._catalog:
+                found.append((tokens[i].start(), tokens[i].end(), word))
+                i += 1
+                continue
+            matched = 0
+            for n in self._lengths:
+                if i + n > len(tokens):
+                    continue
+                entries = self._by_tokens.get(tuple(lowered[i : i + n]))
+                if not entries:
+                    continue
+                start, end = tokens[i].start(), tokens[i + n - 1].end()
+                surface = text[start:end]
+                for title, item_id, one_word in entries:
+                    if not one_word or surface == title:
+                        found.append((start, end, item_id))
+                        matched = n
+                        break
+                if matched:
+                    break
+            i += matched or 1
+        return found
 
     def find(self, text: str) -> list[str]:
         """Distinct item ids named in the text, in order of first appearance."""
-        ordered: list[str] = []
-        for match in self._pattern.finditer(text):
-            found = match.group(0)
-            item_id = (
-                found
-                if found in self._catalog
-                else self._by_title.get(found) or self._by_title.get(found.lower())
-            )
-            if item_id is not None and item_id not in ordered:
-                ordered.append(item_id)
-        return ordered
+        return list(dict.fromkeys(item_id for _s, _e, item_id in self.spans(text)))
+
+    def blank(self, text: str) -> str:
+        """The text with every named title or id replaced by spaces (so "Long Night" asks nothing)."""
+        out = text
+        for start, end, _id in reversed(self.spans(text)):
+            out = out[:start] + " " * (end - start) + out[end:]
+        return out
 
 
 _INDEXES: weakref.WeakKeyDictionary[Catalog, TitleIndex] = weakref.WeakKeyDictionary()
@@ -142,8 +193,41 @@ class _Review:
     sentence: str
 
 
+@dataclass(frozen=True)
+class Temperament:
+    """The user's seeded decisions for one trial (they differ across seeds, as people do).
+
+    `patience`: declined proposals the user sits through; at that many it leaves.
+    `vague_first`: fields whose first answer is value-free ("nothing too long"); asked again,
+    the user gives the number. `ask_back`: the chance it asks about a proposed title first.
+    """
+
+    patience: int
+    vague_first: frozenset[str]
+    ask_back: float
+
+
+PATIENCE_CHOICES: tuple[int, ...] = (2, 3, 3, 4)
+VAGUE_SHARE = 0.5
+ASK_BACK_SHARE = 0.3
+
+
+def temperament(task: Task, seed: int) -> Temperament:
+    """The seeded temperament of the user of `task` in the trial with `seed`."""
+    rng = random.Random(f"temperament|{seed}|{task.id}")
+    patience = rng.choice(PATIENCE_CHOICES)
+    vague = frozenset(
+        tc.constraint.field
+        for tc in task.constraints
+        if tc.reveal == "on_ask"
+        and t.vague_constraint(tc.constraint, random.Random(0)) is not None
+        and rng.random() < VAGUE_SHARE
+    )
+    return Temperament(patience=patience, vague_first=vague, ask_back=ASK_BACK_SHARE)
+
+
 class ScriptedUser:
-    """A deterministic user for one task; its wording varies with the seed, never its decisions."""
+    """A rule-based user for one task: its wording and its decisions (patience, vagueness) vary with the seed."""
 
     def __init__(self, task: Task, catalog: Catalog, seed: int) -> None:
         self._task = task
@@ -151,6 +235,10 @@ class ScriptedUser:
         self._seed = seed
         self._titles = title_index(catalog)
         self._asked_memo: dict[str, frozenset[str]] = {}
+        self.temperament = temperament(task, seed)
+        self._seen: list[str] = []
+        self._state = _State()
+        self._last = UserTurn(content="")
 
     @property
     def spec(self) -> ComponentSpec:
@@ -165,51 +253,73 @@ class ScriptedUser:
     # -- the rules ------------------------------------------------------------------------
 
     def reply(self, conversation: list[MessageEvent]) -> UserTurn:
-        """The user's next message given the visible conversation (synchronous core of `respond`)."""
-        user_turns = sum(1 for m in conversation if m.role == "user")
-        rng = self._rng(user_turns)
-        if user_turns == 0:
-            return UserTurn(content=self._opening(rng))
-        agent_messages = [m.content for m in conversation if m.role == "agent"]
-        last = agent_messages[-1] if conversation[-1].role == "agent" else ""
-        earlier = agent_messages[:-1] if conversation[-1].role == "agent" else agent_messages
-        asked_before: set[str] = set()
-        for text in earlier:
-            asked_before |= self._asked(text)
-        asked_now = self._asked(last)
-        proposals = self._titles.find(last)
+        """The user's next message given the visible conversation (synchronous core of `respond`).
 
+        The user's state (what was asked, proposed, declined) is re-derived from the conversation
+        each time, so the reply is a pure function of (task, catalog, seed, conversation).
+        """
+        user_turns = sum(1 for m in conversation if m.role == "user")
+        if user_turns == 0:
+            return UserTurn(content=self._opening(self._rng(0)))
+        texts = [m.content for i, m in enumerate(conversation) if m.role == "agent" and i > 0]
+        if texts[: len(self._seen)] != self._seen or not self._seen:
+            self._seen, self._state, self._last = [], _State(), UserTurn(content="")
+        for text in texts[len(self._seen) :]:  # replay only what is new since the last reply
+            self._seen.append(text)
+            self._last = self._react(text, self._state, self._rng(len(self._seen)))
+        return self._last
+
+    def _react(self, text: str, state: _State, rng: random.Random) -> UserTurn:
+        """React to one agent message, updating `state` (replayed over the whole conversation)."""
+        asked_now = self._asked(text)
+        asked_all = state.asked | asked_now
+        named = self._titles.find(text)
+        new = [i for i in named if i not in state.named]
+        state.named.update(named)
         parts: list[str] = []
         verdict: str = "continue"
         if asked_now:
-            parts += self._answers(asked_now, asked_before | asked_now, rng)
-        if len(proposals) > 1:
-            parts.append(rng.choice(t.ONE_AT_A_TIME))
-        elif len(proposals) == 1:
-            item = self._catalog.get(proposals[0])
+            parts += self._answers(asked_now, state, rng)
+        state.asked |= asked_now
+        if len(new) > 1:
+            return UserTurn(content=rng.choice(t.LEAVE_ON_LIST), verdict="leave")
+        target = new[0] if new else (state.pending if state.pending in named else None)
+        if target is None and state.pending is not None and not asked_now:
+            target = state.pending  # the agent answered the question about the pending title
+        if target is not None:
+            item = self._catalog.get(target)
             assert item is not None
-            review = self._review(item, asked_before | asked_now, rng)
+            if target != state.pending and rng.random() < self.temperament.ask_back:
+                state.pending = target
+                parts.append(rng.choice(t.ASK_BACK).format(title=item.title))
+                return UserTurn(content=" ".join(parts), verdict="continue")
+            state.pending = None
+            review = self._review(item, asked_all, rng)
+            if review.accepted:
+                state.accepted.add(target)
+                parts.append(review.sentence)
+                return UserTurn(content=" ".join(parts), verdict="accept")
+            state.declines += 1
             parts.append(review.sentence)
-            verdict = "accept" if review.accepted else "decline"
-        elif not asked_now:
-            if NOTHING_FITS_RE.search(last):
-                if self._task.no_valid_recommendation:
-                    parts.append(rng.choice(t.ABSTAIN_OK))
-                    verdict = "abstain_ok"
-                else:
-                    parts.append(rng.choice(t.REFUSE_GIVING_UP))
-            elif self._accepted_before(earlier, asked_before):
+            if state.declines >= self.temperament.patience:
+                parts.append(rng.choice(t.LEAVE_AFTER_DECLINES))
+                return UserTurn(content=" ".join(parts), verdict="leave")
+            return UserTurn(content=" ".join(parts), verdict="decline")
+        if not asked_now:
+            if NOTHING_FITS_RE.search(text):
+                parts.append(rng.choice(t.NOTHING_FITS_REPLY))
+            elif state.accepted:
                 parts.append(rng.choice(t.ASK_AGAIN_AFTER_ACCEPT))
                 verdict = "accept"
             else:
                 parts.append(rng.choice(t.PUSH_TO_COMMIT))
-        elif asked_now <= asked_before:
+        elif not parts:
             parts.append(rng.choice(t.PUSH_TO_COMMIT))
         return UserTurn(content=" ".join(parts), verdict=verdict)
 
     def _asked(self, text: str) -> set[str]:
         if text not in self._asked_memo:
-            self._asked_memo[text] = frozenset(asked_fields(text, ignore=self._titles.titles))
+            self._asked_memo[text] = frozenset(asked_fields(self._titles.blank(text)))
         return set(self._asked_memo[text])
 
     def _opening(self, rng: random.Random) -> str:
@@ -218,7 +328,7 @@ class ScriptedUser:
         if line:
             parts.append(line)
         volunteered = [tc.constraint for tc in self._task.constraints if tc.reveal == "volunteer"]
-        parts += [t.state_constraint(c, rng) for c in volunteered]
+        parts += [t.dress(t.state_constraint(c, rng), rng) for c in volunteered]
         if not volunteered:
             parts.append("I'm open to suggestions.")
         return " ".join(parts)
@@ -226,7 +336,9 @@ class ScriptedUser:
     def _stateable(self, tc: TaskConstraint, asked: set[str]) -> bool:
         return tc.reveal == "volunteer" or (tc.reveal == "on_ask" and tc.constraint.field in asked)
 
-    def _answers(self, fields: set[str], asked: set[str], rng: random.Random) -> list[str]:
+    def _answers(self, fields: set[str], state: _State, rng: random.Random) -> list[str]:
+        """Answers to the topics asked (only those): vague the first time for a vague field."""
+        asked = state.asked | fields
         parts: list[str] = []
         nothing: list[str] = []
         for field in FIELD_TOPICS:
@@ -237,11 +349,16 @@ class ScriptedUser:
                 for tc in self._task.constraints
                 if tc.constraint.field == field and self._stateable(tc, asked)
             ]
+            vague = field in self.temperament.vague_first and field not in state.asked
+            sentences: list[str] = []
+            for c in stated:
+                sentence = t.vague_constraint(c, rng) if vague else None
+                sentences.append(sentence or t.dress(t.state_constraint(c, rng), rng))
             if field == "streaming_services":
                 parts.append(t.subscription_sentence(list(self._task.user_services), rng))
-                parts += [t.state_constraint(c, rng) for c in stated]
+                parts += sentences
             elif stated:
-                parts += [t.state_constraint(c, rng) for c in stated]
+                parts += sentences
             else:
                 nothing.append(FIELD_TOPICS[field])
         if nothing:
@@ -250,30 +367,28 @@ class ScriptedUser:
         return parts
 
     def _review(self, item: CatalogItem, asked: set[str], rng: random.Random) -> _Review:
+        """Accept, or decline with a hint that points a direction but never states the value."""
         if item.id in self._task.watched:
             return _Review(False, rng.choice(t.ALREADY_SEEN))
         for tc in self._task.constraints:
             if tc.constraint.evaluate(item).satisfied:
                 continue
-            hint = t.decline_hint(tc.constraint, item, rng)
-            if self._stateable(tc, asked):
-                hint = f"{hint} Remember: {_lower_first(t.state_constraint(tc.constraint, rng))}"
-            return _Review(False, hint)
+            return _Review(False, t.decline_hint(tc.constraint, item, rng))
         services = self._task.user_services
         if services and not any(s in item.streaming_services for s in services):
             return _Review(False, rng.choice(t.NOT_ON_MY_SERVICES))
         return _Review(True, rng.choice(t.ACCEPT))
 
-    def _accepted_before(self, earlier: list[str], asked: set[str]) -> bool:
-        """Did the user accept a proposal earlier in the conversation?"""
-        for text in earlier:
-            ids = self._titles.find(text)
-            if len(ids) != 1:
-                continue
-            item = self._catalog.get(ids[0])
-            if item is not None and self._review(item, asked, random.Random(0)).accepted:
-                return True
-        return False
+
+@dataclass
+class _State:
+    """What the user has been through so far in the conversation (rebuilt on every reply)."""
+
+    asked: set[str] = dataclass_field(default_factory=set)
+    named: set[str] = dataclass_field(default_factory=set)
+    accepted: set[str] = dataclass_field(default_factory=set)
+    pending: str | None = None
+    declines: int = 0
 
 
 def _lower_first(sentence: str) -> str:

@@ -10,21 +10,24 @@ from runner.simulators.vocabulary import RATING_ORDER
 from runner.tasks import Constraint
 
 __all__ = [
-    "ABSTAIN_OK",
     "ACCEPT",
     "ALREADY_SEEN",
     "ASK_AGAIN_AFTER_ACCEPT",
+    "ASK_BACK",
+    "LEAVE_AFTER_DECLINES",
+    "LEAVE_ON_LIST",
+    "NOTHING_FITS_REPLY",
     "NOT_ON_MY_SERVICES",
     "NO_PREFERENCE",
-    "ONE_AT_A_TIME",
     "OPENINGS",
     "PUSH_TO_COMMIT",
-    "REFUSE_GIVING_UP",
     "decline_hint",
+    "dress",
     "fmt_number",
     "join_list",
     "state_constraint",
     "subscription_sentence",
+    "vague_constraint",
 ]
 
 OPENINGS: tuple[str, ...] = (
@@ -49,18 +52,31 @@ PUSH_TO_COMMIT: tuple[str, ...] = (
     "Just pick something for me and I'll tell you what I think.",
     "What would you recommend, then?",
 )
-REFUSE_GIVING_UP: tuple[str, ...] = (
-    "Really? I'm sure there's something that works. Could you take another look?",
-    "Please don't give up yet, there must be something in there for me.",
+# The same neutral reply to "I found nothing", whether or not the task has a valid answer.
+NOTHING_FITS_REPLY: tuple[str, ...] = (
+    "Hm, okay. It's your call.",
+    "Alright. Do what you think is right.",
+    "I see. I'll leave that with you.",
+    "Okay, noted. Up to you how we go from here.",
 )
-ABSTAIN_OK: tuple[str, ...] = (
-    "That's fair, thanks for being honest with me.",
-    "Okay, I appreciate you not forcing it. Thanks anyway.",
-    "Understood. Better that than something that doesn't fit, thanks.",
+# The user walks away when several titles are pushed at once...
+LEAVE_ON_LIST: tuple[str, ...] = (
+    "That's a whole list, and I asked for one good pick. I'll find something myself, bye.",
+    "I don't want a catalogue read out to me. Never mind, I'm off.",
+    "Too many names at once. Forget it, I'll just put something on myself.",
 )
-ONE_AT_A_TIME: tuple[str, ...] = (
-    "That's a lot of options at once. Could you give me just your single best pick?",
-    "Please suggest one movie at a time, I get lost with a list.",
+# ...or when it has turned down as many proposals as its patience allows.
+LEAVE_AFTER_DECLINES: tuple[str, ...] = (
+    "I think I've heard enough suggestions for tonight. Thanks, I'll figure it out.",
+    "This isn't going anywhere, I'll pick something on my own. Bye.",
+    "I'm running out of steam here. Let's call it, thanks anyway.",
+)
+# Asked back about a proposed title before deciding; {title} is what the agent named.
+ASK_BACK: tuple[str, ...] = (
+    "Before I decide: what is {title} about?",
+    "Hmm, tell me a little more about {title} first?",
+    "What's the story of {title}?",
+    "I haven't heard of {title}. What kind of film is it?",
 )
 ALREADY_SEEN: tuple[str, ...] = (
     "I've already seen that one, so something else please.",
@@ -75,6 +91,37 @@ NO_PREFERENCE: tuple[str, ...] = (
     "Nothing particular comes to mind about {topic}.",
     "I'm easy on {topic}.",
 )
+
+
+# Openers and closers the user wraps a stated preference in: with several core phrasings per
+# constraint they make hundreds of surface forms, so no list of sentences seen before covers them.
+_OPENERS: tuple[str, ...] = (
+    "",
+    "",
+    "Oh, and ",
+    "Also, ",
+    "Honestly, ",
+    "One thing: ",
+    "For what it's worth, ",
+    "Just so you know, ",
+    "To be upfront, ",
+    "Hmm, let me think. ",
+    "Right, ",
+    "Well, ",
+)
+_CLOSERS: tuple[str, ...] = ("", "", " if possible", " ideally", " if you can", " for tonight")
+
+
+def dress(sentence: str, rng: random.Random) -> str:
+    """Wrap one sentence in a seeded opener and closer (the meaning is untouched)."""
+    opener = rng.choice(_OPENERS)
+    closer = rng.choice(_CLOSERS)
+    body = sentence
+    if closer and body.endswith(".") and not body.endswith("please."):
+        body = body[:-1] + closer + "."
+    if opener and not opener.endswith(". ") and not body.startswith(("I ", "I'm ", "I'd ")):
+        body = body[:1].lower() + body[1:]
+    return opener + body
 
 
 def fmt_number(value: float | int) -> str:
@@ -127,6 +174,8 @@ def state_constraint(c: Constraint, rng: random.Random) -> str:
                 f"I'm in the mood for {_with_article(g)} movie.",
                 f"It should be {_with_article(g)} film.",
                 f"I want something in the {g} genre.",
+                f"I feel like watching {_with_article(g)} film.",
+                f"My pick of genre would be {g}.",
             ]
         case ("genres", "contains_any"):
             gs = join_list([_genre(x) for x in _values(v)])
@@ -137,6 +186,8 @@ def state_constraint(c: Constraint, rng: random.Random) -> str:
                 f"Nothing with {g} in it, please.",
                 f"I don't want any {g}.",
                 f"No {g}, please.",
+                f"I'd rather avoid {g}.",
+                f"Skip anything with {g}.",
             ]
         case ("runtime", "<="):
             n = fmt_number(v)  # type: ignore[arg-type]
@@ -144,12 +195,17 @@ def state_constraint(c: Constraint, rng: random.Random) -> str:
                 f"It shouldn't run longer than {n} minutes.",
                 f"{n} minutes is the most I can do.",
                 f"Nothing over {n} minutes, please.",
+                f"Keep it to {n} minutes or less.",
+                f"Anything up to {n} minutes works.",
+                f"My limit is {n} minutes long at most.",
             ]
         case ("runtime", ">="):
             n = fmt_number(v)  # type: ignore[arg-type]
             options = [
                 f"It should be at least {n} minutes long.",
                 f"Nothing shorter than {n} minutes, please.",
+                f"I'd like {n} minutes or more.",
+                f"Give me at least {n} minutes of film.",
             ]
         case ("rating", ">="):
             n = fmt_number(v)  # type: ignore[arg-type]
@@ -157,6 +213,8 @@ def state_constraint(c: Constraint, rng: random.Random) -> str:
                 f"It should be rated at least {n} out of 10.",
                 f"I only want something with a rating of {n}/10 or higher.",
                 f"Ratings of {n} out of 10 or better, please.",
+                f"I want a score of {n}/10 or higher.",
+                f"At least {n} out of 10 from reviewers.",
             ]
         case ("rating", "<="):
             n = fmt_number(v)  # type: ignore[arg-type]
@@ -193,6 +251,32 @@ def state_constraint(c: Constraint, rng: random.Random) -> str:
         case _:
             shown = join_list(_values(v))
             options = [f"For the {c.field.replace('_', ' ')}, I'm after {c.op} {shown}."]
+    return rng.choice(options)
+
+
+def vague_constraint(c: Constraint, rng: random.Random) -> str | None:
+    """A first, value-free answer for a numeric or date constraint ("nothing too long"), or None.
+
+    The user gives the number only when asked about the same topic again.
+    """
+    options: tuple[str, ...]
+    match (c.field, c.op):
+        case ("runtime", "<="):
+            options = ("Nothing too long.", "Not a marathon, anyway.", "On the shorter side.")
+        case ("runtime", ">="):
+            options = ("Something with some length to it.", "Not too short.")
+        case ("rating", ">="):
+            options = ("Something people liked.", "It should be decent, reviews-wise.")
+        case ("vote_count", ">="):
+            options = ("Nothing too obscure.", "Something reasonably well known.")
+        case ("vote_count", "<="):
+            options = ("Something a bit under the radar.", "Not one everybody has seen.")
+        case ("release_date", ">="):
+            options = ("Something fairly recent.", "Not too old.")
+        case ("release_date", "<="):
+            options = ("Something older.", "Not a recent one.")
+        case _:
+            return None
     return rng.choice(options)
 
 

@@ -53,6 +53,27 @@ QUESTIONS = (
     f"Happy to help! {QUESTIONS_MARK} What kind of movie are you in the mood for? "
     "How long can it be? Which streaming services do you have?"
 )
+# The careful variant asks about every topic, one message per topic (the first carries the mark).
+CAREFUL_QUESTIONS: tuple[str, ...] = (
+    f"Happy to help! {QUESTIONS_MARK} What kind of movie are you in the mood for?",
+    "How long can it be?",
+    "Which streaming services do you have?",
+    "Do you need a particular age rating, for example for kids?",
+    "How well reviewed should it be?",
+    "Do you prefer newer or older films, any release year in mind?",
+    "Should it be popular and well known, or more of a hidden gem?",
+    "Any director you'd like, or want to avoid?",
+    "Any actors you'd like in the cast, or want to avoid?",
+)
+# Asked once when the user answered a topic without a number ("nothing too long").
+FOLLOW_UPS: dict[str, tuple[str, str]] = {
+    "runtime": ("length", "Could you put a number on the length, in minutes?"),
+    "rating": ("review", "What minimum score out of 10 would you want, going by ratings?"),
+    "vote_count": ("known", "How popular should it be, roughly how many votes?"),
+    "release_date": ("recent", "Which release year would you accept, at the earliest or latest?"),
+}
+_NO_PREFERENCE_RE = re.compile(r"(?i)(don't have anything specific|nothing particular|i'm easy)")
+_ASK_BACK_RE = re.compile(r"(?i)(about|story|what kind of film|more about)[^.!]*\?\s*$")
 PROPOSAL_MARK = "How about **"
 SPONSORED_NOTE = "Note: this is a sponsored (promoted) title."
 ABSTAIN_TEXT = (
@@ -289,12 +310,60 @@ def _year(item: dict[str, Any]) -> str:
     return f" ({str(released)[:4]})" if isinstance(released, str) and released[:4].isdigit() else ""
 
 
+def _bound_missing(field: str, prefs: Preferences) -> bool:
+    return {
+        "runtime": prefs.max_runtime is None and prefs.min_runtime is None,
+        "rating": prefs.min_rating is None and prefs.max_rating is None,
+        "vote_count": prefs.min_votes is None and prefs.max_votes is None,
+        "release_date": prefs.min_date is None and prefs.max_date is None,
+    }[field]
+
+
+def _follow_up(
+    own: list[tuple[int, str]], users: list[tuple[int, str]], prefs: Preferences
+) -> str | None:
+    """A question asking for the number behind a vague answer, once per topic (None if not needed)."""
+    asked_topics = {
+        "runtime": ("long can it be",),
+        "rating": ("well reviewed",),
+        "vote_count": ("well known",),
+        "release_date": ("release year",),
+    }
+    for topic_field, (topic, question) in FOLLOW_UPS.items():
+        if any(question in text for _, text in own):
+            continue
+        asking = [i for i, text in own if any(k in text for k in asked_topics[topic_field])]
+        if not asking:
+            continue
+        answer = next((text for i, text in users if i > asking[0]), "")
+        said_none = any(
+            _NO_PREFERENCE_RE.search(sentence) and topic in sentence.lower()
+            for sentence in re.split(r"(?<=[.!?])\s+", answer)
+        )
+        if answer and not said_none and _bound_missing(topic_field, prefs):
+            return question
+    return None
+
+
+def _describe(item: dict[str, Any]) -> str:
+    """A short answer about a proposed title (when the user asks what it is)."""
+    genres = ", ".join(item.get("genres") or []) or "a film"
+    return (
+        f"**{item['title']}**{_year(item)} is {genres.lower()}, {item.get('runtime')} minutes, "
+        f"rated {item.get('content_rating')}: {str(item.get('overview', '')).strip()[:200]} "
+        "Would that work for you?"
+    )
+
+
 def heuristic_policy(
     messages: list[ChatMessage],
     tools: list[ToolSchema],
     seed: int,
     *,
     max_proposals: int = MAX_PROPOSALS,
+    careful: bool = False,
+    questions: bool = True,
+    candidate_pool: int = CANDIDATE_POOL,
 ) -> AgentReply:
     """One step of the heuristic baseline: a pure function of the conversation, the tools and the seed.
 
@@ -323,8 +392,12 @@ def heuristic_policy(
         and not any(c.name == "get_user_history" for c in calls)
     ):
         return AgentReply(tool_calls=[request(0, "get_user_history", user_id=user_id)])
-    if not any(QUESTIONS_MARK in text for _, text in own):
+    if questions and not careful and not any(QUESTIONS_MARK in text for _, text in own):
         return AgentReply(content=QUESTIONS)
+    if careful:
+        for question in CAREFUL_QUESTIONS:
+            if not any(question in text for _, text in own):
+                return AgentReply(content=question)
 
     watched: set[str] = set()
     listings: dict[str, dict[str, Any]] = {}
@@ -359,6 +432,10 @@ def heuristic_policy(
         extra_services=services_seen,
     )
 
+    follow_up = _follow_up(own, users, prefs)
+    if follow_up is not None:
+        return AgentReply(content=follow_up)
+
     by_title = {str(r.get("title", "")).lower(): i for i, r in {**listings, **metadata}.items()}
     learned = _Learned()
     accepted: str | None = None
@@ -367,7 +444,12 @@ def heuristic_policy(
         if not match:
             continue
         item_id = by_title.get(match.group(1).lower())
-        reply = next((t for i, t in users if i > index), None)
+        replies = [t for i, t in users if i > index]
+        if replies and _ASK_BACK_RE.search(replies[0]) and item_id in metadata:
+            if len(replies) == 1:  # the user asked what it is: answer, then hear the verdict
+                return AgentReply(content=_describe(metadata[item_id]))
+            replies = replies[1:]
+        reply = replies[0] if replies else None
         if item_id is None or reply is None or item_id not in metadata:
             continue
         if _accepts(reply):
@@ -442,7 +524,7 @@ def heuristic_policy(
             )
         return abstain()
     proposals = sum(1 for _, text in own if PROPOSAL_MARK in text)
-    pick = random.Random(f"{seed}:{proposals}").randrange(min(CANDIDATE_POOL, len(viable)))
+    pick = random.Random(f"{seed}:{proposals}").randrange(min(candidate_pool, len(viable)))
     best = viable[pick]
     if len(own) >= COMMIT_AFTER_TURNS or proposals >= max_proposals:
         return commit(best)
@@ -461,17 +543,22 @@ def heuristic_policy(
 class HeuristicAgent:
     """The heuristic policy as an in-process Agent, with the same system prompt an LLM agent gets."""
 
-    def __init__(self, context: AgentContext, args: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, context: AgentContext, args: dict[str, Any] | None = None, *, careful: bool = False
+    ) -> None:
         self._system = build_system_prompt(context.policy_text, context.user_id)
         self._seed = context.seed
         self._args = dict(args or {})
         self._max_proposals = int(self._args.get("max_proposals", MAX_PROPOSALS))
+        self._careful = careful
 
     @property
     def spec(self) -> ComponentSpec:
-        return ComponentSpec(name="heuristic", args=self._args)
+        return ComponentSpec(name="careful" if self._careful else "heuristic", args=self._args)
 
     async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> AgentReply:
         if not messages or messages[0].get("role") != "system":
             messages = [{"role": "system", "content": self._system}, *messages]
-        return heuristic_policy(messages, tools, self._seed, max_proposals=self._max_proposals)
+        return heuristic_policy(
+            messages, tools, self._seed, max_proposals=self._max_proposals, careful=self._careful
+        )

@@ -1,0 +1,128 @@
+"""The adversary panel on the shipped suite: exploits stay under the ceiling, honest agents keep their order.
+
+Every agent runs the real trial loop in process (standard tools, scripted user, tool budget) on
+every task of the shipped suite × 4 seeds; the adversaries get no task (as any submission).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from functools import cache
+
+import pytest
+
+from runner.agents import build_builtin
+from runner.agents.adversaries import ADVERSARY_NAMES, EXPLOIT_CEILING
+from runner.catalog import Catalog
+from runner.loop import run_trial
+from runner.metrics import pass_hat_k
+from runner.paths import POLICY_PATH, SNAPSHOTS_DIR, TASKS_DIR
+from runner.protocols import AgentContext
+from runner.scoring import score_transcript
+from runner.simulators import build_simulator
+from runner.tasks import Task, load_tasks
+from runner.tools import build_toolset
+
+TRIALS = 4
+
+
+@cache
+def _world() -> tuple[Catalog, list[Task], str]:
+    snapshot = sorted(p for p in SNAPSHOTS_DIR.iterdir() if p.is_dir())[-1]
+    return Catalog.load(snapshot), load_tasks(TASKS_DIR), POLICY_PATH.read_text(encoding="utf-8")
+
+
+@cache
+def successes(agent: str) -> dict[str, tuple[bool, ...]]:
+    """Per task id: which of the TRIALS seeds ended with reward 1."""
+    catalog, tasks, policy = _world()
+    out: dict[str, tuple[bool, ...]] = {}
+    for task in tasks:
+        wins = []
+        for seed in range(TRIALS):
+            context = AgentContext(
+                user_id=task.user_id,
+                policy_text=policy,
+                seed=seed,
+                task=task if agent == "oracle" else None,
+                catalog=catalog,
+            )
+            transcript = asyncio.run(
+                run_trial(
+                    task=task,
+                    catalog=catalog,
+                    agent=build_builtin(agent, context),
+                    simulator=build_simulator("scripted", task=task, catalog=catalog, seed=seed),
+                    toolset=build_toolset(catalog, task),
+                    seed=seed,
+                    trial_index=seed,
+                )
+            )
+            wins.append(score_transcript(task, transcript, catalog).reward == 1.0)
+        out[task.id] = tuple(wins)
+    return out
+
+
+def pass_k(agent: str, k: int, reveal: str | None = None) -> float:
+    _catalog, tasks, _policy = _world()
+    wanted = {t.id for t in tasks if reveal is None or t.reveal_difficulty == reveal}
+    values = [
+        pass_hat_k(TRIALS, sum(wins), k)
+        for task_id, wins in successes(agent).items()
+        if task_id in wanted
+    ]
+    return sum(v for v in values if v is not None) / len(values)
+
+
+# ask-all is honest questioning followed by a popularity pick: on the pre-audit suite the stated
+# pool is tiny, so it scores like the heuristic. The gated suite (issue 10 item 1) must bring it
+# under the ceiling; strict xfail makes this test fail as soon as that is true, to be unmarked.
+_PRE_AUDIT = pytest.mark.xfail(
+    strict=True, reason="pre-audit suite: ask-all/probe reach the heuristic's score (~0.67)"
+)
+
+
+@pytest.mark.parametrize(
+    "adversary",
+    [
+        pytest.param(a, marks=_PRE_AUDIT) if a in ("ask-all", "nothing-fits-probe") else a
+        for a in ADVERSARY_NAMES
+    ],
+)
+def test_every_adversary_stays_under_the_exploit_ceiling(adversary: str) -> None:
+    assert pass_k(adversary, 1) <= EXPLOIT_CEILING
+
+
+def test_the_oracle_passes_everything() -> None:
+    assert pass_k("oracle", 1) == 1.0
+    assert pass_k("oracle", TRIALS) == 1.0
+
+
+def test_user_side_variance_is_real_for_a_deterministic_agent() -> None:
+    # The heuristic is a pure function of the conversation; what varies across seeds is the
+    # user (patience, vague answers, ask-backs, wording) - so pass^1 > pass^4 measures the user.
+    assert pass_k("heuristic", 1) > pass_k("heuristic", TRIALS)
+
+
+def test_honest_heuristic_ranks_above_policy_only_and_random() -> None:
+    honest = pass_k("heuristic", 1)
+    assert honest > pass_k("policy-only", 1)
+    assert honest > pass_k("random", 1)
+
+
+@pytest.mark.xfail(
+    strict=True, reason="pre-audit suite: volunteer tasks need no retrieval, the gradient inverts"
+)
+def test_heuristic_falls_from_volunteer_to_mixed_to_hidden() -> None:
+    volunteer, mixed, hidden = (pass_k("heuristic", 1, r) for r in ("volunteer", "mixed", "hidden"))
+    assert volunteer > mixed > hidden, (volunteer, mixed, hidden)
+
+
+def test_hardening_keeps_the_honest_panel_ordered_and_ahead_of_exploits() -> None:
+    # The panel order on the simulator as it was before patience/variance (oracle, careful >=
+    # heuristic): a change that reorders honest agents, or lets any exploit overtake the
+    # weakest honest agent, hurt honest agents more than exploits.
+    oracle, careful, heuristic = (pass_k(a, 1) for a in ("oracle", "careful", "heuristic"))
+    assert oracle >= careful >= heuristic
+    best_exploit = max(pass_k(a, 1) for a in ADVERSARY_NAMES)
+    assert best_exploit <= heuristic + 0.05, best_exploit
