@@ -1,4 +1,4 @@
-"""`taurec catalog refresh | hydrate | list`: parse options, call one pipeline function, print."""
+"""`taurec catalog refresh | hydrate | list | prune`: parse options, call one pipeline function, print."""
 
 from __future__ import annotations
 
@@ -222,3 +222,37 @@ def list_command(root: Path) -> None:
             f"{info.total_bytes / 1024:>7.0f} K  {(info.catalog_digest or '-')[:16]:<16}  "
             f"{info.retention_until or '-'!s:<10}  {status}"
         )
+
+
+@group.command("prune")
+@click.option(
+    "--root",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=SNAPSHOTS_DIR,
+    show_default=True,
+    help="Folder of dated snapshots.",
+)
+@click.option(
+    "--submissions",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Also delete the transcripts (which quote the catalog) of runs on pruned snapshots under "
+    "this folder, e.g. submissions/. Scores stay, but the ledger no longer vouches for those runs.",
+)
+@click.option("--today", type=_DATE, default=None, help="Judge retention as of this day.")
+@click.option("--dry-run", is_flag=True, help="Print what would go; remove and log nothing.")
+def prune_command(
+    root: Path, submissions: Path | None, today: dt.datetime | None, dry_run: bool
+) -> None:
+    """Remove TMDB snapshots past their retention date (ids and manifest kept); log each prune."""
+    from catalog_pipeline.prune import PRUNE_LOG, prune_snapshots
+
+    records = prune_snapshots(root, submissions=submissions, today=_day(today), dry_run=dry_run)
+    if not records:
+        click.echo(f"nothing to prune under {root}")
+        return
+    verb = "would prune" if dry_run else "pruned"
+    for record in records:
+        click.echo(f"{verb} {record.snapshot} ({record.reason}): {', '.join(record.removed)}")
+    if not dry_run:
+        click.echo(f"logged in {root / PRUNE_LOG}")

@@ -45,13 +45,35 @@ def group() -> None:
     help="Where the built site goes (replaced).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
+@click.option(
+    "--site-url",
+    envvar="TAUREC_SITE_URL",
+    default=None,
+    help="Public address of the site (https://OWNER.github.io/REPO/), for the 404 page and "
+    "sitemap [env TAUREC_SITE_URL].",
+)
+@click.option(
+    "--max-size-mb",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Fail the build when OUT is larger than this many MB [default: the budget the size "
+    "report prints, under GitHub Pages' 1 GB limit].",
+)
 @board_option
 def build(
-    submissions: Path, snapshots: Path, tasks: Path, out: Path, seed: int, board_path: Path | None
+    submissions: Path,
+    snapshots: Path,
+    tasks: Path,
+    out: Path,
+    seed: int,
+    site_url: str | None,
+    max_size_mb: float | None,
+    board_path: Path | None,
 ) -> None:
     """Aggregate results, render the pages and run `mkdocs build --strict` into OUT."""
     from runner.board import board_settings
     from runner.sitegen import build_site
+    from runner.sitegen.bounds import DEFAULT_BUDGET_MB
 
     board, _ = board_settings(board_path)
     report = build_site(
@@ -62,6 +84,8 @@ def build(
         seed=seed,
         rules=board.rules,
         board=board,
+        site_url=site_url,
+        max_size_mb=DEFAULT_BUDGET_MB if max_size_mb is None else max_size_mb,
     )
     for note in report.notes:
         click.echo(f"note: {note}", err=True)

@@ -127,6 +127,7 @@ def _entries(trials: pl.LazyFrame, pass_k: pl.DataFrame) -> pl.DataFrame:
         turns=pl.col("turns").filter(scored).mean(),
         tool_calls=pl.col("tool_calls").filter(scored).median(),
         cost=pl.col("cost_usd").filter(scored).mean(),
+        tokens=pl.col("tokens").filter(scored).mean(),
         total_cost=pl.col("cost_usd").sum(),
         leaks=(pl.col("leak_audit_clean") == False).sum().cast(pl.Int64),  # noqa: E712
     )
@@ -135,7 +136,10 @@ def _entries(trials: pl.LazyFrame, pass_k: pl.DataFrame) -> pl.DataFrame:
         .select(*RUN_KEYS, "step_latencies_s")
         .explode("step_latencies_s")
         .group_by(*RUN_KEYS)
-        .agg(latency=pl.col("step_latencies_s").median())
+        .agg(
+            latency=pl.col("step_latencies_s").median(),
+            latency_p95=pl.col("step_latencies_s").quantile(0.95, "linear"),
+        )
     )
     wide = (
         pass_k.lazy()

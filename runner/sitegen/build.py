@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import logging
@@ -29,7 +30,14 @@ from runner.paths import (
 )
 from runner.rules import DEFAULT_RULES, get_rules
 from runner.sitegen.aggregate import Aggregates, aggregate_runs
-from runner.sitegen.inputs import SNAPSHOT_DOWNLOADS, SiteInputs, load_inputs
+from runner.sitegen.bounds import (
+    DEFAULT_BUDGET_MB,
+    SizeReport,
+    enforce_budget,
+    measure,
+    write_raw_trials,
+)
+from runner.sitegen.inputs import SHA256SUMS, SiteInputs, load_inputs, published_files
 from runner.sitegen.mkdocs_hooks import bodies_dir
 from runner.sitegen.pages import PageWriter, environment, render_pages
 from runner.sitegen.views import SnapshotBoard, boards
@@ -55,13 +63,18 @@ class BuildReport:
     trial_pages: int
     timings: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    size: SizeReport | None = None
+    budget_mb: float | None = None
 
     def summary(self) -> str:
         stages = ", ".join(f"{k} {v:.2f}s" for k, v in self.timings.items())
-        return (
+        line = (
             f"built {self.out}: {self.entries} entries, {self.runs} runs, {self.trials} trials, "
             f"{self.pages} generated pages ({self.trial_pages} trial pages); {stages}"
         )
+        if self.size is None:
+            return line
+        return "\n".join([line, *self.size.lines(self.budget_mb)])
 
 
 def vega_bundle() -> str:
@@ -95,7 +108,7 @@ def _downloads(
     target = docs / "downloads"
     target.mkdir(parents=True, exist_ok=True)
     for board in board_list:
-        rows = [r.export() for r in board.rows]
+        rows = [r.export() for r in (*board.rows, *board.references)]
         (target / f"leaderboard-{board.label}.json").write_text(
             json.dumps(rows, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
         )
@@ -110,12 +123,20 @@ def _downloads(
         folder = target / "snapshots" / snap.label
         folder.mkdir(parents=True, exist_ok=True)
         links[snap.label] = {}
-        for name in (*SNAPSHOT_DOWNLOADS, "manifest.json", "changes.json", "solvability.json"):
+        sums: list[str] = []
+        for name in published_files(snap):
             source = snap.folder / name
             if source.exists():
                 shutil.copyfile(source, folder / name)
                 links[snap.label][name] = f"downloads/snapshots/{snap.label}/{name}"
+                sums.append(f"{snap.sha256.get(name) or _sha256_file(source)}  {name}\n")
+        (folder / SHA256SUMS).write_text("".join(sums), encoding="utf-8")
+        links[snap.label][SHA256SUMS] = f"downloads/snapshots/{snap.label}/{SHA256SUMS}"
     return links
+
+
+def _sha256_file(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _nav(config_file: Path, docs: Path) -> list[Any]:
@@ -132,7 +153,7 @@ def _nav(config_file: Path, docs: Path) -> list[Any]:
     return nav
 
 
-def run_mkdocs(config_file: Path, docs: Path, out: Path) -> None:
+def run_mkdocs(config_file: Path, docs: Path, out: Path, site_url: str | None = None) -> None:
     """`mkdocs build --strict` of `docs` into `out`, as a library call; warnings are errors."""
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     from mkdocs.commands.build import build
@@ -156,6 +177,7 @@ def run_mkdocs(config_file: Path, docs: Path, out: Path) -> None:
             site_dir=str(out),
             nav=_nav(config_file, docs),
             strict=True,
+            **({"site_url": site_url} if site_url else {}),
         )
         build(config)
     except Abort as exc:
@@ -185,8 +207,9 @@ def assemble(
     bundle.write_text(vega_bundle(), encoding="utf-8")
     board_list = boards(inputs, agg)
     links = _downloads(docs, inputs, board_list)
+    raw = write_raw_trials(docs, inputs)
     writer = PageWriter(environment(site_dir / "templates"), docs)
-    trial_pages = render_pages(writer, inputs, agg, board_list, links, board)
+    trial_pages = render_pages(writer, inputs, agg, board_list, links, raw, board)
     return writer.count, trial_pages
 
 
@@ -209,6 +232,8 @@ def build_site(
     site_dir: Path = SITE_DIR,
     config_file: Path | None = None,
     seed: int = 0,
+    site_url: str | None = None,
+    max_size_mb: float | None = DEFAULT_BUDGET_MB,
     rules: str = DEFAULT_RULES,
     board: BoardSettings | None = None,
 ) -> BuildReport:
@@ -216,6 +241,8 @@ def build_site(
 
     The boards show runs under one rule set (`rules`, default v2); others are left out with a note.
     `board` (the settings of `leaderboard.yaml`) is shown on the Methodology and entry pages.
+    `site_url` (e.g. https://owner.github.io/repo/) gives the 404 page and the sitemap real
+    addresses; `max_size_mb` fails the build, naming the largest parts, when `out` outgrows it.
     """
     if board is None:
         board = BoardSettings.model_validate({"rules": get_rules(rules).name})
@@ -239,11 +266,13 @@ def build_site(
     if out.exists():
         _check_replaceable(out)
         shutil.rmtree(out)
-    run_mkdocs(config_file or PROJECT_ROOT / "mkdocs.yml", docs, out)
+    run_mkdocs(config_file or PROJECT_ROOT / "mkdocs.yml", docs, out, site_url)
     timings["mkdocs"] = time.perf_counter() - start
+    size = measure(out)
     if scratch:  # kept when mkdocs fails, to look at what it refused
         shutil.rmtree(docs)
         shutil.rmtree(bodies_dir(docs), ignore_errors=True)
+    enforce_budget(size, max_size_mb, out)
     return BuildReport(
         out=out,
         docs=docs,
@@ -254,4 +283,6 @@ def build_site(
         trial_pages=trial_pages,
         timings=timings,
         notes=inputs.notes,
+        size=size,
+        budget_mb=max_size_mb,
     )

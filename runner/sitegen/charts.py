@@ -9,7 +9,8 @@ import polars as pl
 
 Spec = dict[str, Any]
 
-WIDTH = 440
+# Charts take the width of their box and re-flow with it (phones included).
+WIDTH = "container"
 HEIGHT = 260
 COMPLEXITY_ORDER = ["simple", "medium", "complex"]
 REVEAL_ORDER = ["volunteer", "mixed", "hidden"]
@@ -19,8 +20,14 @@ REVEAL_ORDER = ["volunteer", "mixed", "hidden"]
 VALIDATE = False
 
 
+MIN_FONT = 10  # px: no chart text smaller than this, on a phone too
+
+
 def _spec(chart: alt.TopLevelMixin) -> Spec:
-    spec: Spec = chart.to_dict(validate=VALIDATE)
+    readable = chart.configure_axis(labelFontSize=MIN_FONT, titleFontSize=11).configure_legend(
+        labelFontSize=MIN_FONT, titleFontSize=11
+    )
+    spec: Spec = readable.to_dict(validate=VALIDATE)
     return spec
 
 
@@ -61,11 +68,17 @@ def pass_k_curves(pass_k: pl.DataFrame, title: str) -> Spec:
 
 
 def pareto_front(frame: pl.DataFrame, x: str) -> pl.DataFrame:
-    """Mark the entries no other entry beats on both pass^1 (higher) and `x` (lower)."""
+    """Mark the entries no other entry beats on both pass^1 (higher) and `x` (lower).
+
+    Entries with no scored trial have no pass^1 to stand on and are left out, so a 0 % entry
+    that never ran is never drawn on the frontier; a point ties off the frontier when an entry
+    at the same or lower `x` already reached its pass^1.
+    """
+    scored = pl.col("scored") > 0 if "scored" in frame.columns else pl.lit(True)
     return (
         frame.lazy()
-        .filter(pl.col(x).is_not_null() & pl.col("pass_1").is_not_null())
-        .sort([x, "pass_1"], descending=[False, True])
+        .filter(pl.col(x).is_not_null() & pl.col("pass_1").is_not_null() & scored)
+        .sort([x, "pass_1", "entry"], descending=[False, True, False])
         .with_columns(best_before=pl.col("pass_1").cum_max().shift(1))
         .with_columns(
             pareto=pl.col("best_before").is_null() | (pl.col("pass_1") > pl.col("best_before"))
@@ -75,9 +88,24 @@ def pareto_front(frame: pl.DataFrame, x: str) -> pl.DataFrame:
     )
 
 
+def axis_domain(values: list[float]) -> list[float]:
+    """A non-degenerate x domain: padded around the data, never a single point (e.g. every cost $0)."""
+    if not values:
+        return [0.0, 1.0]
+    lo, hi = min(values), max(values)
+    if hi <= lo:
+        pad = abs(lo) * 0.5 if lo else 1.0
+        return [max(0.0, lo - pad), hi + pad]
+    pad = (hi - lo) * 0.08
+    return [max(0.0, lo - pad) if lo >= 0 else lo - pad, hi + pad]
+
+
 def capability_vs(frame: pl.DataFrame, x: str, x_title: str, title: str, fmt: str) -> Spec:
-    """pass^1 against a cost axis (latency or USD), the Pareto frontier drawn as a step line."""
-    data = pareto_front(frame.select("entry", "pass_1", "lo_1", "hi_1", x), x)
+    """pass^1 against a cost axis (latency, USD or a date), labelled points, the Pareto frontier as a step line."""
+    columns = ["entry", "pass_1", "lo_1", "hi_1", x] + (
+        ["scored"] if "scored" in frame.columns else []
+    )
+    data = pareto_front(frame.select(columns), x)
     tooltip = [
         alt.Tooltip("entry:N", title="Entry"),
         alt.Tooltip("pass_1:Q", title="pass^1", format=".1%"),
@@ -86,8 +114,14 @@ def capability_vs(frame: pl.DataFrame, x: str, x_title: str, title: str, fmt: st
         alt.Tooltip(f"{x}:Q", title=x_title, format=fmt),
         alt.Tooltip("pareto:N", title="on the Pareto frontier"),
     ]
+    domain = axis_domain([float(v) for v in data[x].to_list()])
     base = alt.Chart(_data(data)).encode(
-        x=alt.X(f"{x}:Q", title=x_title, scale=alt.Scale(zero=False, nice=True)),
+        x=alt.X(
+            f"{x}:Q",
+            title=x_title,
+            scale=alt.Scale(domain=domain, nice=False),
+            axis=alt.Axis(format=fmt),
+        ),
         y=alt.Y(
             "pass_1:Q",
             title="pass^1 (share of tasks)",
@@ -109,7 +143,38 @@ def capability_vs(frame: pl.DataFrame, x: str, x_title: str, title: str, fmt: st
         ),
         tooltip=tooltip,
     )
-    chart = alt.layer(errors, frontier, points).properties(title=title, width=WIDTH, height=HEIGHT)
+    labels = base.mark_text(align="left", dx=6, dy=-6, fontSize=10, limit=140).encode(
+        text="entry:N"
+    )
+    chart = alt.layer(errors, frontier, points, labels).properties(
+        title=title, width=WIDTH, height=HEIGHT
+    )
+    return _spec(chart)
+
+
+def release_scatter(frame: pl.DataFrame, title: str) -> Spec:
+    """pass^1 against the model's release date, one labelled point per entry that states one."""
+    data = frame.filter(pl.col("release_date").is_not_null() & pl.col("pass_1").is_not_null())
+    base = alt.Chart(_data(data.select("entry", "pass_1", "lo_1", "hi_1", "release_date"))).encode(
+        x=alt.X("release_date:T", title="Model release date", axis=alt.Axis(format="%Y-%m")),
+        y=alt.Y(
+            "pass_1:Q",
+            title="pass^1 (share of tasks)",
+            axis=alt.Axis(format="%"),
+            scale=alt.Scale(domain=[0, 1]),
+        ),
+    )
+    tooltip = [
+        alt.Tooltip("entry:N", title="Entry"),
+        alt.Tooltip("release_date:T", title="released", format="%Y-%m-%d"),
+        alt.Tooltip("pass_1:Q", title="pass^1", format=".1%"),
+    ]
+    errors = base.mark_rule(opacity=0.35).encode(y="lo_1:Q", y2="hi_1:Q")
+    points = base.mark_point(filled=True, size=70, color="#3f51b5").encode(tooltip=tooltip)
+    labels = base.mark_text(align="left", dx=6, dy=-6, fontSize=10, limit=140).encode(
+        text="entry:N"
+    )
+    chart = alt.layer(errors, points, labels).properties(title=title, width=WIDTH, height=HEIGHT)
     return _spec(chart)
 
 
@@ -181,7 +246,7 @@ def strata_grid(frame: pl.DataFrame, title: str) -> Spec:
                 alt.Tooltip("tasks:Q", title="tasks"),
             ],
         )
-        .properties(title=title, width=WIDTH - 100)
+        .properties(title=title, width=WIDTH)
     )
     return _spec(chart)
 
@@ -233,7 +298,7 @@ def task_grid(frame: pl.DataFrame, title: str) -> Spec:
         alt.Chart(_data(data))
         .mark_rect()
         .encode(
-            x=alt.X("task_id:N", title="Task", axis=alt.Axis(labelAngle=-60, labelFontSize=9)),
+            x=alt.X("task_id:N", title="Task", axis=alt.Axis(labelAngle=-60, labelFontSize=10)),
             y=alt.Y("entry:N", title="Entry", sort=None),
             color=alt.Color(
                 "share:Q",
@@ -249,7 +314,7 @@ def task_grid(frame: pl.DataFrame, title: str) -> Spec:
                 alt.Tooltip("infra_errors:Q", title="infra errors"),
             ],
         )
-        .properties(title=title, width=WIDTH * 2)
+        .properties(title=title, width=WIDTH)
     )
     return _spec(chart)
 

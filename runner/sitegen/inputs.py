@@ -11,6 +11,7 @@ from typing import Any
 
 import polars as pl
 
+from catalog_pipeline.prune import PruneRecord, read_prune_log
 from runner.batch.store import read_manifest, read_trials
 from runner.catalog import Catalog
 from runner.errors import LoadError
@@ -22,6 +23,10 @@ from runner.submission import Submission, load_submission
 from runner.tasks import Task, load_tasks
 
 SNAPSHOT_DOWNLOADS = ("catalog.json", "catalog.parquet", "catalog.csv", "ids.json")
+SNAPSHOT_FILES = (*SNAPSHOT_DOWNLOADS, "manifest.json", "changes.json", "solvability.json")
+# What a TMDB-sourced snapshot may publish: ids and how they were chosen, never TMDB's data.
+TMDB_PUBLISHABLE = ("ids.json", "manifest.json")
+SHA256SUMS = "SHA256SUMS"
 
 
 @dataclass
@@ -68,6 +73,10 @@ class SnapshotInfo:
     date: dt.date | None
 
     @property
+    def from_tmdb(self) -> bool:
+        return self.manifest.get("source") == "tmdb"
+
+    @property
     def latest_release(self) -> dt.date | None:
         return max((item.release_date for item in self.catalog), default=None)
 
@@ -104,6 +113,7 @@ class SiteInputs:
     snapshots: list[SnapshotInfo]
     tasks: list[Task]
     notes: list[str] = field(default_factory=list)
+    prunes: list[PruneRecord] = field(default_factory=list)
 
     @property
     def runs(self) -> list[Run]:
@@ -195,7 +205,7 @@ def load_snapshots(snapshots_dir: Path, notes: list[str]) -> list[SnapshotInfo]:
             date: dt.date | None = dt.date.fromisoformat(folder.name)
         except ValueError:
             date = None
-        files = [*SNAPSHOT_DOWNLOADS, "manifest.json", "changes.json", "solvability.json"]
+        files = SNAPSHOT_FILES
         found.append(
             SnapshotInfo(
                 label=folder.name,
@@ -208,6 +218,11 @@ def load_snapshots(snapshots_dir: Path, notes: list[str]) -> list[SnapshotInfo]:
             )
         )
     return found
+
+
+def published_files(snap: SnapshotInfo) -> tuple[str, ...]:
+    """The snapshot files the site publishes: ids + manifest for TMDB data (its terms), all for ours."""
+    return TMDB_PUBLISHABLE if snap.from_tmdb else SNAPSHOT_FILES
 
 
 def load_inputs(
@@ -228,4 +243,5 @@ def load_inputs(
     tasks = load_tasks(tasks_dir) if Path(tasks_dir).is_dir() else []
     if not tasks:
         notes.append(f"{tasks_dir}: no tasks folder")
-    return SiteInputs(entries, snapshots, tasks, notes)
+    prunes = read_prune_log(Path(snapshots_dir)) if Path(snapshots_dir).is_dir() else []
+    return SiteInputs(entries, snapshots, tasks, notes, prunes)

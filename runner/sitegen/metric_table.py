@@ -110,6 +110,22 @@ METRICS: tuple[Metric, ...] = (
         "s",
     ),
     Metric(
+        "latency_p95",
+        "p95 latency",
+        "lower",
+        "seconds",
+        "95th percentile of agent step latency over all steps of scored trials (seconds): the "
+        "slow tail a user waits through.",
+        "s",
+    ),
+    Metric(
+        "tokens",
+        "tokens",
+        "lower",
+        "int",
+        "Mean agent tokens (prompt + completion) per scored trial; 0 for agents that call no model.",
+    ),
+    Metric(
         "cost",
         "cost",
         "lower",
@@ -141,5 +157,7 @@ TABLE_COLUMNS: tuple[str, ...] = (
     "turns",
     "tool_calls",
     "latency",
+    "latency_p95",
+    "tokens",
     "cost",
 )

@@ -21,7 +21,16 @@ from runner.records import TrialRecord
 from runner.rules import RULE_DIFFERENCES
 from runner.sitegen import charts
 from runner.sitegen.aggregate import Aggregates
-from runner.sitegen.inputs import Entry, Run, SiteInputs, SnapshotInfo
+from runner.sitegen.bounds import RawLinks, paged_runs
+from runner.sitegen.changelog import changelog_view
+from runner.sitegen.inputs import (
+    SHA256SUMS,
+    Entry,
+    Run,
+    SiteInputs,
+    SnapshotInfo,
+    published_files,
+)
 from runner.sitegen.metric_table import METRIC_BY_KEY, METRICS, TABLE_COLUMNS
 from runner.sitegen.mkdocs_hooks import bodies_dir
 from runner.sitegen.schema_doc import schema_models
@@ -99,6 +108,7 @@ def _run_view(
     snapshot: SnapshotInfo | None,
     names: dict[str, str],
     trial_pages: bool,
+    raw: RawLinks | None,
 ) -> dict[str, Any]:
     key = (pl.col("submission") == run.slug) & (pl.col("snapshot") == run.snapshot)
     row = agg.entries.filter(key).to_dicts()[0]
@@ -204,6 +214,8 @@ def _run_view(
         ]
     return {
         "snapshot": run.snapshot,
+        "trial_pages": trial_pages,
+        "raw": raw,
         "badges": badges_for(entry, run, snapshot),
         "figures": figures,
         "pass_k": [
@@ -240,6 +252,7 @@ def _entry_view(
     agg: Aggregates,
     names: dict[str, str],
     trial_runs: set[tuple[str, str]],
+    raw: dict[tuple[str, str], RawLinks],
 ) -> dict[str, Any]:
     snaps = {s.label: s for s in inputs.snapshots}
     sub = entry.submission
@@ -257,7 +270,13 @@ def _entry_view(
         "config": config,
         "runs": [
             _run_view(
-                entry, r, agg, snaps.get(r.snapshot), names, (r.slug, r.snapshot) in trial_runs
+                entry,
+                r,
+                agg,
+                snaps.get(r.snapshot),
+                names,
+                (r.slug, r.snapshot) in trial_runs,
+                raw.get((r.slug, r.snapshot)),
             )
             for r in runs
         ],
@@ -411,10 +430,20 @@ def _snapshot_views(
                 fields = [k for k in a if a[k] != b[k]]
                 if fields:
                     changed.append({"id": item_id, "title": new[item_id].title, "fields": fields})
+            # TMDB snapshots are listed by id only: their titles are TMDB's data.
+            shown = not snap.from_tmdb
+            for row in changed:
+                row["title"] = row["title"] if shown else ""
             diff = {
                 "previous": previous.label,
-                "added": [{"id": i, "title": new[i].title} for i in sorted(set(new) - set(old))],
-                "removed": [{"id": i, "title": old[i].title} for i in sorted(set(old) - set(new))],
+                "added": [
+                    {"id": i, "title": new[i].title if shown else ""}
+                    for i in sorted(set(new) - set(old))
+                ],
+                "removed": [
+                    {"id": i, "title": old[i].title if shown else ""}
+                    for i in sorted(set(old) - set(new))
+                ],
                 "changed": changed,
             }
         source = snap.manifest.get("source")
@@ -435,13 +464,25 @@ def _snapshot_views(
                         "href": downloads.get(snap.label, {}).get(name),
                     }
                     for name, sha in snap.sha256.items()
+                    if name in published_files(snap)
                 ],
+                "sums_href": downloads.get(snap.label, {}).get(SHA256SUMS),
+                "from_tmdb": snap.from_tmdb,
                 "diff": diff,
                 "attribution": snap.attribution,
             }
         )
         previous = snap
     return list(reversed(views))
+
+
+def _verify_command() -> str:
+    """The installed command that re-checks a downloaded snapshot folder named by its date ({date})."""
+    from catalog_pipeline.cli import group
+
+    if "verify" in group.commands:
+        return "cd .. && taurec catalog verify {date}"
+    return "cd .. && taurec catalog list --root .   # the {date} row must say ok"
 
 
 RULES_MARKER = "<!-- generated: rule-set differences -->"
@@ -474,6 +515,7 @@ def render_pages(
     agg: Aggregates,
     boards: list[SnapshotBoard],
     downloads: dict[str, dict[str, str]],
+    raw: dict[tuple[str, str], RawLinks],
     board: BoardSettings,
 ) -> int:
     """Write all generated pages; returns how many trial pages were written."""
@@ -487,12 +529,18 @@ def render_pages(
         metric_list=METRICS,
         timeline=timeline_chart(inputs, agg) if len({b.label for b in boards}) > 1 else None,
     )
-    trial_runs = {(r.slug, r.snapshot) for r in inputs.runs if has_transcripts(r)}
+    # Trial pages only for the latest snapshot of each rule set; older runs keep raw downloads.
+    paged = paged_runs(inputs.runs)
+    trial_runs = {
+        (r.slug, r.snapshot)
+        for r in inputs.runs
+        if (r.slug, r.snapshot) in paged and has_transcripts(r)
+    }
     for entry in inputs.entries:
         writer.write(
             "entry.md.j2",
             f"entries/{entry.slug}.md",
-            e=_entry_view(entry, inputs, agg, names, trial_runs),
+            e=_entry_view(entry, inputs, agg, names, trial_runs, raw),
             board_rows=board.rows(),
         )
     tasks = {t.id: t for t in inputs.tasks}
@@ -518,10 +566,13 @@ def render_pages(
         tasks=_tasks_view(inputs),
         snapshots=[s.label for s in inputs.snapshots],
     )
+    snapshot_views = _snapshot_views(inputs, downloads)
+    writer.write("changelog.md.j2", "changelog.md", blocks=changelog_view(inputs, snapshot_views))
     writer.write(
         "snapshots.md.j2",
         "snapshots.md",
-        snapshots=_snapshot_views(inputs, downloads),
+        snapshots=snapshot_views,
+        verify_command=_verify_command(),
         limit=DIFF_LIMIT,
     )
     writer.write(

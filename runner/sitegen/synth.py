@@ -84,6 +84,8 @@ class SynthSpec:
     infra_error_rate: float = 0.02
     seed: int = 0
     verified_entries: set[int] = field(default_factory=lambda: {0})
+    transcript_snapshots: int | None = None  # transcripts for the last N snapshots only (None: all)
+    reference_entries: tuple[str, ...] = ()  # built-in reference agents added after the entries
 
 
 @dataclass
@@ -318,7 +320,9 @@ def _entry_results(
 ) -> None:
     rng = random.Random(f"{spec.seed}:{slug}:{label}")
     folder.mkdir(parents=True, exist_ok=True)
-    if spec.transcripts:
+    recent = spec.snapshots[-spec.transcript_snapshots :] if spec.transcript_snapshots else ()
+    keep = spec.transcripts and (spec.transcript_snapshots is None or label in recent)
+    if keep:
         (folder / "transcripts").mkdir(exist_ok=True)
     lines: list[str] = []
     scored = errors = 0
@@ -397,7 +401,7 @@ def _entry_results(
             else:
                 errors += 1
             probe = spec.xss_probes and index == 1 and t_index == 0 and trial == 0
-            if spec.transcripts:
+            if keep:
                 transcript = _transcript(
                     task, trial, seed, agent, rec, rng, probe, error, latencies
                 )
@@ -491,12 +495,15 @@ def synthesize(root: Path, spec: SynthSpec | None = None) -> SynthWorld:
         )
     rng = random.Random(spec.seed + 2)
     slugs: list[str] = []
-    for index in range(spec.entries):
-        slug = f"synthetic-agent-{index:03d}"
+    for index in range(spec.entries + len(spec.reference_entries)):
+        reference = spec.reference_entries[index - spec.entries] if index >= spec.entries else None
+        slug = f"reference-{reference}" if reference else f"synthetic-agent-{index:03d}"
         slugs.append(slug)
         kind = index % 3
         agent_cfg: dict[str, object]
-        if kind == 0:
+        if reference:
+            agent_cfg = {"kind": "builtin", "name": reference}
+        elif kind == 0:
             agent_cfg = {
                 "kind": "litellm",
                 "model": f"openai/synthetic-model-{index}",
@@ -512,6 +519,8 @@ def synthesize(root: Path, spec: SynthSpec | None = None) -> SynthWorld:
         else:
             agent_cfg = {"kind": "builtin", "name": "heuristic"}
         display = XSS_NAME if spec.xss_probes and index == 1 else f"Synthetic agent {index:03d}"
+        if reference:
+            display = f"{reference.capitalize()} (reference)"
         cutoff = dt.date(2026, 10, 15) if index % 4 == 3 else dt.date(2025, 6, 1)
         submission = {
             "schema_version": 1,
@@ -523,7 +532,11 @@ def synthesize(root: Path, spec: SynthSpec | None = None) -> SynthWorld:
             "trials": spec.trials,
             "track": "custom" if index % 5 == 4 else "standard",
             "notes": "Synthesized for tests." if index != 1 else XSS_MESSAGE,
-            "model": {"training_cutoff": cutoff.isoformat(), "open_weights": index % 2 == 0},
+            "model": {
+                "training_cutoff": cutoff.isoformat(),
+                "open_weights": index % 2 == 0,
+                "release_date": (dt.date(2024, 1, 10) + dt.timedelta(days=41 * index)).isoformat(),
+            },
         }
         entry_dir = subs_dir / slug
         entry_dir.mkdir(parents=True, exist_ok=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ TRIALS_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "tool_calls": pl.Int64,
     "step_latencies_s": pl.List(pl.Float64),
     "cost_usd": pl.Float64,
+    "tokens": pl.Int64,
     "policy": pl.List(pl.String),
     "policy_passed": pl.List(pl.Boolean),
     "leak_audit_clean": pl.Boolean,
@@ -68,10 +70,25 @@ RAW_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
         {"turns": pl.Int64, "tool_calls": pl.Int64, "step_latencies_s": pl.List(pl.Float64)}
     ),
     "cost_usd": pl.Float64,
+    "usage": pl.String,  # the JSON object as text: its keys (role:model) vary by entry
     "leak_audit_clean": pl.Boolean,
     "transcript": pl.String,
 }
 _REQUIRED = ("task_id", "trial_index", "status", "complexity", "reveal_difficulty", "turns")
+
+
+def _agent_tokens(usage: pl.Expr) -> pl.Expr:
+    """Prompt + completion tokens of the agent's models (`agent:<model>` keys of ModelUsage, flat objects)."""
+    one = pl.element()
+    return (
+        usage.fill_null("{}")
+        .str.extract_all(r'"agent:[^"]*":\s*\{[^}]*\}')
+        .list.eval(
+            one.str.extract(r'"prompt_tokens":\s*(\d+)').cast(pl.Int64).fill_null(0)
+            + one.str.extract(r'"completion_tokens":\s*(\d+)').cast(pl.Int64).fill_null(0)
+        )
+        .list.sum()
+    )
 
 
 def _flatten(raw: pl.LazyFrame, slug: str, snapshot: str) -> pl.LazyFrame:
@@ -100,6 +117,7 @@ def _flatten(raw: pl.LazyFrame, slug: str, snapshot: str) -> pl.LazyFrame:
             eff.struct.field("tool_calls"),
             eff.struct.field("step_latencies_s").fill_null(pl.lit([], dtype=pl.List(pl.Float64))),
             "cost_usd",
+            _agent_tokens(pl.col("usage")).alias("tokens"),
             policies.list.eval(pl.element().struct.field("policy"))
             .fill_null(pl.lit([], dtype=pl.List(pl.String)))
             .alias("policy"),
@@ -125,7 +143,11 @@ def records_frame(records: Iterable[TrialRecord], slug: str, snapshot: str) -> p
         "policies": {"__all__": {"policy", "passed"}},
     }
     include["efficiency"] = {"turns", "tool_calls", "step_latencies_s"}
-    rows = [r.model_dump(mode="json", include=include) for r in records]
+    rows = []
+    for r in records:
+        row = r.model_dump(mode="json", include=include)
+        row["usage"] = json.dumps(row["usage"])
+        rows.append(row)
     raw = pl.DataFrame(rows, schema=RAW_SCHEMA) if rows else pl.DataFrame(schema=RAW_SCHEMA)
     return _flatten(raw.lazy(), slug, snapshot).collect()
 

@@ -10,7 +10,7 @@ import polars as pl
 from runner.sitegen import charts
 from runner.sitegen.aggregate import Aggregates
 from runner.sitegen.inputs import Entry, Run, SiteInputs, SnapshotInfo
-from runner.sitegen.metric_table import METRIC_BY_KEY, PASS_KS
+from runner.sitegen.metric_table import METRIC_BY_KEY, PASS_KS, TABLE_COLUMNS
 
 TOP_CURVES = 10
 
@@ -21,6 +21,54 @@ class Badge:
     text: str
     title: str
     href: str | None = None
+
+
+REFERENCE_BUILTINS = ("oracle", "random", "exploit")
+
+
+@dataclass(frozen=True)
+class EntryFacts:
+    """What a reader filters and compares entries by, besides the scores."""
+
+    track: str
+    verified: bool
+    open_weights: bool | None
+    release_date: str | None
+    submitted: str | None
+    simulator: str
+    reference: bool
+
+    def export(self) -> dict[str, Any]:
+        return {
+            "track": self.track,
+            "verified": self.verified,
+            "open_weights": self.open_weights,
+            "model_release_date": self.release_date,
+            "submitted": self.submitted,
+            "simulator": self.simulator,
+            "reference": self.reference,
+        }
+
+
+def is_reference(entry: Entry) -> bool:
+    """Built-in reference agents (oracle ceiling, random and exploit floors) are shown apart, unranked."""
+    agent = entry.submission.agent
+    return agent.kind == "builtin" and agent.name.startswith(REFERENCE_BUILTINS)
+
+
+def entry_facts(entry: Entry, run: Run) -> EntryFacts:
+    model = entry.submission.model
+    starts = [r.manifest.started_at[:10] for r in entry.runs if r.manifest is not None]
+    simulator = run.manifest.simulator.name if run.manifest is not None else "unknown"
+    return EntryFacts(
+        track=entry.submission.track,
+        verified=run.verified,
+        open_weights=model.open_weights,
+        release_date=model.release_date.isoformat() if model.release_date else None,
+        submitted=min(starts) if starts else None,
+        simulator=simulator,
+        reference=is_reference(entry),
+    )
 
 
 @dataclass
@@ -39,15 +87,17 @@ class BoardRow:
     badges: list[Badge]
     scored: int
     infra_errors: int
+    facts: EntryFacts
 
     def export(self) -> dict[str, Any]:
         """The row as the CSV / JSON download holds it (raw numbers, no formatting)."""
         out: dict[str, Any] = {
-            "tier": self.tier,
+            "tier": None if self.facts.reference else self.tier,
             "slug": self.slug,
             "name": self.name,
             "organization": self.organization,
             "snapshot": self.snapshot,
+            **self.facts.export(),
         }
         out.update(self.values)
         out["top_violations"] = "; ".join(f"{p} {r}" for p, r in self.top_violations)
@@ -61,7 +111,8 @@ class BoardRow:
 class SnapshotBoard:
     label: str
     rows: list[BoardRow]
-    charts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    references: list[BoardRow] = field(default_factory=list)
+    charts: dict[str, dict[str, Any] | None] = field(default_factory=dict)
 
 
 def assign_tiers(rows: list[dict[str, Any]]) -> list[int]:
@@ -179,25 +230,15 @@ def boards(inputs: SiteInputs, agg: Aggregates) -> list[SnapshotBoard]:
     out: list[SnapshotBoard] = []
     for label in table["snapshot"].unique(maintain_order=True).to_list():
         part = table.filter(pl.col("snapshot") == label)
-        dicts = part.to_dicts()
-        tiers = assign_tiers(dicts)
+        all_rows = part.to_dicts()
+        references = [r for r in all_rows if is_reference(entries[r["submission"]])]
+        dicts = [r for r in all_rows if not is_reference(entries[r["submission"]])]
+        tiers = assign_tiers(dicts) + [0] * len(references)
         rows: list[BoardRow] = []
-        for tier, row in zip(tiers, dicts, strict=True):
+        for tier, row in zip(tiers, dicts + references, strict=True):
             entry = entries[row["submission"]]
             run = runs[(row["submission"], label)]
-            keys = [
-                "pass_1",
-                "pass_2",
-                "pass_4",
-                "constraint",
-                "policy",
-                "weighted_policy",
-                "no_rec",
-                "turns",
-                "tool_calls",
-                "latency",
-                "cost",
-            ]
+            keys = [*TABLE_COLUMNS, "weighted_policy"]
             values = {k: row.get(k) for k in keys}
             for k in PASS_KS:
                 values[f"ci_low_{k}"] = row.get(f"lo_{k}")
@@ -219,27 +260,42 @@ def boards(inputs: SiteInputs, agg: Aggregates) -> list[SnapshotBoard]:
                     badges=badges_for(entry, run, snaps.get(label)),
                     scored=row["scored"],
                     infra_errors=row["infra_errors"],
+                    facts=entry_facts(entry, run),
                 )
             )
-        board = SnapshotBoard(label, rows)
-        board.charts = board_charts(agg, label, names, [r.slug for r in rows])
+        board = SnapshotBoard(label, rows[: len(dicts)], rows[len(dicts) :])
+        released = {r.slug: r.facts.release_date for r in board.rows}
+        board.charts = board_charts(agg, label, names, [r.slug for r in board.rows], released)
         out.append(board)
     return out
 
 
 def board_charts(
-    agg: Aggregates, label: str, names: dict[str, str], ranked: list[str]
-) -> dict[str, dict[str, Any]]:
+    agg: Aggregates,
+    label: str,
+    names: dict[str, str],
+    ranked: list[str],
+    released: dict[str, str | None],
+) -> dict[str, dict[str, Any] | None]:
     """The home page charts of one snapshot (curves for the top entries; others for all)."""
     in_snap = pl.col("snapshot") == label
     top = ranked[:TOP_CURVES]
-    entries = _with_names(agg.entries.filter(in_snap), names)
+    # Reference rows stay off the capability charts, as they stay out of the ranking.
+    entries = _with_names(agg.entries.filter(in_snap & pl.col("submission").is_in(ranked)), names)
     order = pl.DataFrame({"submission": ranked, "rank": list(range(len(ranked)))})
 
     def by_rank(frame: pl.DataFrame) -> pl.DataFrame:
         return frame.join(order, on="submission").sort("rank")
 
-    specs: dict[str, dict[str, Any]] = {
+    dated = pl.DataFrame(
+        {"submission": list(released), "release_date": list(released.values())},
+        schema={"submission": pl.String, "release_date": pl.String},
+    ).filter(pl.col("release_date").is_not_null())
+    with_dates = entries.join(dated, on="submission")
+    specs: dict[str, dict[str, Any] | None] = {
+        "release": charts.release_scatter(with_dates, f"Capability vs model release date ({label})")
+        if not with_dates.is_empty()
+        else None,
         "pass_k": charts.pass_k_curves(
             by_rank(
                 _with_names(agg.pass_k.filter(in_snap & pl.col("submission").is_in(top)), names)

@@ -33,12 +33,13 @@
     return raw === "" || raw === null ? NaN : parseFloat(raw);
   }
 
-  function sortTable(table, th) {
+  function sortTable(table, th, forced) {
     var index = Array.prototype.indexOf.call(th.parentNode.children, th);
     var numeric = th.getAttribute("data-sort") === "num";
     var current = th.getAttribute("aria-sort");
     var direction = current === "ascending" ? "descending" : "ascending";
     if (!current && numeric && th.classList.contains("num")) direction = "descending";
+    if (forced) direction = forced;
     th.parentNode.querySelectorAll("th").forEach(function (other) { other.removeAttribute("aria-sort"); });
     th.setAttribute("aria-sort", direction);
     var body = table.tBodies[0];
@@ -80,26 +81,108 @@
     return found;
   }
 
+  // The home page view lives in the address: #snapshot=…&track=…&verified=1&open=1&sort=key:dir
+  function readState() {
+    var state = {};
+    (window.location.hash || "").replace(/^#/, "").split("&").forEach(function (part) {
+      var eq = part.indexOf("=");
+      if (eq > 0) state[decodeURIComponent(part.slice(0, eq))] = decodeURIComponent(part.slice(eq + 1));
+    });
+    return state;
+  }
+
+  function writeState(state) {
+    var parts = [];
+    ["snapshot", "track", "verified", "open", "sort"].forEach(function (key) {
+      if (state[key]) parts.push(key + "=" + encodeURIComponent(state[key]));
+    });
+    var hash = parts.length ? "#" + parts.join("&") : "";
+    if (window.history && window.history.replaceState) {
+      try { window.history.replaceState(null, "", hash || window.location.pathname); return; } catch (e) { /* file:// */ }
+    }
+    window.location.hash = hash;
+  }
+
+  function applyFilters(root, state) {
+    root.querySelectorAll("table.taurec-board").forEach(function (table) {
+      var shown = 0;
+      Array.prototype.forEach.call(table.tBodies[0].rows, function (row) {
+        var ok = (!state.track || row.getAttribute("data-track") === state.track) &&
+          (state.verified !== "1" || row.getAttribute("data-verified") === "1") &&
+          (state.open !== "1" || row.getAttribute("data-open") === "1");
+        row.hidden = !ok;
+        if (ok) shown += 1;
+      });
+      var empty = table.parentNode.querySelector(".taurec-filter-empty");
+      if (empty) empty.hidden = shown > 0;
+    });
+  }
+
+  function applySort(root, state) {
+    if (!state.sort) return;
+    var bits = state.sort.split(":");
+    root.querySelectorAll("table.taurec-board").forEach(function (table) {
+      var th = table.querySelector('thead th[data-key="' + bits[0] + '"]');
+      if (th) sortTable(table, th, bits[1] === "asc" ? "ascending" : "descending");
+    });
+  }
+
   function setUpSelector(root) {
     var select = root.querySelector("select.taurec-snapshot-select:not([data-ready])");
     if (!select) return;
     select.setAttribute("data-ready", "1");
-    var fromHash = /^#snapshot=(.+)$/.exec(window.location.hash || "");
-    if (fromHash) {
-      var wanted = decodeURIComponent(fromHash[1]);
-      if (showSnapshot(root, wanted)) select.value = wanted;
-    }
+    var state = readState();
+    if (state.snapshot && showSnapshot(root, state.snapshot)) select.value = state.snapshot;
+    var filters = root.querySelectorAll(".taurec-filter");
+    filters.forEach(function (input) {
+      var value = state[input.name] || "";
+      if (input.type === "checkbox") input.checked = value === "1"; else input.value = value;
+      input.addEventListener("change", function () {
+        var now = readState();
+        now[input.name] = input.type === "checkbox" ? (input.checked ? "1" : "") : input.value;
+        applyFilters(root, now);
+        writeState(now);
+      });
+    });
+    applyFilters(root, state);
+    applySort(root, state);
+    root.querySelectorAll("table.taurec-board thead th[data-key]").forEach(function (th) {
+      th.addEventListener("click", function () {
+        var now = readState();
+        now.sort = th.getAttribute("data-key") + ":" + (th.getAttribute("aria-sort") === "ascending" ? "asc" : "desc");
+        writeState(now);
+      });
+    });
     select.addEventListener("change", function () {
       showSnapshot(root, select.value);
-      if (window.history && window.history.replaceState) {
-        try { window.history.replaceState(null, "", "#snapshot=" + encodeURIComponent(select.value)); } catch (e) { /* file:// */ }
-      }
+      var now = readState();
+      now.snapshot = select.value;
+      writeState(now);
     });
+  }
+
+  function setUpTrialPage(root) {
+    root.querySelectorAll("button.taurec-expand-all:not([data-ready])").forEach(function (button) {
+      button.setAttribute("data-ready", "1");
+      button.addEventListener("click", function () {
+        var open = button.getAttribute("data-open") !== "1";
+        root.querySelectorAll("details.taurec-transcript").forEach(function (d) { d.open = open; });
+        button.setAttribute("data-open", open ? "1" : "0");
+        button.textContent = open ? "Collapse all transcripts" : "Expand all transcripts";
+      });
+    });
+    // Arriving at #trial-N opens that trial's transcript.
+    var target = /^#trial-\d+$/.test(window.location.hash || "") && root.querySelector(window.location.hash);
+    if (target) {
+      var details = target.querySelector("details.taurec-transcript");
+      if (details) details.open = true;
+    }
   }
 
   function init() {
     setUpTables(document);
     setUpSelector(document);
+    setUpTrialPage(document);
     renderCharts(document);
   }
 

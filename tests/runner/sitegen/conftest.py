@@ -30,7 +30,10 @@ def built_site(synth_world: SynthWorld, tmp_path_factory: pytest.TempPathFactory
 def small_site(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
     """A smaller built site (three entries, five tasks) so the browser can visit every page fast."""
     root = tmp_path_factory.mktemp("small")
-    world = synthesize(root / "world", SynthSpec(entries=3, tasks=5, trials=4))
+    world = synthesize(
+        root / "world",
+        SynthSpec(entries=3, tasks=5, trials=4, reference_entries=("oracle", "random")),
+    )
     return build_site(
         submissions=world.submissions,
         snapshots=world.snapshots,

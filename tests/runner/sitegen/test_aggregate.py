@@ -171,10 +171,69 @@ def test_every_chart_kind_is_a_valid_vega_lite_spec(inputs: SiteInputs) -> None:
     try:
         agg = aggregate(trials_frame(inputs.runs))
         board = boards(inputs, agg)[0]
-        assert set(board.charts) == {"pass_k", "latency", "cost", "strata", "violations", "tasks"}
+        assert set(board.charts) == {
+            "pass_k",
+            "latency",
+            "cost",
+            "release",
+            "strata",
+            "violations",
+            "tasks",
+        }
         for spec in board.charts.values():
+            assert spec is not None
             assert spec["$schema"].startswith("https://vega.github.io/schema/vega-lite/v6")
             assert spec["title"]
         assert timeline_chart(inputs, agg) is not None
     finally:
         charts.VALIDATE = False
+
+
+def test_pareto_front_ignores_unscored_entries_and_ties() -> None:
+    from runner.sitegen.charts import pareto_front
+
+    frame = pl.DataFrame(
+        {
+            "entry": ["never ran", "cheap", "same cost worse", "dear better", "dear worse"],
+            "pass_1": [0.0, 0.4, 0.3, 0.7, 0.5],
+            "scored": [0, 10, 10, 10, 10],
+            "cost": [0.0, 0.0, 0.0, 0.02, 0.03],
+        }
+    )
+    marked = {r["entry"]: r["pareto"] for r in pareto_front(frame, "cost").to_dicts()}
+    # The 0 % entry with no scored trial is not a point at all, let alone on the frontier.
+    assert marked == {
+        "cheap": True,
+        "same cost worse": False,
+        "dear better": True,
+        "dear worse": False,
+    }
+
+
+def test_capability_axes_never_collapse_to_a_point() -> None:
+    from runner.sitegen.charts import axis_domain, capability_vs
+
+    assert axis_domain([0.0, 0.0, 0.0]) == [0.0, 1.0]  # every entry at $0
+    lo, hi = axis_domain([2.5, 2.5])
+    assert lo < 2.5 < hi
+    lo, hi = axis_domain([0.1, 0.5])
+    assert 0 <= lo <= 0.1
+    assert hi >= 0.5
+    frame = pl.DataFrame(
+        {
+            "entry": ["a", "b"],
+            "pass_1": [0.5, 0.6],
+            "lo_1": [0.4, 0.5],
+            "hi_1": [0.6, 0.7],
+            "scored": [4, 4],
+            "cost": [0.0, 0.0],
+        }
+    )
+    spec = capability_vs(frame, "cost", "Cost", "t", "$.4f")
+    domains = [
+        layer["encoding"]["x"]["scale"]["domain"]
+        for layer in spec["layer"]
+        if "x" in layer.get("encoding", {})
+    ] or [spec["encoding"]["x"]["scale"]["domain"]]
+    assert all(d[1] > d[0] for d in domains)
+    assert any(layer["mark"]["type"] == "text" for layer in spec["layer"])  # labelled points

@@ -39,7 +39,7 @@ def test_build_emits_every_page(built_site: BuildReport, synth_world: SynthWorld
     for slug in synth_world.slugs:
         assert (out / "entries" / f"{slug}.html").is_file()
     # One trial page per (entry, snapshot, task) holding every trial of that task.
-    assert built_site.trial_pages == 4 * 2 * 12
+    assert built_site.trial_pages == 4 * 12  # the latest snapshot only
     page = out / "trials" / synth_world.slugs[0] / "2026-11-01" / "task_001.html"
     html = page.read_text()
     assert all(f'id="trial-{i}"' in html for i in range(4))
@@ -107,7 +107,7 @@ def test_rendering_is_reproducible(synth_world: SynthWorld, tmp_path: Path) -> N
 def test_strict_build_fails_on_a_broken_link(synth_world: SynthWorld, tmp_path: Path) -> None:
     site_dir = tmp_path / "site"
     shutil.copytree(SITE_DIR, site_dir, ignore=shutil.ignore_patterns("generated"))
-    (site_dir / "pages" / "changelog.md").write_text("# Changelog\n\nSee [gone](nowhere.md).\n")
+    (site_dir / "pages" / "submit.md").write_text("# Submit\n\nSee [gone](nowhere.md).\n")
     with pytest.raises(SiteBuildError, match=r"nowhere\.md"):
         build_site(
             submissions=synth_world.submissions,

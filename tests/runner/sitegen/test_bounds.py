@@ -1,0 +1,184 @@
+"""The bounded, lawful site: trial pages for the latest snapshot only, raw downloads, TMDB ids only, sums, budget."""
+
+from __future__ import annotations
+
+import datetime as dt
+import gzip
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from catalog_pipeline.prune import PRUNE_LOG, PruneRecord
+from runner.cli import cli
+from runner.sitegen import BuildReport, build_site
+from runner.sitegen.bounds import SiteTooLargeError
+from runner.sitegen.synth import SynthSpec, SynthWorld, synthesize
+
+SITE_URL = "https://example-org.github.io/tau-rec/"
+
+
+@pytest.fixture(scope="module")
+def tmdb_world(tmp_path_factory: pytest.TempPathFactory) -> SynthWorld:
+    """Two entries, four tasks; the latest snapshot is marked as built from TMDB."""
+    world = synthesize(tmp_path_factory.mktemp("tmdb"), SynthSpec(entries=2, tasks=4))
+    manifest_path = world.snapshots / "2026-11-01" / "manifest.json"
+    manifest = json.loads(manifest_path.read_text())
+    manifest["source"] = "tmdb"
+    manifest_path.write_text(json.dumps(manifest, indent=2))
+    # What the revalidation and a past prune leave behind, for the data Changelog.
+    changes = ["solutions_changed", "solutions_changed", "unchanged", "status_changed"]
+    report = {
+        "tasks": [
+            {"task_id": t.id, "status": "ok", "change": c}
+            for t, c in zip(world.task_list, changes, strict=True)
+        ]
+    }
+    (world.snapshots / "2026-11-01" / "solvability.json").write_text(json.dumps(report))
+    record = PruneRecord(
+        snapshot=dt.date(2026, 3, 2),
+        pruned_on=dt.date(2026, 10, 5),
+        retention_until=dt.date(2026, 9, 2),
+        source="tmdb",
+        reason="retention date 2026-09-02 passed (TMDB-derived data)",
+        removed=["catalog_pipeline/snapshots/2026-03-02"],
+        ids_kept=True,
+    )
+    (world.snapshots / PRUNE_LOG).write_text(record.model_dump_json() + "\n")
+    return world
+
+
+@pytest.fixture(scope="module")
+def tmdb_site(tmdb_world: SynthWorld, tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
+    root = tmp_path_factory.mktemp("tmdb-site")
+    return build_site(
+        submissions=tmdb_world.submissions,
+        snapshots=tmdb_world.snapshots,
+        tasks=tmdb_world.tasks,
+        out=root / "public",
+        docs=root / "docs",
+        site_url=SITE_URL,
+    )
+
+
+def test_a_tmdb_snapshot_publishes_ids_and_manifest_only(
+    tmdb_site: BuildReport, tmdb_world: SynthWorld
+) -> None:
+    folder = tmdb_site.out / "downloads" / "snapshots" / "2026-11-01"
+    assert sorted(p.name for p in folder.iterdir()) == ["SHA256SUMS", "ids.json", "manifest.json"]
+    ids = json.loads((folder / "ids.json").read_text())
+    assert ids
+    assert all(isinstance(i, int) for i in ids)  # no catalog field beyond ids
+    # Our fixture-world snapshot is published whole.
+    fixture = tmdb_site.out / "downloads" / "snapshots" / "2026-10-01"
+    assert {"catalog.json", "catalog.csv", "catalog.parquet", "ids.json"} <= {
+        p.name for p in fixture.iterdir()
+    }
+    # No title of the TMDB snapshot on the Snapshots page (its diff lists ids only).
+    html = (tmdb_site.out / "snapshots.html").read_text()
+    catalog = json.loads((tmdb_world.snapshots / "2026-11-01" / "catalog.json").read_text())
+    section = html.split('id="snapshot-2026-11-01"')[1].split('id="snapshot-2026-10-01"')[0]
+    assert not [item["title"] for item in catalog if item["title"] in section]
+    assert "taurec catalog hydrate ids.json --date 2026-11-01" in section
+
+
+def test_sha256sums_check_with_sha256sum_and_catch_tampering(
+    tmdb_site: BuildReport, tmp_path: Path
+) -> None:
+    for label in ("2026-10-01", "2026-11-01"):
+        copy = tmp_path / label
+        shutil.copytree(tmdb_site.out / "downloads" / "snapshots" / label, copy)
+        ok = subprocess.run(
+            ["sha256sum", "-c", "SHA256SUMS"], cwd=copy, capture_output=True, text=True
+        )
+        assert ok.returncode == 0, ok.stdout + ok.stderr
+        names = sorted(
+            line.split("  ")[1] for line in (copy / "SHA256SUMS").read_text().splitlines()
+        )
+        assert names == sorted(p.name for p in copy.iterdir() if p.name != "SHA256SUMS")
+        (copy / "ids.json").write_text("[1]\n")
+        bad = subprocess.run(
+            ["sha256sum", "-c", "SHA256SUMS"], cwd=copy, capture_output=True, text=True
+        )
+        assert bad.returncode == 1
+        assert "ids.json: FAILED" in bad.stdout
+
+
+def test_trial_pages_only_for_the_latest_snapshot_and_raw_trials_for_all(
+    tmdb_site: BuildReport, tmdb_world: SynthWorld
+) -> None:
+    out = tmdb_site.out
+    assert tmdb_site.trial_pages == 2 * 4
+    assert sorted(p.name for p in (out / "trials" / tmdb_world.slugs[0]).iterdir()) == [
+        "2026-11-01"
+    ]
+    entry = (out / "entries" / f"{tmdb_world.slugs[0]}.html").read_text()
+    old = entry.split('id="snapshot-2026-10-01"')[1]
+    assert "Trial pages are published for the latest snapshot" in old
+    assert "../trials/" not in old
+    for label in ("2026-10-01", "2026-11-01"):
+        raw = out / "downloads" / "trials" / label / f"{tmdb_world.slugs[0]}.jsonl.gz"
+        source = tmdb_world.submissions / tmdb_world.slugs[0] / "results" / label / "trials.jsonl"
+        assert gzip.decompress(raw.read_bytes()) == source.read_bytes()
+        assert f"downloads/trials/{label}/{tmdb_world.slugs[0]}.jsonl.gz" in entry
+        table = pl.read_parquet(out / "downloads" / "trials" / label / "trials.parquet")
+        assert sorted(table["submission"].unique().to_list()) == sorted(tmdb_world.slugs)
+        assert table.height == 2 * 4 * 4
+        assert {"reward", "tokens", "step_latencies_s"} <= set(table.columns)
+
+
+def test_size_report_and_a_hard_budget(tmdb_world: SynthWorld, tmp_path: Path) -> None:
+    args = [
+        "site",
+        "build",
+        "--submissions",
+        str(tmdb_world.submissions),
+        "--snapshots",
+        str(tmdb_world.snapshots),
+        "--tasks",
+        str(tmdb_world.tasks),
+        "--out",
+        str(tmp_path / "public"),
+    ]
+    ok = CliRunner().invoke(cli, args)
+    assert ok.exit_code == 0, ok.output
+    assert "site size:" in ok.output
+    assert "budget 900 MB" in ok.output
+    assert "trials/" in ok.output
+    tight = CliRunner().invoke(cli, [*args, "--max-size-mb", "0.5"])
+    assert tight.exit_code == 1
+    assert isinstance(tight.exception, SiteTooLargeError) or "over its budget" in tight.output
+    message = str(tight.exception) + tight.output
+    assert "over its budget of 0.5 MB" in message
+    assert "assets/" in message  # names the largest parts
+
+
+def test_site_url_gives_a_working_404_and_a_full_sitemap(tmdb_site: BuildReport) -> None:
+    sitemap = (tmdb_site.out / "sitemap.xml").read_text()
+    assert f"<loc>{SITE_URL}index.html</loc>" in sitemap
+    assert f"<loc>{SITE_URL}snapshots.html</loc>" in sitemap
+    page_404 = (tmdb_site.out / "404.html").read_text()
+    assert 'href="/tau-rec/assets/' in page_404 or "/tau-rec/assets/" in page_404
+    assert 'href="/assets/' not in page_404
+
+
+def test_changelog_is_generated_from_the_data(
+    tmdb_site: BuildReport, tmdb_world: SynthWorld
+) -> None:
+    html = (tmdb_site.out / "changelog.html").read_text()
+    latest = html.split('id="changes-2026-11-01"')[1].split('id="changes-2026-10-01"')[0]
+    assert "4 revalidated" in latest
+    assert "2 solutions changed" in latest
+    assert "1 status changed" in latest
+    assert "1 unchanged" in latest
+    assert "Entries re-run</strong> (2)" in latest
+    first = html.split('id="changes-2026-10-01"')[1]
+    assert "Entries added</strong> (2)" in first
+    assert "first run on the board" in first
+    pruned = html.split('id="pruned-2026-03-02"')[1]
+    assert "retention date 2026-09-02 passed" in pruned
+    assert "snapshots/pruned/2026-03-02/" in pruned
