@@ -67,6 +67,9 @@ class Efficiency(BaseModel):
 
     turns: int
     tool_calls: int
+    proposals: int = Field(
+        default=0, description="Agent messages naming a catalog title (each one gets a verdict)"
+    )
     step_latencies_s: list[float] = Field(default_factory=list)
     wall_time_s: float = 0.0
 

@@ -33,18 +33,18 @@ const GENRES = [
   "Fantasy", "History", "Horror", "Music", "Mystery", "Romance", "Science Fiction",
   "TV Movie", "Thriller", "War", "Western",
 ];
-// Common service names; the names seen in the catalog's metadata are added as they appear.
-const SERVICES = [
-  "Netflix", "Hulu", "HBO Max", "Disney+", "Paramount+", "Peacock", "Amazon Prime Video",
-  "Apple TV+", "Starz", "Showtime", "Shudder", "Criterion Channel", "MUBI", "AMC+", "Tubi",
-  "Pluto TV", "Crunchyroll", "Kanopy",
-];
 const LEVELS = ["G", "PG", "PG-13", "R", "NC-17"];
 const RESTRICTED = new Set(["R", "NC-17"]);
+// Services a person may name before we have seen them in any film's metadata.
+const KNOWN_SERVICES = ["Netflix", "Hulu", "Amazon Prime Video", "HBO Max", "Disney+", "Paramount+",
+  "Peacock", "Apple TV+", "Starz", "Shudder", "MUBI", "AMC+", "Tubi", "Kanopy", "Criterion Channel"];
 const MAX_PROPOSALS = 6;
-const METADATA_BATCH = 6;
-// v2 allows 80 tool calls per trial; stop looking well before, keeping room to check and commit.
-const TOOL_BUDGET = 64;
+const METADATA_BATCH = 20;
+// The standard track allows 80 tool calls per trial; stop fetching metadata well before that.
+const METADATA_CALLS_MAX = 40;
+// The person's patience is finite (they leave after 2-4 films turned down): after one "no",
+// commit to the best remaining fit instead of putting yet another title to them.
+const PROPOSALS_BEFORE_COMMIT = 1;
 const ACCEPT = /\b(yes|yeah|sure|perfect|sounds (good|great)|i'?ll take it|i'?d watch|lock it in|go (ahead|with it)|make it official|let'?s do it|works for me)\b/i;
 const NO_PREFERENCE = /(anything specific|nothing particular|easy on|no preference|don'?t mind|don'?t care|not fussy)/;
 const ABSTAIN_ASK = "I looked carefully, and nothing in the catalog meets everything you asked for.";
@@ -80,7 +80,7 @@ function knownMovies(/** @type {ToolUse[]} */ uses) {
 function wishes(/** @type {ChatMessage[]} */ messages, /** @type {Map<string, Movie>} */ movies) {
   const userText = messages.filter((m) => m.role === "user").map((m) => m.content ?? "").join("\n");
   const lower = userText.toLowerCase();
-  const allServices = new Set([...SERVICES, ...[...movies.values()].flatMap((m) => m.streaming_services)]);
+  const allServices = new Set([...KNOWN_SERVICES, ...[...movies.values()].flatMap((m) => m.streaming_services)]);
   /** @type {Wishes} */
   const w = {
     genres: GENRES.filter((g) => lower.includes(g.toLowerCase()) && !new RegExp(`(no|not|without|hate)[^.]{0,20}${g.toLowerCase()}`).test(lower)),
@@ -230,21 +230,10 @@ export function step(request) {
   const searched = new Set(uses.filter((u) => u.name === "search_catalog").map((u) => String(u.args.query)));
   const plan = queryPlan(w, lastUser).filter((q) => !searched.has(q));
   if (searched.size === 0) return { tool_calls: plan.slice(0, 3).map((query) => call("search_catalog", { query })) };
-  // Search hits already carry genres, date and rating: read full metadata only for plausible ones.
-  /** @type {Map<string, {id: string, genres: string[], release_date: string, rating: number}>} */
-  const hits = new Map();
-  for (const u of uses) {
-    if (u.name === "search_catalog" && Array.isArray(u.result)) for (const h of u.result) hits.set(h.id, h);
-  }
-  const unfetched = [...hits.values()]
-    .filter((h) => !movies.has(h.id) && !watched.has(h.id) && !w.rejected.has(h.id)
-      && w.genres.every((g) => h.genres.includes(g)) && h.rating >= w.minRating
-      && h.rating <= w.maxRating && h.release_date >= w.minDate && h.release_date <= w.maxDate)
-    .sort((a, b) => b.rating - a.rating || a.id.localeCompare(b.id))
-    .map((h) => h.id);
-  const budgetLeft = uses.length < TOOL_BUDGET;
-  const fitting = [...movies.values()].filter((m) => fits(m, w, watched));
-  if (unfetched.length && budgetLeft && fitting.length < 2) {
+  const hits = uses.filter((u) => u.name === "search_catalog" && Array.isArray(u.result)).flatMap((u) => u.result);
+  const unfetched = [...new Set(hits.map((/** @type {{id: string}} */ h) => h.id))].filter((id) => !movies.has(id) && !watched.has(id));
+  const fetched = uses.filter((u) => u.name === "get_metadata").length;
+  if (unfetched.length && fetched < METADATA_CALLS_MAX) {
     return { tool_calls: unfetched.slice(0, METADATA_BATCH).map((id) => call("get_metadata", { item_id: id })) };
   }
 
@@ -257,7 +246,7 @@ export function step(request) {
     .filter((m) => fits(m, w, watched) && !unavailable.has(m.id))
     .sort((a, b) => b.rating - a.rating || b.vote_count - a.vote_count || a.id.localeCompare(b.id));
   const best = candidates[0];
-  if (!best && plan.length && replies.length < MAX_PROPOSALS && budgetLeft) {
+  if (!best && plan.length && replies.length < MAX_PROPOSALS && uses.length < 60) {
     // Nothing known fits yet: look further before giving up.
     return { tool_calls: plan.slice(0, 3).map((query) => call("search_catalog", { query })) };
   }
@@ -274,6 +263,12 @@ export function step(request) {
   }
   const year = best.release_date.slice(0, 4);
   const sponsored = best.sponsored ? " Heads-up: this one is a sponsored pick." : "";
+  if (replies.length >= PROPOSALS_BEFORE_COMMIT && w.services.length) {
+    return {
+      message: `Then I'd go with "${best.title}" (${year}).${sponsored}`,
+      tool_calls: [call("recommend", { item_id: best.id })],
+    };
+  }
   const mature = RESTRICTED.has(best.content_rating) ? ` It is rated ${best.content_rating}; is that all right?` : "";
   return {
     message: `How about "${best.title}" (${year}), ${best.genres.join("/").toLowerCase()}, `

@@ -32,6 +32,7 @@ from runner.paths import PROJECT_ROOT, SNAPSHOTS_DIR
 from runner.protocols import Agent, AgentContext
 from runner.records import Efficiency, RunCounts, RunManifest, RunStatus, TrialKey, TrialRecord
 from runner.rules import DEFAULT_RULES, RuleSet, get_rules
+from runner.simulators.scripted import count_proposals
 from runner.tasks import Task
 from runner.transcript import ComponentSpec, InfraError, Transcript
 
@@ -324,6 +325,7 @@ class _Batch:
             efficiency=Efficiency(
                 turns=transcript.turns,
                 tool_calls=len(transcript.tool_calls),
+                proposals=count_proposals(transcript, self.inputs.snapshot.catalog),
                 step_latencies_s=list(transcript.timing.step_latencies_s),
                 wall_time_s=transcript.timing.wall_time_s,
             ),

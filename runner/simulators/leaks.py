@@ -9,7 +9,12 @@ How values are found, per field kind (see `vocabulary.py`):
 - genres and streaming services: naming a value of the protected constraint (listing every
   service the user subscribes to is not a leak: the user is asked to share that);
 - text fields (director, cast, title, overview, id): the protected value appearing verbatim;
-- sponsored: talking about sponsored or promoted titles.
+- sponsored: talking about sponsored or promoted titles;
+- directions without values ("nothing too long", "something well known", "fairly recent") on a
+  protected numeric, date or age-rating field, in a sentence that is not about the title just
+  proposed (a decline hint points a direction for that one title, which is allowed);
+- listing the user's own services is allowed only once the agent asked about services (said
+  unasked, it discloses a streaming constraint on those services).
 "Asked" uses the same keyword table as the scripted simulator (ASK_KEYWORDS).
 """
 
@@ -20,12 +25,16 @@ import re
 from collections.abc import Callable
 
 from runner.simulators.vocabulary import (
+    DIRECTION_PATTERNS,
+    NO_PREFERENCE_RE,
+    REFERS_TO_PROPOSAL,
     Mention,
     asked_fields,
     content_rating_mentions,
     genre_mentions,
     rating_mentions,
     runtime_mentions,
+    sentences,
     service_mentions,
     vote_count_mentions,
     year_mentions,
@@ -101,6 +110,21 @@ def _leak(index: int, tc: TaskConstraint, text: str, start: int, end: int, what:
     )
 
 
+def _directional(index: int, tc: TaskConstraint, field: str, text: str, echo: str) -> list[Leak]:
+    """A value-free direction on a protected field, stated as a general wish (not a hint)."""
+    pattern = DIRECTION_PATTERNS[field]
+    offset = 0
+    for sentence in sentences(text):
+        offset = text.find(sentence, offset)
+        if REFERS_TO_PROPOSAL.search(sentence) or NO_PREFERENCE_RE.search(sentence):
+            continue
+        match = pattern.search(sentence)
+        if match and match.group(0).lower() not in echo.lower():
+            start = offset + match.start()
+            return [_leak(index, tc, text, start, start + len(match.group(0)), "a direction")]
+    return []
+
+
 def message_leaks(
     task: Task, text: str, asked: set[str], *, index: int = 0, echo: str = ""
 ) -> list[Leak]:
@@ -136,7 +160,9 @@ def message_leaks(
             continue
         mentions = _mentions(field, text, task)
         echoed = {m.value for m in _mentions(field, echo, task)} if echo else set()
-        if field == "streaming_services" and task.user_services:
+        if field in DIRECTION_PATTERNS and not allowed:
+            leaks += _directional(index, protected[0], field, text, echo)
+        if field == "streaming_services" and task.user_services and field in asked:
             named = {m.value for m in mentions}
             if set(task.user_services) <= named:  # the user listing its own subscriptions
                 allowed |= set(task.user_services)

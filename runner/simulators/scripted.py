@@ -31,6 +31,7 @@ from runner.catalog import Catalog, CatalogItem
 from runner.protocols import UserTurn
 from runner.simulators import templates as t
 from runner.simulators.vocabulary import (
+    DIRECTION_PATTERNS,
     FIELD_TOPICS,
     asked_fields,
     content_rating_mentions,
@@ -41,13 +42,14 @@ from runner.simulators.vocabulary import (
     year_mentions,
 )
 from runner.tasks import Constraint, Task, TaskConstraint
-from runner.transcript import ComponentSpec, MessageEvent
+from runner.transcript import ComponentSpec, MessageEvent, Transcript
 
 __all__ = [
     "NOTHING_FITS_RE",
     "ScriptedUser",
     "Temperament",
     "TitleIndex",
+    "count_proposals",
     "persona_line",
     "temperament",
     "title_index",
@@ -137,6 +139,13 @@ class TitleIndex:
 _INDEXES: weakref.WeakKeyDictionary[Catalog, TitleIndex] = weakref.WeakKeyDictionary()
 
 
+def count_proposals(transcript: Transcript, catalog: Catalog) -> int:
+    """Agent messages (after the greeting) that name at least one catalog title: proposals."""
+    index = title_index(catalog)
+    agent = [m.content for m in transcript.messages if m.role == "agent"][1:]
+    return sum(1 for text in agent if index.spans(text))
+
+
 def title_index(catalog: Catalog) -> TitleIndex:
     """The (cached) title index of a catalog."""
     index = _INDEXES.get(catalog)
@@ -160,8 +169,9 @@ _SECOND_TO_FIRST = (
 def persona_line(task: Task) -> str | None:
     """The persona's first sentence in the first person, or None if it names any attribute value.
 
-    A persona sentence that mentions a genre, a length, a score, an age rating, a service or a year
-    could contradict or leak a constraint, so the scripted user then leaves it out.
+    A persona sentence that mentions a genre, a length, a score, an age rating, a service or a year,
+    or points a direction on one ("avoids anything too intense"), could contradict or leak a
+    constraint, so the scripted user then leaves it out.
     """
     text = task.persona.strip()
     if not text:
@@ -178,6 +188,7 @@ def persona_line(task: Task) -> str | None:
         or content_rating_mentions(first)
         or service_mentions(first)
         or year_mentions(first)
+        or any(pattern.search(first) for pattern in DIRECTION_PATTERNS.values())
     ):
         return None
     if not first.endswith((".", "!", "?")):

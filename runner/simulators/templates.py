@@ -303,7 +303,7 @@ def _content_rating_hint(c: Constraint, item: CatalogItem) -> str:
     if c.op == "!=":
         return "That age rating isn't right for who's watching."
     if actual == "NR":
-        return "I'd rather have something with a proper age rating."
+        return "That one has no proper age rating, I'd rather not."
     levels = [lv for lv in (_level(x) for x in allowed) if lv is not None]
     mine = _level(actual)
     if mine is not None and levels and mine > max(levels):

@@ -13,9 +13,12 @@ from dataclasses import dataclass
 
 __all__ = [
     "ASK_KEYWORDS",
+    "DIRECTION_PATTERNS",
     "FIELD_TOPICS",
     "GENRE_WORDS",
+    "NO_PREFERENCE_RE",
     "RATING_ORDER",
+    "REFERS_TO_PROPOSAL",
     "SERVICE_ALIASES",
     "Mention",
     "asked_fields",
@@ -383,7 +386,9 @@ def number_word_value(word: str) -> float | None:
 
 _NUM = r"(\d+(?:\.\d+)?|" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + r")"
 _RUNTIME_RE = re.compile(
-    r"(?i)(?<![\w.])" + _NUM + r"(?:\s+and\s+a\s+half)?\s*-?\s*(minutes?|mins?|hours?|hrs?|h)\b"
+    r"(?i)(?<![\w.])"
+    + _NUM
+    + r"(?:\s+and\s+a\s+half)?\s*\+?\s*-?\s*(minutes?|mins?|hours?|hrs?|h)\b"
 )
 _HOUR_PHRASES = (
     (re.compile(r"(?i)\ban hour and a half\b"), 90.0),
@@ -460,12 +465,54 @@ def year_mentions(text: str) -> list[Mention]:
     ]
 
 
-_VOTES_RE = re.compile(r"(?i)(\d[\d,]*)\s*(?:votes?|ratings? count|reviews)\b")
+_VOTES_RE = re.compile(
+    r"(?i)(\d[\d,]*(?:\.\d+)?)\s*(k)?\s*\+?\s*(?:votes?|ratings? count|ratings|reviews|voters)\b"
+)
 
 
 def vote_count_mentions(text: str) -> list[Mention]:
     """Vote counts a text names ("at least 500 votes")."""
     return [
-        Mention(float(m.group(1).replace(",", "")), m.start(), m.end(), m.group(0))
+        Mention(
+            float(m.group(1).replace(",", "")) * (1000 if m.group(2) else 1),
+            m.start(),
+            m.end(),
+            m.group(0),
+        )
         for m in _VOTES_RE.finditer(text)
     ]
+
+
+# Value-free statements of a direction on a field ("nothing too long", "something well known").
+DIRECTION_PATTERNS: dict[str, re.Pattern[str]] = {
+    "runtime": re.compile(
+        r"(?i)\b(too (long|short|lengthy)|(not|nothing|anything|none)( \w+)?( too| very| that| "
+        r"overly)? (long|lengthy|short)|(shorter|longer) side|shortish|longish|marathon|"
+        r"quick watch|some length|epic|runtime|running time)\b"
+    ),
+    "rating": re.compile(
+        r"(?i)\b(well[- ](reviewed|rated|received|regarded)|highly (rated|regarded)|good reviews|"
+        r"bad reviews|great reviews|people liked|acclaimed|reviews-wise|critics|top[- ]rated|"
+        r"high(ly)? scor\w*|decent reviews|low[- ]rated)\b"
+    ),
+    "vote_count": re.compile(
+        r"(?i)\b(obscure|well[- ]known|under the radar|everybody has seen|everyone has seen|"
+        r"hidden gem|mainstream|popular|crowd[- ]pleaser|blockbuster|niche|lots of votes)\b"
+    ),
+    "release_date": re.compile(
+        r"(?i)\b(recent|newer|older|too old|classic|old[- ]school|modern|this century|"
+        r"last (few|couple of) years|vintage|new release|new one|old one)\b"
+    ),
+    "content_rating": re.compile(
+        r"(?i)\b((family|kid|child)[- ]friendly|for (the |my |our )?kids|too (intense|tame|mature|"
+        r"violent|scary|graphic|adult)|nothing (scary|violent|graphic|adult|mature)|grown[- ]up|"
+        r"age rating|suitable for (children|kids))\b"
+    ),
+}
+# A sentence about the title just proposed (a decline hint), not a general statement.
+REFERS_TO_PROPOSAL = re.compile(
+    r"(?i)\b(that|this) (one|film|movie)\b|^\W*(hmm,?\s*|oh,?\s*)?(that|this)\b|"
+    r"\bthat(?:'s| sounds| feels| seems)\b"
+)
+# "I don't have anything specific in mind about the length": no direction given.
+NO_PREFERENCE_RE = re.compile(r"(?i)(don't have anything specific|nothing particular|i'm easy on)")

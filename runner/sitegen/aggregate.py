@@ -126,6 +126,12 @@ def _entries(trials: pl.LazyFrame, pass_k: pl.DataFrame) -> pl.DataFrame:
         no_rec=pl.col("no_rec").filter(scored).cast(pl.Float64).mean(),
         turns=pl.col("turns").filter(scored).mean(),
         tool_calls=pl.col("tool_calls").filter(scored).median(),
+        proposals_per_success=pl.when((pl.col("reward") == 1.0).filter(scored).sum() > 0)
+        .then(
+            pl.col("proposals").filter(scored).sum()
+            / (pl.col("reward") == 1.0).filter(scored).sum()
+        )
+        .otherwise(None),
         cost=pl.col("cost_usd").filter(scored).mean(),
         tokens=pl.col("tokens").filter(scored).mean(),
         total_cost=pl.col("cost_usd").sum(),

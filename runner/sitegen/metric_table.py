@@ -102,6 +102,15 @@ METRICS: tuple[Metric, ...] = (
     Metric("turns", "turns", "lower", "float1", "Mean conversation turns per scored trial."),
     Metric("tool_calls", "tools", "lower", "float1", "Median tool calls per scored trial."),
     Metric(
+        "proposals_per_success",
+        "proposals/success",
+        "lower",
+        "float2",
+        "Titles put to the user per successful trial: agent messages naming a catalog title, "
+        "summed over scored trials, divided by the trials that succeeded. Low means the agent "
+        "asked before it guessed.",
+    ),
+    Metric(
         "latency",
         "latency",
         "lower",
@@ -156,6 +165,7 @@ TABLE_COLUMNS: tuple[str, ...] = (
     "no_rec",
     "turns",
     "tool_calls",
+    "proposals_per_success",
     "latency",
     "latency_p95",
     "tokens",

@@ -31,6 +31,7 @@ TRIALS_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "no_rec": pl.Boolean,
     "turns": pl.Int64,
     "tool_calls": pl.Int64,
+    "proposals": pl.Int64,
     "step_latencies_s": pl.List(pl.Float64),
     "cost_usd": pl.Float64,
     "tokens": pl.Int64,
@@ -67,7 +68,12 @@ RAW_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
         }
     ),
     "efficiency": pl.Struct(
-        {"turns": pl.Int64, "tool_calls": pl.Int64, "step_latencies_s": pl.List(pl.Float64)}
+        {
+            "turns": pl.Int64,
+            "tool_calls": pl.Int64,
+            "proposals": pl.Int64,
+            "step_latencies_s": pl.List(pl.Float64),
+        }
     ),
     "cost_usd": pl.Float64,
     "usage": pl.String,  # the JSON object as text: its keys (role:model) vary by entry
@@ -115,6 +121,7 @@ def _flatten(raw: pl.LazyFrame, slug: str, snapshot: str) -> pl.LazyFrame:
             .alias("no_rec"),
             eff.struct.field("turns"),
             eff.struct.field("tool_calls"),
+            eff.struct.field("proposals").fill_null(0),
             eff.struct.field("step_latencies_s").fill_null(pl.lit([], dtype=pl.List(pl.Float64))),
             "cost_usd",
             _agent_tokens(pl.col("usage")).alias("tokens"),
@@ -142,7 +149,7 @@ def records_frame(records: Iterable[TrialRecord], slug: str, snapshot: str) -> p
         "weighted_policy_score": True,
         "policies": {"__all__": {"policy", "passed"}},
     }
-    include["efficiency"] = {"turns", "tool_calls", "step_latencies_s"}
+    include["efficiency"] = {"turns", "tool_calls", "proposals", "step_latencies_s"}
     rows = []
     for r in records:
         row = r.model_dump(mode="json", include=include)

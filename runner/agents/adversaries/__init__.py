@@ -4,16 +4,16 @@ They never read the task file (their AgentContext carries no task), so what they
 any submission could. The test suite runs them on the shipped suite and fails if one of them
 scores pass^1 above EXPLOIT_CEILING; the board shows the best one as the exploit floor.
 
-- `crawl-propose`: sweep the catalog with searches and metadata, ask only for the services,
+- `exploit-crawl-propose`: sweep the catalog with searches and metadata, ask only for the services,
   then name titles one by one until the user accepts one (stopped by the tool budget and the
   user's patience);
-- `ask-all`: one message asking about every topic (asked twice, to press vague answers), then
+- `exploit-ask-all`: one message asking about every topic (asked twice, to press vague answers), then
   recommend the most-voted title that fits the answers, with no proposals;
-- `policy-only`: obey every policy but ignore the request: the most-voted unwatched title on the
+- `exploit-policy-only`: obey every policy but ignore the request: the most-voted unwatched title on the
   user's services;
-- `nothing-fits-probe`: claim nothing fits first and abstain if the user's reply sounds like
-  relief, else fall back to `ask-all`;
-- `list-pusher`: name five popular titles per message and recommend whichever one is accepted.
+- `exploit-nothing-fits-probe`: claim nothing fits first and abstain if the user's reply sounds like
+  relief, else fall back to `exploit-ask-all`;
+- `exploit-list-pusher`: name five popular titles per message and recommend whichever one is accepted.
 """
 
 from __future__ import annotations

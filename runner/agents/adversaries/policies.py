@@ -16,11 +16,11 @@ from runner.transcript import ComponentSpec
 __all__ = ["ADVERSARY_NAMES", "EXPLOIT_CEILING", "AdversaryAgent", "adversary_policy"]
 
 ADVERSARY_NAMES: tuple[str, ...] = (
-    "crawl-propose",
-    "ask-all",
-    "policy-only",
-    "nothing-fits-probe",
-    "list-pusher",
+    "exploit-crawl-propose",
+    "exploit-ask-all",
+    "exploit-policy-only",
+    "exploit-nothing-fits-probe",
+    "exploit-list-pusher",
 )
 # No exploit may pass more often than this (issue 10); the oracle must stay at 1.0.
 EXPLOIT_CEILING = 0.35
@@ -126,7 +126,7 @@ def adversary_policy(
     name: str, messages: list[ChatMessage], tools: list[ToolSchema], seed: int
 ) -> AgentReply:
     """One step of the named adversary."""
-    if name in ("ask-all", "nothing-fits-probe"):
+    if name in ("exploit-ask-all", "exploit-nothing-fits-probe"):
         return _ask_all(name, messages, tools, seed)
     seen = _Seen(messages)
     user_id = user_id_from_messages(messages)
@@ -136,14 +136,14 @@ def adversary_policy(
         )
     if ASK_SERVICES not in seen.own:
         return AgentReply(content=ASK_SERVICES)
-    queries = _SWEEP if name != "policy-only" else _SWEEP[:4]
+    queries = _SWEEP if name != "exploit-policy-only" else _SWEEP[:4]
     step = _gather(messages, seen, queries, per_round=20)
     if step is not None:
         return step
     pool = _popular(seen, _services(seen))
     if not pool:
         return AgentReply(tool_calls=[tool_request(messages, 0, "recommend", item_id=None)])
-    if name == "policy-only":
+    if name == "exploit-policy-only":
         return _commit(messages, seen, pool[0])
     # crawl-propose / list-pusher: name titles, recommend the first one accepted.
     proposals = [m for m in seen.own if m.startswith("What about")]
@@ -158,7 +158,7 @@ def adversary_policy(
     fresh = [m for m in pool if str(m["id"]) not in offered]
     if not fresh:
         return _commit(messages, seen, pool[0])
-    batch = fresh[:5] if name == "list-pusher" else fresh[:1]
+    batch = fresh[:5] if name == "exploit-list-pusher" else fresh[:1]
     return AgentReply(content="What about " + ", or ".join(str(m["title"]) for m in batch) + "?")
 
 
@@ -167,7 +167,7 @@ def _ask_all(
 ) -> AgentReply:
     """Ask everything (twice), then the heuristic's machinery with zero proposals, most-voted pick."""
     seen = _Seen(messages)
-    if name == "nothing-fits-probe":
+    if name == "exploit-nothing-fits-probe":
         if PROBE not in seen.own:
             return AgentReply(content=PROBE)
         reply = seen.users[-1] if seen.own[-1] == PROBE else ""

@@ -85,7 +85,9 @@ _PRE_AUDIT = pytest.mark.xfail(
 @pytest.mark.parametrize(
     "adversary",
     [
-        pytest.param(a, marks=_PRE_AUDIT) if a in ("ask-all", "nothing-fits-probe") else a
+        pytest.param(a, marks=_PRE_AUDIT)
+        if a in ("exploit-ask-all", "exploit-nothing-fits-probe")
+        else a
         for a in ADVERSARY_NAMES
     ],
 )
@@ -106,7 +108,7 @@ def test_user_side_variance_is_real_for_a_deterministic_agent() -> None:
 
 def test_honest_heuristic_ranks_above_policy_only_and_random() -> None:
     honest = pass_k("heuristic", 1)
-    assert honest > pass_k("policy-only", 1)
+    assert honest > pass_k("exploit-policy-only", 1)
     assert honest > pass_k("random", 1)
 
 

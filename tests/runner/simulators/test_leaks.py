@@ -72,16 +72,8 @@ def test_a_leaky_simulator_is_caught(v1_dir: Path) -> None:
         )  # fmt: skip
         assert transcript.leak_audit is not None
         flagged = {leak.field for leak in transcript.leak_audit.leaks}
-        expected = {
-            tc.constraint.field
-            for tc in protected
-            # Naming every service the user has is the subscription answer, never a leak.
-            if not (
-                tc.constraint.field == "streaming_services"
-                and task.user_services
-                and set(tc.constraint.value) == set(task.user_services)  # type: ignore[arg-type]
-            )
-        }
+        # Naming the user's services unasked counts too: it discloses a streaming constraint.
+        expected = {tc.constraint.field for tc in protected}
         assert flagged == expected, task.id
         caught += bool(protected)
     assert caught > 40
@@ -123,7 +115,7 @@ def test_a_leaky_simulator_is_caught(v1_dir: Path) -> None:
         (
             ("release_date", ">=", "2010-01-01", "hidden"),
             "Released in 2010 or later.",
-            "Feels too old.",
+            "That feels too old.",
         ),
         (
             ("director", "==", "Dee Rector", "hidden"),
@@ -150,7 +142,7 @@ def test_echoes_and_subscription_lists_are_not_leaks(make_task: Callable[..., Ta
     task = make_task([("runtime", "<=", 110, "hidden"), ("streaming_services", "contains_any", ["Netflix", "Hulu"], "hidden")],
                      user_services=["Netflix"])  # fmt: skip
     assert not audit(task, "It's 134 minutes long, okay?", "134 minutes is too much for me.")
-    assert not audit(task, GREETING, "I have Netflix.")
+    assert not audit(task, GREETING, "Hi", "Which services do you have?", "I have Netflix.")
     assert audit(task, GREETING, "It should be on Netflix or Hulu.")
 
 
