@@ -378,6 +378,15 @@ def _check_values(raw: dict[str, Any], *, hosted_run: bool) -> list[tuple[str, s
                             "must be the NAME of an environment variable, not a value",
                         )
                     )
+    if isinstance(agent, dict) and agent.get("kind") == "litellm":
+        model_string = agent.get("model")
+        if isinstance(model_string, str) and model_string.strip():
+            from runner.model_names import check_model_string
+
+            for severity, reason in check_model_string(
+                model_string, custom_base=bool(agent.get("api_base"))
+            ):
+                found.append((severity, "agent.model", reason))
     model = raw.get("model")
     if isinstance(model, dict) and isinstance(model.get("links"), list):
         for index, link in enumerate(model["links"]):

@@ -24,7 +24,9 @@ log="$(mktemp)"
 "$taurec" serve-model --host 127.0.0.1 --port "$port" >/dev/null 2>"$log" &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; rm -f "$log"' EXIT
-for _ in $(seq 100); do
+# Up to 60 s: on a loaded machine the server's imports alone take seconds, and the run's
+# preflight makes one request to it before any trial.
+for _ in $(seq 600); do
   if curl -fsS "http://127.0.0.1:$port/v1/models" >/dev/null 2>&1; then break; fi
   if ! kill -0 "$server" 2>/dev/null; then
     echo "the model server did not start (port $port in use?):" >&2

@@ -550,6 +550,8 @@ async def run_submissions_async(
     snapshots_dir: Path = SNAPSHOTS_DIR,
     rules: str = DEFAULT_RULES,
     task_ids: Sequence[str] | None = None,
+    preflight: bool = False,
+    min_trials: int | None = None,
 ) -> list[RunResult]:
     """The async form of `run_submissions` (for callers already inside an event loop)."""
     rule_set = get_rules(rules)
@@ -563,13 +565,16 @@ async def run_submissions_async(
     inputs = load_inputs(snapshot, tasks_dir, snapshots_dir=snapshots_dir)
     if task_ids is not None:
         inputs = select_tasks(inputs, task_ids)
-    # Build the search index once, before any trial, so trials share it.
-    from runner.search import search_index
-
-    search_index(inputs.snapshot.catalog)
-
     entrants = [d if isinstance(d, Entrant) else Entrant.from_folder(d) for d in submission_dirs]
     slugs = [e.slug for e in entrants]
+    if min_trials is not None:
+        few = [(e.slug, trials or e.trials) for e in entrants if (trials or e.trials) < min_trials]
+        if few:
+            listed = ", ".join(f"{slug} ({k})" for slug, k in few)
+            raise TaurecError(
+                f"a board run needs at least {min_trials} trials per task (the board's "
+                f"`trials`); too few: {listed}. Leave out --for-board for a trial run"
+            )
     if len(set(slugs)) != len(slugs):
         raise TaurecError(f"the same submission is listed twice: {sorted(slugs)}")
     env_names: set[str] = set()
@@ -593,6 +598,31 @@ async def run_submissions_async(
         redactor=redactor,
         rules=rule_set,
     )
+    if preflight:
+        from runner.batch.preflight import PreflightError, preflight_entries
+
+        first = inputs.tasks[0]
+        context = AgentContext(
+            user_id=first.user_id,
+            policy_text=inputs.policy_text,
+            seed=seed,
+            task=first,
+            catalog=inputs.snapshot.catalog,
+        )
+        try:
+            failures = await preflight_entries(
+                [(e.slug, e.config) for e in entrants if e.config is not None],
+                context,
+                batch.agent_factory,
+            )
+        finally:
+            await _close_model_clients()
+        if failures:
+            raise PreflightError(failures)
+    # Build the search index once, before any trial, so trials share it.
+    from runner.search import search_index
+
+    search_index(inputs.snapshot.catalog)
     plans = [
         _plan_entrant(
             entrant,

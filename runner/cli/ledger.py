@@ -9,6 +9,20 @@ import click
 
 from runner.ledger import LEDGER_PATH
 
+results_dirs_argument = click.argument(
+    "results_dirs",
+    nargs=-1,
+    required=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+)
+ledger_option = click.option(
+    "--ledger",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=LEDGER_PATH,
+    show_default="submissions/ledger.jsonl",
+    help="The ledger file.",
+)
+
 
 @click.group()
 def group() -> None:
@@ -16,19 +30,8 @@ def group() -> None:
 
 
 @group.command("record")
-@click.argument(
-    "results_dirs",
-    nargs=-1,
-    required=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-)
-@click.option(
-    "--ledger",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=LEDGER_PATH,
-    show_default="submissions/ledger.jsonl",
-    help="The ledger file to append to.",
-)
+@results_dirs_argument
+@ledger_option
 def record_command(results_dirs: tuple[Path, ...], ledger: Path) -> None:
     """Append each results folder with its digests; refused outside a GitHub Actions run."""
     from runner.ledger import record_runs
@@ -38,19 +41,8 @@ def record_command(results_dirs: tuple[Path, ...], ledger: Path) -> None:
 
 
 @group.command("check")
-@click.argument(
-    "results_dirs",
-    nargs=-1,
-    required=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-)
-@click.option(
-    "--ledger",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=LEDGER_PATH,
-    show_default="submissions/ledger.jsonl",
-    help="The ledger file to look runs up in.",
-)
+@results_dirs_argument
+@ledger_option
 def check_command(results_dirs: tuple[Path, ...], ledger: Path) -> None:
     """Say which results folders the ledger vouches for as they are now; exit 1 if any is not."""
     from runner.batch.store import read_manifest

@@ -72,6 +72,19 @@ from runner.cli._options import board_option, rules_option
 @board_option
 @rules_option
 @click.option(
+    "--preflight/--no-preflight",
+    default=True,
+    show_default=True,
+    help="Before scheduling, check each model entry's key variable and make one real request; "
+    "on failure print the provider's message and exit without running a trial.",
+)
+@click.option(
+    "--for-board",
+    is_flag=True,
+    help="A run for the leaderboard (the refresh workflow): refuse fewer trials per task than "
+    "the board's `trials`.",
+)
+@click.option(
     "--fresh",
     is_flag=True,
     help="Move existing results for this snapshot to results/.replaced/ and start over.",
@@ -95,6 +108,8 @@ def command(
     max_turns: int | None,
     board_path: Path | None,
     rules: Literal["v1", "v2"] | None,
+    preflight: bool,
+    for_board: bool,
     fresh: bool,
     out: Path | None,
 ) -> None:
@@ -133,6 +148,8 @@ def command(
         fresh=fresh,
         max_turns=settings.max_turns,
         rules=settings.rules,
+        preflight=preflight,
+        min_trials=board.trials if for_board else None,
         out=out,
         progress=default_progress(),
     )
@@ -142,6 +159,15 @@ def command(
     click.echo(format_summary(results))
     if any(r.manifest.status == "budget_exhausted" for r in results):
         click.echo("stopped: the --max-cost budget was reached (re-run to continue)")
+    unscored = [
+        r for r in results if r.manifest.counts.infra_error and not r.manifest.counts.scored
+    ]
+    for r in unscored:
+        first = next((x.error for x in r.records if x.error is not None), None)
+        cause = f" (first: {first.kind}: {first.message})" if first else ""
+        click.echo(f"error: every trial of {r.submission} ended in an infra error{cause}", err=True)
+    if unscored:
+        sys.exit(1)
 
 
 @click.command("merge")
