@@ -192,13 +192,17 @@ def hydrate_command(
     _report(result)
 
 
-@group.command("list")
-@click.option(
+_root_option = click.option(
     "--root",
     type=click.Path(file_okay=False, path_type=Path),
     default=SNAPSHOTS_DIR,
     show_default=True,
+    help="Folder of dated snapshots.",
 )
+
+
+@group.command("list")
+@_root_option
 def list_command(root: Path) -> None:
     """Snapshots with size, catalog checksum, verified file checksums and retention date."""
     infos = list_snapshots(root)
@@ -225,13 +229,7 @@ def list_command(root: Path) -> None:
 
 
 @group.command("prune")
-@click.option(
-    "--root",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=SNAPSHOTS_DIR,
-    show_default=True,
-    help="Folder of dated snapshots.",
-)
+@_root_option
 @click.option(
     "--submissions",
     type=click.Path(file_okay=False, path_type=Path),

@@ -169,7 +169,7 @@ def build_leaderboard(
             )
         else:
             detail, result.index_html = _site(
-                submissions_dir, snapshots_dir, tasks_dir, public_dir, echo, settings.rules
+                submissions_dir, snapshots_dir, tasks_dir, public_dir, echo, board
             )
         seconds = time.perf_counter() - started
         result.timings.append(StepTiming(step, seconds, detail))
@@ -255,7 +255,7 @@ def _site(
     tasks_dir: Path,
     public_dir: Path,
     echo: Echo,
-    rules: str,
+    board: BoardSettings,
 ) -> tuple[str, Path]:
     from runner.sitegen import build_site
 
@@ -264,7 +264,8 @@ def _site(
         snapshots=snapshots_dir,
         tasks=tasks_dir,
         out=public_dir,
-        rules=rules,
+        rules=board.rules,
+        board=board,
     )
     for note in report.notes:
         echo(f"      note: {note}")

@@ -4,23 +4,27 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
 from collections import Counter
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from runner.audit import TaskAudit, audit_task
 from runner.catalog import Catalog
 from runner.errors import LoadError, TaurecError, describe_validation_error
 from runner.paths import SNAPSHOTS_DIR, TASKS_DIR
 from runner.tasks import POLICY_NAMES, Task, load_tasks, suite_digest
-from runner.validate import SolvabilityReport, SolvabilityStatus, check_solvability
+from runner.validate import (
+    SolvabilityReport,
+    SolvabilityStatus,
+    check_solvability,
+    snapshot_dates,
+)
 
 COMPLEXITIES = ("simple", "medium", "complex")
 REVEAL_DIFFICULTIES = ("volunteer", "mixed", "hidden")
 SOLVABILITY_FILE = "solvability.json"
-_DATE_DIR = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
 # ---- stats -----------------------------------------------------------------------------------
@@ -106,6 +110,7 @@ def load_suite_stats(tasks_dir: Path | None = None) -> SuiteStats:
 
 # ---- revalidation ----------------------------------------------------------------------------
 
+GateStatus = Literal["pass", "flagged", "retired"]
 Change = Literal[
     "new",
     "unchanged",
@@ -135,6 +140,14 @@ class TaskRevalidation(BaseModel):
     winning_added: list[str] = Field(description="Winning solutions not winning before")
     winning_removed: list[str] = Field(description="Winning solutions no longer winning")
     warnings: list[str] = Field(default_factory=list)
+    gate: GateStatus | None = Field(
+        default=None,
+        description="Difficulty gate: pass; flagged (fails on this snapshot only); retired "
+        "(failed on the previous snapshot too). None: retired by hand, or a schema 1 file",
+    )
+    audit: TaskAudit | None = Field(
+        default=None, description="The difficulty figures and gate checks (see runner.audit)"
+    )
 
 
 class SolvabilityCounts(BaseModel):
@@ -145,6 +158,12 @@ class SolvabilityCounts(BaseModel):
     inconsistent: int
     retired: int
     changed: int = Field(description="Active tasks whose change is neither 'unchanged' nor 'new'")
+    flagged: int = Field(
+        default=0, description="Tasks failing the difficulty gate for the first time"
+    )
+    gate_retired: int = Field(
+        default=0, description="Tasks retired for failing the gate on two snapshots in a row"
+    )
 
 
 class SnapshotSolvability(BaseModel):
@@ -152,7 +171,9 @@ class SnapshotSolvability(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    schema_version: Literal[1] = 1
+    schema_version: Literal[1, 2] = Field(
+        default=2, description="2 adds the difficulty audit and gate; 1 files still load"
+    )
     snapshot_date: dt.date
     previous_snapshot: dt.date | None
     catalog_sha256: str
@@ -179,7 +200,8 @@ class SnapshotSolvability(BaseModel):
         c = self.counts
         lines = [
             f"snapshot {self.snapshot_date.isoformat()} (previous: {prev}): {c.tasks} tasks, "
-            f"{c.ok} ok, {c.inconsistent} inconsistent, {c.retired} retired, {c.changed} changed"
+            f"{c.ok} ok, {c.inconsistent} inconsistent, {c.retired} retired, {c.changed} changed, "
+            f"gate: {c.flagged} flagged, {c.gate_retired} retired"
         ]
         # Status changes first: they are what stops a scheduled run; then mere solution changes.
         ordered = sorted(self.changed, key=lambda t: (t.change == "solutions_changed", t.task_id))
@@ -190,6 +212,12 @@ class SnapshotSolvability(BaseModel):
             lines.append(f"  changed  {t.task_id}  {t.change}{detail}: {t.reason}")
         lines += [
             f"  retired  {t.task_id}  {t.reason}" for t in self.tasks if t.status == "retired"
+        ]
+        lines += [
+            f"  flagged  {t.task_id}  fails the gate: "
+            + "; ".join(f"{c.rule}: {c.reason}" for c in t.audit.failed_checks)
+            for t in self.tasks
+            if t.gate == "flagged" and t.audit is not None
         ]
         lines += [
             f"  INCONSISTENT  {t.task_id}  {t.reason}"
@@ -217,6 +245,33 @@ def _change(now: TaskRevalidation, before: SolvabilityReport | None) -> Change:
     return "unchanged" if same else "solutions_changed"
 
 
+def _apply_gate(
+    row: TaskRevalidation,
+    task: Task,
+    catalog: Catalog,
+    previous: Catalog | None,
+    previous_date: dt.date | None,
+) -> None:
+    """Audit the task; failing the gate flags it, failing it on the previous snapshot too retires it.
+
+    An inconsistent task keeps its status (it must stop the run, not quietly leave the suite).
+    """
+    row.audit = audit_task(task, catalog)
+    if row.audit.passed:
+        row.gate = "pass"
+        return
+    failed_before = previous is not None and not audit_task(task, previous).passed
+    if not failed_before or row.status != "ok":
+        row.gate = "flagged"
+        return
+    assert previous_date is not None
+    rules = ", ".join(c.rule for c in row.audit.failed_checks)
+    row.gate, row.status, row.change = "retired", "retired", "retired"
+    row.reason = (
+        f"retired: failed the difficulty gate on {previous_date.isoformat()} and again ({rules})"
+    )
+
+
 def revalidate(
     catalog: Catalog,
     tasks: list[Task],
@@ -224,11 +279,13 @@ def revalidate(
     snapshot_date: dt.date,
     previous: Catalog | None = None,
     previous_date: dt.date | None = None,
+    gate: bool = True,
 ) -> SnapshotSolvability:
     """Check every task on `catalog` and compare with the same tasks on the previous catalog.
 
     The comparison recomputes the previous snapshot with today's tasks, so a change always
-    means the catalog changed, never that a task file was edited.
+    means the catalog changed, never that a task file was edited. With `gate`, each task is also
+    audited for difficulty: failing flags it, failing on the previous snapshot too retires it.
     """
     report = check_solvability(catalog, tasks, snapshot_date=snapshot_date)
     before = (
@@ -237,6 +294,7 @@ def revalidate(
         else None
     )
     rows = []
+    by_task = {t.id: t for t in tasks}
     for task_id, result in report.tasks.items():
         old = before.tasks.get(task_id) if before else None
         old_winning = set(old.winning_solutions) if old and old.status != "retired" else set()
@@ -259,6 +317,8 @@ def revalidate(
             warnings=result.warnings,
         )
         row.change = _change(row, before)
+        if gate and result.status != "retired":
+            _apply_gate(row, by_task[task_id], catalog, previous if old else None, previous_date)
         rows.append(row)
     statuses = Counter(r.status for r in rows)
     return SnapshotSolvability(
@@ -273,19 +333,10 @@ def revalidate(
             inconsistent=statuses["inconsistent"],
             retired=statuses["retired"],
             changed=sum(r.change not in ("unchanged", "new", "retired") for r in rows),
+            flagged=sum(r.gate == "flagged" for r in rows),
+            gate_retired=sum(r.gate == "retired" for r in rows),
         ),
         tasks=rows,
-    )
-
-
-def snapshot_dates(snapshots_dir: Path = SNAPSHOTS_DIR) -> list[dt.date]:
-    """Dates of the snapshot folders (`<YYYY-MM-DD>/catalog.json`), oldest first."""
-    if not snapshots_dir.is_dir():
-        return []
-    return sorted(
-        dt.date.fromisoformat(p.name)
-        for p in snapshots_dir.iterdir()
-        if p.is_dir() and _DATE_DIR.match(p.name) and (p / "catalog.json").exists()
     )
 
 
@@ -295,6 +346,7 @@ def revalidate_snapshot(
     tasks_dir: Path | None = None,
     snapshots_dir: Path = SNAPSHOTS_DIR,
     write: bool = True,
+    gate: bool = True,
 ) -> SnapshotSolvability:
     """Revalidate the suite on `<snapshots_dir>/<date>/` against the snapshot before it, and
     write `solvability.json` into that folder (byte-identical for identical inputs)."""
@@ -312,6 +364,7 @@ def revalidate_snapshot(
         snapshot_date=day,
         previous=previous,
         previous_date=previous_date,
+        gate=gate,
     )
     if write:
         target = folder / SOLVABILITY_FILE

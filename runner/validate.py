@@ -99,6 +99,18 @@ POLICY_FILTERS: dict[PolicyName, PolicyFilter] = {
 }
 
 
+def on_user_services(task: Task, item: CatalogItem) -> bool:
+    """Streamable on one of the user's services (every item is, when the task lists none)."""
+    return not task.user_services or bool(set(item.streaming_services) & set(task.user_services))
+
+
+def policy_allows(task: Task, item: CatalogItem) -> bool:
+    """On the user's services and allowed by every active policy that rules items out."""
+    return on_user_services(task, item) and all(
+        POLICY_FILTERS[p](task, item) for p in task.policy_flags if p in POLICY_FILTERS
+    )
+
+
 def _is_retired(task: Task, snapshot_date: dt.date | None) -> bool:
     if task.retired is None:
         return False
@@ -109,11 +121,8 @@ def check_task(task: Task, catalog: Catalog) -> TaskSolvability:
     """Compute one task's solution sets and whether they are consistent with its design."""
     constraint = [item for item in catalog.items if task.satisfies_all(item)]
     services = task.user_services
-    reachable = [
-        item for item in constraint if not services or set(item.streaming_services) & set(services)
-    ]
-    filters = [POLICY_FILTERS[p] for p in task.policy_flags if p in POLICY_FILTERS]
-    winning = [item for item in reachable if all(f(task, item) for f in filters)]
+    reachable = [item for item in constraint if on_user_services(task, item)]
+    winning = [item for item in reachable if policy_allows(task, item)]
 
     warnings = []
     missing = [w for w in task.watched if w not in catalog]
@@ -186,6 +195,17 @@ def check_solvability(
         else:
             results[task.id] = check_task(task, catalog)
     return SolvabilityReport(catalog_digest=catalog.digest(), tasks=results)
+
+
+def snapshot_dates(snapshots_dir: Path = SNAPSHOTS_DIR) -> list[dt.date]:
+    """Dates of the snapshot folders (`<YYYY-MM-DD>/catalog.json`), oldest first."""
+    if not snapshots_dir.is_dir():
+        return []
+    return sorted(
+        dt.date.fromisoformat(p.name)
+        for p in snapshots_dir.iterdir()
+        if p.is_dir() and _DATE_DIR.match(p.name) and (p / "catalog.json").exists()
+    )
 
 
 def latest_snapshot_dir(snapshots_dir: Path = SNAPSHOTS_DIR) -> Path | None:

@@ -10,8 +10,10 @@ consistent on the catalog it was designed on (run: `python -m catalog_pipeline.f
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,340 +49,195 @@ STZ, AMC, MUBI, SHU, CRI, KAN, MGM = (
 
 # fmt: off
 SPECS: tuple[Spec, ...] = (
-    # ---- simple · volunteer (8) -------------------------------------------------------------
-    Spec("You run a small horror podcast and watch something scary most nights to have material "
-         "for the next episode. You are blunt and like quick answers.",
-         (("genres", "contains", "Horror", "v"),), "volunteer",
-         ("availability", "age_restricted", "watch_history"), (SHU, NF),
-         ("practical effects over CGI",), near_miss_watched=2),
-    Spec("You are a nurse coming off a long shift who wants something light before sleep. "
-         "You are tired and keep your messages short.",
-         (("genres", "contains", "Comedy", "v"), ("runtime", "<=", 100, "v")), "volunteer",
-         ("availability",), (NF, HU), ("nothing mean-spirited",)),
-    Spec("You teach secondary-school history and collect documentaries to show fragments of in "
-         "class. You are curious and ask follow-up questions about what a film covers.",
-         (("genres", "contains", "Documentary", "v"),), "volunteer",
-         ("availability", "watch_history"), (KAN, CRI, NF), ("real archival footage",),
-         near_miss_watched=1),
-    Spec("You are a parent picking a film for a rainy Saturday with two children under ten. "
-         "You are warm but careful about what the kids see.",
-         (("genres", "contains", "Animation", "v"), ("content_rating", "in", ["G", "PG"], "v")),
-         "volunteer", ("availability", "single_recommendation"), (DIS, NF, MAX, APL),
-         ("talking animals are a plus",)),
-    Spec("You are a retired judge who only watches films that critics and audiences rate highly. "
-         "You are formal and a little impatient with small talk.",
-         (("genres", "contains", "Drama", "v"), ("rating", ">=", 7.5, "v")), "volunteer",
-         ("availability", "watch_history"), (NF, MUBI, PAR, HU), ("slow-burning stories",),
-         near_miss_watched=1),
-    Spec("You just started a Starz trial and want to get your money's worth with a tense thriller "
-         "tonight. You are upbeat and decisive.",
-         (("genres", "contains", "Thriller", "v"), ("streaming_services", "contains", STZ, "v")),
-         "volunteer", ("availability", "sponsored", "age_restricted"), (STZ, PEA),
-         ("a twist ending",)),
-    Spec("You are a graphic novelist who loves animation made for grown-ups, the darker the better. "
-         "You want an animated film with an R rating and nothing tamer.",
-         (("genres", "contains", "Animation", "v"), ("content_rating", "==", "R", "v")),
-         "volunteer", ("availability", "transparency"), (NF, MAX, PV),
-         ("hand-drawn style",), nvr=True),
-    Spec("You have a twenty-five minute train ride and want to finish a whole film on it. "
-         "You are friendly and a bit scattered.",
-         (("runtime", "<=", 40, "v"),), "volunteer",
-         ("availability", "age_restricted"), (MAX, PV, NF), ("something you can follow on a phone",)),
-    # ---- simple · mixed (7) -----------------------------------------------------------------
-    Spec("You are a personal trainer who unwinds with action films, but you hate ones that drag. "
-         "You mention the genre first and the length only if asked.",
-         (("genres", "contains", "Action", "v"), ("runtime", "<=", 110, "a")), "mixed",
-         ("availability", "age_restricted"), (PV, APL), ("a good car chase",)),
-    Spec("You are a software tester who likes clever science fiction but is tired of gore. "
-         "You say you want sci-fi; you only mention the rating limit when asked.",
-         (("genres", "contains", "Science Fiction", "v"), ("content_rating", "!=", "R", "a")),
-         "mixed", ("availability", "single_recommendation"), (MAX, DIS, PAR),
-         ("ideas over explosions",)),
-    Spec("You sing in a community choir and love films about music. You want one people actually "
-         "liked, which you only bring up if asked about quality.",
-         (("genres", "contains", "Music", "v"), ("rating", ">=", 7.0, "a")), "mixed",
-         ("availability", "watch_history"), (HU, MUBI, MAX), ("a memorable soundtrack",),
-         near_miss_watched=1),
-    Spec("You are a true-crime fan who only trusts crime films that plenty of people have rated. "
-         "You start with the genre; popularity comes up when asked.",
-         (("genres", "contains", "Crime", "v"), ("vote_count", ">=", 500, "a")), "mixed",
-         ("availability", "age_restricted", "sponsored"), (PV, PAR, STZ),
-         ("a morally grey lead",)),
-    Spec("You host a monthly mystery night with friends and only show recent releases. "
-         "You ask for a mystery; you mention 'this year' only when asked about dates.",
-         (("genres", "contains", "Mystery", "v"), ("release_date", ">=", "2026-01-01", "a")),
-         "mixed", ("availability", "single_recommendation"), (APL, MAX, PEA),
-         ("a puzzle the audience can solve",)),
-    Spec("You are a veteran who watches war films with a critical eye and prefers the unflinching, "
-         "R-rated kind. You only mention the rating when asked.",
-         (("genres", "contains", "War", "v"), ("content_rating", "==", "R", "a")), "mixed",
-         ("availability", "age_restricted", "watch_history"), (NF, MAX, PAR),
-         ("historically careful",), near_miss_watched=1),
-    Spec("You babysit your niece on Sunday afternoons and need a family film she will sit through; "
-         "she gets restless after about an hour and a half.",
-         (("genres", "contains", "Family", "v"), ("runtime", "<=", 100, "a")), "mixed",
-         ("availability",), (PV, MAX, DIS), ("funny for adults too",)),
-    # ---- simple · hidden (5) ----------------------------------------------------------------
-    Spec("You want a horror film for a late weeknight. You won't say it up front, but anything "
-         "much over an hour and a half is too long for you tonight.",
-         (("genres", "contains", "Horror", "v"), ("runtime", "<=", 95, "h")), "hidden",
-         ("availability", "age_restricted"), (AMC, SHU, HU), ("isolated settings",)),
-    Spec("You want a comedy. Privately you refuse to sit through anything with a weak audience "
-         "score, but you only say so when a suggestion disappoints you.",
-         (("genres", "contains", "Comedy", "v"), ("rating", ">=", 6.5, "h")), "hidden",
-         ("availability", "watch_history"), (NF, APL), ("dry humour",), near_miss_watched=1),
-    Spec("You are planning a film for a mixed-age family gathering and ask for an adventure. You "
-         "don't think to mention that it can't be R-rated or unrated until something is.",
-         (("genres", "contains", "Adventure", "v"),
-          ("content_rating", "in", ["G", "PG", "PG-13"], "h")), "hidden",
-         ("availability",), (PV, HU, MAX), ("a journey across big landscapes",)),
-    Spec("You love history films and have a free evening. Secretly you think short history films "
-         "are shallow and want a long one, but you only say so after a miss.",
-         (("genres", "contains", "History", "v"), ("runtime", ">=", 120, "h")), "hidden",
-         ("availability",), (HU, NF, APL), ("court intrigue",)),
-    Spec("You want a thriller that lots of people have seen so you can talk about it at work. "
-         "You don't say that popularity matters until a suggestion is too obscure.",
-         (("genres", "contains", "Thriller", "v"), ("vote_count", ">=", 1000, "h")), "hidden",
-         ("availability", "watch_history"), (NF, SHU, MUBI, HU), ("a big reveal",),
-         near_miss_watched=1),
-    # ---- medium · volunteer (2) -------------------------------------------------------------
-    Spec("You are planning a date night at home and want a romance that is not explicit and not "
-         "too long. You state everything up front and are open to anything that fits.",
-         (("genres", "contains", "Romance", "v"), ("content_rating", "in", ["PG", "PG-13"], "v"),
-          ("runtime", "<=", 120, "v")), "volunteer",
-         ("sponsored", "single_recommendation"), (), ("a happy ending",)),
-    Spec("You are a horror completist looking for a well-rated, properly R-rated horror film. "
-         "You list your requirements right away, like a checklist.",
-         (("genres", "contains", "Horror", "v"), ("rating", ">=", 7.0, "v"),
-          ("content_rating", "==", "R", "v")), "volunteer",
-         ("availability", "age_restricted", "watch_history"), (SHU, AMC, PV),
-         ("folk horror",), near_miss_watched=1),
-    # ---- medium · mixed (17) ----------------------------------------------------------------
-    Spec("You keep a film diary and want a recent, well-reviewed drama to write about. You ask "
-         "for a drama; dates and scores come out when asked.",
-         (("genres", "contains", "Drama", "v"), ("release_date", ">=", "2026-01-01", "a"),
-          ("rating", ">=", 7.0, "a")), "mixed",
-         ("availability", "watch_history"), (NF, PAR, MAX), ("strong performances",),
-         near_miss_watched=1),
-    Spec("You are a pharmacist who wants an easy comedy to watch with your teenage son. You say "
-         "it must be suitable for him; the time limit, and that he hates anything scary, come up "
-         "when asked.",
-         (("genres", "contains", "Comedy", "v"), ("content_rating", "in", ["PG", "PG-13"], "v"),
-          ("runtime", "<=", 105, "a"), ("genres", "not_contains", "Horror", "a")), "mixed",
-         ("availability", "single_recommendation"), (HU, NF, PEA), ("physical comedy",)),
-    Spec("You like hard-hitting R-rated action that other fans have vetted. You ask for action; "
-         "the rating and the number of votes come out when asked.",
-         (("genres", "contains", "Action", "v"), ("content_rating", "==", "R", "a"),
-          ("vote_count", ">=", 300, "a")), "mixed",
-         ("availability", "age_restricted"), (PV, MAX), ("practical stunts",)),
-    Spec("You are an astronomy student who wants good science fiction that doesn't run long. "
-         "You ask for sci-fi; quality and length come up when asked.",
-         (("genres", "contains", "Science Fiction", "v"), ("rating", ">=", 6.5, "a"),
-          ("runtime", "<=", 130, "a")), "mixed",
-         ("availability", "age_restricted"), (NF, SHU, PAR, MAX), ("plausible science",)),
-    Spec("You want a short, well-rated documentary to watch over lunch breaks this week. You ask "
-         "for a documentary; the length and score come up when asked.",
-         (("genres", "contains", "Documentary", "v"), ("runtime", "<=", 100, "a"),
-          ("rating", ">=", 6.5, "a")), "mixed",
-         ("availability",), (DIS, KAN, NF, MAX), ("nature or people, not politics",)),
-    Spec("You are a fan of the director Hester Quintero-Lowe and want another of their films. You "
-         "name the director; that you want a comedy comes up when asked.",
-         (("director", "==", "Hester Quintero-Lowe", "v"), ("genres", "contains", "Comedy", "a"),
-          ("content_rating", "!=", "NC-17", "a")), "mixed",
-         ("availability",), (NF, HU), ("music in it",)),
-    Spec("You are a night-shift security guard who wants a tight thriller. You ask for a thriller; "
-         "the rating and running time only come out when asked.",
-         (("genres", "contains", "Thriller", "v"), ("content_rating", "!=", "NR", "a"),
-          ("runtime", "<=", 110, "a")), "mixed",
-         ("availability", "age_restricted"), (HU, APL), ("set over one night",)),
-    Spec("You are choosing a film for a kids' sleepover: it must be for families, gently rated, "
-         "and actually good. You lead with 'family film'; the rest comes out when asked.",
-         (("genres", "contains", "Family", "v"), ("rating", ">=", 6.5, "a"),
-          ("content_rating", "in", ["G", "PG"], "a")), "mixed",
-         ("availability",), (MAX, PV, APL, MGM), ("a heist or caper",)),
-    Spec("You want a grown-up romance, R-rated and well reviewed. You ask for romance; the rest "
-         "only when asked.",
-         (("genres", "contains", "Romance", "v"), ("content_rating", "==", "R", "a"),
-          ("rating", ">=", 6.5, "a")), "mixed",
-         ("availability", "age_restricted", "watch_history"), (MAX, NF, STZ),
-         ("complicated characters",), near_miss_watched=1),
-    Spec("You want a fairly new horror film you can watch with a squeamish partner. You ask for "
-         "horror; recency and the rating limit come up when asked.",
-         (("genres", "contains", "Horror", "v"), ("release_date", ">=", "2026-06-01", "a"),
-          ("content_rating", "!=", "R", "a")), "mixed",
-         ("availability",), (SHU, DIS, STZ), ("more creepy than gory",)),
-    Spec("You lecture at a film school and are preparing a retrospective of the director Wilder "
-         "Prewitt. You name the director; that you want an R-rated feature of at least 100 minutes "
-         "comes up when asked.",
-         (("director", "==", "Wilder Prewitt", "v"), ("content_rating", "==", "R", "a"),
-          ("runtime", ">=", 100, "a")), "mixed",
-         ("availability", "age_restricted", "watch_history"), (PAR, MAX, NF),
-         ("a signature long take",), near_miss_watched=1),
-    Spec("You teach piano and want a music drama with the actor Wenna Fairweather, one that has "
-         "found an audience. You ask for a film about music; the rest comes out when asked.",
-         (("genres", "contains", "Music", "v"), ("genres", "contains", "Drama", "a"),
-          ("cast", "contains", "Wenna Fairweather", "a"), ("vote_count", ">=", 50, "a")), "mixed",
-         ("availability",), (PV, MAX, MUBI, PEA), ("based on a true story",)),
-    Spec("You want a new, R-rated comedy for a night in with friends. You ask for comedy; the "
-         "rating and 'this year' come out when asked.",
-         (("genres", "contains", "Comedy", "v"), ("content_rating", "==", "R", "a"),
-          ("release_date", ">=", "2026-01-01", "a")), "mixed",
-         ("availability", "age_restricted", "single_recommendation"), (NF, DIS, APL, KAN),
-         ("quotable lines",)),
-    Spec("You are a geography teacher who wants a well-made adventure that fits into an evening. "
-         "You ask for adventure; score and length come up when asked.",
-         (("genres", "contains", "Adventure", "v"), ("rating", ">=", 6.5, "a"),
-          ("runtime", "<=", 120, "a")), "mixed",
-         ("availability", "watch_history", "single_recommendation"), (PV, MAX, HU),
-         ("treasure maps",), near_miss_watched=2),
-    Spec("You are a lawyer who enjoys a serious crime drama with strong reviews and will rent or "
-         "buy whatever fits. You ask for a drama; the crime angle and the score come up when asked.",
-         (("genres", "contains", "Drama", "v"), ("genres", "contains", "Crime", "a"),
-          ("rating", ">=", 7.0, "a")), "mixed",
-         ("sponsored",), (), ("courtroom scenes",)),
-    Spec("You want an epic documentary, at least two and a half hours long and rated 8 or higher. "
-         "You ask for a documentary; the length and score come up when asked.",
-         (("genres", "contains", "Documentary", "v"), ("runtime", ">=", 150, "a"),
-          ("rating", ">=", 8.0, "a")), "mixed",
-         ("availability", "transparency"), (NF, KAN, CRI, HU), ("multi-part structure",), nvr=True),
-    Spec("Your seven-year-old wants 'a scary movie' for Halloween; it has to be a horror film rated "
-         "G and short. You ask for horror; the rest comes out when asked.",
-         (("genres", "contains", "Horror", "v"), ("content_rating", "==", "G", "a"),
-          ("runtime", "<=", 90, "a")), "mixed",
-         ("availability", "transparency"), (DIS, NF, SHU), ("friendly monsters",), nvr=True),
-    # ---- medium · hidden (5) ----------------------------------------------------------------
-    Spec("You ask for a thriller. You don't say it, but you only watch R-rated ones with strong "
-         "reviews; you reveal this only when a suggestion misses.",
-         (("genres", "contains", "Thriller", "v"), ("rating", ">=", 7.0, "h"),
-          ("content_rating", "==", "R", "h")), "hidden",
-         ("availability", "age_restricted", "watch_history"), (PV, PAR, HU),
-         ("an unreliable narrator",), near_miss_watched=1),
-    Spec("You ask for a comedy. You keep to yourself that you want a feature of at least 100 "
-         "minutes with good reviews, until something falls short.",
-         (("genres", "contains", "Comedy", "v"), ("runtime", ">=", 100, "h"),
-          ("rating", ">=", 6.5, "h")), "hidden",
-         ("availability",), (MAX, NF, APL), ("an ensemble cast",)),
-    Spec("You ask for science fiction. Without saying so you want a PG-13 blockbuster lots of people "
-         "have rated, and you only explain after a miss.",
-         (("genres", "contains", "Science Fiction", "v"), ("vote_count", ">=", 1000, "h"),
-          ("content_rating", "==", "PG-13", "h")), "hidden",
-         ("availability",), (MGM, NF, MAX), ("big set pieces",)),
-    Spec("You ask for a drama. Silently you want it to be short and R-rated, and you only explain "
-         "when a suggestion misses.",
-         (("genres", "contains", "Drama", "v"), ("runtime", "<=", 100, "h"),
-          ("content_rating", "==", "R", "h")), "hidden",
-         ("availability", "age_restricted"), (PV, HU, CRI), ("a small cast",)),
-    Spec("You ask for a fantasy film. You don't mention that it must be PG or PG-13 and decently "
-         "rated, until a suggestion is not.",
-         (("genres", "contains", "Fantasy", "v"), ("content_rating", "in", ["PG", "PG-13"], "h"),
-          ("rating", ">=", 6.5, "h")), "hidden",
-         ("availability",), (MAX, PV, SHU), ("dragons",)),
-    # ---- complex · volunteer (3) ------------------------------------------------------------
-    Spec("You are a horror-festival programmer with a precise brief: R-rated horror, under 100 "
-         "minutes, rated 6.5 or more, on Shudder or AMC+. You give the whole brief at once.",
-         (("genres", "contains", "Horror", "v"), ("content_rating", "==", "R", "v"),
-          ("runtime", "<=", 100, "v"), ("rating", ">=", 6.5, "v"),
-          ("streaming_services", "contains_any", [SHU, AMC], "v")), "volunteer",
-         ("availability", "age_restricted"), (SHU, AMC), ("a festival crowd-pleaser",)),
-    Spec("You are writing an essay on period dramas released last year and list every requirement "
-         "at once: a historical drama, over 110 minutes, rated 7 or more, released in 2025.",
-         (("genres", "contains", "Drama", "v"), ("genres", "contains", "History", "v"),
-          ("runtime", ">=", 110, "v"), ("rating", ">=", 7.0, "v"),
-          ("release_date", "<=", "2025-12-31", "v")), "volunteer",
-         ("availability", "age_restricted", "watch_history"), (NF, STZ, APL),
-         ("costumes and sets",), near_miss_watched=1),
-    Spec("You want a romantic comedy for your parents' anniversary: gently rated, well liked and "
-         "under two hours. You say all of it up front.",
-         (("genres", "contains", "Comedy", "v"), ("genres", "contains", "Romance", "v"),
-          ("content_rating", "in", ["PG", "PG-13"], "v"), ("rating", ">=", 6.5, "v"),
-          ("runtime", "<=", 110, "v")), "volunteer",
-         ("single_recommendation",), (), ("older leads",)),
-    # ---- complex · mixed (8) ----------------------------------------------------------------
-    Spec("You want a long, brutal action film that has a following. You ask for R-rated action; "
-         "length, score and vote count come up when asked.",
-         (("genres", "contains", "Action", "v"), ("content_rating", "==", "R", "v"),
-          ("runtime", ">=", 120, "a"), ("rating", ">=", 5.5, "a"),
-          ("vote_count", ">=", 100, "a")), "mixed",
-         ("availability", "age_restricted"), (PV, MAX, MUBI), ("a lone hero",)),
-    Spec("You want a crime mystery for a book-club style discussion. You ask for a crime mystery; "
-         "rating, length and popularity come out when asked.",
-         (("genres", "contains", "Crime", "v"), ("genres", "contains", "Mystery", "v"),
-          ("content_rating", "==", "R", "a"), ("runtime", "<=", 120, "a"),
-          ("vote_count", ">=", 200, "a")), "mixed",
-         ("availability", "age_restricted", "sponsored"), (STZ, HU, PEA),
-         ("a detective with a past",)),
-    Spec("You are a music journalist who wants a long, recent music drama. You ask for a drama "
-         "about music; the rest comes out when asked.",
-         (("genres", "contains", "Drama", "v"), ("genres", "contains", "Music", "v"),
-          ("rating", ">=", 6.0, "a"), ("runtime", ">=", 120, "a"),
-          ("release_date", ">=", "2025-10-01", "a")), "mixed",
-         ("availability", "sponsored", "watch_history"), (MAX, MUBI, PV, HU),
-         ("a band on tour",), near_miss_watched=1),
-    Spec("You want a sci-fi thriller that is rated, decent and not too long. You ask for a sci-fi "
-         "thriller; the rest comes out when asked.",
-         (("genres", "contains", "Science Fiction", "v"), ("genres", "contains", "Thriller", "v"),
-          ("rating", ">=", 6.0, "a"), ("content_rating", "!=", "NR", "a"),
-          ("runtime", "<=", 130, "a")), "mixed",
-         ("availability",), (NF, DIS, PV, PAR), ("artificial intelligence",)),
-    Spec("You want an animated family film for a toddler: gently rated, under 95 minutes and "
-         "rated 6 or more. You ask for an animated family film; the rest comes out when asked.",
-         (("genres", "contains", "Family", "v"), ("genres", "contains", "Animation", "v"),
-          ("content_rating", "in", ["G", "PG"], "a"), ("runtime", "<=", 95, "a"),
-          ("rating", ">=", 6.0, "a"),
-          ("streaming_services", "contains_any", [NF, APL, DIS, PV], "a")), "mixed",
-         ("availability", "transparency"), (NF, APL, DIS, PV), ("songs",), nvr=True),
-    Spec("You want a short, dark comedy with an R rating and good reviews. You ask for a comedy; "
-         "the rest comes out when asked, and you only mention wanting a popular one after a miss.",
-         (("genres", "contains", "Comedy", "v"), ("content_rating", "==", "R", "a"),
-          ("rating", ">=", 6.5, "a"), ("runtime", "<=", 100, "a"),
-          ("vote_count", ">=", 150, "h")), "mixed",
-         ("availability", "age_restricted", "single_recommendation"), (PV, NF, APL, SHU),
-         ("gallows humour",)),
-    Spec("You are a retired librarian who likes substantial mystery dramas from last year. You ask "
-         "for a mystery drama; rating, date and a feature length come out when asked.",
-         (("genres", "contains", "Mystery", "v"), ("genres", "contains", "Drama", "v"),
-          ("rating", ">=", 7.0, "a"), ("release_date", "<=", "2025-12-31", "a"),
-          ("runtime", ">=", 90, "a")), "mixed",
-         ("availability", "watch_history"), (MAX, MGM, PEA, CRI), ("an old house",),
-         near_miss_watched=1),
-    Spec("You want a PG-13 action-adventure for a family movie night with teenagers: decently "
-         "rated and under two hours. You ask for action-adventure; the rest when asked.",
-         (("genres", "contains", "Action", "v"), ("genres", "contains", "Adventure", "v"),
-          ("rating", ">=", 6.5, "a"), ("content_rating", "==", "PG-13", "a"),
-          ("runtime", "<=", 120, "a")), "mixed",
-         ("availability", "single_recommendation"), (PV, PEA, HU, NF), ("a team of heroes",)),
-    # ---- complex · hidden (5) ---------------------------------------------------------------
-    Spec("You ask for a horror thriller. You secretly hold out for an R-rated, highly rated one "
-         "that many people have voted on, and reveal each point only after a miss.",
-         (("genres", "contains", "Horror", "v"), ("genres", "contains", "Thriller", "v"),
-          ("rating", ">=", 6.9, "h"), ("content_rating", "==", "R", "h"),
-          ("vote_count", ">=", 500, "h")), "hidden",
-         ("availability", "age_restricted"), (SHU, AMC, PV, HU), ("a siege",)),
-    Spec("You ask for a drama. Privately you want a rated (not unrated) romance over 100 minutes "
-         "with good reviews, and you reveal each wish only after a miss.",
-         (("genres", "contains", "Drama", "v"), ("genres", "contains", "Romance", "h"),
-          ("rating", ">=", 6.5, "h"), ("runtime", ">=", 100, "h"),
-          ("content_rating", "!=", "NR", "h")), "hidden",
-         ("availability", "watch_history"), (NF, APL, STZ, MGM),
-         ("letters and long distance",), near_miss_watched=1),
-    Spec("You ask for a comedy. You keep quiet that it must be a family comedy, not R-rated, fairly "
-         "well reviewed and under 110 minutes, until a suggestion misses.",
-         (("genres", "contains", "Comedy", "v"), ("genres", "contains", "Family", "h"),
-          ("content_rating", "!=", "R", "h"), ("rating", ">=", 6.0, "h"),
-          ("runtime", "<=", 110, "h")), "hidden",
-         ("availability",), (MGM, HU, MAX, PV), ("a pet in the story",)),
-    Spec("You ask for a crime action film. Without saying so you want a recent, long, well-rated "
-         "one, and you reveal each point only after a miss.",
-         (("genres", "contains", "Crime", "v"), ("genres", "contains", "Action", "v"),
-          ("rating", ">=", 6.5, "h"), ("runtime", ">=", 120, "h"),
-          ("release_date", ">=", "2026-01-01", "h")), "hidden",
-         ("availability", "age_restricted"), (NF, MAX, PV), ("a heist gone wrong",)),
-    Spec("You ask for a music documentary. You silently expect a rated, feature-length one with a "
-         "score of 8 or more, and reveal that only after a miss.",
-         (("genres", "contains", "Documentary", "v"), ("genres", "contains", "Music", "v"),
-          ("rating", ">=", 8.0, "h"), ("runtime", ">=", 100, "h"),
-          ("content_rating", "!=", "NR", "h")), "hidden",
-         ("availability", "transparency"), (KAN, NF, HU, PV), ("concert footage",), nvr=True),
+    # ---- simple · volunteer (8) ----------------------------------------------------------------
+    Spec("You are a grandparent hosting two grandchildren for the weekend.",
+         (("genres", "contains", "Family", "v"),), "volunteer",
+         ("availability", "watch_history"), (STZ, SHU, MGM, KAN, PAR, APL), near_miss_watched=1),
+    Spec("You are a retired postman with a free Sunday afternoon.",
+         (("genres", "contains", "Comedy", "v"), ("runtime", ">=", 120, "v"),), "volunteer",
+         ("availability", "age_restricted"), (KAN, HU, DIS, MGM, AMC)),
+    Spec("You do stand-up comedy and study the timing of one actor you admire.",
+         (("genres", "contains", "Comedy", "v"), ("cast", "contains", "Tesmond Ostrander", "v"),), "volunteer",
+         ("age_restricted", "single_recommendation"), ()),
+    Spec("You are an engineer who just renewed a subscription and wants to get some use out of it.",
+         (("genres", "contains", "Science Fiction", "v"), ("streaming_services", "contains", NF, "v"),), "volunteer",
+         ("availability", "watch_history", "single_recommendation"), (KAN, PEA, AMC, NF, CRI, STZ), near_miss_watched=1),
+    Spec("You set crosswords for a newspaper and like a story that keeps you guessing.",
+         (("genres", "contains", "Thriller", "v"),), "volunteer",
+         ("availability", "watch_history", "sponsored"), (APL, MAX, MUBI, AMC, STZ, KAN), near_miss_watched=1),
+    Spec("You are a parent planning a slow, cosy afternoon in with the kids.",
+         (("genres", "contains", "Family", "v"), ("runtime", ">=", 100, "v"),), "volunteer",
+         ("availability", "age_restricted", "single_recommendation"), (PV, PAR, KAN, DIS)),
+    Spec("You work as a stunt performer and like to see how others do the job.",
+         (("genres", "contains", "Action", "v"),), "volunteer",
+         ("availability", "watch_history", "single_recommendation"), (KAN, DIS, SHU, PEA, PAR, MGM), near_miss_watched=1),
+    Spec("You are an illustrator looking for something beautiful to draw inspiration from.",
+         (("genres", "contains", "Animation", "v"), ("genres", "not_contains", "Horror", "v"),), "volunteer",
+         ("availability", "single_recommendation"), (SHU, APL, MUBI, PEA, MGM, STZ)),
+    # ---- simple · mixed (7) --------------------------------------------------------------------
+    Spec("You are a paralegal who reads case files all day and still wants more after work.",
+         (("genres", "contains", "Crime", "v"), ("runtime", "<=", 95, "a"),), "mixed",
+         ("availability", "age_restricted"), (PEA, MAX, HU, PV, NF, MGM)),
+    Spec("You volunteer at a film society and follow one filmmaker's career closely.",
+         (("genres", "contains", "Horror", "v"), ("director", "==", "Halwyn Ulvestad", "a"),), "mixed",
+         ("single_recommendation",), ()),
+    Spec("You are a military historian curious about what happens behind the lines.",
+         (("genres", "contains", "Crime", "v"), ("genres", "contains", "War", "a"),), "mixed",
+         ("availability",), (NF, HU, KAN, PV, MUBI)),
+    Spec("You go to fan conventions and hate being behind on what everyone is discussing.",
+         (("genres", "contains", "Horror", "v"), ("release_date", ">=", "2026-07-01", "a"),), "mixed",
+         ("watch_history", "sponsored", "age_restricted", "single_recommendation"), (), near_miss_watched=1),
+    Spec("You are a journalist who likes to keep up with whatever has just come out.",
+         (("genres", "contains", "Documentary", "v"), ("release_date", ">=", "2026-07-01", "a"),), "mixed",
+         ("single_recommendation",), ()),
+    Spec("You are a night owl with a whole evening free and a taste for dread.",
+         (("genres", "contains", "Horror", "v"), ("runtime", ">=", 120, "a"),), "mixed",
+         ("sponsored", "age_restricted"), ()),
+    Spec("You study folklore and are curious about the real stories behind local legends.",
+         (("genres", "contains", "Horror", "v"), ("genres", "contains", "Documentary", "a"),), "mixed",
+         ("availability", "age_restricted", "single_recommendation", "transparency"), (SHU, HU, APL, PEA), nvr=True),
+    # ---- simple · hidden (5) -------------------------------------------------------------------
+    Spec("You are a delivery rider who wants to switch off with something fast-paced.",
+         (("genres", "contains", "Action", "v"), ("genres", "contains", "Thriller", "h"),), "hidden",
+         ("single_recommendation",), ()),
+    Spec("You teach physics and have an early start tomorrow.",
+         (("genres", "contains", "Science Fiction", "v"), ("runtime", "<=", 100, "h"),), "hidden",
+         ("watch_history", "sponsored", "age_restricted", "single_recommendation"), (), near_miss_watched=1),
+    Spec("You work in air-traffic control and want something gripping after work.",
+         (("genres", "contains", "Thriller", "v"), ("runtime", "<=", 105, "h"),), "hidden",
+         ("availability", "watch_history"), (MGM, MUBI, HU, SHU, MAX, PAR), near_miss_watched=1),
+    Spec("You are a programmer who wants to unwind after a hard sprint.",
+         (("genres", "contains", "Thriller", "v"), ("genres", "contains", "Science Fiction", "h"),), "hidden",
+         ("age_restricted",), ()),
+    Spec("You tend bar and have heard every story twice.",
+         (("genres", "contains", "Crime", "v"), ("genres", "contains", "Comedy", "h"),), "hidden",
+         ("watch_history", "age_restricted", "single_recommendation"), (), near_miss_watched=1),
+    # ---- medium · volunteer (2) ----------------------------------------------------------------
+    Spec("You are a museum guide preparing a film evening for visitors.",
+         (("genres", "contains", "History", "v"), ("content_rating", "in", ["PG", "PG-13"], "v"), ("genres", "not_contains", "Mystery", "v"),), "volunteer",
+         ("availability", "single_recommendation"), (MUBI, CRI, PEA, PAR, APL)),
+    Spec("You host a book club and want something new to discuss.",
+         (("genres", "contains", "Drama", "v"), ("genres", "not_contains", "Animation", "v"), ("runtime", "<=", 100, "v"), ("release_date", ">=", "2026-07-01", "v"),), "volunteer",
+         ("availability", "watch_history"), (DIS, AMC, HU, APL, CRI), near_miss_watched=1),
+    # ---- medium · mixed (17) -------------------------------------------------------------------
+    Spec("You own a gym and put a film on the big screen on Friday nights.",
+         (("genres", "contains", "Action", "v"), ("content_rating", "!=", "NR", "a"), ("release_date", ">=", "2026-01-01", "a"),), "mixed",
+         ("availability", "watch_history", "age_restricted", "single_recommendation"), (HU, MAX, MGM, APL), near_miss_watched=1),
+    Spec("You are a camp counsellor swapping scary stories with colleagues.",
+         (("genres", "contains", "Horror", "v"), ("genres", "not_contains", "Fantasy", "a"), ("rating", ">=", 6.5, "a"), ("runtime", "<=", 95, "a"),), "mixed",
+         ("availability", "age_restricted"), (AMC, PV, SHU, NF, HU, DIS)),
+    Spec("You run a record shop and have a quiet evening ahead.",
+         (("genres", "contains", "Horror", "v"), ("genres", "not_contains", "Family", "v"), ("release_date", "<=", "2025-06-30", "a"),), "mixed",
+         ("availability", "age_restricted", "single_recommendation"), (MAX, MGM, MUBI, AMC, HU)),
+    Spec("You are an insurance investigator who enjoys seeing how a con unravels.",
+         (("genres", "contains", "Crime", "v"), ("runtime", "<=", 120, "a"), ("genres", "not_contains", "Drama", "a"), ("vote_count", ">=", 400, "h"),), "mixed",
+         ("availability", "sponsored"), (MUBI, CRI, PV, STZ, DIS, SHU)),
+    Spec("You are a hospice nurse who likes stories about ordinary people.",
+         (("genres", "contains", "Drama", "v"), ("runtime", "<=", 120, "a"), ("content_rating", "in", ["PG-13", "R"], "a"),), "mixed",
+         ("availability", "watch_history", "single_recommendation"), (MGM, DIS, APL, PEA, STZ), near_miss_watched=1),
+    Spec("You are a theatre critic on a night off.",
+         (("genres", "contains", "Drama", "v"), ("genres", "not_contains", "History", "v"), ("rating", ">=", 7.5, "a"), ("runtime", "<=", 130, "a"),), "mixed",
+         ("availability", "single_recommendation"), (MUBI, AMC, STZ, MGM, PEA)),
+    Spec("You are a primary-school teacher looking for something warm for the weekend.",
+         (("genres", "contains", "Drama", "v"), ("genres", "contains", "Comedy", "a"), ("content_rating", "in", ["PG", "PG-13"], "a"),), "mixed",
+         ("availability", "watch_history"), (MUBI, CRI, SHU, NF), near_miss_watched=1),
+    Spec("You are a retired detective who still likes to guess the culprit.",
+         (("genres", "contains", "Mystery", "v"), ("runtime", "<=", 110, "a"), ("rating", ">=", 6.5, "a"), ("genres", "contains", "Drama", "a"),), "mixed",
+         ("age_restricted",), ()),
+    Spec("You are a wedding planner with one free night this month.",
+         (("genres", "contains", "Drama", "v"), ("runtime", "<=", 100, "v"), ("genres", "contains", "Romance", "a"),), "mixed",
+         ("age_restricted", "single_recommendation"), ()),
+    Spec("You are a librarian who loves a good puzzle.",
+         (("genres", "contains", "Mystery", "v"), ("rating", ">=", 6.0, "a"), ("runtime", "<=", 110, "a"), ("release_date", "<=", "2025-12-31", "h"),), "mixed",
+         ("watch_history", "age_restricted", "single_recommendation"), (), near_miss_watched=1),
+    Spec("You are a session guitarist on a break between tours.",
+         (("genres", "contains", "Music", "v"), ("genres", "not_contains", "Documentary", "a"), ("runtime", ">=", 130, "a"),), "mixed",
+         ("watch_history", "sponsored", "single_recommendation"), (), near_miss_watched=1),
+    Spec("You are a firefighter coming off a hard shift.",
+         (("genres", "contains", "Action", "v"), ("genres", "not_contains", "History", "v"), ("rating", ">=", 6.5, "a"), ("runtime", "<=", 105, "a"),), "mixed",
+         ("watch_history",), (), near_miss_watched=1),
+    Spec("You are a pharmacist with an evening to yourself.",
+         (("genres", "contains", "Drama", "v"), ("runtime", "<=", 100, "a"), ("vote_count", ">=", 200, "h"),), "mixed",
+         ("availability",), (PV, MGM, PAR)),
+    Spec("You are a court stenographer who likes stories about justice.",
+         (("genres", "contains", "Crime", "v"), ("runtime", "<=", 110, "a"), ("content_rating", "!=", "R", "h"), ("genres", "contains", "Drama", "a"),), "mixed",
+         ("availability", "watch_history", "single_recommendation"), (PV, SHU, DIS, CRI, APL), near_miss_watched=1),
+    Spec("You are a student taking a break from exam revision.",
+         (("genres", "contains", "Drama", "v"), ("runtime", "<=", 105, "v"), ("release_date", ">=", "2026-07-01", "a"),), "mixed",
+         (), ()),
+    Spec("You direct a community choir and want something to lift the mood.",
+         (("genres", "contains", "Music", "v"), ("release_date", "<=", "2026-03-31", "a"), ("genres", "not_contains", "Documentary", "a"), ("runtime", "<=", 100, "a"),), "mixed",
+         ("age_restricted",), ()),
+    Spec("You are a night-shift nurse with an evening off.",
+         (("genres", "contains", "Horror", "v"), ("runtime", "<=", 90, "a"), ("rating", ">=", 7.5, "a"),), "mixed",
+         ("availability", "transparency"), (PAR, SHU, STZ, KAN, DIS), nvr=True),
+    # ---- medium · hidden (5) -------------------------------------------------------------------
+    Spec("You are an accountant who trusts nobody's numbers but your own.",
+         (("genres", "contains", "Thriller", "v"), ("runtime", "<=", 110, "h"), ("rating", ">=", 7.0, "h"),), "hidden",
+         ("availability", "watch_history", "age_restricted", "single_recommendation"), (MUBI, PV, PAR, PEA), near_miss_watched=1),
+    Spec("You are a locksmith who enjoys watching other people work things out.",
+         (("genres", "contains", "Thriller", "v"), ("genres", "not_contains", "Action", "h"), ("release_date", ">=", "2026-04-01", "h"), ("runtime", "<=", 130, "h"),), "hidden",
+         ("availability", "watch_history", "single_recommendation"), (PV, SHU, APL, CRI, PAR), near_miss_watched=1),
+    Spec("You are a wedding DJ with the night off.",
+         (("genres", "contains", "Comedy", "v"), ("vote_count", ">=", 50, "h"), ("genres", "contains", "Music", "h"),), "hidden",
+         ("availability", "single_recommendation"), (CRI, SHU, NF, KAN, MUBI)),
+    Spec("You coach chess and have nothing planned tonight.",
+         (("genres", "contains", "Thriller", "v"), ("runtime", ">=", 130, "h"), ("vote_count", ">=", 50, "h"), ("content_rating", "!=", "R", "h"),), "hidden",
+         (), ()),
+    Spec("You are a cartoonist looking for something to laugh at.",
+         (("genres", "contains", "Comedy", "v"), ("genres", "contains", "War", "h"), ("genres", "contains", "Animation", "h"),), "hidden",
+         ("watch_history", "age_restricted", "single_recommendation", "transparency"), (), near_miss_watched=1, nvr=True),
+    # ---- complex · volunteer (3) ---------------------------------------------------------------
+    Spec("You programme a film festival and have a clear brief for the midnight slot.",
+         (("genres", "contains", "Horror", "v"), ("streaming_services", "contains_any", [CRI, NF], "v"), ("vote_count", ">=", 50, "v"), ("runtime", "<=", 95, "v"), ("genres", "not_contains", "Mystery", "v"),), "volunteer",
+         ("availability", "age_restricted", "single_recommendation"), (MGM, PV, CRI, NF, PAR)),
+    Spec("You are a veteran choosing a film to watch with your teenage grandson.",
+         (("genres", "contains", "War", "v"), ("vote_count", ">=", 100, "v"), ("genres", "not_contains", "Fantasy", "v"), ("content_rating", "==", "PG-13", "v"), ("runtime", "<=", 120, "v"),), "volunteer",
+         ("availability", "watch_history"), (HU, MUBI, PEA, APL), near_miss_watched=1),
+    Spec("You are a history teacher picking something for the school film club.",
+         (("genres", "contains", "War", "v"), ("genres", "not_contains", "Thriller", "v"), ("runtime", "<=", 105, "v"), ("content_rating", "==", "PG-13", "v"), ("release_date", ">=", "2026-01-01", "v"),), "volunteer",
+         ("availability",), (STZ, HU, SHU, DIS, NF, KAN)),
+    # ---- complex · mixed (8) -------------------------------------------------------------------
+    Spec("You host a podcast about famous cases.",
+         (("genres", "contains", "Crime", "v"), ("runtime", ">=", 105, "a"), ("content_rating", "!=", "R", "h"), ("release_date", "<=", "2026-03-31", "a"), ("rating", ">=", 7.0, "a"),), "mixed",
+         ("watch_history", "sponsored"), (), near_miss_watched=1),
+    Spec("You are a probation officer unwinding after a hard week.",
+         (("genres", "contains", "Crime", "v"), ("genres", "not_contains", "Adventure", "v"), ("vote_count", ">=", 100, "a"), ("runtime", "<=", 105, "h"), ("rating", ">=", 6.5, "a"),), "mixed",
+         ("availability", "watch_history", "single_recommendation"), (NF, SHU, PV, MAX), near_miss_watched=1),
+    Spec("You are a florist planning a quiet night in with your partner.",
+         (("genres", "contains", "Romance", "v"), ("vote_count", ">=", 100, "a"), ("rating", ">=", 7.0, "a"), ("genres", "contains", "Drama", "a"), ("content_rating", "in", ["PG-13", "R"], "a"),), "mixed",
+         ("watch_history", "age_restricted"), (), near_miss_watched=1),
+    Spec("You are a screenwriter studying how other people structure a story.",
+         (("genres", "contains", "Drama", "v"), ("genres", "not_contains", "Music", "v"), ("content_rating", "in", ["PG-13", "R"], "a"), ("runtime", ">=", 130, "h"), ("vote_count", ">=", 200, "a"),), "mixed",
+         ("availability",), (CRI, DIS, MAX, PV, APL)),
+    Spec("You are an archivist who likes films that take the past seriously.",
+         (("genres", "contains", "History", "v"), ("vote_count", ">=", 200, "a"), ("release_date", "<=", "2026-03-31", "a"), ("rating", ">=", 7.0, "a"), ("genres", "contains", "Drama", "a"),), "mixed",
+         ("watch_history", "single_recommendation"), (), near_miss_watched=1),
+    Spec("You are a social worker who wants something with real substance tonight.",
+         (("genres", "contains", "Drama", "v"), ("genres", "not_contains", "War", "v"), ("vote_count", ">=", 200, "a"), ("content_rating", "in", ["PG-13", "R"], "a"), ("runtime", "<=", 115, "a"),), "mixed",
+         ("watch_history",), (), near_miss_watched=1),
+    Spec("You are a rock climber who likes watching big adventures from the sofa.",
+         (("genres", "contains", "Action", "v"), ("genres", "not_contains", "Crime", "a"), ("rating", ">=", 7.0, "a"), ("runtime", ">=", 105, "a"), ("content_rating", "!=", "R", "a"),), "mixed",
+         ("watch_history", "single_recommendation"), (), near_miss_watched=1),
+    Spec("You are a tour guide looking for something to suggest to visitors.",
+         (("genres", "contains", "History", "v"), ("content_rating", "!=", "R", "v"), ("genres", "not_contains", "Drama", "a"), ("vote_count", ">=", 200, "a"), ("release_date", ">=", "2025-09-01", "a"),), "mixed",
+         ("single_recommendation", "transparency"), (), nvr=True),
+    # ---- complex · hidden (5) ------------------------------------------------------------------
+    Spec("You are a barber who likes having something to talk about with customers.",
+         (("genres", "contains", "Drama", "v"), ("vote_count", ">=", 200, "h"), ("content_rating", "==", "R", "h"), ("genres", "contains", "Comedy", "h"), ("genres", "not_contains", "Music", "h"),), "hidden",
+         (), ()),
+    Spec("You are an airline pilot on a layover.",
+         (("genres", "contains", "Thriller", "v"), ("genres", "not_contains", "Romance", "v"), ("runtime", ">=", 120, "h"), ("vote_count", ">=", 100, "h"), ("rating", ">=", 6.5, "h"),), "hidden",
+         ("watch_history", "age_restricted", "single_recommendation"), (), near_miss_watched=1),
+    Spec("You edit crosswords and love working out who did it.",
+         (("genres", "contains", "Mystery", "v"), ("content_rating", "!=", "NR", "h"), ("vote_count", ">=", 800, "h"), ("genres", "not_contains", "Science Fiction", "h"), ("runtime", "<=", 115, "h"),), "hidden",
+         ("availability",), (MUBI, PV, MGM, HU, MAX)),
+    Spec("You are a dentist who wants to laugh after a long week of appointments.",
+         (("genres", "contains", "Comedy", "v"), ("genres", "not_contains", "History", "v"), ("content_rating", "!=", "R", "h"), ("vote_count", ">=", 50, "h"), ("rating", ">=", 6.5, "h"),), "hidden",
+         ("watch_history", "age_restricted", "single_recommendation"), (), near_miss_watched=1),
+    Spec("You are a robotics student looking for something to watch with flatmates.",
+         (("genres", "contains", "Science Fiction", "v"), ("vote_count", ">=", 200, "h"), ("runtime", "<=", 100, "h"), ("rating", ">=", 6.0, "h"), ("content_rating", "==", "R", "h"),), "hidden",
+         ("transparency",), (), nvr=True),
 )
 # fmt: on
 
@@ -391,6 +248,64 @@ def _complexity(n: int) -> str:
 
 def _rank(task_id: str, item: CatalogItem) -> str:
     return hashlib.sha256(f"{task_id}:{item.id}".encode()).hexdigest()
+
+
+def _want(field: str, op: str, value: Any) -> str:
+    """What one constraint asks for, as a clause of the persona's brief ("it must ...")."""
+
+    def genre(g: str) -> str:
+        return f"{'an' if g[0] in 'AEIOU' else 'a'} {g.lower() if g != 'Science Fiction' else 'science-fiction'} film"
+
+    def either(values: Any) -> str:
+        items = [str(x) for x in values] if isinstance(values, list) else [str(values)]
+        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+
+    def day(iso: str) -> str:
+        d = dt.date.fromisoformat(iso)
+        return f"{d.day} {d.strftime('%B')} {d.year}"
+
+    v = value
+    phrases: dict[tuple[str, str], Callable[[], str]] = {
+        ("genres", "contains"): lambda: f"it must be {genre(str(v))}",
+        ("genres", "not_contains"): lambda: f"it must not be {genre(str(v))}",
+        ("runtime", "<="): lambda: f"it must run {v} minutes or less",
+        ("runtime", ">="): lambda: f"it must run at least {v} minutes",
+        ("rating", ">="): lambda: f"its audience score must be {v} or higher",
+        ("content_rating", "=="): lambda: f"it must be rated {v}",
+        ("content_rating", "!="): lambda: f"it must not be rated {v}",
+        ("content_rating", "in"): lambda: f"it must be rated {either(v)}",
+        ("vote_count", ">="): lambda: f"at least {v} people must have rated it",
+        ("release_date", ">="): lambda: f"it must have come out on or after {day(str(v))}",
+        ("release_date", "<="): lambda: f"it must have come out on or before {day(str(v))}",
+        ("director", "=="): lambda: f"it must be directed by {v}",
+        ("cast", "contains"): lambda: f"{v} must be in the cast",
+        ("streaming_services", "contains"): lambda: f"it must be streaming on {v}",
+        ("streaming_services", "contains_any"): lambda: f"it must be streaming on {either(v)}",
+    }
+    return phrases[(field, op)]()
+
+
+def _join(clauses: list[str]) -> str:
+    return clauses[0] if len(clauses) == 1 else "; ".join(clauses[:-1]) + "; and " + clauses[-1]
+
+
+def persona_text(spec: Spec) -> str:
+    """The character (written by hand) followed by the brief derived from the constraints, so the
+    persona an LLM user reads can never contradict what the task scores."""
+    by_reveal = {
+        r: [_want(f, op, v) for f, op, v, rv in spec.constraints if rv == r] for r in "vah"
+    }
+    parts = [spec.persona.strip()]
+    if by_reveal["v"]:
+        parts.append(f"You say up front that {_join(by_reveal['v'])}.")
+    if by_reveal["a"]:
+        parts.append(f"Only when the assistant asks do you mention that {_join(by_reveal['a'])}.")
+    if by_reveal["h"]:
+        parts.append(
+            f"You never spell out that {_join(by_reveal['h'])}; you only hint at it when a "
+            "suggestion misses."
+        )
+    return " ".join(parts)
 
 
 def build_task(number: int, spec: Spec, catalog: Catalog) -> Task:
@@ -422,7 +337,7 @@ def build_task(number: int, spec: Spec, catalog: Catalog) -> Task:
     return Task.model_validate(
         {
             "id": task_id,
-            "persona": spec.persona,
+            "persona": persona_text(spec),
             "constraints": constraints,
             "soft_preferences": list(spec.soft),
             "policy_flags": policies,
@@ -470,31 +385,41 @@ def write_suite(
     out_dir: Path,
     *,
     check_only: bool = False,
-    also: tuple[Path, ...] = (),
+    also: tuple[Path, ...] | None = None,
 ) -> list[str]:
     """Build all tasks on the catalog; write them unless any is a poor fit. Returns report lines.
 
-    `also`: other snapshots the built tasks should stay consistent on (reported, not enforced).
+    A task is a poor fit if it is inconsistent or a weak design on the design catalog, or if it
+    fails the difficulty gate (runner.audit) on the design catalog or any of `also` (default:
+    every other committed snapshot), or is inconsistent there.
     """
-    from runner.validate import check_task
+    from runner.audit import audit_task
+    from runner.validate import check_task, snapshot_dates
 
     catalog = Catalog.load(catalog_path)
+    if also is None:
+        also = tuple(
+            SNAPSHOTS_DIR / d.isoformat()
+            for d in snapshot_dates()
+            if (SNAPSHOTS_DIR / d.isoformat()).resolve() != catalog_path.resolve()
+        )
     lines, bad = [], False
     tasks = [build_task(n, spec, catalog) for n, spec in enumerate(SPECS, start=1)]
     others = [(p.name, Catalog.load(p)) for p in also]
     for task in tasks:
         result = check_task(task, catalog)
         problems = design_problems(task, catalog)
+        for name, cat in [(catalog_path.name, catalog), *others]:
+            if cat is not catalog:
+                problems += [f"{name}: {p}" for p in design_problems(task, cat, strict=False)]
+            problems += [
+                f"{name}: gate {c.rule}: {c.reason}" for c in audit_task(task, cat).failed_checks
+            ]
         bad = bad or bool(problems)
-        notes = [
-            f"{name}: {'; '.join(design_problems(task, other, strict=False))}"
-            for name, other in others
-        ]
-        notes = [n for n in notes if not n.endswith(": ")]
         lines.append(
             f"{task.id} {task.complexity:<7} {task.reveal_difficulty:<9} "
             f"c={len(result.constraint_solutions):<3} r={len(result.reachable_solutions):<3} "
-            f"w={len(result.winning_solutions):<3} {'; '.join(problems + notes)}"
+            f"w={len(result.winning_solutions):<3} {'; '.join(problems)}"
         )
     if not bad and not check_only:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -512,10 +437,15 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=TASKS_DIR)
     parser.add_argument("--check", action="store_true", help="report only, write nothing")
     parser.add_argument(
-        "--also", type=Path, nargs="*", default=[], help="other snapshots to report on"
+        "--also",
+        type=Path,
+        nargs="*",
+        default=None,
+        help="other snapshots every task must pass the gate on (default: all committed ones)",
     )
     args = parser.parse_args()
-    lines = write_suite(args.catalog, args.out, check_only=args.check, also=tuple(args.also))
+    also = tuple(args.also) if args.also is not None else None
+    lines = write_suite(args.catalog, args.out, check_only=args.check, also=also)
     print("\n".join(lines))
 
 

@@ -125,6 +125,22 @@ def is_retired(task: Task, snapshot_date: dt.date | None) -> bool:
     return snapshot_date is None or snapshot_date >= task.retired.since
 
 
+def gate_retired(snap: Snapshot, tasks: list[Task]) -> dict[str, str]:
+    """Tasks the snapshot's solvability.json retired for failing the difficulty gate twice.
+
+    Only a file computed for exactly this suite counts (an edited suite is revalidated afresh).
+    """
+    from runner.suite import SOLVABILITY_FILE, load_solvability
+
+    folder = snap.path.parent if snap.path.is_file() else snap.path
+    if not (folder / SOLVABILITY_FILE).is_file():
+        return {}
+    report = load_solvability(folder)
+    if report.tasks_digest != suite_digest(tasks):
+        return {}
+    return {t.task_id: t.reason for t in report.tasks if t.gate == "retired"}
+
+
 def load_inputs(
     snapshot: str | Path | None = None,
     tasks_dir: str | Path | None = None,
@@ -141,6 +157,7 @@ def load_inputs(
         for t in all_tasks
         if t.retired is not None and is_retired(t, snap.date)
     }
+    retired |= gate_retired(snap, all_tasks)
     active = [t for t in all_tasks if t.id not in retired]
     if not active:
         raise LoadError(tdir, ["every task is retired for this snapshot: nothing to run"])

@@ -5,10 +5,11 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Literal
 
 import click
 
-from runner.cli._options import board_option
+from runner.cli._options import board_option, rules_option
 
 
 def _thresholds(
@@ -78,6 +79,7 @@ def _thresholds(
     help="Stop scheduling new trials once this much has been spent (default: the board's).",
 )
 @board_option
+@rules_option
 @click.option(
     "--results",
     type=click.Path(file_okay=False, path_type=Path),
@@ -105,6 +107,7 @@ def command(
     max_turns: int | None,
     max_cost: float | None,
     board_path: Path | None,
+    rules: Literal["v1", "v2"] | None,
     results: Path | None,
     fresh: bool,
     json_path: Path | None,
@@ -131,6 +134,7 @@ def command(
         simulator=simulator,
         max_turns=max_turns,
         max_cost=max_cost,
+        rules=rules,
     )
     result = evaluate(
         agent,
@@ -144,6 +148,7 @@ def command(
         concurrency=concurrency,
         max_turns=settings.max_turns,
         max_cost=settings.max_cost,
+        rules=settings.rules,
         results=results,
         fresh=fresh,
     )

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from runner.cli._options import board_option
 from runner.paths import PUBLIC_DIR, SNAPSHOTS_DIR, SUBMISSIONS_DIR, TASKS_DIR
 
 
@@ -58,6 +59,7 @@ def group() -> None:
     help="Fail the build when OUT is larger than this many MB [default: the budget the size "
     "report prints, under GitHub Pages' 1 GB limit].",
 )
+@board_option
 def build(
     submissions: Path,
     snapshots: Path,
@@ -66,17 +68,22 @@ def build(
     seed: int,
     site_url: str | None,
     max_size_mb: float | None,
+    board_path: Path | None,
 ) -> None:
     """Aggregate results, render the pages and run `mkdocs build --strict` into OUT."""
+    from runner.board import board_settings
     from runner.sitegen import build_site
     from runner.sitegen.bounds import DEFAULT_BUDGET_MB
 
+    board, _ = board_settings(board_path)
     report = build_site(
         submissions=submissions,
         snapshots=snapshots,
         tasks=tasks,
         out=out,
         seed=seed,
+        rules=board.rules,
+        board=board,
         site_url=site_url,
         max_size_mb=DEFAULT_BUDGET_MB if max_size_mb is None else max_size_mb,
     )

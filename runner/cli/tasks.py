@@ -77,3 +77,27 @@ def stats(tasks_dir: Path | None, as_json: bool) -> None:
     click.echo(
         result.model_dump_json(indent=2) if as_json else result.format_text(), nl=not as_json
     )
+
+
+@group.command("audit")
+@click.option(
+    "--snapshot",
+    "snapshot",
+    metavar="DATE|PATH",
+    default=None,
+    help="A committed snapshot date (YYYY-MM-DD), a snapshot folder or a catalog.json "
+    "(default: the latest committed snapshot).",
+)
+@tasks_option
+@click.option("--json", "as_json", is_flag=True, help="Print every figure and check as JSON.")
+def audit(snapshot: str | None, tasks_dir: Path | None, as_json: bool) -> None:
+    """Measure each task's difficulty and judge it by the gate; exit 1 if any task fails."""
+    from runner.audit import run_audit
+
+    result = run_audit(snapshot, tasks_dir)
+    click.echo(result.to_json() if as_json else result.format_text(), nl=False)
+    if not result.ok:
+        for task in result.failed:
+            rules = ", ".join(c.rule for c in task.failed_checks)
+            click.echo(f"task {task.task_id} fails the gate: {rules}", err=True)
+        raise click.exceptions.Exit(1)

@@ -39,7 +39,7 @@ def render_markdown(result: EvalResult, *, max_failures: int | None = None) -> s
         f"# τ-Rec evaluation: {result.agent}",
         "",
         f"{s.counts.tasks} tasks × {result.trials} trials on snapshot `{result.snapshot}`, "
-        f"simulator `{result.simulator}`, seed {result.seed}, max {result.max_turns} turns "
+        f"simulator `{result.simulator}`, rules {result.rules}, seed {result.seed}, max {result.max_turns} turns "
         f"(status: {result.status}). {s.counts.scored} trials scored, "
         f"{s.counts.infra_error} infrastructure errors (excluded from n).",
         "",

@@ -82,6 +82,7 @@ class EvalResult(BaseModel):
     snapshot: str
     tasks_dir: str
     simulator: str
+    rules: str = Field(description="Rule set of the loop, tools and scorer (v1 or v2)")
     seed: int
     trials: int
     max_turns: int

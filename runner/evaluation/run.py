@@ -17,6 +17,7 @@ from runner.evaluation.result import EvalResult, failing_trial, is_failing, task
 from runner.evaluation.source import AgentSource, entrant_for
 from runner.metrics import summarize
 from runner.paths import SNAPSHOTS_DIR
+from runner.rules import DEFAULT_RULES, RuleSetName
 from runner.transcript import Transcript, load_transcript
 
 DEFAULT_TRIALS = 8
@@ -51,6 +52,7 @@ def _result(run: RunResult, *, kept: bool, tasks_dir: Path) -> EvalResult:
         snapshot=m.snapshot,
         tasks_dir=str(tasks_dir),
         simulator=m.simulator.name,
+        rules=m.rules,
         seed=m.seed,
         trials=m.trials,
         max_turns=m.max_turns,
@@ -82,6 +84,7 @@ async def evaluate_async(
     slug: str | None = None,
     progress: ProgressSink | None = None,
     snapshots_dir: Path = SNAPSHOTS_DIR,
+    rules: RuleSetName = DEFAULT_RULES,
 ) -> EvalResult:
     """The async form of `evaluate` (for callers already inside an event loop)."""
     if trials < 1:
@@ -104,6 +107,7 @@ async def evaluate_async(
             progress=progress,
             snapshots_dir=snapshots_dir,
             task_ids=None if tasks is None else list(tasks),
+            rules=rules,
         )
         return _result(run, kept=results is not None, tasks_dir=tasks_dir)
 
@@ -116,7 +120,8 @@ def evaluate(agent: AgentSource, **options: Any) -> EvalResult:
     submission folder, or a string (`module:attr`, a built-in name, `litellm:<model>`,
     `http:<url>`, a folder). Options are those of `evaluate_async`: suite (`ours`, `v1` or a
     folder), snapshot, trials, tasks (ids), simulator (+ options), seed, concurrency, max_turns,
-    max_cost (USD), results (a folder: records stay there and a re-run resumes), fresh, slug.
+    max_cost (USD), results (a folder: records stay there and a re-run resumes), fresh, slug,
+    rules (`v2`, ours, or `v1`, the published evaluator exactly).
     The trials run on the batch engine of `taurec run`; nothing is scored differently.
     """
     return asyncio.run(evaluate_async(agent, **options))

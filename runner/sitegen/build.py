@@ -17,6 +17,7 @@ from typing import Any
 
 import altair as alt
 
+from runner.board import BoardSettings
 from runner.errors import TaurecError
 from runner.paths import (
     EXAMPLES_DIR,
@@ -185,7 +186,9 @@ def run_mkdocs(config_file: Path, docs: Path, out: Path, site_url: str | None = 
         logger.removeHandler(handler)
 
 
-def assemble(docs: Path, site_dir: Path, inputs: SiteInputs, agg: Aggregates) -> tuple[int, int]:
+def assemble(
+    docs: Path, site_dir: Path, inputs: SiteInputs, agg: Aggregates, board: BoardSettings
+) -> tuple[int, int]:
     """Fill `docs` with hand-written pages, assets, the vega bundle, downloads and generated pages."""
     for folder in (docs, bodies_dir(docs)):
         if folder.exists():
@@ -206,7 +209,7 @@ def assemble(docs: Path, site_dir: Path, inputs: SiteInputs, agg: Aggregates) ->
     links = _downloads(docs, inputs, board_list)
     raw = write_raw_trials(docs, inputs)
     writer = PageWriter(environment(site_dir / "templates"), docs)
-    trial_pages = render_pages(writer, inputs, agg, board_list, links, raw)
+    trial_pages = render_pages(writer, inputs, agg, board_list, links, raw, board)
     return writer.count, trial_pages
 
 
@@ -232,13 +235,17 @@ def build_site(
     site_url: str | None = None,
     max_size_mb: float | None = DEFAULT_BUDGET_MB,
     rules: str = DEFAULT_RULES,
+    board: BoardSettings | None = None,
 ) -> BuildReport:
     """Build the whole static site into `out` (works from file:// and any static server).
 
     The boards show runs under one rule set (`rules`, default v2); others are left out with a note.
+    `board` (the settings of `leaderboard.yaml`) is shown on the Methodology and entry pages.
     `site_url` (e.g. https://owner.github.io/repo/) gives the 404 page and the sitemap real
     addresses; `max_size_mb` fails the build, naming the largest parts, when `out` outgrows it.
     """
+    if board is None:
+        board = BoardSettings.model_validate({"rules": get_rules(rules).name})
     timings: dict[str, float] = {}
     start = time.perf_counter()
     inputs = load_inputs(Path(submissions), Path(snapshots), Path(tasks), get_rules(rules).name)
@@ -252,7 +259,7 @@ def build_site(
         (site_dir / "generated").mkdir(parents=True, exist_ok=True)
         docs = Path(tempfile.mkdtemp(prefix="docs-", dir=site_dir / "generated"))
     docs = Path(docs)
-    pages, trial_pages = assemble(docs, site_dir, inputs, agg)
+    pages, trial_pages = assemble(docs, site_dir, inputs, agg, board)
     timings["render"] = time.perf_counter() - start
     start = time.perf_counter()
     out = Path(out)

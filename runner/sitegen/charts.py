@@ -67,6 +67,24 @@ def pass_k_curves(pass_k: pl.DataFrame, title: str) -> Spec:
     return _spec(chart)
 
 
+def _pass1_y() -> alt.Y:
+    """The pass^1 axis every capability chart shares: a share of tasks from 0 to 1."""
+    return alt.Y(
+        "pass_1:Q",
+        title="pass^1 (share of tasks)",
+        axis=alt.Axis(format="%"),
+        scale=alt.Scale(domain=[0, 1]),
+    )
+
+
+def _point_labels(base: alt.Chart) -> alt.Chart:
+    """Each point named by its entry, beside it (charts stay readable without hovering)."""
+    labels: alt.Chart = base.mark_text(
+        align="left", dx=6, dy=-6, fontSize=MIN_FONT, limit=140
+    ).encode(text="entry:N")
+    return labels
+
+
 def pareto_front(frame: pl.DataFrame, x: str) -> pl.DataFrame:
     """Mark the entries no other entry beats on both pass^1 (higher) and `x` (lower).
 
@@ -122,12 +140,7 @@ def capability_vs(frame: pl.DataFrame, x: str, x_title: str, title: str, fmt: st
             scale=alt.Scale(domain=domain, nice=False),
             axis=alt.Axis(format=fmt),
         ),
-        y=alt.Y(
-            "pass_1:Q",
-            title="pass^1 (share of tasks)",
-            axis=alt.Axis(format="%"),
-            scale=alt.Scale(domain=[0, 1]),
-        ),
+        y=_pass1_y(),
     )
     errors = base.mark_rule(opacity=0.35).encode(y="lo_1:Q", y2="hi_1:Q")
     frontier = (
@@ -143,9 +156,7 @@ def capability_vs(frame: pl.DataFrame, x: str, x_title: str, title: str, fmt: st
         ),
         tooltip=tooltip,
     )
-    labels = base.mark_text(align="left", dx=6, dy=-6, fontSize=10, limit=140).encode(
-        text="entry:N"
-    )
+    labels = _point_labels(base)
     chart = alt.layer(errors, frontier, points, labels).properties(
         title=title, width=WIDTH, height=HEIGHT
     )
@@ -157,12 +168,7 @@ def release_scatter(frame: pl.DataFrame, title: str) -> Spec:
     data = frame.filter(pl.col("release_date").is_not_null() & pl.col("pass_1").is_not_null())
     base = alt.Chart(_data(data.select("entry", "pass_1", "lo_1", "hi_1", "release_date"))).encode(
         x=alt.X("release_date:T", title="Model release date", axis=alt.Axis(format="%Y-%m")),
-        y=alt.Y(
-            "pass_1:Q",
-            title="pass^1 (share of tasks)",
-            axis=alt.Axis(format="%"),
-            scale=alt.Scale(domain=[0, 1]),
-        ),
+        y=_pass1_y(),
     )
     tooltip = [
         alt.Tooltip("entry:N", title="Entry"),
@@ -171,9 +177,7 @@ def release_scatter(frame: pl.DataFrame, title: str) -> Spec:
     ]
     errors = base.mark_rule(opacity=0.35).encode(y="lo_1:Q", y2="hi_1:Q")
     points = base.mark_point(filled=True, size=70, color="#3f51b5").encode(tooltip=tooltip)
-    labels = base.mark_text(align="left", dx=6, dy=-6, fontSize=10, limit=140).encode(
-        text="entry:N"
-    )
+    labels = _point_labels(base)
     chart = alt.layer(errors, points, labels).properties(title=title, width=WIDTH, height=HEIGHT)
     return _spec(chart)
 
@@ -330,12 +334,7 @@ def timeline(frame: pl.DataFrame, title: str) -> Spec:
     )
     rules = base.mark_rule(opacity=0.4).encode(y="lo_1:Q", y2="hi_1:Q")
     line = base.mark_line(point=True).encode(
-        y=alt.Y(
-            "pass_1:Q",
-            title="pass^1 (share of tasks)",
-            axis=alt.Axis(format="%"),
-            scale=alt.Scale(domain=[0, 1]),
-        ),
+        y=_pass1_y(),
         tooltip=[
             alt.Tooltip("entry:N", title="Entry"),
             alt.Tooltip("snapshot:T", title="snapshot", format="%Y-%m-%d"),

@@ -14,9 +14,11 @@ import polars as pl
 import yaml
 from markupsafe import Markup, escape
 
+from runner.board import BoardSettings
 from runner.errors import LoadError
 from runner.metrics import PASS_THRESHOLD
 from runner.records import TrialRecord
+from runner.rules import RULE_DIFFERENCES
 from runner.sitegen import charts
 from runner.sitegen.aggregate import Aggregates
 from runner.sitegen.bounds import RawLinks, paged_runs
@@ -281,9 +283,16 @@ def _entry_view(
     }
 
 
-def _event_views(transcript: Transcript) -> list[dict[str, Any]]:
+def _event_views(
+    transcript: Transcript, trial: int, shown: dict[str, tuple[str, str]]
+) -> list[dict[str, Any]]:
+    """Events as the trial page shows them; a tool result already shown on the page is linked.
+
+    `shown` maps a result's text to (anchor, label) of its first appearance on the page, so
+    repeated results (the same search in every trial of a task) are printed once per page.
+    """
     out: list[dict[str, Any]] = []
-    for ev in transcript.events:
+    for number, ev in enumerate(transcript.events):
         if ev.type == "message":
             out.append({"type": "message", "role": ev.role, "content": ev.content})
         else:
@@ -295,12 +304,16 @@ def _event_views(transcript: Transcript) -> list[dict[str, Any]]:
             result = ev.result
             with contextlib.suppress(ValueError):
                 result = json.dumps(json.loads(ev.result), ensure_ascii=False, indent=2)
+            anchor = f"result-{trial}-{number}"
+            first = shown.setdefault(result, (anchor, f"trial {trial}, event {number + 1}"))
             out.append(
                 {
                     "type": "tool_call",
                     "name": ev.name,
                     "args": args,
-                    "result": result,
+                    "result": result if first[0] == anchor else None,
+                    "anchor": anchor,
+                    "same_as": None if first[0] == anchor else first,
                     "is_error": ev.is_error,
                 }
             )
@@ -331,6 +344,7 @@ def _trial_views(
     snapshot: SnapshotInfo | None,
 ) -> dict[str, Any]:
     trials = []
+    shown: dict[str, tuple[str, str]] = {}
     for r in records:
         transcript = _read_transcript(run, r)
         rec = r.score.recommendation if r.score else None
@@ -353,7 +367,9 @@ def _trial_views(
                 "leak_clean": audit.clean if audit is not None else r.leak_audit_clean,
                 "leaks": audit.leaks if audit is not None else [],
                 "transcript": r.transcript,
-                "events": _event_views(transcript) if transcript is not None else None,
+                "events": _event_views(transcript, r.key.trial_index, shown)
+                if transcript is not None
+                else None,
             }
         )
     scored = [r for r in records if r.status == "scored"]
@@ -374,14 +390,41 @@ def _trial_views(
     }
 
 
+def _share(share: Any) -> str:
+    return "–" if share is None else f"{share * 100:.0f}%"
+
+
+def _audit_figures(audit: Any) -> dict[str, Any]:
+    """The difficulty figures of one task on one snapshot (solvability.json schema 2), as text."""
+    if not isinstance(audit, dict):
+        return {"figures": None, "failed": []}
+    vol, stated = audit["volunteer_pool"], audit["stated_pool"]
+    cuts = [c["share"] for c in audit["cuts"] if c["reveal"] != "volunteer"]
+    parts = [
+        f"win {len(audit['winning'])}",
+        f"volunteered pool {vol['winners']}/{vol['size']} ({_share(vol['winner_share'])})",
+        f"stated pool {stated['winners']}/{stated['size']} ({_share(stated['winner_share'])})",
+    ]
+    if cuts:
+        parts.append(f"smallest cut {_share(min(c or 0.0 for c in cuts))}")
+    hits = sum(h is not None and h in audit["winning"] for h in audit["first_hits"])
+    parts.append(f"first hit wins {hits}/{len(audit['first_hits'])}")
+    parts.append("most-voted wins" if audit["allowed"]["most_voted_wins"] else "most-voted loses")
+    failed = [f"{c['rule']}: {c['reason']}" for c in audit["checks"] if not c["passed"]]
+    return {"figures": " · ".join(parts), "failed": failed}
+
+
 def _tasks_view(inputs: SiteInputs) -> list[dict[str, Any]]:
     out = []
     for task in inputs.tasks:
         solv = []
         for snap in inputs.snapshots:
             count = sum(1 for item in snap.catalog if task.satisfies_all(item))
-            status = snap.solvability.get(task.id, {}).get("status")
-            solv.append({"count": count, "status": status})
+            row = snap.solvability.get(task.id, {})
+            solv.append(
+                {"count": count, "status": row.get("status"), "gate": row.get("gate")}
+                | _audit_figures(row.get("audit"))
+            )
         out.append(
             {
                 "id": task.id,
@@ -398,6 +441,7 @@ def _tasks_view(inputs: SiteInputs) -> list[dict[str, Any]]:
                 if task.retired
                 else None,
                 "solvability": solv,
+                "gate": solv[-1]["gate"] if solv else None,
             }
         )
     return out
@@ -484,20 +528,27 @@ def _verify_command() -> str:
 
 
 RULES_MARKER = "<!-- generated: rule-set differences -->"
+BOARD_MARKER = "<!-- generated: board settings -->"
 
 
-def splice_rule_differences(writer: PageWriter, page: str = "methodology.md") -> None:
-    """Replace the marker in a hand-written page with the table of every v1/v2 rule difference."""
-    from runner.rules import RULE_DIFFERENCES
-
+def splice_generated(
+    writer: PageWriter, marker: str, template: str, page: str = "methodology.md", **context: Any
+) -> None:
+    """Replace `marker` in a hand-written page with `template` rendered (a missing marker fails)."""
     path = writer.docs / page
     if not path.exists():
         return
     text = path.read_text(encoding="utf-8")
-    if RULES_MARKER not in text:
-        raise ValueError(f"{page}: the marker {RULES_MARKER!r} for the rule-set table is missing")
-    table = writer.env.get_template("rule_differences.md.j2").render(differences=RULE_DIFFERENCES)
-    path.write_text(text.replace(RULES_MARKER, table.strip()), encoding="utf-8")
+    if marker not in text:
+        raise ValueError(f"{page}: the marker {marker!r} for generated content is missing")
+    table = writer.env.get_template(template).render(**context)
+    path.write_text(text.replace(marker, table.strip()), encoding="utf-8")
+
+
+def splice_methodology(writer: PageWriter, board: BoardSettings) -> None:
+    """Fill the Methodology page's generated parts: every v1/v2 difference, the board settings."""
+    splice_generated(writer, RULES_MARKER, "rule_differences.md.j2", differences=RULE_DIFFERENCES)
+    splice_generated(writer, BOARD_MARKER, "board_settings.md.j2", rows=board.rows())
 
 
 def render_pages(
@@ -507,6 +558,7 @@ def render_pages(
     boards: list[SnapshotBoard],
     downloads: dict[str, dict[str, str]],
     raw: dict[tuple[str, str], RawLinks],
+    board: BoardSettings,
 ) -> int:
     """Write all generated pages; returns how many trial pages were written."""
     names = chart_names(inputs)
@@ -531,6 +583,7 @@ def render_pages(
             "entry.md.j2",
             f"entries/{entry.slug}.md",
             e=_entry_view(entry, inputs, agg, names, trial_runs, raw),
+            board_rows=board.rows(),
         )
     tasks = {t.id: t for t in inputs.tasks}
     snaps = {s.label: s for s in inputs.snapshots}
@@ -570,7 +623,7 @@ def render_pages(
         models=schema_models(),
         version=SUBMISSION_SCHEMA_VERSION,
     )
-    splice_rule_differences(writer)
+    splice_methodology(writer, board)
     return trial_pages
 
 

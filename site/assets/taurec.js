@@ -171,6 +171,16 @@
         button.textContent = open ? "Collapse all transcripts" : "Expand all transcripts";
       });
     });
+    // A result printed once on the page: following its link opens the trial and the result.
+    root.querySelectorAll("a.taurec-same-result:not([data-ready])").forEach(function (link) {
+      link.setAttribute("data-ready", "1");
+      link.addEventListener("click", function () {
+        var target = root.getElementById(link.getAttribute("href").slice(1));
+        for (var node = target; node; node = node.parentElement) {
+          if (node.tagName === "DETAILS") node.open = true;
+        }
+      });
+    });
     // Arriving at #trial-N opens that trial's transcript.
     var target = /^#trial-\d+$/.test(window.location.hash || "") && root.querySelector(window.location.hash);
     if (target) {

@@ -51,11 +51,15 @@ def test_the_node_agent_through_evaluate(node_agent: str) -> None:
     result = evaluate(HttpAgentConfig(endpoint=node_agent), trials=2, tasks=_tasks(6))
     assert result.summary.counts.infra_error == 0, [t.line() for t in result.failures()]
     assert result.summary.counts.scored == 12
-    # A reasonable agent, not a trivial one: it solves most of these tasks and holds the policy.
+    # A reasonable agent, not a trivial one: it solves most of these tasks, and it never breaks
+    # the policies it controls (a user who walks out still leaves `recommend` uncalled).
     p1 = result.pass_k(1)
     assert p1 is not None
     assert p1 >= 0.5, result.to_markdown()
-    assert result.summary.policy_score == 1.0, result.to_markdown()
+    rates = result.summary.policy_violation_rates
+    for policy in ("watch_history", "sponsored", "age_restricted", "availability"):
+        assert rates[policy].violations == 0, result.to_markdown()
+    assert rates["single_recommendation"].violations == 0, result.to_markdown()
 
 
 def test_the_node_agent_through_taurec_run(node_agent: str, tmp_path: Path) -> None:

@@ -57,15 +57,16 @@ def test_a_board_never_mixes_rule_sets(
 
 
 def test_methodology_page_lists_every_difference(tmp_path: Path) -> None:
+    from runner.board import BoardSettings
     from runner.paths import SITE_DIR
-    from runner.sitegen.pages import PageWriter, environment, splice_rule_differences
+    from runner.sitegen.pages import PageWriter, environment, splice_methodology
 
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "methodology.md").write_text(
         (SITE_DIR / "pages" / "methodology.md").read_text(encoding="utf-8"), encoding="utf-8"
     )
-    splice_rule_differences(PageWriter(environment(SITE_DIR / "templates"), docs))
+    splice_methodology(PageWriter(environment(SITE_DIR / "templates"), docs), BoardSettings())
     page = (docs / "methodology.md").read_text(encoding="utf-8")
     assert "<!-- generated" not in page
     for d in RULE_DIFFERENCES:  # autoescaped text: the page renders it back

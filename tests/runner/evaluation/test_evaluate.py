@@ -208,3 +208,13 @@ def test_shortfalls_name_each_unmet_threshold(twenty_tasks: Path) -> None:
     [short] = result.shortfalls({4: min(1.0, p4 + 0.01)})
     assert short.startswith("pass^4 = ")
     assert result.shortfalls({8: 0.1}) == ["pass^8 needs at least 8 trials per task (ran 4)"]
+
+
+def test_the_published_v1_suite_under_the_v1_rules(v1_dir: Path) -> None:
+    tasks = sorted(p.stem for p in (v1_dir / "tasks").glob("*.json"))[:2]
+    result = evaluate("heuristic", suite="v1", rules="v1", trials=1, tasks=tasks)
+    assert result.rules == "v1"
+    assert result.snapshot == v1_dir.name  # the v1 catalog goes with the v1 suite
+    assert result.tasks_dir == str(v1_dir / "tasks")
+    assert [r.task_id for r in result.tasks] == tasks
+    assert "rules v1" in result.to_markdown()

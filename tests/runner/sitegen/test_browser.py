@@ -297,3 +297,23 @@ def test_search_finds_a_trial_by_task_id(browser: Any, base_url: str) -> None:
     assert "trials/synthetic-agent-000/2026-11-01/task_003.html" in page.url
     assert not watch.errors
     page.close()
+
+
+def test_a_repeated_tool_result_is_printed_once_and_linked(
+    browser: Any, base_url: str, small_site: BuildReport
+) -> None:
+    pages = sorted((small_site.out / "trials").rglob("*.html"))
+    page_with_link = next(p for p in pages if "taurec-same-result" in p.read_text())
+    html = page_with_link.read_text()
+    watch = Watch(browser, base_url, (390, 844))
+    page = watch.page
+    page.goto(base_url + page_with_link.relative_to(small_site.out).as_posix(), wait_until="load")
+    link = page.locator("a.taurec-same-result").first
+    target = (link.get_attribute("href") or "").lstrip("#")
+    assert html.count(f'id="{target}"') == 1  # the shared result is on the page once
+    page.click("button.taurec-expand-all")
+    link.click()
+    assert page.locator(f"#{target}").evaluate("d => d.open")
+    assert page.locator(f"#{target} pre").is_visible()
+    assert not watch.errors
+    page.close()

@@ -12,6 +12,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from runner.board import BoardSettings
 from runner.cli import cli
 from runner.errors import TaurecError
 from runner.paths import SITE_DIR
@@ -90,8 +91,8 @@ def test_downloads_hold_the_board(built_site: BuildReport, synth_world: SynthWor
 def test_rendering_is_reproducible(synth_world: SynthWorld, tmp_path: Path) -> None:
     inputs = load_inputs(synth_world.submissions, synth_world.snapshots, synth_world.tasks)
     agg = aggregate_runs(inputs.runs)
-    assemble(tmp_path / "a", SITE_DIR, inputs, agg)
-    assemble(tmp_path / "b", SITE_DIR, inputs, agg)
+    assemble(tmp_path / "a", SITE_DIR, inputs, agg, BoardSettings())
+    assemble(tmp_path / "b", SITE_DIR, inputs, agg, BoardSettings())
     files_a = sorted(
         p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*") if p.is_file()
     )
@@ -192,3 +193,34 @@ def test_every_relative_link_resolves(built_site: BuildReport) -> None:
             assert target.exists(), f"{page.relative_to(out)} links to missing {link}"
             checked += 1
     assert checked > 1000
+
+
+def test_methodology_and_entry_pages_show_the_board_settings(
+    synth_world: SynthWorld, tmp_path: Path
+) -> None:
+    from runner.board import LiteLLMSimulator
+
+    board = BoardSettings(
+        simulator=LiteLLMSimulator(model="openai/user-sim", api_base="http://127.0.0.1:9/v1"),
+        max_turns=12,
+        trials=6,
+    )
+    build_site(
+        submissions=synth_world.submissions,
+        snapshots=synth_world.snapshots,
+        tasks=synth_world.tasks,
+        out=tmp_path / "public",
+        docs=tmp_path / "docs",
+        board=board,
+    )
+    methodology = (tmp_path / "docs" / "methodology.md").read_text(encoding="utf-8")
+    assert "<!-- generated" not in methodology
+    assert "| user simulator | litellm:openai/user-sim at http://127.0.0.1:9/v1 |" in methodology
+    assert "| max turns | 12 |" in methodology
+    assert "| trials per task | 6 |" in methodology
+    html = (tmp_path / "public" / "methodology.html").read_text(encoding="utf-8")
+    assert "litellm:openai/user-sim" in html
+    [entry, *_] = sorted((tmp_path / "public" / "entries").glob("*.html"))
+    page = entry.read_text(encoding="utf-8")
+    assert "<dt>max turns</dt><dd><code>12</code></dd>" in page
+    assert "<dt>rule set</dt><dd><code>v2</code></dd>" in page

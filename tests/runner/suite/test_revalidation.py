@@ -80,8 +80,11 @@ def test_first_snapshot_has_no_previous_and_every_task_is_new(
 
 
 def test_changes_since_the_previous_snapshot_are_named(two_snapshots: tuple[Path, Path]) -> None:
+    # These five-title catalogs fail the difficulty gate by design; test_gate.py covers the gate.
     folder, tasks = two_snapshots
-    result = revalidate_snapshot("2026-11-01", tasks_dir=tasks, snapshots_dir=folder.parent)
+    result = revalidate_snapshot(
+        "2026-11-01", tasks_dir=tasks, snapshots_dir=folder.parent, gate=False
+    )
     by_id = {t.task_id: t for t in result.tasks}
     assert result.previous_snapshot is not None
     assert result.previous_snapshot.isoformat() == "2026-10-01"
@@ -103,6 +106,8 @@ def test_changes_since_the_previous_snapshot_are_named(two_snapshots: tuple[Path
         "inconsistent": 2,
         "retired": 1,
         "changed": 3,
+        "flagged": 0,
+        "gate_retired": 0,
     }
     text = result.format_text()
     assert "retired  t_retired" in text
@@ -160,7 +165,9 @@ def test_retiring_the_broken_tasks_makes_the_snapshot_pass(
             task["retired"] = {"since": "2026-11-01", "reason": "catalog moved on"}
         fixed.append(task)
     tasks_dir(fixed)
-    result = revalidate_snapshot("2026-11-01", tasks_dir=tasks, snapshots_dir=folder.parent)
+    result = revalidate_snapshot(
+        "2026-11-01", tasks_dir=tasks, snapshots_dir=folder.parent, gate=False
+    )
     assert result.ok
     assert result.counts.retired == 3
     october = revalidate_snapshot("2026-10-01", tasks_dir=tasks, snapshots_dir=folder.parent)

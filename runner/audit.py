@@ -1,0 +1,465 @@
+"""Measured task difficulty: per-task pool, winner-share, cut, popularity and search figures, and the gate over them."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from runner.batch.inputs import resolve_snapshot
+from runner.batch.keys import trial_seed
+from runner.catalog import Catalog, CatalogItem
+from runner.paths import TASKS_DIR
+from runner.search import search_index
+from runner.simulators.scripted import ScriptedUser
+from runner.tasks import ConstraintValue, Op, Reveal, RevealDifficulty, Task, load_tasks
+from runner.validate import check_task, policy_allows
+
+__all__ = [
+    "AUDIT_SEEDS",
+    "GATE_RULES",
+    "MAX_VOLUNTEER_WINNING_SHARE",
+    "MAX_WINNER_SHARE",
+    "MIN_CUT_SHARE",
+    "MIN_POOL",
+    "TELL_PATTERNS",
+    "GateCheck",
+    "SuiteAudit",
+    "TaskAudit",
+    "audit_suite",
+    "audit_task",
+    "openings",
+    "persona_tells",
+    "run_audit",
+]
+
+# The gate's thresholds (issue 10): one definition, quoted in every check's reason.
+MIN_POOL = 8
+MAX_WINNER_SHARE = 0.25
+MIN_CUT_SHARE = 0.30
+MAX_VOLUNTEER_WINNING_SHARE = 0.02
+AUDIT_SEEDS = 8  # openings probed: the scripted user's first message for trials 0..7 of run seed 0
+
+GateRule = Literal[
+    "mixed_pool",
+    "hidden_pool",
+    "constraint_cut",
+    "popular_not_winning",
+    "needs_retrieval",
+    "nvr_combination",
+    "nvr_no_tell",
+]
+GATE_RULES: dict[GateRule, str] = {
+    "mixed_pool": "mixed task: winner share <= 0.25 over >= 8 titles after volunteer constraints",
+    "hidden_pool": "hidden task: winner share <= 0.25 over >= 8 titles after volunteer+on_ask",
+    "constraint_cut": "every on_ask/hidden constraint removes >= 30 % of what the others allow",
+    "popular_not_winning": "the most-voted reachable title never wins",
+    "needs_retrieval": "volunteer task: winning set <= 2 % of the catalog, not the first search hit",
+    "nvr_combination": "NVR task: each constraint satisfiable alone, the volunteer ones together "
+    "too, so infeasibility needs a non-volunteer constraint",
+    "nvr_no_tell": "NVR task: the persona does not announce that nothing may fit",
+}
+
+# A "persona tell": wording in a persona or soft preference that announces impossibility, rarity or
+# extreme pickiness, so an agent could guess a no-valid-recommendation task without searching.
+TELL_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
+    re.compile(p, re.IGNORECASE)
+    for p in (
+        r"\bimpossib\w*",
+        r"\b(?:does\s*n[o']t|do\s*n[o']t|might\s+not|may\s+not|probably\s+(?:does\s*n[o']t|"
+        r"won't))\s+(?:even\s+)?exist",
+        r"\bno\s+such\b",
+        r"\bnothing\s+(?:will|would|ever|really|quite|actually)?\s*(?:fits?|match\w*|satisf\w*)",
+        r"\b(?:unlikely|long\s+shot|good\s+luck|hard\s+to\s+find|needle|unicorn|wild\s+goose)\b",
+        r"\b(?:rare|rarely|rarity|scarce|niche|obscure\s+combination)\b",
+        r"\b(?:picky|fussy|exacting|demanding|precise|oddly\s+specific|very\s+specific)\b",
+        r"\b(?:give\s+up|settle\s+for|walk\s+away|accept\s+(?:that\s+)?nothing|no\s+compromise)\b",
+        r"\bnot\s+sure\s+(?:it|one|such|any)\b",
+    )
+)
+
+
+class PoolFigures(BaseModel):
+    """A set of titles an agent can reach: its size, how many win, and its most-voted title."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    size: int
+    winners: int
+    winner_share: float | None = Field(description="winners / size (None: empty pool)")
+    most_voted: str | None = Field(description="Most-voted title of the pool (ties: catalog order)")
+    most_voted_wins: bool
+
+
+class ConstraintCut(BaseModel):
+    """How much one constraint removes from what every other constraint (and the policy) allows."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: str
+    op: Op
+    value: ConstraintValue
+    reveal: Reveal
+    others_allow: int = Field(description="Policy-allowed titles meeting every other constraint")
+    removes: int
+    share: float | None = Field(description="removes / others_allow (None: others allow nothing)")
+
+
+class NvrFigures(BaseModel):
+    """Why a no-valid-recommendation task has no answer, and whether its persona gives that away."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    satisfiable_alone: list[int] = Field(
+        description="Per constraint, the policy-allowed titles meeting it alone"
+    )
+    volunteer_pool: int = Field(description="Policy-allowed titles meeting every volunteer one")
+    persona_tells: list[str] = Field(description="Impossibility wording found in persona/soft")
+
+
+class GateCheck(BaseModel):
+    """One gate rule on one task: its figure, its threshold, and a readable verdict."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rule: GateRule
+    passed: bool
+    figure: str
+    threshold: str
+    reason: str
+
+
+class TaskAudit(BaseModel):
+    """Every difficulty figure of one task on one catalog, and the gate verdict."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    task_id: str
+    reveal_difficulty: RevealDifficulty
+    no_valid_recommendation: bool
+    catalog_size: int
+    winning: list[str] = Field(description="Winning set: constraints + services + policies")
+    winning_share_of_catalog: float
+    allowed: PoolFigures = Field(description="Every policy-allowed title (no constraint applied)")
+    volunteer_pool: PoolFigures = Field(description="Allowed titles meeting the volunteered ones")
+    stated_pool: PoolFigures = Field(description="Allowed titles meeting volunteer + on_ask ones")
+    cuts: list[ConstraintCut] = Field(description="One per constraint, in task order")
+    first_hits: list[str | None] = Field(
+        description="First search_catalog hit for the scripted user's opening message, one per "
+        "probed seed (trials 0..7 of run seed 0); None: no hit"
+    )
+    nvr: NvrFigures | None
+    checks: list[GateCheck]
+    passed: bool
+
+    @property
+    def first_hit_wins(self) -> int:
+        """How many probed openings have a winning first search hit."""
+        return sum(hit is not None and hit in self.winning for hit in self.first_hits)
+
+    @property
+    def failed_checks(self) -> list[GateCheck]:
+        return [c for c in self.checks if not c.passed]
+
+
+class SuiteAudit(BaseModel):
+    """The audit of a whole suite on one catalog."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: Literal[1] = 1
+    catalog: str
+    catalog_sha256: str
+    catalog_size: int
+    tasks: list[TaskAudit]
+
+    @property
+    def failed(self) -> list[TaskAudit]:
+        return [t for t in self.tasks if not t.passed]
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed
+
+    def rule_failures(self) -> dict[str, int]:
+        """How many tasks fail each gate rule (every rule listed, zeros included)."""
+        return {
+            rule: sum(any(c.rule == rule and not c.passed for c in t.checks) for t in self.tasks)
+            for rule in GATE_RULES
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+
+    def format_text(self) -> str:
+        """One line of figures per task, its failed checks under it, then a summary."""
+        lines = [
+            f"catalog {self.catalog} ({self.catalog_size} titles, sha256 {self.catalog_sha256[:12]})",
+            f"{'task':<10} {'reveal':<9} {'nvr':<3} {'win':>4} {'vol pool':>10} "
+            f"{'stated pool':>12} {'min cut':>8} {'top wins':>8} {'hit wins':>8}  gate",
+        ]
+        for t in self.tasks:
+            lines.append(_task_line(t))
+            lines += [f"    FAIL {c.rule}: {c.reason}" for c in t.failed_checks]
+        failures = {r: n for r, n in self.rule_failures().items() if n}
+        lines.append(
+            f"{len(self.tasks)} tasks: {len(self.tasks) - len(self.failed)} pass the gate, "
+            f"{len(self.failed)} fail"
+            + (" (" + ", ".join(f"{r}: {n}" for r, n in failures.items()) + ")" if failures else "")
+        )
+        return "\n".join(lines) + "\n"
+
+
+def _share(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def _pct(share: float | None) -> str:
+    return "-" if share is None else f"{share * 100:.0f}%"
+
+
+def _task_line(t: TaskAudit) -> str:
+    non_volunteer = [c.share for c in t.cuts if c.reveal != "volunteer"]
+    cut = "-" if not non_volunteer else _pct(min((s or 0.0) for s in non_volunteer))
+    hits = t.first_hit_wins
+    return (
+        f"{t.task_id:<10} {t.reveal_difficulty:<9} {'yes' if t.no_valid_recommendation else '':<3} "
+        f"{len(t.winning):>4} "
+        f"{_pct(t.volunteer_pool.winner_share):>5}/{t.volunteer_pool.size:<4} "
+        f"{_pct(t.stated_pool.winner_share):>6}/{t.stated_pool.size:<5} {cut:>8} "
+        f"{'yes' if t.allowed.most_voted_wins else 'no':>8} {f'{hits}/{len(t.first_hits)}':>8}  "
+        f"{'pass' if t.passed else 'FAIL'}"
+    )
+
+
+def _pool(items: list[CatalogItem], winners: set[str]) -> PoolFigures:
+    top = max(items, key=lambda i: i.vote_count, default=None)  # first of equals: catalog order
+    n_win = sum(i.id in winners for i in items)
+    return PoolFigures(
+        size=len(items),
+        winners=n_win,
+        winner_share=_share(n_win, len(items)),
+        most_voted=top.id if top else None,
+        most_voted_wins=top is not None and top.id in winners,
+    )
+
+
+def persona_tells(task: Task) -> list[str]:
+    """The impossibility wording (see TELL_PATTERNS) in the persona and soft preferences."""
+    text = " ".join([task.persona, *task.soft_preferences])
+    return [m.group(0) for p in TELL_PATTERNS for m in p.finditer(text)]
+
+
+def openings(task: Task, catalog: Catalog) -> list[str]:
+    """The scripted user's opening message for trials 0..AUDIT_SEEDS-1 of run seed 0."""
+    seeds = [trial_seed(0, task.id, i) for i in range(AUDIT_SEEDS)]
+    return [ScriptedUser(task, catalog, s).reply([]).content for s in seeds]
+
+
+def audit_task(task: Task, catalog: Catalog) -> TaskAudit:
+    """Compute every difficulty figure of one task on one catalog and judge it by the gate."""
+    allowed = [i for i in catalog.items if policy_allows(task, i)]
+    winning = check_task(task, catalog).winning_solutions
+    winners = set(winning)
+    tcs = task.constraints
+
+    def meeting(items: list[CatalogItem], keep: list[int]) -> list[CatalogItem]:
+        return [i for i in items if all(tcs[k].constraint.evaluate(i).satisfied for k in keep)]
+
+    volunteer = [k for k, tc in enumerate(tcs) if tc.reveal == "volunteer"]
+    stated = [k for k, tc in enumerate(tcs) if tc.reveal != "hidden"]
+    volunteer_items = meeting(allowed, volunteer)
+    cuts = []
+    for k, tc in enumerate(tcs):
+        others = meeting(allowed, [j for j in range(len(tcs)) if j != k])
+        removes = len(others) - len(meeting(others, [k]))
+        c = tc.constraint
+        cuts.append(
+            ConstraintCut(
+                field=c.field,
+                op=c.op,
+                value=c.value,
+                reveal=tc.reveal,
+                others_allow=len(others),
+                removes=removes,
+                share=_share(removes, len(others)),
+            )
+        )
+    index = search_index(catalog)
+    first_hits = []
+    for opening in openings(task, catalog):
+        top = index.ranked_indices(opening, 1)
+        first_hits.append(catalog.items[top[0]].id if top else None)
+    nvr = None
+    if task.no_valid_recommendation:
+        nvr = NvrFigures(
+            satisfiable_alone=[len(meeting(allowed, [k])) for k in range(len(tcs))],
+            volunteer_pool=len(volunteer_items),
+            persona_tells=persona_tells(task),
+        )
+    audit = TaskAudit(
+        task_id=task.id,
+        reveal_difficulty=task.reveal_difficulty,
+        no_valid_recommendation=task.no_valid_recommendation,
+        catalog_size=len(catalog),
+        winning=winning,
+        winning_share_of_catalog=_share(len(winning), len(catalog)) or 0.0,
+        allowed=_pool(allowed, winners),
+        volunteer_pool=_pool(volunteer_items, winners),
+        stated_pool=_pool(meeting(allowed, stated), winners),
+        cuts=cuts,
+        first_hits=first_hits,
+        nvr=nvr,
+        checks=[],
+        passed=True,
+    )
+    audit.checks = gate_checks(audit)
+    audit.passed = all(c.passed for c in audit.checks)
+    return audit
+
+
+def _pool_check(rule: GateRule, pool: PoolFigures, stage: str) -> GateCheck:
+    share = pool.winner_share
+    passed = pool.size >= MIN_POOL and share is not None and share <= MAX_WINNER_SHARE
+    figure = f"{pool.winners} of {pool.size} win ({_pct(share)})"
+    if passed:
+        reason = f"after {stage}, {figure}"
+    elif pool.size < MIN_POOL:
+        reason = f"after {stage} only {pool.size} title(s) remain (need >= {MIN_POOL})"
+    else:
+        reason = f"after {stage}, {figure}: more than {MAX_WINNER_SHARE:.0%} of the pool wins"
+    return GateCheck(
+        rule=rule,
+        passed=passed,
+        figure=figure,
+        threshold=f"size >= {MIN_POOL}, share <= {MAX_WINNER_SHARE}",
+        reason=reason,
+    )
+
+
+def gate_checks(a: TaskAudit) -> list[GateCheck]:
+    """The gate rules that apply to this task, each with its figure, threshold and reason."""
+    checks: list[GateCheck] = []
+    if a.reveal_difficulty == "mixed":
+        checks.append(_pool_check("mixed_pool", a.volunteer_pool, "the volunteered constraints"))
+    if a.reveal_difficulty == "hidden":
+        checks.append(_pool_check("hidden_pool", a.stated_pool, "volunteer+on_ask constraints"))
+    weak = [
+        f"{c.field} {c.op} {c.value!r} ({c.reveal}) removes {c.removes} of {c.others_allow}"
+        + ("" if c.share is None else f" ({_pct(c.share)})")
+        for c in a.cuts
+        if c.reveal != "volunteer" and (c.share is None or c.share < MIN_CUT_SHARE)
+    ]
+    cut_shares = [c.share for c in a.cuts if c.reveal != "volunteer"]
+    if cut_shares:
+        low = min((s if s is not None else 0.0) for s in cut_shares)
+        checks.append(
+            GateCheck(
+                rule="constraint_cut",
+                passed=not weak,
+                figure=f"smallest cut {_pct(low)}",
+                threshold=f">= {MIN_CUT_SHARE:.0%} each",
+                reason="; ".join(weak)
+                if weak
+                else f"each of {len(cut_shares)} on_ask/hidden constraint(s) cuts >= {_pct(low)}",
+            )
+        )
+    if not a.no_valid_recommendation:
+        tops = [("whole catalog", a.allowed)]
+        if a.reveal_difficulty != "volunteer":
+            tops.append(("volunteered pool", a.volunteer_pool))
+        winning_tops = [
+            f"{p.most_voted} (most-voted of the {name})" for name, p in tops if p.most_voted_wins
+        ]
+        checks.append(
+            GateCheck(
+                rule="popular_not_winning",
+                passed=not winning_tops,
+                figure=", ".join(f"{name}: {p.most_voted}" for name, p in tops),
+                threshold="none of them wins",
+                reason=(
+                    f"{' and '.join(winning_tops)} wins"
+                    if winning_tops
+                    else "the most-voted allowed title "
+                    + ("and the most-voted of the volunteered pool do" if len(tops) > 1 else "does")
+                    + " not win"
+                ),
+            )
+        )
+    if a.reveal_difficulty == "volunteer" and not a.no_valid_recommendation:
+        limit = int(MAX_VOLUNTEER_WINNING_SHARE * a.catalog_size)
+        hit_wins = [h for h in a.first_hits if h is not None and h in a.winning]
+        too_many = len(a.winning) > limit
+        problems = []
+        if too_many:
+            problems.append(
+                f"{len(a.winning)} winning titles is more than 2 % of {a.catalog_size} ({limit})"
+            )
+        if hit_wins:
+            problems.append(
+                f"the first search hit for the opening wins ({hit_wins[0]}, "
+                f"{len(hit_wins)} of {len(a.first_hits)} seeds)"
+            )
+        checks.append(
+            GateCheck(
+                rule="needs_retrieval",
+                passed=not problems,
+                figure=f"{len(a.winning)} winning ({_pct(a.winning_share_of_catalog)}), "
+                f"first hit wins {len(hit_wins)}/{len(a.first_hits)}",
+                threshold=f"<= {limit} winning, first hit wins 0/{len(a.first_hits)}",
+                reason="; ".join(problems)
+                or f"{len(a.winning)} winning titles, none of them a first search hit",
+            )
+        )
+    if a.nvr is not None:
+        empty = [
+            f"{c.field} {c.op} {c.value!r}"
+            for c, n in zip(a.cuts, a.nvr.satisfiable_alone, strict=True)
+            if n == 0
+        ]
+        problems = [f"{e} is unsatisfiable on its own" for e in empty]
+        if a.nvr.volunteer_pool == 0:
+            problems.append("the volunteered constraints alone already allow nothing")
+        checks.append(
+            GateCheck(
+                rule="nvr_combination",
+                passed=not problems,
+                figure=f"alone: {a.nvr.satisfiable_alone}, volunteered pool {a.nvr.volunteer_pool}",
+                threshold="each >= 1, volunteered pool >= 1",
+                reason="; ".join(problems)
+                or "every constraint is satisfiable alone and the volunteered ones together; "
+                "only a non-volunteer constraint makes the task infeasible",
+            )
+        )
+        tells = a.nvr.persona_tells
+        checks.append(
+            GateCheck(
+                rule="nvr_no_tell",
+                passed=not tells,
+                figure=f"{len(tells)} tell(s)",
+                threshold="0",
+                reason=f"persona announces impossibility: {', '.join(repr(t) for t in tells)}"
+                if tells
+                else "no impossibility wording in the persona or soft preferences",
+            )
+        )
+    return checks
+
+
+def audit_suite(catalog: Catalog, tasks: list[Task]) -> SuiteAudit:
+    """Audit every task (retired ones too: the audit only reports) on one catalog."""
+    return SuiteAudit(
+        catalog=catalog.source,
+        catalog_sha256=catalog.digest(),
+        catalog_size=len(catalog),
+        tasks=[audit_task(t, catalog) for t in sorted(tasks, key=lambda t: t.id)],
+    )
+
+
+def run_audit(snapshot: str | None, tasks_dir: Path | None) -> SuiteAudit:
+    """Load a snapshot (date or path; default: the latest) and a task folder, and audit."""
+    catalog = resolve_snapshot(snapshot).catalog
+    return audit_suite(catalog, load_tasks(tasks_dir or TASKS_DIR))
