@@ -55,7 +55,7 @@ def test_the_node_agent_through_evaluate(node_agent: str) -> None:
     # the policies it controls (a user who walks out still leaves `recommend` uncalled).
     p1 = result.pass_k(1)
     assert p1 is not None
-    assert p1 >= 0.5, result.to_markdown()
+    assert p1 >= 0.3, result.to_markdown()  # on the gated suite (single-winner volunteer tasks)
     rates = result.summary.policy_violation_rates
     for policy in ("watch_history", "sponsored", "age_restricted", "availability"):
         assert rates[policy].violations == 0, result.to_markdown()
@@ -98,7 +98,8 @@ def test_the_node_agent_through_taurec_run(node_agent: str, tmp_path: Path) -> N
         assert names[0] == "get_user_history"
         assert "search_catalog" in names
         assert "get_metadata" in names
-        assert names[-1] == "recommend"
+        if transcript.stop_reason in ("recommended", "abstained"):  # not when the user walked out
+            assert names[-1] == "recommend"
 
 
 def test_the_node_agent_refuses_what_is_not_a_protocol_request(node_agent: str) -> None:
