@@ -99,6 +99,12 @@ class RunSummary(BaseModel):
     no_recommendation_rate: float | None
     mean_turns: float | None
     median_tool_calls: float | None
+    mean_proposals: float | None = Field(
+        default=None, description="Titles proposed per scored trial (each one gets a verdict)"
+    )
+    proposals_per_success: float | None = Field(
+        default=None, description="All proposals of scored trials over the trials with reward 1"
+    )
     median_step_latency_s: float | None
     mean_cost_usd: float | None = Field(description="Per scored trial")
     total_cost_usd: float = Field(description="All records, infra errors included")
@@ -108,6 +114,12 @@ class RunSummary(BaseModel):
             if entry.k == k:
                 return entry
         raise KeyError(k)
+
+
+def _per_success(scored: list[TrialRecord]) -> float | None:
+    """Proposals made across scored trials per trial that succeeded (None with no success)."""
+    successes = sum(_passed(r) for r in scored)
+    return sum(r.efficiency.proposals for r in scored) / successes if successes else None
 
 
 def _passed(record: TrialRecord) -> bool:
@@ -212,6 +224,8 @@ def summarize(
         no_recommendation_rate=_mean(float(s.recommendation is None) for s in scores),
         mean_turns=_mean(r.efficiency.turns for r in scored),
         median_tool_calls=_median(r.efficiency.tool_calls for r in scored),
+        mean_proposals=_mean(r.efficiency.proposals for r in scored),
+        proposals_per_success=_per_success(scored),
         median_step_latency_s=_median(lat for r in scored for lat in r.efficiency.step_latencies_s),
         mean_cost_usd=_mean(r.cost_usd for r in scored),
         total_cost_usd=round(sum(r.cost_usd for r in records), 10),

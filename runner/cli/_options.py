@@ -1,4 +1,4 @@
-"""Click options shared by several commands (one definition of --catalog and --tasks)."""
+"""Click options shared by several commands (one definition of each shared flag)."""
 
 from __future__ import annotations
 
@@ -47,4 +47,27 @@ board_option = click.option(
     default=None,
     help="Board settings (suite, simulator, trials, max turns, budget); default: the nearest "
     "leaderboard.yaml up from the current directory, else the built-in defaults. Flags override it.",
+)
+
+simulator_option = click.option(
+    "--simulator",
+    default=None,
+    help="User simulator: scripted or litellm:<model> (default: the board's).",
+)
+
+seed_option = click.option("--seed", type=int, default=0, show_default=True, help="Run seed.")
+
+max_turns_option = click.option(
+    "--max-turns",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Turn limit per trial (default: the board's, 20 unless it says otherwise).",
+)
+
+max_cost_option = click.option(
+    "--max-cost",
+    type=click.FloatRange(min=0),
+    default=None,
+    metavar="USD",
+    help="Stop scheduling new trials once this much has been spent (default: the board's budget).",
 )

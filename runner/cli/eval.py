@@ -9,7 +9,14 @@ from typing import Literal
 
 import click
 
-from runner.cli._options import board_option, rules_option
+from runner.cli._options import (
+    board_option,
+    max_cost_option,
+    max_turns_option,
+    rules_option,
+    seed_option,
+    simulator_option,
+)
 
 
 def _thresholds(
@@ -58,26 +65,11 @@ def _thresholds(
 @click.option(
     "--task", "task_ids", multiple=True, metavar="ID", help="Only these task ids (repeatable)."
 )
-@click.option(
-    "--simulator",
-    default=None,
-    help="User simulator: scripted or litellm:<model> (default: the board's).",
-)
-@click.option("--seed", type=int, default=0, show_default=True, help="Run seed.")
+@simulator_option
+@seed_option
 @click.option("--concurrency", type=click.IntRange(min=1), default=8, show_default=True)
-@click.option(
-    "--max-turns",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Turn limit per trial (default: the board's).",
-)
-@click.option(
-    "--max-cost",
-    type=click.FloatRange(min=0),
-    default=None,
-    metavar="USD",
-    help="Stop scheduling new trials once this much has been spent (default: the board's).",
-)
+@max_turns_option
+@max_cost_option
 @board_option
 @rules_option
 @click.option(

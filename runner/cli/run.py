@@ -8,7 +8,14 @@ from typing import Literal
 
 import click
 
-from runner.cli._options import board_option, rules_option
+from runner.cli._options import (
+    board_option,
+    max_cost_option,
+    max_turns_option,
+    rules_option,
+    seed_option,
+    simulator_option,
+)
 
 
 @click.command("run")
@@ -50,25 +57,10 @@ from runner.cli._options import board_option, rules_option
     metavar="I/N",
     help="Run only shard I of N (1-based) of the (task, trial) keys.",
 )
-@click.option(
-    "--max-cost",
-    type=click.FloatRange(min=0),
-    default=None,
-    metavar="USD",
-    help="Stop scheduling new trials once this much has been spent (default: the board's budget).",
-)
-@click.option(
-    "--simulator",
-    default=None,
-    help="User simulator: scripted or litellm:<model> (default: the board's).",
-)
-@click.option("--seed", type=int, default=0, show_default=True, help="Run seed.")
-@click.option(
-    "--max-turns",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Turn limit per trial (default: the board's, 20 unless it says otherwise).",
-)
+@max_cost_option
+@simulator_option
+@seed_option
+@max_turns_option
 @board_option
 @rules_option
 @click.option(

@@ -76,6 +76,8 @@ def render_markdown(result: EvalResult, *, max_failures: int | None = None) -> s
         f"{_fmt(s.mean_constraint_score)}, no recommendation in {_fmt(s.no_recommendation_rate)}",
         f"- mean turns {_fmt(s.mean_turns, 2)}, median tool calls {_fmt(s.median_tool_calls, 1)}, "
         f"median step latency {_fmt(s.median_step_latency_s, 4)} s",
+        f"- proposals: {_fmt(s.mean_proposals, 2)} per scored trial, "
+        f"{_fmt(s.proposals_per_success, 2)} per success",
         f"- cost: {_fmt(s.mean_cost_usd, 6)} USD per scored trial, "
         f"{s.total_cost_usd:.6f} USD in all",
         "",

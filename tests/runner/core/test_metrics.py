@@ -24,6 +24,7 @@ def record(
     tool_calls: int = 3,
     latencies: list[float] | None = None,
     cost: float = 0.01,
+    proposals: int = 0,
 ) -> TrialRecord:
     key = TrialKey(
         submission="sub", snapshot_sha256="abc", task_id=task_id, trial_index=trial, seed=trial
@@ -34,7 +35,10 @@ def record(
         "reveal_difficulty": reveal,
         "no_valid_recommendation": False,
         "efficiency": Efficiency(
-            turns=2, tool_calls=tool_calls, step_latencies_s=latencies or [0.5]
+            turns=2,
+            tool_calls=tool_calls,
+            proposals=proposals,
+            step_latencies_s=latencies or [0.5],
         ),
         "cost_usd": cost,
         "transcript": f"transcripts/{task_id}/{trial}.json",
@@ -158,6 +162,20 @@ def test_summary_breakdowns_and_efficiency_figures() -> None:
     assert summary.mean_turns == 2.0
     assert summary.policy_score == 0.75
     assert summarize(records, ks=(1,), seed=3) == summary  # deterministic
+
+
+def test_proposals_are_counted_per_scored_trial_and_per_success() -> None:
+    records = [
+        record("a", 0, 1.0, proposals=3),
+        record("a", 1, 0.0, proposals=4),
+        record("b", 0, 1.0, proposals=1),
+        record("b", 1, None, proposals=9),  # an infra error: not a scored trial
+    ]
+    summary = summarize(records, ks=(1,), seed=0)
+    assert summary.mean_proposals == pytest.approx(8 / 3)
+    assert summary.proposals_per_success == pytest.approx(8 / 2)
+    no_success = summarize([record("a", 0, 0.0, proposals=2)], ks=(1,), seed=0)
+    assert no_success.proposals_per_success is None
 
 
 def test_summary_refuses_duplicates_and_mixed_runs() -> None:

@@ -42,6 +42,7 @@ def test_every_run_matches_the_core_summary(inputs: SiteInputs) -> None:
         assert _close(row["no_rec"], summary.no_recommendation_rate)
         assert _close(row["turns"], summary.mean_turns)
         assert _close(row["tool_calls"], summary.median_tool_calls)
+        assert _close(row["proposals_per_success"], summary.proposals_per_success)
         assert _close(row["latency"], summary.median_step_latency_s)
         assert _close(row["cost"], summary.mean_cost_usd)
         by_k = {r["k"]: r for r in agg.pass_k.filter(key).iter_rows(named=True)}
