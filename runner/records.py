@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from runner.rules import RuleSetName
 from runner.tasks import Complexity, ConstraintCheck, PolicyName, RevealDifficulty
@@ -97,9 +97,27 @@ class TrialRecord(BaseModel):
     usage: dict[str, ModelUsage] = Field(default_factory=dict)
     cost_usd: float = 0.0
     leak_audit_clean: bool | None = None
-    transcript: str = Field(description="Path of the transcript, relative to the results folder")
+    transcript: str = Field(
+        description="Path of the transcript inside transcripts/ of the results folder"
+    )
 
     _migrate = model_validator(mode="before")(migrate_schema_1)
+
+    @field_validator("transcript")
+    @classmethod
+    def _inside_transcripts(cls, value: str) -> str:
+        """A record may only point inside its own folder's transcripts/ (merge, verify and the
+        site follow this path: `../` or an absolute path would read or copy any file)."""
+        parts = value.split("/")
+        if (
+            "\\" in value
+            or value.startswith("/")
+            or len(parts) < 2
+            or parts[0] != "transcripts"
+            or any(p in ("", ".", "..") for p in parts)
+        ):
+            raise ValueError(f"must be a plain path inside transcripts/, got {value!r}")
+        return value
 
 
 RunStatus = Literal["running", "completed", "budget_exhausted", "interrupted"]

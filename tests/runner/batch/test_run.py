@@ -217,3 +217,28 @@ def test_a_local_run_is_not_marked_verified(
     manifest = read_manifest(sub / "results" / "tau-rec-v1")
     assert manifest is not None
     assert manifest.verified_by is None
+
+
+def test_merge_never_follows_a_record_out_of_its_folder(
+    small_suite: Path, v1_dir: Path, make_submission: SubmissionMaker, tmp_path: Path
+) -> None:
+    # A hostile shard rewrites a record's transcript path to a file outside its folder: merge
+    # used to copy whatever `src / record.transcript` resolved to into the merged results.
+    sub = make_submission("heur", builtin("random"), trials=1)
+    [a] = _run(sub, small_suite, v1_dir, shard="1/2", out=tmp_path / "a")
+    [b] = _run(sub, small_suite, v1_dir, shard="2/2", out=tmp_path / "b")
+    secret = tmp_path / "secret.txt"
+    secret.write_text("not a transcript")
+    trials = a.results_dir / "trials.jsonl"
+    lines = trials.read_text().splitlines()
+    first = json.loads(lines[0])
+    first["transcript"] = "../../../../secret.txt"
+    lines[0] = json.dumps(first)
+    trials.write_text("\n".join(lines) + "\n")
+    with pytest.raises(TaurecError, match=r"transcript.*plain path inside transcripts/"):
+        merge_shards([a.results_dir, b.results_dir], tmp_path / "merged")
+    assert not any(
+        p.read_bytes() == b"not a transcript"
+        for p in (tmp_path / "merged").rglob("*")
+        if p.is_file()
+    )
