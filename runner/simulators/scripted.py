@@ -5,6 +5,10 @@ Rules (see ASK_KEYWORDS in `vocabulary.py` for what counts as asking about a fie
 - an `on_ask` constraint is stated only once the agent has asked about its field, and only the
   topics asked are answered; for some fields (seeded) the first answer is vague ("nothing too
   long") and the number comes only when the agent asks about that topic again;
+- questions cost patience too: one message gets answers to at most a seeded 2-4 topics (the first
+  ones asked), and over the conversation the user answers a seeded 4-6 distinct topics, then
+  declines further questions and asks for a pick - so a questionnaire is not a free readout of
+  every preference, and choosing what to ask matters;
 - a `hidden` constraint is never stated; a proposal that breaks it gets a directional hint
   without the value;
 - asked about streaming services, the user lists the services it subscribes to;
@@ -33,7 +37,7 @@ from runner.simulators import templates as t
 from runner.simulators.vocabulary import (
     DIRECTION_PATTERNS,
     FIELD_TOPICS,
-    asked_fields,
+    asked_in_order,
     content_rating_mentions,
     genre_mentions,
     rating_mentions,
@@ -211,14 +215,22 @@ class Temperament:
     `patience`: declined proposals the user sits through; at that many it leaves.
     `vague_first`: fields whose first answer is value-free ("nothing too long"); asked again,
     the user gives the number. `ask_back`: the chance it asks about a proposed title first.
+    `topics_per_message`: how many of the topics asked in one message it answers (the first ones).
+    `question_patience`: how many distinct topics it answers in the whole conversation.
     """
 
     patience: int
     vague_first: frozenset[str]
     ask_back: float
+    topics_per_message: int = 99
+    question_patience: int = 99
 
 
 PATIENCE_CHOICES: tuple[int, ...] = (2, 3, 3, 4)
+TOPICS_PER_MESSAGE_CHOICES: tuple[int, ...] = (3, 3, 3, 4)
+QUESTION_PATIENCE_CHOICES: tuple[int, ...] = (1, 2, 2, 3)
+# Which services the user has is a plain fact, not a taste: telling it costs no patience.
+FREE_TOPICS = frozenset({"streaming_services"})
 VAGUE_SHARE = 0.5
 ASK_BACK_SHARE = 0.3
 
@@ -234,7 +246,13 @@ def temperament(task: Task, seed: int) -> Temperament:
         and t.vague_constraint(tc.constraint, random.Random(0)) is not None
         and rng.random() < VAGUE_SHARE
     )
-    return Temperament(patience=patience, vague_first=vague, ask_back=ASK_BACK_SHARE)
+    return Temperament(
+        patience=patience,
+        vague_first=vague,
+        ask_back=ASK_BACK_SHARE,
+        topics_per_message=rng.choice(TOPICS_PER_MESSAGE_CHOICES),
+        question_patience=rng.choice(QUESTION_PATIENCE_CHOICES),
+    )
 
 
 class ScriptedUser:
@@ -245,7 +263,7 @@ class ScriptedUser:
         self._catalog = catalog
         self._seed = seed
         self._titles = title_index(catalog)
-        self._asked_memo: dict[str, frozenset[str]] = {}
+        self._asked_memo: dict[str, tuple[str, ...]] = {}
         self.temperament = temperament(task, seed)
         self._seen: list[str] = []
         self._state = _State()
@@ -254,6 +272,11 @@ class ScriptedUser:
     @property
     def spec(self) -> ComponentSpec:
         return ComponentSpec(name="scripted")
+
+    @property
+    def answered(self) -> frozenset[str]:
+        """The topics the user has answered so far in the conversation it last replied to."""
+        return frozenset(self._state.asked)
 
     def _rng(self, turn: int) -> random.Random:
         return random.Random(f"scripted|{self._seed}|{self._task.id}|{turn}")
@@ -282,7 +305,8 @@ class ScriptedUser:
 
     def _react(self, text: str, state: _State, rng: random.Random) -> UserTurn:
         """React to one agent message, updating `state` (replayed over the whole conversation)."""
-        asked_now = self._asked(text)
+        asked_order = self._asked(text)
+        asked_now, held_back = self._answerable(asked_order, state)
         asked_all = state.asked | asked_now
         named = self._titles.find(text)
         new = [i for i in named if i not in state.named]
@@ -291,6 +315,8 @@ class ScriptedUser:
         verdict: str = "continue"
         if asked_now:
             parts += self._answers(asked_now, state, rng)
+        if held_back:
+            parts.append(rng.choice(t.TOO_MANY_QUESTIONS[held_back]))
         state.asked |= asked_now
         if len(new) > 1:
             return UserTurn(content=rng.choice(t.LEAVE_ON_LIST), verdict="leave")
@@ -316,7 +342,7 @@ class ScriptedUser:
                 parts.append(rng.choice(t.LEAVE_AFTER_DECLINES))
                 return UserTurn(content=" ".join(parts), verdict="leave")
             return UserTurn(content=" ".join(parts), verdict="decline")
-        if not asked_now:
+        if not asked_order:
             if NOTHING_FITS_RE.search(text):
                 parts.append(rng.choice(t.NOTHING_FITS_REPLY))
             elif state.accepted:
@@ -328,10 +354,37 @@ class ScriptedUser:
             parts.append(rng.choice(t.PUSH_TO_COMMIT))
         return UserTurn(content=" ".join(parts), verdict=verdict)
 
-    def _asked(self, text: str) -> set[str]:
+    def _asked(self, text: str) -> list[str]:
         if text not in self._asked_memo:
-            self._asked_memo[text] = frozenset(asked_fields(self._titles.blank(text)))
-        return set(self._asked_memo[text])
+            self._asked_memo[text] = tuple(asked_in_order(self._titles.blank(text)))
+        return list(self._asked_memo[text])
+
+    def _answerable(self, order: list[str], state: _State) -> tuple[set[str], str | None]:
+        """The topics of one message the user answers, and why it holds the rest back (if it does).
+
+        The first `topics_per_message` topics asked are answered; a topic not answered before
+        counts against `question_patience` (asking again about a topic - to pin down a vague
+        answer - is free). Held back: "patience" when the user has answered all the topics it
+        will, "at_once" when the message asked more than it answers in one go.
+        """
+        mood = self.temperament
+        answered: list[str] = []
+        fresh = 0
+        held: str | None = None
+        for field in order:
+            if len(answered) >= mood.topics_per_message:
+                # A form: the user answers its first questions, and that is all it will answer.
+                held = held or "at_once"
+                state.form = True
+                break
+            if field in state.asked or field in FREE_TOPICS:
+                answered.append(field)  # asked again, or a plain fact: no patience spent
+            elif state.form or len(state.asked - FREE_TOPICS) + fresh >= mood.question_patience:
+                held = "patience"
+            else:
+                answered.append(field)
+                fresh += 1
+        return set(answered), held
 
     def _opening(self, rng: random.Random) -> str:
         parts = [rng.choice(t.OPENINGS)]
@@ -400,6 +453,7 @@ class _State:
     accepted: set[str] = dataclass_field(default_factory=set)
     pending: str | None = None
     declines: int = 0
+    form: bool = False
 
 
 def _lower_first(sentence: str) -> str:

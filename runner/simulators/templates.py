@@ -21,6 +21,7 @@ __all__ = [
     "NO_PREFERENCE",
     "OPENINGS",
     "PUSH_TO_COMMIT",
+    "TOO_MANY_QUESTIONS",
     "decline_hint",
     "dress",
     "fmt_number",
@@ -86,6 +87,22 @@ NOT_ON_MY_SERVICES: tuple[str, ...] = (
     "I don't think I can stream that on any of the services I have.",
     "That one isn't on any of my subscriptions, I'm afraid.",
 )
+# What the user says about the questions it holds back: "at_once" when one message asked more than
+# it answers in one go (it answered the first ones), "patience" when it has answered all it will.
+TOO_MANY_QUESTIONS: dict[str, tuple[str, ...]] = {
+    "at_once": (
+        "That's a lot of questions at once, so that's all I'll say for now.",
+        "Let's not do all of those at once; that will have to do.",
+        "Phew, that's a whole form. I'll stick to those for now.",
+        "A little at a time, please - that's where I'd start.",
+    ),
+    "patience": (
+        "I think I've answered enough questions. Could you just suggest something?",
+        "Honestly, I'd rather not go through a whole questionnaire. What would you pick?",
+        "That's plenty of questions for me. Show me what you've got.",
+        "I'm done with the interview, to be honest. Just make a suggestion.",
+    ),
+}
 NO_PREFERENCE: tuple[str, ...] = (
     "I don't have anything specific in mind about {topic}.",
     "Nothing particular comes to mind about {topic}.",

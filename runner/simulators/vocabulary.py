@@ -22,6 +22,7 @@ __all__ = [
     "SERVICE_ALIASES",
     "Mention",
     "asked_fields",
+    "asked_in_order",
     "content_rating_mentions",
     "genre_mentions",
     "number_word_value",
@@ -300,18 +301,29 @@ def asked_fields(text: str, *, ignore: Iterable[str] = ()) -> set[str]:
     `ignore` lists phrases (e.g. movie titles) to blank out first, so a title containing "Long"
     is not a question about length.
     """
-    fields: set[str] = set()
+    return set(asked_in_order(text, ignore=ignore))
+
+
+def asked_in_order(text: str, *, ignore: Iterable[str] = ()) -> list[str]:
+    """The fields the text asks about, in the order a reader meets the questions."""
+    found: list[tuple[int, int, str]] = []
     phrases = tuple(sorted(set(ignore)))
     ignore_pattern = _ignore_pattern(phrases) if phrases else None
-    for sentence in question_sentences(text):
+    for index, sentence in enumerate(question_sentences(text)):
         lowered = sentence.lower()
         if ignore_pattern is not None:
             lowered = ignore_pattern.sub(" ", lowered)
         for field, pattern in _ASK_PATTERNS:
-            if pattern.search(lowered):
-                fields.add(field)
-                lowered = pattern.sub(" ", lowered)
-    return fields
+            match = pattern.search(lowered)
+            if match is None:
+                continue
+            found.append((index, match.start(), field))
+            # Blank with as many spaces as the keyword had, so later positions still compare.
+            lowered = pattern.sub(lambda m: " " * len(m.group(0)), lowered)
+    seen: dict[str, None] = {}
+    for _index, _start, field in sorted(found):
+        seen.setdefault(field, None)
+    return list(seen)
 
 
 @functools.lru_cache(maxsize=256)

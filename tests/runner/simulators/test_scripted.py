@@ -13,6 +13,7 @@ from runner.loop import GREETING
 from runner.protocols import UserTurn
 from runner.simulators import ScriptedUser, build_simulator
 from runner.simulators.scripted import persona_line
+from runner.simulators.templates import TOO_MANY_QUESTIONS
 from runner.simulators.vocabulary import ASK_KEYWORDS, asked_fields
 from runner.tasks import Task
 
@@ -124,7 +125,15 @@ def test_hidden_is_never_stated_even_when_asked(
         first = user.reply(chat(GREETING)).content
         answer = user.reply(chat(GREETING, first, ASK_ALL)).content
         assert not re.search(r"\b(100|6|PG-13)\b", answer), answer
-        assert "length" in answer or "reviewed" in answer  # "nothing specific about ..."
+        for question, topic in (
+            ("How long can it be?", "length"),
+            ("How well reviewed should it be?", "reviewed"),
+            ("Any age rating needs?", "age rating"),
+        ):
+            fresh = ScriptedUser(task, catalog, seed)
+            answer = fresh.reply(chat(GREETING, first, question)).content
+            assert not re.search(r"\b(100|6|PG-13)\b", answer), answer
+            assert topic in answer, answer  # "nothing specific about the length"
 
 
 def test_decline_hint_for_a_hidden_limit_gives_direction_not_value(
@@ -298,3 +307,94 @@ def test_build_simulator_names(catalog: Catalog, make_task: Callable[..., Task])
     assert llm.spec.args["model"] == "openai/some-model"
     with pytest.raises(TaurecError, match="did you mean 'scripted'"):
         build_simulator("scriptd", task=task, catalog=catalog, seed=0)
+
+
+# -- patience for questions ------------------------------------------------------------------
+
+_ONE_PER_TOPIC = {
+    "runtime": "How long can it be?",
+    "rating": "How well reviewed should it be?",
+    "release_date": "How recent should it be, any release year?",
+    "content_rating": "Any age rating needs?",
+    "vote_count": "How popular or well known should it be?",
+}
+
+
+def _four_on_ask(make_task: Callable[..., Task]) -> Task:
+    return make_task(
+        [
+            ("genres", "contains", "Comedy", "volunteer"),
+            ("runtime", "<=", 100, "on_ask"),
+            ("rating", ">=", 6.5, "on_ask"),
+            ("release_date", ">=", "2026-01-01", "on_ask"),
+            ("vote_count", ">=", 200, "on_ask"),
+        ],
+        user_services=["Netflix"],
+    )
+
+
+_TASTE = {"runtime", "rating", "release_date", "vote_count", "content_rating", "director"}
+
+
+def test_a_questionnaire_gets_only_its_first_answers_and_then_no_more(
+    catalog: Catalog, make_task: Callable[..., Task]
+) -> None:
+    task = _four_on_ask(make_task)
+    form = (
+        "How long can it be? How well reviewed should it be? How recent should it be? "
+        "How popular or well known should it be? Any age rating needs? Any director you like?"
+    )
+    for seed in range(8):
+        user = ScriptedUser(task, catalog, seed)
+        first = user.reply(chat(GREETING)).content
+        answer = user.reply(chat(GREETING, first, form)).content
+        mood = user.temperament
+        # The first topics of the form, up to what it answers in one message and its patience.
+        first_topics = ["runtime", "rating", "release_date", "vote_count", "content_rating"]
+        expect = first_topics[: min(mood.topics_per_message, mood.question_patience)]
+        assert user.answered == set(expect), (seed, user.answered, answer)
+        assert "100" in answer or "runtime" in user.temperament.vague_first
+        # A form uses up the user's patience for new topics: asked singly now, nothing more.
+        later = user.reply(chat(GREETING, first, form, answer, _ONE_PER_TOPIC["vote_count"]))
+        assert "200" not in later.content
+        assert "popular" not in later.content.lower()
+        assert later.content in TOO_MANY_QUESTIONS["patience"], later.content
+
+
+def test_question_patience_is_seeded_and_services_and_re_asks_are_free(
+    catalog: Catalog, make_task: Callable[..., Task]
+) -> None:
+    task = _four_on_ask(make_task)
+    counts = set()
+    for seed in range(16):
+        user = ScriptedUser(task, catalog, seed)
+        lines = [GREETING, user.reply(chat(GREETING)).content]
+        for question in (
+            "Which streaming services do you have?",
+            _ONE_PER_TOPIC["runtime"],
+            _ONE_PER_TOPIC["runtime"],  # asked again (a vague answer made precise): free
+            _ONE_PER_TOPIC["rating"],
+            _ONE_PER_TOPIC["release_date"],
+            _ONE_PER_TOPIC["vote_count"],
+            "Which streaming services do you have?",  # a plain fact: always answered
+        ):
+            lines.append(question)
+            reply = user.reply(chat(*lines)).content
+            lines.append(reply)
+            if question.startswith("Which streaming"):
+                assert "Netflix" in reply, reply
+        got = user.answered & _TASTE
+        assert len(got) == user.temperament.question_patience, (seed, got, lines)
+        assert got == set(["runtime", "rating", "release_date", "vote_count"][: len(got)])
+        counts.add(len(got))
+    assert len(counts) > 1, "the number of topics answered varies across seeds"
+
+
+def test_question_limits_are_the_same_for_the_same_seed(
+    catalog: Catalog, make_task: Callable[..., Task]
+) -> None:
+    task = _four_on_ask(make_task)
+    convo = chat(GREETING, "hi", ASK_ALL)
+    assert ScriptedUser(task, catalog, 5).reply(convo) == ScriptedUser(task, catalog, 5).reply(
+        convo
+    )
