@@ -69,7 +69,20 @@ class BuiltinAgentConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     kind: Literal["builtin"] = "builtin"
-    name: Literal["oracle", "heuristic", "random"]
+    # The registered built-ins (runner.agents.BUILTIN_AGENTS; a test keeps the two equal): the
+    # baselines, and the adversaries whose best score is the board's exploit floor.
+    name: Literal[
+        "oracle",
+        "heuristic",
+        "careful",
+        "random",
+        "exploit-crawl-propose",
+        "exploit-ask-all",
+        "exploit-interview",
+        "exploit-policy-only",
+        "exploit-nothing-fits-probe",
+        "exploit-list-pusher",
+    ]
     args: dict[str, Any] = Field(default_factory=dict)
 
 

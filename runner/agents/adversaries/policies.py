@@ -18,6 +18,7 @@ __all__ = ["ADVERSARY_NAMES", "EXPLOIT_CEILING", "AdversaryAgent", "adversary_po
 ADVERSARY_NAMES: tuple[str, ...] = (
     "exploit-crawl-propose",
     "exploit-ask-all",
+    "exploit-interview",
     "exploit-policy-only",
     "exploit-nothing-fits-probe",
     "exploit-list-pusher",
@@ -25,10 +26,26 @@ ADVERSARY_NAMES: tuple[str, ...] = (
 # No exploit may pass more often than this (issue 10); the oracle must stay at 1.0.
 EXPLOIT_CEILING = 0.35
 
+# The questionnaire leads with what matters most (services, kind, length, reviews), so a user who
+# answers only the first few topics of a message still gives away the most useful ones.
 ASK_EVERYTHING = (
-    "To get this right: what kind of movie do you want, how long can it be, any age rating "
-    "needs, how well reviewed should it be, how recent, how popular or well known, any director "
-    "or actors in the cast, and which streaming services do you have?"
+    "To get this right: which streaming services do you have, what kind of movie do you want, "
+    "how long can it be, how well reviewed should it be, any age rating needs, how recent, how "
+    "popular or well known, and any director or actors in the cast?"
+)
+# The interview asks one topic per message, services first (a plain fact the user gives freely),
+# then the topics in the order that covers most of the shipped suite's on_ask constraints
+# (measured: an adversary may read the public task files and tune itself to them).
+INTERVIEW: tuple[str, ...] = (
+    "Which streaming services do you have?",
+    "How long can it be?",
+    "How well reviewed should it be?",
+    "What kind of movie do you want?",
+    "Any age rating needs?",
+    "How recent should it be, any release year?",
+    "How popular or well known should it be?",
+    "Any director you want or want to avoid?",
+    "Any actors you want in the cast, or to avoid?",
 )
 ASK_SERVICES = "Which streaming services do you have?"
 PROBE = "I'm sorry, I couldn't find anything in the catalog that fits."
@@ -126,7 +143,7 @@ def adversary_policy(
     name: str, messages: list[ChatMessage], tools: list[ToolSchema], seed: int
 ) -> AgentReply:
     """One step of the named adversary."""
-    if name in ("exploit-ask-all", "exploit-nothing-fits-probe"):
+    if name in ("exploit-ask-all", "exploit-nothing-fits-probe", "exploit-interview"):
         return _ask_all(name, messages, tools, seed)
     seen = _Seen(messages)
     user_id = user_id_from_messages(messages)
@@ -165,7 +182,8 @@ def adversary_policy(
 def _ask_all(
     name: str, messages: list[ChatMessage], tools: list[ToolSchema], seed: int
 ) -> AgentReply:
-    """Ask everything (twice), then the heuristic's machinery with zero proposals, most-voted pick."""
+    """Ask everything - the questionnaire twice then every topic alone (the interview: only the
+    latter) - then the heuristic's machinery with zero proposals and a most-voted pick."""
     seen = _Seen(messages)
     if name == "exploit-nothing-fits-probe":
         if PROBE not in seen.own:
@@ -173,8 +191,12 @@ def _ask_all(
         reply = seen.users[-1] if seen.own[-1] == PROBE else ""
         if reply and _RELIEF_RE.search(reply):
             return AgentReply(tool_calls=[tool_request(messages, 0, "recommend", item_id=None)])
-    if sum(1 for text in seen.own if text == ASK_EVERYTHING) < 2:
-        return AgentReply(content=ASK_EVERYTHING)
+    script = (
+        INTERVIEW if name == "exploit-interview" else (ASK_EVERYTHING, ASK_EVERYTHING, *INTERVIEW)
+    )
+    asked = [text for text in seen.own if text in script]
+    if len(asked) < len(script):
+        return AgentReply(content=script[len(asked)])
     return heuristic_policy(
         messages, tools, seed, max_proposals=0, questions=False, candidate_pool=1
     )
