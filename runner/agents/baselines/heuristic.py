@@ -42,7 +42,7 @@ MAX_PROPOSALS = 2
 CANDIDATE_POOL = 3
 # It searches like a person would: a handful of queries built from what it was told, not a sweep
 # of the whole catalog. Titles those searches never surface are invisible to it.
-MAX_SEARCHES = 4
+MAX_SEARCHES = 8
 MAX_METADATA_PER_ROUND = 40
 RESTRICTED = ("R", "NC-17")
 

@@ -74,24 +74,7 @@ def pass_k(agent: str, k: int, reveal: str | None = None) -> float:
     return sum(v for v in values if v is not None) / len(values)
 
 
-# ask-all is one questionnaire message (every topic at once, asked twice) followed by a popularity
-# pick; the probe falls back to it. On the gated suite both still pass ~0.48 of trials, because the
-# user answers a whole questionnaire in one go and, on mixed tasks, knowing every on_ask constraint
-# leaves only winners. Known open gap of issue 10; strict xfail fails as soon as it is closed.
-_OPEN_GAP = pytest.mark.xfail(
-    strict=True, reason="open (issue 10): the user answers a whole questionnaire at once (~0.48)"
-)
-
-
-@pytest.mark.parametrize(
-    "adversary",
-    [
-        pytest.param(a, marks=_OPEN_GAP)
-        if a in ("exploit-ask-all", "exploit-nothing-fits-probe")
-        else a
-        for a in ADVERSARY_NAMES
-    ],
-)
+@pytest.mark.parametrize("adversary", ADVERSARY_NAMES)
 def test_every_adversary_stays_under_the_exploit_ceiling(adversary: str) -> None:
     assert pass_k(adversary, 1) <= EXPLOIT_CEILING
 
@@ -113,9 +96,6 @@ def test_honest_heuristic_ranks_above_policy_only_and_random() -> None:
     assert honest > pass_k("random", 1)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="open (issue 10): on the gated suite volunteer ≈ mixed (~0.48 each)"
-)
 def test_heuristic_falls_from_volunteer_to_mixed_to_hidden() -> None:
     volunteer, mixed, hidden = (pass_k("heuristic", 1, r) for r in ("volunteer", "mixed", "hidden"))
     assert volunteer > mixed > hidden, (volunteer, mixed, hidden)
