@@ -85,6 +85,19 @@ def _point_labels(base: alt.Chart) -> alt.Chart:
     return labels
 
 
+def floor_rule(floor: float | None) -> list[alt.Chart]:
+    """The exploit floor as a dashed horizontal line with its label (nothing when there is none)."""
+    if floor is None:
+        return []
+    frame = alt.Data(values=[{"floor": floor, "label": f"exploit floor {floor:.0%}"}])  # type: ignore[no-untyped-call]
+    base = alt.Chart(frame).encode(y=alt.Y("floor:Q"))
+    rule: alt.Chart = base.mark_rule(color="#c62828", strokeDash=[6, 4])
+    text: alt.Chart = base.mark_text(
+        align="left", baseline="bottom", x=4, dy=-2, fontSize=MIN_FONT, color="#c62828"
+    ).encode(text="label:N")
+    return [rule, text]
+
+
 def pareto_front(frame: pl.DataFrame, x: str) -> pl.DataFrame:
     """Mark the entries no other entry beats on both pass^1 (higher) and `x` (lower).
 
@@ -118,8 +131,11 @@ def axis_domain(values: list[float]) -> list[float]:
     return [max(0.0, lo - pad) if lo >= 0 else lo - pad, hi + pad]
 
 
-def capability_vs(frame: pl.DataFrame, x: str, x_title: str, title: str, fmt: str) -> Spec:
-    """pass^1 against a cost axis (latency, USD or a date), labelled points, the Pareto frontier as a step line."""
+def capability_vs(
+    frame: pl.DataFrame, x: str, x_title: str, title: str, fmt: str, floor: float | None = None
+) -> Spec:
+    """pass^1 against a cost axis (latency, USD or a date), labelled points, the Pareto frontier as a
+    step line, and the exploit floor."""
     columns = ["entry", "pass_1", "lo_1", "hi_1", x] + (
         ["scored"] if "scored" in frame.columns else []
     )
@@ -157,13 +173,13 @@ def capability_vs(frame: pl.DataFrame, x: str, x_title: str, title: str, fmt: st
         tooltip=tooltip,
     )
     labels = _point_labels(base)
-    chart = alt.layer(errors, frontier, points, labels).properties(
+    chart = alt.layer(errors, frontier, points, labels, *floor_rule(floor)).properties(
         title=title, width=WIDTH, height=HEIGHT
     )
     return _spec(chart)
 
 
-def release_scatter(frame: pl.DataFrame, title: str) -> Spec:
+def release_scatter(frame: pl.DataFrame, title: str, floor: float | None = None) -> Spec:
     """pass^1 against the model's release date, one labelled point per entry that states one."""
     data = frame.filter(pl.col("release_date").is_not_null() & pl.col("pass_1").is_not_null())
     base = alt.Chart(_data(data.select("entry", "pass_1", "lo_1", "hi_1", "release_date"))).encode(
@@ -178,7 +194,9 @@ def release_scatter(frame: pl.DataFrame, title: str) -> Spec:
     errors = base.mark_rule(opacity=0.35).encode(y="lo_1:Q", y2="hi_1:Q")
     points = base.mark_point(filled=True, size=70, color="#3f51b5").encode(tooltip=tooltip)
     labels = _point_labels(base)
-    chart = alt.layer(errors, points, labels).properties(title=title, width=WIDTH, height=HEIGHT)
+    chart = alt.layer(errors, points, labels, *floor_rule(floor)).properties(
+        title=title, width=WIDTH, height=HEIGHT
+    )
     return _spec(chart)
 
 

@@ -37,6 +37,7 @@ class EntryFacts:
     submitted: str | None
     simulator: str
     reference: bool
+    exploit: bool = False
 
     def export(self) -> dict[str, Any]:
         return {
@@ -48,6 +49,12 @@ class EntryFacts:
             "simulator": self.simulator,
             "reference": self.reference,
         }
+
+
+def is_exploit(entry: Entry) -> bool:
+    """Built-in adversaries: agents that try to earn the reward without doing the task."""
+    agent = entry.submission.agent
+    return agent.kind == "builtin" and agent.name.startswith("exploit")
 
 
 def is_reference(entry: Entry) -> bool:
@@ -68,6 +75,7 @@ def entry_facts(entry: Entry, run: Run) -> EntryFacts:
         submitted=min(starts) if starts else None,
         simulator=simulator,
         reference=is_reference(entry),
+        exploit=is_exploit(entry),
     )
 
 
@@ -115,6 +123,16 @@ class SnapshotBoard:
     rows: list[BoardRow]
     references: list[BoardRow] = field(default_factory=list)
     charts: dict[str, dict[str, Any] | None] = field(default_factory=dict)
+
+    @property
+    def exploit_floor(self) -> BoardRow | None:
+        """The best-scoring exploit reference row: what gaming the user earns without the task."""
+        exploits = [
+            r
+            for r in self.references
+            if r.slug and r.values.get("pass_1") is not None and r.facts.exploit
+        ]
+        return max(exploits, key=lambda r: (r.values["pass_1"], r.slug), default=None)
 
 
 def assign_tiers(rows: list[dict[str, Any]]) -> list[int]:
@@ -297,7 +315,15 @@ def boards(inputs: SiteInputs, agg: Aggregates) -> list[SnapshotBoard]:
             )
         board = SnapshotBoard(label, rows[: len(dicts)], rows[len(dicts) :])
         released = {r.slug: r.facts.release_date for r in board.rows}
-        board.charts = board_charts(agg, label, names, [r.slug for r in board.rows], released)
+        floor = board.exploit_floor
+        board.charts = board_charts(
+            agg,
+            label,
+            names,
+            [r.slug for r in board.rows],
+            released,
+            floor=floor.values["pass_1"] if floor is not None else None,
+        )
         out.append(board)
     return out
 
@@ -308,8 +334,10 @@ def board_charts(
     names: dict[str, str],
     ranked: list[str],
     released: dict[str, str | None],
+    floor: float | None = None,
 ) -> dict[str, dict[str, Any] | None]:
-    """The home page charts of one snapshot (curves for the top entries; others for all)."""
+    """The home page charts of one snapshot (curves for the top entries; others for all); the
+    capability charts draw the exploit floor."""
     in_snap = pl.col("snapshot") == label
     top = ranked[:TOP_CURVES]
     # Reference rows stay off the capability charts, as they stay out of the ranking.
@@ -325,7 +353,9 @@ def board_charts(
     ).filter(pl.col("release_date").is_not_null())
     with_dates = entries.join(dated, on="submission")
     specs: dict[str, dict[str, Any] | None] = {
-        "release": charts.release_scatter(with_dates, f"Capability vs model release date ({label})")
+        "release": charts.release_scatter(
+            with_dates, f"Capability vs model release date ({label})", floor
+        )
         if not with_dates.is_empty()
         else None,
         "pass_k": charts.pass_k_curves(
@@ -340,9 +370,15 @@ def board_charts(
             "Median step latency (s)",
             f"Capability vs latency ({label})",
             ".2f",
+            floor,
         ),
         "cost": charts.capability_vs(
-            entries, "cost", "Cost per trial (USD)", f"Capability vs cost ({label})", "$.4f"
+            entries,
+            "cost",
+            "Cost per trial (USD)",
+            f"Capability vs cost ({label})",
+            "$.4f",
+            floor,
         ),
         "strata": charts.strata_grid(
             by_rank(_with_names(agg.stratified.filter(in_snap), names)),
