@@ -55,7 +55,8 @@ def test_fresh_refuses_to_move_a_folder_another_run_is_writing(
         text=True,
         cwd=PROJECT_ROOT,
     ) as holder:
-        assert holder.stdout is not None and holder.stdin is not None
+        assert holder.stdout is not None
+        assert holder.stdin is not None
         assert holder.stdout.readline().strip() == "locked"
         try:
             with pytest.raises(TaurecError, match="another taurec run is writing"):
@@ -78,7 +79,7 @@ def test_resume_without_run_json_is_refused(
 ) -> None:
     (finished / "run.json").unlink()
     # Different settings than the records were made with: they must not be reused silently.
-    with pytest.raises(TaurecError, match="run.json is missing") as info:
+    with pytest.raises(TaurecError, match=r"run\.json is missing") as info:
         _run(finished.parent.parent, small_suite, v1_dir, seed=5, max_turns=3)
     assert str(finished) in str(info.value)
     assert not (finished / "run.json").exists()
@@ -111,7 +112,8 @@ def test_a_deleted_transcript_is_noticed_by_resume_verify_and_site(
         capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     assert verify.returncode == 1, verify.stdout + verify.stderr
-    assert "transcript stored" in verify.stdout and "'missing'" in verify.stdout
+    assert "transcript stored" in verify.stdout
+    assert "'missing'" in verify.stdout
     assert "Traceback" not in verify.stderr
 
     inputs = load_inputs(finished.parent.parent.parent, finished / "no-snaps", small_suite)
