@@ -138,7 +138,8 @@ def test_trial_pages_are_lean(tmdb_site: BuildReport) -> None:
     """No theme chrome per trial page (thousands of them): the site's stylesheets, script and nav only."""
     page = next((tmdb_site.out / "trials").rglob("*.html"))
     html = page.read_text()
-    assert "md-header" not in html and "md-sidebar" not in html
+    assert "md-header" not in html
+    assert "md-sidebar" not in html
     assert 'href="../../../assets/taurec.css"' in html
     assert re.search(r'href="../../../assets/stylesheets/main\.[0-9a-f]+\.min\.css"', html)
     assert 'src="../../../assets/taurec.js"' in html
