@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.batch.inputs import resolve_snapshot
-from runner.batch.store import read_manifest, read_trials
+from runner.batch.store import missing_transcripts, read_manifest, read_trials
 from runner.catalog import Catalog
 from runner.errors import LoadError, TaurecError
 from runner.paths import SNAPSHOTS_DIR, TASKS_DIR
@@ -178,9 +178,15 @@ def verify_results(
             policy_digest=manifest.policy_digest,
         ),
     )
+    missing = set(missing_transcripts(results_dir, [r.transcript for r in records]))
     for record in sorted(records, key=lambda r: (r.key.task_id, r.key.trial_index)):
         where = f"{record.key.task_id}#{record.key.trial_index}"
         path = results_dir / record.transcript
+        if record.transcript in missing:
+            report.disagreements.append(
+                Disagreement(where, "transcript", record.transcript, "missing")
+            )
+            continue
         transcript = load_transcript(path)
         report.checked += 1
         for name, stored, found in (

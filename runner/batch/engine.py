@@ -25,7 +25,15 @@ from runner.batch.inputs import RunInputs, load_inputs, select_tasks
 from runner.batch.keys import Shard, transcript_name, trial_seed
 from runner.batch.progress import ProgressSink, ProgressStats
 from runner.batch.redact import Redactor, redact_config, secret_env_names, secret_values
-from runner.batch.store import LoadedTrials, ResultsFolder, read_manifest, read_trials
+from runner.batch.store import (
+    TRIALS_FILE,
+    LoadedTrials,
+    ResultsFolder,
+    describe_missing,
+    missing_transcripts,
+    read_manifest,
+    read_trials,
+)
 from runner.errors import InfraFailure, TaurecError
 from runner.ledger import workflow_run_url
 from runner.paths import PROJECT_ROOT, SNAPSHOTS_DIR
@@ -114,7 +122,7 @@ def _default_agent_factory() -> AgentFactory:
 async def _close_model_clients() -> None:
     """Close LiteLLM's cached HTTP clients before the loop ends (only if a model was called)."""
     if "litellm" in sys.modules:
-        from runner.agents.litellm_agent import aclose_litellm_clients
+        from runner.llm_client import aclose_litellm_clients
 
         await aclose_litellm_clients()
 
@@ -154,13 +162,38 @@ def _check_compatible(old: RunManifest, new: RunManifest, folder: Path) -> None:
         )
 
 
-def _move_aside(results_dir: Path) -> Path:
-    """--fresh: move an existing results folder to `results/.replaced/<label>-<UTC time>/`."""
+def _move_aside(results_dir: Path, redactor: Redactor) -> Path:
+    """--fresh: move an existing results folder to `results/.replaced/<label>-<UTC time>/`, holding
+    its lock while it moves, so a folder another run is writing is refused, never moved."""
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
     target = results_dir.parent / REPLACED_DIR / f"{results_dir.name}-{stamp}"
     target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.move(str(results_dir), str(target))
+    with ResultsFolder(results_dir, redactor).locked():
+        shutil.move(str(results_dir), str(target))
     return target
+
+
+def _check_resumable(
+    results_dir: Path, old: RunManifest | None, existing: LoadedTrials
+) -> RunManifest:
+    """Refuse to resume from records nothing vouches for: no run.json, or a scored record whose
+    transcript is gone (its verdict could no longer be checked, and re-running it would let a
+    deleted failure be rolled again)."""
+    if old is None:
+        raise TaurecError(
+            f"{results_dir}: trials.jsonl is there but run.json is missing, so nothing says which "
+            "settings produced those records; restore run.json, or pass --fresh to move the "
+            "folder aside and start over"
+        )
+    scored = [r.transcript for r in existing.records if r.status == "scored"]
+    missing = missing_transcripts(results_dir, scored)
+    if missing:
+        raise TaurecError(
+            f"{results_dir}: {len(missing)} scored trial record(s) point to a transcript that is "
+            f"not there: {describe_missing(missing)}; restore the transcripts, or pass --fresh to "
+            "move the folder aside and start over"
+        )
+    return old
 
 
 def _reward_passed(record: TrialRecord) -> bool:
@@ -452,14 +485,16 @@ def _plan_entrant(
     )
     notes: list[str] = []
     old = read_manifest(results_dir)
-    if old is not None or (results_dir / "trials.jsonl").exists():
+    existing = read_trials(results_dir)
+    if old is not None or (results_dir / TRIALS_FILE).exists():
         if fresh:
-            moved = _move_aside(results_dir)
+            moved = _move_aside(results_dir, redactor)
             notes.append(f"--fresh: moved the previous results to {moved}")
-        elif old is not None:
+            existing = read_trials(results_dir)
+        else:
+            old = _check_resumable(results_dir, old, existing)
             _check_compatible(old, manifest, results_dir)
     folder = ResultsFolder(results_dir, redactor)
-    existing = read_trials(results_dir)
     plan = _Plan(
         entrant=entrant,
         folder=folder,

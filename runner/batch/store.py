@@ -8,7 +8,7 @@ import fcntl
 import gzip
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -90,15 +90,51 @@ def read_trials(results_dir: Path | str) -> LoadedTrials:
         loaded.tail_offset = offset
     last: dict[KeyTuple, int] = {}
     for index, record in enumerate(parsed):
-        last[record.key.as_tuple()] = index
+        key = record.key.as_tuple()
+        earlier = last.get(key)
+        if earlier is not None and parsed[earlier].status == "scored":
+            if record != parsed[earlier]:
+                # Only an infra_error is ever run again; a line that would replace a scored
+                # verdict with another one is an edit, not a retry.
+                raise LoadError(
+                    path,
+                    [
+                        f"line {index + 1}: a second record for {_describe_key(record)}, already "
+                        f"scored on line {earlier + 1} (status {record.status!r}, reward "
+                        f"{_reward(record)!r} after reward {_reward(parsed[earlier])!r}); a later "
+                        "record may replace only an infra_error"
+                    ],
+                )
+            continue  # the same record twice: keep the first
+        last[key] = index
     loaded.superseded = len(parsed) - len(last)
     loaded.records = [r for i, r in enumerate(parsed) if last[r.key.as_tuple()] == i]
     return loaded
 
 
+def _describe_key(record: TrialRecord) -> str:
+    return f"{record.key.task_id}#{record.key.trial_index} (seed {record.key.seed})"
+
+
+def _reward(record: TrialRecord) -> float | None:
+    return None if record.score is None else record.score.reward
+
+
 def load_records(results_dir: Path | str) -> list[TrialRecord]:
     """The trial records of a results folder, last record per key (see `read_trials`)."""
     return read_trials(results_dir).records
+
+
+def missing_transcripts(results_dir: Path | str, names: Iterable[str]) -> list[str]:
+    """The transcript paths (relative, as records hold them) not in the results folder."""
+    root = Path(results_dir)
+    return [name for name in names if not (root / name).is_file()]
+
+
+def describe_missing(names: list[str], limit: int = 5) -> str:
+    """The first few missing transcript paths, and how many more."""
+    more = f" and {len(names) - limit} more" if len(names) > limit else ""
+    return ", ".join(names[:limit]) + more
 
 
 def read_manifest(results_dir: Path | str) -> RunManifest | None:

@@ -13,7 +13,12 @@ from typing import Any
 import polars as pl
 
 from catalog_pipeline.prune import PruneRecord, read_prune_log
-from runner.batch.store import read_manifest, read_trials
+from runner.batch.store import (
+    describe_missing,
+    missing_transcripts,
+    read_manifest,
+    read_trials,
+)
 from runner.catalog import Catalog
 from runner.errors import LoadError
 from runner.ledger import LEDGER_FILE, LedgerEntry, load_ledger, verified_entry
@@ -154,6 +159,12 @@ def load_entries(
                         f"{rules} only; left out"
                     )
                     continue
+                missing = missing_transcripts(run_dir, frame["transcript"].to_list())
+                if missing:
+                    notes.append(
+                        f"{run_dir}: {len(missing)} transcript(s) missing, those trials cannot be "
+                        f"checked: {describe_missing(missing)}"
+                    )
                 runs.append(Run(submission.slug, run_dir.name, run_dir, frame, manifest))
         entries.append(Entry(submission.slug, folder, submission, runs))
     return entries

@@ -175,6 +175,10 @@ def read_trials_frame(run_dir: Path, slug: str, snapshot: str, notes: list[str])
         return pl.DataFrame(schema=TRIALS_SCHEMA)
     try:
         raw = pl.read_ndjson(io.BytesIO(data), schema=RAW_SCHEMA)
+        if raw.select(pl.col("key").is_duplicated().any()).item():
+            # Only the runner's loader may decide which of two records of a key stands (it
+            # refuses a second verdict on a scored key).
+            raise ValueError("a key has more than one record")
         frame = _flatten(raw.lazy(), slug, snapshot).collect()
         if frame.select(pl.any_horizontal(pl.col(c).is_null() for c in _REQUIRED).any()).item():
             raise ValueError("a record lacks a required field")

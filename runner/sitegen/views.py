@@ -122,15 +122,13 @@ class SnapshotBoard:
     label: str
     rows: list[BoardRow]
     references: list[BoardRow] = field(default_factory=list)
-    charts: dict[str, dict[str, Any] | None] = field(default_factory=dict)
+    charts: dict[str, charts.Chart | None] = field(default_factory=dict)
 
     @property
     def exploit_floor(self) -> BoardRow | None:
         """The best-scoring exploit reference row: what gaming the user earns without the task."""
         exploits = [
-            r
-            for r in self.references
-            if r.slug and r.values.get("pass_1") is not None and r.facts.exploit
+            r for r in self.references if r.facts.exploit and r.values.get("pass_1") is not None
         ]
         return max(exploits, key=lambda r: (r.values["pass_1"], r.slug), default=None)
 
@@ -335,7 +333,7 @@ def board_charts(
     ranked: list[str],
     released: dict[str, str | None],
     floor: float | None = None,
-) -> dict[str, dict[str, Any] | None]:
+) -> dict[str, charts.Chart | None]:
     """The home page charts of one snapshot (curves for the top entries; others for all); the
     capability charts draw the exploit floor."""
     in_snap = pl.col("snapshot") == label
@@ -352,7 +350,7 @@ def board_charts(
         schema={"submission": pl.String, "release_date": pl.String},
     ).filter(pl.col("release_date").is_not_null())
     with_dates = entries.join(dated, on="submission")
-    specs: dict[str, dict[str, Any] | None] = {
+    specs: dict[str, charts.Chart | None] = {
         "release": charts.release_scatter(
             with_dates, f"Capability vs model release date ({label})", floor
         )
@@ -401,7 +399,7 @@ def board_charts(
     return specs
 
 
-def timeline_chart(inputs: SiteInputs, agg: Aggregates) -> dict[str, Any] | None:
+def timeline_chart(inputs: SiteInputs, agg: Aggregates) -> charts.Chart | None:
     """pass^1 across snapshot dates, for entries with at least one dated run."""
     frame = agg.entries.filter(pl.col("snapshot").str.contains(r"^\d{4}-\d{2}-\d{2}$"))
     if frame.is_empty():
