@@ -32,7 +32,12 @@ def small_site(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
     root = tmp_path_factory.mktemp("small")
     world = synthesize(
         root / "world",
-        SynthSpec(entries=3, tasks=5, trials=4, reference_entries=("oracle", "random")),
+        SynthSpec(
+            entries=3,
+            tasks=5,
+            trials=4,
+            reference_entries=("oracle", "random", "exploit-interview"),
+        ),
     )
     return build_site(
         submissions=world.submissions,
