@@ -130,7 +130,7 @@ def test_unknown_builtin_names_the_built_ins(tmp_path: Path) -> None:
         """
     reason = only_error(check_submission(make_entry(tmp_path, "my-baseline", text)), "agent.name")
     assert "unknown builtin 'orcale' (did you mean 'oracle'?)" in reason
-    assert "oracle, heuristic, random" in reason
+    assert "built-ins are oracle, heuristic, careful, random, exploit-" in reason
 
 
 def test_unknown_agent_kind(tmp_path: Path) -> None:
