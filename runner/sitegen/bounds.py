@@ -11,6 +11,7 @@ import polars as pl
 from runner.batch.store import TRIALS_FILE
 from runner.errors import TaurecError
 from runner.sitegen.inputs import Run, SiteInputs
+from runner.sitegen.tmdb_terms import redact_record
 
 DEFAULT_BUDGET_MB = 900.0  # GitHub Pages refuses sites over 1 GB
 RAW_DIR = "downloads/trials"
@@ -43,17 +44,24 @@ class RawLinks:
 
 
 def write_raw_trials(docs: Path, inputs: SiteInputs) -> dict[tuple[str, str], RawLinks]:
-    """Publish every run's trial records as `.jsonl.gz` and each snapshot's flat table as Parquet."""
+    """Publish every run's trial records as `.jsonl.gz` and each snapshot's flat table as Parquet.
+
+    Records of runs on a TMDB-sourced snapshot are published redacted (see `tmdb_terms`).
+    """
     target = docs / RAW_DIR
     target.mkdir(parents=True, exist_ok=True)
     links: dict[tuple[str, str], RawLinks] = {}
     by_snapshot: dict[str, list[pl.DataFrame]] = {}
+    tmdb = {snap.label for snap in inputs.snapshots if snap.from_tmdb}
     for run in inputs.runs:
         name = f"{run.snapshot}/{run.slug}.jsonl.gz"
         path = target / name
         path.parent.mkdir(parents=True, exist_ok=True)
+        if run.snapshot in tmdb:  # verdicts without the TMDB values they quote
+            raw = "".join(redact_record(r).model_dump_json() + "\n" for r in run.records()).encode()
+        else:
+            raw = (run.folder / TRIALS_FILE).read_bytes()
         # mtime=0 keeps the bytes identical from one build to the next.
-        raw = (run.folder / TRIALS_FILE).read_bytes()
         path.write_bytes(gzip.compress(raw, compresslevel=6, mtime=0))
         by_snapshot.setdefault(run.snapshot, []).append(run.frame)
         links[(run.slug, run.snapshot)] = RawLinks(
