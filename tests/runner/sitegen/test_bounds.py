@@ -247,3 +247,32 @@ def test_changelog_is_generated_from_the_data(
     pruned = html.split('id="pruned-2026-03-02"')[1]
     assert "retention date 2026-09-02 passed" in pruned
     assert "snapshots/pruned/2026-03-02/" in pruned
+
+
+def test_changelog_gives_each_removal_and_adjudication_its_own_reason(tmp_path: Path) -> None:
+    """Not a generic 'budget, infra failure or withdrawn': the reason the data on disk gives."""
+    world = synthesize(tmp_path / "w", SynthSpec(entries=3, tasks=3, trials=2, xss_probes=False))
+    latest = "2026-11-01"
+    runs = [world.submissions / slug / "results" / latest for slug in world.slugs]
+    shutil.rmtree(runs[0])  # never run on the latest snapshot
+    manifest = json.loads((runs[1] / "run.json").read_text())
+    manifest["rules"] = "v1"  # run under the other rule set
+    (runs[1] / "run.json").write_text(json.dumps(manifest))
+    manifest = json.loads((runs[2] / "run.json").read_text())
+    manifest["status"] = "budget_exhausted"
+    manifest["counts"]["planned"] = 10
+    (runs[2] / "run.json").write_text(json.dumps(manifest))
+    report = build_site(
+        submissions=world.submissions,
+        snapshots=world.snapshots,
+        tasks=world.tasks,
+        out=tmp_path / "public",
+        docs=tmp_path / "docs",
+    )
+    html = (report.out / "changelog.html").read_text()
+    block = html.split(f'id="changes-{latest}"')[1].split('id="changes-2026-10-01"')[0]
+    assert "Entries dropped</strong> (2)" in block
+    assert f"not run on this snapshot (no results/{latest}/ folder); no later run" in block
+    assert "it ran under rule set v1; this board shows v2 only" in block
+    assert "the run ended budget exhausted after 6 of 10 planned trials" in block
+    assert "budget, an infra failure or withdrawn" not in html
