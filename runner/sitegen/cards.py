@@ -17,6 +17,8 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from runner.catalog import CatalogItem
+from runner.search import RESULT_FIELDS
 from runner.sitegen.inputs import SnapshotInfo
 
 CARDS_DIR = "catalog"
@@ -25,6 +27,13 @@ _MARK = "\u00a7card\u00a7"
 _MARKER = re.compile(
     "&#34;" + _MARK + r"([A-Za-z0-9_.-]+)" + _MARK + r"([a-z_,]*)" + _MARK + "&#34;"
 )
+
+
+# Field lists the tools return whole, named once instead of listed at every quote.
+_SHAPES = {
+    tuple(f for f in CatalogItem.model_fields if f != "id"): "every field",
+    tuple(f for f in RESULT_FIELDS if f != "id"): "search record",
+}
 
 
 def card_path(snapshot: str, item_id: str) -> str:
@@ -65,9 +74,7 @@ class Cards:
         if self.published:
             self.used.add(item_id)
             href = f"{depth}{card_path(self.snapshot.label, item_id)}"
-            return Markup('<a class="taurec-card-link" href="{}">{} · {}</a>').format(
-                href, item_id, record.get("title", "")
-            )
+            return Markup('<a href="{}">{} · {}</a>').format(href, item_id, record.get("title", ""))
         url = tmdb_url(item_id)
         if url is None:
             return Markup("<code>{}</code>").format(item_id)
@@ -102,9 +109,11 @@ class Cards:
         pretty = json.dumps(self._compact(value), ensure_ascii=False, indent=2)
 
         def link(match: re.Match[str]) -> str:
-            fields = match.group(2).replace(",", ", ")
-            what = "card" if self.published else "TMDB record, not republished"
-            return str(self.link(match.group(1), depth) + Markup(" ({}: {})").format(what, fields))
+            fields = match.group(2).split(",")
+            what = _SHAPES.get(tuple(fields)) or ", ".join(fields)
+            if not self.published:
+                what += ": TMDB data, not republished"
+            return str(self.link(match.group(1), depth) + Markup(" ({})").format(what))
 
         return Markup(_MARKER.sub(link, str(escape(pretty))))
 

@@ -2,8 +2,9 @@
 
 There are thousands of them, so they skip the theme (its ~14 KB of chrome per page) and
 mkdocs altogether: a small shell with the site's stylesheets and script around the body. Runs
-are rendered in a process pool while mkdocs builds the other pages, into a staging folder
-that is moved into the built site afterwards; each page adds one short document (task id,
+are rendered in a process pool while mkdocs builds the other pages (other bulky files, such as
+the raw trial downloads, can ride along as `FileJob`s), into a staging folder whose top-level
+folders are moved into the built site afterwards; each page adds one short document (task id,
 entry, snapshot, outcome) to mkdocs' search index and, with a site URL, one sitemap line.
 """
 
@@ -15,7 +16,7 @@ import json
 import multiprocessing
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -214,30 +215,34 @@ def _render_run(index: int) -> RunPages:
     return RunPages(len(by_task), docs, run.snapshot, sorted(cards.used))
 
 
+# A picklable call writing files under the staging folder, e.g. (gzip_run, (source, target)).
+FileJob = tuple[Callable[..., None], tuple[Any, ...]]
+
+
 @dataclass
 class TrialPages:
-    """Trial pages being rendered into a staging folder; `finish` moves them into the site."""
+    """Trial pages (and file jobs) being written into a staging folder; `finish` moves them into the site."""
 
     staging: Path
     futures: list[Future[RunPages]]
     pool: ProcessPoolExecutor | None
     done: list[RunPages]
     job: _Job
+    files: list[Future[None]]
+    folders: list[str]  # what the file jobs write, relative to the staging folder and the site
 
     def finish(self, out: Path, site_url: str | None) -> int:
         """Wait for every run, move the pages under `out/trials/`, write the catalog cards they
         link, index the pages; returns the trial page count."""
         try:
             results = self.done + [f.result() for f in self.futures]
+            for f in self.files:
+                f.result()
         finally:
             if self.pool is not None:
                 self.pool.shutdown()
         docs = sorted((d for r in results for d in r.docs), key=lambda d: d["location"])
-        if self.staging.exists():
-            target = out / TRIALS_DIR
-            if target.exists():
-                shutil.rmtree(target)
-            self.staging.rename(target)
+        _move_tree(self.staging, out, [TRIALS_DIR, *self.folders])
         linked: dict[str, set[str]] = {}
         for r in results:
             linked.setdefault(r.snapshot, set()).update(r.cards)
@@ -255,6 +260,26 @@ class TrialPages:
         shutil.rmtree(self.staging, ignore_errors=True)
 
 
+def _merge(source: Path, target: Path) -> None:
+    """Move `source` to `target`: renamed whole when `target` is new, else merged child by child."""
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        source.rename(target)
+    elif source.is_dir() and target.is_dir():
+        for child in sorted(source.iterdir()):
+            _merge(child, target / child.name)
+    else:
+        source.replace(target)
+
+
+def _move_tree(staging: Path, out: Path, folders: list[str]) -> None:
+    """Move each staged folder to the same place under `out` (merged into what mkdocs wrote)."""
+    for rel in folders:
+        if (staging / rel).exists():
+            _merge(staging / rel, out / rel)
+    shutil.rmtree(staging, ignore_errors=True)
+
+
 def material_css(theme_dir: Path) -> list[str]:
     """The theme's main stylesheet (its name carries a hash) and ours, as site-relative paths."""
     found = sorted((theme_dir / "assets" / "stylesheets").glob("main.*.min.css"))
@@ -267,28 +292,38 @@ def start_trial_pages(
     runs: list[tuple[Entry, Run]],
     staging: Path,
     workers: int | None = None,
+    files: list[FileJob] | None = None,
+    folders: list[str] | None = None,
 ) -> TrialPages:
-    """Start rendering the trial pages of `runs` into `staging` (in worker processes when it pays)."""
+    """Start rendering the trial pages of `runs` into `staging/trials/` and running `files`,
+    which write into `folders` of `staging` (in worker processes when it pays)."""
     global _JOB
     if staging.exists():
         shutil.rmtree(staging)
     staging.mkdir(parents=True)
     _JOB = job = _Job(
         env=env,
-        staging=staging,
+        staging=staging / TRIALS_DIR,
         css=material_css(Path(str(importlib.resources.files("material"))) / "templates"),
         runs=runs,
         tasks={t.id: t for t in inputs.tasks},
         snapshots={s.label: s for s in inputs.snapshots},
     )
+    files = files or []
     count = workers if workers is not None else (os.cpu_count() or 1)
-    if count <= 1 or len(runs) < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return TrialPages(staging, [], None, [_render_run(i) for i in range(len(runs))], job)
+    tasks = len(runs) + len(files)
+    if count <= 1 or tasks < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        for call, args in files:
+            call(*args)
+        pages = [_render_run(i) for i in range(len(runs))]
+        return TrialPages(staging, [], None, pages, job, [], folders or [])
     pool = ProcessPoolExecutor(
-        max_workers=min(count, len(runs)), mp_context=multiprocessing.get_context("fork")
+        max_workers=min(count, tasks), mp_context=multiprocessing.get_context("fork")
     )
+    # The biggest jobs first, so no worker is left with a long one at the end.
     futures = [pool.submit(_render_run, i) for i in range(len(runs))]
-    return TrialPages(staging, futures, pool, [], job)
+    written = [pool.submit(call, *args) for call, args in files]
+    return TrialPages(staging, futures, pool, [], job, written, folders or [])
 
 
 def add_search_docs(out: Path, docs: list[SearchDoc]) -> None:
