@@ -106,12 +106,15 @@ def test_a_python_agent_factory_runs_in_one_process(
 
 
 def _helpers(pid: int) -> list[int]:
-    """The helper processes of a run: its children started by multiprocessing's spawn."""
+    """The helper processes of a run: its children running the same command (forked) or
+    multiprocessing's spawn entry point."""
     found = []
+    command = Path(f"/proc/{pid}/cmdline").read_bytes()
     for task in Path(f"/proc/{pid}/task").iterdir():
         for child in (task / "children").read_text().split():
             with contextlib.suppress(OSError):
-                if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes():
+                line = Path(f"/proc/{child}/cmdline").read_bytes()
+                if line == command or b"spawn_main" in line:
                     found.append(int(child))
     return found
 
