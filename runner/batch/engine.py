@@ -34,7 +34,7 @@ from runner.batch.store import (
     read_manifest,
     read_trials,
 )
-from runner.errors import InfraFailure, TaurecError
+from runner.errors import InfraFailure, TaurecError, describe_disk_full, is_disk_full
 from runner.ledger import workflow_run_url
 from runner.paths import PROJECT_ROOT, SNAPSHOTS_DIR
 from runner.protocols import Agent, AgentContext
@@ -231,6 +231,7 @@ class _Batch:
         self.stats = ProgressStats()
         self.budget_exhausted = False
         self.interrupted = False
+        self.disk_full: str | None = None  # the one-line reason, once a write found no room
         self.io = ThreadPoolExecutor(max_workers=1, thread_name_prefix="taurec-io")
 
     def log(self, message: str) -> None:
@@ -316,7 +317,16 @@ class _Batch:
         # Written in one I/O thread; shielded so a cancel never leaves a record half-done.
         loop = asyncio.get_running_loop()
         write = loop.run_in_executor(self.io, self._persist, plan, transcript, record)
-        await asyncio.shield(write)
+        try:
+            await asyncio.shield(write)
+        except OSError as exc:
+            if not is_disk_full(exc):
+                raise
+            # The trial is not recorded (its partial files were removed); stop scheduling.
+            if self.disk_full is None:
+                self.disk_full = describe_disk_full(exc)
+                self.log(f"stopping: {self.disk_full}")
+            return
         self._count(plan, record)
 
     def _record(self, job: _Job, key: TrialKey, transcript: Transcript) -> TrialRecord:
@@ -399,7 +409,7 @@ class _Batch:
             while True:
                 if self.max_cost is not None and self.stats.cost_usd >= self.max_cost:
                     self.budget_exhausted = True
-                if self.budget_exhausted:
+                if self.budget_exhausted or self.disk_full is not None:
                     return
                 try:
                     job = queue.get_nowait()
@@ -706,13 +716,17 @@ async def run_submissions_async(
             for plan in plans:
                 remaining = plan.ran < len(plan.jobs)
                 status: RunStatus = "completed"
-                if batch.interrupted and remaining:
+                if batch.disk_full is not None and remaining:
+                    status = "disk_full"
+                elif batch.interrupted and remaining:
                     status = "interrupted"
                 elif batch.budget_exhausted and remaining:
                     status = "budget_exhausted"
                 elif remaining:
                     status = "interrupted"
                 manifest, records = _final_manifest(plan, status, inputs)
+                if status == "disk_full":
+                    manifest.error = batch.disk_full
                 plan.folder.write_manifest(manifest)
                 results.append(
                     RunResult(

@@ -10,7 +10,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 import click
 
-from runner.errors import TaurecError
+from runner.errors import TaurecError, describe_disk_full, is_disk_full
 
 # name -> "module:attribute". Modules are imported only when their command runs, so
 # commands that never call a model never pay for importing LiteLLM.
@@ -87,4 +87,10 @@ def main() -> None:
     except TaurecError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
+    except OSError as exc:
+        if not is_disk_full(exc):
+            raise
+        # Every writer cleans up its own temporary files; what is left is one line, no traceback.
+        click.echo(f"error: {describe_disk_full(exc)}", err=True)
+        sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)
