@@ -304,7 +304,11 @@ class TMDBClient:
         """One request: (status, parsed body, Retry-After); raises _Transient to retry."""
         started = time.monotonic()
         try:
-            response = self._session.get(url, params=params, timeout=self.timeout, stream=True)
+            # No redirects: the credential (a header or the api_key parameter) stays with TMDB's
+            # own host; a 3xx is reported as an error, not followed.
+            response = self._session.get(
+                url, params=params, timeout=self.timeout, stream=True, allow_redirects=False
+            )
         except (requests.ConnectionError, requests.Timeout) as exc:
             raise _Transient(f"{type(exc).__name__}: could not reach {self.base_url}") from None
         with response:

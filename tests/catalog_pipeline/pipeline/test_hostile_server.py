@@ -104,6 +104,13 @@ def _proxy_handler(upstream: str, faults: Faults) -> type[BaseHTTPRequestHandler
             data = {"success": False, "status_code": 34, "status_message": "not found."}
             self._send(404, json.dumps(data).encode())
 
+        def _redirect(self, body: bytes) -> None:
+            # Somewhere else on the same server: a followed redirect would carry the credential.
+            self.send_response(302)
+            self.send_header("Location", "/3/caught")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
         def log_message(self, format: str, *args: object) -> None:
             pass
 
@@ -193,3 +200,13 @@ def test_a_transient_404_is_neither_cached_nor_final(
     again = client_for(proxy_url, cache_namespace="u", backoff_base_s=0.01)
     assert sorted(enrich(again, [movie_id]).records) == [movie_id]
     assert again.stats.cache_hits == 0
+
+
+def test_a_redirect_is_not_followed_with_the_credential(
+    faults: Faults, proxy_url: str, client_for: MakeClient
+) -> None:
+    faults.mode, faults.times = "redirect", 10
+    client = client_for(proxy_url, max_attempts=1)
+    with pytest.raises(TMDBError, match="HTTP 302"):
+        client.discover_movies({"page": 1})
+    assert "/3/caught" not in faults.seen
