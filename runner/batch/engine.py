@@ -122,7 +122,7 @@ def _default_agent_factory() -> AgentFactory:
 async def _close_model_clients() -> None:
     """Close LiteLLM's cached HTTP clients before the loop ends (only if a model was called)."""
     if "litellm" in sys.modules:
-        from runner.agents.litellm_agent import aclose_litellm_clients
+        from runner.llm_client import aclose_litellm_clients
 
         await aclose_litellm_clients()
 

@@ -19,7 +19,7 @@ import pytest
 
 from runner.agent_config import HttpAgentConfig, LiteLLMAgentConfig, RetryConfig
 from runner.agents.http_agent import HttpAgent
-from runner.agents.litellm_agent import LOCAL_PLACEHOLDER_KEY, LiteLLMAgent, aclose_litellm_clients
+from runner.agents.litellm_agent import LOCAL_PLACEHOLDER_KEY, LiteLLMAgent
 from runner.errors import InfraFailure
 from runner.keys import (
     PROVIDER_KEYS,
@@ -29,6 +29,7 @@ from runner.keys import (
     entry_key_env,
     host_problem,
 )
+from runner.llm_client import aclose_litellm_clients
 from runner.protocols import AgentContext
 from runner.submission import check_submission
 
