@@ -76,6 +76,8 @@ class _Plan:
     retried_infra: int = 0
     ran: int = 0
     notes: list[str] = field(default_factory=list)
+    cost_usd: float = 0.0
+    budget_exhausted: bool = False
 
 
 @dataclass
@@ -225,6 +227,9 @@ class _Batch:
         self.max_turns = max_turns
         self.concurrency = concurrency
         self.max_cost = max_cost
+        # Each entry's share of max_cost (set once the entries are known): one entry's costs
+        # can never spend what the others were given.
+        self.entry_budget: float | None = None
         self.progress = progress
         self.agent_factory = agent_factory
         self.redactor = redactor
@@ -388,6 +393,9 @@ class _Batch:
         s = self.stats
         s.done += 1
         s.cost_usd = round(s.cost_usd + record.cost_usd, 10)
+        plan.cost_usd = round(plan.cost_usd + record.cost_usd, 10)
+        if self.entry_budget is not None and plan.cost_usd >= self.entry_budget:
+            plan.budget_exhausted = True
         if record.status == "scored":
             s.scored += 1
             s.passed += int(_reward_passed(record))
@@ -415,6 +423,8 @@ class _Batch:
                     job = queue.get_nowait()
                 except asyncio.QueueEmpty:
                     return
+                if job.plan.budget_exhausted:
+                    continue  # this entry spent its share; the others go on
                 await self._run_job(job)
 
         workers = [asyncio.create_task(worker()) for _ in range(min(self.concurrency, len(jobs)))]
@@ -692,6 +702,8 @@ async def run_submissions_async(
     for i in range(longest):
         jobs.extend(p.jobs[i] for p in plans if i < len(p.jobs))
     batch.stats.total = len(jobs)
+    if max_cost is not None:
+        batch.entry_budget = max_cost / len(plans)
     batch.stats.skipped_existing = sum(p.skipped_existing for p in plans)
 
     results: list[RunResult] = []
@@ -720,7 +732,7 @@ async def run_submissions_async(
                     status = "disk_full"
                 elif batch.interrupted and remaining:
                     status = "interrupted"
-                elif batch.budget_exhausted and remaining:
+                elif (batch.budget_exhausted or plan.budget_exhausted) and remaining:
                     status = "budget_exhausted"
                 elif remaining:
                     status = "interrupted"
@@ -763,7 +775,8 @@ Results go to `<submission_dir>/results/<snapshot-label>/` (or `<out>/<slug>/res
 Every trial runs and is scored under the named rule set (`v2` unless `rules="v1"`).
 Resume is the default: recorded keys are never re-run; `infra_error` keys are run again and the
 new record supersedes the old one. `fresh` moves an existing folder to `results/.replaced/`.
-Ctrl-C cancels running trials and returns with status `interrupted`; `max_cost` stops
-scheduling once the spent cost reaches it (status `budget_exhausted`).
+Ctrl-C cancels running trials and returns with status `interrupted`; `max_cost` is split
+evenly over the submissions, and each stops scheduling once its share is spent (status
+`budget_exhausted`).
 """,
 )
