@@ -35,7 +35,7 @@ from runner.batch.store import (
     read_trials,
 )
 from runner.batch.workers import Helper, HelperExited, HelperSetup, JobRef, split_concurrency
-from runner.errors import InfraFailure, TaurecError
+from runner.errors import InfraFailure, TaurecError, describe_disk_full, is_disk_full
 from runner.ledger import workflow_run_url
 from runner.paths import PROJECT_ROOT, SNAPSHOTS_DIR
 from runner.protocols import Agent, AgentContext
@@ -78,6 +78,8 @@ class _Plan:
     retried_infra: int = 0
     ran: int = 0
     notes: list[str] = field(default_factory=list)
+    cost_usd: float = 0.0
+    budget_exhausted: bool = False
 
 
 @dataclass
@@ -230,12 +232,16 @@ class _Batch:
         self.max_turns = max_turns
         self.concurrency = concurrency
         self.max_cost = max_cost
+        # Each entry's share of max_cost (set once the entries are known): one entry's costs
+        # can never spend what the others were given.
+        self.entry_budget: float | None = None
         self.progress = progress
         self.agent_factory = agent_factory
         self.redactor = redactor
         self.stats = ProgressStats()
         self.budget_exhausted = False
         self.interrupted = False
+        self.disk_full: str | None = None  # the one-line reason, once a write found no room
         self.io = ThreadPoolExecutor(max_workers=1, thread_name_prefix="taurec-io")
 
     def log(self, message: str) -> None:
@@ -275,7 +281,16 @@ class _Batch:
         # Written in one I/O thread; shielded so a cancel never leaves a record half-done.
         loop = asyncio.get_running_loop()
         write = loop.run_in_executor(self.io, self._persist, plan, transcript_json, record)
-        await asyncio.shield(write)
+        try:
+            await asyncio.shield(write)
+        except OSError as exc:
+            if not is_disk_full(exc):
+                raise
+            # The trial is not recorded (its partial files were removed); stop scheduling.
+            if self.disk_full is None:
+                self.disk_full = describe_disk_full(exc)
+                self.log(f"stopping: {self.disk_full}")
+            return
         self._count(plan, record)
 
     def _failed_transcript(
@@ -428,6 +443,9 @@ class _Batch:
         s = self.stats
         s.done += 1
         s.cost_usd = round(s.cost_usd + record.cost_usd, 10)
+        plan.cost_usd = round(plan.cost_usd + record.cost_usd, 10)
+        if self.entry_budget is not None and plan.cost_usd >= self.entry_budget:
+            plan.budget_exhausted = True
         if record.status == "scored":
             s.scored += 1
             s.passed += int(_reward_passed(record))
@@ -459,14 +477,17 @@ class _Batch:
             queue.put_nowait(job)
 
         def next_job() -> _Job | None:
-            if self.max_cost is not None and self.stats.cost_usd >= self.max_cost:
-                self.budget_exhausted = True
-            if self.budget_exhausted:
-                return None
-            try:
-                return queue.get_nowait()
-            except asyncio.QueueEmpty:
-                return None
+            while True:
+                if self.max_cost is not None and self.stats.cost_usd >= self.max_cost:
+                    self.budget_exhausted = True
+                if self.budget_exhausted or self.disk_full is not None:
+                    return None
+                try:
+                    job = queue.get_nowait()
+                except asyncio.QueueEmpty:
+                    return None
+                if not job.plan.budget_exhausted:
+                    return job  # (an entry that spent its share is skipped; the others go on)
 
         async def worker() -> None:
             while (job := next_job()) is not None:
@@ -816,6 +837,8 @@ async def run_submissions_async(
     for i in range(longest):
         jobs.extend(p.jobs[i] for p in plans if i < len(p.jobs))
     batch.stats.total = len(jobs)
+    if max_cost is not None:
+        batch.entry_budget = max_cost / len(plans)
     batch.stats.skipped_existing = sum(p.skipped_existing for p in plans)
 
     results: list[RunResult] = []
@@ -840,13 +863,17 @@ async def run_submissions_async(
             for plan in plans:
                 remaining = plan.ran < len(plan.jobs)
                 status: RunStatus = "completed"
-                if batch.interrupted and remaining:
+                if batch.disk_full is not None and remaining:
+                    status = "disk_full"
+                elif batch.interrupted and remaining:
                     status = "interrupted"
-                elif batch.budget_exhausted and remaining:
+                elif (batch.budget_exhausted or plan.budget_exhausted) and remaining:
                     status = "budget_exhausted"
                 elif remaining:
                     status = "interrupted"
                 manifest, records = _final_manifest(plan, status, inputs)
+                if status == "disk_full":
+                    manifest.error = batch.disk_full
                 plan.folder.write_manifest(manifest)
                 results.append(
                     RunResult(
@@ -883,9 +910,10 @@ Results go to `<submission_dir>/results/<snapshot-label>/` (or `<out>/<slug>/res
 Every trial runs and is scored under the named rule set (`v2` unless `rules="v1"`).
 Resume is the default: recorded keys are never re-run; `infra_error` keys are run again and the
 new record supersedes the old one. `fresh` moves an existing folder to `results/.replaced/`.
-Ctrl-C cancels running trials and returns with status `interrupted`; `max_cost` stops
-scheduling once the spent cost reaches it (status `budget_exhausted`). `workers` > 1 spreads
-the trials over that many processes (this one and helpers, see `runner.batch.workers`): one
-results folder, one progress, the same scores as `workers=1`.
+Ctrl-C cancels running trials and returns with status `interrupted`; `max_cost` is split
+evenly over the submissions, and each stops scheduling once its share is spent (status
+`budget_exhausted`). `workers` > 1 spreads the trials over that many processes (this one and
+helpers, see `runner.batch.workers`): one results folder, one progress, the same scores as
+`workers=1`.
 """,
 )
