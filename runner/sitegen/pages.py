@@ -12,6 +12,7 @@ import polars as pl
 import yaml
 from markupsafe import Markup, escape
 
+from runner.batch.redact import redact_config
 from runner.board import BoardSettings
 from runner.metrics import PASS_THRESHOLD
 from runner.rules import RULE_DIFFERENCES
@@ -278,7 +279,9 @@ def _entry_view(
     snaps = {s.label: s for s in inputs.snapshots}
     sub = entry.submission
     contact = sub.contact.name + (f" (@{sub.contact.github})" if sub.contact.github else "")
-    config = yaml.safe_dump(sub.model_dump(mode="json", exclude_defaults=True), sort_keys=False)
+    # Secret-named values (an extra_body api_key, a header) are shown as [redacted], never as-is.
+    shown = redact_config(sub.model_dump(mode="json", exclude_defaults=True))
+    config = yaml.safe_dump(shown, sort_keys=False)
     runs = sorted(entry.runs, key=lambda r: r.snapshot, reverse=True)
     return {
         "slug": entry.slug,

@@ -22,7 +22,7 @@ from runner.sitegen.aggregate import aggregate_runs
 from runner.sitegen.build import assemble, runs_with_trial_pages
 from runner.sitegen.inputs import load_inputs
 from runner.sitegen.pages import environment
-from runner.sitegen.synth import XSS_MESSAGE, XSS_NAME, SynthWorld
+from runner.sitegen.synth import PLANTED_SECRET, XSS_MESSAGE, XSS_NAME, SynthWorld
 from runner.sitegen.trial_pages import runs_with_pages, start_trial_pages
 
 
@@ -262,3 +262,25 @@ def test_methodology_and_entry_pages_show_the_board_settings(
     page = entry.read_text(encoding="utf-8")
     assert "<dt>max turns</dt><dd><code>12</code></dd>" in page
     assert "<dt>rule set</dt><dd><code>v2</code></dd>" in page
+
+
+def test_secret_named_config_values_never_reach_the_site(
+    built_site: BuildReport, synth_world: SynthWorld
+) -> None:
+    # A LiteLLM entry pasted a key into extra_body (top level and nested, as a header value).
+    planted = [
+        p
+        for p in synth_world.submissions.rglob("submission.yaml")
+        if PLANTED_SECRET in p.read_text()
+    ]
+    assert planted
+    leaks = [
+        p
+        for p in built_site.out.rglob("*")
+        if p.is_file() and PLANTED_SECRET.encode() in p.read_bytes()
+    ]
+    assert leaks == []
+    slug = planted[0].parent.name
+    page = (built_site.out / "entries" / f"{slug}.html").read_text()
+    assert "top_k" in page  # the rest of the config is still shown
+    assert "[redacted]" in page
