@@ -43,6 +43,9 @@ def import_litellm() -> Any:
 
     litellm.suppress_debug_info = True
     litellm.telemetry = False
+    from runner.response_cap import install
+
+    install()  # every reply byte-capped, no redirect followed
     return litellm
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from runner.batch.redact import Redactor
-from runner.errors import LoadError, TaurecError, describe_validation_error
+from runner.errors import LoadError, TaurecError, describe_validation_error, is_disk_full
 from runner.records import RunManifest, TrialRecord
 
 TRIALS_FILE = "trials.jsonl"
@@ -128,7 +128,18 @@ def load_records(results_dir: Path | str) -> list[TrialRecord]:
 def missing_transcripts(results_dir: Path | str, names: Iterable[str]) -> list[str]:
     """The transcript paths (relative, as records hold them) not in the results folder."""
     root = Path(results_dir)
-    return [name for name in names if not (root / name).is_file()]
+    folders: dict[str, set[str]] = {}  # one listing per folder, not one stat per transcript
+
+    def present(name: str) -> bool:
+        folder, _, leaf = name.rpartition("/")
+        if folder not in folders:
+            try:
+                folders[folder] = {e.name for e in os.scandir(root / folder) if e.is_file()}
+            except OSError:
+                folders[folder] = set()
+        return leaf in folders[folder]
+
+    return [name for name in names if not present(name)]
 
 
 def describe_missing(names: list[str], limit: int = 5) -> str:
@@ -160,17 +171,41 @@ def _fsync_dir(path: Path) -> None:
 def write_atomic(path: Path, data: bytes) -> None:
     """Write to a temporary file beside `path`, fsync it, rename it over `path`, fsync the folder."""
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            view = memoryview(data)
+            while view:
+                written = os.write(fd, view)
+                view = view[written:]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)  # a full disk leaves no temporary file behind
+        exc.filename = exc.filename or str(path)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _allocated(path: Path) -> int:
+    return path.stat().st_blocks * 512
+
+
+def overwrite_in_place(path: Path, data: bytes) -> None:
+    """Rewrite an existing small file over its own blocks (no new file): the last resort for
+    saying "disk full" in run.json when the disk has no room for a temporary copy."""
+    fd = os.open(path, os.O_WRONLY)
     try:
         view = memoryview(data)
         while view:
             written = os.write(fd, view)
             view = view[written:]
+        os.ftruncate(fd, len(data))
         os.fsync(fd)
     finally:
         os.close(fd)
-    os.replace(tmp, path)
-    _fsync_dir(path.parent)
 
 
 def gzip_deterministic(data: bytes) -> bytes:
@@ -231,16 +266,35 @@ class ResultsFolder:
             self._fd = os.open(
                 self.path / TRIALS_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644
             )
-        written = os.write(self._fd, line)
-        if written != len(line):
-            raise OSError(
-                f"{self.path / TRIALS_FILE}: short write ({written} of {len(line)} bytes)"
-            )
-        os.fsync(self._fd)
+        before = os.fstat(self._fd).st_size
+        try:
+            written = os.write(self._fd, line)
+            if written != len(line):
+                raise OSError(
+                    errno.ENOSPC,
+                    f"{os.strerror(errno.ENOSPC)} (short write, {written} of {len(line)} bytes)",
+                    str(self.path / TRIALS_FILE),
+                )
+            os.fsync(self._fd)
+        except OSError as exc:
+            # Never leave half a line: cut the file back to where this record began.
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, before)
+            exc.filename = exc.filename or str(self.path / TRIALS_FILE)
+            raise
 
     def write_manifest(self, manifest: RunManifest) -> None:
+        """Atomically; on a full disk, over the existing run.json's own blocks as a last resort."""
         data = self.redactor.scrub(manifest_bytes(manifest).decode("utf-8")).encode("utf-8")
-        write_atomic(self.path / MANIFEST_FILE, data)
+        path = self.path / MANIFEST_FILE
+        try:
+            write_atomic(path, data)
+        except OSError as exc:
+            # Only when the new text fits the blocks the file already holds: a rewrite that
+            # ran out of room halfway would leave neither the old manifest nor the new one.
+            if not (is_disk_full(exc) and path.exists() and _allocated(path) >= len(data)):
+                raise
+            overwrite_in_place(path, data)
 
     def close(self) -> None:
         if self._fd is not None:

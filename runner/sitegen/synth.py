@@ -25,6 +25,7 @@ from runner.records import (
     TrialRecord,
     TrialScore,
 )
+from runner.search import result_record
 from runner.tasks import (
     POLICY_NAMES,
     Complexity,
@@ -52,6 +53,8 @@ from runner.transcript import (
 
 XSS_NAME = "<script>alert(1)</script>"
 XSS_MESSAGE = "<img src=x onerror=alert(1)>"
+# Pasted into a LiteLLM entry's extra_body under secret-like names: the site must never show it.
+PLANTED_SECRET = "sk-synth-planted-0123456789abcdef"
 
 _WORDS_A = ("Quiet", "Amber", "Hollow", "Northern", "Paper", "Silver", "Last", "Broken", "Velvet")
 _WORDS_B = ("Harbor", "Orchard", "Signal", "Lantern", "Meridian", "Tide", "Garden", "Engine")
@@ -257,7 +260,13 @@ def _transcript(
     probe: bool,
     error: InfraError | None,
     latencies: list[float],
+    items: list[CatalogItem],
 ) -> Transcript:
+    """A trial as the real tools would have logged it: search records and metadata of the catalog."""
+    by_id = {item.id: item for item in items}
+    shown = by_id.get(rec or "") or items[0]
+    picks = random.Random(f"{task.id}:{trial}:{seed}")  # its own stream: results stay as they were
+    hits = [shown, *picks.sample(items, min(7, len(items)))]
     events: list[MessageEvent | ToolCallEvent] = [
         MessageEvent(role="agent", content="Hi! What are you in the mood to watch tonight?"),
         MessageEvent(role="user", content=f"Something {task.persona.lower()}\nNothing too long."),
@@ -265,7 +274,7 @@ def _transcript(
             call_id="c1",
             name="search_catalog",
             arguments={"query": "coastal drama"},
-            result=json.dumps([{"id": rec or "tmdb_100001", "title": "A candidate"}]),
+            result=json.dumps([result_record(i) for i in hits], ensure_ascii=False),
         ),
         MessageEvent(
             role="agent",
@@ -276,8 +285,8 @@ def _transcript(
         ToolCallEvent(
             call_id="c2",
             name="get_metadata",
-            arguments={"item_id": rec or "tmdb_100001"},
-            result=json.dumps({"id": rec, "runtime": 101}),
+            arguments={"item_id": shown.id},
+            result=json.dumps(shown.model_dump(mode="json"), ensure_ascii=False),
         ),
     ]
     recommendations: list[str] = []
@@ -288,7 +297,12 @@ def _transcript(
                 call_id="c3",
                 name="recommend",
                 arguments={"item_id": rec},
-                result=json.dumps({"status": "recommended" if rec else "abstained"}),
+                result=json.dumps(
+                    {"status": "recommended", "id": rec, "title": shown.title}
+                    if rec
+                    else {"status": "abstained", "message": "No recommendation made."},
+                    ensure_ascii=False,
+                ),
             )
         )
         if rec:
@@ -424,7 +438,7 @@ def _entry_results(
             probe = spec.xss_probes and index == 1 and t_index == 0 and trial == 0
             if keep:
                 transcript = _transcript(
-                    task, trial, seed, agent, rec, rng, probe, error, latencies
+                    task, trial, seed, agent, rec, rng, probe, error, latencies, items
                 )
                 (folder / name).write_bytes(
                     gzip.compress(transcript.model_dump_json().encode(), mtime=0)
@@ -530,6 +544,11 @@ def synthesize(root: Path, spec: SynthSpec | None = None) -> SynthWorld:
                 "model": f"openai/synthetic-model-{index}",
                 "api_key_env": "SYNTH_API_KEY",
                 "temperature": 0.0,
+                "extra_body": {
+                    "top_k": 5,
+                    "api_key": PLANTED_SECRET,
+                    "metadata": {"Authorization": f"Bearer {PLANTED_SECRET}"},
+                },
             }
         elif kind == 1:
             agent_cfg = {

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from markupsafe import escape
 
 from runner.board import BoardSettings
 from runner.cli import cli
@@ -21,7 +22,7 @@ from runner.sitegen.aggregate import aggregate_runs
 from runner.sitegen.build import assemble, runs_with_trial_pages
 from runner.sitegen.inputs import load_inputs
 from runner.sitegen.pages import environment
-from runner.sitegen.synth import XSS_MESSAGE, XSS_NAME, SynthWorld
+from runner.sitegen.synth import PLANTED_SECRET, XSS_MESSAGE, XSS_NAME, SynthWorld
 from runner.sitegen.trial_pages import runs_with_pages, start_trial_pages
 
 
@@ -175,6 +176,31 @@ def test_build_refuses_to_wipe_a_folder_that_is_not_a_site(
     assert (precious / "notes.txt").read_text() == "keep me"
 
 
+def test_tool_results_link_to_one_catalog_card_per_title(
+    built_site: BuildReport, synth_world: SynthWorld
+) -> None:
+    """A title's record is printed once, on its card, not in every search result that returns it."""
+    from runner.catalog import Catalog
+
+    catalog = {i.id: i for i in Catalog.load(synth_world.snapshots / "2026-11-01")}
+    cards = built_site.out / "catalog" / "2026-11-01"
+    pages = sorted((built_site.out / "trials").rglob("*.html"))
+    linked: set[str] = set()
+    for page in pages:
+        html = page.read_text()
+        ids = set(re.findall(r'href="\.\./\.\./\.\./catalog/2026-11-01/(tmdb_\d+)\.html"', html))
+        assert ids, page
+        for item_id in ids:
+            assert catalog[item_id].overview not in html  # the card holds it, not the page
+        assert "(search record)" in html  # search_catalog results, by their shape
+        linked |= ids
+    assert sorted(p.stem for p in cards.iterdir()) == sorted(linked)
+    card = (cards / f"{sorted(linked)[0]}.html").read_text()
+    item = catalog[sorted(linked)[0]]
+    for text in (item.title, item.overview, item.director, item.content_rating):
+        assert str(escape(text)) in card
+
+
 def test_every_relative_link_resolves(built_site: BuildReport) -> None:
     """Trial bodies skip mkdocs' link validation, so every href/src in the output is checked here."""
     from html.parser import HTMLParser
@@ -236,3 +262,25 @@ def test_methodology_and_entry_pages_show_the_board_settings(
     page = entry.read_text(encoding="utf-8")
     assert "<dt>max turns</dt><dd><code>12</code></dd>" in page
     assert "<dt>rule set</dt><dd><code>v2</code></dd>" in page
+
+
+def test_secret_named_config_values_never_reach_the_site(
+    built_site: BuildReport, synth_world: SynthWorld
+) -> None:
+    # A LiteLLM entry pasted a key into extra_body (top level and nested, as a header value).
+    planted = [
+        p
+        for p in synth_world.submissions.rglob("submission.yaml")
+        if PLANTED_SECRET in p.read_text()
+    ]
+    assert planted
+    leaks = [
+        p
+        for p in built_site.out.rglob("*")
+        if p.is_file() and PLANTED_SECRET.encode() in p.read_bytes()
+    ]
+    assert leaks == []
+    slug = planted[0].parent.name
+    page = (built_site.out / "entries" / f"{slug}.html").read_text()
+    assert "top_k" in page  # the rest of the config is still shown
+    assert "[redacted]" in page
