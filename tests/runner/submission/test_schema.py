@@ -12,7 +12,18 @@ from runner.cli import cli
 from runner.paths import SUBMISSIONS_DIR
 from runner.submission import check_submission, load_submission, submission_schema_text
 
-SHIPPED = ["heuristic-baseline", "heuristic-via-litellm", "oracle-baseline", "random-baseline"]
+SHIPPED = [
+    "exploit-ask-all",
+    "exploit-crawl-propose",
+    "exploit-interview",
+    "exploit-list-pusher",
+    "exploit-nothing-fits-probe",
+    "exploit-policy-only",
+    "heuristic-baseline",
+    "heuristic-via-litellm",
+    "oracle-baseline",
+    "random-baseline",
+]
 
 
 def test_committed_schema_has_not_drifted() -> None:
