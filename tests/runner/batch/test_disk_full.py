@@ -48,13 +48,22 @@ def _leftovers(root: Path) -> list[Path]:
     return [p for p in root.rglob("*") if ".tmp" in p.name or ".partial-" in p.name]
 
 
-# Transcripts here are 9-16 KB gzipped and records ~1.6 KB: at 12 KB the first transcript that
-# does not fit stops the run; at 18 KB trials.jsonl is the file that runs out of room.
-@pytest.mark.parametrize(("limit", "refused"), [(12_000, ".json.gz"), (18_000, "trials.jsonl")])
+# The heuristic's transcripts are over 12 KB gzipped: at 12 KB the first transcript that does not
+# fit stops the run. The random agent's are a few KB and records ~1.6 KB: at 18 KB trials.jsonl
+# is the file that runs out of room.
+@pytest.mark.parametrize(
+    ("limit", "refused", "agent"),
+    [(12_000, ".json.gz", "heuristic"), (18_000, "trials.jsonl", "random")],
+)
 def test_a_run_that_fills_the_disk_stops_cleanly_and_resumes(
-    limit: int, refused: str, small_suite: Path, v1_dir: Path, make_submission: SubmissionMaker
+    limit: int,
+    refused: str,
+    agent: str,
+    small_suite: Path,
+    v1_dir: Path,
+    make_submission: SubmissionMaker,
 ) -> None:
-    sub = make_submission("heur", builtin("heuristic"), trials=2)
+    sub = make_submission("heur", builtin(agent), trials=2)
     run = ("run", sub, "--snapshot", v1_dir / "catalog.json", "--tasks", small_suite)
     full = _taurec(*run, "--concurrency", "2", limit=limit)
     assert full.returncode == 1, full.stdout + full.stderr
