@@ -34,6 +34,7 @@ from runner.batch.store import (
     read_manifest,
     read_trials,
 )
+from runner.batch.workers import Helper, HelperExited, HelperSetup, JobRef, split_concurrency
 from runner.errors import InfraFailure, TaurecError, describe_disk_full, is_disk_full
 from runner.ledger import workflow_run_url
 from runner.paths import PROJECT_ROOT, SNAPSHOTS_DIR
@@ -48,6 +49,7 @@ P = ParamSpec("P")
 T = TypeVar("T")
 AgentFactory = Callable[[AgentConfig, AgentContext], Agent]
 REPLACED_DIR = ".replaced"
+MIN_JOBS_PER_PROCESS = 4
 
 
 @dataclass
@@ -218,8 +220,11 @@ class _Batch:
         agent_factory: AgentFactory,
         redactor: Redactor,
         rules: RuleSet,
+        workers: int = 1,
     ) -> None:
         self.inputs = inputs
+        self.workers = workers
+        self.helper_trials = 0
         self.rules = rules
         self.provenance = inputs.provenance()
         self.simulator = simulator
@@ -245,24 +250,79 @@ class _Batch:
             self.progress.log(message)
 
     async def _run_job(self, job: _Job) -> None:
+        transcript, record = await self.run_trial_of(
+            job.plan, job.task, job.trial_index, job.seed, job.attempt
+        )
+        await self._land(job.plan, transcript.model_dump_json(), record)
+
+    async def _run_remote(self, helper: Helper, job: _Job) -> bool:
+        """Run `job` in a helper process and land its result here; False once the helper is gone."""
+        plan = job.plan
+        ref = JobRef(plan.entrant.slug, job.task.id, job.trial_index, job.seed, job.attempt)
+        try:
+            transcript_json, record_json = await helper.run(ref)
+            record = TrialRecord.model_validate_json(record_json)
+            self.helper_trials += 1
+        except (HelperExited, RuntimeError) as exc:
+            kind = "RunnerError.HelperExited" if isinstance(exc, HelperExited) else "RunnerError"
+            self.log(f"trial {job.task.id}#{job.trial_index}: {exc}")
+            transcript = self._failed_transcript(
+                plan, job.task, job.trial_index, job.seed, kind, str(exc)
+            )
+            record = self._record(
+                plan, job.task, job.trial_index, job.seed, job.attempt, transcript
+            )
+            transcript_json = transcript.model_dump_json()
+        await self._land(plan, transcript_json, record)
+        return helper.alive
+
+    async def _land(self, plan: _Plan, transcript_json: str, record: TrialRecord) -> None:
+        """Persist one finished trial, then count it (a counted trial is on disk)."""
+        # Written in one I/O thread; shielded so a cancel never leaves a record half-done.
+        loop = asyncio.get_running_loop()
+        write = loop.run_in_executor(self.io, self._persist, plan, transcript_json, record)
+        try:
+            await asyncio.shield(write)
+        except OSError as exc:
+            if not is_disk_full(exc):
+                raise
+            # The trial is not recorded (its partial files were removed); stop scheduling.
+            if self.disk_full is None:
+                self.disk_full = describe_disk_full(exc)  # the CLI's one line says it at the end
+            return
+        self._count(plan, record)
+
+    def _failed_transcript(
+        self, plan: _Plan, task: Task, trial_index: int, seed: int, kind: str, message: str
+    ) -> Transcript:
+        return Transcript(
+            rules=self.rules.name,
+            provenance=self.provenance,
+            task_id=task.id,
+            trial_index=trial_index,
+            seed=seed,
+            agent=plan.manifest.agent,
+            simulator=plan.manifest.simulator,
+            max_turns=self.max_turns,
+            stop_reason="infra_error",
+            error=InfraError(kind=kind, message=message),
+        )
+
+    async def run_trial_of(
+        self, plan: _Plan, task: Task, trial_index: int, seed: int, attempt: int
+    ) -> tuple[Transcript, TrialRecord]:
+        """Run and score one trial (in this process): its transcript and its record."""
         from runner.loop import run_trial
         from runner.simulators import build_simulator
         from runner.tools import build_toolset
 
-        plan, task, inputs = job.plan, job.task, self.inputs
+        inputs = self.inputs
         catalog = inputs.snapshot.catalog
-        key = TrialKey(
-            submission=plan.entrant.slug,
-            snapshot_sha256=inputs.catalog_digest,
-            task_id=task.id,
-            trial_index=job.trial_index,
-            seed=job.seed,
-        )
         try:
             context = AgentContext(
                 user_id=task.user_id,
                 policy_text=inputs.policy_text,
-                seed=job.seed,
+                seed=seed,
                 task=task,
                 catalog=catalog,
             )
@@ -276,7 +336,7 @@ class _Batch:
                 self.simulator,
                 task=task,
                 catalog=catalog,
-                seed=job.seed,
+                seed=seed,
                 options=self.simulator_options,
             )
             toolset = build_toolset(catalog, task, plan.entrant.tools, self.rules)
@@ -286,8 +346,8 @@ class _Batch:
                 agent=agent,
                 simulator=sim,
                 toolset=toolset,
-                seed=job.seed,
-                trial_index=job.trial_index,
+                seed=seed,
+                trial_index=trial_index,
                 max_turns=self.max_turns,
                 rules=self.rules,
                 provenance=self.provenance,
@@ -303,41 +363,31 @@ class _Batch:
             message = exc.message if isinstance(exc, InfraFailure) else str(exc)
             if not isinstance(exc, TaurecError):
                 self.log(
-                    f"trial {task.id}#{job.trial_index}: unexpected {type(exc).__name__}: {exc}\n"
+                    f"trial {task.id}#{trial_index}: unexpected {type(exc).__name__}: {exc}\n"
                     + "".join(traceback.format_exception(exc)[-3:])
                 )
-            transcript = Transcript(
-                rules=self.rules.name,
-                provenance=self.provenance,
-                task_id=task.id,
-                trial_index=job.trial_index,
-                seed=job.seed,
-                agent=plan.manifest.agent,
-                simulator=plan.manifest.simulator,
-                max_turns=self.max_turns,
-                stop_reason="infra_error",
-                error=InfraError(kind=kind, message=message),
-            )
-        record = self._record(job, key, transcript)
-        # Written in one I/O thread; shielded so a cancel never leaves a record half-done.
-        loop = asyncio.get_running_loop()
-        write = loop.run_in_executor(self.io, self._persist, plan, transcript, record)
-        try:
-            await asyncio.shield(write)
-        except OSError as exc:
-            if not is_disk_full(exc):
-                raise
-            # The trial is not recorded (its partial files were removed); stop scheduling.
-            if self.disk_full is None:
-                self.disk_full = describe_disk_full(exc)  # the CLI's one line says it at the end
-            return
-        self._count(plan, record)
+            transcript = self._failed_transcript(plan, task, trial_index, seed, kind, message)
+        return transcript, self._record(plan, task, trial_index, seed, attempt, transcript)
 
-    def _record(self, job: _Job, key: TrialKey, transcript: Transcript) -> TrialRecord:
+    def _record(
+        self,
+        plan: _Plan,
+        task: Task,
+        trial_index: int,
+        seed: int,
+        attempt: int,
+        transcript: Transcript,
+    ) -> TrialRecord:
         from runner.scoring import score_transcript
 
-        task = job.task
-        relative = transcript_name(task.id, job.trial_index, job.seed, job.attempt)
+        key = TrialKey(
+            submission=plan.entrant.slug,
+            snapshot_sha256=self.inputs.catalog_digest,
+            task_id=task.id,
+            trial_index=trial_index,
+            seed=seed,
+        )
+        relative = transcript_name(task.id, trial_index, seed, attempt)
         infra = transcript.stop_reason == "infra_error"
         if infra and transcript.error is None:
             transcript.error = InfraError(kind="Unknown", message="trial ended as infra_error")
@@ -346,7 +396,7 @@ class _Batch:
             try:
                 score = score_transcript(task, transcript, self.inputs.snapshot.catalog, self.rules)
             except Exception as exc:  # a scorer bug must not lose the trial: record it, retry later
-                self.log(f"trial {task.id}#{job.trial_index}: scoring failed: {exc!r}")
+                self.log(f"trial {task.id}#{trial_index}: scoring failed: {exc!r}")
                 infra = True
                 transcript.stop_reason = "infra_error"
                 transcript.error = InfraError(
@@ -383,8 +433,8 @@ class _Batch:
         )
 
     @staticmethod
-    def _persist(plan: _Plan, transcript: Transcript, record: TrialRecord) -> None:
-        plan.folder.write_transcript(record.transcript, transcript.model_dump_json())
+    def _persist(plan: _Plan, transcript_json: str, record: TrialRecord) -> None:
+        plan.folder.write_transcript(record.transcript, transcript_json)
         plan.folder.append_record(record)
 
     def _count(self, plan: _Plan, record: TrialRecord) -> None:
@@ -405,6 +455,19 @@ class _Batch:
         if self.progress is not None:
             self.progress.update(s)
 
+    def _helper_setup(self, jobs: list[_Job]) -> HelperSetup:
+        plans = list({id(j.plan): j.plan for j in jobs}.values())
+        return HelperSetup(
+            inputs=self.inputs,
+            entrants=[p.entrant for p in plans],
+            manifests={p.entrant.slug: p.manifest.model_dump_json() for p in plans},
+            trials={p.entrant.slug: p.trials for p in plans},
+            simulator=self.simulator,
+            simulator_options=self.simulator_options,
+            max_turns=self.max_turns,
+            rules=self.rules.name,
+        )
+
     async def run(self, jobs: list[_Job]) -> None:
         if not jobs:
             return
@@ -412,22 +475,45 @@ class _Batch:
         for job in jobs:
             queue.put_nowait(job)
 
-        async def worker() -> None:
+        def next_job() -> _Job | None:
             while True:
                 if self.max_cost is not None and self.stats.cost_usd >= self.max_cost:
                     self.budget_exhausted = True
                 if self.budget_exhausted or self.disk_full is not None:
-                    return
+                    return None
                 try:
                     job = queue.get_nowait()
                 except asyncio.QueueEmpty:
-                    return
-                if job.plan.budget_exhausted:
-                    continue  # this entry spent its share; the others go on
+                    return None
+                if not job.plan.budget_exhausted:
+                    return job  # (an entry that spent its share is skipped; the others go on)
+
+        async def worker() -> None:
+            while (job := next_job()) is not None:
                 await self._run_job(job)
 
-        workers = [asyncio.create_task(worker()) for _ in range(min(self.concurrency, len(jobs)))]
+        async def remote(helper: Helper) -> None:
+            if not await helper.ready():
+                return
+            while (job := next_job()) is not None:
+                if not await self._run_remote(helper, job):
+                    return
+
         loop = asyncio.get_running_loop()
+        slots = min(self.concurrency, len(jobs))
+        # A helper pays its start-up (a Python process, imports, the inputs) only with a few
+        # trials to run: at least MIN_JOBS_PER_PROCESS per process.
+        processes = max(1, min(self.workers, slots, len(jobs) // MIN_JOBS_PER_PROCESS))
+        shares = split_concurrency(slots, processes)
+        helpers: list[Helper] = []
+        if processes > 1:
+            setup = self._helper_setup(jobs)
+            helpers = [Helper(setup, i, log=self.log) for i in range(1, processes)]
+            for helper in helpers:
+                helper.start_reading(loop)
+        workers = [asyncio.create_task(worker()) for _ in range(shares[0])]
+        for helper, share in zip(helpers, shares[1:], strict=True):
+            workers += [asyncio.create_task(remote(helper)) for _ in range(share)]
         handled = threading.current_thread() is threading.main_thread()
 
         def on_sigint() -> None:
@@ -447,10 +533,57 @@ class _Batch:
         finally:
             if handled:
                 loop.remove_signal_handler(signal.SIGINT)
+            if helpers:
+                await asyncio.gather(*(asyncio.to_thread(h.stop) for h in helpers))
+                self.log(
+                    f"workers: {processes} processes; {self.helper_trials} of "
+                    f"{self.stats.done} trials ran in helper processes"
+                )
         if failures:
             error = failures[0]
             assert error is not None
             raise error
+
+
+def helper_batch(setup: HelperSetup, progress: ProgressSink) -> tuple[_Batch, dict[str, _Plan]]:
+    """The batch state of a helper process (runs trials only; the parent writes and counts)."""
+    redactor = _redactor(setup.entrants, setup.simulator_options)
+    batch = _Batch(
+        setup.inputs,
+        simulator=setup.simulator,
+        simulator_options=setup.simulator_options,
+        max_turns=setup.max_turns,
+        concurrency=1,
+        max_cost=None,
+        progress=progress,
+        agent_factory=_default_agent_factory(),
+        redactor=redactor,
+        rules=get_rules(setup.rules),
+    )
+    plans = {}
+    for entrant in setup.entrants:
+        folder = ResultsFolder(entrant.results_root, redactor)  # never written by a helper
+        plans[entrant.slug] = _Plan(
+            entrant=entrant,
+            folder=folder,
+            existing=LoadedTrials(path=entrant.results_root),
+            manifest=RunManifest.model_validate_json(setup.manifests[entrant.slug]),
+            trials=setup.trials[entrant.slug],
+        )
+    return batch, plans
+
+
+def _redactor(entrants: Sequence[Entrant], simulator_options: dict[str, Any] | None) -> Redactor:
+    """Scrubs every secret the entries and the simulator name (variables and literal values)."""
+    env_names: set[str] = set()
+    literal: dict[str, str] = {}
+    for entrant in entrants:
+        config = entrant.raw_config
+        env_names |= secret_env_names(config)
+        literal |= secret_values(config)
+    env_names |= secret_env_names(simulator_options or {})
+    literal |= secret_values(simulator_options or {}, "simulator")
+    return Redactor.from_environment(env_names, extra_secrets=literal)
 
 
 def _plan_entrant(
@@ -606,6 +739,7 @@ async def run_submissions_async(
     task_ids: Sequence[str] | None = None,
     preflight: bool = False,
     min_trials: int | None = None,
+    workers: int = 1,
 ) -> list[RunResult]:
     """The async form of `run_submissions` (for callers already inside an event loop)."""
     rule_set = get_rules(rules)
@@ -631,15 +765,15 @@ async def run_submissions_async(
             )
     if len(set(slugs)) != len(slugs):
         raise TaurecError(f"the same submission is listed twice: {sorted(slugs)}")
-    env_names: set[str] = set()
-    literal: dict[str, str] = {}
-    for entrant in entrants:
-        config = entrant.raw_config
-        env_names |= secret_env_names(config)
-        literal |= secret_values(config)
-    env_names |= secret_env_names(simulator_options or {})
-    literal |= secret_values(simulator_options or {}, "simulator")
-    redactor = Redactor.from_environment(env_names, extra_secrets=literal)
+    redactor = _redactor(entrants, simulator_options)
+    if workers < 1:
+        raise TaurecError(f"workers must be at least 1 (got {workers})")
+    in_process_only = agent_factory is not None or any(e.make_agent is not None for e in entrants)
+    if workers > 1 and in_process_only and progress is not None:
+        progress.log(
+            f"workers: running in 1 process, not {workers}: a Python agent (factory) cannot be "
+            "sent to helper processes"
+        )
     batch = _Batch(
         inputs,
         simulator=simulator,
@@ -651,6 +785,7 @@ async def run_submissions_async(
         agent_factory=agent_factory or _default_agent_factory(),
         redactor=redactor,
         rules=rule_set,
+        workers=1 if in_process_only else workers,
     )
     if preflight:
         from runner.batch.preflight import PreflightError, preflight_entries
@@ -776,6 +911,8 @@ Resume is the default: recorded keys are never re-run; `infra_error` keys are ru
 new record supersedes the old one. `fresh` moves an existing folder to `results/.replaced/`.
 Ctrl-C cancels running trials and returns with status `interrupted`; `max_cost` is split
 evenly over the submissions, and each stops scheduling once its share is spent (status
-`budget_exhausted`).
+`budget_exhausted`). `workers` > 1 spreads the trials over that many processes (this one and
+helpers, see `runner.batch.workers`): one results folder, one progress, the same scores as
+`workers=1`.
 """,
 )

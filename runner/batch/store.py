@@ -129,7 +129,18 @@ def load_records(results_dir: Path | str) -> list[TrialRecord]:
 def missing_transcripts(results_dir: Path | str, names: Iterable[str]) -> list[str]:
     """The transcript paths (relative, as records hold them) not in the results folder."""
     root = Path(results_dir)
-    return [name for name in names if not (root / name).is_file()]
+    folders: dict[str, set[str]] = {}  # one listing per folder, not one stat per transcript
+
+    def present(name: str) -> bool:
+        folder, _, leaf = name.rpartition("/")
+        if folder not in folders:
+            try:
+                folders[folder] = {e.name for e in os.scandir(root / folder) if e.is_file()}
+            except OSError:
+                folders[folder] = set()
+        return leaf in folders[folder]
+
+    return [name for name in names if not present(name)]
 
 
 def describe_missing(names: list[str], limit: int = 5) -> str:
