@@ -136,7 +136,7 @@ def test_a_run_on_a_really_full_disk_still_says_so_in_run_json(
         'cp -a "$out/." "$kept/"; exit $rc'
     )
     command = [TAUREC, "run", str(sub), "--snapshot", str(v1_dir / "catalog.json")]
-    command += ["--tasks", str(small_suite), "--concurrency", "2"]
+    command += ["--tasks", str(small_suite), "--concurrency", "2", "--workers", "1"]
     done = subprocess.run(
         ["unshare", "-rm", "sh", "-c", script, "sh", str(disk), str(disk), str(kept), *command],
         capture_output=True,
