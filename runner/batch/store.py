@@ -15,6 +15,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from runner.batch.redact import Redactor
+from runner.durable import fsync_dir
 from runner.errors import LoadError, TaurecError, describe_validation_error, is_disk_full
 from runner.records import RunManifest, TrialRecord
 
@@ -128,7 +129,18 @@ def load_records(results_dir: Path | str) -> list[TrialRecord]:
 def missing_transcripts(results_dir: Path | str, names: Iterable[str]) -> list[str]:
     """The transcript paths (relative, as records hold them) not in the results folder."""
     root = Path(results_dir)
-    return [name for name in names if not (root / name).is_file()]
+    folders: dict[str, set[str]] = {}  # one listing per folder, not one stat per transcript
+
+    def present(name: str) -> bool:
+        folder, _, leaf = name.rpartition("/")
+        if folder not in folders:
+            try:
+                folders[folder] = {e.name for e in os.scandir(root / folder) if e.is_file()}
+            except OSError:
+                folders[folder] = set()
+        return leaf in folders[folder]
+
+    return [name for name in names if not present(name)]
 
 
 def describe_missing(names: list[str], limit: int = 5) -> str:
@@ -149,14 +161,6 @@ def read_manifest(results_dir: Path | str) -> RunManifest | None:
         raise LoadError(path, [f"invalid JSON: {exc}"]) from exc
 
 
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def write_atomic(path: Path, data: bytes) -> None:
     """Write to a temporary file beside `path`, fsync it, rename it over `path`, fsync the folder."""
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
@@ -175,7 +179,7 @@ def write_atomic(path: Path, data: bytes) -> None:
         tmp.unlink(missing_ok=True)  # a full disk leaves no temporary file behind
         exc.filename = exc.filename or str(path)
         raise
-    _fsync_dir(path.parent)
+    fsync_dir(path.parent)
 
 
 def _allocated(path: Path) -> int:
