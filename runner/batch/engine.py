@@ -288,8 +288,7 @@ class _Batch:
                 raise
             # The trial is not recorded (its partial files were removed); stop scheduling.
             if self.disk_full is None:
-                self.disk_full = describe_disk_full(exc)
-                self.log(f"stopping: {self.disk_full}")
+                self.disk_full = describe_disk_full(exc)  # the CLI's one line says it at the end
             return
         self._count(plan, record)
 

@@ -123,7 +123,15 @@ def merge_shards(shard_dirs: Sequence[Path | str], out_dir: Path | str) -> Merge
         for record in loaded.records:
             key = record.key.as_tuple()
             prior = merged.get(key)
-            if prior is not None and prior[0].status == "scored" and record.status != "scored":
+            if prior is not None and prior[0].status == "scored":
+                if record.status != "scored":
+                    continue  # a scored verdict stands over an infra error of another shard
+                if record != prior[0]:
+                    raise TaurecError(
+                        f"{src}: {record.key.task_id}#{record.key.trial_index} (seed "
+                        f"{record.key.seed}) is scored differently in {prior[1]}; two verdicts "
+                        "for one trial: refusing to pick one"
+                    )
                 continue
             merged[key] = (record, src)
 

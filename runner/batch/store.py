@@ -15,6 +15,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from runner.batch.redact import Redactor
+from runner.durable import fsync_dir
 from runner.errors import LoadError, TaurecError, describe_validation_error, is_disk_full
 from runner.records import RunManifest, TrialRecord
 
@@ -160,14 +161,6 @@ def read_manifest(results_dir: Path | str) -> RunManifest | None:
         raise LoadError(path, [f"invalid JSON: {exc}"]) from exc
 
 
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def write_atomic(path: Path, data: bytes) -> None:
     """Write to a temporary file beside `path`, fsync it, rename it over `path`, fsync the folder."""
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
@@ -186,7 +179,7 @@ def write_atomic(path: Path, data: bytes) -> None:
         tmp.unlink(missing_ok=True)  # a full disk leaves no temporary file behind
         exc.filename = exc.filename or str(path)
         raise
-    _fsync_dir(path.parent)
+    fsync_dir(path.parent)
 
 
 def _allocated(path: Path) -> int:
