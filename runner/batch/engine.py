@@ -12,8 +12,8 @@ import subprocess
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Coroutine, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Coroutine, Iterator, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -22,12 +22,21 @@ from typing import Any, ParamSpec, TypeVar
 from runner.agent_config import AgentConfig
 from runner.batch.entrant import Entrant
 from runner.batch.inputs import RunInputs, load_inputs, select_tasks
-from runner.batch.keys import Shard, transcript_name, trial_seed
+from runner.batch.keys import Shard, trial_seed
 from runner.batch.progress import ProgressSink, ProgressStats
 from runner.batch.redact import Redactor, redact_config, secret_env_names, secret_values
-from runner.batch.store import LoadedTrials, ResultsFolder, read_manifest, read_trials
+from runner.batch.store import (
+    ARCHIVE,
+    GroupCommitter,
+    ResultsFolder,
+    TrialsScan,
+    read_manifest,
+    read_trials,
+)
+from runner.batch.tally import RunTally, TrialOutcome
 from runner.errors import InfraFailure, TaurecError
 from runner.ledger import workflow_run_url
+from runner.metrics import trial_passed
 from runner.paths import PROJECT_ROOT, SNAPSHOTS_DIR
 from runner.protocols import Agent, AgentContext
 from runner.records import Efficiency, RunCounts, RunManifest, RunStatus, TrialKey, TrialRecord
@@ -40,34 +49,87 @@ P = ParamSpec("P")
 T = TypeVar("T")
 AgentFactory = Callable[[AgentConfig, AgentContext], Agent]
 REPLACED_DIR = ".replaced"
+WRITE_BACKLOG = 1024  # finished trials that may wait for the commit thread before workers pause
+
+
+@dataclass(frozen=True)
+class _Scope:
+    """The (task, trial) keys one results folder is run for: its tasks × trials, its shard."""
+
+    submission: str
+    catalog_digest: str
+    task_ids: tuple[str, ...]
+    trials: int
+    seed: int
+    shard: Shard | None
+
+    def trial_keys(self) -> Iterator[tuple[str, int, int]]:
+        """(task id, trial index, seed) in run order: trial 0 of every task, then trial 1, …"""
+        for index in range(self.trials):
+            for task_id in self.task_ids:
+                if self.shard is None or self.shard.owns(task_id, index):
+                    yield task_id, index, trial_seed(self.seed, task_id, index)
+
+    def size(self) -> int:
+        return sum(1 for _ in self.trial_keys())
+
+    def holds(self, key: TrialKey) -> bool:
+        return (
+            key.submission == self.submission
+            and key.snapshot_sha256 == self.catalog_digest
+            and 0 <= key.trial_index < self.trials
+            and key.task_id in self.task_ids
+            and (self.shard is None or self.shard.owns(key.task_id, key.trial_index))
+            and key.seed == trial_seed(self.seed, key.task_id, key.trial_index)
+        )
 
 
 @dataclass
 class RunResult:
-    """What one submission's part of a batch did, and where it wrote."""
+    """What one submission's part of a batch did, and where it wrote.
+
+    `tally` holds the counters of every in-scope trial; `records` reads them from disk on each
+    access (a run keeps no record in memory)."""
 
     submission: str
     results_dir: Path
     manifest: RunManifest
-    records: list[TrialRecord] = field(repr=False)
+    tally: RunTally = field(repr=False)
+    scope: _Scope = field(repr=False)
     ran: int = 0
     skipped_existing: int = 0
     retried_infra: int = 0
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def records(self) -> list[TrialRecord]:
+        """The in-scope trial records now on disk (last record per key), read afresh."""
+        return [r for r in read_trials(self.results_dir).records if self.scope.holds(r.key)]
 
 
 @dataclass
 class _Plan:
     entrant: Entrant
     folder: ResultsFolder
-    existing: LoadedTrials
     manifest: RunManifest
-    trials: int
-    jobs: list[_Job] = field(default_factory=list)
+    scope: _Scope
+    tasks: dict[str, Task]
+    tally: RunTally
+    done: set[tuple[str, int]] = field(default_factory=set)
+    infra_priors: dict[tuple[str, int], TrialOutcome] = field(default_factory=dict)
+    tail_offset: int | None = None
+    archive_end: int = 0
+    jobs: int = 0
     skipped_existing: int = 0
     retried_infra: int = 0
     ran: int = 0
     notes: list[str] = field(default_factory=list)
+
+    def iter_jobs(self) -> Iterator[_Job]:
+        """The trials still to run, generated as they are needed (never all planned up front)."""
+        for task_id, index, seed in self.scope.trial_keys():
+            if (task_id, index) not in self.done:
+                yield _Job(self, self.tasks[task_id], index, seed)
 
 
 @dataclass
@@ -76,7 +138,19 @@ class _Job:
     task: Task
     trial_index: int
     seed: int
-    attempt: int
+
+
+def _interleave(plans: Sequence[_Plan]) -> Iterator[_Job]:
+    """Job 0 of every submission, then job 1 of every submission, and so on."""
+    active = [plan.iter_jobs() for plan in plans]
+    while active:
+        still = []
+        for jobs in active:
+            job = next(jobs, None)
+            if job is not None:
+                still.append(jobs)
+                yield job
+        active = still
 
 
 def _now() -> str:
@@ -163,10 +237,6 @@ def _move_aside(results_dir: Path) -> Path:
     return target
 
 
-def _reward_passed(record: TrialRecord) -> bool:
-    return record.status == "scored" and record.score is not None and record.score.reward >= 1.0
-
-
 class _Batch:
     """The state of one `run_submissions` call while it runs."""
 
@@ -198,7 +268,11 @@ class _Batch:
         self.stats = ProgressStats()
         self.budget_exhausted = False
         self.interrupted = False
-        self.io = ThreadPoolExecutor(max_workers=1, thread_name_prefix="taurec-io")
+        self.spent_usd = 0.0  # cost of every finished trial, acknowledged or not (the budget)
+        self.committer = GroupCommitter()
+        self.write_failure: BaseException | None = None
+        self._unacknowledged: set[asyncio.Future[TrialRecord]] = set()
+        self._workers: list[asyncio.Task[None]] = []
 
     def log(self, message: str) -> None:
         message = self.redactor.scrub(message)
@@ -280,17 +354,41 @@ class _Batch:
                 error=InfraError(kind=kind, message=message),
             )
         record = self._record(job, key, transcript)
-        # Written in one I/O thread; shielded so a cancel never leaves a record half-done.
-        loop = asyncio.get_running_loop()
-        write = loop.run_in_executor(self.io, self._persist, plan, transcript, record)
-        await asyncio.shield(write)
-        self._count(plan, record)
+        self._submit(job, transcript, record)
+        # Bound what waits for the writer: past a few batches' worth, wait for a commit.
+        while len(self._unacknowledged) >= WRITE_BACKLOG:
+            await asyncio.wait(set(self._unacknowledged), return_when=asyncio.FIRST_COMPLETED)
+
+    def _submit(self, job: _Job, transcript: Transcript, record: TrialRecord) -> None:
+        """Hand a finished trial to the group-commit thread; it is counted (acknowledged in the
+        progress output) only once its record is on disk."""
+        self.spent_usd += record.cost_usd
+        written: Future[TrialRecord] = self.committer.submit(job.plan.folder, transcript, record)
+        done = asyncio.wrap_future(written)
+        self._unacknowledged.add(done)
+        done.add_done_callback(functools.partial(self._acknowledge, job))
+
+    def _acknowledge(self, job: _Job, done: asyncio.Future[TrialRecord]) -> None:
+        self._unacknowledged.discard(done)
+        failure = done.exception()
+        if failure is not None:
+            if self.write_failure is None:
+                self.write_failure = failure
+                for worker in self._workers:
+                    worker.cancel()
+            return
+        self._count(job, done.result())
+
+    async def drain(self) -> None:
+        """Commit every finished trial still queued, and acknowledge it."""
+        await asyncio.get_running_loop().run_in_executor(None, self.committer.close)
+        if self._unacknowledged:
+            await asyncio.wait(set(self._unacknowledged))
 
     def _record(self, job: _Job, key: TrialKey, transcript: Transcript) -> TrialRecord:
         from runner.scoring import score_transcript
 
         task = job.task
-        relative = transcript_name(task.id, job.trial_index, job.seed, job.attempt)
         infra = transcript.stop_reason == "infra_error"
         if infra and transcript.error is None:
             transcript.error = InfraError(kind="Unknown", message="trial ended as infra_error")
@@ -332,49 +430,42 @@ class _Batch:
             usage=dict(transcript.usage),
             cost_usd=cost,
             leak_audit_clean=None if transcript.leak_audit is None else transcript.leak_audit.clean,
-            transcript=relative,
+            transcript=ARCHIVE,  # the committer adds the member's span
         )
 
-    @staticmethod
-    def _persist(plan: _Plan, transcript: Transcript, record: TrialRecord) -> None:
-        plan.folder.write_transcript(record.transcript, transcript.model_dump_json())
-        plan.folder.append_record(record)
-
-    def _count(self, plan: _Plan, record: TrialRecord) -> None:
+    def _count(self, job: _Job, record: TrialRecord) -> None:
+        plan = job.plan
         plan.ran += 1
+        plan.tally.add(TrialOutcome.of(record))
+        plan.infra_priors.pop((job.task.id, job.trial_index), None)  # superseded now
         s = self.stats
         s.done += 1
         s.cost_usd = round(s.cost_usd + record.cost_usd, 10)
         if record.status == "scored":
             s.scored += 1
-            s.passed += int(_reward_passed(record))
+            s.passed += int(trial_passed(record))
         else:
             s.infra_errors += 1
-        if self.max_cost is not None and s.cost_usd >= self.max_cost:
-            self.budget_exhausted = True
         if self.progress is not None:
             self.progress.update(s)
 
-    async def run(self, jobs: list[_Job]) -> None:
-        if not jobs:
+    async def run(self, jobs: Iterator[_Job], total: int) -> None:
+        if not total:
             return
-        queue: asyncio.Queue[_Job] = asyncio.Queue()
-        for job in jobs:
-            queue.put_nowait(job)
 
         async def worker() -> None:
             while True:
-                if self.max_cost is not None and self.stats.cost_usd >= self.max_cost:
+                if self.max_cost is not None and self.spent_usd >= self.max_cost:
                     self.budget_exhausted = True
                 if self.budget_exhausted:
                     return
-                try:
-                    job = queue.get_nowait()
-                except asyncio.QueueEmpty:
+                job = next(jobs, None)
+                if job is None:
                     return
                 await self._run_job(job)
 
-        workers = [asyncio.create_task(worker()) for _ in range(min(self.concurrency, len(jobs)))]
+        workers = [asyncio.create_task(worker()) for _ in range(min(self.concurrency, total))]
+        self._workers = workers
         loop = asyncio.get_running_loop()
         handled = threading.current_thread() is threading.main_thread()
 
@@ -399,6 +490,8 @@ class _Batch:
             error = failures[0]
             assert error is not None
             raise error
+        if self.write_failure is not None:
+            raise self.write_failure
 
 
 def _plan_entrant(
@@ -458,55 +551,66 @@ def _plan_entrant(
             notes.append(f"--fresh: moved the previous results to {moved}")
         elif old is not None:
             _check_compatible(old, manifest, results_dir)
-    folder = ResultsFolder(results_dir, redactor)
-    existing = read_trials(results_dir)
+    scope = _Scope(
+        submission=entrant.slug,
+        catalog_digest=inputs.catalog_digest,
+        task_ids=tuple(t.id for t in inputs.tasks),
+        trials=k,
+        seed=seed,
+        shard=shard,
+    )
     plan = _Plan(
         entrant=entrant,
-        folder=folder,
-        existing=existing,
+        folder=ResultsFolder(results_dir, redactor),
         manifest=manifest,
-        trials=k,
-        notes=notes + existing.notes(),
+        scope=scope,
+        tasks={t.id: t for t in inputs.tasks},
+        tally=RunTally(),
+        notes=notes,
     )
-    done = existing.by_key()
-    for trial_index in range(k):
-        for task in inputs.tasks:
-            if shard is not None and not shard.owns(task.id, trial_index):
-                continue
-            s = trial_seed(seed, task.id, trial_index)
-            key = (entrant.slug, inputs.catalog_digest, task.id, trial_index, s)
-            prior = done.get(key)
-            if prior is not None and prior.status == "scored":
-                plan.skipped_existing += 1
-                continue
-            attempt = 1
-            if prior is not None:
-                plan.retried_infra += 1
-                attempt = _next_attempt(prior.transcript)
-            plan.jobs.append(_Job(plan, task, trial_index, s, attempt))
+    _read_prior(plan)
+    plan.jobs = scope.size() - plan.skipped_existing
     return plan
 
 
-def _next_attempt(previous: str) -> int:
-    """The attempt number after the one a transcript name records (`...attemptN.json.gz`)."""
-    stem = previous.removesuffix(".json.gz")
-    head, _, tail = stem.rpartition(".attempt")
-    return int(tail) + 1 if head and tail.isdigit() else 2
+def _read_prior(plan: _Plan) -> None:
+    """Stream the folder's trials.jsonl once: which in-scope keys are done (scored), which ended
+    in an infra error (run again), their counters, and where the archive's last member ends."""
+    scan = TrialsScan(plan.folder.path)
+    latest: dict[tuple[str, int], TrialOutcome] = {}
+    superseded = 0
+    for record in scan:
+        span = record.transcript_span
+        if span is not None and record.transcript == ARCHIVE:
+            plan.archive_end = max(plan.archive_end, span.offset + span.length)
+        if not plan.scope.holds(record.key):
+            continue
+        key = (record.key.task_id, record.key.trial_index)
+        superseded += key in latest
+        latest[key] = TrialOutcome.of(record)
+    for key, outcome in latest.items():
+        if outcome.scored:
+            plan.done.add(key)
+            plan.tally.add(outcome)
+        else:
+            plan.infra_priors[key] = outcome
+    plan.skipped_existing = len(plan.done)
+    plan.retried_infra = len(plan.infra_priors)
+    plan.tail_offset = scan.tail_offset
+    if scan.discarded_tail:
+        plan.notes.append(f"{scan.path}: discarded {scan.discarded_tail}")
+    if superseded:
+        plan.notes.append(f"{scan.path}: {superseded} earlier record(s) superseded by a later one")
 
 
-def _final_manifest(
-    plan: _Plan, status: RunStatus, inputs: RunInputs
-) -> tuple[RunManifest, list[TrialRecord]]:
-    loaded = read_trials(plan.folder.path)
-    in_scope = {
-        (plan.entrant.slug, inputs.catalog_digest, j_task, j_index, j_seed)
-        for j_task, j_index, j_seed in _scope(plan, inputs)
-    }
-    records = [r for r in loaded.records if r.key.as_tuple() in in_scope]
+def _final_manifest(plan: _Plan, status: RunStatus) -> tuple[RunManifest, RunTally]:
+    """The manifest at the end: counts and cost of every in-scope key, from the running counters
+    (infra errors of earlier runs that were not run again still count)."""
+    tally = plan.tally.with_outcomes(plan.infra_priors.values())
     counts = RunCounts(
-        planned=len(in_scope),
-        scored=sum(r.status == "scored" for r in records),
-        infra_error=sum(r.status == "infra_error" for r in records),
+        planned=plan.scope.size(),
+        scored=tally.scored,
+        infra_error=tally.infra_error,
         skipped_existing=plan.skipped_existing,
     )
     manifest = plan.manifest.model_copy(
@@ -514,20 +618,10 @@ def _final_manifest(
             "status": status,
             "finished_at": _now(),
             "counts": counts,
-            "cost_usd": round(sum(r.cost_usd for r in records), 10),
+            "cost_usd": tally.cost_usd,
         }
     )
-    return manifest, records
-
-
-def _scope(plan: _Plan, inputs: RunInputs) -> list[tuple[str, int, int]]:
-    shard = Shard.parse(plan.manifest.shard) if plan.manifest.shard else None
-    return [
-        (task.id, i, trial_seed(plan.manifest.seed, task.id, i))
-        for i in range(plan.trials)
-        for task in inputs.tasks
-        if shard is None or shard.owns(task.id, i)
-    ]
+    return manifest, tally
 
 
 async def run_submissions_async(
@@ -641,19 +735,17 @@ async def run_submissions_async(
         )
         for entrant in entrants
     ]
-    # Interleave: trial 0 of every task of every submission first, then trial 1, and so on.
-    jobs: list[_Job] = []
-    longest = max((len(p.jobs) for p in plans), default=0)
-    for i in range(longest):
-        jobs.extend(p.jobs[i] for p in plans if i < len(p.jobs))
-    batch.stats.total = len(jobs)
+    batch.stats.total = sum(p.jobs for p in plans)
     batch.stats.skipped_existing = sum(p.skipped_existing for p in plans)
 
     results: list[RunResult] = []
     with contextlib.ExitStack() as stack:
         for plan in plans:
             stack.enter_context(plan.folder.locked())
-            plan.folder.repair_tail(plan.existing)
+            plan.folder.repair_tail(plan.tail_offset)
+            cut = plan.folder.repair_archive(plan.archive_end)
+            if cut is not None:
+                plan.notes.append(cut)
             plan.folder.write_manifest(plan.manifest)
         for plan in plans:
             for note in plan.notes:
@@ -661,15 +753,15 @@ async def run_submissions_async(
         if progress is not None:
             progress.start(batch.stats)
         try:
-            await batch.run(jobs)
+            await batch.run(_interleave(plans), batch.stats.total)
         finally:
-            # Let a write already handed to the I/O thread land before the files are closed.
-            batch.io.shutdown(wait=True)
+            # Commit (and acknowledge) every finished trial before the files are closed.
+            await batch.drain()
             await _close_model_clients()
             if progress is not None:
                 progress.finish(batch.stats)
             for plan in plans:
-                remaining = plan.ran < len(plan.jobs)
+                remaining = plan.ran < plan.jobs
                 status: RunStatus = "completed"
                 if batch.interrupted and remaining:
                     status = "interrupted"
@@ -677,14 +769,15 @@ async def run_submissions_async(
                     status = "budget_exhausted"
                 elif remaining:
                     status = "interrupted"
-                manifest, records = _final_manifest(plan, status, inputs)
+                manifest, tally = _final_manifest(plan, status)
                 plan.folder.write_manifest(manifest)
                 results.append(
                     RunResult(
                         submission=plan.entrant.slug,
                         results_dir=plan.folder.path,
                         manifest=manifest,
-                        records=records,
+                        tally=tally,
+                        scope=plan.scope,
                         ran=plan.ran,
                         skipped_existing=plan.skipped_existing,
                         retried_infra=plan.retried_infra,

@@ -1,26 +1,50 @@
-"""The results folder on disk: append-only trials.jsonl, atomic gzip transcripts, run.json, and a lock."""
+"""The results folder on disk: append-only trials.jsonl and transcript archive written by one group-commit thread, run.json, a lock."""
 
 from __future__ import annotations
 
 import contextlib
 import errno
 import fcntl
-import gzip
 import json
 import os
-from collections.abc import Iterator
+import queue
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import ValidationError
 
+from runner.batch.archive import ARCHIVE, TRANSCRIPTS_DIR, archive_member, gzip_deterministic
 from runner.batch.redact import Redactor
 from runner.errors import LoadError, TaurecError, describe_validation_error
-from runner.records import RunManifest, TrialRecord
+from runner.records import RunManifest, TranscriptSpan, TrialRecord
+from runner.transcript import Transcript
+
+__all__ = [
+    "ARCHIVE",
+    "MANIFEST_FILE",
+    "TRANSCRIPTS_DIR",
+    "TRIALS_FILE",
+    "ArchiveAppender",
+    "GroupCommitter",
+    "KeyTuple",
+    "LoadedTrials",
+    "ResultsFolder",
+    "TrialsScan",
+    "gzip_deterministic",
+    "load_records",
+    "manifest_bytes",
+    "read_manifest",
+    "read_trials",
+    "truncate_archive",
+    "write_atomic",
+]
 
 TRIALS_FILE = "trials.jsonl"
 MANIFEST_FILE = "run.json"
-TRANSCRIPTS_DIR = "transcripts"
 LOCK_FILE = ".lock"
 
 KeyTuple = tuple[str, str, str, int, int]
@@ -50,50 +74,63 @@ class LoadedTrials:
         return out
 
 
-def _parse_line(line: bytes) -> TrialRecord:
-    return TrialRecord.model_validate_json(line)
+class TrialsScan:
+    """`trials.jsonl` record by record, in file order, never all in memory: a torn or invalid
+    *last* line is skipped and described (a crash mid-append); an invalid line anywhere else
+    raises LoadError naming the file and line."""
+
+    def __init__(self, results_dir: Path | str) -> None:
+        self.path = Path(results_dir) / TRIALS_FILE
+        self.discarded_tail: str | None = None
+        self.tail_offset: int | None = None
+
+    def __iter__(self) -> Iterator[TrialRecord]:
+        if not self.path.exists():
+            return
+        with self.path.open("rb") as fh:
+            offset = 0
+            number = 0
+            line = fh.readline()
+            while line:
+                following = fh.readline()
+                number += 1
+                start, offset = offset, offset + len(line)
+                if not line.endswith(b"\n"):
+                    self.discarded_tail = f"a torn last line (line {number}, {len(line)} bytes)"
+                    self.tail_offset = start
+                    return
+                try:
+                    record = TrialRecord.model_validate_json(line[:-1])
+                except (ValidationError, ValueError) as exc:
+                    if not following:
+                        self.discarded_tail = f"an invalid last line (line {number})"
+                        self.tail_offset = start
+                        return
+                    problems = (
+                        describe_validation_error(exc, prefix=f"line {number}: ")
+                        if isinstance(exc, ValidationError)
+                        else [f"line {number}: {exc}"]
+                    )
+                    raise LoadError(self.path, problems) from exc
+                yield record
+                line = following
 
 
 def read_trials(results_dir: Path | str) -> LoadedTrials:
-    """Read `trials.jsonl`: a torn or invalid *last* line is discarded (a crash mid-append); an
-    invalid line anywhere else raises LoadError naming the file and line. Later records of a key
-    supersede earlier ones (an infra_error retried on a later run)."""
-    path = Path(results_dir) / TRIALS_FILE
-    loaded = LoadedTrials(path=path)
-    if not path.exists():
-        return loaded
-    data = path.read_bytes()
-    lines = data.split(b"\n")
-    # `data` ends with "\n" when the last append completed: then the final chunk is empty.
-    complete, tail = lines[:-1], lines[-1]
-    offset = 0
-    parsed: list[TrialRecord] = []
-    for number, line in enumerate(complete, start=1):
-        start = offset
-        offset += len(line) + 1
-        try:
-            parsed.append(_parse_line(line))
-        except (ValidationError, ValueError) as exc:
-            is_last = number == len(complete) and not tail
-            if is_last:
-                loaded.discarded_tail = f"an invalid last line (line {number})"
-                loaded.tail_offset = start
-                break
-            problems = (
-                describe_validation_error(exc, prefix=f"line {number}: ")
-                if isinstance(exc, ValidationError)
-                else [f"line {number}: {exc}"]
-            )
-            raise LoadError(path, problems) from exc
-    if tail:
-        loaded.discarded_tail = f"a torn last line (line {len(complete) + 1}, {len(tail)} bytes)"
-        loaded.tail_offset = offset
+    """Read `trials.jsonl` (see `TrialsScan`). Later records of a key supersede earlier ones (an
+    infra_error retried on a later run)."""
+    scan = TrialsScan(results_dir)
+    parsed = list(scan)
     last: dict[KeyTuple, int] = {}
     for index, record in enumerate(parsed):
         last[record.key.as_tuple()] = index
-    loaded.superseded = len(parsed) - len(last)
-    loaded.records = [r for i, r in enumerate(parsed) if last[r.key.as_tuple()] == i]
-    return loaded
+    return LoadedTrials(
+        path=scan.path,
+        records=[r for i, r in enumerate(parsed) if last[r.key.as_tuple()] == i],
+        superseded=len(parsed) - len(last),
+        discarded_tail=scan.discarded_tail,
+        tail_offset=scan.tail_offset,
+    )
 
 
 def load_records(results_dir: Path | str) -> list[TrialRecord]:
@@ -137,11 +174,6 @@ def write_atomic(path: Path, data: bytes) -> None:
     _fsync_dir(path.parent)
 
 
-def gzip_deterministic(data: bytes) -> bytes:
-    """gzip with a fixed header (mtime 0, no file name): equal input gives equal bytes."""
-    return gzip.compress(data, compresslevel=6, mtime=0)
-
-
 def manifest_bytes(manifest: RunManifest) -> bytes:
     return (
         json.dumps(manifest.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
@@ -155,6 +187,7 @@ class ResultsFolder:
         self.path = path
         self.redactor = redactor
         self._fd: int | None = None
+        self._archive = ArchiveAppender(path)
 
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:
@@ -176,31 +209,40 @@ class ResultsFolder:
             self.close()
             os.close(lock_fd)
 
-    def repair_tail(self, loaded: LoadedTrials) -> None:
-        """Cut a torn/invalid last line off before appending, so it never ends up mid-file."""
-        if loaded.tail_offset is not None and loaded.path.exists():
-            with open(loaded.path, "r+b") as fh:
-                fh.truncate(loaded.tail_offset)
+    def repair_tail(self, tail_offset: int | None) -> None:
+        """Cut a torn/invalid last line (starting at `tail_offset`, see `TrialsScan`) off before
+        appending, so it never ends up mid-file."""
+        path = self.path / TRIALS_FILE
+        if tail_offset is not None and path.exists():
+            with open(path, "r+b") as fh:
+                fh.truncate(tail_offset)
                 fh.flush()
                 os.fsync(fh.fileno())
 
-    def write_transcript(self, relative: str, content: str) -> None:
-        data = gzip_deterministic(self.redactor.scrub(content).encode("utf-8"))
-        write_atomic(self.path / relative, data)
+    def repair_archive(self, end: int) -> str | None:
+        """Before appending: see `truncate_archive`."""
+        return truncate_archive(self.path, end)
 
-    def append_record(self, record: TrialRecord) -> None:
-        """One record = one `os.write` of the whole line on an O_APPEND descriptor, then fsync."""
-        line = (self.redactor.scrub(record.model_dump_json()) + "\n").encode("utf-8")
+    def commit(self, trials: Sequence[tuple[Transcript, TrialRecord]]) -> list[TrialRecord]:
+        """Append finished trials durably: every transcript to the archive in one write, fsync;
+        then every record (pointing at its member) to trials.jsonl in one write, fsync. A record
+        is never on disk before its transcript. Returns the records as written."""
         if self._fd is None:
-            self._fd = os.open(
-                self.path / TRIALS_FILE, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644
-            )
-        written = os.write(self._fd, line)
-        if written != len(line):
-            raise OSError(
-                f"{self.path / TRIALS_FILE}: short write ({written} of {len(line)} bytes)"
-            )
+            self._fd = _open_append(self.path / TRIALS_FILE)
+        members = [
+            archive_member(self.redactor.scrub(transcript.model_dump_json()))
+            for transcript, _ in trials
+        ]
+        spans = self._archive.append_all(members)
+        self._archive.sync()
+        written = [
+            record.model_copy(update={"transcript": ARCHIVE, "transcript_span": span})
+            for (_, record), span in zip(trials, spans, strict=True)
+        ]
+        lines = "".join(self.redactor.scrub(r.model_dump_json()) + "\n" for r in written)
+        _write_all(self._fd, lines.encode("utf-8"), self.path / TRIALS_FILE)
         os.fsync(self._fd)
+        return written
 
     def write_manifest(self, manifest: RunManifest) -> None:
         data = self.redactor.scrub(manifest_bytes(manifest).decode("utf-8")).encode("utf-8")
@@ -210,3 +252,166 @@ class ResultsFolder:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+        self._archive.close()
+
+
+def truncate_archive(results_dir: Path, end: int) -> str | None:
+    """Cut archive bytes past `end` (where the last member a record points to ends): transcripts
+    written just before a crash whose records never were. Returns a note when it cut anything."""
+    path = results_dir / ARCHIVE
+    if not path.exists() or (size := path.stat().st_size) <= end:
+        return None
+    with open(path, "r+b") as fh:
+        fh.truncate(end)
+        fh.flush()
+        os.fsync(fh.fileno())
+    return (
+        f"{path}: discarded {size - end} byte(s) of transcripts no record points to "
+        "(written just before an interruption; those trials run again)"
+    )
+
+
+def _open_append(path: Path) -> int:
+    created = not path.exists()
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    if created:  # make the new name itself durable, once
+        _fsync_dir(path.parent)
+    return fd
+
+
+class ArchiveAppender:
+    """Appends gzip members to a results folder's transcript archive and says where each landed;
+    nothing is durable before `sync` (leaving the `with` block syncs)."""
+
+    def __init__(self, results_dir: Path) -> None:
+        self.path = results_dir / ARCHIVE
+        self._fd: int | None = None
+        self._end = 0
+        self._unsynced = False
+
+    def append_all(self, members: Sequence[bytes]) -> list[TranscriptSpan]:
+        """Append members in one write; their spans, in order."""
+        if self._fd is None:
+            self._fd = _open_append(self.path)
+            self._end = os.fstat(self._fd).st_size
+        spans = []
+        offset = self._end
+        for member in members:
+            spans.append(TranscriptSpan(offset=offset, length=len(member)))
+            offset += len(member)
+        _write_all(self._fd, b"".join(members), self.path)
+        self._end = offset
+        self._unsynced = True
+        return spans
+
+    def append(self, member: bytes) -> TranscriptSpan:
+        return self.append_all([member])[0]
+
+    def sync(self) -> None:
+        if self._fd is not None and self._unsynced:
+            os.fsync(self._fd)
+            self._unsynced = False
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> ArchiveAppender:
+        return self
+
+    def __exit__(self, kind: object, *_: object) -> None:
+        try:
+            if kind is None:
+                self.sync()
+        finally:
+            self.close()
+
+
+def _write_all(fd: int, data: bytes, path: Path) -> None:
+    view = memoryview(data)
+    while view:
+        count = os.write(fd, view)
+        if count <= 0:
+            raise OSError(f"{path}: write returned {count}")
+        view = view[count:]
+
+
+@dataclass
+class _Pending:
+    folder: ResultsFolder
+    transcript: Transcript
+    record: TrialRecord
+    done: Future[TrialRecord]
+
+
+class GroupCommitter:
+    """One thread that makes finished trials durable in batches: whatever arrived within
+    `max_wait_s` of a batch's first trial (at most `max_batch`) costs one write and one fsync per
+    file, and each trial's future completes only once its record is on disk (acknowledge after)."""
+
+    def __init__(self, *, max_batch: int = 256, max_wait_s: float = 0.1) -> None:
+        self.max_batch = max_batch
+        self.max_wait_s = max_wait_s
+        self.batches = 0
+        self.trials = 0
+        self._queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
+        self._failure: BaseException | None = None
+        self._closed = False
+        self._thread = threading.Thread(target=self._run, name="taurec-commit", daemon=True)
+        self._thread.start()
+
+    def submit(
+        self, folder: ResultsFolder, transcript: Transcript, record: TrialRecord
+    ) -> Future[TrialRecord]:
+        """Queue one finished trial; the future gives the record as written (or the write error)."""
+        if self._closed:
+            raise RuntimeError("GroupCommitter.submit after close")
+        done: Future[TrialRecord] = Future()
+        self._queue.put(_Pending(folder, transcript, record, done))
+        return done
+
+    def close(self) -> None:
+        """Commit everything queued, then stop the thread (idempotent)."""
+        if not self._closed:
+            self._closed = True
+            self._queue.put(None)
+        self._thread.join()
+
+    def _run(self) -> None:
+        stopping = False
+        while not stopping:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            deadline = time.monotonic() + self.max_wait_s
+            while len(batch) < self.max_batch:
+                try:
+                    item = self._queue.get(timeout=max(0.0, deadline - time.monotonic()))
+                except queue.Empty:
+                    break
+                if item is None:
+                    stopping = True
+                    break
+                batch.append(item)
+            self._commit(batch)
+
+    def _commit(self, batch: list[_Pending]) -> None:
+        by_folder: dict[int, list[_Pending]] = {}
+        for item in batch:
+            by_folder.setdefault(id(item.folder), []).append(item)
+        for items in by_folder.values():
+            if self._failure is None:
+                try:
+                    written = items[0].folder.commit([(i.transcript, i.record) for i in items])
+                except BaseException as exc:  # the disk failed: fail this and every later trial
+                    self._failure = exc
+                else:
+                    self.batches += 1
+                    self.trials += len(items)
+                    for item, record in zip(items, written, strict=True):
+                        item.done.set_result(record)
+                    continue
+            for item in items:
+                item.done.set_exception(self._failure)

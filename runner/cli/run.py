@@ -155,7 +155,7 @@ def command(
         r for r in results if r.manifest.counts.infra_error and not r.manifest.counts.scored
     ]
     for r in unscored:
-        first = next((x.error for x in r.records if x.error is not None), None)
+        first = r.tally.first_error
         cause = f" (first: {first.kind}: {first.message})" if first else ""
         click.echo(f"error: every trial of {r.submission} ended in an infra error{cause}", err=True)
     if unscored:

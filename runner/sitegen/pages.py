@@ -14,6 +14,7 @@ import polars as pl
 import yaml
 from markupsafe import Markup, escape
 
+from runner.batch.archive import load_trial_transcript
 from runner.board import BoardSettings
 from runner.errors import LoadError
 from runner.metrics import PASS_THRESHOLD
@@ -37,7 +38,7 @@ from runner.sitegen.schema_doc import schema_models
 from runner.sitegen.views import SnapshotBoard, badges_for, chart_names, timeline_chart
 from runner.submission import SUBMISSION_SCHEMA_VERSION
 from runner.tasks import Task
-from runner.transcript import Transcript, load_transcript
+from runner.transcript import Transcript
 
 DIFF_LIMIT = 25
 
@@ -321,11 +322,8 @@ def _event_views(
 
 
 def _read_transcript(run: Run, record: TrialRecord) -> Transcript | None:
-    path = run.folder / record.transcript
-    if not path.exists():
-        return None
     try:
-        return load_transcript(path)
+        return load_trial_transcript(run.folder, record)
     except LoadError:
         return None
 

@@ -1,0 +1,171 @@
+"""A results folder's transcript archive, and `load_trial_transcript`: the one way to read a trial's transcript.
+
+A run appends each finished trial's transcript to `transcripts/archive.jsonl.gz` as an independent
+gzip member (so `zcat` of the file gives one JSON transcript per line) and records the member's byte
+range in the trial record (`transcript_span`). Folders written before the archive hold one
+`.json.gz` file per trial (no span); they load through the same functions.
+"""
+
+from __future__ import annotations
+
+import gzip
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+
+from runner.errors import LoadError
+from runner.records import TranscriptSpan, TrialRecord
+from runner.transcript import Transcript, load_transcript, parse_transcript
+
+__all__ = [
+    "ARCHIVE",
+    "TRANSCRIPTS_DIR",
+    "TranscriptMissing",
+    "archive_member",
+    "gzip_deterministic",
+    "iter_transcript_file",
+    "load_trial_transcript",
+    "transcript_gzip",
+    "transcript_path",
+]
+
+TRANSCRIPTS_DIR = "transcripts"
+ARCHIVE = f"{TRANSCRIPTS_DIR}/archive.jsonl.gz"
+_GZIP_MAGIC = b"\x1f\x8b"
+_CHUNK = 1 << 16
+
+
+class TranscriptMissing(LoadError):
+    """The transcript a record points to is not there (never written, or pruned with its snapshot)."""
+
+
+def gzip_deterministic(data: bytes) -> bytes:
+    """gzip with a fixed header (mtime 0, no file name): equal input gives equal bytes."""
+    return gzip.compress(data, compresslevel=6, mtime=0)
+
+
+def archive_member(transcript_json: str) -> bytes:
+    """One transcript as an archive member: its JSON text plus a newline, gzipped on its own."""
+    return gzip_deterministic((transcript_json + "\n").encode("utf-8"))
+
+
+def transcript_path(results_dir: Path | str, record: TrialRecord) -> Path:
+    """The file holding a record's transcript; refused unless it lies inside the folder's
+    transcripts/ once symlinks are resolved (the record's own check only sees the text)."""
+    folder = Path(results_dir)
+    path = folder / record.transcript
+    root = (folder / TRANSCRIPTS_DIR).resolve()
+    if not path.resolve().is_relative_to(root):
+        raise LoadError(
+            folder / record.transcript,
+            [f"transcript: {record.transcript!r} resolves outside {folder / TRANSCRIPTS_DIR}"],
+        )
+    return path
+
+
+def _read_span(path: Path, span: TranscriptSpan) -> bytes:
+    with path.open("rb") as fh:
+        fh.seek(span.offset)
+        blob = fh.read(span.length)
+    if len(blob) != span.length:
+        raise LoadError(
+            path,
+            [
+                f"transcript_span: bytes {span.offset}+{span.length} lie past the end of the "
+                f"archive ({span.offset + len(blob)} bytes)"
+            ],
+        )
+    return blob
+
+
+def transcript_gzip(results_dir: Path | str, record: TrialRecord) -> bytes:
+    """The gzip bytes of a record's transcript (one complete gzip file): its archive member, or
+    its own file. Raises TranscriptMissing when the file is absent, LoadError when it is unfit."""
+    path = transcript_path(results_dir, record)
+    if not path.is_file():
+        raise TranscriptMissing(path, ["transcript: file not found"])
+    if record.transcript_span is None:
+        data = path.read_bytes()
+        return data if path.suffix == ".gz" else gzip_deterministic(data)
+    blob = _read_span(path, record.transcript_span)
+    if not blob.startswith(_GZIP_MAGIC):
+        span = record.transcript_span
+        raise LoadError(path, [f"transcript_span: no gzip member at byte {span.offset}"])
+    return blob
+
+
+def _inflate_member(blob: bytes, source: str) -> bytes:
+    """The content of exactly one gzip member (CRC and length checked)."""
+    inflater = zlib.decompressobj(wbits=31)
+    try:
+        text = inflater.decompress(blob)
+    except zlib.error as exc:
+        raise LoadError(source, [f"corrupt gzip member: {exc}"]) from exc
+    if not inflater.eof:
+        raise LoadError(source, ["truncated gzip member"])
+    if inflater.unused_data:
+        raise LoadError(source, ["transcript_span covers more than one gzip member"])
+    return text
+
+
+def load_trial_transcript(results_dir: Path | str, record: TrialRecord) -> Transcript:
+    """The transcript of one trial record, read from its results folder (archive or own file)."""
+    if record.transcript_span is None:
+        path = transcript_path(results_dir, record)
+        if not path.is_file():
+            raise TranscriptMissing(path, ["transcript: file not found"])
+        return load_transcript(path)
+    span = record.transcript_span
+    source = f"{Path(results_dir) / record.transcript}@{span.offset}"
+    transcript = parse_transcript(
+        _inflate_member(transcript_gzip(results_dir, record), source), source
+    )
+    key = record.key
+    found = (transcript.task_id, transcript.trial_index, transcript.seed)
+    if found != (key.task_id, key.trial_index, key.seed):
+        raise LoadError(
+            source,
+            [
+                f"transcript_span: the member holds task {found[0]!r} trial {found[1]} seed "
+                f"{found[2]}, not the record's {key.task_id!r} trial {key.trial_index} seed {key.seed}"
+            ],
+        )
+    return transcript
+
+
+def iter_transcript_file(path: Path | str) -> Iterator[tuple[str, Transcript]]:
+    """Every transcript in a file given by path, labelled: one for a transcript file, one per
+    member (`<path>@<offset>`) for an archive of several gzip members."""
+    path = Path(path)
+    data = path.read_bytes()
+    if not data.startswith(_GZIP_MAGIC):
+        yield str(path), load_transcript(path)
+        return
+    view = memoryview(data)
+    offset = 0
+    members = 0
+    while offset < len(data):
+        source = f"{path}@{offset}"
+        text, end = _next_member(view, offset, source)
+        members += 1
+        label = str(path) if members == 1 and end == len(data) else source
+        yield label, parse_transcript(text, label)
+        offset = end
+
+
+def _next_member(data: memoryview, offset: int, source: str) -> tuple[bytes, int]:
+    """Inflate the gzip member starting at `offset`, fed in chunks (no copy of the rest of the
+    file per member); returns its content and the offset just after it."""
+    inflater = zlib.decompressobj(wbits=31)
+    parts = []
+    position = offset
+    try:
+        while not inflater.eof:
+            chunk = data[position : position + _CHUNK]
+            if not chunk:
+                raise LoadError(source, ["truncated gzip member"])
+            parts.append(inflater.decompress(chunk))
+            position += len(chunk)
+    except zlib.error as exc:
+        raise LoadError(source, [f"corrupt gzip member: {exc}"]) from exc
+    return b"".join(parts), position - len(inflater.unused_data)
