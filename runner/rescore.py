@@ -14,7 +14,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from runner.batch.archive import iter_transcript_file, load_trial_transcript
+from runner.batch.archive import (
+    TranscriptMissing,
+    describe_transcript,
+    iter_transcript_file,
+    load_trial_transcript,
+)
 from runner.batch.inputs import resolve_snapshot
 from runner.batch.store import read_manifest, read_trials
 from runner.catalog import Catalog
@@ -185,9 +190,12 @@ def verify_results(
     )
     for record in sorted(records, key=lambda r: (r.key.task_id, r.key.trial_index)):
         where = f"{record.key.task_id}#{record.key.trial_index}"
-        transcript = load_trial_transcript(results_dir, record)
-        span = record.transcript_span
-        path = f"{results_dir / record.transcript}" + (f"@{span.offset}" if span else "")
+        path = describe_transcript(record)
+        try:
+            transcript = load_trial_transcript(results_dir, record)
+        except TranscriptMissing:
+            report.disagreements.append(Disagreement(where, "transcript", path, "missing"))
+            continue
         report.checked += 1
         for name, stored, found in (
             ("rules", manifest.rules, record.rules),

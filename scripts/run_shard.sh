@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Run shard I of N of every submission against one snapshot, as the `refresh` workflow's matrix
 # does. Entries whose LiteLLM api_base is on this machine (e.g. heuristic-via-litellm) need the
-# local model server, so it is started on 127.0.0.1:8765 for the duration of the run.
+# local model server, so it is started on 127.0.0.1:$TAUREC_MODEL_PORT (default 8765, the shipped
+# entry's port) for the duration of the run.
 #
 #   scripts/run_shard.sh SNAPSHOT_DATE I N OUT_DIR [extra `taurec run` options, e.g. --max-cost 10]
 #
 # Results land in OUT_DIR/<slug>/results/<date>/; merge them with scripts/merge_shards.sh.
 set -euo pipefail
 if [[ $# -lt 4 ]]; then
-  sed -n '2,8p' "$0" >&2
+  sed -n '2,9p' "$0" >&2
   exit 2
 fi
 date="$1" index="$2" count="$3" out="$4"
@@ -16,7 +17,8 @@ shift 4
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 taurec="${TAUREC:-$root/.venv/bin/taurec}"
-port=8765  # the api_base of the shipped loopback entry (submissions/heuristic-via-litellm)
+# The api_base port of the loopback entries (submissions/heuristic-via-litellm says 8765).
+port="${TAUREC_MODEL_PORT:-8765}"
 export LITELLM_LOCAL_MODEL_COST_MAP=True
 
 mkdir -p "$out"

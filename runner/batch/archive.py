@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gzip
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from runner.errors import LoadError
@@ -22,11 +22,15 @@ __all__ = [
     "TRANSCRIPTS_DIR",
     "TranscriptMissing",
     "archive_member",
+    "describe_missing",
+    "describe_transcript",
     "gzip_deterministic",
     "iter_transcript_file",
     "load_trial_transcript",
+    "missing_transcripts",
     "transcript_gzip",
     "transcript_path",
+    "transcript_present",
 ]
 
 TRANSCRIPTS_DIR = "transcripts"
@@ -49,18 +53,58 @@ def archive_member(transcript_json: str) -> bytes:
     return gzip_deterministic((transcript_json + "\n").encode("utf-8"))
 
 
-def transcript_path(results_dir: Path | str, record: TrialRecord) -> Path:
-    """The file holding a record's transcript; refused unless it lies inside the folder's
+def transcript_path(results_dir: Path | str, name: str) -> Path:
+    """The file a record's `transcript` names; refused unless it lies inside the folder's
     transcripts/ once symlinks are resolved (the record's own check only sees the text)."""
     folder = Path(results_dir)
-    path = folder / record.transcript
+    path = folder / name
     root = (folder / TRANSCRIPTS_DIR).resolve()
     if not path.resolve().is_relative_to(root):
-        raise LoadError(
-            folder / record.transcript,
-            [f"transcript: {record.transcript!r} resolves outside {folder / TRANSCRIPTS_DIR}"],
-        )
+        raise LoadError(path, [f"transcript: {name!r} resolves outside {folder / TRANSCRIPTS_DIR}"])
     return path
+
+
+def describe_transcript(record: TrialRecord) -> str:
+    """A record's transcript as a short text: its file, and its offset inside an archive."""
+    return _describe(record.transcript, record.transcript_span)
+
+
+def _describe(name: str, span: TranscriptSpan | None) -> str:
+    return name if span is None else f"{name}@{span.offset}"
+
+
+def transcript_present(results_dir: Path | str, record: TrialRecord) -> bool:
+    """Whether the transcript a record points to is there (see `missing_transcripts`)."""
+    return not missing_transcripts(results_dir, [(record.transcript, record.transcript_span)])
+
+
+def missing_transcripts(
+    results_dir: Path | str, pointers: Iterable[tuple[str, TranscriptSpan | None]]
+) -> list[str]:
+    """Which of these transcripts (a record's `transcript` and `transcript_span`) are not there:
+    no file, an archive too short for the member, or a path outside transcripts/. Described as
+    `name` or `name@offset`; nothing is read (`load_trial_transcript` checks the content)."""
+    folder = Path(results_dir)
+    sizes: dict[str, int | None] = {}
+    missing = []
+    for name, span in pointers:
+        if name not in sizes:
+            try:
+                path = transcript_path(folder, name)
+            except LoadError:
+                sizes[name] = None
+            else:
+                sizes[name] = path.stat().st_size if path.is_file() else None
+        size = sizes[name]
+        if size is None or (span is not None and span.offset + span.length > size):
+            missing.append(_describe(name, span))
+    return missing
+
+
+def describe_missing(names: list[str], limit: int = 5) -> str:
+    """The first few missing transcripts, and how many more."""
+    more = f" and {len(names) - limit} more" if len(names) > limit else ""
+    return ", ".join(names[:limit]) + more
 
 
 def _read_span(path: Path, span: TranscriptSpan) -> bytes:
@@ -68,7 +112,7 @@ def _read_span(path: Path, span: TranscriptSpan) -> bytes:
         fh.seek(span.offset)
         blob = fh.read(span.length)
     if len(blob) != span.length:
-        raise LoadError(
+        raise TranscriptMissing(
             path,
             [
                 f"transcript_span: bytes {span.offset}+{span.length} lie past the end of the "
@@ -81,7 +125,7 @@ def _read_span(path: Path, span: TranscriptSpan) -> bytes:
 def transcript_gzip(results_dir: Path | str, record: TrialRecord) -> bytes:
     """The gzip bytes of a record's transcript (one complete gzip file): its archive member, or
     its own file. Raises TranscriptMissing when the file is absent, LoadError when it is unfit."""
-    path = transcript_path(results_dir, record)
+    path = transcript_path(results_dir, record.transcript)
     if not path.is_file():
         raise TranscriptMissing(path, ["transcript: file not found"])
     if record.transcript_span is None:
@@ -111,7 +155,7 @@ def _inflate_member(blob: bytes, source: str) -> bytes:
 def load_trial_transcript(results_dir: Path | str, record: TrialRecord) -> Transcript:
     """The transcript of one trial record, read from its results folder (archive or own file)."""
     if record.transcript_span is None:
-        path = transcript_path(results_dir, record)
+        path = transcript_path(results_dir, record.transcript)
         if not path.is_file():
             raise TranscriptMissing(path, ["transcript: file not found"])
         return load_transcript(path)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 from runner.agent_config import AgentConfig
+from runner.batch.archive import describe_missing, missing_transcripts
 from runner.batch.entrant import Entrant
 from runner.batch.inputs import RunInputs, load_inputs, select_tasks
 from runner.batch.keys import Shard, trial_seed
@@ -27,11 +28,15 @@ from runner.batch.progress import ProgressSink, ProgressStats
 from runner.batch.redact import Redactor, redact_config, secret_env_names, secret_values
 from runner.batch.store import (
     ARCHIVE,
+    TRIALS_FILE,
     GroupCommitter,
+    KeyTuple,
     ResultsFolder,
     TrialsScan,
+    check_second_record,
     read_manifest,
     read_trials,
+    record_at_line,
 )
 from runner.batch.tally import RunTally, TrialOutcome
 from runner.errors import InfraFailure, TaurecError
@@ -39,7 +44,15 @@ from runner.ledger import workflow_run_url
 from runner.metrics import trial_passed
 from runner.paths import PROJECT_ROOT, SNAPSHOTS_DIR
 from runner.protocols import Agent, AgentContext
-from runner.records import Efficiency, RunCounts, RunManifest, RunStatus, TrialKey, TrialRecord
+from runner.records import (
+    Efficiency,
+    RunCounts,
+    RunManifest,
+    RunStatus,
+    TranscriptSpan,
+    TrialKey,
+    TrialRecord,
+)
 from runner.rules import DEFAULT_RULES, RuleSet, get_rules
 from runner.simulators.scripted import count_proposals
 from runner.tasks import Task
@@ -228,13 +241,27 @@ def _check_compatible(old: RunManifest, new: RunManifest, folder: Path) -> None:
         )
 
 
-def _move_aside(results_dir: Path) -> Path:
-    """--fresh: move an existing results folder to `results/.replaced/<label>-<UTC time>/`."""
+def _move_aside(results_dir: Path, redactor: Redactor) -> Path:
+    """--fresh: move an existing results folder to `results/.replaced/<label>-<UTC time>/`, holding
+    its lock while it moves, so a folder another run is writing is refused, never moved."""
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
     target = results_dir.parent / REPLACED_DIR / f"{results_dir.name}-{stamp}"
     target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.move(str(results_dir), str(target))
+    with ResultsFolder(results_dir, redactor).locked():
+        shutil.move(str(results_dir), str(target))
     return target
+
+
+def _check_resumable(results_dir: Path, old: RunManifest | None) -> RunManifest:
+    """Refuse to resume from records nothing vouches for: no run.json (scored records whose
+    transcript is gone are refused while the records are read, see `_read_prior`)."""
+    if old is None:
+        raise TaurecError(
+            f"{results_dir}: trials.jsonl is there but run.json is missing, so nothing says which "
+            "settings produced those records; restore run.json, or pass --fresh to move the "
+            "folder aside and start over"
+        )
+    return old
 
 
 class _Batch:
@@ -545,11 +572,12 @@ def _plan_entrant(
     )
     notes: list[str] = []
     old = read_manifest(results_dir)
-    if old is not None or (results_dir / "trials.jsonl").exists():
+    if old is not None or (results_dir / TRIALS_FILE).exists():
         if fresh:
-            moved = _move_aside(results_dir)
+            moved = _move_aside(results_dir, redactor)
             notes.append(f"--fresh: moved the previous results to {moved}")
-        elif old is not None:
+        else:
+            old = _check_resumable(results_dir, old)
             _check_compatible(old, manifest, results_dir)
     scope = _Scope(
         submission=entrant.slug,
@@ -575,19 +603,41 @@ def _plan_entrant(
 
 def _read_prior(plan: _Plan) -> None:
     """Stream the folder's trials.jsonl once: which in-scope keys are done (scored), which ended
-    in an infra error (run again), their counters, and where the archive's last member ends."""
-    scan = TrialsScan(plan.folder.path)
+    in an infra error (run again), their counters, and where the archive's last member ends.
+    Refuses a second verdict on a scored key, and scored records whose transcript is gone (their
+    verdict could no longer be checked, and re-running them would let a failure be rolled again)."""
+    folder = plan.folder.path
+    scan = TrialsScan(folder)
     latest: dict[tuple[str, int], TrialOutcome] = {}
+    scored_on: dict[KeyTuple, int] = {}
+    scored_pointers: list[tuple[str, TranscriptSpan | None]] = []
     superseded = 0
-    for record in scan:
+    for line, record in enumerate(scan, start=1):
         span = record.transcript_span
         if span is not None and record.transcript == ARCHIVE:
             plan.archive_end = max(plan.archive_end, span.offset + span.length)
+        full_key = record.key.as_tuple()
+        if full_key in scored_on:
+            earlier = scored_on[full_key]
+            check_second_record(scan.path, record_at_line(folder, earlier), earlier, record, line)
+            superseded += 1
+            continue  # the same record twice: keep the first
+        if record.status == "scored":
+            scored_on[full_key] = line
         if not plan.scope.holds(record.key):
             continue
+        if record.status == "scored":
+            scored_pointers.append((record.transcript, record.transcript_span))
         key = (record.key.task_id, record.key.trial_index)
         superseded += key in latest
         latest[key] = TrialOutcome.of(record)
+    missing = missing_transcripts(folder, scored_pointers)
+    if missing:
+        raise TaurecError(
+            f"{folder}: {len(missing)} scored trial record(s) point to a transcript that is "
+            f"not there: {describe_missing(missing)}; restore the transcripts, or pass --fresh "
+            "to move the folder aside and start over"
+        )
     for key, outcome in latest.items():
         if outcome.scored:
             plan.done.add(key)

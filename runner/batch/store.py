@@ -123,14 +123,53 @@ def read_trials(results_dir: Path | str) -> LoadedTrials:
     parsed = list(scan)
     last: dict[KeyTuple, int] = {}
     for index, record in enumerate(parsed):
-        last[record.key.as_tuple()] = index
+        key = record.key.as_tuple()
+        earlier = last.get(key)
+        if earlier is not None and parsed[earlier].status == "scored":
+            check_second_record(scan.path, parsed[earlier], earlier + 1, record, index + 1)
+            continue  # the same record twice: keep the first
+        last[key] = index
     return LoadedTrials(
         path=scan.path,
-        records=[r for i, r in enumerate(parsed) if last[r.key.as_tuple()] == i],
+        records=[r for i, r in enumerate(parsed) if last.get(r.key.as_tuple()) == i],
         superseded=len(parsed) - len(last),
         discarded_tail=scan.discarded_tail,
         tail_offset=scan.tail_offset,
     )
+
+
+def check_second_record(
+    path: Path, scored: TrialRecord, scored_line: int, record: TrialRecord, line: int
+) -> None:
+    """A later line for a key already scored is allowed only as an exact repeat (then ignored):
+    only an infra_error is ever run again; one that would replace a scored verdict with another
+    is an edit, not a retry, and raises LoadError naming both lines."""
+    if record != scored:
+        raise LoadError(
+            path,
+            [
+                f"line {line}: a second record for {_describe_key(record)}, already "
+                f"scored on line {scored_line} (status {record.status!r}, reward "
+                f"{_reward(record)!r} after reward {_reward(scored)!r}); a later "
+                "record may replace only an infra_error"
+            ],
+        )
+
+
+def record_at_line(results_dir: Path | str, line: int) -> TrialRecord:
+    """The record on one (1-based) line of trials.jsonl (to compare with a later one)."""
+    for number, record in enumerate(TrialsScan(results_dir), start=1):
+        if number == line:
+            return record
+    raise LoadError(Path(results_dir) / TRIALS_FILE, [f"line {line}: no such record"])
+
+
+def _describe_key(record: TrialRecord) -> str:
+    return f"{record.key.task_id}#{record.key.trial_index} (seed {record.key.seed})"
+
+
+def _reward(record: TrialRecord) -> float | None:
+    return None if record.score is None else record.score.reward
 
 
 def load_records(results_dir: Path | str) -> list[TrialRecord]:

@@ -39,6 +39,8 @@ TRIALS_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "policy_passed": pl.List(pl.Boolean),
     "leak_audit_clean": pl.Boolean,
     "transcript": pl.String,
+    "transcript_offset": pl.Int64,
+    "transcript_length": pl.Int64,
 }
 
 _KEY = pl.Struct(
@@ -79,6 +81,7 @@ RAW_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "usage": pl.String,  # the JSON object as text: its keys (role:model) vary by entry
     "leak_audit_clean": pl.Boolean,
     "transcript": pl.String,
+    "transcript_span": pl.Struct({"offset": pl.Int64, "length": pl.Int64}),
 }
 _REQUIRED = ("task_id", "trial_index", "status", "complexity", "reveal_difficulty", "turns")
 
@@ -133,6 +136,8 @@ def _flatten(raw: pl.LazyFrame, slug: str, snapshot: str) -> pl.LazyFrame:
             .alias("policy_passed"),
             "leak_audit_clean",
             "transcript",
+            pl.col("transcript_span").struct.field("offset").alias("transcript_offset"),
+            pl.col("transcript_span").struct.field("length").alias("transcript_length"),
         )
         .cast(TRIALS_SCHEMA)  # type: ignore[arg-type]
     )
@@ -175,6 +180,10 @@ def read_trials_frame(run_dir: Path, slug: str, snapshot: str, notes: list[str])
         return pl.DataFrame(schema=TRIALS_SCHEMA)
     try:
         raw = pl.read_ndjson(io.BytesIO(data), schema=RAW_SCHEMA)
+        if raw.select(pl.col("key").is_duplicated().any()).item():
+            # Only the runner's loader may decide which of two records of a key stands (it
+            # refuses a second verdict on a scored key).
+            raise ValueError("a key has more than one record")
         frame = _flatten(raw.lazy(), slug, snapshot).collect()
         if frame.select(pl.any_horizontal(pl.col(c).is_null() for c in _REQUIRED).any()).item():
             raise ValueError("a record lacks a required field")
