@@ -397,8 +397,7 @@ class GroupCommitter:
         self._queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
         self._failure: BaseException | None = None
         self._closed = False
-        self._thread = threading.Thread(target=self._run, name="taurec-commit", daemon=True)
-        self._thread.start()
+        self._thread: threading.Thread | None = None  # started by the first submit
 
     def submit(
         self, folder: ResultsFolder, transcript: Transcript, record: TrialRecord
@@ -406,6 +405,9 @@ class GroupCommitter:
         """Queue one finished trial; the future gives the record as written (or the write error)."""
         if self._closed:
             raise RuntimeError("GroupCommitter.submit after close")
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="taurec-commit", daemon=True)
+            self._thread.start()
         done: Future[TrialRecord] = Future()
         self._queue.put(_Pending(folder, transcript, record, done))
         return done
@@ -415,7 +417,8 @@ class GroupCommitter:
         if not self._closed:
             self._closed = True
             self._queue.put(None)
-        self._thread.join()
+        if self._thread is not None:
+            self._thread.join()
 
     def _run(self) -> None:
         stopping = False
