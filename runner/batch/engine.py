@@ -62,7 +62,7 @@ P = ParamSpec("P")
 T = TypeVar("T")
 AgentFactory = Callable[[AgentConfig, AgentContext], Agent]
 REPLACED_DIR = ".replaced"
-WRITE_BACKLOG = 1024  # finished trials that may wait for the commit thread before workers pause
+WRITE_BACKLOG = 64  # finished trials that may wait for the commit thread before workers pause
 
 
 @dataclass(frozen=True)
@@ -296,7 +296,7 @@ class _Batch:
         self.budget_exhausted = False
         self.interrupted = False
         self.spent_usd = 0.0  # cost of every finished trial, acknowledged or not (the budget)
-        self.committer = GroupCommitter()
+        self.committer = GroupCommitter(max_batch=WRITE_BACKLOG)
         self.write_failure: BaseException | None = None
         self._unacknowledged: set[asyncio.Future[TrialRecord]] = set()
         self._workers: list[asyncio.Task[None]] = []
