@@ -51,9 +51,8 @@ from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-# LiteLLM's own HTTP handler instead of the OpenAI SDK path (opt-in; see runner.agents.litellm_agent):
-# ~5 ms less client CPU per call. Run with EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER=False to compare.
-os.environ.setdefault("EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER", "True")
+# The lean HTTP path is the default (runner.llm_client); run with
+# EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER=False to measure the OpenAI SDK path instead.
 
 import yaml
 
@@ -227,7 +226,7 @@ def _warm_up() -> None:
 
 
 async def _first_call(litellm: Any, url: str) -> None:
-    from runner.agents.litellm_agent import aclose_litellm_clients
+    from runner.llm_client import aclose_litellm_clients
 
     await litellm.acompletion(
         model="openai/heuristic",
@@ -248,7 +247,7 @@ def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
         snapshot, tasks, suite = _suite(args.tasks_limit, workdir)
         _warm_up()
         if name == "litellm":
-            from runner.agents.litellm_agent import import_litellm
+            from runner.llm_client import import_litellm
 
             litellm = import_litellm()
             if args.server == "process":

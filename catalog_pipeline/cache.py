@@ -66,6 +66,8 @@ class ResponseCache:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(data)
             os.replace(tmp, file)
-        except BaseException:
+        except BaseException as exc:
             Path(tmp).unlink(missing_ok=True)
+            if isinstance(exc, OSError):
+                exc.filename = exc.filename or str(file)
             raise

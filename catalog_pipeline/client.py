@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import email.utils
+import json
 import os
 import random
 import threading
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import requests
+import urllib3
 from requests.adapters import HTTPAdapter
 
 from catalog_pipeline.cache import ResponseCache, request_key
@@ -23,6 +25,10 @@ TMDB_BASE_URL = "https://api.themoviedb.org/3"
 TOKEN_ENV = "TMDB_API_TOKEN"
 KEY_ENV = "TMDB_API_KEY"
 DEFAULT_RATE_LIMIT = 40.0
+# A TMDB details answer with every appended part is tens of KiB; anything past this is not TMDB.
+DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024
+DEFAULT_REQUEST_DEADLINE_S = 60.0
+READ_CHUNK = 64 * 1024
 INVALID_KEY_STATUS = 7
 NOT_FOUND_STATUS = 34
 
@@ -52,6 +58,10 @@ class TMDBAuthError(TMDBError):
 
 class TMDBNotFound(TMDBError):
     """The resource does not exist (TMDB status_code 34 / HTTP 404)."""
+
+
+class _Transient(Exception):
+    """One attempt failed in a way worth retrying (its text says how)."""
 
 
 class MissingCredentials(TaurecError):
@@ -129,6 +139,9 @@ class TMDBClient:
 
     Thread-safe: enrichment workers share the client. The credential (bearer token or v3 key)
     is sent with each request but is never part of a cache key, an error message or a log.
+    Every answer is bounded: at most `max_body_bytes`, read within `request_deadline_s` (a body
+    that drips in byte by byte is cut there). A truncated body, a 200 that is not JSON and a 404
+    are retried like a 5xx (a 404 `not_found_attempts` times); only 200 answers are cached.
     """
 
     def __init__(
@@ -147,6 +160,9 @@ class TMDBClient:
         backoff_max_s: float = 20.0,
         max_retry_after_s: float = 120.0,
         pool_size: int = 16,
+        request_deadline_s: float = DEFAULT_REQUEST_DEADLINE_S,
+        max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+        not_found_attempts: int = 2,
     ) -> None:
         if not token and not api_key:
             raise MissingCredentials(
@@ -164,6 +180,9 @@ class TMDBClient:
         self.backoff_base_s = backoff_base_s
         self.backoff_max_s = backoff_max_s
         self.max_retry_after_s = max_retry_after_s
+        self.request_deadline_s = request_deadline_s
+        self.max_body_bytes = max_body_bytes
+        self.not_found_attempts = not_found_attempts
         self.stats = RequestStats()
         self._random = random.Random()
         self._session = requests.Session()
@@ -221,7 +240,8 @@ class TMDBClient:
                 self.stats.count_hit(endpoint)
                 return self._result(path, *cached)
         status, body = self._fetch(path, params, endpoint)
-        if self.cache is not None and status in (200, 404):
+        # Only a 200 is final enough to keep: a 404 may be TMDB's passing hiccup.
+        if self.cache is not None and status == 200:
             request = {"method": "GET", "path": path, "params": params}
             self.cache.put(key, request, status, body)
         return self._result(path, status, body)
@@ -258,27 +278,82 @@ class TMDBClient:
         ceiling = min(self.backoff_max_s, self.backoff_base_s * 2.0 ** (attempt - 1))
         return ceiling * (0.5 + 0.5 * self._random.random())
 
+    def _read_body(self, response: requests.Response, started: float) -> bytes:
+        """The whole body, at most `max_body_bytes`, done by `request_deadline_s` after `started`."""
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            if time.monotonic() - started > self.request_deadline_s:
+                raise _Transient(
+                    f"the answer did not complete within the {self.request_deadline_s:.1f} s "
+                    "deadline"
+                )
+            # read1 returns whatever one socket read gives, so a drip is checked byte by byte.
+            chunk = response.raw.read1(READ_CHUNK, decode_content=True)
+            if not chunk:
+                return b"".join(chunks)
+            size += len(chunk)
+            if size > self.max_body_bytes:
+                raise TMDBError(
+                    f"GET {response.request.path_url.split('?')[0]}: the answer is more than "
+                    f"{self.max_body_bytes} bytes; refusing it"
+                )
+            chunks.append(chunk)
+
+    def _attempt(self, url: str, params: dict[str, Any], endpoint: str) -> tuple[int, Any, str]:
+        """One request: (status, parsed body, Retry-After); raises _Transient to retry."""
+        started = time.monotonic()
+        try:
+            # No redirects: the credential (a header or the api_key parameter) stays with TMDB's
+            # own host; a 3xx is reported as an error, not followed.
+            response = self._session.get(
+                url, params=params, timeout=self.timeout, stream=True, allow_redirects=False
+            )
+        except (requests.ConnectionError, requests.Timeout) as exc:
+            raise _Transient(f"{type(exc).__name__}: could not reach {self.base_url}") from None
+        with response:
+            self.stats.count_sent(endpoint)
+            try:
+                data = self._read_body(response, started)
+            except (
+                requests.RequestException,
+                urllib3.exceptions.HTTPError,
+                OSError,
+            ) as exc:  # a truncated, reset or stalled body
+                raise _Transient(f"the body broke off ({type(exc).__name__})") from None
+            retry_after = response.headers.get("Retry-After", "")
+            content_type = response.headers.get("Content-Type", "")
+        status = response.status_code
+        try:
+            body = json.loads(data)
+        except ValueError:
+            if status == 200:  # e.g. a proxy's HTML error page: not TMDB's answer
+                raise _Transient(
+                    f"HTTP 200 but the body is not JSON ({content_type or 'no Content-Type'})"
+                ) from None
+            body = {"status_message": data[:200].decode("utf-8", "replace")}
+        return status, body, retry_after
+
     def _fetch(self, path: str, params: dict[str, object], endpoint: str) -> tuple[int, Any]:
         url = self.base_url + path
         send_params: dict[str, Any] = dict(params)
         if self._api_key:
             send_params["api_key"] = self._api_key
         last_problem = "no attempt made"
+        not_found = 0
         for attempt in range(1, self.max_attempts + 1):
             if attempt > 1:
                 self.stats.add("retries")
             self.stats.add("limiter_wait_s", self.limiter.acquire())
             try:
-                response = self._session.get(url, params=send_params, timeout=self.timeout)
-            except (requests.ConnectionError, requests.Timeout) as exc:
-                last_problem = f"{type(exc).__name__}: could not reach {self.base_url}"
+                status, body, retry_after = self._attempt(url, send_params, endpoint)
+            except _Transient as exc:
+                last_problem = str(exc)
                 time.sleep(self._backoff(attempt))
                 continue
-            self.stats.count_sent(endpoint)
-            status = response.status_code
             if status == 429:
                 self.stats.add("rate_limited")
-                wait = _retry_after_seconds(response.headers.get("Retry-After"))
+                wait = _retry_after_seconds(retry_after)
                 if wait is not None and wait > self.max_retry_after_s:
                     raise TMDBError(
                         f"GET {path}: rate limited with Retry-After {wait:.0f}s "
@@ -296,14 +371,12 @@ class TMDBClient:
                 last_problem = f"HTTP {status}"
                 time.sleep(self._backoff(attempt))
                 continue
-            try:
-                body = response.json()
-            except ValueError:
-                if status == 200:
-                    raise TMDBError(
-                        f"GET {path}: HTTP 200 but the body is not JSON", path=path, http_status=200
-                    ) from None
-                body = {"status_message": response.text[:200]}
+            if status == 404:
+                not_found += 1
+                if not_found < self.not_found_attempts and attempt < self.max_attempts:
+                    last_problem = "HTTP 404"
+                    time.sleep(self._backoff(attempt))
+                    continue
             return status, body
         raise TMDBError(
             f"GET {path}: gave up after {self.max_attempts} attempts (last: {last_problem})",

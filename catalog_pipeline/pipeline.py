@@ -35,7 +35,7 @@ from catalog_pipeline.snapshot import (
     previous_snapshot,
     read_json,
     sha256_bytes,
-    write_atomic,
+    write_snapshot_folder,
 )
 from catalog_pipeline.tables import csv_bytes, parquet_bytes
 from runner.catalog import Catalog, CatalogItem
@@ -256,12 +256,7 @@ def build_snapshot(
         notes=notes,
     )
     files["manifest.json"] = manifest.to_json_bytes()
-    rewritten = []
-    for name, data in files.items():
-        path = folder / name
-        if not path.exists() or path.read_bytes() != data:
-            write_atomic(path, data)
-            rewritten.append(name)
+    rewritten = write_snapshot_folder(folder, files)
     return RefreshResult(
         path=folder,
         manifest=manifest,

@@ -7,7 +7,9 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import tempfile
+import time
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -35,11 +37,56 @@ def write_atomic(path: Path, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
         os.chmod(tmp, 0o644)  # mkstemp creates 0600; snapshots are meant to be shared
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            exc.filename = exc.filename or str(path)
         raise
+
+
+def write_snapshot_folder(folder: Path, files: dict[str, bytes]) -> list[str]:
+    """Make `folder` hold `files` (and keep any other file it had, e.g. solvability.json), all
+    or nothing: the new folder is built beside it under a dot-name, then renamed into place, so
+    a full disk or a kill mid-write never leaves a half snapshot under a date. Returns the names
+    whose bytes changed (none: nothing is written)."""
+    old = {p.name: p for p in folder.iterdir() if p.is_file()} if folder.is_dir() else {}
+    changed = [n for n, data in files.items() if n not in old or old[n].read_bytes() != data]
+    if not changed:
+        return []
+    stamp = f"{os.getpid()}-{time.monotonic_ns()}"
+    partial = folder.with_name(f".{folder.name}.partial-{stamp}")
+    replaced = folder.with_name(f".{folder.name}.replaced-{stamp}")
+    try:
+        partial.mkdir(parents=True)
+        for name, path in old.items():
+            if name not in files and not name.startswith("."):
+                shutil.copy2(path, partial / name)
+        for name, data in files.items():
+            write_atomic(partial / name, data)
+        _fsync_dir(partial)
+        if folder.is_dir():
+            os.replace(folder, replaced)
+        os.replace(partial, folder)
+        _fsync_dir(folder.parent)
+    except BaseException:
+        shutil.rmtree(partial, ignore_errors=True)
+        if replaced.is_dir() and not folder.exists():
+            os.replace(replaced, folder)  # put the complete old snapshot back
+        raise
+    shutil.rmtree(replaced, ignore_errors=True)
+    return changed
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def snapshot_dates(root: Path) -> list[dt.date]:

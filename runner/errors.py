@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -38,6 +39,21 @@ class AgentFailure(TaurecError):
         self.kind = kind
         self.message = message
         super().__init__(f"{kind}: {message}")
+
+
+# A full disk, a full quota, or a file past the process's size limit (RLIMIT_FSIZE).
+DISK_FULL_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+
+
+def is_disk_full(error: BaseException) -> bool:
+    """Whether an error is the disk (or a size limit) refusing more bytes."""
+    return isinstance(error, OSError) and error.errno in DISK_FULL_ERRNOS
+
+
+def describe_disk_full(error: OSError) -> str:
+    """One line: what could not be written, and why (`No space left on device`)."""
+    where = f" writing {error.filename}" if error.filename else ""
+    return f"disk full{where}: {error.strerror or error}"
 
 
 def describe_validation_error(error: ValidationError, prefix: str = "") -> list[str]:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import ipaddress
 import json
 import os
 import re
+import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -15,6 +18,7 @@ from runner.errors import TaurecError
 __all__ = [
     "ENTRY_KEY_PREFIX",
     "HOSTED_ENV",
+    "OWN_SERVER_ENV",
     "PROVIDER_KEYS",
     "KeyPolicyError",
     "ProviderKey",
@@ -33,6 +37,9 @@ __all__ = [
 ENTRY_KEY_PREFIX = "TAUREC_KEY_"
 # Set (to anything but "" or "0") on hosted runs: endpoints on loopback or private addresses refused.
 HOSTED_ENV = "TAUREC_HOSTED"
+# `host:port` of the model server a hosted run starts for its own loopback baselines
+# (scripts/run_shard.sh): the one loopback address a hosted run may call.
+OWN_SERVER_ENV = "TAUREC_OWN_MODEL_SERVER"
 
 
 @dataclass(frozen=True)
@@ -176,17 +183,53 @@ def hosted() -> bool:
 
 
 def host_problem(url: str, *, hosted_run: bool) -> str | None:
-    """Why a run may not call this URL's host (private addresses always, loopback when hosted)."""
+    """Why a run may not call this URL's host (private addresses always, loopback when hosted).
+
+    On hosted runs a host name is resolved too: a name that points at a loopback, private or
+    link-local address (the runner's metadata service, a sibling container) is refused like
+    the address itself. The hosted run's own model server (OWN_SERVER_ENV) is the one exception.
+    """
     host = _host(url)
+    if hosted_run and _is_own_server(url):
+        return None
     if _is_loopback(host):
         return f"{host!r} is loopback: refused on hosted runs" if hosted_run else None
     try:
         address = ipaddress.ip_address(host.strip("[]"))
     except ValueError:
+        if not hosted_run:
+            return None
+        for resolved in _resolve(host):
+            if resolved.is_loopback or _is_private(resolved):
+                return f"{host!r} resolves to {resolved}, a loopback or private address: refused"
         return None
-    if address.is_private or address.is_link_local or address.is_reserved:
+    if _is_private(address):
         return f"{host!r} is a private or link-local address: refused"
     return None
+
+
+def _is_private(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    return address.is_private or address.is_link_local or address.is_reserved
+
+
+def _is_own_server(url: str) -> bool:
+    own = os.environ.get(OWN_SERVER_ENV, "")
+    parts = urlsplit(url)
+    return bool(own) and f"{parts.hostname}:{parts.port}" == own
+
+
+@functools.lru_cache(maxsize=256)
+def _resolve(host: str) -> tuple[ipaddress.IPv4Address | ipaddress.IPv6Address, ...]:
+    """Every address a host name resolves to (none when it does not resolve: the call fails)."""
+    try:
+        infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError):
+        return ()
+    found = []
+    for info in infos:
+        with contextlib.suppress(ValueError):
+            found.append(ipaddress.ip_address(str(info[4][0]).split("%", 1)[0]))
+    return tuple(found)
 
 
 def key_problems(agent: Mapping[str, object], slug: str | None) -> list[tuple[str, str]]:

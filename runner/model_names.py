@@ -13,7 +13,7 @@ Severity = Literal["error", "warning"]
 def check_model_string(model: str, *, custom_base: bool = False) -> list[tuple[Severity, str]]:
     """Problems with `provider/model`: an unknown provider is an error; a model name the installed
     LiteLLM does not list is a warning (skipped for a custom api_base, which serves its own names)."""
-    from runner.agents.litellm_agent import import_litellm
+    from runner.llm_client import import_litellm
 
     litellm = import_litellm()
     providers = sorted(str(getattr(p, "value", p)) for p in litellm.provider_list)

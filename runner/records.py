@@ -144,7 +144,7 @@ class TrialRecord(BaseModel):
         return value
 
 
-RunStatus = Literal["running", "completed", "budget_exhausted", "interrupted"]
+RunStatus = Literal["running", "completed", "budget_exhausted", "interrupted", "disk_full"]
 
 
 class RunCounts(BaseModel):
@@ -186,6 +186,9 @@ class RunManifest(BaseModel):
     counts: RunCounts = Field(default_factory=RunCounts)
     cost_usd: float = 0.0
     max_cost_usd: float | None = None
+    error: str | None = Field(
+        default=None, description="Why the run stopped early, in one line (e.g. the disk was full)"
+    )
     task_ids: list[str] = Field(
         default_factory=list, description="Tasks in scope (all shards), so merges can list gaps"
     )

@@ -20,6 +20,8 @@ taurec="${TAUREC:-$root/.venv/bin/taurec}"
 # The api_base port of the loopback entries (submissions/heuristic-via-litellm says 8765).
 port="${TAUREC_MODEL_PORT:-8765}"
 export LITELLM_LOCAL_MODEL_COST_MAP=True
+# On hosted runs (TAUREC_HOSTED=1) loopback and private hosts are refused, except this server.
+export TAUREC_OWN_MODEL_SERVER="127.0.0.1:$port"
 
 mkdir -p "$out"
 log="$(mktemp)"

@@ -14,7 +14,7 @@ from types import ModuleType
 import click
 
 from runner.cli import COMMANDS, cli
-from runner.paths import PROJECT_ROOT
+from runner.paths import PROJECT_ROOT, SNAPSHOTS_DIR
 
 
 def cli_docs() -> ModuleType:
@@ -81,3 +81,23 @@ def test_the_reference_does_not_depend_on_where_the_checkout_lives(tmp_path: Pat
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert str(deep) not in (deep / "docs" / "cli.md").read_text(encoding="utf-8")
+
+
+def test_help_shows_path_defaults_relative_to_the_working_directory(tmp_path: Path) -> None:
+    # Before: relative to the checkout ("catalog_pipeline/snapshots" from anywhere), a path
+    # that named nothing when typed in another folder.
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    done = subprocess.run(
+        [str(PROJECT_ROOT / ".venv" / "bin" / "taurec"), "catalog", "refresh", "--help"],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    text = "".join(done.stdout.split())  # help wraps (and splits) long defaults over lines
+    [shown] = re.findall(r"--outDIRECTORY.*?\[default:\((\S+?)\)\]", text)
+    assert not Path(shown).is_absolute()
+    assert (elsewhere / shown).resolve() == SNAPSHOTS_DIR.resolve()

@@ -119,12 +119,15 @@ def test_refresh_workflow_shape() -> None:
     uses = [s.get("uses", "") for s in steps(workflow)]
     assert any(u.startswith("peter-evans/create-pull-request@") for u in uses)
     assert any(u.startswith("actions/deploy-pages@") for u in uses)
-    assert jobs["publish"]["permissions"] == {
-        "contents": "write",
-        "pull-requests": "write",
-        "id-token": "write",
-        "attestations": "write",
-    }
+    # The job that runs project code holds a read-only token; signing and the write token each
+    # live in a job that runs none (see test_no_job_runs_project_code_with_write_permissions).
+    assert "permissions" not in jobs["publish"]
+    assert jobs["attest"]["permissions"] == {"id-token": "write", "attestations": "write"}
+    assert jobs["pull-request"]["permissions"] == {"contents": "write", "pull-requests": "write"}
+    # Hosted runs refuse loopback/private endpoints at run time, bar their own model server.
+    shard = next(s for s in jobs["run"]["steps"] if "scripts/run_shard.sh" in s.get("run", ""))
+    assert shard["env"]["TAUREC_HOSTED"] == "1"
+    assert "TAUREC_OWN_MODEL_SERVER=" in (PROJECT_ROOT / "scripts" / "run_shard.sh").read_text()
     # Each run is recorded in the ledger and the results and snapshot are attested.
     assert "taurec ledger record" in runs
     attest = next(s for s in steps(workflow) if "attest-build-provenance" in s.get("uses", ""))
@@ -150,3 +153,22 @@ def test_scripts_the_workflows_call_exist_and_are_executable() -> None:
     }
     for script in called:
         assert (PROJECT_ROOT / script).stat().st_mode & 0o111, script
+
+
+# The only shell a job holding a write token or OIDC may run: no project code, no installed tools.
+PRIVILEGED_RUNS = {"rm -rf catalog_pipeline/snapshots"}
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_no_job_runs_project_code_with_write_permissions(path: Path) -> None:
+    workflow = load(path.name)
+    for name, job in workflow["jobs"].items():
+        permissions = job.get("permissions", workflow["permissions"])
+        privileged = [k for k, v in permissions.items() if v == "write"]
+        if not privileged:
+            continue
+        runs = {s["run"].strip() for s in job.get("steps", []) if "run" in s}
+        assert runs <= PRIVILEGED_RUNS, f"{path.name}: job {name} ({privileged}) runs {runs}"
+        for step in job.get("steps", []):
+            uses = step.get("uses", "")
+            assert not uses.startswith(("./", "actions/setup-")), f"{path.name}: {name}: {uses}"

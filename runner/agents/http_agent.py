@@ -27,13 +27,12 @@ from runner.protocols import (
     ToolCallRequest,
     ToolSchema,
 )
+from runner.response_cap import MAX_RESPONSE_BYTES
 from runner.retry import call_with_retry, redact_config
 from runner.transcript import ComponentSpec
 
 __all__ = ["HttpAgent", "check_endpoint", "last_tool_results"]
 
-# The largest step reply read (a step is a message and some tool calls: kilobytes, not gigabytes).
-MAX_RESPONSE_BYTES = 4 * 1024 * 1024
 _LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
 
 

@@ -7,7 +7,6 @@ import functools
 import json
 import os
 import random
-import sys
 from typing import Any
 
 from runner.agent_config import LiteLLMAgentConfig
@@ -19,6 +18,7 @@ from runner.keys import (
     hosted,
     is_provider_endpoint,
 )
+from runner.llm_client import chat_completion, import_litellm, response_cost
 from runner.protocols import (
     AgentContext,
     AgentReply,
@@ -30,46 +30,12 @@ from runner.protocols import (
 from runner.retry import call_with_retry, redact_config, shared_rate_limiter
 from runner.transcript import ComponentSpec
 
-__all__ = ["LOCAL_PLACEHOLDER_KEY", "LiteLLMAgent", "aclose_litellm_clients", "import_litellm"]
+__all__ = ["LOCAL_PLACEHOLDER_KEY", "LiteLLMAgent"]
 
 # Sent as the key when the key table allows no secret (a custom api_base without TAUREC_KEY_…).
 LOCAL_PLACEHOLDER_KEY = "taurec-local"
 # Slack on top of the client timeout before we stop waiting ourselves.
 _TIMEOUT_SLACK_S = 5.0
-
-
-# LiteLLM's own HTTP handler for OpenAI-compatible chat calls instead of the OpenAI SDK client.
-# Same request, same response, same exception mapping (LiteLLM's RateLimitError etc. with the
-# provider's headers), but it skips the SDK's per-call request transform, which walks every message
-# of the conversation against its TypedDicts: ~5 ms of CPU per call on a 20-message conversation,
-# a third of the client's CPU in benchmarks/runner_throughput.py. LiteLLM calls it experimental and
-# it is untested here against real providers, so it is opt-in: set the variable to True (the
-# throughput benchmark does) for high-concurrency runs against OpenAI-compatible servers.
-LITELLM_HTTP_HANDLER_ENV = "EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER"
-
-
-@functools.cache
-def import_litellm() -> Any:
-    """Import LiteLLM once, offline and quiet (no price-map download, no feedback banners)."""
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    import litellm
-
-    litellm.suppress_debug_info = True
-    litellm.telemetry = False
-    return litellm
-
-
-async def aclose_litellm_clients() -> None:
-    """Close LiteLLM's cached HTTP clients; call it before an event loop that used models ends.
-
-    LiteLLM keeps one client per event loop and never closes it, so without this every finished
-    loop leaves open sockets behind (ResourceWarning at garbage collection).
-    """
-    if "litellm" not in sys.modules:
-        return
-    litellm = import_litellm()
-    await litellm.close_litellm_async_clients()
-    litellm.in_memory_llm_clients_cache.flush_cache()
 
 
 @functools.cache
@@ -174,7 +140,6 @@ class LiteLLMAgent:
         return kwargs
 
     async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> AgentReply:
-        litellm = import_litellm()
         kwargs = self._request(messages, tools)
         api_key = self._api_key()
         kwargs["api_key"] = api_key
@@ -182,7 +147,7 @@ class LiteLLMAgent:
 
         async def call() -> Any:
             async with asyncio.timeout(limit):
-                return await litellm.acompletion(**kwargs)
+                return await chat_completion(**kwargs)
 
         try:
             response = await call_with_retry(
@@ -238,22 +203,8 @@ class LiteLLMAgent:
         )
 
     def _cost(self, response: Any, prompt: int, completion: int) -> float:
-        """Configured prices win; else LiteLLM's price map; else 0 (unknown model). Never raises.
-
-        LiteLLM already priced the response once (`_hidden_params["response_cost"]`, None when
-        the model has no price); reuse that instead of pricing it a second time.
-        """
+        """Configured prices win; else the price LiteLLM put on the response; else 0."""
         prices = self._config.prices
         if prices is not None:
             return (prompt * prices.input_per_mtok + completion * prices.output_per_mtok) / 1e6
-        hidden = getattr(response, "_hidden_params", None)
-        if isinstance(hidden, dict) and "response_cost" in hidden:
-            cost = hidden["response_cost"]
-            return float(cost) if isinstance(cost, int | float) and cost >= 0 else 0.0
-        try:
-            cost = import_litellm().completion_cost(
-                completion_response=response, model=self._config.model
-            )
-        except Exception:
-            return 0.0
-        return float(cost) if isinstance(cost, int | float) and cost >= 0 else 0.0
+        return response_cost(response, self._config.model)

@@ -39,7 +39,7 @@ from runner.batch.store import (
     record_at_line,
 )
 from runner.batch.tally import RunTally, TrialOutcome
-from runner.errors import InfraFailure, TaurecError
+from runner.errors import InfraFailure, TaurecError, describe_disk_full, is_disk_full
 from runner.ledger import workflow_run_url
 from runner.metrics import trial_passed
 from runner.paths import PROJECT_ROOT, SNAPSHOTS_DIR
@@ -137,6 +137,8 @@ class _Plan:
     retried_infra: int = 0
     ran: int = 0
     notes: list[str] = field(default_factory=list)
+    spent_usd: float = 0.0  # finished trials' cost, committed or not (the entry's budget)
+    budget_exhausted: bool = False
 
     def iter_jobs(self) -> Iterator[_Job]:
         """The trials still to run, generated as they are needed (never all planned up front)."""
@@ -201,7 +203,7 @@ def _default_agent_factory() -> AgentFactory:
 async def _close_model_clients() -> None:
     """Close LiteLLM's cached HTTP clients before the loop ends (only if a model was called)."""
     if "litellm" in sys.modules:
-        from runner.agents.litellm_agent import aclose_litellm_clients
+        from runner.llm_client import aclose_litellm_clients
 
         await aclose_litellm_clients()
 
@@ -289,12 +291,16 @@ class _Batch:
         self.max_turns = max_turns
         self.concurrency = concurrency
         self.max_cost = max_cost
+        # Each entry's share of max_cost (set once the entries are known): one entry's costs
+        # can never spend what the others were given.
+        self.entry_budget: float | None = None
         self.progress = progress
         self.agent_factory = agent_factory
         self.redactor = redactor
         self.stats = ProgressStats()
         self.budget_exhausted = False
         self.interrupted = False
+        self.disk_full: str | None = None  # the one-line reason, once a write found no room
         self.spent_usd = 0.0  # cost of every finished trial, acknowledged or not (the budget)
         self.committer = GroupCommitter(max_batch=WRITE_BACKLOG)
         self.write_failure: BaseException | None = None
@@ -390,6 +396,9 @@ class _Batch:
         """Hand a finished trial to the group-commit thread; it is counted (acknowledged in the
         progress output) only once its record is on disk."""
         self.spent_usd += record.cost_usd
+        job.plan.spent_usd += record.cost_usd
+        if self.entry_budget is not None and job.plan.spent_usd >= self.entry_budget:
+            job.plan.budget_exhausted = True
         written: Future[TrialRecord] = self.committer.submit(job.plan.folder, transcript, record)
         done = asyncio.wrap_future(written)
         self._unacknowledged.add(done)
@@ -398,13 +407,18 @@ class _Batch:
     def _acknowledge(self, job: _Job, done: asyncio.Future[TrialRecord]) -> None:
         self._unacknowledged.discard(done)
         failure = done.exception()
-        if failure is not None:
-            if self.write_failure is None:
-                self.write_failure = failure
-                for worker in self._workers:
-                    worker.cancel()
-            return
-        self._count(job, done.result())
+        if failure is None:
+            self._count(job, done.result())
+        elif is_disk_full(failure):
+            # Not recorded (the partial bytes were cut back): stop scheduling, say why once.
+            if self.disk_full is None:
+                assert isinstance(failure, OSError)
+                self.disk_full = describe_disk_full(failure)
+                self.log(f"stopping: {self.disk_full}")
+        elif self.write_failure is None:
+            self.write_failure = failure
+            for worker in self._workers:
+                worker.cancel()
 
     async def drain(self) -> None:
         """Commit every finished trial still queued, and acknowledge it."""
@@ -484,11 +498,13 @@ class _Batch:
             while True:
                 if self.max_cost is not None and self.spent_usd >= self.max_cost:
                     self.budget_exhausted = True
-                if self.budget_exhausted:
+                if self.budget_exhausted or self.disk_full is not None:
                     return
                 job = next(jobs, None)
                 if job is None:
                     return
+                if job.plan.budget_exhausted:
+                    continue  # this entry spent its share; the others go on
                 await self._run_job(job)
 
         workers = [asyncio.create_task(worker()) for _ in range(min(self.concurrency, total))]
@@ -786,6 +802,8 @@ async def run_submissions_async(
         for entrant in entrants
     ]
     batch.stats.total = sum(p.jobs for p in plans)
+    if max_cost is not None:
+        batch.entry_budget = max_cost / len(plans)
     batch.stats.skipped_existing = sum(p.skipped_existing for p in plans)
 
     results: list[RunResult] = []
@@ -813,13 +831,17 @@ async def run_submissions_async(
             for plan in plans:
                 remaining = plan.ran < plan.jobs
                 status: RunStatus = "completed"
-                if batch.interrupted and remaining:
+                if batch.disk_full is not None and remaining:
+                    status = "disk_full"
+                elif batch.interrupted and remaining:
                     status = "interrupted"
-                elif batch.budget_exhausted and remaining:
+                elif (batch.budget_exhausted or plan.budget_exhausted) and remaining:
                     status = "budget_exhausted"
                 elif remaining:
                     status = "interrupted"
                 manifest, tally = _final_manifest(plan, status)
+                if status == "disk_full":
+                    manifest.error = batch.disk_full
                 plan.folder.write_manifest(manifest)
                 results.append(
                     RunResult(
@@ -857,7 +879,8 @@ Results go to `<submission_dir>/results/<snapshot-label>/` (or `<out>/<slug>/res
 Every trial runs and is scored under the named rule set (`v2` unless `rules="v1"`).
 Resume is the default: recorded keys are never re-run; `infra_error` keys are run again and the
 new record supersedes the old one. `fresh` moves an existing folder to `results/.replaced/`.
-Ctrl-C cancels running trials and returns with status `interrupted`; `max_cost` stops
-scheduling once the spent cost reaches it (status `budget_exhausted`).
+Ctrl-C cancels running trials and returns with status `interrupted`; `max_cost` is split
+evenly over the submissions, and each stops scheduling once its share is spent (status
+`budget_exhausted`).
 """,
 )

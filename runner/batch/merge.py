@@ -132,7 +132,7 @@ def _gather_transcripts(
                     record = record.model_copy(update={"transcript": name, "transcript_span": None})
                 written.append(record)
                 continue
-            span = archive.append(member)
+            span = archive.append(member, sync=False)  # one fsync when the block ends
             written.append(
                 record.model_copy(update={"transcript": ARCHIVE, "transcript_span": span})
             )

@@ -98,7 +98,7 @@ async def preflight_entries(
             continue
         probes.append((slug, agent))
     if any(isinstance(config, LiteLLMAgentConfig) for _, config in probes):
-        from runner.agents.litellm_agent import import_litellm
+        from runner.llm_client import import_litellm
 
         import_litellm()  # seconds of import time must not count against the endpoint
     results = await asyncio.gather(

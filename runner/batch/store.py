@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from runner.batch.archive import ARCHIVE, TRANSCRIPTS_DIR, archive_member, gzip_deterministic
 from runner.batch.redact import Redactor
-from runner.errors import LoadError, TaurecError, describe_validation_error
+from runner.errors import LoadError, TaurecError, describe_validation_error, is_disk_full
 from runner.records import RunManifest, TranscriptSpan, TrialRecord
 from runner.transcript import Transcript
 
@@ -200,17 +200,41 @@ def _fsync_dir(path: Path) -> None:
 def write_atomic(path: Path, data: bytes) -> None:
     """Write to a temporary file beside `path`, fsync it, rename it over `path`, fsync the folder."""
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            view = memoryview(data)
+            while view:
+                written = os.write(fd, view)
+                view = view[written:]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)  # a full disk leaves no temporary file behind
+        exc.filename = exc.filename or str(path)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _allocated(path: Path) -> int:
+    return path.stat().st_blocks * 512
+
+
+def overwrite_in_place(path: Path, data: bytes) -> None:
+    """Rewrite an existing small file over its own blocks (no new file): the last resort for
+    saying "disk full" in run.json when the disk has no room for a temporary copy."""
+    fd = os.open(path, os.O_WRONLY)
     try:
         view = memoryview(data)
         while view:
             written = os.write(fd, view)
             view = view[written:]
+        os.ftruncate(fd, len(data))
         os.fsync(fd)
     finally:
         os.close(fd)
-    os.replace(tmp, path)
-    _fsync_dir(path.parent)
 
 
 def manifest_bytes(manifest: RunManifest) -> bytes:
@@ -273,19 +297,30 @@ class ResultsFolder:
             for transcript, _ in trials
         ]
         spans = self._archive.append_all(members)
-        self._archive.sync()
         written = [
             record.model_copy(update={"transcript": ARCHIVE, "transcript_span": span})
             for (_, record), span in zip(trials, spans, strict=True)
         ]
         lines = "".join(self.redactor.scrub(r.model_dump_json()) + "\n" for r in written)
-        _write_all(self._fd, lines.encode("utf-8"), self.path / TRIALS_FILE)
-        os.fsync(self._fd)
+        try:
+            _append_durably(self._fd, lines.encode("utf-8"), self.path / TRIALS_FILE)
+        except OSError:
+            self._archive.cut_back(spans[0].offset)  # members no record will point to
+            raise
         return written
 
     def write_manifest(self, manifest: RunManifest) -> None:
+        """Atomically; on a full disk, over the existing run.json's own blocks as a last resort."""
         data = self.redactor.scrub(manifest_bytes(manifest).decode("utf-8")).encode("utf-8")
-        write_atomic(self.path / MANIFEST_FILE, data)
+        path = self.path / MANIFEST_FILE
+        try:
+            write_atomic(path, data)
+        except OSError as exc:
+            # Only when the new text fits the blocks the file already holds: a rewrite that
+            # ran out of room halfway would leave neither the old manifest nor the new one.
+            if not (is_disk_full(exc) and path.exists() and _allocated(path) >= len(data)):
+                raise
+            overwrite_in_place(path, data)
 
     def close(self) -> None:
         if self._fd is not None:
@@ -320,7 +355,7 @@ def _open_append(path: Path) -> int:
 
 class ArchiveAppender:
     """Appends gzip members to a results folder's transcript archive and says where each landed;
-    nothing is durable before `sync` (leaving the `with` block syncs)."""
+    each append is one write (cut back if it fails) and, unless deferred, one fsync."""
 
     def __init__(self, results_dir: Path) -> None:
         self.path = results_dir / ARCHIVE
@@ -328,8 +363,8 @@ class ArchiveAppender:
         self._end = 0
         self._unsynced = False
 
-    def append_all(self, members: Sequence[bytes]) -> list[TranscriptSpan]:
-        """Append members in one write; their spans, in order."""
+    def append_all(self, members: Sequence[bytes], *, sync: bool = True) -> list[TranscriptSpan]:
+        """Append members in one write (and fsync, unless `sync` is False); their spans."""
         if self._fd is None:
             self._fd = _open_append(self.path)
             self._end = os.fstat(self._fd).st_size
@@ -338,15 +373,23 @@ class ArchiveAppender:
         for member in members:
             spans.append(TranscriptSpan(offset=offset, length=len(member)))
             offset += len(member)
-        _write_all(self._fd, b"".join(members), self.path)
+        _append_durably(self._fd, b"".join(members), self.path, sync=sync)
         self._end = offset
-        self._unsynced = True
+        self._unsynced = not sync
         return spans
 
-    def append(self, member: bytes) -> TranscriptSpan:
-        return self.append_all([member])[0]
+    def cut_back(self, end: int) -> None:
+        """Drop what was appended past `end` (a batch whose records could not be written)."""
+        if self._fd is not None and end < self._end:
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, end)
+                self._end = end
+
+    def append(self, member: bytes, *, sync: bool = True) -> TranscriptSpan:
+        return self.append_all([member], sync=sync)[0]
 
     def sync(self) -> None:
+        """fsync appends made with `sync=False`."""
         if self._fd is not None and self._unsynced:
             os.fsync(self._fd)
             self._unsynced = False
@@ -367,13 +410,25 @@ class ArchiveAppender:
             self.close()
 
 
-def _write_all(fd: int, data: bytes, path: Path) -> None:
-    view = memoryview(data)
-    while view:
-        count = os.write(fd, view)
-        if count <= 0:
-            raise OSError(f"{path}: write returned {count}")
-        view = view[count:]
+def _append_durably(fd: int, data: bytes, path: Path, *, sync: bool = True) -> None:
+    """Write `data` at the end of an O_APPEND file and fsync it (unless `sync` is False). On any
+    failure (a full disk included) the file is cut back to where it was, never left with half a
+    line or member, and the error names the file."""
+    before = os.fstat(fd).st_size
+    try:
+        view = memoryview(data)
+        while view:
+            count = os.write(fd, view)
+            if count <= 0:
+                raise OSError(errno.ENOSPC, f"{os.strerror(errno.ENOSPC)} (short write)")
+            view = view[count:]
+        if sync:
+            os.fsync(fd)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, before)
+        exc.filename = exc.filename or str(path)
+        raise
 
 
 @dataclass

@@ -10,7 +10,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 import click
 
-from runner.errors import TaurecError
+from runner.errors import TaurecError, describe_disk_full, is_disk_full
 
 # name -> "module:attribute". Modules are imported only when their command runs, so
 # commands that never call a model never pay for importing LiteLLM.
@@ -47,20 +47,18 @@ class LazyGroup(click.Group):
 
 
 def _relative_path_defaults(command: click.Command) -> None:
-    """`--help` shows path defaults inside the checkout relative to it, never this machine's
-    absolute path (which also made the generated CLI reference depend on where it was built)."""
+    """`--help` shows path defaults relative to the working directory (`tasks` when run in the
+    checkout, `../checkout/tasks` from beside it): a path the user can type as shown, never this
+    machine's absolute path (which also made the generated CLI reference depend on where it was
+    built)."""
+    import os
     from pathlib import Path
-
-    from runner.paths import PROJECT_ROOT
 
     for param in command.params:
         if isinstance(param, click.Option) and param.show_default is True:
             default = param.default
             if isinstance(default, Path) and default.is_absolute():
-                try:
-                    param.show_default = default.relative_to(PROJECT_ROOT).as_posix() or "."
-                except ValueError:
-                    continue
+                param.show_default = Path(os.path.relpath(default, Path.cwd())).as_posix()
     if isinstance(command, click.Group):
         for sub in command.commands.values():
             _relative_path_defaults(sub)
@@ -87,4 +85,10 @@ def main() -> None:
     except TaurecError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
+    except OSError as exc:
+        if not is_disk_full(exc):
+            raise
+        # Every writer cleans up its own temporary files; what is left is one line, no traceback.
+        click.echo(f"error: {describe_disk_full(exc)}", err=True)
+        sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)

@@ -69,5 +69,6 @@ max_cost_option = click.option(
     type=click.FloatRange(min=0),
     default=None,
     metavar="USD",
-    help="Stop scheduling new trials once this much has been spent (default: the board's budget).",
+    help="Stop scheduling new trials once this much has been spent; each entry of the run gets an "
+    "equal share, so one entry's costs never spend another's (default: the board's budget).",
 )

@@ -147,6 +147,13 @@ def command(
         out=out,
         progress=default_progress(),
     )
+    full = next((r for r in results if r.manifest.status == "disk_full"), None)
+    if full is not None:
+        click.echo(
+            f"error: {full.manifest.error} (run.json says disk_full; free space and re-run to resume)",
+            err=True,
+        )
+        sys.exit(1)
     if any(r.manifest.status == "interrupted" for r in results):
         click.echo(f"interrupted: {one_line(results)}")
         sys.exit(130)

@@ -169,10 +169,9 @@ class LiteLLMUser:
     async def respond(self, conversation: list[MessageEvent]) -> UserTurn:
         import asyncio
 
-        from runner.agents.litellm_agent import import_litellm
+        from runner.llm_client import chat_completion, response_cost
         from runner.retry import call_with_retry
 
-        litellm = import_litellm()
         kwargs: dict[str, Any] = {
             "model": self._model,
             "messages": self._messages(conversation),
@@ -196,7 +195,7 @@ class LiteLLMUser:
 
         async def call() -> Any:
             async with asyncio.timeout(self._timeout_s + 5.0):
-                return await litellm.acompletion(**kwargs)
+                return await chat_completion(**kwargs)
 
         response = await call_with_retry(
             call,
@@ -218,10 +217,7 @@ class LiteLLMUser:
         usage = getattr(response, "usage", None)
         prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
         completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
-        try:
-            cost = float(litellm.completion_cost(completion_response=response) or 0.0)
-        except Exception:
-            cost = 0.0
+        cost = response_cost(response, self._model)
         return UserTurn(
             content=content,
             verdict=verdict,

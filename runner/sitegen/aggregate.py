@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import polars as pl
 
@@ -26,6 +26,19 @@ class Aggregates:
     per_task: pl.DataFrame
     per_policy: pl.DataFrame
     trials: pl.DataFrame
+    _parts: dict[str, dict[tuple[str, str], pl.DataFrame]] = field(default_factory=dict, repr=False)
+
+    def of_run(self, table: str, slug: str, snapshot: str) -> pl.DataFrame:
+        """The rows of one (submission, snapshot) in `table` (each table is split once, then looked up)."""
+        frame: pl.DataFrame = getattr(self, table)
+        if table not in self._parts:
+            self._parts[table] = {
+                (str(k[0]), str(k[1])): part
+                for k, part in frame.partition_by(
+                    list(RUN_KEYS), as_dict=True, maintain_order=True
+                ).items()
+            }
+        return self._parts[table].get((slug, snapshot), frame.clear())
 
 
 def trials_frame(runs: Iterable[Run]) -> pl.DataFrame:

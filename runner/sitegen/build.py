@@ -35,14 +35,17 @@ from runner.sitegen.bounds import (
     SizeReport,
     enforce_budget,
     measure,
+    paged_runs,
     write_raw_trials,
 )
 from runner.sitegen.inputs import SHA256SUMS, SiteInputs, load_inputs, published_files
 from runner.sitegen.mkdocs_hooks import bodies_dir
 from runner.sitegen.pages import PageWriter, environment, render_pages
+from runner.sitegen.trial_pages import has_transcripts, runs_with_pages, start_trial_pages
 from runner.sitegen.views import SnapshotBoard, boards
 
 VEGA_BUNDLE = "assets/vendor/vega-bundle.js"
+CHART_SPECS = "assets/chart-specs.js"
 CACHE_DIR = PROJECT_ROOT / ".taurec-cache"
 
 
@@ -187,8 +190,13 @@ def run_mkdocs(config_file: Path, docs: Path, out: Path, site_url: str | None = 
 
 
 def assemble(
-    docs: Path, site_dir: Path, inputs: SiteInputs, agg: Aggregates, board: BoardSettings
-) -> tuple[int, int]:
+    docs: Path,
+    site_dir: Path,
+    inputs: SiteInputs,
+    agg: Aggregates,
+    board: BoardSettings,
+    trial_runs: set[tuple[str, str]],
+) -> int:
     """Fill `docs` with hand-written pages, assets, the vega bundle, downloads and generated pages."""
     for folder in (docs, bodies_dir(docs)):
         if folder.exists():
@@ -209,8 +217,19 @@ def assemble(
     links = _downloads(docs, inputs, board_list)
     raw = write_raw_trials(docs, inputs)
     writer = PageWriter(environment(site_dir / "templates"), docs)
-    trial_pages = render_pages(writer, inputs, agg, board_list, links, raw, board)
-    return writer.count, trial_pages
+    render_pages(writer, inputs, agg, board_list, links, raw, board, trial_runs)
+    writer.write_chart_specs(CHART_SPECS)
+    return writer.count
+
+
+def runs_with_trial_pages(inputs: SiteInputs) -> set[tuple[str, str]]:
+    """Trial pages only for the latest snapshot of each rule set (older runs keep raw downloads)."""
+    paged = paged_runs(inputs.runs)
+    return {
+        (r.slug, r.snapshot)
+        for r in inputs.runs
+        if (r.slug, r.snapshot) in paged and has_transcripts(r)
+    }
 
 
 def _check_replaceable(out: Path) -> None:
@@ -236,6 +255,7 @@ def build_site(
     max_size_mb: float | None = DEFAULT_BUDGET_MB,
     rules: str = DEFAULT_RULES,
     board: BoardSettings | None = None,
+    workers: int | None = None,
 ) -> BuildReport:
     """Build the whole static site into `out` (works from file:// and any static server).
 
@@ -243,6 +263,7 @@ def build_site(
     `board` (the settings of `leaderboard.yaml`) is shown on the Methodology and entry pages.
     `site_url` (e.g. https://owner.github.io/repo/) gives the 404 page and the sitemap real
     addresses; `max_size_mb` fails the build, naming the largest parts, when `out` outgrows it.
+    `workers` processes render the trial pages (default: one per core).
     """
     if board is None:
         board = BoardSettings.model_validate({"rules": get_rules(rules).name})
@@ -259,15 +280,32 @@ def build_site(
         (site_dir / "generated").mkdir(parents=True, exist_ok=True)
         docs = Path(tempfile.mkdtemp(prefix="docs-", dir=site_dir / "generated"))
     docs = Path(docs)
-    pages, trial_pages = assemble(docs, site_dir, inputs, agg, board)
+    trial_runs = runs_with_trial_pages(inputs)
+    pages = assemble(docs, site_dir, inputs, agg, board, trial_runs)
     timings["render"] = time.perf_counter() - start
     start = time.perf_counter()
     out = Path(out)
     if out.exists():
         _check_replaceable(out)
-        shutil.rmtree(out)
-    run_mkdocs(config_file or PROJECT_ROOT / "mkdocs.yml", docs, out, site_url)
-    timings["mkdocs"] = time.perf_counter() - start
+    # Trial pages render in worker processes while mkdocs builds the rest.
+    staged = start_trial_pages(
+        environment(site_dir / "templates"),
+        inputs,
+        list(runs_with_pages(inputs, trial_runs)),
+        out.with_name(f".{out.name}.trials-{os.getpid()}"),
+        workers,
+    )
+    try:
+        if out.exists():
+            shutil.rmtree(out)
+        run_mkdocs(config_file or PROJECT_ROOT / "mkdocs.yml", docs, out, site_url)
+        timings["mkdocs"] = time.perf_counter() - start
+        start = time.perf_counter()
+        trial_pages = staged.finish(out, site_url)
+    except BaseException:
+        staged.abandon()
+        raise
+    timings["trial pages"] = time.perf_counter() - start
     size = measure(out)
     if scratch:  # kept when mkdocs fails, to look at what it refused
         shutil.rmtree(docs)

@@ -1,13 +1,56 @@
-"""Altair chart specs for the site (pass^k curves, Pareto fronts, strata, violations, task grid, timeline)."""
+"""Altair chart specs for the site (pass^k curves, Pareto fronts, strata, violations, task grid, timeline).
+
+Each chart kind's spec is built once per process as a template reading a named dataset
+(`table`); a page carries only the template's id, the title and the data (column-wise). The
+templates are written once into `assets/chart-specs.js`, so a site with thousands of charts
+ships each spec once and never pays altair's construction cost per chart.
+"""
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
+from dataclasses import dataclass
 from typing import Any
 
 import altair as alt
 import polars as pl
 
 Spec = dict[str, Any]
+DATA = "table"
+
+
+@dataclass(frozen=True)
+class Chart:
+    """One chart on a page: which shared spec, its title, and its data as columns."""
+
+    template: str
+    title: str
+    columns: dict[str, list[Any]]
+
+    def spec(self) -> Spec:
+        """The whole vega-lite spec, as the browser assembles it (for tests and exports)."""
+        rows = [
+            dict(zip(self.columns, values, strict=True))
+            for values in zip(*self.columns.values(), strict=True)
+        ]
+        return {**TEMPLATES[self.template], "title": self.title, "datasets": {DATA: rows}}
+
+
+# Every template built in this process, by id (a digest of its JSON, so ids are stable).
+TEMPLATES: dict[str, Spec] = {}
+
+
+def _register(spec: Spec) -> str:
+    key = hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:12]
+    TEMPLATES.setdefault(key, spec)
+    return key
+
+
+def _chart(template: str, frame: pl.DataFrame, title: str) -> Chart:
+    return Chart(template, title, frame.to_dict(as_series=False))
+
 
 # Charts take the width of their box and re-flow with it (phones included).
 WIDTH = "container"
@@ -16,14 +59,14 @@ COMPLEXITY_ORDER = ["simple", "medium", "complex"]
 REVEAL_ORDER = ["volunteer", "mixed", "hidden"]
 
 
-# Schema validation of every spec costs ~0.1 s a chart; the tests validate each chart kind once.
+# Templates are built once per process, unvalidated; the tests validate every kind.
 VALIDATE = False
 
 
 MIN_FONT = 10  # px: no chart text smaller than this, on a phone too
 
 
-def _spec(chart: alt.TopLevelMixin) -> Spec:
+def _readable(chart: alt.TopLevelMixin) -> Spec:
     readable = chart.configure_axis(labelFontSize=MIN_FONT, titleFontSize=11).configure_legend(
         labelFontSize=MIN_FONT, titleFontSize=11
     )
@@ -31,16 +74,25 @@ def _spec(chart: alt.TopLevelMixin) -> Spec:
     return spec
 
 
-def _data(frame: pl.DataFrame) -> alt.Data:
-    return alt.Data(values=frame.to_dicts())  # type: ignore[no-untyped-call]
+def _template(chart: alt.TopLevelMixin) -> str:
+    return _register(_readable(chart))
 
 
-def pass_k_curves(pass_k: pl.DataFrame, title: str) -> Spec:
+def _data() -> alt.NamedData:
+    return alt.NamedData(name=DATA)
+
+
+def pass_k_curves(pass_k: pl.DataFrame, title: str) -> Chart:
     """pass^k against k, one line per entry with its 95 % CI band. Needs columns entry, k, value, ci_low, ci_high."""
     data = pass_k.filter(pl.col("value").is_not_null()).select(
         "entry", "k", "value", "ci_low", "ci_high", "tasks_defined"
     )
-    base = alt.Chart(_data(data)).encode(
+    return _chart(_pass_k_template(), data, title)
+
+
+@functools.cache
+def _pass_k_template() -> str:
+    base = alt.Chart(_data()).encode(
         x=alt.X("k:Q", title="k (trials that must all succeed)", axis=alt.Axis(tickMinStep=1)),
         color=alt.Color("entry:N", title="Entry", legend=alt.Legend(symbolLimit=0, labelLimit=220)),
     )
@@ -63,8 +115,7 @@ def pass_k_curves(pass_k: pl.DataFrame, title: str) -> Spec:
     line = base.mark_line(point=True).encode(
         y=alt.Y("value:Q", axis=alt.Axis(format="%")), tooltip=tooltip
     )
-    chart = alt.layer(band, line).properties(title=title, width=WIDTH, height=HEIGHT)
-    return _spec(chart)
+    return _template(alt.layer(band, line).properties(width=WIDTH, height=HEIGHT))
 
 
 def _pass1_y() -> alt.Y:
@@ -118,12 +169,35 @@ def axis_domain(values: list[float]) -> list[float]:
     return [max(0.0, lo - pad) if lo >= 0 else lo - pad, hi + pad]
 
 
-def capability_vs(frame: pl.DataFrame, x: str, x_title: str, title: str, fmt: str) -> Spec:
+def capability_vs(frame: pl.DataFrame, x: str, x_title: str, title: str, fmt: str) -> Chart:
     """pass^1 against a cost axis (latency, USD or a date), labelled points, the Pareto frontier as a step line."""
     columns = ["entry", "pass_1", "lo_1", "hi_1", x] + (
         ["scored"] if "scored" in frame.columns else []
     )
     data = pareto_front(frame.select(columns), x)
+    domain = axis_domain([float(v) for v in data[x].to_list()])
+    return _chart(_capability_template(x, x_title, fmt, tuple(domain)), data, title)
+
+
+@functools.cache
+def _capability_template(x: str, x_title: str, fmt: str, domain: tuple[float, ...]) -> str:
+    """The shared spec with this board's x domain put in (altair builds the spec once per axis)."""
+
+    def put(node: Any) -> Any:
+        if isinstance(node, list):
+            return [put(n) for n in node]
+        if not isinstance(node, dict):
+            return node
+        if node.get("field") == x and "domain" in node.get("scale", {}):
+            return {**node, "scale": {**node["scale"], "domain": list(domain)}}
+        return {k: put(v) for k, v in node.items()}
+
+    return _register(put(_capability_spec(x, x_title, fmt)))
+
+
+@functools.cache
+def _capability_spec(x: str, x_title: str, fmt: str) -> Spec:
+    domain = [0.0, 1.0]  # replaced per board by _capability_template
     tooltip = [
         alt.Tooltip("entry:N", title="Entry"),
         alt.Tooltip("pass_1:Q", title="pass^1", format=".1%"),
@@ -132,12 +206,11 @@ def capability_vs(frame: pl.DataFrame, x: str, x_title: str, title: str, fmt: st
         alt.Tooltip(f"{x}:Q", title=x_title, format=fmt),
         alt.Tooltip("pareto:N", title="on the Pareto frontier"),
     ]
-    domain = axis_domain([float(v) for v in data[x].to_list()])
-    base = alt.Chart(_data(data)).encode(
+    base = alt.Chart(_data()).encode(
         x=alt.X(
             f"{x}:Q",
             title=x_title,
-            scale=alt.Scale(domain=domain, nice=False),
+            scale=alt.Scale(domain=list(domain), nice=False),
             axis=alt.Axis(format=fmt),
         ),
         y=_pass1_y(),
@@ -157,16 +230,21 @@ def capability_vs(frame: pl.DataFrame, x: str, x_title: str, title: str, fmt: st
         tooltip=tooltip,
     )
     labels = _point_labels(base)
-    chart = alt.layer(errors, frontier, points, labels).properties(
-        title=title, width=WIDTH, height=HEIGHT
+    return _readable(
+        alt.layer(errors, frontier, points, labels).properties(width=WIDTH, height=HEIGHT)
     )
-    return _spec(chart)
 
 
-def release_scatter(frame: pl.DataFrame, title: str) -> Spec:
+def release_scatter(frame: pl.DataFrame, title: str) -> Chart:
     """pass^1 against the model's release date, one labelled point per entry that states one."""
     data = frame.filter(pl.col("release_date").is_not_null() & pl.col("pass_1").is_not_null())
-    base = alt.Chart(_data(data.select("entry", "pass_1", "lo_1", "hi_1", "release_date"))).encode(
+    columns = data.select("entry", "pass_1", "lo_1", "hi_1", "release_date")
+    return _chart(_release_template(), columns, title)
+
+
+@functools.cache
+def _release_template() -> str:
+    base = alt.Chart(_data()).encode(
         x=alt.X("release_date:T", title="Model release date", axis=alt.Axis(format="%Y-%m")),
         y=_pass1_y(),
     )
@@ -178,14 +256,18 @@ def release_scatter(frame: pl.DataFrame, title: str) -> Spec:
     errors = base.mark_rule(opacity=0.35).encode(y="lo_1:Q", y2="hi_1:Q")
     points = base.mark_point(filled=True, size=70, color="#3f51b5").encode(tooltip=tooltip)
     labels = _point_labels(base)
-    chart = alt.layer(errors, points, labels).properties(title=title, width=WIDTH, height=HEIGHT)
-    return _spec(chart)
+    return _template(alt.layer(errors, points, labels).properties(width=WIDTH, height=HEIGHT))
 
 
-def strata_heatmap(frame: pl.DataFrame, title: str) -> Spec:
+def strata_heatmap(frame: pl.DataFrame, title: str) -> Chart:
     """pass^1 by reveal difficulty (rows) × complexity (columns), labelled with the task count."""
     data = frame.select("reveal_difficulty", "complexity", "pass_1", "tasks")
-    base = alt.Chart(_data(data)).encode(
+    return _chart(_strata_heatmap_template(), data, title)
+
+
+@functools.cache
+def _strata_heatmap_template() -> str:
+    base = alt.Chart(_data()).encode(
         x=alt.X("complexity:N", title="Complexity (constraints)", sort=COMPLEXITY_ORDER),
         y=alt.Y("reveal_difficulty:N", title="Reveal difficulty", sort=REVEAL_ORDER),
     )
@@ -213,11 +295,10 @@ def strata_heatmap(frame: pl.DataFrame, title: str) -> Spec:
             label="(datum.pass_1 == null ? '—' : format(datum.pass_1, '.0%')) + ' · ' + datum.tasks + ' tasks'"
         )
     )
-    chart = alt.layer(rect, text).properties(title=title, width=360, height=180)
-    return _spec(chart)
+    return _template(alt.layer(rect, text).properties(width=360, height=180))
 
 
-def strata_grid(frame: pl.DataFrame, title: str) -> Spec:
+def strata_grid(frame: pl.DataFrame, title: str) -> Chart:
     """Entries (rows) × strata (columns) of pass^1, for comparing entries on the home page."""
     data = frame.select(
         "entry",
@@ -225,9 +306,14 @@ def strata_grid(frame: pl.DataFrame, title: str) -> Spec:
         "pass_1",
         "tasks",
     )
+    return _chart(_strata_grid_template(), data, title)
+
+
+@functools.cache
+def _strata_grid_template() -> str:
     order = [f"{r} · {c}" for r in REVEAL_ORDER for c in COMPLEXITY_ORDER]
     chart = (
-        alt.Chart(_data(data))
+        alt.Chart(_data())
         .mark_rect()
         .encode(
             x=alt.X(
@@ -250,14 +336,20 @@ def strata_grid(frame: pl.DataFrame, title: str) -> Spec:
                 alt.Tooltip("tasks:Q", title="tasks"),
             ],
         )
-        .properties(title=title, width=WIDTH)
+        .properties(width=WIDTH)
     )
-    return _spec(chart)
+    return _template(chart)
 
 
-def violation_bars(frame: pl.DataFrame, title: str, by_entry: bool) -> Spec:
+def violation_bars(frame: pl.DataFrame, title: str, by_entry: bool) -> Chart:
     """Violation rate per policy; with `by_entry`, one bar per entry inside each policy group."""
     data = frame.select("entry", "policy", "rate", "violations", "active")
+    policies = max(1, data["policy"].n_unique()) if by_entry else 0
+    return _chart(_violation_template(by_entry, policies), data, title)
+
+
+@functools.cache
+def _violation_template(by_entry: bool, policies: int) -> str:
     enc: dict[str, Any] = {
         "x": alt.X(
             "rate:Q",
@@ -278,17 +370,12 @@ def violation_bars(frame: pl.DataFrame, title: str, by_entry: bool) -> Spec:
         enc["yOffset"] = alt.YOffset("entry:N")
     else:
         enc["color"] = alt.value("#c62828")
-    height = 40 * max(1, data["policy"].n_unique()) if by_entry else alt.Step(22)
-    chart = (
-        alt.Chart(_data(data))
-        .mark_bar()
-        .encode(**enc)
-        .properties(title=title, width=WIDTH, height=height)
-    )
-    return _spec(chart)
+    height = 40 * policies if by_entry else alt.Step(22)
+    chart = alt.Chart(_data()).mark_bar().encode(**enc).properties(width=WIDTH, height=height)
+    return _template(chart)
 
 
-def task_grid(frame: pl.DataFrame, title: str) -> Spec:
+def task_grid(frame: pl.DataFrame, title: str) -> Chart:
     """Tasks × entries, coloured by the share of successful trials (c of n)."""
     data = frame.select(
         "entry",
@@ -298,8 +385,13 @@ def task_grid(frame: pl.DataFrame, title: str) -> Spec:
         "infra_errors",
         pl.when(pl.col("n") > 0).then(pl.col("c") / pl.col("n")).alias("share"),
     )
+    return _chart(_task_grid_template(), data, title)
+
+
+@functools.cache
+def _task_grid_template() -> str:
     chart = (
-        alt.Chart(_data(data))
+        alt.Chart(_data())
         .mark_rect()
         .encode(
             x=alt.X("task_id:N", title="Task", axis=alt.Axis(labelAngle=-60, labelFontSize=10)),
@@ -318,15 +410,20 @@ def task_grid(frame: pl.DataFrame, title: str) -> Spec:
                 alt.Tooltip("infra_errors:Q", title="infra errors"),
             ],
         )
-        .properties(title=title, width=WIDTH)
+        .properties(width=WIDTH)
     )
-    return _spec(chart)
+    return _template(chart)
 
 
-def timeline(frame: pl.DataFrame, title: str) -> Spec:
+def timeline(frame: pl.DataFrame, title: str) -> Chart:
     """pass^1 of each entry across snapshot dates, with CI rules."""
     data = frame.select("entry", "snapshot", "pass_1", "lo_1", "hi_1")
-    base = alt.Chart(_data(data)).encode(
+    return _chart(_timeline_template(), data, title)
+
+
+@functools.cache
+def _timeline_template() -> str:
+    base = alt.Chart(_data()).encode(
         x=alt.X(
             "snapshot:T", title="Snapshot date", axis=alt.Axis(format="%Y-%m-%d", tickCount="month")
         ),
@@ -343,4 +440,4 @@ def timeline(frame: pl.DataFrame, title: str) -> Spec:
             alt.Tooltip("hi_1:Q", title="95% CI high", format=".1%"),
         ],
     )
-    return _spec(alt.layer(rules, line).properties(title=title, width=WIDTH, height=HEIGHT))
+    return _template(alt.layer(rules, line).properties(width=WIDTH, height=HEIGHT))

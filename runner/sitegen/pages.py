@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,11 +12,9 @@ import polars as pl
 import yaml
 from markupsafe import Markup, escape
 
-from runner.batch.archive import load_trial_transcript
+from runner.batch.redact import redact_config
 from runner.board import BoardSettings
-from runner.errors import LoadError
 from runner.metrics import PASS_THRESHOLD
-from runner.records import TrialRecord
 from runner.rules import RULE_DIFFERENCES
 from runner.sitegen import charts
 from runner.sitegen.aggregate import Aggregates
@@ -37,8 +33,6 @@ from runner.sitegen.mkdocs_hooks import bodies_dir
 from runner.sitegen.schema_doc import schema_models
 from runner.sitegen.views import SnapshotBoard, badges_for, chart_names, timeline_chart
 from runner.submission import SUBMISSION_SCHEMA_VERSION
-from runner.tasks import Task
-from runner.transcript import Transcript
 
 DIFF_LIMIT = 25
 
@@ -57,6 +51,14 @@ def environment(templates: Path) -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["nl"] = _nl
+    used: set[str] = set()
+
+    def use_chart(chart: charts.Chart) -> str:
+        used.add(chart.template)
+        return chart.template
+
+    env.globals["use_chart"] = use_chart
+    env.globals["charts_used"] = used
     env.globals["complexities"] = charts.COMPLEXITY_ORDER
     env.globals["reveals"] = charts.REVEAL_ORDER
     env.policies["json.dumps_kwargs"] = {"sort_keys": True, "ensure_ascii": True}
@@ -70,6 +72,15 @@ class PageWriter:
     env: jinja2.Environment
     docs: Path
     count: int = 0
+
+    def write_chart_specs(self, target: str) -> None:
+        """The shared spec of every chart kind the pages used, as one script (works from file://)."""
+        used = sorted(self.env.globals["charts_used"])  # type: ignore[call-overload]
+        specs = {key: charts.TEMPLATES[key] for key in used}
+        text = json.dumps(specs, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        path = self.docs / target
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"window.taurecChartSpecs = {text};\n", encoding="utf-8")
 
     def write(self, template: str, target: str, **context: Any) -> None:
         path = self.docs / target
@@ -96,55 +107,8 @@ def _ci(lo: float | None, hi: float | None) -> str:
     return "" if lo is None or hi is None else f"[{100 * lo:.1f}, {100 * hi:.1f}]"
 
 
-def _trial_state(record: TrialRecord) -> str:
-    if record.status == "infra_error" or record.score is None:
-        return "error"
-    return "pass" if record.score.reward >= PASS_THRESHOLD else "fail"
-
-
-def _run_view(
-    entry: Entry,
-    run: Run,
-    agg: Aggregates,
-    snapshot: SnapshotInfo | None,
-    names: dict[str, str],
-    trial_pages: bool,
-    raw: RawLinks | None,
-) -> dict[str, Any]:
-    key = (pl.col("submission") == run.slug) & (pl.col("snapshot") == run.snapshot)
-    row = agg.entries.filter(key).to_dicts()[0]
-    figures = []
-    for metric in METRICS:
-        value = row.get(metric.key)
-        if metric.key == "tool_calls":
-            value = row.get("tool_calls")
-        ci = ""
-        if metric.key.startswith("pass_"):
-            k = metric.key.split("_")[1]
-            ci = _ci(row.get(f"lo_{k}"), row.get(f"hi_{k}"))
-        figures.append(
-            {
-                "label": metric.label,
-                "arrow": metric.arrow,
-                "value": metric.format(value),
-                "ci": ci,
-                "description": metric.description,
-            }
-        )
-    pass_k = agg.pass_k.filter(key)
-    strata = {
-        (r["reveal_difficulty"], r["complexity"]): {"value": _pct(r["pass_1"]), "tasks": r["tasks"]}
-        for r in agg.stratified.filter(key).iter_rows(named=True)
-    }
-    policies = [
-        {
-            "policy": r["policy"],
-            "active": r["active"],
-            "violations": r["violations"],
-            "rate": _pct(r["rate"]),
-        }
-        for r in agg.per_policy.filter(key).iter_rows(named=True)
-    ]
+def _task_rows(run: Run, per_task: pl.DataFrame, trial_pages: bool) -> list[dict[str, Any]]:
+    """The task table of a run: c of n per task and a chip per trial (linked when it has a page)."""
     by_task: dict[str, list[tuple[int, str]]] = {}
     chips = run.frame.sort("task_id", "trial_index").select(
         "task_id",
@@ -159,7 +123,7 @@ def _run_view(
     for task_id, index, state in chips.iter_rows():
         by_task.setdefault(task_id, []).append((index, state))
     tasks = []
-    for t in agg.per_task.filter(key).iter_rows(named=True):
+    for t in per_task.iter_rows(named=True):
         href_base = f"../trials/{run.slug}/{run.snapshot}/{t['task_id']}.html"
         tasks.append(
             {
@@ -180,13 +144,65 @@ def _run_view(
                 ],
             }
         )
+    return tasks
+
+
+def _run_view(
+    entry: Entry,
+    run: Run,
+    agg: Aggregates,
+    snapshot: SnapshotInfo | None,
+    names: dict[str, str],
+    trial_pages: bool,
+    raw: RawLinks | None,
+    latest: bool,
+) -> dict[str, Any]:
+    """One run's section of its entry page; older runs (not `latest`) leave per-task rows to the downloads."""
+
+    def of_run(table: str) -> pl.DataFrame:
+        return agg.of_run(table, run.slug, run.snapshot)
+
+    row = of_run("entries").to_dicts()[0]
+    figures = []
+    for metric in METRICS:
+        value = row.get(metric.key)
+        if metric.key == "tool_calls":
+            value = row.get("tool_calls")
+        ci = ""
+        if metric.key.startswith("pass_"):
+            k = metric.key.split("_")[1]
+            ci = _ci(row.get(f"lo_{k}"), row.get(f"hi_{k}"))
+        figures.append(
+            {
+                "label": metric.label,
+                "arrow": metric.arrow,
+                "value": metric.format(value),
+                "ci": ci,
+                "description": metric.description,
+            }
+        )
+    pass_k = of_run("pass_k")
+    strata = {
+        (r["reveal_difficulty"], r["complexity"]): {"value": _pct(r["pass_1"]), "tasks": r["tasks"]}
+        for r in of_run("stratified").iter_rows(named=True)
+    }
+    policies = [
+        {
+            "policy": r["policy"],
+            "active": r["active"],
+            "violations": r["violations"],
+            "rate": _pct(r["rate"]),
+        }
+        for r in of_run("per_policy").iter_rows(named=True)
+    ]
+    tasks = _task_rows(run, of_run("per_task"), trial_pages) if latest else []
     entry_name = pl.DataFrame({"submission": [run.slug], "entry": [names[run.slug]]})
 
     def named(frame: pl.DataFrame) -> pl.DataFrame:
         return frame.join(entry_name, on="submission")
 
     label = f"{names[run.slug]} · {run.snapshot}"
-    policy_frame = named(agg.per_policy.filter(key))
+    policy_frame = named(of_run("per_policy"))
     manifest: list[tuple[str, Any]] = []
     if run.manifest is not None:
         m = run.manifest
@@ -236,7 +252,7 @@ def _run_view(
         "charts": {
             "pass_k": charts.pass_k_curves(named(pass_k), f"pass^k by k ({label})"),
             "strata": charts.strata_heatmap(
-                agg.stratified.filter(key), f"pass^1 by reveal difficulty × complexity ({label})"
+                of_run("stratified"), f"pass^1 by reveal difficulty × complexity ({label})"
             ),
             "violations": charts.violation_bars(
                 policy_frame, f"Policy violation rate ({label})", by_entry=False
@@ -254,11 +270,14 @@ def _entry_view(
     names: dict[str, str],
     trial_runs: set[tuple[str, str]],
     raw: dict[tuple[str, str], RawLinks],
+    latest: set[tuple[str, str]],
 ) -> dict[str, Any]:
     snaps = {s.label: s for s in inputs.snapshots}
     sub = entry.submission
     contact = sub.contact.name + (f" (@{sub.contact.github})" if sub.contact.github else "")
-    config = yaml.safe_dump(sub.model_dump(mode="json", exclude_defaults=True), sort_keys=False)
+    # Secret-named values (an extra_body api_key, a header) are shown as [redacted], never as-is.
+    shown = redact_config(sub.model_dump(mode="json", exclude_defaults=True))
+    config = yaml.safe_dump(shown, sort_keys=False)
     runs = sorted(entry.runs, key=lambda r: r.snapshot, reverse=True)
     return {
         "slug": entry.slug,
@@ -278,113 +297,10 @@ def _entry_view(
                 names,
                 (r.slug, r.snapshot) in trial_runs,
                 raw.get((r.slug, r.snapshot)),
+                (r.slug, r.snapshot) in latest,
             )
             for r in runs
         ],
-    }
-
-
-def _event_views(
-    transcript: Transcript, trial: int, shown: dict[str, tuple[str, str]]
-) -> list[dict[str, Any]]:
-    """Events as the trial page shows them; a tool result already shown on the page is linked.
-
-    `shown` maps a result's text to (anchor, label) of its first appearance on the page, so
-    repeated results (the same search in every trial of a task) are printed once per page.
-    """
-    out: list[dict[str, Any]] = []
-    for number, ev in enumerate(transcript.events):
-        if ev.type == "message":
-            out.append({"type": "message", "role": ev.role, "content": ev.content})
-        else:
-            args = (
-                ev.raw_arguments
-                if ev.raw_arguments is not None
-                else json.dumps(ev.arguments, ensure_ascii=False, sort_keys=True)
-            )
-            result = ev.result
-            with contextlib.suppress(ValueError):
-                result = json.dumps(json.loads(ev.result), ensure_ascii=False, indent=2)
-            anchor = f"result-{trial}-{number}"
-            first = shown.setdefault(result, (anchor, f"trial {trial}, event {number + 1}"))
-            out.append(
-                {
-                    "type": "tool_call",
-                    "name": ev.name,
-                    "args": args,
-                    "result": result if first[0] == anchor else None,
-                    "anchor": anchor,
-                    "same_as": None if first[0] == anchor else first,
-                    "is_error": ev.is_error,
-                }
-            )
-    return out
-
-
-def _read_transcript(run: Run, record: TrialRecord) -> Transcript | None:
-    try:
-        return load_trial_transcript(run.folder, record)
-    except LoadError:
-        return None
-
-
-def has_transcripts(run: Run) -> bool:
-    """Trial pages are generated for runs whose transcripts were kept."""
-    return any((run.folder / t).exists() for t in run.frame["transcript"].head(5).to_list())
-
-
-def _trial_views(
-    entry: Entry,
-    run: Run,
-    task: Task | None,
-    task_id: str,
-    records: list[TrialRecord],
-    snapshot: SnapshotInfo | None,
-) -> dict[str, Any]:
-    trials = []
-    shown: dict[str, tuple[str, str]] = {}
-    for r in records:
-        transcript = _read_transcript(run, r)
-        rec = r.score.recommendation if r.score else None
-        item = snapshot.catalog.get(rec) if snapshot is not None and rec else None
-        audit = transcript.leak_audit if transcript is not None else None
-        trials.append(
-            {
-                "index": r.key.trial_index,
-                "seed": r.key.seed,
-                "status": r.status,
-                "passed": _trial_state(r) == "pass",
-                "stop_reason": r.stop_reason or "—",
-                "turns": r.efficiency.turns,
-                "tool_calls": r.efficiency.tool_calls,
-                "cost": METRIC_BY_KEY["cost"].format(r.cost_usd),
-                "recommendation": rec,
-                "title": item.title if item else None,
-                "error": f"{r.error.kind}: {r.error.message}" if r.error else None,
-                "score": r.score,
-                "leak_clean": audit.clean if audit is not None else r.leak_audit_clean,
-                "leaks": audit.leaks if audit is not None else [],
-                "transcript": r.transcript,
-                "events": _event_views(transcript, r.key.trial_index, shown)
-                if transcript is not None
-                else None,
-            }
-        )
-    scored = [r for r in records if r.status == "scored"]
-    return {
-        "slug": entry.slug,
-        "name": entry.submission.display_name,
-        "snapshot": run.snapshot,
-        "task_id": task_id,
-        "task": {
-            "persona": task.persona if task else "(task file not found)",
-            "complexity": records[0].complexity,
-            "reveal_difficulty": records[0].reveal_difficulty,
-            "no_valid_recommendation": records[0].no_valid_recommendation,
-        },
-        "n": len(scored),
-        "c": sum(_trial_state(r) == "pass" for r in scored),
-        "trials": trials,
     }
 
 
@@ -557,11 +473,13 @@ def render_pages(
     downloads: dict[str, dict[str, str]],
     raw: dict[tuple[str, str], RawLinks],
     board: BoardSettings,
-) -> int:
-    """Write all generated pages; returns how many trial pages were written."""
+    trial_runs: set[tuple[str, str]],
+) -> None:
+    """Write every generated mkdocs page (trial pages are written apart: see `trial_pages`)."""
     names = chart_names(inputs)
-    writer.write(
+    writer.write_with_body(
         "home.md.j2",
+        "home_body.html.j2",
         "index.md",
         boards=boards,
         columns=TABLE_COLUMNS,
@@ -569,37 +487,15 @@ def render_pages(
         metric_list=METRICS,
         timeline=timeline_chart(inputs, agg) if len({b.label for b in boards}) > 1 else None,
     )
-    # Trial pages only for the latest snapshot of each rule set; older runs keep raw downloads.
-    paged = paged_runs(inputs.runs)
-    trial_runs = {
-        (r.slug, r.snapshot)
-        for r in inputs.runs
-        if (r.slug, r.snapshot) in paged and has_transcripts(r)
-    }
+    latest = paged_runs(inputs.runs)
     for entry in inputs.entries:
-        writer.write(
+        writer.write_with_body(
             "entry.md.j2",
+            "entry_body.html.j2",
             f"entries/{entry.slug}.md",
-            e=_entry_view(entry, inputs, agg, names, trial_runs, raw),
+            e=_entry_view(entry, inputs, agg, names, trial_runs, raw, latest),
             board_rows=board.rows(),
         )
-    tasks = {t.id: t for t in inputs.tasks}
-    snaps = {s.label: s for s in inputs.snapshots}
-    trial_pages = 0
-    for entry, run in _runs_with_pages(inputs, trial_runs):
-        by_task: dict[str, list[TrialRecord]] = {}
-        for record in sorted(run.records(), key=lambda r: (r.key.task_id, r.key.trial_index)):
-            by_task.setdefault(record.key.task_id, []).append(record)
-        for task_id, records in by_task.items():
-            writer.write_with_body(
-                "trial.md.j2",
-                "trial_body.html.j2",
-                f"trials/{run.slug}/{run.snapshot}/{task_id}.md",
-                t=_trial_views(
-                    entry, run, tasks.get(task_id), task_id, records, snaps.get(run.snapshot)
-                ),
-            )
-            trial_pages += 1
     writer.write(
         "tasks.md.j2",
         "tasks.md",
@@ -622,13 +518,3 @@ def render_pages(
         version=SUBMISSION_SCHEMA_VERSION,
     )
     splice_methodology(writer, board)
-    return trial_pages
-
-
-def _runs_with_pages(
-    inputs: SiteInputs, trial_runs: set[tuple[str, str]]
-) -> Iterator[tuple[Entry, Run]]:
-    for entry in inputs.entries:
-        for run in entry.runs:
-            if (run.slug, run.snapshot) in trial_runs:
-                yield entry, run

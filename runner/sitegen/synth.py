@@ -52,6 +52,8 @@ from runner.transcript import (
 
 XSS_NAME = "<script>alert(1)</script>"
 XSS_MESSAGE = "<img src=x onerror=alert(1)>"
+# Pasted into a LiteLLM entry's extra_body under secret-like names: the site must never show it.
+PLANTED_SECRET = "sk-synth-planted-0123456789abcdef"
 
 _WORDS_A = ("Quiet", "Amber", "Hollow", "Northern", "Paper", "Silver", "Last", "Broken", "Velvet")
 _WORDS_B = ("Harbor", "Orchard", "Signal", "Lantern", "Meridian", "Tide", "Garden", "Engine")
@@ -530,6 +532,11 @@ def synthesize(root: Path, spec: SynthSpec | None = None) -> SynthWorld:
                 "model": f"openai/synthetic-model-{index}",
                 "api_key_env": "SYNTH_API_KEY",
                 "temperature": 0.0,
+                "extra_body": {
+                    "top_k": 5,
+                    "api_key": PLANTED_SECRET,
+                    "metadata": {"Authorization": f"Bearer {PLANTED_SECRET}"},
+                },
             }
         elif kind == 1:
             agent_cfg = {

@@ -114,7 +114,7 @@ class SnapshotBoard:
     label: str
     rows: list[BoardRow]
     references: list[BoardRow] = field(default_factory=list)
-    charts: dict[str, dict[str, Any] | None] = field(default_factory=dict)
+    charts: dict[str, charts.Chart | None] = field(default_factory=dict)
 
 
 def assign_tiers(rows: list[dict[str, Any]]) -> list[int]:
@@ -308,7 +308,7 @@ def board_charts(
     names: dict[str, str],
     ranked: list[str],
     released: dict[str, str | None],
-) -> dict[str, dict[str, Any] | None]:
+) -> dict[str, charts.Chart | None]:
     """The home page charts of one snapshot (curves for the top entries; others for all)."""
     in_snap = pl.col("snapshot") == label
     top = ranked[:TOP_CURVES]
@@ -324,7 +324,7 @@ def board_charts(
         schema={"submission": pl.String, "release_date": pl.String},
     ).filter(pl.col("release_date").is_not_null())
     with_dates = entries.join(dated, on="submission")
-    specs: dict[str, dict[str, Any] | None] = {
+    specs: dict[str, charts.Chart | None] = {
         "release": charts.release_scatter(with_dates, f"Capability vs model release date ({label})")
         if not with_dates.is_empty()
         else None,
@@ -365,7 +365,7 @@ def board_charts(
     return specs
 
 
-def timeline_chart(inputs: SiteInputs, agg: Aggregates) -> dict[str, Any] | None:
+def timeline_chart(inputs: SiteInputs, agg: Aggregates) -> charts.Chart | None:
     """pass^1 across snapshot dates, for entries with at least one dated run."""
     frame = agg.entries.filter(pl.col("snapshot").str.contains(r"^\d{4}-\d{2}-\d{2}$"))
     if frame.is_empty():

@@ -4,16 +4,36 @@
 (function () {
   "use strict";
 
+  // A chart div names a shared spec (window.taurecChartSpecs, from assets/chart-specs.js) and
+  // carries its own title and data, column-wise: {"entry": [...], "k": [...], ...}.
+  function chartSpec(el) {
+    var specs = window.taurecChartSpecs || {};
+    var template = specs[el.getAttribute("data-chart")];
+    if (!template) throw new Error("unknown chart " + el.getAttribute("data-chart"));
+    var columns = JSON.parse(el.getAttribute("data-columns"));
+    var names = Object.keys(columns), rows = [];
+    var count = names.length ? columns[names[0]].length : 0;
+    for (var i = 0; i < count; i++) {
+      var row = {};
+      names.forEach(function (name) { row[name] = columns[name][i]; });
+      rows.push(row);
+    }
+    var spec = JSON.parse(JSON.stringify(template));
+    spec.title = el.getAttribute("data-title");
+    spec.datasets = { table: rows };
+    return spec;
+  }
+
   function renderCharts(root) {
     if (typeof window.vegaEmbed !== "function") return;
-    root.querySelectorAll("div.taurec-chart[data-spec]:not([data-rendered])").forEach(function (el) {
+    root.querySelectorAll("div.taurec-chart[data-chart]:not([data-rendered])").forEach(function (el) {
       el.setAttribute("data-rendered", "pending");
       var spec;
       try {
-        spec = JSON.parse(el.getAttribute("data-spec"));
+        spec = chartSpec(el);
       } catch (err) {
         el.setAttribute("data-rendered", "error");
-        el.textContent = "Chart spec could not be read.";
+        el.textContent = "Chart spec could not be read: " + String(err && err.message ? err.message : err);
         return;
       }
       window.vegaEmbed(el, spec, { actions: false, renderer: "svg" })

@@ -12,9 +12,10 @@ import httpx
 import pytest
 
 from runner.agent_config import LiteLLMAgentConfig, Prices, RetryConfig
-from runner.agents.litellm_agent import LiteLLMAgent, aclose_litellm_clients, import_litellm
+from runner.agents.litellm_agent import LiteLLMAgent
 from runner.catalog import Catalog
 from runner.errors import InfraFailure
+from runner.llm_client import aclose_litellm_clients, import_litellm
 from runner.model_server import serve_model
 from runner.protocols import AgentContext, AgentReply
 from runner.retry import call_with_retry

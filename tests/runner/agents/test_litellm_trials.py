@@ -10,8 +10,8 @@ import pytest
 
 from runner.agent_config import BuiltinAgentConfig, LiteLLMAgentConfig, RetryConfig
 from runner.agents import build_agent
-from runner.agents.litellm_agent import aclose_litellm_clients
 from runner.catalog import Catalog
+from runner.llm_client import aclose_litellm_clients
 from runner.loop import run_trial
 from runner.model_server import serve_model
 from runner.protocols import AgentContext

@@ -19,7 +19,7 @@ import pytest
 
 from runner.agent_config import HttpAgentConfig, LiteLLMAgentConfig, RetryConfig
 from runner.agents.http_agent import HttpAgent
-from runner.agents.litellm_agent import LOCAL_PLACEHOLDER_KEY, LiteLLMAgent, aclose_litellm_clients
+from runner.agents.litellm_agent import LOCAL_PLACEHOLDER_KEY, LiteLLMAgent
 from runner.errors import InfraFailure
 from runner.keys import (
     PROVIDER_KEYS,
@@ -29,6 +29,7 @@ from runner.keys import (
     entry_key_env,
     host_problem,
 )
+from runner.llm_client import aclose_litellm_clients
 from runner.protocols import AgentContext
 from runner.submission import check_submission
 
@@ -347,3 +348,57 @@ def test_only_a_providers_own_endpoint_counts_as_the_maintainers_side() -> None:
     assert not is_provider_endpoint("openai/gpt-5", "https://my-proxy.example/v1")
     # A server on this machine is the operator's own (hosted runs refuse loopback entries).
     assert is_provider_endpoint("custom/thing", "http://127.0.0.1:9/v1")
+
+
+def _resolves_to_a_local_address(host: str) -> bool:
+    import ipaddress
+    import socket
+
+    addresses = {info[4][0] for info in socket.getaddrinfo(host, None)}
+    return any(
+        ipaddress.ip_address(a).is_loopback or ipaddress.ip_address(a).is_private for a in addresses
+    )
+
+
+@pytest.mark.parametrize("kind", ["litellm", "http"])
+def test_a_hosted_run_refuses_a_name_that_resolves_to_this_machine(
+    recorder: Recorder, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    import socket
+
+    # Before: only literal addresses were checked, so `http://<a name for 127.0.0.1>` (or the
+    # runner's own hostname, or a cloud metadata name) passed on a hosted run.
+    name = socket.gethostname()
+    assert _resolves_to_a_local_address(name), f"{name} should resolve to a local address here"
+    port = recorder.server.server_port
+    monkeypatch.setenv("TAUREC_HOSTED", "1")
+
+    def call() -> None:  # the http agent checks its endpoint when built, LiteLLM per step
+        if kind == "litellm":
+            config = LiteLLMAgentConfig(
+                model="openai/any", api_base=f"http://{name}:{port}/v1", retry=FAST
+            )
+            step(LiteLLMAgent(config, CONTEXT))
+        else:
+            step(HttpAgent(HttpAgentConfig(endpoint=f"http://{name}:{port}/step"), CONTEXT))
+
+    with pytest.raises(KeyPolicyError, match=r"resolves to .* refused"):
+        call()
+    assert recorder.requests == []
+    assert host_problem(f"http://{name}:{port}/v1", hosted_run=False) is None  # local runs may
+
+
+def test_a_hosted_run_may_call_only_its_own_model_server_on_loopback(
+    recorder: Recorder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TAUREC_HOSTED", "1")
+    port = recorder.server.server_port
+    config = LiteLLMAgentConfig(model="openai/any", api_base=f"{recorder.url}/v1", retry=FAST)
+    with pytest.raises(KeyPolicyError, match="loopback: refused on hosted runs"):
+        step(LiteLLMAgent(config, CONTEXT))
+    assert recorder.requests == []
+    # scripts/run_shard.sh names the server it started for the loopback baselines.
+    monkeypatch.setenv("TAUREC_OWN_MODEL_SERVER", f"127.0.0.1:{port}")
+    step(LiteLLMAgent(config, CONTEXT))
+    assert len(recorder.requests) == 1
+    assert host_problem(f"http://127.0.0.1:{port + 1}/v1", hosted_run=True)

@@ -165,29 +165,35 @@ def test_a_bad_record_mid_file_names_the_file_and_line(synth_world: SynthWorld, 
 
 
 def test_every_chart_kind_is_a_valid_vega_lite_spec(inputs: SiteInputs) -> None:
+    from altair.utils.schemapi import validate_jsonschema
+    from altair.vegalite.v6.schema.core import load_schema
+
     import runner.sitegen.charts as charts
     from runner.sitegen.views import boards, timeline_chart
 
-    charts.VALIDATE = True
-    try:
-        agg = aggregate(trials_frame(inputs.runs))
-        board = boards(inputs, agg)[0]
-        assert set(board.charts) == {
-            "pass_k",
-            "latency",
-            "cost",
-            "release",
-            "strata",
-            "violations",
-            "tasks",
-        }
-        for spec in board.charts.values():
-            assert spec is not None
-            assert spec["$schema"].startswith("https://vega.github.io/schema/vega-lite/v6")
-            assert spec["title"]
-        assert timeline_chart(inputs, agg) is not None
-    finally:
-        charts.VALIDATE = False
+    agg = aggregate(trials_frame(inputs.runs))
+    board = boards(inputs, agg)[0]
+    assert set(board.charts) == {
+        "pass_k",
+        "latency",
+        "cost",
+        "release",
+        "strata",
+        "violations",
+        "tasks",
+    }
+    timeline = timeline_chart(inputs, agg)
+    assert timeline is not None
+    schema = load_schema()
+    for chart in [*board.charts.values(), timeline]:
+        assert chart is not None
+        spec = chart.spec()
+        assert spec["$schema"].startswith("https://vega.github.io/schema/vega-lite/v6")
+        assert spec["title"]
+        assert spec["datasets"]["table"]  # every chart kind has data here
+        validate_jsonschema(spec, schema, rootschema=schema)  # raises on an invalid spec
+    # A chart carries only its data; its spec is shared with every chart of its kind.
+    assert "datasets" not in charts.TEMPLATES[board.charts["pass_k"].template]
 
 
 def test_pareto_front_ignores_unscored_entries_and_ties() -> None:
@@ -230,7 +236,7 @@ def test_capability_axes_never_collapse_to_a_point() -> None:
             "cost": [0.0, 0.0],
         }
     )
-    spec = capability_vs(frame, "cost", "Cost", "t", "$.4f")
+    spec = capability_vs(frame, "cost", "Cost", "t", "$.4f").spec()
     domains = [
         layer["encoding"]["x"]["scale"]["domain"]
         for layer in spec["layer"]

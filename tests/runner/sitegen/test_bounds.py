@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import gzip
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -118,8 +119,10 @@ def test_trial_pages_only_for_the_latest_snapshot_and_raw_trials_for_all(
     ]
     entry = (out / "entries" / f"{tmdb_world.slugs[0]}.html").read_text()
     old = entry.split('id="snapshot-2026-10-01"')[1]
-    assert "Trial pages are published for the latest snapshot" in old
+    assert "Trial pages and the per-task table are published for the latest snapshot" in old
     assert "../trials/" not in old
+    assert "taurec-task-table" not in old  # older runs leave per-task rows to the downloads
+    assert "taurec-task-table" in entry.split('id="snapshot-2026-10-01"')[0]
     for label in ("2026-10-01", "2026-11-01"):
         raw = out / "downloads" / "trials" / label / f"{tmdb_world.slugs[0]}.jsonl.gz"
         source = tmdb_world.submissions / tmdb_world.slugs[0] / "results" / label / "trials.jsonl"
@@ -129,6 +132,18 @@ def test_trial_pages_only_for_the_latest_snapshot_and_raw_trials_for_all(
         assert sorted(table["submission"].unique().to_list()) == sorted(tmdb_world.slugs)
         assert table.height == 2 * 4 * 4
         assert {"reward", "tokens", "step_latencies_s"} <= set(table.columns)
+
+
+def test_trial_pages_are_lean(tmdb_site: BuildReport) -> None:
+    """No theme chrome per trial page (thousands of them): the site's stylesheets, script and nav only."""
+    page = next((tmdb_site.out / "trials").rglob("*.html"))
+    html = page.read_text()
+    assert "md-header" not in html
+    assert "md-sidebar" not in html
+    assert 'href="../../../assets/taurec.css"' in html
+    assert re.search(r'href="../../../assets/stylesheets/main\.[0-9a-f]+\.min\.css"', html)
+    assert 'src="../../../assets/taurec.js"' in html
+    assert html.count("<html") == 1
 
 
 def test_size_report_and_a_hard_budget(tmdb_world: SynthWorld, tmp_path: Path) -> None:
@@ -157,10 +172,17 @@ def test_size_report_and_a_hard_budget(tmdb_world: SynthWorld, tmp_path: Path) -
     assert "assets/" in message  # names the largest parts
 
 
-def test_site_url_gives_a_working_404_and_a_full_sitemap(tmdb_site: BuildReport) -> None:
+def test_site_url_gives_a_working_404_and_a_full_sitemap(
+    tmdb_site: BuildReport, tmdb_world: SynthWorld
+) -> None:
     sitemap = (tmdb_site.out / "sitemap.xml").read_text()
     assert f"<loc>{SITE_URL}index.html</loc>" in sitemap
     assert f"<loc>{SITE_URL}snapshots.html</loc>" in sitemap
+    # Trial pages are written outside mkdocs and listed by the build itself.
+    trial = f"trials/{tmdb_world.slugs[0]}/2026-11-01/{tmdb_world.task_list[0].id}.html"
+    assert f"<loc>{SITE_URL}{trial}</loc>" in sitemap
+    assert gzip.decompress((tmdb_site.out / "sitemap.xml.gz").read_bytes()).decode() == sitemap
+    assert sitemap.count("<loc>") == sitemap.count("</url>")
     page_404 = (tmdb_site.out / "404.html").read_text()
     assert 'href="/tau-rec/assets/' in page_404 or "/tau-rec/assets/" in page_404
     assert 'href="/assets/' not in page_404

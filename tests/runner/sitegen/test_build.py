@@ -18,9 +18,11 @@ from runner.errors import TaurecError
 from runner.paths import SITE_DIR
 from runner.sitegen import BuildReport, SiteBuildError, build_site
 from runner.sitegen.aggregate import aggregate_runs
-from runner.sitegen.build import assemble
+from runner.sitegen.build import assemble, runs_with_trial_pages
 from runner.sitegen.inputs import load_inputs
-from runner.sitegen.synth import XSS_MESSAGE, XSS_NAME, SynthWorld
+from runner.sitegen.pages import environment
+from runner.sitegen.synth import PLANTED_SECRET, XSS_MESSAGE, XSS_NAME, SynthWorld
+from runner.sitegen.trial_pages import runs_with_pages, start_trial_pages
 
 
 def test_build_emits_every_page(built_site: BuildReport, synth_world: SynthWorld) -> None:
@@ -91,8 +93,18 @@ def test_downloads_hold_the_board(built_site: BuildReport, synth_world: SynthWor
 def test_rendering_is_reproducible(synth_world: SynthWorld, tmp_path: Path) -> None:
     inputs = load_inputs(synth_world.submissions, synth_world.snapshots, synth_world.tasks)
     agg = aggregate_runs(inputs.runs)
-    assemble(tmp_path / "a", SITE_DIR, inputs, agg, BoardSettings())
-    assemble(tmp_path / "b", SITE_DIR, inputs, agg, BoardSettings())
+    paged = runs_with_trial_pages(inputs)
+    assert paged
+    for name, workers in (("a", 1), ("b", 2)):  # in-process and in a pool: the same bytes
+        assemble(tmp_path / name, SITE_DIR, inputs, agg, BoardSettings(), paged)
+        staged = start_trial_pages(
+            environment(SITE_DIR / "templates"),
+            inputs,
+            list(runs_with_pages(inputs, paged)),
+            tmp_path / f"{name}-staging",
+            workers,
+        )
+        assert staged.finish(tmp_path / name, None) == len(paged) * len(synth_world.task_list)
     files_a = sorted(
         p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*") if p.is_file()
     )
@@ -224,3 +236,25 @@ def test_methodology_and_entry_pages_show_the_board_settings(
     page = entry.read_text(encoding="utf-8")
     assert "<dt>max turns</dt><dd><code>12</code></dd>" in page
     assert "<dt>rule set</dt><dd><code>v2</code></dd>" in page
+
+
+def test_secret_named_config_values_never_reach_the_site(
+    built_site: BuildReport, synth_world: SynthWorld
+) -> None:
+    # A LiteLLM entry pasted a key into extra_body (top level and nested, as a header value).
+    planted = [
+        p
+        for p in synth_world.submissions.rglob("submission.yaml")
+        if PLANTED_SECRET in p.read_text()
+    ]
+    assert planted
+    leaks = [
+        p
+        for p in built_site.out.rglob("*")
+        if p.is_file() and PLANTED_SECRET.encode() in p.read_bytes()
+    ]
+    assert leaks == []
+    slug = planted[0].parent.name
+    page = (built_site.out / "entries" / f"{slug}.html").read_text()
+    assert "top_k" in page  # the rest of the config is still shown
+    assert "[redacted]" in page

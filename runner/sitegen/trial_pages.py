@@ -1,0 +1,301 @@
+"""Trial pages: one lean HTML page per (entry, snapshot, task), rendered outside mkdocs, with their search entries.
+
+There are thousands of them, so they skip the theme (its ~14 KB of chrome per page) and
+mkdocs altogether: a small shell with the site's stylesheets and script around the body. Runs
+are rendered in a process pool while mkdocs builds the other pages, into a staging folder
+that is moved into the built site afterwards; each page adds one short document (task id,
+entry, snapshot, outcome) to mkdocs' search index and, with a site URL, one sitemap line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import importlib.resources
+import json
+import multiprocessing
+import os
+import shutil
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape as xml_escape
+
+import jinja2
+
+from runner.batch.archive import load_trial_transcript
+from runner.errors import LoadError
+from runner.metrics import PASS_THRESHOLD
+from runner.records import TrialRecord
+from runner.sitegen.inputs import Entry, Run, SiteInputs, SnapshotInfo
+from runner.sitegen.metric_table import METRIC_BY_KEY
+from runner.tasks import Task
+from runner.transcript import Transcript
+
+TRIALS_DIR = "trials"
+SearchDoc = dict[str, str]
+
+
+def trial_state(record: TrialRecord) -> str:
+    if record.status == "infra_error" or record.score is None:
+        return "error"
+    return "pass" if record.score.reward >= PASS_THRESHOLD else "fail"
+
+
+def _event_views(
+    transcript: Transcript, trial: int, shown: dict[str, tuple[str, str]]
+) -> list[dict[str, Any]]:
+    """Events as the trial page shows them; a tool result already shown on the page is linked.
+
+    `shown` maps a result's text to (anchor, label) of its first appearance on the page, so
+    repeated results (the same search in every trial of a task) are printed once per page.
+    """
+    out: list[dict[str, Any]] = []
+    for number, ev in enumerate(transcript.events):
+        if ev.type == "message":
+            out.append({"type": "message", "role": ev.role, "content": ev.content})
+        else:
+            args = (
+                ev.raw_arguments
+                if ev.raw_arguments is not None
+                else json.dumps(ev.arguments, ensure_ascii=False, sort_keys=True)
+            )
+            result = ev.result
+            with contextlib.suppress(ValueError):
+                result = json.dumps(json.loads(ev.result), ensure_ascii=False, indent=2)
+            anchor = f"result-{trial}-{number}"
+            first = shown.setdefault(result, (anchor, f"trial {trial}, event {number + 1}"))
+            out.append(
+                {
+                    "type": "tool_call",
+                    "name": ev.name,
+                    "args": args,
+                    "result": result if first[0] == anchor else None,
+                    "anchor": anchor,
+                    "same_as": None if first[0] == anchor else first,
+                    "is_error": ev.is_error,
+                }
+            )
+    return out
+
+
+def _read_transcript(run: Run, record: TrialRecord) -> Transcript | None:
+    try:
+        return load_trial_transcript(run.folder, record)
+    except LoadError:
+        return None
+
+
+def has_transcripts(run: Run) -> bool:
+    """Trial pages are generated for runs whose transcripts were kept."""
+    return any((run.folder / t).exists() for t in run.frame["transcript"].head(5).to_list())
+
+
+def trial_views(
+    entry: Entry,
+    run: Run,
+    task: Task | None,
+    task_id: str,
+    records: list[TrialRecord],
+    snapshot: SnapshotInfo | None,
+) -> dict[str, Any]:
+    """What one trial page shows: the task, then every trial with its verdicts and transcript."""
+    trials = []
+    shown: dict[str, tuple[str, str]] = {}
+    for r in records:
+        transcript = _read_transcript(run, r)
+        rec = r.score.recommendation if r.score else None
+        item = snapshot.catalog.get(rec) if snapshot is not None and rec else None
+        audit = transcript.leak_audit if transcript is not None else None
+        trials.append(
+            {
+                "index": r.key.trial_index,
+                "seed": r.key.seed,
+                "status": r.status,
+                "passed": trial_state(r) == "pass",
+                "stop_reason": r.stop_reason or "—",
+                "turns": r.efficiency.turns,
+                "tool_calls": r.efficiency.tool_calls,
+                "cost": METRIC_BY_KEY["cost"].format(r.cost_usd),
+                "recommendation": rec,
+                "title": item.title if item else None,
+                "error": f"{r.error.kind}: {r.error.message}" if r.error else None,
+                "score": r.score,
+                "leak_clean": audit.clean if audit is not None else r.leak_audit_clean,
+                "leaks": audit.leaks if audit is not None else [],
+                "transcript": r.transcript,
+                "events": _event_views(transcript, r.key.trial_index, shown)
+                if transcript is not None
+                else None,
+            }
+        )
+    scored = [r for r in records if r.status == "scored"]
+    return {
+        "slug": entry.slug,
+        "name": entry.submission.display_name,
+        "snapshot": run.snapshot,
+        "task_id": task_id,
+        "task": {
+            "persona": task.persona if task else "(task file not found)",
+            "complexity": records[0].complexity,
+            "reveal_difficulty": records[0].reveal_difficulty,
+            "no_valid_recommendation": records[0].no_valid_recommendation,
+        },
+        "n": len(scored),
+        "c": sum(trial_state(r) == "pass" for r in scored),
+        "trials": trials,
+    }
+
+
+def page_path(slug: str, snapshot: str, task_id: str) -> str:
+    """Where a trial page lives, relative to the site root."""
+    return f"{TRIALS_DIR}/{slug}/{snapshot}/{task_id}.html"
+
+
+@dataclass
+class _Job:
+    """What the workers read (inherited through fork, never pickled): the runs and how to render."""
+
+    env: jinja2.Environment
+    staging: Path
+    css: list[str]
+    runs: list[tuple[Entry, Run]]
+    tasks: dict[str, Task]
+    snapshots: dict[str, SnapshotInfo]
+
+
+_JOB: _Job | None = None
+
+
+def _render_run(index: int) -> tuple[int, list[SearchDoc]]:
+    """Write the pages of one run (one per task); returns how many and their search documents."""
+    assert _JOB is not None
+    job = _JOB
+    entry, run = job.runs[index]
+    template = job.env.get_template("trial_page.html.j2")
+    by_task: dict[str, list[TrialRecord]] = {}
+    for record in sorted(run.records(), key=lambda r: (r.key.task_id, r.key.trial_index)):
+        by_task.setdefault(record.key.task_id, []).append(record)
+    folder = job.staging / run.slug / run.snapshot
+    folder.mkdir(parents=True, exist_ok=True)
+    docs: list[SearchDoc] = []
+    for task_id, records in by_task.items():
+        view = trial_views(
+            entry, run, job.tasks.get(task_id), task_id, records, job.snapshots.get(run.snapshot)
+        )
+        (folder / f"{task_id}.html").write_text(
+            template.render(t=view, css=job.css), encoding="utf-8"
+        )
+        docs.append(
+            {
+                "location": page_path(run.slug, run.snapshot, task_id),
+                "title": f"{task_id} · {run.slug} · {run.snapshot}",
+                "text": f"{task_id} {view['name']} · snapshot {run.snapshot} · {view['c']} of "
+                f"{view['n']} trials succeeded · {view['task']['persona']}",
+            }
+        )
+    return len(by_task), docs
+
+
+@dataclass
+class TrialPages:
+    """Trial pages being rendered into a staging folder; `finish` moves them into the site."""
+
+    staging: Path
+    futures: list[Future[tuple[int, list[SearchDoc]]]]
+    pool: ProcessPoolExecutor | None
+    done: list[tuple[int, list[SearchDoc]]]
+
+    def finish(self, out: Path, site_url: str | None) -> int:
+        """Wait for every run, move the pages under `out/trials/`, index them; returns the page count."""
+        try:
+            results = self.done + [f.result() for f in self.futures]
+        finally:
+            if self.pool is not None:
+                self.pool.shutdown()
+        docs = sorted((d for _, ds in results for d in ds), key=lambda d: d["location"])
+        if self.staging.exists():
+            target = out / TRIALS_DIR
+            if target.exists():
+                shutil.rmtree(target)
+            self.staging.rename(target)
+        add_search_docs(out, docs)
+        add_to_sitemap(out, [d["location"] for d in docs], site_url)
+        return sum(count for count, _ in results)
+
+    def abandon(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+        shutil.rmtree(self.staging, ignore_errors=True)
+
+
+def material_css(theme_dir: Path) -> list[str]:
+    """The theme's main stylesheet (its name carries a hash) and ours, as site-relative paths."""
+    found = sorted((theme_dir / "assets" / "stylesheets").glob("main.*.min.css"))
+    return [f"assets/stylesheets/{p.name}" for p in found[:1]] + ["assets/taurec.css"]
+
+
+def start_trial_pages(
+    env: jinja2.Environment,
+    inputs: SiteInputs,
+    runs: list[tuple[Entry, Run]],
+    staging: Path,
+    workers: int | None = None,
+) -> TrialPages:
+    """Start rendering the trial pages of `runs` into `staging` (in worker processes when it pays)."""
+    global _JOB
+    if staging.exists():
+        shutil.rmtree(staging)
+    staging.mkdir(parents=True)
+    _JOB = _Job(
+        env=env,
+        staging=staging,
+        css=material_css(Path(str(importlib.resources.files("material"))) / "templates"),
+        runs=runs,
+        tasks={t.id: t for t in inputs.tasks},
+        snapshots={s.label: s for s in inputs.snapshots},
+    )
+    count = workers if workers is not None else (os.cpu_count() or 1)
+    if count <= 1 or len(runs) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return TrialPages(staging, [], None, [_render_run(i) for i in range(len(runs))])
+    pool = ProcessPoolExecutor(
+        max_workers=min(count, len(runs)), mp_context=multiprocessing.get_context("fork")
+    )
+    futures = [pool.submit(_render_run, i) for i in range(len(runs))]
+    return TrialPages(staging, futures, pool, [])
+
+
+def add_search_docs(out: Path, docs: list[SearchDoc]) -> None:
+    """Append the trial documents to mkdocs' search index (trial pages are not mkdocs pages)."""
+    index = out / "search" / "search_index.json"
+    if not index.exists() or not docs:
+        return
+    data = json.loads(index.read_text(encoding="utf-8"))
+    data["docs"].extend(docs)
+    index.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+
+
+def add_to_sitemap(out: Path, locations: list[str], site_url: str | None) -> None:
+    """List the trial pages in sitemap.xml (and its .gz) when the site has a URL to put there."""
+    sitemap = out / "sitemap.xml"
+    if not site_url or not locations or not sitemap.exists():
+        return
+    base = site_url if site_url.endswith("/") else site_url + "/"
+    lines = "".join(
+        f"    <url>\n         <loc>{xml_escape(base + loc)}</loc>\n    </url>\n"
+        for loc in locations
+    )
+    text = sitemap.read_text(encoding="utf-8").replace("</urlset>", lines + "</urlset>")
+    sitemap.write_text(text, encoding="utf-8")
+    (out / "sitemap.xml.gz").write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
+
+
+def runs_with_pages(
+    inputs: SiteInputs, trial_runs: set[tuple[str, str]]
+) -> Iterator[tuple[Entry, Run]]:
+    for entry in inputs.entries:
+        for run in entry.runs:
+            if (run.slug, run.snapshot) in trial_runs:
+                yield entry, run

@@ -1,0 +1,166 @@
+"""The LiteLLM path against a hostile OpenAI-compatible server: an endless body is cut at the byte
+cap (memory stays flat), a one-byte drip is cut at the call's deadline, a redirect is not followed."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+from runner.agent_config import LiteLLMAgentConfig, RetryConfig
+from runner.agents.litellm_agent import LiteLLMAgent
+from runner.errors import TaurecError
+from runner.llm_client import aclose_litellm_clients
+from runner.paths import PROJECT_ROOT
+from runner.protocols import AgentContext
+from runner.response_cap import MAX_RESPONSE_BYTES
+
+ONE_TRY = RetryConfig(max_attempts=1, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=60)
+CONTEXT = AgentContext(user_id="u1", policy_text="Be kind.", seed=0)
+HUGE = 1536 * 1024 * 1024  # what the attack streamed: 1.5 GB
+
+
+class Hostile:
+    """An OpenAI-compatible stand-in that misbehaves as `mode` says; counts what it sent."""
+
+    def __init__(self) -> None:
+        self.mode = "huge"
+        self.sent = 0
+        self.paths: list[str] = []
+        hostile = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                hostile.paths.append(self.path)
+                getattr(self, f"_{hostile.mode}")()
+
+            def _huge(self) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                block = b"a" * (1024 * 1024)
+                head = b'{"id":"x","object":"chat.completion","choices":[{"message":{"content":"'
+                try:
+                    for data in [head, *([block] * (HUGE // len(block)))]:
+                        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+                        hostile.sent += len(data)
+                except OSError:
+                    pass  # the client hung up: what we want
+                self.close_connection = True
+
+            def _drip(self) -> None:
+                body = b'{"id":"x","object":"chat.completion","choices":[]}' + b" " * 200
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                try:
+                    for byte in body:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                        time.sleep(0.25)  # each byte well inside the 1 s read timeout
+                except OSError:
+                    pass
+                self.close_connection = True
+
+            def _redirect(self) -> None:
+                self.send_response(307)
+                self.send_header("Location", "/elsewhere/v1/chat/completions")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_port}/v1"
+
+
+@pytest.fixture
+def hostile() -> Iterator[Hostile]:
+    server = Hostile()
+    thread = threading.Thread(target=server.server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.server.shutdown()
+    server.server.server_close()
+
+
+def _step(url: str, timeout_s: float = 30.0) -> None:
+    config = LiteLLMAgentConfig(model="openai/m", api_base=url, timeout_s=timeout_s, retry=ONE_TRY)
+
+    async def main() -> None:
+        try:
+            await LiteLLMAgent(config, CONTEXT).step([{"role": "user", "content": "hi"}], [])
+        finally:
+            await aclose_litellm_clients()
+
+    asyncio.run(main())
+
+
+ONE_STEP = textwrap.dedent(
+    """
+    import json, resource, sys
+    sys.path.insert(0, sys.argv[2])
+    from tests.runner.agents.test_litellm_bounds import _step
+    try:
+        _step(sys.argv[1])
+        outcome = "answered"
+    except Exception as exc:
+        outcome = f"{type(exc).__name__}: {exc}"
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    print(json.dumps({"outcome": outcome, "rss": rss}))
+    """
+)
+
+
+def test_an_endless_answer_is_cut_at_the_byte_cap(hostile: Hostile) -> None:
+    # Before: LiteLLM read the whole 1.5 GB stream into memory (3.2-6.5 GB RSS).
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-c", ONE_STEP, hostile.url, str(PROJECT_ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        cwd=PROJECT_ROOT,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    # Loopback is the operator's own server (an infra error); a submitter's host: agent_error.
+    assert result["outcome"].startswith(("AgentFailure", "InfraFailure")), result
+    assert f"larger than {MAX_RESPONSE_BYTES} bytes" in result["outcome"]
+    assert hostile.sent < 64 * 1024 * 1024  # the reader hung up near the cap, not at 1.5 GB
+    assert result["rss"] < 1024 * 1024 * 1024, result  # LiteLLM's imports, not the body
+    assert time.monotonic() - started < 120
+
+
+def test_a_dripping_answer_is_cut_at_the_call_deadline(hostile: Hostile) -> None:
+    # Before (HTTP agent path): one byte every 5 s held a trial 245 s despite timeout_s 10.
+    hostile.mode = "drip"
+    started = time.monotonic()
+    with pytest.raises(TaurecError, match="Timeout"):
+        _step(hostile.url, timeout_s=1.0)
+    # The body would take 63 s; the call's deadline is timeout_s + 5 s of slack.
+    assert time.monotonic() - started < 15
+
+
+def test_a_redirect_is_not_followed(hostile: Hostile) -> None:
+    hostile.mode = "redirect"
+    with pytest.raises(TaurecError, match="307"):
+        _step(hostile.url)
+    assert hostile.paths == ["/v1/chat/completions"]  # never the Location it pointed to

@@ -1,0 +1,195 @@
+"""The one LiteLLM call path of both roles: lean HTTP by default, one pool, each response priced once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from runner.agent_config import LiteLLMAgentConfig, RetryConfig
+from runner.agents.litellm_agent import LiteLLMAgent
+from runner.catalog import Catalog
+from runner.llm_client import (
+    LEAN_HTTP_ENV,
+    aclose_litellm_clients,
+    import_litellm,
+    uses_sdk_path,
+)
+from runner.protocols import AgentContext
+from runner.simulators.llm import LiteLLMUser
+from runner.tasks import Task, load_task
+from runner.transcript import MessageEvent
+
+FAST = RetryConfig(max_attempts=2, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=30)
+# A model name no other test prices (LiteLLM's price map is process-wide).
+PRICED = "client-probe-priced"
+
+
+@dataclass
+class Seen:
+    """What the loopback server saw: each request's User-Agent and the client's (host, port)."""
+
+    agents: list[str] = field(default_factory=list)
+    peers: set[tuple[str, int]] = field(default_factory=set)
+
+
+@pytest.fixture
+def server() -> Iterator[tuple[str, Seen]]:
+    seen = Seen()
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # keep-alive, so a reused connection shows up as one peer
+        disable_nagle_algorithm = True
+
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            seen.agents.append(self.headers.get("User-Agent", ""))
+            seen.peers.add(self.client_address[:2])
+            system = str(body["messages"][0].get("content") or "")
+            if system.startswith("You are playing a person"):  # the user simulator's prompt
+                content = json.dumps({"message": "Something funny, please.", "verdict": "continue"})
+            else:
+                content = "What kind of movie would you like tonight?"
+            data = json.dumps(
+                {
+                    "id": "chatcmpl-probe",
+                    "object": "chat.completion",
+                    "created": 0,
+                    "model": body["model"],
+                    "choices": [
+                        {
+                            "index": 0,
+                            "message": {"role": "assistant", "content": content},
+                            "finish_reason": "stop",
+                        }
+                    ],
+                    "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110},
+                }
+            ).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    httpd.daemon_threads = True
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_port}/v1", seen
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def task(v1_dir: Path) -> Task:
+    return load_task(v1_dir / "tasks" / "task_001.json")
+
+
+@pytest.fixture(scope="module")
+def catalog(v1_dir: Path) -> Catalog:
+    return Catalog.load(v1_dir / "catalog.json")
+
+
+def roles(url: str, task: Task, catalog: Catalog, model: str) -> tuple[LiteLLMAgent, LiteLLMUser]:
+    config = LiteLLMAgentConfig(model=f"openai/{model}", api_base=url, retry=FAST, timeout_s=10)
+    context = AgentContext(user_id=task.user_id, policy_text="Be kind.", seed=1)
+    user = LiteLLMUser(f"openai/{model}", task, catalog, 1, api_base=url, retry=FAST, timeout_s=10)
+    return LiteLLMAgent(config, context), user
+
+
+async def one_exchange(agent: LiteLLMAgent, user: LiteLLMUser) -> tuple[float, float]:
+    """An agent step then a user turn, sequentially; their recorded costs."""
+    reply = await agent.step([{"role": "assistant", "content": "Hi!"}], [])
+    turn = await user.respond([MessageEvent(role="agent", content=reply.content or "")])
+    return reply.usage[0].cost_usd, turn.usage[0].cost_usd
+
+
+def exchanges(agent: LiteLLMAgent, user: LiteLLMUser, count: int) -> list[tuple[float, float]]:
+    async def main() -> list[tuple[float, float]]:
+        try:
+            return [await one_exchange(agent, user) for _ in range(count)]
+        finally:
+            await aclose_litellm_clients()
+
+    return asyncio.run(main())
+
+
+def test_both_roles_take_the_lean_http_path_by_default(
+    server: tuple[str, Seen], task: Task, catalog: Catalog
+) -> None:
+    url, seen = server
+    import_litellm()
+    exchanges(*roles(url, task, catalog, "probe"), count=2)
+    assert len(seen.agents) == 4
+    # LiteLLM's own handler announces itself; the OpenAI SDK client says "AsyncOpenAI/Python".
+    assert all(a.startswith("litellm/") for a in seen.agents), seen.agents
+
+
+def test_the_sdk_path_stays_selectable(
+    server: tuple[str, Seen], task: Task, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url, seen = server
+    monkeypatch.setenv(LEAN_HTTP_ENV, "False")
+    exchanges(*roles(url, task, catalog, "probe"), count=1)
+    assert all(a.startswith("AsyncOpenAI/") for a in seen.agents), seen.agents
+
+
+def test_providers_that_need_the_sdk_are_named_in_one_place() -> None:
+    assert uses_sdk_path("github_copilot/gpt-4o")
+    assert not uses_sdk_path("openai/gpt-4o-mini")
+    assert not uses_sdk_path("gpt-4o-mini")
+    assert not uses_sdk_path("anthropic/claude-sonnet-4-5")
+
+
+def test_agent_and_user_share_one_connection(
+    server: tuple[str, Seen], task: Task, catalog: Catalog
+) -> None:
+    url, seen = server
+    exchanges(*roles(url, task, catalog, "probe"), count=5)
+    assert len(seen.agents) == 10
+    # Ten sequential calls from both roles over one kept-alive connection of one shared pool.
+    assert len(seen.peers) == 1, seen.peers
+
+
+def test_each_response_is_priced_once(
+    server: tuple[str, Seen], task: Task, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url, _ = server
+    litellm = import_litellm()
+    litellm.register_model(
+        {
+            f"openai/{PRICED}": {
+                "input_cost_per_token": 1e-6,
+                "output_cost_per_token": 4e-6,
+                "litellm_provider": "openai",
+                "mode": "chat",
+            }
+        }
+    )
+    ours: list[object] = []
+    original = litellm.completion_cost
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        ours.append(kwargs.get("completion_response"))
+        return original(*args, **kwargs)
+
+    # LiteLLM prices each response itself on the way out (its own module's reference); a call
+    # through the package attribute can only come from our code pricing it again.
+    monkeypatch.setattr(litellm, "completion_cost", counted)
+    costs = exchanges(*roles(url, task, catalog, PRICED), count=2)
+    expected = 100 * 1e-6 + 10 * 4e-6
+    assert costs == [(pytest.approx(expected), pytest.approx(expected))] * 2
+    assert ours == []
