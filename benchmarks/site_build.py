@@ -153,7 +153,11 @@ def main() -> None:
         wall = time.perf_counter() - start
         sampler.stop.set()
         sampler.join()
-        print(output.decode("utf-8", "replace").rstrip())
+        lines = output.decode("utf-8", "replace").rstrip().splitlines()
+        notes = [line for line in lines if line.startswith("note: ")]
+        if notes:  # e.g. older runs' transcripts, which the synthesizer does not write
+            print(f"{len(notes)} notes from the build, the first: {notes[0]}")
+        print("\n".join(line for line in lines if not line.startswith("note: ")))
         size = sum(p.stat().st_size for p in (root / "public").rglob("*") if p.is_file())
         print(
             f"taurec site build: exit {process.returncode}, wall {wall:.1f}s on "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import statistics
 from collections import defaultdict
@@ -29,6 +30,14 @@ def pass_hat_k(n: int, c: int, k: int) -> float | None:
     return math.comb(c, k) / math.comb(n, k)
 
 
+@functools.lru_cache(maxsize=64)
+def _resample_indices(seed: int, resamples: int, size: int) -> np.ndarray[Any, Any]:
+    """The resampling draws of a seed: the same for every call, so built once per (seed, size)."""
+    indices = np.random.default_rng(seed).integers(0, size, size=(resamples, size))
+    indices.setflags(write=False)
+    return indices
+
+
 def bootstrap_ci(
     values: Sequence[float] | np.ndarray[Any, Any],
     *,
@@ -42,8 +51,7 @@ def bootstrap_ci(
         raise ValueError("bootstrap_ci needs a non-empty 1-d sequence of values")
     if not 0 < level < 1:
         raise ValueError(f"level must be in (0, 1), got {level}")
-    rng = np.random.default_rng(seed)
-    means = data[rng.integers(0, data.size, size=(resamples, data.size))].mean(axis=1)
+    means = data[_resample_indices(seed, resamples, data.size)].mean(axis=1)
     alpha = (1.0 - level) / 2.0
     low, high = np.quantile(means, [alpha, 1.0 - alpha])
     return float(low), float(high)

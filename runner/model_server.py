@@ -30,7 +30,8 @@ __all__ = [
     "serve_model",
 ]
 
-POLICY_NAMES = ("heuristic", "random")
+# The agent baselines, and `user`: a simulated user for LiteLLM user simulators (runner.served_user).
+POLICY_NAMES = ("heuristic", "random", "user")
 # What a fault makes the server do instead of (or to) a normal answer.
 FAULT_KINDS = ("400", "401", "404", "429", "500", "502", "503", "hang", "malformed_tool_json")
 FAULT_HEADER = "X-Taurec-Fault"
@@ -85,6 +86,10 @@ class ServerOptions:
 
 
 def _load_policy(name: str) -> Policy:
+    if name == "user":
+        from runner.served_user import user_policy
+
+        return user_policy
     from runner import agents
 
     policy: Policy = getattr(agents, f"{name}_policy")

@@ -9,6 +9,7 @@ range in the trial record (`transcript_span`). Folders written before the archiv
 from __future__ import annotations
 
 import gzip
+import os
 import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -83,22 +84,47 @@ def missing_transcripts(
 ) -> list[str]:
     """Which of these transcripts (a record's `transcript` and `transcript_span`) are not there:
     no file, an archive too short for the member, or a path outside transcripts/. Described as
-    `name` or `name@offset`; nothing is read (`load_trial_transcript` checks the content)."""
+    `name` or `name@offset`. Each folder is listed once (no stat per transcript file); nothing
+    is read (`load_trial_transcript` checks the content)."""
     folder = Path(results_dir)
-    sizes: dict[str, int | None] = {}
+    root = (folder / TRANSCRIPTS_DIR).resolve()
+    listings: dict[str, set[str]] = {}
+    sizes: dict[str, int] = {}
+
+    def present(name: str) -> bool:
+        parent, _, leaf = name.rpartition("/")
+        if parent not in listings:
+            listings[parent] = _files_inside(folder / parent, root)
+        return leaf in listings[parent]
+
     missing = []
     for name, span in pointers:
-        if name not in sizes:
-            try:
-                path = transcript_path(folder, name)
-            except LoadError:
-                sizes[name] = None
-            else:
-                sizes[name] = path.stat().st_size if path.is_file() else None
-        size = sizes[name]
-        if size is None or (span is not None and span.offset + span.length > size):
+        if not present(name):
             missing.append(_describe(name, span))
+        elif span is not None:
+            if name not in sizes:
+                sizes[name] = (folder / name).stat().st_size
+            if span.offset + span.length > sizes[name]:
+                missing.append(_describe(name, span))
     return missing
+
+
+def _files_inside(directory: Path, root: Path) -> set[str]:
+    """Names of the files in `directory` that lie inside `root` (a symlink out of it is left out)."""
+    try:
+        if not directory.resolve().is_relative_to(root):
+            return set()
+        names = set()
+        for entry in os.scandir(directory):
+            if entry.is_symlink():
+                target = Path(entry.path).resolve()
+                if target.is_relative_to(root) and target.is_file():
+                    names.add(entry.name)
+            elif entry.is_file():
+                names.add(entry.name)
+        return names
+    except OSError:
+        return set()
 
 
 def describe_missing(names: list[str], limit: int = 5) -> str:

@@ -39,6 +39,7 @@ from runner.batch.store import (
     record_at_line,
 )
 from runner.batch.tally import RunTally, TrialOutcome
+from runner.batch.workers import Helper, HelperExited, HelperSetup, JobRef, split_concurrency
 from runner.errors import InfraFailure, TaurecError, describe_disk_full, is_disk_full
 from runner.ledger import workflow_run_url
 from runner.metrics import trial_passed
@@ -62,6 +63,7 @@ P = ParamSpec("P")
 T = TypeVar("T")
 AgentFactory = Callable[[AgentConfig, AgentContext], Agent]
 REPLACED_DIR = ".replaced"
+MIN_JOBS_PER_PROCESS = 4
 WRITE_BACKLOG = 64  # finished trials that may wait for the commit thread before workers pause
 
 
@@ -282,8 +284,11 @@ class _Batch:
         agent_factory: AgentFactory,
         redactor: Redactor,
         rules: RuleSet,
+        workers: int = 1,
     ) -> None:
         self.inputs = inputs
+        self.workers = workers
+        self.helper_trials = 0
         self.rules = rules
         self.provenance = inputs.provenance()
         self.simulator = simulator
@@ -313,88 +318,32 @@ class _Batch:
             self.progress.log(message)
 
     async def _run_job(self, job: _Job) -> None:
-        from runner.loop import run_trial
-        from runner.simulators import build_simulator
-        from runner.tools import build_toolset
+        transcript, record = await self.run_trial_of(job.plan, job.task, job.trial_index, job.seed)
+        await self._land(job, transcript, record)
 
-        plan, task, inputs = job.plan, job.task, self.inputs
-        catalog = inputs.snapshot.catalog
-        key = TrialKey(
-            submission=plan.entrant.slug,
-            snapshot_sha256=inputs.catalog_digest,
-            task_id=task.id,
-            trial_index=job.trial_index,
-            seed=job.seed,
-        )
+    async def _run_remote(self, helper: Helper, job: _Job) -> bool:
+        """Run `job` in a helper process and land its result here; False once the helper is gone."""
+        plan = job.plan
+        ref = JobRef(plan.entrant.slug, job.task.id, job.trial_index, job.seed)
+        transcript: Transcript | str
         try:
-            context = AgentContext(
-                user_id=task.user_id,
-                policy_text=inputs.policy_text,
-                seed=job.seed,
-                task=task,
-                catalog=catalog,
+            transcript, record_json = await helper.run(ref)
+            record = TrialRecord.model_validate_json(record_json)
+            self.helper_trials += 1
+        except (HelperExited, RuntimeError) as exc:
+            kind = "RunnerError.HelperExited" if isinstance(exc, HelperExited) else "RunnerError"
+            self.log(f"trial {job.task.id}#{job.trial_index}: {exc}")
+            transcript = self._failed_transcript(
+                plan, job.task, job.trial_index, job.seed, kind, str(exc)
             )
-            entrant = plan.entrant
-            if entrant.make_agent is not None:
-                agent = entrant.make_agent(context)
-            else:
-                assert entrant.config is not None
-                agent = self.agent_factory(entrant.config, context)
-            sim = build_simulator(
-                self.simulator,
-                task=task,
-                catalog=catalog,
-                seed=job.seed,
-                options=self.simulator_options,
-            )
-            toolset = build_toolset(catalog, task, plan.entrant.tools, self.rules)
-            transcript = await run_trial(
-                task=task,
-                catalog=catalog,
-                agent=agent,
-                simulator=sim,
-                toolset=toolset,
-                seed=job.seed,
-                trial_index=job.trial_index,
-                max_turns=self.max_turns,
-                rules=self.rules,
-                provenance=self.provenance,
-            )
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            # run_trial records agent/simulator failures itself; anything reaching here failed
-            # around it (building the agent, a tool bug). Record it, never drop the trial.
-            kind = (
-                exc.kind if isinstance(exc, InfraFailure) else f"RunnerError.{type(exc).__name__}"
-            )
-            message = exc.message if isinstance(exc, InfraFailure) else str(exc)
-            if not isinstance(exc, TaurecError):
-                self.log(
-                    f"trial {task.id}#{job.trial_index}: unexpected {type(exc).__name__}: {exc}\n"
-                    + "".join(traceback.format_exception(exc)[-3:])
-                )
-            transcript = Transcript(
-                rules=self.rules.name,
-                provenance=self.provenance,
-                task_id=task.id,
-                trial_index=job.trial_index,
-                seed=job.seed,
-                agent=plan.manifest.agent,
-                simulator=plan.manifest.simulator,
-                max_turns=self.max_turns,
-                stop_reason="infra_error",
-                error=InfraError(kind=kind, message=message),
-            )
-        record = self._record(job, key, transcript)
-        self._submit(job, transcript, record)
-        # Bound what waits for the writer: past a few batches' worth, wait for a commit.
-        while len(self._unacknowledged) >= WRITE_BACKLOG:
-            await asyncio.wait(set(self._unacknowledged), return_when=asyncio.FIRST_COMPLETED)
+            record = self._record(plan, job.task, job.trial_index, job.seed, transcript)
+        await self._land(job, transcript, record)
+        return helper.alive
 
-    def _submit(self, job: _Job, transcript: Transcript, record: TrialRecord) -> None:
+    async def _land(self, job: _Job, transcript: Transcript | str, record: TrialRecord) -> None:
         """Hand a finished trial to the group-commit thread; it is counted (acknowledged in the
-        progress output) only once its record is on disk."""
+        progress output) only once its record is on disk. Waits only while too many trials
+        wait for the writer."""
         self.spent_usd += record.cost_usd
         job.plan.spent_usd += record.cost_usd
         if self.entry_budget is not None and job.plan.spent_usd >= self.entry_budget:
@@ -403,6 +352,8 @@ class _Batch:
         done = asyncio.wrap_future(written)
         self._unacknowledged.add(done)
         done.add_done_callback(functools.partial(self._acknowledge, job))
+        while len(self._unacknowledged) >= WRITE_BACKLOG:
+            await asyncio.wait(set(self._unacknowledged), return_when=asyncio.FIRST_COMPLETED)
 
     def _acknowledge(self, job: _Job, done: asyncio.Future[TrialRecord]) -> None:
         self._unacknowledged.discard(done)
@@ -426,10 +377,95 @@ class _Batch:
         if self._unacknowledged:
             await asyncio.wait(set(self._unacknowledged))
 
-    def _record(self, job: _Job, key: TrialKey, transcript: Transcript) -> TrialRecord:
+    def _failed_transcript(
+        self, plan: _Plan, task: Task, trial_index: int, seed: int, kind: str, message: str
+    ) -> Transcript:
+        return Transcript(
+            rules=self.rules.name,
+            provenance=self.provenance,
+            task_id=task.id,
+            trial_index=trial_index,
+            seed=seed,
+            agent=plan.manifest.agent,
+            simulator=plan.manifest.simulator,
+            max_turns=self.max_turns,
+            stop_reason="infra_error",
+            error=InfraError(kind=kind, message=message),
+        )
+
+    async def run_trial_of(
+        self, plan: _Plan, task: Task, trial_index: int, seed: int
+    ) -> tuple[Transcript, TrialRecord]:
+        """Run and score one trial (in this process): its transcript and its record."""
+        from runner.loop import run_trial
+        from runner.simulators import build_simulator
+        from runner.tools import build_toolset
+
+        inputs = self.inputs
+        catalog = inputs.snapshot.catalog
+        try:
+            context = AgentContext(
+                user_id=task.user_id,
+                policy_text=inputs.policy_text,
+                seed=seed,
+                task=task,
+                catalog=catalog,
+            )
+            entrant = plan.entrant
+            if entrant.make_agent is not None:
+                agent = entrant.make_agent(context)
+            else:
+                assert entrant.config is not None
+                agent = self.agent_factory(entrant.config, context)
+            sim = build_simulator(
+                self.simulator,
+                task=task,
+                catalog=catalog,
+                seed=seed,
+                options=self.simulator_options,
+            )
+            toolset = build_toolset(catalog, task, plan.entrant.tools, self.rules)
+            transcript = await run_trial(
+                task=task,
+                catalog=catalog,
+                agent=agent,
+                simulator=sim,
+                toolset=toolset,
+                seed=seed,
+                trial_index=trial_index,
+                max_turns=self.max_turns,
+                rules=self.rules,
+                provenance=self.provenance,
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            # run_trial records agent/simulator failures itself; anything reaching here failed
+            # around it (building the agent, a tool bug). Record it, never drop the trial.
+            kind = (
+                exc.kind if isinstance(exc, InfraFailure) else f"RunnerError.{type(exc).__name__}"
+            )
+            message = exc.message if isinstance(exc, InfraFailure) else str(exc)
+            if not isinstance(exc, TaurecError):
+                self.log(
+                    f"trial {task.id}#{trial_index}: unexpected {type(exc).__name__}: {exc}\n"
+                    + "".join(traceback.format_exception(exc)[-3:])
+                )
+            transcript = self._failed_transcript(plan, task, trial_index, seed, kind, message)
+        return transcript, self._record(plan, task, trial_index, seed, transcript)
+
+    def _record(
+        self, plan: _Plan, task: Task, trial_index: int, seed: int, transcript: Transcript
+    ) -> TrialRecord:
         from runner.scoring import score_transcript
 
-        task = job.task
+        key = TrialKey(
+            submission=plan.entrant.slug,
+            snapshot_sha256=self.inputs.catalog_digest,
+            task_id=task.id,
+            trial_index=trial_index,
+            seed=seed,
+        )
         infra = transcript.stop_reason == "infra_error"
         if infra and transcript.error is None:
             transcript.error = InfraError(kind="Unknown", message="trial ended as infra_error")
@@ -438,7 +474,7 @@ class _Batch:
             try:
                 score = score_transcript(task, transcript, self.inputs.snapshot.catalog, self.rules)
             except Exception as exc:  # a scorer bug must not lose the trial: record it, retry later
-                self.log(f"trial {task.id}#{job.trial_index}: scoring failed: {exc!r}")
+                self.log(f"trial {task.id}#{trial_index}: scoring failed: {exc!r}")
                 infra = True
                 transcript.stop_reason = "infra_error"
                 transcript.error = InfraError(
@@ -490,26 +526,61 @@ class _Batch:
         if self.progress is not None:
             self.progress.update(s)
 
-    async def run(self, jobs: Iterator[_Job], total: int) -> None:
+    def _helper_setup(self, plans: Sequence[_Plan]) -> HelperSetup:
+        return HelperSetup(
+            inputs=self.inputs,
+            entrants=[p.entrant for p in plans],
+            manifests={p.entrant.slug: p.manifest.model_dump_json() for p in plans},
+            trials={p.entrant.slug: p.scope.trials for p in plans},
+            simulator=self.simulator,
+            simulator_options=self.simulator_options,
+            max_turns=self.max_turns,
+            rules=self.rules.name,
+        )
+
+    async def run(self, plans: Sequence[_Plan], total: int) -> None:
+        """Run `total` trials (the plans' jobs, generated as they are taken)."""
         if not total:
             return
 
-        async def worker() -> None:
+        def next_job() -> _Job | None:
             while True:
                 if self.max_cost is not None and self.spent_usd >= self.max_cost:
                     self.budget_exhausted = True
                 if self.budget_exhausted or self.disk_full is not None:
-                    return
+                    return None
                 job = next(jobs, None)
-                if job is None:
-                    return
-                if job.plan.budget_exhausted:
-                    continue  # this entry spent its share; the others go on
+                if job is None or not job.plan.budget_exhausted:
+                    return job  # (an entry that spent its share is skipped; the others go on)
+
+        async def worker() -> None:
+            while (job := next_job()) is not None:
                 await self._run_job(job)
 
-        workers = [asyncio.create_task(worker()) for _ in range(min(self.concurrency, total))]
-        self._workers = workers
+        async def remote(helper: Helper) -> None:
+            if not await helper.ready():
+                return
+            while (job := next_job()) is not None:
+                if not await self._run_remote(helper, job):
+                    return
+
+        jobs = _interleave(plans)
         loop = asyncio.get_running_loop()
+        slots = min(self.concurrency, total)
+        # A helper pays its start-up (a Python process, imports, the inputs) only with a few
+        # trials to run: at least MIN_JOBS_PER_PROCESS per process.
+        processes = max(1, min(self.workers, slots, total // MIN_JOBS_PER_PROCESS))
+        shares = split_concurrency(slots, processes)
+        helpers: list[Helper] = []
+        if processes > 1:
+            setup = self._helper_setup([p for p in plans if p.jobs])
+            helpers = [Helper(setup, i, log=self.log) for i in range(1, processes)]
+            for helper in helpers:
+                helper.start_reading(loop)
+        workers = [asyncio.create_task(worker()) for _ in range(shares[0])]
+        for helper, share in zip(helpers, shares[1:], strict=True):
+            workers += [asyncio.create_task(remote(helper)) for _ in range(share)]
+        self._workers = workers
         handled = threading.current_thread() is threading.main_thread()
 
         def on_sigint() -> None:
@@ -529,12 +600,67 @@ class _Batch:
         finally:
             if handled:
                 loop.remove_signal_handler(signal.SIGINT)
+            if helpers:
+                await asyncio.gather(*(asyncio.to_thread(h.stop) for h in helpers))
+                self.log(
+                    f"workers: {processes} processes; {self.helper_trials} of "
+                    f"{self.stats.done} trials ran in helper processes"
+                )
         if failures:
             error = failures[0]
             assert error is not None
             raise error
         if self.write_failure is not None:
             raise self.write_failure
+
+
+def helper_batch(setup: HelperSetup, progress: ProgressSink) -> tuple[_Batch, dict[str, _Plan]]:
+    """The batch state of a helper process (runs trials only; the parent writes and counts)."""
+    redactor = _redactor(setup.entrants, setup.simulator_options)
+    batch = _Batch(
+        setup.inputs,
+        simulator=setup.simulator,
+        simulator_options=setup.simulator_options,
+        max_turns=setup.max_turns,
+        concurrency=1,
+        max_cost=None,
+        progress=progress,
+        agent_factory=_default_agent_factory(),
+        redactor=redactor,
+        rules=get_rules(setup.rules),
+    )
+    plans = {}
+    for entrant in setup.entrants:
+        manifest = RunManifest.model_validate_json(setup.manifests[entrant.slug])
+        plans[entrant.slug] = _Plan(
+            entrant=entrant,
+            folder=ResultsFolder(entrant.results_root, redactor),  # never written by a helper
+            manifest=manifest,
+            scope=_Scope(
+                submission=entrant.slug,
+                catalog_digest=setup.inputs.catalog_digest,
+                task_ids=tuple(manifest.task_ids),
+                trials=setup.trials[entrant.slug],
+                seed=manifest.seed,
+                shard=Shard.parse(manifest.shard) if manifest.shard else None,
+            ),
+            tasks={t.id: t for t in setup.inputs.tasks},
+            tally=RunTally(),
+        )
+    return batch, plans
+
+
+def _redactor(entrants: Sequence[Entrant], simulator_options: dict[str, Any] | None) -> Redactor:
+    """Scrubs every secret the entries and the simulator name (variables and literal values)."""
+    env_names: set[str] = set()
+    literal: dict[str, str] = {}
+    for entrant in entrants:
+        config = entrant.raw_config
+        env_names |= secret_env_names(config)
+        literal |= secret_values(config)
+    env_names |= secret_env_names(simulator_options or {})
+    literal |= secret_values(simulator_options or {}, "simulator")
+    return Redactor.from_environment(env_names, extra_secrets=literal)
 
 
 def _plan_entrant(
@@ -712,6 +838,7 @@ async def run_submissions_async(
     task_ids: Sequence[str] | None = None,
     preflight: bool = False,
     min_trials: int | None = None,
+    workers: int = 1,
 ) -> list[RunResult]:
     """The async form of `run_submissions` (for callers already inside an event loop)."""
     rule_set = get_rules(rules)
@@ -737,15 +864,15 @@ async def run_submissions_async(
             )
     if len(set(slugs)) != len(slugs):
         raise TaurecError(f"the same submission is listed twice: {sorted(slugs)}")
-    env_names: set[str] = set()
-    literal: dict[str, str] = {}
-    for entrant in entrants:
-        config = entrant.raw_config
-        env_names |= secret_env_names(config)
-        literal |= secret_values(config)
-    env_names |= secret_env_names(simulator_options or {})
-    literal |= secret_values(simulator_options or {}, "simulator")
-    redactor = Redactor.from_environment(env_names, extra_secrets=literal)
+    redactor = _redactor(entrants, simulator_options)
+    if workers < 1:
+        raise TaurecError(f"workers must be at least 1 (got {workers})")
+    in_process_only = agent_factory is not None or any(e.make_agent is not None for e in entrants)
+    if workers > 1 and in_process_only and progress is not None:
+        progress.log(
+            f"workers: running in 1 process, not {workers}: a Python agent (factory) cannot be "
+            "sent to helper processes"
+        )
     batch = _Batch(
         inputs,
         simulator=simulator,
@@ -757,6 +884,7 @@ async def run_submissions_async(
         agent_factory=agent_factory or _default_agent_factory(),
         redactor=redactor,
         rules=rule_set,
+        workers=1 if in_process_only else workers,
     )
     if preflight:
         from runner.batch.preflight import PreflightError, preflight_entries
@@ -821,7 +949,7 @@ async def run_submissions_async(
         if progress is not None:
             progress.start(batch.stats)
         try:
-            await batch.run(_interleave(plans), batch.stats.total)
+            await batch.run(plans, batch.stats.total)
         finally:
             # Commit (and acknowledge) every finished trial before the files are closed.
             await batch.drain()
@@ -881,6 +1009,8 @@ Resume is the default: recorded keys are never re-run; `infra_error` keys are ru
 new record supersedes the old one. `fresh` moves an existing folder to `results/.replaced/`.
 Ctrl-C cancels running trials and returns with status `interrupted`; `max_cost` is split
 evenly over the submissions, and each stops scheduling once its share is spent (status
-`budget_exhausted`).
+`budget_exhausted`). `workers` > 1 spreads the trials over that many processes (this one and
+helpers, see `runner.batch.workers`): one results folder, one progress, the same scores as
+`workers=1`.
 """,
 )

@@ -286,14 +286,18 @@ class ResultsFolder:
         """Before appending: see `truncate_archive`."""
         return truncate_archive(self.path, end)
 
-    def commit(self, trials: Sequence[tuple[Transcript, TrialRecord]]) -> list[TrialRecord]:
+    def commit(self, trials: Sequence[tuple[Transcript | str, TrialRecord]]) -> list[TrialRecord]:
         """Append finished trials durably: every transcript to the archive in one write, fsync;
         then every record (pointing at its member) to trials.jsonl in one write, fsync. A record
         is never on disk before its transcript. Returns the records as written."""
         if self._fd is None:
             self._fd = _open_append(self.path / TRIALS_FILE)
         members = [
-            archive_member(self.redactor.scrub(transcript.model_dump_json()))
+            archive_member(
+                self.redactor.scrub(
+                    transcript if isinstance(transcript, str) else transcript.model_dump_json()
+                )
+            )
             for transcript, _ in trials
         ]
         spans = self._archive.append_all(members)
@@ -434,7 +438,7 @@ def _append_durably(fd: int, data: bytes, path: Path, *, sync: bool = True) -> N
 @dataclass
 class _Pending:
     folder: ResultsFolder
-    transcript: Transcript
+    transcript: Transcript | str
     record: TrialRecord
     done: Future[TrialRecord]
 
@@ -455,9 +459,10 @@ class GroupCommitter:
         self._thread: threading.Thread | None = None  # started by the first submit
 
     def submit(
-        self, folder: ResultsFolder, transcript: Transcript, record: TrialRecord
+        self, folder: ResultsFolder, transcript: Transcript | str, record: TrialRecord
     ) -> Future[TrialRecord]:
-        """Queue one finished trial; the future gives the record as written (or the write error)."""
+        """Queue one finished trial (its transcript as a model or as JSON text, e.g. from a helper
+        process); the future gives the record as written (or the write error)."""
         if self._closed:
             raise RuntimeError("GroupCommitter.submit after close")
         if self._thread is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Literal
@@ -52,6 +53,14 @@ from runner.cli._options import (
     help="Trials running at once, across all submissions.",
 )
 @click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=os.cpu_count() or 1,
+    show_default="the machine's cores",
+    help="Processes to spread the trials over (this one and helpers); --concurrency is shared "
+    "between them. One results folder, one progress bar; 1 runs everything in this process.",
+)
+@click.option(
     "--shard",
     default=None,
     metavar="I/N",
@@ -93,6 +102,7 @@ def command(
     tasks_dir: Path | None,
     trials: int | None,
     concurrency: int,
+    workers: int,
     shard: str | None,
     max_cost: float | None,
     simulator: str | None,
@@ -134,6 +144,7 @@ def command(
         tasks_dir=settings.tasks_dir,
         trials=trials,
         concurrency=concurrency,
+        workers=workers,
         shard=shard,
         max_cost=settings.max_cost,
         simulator=settings.simulator,

@@ -59,6 +59,12 @@ def group() -> None:
     help="Fail the build when OUT is larger than this many MB [default: the budget the size "
     "report prints, under GitHub Pages' 1 GB limit].",
 )
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Processes rendering the trial pages while mkdocs builds the rest [default: one per core].",
+)
 @board_option
 def build(
     submissions: Path,
@@ -68,6 +74,7 @@ def build(
     seed: int,
     site_url: str | None,
     max_size_mb: float | None,
+    workers: int | None,
     board_path: Path | None,
 ) -> None:
     """Aggregate results, render the pages and run `mkdocs build --strict` into OUT."""
@@ -86,6 +93,7 @@ def build(
         board=board,
         site_url=site_url,
         max_size_mb=DEFAULT_BUDGET_MB if max_size_mb is None else max_size_mb,
+        workers=workers,
     )
     for note in report.notes:
         click.echo(f"note: {note}", err=True)

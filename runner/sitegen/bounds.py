@@ -5,12 +5,14 @@ from __future__ import annotations
 import gzip
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
-from runner.batch.store import TRIALS_FILE
+from runner.batch.store import TRIALS_FILE, read_trials
 from runner.errors import TaurecError
 from runner.sitegen.inputs import Run, SiteInputs
+from runner.sitegen.tmdb_terms import redact_record
 
 DEFAULT_BUDGET_MB = 900.0  # GitHub Pages refuses sites over 1 GB
 RAW_DIR = "downloads/trials"
@@ -42,27 +44,49 @@ class RawLinks:
     parquet: str
 
 
-def write_raw_trials(docs: Path, inputs: SiteInputs) -> dict[tuple[str, str], RawLinks]:
-    """Publish every run's trial records as `.jsonl.gz` and each snapshot's flat table as Parquet."""
-    target = docs / RAW_DIR
-    target.mkdir(parents=True, exist_ok=True)
-    links: dict[tuple[str, str], RawLinks] = {}
+def raw_links(inputs: SiteInputs) -> dict[tuple[str, str], RawLinks]:
+    """Where each run's raw trial records and its snapshot's Parquet are published."""
+    return {
+        (run.slug, run.snapshot): RawLinks(
+            jsonl=f"{RAW_DIR}/{run.snapshot}/{run.slug}.jsonl.gz",
+            parquet=f"{RAW_DIR}/{run.snapshot}/trials.parquet",
+        )
+        for run in inputs.runs
+    }
+
+
+def gzip_run(folder: Path, target: Path, redact: bool) -> None:
+    """One run's `trials.jsonl` as `.jsonl.gz`; redacted for a TMDB-sourced snapshot (see `tmdb_terms`)."""
+    if redact:
+        lines = (redact_record(r).model_dump_json() + "\n" for r in read_trials(folder).records)
+        raw = "".join(lines).encode()
+    else:
+        raw = (folder / TRIALS_FILE).read_bytes()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # mtime=0 keeps the bytes identical from one build to the next.
+    target.write_bytes(gzip.compress(raw, compresslevel=6, mtime=0))
+
+
+def raw_trial_jobs(inputs: SiteInputs, root: Path) -> list[tuple[Any, tuple[Any, ...]]]:
+    """The gzip job of every run, writing under `root` at its `raw_links` place."""
+    tmdb = {snap.label for snap in inputs.snapshots if snap.from_tmdb}
+    links = raw_links(inputs)
+    return [
+        (gzip_run, (run.folder, root / links[(run.slug, run.snapshot)].jsonl, run.snapshot in tmdb))
+        for run in inputs.runs
+    ]
+
+
+def write_trials_parquet(docs: Path, inputs: SiteInputs) -> None:
+    """Each snapshot's flat table of every run's trials, as Parquet (a download)."""
     by_snapshot: dict[str, list[pl.DataFrame]] = {}
     for run in inputs.runs:
-        name = f"{run.snapshot}/{run.slug}.jsonl.gz"
-        path = target / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # mtime=0 keeps the bytes identical from one build to the next.
-        raw = (run.folder / TRIALS_FILE).read_bytes()
-        path.write_bytes(gzip.compress(raw, compresslevel=6, mtime=0))
         by_snapshot.setdefault(run.snapshot, []).append(run.frame)
-        links[(run.slug, run.snapshot)] = RawLinks(
-            jsonl=f"{RAW_DIR}/{name}", parquet=f"{RAW_DIR}/{run.snapshot}/trials.parquet"
-        )
     for snapshot, frames in by_snapshot.items():
+        folder = docs / RAW_DIR / snapshot
+        folder.mkdir(parents=True, exist_ok=True)
         frame = pl.concat(frames).sort("submission", "task_id", "trial_index")
-        frame.write_parquet(target / snapshot / "trials.parquet", compression="zstd")
-    return links
+        frame.write_parquet(folder / "trials.parquet", compression="zstd")
 
 
 @dataclass(frozen=True)

@@ -32,11 +32,14 @@ from runner.rules import DEFAULT_RULES, get_rules
 from runner.sitegen.aggregate import Aggregates, aggregate_runs
 from runner.sitegen.bounds import (
     DEFAULT_BUDGET_MB,
+    RAW_DIR,
     SizeReport,
     enforce_budget,
     measure,
     paged_runs,
-    write_raw_trials,
+    raw_links,
+    raw_trial_jobs,
+    write_trials_parquet,
 )
 from runner.sitegen.inputs import SHA256SUMS, SiteInputs, load_inputs, published_files
 from runner.sitegen.mkdocs_hooks import bodies_dir
@@ -215,7 +218,8 @@ def assemble(
     bundle.write_text(vega_bundle(), encoding="utf-8")
     board_list = boards(inputs, agg)
     links = _downloads(docs, inputs, board_list)
-    raw = write_raw_trials(docs, inputs)
+    write_trials_parquet(docs, inputs)  # the gzipped JSONL of each run is written after mkdocs
+    raw = raw_links(inputs)
     writer = PageWriter(environment(site_dir / "templates"), docs)
     render_pages(writer, inputs, agg, board_list, links, raw, board, trial_runs)
     writer.write_chart_specs(CHART_SPECS)
@@ -287,13 +291,17 @@ def build_site(
     out = Path(out)
     if out.exists():
         _check_replaceable(out)
-    # Trial pages render in worker processes while mkdocs builds the rest.
+    # Trial pages and the runs' gzipped JSONL are written by worker processes while mkdocs
+    # builds the rest, into a staging folder moved into OUT afterwards.
+    staging = out.with_name(f".{out.name}.trials-{os.getpid()}")
     staged = start_trial_pages(
         environment(site_dir / "templates"),
         inputs,
         list(runs_with_pages(inputs, trial_runs)),
-        out.with_name(f".{out.name}.trials-{os.getpid()}"),
+        staging,
         workers,
+        files=raw_trial_jobs(inputs, staging),
+        folders=[RAW_DIR],
     )
     try:
         if out.exists():

@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from runner.sitegen.inputs import SiteInputs
+import polars as pl
+
+from runner.sitegen.aggregate import MAX_UNSCORED_SHARE
+from runner.sitegen.inputs import Run, SiteInputs
 
 
 def _task_changes(inputs: SiteInputs, label: str) -> dict[str, Any]:
@@ -24,14 +27,50 @@ def _task_changes(inputs: SiteInputs, label: str) -> dict[str, Any]:
     }
 
 
+def _absence(inputs: SiteInputs, slug: str, label: str, ran_on: list[str]) -> str:
+    """Why an entry that was on the previous board is not on this one, from what is on disk."""
+    for left in inputs.left_out:
+        if (left.slug, left.label) == (slug, label):
+            return f"its results folder results/{label}/ is not shown: {left.reason}"
+    later = [other for other in ran_on if other > label]
+    back = f"; it is back on {later[0]}" if later else "; no later run"
+    return f"not run on this snapshot (no results/{label}/ folder){back}"
+
+
+def _adjudication(run: Run) -> str | None:
+    """Why a run on the board is shown but not ranked (or stopped early), or None."""
+    trials = run.frame.height
+    unscored = run.frame.select((pl.col("status") != "scored").sum()).item()
+    parts = []
+    if unscored == trials:
+        parts.append(f"all {trials} trials are infra errors: shown, not ranked")
+    elif unscored > MAX_UNSCORED_SHARE * trials:
+        parts.append(
+            f"{unscored} of {trials} trials unscored (more than {MAX_UNSCORED_SHARE:.0%}): "
+            "shown, not ranked"
+        )
+    manifest = run.manifest
+    if manifest is not None and manifest.status not in ("completed", "running"):
+        planned = manifest.counts.planned
+        parts.append(
+            f"the run ended {manifest.status.replace('_', ' ')} after {trials}"
+            + (f" of {planned} planned trials" if planned else " trials")
+        )
+    return "; ".join(parts) or None
+
+
 def changelog_view(
     inputs: SiteInputs, snapshot_views: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     """One block per snapshot label seen in snapshots or results, newest first."""
     names = {e.slug: e.submission.display_name for e in inputs.entries}
     ran: dict[str, set[str]] = {}
+    ran_on: dict[str, list[str]] = {}
+    runs: dict[str, list[Run]] = {}
     for run in inputs.runs:
         ran.setdefault(run.snapshot, set()).add(run.slug)
+        ran_on.setdefault(run.slug, []).append(run.snapshot)
+        runs.setdefault(run.snapshot, []).append(run)
     diffs = {v["label"]: v for v in snapshot_views}
     labels = sorted(set(ran) | set(diffs))
     blocks: list[dict[str, Any]] = []
@@ -66,10 +105,14 @@ def changelog_view(
                     {
                         "slug": s,
                         "name": names.get(s, s),
-                        "reason": "no run on this snapshot (budget, an infra failure or withdrawn; "
-                        "its earlier results stay on their boards)",
+                        "reason": _absence(inputs, s, label, sorted(ran_on.get(s, []))),
                     }
                     for s in sorted(before - now)
+                ],
+                "unranked": [
+                    {"slug": r.slug, "name": names.get(r.slug, r.slug), "reason": why}
+                    for r in sorted(runs.get(label, []), key=lambda r: r.slug)
+                    if (why := _adjudication(r)) is not None
                 ],
             }
         )

@@ -107,6 +107,15 @@ class SnapshotInfo:
         return dict(value) if isinstance(value, dict) else {"items": len(self.catalog)}
 
 
+@dataclass(frozen=True)
+class LeftOut:
+    """A results folder the boards do not show, and why (the Changelog's removal log cites it)."""
+
+    slug: str
+    label: str
+    reason: str
+
+
 @dataclass
 class SiteInputs:
     """Everything one build reads, plus notes about what loading had to skip or repair."""
@@ -116,6 +125,7 @@ class SiteInputs:
     tasks: list[Task]
     notes: list[str] = field(default_factory=list)
     prunes: list[PruneRecord] = field(default_factory=list)
+    left_out: list[LeftOut] = field(default_factory=list)
 
     @property
     def runs(self) -> list[Run]:
@@ -123,12 +133,17 @@ class SiteInputs:
 
 
 def load_entries(
-    submissions_dir: Path, notes: list[str], rules: str = DEFAULT_RULES
+    submissions_dir: Path,
+    notes: list[str],
+    rules: str = DEFAULT_RULES,
+    left_out: list[LeftOut] | None = None,
 ) -> list[Entry]:
     """Every `submissions/<slug>/` with a submission file and its runs under the board's rule set.
 
-    A board never mixes rule sets: a run under another rule set is left out, with a note.
+    A board never mixes rule sets: a run under another rule set is left out, with a note (and,
+    with `left_out`, a record of the folder and the reason).
     """
+    skipped = left_out if left_out is not None else []
     entries: list[Entry] = []
     if not submissions_dir.is_dir():
         notes.append(f"{submissions_dir}: no submissions folder")
@@ -145,14 +160,27 @@ def load_entries(
         if results.is_dir():
             for run_dir in sorted(p for p in results.iterdir() if p.is_dir()):
                 frame = read_trials_frame(run_dir, submission.slug, run_dir.name, notes)
+                manifest = read_manifest(run_dir)
                 if frame.is_empty():
                     notes.append(f"{run_dir}: no trial records, skipped")
+                    status = f" (run {manifest.status})" if manifest is not None else ""
+                    skipped.append(
+                        LeftOut(
+                            submission.slug, run_dir.name, f"its run left no trial records{status}"
+                        )
+                    )
                     continue
-                manifest = read_manifest(run_dir)
                 if manifest is not None and manifest.rules != rules:
                     notes.append(
                         f"{run_dir}: ran under rule set {manifest.rules}, this board shows "
                         f"{rules} only; left out"
+                    )
+                    skipped.append(
+                        LeftOut(
+                            submission.slug,
+                            run_dir.name,
+                            f"it ran under rule set {manifest.rules}; this board shows {rules} only",
+                        )
                     )
                     continue
                 pointers = frame.select("transcript", "transcript_offset", "transcript_length")
@@ -235,13 +263,18 @@ def load_snapshots(snapshots_dir: Path, notes: list[str]) -> list[SnapshotInfo]:
     return found
 
 
-def _drop_unknown_dates(entries: list[Entry], labels: set[str], notes: list[str]) -> None:
+def _drop_unknown_dates(
+    entries: list[Entry], labels: set[str], notes: list[str], left_out: list[LeftOut]
+) -> None:
     """A dated results folder needs its snapshot: a made-up label (`2099-01-01`) is no board."""
     for entry in entries:
         kept = []
         for run in entry.runs:
             if _DATE_LABEL.match(run.snapshot) and run.snapshot not in labels:
                 notes.append(f"{run.folder}: no snapshot {run.snapshot}, not a board: skipped")
+                left_out.append(
+                    LeftOut(run.slug, run.snapshot, f"there is no snapshot folder {run.snapshot}")
+                )
             else:
                 kept.append(run)
         entry.runs[:] = kept
@@ -260,7 +293,8 @@ def load_inputs(
 ) -> SiteInputs:
     """Load submissions (runs under `rules` only), snapshots and tasks; problems raise LoadError."""
     notes: list[str] = []
-    entries = load_entries(Path(submissions_dir), notes, rules)
+    left_out: list[LeftOut] = []
+    entries = load_entries(Path(submissions_dir), notes, rules, left_out)
     ledger = load_ledger(Path(submissions_dir) / LEDGER_FILE)
     for run in (r for e in entries for r in e.runs):
         run.ledger_entry = verified_entry(run.folder, run.manifest, ledger)
@@ -270,9 +304,9 @@ def load_inputs(
                 "these files; shown as self-reported"
             )
     snapshots = load_snapshots(Path(snapshots_dir), notes)
-    _drop_unknown_dates(entries, {s.label for s in snapshots}, notes)
+    _drop_unknown_dates(entries, {s.label for s in snapshots}, notes, left_out)
     tasks = load_tasks(tasks_dir) if Path(tasks_dir).is_dir() else []
     if not tasks:
         notes.append(f"{tasks_dir}: no tasks folder")
     prunes = read_prune_log(Path(snapshots_dir)) if Path(snapshots_dir).is_dir() else []
-    return SiteInputs(entries, snapshots, tasks, notes, prunes)
+    return SiteInputs(entries, snapshots, tasks, notes, prunes, left_out)

@@ -25,6 +25,7 @@ from runner.records import (
     TrialRecord,
     TrialScore,
 )
+from runner.search import result_record
 from runner.tasks import (
     POLICY_NAMES,
     Complexity,
@@ -259,7 +260,13 @@ def _transcript(
     probe: bool,
     error: InfraError | None,
     latencies: list[float],
+    items: list[CatalogItem],
 ) -> Transcript:
+    """A trial as the real tools would have logged it: search records and metadata of the catalog."""
+    by_id = {item.id: item for item in items}
+    shown = by_id.get(rec or "") or items[0]
+    picks = random.Random(f"{task.id}:{trial}:{seed}")  # its own stream: results stay as they were
+    hits = [shown, *picks.sample(items, min(7, len(items)))]
     events: list[MessageEvent | ToolCallEvent] = [
         MessageEvent(role="agent", content="Hi! What are you in the mood to watch tonight?"),
         MessageEvent(role="user", content=f"Something {task.persona.lower()}\nNothing too long."),
@@ -267,7 +274,7 @@ def _transcript(
             call_id="c1",
             name="search_catalog",
             arguments={"query": "coastal drama"},
-            result=json.dumps([{"id": rec or "tmdb_100001", "title": "A candidate"}]),
+            result=json.dumps([result_record(i) for i in hits], ensure_ascii=False),
         ),
         MessageEvent(
             role="agent",
@@ -278,8 +285,8 @@ def _transcript(
         ToolCallEvent(
             call_id="c2",
             name="get_metadata",
-            arguments={"item_id": rec or "tmdb_100001"},
-            result=json.dumps({"id": rec, "runtime": 101}),
+            arguments={"item_id": shown.id},
+            result=json.dumps(shown.model_dump(mode="json"), ensure_ascii=False),
         ),
     ]
     recommendations: list[str] = []
@@ -290,7 +297,12 @@ def _transcript(
                 call_id="c3",
                 name="recommend",
                 arguments={"item_id": rec},
-                result=json.dumps({"status": "recommended" if rec else "abstained"}),
+                result=json.dumps(
+                    {"status": "recommended", "id": rec, "title": shown.title}
+                    if rec
+                    else {"status": "abstained", "message": "No recommendation made."},
+                    ensure_ascii=False,
+                ),
             )
         )
         if rec:
@@ -426,7 +438,7 @@ def _entry_results(
             probe = spec.xss_probes and index == 1 and t_index == 0 and trial == 0
             if keep:
                 transcript = _transcript(
-                    task, trial, seed, agent, rec, rng, probe, error, latencies
+                    task, trial, seed, agent, rec, rng, probe, error, latencies, items
                 )
                 (folder / name).write_bytes(
                     gzip.compress(transcript.model_dump_json().encode(), mtime=0)

@@ -2,21 +2,21 @@
 
 There are thousands of them, so they skip the theme (its ~14 KB of chrome per page) and
 mkdocs altogether: a small shell with the site's stylesheets and script around the body. Runs
-are rendered in a process pool while mkdocs builds the other pages, into a staging folder
-that is moved into the built site afterwards; each page adds one short document (task id,
+are rendered in a process pool while mkdocs builds the other pages (other bulky files, such as
+the raw trial downloads, can ride along as `FileJob`s), into a staging folder whose top-level
+folders are moved into the built site afterwards; each page adds one short document (task id,
 entry, snapshot, outcome) to mkdocs' search index and, with a site URL, one sitemap line.
 """
 
 from __future__ import annotations
 
-import contextlib
 import gzip
 import importlib.resources
 import json
 import multiprocessing
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,12 +29,15 @@ from runner.batch.archive import load_trial_transcript
 from runner.errors import LoadError
 from runner.metrics import PASS_THRESHOLD
 from runner.records import TrialRecord
+from runner.sitegen.cards import Cards, write_cards
 from runner.sitegen.inputs import Entry, Run, SiteInputs, SnapshotInfo
 from runner.sitegen.metric_table import METRIC_BY_KEY
+from runner.sitegen.tmdb_terms import redact_record
 from runner.tasks import Task
 from runner.transcript import Transcript
 
 TRIALS_DIR = "trials"
+ROOT = "../../../"  # from a trial page back to the site root
 SearchDoc = dict[str, str]
 
 
@@ -45,12 +48,13 @@ def trial_state(record: TrialRecord) -> str:
 
 
 def _event_views(
-    transcript: Transcript, trial: int, shown: dict[str, tuple[str, str]]
+    transcript: Transcript, trial: int, shown: dict[str, tuple[str, str]], cards: Cards
 ) -> list[dict[str, Any]]:
     """Events as the trial page shows them; a tool result already shown on the page is linked.
 
     `shown` maps a result's text to (anchor, label) of its first appearance on the page, so
-    repeated results (the same search in every trial of a task) are printed once per page.
+    repeated results (the same search in every trial of a task) are printed once per page;
+    catalog records inside a result are links to their cards (see `cards`).
     """
     out: list[dict[str, Any]] = []
     for number, ev in enumerate(transcript.events):
@@ -62,11 +66,9 @@ def _event_views(
                 if ev.raw_arguments is not None
                 else json.dumps(ev.arguments, ensure_ascii=False, sort_keys=True)
             )
-            result = ev.result
-            with contextlib.suppress(ValueError):
-                result = json.dumps(json.loads(ev.result), ensure_ascii=False, indent=2)
+            result = cards.result_html(ev.result, ROOT)
             anchor = f"result-{trial}-{number}"
-            first = shown.setdefault(result, (anchor, f"trial {trial}, event {number + 1}"))
+            first = shown.setdefault(str(result), (anchor, f"trial {trial}, event {number + 1}"))
             out.append(
                 {
                     "type": "tool_call",
@@ -99,15 +101,19 @@ def trial_views(
     task: Task | None,
     task_id: str,
     records: list[TrialRecord],
-    snapshot: SnapshotInfo | None,
+    cards: Cards,
 ) -> dict[str, Any]:
-    """What one trial page shows: the task, then every trial with its verdicts and transcript."""
+    """What one trial page shows: the task, then every trial with its verdicts and transcript.
+
+    On a TMDB-sourced snapshot the verdicts are shown without the catalog values they quote.
+    """
     trials = []
     shown: dict[str, tuple[str, str]] = {}
     for r in records:
         transcript = _read_transcript(run, r)
         rec = r.score.recommendation if r.score else None
-        item = snapshot.catalog.get(rec) if snapshot is not None and rec else None
+        if cards.snapshot is not None and cards.snapshot.from_tmdb:
+            r = redact_record(r)
         audit = transcript.leak_audit if transcript is not None else None
         trials.append(
             {
@@ -119,14 +125,13 @@ def trial_views(
                 "turns": r.efficiency.turns,
                 "tool_calls": r.efficiency.tool_calls,
                 "cost": METRIC_BY_KEY["cost"].format(r.cost_usd),
-                "recommendation": rec,
-                "title": item.title if item else None,
+                "recommendation": cards.link(rec, ROOT) if rec else None,
                 "error": f"{r.error.kind}: {r.error.message}" if r.error else None,
                 "score": r.score,
                 "leak_clean": audit.clean if audit is not None else r.leak_audit_clean,
                 "leaks": audit.leaks if audit is not None else [],
                 "transcript": r.transcript,
-                "events": _event_views(transcript, r.key.trial_index, shown)
+                "events": _event_views(transcript, r.key.trial_index, shown, cards)
                 if transcript is not None
                 else None,
             }
@@ -169,8 +174,18 @@ class _Job:
 _JOB: _Job | None = None
 
 
-def _render_run(index: int) -> tuple[int, list[SearchDoc]]:
-    """Write the pages of one run (one per task); returns how many and their search documents."""
+@dataclass(frozen=True)
+class RunPages:
+    """What rendering one run produced: pages, their search documents, the catalog cards they link."""
+
+    pages: int
+    docs: list[SearchDoc]
+    snapshot: str
+    cards: list[str]
+
+
+def _render_run(index: int) -> RunPages:
+    """Write the pages of one run (one per task)."""
     assert _JOB is not None
     job = _JOB
     entry, run = job.runs[index]
@@ -181,12 +196,11 @@ def _render_run(index: int) -> tuple[int, list[SearchDoc]]:
     folder = job.staging / run.slug / run.snapshot
     folder.mkdir(parents=True, exist_ok=True)
     docs: list[SearchDoc] = []
+    cards = Cards(job.snapshots.get(run.snapshot))
     for task_id, records in by_task.items():
-        view = trial_views(
-            entry, run, job.tasks.get(task_id), task_id, records, job.snapshots.get(run.snapshot)
-        )
+        view = trial_views(entry, run, job.tasks.get(task_id), task_id, records, cards)
         (folder / f"{task_id}.html").write_text(
-            template.render(t=view, css=job.css), encoding="utf-8"
+            template.render(t=view, css=job.css, root=ROOT), encoding="utf-8"
         )
         docs.append(
             {
@@ -196,39 +210,72 @@ def _render_run(index: int) -> tuple[int, list[SearchDoc]]:
                 f"{view['n']} trials succeeded · {view['task']['persona']}",
             }
         )
-    return len(by_task), docs
+    return RunPages(len(by_task), docs, run.snapshot, sorted(cards.used))
+
+
+# A picklable call writing files under the staging folder, e.g. (gzip_run, (source, target)).
+FileJob = tuple[Callable[..., None], tuple[Any, ...]]
 
 
 @dataclass
 class TrialPages:
-    """Trial pages being rendered into a staging folder; `finish` moves them into the site."""
+    """Trial pages (and file jobs) being written into a staging folder; `finish` moves them into the site."""
 
     staging: Path
-    futures: list[Future[tuple[int, list[SearchDoc]]]]
+    futures: list[Future[RunPages]]
     pool: ProcessPoolExecutor | None
-    done: list[tuple[int, list[SearchDoc]]]
+    done: list[RunPages]
+    job: _Job
+    files: list[Future[None]]
+    folders: list[str]  # what the file jobs write, relative to the staging folder and the site
 
     def finish(self, out: Path, site_url: str | None) -> int:
-        """Wait for every run, move the pages under `out/trials/`, index them; returns the page count."""
+        """Wait for every run, move the pages under `out/trials/`, write the catalog cards they
+        link, index the pages; returns the trial page count."""
         try:
             results = self.done + [f.result() for f in self.futures]
+            for f in self.files:
+                f.result()
         finally:
             if self.pool is not None:
                 self.pool.shutdown()
-        docs = sorted((d for _, ds in results for d in ds), key=lambda d: d["location"])
-        if self.staging.exists():
-            target = out / TRIALS_DIR
-            if target.exists():
-                shutil.rmtree(target)
-            self.staging.rename(target)
+        docs = sorted((d for r in results for d in r.docs), key=lambda d: d["location"])
+        _move_tree(self.staging, out, [TRIALS_DIR, *self.folders])
+        linked: dict[str, set[str]] = {}
+        for r in results:
+            linked.setdefault(r.snapshot, set()).update(r.cards)
+        for label, ids in sorted(linked.items()):
+            snapshot = self.job.snapshots.get(label)
+            if snapshot is not None:
+                write_cards(self.job.env, out, snapshot, ids, self.job.css)
         add_search_docs(out, docs)
         add_to_sitemap(out, [d["location"] for d in docs], site_url)
-        return sum(count for count, _ in results)
+        return sum(r.pages for r in results)
 
     def abandon(self) -> None:
         if self.pool is not None:
             self.pool.shutdown(cancel_futures=True)
         shutil.rmtree(self.staging, ignore_errors=True)
+
+
+def _merge(source: Path, target: Path) -> None:
+    """Move `source` to `target`: renamed whole when `target` is new, else merged child by child."""
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        source.rename(target)
+    elif source.is_dir() and target.is_dir():
+        for child in sorted(source.iterdir()):
+            _merge(child, target / child.name)
+    else:
+        source.replace(target)
+
+
+def _move_tree(staging: Path, out: Path, folders: list[str]) -> None:
+    """Move each staged folder to the same place under `out` (merged into what mkdocs wrote)."""
+    for rel in folders:
+        if (staging / rel).exists():
+            _merge(staging / rel, out / rel)
+    shutil.rmtree(staging, ignore_errors=True)
 
 
 def material_css(theme_dir: Path) -> list[str]:
@@ -243,28 +290,38 @@ def start_trial_pages(
     runs: list[tuple[Entry, Run]],
     staging: Path,
     workers: int | None = None,
+    files: list[FileJob] | None = None,
+    folders: list[str] | None = None,
 ) -> TrialPages:
-    """Start rendering the trial pages of `runs` into `staging` (in worker processes when it pays)."""
+    """Start rendering the trial pages of `runs` into `staging/trials/` and running `files`,
+    which write into `folders` of `staging` (in worker processes when it pays)."""
     global _JOB
     if staging.exists():
         shutil.rmtree(staging)
     staging.mkdir(parents=True)
-    _JOB = _Job(
+    _JOB = job = _Job(
         env=env,
-        staging=staging,
+        staging=staging / TRIALS_DIR,
         css=material_css(Path(str(importlib.resources.files("material"))) / "templates"),
         runs=runs,
         tasks={t.id: t for t in inputs.tasks},
         snapshots={s.label: s for s in inputs.snapshots},
     )
+    files = files or []
     count = workers if workers is not None else (os.cpu_count() or 1)
-    if count <= 1 or len(runs) < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return TrialPages(staging, [], None, [_render_run(i) for i in range(len(runs))])
+    tasks = len(runs) + len(files)
+    if count <= 1 or tasks < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        for call, args in files:
+            call(*args)
+        pages = [_render_run(i) for i in range(len(runs))]
+        return TrialPages(staging, [], None, pages, job, [], folders or [])
     pool = ProcessPoolExecutor(
-        max_workers=min(count, len(runs)), mp_context=multiprocessing.get_context("fork")
+        max_workers=min(count, tasks), mp_context=multiprocessing.get_context("fork")
     )
+    # The biggest jobs first, so no worker is left with a long one at the end.
     futures = [pool.submit(_render_run, i) for i in range(len(runs))]
-    return TrialPages(staging, futures, pool, [])
+    written = [pool.submit(call, *args) for call, args in files]
+    return TrialPages(staging, futures, pool, [], job, written, folders or [])
 
 
 def add_search_docs(out: Path, docs: list[SearchDoc]) -> None:

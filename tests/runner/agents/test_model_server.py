@@ -69,7 +69,7 @@ def stats(url: str) -> dict[str, int]:
 
 def test_models_are_listed(url: str) -> None:
     body = CLIENT.get(f"{url}/models").json()
-    assert [m["id"] for m in body["data"]] == ["heuristic", "random"]
+    assert [m["id"] for m in body["data"]] == ["heuristic", "random", "user"]
 
 
 def test_completion_has_the_openai_shape(url: str, tools: list[dict[str, Any]]) -> None:

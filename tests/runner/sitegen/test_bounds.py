@@ -126,12 +126,55 @@ def test_trial_pages_only_for_the_latest_snapshot_and_raw_trials_for_all(
     for label in ("2026-10-01", "2026-11-01"):
         raw = out / "downloads" / "trials" / label / f"{tmdb_world.slugs[0]}.jsonl.gz"
         source = tmdb_world.submissions / tmdb_world.slugs[0] / "results" / label / "trials.jsonl"
-        assert gzip.decompress(raw.read_bytes()) == source.read_bytes()
+        published = gzip.decompress(raw.read_bytes())
+        if label == "2026-10-01":  # our own catalog: the records as they are
+            assert published == source.read_bytes()
+            continue
+        # TMDB's catalog: the same trials and verdicts, without the values they quote.
+        mine = [json.loads(line) for line in published.splitlines()]
+        theirs = [json.loads(line) for line in source.read_text().splitlines()]
+        assert [(r["key"], r["status"], r["score"] and r["score"]["reward"]) for r in mine] == [
+            (r["key"], r["status"], r["score"] and r["score"]["reward"]) for r in theirs
+        ]
+        checks = [c for r in mine if r["score"] for c in r["score"]["constraints"]]
+        assert checks
+        assert all(c["actual"] is None and "not republished" in c["reason"] for c in checks)
+        quoting = [
+            p
+            for r in mine
+            if r["score"]
+            for p in r["score"]["policies"]
+            if p["policy"] in ("availability", "age_restricted")
+        ]
+        assert all("not republished" in p["reason"] for p in quoting)
         assert f"downloads/trials/{label}/{tmdb_world.slugs[0]}.jsonl.gz" in entry
         table = pl.read_parquet(out / "downloads" / "trials" / label / "trials.parquet")
         assert sorted(table["submission"].unique().to_list()) == sorted(tmdb_world.slugs)
         assert table.height == 2 * 4 * 4
         assert {"reward", "tokens", "step_latencies_s"} <= set(table.columns)
+
+
+def test_tmdb_trial_pages_quote_no_tmdb_fields(
+    tmdb_site: BuildReport, tmdb_world: SynthWorld
+) -> None:
+    """Tool results, recommendations and verdicts of a TMDB snapshot's trials are ids and verdicts only."""
+    from runner.catalog import Catalog
+
+    catalog = Catalog.load(tmdb_world.snapshots / "2026-11-01")
+    texts = (
+        {i.title for i in catalog} | {i.overview for i in catalog} | {i.director for i in catalog}
+    )
+    pages = sorted((tmdb_site.out / "trials").rglob("*.html"))
+    assert pages
+    linked = 0
+    for page in pages:
+        html = page.read_text()
+        leaked = [t for t in texts if t in html]
+        assert not leaked, (page, leaked[:3])
+        assert "not republished" in html
+        linked += html.count("https://www.themoviedb.org/movie/")
+    assert linked
+    assert not (tmdb_site.out / "catalog" / "2026-11-01").exists()  # no cards of TMDB data
 
 
 def test_trial_pages_are_lean(tmdb_site: BuildReport) -> None:
@@ -204,3 +247,32 @@ def test_changelog_is_generated_from_the_data(
     pruned = html.split('id="pruned-2026-03-02"')[1]
     assert "retention date 2026-09-02 passed" in pruned
     assert "snapshots/pruned/2026-03-02/" in pruned
+
+
+def test_changelog_gives_each_removal_and_adjudication_its_own_reason(tmp_path: Path) -> None:
+    """Not a generic 'budget, infra failure or withdrawn': the reason the data on disk gives."""
+    world = synthesize(tmp_path / "w", SynthSpec(entries=3, tasks=3, trials=2, xss_probes=False))
+    latest = "2026-11-01"
+    runs = [world.submissions / slug / "results" / latest for slug in world.slugs]
+    shutil.rmtree(runs[0])  # never run on the latest snapshot
+    manifest = json.loads((runs[1] / "run.json").read_text())
+    manifest["rules"] = "v1"  # run under the other rule set
+    (runs[1] / "run.json").write_text(json.dumps(manifest))
+    manifest = json.loads((runs[2] / "run.json").read_text())
+    manifest["status"] = "budget_exhausted"
+    manifest["counts"]["planned"] = 10
+    (runs[2] / "run.json").write_text(json.dumps(manifest))
+    report = build_site(
+        submissions=world.submissions,
+        snapshots=world.snapshots,
+        tasks=world.tasks,
+        out=tmp_path / "public",
+        docs=tmp_path / "docs",
+    )
+    html = (report.out / "changelog.html").read_text()
+    block = html.split(f'id="changes-{latest}"')[1].split('id="changes-2026-10-01"')[0]
+    assert "Entries dropped</strong> (2)" in block
+    assert f"not run on this snapshot (no results/{latest}/ folder); no later run" in block
+    assert "it ran under rule set v1; this board shows v2 only" in block
+    assert "the run ended budget exhausted after 6 of 10 planned trials" in block
+    assert "budget, an infra failure or withdrawn" not in html

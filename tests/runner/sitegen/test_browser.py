@@ -203,11 +203,12 @@ SMALLEST_CHART_TEXT = """() => Math.min(...[...document.querySelectorAll('div.ta
 
 @pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda v: f"{v[0]}px")
 def test_every_page_type_fits_and_reads_at_desktop_and_phone_width(
-    browser: Any, base_url: str, viewport: tuple[int, int]
+    browser: Any, base_url: str, viewport: tuple[int, int], small_site: BuildReport
 ) -> None:
     watch = Watch(browser, base_url, viewport)
     page = watch.page
-    for rel in PAGE_TYPES:
+    card = min((small_site.out / "catalog").rglob("*.html"))  # a catalog card
+    for rel in [*PAGE_TYPES, card.relative_to(small_site.out).as_posix()]:
         page.goto(base_url + rel, wait_until="load")
         if page.locator("div.taurec-chart").count():
             _charts_rendered(page)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from markupsafe import escape
 
 from runner.board import BoardSettings
 from runner.cli import cli
@@ -173,6 +174,31 @@ def test_build_refuses_to_wipe_a_folder_that_is_not_a_site(
             docs=tmp_path / "docs",
         )
     assert (precious / "notes.txt").read_text() == "keep me"
+
+
+def test_tool_results_link_to_one_catalog_card_per_title(
+    built_site: BuildReport, synth_world: SynthWorld
+) -> None:
+    """A title's record is printed once, on its card, not in every search result that returns it."""
+    from runner.catalog import Catalog
+
+    catalog = {i.id: i for i in Catalog.load(synth_world.snapshots / "2026-11-01")}
+    cards = built_site.out / "catalog" / "2026-11-01"
+    pages = sorted((built_site.out / "trials").rglob("*.html"))
+    linked: set[str] = set()
+    for page in pages:
+        html = page.read_text()
+        ids = set(re.findall(r'href="\.\./\.\./\.\./catalog/2026-11-01/(tmdb_\d+)\.html"', html))
+        assert ids, page
+        for item_id in ids:
+            assert catalog[item_id].overview not in html  # the card holds it, not the page
+        assert "(search record)" in html  # search_catalog results, by their shape
+        linked |= ids
+    assert sorted(p.stem for p in cards.iterdir()) == sorted(linked)
+    card = (cards / f"{sorted(linked)[0]}.html").read_text()
+    item = catalog[sorted(linked)[0]]
+    for text in (item.title, item.overview, item.director, item.content_rating):
+        assert str(escape(text)) in card
 
 
 def test_every_relative_link_resolves(built_site: BuildReport) -> None:

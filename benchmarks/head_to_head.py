@@ -1,0 +1,314 @@
+"""Head-to-head: this project's runner against the original τ-Rec harness, both driven by one loopback server.
+
+What it does:
+
+1. Builds a throwaway venv (``--venv``, default under the temp dir) and installs the ORIGINAL
+   harness (github ``nbharaths/tau-rec``) from its published source — the GitHub URL by default,
+   or ``--source PATH`` (a folder, e.g. a ``git archive`` export) — with the same LiteLLM version
+   as ours. The original declares ``requires-python >= 3.12``; on an older interpreter pip is told
+   ``--ignore-requires-python`` (its code parses and runs on 3.11; the run fails loudly if not).
+   Its code is installed and driven, never copied.
+2. Starts ``runner.model_server`` in its own process with +200 ms per call. It serves both roles
+   for both harnesses: the agent (model ``heuristic``: our heuristic baseline over the six v1
+   tools, which both harnesses expose) and the simulated user (model ``user``:
+   ``runner.served_user``, which reads either harness's user prompt).
+3. For each concurrency (8, 16, 64) runs both harnesses on the v1 data (first ``--tasks`` tasks
+   × ``--trials`` trials), interleaved A/B (the order alternates every repeat), each run a fresh
+   process tree: ours is ``taurec run --rules v1`` (the v1 loop) with the LiteLLM simulator,
+   default workers; theirs is ``tau-rec run`` pointed at the server through ``OPENAI_API_BASE``.
+4. Per run: wall time, CPU (user+sys of the whole process tree, from the children's rusage) and
+   peak memory (the largest sum of PSS over the process tree, sampled every 50 ms: a page that a
+   forked helper shares with its parent counts once; the RSS sum, which counts it twice, is
+   printed beside it), and the model calls the server answered. Prints medians and project/original ratios (targets: wall ≤ 0.85,
+   CPU ≤ 0.75, memory ≤ 1.0).
+
+Run: ``.venv/bin/python benchmarks/head_to_head.py --source /tmp/tau-rec-src`` (``--quick``: 10
+tasks × 2 trials, concurrency 8 and 64, one repeat). Offline here, export the mirror first:
+``mkdir /tmp/tau-rec-src && git --git-dir /work/.mirror/nbharaths+tau-rec/repo archive HEAD |
+tar x -C /tmp/tau-rec-src``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from runner.paths import v1_data_dir
+
+ORIGINAL_URL = "git+https://github.com/nbharaths/tau-rec"
+
+
+def _serve(queue: Any, latency_ms: float) -> None:
+    from runner.model_server import ServerOptions, serve_model_forever
+
+    serve_model_forever(options=ServerOptions(latency_ms=latency_ms), ready=queue.put)
+
+
+def _install_original(venv: Path, source: str) -> Path:
+    """A venv holding the original harness and our LiteLLM version; returns its `tau-rec`."""
+    exe = venv / "bin" / "tau-rec"
+    litellm = f"litellm=={metadata.version('litellm')}"
+    marker = venv / ".installed"
+    if marker.exists() and marker.read_text() == f"{source}\n{litellm}":
+        return exe
+    if venv.exists():
+        shutil.rmtree(venv)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    pip = [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    # The package alone ignores its `requires-python >= 3.12` (its code parses and runs on 3.11);
+    # its dependencies are then resolved normally, so each gets a release built for this Python.
+    if sys.version_info < (3, 12):
+        print(
+            f"installing the original with --ignore-requires-python --no-deps on Python "
+            f"{sys.version.split()[0]}, then its dependencies as usual"
+        )
+    subprocess.run([*pip, "--ignore-requires-python", "--no-deps", source], check=True)
+    listed = subprocess.run(
+        [
+            python,
+            "-c",
+            "import importlib.metadata as m; print('\\n'.join(m.requires('tau-rec') or []))",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split("\n")
+    requirements = [r for r in listed if r.strip() and "extra ==" not in r]
+    others = [r for r in requirements if not r.lower().startswith("litellm")]
+    subprocess.run([*pip, *others, litellm], check=True)
+    marker.write_text(f"{source}\n{litellm}")
+    return exe
+
+
+def _suite(workdir: Path, tasks: int) -> tuple[Path, Path, Path]:
+    """(catalog.json, tasks folder, policy.md): the first `tasks` v1 tasks in a folder of their own."""
+    v1 = v1_data_dir()
+    folder = workdir / "suite" / "tasks"
+    folder.mkdir(parents=True)
+    for file in sorted((v1 / "tasks").glob("*.json"))[:tasks]:
+        shutil.copy(file, folder / file.name)
+    shutil.copy(v1 / "policy.md", folder.parent / "policy.md")
+    return v1 / "catalog.json", folder, folder.parent / "policy.md"
+
+
+def _tree_memory_kib(root: int) -> tuple[int, int]:
+    """(sum of RSS, sum of PSS) over `root` and its descendants (Linux /proc). RSS counts a page
+    shared by two processes (a forked helper and its parent) twice; PSS splits it between them."""
+    rss = pss = 0
+    stack = [root]
+    while stack:
+        pid = stack.pop()
+        try:
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Rss:"):
+                    rss += int(line.split()[1])
+                elif line.startswith("Pss:"):
+                    pss += int(line.split()[1])
+            for task in Path(f"/proc/{pid}/task").iterdir():
+                stack.extend(int(c) for c in (task / "children").read_text().split())
+        except (OSError, ValueError):
+            continue
+    return rss, pss
+
+
+def _measure(command: list[str], env: dict[str, str], cwd: Path) -> dict[str, float]:
+    """Run `command` to completion: wall s, CPU s of its whole tree, peak tree RSS MiB."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        command, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    peak_rss = peak_pss = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak_rss, peak_pss
+        while not done.wait(0.05):
+            rss, pss = _tree_memory_kib(proc.pid)
+            peak_rss, peak_pss = max(peak_rss, rss), max(peak_pss, pss)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    out, _ = proc.communicate()
+    wall = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(command[:3])} failed ({proc.returncode}):\n{out[-3000:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {"wall_s": wall, "cpu_s": cpu, "peak_mib": peak_pss / 1024, "rss_mib": peak_rss / 1024}
+
+
+def _calls(url: str) -> int:
+    with urllib.request.urlopen(url.removesuffix("/v1") + "/taurec/stats", timeout=10) as r:
+        counts = json.load(r)["counts"]
+    return int(counts.get("requests", 0))
+
+
+def _ours(
+    args: argparse.Namespace, url: str, suite: tuple[Path, Path, Path], out: Path
+) -> list[str]:
+    catalog, tasks, _ = suite
+    sub = out / "subs" / "h2h"
+    sub.mkdir(parents=True)
+    agent = {"kind": "litellm", "model": "openai/heuristic", "api_base": url, "timeout_s": 120}
+    data = {"slug": "h2h", "display_name": "H2H", "contact": {"name": "bench"}, "agent": agent}
+    (sub / "submission.yaml").write_text(yaml.safe_dump(data))
+    board = {
+        "schema_version": 1,
+        "suite": str(tasks),
+        "simulator": {"kind": "litellm", "model": "openai/user", "api_base": url, "timeout_s": 120},
+        "trials": args.trials,
+        "rules": "v1",
+    }
+    (out / "board.yaml").write_text(yaml.safe_dump(board))
+    taurec = Path(sys.executable).with_name("taurec")
+    return [
+        str(taurec), "run", str(sub),
+        "--board", str(out / "board.yaml"),
+        "--snapshot", str(catalog),
+        "--trials", str(args.trials),
+        "--concurrency", str(args.concurrency_now),
+        "--out", str(out / "results"),
+        *(["--workers", str(args.workers)] if args.workers else []),
+    ]  # fmt: skip
+
+
+def _theirs(
+    args: argparse.Namespace, exe: Path, suite: tuple[Path, Path, Path], out: Path
+) -> list[str]:
+    catalog, tasks, policy = suite
+    return [
+        str(exe), "run",
+        "--model", "openai/heuristic",
+        "--simulator-model", "openai/user",
+        "--catalog", str(catalog),
+        "--tasks", str(tasks),
+        "--policy", str(policy),
+        "--trials", str(args.trials),
+        "--concurrency", str(args.concurrency_now),
+        "--output", str(out / "results"),
+    ]  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--source", default=ORIGINAL_URL, help="the original's source (URL or folder)"
+    )
+    parser.add_argument(
+        "--venv", type=Path, default=Path(tempfile.gettempdir()) / "taurec-h2h-venv"
+    )
+    parser.add_argument("--tasks", type=int, default=60)
+    parser.add_argument("--trials", type=int, default=4)
+    parser.add_argument("--concurrency", default="8,16,64")
+    parser.add_argument("--repeats", type=int, default=3, help="A/B pairs per concurrency")
+    parser.add_argument("--latency-ms", type=float, default=200.0)
+    parser.add_argument(
+        "--workers", type=int, default=0, help="taurec run --workers (default: its own default)"
+    )
+    parser.add_argument(
+        "--only", choices=["project", "original"], help="run one side only (to profile it)"
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="10 tasks × 2 trials, c=8,64, 1 repeat"
+    )
+    args = parser.parse_args()
+    if args.quick:
+        args.tasks, args.trials, args.concurrency, args.repeats = 10, 2, "8,64", 1
+    source = args.source
+    if not source.startswith(("git+", "http://", "https://")):
+        source = str(Path(source).resolve())
+    exe = _install_original(args.venv, source)
+
+    queue: Any = mp.get_context("spawn").Queue()
+    server = mp.get_context("spawn").Process(
+        target=_serve, args=(queue, args.latency_ms), daemon=True
+    )
+    server.start()
+    url = queue.get(timeout=60)
+    workdir = Path(tempfile.mkdtemp(prefix="taurec-h2h-"))
+    base_env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "LITELLM_"))}
+    env_ours = {**base_env, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    # The original calls LiteLLM without an api_base: point OpenAI models at the server.
+    env_theirs = {
+        **base_env,
+        "OPENAI_API_BASE": url,
+        "OPENAI_API_KEY": "taurec-local",
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    }
+    try:
+        suite = _suite(workdir, args.tasks)
+        rows = []
+        for concurrency in [int(c) for c in args.concurrency.split(",")]:
+            args.concurrency_now = concurrency
+            runs: dict[str, list[dict[str, float]]] = {"project": [], "original": []}
+            for repeat in range(args.repeats):
+                order = ["project", "original"] if repeat % 2 == 0 else ["original", "project"]
+                order = [who for who in order if args.only in (None, who)]
+                for who in order:
+                    out = workdir / f"{who}-c{concurrency}-r{repeat}"
+                    out.mkdir()
+                    calls0 = _calls(url)
+                    if who == "project":
+                        figures = _measure(_ours(args, url, suite, out), env_ours, out)
+                    else:
+                        figures = _measure(_theirs(args, exe, suite, out), env_theirs, out)
+                    figures["calls"] = _calls(url) - calls0
+                    runs[who].append(figures)
+                    print(
+                        f"c={concurrency} repeat {repeat + 1} {who:8s}: wall {figures['wall_s']:6.2f} s  "
+                        f"CPU {figures['cpu_s']:6.2f} s  peak PSS {figures['peak_mib']:6.1f} MiB "
+                        f"(RSS sum {figures['rss_mib']:6.1f})  "
+                        f"{figures['calls']:.0f} calls",
+                        flush=True,
+                    )
+                    shutil.rmtree(out, ignore_errors=True)
+            med = {
+                who: {k: statistics.median(r[k] for r in rs) for k in rs[0]}
+                for who, rs in runs.items()
+                if rs
+            }
+            rows.append((concurrency, med))
+        print(
+            f"\n{args.tasks} tasks × {args.trials} trials, +{args.latency_ms:.0f} ms per call, "
+            f"medians of {args.repeats} interleaved A/B pair(s), {os.cpu_count()} CPUs, "
+            f"load average {os.getloadavg()[0]:.1f}"
+        )
+        print("| concurrency | wall | CPU | peak memory | calls (project / original) |")
+        print("|---|---|---|---|---|")
+        for concurrency, med in rows:
+            if args.only:
+                continue
+            p, o = med["project"], med["original"]
+            print(
+                f"| {concurrency} | {p['wall_s'] / o['wall_s']:.2f} | {p['cpu_s'] / o['cpu_s']:.2f} | "
+                f"{p['peak_mib'] / o['peak_mib']:.2f} | {p['calls']:.0f} / {o['calls']:.0f} |"
+            )
+        print("(ratios project/original; targets: wall ≤ 0.85, CPU ≤ 0.75, memory ≤ 1.0)")
+    finally:
+        server.terminate()
+        server.join(5)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,140 @@
+"""Catalog cards: every title a trial page quotes gets one card per snapshot, and tool results link to it instead of repeating it.
+
+A tool result object naming a catalog id (`{"id": "tmdb_12", "title": …, "overview": …}`) is
+replaced, on the page, by a link to that title's card plus the names of the fields it carried;
+only fields whose values equal the snapshot's are replaced (anything else stays as printed), so
+the page loses nothing a reader cannot read on the card. TMDB-sourced snapshots have no cards:
+their fields are TMDB's data, so the link goes to TMDB and names the fields without their values.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from runner.catalog import CatalogItem
+from runner.search import RESULT_FIELDS
+from runner.sitegen.inputs import SnapshotInfo
+
+CARDS_DIR = "catalog"
+_MARK = "\u00a7card\u00a7"
+# A marker as it reads once the JSON is HTML-escaped: "§card§<id>§<fields>§", quotes included.
+_MARKER = re.compile(
+    "&#34;" + _MARK + r"([A-Za-z0-9_.-]+)" + _MARK + r"([a-z_,]*)" + _MARK + "&#34;"
+)
+
+
+# Field lists the tools return whole, named once instead of listed at every quote.
+_SHAPES = {
+    tuple(f for f in CatalogItem.model_fields if f != "id"): "every field",
+    tuple(f for f in RESULT_FIELDS if f != "id"): "search record",
+}
+
+
+def card_path(snapshot: str, item_id: str) -> str:
+    """Where a title's card lives, relative to the site root."""
+    return f"{CARDS_DIR}/{snapshot}/{item_id}.html"
+
+
+def tmdb_url(item_id: str) -> str | None:
+    number = item_id.removeprefix("tmdb_")
+    return f"https://www.themoviedb.org/movie/{number}" if number.isdigit() else None
+
+
+@dataclass
+class Cards:
+    """The catalog of one snapshot, as JSON records, and the ids its pages have linked so far."""
+
+    snapshot: SnapshotInfo | None
+    used: set[str] = field(default_factory=set)
+    _records: dict[str, dict[str, Any]] | None = None
+
+    @property
+    def published(self) -> bool:
+        """Cards are published for our own catalogs, never for TMDB's."""
+        return self.snapshot is not None and not self.snapshot.from_tmdb
+
+    def record(self, item_id: str) -> dict[str, Any] | None:
+        if self.snapshot is None:
+            return None
+        if self._records is None:
+            self._records = {i.id: i.model_dump(mode="json") for i in self.snapshot.catalog}
+        return self._records.get(item_id)
+
+    def link(self, item_id: str, depth: str) -> Markup:
+        """An id (with its title when published) linking to its card, or to TMDB; unknown ids stay text."""
+        record = self.record(item_id)
+        if record is None or self.snapshot is None:
+            return Markup("<code>{}</code>").format(item_id)
+        if self.published:
+            self.used.add(item_id)
+            href = f"{depth}{card_path(self.snapshot.label, item_id)}"
+            return Markup('<a href="{}">{} · {}</a>').format(href, item_id, record.get("title", ""))
+        url = tmdb_url(item_id)
+        if url is None:
+            return Markup("<code>{}</code>").format(item_id)
+        return Markup(
+            '<a class="taurec-card-link" href="{}" rel="nofollow noopener">{}</a>'
+        ).format(url, item_id)
+
+    def _compact(self, value: Any) -> Any:
+        if isinstance(value, list):
+            return [self._compact(v) for v in value]
+        if not isinstance(value, dict):
+            return value
+        item_id = value.get("id")
+        record = self.record(item_id) if isinstance(item_id, str) else None
+        if record is None:
+            return {k: self._compact(v) for k, v in value.items()}
+        quoted = [k for k, v in value.items() if k != "id" and k in record and record[k] == v]
+        if not quoted:
+            return {k: self._compact(v) for k, v in value.items()}
+        rest = {k: self._compact(v) for k, v in value.items() if k != "id" and k not in quoted}
+        mark = f"{_MARK}{item_id}{_MARK}{','.join(quoted)}{_MARK}"
+        return mark if not rest else {"card": mark, **rest}
+
+    def result_html(self, text: str, depth: str) -> Markup:
+        """A tool result as the page prints it: pretty JSON with catalog quotes as card links."""
+        try:
+            value = json.loads(text)
+        except ValueError:
+            return escape(text)
+        if _MARK in text:  # never let a result forge a card link
+            return escape(json.dumps(value, ensure_ascii=False, indent=2))
+        pretty = json.dumps(self._compact(value), ensure_ascii=False, indent=2)
+
+        def link(match: re.Match[str]) -> str:
+            fields = match.group(2).split(",")
+            what = _SHAPES.get(tuple(fields)) or ", ".join(fields)
+            if not self.published:
+                what += ": TMDB data, not republished"
+            return str(self.link(match.group(1), depth) + Markup(" ({})").format(what))
+
+        return Markup(_MARKER.sub(link, str(escape(pretty))))
+
+
+def write_cards(env: Any, out: Path, snapshot: SnapshotInfo, ids: set[str], css: list[str]) -> int:
+    """One lean page per linked title of a published snapshot; returns how many."""
+    if snapshot.from_tmdb or not ids:
+        return 0
+    template = env.get_template("card_page.html.j2")
+    folder = out / CARDS_DIR / snapshot.label
+    folder.mkdir(parents=True, exist_ok=True)
+    count = 0
+    for item_id in sorted(ids):
+        item = snapshot.catalog.get(item_id)
+        if item is None:
+            continue
+        (folder / f"{item_id}.html").write_text(
+            template.render(
+                item=item.model_dump(mode="json"), snapshot=snapshot.label, css=css, root="../../"
+            ),
+            encoding="utf-8",
+        )
+        count += 1
+    return count

@@ -1,0 +1,223 @@
+"""`taurec run --workers N`: trials spread over helper processes, one folder, same scores, kill-safe."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from runner.batch import load_records, read_manifest, run_submissions
+from runner.batch.progress import ProgressStats
+from runner.model_server import serve_model
+from runner.records import TrialRecord
+
+from .conftest import SubmissionMaker, builtin, litellm_agent
+
+
+class Collect:
+    """A progress sink that keeps every log line and the last counters."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.stats = ProgressStats()
+
+    def start(self, stats: ProgressStats) -> None:
+        self.stats = stats
+
+    def update(self, stats: ProgressStats) -> None:
+        self.stats = stats
+
+    def finish(self, stats: ProgressStats) -> None:
+        self.stats = stats
+
+    def log(self, message: str) -> None:
+        self.lines.append(message)
+
+
+def _judged(record: TrialRecord) -> str:
+    """Everything a record says about the trial's outcome (not its timings)."""
+    return record.model_dump_json(include={"key", "status", "stop_reason", "score", "error"})
+
+
+def _by_key(folder: Path) -> dict[tuple[str, str, str, int, int], TrialRecord]:
+    return {r.key.as_tuple(): r for r in load_records(folder)}
+
+
+def test_scores_are_byte_identical_to_one_process(
+    tmp_path: Path, v1_dir: Path, small_suite: Path, make_submission: SubmissionMaker
+) -> None:
+    heur = make_submission("heur", builtin("heuristic"), trials=2)
+    rand = make_submission("rand", builtin("random"), trials=2)
+    folders = {}
+    for workers in (1, 3):
+        progress = Collect()
+        results = run_submissions(
+            [heur, rand],
+            snapshot=v1_dir / "catalog.json",
+            tasks_dir=small_suite,
+            concurrency=6,
+            workers=workers,
+            out=tmp_path / f"out{workers}",
+            progress=progress,
+        )
+        assert [r.manifest.status for r in results] == ["completed", "completed"]
+        assert progress.stats.done == 2 * 8 * 2
+        folders[workers] = [r.results_dir for r in results]
+        if workers == 3:
+            (line,) = [x for x in progress.lines if x.startswith("workers:")]
+            helped = int(line.split(";")[1].split()[0])
+            assert helped > 0, line  # the helpers really ran trials
+    for one, three in zip(folders[1], folders[3], strict=True):
+        a, b = _by_key(one), _by_key(three)
+        assert a.keys() == b.keys()
+        assert len(a) == 16
+        for key, record in a.items():
+            assert _judged(record) == _judged(b[key])
+        # One results folder each: every record's transcript is in it, nothing else was written.
+        names = sorted(p.name for p in (three / "transcripts").iterdir())
+        assert names == sorted(Path(r.transcript).name for r in b.values())
+
+
+def test_a_python_agent_factory_runs_in_one_process(
+    tmp_path: Path, v1_dir: Path, small_suite: Path, make_submission: SubmissionMaker
+) -> None:
+    from runner.agents import build_agent
+
+    sub = make_submission("heur", builtin("heuristic"), trials=1)
+    progress = Collect()
+    (result,) = run_submissions(
+        [sub],
+        snapshot=v1_dir / "catalog.json",
+        tasks_dir=small_suite,
+        workers=4,
+        agent_factory=build_agent,
+        out=tmp_path / "out",
+        progress=progress,
+    )
+    assert result.manifest.counts.scored == 8
+    assert any("running in 1 process, not 4" in line for line in progress.lines)
+
+
+def _helpers(pid: int) -> list[int]:
+    """The helper processes of a run: its children running the same command (forked) or
+    multiprocessing's spawn entry point."""
+    found = []
+    command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            with contextlib.suppress(OSError):
+                line = Path(f"/proc/{child}/cmdline").read_bytes()
+                if line == command or b"spawn_main" in line:
+                    found.append(int(child))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _suite(tmp_path: Path, v1_dir: Path, count: int) -> Path:
+    tasks = tmp_path / "v1" / "tasks"
+    tasks.mkdir(parents=True)
+    for file in sorted((v1_dir / "tasks").glob("*.json"))[:count]:
+        shutil.copy(file, tasks / file.name)
+    shutil.copy(v1_dir / "policy.md", tasks.parent / "policy.md")
+    return tasks
+
+
+def _run(sub: Path, v1_dir: Path, tasks: Path, *extra: str) -> list[str]:
+    taurec = Path(sys.executable).with_name("taurec")
+    return [
+        str(taurec), "run", str(sub),
+        "--snapshot", str(v1_dir / "catalog.json"),
+        "--tasks", str(tasks),
+        "--trials", "4",
+        *extra,
+    ]  # fmt: skip
+
+
+def _acknowledged(stdout: str) -> int:
+    """The highest `[done/total]` count the plain progress printed."""
+    done = [int(line[1:].split("/")[0]) for line in stdout.splitlines() if line.startswith("[")]
+    return max(done, default=0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("victim", ["helper", "parent"])
+def test_kill_9_loses_no_acknowledged_trial_and_resumes(
+    victim: str,
+    tmp_path: Path,
+    v1_dir: Path,
+    make_submission: SubmissionMaker,
+    request: pytest.FixtureRequest,
+) -> None:
+    tasks = _suite(tmp_path, v1_dir, 6)
+    # Every model call takes 30 ms, so each process always has a trial in flight when the kill lands.
+    server = serve_model(latency_ms=30)
+    url = server.__enter__()
+    request.addfinalizer(lambda: server.__exit__(None, None, None))
+    sub = make_submission("llm", litellm_agent(url), trials=4)
+    folder = sub / "results" / "tau-rec-v1"
+    cmd = _run(sub, v1_dir, tasks, "--workers", "2", "--concurrency", "4", "--no-preflight")
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+    deadline = time.monotonic() + 120
+    helpers: list[int] = []
+    while not helpers or not (folder / "trials.jsonl").exists():
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "no helper and no record within 120 s"
+        helpers = _helpers(proc.pid)
+        time.sleep(0.01)
+    # Let a few trials land, so the kill hits a running batch.
+    while (folder / "trials.jsonl").read_bytes().count(b"\n") < 4:
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.005)
+    if victim == "helper":
+        (helper,) = helpers
+        os.kill(helper, signal.SIGKILL)
+        out, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err
+        # The helper's unfinished trials are recorded as infra errors (retried below), not lost.
+        assert "exited" in err, err
+    else:
+        os.kill(proc.pid, signal.SIGKILL)
+        out, _ = proc.communicate(timeout=60)
+        # With the parent gone its helpers stop too.
+        stop = time.monotonic() + 30
+        while any(_alive(h) for h in helpers) and time.monotonic() < stop:
+            time.sleep(0.05)
+        assert not any(_alive(h) for h in helpers)
+    acknowledged = _acknowledged(out)
+    before = _by_key(folder)
+    assert len(before) >= acknowledged
+    if victim == "helper":
+        lost = [
+            r for r in before.values() if r.error and r.error.kind == "RunnerError.HelperExited"
+        ]
+        assert lost, "the helper's trial in flight must be recorded, not dropped"
+        assert len(before) == 6 * 4
+
+    again = subprocess.run([*cmd, "--workers", "2"], capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    after = _by_key(folder)
+    assert len(after) == 6 * 4
+    assert all(r.status == "scored" for r in after.values())
+    # Nothing recorded before was lost; scored trials were kept, not re-run.
+    assert before.keys() <= after.keys()
+    for key, record in before.items():
+        if record.status == "scored":
+            assert after[key].transcript == record.transcript
+    manifest = read_manifest(folder)
+    assert manifest is not None
+    assert manifest.status == "completed"
