@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from catalog_pipeline.manifest import FileEntry, SnapshotManifest
 from runner.catalog import Catalog
+from runner.durable import fsync_dir
 from runner.errors import LoadError, describe_validation_error
 
 DATE_DIR = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -67,11 +68,11 @@ def write_snapshot_folder(folder: Path, files: dict[str, bytes]) -> list[str]:
                 shutil.copy2(path, partial / name)
         for name, data in files.items():
             write_atomic(partial / name, data)
-        _fsync_dir(partial)
+        fsync_dir(partial)
         if folder.is_dir():
             os.replace(folder, replaced)
         os.replace(partial, folder)
-        _fsync_dir(folder.parent)
+        fsync_dir(folder.parent)
     except BaseException:
         shutil.rmtree(partial, ignore_errors=True)
         if replaced.is_dir() and not folder.exists():
@@ -79,14 +80,6 @@ def write_snapshot_folder(folder: Path, files: dict[str, bytes]) -> list[str]:
         raise
     shutil.rmtree(replaced, ignore_errors=True)
     return changed
-
-
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def snapshot_dates(root: Path) -> list[dt.date]:

@@ -202,6 +202,14 @@ def classify_exception(exc: BaseException) -> Classified:
     """Map an exception from LiteLLM, httpx or asyncio to a kind and whether to retry it."""
     retry_after = _retry_after_from(exc)
     detail = _short(exc)
+    if "runner.response_cap" in sys.modules:
+        from runner.response_cap import ResponseTooLarge
+
+        cause: BaseException | None = exc
+        while cause is not None:  # LiteLLM wraps it in its own exception types
+            if isinstance(cause, ResponseTooLarge):
+                return Classified("ResponseTooLarge", False, None, None, str(cause))
+            cause = cause.__cause__ or cause.__context__
     if "litellm" in sys.modules:
         from litellm import exceptions as llm
 

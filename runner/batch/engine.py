@@ -364,8 +364,7 @@ class _Batch:
             # Not recorded (the partial bytes were cut back): stop scheduling, say why once.
             if self.disk_full is None:
                 assert isinstance(failure, OSError)
-                self.disk_full = describe_disk_full(failure)
-                self.log(f"stopping: {self.disk_full}")
+                self.disk_full = describe_disk_full(failure)  # the CLI's one line says it
         elif self.write_failure is None:
             self.write_failure = failure
             for worker in self._workers:

@@ -96,6 +96,11 @@ def _check_same(manifests: Sequence[tuple[Path, RunManifest]]) -> None:
         )
 
 
+def _verdict(record: TrialRecord) -> dict[str, object]:
+    """A record without where its transcript lies (each folder has its own archive)."""
+    return record.model_dump(exclude={"transcript", "transcript_span"})
+
+
 def _gather_transcripts(
     ordered: Sequence[tuple[TrialRecord, Path]], out: Path, notes: list[str]
 ) -> list[TrialRecord]:
@@ -169,7 +174,15 @@ def merge_shards(shard_dirs: Sequence[Path | str], out_dir: Path | str) -> Merge
         for record in loaded.records:
             key = record.key.as_tuple()
             prior = merged.get(key)
-            if prior is not None and prior[0].status == "scored" and record.status != "scored":
+            if prior is not None and prior[0].status == "scored":
+                if record.status != "scored":
+                    continue  # a scored verdict stands over an infra error of another shard
+                if _verdict(record) != _verdict(prior[0]):
+                    raise TaurecError(
+                        f"{src}: {record.key.task_id}#{record.key.trial_index} (seed "
+                        f"{record.key.seed}) is scored differently in {prior[1]}; two verdicts "
+                        "for one trial: refusing to pick one"
+                    )
                 continue
             merged[key] = (record, src)
 

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from runner.batch.archive import ARCHIVE, TRANSCRIPTS_DIR, archive_member, gzip_deterministic
 from runner.batch.redact import Redactor
+from runner.durable import fsync_dir
 from runner.errors import LoadError, TaurecError, describe_validation_error, is_disk_full
 from runner.records import RunManifest, TranscriptSpan, TrialRecord
 from runner.transcript import Transcript
@@ -189,14 +190,6 @@ def read_manifest(results_dir: Path | str) -> RunManifest | None:
         raise LoadError(path, [f"invalid JSON: {exc}"]) from exc
 
 
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def write_atomic(path: Path, data: bytes) -> None:
     """Write to a temporary file beside `path`, fsync it, rename it over `path`, fsync the folder."""
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
@@ -215,7 +208,7 @@ def write_atomic(path: Path, data: bytes) -> None:
         tmp.unlink(missing_ok=True)  # a full disk leaves no temporary file behind
         exc.filename = exc.filename or str(path)
         raise
-    _fsync_dir(path.parent)
+    fsync_dir(path.parent)
 
 
 def _allocated(path: Path) -> int:
@@ -353,7 +346,7 @@ def _open_append(path: Path) -> int:
     created = not path.exists()
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     if created:  # make the new name itself durable, once
-        _fsync_dir(path.parent)
+        fsync_dir(path.parent)
     return fd
 
 

@@ -100,8 +100,9 @@ def hostile() -> Iterator[Hostile]:
     server.server.server_close()
 
 
-def _step(url: str, timeout_s: float = 30.0) -> None:
-    config = LiteLLMAgentConfig(model="openai/m", api_base=url, timeout_s=timeout_s, retry=ONE_TRY)
+def _step(url: str, timeout_s: float = 30.0, attempts: int = 1) -> None:
+    retry = ONE_TRY.model_copy(update={"max_attempts": attempts})
+    config = LiteLLMAgentConfig(model="openai/m", api_base=url, timeout_s=timeout_s, retry=retry)
 
     async def main() -> None:
         try:
@@ -118,7 +119,7 @@ ONE_STEP = textwrap.dedent(
     sys.path.insert(0, sys.argv[2])
     from tests.runner.agents.test_litellm_bounds import _step
     try:
-        _step(sys.argv[1])
+        _step(sys.argv[1], attempts=3)
         outcome = "answered"
     except Exception as exc:
         outcome = f"{type(exc).__name__}: {exc}"
@@ -144,6 +145,8 @@ def test_an_endless_answer_is_cut_at_the_byte_cap(hostile: Hostile) -> None:
     # Loopback is the operator's own server (an infra error); a submitter's host: agent_error.
     assert result["outcome"].startswith(("AgentFailure", "InfraFailure")), result
     assert f"larger than {MAX_RESPONSE_BYTES} bytes" in result["outcome"]
+    assert "ResponseTooLarge" in result["outcome"]  # its own named stop, not a server error
+    assert len(hostile.paths) == 1  # refused, not retried (3 attempts were allowed)
     assert hostile.sent < 64 * 1024 * 1024  # the reader hung up near the cap, not at 1.5 GB
     assert result["rss"] < 1024 * 1024 * 1024, result  # LiteLLM's imports, not the body
     assert time.monotonic() - started < 120

@@ -152,3 +152,55 @@ def test_a_refused_record_append_cuts_both_files_back(tmp_path: Path) -> None:
     assert done.stdout.strip() == f"refused {tmp_path / 'trials.jsonl'}"
     assert (tmp_path / "trials.jsonl").stat().st_size == 20_000
     assert (tmp_path / "transcripts" / "archive.jsonl.gz").stat().st_size == 0
+
+
+def _can_mount_a_small_disk() -> bool:
+    probe = subprocess.run(
+        ["unshare", "-rm", "sh", "-c", 'd="$(mktemp -d)" && mount -t tmpfs -o size=8k tmpfs "$d"'],
+        capture_output=True,
+        timeout=30,
+        check=False,
+    )
+    return probe.returncode == 0
+
+
+def test_a_run_on_a_really_full_disk_still_says_so_in_run_json(
+    small_suite: Path, v1_dir: Path, make_submission: SubmissionMaker, tmp_path: Path
+) -> None:
+    # ENOSPC itself: a 64 KiB tmpfs in a user+mount namespace (no privilege needed where the
+    # kernel allows it). With no room left even for run.json's temporary copy, the final
+    # manifest is written over run.json's own blocks.
+    if not _can_mount_a_small_disk():
+        pytest.skip("this kernel refuses an unprivileged mount namespace (RLIMIT_FSIZE covers it)")
+    sub = make_submission("heur", builtin("heuristic"), trials=2)
+    disk, kept = tmp_path / "disk", tmp_path / "kept"
+    disk.mkdir()
+    kept.mkdir()
+    script = (
+        'mount -t tmpfs -o size=64k tmpfs "$1" || exit 99; shift; '
+        'out="$1"; kept="$2"; shift 2; "$@" --out "$out" 2>"$kept/stderr"; rc=$?; '
+        'cp -a "$out/." "$kept/"; exit $rc'
+    )
+    command = [TAUREC, "run", str(sub), "--snapshot", str(v1_dir / "catalog.json")]
+    command += ["--tasks", str(small_suite), "--concurrency", "2", "--workers", "1"]
+    done = subprocess.run(
+        ["unshare", "-rm", "sh", "-c", script, "sh", str(disk), str(disk), str(kept), *command],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    stderr = (kept / "stderr").read_text()
+    assert done.returncode == 1, stderr + done.stdout
+    assert "Traceback" not in stderr
+    [error] = stderr.splitlines()  # one line, nothing else
+    assert error.startswith("error: disk full writing")
+    assert "No space left on device" in error
+    folder = kept / "heur" / "results" / "tau-rec-v1"
+    manifest = read_manifest(folder)
+    assert manifest is not None
+    assert manifest.status == "disk_full"
+    assert manifest.error is not None
+    assert "No space left on device" in manifest.error
+    assert read_trials(folder).discarded_tail is None
+    assert _leftovers(kept) == []

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from runner.batch import load_records, read_manifest, run_submissions
+from runner.batch import load_records, merge_shards, read_manifest, run_submissions
 from runner.batch.archive import describe_transcript, missing_transcripts, transcript_gzip
 from runner.batch.store import TRIALS_FILE
 from runner.errors import LoadError, TaurecError
@@ -163,3 +163,27 @@ def test_a_second_verdict_on_a_scored_key_is_refused_everywhere(
         verify_results(finished, catalog=v1_dir / "catalog.json", tasks_dir=small_suite)
     with pytest.raises(LoadError, match="already scored"):
         load_inputs(finished.parent.parent.parent, finished / "no-snaps", small_suite)
+
+
+def test_merge_refuses_two_verdicts_for_one_trial(
+    small_suite: Path, v1_dir: Path, make_submission: SubmissionMaker, tmp_path: Path
+) -> None:
+    # A hostile shard carries its own verdict for a trial another shard scored: merge used to
+    # let whichever shard came last win.
+    sub = make_submission("heur", builtin("heuristic"), trials=1)
+    [a] = _run(sub, small_suite, v1_dir, shard="1/2", out=tmp_path / "a")
+    [b] = _run(sub, small_suite, v1_dir, shard="2/2", out=tmp_path / "b")
+    victim = next(r for r in load_records(a.results_dir) if r.score is not None)
+    assert victim.score is not None
+    forged = victim.model_copy(
+        update={"score": victim.score.model_copy(update={"reward": 1 - victim.score.reward})},
+        deep=True,
+    )
+    with (b.results_dir / TRIALS_FILE).open("a") as fh:
+        fh.write(forged.model_dump_json() + "\n")
+    with pytest.raises(TaurecError, match="two verdicts for one trial"):
+        merge_shards([a.results_dir, b.results_dir], tmp_path / "merged")
+    # The same record in both (a re-run shard copied whole) is no conflict.
+    with (b.results_dir / TRIALS_FILE).open("w") as fh:
+        fh.write(victim.model_dump_json() + "\n")
+    merge_shards([a.results_dir, b.results_dir], tmp_path / "merged")
