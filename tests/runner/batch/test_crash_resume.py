@@ -150,14 +150,14 @@ def test_sigkill_at_random_points_loses_no_acknowledged_trial(
 
     # Kill once a random number of trials is acknowledged, after a random extra moment (so the
     # kill lands anywhere: before the first commit, between commits, in the middle of one).
-    target = rng.randrange(0, total - 8)
+    target = rng.randrange(0, total - 12)
     run = _Run(cmd, tmp_path / "stderr.txt")
     deadline = time.monotonic() + 120
     while run.acknowledged() < target or not run.started.is_set():
         assert run.proc.poll() is None, "the run ended before the kill"
         assert time.monotonic() < deadline, "too slow to reach the kill point"
         time.sleep(0.002)
-    time.sleep(rng.uniform(0.0, 0.3))
+    time.sleep(rng.uniform(0.0, 0.08))
     assert run.proc.poll() is None, "the run ended before the kill"
     run.kill()
     acknowledged = run.acknowledged()
