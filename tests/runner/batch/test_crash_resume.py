@@ -6,7 +6,6 @@ import json
 import os
 import random
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -21,7 +20,7 @@ from runner.batch import load_records, read_manifest, run_submissions
 from runner.batch.archive import ARCHIVE, load_trial_transcript
 from runner.model_server import serve_model
 
-from .conftest import SubmissionMaker, litellm_agent
+from .conftest import SubmissionMaker, copy_v1_suite, litellm_agent
 
 pytestmark = pytest.mark.slow
 
@@ -46,15 +45,6 @@ def _command(sub: Path, v1_dir: Path, tasks: Path) -> list[str]:
         "--trials", str(TRIALS),
         "--concurrency", "4",
     ]  # fmt: skip
-
-
-def _suite(tmp_path: Path, v1_dir: Path) -> Path:
-    tasks = tmp_path / "v1" / "tasks"
-    tasks.mkdir(parents=True)
-    for file in sorted((v1_dir / "tasks").glob("*.json"))[:TASKS]:
-        shutil.copy(file, tasks / file.name)
-    shutil.copy(v1_dir / "policy.md", tasks.parent / "policy.md")
-    return tasks
 
 
 class _Run:
@@ -113,7 +103,7 @@ def _outcome(folder: Path) -> dict[tuple[str, int], tuple[object, ...]]:
 
 @pytest.fixture(scope="module")
 def suite(tmp_path_factory: pytest.TempPathFactory, v1_dir: Path) -> Path:
-    return _suite(tmp_path_factory.mktemp("suite"), v1_dir)
+    return copy_v1_suite(tmp_path_factory.mktemp("suite"), v1_dir, TASKS)
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -18,7 +17,7 @@ from runner.batch.progress import ProgressStats
 from runner.model_server import serve_model
 from runner.records import TrialRecord
 
-from .conftest import SubmissionMaker, builtin, litellm_agent
+from .conftest import SubmissionMaker, builtin, copy_v1_suite, litellm_agent
 
 
 class Collect:
@@ -136,15 +135,6 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-def _suite(tmp_path: Path, v1_dir: Path, count: int) -> Path:
-    tasks = tmp_path / "v1" / "tasks"
-    tasks.mkdir(parents=True)
-    for file in sorted((v1_dir / "tasks").glob("*.json"))[:count]:
-        shutil.copy(file, tasks / file.name)
-    shutil.copy(v1_dir / "policy.md", tasks.parent / "policy.md")
-    return tasks
-
-
 def _run(sub: Path, v1_dir: Path, tasks: Path, *extra: str) -> list[str]:
     taurec = Path(sys.executable).with_name("taurec")
     return [
@@ -171,7 +161,7 @@ def test_kill_9_loses_no_acknowledged_trial_and_resumes(
     make_submission: SubmissionMaker,
     request: pytest.FixtureRequest,
 ) -> None:
-    tasks = _suite(tmp_path, v1_dir, 6)
+    tasks = copy_v1_suite(tmp_path, v1_dir, 6)
     # Every model call takes 30 ms, so each process always has a trial in flight when the kill lands.
     server = serve_model(latency_ms=30)
     url = server.__enter__()
