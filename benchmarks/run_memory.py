@@ -1,13 +1,15 @@
 """Peak memory of `taurec run` at 240 and 3,840 trials (built-in heuristic agent, scripted user).
 
 Each configuration is one fresh `taurec run` process (60 tasks × 4 trials, then 60 tasks × 64
-trials, concurrency 16, the latest snapshot and our suite, results in a temporary folder); its
+trials, concurrency 16, `--workers 1`, the latest snapshot and our suite, results in a temporary
+folder); its
 peak resident memory, CPU time and wall time come from `os.wait4` on that process. Printed: the
 figures per configuration, the per-trial CPU, and the ratio of the two peaks (target ≤ 1.2: a run
 keeps no record per finished trial, so peak memory must not grow with the number of trials).
 
 `--checkout PATH` runs the `runner` package of another checkout of this project (e.g. a git
-worktree of an older commit) with this venv, to compare before and after a change.
+worktree of an older commit) with this venv, to compare before and after a change (`--workers 0`
+leaves the option out, for checkouts older than it).
 
 Run: ``.venv/bin/python benchmarks/run_memory.py`` (~2-3 min idle; options: --trials,
 --concurrency, --agent, --checkout).
@@ -42,7 +44,9 @@ def _submission(folder: Path, agent: str) -> Path:
     return sub
 
 
-def _measure(trials: int, concurrency: int, agent: str, checkout: Path | None) -> dict[str, float]:
+def _measure(
+    trials: int, concurrency: int, workers: int, agent: str, checkout: Path | None
+) -> dict[str, float]:
     """One `taurec run` process: peak RSS (MiB), CPU (s), wall (s), trials run."""
     with tempfile.TemporaryDirectory(prefix="taurec-run-memory-") as scratch:
         sub = _submission(Path(scratch), agent)
@@ -54,6 +58,8 @@ def _measure(trials: int, concurrency: int, agent: str, checkout: Path | None) -
             "run", str(sub), "--trials", str(trials), "--concurrency", str(concurrency),
             "--tasks", str(ROOT / "tasks"), "--no-preflight",
         ]  # fmt: skip
+        if workers:
+            command += ["--workers", str(workers)]
         started = time.perf_counter()
         with open(Path(scratch) / "out.txt", "wb") as out:
             proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
@@ -77,6 +83,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, nargs=2, default=[4, 64], metavar=("FEW", "MANY"))
     parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--workers", type=int, default=1, help="0: do not pass --workers")
     parser.add_argument(
         "--agent", default="heuristic", help="built-in baseline (default heuristic)"
     )
@@ -88,7 +95,7 @@ def main() -> None:
     print(f"runner from {which}; agent builtin {args.agent}; scripted user; tasks/ (60 tasks)")
     results = []
     for k in args.trials:
-        figures = _measure(k, args.concurrency, args.agent, args.checkout)
+        figures = _measure(k, args.concurrency, args.workers, args.agent, args.checkout)
         results.append(figures)
         per_trial_ms = figures["cpu_s"] / max(figures["trials"], 1) * 1000
         print(
