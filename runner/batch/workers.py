@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import multiprocessing
 import signal
 import threading
@@ -186,7 +187,16 @@ class Helper:
         self.process = context.Process(
             target=helper_main, args=(child, setup), name=f"taurec-helper-{index}", daemon=True
         )
-        self.process.start()
+        forked = context.get_start_method() == "fork"
+        if forked:
+            # The helper's garbage collector never scans what the parent holds now, so it does
+            # not write to (and so copy) those shared pages.
+            gc.freeze()
+        try:
+            self.process.start()
+        finally:
+            if forked:
+                gc.unfreeze()
         child.close()
         self._pending: dict[int, asyncio.Future[tuple[str, str]]] = {}
         self._ready: asyncio.Future[None] | None = None
