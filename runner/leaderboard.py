@@ -105,12 +105,10 @@ def _check_all(folders: Sequence[Path]) -> list[Submission]:
 def _summarise_runs(runs: Sequence[RunResult]) -> list[str]:
     lines = []
     for run in runs:
-        scored = [r for r in run.records if r.status == "scored"]
-        errors = len(run.records) - len(scored)
-        rewards = [r.score.reward for r in scored if r.score is not None]
-        mean = sum(rewards) / len(rewards) if rewards else float("nan")
+        tally = run.tally
+        mean = tally.mean_reward if tally.mean_reward is not None else float("nan")
         lines.append(
-            f"  {run.submission:<28} {len(scored):>4} scored  {errors:>3} infra errors  "
+            f"  {run.submission:<28} {tally.scored:>4} scored  {tally.infra_error:>3} infra errors  "
             f"mean reward {mean:.3f}  (ran {run.ran}, reused {run.skipped_existing})"
         )
     return lines
@@ -242,7 +240,7 @@ def _run(
         echo(line)
     ran = sum(r.ran for r in runs)
     reused = sum(r.skipped_existing for r in runs)
-    errors = sum(r.status == "infra_error" for run in runs for r in run.records)
+    errors = sum(run.tally.infra_error for run in runs)
     detail = f"{len(runs)} submissions: {ran} trials run, {reused} reused"
     if errors:
         detail += f", {errors} infra errors (re-run to retry them)"

@@ -6,7 +6,7 @@ import functools
 import math
 import statistics
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -126,24 +126,36 @@ class RunSummary(BaseModel):
 
 def _per_success(scored: list[TrialRecord]) -> float | None:
     """Proposals made across scored trials per trial that succeeded (None with no success)."""
-    successes = sum(_passed(r) for r in scored)
+    successes = sum(trial_passed(r) for r in scored)
     return sum(r.efficiency.proposals for r in scored) / successes if successes else None
 
 
-def _passed(record: TrialRecord) -> bool:
+def trial_passed(record: TrialRecord) -> bool:
+    """A scored trial with reward 1 (the only kind pass^k counts as a success)."""
     return record.score is not None and record.score.reward >= PASS_THRESHOLD
 
 
 def _pass_hat_k_over_tasks(
     by_task: dict[str, list[TrialRecord]], ks: Sequence[int], seed: int
 ) -> list[PassHatK]:
+    counts = {
+        task: (len(trials), sum(trial_passed(t) for t in trials))
+        for task, trials in by_task.items()
+    }
+    return pass_hat_k_over_tasks(counts, ks, seed)
+
+
+def pass_hat_k_over_tasks(
+    counts: Mapping[str, tuple[int, int]], ks: Sequence[int], seed: int
+) -> list[PassHatK]:
+    """pass^k for each k, averaged over tasks from their (scored n, passing c) counts."""
     out = []
     for k in ks:
         per_task = []
         undefined = 0
-        for task_id in sorted(by_task):
-            trials = by_task[task_id]
-            value = pass_hat_k(len(trials), sum(_passed(t) for t in trials), k)
+        for task_id in sorted(counts):
+            n, c = counts[task_id]
+            value = pass_hat_k(n, c, k)
             if value is None:
                 undefined += 1
             else:

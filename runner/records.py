@@ -18,6 +18,7 @@ from runner.transcript import (
 )
 
 RECORD_SCHEMA_VERSION: Literal[2] = 2
+TRIAL_RECORD_SCHEMA_VERSION: Literal[3] = 3
 
 
 class PolicyResult(BaseModel):
@@ -74,10 +75,27 @@ class Efficiency(BaseModel):
     wall_time_s: float = 0.0
 
 
+class TranscriptSpan(BaseModel):
+    """Where one transcript lies inside a transcript archive: a whole gzip member, by byte range."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    offset: int = Field(ge=0, description="Byte offset of the gzip member in the archive")
+    length: int = Field(ge=1, description="Length of the gzip member in bytes")
+
+
+def _migrate_record(data: Any) -> Any:
+    """Schema 1 and 2 records load as schema 3: their transcript is a file of its own (no span)."""
+    data = migrate_schema_1(data)
+    if isinstance(data, dict) and data.get("schema_version") == 2:
+        return {**data, "schema_version": TRIAL_RECORD_SCHEMA_VERSION}
+    return data
+
+
 class TrialRecord(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    schema_version: Literal[2] = RECORD_SCHEMA_VERSION
+    schema_version: Literal[3] = TRIAL_RECORD_SCHEMA_VERSION
     rules: RuleSetName = Field(default="v2", description="The rule set it ran and was scored under")
     provenance: Provenance | None = Field(
         default=None, description="Snapshot and digests (absent in schema-1 records)"
@@ -98,10 +116,16 @@ class TrialRecord(BaseModel):
     cost_usd: float = 0.0
     leak_audit_clean: bool | None = None
     transcript: str = Field(
-        description="Path of the transcript inside transcripts/ of the results folder"
+        description="Path of the transcript inside transcripts/ of the results folder: a file of "
+        "its own, or the run's archive when `transcript_span` is set"
+    )
+    transcript_span: TranscriptSpan | None = Field(
+        default=None,
+        description="The transcript's gzip member inside the archive `transcript` names (absent: "
+        "the file holds this transcript alone)",
     )
 
-    _migrate = model_validator(mode="before")(migrate_schema_1)
+    _migrate = model_validator(mode="before")(_migrate_record)
 
     @field_validator("transcript")
     @classmethod

@@ -14,14 +14,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from runner.batch.archive import (
+    TranscriptMissing,
+    describe_transcript,
+    iter_transcript_file,
+    load_trial_transcript,
+)
 from runner.batch.inputs import resolve_snapshot
-from runner.batch.store import missing_transcripts, read_manifest, read_trials
+from runner.batch.store import read_manifest, read_trials
 from runner.catalog import Catalog
 from runner.errors import LoadError, TaurecError
 from runner.paths import SNAPSHOTS_DIR, TASKS_DIR
 from runner.scoring import ScoredTrace, score_trace
 from runner.tasks import Task, load_tasks, suite_digest
-from runner.transcript import Provenance, Transcript, load_transcript
+from runner.transcript import Provenance, Transcript
 
 __all__ = ["Disagreement", "Rescorer", "VerifyReport", "score_traces", "verify_results"]
 
@@ -84,7 +90,7 @@ class Rescorer:
                 )
         return catalog
 
-    def score(self, path: Path, transcript: Transcript) -> ScoredTrace:
+    def score(self, path: Path | str, transcript: Transcript) -> ScoredTrace:
         catalog = self.catalog_for(str(path), transcript.provenance)
         return score_trace(path, transcript, catalog, self.tasks()[0])
 
@@ -96,10 +102,14 @@ def score_traces(
     *,
     snapshots_dir: Path = SNAPSHOTS_DIR,
 ) -> list[ScoredTrace]:
-    """Score each transcript under its own rule set against its own snapshot (or `catalog`:
-    a date or a path); a digest mismatch raises DigestMismatch naming the file."""
+    """Score each transcript (every member of an archive) under its own rule set against its own
+    snapshot (or `catalog`: a date or a path); a digest mismatch raises DigestMismatch naming it."""
     rescorer = Rescorer(catalog, tasks_dir, snapshots_dir)
-    return [rescorer.score(path, load_transcript(path)) for path in paths]
+    return [
+        rescorer.score(label, transcript)
+        for path in paths
+        for label, transcript in iter_transcript_file(path)
+    ]
 
 
 @dataclass(frozen=True)
@@ -178,16 +188,14 @@ def verify_results(
             policy_digest=manifest.policy_digest,
         ),
     )
-    missing = set(missing_transcripts(results_dir, [r.transcript for r in records]))
     for record in sorted(records, key=lambda r: (r.key.task_id, r.key.trial_index)):
         where = f"{record.key.task_id}#{record.key.trial_index}"
-        path = results_dir / record.transcript
-        if record.transcript in missing:
-            report.disagreements.append(
-                Disagreement(where, "transcript", record.transcript, "missing")
-            )
+        path = describe_transcript(record)
+        try:
+            transcript = load_trial_transcript(results_dir, record)
+        except TranscriptMissing:
+            report.disagreements.append(Disagreement(where, "transcript", path, "missing"))
             continue
-        transcript = load_transcript(path)
         report.checked += 1
         for name, stored, found in (
             ("rules", manifest.rules, record.rules),

@@ -19,7 +19,7 @@ from runner.errors import LoadError, TaurecError
 from runner.records import PolicyResult, TrialScore
 from runner.rules import RuleSet, get_rules
 from runner.tasks import POLICY_NAMES, ConstraintCheck, PolicyName, Task
-from runner.transcript import ToolCallEvent, Transcript, load_transcript
+from runner.transcript import ToolCallEvent, Transcript
 
 # Weight of each policy in the severity-weighted policy score (the one table of severities).
 POLICY_SEVERITY: dict[PolicyName, float] = {
@@ -305,7 +305,7 @@ class ScoredTrace(BaseModel):
 
 
 def score_trace(
-    path: Path, transcript: Transcript, catalog: Catalog, tasks: dict[str, Task]
+    path: Path | str, transcript: Transcript, catalog: Catalog, tasks: dict[str, Task]
 ) -> ScoredTrace:
     """Score one loaded transcript (infra errors listed apart) under its own rule set."""
     task = tasks.get(transcript.task_id)
@@ -328,9 +328,16 @@ def score_trace(
 
 
 def score_trace_files(paths: list[Path], catalog: Catalog, tasks: list[Task]) -> list[ScoredTrace]:
-    """Load each transcript (current or v1 shape), find its task and score it."""
+    """Load each transcript (current or v1 shape; every member of an archive), find its task and
+    score it."""
+    from runner.batch.archive import iter_transcript_file
+
     by_id = {t.id: t for t in tasks}
-    return [score_trace(path, load_transcript(path), catalog, by_id) for path in paths]
+    return [
+        score_trace(label, transcript, catalog, by_id)
+        for path in paths
+        for label, transcript in iter_transcript_file(path)
+    ]
 
 
 def summary_line(entry: ScoredTrace) -> str:

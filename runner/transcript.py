@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 from pathlib import Path
@@ -251,15 +252,24 @@ def load_transcript(path: Path | str) -> Transcript:
         import gzip
 
         text = gzip.decompress(text)
+    return parse_transcript(text, source=str(path))
+
+
+def parse_transcript(text: bytes | str, source: str) -> Transcript:
+    """A transcript from its JSON text (current schema or a v1 trace); errors name `source`."""
+    # The common case in one pass (pydantic parses and validates the JSON itself, ~3x faster);
+    # anything else (a v1 trace, a bad file) takes the path below, which names what is wrong.
+    with contextlib.suppress(ValidationError):
+        return Transcript.model_validate_json(text)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise LoadError(path, [f"invalid JSON at line {exc.lineno}: {exc.msg}"]) from exc
+        raise LoadError(source, [f"invalid JSON at line {exc.lineno}: {exc.msg}"]) from exc
     if not isinstance(data, dict):
-        raise LoadError(path, ["expected a JSON object"])
+        raise LoadError(source, ["expected a JSON object"])
     if "schema_version" not in data and "events" in data:
-        return transcript_from_v1(data, source=str(path))
+        return transcript_from_v1(data, source=source)
     try:
         return Transcript.model_validate(data)
     except ValidationError as exc:
-        raise LoadError(path, describe_validation_error(exc)) from exc
+        raise LoadError(source, describe_validation_error(exc)) from exc

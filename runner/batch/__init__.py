@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from runner.batch.archive import TranscriptMissing, load_trial_transcript
 from runner.batch.engine import AgentFactory, RunResult, run_submissions, run_submissions_async
 from runner.batch.entrant import Entrant, MakeAgent, agent_name
 from runner.batch.inputs import RunInputs, Snapshot, find_policy, load_inputs, resolve_snapshot
@@ -26,10 +27,12 @@ __all__ = [
     "RunResult",
     "Shard",
     "Snapshot",
+    "TranscriptMissing",
     "agent_name",
     "find_policy",
     "load_inputs",
     "load_records",
+    "load_trial_transcript",
     "merge_shards",
     "read_manifest",
     "read_trials",

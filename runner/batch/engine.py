@@ -12,34 +12,48 @@ import subprocess
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Coroutine, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Coroutine, Iterator, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 from runner.agent_config import AgentConfig
+from runner.batch.archive import describe_missing, missing_transcripts
 from runner.batch.entrant import Entrant
 from runner.batch.inputs import RunInputs, load_inputs, select_tasks
-from runner.batch.keys import Shard, transcript_name, trial_seed
+from runner.batch.keys import Shard, trial_seed
 from runner.batch.progress import ProgressSink, ProgressStats
 from runner.batch.redact import Redactor, redact_config, secret_env_names, secret_values
 from runner.batch.store import (
+    ARCHIVE,
     TRIALS_FILE,
-    LoadedTrials,
+    GroupCommitter,
+    KeyTuple,
     ResultsFolder,
-    describe_missing,
-    missing_transcripts,
+    TrialsScan,
+    check_second_record,
     read_manifest,
     read_trials,
+    record_at_line,
 )
+from runner.batch.tally import RunTally, TrialOutcome
 from runner.batch.workers import Helper, HelperExited, HelperSetup, JobRef, split_concurrency
 from runner.errors import InfraFailure, TaurecError, describe_disk_full, is_disk_full
 from runner.ledger import workflow_run_url
+from runner.metrics import trial_passed
 from runner.paths import PROJECT_ROOT, SNAPSHOTS_DIR
 from runner.protocols import Agent, AgentContext
-from runner.records import Efficiency, RunCounts, RunManifest, RunStatus, TrialKey, TrialRecord
+from runner.records import (
+    Efficiency,
+    RunCounts,
+    RunManifest,
+    RunStatus,
+    TranscriptSpan,
+    TrialKey,
+    TrialRecord,
+)
 from runner.rules import DEFAULT_RULES, RuleSet, get_rules
 from runner.simulators.scripted import count_proposals
 from runner.tasks import Task
@@ -50,36 +64,89 @@ T = TypeVar("T")
 AgentFactory = Callable[[AgentConfig, AgentContext], Agent]
 REPLACED_DIR = ".replaced"
 MIN_JOBS_PER_PROCESS = 4
+WRITE_BACKLOG = 64  # finished trials that may wait for the commit thread before workers pause
+
+
+@dataclass(frozen=True)
+class _Scope:
+    """The (task, trial) keys one results folder is run for: its tasks × trials, its shard."""
+
+    submission: str
+    catalog_digest: str
+    task_ids: tuple[str, ...]
+    trials: int
+    seed: int
+    shard: Shard | None
+
+    def trial_keys(self) -> Iterator[tuple[str, int, int]]:
+        """(task id, trial index, seed) in run order: trial 0 of every task, then trial 1, …"""
+        for index in range(self.trials):
+            for task_id in self.task_ids:
+                if self.shard is None or self.shard.owns(task_id, index):
+                    yield task_id, index, trial_seed(self.seed, task_id, index)
+
+    def size(self) -> int:
+        return sum(1 for _ in self.trial_keys())
+
+    def holds(self, key: TrialKey) -> bool:
+        return (
+            key.submission == self.submission
+            and key.snapshot_sha256 == self.catalog_digest
+            and 0 <= key.trial_index < self.trials
+            and key.task_id in self.task_ids
+            and (self.shard is None or self.shard.owns(key.task_id, key.trial_index))
+            and key.seed == trial_seed(self.seed, key.task_id, key.trial_index)
+        )
 
 
 @dataclass
 class RunResult:
-    """What one submission's part of a batch did, and where it wrote."""
+    """What one submission's part of a batch did, and where it wrote.
+
+    `tally` holds the counters of every in-scope trial; `records` reads them from disk on each
+    access (a run keeps no record in memory)."""
 
     submission: str
     results_dir: Path
     manifest: RunManifest
-    records: list[TrialRecord] = field(repr=False)
+    tally: RunTally = field(repr=False)
+    scope: _Scope = field(repr=False)
     ran: int = 0
     skipped_existing: int = 0
     retried_infra: int = 0
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def records(self) -> list[TrialRecord]:
+        """The in-scope trial records now on disk (last record per key), read afresh."""
+        return [r for r in read_trials(self.results_dir).records if self.scope.holds(r.key)]
 
 
 @dataclass
 class _Plan:
     entrant: Entrant
     folder: ResultsFolder
-    existing: LoadedTrials
     manifest: RunManifest
-    trials: int
-    jobs: list[_Job] = field(default_factory=list)
+    scope: _Scope
+    tasks: dict[str, Task]
+    tally: RunTally
+    done: set[tuple[str, int]] = field(default_factory=set)
+    infra_priors: dict[tuple[str, int], TrialOutcome] = field(default_factory=dict)
+    tail_offset: int | None = None
+    archive_end: int = 0
+    jobs: int = 0
     skipped_existing: int = 0
     retried_infra: int = 0
     ran: int = 0
     notes: list[str] = field(default_factory=list)
-    cost_usd: float = 0.0
+    spent_usd: float = 0.0  # finished trials' cost, committed or not (the entry's budget)
     budget_exhausted: bool = False
+
+    def iter_jobs(self) -> Iterator[_Job]:
+        """The trials still to run, generated as they are needed (never all planned up front)."""
+        for task_id, index, seed in self.scope.trial_keys():
+            if (task_id, index) not in self.done:
+                yield _Job(self, self.tasks[task_id], index, seed)
 
 
 @dataclass
@@ -88,7 +155,19 @@ class _Job:
     task: Task
     trial_index: int
     seed: int
-    attempt: int
+
+
+def _interleave(plans: Sequence[_Plan]) -> Iterator[_Job]:
+    """Job 0 of every submission, then job 1 of every submission, and so on."""
+    active = [plan.iter_jobs() for plan in plans]
+    while active:
+        still = []
+        for jobs in active:
+            job = next(jobs, None)
+            if job is not None:
+                still.append(jobs)
+                yield job
+        active = still
 
 
 def _now() -> str:
@@ -177,31 +256,16 @@ def _move_aside(results_dir: Path, redactor: Redactor) -> Path:
     return target
 
 
-def _check_resumable(
-    results_dir: Path, old: RunManifest | None, existing: LoadedTrials
-) -> RunManifest:
-    """Refuse to resume from records nothing vouches for: no run.json, or a scored record whose
-    transcript is gone (its verdict could no longer be checked, and re-running it would let a
-    deleted failure be rolled again)."""
+def _check_resumable(results_dir: Path, old: RunManifest | None) -> RunManifest:
+    """Refuse to resume from records nothing vouches for: no run.json (scored records whose
+    transcript is gone are refused while the records are read, see `_read_prior`)."""
     if old is None:
         raise TaurecError(
             f"{results_dir}: trials.jsonl is there but run.json is missing, so nothing says which "
             "settings produced those records; restore run.json, or pass --fresh to move the "
             "folder aside and start over"
         )
-    scored = [r.transcript for r in existing.records if r.status == "scored"]
-    missing = missing_transcripts(results_dir, scored)
-    if missing:
-        raise TaurecError(
-            f"{results_dir}: {len(missing)} scored trial record(s) point to a transcript that is "
-            f"not there: {describe_missing(missing)}; restore the transcripts, or pass --fresh to "
-            "move the folder aside and start over"
-        )
     return old
-
-
-def _reward_passed(record: TrialRecord) -> bool:
-    return record.status == "scored" and record.score is not None and record.score.reward >= 1.0
 
 
 class _Batch:
@@ -242,7 +306,11 @@ class _Batch:
         self.budget_exhausted = False
         self.interrupted = False
         self.disk_full: str | None = None  # the one-line reason, once a write found no room
-        self.io = ThreadPoolExecutor(max_workers=1, thread_name_prefix="taurec-io")
+        self.spent_usd = 0.0  # cost of every finished trial, acknowledged or not (the budget)
+        self.committer = GroupCommitter(max_batch=WRITE_BACKLOG)
+        self.write_failure: BaseException | None = None
+        self._unacknowledged: set[asyncio.Future[TrialRecord]] = set()
+        self._workers: list[asyncio.Task[None]] = []
 
     def log(self, message: str) -> None:
         message = self.redactor.scrub(message)
@@ -250,17 +318,16 @@ class _Batch:
             self.progress.log(message)
 
     async def _run_job(self, job: _Job) -> None:
-        transcript, record = await self.run_trial_of(
-            job.plan, job.task, job.trial_index, job.seed, job.attempt
-        )
-        await self._land(job.plan, transcript.model_dump_json(), record)
+        transcript, record = await self.run_trial_of(job.plan, job.task, job.trial_index, job.seed)
+        await self._land(job, transcript, record)
 
     async def _run_remote(self, helper: Helper, job: _Job) -> bool:
         """Run `job` in a helper process and land its result here; False once the helper is gone."""
         plan = job.plan
-        ref = JobRef(plan.entrant.slug, job.task.id, job.trial_index, job.seed, job.attempt)
+        ref = JobRef(plan.entrant.slug, job.task.id, job.trial_index, job.seed)
+        transcript: Transcript | str
         try:
-            transcript_json, record_json = await helper.run(ref)
+            transcript, record_json = await helper.run(ref)
             record = TrialRecord.model_validate_json(record_json)
             self.helper_trials += 1
         except (HelperExited, RuntimeError) as exc:
@@ -269,28 +336,45 @@ class _Batch:
             transcript = self._failed_transcript(
                 plan, job.task, job.trial_index, job.seed, kind, str(exc)
             )
-            record = self._record(
-                plan, job.task, job.trial_index, job.seed, job.attempt, transcript
-            )
-            transcript_json = transcript.model_dump_json()
-        await self._land(plan, transcript_json, record)
+            record = self._record(plan, job.task, job.trial_index, job.seed, transcript)
+        await self._land(job, transcript, record)
         return helper.alive
 
-    async def _land(self, plan: _Plan, transcript_json: str, record: TrialRecord) -> None:
-        """Persist one finished trial, then count it (a counted trial is on disk)."""
-        # Written in one I/O thread; shielded so a cancel never leaves a record half-done.
-        loop = asyncio.get_running_loop()
-        write = loop.run_in_executor(self.io, self._persist, plan, transcript_json, record)
-        try:
-            await asyncio.shield(write)
-        except OSError as exc:
-            if not is_disk_full(exc):
-                raise
-            # The trial is not recorded (its partial files were removed); stop scheduling.
+    async def _land(self, job: _Job, transcript: Transcript | str, record: TrialRecord) -> None:
+        """Hand a finished trial to the group-commit thread; it is counted (acknowledged in the
+        progress output) only once its record is on disk. Waits only while too many trials
+        wait for the writer."""
+        self.spent_usd += record.cost_usd
+        job.plan.spent_usd += record.cost_usd
+        if self.entry_budget is not None and job.plan.spent_usd >= self.entry_budget:
+            job.plan.budget_exhausted = True
+        written: Future[TrialRecord] = self.committer.submit(job.plan.folder, transcript, record)
+        done = asyncio.wrap_future(written)
+        self._unacknowledged.add(done)
+        done.add_done_callback(functools.partial(self._acknowledge, job))
+        while len(self._unacknowledged) >= WRITE_BACKLOG:
+            await asyncio.wait(set(self._unacknowledged), return_when=asyncio.FIRST_COMPLETED)
+
+    def _acknowledge(self, job: _Job, done: asyncio.Future[TrialRecord]) -> None:
+        self._unacknowledged.discard(done)
+        failure = done.exception()
+        if failure is None:
+            self._count(job, done.result())
+        elif is_disk_full(failure):
+            # Not recorded (the partial bytes were cut back): stop scheduling, say why once.
             if self.disk_full is None:
-                self.disk_full = describe_disk_full(exc)  # the CLI's one line says it at the end
-            return
-        self._count(plan, record)
+                assert isinstance(failure, OSError)
+                self.disk_full = describe_disk_full(failure)  # the CLI's one line says it
+        elif self.write_failure is None:
+            self.write_failure = failure
+            for worker in self._workers:
+                worker.cancel()
+
+    async def drain(self) -> None:
+        """Commit every finished trial still queued, and acknowledge it."""
+        await asyncio.get_running_loop().run_in_executor(None, self.committer.close)
+        if self._unacknowledged:
+            await asyncio.wait(set(self._unacknowledged))
 
     def _failed_transcript(
         self, plan: _Plan, task: Task, trial_index: int, seed: int, kind: str, message: str
@@ -309,7 +393,7 @@ class _Batch:
         )
 
     async def run_trial_of(
-        self, plan: _Plan, task: Task, trial_index: int, seed: int, attempt: int
+        self, plan: _Plan, task: Task, trial_index: int, seed: int
     ) -> tuple[Transcript, TrialRecord]:
         """Run and score one trial (in this process): its transcript and its record."""
         from runner.loop import run_trial
@@ -367,16 +451,10 @@ class _Batch:
                     + "".join(traceback.format_exception(exc)[-3:])
                 )
             transcript = self._failed_transcript(plan, task, trial_index, seed, kind, message)
-        return transcript, self._record(plan, task, trial_index, seed, attempt, transcript)
+        return transcript, self._record(plan, task, trial_index, seed, transcript)
 
     def _record(
-        self,
-        plan: _Plan,
-        task: Task,
-        trial_index: int,
-        seed: int,
-        attempt: int,
-        transcript: Transcript,
+        self, plan: _Plan, task: Task, trial_index: int, seed: int, transcript: Transcript
     ) -> TrialRecord:
         from runner.scoring import score_transcript
 
@@ -387,7 +465,6 @@ class _Batch:
             trial_index=trial_index,
             seed=seed,
         )
-        relative = transcript_name(task.id, trial_index, seed, attempt)
         infra = transcript.stop_reason == "infra_error"
         if infra and transcript.error is None:
             transcript.error = InfraError(kind="Unknown", message="trial ended as infra_error")
@@ -429,63 +506,50 @@ class _Batch:
             usage=dict(transcript.usage),
             cost_usd=cost,
             leak_audit_clean=None if transcript.leak_audit is None else transcript.leak_audit.clean,
-            transcript=relative,
+            transcript=ARCHIVE,  # the committer adds the member's span
         )
 
-    @staticmethod
-    def _persist(plan: _Plan, transcript_json: str, record: TrialRecord) -> None:
-        plan.folder.write_transcript(record.transcript, transcript_json)
-        plan.folder.append_record(record)
-
-    def _count(self, plan: _Plan, record: TrialRecord) -> None:
+    def _count(self, job: _Job, record: TrialRecord) -> None:
+        plan = job.plan
         plan.ran += 1
+        plan.tally.add(TrialOutcome.of(record))
+        plan.infra_priors.pop((job.task.id, job.trial_index), None)  # superseded now
         s = self.stats
         s.done += 1
         s.cost_usd = round(s.cost_usd + record.cost_usd, 10)
-        plan.cost_usd = round(plan.cost_usd + record.cost_usd, 10)
-        if self.entry_budget is not None and plan.cost_usd >= self.entry_budget:
-            plan.budget_exhausted = True
         if record.status == "scored":
             s.scored += 1
-            s.passed += int(_reward_passed(record))
+            s.passed += int(trial_passed(record))
         else:
             s.infra_errors += 1
-        if self.max_cost is not None and s.cost_usd >= self.max_cost:
-            self.budget_exhausted = True
         if self.progress is not None:
             self.progress.update(s)
 
-    def _helper_setup(self, jobs: list[_Job]) -> HelperSetup:
-        plans = list({id(j.plan): j.plan for j in jobs}.values())
+    def _helper_setup(self, plans: Sequence[_Plan]) -> HelperSetup:
         return HelperSetup(
             inputs=self.inputs,
             entrants=[p.entrant for p in plans],
             manifests={p.entrant.slug: p.manifest.model_dump_json() for p in plans},
-            trials={p.entrant.slug: p.trials for p in plans},
+            trials={p.entrant.slug: p.scope.trials for p in plans},
             simulator=self.simulator,
             simulator_options=self.simulator_options,
             max_turns=self.max_turns,
             rules=self.rules.name,
         )
 
-    async def run(self, jobs: list[_Job]) -> None:
-        if not jobs:
+    async def run(self, plans: Sequence[_Plan], total: int) -> None:
+        """Run `total` trials (the plans' jobs, generated as they are taken)."""
+        if not total:
             return
-        queue: asyncio.Queue[_Job] = asyncio.Queue()
-        for job in jobs:
-            queue.put_nowait(job)
 
         def next_job() -> _Job | None:
             while True:
-                if self.max_cost is not None and self.stats.cost_usd >= self.max_cost:
+                if self.max_cost is not None and self.spent_usd >= self.max_cost:
                     self.budget_exhausted = True
                 if self.budget_exhausted or self.disk_full is not None:
                     return None
-                try:
-                    job = queue.get_nowait()
-                except asyncio.QueueEmpty:
-                    return None
-                if not job.plan.budget_exhausted:
+                job = next(jobs, None)
+                if job is None or not job.plan.budget_exhausted:
                     return job  # (an entry that spent its share is skipped; the others go on)
 
         async def worker() -> None:
@@ -499,21 +563,23 @@ class _Batch:
                 if not await self._run_remote(helper, job):
                     return
 
+        jobs = _interleave(plans)
         loop = asyncio.get_running_loop()
-        slots = min(self.concurrency, len(jobs))
+        slots = min(self.concurrency, total)
         # A helper pays its start-up (a Python process, imports, the inputs) only with a few
         # trials to run: at least MIN_JOBS_PER_PROCESS per process.
-        processes = max(1, min(self.workers, slots, len(jobs) // MIN_JOBS_PER_PROCESS))
+        processes = max(1, min(self.workers, slots, total // MIN_JOBS_PER_PROCESS))
         shares = split_concurrency(slots, processes)
         helpers: list[Helper] = []
         if processes > 1:
-            setup = self._helper_setup(jobs)
+            setup = self._helper_setup([p for p in plans if p.jobs])
             helpers = [Helper(setup, i, log=self.log) for i in range(1, processes)]
             for helper in helpers:
                 helper.start_reading(loop)
         workers = [asyncio.create_task(worker()) for _ in range(shares[0])]
         for helper, share in zip(helpers, shares[1:], strict=True):
             workers += [asyncio.create_task(remote(helper)) for _ in range(share)]
+        self._workers = workers
         handled = threading.current_thread() is threading.main_thread()
 
         def on_sigint() -> None:
@@ -543,6 +609,8 @@ class _Batch:
             error = failures[0]
             assert error is not None
             raise error
+        if self.write_failure is not None:
+            raise self.write_failure
 
 
 def helper_batch(setup: HelperSetup, progress: ProgressSink) -> tuple[_Batch, dict[str, _Plan]]:
@@ -562,13 +630,21 @@ def helper_batch(setup: HelperSetup, progress: ProgressSink) -> tuple[_Batch, di
     )
     plans = {}
     for entrant in setup.entrants:
-        folder = ResultsFolder(entrant.results_root, redactor)  # never written by a helper
+        manifest = RunManifest.model_validate_json(setup.manifests[entrant.slug])
         plans[entrant.slug] = _Plan(
             entrant=entrant,
-            folder=folder,
-            existing=LoadedTrials(path=entrant.results_root),
-            manifest=RunManifest.model_validate_json(setup.manifests[entrant.slug]),
-            trials=setup.trials[entrant.slug],
+            folder=ResultsFolder(entrant.results_root, redactor),  # never written by a helper
+            manifest=manifest,
+            scope=_Scope(
+                submission=entrant.slug,
+                catalog_digest=setup.inputs.catalog_digest,
+                task_ids=tuple(manifest.task_ids),
+                trials=setup.trials[entrant.slug],
+                seed=manifest.seed,
+                shard=Shard.parse(manifest.shard) if manifest.shard else None,
+            ),
+            tasks={t.id: t for t in setup.inputs.tasks},
+            tally=RunTally(),
         )
     return batch, plans
 
@@ -637,63 +713,95 @@ def _plan_entrant(
     )
     notes: list[str] = []
     old = read_manifest(results_dir)
-    existing = read_trials(results_dir)
     if old is not None or (results_dir / TRIALS_FILE).exists():
         if fresh:
             moved = _move_aside(results_dir, redactor)
             notes.append(f"--fresh: moved the previous results to {moved}")
-            existing = read_trials(results_dir)
         else:
-            old = _check_resumable(results_dir, old, existing)
+            old = _check_resumable(results_dir, old)
             _check_compatible(old, manifest, results_dir)
-    folder = ResultsFolder(results_dir, redactor)
+    scope = _Scope(
+        submission=entrant.slug,
+        catalog_digest=inputs.catalog_digest,
+        task_ids=tuple(t.id for t in inputs.tasks),
+        trials=k,
+        seed=seed,
+        shard=shard,
+    )
     plan = _Plan(
         entrant=entrant,
-        folder=folder,
-        existing=existing,
+        folder=ResultsFolder(results_dir, redactor),
         manifest=manifest,
-        trials=k,
-        notes=notes + existing.notes(),
+        scope=scope,
+        tasks={t.id: t for t in inputs.tasks},
+        tally=RunTally(),
+        notes=notes,
     )
-    done = existing.by_key()
-    for trial_index in range(k):
-        for task in inputs.tasks:
-            if shard is not None and not shard.owns(task.id, trial_index):
-                continue
-            s = trial_seed(seed, task.id, trial_index)
-            key = (entrant.slug, inputs.catalog_digest, task.id, trial_index, s)
-            prior = done.get(key)
-            if prior is not None and prior.status == "scored":
-                plan.skipped_existing += 1
-                continue
-            attempt = 1
-            if prior is not None:
-                plan.retried_infra += 1
-                attempt = _next_attempt(prior.transcript)
-            plan.jobs.append(_Job(plan, task, trial_index, s, attempt))
+    _read_prior(plan)
+    plan.jobs = scope.size() - plan.skipped_existing
     return plan
 
 
-def _next_attempt(previous: str) -> int:
-    """The attempt number after the one a transcript name records (`...attemptN.json.gz`)."""
-    stem = previous.removesuffix(".json.gz")
-    head, _, tail = stem.rpartition(".attempt")
-    return int(tail) + 1 if head and tail.isdigit() else 2
+def _read_prior(plan: _Plan) -> None:
+    """Stream the folder's trials.jsonl once: which in-scope keys are done (scored), which ended
+    in an infra error (run again), their counters, and where the archive's last member ends.
+    Refuses a second verdict on a scored key, and scored records whose transcript is gone (their
+    verdict could no longer be checked, and re-running them would let a failure be rolled again)."""
+    folder = plan.folder.path
+    scan = TrialsScan(folder)
+    latest: dict[tuple[str, int], TrialOutcome] = {}
+    scored_on: dict[KeyTuple, int] = {}
+    scored_pointers: list[tuple[str, TranscriptSpan | None]] = []
+    superseded = 0
+    for line, record in enumerate(scan, start=1):
+        span = record.transcript_span
+        if span is not None and record.transcript == ARCHIVE:
+            plan.archive_end = max(plan.archive_end, span.offset + span.length)
+        full_key = record.key.as_tuple()
+        if full_key in scored_on:
+            earlier = scored_on[full_key]
+            check_second_record(scan.path, record_at_line(folder, earlier), earlier, record, line)
+            superseded += 1
+            continue  # the same record twice: keep the first
+        if record.status == "scored":
+            scored_on[full_key] = line
+        if not plan.scope.holds(record.key):
+            continue
+        if record.status == "scored":
+            scored_pointers.append((record.transcript, record.transcript_span))
+        key = (record.key.task_id, record.key.trial_index)
+        superseded += key in latest
+        latest[key] = TrialOutcome.of(record)
+    missing = missing_transcripts(folder, scored_pointers)
+    if missing:
+        raise TaurecError(
+            f"{folder}: {len(missing)} scored trial record(s) point to a transcript that is "
+            f"not there: {describe_missing(missing)}; restore the transcripts, or pass --fresh "
+            "to move the folder aside and start over"
+        )
+    for key, outcome in latest.items():
+        if outcome.scored:
+            plan.done.add(key)
+            plan.tally.add(outcome)
+        else:
+            plan.infra_priors[key] = outcome
+    plan.skipped_existing = len(plan.done)
+    plan.retried_infra = len(plan.infra_priors)
+    plan.tail_offset = scan.tail_offset
+    if scan.discarded_tail:
+        plan.notes.append(f"{scan.path}: discarded {scan.discarded_tail}")
+    if superseded:
+        plan.notes.append(f"{scan.path}: {superseded} earlier record(s) superseded by a later one")
 
 
-def _final_manifest(
-    plan: _Plan, status: RunStatus, inputs: RunInputs
-) -> tuple[RunManifest, list[TrialRecord]]:
-    loaded = read_trials(plan.folder.path)
-    in_scope = {
-        (plan.entrant.slug, inputs.catalog_digest, j_task, j_index, j_seed)
-        for j_task, j_index, j_seed in _scope(plan, inputs)
-    }
-    records = [r for r in loaded.records if r.key.as_tuple() in in_scope]
+def _final_manifest(plan: _Plan, status: RunStatus) -> tuple[RunManifest, RunTally]:
+    """The manifest at the end: counts and cost of every in-scope key, from the running counters
+    (infra errors of earlier runs that were not run again still count)."""
+    tally = plan.tally.with_outcomes(plan.infra_priors.values())
     counts = RunCounts(
-        planned=len(in_scope),
-        scored=sum(r.status == "scored" for r in records),
-        infra_error=sum(r.status == "infra_error" for r in records),
+        planned=plan.scope.size(),
+        scored=tally.scored,
+        infra_error=tally.infra_error,
         skipped_existing=plan.skipped_existing,
     )
     manifest = plan.manifest.model_copy(
@@ -701,20 +809,10 @@ def _final_manifest(
             "status": status,
             "finished_at": _now(),
             "counts": counts,
-            "cost_usd": round(sum(r.cost_usd for r in records), 10),
+            "cost_usd": tally.cost_usd,
         }
     )
-    return manifest, records
-
-
-def _scope(plan: _Plan, inputs: RunInputs) -> list[tuple[str, int, int]]:
-    shard = Shard.parse(plan.manifest.shard) if plan.manifest.shard else None
-    return [
-        (task.id, i, trial_seed(plan.manifest.seed, task.id, i))
-        for i in range(plan.trials)
-        for task in inputs.tasks
-        if shard is None or shard.owns(task.id, i)
-    ]
+    return manifest, tally
 
 
 async def run_submissions_async(
@@ -830,12 +928,7 @@ async def run_submissions_async(
         )
         for entrant in entrants
     ]
-    # Interleave: trial 0 of every task of every submission first, then trial 1, and so on.
-    jobs: list[_Job] = []
-    longest = max((len(p.jobs) for p in plans), default=0)
-    for i in range(longest):
-        jobs.extend(p.jobs[i] for p in plans if i < len(p.jobs))
-    batch.stats.total = len(jobs)
+    batch.stats.total = sum(p.jobs for p in plans)
     if max_cost is not None:
         batch.entry_budget = max_cost / len(plans)
     batch.stats.skipped_existing = sum(p.skipped_existing for p in plans)
@@ -844,7 +937,10 @@ async def run_submissions_async(
     with contextlib.ExitStack() as stack:
         for plan in plans:
             stack.enter_context(plan.folder.locked())
-            plan.folder.repair_tail(plan.existing)
+            plan.folder.repair_tail(plan.tail_offset)
+            cut = plan.folder.repair_archive(plan.archive_end)
+            if cut is not None:
+                plan.notes.append(cut)
             plan.folder.write_manifest(plan.manifest)
         for plan in plans:
             for note in plan.notes:
@@ -852,15 +948,15 @@ async def run_submissions_async(
         if progress is not None:
             progress.start(batch.stats)
         try:
-            await batch.run(jobs)
+            await batch.run(plans, batch.stats.total)
         finally:
-            # Let a write already handed to the I/O thread land before the files are closed.
-            batch.io.shutdown(wait=True)
+            # Commit (and acknowledge) every finished trial before the files are closed.
+            await batch.drain()
             await _close_model_clients()
             if progress is not None:
                 progress.finish(batch.stats)
             for plan in plans:
-                remaining = plan.ran < len(plan.jobs)
+                remaining = plan.ran < plan.jobs
                 status: RunStatus = "completed"
                 if batch.disk_full is not None and remaining:
                     status = "disk_full"
@@ -870,7 +966,7 @@ async def run_submissions_async(
                     status = "budget_exhausted"
                 elif remaining:
                     status = "interrupted"
-                manifest, records = _final_manifest(plan, status, inputs)
+                manifest, tally = _final_manifest(plan, status)
                 if status == "disk_full":
                     manifest.error = batch.disk_full
                 plan.folder.write_manifest(manifest)
@@ -879,7 +975,8 @@ async def run_submissions_async(
                         submission=plan.entrant.slug,
                         results_dir=plan.folder.path,
                         manifest=manifest,
-                        records=records,
+                        tally=tally,
+                        scope=plan.scope,
                         ran=plan.ran,
                         skipped_existing=plan.skipped_existing,
                         retried_infra=plan.retried_infra,

@@ -48,7 +48,7 @@ def shard_of(task_id: str, trial_index: int, count: int) -> int:
     return int.from_bytes(digest[:8], "big") % count + 1
 
 
-def transcript_name(task_id: str, trial_index: int, seed: int, attempt: int = 1) -> str:
-    """Transcript path relative to the results folder; later attempts of an errored key get a suffix."""
-    suffix = "" if attempt <= 1 else f".attempt{attempt}"
-    return f"transcripts/{task_id}.trial{trial_index}.seed{seed}{suffix}.json.gz"
+def transcript_name(task_id: str, trial_index: int, seed: int) -> str:
+    """A trial's own transcript file, relative to the results folder (folders written before the
+    archive held one per trial; a merge names a transcript it could not copy this way)."""
+    return f"transcripts/{task_id}.trial{trial_index}.seed{seed}.json.gz"

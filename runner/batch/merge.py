@@ -6,18 +6,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from runner.batch.keys import Shard, shard_of, trial_seed
+from runner.batch.archive import ARCHIVE, transcript_gzip
+from runner.batch.keys import Shard, shard_of, transcript_name, trial_seed
 from runner.batch.store import (
     MANIFEST_FILE,
     TRANSCRIPTS_DIR,
     TRIALS_FILE,
+    ArchiveAppender,
     KeyTuple,
     manifest_bytes,
     read_manifest,
     read_trials,
+    truncate_archive,
     write_atomic,
 )
-from runner.errors import TaurecError
+from runner.errors import LoadError, TaurecError
 from runner.records import RunCounts, RunManifest, RunStatus, TrialRecord
 
 # Fields every shard must agree on; anything else (times, counts, shard, status) may differ.
@@ -93,6 +96,54 @@ def _check_same(manifests: Sequence[tuple[Path, RunManifest]]) -> None:
         )
 
 
+def _verdict(record: TrialRecord) -> dict[str, object]:
+    """A record without where its transcript lies (each folder has its own archive)."""
+    return record.model_dump(exclude={"transcript", "transcript_span"})
+
+
+def _gather_transcripts(
+    ordered: Sequence[tuple[TrialRecord, Path]], out: Path, notes: list[str]
+) -> list[TrialRecord]:
+    """Append the transcript of every record that comes from another folder to `out`'s archive
+    (one fsync), and return the records pointing at their new members. Records already in `out`
+    keep theirs; a transcript that cannot be read is listed in `notes` and its record kept."""
+    kept_end = max(
+        (
+            r.transcript_span.offset + r.transcript_span.length
+            for r, src in ordered
+            if src.resolve() == out.resolve() and r.transcript_span and r.transcript == ARCHIVE
+        ),
+        default=0,
+    )
+    cut = truncate_archive(out, kept_end)
+    if cut is not None:
+        notes.append(cut)
+    written: list[TrialRecord] = []
+    with ArchiveAppender(out) as archive:
+        for record, src in ordered:
+            if src.resolve() == out.resolve():
+                written.append(record)
+                continue
+            try:
+                member = transcript_gzip(src, record)
+            except LoadError as exc:
+                notes.append(
+                    f"{src}: transcript of {record.key.task_id}#"
+                    f"{record.key.trial_index} not copied: {exc.problems[0]}"
+                )
+                if record.transcript_span is not None:  # never leave a span into `out`'s archive
+                    key = record.key
+                    name = transcript_name(key.task_id, key.trial_index, key.seed)
+                    record = record.model_copy(update={"transcript": name, "transcript_span": None})
+                written.append(record)
+                continue
+            span = archive.append(member, sync=False)  # one fsync when the block ends
+            written.append(
+                record.model_copy(update={"transcript": ARCHIVE, "transcript_span": span})
+            )
+    return written
+
+
 def merge_shards(shard_dirs: Sequence[Path | str], out_dir: Path | str) -> MergeReport:
     """Merge results folders into `out_dir` (a results folder; its own records, if any, are kept).
 
@@ -126,7 +177,7 @@ def merge_shards(shard_dirs: Sequence[Path | str], out_dir: Path | str) -> Merge
             if prior is not None and prior[0].status == "scored":
                 if record.status != "scored":
                     continue  # a scored verdict stands over an infra error of another shard
-                if record != prior[0]:
+                if _verdict(record) != _verdict(prior[0]):
                     raise TaurecError(
                         f"{src}: {record.key.task_id}#{record.key.trial_index} (seed "
                         f"{record.key.seed}) is scored differently in {prior[1]}; two verdicts "
@@ -147,17 +198,8 @@ def merge_shards(shard_dirs: Sequence[Path | str], out_dir: Path | str) -> Merge
 
     out.mkdir(parents=True, exist_ok=True)
     (out / TRANSCRIPTS_DIR).mkdir(exist_ok=True)
-    for record, src in ordered:
-        source_file = src / record.transcript
-        target = out / record.transcript
-        if source_file.resolve() == target.resolve():
-            continue
-        if not source_file.exists():
-            notes.append(f"{src}: transcript {record.transcript} is missing")
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(target, source_file.read_bytes())
-    lines = b"".join((r.model_dump_json() + "\n").encode() for r, _ in ordered)
+    written = _gather_transcripts(ordered, out, notes)
+    lines = b"".join((r.model_dump_json() + "\n").encode() for r in written)
     write_atomic(out / TRIALS_FILE, lines)
 
     shard_count = next((Shard.parse(m.shard).count for _, m in manifests if m.shard), 1)
@@ -172,7 +214,7 @@ def merge_shards(shard_dirs: Sequence[Path | str], out_dir: Path | str) -> Merge
     for task_id, i in missing:
         label = f"{shard_of(task_id, i, shard_count)}/{shard_count}"
         missing_by_shard[label] = missing_by_shard.get(label, 0) + 1
-    records = [r for r, _ in ordered]
+    records = written
     statuses = {m.status for _, m in manifests}
     status: RunStatus = "completed"
     if missing:

@@ -1,31 +1,25 @@
-"""The short text a batch prints at the end: per submission pass^k, scored, infra errors and cost."""
+"""The short text a batch prints at the end: per submission pass^k, scored, infra errors and cost (from the running counters)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from runner.batch.engine import RunResult
-from runner.metrics import RunSummary, summarize
-from runner.records import TrialRecord
+from runner.batch.tally import RunTally
 
 DEFAULT_KS = (1, 2, 4)
-
-
-def summarize_result(result: RunResult, ks: Sequence[int] = DEFAULT_KS) -> RunSummary:
-    return summarize(result.records, ks=tuple(ks), seed=result.manifest.seed)
 
 
 def _fmt(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
 
 
-def summary_line(slug: str, records: Sequence[TrialRecord], summary: RunSummary) -> str:
+def summary_line(slug: str, tally: RunTally, ks: Sequence[int], seed: int) -> str:
     """One line: `slug: pass^1 0.640 · pass^2 … · scored 120 · infra errors 2 · cost $0.0123`."""
-    passes = " · ".join(f"pass^{p.k} {_fmt(p.value)}" for p in summary.pass_hat_k)
-    counts = summary.counts
+    passes = " · ".join(f"pass^{p.k} {_fmt(p.value)}" for p in tally.pass_hat_k(ks, seed))
     return (
-        f"{slug}: {passes} · scored {counts.scored} · infra errors {counts.infra_error} · "
-        f"cost ${summary.total_cost_usd:.4f}"
+        f"{slug}: {passes} · scored {tally.scored} · infra errors {tally.infra_error} · "
+        f"cost ${tally.cost_usd:.4f}"
     )
 
 
@@ -33,9 +27,8 @@ def format_summary(results: Sequence[RunResult], ks: Sequence[int] = DEFAULT_KS)
     """The end-of-run report: one block per submission, infra errors listed apart, never hidden."""
     lines: list[str] = []
     for result in results:
-        summary = summarize_result(result, ks)
         m = result.manifest
-        lines.append(summary_line(result.submission, result.records, summary))
+        lines.append(summary_line(result.submission, result.tally, ks, m.seed))
         lines.append(
             f"  status {m.status} · planned {m.counts.planned} · ran now {result.ran} · "
             f"already recorded {result.skipped_existing} · retried infra errors "
@@ -43,11 +36,7 @@ def format_summary(results: Sequence[RunResult], ks: Sequence[int] = DEFAULT_KS)
         )
         if m.retired_tasks:
             lines.append(f"  skipped retired tasks: {', '.join(sorted(m.retired_tasks))}")
-        errors = [r for r in result.records if r.status == "infra_error"]
-        kinds: dict[str, int] = {}
-        for r in errors:
-            kind = r.error.kind if r.error else "Unknown"
-            kinds[kind] = kinds.get(kind, 0) + 1
+        kinds = result.tally.error_kinds
         if kinds:
             listed = ", ".join(f"{k} ×{n}" for k, n in sorted(kinds.items()))
             lines.append(f"  infra errors (excluded from pass^k n; re-run to retry): {listed}")

@@ -5,8 +5,8 @@ results folder and its lock, the budget, Ctrl-C and the one progress bar — and
 of the trials in-process, exactly as `--workers 1` does. Each of the N-1 helpers is a forked copy
 of the parent (where the platform has fork; spawned otherwise): it shares the parent's imported
 modules (LiteLLM alone is ~4 s of import CPU and ~150 MB) and loaded inputs copy-on-write, then
-runs the trials the parent sends it (one message per trial: which submission, task, trial index,
-seed and attempt) and sends back the transcript and the scored record as JSON. The parent writes them with the same code as its own
+runs the trials the parent sends it (one message per trial: which submission, task, trial index
+and seed) and sends back the transcript and the scored record as JSON. The parent writes them with the same code as its own
 trials, then counts them: a trial shown as done in the progress output is on disk, whoever ran it.
 
 A helper that dies (killed, out of memory) takes only its unacknowledged trials with it: each is
@@ -47,13 +47,12 @@ class HelperExited(Exception):
 
 @dataclass(frozen=True)
 class JobRef:
-    """One trial as sent to a helper: which submission, task, trial index, seed and attempt."""
+    """One trial as sent to a helper: which submission, task, trial index and seed."""
 
     slug: str
     task_id: str
     trial_index: int
     seed: int
-    attempt: int
 
 
 @dataclass(frozen=True)
@@ -149,7 +148,7 @@ async def _serve(conn: Connection, setup: HelperSetup) -> None:
     async def run_one(number: int, ref: JobRef) -> None:
         try:
             transcript, record = await batch.run_trial_of(
-                plans[ref.slug], tasks[ref.task_id], ref.trial_index, ref.seed, ref.attempt
+                plans[ref.slug], tasks[ref.task_id], ref.trial_index, ref.seed
             )
         except Exception as exc:  # never leave the parent waiting for an answer
             _send(conn, ("error", number, f"{type(exc).__name__}: {exc}"))

@@ -117,8 +117,10 @@ def command(
 ) -> None:
     """Run every task × trial of each SUBMISSION_DIR against one snapshot (resumable).
 
-    Results: <submission>/results/<snapshot>/ with trials.jsonl, transcripts/ and run.json.
+    Results: <submission>/results/<snapshot>/ with trials.jsonl, run.json and
+    transcripts/archive.jsonl.gz (one gzip member per trial; each record holds its span).
     Re-running the same command resumes: recorded trials are kept, infra errors are retried.
+    A trial counted in the progress output is already on disk (even a kill -9 loses none).
     """
     from runner.batch import run_submissions
     from runner.batch.progress import default_progress
@@ -173,7 +175,7 @@ def command(
         r for r in results if r.manifest.counts.infra_error and not r.manifest.counts.scored
     ]
     for r in unscored:
-        first = next((x.error for x in r.records if x.error is not None), None)
+        first = r.tally.first_error
         cause = f" (first: {first.kind}: {first.message})" if first else ""
         click.echo(f"error: every trial of {r.submission} ended in an infra error{cause}", err=True)
     if unscored:

@@ -21,7 +21,11 @@ from runner.cli._options import snapshot_spec_option, tasks_option
 def command(
     traces: tuple[Path, ...], catalog: str | None, tasks_dir: Path | None, as_json: bool
 ) -> None:
-    """Score stored transcripts against their own snapshot and the task suite (zero LLM calls)."""
+    """Score stored transcripts against their own snapshot and the task suite (zero LLM calls).
+
+    Each TRACE is a transcript file (ours, or a v1 trace) or a run's transcripts/archive.jsonl.gz,
+    whose every member is scored (labelled <archive>@<offset>).
+    """
     from runner.rescore import score_traces
     from runner.scoring import summary_line
 

@@ -9,6 +9,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from runner.batch.archive import TranscriptMissing, load_trial_transcript
 from runner.batch.engine import RunResult, run_submissions_async
 from runner.batch.progress import ProgressSink
 from runner.board import resolve_suite
@@ -18,7 +19,7 @@ from runner.evaluation.source import AgentSource, entrant_for
 from runner.metrics import summarize
 from runner.paths import SNAPSHOTS_DIR
 from runner.rules import DEFAULT_RULES, RuleSetName
-from runner.transcript import Transcript, load_transcript
+from runner.transcript import Transcript
 
 DEFAULT_TRIALS = 8
 
@@ -41,9 +42,8 @@ def _result(run: RunResult, *, kept: bool, tasks_dir: Path) -> EvalResult:
         if not is_failing(record):
             continue
         transcript: Transcript | None = None
-        path = run.results_dir / record.transcript
-        if path.exists():
-            transcript = load_transcript(path)
+        with contextlib.suppress(TranscriptMissing):
+            transcript = load_trial_transcript(run.results_dir, record)
         failing.append(failing_trial(record, transcript))
     return EvalResult(
         status=m.status,

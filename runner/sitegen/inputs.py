@@ -13,16 +13,12 @@ from typing import Any
 import polars as pl
 
 from catalog_pipeline.prune import PruneRecord, read_prune_log
-from runner.batch.store import (
-    describe_missing,
-    missing_transcripts,
-    read_manifest,
-    read_trials,
-)
+from runner.batch.archive import describe_missing, missing_transcripts
+from runner.batch.store import read_manifest, read_trials
 from runner.catalog import Catalog
 from runner.errors import LoadError
 from runner.ledger import LEDGER_FILE, LedgerEntry, load_ledger, verified_entry
-from runner.records import RunManifest, TrialRecord
+from runner.records import RunManifest, TranscriptSpan, TrialRecord
 from runner.rules import DEFAULT_RULES
 from runner.sitegen.trials import read_trials_frame
 from runner.submission import Submission, load_submission
@@ -187,7 +183,14 @@ def load_entries(
                         )
                     )
                     continue
-                missing = missing_transcripts(run_dir, frame["transcript"].to_list())
+                pointers = frame.select("transcript", "transcript_offset", "transcript_length")
+                missing = missing_transcripts(
+                    run_dir,
+                    (
+                        (name, None if at is None else TranscriptSpan(offset=at, length=length))
+                        for name, at, length in pointers.iter_rows()
+                    ),
+                )
                 if missing:
                     notes.append(
                         f"{run_dir}: {len(missing)} transcript(s) missing, those trials cannot be "

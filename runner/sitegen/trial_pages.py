@@ -25,6 +25,7 @@ from xml.sax.saxutils import escape as xml_escape
 
 import jinja2
 
+from runner.batch.archive import load_trial_transcript
 from runner.errors import LoadError
 from runner.metrics import PASS_THRESHOLD
 from runner.records import TrialRecord
@@ -33,7 +34,7 @@ from runner.sitegen.inputs import Entry, Run, SiteInputs, SnapshotInfo
 from runner.sitegen.metric_table import METRIC_BY_KEY
 from runner.sitegen.tmdb_terms import redact_record
 from runner.tasks import Task
-from runner.transcript import Transcript, load_transcript
+from runner.transcript import Transcript
 
 TRIALS_DIR = "trials"
 ROOT = "../../../"  # from a trial page back to the site root
@@ -83,11 +84,8 @@ def _event_views(
 
 
 def _read_transcript(run: Run, record: TrialRecord) -> Transcript | None:
-    path = run.folder / record.transcript
-    if not path.exists():
-        return None
     try:
-        return load_transcript(path)
+        return load_trial_transcript(run.folder, record)
     except LoadError:
         return None
 

@@ -39,6 +39,8 @@ TRIALS_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "policy_passed": pl.List(pl.Boolean),
     "leak_audit_clean": pl.Boolean,
     "transcript": pl.String,
+    "transcript_offset": pl.Int64,
+    "transcript_length": pl.Int64,
 }
 
 _KEY = pl.Struct(
@@ -79,6 +81,7 @@ RAW_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
     "usage": pl.String,  # the JSON object as text: its keys (role:model) vary by entry
     "leak_audit_clean": pl.Boolean,
     "transcript": pl.String,
+    "transcript_span": pl.Struct({"offset": pl.Int64, "length": pl.Int64}),
 }
 _REQUIRED = ("task_id", "trial_index", "status", "complexity", "reveal_difficulty", "turns")
 
@@ -137,6 +140,8 @@ def _flatten(raw: pl.LazyFrame, slug: str, snapshot: str) -> pl.LazyFrame:
             .alias("policy_passed"),
             "leak_audit_clean",
             "transcript",
+            pl.col("transcript_span").struct.field("offset").alias("transcript_offset"),
+            pl.col("transcript_span").struct.field("length").alias("transcript_length"),
         )
         .cast(TRIALS_SCHEMA)  # type: ignore[arg-type]
     )

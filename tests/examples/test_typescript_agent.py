@@ -15,10 +15,9 @@ import pytest
 import yaml
 
 from runner.agent_config import HttpAgentConfig
-from runner.batch import load_records
+from runner.batch import load_records, load_trial_transcript
 from runner.evaluation import evaluate
 from runner.paths import PROJECT_ROOT, TASKS_DIR
-from runner.transcript import load_transcript
 
 AGENT = PROJECT_ROOT / "examples" / "typescript-agent" / "agent.mjs"
 TAUREC = Path(sys.executable).parent / "taurec"
@@ -92,7 +91,7 @@ def test_the_node_agent_through_taurec_run(node_agent: str, tmp_path: Path) -> N
     records = load_records(folder)
     assert [r.status for r in records] == ["scored"] * 3
     for record in records:
-        transcript = load_transcript(folder / record.transcript)
+        transcript = load_trial_transcript(folder, record)
         names = [e.name for e in transcript.events if e.type == "tool_call"]
         # The policy's order: history first, then search and metadata, recommend last.
         assert names[0] == "get_user_history"

@@ -13,6 +13,16 @@ import yaml
 SubmissionMaker = Callable[..., Path]
 
 
+def copy_v1_suite(root: Path, v1_dir: Path, count: int) -> Path:
+    """The first `count` v1 tasks in `<root>/v1/tasks`, the v1 policy beside it; the tasks folder."""
+    tasks = root / "v1" / "tasks"
+    tasks.mkdir(parents=True)
+    for file in sorted((v1_dir / "tasks").glob("*.json"))[:count]:
+        shutil.copy(file, tasks / file.name)
+    shutil.copy(v1_dir / "policy.md", tasks.parent / "policy.md")
+    return tasks
+
+
 @pytest.fixture
 def small_suite(tmp_path: Path, v1_dir: Path) -> Path:
     """Eight v1 tasks in a temporary tasks folder, the v1 policy beside it (the v1 layout)."""

@@ -1,24 +1,39 @@
-"""A real `taurec run` process killed with SIGKILL (and one stopped with SIGINT) resumes to a complete set."""
+"""A real `taurec run` process killed with SIGKILL at random points (and one stopped with SIGINT) resumes to the uninterrupted result."""
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
+import random
+import re
 import signal
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from runner.batch import load_records, read_manifest
+from runner.batch import load_records, read_manifest, run_submissions
+from runner.batch.archive import ARCHIVE, load_trial_transcript
+from runner.model_server import serve_model
 
-from .conftest import SubmissionMaker, builtin
+from .conftest import SubmissionMaker, copy_v1_suite, litellm_agent
 
-TASKS = 24
+pytestmark = pytest.mark.slow
+
+TASKS = 12
 TRIALS = 2
+LATENCY_MS = 15  # per model call: trials take long enough to be caught mid-run
+ACK = re.compile(rb"^\[(\d+)/(\d+)\]")
+
+
+@pytest.fixture(scope="module")
+def model_url() -> Iterator[str]:
+    with serve_model(latency_ms=LATENCY_MS) as url:
+        yield url
 
 
 def _command(sub: Path, v1_dir: Path, tasks: Path) -> list[str]:
@@ -28,93 +43,162 @@ def _command(sub: Path, v1_dir: Path, tasks: Path) -> list[str]:
         "--snapshot", str(v1_dir / "catalog.json"),
         "--tasks", str(tasks),
         "--trials", str(TRIALS),
-        "--concurrency", "2",
+        "--concurrency", "4",
     ]  # fmt: skip
 
 
-def _full_suite(tmp_path: Path, v1_dir: Path) -> Path:
-    tasks = tmp_path / "v1" / "tasks"
-    tasks.mkdir(parents=True)
-    for file in sorted((v1_dir / "tasks").glob("*.json"))[:TASKS]:
-        shutil.copy(file, tasks / file.name)
-    shutil.copy(v1_dir / "policy.md", tasks.parent / "policy.md")
-    return tasks
+class _Run:
+    """A `taurec run` subprocess whose stdout is read line by line as it is printed."""
+
+    def __init__(self, cmd: list[str], stderr: Path) -> None:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.stderr = stderr
+        with stderr.open("wb") as err:
+            self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, env=env)
+        self.lines: list[bytes] = []
+        self.started = threading.Event()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.append(line)
+            if line.startswith(b"running "):
+                self.started.set()
+
+    def acknowledged(self) -> int:
+        """The highest `[done/total]` the progress output showed."""
+        counts = [int(m.group(1)) for line in self.lines if (m := ACK.match(line))]
+        return max(counts, default=0)
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.finish()
+
+    def finish(self) -> tuple[int, str]:
+        """Wait for the process; its exit code and stderr."""
+        self.proc.wait(timeout=600)
+        self._reader.join(timeout=30)
+        assert self.proc.stdout is not None
+        self.proc.stdout.close()
+        return self.proc.returncode, self.stderr.read_text(errors="replace")
 
 
-def _lines(path: Path) -> int:
-    return path.read_bytes().count(b"\n") if path.exists() else 0
+def _outcome(folder: Path) -> dict[tuple[str, int], tuple[object, ...]]:
+    """Per key: status, stop reason, score and the transcript without timings."""
+    out: dict[tuple[str, int], tuple[object, ...]] = {}
+    for r in load_records(folder):
+        transcript = load_trial_transcript(folder, r).content_json()
+        score = r.score.model_dump_json() if r.score else None
+        out[(r.key.task_id, r.key.trial_index)] = (
+            r.key.seed,
+            r.status,
+            r.stop_reason,
+            score,
+            transcript,
+        )
+    return out
 
 
-def _start_and_wait(cmd: list[str], trials_file: Path, at_least: int) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    deadline = time.monotonic() + 120
-    while _lines(trials_file) < at_least:
-        if proc.poll() is not None:
-            out, err = proc.communicate()
-            pytest.fail(f"run ended before it could be stopped: {out.decode()} {err.decode()}")
-        if time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail("no records appeared within 120 s")
-        time.sleep(0.005)
-    return proc
+@pytest.fixture(scope="module")
+def suite(tmp_path_factory: pytest.TempPathFactory, v1_dir: Path) -> Path:
+    return copy_v1_suite(tmp_path_factory.mktemp("suite"), v1_dir, TASKS)
 
 
-@pytest.mark.slow
-def test_sigkill_mid_run_then_resume_completes_without_duplicates(
-    tmp_path: Path, v1_dir: Path, make_submission: SubmissionMaker
+@pytest.fixture(scope="module")
+def uninterrupted(
+    tmp_path_factory: pytest.TempPathFactory, v1_dir: Path, suite: Path, model_url: str
+) -> dict[tuple[str, int], tuple[object, ...]]:
+    """The outcome of the same run, never interrupted."""
+    sub = tmp_path_factory.mktemp("whole") / "heur"
+    sub.mkdir()
+    data = {"slug": "heur", "display_name": "Heur", "contact": {"name": "T"}, "trials": TRIALS}
+    data["agent"] = litellm_agent(model_url)
+    (sub / "submission.yaml").write_text(json.dumps(data))
+    [reference] = run_submissions(
+        [sub], snapshot=v1_dir / "catalog.json", tasks_dir=suite, concurrency=4
+    )
+    return _outcome(reference.results_dir)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_sigkill_at_random_points_loses_no_acknowledged_trial(
+    seed: int,
+    tmp_path: Path,
+    v1_dir: Path,
+    suite: Path,
+    make_submission: SubmissionMaker,
+    model_url: str,
+    uninterrupted: dict[tuple[str, int], tuple[object, ...]],
 ) -> None:
-    tasks = _full_suite(tmp_path, v1_dir)
-    sub = make_submission("heur", builtin("heuristic"), trials=TRIALS)
+    rng = random.Random(seed)
+    sub = make_submission("heur", litellm_agent(model_url), trials=TRIALS)
     folder = sub / "results" / "tau-rec-v1"
-    cmd = _command(sub, v1_dir, tasks)
+    cmd = _command(sub, v1_dir, suite)
+    total = TASKS * TRIALS
 
-    proc = _start_and_wait(cmd, folder / "trials.jsonl", at_least=12)
-    proc.send_signal(signal.SIGKILL)
-    proc.communicate(timeout=30)
-    assert proc.returncode == -signal.SIGKILL
-
-    before = {r.key.as_tuple(): r for r in load_records(folder)}
-    assert 12 <= len(before) < TASKS * TRIALS, "the kill must land mid-run"
+    # Kill once a random number of trials is acknowledged, after a random extra moment (so the
+    # kill lands anywhere: before the first commit, between commits, in the middle of one).
+    target = rng.randrange(0, total - 12)
+    run = _Run(cmd, tmp_path / "stderr.txt")
+    deadline = time.monotonic() + 120
+    while run.acknowledged() < target or not run.started.is_set():
+        assert run.proc.poll() is None, "the run ended before the kill"
+        assert time.monotonic() < deadline, "too slow to reach the kill point"
+        time.sleep(0.002)
+    time.sleep(rng.uniform(0.0, 0.08))
+    assert run.proc.poll() is None, "the run ended before the kill"
+    run.kill()
+    acknowledged = run.acknowledged()
+    killed = load_records(folder)
+    # Every trial the progress output acknowledged is on disk, and its transcript loads.
+    assert len(killed) >= acknowledged, (target, acknowledged, len(killed))
+    assert len(killed) < total, "the kill must land mid-run"
+    for record in killed:
+        load_trial_transcript(folder, record)
     manifest = read_manifest(folder)
     assert manifest is not None
     assert manifest.status == "running"  # never finished: the manifest says so
 
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600, check=False)
-    assert done.returncode == 0, done.stderr
-    assert "already recorded" in done.stdout
-
+    code, err = _Run(cmd, tmp_path / "stderr.txt").finish()
+    assert code == 0, err
     raw = [json.loads(line) for line in (folder / "trials.jsonl").read_text().splitlines()]
     keys = [tuple(r["key"].values()) for r in raw]
     assert len(keys) == len(set(keys)), "duplicate keys after resume"
     after = {r.key.as_tuple(): r for r in load_records(folder)}
-    assert len(after) == TASKS * TRIALS
-    for key, record in before.items():  # nothing finished before the kill was lost or re-run
-        assert after[key] == record
-    for record in after.values():
-        assert (folder / record.transcript).exists()
+    for record in killed:  # nothing recorded before the kill was lost or re-run
+        assert after[record.key.as_tuple()] == record
     final = read_manifest(folder)
     assert final is not None
     assert final.status == "completed"
-    assert final.counts.scored + final.counts.infra_error == TASKS * TRIALS
+    assert final.counts.scored == total
+    # The same result as the uninterrupted run, key by key, transcripts included.
+    assert _outcome(folder) == uninterrupted
+    # Nothing but the records' members is left in the archive (a torn tail is cut on resume).
+    spans = [r.transcript_span for r in after.values() if r.transcript_span is not None]
+    assert max(s.offset + s.length for s in spans) == (folder / ARCHIVE).stat().st_size
 
 
-@pytest.mark.slow
 def test_sigint_cancels_cleanly_and_prints_one_line(
-    tmp_path: Path, v1_dir: Path, make_submission: SubmissionMaker
+    tmp_path: Path, v1_dir: Path, suite: Path, make_submission: SubmissionMaker, model_url: str
 ) -> None:
-    tasks = _full_suite(tmp_path, v1_dir)
-    sub = make_submission("heur", builtin("heuristic"), trials=TRIALS)
+    sub = make_submission("heur", litellm_agent(model_url), trials=TRIALS)
     folder = sub / "results" / "tau-rec-v1"
-    proc = _start_and_wait(_command(sub, v1_dir, tasks), folder / "trials.jsonl", at_least=5)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err.decode()
-    last = out.decode().strip().splitlines()[-1]
+    run = _Run(_command(sub, v1_dir, suite), tmp_path / "stderr.txt")
+    deadline = time.monotonic() + 120
+    while run.acknowledged() < 4:
+        assert run.proc.poll() is None, "run ended before it could be stopped"
+        assert time.monotonic() < deadline, "no trial acknowledged within 120 s"
+        time.sleep(0.01)
+    run.proc.send_signal(signal.SIGINT)
+    code, err = run.finish()
+    assert code == 130, err
+    last = run.lines[-1].decode().strip()
     assert last.startswith("interrupted: heur interrupted:")
     manifest = read_manifest(folder)
     assert manifest is not None
     assert manifest.status == "interrupted"
     records = load_records(folder)
     assert manifest.counts.scored + manifest.counts.infra_error == len(records)
-    assert 5 <= len(records) < TASKS * TRIALS
+    assert run.acknowledged() <= len(records) < TASKS * TRIALS

@@ -48,22 +48,16 @@ def _leftovers(root: Path) -> list[Path]:
     return [p for p in root.rglob("*") if ".tmp" in p.name or ".partial-" in p.name]
 
 
-# The heuristic's transcripts are over 12 KB gzipped: at 12 KB the first transcript that does not
-# fit stops the run. The random agent's are a few KB and records ~1.6 KB: at 18 KB trials.jsonl
-# is the file that runs out of room.
+# Transcripts here are 9-16 KB gzipped and records ~1.6 KB, all transcripts in one archive: at
+# 12 KB the first batch does not fit, at 40 KB a later one (trials.jsonl, always the smaller file,
+# runs out of room only in test_a_refused_record_append_cuts_both_files_back below).
 @pytest.mark.parametrize(
-    ("limit", "refused", "agent"),
-    [(12_000, ".json.gz", "heuristic"), (18_000, "trials.jsonl", "random")],
+    ("limit", "refused"), [(12_000, "archive.jsonl.gz"), (40_000, "archive.jsonl.gz")]
 )
 def test_a_run_that_fills_the_disk_stops_cleanly_and_resumes(
-    limit: int,
-    refused: str,
-    agent: str,
-    small_suite: Path,
-    v1_dir: Path,
-    make_submission: SubmissionMaker,
+    limit: int, refused: str, small_suite: Path, v1_dir: Path, make_submission: SubmissionMaker
 ) -> None:
-    sub = make_submission("heur", builtin(agent), trials=2)
+    sub = make_submission("heur", builtin("heuristic"), trials=2)
     run = ("run", sub, "--snapshot", v1_dir / "catalog.json", "--tasks", small_suite)
     full = _taurec(*run, "--concurrency", "2", limit=limit)
     assert full.returncode == 1, full.stdout + full.stderr
@@ -115,6 +109,49 @@ def test_a_refresh_that_fills_the_disk_leaves_the_last_complete_snapshot_the_def
     assert sorted(p.name for p in out.iterdir()) == ["2026-10-01"]
     assert _leftovers(out) == []
     assert resolve_snapshot(None, out).label == "2026-10-01"
+
+
+REFUSED_APPEND = """
+import resource, sys
+from pathlib import Path
+from runner.batch.redact import Redactor
+from runner.batch.store import ResultsFolder
+from runner.records import Efficiency, TrialKey, TrialRecord
+from runner.transcript import ComponentSpec, Transcript
+
+folder = Path(sys.argv[1])
+resource.setrlimit(resource.RLIMIT_FSIZE, (18_000, 18_000))
+key = TrialKey(submission="s", snapshot_sha256="c" * 64, task_id="t", trial_index=0, seed=1)
+record = TrialRecord(key=key, status="scored", complexity="simple", reveal_difficulty="volunteer",
+    no_valid_recommendation=False, efficiency=Efficiency(turns=0, tool_calls=0),
+    transcript="transcripts/archive.jsonl.gz")
+transcript = Transcript(task_id="t", seed=1, agent=ComponentSpec(name="a"),
+    simulator=ComponentSpec(name="s"))
+results = ResultsFolder(folder, Redactor({}))
+with results.locked():
+    try:
+        results.commit([(transcript, record)])
+    except OSError as exc:
+        print("refused", exc.filename)
+"""
+
+
+def test_a_refused_record_append_cuts_both_files_back(tmp_path: Path) -> None:
+    """trials.jsonl already past the limit: the archive write succeeds, the record's does not;
+    neither file keeps anything of the batch (no record without its transcript, no orphan)."""
+    (tmp_path / "transcripts").mkdir()
+    (tmp_path / "trials.jsonl").write_bytes(b"x" * 20_000)
+    done = subprocess.run(
+        [str(PROJECT_ROOT / ".venv" / "bin" / "python"), "-c", REFUSED_APPEND, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"refused {tmp_path / 'trials.jsonl'}"
+    assert (tmp_path / "trials.jsonl").stat().st_size == 20_000
+    assert (tmp_path / "transcripts" / "archive.jsonl.gz").stat().st_size == 0
 
 
 def _can_mount_a_small_disk() -> bool:

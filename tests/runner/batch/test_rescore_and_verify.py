@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from runner.batch import load_records, run_submissions
+from runner.batch.archive import ARCHIVE, load_trial_transcript
 from runner.catalog import Catalog
 from runner.cli import cli
 from runner.rescore import DigestMismatch, score_traces, verify_results
@@ -49,13 +50,20 @@ def test_score_uses_the_snapshot_the_transcript_names(
     old_run: Path, two_snapshots: Path, small_suite: Path
 ) -> None:
     records = [r for r in load_records(old_run) if r.status == "scored"]
-    paths = [old_run / r.transcript for r in records]
+    # `taurec score` on the run's archive scores every member, labelled by its offset.
+    paths = [old_run / ARCHIVE]
     rescored = score_traces(paths, tasks_dir=small_suite, snapshots_dir=two_snapshots)
-    assert [s.score for s in rescored] == [r.score for r in records]
+    by_label = {s.trace: s.score for s in rescored}
+    assert len(by_label) == len(load_records(old_run))
+    assert [
+        by_label[f"{old_run / ARCHIVE}@{r.transcript_span.offset}"]
+        for r in records
+        if r.transcript_span is not None
+    ] == [r.score for r in records]
     # The newest snapshot would judge differently: this is the mistake the default avoids.
     newest = Catalog.load(two_snapshots / NEW)
     against_new = score_trace_files(paths, newest, load_tasks(small_suite))
-    assert [s.score for s in against_new] != [r.score for r in records]
+    assert [s.score for s in against_new if s.status == "scored"] != [r.score for r in records]
     assert any(
         s.score is not None and "not in the catalog" in s.score.constraint_reason
         for s in against_new
@@ -65,7 +73,7 @@ def test_score_uses_the_snapshot_the_transcript_names(
 def test_a_catalog_or_suite_with_other_digests_is_refused(
     old_run: Path, two_snapshots: Path, small_suite: Path, tmp_path: Path
 ) -> None:
-    path = old_run / load_records(old_run)[0].transcript
+    path = old_run / ARCHIVE
     with pytest.raises(DigestMismatch, match="catalog_digest"):
         score_traces([path], NEW, small_suite, snapshots_dir=two_snapshots)
     other = tmp_path / "other-suite"
@@ -130,9 +138,7 @@ def test_schema_1_transcripts_still_load_and_score(
     old_run: Path, two_snapshots: Path, small_suite: Path, tmp_path: Path
 ) -> None:
     record = next(r for r in load_records(old_run) if r.status == "scored")
-    from runner.transcript import load_transcript
-
-    data = json.loads(load_transcript(old_run / record.transcript).model_dump_json())
+    data = json.loads(load_trial_transcript(old_run, record).model_dump_json())
     for key in ("rules", "provenance"):
         data.pop(key)
     data["schema_version"] = 1

@@ -8,10 +8,10 @@ import pytest
 from markupsafe import escape
 
 from runner.batch import load_records, read_manifest, run_submissions
+from runner.batch.archive import load_trial_transcript
 from runner.errors import TaurecError
 from runner.rules import RULE_DIFFERENCES
 from runner.sitegen.inputs import load_inputs
-from runner.transcript import load_transcript
 
 from .conftest import SubmissionMaker, builtin
 
@@ -33,7 +33,7 @@ def test_run_records_rules_and_provenance_everywhere(
         assert record.provenance.task_suite_digest == manifest.task_suite_digest
         assert record.provenance.policy_digest == manifest.policy_digest
         assert record.provenance.snapshot == "tau-rec-v1"
-        transcript = load_transcript(result.results_dir / record.transcript)
+        transcript = load_trial_transcript(result.results_dir, record)
         assert transcript.rules == "v1"
         assert transcript.provenance == record.provenance
     # Resuming the same folder under other rules is refused, naming the difference.

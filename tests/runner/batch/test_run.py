@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from runner.batch import load_records, merge_shards, read_manifest, run_submissions
+from runner.batch.archive import ARCHIVE, load_trial_transcript, transcript_gzip
 from runner.batch.keys import trial_seed
 from runner.errors import TaurecError
-from runner.transcript import load_transcript
 
 from .conftest import SubmissionMaker, builtin
 
@@ -44,10 +44,15 @@ def test_a_run_writes_records_transcripts_and_manifest(
     assert len(keys) == len(records) == 16
     for r in records:
         assert r.key.seed == trial_seed(0, r.key.task_id, r.key.trial_index)
-        transcript = load_transcript(folder / r.transcript)
+        transcript = load_trial_transcript(folder, r)
         assert transcript.task_id == r.key.task_id
         assert transcript.seed == r.key.seed
-        assert (folder / r.transcript).read_bytes()[4:8] == b"\x00\x00\x00\x00"  # gzip mtime 0
+        assert r.transcript == ARCHIVE
+        assert transcript_gzip(folder, r)[4:8] == b"\x00\x00\x00\x00"  # gzip mtime 0
+    # One archive of independent gzip members: gunzip reads it as JSON lines, one per trial.
+    lines = gzip.decompress((folder / ARCHIVE).read_bytes()).decode().splitlines()
+    assert sorted(json.loads(line)["seed"] for line in lines) == sorted(r.key.seed for r in records)
+    assert list((folder / "transcripts").iterdir()) == [folder / ARCHIVE]
 
     # Resume is the default: nothing is run twice.
     [again] = _run(sub, small_suite, v1_dir)
@@ -66,7 +71,7 @@ def test_same_seed_gives_the_same_transcript_content(
     def contents(root: Path) -> dict[str, str]:
         folder = root / "heur" / "results" / "tau-rec-v1"
         return {
-            r.key.task_id: load_transcript(folder / r.transcript).content_json()
+            r.key.task_id: load_trial_transcript(folder, r).content_json()
             for r in load_records(folder)
         }
 
@@ -114,7 +119,7 @@ def test_retired_tasks_are_skipped_and_listed(
 def _comparable(folder: Path) -> dict[tuple[str, int], tuple[float | None, str, str]]:
     out = {}
     for r in load_records(folder):
-        content = load_transcript(folder / r.transcript).content_json()
+        content = load_trial_transcript(folder, r).content_json()
         reward = r.score.reward if r.score else None
         out[(r.key.task_id, r.key.trial_index)] = (reward, r.status, content)
     return out
@@ -168,9 +173,9 @@ def test_transcripts_are_gzip_json(
 ) -> None:
     sub = make_submission("rand", builtin("random"), trials=1)
     [result] = _run(sub, small_suite, v1_dir)
-    record = result.records[0]
-    data = json.loads(gzip.decompress((result.results_dir / record.transcript).read_bytes()))
-    assert data["task_id"] == record.key.task_id
+    for record in result.records:
+        data = json.loads(gzip.decompress(transcript_gzip(result.results_dir, record)))
+        assert data["task_id"] == record.key.task_id
 
 
 def test_two_submissions_share_one_batch(

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from runner.batch import load_records, merge_shards, read_manifest, run_submissions
+from runner.batch.archive import describe_transcript, missing_transcripts, transcript_gzip
 from runner.batch.store import TRIALS_FILE
 from runner.errors import LoadError, TaurecError
 from runner.paths import PROJECT_ROOT
@@ -93,16 +94,22 @@ def test_resume_without_run_json_is_refused(
 def test_a_deleted_transcript_is_noticed_by_resume_verify_and_site(
     finished: Path, small_suite: Path, v1_dir: Path
 ) -> None:
-    victim = next(r for r in load_records(finished) if r.status == "scored")
-    (finished / victim.transcript).unlink()
+    # The archive's last member goes (as if cut off): exactly one transcript is missing.
+    scored = [r for r in load_records(finished) if r.status == "scored"]
+    victim = max(scored, key=lambda r: r.transcript_span.offset if r.transcript_span else -1)
+    assert victim.transcript_span is not None
+    with (finished / victim.transcript).open("r+b") as fh:
+        fh.truncate(victim.transcript_span.offset + victim.transcript_span.length - 1)
+    described = describe_transcript(victim)
     with pytest.raises(TaurecError, match="point to a transcript that is not there") as info:
         _run(finished.parent.parent, small_suite, v1_dir)
-    assert victim.transcript in str(info.value)
+    assert described in str(info.value)
+    assert "1 scored trial record(s)" in str(info.value)
 
     report = verify_results(finished, catalog=v1_dir / "catalog.json", tasks_dir=small_suite)
     assert not report.ok
     assert [(d.field, d.stored, d.recomputed) for d in report.disagreements] == [
-        ("transcript", victim.transcript, "missing")
+        ("transcript", described, "missing")
     ]
     verify = subprocess.run(
         [
@@ -117,7 +124,17 @@ def test_a_deleted_transcript_is_noticed_by_resume_verify_and_site(
     assert "Traceback" not in verify.stderr
 
     inputs = load_inputs(finished.parent.parent.parent, finished / "no-snaps", small_suite)
-    assert any("1 transcript(s) missing" in n and victim.transcript in n for n in inputs.notes)
+    assert any("1 transcript(s) missing" in n and described in n for n in inputs.notes)
+
+    # A folder of one file per trial (before the archive): a deleted file is noticed alike.
+    old_layout = finished.parent / "old-layout"
+    old_layout.mkdir()
+    (old_layout / "transcripts").mkdir()
+    name = "transcripts/t.json.gz"
+    (old_layout / name).write_bytes(transcript_gzip(finished, scored[0]))
+    assert missing_transcripts(old_layout, [(name, None), ("transcripts/gone.json.gz", None)]) == [
+        "transcripts/gone.json.gz"
+    ]
 
 
 def test_a_second_verdict_on_a_scored_key_is_refused_everywhere(

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from runner.batch.archive import ARCHIVE, archive_member, transcript_gzip
 from runner.batch.redact import Redactor
 from runner.batch.store import (
     ResultsFolder,
@@ -16,7 +17,21 @@ from runner.batch.store import (
 )
 from runner.errors import LoadError
 from runner.records import Efficiency, TrialKey, TrialRecord
-from runner.transcript import InfraError
+from runner.transcript import ComponentSpec, InfraError, MessageEvent, Transcript
+
+
+def _transcript(task: str, index: int, message: str = "hello") -> Transcript:
+    return Transcript(
+        task_id=task,
+        trial_index=index,
+        seed=7,
+        agent=ComponentSpec(name="test-agent"),
+        simulator=ComponentSpec(name="test-sim"),
+        max_turns=20,
+        events=[MessageEvent(role="agent", content=message)],
+        stop_reason="infra_error",
+        error=InfraError(kind="RateLimitError", message="test"),
+    )
 
 
 def _record(task: str, index: int, status: str = "infra_error") -> TrialRecord:
@@ -51,8 +66,8 @@ def test_torn_last_line_is_discarded_and_cut_before_the_next_append(tmp_path: Pa
 
     folder = ResultsFolder(tmp_path, Redactor({}))
     with folder.locked():
-        folder.repair_tail(loaded)
-        folder.append_record(records[1])
+        folder.repair_tail(loaded.tail_offset)
+        folder.commit([(_transcript("b", 0), records[1])])
     again = read_trials(tmp_path)
     assert [r.key.task_id for r in again.records] == ["a", "b"]
     assert again.discarded_tail is None
@@ -92,9 +107,11 @@ def test_last_record_of_a_key_wins_and_is_reported(tmp_path: Path) -> None:
 def test_transcript_gzip_is_deterministic_and_scrubbed(tmp_path: Path) -> None:
     assert gzip_deterministic(b"same") == gzip_deterministic(b"same")
     folder = ResultsFolder(tmp_path, Redactor({"MY_API_KEY": "sk-planted-0123456789"}))
+    transcript = _transcript("x", 0, message="key sk-planted-0123456789")
     with folder.locked():
-        folder.write_transcript("transcripts/x.json.gz", '{"text": "key sk-planted-0123456789"}')
-    data = gzip.decompress((tmp_path / "transcripts/x.json.gz").read_bytes()).decode()
+        [written] = folder.commit([(transcript, _record("x", 0))])
+    data = gzip.decompress(transcript_gzip(tmp_path, written)).decode()
     assert "sk-planted" not in data
     assert "[redacted:MY_API_KEY]" in data
-    assert not list((tmp_path / "transcripts").glob(".*tmp*"))
+    assert b"sk-planted" not in (tmp_path / ARCHIVE).read_bytes()
+    assert archive_member("{}") == archive_member("{}")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -18,7 +17,7 @@ from runner.batch.progress import ProgressStats
 from runner.model_server import serve_model
 from runner.records import TrialRecord
 
-from .conftest import SubmissionMaker, builtin, litellm_agent
+from .conftest import SubmissionMaker, builtin, copy_v1_suite, litellm_agent
 
 
 class Collect:
@@ -51,10 +50,19 @@ def _by_key(folder: Path) -> dict[tuple[str, str, str, int, int], TrialRecord]:
 
 
 def test_scores_are_byte_identical_to_one_process(
-    tmp_path: Path, v1_dir: Path, small_suite: Path, make_submission: SubmissionMaker
+    tmp_path: Path,
+    v1_dir: Path,
+    small_suite: Path,
+    make_submission: SubmissionMaker,
+    request: pytest.FixtureRequest,
 ) -> None:
-    heur = make_submission("heur", builtin("heuristic"), trials=2)
-    rand = make_submission("rand", builtin("random"), trials=2)
+    # Model calls take 10 ms, so the parent's own slots cannot finish every trial before the
+    # helpers are up (finished trials no longer wait for an fsync each).
+    server = serve_model(latency_ms=10)
+    url = server.__enter__()
+    request.addfinalizer(lambda: server.__exit__(None, None, None))
+    heur = make_submission("heur", litellm_agent(url), trials=2)
+    rand = make_submission("rand", litellm_agent(url, model="openai/random"), trials=2)
     folders = {}
     for workers in (1, 3):
         progress = Collect()
@@ -82,7 +90,7 @@ def test_scores_are_byte_identical_to_one_process(
             assert _judged(record) == _judged(b[key])
         # One results folder each: every record's transcript is in it, nothing else was written.
         names = sorted(p.name for p in (three / "transcripts").iterdir())
-        assert names == sorted(Path(r.transcript).name for r in b.values())
+        assert names == sorted({Path(r.transcript).name for r in b.values()})
 
 
 def test_a_python_agent_factory_runs_in_one_process(
@@ -127,15 +135,6 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-def _suite(tmp_path: Path, v1_dir: Path, count: int) -> Path:
-    tasks = tmp_path / "v1" / "tasks"
-    tasks.mkdir(parents=True)
-    for file in sorted((v1_dir / "tasks").glob("*.json"))[:count]:
-        shutil.copy(file, tasks / file.name)
-    shutil.copy(v1_dir / "policy.md", tasks.parent / "policy.md")
-    return tasks
-
-
 def _run(sub: Path, v1_dir: Path, tasks: Path, *extra: str) -> list[str]:
     taurec = Path(sys.executable).with_name("taurec")
     return [
@@ -162,7 +161,7 @@ def test_kill_9_loses_no_acknowledged_trial_and_resumes(
     make_submission: SubmissionMaker,
     request: pytest.FixtureRequest,
 ) -> None:
-    tasks = _suite(tmp_path, v1_dir, 6)
+    tasks = copy_v1_suite(tmp_path, v1_dir, 6)
     # Every model call takes 30 ms, so each process always has a trial in flight when the kill lands.
     server = serve_model(latency_ms=30)
     url = server.__enter__()
