@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -65,24 +65,30 @@ class HttpAgentConfig(BaseModel):
     retry: RetryConfig = Field(default_factory=RetryConfig)
 
 
+# The registered built-ins (runner.agents.BUILTIN_AGENTS; a test keeps the two equal): the
+# baselines, and the adversaries (`exploit-*`) whose best score is the board's exploit floor.
+BuiltinName = Literal[
+    "oracle",
+    "heuristic",
+    "careful",
+    "random",
+    "exploit-crawl-propose",
+    "exploit-ask-all",
+    "exploit-interview",
+    "exploit-policy-only",
+    "exploit-nothing-fits-probe",
+    "exploit-list-pusher",
+]
+ADVERSARY_NAMES: tuple[str, ...] = tuple(
+    name for name in get_args(BuiltinName) if name.startswith("exploit-")
+)
+
+
 class BuiltinAgentConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     kind: Literal["builtin"] = "builtin"
-    # The registered built-ins (runner.agents.BUILTIN_AGENTS; a test keeps the two equal): the
-    # baselines, and the adversaries whose best score is the board's exploit floor.
-    name: Literal[
-        "oracle",
-        "heuristic",
-        "careful",
-        "random",
-        "exploit-crawl-propose",
-        "exploit-ask-all",
-        "exploit-interview",
-        "exploit-policy-only",
-        "exploit-nothing-fits-probe",
-        "exploit-list-pusher",
-    ]
+    name: BuiltinName
     args: dict[str, Any] = Field(default_factory=dict)
 
 

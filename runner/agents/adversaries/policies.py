@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from runner.agent_config import ADVERSARY_NAMES
 from runner.agents.baselines.chat import exchanges, text_of, tool_request
 from runner.agents.baselines.heuristic import BROADER_WORDS, heuristic_policy
 from runner.agents.baselines.preferences import read_preferences
@@ -15,14 +16,6 @@ from runner.transcript import ComponentSpec
 
 __all__ = ["ADVERSARY_NAMES", "EXPLOIT_CEILING", "AdversaryAgent", "adversary_policy"]
 
-ADVERSARY_NAMES: tuple[str, ...] = (
-    "exploit-crawl-propose",
-    "exploit-ask-all",
-    "exploit-interview",
-    "exploit-policy-only",
-    "exploit-nothing-fits-probe",
-    "exploit-list-pusher",
-)
 # No exploit may pass more often than this (issue 10); the oracle must stay at 1.0.
 EXPLOIT_CEILING = 0.35
 
