@@ -222,8 +222,8 @@ class Temperament:
     patience: int
     vague_first: frozenset[str]
     ask_back: float
-    topics_per_message: int = 99
-    question_patience: int = 99
+    topics_per_message: int
+    question_patience: int
 
 
 PATIENCE_CHOICES: tuple[int, ...] = (2, 3, 3, 4)
