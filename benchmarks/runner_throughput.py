@@ -338,7 +338,7 @@ def _warm_up() -> None:
 
 
 async def _first_call(litellm: Any, url: str) -> None:
-    from runner.llm_client import aclose_litellm_clients
+    from runner.llm_client import aclose_clients
 
     await litellm.acompletion(
         model="openai/heuristic",
@@ -347,7 +347,7 @@ async def _first_call(litellm: Any, url: str) -> None:
         messages=[{"role": "user", "content": "hi"}],
         max_retries=0,
     )
-    await aclose_litellm_clients()
+    await aclose_clients()
 
 
 def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:

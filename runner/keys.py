@@ -30,6 +30,7 @@ __all__ = [
     "host_problem",
     "hosted",
     "is_provider_endpoint",
+    "is_provider_host",
     "key_problems",
     "provider_of_model",
 ]
@@ -147,6 +148,13 @@ def allowed_key_env(model: str, api_base: str | None, api_key_env: str | None) -
     return api_key_env
 
 
+def is_provider_host(model: str, api_base: str) -> bool:
+    """Whether `api_base` is on one of the model's own provider's hosts (api.openai.com for
+    `openai/…`)."""
+    own = _provider_key(model)
+    return own is not None and _host(api_base) in own.hosts
+
+
 def is_provider_endpoint(model: str, api_base: str | None) -> bool:
     """Whether calls go to the maintainers' side (the model's provider, or a server on this
     machine: hosted runs refuse loopback entries, so one there is the operator's own) rather
@@ -156,8 +164,7 @@ def is_provider_endpoint(model: str, api_base: str | None) -> bool:
     host = _host(api_base)
     if _is_loopback(host) and not hosted():
         return True
-    own = _provider_key(model)
-    return own is not None and host in own.hosts
+    return is_provider_host(model, api_base)
 
 
 def _is_loopback(host: str) -> bool:

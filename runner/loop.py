@@ -394,18 +394,25 @@ def run_named_trial(
     built = build_agent(agent_config_from_name(agent), context)
     rule_set = get_rules(rules)
     user = build_simulator(simulator, task=task, catalog=catalog, seed=seed)
-    transcript = asyncio.run(
-        run_trial(
-            task=task,
-            catalog=catalog,
-            agent=built,
-            simulator=user,
-            toolset=build_toolset(catalog, task, rules=rule_set),
-            seed=seed,
-            max_turns=max_turns,
-            rules=rule_set,
-        )
-    )
+
+    async def one_trial() -> Transcript:
+        from runner.llm_client import aclose_clients
+
+        try:
+            return await run_trial(
+                task=task,
+                catalog=catalog,
+                agent=built,
+                simulator=user,
+                toolset=build_toolset(catalog, task, rules=rule_set),
+                seed=seed,
+                max_turns=max_turns,
+                rules=rule_set,
+            )
+        finally:
+            await aclose_clients()  # the models' HTTP pools belong to this loop
+
+    transcript = asyncio.run(one_trial())
     score = (
         None
         if transcript.stop_reason == "infra_error"

@@ -199,7 +199,8 @@ def _short(exc: BaseException) -> str:
 
 
 def classify_exception(exc: BaseException) -> Classified:
-    """Map an exception from LiteLLM, httpx or asyncio to a kind and whether to retry it."""
+    """Map an exception from LiteLLM, the direct client (aiohttp), httpx or asyncio to a kind and
+    whether to retry it."""
     retry_after = _retry_after_from(exc)
     detail = _short(exc)
     if "runner.response_cap" in sys.modules:
@@ -225,6 +226,20 @@ def classify_exception(exc: BaseException) -> Classified:
             return Classified("BadRequest", False, 400, None, detail)
         if isinstance(exc, llm.APIResponseValidationError):
             return Classified("MalformedResponse", True, None, retry_after, detail)
+    if "runner.openai_compat" in sys.modules:
+        from runner.openai_compat import EndpointError, MalformedReply
+
+        if isinstance(exc, MalformedReply):
+            return Classified("MalformedResponse", True, None, retry_after, detail)
+        if isinstance(exc, EndpointError) and exc.code == "context_length_exceeded":
+            return Classified("ContextWindowExceeded", False, exc.status_code, None, detail)
+    if "aiohttp" in sys.modules and not isinstance(exc, TimeoutError):
+        import aiohttp
+
+        if isinstance(exc, aiohttp.InvalidURL):
+            return Classified("InvalidURL", False, None, None, detail)
+        if isinstance(exc, aiohttp.ClientError):  # connection, payload or protocol trouble
+            return Classified("ConnectionError", True, None, retry_after, detail)
     if "httpx" in sys.modules:
         import httpx
 

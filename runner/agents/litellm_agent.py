@@ -18,7 +18,13 @@ from runner.keys import (
     hosted,
     is_provider_endpoint,
 )
-from runner.llm_client import chat_completion, import_litellm, response_cost
+from runner.llm_client import (
+    chat_completion,
+    import_litellm,
+    response_cost,
+    uses_direct_path,
+)
+from runner.llm_client import response_field as _field
 from runner.protocols import (
     AgentContext,
     AgentReply,
@@ -48,12 +54,6 @@ def _accepts_seed(model: str) -> bool:
     except Exception:
         return False
     return bool(params) and "seed" in params
-
-
-def _field(obj: Any, name: str) -> Any:
-    if isinstance(obj, dict):
-        return obj.get(name)
-    return getattr(obj, name, None)
 
 
 def _arguments_text(arguments: Any) -> str:
@@ -135,7 +135,8 @@ class LiteLLMAgent:
             kwargs["reasoning_effort"] = config.reasoning_effort
         if config.extra_body:
             kwargs["extra_body"] = dict(config.extra_body)
-        if _accepts_seed(config.model):
+        # An OpenAI-compatible endpoint takes OpenAI's `seed`, as LiteLLM's openai provider sends it.
+        if uses_direct_path(config.model, config.api_base) or _accepts_seed(config.model):
             kwargs["seed"] = self._context.seed
         return kwargs
 

@@ -205,9 +205,9 @@ def _default_agent_factory() -> AgentFactory:
 async def _close_model_clients() -> None:
     """Close LiteLLM's cached HTTP clients before the loop ends (only if a model was called)."""
     if "litellm" in sys.modules:
-        from runner.llm_client import aclose_litellm_clients
+        from runner.llm_client import aclose_clients
 
-        await aclose_litellm_clients()
+        await aclose_clients()
 
 
 def _digest_label(value: str) -> str:

@@ -97,9 +97,13 @@ async def preflight_entries(
             )
             continue
         probes.append((slug, agent))
-    if any(isinstance(config, LiteLLMAgentConfig) for _, config in probes):
-        from runner.llm_client import import_litellm
+    from runner.llm_client import import_litellm, uses_direct_path
 
+    if any(
+        isinstance(config, LiteLLMAgentConfig)
+        and not uses_direct_path(config.model, config.api_base)
+        for _, config in probes
+    ):
         import_litellm()  # seconds of import time must not count against the endpoint
     results = await asyncio.gather(
         *(_probe(config, context, factory) for _, config in probes), return_exceptions=True

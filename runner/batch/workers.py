@@ -120,7 +120,7 @@ def _send(conn: Connection, message: tuple[Any, ...]) -> None:
 
 async def _serve(conn: Connection, setup: HelperSetup) -> None:
     from runner.batch.engine import helper_batch
-    from runner.llm_client import aclose_litellm_clients
+    from runner.llm_client import aclose_clients
     from runner.search import search_index
 
     try:
@@ -169,7 +169,7 @@ async def _serve(conn: Connection, setup: HelperSetup) -> None:
         for task in running:
             task.cancel()
         await asyncio.gather(*running, return_exceptions=True)
-        await aclose_litellm_clients()
+        await aclose_clients()
 
 
 class Helper:

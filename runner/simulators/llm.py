@@ -170,6 +170,7 @@ class LiteLLMUser:
         import asyncio
 
         from runner.llm_client import chat_completion, response_cost
+        from runner.llm_client import response_field as _field
         from runner.retry import call_with_retry
 
         kwargs: dict[str, Any] = {
@@ -204,19 +205,21 @@ class LiteLLMUser:
             rng=self._rng,
             secrets=[key] if key else [],
         )
-        choices = getattr(response, "choices", None) or []
-        if not choices:
+        choices = _field(response, "choices") or []
+        if not choices or not isinstance(choices, list):
             raise InfraFailure("MalformedResponse", f"user model {self._model}: no choices")
-        text = choices[0].message.content or ""
+        text = _field(_field(choices[0], "message"), "content") or ""
+        if not isinstance(text, str):
+            raise InfraFailure("MalformedResponse", f"user model {self._model}: content not text")
         try:
             content, verdict = parse_user_turn(text)
         except ValueError as exc:
             raise InfraFailure(
                 "MalformedResponse", f"user model {self._model}: {exc} (got {text[:120]!r})"
             ) from None
-        usage = getattr(response, "usage", None)
-        prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
-        completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
+        usage = _field(response, "usage")
+        prompt_tokens = int(_field(usage, "prompt_tokens") or 0)
+        completion_tokens = int(_field(usage, "completion_tokens") or 0)
         cost = response_cost(response, self._model)
         return UserTurn(
             content=content,

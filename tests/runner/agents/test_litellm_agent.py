@@ -15,7 +15,7 @@ from runner.agent_config import LiteLLMAgentConfig, Prices, RetryConfig
 from runner.agents.litellm_agent import LiteLLMAgent
 from runner.catalog import Catalog
 from runner.errors import InfraFailure
-from runner.llm_client import aclose_litellm_clients, import_litellm
+from runner.llm_client import aclose_clients, import_litellm
 from runner.model_server import serve_model
 from runner.protocols import AgentContext, AgentReply
 from runner.retry import call_with_retry
@@ -34,7 +34,7 @@ def run(coro: Awaitable[T]) -> T:
         try:
             return await coro
         finally:
-            await aclose_litellm_clients()
+            await aclose_clients()
 
     return asyncio.run(main())
 

@@ -1,10 +1,11 @@
-"""The LiteLLM path against a hostile OpenAI-compatible server: an endless body is cut at the byte
+"""Both model clients (direct and LiteLLM) against a hostile OpenAI-compatible server: an endless body is cut at the byte
 cap (memory stays flat), a one-byte drip is cut at the call's deadline, a redirect is not followed."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -19,7 +20,7 @@ import pytest
 from runner.agent_config import LiteLLMAgentConfig, RetryConfig
 from runner.agents.litellm_agent import LiteLLMAgent
 from runner.errors import TaurecError
-from runner.llm_client import aclose_litellm_clients
+from runner.llm_client import CLIENT_ENV, aclose_clients
 from runner.paths import PROJECT_ROOT
 from runner.protocols import AgentContext
 from runner.response_cap import MAX_RESPONSE_BYTES
@@ -108,7 +109,7 @@ def _step(url: str, timeout_s: float = 30.0, attempts: int = 1) -> None:
         try:
             await LiteLLMAgent(config, CONTEXT).step([{"role": "user", "content": "hi"}], [])
         finally:
-            await aclose_litellm_clients()
+            await aclose_clients()
 
     asyncio.run(main())
 
@@ -129,11 +130,19 @@ ONE_STEP = textwrap.dedent(
 )
 
 
-def test_an_endless_answer_is_cut_at_the_byte_cap(hostile: Hostile) -> None:
+@pytest.fixture(params=["auto", "litellm"])
+def client(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Both clients: the direct one (`openai/` at a custom base) and LiteLLM's, forced."""
+    monkeypatch.setenv(CLIENT_ENV, request.param)
+    return str(request.param)
+
+
+def test_an_endless_answer_is_cut_at_the_byte_cap(hostile: Hostile, client: str) -> None:
     # Before: LiteLLM read the whole 1.5 GB stream into memory (3.2-6.5 GB RSS).
     started = time.monotonic()
     done = subprocess.run(
         [sys.executable, "-c", ONE_STEP, hostile.url, str(PROJECT_ROOT)],
+        env={**os.environ, CLIENT_ENV: client},
         capture_output=True,
         text=True,
         timeout=300,
@@ -152,7 +161,7 @@ def test_an_endless_answer_is_cut_at_the_byte_cap(hostile: Hostile) -> None:
     assert time.monotonic() - started < 120
 
 
-def test_a_dripping_answer_is_cut_at_the_call_deadline(hostile: Hostile) -> None:
+def test_a_dripping_answer_is_cut_at_the_call_deadline(hostile: Hostile, client: str) -> None:
     # Before (HTTP agent path): one byte every 5 s held a trial 245 s despite timeout_s 10.
     hostile.mode = "drip"
     started = time.monotonic()
@@ -162,7 +171,7 @@ def test_a_dripping_answer_is_cut_at_the_call_deadline(hostile: Hostile) -> None
     assert time.monotonic() - started < 15
 
 
-def test_a_redirect_is_not_followed(hostile: Hostile) -> None:
+def test_a_redirect_is_not_followed(hostile: Hostile, client: str) -> None:
     hostile.mode = "redirect"
     with pytest.raises(TaurecError, match="307"):
         _step(hostile.url)

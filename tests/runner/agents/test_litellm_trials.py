@@ -11,7 +11,7 @@ import pytest
 from runner.agent_config import BuiltinAgentConfig, LiteLLMAgentConfig, RetryConfig
 from runner.agents import build_agent
 from runner.catalog import Catalog
-from runner.llm_client import aclose_litellm_clients
+from runner.llm_client import aclose_clients
 from runner.loop import run_trial
 from runner.model_server import serve_model
 from runner.protocols import AgentContext
@@ -64,7 +64,7 @@ def trial(
                 seed=seed,
             )
         finally:
-            await aclose_litellm_clients()
+            await aclose_clients()
 
     return asyncio.run(main())
 

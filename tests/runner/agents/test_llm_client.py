@@ -1,4 +1,5 @@
-"""The one LiteLLM call path of both roles: lean HTTP by default, one pool, each response priced once."""
+"""The one call path of both roles: direct for OpenAI-compatible endpoints, LiteLLM's lean HTTP
+handler for providers, one pool, each response priced once."""
 
 from __future__ import annotations
 
@@ -17,9 +18,11 @@ from runner.agent_config import LiteLLMAgentConfig, RetryConfig
 from runner.agents.litellm_agent import LiteLLMAgent
 from runner.catalog import Catalog
 from runner.llm_client import (
+    CLIENT_ENV,
     LEAN_HTTP_ENV,
-    aclose_litellm_clients,
+    aclose_clients,
     import_litellm,
+    uses_direct_path,
     uses_sdk_path,
 )
 from runner.protocols import AgentContext
@@ -122,19 +125,29 @@ def exchanges(agent: LiteLLMAgent, user: LiteLLMUser, count: int) -> list[tuple[
         try:
             return [await one_exchange(agent, user) for _ in range(count)]
         finally:
-            await aclose_litellm_clients()
+            await aclose_clients()
 
     return asyncio.run(main())
 
 
-def test_both_roles_take_the_lean_http_path_by_default(
+def test_both_roles_call_an_openai_compatible_endpoint_directly_by_default(
     server: tuple[str, Seen], task: Task, catalog: Catalog
 ) -> None:
     url, seen = server
+    exchanges(*roles(url, task, catalog, "probe"), count=2)
+    assert len(seen.agents) == 4
+    # aiohttp announces itself; LiteLLM's handler says "litellm/…", the SDK "AsyncOpenAI/Python".
+    assert all("aiohttp/" in a for a in seen.agents), seen.agents
+
+
+def test_litellm_takes_the_lean_http_path_when_chosen(
+    server: tuple[str, Seen], task: Task, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url, seen = server
+    monkeypatch.setenv(CLIENT_ENV, "litellm")
     import_litellm()
     exchanges(*roles(url, task, catalog, "probe"), count=2)
     assert len(seen.agents) == 4
-    # LiteLLM's own handler announces itself; the OpenAI SDK client says "AsyncOpenAI/Python".
     assert all(a.startswith("litellm/") for a in seen.agents), seen.agents
 
 
@@ -142,9 +155,22 @@ def test_the_sdk_path_stays_selectable(
     server: tuple[str, Seen], task: Task, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url, seen = server
+    monkeypatch.setenv(CLIENT_ENV, "litellm")
     monkeypatch.setenv(LEAN_HTTP_ENV, "False")
     exchanges(*roles(url, task, catalog, "probe"), count=1)
     assert all(a.startswith("AsyncOpenAI/") for a in seen.agents), seen.agents
+
+
+def test_which_calls_go_direct() -> None:
+    local = "http://127.0.0.1:8000/v1"
+    assert uses_direct_path("openai/heuristic", local)
+    assert uses_direct_path("openai/my-vllm-model", "https://models.example.org/v1")
+    # Hosted OpenAI keeps LiteLLM's per-model parameter mapping, with or without an api_base.
+    assert not uses_direct_path("openai/gpt-5-mini", None)
+    assert not uses_direct_path("openai/gpt-5-mini", "https://api.openai.com/v1")
+    # Every other provider speaks its own protocol through LiteLLM.
+    assert not uses_direct_path("anthropic/claude-sonnet-4-5", local)
+    assert not uses_direct_path("hosted_vllm/heuristic", local)
 
 
 def test_providers_that_need_the_sdk_are_named_in_one_place() -> None:
@@ -154,20 +180,32 @@ def test_providers_that_need_the_sdk_are_named_in_one_place() -> None:
     assert not uses_sdk_path("anthropic/claude-sonnet-4-5")
 
 
+@pytest.mark.parametrize("client", ["auto", "litellm"])
 def test_agent_and_user_share_one_connection(
-    server: tuple[str, Seen], task: Task, catalog: Catalog
+    server: tuple[str, Seen],
+    task: Task,
+    catalog: Catalog,
+    client: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     url, seen = server
+    monkeypatch.setenv(CLIENT_ENV, client)
     exchanges(*roles(url, task, catalog, "probe"), count=5)
     assert len(seen.agents) == 10
     # Ten sequential calls from both roles over one kept-alive connection of one shared pool.
     assert len(seen.peers) == 1, seen.peers
 
 
+@pytest.mark.parametrize("client", ["auto", "litellm"])
 def test_each_response_is_priced_once(
-    server: tuple[str, Seen], task: Task, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+    server: tuple[str, Seen],
+    task: Task,
+    catalog: Catalog,
+    client: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     url, _ = server
+    monkeypatch.setenv(CLIENT_ENV, client)
     litellm = import_litellm()
     litellm.register_model(
         {
@@ -193,3 +231,70 @@ def test_each_response_is_priced_once(
     expected = 100 * 1e-6 + 10 * 4e-6
     assert costs == [(pytest.approx(expected), pytest.approx(expected))] * 2
     assert ours == []
+
+
+DIRECT_RUN = """
+import asyncio, json, sys
+from runner.agent_config import LiteLLMAgentConfig
+from runner.agents.litellm_agent import LiteLLMAgent
+from runner.catalog import Catalog
+from runner.llm_client import aclose_clients
+from runner.protocols import AgentContext
+from runner.simulators.llm import LiteLLMUser
+from runner.tasks import load_task
+from runner.transcript import MessageEvent
+
+url, task = sys.argv[1], load_task(sys.argv[2])
+model = "openai/gpt-4o-mini"
+agent = LiteLLMAgent(
+    LiteLLMAgentConfig(model=model, api_base=url, timeout_s=10),
+    AgentContext(user_id=task.user_id, policy_text="Be kind.", seed=1),
+)
+user = LiteLLMUser(model, task, Catalog.load(sys.argv[3]), 1, api_base=url, timeout_s=10)
+
+async def main():
+    try:
+        reply = await agent.step([{"role": "assistant", "content": "Hi!"}], [])
+        turn = await user.respond([MessageEvent(role="agent", content=reply.content or "")])
+        return [reply.usage[0].cost_usd, turn.usage[0].cost_usd]
+    finally:
+        await aclose_clients()
+
+costs = asyncio.run(main())
+print(json.dumps({"costs": costs, "litellm": "litellm" in sys.modules}))
+"""
+
+
+def test_a_direct_run_never_imports_litellm_and_prices_from_its_bundled_map(
+    server: tuple[str, Seen], v1_dir: Path
+) -> None:
+    import os
+    import subprocess
+    import sys
+
+    url, _ = server
+    root = Path(__file__).resolve().parents[3]
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            DIRECT_RUN,
+            url,
+            str(v1_dir / "tasks" / "task_001.json"),
+            str(v1_dir / "catalog.json"),
+        ],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["litellm"] is False
+    # What LiteLLM itself charges for gpt-4o-mini at this usage (100 prompt, 10 completion tokens).
+    litellm = import_litellm()
+    entry = litellm.model_cost["gpt-4o-mini"]
+    expected = 100 * entry["input_cost_per_token"] + 10 * entry["output_cost_per_token"]
+    assert expected > 0
+    assert seen["costs"] == [pytest.approx(expected), pytest.approx(expected)]

@@ -9,7 +9,7 @@ from pathlib import Path
 from runner.agent_config import LiteLLMAgentConfig, RetryConfig
 from runner.agents.litellm_agent import LiteLLMAgent
 from runner.catalog import Catalog
-from runner.llm_client import aclose_litellm_clients
+from runner.llm_client import aclose_clients
 from runner.loop import run_trial
 from runner.model_server import serve_model
 from runner.protocols import AgentContext
@@ -44,7 +44,7 @@ def test_a_whole_trial_with_both_roles_served(v1_dir: Path) -> None:
                     seed=3,
                 )
             finally:
-                await aclose_litellm_clients()
+                await aclose_clients()
 
         transcript = asyncio.run(main())
     assert transcript.stop_reason in ("recommended", "abstained"), transcript.error

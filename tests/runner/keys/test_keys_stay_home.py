@@ -29,7 +29,7 @@ from runner.keys import (
     entry_key_env,
     host_problem,
 )
-from runner.llm_client import aclose_litellm_clients
+from runner.llm_client import aclose_clients
 from runner.protocols import AgentContext
 from runner.submission import check_submission
 
@@ -115,7 +115,7 @@ def step(agent: LiteLLMAgent | HttpAgent) -> None:
         try:
             await agent.step(list(MESSAGES), [])
         finally:
-            await aclose_litellm_clients()
+            await aclose_clients()
 
     asyncio.run(main())
 

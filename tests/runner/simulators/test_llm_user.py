@@ -14,6 +14,7 @@ import pytest
 from runner.agents import build_builtin
 from runner.catalog import Catalog
 from runner.errors import InfraFailure
+from runner.llm_client import aclose_clients
 from runner.loop import GREETING, run_trial
 from runner.protocols import AgentContext
 from runner.simulators import build_simulator
@@ -22,6 +23,18 @@ from runner.tasks import Task
 from runner.tools import build_toolset
 
 from .conftest import chat
+
+
+def run(coro: Any) -> Any:
+    """Run one coroutine on a fresh loop, closing the models' HTTP pools before it ends."""
+
+    async def main() -> Any:
+        try:
+            return await coro
+        finally:
+            await aclose_clients()
+
+    return asyncio.run(main())
 
 
 class FakeUserModel:
@@ -134,7 +147,7 @@ def test_trial_with_llm_user(
     agent = build_builtin(
         "heuristic", AgentContext(user_id="user_1", policy_text="Be good.", seed=1)
     )
-    t = asyncio.run(
+    t = run(
         run_trial(task=comedy_task, catalog=catalog, agent=agent, simulator=user,
                   toolset=build_toolset(catalog, comedy_task), seed=1)
     )  # fmt: skip
@@ -164,10 +177,10 @@ def test_malformed_output_and_server_errors_are_infra_failures(
     )
     model.mode = "garbage"
     with pytest.raises(InfraFailure) as bad:
-        asyncio.run(user.respond(chat(GREETING)))
+        run(user.respond(chat(GREETING)))
     assert bad.value.kind == "MalformedResponse"
     model.mode = "500"
     before = len(model.requests)
     with pytest.raises(InfraFailure):
-        asyncio.run(user.respond(chat(GREETING)))
+        run(user.respond(chat(GREETING)))
     assert len(model.requests) - before == 2, "retried once under the shared retry policy"

@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from runner.cli import cli
+from runner.llm_client import uses_direct_path
 from runner.paths import SUBMISSIONS_DIR
 from runner.submission import check_submission, load_submission, submission_schema_text
 
@@ -72,5 +73,7 @@ def test_each_shipped_entry_passes_the_check(slug: str) -> None:
 def test_the_litellm_entry_points_at_the_local_model_server() -> None:
     agent = load_submission(SUBMISSIONS_DIR / "heuristic-via-litellm").agent
     assert agent.kind == "litellm"
-    assert agent.model == "openai/heuristic"
+    assert agent.model == "hosted_vllm/heuristic"
     assert agent.api_base == "http://127.0.0.1:8765/v1"
+    # It is the offline run of the LiteLLM path; `openai/` at a custom base would skip LiteLLM.
+    assert not uses_direct_path(agent.model, agent.api_base)
