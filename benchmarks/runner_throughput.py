@@ -72,6 +72,7 @@ import yaml
 from runner.agent_config import AgentConfig
 from runner.batch import run_submissions_async
 from runner.batch.inputs import dated_snapshots
+from runner.llm_client import CLIENT_ENV
 from runner.paths import SNAPSHOTS_DIR, TASKS_DIR, v1_data_dir
 from runner.protocols import (
     Agent,
@@ -213,6 +214,8 @@ def _is_client(func: tuple[str, int, str]) -> bool:
     filename, _, name = func
     if filename.endswith("runner/llm_client.py"):
         return name in ("chat_completion", "response_cost")
+    if filename.endswith("runner/openai_compat.py"):  # the direct client: request JSON + aiohttp
+        return True
     return any(p in filename for p in _CLIENT_PATHS)
 
 
@@ -337,10 +340,10 @@ def _warm_up() -> None:
     import runner.tools  # noqa: F401
 
 
-async def _first_call(litellm: Any, url: str) -> None:
-    from runner.llm_client import aclose_clients
+async def _first_call(url: str) -> None:
+    from runner.llm_client import aclose_clients, chat_completion
 
-    await litellm.acompletion(
+    await chat_completion(
         model="openai/heuristic",
         api_base=url,
         api_key="x",
@@ -361,9 +364,10 @@ def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
         snapshot, tasks, suite = _suite(args.tasks_limit, workdir)
         _warm_up()
         if name in ("litellm", "profile"):
-            from runner.llm_client import import_litellm
+            from runner.llm_client import import_litellm, uses_direct_path
 
-            litellm = import_litellm()
+            if not uses_direct_path("openai/heuristic", "http://127.0.0.1/v1"):
+                import_litellm()  # its import is not a per-call cost
             if args.server == "process":
                 queue: Any = mp.get_context("spawn").Queue()
                 server = mp.get_context("spawn").Process(
@@ -380,8 +384,8 @@ def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
 
                 in_process = serve_model(latency_ms=args.latency_ms)
                 url = in_process.__enter__()
-            # One real call first: LiteLLM's lazy imports on the first call are not per-call costs.
-            asyncio.run(_first_call(litellm, url))
+            # One real call first: the client's lazy imports on the first call are not per-call costs.
+            asyncio.run(_first_call(url))
             agent: dict[str, Any] = {
                 "kind": "litellm",
                 "model": "openai/heuristic",
@@ -480,7 +484,8 @@ def _run_phase(phase: str, args: argparse.Namespace, *, trials: int, concurrency
         f"--simulator={args.simulator}",
         f"--dump-profile={args.dump_profile}",
     ]
-    out = subprocess.run(command, check=True, capture_output=True, text=True)
+    env = {**os.environ, CLIENT_ENV: "litellm" if args.client == "litellm" else "auto"}
+    out = subprocess.run(command, check=True, capture_output=True, text=True, env=env)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -567,6 +572,13 @@ def main() -> None:
         "or the scripted one",
     )
     parser.add_argument(
+        "--client",
+        choices=["direct", "litellm"],
+        default="direct",
+        help="the model client of the litellm runs: the default (direct for this OpenAI-compatible "
+        "server, runner.openai_compat) or LiteLLM forced (TAUREC_LLM_CLIENT=litellm)",
+    )
+    parser.add_argument(
         "--profile-trials",
         type=int,
         default=1,
@@ -599,6 +611,10 @@ def main() -> None:
     runner_cpu = bi["cpu_s"] - bi["cpu_policy_s"] - env_cpu
     harness_per_call = (runner_cpu + env_cpu) / steps
 
+    print(
+        f"model client: {args.client} (the 'LiteLLM' figures below are that client's: LiteLLM, or "
+        "the direct client and aiohttp)"
+    )
     print(
         f"suite: {lit['suite']}, +{args.latency_ms:.0f} ms per model call, {os.cpu_count()} CPUs, "
         f"load average {os.getloadavg()[0]:.1f}"

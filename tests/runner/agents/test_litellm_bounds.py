@@ -1,5 +1,6 @@
-"""Both model clients (direct and LiteLLM) against a hostile OpenAI-compatible server: an endless body is cut at the byte
-cap (memory stays flat), a one-byte drip is cut at the call's deadline, a redirect is not followed."""
+"""Both model clients (direct and LiteLLM) against a hostile OpenAI-compatible server: an endless
+body is cut at the byte cap (memory stays flat), a one-byte drip is cut at the call's deadline, a
+redirect is not followed."""
 
 from __future__ import annotations
 
