@@ -19,7 +19,7 @@ from catalog_pipeline.cache import default_cache_dir
 from catalog_pipeline.changes import SnapshotChanges, diff_catalogs
 from catalog_pipeline.client import DEFAULT_RATE_LIMIT, TMDB_BASE_URL, TMDBClient
 from catalog_pipeline.dates import add_months
-from catalog_pipeline.discover import DiscoveryParams, discover
+from catalog_pipeline.discover import discover
 from catalog_pipeline.enrich import APPEND_TO_RESPONSE, DEFAULT_WORKERS, enrich
 from catalog_pipeline.manifest import (
     RETENTION_MONTHS,
@@ -29,6 +29,7 @@ from catalog_pipeline.manifest import (
     SnapshotParameters,
 )
 from catalog_pipeline.normalize import Drop, SponsoredConfig, drop_counts, normalize_record
+from catalog_pipeline.query import DiscoveryParams
 from catalog_pipeline.snapshot import (
     file_entry,
     load_manifest,

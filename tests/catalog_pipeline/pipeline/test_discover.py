@@ -7,8 +7,9 @@ import math
 from collections.abc import Callable
 
 from catalog_pipeline.client import TMDBClient
-from catalog_pipeline.discover import DiscoveryParams, discover
+from catalog_pipeline.discover import discover
 from catalog_pipeline.fixture_world import FixtureServer, fixture_world_server
+from catalog_pipeline.query import DiscoveryParams
 
 MakeClient = Callable[..., TMDBClient]
 WINDOW = {"start": dt.date(2025, 5, 1), "end": dt.date(2026, 11, 1), "min_vote_count": 10}
