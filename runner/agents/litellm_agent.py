@@ -56,6 +56,13 @@ def _accepts_seed(model: str) -> bool:
     return bool(params) and "seed" in params
 
 
+@functools.lru_cache(maxsize=64)
+def _redacted(config_json: str) -> str:
+    """The config with its secrets removed, as JSON; once per config and process, not per trial
+    (redaction checks every string against the environment's secret-looking variables)."""
+    return json.dumps(redact_config(json.loads(config_json)))
+
+
 def _arguments_text(arguments: Any) -> str:
     """The raw argument text as the model sent it; objects (some providers) back to JSON."""
     if arguments is None:
@@ -86,10 +93,8 @@ class LiteLLMAgent:
 
     @property
     def spec(self) -> ComponentSpec:
-        args = redact_config(
-            self._config.model_dump(mode="json", exclude={"kind"}, exclude_none=True)
-        )
-        return ComponentSpec(name="litellm", args=args)
+        config = self._config.model_dump_json(exclude={"kind"}, exclude_none=True)
+        return ComponentSpec(name="litellm", args=json.loads(_redacted(config)))
 
     def _api_key(self) -> str:
         """Always an explicit key, so LiteLLM never falls back to a provider variable on its own.

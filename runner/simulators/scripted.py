@@ -87,15 +87,17 @@ class TitleIndex:
     def __init__(self, catalog: Catalog) -> None:
         self._catalog = catalog
         self._by_tokens: dict[tuple[str, ...], list[tuple[str, str, bool]]] = {}
-        lengths: set[int] = set()
+        starts: dict[str, set[int]] = {}
         for item in sorted(catalog.items, key=lambda i: i.id):
             key = tuple(m.group(0).lower() for m in _tokens(item.title))
             if not key:
                 continue
             one_word = len(item.title.split()) == 1
             self._by_tokens.setdefault(key, []).append((item.title, item.id, one_word))
-            lengths.add(len(key))
-        self._lengths = sorted(lengths, reverse=True)
+            starts.setdefault(key[0], set()).add(len(key))
+        # First token -> the lengths of the titles that start with it, longest first: a position
+        # whose word starts no title (most of them) costs one dict lookup.
+        self._starts = {word: sorted(ns, reverse=True) for word, ns in starts.items()}
 
     def spans(self, text: str) -> list[tuple[int, int, str]]:
         """(start, end, item id) of every id or title named in the text, left to right, longest first."""
@@ -110,7 +112,7 @@ class TitleIndex:
                 i += 1
                 continue
             matched = 0
-            for n in self._lengths:
+            for n in self._starts.get(lowered[i], ()):
                 if i + n > len(tokens):
                     continue
                 entries = self._by_tokens.get(tuple(lowered[i : i + n]))
