@@ -105,6 +105,7 @@ def _provider_key(model: str) -> ProviderKey | None:
     return _BY_PROVIDER.get(provider) if provider else None
 
 
+@functools.lru_cache(maxsize=256)  # pure, and asked on every model call
 def _host(url: str | None) -> str:
     return (urlsplit(url).hostname or "").lower() if url else ""
 
@@ -170,10 +171,17 @@ def is_provider_endpoint(model: str, api_base: str | None) -> bool:
 def _is_loopback(host: str) -> bool:
     if host in ("localhost", "localhost.localdomain", "ip6-localhost"):
         return True
+    address = _address(host)
+    return address is not None and address.is_loopback
+
+
+@functools.lru_cache(maxsize=256)  # pure, and asked on every model call
+def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The host as an IP address, None for a name."""
     try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
+        return ipaddress.ip_address(host.strip("[]"))
     except ValueError:
-        return False
+        return None
 
 
 def check_header_env(header: str, env_name: str) -> None:
@@ -201,9 +209,8 @@ def host_problem(url: str, *, hosted_run: bool) -> str | None:
         return None
     if _is_loopback(host):
         return f"{host!r} is loopback: refused on hosted runs" if hosted_run else None
-    try:
-        address = ipaddress.ip_address(host.strip("[]"))
-    except ValueError:
+    address = _address(host)
+    if address is None:
         if not hosted_run:
             return None
         for resolved in _resolve(host):

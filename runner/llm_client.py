@@ -82,8 +82,13 @@ def uses_direct_path(model: str, api_base: str | None) -> bool:
     direct client costs ~0.3 ms of CPU per call where LiteLLM costs ~3 ms, and a run that makes
     only direct calls never imports LiteLLM (~150 MB).
     """
-    if os.environ.get(CLIENT_ENV, "auto").strip().lower() == "litellm" or not api_base:
+    if not api_base or os.environ.get(CLIENT_ENV, "auto").strip().lower() == "litellm":
         return False
+    return _openai_compatible(model, api_base)
+
+
+@functools.lru_cache(maxsize=256)  # pure, and asked on every call
+def _openai_compatible(model: str, api_base: str) -> bool:
     from runner.keys import is_provider_host, provider_of_model
 
     return provider_of_model(model) == "openai" and not is_provider_host(model, api_base)

@@ -6,6 +6,7 @@ import difflib
 import functools
 import inspect
 import json
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, get_type_hints
@@ -163,6 +164,41 @@ def _error(message: str, **extra: Any) -> str:
     return _json({"error": message, **extra})
 
 
+@dataclass(frozen=True)
+class Encoded:
+    """A tool result already encoded as its JSON text (`call` passes it through unchanged)."""
+
+    text: str
+
+
+class _Encodings:
+    """One catalog's tool results that depend only on the catalog, each encoded once.
+
+    A search result is a pure function of (catalog, query) and an item's metadata of (catalog, id);
+    trials of a task, and tasks of a suite, ask the same ones again and again.
+    """
+
+    def __init__(self, catalog: Catalog) -> None:
+        index = search_index(catalog)  # holds the items, not the catalog (a weak key below)
+        self.search = functools.lru_cache(maxsize=4096)(
+            lambda query, top_k: _json(index.search(query, top_k=top_k))
+        )
+        items = {item.id: item for item in catalog.items}
+        self.metadata = functools.lru_cache(maxsize=4096)(
+            lambda item_id: _json(items[item_id].model_dump(mode="json"))
+        )
+
+
+_ENCODINGS: weakref.WeakKeyDictionary[Catalog, _Encodings] = weakref.WeakKeyDictionary()
+
+
+def _encodings(catalog: Catalog) -> _Encodings:
+    found = _ENCODINGS.get(catalog)
+    if found is None:
+        found = _ENCODINGS[catalog] = _Encodings(catalog)
+    return found
+
+
 class CatalogTools:
     """The tools of one trial over one catalog and one task's user data.
 
@@ -254,7 +290,8 @@ class CatalogTools:
                 stop=result.stop,
                 item_id=result.item_id,
             )
-        return ToolOutcome(content=_json(result), arguments=parsed)
+        content = result.text if isinstance(result, Encoded) else _json(result)
+        return ToolOutcome(content=content, arguments=parsed)
 
     # -- helpers ----------------------------------------------------------------------------
 
@@ -275,20 +312,20 @@ class CatalogTools:
         query: Annotated[
             str, Field(description="Words to look for in titles, plots, genres, directors and cast")
         ],
-    ) -> list[dict[str, Any]]:
+    ) -> Encoded:
         """Search the movie catalog with free text.
 
         Returns up to 20 best-matching movies (id, title, genres, release_date, rating, overview),
         best first. Use get_metadata for runtime, cast, content rating and streaming services.
         """
-        return search_index(self._catalog).search(query, top_k=SEARCH_TOP_K)
+        return Encoded(_encodings(self._catalog).search(query, SEARCH_TOP_K))
 
     @tool
     def get_metadata(
         self, item_id: Annotated[str, Field(description="A movie id such as 'tmdb_123'")]
-    ) -> dict[str, Any]:
+    ) -> Encoded:
         """Return every catalog field of one movie, including runtime, content rating and services."""
-        return self._item(item_id).model_dump(mode="json")
+        return Encoded(_encodings(self._catalog).metadata(self._item(item_id).id))
 
     @tool
     def check_availability(
