@@ -14,7 +14,9 @@ What it does:
    ``runner.served_user``, which reads either harness's user prompt).
 3. For each concurrency (8, 16, 64) runs both harnesses on the v1 data (first ``--tasks`` tasks
    × ``--trials`` trials), interleaved A/B (the order alternates every repeat), each run a fresh
-   process tree: ours is ``taurec run --rules v1`` (the v1 loop) with the LiteLLM simulator,
+   process tree: ours is ``taurec run --rules v1`` (the v1 loop) with the LLM user simulator,
+   both roles through the client ``taurec run`` picks (direct for this OpenAI-compatible server;
+   ``TAUREC_LLM_CLIENT=litellm`` in the environment forces LiteLLM),
    default workers; theirs is ``tau-rec run`` pointed at the server through ``OPENAI_API_BASE``.
 4. Per run: wall time, CPU (user+sys of the whole process tree, from the children's rusage) and
    peak memory (the largest sum of PSS over the process tree, sampled every 50 ms: a page that a

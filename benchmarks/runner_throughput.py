@@ -5,16 +5,18 @@ What it measures (each phase runs in its own fresh process so CPU time and peak 
 * ``litellm`` phase: the model server (``runner.model_server``, +200 ms per call) runs in a
   separate process and serves BOTH roles: the agent (a ``kind: litellm`` submission, model
   ``openai/heuristic``) and the LiteLLM user simulator (``litellm:openai/user``, the server's
-  ``user`` model), both through the real LiteLLM client, at concurrency 64 and with ``--workers``
-  processes (default: the machine's cores, as ``taurec run``). Printed: wall time of the batch
-  (LiteLLM is imported before the clock starts), the ideal wall time ``model calls × latency /
+  ``user`` model), both through the model client ``taurec run`` picks for them (``--client``:
+  ``direct``, the default, is ``runner.openai_compat`` for this OpenAI-compatible server;
+  ``litellm`` forces the LiteLLM client), at concurrency 64 and with ``--workers`` processes
+  (default: the machine's cores, as ``taurec run``). Printed: wall time of the batch (the client is
+  imported and makes one call before the clock starts), the ideal wall time ``model calls × latency /
   concurrency``, their ratio (target ≤ 1.30 on 2 cores), and the CPU time of the process tree
   (the run's process and its helpers, not the server).
 * ``profile`` phase (``--profile-trials``, in one process): the same run under cProfile with a
   CPU-time timer on the main thread, plus each thread's CPU from /proc. LiteLLM's share is
   attributed by call graph: the time of every call INTO LiteLLM or its HTTP stack (litellm,
-  openai, httpx, httpcore, aiohttp, yarl, multidict, ...; and ``runner.llm_client.chat_completion``)
-  from code outside it, so work LiteLLM does on our behalf counts as LiteLLM's, whoever runs it;
+  openai, httpx, httpcore, aiohttp, yarl, multidict, ...; ``runner.llm_client.chat_completion``;
+  and the direct client ``runner.openai_compat``, request encoding included) from code outside it, so work LiteLLM does on our behalf counts as LiteLLM's, whoever runs it;
   LiteLLM's executor threads (``asyncio_*``, where it builds each request) are all LiteLLM's.
   "CPU per call excluding LiteLLM" = the litellm run's CPU per call × (1 − that share)
   (target < 0.5 ms).
@@ -64,7 +66,7 @@ from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-# The lean HTTP path is the default (runner.llm_client); run with
+# With --client litellm, LiteLLM's lean HTTP path is its default (runner.llm_client); add
 # EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER=False to measure the OpenAI SDK path instead.
 
 import yaml
