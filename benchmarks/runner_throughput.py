@@ -12,12 +12,14 @@ What it measures (each phase runs in its own fresh process so CPU time and peak 
   imported and makes one call before the clock starts), the ideal wall time ``model calls × latency /
   concurrency``, their ratio (target ≤ 1.30 on 2 cores), and the CPU time of the process tree
   (the run's process and its helpers, not the server).
-* ``profile`` phase (``--profile-trials``, in one process): the same run under cProfile with a
-  CPU-time timer on the main thread, plus each thread's CPU from /proc. LiteLLM's share is
-  attributed by call graph: the time of every call INTO LiteLLM or its HTTP stack (litellm,
-  openai, httpx, httpcore, aiohttp, yarl, multidict, ...; ``runner.llm_client.chat_completion``;
-  and the direct client ``runner.openai_compat``, request encoding included) from code outside it, so work LiteLLM does on our behalf counts as LiteLLM's, whoever runs it;
-  LiteLLM's executor threads (``asyncio_*``, where it builds each request) are all LiteLLM's.
+* ``profile`` phase (``--profile-trials``, default ``--trials``, in one process): the same run
+  under cProfile with a CPU-time timer on the main thread, plus each thread's CPU from /proc. The
+  client's ("LiteLLM's") share is attributed by call graph: the time of every call INTO LiteLLM or
+  its HTTP stack (litellm, openai, httpx, httpcore, aiohttp, yarl, multidict, ...;
+  ``runner.llm_client.chat_completion``; and the direct client ``runner.openai_compat``, request
+  encoding included) from code outside it, so work the client does on our behalf counts as its,
+  whoever runs it; LiteLLM's executor threads (``asyncio_*``, where it builds each request) are
+  all LiteLLM's.
   "CPU per call excluding LiteLLM" = the litellm run's CPU per call × (1 − that share)
   (target < 0.5 ms).
 * ``builtin`` phase: the same tasks × trials with the in-process ``builtin`` heuristic agent (no
@@ -583,8 +585,10 @@ def main() -> None:
     parser.add_argument(
         "--profile-trials",
         type=int,
-        default=1,
-        help="trials per task of the cProfile run that attributes CPU to LiteLLM (0: skip)",
+        default=None,
+        help="trials per task of the cProfile run that attributes CPU to the client (default: "
+        "--trials, so the run's one-time set-up weighs in the profile as much as in the run whose "
+        "CPU it divides; 0: skip)",
     )
     parser.add_argument(
         "--dump-profile", default="", help="also write the profile run's pstats to this file"
@@ -593,6 +597,8 @@ def main() -> None:
         "--phase", choices=["litellm", "builtin", "profile"], help=argparse.SUPPRESS
     )
     args = parser.parse_args()
+    if args.profile_trials is None:
+        args.profile_trials = args.trials
     if args.phase:
         print(json.dumps(_phase(args.phase, args)))
         return
