@@ -237,7 +237,7 @@ def _litellm_share(profiler: cProfile.Profile, threads: dict[str, float]) -> dic
         client += sum(c[3] for caller, c in callers.items() if not _is_client(caller))
     main = threads.get("main", 0.0)
     executor = sum(v for k, v in threads.items() if k.startswith("asyncio_"))
-    ours_io = sum(v for k, v in threads.items() if k.startswith("taurec-io"))
+    ours_io = sum(v for k, v in threads.items() if k.startswith("taurec-"))  # commit, inbox
     other = sum(threads.values()) - main - executor - ours_io
     share_main = client / total if total else 0.0
     litellm_cpu = main * share_main + executor + other
