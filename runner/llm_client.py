@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import os
 import sys
 import warnings
-from typing import Any
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
 __all__ = [
     "CLIENT_ENV",
@@ -17,6 +19,7 @@ __all__ = [
     "import_litellm",
     "response_cost",
     "response_field",
+    "run_closing_clients",
     "uses_direct_path",
     "uses_sdk_path",
 ]
@@ -162,3 +165,18 @@ async def aclose_clients() -> None:
     litellm = import_litellm()
     await litellm.close_litellm_async_clients()
     litellm.in_memory_llm_clients_cache.flush_cache()
+
+
+T = TypeVar("T")
+
+
+def run_closing_clients(coro: Coroutine[Any, Any, T]) -> T:
+    """`asyncio.run(coro)`, closing the HTTP pools its models used before the event loop ends."""
+
+    async def main() -> T:
+        try:
+            return await coro
+        finally:
+            await aclose_clients()
+
+    return asyncio.run(main())

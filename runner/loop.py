@@ -373,7 +373,6 @@ def run_named_trial(
 ) -> NamedTrial:
     """Load a task (file or id), the catalog (default: latest snapshot) and the policy, build the
     named agent and simulator and the standard tools, run one trial and score it."""
-    import asyncio
 
     from runner.agents import agent_config_from_name, build_agent
     from runner.catalog import Catalog
@@ -394,25 +393,20 @@ def run_named_trial(
     built = build_agent(agent_config_from_name(agent), context)
     rule_set = get_rules(rules)
     user = build_simulator(simulator, task=task, catalog=catalog, seed=seed)
+    from runner.llm_client import run_closing_clients
 
-    async def one_trial() -> Transcript:
-        from runner.llm_client import aclose_clients
-
-        try:
-            return await run_trial(
-                task=task,
-                catalog=catalog,
-                agent=built,
-                simulator=user,
-                toolset=build_toolset(catalog, task, rules=rule_set),
-                seed=seed,
-                max_turns=max_turns,
-                rules=rule_set,
-            )
-        finally:
-            await aclose_clients()  # the models' HTTP pools belong to this loop
-
-    transcript = asyncio.run(one_trial())
+    transcript = run_closing_clients(
+        run_trial(
+            task=task,
+            catalog=catalog,
+            agent=built,
+            simulator=user,
+            toolset=build_toolset(catalog, task, rules=rule_set),
+            seed=seed,
+            max_turns=max_turns,
+            rules=rule_set,
+        )
+    )
     score = (
         None
         if transcript.stop_reason == "infra_error"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import httpx
 import pytest
@@ -15,28 +15,18 @@ from runner.agent_config import LiteLLMAgentConfig, Prices, RetryConfig
 from runner.agents.litellm_agent import LiteLLMAgent
 from runner.catalog import Catalog
 from runner.errors import InfraFailure
-from runner.llm_client import aclose_clients, import_litellm
+from runner.llm_client import import_litellm, run_closing_clients
 from runner.model_server import serve_model
 from runner.protocols import AgentContext, AgentReply
 from runner.retry import call_with_retry
 from runner.tasks import Task, load_task
 from runner.tools import build_toolset
 
-T = TypeVar("T")
 FAST = RetryConfig(max_attempts=3, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=30)
 PLANTED_KEY = "sk-planted-TAUREC-0123456789abcdef"
 
 
-def run(coro: Awaitable[T]) -> T:
-    """Run one coroutine on a fresh loop and close LiteLLM's clients before the loop ends."""
-
-    async def main() -> T:
-        try:
-            return await coro
-        finally:
-            await aclose_clients()
-
-    return asyncio.run(main())
+run = run_closing_clients
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import threading
 from collections.abc import Callable, Iterator
@@ -14,7 +13,7 @@ import pytest
 from runner.agents import build_builtin
 from runner.catalog import Catalog
 from runner.errors import InfraFailure
-from runner.llm_client import aclose_clients
+from runner.llm_client import run_closing_clients as run
 from runner.loop import GREETING, run_trial
 from runner.protocols import AgentContext
 from runner.simulators import build_simulator
@@ -23,18 +22,6 @@ from runner.tasks import Task
 from runner.tools import build_toolset
 
 from .conftest import chat
-
-
-def run(coro: Any) -> Any:
-    """Run one coroutine on a fresh loop, closing the models' HTTP pools before it ends."""
-
-    async def main() -> Any:
-        try:
-            return await coro
-        finally:
-            await aclose_clients()
-
-    return asyncio.run(main())
 
 
 class FakeUserModel:
