@@ -9,7 +9,6 @@ import functools
 import shutil
 import signal
 import subprocess
-import sys
 import threading
 import traceback
 from collections.abc import Callable, Coroutine, Iterator, Sequence
@@ -42,6 +41,7 @@ from runner.batch.tally import RunTally, TrialOutcome
 from runner.batch.workers import Helper, HelperExited, HelperSetup, JobRef, split_concurrency
 from runner.errors import InfraFailure, TaurecError, describe_disk_full, is_disk_full
 from runner.ledger import workflow_run_url
+from runner.llm_client import aclose_clients
 from runner.metrics import trial_passed
 from runner.paths import PROJECT_ROOT, SNAPSHOTS_DIR
 from runner.protocols import Agent, AgentContext
@@ -200,14 +200,6 @@ def _default_agent_factory() -> AgentFactory:
     from runner.agents import build_agent
 
     return build_agent
-
-
-async def _close_model_clients() -> None:
-    """Close LiteLLM's cached HTTP clients before the loop ends (only if a model was called)."""
-    if "litellm" in sys.modules:
-        from runner.llm_client import aclose_clients
-
-        await aclose_clients()
 
 
 def _digest_label(value: str) -> str:
@@ -903,7 +895,7 @@ async def run_submissions_async(
                 batch.agent_factory,
             )
         finally:
-            await _close_model_clients()
+            await aclose_clients()  # this loop's model pools (none if no model was called)
         if failures:
             raise PreflightError(failures)
     # Build the search index once, before any trial, so trials share it.
@@ -952,7 +944,7 @@ async def run_submissions_async(
         finally:
             # Commit (and acknowledge) every finished trial before the files are closed.
             await batch.drain()
-            await _close_model_clients()
+            await aclose_clients()  # this loop's model pools (none if no model was called)
             if progress is not None:
                 progress.finish(batch.stats)
             for plan in plans:
