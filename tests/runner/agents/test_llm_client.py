@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +27,7 @@ from runner.protocols import AgentContext
 from runner.simulators.llm import LiteLLMUser
 from runner.tasks import Task, load_task
 from runner.transcript import MessageEvent
+from tests.loopback import QuietHandler, completion, send_json, serving
 
 FAST = RetryConfig(max_attempts=2, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=30)
 # A model name no other test prices (LiteLLM's price map is process-wide).
@@ -47,7 +46,7 @@ class Seen:
 def server() -> Iterator[tuple[str, Seen]]:
     seen = Seen()
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(QuietHandler):
         protocol_version = "HTTP/1.1"  # keep-alive, so a reused connection shows up as one peer
         disable_nagle_algorithm = True
 
@@ -60,40 +59,10 @@ def server() -> Iterator[tuple[str, Seen]]:
                 content = json.dumps({"message": "Something funny, please.", "verdict": "continue"})
             else:
                 content = "What kind of movie would you like tonight?"
-            data = json.dumps(
-                {
-                    "id": "chatcmpl-probe",
-                    "object": "chat.completion",
-                    "created": 0,
-                    "model": body["model"],
-                    "choices": [
-                        {
-                            "index": 0,
-                            "message": {"role": "assistant", "content": content},
-                            "finish_reason": "stop",
-                        }
-                    ],
-                    "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110},
-                }
-            ).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            send_json(self, completion(content, body["model"], 100, 10))
 
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    httpd.daemon_threads = True
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(Handler) as httpd:
         yield f"http://127.0.0.1:{httpd.server_port}/v1", seen
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
 
 
 @pytest.fixture(scope="module")
@@ -243,6 +212,7 @@ from runner.protocols import AgentContext
 from runner.simulators.llm import LiteLLMUser
 from runner.tasks import load_task
 from runner.transcript import MessageEvent
+from tests.loopback import QuietHandler, completion, send_json, serving
 
 url, task = sys.argv[1], load_task(sys.argv[2])
 model = "openai/gpt-4o-mini"

@@ -3,22 +3,19 @@ have spends its own share and stops; the entry beside it runs to the end on its 
 
 from __future__ import annotations
 
-import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from runner.batch import load_records, run_submissions
 from runner.loop import MAX_CALL_COST_USD
+from tests.loopback import QuietHandler, send_json, serving
 
 from .conftest import SubmissionMaker, builtin
 
 
-class _Spender(BaseHTTPRequestHandler):
+class _Spender(QuietHandler):
     """Abstains at once, reporting the most a single model call may cost."""
 
     protocol_version = "HTTP/1.1"
@@ -31,26 +28,13 @@ class _Spender(BaseHTTPRequestHandler):
             "tool_calls": [{"id": "r", "name": "recommend", "arguments": {"item_id": None}}],
             "usage": usage,
         }
-        data = json.dumps(reply).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args: Any) -> None:
-        pass
+        send_json(self, reply)
 
 
 @pytest.fixture
 def spender_url() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Spender)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/step"
-    server.shutdown()
-    server.server_close()
+    with serving(_Spender) as server:
+        yield f"http://127.0.0.1:{server.server_port}/step"
 
 
 def test_one_entrys_costs_never_spend_anothers_share(

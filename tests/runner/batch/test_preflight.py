@@ -2,55 +2,38 @@
 
 from __future__ import annotations
 
-import json
 import socket
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
 from runner.batch import run_submissions
 from runner.errors import TaurecError
+from tests.loopback import QuietHandler, send_json, serving
 
 from .conftest import SubmissionMaker, builtin, litellm_agent
 
 TAUREC = Path(sys.executable).with_name("taurec")
 
 
-class _Refuses(BaseHTTPRequestHandler):
+class _Refuses(QuietHandler):
     def do_POST(self) -> None:
         self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        body = json.dumps(
-            {
-                "error": {
-                    "message": "Incorrect API key provided: wr***ey.",
-                    "type": "invalid_request_error",
-                    "code": "invalid_api_key",
-                }
-            }
-        ).encode()
-        self.send_response(401)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
+        error = {
+            "message": "Incorrect API key provided: wr***ey.",
+            "type": "invalid_request_error",
+            "code": "invalid_api_key",
+        }
+        send_json(self, {"error": error}, 401)
 
 
 @pytest.fixture
 def refusing_server() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Refuses)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    server.shutdown()
-    server.server_close()
+    with serving(_Refuses) as server:
+        yield f"http://127.0.0.1:{server.server_port}/v1"
 
 
 @pytest.fixture

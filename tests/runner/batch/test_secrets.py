@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from runner.cli import cli
+from tests.loopback import QuietHandler, send_json, serving
 
 from .conftest import SubmissionMaker
 
@@ -21,13 +20,10 @@ PROVIDER_KEY = "sk-planted-provider-key-0123456789"
 HEADER_SECRET = "Bearer planted-header-secret-abcdef"
 
 
-class _LeakyAgent(BaseHTTPRequestHandler):
+class _LeakyAgent(QuietHandler):
     """An HTTP agent that carelessly repeats its credentials to the user, then abstains."""
 
     protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
 
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
@@ -42,25 +38,13 @@ class _LeakyAgent(BaseHTTPRequestHandler):
         else:
             auth = self.headers.get("Authorization")
             reply = {"message": f"debug: header {auth}, provider key {PROVIDER_KEY}. Any genre?"}
-        data = json.dumps(reply).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        send_json(self, reply)
 
 
 @pytest.fixture
 def leaky_agent_url() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _LeakyAgent)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/step"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    with serving(_LeakyAgent) as server:
+        yield f"http://127.0.0.1:{server.server_port}/step"
 
 
 def _all_output_text(folder: Path) -> str:

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -26,6 +24,7 @@ from runner.board import (
 from runner.cli import cli
 from runner.errors import LoadError
 from runner.paths import PROJECT_ROOT, TASKS_DIR
+from tests.loopback import QuietHandler, completion, send_json, serving
 
 
 def _write(folder: Path, text: str) -> Path:
@@ -92,7 +91,7 @@ def test_flags_override_the_file_and_a_relative_suite_is_read_from_its_folder(
     assert (flagged.max_turns, flagged.max_cost) == (3, 1)
 
 
-class _User(BaseHTTPRequestHandler):
+class _User(QuietHandler):
     """An OpenAI-compatible model that always plays a user who wants to keep talking."""
 
     seen: ClassVar[list[dict[str, Any]]] = []
@@ -101,40 +100,14 @@ class _User(BaseHTTPRequestHandler):
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         type(self).seen.append(body)
         reply = json.dumps({"message": "Something cheerful, please.", "verdict": "continue"})
-        data = json.dumps(
-            {
-                "id": "c1",
-                "object": "chat.completion",
-                "created": 0,
-                "model": body["model"],
-                "choices": [
-                    {"index": 0, "message": {"role": "assistant", "content": reply},
-                     "finish_reason": "stop"}
-                ],
-                "usage": {"prompt_tokens": 5, "completion_tokens": 5, "total_tokens": 10},
-            }
-        ).encode()  # fmt: skip
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args: Any) -> None:
-        pass
+        send_json(self, completion(reply, body["model"], 5, 5))
 
 
 @pytest.fixture
 def user_model() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _User)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     _User.seen = []
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(_User) as server:
+        yield f"http://127.0.0.1:{server.server_port}/v1"
 
 
 def test_taurec_run_reads_the_board_simulator_api_base_and_turn_limit(

@@ -3,15 +3,13 @@ server records what arrives, and only the entry's own secret (or a placeholder) 
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import subprocess
 import sys
 import textwrap
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +27,10 @@ from runner.keys import (
     entry_key_env,
     host_problem,
 )
-from runner.llm_client import aclose_clients
+from runner.llm_client import run_closing_clients
 from runner.protocols import AgentContext
 from runner.submission import check_submission
+from tests.loopback import QuietHandler, completion, send_json, serving
 
 FAST = RetryConfig(max_attempts=1, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=10)
 CONTEXT = AgentContext(user_id="u1", policy_text="Be kind.", seed=0)
@@ -54,44 +53,24 @@ def all_keys_planted(monkeypatch: pytest.MonkeyPatch) -> None:
 class Recorder:
     """A loopback HTTP server answering chat completions and agent steps; it keeps every request."""
 
+    server: ThreadingHTTPServer
+    url: str
+
     def __init__(self) -> None:
         self.requests: list[tuple[dict[str, str], bytes]] = []
         recorder = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 recorder.requests.append((headers, body))
                 if self.path.endswith("/chat/completions"):
-                    answer: dict[str, Any] = {
-                        "id": "x",
-                        "object": "chat.completion",
-                        "created": 0,
-                        "model": "m",
-                        "choices": [
-                            {
-                                "index": 0,
-                                "message": {"role": "assistant", "content": "Hello."},
-                                "finish_reason": "stop",
-                            }
-                        ],
-                        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-                    }
+                    send_json(self, completion("Hello."))
                 else:
-                    answer = {"message": "Hello."}
-                data = json.dumps(answer).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                    send_json(self, {"message": "Hello."})
 
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.handler = Handler
 
     def everything(self) -> str:
         return "\n".join(json.dumps(h) + body.decode() for h, body in self.requests)
@@ -100,24 +79,13 @@ class Recorder:
 @pytest.fixture
 def recorder() -> Iterator[Recorder]:
     rec = Recorder()
-    thread = threading.Thread(target=rec.server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(rec.handler) as server:
+        rec.server, rec.url = server, f"http://127.0.0.1:{server.server_port}"
         yield rec
-    finally:
-        rec.server.shutdown()
-        rec.server.server_close()
-        thread.join()
 
 
 def step(agent: LiteLLMAgent | HttpAgent) -> None:
-    async def main() -> None:
-        try:
-            await agent.step(list(MESSAGES), [])
-        finally:
-            await aclose_clients()
-
-    asyncio.run(main())
+    run_closing_clients(agent.step(list(MESSAGES), []))
 
 
 def assert_no_planted_key(rec: Recorder) -> None:

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -20,6 +18,7 @@ from runner.simulators import build_simulator
 from runner.simulators.llm import build_user_prompt, parse_user_turn
 from runner.tasks import Task
 from runner.tools import build_toolset
+from tests.loopback import QuietHandler, completion, send_json, serving
 
 from .conftest import chat
 
@@ -44,49 +43,21 @@ class FakeUserModel:
             content = json.dumps({"message": "Hi! I'd like a comedy.", "verdict": "continue"})
         else:
             content = "```json\n" + json.dumps({"message": "Not fussy about the rest."}) + "\n```"
-        return 200, {
-            "id": "chatcmpl-1",
-            "object": "chat.completion",
-            "created": 0,
-            "model": body["model"],
-            "choices": [
-                {
-                    "index": 0,
-                    "message": {"role": "assistant", "content": content},
-                    "finish_reason": "stop",
-                }
-            ],
-            "usage": {"prompt_tokens": 40, "completion_tokens": 8, "total_tokens": 48},
-        }
+        return 200, completion(content, body["model"], 40, 8)
 
 
 @pytest.fixture
 def fake_user_server() -> Iterator[tuple[str, FakeUserModel]]:
     model = FakeUserModel()
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(QuietHandler):
         def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             status, payload = model.answer(body)
-            data = json.dumps(payload).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            send_json(self, payload, status)
 
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/v1", model
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    with serving(Handler) as server:
+        yield f"http://127.0.0.1:{server.server_port}/v1", model
 
 
 @pytest.fixture
