@@ -125,8 +125,7 @@ async def chat_completion(
     if api_key:
         headers["Authorization"] = f"Bearer {api_key}"
     url = api_base.rstrip("/") + "/chat/completions"
-    origin = url.split("/", 3)
-    where = "/".join(origin[:3])
+    where = "/".join(url.split("/")[:3])  # scheme://host:port, for messages
     payload = json.dumps(body, ensure_ascii=False).encode()
     client_timeout = aiohttp.ClientTimeout(total=timeout)
     async with _session().post(

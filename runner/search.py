@@ -74,8 +74,6 @@ class CatalogSearch:
             if corpus.vocab:  # bm25s needs at least one token in the whole corpus
                 self._retriever.index(corpus, show_progress=False)
                 self._vocab = {t: i for t, i in corpus.vocab.items() if t}
-        # Per index, so the cache dies with it.
-        self._ranked = functools.lru_cache(maxsize=4096)(self._ranked_uncached)
 
     def scores(self, query: str) -> np.ndarray[Any, np.dtype[np.float32]]:
         """BM25 score of every item for the query, in catalog order (zeros when nothing matches)."""
@@ -88,17 +86,7 @@ class CatalogSearch:
         return result
 
     def ranked_indices(self, query: str, top_k: int = DEFAULT_TOP_K) -> list[int]:
-        """Indices of the best `top_k` items with a positive score: score desc, then catalog order.
-
-        Remembered for the last 4,096 (query, top_k) pairs: the ranking is a pure function of them,
-        and trials of one task (and the tasks of one suite) ask the same queries again and again.
-        """
-        return list(self._ranked(query, top_k))
-
-    def _ranked_uncached(self, query: str, top_k: int) -> tuple[int, ...]:
-        return tuple(self._rank(query, top_k))
-
-    def _rank(self, query: str, top_k: int) -> list[int]:
+        """Indices of the best `top_k` items with a positive score: score desc, then catalog order."""
         if top_k <= 0:
             return []
         scores = self.scores(query)
