@@ -7,6 +7,7 @@ import functools
 import inspect
 import json
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, get_type_hints
@@ -187,9 +188,34 @@ class _Encodings:
         self.metadata = functools.lru_cache(maxsize=4096)(
             lambda item_id: _json(items[item_id].model_dump(mode="json"))
         )
+        # Whole outcomes of the tools that read only the catalog, by (rule set, tool, argument
+        # text): a repeated call (the same query, the same id) skips parsing and validation too.
+        self.outcomes: OrderedDict[tuple[str, str, str], ToolOutcome] = OrderedDict()
+
+    def outcome(self, key: tuple[str, str, str], compute: Callable[[], ToolOutcome]) -> ToolOutcome:
+        found = self.outcomes.get(key)
+        if found is not None:
+            self.outcomes.move_to_end(key)
+            return found
+        found = self.outcomes[key] = compute()
+        if len(self.outcomes) > _OUTCOMES_KEPT:
+            self.outcomes.popitem(last=False)
+        return found
 
 
 _ENCODINGS: weakref.WeakKeyDictionary[Catalog, _Encodings] = weakref.WeakKeyDictionary()
+# The tools whose outcome depends on nothing but the catalog, the rule set and the arguments
+# (get_user_history reads the task; recommend ends the trial).
+_CATALOG_ONLY_TOOLS = frozenset(
+    {
+        "search_catalog",
+        "get_metadata",
+        "check_availability",
+        "check_content_preference",
+        FILTER_TOOL_NAME,
+    }
+)
+_OUTCOMES_KEPT = 8192
 
 
 def _encodings(catalog: Catalog) -> _Encodings:
@@ -237,6 +263,14 @@ class CatalogTools:
 
     def call(self, name: str, arguments: str | dict[str, Any]) -> ToolOutcome:
         """Run one tool call. Every bad input becomes an error result; this never raises."""
+        if name in _CATALOG_ONLY_TOOLS and name in self._definitions and isinstance(arguments, str):
+            # Same catalog, rules and argument text: the same outcome (tool errors included).
+            return _encodings(self._catalog).outcome(
+                (self._rules.name, name, arguments), lambda: self._run(name, arguments)
+            )
+        return self._run(name, arguments)
+
+    def _run(self, name: str, arguments: str | dict[str, Any]) -> ToolOutcome:
         parsed = parse_arguments(arguments)
         if isinstance(parsed, str):
             return ToolOutcome(
