@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections import OrderedDict
 from collections.abc import Callable
 
 from runner.simulators.vocabulary import (
@@ -182,11 +183,34 @@ def message_leaks(
     return leaks
 
 
+# Per task (at most _TASKS_KEPT, each held so its id stays its own): the leaks of each user
+# message already audited, by (text, fields asked so far, agent's last message, position).
+# Trials of a task repeat the same exchanges; each is audited once.
+_AUDITED: OrderedDict[
+    int, tuple[Task, dict[tuple[str, frozenset[str], str, int], tuple[Leak, ...]]]
+]
+_AUDITED = OrderedDict()
+_TASKS_KEPT = 256
+_MESSAGES_KEPT = 4096
+
+
+def _audited(task: Task) -> dict[tuple[str, frozenset[str], str, int], tuple[Leak, ...]]:
+    entry = _AUDITED.get(id(task))
+    if entry is None or entry[0] is not task:
+        entry = _AUDITED[id(task)] = (task, {})
+        if len(_AUDITED) > _TASKS_KEPT:
+            _AUDITED.popitem(last=False)
+    else:
+        _AUDITED.move_to_end(id(task))
+    return entry[1]
+
+
 def audit_leaks(task: Task, transcript: Transcript) -> LeakAudit:
     """Check every user message of a transcript against the task's reveal tags."""
     asked: set[str] = set()
     last_agent = ""
     leaks: list[Leak] = []
+    seen = _audited(task)
     for index, event in enumerate(transcript.events):
         if not isinstance(event, MessageEvent):
             continue
@@ -194,5 +218,13 @@ def audit_leaks(task: Task, transcript: Transcript) -> LeakAudit:
             asked |= asked_fields(event.content)
             last_agent = event.content
             continue
-        leaks += message_leaks(task, event.content, asked, index=index, echo=last_agent)
+        key = (event.content, frozenset(asked), last_agent, index)
+        found = seen.get(key)
+        if found is None:
+            if len(seen) >= _MESSAGES_KEPT:
+                seen.clear()
+            found = seen[key] = tuple(
+                message_leaks(task, event.content, asked, index=index, echo=last_agent)
+            )
+        leaks += found
     return LeakAudit(clean=not leaks, leaks=leaks)

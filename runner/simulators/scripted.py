@@ -25,6 +25,7 @@ Wording and decisions are functions of (task, catalog, seed, conversation): same
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 import weakref
@@ -98,9 +99,14 @@ class TitleIndex:
         # First token -> the lengths of the titles that start with it, longest first: a position
         # whose word starts no title (most of them) costs one dict lookup.
         self._starts = {word: sorted(ns, reverse=True) for word, ns in starts.items()}
+        # Agents repeat their messages across trials (templates, proposals): scan each text once.
+        self._memo = functools.lru_cache(maxsize=4096)(self._scan)
 
     def spans(self, text: str) -> list[tuple[int, int, str]]:
         """(start, end, item id) of every id or title named in the text, left to right, longest first."""
+        return list(self._memo(text))
+
+    def _scan(self, text: str) -> tuple[tuple[int, int, str], ...]:
         tokens = _tokens(text)
         lowered = [m.group(0).lower() for m in tokens]
         found: list[tuple[int, int, str]] = []
@@ -128,7 +134,7 @@ class TitleIndex:
                 if matched:
                     break
             i += matched or 1
-        return found
+        return tuple(found)
 
     def find(self, text: str) -> list[str]:
         """Distinct item ids named in the text, in order of first appearance."""

@@ -288,6 +288,8 @@ def _alternation(phrases: Iterable[str]) -> re.Pattern[str]:
 _ASK_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (field, _alternation(keywords)) for field, keywords in ASK_KEYWORDS.items()
 )
+# Every field's keywords at once: a sentence it does not match asks about nothing.
+_ANY_ASK = _alternation(k for keywords in ASK_KEYWORDS.values() for k in keywords)
 
 
 @functools.lru_cache(maxsize=64)
@@ -306,13 +308,19 @@ def asked_fields(text: str, *, ignore: Iterable[str] = ()) -> set[str]:
 
 def asked_in_order(text: str, *, ignore: Iterable[str] = ()) -> list[str]:
     """The fields the text asks about, in the order a reader meets the questions."""
+    return list(_asked_in_order(text, tuple(sorted(set(ignore)))))
+
+
+@functools.lru_cache(maxsize=4096)  # pure; agents repeat their questions across trials
+def _asked_in_order(text: str, phrases: tuple[str, ...]) -> tuple[str, ...]:
     found: list[tuple[int, int, str]] = []
-    phrases = tuple(sorted(set(ignore)))
     ignore_pattern = _ignore_pattern(phrases) if phrases else None
     for index, sentence in enumerate(question_sentences(text)):
         lowered = sentence.lower()
         if ignore_pattern is not None:
             lowered = ignore_pattern.sub(" ", lowered)
+        if not _ANY_ASK.search(lowered):
+            continue  # no keyword of any field (the patterns below only ever remove text)
         for field, pattern in _ASK_PATTERNS:
             match = pattern.search(lowered)
             if match is None:
@@ -323,7 +331,7 @@ def asked_in_order(text: str, *, ignore: Iterable[str] = ()) -> list[str]:
     seen: dict[str, None] = {}
     for _index, _start, field in sorted(found):
         seen.setdefault(field, None)
-    return list(seen)
+    return tuple(seen)
 
 
 @functools.lru_cache(maxsize=256)
