@@ -113,7 +113,9 @@ def _check_tool_caps(in_reply: int, so_far: int) -> None:
         )
 
 
-def _add_usage(usage: dict[str, ModelUsage], role: str, calls: list[ModelCall]) -> None:
+def _add_usage(usage: dict[str, list[Any]], role: str, calls: list[ModelCall]) -> None:
+    """Add calls to the running totals [calls, prompt tokens, completion tokens, cost] per
+    `role:model` (summed as ModelUsage.add sums them; `_usage_of` makes the models at the end)."""
     for call in calls:
         if not (math.isfinite(call.cost_usd) and 0 <= call.cost_usd <= MAX_CALL_COST_USD):
             # Infinity would be stored as null and 1e308 would spend every budget at once.
@@ -126,13 +128,21 @@ def _add_usage(usage: dict[str, ModelUsage], role: str, calls: list[ModelCall]) 
                 "agent_error" if role == "agent" else "infra_error",
             )
         key = f"{role}:{call.model}"
-        one = ModelUsage(
-            calls=1,
-            prompt_tokens=call.prompt_tokens,
-            completion_tokens=call.completion_tokens,
-            cost_usd=call.cost_usd,
-        )
-        usage[key] = usage[key].add(one) if key in usage else one
+        total = usage.get(key)
+        if total is None:
+            usage[key] = [1, call.prompt_tokens, call.completion_tokens, call.cost_usd]
+        else:
+            total[0] += 1
+            total[1] += call.prompt_tokens
+            total[2] += call.completion_tokens
+            total[3] = round(total[3] + call.cost_usd, 10)
+
+
+def _usage_of(totals: dict[str, list[Any]]) -> dict[str, ModelUsage]:
+    return {
+        key: ModelUsage(calls=n, prompt_tokens=p, completion_tokens=c, cost_usd=cost)
+        for key, (n, p, c, cost) in totals.items()
+    }
 
 
 def _spec(component: Any, fallback: str) -> ComponentSpec:
@@ -165,7 +175,7 @@ async def run_trial(
     started = time.perf_counter()
     events: list[MessageEvent | ToolCallEvent] = []
     messages: list[ChatMessage] = []
-    usage: dict[str, ModelUsage] = {}
+    usage: dict[str, list[Any]] = {}
     latencies: list[float] = []
     recommendations: list[str] = []
     stop_reason: StopReason | None = None
@@ -313,7 +323,7 @@ async def run_trial(
         recommendations=recommendations,
         stop_reason=stop_reason,
         error=error,
-        usage=usage,
+        usage=_usage_of(usage),
     )
     transcript.leak_audit = audit_leaks(task, transcript)
     transcript.timing = Timing(

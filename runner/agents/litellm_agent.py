@@ -29,8 +29,6 @@ from runner.protocols import (
     AgentContext,
     AgentReply,
     ChatMessage,
-    ModelCall,
-    ToolCallRequest,
     ToolSchema,
 )
 from runner.retry import call_with_retry, redact_config, shared_rate_limiter
@@ -185,28 +183,32 @@ class LiteLLMAgent:
             function = _field(call, "function")
             call_id = _field(call, "id") or f"call_{self._calls}_{index}"
             tool_calls.append(
-                ToolCallRequest(
-                    id=str(call_id),
-                    name=str(_field(function, "name") or ""),
-                    arguments=_arguments_text(_field(function, "arguments")),
-                )
+                {
+                    "id": str(call_id),
+                    "name": str(_field(function, "name") or ""),
+                    "arguments": _arguments_text(_field(function, "arguments")),
+                }
             )
-        return AgentReply(
-            content=content if isinstance(content, str) and content else None,
-            tool_calls=tool_calls,
-            usage=[self._usage(response)],
+        # One validation of plain data (the tool calls and usage inside it included).
+        return AgentReply.model_validate(
+            {
+                "content": content if isinstance(content, str) and content else None,
+                "tool_calls": tool_calls,
+                "usage": [self._usage(response)],
+            }
         )
 
-    def _usage(self, response: Any) -> ModelCall:
+    def _usage(self, response: Any) -> dict[str, Any]:
+        """The call's ModelCall fields."""
         usage = _field(response, "usage")
         prompt = int(_field(usage, "prompt_tokens") or 0)
         completion = int(_field(usage, "completion_tokens") or 0)
-        return ModelCall(
-            model=self._config.model,
-            prompt_tokens=prompt,
-            completion_tokens=completion,
-            cost_usd=self._cost(response, prompt, completion),
-        )
+        return {
+            "model": self._config.model,
+            "prompt_tokens": prompt,
+            "completion_tokens": completion,
+            "cost_usd": self._cost(response, prompt, completion),
+        }
 
     def _cost(self, response: Any, prompt: int, completion: int) -> float:
         """Configured prices win; else the price LiteLLM put on the response; else 0."""
