@@ -57,6 +57,7 @@ import cProfile
 import json
 import multiprocessing as mp
 import os
+import pickle
 import pstats
 import resource
 import shutil
@@ -357,6 +358,84 @@ async def _first_call(url: str) -> None:
     await aclose_clients()
 
 
+def _record_requests(into: list[dict[str, Any]]) -> None:
+    """Keep a copy of every request the model client is asked to send (record phase)."""
+    from runner import llm_client
+
+    send = llm_client.chat_completion
+
+    async def recording(**kwargs: Any) -> Any:
+        into.append(dict(kwargs))
+        return await send(**kwargs)
+
+    llm_client.chat_completion = recording  # type: ignore[assignment]
+    for module in ("runner.agents.litellm_agent", "runner.simulators.llm"):
+        loaded = sys.modules.get(module)
+        if loaded is not None and hasattr(loaded, "chat_completion"):
+            loaded.chat_completion = recording
+
+
+def _replay(requests: list[dict[str, Any]], url: str, concurrency: int) -> None:
+    """Send `requests` through the model client, `concurrency` at a time (one helper process)."""
+    from runner.llm_client import aclose_clients, chat_completion
+
+    async def main() -> None:
+        pending = iter(requests)
+
+        async def lane() -> None:
+            for kwargs in pending:
+                await chat_completion(**{**kwargs, "api_base": url})
+
+        try:
+            await asyncio.gather(*(lane() for _ in range(concurrency)))
+        finally:
+            await aclose_clients()
+
+    asyncio.run(main())
+
+
+def _client_phase(args: argparse.Namespace) -> dict[str, Any]:
+    """The recorded requests alone, through the same client, over as many processes and at the
+    same concurrency as the litellm run: the client's own CPU for exactly those calls."""
+    from runner.batch.workers import split_concurrency
+    from runner.llm_client import import_litellm, uses_direct_path
+
+    with open(args.requests_file, "rb") as fh:
+        requests: list[dict[str, Any]] = pickle.load(fh)
+    if not uses_direct_path("openai/heuristic", "http://127.0.0.1/v1"):
+        import_litellm()
+    queue: Any = mp.get_context("spawn").Queue()
+    server = mp.get_context("spawn").Process(
+        target=_serve, args=(queue, args.latency_ms), daemon=True
+    )
+    server.start()
+    try:
+        url = queue.get(timeout=60)
+        asyncio.run(_first_call(url))
+        shares = split_concurrency(args.concurrency, args.workers)
+        parts = [requests[i :: len(shares)] for i in range(len(shares))]
+        fork = mp.get_context("fork")
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        helpers = [
+            fork.Process(target=_replay, args=(part, url, share))
+            for part, share in zip(parts, shares, strict=True)
+        ]
+        for helper in helpers:
+            helper.start()
+        for helper in helpers:
+            helper.join()
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if any(h.exitcode != 0 for h in helpers):
+            raise SystemExit("client phase: a replay process failed")
+    finally:
+        server.terminate()
+        server.join(5)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {"phase": "client", "calls": len(requests), "cpu_s": cpu, "wall_s": wall}
+
+
 def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
     workdir = Path(tempfile.mkdtemp(prefix=f"taurec-bench-{name}-"))
     server = None
@@ -367,7 +446,7 @@ def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
     try:
         snapshot, tasks, suite = _suite(args.tasks_limit, workdir)
         _warm_up()
-        if name in ("litellm", "profile"):
+        if name in ("litellm", "profile", "record"):
             from runner.llm_client import import_litellm, uses_direct_path
 
             if not uses_direct_path("openai/heuristic", "http://127.0.0.1/v1"):
@@ -404,6 +483,9 @@ def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
             factory = _metered_factory
             _install_meters()
         sub = _submission(workdir, agent)
+        recorded: list[dict[str, Any]] = []
+        if name == "record":
+            _record_requests(recorded)
         server0 = server_cpu() if server_cpu is not None else None
         threads0 = _thread_cpu()
         sampler = _ThreadSampler().__enter__()
@@ -424,6 +506,9 @@ def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
                 workers=args.workers if name == "litellm" else 1,
             )
         )
+        if name == "record":
+            with open(args.requests_file, "wb") as fh:
+                pickle.dump(recorded, fh, protocol=pickle.HIGHEST_PROTOCOL)
         if profiler is not None:
             profiler.disable()
         wall, cpu = time.perf_counter() - wall0, _tree_cpu_s() - cpu0
@@ -487,6 +572,7 @@ def _run_phase(phase: str, args: argparse.Namespace, *, trials: int, concurrency
         f"--workers={args.workers}",
         f"--simulator={args.simulator}",
         f"--dump-profile={args.dump_profile}",
+        f"--requests-file={args.requests_file}",
     ]
     env = {**os.environ, CLIENT_ENV: "litellm" if args.client == "litellm" else "auto"}
     out = subprocess.run(command, check=True, capture_output=True, text=True, env=env)
@@ -594,13 +680,24 @@ def main() -> None:
         "--dump-profile", default="", help="also write the profile run's pstats to this file"
     )
     parser.add_argument(
-        "--phase", choices=["litellm", "builtin", "profile"], help=argparse.SUPPRESS
+        "--client-alone",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also record the litellm run's requests and send them alone through the same client "
+        "(the exact client CPU the run's figure is corrected by; default on)",
     )
+    parser.add_argument(
+        "--phase",
+        choices=["litellm", "builtin", "profile", "record", "client"],
+        help=argparse.SUPPRESS,
+    )
+    parser.add_argument("--requests-file", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.profile_trials is None:
         args.profile_trials = args.trials
     if args.phase:
-        print(json.dumps(_phase(args.phase, args)))
+        result = _client_phase(args) if args.phase == "client" else _phase(args.phase, args)
+        print(json.dumps(result))
         return
     bi = _run_phase("builtin", args, trials=args.trials, concurrency=args.concurrency)
     lit = _run_phase("litellm", args, trials=args.trials, concurrency=args.concurrency)
@@ -614,6 +711,12 @@ def main() -> None:
         if args.profile_trials > 0
         else None
     )
+    alone = None
+    if args.client_alone:
+        with tempfile.TemporaryDirectory(prefix="taurec-bench-requests-") as folder:
+            args.requests_file = str(Path(folder) / "requests.pickle")
+            _run_phase("record", args, trials=args.trials, concurrency=args.concurrency)
+            alone = _run_phase("client", args, trials=args.trials, concurrency=args.concurrency)
     steps = max(bi["model_calls"], 1)
     env_cpu = bi["cpu_simulator_s"] + bi["cpu_tools_s"]
     runner_cpu = bi["cpu_s"] - bi["cpu_policy_s"] - env_cpu
@@ -659,6 +762,20 @@ def main() -> None:
             f"  CPU per call excl. LiteLLM     {client_ms * (1 - share['share']):8.3f} ms  "
             f"(target < 0.5 ms: {client_ms:.3f} ms per call of the litellm run × "
             f"(1 − {share['share']:.3f}))"
+        )
+    if alone is not None:
+        calls = max(lit["model_calls"], 1)
+        run_ms = lit["cpu_s"] / calls * 1000
+        alone_ms = alone["cpu_s"] / max(alone["calls"], 1) * 1000
+        print(
+            f"Client alone: the run's {alone['calls']} requests (recorded in a run of the same "
+            f"trials) sent again through the same client, {args.workers} process(es), "
+            f"concurrency {args.concurrency} in all, no trials around them:"
+        )
+        print(f"  client CPU / call alone          {alone_ms:8.3f} ms")
+        print(
+            f"  CPU per call excl. the client    {run_ms - alone_ms:8.3f} ms  (target < 0.5 ms: "
+            f"{run_ms:.3f} ms per call of the litellm run − {alone_ms:.3f} ms)"
         )
     if low is not None:
         _report_litellm_run(low, harness_per_call, args.latency_ms)
