@@ -215,7 +215,7 @@ _CATALOG_ONLY_TOOLS = frozenset(
         FILTER_TOOL_NAME,
     }
 )
-_OUTCOMES_KEPT = 8192
+_OUTCOMES_KEPT = 4096  # as many as the search results kept above
 
 
 def _encodings(catalog: Catalog) -> _Encodings:

@@ -183,26 +183,13 @@ def message_leaks(
     return leaks
 
 
-# Per task (at most _TASKS_KEPT, each held so its id stays its own): the leaks of each user
-# message already audited, by (text, fields asked so far, agent's last message, position).
-# Trials of a task repeat the same exchanges; each is audited once.
-_AUDITED: OrderedDict[
-    int, tuple[Task, dict[tuple[str, frozenset[str], str, int], tuple[Leak, ...]]]
-]
-_AUDITED = OrderedDict()
-_TASKS_KEPT = 256
-_MESSAGES_KEPT = 4096
-
-
-def _audited(task: Task) -> dict[tuple[str, frozenset[str], str, int], tuple[Leak, ...]]:
-    entry = _AUDITED.get(id(task))
-    if entry is None or entry[0] is not task:
-        entry = _AUDITED[id(task)] = (task, {})
-        if len(_AUDITED) > _TASKS_KEPT:
-            _AUDITED.popitem(last=False)
-    else:
-        _AUDITED.move_to_end(id(task))
-    return entry[1]
+# The leaks of user messages already audited, by (task object, text, fields asked so far, the
+# agent's last message, position), at most _KEPT in all: trials of a task repeat the same
+# exchanges, and each is audited once. An entry holds its task, so the id in its key stays that
+# task's while the entry lives.
+_AuditKey = tuple[int, str, frozenset[str], str, int]
+_AUDITED: OrderedDict[_AuditKey, tuple[Task, tuple[Leak, ...]]] = OrderedDict()
+_KEPT = 4096
 
 
 def audit_leaks(task: Task, transcript: Transcript) -> LeakAudit:
@@ -210,7 +197,6 @@ def audit_leaks(task: Task, transcript: Transcript) -> LeakAudit:
     asked: set[str] = set()
     last_agent = ""
     leaks: list[Leak] = []
-    seen = _audited(task)
     for index, event in enumerate(transcript.events):
         if not isinstance(event, MessageEvent):
             continue
@@ -218,13 +204,15 @@ def audit_leaks(task: Task, transcript: Transcript) -> LeakAudit:
             asked |= asked_fields(event.content)
             last_agent = event.content
             continue
-        key = (event.content, frozenset(asked), last_agent, index)
-        found = seen.get(key)
-        if found is None:
-            if len(seen) >= _MESSAGES_KEPT:
-                seen.clear()
-            found = seen[key] = tuple(
-                message_leaks(task, event.content, asked, index=index, echo=last_agent)
-            )
+        key = (id(task), event.content, frozenset(asked), last_agent, index)
+        entry = _AUDITED.get(key)
+        if entry is not None and entry[0] is task:
+            _AUDITED.move_to_end(key)
+            found = entry[1]
+        else:
+            found = tuple(message_leaks(task, event.content, asked, index=index, echo=last_agent))
+            _AUDITED[key] = (task, found)
+            if len(_AUDITED) > _KEPT:
+                _AUDITED.popitem(last=False)
         leaks += found
     return LeakAudit(clean=not leaks, leaks=leaks)

@@ -10,6 +10,7 @@ import pytest
 from runner.agent_config import ToolsetOptions
 from runner.catalog import Catalog
 from runner.protocols import Toolset
+from runner.rules import get_rules
 from runner.tools import FILTER_TOOL_NAME, V1_TOOL_NAMES, build_toolset, definition_of
 
 if TYPE_CHECKING:
@@ -206,3 +207,25 @@ def test_filter_catalog_when_enabled(tiny_catalog: Catalog, make_task: TaskFacto
     assert "not in the catalog schema" in _error(
         toolset, FILTER_TOOL_NAME, {"predicates": [{"field": "budget", "op": "==", "value": 1}]}
     )
+
+
+def test_repeated_catalog_calls_share_one_outcome_but_never_across_rule_sets_or_tasks(
+    tiny_catalog: Catalog, make_task: TaskFactory
+) -> None:
+    """The outcome cache is keyed by rule set and argument text, and skips task-bound tools."""
+    v2_a = build_toolset(tiny_catalog, make_task(watched=["tmdb_5"]), rules=get_rules("v2"))
+    v2_b = build_toolset(tiny_catalog, make_task(watched=["tmdb_1"]), rules=get_rules("v2"))
+    v1 = build_toolset(tiny_catalog, make_task(), rules=get_rules("v1"))
+    search = '{"query": "kites"}'
+    assert v2_a.call("search_catalog", search) is v2_b.call("search_catalog", search)
+    # The same text under another rule set: v2 refuses an extra argument, v1 ignores it.
+    extra = '{"item_id": "tmdb_1", "verbose": true}'
+    assert v2_a.call("get_metadata", extra).is_error is True
+    assert v1.call("get_metadata", extra).is_error is False
+    assert v2_b.call("get_metadata", extra).is_error is True
+    # Another task's user: its own history, never the first task's.
+    history = '{"user_id": "user_1"}'
+    assert [w["id"] for w in _ok(v2_a, "get_user_history", history)["watched"]] == ["tmdb_5"]
+    assert [w["id"] for w in _ok(v2_b, "get_user_history", history)["watched"]] == ["tmdb_1"]
+    # recommend still ends each trial on its own.
+    assert v2_a.call("recommend", '{"item_id": "tmdb_1"}').stop == "recommended"

@@ -194,3 +194,19 @@ def test_scripted_user_never_leaks_on_our_suite() -> None:
         for seed in range(8):
             result = audit_leaks(task, _probe(task, catalog, seed))
             assert result.clean, (task.id, seed, result.leaks)
+
+
+def test_audits_are_remembered_per_task_object_never_across_tasks(
+    make_task: Callable[..., Task],
+) -> None:
+    """Each user message is audited once per task; two tasks (even with the same id) and two
+    positions in the talk (asked before or not) keep their own verdicts."""
+    hidden = make_task([("runtime", "<=", 110, "hidden")])
+    same_id_on_ask = make_task([("runtime", "<=", 110, "on_ask")])
+    free = make_task([("genres", "contains", "Comedy", "volunteer")])
+    line = "Nothing over 110 minutes."
+    for _ in range(2):  # the second round answers from the memo
+        assert audit(hidden, GREETING, line)
+        assert audit(same_id_on_ask, GREETING, line)
+        assert not audit(same_id_on_ask, GREETING, "Hi", "How long can it be?", line)
+        assert not audit(free, GREETING, line)

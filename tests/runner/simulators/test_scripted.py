@@ -12,7 +12,7 @@ from runner.errors import TaurecError
 from runner.loop import GREETING
 from runner.protocols import UserTurn
 from runner.simulators import ScriptedUser, build_simulator
-from runner.simulators.scripted import persona_line
+from runner.simulators.scripted import persona_line, title_index
 from runner.simulators.templates import TOO_MANY_QUESTIONS
 from runner.simulators.vocabulary import ASK_KEYWORDS, asked_fields
 from runner.tasks import Task
@@ -398,3 +398,18 @@ def test_question_limits_are_the_same_for_the_same_seed(
     assert ScriptedUser(task, catalog, 5).reply(convo) == ScriptedUser(task, catalog, 5).reply(
         convo
     )
+
+
+@pytest.mark.parametrize("field", sorted(ASK_KEYWORDS))
+def test_every_ask_keyword_passes_the_prefilter(field: str) -> None:
+    """asked_fields skips a question naming no keyword of any field; no keyword may be missed."""
+    for keyword in ASK_KEYWORDS[field]:
+        assert asked_fields(f"Do you care about {keyword}?"), keyword
+
+
+def test_title_spans_are_fresh_lists_from_the_memo(catalog: Catalog) -> None:
+    index = title_index(catalog)
+    text = "How about Copper Lanterns or Velvet Static?"
+    first = index.spans(text)
+    first.clear()  # a caller mutating its answer must not change the next one
+    assert [item_id for _s, _e, item_id in index.spans(text)] == ["tmdb_1", "tmdb_3"]
