@@ -45,7 +45,6 @@ from runner.transcript import (
     Provenance,
     StopReason,
     Timing,
-    ToolCallEvent,
     Transcript,
 )
 
@@ -173,7 +172,7 @@ async def run_trial(
     rules = rules or get_rules(DEFAULT_RULES)
     del catalog  # the toolset and the simulator hold the catalog; kept for a uniform signature
     started = time.perf_counter()
-    events: list[MessageEvent | ToolCallEvent] = []
+    events: list[MessageEvent | dict[str, Any]] = []  # tool calls as ToolCallEvent fields
     messages: list[ChatMessage] = []
     usage: dict[str, list[Any]] = {}
     latencies: list[float] = []
@@ -260,15 +259,17 @@ async def run_trial(
                         break
                     calls_made_run += 1
                     outcome = toolset.call(request.name, request.arguments)
+                    # Plain data: validated into a ToolCallEvent with every other event, once.
                     events.append(
-                        ToolCallEvent(
-                            call_id=call_id,
-                            name=request.name,
-                            arguments=outcome.arguments,
-                            raw_arguments=outcome.raw_arguments,
-                            result=outcome.content,
-                            is_error=outcome.is_error,
-                        )
+                        {
+                            "type": "tool_call",
+                            "call_id": call_id,
+                            "name": request.name,
+                            "arguments": outcome.arguments,
+                            "raw_arguments": outcome.raw_arguments,
+                            "result": outcome.content,
+                            "is_error": outcome.is_error,
+                        }
                     )
                     messages.append(
                         {"role": "tool", "tool_call_id": call_id, "content": outcome.content}
