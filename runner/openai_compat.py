@@ -149,6 +149,7 @@ async def chat_completion(
     return parsed
 
 
+@functools.cache  # read once per process, however many models are priced from it
 def _price_map_text() -> str | None:
     """LiteLLM's bundled price map as text, read from its package folder without importing it."""
     spec = importlib.util.find_spec("litellm")
@@ -184,10 +185,15 @@ def price_per_token(model: str) -> tuple[float, float] | None:
     base: the full string, then its bare name, in LiteLLM's price table (the live one, with any
     `register_model` additions, once LiteLLM is imported; else its bundled map, read without
     importing it). None when it is not listed."""
-    name = model.split("/", 1)[1] if "/" in model else model
-    keys = tuple(dict.fromkeys((model, name, f"openai/{name}")))
+    keys = _price_keys(model)
     litellm = sys.modules.get("litellm")
     table = getattr(litellm, "model_cost", None)
     if isinstance(table, dict):
         return next((p for p in (_entry_prices(table.get(k)) for k in keys) if p is not None), None)
     return _bundled_prices(keys)
+
+
+@functools.lru_cache(maxsize=256)  # asked on every direct call
+def _price_keys(model: str) -> tuple[str, ...]:
+    name = model.split("/", 1)[1] if "/" in model else model
+    return tuple(dict.fromkeys((model, name, f"openai/{name}")))

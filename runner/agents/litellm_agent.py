@@ -81,6 +81,7 @@ class LiteLLMAgent:
         self._system_prompt = build_system_prompt(context.policy_text, context.user_id)
         self._rng = random.Random(context.seed)
         self._calls = 0
+        self._key: str | None = None  # decided at the first step; hosted runs decide every step
         self._limiter = (
             shared_rate_limiter(
                 f"{config.model}@{config.api_base or ''}", config.requests_per_minute
@@ -100,20 +101,25 @@ class LiteLLMAgent:
         Which variable may be read is the key table's decision (runner.keys): a provider key only
         for its provider's hosts, otherwise only the entry's `TAUREC_KEY_…`, or a placeholder.
         """
+        hosted_run = hosted()
+        if self._key is not None and not hosted_run:
+            return self._key  # the same config and environment: the same decision (per trial)
         config = self._config
         if config.api_base:
-            problem = host_problem(config.api_base, hosted_run=hosted())
+            problem = host_problem(config.api_base, hosted_run=hosted_run)
             if problem:
                 raise KeyPolicyError(f"model {config.model}: api_base {problem}")
         name = allowed_key_env(config.model, config.api_base, config.api_key_env)
         if name is None:
-            return LOCAL_PLACEHOLDER_KEY
+            self._key = LOCAL_PLACEHOLDER_KEY
+            return self._key
         value = os.environ.get(name)
         if not value:
             raise InfraFailure(
                 "AuthenticationError",
                 f"model {config.model}: environment variable {name} is not set",
             )
+        self._key = value
         return value
 
     def _request(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> dict[str, Any]:
