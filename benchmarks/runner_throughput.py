@@ -32,6 +32,15 @@ What it measures (each phase runs in its own fresh process so CPU time and peak 
 * LiteLLM's own overhead per call = ``litellm-run CPU / model calls − builtin-run
   (runner+simulator+tools) per step``: LiteLLM, its HTTP client and the agent's request building
   and parsing. The server's CPU per call (HTTP + heuristic policy) is read from /proc for its pid.
+* ``split`` phase: the litellm run's trials again in one process, with the thread CPU of every
+  event-loop callback given to its owner (``_LoopCPU``): ours (our tasks' steps less the client
+  coroutine steps nested in them, our callbacks, the commit thread), the client's (its coroutine,
+  aiohttp's own tasks and socket callbacks) and the loop's own (selector, futures, timers).
+* ``record`` and ``client`` phases (``--client-alone``, default on): the same trials once more in
+  one process with every request the client is asked to send kept, then those requests alone sent
+  again through the same client, over the litellm run's process count and concurrency, against
+  the same server: the client's CPU for exactly those calls. "CPU per call excl. the client" =
+  the litellm run's CPU per call minus that (interference between the two counts as ours).
 * A second ``litellm`` run at a low concurrency (``--low-concurrency``, default 8, with
   ``--low-trials``) where the client is not CPU-bound, to separate scheduling from CPU limits.
 * For each litellm run: "ideal with chains" (each trial is a chain of sequential calls; list
@@ -65,6 +74,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
 from pathlib import Path
 from typing import Any
 
@@ -358,6 +368,102 @@ async def _first_call(url: str) -> None:
     await aclose_clients()
 
 
+_CLIENT_MODULES = ("aiohttp", "aiohappyeyeballs", "yarl", "multidict", "runner.openai_compat")
+
+
+def _module_of(obj: Any) -> str:
+    return str(getattr(obj, "__module__", "") or getattr(type(obj), "__module__", ""))
+
+
+class _LoopCPU:
+    """Exact CPU split of a run in one process (split phase), from the thread CPU of every event
+    loop callback: a task's step goes to the client when the task runs the client's code (aiohttp's
+    body writer, say) and to us otherwise, less the steps of the client's own coroutine
+    (`runner.openai_compat.chat_completion`) nested in it; a socket callback goes to whoever owns
+    the protocol (aiohttp's response handler: the client); the commit thread is ours. What is
+    left (the selector, the loop's own bookkeeping, future plumbing) is the loop's."""
+
+    def __init__(self) -> None:
+        self.seconds = {"ours": 0.0, "client": 0.0, "loop": 0.0}
+        self._nested = 0.0  # client coroutine CPU inside the current callback
+
+    def _owner(self, callback: Any) -> str:
+        target = getattr(callback, "__self__", None)
+        if isinstance(target, asyncio.Task):
+            code = getattr(target.get_coro(), "cr_code", None)
+            name = code.co_filename if code is not None else ""
+            return (
+                "client"
+                if any(f"/{m.split('.')[0]}/" in name for m in _CLIENT_MODULES[:4])
+                or (name.endswith("runner/openai_compat.py"))
+                else "ours"
+            )
+        protocol = getattr(target, "_protocol", None)
+        module = _module_of(protocol if protocol is not None else target or callback)
+        if module.startswith(_CLIENT_MODULES):
+            return "client"
+        if module.startswith(("runner", "benchmarks", "tqdm", "rich")):
+            return "ours"
+        inner = getattr(callback, "func", None)  # functools.partial(...)
+        if inner is not None and _module_of(inner).startswith("runner"):
+            return "ours"
+        return "loop"
+
+    @types.coroutine
+    def _client_steps(self, coro: Any) -> Any:
+        value: Any = None
+        error: BaseException | None = None
+        while True:
+            started = time.thread_time()
+            try:
+                yielded = coro.send(value) if error is None else coro.throw(error)
+            except StopIteration as stop:
+                self._nested += time.thread_time() - started
+                return stop.value
+            except BaseException:
+                self._nested += time.thread_time() - started
+                raise
+            self._nested += time.thread_time() - started
+            try:
+                value, error = (yield yielded), None
+            except BaseException as exc:
+                value, error = None, exc
+
+    def install(self) -> None:
+        from runner import openai_compat
+        from runner.batch import store
+
+        split = self
+        run_handle = asyncio.events.Handle._run
+        send = openai_compat.chat_completion
+        commit = store.GroupCommitter._commit
+
+        def timed_handle(handle: Any) -> None:
+            split._nested = 0.0
+            started = time.thread_time()
+            try:
+                run_handle(handle)
+            finally:
+                spent = time.thread_time() - started
+                owner = split._owner(handle._callback)
+                split.seconds["client"] += split._nested
+                split.seconds[owner] += spent - split._nested
+
+        async def timed_send(**kwargs: Any) -> Any:
+            return await split._client_steps(send(**kwargs))
+
+        def timed_commit(committer: Any, batch: Any) -> Any:
+            started = time.thread_time()
+            try:
+                return commit(committer, batch)
+            finally:
+                split.seconds["ours"] += time.thread_time() - started
+
+        asyncio.events.Handle._run = timed_handle  # type: ignore[method-assign]
+        openai_compat.chat_completion = timed_send  # type: ignore[assignment]
+        store.GroupCommitter._commit = timed_commit  # type: ignore[method-assign]
+
+
 def _record_requests(into: list[dict[str, Any]]) -> None:
     """Keep a copy of every request the model client is asked to send (record phase)."""
     from runner import llm_client
@@ -446,7 +552,7 @@ def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
     try:
         snapshot, tasks, suite = _suite(args.tasks_limit, workdir)
         _warm_up()
-        if name in ("litellm", "profile", "record"):
+        if name in ("litellm", "profile", "record", "split"):
             from runner.llm_client import import_litellm, uses_direct_path
 
             if not uses_direct_path("openai/heuristic", "http://127.0.0.1/v1"):
@@ -486,6 +592,9 @@ def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
         recorded: list[dict[str, Any]] = []
         if name == "record":
             _record_requests(recorded)
+        split = _LoopCPU() if name == "split" else None
+        if split is not None:
+            split.install()
         server0 = server_cpu() if server_cpu is not None else None
         threads0 = _thread_cpu()
         sampler = _ThreadSampler().__enter__()
@@ -535,6 +644,7 @@ def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
             "passed": sum(1 for r in records if r.score is not None and r.score.reward >= 1),
             "model_calls": calls if name != "builtin" else _Meter.steps,
             "litellm_share": attributed,
+            "split": split.seconds if split is not None else None,
             "workers": args.workers if name == "litellm" else 1,
             "simulator": simulator,
             "wall_s": wall,
@@ -688,7 +798,7 @@ def main() -> None:
     )
     parser.add_argument(
         "--phase",
-        choices=["litellm", "builtin", "profile", "record", "client"],
+        choices=["litellm", "builtin", "profile", "record", "client", "split"],
         help=argparse.SUPPRESS,
     )
     parser.add_argument("--requests-file", default="", help=argparse.SUPPRESS)
@@ -711,6 +821,7 @@ def main() -> None:
         if args.profile_trials > 0
         else None
     )
+    split = _run_phase("split", args, trials=args.trials, concurrency=args.concurrency)
     alone = None
     if args.client_alone:
         with tempfile.TemporaryDirectory(prefix="taurec-bench-requests-") as folder:
@@ -777,6 +888,22 @@ def main() -> None:
             f"  CPU per call excl. the client    {run_ms - alone_ms:8.3f} ms  (target < 0.5 ms: "
             f"{run_ms:.3f} ms per call of the litellm run − {alone_ms:.3f} ms)"
         )
+    seconds, calls = split["split"], max(split["model_calls"], 1)
+    rest = split["cpu_s"] - sum(seconds.values())
+    print(
+        f"Exact split of one process's CPU (the same trials in 1 process, {split['cpu_s']:.2f} s "
+        "with the timers' own cost; thread CPU of every event-loop callback, see _LoopCPU):"
+    )
+    print(
+        f"  ours (trial code, engine, commit thread)  {_ms(seconds['ours'], calls)}  (target < 0.5 ms)"
+    )
+    print(
+        f"  the client (its coroutines, body writer and socket callbacks)  {_ms(seconds['client'], calls)}"
+    )
+    print(
+        f"  the loop itself (selector, futures, timers)  {_ms(seconds['loop'] + rest, calls)}  "
+        "(shared; includes the timers' own cost)"
+    )
     if low is not None:
         _report_litellm_run(low, harness_per_call, args.latency_ms)
 
