@@ -114,7 +114,7 @@ def _check_tool_caps(in_reply: int, so_far: int) -> None:
 
 def _add_usage(usage: dict[str, list[Any]], role: str, calls: list[ModelCall]) -> None:
     """Add calls to the running totals [calls, prompt tokens, completion tokens, cost] per
-    `role:model` (summed as ModelUsage.add sums them; `_usage_of` makes the models at the end)."""
+    `role:model` (the cost rounded to 10 places at each sum; `_usage_of` makes the models)."""
     for call in calls:
         if not (math.isfinite(call.cost_usd) and 0 <= call.cost_usd <= MAX_CALL_COST_USD):
             # Infinity would be stored as null and 1e308 would spend every budget at once.

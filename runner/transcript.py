@@ -82,14 +82,6 @@ class ModelUsage(BaseModel):
     completion_tokens: int = 0
     cost_usd: float = 0.0
 
-    def add(self, other: ModelUsage) -> ModelUsage:
-        return ModelUsage(
-            calls=self.calls + other.calls,
-            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
-            completion_tokens=self.completion_tokens + other.completion_tokens,
-            cost_usd=round(self.cost_usd + other.cost_usd, 10),
-        )
-
 
 class InfraError(BaseModel):
     """Why a trial could not be completed for reasons that are not the agent's fault."""

@@ -271,7 +271,6 @@ class ScriptedUser:
         self._catalog = catalog
         self._seed = seed
         self._titles = title_index(catalog)
-        self._asked_memo: dict[str, tuple[str, ...]] = {}
         self.temperament = temperament(task, seed)
         self._seen: list[str] = []
         self._state = _State()
@@ -363,9 +362,7 @@ class ScriptedUser:
         return UserTurn(content=" ".join(parts), verdict=verdict)
 
     def _asked(self, text: str) -> list[str]:
-        if text not in self._asked_memo:
-            self._asked_memo[text] = tuple(asked_in_order(self._titles.blank(text)))
-        return list(self._asked_memo[text])
+        return asked_in_order(self._titles.blank(text))  # both scans are memoised per text
 
     def _answerable(self, order: list[str], state: _State) -> tuple[set[str], str | None]:
         """The topics of one message the user answers, and why it holds the rest back (if it does).
