@@ -7,7 +7,6 @@ import functools
 import inspect
 import json
 import weakref
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, get_type_hints
@@ -16,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from runner.agent_config import ToolsetOptions
 from runner.catalog import FIELD_KINDS, RESTRICTED_RATINGS, Catalog, CatalogItem
+from runner.memo import BoundedMemo
 from runner.protocols import ToolOutcome, ToolSchema
 from runner.rules import DEFAULT_RULES, RuleSet, get_rules
 from runner.search import result_record, search_index
@@ -190,17 +190,7 @@ class _Encodings:
         )
         # Whole outcomes of the tools that read only the catalog, by (rule set, tool, argument
         # text): a repeated call (the same query, the same id) skips parsing and validation too.
-        self.outcomes: OrderedDict[tuple[str, str, str], ToolOutcome] = OrderedDict()
-
-    def outcome(self, key: tuple[str, str, str], compute: Callable[[], ToolOutcome]) -> ToolOutcome:
-        found = self.outcomes.get(key)
-        if found is not None:
-            self.outcomes.move_to_end(key)
-            return found
-        found = self.outcomes[key] = compute()
-        if len(self.outcomes) > _OUTCOMES_KEPT:
-            self.outcomes.popitem(last=False)
-        return found
+        self.outcomes: BoundedMemo[tuple[str, str, str], ToolOutcome] = BoundedMemo(4096)
 
 
 _ENCODINGS: weakref.WeakKeyDictionary[Catalog, _Encodings] = weakref.WeakKeyDictionary()
@@ -215,7 +205,6 @@ _CATALOG_ONLY_TOOLS = frozenset(
         FILTER_TOOL_NAME,
     }
 )
-_OUTCOMES_KEPT = 4096  # as many as the search results kept above
 
 
 def _encodings(catalog: Catalog) -> _Encodings:
@@ -265,7 +254,7 @@ class CatalogTools:
         """Run one tool call. Every bad input becomes an error result; this never raises."""
         if name in _CATALOG_ONLY_TOOLS and name in self._definitions and isinstance(arguments, str):
             # Same catalog, rules and argument text: the same outcome (tool errors included).
-            return _encodings(self._catalog).outcome(
+            return _encodings(self._catalog).outcomes.get_or_compute(
                 (self._rules.name, name, arguments), lambda: self._run(name, arguments)
             )
         return self._run(name, arguments)

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections import OrderedDict
 from collections.abc import Callable
 
+from runner.memo import BoundedMemo
 from runner.simulators.vocabulary import (
     DIRECTION_PATTERNS,
     NO_PREFERENCE_RE,
@@ -184,12 +184,11 @@ def message_leaks(
 
 
 # The leaks of user messages already audited, by (task object, text, fields asked so far, the
-# agent's last message, position), at most _KEPT in all: trials of a task repeat the same
+# agent's last message, position), at most 4,096 in all: trials of a task repeat the same
 # exchanges, and each is audited once. An entry holds its task, so the id in its key stays that
 # task's while the entry lives.
 _AuditKey = tuple[int, str, frozenset[str], str, int]
-_AUDITED: OrderedDict[_AuditKey, tuple[Task, tuple[Leak, ...]]] = OrderedDict()
-_KEPT = 4096
+_AUDITED: BoundedMemo[_AuditKey, tuple[Task, tuple[Leak, ...]]] = BoundedMemo(4096)
 
 
 def audit_leaks(task: Task, transcript: Transcript) -> LeakAudit:
@@ -206,13 +205,8 @@ def audit_leaks(task: Task, transcript: Transcript) -> LeakAudit:
             continue
         key = (id(task), event.content, frozenset(asked), last_agent, index)
         entry = _AUDITED.get(key)
-        if entry is not None and entry[0] is task:
-            _AUDITED.move_to_end(key)
-            found = entry[1]
-        else:
+        if entry is None or entry[0] is not task:
             found = tuple(message_leaks(task, event.content, asked, index=index, echo=last_agent))
-            _AUDITED[key] = (task, found)
-            if len(_AUDITED) > _KEPT:
-                _AUDITED.popitem(last=False)
-        leaks += found
+            entry = _AUDITED.put(key, (task, found))
+        leaks += entry[1]
     return LeakAudit(clean=not leaks, leaks=leaks)

@@ -1,0 +1,40 @@
+"""A bounded least-recently-used memo: values computed on a miss, the oldest dropped past its size."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+__all__ = ["BoundedMemo"]
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class BoundedMemo(Generic[K, V]):
+    """At most `size` entries; `get` and `put` count as uses (for pure functions of the key)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: OrderedDict[K, V] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, key: K) -> V | None:
+        found = self._entries.get(key)
+        if found is not None:
+            self._entries.move_to_end(key)
+        return found
+
+    def put(self, key: K, value: V) -> V:
+        self._entries[key] = value
+        self._entries.move_to_end(key)
+        if len(self._entries) > self.size:
+            self._entries.popitem(last=False)
+        return value
+
+    def get_or_compute(self, key: K, compute: Callable[[], V]) -> V:
+        found = self.get(key)
+        return found if found is not None else self.put(key, compute())
