@@ -6,7 +6,7 @@ import json
 import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from runner.cli import cli
+from tests.loopback import serving
 
 from .conftest import SubmissionMaker
 
@@ -88,17 +89,9 @@ class _Picky(BaseHTTPRequestHandler):
 @pytest.fixture
 def picky_server() -> Iterator[type[_Picky]]:
     handler = type("Handler", (_Picky,), {})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    handler.url = f"http://127.0.0.1:{server.server_port}/step"  # type: ignore[attr-defined]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(handler) as server:
+        handler.url = f"http://127.0.0.1:{server.server_port}/step"  # type: ignore[attr-defined]
         yield handler
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
 
 
 def run_entry(
