@@ -391,13 +391,8 @@ class _LoopCPU:
         target = getattr(callback, "__self__", None)
         if isinstance(target, asyncio.Task):
             code = getattr(target.get_coro(), "cr_code", None)
-            name = code.co_filename if code is not None else ""
-            return (
-                "client"
-                if any(f"/{m.split('.')[0]}/" in name for m in _CLIENT_MODULES[:4])
-                or (name.endswith("runner/openai_compat.py"))
-                else "ours"
-            )
+            where = (code.co_filename, code.co_firstlineno, code.co_name) if code else ("", 0, "")
+            return "client" if _is_client(where) else "ours"  # as the cProfile share decides
         protocol = getattr(target, "_protocol", None)
         module = _module_of(protocol if protocol is not None else target or callback)
         if module.startswith(_CLIENT_MODULES):
