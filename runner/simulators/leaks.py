@@ -15,7 +15,7 @@ How values are found, per field kind (see `vocabulary.py`):
   proposed (a decline hint points a direction for that one title, which is allowed);
 - listing the user's own services is allowed only once the agent asked about services (said
   unasked, it discloses a streaming constraint on those services).
-"Asked" uses the same keyword table as the scripted simulator (ASK_KEYWORDS).
+"Asked" is what the user's reader finds asked (`reader.fields_asked`), so the audit and the user agree.
 """
 
 from __future__ import annotations
@@ -25,12 +25,12 @@ import re
 from collections.abc import Callable
 
 from runner.memo import BoundedMemo
+from runner.simulators.reader import fields_asked
 from runner.simulators.vocabulary import (
     DIRECTION_PATTERNS,
     NO_PREFERENCE_RE,
     REFERS_TO_PROPOSAL,
     Mention,
-    asked_fields,
     content_rating_mentions,
     genre_mentions,
     rating_mentions,
@@ -200,7 +200,7 @@ def audit_leaks(task: Task, transcript: Transcript) -> LeakAudit:
         if not isinstance(event, MessageEvent):
             continue
         if event.role == "agent":
-            asked |= asked_fields(event.content)
+            asked.update(fields_asked(event.content))
             last_agent = event.content
             continue
         key = (id(task), event.content, frozenset(asked), last_agent, index)

@@ -25,20 +25,20 @@ Wording and decisions are functions of (task, catalog, seed, conversation): same
 
 from __future__ import annotations
 
-import functools
 import random
 import re
-import weakref
+from collections import Counter
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 
 from runner.catalog import Catalog, CatalogItem
 from runner.protocols import UserTurn
 from runner.simulators import templates as t
+from runner.simulators.reader import NOTHING_FITS_RE, TitleIndex, rule_reader, title_index
 from runner.simulators.vocabulary import (
     DIRECTION_PATTERNS,
     FIELD_TOPICS,
-    asked_in_order,
+    RATING_ORDER,
     content_rating_mentions,
     genre_mentions,
     rating_mentions,
@@ -60,112 +60,6 @@ __all__ = [
     "title_index",
 ]
 
-# An agent message saying it found nothing suitable.
-NOTHING_FITS_RE = re.compile(
-    r"(?i)\b(nothing (in|that|fits|matches|quite)|no (movie|film|title|match)|"
-    r"(couldn't|could not|can't|cannot|unable to|wasn't able to|was not able to) find|"
-    r"none of|doesn't exist|does not exist|isn't anything|is not anything|no good match|"
-    r"no suitable|abstain)"
-)
-
-
-_TOKEN_RE = re.compile(r"\w+|[^\w\s]")
-
-
-def _tokens(text: str) -> list[re.Match[str]]:
-    return list(_TOKEN_RE.finditer(text))
-
-
-class TitleIndex:
-    """Finds catalog items named in a text, by id or by title, in time independent of the catalog size.
-
-    Built once per catalog: a dict from each title's token sequence (words and punctuation,
-    lowercased) to its item, so a message is scanned position by position against n-grams of the
-    title lengths that exist - never against every title. One-word titles match case-sensitively
-    (so "Up" is a title, "up" is not); longer titles match in any case.
-    """
-
-    def __init__(self, catalog: Catalog) -> None:
-        self._catalog = catalog
-        self._by_tokens: dict[tuple[str, ...], list[tuple[str, str, bool]]] = {}
-        starts: dict[str, set[int]] = {}
-        for item in sorted(catalog.items, key=lambda i: i.id):
-            key = tuple(m.group(0).lower() for m in _tokens(item.title))
-            if not key:
-                continue
-            one_word = len(item.title.split()) == 1
-            self._by_tokens.setdefault(key, []).append((item.title, item.id, one_word))
-            starts.setdefault(key[0], set()).add(len(key))
-        # First token -> the lengths of the titles that start with it, longest first: a position
-        # whose word starts no title (most of them) costs one dict lookup.
-        self._starts = {word: sorted(ns, reverse=True) for word, ns in starts.items()}
-        # Agents repeat their messages across trials (templates, proposals): scan each text once.
-        self._memo = functools.lru_cache(maxsize=4096)(self._scan)
-
-    def spans(self, text: str) -> list[tuple[int, int, str]]:
-        """(start, end, item id) of every id or title named in the text, left to right, longest first."""
-        return list(self._memo(text))
-
-    def _scan(self, text: str) -> tuple[tuple[int, int, str], ...]:
-        tokens = _tokens(text)
-        lowered = [m.group(0).lower() for m in tokens]
-        found: list[tuple[int, int, str]] = []
-        i = 0
-        while i < len(tokens):
-            word = tokens[i].group(0)
-            if word.startswith("tmdb_") and word in self._catalog:
-                found.append((tokens[i].start(), tokens[i].end(), word))
-                i += 1
-                continue
-            matched = 0
-            for n in self._starts.get(lowered[i], ()):
-                if i + n > len(tokens):
-                    continue
-                entries = self._by_tokens.get(tuple(lowered[i : i + n]))
-                if not entries:
-                    continue
-                start, end = tokens[i].start(), tokens[i + n - 1].end()
-                surface = text[start:end]
-                for title, item_id, one_word in entries:
-                    if not one_word or surface == title:
-                        found.append((start, end, item_id))
-                        matched = n
-                        break
-                if matched:
-                    break
-            i += matched or 1
-        return tuple(found)
-
-    def find(self, text: str) -> list[str]:
-        """Distinct item ids named in the text, in order of first appearance."""
-        return list(dict.fromkeys(item_id for _s, _e, item_id in self.spans(text)))
-
-    def blank(self, text: str) -> str:
-        """The text with every named title or id replaced by spaces (so "Long Night" asks nothing)."""
-        out = text
-        for start, end, _id in reversed(self.spans(text)):
-            out = out[:start] + " " * (end - start) + out[end:]
-        return out
-
-
-_INDEXES: weakref.WeakKeyDictionary[Catalog, TitleIndex] = weakref.WeakKeyDictionary()
-
-
-def count_proposals(transcript: Transcript, catalog: Catalog) -> int:
-    """Agent messages (after the greeting) that name at least one catalog title: proposals."""
-    index = title_index(catalog)
-    agent = [m.content for m in transcript.messages if m.role == "agent"][1:]
-    return sum(1 for text in agent if index.spans(text))
-
-
-def title_index(catalog: Catalog) -> TitleIndex:
-    """The (cached) title index of a catalog."""
-    index = _INDEXES.get(catalog)
-    if index is None:
-        index = _INDEXES[catalog] = TitleIndex(catalog)
-    return index
-
-
 _SECOND_TO_FIRST = (
     (re.compile(r"^You are\b"), "I'm"),
     (re.compile(r"^You're\b"), "I'm"),
@@ -176,6 +70,13 @@ _SECOND_TO_FIRST = (
     (re.compile(r"\byou're\b"), "I'm"),
     (re.compile(r"\byou\b"), "me"),
 )
+
+
+def count_proposals(transcript: Transcript, catalog: Catalog) -> int:
+    """Agent messages (after the greeting) that put forward at least one catalog title: proposals."""
+    reader = rule_reader(catalog)
+    agent = [m.content for m in transcript.messages if m.role == "agent"][1:]
+    return sum(1 for text in agent if reader.read(text).proposed)
 
 
 def persona_line(task: Task) -> str | None:
@@ -210,33 +111,39 @@ def persona_line(task: Task) -> str | None:
 
 @dataclass(frozen=True)
 class _Review:
-    """The scripted user's verdict on one proposed item."""
+    """The scripted user's verdict on one proposed item (a strike: the agent could have known)."""
 
     accepted: bool
     sentence: str
+    strike: bool = False
 
 
 @dataclass(frozen=True)
 class Temperament:
-    """The user's seeded decisions for one trial (they differ across seeds, as people do).
+    """The user's decisions for one trial: what varies with the seed changes the path, never the outcome.
 
-    `patience`: declined proposals the user sits through; at that many it leaves.
+    `strikes`: declines the user sits through of titles the agent could have known were wrong (they
+    break something the user already said, a hint it already gave, an on_ask preference the agent
+    never asked about, the user's history); at that many it leaves. Seeded 2 or 3.
+    `decline_cap`: declines of any kind before the user leaves; set by the task (3 + 2 per hidden
+    or vaguely answered constraint), so an agent that learns from every hint always has room.
     `vague_first`: fields whose first answer is value-free ("nothing too long"); asked again,
     the user gives the number. `ask_back`: the chance it asks about a proposed title first.
     `topics_per_message`: how many of the topics asked in one message it answers (the first ones).
-    `question_patience`: how many distinct topics it answers in the whole conversation.
+    `question_patience`: how many distinct taste topics it answers in the whole conversation; set
+    by the task (its on_ask fields plus two, at least four), so asking well is always enough.
     """
 
-    patience: int
+    strikes: int
+    decline_cap: int
     vague_first: frozenset[str]
     ask_back: float
     topics_per_message: int
     question_patience: int
 
 
-PATIENCE_CHOICES: tuple[int, ...] = (2, 3, 3, 4)
-TOPICS_PER_MESSAGE_CHOICES: tuple[int, ...] = (3, 3, 3, 4)
-QUESTION_PATIENCE_CHOICES: tuple[int, ...] = (1, 2, 2, 3)
+STRIKE_CHOICES: tuple[int, ...] = (2, 3)
+TOPICS_PER_MESSAGE_CHOICES: tuple[int, ...] = (3,)
 # Which services the user has is a plain fact, not a taste: telling it costs no patience.
 FREE_TOPICS = frozenset({"streaming_services"})
 VAGUE_SHARE = 0.5
@@ -246,7 +153,7 @@ ASK_BACK_SHARE = 0.3
 def temperament(task: Task, seed: int) -> Temperament:
     """The seeded temperament of the user of `task` in the trial with `seed`."""
     rng = random.Random(f"temperament|{seed}|{task.id}")
-    patience = rng.choice(PATIENCE_CHOICES)
+    strikes = rng.choice(STRIKE_CHOICES)
     vague = frozenset(
         tc.constraint.field
         for tc in task.constraints
@@ -254,12 +161,19 @@ def temperament(task: Task, seed: int) -> Temperament:
         and t.vague_constraint(tc.constraint, random.Random(0)) is not None
         and rng.random() < VAGUE_SHARE
     )
+    on_ask = {tc.constraint.field for tc in task.constraints if tc.reveal == "on_ask"}
+    learnable = sum(
+        1
+        for tc in task.constraints
+        if tc.reveal == "hidden" or (tc.reveal == "on_ask" and tc.constraint.field in vague)
+    )
     return Temperament(
-        patience=patience,
+        strikes=strikes,
+        decline_cap=3 + 2 * learnable,
         vague_first=vague,
         ask_back=ASK_BACK_SHARE,
         topics_per_message=rng.choice(TOPICS_PER_MESSAGE_CHOICES),
-        question_patience=rng.choice(QUESTION_PATIENCE_CHOICES),
+        question_patience=max(4, len(on_ask - FREE_TOPICS) + 2),
     )
 
 
@@ -271,6 +185,8 @@ class ScriptedUser:
         self._catalog = catalog
         self._seed = seed
         self._titles = title_index(catalog)
+        self._reader = rule_reader(catalog)
+        self._watched = frozenset(task.watched)
         self.temperament = temperament(task, seed)
         self._seen: list[str] = []
         self._state = _State()
@@ -312,12 +228,11 @@ class ScriptedUser:
 
     def _react(self, text: str, state: _State, rng: random.Random) -> UserTurn:
         """React to one agent message, updating `state` (replayed over the whole conversation)."""
-        asked_order = self._asked(text)
+        reading = self._reader.read(text, watched=self._watched, pending=state.pending)
+        asked_order = list(reading.asked)
         asked_now, held_back = self._answerable(asked_order, state)
-        asked_all = state.asked | asked_now
-        named = self._titles.find(text)
-        new = [i for i in named if i not in state.named]
-        state.named.update(named)
+        new = [i for i in reading.proposed if i not in state.named]
+        state.named.update(reading.proposed)
         parts: list[str] = []
         verdict: str = "continue"
         if asked_now:
@@ -325,10 +240,15 @@ class ScriptedUser:
         if held_back:
             parts.append(rng.choice(t.TOO_MANY_QUESTIONS[held_back]))
         state.asked |= asked_now
+        state.times.update(asked_now)
         if len(new) > 1:
             return UserTurn(content=rng.choice(t.LEAVE_ON_LIST), verdict="leave")
-        target = new[0] if new else (state.pending if state.pending in named else None)
-        if target is None and state.pending is not None and not asked_now:
+        target = new[0] if new else None
+        if (
+            target is None
+            and state.pending is not None
+            and (state.pending in reading.named or not asked_now)
+        ):
             target = state.pending  # the agent answered the question about the pending title
         if target is not None:
             item = self._catalog.get(target)
@@ -338,19 +258,21 @@ class ScriptedUser:
                 parts.append(rng.choice(t.ASK_BACK).format(title=item.title))
                 return UserTurn(content=" ".join(parts), verdict="continue")
             state.pending = None
-            review = self._review(item, asked_all, rng)
+            review = self._review(item, state, rng)
             if review.accepted:
                 state.accepted.add(target)
                 parts.append(review.sentence)
                 return UserTurn(content=" ".join(parts), verdict="accept")
             state.declines += 1
+            state.strikes += review.strike
             parts.append(review.sentence)
-            if state.declines >= self.temperament.patience:
+            mood = self.temperament
+            if state.strikes >= mood.strikes or state.declines >= mood.decline_cap:
                 parts.append(rng.choice(t.LEAVE_AFTER_DECLINES))
                 return UserTurn(content=" ".join(parts), verdict="leave")
             return UserTurn(content=" ".join(parts), verdict="decline")
         if not asked_order:
-            if NOTHING_FITS_RE.search(text):
+            if reading.nothing_fits:
                 parts.append(rng.choice(t.NOTHING_FITS_REPLY))
             elif state.accepted:
                 parts.append(rng.choice(t.ASK_AGAIN_AFTER_ACCEPT))
@@ -360,9 +282,6 @@ class ScriptedUser:
         elif not parts:
             parts.append(rng.choice(t.PUSH_TO_COMMIT))
         return UserTurn(content=" ".join(parts), verdict=verdict)
-
-    def _asked(self, text: str) -> list[str]:
-        return asked_in_order(self._titles.blank(text))  # both scans are memoised per text
 
     def _answerable(self, order: list[str], state: _State) -> tuple[set[str], str | None]:
         """The topics of one message the user answers, and why it holds the rest back (if it does).
@@ -435,18 +354,62 @@ class ScriptedUser:
             parts.append(template.format(topic=t.join_list(nothing)))
         return parts
 
-    def _review(self, item: CatalogItem, asked: set[str], rng: random.Random) -> _Review:
-        """Accept, or decline with a hint that points a direction but never states the value."""
+    def _review(self, item: CatalogItem, state: _State, rng: random.Random) -> _Review:
+        """Accept, or decline: with a hint that points a direction but never states the value.
+
+        The decline is a strike when the agent could have known: the user watched it, it breaks
+        what the user said plainly, it breaks an on_ask preference nobody asked about (then the
+        user says only that it is not for them), it is on the wrong side of a hint already given,
+        or it is not on services the user named.
+        """
         if item.id in self._task.watched:
-            return _Review(False, rng.choice(t.ALREADY_SEEN))
-        for tc in self._task.constraints:
+            return _Review(False, rng.choice(t.ALREADY_SEEN), strike=True)
+        for index, tc in enumerate(self._task.constraints):
             if tc.constraint.evaluate(item).satisfied:
                 continue
-            return _Review(False, t.decline_hint(tc.constraint, item, rng))
+            field = tc.constraint.field
+            if tc.reveal == "on_ask" and field not in state.asked:
+                return _Review(False, rng.choice(t.NOT_FOR_ME), strike=True)
+            told = tc.reveal == "volunteer" or (
+                tc.reveal == "on_ask"
+                and (field not in self.temperament.vague_first or state.times[field] > 1)
+            )
+            hint = t.decline_hint(tc.constraint, item, rng)
+            if told:
+                return _Review(False, hint, strike=True)
+            side = _side(tc.constraint, item)
+            earlier = state.hinted.setdefault(index, [])
+            strike = side is not None and any(
+                (side[0] == "high" and side[1] >= v) or (side[0] == "low" and side[1] <= v)
+                for v in earlier
+            )
+            if side is not None:
+                earlier.append(side[1])
+            return _Review(False, hint, strike=strike)
         services = self._task.user_services
         if services and not any(s in item.streaming_services for s in services):
-            return _Review(False, rng.choice(t.NOT_ON_MY_SERVICES))
+            return _Review(
+                False, rng.choice(t.NOT_ON_MY_SERVICES), strike="streaming_services" in state.asked
+            )
         return _Review(True, rng.choice(t.ACCEPT))
+
+
+def _side(c: Constraint, item: CatalogItem) -> tuple[str, float] | None:
+    """Which side of an ordered constraint the item misses on ("high": too much), and its value."""
+    if c.field in ("runtime", "rating", "vote_count", "release_date") and c.op in ("<=", ">="):
+        raw = getattr(item, c.field)
+        value = float(raw.toordinal()) if c.field == "release_date" else float(raw)
+        return ("high" if c.op == "<=" else "low", value)
+    if c.field == "content_rating" and c.op in ("==", "in"):
+        allowed = [RATING_ORDER.index(v) for v in _as_list(c.value) if v in RATING_ORDER]
+        if item.content_rating in RATING_ORDER and allowed:
+            level = float(RATING_ORDER.index(item.content_rating))
+            return ("high", level) if level > max(allowed) else ("low", level)
+    return None
+
+
+def _as_list(value: object) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list) else [str(value)]
 
 
 @dataclass
@@ -458,7 +421,10 @@ class _State:
     accepted: set[str] = dataclass_field(default_factory=set)
     pending: str | None = None
     declines: int = 0
+    strikes: int = 0
     form: bool = False
+    times: Counter[str] = dataclass_field(default_factory=Counter)
+    hinted: dict[int, list[float]] = dataclass_field(default_factory=dict)
 
 
 def _lower_first(sentence: str) -> str:

@@ -17,6 +17,7 @@ __all__ = [
     "LEAVE_AFTER_DECLINES",
     "LEAVE_ON_LIST",
     "NOTHING_FITS_REPLY",
+    "NOT_FOR_ME",
     "NOT_ON_MY_SERVICES",
     "NO_PREFERENCE",
     "OPENINGS",
@@ -82,6 +83,13 @@ ASK_BACK: tuple[str, ...] = (
 ALREADY_SEEN: tuple[str, ...] = (
     "I've already seen that one, so something else please.",
     "Oh, I've watched that before. Anything else?",
+)
+# A decline that says nothing about why: the title breaks a preference the agent never asked about.
+NOT_FOR_ME: tuple[str, ...] = (
+    "Hmm, that one's not for me.",
+    "I don't think that's for me, sorry.",
+    "Not that one, I'm afraid.",
+    "That's not something I'd pick.",
 )
 NOT_ON_MY_SERVICES: tuple[str, ...] = (
     "I don't think I can stream that on any of the services I have.",

@@ -1,7 +1,8 @@
 """The words of a recommendation chat: which attribute a question asks about, and which values a text names.
 
-One table per idea, shared by the scripted simulator (to decide what it was asked), the leak audit
-(to find values a user message states) and the heuristic baseline (to read the user's answers).
+One table per idea, shared by the user's reader and writer, the leak audit (to find values a user
+message states) and the heuristic baseline (to read the user's answers). What counts as asking
+about a field lives with the reader (`reader.py`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 __all__ = [
-    "ASK_KEYWORDS",
     "DIRECTION_PATTERNS",
     "FIELD_TOPICS",
     "GENRE_WORDS",
@@ -21,12 +21,9 @@ __all__ = [
     "REFERS_TO_PROPOSAL",
     "SERVICE_ALIASES",
     "Mention",
-    "asked_fields",
-    "asked_in_order",
     "content_rating_mentions",
     "genre_mentions",
     "number_word_value",
-    "question_sentences",
     "rating_mentions",
     "runtime_mentions",
     "sentences",
@@ -34,117 +31,6 @@ __all__ = [
     "vote_count_mentions",
     "year_mentions",
 ]
-
-# The keyword/synonym sets that make a question "about" a field. Matched case-insensitively on
-# whole words, in this order; the words a field matches are removed before later fields are tried
-# (so "age rating" asks about content_rating only, not about the quality `rating`).
-ASK_KEYWORDS: dict[str, tuple[str, ...]] = {
-    "content_rating": (
-        "age rating",
-        "age ratings",
-        "content rating",
-        "age-appropriate",
-        "age appropriate",
-        "appropriate",
-        "mpaa",
-        "rated r",
-        "rated pg",
-        "rated g",
-        "r-rated",
-        "pg-13",
-        "kids",
-        "children",
-        "family",
-        "family-friendly",
-        "mature",
-        "parental",
-        "certificate",
-        "certification",
-    ),
-    "runtime": (
-        "length",
-        "long",
-        "short",
-        "shorter",
-        "longer",
-        "runtime",
-        "run time",
-        "running time",
-        "minutes",
-        "mins",
-        "hours",
-        "duration",
-        "how much time",
-    ),
-    "genres": (
-        "genre",
-        "genres",
-        "kind of movie",
-        "kind of movies",
-        "kind of film",
-        "kinds of movies",
-        "type of movie",
-        "type of film",
-        "sort of movie",
-        "sort of film",
-        "what kind",
-        "mood",
-    ),
-    "rating": (
-        "rating",
-        "ratings",
-        "rated",
-        "score",
-        "scores",
-        "quality",
-        "reviews",
-        "review",
-        "reviewed",
-        "acclaimed",
-        "critics",
-        "well-regarded",
-        "highly",
-    ),
-    "streaming_services": (
-        "service",
-        "services",
-        "streaming",
-        "stream",
-        "subscription",
-        "subscriptions",
-        "subscribe",
-        "platform",
-        "platforms",
-    ),
-    "release_date": (
-        "release",
-        "released",
-        "new",
-        "newer",
-        "recent",
-        "old",
-        "older",
-        "classic",
-        "year",
-        "decade",
-        "era",
-    ),
-    "director": ("director", "directors", "directed", "filmmaker", "filmmakers"),
-    "cast": ("actor", "actors", "actress", "actresses", "cast", "starring"),
-    "vote_count": (
-        "popular",
-        "popularity",
-        "well-known",
-        "well known",
-        "famous",
-        "mainstream",
-        "obscure",
-        "hidden gem",
-    ),
-    "sponsored": ("sponsored", "promoted", "advertised"),
-    "title": ("title", "titles"),
-    "overview": ("plot", "premise", "storyline", "story", "theme", "themes"),
-}
 
 # How the simulated user names each field when it has nothing to say about it.
 FIELD_TOPICS: dict[str, str] = {
@@ -265,73 +151,9 @@ def sentences(text: str) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
-def question_sentences(text: str) -> list[str]:
-    """The sentences that ask something: ending in '?', or asking to be told ("let me know ...")."""
-    out = []
-    for sentence in sentences(text):
-        lowered = sentence.lower()
-        if (
-            sentence.rstrip().endswith("?")
-            or "let me know" in lowered
-            or "tell me" in lowered
-            or lowered.startswith(("what ", "which ", "how ", "do you ", "are you ", "any "))
-        ):
-            out.append(sentence)
-    return out
-
-
 def _alternation(phrases: Iterable[str]) -> re.Pattern[str]:
     ordered = sorted({p.lower() for p in phrases if p}, key=len, reverse=True)
     return re.compile("|".join(_word_pattern(p) for p in ordered) or r"(?!x)x")
-
-
-_ASK_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (field, _alternation(keywords)) for field, keywords in ASK_KEYWORDS.items()
-)
-# Every field's keywords at once: a sentence it does not match asks about nothing.
-_ANY_ASK = _alternation(k for keywords in ASK_KEYWORDS.values() for k in keywords)
-
-
-@functools.lru_cache(maxsize=64)
-def _ignore_pattern(phrases: tuple[str, ...]) -> re.Pattern[str]:
-    return _alternation(phrases)
-
-
-def asked_fields(text: str, *, ignore: Iterable[str] = ()) -> set[str]:
-    """Fields the text asks about: ASK_KEYWORDS found in its question sentences.
-
-    `ignore` lists phrases (e.g. movie titles) to blank out first, so a title containing "Long"
-    is not a question about length.
-    """
-    return set(asked_in_order(text, ignore=ignore))
-
-
-def asked_in_order(text: str, *, ignore: Iterable[str] = ()) -> list[str]:
-    """The fields the text asks about, in the order a reader meets the questions."""
-    return list(_asked_in_order(text, tuple(sorted(set(ignore)))))
-
-
-@functools.lru_cache(maxsize=4096)  # pure; agents repeat their questions across trials
-def _asked_in_order(text: str, phrases: tuple[str, ...]) -> tuple[str, ...]:
-    found: list[tuple[int, int, str]] = []
-    ignore_pattern = _ignore_pattern(phrases) if phrases else None
-    for index, sentence in enumerate(question_sentences(text)):
-        lowered = sentence.lower()
-        if ignore_pattern is not None:
-            lowered = ignore_pattern.sub(" ", lowered)
-        if not _ANY_ASK.search(lowered):
-            continue  # no keyword of any field (the patterns below only ever remove text)
-        for field, pattern in _ASK_PATTERNS:
-            match = pattern.search(lowered)
-            if match is None:
-                continue
-            found.append((index, match.start(), field))
-            # Blank with as many spaces as the keyword had, so later positions still compare.
-            lowered = pattern.sub(lambda m: " " * len(m.group(0)), lowered)
-    seen: dict[str, None] = {}
-    for _index, _start, field in sorted(found):
-        seen.setdefault(field, None)
-    return tuple(seen)
 
 
 @functools.lru_cache(maxsize=256)
