@@ -83,6 +83,10 @@ class RuleSet(BaseModel):
     malformed_arguments_fail_trial: bool = Field(
         description="Tool-call arguments that are not a JSON object end the trial unscored"
     )
+    search_shows_constraint_fields: bool = Field(
+        description="search_catalog results also carry runtime, vote_count, content_rating and "
+        "streaming_services, so candidates can be checked without a metadata call each"
+    )
     # -- loop ---------------------------------------------------------------------------------
     every_recommend_runs: bool = Field(
         description="Every tool call of a reply runs, including recommends after the first"
@@ -128,6 +132,7 @@ RULE_SETS: dict[RuleSetName, RuleSet] = {
         failed_recommend_ends_trial=True,
         null_words_abstain=False,
         malformed_arguments_fail_trial=True,
+        search_shows_constraint_fields=False,
         every_recommend_runs=True,
         text_with_tool_calls_ends_turn=False,
         empty_reply_goes_to_user=False,
@@ -148,6 +153,7 @@ RULE_SETS: dict[RuleSetName, RuleSet] = {
         failed_recommend_ends_trial=False,
         null_words_abstain=True,
         malformed_arguments_fail_trial=False,
+        search_shows_constraint_fields=True,
         every_recommend_runs=False,
         text_with_tool_calls_ends_turn=True,
         empty_reply_goes_to_user=True,
@@ -256,6 +262,15 @@ RULE_DIFFERENCES: tuple[RuleDifference, ...] = (
         "The tool returns an error saying what was wrong and the trial continues.",
     ),
     RuleDifference(
+        ("search_shows_constraint_fields",),
+        "tools",
+        "What a search result shows",
+        "id, title, genres, release date, rating and overview; runtime, vote count, content rating "
+        "and services need a get_metadata call per movie.",
+        "The v1 fields plus runtime, vote_count, content_rating and streaming_services, so a "
+        "careful agent checks candidates within the tool budget instead of one call per movie.",
+    ),
+    RuleDifference(
         ("every_recommend_runs",),
         "loop",
         "Several recommend calls in one reply",
@@ -310,7 +325,8 @@ RULE_DIFFERENCES: tuple[RuleDifference, ...] = (
         "loop",
         "The user's patience",
         "The user never leaves; the conversation runs until a recommend or the turn limit.",
-        "After a seeded 2-4 declined proposals, or a message naming several new titles, the "
-        "user leaves and the trial ends with stop reason user_left (scored as a failure).",
+        "After a seeded 2-3 avoidable declines (strikes), a task-set cap of declines, or a "
+        "message putting forward several new titles, the user leaves and the trial ends with "
+        "stop reason user_left (scored as a failure).",
     ),
 )

@@ -185,6 +185,14 @@ class _Encodings:
             lambda query, top_k: _json(index.search(query, top_k=top_k))
         )
         items = {item.id: item for item in catalog.items}
+        self.search_with_fields = functools.lru_cache(maxsize=4096)(
+            lambda query, top_k: _json(
+                [
+                    {**record, **_constraint_fields(items[str(record["id"])])}
+                    for record in index.search(query, top_k=top_k)
+                ]
+            )
+        )
         self.metadata = functools.lru_cache(maxsize=4096)(
             lambda item_id: _json(items[item_id].model_dump(mode="json"))
         )
@@ -205,6 +213,16 @@ _CATALOG_ONLY_TOOLS = frozenset(
         FILTER_TOOL_NAME,
     }
 )
+
+
+def _constraint_fields(item: CatalogItem) -> dict[str, Any]:
+    """The fields a v2 search result adds to the v1 shape."""
+    return {
+        "runtime": item.runtime,
+        "vote_count": item.vote_count,
+        "content_rating": item.content_rating,
+        "streaming_services": list(item.streaming_services),
+    }
 
 
 def _encodings(catalog: Catalog) -> _Encodings:
@@ -338,10 +356,14 @@ class CatalogTools:
     ) -> Encoded:
         """Search the movie catalog with free text.
 
-        Returns up to 20 best-matching movies (id, title, genres, release_date, rating, overview),
-        best first. Use get_metadata for runtime, cast, content rating and streaming services.
+        Returns up to 20 best-matching movies (id, title, genres, release_date, rating, overview;
+        under the v2 rules also runtime, vote_count, content_rating and streaming_services), best
+        first. Use get_metadata for every field of one movie (cast, director, ...).
         """
-        return Encoded(_encodings(self._catalog).search(query, SEARCH_TOP_K))
+        encodings = _encodings(self._catalog)
+        if self._rules.search_shows_constraint_fields:
+            return Encoded(encodings.search_with_fields(query, SEARCH_TOP_K))
+        return Encoded(encodings.search(query, SEARCH_TOP_K))
 
     @tool
     def get_metadata(

@@ -1,24 +1,26 @@
-"""The scripted user simulator: a seeded, rule-based user with finite patience who follows the reveal rules.
+"""The scripted user's decision engine and template writer: a seeded user whose variation changes the path, never the outcome.
 
-Rules (see ASK_KEYWORDS in `vocabulary.py` for what counts as asking about a field):
+The reader (`reader.py`) turns each agent message into acts; this module decides the reply from
+the ledger of the task's constraints and words it from the template bank (`templates.py`):
 - the first message is a request plus every `volunteer` constraint, in seeded paraphrase;
 - an `on_ask` constraint is stated only once the agent has asked about its field, and only the
   topics asked are answered; for some fields (seeded) the first answer is vague ("nothing too
   long") and the number comes only when the agent asks about that topic again;
-- questions cost patience too: one message gets answers to at most a seeded 2-4 topics (the first
-  ones asked), and over the conversation the user answers a seeded 4-6 distinct topics, then
-  declines further questions and asks for a pick - so a questionnaire is not a free readout of
-  every preference, and choosing what to ask matters;
+- one message gets answers to at most 3 topics (the first ones asked; more makes it a form, and
+  no further topics are answered), and over the conversation the user answers the task's on_ask
+  fields plus two (at least four) distinct taste topics - asking the right questions is always
+  enough, a questionnaire of everything is not;
 - a `hidden` constraint is never stated; a proposal that breaks it gets a directional hint
-  without the value;
+  without the value; one that breaks an on_ask constraint nobody asked about gets "not for me";
 - asked about streaming services, the user lists the services it subscribes to;
-- a proposal (a catalog title or id named in the agent's message) that breaks nothing is
-  accepted; otherwise it is declined (already watched, not on my services, or a hint). Sometimes
-  (seeded) the user first asks what a proposed title is about and decides on the next message;
-- patience is finite: after a seeded 2-4 declined proposals the user leaves, and naming more
-  than one new title in a message makes it leave at once (verdict `leave`, stop `user_left`) -
-  so a verdict on a named title is never free;
-- "I found nothing" gets the same neutral reply whether or not the task has a valid answer;
+- a proposal (a title the reader finds put forward) that breaks nothing is accepted; otherwise it
+  is declined. Sometimes (seeded) the user first asks what a proposed title is about;
+- patience is spent on strikes (declines the agent could have avoided: watched, stated or
+  answered preferences broken, a hint ignored, an unasked on_ask preference, services named):
+  after a seeded 2-3 the user leaves; informative declines are capped by the task at 3 + 2 per
+  hidden or vague constraint. Putting forward more than one new title makes it leave at once;
+- "I found nothing" gets the same neutral reply whether or not the task has a valid answer, and
+  only `recommend()` without an id abstains;
 - an agent that neither asks nor proposes is pushed to commit.
 Wording and decisions are functions of (task, catalog, seed, conversation): same seed, same reply.
 """
