@@ -29,18 +29,14 @@ from __future__ import annotations
 
 import random
 import re
-from collections import Counter
-from dataclasses import dataclass
-from dataclasses import field as dataclass_field
 
-from runner.catalog import Catalog, CatalogItem
+from runner.catalog import Catalog
 from runner.protocols import UserTurn
-from runner.simulators import templates as t
+from runner.simulators.acts import PushToCommit, ReplyAct
+from runner.simulators.engine import DecisionEngine, EngineState, Temperament, temperament
 from runner.simulators.reader import NOTHING_FITS_RE, TitleIndex, rule_reader, title_index
 from runner.simulators.vocabulary import (
     DIRECTION_PATTERNS,
-    FIELD_TOPICS,
-    RATING_ORDER,
     content_rating_mentions,
     genre_mentions,
     rating_mentions,
@@ -48,7 +44,8 @@ from runner.simulators.vocabulary import (
     service_mentions,
     year_mentions,
 )
-from runner.tasks import Constraint, Task, TaskConstraint
+from runner.simulators.writer import TemplateWriter
+from runner.tasks import Constraint, Task
 from runner.transcript import ComponentSpec, MessageEvent, Transcript
 
 __all__ = [
@@ -111,88 +108,25 @@ def persona_line(task: Task) -> str | None:
     return first
 
 
-@dataclass(frozen=True)
-class _Review:
-    """The scripted user's verdict on one proposed item (a strike: the agent could have known)."""
-
-    accepted: bool
-    sentence: str
-    strike: bool = False
-
-
-@dataclass(frozen=True)
-class Temperament:
-    """The user's decisions for one trial: what varies with the seed changes the path, never the outcome.
-
-    `strikes`: declines the user sits through of titles the agent could have known were wrong (they
-    break something the user already said, a hint it already gave, an on_ask preference the agent
-    never asked about, the user's history); at that many it leaves. Seeded 2 or 3.
-    `decline_cap`: declines of any kind before the user leaves; set by the task (3 + 2 per hidden
-    or vaguely answered constraint), so an agent that learns from every hint always has room.
-    `vague_first`: fields whose first answer is value-free ("nothing too long"); asked again,
-    the user gives the number. `ask_back`: the chance it asks about a proposed title first.
-    `topics_per_message`: how many of the topics asked in one message it answers (the first ones).
-    `question_patience`: how many distinct taste topics it answers in the whole conversation; set
-    by the task (its on_ask fields plus two, at least four), so asking well is always enough.
-    """
-
-    strikes: int
-    decline_cap: int
-    vague_first: frozenset[str]
-    ask_back: float
-    topics_per_message: int
-    question_patience: int
-
-
-STRIKE_CHOICES: tuple[int, ...] = (2, 3)
-TOPICS_PER_MESSAGE_CHOICES: tuple[int, ...] = (3,)
-# Which services the user has is a plain fact, not a taste: telling it costs no patience.
-FREE_TOPICS = frozenset({"streaming_services"})
-VAGUE_SHARE = 0.5
-ASK_BACK_SHARE = 0.3
-
-
-def temperament(task: Task, seed: int) -> Temperament:
-    """The seeded temperament of the user of `task` in the trial with `seed`."""
-    rng = random.Random(f"temperament|{seed}|{task.id}")
-    strikes = rng.choice(STRIKE_CHOICES)
-    vague = frozenset(
-        tc.constraint.field
-        for tc in task.constraints
-        if tc.reveal == "on_ask"
-        and t.vague_constraint(tc.constraint, random.Random(0)) is not None
-        and rng.random() < VAGUE_SHARE
-    )
-    on_ask = {tc.constraint.field for tc in task.constraints if tc.reveal == "on_ask"}
-    learnable = sum(
-        1
-        for tc in task.constraints
-        if tc.reveal == "hidden" or (tc.reveal == "on_ask" and tc.constraint.field in vague)
-    )
-    return Temperament(
-        strikes=strikes,
-        decline_cap=3 + 2 * learnable,
-        vague_first=vague,
-        ask_back=ASK_BACK_SHARE,
-        topics_per_message=rng.choice(TOPICS_PER_MESSAGE_CHOICES),
-        question_patience=max(4, len(on_ask - FREE_TOPICS) + 2),
-    )
-
-
 class ScriptedUser:
-    """A rule-based user for one task: its wording and its decisions (patience, vagueness) vary with the seed."""
+    """A user for one task: a reader, the decision engine and a writer (offline: rules and templates).
+
+    Decisions use their own seeded rng stream and the writer another, so swapping the writer never
+    changes a decision.
+    """
 
     def __init__(self, task: Task, catalog: Catalog, seed: int) -> None:
         self._task = task
         self._catalog = catalog
         self._seed = seed
-        self._titles = title_index(catalog)
         self._reader = rule_reader(catalog)
+        self._writer = TemplateWriter(catalog)
+        self._engine = DecisionEngine(task, catalog, seed, persona_line(task))
+        self.temperament = self._engine.temperament
         self._watched = frozenset(task.watched)
-        self.temperament = temperament(task, seed)
         self._seen: list[str] = []
-        self._state = _State()
-        self._last = UserTurn(content="")
+        self._state = EngineState()
+        self._last = ReplyAct(parts=[PushToCommit()])
 
     @property
     def spec(self) -> ComponentSpec:
@@ -203,230 +137,37 @@ class ScriptedUser:
         """The topics the user has answered so far in the conversation it last replied to."""
         return frozenset(self._state.asked)
 
-    def _rng(self, turn: int) -> random.Random:
-        return random.Random(f"scripted|{self._seed}|{self._task.id}|{turn}")
+    def _rng(self, stream: str, turn: int) -> random.Random:
+        return random.Random(f"{stream}|{self._seed}|{self._task.id}|{turn}")
 
     async def respond(self, conversation: list[MessageEvent]) -> UserTurn:
         return self.reply(conversation)
 
-    # -- the rules ------------------------------------------------------------------------
+    def decide(self, conversation: list[MessageEvent]) -> ReplyAct:
+        """The act the user replies with, given the visible conversation.
 
-    def reply(self, conversation: list[MessageEvent]) -> UserTurn:
-        """The user's next message given the visible conversation (synchronous core of `respond`).
-
-        The user's state (what was asked, proposed, declined) is re-derived from the conversation
-        each time, so the reply is a pure function of (task, catalog, seed, conversation).
+        The state (what was asked, proposed, declined) is re-derived from the agent's messages, so
+        the act is a pure function of (task, catalog, seed, the agent's messages).
         """
-        user_turns = sum(1 for m in conversation if m.role == "user")
-        if user_turns == 0:
-            return UserTurn(content=self._opening(self._rng(0)))
+        if not any(m.role == "user" for m in conversation):
+            return self._engine.opening()
         texts = [m.content for i, m in enumerate(conversation) if m.role == "agent" and i > 0]
         if texts[: len(self._seen)] != self._seen or not self._seen:
-            self._seen, self._state, self._last = [], _State(), UserTurn(content="")
+            self._seen, self._state = [], EngineState()
         for text in texts[len(self._seen) :]:  # replay only what is new since the last reply
             self._seen.append(text)
-            self._last = self._react(text, self._state, self._rng(len(self._seen)))
+            reading = self._reader.read(text, watched=self._watched, pending=self._state.pending)
+            self._last = self._engine.react(
+                reading, self._state, self._rng("decide", len(self._seen))
+            )
         return self._last
 
-    def _react(self, text: str, state: _State, rng: random.Random) -> UserTurn:
-        """React to one agent message, updating `state` (replayed over the whole conversation)."""
-        reading = self._reader.read(text, watched=self._watched, pending=state.pending)
-        asked_order = list(reading.asked)
-        asked_now, held_back = self._answerable(asked_order, state)
-        new = [i for i in reading.proposed if i not in state.named]
-        state.named.update(reading.proposed)
-        parts: list[str] = []
-        verdict: str = "continue"
-        if asked_now:
-            parts += self._answers(asked_now, state, rng)
-        if held_back:
-            parts.append(rng.choice(t.TOO_MANY_QUESTIONS[held_back]))
-        state.asked |= asked_now
-        state.times.update(asked_now)
-        if len(new) > 1:
-            return UserTurn(content=rng.choice(t.LEAVE_ON_LIST), verdict="leave")
-        target = new[0] if new else None
-        if (
-            target is None
-            and state.pending is not None
-            and (state.pending in reading.named or not asked_now)
-        ):
-            target = state.pending  # the agent answered the question about the pending title
-        if target is not None:
-            item = self._catalog.get(target)
-            assert item is not None
-            if target != state.pending and rng.random() < self.temperament.ask_back:
-                state.pending = target
-                parts.append(rng.choice(t.ASK_BACK).format(title=item.title))
-                return UserTurn(content=" ".join(parts), verdict="continue")
-            state.pending = None
-            review = self._review(item, state, rng)
-            if review.accepted:
-                state.accepted.add(target)
-                parts.append(review.sentence)
-                return UserTurn(content=" ".join(parts), verdict="accept")
-            state.declines += 1
-            state.strikes += review.strike
-            parts.append(review.sentence)
-            mood = self.temperament
-            if state.strikes >= mood.strikes or state.declines >= mood.decline_cap:
-                parts.append(rng.choice(t.LEAVE_AFTER_DECLINES))
-                return UserTurn(content=" ".join(parts), verdict="leave")
-            return UserTurn(content=" ".join(parts), verdict="decline")
-        if not asked_order:
-            if reading.nothing_fits:
-                parts.append(rng.choice(t.NOTHING_FITS_REPLY))
-            elif state.accepted:
-                parts.append(rng.choice(t.ASK_AGAIN_AFTER_ACCEPT))
-                verdict = "accept"
-            else:
-                parts.append(rng.choice(t.PUSH_TO_COMMIT))
-        elif not parts:
-            parts.append(rng.choice(t.PUSH_TO_COMMIT))
-        return UserTurn(content=" ".join(parts), verdict=verdict)
-
-    def _answerable(self, order: list[str], state: _State) -> tuple[set[str], str | None]:
-        """The topics of one message the user answers, and why it holds the rest back (if it does).
-
-        The first `topics_per_message` topics asked are answered; a topic not answered before
-        counts against `question_patience` (asking again about a topic - to pin down a vague
-        answer - is free). Held back: "patience" when the user has answered all the topics it
-        will, "at_once" when the message asked more than it answers in one go.
-        """
-        mood = self.temperament
-        answered: list[str] = []
-        fresh = 0
-        held: str | None = None
-        for field in order:
-            if len(answered) >= mood.topics_per_message:
-                # A form: the user answers its first questions, and that is all it will answer.
-                held = held or "at_once"
-                state.form = True
-                break
-            if field in state.asked or field in FREE_TOPICS:
-                answered.append(field)  # asked again, or a plain fact: no patience spent
-            elif state.form or len(state.asked - FREE_TOPICS) + fresh >= mood.question_patience:
-                held = "patience"
-            else:
-                answered.append(field)
-                fresh += 1
-        return set(answered), held
-
-    def _opening(self, rng: random.Random) -> str:
-        parts = [rng.choice(t.OPENINGS)]
-        line = persona_line(self._task)
-        if line:
-            parts.append(line)
-        volunteered = [tc.constraint for tc in self._task.constraints if tc.reveal == "volunteer"]
-        parts += [t.dress(t.state_constraint(c, rng), rng) for c in volunteered]
-        if not volunteered:
-            parts.append("I'm open to suggestions.")
-        return " ".join(parts)
-
-    def _stateable(self, tc: TaskConstraint, asked: set[str]) -> bool:
-        return tc.reveal == "volunteer" or (tc.reveal == "on_ask" and tc.constraint.field in asked)
-
-    def _answers(self, fields: set[str], state: _State, rng: random.Random) -> list[str]:
-        """Answers to the topics asked (only those): vague the first time for a vague field."""
-        asked = state.asked | fields
-        parts: list[str] = []
-        nothing: list[str] = []
-        for field in FIELD_TOPICS:
-            if field not in fields:
-                continue
-            stated = [
-                tc.constraint
-                for tc in self._task.constraints
-                if tc.constraint.field == field and self._stateable(tc, asked)
-            ]
-            vague = field in self.temperament.vague_first and field not in state.asked
-            sentences: list[str] = []
-            for c in stated:
-                sentence = t.vague_constraint(c, rng) if vague else None
-                sentences.append(sentence or t.dress(t.state_constraint(c, rng), rng))
-            if field == "streaming_services":
-                parts.append(t.subscription_sentence(list(self._task.user_services), rng))
-                parts += sentences
-            elif stated:
-                parts += sentences
-            else:
-                nothing.append(FIELD_TOPICS[field])
-        if nothing:
-            template = rng.choice(t.NO_PREFERENCE)
-            parts.append(template.format(topic=t.join_list(nothing)))
-        return parts
-
-    def _review(self, item: CatalogItem, state: _State, rng: random.Random) -> _Review:
-        """Accept, or decline: with a hint that points a direction but never states the value.
-
-        The decline is a strike when the agent could have known: the user watched it, it breaks
-        what the user said plainly, it breaks an on_ask preference nobody asked about (then the
-        user says only that it is not for them), it is on the wrong side of a hint already given,
-        or it is not on services the user named.
-        """
-        if item.id in self._task.watched:
-            return _Review(False, rng.choice(t.ALREADY_SEEN), strike=True)
-        for index, tc in enumerate(self._task.constraints):
-            if tc.constraint.evaluate(item).satisfied:
-                continue
-            field = tc.constraint.field
-            if tc.reveal == "on_ask" and field not in state.asked:
-                return _Review(False, rng.choice(t.NOT_FOR_ME), strike=True)
-            told = tc.reveal == "volunteer" or (
-                tc.reveal == "on_ask"
-                and (field not in self.temperament.vague_first or state.times[field] > 1)
-            )
-            hint = t.decline_hint(tc.constraint, item, rng)
-            if told:
-                return _Review(False, hint, strike=True)
-            side = _side(tc.constraint, item)
-            earlier = state.hinted.setdefault(index, [])
-            strike = side is not None and any(
-                (side[0] == "high" and side[1] >= v) or (side[0] == "low" and side[1] <= v)
-                for v in earlier
-            )
-            if side is not None:
-                earlier.append(side[1])
-            return _Review(False, hint, strike=strike)
-        services = self._task.user_services
-        if services and not any(s in item.streaming_services for s in services):
-            return _Review(
-                False, rng.choice(t.NOT_ON_MY_SERVICES), strike="streaming_services" in state.asked
-            )
-        return _Review(True, rng.choice(t.ACCEPT))
-
-
-def _side(c: Constraint, item: CatalogItem) -> tuple[str, float] | None:
-    """Which side of an ordered constraint the item misses on ("high": too much), and its value."""
-    if c.field in ("runtime", "rating", "vote_count", "release_date") and c.op in ("<=", ">="):
-        raw = getattr(item, c.field)
-        value = float(raw.toordinal()) if c.field == "release_date" else float(raw)
-        return ("high" if c.op == "<=" else "low", value)
-    if c.field == "content_rating" and c.op in ("==", "in"):
-        allowed = [RATING_ORDER.index(v) for v in _as_list(c.value) if v in RATING_ORDER]
-        if item.content_rating in RATING_ORDER and allowed:
-            level = float(RATING_ORDER.index(item.content_rating))
-            return ("high", level) if level > max(allowed) else ("low", level)
-    return None
-
-
-def _as_list(value: object) -> list[str]:
-    return [str(v) for v in value] if isinstance(value, list) else [str(value)]
-
-
-@dataclass
-class _State:
-    """What the user has been through so far in the conversation (rebuilt on every reply)."""
-
-    asked: set[str] = dataclass_field(default_factory=set)
-    named: set[str] = dataclass_field(default_factory=set)
-    accepted: set[str] = dataclass_field(default_factory=set)
-    pending: str | None = None
-    declines: int = 0
-    strikes: int = 0
-    form: bool = False
-    times: Counter[str] = dataclass_field(default_factory=Counter)
-    hinted: dict[int, list[float]] = dataclass_field(default_factory=dict)
+    def reply(self, conversation: list[MessageEvent]) -> UserTurn:
+        """The user's next message (synchronous core of `respond`)."""
+        act = self.decide(conversation)
+        turn = len(self._seen) if any(m.role == "user" for m in conversation) else 0
+        text = self._writer.write(act, self._rng("write", turn))
+        return UserTurn(content=text, verdict=act.verdict)
 
 
 def _lower_first(sentence: str) -> str:
