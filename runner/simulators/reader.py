@@ -21,8 +21,10 @@ only lets the user answer such a message in kind.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from runner.catalog import Catalog
@@ -74,7 +76,9 @@ _GENRE_FORMS: tuple[str, ...] = (
     "science[- ]fiction", "scary", "slashers?", "spooky", "spy", "spies", "superhero(?:es)?",
     "suspense(?:ful)?", "tear[- ]?jerkers?", "thrillers?", "thrilling", "true crime", "uplifting",
     "war", "war (?:films?|movies?|stories)", "westerns?", "whodunn?its?", "zombies?", "tv movies?",
-    "cry", "romcoms?", "chillers?", "mind[- ]bending",
+    "cry", "romcoms?", "chillers?", "mind[- ]bending", "non-?fiction", "edge of (?:your|the) seat",
+    "spectacle", "big[- ]screen", "small and quiet", "quiet", "intimate", "escapist", "wholesome",
+    "slow[- ]burn", "nail[- ]biters?", "feel[- ]bad", "bittersweet", "hilarious", "chilling",
 )
 
 # Field -> regex fragments (matched case-insensitively on word boundaries). Tried in this order:
@@ -94,9 +98,12 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"young ones?", r"anyone young", r"grown[- ]ups?(?:[- ]only)?", r"whole family",
         r"(?:the )?family can (?:watch|enjoy)", r"everyone can watch",
         r"all ages", r"family (?:movie |film )?nights?", r"scare(?:s|d)? easily", r"gets? scared",
-        r"(?:how much|any|what level of) (?:gore|violence|blood)", r"how old", r"years? old",
+        r"(?:how much|any|what level of) (?:gore|violence|blood)", r"how old", r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen)[- ]years?[- ]old", r"year[- ]olds?",
         r"mature(?: content| themes)?", r"adult (?:content|themes)", r"violen(?:ce|t)", r"gore",
         r"gory", r"swearing", r"bad language", r"nudity", r"okay for (?:your|the) (?:group|kids|family|audience)",
+        r"(?:anyone|someone|kids?|children|viewers?|nobody|no one) under (?:\d+|thirteen|twelve|ten|"
+        r"eighteen|seventeen)", r"under[- ](?:13|12|10|18|17)s", r"bedtime story",
+        r"date night", r"age[- ]rating ceiling", r"ceiling",
     ),
     "vote_count": (
         r"popular(?:ity)?", r"well[- ]known", r"widely[- ](?:seen|known)", r"mainstream",
@@ -106,7 +113,9 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"off the beaten (?:path|track)", r"deep cuts?", r"known titles?", r"household names?",
         r"underground", r"(?:a lot of|lots of|most|many) people (?:have )?(?:seen|watched|know)",
         r"people have seen", r"(?:big|wide) audiences?", r"lesser[- ]seen", r"little[- ]seen",
-        r"under[- ]?seen", r"overlooked", r"off[- ]radar",
+        r"under[- ]?seen", r"overlooked", r"off[- ]radar", r"crowd[- ]favou?rites?",
+        r"(?:sheer )?popularity", r"much[- ]watched", r"well[- ]loved",
+        r"(?:few|not many|many|lots of|a lot of) people (?:have )?(?:seen|watched|know|rated|heard of)", r"discover(?:y|ies)",
     ),
     "runtime": (
         r"how long", r"length", r"lengthy", r"runtimes?", r"run[- ]?times?", r"running times?",
@@ -114,7 +123,8 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"short(?:er|ish)?", r"epics?", r"marathons?", r"how much time",
         r"time (?:do you have|you have|you've got|have you got|budget|limit|window)",
         r"time commitment", r"bed ?time", r"attention span", r"clocks? in", r"drag(?:s|gy)? on",
-        r"(?:\w+-)+(?:hours?|minutes?|mins?)", r"\d+\s*(?:m|h)",
+        r"(?:\w+-)+(?:hours?|minutes?|mins?)", r"\d+\s*(?:m|h)", r"time available",
+        r"available time", r"how much long", r"runs? (?:under|over)",
     ),
     "rating": (
         r"reviews?", r"reviewed", r"reviewers?", r"ratings?", r"rated", r"highly[- ]rated",
@@ -160,7 +170,7 @@ WEAK_PATTERNS: dict[str, tuple[str, ...]] = {
         r"language", r"graphic", r"explicit", r"ages?", r"adult", r"squeamish", r"group",
         r"too (?:scary|intense|dark|disturbing|grown[- ]up)", r"(?:your|the) audience",
         r"with (?:the|your) family",
-        r"who(?:'s| is| will be| are you)? (?:watching|joining)",
+        r"who(?:'s| is| will be| are you|'ll be| will)? (?:watching|joining)",
         r"watching (?:it )?(?:with|alone|solo)",
     ),
     "vote_count": (r"hits?", r"buzz(?:y)?", r"indie", r"famous", r"heard of", r"smash(?:es)?"),
@@ -200,7 +210,10 @@ _NOT_A_FIELD = re.compile(
     r"dive into|look into|check (?:out )?(?:the )?(?:reviews|ratings)|get into|"
     r"(?:our|the|my) (?:catalog|search|tools?|service)|this service|customer service|"
     r"heard of (?:it|that|this|them)|(?:recently|lately) (?:seen|watched|loved|enjoyed|liked)|(?:on|in) (?:my|our) (?:end|side)|"
-    r"your (?:call|pick)|have fun|the fun)\b"
+    r"your (?:call|pick)|have fun|the fun|(?:short|long) (?:week|weekend|night|shift|drive|trip|"
+    r"flight|walk)|old (?:friends?|flame|house|man|woman|life|days|self|"
+    r"ways|school|colleague|partner|home|town)|lifelong|(?:release|released) (?:it|them) (?:to|for)|"
+    r"rated (?:it|them) (?:highly|well))\b"
 )
 # fmt: on
 
@@ -213,7 +226,10 @@ _ASKING_CUE = re.compile(
     r"(?:could|can|would) you (?:share|say|tell|let|give|describe|list|mention|clarify|confirm|"
     r"point|mind)|please (?:share|tell|let|list|describe|say|mention|confirm)|"
     r"share (?:with me|your|which|what|how|whether|if|any)|mind sharing|"
-    r"it(?:'d| would) help (?:me )?(?:to know|if|a lot to)|(?:helpful|good|useful) to know|"
+    r"it(?:'d| would) help (?:me )?(?:to (?:know|hear|learn|understand)|if|a lot to)|"
+    r"(?:helpful|useful) to (?:know|hear)|good to (?:know|hear) (?:which|what|whether|if|how)|"
+    r"i'?d be (?:curious|interested|keen|glad|happy) "
+    r"(?:to|which|whether|if|what|how)|i'?d (?:be )?(?:love|like) to learn|"
     r"help me (?:understand|know|narrow)|give me (?:a sense|an idea|a feel)|"
     r"(?:get|have|like|want) a (?:sense|feel|feeling|read) (?:of|for)|i'?d appreciate|"
     r"appreciate (?:knowing|hearing|it if)|(?:want|need) to know|do tell|fill me in|"
@@ -236,8 +252,18 @@ _QUESTION_START = re.compile(
 # A question that asks whether what was just said suits the user, or what the user thinks of it.
 _SUITS_YOU = re.compile(
     r"(?i)\b(?:(?:is|would|will|was|could) (?:that|this|it)|that's|(?:that|this|it) (?:okay|ok|"
-    r"fine|alright)|too \w+|(?:have|got|use|subscribe to) (?:either|any of|both)|"
+    r"fine|alright)|that fine|does (?:that|this|it) (?:matter|bother)|fit (?:that|it) in|"
+    r"live with (?:that|it)|manage (?:that|it)|handle (?:that|it)|a (?:problem|dealbreaker)|"
+    r"an issue|too \w+|(?:have|got|use|subscribe to) (?:either|any of|both)|"
     r"(?:okay|ok|fine|alright) (?:for|with) (?:everyone|your|you|the))\b"
+)
+_ABOUT_PERSON = re.compile(
+    r"(?i)\b(?:are you a fan|a fan of (?:his|hers|theirs|them|him|her)|(?:do|did|have) you (?:like|"
+    r"liked|enjoy|enjoyed|love|loved) (?:him|her|them|their|his)|(?:does|would) (?:she|he|they) "
+    r"work|(?:is|are) (?:she|he|they) (?:someone|a|an)|their (?:work|films|movies)|his work|her work)\b"
+)
+_SUITS_YOU_WEAK = re.compile(
+    r"(?i)\b(?:does (?:that|this|it) work|(?:sound|sounds) (?:ok|okay|alright|fine)|good with you)\b"
 )
 _OPINION_BACK = re.compile(
     r"(?i)\b(?:where do you (?:land|stand)|which camp|what about you|how about you|and you|"
@@ -249,11 +275,27 @@ _GIVEN_CLAUSE = re.compile(
 )
 _LABEL_ONLY = re.compile(r"(?i)^\w[\w /&-]{0,24}:\s*\??$")  # "Genre:" in a questionnaire
 _BULLET = re.compile(r"^\s*(?:[-*•·–]|\d+[.)]|[a-z][.)])\s+")
-_QUESTIONNAIRE_HEADER = re.compile(
-    r"(?i)\b(?:questions?|survey|quick ones|narrow|tell me|let me know|share|preferences?|"
-    r"need to know|help me|ask|a few things|couple of things|checklist|fill in|answer|"
-    r"for each|please|steer|directions?|(?:two|three|few|couple of|last) (?:things|bits|questions)|"
-    r"before i (?:recommend|suggest|search|look))\b|\?\s*$"
+# A list under a header like these restates what is known or planned; any other list under a
+# header ("A few quick details:", "Quick poll", "Getting started:") is a questionnaire.
+_GENRE_VALUE = re.compile(
+    r"(?i)^(?:(?:" + "|".join(re.escape(w) for ws in GENRE_WORDS.values() for w in ws) + r")"
+    r"(?:\s*(?:or|and|/|,)\s*)?)+$"
+)
+_RECAP_HEADER = re.compile(
+    r"(?i)\b(?:recap|summary|summari[sz]e|so far|to sum up|to confirm|confirming|checking in|"
+    r"here'?s what|what i (?:know|have|'ve got|heard|understand)|you(?:'ve| have)? (?:said|told|"
+    r"mentioned|asked|want|like|need)|noted|got it|my plan|the plan|here'?s how|i'?ll|i will|"
+    r"things i'?ll|what i'?ll|i (?:looked|checked|considered|searched|compared|found)|"
+    r"options?|picks?|choices|candidates|contenders|ruled out|results?|why i picked|why it fits|"
+    r"details|the story|what it'?s about|highlights|facts|at a glance)\b|^\s*so\s*:?\s*$"
+)
+_QUESTION_HEADER = re.compile(
+    r"(?i)\b(?:questions?|quick (?:ones|poll|survey)|tell me|let me know|fill me in|intake|"
+    r"survey|poll|before (?:i|we) (?:begin|start|search|look|recommend|dig)|(?:a )?(?:few|couple "
+    r"of|more|some|three|two) (?:details|things|bits)|getting started|narrowing(?: it)? down|"
+    r"let's narrow|checklist|things that(?:'ll| will| would) help|i need to know|things i need|"
+    r"help me (?:narrow|pick|choose)|steer me|directions to|round (?:two|2|one|1)|last bits)\b|"
+    r"\?\s*$"
 )
 _MARKDOWN = re.compile(r"\*\*|__|`|~~|^#+\s*|(?<!\w)_(?!\w)", re.MULTILINE)
 _SPLIT = re.compile(r"(?<=[?!])\s*|(?<=[.;])\s+|\s+(?:—|--|–)\s+")
@@ -279,7 +321,7 @@ _TYPOS: dict[str, str] = {
     "popluar": "popular", "poplar": "popular", "pg13": "pg-13", "tonite": "tonight",
     "wich": "which", "whos": "who's", "anythin": "anything", "somethin": "something",
     "jus": "just", "doesnt": "doesn't", "dont": "don't", "ur": "your", "u": "you",
-    "wat": "what", "wut": "what", "lemme": "let me", "gimme": "give me", "ok": "okay",
+    "wat": "what", "wut": "what", "hw": "how", "2": "to", "4": "for", "lemme": "let me", "gimme": "give me", "ok": "okay",
 }
 # fmt: on
 _TYPO_RE = re.compile(r"(?i)(?<![\w'-])(" + "|".join(re.escape(k) for k in _TYPOS) + r")(?![\w'-])")
@@ -326,35 +368,81 @@ def _normalise(text: str) -> str:
     return _TYPO_RE.sub(lambda m: _TYPOS.get(m.group(1).lower(), m.group(1)), text)
 
 
+# A list item that states a value ("Under 100 min", "HBO Max", "Romance", "Rated at least 7"),
+# as a recap or a pitch does, rather than naming a topic to answer ("Genre", "Time available").
+_VALUE_ITEM = re.compile(
+    r"(?i)^(?:no|any|not|only|under|over|at least|at most|rated|available|released|on|long|short|"
+    r"adults?|kids?|you|i|i'?m|i'?ll|it'?s|it|something|nothing|must|max|min|less|more|streams?|"
+    r"stars?|directed|from|with|by|in|a|an|the)\b|\d|\b(?:is fine|only|max|or (?:higher|more|"
+    r"less|lower|better)|at least|no preference|mentioned|said)\b|" + _TITLE_MARK
+)
+_TOPIC_WORD = re.compile(
+    r"(?i)\b(?:genres?|kind|type|mood|tone|length|runtime|time|minutes|services?|streaming|"
+    r"subscriptions?|apps?|platforms?|age|rating|ratings|certificate|reviews?|score|critics|era|"
+    r"year|decade|release|recent|new|old|actors?|cast|stars|directors?|filmmakers?|popular\w*|"
+    r"known|famous|preferences?|dealbreakers?|limits?|ceiling|must[- ]haves?|who)\b"
+)
+
+
+def _list_kinds(lines: list[str]) -> list[bool]:
+    """Per line: is it an item of a questionnaire (True) rather than of a recap, pitch or plan?"""
+    kinds = [False] * len(lines)
+    number = 0
+    while number < len(lines):
+        if not _BULLET.match(lines[number]):
+            number += 1
+            continue
+        header = lines[number - 1] if number else ""
+        block = []
+        while number < len(lines) and _BULLET.match(lines[number]):
+            block.append(number)
+            number += 1
+        items = [re.sub(r"\([^)]*\)", "", _BULLET.sub("", lines[i])).strip() for i in block]
+        if _QUESTION_HEADER.search(header):
+            asks = True
+        elif _RECAP_HEADER.search(header) or _TITLE_MARK in header:
+            asks = False
+        else:
+            # No telling header: a list of topics asks, a list of values restates.
+            topics = sum(
+                1 for item in items if _TOPIC_WORD.search(item) and not _VALUE_ITEM.search(item)
+            )
+            values = sum(
+                1 for item in items if _VALUE_ITEM.search(item) or _GENRE_VALUE.search(item)
+            )
+            asks = topics > values
+        for i in block:
+            kinds[i] = asks
+    return kinds
+
+
 def question_segments(text: str) -> list[tuple[str, bool]]:
     """The message's sentences (and list items), each with whether it asks something."""
     clean = _MARKDOWN.sub("", text)
     lines = [line for line in clean.splitlines() if line.strip()]
     out: list[tuple[str, bool]] = []
-    header = ""
-    for line in lines:
+    kinds = _list_kinds(lines)
+    for number, line in enumerate(lines):
         bullet = bool(_BULLET.match(line))
-        if not bullet:
-            header = line
+        questionnaire = bullet and kinds[number]
         body = _BULLET.sub("", line)
         parts = [p.strip() for p in _SPLIT.split(body) if p.strip()]
         for part in parts:
             unpunctuated = not re.search(r"[.!]$", part)
-            asks = (
-                part.endswith("?")
-                or bool(_QUESTION_START.match(part))
-                or bool(_ASKING_CUE.search(part))
-                or (
-                    bullet
-                    and bool(_QUESTIONNAIRE_HEADER.search(header))
-                    and len(part.split()) <= 12
-                )
-                or (bool(_LABEL_ONLY.match(part)) and bool(_QUESTIONNAIRE_HEADER.search(header)))
-                or (
-                    unpunctuated
-                    and not bullet
-                    and " or " in f" {part.lower()} "
-                    and len(lines) == 1
+            asks = part.endswith("?") or (
+                (not bullet or questionnaire)
+                and (
+                    part.endswith("?")
+                    or bool(_QUESTION_START.match(part))
+                    or bool(_ASKING_CUE.search(part))
+                    or (bullet and questionnaire and len(part.split()) <= 12)
+                    or (bool(_LABEL_ONLY.match(part)) and questionnaire)
+                    or (
+                        unpunctuated
+                        and not bullet
+                        and " or " in f" {part.lower()} "
+                        and len(lines) == 1
+                    )
                 )
             )
             out.append((part, asks))
@@ -391,24 +479,54 @@ def _statement_fields(segment: str) -> list[str]:
     )
 
 
-@functools.lru_cache(maxsize=8192)  # pure; agents repeat their questions across trials
-def _fields_asked(text: str) -> tuple[str, ...]:
+def _read_fields(text: str, people: Callable[[str], list[str]] | None) -> tuple[str, ...]:
     order: dict[str, None] = {}
     segments = question_segments(text)
+
+    def fields_of(segment: str, *, asks: bool) -> list[str]:
+        described = asks and _TITLE_MARK in segment
+        found = [field for _pos, field in sorted(_fields_in(segment, described=described))]
+        return found + [f for f in (people(segment) if people else []) if f not in found]
+
     for index, (segment, asks) in enumerate(segments):
         if not asks:
             continue
-        described = _TITLE_MARK in segment
-        found = [field for _pos, field in sorted(_fields_in(segment, described=described))]
-        if not found and index > 0 and not segments[index - 1][1]:
+        found = fields_of(segment, asks=True)
+        if not found:
             # "It's rated R. Is that okay?" asks about the fact just stated, when it is one fact;
-            # "Some love new releases, others older films. Where do you land?" about all of them.
-            before = [f for f in _statement_fields(segments[index - 1][0]) if f != "genres"]
-            if _OPINION_BACK.search(segment) or (len(before) == 1 and _SUITS_YOU.search(segment)):
-                found = before
+            # "Some love new releases, others older films. Where do you land?" about all of them;
+            # "It stars <actor>. Are you a fan?" about the cast.
+            for back in (1, 2):
+                if index - back < 0 or segments[index - back][1]:
+                    break
+                previous = segments[index - back][0]
+                before = list(
+                    dict.fromkeys(f for f in fields_of(previous, asks=False) if f != "genres")
+                )
+                if not before:
+                    if re.search(r"\d", previous):
+                        continue  # "reviewers weren't kind - it sits at 4.7. Can you live with that?"
+                    break
+                people_only = [f for f in before if f in ("cast", "director")]
+                # "It's rated PG-13 - does that work?": one sentence; "It's on Hulu. Does that
+                # work?" asks whether the pick as a whole suits, not about the services.
+                short = len(previous.split()) <= 5 and not re.search(r"[.!]$", previous)
+                if _ABOUT_PERSON.search(segment) and people_only:
+                    found = people_only
+                elif _OPINION_BACK.search(segment) or (
+                    len(before) == 1
+                    and (_SUITS_YOU.search(segment) or (short and _SUITS_YOU_WEAK.search(segment)))
+                ):
+                    found = before
+                break
         for field in found:
             order.setdefault(field, None)
     return tuple(order)
+
+
+@functools.lru_cache(maxsize=8192)  # pure; agents repeat their questions across trials
+def _fields_asked(text: str) -> tuple[str, ...]:
+    return _read_fields(text, None)
 
 
 def fields_asked(text: str) -> tuple[str, ...]:
@@ -421,8 +539,10 @@ def fields_asked(text: str) -> tuple[str, ...]:
 NOTHING_FITS_RE = re.compile(
     r"(?i)\b(?:nothing (?:in|that|fits|matches|quite|meets|ticks|checks|satisfies|here|really|"
     r"i (?:found|could|can)|comes close|works)|no (?:movie|film|title|match|option|single|one)s?\b|"
-    r"(?:couldn't|could not|can't|cannot|unable to|wasn't able to|was not able to|didn't|did not|"
-    r"don't|do not|failed to) (?:find|locate|turn up|come up with|surface|spot|see|have)|"
+    r"(?:i|we)(?:'m| am)? (?:couldn't|could not|can't|cannot|unable to|wasn't able to|was not able "
+    r"to|didn't|did not|don't|do not|failed to) (?:find|locate|turn up|come up with|surface|spot|"
+    r"see|have)|(?:couldn't|could not|wasn't able to|was unable to|failed to) (?:find|locate|turn "
+    r"up|come up with|surface)|"
     r"none (?:of|that|fit|match|meet|satisf)|doesn't exist|does not exist|"
     r"(?:isn't|is not|aren't|are not|wasn't|there's no|there is no) (?:anything|a (?:single )?"
     r"(?:movie|film|title|match|option)|any (?:movie|film|title|match|option)s?)|no good match|"
@@ -496,8 +616,10 @@ class TitleIndex:
                     continue
                 start, end = tokens[i].start(), tokens[i + n - 1].end()
                 surface = text[start:end]
+                # A one-word title in lower case counts when marked up as a title ("*lumwater*").
+                marked = text[start - 1 : start] in "*_\"'“‘" and text[end : end + 1] in "*_\"'”’"
                 for title, item_id, one_word in entries:
-                    if not one_word or surface == title:
+                    if not one_word or surface == title or (marked and start > 0):
                         found.append((start, end, item_id))
                         matched = n
                         break
@@ -560,6 +682,59 @@ _REFERENCE_AFTER = re.compile(
     r"(?:will|would|should)|(?:and|or) (?:its|the) sequel|(?:would|could|might) have been|"
     r"(?:is|was) (?:a )?(?:miss|no-go|non-starter))"
 )
+_FRAME_BEFORE = re.compile(
+    r"(?i)(?:how about|what about|why not|\btry|consider|i'?d (?:recommend|suggest|go with|go for|"
+    r"pick|choose|say)|i (?:recommend|suggest)|recommend(?:ing|ed)?|suggest(?:ing|ion)?|my (?:top |"
+    r"final |best |first )?(?:pick|recommendation|suggestion|choice|vote|bet|answer)(?: for (?:you|"
+    r"tonight))?(?: is| would be| tonight)?|go (?:with|for)|check out|i'?m thinking(?: of)?|"
+    r"you(?:'d| would| might| may| could|'ll) (?:really )?(?:like|love|enjoy|dig)|perfect (?:fit|"
+    r"match|pick)|\bpick|instead|better(?: bet| option| choice| fit)?|(?:that|which) leaves|"
+    r"landed on|found (?:it|one|your movie|a match)?|here'?s|meet|introduc\w+ you to|"
+    r"give \w+ a (?:try|shot|go)|tonight'?s pick|the one|winner|✅|👉|⭐|🎬|🍿|best (?:fit|match|bet))"
+    r"[\s:,—–-]*(?:is|would be)?[\s\"'“‘*_(~:]*(?:(?:the|a|an) )?[\s\"'“‘*_(~]*$"
+)
+_FRAME_AFTER = re.compile(
+    r"(?i)^[\s*_\"'”’)]*(?:\(\d{4}\))?[\s*_]*(?:,\s*)?(?:is|would be|could be|might be|seems|looks|feels|"
+    r"sounds|—|–|-|:)?\s*(?:my (?:top |final )?(?:pick|recommendation|choice|suggestion)|(?:a |the |"
+    r"your )?(?:perfect|great|ideal|best|safe|safer|solid|strong|better|top) (?:fit|match|pick|"
+    r"choice|bet|option)|exactly what|just what|the one|a winner|(?:it )?fits (?:everything|all|"
+    r"your|the bill)|ticks every|checks every|is better|(?:is |'s )?(?:much )?(?:safer|better))"
+)
+_RULED_OUT_BEFORE = re.compile(
+    r"(?i)(?:\bnot|skip(?:ped)?|ruled out:?|rules? out|instead of|rather than|other than|whereas|"
+    r"except|apart from|besides|considered|passed on|dropped|❌|✗|✘|🚫|~~|neither|\bnor|unlike|"
+    r"avoid(?:ed)?|\bthan|\bover|more|less|looked at|left out|cut|wanted to suggest|was going "
+    r"to suggest|thought about|almost (?:suggested|went with)|if)"
+    r"[\s:,—–-]*[\s\"'“‘*_(~]*(?:(?:the|a|an) )?[\s\"'“‘*_(~]*$"
+)
+_RULED_OUT_AFTER = re.compile(
+    r"(?i)^[^.!?\n]{0,70}?\b(?:too (?:long|short|old|new|recent|mature|intense|scary|violent|dark|"
+    r"tame|obscure|mainstream|grim|slow)|weak reviews|poorly|(?:is|was|'s) (?:out|off the table|a no|"
+    r"ruled out)|that'?s out|off the table|didn't make the cut|doesn't (?:fit|work|qualify|make)|"
+    r"isn't (?:on|available|streaming|an option|right|a fit)|not (?:on|available|streaming|a fit|an "
+    r"option)|would(?:'ve| have) been|only \d|fails?|misses|breaks|falls short|(?:over|past|above|"
+    r"below|under) your|exceeds|(?:scores|rated|sits) (?:even )?lower|worse|no longer|neither|"
+    r"is (?:brilliant|great|good|fine) but|but (?:runs|it'?s|at \d|its|the reviews|reviewers)|"
+    r"crowd favou?rite|everyone knows|tons of votes|than|meets|crossed with|was (?:too|a)|"
+    r"passing on|pass on|but you said|(?:was|is) your thing|worked for you|was a hit|hit the spot)\b"
+)
+_OFFERS_SEVERAL = re.compile(
+    r"(?i)\b(?:options|choices|alternatives|candidates|contenders|here are|a few (?:picks|titles|"
+    r"films|movies|ideas)|either of|either one|any of (?:these|them|those)|which (?:one|of these|of "
+    r"them|would you|sounds|appeals|grabs)|pick one|choose one|shortlist|picks|ideas|suggestions|"
+    r"recommendations|one of these|a couple|(?:two|three|four|five|2|3|4|5) (?:[\w-]+ ){0,3}"
+    r"(?:picks|titles|films|movies|options|ideas|moods|thrillers|romances|comedies|dramas|ones|"
+    r"documentaries|choices))\b"
+)
+_JOINED = re.compile(
+    r"(?i)^[\s*_\"'”’“‘]*(?:,|;|/|or|and|,\s*or|,\s*and|&)[\s*_\"'”’“‘]*(?:maybe |perhaps |even )?$"
+)
+_LIST_LINE = re.compile(r"^\s*(?:[-*•·–]|\d+[.)]|\|)\s*[\W_]*$")
+_SEEN_WORDS = re.compile(
+    r"(?i)\byou(?:'ve| have)? (?:already )?(?:seen|watched|saw|loved|liked|enjoyed|rated)|"
+    r"your (?:favou?rite|history|list)|last time|(?:re-?)?watch(?:ed)? (?:it )?(?:before|again)|"
+    r"already seen|you mentioned"
+)
 _EMPHASIS_BEFORE = re.compile(r"(?:\*\*|\*|_|\"|“|‘|')\s*$|^\s*(?:[-*•·–]|\d+[.)])\s*$")
 _PLACE_BEFORE = re.compile(
     r"(?i)\b(?:from|in|of|at|near|above|below|off|around|outside|to|across|into|beyond|by|on|"
@@ -605,32 +780,26 @@ class RuleReader:
         blanked = text
         for start, end, _id in reversed(spans):
             blanked = blanked[:start] + _TITLE_MARK + blanked[end:]
-        fields = list(_fields_asked(blanked))
-        for segment, asks in question_segments(blanked):
-            if not asks:
-                continue
-            directing = bool(re.search(r"(?i)\bdirect", segment))
-            cast = self._cast_re.search(segment)
-            director = self._director_re.search(segment)
-            overlap = bool(
-                cast
-                and director
-                and cast.start() < director.end()
-                and director.start() < cast.end()
-            )
-            if cast and directing and (overlap or self._both_re.fullmatch(cast.group(0))):
-                cast = None  # a person who both acts and directs, named as a director
-            if (
-                director
-                and not directing
-                and (overlap or self._both_re.fullmatch(director.group(0)))
-            ):
-                director = None
-            if cast and "cast" not in fields:
-                fields.append("cast")
-            if director and "director" not in fields:
-                fields.append("director")
-        return tuple(fields)
+        return _read_fields(blanked, self._people)
+
+    def _people(self, segment: str) -> list[str]:
+        """cast / director when a segment names a person of the catalog (by role when both)."""
+        fields: list[str] = []
+        directing = bool(re.search(r"(?i)\b(?:direct\w*|filmmaker\w*|auteur\w*|helm\w*)", segment))
+        cast = self._cast_re.search(segment)
+        director = self._director_re.search(segment)
+        overlap = bool(
+            cast and director and cast.start() < director.end() and director.start() < cast.end()
+        )
+        if cast and directing and (overlap or self._both_re.fullmatch(cast.group(0))):
+            cast = None  # a person who both acts and directs, named as a director
+        if director and not directing and (overlap or self._both_re.fullmatch(director.group(0))):
+            director = None
+        if cast:
+            fields.append("cast")
+        if director:
+            fields.append("director")
+        return fields
 
     def _proposed(
         self,
@@ -641,25 +810,63 @@ class RuleReader:
     ) -> list[str]:
         ids = {item_id for _s, _e, item_id in spans} | ({pending} if pending else set())
         out: list[str] = []
+        framed: set[str] = set()
+        ruled_out: set[str] = set()
+        listed: set[str] = set()
+        references: set[str] = set()
         previous_end = 0
         for n, (start, end, item_id) in enumerate(spans):
             before = text[previous_end:start]
             previous_end = end
             next_start = spans[n + 1][0] if n + 1 < len(spans) else len(text)
             after = text[end : min(next_start, end + 80)]
-            if item_id in out:
-                continue
+            line_start = text.rfind("\n", 0, start) + 1
             if self._is_plot_word(item_id, ids, before, after):
                 continue
             if _REFERENCE_BEFORE.search(before[-80:]) or _REFERENCE_AFTER.search(after):
+                references.add(item_id)
                 continue
-            out.append(item_id)
-        # A watched title named beside a fresh one is a reference to it.
-        if len(out) > 1:
-            fresh = [i for i in out if i not in watched]
-            if fresh:
-                out = fresh
-        return out
+            if _FRAME_BEFORE.search(before[-60:]) or _FRAME_AFTER.search(after):
+                framed.add(item_id)
+            if _RULED_OUT_BEFORE.search(before[-40:]) or _RULED_OUT_AFTER.search(after):
+                ruled_out.add(item_id)
+            if _LIST_LINE.match(text[line_start:start]):
+                listed.add(item_id)
+            if item_id not in out:
+                out.append(item_id)
+        out = [i for i in out if i not in references or i in framed]
+        # Watched titles named as seen, and titles ruled out beside others, are references.
+        if _SEEN_WORDS.search(text):
+            out = [i for i in out if i not in watched]  # "you've already seen A and B"
+        if len(out) <= 1:
+            last = max((e for _s, e, i in spans if out and i == out[0]), default=0)
+            asked_back = "?" in text[last:]  # "the closest is X, though ... - want it anyway?"
+            if out and out[0] in ruled_out and NOTHING_FITS_RE.search(text) and not asked_back:
+                return []  # "nothing fits; the nearest miss is X, but it's rated R"
+            return out
+        kept = [i for i in out if i not in ruled_out or i in framed]
+        if len(kept) <= 1:
+            return kept
+        if (
+            _OFFERS_SEVERAL.search(text)
+            or len([i for i in kept if i in listed]) > 1
+            or self._enumerated(text, spans, kept)
+        ):
+            return kept  # a list of options: all of them are put forward
+        offered = [i for i in kept if i in framed]
+        if offered:
+            return offered
+        return kept[-1:]  # references come first, the pick last ("X is the favourite; go for Y")
+
+    @staticmethod
+    def _enumerated(text: str, spans: list[tuple[int, int, str]], kept: list[str]) -> bool:
+        """Are two of the kept titles named one after the other, joined by a comma, "or" or "and"?"""
+        places = [(s, e) for s, e, i in spans if i in kept]
+        for (_s1, e1), (s2, _e2) in itertools.pairwise(places):
+            between = re.sub(r"\([^)]*\)", "", text[e1:s2])
+            if _JOINED.match(between):
+                return True
+        return False
 
     def _is_plot_word(self, item_id: str, others: set[str], before: str, after: str) -> bool:
         """Is this title a place or name inside the plot of another title the message names?"""
@@ -668,6 +875,9 @@ class RuleReader:
             other != item_id and title in self._overviews.get(other, "") for other in others
         ):
             return False
+        plain = re.sub(r"[*_\"'“‘~]+$", "", before)
+        if _PLACE_BEFORE.search(plain):
+            return True  # "a trucker from the salt flats of **Saltvarrow**": a place
         if _EMPHASIS_BEFORE.search(before):
             return False  # **Lumwater**, "Lumwater", a list item: named as a title
         adjective = bool(re.match(r"\s+[a-z]", after)) and bool(
