@@ -9,9 +9,27 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from runner.paths import PROJECT_ROOT
 from runner.simulators.reader import Reading
 
-__all__ = ["CORPUS_FIELDS", "LabelledMessage", "ReaderScore", "load_corpus", "score_reader"]
+__all__ = [
+    "CORPUS_FIELDS",
+    "CORPUS_NAMES",
+    "CORPUS_SNAPSHOT",
+    "READER_CORPORA",
+    "LabelledMessage",
+    "ReaderScore",
+    "load_corpus",
+    "score_corpora",
+    "score_reader",
+]
+
+READER_CORPORA = PROJECT_ROOT / "corpora" / "reader"
+# tuning: the rules were written against it; heldout: measured once, then tuned against;
+# final: never tuned against (the published figure).
+CORPUS_NAMES: tuple[str, ...] = ("tuning", "heldout", "final")
+# The snapshot whose titles, ids and people the corpora were written on.
+CORPUS_SNAPSHOT = "2026-11-01"
 
 CORPUS_FIELDS: tuple[str, ...] = (
     "genres",
@@ -146,3 +164,13 @@ def score_reader(reader: _Reader, corpus: list[LabelledMessage]) -> ReaderScore:
         nothing_fits_labelled=labelled_nf,
         errors=errors,
     )
+
+
+def score_corpora(reader: _Reader, root: Path = READER_CORPORA) -> dict[str, ReaderScore]:
+    """The reader's score on each corpus folder present under `root` (tuning, heldout, final)."""
+    out: dict[str, ReaderScore] = {}
+    for name in CORPUS_NAMES:
+        paths = sorted((root / name).glob("*.jsonl"))
+        if paths:
+            out[name] = score_reader(reader, load_corpus(*paths))
+    return out

@@ -14,8 +14,20 @@ from markupsafe import Markup, escape
 
 from runner.batch.redact import redact_config
 from runner.board import BoardSettings
+from runner.catalog import Catalog
 from runner.metrics import PASS_THRESHOLD
+from runner.paths import SNAPSHOTS_DIR
 from runner.rules import RULE_DIFFERENCES
+from runner.simulators.reader import rule_reader
+from runner.simulators.reader_score import (
+    CORPUS_FIELDS,
+    CORPUS_SNAPSHOT,
+    READER_CORPORA,
+    ReaderScore,
+    load_corpus,
+    score_corpora,
+    score_reader,
+)
 from runner.sitegen import charts
 from runner.sitegen.aggregate import Aggregates
 from runner.sitegen.bounds import RawLinks, paged_runs
@@ -447,6 +459,7 @@ def _verify_command() -> str:
 
 RULES_MARKER = "<!-- generated: rule-set differences -->"
 BOARD_MARKER = "<!-- generated: board settings -->"
+READER_MARKER = "<!-- generated: simulated-user reader accuracy -->"
 
 
 def splice_generated(
@@ -463,10 +476,28 @@ def splice_generated(
     path.write_text(text.replace(marker, table.strip()), encoding="utf-8")
 
 
+def reader_accuracy() -> tuple[dict[str, ReaderScore], ReaderScore]:
+    """The simulated user's rule reader on each labelled corpus, and on all of them together."""
+    catalog = Catalog.load(SNAPSHOTS_DIR / CORPUS_SNAPSHOT)
+    reader = rule_reader(catalog)
+    scores = score_corpora(reader)
+    paths = [p for name in scores for p in sorted((READER_CORPORA / name).glob("*.jsonl"))]
+    return scores, score_reader(reader, load_corpus(*paths))
+
+
 def splice_methodology(writer: PageWriter, board: BoardSettings) -> None:
     """Fill the Methodology page's generated parts: every v1/v2 difference, the board settings."""
     splice_generated(writer, RULES_MARKER, "rule_differences.md.j2", differences=RULE_DIFFERENCES)
     splice_generated(writer, BOARD_MARKER, "board_settings.md.j2", rows=board.rows())
+    scores, total = reader_accuracy()
+    splice_generated(
+        writer,
+        READER_MARKER,
+        "reader_accuracy.md.j2",
+        scores=scores,
+        total=total,
+        fields=CORPUS_FIELDS,
+    )
 
 
 def render_pages(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 import pytest
 
@@ -12,17 +11,15 @@ from runner.paths import SNAPSHOTS_DIR
 from runner.simulators.reader import rule_reader
 from runner.simulators.reader_score import (
     CORPUS_FIELDS,
+    CORPUS_NAMES,
+    READER_CORPORA,
     LabelledMessage,
     ReaderScore,
     load_corpus,
     score_reader,
 )
 
-HERE = Path(__file__).parent
-CORPORA = {
-    "tuning": sorted((HERE / "reader_corpus").glob("*.jsonl")),
-    "held-out": sorted((HERE / "reader_heldout").glob("*.jsonl")),
-}
+CORPORA = {name: sorted((READER_CORPORA / name).glob("*.jsonl")) for name in CORPUS_NAMES}
 
 
 @cache
