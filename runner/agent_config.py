@@ -71,6 +71,8 @@ BuiltinName = Literal[
     "oracle",
     "heuristic",
     "careful",
+    "expert",
+    "informed",
     "random",
     "exploit-crawl-propose",
     "exploit-ask-all",

@@ -75,6 +75,25 @@ def _careful(context: AgentContext, args: dict[str, Any]) -> Agent:
     return HeuristicAgent(context, {"max_proposals": 3, **args}, careful=True)
 
 
+@register_builtin("expert")
+def _expert(context: AgentContext, args: dict[str, Any]) -> Agent:
+    from runner.agents.baselines.expert import ExpertAgent
+
+    return ExpertAgent(context, args)
+
+
+@register_builtin("informed")
+def _informed(context: AgentContext, args: dict[str, Any]) -> Agent:
+    """The expert told the NAMES of the constrained fields (never values, operators or reveal tags)."""
+    from runner.agents.baselines.expert import ExpertAgent, constrained_fields
+
+    if context.task is None:
+        raise TaurecError("the informed agent needs the task (for its field names) in its context")
+    return ExpertAgent(
+        context, args, informed_fields=constrained_fields(context.task), name="informed"
+    )
+
+
 @register_builtin("random")
 def _random(context: AgentContext, args: dict[str, Any]) -> Agent:
     return RandomAgent(context, args)
