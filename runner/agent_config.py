@@ -72,6 +72,8 @@ BuiltinName = Literal[
     "heuristic",
     "careful",
     "expert",
+    "expert-natural",
+    "heuristic-natural",
     "informed",
     "random",
     "exploit-crawl-propose",

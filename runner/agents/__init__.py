@@ -94,6 +94,23 @@ def _informed(context: AgentContext, args: dict[str, Any]) -> Agent:
     )
 
 
+@register_builtin("expert-natural")
+def _expert_natural(context: AgentContext, args: dict[str, Any]) -> Agent:
+    """The expert's decisions in a chat model's words (the wording-only twin)."""
+    from runner.agents.baselines.expert import ExpertAgent
+    from runner.agents.baselines.natural import NaturalTwin
+
+    return NaturalTwin(ExpertAgent(context, args), context.seed, "expert-natural")
+
+
+@register_builtin("heuristic-natural")
+def _heuristic_natural(context: AgentContext, args: dict[str, Any]) -> Agent:
+    """The heuristic's decisions in a chat model's words (the wording-only twin)."""
+    from runner.agents.baselines.natural import NaturalTwin
+
+    return NaturalTwin(HeuristicAgent(context, args), context.seed, "heuristic-natural")
+
+
 @register_builtin("random")
 def _random(context: AgentContext, args: dict[str, Any]) -> Agent:
     return RandomAgent(context, args)
