@@ -132,6 +132,20 @@ def _register_adversaries() -> None:
 _register_adversaries()
 
 
+def _register_panel() -> None:
+    from runner.agents.adversaries.panel import PANEL_ADVERSARIES, build_panel_adversary
+
+    for adversary in PANEL_ADVERSARIES:
+
+        def factory(context: AgentContext, args: dict[str, Any], name: str = adversary) -> Agent:
+            return build_panel_adversary(name, context, args)
+
+        register_builtin(adversary)(factory)
+
+
+_register_panel()
+
+
 def _unknown(name: str) -> UnknownAgentError:
     close = difflib.get_close_matches(name, sorted(BUILTIN_AGENTS), n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ""

@@ -23,10 +23,11 @@ fields the task constrains: it asks exactly those and weighs only those in its p
 from __future__ import annotations
 
 import math
+import random
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from runner.agents.baselines.chat import exchanges, text_of, tool_names, tool_request
 from runner.agents.baselines.heuristic import (
@@ -52,10 +53,12 @@ if TYPE_CHECKING:
     from runner.tasks import Task
 
 __all__ = [
+    "EXPERT_STYLE",
     "EXPERT_TOPICS",
     "TOOL_BUDGET",
     "ExpertAgent",
     "Seen",
+    "Style",
     "constrained_fields",
     "expert_policy",
     "read_seen",
@@ -503,17 +506,41 @@ def _proposals(seen: Seen, prefs: Preferences, interview: _Interview) -> _Outcom
     return out
 
 
+Pick = Literal["split", "middle", "popular", "random"]
+
+
+@dataclass(frozen=True)
+class Style:
+    """Which parts of the expert run: the adversaries are the expert with one part taken out.
+
+    `ask`: ask preference topics (else only the services); `learn`: read decline hints (else only
+    drop the declined title); `propose`: name titles in chat (else recommend the pick at once);
+    `policies`: history, availability and content checks, disclosure; `sweep`: search the whole
+    catalog, not the genres asked for; `pick`: how the next title is chosen.
+    """
+
+    ask: bool = True
+    learn: bool = True
+    propose: bool = True
+    policies: bool = True
+    sweep: bool = False
+    pick: Pick = "split"
+
+
+EXPERT_STYLE = Style()
+
+
 def expert_policy(
     messages: list[ChatMessage],
     tools: list[ToolSchema],
     seed: int,
     *,
     informed_fields: frozenset[str] | None = None,
+    style: Style = EXPERT_STYLE,
 ) -> AgentReply:
     """One step of the expert: a pure function of the conversation, the tools and (for the
-    informed variant) the names of the constrained fields. `seed` is unused: the expert is
-    deterministic, and what varies across trials is the user."""
-    del seed
+    informed variant) the names of the constrained fields. The expert's own picks never use
+    `seed` (what varies across its trials is the user); the `random` pick does."""
     available = tool_names(tools)
     seen = read_seen(messages)
     if not seen.users:
@@ -525,6 +552,7 @@ def expert_policy(
     user_id = user_id_from_messages(messages)
     if (
         user_id
+        and style.policies
         and "get_user_history" in available
         and not any(c.name == "get_user_history" for c in exchanges(messages))
     ):
@@ -535,14 +563,19 @@ def expert_policy(
     interview = _interview(seen)
     order = _topic_order(opening, informed_fields)
     outcome = _proposals(seen, prefs, interview)
+    if not style.ask:
+        outcome.ask_topic = None
+    if not style.learn:
+        outcome.learned = _Learned(declined=outcome.learned.declined)
 
     # -- questions ------------------------------------------------------------------------
     if outcome.proposals == 0 and not interview.waiting:
         parts: list[str] = []
         if not interview.services_asked:
             parts.append(SERVICES_QUESTION)
-        parts += [PRESS[t] for t in interview.to_press]
-        if not interview.refused:
+        if style.ask:
+            parts += [PRESS[t] for t in interview.to_press]
+        if style.ask and not interview.refused:
             fresh = [t for t in order if t not in interview.asked]
             parts += [TOPIC_QUESTIONS[t] for t in fresh[:TOPICS_PER_MESSAGE]]
         if parts:
@@ -563,6 +596,11 @@ def expert_policy(
     def commit(item: dict[str, Any]) -> AgentReply:
         checks: list[ToolCallRequest] = []
         code = str(item.get("content_rating"))
+        if not style.policies:
+            return AgentReply(
+                content=f"I'm recommending **{item['title']}**{_year(item)}.",
+                tool_calls=[request(0, "recommend", item_id=item["id"])],
+            )
         if (
             code in RESTRICTED
             and code not in seen.ratings_checked
@@ -594,7 +632,11 @@ def expert_policy(
     learned = outcome.learned
     searches_left = min(MAX_SEARCHES - len(seen.searched), left)
     if "search_catalog" in available and searches_left > 0 and not _dry(seen, prefs, learned):
-        wanted = [q for q in _queries(prefs, broader=False) if q not in seen.searched]
+        wanted = [
+            q
+            for q in (_sweep_queries() if style.sweep else _queries(prefs, broader=False))
+            if q not in seen.searched
+        ]
         wanted += [q for q in _feedback_queries(seen, prefs, learned) if q not in wanted]
         if wanted:
             return AgentReply(
@@ -636,9 +678,11 @@ def expert_policy(
 
     # -- one proposal -----------------------------------------------------------------------
     declined = [seen.metadata[i] for i in learned.declined if i in seen.metadata]
-    best = choose(viable, learned, declined, informed_fields)
+    best = choose(viable, learned, declined, informed_fields, pick=style.pick, seed=seed)
+    if not style.propose:
+        return commit(best)
     text = f"{PROPOSAL_MARK}{best['title']}**{_year(best)}? It looks like the best fit for you."
-    if best.get("sponsored"):
+    if best.get("sponsored") and style.policies:
         text += f" {SPONSORED_NOTE}"
     return AgentReply(content=text + " Let me know what you think.")
 
@@ -648,14 +692,40 @@ def choose(
     learned: _Learned,
     declined: list[dict[str, Any]],
     fields: frozenset[str] | None = None,
+    *,
+    pick: Pick = "split",
+    seed: int = 0,
 ) -> dict[str, Any]:
-    """The next proposal: least like what was turned down, in the safe half of every hinted
-    field, then the best prior."""
-    least = min(_genre_penalty(m, learned, declined) for m in viable)
-    items = [m for m in viable if _genre_penalty(m, learned, declined) == least]
+    """The next proposal. `split` (the expert): least like what was turned down, in the safe
+    half of every hinted field, then the best prior. `middle`: the same halves, then the title
+    nearest the median on every numeric field. `popular`: the most voted. `random`: any, seeded."""
+    ordered = sorted(viable, key=lambda m: str(m["id"]))
+    if pick == "popular":
+        return max(ordered, key=lambda m: (float(m.get("vote_count", 0) or 0), str(m["id"])))
+    if pick == "random":
+        return random.Random(f"{seed}:{len(declined)}").choice(ordered)
+    least = min(_genre_penalty(m, learned, declined) for m in ordered)
+    items = [m for m in ordered if _genre_penalty(m, learned, declined) == least]
     items = _split(items, _axes(learned))
+    if pick == "middle":
+        return min(items, key=lambda m: (_off_median(m, items), str(m["id"])))
     prior = _prior(items, fields)
     return max(items, key=lambda m: (prior[str(m["id"])], str(m["id"])))
+
+
+def _off_median(item: dict[str, Any], items: list[dict[str, Any]]) -> float:
+    """How far a title sits from the middle of the pool, in rank terms, over the numeric fields."""
+    total = 0.0
+    for axis in ("runtime", "rating", "vote_count", "release_date"):
+        values = sorted(_value(m, axis) for m in items)
+        rank = values.index(_value(item, axis)) / max(1, len(values) - 1)
+        total += abs(rank - 0.5)
+    return total
+
+
+def _sweep_queries() -> list[str]:
+    """A genre-blind sweep of the catalog: every genre word, then everyday story words."""
+    return [g.lower() for g in KNOWN_GENRES] + list(BROADER_WORDS)
 
 
 def constrained_fields(task: Task) -> frozenset[str]:
@@ -673,12 +743,14 @@ class ExpertAgent:
         *,
         informed_fields: frozenset[str] | None = None,
         name: str = "expert",
+        style: Style = EXPERT_STYLE,
     ) -> None:
         self._system = build_system_prompt(context.policy_text, context.user_id)
         self._seed = context.seed
         self._args = dict(args or {})
         self._fields = informed_fields
         self._name = name
+        self._style = style
 
     @property
     def spec(self) -> ComponentSpec:
@@ -687,4 +759,6 @@ class ExpertAgent:
     async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> AgentReply:
         if not messages or messages[0].get("role") != "system":
             messages = [{"role": "system", "content": self._system}, *messages]
-        return expert_policy(messages, tools, self._seed, informed_fields=self._fields)
+        return expert_policy(
+            messages, tools, self._seed, informed_fields=self._fields, style=self._style
+        )
