@@ -22,6 +22,9 @@ fields the task constrains: it asks exactly those and weighs only those in its p
 
 from __future__ import annotations
 
+import copy
+import functools
+import json
 import math
 import random
 import re
@@ -29,7 +32,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from runner.agents.baselines.chat import exchanges, text_of, tool_names, tool_request
+from runner.agents.baselines.chat import text_of, tool_names, tool_request
 from runner.agents.baselines.heuristic import (
     ABSTAIN_TEXT,
     BROADER_WORDS,
@@ -161,6 +164,7 @@ class Seen:
 
     calls: int = 0
     history_fetched: bool = False
+    history_called: bool = False
     watched: set[str] = field(default_factory=set)
     listings: dict[str, dict[str, Any]] = field(default_factory=dict)
     metadata: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -172,12 +176,60 @@ class Seen:
     users: list[tuple[int, str]] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class _Exchange:
+    name: str
+    arguments: dict[str, Any]
+    result: Any
+    is_error: bool
+
+
+@functools.lru_cache(maxsize=8192)
+def _json(text: str) -> Any:
+    """Parsed tool result text (memoised: every step re-reads every earlier result; read-only)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return None
+
+
+def _exchanges(messages: list[ChatMessage]) -> list[_Exchange]:
+    """The tool calls with their parsed results (like `chat.exchanges`, with memoised parsing)."""
+    results = {
+        m["tool_call_id"]: text_of(m)
+        for m in messages
+        if m.get("role") == "tool" and isinstance(m.get("tool_call_id"), str)
+    }
+    out = []
+    for m in messages:
+        if m.get("role") != "assistant":
+            continue
+        for call in m.get("tool_calls") or []:
+            function = call.get("function") or {}
+            raw = function.get("arguments")
+            args = _json(raw) if isinstance(raw, str) and raw.strip() else (raw or {})
+            text = results.get(str(call.get("id")))
+            parsed = _json(text) if text is not None else None
+            error = text is None or (isinstance(parsed, dict) and "error" in parsed)
+            out.append(
+                _Exchange(
+                    name=str(function.get("name", "")),
+                    arguments=args if isinstance(args, dict) else {},
+                    result=parsed,
+                    is_error=error,
+                )
+            )
+    return out
+
+
 def read_seen(messages: list[ChatMessage]) -> Seen:
     """Parse the conversation: tool results by kind, and the texts of both sides with positions."""
     seen = Seen()
     first_user = next((i for i, m in enumerate(messages) if m.get("role") == "user"), len(messages))
-    for c in exchanges(messages):
+    for c in _exchanges(messages):
         seen.calls += 1
+        if c.name == "get_user_history":
+            seen.history_called = True
         if c.name == "get_user_history" and isinstance(c.result, dict) and not c.is_error:
             seen.history_fetched = True
             for entry in c.result.get("watched") or []:
@@ -221,21 +273,23 @@ _FAMILY_GENRE_RE = re.compile(
 
 
 def _prefs(seen: Seen, upto: int | None = None) -> Preferences:
-    texts = [t for i, t in seen.users if upto is None or i <= upto]
-    prefs = _read(texts, seen)
+    texts = tuple(t for i, t in seen.users if upto is None or i <= upto)
+    genres = tuple(sorted({g for r in seen.listings.values() for g in r.get("genres") or []}))
+    services = tuple(
+        sorted({s for r in seen.metadata.values() for s in r.get("streaming_services") or []})
+    )
+    return copy.deepcopy(_read(texts, genres, services))
+
+
+@functools.lru_cache(maxsize=1024)
+def _read(
+    texts: tuple[str, ...], genres: tuple[str, ...], services: tuple[str, ...]
+) -> Preferences:
+    """What the user said (memoised: every step re-reads the same texts; callers get a copy)."""
+    prefs = read_preferences(list(texts), extra_genres=list(genres), extra_services=list(services))
     if any(_FAMILY_GENRE_RE.search(t) for t in texts):
         prefs.genres_all.add("Family")
     return prefs
-
-
-def _read(texts: list[str], seen: Seen) -> Preferences:
-    return read_preferences(
-        texts,
-        extra_genres=sorted({g for r in seen.listings.values() for g in r.get("genres") or []}),
-        extra_services=sorted(
-            {s for r in seen.metadata.values() for s in r.get("streaming_services") or []}
-        ),
-    )
 
 
 def _covered(prefs: Preferences, topic: str) -> bool:
@@ -550,12 +604,7 @@ def expert_policy(
         return tool_request(messages, serial, name, **arguments)
 
     user_id = user_id_from_messages(messages)
-    if (
-        user_id
-        and style.policies
-        and "get_user_history" in available
-        and not any(c.name == "get_user_history" for c in exchanges(messages))
-    ):
+    if user_id and style.policies and "get_user_history" in available and not seen.history_called:
         return AgentReply(tool_calls=[request(0, "get_user_history", user_id=user_id)])
 
     prefs = _prefs(seen)
