@@ -399,20 +399,32 @@ _STOPWORDS = frozenset(
 )  # fmt: skip
 
 
-def _feedback_queries(seen: Seen, prefs: Preferences, learned: _Learned) -> list[str]:
-    """More searches from words of the fitting listings' plots (pseudo-relevance feedback):
-    titles that share a genre but no second genre with the first queries surface this way."""
+def _plot_words(record: dict[str, Any]) -> set[str]:
+    words = re.findall(r"[a-z]+", str(record.get("overview", "")).lower())
+    return {w for w in words if len(w) > 3 and w not in _STOPWORDS}
+
+
+def _feedback_queries(seen: Seen, prefs: Preferences, learned: _Learned, n: int) -> list[str]:
+    """Searches from words of the fitting listings' plots (pseudo-relevance feedback), each word
+    chosen to cover the listings the words before it do not (so they reach different titles):
+    titles with one genre and no second one to pair it with surface this way."""
     focus = sorted(prefs.genres_all) or sorted(set().union(*prefs.genres_any))
     head = " ".join(g.lower() for g in focus[:1])
-    counts: dict[str, int] = {}
-    for record in seen.listings.values():
-        if not _fits_listing(record, prefs, learned):
-            continue
-        for word in set(re.findall(r"[a-z]+", str(record.get("overview", "")).lower())):
-            if len(word) > 3 and word not in _STOPWORDS:
+    fitting = [_plot_words(r) for r in seen.listings.values() if _fits_listing(r, prefs, learned)]
+    used = {q.split(" ", 1)[1] for q in seen.searched if head and q.startswith(head + " ")}
+    out: list[str] = []
+    for _ in range(n):
+        rest = [w for w in fitting if not w & used] or fitting
+        counts: dict[str, int] = {}
+        for words in rest:
+            for word in words - used:
                 counts[word] = counts.get(word, 0) + 1
-    words = sorted(counts, key=lambda w: (-counts[w], w))
-    return [f"{head} {w}".strip() for w in words if f"{head} {w}".strip() not in seen.searched]
+        if not counts:
+            break
+        word = max(sorted(counts), key=lambda w: counts[w])
+        used.add(word)
+        out.append(f"{head} {word}".strip())
+    return [q for q in out if q not in seen.searched]
 
 
 @dataclass(frozen=True)
@@ -681,12 +693,18 @@ def expert_policy(
     learned = outcome.learned
     searches_left = min(MAX_SEARCHES - len(seen.searched), left)
     if "search_catalog" in available and searches_left > 0 and not _dry(seen, prefs, learned):
-        wanted = [
+        planned = [
             q
             for q in (_sweep_queries() if style.sweep else _queries(prefs, broader=False))
             if q not in seen.searched
         ]
-        wanted += [q for q in _feedback_queries(seen, prefs, learned) if q not in wanted]
+        # The first round is planned; later rounds alternate planned pairings and plot words.
+        feedback = (
+            _feedback_queries(seen, prefs, learned, SEARCH_ROUND // 2) if seen.searched else []
+        )
+        wanted = [q for pair in zip(planned, feedback, strict=False) for q in pair]
+        wanted += [q for q in planned[len(feedback) :] if q not in wanted]
+        wanted += [q for q in feedback if q not in wanted]
         if wanted:
             return AgentReply(
                 tool_calls=[
