@@ -78,6 +78,17 @@ BuiltinName = Literal[
     "exploit-policy-only",
     "exploit-nothing-fits-probe",
     "exploit-list-pusher",
+    # The fidelity panel (benchmarks/user_fidelity.py): honest expert, informed, natural twins,
+    # and the adversaries that are the expert minus one honest part.
+    "expert",
+    "expert-natural",
+    "heuristic-natural",
+    "informed",
+    "no-question-prober",
+    "interview-picker",
+    "budget-crawler",
+    "decline-ignoring-guesser",
+    "policy-ignoring-retriever",
 ]
 ADVERSARY_NAMES: tuple[str, ...] = tuple(
     name for name in get_args(BuiltinName) if name.startswith("exploit-")

@@ -52,7 +52,8 @@ class AgentReply(BaseModel):
 
 @dataclass(frozen=True)
 class AgentContext:
-    """What an agent is built with for one trial. Only the `oracle` baseline may read `task`."""
+    """What an agent is built with for one trial. Only the `oracle` baseline may read `task`;
+    the `informed` baseline reads nothing of it but the names of the constrained fields."""
 
     user_id: str
     policy_text: str

@@ -75,6 +75,42 @@ def _careful(context: AgentContext, args: dict[str, Any]) -> Agent:
     return HeuristicAgent(context, {"max_proposals": 3, **args}, careful=True)
 
 
+@register_builtin("expert")
+def _expert(context: AgentContext, args: dict[str, Any]) -> Agent:
+    from runner.agents.baselines.expert import ExpertAgent
+
+    return ExpertAgent(context, args)
+
+
+@register_builtin("informed")
+def _informed(context: AgentContext, args: dict[str, Any]) -> Agent:
+    """The expert told the NAMES of the constrained fields (never values, operators or reveal tags)."""
+    from runner.agents.baselines.expert import ExpertAgent, constrained_fields
+
+    if context.task is None:
+        raise TaurecError("the informed agent needs the task (for its field names) in its context")
+    return ExpertAgent(
+        context, args, informed_fields=constrained_fields(context.task), name="informed"
+    )
+
+
+@register_builtin("expert-natural")
+def _expert_natural(context: AgentContext, args: dict[str, Any]) -> Agent:
+    """The expert's decisions in a chat model's words (the wording-only twin)."""
+    from runner.agents.baselines.expert import ExpertAgent
+    from runner.agents.baselines.natural import NaturalTwin
+
+    return NaturalTwin(ExpertAgent(context, args), context.seed, "expert-natural")
+
+
+@register_builtin("heuristic-natural")
+def _heuristic_natural(context: AgentContext, args: dict[str, Any]) -> Agent:
+    """The heuristic's decisions in a chat model's words (the wording-only twin)."""
+    from runner.agents.baselines.natural import NaturalTwin
+
+    return NaturalTwin(HeuristicAgent(context, args), context.seed, "heuristic-natural")
+
+
 @register_builtin("random")
 def _random(context: AgentContext, args: dict[str, Any]) -> Agent:
     return RandomAgent(context, args)
@@ -94,6 +130,20 @@ def _register_adversaries() -> None:
 
 
 _register_adversaries()
+
+
+def _register_panel() -> None:
+    from runner.agents.adversaries.panel import PANEL_ADVERSARIES, build_panel_adversary
+
+    for adversary in PANEL_ADVERSARIES:
+
+        def factory(context: AgentContext, args: dict[str, Any], name: str = adversary) -> Agent:
+            return build_panel_adversary(name, context, args)
+
+        register_builtin(adversary)(factory)
+
+
+_register_panel()
 
 
 def _unknown(name: str) -> UnknownAgentError:

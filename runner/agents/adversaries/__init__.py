@@ -14,10 +14,14 @@ scores pass^1 above EXPLOIT_CEILING; the board shows the best one as the exploit
 - `exploit-nothing-fits-probe`: claim nothing fits first and abstain if the user's reply sounds like
   relief, else fall back to `exploit-ask-all`;
 - `exploit-list-pusher`: name five popular titles per message and recommend whichever one is accepted.
+
+The fidelity panel's adversaries (`PANEL_ADVERSARIES`, in `panel.py`) are the expert with one
+honest part taken out; the benchmark `benchmarks/user_fidelity.py` measures them.
 """
 
 from __future__ import annotations
 
+from runner.agents.adversaries.panel import PANEL_ADVERSARIES, build_panel_adversary
 from runner.agents.adversaries.policies import (
     ADVERSARY_NAMES,
     EXPLOIT_CEILING,
@@ -25,4 +29,11 @@ from runner.agents.adversaries.policies import (
     adversary_policy,
 )
 
-__all__ = ["ADVERSARY_NAMES", "EXPLOIT_CEILING", "AdversaryAgent", "adversary_policy"]
+__all__ = [
+    "ADVERSARY_NAMES",
+    "EXPLOIT_CEILING",
+    "PANEL_ADVERSARIES",
+    "AdversaryAgent",
+    "adversary_policy",
+    "build_panel_adversary",
+]

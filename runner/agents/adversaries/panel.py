@@ -1,0 +1,48 @@
+"""The fidelity panel's adversaries: the expert with one honest part taken out, each as strong as its class allows.
+
+Each is the expert's own machinery (retrieval within the budget, decline learning, policies) minus
+exactly one thing, so a score it reaches is what that shortcut alone is worth:
+- `no-question-prober`: asks only for the services, never a preference; proposes the title in
+  the middle of the remaining pool and halves it on every directional decline;
+- `interview-picker`: the expert's interview, then recommends the most-voted fitting title at
+  once, never proposing (so it learns nothing from declines);
+- `budget-crawler`: no preference questions; sweeps the catalog genre-blind within the 80-call
+  budget and proposes the most-voted fitting title, one per message, learning from declines;
+- `decline-ignoring-guesser`: asks like the expert but reads no decline hint: each proposal is a
+  random fitting title (seeded), only the declined title itself is dropped;
+- `policy-ignoring-retriever`: the expert's questions, retrieval and proposals, but no watch
+  history, no availability or content-preference check and no sponsorship disclosure.
+
+None reads the task (their AgentContext carries none). They are not in ADVERSARY_NAMES (the
+`exploit-*` suite held to EXPLOIT_CEILING): `benchmarks/user_fidelity.py` holds them to the
+targets in `runner.agents.panel_targets`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from runner.agents.baselines.expert import ExpertAgent, Style
+from runner.errors import TaurecError
+from runner.protocols import Agent, AgentContext
+
+__all__ = ["PANEL_ADVERSARIES", "PANEL_STYLES", "build_panel_adversary"]
+
+PANEL_STYLES: dict[str, Style] = {
+    "no-question-prober": Style(ask=False, pick="middle"),
+    "interview-picker": Style(propose=False, pick="popular"),
+    "budget-crawler": Style(ask=False, sweep=True, pick="popular"),
+    "decline-ignoring-guesser": Style(learn=False, pick="random"),
+    "policy-ignoring-retriever": Style(policies=False),
+}
+PANEL_ADVERSARIES: tuple[str, ...] = tuple(PANEL_STYLES)
+
+
+def build_panel_adversary(name: str, context: AgentContext, args: dict[str, Any]) -> Agent:
+    """One panel adversary; it never sees the task, whatever its context carries."""
+    if args:
+        raise TaurecError(f"adversary {name!r} takes no args (got {sorted(args)})")
+    blind = AgentContext(
+        user_id=context.user_id, policy_text=context.policy_text, seed=context.seed
+    )
+    return ExpertAgent(blind, name=name, style=PANEL_STYLES[name])
