@@ -20,7 +20,8 @@ from typing import Any
 
 from runner.agents.baselines.chat import exchanges, text_of
 from runner.protocols import Agent, AgentReply, ChatMessage, ToolSchema
-from runner.simulators.vocabulary import asked_in_order, question_sentences, sentences
+from runner.simulators.reader import fields_asked, question_segments
+from runner.simulators.vocabulary import sentences
 from runner.transcript import ComponentSpec
 
 __all__ = ["TOPIC_PHRASES", "NaturalTwin", "naturalize"]
@@ -217,12 +218,9 @@ def naturalize(text: str, messages: list[ChatMessage], seed: int) -> str:
             ("Does that sound good?", "Would that work for you?", "What do you think?")
         )
         return " ".join(parts) + (disclosure if sponsored else "") + " " + closing
-    asked = [
-        f for s in question_sentences(text) for f in asked_in_order(s) if not _PRESS_RE.search(s)
-    ]
-    pressed = [
-        f for s in question_sentences(text) if _PRESS_RE.search(s) for f in asked_in_order(s)
-    ]
+    questions = [s for s, asks in question_segments(text) if asks]
+    asked = [f for s in questions for f in fields_asked(s) if not _PRESS_RE.search(s)]
+    pressed = [f for s in questions if _PRESS_RE.search(s) for f in fields_asked(s)]
     topics = list(dict.fromkeys(asked))
     if topics or pressed:
         return f"{rng.choice(OPENERS)} {_ask(topics, list(dict.fromkeys(pressed)), rng)}"

@@ -24,7 +24,7 @@ from runner.loop import run_trial
 from runner.paths import POLICY_PATH, SNAPSHOTS_DIR, TASKS_DIR
 from runner.protocols import AgentContext, AgentReply, ChatMessage, ToolSchema
 from runner.simulators import build_simulator
-from runner.simulators.vocabulary import asked_in_order
+from runner.simulators.reader import fields_asked, rule_reader
 from runner.tasks import Constraint, Task, TaskConstraint, load_tasks
 from runner.tools import build_toolset
 from runner.transcript import MessageEvent, Transcript
@@ -161,7 +161,7 @@ def test_every_natural_phrasing_asks_about_its_own_field_only(
     field: str, phrases: tuple[str, ...]
 ) -> None:
     for phrase in phrases:
-        assert asked_in_order(f"Could you tell me {phrase}?") == [field], phrase
+        assert list(fields_asked(f"Could you tell me {phrase}?")) == [field], phrase
 
 
 class _Spy:
@@ -233,7 +233,7 @@ def test_the_natural_twin_keeps_every_decision(task_id: str, seed: int) -> None:
         assert natural.content
         # The same single title put forward (bold), and the same topics asked, in order.
         assert _bold(natural.content) == _bold(inner.content)
-        asked = list(dict.fromkeys(asked_in_order(inner.content)))
+        asked = list(dict.fromkeys(fields_asked(inner.content)))
         if asked and not _bold(inner.content):
             assert list(dict.fromkeys(_natural_topics(natural.content))) == asked
 
@@ -256,7 +256,8 @@ def test_the_policy_ignoring_retriever_skips_the_policy_calls() -> None:
 
 
 def test_the_no_question_prober_asks_only_for_services() -> None:
-    _catalog, tasks, _policy = _world()
+    catalog, tasks, _policy = _world()
     transcript = _named("no-question-prober", tasks["task_030"], 0)
+    reader = rule_reader(catalog)
     for text in [m.content for m in transcript.messages if m.role == "agent"][1:]:
-        assert set(asked_in_order(text)) <= {"streaming_services"}, text
+        assert set(reader.read(text).asked) <= {"streaming_services"}, text
