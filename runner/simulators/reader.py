@@ -88,12 +88,22 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
     "content_rating": (
         r"age[- ]?(?:ratings?|appropriate|appropriateness|restrictions?|limits?|range|group)",
         r"content ratings?", r"certificat(?:e|es|ion)", r"mpaa", r"parental(?: guidance)?",
-        r"rated (?:g|pg|pg-13|r|nc-17)", r"(?:g|pg|pg-13|r|nc-17)[- ]rated", r"pg-13", r"nc-17",
+        r"rated (?:g|pg|pg-13|r|nc-17|nr|rcode)", r"(?:g|pg|pg-13|r|nc-17)[- ]rated", r"pg-13", r"nc-17",
         r"pg", r"(?:an? )?r[- ]?ratings?", r"ratings? of r", r"(?:an? )?rcode(?:[- ]?(?:ratings?|rated|movies?|films?))?",
         r"rated rcode", r"everyone watching", r"everybody watching",
         r"(?:an? )?(?:g|pg|pg-13|nc-17)[- ]?ratings?", r"ratings? (?:limits?|restrictions?|caps?)",
         r"(?:kid|child|children|family|teen|tween)[- ]?(?:friendly|safe|appropriate|proof)",
-        r"kids?", r"children", r"child", r"little ones?", r"teens?", r"teenagers?", r"tweens?",
+        r"(?:for|with) (?:the |your |my |our |young |little |small )?(?:kids?|children|teens?|"
+        r"teenagers?|little ones|grandkids|grandchildren)",
+        r"(?:kids?|children|teens?|little ones|family|fam) (?:are |be |will be |is |'ll be )?(?:watching|"
+        r"joining|around|there|present|in the room|too)",
+        r"any (?:kids?|children|teens?|little ones|youngsters)", r"(?:young|little|small) (?:kids?|ones|children)",
+        r"older (?:kids?|children)",
+        r"is (?:this|it) for (?:the )?(?:kids?|children|family)", r"kids? or (?:just )?(?:adults|grown[- ]ups)",
+        r"who(?:'s| is) (?:on the couch|beside you|with you)", r"just (?:you|u)\b", r"the fam\b",
+        r"fighting", r"peril", r"blood(?:y)?", r"jump[- ]scares?", r"nr", r"unrated", r"not rated",
+        r"(?:g|pg|pg-13|r|nc-17|nr|rcode) (?:requirement|filter|limit|cap)", r"ratings? of rcode",
+        r"little ones?", r"teenagers?", r"tweens?",
         r"youngsters?", r"grand ?kids?", r"grandchildren", r"toddlers?", r"youngest", r"younger",
         r"young ones?", r"anyone young", r"grown[- ]ups?(?:[- ]only)?", r"whole family",
         r"(?:the )?family can (?:watch|enjoy)", r"everyone can watch",
@@ -106,6 +116,9 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"date night", r"age[- ]rating ceiling", r"ceiling",
     ),
     "vote_count": (
+        r"(?:many|few|nobody|no one|lots of|a lot of|comparatively few|a great many|almost nobody|"
+        r"hardly anyone|everybody|everyone) (?:\w+ ){0,2}(?:has |have )?(?:already )?(?:rated|"
+        r"ratings|votes|voted|seen|watched)", r"(?:min|minimum|max|maximum) votes?",
         r"popular(?:ity)?", r"well[- ]known", r"widely[- ](?:seen|known)", r"mainstream",
         r"obscure", r"hidden gems?", r"lesser[- ]known", r"little[- ]known", r"under[- ]the[- ]radar",
         r"crowd[- ]?pleasers?", r"blockbusters?", r"niche", r"cult (?:classics?|films?|favou?rites?)",
@@ -122,7 +135,8 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"durations?", r"minutes?", r"mins?", r"hours?", r"hrs?", r"long(?:er|ish)?",
         r"short(?:er|ish)?", r"epics?", r"marathons?", r"how much time",
         r"time (?:do you have|you have|you've got|have you got|budget|limit|window)",
-        r"time commitment", r"bed ?time", r"attention span", r"clocks? in", r"drag(?:s|gy)? on",
+        r"time commitment", r"(?:max(?:imum)?|how much) time", r"how much of your (?:evening|night)",
+        r"willing to (?:surrender|spend|give)", r"bed ?time", r"attention span", r"clocks? in", r"drag(?:s|gy)? on",
         r"(?:\w+-)+(?:hours?|minutes?|mins?)", r"\d+\s*(?:m|h)", r"time available",
         r"available time", r"how much long", r"runs? (?:under|over)",
     ),
@@ -149,7 +163,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
     ),
     "director": (
         r"directors?", r"directed", r"direction", r"filmmakers?", r"film[- ]makers?", r"auteurs?",
-        r"helmed", r"behind the camera",
+        r"helmed", r"behind the camera", r"storytellers?",
     ),
     "cast": (
         r"actors?", r"actress(?:es)?", r"cast", r"casting", r"stars?", r"starring", r"starred",
@@ -167,6 +181,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
 WEAK_PATTERNS: dict[str, tuple[str, ...]] = {
     "content_rating": (
         r"family", r"families", r"son", r"daughter", r"suitable", r"appropriate", r"sensitive",
+        r"kids?", r"children", r"child", r"teens?",
         r"language", r"graphic", r"explicit", r"ages?", r"adult", r"squeamish", r"group",
         r"too (?:scary|intense|dark|disturbing|grown[- ]up)", r"(?:your|the) audience",
         r"with (?:the|your) family",
@@ -174,8 +189,11 @@ WEAK_PATTERNS: dict[str, tuple[str, ...]] = {
         r"watching (?:it )?(?:with|alone|solo)",
     ),
     "vote_count": (r"hits?", r"buzz(?:y)?", r"indie", r"famous", r"heard of", r"smash(?:es)?"),
-    "runtime": (r"quick(?:er)?", r"brief", r"sit through"),
-    "rating": (r"quality", r"good ones?", r"awards?", r"award[- ]winning", r"prestige", r"praised"),
+    "runtime": (r"quick(?:er)?", r"sit through"),
+    "rating": (
+        r"quality", r"good ones?", r"awards?", r"award[- ]winning", r"prestige", r"praised",
+        r"(?<![\d.])(?:[0-9]|10)\.\d(?![\d.])", r"(?:high|good) enough",
+    ),
     "streaming_services": (
         r"accounts?", r"channels?", r"access to", r"sign(?:ed)? up", r"plugged into",
         r"watch(?:ing)? (?:it |things |stuff )?on",
@@ -189,6 +207,11 @@ WEAK_PATTERNS: dict[str, tuple[str, ...]] = {
         r"flavou?rs?", r"themes?", r"subject", r"plot", r"premise", r"story", r"dark",
         r"light(?:er)?", r"tense", r"weird", r"quirky", r"silly", r"cosy", r"cozy", r"gritty",
         r"space", r"epic", r"heavy", r"weighty", r"serious", r"fun",
+        r"(?:want|wanna|need|like|hope) to feel", r"feel (?:after|afterwards|when|at the end)",
+        r"make you feel", r"feelings?",
+        r"frighten\w*", r"scared?", r"escape", r"comfort(?:ed|ing)?", r"challeng(?:ed|ing)",
+        r"hyped", r"uplifted", r"moved", r"hope(?:ful)?", r"frame of mind", r"lighter",
+        r"sad", r"cheer(?:ed)? up", r"unwind", r"vibes?",
         r"what (?:kind|sort|type|style)", r"which (?:kind|sort|type|style)",
         r"like to watch", r"(?:usually|normally|typically) watch", r"what do you (?:like|love|enjoy)",
         r"what (?:would|do) you (?:like|love|enjoy|watch)", r"kinds? of (?:thing|mood)",
@@ -210,7 +233,7 @@ _NOT_A_FIELD = re.compile(
     r"dive into|look into|check (?:out )?(?:the )?(?:reviews|ratings)|get into|"
     r"(?:our|the|my) (?:catalog|search|tools?|service)|this service|customer service|"
     r"heard of (?:it|that|this|them)|(?:recently|lately) (?:seen|watched|loved|enjoyed|liked)|(?:on|in) (?:my|our) (?:end|side)|"
-    r"your (?:call|pick)|have fun|the fun|(?:short|long) (?:week|weekend|night|shift|drive|trip|"
+    r"your (?:call|pick)|have fun|the fun|(?:min|max)(?=\s+(?:rating|score|year|votes?|reviews?))|(?:short|long) (?:week|weekend|night|shift|drive|trip|"
     r"flight|walk)|old (?:friends?|flame|house|man|woman|life|days|self|"
     r"ways|school|colleague|partner|home|town)|lifelong|(?:release|released) (?:it|them) (?:to|for)|"
     r"rated (?:it|them) (?:highly|well))\b"
@@ -228,12 +251,13 @@ _ASKING_CUE = re.compile(
     r"share (?:with me|your|which|what|how|whether|if|any)|mind sharing|"
     r"it(?:'d| would) help (?:me )?(?:to (?:know|hear|learn|understand)|if|a lot to)|"
     r"(?:helpful|useful) to (?:know|hear)|good to (?:know|hear) (?:which|what|whether|if|how)|"
-    r"i'?d be (?:curious|interested|keen|glad|happy) "
+    r"i'?d be (?:curious|interested|keen) "
     r"(?:to|which|whether|if|what|how)|i'?d (?:be )?(?:love|like) to learn|"
     r"help me (?:understand|know|narrow)|give me (?:a sense|an idea|a feel)|"
     r"(?:get|have|like|want) a (?:sense|feel|feeling|read) (?:of|for)|i'?d appreciate|"
     r"appreciate (?:knowing|hearing|it if)|(?:want|need) to know|do tell|fill me in|"
-    r"(?:any|your) preferences?|preference (?:on|for|about|regarding)|"
+    r"any preferences?|your preferences? (?:on|for|about|regarding)|(?:any|a) preference (?:on|for|"
+    r"about|regarding)|(?:help|helps|helpful) (?:me )?to know|helps? me (?:judge|gauge|decide|choose)|"
     r"(?:let's|lets) (?:start|begin) with|what about|how about (?:the|your)|thoughts on|"
     r"(?:say|tell me) (?:what|which|how|whether)|drop me|just say|"
     r"feel free to (?:say|tell|share|mention)|figure out|work out|mention any|"
@@ -241,8 +265,10 @@ _ASKING_CUE = re.compile(
     r"your take|your thoughts)"
 )
 _QUESTION_START = re.compile(
-    r"(?i)^\W*(?:so|and|also|okay|ok|great|cool|alright|then|first|next|lastly|finally|oh|"
-    r"and also|plus|now|one more thing|btw|quick one|and lastly)?[\s,:!-]*(?:whether|what|what's|whats|"
+    r"(?i)^\W*(?:(?:so|and|also|okay|ok|great|cool|alright|then|first|next|lastly|finally|oh|"
+    r"and also|plus|now|one more thing|btw|quick one|and lastly|k|kk|ok so|so like|next|q\d*|"
+    r"also|lol|haha|bestie|yo|hey|hi|hello|okay so|real talk|ok real talk)\b[\s,:!-]*)*(?:whether|what|"
+    r"what's|whats|"
     r"wat|wht|which|wich|how|how's|do|does|did|are|is|was|were|would|wouldn't|could|should|will|"
     r"can|any|anything|have|has|shall|may|might|when|who|who's|whos|whose|where|fancy|r u|u|ur|"
     r"prefer|care|mind|mention|list|describe|share|name|feel like|in the mood|up for|open to|"
@@ -252,7 +278,7 @@ _QUESTION_START = re.compile(
 # A question that asks whether what was just said suits the user, or what the user thinks of it.
 _SUITS_YOU = re.compile(
     r"(?i)\b(?:(?:is|would|will|was|could) (?:that|this|it)|that's|(?:that|this|it) (?:okay|ok|"
-    r"fine|alright)|that fine|does (?:that|this|it) (?:matter|bother)|fit (?:that|it) in|"
+    r"fine|alright)|that fine|do you have (?:it|that|them|either)|does (?:that|this|it) (?:matter|bother)|fit (?:that|it) in|"
     r"live with (?:that|it)|manage (?:that|it)|handle (?:that|it)|a (?:problem|dealbreaker)|"
     r"an issue|too \w+|(?:have|got|use|subscribe to) (?:either|any of|both)|"
     r"(?:okay|ok|fine|alright) (?:for|with) (?:everyone|your|you|the))\b"
@@ -268,13 +294,15 @@ _SUITS_YOU_WEAK = re.compile(
 _OPINION_BACK = re.compile(
     r"(?i)\b(?:where do you (?:land|stand)|which camp|what about you|how about you|and you|"
     r"your take|which do you prefer|which (?:one|way) (?:do|would) you|your preference|"
-    r"which (?:is|sounds) (?:more )?(?:you|like you))\b"
+    r"which (?:is|sounds) (?:more )?(?:you|like you)|which would you (?:prefer|rather|choose|pick)|"
+    r"which (?:matters|is) more|would you rather|which (?:of those|of these|option))\b"
 )
 _GIVEN_CLAUSE = re.compile(
     r"(?i)^\W*(?:since|given(?: that)?|as|because|now that|seeing as|with)\b[^,?]{0,60},\s*"
 )
 _LABEL_ONLY = re.compile(r"(?i)^\w[\w /&-]{0,24}:\s*\??$")  # "Genre:" in a questionnaire
-_BULLET = re.compile(r"^\s*(?:[-*•·–]|\d+[.)]|[a-z][.)])\s+")
+_BULLET = re.compile(r"^\s*(?:[-*•·–]|\d+[.)]|[a-z][.)])\s+(?:\[[ xX✓]\]\s*)?")
+_CHECKBOX = re.compile(r"^\s*(?:[-*•·–]|\d+[.)])\s+\[[xX✓]\]")  # a ticked box: done
 # A list under a header like these restates what is known or planned; any other list under a
 # header ("A few quick details:", "Quick poll", "Getting started:") is a questionnaire.
 _GENRE_VALUE = re.compile(
@@ -298,7 +326,9 @@ _QUESTION_HEADER = re.compile(
     r"\?\s*$"
 )
 _MARKDOWN = re.compile(r"\*\*|__|`|~~|^#+\s*|(?<!\w)_(?!\w)", re.MULTILINE)
-_SPLIT = re.compile(r"(?<=[?!])\s*|(?<=[.;])\s+|\s+(?:—|--|–)\s+")
+_SPLIT = re.compile(
+    r"(?<=[?!])\s*|(?<=[.;])\s+|\s+(?:—|--|–|→|->)\s+|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+"
+)
 _TITLE_MARK = "TITLEREF"
 # fmt: off
 # Words misspelt often enough in chat to be read as meant.
@@ -398,7 +428,9 @@ def _list_kinds(lines: list[str]) -> list[bool]:
             block.append(number)
             number += 1
         items = [re.sub(r"\([^)]*\)", "", _BULLET.sub("", lines[i])).strip() for i in block]
-        if _QUESTION_HEADER.search(header):
+        if any(_CHECKBOX.match(lines[i]) for i in block):
+            asks = False  # a checklist of what is done
+        elif _QUESTION_HEADER.search(header):
             asks = True
         elif _RECAP_HEADER.search(header) or _TITLE_MARK in header:
             asks = False
@@ -442,6 +474,8 @@ def question_segments(text: str) -> list[tuple[str, bool]]:
                         and not bullet
                         and " or " in f" {part.lower()} "
                         and len(lines) == 1
+                        and len(part.split()) <= 10
+                        and not re.search(r"(?i)\b(?:i|i'm|i've|we|there)\b", part)
                     )
                 )
             )
@@ -496,8 +530,17 @@ def _read_fields(text: str, people: Callable[[str], list[str]] | None) -> tuple[
             # "It's rated R. Is that okay?" asks about the fact just stated, when it is one fact;
             # "Some love new releases, others older films. Where do you land?" about all of them;
             # "It stars <actor>. Are you a fan?" about the cast.
+            gathered: list[str] = []
+            if _OPINION_BACK.search(segment) and _TITLE_MARK not in text:
+                # "Options: - drop the age-rating filter - switch genre. Which would you prefer?"
+                for back in (1, 2, 3):
+                    if index - back < 0 or segments[index - back][1]:
+                        break
+                    gathered += fields_of(segments[index - back][0], asks=False)
+            if gathered:
+                found = list(dict.fromkeys(reversed(gathered)))
             for back in (1, 2):
-                if index - back < 0 or segments[index - back][1]:
+                if found or index - back < 0 or segments[index - back][1]:
                     break
                 previous = segments[index - back][0]
                 before = list(
@@ -511,11 +554,14 @@ def _read_fields(text: str, people: Callable[[str], list[str]] | None) -> tuple[
                 # "It's rated PG-13 - does that work?": one sentence; "It's on Hulu. Does that
                 # work?" asks whether the pick as a whole suits, not about the services.
                 short = len(previous.split()) <= 5 and not re.search(r"[.!]$", previous)
+                tiny_check = len(segment.split()) <= 4 and re.search(
+                    r"(?i)\b(?:ok|okay|fine|alright)\b", segment
+                )
+                elif_suits = _SUITS_YOU.search(segment) or tiny_check
                 if _ABOUT_PERSON.search(segment) and people_only:
                     found = people_only
                 elif _OPINION_BACK.search(segment) or (
-                    len(before) == 1
-                    and (_SUITS_YOU.search(segment) or (short and _SUITS_YOU_WEAK.search(segment)))
+                    len(before) == 1 and (elif_suits or (short and _SUITS_YOU_WEAK.search(segment)))
                 ):
                     found = before
                 break
@@ -664,7 +710,8 @@ _REFERENCE_BEFORE = re.compile(
     r"other than|apart from|\bbesides|\bexcept|\bechoes|\brecalls|\bevokes|nods to|akin to|"
     r"cousin (?:of|to)|\bmeets|crossed with|successor to|sequel to|follow[- ]up to|"
     r"from the (?:team|director|makers|people|writer) (?:behind|of)|makers of|director of|"
-    r"creators? of|(?:premise|plot|story|idea|tone|spirit|style|feel|mood|vibe|energy|pacing) of|"
+    r"creators? of|(?:premise|plot|story|idea|tone|spirit|style|feel|mood|vibe|energy|pacing|"
+    r"architecture|conceit|structure|template|formula|shape|dna|quality|qualities) of|"
     r"\bloved|\benjoyed|\bliked|\bskip(?:ped)?|ruled out|\bbeyond|\bwatched|\bseen|\balready|"
     r"~~)" + _GAP
 )
@@ -680,7 +727,7 @@ _REFERENCE_AFTER = re.compile(
     r"wouldn't|isn't|is not|wasn't|was not) (?:fit|work|make|on|available|streaming|an option|"
     r"right)|(?:is|was) out\b|(?:from|in) your (?:history|list)|on your list|(?:fans|lovers) "
     r"(?:will|would|should)|(?:and|or) (?:its|the) sequel|(?:would|could|might) have been|"
-    r"(?:is|was) (?:a )?(?:miss|no-go|non-starter))"
+    r"(?:is|was) (?:a )?(?:miss|no-go|non-starter)|among them|for (?:instance|example)|e\.g\.)"
 )
 _FRAME_BEFORE = re.compile(
     r"(?i)(?:how about|what about|why not|\btry|consider|i'?d (?:recommend|suggest|go with|go for|"
@@ -690,13 +737,15 @@ _FRAME_BEFORE = re.compile(
     r"you(?:'d| would| might| may| could|'ll) (?:really )?(?:like|love|enjoy|dig)|perfect (?:fit|"
     r"match|pick)|\bpick|instead|better(?: bet| option| choice| fit)?|(?:that|which) leaves|"
     r"landed on|found (?:it|one|your movie|a match)?|here'?s|meet|introduc\w+ you to|"
-    r"give \w+ a (?:try|shot|go)|tonight'?s pick|the one|winner|✅|👉|⭐|🎬|🍿|best (?:fit|match|bet))"
+    r"give \w+ a (?:try|shot|go)|tonight'?s pick|the one|winner|✅|👉|⭐|🎬|🍿|best (?:fit|match|bet)|"
+    r"alt(?:ernative)?|proceed with|(?:strong )?case for|i would put|put forward)"
     r"[\s:,—–-]*(?:is|would be)?[\s\"'“‘*_(~:]*(?:(?:the|a|an) )?[\s\"'“‘*_(~]*$"
 )
 _FRAME_AFTER = re.compile(
     r"(?i)^[\s*_\"'”’)]*(?:\(\d{4}\))?[\s*_]*(?:,\s*)?(?:is|would be|could be|might be|seems|looks|feels|"
     r"sounds|—|–|-|:)?\s*(?:my (?:top |final )?(?:pick|recommendation|choice|suggestion)|(?:a |the |"
     r"your )?(?:perfect|great|ideal|best|safe|safer|solid|strong|better|top) (?:fit|match|pick|"
+    r"recommendation|"
     r"choice|bet|option)|exactly what|just what|the one|a winner|(?:it )?fits (?:everything|all|"
     r"your|the bill)|ticks every|checks every|is better|(?:is |'s )?(?:much )?(?:safer|better))"
 )
@@ -704,7 +753,8 @@ _RULED_OUT_BEFORE = re.compile(
     r"(?i)(?:\bnot|skip(?:ped)?|ruled out:?|rules? out|instead of|rather than|other than|whereas|"
     r"except|apart from|besides|considered|passed on|dropped|❌|✗|✘|🚫|~~|neither|\bnor|unlike|"
     r"avoid(?:ed)?|\bthan|\bover|more|less|looked at|left out|cut|wanted to suggest|was going "
-    r"to suggest|thought about|almost (?:suggested|went with)|if)"
+    r"to suggest|thought about|almost (?:suggested|went with)|if|exclud\w*|drop|removed?|"
+    r"steer (?:you )?(?:away|clear) from|over)"
     r"[\s:,—–-]*[\s\"'“‘*_(~]*(?:(?:the|a|an) )?[\s\"'“‘*_(~]*$"
 )
 _RULED_OUT_AFTER = re.compile(
@@ -722,10 +772,61 @@ _OFFERS_SEVERAL = re.compile(
     r"(?i)\b(?:options|choices|alternatives|candidates|contenders|here are|a few (?:picks|titles|"
     r"films|movies|ideas)|either of|either one|any of (?:these|them|those)|which (?:one|of these|of "
     r"them|would you|sounds|appeals|grabs)|pick one|choose one|shortlist|picks|ideas|suggestions|"
+    r"programme|program|line-?up|double bill|double feature|"
     r"recommendations|one of these|a couple|(?:two|three|four|five|2|3|4|5) (?:[\w-]+ ){0,3}"
     r"(?:picks|titles|films|movies|options|ideas|moods|thrillers|romances|comedies|dramas|ones|"
     r"documentaries|choices))\b"
 )
+# Words that say the titles a message names are set aside, not offered.
+_RULING_OUT = re.compile(
+    r"(?i)\b(?:skip(?:ping|ped)?|exclud\w+|drop(?:ped)?|ruled? out|rules out|leav(?:e|ing) (?:it|them) "
+    r"(?:off|out)|left (?:it|them) out|won'?t recommend|not recommend|wouldn'?t recommend|"
+    r"(?:as|only as) a warning|not on your services|off (?:your|the) list|why not|no match|"
+    r"0 (?:valid )?results|filtered out|isn'?t worth|warn|fun fact|trivia|set (?:it|them) aside|"
+    r"scratch that|never mind|nothing (?:here )?(?:fits|matches|meets)|neither|(?:making|make|made) "
+    r"the cut|remov(?:e|ed|ing)|already watched|isn'?t (?:one of )?your services|i'?ll keep "
+    r"(?:looking|searching)|re-?checking|different pick incoming|keep searching)\b"
+)
+# A recommending word undone by what comes before it ("I won't recommend", "no shot i'm").
+_NEGATED = re.compile(
+    r"(?i)(?:\bnot|n't|never|no shot|no way|steer (?:you )?(?:away|clear) from|rather not|hardly)"
+    r"\b[\w\s']{0,14}$"
+)
+_RETRACTED = re.compile(
+    r"(?i)^[^.!?\n]{0,12}\b(?:no,? scratch that|scratch that|no,? wait|never ?mind)"
+)
+
+
+def _section_header(text: str, line_start: int) -> str:
+    """The nearest heading or "Label:" line above a list item or table row (else "")."""
+    if not re.match(r"\s*(?:[-*•·–]|\d+[.)]|\|)", text[line_start:]):
+        return ""
+    for line in reversed(text[:line_start].splitlines()):
+        stripped = line.strip()
+        if stripped.startswith("#") or (stripped.endswith(":") and not _BULLET.match(line)):
+            return stripped
+        if stripped and not re.match(r"(?:[-*•·–]|\d+[.)]|\|)", stripped):
+            return stripped
+    return ""
+
+
+def _offers_after(tail: str) -> bool:
+    """Does a question follow the last title ("the closest is X - is that too long?", "want it?")?
+
+    A question that opens a new topic ("Next: do you have Hulu?") does not offer the title.
+    """
+    for segment, asks in question_segments(tail):
+        if not asks or len(re.findall(r"\w+", segment)) < 2:
+            continue
+        if re.match(
+            r"(?i)\W*(?:next|also|separately|meanwhile|btw|by the way|moving on|on another note)\b",
+            segment,
+        ):
+            continue
+        return True
+    return False
+
+
 _JOINED = re.compile(
     r"(?i)^[\s*_\"'”’“‘]*(?:,|;|/|or|and|,\s*or|,\s*and|&)[\s*_\"'”’“‘]*(?:maybe |perhaps |even )?$"
 )
@@ -826,9 +927,20 @@ class RuleReader:
             if _REFERENCE_BEFORE.search(before[-80:]) or _REFERENCE_AFTER.search(after):
                 references.add(item_id)
                 continue
-            if _FRAME_BEFORE.search(before[-60:]) or _FRAME_AFTER.search(after):
+            window = before[-60:]
+            frame = _FRAME_BEFORE.search(window)
+            if frame and _NEGATED.search(window[: frame.start()]):
+                ruled_out.add(item_id)  # "I won't recommend X", "no shot i'm recommending X"
+            elif frame or _FRAME_AFTER.search(after):
                 framed.add(item_id)
-            if _RULED_OUT_BEFORE.search(before[-40:]) or _RULED_OUT_AFTER.search(after):
+            if (
+                _RULED_OUT_BEFORE.search(before[-40:])
+                or _RULED_OUT_AFTER.search(after)
+                or _RULING_OUT.search(_section_header(text, line_start))
+            ):
+                ruled_out.add(item_id)
+            if _RETRACTED.search(after):
+                framed.discard(item_id)
                 ruled_out.add(item_id)
             if _LIST_LINE.match(text[line_start:start]):
                 listed.add(item_id)
@@ -838,12 +950,16 @@ class RuleReader:
         # Watched titles named as seen, and titles ruled out beside others, are references.
         if _SEEN_WORDS.search(text):
             out = [i for i in out if i not in watched]  # "you've already seen A and B"
+        last = max((e for _s, e, i in spans if i in out), default=0)
+        offered_after = _offers_after(text[last:])  # "the closest is X, though ... - want it?"
+        setting_aside = bool(_RULING_OUT.search(text) or NOTHING_FITS_RE.search(text))
         if len(out) <= 1:
-            last = max((e for _s, e, i in spans if out and i == out[0]), default=0)
-            asked_back = "?" in text[last:]  # "the closest is X, though ... - want it anyway?"
-            if out and out[0] in ruled_out and NOTHING_FITS_RE.search(text) and not asked_back:
-                return []  # "nothing fits; the nearest miss is X, but it's rated R"
+            ruled = out and out[0] not in framed and (out[0] in ruled_out or setting_aside)
+            if ruled and not offered_after:
+                return []  # "nothing fits; the nearest miss is X, but it's rated R", "skipping X"
             return out
+        if setting_aside and not offered_after and not any(i in framed for i in out):
+            return []  # "A and B are both rated R, so neither makes the cut"
         kept = [i for i in out if i not in ruled_out or i in framed]
         if len(kept) <= 1:
             return kept
