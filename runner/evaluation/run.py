@@ -85,6 +85,7 @@ async def evaluate_async(
     progress: ProgressSink | None = None,
     snapshots_dir: Path = SNAPSHOTS_DIR,
     rules: RuleSetName = DEFAULT_RULES,
+    preflight: bool = True,
 ) -> EvalResult:
     """The async form of `evaluate` (for callers already inside an event loop)."""
     if trials < 1:
@@ -108,6 +109,7 @@ async def evaluate_async(
             snapshots_dir=snapshots_dir,
             task_ids=None if tasks is None else list(tasks),
             rules=rules,
+            preflight=preflight,
         )
         return _result(run, kept=results is not None, tasks_dir=tasks_dir)
 
@@ -121,7 +123,9 @@ def evaluate(agent: AgentSource, **options: Any) -> EvalResult:
     `http:<url>`, a folder). Options are those of `evaluate_async`: suite (`ours`, `v1` or a
     folder), snapshot, trials, tasks (ids), simulator (+ options), seed, concurrency, max_turns,
     max_cost (USD), results (a folder: records stay there and a re-run resumes), fresh, slug,
-    rules (`v2`, ours, or `v1`, the published evaluator exactly).
+    rules (`v2`, ours, or `v1`, the published evaluator exactly), progress (a ProgressSink),
+    preflight (default True: a LiteLLM or HTTP agent gets one real request before any trial, and
+    a missing key or a dead endpoint raises `PreflightError` in seconds, exactly as `taurec run`).
     The trials run on the batch engine of `taurec run`; nothing is scored differently.
     """
     return asyncio.run(evaluate_async(agent, **options))
