@@ -87,6 +87,13 @@ def _thresholds(
     "request; on failure print the message and exit 2 without running a trial.",
 )
 @click.option(
+    "--show",
+    metavar="TASK#TRIAL",
+    default=None,
+    help="Print that one trial's transcript (messages, tool calls, verdict) instead of the "
+    "report; runs only TASK unless --task is given (trials are numbered from 0).",
+)
+@click.option(
     "--json",
     "json_path",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -110,9 +117,10 @@ def command(
     results: Path | None,
     fresh: bool,
     preflight: bool,
+    show: str | None,
     json_path: Path | None,
 ) -> None:
-    """Evaluate AGENT and print pass^1…pass^k, strata, policies, efficiency and every failing trial.
+    """Evaluate AGENT and print pass^k, skills, failures grouped by cause, strata and efficiency.
 
     AGENT is `package.module:attribute` (an Agent, or a factory called once per trial, importable
     from the current directory), a submission folder, a built-in name, `litellm:<model>` or
@@ -155,8 +163,14 @@ def command(
         fresh=fresh,
         preflight=preflight,
         progress=default_progress(sys.stderr),
+        show=show,
     )
-    click.echo(result.to_markdown(), nl=False)
+    if result.shown is not None:
+        from runner.evaluation.report import render_trial
+
+        click.echo(render_trial(result.shown), nl=False)
+    else:
+        click.echo(result.to_markdown(), nl=False)
     if json_path is not None:
         json_path.write_text(result.to_json() + "\n", encoding="utf-8")
     shortfalls = result.shortfalls(min_pass)

@@ -65,7 +65,7 @@ def test_path_1_the_python_object(workdir: Path) -> None:
     report = _run([sys.executable, "evaluate_my_agent.py"], workdir)
     assert report.returncode == 0, report.stderr
     assert "| 8 |" in report.stdout  # pass^8 reported
-    assert "## Failing trials" in report.stdout
+    assert "## What went wrong, by cause" in report.stdout
     [gate] = _commands(snippets()["gate.sh"])
     passed = _run(gate, workdir)
     assert passed.returncode == 0, passed.stdout + passed.stderr
