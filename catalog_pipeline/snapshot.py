@@ -161,7 +161,11 @@ def verify_snapshot(folder: Path | str) -> SnapshotManifest:
 
 
 def verify_snapshots(root: Path, refs: list[str]) -> list[tuple[str, list[str]]]:
-    """(folder, problems) for each snapshot named (a date under `root`, or a path), else all."""
+    """(folder, problems) for each snapshot named (a date under `root`, or a path), else all.
+
+    Folders are given as absolute paths, so the caller can see which copy was checked: a bare
+    date is the snapshot under `root`, `./2026-11-01` a downloaded folder.
+    """
     if refs:
         folders = [root / ref if DATE_DIR.match(ref) else Path(ref) for ref in refs]
     else:
@@ -172,12 +176,13 @@ def verify_snapshots(root: Path, refs: list[str]) -> list[tuple[str, list[str]]]
         )
     out: list[tuple[str, list[str]]] = []
     for folder in folders:
+        shown = str(folder.resolve())
         try:
             verify_snapshot(folder)
         except LoadError as exc:
-            out.append((str(folder), exc.problems))
+            out.append((shown, exc.problems))
         else:
-            out.append((str(folder), []))
+            out.append((shown, []))
     return out
 
 

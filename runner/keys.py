@@ -229,7 +229,13 @@ def _is_private(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
 def _is_own_server(url: str) -> bool:
     own = os.environ.get(OWN_SERVER_ENV, "")
     parts = urlsplit(url)
-    return bool(own) and f"{parts.hostname}:{parts.port}" == own
+    try:
+        port = parts.port
+    except ValueError:
+        return False
+    if port == 0 and parts.hostname in ("127.0.0.1", "localhost"):
+        return True  # port 0: the run's own model server (runner.own_model_server)
+    return bool(own) and f"{parts.hostname}:{port}" == own
 
 
 @functools.lru_cache(maxsize=256)

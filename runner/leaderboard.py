@@ -62,15 +62,16 @@ def shipped_submissions(submissions_dir: Path = SUBMISSIONS_DIR) -> list[Path]:
 def loopback_servers(submissions: Sequence[Submission]) -> list[tuple[str, int]]:
     """(host, port) of each local model server the LiteLLM entries point at (`api_base` on loopback).
 
-    An entry such as `heuristic-via-litellm` says `api_base: http://127.0.0.1:8765/v1`; the
-    leaderboard serves the baseline policies there for the duration of the run.
+    An entry naming a fixed loopback port gets the baseline policies served there for the
+    duration of the run. Port 0 (`http://127.0.0.1:0/v1`, as `heuristic-via-litellm` says) needs
+    nothing here: the run starts its own server on a free port (runner.own_model_server).
     """
     found: set[tuple[str, int]] = set()
     for submission in submissions:
         agent = submission.agent
         if isinstance(agent, LiteLLMAgentConfig) and agent.api_base:
             parts = urlsplit(agent.api_base)
-            if is_loopback_host(parts.hostname) and parts.port is not None:
+            if is_loopback_host(parts.hostname) and parts.port:
                 found.add((parts.hostname or "127.0.0.1", parts.port))
     return sorted(found)
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from runner.transcript import ComponentSpec, MessageEvent
 
@@ -31,13 +32,36 @@ class ModelCall(BaseModel):
 
 
 class ToolCallRequest(BaseModel):
-    """A tool call as the agent emitted it; `arguments` is the raw JSON text (it may be malformed)."""
+    """A tool call as the agent emitted it; `arguments` is the raw JSON text (it may be malformed).
+
+    A dict of arguments is accepted too and stored as its JSON text.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
-    id: str
-    name: str
-    arguments: str
+    id: str = Field(description="Unique within the trial, e.g. call_1; echoed in the tool result")
+    name: str = Field(description="One of the offered tool names")
+    arguments: str = Field(
+        default="{}", description='JSON text of an object, e.g. \'{"query": "comedy"}\''
+    )
+
+    @field_validator("arguments", mode="before")
+    @classmethod
+    def _json_text(cls, value: Any) -> Any:
+        if isinstance(value, dict):
+            try:
+                return json.dumps(value, ensure_ascii=False)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(
+                    f"arguments dict is not JSON-serialisable ({exc}); pass plain str, number, "
+                    'bool, list and dict values, or JSON text such as \'{"query": "comedy"}\''
+                ) from None
+        if not isinstance(value, str):
+            raise ValueError(
+                f"arguments must be a dict or JSON text, got {type(value).__name__}; pass e.g. "
+                'arguments={"query": "comedy"} or arguments=\'{"query": "comedy"}\''
+            )
+        return value
 
 
 class AgentReply(BaseModel):

@@ -53,7 +53,7 @@ class SmokeEntry:
     slug: str | None = None
     kind: str | None = None
     ran_as: str = ""
-    status: str = "skipped"  # passed | failed | skipped
+    status: str = "skipped"  # passed | stand-in | failed | skipped
     reason: str = ""
     problems: list[Problem] = field(default_factory=list)
     trials: list[SmokeTrial] = field(default_factory=list)
@@ -72,8 +72,15 @@ class SmokeReport:
         return all(e.status != "failed" for e in self.entries)
 
     def markdown(self) -> str:
-        """A comment-ready summary (GitHub-flavoured markdown)."""
-        verdict = "✅ passed" if self.ok else "❌ failed"
+        """A comment-ready summary (GitHub-flavoured markdown). An entry that ran on a stand-in
+        (its own endpoint or model was not reachable) is never shown as passed."""
+        stand_ins = [e.slug or e.folder for e in self.entries if e.status == "stand-in"]
+        if not self.ok:
+            verdict = "❌ failed"
+        elif stand_ins:
+            verdict = "⚠️ config runs; not a pass for " + ", ".join(f"`{s}`" for s in stand_ins)
+        else:
+            verdict = "✅ passed"
         lines = [
             f"### Submission smoke run {verdict}",
             "",
@@ -90,7 +97,7 @@ class SmokeReport:
             errors = [t for t in e.trials if t.status == "infra_error"]
             rewards = [t.reward for t in scored if t.reward is not None]
             mean = f"{sum(rewards) / len(rewards):.2f}" if rewards else "–"
-            mark = {"passed": "✅", "failed": "❌"}.get(e.status, "⏭️")
+            mark = {"passed": "✅", "failed": "❌", "stand-in": "⚠️"}.get(e.status, "⏭️")
             result = f"{mark} {e.status}" + (f": {_cell(e.reason)}" if e.reason else "")
             lines.append(
                 f"| `{_cell(e.slug or e.folder)}` | {e.kind or '–'} | {_cell(e.ran_as) or '–'} "
@@ -229,6 +236,40 @@ def offline_config(
     return submission.model_copy(update={"agent": redirected}), how
 
 
+def _real_target(submission: Submission) -> str:
+    agent = submission.agent
+    if isinstance(agent, HttpAgentConfig):
+        return f"your endpoint {agent.endpoint}"
+    if isinstance(agent, LiteLLMAgentConfig):
+        return f"your model {agent.model}"
+    return f"built-in `{agent.name}`" if isinstance(agent, BuiltinAgentConfig) else "the agent"
+
+
+def _probe_real(submission: Submission, task: Task, policy: Path) -> str | None:
+    """None when the entry's own endpoint or model answers one request (the preflight of
+    `taurec run`: key variables set, one real request, a few seconds at most); else why not."""
+
+    from runner.agents import build_agent
+    from runner.batch.preflight import preflight_entries
+    from runner.llm_client import run_closing_clients
+    from runner.protocols import AgentContext
+
+    if isinstance(submission.agent, BuiltinAgentConfig):
+        return None
+    context = AgentContext(
+        user_id=task.user_id, policy_text=policy.read_text(encoding="utf-8"), seed=0
+    )
+    try:
+        failures = run_closing_clients(
+            preflight_entries([(submission.slug, submission.agent)], context, build_agent)
+        )
+    except (TimeoutError, TaurecError, OSError) as exc:
+        return str(exc)
+    if not failures:
+        return None
+    return f"{failures[0].kind}: {failures[0].message}"
+
+
 # --------------------------------------------------------------------------- the smoke run
 
 
@@ -242,10 +283,13 @@ def smoke_submissions(
     seed: int = 0,
     work_dir: Path | None = None,
 ) -> SmokeReport:
-    """Check each folder, then run the ones that pass on `tasks` tasks × `trials` trials, offline.
+    """Check each folder, then run the ones that pass on `tasks` tasks × `trials` trials.
 
-    LiteLLM entries are redirected to the local model server (heuristic policy) and `http`
-    entries to a local stand-in endpoint, so no key or network is needed; built-ins run as they
+    Each LiteLLM or `http` entry first gets the preflight of `taurec run` (its key variables,
+    one real request): when its own model or endpoint answers, the trials run against it.
+    When it does not (no key, no network, as on a pull request), the entry runs on a stand-in
+    — the local model server (heuristic policy) or a local `http` endpoint — to show that the
+    config runs end to end, and its status is `stand-in`, never `passed`. Built-ins run as they
     are. Results go to a temporary folder (or `work_dir`), never into the submission folders.
     """
     from runner.batch import find_policy, run_submissions
@@ -265,6 +309,7 @@ def smoke_submissions(
         model_url = stack.enter_context(serve_model())
         stand_in_url = stack.enter_context(serve_http_stand_in())
         runnable: list[tuple[SmokeEntry, Path]] = []
+        stand_in: set[str] = set()
         for entry in entries:
             entry.problems = check_submission(entry.folder)
             if has_errors(entry.problems):
@@ -272,9 +317,18 @@ def smoke_submissions(
                 continue
             submission = load_submission(entry.folder)
             entry.slug, entry.kind = submission.slug, submission.agent.kind
-            offline, entry.ran_as = offline_config(
-                submission, model_url=model_url, stand_in_url=stand_in_url
-            )
+            unreachable = _probe_real(submission, chosen[0][1], find_policy(source_tasks))
+            if unreachable is None:
+                offline, entry.ran_as = submission, _real_target(submission)
+            else:
+                offline, entry.ran_as = offline_config(
+                    submission, model_url=model_url, stand_in_url=stand_in_url
+                )
+                entry.reason = (
+                    f"{_real_target(submission)} not reachable ({unreachable}); a local stand-in "
+                    "ran the config instead — not a pass for your agent"
+                )
+                stand_in.add(submission.slug)
             target = work / "submissions" / submission.slug
             target.mkdir(parents=True, exist_ok=True)
             document = offline.model_dump(mode="json")
@@ -319,11 +373,15 @@ def smoke_submissions(
                 )
             expected = len(chosen) * trials
             scored = sum(t.status == "scored" for t in entry.trials)
-            if scored == expected:
-                entry.status = "passed"
-            else:
+            if scored != expected:
                 entry.status = "failed"
-                entry.reason = f"{scored} of {expected} trials scored"
+                entry.reason = f"{scored} of {expected} trials scored" + (
+                    f"; {entry.reason}" if entry.reason else ""
+                )
+            elif entry.slug in stand_in:
+                entry.status = "stand-in"
+            else:
+                entry.status = "passed"
     return SmokeReport(
         entries=entries,
         snapshot=snapshot_label,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Smoke-run submission folders offline, exactly as the `submission` workflow does on a PR:
+# Smoke-run submission folders exactly as the `submission` workflow does on a PR:
 # `taurec submission check` first, then 3 tasks × 1 trial each with the scripted simulator,
-# LiteLLM entries pointed at the local model server and http entries at a local stand-in.
+# against each entry's own endpoint or model when it answers, else on a local stand-in (the
+# model server, or an http endpoint with the heuristic policy), marked `stand-in`, not `passed`.
 #
 #   scripts/smoke_submission.sh submissions/my-agent            # one or more folders
 #   scripts/smoke_submission.sh --changed-files changed-paths    # folders a diff touches

@@ -127,7 +127,10 @@ def test_refresh_workflow_shape() -> None:
     # Hosted runs refuse loopback/private endpoints at run time, bar their own model server.
     shard = next(s for s in jobs["run"]["steps"] if "scripts/run_shard.sh" in s.get("run", ""))
     assert shard["env"]["TAUREC_HOSTED"] == "1"
-    assert "TAUREC_OWN_MODEL_SERVER=" in (PROJECT_ROOT / "scripts" / "run_shard.sh").read_text()
+    # ... and the loopback baseline's server is each run's own, on a free port: no fixed port.
+    shard_script = (PROJECT_ROOT / "scripts" / "run_shard.sh").read_text()
+    assert "serve-model" not in shard_script
+    assert not re.search(r"\b8765\b|--port", shard_script)
     # Each run is recorded in the ledger and the results and snapshot are attested.
     assert "taurec ledger record" in runs
     attest = next(s for s in steps(workflow) if "attest-build-provenance" in s.get("uses", ""))
@@ -135,6 +138,32 @@ def test_refresh_workflow_shape() -> None:
     assert "catalog_pipeline/snapshots/" in attest["with"]["subject-path"]
     assert "submissions/ledger.jsonl" in text
     assert jobs["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
+    # Results are git-ignored locally; the pull-request job stages this refresh's explicitly,
+    # before the action that commits them.
+    pr_steps = jobs["pull-request"]["steps"]
+    stage = next(i for i, s in enumerate(pr_steps) if "git add --force" in s.get("run", ""))
+    assert pr_steps[stage]["run"].strip() == 'git add --force -- "submissions/*/results/$DATE/"'
+    assert pr_steps[stage]["env"]["DATE"] == "${{ needs.snapshot.outputs.date }}"
+    opens = next(
+        i
+        for i, s in enumerate(pr_steps)
+        if s.get("uses", "").startswith("peter-evans/create-pull-request@")
+    )
+    assert stage < opens
+
+
+def test_local_results_are_git_ignored_but_snapshots_and_configs_are_not() -> None:
+    def ignored(path: str) -> bool:
+        done = subprocess.run(
+            ["git", "check-ignore", "-q", "--no-index", path], cwd=PROJECT_ROOT, check=False
+        )
+        return done.returncode == 0
+
+    assert ignored("submissions/oracle-baseline/results/2026-11-01/trials.jsonl")
+    assert ignored("submissions/any-entry/results/.replaced/x/run.json")
+    assert not ignored("submissions/oracle-baseline/submission.yaml")
+    assert not ignored("submissions/ledger.jsonl")
+    assert not ignored("catalog_pipeline/snapshots/2026-11-01/catalog.json")
 
 
 def test_submission_check_runs_for_results_and_the_ledger() -> None:
@@ -156,7 +185,10 @@ def test_scripts_the_workflows_call_exist_and_are_executable() -> None:
 
 
 # The only shell a job holding a write token or OIDC may run: no project code, no installed tools.
-PRIVILEGED_RUNS = {"rm -rf catalog_pipeline/snapshots"}
+PRIVILEGED_RUNS = {
+    "rm -rf catalog_pipeline/snapshots",
+    'git add --force -- "submissions/*/results/$DATE/"',
+}
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)

@@ -4,7 +4,7 @@
 // metadata, checks age-restricted ratings and availability, proposes one film at a time, learns
 // from each "no", and recommends through the tool — or abstains honestly when nothing fits.
 //
-// Run:   node agent.mjs [--port 8808] [--host 127.0.0.1]
+// Run:   node agent.mjs [--port 0] [--host 127.0.0.1]   (port 0, the default: any free port)
 // Types are JSDoc annotations (editors and TypeScript tooling read them); Node runs the file as-is.
 
 import http from "node:http";
@@ -313,9 +313,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   };
   const host = option("--host", "127.0.0.1");
   const server = createServer();
-  server.listen(Number(option("--port", "8808")), host, () => {
+  server.listen(Number(option("--port", "0")), host, () => {
     const address = server.address();
-    const port = typeof address === "object" && address ? address.port : option("--port", "8808");
+    const port = typeof address === "object" && address ? address.port : option("--port", "0");
     // The first line of output names the address, so a test (or a script) can use port 0.
     console.log(`listening on http://${host}:${port}/`);
   });

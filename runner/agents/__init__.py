@@ -167,8 +167,9 @@ def build_agent(config: AgentConfig, context: AgentContext) -> Agent:
         return build_builtin(config.name, context, config.args)
     if isinstance(config, LiteLLMAgentConfig):
         from runner.agents.litellm_agent import LiteLLMAgent
+        from runner.own_model_server import resolve_own_server
 
-        return LiteLLMAgent(config, context)
+        return LiteLLMAgent(resolve_own_server(config), context)
     if isinstance(config, HttpAgentConfig):
         from runner.agents.http_agent import HttpAgent
 

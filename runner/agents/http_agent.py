@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from runner.agent_config import HttpAgentConfig
 from runner.agents.http_protocol import AgentStepRequest, AgentStepResponse, StepToolResult
@@ -133,6 +133,46 @@ def _describe(error: ValidationError) -> str:
     return "; ".join(problems[:5])
 
 
+def _rule(loc: tuple[int | str, ...], kind: str) -> str:
+    """The protocol rule behind one validation error, from the response models themselves."""
+    model: type[BaseModel] = AgentStepResponse
+    path: list[str] = []
+    for part in loc[:-1]:
+        if isinstance(part, int):
+            path[-1] += "[]"
+            continue
+        annotation = model.model_fields.get(part)
+        inner = getattr(annotation, "annotation", None)
+        args = getattr(inner, "__args__", ())
+        nested = next((a for a in args if isinstance(a, type) and issubclass(a, BaseModel)), None)
+        if nested is None:
+            break
+        model = nested
+        path.append(part)
+    last = str(loc[-1]) if loc else ""
+    where = ".".join([*path, last]) if last else ".".join(path) or "the reply"
+    fields = ", ".join(model.model_fields)
+    if kind == "extra_forbidden":
+        return f"protocol rule: {'.'.join(path) or 'the reply'} has only the fields {fields}"
+    found = model.model_fields.get(last)
+    if found is None:
+        return f"protocol rule: {where}: see the response schema"
+    required = " (required)" if found.is_required() else ""
+    return f"protocol rule: {where}{required}: {found.description or 'see the response schema'}"
+
+
+def _protocol_problem(where: str, problem: str, rule: str, body: Any) -> AgentFailure:
+    try:
+        shown = json.dumps(body, ensure_ascii=False)
+    except (TypeError, ValueError):
+        shown = repr(body)
+    if len(shown) > 300:
+        shown = shown[:299] + "…"
+    return AgentFailure(
+        "MalformedResponse", f"{where}: invalid response: {problem}\n{rule}\nreply: {shown}"
+    )
+
+
 class HttpAgent:
     """Calls an external agent's endpoint once per step; retries with the one retry policy."""
 
@@ -203,20 +243,26 @@ class HttpAgent:
         where = f"http agent {self._config.endpoint}"
         try:
             body: Any = json.loads(data)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            text = data[:300].decode("utf-8", "replace")
             raise AgentFailure(
-                "MalformedResponse", f"{where}: the response body is not JSON"
+                "MalformedResponse",
+                f"{where}: the response body is not JSON ({exc})\nprotocol rule: the body is one "
+                f"JSON object (AgentStepResponse)\nreply: {text}",
             ) from None
         try:
             reply = AgentStepResponse.model_validate(body)
         except ValidationError as exc:
-            raise AgentFailure(
-                "MalformedResponse", f"{where}: invalid response: {_describe(exc)}"
+            first = exc.errors()[0]
+            raise _protocol_problem(
+                where, _describe(exc), _rule(tuple(first["loc"]), first["type"]), body
             ) from None
         if reply.message is None and not reply.tool_calls:
-            raise AgentFailure(
-                "MalformedResponse",
-                f"{where}: invalid response: neither field 'message' nor field 'tool_calls' is set",
+            raise _protocol_problem(
+                where,
+                "neither field 'message' nor field 'tool_calls' is set",
+                "protocol rule: every reply sets `message`, `tool_calls`, or both",
+                body,
             )
         return AgentReply(
             content=reply.message,

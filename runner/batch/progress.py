@@ -86,13 +86,13 @@ class PlainProgress:
             self._line(stats)
 
     def log(self, message: str) -> None:
-        print(message, file=sys.stderr, flush=True)
+        print(message, file=sys.stderr if self.stream is sys.stdout else self.stream, flush=True)
 
 
 class RichProgress:
     """A live bar pinned to the bottom of the terminal: done/total, ETA, running pass^1, errors, cost."""
 
-    def __init__(self) -> None:
+    def __init__(self, stream: TextIO | None = None) -> None:
         from rich.console import Console
         from rich.progress import (
             BarColumn,
@@ -104,7 +104,7 @@ class RichProgress:
             TimeRemainingColumn,
         )
 
-        self.console = Console()
+        self.console = Console(file=stream)
         self._progress = Progress(
             SpinnerColumn(),
             TextColumn("trials"),
@@ -138,6 +138,10 @@ class RichProgress:
         self.console.print(message, markup=False, highlight=False)
 
 
-def default_progress() -> ProgressSink:
-    """A rich bar when stdout is a terminal, plain lines otherwise."""
-    return RichProgress() if sys.stdout.isatty() else PlainProgress()
+def default_progress(stream: TextIO | None = None) -> ProgressSink:
+    """A rich bar when `stream` (default stdout) is a terminal, plain lines otherwise.
+
+    `taurec eval` passes stderr: its report is stdout, and the bar must not mix into it.
+    """
+    out = stream or sys.stdout
+    return RichProgress(out) if out.isatty() else PlainProgress(out)

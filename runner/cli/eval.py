@@ -80,6 +80,20 @@ def _thresholds(
 )
 @click.option("--fresh", is_flag=True, help="Move earlier results in --results aside first.")
 @click.option(
+    "--preflight/--no-preflight",
+    default=True,
+    show_default=True,
+    help="Before any trial, check a LiteLLM or HTTP agent's key variable and make one real "
+    "request; on failure print the message and exit 2 without running a trial.",
+)
+@click.option(
+    "--show",
+    metavar="TASK#TRIAL",
+    default=None,
+    help="Print that one trial's transcript (messages, tool calls, verdict) instead of the "
+    "report; runs only TASK unless --task is given (trials are numbered from 0).",
+)
+@click.option(
     "--json",
     "json_path",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -102,16 +116,20 @@ def command(
     rules: Literal["v1", "v2"] | None,
     results: Path | None,
     fresh: bool,
+    preflight: bool,
+    show: str | None,
     json_path: Path | None,
 ) -> None:
-    """Evaluate AGENT and print pass^1…pass^k, strata, policies, efficiency and every failing trial.
+    """Evaluate AGENT and print pass^k, skills, failures grouped by cause, strata and efficiency.
 
     AGENT is `package.module:attribute` (an Agent, or a factory called once per trial, importable
     from the current directory), a submission folder, a built-in name, `litellm:<model>` or
     `http:<url>`. Suite, simulator, turn limit and budget come from leaderboard.yaml (see
-    --board) unless given; trials default to 8 whatever the board says. Exit status: 0 when
-    every --min-pass holds, 1 when one does not.
+    --board) unless given; trials default to 8 whatever the board says. Progress goes to stderr,
+    the report to stdout. Exit status: 0 when every --min-pass holds, 1 when one does not, 2
+    when the agent cannot be reached (preflight) or an input is wrong.
     """
+    from runner.batch.progress import default_progress
     from runner.board import board_settings, merge_flags
     from runner.evaluation import evaluate
 
@@ -143,8 +161,16 @@ def command(
         rules=settings.rules,
         results=results,
         fresh=fresh,
+        preflight=preflight,
+        progress=default_progress(sys.stderr),
+        show=show,
     )
-    click.echo(result.to_markdown(), nl=False)
+    if result.shown is not None:
+        from runner.evaluation.report import render_trial
+
+        click.echo(render_trial(result.shown), nl=False)
+    else:
+        click.echo(result.to_markdown(), nl=False)
     if json_path is not None:
         json_path.write_text(result.to_json() + "\n", encoding="utf-8")
     shortfalls = result.shortfalls(min_pass)

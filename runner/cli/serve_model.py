@@ -36,7 +36,11 @@ def _faults(ctx: click.Context, param: click.Parameter, values: tuple[str, ...])
 )
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
 @click.option(
-    "--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="0 = any free."
+    "--port",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="0 = any free port (the URL is printed).",
 )
 @click.option(
     "--latency-ms",

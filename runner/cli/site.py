@@ -109,7 +109,13 @@ def build(
     show_default=True,
     help="The built site.",
 )
-@click.option("--port", type=int, default=8000, show_default=True, help="Port on 127.0.0.1.")
+@click.option(
+    "--port",
+    type=int,
+    default=0,
+    show_default=True,
+    help="Port on 127.0.0.1; 0 = any free port (the URL is printed).",
+)
 def serve(folder: Path, port: int) -> None:
     """Serve the built site on http://127.0.0.1:PORT/ until interrupted."""
     from runner.sitegen.serve import make_server

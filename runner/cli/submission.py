@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 import click
 
 from runner.paths import SUBMISSIONS_DIR
+from runner.submission_interview import HELP
 
 
 @click.group()
@@ -96,89 +98,87 @@ def schema_command(output: Path, check_only: bool) -> None:
     click.echo(f"wrote {output}")
 
 
-_REQUIRED = {
-    "slug": "Slug (lowercase letters, digits, dashes; the folder name)",
-    "display_name": "Display name",
-    "contact_name": "Contact name",
-}
+def _stdin_answers() -> bool:
+    """Whether stdin can hold answers: a terminal, a pipe or a file (not /dev/null or closed)."""
+    try:
+        mode = os.fstat(sys.stdin.fileno()).st_mode
+    except (OSError, ValueError, AttributeError):
+        return False
+    return sys.stdin.isatty() or stat.S_ISFIFO(mode) or stat.S_ISREG(mode)
 
 
 @group.command("new")
-@click.option("--slug", help="Folder name and id: lowercase letters, digits, dashes.")
-@click.option("--display-name", help="Name shown on the board.")
-@click.option("--contact-name", help="Who to contact.")
-@click.option("--organization", help="Organization (omit for individuals).")
-@click.option("--email", help="Public contact address.")
-@click.option("--github", help="GitHub handle.")
-@click.option("--kind", type=click.Choice(["litellm", "http", "builtin"]), help="Agent kind.")
-@click.option("--model", "model_name", help="litellm: model string, e.g. openai/gpt-5-mini.")
+@click.option("--slug", help=HELP["slug"])
+@click.option("--display-name", help=HELP["display_name"])
+@click.option("--contact-name", help=HELP["contact_name"])
+@click.option("--organization", help=HELP["organization"])
+@click.option("--email", help=HELP["email"])
+@click.option("--github", help=HELP["github"])
+@click.option("--kind", type=click.Choice(["litellm", "http", "builtin"]), help=HELP["kind"])
+@click.option("--model", "model_name", help=HELP["model_name"])
 @click.option("--api-base", help="litellm: provider base URL override.")
-@click.option("--api-key-env", help="litellm: NAME of the env var holding the key.")
-@click.option("--endpoint", help="http: the HTTPS URL that receives one POST per agent step.")
+@click.option("--api-key-env", help=HELP["api_key_env"])
+@click.option("--endpoint", help=HELP["endpoint"])
 @click.option(
-    "--builtin", type=click.Choice(["oracle", "heuristic", "random"]), help="builtin: which one."
+    "--builtin", type=click.Choice(["oracle", "heuristic", "random"]), help=HELP["builtin"]
 )
 @click.option("--trials", type=int, default=4, show_default=True, help="Trials per task (≥ 4).")
 @click.option("--track", type=click.Choice(["standard", "custom"]), default="standard")
 @click.option("--notes", default="", help="What the entry is; required for the custom track.")
-@click.option("--training-cutoff", help="Model training cutoff (YYYY-MM-DD).")
+@click.option("--training-cutoff", help=HELP["training_cutoff"])
 @click.option("--release-date", help="Model release date (YYYY-MM-DD).")
 @click.option("--open-weights/--closed-weights", default=None, help="Are the weights public?")
 @click.option(
     "--dir",
     "submissions_dir",
     type=click.Path(file_okay=False, path_type=Path),
-    default=SUBMISSIONS_DIR,
-    show_default="submissions/",
+    default=Path("submissions"),
+    show_default="submissions/ in the current folder",
     help="The submissions folder.",
 )
 @click.option(
     "--interactive/--no-input",
     default=None,
-    help="Prompt for missing answers (default: only when stdin is a terminal).",
+    help="Ask for missing answers (default: when stdin is a terminal, a pipe or a file, so a "
+    "here-doc answers the questions in order).",
 )
 def new_command(interactive: bool | None, submissions_dir: Path, **options: Any) -> None:
     """Scaffold a valid submission folder, from flags or by asking.
 
-    With every required flag given it never prompts, so it works in CI with no stdin.
+    Each question is the --help text of its option; a bad answer is explained and asked again.
+    With every required flag given it never asks, so it works in CI with no stdin.
     """
+    from runner.submission_interview import Question, interview
     from runner.submission_scaffold import ScaffoldAnswers, scaffold_submission
 
-    ask = sys.stdin.isatty() if interactive is None else interactive
+    ask = _stdin_answers() if interactive is None else interactive
     values = dict(options)
-    missing: list[str] = []
+    echo_answers = not sys.stdin.isatty()
 
-    def need(key: str, text: str, **prompt_args: Any) -> None:
-        if values.get(key) in (None, ""):
-            if ask:
-                values[key] = click.prompt(text, **prompt_args)
-            else:
-                missing.append("--" + key.replace("_", "-"))
+    def question(q: Question) -> str | None:
+        click.echo(q.prompt(), nl=False)
+        line = sys.stdin.readline()
+        if not line:
+            click.echo("")
+            return None
+        if echo_answers:
+            click.echo(line.rstrip("\n"))
+        return line
 
-    for key, text in _REQUIRED.items():
-        need(key, text)
-    if ask and values["organization"] is None:
-        values["organization"] = click.prompt("Organization", default="", show_default=False)
-    if ask and values["email"] is None and values["github"] is None:
-        values["github"] = click.prompt("GitHub handle", default="", show_default=False) or None
-    need("kind", "Agent kind", type=click.Choice(["litellm", "http", "builtin"]))
-    kind = values.get("kind")
-    if kind == "litellm":
-        need("model_name", "LiteLLM model string (provider/model)")
-        if ask and values["api_key_env"] is None:
-            values["api_key_env"] = (
-                click.prompt("Env var holding the API key", default="", show_default=False) or None
-            )
-    elif kind == "http":
-        need("endpoint", "HTTPS endpoint")
-    elif kind == "builtin":
-        need("builtin", "Built-in baseline", type=click.Choice(["oracle", "heuristic", "random"]))
-    if ask and kind != "builtin" and values["training_cutoff"] is None:
-        values["training_cutoff"] = (
-            click.prompt("Training cutoff (YYYY-MM-DD, blank if unknown)", default="") or None
-        )
+    if ask:
+        missing = interview(values, question, lambda text: click.echo(text, err=True))
+    else:
+        missing = [
+            f"--{key.replace('_', '-')}"
+            for key in ("slug", "display_name", "contact_name", "kind")
+            if values.get(key) in (None, "")
+        ]
+        kind = values.get("kind")
+        needed = {"litellm": "model_name", "http": "endpoint", "builtin": "builtin"}.get(kind or "")
+        if needed and values.get(needed) in (None, ""):
+            missing.append("--" + needed.replace("_", "-").replace("model-name", "model"))
     if missing:
-        raise click.UsageError(f"missing {', '.join(missing)} (or run in a terminal to be asked)")
+        raise click.UsageError(f"missing {', '.join(missing)} (give the flags, or answer on stdin)")
     answers = ScaffoldAnswers(
         slug=values["slug"],
         display_name=values["display_name"],
@@ -235,10 +235,12 @@ def smoke_command(
     tasks_dir: Path | None,
     summary: Path | None,
 ) -> None:
-    """Check, then run each submission offline on a few tasks; print a markdown summary.
+    """Check, then run each submission on a few tasks; print a markdown summary.
 
-    LiteLLM entries are pointed at the local model server and http entries at a local stand-in,
-    with the scripted simulator: no keys and no network. Exit 1 if any entry fails.
+    An entry whose own endpoint or model answers one request (its key variable set) runs
+    against it. One that does not (no key, no network: a pull request) runs on a local stand-in
+    — the model server, or an http endpoint with the heuristic policy — to show that the config
+    runs; it is marked `stand-in`, never `passed`. Scripted simulator. Exit 1 if any entry fails.
     """
     from runner.submission import changed_submission_dirs
     from runner.submission_smoke import smoke_submissions

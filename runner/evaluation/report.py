@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from runner.metrics import PassHatK
 
 if TYPE_CHECKING:
-    from runner.evaluation.result import EvalResult
+    from runner.evaluation.result import EvalResult, FailingTrial
 
 
 def _fmt(value: float | None, digits: int = 3) -> str:
@@ -32,8 +32,75 @@ def _strata(title: str, strata: dict[str, list[PassHatK]], ks: list[int]) -> lis
     return lines
 
 
+def _skills(result: EvalResult) -> list[str]:
+    rows = result.feedback.skills
+    if not rows:
+        return []
+    lines = [
+        "",
+        "## Skills",
+        "",
+        "| skill | held | rate | what it counts | what the misses have in common |",
+        "|---|---|---|---|---|",
+    ]
+    for row in rows:
+        held = f"{row.held}/{row.of}" if row.of else "—"
+        lines.append(
+            f"| {row.skill} | {held} | {_fmt(row.rate, 2)} | {row.measures} | {row.hint or '—'} |"
+        )
+    return lines
+
+
+def _causes(result: EvalResult, max_causes: int | None) -> list[str]:
+    causes = result.feedback.causes
+    failing = result.failing
+    lines = [
+        "",
+        f"## What went wrong, by cause ({len(failing)} failing trial(s) of "
+        f"{sum(t.scored + t.infra_errors for t in result.tasks)})",
+        "",
+    ]
+    if not causes:
+        lines.append("Nothing: every trial passed and no tool call was refused.")
+        return lines
+    lines.append(
+        "Most frequent first; a trial can have several causes. Refused tool calls are listed "
+        "even in trials that passed. Read an example with `--show TASK#TRIAL`."
+    )
+    shown = causes if max_causes is None else causes[:max_causes]
+    for number, cause in enumerate(shown, start=1):
+        lines += ["", f"### {number}. {cause.heading()}", ""]
+        failed = f", {cause.failed_trials} of them failed" if cause.kind == "tool_error" else ""
+        lines.append(f"- example: `{cause.example}`{failed} (`--show {cause.example}`)")
+        lines += ["- " + detail.replace("\n", "\n  ") for detail in cause.details]
+    if len(shown) < len(causes):
+        lines += ["", f"… and {len(causes) - len(shown)} more cause(s) (see the JSON report)"]
+    return lines
+
+
+def render_trial(trial: FailingTrial) -> str:
+    """One trial readably: every message and tool call in order, how it ended, and its verdict."""
+    from runner.loop import NamedTrial, format_transcript
+
+    head = (
+        f"# {trial.task_id}#{trial.trial_index}: "
+        + ("infra error" if trial.reward is None else f"reward {trial.reward:g}")
+        + f", {trial.stop_reason}"
+    )
+    lines = [head, ""]
+    if trial.transcript is None:
+        lines.append(f"(transcript not found: {trial.transcript_file})")
+    else:
+        lines.append(format_transcript(NamedTrial(transcript=trial.transcript)))
+    if trial.status != "scored" or (trial.reward is not None and trial.reward < 1):
+        lines += ["", "why it failed:"]
+        lines += [f"  - {r.line()}" for r in trial.reasons]
+    return "\n".join(lines) + "\n"
+
+
 def render_markdown(result: EvalResult, *, max_failures: int | None = None) -> str:
-    """A report for humans and improvement loops; every failing trial is listed with its reasons."""
+    """A report for humans and improvement loops: failures grouped by cause with one example each
+    (`max_failures` caps the causes shown), and a per-skill summary."""
     s = result.summary
     lines = [
         f"# τ-Rec evaluation: {result.agent}",
@@ -49,6 +116,8 @@ def render_markdown(result: EvalResult, *, max_failures: int | None = None) -> s
         "|---|---|---|---|",
     ]
     lines += [f"| {e.k} | {_fmt(e.value)} | {_ci(e)} | {e.tasks_defined} |" for e in s.pass_hat_k]
+    lines += _skills(result)
+    lines += _causes(result, max_failures)
     lines += ["", "## By stratum", ""]
     lines += _strata("complexity", s.by_complexity, s.ks)
     lines += [""]
@@ -82,15 +151,6 @@ def render_markdown(result: EvalResult, *, max_failures: int | None = None) -> s
         f"{s.total_cost_usd:.6f} USD in all",
         "",
     ]
-    failing = result.failing
-    lines.append(f"## Failing trials ({len(failing)})")
-    lines.append("")
-    shown = failing if max_failures is None else failing[:max_failures]
-    lines += [f"- {t.line()}" for t in shown]
-    if len(shown) < len(failing):
-        lines.append(f"- … and {len(failing) - len(shown)} more (see the JSON report)")
-    if not failing:
-        lines.append("None: every trial passed.")
     if result.results_dir:
         lines += ["", f"Records and transcripts: `{result.results_dir}`"]
     return "\n".join(lines) + "\n"

@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from runner.evaluation.feedback import Feedback
 from runner.metrics import PASS_THRESHOLD, PassHatK, RunSummary, pass_hat_k
 from runner.records import RunStatus, TrialRecord
 from runner.tasks import Complexity, RevealDifficulty
@@ -44,7 +45,10 @@ class FailedCheck(BaseModel):
     severity: float | None = Field(default=None, description="Policy weight, for policies")
 
     def line(self) -> str:
-        return f"{self.kind} {self.name}: {self.reason}"
+        judged = (
+            "" if self.value is None else f" (judged value: {json.dumps(self.value, default=str)})"
+        )
+        return f"{self.kind} {self.name}: {self.reason}{judged}"
 
 
 class FailingTrial(BaseModel):
@@ -93,6 +97,12 @@ class EvalResult(BaseModel):
     summary: RunSummary
     tasks: list[TaskRow]
     failing: list[FailingTrial]
+    feedback: Feedback = Field(
+        default_factory=Feedback, description="Failures grouped by cause, and skills"
+    )
+    shown: FailingTrial | None = Field(
+        default=None, description="The trial asked for with show=TASK#TRIAL, passing or not"
+    )
 
     def pass_k(self, k: int) -> float | None:
         """pass^k averaged over tasks (None when no task has k scored trials)."""

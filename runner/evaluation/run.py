@@ -11,10 +11,18 @@ from typing import Any
 
 from runner.batch.archive import TranscriptMissing, load_trial_transcript
 from runner.batch.engine import RunResult, run_submissions_async
+from runner.batch.inputs import RunInputs, load_inputs, select_tasks
 from runner.batch.progress import ProgressSink
 from runner.board import resolve_suite
 from runner.errors import TaurecError
-from runner.evaluation.result import EvalResult, failing_trial, is_failing, task_rows
+from runner.evaluation.feedback import build_feedback
+from runner.evaluation.result import (
+    EvalResult,
+    FailingTrial,
+    failing_trial,
+    is_failing,
+    task_rows,
+)
 from runner.evaluation.source import AgentSource, entrant_for
 from runner.metrics import summarize
 from runner.paths import SNAPSHOTS_DIR
@@ -33,24 +41,38 @@ def _results_root(results: Path | str | None) -> Iterator[Path]:
         yield Path(scratch)
 
 
-def _result(run: RunResult, *, kept: bool, tasks_dir: Path) -> EvalResult:
+def _result(
+    run: RunResult, *, kept: bool, inputs: RunInputs, show: tuple[str, int] | None
+) -> EvalResult:
     m = run.manifest
     records = sorted(run.records, key=lambda r: (r.key.task_id, r.key.trial_index))
     ks = list(range(1, m.trials + 1))
     failing = []
+    transcripts: dict[tuple[str, int], Transcript] = {}
+    shown: FailingTrial | None = None
     for record in records:
-        if not is_failing(record):
-            continue
         transcript: Transcript | None = None
         with contextlib.suppress(TranscriptMissing):
             transcript = load_trial_transcript(run.results_dir, record)
-        failing.append(failing_trial(record, transcript))
+        key = (record.key.task_id, record.key.trial_index)
+        if transcript is not None:
+            transcripts[key] = transcript
+        if key == show:
+            shown = failing_trial(record, transcript)
+        if is_failing(record):
+            failing.append(failing_trial(record, transcript))
+    if show is not None and shown is None:
+        ran = sorted({r.key.trial_index for r in records if r.key.task_id == show[0]})
+        raise TaurecError(
+            f"--show {show[0]}#{show[1]}: no such trial in this run "
+            f"(trials of {show[0]}: {', '.join(map(str, ran)) or 'none'})"
+        )
     return EvalResult(
         status=m.status,
         agent=m.agent.name,
         slug=m.submission,
         snapshot=m.snapshot,
-        tasks_dir=str(tasks_dir),
+        tasks_dir=str(inputs.tasks_dir),
         simulator=m.simulator.name,
         rules=m.rules,
         seed=m.seed,
@@ -63,6 +85,8 @@ def _result(run: RunResult, *, kept: bool, tasks_dir: Path) -> EvalResult:
         summary=summarize(records, ks=ks),
         tasks=task_rows(records, ks),
         failing=failing,
+        feedback=build_feedback(records, transcripts, inputs.tasks, inputs.snapshot.catalog),
+        shown=shown,
     )
 
 
@@ -85,11 +109,24 @@ async def evaluate_async(
     progress: ProgressSink | None = None,
     snapshots_dir: Path = SNAPSHOTS_DIR,
     rules: RuleSetName = DEFAULT_RULES,
+    preflight: bool = True,
+    show: str | None = None,
 ) -> EvalResult:
     """The async form of `evaluate` (for callers already inside an event loop)."""
     if trials < 1:
         raise TaurecError(f"trials must be at least 1 (got {trials})")
     tasks_dir, snapshot = resolve_suite(suite, snapshot)
+    shown = None if show is None else parse_show(show)
+    if shown is not None:
+        if shown[1] >= trials:
+            raise TaurecError(
+                f"--show {show}: trial {shown[1]} needs --trials {shown[1] + 1} or more "
+                f"(trials are numbered from 0; ran {trials})"
+            )
+        if tasks is None:
+            tasks = [shown[0]]
+        elif shown[0] not in tasks:
+            raise TaurecError(f"--show {show}: task {shown[0]!r} is not among --task")
     with _results_root(results) as root:
         entrant = entrant_for(agent, results_root=root, slug=slug, trials=trials)
         [run] = await run_submissions_async(
@@ -108,8 +145,20 @@ async def evaluate_async(
             snapshots_dir=snapshots_dir,
             task_ids=None if tasks is None else list(tasks),
             rules=rules,
+            preflight=preflight,
         )
-        return _result(run, kept=results is not None, tasks_dir=tasks_dir)
+        inputs = load_inputs(snapshot, tasks_dir, snapshots_dir=snapshots_dir)
+        if tasks is not None:
+            inputs = select_tasks(inputs, list(tasks))
+        return _result(run, kept=results is not None, inputs=inputs, show=shown)
+
+
+def parse_show(text: str) -> tuple[str, int]:
+    """`task_012#3` → ("task_012", 3); anything else fails saying what is expected."""
+    task_id, sep, index = text.rpartition("#")
+    if not sep or not task_id or not index.isdigit():
+        raise TaurecError(f"--show {text!r}: expected TASK#TRIAL, e.g. task_012#0")
+    return task_id, int(index)
 
 
 def evaluate(agent: AgentSource, **options: Any) -> EvalResult:
@@ -121,7 +170,11 @@ def evaluate(agent: AgentSource, **options: Any) -> EvalResult:
     `http:<url>`, a folder). Options are those of `evaluate_async`: suite (`ours`, `v1` or a
     folder), snapshot, trials, tasks (ids), simulator (+ options), seed, concurrency, max_turns,
     max_cost (USD), results (a folder: records stay there and a re-run resumes), fresh, slug,
-    rules (`v2`, ours, or `v1`, the published evaluator exactly).
+    rules (`v2`, ours, or `v1`, the published evaluator exactly), progress (a ProgressSink),
+    preflight (default True: a LiteLLM or HTTP agent gets one real request before any trial, and
+    a missing key or a dead endpoint raises `PreflightError` in seconds, exactly as `taurec run`),
+    show (`TASK#TRIAL`: keep that trial's transcript in `result.shown`; runs only that task
+    unless tasks are given).
     The trials run on the batch engine of `taurec run`; nothing is scored differently.
     """
     return asyncio.run(evaluate_async(agent, **options))

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import re
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,8 +16,9 @@ from pydantic import BaseModel
 from runner.agent_config import BuiltinAgentConfig, HttpAgentConfig, LiteLLMAgentConfig
 from runner.batch.entrant import Entrant, MakeAgent, agent_name
 from runner.errors import TaurecError
-from runner.protocols import Agent, AgentContext
+from runner.protocols import Agent, AgentContext, AgentReply, ChatMessage, ToolSchema
 from runner.submission import SUBMISSION_FILE
+from runner.transcript import ComponentSpec
 
 # An Agent object (shared by every trial), a factory taking nothing or an AgentContext (one agent
 # per trial), an agent config, a submission folder, or a string: `module:attr`, a built-in name,
@@ -79,7 +82,64 @@ def _checked(agent: Any, where: str) -> Agent:
             f"{where} returned {type(agent).__name__}, not an Agent (it needs a `spec` "
             "property and an async `step(messages, tools)` method)"
         )
-    return agent
+    step = getattr(agent, "step", None)
+    if not inspect.iscoroutinefunction(step):
+        raise TaurecError(
+            f"{type(agent).__name__}.step is not async; fix: declare it "
+            f"`async def step(self, messages, tools) -> AgentReply:` (agent from {where})"
+        )
+    return PythonAgent(agent)
+
+
+@functools.cache
+def _same_name(name: str) -> type[Exception]:
+    """An exception type called `name`, for an error whose own type cannot take a new message."""
+    return type(name, (Exception,), {"__module__": "builtins"})
+
+
+def _with_traceback(exc: Exception) -> Exception:
+    """`exc`'s type with its message followed by where it was raised (file, line, code)."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename != __file__]
+    where = "".join(traceback.format_list(frames[-4:])).rstrip()
+    text = f"{exc}\nTraceback (most recent call last):\n{where}" if where else str(exc)
+    try:
+        located = type(exc)(text)
+    except Exception:
+        return _same_name(type(exc).__name__)(text)
+    if str(located) != text:  # KeyError quotes its argument; a custom __str__ ignores it
+        return _same_name(type(exc).__name__)(text)
+    return located
+
+
+class PythonAgent:
+    """An in-process agent as the loop sees it: an exception carries its file and line, and a
+    step that returns anything but an AgentReply fails saying what to return instead."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+
+    @property
+    def spec(self) -> ComponentSpec:
+        return self.agent.spec
+
+    async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> AgentReply:
+        try:
+            reply: Any = await self.agent.step(messages, tools)
+        except TaurecError:
+            raise
+        except Exception as exc:
+            raise _with_traceback(exc) from exc
+        if not isinstance(reply, AgentReply):
+            fix = (
+                "AgentReply(**reply)"
+                if isinstance(reply, dict)
+                else "AgentReply(content=..., tool_calls=[...])"
+            )
+            raise TypeError(
+                f"{type(self.agent).__name__}.step returned {type(reply).__name__}, not an "
+                f"AgentReply; fix: `return {fix}` (from runner.protocols import AgentReply)"
+            )
+        return reply
 
 
 def _factory(factory: Callable[..., Any], name: str) -> MakeAgent:
@@ -124,7 +184,7 @@ def entrant_for(
     if isinstance(agent, BaseModel):
         raise TaurecError(f"unsupported agent config {type(agent).__name__}")
     if isinstance(agent, Agent) and not inspect.isclass(agent):
-        instance = agent
+        instance = _checked(agent, f"agent {type(agent).__name__}")
         name = f"python:{instance.spec.name}"
 
         def shared(context: AgentContext) -> Agent:
@@ -140,6 +200,12 @@ def entrant_for(
         )
     if callable(agent):
         name = _python_name(agent)
+        step = getattr(agent, "step", None) if inspect.isclass(agent) else None
+        if step is not None and not inspect.iscoroutinefunction(step):
+            raise TaurecError(
+                f"agent {agent.__qualname__}: its step is not async; fix: declare it "
+                "`async def step(self, messages, tools) -> AgentReply:`"
+            )
         return Entrant(
             slug=slug or _slug(name.split(".")[-1]),
             results_root=results_root,

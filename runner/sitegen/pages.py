@@ -449,11 +449,12 @@ def _snapshot_views(
 
 
 def _verify_command() -> str:
-    """The installed command that re-checks a downloaded snapshot folder named by its date ({date})."""
+    """The installed command that re-checks the downloaded folder ({date}) from its parent: a
+    `./` path, since a bare date names the repository's own snapshot, not the download."""
     from catalog_pipeline.cli import group
 
     if "verify" in group.commands:
-        return "cd .. && taurec catalog verify {date}"
+        return "cd .. && taurec catalog verify ./{date}"
     return "cd .. && taurec catalog list --root .   # the {date} row must say ok"
 
 

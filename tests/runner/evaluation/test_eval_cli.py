@@ -76,14 +76,19 @@ def test_eval_exits_0_above_and_1_below_the_threshold(
     assert 0.2 <= p4 < 1  # the gated suite is hard for a one-proposal heuristic
     failing = report["failing"]
     assert failing
-    # Each failing trial's reason is printed, one line each.
-    for trial in failing:
-        assert f"- {trial['task_id']} trial {trial['trial_index']} (" in above.stdout
+    # Failing trials are grouped by cause, each cause with a count and one example trial.
+    causes = report["feedback"]["causes"]
+    assert causes
+    examples = {f"{t['task_id']}#{t['trial_index']}" for t in failing}
+    for cause in causes:
+        assert f"example: `{cause['example']}`" in above.stdout
+        assert cause["kind"] == "tool_error" or cause["example"] in examples
+    assert f"- {failing[0]['task_id']} trial" not in above.stdout  # not one line per trial
 
     below = _eval(project, twenty_tasks, "--trials", "8", "--min-pass", f"4={p4 + 0.01:.4f}")
     assert below.returncode == 1, below.stderr
     assert f"FAILED: pass^4 = {p4:.3f} is below" in below.stdout
-    assert "## Failing trials" in below.stdout
+    assert "## What went wrong, by cause" in below.stdout
 
 
 def test_eval_rejects_bad_thresholds_and_targets(project: Path, twenty_tasks: Path) -> None:
@@ -110,8 +115,8 @@ def test_the_pytest_helper_passes_and_fails_with_the_report(twenty_tasks: Path) 
         assert_pass_k(ProposeOnce, 2, 1.0, trials=2, suite=twenty_tasks, tasks=tasks, seed=3)
     message = str(caught.value)
     assert message.startswith(f"pass^2 = {p2:.3f} is below 1")
-    for trial in result.failures():
-        assert trial.line() in message
+    for cause in result.feedback.causes:
+        assert cause.heading() in message
 
 
 def test_eval_reads_the_board_file_and_flags_override_it(project: Path, twenty_tasks: Path) -> None:

@@ -99,8 +99,22 @@ def test_failing_trials_carry_reasons_values_and_transcripts(twenty_tasks: Path)
     assert constraint
     assert all(r.reason for r in constraint)
     markdown = result.to_markdown()
-    for trial in failing:
-        assert trial.line() in markdown
+    # Failures are grouped by cause, each with its count and one example (not one line each).
+    causes = result.feedback.causes
+    assert causes
+    assert f"## What went wrong, by cause ({len(failing)} failing trial(s) of 40)" in markdown
+    for cause in causes:
+        assert cause.heading() in markdown
+        assert f"example: `{cause.example}`" in markdown
+    assert sum(c.trials for c in causes if c.kind != "tool_error") >= len(failing)
+    assert "## Skills" in markdown
+    assert {s.skill for s in result.feedback.skills} == {
+        "elicitation",
+        "retrieval",
+        "policy",
+        "learning from declines",
+        "abstention",
+    }
     # The JSON round-trips into the same typed result.
     assert EvalResult.model_validate_json(result.to_json()) == result
     passed = {(r.task_id, r.passed, r.scored) for r in result.tasks}

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
+import click
 import pytest
 import yaml
 from click.testing import CliRunner
@@ -69,6 +72,7 @@ def test_new_interactively(tmp_path: Path) -> None:
             "My bot",  # display name
             "Bo",  # contact
             "",  # organization
+            "",  # email
             "bo",  # github
             "http",  # kind
             "https://bot.example.com/step",  # endpoint
@@ -133,3 +137,74 @@ def test_refuses_a_bad_entry_and_leaves_nothing(tmp_path: Path) -> None:
     assert any("agent.endpoint" in p for p in caught.value.problems)
     assert any(p.startswith("trials:") for p in caught.value.problems)
     assert not (tmp_path / "plain-http").exists()
+
+
+TAUREC = Path(sys.executable).parent / "taurec"
+
+
+def test_new_reads_a_here_doc_and_asks_again_on_a_bad_value(tmp_path: Path) -> None:
+    # A pipe, not a terminal: the answers come in order; each bad one is explained and re-asked.
+    answers = """My_Bot
+my-bot
+My bot
+Bo
+
+bo@example.com
+httpx
+http
+http://bot.example.com/step
+https://bot.example.com/step
+31-01-2025
+2025-01-31
+"""
+    done = subprocess.run(
+        [str(TAUREC), "submission", "new"],
+        input=answers,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "'My_Bot' will not do: bad slug 'My_Bot'" in done.stderr
+    assert "'httpx' will not do: choose one of litellm, http, builtin" in done.stderr
+    assert "'http://bot.example.com/step' will not do: plain http" in done.stderr
+    assert "'31-01-2025' will not do: Input should be a valid date" in done.stderr
+    folder = tmp_path / "submissions" / "my-bot"  # --dir defaults to ./submissions
+    submission = load_submission(folder)
+    assert submission.agent.kind == "http"
+    assert submission.agent.endpoint == "https://bot.example.com/step"
+    assert str(submission.model.training_cutoff) == "2025-01-31"
+    assert check_submission(folder) == []
+
+
+def test_a_here_doc_that_ends_early_names_what_is_missing(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [str(TAUREC), "submission", "new"],
+        input="my-bot\nMy bot\n",
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "missing --contact-name, --kind" in done.stderr
+    assert not (tmp_path / "submissions" / "my-bot").exists()
+
+
+def test_every_prompt_is_the_help_text_of_its_option() -> None:
+    from runner.cli.submission import new_command
+    from runner.submission_interview import QUESTIONS
+
+    helps = {
+        opt: param.help
+        for param in new_command.params
+        if isinstance(param, click.Option)
+        for opt in param.opts
+    }
+    for question in QUESTIONS:
+        assert question.flag in helps, question.flag
+        help_text = helps[question.flag]
+        assert help_text is not None
+        assert question.prompt().startswith(help_text.rstrip("."))
+        assert question.prompt().rstrip().endswith(question.flag + ":")

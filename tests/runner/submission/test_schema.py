@@ -74,6 +74,6 @@ def test_the_litellm_entry_points_at_the_local_model_server() -> None:
     agent = load_submission(SUBMISSIONS_DIR / "heuristic-via-litellm").agent
     assert agent.kind == "litellm"
     assert agent.model == "hosted_vllm/heuristic"
-    assert agent.api_base == "http://127.0.0.1:8765/v1"
+    assert agent.api_base == "http://127.0.0.1:0/v1"  # port 0: the run's own server, a free port
     # It is the offline run of the LiteLLM path; `openai/` at a custom base would skip LiteLLM.
     assert not uses_direct_path(agent.model, agent.api_base)

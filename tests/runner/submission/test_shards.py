@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 from pathlib import Path
 
@@ -14,19 +13,8 @@ from runner.batch import load_records
 from runner.paths import PROJECT_ROOT, SUBMISSIONS_DIR, TASKS_DIR
 
 
-def free_port() -> int:
-    """A port the kernel just handed out for port 0 (never the shipped 8765, which others use)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def script(
-    root: Path, name: str, *args: str, port: int | None = None
-) -> subprocess.CompletedProcess[str]:
+def script(root: Path, name: str, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "TAUREC": str(PROJECT_ROOT / ".venv" / "bin" / "taurec")}
-    if port is not None:
-        env["TAUREC_MODEL_PORT"] = str(port)
     return subprocess.run(
         [str(root / "scripts" / name), *args],
         env=env,
@@ -48,12 +36,9 @@ def test_two_shards_merge_into_every_entry(tmp_path: Path) -> None:
             root / "submissions" / slug,
             ignore=shutil.ignore_patterns("results"),
         )
-    # The loopback entry points at a port chosen now, and run_shard.sh serves the model there.
-    port = free_port()
+    # The loopback entry says port 0: each `taurec run` serves the model on a free port itself.
     config = root / "submissions" / "heuristic-via-litellm" / "submission.yaml"
-    text = config.read_text()
-    assert "http://127.0.0.1:8765/v1" in text
-    config.write_text(text.replace("127.0.0.1:8765", f"127.0.0.1:{port}"))
+    assert "http://127.0.0.1:0/v1" in config.read_text()
     tasks = tmp_path / "tasks"
     tasks.mkdir()
     for name in ("task_001.json", "task_021.json", "task_045.json", "policy.md"):
@@ -62,7 +47,7 @@ def test_two_shards_merge_into_every_entry(tmp_path: Path) -> None:
     for index in (1, 2):
         ran = script(
             root, "run_shard.sh", date, str(index), "2", str(tmp_path / "shards" / f"shard-{index}"),
-            "--tasks", str(tasks), "--trials", "2", "--max-cost", "1", port=port,
+            "--tasks", str(tasks), "--trials", "2", "--max-cost", "1",
         )  # fmt: skip
         assert ran.returncode == 0, ran.stdout + ran.stderr
     merged = script(root, "merge_shards.sh", date, str(tmp_path / "shards"))

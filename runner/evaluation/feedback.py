@@ -1,0 +1,422 @@
+"""Feedback an agent builder can act on: failures grouped by cause, each with a count, one worked
+example and what to change; and a per-skill summary (elicitation, retrieval, policy, declines,
+abstention). Built from the trial records, their transcripts, the tasks and the catalog only."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from runner.catalog import Catalog
+from runner.metrics import PASS_THRESHOLD
+from runner.records import TrialRecord
+from runner.tasks import Task
+from runner.transcript import MessageEvent, Transcript
+
+__all__ = ["Cause", "Feedback", "SkillRow", "build_feedback", "clip"]
+
+CauseKind = Literal[
+    "agent_error", "infra_error", "tool_error", "constraint", "policy", "abstained", "unfinished"
+]
+_KIND_TITLE: dict[str, str] = {
+    "agent_error": "agent error",
+    "infra_error": "error raised in a trial",
+    "tool_error": "tool call refused",
+    "constraint": "constraint missed",
+    "policy": "policy broken",
+    "abstained": "abstained on a task that has an answer",
+    "unfinished": "no recommendation",
+}
+# What each kind of failure asks of the builder, as a rule to follow.
+_REVEAL_HINT = {
+    "volunteer": "the user states it in the opening request",
+    "on_ask": "the user states it only when asked about it",
+    "hidden": "the user never states it; it shows only in the reason of a declined proposal",
+}
+_CLIP = 240
+
+
+def clip(text: str, limit: int = _CLIP) -> str:
+    """`text` on one line, cut to `limit` characters with an ellipsis."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+class Cause(BaseModel):
+    """One cause of failure (or one kind of refused tool call), with how often and one example."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: CauseKind
+    label: str = Field(description="What went wrong, precisely, e.g. unknown tool 'search_movies'")
+    trials: int = Field(description="Trials it happened in")
+    occurrences: int = Field(description="Times it happened (tool calls, for tool errors)")
+    failed_trials: int = Field(description="Of those trials, how many did not pass")
+    example: str = Field(description="TASK#TRIAL of the example")
+    details: list[str] = Field(
+        description="The example: the offending reply or call, the judged value, the rule broken"
+    )
+
+    def heading(self) -> str:
+        times = (
+            f"{self.occurrences} calls in {self.trials} trial(s)"
+            if self.kind == "tool_error"
+            else f"{self.trials} trial(s)"
+        )
+        return f"{_KIND_TITLE[self.kind]}: {self.label} — {times}"
+
+
+class SkillRow(BaseModel):
+    """One skill: trials where it held, out of the trials that test it, and what it measures."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    skill: str
+    held: int
+    of: int
+    measures: str
+    hint: str = Field(default="", description="What the failures of this skill have in common")
+
+    @property
+    def rate(self) -> float | None:
+        return self.held / self.of if self.of else None
+
+
+class Feedback(BaseModel):
+    """Causes (most frequent first) and the per-skill summary of one evaluation."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    causes: list[Cause] = Field(default_factory=list)
+    skills: list[SkillRow] = Field(default_factory=list)
+
+
+@dataclass
+class _Group:
+    kind: CauseKind
+    label: str
+    trials: set[tuple[str, int]] = field(default_factory=set)
+    failed: set[tuple[str, int]] = field(default_factory=set)
+    occurrences: int = 0
+    example: tuple[str, int] | None = None
+    details: list[str] = field(default_factory=list)
+
+
+class _Groups:
+    def __init__(self) -> None:
+        self.by_key: dict[tuple[str, str], _Group] = {}
+
+    def add(
+        self,
+        kind: CauseKind,
+        label: str,
+        key: tuple[str, int],
+        failed: bool,
+        details: list[str],
+    ) -> None:
+        group = self.by_key.setdefault((kind, label), _Group(kind, label))
+        group.trials.add(key)
+        group.occurrences += 1
+        if failed:
+            group.failed.add(key)
+        if group.example is None:
+            group.example, group.details = key, details
+
+    def causes(self) -> list[Cause]:
+        order = list(_KIND_TITLE)
+        groups = sorted(
+            self.by_key.values(),
+            key=lambda g: (-len(g.failed), -len(g.trials), order.index(g.kind), g.label),
+        )
+        return [
+            Cause(
+                kind=g.kind,
+                label=g.label,
+                trials=len(g.trials),
+                occurrences=g.occurrences,
+                failed_trials=len(g.failed),
+                example=f"{g.example[0]}#{g.example[1]}" if g.example else "",
+                details=g.details,
+            )
+            for g in groups
+        ]
+
+
+def _value(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _error_text(result: str) -> str:
+    try:
+        payload = json.loads(result)
+    except json.JSONDecodeError:
+        return result
+    if isinstance(payload, dict) and isinstance(payload.get("error"), str):
+        return str(payload["error"])
+    return result
+
+
+def _tool_rule(error: str, tools: list[str], result: str) -> str:
+    if error.startswith("unknown tool"):
+        return "rule: call only the tools offered in `tools`: " + ", ".join(tools)
+    if "not valid JSON" in error or "must be a JSON object" in error:
+        return 'rule: `arguments` must be one JSON object, e.g. {"query": "space comedy"}'
+    try:
+        parameters = json.loads(result).get("parameters")
+    except (json.JSONDecodeError, AttributeError):
+        parameters = None
+    if isinstance(parameters, dict) and isinstance(parameters.get("properties"), dict):
+        props = parameters["properties"]
+        described = ", ".join(
+            f"{name} ({spec.get('type') or 'see schema'})" for name, spec in props.items()
+        )
+        required = ", ".join(parameters.get("required") or []) or "none"
+        return (
+            f"rule: arguments must match the tool's JSON schema: {described}; required: {required}"
+        )
+    return "rule: the tool's description and JSON schema say what it accepts"
+
+
+def _tool_label(name: str, error: str) -> str:
+    """The error without the parts that differ per call (the value got, a JSON position)."""
+    error = re.sub(r" at position \d+", "", error)
+    error = re.sub(r" \(got [^)]*\)", "", error)
+    error = error.split("; did you mean")[0] if error.startswith("unknown tool") else error
+    if error.startswith("unknown tool"):
+        return error
+    return f"{name}: {error}"
+
+
+def _item_text(catalog: Catalog, item_id: str | None) -> str:
+    if item_id is None:
+        return "nothing"
+    item = catalog.get(item_id)
+    return f"{item.title!r} ({item_id})" if item is not None else f"unknown id {item_id!r}"
+
+
+def _finder(task: Task, tools: list[str]) -> str:
+    predicates = [c.constraint.model_dump(mode="json") for c in task.constraints]
+    call = "filter_catalog(predicates=" + _value(predicates) + ")"
+    if "filter_catalog" in tools:
+        return call
+    stated = "; ".join(
+        f"{c.constraint.field} {c.constraint.op} {_value(c.constraint.value)} ({c.reveal})"
+        for c in task.constraints
+    )
+    return f"the task's constraints {stated}: check them with get_metadata, or on the custom track {call}"
+
+
+def _winning_hint(task: Task, catalog: Catalog, tools: list[str]) -> list[str]:
+    from runner.validate import check_task
+
+    winning = check_task(task, catalog).winning_solutions
+    if not winning:
+        return []
+    lines = [
+        f"a winning title: {_item_text(catalog, winning[0])} "
+        f"({len(winning)} winning in all); what finds it: {_finder(task, tools)}"
+    ]
+    unasked = [c.constraint.field for c in task.constraints if c.reveal in ("on_ask", "hidden")]
+    if unasked:
+        lines.append(
+            "the user states these only when asked or after a decline: " + ", ".join(unasked)
+        )
+    return lines
+
+
+def _reveal_of(task: Task | None, field_name: str, op: str, value: Any) -> str | None:
+    if task is None:
+        return None
+    for c in task.constraints:
+        k = c.constraint
+        if k.field == field_name and k.op == op and k.value == value:
+            return str(c.reveal)
+    return None
+
+
+def _trial_causes(
+    groups: _Groups,
+    record: TrialRecord,
+    transcript: Transcript | None,
+    task: Task | None,
+    catalog: Catalog,
+) -> None:
+    key = (record.key.task_id, record.key.trial_index)
+    score = record.score
+    failing = score is None or score.reward < PASS_THRESHOLD
+    if transcript is not None:
+        for event in transcript.events:
+            if isinstance(event, MessageEvent) or not event.is_error:
+                continue
+            text = _error_text(event.result)
+            if event.name == "recommend" and not text.startswith(("arguments", "bad arguments")):
+                continue  # a recommend of an unknown id is judged as a recommendation
+            args = (
+                event.raw_arguments if event.raw_arguments is not None else _value(event.arguments)
+            )
+            groups.add(
+                "tool_error",
+                _tool_label(event.name, text),
+                key,
+                failing,
+                [
+                    f"call: {clip(f'{event.name}({args})')}",
+                    f"answer: {clip(text)}",
+                    _tool_rule(text, list(transcript.tools), event.result),
+                ],
+            )
+    error = record.error
+    if score is None or record.stop_reason in ("agent_error", "infra_error"):
+        kind: CauseKind = "agent_error" if record.stop_reason == "agent_error" else "infra_error"
+        message = error.message if error else "no error recorded"
+        lines = [line for line in message.strip().splitlines() if line.strip()]
+        label = f"{error.kind if error else 'Unknown'}: {clip(lines[0] if lines else message, 160)}"
+        rest = lines[1:]
+        at = next((i for i, line in enumerate(rest) if line.startswith("Traceback")), len(rest))
+        details = [clip(line, 400) for line in rest[:at]]
+        if at < len(rest):
+            details.append("raised at:\n```text\n" + "\n".join(rest[at:]) + "\n```")
+        groups.add(kind, label, key, True, details)
+        return
+    if not failing:
+        return
+    recommended = _item_text(catalog, score.recommendation)
+    for check in score.constraints:
+        if check.satisfied:
+            continue
+        reveal = _reveal_of(task, check.field, check.op, check.value)
+        details = [f"recommended {recommended}: {check.field} was {_value(check.actual)}"]
+        details.append(f"judged: {check.reason}")
+        if reveal is not None:
+            details.append(f"this constraint is `{reveal}`: {_REVEAL_HINT.get(reveal, reveal)}")
+        groups.add(
+            "constraint", f"{check.field} {check.op} {_value(check.value)}", key, True, details
+        )
+    for policy in score.policies:
+        if not policy.passed:
+            groups.add(
+                "policy",
+                policy.policy,
+                key,
+                True,
+                [f"recommended {recommended}", f"judged: {policy.reason}"],
+            )
+    if score.constraints and any(not c.satisfied for c in score.constraints):
+        return
+    if score.constraint_score >= PASS_THRESHOLD:
+        return
+    tools = list(transcript.tools) if transcript is not None else []
+    hint = [] if task is None else _winning_hint(task, catalog, tools)
+    if record.stop_reason == "abstained" and task is not None and not task.no_valid_recommendation:
+        groups.add("abstained", "recommend() with no id", key, True, hint)
+        return
+    label = f"the trial ended `{record.stop_reason}`"
+    groups.add("unfinished", label, key, True, [f"judged: {score.constraint_reason}", *hint])
+
+
+def _skills(records: list[TrialRecord], tasks: dict[str, Task], catalog: Catalog) -> list[SkillRow]:
+    del catalog
+    scored = [r for r in records if r.score is not None and r.status == "scored"]
+    valid = [r for r in scored if not r.no_valid_recommendation]
+    recommended = [r for r in valid if r.score is not None and r.score.recommendation]
+
+    def failed_reveals(r: TrialRecord) -> set[str]:
+        assert r.score is not None
+        task = tasks.get(r.key.task_id)
+        return {
+            _reveal_of(task, c.field, c.op, c.value) or "?"
+            for c in r.score.constraints
+            if not c.satisfied
+        }
+
+    def missed(rows: list[TrialRecord], reveals: set[str]) -> str:
+        counts: dict[str, int] = {}
+        for r in rows:
+            assert r.score is not None
+            task = tasks.get(r.key.task_id)
+            for c in r.score.constraints:
+                if not c.satisfied and _reveal_of(task, c.field, c.op, c.value) in reveals:
+                    counts[c.field] = counts.get(c.field, 0) + 1
+        return ", ".join(f"{name} ({n})" for name, n in sorted(counts.items(), key=lambda x: -x[1]))
+
+    elicited = [r for r in recommended if not failed_reveals(r) & {"on_ask", "hidden"}]
+    retrieved = [r for r in recommended if "volunteer" not in failed_reveals(r)]
+    unelicited = missed(recommended, {"on_ask", "hidden"})
+    unretrieved = missed(recommended, {"volunteer"})
+    policy_ok = [
+        r for r in scored if r.score is not None and r.score.policy_score >= PASS_THRESHOLD
+    ]
+    declined = [r for r in scored if r.efficiency.proposals >= 2]
+    recovered = [r for r in declined if r.score is not None and r.score.reward >= PASS_THRESHOLD]
+    nvr = [r for r in scored if r.no_valid_recommendation]
+    abstained_ok = [r for r in nvr if r.stop_reason == "abstained"]
+    wrong_abstain = [r for r in valid if r.stop_reason == "abstained"]
+    unfinished = [r for r in valid if r.score is not None and not r.score.recommendation]
+    return [
+        SkillRow(
+            skill="elicitation",
+            held=len(elicited),
+            of=len(recommended),
+            measures="recommendations that meet every constraint the user states only when "
+            "asked (on_ask) or after a decline (hidden)",
+            hint=f"ask before proposing; fields missed: {unelicited}" if unelicited else "",
+        ),
+        SkillRow(
+            skill="retrieval",
+            held=len(retrieved),
+            of=len(recommended),
+            measures="recommendations that meet every constraint the user volunteered",
+            hint=f"check each stated constraint (get_metadata) before recommending; fields "
+            f"missed: {unretrieved}"
+            if unretrieved
+            else "",
+        ),
+        SkillRow(
+            skill="policy",
+            held=len(policy_ok),
+            of=len(scored),
+            measures="scored trials in which every active policy held",
+        ),
+        SkillRow(
+            skill="learning from declines",
+            held=len(recovered),
+            of=len(declined),
+            measures="trials with two or more proposals (at least one declined) that still "
+            "ended in a pass",
+            hint="read the reason of each decline and rule out what it names"
+            if len(recovered) < len(declined)
+            else "",
+        ),
+        SkillRow(
+            skill="abstention",
+            held=len(abstained_ok),
+            of=len(nvr),
+            measures="trials of no-valid-recommendation tasks that ended with recommend() and "
+            "no id",
+            hint=f"{len(wrong_abstain)} abstention(s) and {len(unfinished) - len(wrong_abstain)} "
+            "unfinished trial(s) on tasks that have an answer"
+            if wrong_abstain or len(unfinished) > len(wrong_abstain)
+            else "",
+        ),
+    ]
+
+
+def build_feedback(
+    records: Iterable[TrialRecord],
+    transcripts: dict[tuple[str, int], Transcript],
+    tasks: list[Task],
+    catalog: Catalog,
+) -> Feedback:
+    """Group every failure (and every refused tool call) by cause, and summarise each skill."""
+    by_id = {t.id: t for t in tasks}
+    records = sorted(records, key=lambda r: (r.key.task_id, r.key.trial_index))
+    groups = _Groups()
+    for record in records:
+        key = (record.key.task_id, record.key.trial_index)
+        _trial_causes(groups, record, transcripts.get(key), by_id.get(key[0]), catalog)
+    return Feedback(causes=groups.causes(), skills=_skills(records, by_id, catalog))
