@@ -16,6 +16,7 @@ from runner.board import resolve_suite
 from runner.errors import TaurecError
 from runner.evaluation.result import EvalResult, failing_trial, is_failing, task_rows
 from runner.evaluation.source import AgentSource, entrant_for
+from runner.loop import DEFAULT_STEP_TIMEOUT_S
 from runner.metrics import summarize
 from runner.paths import SNAPSHOTS_DIR
 from runner.rules import DEFAULT_RULES, RuleSetName
@@ -85,6 +86,7 @@ async def evaluate_async(
     progress: ProgressSink | None = None,
     snapshots_dir: Path = SNAPSHOTS_DIR,
     rules: RuleSetName = DEFAULT_RULES,
+    step_timeout_s: float | None = DEFAULT_STEP_TIMEOUT_S,
 ) -> EvalResult:
     """The async form of `evaluate` (for callers already inside an event loop)."""
     if trials < 1:
@@ -108,6 +110,7 @@ async def evaluate_async(
             snapshots_dir=snapshots_dir,
             task_ids=None if tasks is None else list(tasks),
             rules=rules,
+            step_timeout_s=step_timeout_s,
         )
         return _result(run, kept=results is not None, tasks_dir=tasks_dir)
 
@@ -121,7 +124,8 @@ def evaluate(agent: AgentSource, **options: Any) -> EvalResult:
     `http:<url>`, a folder). Options are those of `evaluate_async`: suite (`ours`, `v1` or a
     folder), snapshot, trials, tasks (ids), simulator (+ options), seed, concurrency, max_turns,
     max_cost (USD), results (a folder: records stay there and a re-run resumes), fresh, slug,
-    rules (`v2`, ours, or `v1`, the published evaluator exactly).
+    rules (`v2`, ours, or `v1`, the published evaluator exactly), step_timeout_s (how long one
+    step of a Python agent may take; a late step fails the trial, see `runner.attribution`).
     The trials run on the batch engine of `taurec run`; nothing is scored differently.
     """
     return asyncio.run(evaluate_async(agent, **options))
