@@ -114,7 +114,7 @@ def _downloads(
     target = docs / "downloads"
     target.mkdir(parents=True, exist_ok=True)
     for board in board_list:
-        rows = [r.export() for r in (*board.rows, *board.references)]
+        rows = [r.export() for r in (*board.rows, *board.unranked, *board.references)]
         (target / f"leaderboard-{board.label}.json").write_text(
             json.dumps(rows, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
         )

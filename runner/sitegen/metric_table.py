@@ -6,6 +6,8 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
+from runner.attribution import MAX_UNSCORED_SHARE
+
 Direction = Literal["higher", "lower", "none"]
 Format = Literal["pct", "ratio", "float1", "float2", "int", "seconds", "usd"]
 
@@ -147,17 +149,17 @@ METRICS: tuple[Metric, ...] = (
         "n scored",
         "none",
         "int",
-        "Trials scored (agent errors included, as failures). An entry with more than 5 % of its "
-        "trials unscored is shown incomplete and not ranked.",
+        "Trials scored (the agent's own failures included, as reward 0). An entry with more "
+        f"than {MAX_UNSCORED_SHARE:.0%} of its trials unscored is listed apart, not ranked.",
     ),
     Metric(
         "infra_errors",
         "infra errors",
         "lower",
         "int",
-        "Trials that could not finish for reasons on the maintainers' side (provider rate limits "
-        "and outages, the user simulator). Counted and shown, never part of n. Failures of a "
-        "submitter's own endpoint are agent errors: scored 0.",
+        "Trials that failed on our side (the user simulator, a provider we call with our key, "
+        "our machines). Counted and shown, never part of n, run again. Whatever the agent's "
+        "own code or endpoint does is the agent's failure: scored 0 (see Methodology).",
     ),
 )
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import polars as pl
 
+from runner.attribution import standing_reason
 from runner.sitegen import charts
 from runner.sitegen.aggregate import Aggregates
 from runner.sitegen.inputs import Entry, Run, SiteInputs, SnapshotInfo
@@ -119,10 +120,14 @@ class BoardRow:
 
 @dataclass
 class SnapshotBoard:
+    """One snapshot's board: ranked `rows`, `unranked` ones (too many infrastructure errors,
+    no score shown) and the built-in `references`."""
+
     label: str
     rows: list[BoardRow]
     references: list[BoardRow] = field(default_factory=list)
     charts: dict[str, charts.Chart | None] = field(default_factory=dict)
+    unranked: list[BoardRow] = field(default_factory=list)
 
     @property
     def exploit_floor(self) -> BoardRow | None:
@@ -205,21 +210,17 @@ def badges_for(entry: Entry, run: Run, snapshot: SnapshotInfo | None) -> list[Ba
     return out
 
 
-def _standing_badge(row: dict[str, Any]) -> list[Badge]:
-    unscored = row["trials"] - row["scored"]
+def standing_badge(row: dict[str, Any]) -> list[Badge]:
+    why = standing_reason(row["trials"], row["scored"])
+    if why is None:
+        return []
     if row["standing"] == "unscored":
-        return [
-            Badge("unscored", "no scored trials", f"All {row['trials']} trials are infra errors")
-        ]
-    if row["standing"] == "incomplete":
-        return [
-            Badge(
-                "incomplete",
-                "incomplete",
-                f"{unscored} of {row['trials']} trials unscored (more than 5 %): not ranked",
-            )
-        ]
-    return []
+        return [Badge("unscored", "no scored trials", why)]
+    return [Badge("incomplete", "incomplete", why)]
+
+
+# Shown for a run that is not ranked: its counts, never a score that would read as a rank.
+UNRANKED_SHOWN = ("scored", "infra_errors")
 
 
 def _fmt_ci(lo: float | None, hi: float | None) -> str:
@@ -274,18 +275,23 @@ def boards(inputs: SiteInputs, agg: Aggregates) -> list[SnapshotBoard]:
         all_rows = part.to_dicts()
         references = [r for r in all_rows if is_reference(entries[r["submission"]])]
         dicts = [r for r in all_rows if not is_reference(entries[r["submission"]])]
-        # Incomplete (> 5 % unscored) and unscored entries follow the ranked ones, without a tier.
+        # Incomplete (> 5 % unscored) and unscored entries are listed apart, without a tier and
+        # without a score (runner.attribution): their pass^k leaves out trials nobody scored.
         ranked = [d for d in dicts if d["standing"] == "ranked"]
+        unranked = [d for d in dicts if d["standing"] != "ranked"]
         tiers: list[int | None] = [
             *assign_tiers(ranked),
-            *([None] * (len(dicts) - len(ranked))),
+            *([None] * len(unranked)),
             *([0] * len(references)),
         ]
         rows: list[BoardRow] = []
-        for tier, row in zip(tiers, dicts + references, strict=True):
+        for tier, row in zip(tiers, ranked + unranked + references, strict=True):
             entry = entries[row["submission"]]
             run = runs[(row["submission"], label)]
             keys = [*TABLE_COLUMNS, "weighted_policy"]
+            if row["standing"] != "ranked" and not is_reference(entry):  # references: never ranked
+                row = {k: v for k, v in row.items() if k in UNRANKED_SHOWN or k not in keys}
+                row |= {f"{m}_{k}": None for k in PASS_KS for m in ("lo", "hi")}
             values = {k: row.get(k) for k in keys}
             for k in PASS_KS:
                 values[f"ci_low_{k}"] = row.get(f"lo_{k}")
@@ -304,14 +310,19 @@ def boards(inputs: SiteInputs, agg: Aggregates) -> list[SnapshotBoard]:
                         for k in PASS_KS
                     },
                     top_violations=top.get((entry.slug, label), []),
-                    badges=[*badges_for(entry, run, snaps.get(label)), *_standing_badge(row)],
+                    badges=[*badges_for(entry, run, snaps.get(label)), *standing_badge(row)],
                     scored=row["scored"],
                     infra_errors=row["infra_errors"],
                     facts=entry_facts(entry, run),
                     standing=row["standing"],
                 )
             )
-        board = SnapshotBoard(label, rows[: len(dicts)], rows[len(dicts) :])
+        board = SnapshotBoard(
+            label,
+            rows[: len(ranked)],
+            rows[len(dicts) :],
+            unranked=rows[len(ranked) : len(dicts)],
+        )
         released = {r.slug: r.facts.release_date for r in board.rows}
         floor = board.exploit_floor
         board.charts = board_charts(
