@@ -59,7 +59,9 @@ AGENT_FAILURES: tuple[str, ...] = (
     "a step that hangs past the step timeout (a Python agent) or the endpoint's `timeout_s`",
     "a submitter's endpoint that refuses the connection, times out or answers with an HTTP "
     "error once the retries gave up",
-    "passing a hard cap: tool calls per reply or per trial, a model call's cost",
+    "passing a hard cap: tool calls per reply or per trial, a model call's cost; or writing "
+    "more than 256 KiB of text to the user, or of tool calls (ids, names, arguments), in one "
+    "trial (stop reason `output_cap`)",
 )
 # Our failure is an infrastructure error: recorded (stop reason `infra_error`), shown, left out
 # of n, and run again by the next run: never dropped, never scored.
@@ -79,7 +81,7 @@ _INFRA_REPORTERS: set[type] = set()
 class Attribution:
     """A failed trial's verdict: its stop reason and what happened."""
 
-    stop_reason: Literal["agent_error", "infra_error"]
+    stop_reason: Literal["agent_error", "output_cap", "infra_error"]
     error: InfraError
 
     @property
@@ -88,12 +90,14 @@ class Attribution:
 
 
 # The stop reasons that carry an error the agent caused (scored, reward 0).
-AGENT_FAILURE_STOPS = ("agent_error",)
+AGENT_FAILURE_STOPS = ("agent_error", "output_cap")
 
 
-def agent_fault(kind: str, message: str) -> Attribution:
+def agent_fault(
+    kind: str, message: str, stop_reason: Literal["agent_error", "output_cap"] = "agent_error"
+) -> Attribution:
     """The agent failed the trial: scored, reward 0."""
-    return Attribution("agent_error", InfraError(kind=kind, message=message))
+    return Attribution(stop_reason, InfraError(kind=kind, message=message))
 
 
 def infra_fault(kind: str, message: str) -> Attribution:

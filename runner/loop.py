@@ -63,6 +63,8 @@ __all__ = [
     "DEFAULT_MAX_TURNS",
     "DEFAULT_STEP_TIMEOUT_S",
     "GREETING",
+    "MAX_AGENT_TEXT_BYTES",
+    "MAX_TOOL_CALL_BYTES",
     "MAX_TOOL_ROUNDS",
     "NamedTrial",
     "format_transcript",
@@ -83,6 +85,12 @@ MAX_TOOL_CALLS_PER_REPLY = 64
 MAX_TOOL_CALLS_PER_TRIAL = 1000
 # A sane ceiling for one model call's self-reported or computed cost (USD).
 MAX_CALL_COST_USD = 100.0
+# What one trial may hold of the agent's output (UTF-8 bytes): its text to the user, and its tool
+# calls (ids, names and argument text). A normal trial uses a few KiB of each; past a cap the
+# trial ends `output_cap` (the agent's failure) and the reply that crossed it is not kept, so no
+# agent can make a results folder or the site grow without bound.
+MAX_AGENT_TEXT_BYTES = 256 * 1024
+MAX_TOOL_CALL_BYTES = 256 * 1024
 
 T = TypeVar("T")
 
@@ -143,6 +151,30 @@ def _check_tool_caps(in_reply: int, so_far: int) -> None:
                 "ToolCallCap", f"more than {MAX_TOOL_CALLS_PER_TRIAL} tool calls in one trial"
             )
         )
+
+
+class _OutputMeter:
+    """The agent's output so far in a trial, against MAX_AGENT_TEXT_BYTES and MAX_TOOL_CALL_BYTES."""
+
+    def __init__(self) -> None:
+        self.text = 0
+        self.calls = 0
+
+    def add(self, reply: AgentReply) -> None:
+        text = len(reply.content.encode("utf-8", "surrogatepass")) if reply.content else 0
+        calls = sum(
+            len(f"{c.id}{c.name}{c.arguments}".encode("utf-8", "surrogatepass"))
+            for c in reply.tool_calls
+        )
+        for kind, total, cap, what in (
+            ("AgentTextCap", self.text + text, MAX_AGENT_TEXT_BYTES, "text to the user"),
+            ("ToolCallBytesCap", self.calls + calls, MAX_TOOL_CALL_BYTES, "tool-call bytes"),
+        ):
+            if total > cap:
+                message = f"{total} bytes of {what} in one trial (cap {cap})"
+                raise _Stop(agent_fault(kind, message, "output_cap"))
+        self.text += text
+        self.calls += calls
 
 
 def _add_usage(usage: dict[str, list[Any]], role: str, calls: list[ModelCall]) -> None:
@@ -217,6 +249,7 @@ async def run_trial(
     calls_made = 0
     calls_made_run = 0
     trusted = reports_infra(agent)
+    output = _OutputMeter()
 
     def conversation() -> list[MessageEvent]:
         return [e for e in events if isinstance(e, MessageEvent)]
@@ -249,6 +282,7 @@ async def run_trial(
                 )
                 _add_usage(usage, "agent", reply.usage)
                 _check_tool_caps(len(reply.tool_calls), calls_made)
+                output.add(reply)
                 if rules.text_with_tool_calls_ends_turn:
                     content = reply.content if reply.content and reply.content.strip() else None
                 else:

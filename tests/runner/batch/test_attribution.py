@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
+import os
 import socket
 import threading
 import time
@@ -86,6 +88,9 @@ class _Picky(BaseHTTPRequestHandler):
             self._send(200, json.dumps(reply).encode())
         elif self.mode == "deep-body":  # the whole reply nested 100,000 levels deep
             self._send(200, b'{"message": ' + b"[" * 100_000 + b"]" * 100_000 + b"}")
+        elif self.mode == "flood":  # 3.5 MB of incompressible text in every reply
+            text = base64.b64encode(os.urandom(2_600_000)).decode()
+            self._send(200, json.dumps({"message": text}).encode())
         elif self.mode == "drip":
             data = json.dumps({"message": "hello there"}).encode()
             self.send_response(200)
@@ -194,3 +199,20 @@ def test_a_refused_connection_is_the_agents_failure(
     assert {r["stop_reason"] for r in records} == {"agent_error"}
     assert {r["error"]["kind"] for r in records} == {"ConnectionError"}
     assert {r["score"]["reward"] for r in records} == {0}
+
+
+def test_a_flood_of_text_cannot_grow_the_results(
+    picky_server: type[_Picky], small_suite: Path, v1_dir: Path, make_submission: SubmissionMaker
+) -> None:
+    # Before: 3.5 MB of incompressible text per reply, 20 turns: ~70 MB per trial on disk.
+    picky_server.mode = "flood"
+    records, manifest, output = run_entry(picky_server, small_suite, v1_dir, make_submission)
+    assert manifest["status"] == "completed", output
+    flooded = [r for r in records if r["stop_reason"] == "output_cap"]
+    assert len(flooded) == 7
+    assert all(r["status"] == "scored" for r in flooded)
+    assert all(r["score"]["reward"] == 0 for r in flooded)
+    assert all(r["error"]["kind"] == "AgentTextCap" for r in flooded)
+    folder = small_suite.parents[1] / "subs" / "picky" / "results" / "tau-rec-v1"
+    on_disk = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+    assert on_disk < 1_000_000, on_disk

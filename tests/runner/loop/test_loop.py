@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
+import os
 import time
 from collections.abc import Callable
 from typing import Any, ClassVar
@@ -14,7 +16,13 @@ from runner.agents import build_builtin
 from runner.attribution import report_infra
 from runner.catalog import Catalog
 from runner.errors import InfraFailure
-from runner.loop import GREETING, MAX_TOOL_ROUNDS, run_trial
+from runner.loop import (
+    GREETING,
+    MAX_AGENT_TEXT_BYTES,
+    MAX_TOOL_CALL_BYTES,
+    MAX_TOOL_ROUNDS,
+    run_trial,
+)
 from runner.protocols import (
     AgentContext,
     AgentReply,
@@ -410,3 +418,39 @@ def test_same_seed_same_transcript(mini_catalog: Catalog, make_task: Callable[..
     assert a.seed == 5
     texts = {once(s).content_json() for s in range(6)}
     assert len(texts) > 1, "the scripted user's wording varies with the seed"
+
+
+def test_a_flood_of_text_ends_the_trial_output_cap(
+    mini_catalog: Catalog, comedy_task: Task
+) -> None:
+    # Before: 3.5 MB of text per reply for 20 turns made a 70 MB transcript.
+    flood = base64.b64encode(os.urandom(2_600_000)).decode()  # ~3.5 MB, incompressible
+    t = run(comedy_task, mini_catalog, ScriptAgent([AgentReply(content=flood)]))
+    assert t.stop_reason == "output_cap"
+    assert t.error is not None
+    assert t.error.kind == "AgentTextCap"
+    assert len(t.model_dump_json()) < 64 * 1024  # the reply that crossed the cap is not kept
+    assert score_transcript(comedy_task, t, mini_catalog).reward == 0
+
+
+def test_text_up_to_the_cap_is_kept_and_past_it_ends_the_trial(
+    mini_catalog: Catalog, comedy_task: Task
+) -> None:
+    chunk = "x" * (100 * 1024)
+    t = run(comedy_task, mini_catalog, ScriptAgent([AgentReply(content=chunk)]))
+    assert t.stop_reason == "output_cap"
+    kept = [m for m in t.messages if m.role == "agent" and m.content == chunk]
+    assert len(kept) == MAX_AGENT_TEXT_BYTES // len(chunk)  # 2 kept; the third crossed 256 KiB
+    assert len(t.model_dump_json()) < MAX_AGENT_TEXT_BYTES + 64 * 1024
+
+
+def test_a_flood_of_tool_calls_ends_the_trial_output_cap(
+    mini_catalog: Catalog, comedy_task: Task
+) -> None:
+    query = json.dumps({"query": "comedy " + "y" * 40_000})
+    calls = [call("search_catalog", query, f"c{i}") for i in range(8)]
+    t = run(comedy_task, mini_catalog, ScriptAgent([AgentReply(tool_calls=calls)]))
+    assert t.stop_reason == "output_cap"
+    assert t.error is not None
+    assert t.error.kind == "ToolCallBytesCap"
+    assert len(t.model_dump_json()) < 2 * MAX_TOOL_CALL_BYTES + 64 * 1024
