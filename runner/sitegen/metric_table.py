@@ -64,6 +64,14 @@ def _pass(k: int) -> Metric:
 
 
 PASS_KS: tuple[int, ...] = (1, 2, 4)
+# The board's headline, its one definition: the pass^k that ranks the board (order and tie tiers
+# by its 95 % CI). pass^1, because at the board's 4 trials per task it is the most precise of the
+# pass^k shown (pass^4 of a task is 0 or 1 from one all-or-nothing draw); pass^2 and pass^4 are
+# shown beside it, each with its own exploit floor. The README, leaderboard.yaml and the site
+# say so (a test holds them to it).
+HEADLINE_K = 1
+HEADLINE = f"pass_{HEADLINE_K}"
+assert HEADLINE_K in PASS_KS
 
 METRICS: tuple[Metric, ...] = (
     *(_pass(k) for k in PASS_KS),

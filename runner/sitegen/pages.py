@@ -29,7 +29,13 @@ from runner.sitegen.inputs import (
     SnapshotInfo,
     published_files,
 )
-from runner.sitegen.metric_table import METRIC_BY_KEY, METRICS, TABLE_COLUMNS
+from runner.sitegen.metric_table import (
+    HEADLINE_K,
+    METRIC_BY_KEY,
+    METRICS,
+    PASS_KS,
+    TABLE_COLUMNS,
+)
 from runner.sitegen.mkdocs_hooks import bodies_dir
 from runner.sitegen.schema_doc import schema_models
 from runner.sitegen.views import (
@@ -511,6 +517,8 @@ def render_pages(
         metric_list=METRICS,
         timeline=timeline_chart(inputs, agg) if len({b.label for b in boards}) > 1 else None,
         max_unscored=f"{MAX_UNSCORED_SHARE:.0%}",
+        headline_k=HEADLINE_K,
+        pass_ks=PASS_KS,
     )
     latest = paged_runs(inputs.runs)
     for entry in inputs.entries:

@@ -11,7 +11,13 @@ from runner.attribution import standing_reason
 from runner.sitegen import charts
 from runner.sitegen.aggregate import Aggregates
 from runner.sitegen.inputs import Entry, Run, SiteInputs, SnapshotInfo
-from runner.sitegen.metric_table import METRIC_BY_KEY, PASS_KS, TABLE_COLUMNS
+from runner.sitegen.metric_table import (
+    HEADLINE,
+    HEADLINE_K,
+    METRIC_BY_KEY,
+    PASS_KS,
+    TABLE_COLUMNS,
+)
 
 TOP_CURVES = 10
 
@@ -131,30 +137,58 @@ class SnapshotBoard:
 
     @property
     def exploit_floor(self) -> BoardRow | None:
-        """The best-scoring exploit reference row: what gaming the user earns without the task."""
-        exploits = [
-            r for r in self.references if r.facts.exploit and r.values.get("pass_1") is not None
-        ]
-        return max(exploits, key=lambda r: (r.values["pass_1"], r.slug), default=None)
+        """The exploit floor of the headline pass^k (the one the charts draw)."""
+        return self.exploit_floors().get(HEADLINE_K)
+
+    def exploit_floors(self) -> dict[int, BoardRow]:
+        """Per k shown: the best exploit reference row at pass^k, what gaming the user earns
+        without doing the task (the best exploit may differ from one k to the next)."""
+        floors = {}
+        for k in PASS_KS:
+            key = f"pass_{k}"
+            exploits = [
+                r for r in self.references if r.facts.exploit and r.values.get(key) is not None
+            ]
+            best = max(exploits, key=lambda r: (r.values[key], r.slug), default=None)
+            if best is not None:
+                floors[k] = best
+        return floors
+
+    def at_or_below_floor(self, k: int) -> list[BoardRow]:
+        """Ranked rows whose pass^k is at or below that k's exploit floor."""
+        floor = self.exploit_floors().get(k)
+        if floor is None:
+            return []
+        key = f"pass_{k}"
+        level = floor.values[key]
+        assert level is not None
+        out = []
+        for row in self.rows:
+            value = row.values.get(key)
+            if value is not None and value <= level:
+                out.append(row)
+        return out
 
 
-def assign_tiers(rows: list[dict[str, Any]]) -> list[int]:
-    """Tie tiers: the leader and every entry whose pass^1 CI overlaps the leader's share a tier.
+def assign_tiers(rows: list[dict[str, Any]], k: int = HEADLINE_K) -> list[int]:
+    """Tie tiers: the leader and every entry whose pass^k CI (the headline's) overlaps the
+    leader's share a tier.
 
-    `rows` must be sorted best first; entries without pass^1 get the tier after the last one.
+    `rows` must be sorted best first; entries without pass^k get the tier after the last one.
     """
     tiers: list[int] = [0] * len(rows)
     tier = 0
     leader: dict[str, Any] | None = None
+    lo, hi = f"lo_{k}", f"hi_{k}"
     for i, row in enumerate(rows):
-        if row["pass_1"] is None:
+        if row[f"pass_{k}"] is None:
             tiers[i] = tier + 1
             continue
         overlaps = (
             leader is not None
-            and row["hi_1"] is not None
-            and leader["lo_1"] is not None
-            and row["hi_1"] >= leader["lo_1"]
+            and row[hi] is not None
+            and leader[lo] is not None
+            and row[hi] >= leader[lo]
         )
         if not overlaps:
             tier += 1
@@ -257,7 +291,7 @@ def boards(inputs: SiteInputs, agg: Aggregates) -> list[SnapshotBoard]:
         {"ranked": 0, "incomplete": 1, "unscored": 2}, return_dtype=pl.Int64
     )
     table = agg.entries.with_columns(_order=order).sort(
-        ["snapshot", "_order", "pass_1", "submission"],
+        ["snapshot", "_order", HEADLINE, "submission"],
         descending=[True, False, True, False],
         nulls_last=True,
     )
@@ -324,7 +358,7 @@ def boards(inputs: SiteInputs, agg: Aggregates) -> list[SnapshotBoard]:
             unranked=rows[len(ranked) : len(dicts)],
         )
         released = {r.slug: r.facts.release_date for r in board.rows}
-        floor = board.exploit_floor
+        floor = board.exploit_floors().get(1)  # the capability charts plot pass^1
         board.charts = board_charts(
             agg,
             label,
