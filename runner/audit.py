@@ -39,6 +39,11 @@ __all__ = [
 # The gate's thresholds (issue 10): one definition, quoted in every check's reason.
 MIN_POOL = 8
 MAX_WINNER_SHARE = 0.25
+# Hidden tasks measure learning from declines: a pool where few titles win (a guess rarely lands)
+# and hidden constraints whose declines point a direction (so learning always can).
+MIN_HIDDEN_POOL = 12
+MAX_HIDDEN_WINNER_SHARE = 0.10
+DIRECTIONAL_FIELDS = frozenset({"runtime", "rating", "vote_count", "release_date"})
 MIN_CUT_SHARE = 0.30
 MAX_VOLUNTEER_WINNING_SHARE = 0.02
 AUDIT_SEEDS = 8  # openings probed: the scripted user's first message for trials 0..7 of run seed 0
@@ -46,6 +51,7 @@ AUDIT_SEEDS = 8  # openings probed: the scripted user's first message for trials
 GateRule = Literal[
     "mixed_pool",
     "hidden_pool",
+    "hidden_directional",
     "constraint_cut",
     "popular_not_winning",
     "needs_retrieval",
@@ -54,7 +60,9 @@ GateRule = Literal[
 ]
 GATE_RULES: dict[GateRule, str] = {
     "mixed_pool": "mixed task: winner share <= 0.25 over >= 8 titles after volunteer constraints",
-    "hidden_pool": "hidden task: winner share <= 0.25 over >= 8 titles after volunteer+on_ask",
+    "hidden_pool": "hidden task: winner share <= 0.10 over >= 12 titles after volunteer+on_ask",
+    "hidden_directional": "hidden task: every hidden constraint is a bound on an ordered field "
+    "(length, reviews, votes, release date, age rating), so each decline points a direction",
     "constraint_cut": "every on_ask/hidden constraint removes >= 30 % of what the others allow",
     "popular_not_winning": "the most-voted reachable title never wins",
     "needs_retrieval": "volunteer task: winning set <= 2 % of the catalog, not the first search hit",
@@ -321,23 +329,35 @@ def audit_task(task: Task, catalog: Catalog) -> TaskAudit:
     return audit
 
 
-def _pool_check(rule: GateRule, pool: PoolFigures, stage: str) -> GateCheck:
+def _pool_check(
+    rule: GateRule,
+    pool: PoolFigures,
+    stage: str,
+    min_pool: int = MIN_POOL,
+    max_share: float = MAX_WINNER_SHARE,
+) -> GateCheck:
     share = pool.winner_share
-    passed = pool.size >= MIN_POOL and share is not None and share <= MAX_WINNER_SHARE
+    passed = pool.size >= min_pool and share is not None and share <= max_share
     figure = f"{pool.winners} of {pool.size} win ({_pct(share)})"
     if passed:
         reason = f"after {stage}, {figure}"
-    elif pool.size < MIN_POOL:
-        reason = f"after {stage} only {pool.size} title(s) remain (need >= {MIN_POOL})"
+    elif pool.size < min_pool:
+        reason = f"after {stage} only {pool.size} title(s) remain (need >= {min_pool})"
     else:
-        reason = f"after {stage}, {figure}: more than {MAX_WINNER_SHARE:.0%} of the pool wins"
+        reason = f"after {stage}, {figure}: more than {max_share:.0%} of the pool wins"
     return GateCheck(
         rule=rule,
         passed=passed,
         figure=figure,
-        threshold=f"size >= {MIN_POOL}, share <= {MAX_WINNER_SHARE}",
+        threshold=f"size >= {min_pool}, share <= {max_share}",
         reason=reason,
     )
+
+
+def _directional(c: ConstraintCut) -> bool:
+    if c.field in DIRECTIONAL_FIELDS:
+        return c.op in ("<=", ">=")
+    return c.field == "content_rating" and c.op in ("==", "in")
 
 
 def gate_checks(a: TaskAudit) -> list[GateCheck]:
@@ -346,7 +366,33 @@ def gate_checks(a: TaskAudit) -> list[GateCheck]:
     if a.reveal_difficulty == "mixed":
         checks.append(_pool_check("mixed_pool", a.volunteer_pool, "the volunteered constraints"))
     if a.reveal_difficulty == "hidden":
-        checks.append(_pool_check("hidden_pool", a.stated_pool, "volunteer+on_ask constraints"))
+        checks.append(
+            _pool_check(
+                "hidden_pool",
+                a.stated_pool,
+                "volunteer+on_ask constraints",
+                MIN_HIDDEN_POOL,
+                MAX_HIDDEN_WINNER_SHARE,
+            )
+        )
+        flat = [
+            f"{c.field} {c.op} {c.value!r}"
+            for c in a.cuts
+            if c.reveal == "hidden" and not _directional(c)
+        ]
+        checks.append(
+            GateCheck(
+                rule="hidden_directional",
+                passed=not flat,
+                figure=", ".join(flat) or "every hidden constraint is a bound",
+                threshold="hidden constraints bound an ordered field",
+                reason=(
+                    f"a decline can only say 'not my kind of movie' for {'; '.join(flat)}"
+                    if flat
+                    else "every decline on a hidden constraint points a direction"
+                ),
+            )
+        )
     weak = [
         f"{c.field} {c.op} {c.value!r} ({c.reveal}) removes {c.removes} of {c.others_allow}"
         + ("" if c.share is None else f" ({_pct(c.share)})")

@@ -79,6 +79,13 @@ class BoardSettings(BaseModel):
     simulator: SimulatorSettings = Field(default_factory=ScriptedSimulator)
     trials: int = Field(default=4, ge=1, le=64, description="Trials per task on the board")
     max_turns: int = Field(default=20, ge=1, le=200)
+    step_timeout_s: float = Field(
+        default=300.0,
+        gt=0,
+        le=3600,
+        description="Seconds one step of a Python agent may take; a late step is the agent's "
+        "failure (endpoints are bounded by their own timeout_s)",
+    )
     rules: RuleSetName = Field(
         default=DEFAULT_RULES,
         description="Rule set of every run on the board: v1 (the published evaluator) or v2",
@@ -108,6 +115,7 @@ class BoardSettings(BaseModel):
             ("user simulator", simulator),
             ("trials per task", str(self.trials)),
             ("max turns", str(self.max_turns)),
+            ("step timeout", f"{self.step_timeout_s:g} s"),
             ("rule set", self.rules),
             ("budget per run", "none" if budget is None else f"USD {budget:g}"),
         ]
@@ -139,6 +147,7 @@ class RunSettings:
     max_turns: int
     max_cost: float | None
     rules: RuleSetName = DEFAULT_RULES
+    step_timeout_s: float = 300.0
 
 
 def merge_flags(
@@ -151,6 +160,7 @@ def merge_flags(
     max_turns: int | None = None,
     max_cost: float | None = None,
     rules: RuleSetName | None = None,
+    step_timeout_s: float | None = None,
 ) -> RunSettings:
     """Flags override the board; a simulator flag naming the board's simulator keeps its options."""
     if suite is None:
@@ -168,6 +178,7 @@ def merge_flags(
         max_turns=max_turns if max_turns is not None else board.max_turns,
         max_cost=max_cost if max_cost is not None else board.budget.max_cost_usd,
         rules=rules if rules is not None else board.rules,
+        step_timeout_s=step_timeout_s if step_timeout_s is not None else board.step_timeout_s,
     )
 
 

@@ -233,6 +233,7 @@ def _run(
             max_turns=settings.max_turns,
             max_cost=settings.max_cost,
             rules=settings.rules,
+            step_timeout_s=settings.step_timeout_s,
             fresh=fresh,
             progress=default_progress(),
             snapshots_dir=snapshots_dir,

@@ -13,14 +13,17 @@ Protocol under rule set v2 (ours); v1 reproduces the published loop, see `runner
 5. A user turn with verdict `leave` (out of patience) ends the trial `user_left`; a tool call
    beyond the rule set's `tool_budget` (v2; v1 has none) is not run and ends the trial
    `tool_budget`. Under v1 the user cannot leave: its parting words are just a message.
-6. Any exception from the agent, the simulator or the toolset ends the trial `infra_error`
-   (InfraFailure keeps its kind) - never raised, never dropped - except an AgentFailure (the
-   submitter's own endpoint failed, or a hard tool-call or cost cap was passed): that ends it
-   `agent_error`, scored like any other trial the agent did not finish.
+6. A failure ends the trial; who failed is decided by the one rule in `runner.attribution`:
+   the agent's failures (its code raising, a bad or late reply, pathological tool arguments, a
+   hard cap passed) end it `agent_error`, scored like any trial the agent did not finish; ours
+   (the simulator, the tools, the loop) end it `infra_error`, recorded and retried, never raised
+   and never dropped. A step of an agent that is not one of our own clients (those bound
+   themselves) is cut after `step_timeout_s`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import difflib
 import math
 import time
@@ -30,9 +33,17 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
+from runner.attribution import (
+    Attribution,
+    agent_fault,
+    argument_problem,
+    attribute,
+    infra_fault,
+    reports_infra,
+)
 from runner.catalog import Catalog
-from runner.errors import AgentFailure, InfraFailure, TaurecError
-from runner.protocols import Agent, ChatMessage, ModelCall, Toolset, UserSimulator
+from runner.errors import TaurecError
+from runner.protocols import Agent, AgentReply, ChatMessage, ModelCall, Toolset, UserSimulator
 from runner.records import TrialScore
 from runner.rules import DEFAULT_RULES, RuleSet, get_rules
 from runner.simulators.leaks import audit_leaks
@@ -50,7 +61,10 @@ from runner.transcript import (
 
 __all__ = [
     "DEFAULT_MAX_TURNS",
+    "DEFAULT_STEP_TIMEOUT_S",
     "GREETING",
+    "MAX_AGENT_TEXT_BYTES",
+    "MAX_TOOL_CALL_BYTES",
     "MAX_TOOL_ROUNDS",
     "NamedTrial",
     "format_transcript",
@@ -63,53 +77,104 @@ GREETING = (
     "What can I help you find tonight?"
 )
 DEFAULT_MAX_TURNS = 20
+# How long one step of an agent that does not bound itself (a Python agent) may take.
+DEFAULT_STEP_TIMEOUT_S = 300.0
 MAX_TOOL_ROUNDS = get_rules("v2").max_tool_rounds
 # Hard safety caps, on every track: beyond them the agent fails the trial (`agent_error`).
 MAX_TOOL_CALLS_PER_REPLY = 64
 MAX_TOOL_CALLS_PER_TRIAL = 1000
 # A sane ceiling for one model call's self-reported or computed cost (USD).
 MAX_CALL_COST_USD = 100.0
+# What one trial may hold of the agent's output (UTF-8 bytes): its text to the user, and its tool
+# calls (ids, names and argument text). A normal trial uses a few KiB of each; past a cap the
+# trial ends `output_cap` (the agent's failure) and the reply that crossed it is not kept, so no
+# agent can make a results folder or the site grow without bound.
+MAX_AGENT_TEXT_BYTES = 256 * 1024
+MAX_TOOL_CALL_BYTES = 256 * 1024
 
 T = TypeVar("T")
 
 
 class _Stop(Exception):
-    """Internal: the trial ended with an infra error, or the agent's own endpoint failed."""
+    """Internal: the trial ended early; `verdict` says whose failure it was."""
 
-    def __init__(self, error: InfraError, reason: StopReason = "infra_error") -> None:
-        self.error = error
-        self.reason = reason
+    def __init__(self, verdict: Attribution) -> None:
+        self.verdict = verdict
 
 
-async def _guard(what: str, call: Callable[[], Awaitable[T]]) -> T:
+async def _user_turn(call: Callable[[], Awaitable[T]]) -> T:
     try:
         return await call()
-    except AgentFailure as exc:
-        raise _Stop(InfraError(kind=exc.kind, message=exc.message), "agent_error") from None
-    except InfraFailure as exc:
-        raise _Stop(InfraError(kind=exc.kind, message=exc.message)) from None
     except Exception as exc:
-        message = f"{what}: {exc}" if str(exc) else what
-        raise _Stop(InfraError(kind=type(exc).__name__, message=message)) from None
+        raise _Stop(attribute(exc, source="user")) from None
+
+
+async def _agent_step(
+    agent: Agent,
+    messages: list[ChatMessage],
+    tools: list[dict[str, Any]],
+    *,
+    trusted: bool,
+    timeout_s: float | None,
+) -> AgentReply:
+    """One agent step, bounded unless the agent is our own client; any failure is attributed."""
+    deadline = asyncio.timeout(None if trusted else timeout_s)
+    try:
+        async with deadline:
+            reply = await agent.step(messages, tools)
+    except (Exception, SystemExit) as exc:
+        if deadline.expired():
+            late = f"the agent's step took longer than {timeout_s:g}s (the step timeout)"
+            raise _Stop(agent_fault("StepTimeout", late)) from None
+        raise _Stop(attribute(exc, source="agent", trusted=trusted)) from None
+    if not isinstance(reply, AgentReply):
+        raise _Stop(
+            agent_fault(
+                "MalformedReply",
+                f"the agent's step returned {type(reply).__name__}, not an AgentReply",
+            )
+        )
+    return reply
 
 
 def _check_tool_caps(in_reply: int, so_far: int) -> None:
     if in_reply > MAX_TOOL_CALLS_PER_REPLY:
         raise _Stop(
-            InfraError(
-                kind="ToolCallCap",
-                message=f"{in_reply} tool calls in one reply (cap {MAX_TOOL_CALLS_PER_REPLY})",
-            ),
-            "agent_error",
+            agent_fault(
+                "ToolCallCap",
+                f"{in_reply} tool calls in one reply (cap {MAX_TOOL_CALLS_PER_REPLY})",
+            )
         )
     if so_far + in_reply > MAX_TOOL_CALLS_PER_TRIAL:
         raise _Stop(
-            InfraError(
-                kind="ToolCallCap",
-                message=f"more than {MAX_TOOL_CALLS_PER_TRIAL} tool calls in one trial",
-            ),
-            "agent_error",
+            agent_fault(
+                "ToolCallCap", f"more than {MAX_TOOL_CALLS_PER_TRIAL} tool calls in one trial"
+            )
         )
+
+
+class _OutputMeter:
+    """The agent's output so far in a trial, against MAX_AGENT_TEXT_BYTES and MAX_TOOL_CALL_BYTES."""
+
+    def __init__(self) -> None:
+        self.text = 0
+        self.calls = 0
+
+    def add(self, reply: AgentReply) -> None:
+        text = len(reply.content.encode("utf-8", "surrogatepass")) if reply.content else 0
+        calls = sum(
+            len(f"{c.id}{c.name}{c.arguments}".encode("utf-8", "surrogatepass"))
+            for c in reply.tool_calls
+        )
+        for kind, total, cap, what in (
+            ("AgentTextCap", self.text + text, MAX_AGENT_TEXT_BYTES, "text to the user"),
+            ("ToolCallBytesCap", self.calls + calls, MAX_TOOL_CALL_BYTES, "tool-call bytes"),
+        ):
+            if total > cap:
+                message = f"{total} bytes of {what} in one trial (cap {cap})"
+                raise _Stop(agent_fault(kind, message, "output_cap"))
+        self.text += text
+        self.calls += calls
 
 
 def _add_usage(usage: dict[str, list[Any]], role: str, calls: list[ModelCall]) -> None:
@@ -118,14 +183,12 @@ def _add_usage(usage: dict[str, list[Any]], role: str, calls: list[ModelCall]) -
     for call in calls:
         if not (math.isfinite(call.cost_usd) and 0 <= call.cost_usd <= MAX_CALL_COST_USD):
             # Infinity would be stored as null and 1e308 would spend every budget at once.
-            raise _Stop(
-                InfraError(
-                    kind="CostOutOfRange",
-                    message=f"{role} model {call.model}: cost_usd {call.cost_usd!r} is not a "
-                    f"finite amount in [0, {MAX_CALL_COST_USD:g}]",
-                ),
-                "agent_error" if role == "agent" else "infra_error",
+            message = (
+                f"{role} model {call.model}: cost_usd {call.cost_usd!r} is not a finite amount "
+                f"in [0, {MAX_CALL_COST_USD:g}]"
             )
+            fault = agent_fault if role == "agent" else infra_fault
+            raise _Stop(fault("CostOutOfRange", message))
         key = f"{role}:{call.model}"
         total = usage.get(key)
         if total is None:
@@ -164,9 +227,11 @@ async def run_trial(
     max_turns: int = DEFAULT_MAX_TURNS,
     rules: RuleSet | None = None,
     provenance: Provenance | None = None,
+    step_timeout_s: float | None = DEFAULT_STEP_TIMEOUT_S,
 ) -> Transcript:
     """Run one trial under `rules` (default v2) and return its transcript (with leak audit, usage,
-    timing and the given provenance filled in). The toolset must be built with the same rules."""
+    timing and the given provenance filled in). The toolset must be built with the same rules.
+    A step of an agent that is not our own client is cut after `step_timeout_s` (None: never)."""
     from runner.tools import parse_arguments
 
     rules = rules or get_rules(DEFAULT_RULES)
@@ -183,13 +248,15 @@ async def run_trial(
     tools: list[dict[str, Any]] = []
     calls_made = 0
     calls_made_run = 0
+    trusted = reports_infra(agent)
+    output = _OutputMeter()
 
     def conversation() -> list[MessageEvent]:
         return [e for e in events if isinstance(e, MessageEvent)]
 
     async def user_says() -> bool:
         """The user's next message; False when the user has left."""
-        turn = await _guard("user simulator", lambda: simulator.respond(conversation()))
+        turn = await _user_turn(lambda: simulator.respond(conversation()))
         _add_usage(usage, "user", turn.usage)
         events.append(MessageEvent(role="user", content=turn.content))
         messages.append({"role": "user", "content": turn.content})
@@ -210,9 +277,12 @@ async def run_trial(
             spoke = False
             exhausted = True
             for _round in range(rules.max_tool_rounds):
-                reply = await _guard("agent", lambda: agent.step(list(messages), tools))
+                reply = await _agent_step(
+                    agent, list(messages), tools, trusted=trusted, timeout_s=step_timeout_s
+                )
                 _add_usage(usage, "agent", reply.usage)
                 _check_tool_caps(len(reply.tool_calls), calls_made)
+                output.add(reply)
                 if rules.text_with_tool_calls_ends_turn:
                     content = reply.content if reply.content and reply.content.strip() else None
                 else:
@@ -223,15 +293,15 @@ async def run_trial(
                     calls_made += 1
                     call_id = request.id or f"call_{calls_made}"
                     requests.append((call_id, request))
+                    pathological = argument_problem(request.arguments)
+                    if pathological is not None:
+                        raise _Stop(agent_fault("PathologicalToolArguments", pathological))
                     if rules.malformed_arguments_fail_trial:
                         problem = parse_arguments(request.arguments)
                         if isinstance(problem, str):
+                            # v1 fails the trial; the attribution rule scores it (reward 0).
                             raise _Stop(
-                                InfraError(
-                                    kind="MalformedToolArguments",
-                                    message=f"{request.name}: {problem} (rule set v1 drops "
-                                    "such trials)",
-                                )
+                                agent_fault("MalformedToolArguments", f"{request.name}: {problem}")
                             )
                 if requests:
                     assistant["tool_calls"] = [
@@ -303,11 +373,12 @@ async def run_trial(
             if not await user_says() and rules.user_can_leave:
                 stop_reason = "user_left"
     except _Stop as stop:
-        stop_reason = stop.reason
-        error = stop.error
-    except Exception as exc:  # a toolset bug: still a recorded infra error, never raised
-        stop_reason = "infra_error"
-        error = InfraError(kind=type(exc).__name__, message=f"toolset: {exc}")
+        stop_reason = stop.verdict.stop_reason
+        error = stop.verdict.error
+    except Exception as exc:  # a toolset or loop bug: still a recorded infra error, never raised
+        verdict = attribute(exc, source="tools")
+        stop_reason = verdict.stop_reason
+        error = verdict.error
 
     transcript = Transcript(
         rules=rules.name,

@@ -179,6 +179,10 @@ class RunManifest(BaseModel):
     catalog_digest: str
     trials: int
     max_turns: int
+    step_timeout_s: float | None = Field(
+        default=None,
+        description="Seconds one step of a Python agent may take (absent in older manifests)",
+    )
     seed: int
     shard: str | None = Field(default=None, description="'I/N' when this folder is one shard")
     started_at: str

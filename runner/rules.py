@@ -81,7 +81,8 @@ class RuleSet(BaseModel):
         description="recommend('null') / recommend('none') abstain instead of naming an id"
     )
     malformed_arguments_fail_trial: bool = Field(
-        description="Tool-call arguments that are not a JSON object end the trial unscored"
+        description="Tool-call arguments that are not a JSON object end the trial (the agent's "
+        "failure: scored 0)"
     )
     search_shows_constraint_fields: bool = Field(
         description="search_catalog results also carry runtime, vote_count, content_rating and "
@@ -258,7 +259,8 @@ RULE_DIFFERENCES: tuple[RuleDifference, ...] = (
         ("malformed_arguments_fail_trial",),
         "tools",
         "Arguments that are not a JSON object",
-        "The trial fails and is left out of the scores (recorded as an infra error here).",
+        "The trial fails. (The published evaluator also left it out of the scores; here it is "
+        "the agent's failure, scored 0, as every failure of the agent is.)",
         "The tool returns an error saying what was wrong and the trial continues.",
     ),
     RuleDifference(

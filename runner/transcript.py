@@ -14,8 +14,11 @@ from runner.errors import LoadError, describe_validation_error
 from runner.rules import RuleSetName
 
 # `user_left`: the simulated user ran out of patience; `tool_budget`: the agent made more tool
-# calls than the trial's budget allows; `agent_error`: the submitter's own endpoint failed or a
-# hard safety cap was passed. All are the agent's failures, scored like `max_turns`.
+# calls than the trial's budget allows; `agent_error`: the agent's code or endpoint failed or a
+# hard safety cap was passed; `output_cap`: the agent wrote more text, or more tool-call bytes,
+# than a trial may hold. All are the agent's failures, scored like `max_turns`; only
+# `infra_error` is ours (see runner.attribution). Adding a value keeps schema 2: every older
+# file still loads.
 StopReason = Literal[
     "recommended",
     "abstained",
@@ -23,6 +26,7 @@ StopReason = Literal[
     "user_left",
     "tool_budget",
     "agent_error",
+    "output_cap",
     "infra_error",
 ]
 TRANSCRIPT_SCHEMA_VERSION: Literal[2] = 2

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from runner.agent_config import HttpAgentConfig
 from runner.agents.http_protocol import AgentStepRequest, AgentStepResponse, StepToolResult
+from runner.attribution import endpoint_failure, report_infra
 from runner.errors import AgentFailure, InfraFailure, TaurecError
 from runner.keys import KeyPolicyError, check_header_env, host_problem, hosted
 from runner.protocols import (
@@ -173,6 +174,7 @@ def _protocol_problem(where: str, problem: str, rule: str, body: Any) -> AgentFa
     )
 
 
+@report_infra
 class HttpAgent:
     """Calls an external agent's endpoint once per step; retries with the one retry policy."""
 
@@ -236,8 +238,13 @@ class HttpAgent:
                 post, self._config.retry, what=where, rng=self._rng, secrets=secrets
             )
         except InfraFailure as exc:  # the submitter's endpoint: its failure is the agent's
-            raise AgentFailure(exc.kind, exc.message) from None
-        return self._parse(body)
+            raise endpoint_failure(exc, ours=False) from None
+        try:
+            return self._parse(body)
+        except (RecursionError, ValueError) as exc:  # e.g. JSON nested 100k deep
+            raise AgentFailure(
+                "MalformedResponse", f"{where}: the response cannot be read ({type(exc).__name__})"
+            ) from None
 
     def _parse(self, data: bytes) -> AgentReply:
         where = f"http agent {self._config.endpoint}"

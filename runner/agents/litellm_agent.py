@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 from runner.agent_config import LiteLLMAgentConfig
+from runner.attribution import endpoint_failure, report_infra
 from runner.errors import AgentFailure, InfraFailure
 from runner.keys import (
     KeyPolicyError,
@@ -70,6 +71,7 @@ def _arguments_text(arguments: Any) -> str:
     return json.dumps(arguments, ensure_ascii=False)
 
 
+@report_infra
 class LiteLLMAgent:
     """One trial's LiteLLM-backed agent: our system prompt, the loop's tools, one call per step."""
 
@@ -170,16 +172,15 @@ class LiteLLMAgent:
             )
         except InfraFailure as exc:
             # A provider's 429/5xx is ours to retry; a submitter's own server failing is theirs.
-            if is_provider_endpoint(self._config.model, self._config.api_base):
-                raise
-            raise AgentFailure(exc.kind, exc.message) from None
+            ours = is_provider_endpoint(self._config.model, self._config.api_base)
+            raise endpoint_failure(exc, ours=ours) from None
         self._calls += 1
         return self._reply(response)
 
     def _reply(self, response: Any) -> AgentReply:
         choices = _field(response, "choices") or []
-        if not choices:
-            raise InfraFailure(
+        if not choices:  # the model's reply, whoever serves it: the agent's failure
+            raise AgentFailure(
                 "MalformedResponse", f"model {self._config.model}: the response has no choices"
             )
         message = _field(choices[0], "message")

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 from runner.agent_config import AgentConfig
+from runner.attribution import AGENT_FAILURE_STOPS, Attribution, attribute, infra_fault
 from runner.batch.archive import describe_missing, missing_transcripts
 from runner.batch.entrant import Entrant
 from runner.batch.inputs import RunInputs, load_inputs, select_tasks
@@ -39,9 +40,10 @@ from runner.batch.store import (
 )
 from runner.batch.tally import RunTally, TrialOutcome
 from runner.batch.workers import Helper, HelperExited, HelperSetup, JobRef, split_concurrency
-from runner.errors import InfraFailure, TaurecError, describe_disk_full, is_disk_full
+from runner.errors import TaurecError, describe_disk_full, is_disk_full
 from runner.ledger import workflow_run_url
 from runner.llm_client import aclose_clients
+from runner.loop import DEFAULT_STEP_TIMEOUT_S
 from runner.metrics import trial_passed
 from runner.paths import PROJECT_ROOT, SNAPSHOTS_DIR
 from runner.protocols import Agent, AgentContext
@@ -325,9 +327,9 @@ class _Batch:
         except (HelperExited, RuntimeError) as exc:
             kind = "RunnerError.HelperExited" if isinstance(exc, HelperExited) else "RunnerError"
             self.log(f"trial {job.task.id}#{job.trial_index}: {exc}")
-            transcript = self._failed_transcript(
-                plan, job.task, job.trial_index, job.seed, kind, str(exc)
-            )
+            # Our process died (helpers run configured agents only, never Python code): ours.
+            verdict = infra_fault(kind, str(exc))
+            transcript = self._failed_transcript(plan, job.task, job.trial_index, job.seed, verdict)
             record = self._record(plan, job.task, job.trial_index, job.seed, transcript)
         await self._land(job, transcript, record)
         return helper.alive
@@ -369,7 +371,7 @@ class _Batch:
             await asyncio.wait(set(self._unacknowledged))
 
     def _failed_transcript(
-        self, plan: _Plan, task: Task, trial_index: int, seed: int, kind: str, message: str
+        self, plan: _Plan, task: Task, trial_index: int, seed: int, verdict: Attribution
     ) -> Transcript:
         return Transcript(
             rules=self.rules.name,
@@ -380,8 +382,8 @@ class _Batch:
             agent=plan.manifest.agent,
             simulator=plan.manifest.simulator,
             max_turns=self.max_turns,
-            stop_reason="infra_error",
-            error=InfraError(kind=kind, message=message),
+            stop_reason=verdict.stop_reason,
+            error=verdict.error,
         )
 
     async def run_trial_of(
@@ -394,20 +396,29 @@ class _Batch:
 
         inputs = self.inputs
         catalog = inputs.snapshot.catalog
+        entrant = plan.entrant
+        context = AgentContext(
+            user_id=task.user_id,
+            policy_text=inputs.policy_text,
+            seed=seed,
+            task=task,
+            catalog=catalog,
+        )
         try:
-            context = AgentContext(
-                user_id=task.user_id,
-                policy_text=inputs.policy_text,
-                seed=seed,
-                task=task,
-                catalog=catalog,
-            )
-            entrant = plan.entrant
             if entrant.make_agent is not None:
                 agent = entrant.make_agent(context)
             else:
                 assert entrant.config is not None
                 agent = self.agent_factory(entrant.config, context)
+        except asyncio.CancelledError:
+            raise
+        except (Exception, SystemExit) as exc:
+            # A Python factory is the submitter's code; building a configured agent is ours.
+            python = entrant.make_agent is not None
+            verdict = attribute(exc, source="agent_factory" if python else "runner")
+            transcript = self._failed_transcript(plan, task, trial_index, seed, verdict)
+            return transcript, self._record(plan, task, trial_index, seed, transcript)
+        try:
             sim = build_simulator(
                 self.simulator,
                 task=task,
@@ -427,22 +438,20 @@ class _Batch:
                 max_turns=self.max_turns,
                 rules=self.rules,
                 provenance=self.provenance,
+                step_timeout_s=plan.manifest.step_timeout_s,
             )
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            # run_trial records agent/simulator failures itself; anything reaching here failed
-            # around it (building the agent, a tool bug). Record it, never drop the trial.
-            kind = (
-                exc.kind if isinstance(exc, InfraFailure) else f"RunnerError.{type(exc).__name__}"
-            )
-            message = exc.message if isinstance(exc, InfraFailure) else str(exc)
+            # run_trial attributes agent/simulator failures itself; anything reaching here failed
+            # around it (building the simulator or the tools): ours. Recorded, never dropped.
             if not isinstance(exc, TaurecError):
                 self.log(
                     f"trial {task.id}#{trial_index}: unexpected {type(exc).__name__}: {exc}\n"
                     + "".join(traceback.format_exception(exc)[-3:])
                 )
-            transcript = self._failed_transcript(plan, task, trial_index, seed, kind, message)
+            verdict = attribute(exc, source="runner")
+            transcript = self._failed_transcript(plan, task, trial_index, seed, verdict)
         return transcript, self._record(plan, task, trial_index, seed, transcript)
 
     def _record(
@@ -459,7 +468,7 @@ class _Batch:
         )
         infra = transcript.stop_reason == "infra_error"
         if infra and transcript.error is None:
-            transcript.error = InfraError(kind="Unknown", message="trial ended as infra_error")
+            transcript.error = infra_fault("Unknown", "trial ended as infra_error").error
         score = None
         if not infra:
             try:
@@ -467,13 +476,14 @@ class _Batch:
             except Exception as exc:  # a scorer bug must not lose the trial: record it, retry later
                 self.log(f"trial {task.id}#{trial_index}: scoring failed: {exc!r}")
                 infra = True
-                transcript.stop_reason = "infra_error"
-                transcript.error = InfraError(
-                    kind=f"RunnerError.{type(exc).__name__}", message=str(exc)
-                )
+                verdict = attribute(exc, source="runner")
+                transcript.stop_reason = verdict.stop_reason
+                transcript.error = verdict.error
         cost = round(sum(u.cost_usd for u in transcript.usage.values()), 10)
         error = None
-        if transcript.error is not None and (infra or transcript.stop_reason == "agent_error"):
+        if transcript.error is not None and (
+            infra or transcript.stop_reason in AGENT_FAILURE_STOPS
+        ):
             error = InfraError(
                 kind=transcript.error.kind, message=self.redactor.scrub(transcript.error.message)
             )
@@ -669,6 +679,7 @@ def _plan_entrant(
     max_cost: float | None,
     redactor: Redactor,
     rules: RuleSet,
+    step_timeout_s: float | None = None,
 ) -> _Plan:
     root = entrant.results_root if out is None else out / entrant.slug / "results"
     results_dir = root / inputs.snapshot.label
@@ -695,6 +706,7 @@ def _plan_entrant(
         catalog_digest=inputs.catalog_digest,
         trials=k,
         max_turns=max_turns,
+        step_timeout_s=step_timeout_s,
         seed=seed,
         shard=None if shard is None else str(shard),
         started_at=_now(),
@@ -830,6 +842,7 @@ async def run_submissions_async(
     preflight: bool = False,
     min_trials: int | None = None,
     workers: int = 1,
+    step_timeout_s: float | None = DEFAULT_STEP_TIMEOUT_S,
 ) -> list[RunResult]:
     """The async form of `run_submissions` (for callers already inside an event loop)."""
     rule_set = get_rules(rules)
@@ -917,6 +930,7 @@ async def run_submissions_async(
             max_cost=max_cost,
             redactor=redactor,
             rules=rule_set,
+            step_timeout_s=step_timeout_s,
         )
         for entrant in entrants
     ]

@@ -64,6 +64,16 @@ max_turns_option = click.option(
     help="Turn limit per trial (default: the board's, 20 unless it says otherwise).",
 )
 
+step_timeout_option = click.option(
+    "--step-timeout",
+    "step_timeout_s",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    metavar="SECONDS",
+    help="How long one step of a Python agent may take before the trial fails as the agent's "
+    "(default: the board's, 300 unless it says otherwise).",
+)
+
 max_cost_option = click.option(
     "--max-cost",
     type=click.FloatRange(min=0),

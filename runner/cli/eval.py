@@ -16,6 +16,7 @@ from runner.cli._options import (
     rules_option,
     seed_option,
     simulator_option,
+    step_timeout_option,
 )
 
 
@@ -69,6 +70,7 @@ def _thresholds(
 @seed_option
 @click.option("--concurrency", type=click.IntRange(min=1), default=8, show_default=True)
 @max_turns_option
+@step_timeout_option
 @max_cost_option
 @board_option
 @rules_option
@@ -111,6 +113,7 @@ def command(
     seed: int,
     concurrency: int,
     max_turns: int | None,
+    step_timeout_s: float | None,
     max_cost: float | None,
     board_path: Path | None,
     rules: Literal["v1", "v2"] | None,
@@ -145,6 +148,7 @@ def command(
         max_turns=max_turns,
         max_cost=max_cost,
         rules=rules,
+        step_timeout_s=step_timeout_s,
     )
     result = evaluate(
         agent,
@@ -159,6 +163,7 @@ def command(
         max_turns=settings.max_turns,
         max_cost=settings.max_cost,
         rules=settings.rules,
+        step_timeout_s=settings.step_timeout_s,
         results=results,
         fresh=fresh,
         preflight=preflight,

@@ -16,6 +16,7 @@ from runner.cli._options import (
     rules_option,
     seed_option,
     simulator_option,
+    step_timeout_option,
 )
 
 
@@ -70,6 +71,7 @@ from runner.cli._options import (
 @simulator_option
 @seed_option
 @max_turns_option
+@step_timeout_option
 @board_option
 @rules_option
 @click.option(
@@ -108,6 +110,7 @@ def command(
     simulator: str | None,
     seed: int,
     max_turns: int | None,
+    step_timeout_s: float | None,
     board_path: Path | None,
     rules: Literal["v1", "v2"] | None,
     preflight: bool,
@@ -137,6 +140,7 @@ def command(
         max_turns=max_turns,
         max_cost=max_cost,
         rules=rules,
+        step_timeout_s=step_timeout_s,
     )
     results = run_submissions(
         list(submission_dirs),
@@ -153,6 +157,7 @@ def command(
         fresh=fresh,
         max_turns=settings.max_turns,
         rules=settings.rules,
+        step_timeout_s=settings.step_timeout_s,
         preflight=preflight,
         min_trials=board.trials if for_board else None,
         out=out,

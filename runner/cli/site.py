@@ -60,6 +60,13 @@ def group() -> None:
     "report prints, under GitHub Pages' 1 GB limit].",
 )
 @click.option(
+    "--max-run-mb",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Leave off the boards (with a note) any run whose records and transcripts, "
+    "uncompressed, hold more than this many MB [default: 64].",
+)
+@click.option(
     "--workers",
     type=click.IntRange(min=1),
     default=None,
@@ -74,13 +81,14 @@ def build(
     seed: int,
     site_url: str | None,
     max_size_mb: float | None,
+    max_run_mb: float | None,
     workers: int | None,
     board_path: Path | None,
 ) -> None:
     """Aggregate results, render the pages and run `mkdocs build --strict` into OUT."""
     from runner.board import board_settings
     from runner.sitegen import build_site
-    from runner.sitegen.bounds import DEFAULT_BUDGET_MB
+    from runner.sitegen.bounds import DEFAULT_BUDGET_MB, DEFAULT_RUN_BUDGET_MB
 
     board, _ = board_settings(board_path)
     report = build_site(
@@ -93,6 +101,7 @@ def build(
         board=board,
         site_url=site_url,
         max_size_mb=DEFAULT_BUDGET_MB if max_size_mb is None else max_size_mb,
+        max_run_mb=DEFAULT_RUN_BUDGET_MB if max_run_mb is None else max_run_mb,
         workers=workers,
     )
     for note in report.notes:

@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from runner.attribution import standing_reason
 from runner.evaluation.feedback import Feedback
 from runner.metrics import PASS_THRESHOLD, PassHatK, RunSummary, pass_hat_k
 from runner.records import RunStatus, TrialRecord
@@ -113,8 +114,15 @@ class EvalResult(BaseModel):
         return [t for t in self.failing if include_infra or t.status == "scored"]
 
     def shortfalls(self, min_pass: dict[int, float]) -> list[str]:
-        """Each `pass^k >= threshold` requirement that is not met, as a sentence (empty: all met)."""
+        """Each `pass^k >= threshold` requirement that is not met, as a sentence (empty: all met).
+
+        A run the board would not rank (too many infrastructure errors, see `runner.attribution`)
+        meets no requirement: its pass^k leaves out trials nobody has scored yet."""
         out = []
+        counts = self.summary.counts
+        unranked = standing_reason(counts.trials, counts.scored) if min_pass else None
+        if unranked is not None:  # the board's rule: such a run has no pass^k to stand on
+            out.append(f"not ranked: {unranked}")
         for k, threshold in sorted(min_pass.items()):
             if k > self.trials:
                 out.append(f"pass^{k} needs at least {k} trials per task (ran {self.trials})")
@@ -156,7 +164,12 @@ def _reasons(record: TrialRecord) -> list[FailedCheck]:
         for p in score.policies
         if not p.passed
     ]
-    if score.constraint_score < PASS_THRESHOLD and not any(c.kind == "constraint" for c in checks):
+    if record.error is not None:  # the agent's failure ended it: say what happened first
+        reason = f"{record.error.kind}: {record.error.message}"
+        checks.insert(0, FailedCheck(kind="outcome", name=str(record.stop_reason), reason=reason))
+    elif score.constraint_score < PASS_THRESHOLD and not any(
+        c.kind == "constraint" for c in checks
+    ):
         checks.insert(
             0,
             FailedCheck(

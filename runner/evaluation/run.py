@@ -24,6 +24,7 @@ from runner.evaluation.result import (
     task_rows,
 )
 from runner.evaluation.source import AgentSource, entrant_for
+from runner.loop import DEFAULT_STEP_TIMEOUT_S
 from runner.metrics import summarize
 from runner.paths import SNAPSHOTS_DIR
 from runner.rules import DEFAULT_RULES, RuleSetName
@@ -111,6 +112,7 @@ async def evaluate_async(
     rules: RuleSetName = DEFAULT_RULES,
     preflight: bool = True,
     show: str | None = None,
+    step_timeout_s: float | None = DEFAULT_STEP_TIMEOUT_S,
 ) -> EvalResult:
     """The async form of `evaluate` (for callers already inside an event loop)."""
     if trials < 1:
@@ -146,6 +148,7 @@ async def evaluate_async(
             task_ids=None if tasks is None else list(tasks),
             rules=rules,
             preflight=preflight,
+            step_timeout_s=step_timeout_s,
         )
         inputs = load_inputs(snapshot, tasks_dir, snapshots_dir=snapshots_dir)
         if tasks is not None:
@@ -174,7 +177,8 @@ def evaluate(agent: AgentSource, **options: Any) -> EvalResult:
     preflight (default True: a LiteLLM or HTTP agent gets one real request before any trial, and
     a missing key or a dead endpoint raises `PreflightError` in seconds, exactly as `taurec run`),
     show (`TASK#TRIAL`: keep that trial's transcript in `result.shown`; runs only that task
-    unless tasks are given).
+    unless tasks are given), step_timeout_s (how long one step of a Python agent may take; a
+    late step fails the trial, see `runner.attribution`).
     The trials run on the batch engine of `taurec run`; nothing is scored differently.
     """
     return asyncio.run(evaluate_async(agent, **options))

@@ -7,13 +7,12 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from runner.attribution import MAX_UNSCORED_SHARE
 from runner.metrics import PASS_THRESHOLD, bootstrap_ci, pass_hat_k
 from runner.sitegen.inputs import Run
 from runner.sitegen.trials import TRIALS_SCHEMA
 
 RUN_KEYS = ("submission", "snapshot")
-# An entry with more than this share of its trials unscored (infra errors) is not ranked.
-MAX_UNSCORED_SHARE = 0.05
 
 
 @dataclass
@@ -185,6 +184,7 @@ def _entries(trials: pl.LazyFrame, pass_k: pl.DataFrame) -> pl.DataFrame:
     wide = wide.with_columns(*missing)
     max_k = pass_k.lazy().group_by(*RUN_KEYS).agg(max_k=pl.col("k").max())
     unscored = pl.col("trials") - pl.col("scored")
+    # runner.attribution.standing as an expression (a test holds the two equal).
     standing = (
         pl.when(pl.col("scored") == 0)
         .then(pl.lit("unscored"))

@@ -11,10 +11,15 @@ import polars as pl
 
 from runner.batch.store import TRIALS_FILE, read_trials
 from runner.errors import TaurecError
-from runner.sitegen.inputs import Run, SiteInputs
+from runner.sitegen.inputs import LeftOut, Run, SiteInputs
 from runner.sitegen.tmdb_terms import redact_record
 
 DEFAULT_BUDGET_MB = 900.0  # GitHub Pages refuses sites over 1 GB
+# What one run (an entry on one snapshot) may bring to the site: its records and its transcripts,
+# uncompressed (trial pages grow with the text, however well it compresses). A normal run of the
+# board (60 tasks x 4 trials) holds ~5 MB; the loop's per-trial output caps keep an honest run
+# far below this, so a run over it is left off the boards with a note: never the whole board.
+DEFAULT_RUN_BUDGET_MB = 64.0
 RAW_DIR = "downloads/trials"
 
 
@@ -119,6 +124,44 @@ def measure(out: Path) -> SizeReport:
             key = f"downloads/{rel[1]}/"
         parts[key] = parts.get(key, 0) + path.stat().st_size
     return SizeReport(total=sum(parts.values()), parts=parts, files=files)
+
+
+def run_bytes(run: Run, stop_after: int) -> int:
+    """Bytes a run brings: its trial records plus its transcripts uncompressed (every member of
+    the archive, or each older per-trial file), counted only until past `stop_after`."""
+    total = (run.folder / TRIALS_FILE).stat().st_size if (run.folder / TRIALS_FILE).exists() else 0
+    folder = run.folder / "transcripts"
+    if not folder.is_dir():
+        return total
+    for path in sorted(folder.rglob("*.gz")):
+        with gzip.open(path, "rb") as stream:  # reads every gzip member in turn
+            while total <= stop_after and (chunk := stream.read(1 << 20)):
+                total += len(chunk)
+        if total > stop_after:
+            break
+    return total
+
+
+def drop_oversized_runs(inputs: SiteInputs, budget_mb: float | None) -> None:
+    """Leave off the boards each run over the per-run budget (None: no budget), with a note and
+    a left-out record saying why; every other run is built as usual."""
+    if budget_mb is None:
+        return
+    limit = int(budget_mb * 1e6)
+    for entry in inputs.entries:
+        kept = []
+        for run in entry.runs:
+            size = run_bytes(run, limit)
+            if size <= limit:
+                kept.append(run)
+                continue
+            reason = (
+                f"its records and transcripts hold more than {budget_mb:g} MB (the per-run site "
+                "budget, --max-run-mb): not published"
+            )
+            inputs.notes.append(f"{run.folder}: {reason}")
+            inputs.left_out.append(LeftOut(run.slug, run.snapshot, reason))
+        entry.runs[:] = kept
 
 
 def enforce_budget(report: SizeReport, budget_mb: float | None, out: Path) -> None:

@@ -32,8 +32,10 @@ from runner.rules import DEFAULT_RULES, get_rules
 from runner.sitegen.aggregate import Aggregates, aggregate_runs
 from runner.sitegen.bounds import (
     DEFAULT_BUDGET_MB,
+    DEFAULT_RUN_BUDGET_MB,
     RAW_DIR,
     SizeReport,
+    drop_oversized_runs,
     enforce_budget,
     measure,
     paged_runs,
@@ -114,7 +116,7 @@ def _downloads(
     target = docs / "downloads"
     target.mkdir(parents=True, exist_ok=True)
     for board in board_list:
-        rows = [r.export() for r in (*board.rows, *board.references)]
+        rows = [r.export() for r in (*board.rows, *board.unranked, *board.references)]
         (target / f"leaderboard-{board.label}.json").write_text(
             json.dumps(rows, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
         )
@@ -257,6 +259,7 @@ def build_site(
     seed: int = 0,
     site_url: str | None = None,
     max_size_mb: float | None = DEFAULT_BUDGET_MB,
+    max_run_mb: float | None = DEFAULT_RUN_BUDGET_MB,
     rules: str = DEFAULT_RULES,
     board: BoardSettings | None = None,
     workers: int | None = None,
@@ -266,7 +269,9 @@ def build_site(
     The boards show runs under one rule set (`rules`, default v2); others are left out with a note.
     `board` (the settings of `leaderboard.yaml`) is shown on the Methodology and entry pages.
     `site_url` (e.g. https://owner.github.io/repo/) gives the 404 page and the sitemap real
-    addresses; `max_size_mb` fails the build, naming the largest parts, when `out` outgrows it.
+    addresses; `max_size_mb` fails the build, naming the largest parts, when `out` outgrows it;
+    before that, a run over `max_run_mb` (records and transcripts, uncompressed) is left off the
+    boards with a note, so one oversized entry never takes the board down.
     `workers` processes render the trial pages (default: one per core).
     """
     if board is None:
@@ -274,6 +279,7 @@ def build_site(
     timings: dict[str, float] = {}
     start = time.perf_counter()
     inputs = load_inputs(Path(submissions), Path(snapshots), Path(tasks), get_rules(rules).name)
+    drop_oversized_runs(inputs, max_run_mb)
     timings["load"] = time.perf_counter() - start
     start = time.perf_counter()
     agg = aggregate_runs(inputs.runs, seed=seed)

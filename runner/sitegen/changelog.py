@@ -7,7 +7,7 @@ from typing import Any
 
 import polars as pl
 
-from runner.sitegen.aggregate import MAX_UNSCORED_SHARE
+from runner.attribution import standing_reason
 from runner.sitegen.inputs import Run, SiteInputs
 
 
@@ -42,13 +42,9 @@ def _adjudication(run: Run) -> str | None:
     trials = run.frame.height
     unscored = run.frame.select((pl.col("status") != "scored").sum()).item()
     parts = []
-    if unscored == trials:
-        parts.append(f"all {trials} trials are infra errors: shown, not ranked")
-    elif unscored > MAX_UNSCORED_SHARE * trials:
-        parts.append(
-            f"{unscored} of {trials} trials unscored (more than {MAX_UNSCORED_SHARE:.0%}): "
-            "shown, not ranked"
-        )
+    why = standing_reason(trials, trials - unscored)
+    if why is not None:
+        parts.append(f"{why}: shown, not ranked")
     manifest = run.manifest
     if manifest is not None and manifest.status not in ("completed", "running"):
         planned = manifest.counts.planned

@@ -12,6 +12,7 @@ import polars as pl
 import yaml
 from markupsafe import Markup, escape
 
+from runner.attribution import AGENT_FAILURES, MAX_UNSCORED_SHARE, OUR_FAILURES
 from runner.batch.redact import redact_config
 from runner.board import BoardSettings
 from runner.catalog import Catalog
@@ -40,10 +41,23 @@ from runner.sitegen.inputs import (
     SnapshotInfo,
     published_files,
 )
-from runner.sitegen.metric_table import METRIC_BY_KEY, METRICS, TABLE_COLUMNS
+from runner.sitegen.metric_table import (
+    HEADLINE_K,
+    METRIC_BY_KEY,
+    METRICS,
+    PASS_KS,
+    TABLE_COLUMNS,
+)
 from runner.sitegen.mkdocs_hooks import bodies_dir
 from runner.sitegen.schema_doc import schema_models
-from runner.sitegen.views import SnapshotBoard, badges_for, chart_names, timeline_chart
+from runner.sitegen.views import (
+    UNRANKED_SHOWN,
+    SnapshotBoard,
+    badges_for,
+    chart_names,
+    standing_badge,
+    timeline_chart,
+)
 from runner.submission import SUBMISSION_SCHEMA_VERSION
 
 DIFF_LIMIT = 25
@@ -179,13 +193,15 @@ def _run_view(
         return agg.of_run(table, run.slug, run.snapshot)
 
     row = of_run("entries").to_dicts()[0]
+    # A run the board does not rank shows its counts, and no score that would read as ranked.
+    unranked = row["standing"] != "ranked"
     figures = []
     for metric in METRICS:
         value = row.get(metric.key)
-        if metric.key == "tool_calls":
-            value = row.get("tool_calls")
+        if unranked and metric.key not in UNRANKED_SHOWN:
+            value = None
         ci = ""
-        if metric.key.startswith("pass_"):
+        if metric.key.startswith("pass_") and not unranked:
             k = metric.key.split("_")[1]
             ci = _ci(row.get(f"lo_{k}"), row.get(f"hi_{k}"))
         figures.append(
@@ -249,13 +265,13 @@ def _run_view(
         "snapshot": run.snapshot,
         "trial_pages": trial_pages,
         "raw": raw,
-        "badges": badges_for(entry, run, snapshot),
+        "badges": [*badges_for(entry, run, snapshot), *standing_badge(row)],
         "figures": figures,
         "pass_k": [
             {
                 "k": r["k"],
-                "value": _pct(r["value"]),
-                "ci": _ci(r["ci_low"], r["ci_high"]),
+                "value": "not ranked" if unranked else _pct(r["value"]),
+                "ci": "" if unranked else _ci(r["ci_low"], r["ci_high"]),
                 "defined": r["tasks_defined"],
                 "undefined": r["tasks_undefined"],
             }
@@ -461,6 +477,7 @@ def _verify_command() -> str:
 RULES_MARKER = "<!-- generated: rule-set differences -->"
 BOARD_MARKER = "<!-- generated: board settings -->"
 READER_MARKER = "<!-- generated: simulated-user reader accuracy -->"
+ATTRIBUTION_MARKER = "<!-- generated: attribution rule -->"
 
 
 def splice_generated(
@@ -487,7 +504,8 @@ def reader_accuracy() -> tuple[dict[str, ReaderScore], ReaderScore]:
 
 
 def splice_methodology(writer: PageWriter, board: BoardSettings) -> None:
-    """Fill the Methodology page's generated parts: every v1/v2 difference, the board settings."""
+    """Fill the Methodology page's generated parts: every v1/v2 difference, the board settings,
+    the attribution rule, the simulated user's reader accuracy."""
     splice_generated(writer, RULES_MARKER, "rule_differences.md.j2", differences=RULE_DIFFERENCES)
     splice_generated(writer, BOARD_MARKER, "board_settings.md.j2", rows=board.rows())
     scores, total = reader_accuracy()
@@ -498,6 +516,14 @@ def splice_methodology(writer: PageWriter, board: BoardSettings) -> None:
         scores=scores,
         total=total,
         fields=CORPUS_FIELDS,
+    )
+    splice_generated(
+        writer,
+        ATTRIBUTION_MARKER,
+        "attribution.md.j2",
+        agent=AGENT_FAILURES,
+        ours=OUR_FAILURES,
+        share=f"{MAX_UNSCORED_SHARE:.0%}",
     )
 
 
@@ -522,6 +548,9 @@ def render_pages(
         metrics=METRIC_BY_KEY,
         metric_list=METRICS,
         timeline=timeline_chart(inputs, agg) if len({b.label for b in boards}) > 1 else None,
+        max_unscored=f"{MAX_UNSCORED_SHARE:.0%}",
+        headline_k=HEADLINE_K,
+        pass_ks=PASS_KS,
     )
     latest = paged_runs(inputs.runs)
     for entry in inputs.entries:

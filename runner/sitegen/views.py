@@ -7,10 +7,17 @@ from typing import Any
 
 import polars as pl
 
+from runner.attribution import standing_reason
 from runner.sitegen import charts
 from runner.sitegen.aggregate import Aggregates
 from runner.sitegen.inputs import Entry, Run, SiteInputs, SnapshotInfo
-from runner.sitegen.metric_table import METRIC_BY_KEY, PASS_KS, TABLE_COLUMNS
+from runner.sitegen.metric_table import (
+    HEADLINE,
+    HEADLINE_K,
+    METRIC_BY_KEY,
+    PASS_KS,
+    TABLE_COLUMNS,
+)
 
 TOP_CURVES = 10
 
@@ -119,37 +126,69 @@ class BoardRow:
 
 @dataclass
 class SnapshotBoard:
+    """One snapshot's board: ranked `rows`, `unranked` ones (too many infrastructure errors,
+    no score shown) and the built-in `references`."""
+
     label: str
     rows: list[BoardRow]
     references: list[BoardRow] = field(default_factory=list)
     charts: dict[str, charts.Chart | None] = field(default_factory=dict)
+    unranked: list[BoardRow] = field(default_factory=list)
 
     @property
     def exploit_floor(self) -> BoardRow | None:
-        """The best-scoring exploit reference row: what gaming the user earns without the task."""
-        exploits = [
-            r for r in self.references if r.facts.exploit and r.values.get("pass_1") is not None
-        ]
-        return max(exploits, key=lambda r: (r.values["pass_1"], r.slug), default=None)
+        """The exploit floor of the headline pass^k (the one the charts draw)."""
+        return self.exploit_floors().get(HEADLINE_K)
+
+    def exploit_floors(self) -> dict[int, BoardRow]:
+        """Per k shown: the best exploit reference row at pass^k, what gaming the user earns
+        without doing the task (the best exploit may differ from one k to the next)."""
+        floors = {}
+        for k in PASS_KS:
+            key = f"pass_{k}"
+            exploits = [
+                r for r in self.references if r.facts.exploit and r.values.get(key) is not None
+            ]
+            best = max(exploits, key=lambda r: (r.values[key], r.slug), default=None)
+            if best is not None:
+                floors[k] = best
+        return floors
+
+    def at_or_below_floor(self, k: int) -> list[BoardRow]:
+        """Ranked rows whose pass^k is at or below that k's exploit floor."""
+        floor = self.exploit_floors().get(k)
+        if floor is None:
+            return []
+        key = f"pass_{k}"
+        level = floor.values[key]
+        assert level is not None
+        out = []
+        for row in self.rows:
+            value = row.values.get(key)
+            if value is not None and value <= level:
+                out.append(row)
+        return out
 
 
-def assign_tiers(rows: list[dict[str, Any]]) -> list[int]:
-    """Tie tiers: the leader and every entry whose pass^1 CI overlaps the leader's share a tier.
+def assign_tiers(rows: list[dict[str, Any]], k: int = HEADLINE_K) -> list[int]:
+    """Tie tiers: the leader and every entry whose pass^k CI (the headline's) overlaps the
+    leader's share a tier.
 
-    `rows` must be sorted best first; entries without pass^1 get the tier after the last one.
+    `rows` must be sorted best first; entries without pass^k get the tier after the last one.
     """
     tiers: list[int] = [0] * len(rows)
     tier = 0
     leader: dict[str, Any] | None = None
+    lo, hi = f"lo_{k}", f"hi_{k}"
     for i, row in enumerate(rows):
-        if row["pass_1"] is None:
+        if row[f"pass_{k}"] is None:
             tiers[i] = tier + 1
             continue
         overlaps = (
             leader is not None
-            and row["hi_1"] is not None
-            and leader["lo_1"] is not None
-            and row["hi_1"] >= leader["lo_1"]
+            and row[hi] is not None
+            and leader[lo] is not None
+            and row[hi] >= leader[lo]
         )
         if not overlaps:
             tier += 1
@@ -205,21 +244,17 @@ def badges_for(entry: Entry, run: Run, snapshot: SnapshotInfo | None) -> list[Ba
     return out
 
 
-def _standing_badge(row: dict[str, Any]) -> list[Badge]:
-    unscored = row["trials"] - row["scored"]
+def standing_badge(row: dict[str, Any]) -> list[Badge]:
+    why = standing_reason(row["trials"], row["scored"])
+    if why is None:
+        return []
     if row["standing"] == "unscored":
-        return [
-            Badge("unscored", "no scored trials", f"All {row['trials']} trials are infra errors")
-        ]
-    if row["standing"] == "incomplete":
-        return [
-            Badge(
-                "incomplete",
-                "incomplete",
-                f"{unscored} of {row['trials']} trials unscored (more than 5 %): not ranked",
-            )
-        ]
-    return []
+        return [Badge("unscored", "no scored trials", why)]
+    return [Badge("incomplete", "incomplete", why)]
+
+
+# Shown for a run that is not ranked: its counts, never a score that would read as a rank.
+UNRANKED_SHOWN = ("scored", "infra_errors")
 
 
 def _fmt_ci(lo: float | None, hi: float | None) -> str:
@@ -256,7 +291,7 @@ def boards(inputs: SiteInputs, agg: Aggregates) -> list[SnapshotBoard]:
         {"ranked": 0, "incomplete": 1, "unscored": 2}, return_dtype=pl.Int64
     )
     table = agg.entries.with_columns(_order=order).sort(
-        ["snapshot", "_order", "pass_1", "submission"],
+        ["snapshot", "_order", HEADLINE, "submission"],
         descending=[True, False, True, False],
         nulls_last=True,
     )
@@ -274,18 +309,23 @@ def boards(inputs: SiteInputs, agg: Aggregates) -> list[SnapshotBoard]:
         all_rows = part.to_dicts()
         references = [r for r in all_rows if is_reference(entries[r["submission"]])]
         dicts = [r for r in all_rows if not is_reference(entries[r["submission"]])]
-        # Incomplete (> 5 % unscored) and unscored entries follow the ranked ones, without a tier.
+        # Incomplete (> 5 % unscored) and unscored entries are listed apart, without a tier and
+        # without a score (runner.attribution): their pass^k leaves out trials nobody scored.
         ranked = [d for d in dicts if d["standing"] == "ranked"]
+        unranked = [d for d in dicts if d["standing"] != "ranked"]
         tiers: list[int | None] = [
             *assign_tiers(ranked),
-            *([None] * (len(dicts) - len(ranked))),
+            *([None] * len(unranked)),
             *([0] * len(references)),
         ]
         rows: list[BoardRow] = []
-        for tier, row in zip(tiers, dicts + references, strict=True):
+        for tier, row in zip(tiers, ranked + unranked + references, strict=True):
             entry = entries[row["submission"]]
             run = runs[(row["submission"], label)]
             keys = [*TABLE_COLUMNS, "weighted_policy"]
+            if row["standing"] != "ranked" and not is_reference(entry):  # references: never ranked
+                row = {k: v for k, v in row.items() if k in UNRANKED_SHOWN or k not in keys}
+                row |= {f"{m}_{k}": None for k in PASS_KS for m in ("lo", "hi")}
             values = {k: row.get(k) for k in keys}
             for k in PASS_KS:
                 values[f"ci_low_{k}"] = row.get(f"lo_{k}")
@@ -304,16 +344,21 @@ def boards(inputs: SiteInputs, agg: Aggregates) -> list[SnapshotBoard]:
                         for k in PASS_KS
                     },
                     top_violations=top.get((entry.slug, label), []),
-                    badges=[*badges_for(entry, run, snaps.get(label)), *_standing_badge(row)],
+                    badges=[*badges_for(entry, run, snaps.get(label)), *standing_badge(row)],
                     scored=row["scored"],
                     infra_errors=row["infra_errors"],
                     facts=entry_facts(entry, run),
                     standing=row["standing"],
                 )
             )
-        board = SnapshotBoard(label, rows[: len(dicts)], rows[len(dicts) :])
+        board = SnapshotBoard(
+            label,
+            rows[: len(ranked)],
+            rows[len(dicts) :],
+            unranked=rows[len(ranked) : len(dicts)],
+        )
         released = {r.slug: r.facts.release_date for r in board.rows}
-        floor = board.exploit_floor
+        floor = board.exploit_floors().get(1)  # the capability charts plot pass^1
         board.charts = board_charts(
             agg,
             label,

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import json
+import os
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -71,6 +75,22 @@ class _Picky(BaseHTTPRequestHandler):
                 for i in range(10_000)
             ]
             self._send(200, json.dumps({"tool_calls": calls}).encode())
+        elif self.mode == "crash":  # the server dies mid-request: no answer at all
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)
+        elif self.mode == "hang":  # answers long after the step's timeout_s
+            time.sleep(8)
+            with contextlib.suppress(OSError):
+                self._send(200, b'{"message": "too late"}')
+        elif self.mode == "deep-args":  # tool arguments nested 100,000 levels deep
+            deep = "[" * 100_000 + "]" * 100_000
+            reply = {"tool_calls": [{"id": "d", "name": "search_catalog", "arguments": deep}]}
+            self._send(200, json.dumps(reply).encode())
+        elif self.mode == "deep-body":  # the whole reply nested 100,000 levels deep
+            self._send(200, b'{"message": ' + b"[" * 100_000 + b"]" * 100_000 + b"}")
+        elif self.mode == "flood":  # 3.5 MB of incompressible text in every reply
+            text = base64.b64encode(os.urandom(2_600_000)).decode()
+            self._send(200, json.dumps({"message": text}).encode())
         elif self.mode == "drip":
             data = json.dumps({"message": "hello there"}).encode()
             self.send_response(200)
@@ -119,6 +139,10 @@ def run_entry(
         ("huge-cost", "CostOutOfRange"),
         ("tool-flood", "ToolCallCap"),
         ("drip", "Timeout"),
+        ("crash", "ConnectionError"),
+        ("hang", "Timeout"),
+        ("deep-args", "PathologicalToolArguments"),
+        ("deep-body", "MalformedResponse"),
     ],
 )
 def test_a_failing_agent_endpoint_is_scored_as_the_agents_failure(
@@ -143,3 +167,52 @@ def test_a_failing_agent_endpoint_is_scored_as_the_agents_failure(
     assert all(r["score"]["reward"] == 0 for r in failed)
     assert all(r["error"]["kind"] == kind for r in failed), failed[0]["error"]
     assert all(r["cost_usd"] is not None and r["cost_usd"] < 1 for r in records)
+
+
+def test_a_refused_connection_is_the_agents_failure(
+    small_suite: Path, v1_dir: Path, make_submission: SubmissionMaker
+) -> None:
+    # Nothing listens on the port: every trial is the agent's failure, scored 0, none dropped.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    endpoint = f"http://127.0.0.1:{port}/step"
+    agent = {"kind": "http", "endpoint": endpoint, "timeout_s": 5.0, "retry": FAST_RETRY}
+    sub = make_submission("refused", agent, trials=1)
+    result = CliRunner().invoke(
+        cli,
+        [
+            "run",
+            str(sub),
+            "--no-preflight",
+            "--snapshot",
+            str(v1_dir / "catalog.json"),
+            "--tasks",
+            str(small_suite),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    folder = sub / "results" / "tau-rec-v1"
+    records = [json.loads(line) for line in (folder / "trials.jsonl").read_text().splitlines()]
+    assert len(records) == 8
+    assert {r["status"] for r in records} == {"scored"}
+    assert {r["stop_reason"] for r in records} == {"agent_error"}
+    assert {r["error"]["kind"] for r in records} == {"ConnectionError"}
+    assert {r["score"]["reward"] for r in records} == {0}
+
+
+def test_a_flood_of_text_cannot_grow_the_results(
+    picky_server: type[_Picky], small_suite: Path, v1_dir: Path, make_submission: SubmissionMaker
+) -> None:
+    # Before: 3.5 MB of incompressible text per reply, 20 turns: ~70 MB per trial on disk.
+    picky_server.mode = "flood"
+    records, manifest, output = run_entry(picky_server, small_suite, v1_dir, make_submission)
+    assert manifest["status"] == "completed", output
+    flooded = [r for r in records if r["stop_reason"] == "output_cap"]
+    assert len(flooded) == 7
+    assert all(r["status"] == "scored" for r in flooded)
+    assert all(r["score"]["reward"] == 0 for r in flooded)
+    assert all(r["error"]["kind"] == "AgentTextCap" for r in flooded)
+    folder = small_suite.parents[1] / "subs" / "picky" / "results" / "tau-rec-v1"
+    on_disk = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+    assert on_disk < 1_000_000, on_disk

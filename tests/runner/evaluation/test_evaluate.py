@@ -169,14 +169,15 @@ def test_bad_agents_and_filters_fail_clearly(twenty_tasks: Path) -> None:
         evaluate("heuristic", tasks=["task_9999"], **options)
     with pytest.raises(LoadError, match="neither ours nor v1 nor a folder"):
         evaluate("heuristic", suite="v3", trials=1)
-    # A factory that returns something that is not an Agent is an infra error of each trial,
-    # recorded and reported, never a crash and never a silent pass.
+    # A factory that returns something that is not an Agent fails each trial as the agent's
+    # failure (scored 0, runner.attribution), never a crash, never a silent pass, never dropped.
     not_an_agent: Any = lambda: object()  # noqa: E731
     result = evaluate(not_an_agent, tasks=["task_001"], **options)
     [trial] = result.failures()
-    assert trial.status == "infra_error"
+    assert trial.status == "scored"
+    assert trial.stop_reason == "agent_error"
     assert "not an Agent" in trial.reasons[0].reason
-    assert result.pass_k(1) is None
+    assert result.pass_k(1) == 0.0
 
 
 def test_results_folder_resumes_and_async_form(tmp_path: Path, twenty_tasks: Path) -> None:

@@ -3,16 +3,26 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
+import os
+import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
 from runner.agents import build_builtin
+from runner.attribution import report_infra
 from runner.catalog import Catalog
 from runner.errors import InfraFailure
-from runner.loop import GREETING, MAX_TOOL_ROUNDS, run_trial
+from runner.loop import (
+    GREETING,
+    MAX_AGENT_TEXT_BYTES,
+    MAX_TOOL_CALL_BYTES,
+    MAX_TOOL_ROUNDS,
+    run_trial,
+)
 from runner.protocols import (
     AgentContext,
     AgentReply,
@@ -22,6 +32,8 @@ from runner.protocols import (
     ToolSchema,
     UserTurn,
 )
+from runner.rules import get_rules
+from runner.scoring import score_transcript
 from runner.simulators import build_simulator
 from runner.tasks import Task
 from runner.tools import build_toolset
@@ -33,7 +45,7 @@ from .conftest import POLICY
 class ScriptAgent:
     """An agent that plays back fixed replies (repeating the last) and records what it saw."""
 
-    def __init__(self, replies: list[AgentReply | Exception]) -> None:
+    def __init__(self, replies: list[AgentReply | BaseException]) -> None:
         self.replies = replies
         self.seen: list[list[ChatMessage]] = []
 
@@ -44,7 +56,7 @@ class ScriptAgent:
     async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> AgentReply:
         self.seen.append(messages)
         reply = self.replies[min(len(self.seen) - 1, len(self.replies) - 1)]
-        if isinstance(reply, Exception):
+        if isinstance(reply, BaseException):
             raise reply
         return reply
 
@@ -81,7 +93,7 @@ def run(task: Task, catalog: Catalog, agent: Any, user: Any | None = None, **kw:
             catalog=catalog,
             agent=agent,
             simulator=user or EchoUser(),
-            toolset=build_toolset(catalog, task),
+            toolset=kw.pop("toolset", None) or build_toolset(catalog, task, rules=kw.get("rules")),
             seed=kw.pop("seed", 0),
             **kw,
         )
@@ -230,10 +242,16 @@ def test_endless_tool_calls_are_cut_and_count_as_a_turn(
     assert [m.role for m in t.messages] == ["agent", "user"]
 
 
-def test_infra_failure_from_the_agent_is_recorded_not_raised(
+@report_infra
+class OurClient(ScriptAgent):
+    """Stands for one of our own model clients (LiteLLM, HTTP): registered as able to report
+    infrastructure errors, as `runner.attribution.report_infra` does for them."""
+
+
+def test_infra_failure_from_our_own_client_is_recorded_not_raised(
     mini_catalog: Catalog, comedy_task: Task
 ) -> None:
-    agent = ScriptAgent(
+    agent = OurClient(
         [AgentReply(content="Hi?"), InfraFailure("RateLimitError", "429 after 6 attempts")]
     )
     t = run(comedy_task, mini_catalog, agent)
@@ -245,12 +263,113 @@ def test_infra_failure_from_the_agent_is_recorded_not_raised(
     assert t.leak_audit is not None
 
 
-def test_any_agent_exception_is_an_infra_error(mini_catalog: Catalog, comedy_task: Task) -> None:
+def test_a_python_agent_cannot_claim_an_infra_error(
+    mini_catalog: Catalog, comedy_task: Task
+) -> None:
+    # Before: raising InfraFailure (or anything) from a Python agent dropped the trial from n.
+    agent = ScriptAgent([InfraFailure("RateLimitError", "429, honestly")])
+    t = run(comedy_task, mini_catalog, agent)
+    assert t.stop_reason == "agent_error"
+    assert t.error is not None
+    assert t.error.kind == "AgentRaised.RateLimitError"
+
+
+def test_any_agent_exception_is_the_agents_failure(
+    mini_catalog: Catalog, comedy_task: Task
+) -> None:
     t = run(comedy_task, mini_catalog, ScriptAgent([ValueError("bad state")]))
+    assert t.stop_reason == "agent_error"
+    assert t.error is not None
+    assert t.error.kind == "AgentRaised.ValueError"
+    assert "bad state" in t.error.message
+    assert score_transcript(comedy_task, t, mini_catalog).reward == 0
+
+
+def test_an_agent_calling_sys_exit_fails_its_trial_not_the_run(
+    mini_catalog: Catalog, comedy_task: Task
+) -> None:
+    t = run(comedy_task, mini_catalog, ScriptAgent([SystemExit(3)]))
+    assert t.stop_reason == "agent_error"
+    assert t.error is not None
+    assert t.error.kind == "AgentRaised.SystemExit"
+
+
+class Hangs:
+    spec = ComponentSpec(name="hangs")
+
+    async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> AgentReply:
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+
+def test_a_hanging_agent_is_cut_at_the_step_timeout(
+    mini_catalog: Catalog, comedy_task: Task
+) -> None:
+    started = time.monotonic()
+    t = run(comedy_task, mini_catalog, Hangs(), step_timeout_s=0.2)
+    assert time.monotonic() - started < 5
+    assert t.stop_reason == "agent_error"
+    assert t.error is not None
+    assert t.error.kind == "StepTimeout"
+    assert "0.2s" in t.error.message
+
+
+class ReturnsJunk:
+    spec = ComponentSpec(name="junk")
+
+    async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> Any:
+        return {"content": "a dict, not an AgentReply"}
+
+
+def test_a_reply_that_is_not_an_agent_reply_is_the_agents_failure(
+    mini_catalog: Catalog, comedy_task: Task
+) -> None:
+    # Before: the loop crashed on `reply.usage` and recorded an infra error ("toolset: ...").
+    t = run(comedy_task, mini_catalog, ReturnsJunk())
+    assert t.stop_reason == "agent_error"
+    assert t.error is not None
+    assert t.error.kind == "MalformedReply"
+
+
+@pytest.mark.parametrize("rules", ["v1", "v2"])
+def test_pathologically_nested_arguments_are_the_agents_failure(
+    mini_catalog: Catalog, comedy_task: Task, rules: str
+) -> None:
+    # Before: json.loads raised RecursionError inside the toolset: an infra error, left out of n.
+    deep = "[" * 100_000 + "]" * 100_000
+    agent = ScriptAgent([AgentReply(tool_calls=[call("search_catalog", deep)])])
+    t = run(comedy_task, mini_catalog, agent, rules=get_rules(rules))
+    assert t.stop_reason == "agent_error"
+    assert t.error is not None
+    assert t.error.kind == "PathologicalToolArguments"
+    assert t.tool_calls == []  # never ran, never stored
+    assert score_transcript(comedy_task, t, mini_catalog).reward == 0
+
+
+def test_ordinary_nesting_still_reaches_the_tool(mini_catalog: Catalog, comedy_task: Task) -> None:
+    nested = json.dumps({"query": "comedy", "x": [[[[1]]]]})
+    agent = ScriptAgent([AgentReply(tool_calls=[call("search_catalog", nested)])])
+    t = run(comedy_task, mini_catalog, agent, max_turns=1)
+    assert t.stop_reason == "max_turns"
+    assert t.tool_calls
+
+
+class BrokenTools:
+    names: ClassVar[list[str]] = ["search_catalog"]
+
+    def schemas(self) -> list[ToolSchema]:
+        return []
+
+    def call(self, name: str, arguments: Any) -> Any:
+        raise KeyError("our bug")
+
+
+def test_a_toolset_bug_is_ours(mini_catalog: Catalog, comedy_task: Task) -> None:
+    agent = ScriptAgent([AgentReply(tool_calls=[call("search_catalog", "{}")])])
+    t = run(comedy_task, mini_catalog, agent, toolset=BrokenTools())
     assert t.stop_reason == "infra_error"
     assert t.error is not None
-    assert t.error.kind == "ValueError"
-    assert "bad state" in t.error.message
+    assert t.error.kind == "KeyError"
 
 
 def test_simulator_failure_is_an_infra_error(mini_catalog: Catalog, comedy_task: Task) -> None:
@@ -299,3 +418,39 @@ def test_same_seed_same_transcript(mini_catalog: Catalog, make_task: Callable[..
     assert a.seed == 5
     texts = {once(s).content_json() for s in range(6)}
     assert len(texts) > 1, "the scripted user's wording varies with the seed"
+
+
+def test_a_flood_of_text_ends_the_trial_output_cap(
+    mini_catalog: Catalog, comedy_task: Task
+) -> None:
+    # Before: 3.5 MB of text per reply for 20 turns made a 70 MB transcript.
+    flood = base64.b64encode(os.urandom(2_600_000)).decode()  # ~3.5 MB, incompressible
+    t = run(comedy_task, mini_catalog, ScriptAgent([AgentReply(content=flood)]))
+    assert t.stop_reason == "output_cap"
+    assert t.error is not None
+    assert t.error.kind == "AgentTextCap"
+    assert len(t.model_dump_json()) < 64 * 1024  # the reply that crossed the cap is not kept
+    assert score_transcript(comedy_task, t, mini_catalog).reward == 0
+
+
+def test_text_up_to_the_cap_is_kept_and_past_it_ends_the_trial(
+    mini_catalog: Catalog, comedy_task: Task
+) -> None:
+    chunk = "x" * (100 * 1024)
+    t = run(comedy_task, mini_catalog, ScriptAgent([AgentReply(content=chunk)]))
+    assert t.stop_reason == "output_cap"
+    kept = [m for m in t.messages if m.role == "agent" and m.content == chunk]
+    assert len(kept) == MAX_AGENT_TEXT_BYTES // len(chunk)  # 2 kept; the third crossed 256 KiB
+    assert len(t.model_dump_json()) < MAX_AGENT_TEXT_BYTES + 64 * 1024
+
+
+def test_a_flood_of_tool_calls_ends_the_trial_output_cap(
+    mini_catalog: Catalog, comedy_task: Task
+) -> None:
+    query = json.dumps({"query": "comedy " + "y" * 40_000})
+    calls = [call("search_catalog", query, f"c{i}") for i in range(8)]
+    t = run(comedy_task, mini_catalog, ScriptAgent([AgentReply(tool_calls=calls)]))
+    assert t.stop_reason == "output_cap"
+    assert t.error is not None
+    assert t.error.kind == "ToolCallBytesCap"
+    assert len(t.model_dump_json()) < 2 * MAX_TOOL_CALL_BYTES + 64 * 1024

@@ -80,8 +80,8 @@ def run_case(case: dict[str, Any], rules: RuleSet) -> Transcript:
 def verdict(case: dict[str, Any], rules: RuleSet) -> dict[str, Any]:
     """The same fields the corpus records: outcome, stop reason, recommendations and scores."""
     transcript = run_case(case, rules)
-    if transcript.stop_reason == "infra_error":
-        return {"outcome": "trial_fails"}
+    if transcript.stop_reason == "agent_error":
+        return {"outcome": "trial_fails"}  # v1 fails the trial; it is scored 0 (next test)
     score = score_transcript(TASKS[case["task"]], transcript, CATALOG)
     return {
         "outcome": "scored",
@@ -144,3 +144,14 @@ def test_unknown_rule_set_suggests_the_closest() -> None:
 
     with pytest.raises(TaurecError, match="did you mean 'v1'"):
         get_rules("V1")
+
+
+def test_a_trial_v1_fails_is_scored_zero_not_dropped() -> None:
+    # Before: v1's failed trial was recorded as an infra error and left out of n. The one
+    # attribution rule (runner.attribution) makes the agent's malformed arguments its failure.
+    case = CASES["malformed_arguments"]
+    transcript = run_case(case, get_rules("v1"))
+    assert transcript.stop_reason == "agent_error"
+    assert transcript.error is not None
+    assert transcript.error.kind == "MalformedToolArguments"
+    assert score_transcript(TASKS[case["task"]], transcript, CATALOG).reward == 0
