@@ -755,9 +755,17 @@ def expert_policy(
     ]
     viable = [m for m in (seen.metadata.get(str(r["id"])) for r in pool) if m is not None]
     viable = [m for m in viable if _fits(m, prefs, learned, seen.watched)]
+    # Titles a search for a named person returned are looked at first, then the best reviewed.
+    people = {q.lower() for q in prefs.cast_any | prefs.directors}
+    named = {
+        i
+        for q, ids in zip(seen.searched, seen.search_results, strict=False)
+        if q.lower() in people
+        for i in ids
+    }
     need = sorted(
         (r for r in pool if str(r["id"]) not in seen.metadata),
-        key=lambda r: (-float(r.get("rating", 0)), str(r["id"])),
+        key=lambda r: (str(r["id"]) not in named, -float(r.get("rating", 0)), str(r["id"])),
     )
     if need and left > 0 and "get_metadata" in available and len(viable) < 60:
         batch = need[: min(METADATA_ROUND, left)]
