@@ -374,6 +374,10 @@ _TOPIC_CUES: dict[str, re.Pattern[str]] = {
 }
 
 
+# Topics where one stated wish does not close the question (a second genre, a genre to avoid).
+_OPEN_ENDED = frozenset({"genres"})
+
+
 def _topic_order(
     opening: Preferences, informed_fields: frozenset[str] | None, opening_text: str = ""
 ) -> list[str]:
@@ -394,8 +398,8 @@ def _topic_order(
     rest = [t for t in topics if t not in cued]
     return (
         cued
-        + [t for t in rest if not _covered(opening, t)]
-        + [t for t in rest if _covered(opening, t)]
+        + [t for t in rest if not _covered(opening, t) or t in _OPEN_ENDED]
+        + [t for t in rest if _covered(opening, t) and t not in _OPEN_ENDED]
     )
 
 
