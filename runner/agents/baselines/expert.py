@@ -662,8 +662,8 @@ def expert_policy(
     interview = _interview(seen)
     order = _topic_order(opening, informed_fields, seen.users[0][1])
     outcome = _proposals(seen, prefs, interview)
-    if not style.ask:
-        outcome.ask_topic = None
+    if not style.ask or not style.learn:
+        outcome.ask_topic = None  # asking about the topic a decline pointed at is learning from it
     if not style.learn:
         outcome.learned = _Learned(declined=outcome.learned.declined)
 
