@@ -5,7 +5,8 @@ the tool budget) on every task of the shipped suite x N seeds, in a pool of 2 wo
 and prints pass^1 and pass^4 overall and per reveal difficulty, each next to its target from
 `runner.agents.panel_targets` with a tick or a cross; then the natural-twin losses (plain minus
 natural pass^1), every adversary's distance under the expert, and the (task, seed) pairs the
-informed agent cannot win. It says which simulator (name and source digest) it ran.
+informed agent cannot win, and how every agent's trials ended. It says which simulator (name and
+source digest) it ran.
 
     .venv/bin/python benchmarks/user_fidelity.py [--seeds 4] [--tasks task_001,task_030] \
         [--agents expert,informed] [--workers 2]
@@ -17,6 +18,7 @@ import argparse
 import asyncio
 import hashlib
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from functools import cache
 from pathlib import Path
@@ -58,12 +60,13 @@ def _world() -> tuple[Catalog, dict[str, Task], str]:
     return Catalog.load(snapshot), tasks, POLICY_PATH.read_text(encoding="utf-8")
 
 
-def _run(job: tuple[str, str, int]) -> tuple[str, str, list[bool]]:
-    """One agent on one task, seeds 0..n-1: which trials ended with reward 1."""
+def _run(job: tuple[str, str, int]) -> tuple[str, str, list[bool], list[str]]:
+    """One agent on one task, seeds 0..n-1: which trials ended with reward 1, and how each ended."""
     agent, task_id, seeds = job
     catalog, tasks, policy = _world()
     task = tasks[task_id]
     wins = []
+    stops = []
     for seed in range(seeds):
         context = AgentContext(
             user_id=task.user_id,
@@ -84,7 +87,8 @@ def _run(job: tuple[str, str, int]) -> tuple[str, str, list[bool]]:
             )
         )
         wins.append(score_transcript(task, transcript, catalog).reward == 1.0)
-    return agent, task_id, wins
+        stops.append(str(transcript.stop_reason))
+    return agent, task_id, wins, stops
 
 
 def _simulator_digest() -> str:
@@ -135,9 +139,11 @@ def main() -> None:
     jobs = [(a, t, args.seeds) for a in agents for t in sorted(tasks)]
     started = time.perf_counter()
     results: Results = {a: {} for a in agents}
+    stops: dict[str, Counter[str]] = {a: Counter() for a in agents}
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        for agent, task_id, wins in pool.map(_run, jobs, chunksize=4):
+        for agent, task_id, wins, ended in pool.map(_run, jobs, chunksize=4):
             results[agent][task_id] = wins
+            stops[agent].update(ended)
     wall = time.perf_counter() - started
 
     counts = {r: sum(1 for t in tasks.values() if t.reveal_difficulty == r) for r in REVEALS}
@@ -186,6 +192,10 @@ def main() -> None:
                     f"  {plain:<12} {a:5.3f} - {natural:<18} {b:5.3f} = {loss:+.3f}   "
                     f"<= {TWIN_LOSS_MAX:.2f} {_mark(loss <= TWIN_LOSS_MAX)}"
                 )
+    print("\nhow the trials ended (stop reasons; user_left = the user walked away)")
+    for agent in agents:
+        shown = ", ".join(f"{reason} {n}" for reason, n in stops[agent].most_common())
+        print(f"  {agent:<28}{shown}")
     if "informed" in results:
         lost = [
             (task_id, seed)

@@ -364,8 +364,25 @@ def _interview(seen: Seen) -> _Interview:
     return state
 
 
-def _topic_order(opening: Preferences, informed_fields: frozenset[str] | None) -> list[str]:
-    """Topics to ask, most useful first; those the opening already covered go last."""
+# Words in the user's opening that say a topic matters to them without saying what they want
+# ("I follow one filmmaker's career", "with the grandchildren"): that topic is asked first.
+_TOPIC_CUES: dict[str, re.Pattern[str]] = {
+    "content_rating": re.compile(
+        r"(?i)\b(kids?|children|grand(?:kids|children|son|daughter)s?|teens?)\b"
+    ),
+    "people": re.compile(r"(?i)\b(filmmakers?|directors?|actors?|actress(?:es)?|cast)\b"),
+}
+
+
+# Topics where one stated wish does not close the question (a second genre, a genre to avoid).
+_OPEN_ENDED = frozenset({"genres"})
+
+
+def _topic_order(
+    opening: Preferences, informed_fields: frozenset[str] | None, opening_text: str = ""
+) -> list[str]:
+    """Topics to ask, most useful first: those the opening hints at without a value first, those
+    it already covered last."""
     if informed_fields is None:
         topics = list(EXPERT_TOPICS)
     else:
@@ -373,15 +390,24 @@ def _topic_order(opening: Preferences, informed_fields: frozenset[str] | None) -
             dict.fromkeys(FIELD_TOPIC[f] for f in sorted(informed_fields) if f in FIELD_TOPIC)
         )
         topics.sort(key=EXPERT_TOPICS.index)
-    return [t for t in topics if not _covered(opening, t)] + [
-        t for t in topics if _covered(opening, t)
+    cued = [
+        t
+        for t in topics
+        if t in _TOPIC_CUES and _TOPIC_CUES[t].search(opening_text) and not _covered(opening, t)
     ]
+    rest = [t for t in topics if t not in cued]
+    return (
+        cued
+        + [t for t in rest if not _covered(opening, t) or t in _OPEN_ENDED]
+        + [t for t in rest if _covered(opening, t) and t not in _OPEN_ENDED]
+    )
 
 
 def _queries(prefs: Preferences, *, broader: bool) -> list[str]:
     """Genre-focused searches: the full combination first, then each genre, then pairings."""
     focus = sorted(prefs.genres_all | set().union(*prefs.genres_any))
-    out: list[str] = []
+    # People the user asked for are searched by name first (the search covers cast and director).
+    out: list[str] = sorted(prefs.cast_any | prefs.directors)
     if len(prefs.genres_all) > 1:
         out.append(" ".join(g.lower() for g in sorted(prefs.genres_all)))
     out += [g.lower() for g in focus] or [g.lower() for g in KNOWN_GENRES]
@@ -499,14 +525,25 @@ def _prior(items: list[dict[str, Any]], fields: frozenset[str] | None) -> dict[s
     return score
 
 
-def _genre_penalty(item: dict[str, Any], learned: _Learned, declined: list[dict[str, Any]]) -> int:
+def _genre_penalty(
+    item: dict[str, Any],
+    learned: _Learned,
+    declined: list[dict[str, Any]],
+    off_kind: list[dict[str, Any]] | None = None,
+) -> tuple[int, int]:
+    """How much a title looks like what was turned down: suspect genres and cast, the same genre
+    set as a declined title; then, after "not my kind of movie", how few genres it adds that no
+    declined title had (a missing genre is more likely among those)."""
     genres = set(item.get("genres") or [])
     penalty = len(genres & learned.suspect_genres) + len(
         set(item.get("cast") or []) & learned.suspect_cast
     )
-    # A decline with no readable hint: prefer titles unlike the ones turned down.
     penalty += sum(1 for d in declined if set(d.get("genres") or []) == genres)
-    return penalty
+    novel = 0
+    if off_kind:
+        tried = set().union(*(set(d.get("genres") or []) for d in off_kind))
+        novel = len(genres - tried)
+    return penalty, -novel
 
 
 def _dry(seen: Seen, prefs: Preferences, learned: _Learned) -> bool:
@@ -527,6 +564,7 @@ class _Outcome:
     describe: str | None = None
     ask_topic: str | None = None
     unexplained: list[dict[str, Any]] = field(default_factory=list)
+    off_kind: list[dict[str, Any]] = field(default_factory=list)
     proposals: int = 0
 
 
@@ -561,6 +599,8 @@ def _proposals(seen: Seen, prefs: Preferences, interview: _Interview) -> _Outcom
         topics = [t for t, pattern in _HINT_TOPICS if pattern.search(reply)]
         if not topics:
             out.unexplained.append(item)
+        if "genres" in topics:
+            out.off_kind.append(item)
         hinted = next((t for t in topics if t in TOPIC_QUESTIONS), None)
         last = replies[0] == seen.users[-1]
         if last and hinted is not None and hinted not in interview.asked and not interview.refused:
@@ -620,10 +660,10 @@ def expert_policy(
     prefs = _prefs(seen)
     opening = _prefs(seen, seen.users[0][0])
     interview = _interview(seen)
-    order = _topic_order(opening, informed_fields)
+    order = _topic_order(opening, informed_fields, seen.users[0][1])
     outcome = _proposals(seen, prefs, interview)
-    if not style.ask:
-        outcome.ask_topic = None
+    if not style.ask or not style.learn:
+        outcome.ask_topic = None  # asking about the topic a decline pointed at is learning from it
     if not style.learn:
         outcome.learned = _Learned(declined=outcome.learned.declined)
 
@@ -719,9 +759,17 @@ def expert_policy(
     ]
     viable = [m for m in (seen.metadata.get(str(r["id"])) for r in pool) if m is not None]
     viable = [m for m in viable if _fits(m, prefs, learned, seen.watched)]
+    # Titles a search for a named person returned are looked at first, then the best reviewed.
+    people = {q.lower() for q in prefs.cast_any | prefs.directors}
+    named = {
+        i
+        for q, ids in zip(seen.searched, seen.search_results, strict=False)
+        if q.lower() in people
+        for i in ids
+    }
     need = sorted(
         (r for r in pool if str(r["id"]) not in seen.metadata),
-        key=lambda r: (-float(r.get("rating", 0)), str(r["id"])),
+        key=lambda r: (str(r["id"]) not in named, -float(r.get("rating", 0)), str(r["id"])),
     )
     if need and left > 0 and "get_metadata" in available and len(viable) < 60:
         batch = need[: min(METADATA_ROUND, left)]
@@ -743,7 +791,15 @@ def expert_policy(
 
     # -- one proposal -----------------------------------------------------------------------
     declined = [seen.metadata[i] for i in learned.declined if i in seen.metadata]
-    best = choose(viable, learned, declined, informed_fields, pick=style.pick, seed=seed)
+    best = choose(
+        viable,
+        learned,
+        declined,
+        informed_fields,
+        pick=style.pick,
+        seed=seed,
+        off_kind=outcome.off_kind if style.learn else None,
+    )
     if not style.propose:
         return commit(best)
     text = f"{PROPOSAL_MARK}{best['title']}**{_year(best)}? It looks like the best fit for you."
@@ -760,6 +816,7 @@ def choose(
     *,
     pick: Pick = "split",
     seed: int = 0,
+    off_kind: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The next proposal. `split` (the expert): least like what was turned down, in the safe
     half of every hinted field, then the best prior. `middle`: the same halves, then the title
@@ -769,8 +826,8 @@ def choose(
         return max(ordered, key=lambda m: (float(m.get("vote_count", 0) or 0), str(m["id"])))
     if pick == "random":
         return random.Random(f"{seed}:{len(declined)}").choice(ordered)
-    least = min(_genre_penalty(m, learned, declined) for m in ordered)
-    items = [m for m in ordered if _genre_penalty(m, learned, declined) == least]
+    least = min(_genre_penalty(m, learned, declined, off_kind) for m in ordered)
+    items = [m for m in ordered if _genre_penalty(m, learned, declined, off_kind) == least]
     items = _split(items, _axes(learned))
     if pick == "middle":
         return min(items, key=lambda m: (_off_median(m, items), str(m["id"])))
