@@ -87,4 +87,6 @@ def _model_user(
             return None
         return ModelEndpoint(model=str(opts.get(f"{role}_model") or model), **shared)
 
-    return ModelUser(task, catalog, seed, reader=endpoint("reader"), writer=endpoint("writer"))
+    return ModelUser(
+        task, catalog, seed, reader=endpoint("reader"), writer=endpoint("writer"), model=model
+    )

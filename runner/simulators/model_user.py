@@ -42,12 +42,14 @@ class ModelUser:
         *,
         reader: ModelEndpoint | None,
         writer: ModelEndpoint | None,
+        model: str | None = None,
         name: str = "litellm",
     ) -> None:
         self._task = task
         self._catalog = catalog
         self._seed = seed
         self._name = name
+        self._model = model
         self._reader_endpoint = reader
         self._writer_endpoint = writer
         self._model_reader = ModelReader(catalog, reader) if reader else None
@@ -63,19 +65,21 @@ class ModelUser:
 
     @property
     def spec(self) -> ComponentSpec:
-        args: dict[str, Any] = {}
+        """`litellm` with the model, endpoint and who reads and writes (a model, the rules, the
+        templates); `reader_model` / `writer_model` only when one differs from the main model."""
+        main = self._writer_endpoint or self._reader_endpoint
+        args: dict[str, Any] = main.spec_args() if main is not None else {}
+        model = self._model or args.get("model")
+        if model:
+            args["model"] = model
+        args["reader"] = "model" if self._reader_endpoint else "rules"
+        args["writer"] = "model" if self._writer_endpoint else "templates"
         for role, endpoint in (
             ("reader", self._reader_endpoint),
             ("writer", self._writer_endpoint),
         ):
-            if endpoint is None:
-                args[role] = "rules" if role == "reader" else "templates"
-            else:
-                args[role] = "model"
-                args[f"{role}_model"] = endpoint.spec_args()
-        main = self._writer_endpoint or self._reader_endpoint
-        if main is not None:
-            args = {**main.spec_args(), **args}
+            if endpoint is not None and endpoint.model != model:
+                args[f"{role}_model"] = endpoint.model
         return ComponentSpec(name=self._name, args=args)
 
     @property

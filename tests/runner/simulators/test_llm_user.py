@@ -120,6 +120,8 @@ def test_separate_reader_and_writer_models_and_the_litellm_client(
     llm = trial(task, suite_catalog, "litellm:openai/taurec-user", 0, options)
     assert llm.simulator_notes == []
     assert {"user:openai/taurec-user-reader", "user:openai/taurec-user-writer"} <= set(llm.usage)
+    assert llm.simulator.args["reader_model"] == "openai/taurec-user-reader"
+    assert llm.simulator.args["writer_model"] == "openai/taurec-user-writer"
     assert llm.messages == trial(task, suite_catalog, "scripted", 0).messages
 
 
