@@ -32,6 +32,14 @@ def _strata(title: str, strata: dict[str, list[PassHatK]], ks: list[int]) -> lis
     return lines
 
 
+def _simulator_errors(counts: dict[str, int]) -> list[str]:
+    """The simulated user's own error count (LLM mode), when it had any."""
+    if not counts:
+        return []
+    shown = ", ".join(f"{key} {n}" for key, n in counts.items())
+    return ["", f"The simulated user fell back {sum(counts.values())} time(s): {shown}."]
+
+
 def render_markdown(result: EvalResult, *, max_failures: int | None = None) -> str:
     """A report for humans and improvement loops; every failing trial is listed with its reasons."""
     s = result.summary
@@ -42,6 +50,7 @@ def render_markdown(result: EvalResult, *, max_failures: int | None = None) -> s
         f"simulator `{result.simulator}`, rules {result.rules}, seed {result.seed}, max {result.max_turns} turns "
         f"(status: {result.status}). {s.counts.scored} trials scored, "
         f"{s.counts.infra_error} infrastructure errors (excluded from n).",
+        *_simulator_errors(s.simulator_errors),
         "",
         "## Reliability",
         "",
