@@ -191,6 +191,21 @@ def test_a_leaking_writer_is_caught_and_the_template_words_are_said(
     assert "runtime" in note.detail
 
 
+def test_a_whole_trial_with_a_leaking_writer_has_no_leak_and_counts_the_catches(
+    planted: tuple[str, type[_Planted]], suite: dict[str, Task], suite_catalog: Catalog
+) -> None:
+    url, handler = planted
+    handler.mode = "leaky_writer"
+    task = suite["task_018"]  # the heuristic agent meets two hint declines here (seed 0)
+    leaky = trial(task, suite_catalog, "litellm:openai/x", 0, {"api_base": url})
+    caught = [n for n in leaky.simulator_notes if n.reason == "leak"]
+    assert len(caught) == 2
+    assert all(leaky.events[n.message_index or 0].type == "message" for n in caught)
+    assert audit_leaks(task, leaky).leaks == []
+    # The words said are the templates', so the trial is the scripted one.
+    assert leaky.messages == trial(task, suite_catalog, "scripted", 0).messages
+
+
 @pytest.mark.parametrize(("mode", "reason"), [("malformed_reader", "invalid_answer"),
                                               ("garbled_reader", "invalid_json")])  # fmt: skip
 def test_an_unusable_reading_falls_back_to_the_rules_and_is_counted(
