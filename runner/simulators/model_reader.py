@@ -65,11 +65,13 @@ class ReaderAnswer(BaseModel):
 
 
 def reading_schema(named: list[str]) -> dict[str, Any]:
-    """The response format: the closed label set, and ids limited to the titles named."""
+    """The response format: the closed label set, and ids limited to the titles named.
+
+    With no title named the ids are plain strings (an empty enum is not a schema, and strict
+    modes refuse `maxItems`); validation then refuses any id, as it refuses one not named.
+    """
     ids: dict[str, Any] = {"type": "string", "enum": named} if named else {"type": "string"}
     proposed: dict[str, Any] = {"type": "array", "items": ids}
-    if not named:
-        proposed["maxItems"] = 0
     return {
         "type": "json_schema",
         "json_schema": {
