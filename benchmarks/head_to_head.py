@@ -10,8 +10,9 @@ What it does:
    Its code is installed and driven, never copied.
 2. Starts ``runner.model_server`` in its own process with +200 ms per call. It serves both roles
    for both harnesses: the agent (model ``heuristic``: our heuristic baseline over the six v1
-   tools, which both harnesses expose) and the simulated user (model ``user``:
-   ``runner.served_user``, which reads either harness's user prompt).
+   tools, which both harnesses expose) and the simulated user (``runner.served_user``: model
+   ``user`` for v1's free-writing user, ``taurec-user`` for our LLM mode's reader and writer,
+   which makes up to two calls per user turn where v1 makes one).
 3. For each concurrency (8, 16, 64) runs both harnesses on the v1 data (first ``--tasks`` tasks
    × ``--trials`` trials), interleaved A/B (the order alternates every repeat), each run a fresh
    process tree: ours is ``taurec run --rules v1`` (the v1 loop) with the LLM user simulator,
@@ -177,7 +178,12 @@ def _ours(
     board = {
         "schema_version": 1,
         "suite": str(tasks),
-        "simulator": {"kind": "litellm", "model": "openai/user", "api_base": url, "timeout_s": 120},
+        "simulator": {
+            "kind": "litellm",
+            "model": "openai/taurec-user",
+            "api_base": url,
+            "timeout_s": 120,
+        },
         "trials": args.trials,
         "rules": "v1",
     }

@@ -4,8 +4,8 @@ What it measures (each phase runs in its own fresh process so CPU time and peak 
 
 * ``litellm`` phase: the model server (``runner.model_server``, +200 ms per call) runs in a
   separate process and serves BOTH roles: the agent (a ``kind: litellm`` submission, model
-  ``openai/heuristic``) and the LiteLLM user simulator (``litellm:openai/user``, the server's
-  ``user`` model), both through the model client ``taurec run`` picks for them (``--client``:
+  ``openai/heuristic``) and the user in LLM mode (``litellm:openai/taurec-user``, the server's
+  reader and writer stand-ins), both through the model client ``taurec run`` picks for them (``--client``:
   ``direct``, the default, is ``runner.openai_compat`` for this OpenAI-compatible server;
   ``litellm`` forces the LiteLLM client), at concurrency 64 and with ``--workers`` processes
   (default: the machine's cores, as ``taurec run``). Printed: wall time of the batch (the client is
@@ -578,7 +578,7 @@ def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
             }
             factory = None
             if args.simulator == "litellm":
-                simulator, simulator_options = "litellm:openai/user", {"api_base": url}
+                simulator, simulator_options = "litellm:openai/taurec-user", {"api_base": url}
         else:
             agent = {"kind": "builtin", "name": "heuristic"}
             factory = _metered_factory

@@ -41,8 +41,8 @@ MIN_POOL = 8
 MAX_WINNER_SHARE = 0.25
 # Hidden tasks measure learning from declines: a pool where few titles win (a guess rarely lands)
 # and hidden constraints whose declines point a direction (so learning always can).
-MIN_HIDDEN_POOL = 12
-MAX_HIDDEN_WINNER_SHARE = 0.10
+MIN_HIDDEN_POOL = 8
+MAX_HIDDEN_WINNER_SHARE = 0.125
 DIRECTIONAL_FIELDS = frozenset({"runtime", "rating", "vote_count", "release_date"})
 MIN_CUT_SHARE = 0.30
 MAX_VOLUNTEER_WINNING_SHARE = 0.02
@@ -60,7 +60,7 @@ GateRule = Literal[
 ]
 GATE_RULES: dict[GateRule, str] = {
     "mixed_pool": "mixed task: winner share <= 0.25 over >= 8 titles after volunteer constraints",
-    "hidden_pool": "hidden task: winner share <= 0.10 over >= 12 titles after volunteer+on_ask",
+    "hidden_pool": "hidden task: winner share <= 0.125 over >= 8 titles after volunteer+on_ask",
     "hidden_directional": "hidden task: every hidden constraint is a bound on an ordered field "
     "(length, reviews, votes, release date, age rating), so each decline points a direction",
     "constraint_cut": "every on_ask/hidden constraint removes >= 30 % of what the others allow",

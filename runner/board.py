@@ -35,7 +35,9 @@ class ScriptedSimulator(BaseModel):
 
 
 class LiteLLMSimulator(BaseModel):
-    """A model plays the user through LiteLLM; `api_base` points it at any OpenAI-compatible server."""
+    """LLM mode: the scripted user's decision engine with a model reader and a model writer (each
+    checked, with the rules / templates as fallback); `api_base` points at any OpenAI-compatible
+    server."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -47,6 +49,18 @@ class LiteLLMSimulator(BaseModel):
     )
     temperature: float | None = Field(default=None, ge=0, le=2)
     timeout_s: float | None = Field(default=None, gt=0)
+    reader: Literal["model", "rules"] | None = Field(
+        default=None, description="Who reads agent messages (default: the model)"
+    )
+    writer: Literal["model", "templates"] | None = Field(
+        default=None, description="Who words the user's replies (default: the model)"
+    )
+    reader_model: str | None = Field(
+        default=None, min_length=1, description="Another model string for the reader"
+    )
+    writer_model: str | None = Field(
+        default=None, min_length=1, description="Another model string for the writer"
+    )
 
     @property
     def name(self) -> str:

@@ -54,6 +54,7 @@ from runner.transcript import (
     MessageEvent,
     ModelUsage,
     Provenance,
+    SimulatorNote,
     StopReason,
     Timing,
     Transcript,
@@ -246,6 +247,7 @@ async def run_trial(
     error: InfraError | None = None
     tool_names: list[str] = []
     tools: list[dict[str, Any]] = []
+    notes: list[SimulatorNote] = []
     calls_made = 0
     calls_made_run = 0
     trusted = reports_infra(agent)
@@ -258,6 +260,7 @@ async def run_trial(
         """The user's next message; False when the user has left."""
         turn = await _user_turn(lambda: simulator.respond(conversation()))
         _add_usage(usage, "user", turn.usage)
+        notes.extend(n.model_copy(update={"message_index": len(events)}) for n in turn.notes)
         events.append(MessageEvent(role="user", content=turn.content))
         messages.append({"role": "user", "content": turn.content})
         return turn.verdict != "leave"
@@ -396,6 +399,7 @@ async def run_trial(
         stop_reason=stop_reason,
         error=error,
         usage=_usage_of(usage),
+        simulator_notes=notes,
     )
     transcript.leak_audit = audit_leaks(task, transcript)
     transcript.timing = Timing(

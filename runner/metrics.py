@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import math
 import statistics
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -116,6 +116,11 @@ class RunSummary(BaseModel):
     median_step_latency_s: float | None
     mean_cost_usd: float | None = Field(description="Per scored trial")
     total_cost_usd: float = Field(description="All records, infra errors included")
+    simulator_errors: dict[str, int] = Field(
+        default_factory=dict,
+        description="The simulated user's own fallbacks over all records, by component:reason "
+        "(LLM mode's reader fallbacks and writer guard triggers; empty for the scripted user)",
+    )
 
     def for_k(self, k: int) -> PassHatK:
         for entry in self.pass_hat_k:
@@ -224,7 +229,11 @@ def summarize(
             rate=violations / len(results) if results else None,
         )
     scores = [r.score for r in scored if r.score is not None]
+    simulator_errors: Counter[str] = Counter()
+    for r in records:
+        simulator_errors.update(r.simulator_errors)
     return RunSummary(
+        simulator_errors=dict(sorted(simulator_errors.items())),
         ks=list(ks),
         seed=seed,
         counts=SummaryCounts(

@@ -30,8 +30,22 @@ __all__ = [
     "serve_model",
 ]
 
-# The agent baselines, and `user`: a simulated user for LiteLLM user simulators (runner.served_user).
-POLICY_NAMES = ("heuristic", "random", "user")
+# The agent baselines; `user`: a free-writing simulated user (the v1 harness's); and LLM mode's
+# reader and writer stand-ins (`taurec-user` answers both). All in runner.served_user.
+POLICY_NAMES = (
+    "heuristic",
+    "random",
+    "user",
+    "taurec-user",
+    "taurec-user-reader",
+    "taurec-user-writer",
+)
+_USER_POLICIES = {
+    "user": "user_policy",
+    "taurec-user": "user_sim_policy",
+    "taurec-user-reader": "reader_policy",
+    "taurec-user-writer": "writer_policy",
+}
 # What a fault makes the server do instead of (or to) a normal answer.
 FAULT_KINDS = ("400", "401", "404", "429", "500", "502", "503", "hang", "malformed_tool_json")
 FAULT_HEADER = "X-Taurec-Fault"
@@ -86,9 +100,10 @@ class ServerOptions:
 
 
 def _load_policy(name: str) -> Policy:
-    if name == "user":
-        from runner.served_user import user_policy
+    if name in _USER_POLICIES:
+        from runner import served_user
 
+        user_policy: Policy = getattr(served_user, _USER_POLICIES[name])
         return user_policy
     from runner import agents
 

@@ -24,7 +24,15 @@ __all__ = [
 ]
 
 # Request fields the caller may set; every other keyword is the client's own (timeout, key, base).
-_BODY_FIELDS = ("messages", "tools", "temperature", "max_tokens", "reasoning_effort", "seed")
+_BODY_FIELDS = (
+    "messages",
+    "tools",
+    "temperature",
+    "max_tokens",
+    "reasoning_effort",
+    "seed",
+    "response_format",
+)
 
 # One pool per event loop (an aiohttp session belongs to the loop that made it).
 _SESSIONS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aiohttp.ClientSession] = (

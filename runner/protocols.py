@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from runner.transcript import ComponentSpec, MessageEvent
+from runner.transcript import ComponentSpec, MessageEvent, SimulatorNote
 
 if TYPE_CHECKING:
     from runner.catalog import Catalog
@@ -106,6 +106,11 @@ class UserTurn(BaseModel):
         default="continue", description="`leave` ends the trial with stop reason `user_left`"
     )
     usage: list[ModelCall] = Field(default_factory=list)
+    notes: list[SimulatorNote] = Field(
+        default_factory=list,
+        description="The simulator's own fallbacks in this turn (the loop copies them into the "
+        "transcript with the message's index)",
+    )
 
 
 @runtime_checkable

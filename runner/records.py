@@ -14,6 +14,7 @@ from runner.transcript import (
     ModelUsage,
     Provenance,
     StopReason,
+    Transcript,
     migrate_schema_1,
 )
 
@@ -115,6 +116,11 @@ class TrialRecord(BaseModel):
     usage: dict[str, ModelUsage] = Field(default_factory=dict)
     cost_usd: float = 0.0
     leak_audit_clean: bool | None = None
+    simulator_errors: dict[str, int] = Field(
+        default_factory=dict,
+        description="The simulated user's own fallbacks in the trial by `component:reason` "
+        "(reader fallbacks, writer guard triggers); empty for the scripted user",
+    )
     transcript: str = Field(
         description="Path of the transcript inside transcripts/ of the results folder: a file of "
         "its own, or the run's archive when `transcript_span` is set"
@@ -142,6 +148,15 @@ class TrialRecord(BaseModel):
         ):
             raise ValueError(f"must be a plain path inside transcripts/, got {value!r}")
         return value
+
+
+def simulator_error_counts(transcript: Transcript) -> dict[str, int]:
+    """A transcript's simulator notes counted by `component:reason` (sorted keys)."""
+    counts: dict[str, int] = {}
+    for note in transcript.simulator_notes:
+        key = f"{note.component}:{note.reason}"
+        counts[key] = counts.get(key, 0) + 1
+    return dict(sorted(counts.items()))
 
 
 RunStatus = Literal["running", "completed", "budget_exhausted", "interrupted", "disk_full"]

@@ -1,21 +1,24 @@
-"""The `user` model of the local model server: plays a simulated user from the requirement lines of its prompt.
+"""The simulated-user models of the local model server: stand-ins that answer over HTTP as a provider's model would.
 
-It lets the LiteLLM user simulator (and the v1 harness's) run offline against `taurec
-serve-model`, so a benchmark or test drives both roles over HTTP. Like the baselines it is a pure
-function of the conversation: it opens with the requirements to say up front, answers a question
-with the ones to say when asked, accepts a proposed title and otherwise asks for a pick. It reads
-two prompt styles: ours (`runner.simulators.llm`: answer in JSON with a verdict) and the v1
-simulator's (plain text; `###ACCEPTED###` / `###REJECTED###` tokens).
+- `user`: plays a free-writing simulated user from the requirement lines of its prompt, for the
+  v1 harness's LiteLLM user (plain text; `###ACCEPTED###` / `###REJECTED###` tokens) and the
+  JSON-with-a-verdict prompt style free-writing users use. A pure function of the conversation:
+  it opens with the requirements to say up front, answers a question with the ones to say when
+  asked, accepts a proposed title and otherwise asks for a pick.
+- `taurec-user-reader` / `taurec-user-writer` / `taurec-user` (both): LLM mode's reader and writer
+  (`runner.simulators.model_reader` / `model_writer`) answered by the rule reader and the
+  template writer, so LLM mode runs offline through the real client path, deterministically.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from runner.protocols import AgentReply, ChatMessage, ToolSchema
 
-__all__ = ["user_policy"]
+__all__ = ["reader_policy", "user_policy", "user_sim_policy", "writer_policy"]
 
 # Our prompt's requirement lines, e.g. "- [SAY UP FRONT] the movie's runtime at most 120 minutes".
 _OURS = re.compile(r"^- \[(SAY UP FRONT|SAY WHEN ASKED)\] (.+)$", re.MULTILINE)
@@ -68,3 +71,95 @@ def user_policy(messages: list[ChatMessage], tools: list[ToolSchema], seed: int)
     else:
         content = f"{text} {_ACCEPTED}" if verdict == "accept" else text
     return AgentReply(content=content, tool_calls=[], usage=[])
+
+
+# -- LLM mode's stand-ins: a reader and a writer answering as a provider's model would -------------
+
+
+def _last_user_json(messages: list[ChatMessage]) -> dict[str, Any]:
+    text = next((_text(m) for m in reversed(messages) if m.get("role") == "user"), "")
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError("the request's last user message is not a JSON object")
+    return data
+
+
+def reader_policy(messages: list[ChatMessage], tools: list[ToolSchema], seed: int) -> AgentReply:
+    """`taurec-user-reader`: the rule reader's reading of the message, as the schema's JSON.
+
+    It knows only what the request carries (the message, the records of the titles it names, the
+    title asked about and the watched ids), as a provider's model would: a question about a
+    person of the catalog who is in none of the named titles goes unread (the fidelity benchmark
+    shows what that costs).
+    """
+    from runner.catalog import Catalog, CatalogItem
+    from runner.simulators.reader import RuleReader
+
+    data = _last_user_json(messages)
+    items = [CatalogItem.model_validate(r) for r in data.get("titles") or []]
+    reader = RuleReader(Catalog(items, source="<reader request>"))
+    watched = frozenset(str(w.get("id")) for w in data.get("watched") or [] if isinstance(w, dict))
+    pending = data.get("pending")
+    reading = reader.read(
+        str(data.get("message", "")),
+        watched=watched,
+        pending=pending if isinstance(pending, str) else None,
+    )
+    answer = {
+        "asked": list(reading.asked),
+        "proposed": list(reading.proposed),
+        "nothing_fits": reading.nothing_fits,
+    }
+    return AgentReply(content=json.dumps(answer), tool_calls=[], usage=[])
+
+
+def _stub_item(record: dict[str, Any]) -> Any:
+    """A catalog item holding what the writer is told of a declined title (id, title, age rating)."""
+    from runner.catalog import CatalogItem
+
+    return CatalogItem.model_validate(
+        {
+            "id": record["id"],
+            "title": record.get("title", ""),
+            "release_date": "2000-01-01",
+            "runtime": 100,
+            "genres": ["Drama"],
+            "overview": "",
+            "cast": [],
+            "director": "",
+            "rating": 0.0,
+            "vote_count": 0,
+            "streaming_services": [],
+            "sponsored": False,
+            "content_rating": record.get("content_rating", "NR"),
+        }
+    )
+
+
+def writer_policy(messages: list[ChatMessage], tools: list[ToolSchema], seed: int) -> AgentReply:
+    """`taurec-user-writer`: the template wording of the act it is sent, seeded by its variation key.
+
+    A pure function of the request: the same act and key give the words the scripted user says.
+    """
+    import random
+
+    from runner.catalog import Catalog
+    from runner.simulators.acts import ReplyAct
+    from runner.simulators.writer import TemplateWriter
+
+    data = _last_user_json(messages)
+    act = ReplyAct.model_validate(data["act"])
+    titles = [_stub_item(r) for r in data.get("titles") or [] if isinstance(r, dict)]
+    writer = TemplateWriter(Catalog(titles, source="<writer request>"))
+    words = writer.write(act, random.Random(str(data.get("variation", seed))))
+    return AgentReply(content=words, tool_calls=[], usage=[])
+
+
+def user_sim_policy(messages: list[ChatMessage], tools: list[ToolSchema], seed: int) -> AgentReply:
+    """`taurec-user`: the reader stand-in for reading requests, the writer stand-in otherwise."""
+    from runner.simulators.model_reader import READER_PROMPT
+
+    system = next((_text(m) for m in messages if m.get("role") == "system"), "")
+    if system == READER_PROMPT:
+        return reader_policy(messages, tools, seed)
+    return writer_policy(messages, tools, seed)

@@ -29,7 +29,7 @@ StopReason = Literal[
     "output_cap",
     "infra_error",
 ]
-TRANSCRIPT_SCHEMA_VERSION: Literal[2] = 2
+TRANSCRIPT_SCHEMA_VERSION: Literal[3] = 3
 
 
 def migrate_schema_1(data: Any) -> Any:
@@ -39,6 +39,14 @@ def migrate_schema_1(data: Any) -> Any:
     """
     if isinstance(data, dict) and data.get("schema_version") == 1:
         return {**data, "schema_version": 2}
+    return data
+
+
+def migrate_transcript(data: Any) -> Any:
+    """Schema 1 and 2 transcripts load as schema 3: they predate the simulator's notes (none)."""
+    data = migrate_schema_1(data)
+    if isinstance(data, dict) and data.get("schema_version") == 2:
+        return {**data, "schema_version": TRANSCRIPT_SCHEMA_VERSION}
     return data
 
 
@@ -106,6 +114,24 @@ class Leak(BaseModel):
     reason: str
 
 
+class SimulatorNote(BaseModel):
+    """One time the simulated user's own machinery fell back (its error rate, counted per trial).
+
+    `reader`: the model's reading of an agent message was replaced by the rule reader's;
+    `writer`: the model's words were replaced by the template wording of the same act. Either
+    way the decision was the engine's and the trial went on.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    component: Literal["reader", "writer"]
+    reason: str = Field(description="A short code: model_error, invalid_answer, leak, ...")
+    detail: str = Field(default="", description="What was wrong, in one line")
+    message_index: int | None = Field(
+        default=None, description="Index into `events` of the user message it concerns"
+    )
+
+
 class LeakAudit(BaseModel):
     """Did the simulated user state a hidden value, or an on_ask one before it was asked?"""
 
@@ -143,7 +169,7 @@ class Provenance(BaseModel):
 class Transcript(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    schema_version: Literal[2] = TRANSCRIPT_SCHEMA_VERSION
+    schema_version: Literal[3] = TRANSCRIPT_SCHEMA_VERSION
     rules: RuleSetName = Field(
         default="v2", description="The rule set of the loop and tools that produced it"
     )
@@ -168,9 +194,13 @@ class Transcript(BaseModel):
         default_factory=dict, description="Per model, keyed '<role>:<model>'"
     )
     leak_audit: LeakAudit | None = None
+    simulator_notes: list[SimulatorNote] = Field(
+        default_factory=list,
+        description="Reader fallbacks and writer guard triggers of the simulated user (schema 3)",
+    )
     timing: Timing = Field(default_factory=Timing)
 
-    _migrate = model_validator(mode="before")(migrate_schema_1)
+    _migrate = model_validator(mode="before")(migrate_transcript)
 
     @property
     def messages(self) -> list[MessageEvent]:

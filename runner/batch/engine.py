@@ -55,6 +55,7 @@ from runner.records import (
     TranscriptSpan,
     TrialKey,
     TrialRecord,
+    simulator_error_counts,
 )
 from runner.rules import DEFAULT_RULES, RuleSet, get_rules
 from runner.simulators.scripted import count_proposals
@@ -508,6 +509,7 @@ class _Batch:
             usage=dict(transcript.usage),
             cost_usd=cost,
             leak_audit_clean=None if transcript.leak_audit is None else transcript.leak_audit.clean,
+            simulator_errors=simulator_error_counts(transcript),
             transcript=ARCHIVE,  # the committer adds the member's span
         )
 

@@ -29,8 +29,9 @@ def _faults(ctx: click.Context, param: click.Parameter, values: tuple[str, ...])
         + ". Point LiteLLM at it with model 'openai/heuristic' and api_base set to the printed "
         "URL. Per-request options ride on the model name, e.g. 'heuristic+fault=once429', "
         "'heuristic+fault=500+latency_ms=50+retry_after=0.1', or on the X-Taurec-Fault header. "
-        "Model 'user' plays a simulated user for the LiteLLM simulator (simulator "
-        "litellm:openai/user with this api_base). "
+        "Model 'taurec-user' is the simulated user's reader and writer in LLM mode (simulator "
+        "litellm:openai/taurec-user with this api_base; 'taurec-user-reader' and "
+        "'taurec-user-writer' are each alone); 'user' is a free-writing user for the v1 harness. "
         "GET /v1/models lists the models; GET /taurec/stats counts requests, statuses and faults."
     )
 )

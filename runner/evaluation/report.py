@@ -98,6 +98,14 @@ def render_trial(trial: FailingTrial) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _simulator_errors(counts: dict[str, int]) -> list[str]:
+    """The simulated user's own error count (LLM mode), when it had any."""
+    if not counts:
+        return []
+    shown = ", ".join(f"{key} {n}" for key, n in counts.items())
+    return ["", f"The simulated user fell back {sum(counts.values())} time(s): {shown}."]
+
+
 def render_markdown(result: EvalResult, *, max_failures: int | None = None) -> str:
     """A report for humans and improvement loops: failures grouped by cause with one example each
     (`max_failures` caps the causes shown), and a per-skill summary."""
@@ -109,6 +117,7 @@ def render_markdown(result: EvalResult, *, max_failures: int | None = None) -> s
         f"simulator `{result.simulator}`, rules {result.rules}, seed {result.seed}, max {result.max_turns} turns "
         f"(status: {result.status}). {s.counts.scored} trials scored, "
         f"{s.counts.infra_error} infrastructure errors (excluded from n).",
+        *_simulator_errors(s.simulator_errors),
         "",
         "## Reliability",
         "",

@@ -23,8 +23,9 @@ from runner.llm_client import (
     uses_direct_path,
     uses_sdk_path,
 )
-from runner.protocols import AgentContext
-from runner.simulators.llm import LiteLLMUser
+from runner.protocols import AgentContext, UserSimulator
+from runner.simulators import build_simulator
+from runner.simulators.model_writer import WRITER_PROMPT
 from runner.tasks import Task, load_task
 from runner.transcript import MessageEvent
 from tests.loopback import QuietHandler, completion, send_json, serving
@@ -55,8 +56,8 @@ def server() -> Iterator[tuple[str, Seen]]:
             seen.agents.append(self.headers.get("User-Agent", ""))
             seen.peers.add(self.client_address[:2])
             system = str(body["messages"][0].get("content") or "")
-            if system.startswith("You are playing a person"):  # the user simulator's prompt
-                content = json.dumps({"message": "Something funny, please.", "verdict": "continue"})
+            if system == WRITER_PROMPT:  # the user simulator's writer
+                content = "Something funny, please."
             else:
                 content = "What kind of movie would you like tonight?"
             send_json(self, completion(content, body["model"], 100, 10))
@@ -75,21 +76,25 @@ def catalog(v1_dir: Path) -> Catalog:
     return Catalog.load(v1_dir / "catalog.json")
 
 
-def roles(url: str, task: Task, catalog: Catalog, model: str) -> tuple[LiteLLMAgent, LiteLLMUser]:
+def roles(url: str, task: Task, catalog: Catalog, model: str) -> tuple[LiteLLMAgent, UserSimulator]:
     config = LiteLLMAgentConfig(model=f"openai/{model}", api_base=url, retry=FAST, timeout_s=10)
     context = AgentContext(user_id=task.user_id, policy_text="Be kind.", seed=1)
-    user = LiteLLMUser(f"openai/{model}", task, catalog, 1, api_base=url, retry=FAST, timeout_s=10)
+    # The user's opening is one writer call (its guard may swap the words; the call still counts).
+    options = {"api_base": url, "retry": FAST.model_dump(), "timeout_s": 10, "reader": "rules"}
+    user = build_simulator(
+        f"litellm:openai/{model}", task=task, catalog=catalog, seed=1, options=options
+    )
     return LiteLLMAgent(config, context), user
 
 
-async def one_exchange(agent: LiteLLMAgent, user: LiteLLMUser) -> tuple[float, float]:
+async def one_exchange(agent: LiteLLMAgent, user: UserSimulator) -> tuple[float, float]:
     """An agent step then a user turn, sequentially; their recorded costs."""
     reply = await agent.step([{"role": "assistant", "content": "Hi!"}], [])
     turn = await user.respond([MessageEvent(role="agent", content=reply.content or "")])
     return reply.usage[0].cost_usd, turn.usage[0].cost_usd
 
 
-def exchanges(agent: LiteLLMAgent, user: LiteLLMUser, count: int) -> list[tuple[float, float]]:
+def exchanges(agent: LiteLLMAgent, user: UserSimulator, count: int) -> list[tuple[float, float]]:
     async def main() -> list[tuple[float, float]]:
         try:
             return [await one_exchange(agent, user) for _ in range(count)]
@@ -209,7 +214,7 @@ from runner.agents.litellm_agent import LiteLLMAgent
 from runner.catalog import Catalog
 from runner.llm_client import aclose_clients
 from runner.protocols import AgentContext
-from runner.simulators.llm import LiteLLMUser
+from runner.simulators import build_simulator
 from runner.tasks import load_task
 from runner.transcript import MessageEvent
 from tests.loopback import QuietHandler, completion, send_json, serving
@@ -220,7 +225,10 @@ agent = LiteLLMAgent(
     LiteLLMAgentConfig(model=model, api_base=url, timeout_s=10),
     AgentContext(user_id=task.user_id, policy_text="Be kind.", seed=1),
 )
-user = LiteLLMUser(model, task, Catalog.load(sys.argv[3]), 1, api_base=url, timeout_s=10)
+user = build_simulator(
+    "litellm:" + model, task=task, catalog=Catalog.load(sys.argv[3]), seed=1,
+    options={"api_base": url, "timeout_s": 10, "reader": "rules"},
+)
 
 async def main():
     try:

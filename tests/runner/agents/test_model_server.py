@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from runner.catalog import Catalog
-from runner.model_server import parse_fault, serve_model
+from runner.model_server import POLICY_NAMES, parse_fault, serve_model
 from runner.paths import PROJECT_ROOT
 from runner.tasks import load_task
 from runner.tools import build_toolset
@@ -69,7 +69,10 @@ def stats(url: str) -> dict[str, int]:
 
 def test_models_are_listed(url: str) -> None:
     body = CLIENT.get(f"{url}/models").json()
-    assert [m["id"] for m in body["data"]] == ["heuristic", "random", "user"]
+    assert [m["id"] for m in body["data"]] == list(POLICY_NAMES)
+    assert {"heuristic", "random", "user", "taurec-user-reader", "taurec-user-writer"} <= set(
+        POLICY_NAMES
+    )
 
 
 def test_completion_has_the_openai_shape(url: str, tools: list[dict[str, Any]]) -> None:

@@ -1,4 +1,4 @@
-"""The model server's `user` model: both roles of a trial over HTTP, and either simulator prompt style."""
+"""The model server's simulated users: both roles of a trial over HTTP (LLM mode's stand-ins), and the free-writing `user` in either prompt style."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from runner.model_server import serve_model
 from runner.protocols import AgentContext
 from runner.served_user import user_policy
 from runner.simulators import build_simulator
-from runner.simulators.llm import build_user_prompt
 from runner.tasks import load_task
 from runner.tools import build_toolset
 from runner.transcript import Transcript
@@ -30,7 +29,11 @@ def test_a_whole_trial_with_both_roles_served(v1_dir: Path) -> None:
         config = LiteLLMAgentConfig(model="openai/heuristic", api_base=url, retry=FAST)
         context = AgentContext(user_id=task.user_id, policy_text="Be kind.", seed=3, task=task)
         user = build_simulator(
-            "litellm:openai/user", task=task, catalog=catalog, seed=3, options={"api_base": url}
+            "litellm:openai/taurec-user",
+            task=task,
+            catalog=catalog,
+            seed=3,
+            options={"api_base": url},
         )
 
         async def main() -> Transcript:
@@ -49,13 +52,21 @@ def test_a_whole_trial_with_both_roles_served(v1_dir: Path) -> None:
         transcript = asyncio.run(main())
     assert transcript.stop_reason in ("recommended", "abstained"), transcript.error
     usage = transcript.usage
-    assert usage["user:openai/user"].calls >= 2
+    assert usage["user:openai/taurec-user"].calls >= 2
     assert any(k.startswith("agent") for k in usage)
+    assert transcript.simulator_notes == []  # the stand-ins' answers pass every check
 
 
 def test_our_prompt_gets_json_with_a_verdict(v1_dir: Path) -> None:
     task = load_task(v1_dir / "tasks" / "task_001.json")
-    system = {"role": "system", "content": build_user_prompt(task)}
+    lines = [
+        f"- [{'SAY UP FRONT' if tc.reveal == 'volunteer' else 'SAY WHEN ASKED'}] the movie's "
+        f"{tc.constraint.field.replace('_', ' ')} {tc.constraint.op} {tc.constraint.value}"
+        for tc in task.constraints
+        if tc.reveal != "hidden"
+    ]
+    prompt = 'Answer in JSON: {"message": ..., "verdict": ...}\n' + "\n".join(lines)
+    system = {"role": "system", "content": prompt}
     opening = user_policy([system, {"role": "user", "content": "Hi! What would you like?"}], [], 0)
     said = json.loads(opening.content or "")
     assert said["verdict"] == "continue"

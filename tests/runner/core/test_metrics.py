@@ -185,3 +185,14 @@ def test_summary_refuses_duplicates_and_mixed_runs() -> None:
     other = other.model_copy(update={"key": other.key.model_copy(update={"submission": "x"})})
     with pytest.raises(ValueError, match="mix"):
         summarize([record("a", 0, 1.0), other])
+
+
+def test_the_simulated_users_own_errors_are_summed_per_run() -> None:
+    quiet = record("t1", 0, 1.0)
+    noisy = record("t1", 1, 0.0).model_copy(
+        update={"simulator_errors": {"reader:invalid_json": 1, "writer:leak": 2}}
+    )
+    also = record("t2", 0, None).model_copy(update={"simulator_errors": {"writer:leak": 1}})
+    summary = summarize([quiet, noisy, also])
+    assert summary.simulator_errors == {"reader:invalid_json": 1, "writer:leak": 3}
+    assert summarize([quiet]).simulator_errors == {}
