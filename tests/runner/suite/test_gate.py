@@ -104,19 +104,36 @@ def test_a_mixed_task_with_a_big_pool_and_few_winners_passes() -> None:
 
 
 @pytest.mark.parametrize(
-    ("reveal", "constraint", "rule"),
-    [("mixed", SHORT_ASKED, "mixed_pool"), ("hidden", SHORT_HIDDEN, "hidden_pool")],
+    ("reveal", "constraint", "rule", "short", "ceiling"),
+    [
+        ("mixed", SHORT_ASKED, "mixed_pool", 10, "25%"),
+        # A hidden task needs a rarer winner: a guess must seldom land (<= 12.5 %).
+        ("hidden", SHORT_HIDDEN, "hidden_pool", 5, "12%"),
+    ],
 )
 def test_pool_rules_fail_on_too_many_winners_or_too_small_a_pool(
-    reveal: str, constraint: tuple[str, str, Any, str], rule: str
+    reveal: str, constraint: tuple[str, str, Any, str], rule: str, short: int, ceiling: str
 ) -> None:
-    assert audit(task([HORROR, constraint], reveal), world()).passed
+    assert audit(task([HORROR, constraint], reveal), world(short=short, long=40 - short)).passed
     share = audit(task([HORROR, constraint], reveal), world(short=14, long=26))
     assert failed(share) == {rule}
-    assert "more than 25%" in share.failed_checks[0].reason
+    assert f"more than {ceiling}" in share.failed_checks[0].reason
     small = audit(task([HORROR, constraint], reveal), world(short=1, long=6))
     assert failed(small) == {rule}
     assert "only 7 title(s) remain" in small.failed_checks[0].reason
+
+
+def test_a_hidden_constraint_a_decline_cannot_point_at_fails() -> None:
+    # "Not my kind of movie" says nothing about which genre is wanted: not learnable from declines.
+    hidden_genre = ("genres", "contains", "Horror", "hidden")
+    a = audit(task([hidden_genre, SHORT_HIDDEN], "hidden"), world(short=5, long=35))
+    assert "hidden_directional" in failed(a)
+    assert "genres contains 'Horror'" in next(
+        c.reason for c in a.failed_checks if c.rule == "hidden_directional"
+    )
+    assert "hidden_directional" not in failed(
+        audit(task([HORROR, SHORT_HIDDEN], "hidden"), world(short=5, long=35))
+    )
 
 
 def test_hidden_pool_counts_on_ask_constraints_as_stated() -> None:

@@ -116,7 +116,9 @@ def test_policies_bite_on_the_default_snapshot(tasks: list[Task], default_catalo
         < len(report.tasks[t.id].constraint_solutions)
     ]
     assert len(watched_near_miss) >= 10
-    assert len(unavailable_near_miss) >= 25
+    # Five hidden tasks dropped their services so their pools could be big enough for the
+    # hidden-task gate (a winner share <= 12.5 % of >= 8 titles): 23 remain.
+    assert len(unavailable_near_miss) >= 20
 
 
 def test_committed_tasks_are_what_the_generator_writes(
