@@ -21,7 +21,6 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape as xml_escape
 
 import jinja2
 
@@ -30,6 +29,7 @@ from runner.errors import LoadError
 from runner.metrics import PASS_THRESHOLD
 from runner.records import TrialRecord
 from runner.sitegen.cards import Cards, write_cards
+from runner.sitegen.escaping import search_text, xml_text
 from runner.sitegen.inputs import Entry, Run, SiteInputs, SnapshotInfo
 from runner.sitegen.metric_table import METRIC_BY_KEY
 from runner.sitegen.tmdb_terms import redact_record
@@ -205,9 +205,12 @@ def _render_run(index: int) -> RunPages:
         docs.append(
             {
                 "location": page_path(run.slug, run.snapshot, task_id),
-                "title": f"{task_id} · {run.slug} · {run.snapshot}",
-                "text": f"{task_id} {view['name']} · snapshot {run.snapshot} · {view['c']} of "
-                f"{view['n']} trials succeeded · {view['task']['persona']}",
+                # the theme shows these as HTML: escaped like the pages it indexes itself
+                "title": search_text(f"{task_id} · {run.slug} · {run.snapshot}"),
+                "text": search_text(
+                    f"{task_id} {view['name']} · snapshot {run.snapshot} · {view['c']} of "
+                    f"{view['n']} trials succeeded · {view['task']['persona']}"
+                ),
             }
         )
     return RunPages(len(by_task), docs, run.snapshot, sorted(cards.used))
@@ -341,8 +344,7 @@ def add_to_sitemap(out: Path, locations: list[str], site_url: str | None) -> Non
         return
     base = site_url if site_url.endswith("/") else site_url + "/"
     lines = "".join(
-        f"    <url>\n         <loc>{xml_escape(base + loc)}</loc>\n    </url>\n"
-        for loc in locations
+        f"    <url>\n         <loc>{xml_text(base + loc)}</loc>\n    </url>\n" for loc in locations
     )
     text = sitemap.read_text(encoding="utf-8").replace("</urlset>", lines + "</urlset>")
     sitemap.write_text(text, encoding="utf-8")
