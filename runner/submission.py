@@ -17,8 +17,9 @@ from typing import Any, Literal, get_args
 from urllib.parse import urlsplit
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from runner import display_names
 from runner.agent_config import AgentConfig, BuiltinAgentConfig, ToolsetOptions
 from runner.bounded_yaml import YamlLimitError, safe_load_bounded
 from runner.errors import LoadError, describe_validation_error
@@ -58,7 +59,12 @@ class Submission(BaseModel):
 
     schema_version: Literal[1] = SUBMISSION_SCHEMA_VERSION
     slug: str = Field(pattern=SLUG_PATTERN, description="Equals the folder name")
-    display_name: str = Field(min_length=1, max_length=80)
+    display_name: str = Field(
+        min_length=1,
+        max_length=80,
+        description="Shown on the board; NFKC-normalised, no control, invisible or bidi characters, "
+        "and unlike every other entry's name",
+    )
     contact: Contact
     agent: AgentConfig
     tools: ToolsetOptions = Field(default_factory=ToolsetOptions)
@@ -66,6 +72,11 @@ class Submission(BaseModel):
     track: Literal["standard", "custom"] = "standard"
     notes: str = ""
     model: ModelMetadata = Field(default_factory=ModelMetadata)
+
+    @field_validator("display_name")
+    @classmethod
+    def _one_visible_form(cls, value: str) -> str:
+        return display_names.normalize(value)
 
 
 def load_submission(path: Path | str) -> Submission:
@@ -315,6 +326,8 @@ def _describe(item: Any) -> tuple[str, str]:
         return field, f"unknown builtin {got}{hint}; built-ins are {', '.join(_BUILTIN_NAMES)}"
     if kind == "string_pattern_mismatch" and loc == ("slug",):
         return field, f"bad slug {got}: use lowercase letters, digits and single dashes"
+    if kind == "value_error" and "error" in item.get("ctx", {}):
+        return field, f"{item['ctx']['error']} (got: {got})"
     return field, f"{item['msg']} (got: {got})"
 
 
@@ -509,7 +522,40 @@ def check_submission(
         )
     for severity, field, reason in _check_values(raw, hosted_run=hosted_run):
         problems.append(Problem(where, field, reason, severity))  # type: ignore[arg-type]
+    name = raw.get("display_name")
+    if isinstance(name, str):
+        problems += _name_taken(folder, root, name, where)
     return problems
+
+
+def _name_taken(folder: Path, root: Path, name: str, where: str) -> list[Problem]:
+    """The other entries under `root` whose display name reads the same as `name`."""
+    key = display_names.fold(name)
+    if not key or not root.is_dir():
+        return []
+    found = []
+    for other in sorted(root.iterdir()):
+        file = other / SUBMISSION_FILE
+        if other.name == folder.name or other.is_symlink() or not file.is_file():
+            continue
+        if file.is_symlink() or file.stat().st_size > MAX_FILE_BYTES:
+            continue
+        try:
+            theirs = safe_load_bounded(file.read_text(encoding="utf-8"))
+        except (YamlLimitError, yaml.YAMLError, UnicodeDecodeError):
+            continue  # that entry's own check reports it
+        their_name = theirs.get("display_name") if isinstance(theirs, dict) else None
+        if isinstance(their_name, str) and display_names.fold(their_name) == key:
+            found.append(
+                Problem(
+                    where,
+                    "display_name",
+                    f"{name!r} reads the same as {their_name!r}, the display name of "
+                    f"{file} (compared ignoring case, width, invisible characters and "
+                    "look-alike letters); pick a name readers can tell apart",
+                )
+            )
+    return found
 
 
 # --------------------------------------------------------------------------- pull requests

@@ -21,7 +21,7 @@ from runner.submission import (
 GOOD = """\
 schema_version: 1
 slug: {slug}
-display_name: Good agent
+display_name: Good agent {slug}
 contact:
   name: A Submitter
   github: a-submitter
