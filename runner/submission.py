@@ -7,6 +7,7 @@ import difflib
 import ipaddress
 import json
 import math
+import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -24,6 +25,7 @@ from runner.agent_config import AgentConfig, BuiltinAgentConfig, ToolsetOptions
 from runner.bounded_yaml import YamlLimitError, safe_load_bounded
 from runner.errors import LoadError, describe_validation_error
 from runner.ledger import LEDGER_FILE
+from runner.links import linked_paths
 
 SUBMISSION_SCHEMA_VERSION: Literal[1] = 1
 SUBMISSION_FILE = "submission.yaml"
@@ -425,27 +427,21 @@ def _check_values(raw: dict[str, Any], *, hosted_run: bool) -> list[tuple[str, s
     return found
 
 
-def _escapes(path: Path, root: Path) -> bool:
-    try:
-        path.resolve().relative_to(root.resolve())
-    except ValueError:
-        return True
-    return False
-
-
-def _check_folder(folder: Path, submissions_root: Path) -> list[Problem]:
-    """Symlinks leaving `submissions/` and files τ-Rec does not use."""
-    problems: list[Problem] = []
-    for entry in sorted(folder.rglob("*")):
-        relative = entry.relative_to(folder).as_posix()
-        if entry.is_symlink() and _escapes(entry, submissions_root):
-            problems.append(Problem(str(entry), "(path)", "symlink pointing outside submissions/"))
-            continue
-        top = relative.split("/", 1)[0]
-        if top not in (SUBMISSION_FILE, "README.md", "results") and not entry.is_dir():
-            problems.append(
-                Problem(str(entry), "(path)", "file not used by τ-Rec", severity="warning")
-            )
+def _check_folder(folder: Path) -> list[Problem]:
+    """Symlinks and hard links anywhere (one entry must never show another's files) and files
+    τ-Rec does not use."""
+    problems = [Problem(str(path), "(path)", why) for path, why in linked_paths(folder)]
+    if folder.is_symlink():
+        return problems
+    for parent, dirs, files in os.walk(folder):  # never follows a link
+        for name in sorted(files):
+            entry = Path(parent) / name
+            top = entry.relative_to(folder).parts[0]
+            if top not in (SUBMISSION_FILE, "README.md", "results") and not entry.is_symlink():
+                problems.append(
+                    Problem(str(entry), "(path)", "file not used by τ-Rec", severity="warning")
+                )
+        dirs.sort()
     return problems
 
 
@@ -464,15 +460,15 @@ def check_submission(
     where = str(file)
     if not folder.is_dir():
         return [Problem(str(folder), "(path)", "no such submission folder")]
-    problems = _check_folder(folder, root)
-    if folder.is_symlink() and _escapes(folder, root):
-        return [*problems, Problem(str(folder), "(path)", "symlink pointing outside submissions/")]
+    problems = _check_folder(folder)
+    if folder.is_symlink():
+        return problems
     if not file.is_file():
         other = [p.name for p in folder.glob("submission.*")]
         hint = f" (found {', '.join(other)}; rename it)" if other else ""
         return [*problems, Problem(where, "(file)", f"{SUBMISSION_FILE} is missing{hint}")]
-    if file.is_symlink():
-        return [*problems, Problem(where, "(file)", "must be a regular file, not a symlink")]
+    if file.is_symlink() or any(p.file == os.path.abspath(file) for p in problems):
+        return problems  # the link was named above; nothing is read through it
     data = file.read_bytes()
     if len(data) > MAX_FILE_BYTES:
         return [*problems, Problem(where, "(file)", f"larger than {MAX_FILE_BYTES} bytes")]
