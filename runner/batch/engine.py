@@ -401,6 +401,7 @@ class _Batch:
                 seed=seed,
                 task=task,
                 catalog=catalog,
+                entry=plan.entrant.slug,
             )
             entrant = plan.entrant
             if entrant.make_agent is not None:

@@ -11,6 +11,7 @@ from typing import Any
 from runner.agent_config import RetryConfig
 from runner.catalog import Catalog
 from runner.errors import InfraFailure
+from runner.keys import LOCAL_PLACEHOLDER_KEY, simulator_key_env
 from runner.protocols import ModelCall, UserTurn
 from runner.simulators.templates import fmt_number, join_list
 from runner.tasks import Constraint, Task
@@ -183,7 +184,10 @@ class LiteLLMUser:
             kwargs["api_base"] = self._api_base
         if self._temperature is not None:
             kwargs["temperature"] = self._temperature
-        key = os.environ.get(self._api_key_env) if self._api_key_env else None
+        # The key table decides, as for entries: a provider key only on its provider's hosts;
+        # anywhere else an explicit placeholder, so LiteLLM never picks a key up by itself.
+        name = simulator_key_env(self._model, self._api_base, self._api_key_env)
+        key = os.environ.get(name) if name else None
         if self._api_key_env and not key:
             raise InfraFailure(
                 "AuthenticationError",
@@ -191,8 +195,8 @@ class LiteLLMUser:
             )
         if key:
             kwargs["api_key"] = key
-        elif self._api_base and self._api_base.startswith(("http://127.", "http://localhost")):
-            kwargs["api_key"] = "taurec-local"
+        elif name is None:
+            kwargs["api_key"] = LOCAL_PLACEHOLDER_KEY
 
         async def call() -> Any:
             async with asyncio.timeout(self._timeout_s + 5.0):
