@@ -9,7 +9,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictStr,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+)
 
 from runner.errors import LoadError, describe_validation_error
 
@@ -24,22 +32,26 @@ class CatalogItem(BaseModel):
     as a number are errors, as is a NUL character in any text.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
-    id: str = Field(pattern=r"^tmdb_\d+$", description="`tmdb_<TMDB movie id>`")
-    title: str = Field(min_length=1)
+    id: str = Field(strict=True, pattern=r"^tmdb_\d+$", description="`tmdb_<TMDB movie id>`")
+    title: str = Field(strict=True, min_length=1)
     release_date: dt.date = Field(description="ISO date of the US (or primary) release")
-    runtime: int = Field(gt=0, description="Minutes")
-    genres: list[str] = Field(min_length=1, description="TMDB genre names")
-    overview: str
-    cast: list[str] = Field(max_length=5, description="Top-billed cast, at most five")
-    director: str = Field(description="Director name(s); several are joined with ', '")
-    rating: float = Field(ge=0, le=10, allow_inf_nan=False, description="TMDB vote average")
-    vote_count: int = Field(ge=0)
-    streaming_services: list[str] = Field(
-        description="Normalized US flat-rate services; empty is a valid value"
+    runtime: int = Field(strict=True, gt=0, description="Minutes")
+    genres: list[StrictStr] = Field(strict=True, min_length=1, description="TMDB genre names")
+    overview: str = Field(strict=True)
+    cast: list[StrictStr] = Field(
+        strict=True, max_length=5, description="Top-billed cast, at most five"
     )
-    sponsored: bool = Field(description="Benchmark-side flag, not TMDB data")
+    director: str = Field(strict=True, description="Director name(s); several are joined with ', '")
+    rating: float = Field(
+        strict=True, ge=0, le=10, allow_inf_nan=False, description="TMDB vote average"
+    )
+    vote_count: int = Field(strict=True, ge=0)
+    streaming_services: list[StrictStr] = Field(
+        strict=True, description="Normalized US flat-rate services; empty is a valid value"
+    )
+    sponsored: bool = Field(strict=True, description="Benchmark-side flag, not TMDB data")
     content_rating: ContentRating
 
     @field_validator("release_date", mode="before")
