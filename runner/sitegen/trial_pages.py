@@ -16,6 +16,10 @@ import json
 import multiprocessing
 import os
 import shutil
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -216,6 +220,37 @@ def _render_run(index: int) -> RunPages:
     return RunPages(len(by_task), docs, run.snapshot, sorted(cards.used))
 
 
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int) -> None:
+    """Pool initializer: a worker never outlives the build that started it.
+
+    On Linux the kernel sends SIGKILL when the parent dies (prctl PR_SET_PDEATHSIG), whatever
+    killed it (SIGKILL included); elsewhere a daemon thread polls for the parent. A parent that
+    died before this ran is caught by the `getppid` check.
+    """
+    armed = False
+    if sys.platform == "linux":
+        import ctypes
+
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            armed = False
+    if os.getppid() != parent:
+        os._exit(1)
+    if not armed:
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            os._exit(1)
+
+        threading.Thread(target=watch, name="taurec-parent-watch", daemon=True).start()
+
+
 # A picklable call writing files under the staging folder, e.g. (gzip_run, (source, target)).
 FileJob = tuple[Callable[..., None], tuple[Any, ...]]
 
@@ -319,7 +354,10 @@ def start_trial_pages(
         pages = [_render_run(i) for i in range(len(runs))]
         return TrialPages(staging, [], None, pages, job, [], folders or [])
     pool = ProcessPoolExecutor(
-        max_workers=min(count, tasks), mp_context=multiprocessing.get_context("fork")
+        max_workers=min(count, tasks),
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=die_with_parent,
+        initargs=(os.getpid(),),
     )
     # The biggest jobs first, so no worker is left with a long one at the end.
     futures = [pool.submit(_render_run, i) for i in range(len(runs))]
