@@ -9,7 +9,9 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from runner.bounded_yaml import YamlLimitError, safe_load_bounded
 from runner.errors import LoadError, describe_validation_error
+from runner.keys import KeyPolicyError
 from runner.paths import TASKS_DIR, v1_data_dir
 from runner.rules import DEFAULT_RULES, RuleSetName
 
@@ -68,6 +70,12 @@ class LiteLLMSimulator(BaseModel):
 
     def options(self) -> dict[str, Any]:
         return self.model_dump(exclude={"kind", "model"}, exclude_none=True)
+
+    def key_env(self) -> str | None:
+        """The variable the user model may send (see `runner.keys.simulator_key_env`)."""
+        from runner.keys import simulator_key_env
+
+        return simulator_key_env(self.model, self.api_base, self.api_key_env)
 
 
 SimulatorSettings = Annotated[ScriptedSimulator | LiteLLMSimulator, Field(discriminator="kind")]
@@ -217,13 +225,20 @@ def load_board(path: Path | str) -> BoardSettings:
     if len(data) > MAX_BOARD_BYTES:
         raise LoadError(path, [f"larger than {MAX_BOARD_BYTES} bytes"])
     try:
-        raw = yaml.load(data.decode("utf-8"), Loader=_StrictLoader)  # a SafeLoader subclass
+        raw = safe_load_bounded(data.decode("utf-8"), loader=_StrictLoader)
+    except YamlLimitError as exc:
+        raise LoadError(path, [f"refused YAML: {exc}"]) from None
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise LoadError(path, [f"invalid YAML: {exc}"]) from exc
     try:
         settings = BoardSettings.model_validate(raw if raw is not None else {})
     except ValidationError as exc:
         raise LoadError(path, describe_validation_error(exc)) from exc
+    if isinstance(settings.simulator, LiteLLMSimulator):
+        try:
+            settings.simulator.key_env()
+        except KeyPolicyError as exc:
+            raise LoadError(path, [f"simulator.api_key_env: {exc}"]) from None
     if settings.suite not in SUITES and not settings.tasks_dir(path.parent).is_dir():
         raise LoadError(
             path, [f"suite: {settings.suite!r} is neither ours nor v1 nor an existing folder"]

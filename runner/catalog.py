@@ -9,7 +9,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictStr,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+)
 
 from runner.errors import LoadError, describe_validation_error
 
@@ -18,25 +26,53 @@ RESTRICTED_RATINGS: frozenset[str] = frozenset({"R", "NC-17"})
 
 
 class CatalogItem(BaseModel):
-    """One movie. Exactly the v1 fields; a v1 `catalog.json` record loads unchanged."""
+    """One movie. Exactly the v1 fields; a v1 `catalog.json` record loads unchanged.
+
+    Nothing is coerced: `runtime: true`, `rating: "7"`, `sponsored: 1` or a release date given
+    as a number are errors, as is a NUL character in any text.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    id: str = Field(pattern=r"^tmdb_\d+$", description="`tmdb_<TMDB movie id>`")
-    title: str = Field(min_length=1)
+    id: str = Field(strict=True, pattern=r"^tmdb_\d+$", description="`tmdb_<TMDB movie id>`")
+    title: str = Field(strict=True, min_length=1)
     release_date: dt.date = Field(description="ISO date of the US (or primary) release")
-    runtime: int = Field(gt=0, description="Minutes")
-    genres: list[str] = Field(min_length=1, description="TMDB genre names")
-    overview: str
-    cast: list[str] = Field(max_length=5, description="Top-billed cast, at most five")
-    director: str = Field(description="Director name(s); several are joined with ', '")
-    rating: float = Field(ge=0, le=10, description="TMDB vote average")
-    vote_count: int = Field(ge=0)
-    streaming_services: list[str] = Field(
-        description="Normalized US flat-rate services; empty is a valid value"
+    runtime: int = Field(strict=True, gt=0, description="Minutes")
+    genres: list[StrictStr] = Field(strict=True, min_length=1, description="TMDB genre names")
+    overview: str = Field(strict=True)
+    cast: list[StrictStr] = Field(
+        strict=True, max_length=5, description="Top-billed cast, at most five"
     )
-    sponsored: bool = Field(description="Benchmark-side flag, not TMDB data")
+    director: str = Field(strict=True, description="Director name(s); several are joined with ', '")
+    rating: float = Field(
+        strict=True, ge=0, le=10, allow_inf_nan=False, description="TMDB vote average"
+    )
+    vote_count: int = Field(strict=True, ge=0)
+    streaming_services: list[StrictStr] = Field(
+        strict=True, description="Normalized US flat-rate services; empty is a valid value"
+    )
+    sponsored: bool = Field(strict=True, description="Benchmark-side flag, not TMDB data")
     content_rating: ContentRating
+
+    @field_validator("release_date", mode="before")
+    @classmethod
+    def _iso_date_text(cls, value: object) -> object:
+        """JSON has no dates: an ISO `YYYY-MM-DD` string (or a date, from Python) and nothing else."""
+        if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+            return value
+        if not isinstance(value, str):
+            raise ValueError(f"must be an ISO date string YYYY-MM-DD, not {type(value).__name__}")
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            raise ValueError(f"{value!r} is not an ISO date YYYY-MM-DD") from None
+
+    @field_validator("id", "title", "overview", "director", "genres", "cast", "streaming_services")
+    @classmethod
+    def _no_nul(cls, value: str | list[str]) -> str | list[str]:
+        if any("\x00" in v for v in ([value] if isinstance(value, str) else value)):
+            raise ValueError("contains a NUL character")
+        return value
 
     @field_validator("genres", "cast", "streaming_services")
     @classmethod

@@ -21,6 +21,17 @@ class LoadError(TaurecError):
         joined = "\n".join(f"  - {p}" for p in problems)
         super().__init__(f"{self.path}: {len(problems)} problem(s)\n{joined}")
 
+    def __reduce__(self) -> tuple[type[LoadError], tuple[str, list[str]]]:
+        # Rebuilt from its own fields, so it crosses a process pool as itself (the default
+        # would call LoadError(message) and break the pool instead).
+        return (type(self), (self.path, self.problems))
+
+    def one_line(self) -> str:
+        """`file: problem` when there is one problem, else the full message."""
+        if len(self.problems) == 1 and "\n" not in self.problems[0]:
+            return f"{self.path}: {self.problems[0]}"
+        return str(self)
+
 
 class InfraFailure(TaurecError):
     """A model or endpoint call failed after the retry policy gave up: the trial is an infra error."""

@@ -18,6 +18,7 @@ from runner.errors import TaurecError
 __all__ = [
     "ENTRY_KEY_PREFIX",
     "HOSTED_ENV",
+    "LOCAL_PLACEHOLDER_KEY",
     "OWN_SERVER_ENV",
     "PROVIDER_KEYS",
     "KeyPolicyError",
@@ -33,9 +34,12 @@ __all__ = [
     "is_provider_host",
     "key_problems",
     "provider_of_model",
+    "simulator_key_env",
 ]
 
 ENTRY_KEY_PREFIX = "TAUREC_KEY_"
+# Sent when no secret may go to a host, so a client library never reaches for one by itself.
+LOCAL_PLACEHOLDER_KEY = "taurec-local"
 # Set (to anything but "" or "0") on hosted runs: endpoints on loopback or private addresses refused.
 HOSTED_ENV = "TAUREC_HOSTED"
 # `host:port` of the model server a hosted run starts for its own loopback baselines
@@ -90,6 +94,16 @@ def entry_key_env(slug: str) -> str:
     return ENTRY_KEY_PREFIX + re.sub(r"[^A-Z0-9]", "_", slug.upper())
 
 
+def _own_entry_key(name: str, entry: str | None) -> None:
+    """An entry-scoped variable is only ever the entry's own (`entry`: its slug, None when the
+    caller runs no entry, e.g. `taurec trial` on the operator's own config)."""
+    if entry is not None and name != entry_key_env(entry):
+        raise KeyPolicyError(
+            f"{name!r} is another entry's secret: entry {entry!r} may use only "
+            f"{entry_key_env(entry)}"
+        )
+
+
 def provider_of_model(model: str) -> str | None:
     """The provider of a LiteLLM model string (`openai/gpt-5` → openai), None when unknown."""
     if "/" in model:
@@ -110,12 +124,14 @@ def _host(url: str | None) -> str:
     return (urlsplit(url).hostname or "").lower() if url else ""
 
 
-def allowed_key_env(model: str, api_base: str | None, api_key_env: str | None) -> str | None:
+def allowed_key_env(
+    model: str, api_base: str | None, api_key_env: str | None, entry: str | None = None
+) -> str | None:
     """The variable whose value a LiteLLM agent may send (None: send a placeholder, no secret).
 
     A provider variable goes only to its provider's hosts (default endpoint or an `api_base` on
-    one of them); anything else gets only an entry-scoped `TAUREC_KEY_…` variable. Raises
-    KeyPolicyError for every other combination.
+    one of them); anything else gets only the entry-scoped `TAUREC_KEY_…` variable of `entry`
+    (its slug; any such variable when None). Raises KeyPolicyError for every other combination.
     """
     own = _provider_key(model)
     host = _host(api_base)
@@ -129,6 +145,7 @@ def allowed_key_env(model: str, api_base: str | None, api_key_env: str | None) -
             return own.env
         return own.env if own is not None and host in own.hosts else None
     if api_key_env.startswith(ENTRY_KEY_PREFIX):
+        _own_entry_key(api_key_env, entry)
         return api_key_env
     key = PROVIDER_KEYS.get(api_key_env)
     if key is None:
@@ -147,6 +164,17 @@ def allowed_key_env(model: str, api_base: str | None, api_key_env: str | None) -
             f"a custom api_base gets only the entry's {ENTRY_KEY_PREFIX}<SLUG> variable"
         )
     return api_key_env
+
+
+def simulator_key_env(model: str, api_base: str | None, api_key_env: str | None) -> str | None:
+    """The variable a LiteLLM user simulator may send: the same key table as entries (a provider
+    key only to its provider's hosts, None: a placeholder), and never an entry's secret."""
+    if api_key_env is not None and api_key_env.startswith(ENTRY_KEY_PREFIX):
+        raise KeyPolicyError(
+            f"api_key_env {api_key_env!r} is an entry's secret: the user simulator may use only a "
+            "provider key of the key table, on its provider's hosts"
+        )
+    return allowed_key_env(model, api_base, api_key_env)
 
 
 def is_provider_host(model: str, api_base: str) -> bool:
@@ -184,13 +212,14 @@ def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
         return None
 
 
-def check_header_env(header: str, env_name: str) -> None:
-    """An HTTP agent header may carry only an entry-scoped secret, never a provider key."""
+def check_header_env(header: str, env_name: str, entry: str | None = None) -> None:
+    """An HTTP agent header may carry only the entry's own secret, never a provider key."""
     if not env_name.startswith(ENTRY_KEY_PREFIX):
         raise KeyPolicyError(
             f"headers_env.{header} names {env_name!r}: an http agent gets only the entry's "
             f"{ENTRY_KEY_PREFIX}<SLUG> variable"
         )
+    _own_entry_key(env_name, entry)
 
 
 def hosted() -> bool:
@@ -304,15 +333,14 @@ def entry_secret_names(agent: Mapping[str, object], slug: str) -> list[str]:
             str(model),
             base if isinstance(base, str) else None,
             env if isinstance(env, str) else None,
+            entry=slug,
         )
         return [name] if name else []
     if kind == "http":
         headers = agent.get("headers_env")
         names = sorted({str(v) for v in (headers.values() if isinstance(headers, dict) else [])})
         for name in names:
-            check_header_env("(any)", name)
-            if name != entry_key_env(slug):
-                raise KeyPolicyError(f"{name!r} is not this entry's secret {entry_key_env(slug)}")
+            check_header_env("(any)", name, entry=slug)
         return names
     return []
 

@@ -18,6 +18,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from runner.errors import LoadError, TaurecError, describe_validation_error
+from runner.links import refuse_links
 from runner.paths import SUBMISSIONS_DIR
 from runner.records import RunManifest
 from runner.rules import RuleSetName
@@ -68,7 +69,12 @@ def workflow_run_url() -> str | None:
 
 
 def results_digest(folder: Path) -> str:
-    """sha256 of the sorted (relative path, file sha256) list of a results folder."""
+    """sha256 of the sorted (relative path, file sha256) list of a results folder.
+
+    A folder holding (or reached through) a symlink or hard link is refused: the ledger would
+    otherwise vouch for another entry's files.
+    """
+    refuse_links(folder)
     lines = []
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
         relative = path.relative_to(folder).as_posix()

@@ -84,6 +84,9 @@ class AgentContext:
     seed: int
     task: Task | None = None
     catalog: Catalog | None = None
+    # The slug of the entry whose trial this is: its TAUREC_KEY_<SLUG> is the only entry-scoped
+    # secret the agent may send (None: no entry, e.g. `taurec trial` on one's own config).
+    entry: str | None = None
 
 
 @runtime_checkable

@@ -24,6 +24,7 @@ from runner.batch.inputs import resolve_snapshot
 from runner.batch.store import read_manifest, read_trials
 from runner.catalog import Catalog
 from runner.errors import LoadError, TaurecError
+from runner.links import refuse_links
 from runner.paths import SNAPSHOTS_DIR, TASKS_DIR
 from runner.scoring import ScoredTrace, score_trace
 from runner.tasks import Task, load_tasks, suite_digest
@@ -171,6 +172,7 @@ def verify_results(
     and run.json: scores, status, rule set and digests. Inputs that cannot be found or whose
     digests differ raise; disagreements are collected, never stopped at."""
     results_dir = Path(results_dir)
+    refuse_links(results_dir)
     manifest = read_manifest(results_dir)
     if manifest is None:
         raise LoadError(results_dir, ["run.json: missing (not a results folder?)"])

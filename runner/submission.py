@@ -7,6 +7,7 @@ import difflib
 import ipaddress
 import json
 import math
+import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -17,12 +18,14 @@ from typing import Any, Literal, get_args
 from urllib.parse import urlsplit
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from runner import display_names
 from runner.agent_config import AgentConfig, BuiltinAgentConfig, ToolsetOptions
 from runner.bounded_yaml import YamlLimitError, safe_load_bounded
 from runner.errors import LoadError, describe_validation_error
 from runner.ledger import LEDGER_FILE
+from runner.links import linked_paths
 
 SUBMISSION_SCHEMA_VERSION: Literal[1] = 1
 SUBMISSION_FILE = "submission.yaml"
@@ -58,7 +61,12 @@ class Submission(BaseModel):
 
     schema_version: Literal[1] = SUBMISSION_SCHEMA_VERSION
     slug: str = Field(pattern=SLUG_PATTERN, description="Equals the folder name")
-    display_name: str = Field(min_length=1, max_length=80)
+    display_name: str = Field(
+        min_length=1,
+        max_length=80,
+        description="Shown on the board; NFKC-normalised, no control, invisible or bidi characters, "
+        "and unlike every other entry's name",
+    )
     contact: Contact
     agent: AgentConfig
     tools: ToolsetOptions = Field(default_factory=ToolsetOptions)
@@ -66,6 +74,11 @@ class Submission(BaseModel):
     track: Literal["standard", "custom"] = "standard"
     notes: str = ""
     model: ModelMetadata = Field(default_factory=ModelMetadata)
+
+    @field_validator("display_name")
+    @classmethod
+    def _one_visible_form(cls, value: str) -> str:
+        return display_names.normalize(value)
 
 
 def load_submission(path: Path | str) -> Submission:
@@ -315,6 +328,8 @@ def _describe(item: Any) -> tuple[str, str]:
         return field, f"unknown builtin {got}{hint}; built-ins are {', '.join(_BUILTIN_NAMES)}"
     if kind == "string_pattern_mismatch" and loc == ("slug",):
         return field, f"bad slug {got}: use lowercase letters, digits and single dashes"
+    if kind == "value_error" and "error" in item.get("ctx", {}):
+        return field, f"{item['ctx']['error']} (got: {got})"
     return field, f"{item['msg']} (got: {got})"
 
 
@@ -412,27 +427,21 @@ def _check_values(raw: dict[str, Any], *, hosted_run: bool) -> list[tuple[str, s
     return found
 
 
-def _escapes(path: Path, root: Path) -> bool:
-    try:
-        path.resolve().relative_to(root.resolve())
-    except ValueError:
-        return True
-    return False
-
-
-def _check_folder(folder: Path, submissions_root: Path) -> list[Problem]:
-    """Symlinks leaving `submissions/` and files τ-Rec does not use."""
-    problems: list[Problem] = []
-    for entry in sorted(folder.rglob("*")):
-        relative = entry.relative_to(folder).as_posix()
-        if entry.is_symlink() and _escapes(entry, submissions_root):
-            problems.append(Problem(str(entry), "(path)", "symlink pointing outside submissions/"))
-            continue
-        top = relative.split("/", 1)[0]
-        if top not in (SUBMISSION_FILE, "README.md", "results") and not entry.is_dir():
-            problems.append(
-                Problem(str(entry), "(path)", "file not used by τ-Rec", severity="warning")
-            )
+def _check_folder(folder: Path) -> list[Problem]:
+    """Symlinks and hard links anywhere (one entry must never show another's files) and files
+    τ-Rec does not use."""
+    problems = [Problem(str(path), "(path)", why) for path, why in linked_paths(folder)]
+    if folder.is_symlink():
+        return problems
+    for parent, dirs, files in os.walk(folder):  # never follows a link
+        for name in sorted(files):
+            entry = Path(parent) / name
+            top = entry.relative_to(folder).parts[0]
+            if top not in (SUBMISSION_FILE, "README.md", "results") and not entry.is_symlink():
+                problems.append(
+                    Problem(str(entry), "(path)", "file not used by τ-Rec", severity="warning")
+                )
+        dirs.sort()
     return problems
 
 
@@ -451,15 +460,15 @@ def check_submission(
     where = str(file)
     if not folder.is_dir():
         return [Problem(str(folder), "(path)", "no such submission folder")]
-    problems = _check_folder(folder, root)
-    if folder.is_symlink() and _escapes(folder, root):
-        return [*problems, Problem(str(folder), "(path)", "symlink pointing outside submissions/")]
+    problems = _check_folder(folder)
+    if folder.is_symlink():
+        return problems
     if not file.is_file():
         other = [p.name for p in folder.glob("submission.*")]
         hint = f" (found {', '.join(other)}; rename it)" if other else ""
         return [*problems, Problem(where, "(file)", f"{SUBMISSION_FILE} is missing{hint}")]
-    if file.is_symlink():
-        return [*problems, Problem(where, "(file)", "must be a regular file, not a symlink")]
+    if file.is_symlink() or any(p.file == os.path.abspath(file) for p in problems):
+        return problems  # the link was named above; nothing is read through it
     data = file.read_bytes()
     if len(data) > MAX_FILE_BYTES:
         return [*problems, Problem(where, "(file)", f"larger than {MAX_FILE_BYTES} bytes")]
@@ -509,7 +518,40 @@ def check_submission(
         )
     for severity, field, reason in _check_values(raw, hosted_run=hosted_run):
         problems.append(Problem(where, field, reason, severity))  # type: ignore[arg-type]
+    name = raw.get("display_name")
+    if isinstance(name, str):
+        problems += _name_taken(folder, root, name, where)
     return problems
+
+
+def _name_taken(folder: Path, root: Path, name: str, where: str) -> list[Problem]:
+    """The other entries under `root` whose display name reads the same as `name`."""
+    key = display_names.fold(name)
+    if not key or not root.is_dir():
+        return []
+    found = []
+    for other in sorted(root.iterdir()):
+        file = other / SUBMISSION_FILE
+        if other.name == folder.name or other.is_symlink() or not file.is_file():
+            continue
+        if file.is_symlink() or file.stat().st_size > MAX_FILE_BYTES:
+            continue
+        try:
+            theirs = safe_load_bounded(file.read_text(encoding="utf-8"))
+        except (YamlLimitError, yaml.YAMLError, UnicodeDecodeError):
+            continue  # that entry's own check reports it
+        their_name = theirs.get("display_name") if isinstance(theirs, dict) else None
+        if isinstance(their_name, str) and display_names.fold(their_name) == key:
+            found.append(
+                Problem(
+                    where,
+                    "display_name",
+                    f"{name!r} reads the same as {their_name!r}, the display name of "
+                    f"{file} (compared ignoring case, width, invisible characters and "
+                    "look-alike letters); pick a name readers can tell apart",
+                )
+            )
+    return found
 
 
 # --------------------------------------------------------------------------- pull requests

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import math
 from pathlib import Path
 from typing import Any, Literal
 
@@ -86,6 +87,12 @@ class Constraint(BaseModel):
                 f"operator {self.op!r} does not fit {kind} field {self.field!r} (allowed: {allowed})"
             )
         v = self.value
+        numbers = v if isinstance(v, list) else [v]
+        if any(isinstance(x, float) and not math.isfinite(x) for x in numbers):
+            raise ValueError(
+                f"value {v!r} on field {self.field!r}: NaN and infinities are not numbers a "
+                "catalog value can be compared with"
+            )
         ok: bool
         if self.op in ("in", "contains_any"):
             ok = isinstance(v, list) and len(v) > 0

@@ -193,7 +193,7 @@ class HttpAgent:
         headers = {"Content-Type": "application/json", "User-Agent": "taurec-http-agent"}
         secrets: list[str] = []
         for header, env_name in self._config.headers_env.items():
-            check_header_env(header, env_name)
+            check_header_env(header, env_name, entry=self._context.entry)
             value = os.environ.get(env_name)
             if value is None:
                 raise InfraFailure(

@@ -13,6 +13,7 @@ from runner.agent_config import LiteLLMAgentConfig
 from runner.attribution import endpoint_failure, report_infra
 from runner.errors import AgentFailure, InfraFailure
 from runner.keys import (
+    LOCAL_PLACEHOLDER_KEY,
     KeyPolicyError,
     allowed_key_env,
     host_problem,
@@ -38,7 +39,6 @@ from runner.transcript import ComponentSpec
 __all__ = ["LOCAL_PLACEHOLDER_KEY", "LiteLLMAgent"]
 
 # Sent as the key when the key table allows no secret (a custom api_base without TAUREC_KEY_…).
-LOCAL_PLACEHOLDER_KEY = "taurec-local"
 # Slack on top of the client timeout before we stop waiting ourselves.
 _TIMEOUT_SLACK_S = 5.0
 
@@ -111,7 +111,9 @@ class LiteLLMAgent:
             problem = host_problem(config.api_base, hosted_run=hosted_run)
             if problem:
                 raise KeyPolicyError(f"model {config.model}: api_base {problem}")
-        name = allowed_key_env(config.model, config.api_base, config.api_key_env)
+        name = allowed_key_env(
+            config.model, config.api_base, config.api_key_env, entry=self._context.entry
+        )
         if name is None:
             self._key = LOCAL_PLACEHOLDER_KEY
             return self._key

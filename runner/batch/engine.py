@@ -404,6 +404,7 @@ class _Batch:
             seed=seed,
             task=task,
             catalog=catalog,
+            entry=entrant.slug,
         )
         try:
             if entrant.make_agent is not None:

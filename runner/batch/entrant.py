@@ -56,7 +56,17 @@ class Entrant:
 
     @classmethod
     def from_submission(cls, folder: Path, submission: Submission) -> Entrant:
-        """The entrant of a loaded `submission.yaml` whose folder is `folder`."""
+        """The entrant of a loaded `submission.yaml` whose folder is `folder`.
+
+        An agent naming a secret that is not its own (another entry's TAUREC_KEY_…, a provider
+        key for another host) is refused here, before anything runs.
+        """
+        from runner.keys import KeyPolicyError, entry_secret_names
+
+        try:
+            entry_secret_names(submission.agent.model_dump(mode="json"), submission.slug)
+        except KeyPolicyError as exc:
+            raise KeyPolicyError(f"{folder / 'submission.yaml'}: agent: {exc}") from None
         return cls(
             slug=submission.slug,
             results_root=folder / "results",

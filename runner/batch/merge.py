@@ -21,6 +21,7 @@ from runner.batch.store import (
     write_atomic,
 )
 from runner.errors import LoadError, TaurecError
+from runner.links import refuse_links
 from runner.records import RunCounts, RunManifest, RunStatus, TrialRecord
 
 # Fields every shard must agree on; anything else (times, counts, shard, status) may differ.
@@ -155,6 +156,7 @@ def merge_shards(shard_dirs: Sequence[Path | str], out_dir: Path | str) -> Merge
     sources = [Path(d) for d in shard_dirs]
     if not sources:
         raise TaurecError("no shard folder given")
+    refuse_links(*sources, out)  # never read another entry's files, never write through a link
     if (out / MANIFEST_FILE).exists() and out.resolve() not in {s.resolve() for s in sources}:
         sources.append(out)
     manifests: list[tuple[Path, RunManifest]] = []

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from runner.agent_config import (
     AgentConfig,
@@ -106,7 +106,8 @@ async def preflight_entries(
     ):
         import_litellm()  # seconds of import time must not count against the endpoint
     results = await asyncio.gather(
-        *(_probe(config, context, factory) for _, config in probes), return_exceptions=True
+        *(_probe(config, replace(context, entry=slug), factory) for slug, config in probes),
+        return_exceptions=True,
     )
     for (slug, _), result in zip(probes, results, strict=True):
         if isinstance(result, InfraFailure):

@@ -10,7 +10,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 import click
 
-from runner.errors import TaurecError, describe_disk_full, is_disk_full
+from runner.errors import LoadError, TaurecError, describe_disk_full, is_disk_full
 
 # name -> "module:attribute". Modules are imported only when their command runs, so
 # commands that never call a model never pay for importing LiteLLM.
@@ -83,7 +83,7 @@ def main() -> None:
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except TaurecError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"error: {exc.one_line() if isinstance(exc, LoadError) else exc}", err=True)
         sys.exit(2)
     except OSError as exc:
         if not is_disk_full(exc):

@@ -50,9 +50,11 @@ class ModelEndpoint:
         return args
 
     def _api_key(self) -> str:
-        from runner.keys import allowed_key_env
+        from runner.keys import simulator_key_env
 
-        name = allowed_key_env(self.model, self.api_base, self.api_key_env)
+        # The key table decides, as for entries: a provider key only on its provider's hosts,
+        # never an entry's secret; anywhere else the placeholder.
+        name = simulator_key_env(self.model, self.api_base, self.api_key_env)
         if name is None:
             return LOCAL_PLACEHOLDER_KEY
         value = os.environ.get(name)

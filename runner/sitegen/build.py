@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import csv
+import errno
 import hashlib
 import io
 import json
 import logging
 import os
 import shutil
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -238,6 +240,81 @@ def runs_with_trial_pages(inputs: SiteInputs) -> set[tuple[str, str]]:
     }
 
 
+BUILDING_PREFIX = ".{name}.building-"  # + pid: the new site until it is swapped in
+STAGING_PREFIX = ".{name}.trials-"  # + pid: trial pages before they move into the new site
+RETIRED_PREFIX = ".{name}.old-"  # + pid: the previous site while it is swapped out (no renameat2)
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one atomic step (Linux renameat2 RENAME_EXCHANGE); False if unavailable."""
+    if sys.platform != "linux":
+        return False
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    renameat2.argtypes = [
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_uint,
+    ]
+    done = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    if done == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):
+        return False  # an old kernel or a file system without exchange: the two-step fallback
+    raise OSError(code, f"renameat2({a}, {b}): {os.strerror(code)}")
+
+
+def swap_in(new: Path, out: Path) -> None:
+    """Make the complete site in `new` the one at `out`, never leaving `out` missing or half-built."""
+    if not out.exists():
+        new.rename(out)
+        return
+    if _exchange(new, out):
+        shutil.rmtree(new)  # the previous site, now under the temporary name
+        return
+    retired = out.with_name(f"{RETIRED_PREFIX.format(name=out.name)}{os.getpid()}")
+    out.rename(retired)  # a kill from here to the next line is repaired by clear_stale_builds
+    new.rename(retired.with_name(out.name))
+    shutil.rmtree(retired)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def clear_stale_builds(out: Path) -> None:
+    """Remove what killed builds of `out` left beside it (their process is gone): half-built
+    sites and staging folders; a previous site caught mid-swap is put back if `out` is missing."""
+    if not out.parent.is_dir():
+        return
+    prefixes = [p.format(name=out.name) for p in (BUILDING_PREFIX, STAGING_PREFIX, RETIRED_PREFIX)]
+    for path in sorted(out.parent.iterdir()):
+        prefix = next((p for p in prefixes if path.name.startswith(p)), None)
+        pid = path.name[len(prefix) :] if prefix else ""
+        if prefix is None or not pid.isdigit() or _alive(int(pid)):
+            continue
+        if prefix == prefixes[2] and not out.exists():
+            path.rename(out)
+        else:
+            shutil.rmtree(path, ignore_errors=True)
+
+
 def _check_replaceable(out: Path) -> None:
     """Refuse to wipe a folder that is neither empty nor a previous build (e.g. `--out .`)."""
     if not out.is_dir() or not any(out.iterdir()):
@@ -297,9 +374,14 @@ def build_site(
     out = Path(out)
     if out.exists():
         _check_replaceable(out)
+    clear_stale_builds(out)
+    # The whole site is built into a sibling folder and swapped in at the end, so OUT is always
+    # a complete site: the previous one until the swap, the new one after (a killed build
+    # leaves OUT as it was; the next build clears what it left).
+    building = out.with_name(f"{BUILDING_PREFIX.format(name=out.name)}{os.getpid()}")
     # Trial pages and the runs' gzipped JSONL are written by worker processes while mkdocs
-    # builds the rest, into a staging folder moved into OUT afterwards.
-    staging = out.with_name(f".{out.name}.trials-{os.getpid()}")
+    # builds the rest, into a staging folder moved into the new site afterwards.
+    staging = out.with_name(f"{STAGING_PREFIX.format(name=out.name)}{os.getpid()}")
     staged = start_trial_pages(
         environment(site_dir / "templates"),
         inputs,
@@ -310,21 +392,21 @@ def build_site(
         folders=[RAW_DIR],
     )
     try:
-        if out.exists():
-            shutil.rmtree(out)
-        run_mkdocs(config_file or PROJECT_ROOT / "mkdocs.yml", docs, out, site_url)
+        run_mkdocs(config_file or PROJECT_ROOT / "mkdocs.yml", docs, building, site_url)
         timings["mkdocs"] = time.perf_counter() - start
         start = time.perf_counter()
-        trial_pages = staged.finish(out, site_url)
+        trial_pages = staged.finish(building, site_url)
+        timings["trial pages"] = time.perf_counter() - start
+        size = measure(building)
+        enforce_budget(size, max_size_mb, out)  # an oversized build never replaces the site
+        swap_in(building, out)
     except BaseException:
         staged.abandon()
+        shutil.rmtree(building, ignore_errors=True)
         raise
-    timings["trial pages"] = time.perf_counter() - start
-    size = measure(out)
     if scratch:  # kept when mkdocs fails, to look at what it refused
         shutil.rmtree(docs)
         shutil.rmtree(bodies_dir(docs), ignore_errors=True)
-    enforce_budget(size, max_size_mb, out)
     return BuildReport(
         out=out,
         docs=docs,

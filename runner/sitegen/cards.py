@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from runner.catalog import CatalogItem
 from runner.search import RESULT_FIELDS
+from runner.sitegen.escaping import html
 from runner.sitegen.inputs import SnapshotInfo
 
 CARDS_DIR = "catalog"
@@ -103,9 +104,9 @@ class Cards:
         try:
             value = json.loads(text)
         except ValueError:
-            return escape(text)
+            return html(text)
         if _MARK in text:  # never let a result forge a card link
-            return escape(json.dumps(value, ensure_ascii=False, indent=2))
+            return html(json.dumps(value, ensure_ascii=False, indent=2))
         pretty = json.dumps(self._compact(value), ensure_ascii=False, indent=2)
 
         def link(match: re.Match[str]) -> str:
@@ -115,7 +116,7 @@ class Cards:
                 what += ": TMDB data, not republished"
             return str(self.link(match.group(1), depth) + Markup(" ({})").format(what))
 
-        return Markup(_MARKER.sub(link, str(escape(pretty))))
+        return Markup(_MARKER.sub(link, str(html(pretty))))
 
 
 def write_cards(env: Any, out: Path, snapshot: SnapshotInfo, ids: set[str], css: list[str]) -> int:

@@ -18,6 +18,7 @@ from runner.batch.store import read_manifest, read_trials
 from runner.catalog import Catalog
 from runner.errors import LoadError
 from runner.ledger import LEDGER_FILE, LedgerEntry, load_ledger, verified_entry
+from runner.links import refuse_links
 from runner.records import RunManifest, TranscriptSpan, TrialRecord
 from runner.rules import DEFAULT_RULES
 from runner.sitegen.trials import read_trials_frame
@@ -148,6 +149,8 @@ def load_entries(
     if not submissions_dir.is_dir():
         notes.append(f"{submissions_dir}: no submissions folder")
         return entries
+    # A linked entry or results folder would show another entry's scores (and badge) as its own.
+    refuse_links(submissions_dir)
     for folder in sorted(p for p in submissions_dir.iterdir() if p.is_dir()):
         if folder.name.startswith((".", "_")):
             continue

@@ -10,7 +10,7 @@ from typing import Any
 import jinja2
 import polars as pl
 import yaml
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from runner.attribution import AGENT_FAILURES, MAX_UNSCORED_SHARE, OUR_FAILURES
 from runner.batch.redact import redact_config
@@ -33,6 +33,7 @@ from runner.sitegen import charts
 from runner.sitegen.aggregate import Aggregates
 from runner.sitegen.bounds import RawLinks, paged_runs
 from runner.sitegen.changelog import changelog_view
+from runner.sitegen.escaping import attr_json, finalize, html, html_lines, markdown, script_json
 from runner.sitegen.inputs import (
     SHA256SUMS,
     Entry,
@@ -63,20 +64,18 @@ from runner.submission import SUBMISSION_SCHEMA_VERSION
 DIFF_LIMIT = 25
 
 
-def _nl(value: object) -> Markup:
-    """Escape, then encode newlines as `&#10;` so markdown never sees a blank line in our HTML."""
-    text = str(escape(value))
-    return Markup(text.replace("\r\n", "\n").replace("\n", "&#10;"))
-
-
 def environment(templates: Path) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates)),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
+        finalize=finalize,
     )
-    env.filters["nl"] = _nl
+    # Every filter that prints a stranger's string comes from runner.sitegen.escaping.
+    env.filters["nl"] = html_lines
+    env.filters["md"] = markdown
+    env.filters["tojson"] = attr_json
     used: set[str] = set()
 
     def use_chart(chart: charts.Chart) -> str:
@@ -87,7 +86,6 @@ def environment(templates: Path) -> jinja2.Environment:
     env.globals["charts_used"] = used
     env.globals["complexities"] = charts.COMPLEXITY_ORDER
     env.globals["reveals"] = charts.REVEAL_ORDER
-    env.policies["json.dumps_kwargs"] = {"sort_keys": True, "ensure_ascii": True}
     return env
 
 
@@ -103,7 +101,7 @@ class PageWriter:
         """The shared spec of every chart kind the pages used, as one script (works from file://)."""
         used = sorted(self.env.globals["charts_used"])  # type: ignore[call-overload]
         specs = {key: charts.TEMPLATES[key] for key in used}
-        text = json.dumps(specs, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        text = script_json(specs)
         path = self.docs / target
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(f"window.taurecChartSpecs = {text};\n", encoding="utf-8")
@@ -161,7 +159,7 @@ def _task_rows(run: Run, per_task: pl.DataFrame, trial_pages: bool) -> list[dict
         href = f"../trials/{run.slug}/{run.snapshot}/{task_id}.html"
         chip = _CHIP_LINK if trial_pages else _CHIP_TEXT
         # task ids are checked names ([A-Za-z0-9_.-]); escaped anyway, as everything printed
-        by_task.setdefault(task_id, []).append(chip.format(s=state, h=escape(href), i=index))
+        by_task.setdefault(task_id, []).append(chip.format(s=state, h=html(href), i=index))
     return [
         {
             "task_id": t["task_id"],

@@ -53,6 +53,20 @@ from runner.transcript import (
 
 XSS_NAME = "<script>alert(1)</script>"
 XSS_MESSAGE = "<img src=x onerror=alert(1)>"
+# `SynthSpec(hostile=True)`: strings aimed at each context the site prints into (HTML text and
+# attributes, <script>, Markdown, the search index); entry 1 carries them everywhere it can.
+HOSTILE_NAME = "</script><script>alert(1)</script><img src=x onerror=alert(2)>"
+# Entry 0's name under `hostile`: a Markdown link with attributes, for the Markdown pages.
+HOSTILE_MARKDOWN_NAME = "x](javascript:alert(5)){: onclick=alert(8) } [y"
+HOSTILE_STRINGS = (
+    HOSTILE_NAME,
+    '"><svg onload=alert(3)>',
+    "' onmouseover='alert(4)' x='",
+    "[click me](javascript:alert(5)) <a href=javascript:alert(6)>link</a>",
+    "\n\n<img src=y onerror=alert(7)>\n\n# heading\n\n- item",
+    '{: onclick="alert(8)" } <!-- <style>body{display:none}</style>',
+    "\u2028</textarea><iframe srcdoc='<script>alert(9)</script>'></iframe>",
+)
 # Pasted into a LiteLLM entry's extra_body under secret-like names: the site must never show it.
 PLANTED_SECRET = "sk-synth-planted-0123456789abcdef"
 
@@ -89,6 +103,7 @@ class SynthSpec:
     verified_entries: set[int] = field(default_factory=lambda: {0})
     transcript_snapshots: int | None = None  # transcripts for the last N snapshots only (None: all)
     reference_entries: tuple[str, ...] = ()  # built-in reference agents added after the entries
+    hostile: bool = False  # entry 1 carries HOSTILE_STRINGS in every field a stranger controls
 
 
 @dataclass
@@ -261,6 +276,7 @@ def _transcript(
     error: InfraError | None,
     latencies: list[float],
     items: list[CatalogItem],
+    hostile: bool = False,
 ) -> Transcript:
     """A trial as the real tools would have logged it: search records and metadata of the catalog."""
     by_id = {item.id: item for item in items}
@@ -282,6 +298,7 @@ def _transcript(
             + "\n\nAlso: any rating limits?",
         ),
         MessageEvent(role="user", content="Netflix and Hulu. Nothing rated NC-17."),
+        *(_hostile_events() if hostile else []),
         ToolCallEvent(
             call_id="c2",
             name="get_metadata",
@@ -337,6 +354,25 @@ def _transcript(
         leak_audit=audit,
         timing=Timing(step_latencies_s=latencies, wall_time_s=round(sum(latencies), 3)),
     )
+
+
+def _hostile_events() -> list[MessageEvent | ToolCallEvent]:
+    """Each hostile string as an agent message, a user message, tool arguments and a result."""
+    events: list[MessageEvent | ToolCallEvent] = []
+    for n, text in enumerate(HOSTILE_STRINGS):
+        events += [
+            MessageEvent(role="agent", content=text),
+            MessageEvent(role="user", content=text),
+            ToolCallEvent(
+                call_id=f"h{n}",
+                name="search_catalog",
+                arguments={"query": text, text: text},
+                result=json.dumps({"error": text}, ensure_ascii=False),
+                is_error=True,
+            ),
+            ToolCallEvent(call_id=f"r{n}", name="get_metadata", raw_arguments=text, result=text),
+        ]
+    return events
 
 
 def _entry_results(
@@ -438,7 +474,17 @@ def _entry_results(
             probe = spec.xss_probes and index == 1 and t_index == 0 and trial == 0
             if keep:
                 transcript = _transcript(
-                    task, trial, seed, agent, rec, rng, probe, error, latencies, items
+                    task,
+                    trial,
+                    seed,
+                    agent,
+                    rec,
+                    rng,
+                    probe,
+                    error,
+                    latencies,
+                    items,
+                    hostile=spec.hostile and index == 1,
                 )
                 (folder / name).write_bytes(
                     gzip.compress(transcript.model_dump_json().encode(), mtime=0)
@@ -559,6 +605,11 @@ def synthesize(root: Path, spec: SynthSpec | None = None) -> SynthWorld:
         else:
             agent_cfg = {"kind": "builtin", "name": "heuristic"}
         display = XSS_NAME if spec.xss_probes and index == 1 else f"Synthetic agent {index:03d}"
+        hostile = spec.hostile and index == 1
+        if hostile:
+            display = HOSTILE_NAME
+        elif spec.hostile and index == 0:
+            display = HOSTILE_MARKDOWN_NAME
         if reference:
             display = f"{reference.capitalize()} (reference)"
         cutoff = dt.date(2026, 10, 15) if index % 4 == 3 else dt.date(2025, 6, 1)
@@ -566,12 +617,17 @@ def synthesize(root: Path, spec: SynthSpec | None = None) -> SynthWorld:
             "schema_version": 1,
             "slug": slug,
             "display_name": display,
-            "contact": {"name": f"Team {index}", "organization": f"Lab {index % 7}"},
+            "contact": {
+                "name": HOSTILE_STRINGS[1] if hostile else f"Team {index}",
+                "organization": HOSTILE_STRINGS[2] if hostile else f"Lab {index % 7}",
+            },
             "agent": agent_cfg,
             "tools": {"filter_catalog": index % 5 == 4},
             "trials": spec.trials,
             "track": "custom" if index % 5 == 4 else "standard",
-            "notes": "Synthesized for tests." if index != 1 else XSS_MESSAGE,
+            "notes": "\n\n".join(HOSTILE_STRINGS)
+            if hostile
+            else ("Synthesized for tests." if index != 1 else XSS_MESSAGE),
             "model": {
                 "training_cutoff": cutoff.isoformat(),
                 "open_weights": index % 2 == 0,

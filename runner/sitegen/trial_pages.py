@@ -16,12 +16,15 @@ import json
 import multiprocessing
 import os
 import shutil
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape as xml_escape
 
 import jinja2
 
@@ -30,6 +33,7 @@ from runner.errors import LoadError
 from runner.metrics import PASS_THRESHOLD
 from runner.records import TrialRecord
 from runner.sitegen.cards import Cards, write_cards
+from runner.sitegen.escaping import search_text, xml_text
 from runner.sitegen.inputs import Entry, Run, SiteInputs, SnapshotInfo
 from runner.sitegen.metric_table import METRIC_BY_KEY
 from runner.sitegen.tmdb_terms import redact_record
@@ -205,12 +209,46 @@ def _render_run(index: int) -> RunPages:
         docs.append(
             {
                 "location": page_path(run.slug, run.snapshot, task_id),
-                "title": f"{task_id} · {run.slug} · {run.snapshot}",
-                "text": f"{task_id} {view['name']} · snapshot {run.snapshot} · {view['c']} of "
-                f"{view['n']} trials succeeded · {view['task']['persona']}",
+                # the theme shows these as HTML: escaped like the pages it indexes itself
+                "title": search_text(f"{task_id} · {run.slug} · {run.snapshot}"),
+                "text": search_text(
+                    f"{task_id} {view['name']} · snapshot {run.snapshot} · {view['c']} of "
+                    f"{view['n']} trials succeeded · {view['task']['persona']}"
+                ),
             }
         )
     return RunPages(len(by_task), docs, run.snapshot, sorted(cards.used))
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int) -> None:
+    """Pool initializer: a worker never outlives the build that started it.
+
+    On Linux the kernel sends SIGKILL when the parent dies (prctl PR_SET_PDEATHSIG), whatever
+    killed it (SIGKILL included); elsewhere a daemon thread polls for the parent. A parent that
+    died before this ran is caught by the `getppid` check.
+    """
+    armed = False
+    if sys.platform == "linux":
+        import ctypes
+
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            armed = False
+    if os.getppid() != parent:
+        os._exit(1)
+    if not armed:
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            os._exit(1)
+
+        threading.Thread(target=watch, name="taurec-parent-watch", daemon=True).start()
 
 
 # A picklable call writing files under the staging folder, e.g. (gzip_run, (source, target)).
@@ -316,7 +354,10 @@ def start_trial_pages(
         pages = [_render_run(i) for i in range(len(runs))]
         return TrialPages(staging, [], None, pages, job, [], folders or [])
     pool = ProcessPoolExecutor(
-        max_workers=min(count, tasks), mp_context=multiprocessing.get_context("fork")
+        max_workers=min(count, tasks),
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=die_with_parent,
+        initargs=(os.getpid(),),
     )
     # The biggest jobs first, so no worker is left with a long one at the end.
     futures = [pool.submit(_render_run, i) for i in range(len(runs))]
@@ -341,8 +382,7 @@ def add_to_sitemap(out: Path, locations: list[str], site_url: str | None) -> Non
         return
     base = site_url if site_url.endswith("/") else site_url + "/"
     lines = "".join(
-        f"    <url>\n         <loc>{xml_escape(base + loc)}</loc>\n    </url>\n"
-        for loc in locations
+        f"    <url>\n         <loc>{xml_text(base + loc)}</loc>\n    </url>\n" for loc in locations
     )
     text = sitemap.read_text(encoding="utf-8").replace("</urlset>", lines + "</urlset>")
     sitemap.write_text(text, encoding="utf-8")

@@ -1,0 +1,62 @@
+"""The one escaping module: each context's function leaves nothing its reader would act on."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import markdown as python_markdown
+
+from runner.sitegen.escaping import (
+    attr_json,
+    finalize,
+    html,
+    html_lines,
+    markdown,
+    script_json,
+    search_text,
+)
+from runner.sitegen.synth import HOSTILE_MARKDOWN_NAME, HOSTILE_STRINGS
+
+
+def test_script_json_cannot_close_the_script_and_still_parses() -> None:
+    for text in HOSTILE_STRINGS:
+        out = script_json({"name": text})
+        assert "</" not in out
+        assert "<!--" not in out
+        assert "\u2028" not in out
+        assert json.loads(out) == {"name": text}
+
+
+def test_attr_json_survives_either_quote() -> None:
+    out = str(attr_json({"a": "' onmouseover='x' \" b"}))
+    assert "'" not in out
+    assert '"' not in out
+
+
+def test_html_lines_keeps_no_blank_line() -> None:
+    out = str(html_lines("a\n\n<img src=x>\r\nb"))
+    assert "\n" not in out
+    assert "<" not in out
+    assert out.count("&#10;") == 3
+
+
+def test_finalize_escapes_plain_strings_and_keeps_markup() -> None:
+    assert str(finalize("<b>\n")) == "&lt;b&gt;&#10;"
+    assert finalize(html("<i>")) == html("<i>")
+    assert finalize(3) == 3
+
+
+def test_markdown_forms_no_link_attribute_or_html() -> None:
+    for text in (HOSTILE_MARKDOWN_NAME, *HOSTILE_STRINGS):
+        rendered = python_markdown.markdown(
+            f"- [{markdown(text)}](entries/x.md) | {markdown(text)}",
+            extensions=["attr_list", "tables"],
+        )
+        assert re.findall(r"<a\b[^>]*>", rendered) == ['<a href="entries/x.md">'], rendered
+        for tag in ("<img", "<svg", "<script", "<iframe", "<style", "<h1"):
+            assert tag not in rendered, (text, rendered)
+
+
+def test_search_text_is_html_escaped() -> None:
+    assert search_text("<img src=x onerror=alert(1)>") == "&lt;img src=x onerror=alert(1)&gt;"
