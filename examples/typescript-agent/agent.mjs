@@ -205,12 +205,15 @@ export function step(request) {
   const watched = new Set((history.result?.watched ?? []).map((/** @type {{id: string}} */ x) => x.id));
 
   const spoke = messages.slice(1).filter((m) => m.role === "assistant" && m.content);
+  // Three questions a message at most: people answer a few at a time, not a whole form.
   if (spoke.length === 0) {
     return {
       message: "Happy to help! To find the right film: what kind of movie are you in the mood for, "
-        + "how long can it be, does the age rating or how well it is reviewed matter, "
-        + "and which streaming services do you have?",
+        + "how long can it be, and which streaming services do you have?",
     };
+  }
+  if (spoke.length === 1) {
+    return { message: "Thanks! Does the age rating matter, and how well reviewed should it be?" };
   }
   const movies = knownMovies(uses);
   const lastUser = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";

@@ -147,7 +147,10 @@ def test_a_raising_python_agent_gets_its_traceback_with_file_and_line(project: P
         for n, text in enumerate(textwrap.dedent(AGENTS).splitlines(), start=1)
         if "RAISES HERE" in text
     )
-    assert "error raised in a trial: KeyError: agent: 'tmdb_1' — 1 trial(s)" in out
+    # The agent's own exception fails its trial (runner.attribution), with where it was raised.
+    assert (
+        "agent error: AgentRaised.KeyError: the agent raised KeyError: 'tmdb_1' — 1 trial(s)" in out
+    )
     assert f'File "{project / "mistakes.py"}", line {line}, in helper' in out
     assert 'return movies["tmdb_1"]  # RAISES HERE' in out
 
@@ -155,8 +158,8 @@ def test_a_raising_python_agent_gets_its_traceback_with_file_and_line(project: P
 def test_a_dict_reply_is_refused_with_the_fix(project: Path) -> None:
     out = _eval(project, "mistakes:ReturnsDict").stdout
     assert (
-        "TypeError: agent: ReturnsDict.step returned dict, not an AgentReply; fix: "
-        "`return AgentReply(**reply)`"
+        "AgentRaised.TypeError: the agent raised TypeError: ReturnsDict.step returned dict, not an "
+        "AgentReply; fix: `return AgentReply(**reply)`"
     ) in out
 
 

@@ -55,7 +55,7 @@ def test_a_factory_whose_agents_have_a_sync_step_is_refused_at_first_use(
         return _SyncStep()
 
     result = runner.evaluate(make, suite=twenty_tasks, trials=1, tasks=["task_001"])
-    [cause] = [c for c in result.feedback.causes if c.kind == "infra_error"]
+    [cause] = [c for c in result.feedback.causes if c.kind == "agent_error"]
     assert "_SyncStep.step is not async; fix: declare it `async def step(" in cause.label
 
 
@@ -72,8 +72,8 @@ def test_a_dict_reply_fails_its_trial_with_a_one_line_fix(twenty_tasks: Path) ->
     result = runner.evaluate(_DictReply(), suite=twenty_tasks, trials=1, tasks=["task_001"])
     [trial] = result.failures()
     assert trial.error is not None
-    assert trial.error.kind == "TypeError"
+    assert trial.error.kind == "AgentRaised.TypeError"
     assert trial.error.message == (
-        "agent: _DictReply.step returned dict, not an AgentReply; fix: "
+        "the agent raised TypeError: _DictReply.step returned dict, not an AgentReply; fix: "
         "`return AgentReply(**reply)` (from runner.protocols import AgentReply)"
     )

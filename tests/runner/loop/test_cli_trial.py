@@ -14,7 +14,7 @@ def test_trial_prints_a_transcript(v1_dir: Path) -> None:
     args = [
         "trial",
         "--task",
-        "task_006",
+        "task_001",
         "--catalog",
         str(v1_dir),
         "--tasks",

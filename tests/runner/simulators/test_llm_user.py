@@ -196,7 +196,7 @@ def test_a_whole_trial_with_a_leaking_writer_has_no_leak_and_counts_the_catches(
 ) -> None:
     url, handler = planted
     handler.mode = "leaky_writer"
-    task = suite["task_018"]  # the heuristic agent meets two hint declines here (seed 0)
+    task = suite["task_042"]  # the heuristic agent meets two hint declines here (seed 0)
     leaky = trial(task, suite_catalog, "litellm:openai/x", 0, {"api_base": url})
     caught = [n for n in leaky.simulator_notes if n.reason == "leak"]
     assert len(caught) == 2
