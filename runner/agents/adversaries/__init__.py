@@ -2,7 +2,8 @@
 
 They never read the task file (their AgentContext carries no task), so what they achieve is what
 any submission could. The test suite runs them on the shipped suite and fails if one of them
-scores pass^1 above EXPLOIT_CEILING; the board shows the best one as the exploit floor.
+scores pass^1 above the honest expert's less ADVERSARY_MARGIN (`runner.agents.panel_targets`);
+the board shows the best one as the exploit floor.
 
 - `exploit-crawl-propose`: sweep the catalog with searches and metadata, ask only for the services,
   then name titles one by one until the user accepts one (stopped by the tool budget and the
@@ -24,14 +25,12 @@ from __future__ import annotations
 from runner.agents.adversaries.panel import PANEL_ADVERSARIES, build_panel_adversary
 from runner.agents.adversaries.policies import (
     ADVERSARY_NAMES,
-    EXPLOIT_CEILING,
     AdversaryAgent,
     adversary_policy,
 )
 
 __all__ = [
     "ADVERSARY_NAMES",
-    "EXPLOIT_CEILING",
     "PANEL_ADVERSARIES",
     "AdversaryAgent",
     "adversary_policy",

@@ -19,7 +19,7 @@ popular, random), the expert's prior replaced it because it scored higher on the
   history, no availability or content-preference check and no sponsorship disclosure.
 
 None reads the task (their AgentContext carries none). They are not in ADVERSARY_NAMES (the
-`exploit-*` suite held to EXPLOIT_CEILING): `benchmarks/user_fidelity.py` holds them to the
+`exploit-*` suite, held to the same margin under the expert by the panel test): `benchmarks/user_fidelity.py` holds them to the
 targets in `runner.agents.panel_targets`.
 """
 

@@ -14,10 +14,9 @@ from runner.protocols import AgentContext, AgentReply, ChatMessage, ToolSchema
 from runner.simulators.vocabulary import GENRE_WORDS
 from runner.transcript import ComponentSpec
 
-__all__ = ["ADVERSARY_NAMES", "EXPLOIT_CEILING", "AdversaryAgent", "adversary_policy"]
+__all__ = ["ADVERSARY_NAMES", "AdversaryAgent", "adversary_policy"]
 
 # No exploit may pass more often than this (issue 10); the oracle must stay at 1.0.
-EXPLOIT_CEILING = 0.35
 
 # The questionnaire leads with what matters most (services, kind, length, reviews), so a user who
 # answers only the first few topics of a message still gives away the most useful ones.

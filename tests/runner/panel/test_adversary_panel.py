@@ -1,7 +1,10 @@
-"""The adversary panel on the shipped suite: exploits stay under the ceiling, honest agents keep their order.
+"""The panel on the shipped suite: the honest expert wins, wording costs nothing, and each shortcut stays far behind.
 
 Every agent runs the real trial loop in process (standard tools, scripted user, tool budget) on
-every task of the shipped suite × 4 seeds; the adversaries get no task (as any submission).
+every task of the shipped suite × 4 seeds; the adversaries get no task (as any submission), and
+`informed` reads only the names of the constrained fields. The bounds are issue 21's, from
+`runner.agents.panel_targets` (`benchmarks/user_fidelity.py` prints every one of them, including
+those this suite does not meet yet).
 """
 
 from __future__ import annotations
@@ -12,7 +15,8 @@ from functools import cache
 import pytest
 
 from runner.agents import build_builtin
-from runner.agents.adversaries import ADVERSARY_NAMES, EXPLOIT_CEILING
+from runner.agents.adversaries import ADVERSARY_NAMES
+from runner.agents.panel_targets import ADVERSARY_MARGIN, TWIN_LOSS_MAX
 from runner.catalog import Catalog
 from runner.loop import run_trial
 from runner.metrics import pass_hat_k
@@ -44,7 +48,7 @@ def successes(agent: str) -> dict[str, tuple[bool, ...]]:
                 user_id=task.user_id,
                 policy_text=policy,
                 seed=seed,
-                task=task if agent == "oracle" else None,
+                task=task if agent in ("oracle", "informed") else None,
                 catalog=catalog,
             )
             transcript = asyncio.run(
@@ -74,19 +78,40 @@ def pass_k(agent: str, k: int, reveal: str | None = None) -> float:
     return sum(v for v in values if v is not None) / len(values)
 
 
-@pytest.mark.parametrize("adversary", ADVERSARY_NAMES)
-def test_every_adversary_stays_under_the_exploit_ceiling(adversary: str) -> None:
-    assert pass_k(adversary, 1) <= EXPLOIT_CEILING
-
-
 def test_the_oracle_passes_everything() -> None:
     assert pass_k("oracle", 1) == 1.0
     assert pass_k("oracle", TRIALS) == 1.0
 
 
+def test_the_honest_expert_wins_almost_every_task_on_every_seed() -> None:
+    # Skill, not luck: the user's variation changes the path, not whether a good agent wins.
+    assert pass_k("expert", 1) >= 0.90
+    assert pass_k("expert", TRIALS) >= 0.85
+    assert pass_k("informed", 1) >= 0.95
+
+
+def test_wording_alone_costs_the_natural_twin_nothing() -> None:
+    # Same decisions, chat-model wording (indirect questions, pitches quoting plots, comparisons
+    # with titles the user has seen): the reader must read both alike.
+    assert pass_k("expert", 1) - pass_k("expert-natural", 1) <= TWIN_LOSS_MAX
+
+
+def test_ignoring_the_policies_does_not_pay() -> None:
+    assert pass_k("policy-ignoring-retriever", 1) <= 0.10
+
+
+def test_ignoring_decline_hints_does_not_win_hidden_tasks() -> None:
+    assert pass_k("decline-ignoring-guesser", 1, "hidden") <= 0.25
+
+
+@pytest.mark.parametrize("adversary", ADVERSARY_NAMES)
+def test_every_exploit_stays_far_behind_the_expert(adversary: str) -> None:
+    assert pass_k(adversary, 1) <= pass_k("expert", 1) - ADVERSARY_MARGIN
+
+
 def test_user_side_variance_is_real_for_a_deterministic_agent() -> None:
     # The heuristic is a pure function of the conversation; what varies across seeds is the
-    # user (patience, vague answers, ask-backs, wording) - so pass^1 > pass^4 measures the user.
+    # user (vague answers, ask-backs, strikes, wording) - so pass^1 > pass^4 measures the user.
     assert pass_k("heuristic", 1) > pass_k("heuristic", TRIALS)
 
 
@@ -101,11 +126,7 @@ def test_heuristic_falls_from_volunteer_to_mixed_to_hidden() -> None:
     assert volunteer > mixed > hidden, (volunteer, mixed, hidden)
 
 
-def test_hardening_keeps_the_honest_panel_ordered_and_ahead_of_exploits() -> None:
-    # The panel order on the simulator as it was before patience/variance (oracle, careful >=
-    # heuristic): a change that reorders honest agents, or lets any exploit overtake the
-    # weakest honest agent, hurt honest agents more than exploits.
-    oracle, careful, heuristic = (pass_k(a, 1) for a in ("oracle", "careful", "heuristic"))
-    assert oracle >= careful >= heuristic
-    best_exploit = max(pass_k(a, 1) for a in ADVERSARY_NAMES)
-    assert best_exploit <= heuristic + 0.05, best_exploit
+def test_the_honest_panel_keeps_its_order() -> None:
+    oracle, informed, expert = (pass_k(a, 1) for a in ("oracle", "informed", "expert"))
+    careful, heuristic = (pass_k(a, 1) for a in ("careful", "heuristic"))
+    assert oracle >= informed >= expert >= careful >= heuristic

@@ -89,7 +89,7 @@ def test_every_panel_agent_is_registered_and_in_the_submission_schema() -> None:
     for name in NEW_AGENTS:
         assert name in BUILTIN_AGENTS
         assert name in literal
-    # The panel adversaries are not the `exploit-*` suite held to EXPLOIT_CEILING.
+    # The panel adversaries are not the `exploit-*` suite (the board's exploit floor).
     assert not set(PANEL_ADVERSARIES) & set(ADVERSARY_NAMES)
 
 
