@@ -22,6 +22,7 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from runner.agents import build_builtin
 from runner.agents.adversaries import ADVERSARY_NAMES, PANEL_ADVERSARIES
@@ -122,13 +123,44 @@ def _mark(ok: bool) -> str:
     return "✓" if ok else "✗"
 
 
+def _print_reader_figures() -> None:
+    """The user's rule reader on each labelled corpus (corpora/reader/) and on all of them."""
+    from runner.sitegen.pages import reader_accuracy
+
+    scores, total = reader_accuracy()
+    print("simulated user's reader on the labelled corpora (rule reader, offline default)")
+    for name, score in [*scores.items(), ("all", total)]:
+        low_r = min(score.recall.items(), key=lambda kv: kv[1])
+        low_p = min(score.precision.items(), key=lambda kv: kv[1])
+        print(
+            f"  {name:<8} {score.messages:>5} messages  lowest recall {low_r[1]:.3f} ({low_r[0]})  "
+            f"lowest precision {low_p[1]:.3f} ({low_p[0]})  proposed set exact "
+            f"{score.proposals_exact:.3f}  false leaves {score.false_leaves} "
+            f"({score.false_leave_share:.2%})  {'✓' if _reader_ok(score) else '✗'}"
+        )
+    print()
+
+
+def _reader_ok(score: Any) -> bool:
+    return (
+        min(score.recall.values()) >= 0.95
+        and min(score.precision.values()) >= 0.95
+        and score.false_leave_share <= 0.01
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--seeds", type=int, default=4)
     parser.add_argument("--tasks", default="", help="comma-separated task ids (default: all)")
     parser.add_argument("--agents", default="", help="comma-separated agents (default: the panel)")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--no-reader", action="store_true", help="skip the reader's figures on the corpora"
+    )
     args = parser.parse_args()
+    if not args.no_reader:
+        _print_reader_figures()
     _catalog, all_tasks, _policy = _world()
     wanted = [t for t in args.tasks.split(",") if t] or sorted(all_tasks)
     unknown = sorted(set(wanted) - set(all_tasks))

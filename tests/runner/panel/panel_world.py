@@ -1,0 +1,74 @@
+"""The panel's shared world: every agent on the shipped suite x 4 seeds, run once per test process.
+
+Every agent runs the real trial loop in process (standard tools, scripted user, tool budget) on
+every task of the shipped suite × 4 seeds; the adversaries get no task (as any submission), and
+`informed` reads only the names of the constrained fields. The bounds are issue 21's, from
+`runner.agents.panel_targets` (`benchmarks/user_fidelity.py` prints every one of them, including
+those this suite does not meet yet).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from functools import cache
+
+from runner.agents import build_builtin
+from runner.catalog import Catalog
+from runner.loop import run_trial
+from runner.metrics import pass_hat_k
+from runner.paths import POLICY_PATH, SNAPSHOTS_DIR, TASKS_DIR
+from runner.protocols import AgentContext
+from runner.scoring import score_transcript
+from runner.simulators import build_simulator
+from runner.tasks import Task, load_tasks
+from runner.tools import build_toolset
+
+TRIALS = 4
+
+
+@cache
+def _world() -> tuple[Catalog, list[Task], str]:
+    snapshot = sorted(p for p in SNAPSHOTS_DIR.iterdir() if p.is_dir())[-1]
+    return Catalog.load(snapshot), load_tasks(TASKS_DIR), POLICY_PATH.read_text(encoding="utf-8")
+
+
+@cache
+def successes(agent: str) -> dict[str, tuple[bool, ...]]:
+    """Per task id: which of the TRIALS seeds ended with reward 1."""
+    catalog, tasks, policy = _world()
+    out: dict[str, tuple[bool, ...]] = {}
+    for task in tasks:
+        wins = []
+        for seed in range(TRIALS):
+            context = AgentContext(
+                user_id=task.user_id,
+                policy_text=policy,
+                seed=seed,
+                task=task if agent in ("oracle", "informed") else None,
+                catalog=catalog,
+            )
+            transcript = asyncio.run(
+                run_trial(
+                    task=task,
+                    catalog=catalog,
+                    agent=build_builtin(agent, context),
+                    simulator=build_simulator("scripted", task=task, catalog=catalog, seed=seed),
+                    toolset=build_toolset(catalog, task),
+                    seed=seed,
+                    trial_index=seed,
+                )
+            )
+            wins.append(score_transcript(task, transcript, catalog).reward == 1.0)
+        out[task.id] = tuple(wins)
+    return out
+
+
+def pass_k(agent: str, k: int, reveal: str | None = None) -> float:
+    _catalog, tasks, _policy = _world()
+    wanted = {t.id for t in tasks if reveal is None or t.reveal_difficulty == reveal}
+    values = [
+        pass_hat_k(TRIALS, sum(wins), k)
+        for task_id, wins in successes(agent).items()
+        if task_id in wanted
+    ]
+    return sum(v for v in values if v is not None) / len(values)
