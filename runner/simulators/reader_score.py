@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Literal, Protocol, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -31,17 +31,6 @@ CORPUS_NAMES: tuple[str, ...] = ("tuning", "heldout", "final")
 # The snapshot whose titles, ids and people the corpora were written on.
 CORPUS_SNAPSHOT = "2026-11-01"
 
-CORPUS_FIELDS: tuple[str, ...] = (
-    "genres",
-    "runtime",
-    "rating",
-    "vote_count",
-    "content_rating",
-    "streaming_services",
-    "release_date",
-    "cast",
-    "director",
-)
 CorpusField = Literal[
     "genres",
     "runtime",
@@ -53,6 +42,8 @@ CorpusField = Literal[
     "cast",
     "director",
 ]
+# The labelled fields, in the order the scores list them (one definition: the Literal).
+CORPUS_FIELDS: tuple[str, ...] = get_args(CorpusField)
 
 
 class LabelledMessage(BaseModel):
