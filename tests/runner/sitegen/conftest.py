@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from runner.sitegen import BuildReport, build_site
+from runner.sitegen.serve import serving
 from runner.sitegen.synth import SynthSpec, SynthWorld, synthesize
 
 
@@ -46,3 +51,26 @@ def small_site(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
         out=root / "public",
         docs=root / "docs",
     )
+
+
+@pytest.fixture(scope="module")
+def served(small_site: BuildReport) -> Iterator[str]:
+    """The small site on 127.0.0.1, for one test module."""
+    with serving(small_site.out) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium driven by playwright, for one test module (two at once cannot share a
+    thread, so this is never session-wide)."""
+    from .test_browser import CHROMIUM, FLAGS
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} missing: run `make browser-deps` (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield browser
+        browser.close()

@@ -4,7 +4,6 @@ no section lost, no raw Markdown (fences, `title="`) in the text, no code outsid
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +13,6 @@ import yaml
 from runner.paths import PROJECT_ROOT
 from runner.sitegen import BuildReport
 from runner.sitegen.mkdocs_hooks import BODY_KEY, bodies_dir
-from runner.sitegen.serve import serving
-
-from .test_browser import CHROMIUM, FLAGS
 
 pytestmark = pytest.mark.browser
 
@@ -83,24 +79,6 @@ class Source:
 def _pages(site: BuildReport) -> list[Path]:
     """The docs pages: every top-level markdown page (entries and trials are generated views)."""
     return sorted(site.docs.glob("*.md"))
-
-
-@pytest.fixture(scope="module")
-def served(small_site: BuildReport) -> Iterator[str]:
-    with serving(small_site.out) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} missing: run `make browser-deps` (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield browser
-        browser.close()
 
 
 def test_the_readme_links_the_integrate_and_protocol_pages() -> None:
