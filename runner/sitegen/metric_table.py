@@ -191,3 +191,23 @@ TABLE_COLUMNS: tuple[str, ...] = (
     "scored",
     "infra_errors",
 )
+
+# What the board shows before a reader picks columns (the picker above it shows and hides any
+# column, every figure stays one click away). Keys are those of the board's header cells: the
+# metric keys above plus rank, entry, organization, violations, submitted, open_weights, release,
+# simulator and badges. A phone shows the ranking alone; a laptop screen (1366 px) adds what fits
+# beside it without scrolling sideways: the other pass^k, the two scores, latency, cost, the
+# trials that failed on our side (counted and shown, never dropped) and the badges.
+PHONE_COLUMNS: tuple[str, ...] = ("rank", "entry", HEADLINE)
+WIDE_COLUMNS: tuple[str, ...] = (
+    *PHONE_COLUMNS,
+    "organization",
+    "pass_2",
+    "pass_4",
+    "constraint",
+    "policy",
+    "latency",
+    "cost",
+    "infra_errors",
+    "badges",
+)

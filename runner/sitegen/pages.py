@@ -47,7 +47,9 @@ from runner.sitegen.metric_table import (
     METRIC_BY_KEY,
     METRICS,
     PASS_KS,
+    PHONE_COLUMNS,
     TABLE_COLUMNS,
+    WIDE_COLUMNS,
 )
 from runner.sitegen.mkdocs_hooks import bodies_dir
 from runner.sitegen.schema_doc import schema_models
@@ -549,6 +551,8 @@ def render_pages(
         max_unscored=f"{MAX_UNSCORED_SHARE:.0%}",
         headline_k=HEADLINE_K,
         pass_ks=PASS_KS,
+        phone_columns=PHONE_COLUMNS,
+        wide_columns=WIDE_COLUMNS,
     )
     latest = paged_runs(inputs.runs)
     for entry in inputs.entries:

@@ -1,6 +1,6 @@
 // τ-Rec site behaviour: render vega-lite charts from data-spec attributes, sortable tables,
-// and the snapshot selector. Idempotent: runs on DOMContentLoaded and on material's document$
-// (the latter never fires from file://), and marks what it has already set up.
+// the snapshot selector and the board's column picker. Idempotent: runs on DOMContentLoaded and
+// on material's document$ (the latter never fires from file://), and marks what it has already set up.
 (function () {
   "use strict";
 
@@ -181,6 +181,116 @@
     });
   }
 
+  // The column picker of the home page: one labelled checkbox per header cell of the board,
+  // applied to every table of the snapshot views (ranked, unranked, reference). A column's default
+  // comes from its class (taurec-more: picked only; taurec-wide: not on phones); a reader's choices
+  // override it and are kept per screen class (phone or wider) in localStorage, so they survive a
+  // reload and material's instant navigation. Without storage they last for the page.
+  var PHONE = "(max-width: 600px)";
+  var memory = {};
+
+  function screenClass() {
+    return window.matchMedia && window.matchMedia(PHONE).matches ? "phone" : "wide";
+  }
+
+  function loadChoices() {
+    var key = "taurec.columns." + screenClass();
+    try {
+      var stored = JSON.parse(window.localStorage.getItem(key) || "null");
+      if (stored && typeof stored === "object" && !Array.isArray(stored)) return stored;
+    } catch (e) { /* no storage (private mode, some file:// setups): keep it for the page */ }
+    return memory[key] || {};
+  }
+
+  function saveChoices(choices) {
+    var key = "taurec.columns." + screenClass();
+    memory[key] = choices;
+    try {
+      if (Object.keys(choices).length) window.localStorage.setItem(key, JSON.stringify(choices));
+      else window.localStorage.removeItem(key);
+    } catch (e) { /* see loadChoices */ }
+  }
+
+  function columnShown(th, choices) {
+    var key = th.getAttribute("data-key");
+    if (Object.prototype.hasOwnProperty.call(choices, key)) return choices[key] === true;
+    if (th.classList.contains("taurec-more")) return false;
+    return !(th.classList.contains("taurec-wide") && screenClass() === "phone");
+  }
+
+  function columnTables(root) {
+    return Array.prototype.filter.call(root.querySelectorAll(".taurec-snapshot-view table"), function (table) {
+      return table.tHead && table.tHead.querySelector("th[data-key]");
+    });
+  }
+
+  function applyColumns(root) {
+    var choices = loadChoices();
+    columnTables(root).forEach(function (table) {
+      var heads = table.tHead.rows[0].cells;
+      var rows = Array.prototype.slice.call(table.tBodies[0] ? table.tBodies[0].rows : []);
+      for (var i = 0; i < heads.length; i++) {
+        var hide = !columnShown(heads[i], choices);
+        heads[i].hidden = hide;
+        rows.forEach(function (row) { if (row.cells[i]) row.cells[i].hidden = hide; });
+      }
+      table.setAttribute("data-columns", "1");
+    });
+    root.querySelectorAll("details.taurec-columns[data-ready]").forEach(function (picker) {
+      var boxes = picker.querySelectorAll("input[name=column]"), shown = 0;
+      boxes.forEach(function (box) {
+        box.checked = columnShown(box.taurecHead, choices);
+        if (box.checked) shown += 1;
+      });
+      var count = picker.querySelector(".taurec-columns-count");
+      if (count) count.textContent = "(" + shown + " of " + boxes.length + " shown)";
+    });
+  }
+
+  function setUpColumns(root) {
+    var picker = root.querySelector("details.taurec-columns:not([data-ready])");
+    var source = columnTables(root)[0];
+    if (!picker || !source) return;
+    picker.setAttribute("data-ready", "1");
+    var list = picker.querySelector(".taurec-columns-list");
+    Array.prototype.forEach.call(source.tHead.querySelectorAll("th[data-key]"), function (th) {
+      var name = th.cloneNode(true);
+      name.querySelectorAll(".taurec-dir").forEach(function (e) { e.remove(); });
+      var label = root.createElement("label");
+      var box = root.createElement("input");
+      box.type = "checkbox";
+      box.name = "column";
+      box.value = th.getAttribute("data-key");
+      box.taurecHead = th;
+      box.addEventListener("change", function () {
+        var choices = loadChoices();
+        choices[box.value] = box.checked;
+        saveChoices(choices);
+        applyColumns(root);
+      });
+      label.appendChild(box);
+      label.appendChild(root.createTextNode(" " + name.textContent.trim()));
+      list.appendChild(label);
+    });
+    picker.querySelector("button.taurec-columns-all").addEventListener("click", function () {
+      var all = {};
+      picker.querySelectorAll("input[name=column]").forEach(function (box) { all[box.value] = true; });
+      saveChoices(all);
+      applyColumns(root);
+    });
+    picker.querySelector("button.taurec-columns-reset").addEventListener("click", function () {
+      saveChoices({});
+      applyColumns(root);
+    });
+    if (window.matchMedia) {
+      var query = window.matchMedia(PHONE);
+      var again = function () { if (root.contains(picker)) applyColumns(root); };
+      if (query.addEventListener) query.addEventListener("change", again);
+    }
+    applyColumns(root);
+    picker.hidden = false;
+  }
+
   function setUpTrialPage(root) {
     root.querySelectorAll("button.taurec-expand-all:not([data-ready])").forEach(function (button) {
       button.setAttribute("data-ready", "1");
@@ -212,6 +322,7 @@
   function init() {
     setUpTables(document);
     setUpSelector(document);
+    setUpColumns(document);
     setUpTrialPage(document);
     renderCharts(document);
   }
