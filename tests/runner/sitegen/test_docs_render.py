@@ -1,5 +1,7 @@
-"""Every docs page of the built site, in a real Chromium, against the markdown it was built from:
-no section lost, no raw Markdown (fences, `title="`) in the text, no code outside a code block."""
+"""Every docs page of the built site, in a real Chromium at a laptop's and a phone's size, against
+the markdown it was built from: no section lost or hidden, no raw Markdown (fences, `title="`) in
+the text, no code outside a code block, nothing that makes the page scroll sideways, and board
+tables that fit their box with the entry names readable."""
 
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ import yaml
 from runner.paths import PROJECT_ROOT
 from runner.sitegen import BuildReport
 from runner.sitegen.mkdocs_hooks import BODY_KEY, bodies_dir
+
+from .test_browser import VIEWPORTS
 
 pytestmark = pytest.mark.browser
 
@@ -29,7 +33,26 @@ PROSE = """() => {
 }"""
 HEADINGS = """() => [...document.querySelectorAll('article.md-content__inner :is(h1,h2,h3,h4,h5,h6)')]
   .map(h => { const c = h.cloneNode(true); c.querySelectorAll('.headerlink').forEach(a => a.remove());
-              return [h.tagName.toLowerCase(), c.textContent.trim()]; })"""
+              // shown, or in a board snapshot the selector shows
+              const shown = h.getClientRects().length > 0 ||
+                            h.closest('section.taurec-snapshot-view[hidden]') !== null;
+              return [h.tagName.toLowerCase(), c.textContent.trim(), shown]; })"""
+# How the page lays out: its own sideways scroll, and every table of the shown board snapshot
+# (ranked, unranked, reference, exploit floors) against the box it scrolls in; each entry name's
+# width in ems of its own font and its lines against its words (more lines than words = a word
+# broken into pieces).
+LAYOUT = """() => {
+  const doc = document.documentElement;
+  const tables = [...document.querySelectorAll('section.taurec-snapshot-view:not([hidden]) table')]
+    .map(t => ({table: t.className, scroll: t.parentElement.scrollWidth, box: t.parentElement.clientWidth}));
+  const names = [...document.querySelectorAll('section.taurec-snapshot-view:not([hidden]) td.taurec-entry-cell')]
+    .filter(td => td.getClientRects().length)
+    .map(td => { const a = td.querySelector('a'), words = a.textContent.trim().split(/\\s+/).length;
+                 const lines = new Set([...a.getClientRects()].map(r => Math.round(r.top))).size;
+                 return {name: a.textContent, ems: td.clientWidth / parseFloat(getComputedStyle(td).fontSize),
+                         lines, words}; });
+  return {scroll: doc.scrollWidth, width: doc.clientWidth, tables, names};
+}"""
 
 
 def _plain(text: str) -> str:
@@ -93,21 +116,23 @@ def test_the_docs_pages_include_the_hand_written_ones(small_site: BuildReport) -
     assert {"integrations.md", "http-agent-protocol.md", "submit.md", "methodology.md"} <= names
 
 
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda v: f"{v[0]}px")
 def test_every_docs_page_renders_its_sections_and_code(
-    small_site: BuildReport, served: str, chromium: Any
+    small_site: BuildReport, served: str, chromium: Any, viewport: tuple[int, int]
 ) -> None:
     problems: list[str] = []
-    page = chromium.new_page()
+    page = chromium.new_page(viewport={"width": viewport[0], "height": viewport[1]})
     for path in _pages(small_site):
         source = Source(path)
         name = path.with_suffix(".html").name
         page.goto(served + name)
-        rendered = [(tag, text) for tag, text in page.evaluate(HEADINGS)]
-        h2 = {text for tag, text in rendered if tag == "h2"}
+        headings = page.evaluate(HEADINGS)
+        rendered = [(tag, text) for tag, text, _ in headings]
+        h2 = {text for tag, text, shown in headings if tag == "h2" and shown}
         promised = {text for _, text in source.headings}
         for level, text in source.headings:
             if level == 2 and text not in h2:
-                problems.append(f"{name}: section '## {text}' is not an h2 on the page")
+                problems.append(f"{name}: section '## {text}' is not a shown h2 on the page")
         for tag, text in rendered:
             if text not in promised and tag != "h1":
                 problems.append(f"{name}: {tag} {text!r} is no heading of {path.name}")
@@ -121,5 +146,18 @@ def test_every_docs_page_renders_its_sections_and_code(
         blocks = page.locator("article.md-content__inner pre").count()
         if blocks < source.fences:
             problems.append(f"{name}: {source.fences} code blocks in the source, {blocks} shown")
+        layout = page.evaluate(LAYOUT)
+        if layout["scroll"] > layout["width"]:
+            problems.append(
+                f"{name}: the page scrolls sideways ({layout['scroll']} px in {layout['width']})"
+            )
+        for table in layout["tables"]:
+            if table["scroll"] > table["box"]:
+                problems.append(
+                    f"{name}: {table['table']} is {table['scroll']} px in a {table['box']} px box"
+                )
+        for cell in layout["names"]:
+            if cell["ems"] < 10 or cell["lines"] > cell["words"]:
+                problems.append(f"{name}: entry {cell['name']!r} squeezed: {cell}")
     page.close()
     assert not problems, "\n".join(problems)
