@@ -49,6 +49,7 @@ from runner.sitegen.metric_table import (
     PASS_KS,
     PHONE_COLUMNS,
     TABLE_COLUMNS,
+    TABLET_COLUMNS,
     WIDE_COLUMNS,
 )
 from runner.sitegen.mkdocs_hooks import bodies_dir
@@ -552,6 +553,7 @@ def render_pages(
         headline_k=HEADLINE_K,
         pass_ks=PASS_KS,
         phone_columns=PHONE_COLUMNS,
+        tablet_columns=TABLET_COLUMNS,
         wide_columns=WIDE_COLUMNS,
     )
     latest = paged_runs(inputs.runs)

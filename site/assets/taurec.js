@@ -183,14 +183,17 @@
 
   // The column picker of the home page: one labelled checkbox per header cell of the board,
   // applied to every table of the snapshot views (ranked, unranked, reference). A column's default
-  // comes from its class (taurec-more: picked only; taurec-wide: not on phones); a reader's choices
-  // override it and are kept per screen class (phone or wider) in localStorage, so they survive a
-  // reload and material's instant navigation. Without storage they last for the page.
-  var PHONE = "(max-width: 600px)";
+  // comes from its class (taurec-more: picked only; taurec-laptop: not below 1200 px; taurec-wide:
+  // not on phones; the breakpoints are those of taurec.css); a reader's choices override it and are
+  // kept per screen class (phone, tablet, wide) in localStorage, so they survive a reload and
+  // material's instant navigation. Without storage they last for the page.
+  var PHONE = "(max-width: 699px)", TABLET = "(max-width: 1199px)";
   var memory = {};
 
   function screenClass() {
-    return window.matchMedia && window.matchMedia(PHONE).matches ? "phone" : "wide";
+    if (!window.matchMedia) return "wide";
+    if (window.matchMedia(PHONE).matches) return "phone";
+    return window.matchMedia(TABLET).matches ? "tablet" : "wide";
   }
 
   function loadChoices() {
@@ -214,8 +217,10 @@
   function columnShown(th, choices) {
     var key = th.getAttribute("data-key");
     if (Object.prototype.hasOwnProperty.call(choices, key)) return choices[key] === true;
+    var screen = screenClass();
     if (th.classList.contains("taurec-more")) return false;
-    return !(th.classList.contains("taurec-wide") && screenClass() === "phone");
+    if (th.classList.contains("taurec-laptop") && screen !== "wide") return false;
+    return !(th.classList.contains("taurec-wide") && screen === "phone");
   }
 
   function columnTables(root) {
@@ -283,9 +288,11 @@
       applyColumns(root);
     });
     if (window.matchMedia) {
-      var query = window.matchMedia(PHONE);
       var again = function () { if (root.contains(picker)) applyColumns(root); };
-      if (query.addEventListener) query.addEventListener("change", again);
+      [PHONE, TABLET].forEach(function (media) {
+        var query = window.matchMedia(media);
+        if (query.addEventListener) query.addEventListener("change", again);
+      });
     }
     applyColumns(root);
     picker.hidden = false;

@@ -1,6 +1,7 @@
-"""The board as a reader sees it, in a real Chromium: on a laptop (1366×900) the headline pass^k,
-its interval and the badges are in view with nothing to scroll sideways; on a phone (390×844) a
-column picker shows any column the board opens without, and remembers the choice."""
+"""The board as a reader sees it, in a real Chromium: on a laptop (1366×900) and a tablet the
+headline pass^k, its interval and the badges are in view with nothing to scroll sideways; on a
+phone (390×844) a column picker shows any column the board opens without, and remembers the
+choice."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from runner.sitegen.metric_table import HEADLINE, PHONE_COLUMNS, WIDE_COLUMNS
+from runner.sitegen.metric_table import HEADLINE, PHONE_COLUMNS, TABLET_COLUMNS, WIDE_COLUMNS
 
 from .test_browser import Watch
 
@@ -61,6 +62,22 @@ def test_a_laptop_sees_the_headline_its_interval_and_the_badges_without_scrollin
     assert box[0] <= box[1], f"the reference table is {box[0]} px in a {box[1]} px box"
     assert not watch.errors, watch.errors
     assert not watch.external, watch.external
+    watch.page.close()
+
+
+@pytest.mark.parametrize("width", [1024, 768])
+def test_a_tablet_sees_every_pass_k_cost_and_badges_without_scrolling(
+    chromium: Any, served: str, width: int
+) -> None:
+    watch = Watch(chromium, served, (width, 900))
+    table = _open_board(watch, served)
+    assert set(table.evaluate(SHOWN)) == set(TABLET_COLUMNS)
+    for kind in ("board", "reference"):
+        box = watch.page.locator(f"{VIEW} table.taurec-{kind}").evaluate(
+            "t => [t.parentElement.scrollWidth, t.parentElement.clientWidth]"
+        )
+        assert box[0] <= box[1], f"the {kind} table is {box[0]} px in a {box[1]} px box"
+    assert not watch.errors, watch.errors
     watch.page.close()
 
 
