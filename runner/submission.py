@@ -400,6 +400,14 @@ def _check_values(raw: dict[str, Any], *, hosted_run: bool) -> list[tuple[str, s
         model_string = agent.get("model")
         if isinstance(model_string, str) and model_string.strip():
             from runner.model_names import check_model_string
+            from runner.provider_paths import path_problem
+
+            base = agent.get("api_base")
+            base = base if isinstance(base, str) and base else None
+            unbounded = path_problem(model_string, base)
+            if unbounded:
+                at = f" at api_base {base!r}" if base else ""
+                found.append(("error", "agent.model", f"{model_string!r}{at}: {unbounded}"))
 
             for severity, reason in check_model_string(
                 model_string, custom_base=bool(agent.get("api_base"))
