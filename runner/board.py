@@ -239,7 +239,7 @@ def load_board(path: Path | str) -> BoardSettings:
             settings.simulator.key_env()
         except KeyPolicyError as exc:
             raise LoadError(path, [f"simulator.api_key_env: {exc}"]) from None
-        from runner.provider_paths import path_problem
+        from runner.provider_paths import config_problem
 
         user = settings.simulator
         for field, model in (
@@ -247,10 +247,9 @@ def load_board(path: Path | str) -> BoardSettings:
             ("reader_model", user.reader_model),
             ("writer_model", user.writer_model),
         ):
-            problem = path_problem(model, user.api_base) if model else None
+            problem = config_problem(model, user.api_base) if model else None
             if problem:
-                at = f" at api_base {user.api_base!r}" if user.api_base else ""
-                raise LoadError(path, [f"simulator.{field}: {model!r}{at}: {problem}"])
+                raise LoadError(path, [f"simulator.{field}: {problem}"])
     if settings.suite not in SUITES and not settings.tasks_dir(path.parent).is_dir():
         raise LoadError(
             path, [f"suite: {settings.suite!r} is neither ours nor v1 nor an existing folder"]

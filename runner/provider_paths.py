@@ -28,6 +28,7 @@ __all__ = [
     "UNBOUNDED_PROVIDERS",
     "RefusedEndpoint",
     "call_problem",
+    "config_problem",
     "path_problem",
     "prefix_of",
 ]
@@ -99,3 +100,12 @@ def call_problem(model: str, api_base: str | None, *, hosted_run: bool) -> str |
         if address:
             problem = f"api_base {address}"
     return problem
+
+
+def config_problem(model: str, api_base: str | None) -> str | None:
+    """`path_problem` worded for a config: the value it judged, then why (None when allowed)."""
+    problem = path_problem(model, api_base)
+    if problem is None:
+        return None
+    at = f" at api_base {api_base!r}" if api_base else ""
+    return f"{model!r}{at}: {problem}"

@@ -64,7 +64,7 @@ class Entrant:
         """
         from runner.agent_config import LiteLLMAgentConfig
         from runner.keys import KeyPolicyError, entry_secret_names
-        from runner.provider_paths import RefusedEndpoint, path_problem
+        from runner.provider_paths import RefusedEndpoint, config_problem
 
         try:
             entry_secret_names(submission.agent.model_dump(mode="json"), submission.slug)
@@ -72,12 +72,9 @@ class Entrant:
             raise KeyPolicyError(f"{folder / 'submission.yaml'}: agent: {exc}") from None
         agent = submission.agent
         if isinstance(agent, LiteLLMAgentConfig):
-            problem = path_problem(agent.model, agent.api_base)
+            problem = config_problem(agent.model, agent.api_base)
             if problem:
-                at = f" at api_base {agent.api_base!r}" if agent.api_base else ""
-                raise RefusedEndpoint(
-                    f"{folder / 'submission.yaml'}: agent.model: {agent.model!r}{at}: {problem}"
-                )
+                raise RefusedEndpoint(f"{folder / 'submission.yaml'}: agent.model: {problem}")
         return cls(
             slug=submission.slug,
             results_root=folder / "results",

@@ -29,6 +29,7 @@ from runner.attribution import attribute
 from runner.batch.entrant import Entrant
 from runner.board import load_board
 from runner.errors import AgentFailure, InfraFailure, LoadError
+from runner.evaluation import evaluate
 from runner.keys import HOSTED_ENV, OWN_SERVER_ENV, allowed_key_env
 from runner.llm_client import CLIENT_ENV, LEAN_HTTP_ENV, import_litellm, run_closing_clients
 from runner.protocols import AgentContext
@@ -282,6 +283,17 @@ def test_an_unbounded_provider_is_refused_at_its_own_url_too(tmp_path: Path, pre
     assert any(UNBOUNDED_PROVIDERS[prefix] in r for r in reasons), reasons
     with pytest.raises(RefusedEndpoint, match=f"provider {prefix!r} is refused"):
         step(agent(prefix, None))  # refused before any request: no network needed
+
+
+@pytest.mark.parametrize("agent_given", ["config", "string"])
+def test_evaluate_refuses_a_config_it_cannot_bound_before_any_trial(
+    tmp_path: Path, agent_given: str
+) -> None:
+    config = LiteLLMAgentConfig(model="aiohttp_openai/m", api_base="https://models.example.org/v1")
+    source = config if agent_given == "config" else "litellm:aiohttp_openai/m"
+    with pytest.raises(RefusedEndpoint, match=r"agent\.model: 'aiohttp_openai/m'.* is refused"):
+        evaluate(source, trials=1, results=tmp_path / "results", preflight=False)
+    assert not (tmp_path / "results").exists()  # nothing ran, nothing was written
 
 
 @pytest.mark.parametrize("prefix", UNBOUNDED_PROVIDERS)
