@@ -46,7 +46,8 @@ LEAN_HTTP_ENV = "EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER"
 # headers as `extra_headers`, which LiteLLM only hands to the SDK path (the lean path drops them).
 # LiteLLM reads the switch per process, not per call (the call's set-up runs in an executor thread),
 # so the first call to such a provider turns the lean path off for the rest of the process; the SDK
-# path serves every provider, so that direction is always safe.
+# path serves every provider, on a client bounded like the lean one (runner.response_cap), so that
+# direction is always safe.
 SDK_PATH_PROVIDERS = frozenset({"github_copilot"})
 
 # A call's deadline: its client timeout (this when the caller gives none) plus this slack, after
