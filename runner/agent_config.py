@@ -6,6 +6,8 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from runner.provider_paths import CUSTOM_BASE_PROVIDERS
+
 
 class Prices(BaseModel):
     """USD per million tokens, for models LiteLLM has no price for (e.g. a local server)."""
@@ -32,7 +34,12 @@ class LiteLLMAgentConfig(BaseModel):
 
     kind: Literal["litellm"] = "litellm"
     model: str = Field(min_length=1, description="Any LiteLLM model string, e.g. openai/gpt-5-mini")
-    api_base: str | None = Field(default=None, description="Override the provider's base URL")
+    api_base: str | None = Field(
+        default=None,
+        description="Override the provider's base URL. A server of your own (a host that is not "
+        "the provider's) is called only with a prefix whose client τ-Rec bounds: "
+        + ", ".join(f"{p}/" for p in CUSTOM_BASE_PROVIDERS),
+    )
     api_key_env: str | None = Field(
         default=None,
         description="Name of the environment variable that holds the key (never the key itself)",

@@ -239,6 +239,17 @@ def load_board(path: Path | str) -> BoardSettings:
             settings.simulator.key_env()
         except KeyPolicyError as exc:
             raise LoadError(path, [f"simulator.api_key_env: {exc}"]) from None
+        from runner.provider_paths import config_problem
+
+        user = settings.simulator
+        for field, model in (
+            ("model", user.model),
+            ("reader_model", user.reader_model),
+            ("writer_model", user.writer_model),
+        ):
+            problem = config_problem(model, user.api_base) if model else None
+            if problem:
+                raise LoadError(path, [f"simulator.{field}: {problem}"])
     if settings.suite not in SUITES and not settings.tasks_dir(path.parent).is_dir():
         raise LoadError(
             path, [f"suite: {settings.suite!r} is neither ours nor v1 nor an existing folder"]

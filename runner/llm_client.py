@@ -10,8 +10,13 @@ import warnings
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
+from runner.keys import hosted
+from runner.provider_paths import RefusedEndpoint, call_problem
+
 __all__ = [
     "CLIENT_ENV",
+    "DEADLINE_SLACK_S",
+    "DEFAULT_TIMEOUT_S",
     "LEAN_HTTP_ENV",
     "SDK_PATH_PROVIDERS",
     "aclose_clients",
@@ -41,8 +46,14 @@ LEAN_HTTP_ENV = "EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER"
 # headers as `extra_headers`, which LiteLLM only hands to the SDK path (the lean path drops them).
 # LiteLLM reads the switch per process, not per call (the call's set-up runs in an executor thread),
 # so the first call to such a provider turns the lean path off for the rest of the process; the SDK
-# path serves every provider, so that direction is always safe.
+# path serves every provider, on a client bounded like the lean one (runner.response_cap), so that
+# direction is always safe.
 SDK_PATH_PROVIDERS = frozenset({"github_copilot"})
+
+# A call's deadline: its client timeout (this when the caller gives none) plus this slack, after
+# which we stop waiting whatever the client does (a body that drips one byte at a time).
+DEFAULT_TIMEOUT_S = 120.0
+DEADLINE_SLACK_S = 5.0
 
 
 @functools.cache
@@ -99,15 +110,28 @@ def _openai_compatible(model: str, api_base: str) -> bool:
 
 async def chat_completion(**kwargs: Any) -> Any:
     """One chat completion: the direct client's parsed JSON (a dict) for an OpenAI-compatible
-    endpoint, else `litellm.acompletion(**kwargs)` on the path this process uses for that provider."""
-    if uses_direct_path(kwargs["model"], kwargs.get("api_base")):
-        from runner import openai_compat
+    endpoint, else `litellm.acompletion(**kwargs)` on the path this process uses for that provider.
 
-        return await openai_compat.chat_completion(**kwargs)
-    litellm = import_litellm()
-    if uses_sdk_path(kwargs["model"]):
-        os.environ[LEAN_HTTP_ENV] = "False"
-    return await litellm.acompletion(**kwargs)
+    Every call is bounded here, whoever makes it: a provider whose path cannot be bounded, a
+    prefix not allowed at a custom `api_base` and (hosted runs) a loopback or private `api_base`
+    are refused before any request (RefusedEndpoint, runner.provider_paths); the call ends at
+    its `timeout` (DEFAULT_TIMEOUT_S when not given) plus DEADLINE_SLACK_S whatever the client
+    does; the byte cap and no redirects are the clients' own (runner.openai_compat,
+    runner.response_cap)."""
+    model, api_base = kwargs["model"], kwargs.get("api_base")
+    problem = call_problem(model, api_base, hosted_run=hosted())
+    if problem:
+        raise RefusedEndpoint(f"model {model}: {problem}")
+    timeout = kwargs["timeout"] = float(kwargs.get("timeout") or DEFAULT_TIMEOUT_S)
+    async with asyncio.timeout(timeout + DEADLINE_SLACK_S):
+        if uses_direct_path(model, api_base):
+            from runner import openai_compat
+
+            return await openai_compat.chat_completion(**kwargs)
+        litellm = import_litellm()
+        if uses_sdk_path(model):
+            os.environ[LEAN_HTTP_ENV] = "False"
+        return await litellm.acompletion(**kwargs)
 
 
 def response_field(obj: Any, name: str) -> Any:

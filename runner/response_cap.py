@@ -57,9 +57,13 @@ def _bounded(client: httpx.AsyncClient) -> httpx.AsyncClient:
 
 @functools.cache
 def install() -> None:
-    """Make every async HTTP client LiteLLM builds (its own handler: the path every chat call of
-    ours takes) cap the bytes it reads and follow no redirect. Idempotent."""
+    """Make every async HTTP client LiteLLM builds cap the bytes it reads and follow no redirect:
+    its own handler's (most providers) and the one it gives the OpenAI SDK (the SDK path: the
+    `openai` family when the lean switch is off, `azure`, the text-completion providers).
+    Providers that bring a client of their own are not covered: runner.provider_paths refuses
+    them. Idempotent."""
     from litellm.llms.custom_httpx.http_handler import AsyncHTTPHandler
+    from litellm.llms.openai.common_utils import BaseOpenAILLM
 
     create = AsyncHTTPHandler.create_client
 
@@ -68,3 +72,12 @@ def install() -> None:
         return _bounded(create(self, *args, **kwargs))
 
     AsyncHTTPHandler.create_client = create_client  # type: ignore[method-assign]
+
+    sdk_client = BaseOpenAILLM._get_async_http_client
+
+    @functools.wraps(sdk_client)
+    def get_sdk_client(*args: Any, **kwargs: Any) -> httpx.AsyncClient | None:
+        client = sdk_client(*args, **kwargs)
+        return _bounded(client) if client is not None else None
+
+    BaseOpenAILLM._get_async_http_client = staticmethod(get_sdk_client)  # type: ignore[method-assign]

@@ -400,6 +400,12 @@ def _check_values(raw: dict[str, Any], *, hosted_run: bool) -> list[tuple[str, s
         model_string = agent.get("model")
         if isinstance(model_string, str) and model_string.strip():
             from runner.model_names import check_model_string
+            from runner.provider_paths import config_problem
+
+            base = agent.get("api_base")
+            unbounded = config_problem(model_string, base if isinstance(base, str) else None)
+            if unbounded:
+                found.append(("error", "agent.model", unbounded))
 
             for severity, reason in check_model_string(
                 model_string, custom_base=bool(agent.get("api_base"))

@@ -18,6 +18,8 @@ FILES = sorted(WORKFLOWS.glob("*.yml"))
 # Pinned by full commit SHA (a tag can be moved to other code); the tag stays as a comment.
 PINNED = re.compile(r"^[\w.-]+/[\w.-]+(/[\w./-]+)?@[0-9a-f]{40}$")
 USES_LINE = re.compile(r"^\s*(- )?uses: \S+@[0-9a-f]{40} # v\d+\.\d+\.\d+$")
+# A container image pinned by digest (a tag can be re-pushed); the tag stays for reading.
+IMAGE_PINNED = re.compile(r"^[\w./-]+:[\w.-]+@sha256:[0-9a-f]{64}$")
 
 
 def load(name: str) -> dict[str, Any]:
@@ -70,6 +72,32 @@ def test_every_job_is_bounded_and_every_action_pinned(path: Path) -> None:
     for line in path.read_text(encoding="utf-8").splitlines():
         if "uses:" in line and not line.lstrip().startswith("#"):
             assert USES_LINE.match(line), f"{path.name}: {line.strip()} (SHA plus # tag)"
+
+
+def images(workflow: dict[str, Any]) -> list[str]:
+    """Every container image a workflow runs: job containers, service containers, docker:// steps."""
+    found = []
+    for job in workflow["jobs"].values():
+        for box in [job.get("container"), *(job.get("services") or {}).values()]:
+            if box is not None:
+                found.append(str(box["image"] if isinstance(box, dict) else box))
+        for step in job.get("steps", []):
+            if str(step.get("uses", "")).startswith("docker://"):
+                found.append(str(step["uses"]).removeprefix("docker://"))
+    return found
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_every_container_image_is_pinned_by_digest(path: Path) -> None:
+    for image in images(load(path.name)):
+        assert IMAGE_PINNED.match(image), f"{path.name}: {image} (tag@sha256:<index digest>)"
+
+
+def test_the_ci_job_runs_in_a_container() -> None:
+    # The digest rule above has something to hold: the test job's Debian container.
+    assert images(load("ci.yml")) == [
+        "node:20-bookworm@sha256:8f693eaa7e0a8e71560c9a82b55fd54c2ae920a2ba5d2cde28bac7d1c01c9ba5"
+    ]
 
 
 def test_submission_workflow_is_safe_for_forks() -> None:

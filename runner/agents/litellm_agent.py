@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import json
 import os
@@ -14,9 +13,7 @@ from runner.attribution import endpoint_failure, report_infra
 from runner.errors import AgentFailure, InfraFailure
 from runner.keys import (
     LOCAL_PLACEHOLDER_KEY,
-    KeyPolicyError,
     allowed_key_env,
-    host_problem,
     hosted,
     is_provider_endpoint,
 )
@@ -33,14 +30,13 @@ from runner.protocols import (
     ChatMessage,
     ToolSchema,
 )
+from runner.provider_paths import RefusedEndpoint, call_problem
 from runner.retry import call_with_retry, redact_config, shared_rate_limiter
 from runner.transcript import ComponentSpec
 
+# LOCAL_PLACEHOLDER_KEY: sent as the key when the key table allows no secret (a custom api_base
+# without TAUREC_KEY_…).
 __all__ = ["LOCAL_PLACEHOLDER_KEY", "LiteLLMAgent"]
-
-# Sent as the key when the key table allows no secret (a custom api_base without TAUREC_KEY_…).
-# Slack on top of the client timeout before we stop waiting ourselves.
-_TIMEOUT_SLACK_S = 5.0
 
 
 @functools.cache
@@ -107,10 +103,10 @@ class LiteLLMAgent:
         if self._key is not None and not hosted_run:
             return self._key  # the same config and environment: the same decision (per trial)
         config = self._config
-        if config.api_base:
-            problem = host_problem(config.api_base, hosted_run=hosted_run)
-            if problem:
-                raise KeyPolicyError(f"model {config.model}: api_base {problem}")
+        # Refused before the retry policy sees it: a path we cannot bound, a refused address.
+        problem = call_problem(config.model, config.api_base, hosted_run=hosted_run)
+        if problem:
+            raise RefusedEndpoint(f"model {config.model}: {problem}")
         name = allowed_key_env(
             config.model, config.api_base, config.api_key_env, entry=self._context.entry
         )
@@ -157,11 +153,9 @@ class LiteLLMAgent:
         kwargs = self._request(messages, tools)
         api_key = self._api_key()
         kwargs["api_key"] = api_key
-        limit = self._config.timeout_s + _TIMEOUT_SLACK_S
 
-        async def call() -> Any:
-            async with asyncio.timeout(limit):
-                return await chat_completion(**kwargs)
+        async def call() -> Any:  # bounded in chat_completion: path, address, deadline, bytes
+            return await chat_completion(**kwargs)
 
         try:
             response = await call_with_retry(

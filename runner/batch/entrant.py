@@ -59,14 +59,22 @@ class Entrant:
         """The entrant of a loaded `submission.yaml` whose folder is `folder`.
 
         An agent naming a secret that is not its own (another entry's TAUREC_KEY_…, a provider
-        key for another host) is refused here, before anything runs.
+        key for another host), or a LiteLLM provider whose path cannot be bounded where it
+        points (runner.provider_paths), is refused here, before anything runs.
         """
+        from runner.agent_config import LiteLLMAgentConfig
         from runner.keys import KeyPolicyError, entry_secret_names
+        from runner.provider_paths import RefusedEndpoint, config_problem
 
         try:
             entry_secret_names(submission.agent.model_dump(mode="json"), submission.slug)
         except KeyPolicyError as exc:
             raise KeyPolicyError(f"{folder / 'submission.yaml'}: agent: {exc}") from None
+        agent = submission.agent
+        if isinstance(agent, LiteLLMAgentConfig):
+            problem = config_problem(agent.model, agent.api_base)
+            if problem:
+                raise RefusedEndpoint(f"{folder / 'submission.yaml'}: agent.model: {problem}")
         return cls(
             slug=submission.slug,
             results_root=folder / "results",

@@ -17,6 +17,7 @@ from runner.agent_config import BuiltinAgentConfig, HttpAgentConfig, LiteLLMAgen
 from runner.batch.entrant import Entrant, MakeAgent, agent_name
 from runner.errors import TaurecError
 from runner.protocols import Agent, AgentContext, AgentReply, ChatMessage, ToolSchema
+from runner.provider_paths import RefusedEndpoint, config_problem
 from runner.submission import SUBMISSION_FILE
 from runner.transcript import ComponentSpec
 
@@ -170,6 +171,10 @@ def entrant_for(
             agent_args=entrant.agent_args,
         )
     if isinstance(agent, _CONFIG_TYPES):
+        if isinstance(agent, LiteLLMAgentConfig):  # refused before any trial, as a folder is
+            problem = config_problem(agent.model, agent.api_base)
+            if problem:
+                raise RefusedEndpoint(f"agent.model: {problem}")
         name = agent_name(agent)
         args = agent.model_dump(mode="json")
         return Entrant(

@@ -8,7 +8,6 @@ back as `InfraFailure`; the caller decides whether a fallback makes it harmless.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import random
 from dataclasses import dataclass, field
@@ -22,7 +21,6 @@ __all__ = ["LOCAL_PLACEHOLDER_KEY", "MissingKey", "ModelEndpoint"]
 
 # What a server that needs no key gets (never a secret): the same placeholder agents send.
 LOCAL_PLACEHOLDER_KEY = "taurec-local"
-_TIMEOUT_SLACK_S = 5.0
 
 
 class MissingKey(InfraFailure):
@@ -50,8 +48,13 @@ class ModelEndpoint:
         return args
 
     def _api_key(self) -> str:
-        from runner.keys import simulator_key_env
+        from runner.keys import hosted, simulator_key_env
+        from runner.provider_paths import RefusedEndpoint, call_problem
 
+        # The agent's rule: a path we cannot bound or a refused address, before any call.
+        problem = call_problem(self.model, self.api_base, hosted_run=hosted())
+        if problem:
+            raise RefusedEndpoint(f"user model {self.model}: {problem}")
         # The key table decides, as for entries: a provider key only on its provider's hosts,
         # never an entry's secret; anywhere else the placeholder.
         name = simulator_key_env(self.model, self.api_base, self.api_key_env)
@@ -103,9 +106,8 @@ class ModelEndpoint:
         if seed is not None and uses_direct_path(self.model, self.api_base):
             kwargs["seed"] = seed  # an OpenAI-compatible server takes OpenAI's `seed`
 
-        async def call() -> Any:
-            async with asyncio.timeout(self.timeout_s + _TIMEOUT_SLACK_S):
-                return await chat_completion(**kwargs)
+        async def call() -> Any:  # bounded in chat_completion: path, address, deadline, bytes
+            return await chat_completion(**kwargs)
 
         secrets = [] if key == LOCAL_PLACEHOLDER_KEY else [key]
         response = await call_with_retry(

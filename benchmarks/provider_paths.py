@@ -1,0 +1,140 @@
+"""Which client each LiteLLM provider prefix takes at a custom api_base, and whether it is bounded.
+
+For every provider in the installed `litellm.provider_list`, one `litellm.acompletion` (with
+runner.response_cap's bounds installed, as every run has them) against a loopback server that
+answers either a 307 to another path or a 12 MiB chunked body. Printed per prefix: whether the
+call reached the api_base at all, whether it followed the redirect, whether the body was cut at
+the cap, and the seconds it took (a blocking client shows as the deadline overrun). Run it after a
+LiteLLM upgrade and compare with runner/provider_paths.py: a prefix that follows a redirect or
+reads past the cap must stay off CUSTOM_BASE_PROVIDERS (and, if that is true at its provider's
+own URL too, be in UNBOUNDED_PROVIDERS).
+
+Run: ``.venv/bin/python benchmarks/provider_paths.py`` (~2 min; `--lean False` for the OpenAI SDK
+path of the openai family, `--only a,b` for some prefixes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+MiB = 1024 * 1024
+
+
+class _Server:
+    def __init__(self) -> None:
+        self.mode = "redirect"
+        self.paths: list[str] = []
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def _any(self) -> None:
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                server.paths.append(self.path)
+                if self.path.startswith("/elsewhere"):  # reached only by following a redirect
+                    body = b'{"choices": []}'
+                    self.send_response(200)
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                    return
+                if server.mode == "redirect":
+                    self.send_response(307)
+                    self.send_header("Location", f"/elsewhere{self.path}")
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                try:
+                    for data in [b'{"choices":[{"message":{"content":"', *([b"a" * MiB] * 12)]:
+                        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+                    self.wfile.write(b'5\r\n"}}]}\r\n0\r\n\r\n')
+                except OSError:
+                    pass
+                self.close_connection = True
+
+            do_GET = do_POST = _any
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.httpd.server_port}/v1"
+
+
+async def _one(litellm: Any, server: _Server, prefix: str) -> tuple[list[str], str, float]:
+    server.paths = []
+    started = time.monotonic()
+    try:
+        await asyncio.wait_for(
+            litellm.acompletion(
+                model=f"{prefix}/m",
+                messages=[{"role": "user", "content": "hi"}],
+                api_base=server.url,
+                api_key="x",
+                timeout=5,
+                max_retries=0,
+            ),
+            10,
+        )
+        outcome = "answered"
+    except Exception as exc:  # every provider fails in its own way here: record how
+        outcome = f"{type(exc).__name__}: {exc}".replace("\n", " ")[:300]
+    return list(server.paths), outcome, round(time.monotonic() - started, 2)
+
+
+async def _survey(only: list[str] | None) -> list[dict[str, Any]]:
+    from runner.llm_client import aclose_clients, import_litellm
+
+    litellm = import_litellm()
+    server = _Server()
+    names = sorted(str(getattr(p, "value", p)) for p in litellm.provider_list)
+    rows = []
+    for prefix in [n for n in names if not only or n in only]:
+        server.mode = "redirect"
+        redirect_paths, _, _ = await _one(litellm, server, prefix)
+        server.mode = "huge"
+        huge_paths, outcome, seconds = await _one(litellm, server, prefix)
+        reached = bool(redirect_paths or huge_paths)
+        rows.append(
+            {
+                "prefix": prefix,
+                "reaches_api_base": reached,
+                "follows_redirect": any(p.startswith("/elsewhere") for p in redirect_paths),
+                # ResponseTooLarge's own text, or the SDK's wrapping of it ("Connection error").
+                "capped": reached and ("larger than" in outcome or "Connection error" in outcome),
+                "seconds": seconds,
+                "outcome": outcome if reached else outcome[:120],
+            }
+        )
+    await aclose_clients()
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lean", default="True", help="the LiteLLM lean-handler switch")
+    parser.add_argument("--only", default="", help="comma-separated prefixes")
+    args = parser.parse_args()
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    os.environ["EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER"] = args.lean
+    rows = asyncio.run(_survey([p for p in args.only.split(",") if p] or None))
+    for row in rows:
+        print(json.dumps(row, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()
