@@ -368,9 +368,16 @@ def _interview(seen: Seen) -> _Interview:
 # ("I follow one filmmaker's career", "with the grandchildren"): that topic is asked first.
 _TOPIC_CUES: dict[str, re.Pattern[str]] = {
     "content_rating": re.compile(
-        r"(?i)\b(kids?|children|grand(?:kids|children|son|daughter)s?|teens?)\b"
+        r"(?i)\b(kids?|children|grand(?:kids|children|son|daughter)s?|teens?|all ages|"
+        r"suitable for)\b"
     ),
     "people": re.compile(r"(?i)\b(filmmakers?|directors?|actors?|actress(?:es)?|cast)\b"),
+    "release_date": re.compile(
+        r"(?i)\b(just (?:come|came) out|new releases?|latest|recent|keep(?:ing)? up|up to date|"
+        r"(?:which|what) year|"
+        r"behind on|everyone is (?:discussing|talking)|brand[- ]new|this year's|old classics?|"
+        r"from years ago|nostalgi\w*)\b"
+    ),
 }
 
 
@@ -544,6 +551,13 @@ def _genre_penalty(
         tried = set().union(*(set(d.get("genres") or []) for d in off_kind))
         novel = len(genres - tried)
     return penalty, -novel
+
+
+def _full_listing(record: dict[str, Any]) -> bool:
+    """A search result that shows every typed field a check needs (the v2 rules' results)."""
+    return all(
+        k in record for k in ("runtime", "vote_count", "content_rating", "streaming_services")
+    )
 
 
 def _dry(seen: Seen, prefs: Preferences, learned: _Learned) -> bool:
@@ -757,7 +771,22 @@ def expert_policy(
         and str(r["id"]) not in seen.watched
         and str(r["id"]) not in learned.declined
     ]
-    viable = [m for m in (seen.metadata.get(str(r["id"])) for r in pool) if m is not None]
+    # A v2 search result carries every field a check needs but director, cast and the sponsored
+    # flag: with no wish about people it stands in for the metadata, which is then fetched only
+    # for the title about to be proposed (the budget goes to searching, not re-reading).
+    lite = not (
+        prefs.directors
+        or prefs.directors_excluded
+        or prefs.cast_any
+        or prefs.cast_excluded
+        or learned.directors_excluded
+    )
+
+    def record_of(r: dict[str, Any]) -> dict[str, Any] | None:
+        known = seen.metadata.get(str(r["id"]))
+        return known if known is not None or not (lite and _full_listing(r)) else r
+
+    viable = [m for m in (record_of(r) for r in pool) if m is not None]
     viable = [m for m in viable if _fits(m, prefs, learned, seen.watched)]
     # Titles a search for a named person returned are looked at first, then the best reviewed.
     people = {q.lower() for q in prefs.cast_any | prefs.directors}
@@ -768,7 +797,7 @@ def expert_policy(
         for i in ids
     }
     need = sorted(
-        (r for r in pool if str(r["id"]) not in seen.metadata),
+        (r for r in pool if record_of(r) is None),
         key=lambda r: (str(r["id"]) not in named, -float(r.get("rating", 0)), str(r["id"])),
     )
     if need and left > 0 and "get_metadata" in available and len(viable) < 60:
@@ -800,6 +829,8 @@ def expert_policy(
         seed=seed,
         off_kind=outcome.off_kind if style.learn else None,
     )
+    if str(best["id"]) not in seen.metadata and "get_metadata" in available:
+        return AgentReply(tool_calls=[request(0, "get_metadata", item_id=str(best["id"]))])
     if not style.propose:
         return commit(best)
     text = f"{PROPOSAL_MARK}{best['title']}**{_year(best)}? It looks like the best fit for you."
