@@ -39,6 +39,10 @@ __all__ = [
 # The gate's thresholds (issue 10): one definition, quoted in every check's reason.
 MIN_POOL = 8
 MAX_WINNER_SHARE = 0.25
+# Mixed tasks measure asking: on at most a quarter of them do the titles a "well reviewed, well
+# known" prior picks first from the volunteered pool win (a suite rule: a guess must not pay).
+PRIOR_PICKS = 2
+MAX_PRIOR_WINNING_SHARE = 0.25
 # Hidden tasks measure learning from declines: a pool where few titles win (a guess rarely lands)
 # and hidden constraints whose declines point a direction (so learning always can).
 MIN_HIDDEN_POOL = 8
@@ -50,6 +54,7 @@ AUDIT_SEEDS = 8  # openings probed: the scripted user's first message for trials
 
 GateRule = Literal[
     "mixed_pool",
+    "mixed_prior",
     "hidden_pool",
     "hidden_directional",
     "constraint_cut",
@@ -57,11 +62,16 @@ GateRule = Literal[
     "needs_retrieval",
     "nvr_combination",
     "nvr_no_tell",
+    "informed_solvable",
 ]
 GATE_RULES: dict[GateRule, str] = {
     "mixed_pool": "mixed task: winner share <= 0.25 over >= 8 titles after volunteer constraints",
-    "hidden_pool": "hidden task: winner share <= 0.125 over >= 8 titles after volunteer+on_ask",
-    "hidden_directional": "hidden task: every hidden constraint is a bound on an ordered field "
+    "mixed_prior": "suite: on <= 25 % of mixed tasks does one of the volunteered pool's 2 "
+    "best-reviewed, 2 most-voted or 2 best-by-both titles meet every on_ask constraint, so "
+    "asking beats a popularity guess",
+    "hidden_pool": "task with hidden constraints: winner share <= 0.125 over >= 8 titles after "
+    "volunteer+on_ask",
+    "hidden_directional": "task with hidden constraints: each is a bound on an ordered field "
     "(length, reviews, votes, release date, age rating), so each decline points a direction",
     "constraint_cut": "every on_ask/hidden constraint removes >= 30 % of what the others allow",
     "popular_not_winning": "the most-voted reachable title never wins",
@@ -69,6 +79,8 @@ GATE_RULES: dict[GateRule, str] = {
     "nvr_combination": "NVR task: each constraint satisfiable alone, the volunteer ones together "
     "too, so infeasibility needs a non-volunteer constraint",
     "nvr_no_tell": "NVR task: the persona does not announce that nothing may fit",
+    "informed_solvable": "the informed agent (told which fields matter, not their values) wins "
+    "on every probed seed, so the user's variation never decides whether a task can be won",
 }
 
 # A "persona tell": wording in a persona or soft preference that announces impossibility, rarity or
@@ -153,13 +165,28 @@ class TaskAudit(BaseModel):
     winning_share_of_catalog: float
     allowed: PoolFigures = Field(description="Every policy-allowed title (no constraint applied)")
     volunteer_pool: PoolFigures = Field(description="Allowed titles meeting the volunteered ones")
+    prior_picks: list[str] = Field(
+        default_factory=list,
+        description="The volunteered pool's picks of a 'well reviewed, well known' prior: its 2 "
+        "best-rated, 2 most-voted and 2 best by the sum of both ranks (ties: catalog order)",
+    )
     stated_pool: PoolFigures = Field(description="Allowed titles meeting volunteer + on_ask ones")
+    prior_picks_stated: list[str] = Field(
+        default_factory=list,
+        description="The prior picks that also meet every on_ask constraint: a guess that is "
+        "never told 'not for me', so hidden hints alone could lead it to a winner",
+    )
     cuts: list[ConstraintCut] = Field(description="One per constraint, in task order")
     first_hits: list[str | None] = Field(
         description="First search_catalog hit for the scripted user's opening message, one per "
         "probed seed (trials 0..7 of run seed 0); None: no hit"
     )
     nvr: NvrFigures | None
+    informed_wins: list[bool] | None = Field(
+        default=None,
+        description="The informed agent's outcome on trials 0..n-1 of run seed 0 against the "
+        "scripted user (None: not probed)",
+    )
     checks: list[GateCheck]
     passed: bool
 
@@ -183,6 +210,9 @@ class SuiteAudit(BaseModel):
     catalog_sha256: str
     catalog_size: int
     tasks: list[TaskAudit]
+    suite_checks: list[GateCheck] = Field(
+        default_factory=list, description="Rules over the whole suite (mixed_prior)"
+    )
 
     @property
     def failed(self) -> list[TaskAudit]:
@@ -190,14 +220,18 @@ class SuiteAudit(BaseModel):
 
     @property
     def ok(self) -> bool:
-        return not self.failed
+        return not self.failed and all(c.passed for c in self.suite_checks)
 
     def rule_failures(self) -> dict[str, int]:
-        """How many tasks fail each gate rule (every rule listed, zeros included)."""
-        return {
+        """How many tasks fail each gate rule (every rule listed, zeros included); a failed suite
+        rule counts the tasks behind it."""
+        counts = {
             rule: sum(any(c.rule == rule and not c.passed for c in t.checks) for t in self.tasks)
             for rule in GATE_RULES
         }
+        if any(c.rule == "mixed_prior" and not c.passed for c in self.suite_checks):
+            counts["mixed_prior"] = len(prior_guessable(self.tasks))
+        return counts
 
     def to_json(self) -> str:
         return json.dumps(self.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
@@ -207,11 +241,14 @@ class SuiteAudit(BaseModel):
         lines = [
             f"catalog {self.catalog} ({self.catalog_size} titles, sha256 {self.catalog_sha256[:12]})",
             f"{'task':<10} {'reveal':<9} {'nvr':<3} {'win':>4} {'vol pool':>10} "
-            f"{'stated pool':>12} {'min cut':>8} {'top wins':>8} {'hit wins':>8}  gate",
+            f"{'stated pool':>12} {'min cut':>8} {'top wins':>8} {'hit wins':>8} "
+            f"{'informed':>8}  gate",
         ]
         for t in self.tasks:
             lines.append(_task_line(t))
             lines += [f"    FAIL {c.rule}: {c.reason}" for c in t.failed_checks]
+        for c in self.suite_checks:
+            lines.append(f"suite {c.rule}: {'pass' if c.passed else 'FAIL'}: {c.reason}")
         failures = {r: n for r, n in self.rule_failures().items() if n}
         lines.append(
             f"{len(self.tasks)} tasks: {len(self.tasks) - len(self.failed)} pass the gate, "
@@ -233,12 +270,15 @@ def _task_line(t: TaskAudit) -> str:
     non_volunteer = [c.share for c in t.cuts if c.reveal != "volunteer"]
     cut = "-" if not non_volunteer else _pct(min((s or 0.0) for s in non_volunteer))
     hits = t.first_hit_wins
+    wins = t.informed_wins
+    informed = "-" if wins is None else f"{sum(wins)}/{len(wins)}"
     return (
         f"{t.task_id:<10} {t.reveal_difficulty:<9} {'yes' if t.no_valid_recommendation else '':<3} "
         f"{len(t.winning):>4} "
         f"{_pct(t.volunteer_pool.winner_share):>5}/{t.volunteer_pool.size:<4} "
         f"{_pct(t.stated_pool.winner_share):>6}/{t.stated_pool.size:<5} {cut:>8} "
-        f"{'yes' if t.allowed.most_voted_wins else 'no':>8} {f'{hits}/{len(t.first_hits)}':>8}  "
+        f"{'yes' if t.allowed.most_voted_wins else 'no':>8} {f'{hits}/{len(t.first_hits)}':>8} "
+        f"{informed:>8}  "
         f"{'pass' if t.passed else 'FAIL'}"
     )
 
@@ -255,6 +295,28 @@ def _pool(items: list[CatalogItem], winners: set[str]) -> PoolFigures:
     )
 
 
+def prior_picks(items: list[CatalogItem]) -> list[str]:
+    """What a guesser with a popularity-and-reviews prior proposes first from a pool, in order."""
+    if not items:
+        return []
+    order = {i.id: n for n, i in enumerate(items)}
+
+    def ranks(key: str) -> dict[str, int]:
+        ranked = sorted(items, key=lambda i: (-float(getattr(i, key)), order[i.id]))
+        return {i.id: r for r, i in enumerate(ranked)}
+
+    by_rating, by_votes = ranks("rating"), ranks("vote_count")
+    both = sorted(items, key=lambda i: (by_rating[i.id] + by_votes[i.id], order[i.id]))
+    picks: list[str] = []
+    for ranked in (
+        sorted(items, key=lambda i: by_rating[i.id]),
+        sorted(items, key=lambda i: by_votes[i.id]),
+        both,
+    ):
+        picks += [i.id for i in ranked[:PRIOR_PICKS] if i.id not in picks]
+    return picks
+
+
 def persona_tells(task: Task) -> list[str]:
     """The impossibility wording (see TELL_PATTERNS) in the persona and soft preferences."""
     text = " ".join([task.persona, *task.soft_preferences])
@@ -267,8 +329,9 @@ def openings(task: Task, catalog: Catalog) -> list[str]:
     return [ScriptedUser(task, catalog, s).reply([]).content for s in seeds]
 
 
-def audit_task(task: Task, catalog: Catalog) -> TaskAudit:
-    """Compute every difficulty figure of one task on one catalog and judge it by the gate."""
+def audit_task(task: Task, catalog: Catalog, *, informed_seeds: int = 0) -> TaskAudit:
+    """Compute every difficulty figure of one task on one catalog and judge it by the gate;
+    with `informed_seeds`, also play the informed agent on that many seeds."""
     allowed = [i for i in catalog.items if policy_allows(task, i)]
     winning = check_task(task, catalog).winning_solutions
     winners = set(winning)
@@ -280,6 +343,8 @@ def audit_task(task: Task, catalog: Catalog) -> TaskAudit:
     volunteer = [k for k, tc in enumerate(tcs) if tc.reveal == "volunteer"]
     stated = [k for k, tc in enumerate(tcs) if tc.reveal != "hidden"]
     volunteer_items = meeting(allowed, volunteer)
+    picks = prior_picks(volunteer_items)
+    stated_ids = {i.id for i in meeting(allowed, stated)}
     cuts = []
     for k, tc in enumerate(tcs):
         others = meeting(allowed, [j for j in range(len(tcs)) if j != k])
@@ -317,16 +382,27 @@ def audit_task(task: Task, catalog: Catalog) -> TaskAudit:
         winning_share_of_catalog=_share(len(winning), len(catalog)) or 0.0,
         allowed=_pool(allowed, winners),
         volunteer_pool=_pool(volunteer_items, winners),
+        prior_picks=picks,
+        prior_picks_stated=[i for i in picks if i in stated_ids],
         stated_pool=_pool(meeting(allowed, stated), winners),
         cuts=cuts,
         first_hits=first_hits,
         nvr=nvr,
+        informed_wins=_informed(task, catalog, informed_seeds),
         checks=[],
         passed=True,
     )
     audit.checks = gate_checks(audit)
     audit.passed = all(c.passed for c in audit.checks)
     return audit
+
+
+def _informed(task: Task, catalog: Catalog, seeds: int) -> list[bool] | None:
+    if seeds <= 0:
+        return None
+    from runner.informed_probe import informed_wins
+
+    return informed_wins(task, catalog, seeds)
 
 
 def _pool_check(
@@ -365,7 +441,7 @@ def gate_checks(a: TaskAudit) -> list[GateCheck]:
     checks: list[GateCheck] = []
     if a.reveal_difficulty == "mixed":
         checks.append(_pool_check("mixed_pool", a.volunteer_pool, "the volunteered constraints"))
-    if a.reveal_difficulty == "hidden":
+    if a.reveal_difficulty == "hidden" or any(c.reveal == "hidden" for c in a.cuts):
         checks.append(
             _pool_check(
                 "hidden_pool",
@@ -492,20 +568,71 @@ def gate_checks(a: TaskAudit) -> list[GateCheck]:
                 else "no impossibility wording in the persona or soft preferences",
             )
         )
+    if a.informed_wins is not None:
+        lost = [str(i) for i, won in enumerate(a.informed_wins) if not won]
+        n = len(a.informed_wins)
+        checks.append(
+            GateCheck(
+                rule="informed_solvable",
+                passed=not lost,
+                figure=f"wins {n - len(lost)}/{n} seeds",
+                threshold=f"{n}/{n}",
+                reason=f"the informed agent loses trial(s) {', '.join(lost)} of run seed 0"
+                if lost
+                else f"the informed agent wins all {n} probed trials",
+            )
+        )
     return checks
 
 
-def audit_suite(catalog: Catalog, tasks: list[Task]) -> SuiteAudit:
+def prior_guessable(tasks: list[TaskAudit]) -> list[str]:
+    """Mixed tasks with a valid answer where a prior pick from the volunteered pool meets every
+    on_ask constraint (so not asking costs nothing there)."""
+    return [
+        t.task_id
+        for t in tasks
+        if t.reveal_difficulty == "mixed" and not t.no_valid_recommendation and t.prior_picks_stated
+    ]
+
+
+def suite_checks(tasks: list[TaskAudit]) -> list[GateCheck]:
+    """The rules over the whole suite: a popularity guess wins on few mixed tasks."""
+    mixed = [t for t in tasks if t.reveal_difficulty == "mixed"]
+    if not mixed:
+        return []
+    lucky = prior_guessable(tasks)
+    share = len(lucky) / len(mixed)
+    figure = f"{len(lucky)} of {len(mixed)} mixed tasks ({_pct(share)})"
+    return [
+        GateCheck(
+            rule="mixed_prior",
+            passed=share <= MAX_PRIOR_WINNING_SHARE,
+            figure=figure,
+            threshold=f"<= {MAX_PRIOR_WINNING_SHARE:.0%}",
+            reason=f"a prior pick of the volunteered pool meets every on_ask constraint on {figure}"
+            + (f": {', '.join(lucky)}" if lucky else ""),
+        )
+    ]
+
+
+def audit_suite(catalog: Catalog, tasks: list[Task], *, informed_seeds: int = 0) -> SuiteAudit:
     """Audit every task (retired ones too: the audit only reports) on one catalog."""
+    audits = [
+        audit_task(t, catalog, informed_seeds=informed_seeds)
+        for t in sorted(tasks, key=lambda t: t.id)
+    ]
     return SuiteAudit(
         catalog=catalog.source,
         catalog_sha256=catalog.digest(),
         catalog_size=len(catalog),
-        tasks=[audit_task(t, catalog) for t in sorted(tasks, key=lambda t: t.id)],
+        tasks=audits,
+        suite_checks=suite_checks(audits),
     )
 
 
-def run_audit(snapshot: str | None, tasks_dir: Path | None) -> SuiteAudit:
+def run_audit(
+    snapshot: str | None, tasks_dir: Path | None, *, informed_seeds: int = 0
+) -> SuiteAudit:
     """Load a snapshot (date or path; default: the latest) and a task folder, and audit."""
     catalog = resolve_snapshot(snapshot).catalog
-    return audit_suite(catalog, load_tasks(tasks_dir or TASKS_DIR))
+    return audit_suite(catalog, load_tasks(tasks_dir or TASKS_DIR), informed_seeds=informed_seeds)

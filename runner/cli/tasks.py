@@ -89,12 +89,20 @@ def stats(tasks_dir: Path | None, as_json: bool) -> None:
     "(default: the latest committed snapshot).",
 )
 @tasks_option
+@click.option(
+    "--informed-seeds",
+    type=click.IntRange(min=0),
+    default=4,
+    show_default=True,
+    help="Also play the informed agent (told which fields matter, not their values) on trials "
+    "0..N-1 of run seed 0 and require it to win each (0: skip).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print every figure and check as JSON.")
-def audit(snapshot: str | None, tasks_dir: Path | None, as_json: bool) -> None:
+def audit(snapshot: str | None, tasks_dir: Path | None, informed_seeds: int, as_json: bool) -> None:
     """Measure each task's difficulty and judge it by the gate; exit 1 if any task fails."""
     from runner.audit import run_audit
 
-    result = run_audit(snapshot, tasks_dir)
+    result = run_audit(snapshot, tasks_dir, informed_seeds=informed_seeds)
     click.echo(result.to_json() if as_json else result.format_text(), nl=False)
     if not result.ok:
         for task in result.failed:

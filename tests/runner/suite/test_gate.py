@@ -26,12 +26,20 @@ DECOY = "A horror story about horror, the most horror of horror nights."
 
 
 def world(
-    *, short: int = 10, long: int = 30, top: str = "long", decoy: str = "long", dramas: int = 60
+    *,
+    short: int = 10,
+    long: int = 30,
+    top: str = "long",
+    decoy: str = "long",
+    dramas: int = 60,
+    short_overview: str = "",
 ) -> list[CatalogItem]:
     """Short (85 min) and long (110 min) horror films, then dramas; 100 titles by default.
 
     `top`: which title is the most-voted one (a long or short horror, or a drama).
     `decoy`: which horror film's overview makes it the first search hit for a horror request.
+    `short_overview`: the short films' overview (by default they tie with the long ones in a
+    search, and the 20 results of "horror" are all long: no search reaches a short one).
     """
     items: list[CatalogItem] = []
     n = 1
@@ -43,7 +51,11 @@ def world(
                     genres=["Horror"],
                     runtime=110 if kind == "long" else 85,
                     vote_count=5000 if (top == kind and k == 0) else 100,
-                    overview=DECOY if (decoy == kind and k == 0) else "",
+                    overview=DECOY
+                    if (decoy == kind and k == 0)
+                    else short_overview
+                    if kind == "short"
+                    else "",
                 )
             )
             n += 1
@@ -239,7 +251,7 @@ def _write_task(folder: Path, t: Task) -> Path:
 def test_cli_audit_exits_1_on_a_failing_suite_and_0_on_a_passing_one(
     snapshots: SnapshotWriter, tmp_path: Path
 ) -> None:
-    folder = snapshots("2026-10-01", world())
+    folder = snapshots("2026-10-01", world(short_overview="Horror, horror and more horror."))
     good = _write_task(tmp_path / "good", task([HORROR, SHORT_ASKED], "mixed"))
     bad = _write_task(tmp_path / "bad", task([HORROR, ("runtime", "<=", 120, "on_ask")], "mixed"))
     runner = CliRunner()
@@ -335,3 +347,62 @@ def test_schema_1_solvability_files_still_load(
     assert loaded.tasks[0].audit is None
     assert loaded.tasks[0].gate is None
     assert loaded.counts.flagged == 0
+
+
+def test_a_mixed_task_with_a_hidden_constraint_is_held_to_the_hidden_pool_rules() -> None:
+    # Volunteered horror, asked-for length, hidden vote floor: learning from declines must pay.
+    votes_hidden = ("vote_count", ">=", 50, "hidden")
+    every = audit(task([HORROR, SHORT_ASKED, votes_hidden], "mixed"), world(short=10, long=30))
+    assert {"hidden_pool", "hidden_directional"} <= {c.rule for c in every.checks}
+    # All 10 short horror films have 100 votes: every title the user stated wins, so a guess
+    # would land and the pool rule fails.
+    assert "hidden_pool" in failed(every)
+    flat = ("genres", "not_contains", "Drama", "hidden")
+    a = audit(task([HORROR, SHORT_ASKED, flat], "mixed"), world())
+    assert "hidden_directional" in failed(a)
+
+
+def test_prior_picks_are_the_best_rated_most_voted_and_best_by_both() -> None:
+    items = world(top="short")
+    a = audit(task([HORROR, SHORT_ASKED], "mixed"), items)
+    # The most-voted horror film is the first short one (id 31); ties fall to catalog order.
+    assert a.prior_picks[:2] == ["tmdb_1", "tmdb_2"]
+    assert "tmdb_31" in a.prior_picks
+    assert a.prior_picks_stated == ["tmdb_31"]
+
+
+def test_the_suite_rule_fails_when_a_popularity_guess_meets_the_asked_for_constraints() -> None:
+    from runner.audit import audit_suite
+
+    def mixed(n: int) -> Task:
+        return task([HORROR, SHORT_ASKED], "mixed").model_copy(update={"id": f"t_{n}"})
+
+    guessable = audit_suite(Catalog(world(top="short")), [mixed(1), mixed(2)])
+    assert not guessable.ok
+    [check] = guessable.suite_checks
+    assert (check.rule, check.passed, check.figure) == (
+        "mixed_prior",
+        False,
+        "2 of 2 mixed tasks (100%)",
+    )
+    assert guessable.rule_failures()["mixed_prior"] == 2
+    assert "suite mixed_prior: FAIL" in guessable.format_text()
+    # The most-voted title is a long one: no prior pick is short, the guess is told "not for me".
+    fair = audit_suite(Catalog(world(top="long")), [mixed(1), mixed(2)])
+    assert fair.ok, fair.format_text()
+    assert fair.suite_checks[0].figure == "0 of 2 mixed tasks (0%)"
+
+
+def test_the_informed_agent_is_played_on_each_probed_seed_when_asked() -> None:
+    t = task([HORROR, SHORT_ASKED], "mixed")
+    searchable = world(short_overview="Horror, horror and more horror.")
+    assert audit(t, searchable).informed_wins is None
+    a = audit_task(t, Catalog(searchable), informed_seeds=2)
+    assert a.informed_wins == [True, True]
+    [check] = [c for c in a.checks if c.rule == "informed_solvable"]
+    assert check.passed and check.figure == "wins 2/2 seeds"
+    # Every short film ties with 29 long ones on every search: none is ever shown, so even an
+    # agent told which fields matter cannot win, whatever the user says.
+    lost = audit_task(t, Catalog(world()), informed_seeds=1)
+    assert lost.informed_wins == [False]
+    assert failed(lost) == {"informed_solvable"}
