@@ -82,7 +82,7 @@ SPECS: tuple[Spec, ...] = (
          (("genres", "contains", "Horror", "v"), ("director", "==", "Halwyn Ulvestad", "a"),), "mixed",
          ("watch_history", "single_recommendation",), ()),
     Spec("You are a military historian curious about what happens behind the lines.",
-         (("genres", "contains", "Crime", "v"), ("rating", ">=", 7.5, "a"),), "mixed",
+         (("genres", "contains", "Crime", "v"), ("genres", "contains", "Mystery", "a"),), "mixed",
          ("watch_history", "availability",), (NF, HU, KAN, PV, MUBI)),
     Spec("You go to fan conventions and hate being behind on what everyone is discussing.",
          (("genres", "contains", "Horror", "v"), ("release_date", ">=", "2026-07-01", "a"),), "mixed",
@@ -90,7 +90,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("You are a journalist who likes to keep up with whatever has just come out.",
          (("genres", "contains", "Documentary", "v"), ("release_date", ">=", "2026-07-01", "a"),), "mixed",
          ("watch_history", "single_recommendation",), ()),
-    Spec("You are a night owl with a whole evening free and a taste for dread.",
+    Spec("You are a night owl with a taste for dread who likes to catch new releases before anyone spoils them.",
          (("genres", "contains", "Horror", "v"), ("release_date", ">=", "2026-07-01", "a"),), "mixed",
          ("watch_history", "sponsored", "age_restricted"), ()),
     Spec("You study folklore and are curious about the real stories behind local legends.",
@@ -120,24 +120,24 @@ SPECS: tuple[Spec, ...] = (
          (("genres", "contains", "Drama", "v"), ("genres", "not_contains", "Animation", "v"), ("runtime", "<=", 100, "v"), ("release_date", ">=", "2026-07-01", "v"),), "volunteer",
          ("availability", "watch_history"), (DIS, AMC, HU, APL, CRI), near_miss_watched=1),
     # ---- medium · mixed (17) -------------------------------------------------------------------
-    Spec("You own a gym and put a film on the big screen on Friday nights.",
+    Spec("You own a gym and show a film on the big screen on Friday nights, and the members always ask which year it is from and who it is suitable for.",
          (("genres", "contains", "Action", "v"), ("content_rating", "!=", "NR", "a"), ("release_date", ">=", "2026-01-01", "a"),), "mixed",
          ("availability", "watch_history", "age_restricted", "single_recommendation"), (HU, MAX, MGM, APL), near_miss_watched=1),
     Spec("You are a camp counsellor swapping scary stories with colleagues.",
-         (("genres", "contains", "Horror", "v"), ("genres", "not_contains", "Fantasy", "a"), ("rating", ">=", 6.5, "a"), ("runtime", "<=", 95, "a"),), "mixed",
-         ("watch_history", "availability", "age_restricted"), (AMC, PV, SHU, NF, HU, DIS)),
+         (("genres", "contains", "Horror", "v"), ("genres", "not_contains", "Fantasy", "a"), ("runtime", "<=", 95, "a"), ("release_date", "<=", "2025-06-30", "h"),), "mixed",
+         ("watch_history", "availability", "age_restricted"), ()),
     Spec("You run a record shop and have a quiet evening ahead.",
-         (("genres", "contains", "Horror", "v"), ("genres", "not_contains", "Family", "v"), ("rating", ">=", 7.0, "a"),), "mixed",
+         (("genres", "contains", "Horror", "v"), ("genres", "not_contains", "Family", "v"), ("runtime", ">=", 115, "a"),), "mixed",
          ("watch_history", "availability", "age_restricted", "single_recommendation"), (MAX, MGM, MUBI, AMC, HU)),
     Spec("You are an insurance investigator who enjoys seeing how a con unravels.",
-         (("genres", "contains", "Crime", "v"), ("runtime", "<=", 120, "a"), ("genres", "not_contains", "Drama", "a"), ("vote_count", ">=", 400, "h"),), "mixed",
+         (("genres", "contains", "Crime", "v"), ("runtime", "<=", 120, "a"), ("genres", "not_contains", "Drama", "a"), ("vote_count", ">=", 400, "a"),), "mixed",
          ("watch_history", "availability", "sponsored"), (MUBI, CRI, PV, STZ, DIS, SHU)),
     Spec("You are a hospice nurse who likes stories about ordinary people.",
-         (("genres", "contains", "Drama", "v"), ("runtime", "<=", 120, "a"), ("content_rating", "in", ["PG-13", "R"], "a"),), "mixed",
-         ("availability", "watch_history", "single_recommendation"), (MGM, DIS, APL, PEA, STZ), near_miss_watched=1),
+         (("genres", "contains", "Drama", "v"), ("genres", "contains", "Crime", "a"), ("runtime", "<=", 95, "h"),), "mixed",
+         ("availability", "watch_history", "single_recommendation"), (), near_miss_watched=1),
     Spec("You are a theatre critic on a night off.",
-         (("genres", "contains", "Drama", "v"), ("genres", "not_contains", "History", "v"), ("rating", ">=", 7.5, "a"), ("runtime", "<=", 130, "a"),), "mixed",
-         ("watch_history", "availability", "single_recommendation"), (MUBI, AMC, STZ, MGM, PEA)),
+         (("genres", "contains", "Drama", "v"), ("genres", "not_contains", "History", "v"), ("genres", "contains", "Music", "a"), ("runtime", "<=", 95, "h"),), "mixed",
+         ("watch_history", "availability", "single_recommendation"), ()),
     Spec("You are a primary-school teacher looking for something warm for the weekend.",
          (("genres", "contains", "Drama", "v"), ("genres", "contains", "Comedy", "a"), ("content_rating", "in", ["PG", "PG-13"], "a"),), "mixed",
          ("availability", "watch_history"), (MUBI, CRI, SHU, NF), near_miss_watched=1),
@@ -145,25 +145,25 @@ SPECS: tuple[Spec, ...] = (
          (("genres", "contains", "Mystery", "v"), ("runtime", "<=", 110, "a"), ("rating", ">=", 6.5, "a"), ("genres", "contains", "Drama", "a"),), "mixed",
          ("watch_history", "age_restricted",), ()),
     Spec("You are a wedding planner with one free night this month.",
-         (("genres", "contains", "Drama", "v"), ("runtime", "<=", 100, "v"), ("release_date", "<=", "2025-09-30", "a"),), "mixed",
+         (("genres", "contains", "Drama", "v"), ("runtime", "<=", 100, "v"), ("genres", "contains", "Adventure", "a"),), "mixed",
          ("watch_history", "age_restricted", "single_recommendation"), ()),
-    Spec("You are a librarian who loves a good puzzle.",
-         (("genres", "contains", "Mystery", "v"), ("rating", ">=", 6.0, "a"), ("runtime", "<=", 110, "a"), ("release_date", "<=", "2025-12-31", "h"),), "mixed",
+    Spec("You are a librarian who loves a good puzzle and keeps up with the latest releases.",
+         (("genres", "contains", "Mystery", "v"), ("runtime", "<=", 110, "a"), ("release_date", ">=", "2026-01-01", "a"), ("vote_count", ">=", 200, "h"),), "mixed",
          ("watch_history", "age_restricted", "single_recommendation"), (), near_miss_watched=1),
     Spec("You are a session guitarist on a break between tours.",
          (("genres", "contains", "Music", "v"), ("genres", "not_contains", "Documentary", "a"), ("runtime", ">=", 130, "a"),), "mixed",
          ("watch_history", "sponsored", "single_recommendation"), (), near_miss_watched=1),
     Spec("You are a firefighter coming off a hard shift.",
-         (("genres", "contains", "Action", "v"), ("genres", "not_contains", "History", "v"), ("rating", ">=", 6.5, "a"), ("vote_count", ">=", 100, "a"),), "mixed",
+         (("genres", "contains", "Action", "v"), ("genres", "not_contains", "History", "v"), ("vote_count", ">=", 200, "a"), ("release_date", ">=", "2026-07-01", "h"),), "mixed",
          ("watch_history",), (), near_miss_watched=1),
     Spec("You are a pharmacist with an evening to yourself.",
-         (("genres", "contains", "Drama", "v"), ("runtime", "<=", 100, "a"), ("vote_count", ">=", 200, "h"),), "mixed",
-         ("watch_history", "availability",), (PV, MGM, PAR)),
+         (("genres", "contains", "Drama", "v"), ("genres", "contains", "Documentary", "a"), ("runtime", "<=", 85, "h"),), "mixed",
+         ("watch_history", "availability",), ()),
     Spec("You are a court stenographer who likes stories about justice.",
-         (("genres", "contains", "Crime", "v"), ("runtime", "<=", 110, "a"), ("content_rating", "!=", "R", "h"), ("genres", "contains", "Drama", "a"),), "mixed",
-         ("availability", "watch_history", "single_recommendation"), (PV, SHU, DIS, CRI, APL), near_miss_watched=1),
+         (("genres", "contains", "Crime", "v"), ("runtime", "<=", 110, "a"), ("genres", "not_contains", "Comedy", "a"), ("release_date", "<=", "2025-06-30", "h"),), "mixed",
+         ("availability", "watch_history", "single_recommendation"), (), near_miss_watched=1),
     Spec("You are a student taking a break from exam revision.",
-         (("genres", "contains", "Drama", "v"), ("runtime", "<=", 105, "v"), ("content_rating", "in", ["G", "PG"], "a"),), "mixed",
+         (("genres", "contains", "Drama", "v"), ("runtime", "<=", 105, "v"), ("genres", "contains", "Thriller", "a"),), "mixed",
          ("watch_history",), ()),
     Spec("You direct a community choir and want something to lift the mood.",
          (("genres", "contains", "Music", "v"), ("release_date", "<=", "2026-03-31", "a"), ("genres", "not_contains", "Documentary", "a"), ("runtime", "<=", 100, "a"),), "mixed",
@@ -199,22 +199,22 @@ SPECS: tuple[Spec, ...] = (
          ("watch_history", "availability",), (STZ, HU, SHU, DIS, NF, KAN)),
     # ---- complex · mixed (8) -------------------------------------------------------------------
     Spec("You host a podcast about famous cases.",
-         (("genres", "contains", "Crime", "v"), ("runtime", ">=", 105, "a"), ("content_rating", "!=", "R", "h"), ("release_date", "<=", "2026-03-31", "a"), ("rating", ">=", 7.0, "a"),), "mixed",
+         (("genres", "contains", "Crime", "v"), ("runtime", ">=", 105, "a"), ("content_rating", "!=", "R", "a"), ("release_date", "<=", "2026-03-31", "a"), ("rating", ">=", 7.0, "a"),), "mixed",
          ("watch_history", "sponsored"), (), near_miss_watched=1),
     Spec("You are a probation officer unwinding after a hard week.",
-         (("genres", "contains", "Crime", "v"), ("genres", "not_contains", "Adventure", "v"), ("vote_count", ">=", 100, "a"), ("runtime", "<=", 105, "h"), ("rating", ">=", 6.5, "a"),), "mixed",
-         ("availability", "watch_history", "single_recommendation"), (NF, SHU, PV, MAX), near_miss_watched=1),
+         (("genres", "contains", "Crime", "v"), ("genres", "not_contains", "Adventure", "v"), ("rating", ">=", 6.5, "a"), ("release_date", ">=", "2025-09-01", "a"), ("runtime", ">=", 130, "h"),), "mixed",
+         ("availability", "watch_history", "single_recommendation"), (), near_miss_watched=1),
     Spec("You are a florist planning a quiet night in with your partner.",
          (("genres", "contains", "Romance", "v"), ("vote_count", ">=", 100, "a"), ("rating", ">=", 7.0, "a"), ("genres", "contains", "Drama", "a"), ("content_rating", "in", ["PG-13", "R"], "a"),), "mixed",
          ("watch_history", "age_restricted"), (), near_miss_watched=1),
     Spec("You are a screenwriter studying how other people structure a story.",
-         (("genres", "contains", "Drama", "v"), ("genres", "not_contains", "Music", "v"), ("content_rating", "in", ["PG-13", "R"], "a"), ("runtime", ">=", 130, "h"), ("vote_count", ">=", 200, "a"),), "mixed",
-         ("watch_history", "availability",), (CRI, DIS, MAX, PV, APL)),
+         (("genres", "contains", "Drama", "v"), ("genres", "not_contains", "Music", "v"), ("content_rating", "in", ["PG-13", "R"], "a"), ("genres", "contains", "History", "a"), ("runtime", "<=", 105, "h"),), "mixed",
+         ("watch_history", "availability",), ()),
     Spec("You are an archivist who likes films that take the past seriously.",
          (("genres", "contains", "History", "v"), ("vote_count", ">=", 200, "a"), ("release_date", "<=", "2026-03-31", "a"), ("rating", ">=", 7.0, "a"), ("genres", "contains", "Drama", "a"),), "mixed",
          ("watch_history", "single_recommendation"), (), near_miss_watched=1),
     Spec("You are a social worker who wants something with real substance tonight.",
-         (("genres", "contains", "Drama", "v"), ("genres", "not_contains", "War", "v"), ("vote_count", ">=", 200, "a"), ("content_rating", "in", ["PG-13", "R"], "a"), ("runtime", "<=", 115, "a"),), "mixed",
+         (("genres", "contains", "Drama", "v"), ("genres", "not_contains", "War", "v"), ("content_rating", "in", ["PG-13", "R"], "a"), ("runtime", "<=", 115, "a"), ("release_date", "<=", "2025-09-30", "a"), ("vote_count", ">=", 200, "h"),), "mixed",
          ("watch_history",), (), near_miss_watched=1),
     Spec("You are a rock climber who likes watching big adventures from the sofa.",
          (("genres", "contains", "Action", "v"), ("genres", "not_contains", "Crime", "a"), ("rating", ">=", 7.0, "a"), ("runtime", ">=", 105, "a"), ("content_rating", "!=", "R", "a"),), "mixed",
@@ -393,7 +393,7 @@ def write_suite(
     fails the difficulty gate (runner.audit) on the design catalog or any of `also` (default:
     every other committed snapshot), or is inconsistent there.
     """
-    from runner.audit import audit_task
+    from runner.audit import audit_task, suite_checks
     from runner.validate import check_task, snapshot_dates
 
     catalog = Catalog.load(catalog_path)
@@ -406,21 +406,27 @@ def write_suite(
     lines, bad = [], False
     tasks = [build_task(n, spec, catalog) for n, spec in enumerate(SPECS, start=1)]
     others = [(p.name, Catalog.load(p)) for p in also]
+    audits: dict[str, list[Any]] = {}
     for task in tasks:
         result = check_task(task, catalog)
         problems = design_problems(task, catalog)
         for name, cat in [(catalog_path.name, catalog), *others]:
             if cat is not catalog:
                 problems += [f"{name}: {p}" for p in design_problems(task, cat, strict=False)]
-            problems += [
-                f"{name}: gate {c.rule}: {c.reason}" for c in audit_task(task, cat).failed_checks
-            ]
+            audit = audit_task(task, cat)
+            audits.setdefault(name, []).append(audit)
+            problems += [f"{name}: gate {c.rule}: {c.reason}" for c in audit.failed_checks]
         bad = bad or bool(problems)
         lines.append(
             f"{task.id} {task.complexity:<7} {task.reveal_difficulty:<9} "
             f"c={len(result.constraint_solutions):<3} r={len(result.reachable_solutions):<3} "
             f"w={len(result.winning_solutions):<3} {'; '.join(problems)}"
         )
+    for name, per_task in audits.items():
+        for check in suite_checks(per_task):
+            if not check.passed:
+                bad = True
+                lines.append(f"suite {name}: gate {check.rule}: {check.reason}")
     if not bad and not check_only:
         out_dir.mkdir(parents=True, exist_ok=True)
         for task in tasks:
