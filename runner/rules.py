@@ -310,10 +310,12 @@ RULE_DIFFERENCES: tuple[RuleDifference, ...] = (
         ("malformed_arguments_fail_trial",),
         "tools",
         "Arguments that are not a JSON object",
-        "The trial fails, as the agent's failure: scored 0, as every failure of the agent is.",
+        "The trial fails, as the agent's failure: scored 0, as every failure of the agent is. So "
+        "does a value the tool cannot use at all (a list as an id, a number as a query).",
         "The tool returns an error saying what was wrong and the trial continues.",
-        published="The trial fails and is left out of the scores. Here a failure of the agent "
-        "is never dropped from the denominator.",
+        published="The trial fails and is left out of the scores; a value the tool cannot use "
+        "made the tool raise, with the same end. Here a failure of the agent is never dropped "
+        "from the denominator.",
     ),
     RuleDifference(
         ("search_ranking",),

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from runner.agent_config import ToolsetOptions
 from runner.catalog import FIELD_KINDS, RESTRICTED_RATINGS, Catalog, CatalogItem
+from runner.errors import AgentFailure
 from runner.memo import BoundedMemo
 from runner.protocols import ToolOutcome, ToolSchema
 from runner.rules import DEFAULT_RULES, RuleSet, get_rules
@@ -286,7 +287,9 @@ class CatalogTools:
         return [d.schema() for d in self._definitions.values()]
 
     def call(self, name: str, arguments: str | dict[str, Any]) -> ToolOutcome:
-        """Run one tool call. Every bad input becomes an error result; this never raises."""
+        """Run one tool call. Every bad input becomes an error result, but for one case: under
+        non-strict (v1) arguments, a value of a type the tool cannot use raises `AgentFailure`
+        (the published tool raised there, failing the trial)."""
         if name in _CATALOG_ONLY_TOOLS and name in self._definitions and isinstance(arguments, str):
             # Same catalog, rules and argument text: the same outcome (tool errors included).
             return _encodings(self._catalog).outcomes.get_or_compute(
@@ -356,6 +359,14 @@ class CatalogTools:
         method = getattr(self, name)
         try:
             result = method(**kwargs)
+        except (TypeError, AttributeError) as exc:
+            if self._rules.strict_arguments:
+                raise  # validated arguments: a bug of ours, an infra error
+            # v1: a value of the wrong type (a list as an id, a number as a query) made the
+            # published tool raise and the trial fail; here that is the agent's failure.
+            raise AgentFailure(
+                "MalformedToolArguments", f"{name}: an argument of the wrong type ({exc})"
+            ) from None
         except ToolError as exc:
             return ToolOutcome(
                 content=self._encode({"error": str(exc)}), is_error=True, arguments=parsed
@@ -499,7 +510,9 @@ class CatalogTools:
         """Commit to your final answer; this ends the conversation.
 
         Pass a movie id to recommend it. Pass no item_id (or null) to abstain when no movie in
-        the catalog meets all of the user's requirements.
+        the catalog meets all of the user's requirements. Under the v2 rules an empty or blank
+        id and the words "null" and "none" abstain too; under v1 they are ids that match no
+        movie, and the trial ends with one of them as the answer.
         """
         if not item_id or (
             self._rules.null_words_abstain

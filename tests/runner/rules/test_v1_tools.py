@@ -199,6 +199,19 @@ def test_the_tool_call_cap_ends_a_v1_trial_the_published_harness_scored(
     assert score_transcript(task, over_cap, v1_catalog).reward == 0.0
 
 
+def test_a_value_the_v1_tool_cannot_use_fails_the_trial(v1_catalog: Catalog, v1_task: Task) -> None:
+    """The published tool raised on a list as an id; v1 fails the trial (the agent's), v2 says why."""
+    calls = [("get_metadata", {"item_id": ["tmdb_1"]})]
+    failed = trial(v1_catalog, v1_task, "v1", OneReplyAgent(calls))
+    assert failed.stop_reason == "agent_error"
+    assert failed.error is not None
+    assert failed.error.kind == "MalformedToolArguments"
+    assert score_transcript(v1_task, failed, v1_catalog).reward == 0.0
+    told = trial(v1_catalog, v1_task, "v2", OneReplyAgent(calls))
+    assert told.stop_reason != "agent_error"
+    assert told.tool_calls[0].is_error
+
+
 # -- the published harness itself ------------------------------------------------------------
 
 
