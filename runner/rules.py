@@ -232,7 +232,7 @@ class RuleDifference:
     """
 
     fields: tuple[str, ...]
-    area: Literal["scoring", "tools", "loop", "agent"]
+    area: Literal["scoring", "tools", "loop", "user", "agent"]
     topic: str
     v1: str
     v2: str
@@ -459,6 +459,19 @@ RULE_DIFFERENCES: tuple[RuleDifference, ...] = (
         "Both tell the agent that recommend ends the conversation and abstains without an id, "
         "and that an R or NC-17 movie needs check_content_preference first; the wording "
         "differs, and an agent may act on wording.",
+    ),
+    RuleDifference(
+        (),
+        "user",
+        "The simulated user",
+        "Ours, chosen per board, not per rule set: the scripted user (the default) or a model "
+        "that only reads the agent's messages and words the reply that a rule-based decision "
+        "engine picked from the task's constraints and their reveal tags; no verdict markers.",
+        "The same.",
+        published="A model prompted with the persona, the constraints and their reveal rules, "
+        "answering a recommendation with ###ACCEPTED### or ###REJECTED### (informational: only "
+        "recommend ends a trial). The users' words, and so the conversations, differ; the "
+        "tasks, reveal tags and scoring are the same.",
     ),
     RuleDifference(
         (),
