@@ -1,7 +1,9 @@
 """The trial loop: greeting, user opening, agent steps with tools, until recommend or max_turns.
 
-Protocol under rule set v2 (ours); v1 reproduces the published loop, see `runner.rules`:
-1. The rule set's fixed greeting opens as an agent message; the simulated user answers with its request.
+Protocol under rule set v2 (ours); v1 follows the published loop, see `runner.rules` (which
+also lists where it still differs):
+1. The rule set's fixed greeting opens as an agent message; the simulated user answers with its
+   request.
 2. Each agent step calls the agent with the conversation so far (OpenAI format). A reply may
    carry tool calls (run in order; the agent is called again with their results) and/or a
    message to the user. A reply with content is the step's user-facing message: the tool calls in
