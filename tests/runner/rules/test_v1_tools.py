@@ -212,6 +212,21 @@ def test_a_value_the_v1_tool_cannot_use_fails_the_trial(v1_catalog: Catalog, v1_
     assert told.tool_calls[0].is_error
 
 
+def test_a_blank_id_abstains_under_v2_only(v1_catalog: Catalog, v1_task: Task) -> None:
+    """As documented: v2 reads a blank id like null; v1 ends the trial with it as the answer."""
+    for blank in (" ", "  \t"):
+        ours = tools_for(v1_catalog, v1_task, "v2").call(
+            "recommend", json.dumps({"item_id": blank})
+        )
+        assert ours.stop == "abstained"
+        published = tools_for(v1_catalog, v1_task, "v1").call(
+            "recommend", json.dumps({"item_id": blank})
+        )
+        assert published.stop == "recommended"
+        assert published.item_id == blank
+        assert published.content == json.dumps({"error": f"Movie not found: {blank}"})
+
+
 # -- the published harness itself ------------------------------------------------------------
 
 
