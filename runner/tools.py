@@ -167,6 +167,15 @@ def _error(message: str, **extra: Any) -> str:
     return _json({"error": message, **extra})
 
 
+def _well_typed(definition: ToolDefinition, arguments: dict[str, Any]) -> bool:
+    """Whether the arguments a tool got (unknown ones dropped) have the types it declares."""
+    try:
+        definition.args_model.model_validate(arguments)
+    except ValidationError:
+        return False
+    return True
+
+
 def _json_v1(payload: Any) -> str:
     """The published harness's encoding: `json.dumps` defaults (ASCII escapes, ", " and ": ")."""
     return json.dumps(payload)
@@ -360,8 +369,8 @@ class CatalogTools:
         try:
             result = method(**kwargs)
         except (TypeError, AttributeError) as exc:
-            if self._rules.strict_arguments:
-                raise  # validated arguments: a bug of ours, an infra error
+            if self._rules.strict_arguments or _well_typed(definition, kwargs):
+                raise  # arguments of the right types: a bug of ours, an infra error
             # v1: a value of the wrong type (a list as an id, a number as a query) made the
             # published tool raise and the trial fail; here that is the agent's failure.
             raise AgentFailure(
@@ -510,9 +519,9 @@ class CatalogTools:
         """Commit to your final answer; this ends the conversation.
 
         Pass a movie id to recommend it. Pass no item_id (or null) to abstain when no movie in
-        the catalog meets all of the user's requirements. Under the v2 rules an empty or blank
-        id and the words "null" and "none" abstain too; under v1 they are ids that match no
-        movie, and the trial ends with one of them as the answer.
+        the catalog meets all of the user's requirements; an empty id abstains too. Under the v2
+        rules so do a blank id (only spaces) and the words "null" and "none"; under v1 those are
+        ids that match no movie, and the trial ends with one of them as the answer.
         """
         if not item_id or (
             self._rules.null_words_abstain
