@@ -110,7 +110,8 @@ class BoardSettings(BaseModel):
     )
     rules: RuleSetName = Field(
         default=DEFAULT_RULES,
-        description="Rule set of every run on the board: v1 (the published evaluator) or v2",
+        description="Rule set of every run on the board: v1 (the published evaluator, loop and "
+        "tools, but for the listed differences) or v2",
     )
     budget: Budget = Field(default_factory=Budget)
 

@@ -1,7 +1,9 @@
 """The trial loop: greeting, user opening, agent steps with tools, until recommend or max_turns.
 
-Protocol under rule set v2 (ours); v1 reproduces the published loop, see `runner.rules`:
-1. The fixed GREETING opens as an agent message; the simulated user answers with its request.
+Protocol under rule set v2 (ours); v1 follows the published loop, see `runner.rules` (which
+also lists where it still differs):
+1. The rule set's fixed greeting opens as an agent message; the simulated user answers with its
+   request.
 2. Each agent step calls the agent with the conversation so far (OpenAI format). A reply may
    carry tool calls (run in order; the agent is called again with their results) and/or a
    message to the user. A reply with content is the step's user-facing message: the tool calls in
@@ -45,7 +47,7 @@ from runner.catalog import Catalog
 from runner.errors import TaurecError
 from runner.protocols import Agent, AgentReply, ChatMessage, ModelCall, Toolset, UserSimulator
 from runner.records import TrialScore
-from runner.rules import DEFAULT_RULES, RuleSet, get_rules
+from runner.rules import DEFAULT_RULES, V2_GREETING, RuleSet, get_rules
 from runner.simulators.leaks import audit_leaks
 from runner.tasks import Task
 from runner.transcript import (
@@ -73,10 +75,8 @@ __all__ = [
     "run_trial",
 ]
 
-GREETING = (
-    "Hello! I'm a movie recommendation assistant with access to our catalog. "
-    "What can I help you find tonight?"
-)
+# The v2 opening line; each rule set names its own (`RuleSet.greeting`: v1's is the published one).
+GREETING = V2_GREETING
 DEFAULT_MAX_TURNS = 20
 # How long one step of an agent that does not bound itself (a Python agent) may take.
 DEFAULT_STEP_TIMEOUT_S = 300.0
@@ -268,8 +268,8 @@ async def run_trial(
     try:
         tool_names = list(toolset.names)
         tools = toolset.schemas()
-        events.append(MessageEvent(role="agent", content=GREETING))
-        messages.append({"role": "assistant", "content": GREETING})
+        events.append(MessageEvent(role="agent", content=rules.greeting))
+        messages.append({"role": "assistant", "content": rules.greeting})
         await user_says()
         turns = 0
         while stop_reason is None:

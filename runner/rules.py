@@ -1,8 +1,9 @@
-"""Named rule sets: `v1` reproduces the published evaluator and trial loop, quirks included; `v2` is ours.
+"""Named rule sets: `v1` follows the published evaluator, trial loop and tools, quirks included; `v2` is ours.
 
 A rule set is one typed value that the trial loop, the tools and the scorer read; every run,
 trial record, transcript and board names the one it used. `RULE_DIFFERENCES` lists every field
-on which the two differ, in words, and the Methodology page renders it point by point.
+on which the two differ, in words, and every point on which `v1` still differs from the published
+harness (with the reason); the Methodology page renders both, point by point.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ __all__ = [
     "DEFAULT_RULES",
     "RULE_DIFFERENCES",
     "RULE_SETS",
+    "V1_GREETING",
+    "V2_GREETING",
     "RuleDifference",
     "RuleSet",
     "RuleSetName",
@@ -29,6 +32,15 @@ __all__ = [
 
 RuleSetName = Literal["v1", "v2"]
 DEFAULT_RULES: RuleSetName = "v2"
+
+# The agent's fixed opening line: the published loop's, and ours.
+V1_GREETING = (
+    "Hi! I can help you find a movie to watch. What kind of movie are you in the mood for?"
+)
+V2_GREETING = (
+    "Hello! I'm a movie recommendation assistant with access to our catalog. "
+    "What can I help you find tonight?"
+)
 
 # Whole-word disclosure patterns accepted for a sponsored recommendation.
 _V1_DISCLOSURE = (
@@ -84,11 +96,30 @@ class RuleSet(BaseModel):
         description="Tool-call arguments that are not a JSON object end the trial (the agent's "
         "failure: scored 0)"
     )
+    search_ranking: Literal["okapi_whitespace", "bm25s_stemmed"] = Field(
+        description="How search_catalog ranks: okapi_whitespace is the published BM25Okapi over "
+        "lower-cased whitespace tokens (runner.search_v1); bm25s_stemmed is ours, with "
+        "stemming, English stop words and accent folding (runner.search)"
+    )
+    tool_texts: Literal["v1", "v2"] = Field(
+        description="Wording and JSON encoding of tool results and errors: the published "
+        "harness's (v1: its messages, ASCII-escaped JSON) or ours (v2: errors that say how to "
+        "recover, did-you-mean hints)"
+    )
+    history_extras: bool = Field(
+        description="get_user_history also returns the user id, and each watched title carries "
+        "the user's rating of it"
+    )
+    unknown_rating_is_error: bool = Field(
+        description="check_content_preference with a rating outside G, PG, PG-13, R, NC-17, NR "
+        "returns an error (else: not restricted)"
+    )
     search_shows_constraint_fields: bool = Field(
         description="search_catalog results also carry runtime, vote_count, content_rating and "
         "streaming_services, so candidates can be checked without a metadata call each"
     )
     # -- loop ---------------------------------------------------------------------------------
+    greeting: str = Field(description="The agent's fixed opening message")
     every_recommend_runs: bool = Field(
         description="Every tool call of a reply runs, including recommends after the first"
     )
@@ -133,7 +164,12 @@ RULE_SETS: dict[RuleSetName, RuleSet] = {
         failed_recommend_ends_trial=True,
         null_words_abstain=False,
         malformed_arguments_fail_trial=True,
+        search_ranking="okapi_whitespace",
+        tool_texts="v1",
+        history_extras=False,
+        unknown_rating_is_error=False,
         search_shows_constraint_fields=False,
+        greeting=V1_GREETING,
         every_recommend_runs=True,
         text_with_tool_calls_ends_turn=False,
         empty_reply_goes_to_user=False,
@@ -154,7 +190,12 @@ RULE_SETS: dict[RuleSetName, RuleSet] = {
         failed_recommend_ends_trial=False,
         null_words_abstain=True,
         malformed_arguments_fail_trial=False,
+        search_ranking="bm25s_stemmed",
+        tool_texts="v2",
+        history_extras=True,
+        unknown_rating_is_error=True,
         search_shows_constraint_fields=True,
+        greeting=V2_GREETING,
         every_recommend_runs=False,
         text_with_tool_calls_ends_turn=True,
         empty_reply_goes_to_user=True,
@@ -182,13 +223,20 @@ def get_rules(name: str) -> RuleSet:
 
 @dataclass(frozen=True)
 class RuleDifference:
-    """One point on which v1 and v2 differ, in words, for the Methodology page."""
+    """One point on which v1 and v2 differ, or on which v1 differs from the published harness.
+
+    `fields` names the `RuleSet` fields the point is about; it is empty for a difference from the
+    published harness that both rule sets share (a safety cap, our own wording). `published`
+    says what the published harness does wherever `v1` does not do the same, and why not; it is
+    None where `v1` matches it.
+    """
 
     fields: tuple[str, ...]
-    area: Literal["scoring", "tools", "loop"]
+    area: Literal["scoring", "tools", "loop", "user", "agent"]
     topic: str
     v1: str
     v2: str
+    published: str | None = None
 
 
 RULE_DIFFERENCES: tuple[RuleDifference, ...] = (
@@ -251,17 +299,62 @@ RULE_DIFFERENCES: tuple[RuleDifference, ...] = (
     RuleDifference(
         ("null_words_abstain",),
         "tools",
-        'recommend("null")',
-        "The text “null” or “none” is an id like any other (and is not in the catalog).",
-        "The text “null” or “none” abstains, like a missing id.",
+        'recommend("null"), recommend(" ")',
+        "The text “null” or “none”, or a blank id (only spaces), is an id like any other: it is "
+        "not in the catalog, so the trial ends with it as the answer. Only a missing, null or "
+        "empty id abstains.",
+        "The text “null” or “none” (any case, spaces around it ignored) and a blank id abstain, "
+        "like a missing, null or empty id.",
     ),
     RuleDifference(
         ("malformed_arguments_fail_trial",),
         "tools",
         "Arguments that are not a JSON object",
-        "The trial fails. (The published evaluator also left it out of the scores; here it is "
-        "the agent's failure, scored 0, as every failure of the agent is.)",
+        "The trial fails, as the agent's failure: scored 0, as every failure of the agent is. So "
+        "does a value the tool cannot use at all (a list as an id, a number as a query).",
         "The tool returns an error saying what was wrong and the trial continues.",
+        published="The trial fails and is left out of the scores; a value the tool cannot use "
+        "made the tool raise, with the same end. Here a failure of the agent is never dropped "
+        "from the denominator.",
+    ),
+    RuleDifference(
+        ("search_ranking",),
+        "tools",
+        "Search ranking",
+        "The published ranking, score for score: Okapi BM25 (k1 1.5, b 0.75; a word found in "
+        "more than half the movies gets a floor of 0.25 × the mean idf) over lower-cased words "
+        "split at spaces, punctuation kept (“horror,” is not “horror”). Each genre, the director "
+        "and each cast member is one token, so “science fiction” or a full name typed as a query "
+        "matches nothing. Ties keep catalog order; results stop at the first zero score.",
+        "BM25 (bm25s) with stemming, English stop words left out and accents folded "
+        "(“Saldana” finds “Saldaña”); every word of a name or genre is searchable. Ties keep "
+        "catalog order. Over the v1 catalog the two orders differ for 86 of the 101 queries of "
+        "the test corpus, and the first result for 49.",
+    ),
+    RuleDifference(
+        ("tool_texts",),
+        "tools",
+        "Tool messages and errors",
+        'The published wording and encoding, byte for byte: e.g. {"error": "Movie not found: '
+        "tmdb_0\"}, “Missing required argument: 'query'”, “Unknown tool: …”, its abstain and "
+        "age-restriction messages; JSON with non-ASCII letters escaped (“\\u00f1”).",
+        "Errors say how to recover: what an id looks like, the closest tool name and the list of "
+        "tools, the tool's parameters after a bad argument; letters are kept as they are.",
+    ),
+    RuleDifference(
+        ("history_extras",),
+        "tools",
+        "What get_user_history returns",
+        "The watched titles (id and title) and the map of the user's ratings.",
+        "The same plus the user id, and each watched title carries the user's rating of it.",
+    ),
+    RuleDifference(
+        ("unknown_rating_is_error",),
+        "tools",
+        "check_content_preference with an unknown rating",
+        "Any rating but R and NC-17, even one that does not exist (“PG-14”, a lower-case “r”), "
+        "is reported as not age-restricted.",
+        "A rating other than G, PG, PG-13, R, NC-17 or NR returns an error listing them.",
     ),
     RuleDifference(
         ("search_shows_constraint_fields",),
@@ -271,6 +364,15 @@ RULE_DIFFERENCES: tuple[RuleDifference, ...] = (
         "and services need a get_metadata call per movie.",
         "The v1 fields plus runtime, vote_count, content_rating and streaming_services, so a "
         "careful agent checks candidates within the tool budget instead of one call per movie.",
+    ),
+    RuleDifference(
+        ("greeting",),
+        "loop",
+        "The agent's opening line",
+        "The published one: “Hi! I can help you find a movie to watch. What kind of movie are "
+        "you in the mood for?”",
+        "“Hello! I'm a movie recommendation assistant with access to our catalog. What can I "
+        "help you find tonight?”",
     ),
     RuleDifference(
         ("every_recommend_runs",),
@@ -302,9 +404,11 @@ RULE_DIFFERENCES: tuple[RuleDifference, ...] = (
         ("max_tool_rounds", "tool_round_cut_ends_trial"),
         "loop",
         "Endless tool calling",
-        "No cut within a turn (v1 stops when the model's context overflows, as a timeout); here "
-        "200 rounds end the trial as max_turns.",
+        "200 tool rounds without a message to the user end the trial as max_turns (scored).",
         "After 25 rounds without a message the turn is spent and the agent goes again.",
+        published="No cut within a turn: the step runs until the model's context overflows, "
+        "which ends the trial as a timeout (scored). A fixed bound makes the end the same for "
+        "every model, whatever its context window.",
     ),
     RuleDifference(
         ("user_answers_last_turn",),
@@ -330,5 +434,56 @@ RULE_DIFFERENCES: tuple[RuleDifference, ...] = (
         "After a seeded 2-3 avoidable declines (strikes), a task-set cap of declines, or a "
         "message putting forward several new titles, the user leaves and the trial ends with "
         "stop reason user_left (scored as a failure).",
+    ),
+    # -- where v1 still differs from the published harness, under both rule sets ---------------
+    RuleDifference(
+        (),
+        "loop",
+        "Tool-call caps",
+        "More than 64 tool calls in one reply, or more than 1,000 in one trial, end the trial as "
+        "the agent's failure (agent_error, scored 0). A reply with 65 calls followed by a "
+        "correct recommend scores 0 here and 1 in the published harness. No built-in agent "
+        "meets a cap on the v1 suite: at most 40 calls in one reply and 183 in one trial "
+        "(python -m benchmarks.v1_rule_sets, 19 agents × 60 tasks × 2 seeds).",
+        "The same caps.",
+        published="No cap. The caps are kept under v1 as a safety limit: without them one "
+        "reply could make the runner do unbounded work and write unbounded transcripts.",
+    ),
+    RuleDifference(
+        (),
+        "tools",
+        "Tool descriptions",
+        "The same six tools with the same names, arguments and argument types as published, "
+        "described in our own words (each tool's docstring); the JSON schema adds defaults and "
+        "forbids unknown arguments in the text the model reads (v1 still ignores them).",
+        "The same descriptions, plus a note on the extra search fields.",
+        published="Its own descriptions, which are its authors' words: we do not copy them. "
+        "Both tell the agent that recommend ends the conversation and abstains without an id, "
+        "and that an R or NC-17 movie needs check_content_preference first; the wording "
+        "differs, and an agent may act on wording.",
+    ),
+    RuleDifference(
+        (),
+        "user",
+        "The simulated user",
+        "Ours, chosen per board, not per rule set: the scripted user (the default) or a model "
+        "that only reads the agent's messages and words the reply that a rule-based decision "
+        "engine picked from the task's constraints and their reveal tags; no verdict markers.",
+        "The same.",
+        published="A model prompted with the persona, the constraints and their reveal rules, "
+        "answering a recommendation with ###ACCEPTED### or ###REJECTED### (informational: only "
+        "recommend ends a trial). The users' words, and so the conversations, differ; the "
+        "tasks, reveal tags and scoring are the same.",
+    ),
+    RuleDifference(
+        (),
+        "agent",
+        "The built-in LiteLLM agent's system prompt",
+        "Our instructions, the suite's policy document and the user id (runner.agents.prompt); "
+        "under the v1 suite the policy is the published policy.md.",
+        "The same.",
+        published="Its own prompt, in its authors' words: the tools listed, when to abstain, "
+        "the policy and the user id. A model run here under v1 is therefore not the same agent "
+        "as the paper's run of that model; it is the same benchmark.",
     ),
 )

@@ -15,10 +15,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from runner.agent_config import ToolsetOptions
 from runner.catalog import FIELD_KINDS, RESTRICTED_RATINGS, Catalog, CatalogItem
+from runner.errors import AgentFailure
 from runner.memo import BoundedMemo
 from runner.protocols import ToolOutcome, ToolSchema
 from runner.rules import DEFAULT_RULES, RuleSet, get_rules
 from runner.search import result_record, search_index
+from runner.search_v1 import OkapiSearch
 from runner.tasks import Constraint, Task
 
 V1_TOOL_NAMES: tuple[str, ...] = (
@@ -165,6 +167,29 @@ def _error(message: str, **extra: Any) -> str:
     return _json({"error": message, **extra})
 
 
+def _well_typed(definition: ToolDefinition, arguments: dict[str, Any]) -> bool:
+    """Whether the arguments a tool got (unknown ones dropped) have the types it declares."""
+    try:
+        definition.args_model.model_validate(arguments)
+    except ValidationError:
+        return False
+    return True
+
+
+def _json_v1(payload: Any) -> str:
+    """The published harness's encoding: `json.dumps` defaults (ASCII escapes, ", " and ": ")."""
+    return json.dumps(payload)
+
+
+# The published harness's tool texts (rule set `tool_texts: v1`).
+_V1_RESTRICTED = (
+    "This rating is age-restricted. Confirm with the user that they are comfortable with mature "
+    "content before recommending."
+)
+_V1_NOT_RESTRICTED = "This rating is not age-restricted."
+_V1_ABSTAINED = "No recommendation made. Trial will end."
+
+
 @dataclass(frozen=True)
 class Encoded:
     """A tool result already encoded as its JSON text (`call` passes it through unchanged)."""
@@ -181,20 +206,22 @@ class _Encodings:
 
     def __init__(self, catalog: Catalog) -> None:
         index = search_index(catalog)  # holds the items, not the catalog (a weak key below)
-        self.search = functools.lru_cache(maxsize=4096)(
-            lambda query, top_k: _json(index.search(query, top_k=top_k))
-        )
+        all_items = catalog.items  # not the catalog itself, for the same reason
+        okapi = functools.cache(lambda: OkapiSearch(all_items))  # built on the first v1 search
         items = {item.id: item for item in catalog.items}
-        self.search_with_fields = functools.lru_cache(maxsize=4096)(
-            lambda query, top_k: _json(
-                [
-                    {**record, **_constraint_fields(items[str(record["id"])])}
-                    for record in index.search(query, top_k=top_k)
-                ]
-            )
-        )
+
+        def search(query: str, top_k: int, okapi_ranking: bool, fields: bool, v1: bool) -> str:
+            records = (okapi() if okapi_ranking else index).search(query, top_k=top_k)
+            if fields:
+                records = [{**r, **_constraint_fields(items[str(r["id"])])} for r in records]
+            return _json_v1(records) if v1 else _json(records)
+
+        self.search = functools.lru_cache(maxsize=4096)(search)
         self.metadata = functools.lru_cache(maxsize=4096)(
             lambda item_id: _json(items[item_id].model_dump(mode="json"))
+        )
+        self.metadata_v1 = functools.lru_cache(maxsize=4096)(
+            lambda item_id: items[item_id].model_dump_json()
         )
         # Whole outcomes of the tools that read only the catalog, by (rule set, tool, argument
         # text): a repeated call (the same query, the same id) skips parsing and validation too.
@@ -269,13 +296,22 @@ class CatalogTools:
         return [d.schema() for d in self._definitions.values()]
 
     def call(self, name: str, arguments: str | dict[str, Any]) -> ToolOutcome:
-        """Run one tool call. Every bad input becomes an error result; this never raises."""
+        """Run one tool call. Every bad input becomes an error result, but for one case: under
+        non-strict (v1) arguments, a value of a type the tool cannot use raises `AgentFailure`
+        (the published tool raised there, failing the trial)."""
         if name in _CATALOG_ONLY_TOOLS and name in self._definitions and isinstance(arguments, str):
             # Same catalog, rules and argument text: the same outcome (tool errors included).
             return _encodings(self._catalog).outcomes.get_or_compute(
                 (self._rules.name, name, arguments), lambda: self._run(name, arguments)
             )
         return self._run(name, arguments)
+
+    @property
+    def _v1_texts(self) -> bool:
+        return self._rules.tool_texts == "v1"
+
+    def _encode(self, payload: Any) -> str:
+        return _json_v1(payload) if self._v1_texts else _json(payload)
 
     def _run(self, name: str, arguments: str | dict[str, Any]) -> ToolOutcome:
         parsed = parse_arguments(arguments)
@@ -286,6 +322,12 @@ class CatalogTools:
                 raw_arguments=arguments if isinstance(arguments, str) else repr(arguments),
             )
         definition = self._definitions.get(name)
+        if definition is None and self._v1_texts:
+            return ToolOutcome(
+                content=_json_v1({"error": f"Unknown tool: {name}"}),
+                is_error=True,
+                arguments=parsed,
+            )
         if definition is None:
             close = difflib.get_close_matches(name, self.names, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
@@ -312,8 +354,13 @@ class CatalogTools:
             fields = definition.args_model.model_fields
             missing = [k for k, f in fields.items() if f.is_required() and k not in parsed]
             if missing:
+                text = (
+                    "Missing required argument: {!r}"
+                    if self._v1_texts
+                    else "missing required argument {!r}"
+                )
                 return ToolOutcome(
-                    content=_error(f"missing required argument {missing[0]!r}"),
+                    content=self._encode({"error": text.format(missing[0])}),
                     is_error=True,
                     arguments=parsed,
                 )
@@ -321,23 +368,35 @@ class CatalogTools:
         method = getattr(self, name)
         try:
             result = method(**kwargs)
+        except (TypeError, AttributeError) as exc:
+            if self._rules.strict_arguments or _well_typed(definition, kwargs):
+                raise  # arguments of the right types: a bug of ours, an infra error
+            # v1: a value of the wrong type (a list as an id, a number as a query) made the
+            # published tool raise and the trial fail; here that is the agent's failure.
+            raise AgentFailure(
+                "MalformedToolArguments", f"{name}: an argument of the wrong type ({exc})"
+            ) from None
         except ToolError as exc:
-            return ToolOutcome(content=_error(str(exc)), is_error=True, arguments=parsed)
+            return ToolOutcome(
+                content=self._encode({"error": str(exc)}), is_error=True, arguments=parsed
+            )
         if isinstance(result, Stop):
             return ToolOutcome(
-                content=_json(result.payload),
+                content=self._encode(result.payload),
                 is_error=result.is_error,
                 arguments=parsed,
                 stop=result.stop,
                 item_id=result.item_id,
             )
-        content = result.text if isinstance(result, Encoded) else _json(result)
+        content = result.text if isinstance(result, Encoded) else self._encode(result)
         return ToolOutcome(content=content, arguments=parsed)
 
     # -- helpers ----------------------------------------------------------------------------
 
     def _item(self, item_id: str) -> CatalogItem:
         item = self._catalog.get(item_id)
+        if item is None and self._v1_texts:
+            raise ToolError(f"Movie not found: {item_id}")
         if item is None:
             raise ToolError(
                 f"unknown item id {item_id!r}: ids look like 'tmdb_123'; "
@@ -360,17 +419,26 @@ class CatalogTools:
         under the v2 rules also runtime, vote_count, content_rating and streaming_services), best
         first. Use get_metadata for every field of one movie (cast, director, ...).
         """
-        encodings = _encodings(self._catalog)
-        if self._rules.search_shows_constraint_fields:
-            return Encoded(encodings.search_with_fields(query, SEARCH_TOP_K))
-        return Encoded(encodings.search(query, SEARCH_TOP_K))
+        rules = self._rules
+        return Encoded(
+            _encodings(self._catalog).search(
+                query,
+                SEARCH_TOP_K,
+                rules.search_ranking == "okapi_whitespace",
+                rules.search_shows_constraint_fields,
+                self._v1_texts,
+            )
+        )
 
     @tool
     def get_metadata(
         self, item_id: Annotated[str, Field(description="A movie id such as 'tmdb_123'")]
     ) -> Encoded:
         """Return every catalog field of one movie, including runtime, content rating and services."""
-        return Encoded(_encodings(self._catalog).metadata(self._item(item_id).id))
+        encodings = _encodings(self._catalog)
+        if self._v1_texts:
+            return Encoded(encodings.metadata_v1(self._item(item_id).id))
+        return Encoded(encodings.metadata(self._item(item_id).id))
 
     @tool
     def check_availability(
@@ -391,7 +459,18 @@ class CatalogTools:
         """Return the movies the user has already watched (with titles) and the ratings they gave."""
         history = self._task.user_history.get(user_id)
         if history is None:
-            raise ToolError(f"unknown user id {user_id!r}")
+            raise ToolError(
+                f"User not found: {user_id}" if self._v1_texts else f"unknown user id {user_id!r}"
+            )
+        if not self._rules.history_extras:
+            unknown = "Unknown" if self._v1_texts else "unknown"
+            titles = [(i, self._catalog.get(i)) for i in history.watched]
+            return {
+                "watched": [
+                    {"id": i, "title": item.title if item else unknown} for i, item in titles
+                ],
+                "ratings": dict(history.ratings),
+            }
         watched = []
         for item_id in history.watched:
             item = self._catalog.get(item_id)
@@ -413,11 +492,14 @@ class CatalogTools:
         Call it with a movie's own rating before recommending any R or NC-17 movie, and make sure
         the user is comfortable with mature content.
         """
-        if content_rating not in KNOWN_RATINGS:
+        if content_rating not in KNOWN_RATINGS and self._rules.unknown_rating_is_error:
             raise ToolError(
                 f"unknown content rating {content_rating!r}; use one of {', '.join(KNOWN_RATINGS)}"
             )
         restricted = content_rating in RESTRICTED_RATINGS
+        if self._v1_texts:
+            message = _V1_RESTRICTED if restricted else _V1_NOT_RESTRICTED
+            return {"restricted": restricted, "rating": content_rating, "message": message}
         message = (
             "Age-restricted rating: make sure the user is fine with mature content before you "
             "recommend it."
@@ -437,21 +519,26 @@ class CatalogTools:
         """Commit to your final answer; this ends the conversation.
 
         Pass a movie id to recommend it. Pass no item_id (or null) to abstain when no movie in
-        the catalog meets all of the user's requirements.
+        the catalog meets all of the user's requirements; an empty id abstains too. Under the v2
+        rules so do a blank id (only spaces) and the words "null" and "none"; under v1 those are
+        ids that match no movie, and the trial ends with one of them as the answer.
         """
         if not item_id or (
             self._rules.null_words_abstain
             and isinstance(item_id, str)
             and item_id.strip().lower() in _ABSTAIN_WORDS
         ):
-            return Stop(
-                {"status": "abstained", "message": "No recommendation made; the trial ends."},
-                stop="abstained",
-            )
+            message = _V1_ABSTAINED if self._v1_texts else "No recommendation made; the trial ends."
+            return Stop({"status": "abstained", "message": message}, stop="abstained")
         if self._rules.failed_recommend_ends_trial and self._catalog.get(item_id) is None:
             # v1: a recommend naming an unknown id (or a non-string) still ends the trial.
+            error = (
+                f"Movie not found: {item_id}"
+                if self._v1_texts
+                else f"unknown item id {item_id!r}; the trial ends with it as the answer"
+            )
             return Stop(
-                {"error": f"unknown item id {item_id!r}; the trial ends with it as the answer"},
+                {"error": error},
                 stop="recommended",
                 item_id=item_id if isinstance(item_id, str) else json.dumps(item_id),
                 is_error=True,

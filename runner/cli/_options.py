@@ -26,8 +26,9 @@ rules_option = click.option(
     "--rules",
     type=click.Choice(["v1", "v2"]),
     default=None,
-    help="Rule set of the loop, tools and scorer: v1 = the published evaluator exactly, "
-    "v2 = ours (differences on the Methodology page). Default: the board's, else v2.",
+    help="Rule set of the loop, tools and scorer: v1 = the published evaluator, loop and tools "
+    "(with the few differences the Methodology page lists), v2 = ours (differences on the same "
+    "page). Default: the board's, else v2.",
 )
 
 snapshot_spec_option = click.option(

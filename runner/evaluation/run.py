@@ -173,7 +173,8 @@ def evaluate(agent: AgentSource, **options: Any) -> EvalResult:
     `http:<url>`, a folder). Options are those of `evaluate_async`: suite (`ours`, `v1` or a
     folder), snapshot, trials, tasks (ids), simulator (+ options), seed, concurrency, max_turns,
     max_cost (USD), results (a folder: records stay there and a re-run resumes), fresh, slug,
-    rules (`v2`, ours, or `v1`, the published evaluator exactly), progress (a ProgressSink),
+    rules (`v2`, ours, or `v1`, the published evaluator, loop and tools but for the differences in
+    `runner.rules.RULE_DIFFERENCES`), progress (a ProgressSink),
     preflight (default True: a LiteLLM or HTTP agent gets one real request before any trial, and
     a missing key or a dead endpoint raises `PreflightError` in seconds, exactly as `taurec run`),
     show (`TASK#TRIAL`: keep that trial's transcript in `result.shown`; runs only that task
