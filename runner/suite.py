@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from runner.audit import TaskAudit, audit_task
+from runner.informed_probe import INFORMED_SEEDS
 from runner.catalog import Catalog
 from runner.errors import LoadError, TaurecError, describe_validation_error
 from runner.paths import SNAPSHOTS_DIR, TASKS_DIR
@@ -251,16 +252,20 @@ def _apply_gate(
     catalog: Catalog,
     previous: Catalog | None,
     previous_date: dt.date | None,
+    informed_seeds: int,
 ) -> None:
     """Audit the task; failing the gate flags it, failing it on the previous snapshot too retires it.
 
     An inconsistent task keeps its status (it must stop the run, not quietly leave the suite).
     """
-    row.audit = audit_task(task, catalog)
+    row.audit = audit_task(task, catalog, informed_seeds=informed_seeds)
     if row.audit.passed:
         row.gate = "pass"
         return
-    failed_before = previous is not None and not audit_task(task, previous).passed
+    failed_before = (
+        previous is not None
+        and not audit_task(task, previous, informed_seeds=informed_seeds).passed
+    )
     if not failed_before or row.status != "ok":
         row.gate = "flagged"
         return
@@ -280,6 +285,7 @@ def revalidate(
     previous: Catalog | None = None,
     previous_date: dt.date | None = None,
     gate: bool = True,
+    informed_seeds: int = INFORMED_SEEDS,
 ) -> SnapshotSolvability:
     """Check every task on `catalog` and compare with the same tasks on the previous catalog.
 
@@ -318,7 +324,14 @@ def revalidate(
         )
         row.change = _change(row, before)
         if gate and result.status != "retired":
-            _apply_gate(row, by_task[task_id], catalog, previous if old else None, previous_date)
+            _apply_gate(
+                row,
+                by_task[task_id],
+                catalog,
+                previous if old else None,
+                previous_date,
+                informed_seeds,
+            )
         rows.append(row)
     statuses = Counter(r.status for r in rows)
     return SnapshotSolvability(
@@ -347,9 +360,11 @@ def revalidate_snapshot(
     snapshots_dir: Path = SNAPSHOTS_DIR,
     write: bool = True,
     gate: bool = True,
+    informed_seeds: int = INFORMED_SEEDS,
 ) -> SnapshotSolvability:
     """Revalidate the suite on `<snapshots_dir>/<date>/` against the snapshot before it, and
-    write `solvability.json` into that folder (byte-identical for identical inputs)."""
+    write `solvability.json` into that folder (byte-identical for identical inputs); the gate
+    plays the informed agent on `informed_seeds` trials of each task."""
     day = dt.date.fromisoformat(date) if isinstance(date, str) else date
     folder = snapshots_dir / day.isoformat()
     if not (folder / "catalog.json").exists():
@@ -365,6 +380,7 @@ def revalidate_snapshot(
         previous=previous,
         previous_date=previous_date,
         gate=gate,
+        informed_seeds=informed_seeds,
     )
     if write:
         target = folder / SOLVABILITY_FILE

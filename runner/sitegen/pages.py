@@ -357,6 +357,9 @@ def _audit_figures(audit: Any) -> dict[str, Any]:
     hits = sum(h is not None and h in audit["winning"] for h in audit["first_hits"])
     parts.append(f"first hit wins {hits}/{len(audit['first_hits'])}")
     parts.append("most-voted wins" if audit["allowed"]["most_voted_wins"] else "most-voted loses")
+    informed = audit.get("informed_wins")
+    if informed is not None:
+        parts.append(f"informed agent wins {sum(informed)}/{len(informed)} seeds")
     failed = [f"{c['rule']}: {c['reason']}" for c in audit["checks"] if not c["passed"]]
     return {"figures": " · ".join(parts), "failed": failed}
 

@@ -285,9 +285,11 @@ def test_flagged_on_one_snapshot_then_retired_when_it_fails_again(
     snapshots: SnapshotWriter, tasks_dir: TasksWriter
 ) -> None:
     """October: the task is fine. November: it fails (flagged). December: fails again (retired)."""
-    snapshots("2026-10-01", world())
-    snapshots("2026-11-01", world(short=14, long=26))
-    folder = snapshots("2026-12-01", world(short=15, long=25))
+    # The short films are searchable, so the informed agent can win wherever the pools allow.
+    shown = "Horror, horror and more horror."
+    snapshots("2026-10-01", world(short_overview=shown))
+    snapshots("2026-11-01", world(short=14, long=26, short_overview=shown))
+    folder = snapshots("2026-12-01", world(short=15, long=25, short_overview=shown))
     steady = task([HORROR, SHORT_ASKED], "mixed").model_copy(update={"id": "t_steady"})
     drifting = task([HORROR, SHORT_ASKED], "mixed").model_copy(update={"id": "t_drift"})
     tasks = tasks_dir([t.model_dump(mode="json") for t in (steady, drifting)])
