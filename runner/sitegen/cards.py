@@ -19,21 +19,22 @@ from markupsafe import Markup
 
 from runner.catalog import CatalogItem
 from runner.search import RESULT_FIELDS
-from runner.sitegen.escaping import html
+from runner.tools import V2_SEARCH_FIELDS
+from runner.sitegen.escaping import html_text
 from runner.sitegen.inputs import SnapshotInfo
 
 CARDS_DIR = "catalog"
 _MARK = "\u00a7card\u00a7"
-# A marker as it reads once the JSON is HTML-escaped: "§card§<id>§<fields>§", quotes included.
-_MARKER = re.compile(
-    "&#34;" + _MARK + r"([A-Za-z0-9_.-]+)" + _MARK + r"([a-z_,]*)" + _MARK + "&#34;"
-)
+# A marker as it reads once the JSON is escaped as element text: "§card§<id>§<fields>§", quotes included.
+_MARKER = re.compile('"' + _MARK + r"([A-Za-z0-9_.-]+)" + _MARK + r"([a-z_,]*)" + _MARK + '"')
 
 
-# Field lists the tools return whole, named once instead of listed at every quote.
+# Field sets the tools return whole, named once instead of listed at every quote (in whatever
+# order the tool wrote them).
 _SHAPES = {
-    tuple(f for f in CatalogItem.model_fields if f != "id"): "every field",
-    tuple(f for f in RESULT_FIELDS if f != "id"): "search record",
+    frozenset(CatalogItem.model_fields) - {"id"}: "every field",
+    frozenset(RESULT_FIELDS) - {"id"}: "search record",
+    frozenset(RESULT_FIELDS) - {"id"} | set(V2_SEARCH_FIELDS): "v2 search record",
 }
 
 
@@ -104,19 +105,19 @@ class Cards:
         try:
             value = json.loads(text)
         except ValueError:
-            return html(text)
+            return html_text(text)
         if _MARK in text:  # never let a result forge a card link
-            return html(json.dumps(value, ensure_ascii=False, indent=2))
+            return html_text(json.dumps(value, ensure_ascii=False, indent=2))
         pretty = json.dumps(self._compact(value), ensure_ascii=False, indent=2)
 
         def link(match: re.Match[str]) -> str:
             fields = match.group(2).split(",")
-            what = _SHAPES.get(tuple(fields)) or ", ".join(fields)
+            what = _SHAPES.get(frozenset(fields)) or ", ".join(fields)
             if not self.published:
                 what += ": TMDB data, not republished"
             return str(self.link(match.group(1), depth) + Markup(" ({})").format(what))
 
-        return Markup(_MARKER.sub(link, str(html(pretty))))
+        return Markup(_MARKER.sub(link, str(html_text(pretty))))
 
 
 def write_cards(env: Any, out: Path, snapshot: SnapshotInfo, ids: set[str], css: list[str]) -> int:

@@ -71,7 +71,7 @@ def _event_views(
                 else json.dumps(ev.arguments, ensure_ascii=False, sort_keys=True)
             )
             result = cards.result_html(ev.result, ROOT)
-            anchor = f"result-{trial}-{number}"
+            anchor = f"r{trial}-{number}"
             first = shown.setdefault(str(result), (anchor, f"trial {trial}, event {number + 1}"))
             out.append(
                 {
