@@ -230,6 +230,25 @@ def assemble(
     return writer.count
 
 
+def prune_theme_extras(out: Path, config_file: Path) -> None:
+    """Remove theme files no reader loads: source maps (for debugging the theme's own code) and,
+    when the search is English only, the lunr language packs (`assets/javascripts/lunr/`, which
+    the theme fetches only for other languages). ~2 MB a build, whatever the board's size."""
+    import yaml
+
+    scripts = out / "assets" / "javascripts"
+    for source_map in sorted(scripts.rglob("*.map")):
+        source_map.unlink()
+    config = yaml.safe_load(config_file.read_text(encoding="utf-8"))
+    search = next(
+        (p["search"] for p in config.get("plugins", []) if isinstance(p, dict) and "search" in p),
+        None,
+    )
+    lang = (search or {}).get("lang") or (config.get("theme", {}).get("language") or "en")
+    if lang in ("en", ["en"]):
+        shutil.rmtree(scripts / "lunr", ignore_errors=True)
+
+
 def runs_with_trial_pages(inputs: SiteInputs) -> set[tuple[str, str]]:
     """Trial pages only for the latest snapshot of each rule set (older runs keep raw downloads)."""
     paged = paged_runs(inputs.runs)
@@ -392,7 +411,9 @@ def build_site(
         folders=[RAW_DIR],
     )
     try:
-        run_mkdocs(config_file or PROJECT_ROOT / "mkdocs.yml", docs, building, site_url)
+        config_file = config_file or PROJECT_ROOT / "mkdocs.yml"
+        run_mkdocs(config_file, docs, building, site_url)
+        prune_theme_extras(building, config_file)
         timings["mkdocs"] = time.perf_counter() - start
         start = time.perf_counter()
         trial_pages = staged.finish(building, site_url)

@@ -51,39 +51,93 @@ def trial_state(record: TrialRecord) -> str:
     return "pass" if record.score.reward >= PASS_THRESHOLD else "fail"
 
 
+# Consecutive tool calls repeating, call for call, consecutive calls printed earlier on the page
+# (a deterministic agent's later trials) are one line linking there when at least this many.
+MIN_REPEAT_RUN = 3
+CallKey = tuple[str, str, str, bool]
+
+
 def _event_views(
-    transcript: Transcript, trial: int, shown: dict[str, tuple[str, str]], cards: Cards
+    transcript: Transcript,
+    trial: int,
+    shown: dict[str, tuple[str, str]],
+    calls: dict[CallKey, tuple[int, int]],
+    cards: Cards,
 ) -> list[dict[str, Any]]:
     """Events as the trial page shows them; a tool result already shown on the page is linked.
 
     `shown` maps a result's text to (anchor, label) of its first appearance on the page, so
     repeated results (the same search in every trial of a task) are printed once per page;
-    catalog records inside a result are links to their cards (see `cards`).
+    catalog records inside a result are links to their cards (see `cards`). `calls` maps a tool
+    call (name, arguments, result, error) to (trial, event) of its first appearance: a run of
+    `MIN_REPEAT_RUN` or more consecutive calls that repeat consecutive earlier calls exactly is
+    shown as one line linking to them.
     """
     out: list[dict[str, Any]] = []
+    origins: list[tuple[int, int] | None] = []
     for number, ev in enumerate(transcript.events):
         if ev.type == "message":
             out.append({"type": "message", "role": ev.role, "content": ev.content})
-        else:
-            args = (
-                ev.raw_arguments
-                if ev.raw_arguments is not None
-                else json.dumps(ev.arguments, ensure_ascii=False, sort_keys=True)
-            )
-            result = cards.result_html(ev.result, ROOT)
-            anchor = f"r{trial}-{number}"
-            first = shown.setdefault(str(result), (anchor, f"trial {trial}, event {number + 1}"))
-            out.append(
-                {
-                    "type": "tool_call",
-                    "name": ev.name,
-                    "args": args,
-                    "result": result if first[0] == anchor else None,
-                    "anchor": anchor,
-                    "same_as": None if first[0] == anchor else first,
-                    "is_error": ev.is_error,
-                }
-            )
+            origins.append(None)
+            continue
+        args = (
+            ev.raw_arguments
+            if ev.raw_arguments is not None
+            else json.dumps(ev.arguments, ensure_ascii=False, sort_keys=True)
+        )
+        origin = calls.setdefault((ev.name, args, ev.result, ev.is_error), (trial, number))
+        origins.append(origin if origin != (trial, number) else None)
+        result = cards.result_html(ev.result, ROOT)
+        anchor = f"r{trial}-{number}"
+        first = shown.setdefault(str(result), (anchor, f"trial {trial}, event {number + 1}"))
+        out.append(
+            {
+                "type": "tool_call",
+                "name": ev.name,
+                "args": args,
+                "result": result if first[0] == anchor else None,
+                "anchor": anchor,
+                "same_as": None if first[0] == anchor else first,
+                "is_error": ev.is_error,
+            }
+        )
+    return _collapse_repeats(out, origins)
+
+
+def _collapse_repeats(
+    events: list[dict[str, Any]], origins: list[tuple[int, int] | None]
+) -> list[dict[str, Any]]:
+    """Replace each long enough run of repeated calls by one `repeat` view (see `_event_views`)."""
+    out: list[dict[str, Any]] = []
+    i = 0
+    while i < len(events):
+        start = origins[i]
+        n = 1
+        while (
+            start is not None
+            and i + n < len(events)
+            and origins[i + n] == (start[0], start[1] + n)
+        ):
+            n += 1
+        if start is None or n < MIN_REPEAT_RUN:
+            out.append(events[i])
+            i += 1
+            continue
+        names: dict[str, int] = {}
+        for ev in events[i : i + n]:
+            names[ev["name"]] = names.get(ev["name"], 0) + 1
+        out.append(
+            {
+                "type": "repeat",
+                "count": n,
+                "first": i + 1,
+                "last": i + n,
+                "names": ", ".join(f"{name} × {k}" for name, k in names.items()),
+                "target": f"r{start[0]}-{start[1]}",
+                "source": f"trial {start[0]}, events {start[1] + 1}–{start[1] + n}",
+            }
+        )
+        i += n
     return out
 
 
@@ -113,6 +167,7 @@ def trial_views(
     """
     trials = []
     shown: dict[str, tuple[str, str]] = {}
+    calls: dict[CallKey, tuple[int, int]] = {}
     for r in records:
         transcript = _read_transcript(run, r)
         rec = r.score.recommendation if r.score else None
@@ -135,9 +190,10 @@ def trial_views(
                 "leak_clean": audit.clean if audit is not None else r.leak_audit_clean,
                 "leaks": audit.leaks if audit is not None else [],
                 "transcript": r.transcript,
-                "events": _event_views(transcript, r.key.trial_index, shown, cards)
+                "events": _event_views(transcript, r.key.trial_index, shown, calls, cards)
                 if transcript is not None
                 else None,
+                "event_count": len(transcript.events) if transcript is not None else 0,
             }
         )
     scored = [r for r in records if r.status == "scored"]
