@@ -42,7 +42,13 @@ from runner.transcript import Transcript
 
 TRIALS_DIR = "trials"
 ROOT = "../../../"  # from a trial page back to the site root
-SearchDoc = dict[str, str]
+SearchDoc = dict[str, str | float]
+# Search ranks the hand-written pages (front matter `search: boost: 10`) and the entries
+# (`ENTRY_SEARCH_BOOST`) above the hundreds of trial pages, which are found by task id, entry
+# name and snapshot (their title) only: a trial page's title matching a word ("policy" in
+# "Exploit: policy only") must not outrank a page about that word.
+TRIAL_SEARCH_BOOST = 0.01
+ENTRY_SEARCH_BOOST = 10.0
 
 
 def trial_state(record: TrialRecord) -> str:
@@ -114,9 +120,7 @@ def _collapse_repeats(
         start = origins[i]
         n = 1
         while (
-            start is not None
-            and i + n < len(events)
-            and origins[i + n] == (start[0], start[1] + n)
+            start is not None and i + n < len(events) and origins[i + n] == (start[0], start[1] + n)
         ):
             n += 1
         if start is None or n < MIN_REPEAT_RUN:
@@ -229,6 +233,7 @@ class _Job:
     runs: list[tuple[Entry, Run]]
     tasks: dict[str, Task]
     snapshots: dict[str, SnapshotInfo]
+    downloads: dict[tuple[str, str], str]  # (slug, snapshot) -> its transcripts download
 
 
 _JOB: _Job | None = None
@@ -259,6 +264,7 @@ def _render_run(index: int) -> RunPages:
     cards = Cards(job.snapshots.get(run.snapshot))
     for task_id, records in by_task.items():
         view = trial_views(entry, run, job.tasks.get(task_id), task_id, records, cards)
+        view["download"] = job.downloads.get((run.slug, run.snapshot))
         (folder / f"{task_id}.html").write_text(
             template.render(t=view, css=job.css, root=ROOT), encoding="utf-8"
         )
@@ -266,11 +272,9 @@ def _render_run(index: int) -> RunPages:
             {
                 "location": page_path(run.slug, run.snapshot, task_id),
                 # the theme shows these as HTML: escaped like the pages it indexes itself
-                "title": search_text(f"{task_id} · {run.slug} · {run.snapshot}"),
-                "text": search_text(
-                    f"{task_id} {view['name']} · snapshot {run.snapshot} · {view['c']} of "
-                    f"{view['n']} trials succeeded · {view['task']['persona']}"
-                ),
+                "title": search_text(f"{task_id} · {view['name']} · {run.snapshot}"),
+                "text": "",
+                "boost": TRIAL_SEARCH_BOOST,
             }
         )
     return RunPages(len(by_task), docs, run.snapshot, sorted(cards.used))
@@ -323,9 +327,11 @@ class TrialPages:
     files: list[Future[None]]
     folders: list[str]  # what the file jobs write, relative to the staging folder and the site
 
-    def finish(self, out: Path, site_url: str | None) -> int:
+    def finish(
+        self, out: Path, site_url: str | None, extra_docs: list[SearchDoc] | None = None
+    ) -> int:
         """Wait for every run, move the pages under `out/trials/`, write the catalog cards they
-        link, index the pages; returns the trial page count."""
+        link, index the pages (and `extra_docs`); returns the trial page count."""
         try:
             results = self.done + [f.result() for f in self.futures]
             for f in self.files:
@@ -342,8 +348,8 @@ class TrialPages:
             snapshot = self.job.snapshots.get(label)
             if snapshot is not None:
                 write_cards(self.job.env, out, snapshot, ids, self.job.css)
-        add_search_docs(out, docs)
-        add_to_sitemap(out, [d["location"] for d in docs], site_url)
+        add_search_docs(out, [*(extra_docs or []), *docs])
+        add_to_sitemap(out, [str(d["location"]) for d in docs], site_url)
         return sum(r.pages for r in results)
 
     def abandon(self) -> None:
@@ -386,9 +392,11 @@ def start_trial_pages(
     workers: int | None = None,
     files: list[FileJob] | None = None,
     folders: list[str] | None = None,
+    downloads: dict[tuple[str, str], str] | None = None,
 ) -> TrialPages:
     """Start rendering the trial pages of `runs` into `staging/trials/` and running `files`,
-    which write into `folders` of `staging` (in worker processes when it pays)."""
+    which write into `folders` of `staging` (in worker processes when it pays). `downloads`
+    gives the site path of each run's transcripts download, which its pages link."""
     global _JOB
     if staging.exists():
         shutil.rmtree(staging)
@@ -400,6 +408,7 @@ def start_trial_pages(
         runs=runs,
         tasks={t.id: t for t in inputs.tasks},
         snapshots={s.label: s for s in inputs.snapshots},
+        downloads=downloads or {},
     )
     files = files or []
     count = workers if workers is not None else (os.cpu_count() or 1)
@@ -419,6 +428,25 @@ def start_trial_pages(
     futures = [pool.submit(_render_run, i) for i in range(len(runs))]
     written = [pool.submit(call, *args) for call, args in files]
     return TrialPages(staging, futures, pool, [], job, written, folders or [])
+
+
+def entry_search_docs(inputs: SiteInputs) -> list[SearchDoc]:
+    """One short search document per entry page (whose own body, tables of every task, mkdocs
+    leaves out of the index): its display name, slug and organization, boosted above trials."""
+    docs: list[SearchDoc] = []
+    for entry in inputs.entries:
+        sub = entry.submission
+        docs.append(
+            {
+                "location": f"entries/{entry.slug}.html",
+                "title": search_text(sub.display_name),
+                "text": search_text(
+                    " · ".join(t for t in (f"entry {entry.slug}", sub.contact.organization) if t)
+                ),
+                "boost": ENTRY_SEARCH_BOOST,
+            }
+        )
+    return docs
 
 
 def add_search_docs(out: Path, docs: list[SearchDoc]) -> None:
