@@ -242,7 +242,7 @@ def prune_theme_extras(out: Path, config_file: Path) -> None:
     import yaml
 
     scripts = out / "assets" / "javascripts"
-    for source_map in sorted(scripts.rglob("*.map")):
+    for source_map in sorted((out / "assets").rglob("*.map")):
         source_map.unlink()
     config = yaml.safe_load(config_file.read_text(encoding="utf-8"))
     search = next(
