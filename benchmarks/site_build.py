@@ -2,7 +2,13 @@
 
 Run: .venv/bin/python benchmarks/site_build.py             # issue 13: 100 entries × 12 snapshots × 60 tasks × 4 trials
      .venv/bin/python benchmarks/site_build.py --issue12   # issue 12: 300 entries × 1 snapshot × 60 tasks × 16 trials
+     .venv/bin/python benchmarks/site_build.py --default-board   # issue 22: the board `make leaderboard` ran
+     .venv/bin/python benchmarks/site_build.py --realistic --entries 20 --snapshots 1
+                                                           # issue 22: transcripts as long as real ones
      (or any --entries/--snapshots/--tasks/--trials; --transcripts/--no-transcripts)
+
+Every run prints the site's KB per trial (issue 22: <= 15 on the default board's real
+transcripts). The synthesized transcripts are ~4x shorter than real ones unless --realistic.
 
 Targets: issue 13, `public/` ≤ 300 MB and built in under 60 s on 2 cores; issue 12, under 1 GB
 peak and under 30 s on 2 cores. The world is synthesized first (not timed), then the build runs
@@ -20,6 +26,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -94,6 +101,35 @@ class PeakSampler(threading.Thread):
             self.stop.wait(0.02)
 
 
+def _build(source: list[str], out: Path, budget_mb: float) -> None:
+    """Run `taurec site build` on `source` (default: the repository's board) into `out`; print
+    its output, wall time, peak memory, size and KB per trial."""
+    command = [str(TAUREC), "site", "build", *source, "--out", str(out)]
+    command += ["--max-size-mb", str(budget_mb)]
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    sampler = PeakSampler(process.pid)
+    sampler.start()
+    output, _ = process.communicate()
+    wall = time.perf_counter() - start
+    sampler.stop.set()
+    sampler.join()
+    lines = output.decode("utf-8", "replace").rstrip().splitlines()
+    notes = [line for line in lines if line.startswith("note: ")]
+    if notes:  # e.g. older runs' transcripts, which the synthesizer does not write
+        print(f"{len(notes)} notes from the build, the first: {notes[0]}")
+    print("\n".join(line for line in lines if not line.startswith("note: ")))
+    size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+    trials = re.search(r"(\d+) trials,", output.decode("utf-8", "replace"))
+    per_trial = f"; {size / int(trials.group(1)) / 1e3:.1f} KB per trial" if trials else ""
+    print(
+        f"taurec site build: exit {process.returncode}, wall {wall:.1f}s on "
+        f"{os.cpu_count()} cores; peak memory of its process tree: RSS {sampler.rss / 2**20:.0f} MiB, "
+        f"PSS {sampler.pss / 2**20:.0f} MiB; public/ {size / 1e6:.1f} MB{per_trial} "
+        "(issue 22 target: <= 15 KB per trial)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--issue12", action="store_true", help="300 entries × 1 × 60 × 16")
@@ -103,7 +139,21 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=None)
     parser.add_argument("--transcripts", action=argparse.BooleanOptionalAction, default=None)
     parser.add_argument("--budget-mb", type=float, default=300.0)
+    parser.add_argument(
+        "--realistic",
+        action="store_true",
+        help="transcripts as long as the board's real ones (SynthSpec.realistic_transcripts)",
+    )
+    parser.add_argument(
+        "--default-board",
+        action="store_true",
+        help="build the repository's own board (submissions/, after `make leaderboard`) instead",
+    )
     args = parser.parse_args()
+    if args.default_board:
+        with tempfile.TemporaryDirectory() as tmp:
+            _build([], Path(tmp) / "public", args.budget_mb)
+        return
     entries = args.entries or (300 if args.issue12 else 100)
     snapshots = args.snapshots or (1 if args.issue12 else 12)
     trials = args.trials or (16 if args.issue12 else 4)
@@ -122,6 +172,7 @@ def main() -> None:
             transcript_snapshots=1,
             xss_probes=False,
             reference_entries=("oracle", "random"),
+            realistic_transcripts=args.realistic,
         )
         world = synthesize(root / "world", spec)
         print(
@@ -130,40 +181,15 @@ def main() -> None:
             f"({'with transcripts for the latest snapshot' if transcripts else 'trial records only'}) "
             f"in {time.perf_counter() - start:.1f}s"
         )
-        command = [
-            str(TAUREC),
-            "site",
-            "build",
+        source = [
             "--submissions",
             str(world.submissions),
             "--snapshots",
             str(world.snapshots),
             "--tasks",
             str(world.tasks),
-            "--out",
-            str(root / "public"),
-            "--max-size-mb",
-            str(args.budget_mb),
         ]
-        start = time.perf_counter()
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        sampler = PeakSampler(process.pid)
-        sampler.start()
-        output, _ = process.communicate()
-        wall = time.perf_counter() - start
-        sampler.stop.set()
-        sampler.join()
-        lines = output.decode("utf-8", "replace").rstrip().splitlines()
-        notes = [line for line in lines if line.startswith("note: ")]
-        if notes:  # e.g. older runs' transcripts, which the synthesizer does not write
-            print(f"{len(notes)} notes from the build, the first: {notes[0]}")
-        print("\n".join(line for line in lines if not line.startswith("note: ")))
-        size = sum(p.stat().st_size for p in (root / "public").rglob("*") if p.is_file())
-        print(
-            f"taurec site build: exit {process.returncode}, wall {wall:.1f}s on "
-            f"{os.cpu_count()} cores; peak memory of its process tree: RSS {sampler.rss / 2**20:.0f} MiB, "
-            f"PSS {sampler.pss / 2**20:.0f} MiB; public/ {size / 1e6:.1f} MB"
-        )
+        _build(source, root / "public", args.budget_mb)
         if args.issue12:
             print("targets (issue 12): wall < 30 s, peak < 1 GB")
         else:

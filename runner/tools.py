@@ -242,8 +242,12 @@ _CATALOG_ONLY_TOOLS = frozenset(
 )
 
 
+# The fields a v2 search result adds to the v1 shape (the site names the whole shape once).
+V2_SEARCH_FIELDS = ("runtime", "vote_count", "content_rating", "streaming_services")
+
+
 def _constraint_fields(item: CatalogItem) -> dict[str, Any]:
-    """The fields a v2 search result adds to the v1 shape."""
+    """The fields a v2 search result adds to the v1 shape (`V2_SEARCH_FIELDS`)."""
     return {
         "runtime": item.runtime,
         "vote_count": item.vote_count,

@@ -60,11 +60,11 @@ def group() -> None:
     "report prints, under GitHub Pages' 1 GB limit].",
 )
 @click.option(
-    "--max-run-mb",
+    "--max-run-kb-per-trial",
     type=click.FloatRange(min=0, min_open=True),
     default=None,
     help="Leave off the boards (with a note) any run whose records and transcripts, "
-    "uncompressed, hold more than this many MB [default: 64].",
+    "uncompressed, hold more than this many KB per trial [default: 512].",
 )
 @click.option(
     "--workers",
@@ -81,14 +81,14 @@ def build(
     seed: int,
     site_url: str | None,
     max_size_mb: float | None,
-    max_run_mb: float | None,
+    max_run_kb_per_trial: float | None,
     workers: int | None,
     board_path: Path | None,
 ) -> None:
     """Aggregate results, render the pages and run `mkdocs build --strict` into OUT."""
     from runner.board import board_settings
     from runner.sitegen import build_site
-    from runner.sitegen.bounds import DEFAULT_BUDGET_MB, DEFAULT_RUN_BUDGET_MB
+    from runner.sitegen.bounds import DEFAULT_BUDGET_MB, DEFAULT_RUN_BUDGET_KB_PER_TRIAL
 
     board, _ = board_settings(board_path)
     report = build_site(
@@ -101,7 +101,9 @@ def build(
         board=board,
         site_url=site_url,
         max_size_mb=DEFAULT_BUDGET_MB if max_size_mb is None else max_size_mb,
-        max_run_mb=DEFAULT_RUN_BUDGET_MB if max_run_mb is None else max_run_mb,
+        max_run_kb_per_trial=DEFAULT_RUN_BUDGET_KB_PER_TRIAL
+        if max_run_kb_per_trial is None
+        else max_run_kb_per_trial,
         workers=workers,
     )
     for note in report.notes:

@@ -34,7 +34,7 @@ from runner.rules import DEFAULT_RULES, get_rules
 from runner.sitegen.aggregate import Aggregates, aggregate_runs
 from runner.sitegen.bounds import (
     DEFAULT_BUDGET_MB,
-    DEFAULT_RUN_BUDGET_MB,
+    DEFAULT_RUN_BUDGET_KB_PER_TRIAL,
     RAW_DIR,
     SizeReport,
     drop_oversized_runs,
@@ -48,7 +48,12 @@ from runner.sitegen.bounds import (
 from runner.sitegen.inputs import SHA256SUMS, SiteInputs, load_inputs, published_files
 from runner.sitegen.mkdocs_hooks import bodies_dir
 from runner.sitegen.pages import PageWriter, environment, render_pages
-from runner.sitegen.trial_pages import has_transcripts, runs_with_pages, start_trial_pages
+from runner.sitegen.trial_pages import (
+    entry_search_docs,
+    has_transcripts,
+    runs_with_pages,
+    start_trial_pages,
+)
 from runner.sitegen.views import SnapshotBoard, boards
 
 VEGA_BUNDLE = "assets/vendor/vega-bundle.js"
@@ -223,11 +228,30 @@ def assemble(
     board_list = boards(inputs, agg)
     links = _downloads(docs, inputs, board_list)
     write_trials_parquet(docs, inputs)  # the gzipped JSONL of each run is written after mkdocs
-    raw = raw_links(inputs)
+    raw = raw_links(inputs, trial_runs)
     writer = PageWriter(environment(site_dir / "templates"), docs)
     render_pages(writer, inputs, agg, board_list, links, raw, board, trial_runs)
     writer.write_chart_specs(CHART_SPECS)
     return writer.count
+
+
+def prune_theme_extras(out: Path, config_file: Path) -> None:
+    """Remove theme files no reader loads: source maps (for debugging the theme's own code) and,
+    when the search is English only, the lunr language packs (`assets/javascripts/lunr/`, which
+    the theme fetches only for other languages). ~2 MB a build, whatever the board's size."""
+    import yaml
+
+    scripts = out / "assets" / "javascripts"
+    for source_map in sorted((out / "assets").rglob("*.map")):
+        source_map.unlink()
+    config = yaml.safe_load(config_file.read_text(encoding="utf-8"))
+    search = next(
+        (p["search"] for p in config.get("plugins", []) if isinstance(p, dict) and "search" in p),
+        None,
+    )
+    lang = (search or {}).get("lang") or (config.get("theme", {}).get("language") or "en")
+    if lang in ("en", ["en"]):
+        shutil.rmtree(scripts / "lunr", ignore_errors=True)
 
 
 def runs_with_trial_pages(inputs: SiteInputs) -> set[tuple[str, str]]:
@@ -336,7 +360,7 @@ def build_site(
     seed: int = 0,
     site_url: str | None = None,
     max_size_mb: float | None = DEFAULT_BUDGET_MB,
-    max_run_mb: float | None = DEFAULT_RUN_BUDGET_MB,
+    max_run_kb_per_trial: float | None = DEFAULT_RUN_BUDGET_KB_PER_TRIAL,
     rules: str = DEFAULT_RULES,
     board: BoardSettings | None = None,
     workers: int | None = None,
@@ -347,8 +371,9 @@ def build_site(
     `board` (the settings of `leaderboard.yaml`) is shown on the Methodology and entry pages.
     `site_url` (e.g. https://owner.github.io/repo/) gives the 404 page and the sitemap real
     addresses; `max_size_mb` fails the build, naming the largest parts, when `out` outgrows it;
-    before that, a run over `max_run_mb` (records and transcripts, uncompressed) is left off the
-    boards with a note, so one oversized entry never takes the board down.
+    before that, a run over `max_run_kb_per_trial` per trial (records and transcripts,
+    uncompressed) is left off the boards with a note, so one oversized entry never takes the
+    board down. The size report states the site's bytes per published trial.
     `workers` processes render the trial pages (default: one per core).
     """
     if board is None:
@@ -356,7 +381,7 @@ def build_site(
     timings: dict[str, float] = {}
     start = time.perf_counter()
     inputs = load_inputs(Path(submissions), Path(snapshots), Path(tasks), get_rules(rules).name)
-    drop_oversized_runs(inputs, max_run_mb)
+    drop_oversized_runs(inputs, max_run_kb_per_trial)
     timings["load"] = time.perf_counter() - start
     start = time.perf_counter()
     agg = aggregate_runs(inputs.runs, seed=seed)
@@ -388,16 +413,23 @@ def build_site(
         list(runs_with_pages(inputs, trial_runs)),
         staging,
         workers,
-        files=raw_trial_jobs(inputs, staging),
+        files=raw_trial_jobs(inputs, staging, trial_runs),
         folders=[RAW_DIR],
+        downloads={
+            key: link.transcripts
+            for key, link in raw_links(inputs, trial_runs).items()
+            if link.transcripts is not None
+        },
     )
     try:
-        run_mkdocs(config_file or PROJECT_ROOT / "mkdocs.yml", docs, building, site_url)
+        config_file = config_file or PROJECT_ROOT / "mkdocs.yml"
+        run_mkdocs(config_file, docs, building, site_url)
+        prune_theme_extras(building, config_file)
         timings["mkdocs"] = time.perf_counter() - start
         start = time.perf_counter()
-        trial_pages = staged.finish(building, site_url)
+        trial_pages = staged.finish(building, site_url, entry_search_docs(inputs))
         timings["trial pages"] = time.perf_counter() - start
-        size = measure(building)
+        size = measure(building, sum(r.frame.height for r in inputs.runs))
         enforce_budget(size, max_size_mb, out)  # an oversized build never replaces the site
         swap_in(building, out)
     except BaseException:

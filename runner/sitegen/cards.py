@@ -19,21 +19,22 @@ from markupsafe import Markup
 
 from runner.catalog import CatalogItem
 from runner.search import RESULT_FIELDS
-from runner.sitegen.escaping import html
+from runner.sitegen.escaping import html_text
 from runner.sitegen.inputs import SnapshotInfo
+from runner.tools import V2_SEARCH_FIELDS
 
 CARDS_DIR = "catalog"
 _MARK = "\u00a7card\u00a7"
-# A marker as it reads once the JSON is HTML-escaped: "§card§<id>§<fields>§", quotes included.
-_MARKER = re.compile(
-    "&#34;" + _MARK + r"([A-Za-z0-9_.-]+)" + _MARK + r"([a-z_,]*)" + _MARK + "&#34;"
-)
+# A marker as it reads once the JSON is escaped as element text: "§card§<id>§<fields>§", quotes included.
+_MARKER = re.compile('"' + _MARK + r"([A-Za-z0-9_.-]+)" + _MARK + r"([a-z_,]*)" + _MARK + '"')
 
 
-# Field lists the tools return whole, named once instead of listed at every quote.
+# Field sets the tools return whole, named once instead of listed at every quote (in whatever
+# order the tool wrote them).
 _SHAPES = {
-    tuple(f for f in CatalogItem.model_fields if f != "id"): "every field",
-    tuple(f for f in RESULT_FIELDS if f != "id"): "search record",
+    frozenset(CatalogItem.model_fields) - {"id"}: "every field",
+    frozenset(RESULT_FIELDS) - {"id"}: "search record",
+    frozenset(RESULT_FIELDS) - {"id"} | set(V2_SEARCH_FIELDS): "v2 search record",
 }
 
 
@@ -104,19 +105,42 @@ class Cards:
         try:
             value = json.loads(text)
         except ValueError:
-            return html(text)
+            return html_text(text)
         if _MARK in text:  # never let a result forge a card link
-            return html(json.dumps(value, ensure_ascii=False, indent=2))
-        pretty = json.dumps(self._compact(value), ensure_ascii=False, indent=2)
+            return html_text(json.dumps(value, ensure_ascii=False, indent=2))
+        compact = self._compact(value)
+        head = ""
+        shape = _common_shape(compact)
+        if shape is not None:  # a list of titles of one shape (a search): named once, on top
+            head = f"{len(compact)} titles, each: {self._what(shape)}\n"
+            compact = [f"{_MARK}{m.split(_MARK)[1]}{_MARK}{_MARK}" for m in compact]
+        pretty = json.dumps(compact, ensure_ascii=False, indent=2)
 
         def link(match: re.Match[str]) -> str:
-            fields = match.group(2).split(",")
-            what = _SHAPES.get(tuple(fields)) or ", ".join(fields)
-            if not self.published:
-                what += ": TMDB data, not republished"
-            return str(self.link(match.group(1), depth) + Markup(" ({})").format(what))
+            card = self.link(match.group(1), depth)
+            if not match.group(2):
+                return str(card)
+            return str(card + Markup(" ({})").format(self._what(match.group(2))))
 
-        return Markup(_MARKER.sub(link, str(html(pretty))))
+        return Markup(str(html_text(head)) + _MARKER.sub(link, str(html_text(pretty))))
+
+    def _what(self, fields: str) -> str:
+        """What a quote carried: its shape's name, or its fields; TMDB's values are not republished."""
+        names = fields.split(",")
+        what = _SHAPES.get(frozenset(names)) or ", ".join(names)
+        return what if self.published else what + ": TMDB data, not republished"
+
+
+def _common_shape(value: Any) -> str | None:
+    """The field list every item of a list of two or more card marks shares, if one does."""
+    if not isinstance(value, list) or len(value) < 2:
+        return None
+    shapes = set()
+    for item in value:
+        if not isinstance(item, str) or not item.startswith(_MARK):
+            return None
+        shapes.add(item.split(_MARK)[2])
+    return shapes.pop() if len(shapes) == 1 else None
 
 
 def write_cards(env: Any, out: Path, snapshot: SnapshotInfo, ids: set[str], css: list[str]) -> int:

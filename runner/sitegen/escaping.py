@@ -8,6 +8,7 @@ new sink picks one of these functions instead of inventing a fresh escape:
 |------------------------------------------------|------------------|
 | HTML text and quoted attribute values          | `html`           |
 | the same, keeping line breaks (`<pre>`, notes) | `html_lines`     |
+| element text of a page mkdocs never parses     | `html_text`      |
 | a jinja `{{ … }}` without a filter             | `finalize`       |
 | JSON in a `data-*` attribute (chart columns)   | `attr_json`      |
 | JSON inside `<script>` or a `.js` file         | `script_json`    |
@@ -32,6 +33,7 @@ __all__ = [
     "finalize",
     "html",
     "html_lines",
+    "html_text",
     "markdown",
     "script_json",
     "search_text",
@@ -52,6 +54,21 @@ def html_lines(value: object) -> Markup:
     """
     text = str(escape(value)).replace("\r\n", "\n").replace("\r", "\n")
     return Markup(text.replace("\n", "&#10;"))
+
+
+_TEXT_UNSAFE = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+_TEXT_UNSAFE_RE = re.compile("[&<>]")
+
+
+def html_text(value: object) -> Markup:
+    """`& < >` as character references, line breaks kept as they are: element text only.
+
+    In an element's text (never an attribute value) only `&` and `<` can start markup, so
+    quotes stay one byte instead of five: a transcript is mostly JSON, full of them. For the
+    trial pages, which no Markdown parser reads, so a blank line ends nothing.
+    """
+    text = str(value).replace("\r\n", "\n").replace("\r", "\n")
+    return Markup(_TEXT_UNSAFE_RE.sub(lambda m: _TEXT_UNSAFE[m.group(0)], text))
 
 
 def finalize(value: Any) -> Any:

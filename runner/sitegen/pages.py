@@ -33,7 +33,15 @@ from runner.sitegen import charts
 from runner.sitegen.aggregate import Aggregates
 from runner.sitegen.bounds import RawLinks, paged_runs
 from runner.sitegen.changelog import changelog_view
-from runner.sitegen.escaping import attr_json, finalize, html, html_lines, markdown, script_json
+from runner.sitegen.escaping import (
+    attr_json,
+    finalize,
+    html,
+    html_lines,
+    html_text,
+    markdown,
+    script_json,
+)
 from runner.sitegen.inputs import (
     SHA256SUMS,
     Entry,
@@ -77,6 +85,7 @@ def environment(templates: Path) -> jinja2.Environment:
     )
     # Every filter that prints a stranger's string comes from runner.sitegen.escaping.
     env.filters["nl"] = html_lines
+    env.filters["text"] = html_text
     env.filters["md"] = markdown
     env.filters["tojson"] = attr_json
     used: set[str] = set()

@@ -10,6 +10,7 @@ import math
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import yaml
@@ -38,6 +39,7 @@ from runner.tasks import (
     TaskConstraint,
     UserHistory,
 )
+from runner.tools import V2_SEARCH_FIELDS
 from runner.transcript import (
     ComponentSpec,
     InfraError,
@@ -104,6 +106,9 @@ class SynthSpec:
     transcript_snapshots: int | None = None  # transcripts for the last N snapshots only (None: all)
     reference_entries: tuple[str, ...] = ()  # built-in reference agents added after the entries
     hostile: bool = False  # entry 1 carries HOSTILE_STRINGS in every field a stranger controls
+    # Transcripts as long as the default board's real ones (~40 events, ~90 KB of JSON a trial:
+    # eight v2 searches of 20 titles, 24 metadata look-ups), not the short default (~8 events).
+    realistic_transcripts: bool = False
 
 
 @dataclass
@@ -356,6 +361,138 @@ def _transcript(
     )
 
 
+def _v2_record(item: CatalogItem) -> dict[str, Any]:
+    record = result_record(item)
+    for name in V2_SEARCH_FIELDS:
+        value = getattr(item, name)
+        record[name] = list(value) if isinstance(value, (list, tuple)) else value
+    return record
+
+
+def _realistic_transcript(
+    task: Task,
+    trial: int,
+    seed: int,
+    agent: ComponentSpec,
+    rec: str | None,
+    error: InfraError | None,
+    latencies: list[float],
+    items: list[CatalogItem],
+) -> Transcript:
+    """A trial as long as a real board trial: the first two search rounds are the entry's plan
+    for the task (the same in every trial, as a deterministic agent's are), the last two are
+    drawn per trial from six searches the entry might make for the task (as a sampling model's
+    vary: trials sometimes repeat a search, in another order)."""
+    by_id = {item.id: item for item in items}
+    plan = random.Random(f"{task.id}:{agent.name}")
+    own = random.Random(f"{task.id}:{agent.name}:{trial}")
+    user = task.user_id or "user_1"
+    watched = plan.sample(items, min(4, len(items)))
+    events: list[MessageEvent | ToolCallEvent] = [
+        MessageEvent(
+            role="agent",
+            content="Hello! I'm a movie recommendation assistant with access to our catalog. "
+            "What can I help you find tonight?",
+        ),
+        MessageEvent(role="user", content=f"Hi! I'm trying to find a movie. {task.persona}"),
+        ToolCallEvent(
+            call_id="c0",
+            name="get_user_history",
+            arguments={"user_id": user},
+            result=json.dumps(
+                {
+                    "user_id": user,
+                    "watched": [
+                        {"id": i.id, "title": i.title, "user_rating": 4.0} for i in watched
+                    ],
+                    "ratings": {i.id: 4.0 for i in watched},
+                },
+                ensure_ascii=False,
+            ),
+        ),
+        MessageEvent(
+            role="agent",
+            content="Happy to help! A few quick questions so I can narrow it down. What kind of "
+            "movie are you in the mood for? How long can it be? Which services do you have?",
+        ),
+        MessageEvent(
+            role="user",
+            content="Something good, nothing too long. I subscribe to Netflix, Hulu and Max.",
+        ),
+    ]
+    searches = [
+        (f"{plan.choice(_WORDS_A)} {plan.choice(_WORDS_B)} {n}".lower(), plan.sample(items, 20))
+        for n in range(10)
+    ]
+    mine = searches[:4] + own.sample(searches[4:], 4)
+    for round_ in range(4):
+        if round_ == 2:
+            events += [
+                MessageEvent(role="agent", content="Any rating limits, or titles to avoid?"),
+                MessageEvent(role="user", content="Nothing rated NC-17, please."),
+            ]
+        for query, hits in mine[2 * round_ : 2 * round_ + 2]:
+            events.append(
+                ToolCallEvent(
+                    call_id=f"s{len(events)}",
+                    name="search_catalog",
+                    arguments={"query": query},
+                    result=json.dumps([_v2_record(i) for i in hits], ensure_ascii=False),
+                )
+            )
+            for item in hits[:3]:
+                events.append(
+                    ToolCallEvent(
+                        call_id=f"m{len(events)}",
+                        name="get_metadata",
+                        arguments={"item_id": item.id},
+                        result=json.dumps(item.model_dump(mode="json"), ensure_ascii=False),
+                    )
+                )
+    shown = by_id.get(rec or "") or items[0]
+    events.append(
+        ToolCallEvent(
+            call_id="a1",
+            name="check_availability",
+            arguments={"item_id": shown.id},
+            result=json.dumps(
+                {"id": shown.id, "streaming_services": list(shown.streaming_services)},
+                ensure_ascii=False,
+            ),
+        )
+    )
+    stop: StopReason = "infra_error" if error else ("recommended" if rec else "abstained")
+    if error is None:
+        events.append(
+            ToolCallEvent(
+                call_id="r1",
+                name="recommend",
+                arguments={"item_id": rec},
+                result=json.dumps(
+                    {"status": "recommended", "id": rec, "title": shown.title}
+                    if rec
+                    else {"status": "abstained", "message": "No recommendation made."},
+                    ensure_ascii=False,
+                ),
+            )
+        )
+    return Transcript(
+        task_id=task.id,
+        trial_index=trial,
+        seed=seed,
+        agent=agent,
+        simulator=ComponentSpec(name="scripted"),
+        tools=["search_catalog", "get_metadata", "check_availability", "recommend"],
+        events=events,
+        recommendations=[rec] if rec and error is None else [],
+        stop_reason=stop,
+        error=error,
+        usage={"agent:synthetic": ModelUsage(calls=12, prompt_tokens=24000, completion_tokens=900)},
+        leak_audit=LeakAudit(clean=True, leaks=[]),
+        timing=Timing(step_latencies_s=latencies, wall_time_s=round(sum(latencies), 3)),
+    )
+
+
 def _hostile_events() -> list[MessageEvent | ToolCallEvent]:
     """Each hostile string as an agent message, a user message, tool arguments and a result."""
     events: list[MessageEvent | ToolCallEvent] = []
@@ -473,18 +610,22 @@ def _entry_results(
                 errors += 1
             probe = spec.xss_probes and index == 1 and t_index == 0 and trial == 0
             if keep:
-                transcript = _transcript(
-                    task,
-                    trial,
-                    seed,
-                    agent,
-                    rec,
-                    rng,
-                    probe,
-                    error,
-                    latencies,
-                    items,
-                    hostile=spec.hostile and index == 1,
+                transcript = (
+                    _realistic_transcript(task, trial, seed, agent, rec, error, latencies, items)
+                    if spec.realistic_transcripts
+                    else _transcript(
+                        task,
+                        trial,
+                        seed,
+                        agent,
+                        rec,
+                        rng,
+                        probe,
+                        error,
+                        latencies,
+                        items,
+                        hostile=spec.hostile and index == 1,
+                    )
                 )
                 (folder / name).write_bytes(
                     gzip.compress(transcript.model_dump_json().encode(), mtime=0)

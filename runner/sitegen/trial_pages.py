@@ -42,7 +42,13 @@ from runner.transcript import Transcript
 
 TRIALS_DIR = "trials"
 ROOT = "../../../"  # from a trial page back to the site root
-SearchDoc = dict[str, str]
+SearchDoc = dict[str, str | float]
+# Search ranks the hand-written pages (front matter `search: boost: 10`) and the entries
+# (`ENTRY_SEARCH_BOOST`) above the hundreds of trial pages, which are found by task id, entry
+# name and snapshot (their title) only: a trial page's title matching a word ("policy" in
+# "Exploit: policy only") must not outrank a page about that word.
+TRIAL_SEARCH_BOOST = 0.01
+ENTRY_SEARCH_BOOST = 10.0
 
 
 def trial_state(record: TrialRecord) -> str:
@@ -51,39 +57,91 @@ def trial_state(record: TrialRecord) -> str:
     return "pass" if record.score.reward >= PASS_THRESHOLD else "fail"
 
 
+# Consecutive tool calls repeating, call for call, consecutive calls printed earlier on the page
+# (a deterministic agent's later trials) are one line linking there when at least this many.
+MIN_REPEAT_RUN = 3
+CallKey = tuple[str, str, str, bool]
+
+
 def _event_views(
-    transcript: Transcript, trial: int, shown: dict[str, tuple[str, str]], cards: Cards
+    transcript: Transcript,
+    trial: int,
+    shown: dict[str, tuple[str, str]],
+    calls: dict[CallKey, tuple[int, int]],
+    cards: Cards,
 ) -> list[dict[str, Any]]:
     """Events as the trial page shows them; a tool result already shown on the page is linked.
 
     `shown` maps a result's text to (anchor, label) of its first appearance on the page, so
     repeated results (the same search in every trial of a task) are printed once per page;
-    catalog records inside a result are links to their cards (see `cards`).
+    catalog records inside a result are links to their cards (see `cards`). `calls` maps a tool
+    call (name, arguments, result, error) to (trial, event) of its first appearance: a run of
+    `MIN_REPEAT_RUN` or more consecutive calls that repeat consecutive earlier calls exactly is
+    shown as one line linking to them.
     """
     out: list[dict[str, Any]] = []
+    origins: list[tuple[int, int] | None] = []
     for number, ev in enumerate(transcript.events):
         if ev.type == "message":
             out.append({"type": "message", "role": ev.role, "content": ev.content})
-        else:
-            args = (
-                ev.raw_arguments
-                if ev.raw_arguments is not None
-                else json.dumps(ev.arguments, ensure_ascii=False, sort_keys=True)
-            )
-            result = cards.result_html(ev.result, ROOT)
-            anchor = f"result-{trial}-{number}"
-            first = shown.setdefault(str(result), (anchor, f"trial {trial}, event {number + 1}"))
-            out.append(
-                {
-                    "type": "tool_call",
-                    "name": ev.name,
-                    "args": args,
-                    "result": result if first[0] == anchor else None,
-                    "anchor": anchor,
-                    "same_as": None if first[0] == anchor else first,
-                    "is_error": ev.is_error,
-                }
-            )
+            origins.append(None)
+            continue
+        args = (
+            ev.raw_arguments
+            if ev.raw_arguments is not None
+            else json.dumps(ev.arguments, ensure_ascii=False, sort_keys=True)
+        )
+        origin = calls.setdefault((ev.name, args, ev.result, ev.is_error), (trial, number))
+        origins.append(origin if origin != (trial, number) else None)
+        result = cards.result_html(ev.result, ROOT)
+        anchor = f"r{trial}-{number}"
+        first = shown.setdefault(str(result), (anchor, f"trial {trial}, event {number + 1}"))
+        out.append(
+            {
+                "type": "tool_call",
+                "name": ev.name,
+                "args": args,
+                "result": result if first[0] == anchor else None,
+                "anchor": anchor,
+                "same_as": None if first[0] == anchor else first,
+                "is_error": ev.is_error,
+            }
+        )
+    return _collapse_repeats(out, origins)
+
+
+def _collapse_repeats(
+    events: list[dict[str, Any]], origins: list[tuple[int, int] | None]
+) -> list[dict[str, Any]]:
+    """Replace each long enough run of repeated calls by one `repeat` view (see `_event_views`)."""
+    out: list[dict[str, Any]] = []
+    i = 0
+    while i < len(events):
+        start = origins[i]
+        n = 1
+        while (
+            start is not None and i + n < len(events) and origins[i + n] == (start[0], start[1] + n)
+        ):
+            n += 1
+        if start is None or n < MIN_REPEAT_RUN:
+            out.append(events[i])
+            i += 1
+            continue
+        names: dict[str, int] = {}
+        for ev in events[i : i + n]:
+            names[ev["name"]] = names.get(ev["name"], 0) + 1
+        out.append(
+            {
+                "type": "repeat",
+                "count": n,
+                "first": i + 1,
+                "last": i + n,
+                "names": ", ".join(f"{name} × {k}" for name, k in names.items()),
+                "target": f"r{start[0]}-{start[1]}",
+                "source": f"trial {start[0]}, events {start[1] + 1}–{start[1] + n}",
+            }
+        )
+        i += n
     return out
 
 
@@ -113,6 +171,7 @@ def trial_views(
     """
     trials = []
     shown: dict[str, tuple[str, str]] = {}
+    calls: dict[CallKey, tuple[int, int]] = {}
     for r in records:
         transcript = _read_transcript(run, r)
         rec = r.score.recommendation if r.score else None
@@ -135,9 +194,10 @@ def trial_views(
                 "leak_clean": audit.clean if audit is not None else r.leak_audit_clean,
                 "leaks": audit.leaks if audit is not None else [],
                 "transcript": r.transcript,
-                "events": _event_views(transcript, r.key.trial_index, shown, cards)
+                "events": _event_views(transcript, r.key.trial_index, shown, calls, cards)
                 if transcript is not None
                 else None,
+                "event_count": len(transcript.events) if transcript is not None else 0,
             }
         )
     scored = [r for r in records if r.status == "scored"]
@@ -173,6 +233,7 @@ class _Job:
     runs: list[tuple[Entry, Run]]
     tasks: dict[str, Task]
     snapshots: dict[str, SnapshotInfo]
+    downloads: dict[tuple[str, str], str]  # (slug, snapshot) -> its transcripts download
 
 
 _JOB: _Job | None = None
@@ -203,6 +264,7 @@ def _render_run(index: int) -> RunPages:
     cards = Cards(job.snapshots.get(run.snapshot))
     for task_id, records in by_task.items():
         view = trial_views(entry, run, job.tasks.get(task_id), task_id, records, cards)
+        view["download"] = job.downloads.get((run.slug, run.snapshot))
         (folder / f"{task_id}.html").write_text(
             template.render(t=view, css=job.css, root=ROOT), encoding="utf-8"
         )
@@ -210,11 +272,9 @@ def _render_run(index: int) -> RunPages:
             {
                 "location": page_path(run.slug, run.snapshot, task_id),
                 # the theme shows these as HTML: escaped like the pages it indexes itself
-                "title": search_text(f"{task_id} · {run.slug} · {run.snapshot}"),
-                "text": search_text(
-                    f"{task_id} {view['name']} · snapshot {run.snapshot} · {view['c']} of "
-                    f"{view['n']} trials succeeded · {view['task']['persona']}"
-                ),
+                "title": search_text(f"{task_id} · {view['name']} · {run.snapshot}"),
+                "text": "",
+                "boost": TRIAL_SEARCH_BOOST,
             }
         )
     return RunPages(len(by_task), docs, run.snapshot, sorted(cards.used))
@@ -267,9 +327,11 @@ class TrialPages:
     files: list[Future[None]]
     folders: list[str]  # what the file jobs write, relative to the staging folder and the site
 
-    def finish(self, out: Path, site_url: str | None) -> int:
+    def finish(
+        self, out: Path, site_url: str | None, extra_docs: list[SearchDoc] | None = None
+    ) -> int:
         """Wait for every run, move the pages under `out/trials/`, write the catalog cards they
-        link, index the pages; returns the trial page count."""
+        link, index the pages (and `extra_docs`); returns the trial page count."""
         try:
             results = self.done + [f.result() for f in self.futures]
             for f in self.files:
@@ -286,8 +348,8 @@ class TrialPages:
             snapshot = self.job.snapshots.get(label)
             if snapshot is not None:
                 write_cards(self.job.env, out, snapshot, ids, self.job.css)
-        add_search_docs(out, docs)
-        add_to_sitemap(out, [d["location"] for d in docs], site_url)
+        add_search_docs(out, [*(extra_docs or []), *docs])
+        add_to_sitemap(out, [str(d["location"]) for d in docs], site_url)
         return sum(r.pages for r in results)
 
     def abandon(self) -> None:
@@ -330,9 +392,11 @@ def start_trial_pages(
     workers: int | None = None,
     files: list[FileJob] | None = None,
     folders: list[str] | None = None,
+    downloads: dict[tuple[str, str], str] | None = None,
 ) -> TrialPages:
     """Start rendering the trial pages of `runs` into `staging/trials/` and running `files`,
-    which write into `folders` of `staging` (in worker processes when it pays)."""
+    which write into `folders` of `staging` (in worker processes when it pays). `downloads`
+    gives the site path of each run's transcripts download, which its pages link."""
     global _JOB
     if staging.exists():
         shutil.rmtree(staging)
@@ -344,6 +408,7 @@ def start_trial_pages(
         runs=runs,
         tasks={t.id: t for t in inputs.tasks},
         snapshots={s.label: s for s in inputs.snapshots},
+        downloads=downloads or {},
     )
     files = files or []
     count = workers if workers is not None else (os.cpu_count() or 1)
@@ -363,6 +428,25 @@ def start_trial_pages(
     futures = [pool.submit(_render_run, i) for i in range(len(runs))]
     written = [pool.submit(call, *args) for call, args in files]
     return TrialPages(staging, futures, pool, [], job, written, folders or [])
+
+
+def entry_search_docs(inputs: SiteInputs) -> list[SearchDoc]:
+    """One short search document per entry page (whose own body, tables of every task, mkdocs
+    leaves out of the index): its display name, slug and organization, boosted above trials."""
+    docs: list[SearchDoc] = []
+    for entry in inputs.entries:
+        sub = entry.submission
+        docs.append(
+            {
+                "location": f"entries/{entry.slug}.html",
+                "title": search_text(sub.display_name),
+                "text": search_text(
+                    " · ".join(t for t in (f"entry {entry.slug}", sub.contact.organization) if t)
+                ),
+                "boost": ENTRY_SEARCH_BOOST,
+            }
+        )
+    return docs
 
 
 def add_search_docs(out: Path, docs: list[SearchDoc]) -> None:

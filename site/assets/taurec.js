@@ -308,8 +308,8 @@
         button.textContent = open ? "Collapse all transcripts" : "Expand all transcripts";
       });
     });
-    // A result printed once on the page: following its link opens the trial and the result.
-    root.querySelectorAll("a.taurec-same-result:not([data-ready])").forEach(function (link) {
+    // A result (or a run of calls) printed once on the page: following its link opens the trial and the result.
+    root.querySelectorAll("a.taurec-same-result:not([data-ready]), a.taurec-same-calls:not([data-ready])").forEach(function (link) {
       link.setAttribute("data-ready", "1");
       link.addEventListener("click", function () {
         var target = root.getElementById(link.getAttribute("href").slice(1));

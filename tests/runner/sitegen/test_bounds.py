@@ -292,11 +292,14 @@ def test_a_run_over_its_budget_is_left_off_not_the_board(tmp_path: Path) -> None
         tasks=world.tasks,
         out=tmp_path / "public",
         docs=tmp_path / "docs",
-        max_run_mb=2,
+        max_run_kb_per_trial=100,  # 16 trials: 1.6 MB for the run
     )
     board = json.loads((report.out / "downloads" / "leaderboard-2026-11-01.json").read_text())
     assert {row["slug"] for row in board} == set(rest)
     notes = [n for n in report.notes if "per-run site budget" in n]
     assert len(notes) == 1
     assert f"{big}/results/2026-11-01" in notes[0]
-    assert "more than 2 MB (the per-run site budget, --max-run-mb): not published" in notes[0]
+    assert (
+        "more than 100 KB per trial (1.6 MB for 16 trials; the per-run site budget, "
+        "--max-run-kb-per-trial): not published"
+    ) in notes[0]

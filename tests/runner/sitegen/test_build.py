@@ -192,7 +192,7 @@ def test_tool_results_link_to_one_catalog_card_per_title(
         assert ids, page
         for item_id in ids:
             assert catalog[item_id].overview not in html  # the card holds it, not the page
-        assert "(search record)" in html  # search_catalog results, by their shape
+        assert "titles, each: search record" in html  # search_catalog results, by their shape
         linked |= ids
     assert sorted(p.stem for p in cards.iterdir()) == sorted(linked)
     card = (cards / f"{sorted(linked)[0]}.html").read_text()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from html.parser import HTMLParser
 
 import markdown as python_markdown
 
@@ -12,6 +13,7 @@ from runner.sitegen.escaping import (
     finalize,
     html,
     html_lines,
+    html_text,
     markdown,
     script_json,
     search_text,
@@ -39,6 +41,25 @@ def test_html_lines_keeps_no_blank_line() -> None:
     assert "\n" not in out
     assert "<" not in out
     assert out.count("&#10;") == 3
+
+
+class _Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+
+
+def test_html_text_opens_no_tag_and_keeps_quotes_and_breaks() -> None:
+    for text in HOSTILE_STRINGS:
+        out = str(html_text(f"{text}\r\n\"q\" 'a'"))
+        assert "<" not in out
+        assert out.endswith("\n\"q\" 'a'")  # one byte each, as a transcript's JSON has them
+        parser = _Tags()
+        parser.feed(f"<pre>{out}</pre>")
+        assert parser.tags == ["pre"], (text, out)
 
 
 def test_finalize_escapes_plain_strings_and_keeps_markup() -> None:

@@ -1,0 +1,117 @@
+"""Issue 24 (item 6): the site's search box ranks hand-written pages and entry pages above trial pages.
+
+A site whose entries' names share words with the queries ("Exploit-policy-only", "Exploit-
+interview"), so trial page titles match them too, typed into the real search box in Chromium.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from runner.sitegen import BuildReport, build_site
+from runner.sitegen.serve import serving
+from runner.sitegen.synth import SynthSpec, synthesize
+from tests.runner.sitegen.test_browser import CHROMIUM, FLAGS, Watch
+
+pytestmark = pytest.mark.browser
+
+# The first result groups' links, in the order the search box lists them.
+RESULTS = """() => [...document.querySelectorAll('.md-search-result__list > li > a')]
+  .map(a => new URL(a.href).pathname.slice(1))"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
+    root = tmp_path_factory.mktemp("search")
+    world = synthesize(
+        root / "world",
+        SynthSpec(
+            entries=3,
+            tasks=6,
+            trials=2,
+            snapshots=("2026-11-01",),
+            xss_probes=False,
+            reference_entries=("exploit-policy-only", "exploit-interview"),
+        ),
+    )
+    return build_site(
+        submissions=world.submissions,
+        snapshots=world.snapshots,
+        tasks=world.tasks,
+        out=root / "public",
+        docs=root / "docs",
+    )
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def base_url(site: BuildReport) -> Iterator[str]:
+    with serving(site.out) as url:
+        yield url
+
+
+def _search(browser: Any, base_url: str, query: str) -> list[str]:
+    watch = Watch(browser, base_url)
+    page = watch.page
+    page.goto(base_url + "index.html", wait_until="load")
+    page.locator("label.md-search__icon, .md-search__input").first.click()
+    page.locator("input.md-search__input").press_sequentially(query, delay=30)
+    # The list is redrawn per keystroke: read it once the meta line counts the full query's hits.
+    page.wait_for_function(
+        "() => document.querySelectorAll('.md-search-result__list > li').length > 0"
+        " && /matching document/.test(document.querySelector('.md-search-result__meta').textContent)",
+        timeout=15_000,
+    )
+    page.wait_for_function(
+        "q => document.querySelector('input.md-search__input').value === q", arg=query
+    )
+    results: list[str] = page.evaluate(RESULTS)
+    assert not watch.errors, watch.errors
+    assert not watch.external, watch.external
+    page.close()
+    return results
+
+
+def _first_trial(results: list[str]) -> int:
+    return next((i for i, r in enumerate(results) if r.startswith("trials/")), len(results))
+
+
+@pytest.mark.parametrize(
+    ("query", "first"),
+    [
+        ("exploit floor", None),
+        # "pass^k" itself finds nothing: the theme hands "^k" to lunr as a boost, which throws.
+        ("pass", None),
+        ("policy", None),
+        ("Exploit-policy-only", "entries/reference-exploit-policy-only.html"),
+        ("Synthetic agent 001", "entries/synthetic-agent-001.html"),
+    ],
+)
+def test_hand_written_and_entry_pages_come_before_trial_pages(
+    browser: Any, base_url: str, query: str, first: str | None
+) -> None:
+    results = _search(browser, base_url, query)
+    assert results, query
+    cut = _first_trial(results)
+    assert cut > 0, (query, results)  # a page other than a trial page comes first
+    assert all(r.startswith("trials/") for r in results[cut:]), (query, results)
+    if first is not None:
+        assert results[0] == first, (query, results)
+
+
+def test_trial_pages_still_match_their_entry_and_task(browser: Any, base_url: str) -> None:
+    results = _search(browser, base_url, "task_003 policy")
+    trials = [r for r in results if r.startswith("trials/")]
+    assert "trials/reference-exploit-policy-only/2026-11-01/task_003.html" in trials[:3], results
