@@ -11,9 +11,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from runner.audit import TaskAudit, audit_task
-from runner.informed_probe import INFORMED_SEEDS
 from runner.catalog import Catalog
 from runner.errors import LoadError, TaurecError, describe_validation_error
+from runner.informed_probe import INFORMED_SEEDS
 from runner.paths import SNAPSHOTS_DIR, TASKS_DIR
 from runner.tasks import POLICY_NAMES, Task, load_tasks, suite_digest
 from runner.validate import (
