@@ -225,7 +225,7 @@ class SuiteAudit(BaseModel):
     def rule_failures(self) -> dict[str, int]:
         """How many tasks fail each gate rule (every rule listed, zeros included); a failed suite
         rule counts the tasks behind it."""
-        counts = {
+        counts: dict[str, int] = {
             rule: sum(any(c.rule == rule and not c.passed for c in t.checks) for t in self.tasks)
             for rule in GATE_RULES
         }
