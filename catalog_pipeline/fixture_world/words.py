@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 # fmt: off
 # Invented proper nouns; every generated title contains at least one, so no title can be a real film's.
 INVENTED_WORDS: tuple[str, ...] = (
@@ -135,3 +137,28 @@ CHARACTER_ROLES: tuple[str, ...] = (
     "Sergeant Briar", "the Twins", "Professor Quell", "the Landlord", "Lieutenant Sable",
 )
 # fmt: on
+
+
+def _strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, tuple):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _plot_words() -> frozenset[str]:
+    """Invented words that plots use (places, hooks, twists): never a title on their own."""
+    text = " ".join(
+        s
+        for name, value in globals().items()
+        if name.isupper()
+        for s in _strings(value)
+        if name != "INVENTED_WORDS"
+    )
+    return frozenset(w for w in INVENTED_WORDS if re.search(rf"\b{w}\b", text))
+
+
+PLOT_WORDS: frozenset[str] = _plot_words()

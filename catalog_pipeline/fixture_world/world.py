@@ -344,6 +344,9 @@ def _skewed(rng: random.Random, pool: Sequence[Person], k: int, power: float) ->
     return list(chosen.values())
 
 
+RENAMED = "\0renamed:"  # marks a renamed title in `taken`, apart from the drawn ones
+
+
 def _title(rng: random.Random, taken: set[str]) -> str:
     while True:
         w = rng.choice(words.INVENTED_WORDS)
@@ -365,6 +368,17 @@ def _title(rng: random.Random, taken: set[str]) -> str:
         title = rng.choices([p for p, _ in patterns], weights=[wt for _, wt in patterns])[0]
         if title not in taken:
             taken.add(title)
+            if title in words.PLOT_WORDS:
+                # A plot's place name must never read as another film's title: the one-word
+                # title takes its noun. `taken` keeps the drawn title, so every later draw - and
+                # the rest of the world - is what it was.
+                renamed = next(
+                    t
+                    for t in (f"The {w} {noun}", f"{adj} {w}", f"{w} {noun}s")
+                    if t not in taken and RENAMED + t not in taken
+                )
+                taken.add(RENAMED + renamed)
+                return renamed
             return title
 
 

@@ -33,6 +33,18 @@ def test_titles_and_people_are_invented() -> None:
     assert all(f.id >= FIRST_MOVIE_ID for f in films)
 
 
+def test_no_plot_names_another_film_by_its_one_word_title() -> None:
+    """A place in a plot ("the river city of Lumwater") never reads as a film's title."""
+    films = universe()
+    one_word = {f.title for f in films if len(f.title.split()) == 1}
+    assert one_word, "the world still has one-word titles"
+    assert words.PLOT_WORDS, "plots use invented place names"
+    assert not one_word & words.PLOT_WORDS
+    for film in films:
+        overview = film.overview.replace(",", " ").replace(".", " ").split()
+        assert not one_word & set(overview), (film.title, film.overview)
+
+
 def test_world_on_december_holds_about_480_released_titles_across_2025_and_2026() -> None:
     released = build_world(DEC).released()
     assert 440 <= len(released) <= 520
