@@ -2,8 +2,8 @@
 
 Offline, against the model server's stand-ins (`runner.served_user`) over loopback HTTP, through
 the client path a run uses:
-1. Reader vs labels: the model reader (stand-in `taurec-user-reader`) on the labelled corpus in
-   tests/runner/simulators/reader_corpus, scored by `reader_score` beside the rule reader. The
+1. Reader vs labels: the model reader (stand-in `taurec-user-reader`) on every labelled corpus
+   under corpora/reader (1,579 messages), scored by `reader_score` beside the rule reader. The
    stand-in knows only what a request carries, so where the two differ is what a model reader
    that reads only the request would miss (people of the catalog outside the titles named).
 2. The simulator's error rate: reader fallbacks per agent message read and writer guard
@@ -22,7 +22,6 @@ import argparse
 import asyncio
 import time
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 from runner.agents import build_builtin
@@ -31,22 +30,24 @@ from runner.llm_client import run_closing_clients
 from runner.loop import run_trial
 from runner.metrics import PASS_THRESHOLD
 from runner.model_server import serve_model
-from runner.paths import SNAPSHOTS_DIR, TASKS_DIR
+from runner.paths import PROJECT_ROOT, SNAPSHOTS_DIR, TASKS_DIR
 from runner.protocols import AgentContext, UserSimulator, UserTurn
 from runner.scoring import score_transcript
 from runner.simulators import audit_leaks, build_simulator
 from runner.simulators.model_call import ModelEndpoint
 from runner.simulators.model_reader import ModelReader
 from runner.simulators.reader import Reading, rule_reader
-from runner.simulators.reader_score import LabelledMessage, load_corpus, score_reader
+from runner.simulators.reader_score import (
+    CORPUS_SNAPSHOT,
+    READER_CORPORA,
+    LabelledMessage,
+    load_corpus,
+    score_reader,
+)
 from runner.tasks import Task, load_tasks
 from runner.tools import build_toolset
 from runner.transcript import ComponentSpec, MessageEvent, Transcript
 from runner.validate import resolve_catalog_path
-
-CORPUS_DIR = (
-    Path(__file__).resolve().parents[1] / "tests" / "runner" / "simulators" / "reader_corpus"
-)
 
 
 class _Answered:
@@ -77,12 +78,16 @@ async def _model_readings(
 
 
 def reader_vs_labels(url: str) -> None:
-    catalog = Catalog.load(SNAPSHOTS_DIR / "2026-11-01")  # the catalog the corpus is labelled on
-    corpus = load_corpus(*sorted(CORPUS_DIR.glob("*.jsonl")))
+    catalog = Catalog.load(
+        SNAPSHOTS_DIR / CORPUS_SNAPSHOT
+    )  # the catalog the corpora are labelled on
+    corpus = load_corpus(*sorted(READER_CORPORA.glob("*/*.jsonl")))
+    if not corpus:
+        raise SystemExit(f"no labelled messages under {READER_CORPORA}")
     readings, fallbacks = run_closing_clients(_model_readings(url, catalog, corpus))
     model = score_reader(_Answered(readings), corpus)
     rules = score_reader(rule_reader(catalog), corpus)
-    print("== 1. reader vs labels (tests/runner/simulators/reader_corpus) ==")
+    print(f"== 1. reader vs labels ({READER_CORPORA.relative_to(PROJECT_ROOT)}, all sets) ==")
     print(f"model reader (stand-in taurec-user-reader), fallbacks: {dict(fallbacks) or 0}")
     print(model.format_text())
     print("rule reader, for comparison:")
