@@ -74,6 +74,8 @@ def test_a_killed_build_leaves_the_previous_site_and_no_process(
     world: SynthWorld, tmp_path: Path
 ) -> None:
     out = tmp_path / "public"
+    subprocess.run(_command(world, out), env=ENV, check=True, capture_output=True)
+    # The first build warms caches; a warm build's length is what the kills below must land in.
     start = time.perf_counter()
     subprocess.run(_command(world, out), env=ENV, check=True, capture_output=True)
     duration = time.perf_counter() - start
@@ -92,10 +94,10 @@ def test_a_killed_build_leaves_the_previous_site_and_no_process(
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
-            time.sleep(rng.uniform(0.3, 0.9 * duration))
+            time.sleep(rng.uniform(0.1, 0.6) * duration)
             build.send_signal(sig)  # the build's own process only: its workers must follow
             code = build.wait(timeout=60)
-            killed += code == -sig
+            killed += code != 0  # ended by the signal (killed, or stopped by its handler)
             deadline = time.monotonic() + 10
             while _in_session(build.pid) and time.monotonic() < deadline:
                 time.sleep(0.1)
