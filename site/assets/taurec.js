@@ -334,6 +334,17 @@
     renderCharts(document);
   }
 
+  // The theme hands its search box to lunr, which reads "^" as a boost and finds nothing for
+  // "pass^k": the caret becomes a space before the theme sees the query (capture phase).
+  document.addEventListener("input", function (event) {
+    var box = event.target;
+    if (!box || !box.matches || !box.matches("input.md-search__input")) return;
+    if (box.value.indexOf("^") < 0) return;
+    var caret = box.selectionStart;
+    box.value = box.value.replace(/\^/g, " ");
+    if (caret !== null) box.setSelectionRange(caret, caret);
+  }, true);
+
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", init);
   } else {
