@@ -18,7 +18,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
-from runner.agent_config import AgentConfig
+from runner.agent_config import AgentConfig, LiteLLMAgentConfig
 from runner.attribution import AGENT_FAILURE_STOPS, Attribution, attribute, infra_fault
 from runner.batch.archive import describe_missing, missing_transcripts
 from runner.batch.entrant import Entrant
@@ -42,7 +42,7 @@ from runner.batch.tally import RunTally, TrialOutcome
 from runner.batch.workers import Helper, HelperExited, HelperSetup, JobRef, split_concurrency
 from runner.errors import TaurecError, describe_disk_full, is_disk_full
 from runner.ledger import workflow_run_url
-from runner.llm_client import aclose_clients
+from runner.llm_client import aclose_clients, prepare_litellm
 from runner.loop import DEFAULT_STEP_TIMEOUT_S
 from runner.metrics import trial_passed
 from runner.paths import PROJECT_ROOT, SNAPSHOTS_DIR
@@ -530,6 +530,22 @@ class _Batch:
         if self.progress is not None:
             self.progress.update(s)
 
+    def _model_endpoints(self, plans: Sequence[_Plan]) -> list[tuple[str, str | None]]:
+        """The (model, api_base) of every model the run's agents and user simulator call."""
+        found = [
+            (p.entrant.config.model, p.entrant.config.api_base)
+            for p in plans
+            if isinstance(p.entrant.config, LiteLLMAgentConfig)
+        ]
+        if self.simulator.startswith("litellm:"):
+            options = self.simulator_options or {}
+            model = self.simulator.split(":", 1)[1]
+            api_base = options.get("api_base")
+            for role in ("reader", "writer"):
+                if options.get(role, "model") == "model":
+                    found.append((str(options.get(f"{role}_model") or model), api_base))
+        return found
+
     def _helper_setup(self, plans: Sequence[_Plan]) -> HelperSetup:
         return HelperSetup(
             inputs=self.inputs,
@@ -577,6 +593,9 @@ class _Batch:
         shares = split_concurrency(slots, processes)
         helpers: list[Helper] = []
         if processes > 1:
+            # LiteLLM loaded now is shared by every helper; loaded after the fork, each process
+            # would hold its own copy.
+            await prepare_litellm(self._model_endpoints(plans))
             setup = self._helper_setup([p for p in plans if p.jobs])
             helpers = [Helper(setup, i, log=self.log) for i in range(1, processes)]
             for helper in helpers:
