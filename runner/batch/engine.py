@@ -10,6 +10,7 @@ import shutil
 import signal
 import subprocess
 import threading
+import time
 import traceback
 from collections.abc import Callable, Coroutine, Iterator, Sequence
 from concurrent.futures import Future
@@ -67,6 +68,11 @@ T = TypeVar("T")
 AgentFactory = Callable[[AgentConfig, AgentContext], Agent]
 REPLACED_DIR = ".replaced"
 MIN_JOBS_PER_PROCESS = 4
+# A run that calls LiteLLM sends trials to its helpers only once this process uses this share of a
+# core (its CPU time over the last SATURATION_WINDOW_S of wall time): until then one process
+# serves the whole concurrency, and the parked helpers (forked, LiteLLM shared) cost a few MB.
+SATURATED_CORE_SHARE = 0.9
+SATURATION_WINDOW_S = 2.0
 WRITE_BACKLOG = 64  # finished trials that may wait for the commit thread before workers pause
 
 
@@ -284,6 +290,7 @@ class _Batch:
         self.inputs = inputs
         self.workers = workers
         self.helper_trials = 0
+        self.on_demand_dispatched = False  # a LiteLLM run's helpers were let in (saturation)
         self.rules = rules
         self.provenance = inputs.provenance()
         self.simulator = simulator
@@ -573,16 +580,48 @@ class _Batch:
                 if job is None or not job.plan.budget_exhausted:
                     return job  # (an entry that spent its share is skipped; the others go on)
 
+        local_limit = [0]  # how many of this process's workers may take another job
+        running_local = [0]
+        # Set when helpers may take jobs: at once, or (LiteLLM runs) once this process saturates.
+        dispatch = asyncio.Event()
+
         async def worker() -> None:
-            while (job := next_job()) is not None:
-                await self._run_job(job)
+            running_local[0] += 1
+            try:
+                while running_local[0] <= local_limit[0] and (job := next_job()) is not None:
+                    await self._run_job(job)
+            finally:
+                running_local[0] -= 1
+            dispatch.set()  # no job left (helpers will find none) or they were let in already
 
         async def remote(helper: Helper) -> None:
             if not await helper.ready():
                 return
+            await dispatch.wait()
             while (job := next_job()) is not None:
                 if not await self._run_remote(helper, job):
                     return
+
+        async def watch() -> None:
+            """Let the helpers in once this process's CPU saturates a core (LiteLLM runs)."""
+            samples = [(time.perf_counter(), time.process_time())]
+            while not dispatch.is_set():
+                await asyncio.sleep(SATURATION_WINDOW_S / 4)
+                samples.append((time.perf_counter(), time.process_time()))
+                wall0, cpu0 = samples[0]
+                wall1, cpu1 = samples[-1]
+                if wall1 - wall0 < SATURATION_WINDOW_S:
+                    continue
+                samples.pop(0)
+                if (cpu1 - cpu0) / (wall1 - wall0) >= SATURATED_CORE_SHARE:
+                    self.log(
+                        f"workers: this process uses {(cpu1 - cpu0) / (wall1 - wall0):.0%} of a "
+                        f"core; trials now also go to {len(helpers)} helper process(es)"
+                    )
+                    local_limit[0] = shares[0]  # the rest finish their trial and stop
+                    self.on_demand_dispatched = True
+                    break
+            dispatch.set()
 
         jobs = _interleave(plans)
         loop = asyncio.get_running_loop()
@@ -592,15 +631,25 @@ class _Batch:
         processes = max(1, min(self.workers, slots, total // MIN_JOBS_PER_PROCESS))
         shares = split_concurrency(slots, processes)
         helpers: list[Helper] = []
+        on_demand = False
         if processes > 1:
             # LiteLLM loaded now is shared by every helper; loaded after the fork, each process
-            # would hold its own copy.
-            await prepare_litellm(self._model_endpoints(plans))
+            # would hold its own copy. Its client costs ~ms of CPU per call, so one process often
+            # serves the whole concurrency: its helpers wait until it saturates a core.
+            on_demand = await prepare_litellm(self._model_endpoints(plans))
             setup = self._helper_setup([p for p in plans if p.jobs])
             helpers = [Helper(setup, i, log=self.log) for i in range(1, processes)]
             for helper in helpers:
                 helper.start_reading(loop)
-        workers = [asyncio.create_task(worker()) for _ in range(shares[0])]
+        watcher: asyncio.Task[None] | None = None
+        if on_demand:
+            local_limit[0] = slots
+            workers = [asyncio.create_task(worker()) for _ in range(slots)]
+            watcher = asyncio.create_task(watch())
+        else:
+            local_limit[0] = shares[0]
+            dispatch.set()
+            workers = [asyncio.create_task(worker()) for _ in range(shares[0])]
         for helper, share in zip(helpers, shares[1:], strict=True):
             workers += [asyncio.create_task(remote(helper)) for _ in range(share)]
         self._workers = workers
@@ -621,6 +670,8 @@ class _Batch:
             if pending:
                 await asyncio.wait(pending)
         finally:
+            if watcher is not None:
+                watcher.cancel()
             if handled:
                 loop.remove_signal_handler(signal.SIGINT)
             if helpers:
