@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 # LiteLLM downloads a price map at import unless told not to; set it before anything imports it.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+# Nor does any run scan its logging payload for base64 (runner.llm_client.BASE64_LOGGING_ENV).
+os.environ.setdefault("MAX_BASE64_LENGTH_FOR_LOGGING", "0")
 
 # Each public name -> the module that defines it, imported on first use: `import runner` (which
 # every `taurec` command does, `--help` included) costs no pydantic model building until a name

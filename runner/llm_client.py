@@ -135,6 +135,8 @@ def register_prices(model: str) -> None:
     for an unknown model either way, and configured `prices` win over LiteLLM's. A model LiteLLM
     knows, exactly or by a fallback rule, keeps its own prices.
     """
+    if uses_sdk_path(model):
+        return  # (resolving such a provider may start its authentication flow)
     litellm = import_litellm()
     try:
         litellm.get_model_info(model)
@@ -176,6 +178,8 @@ async def prepare_litellm(endpoints: Iterable[tuple[str, str | None]]) -> bool:
     litellm = import_litellm()
     for model in models:
         register_prices(model)
+        if uses_sdk_path(model):
+            continue  # (resolving such a provider may start its authentication flow)
         with contextlib.suppress(Exception):  # a model LiteLLM cannot route fails on its call
             await litellm.acompletion(
                 model=model, messages=[{"role": "user", "content": "hi"}], mock_response="ok"
