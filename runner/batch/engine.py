@@ -68,11 +68,24 @@ T = TypeVar("T")
 AgentFactory = Callable[[AgentConfig, AgentContext], Agent]
 REPLACED_DIR = ".replaced"
 MIN_JOBS_PER_PROCESS = 4
-# A run that calls LiteLLM sends trials to its helpers only once this process uses this share of a
-# core (its CPU time over the last SATURATION_WINDOW_S of wall time): until then one process
-# serves the whole concurrency, and the parked helpers (forked, LiteLLM shared) cost a few MB.
+# A run that calls LiteLLM sends trials to its helpers only once its event loop's thread wants
+# this share of a core (time running or ready to run, over the last SATURATION_WINDOW_S of wall
+# time): until then one process serves the whole concurrency, and the parked helpers (forked,
+# LiteLLM shared) cost a few MB each.
 SATURATED_CORE_SHARE = 0.9
 SATURATION_WINDOW_S = 2.0
+
+
+def _loop_demand_s() -> float:
+    """Seconds this thread has run or waited to run on a CPU (Linux schedstat: demand, which a
+    busy machine cannot hide by giving the thread less of a core); its CPU time elsewhere."""
+    try:
+        running, waiting = Path("/proc/thread-self/schedstat").read_text().split()[:2]
+    except (OSError, ValueError):
+        return time.thread_time()
+    return (int(running) + int(waiting)) / 1e9
+
+
 WRITE_BACKLOG = 64  # finished trials that may wait for the commit thread before workers pause
 
 
@@ -603,11 +616,11 @@ class _Batch:
                     return
 
         async def watch() -> None:
-            """Let the helpers in once this process's CPU saturates a core (LiteLLM runs)."""
-            samples = [(time.perf_counter(), time.process_time())]
+            """Let the helpers in once this process's event loop saturates a core (LiteLLM runs)."""
+            samples = [(time.perf_counter(), _loop_demand_s())]
             while not dispatch.is_set():
                 await asyncio.sleep(SATURATION_WINDOW_S / 4)
-                samples.append((time.perf_counter(), time.process_time()))
+                samples.append((time.perf_counter(), _loop_demand_s()))
                 wall0, cpu0 = samples[0]
                 wall1, cpu1 = samples[-1]
                 if wall1 - wall0 < SATURATION_WINDOW_S:
@@ -615,8 +628,8 @@ class _Batch:
                 samples.pop(0)
                 if (cpu1 - cpu0) / (wall1 - wall0) >= SATURATED_CORE_SHARE:
                     self.log(
-                        f"workers: this process uses {(cpu1 - cpu0) / (wall1 - wall0):.0%} of a "
-                        f"core; trials now also go to {len(helpers)} helper process(es)"
+                        f"workers: this process's event loop wants {(cpu1 - cpu0) / (wall1 - wall0):.0%} "
+                        f"of a core; trials now also go to {len(helpers)} helper process(es)"
                     )
                     local_limit[0] = shares[0]  # the rest finish their trial and stop
                     self.on_demand_dispatched = True
