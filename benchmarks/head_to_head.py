@@ -13,17 +13,23 @@ What it does:
    tools, which both harnesses expose) and the simulated user (``runner.served_user``: model
    ``user`` for v1's free-writing user, ``taurec-user`` for our LLM mode's reader and writer,
    which makes up to two calls per user turn where v1 makes one).
-3. For each concurrency (8, 16, 64) runs both harnesses on the v1 data (first ``--tasks`` tasks
-   × ``--trials`` trials), interleaved A/B (the order alternates every repeat), each run a fresh
-   process tree: ours is ``taurec run --rules v1`` (the v1 loop) with the LLM user simulator,
-   both roles through the client ``taurec run`` picks (direct for this OpenAI-compatible server;
-   ``TAUREC_LLM_CLIENT=litellm`` in the environment forces LiteLLM),
-   default workers; theirs is ``tau-rec run`` pointed at the server through ``OPENAI_API_BASE``.
-4. Per run: wall time, CPU (user+sys of the whole process tree, from the children's rusage) and
-   peak memory (the largest sum of PSS over the process tree, sampled every 50 ms: a page that a
-   forked helper shares with its parent counts once; the RSS sum, which counts it twice, is
-   printed beside it), and the model calls the server answered. Prints medians and project/original ratios (targets: wall ≤ 0.85,
-   CPU ≤ 0.75, memory ≤ 1.0).
+3. For each concurrency (8, 16, 64) runs, interleaved (each side goes first in turn), every
+   side on the v1 data (first ``--tasks`` tasks × ``--trials`` trials), each run a fresh process
+   tree: the original (``tau-rec run`` pointed at the server through ``OPENAI_API_BASE``; it
+   always calls through LiteLLM), and ours on each client path of ``--paths``, with default
+   workers: ``direct`` (the client ``taurec run`` picks for this OpenAI-compatible server) and
+   ``litellm`` (``TAUREC_LLM_CLIENT=litellm``: the path every hosted provider takes, e.g. a
+   board's hosted user simulator). Ours is ``taurec run --rules v1`` (the v1 loop) with the LLM
+   user simulator, both roles on that path. ``--baseline PATH`` adds another ``taurec`` (an older
+   checkout's venv) on the same paths, for an A/B of two versions of ours in the same rounds.
+4. Per run: wall time, the ideal ``model calls × latency / concurrency`` and their ratio, CPU
+   (user+sys of the whole process tree, from the children's rusage; the server is a process of
+   its own whose CPU is never counted, printed beside; ``--server-cpus 1`` also pins it to its
+   own core and the runs to the others) and peak memory (the largest sum of PSS over the process
+   tree, sampled every 50 ms: a page that a forked helper shares with its parent counts once;
+   the RSS sum, which counts it twice, is printed beside it), and the model calls the server
+   answered. Prints medians per side and path, then ratios to the original per path, with the
+   load average (a shared machine's figures are noisy: compare sides of the same rounds).
 
 Run: ``.venv/bin/python benchmarks/head_to_head.py --source /tmp/tau-rec-src`` (``--quick``: 10
 tasks × 2 trials, concurrency 8 and 64, one repeat). Offline here, export the mirror first:
@@ -46,12 +52,14 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from runner.llm_client import CLIENT_ENV
 from runner.paths import v1_data_dir
 
 ORIGINAL_URL = "git+https://github.com/nbharaths/tau-rec"
@@ -131,12 +139,20 @@ def _tree_memory_kib(root: int) -> tuple[int, int]:
     return rss, pss
 
 
-def _measure(command: list[str], env: dict[str, str], cwd: Path) -> dict[str, float]:
-    """Run `command` to completion: wall s, CPU s of its whole tree, peak tree RSS MiB."""
+def _measure(
+    command: list[str], env: dict[str, str], cwd: Path, preexec: Callable[[], None] | None = None
+) -> dict[str, float]:
+    """Run `command` to completion: wall s, CPU s of its whole tree, peak tree PSS and RSS MiB."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.Popen(
-        command, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        command,
+        env=env,
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        preexec_fn=preexec,
     )
     peak_rss = peak_pss = 0
     done = threading.Event()
@@ -167,7 +183,7 @@ def _calls(url: str) -> int:
 
 
 def _ours(
-    args: argparse.Namespace, url: str, suite: tuple[Path, Path, Path], out: Path
+    args: argparse.Namespace, url: str, suite: tuple[Path, Path, Path], out: Path, taurec: Path
 ) -> list[str]:
     catalog, tasks, _ = suite
     sub = out / "subs" / "h2h"
@@ -188,7 +204,6 @@ def _ours(
         "rules": "v1",
     }
     (out / "board.yaml").write_text(yaml.safe_dump(board))
-    taurec = Path(sys.executable).with_name("taurec")
     return [
         str(taurec), "run", str(sub),
         "--board", str(out / "board.yaml"),
@@ -217,6 +232,22 @@ def _theirs(
     ]  # fmt: skip
 
 
+def _server_cpu_s(pid: int | None) -> float:
+    """CPU seconds the model server process has used so far (Linux /proc; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, TypeError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# The sides of one repeat: the original (always LiteLLM: it has no other client), and each path of
+# ours (the client `taurec run` picks for this OpenAI-compatible server: direct; or LiteLLM forced
+# with TAUREC_LLM_CLIENT=litellm, the path a hosted provider takes), optionally also a baseline
+# `taurec` (e.g. an older checkout's venv) on the same paths.
+_PATH_ENV = {"direct": "auto", "litellm": "litellm"}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -228,10 +259,29 @@ def main() -> None:
     parser.add_argument("--tasks", type=int, default=60)
     parser.add_argument("--trials", type=int, default=4)
     parser.add_argument("--concurrency", default="8,16,64")
-    parser.add_argument("--repeats", type=int, default=3, help="A/B pairs per concurrency")
+    parser.add_argument("--repeats", type=int, default=3, help="A/B rounds per concurrency")
     parser.add_argument("--latency-ms", type=float, default=200.0)
     parser.add_argument(
         "--workers", type=int, default=0, help="taurec run --workers (default: its own default)"
+    )
+    parser.add_argument(
+        "--paths",
+        default="direct,litellm",
+        help="our client paths to run: direct (the default client for this OpenAI-compatible "
+        "server) and/or litellm (TAUREC_LLM_CLIENT=litellm: the hosted-provider path)",
+    )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        default=None,
+        help="another `taurec` executable (e.g. an older checkout's .venv/bin/taurec) run on the "
+        "same paths, interleaved, for an A/B of two versions of ours",
+    )
+    parser.add_argument(
+        "--server-cpus",
+        default="",
+        help="pin the model server to these CPUs (e.g. `1`) and the runs to the others, so the "
+        "server has its own core budget (default: no pinning; its CPU is never counted)",
     )
     parser.add_argument(
         "--only", choices=["project", "original"], help="run one side only (to profile it)"
@@ -246,15 +296,31 @@ def main() -> None:
     if not source.startswith(("git+", "http://", "https://")):
         source = str(Path(source).resolve())
     exe = _install_original(args.venv, source)
+    paths = [p.strip() for p in args.paths.split(",") if p.strip()]
+    if not paths or any(p not in _PATH_ENV for p in paths):
+        raise SystemExit(f"--paths: choose from {', '.join(_PATH_ENV)} (got {args.paths!r})")
+    ours_exe = Path(sys.executable).with_name("taurec")
+    sides: list[tuple[str, str, Path | None]] = []  # (label, path, taurec executable)
+    if args.only != "original":
+        sides += [(f"project/{p}", p, ours_exe) for p in paths]
+        if args.baseline is not None:
+            sides += [(f"baseline/{p}", p, args.baseline.resolve()) for p in paths]
+    if args.only != "project":
+        sides.append(("original", "litellm", None))
 
+    server_cpus = {int(c) for c in args.server_cpus.split(",") if c.strip()}
+    run_cpus = set(os.sched_getaffinity(0)) - server_cpus if server_cpus else set()
     queue: Any = mp.get_context("spawn").Queue()
     server = mp.get_context("spawn").Process(
         target=_serve, args=(queue, args.latency_ms), daemon=True
     )
     server.start()
+    if server_cpus:
+        os.sched_setaffinity(server.pid or 0, server_cpus)
     url = queue.get(timeout=60)
     workdir = Path(tempfile.mkdtemp(prefix="taurec-h2h-"))
     base_env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "LITELLM_"))}
+    base_env.pop(CLIENT_ENV, None)
     env_ours = {**base_env, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
     # The original calls LiteLLM without an api_base: point OpenAI models at the server.
     env_theirs = {
@@ -263,55 +329,87 @@ def main() -> None:
         "OPENAI_API_KEY": "taurec-local",
         "LITELLM_LOCAL_MODEL_COST_MAP": "True",
     }
+    pinned = (lambda: os.sched_setaffinity(0, run_cpus)) if run_cpus else None
     try:
         suite = _suite(workdir, args.tasks)
         rows = []
         for concurrency in [int(c) for c in args.concurrency.split(",")]:
             args.concurrency_now = concurrency
-            runs: dict[str, list[dict[str, float]]] = {"project": [], "original": []}
+            runs: dict[str, list[dict[str, float]]] = {label: [] for label, _, _ in sides}
             for repeat in range(args.repeats):
-                order = ["project", "original"] if repeat % 2 == 0 else ["original", "project"]
-                order = [who for who in order if args.only in (None, who)]
-                for who in order:
-                    out = workdir / f"{who}-c{concurrency}-r{repeat}"
+                shift = repeat % len(sides)  # each side goes first in turn
+                for label, path, taurec in sides[shift:] + sides[:shift]:
+                    out = workdir / f"{label.replace('/', '-')}-c{concurrency}-r{repeat}"
                     out.mkdir()
-                    calls0 = _calls(url)
-                    if who == "project":
-                        figures = _measure(_ours(args, url, suite, out), env_ours, out)
+                    calls0, server0 = _calls(url), _server_cpu_s(server.pid)
+                    if taurec is not None:
+                        env = {**env_ours, CLIENT_ENV: _PATH_ENV[path]}
+                        command = _ours(args, url, suite, out, taurec)
                     else:
-                        figures = _measure(_theirs(args, exe, suite, out), env_theirs, out)
+                        env, command = env_theirs, _theirs(args, exe, suite, out)
+                    figures = _measure(command, env, out, pinned)
                     figures["calls"] = _calls(url) - calls0
-                    runs[who].append(figures)
+                    figures["server_cpu_s"] = _server_cpu_s(server.pid) - server0
+                    figures["ideal_s"] = figures["calls"] * args.latency_ms / 1000 / concurrency
+                    runs[label].append(figures)
                     print(
-                        f"c={concurrency} repeat {repeat + 1} {who:8s}: wall {figures['wall_s']:6.2f} s  "
-                        f"CPU {figures['cpu_s']:6.2f} s  peak PSS {figures['peak_mib']:6.1f} MiB "
-                        f"(RSS sum {figures['rss_mib']:6.1f})  "
-                        f"{figures['calls']:.0f} calls",
+                        f"c={concurrency} repeat {repeat + 1} {label:16s}: wall {figures['wall_s']:6.2f} s "
+                        f"(ideal {figures['ideal_s']:5.2f})  CPU {figures['cpu_s']:6.2f} s  "
+                        f"peak PSS {figures['peak_mib']:6.1f} MiB (RSS sum {figures['rss_mib']:6.1f})  "
+                        f"{figures['calls']:.0f} calls  server CPU {figures['server_cpu_s']:5.2f} s  "
+                        f"load {os.getloadavg()[0]:.1f}",
                         flush=True,
                     )
                     shutil.rmtree(out, ignore_errors=True)
             med = {
-                who: {k: statistics.median(r[k] for r in rs) for k in rs[0]}
-                for who, rs in runs.items()
+                label: {k: statistics.median(r[k] for r in rs) for k in rs[0]}
+                for label, rs in runs.items()
                 if rs
             }
             rows.append((concurrency, med))
+        budget = (
+            f"server pinned to CPU(s) {sorted(server_cpus)}, runs to {sorted(run_cpus)}"
+            if server_cpus
+            else "server unpinned"
+        )
         print(
             f"\n{args.tasks} tasks × {args.trials} trials, +{args.latency_ms:.0f} ms per call, "
-            f"medians of {args.repeats} interleaved A/B pair(s), {os.cpu_count()} CPUs, "
-            f"load average {os.getloadavg()[0]:.1f}"
+            f"medians of {args.repeats} interleaved round(s), {os.cpu_count()} CPUs, {budget} "
+            f"(its CPU is never counted), load average {os.getloadavg()[0]:.1f}"
         )
-        print("| concurrency | wall | CPU | peak memory | calls (project / original) |")
-        print("|---|---|---|---|---|")
+        print(
+            "Absolute medians (wall and ideal = calls × latency / concurrency in s, CPU of the "
+            "process tree in s, peak PSS of the process tree in MiB):"
+        )
+        print(
+            "| concurrency | side | client path | wall | ideal | wall/ideal | CPU | peak PSS | calls |"
+        )
+        print("|---|---|---|---|---|---|---|---|---|")
         for concurrency, med in rows:
-            if args.only:
-                continue
-            p, o = med["project"], med["original"]
+            for label, path, _ in sides:
+                m = med[label]
+                print(
+                    f"| {concurrency} | {label.split('/')[0]} | {path} | {m['wall_s']:.2f} | "
+                    f"{m['ideal_s']:.2f} | {m['wall_s'] / m['ideal_s']:.2f} | {m['cpu_s']:.2f} | "
+                    f"{m['peak_mib']:.0f} | {m['calls']:.0f} |"
+                )
+        if "original" in runs and len(sides) > 1:
+            print("\nRatios to the original (which always calls through LiteLLM):")
+            print("| concurrency | side | client path | wall | CPU | peak PSS |")
+            print("|---|---|---|---|---|---|")
+            for concurrency, med in rows:
+                o = med["original"]
+                for label, path, _ in sides[:-1]:
+                    p = med[label]
+                    print(
+                        f"| {concurrency} | {label.split('/')[0]} | {path} | "
+                        f"{p['wall_s'] / o['wall_s']:.2f} | {p['cpu_s'] / o['cpu_s']:.2f} | "
+                        f"{p['peak_mib'] / o['peak_mib']:.2f} |"
+                    )
             print(
-                f"| {concurrency} | {p['wall_s'] / o['wall_s']:.2f} | {p['cpu_s'] / o['cpu_s']:.2f} | "
-                f"{p['peak_mib'] / o['peak_mib']:.2f} | {p['calls']:.0f} / {o['calls']:.0f} |"
+                "(targets, project/original: LiteLLM path wall ≤ 1.0, CPU ≤ 0.5, PSS ≤ 0.8; "
+                "direct path CPU ≤ 0.2, PSS ≤ 0.5; project wall/ideal ≤ 1.10 at c=8,16, ≤ 1.25 at 64)"
             )
-        print("(ratios project/original; targets: wall ≤ 0.85, CPU ≤ 0.75, memory ≤ 1.0)")
     finally:
         server.terminate()
         server.join(5)

@@ -5,13 +5,17 @@ What it measures (each phase runs in its own fresh process so CPU time and peak 
 * ``litellm`` phase: the model server (``runner.model_server``, +200 ms per call) runs in a
   separate process and serves BOTH roles: the agent (a ``kind: litellm`` submission, model
   ``openai/heuristic``) and the user in LLM mode (``litellm:openai/taurec-user``, the server's
-  reader and writer stand-ins), both through the model client ``taurec run`` picks for them (``--client``:
-  ``direct``, the default, is ``runner.openai_compat`` for this OpenAI-compatible server;
-  ``litellm`` forces the LiteLLM client), at concurrency 64 and with ``--workers`` processes
+  reader and writer stand-ins), both through one model client (``--client``: ``both``, the
+  default, runs every phase below once per path and then prints them side by side; ``direct``
+  is ``runner.openai_compat``, what ``taurec run`` picks for this OpenAI-compatible server;
+  ``litellm`` forces the LiteLLM client, the path of every hosted provider; each figure says
+  which path it is), at concurrency 64 and with ``--workers`` processes
   (default: the machine's cores, as ``taurec run``). Printed: wall time of the batch (the client is
   imported and makes one call before the clock starts), the ideal wall time ``model calls × latency /
   concurrency``, their ratio (target ≤ 1.30 on 2 cores), and the CPU time of the process tree
-  (the run's process and its helpers, not the server).
+  (the run's process and its helpers, not the server: a process of its own whose CPU is read
+  apart), and the peak PSS of that process tree (sampled every 100 ms; a page a forked helper
+  shares with its parent counts once).
 * ``profile`` phase (``--profile-trials``, default ``--trials``, in one process): the same run
   under cProfile with a CPU-time timer on the main thread, plus each thread's CPU from /proc. The
   client's ("LiteLLM's") share is attributed by call graph: the time of every call INTO LiteLLM or
@@ -187,20 +191,44 @@ def _thread_cpu() -> dict[str, float]:
     return out
 
 
+def _tree_pss_kib(root: int) -> int:
+    """Sum of PSS over `root` and its descendants (Linux /proc; 0 elsewhere): a page a forked
+    helper shares with its parent counts once, split between them."""
+    pss = 0
+    stack = [root]
+    while stack:
+        pid = stack.pop()
+        try:
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    pss += int(line.split()[1])
+            for task in Path(f"/proc/{pid}/task").iterdir():
+                stack.extend(int(c) for c in (task / "children").read_text().split())
+        except (OSError, ValueError):
+            continue
+    return pss
+
+
 class _ThreadSampler:
     """Samples every thread's CPU every 20 ms and keeps the last figure of each: threads that
-    end before the run does (the event loop's executor, the I/O thread) are still counted."""
+    end before the run does (the event loop's executor, the I/O thread) are still counted. Also
+    the peak PSS of this process and its helpers (every 100 ms)."""
 
     def __init__(self) -> None:
         import threading
 
         self.seen: dict[str, float] = {}
+        self.peak_pss_kib = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="bench-sampler", daemon=True)
 
     def _loop(self) -> None:
+        tick = 0
         while not self._stop.wait(0.02):
             self.seen.update(_thread_cpu())
+            tick += 1
+            if tick % 5 == 0:
+                self.peak_pss_kib = max(self.peak_pss_kib, _tree_pss_kib(os.getpid()))
 
     def __enter__(self) -> _ThreadSampler:
         self.seen.update(_thread_cpu())
@@ -632,6 +660,7 @@ def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
         attributed = _litellm_share(profiler, threads) if profiler is not None else None
         return {
             "phase": name,
+            "client": "litellm" if os.environ.get(CLIENT_ENV) == "litellm" else "direct",
             "suite": suite,
             "trials": len(records),
             "scored": sum(r.status == "scored" for r in records),
@@ -652,6 +681,7 @@ def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
             "schedule_s": _schedule_s(chains, args.latency_ms / 1000, args.concurrency),
             "concurrency": args.concurrency,
             "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "peak_pss_mib": sampler.peak_pss_kib / 1024,
         }
     finally:
         if in_process is not None:
@@ -697,6 +727,7 @@ def _report_litellm_run(run: dict[str, Any], harness_s_per_call: float, latency_
     litellm_ms = client_ms - harness_s_per_call * 1000
     server = run["server_cpu_s"]
     print(
+        f"[{run['client']} client path] "
         f"litellm run at concurrency {concurrency}: {run['trials']} trials ({run['scored']} scored, "
         f"{run['infra_errors']} infra errors, {run['passed']} passed), {calls} model calls "
         f"(agent and user: {run['simulator']}), {run['workers']} worker process(es), "
@@ -731,80 +762,14 @@ def _report_litellm_run(run: dict[str, Any], harness_s_per_call: float, latency_
         f"  best ratio possible  {floor / ideal:8.3f}     (max(client CPU over {run['workers']} "
         f"process(es), client+server CPU on {cores} cores, ideal) / ideal)"
     )
-    print(f"  peak memory          {run['peak_rss_mib']:8.1f} MiB")
+    print(
+        f"  peak memory          {run['peak_pss_mib']:8.1f} MiB PSS of the process tree "
+        f"(this process's own peak RSS {run['peak_rss_mib']:.1f} MiB)"
+    )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--trials", type=int, default=8)
-    parser.add_argument("--tasks-limit", type=int, default=60)
-    parser.add_argument("--concurrency", type=int, default=64)
-    parser.add_argument("--latency-ms", type=float, default=200.0)
-    parser.add_argument(
-        "--low-concurrency",
-        type=int,
-        default=8,
-        help="also run at this concurrency, where the client is not CPU-bound (0: skip)",
-    )
-    parser.add_argument("--low-trials", type=int, default=2, help="trials for the low run")
-    parser.add_argument(
-        "--server",
-        choices=["process", "thread"],
-        default="process",
-        help="model server in its own process (default) or a thread of the client process",
-    )
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=os.cpu_count() or 1,
-        help="processes of the litellm runs (default: the machine's cores, as `taurec run`)",
-    )
-    parser.add_argument(
-        "--simulator",
-        choices=["litellm", "scripted"],
-        default="litellm",
-        help="the user in the litellm runs: the LiteLLM simulator against the server (default) "
-        "or the scripted one",
-    )
-    parser.add_argument(
-        "--client",
-        choices=["direct", "litellm"],
-        default="direct",
-        help="the model client of the litellm runs: the default (direct for this OpenAI-compatible "
-        "server, runner.openai_compat) or LiteLLM forced (TAUREC_LLM_CLIENT=litellm)",
-    )
-    parser.add_argument(
-        "--profile-trials",
-        type=int,
-        default=None,
-        help="trials per task of the cProfile run that attributes CPU to the client (default: "
-        "--trials, so the run's one-time set-up weighs in the profile as much as in the run whose "
-        "CPU it divides; 0: skip)",
-    )
-    parser.add_argument(
-        "--dump-profile", default="", help="also write the profile run's pstats to this file"
-    )
-    parser.add_argument(
-        "--client-alone",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help="also record the litellm run's requests and send them alone through the same client "
-        "(the exact client CPU the run's figure is corrected by; default on)",
-    )
-    parser.add_argument(
-        "--phase",
-        choices=["litellm", "builtin", "profile", "record", "client", "split"],
-        help=argparse.SUPPRESS,
-    )
-    parser.add_argument("--requests-file", default="", help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.profile_trials is None:
-        args.profile_trials = args.trials
-    if args.phase:
-        result = _client_phase(args) if args.phase == "client" else _phase(args.phase, args)
-        print(json.dumps(result))
-        return
-    bi = _run_phase("builtin", args, trials=args.trials, concurrency=args.concurrency)
+def _client_report(args: argparse.Namespace, bi: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every phase of one client path, and its report; returns its litellm runs."""
     lit = _run_phase("litellm", args, trials=args.trials, concurrency=args.concurrency)
     low = (
         _run_phase("litellm", args, trials=args.low_trials, concurrency=args.low_concurrency)
@@ -827,6 +792,7 @@ def main() -> None:
     env_cpu = bi["cpu_simulator_s"] + bi["cpu_tools_s"]
     runner_cpu = bi["cpu_s"] - bi["cpu_policy_s"] - env_cpu
     harness_per_call = (runner_cpu + env_cpu) / steps
+    print(f"\n=== client path: {args.client} ===")
 
     print(
         f"model client: {args.client} (the 'LiteLLM' figures below are that client's: LiteLLM, or "
@@ -901,6 +867,103 @@ def main() -> None:
     )
     if low is not None:
         _report_litellm_run(low, harness_per_call, args.latency_ms)
+    return [r for r in (lit, low) if r is not None]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--trials", type=int, default=8)
+    parser.add_argument("--tasks-limit", type=int, default=60)
+    parser.add_argument("--concurrency", type=int, default=64)
+    parser.add_argument("--latency-ms", type=float, default=200.0)
+    parser.add_argument(
+        "--low-concurrency",
+        type=int,
+        default=8,
+        help="also run at this concurrency, where the client is not CPU-bound (0: skip)",
+    )
+    parser.add_argument("--low-trials", type=int, default=2, help="trials for the low run")
+    parser.add_argument(
+        "--server",
+        choices=["process", "thread"],
+        default="process",
+        help="model server in its own process (default) or a thread of the client process",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="processes of the litellm runs (default: the machine's cores, as `taurec run`)",
+    )
+    parser.add_argument(
+        "--simulator",
+        choices=["litellm", "scripted"],
+        default="litellm",
+        help="the user in the litellm runs: the LiteLLM simulator against the server (default) "
+        "or the scripted one",
+    )
+    parser.add_argument(
+        "--client",
+        choices=["both", "direct", "litellm"],
+        default="both",
+        help="the model client of the litellm runs: both paths, one after the other, then side "
+        "by side (default); the default client (direct for this OpenAI-compatible server, "
+        "runner.openai_compat); or LiteLLM forced (TAUREC_LLM_CLIENT=litellm: the path of every "
+        "hosted provider)",
+    )
+    parser.add_argument(
+        "--profile-trials",
+        type=int,
+        default=None,
+        help="trials per task of the cProfile run that attributes CPU to the client (default: "
+        "--trials, so the run's one-time set-up weighs in the profile as much as in the run whose "
+        "CPU it divides; 0: skip)",
+    )
+    parser.add_argument(
+        "--dump-profile", default="", help="also write the profile run's pstats to this file"
+    )
+    parser.add_argument(
+        "--client-alone",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also record the litellm run's requests and send them alone through the same client "
+        "(the exact client CPU the run's figure is corrected by; default on)",
+    )
+    parser.add_argument(
+        "--phase",
+        choices=["litellm", "builtin", "profile", "record", "client", "split"],
+        help=argparse.SUPPRESS,
+    )
+    parser.add_argument("--requests-file", default="", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.profile_trials is None:
+        args.profile_trials = args.trials
+    if args.phase:
+        result = _client_phase(args) if args.phase == "client" else _phase(args.phase, args)
+        print(json.dumps(result))
+        return
+    bi = _run_phase("builtin", args, trials=args.trials, concurrency=args.concurrency)
+    clients = ["direct", "litellm"] if args.client == "both" else [args.client]
+    runs: list[dict[str, Any]] = []
+    for client in clients:
+        args.client = client
+        runs += _client_report(args, bi)
+    print(
+        f"\nSide by side (+{args.latency_ms:.0f} ms per call, {os.cpu_count()} CPUs, load average "
+        f"{os.getloadavg()[0]:.1f}; CPU of the run's process tree, never the server's):"
+    )
+    print(
+        "| client path | concurrency | wall (s) | ideal (s) | wall/ideal | CPU/call (ms) | "
+        "peak PSS (MiB) |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for run in sorted(runs, key=lambda r: (r["concurrency"], r["client"])):
+        ideal = run["model_calls"] * args.latency_ms / 1000 / run["concurrency"]
+        print(
+            f"| {run['client']} | {run['concurrency']} | {run['wall_s']:.2f} | {ideal:.2f} | "
+            f"{run['wall_s'] / ideal:.2f} | "
+            f"{run['cpu_s'] / max(run['model_calls'], 1) * 1000:.2f} | {run['peak_pss_mib']:.0f} |"
+        )
 
 
 if __name__ == "__main__":

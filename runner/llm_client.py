@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import os
 import sys
 import warnings
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterable
 from typing import Any, TypeVar
 
 from runner.keys import hosted
 from runner.provider_paths import RefusedEndpoint, call_problem
 
 __all__ = [
+    "BASE64_LOGGING_ENV",
     "CLIENT_ENV",
     "DEADLINE_SLACK_S",
     "DEFAULT_TIMEOUT_S",
@@ -22,6 +24,8 @@ __all__ = [
     "aclose_clients",
     "chat_completion",
     "import_litellm",
+    "prepare_litellm",
+    "register_prices",
     "response_cost",
     "response_field",
     "run_closing_clients",
@@ -56,11 +60,20 @@ DEFAULT_TIMEOUT_S = 120.0
 DEADLINE_SLACK_S = 5.0
 
 
+# LiteLLM's documented switch (read once, at its import): how many characters of a base64 data
+# URI its logging payload keeps; 0 turns the truncation off. Every successful call otherwise
+# copies the whole conversation and runs a regex over every string of it (~8 % of LiteLLM's CPU
+# per call measured here) to build a logging payload no callback of ours reads; we send no
+# images. A value set by the user in the environment wins.
+BASE64_LOGGING_ENV = "MAX_BASE64_LENGTH_FOR_LOGGING"
+
+
 @functools.cache
 def import_litellm() -> Any:
     """Import LiteLLM once, offline and quiet (no price-map download, no feedback banners)."""
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     os.environ.setdefault(LEAN_HTTP_ENV, "True")
+    os.environ.setdefault(BASE64_LOGGING_ENV, "0")
     import litellm
 
     litellm.suppress_debug_info = True
@@ -131,7 +144,71 @@ async def chat_completion(**kwargs: Any) -> Any:
         litellm = import_litellm()
         if uses_sdk_path(model):
             os.environ[LEAN_HTTP_ENV] = "False"
+        register_prices(model)
         return await litellm.acompletion(**kwargs)
+
+
+@functools.lru_cache(maxsize=256)
+def register_prices(model: str) -> None:
+    """Give LiteLLM a price entry for `model` when its price map has none, once per process.
+
+    LiteLLM prices every response it returns (twice: for the response and for its logging
+    payload), and for a model missing from its map each pricing walks the map's fallback rules
+    and fails (~13 % of LiteLLM's CPU per call measured here). Registered (`litellm.register_model`)
+    at zero, the lookup hits at once and the price stays what it was: `response_cost` reads 0
+    for an unknown model either way, and configured `prices` win over LiteLLM's. A model LiteLLM
+    knows, exactly or by a fallback rule, keeps its own prices.
+    """
+    if uses_sdk_path(model):
+        return  # (resolving such a provider may start its authentication flow)
+    litellm = import_litellm()
+    try:
+        litellm.get_model_info(model)
+        return
+    except Exception:
+        pass
+    try:
+        _, provider, _, _ = litellm.get_llm_provider(model)
+    except Exception:
+        return  # LiteLLM cannot route it either; the call itself will say why
+    litellm.register_model(
+        {
+            model: {
+                "input_cost_per_token": 0.0,
+                "output_cost_per_token": 0.0,
+                # (without these LiteLLM warns that cache reads are priced at 0: so is all of it)
+                "cache_creation_input_token_cost": 0.0,
+                "cache_read_input_token_cost": 0.0,
+                "litellm_provider": provider,
+                "mode": "chat",
+            }
+        }
+    )
+
+
+async def prepare_litellm(endpoints: Iterable[tuple[str, str | None]]) -> bool:
+    """Load LiteLLM for the `(model, api_base)` pairs a run will call through it, before the run
+    forks its helpers; False (and nothing loaded) when every call takes the direct path.
+
+    A helper forked after this shares the parent's LiteLLM pages (~150 MB) copy-on-write instead
+    of importing its own copy; one mocked call per model (`mock_response`: no socket, no cost)
+    also loads what LiteLLM imports lazily on its first call and registers the model's prices.
+    """
+    models = sorted(
+        {model for model, api_base in endpoints if not uses_direct_path(model, api_base)}
+    )
+    if not models:
+        return False
+    litellm = import_litellm()
+    for model in models:
+        register_prices(model)
+        if uses_sdk_path(model):
+            continue  # (resolving such a provider may start its authentication flow)
+        with contextlib.suppress(Exception):  # a model LiteLLM cannot route fails on its call
+            await litellm.acompletion(
+                model=model, messages=[{"role": "user", "content": "hi"}], mock_response="ok"
+            )
+    return True
 
 
 def response_field(obj: Any, name: str) -> Any:

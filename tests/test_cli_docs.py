@@ -101,3 +101,30 @@ def test_help_shows_path_defaults_relative_to_the_working_directory(tmp_path: Pa
     [shown] = re.findall(r"--outDIRECTORY.*?\[default:\((\S+?)\)\]", text)
     assert not Path(shown).is_absolute()
     assert (elsewhere / shown).resolve() == SNAPSHOTS_DIR.resolve()
+
+
+def test_help_summaries_are_the_commands_own() -> None:
+    # `taurec --help` lists the commands from SUMMARIES without importing them.
+    from runner.cli import SUMMARIES
+
+    ctx = click.Context(cli, info_name="taurec")
+    assert SUMMARIES.keys() == COMMANDS.keys()
+    for name in COMMANDS:
+        command = cli.get_command(ctx, name)
+        assert command is not None
+        assert not command.short_help, name
+        assert not command.hidden, name
+        assert not command.deprecated, name
+        first = " ".join((command.help or "").partition("\n\n")[0].split())
+        assert SUMMARIES[name] == first, f"runner/cli SUMMARIES[{name!r}] drifted from its help"
+
+
+def test_help_imports_no_command() -> None:
+    code = (
+        "import sys; from runner.cli import COMMANDS, main; sys.argv = ['taurec', '--help']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "loaded = sorted({t.split(':')[0] for t in COMMANDS.values()} & set(sys.modules))\n"
+        "print(loaded, file=sys.stderr)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stderr.strip() == "[]"

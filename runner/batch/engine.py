@@ -10,6 +10,7 @@ import shutil
 import signal
 import subprocess
 import threading
+import time
 import traceback
 from collections.abc import Callable, Coroutine, Iterator, Sequence
 from concurrent.futures import Future
@@ -18,7 +19,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
-from runner.agent_config import AgentConfig
+from runner.agent_config import AgentConfig, LiteLLMAgentConfig
 from runner.attribution import AGENT_FAILURE_STOPS, Attribution, attribute, infra_fault
 from runner.batch.archive import describe_missing, missing_transcripts
 from runner.batch.entrant import Entrant
@@ -42,7 +43,7 @@ from runner.batch.tally import RunTally, TrialOutcome
 from runner.batch.workers import Helper, HelperExited, HelperSetup, JobRef, split_concurrency
 from runner.errors import TaurecError, describe_disk_full, is_disk_full
 from runner.ledger import workflow_run_url
-from runner.llm_client import aclose_clients
+from runner.llm_client import aclose_clients, prepare_litellm
 from runner.loop import DEFAULT_STEP_TIMEOUT_S
 from runner.metrics import trial_passed
 from runner.paths import PROJECT_ROOT, SNAPSHOTS_DIR
@@ -67,6 +68,24 @@ T = TypeVar("T")
 AgentFactory = Callable[[AgentConfig, AgentContext], Agent]
 REPLACED_DIR = ".replaced"
 MIN_JOBS_PER_PROCESS = 4
+# A run that calls LiteLLM sends trials to its helpers only once its event loop's thread wants
+# this share of a core (time running or ready to run, over the last SATURATION_WINDOW_S of wall
+# time): until then one process serves the whole concurrency, and the parked helpers (forked,
+# LiteLLM shared) cost a few MB each.
+SATURATED_CORE_SHARE = 0.9
+SATURATION_WINDOW_S = 2.0
+
+
+def _loop_demand_s() -> float:
+    """Seconds this thread has run or waited to run on a CPU (Linux schedstat: demand, which a
+    busy machine cannot hide by giving the thread less of a core); its CPU time elsewhere."""
+    try:
+        running, waiting = Path("/proc/thread-self/schedstat").read_text().split()[:2]
+    except (OSError, ValueError):
+        return time.thread_time()
+    return (int(running) + int(waiting)) / 1e9
+
+
 WRITE_BACKLOG = 64  # finished trials that may wait for the commit thread before workers pause
 
 
@@ -284,6 +303,7 @@ class _Batch:
         self.inputs = inputs
         self.workers = workers
         self.helper_trials = 0
+        self.on_demand_dispatched = False  # a LiteLLM run's helpers were let in (saturation)
         self.rules = rules
         self.provenance = inputs.provenance()
         self.simulator = simulator
@@ -530,6 +550,22 @@ class _Batch:
         if self.progress is not None:
             self.progress.update(s)
 
+    def _model_endpoints(self, plans: Sequence[_Plan]) -> list[tuple[str, str | None]]:
+        """The (model, api_base) of every model the run's agents and user simulator call."""
+        found = [
+            (p.entrant.config.model, p.entrant.config.api_base)
+            for p in plans
+            if isinstance(p.entrant.config, LiteLLMAgentConfig)
+        ]
+        if self.simulator.startswith("litellm:"):
+            options = self.simulator_options or {}
+            model = self.simulator.split(":", 1)[1]
+            api_base = options.get("api_base")
+            for role in ("reader", "writer"):
+                if options.get(role, "model") == "model":
+                    found.append((str(options.get(f"{role}_model") or model), api_base))
+        return found
+
     def _helper_setup(self, plans: Sequence[_Plan]) -> HelperSetup:
         return HelperSetup(
             inputs=self.inputs,
@@ -557,16 +593,48 @@ class _Batch:
                 if job is None or not job.plan.budget_exhausted:
                     return job  # (an entry that spent its share is skipped; the others go on)
 
+        local_limit = [0]  # how many of this process's workers may take another job
+        running_local = [0]
+        # Set when helpers may take jobs: at once, or (LiteLLM runs) once this process saturates.
+        dispatch = asyncio.Event()
+
         async def worker() -> None:
-            while (job := next_job()) is not None:
-                await self._run_job(job)
+            running_local[0] += 1
+            try:
+                while running_local[0] <= local_limit[0] and (job := next_job()) is not None:
+                    await self._run_job(job)
+            finally:
+                running_local[0] -= 1
+            dispatch.set()  # no job left (helpers will find none) or they were let in already
 
         async def remote(helper: Helper) -> None:
             if not await helper.ready():
                 return
+            await dispatch.wait()
             while (job := next_job()) is not None:
                 if not await self._run_remote(helper, job):
                     return
+
+        async def watch() -> None:
+            """Let the helpers in once this process's event loop saturates a core (LiteLLM runs)."""
+            samples = [(time.perf_counter(), _loop_demand_s())]
+            while not dispatch.is_set():
+                await asyncio.sleep(SATURATION_WINDOW_S / 4)
+                samples.append((time.perf_counter(), _loop_demand_s()))
+                wall0, cpu0 = samples[0]
+                wall1, cpu1 = samples[-1]
+                if wall1 - wall0 < SATURATION_WINDOW_S:
+                    continue
+                samples.pop(0)
+                if (cpu1 - cpu0) / (wall1 - wall0) >= SATURATED_CORE_SHARE:
+                    self.log(
+                        f"workers: this process's event loop wants {(cpu1 - cpu0) / (wall1 - wall0):.0%} "
+                        f"of a core; trials now also go to {len(helpers)} helper process(es)"
+                    )
+                    local_limit[0] = shares[0]  # the rest finish their trial and stop
+                    self.on_demand_dispatched = True
+                    break
+            dispatch.set()
 
         jobs = _interleave(plans)
         loop = asyncio.get_running_loop()
@@ -576,12 +644,25 @@ class _Batch:
         processes = max(1, min(self.workers, slots, total // MIN_JOBS_PER_PROCESS))
         shares = split_concurrency(slots, processes)
         helpers: list[Helper] = []
+        on_demand = False
         if processes > 1:
+            # LiteLLM loaded now is shared by every helper; loaded after the fork, each process
+            # would hold its own copy. Its client costs ~ms of CPU per call, so one process often
+            # serves the whole concurrency: its helpers wait until it saturates a core.
+            on_demand = await prepare_litellm(self._model_endpoints(plans))
             setup = self._helper_setup([p for p in plans if p.jobs])
             helpers = [Helper(setup, i, log=self.log) for i in range(1, processes)]
             for helper in helpers:
                 helper.start_reading(loop)
-        workers = [asyncio.create_task(worker()) for _ in range(shares[0])]
+        watcher: asyncio.Task[None] | None = None
+        if on_demand:
+            local_limit[0] = slots
+            workers = [asyncio.create_task(worker()) for _ in range(slots)]
+            watcher = asyncio.create_task(watch())
+        else:
+            local_limit[0] = shares[0]
+            dispatch.set()
+            workers = [asyncio.create_task(worker()) for _ in range(shares[0])]
         for helper, share in zip(helpers, shares[1:], strict=True):
             workers += [asyncio.create_task(remote(helper)) for _ in range(share)]
         self._workers = workers
@@ -602,6 +683,8 @@ class _Batch:
             if pending:
                 await asyncio.wait(pending)
         finally:
+            if watcher is not None:
+                watcher.cancel()
             if handled:
                 loop.remove_signal_handler(signal.SIGINT)
             if helpers:

@@ -31,9 +31,48 @@ COMMANDS: dict[str, str] = {
 }
 
 
+# name -> the first paragraph of the command's help (a test keeps them equal): `taurec --help`
+# lists every command from these, without importing any command module (the catalog alone pulls
+# in polars, the site jinja2 and altair).
+SUMMARIES: dict[str, str] = {
+    "tasks": "Work with the task suite.",
+    "score": "Score stored transcripts against their own snapshot and the task suite (zero LLM "
+    "calls).",
+    "verify": "Re-score results folders from their transcripts; list every disagreement; exit 1 "
+    "on any.",
+    "catalog": "Build, rebuild and list dated catalog snapshots (TMDB or the offline fixture "
+    "world).",
+    "serve-model": "Serve the built-in baseline policies as an OpenAI-compatible chat-completions "
+    "API.",
+    "trial": "Run one trial (agent vs simulated user) and print the transcript and its score.",
+    "run": "Run every task × trial of each SUBMISSION_DIR against one snapshot (resumable).",
+    "merge": "Merge results folders of `taurec run --shard I/N` into one; exit 1 if keys are "
+    "missing.",
+    "ledger": "The ledger of runs the refresh workflow produced (what the site calls verified).",
+    "site": "Build and serve the static leaderboard site.",
+    "submission": "Submission folders: check them, scaffold a new one, smoke-run, schema.",
+    "leaderboard": "Build the leaderboard offline: snapshot, revalidate, run every submission, "
+    "build the site.",
+    "eval": "Evaluate AGENT and print pass^k, skills, failures grouped by cause, strata and "
+    "efficiency.",
+}
+
+
 class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list of `--help`, shortened by click's own rule from stand-ins that carry
+        each command's summary: the same lines as from the commands, none of them imported."""
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = [
+            (name, click.Command(name, help=SUMMARIES[name]).get_short_help_str(limit))
+            for name in names
+        ]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         target = COMMANDS.get(cmd_name)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,10 +17,12 @@ from runner.agent_config import LiteLLMAgentConfig, RetryConfig
 from runner.agents.litellm_agent import LiteLLMAgent
 from runner.catalog import Catalog
 from runner.llm_client import (
+    BASE64_LOGGING_ENV,
     CLIENT_ENV,
     LEAN_HTTP_ENV,
     aclose_clients,
     import_litellm,
+    register_prices,
     uses_direct_path,
     uses_sdk_path,
 )
@@ -276,3 +279,32 @@ def test_a_direct_run_never_imports_litellm_and_prices_from_its_bundled_map(
     expected = 100 * entry["input_cost_per_token"] + 10 * entry["output_cost_per_token"]
     assert expected > 0
     assert seen["costs"] == [pytest.approx(expected), pytest.approx(expected)]
+
+
+def test_an_unknown_model_is_priced_by_an_exact_entry_at_zero(
+    server: tuple[str, Seen], task: Task, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Unknown to LiteLLM's map: each response would be priced by fallback matching, then read
+    # as 0. Registered once at zero on its first call, it is priced by an exact entry: still 0.
+    url, _ = server
+    monkeypatch.setenv(CLIENT_ENV, "litellm")
+    litellm = import_litellm()
+    unknown = "client-probe-unknown"
+    with pytest.raises(Exception, match="isn't mapped"):
+        litellm.get_model_info(f"openai/{unknown}")
+    assert exchanges(*roles(url, task, catalog, unknown), count=1) == [(0.0, 0.0)]
+    info = litellm.get_model_info(f"openai/{unknown}")
+    assert (info["input_cost_per_token"], info["output_cost_per_token"]) == (0.0, 0.0)
+    # A model LiteLLM prices keeps its own prices.
+    register_prices("openai/gpt-4o-mini")
+    assert litellm.get_model_info("openai/gpt-4o-mini")["input_cost_per_token"] > 0
+
+
+def test_litellm_builds_no_base64_scan_of_its_logging_payload() -> None:
+    # LiteLLM's documented switch, read at its import: 0 = no truncation pass over the messages.
+    import_litellm()
+    from litellm.litellm_core_utils import logging_utils
+
+    assert os.environ[BASE64_LOGGING_ENV] == "0"
+    messages = [{"role": "user", "content": "data:image/png;base64," + "A" * 500}]
+    assert logging_utils.truncate_base64_in_messages(messages) is messages

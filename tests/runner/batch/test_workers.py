@@ -93,6 +93,54 @@ def test_scores_are_byte_identical_to_one_process(
         assert names == sorted({Path(r.transcript).name for r in b.values()})
 
 
+@pytest.mark.parametrize("saturates", [False, True])
+def test_a_litellm_run_lets_its_helpers_in_only_once_it_saturates_a_core(
+    saturates: bool,
+    tmp_path: Path,
+    v1_dir: Path,
+    small_suite: Path,
+    make_submission: SubmissionMaker,
+    request: pytest.FixtureRequest,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from runner.batch import engine
+    from runner.llm_client import CLIENT_ENV
+
+    # The LiteLLM client for the loopback server (the hosted-provider path); the core share that
+    # counts as saturated is set so that this process always is (0) or never can be (100 cores).
+    monkeypatch.setenv(CLIENT_ENV, "litellm")
+    monkeypatch.setattr(engine, "SATURATED_CORE_SHARE", 0.0 if saturates else 100.0)
+    monkeypatch.setattr(engine, "SATURATION_WINDOW_S", 0.05)
+    server = serve_model(latency_ms=20)
+    url = server.__enter__()
+    request.addfinalizer(lambda: server.__exit__(None, None, None))
+    sub = make_submission("heur", litellm_agent(url), trials=2)
+    folders = {}
+    for workers in (1, 2):
+        progress = Collect()
+        (result,) = run_submissions(
+            [sub],
+            snapshot=v1_dir / "catalog.json",
+            tasks_dir=small_suite,
+            concurrency=4,
+            workers=workers,
+            out=tmp_path / f"out{saturates}{workers}",
+            progress=progress,
+        )
+        assert result.manifest.status == "completed"
+        folders[workers] = result.results_dir
+        if workers == 2:
+            (line,) = [x for x in progress.lines if x.startswith("workers: 2 processes")]
+            helped = int(line.split(";")[1].split()[0])
+            let_in = [x for x in progress.lines if "trials now also go to" in x]
+            assert (helped > 0) is saturates, line
+            assert bool(let_in) is saturates, progress.lines
+    one, two = _by_key(folders[1]), _by_key(folders[2])
+    assert one.keys() == two.keys()
+    for key, record in one.items():
+        assert _judged(record) == _judged(two[key])
+
+
 def test_a_python_agent_factory_runs_in_one_process(
     tmp_path: Path, v1_dir: Path, small_suite: Path, make_submission: SubmissionMaker
 ) -> None:
