@@ -122,4 +122,3 @@ def test_a_caret_in_the_query_is_searched_as_a_space(browser: Any, base_url: str
     results = _search(browser, base_url, "pass^k", shown="pass k")
     assert results
     assert not results[0].startswith("trials/"), results
-
