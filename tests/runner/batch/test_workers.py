@@ -167,7 +167,11 @@ def _helpers(pid: int) -> list[int]:
     found = []
     command = Path(f"/proc/{pid}/cmdline").read_bytes()
     for task in Path(f"/proc/{pid}/task").iterdir():
-        for child in (task / "children").read_text().split():
+        try:
+            children = (task / "children").read_text().split()
+        except OSError:
+            continue  # the thread ended between the listing and the read
+        for child in children:
             with contextlib.suppress(OSError):
                 line = Path(f"/proc/{child}/cmdline").read_bytes()
                 if line == command or b"spawn_main" in line:
