@@ -19,16 +19,20 @@ def synth_world(tmp_path_factory: pytest.TempPathFactory) -> SynthWorld:
     return synthesize(tmp_path_factory.mktemp("world"), SynthSpec())
 
 
-@pytest.fixture(scope="session")
-def built_site(synth_world: SynthWorld, tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
-    root = tmp_path_factory.mktemp("site")
+def site_of(world: SynthWorld, root: Path) -> BuildReport:
+    """Build a synthetic world's site into `root`/public (its docs into `root`/docs)."""
     return build_site(
-        submissions=synth_world.submissions,
-        snapshots=synth_world.snapshots,
-        tasks=synth_world.tasks,
+        submissions=world.submissions,
+        snapshots=world.snapshots,
+        tasks=world.tasks,
         out=root / "public",
         docs=root / "docs",
     )
+
+
+@pytest.fixture(scope="session")
+def built_site(synth_world: SynthWorld, tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
+    return site_of(synth_world, tmp_path_factory.mktemp("site"))
 
 
 @pytest.fixture(scope="session")
@@ -44,13 +48,7 @@ def small_site(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
             reference_entries=("oracle", "random", "exploit-interview"),
         ),
     )
-    return build_site(
-        submissions=world.submissions,
-        snapshots=world.snapshots,
-        tasks=world.tasks,
-        out=root / "public",
-        docs=root / "docs",
-    )
+    return site_of(world, root)
 
 
 @pytest.fixture(scope="module")

@@ -11,10 +11,12 @@ from typing import Any
 
 import pytest
 
-from runner.sitegen import BuildReport, build_site
+from runner.sitegen import BuildReport
 from runner.sitegen.serve import serving
 from runner.sitegen.synth import SynthSpec, synthesize
-from tests.runner.sitegen.test_browser import CHROMIUM, FLAGS, Watch
+from tests.runner.sitegen.test_browser import Watch
+
+from .conftest import site_of
 
 pytestmark = pytest.mark.browser
 
@@ -37,23 +39,13 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
             reference_entries=("exploit-policy-only", "exploit-interview"),
         ),
     )
-    return build_site(
-        submissions=world.submissions,
-        snapshots=world.snapshots,
-        tasks=world.tasks,
-        out=root / "public",
-        docs=root / "docs",
-    )
+    return site_of(world, root)
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield b
-        b.close()
+def browser(chromium: Any) -> Any:
+    """The sitegen conftest's Chromium, under the name these tests use."""
+    return chromium
 
 
 @pytest.fixture(scope="module")

@@ -17,10 +17,12 @@ import pytest
 
 from runner.batch.archive import load_trial_transcript
 from runner.batch.store import read_trials
-from runner.sitegen import BuildReport, build_site
+from runner.sitegen import BuildReport
 from runner.sitegen.bounds import TARGET_KB_PER_TRIAL
 from runner.sitegen.synth import SynthSpec, SynthWorld, synthesize
 from runner.transcript import Transcript
+
+from .conftest import site_of
 
 SNAPSHOT = "2026-11-01"
 SPEC = SynthSpec(
@@ -46,14 +48,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> SynthWorld:
 
 @pytest.fixture(scope="module")
 def site(world: SynthWorld, tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
-    root = tmp_path_factory.mktemp("realistic-site")
-    return build_site(
-        submissions=world.submissions,
-        snapshots=world.snapshots,
-        tasks=world.tasks,
-        out=root / "public",
-        docs=root / "docs",
-    )
+    return site_of(world, tmp_path_factory.mktemp("realistic-site"))
 
 
 def _raw_transcript_bytes(world: SynthWorld) -> int:
