@@ -137,8 +137,10 @@ class ToolOutcome(BaseModel):
     raw_arguments: str | None = Field(
         default=None, description="Set when the argument text was not a JSON object"
     )
-    stop: Literal["recommended", "abstained"] | None = Field(
-        default=None, description="Set by a successful recommend call"
+    stop: Literal["recommended", "abstained", "completed"] | None = Field(
+        default=None,
+        description="Set by a successful recommend call (`completed`: a domain's finishing tool, "
+        "whose outcome is the final state of its store)",
     )
     item_id: str | None = Field(default=None, description="The id recommended, when stop is set")
 

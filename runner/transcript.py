@@ -22,6 +22,7 @@ from runner.rules import RuleSetName
 StopReason = Literal[
     "recommended",
     "abstained",
+    "completed",
     "max_turns",
     "user_left",
     "tool_budget",

@@ -1,0 +1,1 @@
+"""Domain packages, one per domain (movies, grocery, …), each implementing `runner.domain.Domain`."""

@@ -1,0 +1,162 @@
+"""The domain contract: what a domain package gives the domain-free loop, runner, scorer, audit, site and CLI.
+
+A domain (movies, grocery, …) is one package that defines one `Domain` subclass and is named by
+one line in `runner.domains.REGISTRY` (or an entry point in the group `taurec.domains`). Nothing
+outside the domain package knows its item schema, tools, policies, user vocabulary or baselines;
+the core reaches them only through the methods below. See `docs/write-a-domain.md`.
+
+Severities and strictness are core: every policy check a domain reports carries one of the four
+severities, and the run's strictness says which severities fail a trial and which only lower the
+severity-weighted policy score.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from runner.agent_config import ToolsetOptions
+    from runner.protocols import Agent, AgentContext, Toolset, UserSimulator
+    from runner.records import TrialScore
+    from runner.rules import RuleSet
+    from runner.transcript import Transcript
+
+Severity = Literal["low", "medium", "high", "critical"]
+SEVERITIES: tuple[Severity, ...] = ("low", "medium", "high", "critical")
+# The weight of each severity in the severity-weighted policy score.
+SEVERITY_WEIGHT: dict[Severity, float] = {"low": 1.0, "medium": 2.0, "high": 3.0, "critical": 4.0}
+
+Strictness = Literal["low", "medium", "high"]
+STRICTNESS_LEVELS: tuple[Strictness, ...] = ("low", "medium", "high")
+DEFAULT_STRICTNESS: Strictness = "high"
+# Which severities fail a trial at each strictness; the others only lower the weighted score.
+FAILING_SEVERITIES: dict[Strictness, frozenset[Severity]] = {
+    "low": frozenset({"critical"}),
+    "medium": frozenset({"critical", "high"}),
+    "high": frozenset({"critical", "high", "medium", "low"}),
+}
+
+
+def severity_of_weight(weight: float) -> Severity:
+    """The named severity of a weight in `SEVERITY_WEIGHT` (the nearest one at or below it)."""
+    named = [s for s in SEVERITIES if SEVERITY_WEIGHT[s] <= weight]
+    return named[-1] if named else "low"
+
+
+def fails_trial(weight: float, strictness: Strictness) -> bool:
+    """Whether a broken policy of this severity weight fails the trial at `strictness`."""
+    return severity_of_weight(weight) in FAILING_SEVERITIES[strictness]
+
+
+@runtime_checkable
+class DomainTask(Protocol):
+    """What the core reads of a task: identity, the grid cell, and whether abstaining wins."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def complexity(self) -> Literal["simple", "medium", "complex"]: ...
+
+    @property
+    def reveal_difficulty(self) -> Literal["volunteer", "mixed", "hidden"]: ...
+
+    @property
+    def no_valid_recommendation(self) -> bool: ...
+
+    @property
+    def user_id(self) -> str: ...
+
+
+@runtime_checkable
+class DomainCatalog(Protocol):
+    """What the core reads of a loaded snapshot catalog: its size, id membership and content digest."""
+
+    def digest(self) -> str: ...
+
+    def __len__(self) -> int: ...
+
+    def __contains__(self, item_id: object) -> bool: ...
+
+
+AgentBuilder = Callable[["AgentContext", dict[str, Any]], "Agent"]
+
+
+class Domain(ABC):
+    """One domain: its data, tasks, tools, user, scorer and baselines, behind one object."""
+
+    # Registry key, e.g. "movies"; also the `--domain` value and the board's folder.
+    name: ClassVar[str]
+    # Shown on the site, e.g. "Movies".
+    title: ClassVar[str]
+    # What one item is called in messages, e.g. "movie" or "product".
+    item_noun: ClassVar[str]
+
+    # ---- where its committed data lives -------------------------------------------------------
+    @property
+    @abstractmethod
+    def snapshots_dir(self) -> Path:
+        """The folder of committed snapshots, one `<YYYY-MM-DD>/` folder each."""
+
+    @property
+    @abstractmethod
+    def tasks_dir(self) -> Path:
+        """The shipped task suite (task files and the policy)."""
+
+    @abstractmethod
+    def policy_path(self, tasks_dir: Path) -> Path:
+        """The policy document the agent is given, for a suite folder."""
+
+    # ---- loading ------------------------------------------------------------------------------
+    @abstractmethod
+    def load_catalog(self, snapshot_dir: Path) -> Any:
+        """The snapshot's catalog (a `DomainCatalog`); bad records raise LoadError naming them."""
+
+    @abstractmethod
+    def load_tasks(self, tasks_dir: Path) -> Sequence[Any]:
+        """The suite's tasks (each a `DomainTask`); bad files raise LoadError naming file/field."""
+
+    # ---- one trial ----------------------------------------------------------------------------
+    @abstractmethod
+    def build_toolset(
+        self, catalog: Any, task: Any, options: ToolsetOptions | None, rules: RuleSet, seed: int
+    ) -> Toolset:
+        """The tools of one trial (each schema beside its implementation), with any per-trial state."""
+
+    @abstractmethod
+    def build_user(
+        self,
+        name: str,
+        *,
+        task: Any,
+        catalog: Any,
+        seed: int,
+        options: dict[str, Any] | None,
+    ) -> UserSimulator:
+        """The simulated user of one trial (`scripted`, or the domain's model modes)."""
+
+    @abstractmethod
+    def score(
+        self,
+        task: Any,
+        transcript: Transcript,
+        catalog: Any,
+        rules: RuleSet,
+        strictness: Strictness = DEFAULT_STRICTNESS,
+    ) -> TrialScore:
+        """Score a finished trial from the transcript, the task and the catalog only (no model)."""
+
+    @abstractmethod
+    def count_proposals(self, transcript: Transcript, catalog: Any) -> int:
+        """How many distinct items the agent put forward to the user (an efficiency figure)."""
+
+    # ---- agents -------------------------------------------------------------------------------
+    @abstractmethod
+    def baselines(self) -> Mapping[str, AgentBuilder]:
+        """Built-in agents by name: at least `oracle` and an honest expert; adversaries too."""
+
+    def warm(self, catalog: Any) -> None:  # noqa: B027 - optional hook
+        """Build what every trial on `catalog` shares (search indexes) before workers fork."""
