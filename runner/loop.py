@@ -233,7 +233,7 @@ async def run_trial(
     """Run one trial under `rules` (default v2) and return its transcript (with leak audit, usage,
     timing and the given provenance filled in). The toolset must be built with the same rules.
     A step of an agent that is not our own client is cut after `step_timeout_s` (None: never)."""
-    from runner.tools import parse_arguments
+    from runner.toolkit import parse_arguments
 
     rules = rules or get_rules(DEFAULT_RULES)
     del catalog  # the toolset and the simulator hold the catalog; kept for a uniform signature
