@@ -261,7 +261,7 @@ async def run_trial(
         turn = await _user_turn(lambda: simulator.respond(conversation()))
         _add_usage(usage, "user", turn.usage)
         notes.extend(n.model_copy(update={"message_index": len(events)}) for n in turn.notes)
-        events.append(MessageEvent(role="user", content=turn.content))
+        events.append(MessageEvent(role="user", content=turn.content, act=turn.act))
         messages.append({"role": "user", "content": turn.content})
         return turn.verdict != "leave"
 

@@ -109,6 +109,11 @@ class UserTurn(BaseModel):
         default="continue", description="`leave` ends the trial with stop reason `user_left`"
     )
     usage: list[ModelCall] = Field(default_factory=list)
+    act: str | None = Field(
+        default=None,
+        description="The reply's structured act, recorded on the message for a domain scorer "
+        "that checks consent (e.g. `confirm_order`); None records nothing",
+    )
     notes: list[SimulatorNote] = Field(
         default_factory=list,
         description="The simulator's own fallbacks in this turn (the loop copies them into the "

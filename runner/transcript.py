@@ -57,6 +57,12 @@ class MessageEvent(BaseModel):
     type: Literal["message"] = "message"
     role: Literal["agent", "user"]
     content: str
+    act: str | None = Field(
+        default=None,
+        exclude_if=lambda v: v is None,
+        description="A user message's structured act when the domain's scorer reads it (e.g. "
+        "`confirm_order`); absent otherwise, so transcripts without acts are unchanged",
+    )
 
 
 class ToolCallEvent(BaseModel):
