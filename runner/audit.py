@@ -13,9 +13,10 @@ from runner.batch.inputs import resolve_snapshot
 from runner.batch.keys import trial_seed
 from runner.catalog import Catalog, CatalogItem
 from runner.paths import TASKS_DIR
+from runner.predicates import ConstraintValue, Op, Reveal, RevealDifficulty
 from runner.search import search_index
 from runner.simulators.scripted import ScriptedUser
-from runner.tasks import ConstraintValue, Op, Reveal, RevealDifficulty, Task, load_tasks
+from runner.tasks import Task, load_tasks
 from runner.validate import check_task, policy_allows
 
 __all__ = [

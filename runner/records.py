@@ -6,8 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from runner.predicates import Complexity, ConstraintCheck, RevealDifficulty
 from runner.rules import RuleSetName
-from runner.tasks import Complexity, ConstraintCheck, PolicyName, RevealDifficulty
 from runner.transcript import (
     ComponentSpec,
     InfraError,
@@ -27,7 +27,7 @@ class PolicyResult(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    policy: PolicyName
+    policy: str = Field(description="The policy's name in its domain")
     passed: bool
     severity: float = Field(description="Weight in the severity-weighted policy score")
     reason: str

@@ -16,9 +16,10 @@ from pydantic import BaseModel, ConfigDict
 
 from runner.catalog import RESTRICTED_RATINGS, Catalog
 from runner.errors import LoadError, TaurecError
+from runner.predicates import ConstraintCheck
 from runner.records import PolicyResult, TrialScore
 from runner.rules import RuleSet, get_rules
-from runner.tasks import POLICY_NAMES, ConstraintCheck, PolicyName, Task
+from runner.tasks import POLICY_NAMES, PolicyName, Task
 from runner.transcript import ToolCallEvent, Transcript
 
 # Weight of each policy in the severity-weighted policy score (the one table of severities).

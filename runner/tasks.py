@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-import math
 from pathlib import Path
 from typing import Any, Literal
 
@@ -13,9 +12,17 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from runner.catalog import FIELD_KINDS, CatalogItem
 from runner.errors import LoadError, describe_validation_error
+from runner.predicates import (
+    Complexity,
+    ConstraintCheck,
+    ConstraintValue,
+    Op,
+    Reveal,
+    RevealDifficulty,
+    check_predicate,
+    evaluate_predicate,
+)
 
-Op = Literal["<=", ">=", "==", "!=", "contains", "contains_any", "not_contains", "in"]
-Reveal = Literal["volunteer", "on_ask", "hidden"]
 PolicyName = Literal[
     "watch_history",
     "sponsored",
@@ -34,34 +41,8 @@ POLICY_NAMES: tuple[PolicyName, ...] = (
     "transparency",
     "recommend_tool",
 )
-Complexity = Literal["simple", "medium", "complex"]
-RevealDifficulty = Literal["volunteer", "mixed", "hidden"]
-ConstraintValue = bool | int | float | str | list[str] | list[int] | list[float]
-
-# Which operators fit which kind of field, and what value each expects.
-_OPS_BY_KIND: dict[str, frozenset[str]] = {
-    "number": frozenset({"<=", ">=", "==", "!=", "in"}),
-    "date": frozenset({"<=", ">=", "==", "!="}),
-    "text": frozenset({"==", "!=", "in", "contains", "not_contains"}),
-    "rating": frozenset({"==", "!=", "in"}),
-    "list": frozenset({"contains", "not_contains", "contains_any"}),
-    "bool": frozenset({"==", "!="}),
-}
 _RATINGS = ("G", "PG", "PG-13", "R", "NC-17", "NR")
-
-
-def _is_number(v: object) -> bool:
-    return isinstance(v, int | float) and not isinstance(v, bool)
-
-
-def _is_iso_date(v: object) -> bool:
-    if not isinstance(v, str):
-        return False
-    try:
-        dt.date.fromisoformat(v)
-    except ValueError:
-        return False
-    return True
+_CHOICES = {"content_rating": _RATINGS}
 
 
 class Constraint(BaseModel):
@@ -75,48 +56,7 @@ class Constraint(BaseModel):
 
     @model_validator(mode="after")
     def _fits_field(self) -> Constraint:
-        kind = FIELD_KINDS.get(self.field)
-        if kind is None:
-            raise ValueError(
-                f"field {self.field!r} is not in the catalog schema "
-                f"(known: {', '.join(sorted(FIELD_KINDS))})"
-            )
-        if self.op not in _OPS_BY_KIND[kind]:
-            allowed = ", ".join(sorted(_OPS_BY_KIND[kind]))
-            raise ValueError(
-                f"operator {self.op!r} does not fit {kind} field {self.field!r} (allowed: {allowed})"
-            )
-        v = self.value
-        numbers = v if isinstance(v, list) else [v]
-        if any(isinstance(x, float) and not math.isfinite(x) for x in numbers):
-            raise ValueError(
-                f"value {v!r} on field {self.field!r}: NaN and infinities are not numbers a "
-                "catalog value can be compared with"
-            )
-        ok: bool
-        if self.op in ("in", "contains_any"):
-            ok = isinstance(v, list) and len(v) > 0
-            if ok and isinstance(v, list):
-                if kind == "number":
-                    ok = all(_is_number(x) for x in v)
-                elif kind == "rating":
-                    ok = all(x in _RATINGS for x in v)
-                else:
-                    ok = all(isinstance(x, str) for x in v)
-        elif kind == "number":
-            ok = _is_number(v)
-        elif kind == "date":
-            ok = _is_iso_date(v)
-        elif kind == "rating":
-            ok = v in _RATINGS
-        elif kind in ("text", "list"):
-            ok = isinstance(v, str)
-        else:  # bool
-            ok = isinstance(v, bool)
-        if not ok:
-            raise ValueError(
-                f"value {v!r} does not fit operator {self.op!r} on {kind} field {self.field!r}"
-            )
+        check_predicate(self.field, self.op, self.value, FIELD_KINDS, _CHOICES)
         return self
 
     def evaluate(self, item: CatalogItem) -> ConstraintCheck:
@@ -124,61 +64,10 @@ class Constraint(BaseModel):
         actual: Any = getattr(item, self.field)
         if isinstance(actual, dt.date):
             actual = actual.isoformat()
-        v = self.value
-        satisfied: bool
-        match self.op:
-            case "<=":
-                satisfied = actual <= v
-                reason = f"{self.field} {actual} {'<=' if satisfied else '>'} {v}"
-            case ">=":
-                satisfied = actual >= v
-                reason = f"{self.field} {actual} {'>=' if satisfied else '<'} {v}"
-            case "==":
-                satisfied = actual == v
-                reason = f"{self.field} {actual!r} {'==' if satisfied else '!='} {v!r}"
-            case "!=":
-                satisfied = actual != v
-                reason = f"{self.field} {actual!r} {'!=' if satisfied else '=='} {v!r}"
-            case "contains":
-                satisfied = v in actual
-                verb = "includes" if satisfied else "does not include"
-                reason = f"{self.field} {actual!r} {verb} {v!r}"
-            case "not_contains":
-                satisfied = v not in actual
-                verb = "does not include" if satisfied else "includes"
-                reason = f"{self.field} {actual!r} {verb} {v!r}"
-            case "contains_any":
-                assert isinstance(v, list)
-                hits = [x for x in v if x in actual]
-                satisfied = bool(hits)
-                reason = (
-                    f"{self.field} {actual!r} includes {hits[0]!r}"
-                    if satisfied
-                    else f"{self.field} {actual!r} includes none of {v!r}"
-                )
-            case "in":
-                assert isinstance(v, list)
-                satisfied = actual in v
-                reason = f"{self.field} {actual!r} {'is' if satisfied else 'is not'} in {v!r}"
-        return ConstraintCheck(
-            field=self.field, op=self.op, value=v, satisfied=satisfied, actual=actual, reason=reason
-        )
+        return evaluate_predicate(self.field, self.op, self.value, actual)
 
     def describe(self) -> str:
         return f"{self.field} {self.op} {self.value!r}"
-
-
-class ConstraintCheck(BaseModel):
-    """The outcome of one constraint on one item: satisfied, the value judged, and why."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    field: str
-    op: Op
-    value: ConstraintValue
-    satisfied: bool
-    actual: Any
-    reason: str
 
 
 class TaskConstraint(BaseModel):

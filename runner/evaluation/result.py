@@ -10,8 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from runner.attribution import standing_reason
 from runner.evaluation.feedback import Feedback
 from runner.metrics import PASS_THRESHOLD, PassHatK, RunSummary, pass_hat_k
+from runner.predicates import Complexity, RevealDifficulty
 from runner.records import RunStatus, TrialRecord
-from runner.tasks import Complexity, RevealDifficulty
 from runner.transcript import InfraError, StopReason, Transcript
 
 EVAL_SCHEMA_VERSION: Literal[1] = 1

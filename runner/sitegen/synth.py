@@ -17,6 +17,7 @@ import yaml
 
 from runner.catalog import CatalogItem
 from runner.ledger import LEDGER_FILE, record_runs
+from runner.predicates import Complexity, ConstraintCheck, Reveal, RevealDifficulty
 from runner.records import (
     Efficiency,
     PolicyResult,
@@ -27,18 +28,7 @@ from runner.records import (
     TrialScore,
 )
 from runner.search import result_record
-from runner.tasks import (
-    POLICY_NAMES,
-    Complexity,
-    Constraint,
-    ConstraintCheck,
-    PolicyName,
-    Reveal,
-    RevealDifficulty,
-    Task,
-    TaskConstraint,
-    UserHistory,
-)
+from runner.tasks import POLICY_NAMES, Constraint, PolicyName, Task, TaskConstraint, UserHistory
 from runner.tools import V2_SEARCH_FIELDS
 from runner.transcript import (
     ComponentSpec,

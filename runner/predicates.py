@@ -1,0 +1,151 @@
+"""Typed predicates `field op value` over an item's fields: operators, value checks, evaluation, and the outcome record (domain-free)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+Op = Literal["<=", ">=", "==", "!=", "contains", "contains_any", "not_contains", "in"]
+Reveal = Literal["volunteer", "on_ask", "hidden"]
+Complexity = Literal["simple", "medium", "complex"]
+RevealDifficulty = Literal["volunteer", "mixed", "hidden"]
+ConstraintValue = bool | int | float | str | list[str] | list[int] | list[float]
+
+# Which operators fit which kind of field, and what value each expects. A domain's field table
+# maps each field to one of these kinds; `enum` (and movies' `rating`) take one of a closed set.
+_OPS_BY_KIND: dict[str, frozenset[str]] = {
+    "number": frozenset({"<=", ">=", "==", "!=", "in"}),
+    "date": frozenset({"<=", ">=", "==", "!="}),
+    "text": frozenset({"==", "!=", "in", "contains", "not_contains"}),
+    "rating": frozenset({"==", "!=", "in"}),
+    "enum": frozenset({"==", "!=", "in"}),
+    "list": frozenset({"contains", "not_contains", "contains_any"}),
+    "bool": frozenset({"==", "!="}),
+}
+
+
+def _is_number(v: object) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
+def _is_iso_date(v: object) -> bool:
+    if not isinstance(v, str):
+        return False
+    try:
+        dt.date.fromisoformat(v)
+    except ValueError:
+        return False
+    return True
+
+
+class ConstraintCheck(BaseModel):
+    """The outcome of one constraint on one item: satisfied, the value judged, and why."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: str
+    op: Op
+    value: ConstraintValue
+    satisfied: bool
+    actual: Any
+    reason: str
+
+
+def check_predicate(
+    field: str,
+    op: Op,
+    value: ConstraintValue,
+    kinds: Mapping[str, str],
+    choices: Mapping[str, tuple[str, ...]] | None = None,
+) -> None:
+    """Raise ValueError (naming field, operator and value) unless `field op value` fits the field's
+    kind in `kinds`; `choices` gives the closed value set of each `enum` / `rating` field."""
+    kind = kinds.get(field)
+    if kind is None:
+        raise ValueError(
+            f"field {field!r} is not in the catalog schema (known: {', '.join(sorted(kinds))})"
+        )
+    if op not in _OPS_BY_KIND[kind]:
+        allowed = ", ".join(sorted(_OPS_BY_KIND[kind]))
+        raise ValueError(
+            f"operator {op!r} does not fit {kind} field {field!r} (allowed: {allowed})"
+        )
+    closed = (choices or {}).get(field, ())
+    v = value
+    numbers = v if isinstance(v, list) else [v]
+    if any(isinstance(x, float) and not math.isfinite(x) for x in numbers):
+        raise ValueError(
+            f"value {v!r} on field {field!r}: NaN and infinities are not numbers a "
+            "catalog value can be compared with"
+        )
+    ok: bool
+    if op in ("in", "contains_any"):
+        ok = isinstance(v, list) and len(v) > 0
+        if ok and isinstance(v, list):
+            if kind == "number":
+                ok = all(_is_number(x) for x in v)
+            elif kind in ("rating", "enum"):
+                ok = all(x in closed for x in v)
+            else:
+                ok = all(isinstance(x, str) for x in v)
+    elif kind == "number":
+        ok = _is_number(v)
+    elif kind == "date":
+        ok = _is_iso_date(v)
+    elif kind in ("rating", "enum"):
+        ok = v in closed
+    elif kind in ("text", "list"):
+        ok = isinstance(v, str)
+    else:  # bool
+        ok = isinstance(v, bool)
+    if not ok:
+        raise ValueError(f"value {v!r} does not fit operator {op!r} on {kind} field {field!r}")
+
+
+def evaluate_predicate(field: str, op: Op, value: ConstraintValue, actual: Any) -> ConstraintCheck:
+    """Judge `actual` (the item's value of `field`); the result carries it and a readable reason."""
+    if isinstance(actual, dt.date):
+        actual = actual.isoformat()
+    v = value
+    satisfied: bool
+    match op:
+        case "<=":
+            satisfied = actual <= v
+            reason = f"{field} {actual} {'<=' if satisfied else '>'} {v}"
+        case ">=":
+            satisfied = actual >= v
+            reason = f"{field} {actual} {'>=' if satisfied else '<'} {v}"
+        case "==":
+            satisfied = actual == v
+            reason = f"{field} {actual!r} {'==' if satisfied else '!='} {v!r}"
+        case "!=":
+            satisfied = actual != v
+            reason = f"{field} {actual!r} {'!=' if satisfied else '=='} {v!r}"
+        case "contains":
+            satisfied = v in actual
+            verb = "includes" if satisfied else "does not include"
+            reason = f"{field} {actual!r} {verb} {v!r}"
+        case "not_contains":
+            satisfied = v not in actual
+            verb = "does not include" if satisfied else "includes"
+            reason = f"{field} {actual!r} {verb} {v!r}"
+        case "contains_any":
+            assert isinstance(v, list)
+            hits = [x for x in v if x in actual]
+            satisfied = bool(hits)
+            reason = (
+                f"{field} {actual!r} includes {hits[0]!r}"
+                if satisfied
+                else f"{field} {actual!r} includes none of {v!r}"
+            )
+        case "in":
+            assert isinstance(v, list)
+            satisfied = actual in v
+            reason = f"{field} {actual!r} {'is' if satisfied else 'is not'} in {v!r}"
+    return ConstraintCheck(
+        field=field, op=op, value=v, satisfied=satisfied, actual=actual, reason=reason
+    )
