@@ -21,7 +21,7 @@ $(STAMP): pyproject.toml requirements.lock package-lock.json
 	$(BIN)/python -m pip install --quiet uv==0.13.9
 	$(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -r requirements.lock
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e .
-	$(BIN)/python -m compileall -q runner catalog_pipeline
+	$(BIN)/python -m compileall -q runner catalog_pipeline domains
 	npm ci --silent --no-audit --no-fund
 	touch $(STAMP)
 

@@ -12,6 +12,8 @@ severity-weighted policy score.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -22,7 +24,7 @@ if TYPE_CHECKING:
     from runner.protocols import Agent, AgentContext, Toolset, UserSimulator
     from runner.records import TrialScore
     from runner.rules import RuleSet
-    from runner.transcript import Transcript
+    from runner.transcript import LeakAudit, Transcript
 
 Severity = Literal["low", "medium", "high", "critical"]
 SEVERITIES: tuple[Severity, ...] = ("low", "medium", "high", "critical")
@@ -94,6 +96,13 @@ class Domain(ABC):
     title: ClassVar[str]
     # What one item is called in messages, e.g. "movie" or "product".
     item_noun: ClassVar[str]
+    # The agent's fixed opening line; None: the rule set's (movies' greeting).
+    greeting: ClassVar[str | None] = None
+
+    @property
+    @abstractmethod
+    def agent_instructions(self) -> str:
+        """Our instructions that open every agent's system prompt, before the policy."""
 
     # ---- where its committed data lives -------------------------------------------------------
     @property
@@ -118,6 +127,10 @@ class Domain(ABC):
     @abstractmethod
     def load_tasks(self, tasks_dir: Path) -> Sequence[Any]:
         """The suite's tasks (each a `DomainTask`); bad files raise LoadError naming file/field."""
+
+    @abstractmethod
+    def load_task(self, path: Path) -> Any:
+        """One task file; a bad file raises LoadError naming file, field and value."""
 
     # ---- one trial ----------------------------------------------------------------------------
     @abstractmethod
@@ -158,5 +171,25 @@ class Domain(ABC):
     def baselines(self) -> Mapping[str, AgentBuilder]:
         """Built-in agents by name: at least `oracle` and an honest expert; adversaries too."""
 
+    def audit_leaks(self, task: Any, transcript: Transcript) -> LeakAudit | None:
+        """Did the user state a hidden value, or an on_ask one before it was asked? (None: no audit)"""
+        del task, transcript
+        return None
+
     def warm(self, catalog: Any) -> None:  # noqa: B027 - optional hook
         """Build what every trial on `catalog` shares (search indexes) before workers fork."""
+
+    def retired_by_gate(self, snapshot_folder: Path, tasks: Sequence[Any]) -> dict[str, str]:
+        """Task ids the snapshot's revalidation retired (id -> reason); none by default."""
+        del snapshot_folder, tasks
+        return {}
+
+    def tasks_digest(self, tasks: Sequence[Any]) -> str:
+        """sha256 over the canonical JSON of the tasks (order-independent)."""
+        return tasks_digest(tasks)
+
+
+def tasks_digest(tasks: Sequence[Any]) -> str:
+    """sha256 over the canonical JSON of pydantic task models, sorted by id (any domain)."""
+    payload = [t.model_dump(mode="json") for t in sorted(tasks, key=lambda t: t.id)]
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()

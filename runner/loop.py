@@ -26,14 +26,10 @@ also lists where it still differs):
 from __future__ import annotations
 
 import asyncio
-import difflib
 import math
 import time
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any, TypeVar
-
-from pydantic import BaseModel, ConfigDict
 
 from runner.attribution import (
     Attribution,
@@ -43,13 +39,10 @@ from runner.attribution import (
     infra_fault,
     reports_infra,
 )
-from runner.catalog import Catalog
-from runner.errors import TaurecError
+from runner.domain import Domain
+from runner.domains import DEFAULT_DOMAIN, get_domain
 from runner.protocols import Agent, AgentReply, ChatMessage, ModelCall, Toolset, UserSimulator
-from runner.records import TrialScore
 from runner.rules import DEFAULT_RULES, V2_GREETING, RuleSet, get_rules
-from runner.simulators.leaks import audit_leaks
-from runner.tasks import Task
 from runner.transcript import (
     ComponentSpec,
     InfraError,
@@ -69,9 +62,6 @@ __all__ = [
     "MAX_AGENT_TEXT_BYTES",
     "MAX_TOOL_CALL_BYTES",
     "MAX_TOOL_ROUNDS",
-    "NamedTrial",
-    "format_transcript",
-    "run_named_trial",
     "run_trial",
 ]
 
@@ -218,8 +208,8 @@ def _spec(component: Any, fallback: str) -> ComponentSpec:
 
 async def run_trial(
     *,
-    task: Task,
-    catalog: Catalog,
+    task: Any,
+    catalog: Any,
     agent: Agent,
     simulator: UserSimulator,
     toolset: Toolset,
@@ -229,10 +219,14 @@ async def run_trial(
     rules: RuleSet | None = None,
     provenance: Provenance | None = None,
     step_timeout_s: float | None = DEFAULT_STEP_TIMEOUT_S,
+    greeting: str | None = None,
+    domain: Domain | None = None,
 ) -> Transcript:
     """Run one trial under `rules` (default v2) and return its transcript (with leak audit, usage,
     timing and the given provenance filled in). The toolset must be built with the same rules.
-    A step of an agent that is not our own client is cut after `step_timeout_s` (None: never)."""
+    A step of an agent that is not our own client is cut after `step_timeout_s` (None: never).
+    `greeting` replaces the rule set's opening line (a domain's own, e.g. a shop's); `domain`
+    (default movies) audits the user's replies for leaks."""
     from runner.toolkit import parse_arguments
 
     rules = rules or get_rules(DEFAULT_RULES)
@@ -268,8 +262,9 @@ async def run_trial(
     try:
         tool_names = list(toolset.names)
         tools = toolset.schemas()
-        events.append(MessageEvent(role="agent", content=rules.greeting))
-        messages.append({"role": "assistant", "content": rules.greeting})
+        opening = greeting if greeting is not None else rules.greeting
+        events.append(MessageEvent(role="agent", content=opening))
+        messages.append({"role": "assistant", "content": opening})
         await user_says()
         turns = 0
         while stop_reason is None:
@@ -401,131 +396,8 @@ async def run_trial(
         usage=_usage_of(usage),
         simulator_notes=notes,
     )
-    transcript.leak_audit = audit_leaks(task, transcript)
+    transcript.leak_audit = (domain or get_domain(DEFAULT_DOMAIN)).audit_leaks(task, transcript)
     transcript.timing = Timing(
         step_latencies_s=latencies, wall_time_s=round(time.perf_counter() - started, 6)
     )
     return transcript
-
-
-class NamedTrial(BaseModel):
-    """One trial run by names (the `taurec trial` debugging command): transcript and its score."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    transcript: Transcript
-    score: TrialScore | None = None
-
-
-def _find_task(task_ref: str, tasks_dir: Path) -> Task:
-    from runner.tasks import load_task, load_tasks
-
-    path = Path(task_ref)
-    if path.suffix == ".json" and path.exists():
-        return load_task(path)
-    tasks = {t.id: t for t in load_tasks(tasks_dir)}
-    if task_ref in tasks:
-        return tasks[task_ref]
-    close = difflib.get_close_matches(task_ref, sorted(tasks), n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    raise TaurecError(f"task {task_ref!r}: not a task file and not a task id in {tasks_dir}{hint}")
-
-
-def _policy_text(tasks_dir: Path, policy_path: Path | None) -> str:
-    from runner.paths import POLICY_PATH
-
-    for candidate in (
-        policy_path,
-        tasks_dir / "policy.md",
-        tasks_dir.parent / "policy.md",
-        POLICY_PATH,
-    ):
-        if candidate is not None and candidate.exists():
-            return candidate.read_text(encoding="utf-8")
-    raise TaurecError(f"no policy.md next to {tasks_dir}; pass --policy PATH")
-
-
-def run_named_trial(
-    task_ref: str,
-    *,
-    agent: str = "heuristic",
-    simulator: str = "scripted",
-    seed: int = 0,
-    catalog_path: Path | None = None,
-    tasks_dir: Path | None = None,
-    policy_path: Path | None = None,
-    max_turns: int = DEFAULT_MAX_TURNS,
-    rules: str = DEFAULT_RULES,
-) -> NamedTrial:
-    """Load a task (file or id), the catalog (default: latest snapshot) and the policy, build the
-    named agent and simulator and the standard tools, run one trial and score it."""
-
-    from runner.agents import agent_config_from_name, build_agent
-    from runner.catalog import Catalog
-    from runner.paths import TASKS_DIR
-    from runner.protocols import AgentContext
-    from runner.scoring import score_transcript
-    from runner.simulators import build_simulator
-    from runner.tools import build_toolset
-    from runner.validate import resolve_catalog_path
-
-    folder = tasks_dir or TASKS_DIR
-    task = _find_task(task_ref, folder)
-    catalog = Catalog.load(resolve_catalog_path(catalog_path))
-    policy = _policy_text(Path(task_ref).parent if Path(task_ref).exists() else folder, policy_path)
-    context = AgentContext(
-        user_id=task.user_id, policy_text=policy, seed=seed, task=task, catalog=catalog
-    )
-    built = build_agent(agent_config_from_name(agent), context)
-    rule_set = get_rules(rules)
-    user = build_simulator(simulator, task=task, catalog=catalog, seed=seed)
-    from runner.llm_client import run_closing_clients
-
-    transcript = run_closing_clients(
-        run_trial(
-            task=task,
-            catalog=catalog,
-            agent=built,
-            simulator=user,
-            toolset=build_toolset(catalog, task, rules=rule_set),
-            seed=seed,
-            max_turns=max_turns,
-            rules=rule_set,
-        )
-    )
-    score = (
-        None
-        if transcript.stop_reason == "infra_error"
-        else score_transcript(task, transcript, catalog)
-    )
-    return NamedTrial(transcript=transcript, score=score)
-
-
-def format_transcript(result: NamedTrial) -> str:
-    """A readable transcript: messages, tool calls (shortened results), stop reason and score."""
-    t = result.transcript
-    lines = [f"task {t.task_id}  agent {t.agent.name}  simulator {t.simulator.name}  seed {t.seed}"]
-    for event in t.events:
-        if isinstance(event, MessageEvent):
-            lines.append(f"{event.role:>5}: {event.content}")
-        else:
-            args = event.raw_arguments if event.raw_arguments is not None else event.arguments
-            result_text = event.result if len(event.result) <= 160 else event.result[:157] + "..."
-            flag = " ERROR" if event.is_error else ""
-            lines.append(f"  tool{flag} {event.name}({args}) -> {result_text}")
-    lines.append(
-        f"stop: {t.stop_reason}" + (f" ({t.error.kind}: {t.error.message})" if t.error else "")
-    )
-    if t.leak_audit is not None:
-        lines.append(
-            f"leak audit: {'clean' if t.leak_audit.clean else f'{len(t.leak_audit.leaks)} leak(s)'}"
-        )
-        lines += [f"  leak: {leak.reason} [{leak.excerpt}]" for leak in t.leak_audit.leaks]
-    if result.score is not None:
-        s = result.score
-        lines.append(
-            f"reward {s.reward:g}  constraints {s.constraint_score:g}  policies {s.policy_score:g}"
-            f"  ({s.constraint_reason})"
-        )
-        lines += [f"  {'ok  ' if p.passed else 'FAIL'} {p.policy}: {p.reason}" for p in s.policies]
-    return "\n".join(lines)

@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from runner.transcript import ComponentSpec, MessageEvent, SimulatorNote
-
-if TYPE_CHECKING:
-    from runner.catalog import Catalog
-    from runner.tasks import Task
 
 # A chat message in the OpenAI wire format (role system/user/assistant/tool), as LiteLLM takes it.
 ChatMessage = dict[str, Any]
@@ -82,11 +78,13 @@ class AgentContext:
     user_id: str
     policy_text: str
     seed: int
-    task: Task | None = None
-    catalog: Catalog | None = None
+    task: Any = None  # the domain's task (movies: `runner.tasks.Task`)
+    catalog: Any = None  # the domain's catalog (movies: `runner.catalog.Catalog`)
     # The slug of the entry whose trial this is: its TAUREC_KEY_<SLUG> is the only entry-scoped
     # secret the agent may send (None: no entry, e.g. `taurec trial` on one's own config).
     entry: str | None = None
+    # The domain of the trial (its registry name): it picks the instructions and the built-ins.
+    domain: str = "movies"
 
 
 @runtime_checkable

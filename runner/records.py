@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from runner.domain import DEFAULT_STRICTNESS, Strictness
 from runner.predicates import Complexity, ConstraintCheck, RevealDifficulty
 from runner.rules import RuleSetName
 from runner.transcript import (
@@ -178,6 +179,12 @@ class RunManifest(BaseModel):
 
     schema_version: Literal[2] = RECORD_SCHEMA_VERSION
     rules: RuleSetName = Field(default="v2", description="The rule set of every trial in the run")
+    domain: str = Field(default="movies", description="The domain of the suite (registry name)")
+    strictness: Strictness = Field(
+        default=DEFAULT_STRICTNESS,
+        description="Which policy severities fail a trial (high: all; medium: critical and high; "
+        "low: critical only); the others only lower the severity-weighted policy score",
+    )
     status: RunStatus
     taurec_version: str
     git_revision: str | None

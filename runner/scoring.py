@@ -15,6 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from runner.catalog import RESTRICTED_RATINGS, Catalog
+from runner.domain import DEFAULT_STRICTNESS, Strictness, fails_trial
 from runner.errors import LoadError, TaurecError
 from runner.predicates import ConstraintCheck
 from runner.records import PolicyResult, TrialScore
@@ -259,9 +260,17 @@ def check_constraints(
 
 
 def score_transcript(
-    task: Task, transcript: Transcript, catalog: Catalog, rules: RuleSet | None = None
+    task: Task,
+    transcript: Transcript,
+    catalog: Catalog,
+    rules: RuleSet | None = None,
+    *,
+    strictness: Strictness = DEFAULT_STRICTNESS,
 ) -> TrialScore:
-    """Score one finished trial under its own rule set (or `rules`). Infra errors raise."""
+    """Score one finished trial under its own rule set (or `rules`). Infra errors raise.
+
+    A broken policy fails the trial when its severity fails at `strictness` (at the default,
+    `high`, every broken policy does); otherwise it only lowers the weighted policy score."""
     rules = rules or get_rules(transcript.rules)
     if transcript.stop_reason == "infra_error":
         err = transcript.error
@@ -276,7 +285,9 @@ def score_transcript(
         task, transcript, catalog, rules
     )
     policies = check_policies(task, transcript, catalog, rules)
-    policy_score = 1.0 if all(p.passed for p in policies) else 0.0
+    policy_score = (
+        0.0 if any(not p.passed and fails_trial(p.severity, strictness) for p in policies) else 1.0
+    )
     total = sum(p.severity for p in policies)
     weighted = sum(p.severity for p in policies if p.passed) / total if total else 1.0
     return TrialScore(

@@ -11,6 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from runner.catalog import FIELD_KINDS, CatalogItem
+from runner.domain import tasks_digest
 from runner.errors import LoadError, describe_validation_error
 from runner.predicates import (
     Complexity,
@@ -156,8 +157,7 @@ def load_tasks(directory: Path | str) -> list[Task]:
 
 def suite_digest(tasks: list[Task]) -> str:
     """sha256 over the canonical JSON of the tasks (order-independent)."""
-    payload = [t.model_dump(mode="json") for t in sorted(tasks, key=lambda t: t.id)]
-    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+    return tasks_digest(tasks)
 
 
 def text_digest(path: Path | str) -> str:

@@ -7,7 +7,7 @@ transcript says exactly what ran. `litellm` and `http` agents are imported only 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from runner.agent_config import AgentConfig, BuiltinAgentConfig, HttpAgentConfig, LiteLLMAgentConfig
@@ -153,11 +153,32 @@ def _unknown(name: str) -> UnknownAgentError:
     return UnknownAgentError(f"unknown built-in agent {name!r} (known: {known}){hint}")
 
 
+def _builtins(domain: str) -> Mapping[str, BuiltinFactory]:
+    """The built-in agents of a domain (movies: this module's registry)."""
+    if domain == "movies":
+        return BUILTIN_AGENTS
+    from runner.domains import get_domain
+
+    return get_domain(domain).baselines()
+
+
+def _unknown_in(name: str, domain: str) -> UnknownAgentError:
+    if domain == "movies":
+        return _unknown(name)
+    known = sorted(_builtins(domain))
+    close = difflib.get_close_matches(name, known, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return UnknownAgentError(
+        f"unknown built-in agent {name!r} for the {domain} domain (known: {', '.join(known)}){hint}"
+    )
+
+
 def build_builtin(name: str, context: AgentContext, args: dict[str, Any] | None = None) -> Agent:
-    """Build a registered baseline by name; an unknown name fails with a suggestion."""
-    factory = BUILTIN_AGENTS.get(name)
+    """Build a registered baseline of the context's domain by name; an unknown name fails with a
+    suggestion."""
+    factory = _builtins(context.domain).get(name)
     if factory is None:
-        raise _unknown(name)
+        raise _unknown_in(name, context.domain)
     return factory(context, dict(args or {}))
 
 
@@ -177,12 +198,13 @@ def build_agent(config: AgentConfig, context: AgentContext) -> Agent:
     raise TaurecError(f"unsupported agent config {type(config).__name__}")
 
 
-def agent_config_from_name(name: str) -> AgentConfig:
-    """`oracle` / `heuristic` / `random` -> builtin; `litellm:<model>` -> LiteLLM; `http:<url>` -> HTTP."""
+def agent_config_from_name(name: str, domain: str = "movies") -> AgentConfig:
+    """`oracle` / `heuristic` / `random` -> builtin (of `domain`); `litellm:<model>` -> LiteLLM;
+    `http:<url>` -> HTTP."""
     if name.startswith("litellm:") and len(name) > len("litellm:"):
         return LiteLLMAgentConfig(model=name.split(":", 1)[1])
     if name.startswith("http:") and "://" in name:
         return HttpAgentConfig(endpoint=name.split(":", 1)[1])
-    if name not in BUILTIN_AGENTS:
-        raise _unknown(name)
+    if name not in _builtins(domain):
+        raise _unknown_in(name, domain)
     return BuiltinAgentConfig(name=name)

@@ -76,7 +76,9 @@ class LiteLLMAgent:
 
         self._config = config
         self._context = context
-        self._system_prompt = build_system_prompt(context.policy_text, context.user_id)
+        self._system_prompt = build_system_prompt(
+            context.policy_text, context.user_id, context.domain
+        )
         self._rng = random.Random(context.seed)
         self._calls = 0
         self._key: str | None = None  # decided at the first step; hosted runs decide every step

@@ -29,10 +29,15 @@ USER_ID_LINE = "User id: {user_id}"
 _USER_ID_RE = re.compile(r"^User id:\s*(\S+)\s*$", re.MULTILINE)
 
 
-def build_system_prompt(policy_text: str, user_id: str) -> str:
-    """Our instructions, the policy document, and the `User id: <id>` line, in that order."""
+def build_system_prompt(policy_text: str, user_id: str, domain: str = "movies") -> str:
+    """Our instructions (the domain's), the policy document, and the `User id: <id>` line."""
+    instructions = AGENT_INSTRUCTIONS
+    if domain != "movies":
+        from runner.domains import get_domain
+
+        instructions = get_domain(domain).agent_instructions
     return (
-        f"{AGENT_INSTRUCTIONS}\n\n"
+        f"{instructions}\n\n"
         f"# Policy\n\n{policy_text.strip()}\n\n"
         f"# This conversation\n\n{USER_ID_LINE.format(user_id=user_id)}\n"
     )

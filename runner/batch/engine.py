@@ -41,6 +41,7 @@ from runner.batch.store import (
 )
 from runner.batch.tally import RunTally, TrialOutcome
 from runner.batch.workers import Helper, HelperExited, HelperSetup, JobRef, split_concurrency
+from runner.domain import DEFAULT_STRICTNESS, STRICTNESS_LEVELS, DomainTask, Strictness
 from runner.errors import TaurecError, describe_disk_full, is_disk_full
 from runner.ledger import workflow_run_url
 from runner.llm_client import aclose_clients, prepare_litellm
@@ -59,8 +60,6 @@ from runner.records import (
     simulator_error_counts,
 )
 from runner.rules import DEFAULT_RULES, RuleSet, get_rules
-from runner.simulators.scripted import count_proposals
-from runner.tasks import Task
 from runner.transcript import ComponentSpec, InfraError, Transcript
 
 P = ParamSpec("P")
@@ -150,7 +149,7 @@ class _Plan:
     folder: ResultsFolder
     manifest: RunManifest
     scope: _Scope
-    tasks: dict[str, Task]
+    tasks: dict[str, DomainTask]
     tally: RunTally
     done: set[tuple[str, int]] = field(default_factory=set)
     infra_priors: dict[tuple[str, int], TrialOutcome] = field(default_factory=dict)
@@ -174,7 +173,7 @@ class _Plan:
 @dataclass
 class _Job:
     plan: _Plan
-    task: Task
+    task: DomainTask
     trial_index: int
     seed: int
 
@@ -241,7 +240,7 @@ def _check_compatible(old: RunManifest, new: RunManifest, folder: Path) -> None:
             problems.append(
                 f"the {what} changed ({name} {_digest_label(a)}… → {_digest_label(b)}…)"
             )
-    for name in ("rules", "seed", "max_turns", "shard"):
+    for name in ("rules", "domain", "strictness", "seed", "max_turns", "shard"):
         a, b = getattr(old, name), getattr(new, name)
         if a != b:
             problems.append(f"{name} differs ({a!r} in run.json, {b!r} now)")
@@ -299,8 +298,10 @@ class _Batch:
         redactor: Redactor,
         rules: RuleSet,
         workers: int = 1,
+        strictness: Strictness = DEFAULT_STRICTNESS,
     ) -> None:
         self.inputs = inputs
+        self.strictness: Strictness = strictness
         self.workers = workers
         self.helper_trials = 0
         self.on_demand_dispatched = False  # a LiteLLM run's helpers were let in (saturation)
@@ -392,7 +393,7 @@ class _Batch:
             await asyncio.wait(set(self._unacknowledged))
 
     def _failed_transcript(
-        self, plan: _Plan, task: Task, trial_index: int, seed: int, verdict: Attribution
+        self, plan: _Plan, task: DomainTask, trial_index: int, seed: int, verdict: Attribution
     ) -> Transcript:
         return Transcript(
             rules=self.rules.name,
@@ -408,14 +409,13 @@ class _Batch:
         )
 
     async def run_trial_of(
-        self, plan: _Plan, task: Task, trial_index: int, seed: int
+        self, plan: _Plan, task: DomainTask, trial_index: int, seed: int
     ) -> tuple[Transcript, TrialRecord]:
         """Run and score one trial (in this process): its transcript and its record."""
         from runner.loop import run_trial
-        from runner.simulators import build_simulator
-        from runner.tools import build_toolset
 
         inputs = self.inputs
+        domain = inputs.domain
         catalog = inputs.snapshot.catalog
         entrant = plan.entrant
         context = AgentContext(
@@ -425,6 +425,7 @@ class _Batch:
             task=task,
             catalog=catalog,
             entry=entrant.slug,
+            domain=domain.name,
         )
         try:
             if entrant.make_agent is not None:
@@ -441,14 +442,14 @@ class _Batch:
             transcript = self._failed_transcript(plan, task, trial_index, seed, verdict)
             return transcript, self._record(plan, task, trial_index, seed, transcript)
         try:
-            sim = build_simulator(
+            sim = domain.build_user(
                 self.simulator,
                 task=task,
                 catalog=catalog,
                 seed=seed,
                 options=self.simulator_options,
             )
-            toolset = build_toolset(catalog, task, plan.entrant.tools, self.rules)
+            toolset = domain.build_toolset(catalog, task, plan.entrant.tools, self.rules, seed)
             transcript = await run_trial(
                 task=task,
                 catalog=catalog,
@@ -461,6 +462,8 @@ class _Batch:
                 rules=self.rules,
                 provenance=self.provenance,
                 step_timeout_s=plan.manifest.step_timeout_s,
+                greeting=domain.greeting,
+                domain=domain,
             )
         except asyncio.CancelledError:
             raise
@@ -477,10 +480,9 @@ class _Batch:
         return transcript, self._record(plan, task, trial_index, seed, transcript)
 
     def _record(
-        self, plan: _Plan, task: Task, trial_index: int, seed: int, transcript: Transcript
+        self, plan: _Plan, task: DomainTask, trial_index: int, seed: int, transcript: Transcript
     ) -> TrialRecord:
-        from runner.scoring import score_transcript
-
+        domain = self.inputs.domain
         key = TrialKey(
             submission=plan.entrant.slug,
             snapshot_sha256=self.inputs.catalog_digest,
@@ -494,7 +496,9 @@ class _Batch:
         score = None
         if not infra:
             try:
-                score = score_transcript(task, transcript, self.inputs.snapshot.catalog, self.rules)
+                score = domain.score(
+                    task, transcript, self.inputs.snapshot.catalog, self.rules, self.strictness
+                )
             except Exception as exc:  # a scorer bug must not lose the trial: record it, retry later
                 self.log(f"trial {task.id}#{trial_index}: scoring failed: {exc!r}")
                 infra = True
@@ -523,7 +527,7 @@ class _Batch:
             efficiency=Efficiency(
                 turns=transcript.turns,
                 tool_calls=len(transcript.tool_calls),
-                proposals=count_proposals(transcript, self.inputs.snapshot.catalog),
+                proposals=domain.count_proposals(transcript, self.inputs.snapshot.catalog),
                 step_latencies_s=list(transcript.timing.step_latencies_s),
                 wall_time_s=transcript.timing.wall_time_s,
             ),
@@ -576,6 +580,7 @@ class _Batch:
             simulator_options=self.simulator_options,
             max_turns=self.max_turns,
             rules=self.rules.name,
+            strictness=self.strictness,
         )
 
     async def run(self, plans: Sequence[_Plan], total: int) -> None:
@@ -715,6 +720,7 @@ def helper_batch(setup: HelperSetup, progress: ProgressSink) -> tuple[_Batch, di
         agent_factory=_default_agent_factory(),
         redactor=redactor,
         rules=get_rules(setup.rules),
+        strictness=setup.strictness,
     )
     plans = {}
     for entrant in setup.entrants:
@@ -766,16 +772,17 @@ def _plan_entrant(
     redactor: Redactor,
     rules: RuleSet,
     step_timeout_s: float | None = None,
+    strictness: Strictness = DEFAULT_STRICTNESS,
 ) -> _Plan:
     root = entrant.results_root if out is None else out / entrant.slug / "results"
     results_dir = root / inputs.snapshot.label
     k = trials if trials is not None else entrant.trials
     if k < 1:
         raise TaurecError(f"trials must be at least 1 (got {k})")
-    from runner.tools import build_toolset
-
     manifest = RunManifest(
         rules=rules.name,
+        domain=inputs.domain.name,
+        strictness=strictness,
         status="running",
         taurec_version=_taurec_version(),
         git_revision=_git_revision(),
@@ -785,7 +792,9 @@ def _plan_entrant(
         simulator=ComponentSpec(name=simulator, args=redact_config(simulator_options or {})),
         submission_config=redact_config(entrant.raw_config),
         tools=list(
-            build_toolset(inputs.snapshot.catalog, inputs.tasks[0], entrant.tools, rules).names
+            inputs.domain.build_toolset(
+                inputs.snapshot.catalog, inputs.tasks[0], entrant.tools, rules, seed
+            ).names
         ),
         task_suite_digest=inputs.task_suite_digest,
         policy_digest=inputs.policy_digest,
@@ -929,6 +938,8 @@ async def run_submissions_async(
     min_trials: int | None = None,
     workers: int = 1,
     step_timeout_s: float | None = DEFAULT_STEP_TIMEOUT_S,
+    domain: str | None = None,
+    strictness: Strictness = DEFAULT_STRICTNESS,
 ) -> list[RunResult]:
     """The async form of `run_submissions` (for callers already inside an event loop)."""
     rule_set = get_rules(rules)
@@ -939,7 +950,11 @@ async def run_submissions_async(
     if not submission_dirs:
         raise TaurecError("no submission folder given")
     shard_spec = Shard.parse(shard) if isinstance(shard, str) else shard
-    inputs = load_inputs(snapshot, tasks_dir, snapshots_dir=snapshots_dir)
+    if strictness not in STRICTNESS_LEVELS:
+        raise TaurecError(
+            f"strictness must be one of {', '.join(STRICTNESS_LEVELS)} (got {strictness!r})"
+        )
+    inputs = load_inputs(snapshot, tasks_dir, snapshots_dir=snapshots_dir, domain=domain)
     if task_ids is not None:
         inputs = select_tasks(inputs, task_ids)
     entrants = [d if isinstance(d, Entrant) else Entrant.from_folder(d) for d in submission_dirs]
@@ -975,6 +990,7 @@ async def run_submissions_async(
         redactor=redactor,
         rules=rule_set,
         workers=1 if in_process_only else workers,
+        strictness=strictness,
     )
     if preflight:
         from runner.batch.preflight import PreflightError, preflight_entries
@@ -986,6 +1002,7 @@ async def run_submissions_async(
             seed=seed,
             task=first,
             catalog=inputs.snapshot.catalog,
+            domain=inputs.domain.name,
         )
         try:
             failures = await preflight_entries(
@@ -998,9 +1015,7 @@ async def run_submissions_async(
         if failures:
             raise PreflightError(failures)
     # Build the search index once, before any trial, so trials share it.
-    from runner.search import search_index
-
-    search_index(inputs.snapshot.catalog)
+    inputs.domain.warm(inputs.snapshot.catalog)
     plans = [
         _plan_entrant(
             entrant,
@@ -1017,6 +1032,7 @@ async def run_submissions_async(
             redactor=redactor,
             rules=rule_set,
             step_timeout_s=step_timeout_s,
+            strictness=strictness,
         )
         for entrant in entrants
     ]

@@ -1,20 +1,25 @@
-"""Resolve what a run reads: the snapshot (date, folder or catalog.json), the task suite, its policy, and their digests."""
+"""Resolve what a run reads: its domain, the snapshot (date, folder or catalog.json), the task suite, its policy, and their digests."""
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
 import difflib
+import hashlib
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from runner.catalog import Catalog
+from runner.domain import Domain
+from runner.domains import DEFAULT_DOMAIN, get_domain
 from runner.errors import LoadError, TaurecError
-from runner.paths import SNAPSHOTS_DIR, TASKS_DIR
-from runner.tasks import Task, load_tasks, suite_digest, text_digest
 from runner.transcript import Provenance
+
+# A suite folder names its domain in this file ({"domain": "grocery"}); without it, movies.
+SUITE_MARKER = "suite.json"
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -23,7 +28,7 @@ _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 class Snapshot:
     """A resolved snapshot: its catalog, the label used for the results folder, and its date if known."""
 
-    catalog: Catalog
+    catalog: Any = field(repr=False)
     label: str
     path: Path
     date: dt.date | None
@@ -34,7 +39,7 @@ class RunInputs:
     """Everything a run reads, loaded once and shared by every trial."""
 
     snapshot: Snapshot
-    tasks: list[Task] = field(repr=False)
+    tasks: list[Any] = field(repr=False)
     retired: dict[str, str]
     tasks_dir: Path
     policy_path: Path
@@ -42,6 +47,7 @@ class RunInputs:
     catalog_digest: str
     task_suite_digest: str
     policy_digest: str
+    domain: Domain = field(default_factory=lambda: get_domain(DEFAULT_DOMAIN), repr=False)
 
     def provenance(self) -> Provenance:
         """What every transcript and record of the run names: snapshot, date and digests."""
@@ -63,8 +69,37 @@ def _parse_date(text: str) -> dt.date | None:
         return None
 
 
-def dated_snapshots(snapshots_dir: Path = SNAPSHOTS_DIR) -> list[Path]:
+def text_digest(path: Path | str) -> str:
+    """sha256 of a file's bytes (the policy document)."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def domain_of_suite(tasks_dir: Path) -> Domain:
+    """The domain a suite folder names in its `suite.json` (movies when it has none)."""
+    marker = tasks_dir / SUITE_MARKER
+    if not marker.is_file():
+        return get_domain(DEFAULT_DOMAIN)
+    try:
+        data = json.loads(marker.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise LoadError(marker, [f"not readable JSON: {exc}"]) from None
+    name = data.get("domain") if isinstance(data, dict) else None
+    if not isinstance(name, str):
+        raise LoadError(marker, [f"field 'domain' must be a domain name, got {name!r}"])
+    return get_domain(name)
+
+
+def _domain(domain: Domain | str | None, tasks_dir: Path | None) -> Domain:
+    if isinstance(domain, Domain):
+        return domain
+    if domain is not None:
+        return get_domain(domain)
+    return domain_of_suite(tasks_dir) if tasks_dir is not None else get_domain(DEFAULT_DOMAIN)
+
+
+def dated_snapshots(snapshots_dir: Path | None = None) -> list[Path]:
     """Dated snapshot folders (`YYYY-MM-DD/` holding a catalog.json), oldest first."""
+    snapshots_dir = snapshots_dir or get_domain(DEFAULT_DOMAIN).snapshots_dir
     if not snapshots_dir.is_dir():
         return []
     return sorted(
@@ -74,12 +109,21 @@ def dated_snapshots(snapshots_dir: Path = SNAPSHOTS_DIR) -> list[Path]:
     )
 
 
-def resolve_snapshot(spec: str | Path | None, snapshots_dir: Path = SNAPSHOTS_DIR) -> Snapshot:
+def resolve_snapshot(
+    spec: str | Path | None,
+    snapshots_dir: Path | None = None,
+    *,
+    domain: Domain | str | None = None,
+) -> Snapshot:
     """`None` → the latest dated snapshot; `YYYY-MM-DD` → `<snapshots_dir>/<date>/`; otherwise a path.
 
     A path may be a snapshot folder (holding catalog.json) or a bare catalog.json. The label is the
-    date, or the folder's name for a path (the folder holding catalog.json for a bare file).
+    date, or the folder's name for a path (the folder holding catalog.json for a bare file); a
+    domain other than movies prefixes its name (`grocery-2026-11-01`), so its results never share
+    a folder with another domain's. `snapshots_dir` defaults to the domain's.
     """
+    owner = _domain(domain, None)
+    snapshots_dir = snapshots_dir or owner.snapshots_dir
     if spec is None:
         found = dated_snapshots(snapshots_dir)
         if not found:
@@ -97,12 +141,11 @@ def resolve_snapshot(spec: str | Path | None, snapshots_dir: Path = SNAPSHOTS_DI
         folder = Path(spec)
         if not folder.exists():
             raise LoadError(folder, ["snapshot path not found (expected a folder or catalog.json)"])
-    catalog = Catalog.load(folder)
+    catalog = owner.load_catalog(folder)
     folder = folder.resolve()
     label_dir = folder.parent if folder.is_file() else folder
-    return Snapshot(
-        catalog=catalog, label=label_dir.name, path=folder, date=_parse_date(label_dir.name)
-    )
+    label = label_dir.name if owner.name == DEFAULT_DOMAIN else f"{owner.name}-{label_dir.name}"
+    return Snapshot(catalog=catalog, label=label, path=folder, date=_parse_date(label_dir.name))
 
 
 def find_policy(tasks_dir: Path) -> Path:
@@ -118,46 +161,44 @@ def find_policy(tasks_dir: Path) -> Path:
     )
 
 
-def is_retired(task: Task, snapshot_date: dt.date | None) -> bool:
+def is_retired(task: Any, snapshot_date: dt.date | None) -> bool:
     """A task with `retired` set is out from its `since` date on (always, when the snapshot has no date)."""
-    if task.retired is None:
+    retired = getattr(task, "retired", None)
+    if retired is None:
         return False
-    return snapshot_date is None or snapshot_date >= task.retired.since
-
-
-def gate_retired(snap: Snapshot, tasks: list[Task]) -> dict[str, str]:
-    """Tasks the snapshot's solvability.json retired for failing the difficulty gate twice.
-
-    Only a file computed for exactly this suite counts (an edited suite is revalidated afresh).
-    """
-    from runner.suite import SOLVABILITY_FILE, load_solvability
-
-    folder = snap.path.parent if snap.path.is_file() else snap.path
-    if not (folder / SOLVABILITY_FILE).is_file():
-        return {}
-    report = load_solvability(folder)
-    if report.tasks_digest != suite_digest(tasks):
-        return {}
-    return {t.task_id: t.reason for t in report.tasks if t.gate == "retired"}
+    return snapshot_date is None or snapshot_date >= retired.since
 
 
 def load_inputs(
     snapshot: str | Path | None = None,
     tasks_dir: str | Path | None = None,
     *,
-    snapshots_dir: Path = SNAPSHOTS_DIR,
+    snapshots_dir: Path | None = None,
+    domain: Domain | str | None = None,
 ) -> RunInputs:
-    """Load the snapshot, the tasks (retired ones set aside, never silently) and the policy once."""
-    snap = resolve_snapshot(snapshot, snapshots_dir)
-    tdir = Path(tasks_dir) if tasks_dir is not None else TASKS_DIR
-    all_tasks = load_tasks(tdir)
-    policy_path = find_policy(tdir)
+    """Load the snapshot, the tasks (retired ones set aside, never silently) and the policy once.
+
+    The domain is the one named, else the one the suite folder names, else movies; the task
+    folder and the snapshots folder default to the domain's own."""
+    owner = _domain(domain, None if tasks_dir is None else Path(tasks_dir))
+    if tasks_dir is not None and domain is not None:
+        named = domain_of_suite(Path(tasks_dir))
+        if named.name != owner.name:
+            raise LoadError(
+                Path(tasks_dir),
+                [f"this suite is a {named.name} suite (its {SUITE_MARKER}), not {owner.name}"],
+            )
+    snap = resolve_snapshot(snapshot, snapshots_dir, domain=owner)
+    tdir = Path(tasks_dir) if tasks_dir is not None else owner.tasks_dir
+    all_tasks = list(owner.load_tasks(tdir))
+    policy_path = owner.policy_path(tdir)
     retired = {
         t.id: f"retired since {t.retired.since}: {t.retired.reason}"
         for t in all_tasks
-        if t.retired is not None and is_retired(t, snap.date)
+        if is_retired(t, snap.date)
     }
-    retired |= gate_retired(snap, all_tasks)
+    folder = snap.path.parent if snap.path.is_file() else snap.path
+    retired |= owner.retired_by_gate(folder, all_tasks)
     active = [t for t in all_tasks if t.id not in retired]
     if not active:
         raise LoadError(tdir, ["every task is retired for this snapshot: nothing to run"])
@@ -170,8 +211,9 @@ def load_inputs(
         policy_text=policy_path.read_text(encoding="utf-8"),
         catalog_digest=snap.catalog.digest(),
         # The digest covers the whole suite (retired tasks included), so any task edit is noticed.
-        task_suite_digest=suite_digest(all_tasks),
+        task_suite_digest=owner.tasks_digest(all_tasks),
         policy_digest=text_digest(policy_path),
+        domain=owner,
     )
 
 

@@ -31,6 +31,7 @@ from typing import Any
 from runner.batch.entrant import Entrant
 from runner.batch.inputs import RunInputs
 from runner.batch.progress import ProgressStats
+from runner.domain import DEFAULT_STRICTNESS, Strictness
 from runner.errors import TaurecError
 
 __all__ = ["Helper", "HelperExited", "HelperSetup", "JobRef", "helper_main", "split_concurrency"]
@@ -67,6 +68,7 @@ class HelperSetup:
     simulator_options: dict[str, Any] | None
     max_turns: int
     rules: str
+    strictness: Strictness = DEFAULT_STRICTNESS
 
 
 def split_concurrency(concurrency: int, processes: int) -> list[int]:
@@ -121,11 +123,10 @@ def _send(conn: Connection, message: tuple[Any, ...]) -> None:
 async def _serve(conn: Connection, setup: HelperSetup) -> None:
     from runner.batch.engine import helper_batch
     from runner.llm_client import aclose_clients
-    from runner.search import search_index
 
     try:
         batch, plans = helper_batch(setup, _ForwardLog(conn))
-        search_index(setup.inputs.snapshot.catalog)
+        setup.inputs.domain.warm(setup.inputs.snapshot.catalog)
     except Exception as exc:
         _send(conn, ("failed", f"{type(exc).__name__}: {exc}"))
         return

@@ -50,7 +50,7 @@ def command(
     as_json: bool,
 ) -> None:
     """Run one trial (agent vs simulated user) and print the transcript and its score."""
-    from runner.loop import format_transcript, run_named_trial
+    from runner.named_trial import format_transcript, run_named_trial
 
     result = run_named_trial(
         task_ref,

@@ -80,7 +80,7 @@ def _causes(result: EvalResult, max_causes: int | None) -> list[str]:
 
 def render_trial(trial: FailingTrial) -> str:
     """One trial readably: every message and tool call in order, how it ended, and its verdict."""
-    from runner.loop import NamedTrial, format_transcript
+    from runner.named_trial import NamedTrial, format_transcript
 
     head = (
         f"# {trial.task_id}#{trial.trial_index}: "
