@@ -7,9 +7,11 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from runner.bounded_yaml import YamlLimitError, safe_load_bounded
+from runner.domain import DEFAULT_STRICTNESS, Strictness
+from runner.domains import DEFAULT_DOMAIN, get_domain, registered_domains
 from runner.errors import LoadError, describe_validation_error
 from runner.keys import KeyPolicyError
 from runner.paths import TASKS_DIR, v1_data_dir
@@ -114,6 +116,22 @@ class BoardSettings(BaseModel):
         "tools, but for the listed differences) or v2",
     )
     budget: Budget = Field(default_factory=Budget)
+    domains: list[str] = Field(
+        default_factory=lambda: ["movies"],
+        min_length=1,
+        description="The domains this leaderboard has a board for (registry names); with suite "
+        "`ours` each domain runs its own shipped suite",
+    )
+    strictness: Strictness = Field(
+        default=DEFAULT_STRICTNESS,
+        description="Which policy severities fail a trial: high (all), medium (critical and "
+        "high), low (critical only); the rest only lower the severity-weighted policy score",
+    )
+
+    @field_validator("domains")
+    @classmethod
+    def _registered(cls, value: list[str]) -> list[str]:
+        return registered_domains(value)
 
     def tasks_dir(self, relative_to: Path | None = None) -> Path:
         """The task folder the suite names (a relative folder is read from the board file's folder)."""
@@ -140,19 +158,25 @@ class BoardSettings(BaseModel):
             ("max turns", str(self.max_turns)),
             ("step timeout", f"{self.step_timeout_s:g} s"),
             ("rule set", self.rules),
+            ("policy strictness", self.strictness),
             ("budget per run", "none" if budget is None else f"USD {budget:g}"),
         ]
 
 
-def resolve_suite(suite: str | Path, snapshot: str | Path | None) -> tuple[Path, str | Path | None]:
-    """`ours` → tasks/; `v1` → the v1 tasks (and, unless given, the v1 catalog); else a folder."""
+def resolve_suite(
+    suite: str | Path, snapshot: str | Path | None, domain: str = DEFAULT_DOMAIN
+) -> tuple[Path, str | Path | None]:
+    """`ours` → the domain's shipped suite (movies: tasks/); `v1` → the v1 tasks (and, unless
+    given, the v1 catalog; movies only); else a folder."""
     if suite == "v1":
+        if domain != DEFAULT_DOMAIN:
+            raise LoadError(Path(str(suite)), [f"suite v1 is a movies suite, not {domain}"])
         root = v1_data_dir()
         if not (root / "tasks").is_dir():
             raise LoadError(root, ["the τ-Rec v1 data is not here (set TAUREC_V1_DATA)"])
         return root / "tasks", snapshot if snapshot is not None else root / "catalog.json"
     if suite == "ours":
-        return TASKS_DIR, snapshot
+        return (TASKS_DIR if domain == DEFAULT_DOMAIN else get_domain(domain).tasks_dir), snapshot
     path = Path(suite)
     if not path.is_dir():
         raise LoadError(path, [f"suite {str(suite)!r} is neither ours nor v1 nor a folder"])
@@ -171,6 +195,8 @@ class RunSettings:
     max_cost: float | None
     rules: RuleSetName = DEFAULT_RULES
     step_timeout_s: float = 300.0
+    domain: str = DEFAULT_DOMAIN
+    strictness: Strictness = DEFAULT_STRICTNESS
 
 
 def merge_flags(
@@ -184,13 +210,18 @@ def merge_flags(
     max_cost: float | None = None,
     rules: RuleSetName | None = None,
     step_timeout_s: float | None = None,
+    domain: str | None = None,
+    strictness: Strictness | None = None,
 ) -> RunSettings:
-    """Flags override the board; a simulator flag naming the board's simulator keeps its options."""
+    """Flags override the board; a simulator flag naming the board's simulator keeps its options.
+    The domain is the flag's, else the board's first."""
+    domain = domain if domain is not None else board.domains[0]
+    get_domain(domain)  # an unknown name fails here, with the known ones
     if suite is None:
         suite = board.suite
         if suite not in SUITES:
             suite = board.tasks_dir(None if board_file is None else board_file.parent)
-    tasks_dir, snapshot = resolve_suite(suite, snapshot)
+    tasks_dir, snapshot = resolve_suite(suite, snapshot, domain)
     name = simulator if simulator is not None else board.simulator.name
     options = board.simulator.options() if name == board.simulator.name else {}
     return RunSettings(
@@ -202,6 +233,8 @@ def merge_flags(
         max_cost=max_cost if max_cost is not None else board.budget.max_cost_usd,
         rules=rules if rules is not None else board.rules,
         step_timeout_s=step_timeout_s if step_timeout_s is not None else board.step_timeout_s,
+        domain=domain,
+        strictness=strictness if strictness is not None else board.strictness,
     )
 
 

@@ -49,3 +49,16 @@ def get_domain(name: str = DEFAULT_DOMAIN) -> Domain:
     if not isinstance(domain, Domain) or domain.name != name:
         raise TaurecError(f"{target} is not the Domain named {name!r}")
     return domain
+
+
+def registered_domains(names: list[str]) -> list[str]:
+    """`names` if each is a known domain and none repeats; a ValueError naming the bad one."""
+    known = domain_names()
+    for name in names:
+        if name not in known:
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise ValueError(f"unknown domain {name!r} (known: {', '.join(known)}){hint}")
+    if len(set(names)) != len(names):
+        raise ValueError(f"a domain is listed twice: {names}")
+    return names

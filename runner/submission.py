@@ -71,9 +71,22 @@ class Submission(BaseModel):
     agent: AgentConfig
     tools: ToolsetOptions = Field(default_factory=ToolsetOptions)
     trials: int = Field(default=4, ge=1, le=64, description="Trials per task (≥ 4 for the board)")
+    domains: list[str] = Field(
+        default_factory=lambda: ["movies"],
+        min_length=1,
+        description="The domains this entry enters (registry names: movies, grocery); each has "
+        "its own board",
+    )
     track: Literal["standard", "custom"] = "standard"
     notes: str = ""
     model: ModelMetadata = Field(default_factory=ModelMetadata)
+
+    @field_validator("domains")
+    @classmethod
+    def _registered(cls, value: list[str]) -> list[str]:
+        from runner.domains import registered_domains
+
+        return registered_domains(value)
 
     @field_validator("display_name")
     @classmethod

@@ -47,7 +47,7 @@ from runner.ledger import workflow_run_url
 from runner.llm_client import aclose_clients, prepare_litellm
 from runner.loop import DEFAULT_STEP_TIMEOUT_S
 from runner.metrics import trial_passed
-from runner.paths import PROJECT_ROOT, SNAPSHOTS_DIR
+from runner.paths import PROJECT_ROOT
 from runner.protocols import Agent, AgentContext
 from runner.records import (
     Efficiency,
@@ -931,7 +931,7 @@ async def run_submissions_async(
     out: Path | str | None = None,
     progress: ProgressSink | None = None,
     agent_factory: AgentFactory | None = None,
-    snapshots_dir: Path = SNAPSHOTS_DIR,
+    snapshots_dir: Path | None = None,
     rules: str = DEFAULT_RULES,
     task_ids: Sequence[str] | None = None,
     preflight: bool = False,

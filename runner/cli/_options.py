@@ -83,3 +83,20 @@ max_cost_option = click.option(
     help="Stop scheduling new trials once this much has been spent; each entry of the run gets an "
     "equal share, so one entry's costs never spend another's (default: the board's budget).",
 )
+
+domain_option = click.option(
+    "--domain",
+    default=None,
+    metavar="NAME",
+    help="The domain to run (movies, grocery, or any registered one); its shipped suite and "
+    "snapshots are the defaults. Default: the suite folder's suite.json, else the board's first.",
+)
+
+strictness_option = click.option(
+    "--strictness",
+    type=click.Choice(["low", "medium", "high"]),
+    default=None,
+    help="Which policy severities fail a trial: high = every one, medium = critical and high, "
+    "low = critical only; the others only lower the severity-weighted policy score. Default: "
+    "the board's, else high.",
+)

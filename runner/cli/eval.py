@@ -11,12 +11,14 @@ import click
 
 from runner.cli._options import (
     board_option,
+    domain_option,
     max_cost_option,
     max_turns_option,
     rules_option,
     seed_option,
     simulator_option,
     step_timeout_option,
+    strictness_option,
 )
 
 
@@ -74,6 +76,8 @@ def _thresholds(
 @max_cost_option
 @board_option
 @rules_option
+@domain_option
+@strictness_option
 @click.option(
     "--results",
     type=click.Path(file_okay=False, path_type=Path),
@@ -117,6 +121,8 @@ def command(
     max_cost: float | None,
     board_path: Path | None,
     rules: Literal["v1", "v2"] | None,
+    domain: str | None,
+    strictness: Literal["low", "medium", "high"] | None,
     results: Path | None,
     fresh: bool,
     preflight: bool,
@@ -149,6 +155,8 @@ def command(
         max_cost=max_cost,
         rules=rules,
         step_timeout_s=step_timeout_s,
+        domain=domain,
+        strictness=strictness,
     )
     result = evaluate(
         agent,
@@ -163,6 +171,8 @@ def command(
         max_turns=settings.max_turns,
         max_cost=settings.max_cost,
         rules=settings.rules,
+        domain=settings.domain,
+        strictness=settings.strictness,
         step_timeout_s=settings.step_timeout_s,
         results=results,
         fresh=fresh,

@@ -11,12 +11,14 @@ import click
 
 from runner.cli._options import (
     board_option,
+    domain_option,
     max_cost_option,
     max_turns_option,
     rules_option,
     seed_option,
     simulator_option,
     step_timeout_option,
+    strictness_option,
 )
 
 
@@ -74,6 +76,8 @@ from runner.cli._options import (
 @step_timeout_option
 @board_option
 @rules_option
+@domain_option
+@strictness_option
 @click.option(
     "--preflight/--no-preflight",
     default=True,
@@ -113,6 +117,8 @@ def command(
     step_timeout_s: float | None,
     board_path: Path | None,
     rules: Literal["v1", "v2"] | None,
+    domain: str | None,
+    strictness: Literal["low", "medium", "high"] | None,
     preflight: bool,
     for_board: bool,
     fresh: bool,
@@ -141,6 +147,8 @@ def command(
         max_cost=max_cost,
         rules=rules,
         step_timeout_s=step_timeout_s,
+        domain=domain,
+        strictness=strictness,
     )
     results = run_submissions(
         list(submission_dirs),
@@ -157,6 +165,8 @@ def command(
         fresh=fresh,
         max_turns=settings.max_turns,
         rules=settings.rules,
+        domain=settings.domain,
+        strictness=settings.strictness,
         step_timeout_s=settings.step_timeout_s,
         preflight=preflight,
         min_trials=board.trials if for_board else None,

@@ -192,9 +192,11 @@ def _tool_label(name: str, error: str) -> str:
     return f"{name}: {error}"
 
 
-def _item_text(catalog: Catalog, item_id: str | None) -> str:
+def _item_text(catalog: Catalog | None, item_id: str | None) -> str:
     if item_id is None:
         return "nothing"
+    if catalog is None:  # another domain's catalog: its ids are what the trial names
+        return item_id
     item = catalog.get(item_id)
     return f"{item.title!r} ({item_id})" if item is not None else f"unknown id {item_id!r}"
 
@@ -244,7 +246,7 @@ def _trial_causes(
     record: TrialRecord,
     transcript: Transcript | None,
     task: Task | None,
-    catalog: Catalog,
+    catalog: Catalog | None,
 ) -> None:
     key = (record.key.task_id, record.key.trial_index)
     score = record.score
@@ -311,7 +313,7 @@ def _trial_causes(
     if score.constraint_score >= PASS_THRESHOLD:
         return
     tools = list(transcript.tools) if transcript is not None else []
-    hint = [] if task is None else _winning_hint(task, catalog, tools)
+    hint = [] if task is None or catalog is None else _winning_hint(task, catalog, tools)
     if record.stop_reason == "abstained" and task is not None and not task.no_valid_recommendation:
         groups.add("abstained", "recommend() with no id", key, True, hint)
         return
@@ -319,7 +321,9 @@ def _trial_causes(
     groups.add("unfinished", label, key, True, [f"judged: {score.constraint_reason}", *hint])
 
 
-def _skills(records: list[TrialRecord], tasks: dict[str, Task], catalog: Catalog) -> list[SkillRow]:
+def _skills(
+    records: list[TrialRecord], tasks: dict[str, Task], catalog: Catalog | None
+) -> list[SkillRow]:
     del catalog
     scored = [r for r in records if r.score is not None and r.status == "scored"]
     valid = [r for r in scored if not r.no_valid_recommendation]
@@ -410,9 +414,11 @@ def build_feedback(
     records: Iterable[TrialRecord],
     transcripts: dict[tuple[str, int], Transcript],
     tasks: list[Task],
-    catalog: Catalog,
+    catalog: Catalog | None,
 ) -> Feedback:
-    """Group every failure (and every refused tool call) by cause, and summarise each skill."""
+    """Group every failure (and every refused tool call) by cause, and summarise each skill.
+
+    With no catalog (another domain's trials) the causes name ids and carry no winning hint."""
     by_id = {t.id: t for t in tasks}
     records = sorted(records, key=lambda r: (r.key.task_id, r.key.trial_index))
     groups = _Groups()

@@ -88,6 +88,10 @@ class EvalResult(BaseModel):
     tasks_dir: str
     simulator: str
     rules: str = Field(description="Rule set of the loop, tools and scorer (v1 or v2)")
+    domain: str = Field(default="movies", description="The domain of the suite")
+    strictness: str = Field(
+        default="high", description="Which policy severities failed a trial (low/medium/high)"
+    )
     seed: int
     trials: int
     max_turns: int

@@ -11,9 +11,11 @@ from typing import Any
 
 from runner.batch.archive import TranscriptMissing, load_trial_transcript
 from runner.batch.engine import RunResult, run_submissions_async
-from runner.batch.inputs import RunInputs, load_inputs, select_tasks
+from runner.batch.inputs import RunInputs, domain_of_suite, load_inputs, select_tasks
 from runner.batch.progress import ProgressSink
 from runner.board import resolve_suite
+from runner.domain import DEFAULT_STRICTNESS, Strictness
+from runner.domains import DEFAULT_DOMAIN, get_domain
 from runner.errors import TaurecError
 from runner.evaluation.feedback import build_feedback
 from runner.evaluation.result import (
@@ -26,7 +28,6 @@ from runner.evaluation.result import (
 from runner.evaluation.source import AgentSource, entrant_for
 from runner.loop import DEFAULT_STEP_TIMEOUT_S
 from runner.metrics import summarize
-from runner.paths import SNAPSHOTS_DIR
 from runner.rules import DEFAULT_RULES, RuleSetName
 from runner.transcript import Transcript
 
@@ -76,6 +77,8 @@ def _result(
         tasks_dir=str(inputs.tasks_dir),
         simulator=m.simulator.name,
         rules=m.rules,
+        domain=m.domain,
+        strictness=m.strictness,
         seed=m.seed,
         trials=m.trials,
         max_turns=m.max_turns,
@@ -86,7 +89,9 @@ def _result(
         summary=summarize(records, ks=ks),
         tasks=task_rows(records, ks),
         failing=failing,
-        feedback=build_feedback(records, transcripts, inputs.tasks, inputs.snapshot.catalog),
+        feedback=build_feedback(records, transcripts, inputs.tasks, inputs.snapshot.catalog)
+        if inputs.domain.name == DEFAULT_DOMAIN
+        else build_feedback(records, transcripts, [], None),
         shown=shown,
     )
 
@@ -108,16 +113,21 @@ async def evaluate_async(
     fresh: bool = False,
     slug: str | None = None,
     progress: ProgressSink | None = None,
-    snapshots_dir: Path = SNAPSHOTS_DIR,
+    snapshots_dir: Path | None = None,
     rules: RuleSetName = DEFAULT_RULES,
     preflight: bool = True,
     show: str | None = None,
     step_timeout_s: float | None = DEFAULT_STEP_TIMEOUT_S,
+    domain: str | None = None,
+    strictness: Strictness = DEFAULT_STRICTNESS,
 ) -> EvalResult:
     """The async form of `evaluate` (for callers already inside an event loop)."""
     if trials < 1:
         raise TaurecError(f"trials must be at least 1 (got {trials})")
-    tasks_dir, snapshot = resolve_suite(suite, snapshot)
+    if domain is None and isinstance(suite, Path | str) and suite not in ("ours", "v1"):
+        domain = domain_of_suite(Path(suite)).name
+    domain = get_domain(domain or DEFAULT_DOMAIN).name
+    tasks_dir, snapshot = resolve_suite(suite, snapshot, domain)
     shown = None if show is None else parse_show(show)
     if shown is not None:
         if shown[1] >= trials:
@@ -149,8 +159,10 @@ async def evaluate_async(
             rules=rules,
             preflight=preflight,
             step_timeout_s=step_timeout_s,
+            domain=domain,
+            strictness=strictness,
         )
-        inputs = load_inputs(snapshot, tasks_dir, snapshots_dir=snapshots_dir)
+        inputs = load_inputs(snapshot, tasks_dir, snapshots_dir=snapshots_dir, domain=domain)
         if tasks is not None:
             inputs = select_tasks(inputs, list(tasks))
         return _result(run, kept=results is not None, inputs=inputs, show=shown)
@@ -174,7 +186,9 @@ def evaluate(agent: AgentSource, **options: Any) -> EvalResult:
     folder), snapshot, trials, tasks (ids), simulator (+ options), seed, concurrency, max_turns,
     max_cost (USD), results (a folder: records stay there and a re-run resumes), fresh, slug,
     rules (`v2`, ours, or `v1`, the published evaluator, loop and tools but for the differences in
-    `runner.rules.RULE_DIFFERENCES`), progress (a ProgressSink),
+    `runner.rules.RULE_DIFFERENCES`), domain (movies, grocery, …; default: the suite folder's,
+    else movies), strictness (low / medium / high: which policy severities fail a trial),
+    progress (a ProgressSink),
     preflight (default True: a LiteLLM or HTTP agent gets one real request before any trial, and
     a missing key or a dead endpoint raises `PreflightError` in seconds, exactly as `taurec run`),
     show (`TASK#TRIAL`: keep that trial's transcript in `result.shown`; runs only that task
