@@ -7,8 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from catalog_pipeline.normalize import Drop, SponsoredConfig
 from catalog_pipeline.query import DiscoveryParams
+from catalog_pipeline.settings import Drop, SponsoredConfig
 
 TMDB_ATTRIBUTION = "This product uses the TMDB API but is not endorsed or certified by TMDB."
 JUSTWATCH_ATTRIBUTION = (

@@ -145,7 +145,7 @@ class Catalog:
         if not file.exists():
             raise LoadError(file, ["catalog file not found"])
         if (file.parent / "manifest.json").exists():  # a snapshot: verified before any use
-            from catalog_pipeline.snapshot import verify_snapshot
+            from catalog_pipeline.verify import verify_snapshot
 
             verify_snapshot(file.parent)
         try:

@@ -105,9 +105,9 @@ def _load_policy(name: str) -> Policy:
 
         user_policy: Policy = getattr(served_user, _USER_POLICIES[name])
         return user_policy
-    from runner import agents
+    from runner.agents import baselines
 
-    policy: Policy = getattr(agents, f"{name}_policy")
+    policy: Policy = getattr(baselines, f"{name}_policy")
     return policy
 
 

@@ -580,6 +580,7 @@ class _Batch:
             simulator_options=self.simulator_options,
             max_turns=self.max_turns,
             rules=self.rules.name,
+            make_batch=helper_batch,
             strictness=self.strictness,
         )
 

@@ -30,7 +30,7 @@ from typing import Any
 
 from runner.batch.entrant import Entrant
 from runner.batch.inputs import RunInputs
-from runner.batch.progress import ProgressStats
+from runner.batch.progress import ProgressSink, ProgressStats
 from runner.domain import DEFAULT_STRICTNESS, Strictness
 from runner.errors import TaurecError
 
@@ -68,6 +68,9 @@ class HelperSetup:
     simulator_options: dict[str, Any] | None
     max_turns: int
     rules: str
+    # Builds a helper's batch state (`runner.batch.engine.helper_batch`; given, not imported, so
+    # the engine and its helpers do not import each other).
+    make_batch: Callable[[HelperSetup, ProgressSink], tuple[Any, dict[str, Any]]]
     strictness: Strictness = DEFAULT_STRICTNESS
 
 
@@ -121,11 +124,10 @@ def _send(conn: Connection, message: tuple[Any, ...]) -> None:
 
 
 async def _serve(conn: Connection, setup: HelperSetup) -> None:
-    from runner.batch.engine import helper_batch
     from runner.llm_client import aclose_clients
 
     try:
-        batch, plans = helper_batch(setup, _ForwardLog(conn))
+        batch, plans = setup.make_batch(setup, _ForwardLog(conn))
         setup.inputs.domain.warm(setup.inputs.snapshot.catalog)
     except Exception as exc:
         _send(conn, ("failed", f"{type(exc).__name__}: {exc}"))
