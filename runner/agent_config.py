@@ -72,7 +72,7 @@ class HttpAgentConfig(BaseModel):
     retry: RetryConfig = Field(default_factory=RetryConfig)
 
 
-# The registered built-ins (runner.agents.BUILTIN_AGENTS; a test keeps the two equal): the
+# The registered movie built-ins (runner.agents.BUILTIN_AGENTS; a test keeps the two equal): the
 # baselines, and the adversaries (`exploit-*`) whose best score is the board's exploit floor.
 BuiltinName = Literal[
     "oracle",
@@ -106,7 +106,15 @@ class BuiltinAgentConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     kind: Literal["builtin"] = "builtin"
-    name: BuiltinName
+    name: str = Field(
+        min_length=1,
+        max_length=64,
+        pattern=r"^[a-z0-9][a-z0-9-]*$",
+        description="A built-in agent of the domain entered. Movies: "
+        + ", ".join(get_args(BuiltinName))
+        + ". Other domains register their own (`runner.domain.Domain.baselines`); a name the "
+        "domain does not know fails with the closest one",
+    )
     args: dict[str, Any] = Field(default_factory=dict)
 
 

@@ -18,10 +18,10 @@ from typing import Any, Literal, get_args
 from urllib.parse import urlsplit
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from runner import display_names
-from runner.agent_config import AgentConfig, BuiltinAgentConfig, ToolsetOptions
+from runner.agent_config import AgentConfig, BuiltinAgentConfig, BuiltinName, ToolsetOptions
 from runner.bounded_yaml import YamlLimitError, safe_load_bounded
 from runner.errors import LoadError, describe_validation_error
 from runner.ledger import LEDGER_FILE
@@ -87,6 +87,22 @@ class Submission(BaseModel):
         from runner.domains import registered_domains
 
         return registered_domains(value)
+
+    @model_validator(mode="after")
+    def _builtin_of_every_domain(self) -> Submission:
+        """A built-in agent must be one of each entered domain's (their names differ)."""
+        if isinstance(self.agent, BuiltinAgentConfig):
+            from runner.agents import builtin_names
+
+            for domain in self.domains:
+                known = list(_BUILTIN_NAMES) if domain == "movies" else builtin_names(domain)
+                if self.agent.name not in known:
+                    where = "" if domain == "movies" else f" of the {domain} domain"
+                    raise ValueError(
+                        f"{UNKNOWN_BUILTIN} {self.agent.name!r}{_suggest(self.agent.name, known)}; "
+                        f"built-ins{where} are {', '.join(known)}"
+                    )
+        return self
 
     @field_validator("display_name")
     @classmethod
@@ -259,7 +275,8 @@ _ABSOLUTE_PATH = re.compile(r"^(/|~[/\\]|[A-Za-z]:[/\\]|\\\\)")
 _AGENT_KINDS = ("litellm", "http", "builtin")
 _URL_FIELDS = ("agent.endpoint", "agent.api_base")
 _SUSPICIOUS_QUERY = re.compile(r"(^|&)(api[_-]?key|key|token|access_token|secret)=", re.I)
-_BUILTIN_NAMES: tuple[str, ...] = get_args(BuiltinAgentConfig.model_fields["name"].annotation)
+_BUILTIN_NAMES: tuple[str, ...] = get_args(BuiltinName)
+UNKNOWN_BUILTIN = "unknown builtin"
 
 
 def is_loopback_host(host: str | None) -> bool:
@@ -341,6 +358,8 @@ def _describe(item: Any) -> tuple[str, str]:
         return field, f"unknown builtin {got}{hint}; built-ins are {', '.join(_BUILTIN_NAMES)}"
     if kind == "string_pattern_mismatch" and loc == ("slug",):
         return field, f"bad slug {got}: use lowercase letters, digits and single dashes"
+    if kind == "value_error" and str(item["msg"]).startswith(f"Value error, {UNKNOWN_BUILTIN}"):
+        return "agent.name", str(item["msg"]).removeprefix("Value error, ")
     if kind == "value_error" and "error" in item.get("ctx", {}):
         return field, f"{item['ctx']['error']} (got: {got})"
     return field, f"{item['msg']} (got: {got})"

@@ -30,6 +30,7 @@ __all__ = [
     "build_agent",
     "build_builtin",
     "build_system_prompt",
+    "builtin_names",
     "expected_pass1",
     "heuristic_policy",
     "random_policy",
@@ -160,6 +161,11 @@ def _builtins(domain: str) -> Mapping[str, BuiltinFactory]:
     from runner.domains import get_domain
 
     return get_domain(domain).baselines()
+
+
+def builtin_names(domain: str = "movies") -> list[str]:
+    """The names of a domain's built-in agents."""
+    return sorted(_builtins(domain))
 
 
 def _unknown_in(name: str, domain: str) -> UnknownAgentError:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 import click
 
-from runner.cli._options import catalog_option, rules_option
+from runner.cli._options import catalog_option, domain_option, rules_option, strictness_option
 
 
 @click.command()
@@ -36,6 +37,8 @@ from runner.cli._options import catalog_option, rules_option
 )
 @click.option("--max-turns", default=20, show_default=True, type=click.IntRange(min=1))
 @rules_option
+@domain_option
+@strictness_option
 @click.option("--json", "as_json", is_flag=True, help="Print the transcript and score as JSON.")
 def command(
     task_ref: str,
@@ -47,9 +50,12 @@ def command(
     policy_path: Path | None,
     max_turns: int,
     rules: str | None,
+    domain: str | None,
+    strictness: Literal["low", "medium", "high"] | None,
     as_json: bool,
 ) -> None:
     """Run one trial (agent vs simulated user) and print the transcript and its score."""
+    from runner.batch.inputs import domain_of_suite
     from runner.named_trial import format_transcript, run_named_trial
 
     result = run_named_trial(
@@ -62,5 +68,7 @@ def command(
         policy_path=policy_path,
         max_turns=max_turns,
         rules=rules or "v2",
+        domain=domain or (domain_of_suite(tasks_dir).name if tasks_dir else "movies"),
+        strictness=strictness or "high",
     )
     click.echo(result.model_dump_json(indent=2) if as_json else format_transcript(result))

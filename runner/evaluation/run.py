@@ -16,7 +16,7 @@ from runner.batch.progress import ProgressSink
 from runner.board import resolve_suite
 from runner.domain import DEFAULT_STRICTNESS, Strictness
 from runner.domains import DEFAULT_DOMAIN, get_domain
-from runner.errors import TaurecError
+from runner.errors import LoadError, TaurecError
 from runner.evaluation.feedback import build_feedback
 from runner.evaluation.result import (
     EvalResult,
@@ -124,8 +124,13 @@ async def evaluate_async(
     """The async form of `evaluate` (for callers already inside an event loop)."""
     if trials < 1:
         raise TaurecError(f"trials must be at least 1 (got {trials})")
-    if domain is None and isinstance(suite, Path | str) and suite not in ("ours", "v1"):
-        domain = domain_of_suite(Path(suite)).name
+    if isinstance(suite, Path | str) and suite not in ("ours", "v1"):
+        named = domain_of_suite(Path(suite)).name
+        if domain is not None and get_domain(domain).name != named:
+            raise LoadError(
+                Path(suite), [f"this suite is a {named} suite (its suite.json), not {domain}"]
+            )
+        domain = named
     domain = get_domain(domain or DEFAULT_DOMAIN).name
     tasks_dir, snapshot = resolve_suite(suite, snapshot, domain)
     shown = None if show is None else parse_show(show)
@@ -140,7 +145,7 @@ async def evaluate_async(
         elif shown[0] not in tasks:
             raise TaurecError(f"--show {show}: task {shown[0]!r} is not among --task")
     with _results_root(results) as root:
-        entrant = entrant_for(agent, results_root=root, slug=slug, trials=trials)
+        entrant = entrant_for(agent, results_root=root, slug=slug, trials=trials, domain=domain)
         [run] = await run_submissions_async(
             [entrant],
             snapshot=snapshot,

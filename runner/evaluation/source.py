@@ -153,11 +153,19 @@ def _factory(factory: Callable[..., Any], name: str) -> MakeAgent:
 
 
 def entrant_for(
-    agent: AgentSource, *, results_root: Path, slug: str | None = None, trials: int
+    agent: AgentSource,
+    *,
+    results_root: Path,
+    slug: str | None = None,
+    trials: int,
+    domain: str = "movies",
 ) -> Entrant:
-    """The Entrant for `agent`; results go to `<results_root>/<snapshot label>/`."""
+    """The Entrant for `agent` (a built-in name is one of `domain`'s); results go to
+    `<results_root>/<snapshot label>/`."""
     if isinstance(agent, str):
-        return entrant_for(_from_string(agent), results_root=results_root, slug=slug, trials=trials)
+        return entrant_for(
+            _from_string(agent, domain), results_root=results_root, slug=slug, trials=trials
+        )
     if isinstance(agent, Path):
         entrant = Entrant.from_folder(agent)
         return Entrant(
@@ -224,17 +232,17 @@ def entrant_for(
     )
 
 
-def _from_string(text: str) -> AgentSource:
+def _from_string(text: str, domain: str = "movies") -> AgentSource:
     path = Path(text)
     if path.is_dir():
         if not (path / SUBMISSION_FILE).exists():
             raise TaurecError(f"{path}: not a submission folder (no {SUBMISSION_FILE})")
         return path
-    from runner.agents import BUILTIN_AGENTS, agent_config_from_name
+    from runner.agents import agent_config_from_name, builtin_names
 
-    if text in BUILTIN_AGENTS or text.startswith(("litellm:", "http:")):
-        return agent_config_from_name(text)
+    if text in builtin_names(domain) or text.startswith(("litellm:", "http:")):
+        return agent_config_from_name(text, domain)
     if ":" in text:
         target: AgentSource = import_target(text)
         return target
-    return agent_config_from_name(text)  # fails with "did you mean"
+    return agent_config_from_name(text, domain)  # fails with "did you mean"

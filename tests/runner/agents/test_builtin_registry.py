@@ -1,15 +1,15 @@
-"""The submission schema names exactly the registered built-in agents (one list, two places)."""
+"""The submission schema names exactly the registered movie built-in agents (one list, two places)."""
 
 from __future__ import annotations
 
 from typing import get_args
 
-from runner.agent_config import BuiltinAgentConfig
+from runner.agent_config import BuiltinName
 from runner.agents import BUILTIN_AGENTS
 from runner.agents.adversaries import ADVERSARY_NAMES
 
 
 def test_schema_literal_matches_the_registry() -> None:
-    literal = set(get_args(BuiltinAgentConfig.model_fields["name"].annotation))
+    literal = set(get_args(BuiltinName))
     assert literal == set(BUILTIN_AGENTS)
     assert set(ADVERSARY_NAMES) <= literal
