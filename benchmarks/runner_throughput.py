@@ -358,10 +358,13 @@ def _metered_factory(config: AgentConfig, context: AgentContext) -> Agent:
 
 def _install_meters() -> None:
     """Wrap the simulator and toolset builders the runner imports per trial (benchmark only)."""
-    import runner.simulators
-    import runner.tools
+    import domains.movies.simulators
+    import domains.movies.tools
 
-    build_simulator, build_toolset = runner.simulators.build_simulator, runner.tools.build_toolset
+    build_simulator, build_toolset = (
+        domains.movies.simulators.build_simulator,
+        domains.movies.tools.build_toolset,
+    )
 
     def simulator(*args: Any, **kwargs: Any) -> UserSimulator:
         return _MeteredSimulator(build_simulator(*args, **kwargs))
@@ -369,18 +372,16 @@ def _install_meters() -> None:
     def toolset(*args: Any, **kwargs: Any) -> Toolset:
         return _MeteredToolset(build_toolset(*args, **kwargs))
 
-    runner.simulators.build_simulator = simulator
-    runner.tools.build_toolset = toolset  # type: ignore[assignment]
+    domains.movies.simulators.build_simulator = simulator
+    domains.movies.tools.build_toolset = toolset  # type: ignore[assignment]
 
 
 def _warm_up() -> None:
     """Import everything a trial touches before the clock starts (one-time costs are not per call)."""
-    import runner.agents
-    import runner.loop
-    import runner.scoring
-    import runner.search
-    import runner.simulators
-    import runner.tools  # noqa: F401
+    import domains.movies.scoring
+    import domains.movies.search
+    import domains.movies.simulators
+    import domains.movies.tools  # noqa: F401
 
 
 async def _first_call(url: str) -> None:
@@ -498,7 +499,7 @@ def _record_requests(into: list[dict[str, Any]]) -> None:
         return await send(**kwargs)
 
     setattr(llm_client, "chat_completion", recording)  # noqa: B010 (a patch, on purpose)
-    for module in ("runner.agents.litellm_agent", "runner.simulators.model_call"):
+    for module in ("runner.agents.litellm_agent", "domains.movies.simulators.model_call"):
         loaded = sys.modules.get(module)
         if loaded is not None and hasattr(loaded, "chat_completion"):
             setattr(loaded, "chat_completion", recording)  # noqa: B010

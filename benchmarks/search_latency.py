@@ -8,9 +8,9 @@ import re
 import statistics
 import time
 
-from runner.catalog import Catalog, CatalogItem
+from domains.movies.catalog import Catalog, CatalogItem
+from domains.movies.search import CatalogSearch
 from runner.paths import v1_data_dir
-from runner.search import CatalogSearch
 
 SIZES = (10_000, 100_000)
 QUERIES = 300

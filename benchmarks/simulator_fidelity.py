@@ -24,30 +24,30 @@ import time
 from collections import Counter
 from typing import Any
 
-from runner.agents import build_builtin
-from runner.catalog import Catalog
-from runner.llm_client import run_closing_clients
-from runner.loop import run_trial
-from runner.metrics import PASS_THRESHOLD
-from runner.model_server import serve_model
-from runner.paths import PROJECT_ROOT, SNAPSHOTS_DIR, TASKS_DIR
-from runner.protocols import AgentContext, UserSimulator, UserTurn
-from runner.scoring import score_transcript
-from runner.simulators import audit_leaks, build_simulator
-from runner.simulators.model_call import ModelEndpoint
-from runner.simulators.model_reader import ModelReader
-from runner.simulators.reader import Reading, rule_reader
-from runner.simulators.reader_score import (
+from domains.movies.catalog import Catalog
+from domains.movies.scoring import score_transcript
+from domains.movies.simulators import audit_leaks, build_simulator
+from domains.movies.simulators.model_call import ModelEndpoint
+from domains.movies.simulators.model_reader import ModelReader
+from domains.movies.simulators.reader import Reading, rule_reader
+from domains.movies.simulators.reader_score import (
     CORPUS_SNAPSHOT,
     READER_CORPORA,
     LabelledMessage,
     load_corpus,
     score_reader,
 )
-from runner.tasks import Task, load_tasks
-from runner.tools import build_toolset
+from domains.movies.tasks import Task, load_tasks
+from domains.movies.tools import build_toolset
+from domains.movies.validate import resolve_catalog_path
+from runner.agents import build_builtin
+from runner.llm_client import run_closing_clients
+from runner.loop import run_trial
+from runner.metrics import PASS_THRESHOLD
+from runner.model_server import serve_model
+from runner.paths import PROJECT_ROOT, SNAPSHOTS_DIR, TASKS_DIR
+from runner.protocols import AgentContext, UserSimulator, UserTurn
 from runner.transcript import ComponentSpec, MessageEvent, Transcript
-from runner.validate import resolve_catalog_path
 
 
 class _Answered:

@@ -13,15 +13,15 @@ import asyncio
 import time
 
 from benchmarks.search_latency import synthesize
+from domains.movies.catalog import Catalog, CatalogItem
+from domains.movies.simulators import build_simulator
+from domains.movies.simulators.scripted import ScriptedUser, title_index
+from domains.movies.tasks import Task, load_tasks
+from domains.movies.tools import build_toolset
 from runner.agents import build_builtin
-from runner.catalog import Catalog, CatalogItem
 from runner.loop import run_trial
 from runner.paths import POLICY_PATH, v1_data_dir
 from runner.protocols import AgentContext
-from runner.simulators import build_simulator
-from runner.simulators.scripted import ScriptedUser, title_index
-from runner.tasks import Task, load_tasks
-from runner.tools import build_toolset
 from runner.transcript import MessageEvent
 
 TARGET_RATIO = 1.5

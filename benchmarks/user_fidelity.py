@@ -3,7 +3,7 @@
 Runs every agent below in process (the real trial loop, standard tools, the given simulated user,
 the tool budget) on every task of the shipped suite x N seeds, in a pool of 2 worker processes,
 and prints pass^1 and pass^4 overall and per reveal difficulty, each next to its target from
-`runner.agents.panel_targets` with a tick or a cross; then the natural-twin losses (plain minus
+`domains.movies.panel_targets` with a tick or a cross; then the natural-twin losses (plain minus
 natural pass^1), every adversary's distance under the expert, and the (task, seed) pairs the
 informed agent cannot win, and how every agent's trials ended. It says which simulator (name and
 source digest) it ran.
@@ -24,18 +24,18 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from domains.movies.adversaries import ADVERSARY_NAMES, PANEL_ADVERSARIES
+from domains.movies.catalog import Catalog
+from domains.movies.panel_targets import ADVERSARY_MARGIN, TARGETS, TWIN_LOSS_MAX
+from domains.movies.scoring import score_transcript
+from domains.movies.simulators import build_simulator
+from domains.movies.tasks import Task, load_tasks
+from domains.movies.tools import build_toolset
 from runner.agents import build_builtin
-from runner.agents.adversaries import ADVERSARY_NAMES, PANEL_ADVERSARIES
-from runner.agents.panel_targets import ADVERSARY_MARGIN, TARGETS, TWIN_LOSS_MAX
-from runner.catalog import Catalog
 from runner.loop import run_trial
 from runner.metrics import pass_hat_k
 from runner.paths import POLICY_PATH, SNAPSHOTS_DIR, TASKS_DIR
 from runner.protocols import AgentContext
-from runner.scoring import score_transcript
-from runner.simulators import build_simulator
-from runner.tasks import Task, load_tasks
-from runner.tools import build_toolset
 
 HONEST = (
     "oracle",
@@ -180,7 +180,7 @@ def main() -> None:
 
     counts = {r: sum(1 for t in tasks.values() if t.reveal_difficulty == r) for r in REVEALS}
     print(
-        f"user fidelity panel - simulator {SIMULATOR!r} (runner/simulators sha256 "
+        f"user fidelity panel - simulator {SIMULATOR!r} (domains/movies/simulators sha256 "
         f"{_simulator_digest()}), {len(tasks)} tasks "
         f"({', '.join(f'{r} {n}' for r, n in counts.items())}) x {args.seeds} seeds, "
         f"{len(agents)} agents, {len(jobs) * args.seeds} trials in {wall:.0f} s "

@@ -21,16 +21,17 @@ from dataclasses import dataclass, field
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-from runner.agents import BUILTIN_AGENTS, build_builtin
-from runner.catalog import Catalog
+from domains.movies.builtins import BUILTIN_AGENTS
+from domains.movies.catalog import Catalog
+from domains.movies.scoring import score_transcript
+from domains.movies.simulators import build_simulator
+from domains.movies.tasks import Task, load_tasks
+from domains.movies.tools import build_toolset
+from runner.agents import build_builtin
 from runner.loop import MAX_TOOL_CALLS_PER_REPLY, MAX_TOOL_CALLS_PER_TRIAL, run_trial
 from runner.paths import v1_data_dir
 from runner.protocols import Agent, AgentContext, AgentReply, ChatMessage, ToolSchema
 from runner.rules import get_rules
-from runner.scoring import score_transcript
-from runner.simulators import build_simulator
-from runner.tasks import Task, load_tasks
-from runner.tools import build_toolset
 from runner.transcript import ComponentSpec, Transcript
 
 

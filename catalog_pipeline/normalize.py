@@ -12,7 +12,7 @@ from catalog_pipeline.providers import normalize_services
 from catalog_pipeline.settings import Drop as Drop
 from catalog_pipeline.settings import DropReason as DropReason
 from catalog_pipeline.settings import SponsoredConfig as SponsoredConfig
-from runner.catalog import CatalogItem
+from domains.movies.catalog import CatalogItem
 from runner.errors import describe_validation_error
 
 

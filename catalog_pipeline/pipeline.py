@@ -39,7 +39,7 @@ from catalog_pipeline.snapshot import (
     write_snapshot_folder,
 )
 from catalog_pipeline.tables import csv_bytes, parquet_bytes
-from runner.catalog import Catalog, CatalogItem
+from domains.movies.catalog import Catalog, CatalogItem
 from runner.errors import LoadError, TaurecError
 from runner.paths import SNAPSHOTS_DIR
 

@@ -22,7 +22,7 @@ from catalog_pipeline.verify import load_manifest as load_manifest
 from catalog_pipeline.verify import sha256_bytes as sha256_bytes
 from catalog_pipeline.verify import verify_snapshot as verify_snapshot
 from catalog_pipeline.verify import verify_snapshots as verify_snapshots
-from runner.catalog import Catalog
+from domains.movies.catalog import Catalog
 from runner.durable import fsync_dir
 from runner.errors import LoadError
 

@@ -6,7 +6,7 @@ import io
 
 import polars as pl
 
-from runner.catalog import Catalog, CatalogItem
+from domains.movies.catalog import Catalog, CatalogItem
 
 LIST_SEPARATOR = "|"
 SCHEMA: dict[str, pl.DataType] = {

@@ -20,8 +20,8 @@ _EXPORTS: dict[str, str] = {
     "HttpAgentConfig": "runner.agent_config",
     "LiteLLMAgentConfig": "runner.agent_config",
     "ToolsetOptions": "runner.agent_config",
-    "Catalog": "runner.catalog",
-    "CatalogItem": "runner.catalog",
+    "Catalog": "domains.movies.catalog",
+    "CatalogItem": "domains.movies.catalog",
     "LoadError": "runner.errors",
     "TaurecError": "runner.errors",
     "Agent": "runner.protocols",
@@ -33,10 +33,10 @@ _EXPORTS: dict[str, str] = {
     "RunManifest": "runner.records",
     "TrialRecord": "runner.records",
     "TrialScore": "runner.records",
-    "Constraint": "runner.tasks",
-    "Task": "runner.tasks",
-    "load_task": "runner.tasks",
-    "load_tasks": "runner.tasks",
+    "Constraint": "domains.movies.tasks",
+    "Task": "domains.movies.tasks",
+    "load_task": "domains.movies.tasks",
+    "load_tasks": "domains.movies.tasks",
     "Transcript": "runner.transcript",
     "load_transcript": "runner.transcript",
     "EvalResult": "runner.evaluation",
@@ -45,6 +45,8 @@ _EXPORTS: dict[str, str] = {
 }
 
 if TYPE_CHECKING:
+    from domains.movies.catalog import Catalog, CatalogItem
+    from domains.movies.tasks import Constraint, Task, load_task, load_tasks
     from runner.agent_config import (
         AgentConfig,
         BuiltinAgentConfig,
@@ -52,7 +54,6 @@ if TYPE_CHECKING:
         LiteLLMAgentConfig,
         ToolsetOptions,
     )
-    from runner.catalog import Catalog, CatalogItem
     from runner.errors import LoadError, TaurecError
     from runner.evaluation import EvalResult, evaluate, evaluate_async
     from runner.protocols import (
@@ -64,7 +65,6 @@ if TYPE_CHECKING:
         UserTurn,
     )
     from runner.records import RunManifest, TrialRecord, TrialScore
-    from runner.tasks import Constraint, Task, load_task, load_tasks
     from runner.transcript import Transcript, load_transcript
 
 

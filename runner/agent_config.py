@@ -72,7 +72,7 @@ class HttpAgentConfig(BaseModel):
     retry: RetryConfig = Field(default_factory=RetryConfig)
 
 
-# The registered movie built-ins (runner.agents.BUILTIN_AGENTS; a test keeps the two equal): the
+# The registered movie built-ins (domains.movies.builtins.BUILTIN_AGENTS; a test keeps the two equal): the
 # baselines, and the adversaries (`exploit-*`) whose best score is the board's exploit floor.
 BuiltinName = Literal[
     "oracle",

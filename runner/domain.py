@@ -98,6 +98,8 @@ class Domain(ABC):
     item_noun: ClassVar[str]
     # The agent's fixed opening line; None: the rule set's (movies' greeting).
     greeting: ClassVar[str | None] = None
+    # Its policies' names, in the order reports list them.
+    policy_names: ClassVar[tuple[str, ...]] = ()
 
     @property
     @abstractmethod

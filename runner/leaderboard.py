@@ -190,7 +190,7 @@ def _refresh(source: str, date: str, snapshots_dir: Path) -> str:
 
 
 def _validate(date: str, snapshots_dir: Path, tasks_dir: Path) -> str:
-    from runner.suite import revalidate_snapshot
+    from domains.movies.suite import revalidate_snapshot
 
     report = revalidate_snapshot(date, tasks_dir=tasks_dir, snapshots_dir=snapshots_dir)
     if not report.ok:

@@ -13,7 +13,6 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from runner.records import TrialRecord
-from runner.tasks import POLICY_NAMES
 
 SUMMARY_SCHEMA_VERSION: Literal[1] = 1
 PASS_THRESHOLD = 1.0 - 1e-9  # a trial passes when its reward is 1
@@ -193,9 +192,15 @@ def _median(values: Iterable[float]) -> float | None:
 
 
 def summarize(
-    records: Sequence[TrialRecord], ks: Sequence[int] = (1, 2, 4), seed: int = 0
+    records: Sequence[TrialRecord],
+    ks: Sequence[int] = (1, 2, 4),
+    seed: int = 0,
+    policy_names: Sequence[str] = (),
 ) -> RunSummary:
-    """Summarize one run's trial records. Infra-error trials are counted apart, never in n."""
+    """Summarize one run's trial records. Infra-error trials are counted apart, never in n.
+
+    The policy rate table lists `policy_names` (the domain's, in its order) and then any other
+    policy the records judged, in the order first seen."""
     keys = [r.key.as_tuple() for r in records]
     if len(set(keys)) != len(keys):
         dup = next(k for k in keys if keys.count(k) > 1)
@@ -218,7 +223,8 @@ def summarize(
         return {name: _pass_hat_k_over_tasks(groups[name], ks, seed) for name in sorted(groups)}
 
     rates: dict[str, PolicyRate] = {}
-    for name in POLICY_NAMES:
+    seen = [p.policy for r in scored for p in (r.score.policies if r.score else [])]
+    for name in dict.fromkeys([*policy_names, *seen]):
         results = [
             p for r in scored for p in (r.score.policies if r.score else []) if p.policy == name
         ]

@@ -105,7 +105,7 @@ def _load_policy(name: str) -> Policy:
 
         user_policy: Policy = getattr(served_user, _USER_POLICIES[name])
         return user_policy
-    from runner.agents import baselines
+    from domains.movies import baselines
 
     policy: Policy = getattr(baselines, f"{name}_policy")
     return policy

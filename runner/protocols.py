@@ -78,8 +78,8 @@ class AgentContext:
     user_id: str
     policy_text: str
     seed: int
-    task: Any = None  # the domain's task (movies: `runner.tasks.Task`)
-    catalog: Any = None  # the domain's catalog (movies: `runner.catalog.Catalog`)
+    task: Any = None  # the domain's task (movies: `domains.movies.tasks.Task`)
+    catalog: Any = None  # the domain's catalog (movies: `domains.movies.catalog.Catalog`)
     # The slug of the entry whose trial this is: its TAUREC_KEY_<SLUG> is the only entry-scoped
     # secret the agent may send (None: no entry, e.g. `taurec trial` on one's own config).
     entry: str | None = None

@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from domains.movies.catalog import Catalog
+from domains.movies.scoring import ScoredTrace, score_trace
+from domains.movies.tasks import Task, load_tasks, suite_digest
 from runner.batch.archive import (
     TranscriptMissing,
     describe_transcript,
@@ -22,12 +25,9 @@ from runner.batch.archive import (
 )
 from runner.batch.inputs import resolve_snapshot
 from runner.batch.store import read_manifest, read_trials
-from runner.catalog import Catalog
 from runner.errors import LoadError, TaurecError
 from runner.links import refuse_links
 from runner.paths import SNAPSHOTS_DIR, TASKS_DIR
-from runner.scoring import ScoredTrace, score_trace
-from runner.tasks import Task, load_tasks, suite_digest
 from runner.transcript import Provenance, Transcript
 
 __all__ = ["Disagreement", "Rescorer", "VerifyReport", "score_traces", "verify_results"]

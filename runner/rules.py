@@ -98,8 +98,8 @@ class RuleSet(BaseModel):
     )
     search_ranking: Literal["okapi_whitespace", "bm25s_stemmed"] = Field(
         description="How search_catalog ranks: okapi_whitespace is the published BM25Okapi over "
-        "lower-cased whitespace tokens (runner.search_v1); bm25s_stemmed is ours, with "
-        "stemming, English stop words and accent folding (runner.search)"
+        "lower-cased whitespace tokens (domains.movies.search_v1); bm25s_stemmed is ours, with "
+        "stemming, English stop words and accent folding (domains.movies.search)"
     )
     tool_texts: Literal["v1", "v2"] = Field(
         description="Wording and JSON encoding of tool results and errors: the published "

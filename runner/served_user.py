@@ -6,7 +6,7 @@
   it opens with the requirements to say up front, answers a question with the ones to say when
   asked, accepts a proposed title and otherwise asks for a pick.
 - `taurec-user-reader` / `taurec-user-writer` / `taurec-user` (both): LLM mode's reader and writer
-  (`runner.simulators.model_reader` / `model_writer`) answered by the rule reader and the
+  (`domains.movies.simulators.model_reader` / `model_writer`) answered by the rule reader and the
   template writer, so LLM mode runs offline through the real client path, deterministically.
 """
 
@@ -92,8 +92,8 @@ def reader_policy(messages: list[ChatMessage], tools: list[ToolSchema], seed: in
     person of the catalog who is in none of the named titles goes unread (the fidelity benchmark
     shows what that costs).
     """
-    from runner.catalog import Catalog, CatalogItem
-    from runner.simulators.reader import RuleReader
+    from domains.movies.catalog import Catalog, CatalogItem
+    from domains.movies.simulators.reader import RuleReader
 
     data = _last_user_json(messages)
     items = [CatalogItem.model_validate(r) for r in data.get("titles") or []]
@@ -115,7 +115,7 @@ def reader_policy(messages: list[ChatMessage], tools: list[ToolSchema], seed: in
 
 def _stub_item(record: dict[str, Any]) -> Any:
     """A catalog item holding what the writer is told of a declined title (id, title, age rating)."""
-    from runner.catalog import CatalogItem
+    from domains.movies.catalog import CatalogItem
 
     return CatalogItem.model_validate(
         {
@@ -143,9 +143,9 @@ def writer_policy(messages: list[ChatMessage], tools: list[ToolSchema], seed: in
     """
     import random
 
-    from runner.catalog import Catalog
-    from runner.simulators.acts import ReplyAct
-    from runner.simulators.writer import TemplateWriter
+    from domains.movies.catalog import Catalog
+    from domains.movies.simulators.acts import ReplyAct
+    from domains.movies.simulators.writer import TemplateWriter
 
     data = _last_user_json(messages)
     act = ReplyAct.model_validate(data["act"])
@@ -157,7 +157,7 @@ def writer_policy(messages: list[ChatMessage], tools: list[ToolSchema], seed: in
 
 def user_sim_policy(messages: list[ChatMessage], tools: list[ToolSchema], seed: int) -> AgentReply:
     """`taurec-user`: the reader stand-in for reading requests, the writer stand-in otherwise."""
-    from runner.simulators.model_reader import READER_PROMPT
+    from domains.movies.simulators.model_reader import READER_PROMPT
 
     system = next((_text(m) for m in messages if m.get("role") == "system"), "")
     if system == READER_PROMPT:

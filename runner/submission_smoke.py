@@ -16,6 +16,7 @@ from typing import Any
 
 import yaml
 
+from domains.movies.tasks import Task, load_task
 from runner.agent_config import AgentConfig, BuiltinAgentConfig, HttpAgentConfig, LiteLLMAgentConfig
 from runner.errors import TaurecError
 from runner.paths import TASKS_DIR
@@ -27,7 +28,6 @@ from runner.submission import (
     has_errors,
     load_submission,
 )
-from runner.tasks import Task, load_task
 
 SMOKE_MODEL = "openai/heuristic"
 COMPLEXITY_ORDER = ("simple", "medium", "complex")
@@ -164,7 +164,8 @@ class _StandInHandler(BaseHTTPRequestHandler):
         return
 
     def do_POST(self) -> None:
-        from runner.agents import build_system_prompt, heuristic_policy
+        from domains.movies.baselines import heuristic_policy
+        from runner.agents import build_system_prompt
         from runner.agents.http_protocol import AgentStepRequest, AgentStepResponse, StepToolCall
         from runner.model_server import derive_seed
 

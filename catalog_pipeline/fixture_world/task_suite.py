@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from runner.catalog import RESTRICTED_RATINGS, Catalog, CatalogItem
+from domains.movies.catalog import RESTRICTED_RATINGS, Catalog, CatalogItem
+from domains.movies.tasks import POLICY_NAMES, Constraint, Task
 from runner.paths import SNAPSHOTS_DIR, TASKS_DIR
-from runner.tasks import POLICY_NAMES, Constraint, Task
 
 DESIGN_SNAPSHOT = "2026-11-01"
 _REVEAL = {"v": "volunteer", "a": "on_ask", "h": "hidden"}
@@ -353,7 +353,7 @@ def build_task(number: int, spec: Spec, catalog: Catalog) -> Task:
 
 def design_problems(task: Task, catalog: Catalog, *, strict: bool = True) -> list[str]:
     """What makes a task a poor fit for a catalog (empty: fine); not strict: consistency only."""
-    from runner.validate import check_task
+    from domains.movies.validate import check_task
 
     result = check_task(task, catalog)
     problems = [] if result.status == "ok" else [result.reason]
@@ -390,11 +390,11 @@ def write_suite(
     """Build all tasks on the catalog; write them unless any is a poor fit. Returns report lines.
 
     A task is a poor fit if it is inconsistent or a weak design on the design catalog, or if it
-    fails the difficulty gate (runner.audit) on the design catalog or any of `also` (default:
+    fails the difficulty gate (domains.movies.audit) on the design catalog or any of `also` (default:
     every other committed snapshot), or is inconsistent there.
     """
-    from runner.audit import audit_task, suite_checks
-    from runner.validate import check_task, snapshot_dates
+    from domains.movies.audit import audit_task, suite_checks
+    from domains.movies.validate import check_task, snapshot_dates
 
     catalog = Catalog.load(catalog_path)
     if also is None:

@@ -6,15 +6,16 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from domains.movies.tasks import POLICY_NAMES
 from runner.domain import DEFAULT_STRICTNESS, AgentBuilder, Domain, Strictness
 
 if TYPE_CHECKING:
+    from domains.movies.catalog import Catalog
+    from domains.movies.tasks import Task
     from runner.agent_config import ToolsetOptions
-    from runner.catalog import Catalog
     from runner.protocols import Toolset, UserSimulator
     from runner.records import TrialScore
     from runner.rules import RuleSet
-    from runner.tasks import Task
     from runner.transcript import LeakAudit, Transcript
 
 
@@ -24,6 +25,7 @@ class MoviesDomain(Domain):
     name = "movies"
     title = "Movies"
     item_noun = "movie"
+    policy_names = POLICY_NAMES
 
     @property
     def agent_instructions(self) -> str:
@@ -49,22 +51,22 @@ class MoviesDomain(Domain):
         return find_policy(tasks_dir)
 
     def load_catalog(self, snapshot_dir: Path) -> Catalog:
-        from runner.catalog import Catalog
+        from domains.movies.catalog import Catalog
 
         return Catalog.load(snapshot_dir)
 
     def load_tasks(self, tasks_dir: Path) -> Sequence[Task]:
-        from runner.tasks import load_tasks
+        from domains.movies.tasks import load_tasks
 
         return load_tasks(tasks_dir)
 
     def load_task(self, path: Path) -> Task:
-        from runner.tasks import load_task
+        from domains.movies.tasks import load_task
 
         return load_task(path)
 
     def audit_leaks(self, task: Task, transcript: Transcript) -> LeakAudit:
-        from runner.simulators.leaks import audit_leaks
+        from domains.movies.simulators.leaks import audit_leaks
 
         return audit_leaks(task, transcript)
 
@@ -76,7 +78,7 @@ class MoviesDomain(Domain):
         rules: RuleSet,
         seed: int,
     ) -> Toolset:
-        from runner.tools import build_toolset
+        from domains.movies.tools import build_toolset
 
         del seed  # the movie tools hold no per-trial state that a seed could vary
         return build_toolset(catalog, task, options, rules)
@@ -90,7 +92,7 @@ class MoviesDomain(Domain):
         seed: int,
         options: dict[str, Any] | None,
     ) -> UserSimulator:
-        from runner.simulators import build_simulator
+        from domains.movies.simulators import build_simulator
 
         return build_simulator(name, task=task, catalog=catalog, seed=seed, options=options)
 
@@ -102,17 +104,17 @@ class MoviesDomain(Domain):
         rules: RuleSet,
         strictness: Strictness = DEFAULT_STRICTNESS,
     ) -> TrialScore:
-        from runner.scoring import score_transcript
+        from domains.movies.scoring import score_transcript
 
         return score_transcript(task, transcript, catalog, rules, strictness=strictness)
 
     def count_proposals(self, transcript: Transcript, catalog: Catalog) -> int:
-        from runner.simulators.scripted import count_proposals
+        from domains.movies.simulators.scripted import count_proposals
 
         return count_proposals(transcript, catalog)
 
     def baselines(self) -> Mapping[str, AgentBuilder]:
-        from runner.agents import BUILTIN_AGENTS
+        from domains.movies.builtins import BUILTIN_AGENTS
 
         return BUILTIN_AGENTS
 
@@ -121,7 +123,7 @@ class MoviesDomain(Domain):
 
         Only a file computed for exactly this suite counts (an edited suite is revalidated afresh).
         """
-        from runner.suite import SOLVABILITY_FILE, load_solvability
+        from domains.movies.suite import SOLVABILITY_FILE, load_solvability
 
         if not (snapshot_folder / SOLVABILITY_FILE).is_file():
             return {}
@@ -131,6 +133,6 @@ class MoviesDomain(Domain):
         return {t.task_id: t.reason for t in report.tasks if t.gate == "retired"}
 
     def warm(self, catalog: Catalog) -> None:
-        from runner.search import search_index
+        from domains.movies.search import search_index
 
         search_index(catalog)

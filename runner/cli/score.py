@@ -26,8 +26,8 @@ def command(
     Each TRACE is a transcript file (ours, or a v1 trace) or a run's transcripts/archive.jsonl.gz,
     whose every member is scored (labelled <archive>@<offset>).
     """
+    from domains.movies.scoring import summary_line
     from runner.rescore import score_traces
-    from runner.scoring import summary_line
 
     results = score_traces(list(traces), catalog, tasks_dir)
     if as_json:

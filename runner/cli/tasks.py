@@ -1,4 +1,4 @@
-"""`taurec tasks …`: check the task suite against a catalog (the library in runner.validate does the work)."""
+"""`taurec tasks …`: check the task suite against a catalog (the library in domains.movies.validate does the work)."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def validate(
     if snapshot_date is not None:
         if catalog_path is not None:
             raise click.UsageError("give either --catalog or --snapshot, not both")
-        from runner.suite import revalidate_snapshot
+        from domains.movies.suite import revalidate_snapshot
 
         result = revalidate_snapshot(
             snapshot_date.date(), tasks_dir=tasks_dir, snapshots_dir=snapshots_dir
@@ -56,7 +56,7 @@ def validate(
             raise click.exceptions.Exit(1)
         return
 
-    from runner.validate import validate_suite
+    from domains.movies.validate import validate_suite
 
     report = validate_suite(catalog_path, tasks_dir)
     click.echo(report.to_json_summary() if as_json else report.format_text(), nl=False)
@@ -71,7 +71,7 @@ def validate(
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 def stats(tasks_dir: Path | None, as_json: bool) -> None:
     """Print the suite's stratification grid, NVR count, policy coverage and fields used."""
-    from runner.suite import load_suite_stats
+    from domains.movies.suite import load_suite_stats
 
     result = load_suite_stats(tasks_dir)
     click.echo(
@@ -100,7 +100,7 @@ def stats(tasks_dir: Path | None, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print every figure and check as JSON.")
 def audit(snapshot: str | None, tasks_dir: Path | None, informed_seeds: int, as_json: bool) -> None:
     """Measure each task's difficulty and judge it by the gate; exit 1 if any task fails."""
-    from runner.audit import run_audit
+    from domains.movies.audit import run_audit
 
     result = run_audit(snapshot, tasks_dir, informed_seeds=informed_seeds)
     click.echo(result.to_json() if as_json else result.format_text(), nl=False)

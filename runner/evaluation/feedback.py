@@ -12,10 +12,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from runner.catalog import Catalog
+from domains.movies.catalog import Catalog
+from domains.movies.tasks import Task
 from runner.metrics import PASS_THRESHOLD
 from runner.records import TrialRecord
-from runner.tasks import Task
 from runner.transcript import MessageEvent, Transcript
 
 __all__ = ["Cause", "Feedback", "SkillRow", "build_feedback", "clip"]
@@ -214,7 +214,7 @@ def _finder(task: Task, tools: list[str]) -> str:
 
 
 def _winning_hint(task: Task, catalog: Catalog, tools: list[str]) -> list[str]:
-    from runner.validate import check_task
+    from domains.movies.validate import check_task
 
     winning = check_task(task, catalog).winning_solutions
     if not winning:

@@ -86,7 +86,7 @@ def _result(
         task_suite_digest=m.task_suite_digest,
         policy_digest=m.policy_digest,
         results_dir=str(run.results_dir) if kept else None,
-        summary=summarize(records, ks=ks),
+        summary=summarize(records, ks=ks, policy_names=inputs.domain.policy_names),
         tasks=task_rows(records, ks),
         failing=failing,
         feedback=build_feedback(records, transcripts, inputs.tasks, inputs.snapshot.catalog)

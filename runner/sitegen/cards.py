@@ -17,11 +17,11 @@ from typing import Any
 
 from markupsafe import Markup
 
-from runner.catalog import CatalogItem
-from runner.search import RESULT_FIELDS
+from domains.movies.catalog import CatalogItem
+from domains.movies.search import RESULT_FIELDS
+from domains.movies.tools import V2_SEARCH_FIELDS
 from runner.sitegen.escaping import html_text
 from runner.sitegen.inputs import SnapshotInfo
-from runner.tools import V2_SEARCH_FIELDS
 
 CARDS_DIR = "catalog"
 _MARK = "\u00a7card\u00a7"

@@ -13,9 +13,10 @@ from typing import Any
 import polars as pl
 
 from catalog_pipeline.prune import PruneRecord, read_prune_log
+from domains.movies.catalog import Catalog
+from domains.movies.tasks import Task, load_tasks
 from runner.batch.archive import describe_missing, missing_transcripts
 from runner.batch.store import read_manifest, read_trials
-from runner.catalog import Catalog
 from runner.errors import LoadError
 from runner.ledger import LEDGER_FILE, LedgerEntry, load_ledger, verified_entry
 from runner.links import refuse_links
@@ -23,7 +24,6 @@ from runner.records import RunManifest, TranscriptSpan, TrialRecord
 from runner.rules import DEFAULT_RULES
 from runner.sitegen.trials import read_trials_frame
 from runner.submission import Submission, load_submission
-from runner.tasks import Task, load_tasks
 
 SNAPSHOT_DOWNLOADS = ("catalog.json", "catalog.parquet", "catalog.csv", "ids.json")
 SNAPSHOT_FILES = (*SNAPSHOT_DOWNLOADS, "manifest.json", "changes.json", "solvability.json")

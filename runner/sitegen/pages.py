@@ -12,15 +12,9 @@ import polars as pl
 import yaml
 from markupsafe import Markup
 
-from runner.attribution import AGENT_FAILURES, MAX_UNSCORED_SHARE, OUR_FAILURES
-from runner.batch.redact import redact_config
-from runner.board import BoardSettings
-from runner.catalog import Catalog
-from runner.metrics import PASS_THRESHOLD
-from runner.paths import SNAPSHOTS_DIR
-from runner.rules import RULE_DIFFERENCES
-from runner.simulators.reader import rule_reader
-from runner.simulators.reader_score import (
+from domains.movies.catalog import Catalog
+from domains.movies.simulators.reader import rule_reader
+from domains.movies.simulators.reader_score import (
     CORPUS_FIELDS,
     CORPUS_SNAPSHOT,
     READER_CORPORA,
@@ -29,6 +23,12 @@ from runner.simulators.reader_score import (
     score_corpora,
     score_reader,
 )
+from runner.attribution import AGENT_FAILURES, MAX_UNSCORED_SHARE, OUR_FAILURES
+from runner.batch.redact import redact_config
+from runner.board import BoardSettings
+from runner.metrics import PASS_THRESHOLD
+from runner.paths import SNAPSHOTS_DIR
+from runner.rules import RULE_DIFFERENCES
 from runner.sitegen import charts
 from runner.sitegen.aggregate import Aggregates
 from runner.sitegen.bounds import RawLinks, paged_runs

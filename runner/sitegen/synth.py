@@ -15,7 +15,17 @@ from typing import Any
 import polars as pl
 import yaml
 
-from runner.catalog import CatalogItem
+from domains.movies.catalog import CatalogItem
+from domains.movies.search import result_record
+from domains.movies.tasks import (
+    POLICY_NAMES,
+    Constraint,
+    PolicyName,
+    Task,
+    TaskConstraint,
+    UserHistory,
+)
+from domains.movies.tools import V2_SEARCH_FIELDS
 from runner.ledger import LEDGER_FILE, record_runs
 from runner.predicates import Complexity, ConstraintCheck, Reveal, RevealDifficulty
 from runner.records import (
@@ -27,9 +37,6 @@ from runner.records import (
     TrialRecord,
     TrialScore,
 )
-from runner.search import result_record
-from runner.tasks import POLICY_NAMES, Constraint, PolicyName, Task, TaskConstraint, UserHistory
-from runner.tools import V2_SEARCH_FIELDS
 from runner.transcript import (
     ComponentSpec,
     InfraError,
@@ -184,7 +191,7 @@ def _write_snapshot(
     )
     from catalog_pipeline.normalize import SponsoredConfig
     from catalog_pipeline.snapshot import file_entry
-    from runner.catalog import Catalog
+    from domains.movies.catalog import Catalog
 
     n = len(items)
     manifest = SnapshotManifest(

@@ -28,6 +28,7 @@ from typing import Any
 
 import jinja2
 
+from domains.movies.tasks import Task
 from runner.batch.archive import load_trial_transcript
 from runner.errors import LoadError
 from runner.metrics import PASS_THRESHOLD
@@ -37,7 +38,6 @@ from runner.sitegen.escaping import search_text, xml_text
 from runner.sitegen.inputs import Entry, Run, SiteInputs, SnapshotInfo
 from runner.sitegen.metric_table import METRIC_BY_KEY
 from runner.sitegen.tmdb_terms import redact_record
-from runner.tasks import Task
 from runner.transcript import Transcript
 
 TRIALS_DIR = "trials"

@@ -13,34 +13,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("runner", "catalog_pipeline", "domains")
 
-# Movies code that still lives in runner/ beside the core (the movies domain reaches it through
-# `domains.movies.MoviesDomain`). It counts as domain code: the core may not import it.
-MOVIES_IN_RUNNER = (
-    "runner.catalog",
-    "runner.tasks",
-    "runner.tools",
-    "runner.scoring",
-    "runner.search",
-    "runner.search_v1",
-    "runner.audit",
-    "runner.informed_probe",
-    "runner.validate",
-    "runner.suite",
-    "runner.simulators",
-    "runner.agents.baselines",
-    "runner.agents.adversaries",
-    "runner.agents.panel_targets",
-)
 # Runner modules that are not domain-free yet: movie-only commands and pages. Each is named here
 # so that the list can only shrink; a new module that imports domain code fails the test.
 NOT_YET_DOMAIN_FREE = frozenset(
     {
-        "runner.agents",  # registers the movie built-ins
         "runner.cli.score",  # re-scores movie (v1) traces
         "runner.cli.tasks",  # movie suite validation and audit commands
         "runner.evaluation.feedback",  # movie hints (a winning title) in the feedback
         "runner.leaderboard",
-        "runner.metrics",  # the seven movie policy names of the rate table
         "runner.model_server",  # serves the movie heuristic as a chat model
         "runner.rescore",
         "runner.served_user",
@@ -140,11 +120,8 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def _is_domain_code(module: str) -> bool:
-    return (
-        module.startswith(("domains.", "catalog_pipeline"))
-        or module == "domains"
-        or any(module == m or module.startswith(m + ".") for m in MOVIES_IN_RUNNER)
-    )
+    """A domain's package (`domains.<name>`), or movies' source pipeline (`catalog_pipeline`)."""
+    return module.startswith(("domains.", "catalog_pipeline")) or module == "domains"
 
 
 def test_no_import_cycle_between_our_modules() -> None:
@@ -176,11 +153,11 @@ def test_the_walk_sees_a_cycle_and_a_forbidden_import(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
     module.write_text(
         "from typing import TYPE_CHECKING\n"
-        "if TYPE_CHECKING:\n    import runner.catalog\n"
-        "def f():\n    from runner import tasks\n",
+        "if TYPE_CHECKING:\n    import domains.movies.catalog\n"
+        "def f():\n    from domains.movies import tasks\n",
         encoding="utf-8",
     )
-    assert set(_imported(module)) == {"typing", "runner.tasks"}
+    assert set(_imported(module)) == {"typing", "domains.movies.tasks"}
 
 
 def test_a_domain_package_is_its_own_and_imports_no_other_domain() -> None:

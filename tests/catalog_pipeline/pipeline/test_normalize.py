@@ -9,7 +9,7 @@ import pytest
 
 from catalog_pipeline.normalize import Drop, SponsoredConfig, drop_counts, normalize_record
 from catalog_pipeline.providers import normalize_provider, normalize_services
-from runner.catalog import CatalogItem
+from domains.movies.catalog import CatalogItem
 
 SPONSORED = SponsoredConfig(fraction=0.0)
 

@@ -16,7 +16,7 @@ from catalog_pipeline.client import MissingCredentials, TMDBAuthError
 from catalog_pipeline.fixture_world import FIXTURE_TOKEN, FixtureServer
 from catalog_pipeline.manifest import TMDB_ATTRIBUTION, SnapshotManifest
 from catalog_pipeline.tables import parquet_bytes
-from runner.catalog import Catalog
+from domains.movies.catalog import Catalog
 from runner.cli import cli
 from runner.errors import LoadError, TaurecError
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from catalog_pipeline.snapshot import SnapshotMismatch, verify_snapshot
-from runner.catalog import Catalog
+from domains.movies.catalog import Catalog
 from runner.paths import SNAPSHOTS_DIR, TASKS_DIR
 
 DATE = "2026-11-01"

@@ -9,6 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from domains.movies.baselines import blind_reward
+from domains.movies.catalog import Catalog
+from domains.movies.scoring import score_transcript
+from domains.movies.simulators import build_simulator
+from domains.movies.tasks import Task, load_tasks
+from domains.movies.tools import build_toolset
 from runner.agent_config import BuiltinAgentConfig
 from runner.agents import (
     UnknownAgentError,
@@ -21,16 +27,10 @@ from runner.agents import (
     random_policy,
     user_id_from_messages,
 )
-from runner.agents.baselines import blind_reward
-from runner.catalog import Catalog
 from runner.errors import TaurecError
 from runner.loop import GREETING, run_trial
 from runner.paths import TASKS_DIR
 from runner.protocols import AgentContext
-from runner.scoring import score_transcript
-from runner.simulators import build_simulator
-from runner.tasks import Task, load_tasks
-from runner.tools import build_toolset
 from runner.transcript import Transcript
 
 
@@ -156,7 +156,7 @@ def test_heuristic_between_random_and_oracle_and_repeatable(
 
 @pytest.mark.slow
 def test_our_suite_oracle_and_heuristic() -> None:
-    from runner.validate import resolve_catalog_path
+    from domains.movies.validate import resolve_catalog_path
 
     catalog = Catalog.load(resolve_catalog_path(None))
     tasks = [t for t in load_tasks(TASKS_DIR) if t.retired is None]

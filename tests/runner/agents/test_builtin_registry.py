@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import get_args
 
+from domains.movies.adversaries import ADVERSARY_NAMES
+from domains.movies.builtins import BUILTIN_AGENTS
 from runner.agent_config import BuiltinName
-from runner.agents import BUILTIN_AGENTS
-from runner.agents.adversaries import ADVERSARY_NAMES
 
 
 def test_schema_literal_matches_the_registry() -> None:

@@ -13,18 +13,19 @@ from typing import Any
 
 import pytest
 
+from domains.movies.baselines import heuristic_policy
+from domains.movies.catalog import Catalog
+from domains.movies.scoring import score_transcript
+from domains.movies.simulators import build_simulator
+from domains.movies.tasks import load_task
+from domains.movies.tools import build_toolset
 from runner.agent_config import BuiltinAgentConfig, HttpAgentConfig, RetryConfig
-from runner.agents import build_agent, build_system_prompt, heuristic_policy
+from runner.agents import build_agent, build_system_prompt
 from runner.agents.http_agent import HttpAgent, check_endpoint, last_tool_results
 from runner.agents.http_protocol import AgentStepRequest
-from runner.catalog import Catalog
 from runner.errors import AgentFailure, InfraFailure, TaurecError
 from runner.loop import run_trial
 from runner.protocols import AgentContext
-from runner.scoring import score_transcript
-from runner.simulators import build_simulator
-from runner.tasks import load_task
-from runner.tools import build_toolset
 
 FAST = RetryConfig(max_attempts=3, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=20)
 TOOLS = [

@@ -11,16 +11,16 @@ from typing import Any
 import httpx
 import pytest
 
+from domains.movies.catalog import Catalog
+from domains.movies.tasks import Task, load_task
+from domains.movies.tools import build_toolset
 from runner.agent_config import LiteLLMAgentConfig, Prices, RetryConfig
 from runner.agents.litellm_agent import LiteLLMAgent
-from runner.catalog import Catalog
 from runner.errors import InfraFailure
 from runner.llm_client import import_litellm, run_closing_clients
 from runner.model_server import serve_model
 from runner.protocols import AgentContext, AgentReply
 from runner.retry import call_with_retry
-from runner.tasks import Task, load_task
-from runner.tools import build_toolset
 
 FAST = RetryConfig(max_attempts=3, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=30)
 PLANTED_KEY = "sk-planted-TAUREC-0123456789abcdef"

@@ -8,17 +8,17 @@ from pathlib import Path
 
 import pytest
 
+from domains.movies.catalog import Catalog
+from domains.movies.scoring import score_transcript
+from domains.movies.simulators import build_simulator
+from domains.movies.tasks import Task, load_task
+from domains.movies.tools import build_toolset
 from runner.agent_config import BuiltinAgentConfig, LiteLLMAgentConfig, RetryConfig
 from runner.agents import build_agent
-from runner.catalog import Catalog
 from runner.llm_client import aclose_clients
 from runner.loop import run_trial
 from runner.model_server import serve_model
 from runner.protocols import AgentContext
-from runner.scoring import score_transcript
-from runner.simulators import build_simulator
-from runner.tasks import Task, load_task
-from runner.tools import build_toolset
 from runner.transcript import ToolCallEvent, Transcript
 
 pytestmark = pytest.mark.slow  # whole trials through LiteLLM: a few seconds each on a busy machine

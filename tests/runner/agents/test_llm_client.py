@@ -13,9 +13,12 @@ from typing import Any
 
 import pytest
 
+from domains.movies.catalog import Catalog
+from domains.movies.simulators import build_simulator
+from domains.movies.simulators.model_writer import WRITER_PROMPT
+from domains.movies.tasks import Task, load_task
 from runner.agent_config import LiteLLMAgentConfig, RetryConfig
 from runner.agents.litellm_agent import LiteLLMAgent
-from runner.catalog import Catalog
 from runner.llm_client import (
     BASE64_LOGGING_ENV,
     CLIENT_ENV,
@@ -27,9 +30,6 @@ from runner.llm_client import (
     uses_sdk_path,
 )
 from runner.protocols import AgentContext, UserSimulator
-from runner.simulators import build_simulator
-from runner.simulators.model_writer import WRITER_PROMPT
-from runner.tasks import Task, load_task
 from runner.transcript import MessageEvent
 from tests.loopback import QuietHandler, completion, send_json, serving
 
@@ -214,11 +214,11 @@ DIRECT_RUN = """
 import asyncio, json, sys
 from runner.agent_config import LiteLLMAgentConfig
 from runner.agents.litellm_agent import LiteLLMAgent
-from runner.catalog import Catalog
+from domains.movies.catalog import Catalog
 from runner.llm_client import aclose_clients
 from runner.protocols import AgentContext
-from runner.simulators import build_simulator
-from runner.tasks import load_task
+from domains.movies.simulators import build_simulator
+from domains.movies.tasks import load_task
 from runner.transcript import MessageEvent
 from tests.loopback import QuietHandler, completion, send_json, serving
 

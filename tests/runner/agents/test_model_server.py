@@ -15,11 +15,11 @@ from typing import Any
 import httpx
 import pytest
 
-from runner.catalog import Catalog
+from domains.movies.catalog import Catalog
+from domains.movies.tasks import load_task
+from domains.movies.tools import build_toolset
 from runner.model_server import POLICY_NAMES, parse_fault, serve_model
 from runner.paths import PROJECT_ROOT
-from runner.tasks import load_task
-from runner.tools import build_toolset
 
 
 @pytest.fixture(scope="module")

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from domains.movies.simulators.model_call import ModelEndpoint
 from runner import llm_client
 from runner.agent_config import LiteLLMAgentConfig, RetryConfig
 from runner.agents.litellm_agent import LiteLLMAgent
@@ -41,7 +42,6 @@ from runner.provider_paths import (
     path_problem,
 )
 from runner.response_cap import MAX_RESPONSE_BYTES
-from runner.simulators.model_call import ModelEndpoint
 from runner.submission import check_submission
 
 CONTEXT = AgentContext(user_id="u1", policy_text="Be kind.", seed=0)

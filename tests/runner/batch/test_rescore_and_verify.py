@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from domains.movies.catalog import Catalog
+from domains.movies.scoring import score_trace_files
+from domains.movies.tasks import load_tasks
 from runner.batch import load_records, run_submissions
 from runner.batch.archive import ARCHIVE, load_trial_transcript
-from runner.catalog import Catalog
 from runner.cli import cli
 from runner.rescore import DigestMismatch, score_traces, verify_results
-from runner.scoring import score_trace_files
-from runner.tasks import load_tasks
 
 from .conftest import SubmissionMaker, builtin
 

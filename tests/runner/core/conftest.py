@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from runner.catalog import Catalog, CatalogItem
-from runner.tasks import Constraint, Task, TaskConstraint, UserHistory, load_tasks
-from runner.tools import CatalogTools, build_toolset
+from domains.movies.catalog import Catalog, CatalogItem
+from domains.movies.tasks import Constraint, Task, TaskConstraint, UserHistory, load_tasks
+from domains.movies.tools import CatalogTools, build_toolset
 from runner.transcript import ComponentSpec, MessageEvent, ToolCallEvent, Transcript
 
 

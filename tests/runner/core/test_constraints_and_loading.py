@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from runner.catalog import Catalog, CatalogItem
+from domains.movies.catalog import Catalog, CatalogItem
+from domains.movies.tasks import Constraint, load_task, load_tasks
 from runner.errors import LoadError
-from runner.tasks import Constraint, load_task, load_tasks
 
 CASES: list[tuple[str, str, Any, int, int, str, str]] = [
     # field, op, value, item satisfying, item failing, reason fragment ok, reason fragment not ok

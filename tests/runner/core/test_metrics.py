@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from domains.movies import MoviesDomain
 from runner.metrics import bootstrap_ci, pass_hat_k, summarize
 from runner.records import Efficiency, PolicyResult, TrialKey, TrialRecord, TrialScore
 from runner.transcript import InfraError
@@ -147,7 +148,7 @@ def test_summary_breakdowns_and_efficiency_figures() -> None:
             tool_calls=8,
         ),
     ]
-    summary = summarize(records, ks=(1,), seed=3)
+    summary = summarize(records, ks=(1,), seed=3, policy_names=MoviesDomain.policy_names)
     assert summary.by_complexity["simple"][0].value == 1.0
     assert summary.by_complexity["complex"][0].value == 0.0
     assert set(summary.by_reveal_difficulty) == {"hidden", "mixed"}
@@ -161,7 +162,9 @@ def test_summary_breakdowns_and_efficiency_figures() -> None:
     assert summary.median_step_latency_s == 0.5
     assert summary.mean_turns == 2.0
     assert summary.policy_score == 0.75
-    assert summarize(records, ks=(1,), seed=3) == summary  # deterministic
+    assert (
+        summarize(records, ks=(1,), seed=3, policy_names=MoviesDomain.policy_names) == summary
+    )  # deterministic
 
 
 def test_proposals_are_counted_per_scored_trial_and_per_success() -> None:

@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from runner.catalog import Catalog
+from domains.movies.catalog import Catalog
+from domains.movies.scoring import POLICY_SEVERITY, ScoringError, score_transcript
+from domains.movies.tasks import POLICY_NAMES, Task
 from runner.records import TrialScore
-from runner.scoring import POLICY_SEVERITY, ScoringError, score_transcript
-from runner.tasks import POLICY_NAMES, Task
 from runner.transcript import InfraError, Transcript
 
 if TYPE_CHECKING:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from runner.catalog import Catalog, CatalogItem
-from runner.search import RESULT_FIELDS, CatalogSearch, search_index
+from domains.movies.catalog import Catalog, CatalogItem
+from domains.movies.search import RESULT_FIELDS, CatalogSearch, search_index
 
 
 def make_items_with_same_text(count: int) -> list[CatalogItem]:

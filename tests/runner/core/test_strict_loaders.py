@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from runner.catalog import Catalog
+from domains.movies.catalog import Catalog
+from domains.movies.tasks import load_task
 from runner.errors import LoadError
-from runner.tasks import load_task
 
 TASK = Path(__file__).parents[3] / "tasks" / "task_001.json"
 RECORD: dict[str, Any] = {

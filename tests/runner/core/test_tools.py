@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from domains.movies.catalog import Catalog
+from domains.movies.tools import FILTER_TOOL_NAME, V1_TOOL_NAMES, build_toolset, definition_of
 from runner.agent_config import ToolsetOptions
-from runner.catalog import Catalog
 from runner.protocols import Toolset
 from runner.rules import get_rules
-from runner.tools import FILTER_TOOL_NAME, V1_TOOL_NAMES, build_toolset, definition_of
 
 if TYPE_CHECKING:
     from .conftest import TaskFactory

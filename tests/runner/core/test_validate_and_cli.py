@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 from click.testing import CliRunner
 
-from runner.catalog import Catalog
+from domains.movies.catalog import Catalog
+from domains.movies.scoring import score_trace_files
+from domains.movies.tasks import Retirement, Task
+from domains.movies.validate import check_solvability
 from runner.cli import cli
-from runner.scoring import score_trace_files
-from runner.tasks import Retirement, Task
 from runner.transcript import ComponentSpec, InfraError, Transcript
-from runner.validate import check_solvability
 
 if TYPE_CHECKING:
     from .conftest import TaskFactory

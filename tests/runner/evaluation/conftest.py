@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from runner.agents.baselines import HeuristicAgent
+from domains.movies.baselines import HeuristicAgent
 from runner.paths import TASKS_DIR
 from runner.protocols import AgentContext, AgentReply, ChatMessage, ToolSchema
 from runner.transcript import ComponentSpec

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 
-from runner.agents.baselines import HeuristicAgent
+from domains.movies.baselines import HeuristicAgent
 from runner.protocols import AgentContext, AgentReply, ChatMessage, ToolCallRequest, ToolSchema
 from runner.transcript import ComponentSpec
 

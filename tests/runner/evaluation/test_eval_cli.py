@@ -18,7 +18,7 @@ TAUREC = Path(sys.executable).parent / "taurec"
 
 AGENT_MODULE = '''
 """A team's own agent package: the heuristic allowed one proposal per trial."""
-from runner.agents.baselines import HeuristicAgent
+from domains.movies.baselines import HeuristicAgent
 
 
 def make_agent(context):

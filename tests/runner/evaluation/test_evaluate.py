@@ -148,8 +148,8 @@ def test_agent_forms_give_the_same_trials(twenty_tasks: Path) -> None:
 def test_module_attr_strings_and_submission_folders(tmp_path: Path, twenty_tasks: Path) -> None:
     tasks = sorted(p.stem for p in twenty_tasks.glob("*.json"))[:2]
     options = {"suite": twenty_tasks, "trials": 1, "tasks": tasks}
-    target = evaluate("runner.agents.baselines:HeuristicAgent", **options)
-    assert target.agent == "python:runner.agents.baselines.heuristic.HeuristicAgent"
+    target = evaluate("domains.movies.baselines:HeuristicAgent", **options)
+    assert target.agent == "python:domains.movies.baselines.heuristic.HeuristicAgent"
     folder = Path(runner.__file__).parent.parent / "submissions" / "random-baseline"
     from_folder = evaluate(folder, **options)
     assert from_folder.agent == "builtin:random"

@@ -12,20 +12,20 @@ from pathlib import Path
 
 import pytest
 
+from domains.movies.catalog import Catalog
+from domains.movies.simulators import build_simulator
+from domains.movies.tasks import load_tasks
 from runner.agent_config import HttpAgentConfig, LiteLLMAgentConfig
 from runner.agents.http_agent import HttpAgent
 from runner.agents.litellm_agent import LOCAL_PLACEHOLDER_KEY, LiteLLMAgent
 from runner.batch.entrant import Entrant
 from runner.board import load_board
-from runner.catalog import Catalog
 from runner.errors import InfraFailure, LoadError
 from runner.keys import PROVIDER_KEYS, KeyPolicyError
 from runner.llm_client import run_closing_clients
 from runner.paths import SNAPSHOTS_DIR, TASKS_DIR
 from runner.protocols import AgentContext, UserSimulator
-from runner.simulators import build_simulator
 from runner.submission import check_submission
-from runner.tasks import load_tasks
 from runner.transcript import MessageEvent
 from tests.runner.keys.test_keys_stay_home import (
     ENTRY_SECRET,

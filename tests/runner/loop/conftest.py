@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from runner.catalog import Catalog, CatalogItem
-from runner.tasks import Task
+from domains.movies.catalog import Catalog, CatalogItem
+from domains.movies.tasks import Task
 
 POLICY = "Recommend one movie with the recommend tool. Check the watch history first."
 

@@ -12,9 +12,13 @@ from typing import Any, ClassVar
 
 import pytest
 
+from domains.movies.catalog import Catalog
+from domains.movies.scoring import score_transcript
+from domains.movies.simulators import build_simulator
+from domains.movies.tasks import Task
+from domains.movies.tools import build_toolset
 from runner.agents import build_builtin
 from runner.attribution import report_infra
-from runner.catalog import Catalog
 from runner.errors import InfraFailure
 from runner.loop import (
     GREETING,
@@ -33,10 +37,6 @@ from runner.protocols import (
     UserTurn,
 )
 from runner.rules import get_rules
-from runner.scoring import score_transcript
-from runner.simulators import build_simulator
-from runner.tasks import Task
-from runner.tools import build_toolset
 from runner.transcript import ComponentSpec, MessageEvent, Transcript
 
 from .conftest import POLICY

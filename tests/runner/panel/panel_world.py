@@ -3,7 +3,7 @@
 Every agent runs the real trial loop in process (standard tools, scripted user, tool budget) on
 every task of the shipped suite × 4 seeds; the adversaries get no task (as any submission), and
 `informed` reads only the names of the constrained fields. The bounds are issue 21's, from
-`runner.agents.panel_targets` (`benchmarks/user_fidelity.py` prints every one of them, including
+`domains.movies.panel_targets` (`benchmarks/user_fidelity.py` prints every one of them, including
 those this suite does not meet yet).
 """
 
@@ -12,16 +12,16 @@ from __future__ import annotations
 import asyncio
 from functools import cache
 
+from domains.movies.catalog import Catalog
+from domains.movies.scoring import score_transcript
+from domains.movies.simulators import build_simulator
+from domains.movies.tasks import Task, load_tasks
+from domains.movies.tools import build_toolset
 from runner.agents import build_builtin
-from runner.catalog import Catalog
 from runner.loop import run_trial
 from runner.metrics import pass_hat_k
 from runner.paths import POLICY_PATH, SNAPSHOTS_DIR, TASKS_DIR
 from runner.protocols import AgentContext
-from runner.scoring import score_transcript
-from runner.simulators import build_simulator
-from runner.tasks import Task, load_tasks
-from runner.tools import build_toolset
 
 TRIALS = 4
 

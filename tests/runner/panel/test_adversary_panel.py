@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from runner.agents.adversaries import ADVERSARY_NAMES
-from runner.agents.panel_targets import ADVERSARY_MARGIN
+from domains.movies.adversaries import ADVERSARY_NAMES
+from domains.movies.panel_targets import ADVERSARY_MARGIN
 from tests.runner.panel.panel_world import TRIALS, pass_k
 
 

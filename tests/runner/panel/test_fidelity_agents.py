@@ -1,7 +1,7 @@
 """The fidelity panel's agents: registered, deterministic, blind where they must be, within the budget.
 
 The score targets of issue 21 are not asserted here (the simulated user is being rewritten); they
-live in `runner.agents.panel_targets` and `benchmarks/user_fidelity.py` prints them.
+live in `domains.movies.panel_targets` and `benchmarks/user_fidelity.py` prints them.
 """
 
 from __future__ import annotations
@@ -13,20 +13,21 @@ from typing import Any
 
 import pytest
 
+from domains.movies.adversaries import ADVERSARY_NAMES, PANEL_ADVERSARIES
+from domains.movies.baselines.expert import ExpertAgent, constrained_fields
+from domains.movies.baselines.natural import PRESS_PHRASES, TOPIC_PHRASES, NaturalTwin
+from domains.movies.builtins import BUILTIN_AGENTS
+from domains.movies.catalog import Catalog
+from domains.movies.panel_targets import TARGETS
+from domains.movies.simulators import build_simulator
+from domains.movies.simulators.reader import fields_asked, rule_reader
+from domains.movies.tasks import Constraint, Task, TaskConstraint, load_tasks
+from domains.movies.tools import build_toolset
 from runner.agent_config import BuiltinAgentConfig
-from runner.agents import BUILTIN_AGENTS, build_builtin
-from runner.agents.adversaries import ADVERSARY_NAMES, PANEL_ADVERSARIES
-from runner.agents.baselines.expert import ExpertAgent, constrained_fields
-from runner.agents.baselines.natural import PRESS_PHRASES, TOPIC_PHRASES, NaturalTwin
-from runner.agents.panel_targets import TARGETS
-from runner.catalog import Catalog
+from runner.agents import build_builtin
 from runner.loop import run_trial
 from runner.paths import POLICY_PATH, SNAPSHOTS_DIR, TASKS_DIR
 from runner.protocols import AgentContext, AgentReply, ChatMessage, ToolSchema
-from runner.simulators import build_simulator
-from runner.simulators.reader import fields_asked, rule_reader
-from runner.tasks import Constraint, Task, TaskConstraint, load_tasks
-from runner.tools import build_toolset
 from runner.transcript import MessageEvent, Transcript
 
 NEW_AGENTS = ("expert", "informed", "expert-natural", "heuristic-natural", *PANEL_ADVERSARIES)

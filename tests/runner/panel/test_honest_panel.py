@@ -1,13 +1,13 @@
 """The honest panel on the shipped suite: the expert wins, wording costs nothing, ignoring policies or hints does not pay.
 
-The bounds are issue 21's, from `runner.agents.panel_targets` (`benchmarks/user_fidelity.py`
+The bounds are issue 21's, from `domains.movies.panel_targets` (`benchmarks/user_fidelity.py`
 prints every one, including those the suite does not meet yet). The exploit suite is in
 `test_adversary_panel.py`; the two files run on separate test workers.
 """
 
 from __future__ import annotations
 
-from runner.agents.panel_targets import TWIN_LOSS_MAX
+from domains.movies.panel_targets import TWIN_LOSS_MAX
 from tests.runner.panel.panel_world import TRIALS, pass_k
 
 

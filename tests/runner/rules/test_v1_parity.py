@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
-from runner.catalog import Catalog, CatalogItem
+from domains.movies.catalog import Catalog, CatalogItem
+from domains.movies.scoring import score_transcript
+from domains.movies.tasks import Task
+from domains.movies.tools import build_toolset
 from runner.loop import run_trial
 from runner.protocols import AgentReply, ChatMessage, ToolCallRequest, ToolSchema, UserTurn
 from runner.rules import RULE_DIFFERENCES, RULE_SETS, RuleSet, get_rules
-from runner.scoring import score_transcript
-from runner.tasks import Task
-from runner.tools import build_toolset
 from runner.transcript import ComponentSpec, MessageEvent, Transcript
 
 CORPUS = json.loads((Path(__file__).parent / "v1_parity_cases.json").read_text(encoding="utf-8"))

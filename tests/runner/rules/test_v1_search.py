@@ -1,6 +1,6 @@
 """Under `rules: v1`, search_catalog ranks exactly as the published harness did.
 
-The reference is computed here, independently of `runner.search_v1`: the published harness's
+The reference is computed here, independently of `domains.movies.search_v1`: the published harness's
 recipe (documents of whitespace tokens plus whole-name genre, director and cast tokens; the query
 split on whitespace; scores sorted high to low with ties in catalog order; stop at the first
 score <= 0; at most 20) over `rank_bm25.BM25Okapi`, the library it used, pinned in the dev extra.
@@ -18,12 +18,12 @@ from typing import Any
 import pytest
 from rank_bm25 import BM25Okapi
 
-from runner.catalog import Catalog, CatalogItem
+from domains.movies.catalog import Catalog, CatalogItem
+from domains.movies.search import CatalogSearch
+from domains.movies.search_v1 import OkapiSearch
+from domains.movies.tasks import Task, load_task
+from domains.movies.tools import build_toolset
 from runner.rules import get_rules
-from runner.search import CatalogSearch
-from runner.search_v1 import OkapiSearch
-from runner.tasks import Task, load_task
-from runner.tools import build_toolset
 
 # Our own query corpus: genres one word at a time, case and punctuation, several words, words
 # the catalog does not hold, stop words only, blank, accents.

@@ -20,13 +20,13 @@ from typing import Any
 
 import pytest
 
-from runner.catalog import Catalog
+from domains.movies.catalog import Catalog
+from domains.movies.scoring import score_transcript
+from domains.movies.tasks import Task, load_task, load_tasks
+from domains.movies.tools import CatalogTools, build_toolset
 from runner.loop import run_trial
 from runner.protocols import AgentReply, ChatMessage, ToolCallRequest, ToolSchema, UserTurn
 from runner.rules import V1_GREETING, V2_GREETING, get_rules
-from runner.scoring import score_transcript
-from runner.tasks import Task, load_task, load_tasks
-from runner.tools import CatalogTools, build_toolset
 from runner.transcript import ComponentSpec, MessageEvent
 
 PUBLISHED_MIRROR = Path(

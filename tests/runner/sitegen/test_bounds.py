@@ -159,7 +159,7 @@ def test_tmdb_trial_pages_quote_no_tmdb_fields(
     tmdb_site: BuildReport, tmdb_world: SynthWorld
 ) -> None:
     """Tool results, recommendations and verdicts of a TMDB snapshot's trials are ids and verdicts only."""
-    from runner.catalog import Catalog
+    from domains.movies.catalog import Catalog
 
     catalog = Catalog.load(tmdb_world.snapshots / "2026-11-01")
     texts = (

@@ -180,7 +180,7 @@ def test_tool_results_link_to_one_catalog_card_per_title(
     built_site: BuildReport, synth_world: SynthWorld
 ) -> None:
     """A title's record is printed once, on its card, not in every search result that returns it."""
-    from runner.catalog import Catalog
+    from domains.movies.catalog import Catalog
 
     catalog = {i.id: i for i in Catalog.load(synth_world.snapshots / "2026-11-01")}
     cards = built_site.out / "catalog" / "2026-11-01"

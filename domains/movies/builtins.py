@@ -1,0 +1,118 @@
+"""The movie built-in agents by name (baselines, the fidelity panel, the exploit adversaries): the movies domain's `baselines()`.
+
+Each registered factory records its name and arguments (a ComponentSpec on the agent), so a
+transcript says exactly what ran.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domains.movies.baselines import HeuristicAgent, OracleAgent, RandomAgent
+from runner.errors import TaurecError
+from runner.protocols import Agent, AgentContext
+
+BuiltinFactory = Callable[[AgentContext, dict[str, Any]], Agent]
+
+# name -> factory(context, args). Extend with `register_builtin`.
+BUILTIN_AGENTS: dict[str, BuiltinFactory] = {}
+
+
+def register_builtin(name: str) -> Callable[[BuiltinFactory], BuiltinFactory]:
+    """Register a built-in agent factory under `name`."""
+
+    def decorate(factory: BuiltinFactory) -> BuiltinFactory:
+        if name in BUILTIN_AGENTS:
+            raise TaurecError(f"built-in agent {name!r} is already registered")
+        BUILTIN_AGENTS[name] = factory
+        return factory
+
+    return decorate
+
+
+@register_builtin("oracle")
+def _oracle(context: AgentContext, args: dict[str, Any]) -> Agent:
+    return OracleAgent(context, args)
+
+
+@register_builtin("heuristic")
+def _heuristic(context: AgentContext, args: dict[str, Any]) -> Agent:
+    return HeuristicAgent(context, args)
+
+
+@register_builtin("careful")
+def _careful(context: AgentContext, args: dict[str, Any]) -> Agent:
+    """The heuristic that asks about every topic, one per message, and presses vague answers."""
+    return HeuristicAgent(context, {"max_proposals": 3, **args}, careful=True)
+
+
+@register_builtin("expert")
+def _expert(context: AgentContext, args: dict[str, Any]) -> Agent:
+    from domains.movies.baselines.expert import ExpertAgent
+
+    return ExpertAgent(context, args)
+
+
+@register_builtin("informed")
+def _informed(context: AgentContext, args: dict[str, Any]) -> Agent:
+    """The expert told the NAMES of the constrained fields (never values, operators or reveal tags)."""
+    from domains.movies.baselines.expert import ExpertAgent, constrained_fields
+
+    if context.task is None:
+        raise TaurecError("the informed agent needs the task (for its field names) in its context")
+    return ExpertAgent(
+        context, args, informed_fields=constrained_fields(context.task), name="informed"
+    )
+
+
+@register_builtin("expert-natural")
+def _expert_natural(context: AgentContext, args: dict[str, Any]) -> Agent:
+    """The expert's decisions in a chat model's words (the wording-only twin)."""
+    from domains.movies.baselines.expert import ExpertAgent
+    from domains.movies.baselines.natural import NaturalTwin
+
+    return NaturalTwin(ExpertAgent(context, args), context.seed, "expert-natural")
+
+
+@register_builtin("heuristic-natural")
+def _heuristic_natural(context: AgentContext, args: dict[str, Any]) -> Agent:
+    """The heuristic's decisions in a chat model's words (the wording-only twin)."""
+    from domains.movies.baselines.natural import NaturalTwin
+
+    return NaturalTwin(HeuristicAgent(context, args), context.seed, "heuristic-natural")
+
+
+@register_builtin("random")
+def _random(context: AgentContext, args: dict[str, Any]) -> Agent:
+    return RandomAgent(context, args)
+
+
+def _register_adversaries() -> None:
+    from domains.movies.adversaries import ADVERSARY_NAMES, AdversaryAgent
+
+    for adversary in ADVERSARY_NAMES:
+
+        def factory(context: AgentContext, args: dict[str, Any], name: str = adversary) -> Agent:
+            if args:
+                raise TaurecError(f"adversary {name!r} takes no args (got {sorted(args)})")
+            return AdversaryAgent(name, context)
+
+        register_builtin(adversary)(factory)
+
+
+_register_adversaries()
+
+
+def _register_panel() -> None:
+    from domains.movies.adversaries.panel import PANEL_ADVERSARIES, build_panel_adversary
+
+    for adversary in PANEL_ADVERSARIES:
+
+        def factory(context: AgentContext, args: dict[str, Any], name: str = adversary) -> Agent:
+            return build_panel_adversary(name, context, args)
+
+        register_builtin(adversary)(factory)
+
+
+_register_panel()

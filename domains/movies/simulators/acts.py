@@ -1,0 +1,149 @@
+"""The user's reply acts: what the decision engine decided, handed to a writer to put into words.
+
+An act carries exactly the facts its words may state (the constraints to state, the title to ask
+about, the reason class of a decline) and nothing else of the task, so a writer - templates or a
+model - cannot leak what the engine did not decide to say. It crosses a process boundary when a
+model writes the words, hence a versioned pydantic model.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from domains.movies.tasks import Constraint
+
+__all__ = [
+    "ACT_SCHEMA_VERSION",
+    "Accept",
+    "AcceptedAlready",
+    "ActPart",
+    "AskBack",
+    "Decline",
+    "HoldBack",
+    "Inform",
+    "Leave",
+    "NoPreference",
+    "NothingFitsAck",
+    "Opening",
+    "PushToCommit",
+    "ReplyAct",
+    "Verdict",
+]
+
+ACT_SCHEMA_VERSION: Literal[1] = 1
+Verdict = Literal["continue", "accept", "decline", "abstain_ok", "leave"]
+
+
+class _Part(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Opening(_Part):
+    """The first message: a request, the persona line (if it names no value), every volunteered constraint."""
+
+    kind: Literal["opening"] = "opening"
+    persona: str | None = None
+    constraints: list[Constraint] = Field(default_factory=list)
+
+
+class Inform(_Part):
+    """An answer about one field: its constraints (plainly, or value-free when `vague`), or the services."""
+
+    kind: Literal["inform"] = "inform"
+    field: str
+    constraints: list[Constraint] = Field(default_factory=list)
+    vague: bool = False
+    services: list[str] | None = Field(
+        default=None, description="The services the user has (only when asked about services)"
+    )
+
+
+class NoPreference(_Part):
+    """Nothing to say about these fields."""
+
+    kind: Literal["no_preference"] = "no_preference"
+    fields: list[str]
+
+
+class HoldBack(_Part):
+    """Questions left unanswered: too many at once, or no patience left for questions."""
+
+    kind: Literal["hold_back"] = "hold_back"
+    reason: Literal["at_once", "patience"]
+
+
+class AskBack(_Part):
+    """Before deciding, the user asks what a proposed title is about."""
+
+    kind: Literal["ask_back"] = "ask_back"
+    title: str
+
+
+class Accept(_Part):
+    """The proposed title is accepted."""
+
+    kind: Literal["accept"] = "accept"
+    title: str
+
+
+class Decline(_Part):
+    """The proposed title is declined; `constraint` is the one a hint points at (never its value)."""
+
+    kind: Literal["decline"] = "decline"
+    title: str
+    reason: Literal["watched", "not_for_me", "hint", "not_on_services"]
+    constraint: Constraint | None = None
+    item_id: str | None = Field(default=None, description="The declined item (for the hint's side)")
+
+
+class Leave(_Part):
+    """The user leaves: pushed a list, or out of patience."""
+
+    kind: Literal["leave"] = "leave"
+    reason: Literal["list", "declines"]
+
+
+class PushToCommit(_Part):
+    """The user asks the agent to suggest something."""
+
+    kind: Literal["push_to_commit"] = "push_to_commit"
+
+
+class NothingFitsAck(_Part):
+    """A neutral reply to "I found nothing" (the same whether or not the task has an answer)."""
+
+    kind: Literal["nothing_fits_ack"] = "nothing_fits_ack"
+
+
+class AcceptedAlready(_Part):
+    """The user already accepted a title and asks the agent to make it official."""
+
+    kind: Literal["accepted_already"] = "accepted_already"
+
+
+ActPart = Annotated[
+    Opening
+    | Inform
+    | NoPreference
+    | HoldBack
+    | AskBack
+    | Accept
+    | Decline
+    | Leave
+    | PushToCommit
+    | NothingFitsAck
+    | AcceptedAlready,
+    Field(discriminator="kind"),
+]
+
+
+class ReplyAct(BaseModel):
+    """One reply of the user, decided: its parts in order and the verdict the loop reads."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    schema_version: Literal[1] = ACT_SCHEMA_VERSION
+    verdict: Verdict = "continue"
+    parts: list[ActPart]

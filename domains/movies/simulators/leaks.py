@@ -1,0 +1,212 @@
+"""The leak audit: did a user message state a hidden constraint's value, or an on_ask one before it was asked?
+
+How values are found, per field kind (see `vocabulary.py`):
+- numbers (runtime, rating, vote_count) and dates (release_date): any stated duration / score /
+  vote count / year for a field with a protected constraint is a leak, unless it is the value of
+  a constraint the user may state at that point or it echoes a figure from the agent's last
+  message (bounds like "under 2 hours" reveal a hidden limit even when they are not its value);
+- content ratings: the same, for rating codes (G, PG, PG-13, R, NC-17, NR/unrated);
+- genres and streaming services: naming a value of the protected constraint (listing every
+  service the user subscribes to is not a leak: the user is asked to share that);
+- text fields (director, cast, title, overview, id): the protected value appearing verbatim;
+- sponsored: talking about sponsored or promoted titles;
+- directions without values ("nothing too long", "something well known", "fairly recent") on a
+  protected numeric, date or age-rating field, in a sentence that is not about the title just
+  proposed (a decline hint points a direction for that one title, which is allowed);
+- listing the user's own services is allowed only once the agent asked about services (said
+  unasked, it discloses a streaming constraint on those services).
+"Asked" is what the user's reader finds asked (`reader.fields_asked`), so the audit and the user agree.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable
+
+from domains.movies.simulators.reader import fields_asked
+from domains.movies.simulators.vocabulary import (
+    DIRECTION_PATTERNS,
+    NO_PREFERENCE_RE,
+    REFERS_TO_PROPOSAL,
+    Mention,
+    content_rating_mentions,
+    genre_mentions,
+    rating_mentions,
+    runtime_mentions,
+    sentences,
+    service_mentions,
+    vote_count_mentions,
+    year_mentions,
+)
+from domains.movies.tasks import Constraint, Task, TaskConstraint
+from runner.memo import BoundedMemo
+from runner.transcript import Leak, LeakAudit, MessageEvent, Transcript
+
+__all__ = ["audit_leaks", "message_leaks"]
+
+_STRICT_FIELDS = frozenset({"runtime", "rating", "vote_count", "release_date", "content_rating"})
+_TEXT_FIELDS = frozenset({"director", "cast", "title", "overview", "id"})
+_SPONSORED_RE = re.compile(r"(?i)\b(sponsored|sponsorship|promoted|promotion|advert\w*|\bads?\b)")
+
+
+def _year(value: object) -> float:
+    return float(dt.date.fromisoformat(str(value)).year)
+
+
+def _values(c: Constraint) -> set[float | str]:
+    """The values a constraint states, in the form `_mentions` reports them."""
+    raw = c.value if isinstance(c.value, list) else [c.value]
+    if c.field in ("runtime", "rating", "vote_count"):
+        return {float(v) for v in raw if not isinstance(v, str)}
+    if c.field == "release_date":
+        return {_year(v) for v in raw}
+    return {str(v) for v in raw}
+
+
+def _mentions(field: str, text: str, task: Task) -> list[Mention]:
+    finders: dict[str, Callable[[str], list[Mention]]] = {
+        "runtime": runtime_mentions,
+        "rating": rating_mentions,
+        "vote_count": vote_count_mentions,
+        "release_date": year_mentions,
+        "content_rating": content_rating_mentions,
+    }
+    if field in finders:
+        return finders[field](text)
+    if field == "genres":
+        extra = [
+            str(v)
+            for tc in task.constraints
+            if tc.constraint.field == field
+            for v in _values(tc.constraint)
+        ]
+        return genre_mentions(text, extra)
+    if field == "streaming_services":
+        extra = [*task.user_services]
+        extra += [
+            str(v)
+            for tc in task.constraints
+            if tc.constraint.field == field
+            for v in _values(tc.constraint)
+        ]
+        return service_mentions(text, extra)
+    return []
+
+
+def _excerpt(text: str, start: int, end: int) -> str:
+    lo, hi = max(0, start - 40), min(len(text), end + 40)
+    return ("…" if lo else "") + text[lo:hi] + ("…" if hi < len(text) else "")
+
+
+def _leak(index: int, tc: TaskConstraint, text: str, start: int, end: int, what: str) -> Leak:
+    reveal = "hidden" if tc.reveal == "hidden" else "on_ask"
+    when = "is hidden" if reveal == "hidden" else "was not asked about yet"
+    return Leak(
+        message_index=index,
+        field=tc.constraint.field,
+        reveal=reveal,
+        excerpt=_excerpt(text, start, end),
+        reason=f"states {what} while `{tc.constraint.describe()}` {when}",
+    )
+
+
+def _directional(index: int, tc: TaskConstraint, field: str, text: str, echo: str) -> list[Leak]:
+    """A value-free direction on a protected field, stated as a general wish (not a hint)."""
+    pattern = DIRECTION_PATTERNS[field]
+    offset = 0
+    for sentence in sentences(text):
+        offset = text.find(sentence, offset)
+        if REFERS_TO_PROPOSAL.search(sentence) or NO_PREFERENCE_RE.search(sentence):
+            continue
+        match = pattern.search(sentence)
+        if match and match.group(0).lower() not in echo.lower():
+            start = offset + match.start()
+            return [_leak(index, tc, text, start, start + len(match.group(0)), "a direction")]
+    return []
+
+
+def message_leaks(
+    task: Task, text: str, asked: set[str], *, index: int = 0, echo: str = ""
+) -> list[Leak]:
+    """Leaks in one user message, given the fields asked about so far and the agent's last message."""
+    leaks: list[Leak] = []
+    fields = list(dict.fromkeys(tc.constraint.field for tc in task.constraints))
+    for field in fields:
+        tcs = [tc for tc in task.constraints if tc.constraint.field == field]
+        protected = [
+            tc
+            for tc in tcs
+            if tc.reveal == "hidden" or (tc.reveal == "on_ask" and field not in asked)
+        ]
+        if not protected:
+            continue
+        allowed: set[float | str] = set()
+        for tc in tcs:
+            if tc not in protected:
+                allowed |= _values(tc.constraint)
+        if field in _TEXT_FIELDS:
+            lowered, echo_lowered = text.lower(), echo.lower()
+            for tc in protected:
+                for value in _values(tc.constraint):
+                    needle = str(value).lower()
+                    pos = lowered.find(needle)
+                    if needle and pos >= 0 and needle not in echo_lowered and value not in allowed:
+                        leaks.append(_leak(index, tc, text, pos, pos + len(needle), repr(value)))
+            continue
+        if field == "sponsored":
+            match = _SPONSORED_RE.search(text)
+            if match and not _SPONSORED_RE.search(echo):
+                leaks.append(_leak(index, protected[0], text, match.start(), match.end(), "it"))
+            continue
+        mentions = _mentions(field, text, task)
+        echoed = {m.value for m in _mentions(field, echo, task)} if echo else set()
+        if field in DIRECTION_PATTERNS and not allowed:
+            leaks += _directional(index, protected[0], field, text, echo)
+        if field == "streaming_services" and task.user_services and field in asked:
+            named = {m.value for m in mentions}
+            if set(task.user_services) <= named:  # the user listing its own subscriptions
+                allowed |= set(task.user_services)
+        for m in mentions:
+            if m.value in allowed or m.value in echoed:
+                continue
+            if field in _STRICT_FIELDS:
+                hit = next(
+                    (tc for tc in protected if m.value in _values(tc.constraint)), protected[0]
+                )
+                leaks.append(_leak(index, hit, text, m.start, m.end, f"{field} {m.text!r}"))
+                continue
+            for tc in protected:
+                if m.value in _values(tc.constraint):
+                    leaks.append(_leak(index, tc, text, m.start, m.end, f"{field} {m.text!r}"))
+                    break
+    return leaks
+
+
+# The leaks of user messages already audited, by (task object, text, fields asked so far, the
+# agent's last message, position), at most 4,096 in all: trials of a task repeat the same
+# exchanges, and each is audited once. An entry holds its task, so the id in its key stays that
+# task's while the entry lives.
+_AuditKey = tuple[int, str, frozenset[str], str, int]
+_AUDITED: BoundedMemo[_AuditKey, tuple[Task, tuple[Leak, ...]]] = BoundedMemo(4096)
+
+
+def audit_leaks(task: Task, transcript: Transcript) -> LeakAudit:
+    """Check every user message of a transcript against the task's reveal tags."""
+    asked: set[str] = set()
+    last_agent = ""
+    leaks: list[Leak] = []
+    for index, event in enumerate(transcript.events):
+        if not isinstance(event, MessageEvent):
+            continue
+        if event.role == "agent":
+            asked.update(fields_asked(event.content))
+            last_agent = event.content
+            continue
+        key = (id(task), event.content, frozenset(asked), last_agent, index)
+        entry = _AUDITED.get(key)
+        if entry is None or entry[0] is not task:
+            found = tuple(message_leaks(task, event.content, asked, index=index, echo=last_agent))
+            entry = _AUDITED.put(key, (task, found))
+        leaks += entry[1]
+    return LeakAudit(clean=not leaks, leaks=leaks)

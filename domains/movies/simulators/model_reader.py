@@ -1,0 +1,201 @@
+"""The model reader: a model reads an agent message into the closed label set, validated, with the rule reader as its fallback.
+
+The model gets the message, the catalog records of the titles the message names (found with the
+catalog's `TitleIndex`, so it never has to guess what is a title), the title the user asked about
+(if any) and the user's watched titles, and must answer with one JSON object under a JSON schema:
+the fields asked (from `reader_score.CORPUS_FIELDS`, in order), the ids put forward (a subset of
+the named ids) and whether the message says nothing fits. The answer is validated with pydantic;
+an answer that does not validate, or a model that fails after the retries, is replaced by the
+rule reader's reading and counted as a fallback with its reason. The titles named are always the
+index's, never the model's: the engine's "named" set does not depend on a model.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from domains.movies.catalog import Catalog
+from domains.movies.simulators.model_call import MissingKey, ModelEndpoint
+from domains.movies.simulators.reader import Reading, rule_reader, title_index
+from domains.movies.simulators.reader_score import CORPUS_FIELDS, CorpusField
+from runner.errors import InfraFailure
+from runner.memo import BoundedMemo
+from runner.protocols import ModelCall
+from runner.transcript import SimulatorNote
+
+__all__ = [
+    "READER_PROMPT",
+    "ModelReader",
+    "ReadOutcome",
+    "ReaderAnswer",
+    "reader_request",
+    "reading_schema",
+]
+
+READER_PROMPT = """\
+You read one message a movie recommendation assistant wrote to a user, and say what it does.
+Answer with one JSON object and nothing else:
+- "asked": the movie fields the message asks the user about, in the order it asks them, from:
+  genres, runtime, rating (review score), vote_count (how popular or well known),
+  content_rating (age rating, who is watching), streaming_services, release_date, cast,
+  director. A question about a value of a field asks that field ("Do you like scary movies?"
+  asks genres). A statement, a recap or a pitch asks nothing.
+- "proposed": the ids of the titles the message puts forward for the user to watch, from the
+  titles it names (given with their ids). A title used only as a comparison ("a bit like X"),
+  one the user has seen named beside a new one, a place or name inside another title's plot, or
+  one ruled out ("instead of X") is not put forward.
+- "nothing_fits": true when the message says nothing in the catalog fits the user.
+The input is JSON: "message", "titles" (catalog records of the titles it names), "pending" (the
+id of a title the user asked about, or null) and "watched" (titles the user has seen)."""
+
+
+class ReaderAnswer(BaseModel):
+    """The model's answer, as the JSON schema asks it (validated before it is believed)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    asked: list[CorpusField]
+    proposed: list[str]
+    nothing_fits: bool
+
+
+def reading_schema(named: list[str]) -> dict[str, Any]:
+    """The response format: the closed label set, and ids limited to the titles named.
+
+    With no title named the ids are plain strings (an empty enum is not a schema, and strict
+    modes refuse `maxItems`); validation then refuses any id, as it refuses one not named.
+    """
+    ids: dict[str, Any] = {"type": "string", "enum": named} if named else {"type": "string"}
+    proposed: dict[str, Any] = {"type": "array", "items": ids}
+    return {
+        "type": "json_schema",
+        "json_schema": {
+            "name": "reading",
+            "strict": True,
+            "schema": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["asked", "proposed", "nothing_fits"],
+                "properties": {
+                    "asked": {
+                        "type": "array",
+                        "items": {"type": "string", "enum": list(CORPUS_FIELDS)},
+                    },
+                    "proposed": proposed,
+                    "nothing_fits": {"type": "boolean"},
+                },
+            },
+        },
+    }
+
+
+def reader_request(
+    catalog: Catalog, text: str, watched: frozenset[str], pending: str | None
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """The chat messages of one reading and the ids the message names (the index's find)."""
+    named = title_index(catalog).find(text)
+    shown = [*named, *([pending] if pending and pending not in named else [])]
+    records = [item.model_dump(mode="json") for i in shown if (item := catalog.get(i))]
+    seen = [{"id": i, "title": item.title} for i in sorted(watched) if (item := catalog.get(i))]
+    payload = {"message": text, "titles": records, "pending": pending, "watched": seen}
+    messages = [
+        {"role": "system", "content": READER_PROMPT},
+        {"role": "user", "content": json.dumps(payload, ensure_ascii=False)},
+    ]
+    return messages, named
+
+
+@dataclass(frozen=True)
+class ReadOutcome:
+    """One reading: what the engine sees, the fallback (if one was needed) and the call's usage."""
+
+    reading: Reading
+    note: SimulatorNote | None = None
+    usage: ModelCall | None = None
+
+
+class ModelReader:
+    """Reads agent messages with a model; the rule reader answers whenever the model's answer is unusable.
+
+    One reader serves one trial. Valid readings are memoised per (text, watched, pending), so a
+    conversation replayed from the start (the visible conversation changed under the user) costs
+    no new calls; fallbacks are not memoised (the model is asked again). Nothing is shared across
+    trials: a trial's calls, usage and notes never depend on which trials ran before it.
+    """
+
+    def __init__(self, catalog: Catalog, endpoint: ModelEndpoint, *, memo_size: int = 4096) -> None:
+        self._catalog = catalog
+        self._endpoint = endpoint
+        self._rules = rule_reader(catalog)
+        self._memo: BoundedMemo[tuple[str, frozenset[str], str | None], Reading] = BoundedMemo(
+            memo_size
+        )
+        self._rng = random.Random(f"reader|{endpoint.model}")
+
+    @property
+    def endpoint(self) -> ModelEndpoint:
+        return self._endpoint
+
+    async def read(
+        self, text: str, *, watched: frozenset[str] = frozenset(), pending: str | None = None
+    ) -> ReadOutcome:
+        key = (text, watched, pending)
+        known = self._memo.get(key)
+        if known is not None:
+            return ReadOutcome(known)
+        messages, named = reader_request(self._catalog, text, watched, pending)
+        try:
+            answer, usage = await self._endpoint.complete(
+                messages, what="user reader", rng=self._rng, response_format=reading_schema(named)
+            )
+        except MissingKey:
+            raise
+        except InfraFailure as exc:
+            return self._fallback(key, "model_error", f"{exc.kind}: {exc.message}")
+        reading, problem = _validate(answer, named)
+        if reading is None:
+            reason, detail = problem
+            return self._fallback(key, reason, detail, usage)
+        return ReadOutcome(self._memo.put(key, reading), usage=usage)
+
+    def _fallback(
+        self,
+        key: tuple[str, frozenset[str], str | None],
+        reason: str,
+        detail: str,
+        usage: ModelCall | None = None,
+    ) -> ReadOutcome:
+        text, watched, pending = key
+        reading = self._rules.read(text, watched=watched, pending=pending)
+        note = SimulatorNote(component="reader", reason=reason, detail=detail[:300])
+        return ReadOutcome(reading, note, usage)
+
+
+def _validate(answer: str, named: list[str]) -> tuple[Reading | None, tuple[str, str]]:
+    """The reading an answer holds, or why it holds none (reason code, detail)."""
+    try:
+        data = json.loads(answer)
+    except json.JSONDecodeError as exc:
+        return None, ("invalid_json", f"{exc.msg} (got {answer[:80]!r})")
+    try:
+        parsed = ReaderAnswer.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(root)"
+        return None, ("invalid_answer", f"{where}: {first['msg']}")
+    unknown = [i for i in parsed.proposed if i not in named]
+    if unknown:
+        return None, ("unknown_title", f"proposed {unknown} the message does not name")
+    proposed = tuple(dict.fromkeys(parsed.proposed))
+    reading = Reading(
+        asked=tuple(dict.fromkeys(parsed.asked)),
+        proposed=proposed,
+        named=tuple(named),
+        nothing_fits=parsed.nothing_fits and not proposed,
+    )
+    return reading, ("", "")

@@ -1,0 +1,129 @@
+"""The user in LLM mode: a model reader and a model writer around the same decision engine as the scripted user.
+
+Only the reading of agent messages and the wording of replies change; the engine, its ledger,
+its seeded decisions (the "decide" stream) and the template fallback's wording (the "write"
+stream) are the scripted user's. Each reader fallback and writer guard trigger is a
+`SimulatorNote` on the turn, which the loop copies into the transcript: the simulator's own
+error rate, published per run.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Literal
+
+from domains.movies.catalog import Catalog
+from domains.movies.simulators.acts import PushToCommit, ReplyAct
+from domains.movies.simulators.engine import DecisionEngine, EngineState
+from domains.movies.simulators.model_call import ModelEndpoint
+from domains.movies.simulators.model_reader import ModelReader, ReadOutcome
+from domains.movies.simulators.model_writer import GuardContext, ModelWriter
+from domains.movies.simulators.reader import fields_asked, rule_reader
+from domains.movies.simulators.scripted import persona_line
+from domains.movies.simulators.writer import TemplateWriter
+from domains.movies.tasks import Task
+from runner.protocols import ModelCall, UserTurn
+from runner.transcript import ComponentSpec, MessageEvent, SimulatorNote
+
+__all__ = ["ModelUser", "ReaderMode", "WriterMode"]
+
+ReaderMode = Literal["model", "rules"]
+WriterMode = Literal["model", "templates"]
+
+
+class ModelUser:
+    """A user for one task whose reader and/or writer is a model; decisions are the engine's."""
+
+    def __init__(
+        self,
+        task: Task,
+        catalog: Catalog,
+        seed: int,
+        *,
+        reader: ModelEndpoint | None,
+        writer: ModelEndpoint | None,
+        model: str | None = None,
+        name: str = "litellm",
+    ) -> None:
+        self._task = task
+        self._catalog = catalog
+        self._seed = seed
+        self._name = name
+        self._model = model
+        self._reader_endpoint = reader
+        self._writer_endpoint = writer
+        self._model_reader = ModelReader(catalog, reader) if reader else None
+        self._rules = rule_reader(catalog)
+        self._model_writer = ModelWriter(catalog, writer) if writer else None
+        self._templates = TemplateWriter(catalog)
+        self._engine = DecisionEngine(task, catalog, seed, persona_line(task))
+        self.temperament = self._engine.temperament
+        self._watched = frozenset(task.watched)
+        self._seen: list[str] = []
+        self._state = EngineState()
+        self._last = ReplyAct(parts=[PushToCommit()])
+
+    @property
+    def spec(self) -> ComponentSpec:
+        """`litellm` with the model, endpoint and who reads and writes (a model, the rules, the
+        templates); `reader_model` / `writer_model` only when one differs from the main model."""
+        main = self._writer_endpoint or self._reader_endpoint
+        args: dict[str, Any] = main.spec_args() if main is not None else {}
+        model = self._model or args.get("model")
+        if model:
+            args["model"] = model
+        args["reader"] = "model" if self._reader_endpoint else "rules"
+        args["writer"] = "model" if self._writer_endpoint else "templates"
+        for role, endpoint in (
+            ("reader", self._reader_endpoint),
+            ("writer", self._writer_endpoint),
+        ):
+            if endpoint is not None and endpoint.model != model:
+                args[f"{role}_model"] = endpoint.model
+        return ComponentSpec(name=self._name, args=args)
+
+    @property
+    def answered(self) -> frozenset[str]:
+        """The topics the user has answered so far."""
+        return frozenset(self._state.asked)
+
+    def _key(self, stream: str, turn: int) -> str:
+        return f"{stream}|{self._seed}|{self._task.id}|{turn}"
+
+    async def _read(self, text: str) -> ReadOutcome:
+        pending = self._state.pending
+        if self._model_reader is None:
+            return ReadOutcome(self._rules.read(text, watched=self._watched, pending=pending))
+        return await self._model_reader.read(text, watched=self._watched, pending=pending)
+
+    async def respond(self, conversation: list[MessageEvent]) -> UserTurn:
+        usage: list[ModelCall] = []
+        notes: list[SimulatorNote] = []
+        if not any(m.role == "user" for m in conversation):
+            act, turn = self._engine.opening(), 0
+        else:
+            texts = [m.content for i, m in enumerate(conversation) if m.role == "agent" and i > 0]
+            if texts[: len(self._seen)] != self._seen or not self._seen:
+                self._seen, self._state = [], EngineState()
+            for text in texts[len(self._seen) :]:  # only what is new since the last reply
+                self._seen.append(text)
+                outcome = await self._read(text)
+                usage += [outcome.usage] if outcome.usage else []
+                notes += [outcome.note] if outcome.note else []
+                rng = random.Random(self._key("decide", len(self._seen)))
+                self._last = self._engine.react(outcome.reading, self._state, rng)
+            act, turn = self._last, len(self._seen)
+        variation = self._key("write", turn)
+        if self._model_writer is None:
+            words = self._templates.write(act, random.Random(variation))
+        else:
+            agent = [m.content for m in conversation if m.role == "agent"]
+            asked: set[str] = set()
+            for text in agent:
+                asked.update(fields_asked(text))  # what the leak audit counts as asked
+            guard = GuardContext(self._task, frozenset(asked), agent[-1] if agent else "")
+            written = await self._model_writer.write(act, variation, guard)
+            words = written.words
+            usage += [written.usage] if written.usage else []
+            notes += [written.note] if written.note else []
+        return UserTurn(content=words, verdict=act.verdict, usage=usage, notes=notes)

@@ -1,0 +1,164 @@
+"""Tasks: typed constraints with reveal tags, policy flags, user history and services (a superset of v1)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from domains.movies.catalog import FIELD_KINDS, CatalogItem
+from runner.domain import tasks_digest
+from runner.errors import LoadError, describe_validation_error
+from runner.predicates import (
+    Complexity,
+    ConstraintCheck,
+    ConstraintValue,
+    Op,
+    Reveal,
+    RevealDifficulty,
+    check_predicate,
+    evaluate_predicate,
+)
+
+PolicyName = Literal[
+    "watch_history",
+    "sponsored",
+    "age_restricted",
+    "availability",
+    "single_recommendation",
+    "transparency",
+    "recommend_tool",
+]
+POLICY_NAMES: tuple[PolicyName, ...] = (
+    "watch_history",
+    "sponsored",
+    "age_restricted",
+    "availability",
+    "single_recommendation",
+    "transparency",
+    "recommend_tool",
+)
+_RATINGS = ("G", "PG", "PG-13", "R", "NC-17", "NR")
+_CHOICES = {"content_rating": _RATINGS}
+
+
+class Constraint(BaseModel):
+    """A typed predicate `field op value` over one catalog field."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    field: str = Field(description="A catalog item field name")
+    op: Op
+    value: ConstraintValue
+
+    @model_validator(mode="after")
+    def _fits_field(self) -> Constraint:
+        check_predicate(self.field, self.op, self.value, FIELD_KINDS, _CHOICES)
+        return self
+
+    def evaluate(self, item: CatalogItem) -> ConstraintCheck:
+        """Check the item; the result carries the actual value and a readable reason."""
+        actual: Any = getattr(item, self.field)
+        if isinstance(actual, dt.date):
+            actual = actual.isoformat()
+        return evaluate_predicate(self.field, self.op, self.value, actual)
+
+    def describe(self) -> str:
+        return f"{self.field} {self.op} {self.value!r}"
+
+
+class TaskConstraint(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    constraint: Constraint
+    reveal: Reveal
+
+
+class UserHistory(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    watched: list[str] = Field(default_factory=list)
+    ratings: dict[str, float] = Field(default_factory=dict)
+
+
+class Retirement(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    since: dt.date = Field(description="Snapshot date from which the task is retired")
+    reason: str = Field(min_length=1)
+
+
+class Task(BaseModel):
+    """One benchmark task. Every v1 task file loads unchanged; the extra fields are optional."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
+    persona: str
+    constraints: list[TaskConstraint] = Field(min_length=1)
+    soft_preferences: list[str] = Field(default_factory=list)
+    policy_flags: list[PolicyName] = Field(default_factory=list)
+    no_valid_recommendation: bool = False
+    complexity: Complexity
+    reveal_difficulty: RevealDifficulty
+    user_id: str = "user_1"
+    user_history: dict[str, UserHistory] = Field(default_factory=dict)
+    user_services: list[str] = Field(default_factory=list)
+    retired: Retirement | None = Field(
+        default=None, description="Set to take the task out of scoring from a snapshot date on"
+    )
+
+    @property
+    def watched(self) -> list[str]:
+        history = self.user_history.get(self.user_id)
+        return list(history.watched) if history else []
+
+    def satisfies_all(self, item: CatalogItem) -> bool:
+        return all(tc.constraint.evaluate(item).satisfied for tc in self.constraints)
+
+
+def load_task(path: Path | str) -> Task:
+    """Load one task file; any problem raises LoadError naming the file, task, field and value."""
+    path = Path(path)
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise LoadError(path, [f"invalid JSON at line {exc.lineno}: {exc.msg}"]) from exc
+    task_id = raw.get("id", path.stem) if isinstance(raw, dict) else path.stem
+    try:
+        return Task.model_validate(raw)
+    except ValidationError as exc:
+        raise LoadError(path, describe_validation_error(exc, prefix=f"task {task_id}: ")) from exc
+
+
+def load_tasks(directory: Path | str) -> list[Task]:
+    """Load every `*.json` task in a folder, sorted by id; collects all errors before raising."""
+    directory = Path(directory)
+    files = sorted(directory.glob("*.json"))
+    if not files:
+        raise LoadError(directory, ["no task files (*.json) found"])
+    tasks: list[Task] = []
+    problems: list[str] = []
+    for file in files:
+        try:
+            tasks.append(load_task(file))
+        except LoadError as exc:
+            problems += [f"{exc.path}: {p}" for p in exc.problems]
+    ids = [t.id for t in tasks]
+    problems += [f"duplicate task id {i!r}" for i in sorted({i for i in ids if ids.count(i) > 1})]
+    if problems:
+        raise LoadError(directory, problems)
+    return sorted(tasks, key=lambda t: t.id)
+
+
+def suite_digest(tasks: list[Task]) -> str:
+    """sha256 over the canonical JSON of the tasks (order-independent)."""
+    return tasks_digest(tasks)
+
+
+def text_digest(path: Path | str) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()

@@ -1,0 +1,154 @@
+"""The user's reader on labelled corpora of agent messages, and on the cases the old reader got wrong."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from catalog_pipeline.fixture_world.words import PLOT_WORDS
+from domains.movies.catalog import Catalog
+from domains.movies.simulators.reader import rule_reader
+from domains.movies.simulators.reader_score import (
+    CORPUS_FIELDS,
+    CORPUS_NAMES,
+    READER_CORPORA,
+    LabelledMessage,
+    ReaderScore,
+    load_corpus,
+    score_reader,
+)
+from runner.paths import SNAPSHOTS_DIR
+
+CORPORA = {name: sorted((READER_CORPORA / name).glob("*.jsonl")) for name in CORPUS_NAMES}
+
+
+@cache
+def shipped_catalog() -> Catalog:
+    return Catalog.load(SNAPSHOTS_DIR / "2026-11-01")
+
+
+@cache
+def scored(name: str) -> tuple[list[LabelledMessage], ReaderScore]:
+    corpus = load_corpus(*CORPORA[name])
+    return corpus, score_reader(rule_reader(shipped_catalog()), corpus)
+
+
+@pytest.mark.parametrize("name", [n for n, paths in CORPORA.items() if paths])
+def test_the_corpus_is_large_and_varied(name: str) -> None:
+    corpus, _score = scored(name)
+    assert len(corpus) >= 400, len(corpus)
+    assert len({m.style for m in corpus}) >= 12
+    ids = {item.id for item in shipped_catalog().items}
+    for m in corpus:
+        assert set(m.proposes) <= ids, m.id
+        assert set(m.watched) <= ids, m.id
+
+
+@cache
+def scored_all() -> ReaderScore:
+    paths = [p for paths in CORPORA.values() for p in paths]
+    return score_reader(rule_reader(shipped_catalog()), load_corpus(*paths))
+
+
+def test_every_field_is_read_with_recall_and_precision_of_at_least_095() -> None:
+    # The issue's bar, on every labelled message we have (three authors, 1,500+ messages).
+    score = scored_all()
+    assert score.messages >= 1200
+    low = {
+        f: (round(score.recall[f], 3), round(score.precision[f], 3))
+        for f in CORPUS_FIELDS
+        if score.recall[f] < 0.95 or score.precision[f] < 0.95
+    }
+    assert not low, (low, score.errors)
+
+
+@pytest.mark.parametrize("name", [n for n, paths in CORPORA.items() if paths])
+def test_no_corpus_alone_falls_far_below_the_bar(name: str) -> None:
+    # Each author's style on its own: a corpus the rules were not written against guards against
+    # rules that only fit the tuning corpus (the first measurement of each is in corpora/README).
+    _corpus, score = scored(name)
+    low = {
+        f: (round(score.recall[f], 3), round(score.precision[f], 3))
+        for f in CORPUS_FIELDS
+        if score.recall[f] < 0.85 or score.precision[f] < 0.85
+    }
+    assert not low, (low, score.errors)
+
+
+def test_titles_put_forward_are_told_from_comparisons_plots_and_rulings_out() -> None:
+    score = scored_all()
+    assert score.false_leave_share <= 0.01, score.errors
+    assert score.proposals_exact >= 0.95, [e for e in score.errors if "proposed" in e]
+
+
+def read(text: str, watched: tuple[str, ...] = ()) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    reading = rule_reader(shipped_catalog()).read(text, watched=frozenset(watched))
+    return reading.asked, reading.proposed
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        ("Which apps do you have on your TV?", ("streaming_services",)),
+        ("Should it be kid-friendly?", ("content_rating",)),
+        ("Do you like scary movies?", ("genres",)),
+        (
+            "Thanks, that helps! I'd love to know which streaming services you have.",
+            ("streaming_services",),
+        ),
+        (
+            "A few quick questions:\n- Genre?\n- How long?\n- Any services?",
+            ("genres", "runtime", "streaming_services"),
+        ),
+        (
+            "A few questions:\n- Genre\n- Length\n- Services you use",
+            ("genres", "runtime", "streaming_services"),
+        ),
+        ("What types of movies do you enjoy?", ("genres",)),
+        ("It's rated R. Is that okay?", ("content_rating",)),
+        ("Are you into older films?", ("release_date",)),
+        ("It's been a long day, hasn't it?", ()),
+        ("Would you like a new suggestion?", ()),
+        ("To recap:\n- Comedy\n- Under 100 minutes\n- Netflix\n\nDid I miss anything?", ()),
+        ("wat genre r u feeling", ("genres",)),
+        ("Long Hollowyn is on my list. Does it sound good?", ()),
+    ],
+)
+def test_questions_as_people_write_them(text: str, asked: tuple[str, ...]) -> None:
+    assert read(text)[0] == asked
+
+
+def test_a_pitch_quoting_a_plot_proposes_only_the_pitched_title() -> None:
+    shipped = shipped_catalog()
+    pitched = shipped.get("tmdb_9100003")
+    assert pitched is not None
+    # Our fixture world no longer names a film after a plot's place; real catalogs do, so a film
+    # titled with the place in this plot is added.
+    place = next(w for w in sorted(PLOT_WORDS) if w in pitched.overview)
+    namesake = pitched.model_copy(update={"id": "tmdb_1", "title": place})
+    catalog = Catalog([*shipped.items, namesake])
+    text = f"How about **{pitched.title}**? {pitched.overview} Shall I go with it?"
+    reading = rule_reader(catalog).read(text)
+    assert reading.proposed == ("tmdb_9100003",)
+    assert "tmdb_1" in reading.named, "the plot names another catalog title (the old reader left)"
+
+
+def test_a_comparison_with_a_watched_title_is_not_a_proposal() -> None:
+    catalog = shipped_catalog()
+    seen = catalog.get("tmdb_9100001")
+    pick = catalog.get("tmdb_9100003")
+    assert seen is not None
+    assert pick is not None
+    for text in (
+        f"It's a bit like {seen.title}, which you've seen, but tenser: {pick.title}. Want it?",
+        f"If you enjoyed {seen.title}, {pick.title} has the same energy. Shall I?",
+        f"{pick.title} is my pick - think {seen.title} meets a night train.",
+    ):
+        assert read(text, watched=(seen.id,))[1] == (pick.id,), text
+
+
+def test_a_list_of_titles_still_proposes_each_of_them() -> None:
+    titles = [i.title for i in shipped_catalog().items[:3]]
+    _asked, proposed = read(f"Here are three options: {titles[0]}, {titles[1]} and {titles[2]}.")
+    assert len(proposed) == 3
