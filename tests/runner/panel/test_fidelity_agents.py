@@ -9,11 +9,11 @@ from __future__ import annotations
 import asyncio
 import re
 from functools import cache
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
-from runner.agent_config import BuiltinAgentConfig
+from runner.agent_config import BuiltinName
 from runner.agents import BUILTIN_AGENTS, build_builtin
 from runner.agents.adversaries import ADVERSARY_NAMES, PANEL_ADVERSARIES
 from runner.agents.baselines.expert import ExpertAgent, constrained_fields
@@ -85,7 +85,7 @@ def _trace(transcript: Transcript) -> list[tuple[str, str]]:
 
 
 def test_every_panel_agent_is_registered_and_in_the_submission_schema() -> None:
-    literal = set(BuiltinAgentConfig.model_fields["name"].annotation.__args__)  # type: ignore[union-attr]
+    literal = set(get_args(BuiltinName))
     for name in NEW_AGENTS:
         assert name in BUILTIN_AGENTS
         assert name in literal
