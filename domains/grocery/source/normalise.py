@@ -15,6 +15,8 @@ _NAME_OVERRIDES = {
     "plant-based-beverages": "Plant-based beverages",
     "plant-based-spreads": "Plant-based spreads",
     "ready-to-eat-soups": "Ready-to-eat soups",
+    "frozen-ready-made-meals": "Frozen ready-made meals",
+    "fruit-based-beverages": "Fruit-based beverages",
     "united-kingdom": "United Kingdom",
     "united-states": "United States",
 }
