@@ -11,6 +11,7 @@ GROCERY_MANIFEST_SCHEMA_VERSION: Literal[1] = 1
 
 # The statement every copy of a snapshot (site page, download, archive) must carry verbatim.
 LICENCE_NOTICE = (
+    "Product data © Open Food Facts contributors; prices © Open Prices contributors. "
     "This product catalog is a derived database built from the Open Food Facts database "
     "(https://world.openfoodfacts.org), made available under the Open Database License (ODbL) "
     "v1.0, whose individual contents are under the Database Contents License (DbCL) v1.0, and "

@@ -194,7 +194,8 @@ def test_median_recent_eur_price_per_barcode() -> None:
         price_record(code, 4.00, "2024-05-01"),
         price_record(code, 4.00, "2026-11-01"),  # on the snapshot date: not yet known
         price_record(None, 2.0, "2026-05-01", type="CATEGORY", category_tag="en:apples"),
-        price_record("2000000000024", "2.5", "2026-05-01"),
+        price_record("2000000000024", "2.50", "2026-05-01"),  # a decimal dumped as text
+        price_record("2000000000024", "about 2", "2026-05-01"),
         price_record("2000000000024", 2.5, "not a date"),
     ]
     table = median_prices(
@@ -202,9 +203,10 @@ def test_median_recent_eur_price_per_barcode() -> None:
         since=dt.date(2025, 11, 1),
         before=DATE,
     )
-    assert table.median == {code: 1.75}  # median of 1.00, 2.00, 9.00 and the shelf price 1.50
-    assert table.read == 12
-    assert table.used == 4
+    # median of 1.00, 2.00, 9.00 and the shelf price 1.50
+    assert table.median == {code: 1.75, "2000000000024": 2.5}
+    assert table.read == 13
+    assert table.used == 5
     assert dict(table.skipped) == {
         "not_eur": 1,
         "per_weight": 1,
