@@ -353,21 +353,33 @@ def test_sponsored_flag_is_a_seeded_coin() -> None:
     assert not any(is_sponsored(c, seed=1, rate=0.0) for c in codes)
 
 
-def test_verify_reports_a_tampered_missing_or_unlisted_file(
+def test_verify_reports_a_tampered_or_missing_file(
     fixture_server: FixtureDumpServer, tmp_path: Path
 ) -> None:
     folder = _build(fixture_server, tmp_path)
     assert verify(folder) == []
+    (folder / "solvability.json").write_text("{}")  # written later: not the manifest's to list
+    assert verify(folder) == []
     csv = folder / "catalog.csv"
     csv.write_bytes(csv.read_bytes().replace(b"Greenpath", b"Greenpatch", 1))
     (folder / "ids.json").unlink()
-    (folder / "extra.txt").write_text("x")
     problems = verify(folder)
-    assert len(problems) == 3
+    assert len(problems) == 2
     assert problems[0].startswith("catalog.csv: sha256 ")
     assert "differs from the manifest" in problems[0]
     assert problems[1] == "ids.json: listed in the manifest but missing"
-    assert problems[2] == "extra.txt: not listed in the manifest"
+
+
+def test_a_rebuild_keeps_files_written_later(
+    fixture_server: FixtureDumpServer, tmp_path: Path
+) -> None:
+    folder = _build(fixture_server, tmp_path)
+    (folder / "solvability.json").write_text("{}")
+    (folder / "catalog.csv").write_text("stale")
+    assert _build(fixture_server, tmp_path) == folder
+    assert (folder / "solvability.json").read_text() == "{}"
+    assert verify(folder) == []
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no partial folder left
 
 
 def test_loading_a_tampered_snapshot_fails(
