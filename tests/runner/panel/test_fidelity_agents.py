@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import re
 from functools import cache
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
@@ -23,7 +23,7 @@ from domains.movies.simulators import build_simulator
 from domains.movies.simulators.reader import fields_asked, rule_reader
 from domains.movies.tasks import Constraint, Task, TaskConstraint, load_tasks
 from domains.movies.tools import build_toolset
-from runner.agent_config import BuiltinAgentConfig
+from runner.agent_config import BuiltinName
 from runner.agents import build_builtin
 from runner.loop import run_trial
 from runner.paths import POLICY_PATH, SNAPSHOTS_DIR, TASKS_DIR
@@ -86,7 +86,7 @@ def _trace(transcript: Transcript) -> list[tuple[str, str]]:
 
 
 def test_every_panel_agent_is_registered_and_in_the_submission_schema() -> None:
-    literal = set(BuiltinAgentConfig.model_fields["name"].annotation.__args__)  # type: ignore[union-attr]
+    literal = set(get_args(BuiltinName))
     for name in NEW_AGENTS:
         assert name in BUILTIN_AGENTS
         assert name in literal
