@@ -61,6 +61,9 @@ def main(old_root: Path, new_root: Path) -> int:
             return 1
         for what, read in (("records", _records), ("transcripts", _transcripts)):
             a, b = read(old), read(new)
+            if not a:
+                print(f"{old.relative_to(old_root)}: no {what} found")
+                return 1
             if a.keys() != b.keys():
                 print(f"{old.relative_to(old_root)}: {what} differ in keys")
                 return 1
