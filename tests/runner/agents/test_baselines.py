@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from domains.movies.baselines import blind_reward
+from domains.movies.baselines import blind_reward, expected_pass1, heuristic_policy, random_policy
 from domains.movies.catalog import Catalog
 from domains.movies.scoring import score_transcript
 from domains.movies.simulators import build_simulator
@@ -22,9 +22,6 @@ from runner.agents import (
     build_agent,
     build_builtin,
     build_system_prompt,
-    expected_pass1,
-    heuristic_policy,
-    random_policy,
     user_id_from_messages,
 )
 from runner.errors import TaurecError
