@@ -959,6 +959,13 @@ async def run_submissions_async(
     if task_ids is not None:
         inputs = select_tasks(inputs, task_ids)
     entrants = [d if isinstance(d, Entrant) else Entrant.from_folder(d) for d in submission_dirs]
+    outside = [e for e in entrants if e.domains is not None and inputs.domain.name not in e.domains]
+    if outside:
+        listed = "; ".join(f"{e.slug} enters {', '.join(e.domains or ())}" for e in outside)
+        raise TaurecError(
+            f"not entered in the {inputs.domain.name} domain: {listed} (a submission's "
+            "`domains` lists the boards it enters)"
+        )
     slugs = [e.slug for e in entrants]
     if min_trials is not None:
         few = [(e.slug, trials or e.trials) for e in entrants if (trials or e.trials) < min_trials]

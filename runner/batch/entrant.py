@@ -49,6 +49,8 @@ class Entrant:
     make_agent: MakeAgent | None = field(default=None, repr=False, compare=False)
     raw_config: dict[str, Any] = field(default_factory=dict, repr=False)
     agent_args: dict[str, Any] = field(default_factory=dict, repr=False)
+    # The domains a submission enters (None: an agent given directly, which may run anywhere).
+    domains: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         if (self.config is None) == (self.make_agent is None):
@@ -84,6 +86,7 @@ class Entrant:
             config=submission.agent,
             raw_config=submission.model_dump(mode="json"),
             agent_args=submission.agent.model_dump(mode="json"),
+            domains=tuple(submission.domains),
         )
 
     @classmethod

@@ -94,3 +94,20 @@ def test_a_suite_marker_naming_another_domain_is_refused(tiny: Domain, tmp_path:
 def test_the_movie_built_ins_are_not_offered_to_another_domain(tiny: Domain) -> None:
     with pytest.raises(Exception, match="unknown built-in agent 'heuristic' for the tiny domain"):
         evaluate("heuristic", domain="tiny", trials=1, preflight=False)
+
+
+def test_a_submission_runs_only_in_the_domains_it_enters(tiny: Domain, tmp_path: Path) -> None:
+    from runner.batch import run_submissions
+    from runner.errors import TaurecError
+
+    folder = tmp_path / "movie-entry"
+    folder.mkdir()
+    (folder / "submission.yaml").write_text(
+        "schema_version: 1\nslug: movie-entry\ndisplay_name: M\n"
+        "contact: {name: A, github: a}\nagent: {kind: builtin, name: heuristic}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(
+        TaurecError, match="not entered in the tiny domain: movie-entry enters movies"
+    ):
+        run_submissions([folder], domain="tiny", trials=1)
