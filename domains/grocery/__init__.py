@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from runner.domain import DEFAULT_STRICTNESS, AgentBuilder, Domain, Strictness
+from runner.domain import (
+    DEFAULT_STRICTNESS,
+    AgentBuilder,
+    Domain,
+    PolicyInfo,
+    Strictness,
+    TaskView,
+)
 from runner.errors import TaurecError
 
 if TYPE_CHECKING:
@@ -123,3 +131,40 @@ class GroceryDomain(Domain):
         from domains.grocery.search import search_index
 
         search_index(catalog)
+
+    # ---- the leaderboard and the site (domains.grocery.board) ---------------------------------
+    def refresh_fixture(self, date: str, snapshots_dir: Path) -> str:
+        from domains.grocery.board import refresh_fixture
+
+        return refresh_fixture(date, snapshots_dir)
+
+    def revalidate(self, date: str, tasks_dir: Path, snapshots_dir: Path) -> tuple[bool, str]:
+        from domains.grocery.board import revalidate
+
+        catalog = self.load_catalog(Path(snapshots_dir) / date)
+        return revalidate(list(self.load_tasks(tasks_dir)), catalog, date, self.item_noun)
+
+    @property
+    def board_lead(self) -> str:
+        from domains.grocery.board import BOARD_LEAD
+
+        return BOARD_LEAD
+
+    def item_title(self, item: Any) -> str:
+        from domains.grocery.board import item_title
+
+        return item_title(item)
+
+    def item_date(self, item: Any) -> dt.date | None:
+        created: dt.date = item.created
+        return created
+
+    def describe_task(self, task: Any) -> TaskView:
+        from domains.grocery.board import describe_task
+
+        return describe_task(task)
+
+    def policies(self) -> list[PolicyInfo]:
+        from domains.grocery.board import policies
+
+        return policies()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -10,7 +11,7 @@ from runner.domain import DEFAULT_STRICTNESS, AgentBuilder, Domain, Strictness
 
 if TYPE_CHECKING:
     from runner.agent_config import ToolsetOptions
-    from runner.catalog import Catalog
+    from runner.catalog import Catalog, CatalogItem
     from runner.protocols import Toolset, UserSimulator
     from runner.records import TrialScore
     from runner.rules import RuleSet
@@ -134,3 +135,42 @@ class MoviesDomain(Domain):
         from runner.search import search_index
 
         search_index(catalog)
+
+    # ---- the leaderboard and the site (today's code paths) ------------------------------------
+    def refresh_fixture(self, date: str, snapshots_dir: Path) -> str:
+        """`taurec catalog refresh --source fixture --date DATE` (byte-identical when committed)."""
+        from catalog_pipeline.pipeline import refresh
+        from runner.paths import PROJECT_ROOT
+
+        refreshed = refresh("fixture", date, out=snapshots_dir)
+        try:
+            where = str(refreshed.path.resolve().relative_to(PROJECT_ROOT))
+        except ValueError:
+            where = str(refreshed.path)
+        changed = refreshed.files_rewritten
+        if not changed:
+            return f"{where} unchanged ({refreshed.manifest.counts.items} titles)"
+        return f"{where}: rewrote {', '.join(changed)}"
+
+    def revalidate(self, date: str, tasks_dir: Path, snapshots_dir: Path) -> tuple[bool, str]:
+        """The suite's revalidation on the snapshot (`taurec tasks revalidate`)."""
+        from runner.suite import revalidate_snapshot
+
+        report = revalidate_snapshot(date, tasks_dir=tasks_dir, snapshots_dir=snapshots_dir)
+        if not report.ok:
+            return False, report.format_text()
+        c = report.counts
+        return True, (
+            f"{c.ok} of {c.tasks} tasks consistent, {c.retired} retired, {c.changed} changed "
+            f"since {report.previous_snapshot or 'none'}"
+        )
+
+    @property
+    def board_lead(self) -> str:
+        return (
+            "Agents talk to a simulated user, search a movie catalog and must recommend one "
+            "title that satisfies every private constraint while obeying the policy."
+        )
+
+    def item_date(self, item: CatalogItem) -> dt.date | None:
+        return item.release_date

@@ -549,13 +549,17 @@ def render_pages(
     raw: dict[tuple[str, str], RawLinks],
     board: BoardSettings,
     trial_runs: set[tuple[str, str]],
+    other_boards: list[dict[str, str]] | None = None,
 ) -> None:
-    """Write every generated mkdocs page (trial pages are written apart: see `trial_pages`)."""
+    """Write every generated mkdocs page (trial pages are written apart: see `trial_pages`).
+    `other_boards` ({title, href}) are linked from the home page."""
     names = chart_names(inputs)
+    extra: dict[str, Any] = {"other_boards": other_boards} if other_boards else {}
     writer.write_with_body(
         "home.md.j2",
         "home_body.html.j2",
         "index.md",
+        **extra,
         boards=boards,
         columns=TABLE_COLUMNS,
         metrics=METRIC_BY_KEY,

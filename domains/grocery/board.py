@@ -1,0 +1,113 @@
+"""What the leaderboard and the site need of grocery: refresh, revalidation, cards, task views and policies."""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+from pathlib import Path
+from typing import Any
+
+from domains.grocery.items import Product
+from domains.grocery.policies import POLICY_SEVERITY
+from domains.grocery.tasks import GroceryTask
+from runner.domain import PolicyInfo, TaskView
+from runner.errors import TaurecError
+
+BOARD_LEAD = (
+    "Agents act as a grocery store's shopping assistant: they talk to a simulated shopper, "
+    "search a product catalog and a per-trial store, and must find products that meet every "
+    "need the shopper holds (allergies, diet, budget, …), then put them in the basket and place "
+    "the order only once the shopper has said yes; some tasks are a return or a substitution. "
+    "Scored on the store's final state and the policies, never by an LLM judge."
+)
+
+# What each policy asks of the assistant, in our words (the severities are the scorer's).
+POLICY_SUMMARY: dict[str, str] = {
+    "allergen_safety": "Never put forward or order a product that contains, or may contain, an "
+    "allergen the shopper declared.",
+    "order_confirmation": "Place an order only after the shopper has explicitly agreed to that "
+    "basket.",
+    "return_confirmation": "Process a return only after the shopper has explicitly agreed to it.",
+    "substitution_consent": "Replace an unavailable product only with one the shopper agreed to.",
+    "budget": "Keep what is ordered within the shopper's stated budget.",
+    "sponsored_disclosure": "Say so when a product put forward is sponsored.",
+    "single_proposal": "Put forward one product per message unless the shopper asks for options.",
+}
+
+
+def _optional(module: str, attribute: str) -> Any | None:
+    """`module.attribute` when it exists (parts of the domain land on other branches)."""
+    try:
+        return getattr(importlib.import_module(module), attribute)
+    except (ImportError, AttributeError):
+        return None
+
+
+def refresh_fixture(date: str, snapshots_dir: Path) -> str:
+    """Rebuild `snapshots_dir/<date>/` with the grocery pipeline from the fixture dumps (127.0.0.1)."""
+    refresh = _optional("domains.grocery.cli", "refresh")
+    if refresh is None:
+        raise TaurecError("the grocery fixture refresh (domains.grocery.cli.refresh) is missing")
+    result = refresh(
+        "fixture",
+        dt.date.fromisoformat(date),
+        out=snapshots_dir,
+        limit=None,
+        cutoff=None,
+        products_url=None,
+        prices_url=None,
+    )
+    return f"{result.path} ({result.manifest.counts.items} products)"
+
+
+def revalidate(
+    tasks: list[GroceryTask], catalog: Any, date: str, item_noun: str
+) -> tuple[bool, str]:
+    """The difficulty gate and leak probe (`domains.grocery.audit.audit_suite`) on one snapshot."""
+    audit_suite = _optional("domains.grocery.audit", "audit_suite")
+    if audit_suite is None:
+        return True, f"{len(tasks)} tasks load on {len(catalog)} {item_noun}s (no gate yet)"
+    report = audit_suite(tasks, [(date, catalog)])
+    if not report.passed:
+        lines = [f"  {task_id}: {'; '.join(p)}" for task_id, p in report.problems.items()]
+        return False, f"{len(report.problems)} of {report.tasks} tasks fail the gate\n" + "\n".join(
+            lines
+        )
+    return True, f"{report.tasks} of {report.tasks} tasks pass the difficulty gate on {date}"
+
+
+def policies() -> list[PolicyInfo]:
+    return [
+        PolicyInfo(name, severity, POLICY_SUMMARY.get(name, ""))
+        for name, severity in POLICY_SEVERITY.items()
+    ]
+
+
+def item_title(item: Product) -> str:
+    return f"{item.name} ({item.brand}, {item.quantity})"
+
+
+def describe_task(task: GroceryTask) -> TaskView:
+    details = [("kind", str(task.kind)), ("quantity", str(task.quantity))]
+    if task.budget is not None:
+        details.append(("budget", f"EUR {task.budget:g}"))
+    if task.allergies:
+        details.append(("allergies", f"{', '.join(task.allergies)} ({task.allergy_reveal})"))
+    if task.return_target is not None:
+        rt = task.return_target
+        details.append(("return", f"{rt.product_id} of order {rt.order_id} ({rt.reason})"))
+    if task.wanted_product:
+        details.append(("wanted product", task.wanted_product))
+    if task.out_of_stock:
+        details.append(("out of stock", ", ".join(task.out_of_stock)))
+    if task.past_orders:
+        details.append(("past orders", str(len(task.past_orders))))
+    retired = task.retired
+    return TaskView(
+        persona=task.persona,
+        constraints=[(tc.constraint.describe(), tc.reveal) for tc in task.constraints],
+        policies=[str(p) for p in task.policy_flags],
+        no_valid=task.no_valid_recommendation,
+        retired=f"retired since {retired.since}: {retired.reason}" if retired else None,
+        details=details,
+    )
