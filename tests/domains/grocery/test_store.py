@@ -79,7 +79,8 @@ def test_removing_and_ordering() -> None:
     order = store.place_order()
     assert order.order_id == "placed_1"
     assert order.total == round(2 * price, 2)
-    assert store.basket() == [] and store.stock(pid) == stock - 2
+    assert store.basket() == []
+    assert store.stock(pid) == stock - 2
     store.add(pid, 1)
     assert store.place_order().order_id == "placed_2"
 
@@ -108,7 +109,8 @@ def test_the_final_state_is_a_versioned_model_that_round_trips() -> None:
     store.process_return("A1", PENNE, "expired")
     state = store.final_state()
     data = json.loads(state.model_dump_json())
-    assert list(data)[0] == "schema_version" and data["schema_version"] == 1
+    assert next(iter(data)) == "schema_version"
+    assert data["schema_version"] == 1
     assert FinalState.model_validate_json(state.model_dump_json()) == state
     assert [o.order_id for o in state.orders] == ["placed_1"]
     assert [b.product_id for b in state.basket] == [pid]
