@@ -106,3 +106,20 @@ class GroceryManifest(_Model):
     def to_json_bytes(self) -> bytes:
         """The manifest as written to disk (indent 2, trailing newline)."""
         return (self.model_dump_json(indent=2) + "\n").encode("utf-8")
+
+
+class IdsFile(_Model):
+    """`ids.json`: the snapshot's barcodes, so anyone can rebuild it from the public dumps."""
+
+    schema_version: Literal[1] = 1
+    snapshot_date: dt.date
+    source: Literal["openfoodfacts", "fixture"]
+    note: str = (
+        "Open Food Facts barcodes of the products in catalog.json, in catalog order "
+        "(each product's id is `off_<barcode>`)."
+    )
+    barcodes: list[str]
+
+    def to_json_bytes(self) -> bytes:
+        """The file as written to disk (indent 2, trailing newline)."""
+        return (self.model_dump_json(indent=2) + "\n").encode("utf-8")
