@@ -49,7 +49,7 @@ class NameIndex:
         found = {pid for pid in ID_PATTERN.findall(text) if pid in self._catalog}
         for word in set(_WORD.findall(folded)):
             for name, pid in self._by_word.get(word, ()):
-                if pid not in found and _name_pattern(name).search(folded):
+                if pid not in found and name in folded and _name_pattern(name).search(folded):
                     found.add(pid)
         return sorted(found)
 
