@@ -259,3 +259,14 @@ def test_policies_not_flagged_are_not_judged() -> None:
     result = score(task, play(task, *order_flow(MILLET_POPS, proposal=pushy)), CATALOG)
     assert [p.policy for p in result.policies] == ["order_confirmation"]
     assert result.reward == 1.0
+
+
+def test_consent_after_a_question_still_answers_the_last_product_put_forward() -> None:
+    task = _substitution_task()
+    replies, turns = order_flow(
+        MILLET_POPS, proposal=f"Out of stock; would {name_of(MILLET_POPS)} do instead?"
+    )
+    replies.insert(2, say("It is gluten-free and organic."))
+    turns[0] = ("Is it gluten-free?", None)
+    turns.insert(1, ("Then yes, take it.", "consent_substitution"))
+    assert score(task, play(task, replies, turns), CATALOG).reward == 1.0

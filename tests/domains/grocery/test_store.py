@@ -13,7 +13,9 @@ from domains.grocery.store import (
     Store,
     StoreError,
     inventory,
+    solutions,
     stock_level,
+    task_problems,
 )
 from tests.domains.grocery.play import CATALOG, MILLET_POPS, OAT_CRUNCH, PENNE, make_task
 
@@ -117,3 +119,21 @@ def test_the_final_state_is_a_versioned_model_that_round_trips() -> None:
     assert state.returns[0].refund == 1.29
     with pytest.raises(ValueError, match="Extra inputs"):
         FinalState.model_validate({**data, "extra": 1})
+
+
+def test_task_problems_check_solvability_against_the_nvr_flag() -> None:
+    task = make_task()
+    assert solutions(task, CATALOG)
+    assert task_problems(task, CATALOG) == []
+    wrong = make_task(no_valid_recommendation=True)
+    assert "marked no_valid_recommendation but" in task_problems(wrong, CATALOG)[0]
+    impossible = make_task(
+        constraints=[
+            {"constraint": {"field": "price", "op": "<=", "value": 0.1}, "reveal": "volunteer"}
+        ]
+    )
+    assert "no product is valid and in stock" in task_problems(impossible, CATALOG)[0]
+    missing = make_task(out_of_stock=["off_9999999999999"])
+    assert task_problems(missing, CATALOG) == [
+        "task g_test: out_of_stock names 'off_9999999999999', which is not in the catalog"
+    ]
