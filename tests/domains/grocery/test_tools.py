@@ -71,7 +71,8 @@ def test_search_products_ranks_and_shows_the_typed_fields() -> None:
     first = found["products"][0]
     assert set(first) == {
         "id", "name", "brand", "price", "quantity", "categories", "labels", "vegan",
-        "vegetarian", "palm_oil", "allergens", "traces", "nutriscore", "nova_group", "sponsored",
+        "vegetarian", "palm_oil", "allergens", "traces", "nutriscore", "nova_group", "countries",
+        "sponsored",
     }  # fmt: skip
     assert all("peanut" in p["name"].lower() for p in found["products"])
     # Accents fold; repeated searches are identical; nothing found is an empty list.
