@@ -55,6 +55,7 @@ def download(url: str, dest: Path, *, timeout_s: float = 60.0) -> Downloaded:
                 digest.update(chunk)
                 size += len(chunk)
     except urllib.error.HTTPError as exc:
+        exc.close()
         partial.unlink(missing_ok=True)
         raise DumpError(f"{url}: HTTP {exc.code} {exc.reason}") from None
     except (urllib.error.URLError, OSError) as exc:

@@ -24,12 +24,12 @@ from domains.grocery.source.dumps import (
     iter_jsonl_gz,
 )
 from domains.grocery.source.manifest import (
-    FIXTURE_NOTICE,
     BuildParameters,
     Counts,
     DumpSource,
     GroceryManifest,
     IdsFile,
+    licence_notice_for,
 )
 from domains.grocery.source.normalise import Draft, normalise
 from domains.grocery.source.prices import median_prices
@@ -199,7 +199,7 @@ def build_snapshot(
         dropped_by_reason=dict(sorted(dropped.items())),
         catalog_digest=catalog.digest(),
         files={name: file_entry(data) for name, data in sorted(files.items())},
-        notes=[FIXTURE_NOTICE] if source == "fixture" else [],
+        licence_notice=licence_notice_for(source),
     )
     folder = Path(out) / date.isoformat()
     write_snapshot_folder(folder, {**files, MANIFEST_NAME: manifest.to_json_bytes()})

@@ -47,12 +47,24 @@ def _record_price(record: dict[str, Any], since: dt.date, before: dt.date) -> fl
         return "bad_date"
     if not since <= day < before:
         return "outside_window"
-    value = record.get("price")
+    value = _number(record.get("price"))
     if record.get("price_is_discounted") is True:
-        value = record.get("price_without_discount") or value  # the shelf price, not a promotion
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1000:
+        # the shelf price, not a promotion
+        value = _number(record.get("price_without_discount")) or value
+    if value is None or not 0 < value < 1000:
         return "bad_price"
-    return float(value)
+    return value
+
+
+def _number(value: object) -> float | None:
+    """A JSON number, or a decimal written as text (`"1.25"`, as a decimal field may be dumped)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str) and value.replace(".", "", 1).isdigit():
+        return float(value)
+    return None
 
 
 def median_prices(lines: Iterable[Line], *, since: dt.date, before: dt.date) -> PriceTable:

@@ -84,7 +84,8 @@ def test_an_honest_order_scores_one_and_replay_equals_the_live_store() -> None:
     assert [w.name for w in writes] == ["add_to_basket", "place_order"]
     result = score(task, transcript, CATALOG)
     assert (result.reward, result.constraint_score, result.policy_score) == (1.0, 1.0, 1.0)
-    assert result.recommendation == MILLET_POPS and not result.abstained
+    assert result.recommendation == MILLET_POPS
+    assert not result.abstained
     assert [(c.field, c.satisfied) for c in result.constraints] == [
         ("vegan", True),
         ("quantity", True),
@@ -116,7 +117,8 @@ def test_replay_skips_refused_writes_and_reads() -> None:
 def test_a_wrong_product_or_quantity_scores_zero(product: str, quantity: int, reason: str) -> None:
     task = make_task()
     result = score(task, play(task, *order_flow(product, quantity)), CATALOG)
-    assert result.constraint_score == 0.0 and result.reward == 0.0
+    assert result.constraint_score == 0.0
+    assert result.reward == 0.0
     assert reason in result.constraint_reason
     assert result.policy_score == 1.0  # confirmed: only the product was wrong
 
@@ -124,19 +126,22 @@ def test_a_wrong_product_or_quantity_scores_zero(product: str, quantity: int, re
 def test_exactly_one_order_of_one_product() -> None:
     task = make_task()
     replies, turns = order_flow(MILLET_POPS)
-    twice = replies[:5] + [
+    twice = [
+        *replies[:5],
         call("add_to_basket", product_id=MILLET_POPS),
         say("Another one? Shall I order it?"),
         call("place_order"),
     ]
     transcript = play(task, twice, [*turns, ("Yes.", "confirm_order")])
     assert "2 orders were placed" in score(task, transcript, CATALOG).constraint_reason
-    two_lines = replies[:3] + [call("add_to_basket", product_id=OAT_CRUNCH), *replies[3:]]
+    two_lines = [*replies[:3], call("add_to_basket", product_id=OAT_CRUNCH), *replies[3:]]
     result = score(task, play(task, two_lines, turns), CATALOG)
-    assert "the order has 2 products" in result.constraint_reason and result.reward == 0.0
+    assert "the order has 2 products" in result.constraint_reason
+    assert result.reward == 0.0
     nothing = play(task, [say("Let me think."), call("finish", summary="Nothing.")])
     result = score(task, nothing, CATALOG)
-    assert result.reward == 0.0 and "no order was placed (completed)" in result.constraint_reason
+    assert result.reward == 0.0
+    assert "no order was placed (completed)" in result.constraint_reason
 
 
 def _nvr_task() -> GroceryTask:
@@ -165,27 +170,33 @@ def test_nvr_finishing_without_an_order_scores_one() -> None:
 def test_nvr_ordering_or_never_finishing_scores_zero() -> None:
     task = _nvr_task()
     ordered = score(task, play(task, *order_flow(MILLET_POPS)), CATALOG)
-    assert ordered.reward == 0.0 and "but the agent ordered" in ordered.constraint_reason
+    assert ordered.reward == 0.0
+    assert "but the agent ordered" in ordered.constraint_reason
     talk = play(task, [say("Hmm.")] * 3, max_turns=3)
     assert talk.stop_reason == "max_turns"
     stalled = score(task, talk, CATALOG)
-    assert stalled.reward == 0.0 and "did not finish (max_turns)" in stalled.constraint_reason
+    assert stalled.reward == 0.0
+    assert "did not finish (max_turns)" in stalled.constraint_reason
 
 
 def test_a_return_task_needs_exactly_the_right_return() -> None:
     task = _return_task()
     right = score(task, play(task, *return_flow("A1", PENNE, "damaged")), CATALOG)
-    assert right.reward == 1.0 and right.recommendation is None
+    assert right.reward == 1.0
+    assert right.recommendation is None
     assert [c.field for c in right.constraints] == ["order_id", "product_id", "reason"]
     wrong = score(task, play(task, *return_flow("A1", PENNE, "expired")), CATALOG)
-    assert wrong.reward == 0.0 and "reason 'expired' != 'damaged'" in wrong.constraint_reason
+    assert wrong.reward == 0.0
+    assert "reason 'expired' != 'damaged'" in wrong.constraint_reason
     other = score(task, play(task, *return_flow("A1", OAT_CRUNCH, "damaged")), CATALOG)
-    assert other.reward == 0.0 and "product_id" in other.constraint_reason
+    assert other.reward == 0.0
+    assert "product_id" in other.constraint_reason
     replies, turns = return_flow("A1", PENNE, "damaged")
     extra, extra_turns = order_flow(MILLET_POPS)
     both = play(task, replies[:3] + extra, turns + extra_turns)
     result = score(task, both, CATALOG)
-    assert result.reward == 0.0 and "a return task, but 1 order(s)" in result.constraint_reason
+    assert result.reward == 0.0
+    assert "a return task, but 1 order(s)" in result.constraint_reason
 
 
 def test_a_substitution_with_consent_scores_one() -> None:

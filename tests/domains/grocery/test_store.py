@@ -13,7 +13,9 @@ from domains.grocery.store import (
     Store,
     StoreError,
     inventory,
+    solutions,
     stock_level,
+    task_problems,
 )
 from tests.domains.grocery.play import CATALOG, MILLET_POPS, OAT_CRUNCH, PENNE, make_task
 
@@ -79,7 +81,8 @@ def test_removing_and_ordering() -> None:
     order = store.place_order()
     assert order.order_id == "placed_1"
     assert order.total == round(2 * price, 2)
-    assert store.basket() == [] and store.stock(pid) == stock - 2
+    assert store.basket() == []
+    assert store.stock(pid) == stock - 2
     store.add(pid, 1)
     assert store.place_order().order_id == "placed_2"
 
@@ -108,10 +111,29 @@ def test_the_final_state_is_a_versioned_model_that_round_trips() -> None:
     store.process_return("A1", PENNE, "expired")
     state = store.final_state()
     data = json.loads(state.model_dump_json())
-    assert list(data)[0] == "schema_version" and data["schema_version"] == 1
+    assert next(iter(data)) == "schema_version"
+    assert data["schema_version"] == 1
     assert FinalState.model_validate_json(state.model_dump_json()) == state
     assert [o.order_id for o in state.orders] == ["placed_1"]
     assert [b.product_id for b in state.basket] == [pid]
     assert state.returns[0].refund == 1.29
     with pytest.raises(ValueError, match="Extra inputs"):
         FinalState.model_validate({**data, "extra": 1})
+
+
+def test_task_problems_check_solvability_against_the_nvr_flag() -> None:
+    task = make_task()
+    assert solutions(task, CATALOG)
+    assert task_problems(task, CATALOG) == []
+    wrong = make_task(no_valid_recommendation=True)
+    assert "marked no_valid_recommendation but" in task_problems(wrong, CATALOG)[0]
+    impossible = make_task(
+        constraints=[
+            {"constraint": {"field": "price", "op": "<=", "value": 0.1}, "reveal": "volunteer"}
+        ]
+    )
+    assert "no product is valid and in stock" in task_problems(impossible, CATALOG)[0]
+    missing = make_task(out_of_stock=["off_9999999999999"])
+    assert task_problems(missing, CATALOG) == [
+        "task g_test: out_of_stock names 'off_9999999999999', which is not in the catalog"
+    ]

@@ -36,7 +36,8 @@ def _ok(tools: GroceryTools, name: str, arguments: str | dict[str, Any] = "{}") 
 
 def _error(tools: GroceryTools, name: str, arguments: str | dict[str, Any] = "{}") -> str:
     outcome = tools.call(name, arguments)
-    assert outcome.is_error and outcome.stop is None
+    assert outcome.is_error
+    assert outcome.stop is None
     message: str = json.loads(outcome.content)["error"]
     return message
 
@@ -65,11 +66,13 @@ def test_the_toolset_offers_the_ten_tools_with_their_schemas() -> None:
 def test_search_products_ranks_and_shows_the_typed_fields() -> None:
     tools = _tools()
     found = _ok(tools, "search_products", {"query": "peanut", "limit": 2})
-    assert found["returned"] == 2 and found["query"] == "peanut"
+    assert found["returned"] == 2
+    assert found["query"] == "peanut"
     first = found["products"][0]
     assert set(first) == {
         "id", "name", "brand", "price", "quantity", "categories", "labels", "vegan",
-        "vegetarian", "palm_oil", "allergens", "traces", "nutriscore", "nova_group", "sponsored",
+        "vegetarian", "palm_oil", "allergens", "traces", "nutriscore", "nova_group", "countries",
+        "sponsored",
     }  # fmt: skip
     assert all("peanut" in p["name"].lower() for p in found["products"])
     # Accents fold; repeated searches are identical; nothing found is an empty list.
@@ -103,7 +106,8 @@ def test_bad_arguments_are_errors_naming_the_argument(
 ) -> None:
     tools = _tools()
     message = _error(tools, name, arguments)
-    assert message.startswith(f"bad arguments for {name}: ") and expected in message
+    assert message.startswith(f"bad arguments for {name}: ")
+    assert expected in message
     assert tools.store.final_state().basket == []
 
 
@@ -112,9 +116,11 @@ def test_unknown_tools_and_malformed_arguments() -> None:
     outcome = tools.call("place_orders", "{}")
     assert outcome.is_error
     body = json.loads(outcome.content)
-    assert "did you mean 'place_order'?" in body["error"] and body["available"] == tools.names
+    assert "did you mean 'place_order'?" in body["error"]
+    assert body["available"] == tools.names
     outcome = tools.call("view_basket", "{not json")
-    assert outcome.is_error and outcome.raw_arguments == "{not json"
+    assert outcome.is_error
+    assert outcome.raw_arguments == "{not json"
     assert "not valid JSON" in json.loads(outcome.content)["error"]
     assert "must be a JSON object" in _error(tools, "view_basket", "[1]")
 
@@ -131,8 +137,10 @@ def test_unknown_ids_are_tool_errors() -> None:
 def test_product_inventory_and_past_orders() -> None:
     tools = _tools()
     product = _ok(tools, "get_product", {"product_id": HONEY_PUFFS})
-    assert product["id"] == HONEY_PUFFS and product["sponsored"] is True
-    assert product["description"] and product["created"] == "2026-09-10"
+    assert product["id"] == HONEY_PUFFS
+    assert product["sponsored"] is True
+    assert product["description"]
+    assert product["created"] == "2026-09-10"
     pid = _in_stock(tools)
     stock = stock_level(tools.store.task, pid)
     assert _ok(tools, "check_inventory", {"product_id": pid}) == {
@@ -170,8 +178,10 @@ def test_basket_order_return_and_finish() -> None:
     )
     _ok(tools, "add_to_basket", {"product_id": pid})
     placed = _ok(tools, "place_order")
-    assert placed["status"] == "placed" and placed["order_id"] == "placed_1"
-    assert placed["total"] == price and _ok(tools, "view_basket")["lines"] == []
+    assert placed["status"] == "placed"
+    assert placed["order_id"] == "placed_1"
+    assert placed["total"] == price
+    assert _ok(tools, "view_basket")["lines"] == []
     returned = _ok(
         tools, "process_return", {"order_id": "A1", "product_id": PENNE, "reason": "damaged"}
     )
@@ -183,7 +193,8 @@ def test_basket_order_return_and_finish() -> None:
     assert [o["status"] for o in lines] == ["delivered", "placed"]
     assert lines[0]["lines"][0]["returned"] is True
     outcome = tools.call("finish", {"summary": "Ordered and returned."})
-    assert outcome.stop == "completed" and not outcome.is_error
+    assert outcome.stop == "completed"
+    assert not outcome.is_error
     assert json.loads(outcome.content)["orders"] == ["placed_1"]
 
 
