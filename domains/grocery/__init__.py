@@ -168,3 +168,8 @@ class GroceryDomain(Domain):
         from domains.grocery.board import policies
 
         return policies()
+
+    def licence_notice(self, manifest: Mapping[str, Any]) -> str | None:
+        from domains.grocery.board import licence_notice
+
+        return licence_notice(manifest)

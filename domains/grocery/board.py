@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +75,19 @@ def revalidate(
             lines
         )
     return True, f"{report.tasks} of {report.tasks} tasks pass the difficulty gate on {date}"
+
+
+def licence_notice(manifest: Mapping[str, Any]) -> str | None:
+    """The manifest's notice; a fixture snapshot's also states the ODbL terms (attribution,
+    share-alike) that a catalog built from the real dumps carries."""
+    from domains.grocery.source.manifest import LICENCE_NOTICE
+
+    notice = manifest.get("licence_notice")
+    if not isinstance(notice, str) or not notice:
+        return LICENCE_NOTICE
+    if notice != LICENCE_NOTICE and manifest.get("source") == "fixture":
+        return f"{notice} The notice such a catalog carries: {LICENCE_NOTICE}"
+    return notice
 
 
 def policies() -> list[PolicyInfo]:

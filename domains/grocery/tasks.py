@@ -348,7 +348,8 @@ def load_task(path: Path | str) -> GroceryTask:
 def load_tasks(directory: Path | str) -> list[GroceryTask]:
     """Load every `*.json` task in a folder, sorted by id; collects all errors before raising."""
     directory = Path(directory)
-    files = sorted(directory.glob("*.json"))
+    # suite.json names the suite's domain (runner.batch.inputs.SUITE_MARKER); it is no task.
+    files = sorted(p for p in directory.glob("*.json") if p.name != "suite.json")
     if not files:
         raise LoadError(directory, ["no task files (*.json) found"])
     tasks: list[GroceryTask] = []
