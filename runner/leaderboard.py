@@ -182,6 +182,7 @@ def build_leaderboard(
                 echo,
                 board,
                 {n: lane[2] for n, lane in lanes.items()},
+                {n: lane[1].tasks_dir for n, lane in lanes.items()},
             )
         else:
             domain, settings, where = lanes[lane]
@@ -294,6 +295,7 @@ def _site(
     echo: Echo,
     board: BoardSettings,
     domain_snapshots: dict[str, Path],
+    domain_tasks: dict[str, Path],
 ) -> tuple[str, Path]:
     from runner.sitegen import build_site
 
@@ -305,6 +307,7 @@ def _site(
         rules=board.rules,
         board=board,
         domain_snapshots=domain_snapshots,
+        domain_tasks=domain_tasks,
     )
     for note in report.notes:
         echo(f"      note: {note}")

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from runner import display_names
 from runner.agent_config import AgentConfig, BuiltinAgentConfig, ToolsetOptions
 from runner.bounded_yaml import YamlLimitError, safe_load_bounded
-from runner.errors import LoadError, describe_validation_error
+from runner.errors import LoadError, TaurecError, describe_validation_error
 from runner.ledger import LEDGER_FILE
 from runner.links import linked_paths
 
@@ -540,7 +540,38 @@ def check_submission(
     name = raw.get("display_name")
     if isinstance(name, str):
         problems += _name_taken(folder, root, name, where)
+    if not has_errors(problems):
+        problems += _builtin_in_domains(Submission.model_validate(raw), where)
     return problems
+
+
+def _builtin_in_domains(submission: Submission, where: str) -> list[Problem]:
+    """A built-in agent must be one that every domain the entry enters offers."""
+    from runner.agent_config import BuiltinAgentConfig
+    from runner.agents import domain_builtins
+
+    agent = submission.agent
+    if not isinstance(agent, BuiltinAgentConfig):
+        return []
+    found = []
+    for domain in submission.domains:
+        try:
+            offered = domain_builtins(domain)
+        except TaurecError as exc:
+            found.append(
+                Problem(where, "domains", f"cannot list {domain}'s built-ins: {exc}", "warning")
+            )
+            continue
+        if agent.name not in offered:
+            found.append(
+                Problem(
+                    where,
+                    "agent.name",
+                    f"the {domain} domain has no built-in {agent.name!r} "
+                    f"(its built-ins: {', '.join(sorted(offered))})",
+                )
+            )
+    return found
 
 
 def _name_taken(folder: Path, root: Path, name: str, where: str) -> list[Problem]:

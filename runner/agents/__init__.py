@@ -162,6 +162,11 @@ def _builtins(domain: str) -> Mapping[str, BuiltinFactory]:
     return get_domain(domain).baselines()
 
 
+def domain_builtins(domain: str) -> list[str]:
+    """The names of a domain's built-in agents (movies: this module's registry)."""
+    return sorted(_builtins(domain))
+
+
 def _unknown_in(name: str, domain: str) -> UnknownAgentError:
     if domain == "movies":
         return _unknown(name)

@@ -404,6 +404,7 @@ def build_site(
     board: BoardSettings | None = None,
     workers: int | None = None,
     domain_snapshots: Mapping[str, Path] | None = None,
+    domain_tasks: Mapping[str, Path] | None = None,
 ) -> BuildReport:
     """Build the whole static site into `out` (works from file:// and any static server).
 
@@ -417,7 +418,7 @@ def build_site(
     `workers` processes render the trial pages (default: one per core).
     Movies' board is the site's root; every other domain the board lists (`board.domains`) gets
     its own board under `<domain>/` (its snapshots from `domain_snapshots`, else the domain's
-    folder; its shipped suite), with a section in the nav.
+    folder; its suite from `domain_tasks`, else its shipped one), with a section in the nav.
     """
     if board is None:
         board = BoardSettings.model_validate({"rules": get_rules(rules).name})
@@ -429,7 +430,7 @@ def build_site(
         load_inputs(
             Path(submissions),
             Path((domain_snapshots or {}).get(name) or get_domain(name).snapshots_dir),
-            get_domain(name).tasks_dir,
+            Path((domain_tasks or {}).get(name) or get_domain(name).tasks_dir),
             get_rules(rules).name,
             domain=name,
             prefix=f"{name}/",

@@ -30,7 +30,7 @@ class Badge:
     href: str | None = None
 
 
-REFERENCE_BUILTINS = ("oracle", "random", "exploit")
+REFERENCE_BUILTINS = ("oracle", "random", "exploit", "do-nothing")
 
 
 @dataclass(frozen=True)
