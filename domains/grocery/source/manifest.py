@@ -11,6 +11,7 @@ GROCERY_MANIFEST_SCHEMA_VERSION: Literal[1] = 1
 
 # The statement every copy of a snapshot (site page, download, archive) must carry verbatim.
 LICENCE_NOTICE = (
+    "Product data © Open Food Facts contributors; prices © Open Prices contributors. "
     "This product catalog is a derived database built from the Open Food Facts database "
     "(https://world.openfoodfacts.org), made available under the Open Database License (ODbL) "
     "v1.0, whose individual contents are under the Database Contents License (DbCL) v1.0, and "
@@ -22,11 +23,17 @@ LICENCE_NOTICE = (
     "the one-sentence descriptions are added by τ-Rec and are not Open Food Facts data."
 )
 FIXTURE_NOTICE = (
-    "This snapshot was built from τ-Rec's offline fixture world: every brand, product name and "
-    "description is invented, written in the Open Food Facts and Open Prices dump formats so the "
-    "pipeline runs the same code path as on the real dumps. The licence notice above applies "
-    "to snapshots built from the real dumps."
+    "This catalog was built from τ-Rec's offline fixture world: every brand, product name, "
+    "description and price is invented (written in the Open Food Facts and Open Prices dump "
+    "formats so the pipeline runs the same code path as on the real dumps) and it contains no "
+    "Open Food Facts or Open Prices data. Catalogs built from the real dumps carry the ODbL "
+    "notice instead."
 )
+
+
+def licence_notice_for(source: str) -> str:
+    """The statement a snapshot built from `source` must show with every copy."""
+    return FIXTURE_NOTICE if source == "fixture" else LICENCE_NOTICE
 
 
 class _Model(BaseModel):
@@ -100,9 +107,28 @@ class GroceryManifest(_Model):
     catalog_digest: str = Field(description="sha256 of the canonical catalog JSON")
     files: dict[str, FileEntry]
     licence: Licence = Licence()
-    licence_notice: str = LICENCE_NOTICE
+    licence_notice: str = Field(
+        min_length=1, description="Show verbatim with every copy (site page, download, archive)"
+    )
     notes: list[str] = Field(default_factory=list)
 
     def to_json_bytes(self) -> bytes:
         """The manifest as written to disk (indent 2, trailing newline)."""
+        return (self.model_dump_json(indent=2) + "\n").encode("utf-8")
+
+
+class IdsFile(_Model):
+    """`ids.json`: the snapshot's barcodes, so anyone can rebuild it from the public dumps."""
+
+    schema_version: Literal[1] = 1
+    snapshot_date: dt.date
+    source: Literal["openfoodfacts", "fixture"]
+    note: str = (
+        "Open Food Facts barcodes of the products in catalog.json, in catalog order "
+        "(each product's id is `off_<barcode>`)."
+    )
+    barcodes: list[str]
+
+    def to_json_bytes(self) -> bytes:
+        """The file as written to disk (indent 2, trailing newline)."""
         return (self.model_dump_json(indent=2) + "\n").encode("utf-8")

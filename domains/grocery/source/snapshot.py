@@ -31,12 +31,17 @@ def file_entry(data: bytes) -> FileEntry:
 
 
 def write_snapshot_folder(folder: Path, files: dict[str, bytes]) -> None:
-    """Make `folder` hold exactly `files`, all or nothing (built beside it, then renamed in)."""
+    """Make `folder` hold `files` (keeping any other file it had, e.g. one written later), all or
+    nothing: the new folder is built beside it under a dot-name, then renamed into place."""
+    old = {p.name: p for p in folder.iterdir() if p.is_file()} if folder.is_dir() else {}
     stamp = f"{os.getpid()}-{time.monotonic_ns()}"
     partial = folder.with_name(f".{folder.name}.partial-{stamp}")
     replaced = folder.with_name(f".{folder.name}.replaced-{stamp}")
     try:
         partial.mkdir(parents=True)
+        for name, path in sorted(old.items()):
+            if name not in files and not name.startswith("."):
+                shutil.copy2(path, partial / name)
         for name, data in sorted(files.items()):
             fd, tmp = tempfile.mkstemp(dir=partial, prefix=f".{name}.", suffix=".tmp")
             with os.fdopen(fd, "wb") as handle:
@@ -76,9 +81,10 @@ class SnapshotMismatch(LoadError):
 def verify(snapshot_dir: Path | str) -> list[str]:
     """Re-compute every listed file's sha256; one line per mismatch (empty: the folder is intact).
 
-    Checks: each file the manifest lists is present with its size and sha256, no other file sits
-    beside them (the manifest aside), the catalog digest matches the canonical catalog, and a dated
-    folder's name is the manifest's date. A manifest that does not load raises LoadError.
+    Checks: each file the manifest lists is present with its size and sha256, the catalog digest
+    is catalog.json's, and a dated folder's name is the manifest's date. Files the manifest does
+    not list (written later, e.g. a solvability report) are not its to vouch for and are left
+    alone. A manifest that does not load raises LoadError.
     """
     folder = Path(snapshot_dir)
     manifest = load_manifest(folder)
@@ -95,8 +101,6 @@ def verify(snapshot_dir: Path | str) -> list[str]:
                 f"{name}: sha256 {digest} ({len(data)} bytes) differs from the manifest's "
                 f"{entry.sha256} ({entry.bytes} bytes)"
             )
-    for name in sorted(present - set(manifest.files) - {MANIFEST_NAME}):
-        problems.append(f"{name}: not listed in the manifest")
     catalog = manifest.files.get("catalog.json")
     if catalog is not None and catalog.sha256 != manifest.catalog_digest:
         problems.append(
