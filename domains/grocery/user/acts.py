@@ -111,7 +111,7 @@ class Decline(_Part):
     reason: Literal["broken", "hint", "not_for_me", "again", "not_buying"]
     need: Need | None = None
     topic: Topic | None = None
-    direction: Literal["lower", "better", "other", "none"] = "none"
+    direction: Literal["lower", "better", "other", "farming", "trade", "none"] = "none"
 
 
 class OneAtATime(_Part):

@@ -339,9 +339,11 @@ class ShopperEngine:
             ):
                 state.strikes += 1
             earlier.append(value)
-            direction: Literal["lower", "better", "other"] = (
+            direction: Literal["lower", "better", "other", "farming", "trade"] = (
                 "lower" if need.field == "price" else "better" if value is not None else "other"
             )
+            if need.field == "labels" and need.constraint is not None:
+                direction = "trade" if "fair-trade" in str(need.constraint.value) else "farming"
             return Decline(name=product.name, reason="hint", topic=need.topic, direction=direction)
         substitute = self._task.kind == "substitution" and product.id != self._task.wanted_product
         return Accept(name=product.name, substitute=substitute)

@@ -19,18 +19,19 @@ from runner.transcript import ComponentSpec, MessageEvent
 
 __all__ = ["ScriptedShopper", "shopper_reader"]
 
-_READERS: dict[str, ShopperReader] = {}
+_READERS: dict[int, tuple[Any, ShopperReader]] = {}
 
 
 def shopper_reader(catalog: Any) -> ShopperReader:
-    """The rule reader for a catalog (built once per catalog digest)."""
-    key = catalog.digest()
-    reader = _READERS.get(key)
-    if reader is None:
+    """The rule reader for a catalog object (built once; the entry holds the catalog, so its id
+    stays that catalog's while cached)."""
+    hit = _READERS.get(id(catalog))
+    if hit is None or hit[0] is not catalog:
+        if len(_READERS) >= 8:
+            _READERS.clear()
         reader = ShopperReader(NamedProduct(p.id, p.name, p.brand) for p in catalog.items)
-        _READERS.clear()  # one catalog at a time is the norm; keep memory flat
-        _READERS[key] = reader
-    return reader
+        hit = _READERS[id(catalog)] = (catalog, reader)
+    return hit[1]
 
 
 class ScriptedShopper:

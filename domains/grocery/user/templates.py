@@ -184,7 +184,11 @@ HINTS: dict[tuple[Topic, str], tuple[str, ...]] = {
         "{name} costs more than I want to spend.",
         "{name} is pricier than I'd like.",
     ),
-    ("organic", "other"): (
+    ("organic", "trade"): (
+        "I care about how the growers are paid, and {name} doesn't do it for me.",
+        "{name} isn't traded the way I like.",
+    ),
+    ("organic", "farming"): (
         "I care about how it's farmed, and {name} doesn't do it for me.",
         "{name} isn't farmed the way I like.",
     ),
