@@ -101,14 +101,19 @@ ADVERSARY_NAMES: tuple[str, ...] = tuple(
     name for name in get_args(BuiltinName) if name.startswith("exploit-")
 )
 # Built-ins only another domain offers (the names are that domain's `Domain.baselines()` keys):
-# grocery's do-nothing floor and its adversaries (`exploit-*`, whose best score is that board's
-# exploit floor). A submission naming one must enter a domain that has it (`taurec submission
+# grocery's do-nothing floor and its adversaries (`Domain.adversary_names()`, whose best score is
+# that board's exploit floor). A submission naming one must enter a domain that has it (`taurec submission
 # check` says so); a name both offer (oracle, heuristic, expert) is each domain's own agent.
 DomainBuiltinName = Literal[
     "do-nothing",
-    "exploit-order-without-asking",
-    "exploit-cheapest-pick",
-    "exploit-ignore-allergies",
+    "order-without-asking",
+    "prior-guesser",
+    "allergen-ignorer",
+    "basket-stuffer",
+    "interview-then-cheapest",
+    "consent-forger",
+    "questionnaire",
+    "list-proposer",
 ]
 AnyBuiltinName = Literal[BuiltinName, DomainBuiltinName]
 

@@ -196,6 +196,18 @@ class Domain(ABC):
     def baselines(self) -> Mapping[str, AgentBuilder]:
         """Built-in agents by name: at least `oracle` and an honest expert; adversaries too."""
 
+    def adversary_names(self) -> tuple[str, ...]:
+        """The built-ins that try to earn the reward without doing the task (reference rows,
+        never ranked; the best sets the board's exploit floor). Default: the `exploit-*` ones."""
+        return tuple(sorted(n for n in self.baselines() if n.startswith("exploit-")))
+
+    def reference_names(self) -> tuple[str, ...]:
+        """Built-ins that bound the scale (ceiling and floors), shown apart and never ranked."""
+        floors = ("oracle", "random", "do-nothing")
+        return tuple(
+            sorted({n for n in self.baselines() if n in floors} | set(self.adversary_names()))
+        )
+
     def audit_leaks(self, task: Any, transcript: Transcript) -> LeakAudit | None:
         """Did the user state a hidden value, or an on_ask one before it was asked? (None: no audit)"""
         del task, transcript

@@ -173,3 +173,9 @@ class GroceryDomain(Domain):
         from domains.grocery.board import licence_notice
 
         return licence_notice(manifest)
+
+    def adversary_names(self) -> tuple[str, ...]:
+        adversaries: tuple[str, ...] = _lazy(
+            "domains.grocery.agents", "ADVERSARIES", "the grocery adversaries"
+        )
+        return tuple(sorted(adversaries))
