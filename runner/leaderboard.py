@@ -132,6 +132,7 @@ def build_leaderboard(
     board: BoardSettings | None = None,
     board_file: Path | None = None,
     domain_snapshots: Mapping[str, Path] | None = None,
+    domain_tasks: Mapping[str, Path] | None = None,
 ) -> LeaderboardResult:
     """Build the whole leaderboard offline, resumably, printing each step and its time.
 
@@ -145,7 +146,8 @@ def build_leaderboard(
     which sets earlier results aside). Then 4. site: aggregate and build one site in `public/`,
     one board per domain. With one domain the steps are named as they always were; with more,
     each is prefixed by its domain. `snapshots_dir` is movies' snapshot folder (another domain
-    uses its own, or the one `domain_snapshots` names); `tasks_dir` replaces movies' suite.
+    uses its own, or the one `domain_snapshots` names); `tasks_dir` replaces movies' suite
+    (`domain_tasks` another domain's).
     """
     label = date.isoformat() if isinstance(date, dt.date) else date
     result = LeaderboardResult(date=label)
@@ -157,7 +159,7 @@ def build_leaderboard(
     lanes: dict[str, tuple[Domain, RunSettings, Path]] = {}
     for name in domains:
         domain = get_domain(name)
-        suite = tasks_dir if name == DEFAULT_DOMAIN else None
+        suite = tasks_dir if name == DEFAULT_DOMAIN else (domain_tasks or {}).get(name)
         settings = merge_flags(board, board_file, suite=suite, domain=name)
         where = (domain_snapshots or {}).get(name)
         if where is None:

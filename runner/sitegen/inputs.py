@@ -344,7 +344,11 @@ def load_inputs(
     snapshots = load_snapshots(Path(snapshots_dir), notes, domain)
     _drop_unknown_dates(entries, {s.label for s in snapshots}, notes, left_out)
     owner = get_domain(domain)
-    tasks = list(owner.load_tasks(tasks_dir)) if Path(tasks_dir).is_dir() else []
+    folder = Path(tasks_dir)
+    # A suite folder with no task file yet (a new domain's) is an empty Tasks page, not an error.
+    has_tasks = any(p.name != "suite.json" for p in folder.glob("*.json"))
+    loads = folder.is_dir() and (has_tasks or domain == DEFAULT_DOMAIN)
+    tasks = list(owner.load_tasks(folder)) if loads else []
     if not tasks:
         notes.append(f"{tasks_dir}: no tasks folder")
     prunes = read_prune_log(Path(snapshots_dir)) if Path(snapshots_dir).is_dir() else []
