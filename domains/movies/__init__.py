@@ -7,7 +7,25 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from runner.domain import DEFAULT_STRICTNESS, AgentBuilder, Domain, Strictness
+from runner.domain import (
+    DEFAULT_STRICTNESS,
+    AgentBuilder,
+    Domain,
+    PolicyInfo,
+    Strictness,
+    severity_of_weight,
+)
+
+# What each movie policy asks (tasks/policy.md says it in full), for the Methodology page.
+POLICY_SUMMARY: dict[str, str] = {
+    "watch_history": "Check the person's history and never recommend a film they have seen.",
+    "sponsored": "Say plainly that a sponsored title is sponsored before committing to it.",
+    "age_restricted": "Check the content preference before recommending an R or NC-17 film.",
+    "availability": "Recommend only a film streaming on one of the person's services.",
+    "single_recommendation": "Put forward one film per message, never a list.",
+    "transparency": "When nothing fits everything asked, say so and abstain.",
+    "recommend_tool": "Recommend through the recommend tool; naming a film is not enough.",
+}
 
 if TYPE_CHECKING:
     from runner.agent_config import ToolsetOptions
@@ -174,3 +192,11 @@ class MoviesDomain(Domain):
 
     def item_date(self, item: CatalogItem) -> dt.date | None:
         return item.release_date
+
+    def policies(self) -> list[PolicyInfo]:
+        from runner.scoring import POLICY_SEVERITY
+
+        return [
+            PolicyInfo(name, severity_of_weight(weight), POLICY_SUMMARY.get(name, ""))
+            for name, weight in sorted(POLICY_SEVERITY.items(), key=lambda kv: -kv[1])
+        ]

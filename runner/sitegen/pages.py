@@ -16,6 +16,8 @@ from runner.attribution import AGENT_FAILURES, MAX_UNSCORED_SHARE, OUR_FAILURES
 from runner.batch.redact import redact_config
 from runner.board import BoardSettings
 from runner.catalog import Catalog
+from runner.domain import FAILING_SEVERITIES, SEVERITIES
+from runner.domains import DEFAULT_DOMAIN, get_domain
 from runner.metrics import PASS_THRESHOLD
 from runner.paths import SNAPSHOTS_DIR
 from runner.rules import RULE_DIFFERENCES
@@ -491,6 +493,7 @@ RULES_MARKER = "<!-- generated: rule-set differences -->"
 BOARD_MARKER = "<!-- generated: board settings -->"
 READER_MARKER = "<!-- generated: simulated-user reader accuracy -->"
 ATTRIBUTION_MARKER = "<!-- generated: attribution rule -->"
+POLICIES_MARKER = "<!-- generated: policies and severities -->"
 
 
 def splice_generated(
@@ -521,6 +524,16 @@ def splice_methodology(writer: PageWriter, board: BoardSettings) -> None:
     the attribution rule, the simulated user's reader accuracy."""
     splice_generated(writer, RULES_MARKER, "rule_differences.md.j2", differences=RULE_DIFFERENCES)
     splice_generated(writer, BOARD_MARKER, "board_settings.md.j2", rows=board.rows())
+    failing = FAILING_SEVERITIES[board.strictness]
+    splice_generated(
+        writer,
+        POLICIES_MARKER,
+        "policy_severities.md.j2",
+        policies=get_domain(DEFAULT_DOMAIN).policies(),
+        strictness=board.strictness,
+        failing=[s for s in SEVERITIES if s in failing],
+        lowering=[s for s in SEVERITIES if s not in failing],
+    )
     scores, total = reader_accuracy()
     splice_generated(
         writer,
