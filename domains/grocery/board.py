@@ -45,10 +45,13 @@ def _optional(module: str, attribute: str) -> Any | None:
 
 
 def refresh_fixture(date: str, snapshots_dir: Path) -> str:
-    """Rebuild `snapshots_dir/<date>/` with the grocery pipeline from the fixture dumps (127.0.0.1)."""
+    """Rebuild `snapshots_dir/<date>/` with the grocery pipeline from the fixture dumps (127.0.0.1);
+    says which files changed (none: the committed snapshot, byte for byte)."""
     refresh = _optional("domains.grocery.cli", "refresh")
     if refresh is None:
         raise TaurecError("the grocery fixture refresh (domains.grocery.cli.refresh) is missing")
+    folder = Path(snapshots_dir) / date
+    before = _file_bytes(folder)
     result = refresh(
         "fixture",
         dt.date.fromisoformat(date),
@@ -58,7 +61,25 @@ def refresh_fixture(date: str, snapshots_dir: Path) -> str:
         products_url=None,
         prices_url=None,
     )
-    return f"{result.path} ({result.manifest.counts.items} products)"
+    after = _file_bytes(folder)
+    changed = sorted(name for name in after if before.get(name) != after[name])
+    where = _shown(Path(result.path))
+    items = result.manifest.counts.items
+    if not changed:
+        return f"{where} unchanged ({items} products)"
+    return f"{where}: wrote {', '.join(changed)} ({items} products)"
+
+
+def _file_bytes(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.glob("*")) if p.is_file()}
+
+
+def _shown(path: Path) -> str:
+    """The path relative to the working directory when it is below it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def revalidate(

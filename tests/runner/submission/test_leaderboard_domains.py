@@ -50,6 +50,9 @@ def test_grocery_refreshes_its_fixture_snapshot_and_validates_its_suite(tmp_path
     # The pipeline over the fixture world served on 127.0.0.1 rebuilds the committed snapshot.
     committed = get_domain("grocery").snapshots_dir / DATE / "catalog.json"
     assert (tmp_path / "snapshots" / DATE / "catalog.json").read_bytes() == committed.read_bytes()
+    assert "wrote catalog.csv, catalog.json, catalog.parquet, ids.json, manifest.json" in (
+        result.timings[0].detail
+    )
     assert result.timings[1].detail == f"1 of 1 tasks pass the difficulty gate on {DATE}"
 
 
