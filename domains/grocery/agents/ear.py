@@ -90,6 +90,11 @@ class Heard:
     brands_out: set[str] = field(default_factory=set)
     brands_only: set[str] = field(default_factory=set)
     country: str | None = None
+    hint_max_price: float | None = None
+    hint_nova_max: int | None = None
+    hint_labels: set[str] = field(default_factory=set)
+    hint_brands_out: set[str] = field(default_factory=set)
+    hint_palm_free: bool = False
     cues: set[str] = field(default_factory=set)
     known_topics: set[str] = field(default_factory=set)
     accepted: str | None = None
@@ -98,8 +103,10 @@ class Heard:
     confirmed_return: bool = False
     last_reply: str = ""
 
-    def fits(self, p: Product, *, allergies: bool = True) -> bool:
-        """Whether a product meets everything heard so far."""
+    def fits(self, p: Product, *, allergies: bool = True, hints: bool = True) -> bool:
+        """Whether a product meets everything heard so far (`hints`: and what declines hinted)."""
+        if hints and not self._fits_hints(p):
+            return False
         if allergies and (set(p.allergens) | set(p.traces)) & self.allergies:
             return False
         if self.vegan and p.vegan != "yes":
@@ -112,10 +119,6 @@ class Heard:
             return False
         if self.nutri is not None and p.nutriscore not in self.nutri:
             return False
-        if self.nutri_better_than is not None and (
-            p.nutriscore not in _NUTRI or _NUTRI.index(p.nutriscore) >= self.nutri_better_than
-        ):
-            return False
         if self.labels and not self.labels <= set(p.labels):
             return False
         if self.palm_free and p.palm_oil != "free":
@@ -127,6 +130,22 @@ class Heard:
         if self.country is not None and self.country not in p.countries:
             return False
         return not (self.product_type and self.product_type.lower() not in [c.lower() for c in p.categories])
+
+
+    def _fits_hints(self, p: Product) -> bool:
+        if self.nutri_better_than is not None and (
+            p.nutriscore not in _NUTRI or _NUTRI.index(p.nutriscore) >= self.nutri_better_than
+        ):
+            return False
+        if self.hint_max_price is not None and p.price > self.hint_max_price + 1e-9:
+            return False
+        if self.hint_nova_max is not None and p.nova_group > self.hint_nova_max:
+            return False
+        if self.hint_labels and not self.hint_labels <= set(p.labels):
+            return False
+        if p.brand in self.hint_brands_out:
+            return False
+        return not (self.hint_palm_free and p.palm_oil != "free")
 
 
 _PRICE = r"€\s?(\d+(?:\.\d+)?)"
@@ -257,18 +276,18 @@ def _verdict(h: Heard, text: str, proposed: Product | None) -> None:
             idx = _NUTRI.index(proposed.nutriscore)
             h.nutri_better_than = min(idx, h.nutri_better_than if h.nutri_better_than is not None else 9)
     if "more processed than" in low or "less processed than" in low:
-        h.nova_max = min(proposed.nova_group - 1, h.nova_max if h.nova_max is not None else 9)
+        h.hint_nova_max = min(proposed.nova_group - 1, h.hint_nova_max or 9)
     if "costs more than" in low or "pricier than" in low:
         cap = round(proposed.price - 0.01, 2)
-        h.max_price = min(cap, h.max_price if h.max_price is not None else 1e9)
+        h.hint_max_price = min(cap, h.hint_max_price if h.hint_max_price is not None else 1e9)
     if "how it's farmed" in low or "farmed the way" in low:
-        h.labels.add("organic")
+        h.hint_labels.add("organic")
     if "growers are paid" in low or "traded the way" in low:
-        h.labels.add("fair-trade")
+        h.hint_labels.add("fair-trade")
     if "brand of" in low or "that brand" in low:
-        h.brands_out.add(proposed.brand)
+        h.hint_brands_out.add(proposed.brand)
     if "oils in" in low:
-        h.palm_free = True
+        h.hint_palm_free = True
     if "doesn't suit how i eat" in low:
         h.vegan = True
 

@@ -8,7 +8,7 @@ product in the basket and ask to confirm, place the order or the return, or fini
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from domains.grocery.agents.ear import Heard, ToolExchange, exchanges, hear
@@ -186,7 +186,14 @@ class ShoppingAgent:
         if not searched:
             return AgentReply(tool_calls=[self._call(messages, "search_products", query=query, limit=50)])
         records = searched[-1].result.get("products", []) if isinstance(searched[-1].result, dict) else []
-        pool = [self._catalog.get(r["id"]) for r in records if self._catalog.get(r["id"]) is not None]
+        names = [str(r.get("name", "")).casefold() for r in records]
+        # A name two results share would be ambiguous in a message: such products are skipped.
+        pool = [
+            self._catalog.get(r["id"])
+            for r in records
+            if self._catalog.get(r["id"]) is not None
+            and names.count(str(r.get("name", "")).casefold()) == 1
+        ]
         if play.oracle:
             pool = [p for p in pool if p.id in self._oracle_ids()]
         stock = {
@@ -194,13 +201,12 @@ class ShoppingAgent:
             for e in ex
             if e.name == "check_inventory" and isinstance(e.result, dict)
         }
-        h = heard if play.use_hints else _without_hints(heard)
         fits = [
             p
             for p in pool
             if p.id not in heard.declined
             and p.id != wanted
-            and h.fits(p, allergies=play.respect_allergies)
+            and heard.fits(p, allergies=play.respect_allergies, hints=play.use_hints)
             and (not play.check_stock or stock.get(p.id, heard.quantity) >= heard.quantity)
         ]
         if play.rank == "cheapest":
@@ -269,7 +275,3 @@ class ShoppingAgent:
         task = self._task
         ids = task.solutions(self._catalog, inventory(task, self._catalog))
         return set(ids)
-
-
-def _without_hints(heard: Heard) -> Heard:
-    return replace(heard, nutri_better_than=None, max_price=None if heard.max_price is None else heard.max_price, labels=set(), brands_out=set(), palm_free=False)
