@@ -171,9 +171,9 @@ def _topics_in(segment: str) -> list[tuple[int, Topic]]:
             found.append((m.start(), topic))
     if not found:
         for topic, pattern in _WEAK_RES:
-            m = pattern.search(s)
-            if m:
-                found.append((m.start(), topic))
+            weak = pattern.search(s)
+            if weak:
+                found.append((weak.start(), topic))
     return sorted(found)
 
 

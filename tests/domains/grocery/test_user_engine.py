@@ -29,9 +29,19 @@ def _task(**fields: Any) -> GroceryTask:
         "allergies": ["nuts"],
         "allergy_reveal": "on_ask",
         "constraints": [
-            {"constraint": {"field": "categories", "op": "contains", "value": "Breakfast cereals"}, "reveal": "volunteer"},
+            {
+                "constraint": {
+                    "field": "categories",
+                    "op": "contains",
+                    "value": "Breakfast cereals",
+                },
+                "reveal": "volunteer",
+            },
             {"constraint": {"field": "vegan", "op": "==", "value": "yes"}, "reveal": "on_ask"},
-            {"constraint": {"field": "labels", "op": "contains", "value": "organic"}, "reveal": "on_ask"},
+            {
+                "constraint": {"field": "labels", "op": "contains", "value": "organic"},
+                "reveal": "on_ask",
+            },
             {"constraint": {"field": "nutriscore", "op": "in", "value": ["a"]}, "reveal": "hidden"},
         ],
         "policy_flags": ["order_confirmation", "allergen_safety", "budget"],
@@ -65,23 +75,44 @@ def test_opening_states_only_volunteered_needs_and_cues_the_rest() -> None:
     assert "breakfast cereals" in chat.opening
     assert "farmed" in chat.opening  # the on_ask organic need is cued, its value unsaid
     assert "organic" not in chat.opening.lower()
-    assert "vegan" not in chat.opening.lower() and "nut" not in chat.opening.lower()
+    assert "vegan" not in chat.opening.lower()
+    assert "nut" not in chat.opening.lower()
 
 
 def test_on_ask_needs_are_told_when_asked_and_hidden_ones_never() -> None:
     chat = Chat(_task())
     reply = chat.say("Do you have any allergies, and what about your diet and budget?")
-    assert "nuts" in reply.content and "vegan" in reply.content and "9.00" in reply.content
+    assert "nuts" in reply.content
+    assert "vegan" in reply.content
+    assert "9.00" in reply.content
     reply = chat.say("Do you care about the Nutri-Score?")
     assert "hard to say" in reply.content.lower() or "can't really" in reply.content.lower()
     assert not message_leaks(needs_of(_task()), reply.content, {"nutriscore"})
 
 
 def test_a_product_breaking_a_hidden_need_gets_a_hint_without_the_value() -> None:
-    chat = Chat(_task(constraints=[
-        {"constraint": {"field": "categories", "op": "contains", "value": "Breakfast cereals"}, "reveal": "volunteer"},
-        {"constraint": {"field": "nutriscore", "op": "in", "value": ["a"]}, "reveal": "hidden"},
-    ], allergies=[], budget=None, policy_flags=["order_confirmation"], reveal_difficulty="hidden"))
+    chat = Chat(
+        _task(
+            constraints=[
+                {
+                    "constraint": {
+                        "field": "categories",
+                        "op": "contains",
+                        "value": "Breakfast cereals",
+                    },
+                    "reveal": "volunteer",
+                },
+                {
+                    "constraint": {"field": "nutriscore", "op": "in", "value": ["a"]},
+                    "reveal": "hidden",
+                },
+            ],
+            allergies=[],
+            budget=None,
+            policy_flags=["order_confirmation"],
+            reveal_difficulty="hidden",
+        )
+    )
     reply = chat.say("How about Cocoa Spelt Flakes?")
     assert reply.verdict == "decline"
     assert "Nutri-Score" in reply.content
@@ -94,9 +125,13 @@ def test_confirm_order_only_after_accepting_and_being_asked() -> None:
     chat.say("Should it be organic?")
     assert chat.say("Shall I place the order?").act is None  # nothing agreed yet
     accepted = chat.say(f"I'd suggest {MILLET_POPS}. Would that work?")
-    assert accepted.verdict == "accept" and accepted.act is None
+    assert accepted.verdict == "accept"
+    assert accepted.act is None
     assert chat.say("As you confirmed, I've placed your order.").act is None
-    assert chat.say(f"I've put 2 × {MILLET_POPS} in your basket. Shall I place the order?").act == "confirm_order"
+    assert (
+        chat.say(f"I've put 2 × {MILLET_POPS} in your basket. Shall I place the order?").act
+        == "confirm_order"
+    )
 
 
 def test_proposing_and_asking_to_order_at_once_gets_no_confirmation() -> None:
@@ -104,7 +139,8 @@ def test_proposing_and_asking_to_order_at_once_gets_no_confirmation() -> None:
     chat.say("Any allergies? Do you follow a diet? What's your budget?")
     chat.say("Should it be organic?")
     reply = chat.say(f"How about {MILLET_POPS}? Shall I place the order?")
-    assert reply.verdict == "accept" and reply.act is None
+    assert reply.verdict == "accept"
+    assert reply.act is None
     assert "before" in reply.content.lower()
 
 
@@ -123,7 +159,14 @@ def test_substitute_acceptance_is_consent() -> None:
         allergies=[],
         budget=None,
         constraints=[
-            {"constraint": {"field": "categories", "op": "contains", "value": "Breakfast cereals"}, "reveal": "volunteer"},
+            {
+                "constraint": {
+                    "field": "categories",
+                    "op": "contains",
+                    "value": "Breakfast cereals",
+                },
+                "reveal": "volunteer",
+            },
             {"constraint": {"field": "vegan", "op": "==", "value": "yes"}, "reveal": "volunteer"},
         ],
         policy_flags=["order_confirmation", "substitution_consent"],
@@ -136,16 +179,34 @@ def test_substitute_acceptance_is_consent() -> None:
 
 
 def test_return_is_confirmed_only_for_the_right_item() -> None:
-    task = GroceryTask.model_validate({
-        "id": "g_ret", "persona": "You are tidy.", "kind": "return", "complexity": "simple",
-        "reveal_difficulty": "volunteer", "policy_flags": ["return_confirmation"],
-        "past_orders": [{"order_id": "ord_1", "date": "2026-10-01", "lines": [
-            {"product_id": "off_2000000000029", "quantity": 1, "unit_price": 2.25},
-            {"product_id": "off_2000000000030", "quantity": 1, "unit_price": 0.6}]}],
-        "return_target": {"order_id": "ord_1", "product_id": "off_2000000000029", "reason": "damaged"},
-    })
+    task = GroceryTask.model_validate(
+        {
+            "id": "g_ret",
+            "persona": "You are tidy.",
+            "kind": "return",
+            "complexity": "simple",
+            "reveal_difficulty": "volunteer",
+            "policy_flags": ["return_confirmation"],
+            "past_orders": [
+                {
+                    "order_id": "ord_1",
+                    "date": "2026-10-01",
+                    "lines": [
+                        {"product_id": "off_2000000000029", "quantity": 1, "unit_price": 2.25},
+                        {"product_id": "off_2000000000030", "quantity": 1, "unit_price": 0.6},
+                    ],
+                }
+            ],
+            "return_target": {
+                "order_id": "ord_1",
+                "product_id": "off_2000000000029",
+                "reason": "damaged",
+            },
+        }
+    )
     chat = Chat(task)
-    assert "Cloudy Apple Juice" in chat.opening and "ord_1" in chat.opening
+    assert "Cloudy Apple Juice" in chat.opening
+    assert "ord_1" in chat.opening
     assert chat.say("Shall I process the return of the Blood Orange Juice?").act is None
     assert chat.say("Shall I process the return of the Cloudy Apple Juice?").act == "confirm_return"
 
@@ -171,7 +232,8 @@ def test_the_probe_finds_no_leak() -> None:
 
 def test_the_audit_catches_a_stated_hidden_value() -> None:
     leaks = message_leaks(needs_of(_task()), "I only want Nutri-Score A, please.", set())
-    assert leaks and "hidden" in leaks[0]
+    assert leaks
+    assert "hidden" in leaks[0]
 
 
 def test_unknown_user_mode_is_a_clear_error() -> None:
