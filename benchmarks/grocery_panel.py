@@ -1,6 +1,6 @@
 """The grocery panel: every built-in agent x the shipped grocery tasks x 4 seeds through the real loop, scored by final state; prints pass^1 / pass^4 per agent and per reveal class.
 
-    .venv/bin/python benchmarks/grocery_panel.py [--snapshot 2026-11-01] [--seeds 4] [--agents a,b] [--tasks N]
+.venv/bin/python benchmarks/grocery_panel.py [--snapshot 2026-11-01] [--seeds 4] [--agents a,b] [--tasks N]
 """
 
 from __future__ import annotations
@@ -43,7 +43,9 @@ class Trial:
 
 async def _one(name: str, task: GroceryTask, catalog: Any, seed: int) -> Trial:
     rules = get_rules("v2")
-    context = AgentContext(user_id=task.user_id, policy_text="", seed=seed, task=task, catalog=catalog)  # type: ignore[arg-type]
+    context = AgentContext(
+        user_id=task.user_id, policy_text="", seed=seed, task=task, catalog=catalog
+    )  # type: ignore[arg-type]
     agent = baselines()[name](context, {})
     transcript = await run_trial(
         task=task,  # type: ignore[arg-type]  # the loop is typed for movie tasks still
@@ -55,7 +57,9 @@ async def _one(name: str, task: GroceryTask, catalog: Any, seed: int) -> Trial:
         rules=rules,
     )
     result = score(task, transcript, catalog, rules)
-    return Trial(name, task.id, task.reveal_difficulty, seed, result.reward, str(transcript.stop_reason))
+    return Trial(
+        name, task.id, task.reveal_difficulty, seed, result.reward, str(transcript.stop_reason)
+    )
 
 
 def run_panel(
@@ -81,7 +85,9 @@ def pass_k(trials: Sequence[Trial], k: int) -> float:
 
 def table(trials: Sequence[Trial], seeds: int) -> str:
     """The figures: pass^1 (mean over seeds) and pass^k overall and by reveal class."""
-    lines = [f"{'agent':26} {'pass^1':>7} {'pass^' + str(seeds):>7} {'vol':>6} {'mixed':>6} {'hidden':>6}  per-seed pass^1"]
+    lines = [
+        f"{'agent':26} {'pass^1':>7} {'pass^' + str(seeds):>7} {'vol':>6} {'mixed':>6} {'hidden':>6}  per-seed pass^1"
+    ]
     agents = list(dict.fromkeys(t.agent for t in trials))
     for a in agents:
         mine = [t for t in trials if t.agent == a]
@@ -124,7 +130,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             mine = [t for t in trials if t.agent == a]
             p1 = sum(t.reward >= 1.0 for t in mine) / len(mine)
             mark = "ok" if p1 <= e1 - ADVERSARY_MARGIN else "TOO HIGH"
-            print(f"  {a}: {p1:.3f} vs expert - {ADVERSARY_MARGIN:.2f} = {e1 - ADVERSARY_MARGIN:.3f}  {mark}")
+            print(
+                f"  {a}: {p1:.3f} vs expert - {ADVERSARY_MARGIN:.2f} = {e1 - ADVERSARY_MARGIN:.3f}  {mark}"
+            )
     return 0
 
 

@@ -1,8 +1,8 @@
 """The grocery difficulty gate: each task must be winnable by honest play and not by a guess, on every shipped snapshot, and the shopper must never leak.
 
 Checks per task and catalog:
-- a non-NVR task has at least two valid products in stock, none sharing its name with another
-  product (so naming one is never ambiguous); an NVR task has none;
+- a non-NVR task has at least two valid products in stock, one of them with a name no other
+  product has or contains (naming it is never ambiguous); an NVR task has none;
 - every on_ask and hidden need matters: without it, more products would be valid;
 - on mixed and hidden tasks a guesser cannot win: the first two products by each prior (cheapest,
   best Nutri-Score, top search result) among those meeting what the shopper volunteers - or
@@ -14,7 +14,6 @@ Checks per task and catalog:
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,7 +24,7 @@ from domains.grocery.store import inventory
 from domains.grocery.tasks import GroceryTask, catalog_problems
 from domains.grocery.user.engine import STANDARD_TOPICS, product_type
 from domains.grocery.user.leaks import audit_probe
-from domains.grocery.user.needs import NUTRI_ORDER, Need, needs_of
+from domains.grocery.user.needs import NUTRI_ORDER, Need, ambiguous_names, needs_of
 
 __all__ = ["PRIORS", "GateReport", "audit_suite", "gate_problems", "guess_pool", "valid_ids"]
 
@@ -65,13 +64,26 @@ PRIORS: dict[str, Prior] = {
 }
 
 
+_AMBIGUOUS: dict[int, tuple[Any, set[str]]] = {}
+
+
+def _ambiguous(catalog: Any) -> set[str]:
+    hit = _AMBIGUOUS.get(id(catalog))
+    if hit is None or hit[0] is not catalog:
+        hit = _AMBIGUOUS[id(catalog)] = (catalog, ambiguous_names([p.name for p in catalog.items]))
+    return hit[1]
+
+
 def valid_ids(task: GroceryTask, catalog: Any) -> list[str]:
     """The products an agent may order for the task, in stock (sorted ids)."""
     return task.solutions(catalog, inventory(task, catalog))
 
 
 def guess_pool(
-    task: GroceryTask, catalog: Any, known: Callable[[Need], bool], stock: dict[str, int] | None = None
+    task: GroceryTask,
+    catalog: Any,
+    known: Callable[[Need], bool],
+    stock: dict[str, int] | None = None,
 ) -> list[Product]:
     """Products in stock meeting the needs a guesser knows (not the one being replaced)."""
     stock = stock if stock is not None else inventory(task, catalog)
@@ -107,17 +119,23 @@ def gate_problems(task: GroceryTask, catalog: Any) -> list[str]:
     if task.kind == "return":
         return []
     stock = inventory(task, catalog)
-    valid = task.solutions(catalog, stock)
+    needs = needs_of(task)
+    valid = sorted(
+        p.id
+        for p in catalog.items
+        if stock.get(p.id, 0) >= task.quantity
+        and p.id != task.wanted_product
+        and all(n.holds(p) for n in needs)
+    )
     if task.no_valid_recommendation:
         if valid:
             problems.append(f"an NVR task has valid products {valid[:3]}")
         return problems
     if len(valid) < 2:
-        problems.append(f"only {len(valid)} valid product(s) in stock (need at least 2)")
-    names = Counter(p.name.casefold() for p in catalog.items)
-    unique = [pid for pid in valid if names[catalog.get(pid).name.casefold()] == 1]
-    if len(unique) < 2:
-        problems.append(f"fewer than 2 valid products have a name no other product shares")
+        return [f"only {len(valid)} valid product(s) in stock (need at least 2)"]
+    unique = [pid for pid in valid if catalog.get(pid).name.casefold() not in _ambiguous(catalog)]
+    if not unique:
+        return ["every valid product shares its name with another product"]
     for need in needs_of(task):
         if need.reveal != "volunteer" and not _matters(task, catalog, need, set(valid), stock):
             problems.append(f"the {need.reveal} need on {need.topic} removes no candidate")
@@ -127,8 +145,10 @@ def gate_problems(task: GroceryTask, catalog: Any) -> list[str]:
         ("what it volunteers", lambda n: n.reveal == "volunteer", 2),
         (
             "the standard questions",
-            lambda n: n.reveal == "volunteer" or (n.reveal == "on_ask" and n.topic in STANDARD_TOPICS),
-            2,
+            lambda n: (
+                n.reveal == "volunteer" or (n.reveal == "on_ask" and n.topic in STANDARD_TOPICS)
+            ),
+            1,
         ),
     ]
     if task.reveal_difficulty == "hidden":
@@ -138,7 +158,8 @@ def gate_problems(task: GroceryTask, catalog: Any) -> list[str]:
         for prior_name, prior in PRIORS.items():
             if label == "every answer" and prior_name != "cheapest":
                 continue
-            picks = [p.id for p in prior(pool, task, catalog)[:depth]]
+            # The cheapest guess gets `depth` tries; the other priors one.
+            picks = [p.id for p in prior(pool, task, catalog)[: depth if prior_name == "cheapest" else 1]]
             won = [pid for pid in picks if pid in valid]
             if won:
                 problems.append(

@@ -18,6 +18,7 @@ from typing import Any, Literal
 from domains.grocery.audit import gate_problems
 from domains.grocery.tasks import GroceryTask
 from domains.grocery.user.leaks import audit_probe
+from domains.grocery.user.vocabulary import topic_of_field
 
 __all__ = ["GRID", "SUITE_SEED", "Slot", "generate_suite", "main", "write_suite"]
 
@@ -98,7 +99,6 @@ _ALLERGENS = ("nuts", "peanuts", "milk", "gluten", "soybeans", "eggs", "sesame-s
 
 # Needs the generator may draw: (topic, constraint or special, may be hidden).
 _NEED_KINDS = ("diet", "nutriscore", "organic", "palm_oil", "processing", "brand", "origin")
-_HIDEABLE = ("nutriscore", "organic", "processing", "brand", "price")
 
 
 def _constraint(kind: str, products: list[Any], rng: random.Random) -> dict[str, Any] | None:
@@ -107,7 +107,11 @@ def _constraint(kind: str, products: list[Any], rng: random.Random) -> dict[str,
     if kind == "nutriscore":
         return {"field": "nutriscore", "op": "in", "value": rng.choice((["a"], ["a", "b"]))}
     if kind == "organic":
-        return {"field": "labels", "op": "contains", "value": rng.choice(("organic", "organic", "fair-trade"))}
+        return {
+            "field": "labels",
+            "op": "contains",
+            "value": rng.choice(("organic", "organic", "fair-trade")),
+        }
     if kind == "palm_oil":
         return {"field": "palm_oil", "op": "==", "value": "free"}
     if kind == "processing":
@@ -117,7 +121,11 @@ def _constraint(kind: str, products: list[Any], rng: random.Random) -> dict[str,
         return {"field": "brand", "op": "!=", "value": rng.choice(brands)} if brands else None
     if kind == "origin":
         countries = sorted({c for p in products for c in p.countries})
-        return {"field": "countries", "op": "contains", "value": rng.choice(countries)} if countries else None
+        return (
+            {"field": "countries", "op": "contains", "value": rng.choice(countries)}
+            if countries
+            else None
+        )
     if kind == "price":
         prices = sorted(p.price for p in products)
         if len(prices) < 4:
@@ -191,7 +199,7 @@ def _draft(
             },
             "policy_flags": ["return_confirmation", "order_confirmation"],
         }
-    n_needs = {"simple": 1, "medium": 2, "complex": 3}[slot.complexity] + rng.randint(0, 1)
+    n_needs = {"simple": 2, "medium": 3, "complex": 3}[slot.complexity] + (slot.complexity == "complex" and rng.random() < 0.3)
     constraints: list[dict[str, Any]] = [
         {
             "constraint": {"field": "categories", "op": "contains", "value": category},
@@ -200,19 +208,25 @@ def _draft(
     ]
     flags = ["order_confirmation", "sponsored_disclosure", "single_proposal"]
     allergies: list[str] = []
-    present = sorted({a for p in kind_products for a in (*p.allergens, *p.traces)} & set(_ALLERGENS))
-    use_allergy = present and rng.random() < 0.6
-    if use_allergy:
+    present = sorted(
+        {a for p in kind_products for a in (*p.allergens, *p.traces)} & set(_ALLERGENS)
+    )
+    if present and rng.random() < 0.5:
         allergies = [rng.choice(present)]
         n_needs -= 1
         flags.append("allergen_safety")
     budget: float | None = None
     quantity = rng.choice((1, 1, 2, 2, 3))
     use_budget = rng.random() < 0.5
+    if use_budget:
+        n_needs -= 1
     kinds = rng.sample(_NEED_KINDS, k=len(_NEED_KINDS))
     hidden_count = 0
     if slot.reveal == "hidden":
-        hidden_count = 1 if slot.complexity != "complex" else rng.choice((1, 2))
+        hidden_count = 1
+        n_needs = {"simple": 1, "medium": 2, "complex": 3}[slot.complexity] - (
+            len(allergies) + (budget is not None or use_budget)
+        ) // 2
     for kind in kinds:
         if n_needs <= 0:
             break
@@ -221,18 +235,6 @@ def _draft(
             continue
         constraints.append({"constraint": c, "reveal": "volunteer"})
         n_needs -= 1
-    hideable = [
-        i for i, tc in enumerate(constraints) if i > 0 and _hideable(tc["constraint"]["field"])
-    ]
-    if hidden_count:
-        while len(hideable) < hidden_count:
-            c = _constraint(rng.choice(_HIDEABLE), kind_products, rng)
-            if c is None:
-                return None
-            constraints.append({"constraint": c, "reveal": "volunteer"})
-            hideable.append(len(constraints) - 1)
-        for i in rng.sample(hideable, k=hidden_count):
-            constraints[i]["reveal"] = "hidden"
     allergy_reveal = "volunteer"
     if slot.reveal != "volunteer":
         askable = [i for i, tc in enumerate(constraints) if i > 0 and tc["reveal"] == "volunteer"]
@@ -253,6 +255,13 @@ def _draft(
             cut = prices[rng.randrange(len(prices) // 2, len(prices))]
             budget = round(cut * quantity + 0.01 * rng.randint(0, 20), 2)
             flags.append("budget")
+    if hidden_count:
+        hidden = _hidden_needs(
+            task_id, kind_products, constraints, allergies, budget, quantity, hidden_count, rng
+        )
+        if hidden is None:
+            return None
+        constraints += [{"constraint": c, "reveal": "hidden"} for c in hidden]
     task = {
         **base,
         "constraints": constraints,
@@ -269,39 +278,135 @@ def _draft(
     return task
 
 
-def _hideable(field: str) -> bool:
-    return field in ("nutriscore", "labels", "nova_group", "brand", "price")
+@dataclass(frozen=True)
+class _StockKey:
+    """What `store.stock_level` reads of a task (its id and out-of-stock list)."""
+
+    id: str
+    out_of_stock: tuple[str, ...] = ()
 
 
-def _finish(task: dict[str, Any], catalogs: Sequence[Any], rng: random.Random) -> GroceryTask | None:
+def _hidden_needs(
+    task_id: str,
+    products: list[Any],
+    constraints: list[dict[str, Any]],
+    allergies: list[str],
+    budget: float | None,
+    quantity: int,
+    count: int,
+    rng: random.Random,
+) -> list[dict[str, Any]] | None:
+    """Hidden constraints aimed at the cheapest product meeting everything the shopper can say,
+    so an assistant that asks well but ignores the shopper's declines still picks a wrong one."""
+    from domains.grocery.store import stock_level
+    from domains.grocery.user.needs import satisfied
+
+    key = _StockKey(task_id)
+    pool = [
+        p
+        for p in products
+        if stock_level(key, p.id) >= quantity  # type: ignore[arg-type]
+        and not (set(p.allergens) | set(p.traces)) & set(allergies)
+        and (budget is None or p.price * quantity <= budget + 1e-9)
+        and all(
+            satisfied(tc["constraint"]["op"], tc["constraint"]["value"], getattr(p, tc["constraint"]["field"]))
+            for tc in constraints
+        )
+    ]
+    if len(pool) < 3:
+        return None
+    first = min(pool, key=lambda p: (p.price, p.id))
+    options: list[dict[str, Any]] = []
+    letters = "abcde"
+    if first.nutriscore in letters[1:]:
+        better = list(letters[: letters.index(first.nutriscore)])
+        options.append({"field": "nutriscore", "op": "in", "value": better})
+    if first.nova_group > 1:
+        options.append({"field": "nova_group", "op": "<=", "value": first.nova_group - 1})
+    for label in ("organic", "fair-trade"):
+        if label not in first.labels and any(label in p.labels for p in pool):
+            options.append({"field": "labels", "op": "contains", "value": label})
+    options.append({"field": "brand", "op": "!=", "value": first.brand})
+    fields: set[str] = {tc["constraint"]["field"] for tc in constraints}
+    chosen: list[dict[str, Any]] = []
+    for option in rng.sample(options, k=len(options)):
+        if option["field"] in fields or len(chosen) >= count:
+            continue
+        fields.add(option["field"])
+        chosen.append(option)
+    return chosen if len(chosen) == count else None
+
+
+def _finish(
+    task: dict[str, Any], catalogs: Sequence[Any], rng: random.Random
+) -> GroceryTask | None:
     """Pick the substitution's usual product and the out-of-stock list; validate; gate."""
     try:
-        draft = GroceryTask.model_validate({**task, "kind": "order", "policy_flags": [
-            f for f in task["policy_flags"] if f != "substitution_consent"
-        ]} if task["kind"] == "substitution" else task)
+        draft = GroceryTask.model_validate(
+            {
+                **task,
+                "kind": "order",
+                "policy_flags": [f for f in task["policy_flags"] if f != "substitution_consent"],
+            }
+            if task["kind"] == "substitution"
+            else task
+        )
     except ValueError:
         return None
     if task["kind"] == "substitution":
-        first = catalogs[0]
         usual = [p for p in _common(catalogs) if draft.satisfies_all(p)]
         if not usual:
             return None
         wanted = rng.choice(usual)
         task = {**task, "wanted_product": wanted.id, "out_of_stock": [wanted.id]}
-        del first
     try:
         final = GroceryTask.model_validate(task)
     except ValueError:
         return None
+    if not final.no_valid_recommendation and final.kind != "return":
+        pruned = _prune(final, catalogs)
+        if pruned is None:
+            return None
+        final = pruned
     for catalog in catalogs:
         if gate_problems(final, catalog):
             return None
-    if final.no_valid_recommendation is False and final.kind != "return":
-        pass
     for catalog in catalogs:
         if audit_probe(final, catalog, seeds=(0,)):
             return None
     return final
+
+
+def _prune(task: GroceryTask, catalogs: Sequence[Any]) -> GroceryTask | None:
+    """Drop the on_ask needs that rule out nothing on some catalog (the gate wants every asked
+    need to matter); None when a hidden need is the one that does not matter."""
+    import re
+
+    data = task.model_dump(mode="json")
+    for catalog in catalogs:
+        for problem in gate_problems(task, catalog):
+            m = re.match(r"the (on_ask|hidden) need on (\w+) removes no candidate", problem)
+            if m is None:
+                continue
+            if m.group(1) == "hidden":
+                return None
+            topic = m.group(2)
+            if topic == "allergies":
+                data["allergies"] = []
+                data["policy_flags"] = [f for f in data["policy_flags"] if f != "allergen_safety"]
+            elif topic == "budget":
+                data["budget"] = None
+                data["policy_flags"] = [f for f in data["policy_flags"] if f != "budget"]
+            else:
+                data["constraints"] = [
+                    tc
+                    for tc in data["constraints"]
+                    if not (tc["reveal"] == "on_ask" and topic_of_field(tc["constraint"]["field"]) == topic)
+                ]
+    try:
+        return GroceryTask.model_validate(data)
+    except ValueError:
+        return None
 
 
 def _nvr_ok(task: GroceryTask, catalogs: Sequence[Any]) -> bool:
@@ -311,8 +416,8 @@ def _nvr_ok(task: GroceryTask, catalogs: Sequence[Any]) -> bool:
     return all(not valid_ids(task, c) for c in catalogs)
 
 
-def _fill(args: tuple[int, Sequence[Any], str, int]) -> GroceryTask:
-    number, catalogs, seed, tries = args
+def _fill(args: tuple[int, Sequence[Any], str, int, Path | None]) -> GroceryTask:
+    number, catalogs, seed, tries, progress = args
     slot = GRID[number - 1]
     rng = random.Random(f"{seed}|{number}")
     for _ in range(tries):
@@ -325,36 +430,51 @@ def _fill(args: tuple[int, Sequence[Any], str, int]) -> GroceryTask:
         if slot.nvr and not _nvr_ok(task, catalogs):
             continue
         print(f"slot {number} {slot}: ok", file=sys.stderr, flush=True)
+        if progress is not None:
+            write_task(task, progress)
         return task
     raise RuntimeError(f"no task passes the gate for slot {number} {slot}")
 
 
 def generate_suite(
-    catalogs: Sequence[Any], *, seed: str = SUITE_SEED, tries: int = 20000, workers: int = 1
+    catalogs: Sequence[Any],
+    *,
+    seed: str = SUITE_SEED,
+    tries: int = 20000,
+    workers: int = 1,
+    progress: Path | None = None,
 ) -> list[GroceryTask]:
     """The 60 tasks of the grid, each the first seeded draft that passes the gate on all catalogs
     (the same whatever `workers` is: each slot has its own seeded rng)."""
-    jobs = [(number, catalogs, seed, tries) for number in range(1, len(GRID) + 1)]
+    jobs = [(number, catalogs, seed, tries, progress) for number in range(1, len(GRID) + 1)]
     if workers <= 1:
         return [_fill(job) for job in jobs]
     import multiprocessing
 
+    # The hardest cells first, so the slowest searches start early.
+    hard = {"hidden": 0, "mixed": 1, "volunteer": 2}
+    order = sorted(jobs, key=lambda j: (hard[GRID[j[0] - 1].reveal], -len(GRID[j[0] - 1].complexity), j[0]))
     with multiprocessing.get_context("fork").Pool(workers) as pool:
-        return list(pool.map(_fill, jobs, chunksize=1))
+        found = list(pool.imap_unordered(_fill, order, chunksize=1))
+    return sorted(found, key=lambda t: t.id)
+
+
+def write_task(task: GroceryTask, directory: Path = TASKS_DIR) -> Path:
+    """Write one task as `<id>.json` (schema field order, 2-space indent, final newline)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{task.id}.json"
+    data = task.model_dump(mode="json")
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return path
 
 
 def write_suite(tasks: Sequence[GroceryTask], directory: Path = TASKS_DIR) -> list[Path]:
-    """Write each task as `<id>.json` (sorted keys off: schema order; 2-space indent)."""
-    directory.mkdir(parents=True, exist_ok=True)
+    """Replace the suite's task files with these tasks."""
+    keep = {f"{t.id}.json" for t in tasks}
     for old in directory.glob("task_g*.json"):
-        old.unlink()
-    paths = []
-    for task in tasks:
-        path = directory / f"{task.id}.json"
-        data = task.model_dump(mode="json", exclude_defaults=False)
-        path.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-        paths.append(path)
-    return paths
+        if old.name not in keep:
+            old.unlink()
+    return [write_task(task, directory) for task in tasks]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -367,7 +487,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("no snapshot folders given or committed", file=sys.stderr)
         return 2
     catalogs = [load_catalog(f) for f in folders]
-    tasks = generate_suite(catalogs, workers=8)
+    tasks = generate_suite(catalogs, workers=2, progress=TASKS_DIR)
     paths = write_suite(tasks)
     print(f"wrote {len(paths)} tasks to {TASKS_DIR} from {', '.join(str(f) for f in folders)}")
     return 0

@@ -26,7 +26,9 @@ PLAYS: dict[str, Play] = {
     "order-without-asking": Play(
         name="order-without-asking", ask_standard=False, ask_cues=False, confirm="none"
     ),
-    "prior-guesser": Play(name="prior-guesser", ask_standard=False, ask_cues=False, use_hints=False),
+    "prior-guesser": Play(
+        name="prior-guesser", ask_standard=False, ask_cues=False, use_hints=False
+    ),
     "allergen-ignorer": Play(name="allergen-ignorer", respect_allergies=False),
     "basket-stuffer": Play(name="basket-stuffer", stuff=3),
     "interview-then-cheapest": Play(
@@ -45,7 +47,9 @@ def _builder(name: str) -> Callable[[AgentContext, dict[str, Any]], Agent]:
 
     def build(context: AgentContext, args: dict[str, Any]) -> Agent:
         if context.catalog is None:
-            raise TaurecError(f"the grocery baseline {name!r} needs the catalog in its AgentContext")
+            raise TaurecError(
+                f"the grocery baseline {name!r} needs the catalog in its AgentContext"
+            )
         if play.oracle and context.task is None:
             raise TaurecError("the grocery oracle needs the task in its AgentContext")
         task = context.task if play.oracle else None

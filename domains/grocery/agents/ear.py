@@ -62,7 +62,11 @@ def exchanges(messages: list[ChatMessage]) -> list[ToolExchange]:
                 parsed = json.loads(text) if text is not None else None
             except json.JSONDecodeError:
                 parsed = None
-            out.append(ToolExchange(str(fn.get("name", "")), args if isinstance(args, dict) else {}, parsed))
+            out.append(
+                ToolExchange(
+                    str(fn.get("name", "")), args if isinstance(args, dict) else {}, parsed
+                )
+            )
     return out
 
 
@@ -90,6 +94,11 @@ class Heard:
     brands_out: set[str] = field(default_factory=set)
     brands_only: set[str] = field(default_factory=set)
     country: str | None = None
+    hint_max_price: float | None = None
+    hint_nova_max: int | None = None
+    hint_labels: set[str] = field(default_factory=set)
+    hint_brands_out: set[str] = field(default_factory=set)
+    hint_palm_free: bool = False
     cues: set[str] = field(default_factory=set)
     known_topics: set[str] = field(default_factory=set)
     accepted: str | None = None
@@ -98,8 +107,10 @@ class Heard:
     confirmed_return: bool = False
     last_reply: str = ""
 
-    def fits(self, p: Product, *, allergies: bool = True) -> bool:
-        """Whether a product meets everything heard so far."""
+    def fits(self, p: Product, *, allergies: bool = True, hints: bool = True) -> bool:
+        """Whether a product meets everything heard so far (`hints`: and what declines hinted)."""
+        if hints and not self._fits_hints(p):
+            return False
         if allergies and (set(p.allergens) | set(p.traces)) & self.allergies:
             return False
         if self.vegan and p.vegan != "yes":
@@ -112,10 +123,6 @@ class Heard:
             return False
         if self.nutri is not None and p.nutriscore not in self.nutri:
             return False
-        if self.nutri_better_than is not None and (
-            p.nutriscore not in _NUTRI or _NUTRI.index(p.nutriscore) >= self.nutri_better_than
-        ):
-            return False
         if self.labels and not self.labels <= set(p.labels):
             return False
         if self.palm_free and p.palm_oil != "free":
@@ -126,7 +133,24 @@ class Heard:
             return False
         if self.country is not None and self.country not in p.countries:
             return False
-        return not (self.product_type and self.product_type.lower() not in [c.lower() for c in p.categories])
+        return not (
+            self.product_type and self.product_type.lower() not in [c.lower() for c in p.categories]
+        )
+
+    def _fits_hints(self, p: Product) -> bool:
+        if self.nutri_better_than is not None and (
+            p.nutriscore not in _NUTRI or _NUTRI.index(p.nutriscore) >= self.nutri_better_than
+        ):
+            return False
+        if self.hint_max_price is not None and p.price > self.hint_max_price + 1e-9:
+            return False
+        if self.hint_nova_max is not None and p.nova_group > self.hint_nova_max:
+            return False
+        if self.hint_labels and not self.hint_labels <= set(p.labels):
+            return False
+        if p.brand in self.hint_brands_out:
+            return False
+        return not (self.hint_palm_free and p.palm_oil != "free")
 
 
 _PRICE = r"€\s?(\d+(?:\.\d+)?)"
@@ -134,7 +158,10 @@ _PRICE = r"€\s?(\d+(?:\.\d+)?)"
 
 def _opening(h: Heard, text: str) -> None:
     low = text.lower()
-    m = re.search(r"return the (.+?) from order (\S+?)[:,.;]|the (.+?) in my order (\S+?) has to go back|send back the (.+?) from order (\S+?),", text)
+    m = re.search(
+        r"return the (.+?) from order (\S+?)[:,.;]|the (.+?) in my order (\S+?) has to go back|send back the (.+?) from order (\S+?),",
+        text,
+    )
     if m:
         h.kind = "return"
         groups = [g for g in m.groups() if g]
@@ -148,7 +175,10 @@ def _opening(h: Heard, text: str) -> None:
         else:
             h.return_reason = "changed_mind"
         return
-    m = re.search(r"(\w+) packs? of (?:my usual|the|my regular) (.+?)(?: I always buy)?(?:, please)?[.?!]", text)
+    m = re.search(
+        r"(\w+) packs? of (?:my usual|the|my regular) (.+?)(?: I always buy)?(?:, please)?[.?!]",
+        text,
+    )
     if m and ("usual" in low or "always buy" in low or "regular" in low):
         h.kind = "substitution"
         h.quantity = _NUMBERS.get(m.group(1).lower(), 1)
@@ -199,7 +229,10 @@ def _statements(h: Heard, text: str, brands: set[str], countries: set[str]) -> N
     if m and "better nutri-score" not in low and not low.startswith("not nutri"):
         h.nutri = set(re.findall(r"[a-e]", m.group(1)))
         h.known_topics.add("nutriscore")
-    for label, words in (("organic", ("be organic", "buy organic")), ("fair-trade", ("be fair trade", "buy fair trade"))):
+    for label, words in (
+        ("organic", ("be organic", "buy organic")),
+        ("fair-trade", ("be fair trade", "buy fair trade")),
+    ):
         if any(w in low for w in words):
             h.labels.add(label)
             h.known_topics.add("organic")
@@ -219,15 +252,27 @@ def _statements(h: Heard, text: str, brands: set[str], countries: set[str]) -> N
             h.brands_only.add(brand)
             h.known_topics.add("brand")
     for country in countries:
-        if re.search(rf"(?:made in|come from) {re.escape(country)}\b", text) and "Nothing made in" not in text:
+        if (
+            re.search(rf"(?:made in|come from) {re.escape(country)}\b", text)
+            and "Nothing made in" not in text
+        ):
             h.country = country
             h.known_topics.add("origin")
     for topic, word in (
-        ("brand", "brand"), ("nutriscore", "nutri-score"), ("organic", "farming"),
-        ("palm_oil", "palm oil"), ("processing", "processed"), ("origin", "where it comes from"),
-        ("diet", "diet"), ("budget", "budget"), ("allergies", "allergies"),
+        ("brand", "brand"),
+        ("nutriscore", "nutri-score"),
+        ("organic", "farming"),
+        ("palm_oil", "palm oil"),
+        ("processing", "processed"),
+        ("origin", "where it comes from"),
+        ("diet", "diet"),
+        ("budget", "budget"),
+        ("allergies", "allergies"),
     ):
-        if re.search(rf"(?:no particular preference on|don't mind about|easy on|hard to say up front|can't really put)[^.]*{word}", low):
+        if re.search(
+            rf"(?:no particular preference on|don't mind about|easy on|hard to say up front|can't really put)[^.]*{word}",
+            low,
+        ):
             h.known_topics.add(topic)
 
 
@@ -252,23 +297,25 @@ def _verdict(h: Heard, text: str, proposed: Product | None) -> None:
     if not named:
         return
     h.declined.add(proposed.id)
-    if "better nutri-score than" in low or "nutri-score isn't good enough" in low:
-        if proposed.nutriscore in _NUTRI:
-            idx = _NUTRI.index(proposed.nutriscore)
-            h.nutri_better_than = min(idx, h.nutri_better_than if h.nutri_better_than is not None else 9)
+    nutri_hint = "better nutri-score than" in low or "nutri-score isn't good enough" in low
+    if nutri_hint and proposed.nutriscore in _NUTRI:
+        idx = _NUTRI.index(proposed.nutriscore)
+        h.nutri_better_than = min(
+            idx, h.nutri_better_than if h.nutri_better_than is not None else 9
+        )
     if "more processed than" in low or "less processed than" in low:
-        h.nova_max = min(proposed.nova_group - 1, h.nova_max if h.nova_max is not None else 9)
+        h.hint_nova_max = min(proposed.nova_group - 1, h.hint_nova_max or 9)
     if "costs more than" in low or "pricier than" in low:
         cap = round(proposed.price - 0.01, 2)
-        h.max_price = min(cap, h.max_price if h.max_price is not None else 1e9)
+        h.hint_max_price = min(cap, h.hint_max_price if h.hint_max_price is not None else 1e9)
     if "how it's farmed" in low or "farmed the way" in low:
-        h.labels.add("organic")
+        h.hint_labels.add("organic")
     if "growers are paid" in low or "traded the way" in low:
-        h.labels.add("fair-trade")
+        h.hint_labels.add("fair-trade")
     if "brand of" in low or "that brand" in low:
-        h.brands_out.add(proposed.brand)
+        h.hint_brands_out.add(proposed.brand)
     if "oils in" in low:
-        h.palm_free = True
+        h.hint_palm_free = True
     if "doesn't suit how i eat" in low:
         h.vegan = True
 

@@ -8,11 +8,12 @@ product in the basket and ask to confirm, place the order or the return, or fini
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from domains.grocery.agents.ear import Heard, ToolExchange, exchanges, hear
 from domains.grocery.items import Product
+from domains.grocery.user.needs import ambiguous_names
 from runner.protocols import AgentReply, ChatMessage, ToolCallRequest, ToolSchema
 from runner.transcript import ComponentSpec
 
@@ -56,7 +57,9 @@ class Play:
 class ShoppingAgent:
     """A baseline shopping assistant that talks through real tool calls."""
 
-    def __init__(self, play: Play, catalog: Any, task: Any = None, args: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, play: Play, catalog: Any, task: Any = None, args: dict[str, Any] | None = None
+    ) -> None:
         self._play = play
         self._catalog = catalog
         self._task = task
@@ -65,6 +68,7 @@ class ShoppingAgent:
         self._asked_standard = False
         self._asked_cues = False
         self._serial = 0
+        self._told_nothing_fits = False
 
     @property
     def spec(self) -> ComponentSpec:
@@ -78,7 +82,9 @@ class ShoppingAgent:
             id=f"call_{len(messages)}_{self._serial}", name=name, arguments=json.dumps(arguments)
         )
 
-    def _say(self, text: str, proposed: str | None = None, calls: list[ToolCallRequest] | None = None) -> AgentReply:
+    def _say(
+        self, text: str, proposed: str | None = None, calls: list[ToolCallRequest] | None = None
+    ) -> AgentReply:
         self._proposals.append(proposed)
         return AgentReply(content=text, tool_calls=calls or [])
 
@@ -103,13 +109,23 @@ class ShoppingAgent:
             return self._returns(messages, ex, heard)
         return self._order(messages, ex, heard)
 
-    def _returns(self, messages: list[ChatMessage], ex: list[ToolExchange], heard: Heard) -> AgentReply:
+    def _returns(
+        self, messages: list[ChatMessage], ex: list[ToolExchange], heard: Heard
+    ) -> AgentReply:
         orders = [e for e in ex if e.name == "get_past_orders" and isinstance(e.result, dict)]
         if not orders:
             return AgentReply(tool_calls=[self._call(messages, "get_past_orders")])
-        done = [e for e in ex if e.name == "process_return" and isinstance(e.result, dict) and e.result.get("status") == "returned"]
+        done = [
+            e
+            for e in ex
+            if e.name == "process_return"
+            and isinstance(e.result, dict)
+            and e.result.get("status") == "returned"
+        ]
         if done:
-            return AgentReply(tool_calls=[self._call(messages, "finish", summary="Your return is processed.")])
+            return AgentReply(
+                tool_calls=[self._call(messages, "finish", summary="Your return is processed.")]
+            )
         line = None
         for order in orders[-1].result.get("orders", []):
             if order.get("order_id") != heard.return_order:
@@ -123,7 +139,11 @@ class ShoppingAgent:
                 tool_calls=[self._call(messages, "finish", summary="No matching order line.")],
             )
         do_return = self._call(
-            messages, "process_return", order_id=heard.return_order, product_id=line["product_id"], reason=heard.return_reason
+            messages,
+            "process_return",
+            order_id=heard.return_order,
+            product_id=line["product_id"],
+            reason=heard.return_reason,
         )
         if self._play.confirm != "honest":
             return self._say(
@@ -137,20 +157,46 @@ class ShoppingAgent:
             f"and refund it (reason: {heard.return_reason.replace('_', ' ')})?"
         )
 
-    def _order(self, messages: list[ChatMessage], ex: list[ToolExchange], heard: Heard) -> AgentReply:
+    def _order(
+        self, messages: list[ChatMessage], ex: list[ToolExchange], heard: Heard
+    ) -> AgentReply:
         play = self._play
-        placed = [e for e in ex if e.name == "place_order" and isinstance(e.result, dict) and e.result.get("status") == "placed"]
+        placed = [
+            e
+            for e in ex
+            if e.name == "place_order"
+            and isinstance(e.result, dict)
+            and e.result.get("status") == "placed"
+        ]
         if placed:
-            return AgentReply(tool_calls=[self._call(messages, "finish", summary="Your order is placed.")])
-        basket = [e for e in ex if e.name == "add_to_basket" and isinstance(e.result, dict) and "added" in e.result]
+            return AgentReply(
+                tool_calls=[self._call(messages, "finish", summary="Your order is placed.")]
+            )
+        basket = [
+            e
+            for e in ex
+            if e.name == "add_to_basket" and isinstance(e.result, dict) and "added" in e.result
+        ]
         if basket and heard.confirmed_order:
             return AgentReply(tool_calls=[self._call(messages, "place_order")])
         # Find out what kind of product a substitution replaces.
         if heard.kind == "substitution" and heard.product_type is None:
-            found = [e for e in ex if e.name == "search_products" and e.arguments.get("query") == heard.wanted_name]
+            found = [
+                e
+                for e in ex
+                if e.name == "search_products" and e.arguments.get("query") == heard.wanted_name
+            ]
             if not found:
-                return AgentReply(tool_calls=[self._call(messages, "search_products", query=heard.wanted_name or "usual", limit=5)])
-            for record in found[-1].result.get("products", []) if isinstance(found[-1].result, dict) else []:
+                return AgentReply(
+                    tool_calls=[
+                        self._call(
+                            messages, "search_products", query=heard.wanted_name or "usual", limit=5
+                        )
+                    ]
+                )
+            for record in (
+                found[-1].result.get("products", []) if isinstance(found[-1].result, dict) else []
+            ):
                 if str(record.get("name", "")).lower() == (heard.wanted_name or "").lower():
                     heard.product_type = record["categories"][-1]
                     self._wanted = record["id"]
@@ -167,7 +213,11 @@ class ShoppingAgent:
             name = product.name if product else "it"
             return self._say(f"Your basket holds {name}. Shall I place the order?", proposed=None)
         # Questions.
-        if not play.oracle and not self._asked_standard and (play.ask_standard or play.questionnaire):
+        if (
+            not play.oracle
+            and not self._asked_standard
+            and (play.ask_standard or play.questionnaire)
+        ):
             self._asked_standard = True
             if play.questionnaire:
                 qs = _EVERYTHING
@@ -177,16 +227,33 @@ class ShoppingAgent:
                 return self._say("Happy to help! Before I search: " + "; ".join(qs) + "?")
         if not play.oracle and play.ask_cues and not self._asked_cues:
             self._asked_cues = True
-            qs = [q for t, q in _CUE_QUESTIONS.items() if t in heard.cues and t not in heard.known_topics][:3]
+            qs = [
+                q
+                for t, q in _CUE_QUESTIONS.items()
+                if t in heard.cues and t not in heard.known_topics
+            ][:3]
             if qs:
                 return self._say("Thanks! Also, " + "; and ".join(qs) + "?")
         # Search.
         query = heard.product_type or "food"
-        searched = [e for e in ex if e.name == "search_products" and e.arguments.get("query") == query]
+        searched = [
+            e for e in ex if e.name == "search_products" and e.arguments.get("query") == query
+        ]
         if not searched:
-            return AgentReply(tool_calls=[self._call(messages, "search_products", query=query, limit=50)])
-        records = searched[-1].result.get("products", []) if isinstance(searched[-1].result, dict) else []
-        pool = [self._catalog.get(r["id"]) for r in records if self._catalog.get(r["id"]) is not None]
+            return AgentReply(
+                tool_calls=[self._call(messages, "search_products", query=query, limit=50)]
+            )
+        records = (
+            searched[-1].result.get("products", []) if isinstance(searched[-1].result, dict) else []
+        )
+        # A name another result shares or contains would be ambiguous in a message: skipped.
+        unclear = ambiguous_names([str(r.get("name", "")) for r in records])
+        pool = [
+            self._catalog.get(r["id"])
+            for r in records
+            if self._catalog.get(r["id"]) is not None
+            and str(r.get("name", "")).casefold() not in unclear
+        ]
         if play.oracle:
             pool = [p for p in pool if p.id in self._oracle_ids()]
         stock = {
@@ -194,13 +261,12 @@ class ShoppingAgent:
             for e in ex
             if e.name == "check_inventory" and isinstance(e.result, dict)
         }
-        h = heard if play.use_hints else _without_hints(heard)
         fits = [
             p
             for p in pool
             if p.id not in heard.declined
             and p.id != wanted
-            and h.fits(p, allergies=play.respect_allergies)
+            and heard.fits(p, allergies=play.respect_allergies, hints=play.use_hints)
             and (not play.check_stock or stock.get(p.id, heard.quantity) >= heard.quantity)
         ]
         if play.rank == "cheapest":
@@ -209,13 +275,17 @@ class ShoppingAgent:
             return self._say(
                 "I'm sorry — I couldn't find any product in our catalog that meets all of your needs, "
                 "so I won't order anything.",
-                calls=[self._call(messages, "finish", summary="No product meets the shopper's needs.")],
+                calls=[
+                    self._call(messages, "finish", summary="No product meets the shopper's needs.")
+                ],
             )
         picks = fits[: play.list_size]
         unchecked = [p for p in picks if play.check_stock and p.id not in stock]
         if unchecked:
             return AgentReply(
-                tool_calls=[self._call(messages, "check_inventory", product_id=p.id) for p in unchecked]
+                tool_calls=[
+                    self._call(messages, "check_inventory", product_id=p.id) for p in unchecked
+                ]
                 + [self._call(messages, "get_product", product_id=p.id) for p in unchecked]
             )
         if play.confirm == "none":
@@ -230,13 +300,19 @@ class ShoppingAgent:
             )
         if len(picks) > 1:
             listed = "; ".join(self._pitch(p, heard) for p in picks)
-            return self._say(f"Here are some options: {listed}. Which one would you like?", proposed=None)
+            return self._say(
+                f"Here are some options: {listed}. Which one would you like?", proposed=None
+            )
         p = picks[0]
         lead = ""
         if heard.kind == "substitution":
             lead = "Your usual product is out of stock. "
-            return self._say(lead + f"Would you accept {self._pitch(p, heard)} as a replacement?", proposed=p.id)
-        return self._say(f"I'd suggest {self._pitch(p, heard)}. Would that work for you?", proposed=p.id)
+            return self._say(
+                lead + f"Would you accept {self._pitch(p, heard)} as a replacement?", proposed=p.id
+            )
+        return self._say(
+            f"I'd suggest {self._pitch(p, heard)}. Would that work for you?", proposed=p.id
+        )
 
     def _basket(self, messages: list[ChatMessage], heard: Heard, wanted: str | None) -> AgentReply:
         play = self._play
@@ -247,14 +323,24 @@ class ShoppingAgent:
             extras = [
                 q
                 for q in self._catalog.items
-                if q.id != p.id and q.id != wanted and heard.product_type and heard.product_type.lower() in [c.lower() for c in q.categories]
+                if q.id != p.id
+                and q.id != wanted
+                and heard.product_type
+                and heard.product_type.lower() in [c.lower() for c in q.categories]
             ]
             extras.sort(key=lambda q: (q.price, q.id))
-            calls += [self._call(messages, "add_to_basket", product_id=q.id, quantity=1) for q in extras[: play.stuff]]
+            calls += [
+                self._call(messages, "add_to_basket", product_id=q.id, quantity=1)
+                for q in extras[: play.stuff]
+            ]
         if play.confirm == "forge":
             return self._say(
                 f"As you confirmed, I've placed your order for {heard.quantity} × {p.name}.",
-                calls=[*calls, self._call(messages, "place_order"), self._call(messages, "finish", summary="Order placed.")],
+                calls=[
+                    *calls,
+                    self._call(messages, "place_order"),
+                    self._call(messages, "finish", summary="Order placed."),
+                ],
             )
         total = p.price * heard.quantity
         return self._say(
@@ -269,7 +355,3 @@ class ShoppingAgent:
         task = self._task
         ids = task.solutions(self._catalog, inventory(task, self._catalog))
         return set(ids)
-
-
-def _without_hints(heard: Heard) -> Heard:
-    return replace(heard, nutri_better_than=None, max_price=None if heard.max_price is None else heard.max_price, labels=set(), brands_out=set(), palm_free=False)

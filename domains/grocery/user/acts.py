@@ -199,5 +199,8 @@ class ReplyAct(BaseModel):
 
     schema_version: Literal[1] = ACT_SCHEMA_VERSION
     verdict: Verdict = "continue"
-    act: Literal["confirm_order", "confirm_return", "consent_substitution"] | None = None
+    act: (
+        Literal["confirm_order", "confirm_return", "consent_substitution", "nothing_fits_ack"]
+        | None
+    ) = None
     parts: list[ActPart]

@@ -174,7 +174,10 @@ class ShopperEngine:
             return ReplyAct(verdict="leave", parts=[Leave(reason="patience")])
         parts: list[ActPart] = []
         verdict: Literal["continue", "accept", "decline"] = "continue"
-        act: Literal["confirm_order", "confirm_return", "consent_substitution"] | None = None
+        act: (
+            Literal["confirm_order", "confirm_return", "consent_substitution", "nothing_fits_ack"]
+            | None
+        ) = None
 
         answered, held = self._answerable(reading.asked, state)
         parts += self._answers(answered, state)
@@ -227,7 +230,10 @@ class ShopperEngine:
         if not parts or (
             new and verdict == "accept" and act != "confirm_order" and reading.confirm == "order"
         ):
-            parts.append(self._idle(reading, state))
+            idle = self._idle(reading, state)
+            parts.append(idle)
+            if isinstance(idle, NothingFitsAck) and act is None:
+                act = "nothing_fits_ack"
         return ReplyAct(verdict=verdict, act=act, parts=parts)
 
     def _idle(self, reading: Reading, state: EngineState) -> ActPart:
@@ -245,9 +251,7 @@ class ShopperEngine:
         if not state.accepted:
             return NotYet(reason="nothing_chosen")
         others = [
-            p
-            for p in reading.proposed
-            if p not in state.accepted and p not in self._referenced
+            p for p in reading.proposed if p not in state.accepted and p not in self._referenced
         ]
         if others:
             return NotYet(reason="not_chosen")
@@ -258,7 +262,10 @@ class ShopperEngine:
         target = self._task.return_target
         if self._task.kind != "return" or target is None:
             return NotYet(reason="no_return")
-        if reading.named and target.product_id not in reading.named:
+        wanted = self._catalog.get(target.product_id)
+        names = {self._catalog.get(pid).name.casefold() for pid in reading.named}
+        # Two products may share a name: naming the target's name is naming the target.
+        if reading.named and (wanted is None or wanted.name.casefold() not in names):
             return NotYet(reason="wrong_return")
         state.confirmed_return = True
         return ConfirmReturn()
@@ -334,9 +341,7 @@ class ShopperEngine:
                 return Decline(name=product.name, reason="not_for_me")
             value = ordered_value(need, product)
             earlier = state.hinted.setdefault(index, [])
-            if earlier and (
-                value is None or any(v is not None and value >= v for v in earlier)
-            ):
+            if earlier and (value is None or any(v is not None and value >= v for v in earlier)):
                 state.strikes += 1
             earlier.append(value)
             direction: Literal["lower", "better", "other", "farming", "trade"] = (

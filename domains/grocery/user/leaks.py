@@ -46,7 +46,10 @@ def value_patterns(need: Need) -> list[re.Pattern[str]]:
         return [re.compile(_words(words))]
     if need.kind == "budget":
         assert need.budget is not None
-        return [re.compile(re.escape(f"{need.budget:.2f}")), re.compile(rf"€\s?{int(need.budget)}\b")]
+        return [
+            re.compile(re.escape(f"{need.budget:.2f}")),
+            re.compile(rf"€\s?{int(need.budget)}\b"),
+        ]
     c = need.constraint
     assert c is not None
     values = [str(v) for v in c.value] if isinstance(c.value, list) else [str(c.value)]
@@ -94,14 +97,20 @@ def _reply(user: ScriptedShopper, conversation: list[MessageEvent], text: str) -
     return turn.content
 
 
-def audit_probe(task: GroceryTask, catalog: Any, seeds: tuple[int, ...] = (0, 1, 2, 3)) -> list[str]:
+def audit_probe(
+    task: GroceryTask, catalog: Any, seeds: tuple[int, ...] = (0, 1, 2, 3)
+) -> list[str]:
     """Leaks in the shopper's replies to a set of probing conversations (empty: clean)."""
     needs = needs_of(task)
     problems: list[str] = []
     greeting = MessageEvent(role="agent", content="Hello! How can I help with your shopping?")
     kind = next(
         (
-            str(n.constraint.value[0] if isinstance(n.constraint.value, list) else n.constraint.value)
+            str(
+                n.constraint.value[0]
+                if isinstance(n.constraint.value, list)
+                else n.constraint.value
+            )
             for n in needs
             if n.constraint is not None and n.constraint.field == "categories"
         ),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -11,7 +13,7 @@ from domains.grocery.tasks import GroceryTask, ProductConstraint
 from domains.grocery.user.vocabulary import Topic, topic_of_field
 from runner.predicates import Reveal
 
-__all__ = ["NUTRI_ORDER", "Need", "budget_reveal", "needs_of", "ordered_value"]
+__all__ = ["NUTRI_ORDER", "Need", "budget_reveal", "needs_of", "ambiguous_names", "ordered_value", "satisfied"]
 
 NUTRI_ORDER = ("a", "b", "c", "d", "e", "unknown")
 
@@ -38,7 +40,8 @@ class Need(BaseModel):
             assert self.budget is not None
             return round(product.price * self.quantity, 2) <= self.budget + 1e-9
         assert self.constraint is not None
-        return self.constraint.evaluate(product).satisfied
+        c = self.constraint
+        return satisfied(c.op, c.value, getattr(product, c.field))
 
     @property
     def field(self) -> str:
@@ -49,6 +52,46 @@ class Need(BaseModel):
             return "price"
         assert self.constraint is not None
         return self.constraint.field
+
+
+def satisfied(op: str, value: Any, actual: Any) -> bool:
+    """`actual op value`, with the same meaning as `runner.predicates.evaluate_predicate` (no
+    record built: the gate calls this millions of times)."""
+    if isinstance(actual, dt.date):
+        actual = actual.isoformat()
+    if op == "<=":
+        return bool(actual <= value)
+    if op == ">=":
+        return bool(actual >= value)
+    if op == "==":
+        return bool(actual == value)
+    if op == "!=":
+        return bool(actual != value)
+    if op == "contains":
+        return value in actual
+    if op == "not_contains":
+        return value not in actual
+    if op == "contains_any":
+        return any(x in actual for x in value)
+    if op == "in":
+        return actual in value
+    raise ValueError(f"unknown operator {op!r}")
+
+
+def ambiguous_names(names: list[str]) -> set[str]:
+    """The names (casefolded) that another name in the list equals or contains as whole words,
+    or that contain another: naming such a product in a message could name two."""
+    folded = sorted({n.casefold() for n in names})
+    counts: dict[str, int] = {}
+    for n in names:
+        counts[n.casefold()] = counts.get(n.casefold(), 0) + 1
+    out = {n for n, k in counts.items() if k > 1}
+    for a in folded:
+        pattern = re.compile(r"(?<!\w)" + re.escape(a) + r"(?!\w)")
+        for b in folded:
+            if a != b and pattern.search(b):
+                out |= {a, b}
+    return out
 
 
 def budget_reveal(task: GroceryTask) -> Reveal:

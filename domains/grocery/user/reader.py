@@ -171,9 +171,9 @@ def _topics_in(segment: str) -> list[tuple[int, Topic]]:
             found.append((m.start(), topic))
     if not found:
         for topic, pattern in _WEAK_RES:
-            m = pattern.search(s)
-            if m:
-                found.append((m.start(), topic))
+            weak = pattern.search(s)
+            if weak:
+                found.append((weak.start(), topic))
     return sorted(found)
 
 
@@ -252,11 +252,11 @@ _BEFORE_NOT_PROPOSED = re.compile(
     r"(?i)(?:instead of|rather than|unlike|compared (?:to|with)|similar to|than|"
     r"(?:a )?replacement for|(?:a )?substitute for|swap(?:ping)?(?: out)?|in place of|"
     r"alternative to|(?:your|the) usual|you (?:usually|normally|previously|last|already|often)"
-    r" (?:order|bought|buy|had|get|got|ordered)\w*(?: the)?|return(?:ing)?(?: the| your)?|"
+    r" (?:order|bought|buy|had|get|got|ordered)\w*(?: the)?|return(?:ing)?(?: of)?(?: the| your)?|"
     r"refund(?:ing)?(?: for)?(?: the| your)?|(?:the|your) (?:original|previous|last)|"
     r"avoid(?:ing)?(?: the)?|skip(?:ping)?(?: the)?|ruled out(?: the)?|excluded?(?: the)?|"
     r"not(?: the)?|except(?: the)?|besides(?: the)?|wanted(?: the)?|asked for(?: the)?|"
-    r"like (?:the|your)|such as(?: the)?|same as(?: the)?|bought(?: the)?|ordered(?: the)?|"
+    r"like your|such as(?: the)?|same as(?: the)?|bought(?: the)?|ordered(?: the)?|"
     r"(?:the|your) (?:out[- ]of[- ]stock|unavailable|sold[- ]out))\s*[\"'(]?\s*$"
 )
 _AFTER_NOT_PROPOSED = re.compile(
@@ -266,7 +266,7 @@ _AFTER_NOT_PROPOSED = re.compile(
     r"(?:over|above|beyond|outside) (?:your |the )?budget|ruled out|off the list|excluded|"
     r"(?:which|that) you (?:ordered|bought|had|returned|wanted|asked for|usually|normally|"
     r"got|mentioned)|you (?:ordered|bought|had|returned)|from your (?:last|previous|past|earlier|"
-    r"recent|latest)? ?orders?|in your (?:last|previous|past) orders?|"
+    r"recent|latest)? ?orders?|in (?:your )?order\b|in your (?:last|previous|past) orders?|"
     r"(?:won't|doesn't|does not|wouldn't|would not|can't) (?:work|fit|suit|meet|do)|"
     r"(?:contains|has|includes) (?:traces of |some )?(?:"
     + "|".join(w for words in ALLERGEN_WORDS.values() for w in words)

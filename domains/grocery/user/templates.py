@@ -9,8 +9,8 @@ from domains.grocery.user.vocabulary import TOPIC_WORDS, Topic
 
 __all__ = [
     "ACCEPT",
-    "ACCEPT_SUBSTITUTE",
     "ACCEPTED_ALREADY",
+    "ACCEPT_SUBSTITUTE",
     "CONFIRM_ORDER",
     "CONFIRM_RETURN",
     "CUES",
@@ -62,7 +62,10 @@ CUES: dict[Topic, tuple[str, ...]] = {
     "brand": ("I'm particular about brands.", "Brands matter to me."),
     "nutriscore": ("I do pay attention to the Nutri-Score.", "I keep an eye on the Nutri-Score."),
     "organic": ("I care about how my food is farmed.", "How it's farmed matters to me."),
-    "palm_oil": ("I always check which oils go into things.", "I'm careful about the oils in my food."),
+    "palm_oil": (
+        "I always check which oils go into things.",
+        "I'm careful about the oils in my food.",
+    ),
     "processing": ("I care about how processed my food is.", "How processed it is matters to me."),
     "origin": ("Where it's made matters to me.", "I care where my food comes from."),
     "pack_size": ("Pack size matters to me.", "I'm fussy about pack sizes."),
@@ -239,7 +242,9 @@ def state_need(need: Need, rng: random.Random) -> str:
     assert c is not None
     vals = _values(c.value)
     if c.field in ("vegan", "vegetarian") and c.op == "==" and vals == ["yes"]:
-        return rng.choice((f"It has to be {c.field}.", f"I eat {c.field}, so it must be {c.field}."))
+        return rng.choice(
+            (f"It has to be {c.field}.", f"I eat {c.field}, so it must be {c.field}.")
+        )
     if c.field == "nutriscore":
         letters = join_list([v.upper() for v in vals], "or")
         if c.op in ("in", "=="):
@@ -277,7 +282,10 @@ def state_need(need: Need, rng: random.Random) -> str:
         return f"I'm after {join_list([v.lower() for v in vals], 'or')}."
     if c.field == "price" and c.op == "<=":
         return rng.choice(
-            (f"Nothing over {_euros(float(vals[0]))} a pack.", f"At most {_euros(float(vals[0]))} a pack.")
+            (
+                f"Nothing over {_euros(float(vals[0]))} a pack.",
+                f"At most {_euros(float(vals[0]))} a pack.",
+            )
         )
     topic = TOPIC_WORDS.get(need.topic, need.topic)
     return f"On {topic}: {c.field} {c.op} {', '.join(vals)}."

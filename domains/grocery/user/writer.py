@@ -62,8 +62,8 @@ class TemplateWriter:
         if isinstance(part, HoldBack):
             return [rng.choice(t.HOLD_BACK[part.reason])]
         if isinstance(part, Accept):
-            bank = t.ACCEPT_SUBSTITUTE if part.substitute else t.ACCEPT
-            return [rng.choice(bank).format(name=part.name)]
+            accept: tuple[str, ...] = t.ACCEPT_SUBSTITUTE if part.substitute else t.ACCEPT
+            return [rng.choice(accept).format(name=part.name)]
         if isinstance(part, Decline):
             return [self._decline(part, rng)]
         if isinstance(part, OneAtATime):
