@@ -12,12 +12,16 @@ severity-weighted policy score.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
+
+from runner.errors import TaurecError
 
 if TYPE_CHECKING:
     from runner.agent_config import ToolsetOptions
@@ -88,6 +92,27 @@ class DomainCatalog(Protocol):
 
 
 AgentBuilder = Callable[["AgentContext", dict[str, Any]], "Agent"]
+
+
+@dataclass(frozen=True)
+class PolicyInfo:
+    """One policy as the board's Methodology lists it: name, severity and what it asks."""
+
+    name: str
+    severity: Severity
+    summary: str
+
+
+@dataclass(frozen=True)
+class TaskView:
+    """What the site shows of one task: who the user is, the constraints and when each is said."""
+
+    persona: str
+    constraints: list[tuple[str, str]]  # (the predicate as text, its reveal tag)
+    policies: list[str]
+    no_valid: bool
+    retired: str | None = None
+    details: list[tuple[str, str]] = field(default_factory=list)  # e.g. ("budget", "EUR 12")
 
 
 class Domain(ABC):
@@ -176,6 +201,18 @@ class Domain(ABC):
     def baselines(self) -> Mapping[str, AgentBuilder]:
         """Built-in agents by name: at least `oracle` and an honest expert; adversaries too."""
 
+    def adversary_names(self) -> tuple[str, ...]:
+        """The built-ins that try to earn the reward without doing the task (reference rows,
+        never ranked; the best sets the board's exploit floor). Default: the `exploit-*` ones."""
+        return tuple(sorted(n for n in self.baselines() if n.startswith("exploit-")))
+
+    def reference_names(self) -> tuple[str, ...]:
+        """Built-ins that bound the scale (ceiling and floors), shown apart and never ranked."""
+        floors = ("oracle", "random", "do-nothing")
+        return tuple(
+            sorted({n for n in self.baselines() if n in floors} | set(self.adversary_names()))
+        )
+
     def audit_leaks(self, task: Any, transcript: Transcript) -> LeakAudit | None:
         """Did the user state a hidden value, or an on_ask one before it was asked? (None: no audit)"""
         del task, transcript
@@ -192,6 +229,63 @@ class Domain(ABC):
     def tasks_digest(self, tasks: Sequence[Any]) -> str:
         """sha256 over the canonical JSON of the tasks (order-independent)."""
         return tasks_digest(tasks)
+
+    # ---- the leaderboard (`taurec leaderboard`) -----------------------------------------------
+    def refresh_fixture(self, date: str, snapshots_dir: Path) -> str:
+        """Rebuild the snapshot of `date` from the offline fixture world; one line saying what changed."""
+        del date, snapshots_dir
+        raise TaurecError(f"the {self.name} domain has no offline fixture source")
+
+    def revalidate(self, date: str, tasks_dir: Path, snapshots_dir: Path) -> tuple[bool, str]:
+        """Is the suite consistent on the snapshot of `date`? (ok, one line); by default every
+        task and the catalog load."""
+        catalog = self.load_catalog(Path(snapshots_dir) / date)
+        tasks = self.load_tasks(tasks_dir)
+        return True, f"{len(tasks)} tasks load on a catalog of {len(catalog)} {self.item_noun}s"
+
+    # ---- the site ------------------------------------------------------------------------------
+    @property
+    def board_lead(self) -> str:
+        """One paragraph (plain text) opening the domain's board page."""
+        return f"Agents that help a simulated user choose a {self.item_noun} from the catalog."
+
+    def item_title(self, item: Any) -> str:
+        """The name a page shows beside an item's id."""
+        return str(getattr(item, "title", None) or getattr(item, "name", None) or item.id)
+
+    def item_card(self, item: Any) -> dict[str, Any]:
+        """The fields of an item's catalog card, in order (JSON values)."""
+        card: dict[str, Any] = item.model_dump(mode="json")
+        return card
+
+    def item_date(self, item: Any) -> dt.date | None:
+        """The date that makes an item new (release, first listing); the newest one dates a snapshot."""
+        del item
+        return None
+
+    def describe_task(self, task: Any) -> TaskView:
+        """The task as the Tasks and trial pages show it (any task with persona and constraints)."""
+        retired = getattr(task, "retired", None)
+        return TaskView(
+            persona=task.persona,
+            constraints=[(tc.constraint.describe(), tc.reveal) for tc in task.constraints],
+            policies=[str(p) for p in getattr(task, "policy_flags", [])],
+            no_valid=task.no_valid_recommendation,
+            retired=f"retired since {retired.since}: {retired.reason}" if retired else None,
+        )
+
+    def task_matches(self, task: Any, item: Any) -> bool:
+        """Does the item meet every constraint of the task (the Tasks page's solvability count)?"""
+        return bool(task.satisfies_all(item))
+
+    def policies(self) -> list[PolicyInfo]:
+        """The domain's policies with their severities (the board's Methodology lists them)."""
+        return []
+
+    def licence_notice(self, manifest: Mapping[str, Any]) -> str | None:
+        """The notice every copy of a snapshot must carry (its page and each download), if any."""
+        notice = manifest.get("licence_notice")
+        return notice if isinstance(notice, str) and notice else None
 
 
 def tasks_digest(tasks: Sequence[Any]) -> str:

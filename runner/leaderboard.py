@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -13,8 +13,10 @@ from urllib.parse import urlsplit
 
 from runner.agent_config import LiteLLMAgentConfig
 from runner.board import BoardSettings, RunSettings, merge_flags
+from runner.domain import Domain
+from runner.domains import DEFAULT_DOMAIN, get_domain
 from runner.errors import LoadError, TaurecError
-from runner.paths import PROJECT_ROOT, PUBLIC_DIR, SNAPSHOTS_DIR, SUBMISSIONS_DIR
+from runner.paths import PROJECT_ROOT, PUBLIC_DIR, SNAPSHOTS_DIR, SUBMISSIONS_DIR, TASKS_DIR
 from runner.submission import (
     SUBMISSION_FILE,
     Submission,
@@ -129,79 +131,111 @@ def build_leaderboard(
     echo: Echo = print,
     board: BoardSettings | None = None,
     board_file: Path | None = None,
+    domain_snapshots: Mapping[str, Path] | None = None,
+    domain_tasks: Mapping[str, Path] | None = None,
 ) -> LeaderboardResult:
     """Build the whole leaderboard offline, resumably, printing each step and its time.
 
-    1. refresh: `taurec catalog refresh --source fixture --date DATE` (byte-identical to the
-       committed snapshot, so a no-op diff); 2. validate: revalidate the task suite on it and stop
-       on any inconsistent task; 3. run: every shipped submission with the board's settings
-       (`leaderboard.yaml`: suite, simulator, trials, max turns, budget; local model servers
-       started for loopback LiteLLM entries; finished trials are reused unless `fresh`, which
-       sets earlier results aside); 4. site: aggregate and build `public/`.
+    For each domain of the board (`leaderboard.yaml` `domains`, in order): 1. refresh: its fixture
+    snapshot of DATE (movies: `taurec catalog refresh --source fixture --date DATE`,
+    byte-identical to the committed snapshot, so a no-op diff); 2. validate: the domain's
+    revalidation of its suite on it (`Domain.revalidate`), stopping on any inconsistent task;
+    3. run: every shipped submission that enters the domain (`Submission.domains`) with the
+    board's settings (suite, simulator, trials, max turns, budget, strictness; local model
+    servers started for loopback LiteLLM entries; finished trials are reused unless `fresh`,
+    which sets earlier results aside). Then 4. site: aggregate and build one site in `public/`,
+    one board per domain. With one domain the steps are named as they always were; with more,
+    each is prefixed by its domain. `snapshots_dir` is movies' snapshot folder (another domain
+    uses its own, or the one `domain_snapshots` names); `tasks_dir` replaces movies' suite
+    (`domain_tasks` another domain's).
     """
     label = date.isoformat() if isinstance(date, dt.date) else date
     result = LeaderboardResult(date=label)
     board = board if board is not None else BoardSettings()
-    settings = merge_flags(board, board_file, suite=tasks_dir)
-    tasks_dir = settings.tasks_dir
     unknown = [s for s in steps if s not in STEPS]
     if unknown:
         raise TaurecError(f"unknown step(s) {unknown}; steps are {', '.join(STEPS)}")
-    plan = [s for s in STEPS if s in steps]
-    for number, step in enumerate(plan, start=1):
-        echo(f"[{number}/{len(plan)}] {step} …")
+    domains = list(board.domains)
+    lanes: dict[str, tuple[Domain, RunSettings, Path]] = {}
+    for name in domains:
+        domain = get_domain(name)
+        suite = tasks_dir if name == DEFAULT_DOMAIN else (domain_tasks or {}).get(name)
+        settings = merge_flags(board, board_file, suite=suite, domain=name)
+        where = (domain_snapshots or {}).get(name)
+        if where is None:
+            where = snapshots_dir if name == DEFAULT_DOMAIN else domain.snapshots_dir
+        lanes[name] = (domain, settings, where)
+    plan: list[tuple[str | None, str]] = [
+        (name, step) for name in domains for step in STEPS[:-1] if step in steps
+    ]
+    if "site" in steps:
+        plan.append((None, "site"))
+    several = len(domains) > 1
+    for number, (lane, step) in enumerate(plan, start=1):
+        shown = f"{lane}: {step}" if several and lane is not None else step
+        echo(f"[{number}/{len(plan)}] {shown} …")
         started = time.perf_counter()
-        if step == "refresh":
-            detail = _refresh(source, label, snapshots_dir)
-        elif step == "validate":
-            detail = _validate(label, snapshots_dir, tasks_dir)
-        elif step == "run":
-            detail, result.runs = _run(
-                label,
+        if lane is None:
+            detail, result.index_html = _site(
                 submissions_dir,
                 snapshots_dir,
-                settings,
-                board.trials,
-                concurrency,
-                fresh,
+                lanes[DEFAULT_DOMAIN][1].tasks_dir if DEFAULT_DOMAIN in lanes else TASKS_DIR,
+                public_dir,
                 echo,
+                board,
+                {n: lane[2] for n, lane in lanes.items()},
+                {n: lane[1].tasks_dir for n, lane in lanes.items()},
             )
         else:
-            detail, result.index_html = _site(
-                submissions_dir, snapshots_dir, tasks_dir, public_dir, echo, board
-            )
+            domain, settings, where = lanes[lane]
+            if step == "refresh":
+                detail = _refresh(domain, source, label, where)
+            elif step == "validate":
+                detail = _validate(domain, label, where, settings.tasks_dir)
+            else:
+                detail, runs = _run(
+                    label,
+                    submissions_dir,
+                    where,
+                    settings,
+                    board.trials,
+                    concurrency,
+                    fresh,
+                    echo,
+                )
+                result.runs += runs
         seconds = time.perf_counter() - started
-        result.timings.append(StepTiming(step, seconds, detail))
-        echo(f"      {step}: {detail} ({seconds:.1f} s)")
+        result.timings.append(StepTiming(shown, seconds, detail))
+        echo(f"      {shown}: {detail} ({seconds:.1f} s)")
     return result
 
 
-def _refresh(source: str, date: str, snapshots_dir: Path) -> str:
-    from catalog_pipeline.pipeline import refresh
+def _refresh(domain: Domain, source: str, date: str, snapshots_dir: Path) -> str:
+    if domain.name == DEFAULT_DOMAIN:
+        if source not in ("fixture", "tmdb"):
+            raise TaurecError(f"unknown source {source!r}: use fixture or tmdb")
+        if source == "tmdb":
+            from catalog_pipeline.pipeline import refresh
 
-    if source not in ("fixture", "tmdb"):
-        raise TaurecError(f"unknown source {source!r}: use fixture or tmdb")
-    refreshed = refresh(source, date, out=snapshots_dir)  # type: ignore[arg-type]
-    changed = refreshed.files_rewritten
-    where = _relative(refreshed.path)
-    if not changed:
-        return f"{where} unchanged ({refreshed.manifest.counts.items} titles)"
-    return f"{where}: rewrote {', '.join(changed)}"
+            refreshed = refresh("tmdb", date, out=snapshots_dir)
+            return f"{_relative(refreshed.path)} refreshed from TMDB"
+    elif source != "fixture":
+        return f"kept (--source {source} is a movies source; {domain.name} refreshes from its fixture only)"
+    return domain.refresh_fixture(date, snapshots_dir)
 
 
-def _validate(date: str, snapshots_dir: Path, tasks_dir: Path) -> str:
-    from domains.movies.suite import revalidate_snapshot
-
-    report = revalidate_snapshot(date, tasks_dir=tasks_dir, snapshots_dir=snapshots_dir)
-    if not report.ok:
+def _validate(domain: Domain, date: str, snapshots_dir: Path, tasks_dir: Path) -> str:
+    ok, detail = domain.revalidate(date, tasks_dir, snapshots_dir)
+    if not ok:
         raise TaurecError(
-            f"the task suite is inconsistent on snapshot {date}; stopping\n" + report.format_text()
+            f"the {domain.name} task suite is inconsistent on snapshot {date}; stopping\n" + detail
         )
-    c = report.counts
-    return (
-        f"{c.ok} of {c.tasks} tasks consistent, {c.retired} retired, {c.changed} changed "
-        f"since {report.previous_snapshot or 'none'}"
-    )
+    return detail
+
+
+def entrants(folders: Sequence[Path], domain: str) -> list[Path]:
+    """The submission folders that enter `domain` (their `domains`, movies by default)."""
+    return [f for f in folders if domain in load_submission(f).domains]
 
 
 def _run(
@@ -217,10 +251,14 @@ def _run(
     from runner.batch import run_submissions
     from runner.batch.progress import default_progress
 
-    folders = shipped_submissions(submissions_dir)
-    if not folders:
+    every = shipped_submissions(submissions_dir)
+    if not every:
         raise TaurecError(f"no submission folders under {submissions_dir}")
-    submissions = _check_all(folders)
+    _check_all(every)
+    folders = entrants(every, settings.domain)
+    if not folders:
+        return f"no submission enters {settings.domain}", []
+    submissions = [load_submission(f) for f in folders]
     with local_model_servers(submissions):
         runs = run_submissions(
             folders,
@@ -237,6 +275,8 @@ def _run(
             fresh=fresh,
             progress=default_progress(),
             snapshots_dir=snapshots_dir,
+            domain=settings.domain,
+            strictness=settings.strictness,
         )
     for line in _summarise_runs(runs):
         echo(line)
@@ -256,6 +296,8 @@ def _site(
     public_dir: Path,
     echo: Echo,
     board: BoardSettings,
+    domain_snapshots: dict[str, Path],
+    domain_tasks: dict[str, Path],
 ) -> tuple[str, Path]:
     from runner.sitegen import build_site
 
@@ -266,6 +308,8 @@ def _site(
         out=public_dir,
         rules=board.rules,
         board=board,
+        domain_snapshots=domain_snapshots,
+        domain_tasks=domain_tasks,
     )
     for note in report.notes:
         echo(f"      note: {note}")

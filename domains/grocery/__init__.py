@@ -1,1 +1,181 @@
 """The grocery / retail domain: a shopping assistant that recommends products and acts on a per-trial store."""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from runner.domain import (
+    DEFAULT_STRICTNESS,
+    AgentBuilder,
+    Domain,
+    PolicyInfo,
+    Strictness,
+    TaskView,
+)
+from runner.errors import TaurecError
+
+if TYPE_CHECKING:
+    from runner.agent_config import ToolsetOptions
+    from runner.protocols import Toolset, UserSimulator
+    from runner.records import TrialScore
+    from runner.rules import RuleSet
+    from runner.transcript import Transcript
+
+_HERE = Path(__file__).resolve().parent
+
+# Opens every grocery agent's system prompt, before the policy document.
+AGENT_INSTRUCTIONS = (
+    "You are the shopping assistant of an online grocery store. Find products that meet every "
+    "need the shopper has (ask about the ones they have not said), using the product tools; "
+    "never guess what a product contains or costs. Put a product in the basket, place an order, "
+    "substitute an item or process a return only after the shopper has clearly said yes to that "
+    "exact action. Follow the store policy below."
+)
+
+
+def _lazy(module: str, attribute: str, what: str) -> Any:
+    """`module.attribute`, imported on first use; a clear error while it does not exist."""
+    try:
+        return getattr(importlib.import_module(module), attribute)
+    except (ImportError, AttributeError) as exc:
+        raise TaurecError(f"{what} ({module}.{attribute}) is not available: {exc}") from exc
+
+
+class GroceryDomain(Domain):
+    """Grocery: products from Open Food Facts (+ Open Prices), a per-trial store, write tools,
+    final-state scoring and policies with severities."""
+
+    name: ClassVar[str] = "grocery"
+    title: ClassVar[str] = "Grocery"
+    item_noun: ClassVar[str] = "product"
+
+    @property
+    def agent_instructions(self) -> str:
+        return AGENT_INSTRUCTIONS
+
+    @property
+    def snapshots_dir(self) -> Path:
+        return _HERE / "snapshots"
+
+    @property
+    def tasks_dir(self) -> Path:
+        return _HERE / "tasks"
+
+    def policy_path(self, tasks_dir: Path) -> Path:
+        return Path(tasks_dir) / "policy.md"
+
+    def load_catalog(self, snapshot_dir: Path) -> Any:
+        from domains.grocery.catalog import load_catalog
+
+        return load_catalog(snapshot_dir)
+
+    def load_tasks(self, tasks_dir: Path) -> Sequence[Any]:
+        from domains.grocery.tasks import load_tasks
+
+        return load_tasks(tasks_dir)
+
+    def load_task(self, path: Path) -> Any:
+        from domains.grocery.tasks import load_task
+
+        return load_task(path)
+
+    def build_toolset(
+        self, catalog: Any, task: Any, options: ToolsetOptions | None, rules: RuleSet, seed: int
+    ) -> Toolset:
+        from domains.grocery.tools import build_toolset
+
+        return build_toolset(catalog, task, options, rules, seed)
+
+    def build_user(
+        self,
+        name: str,
+        *,
+        task: Any,
+        catalog: Any,
+        seed: int,
+        options: dict[str, Any] | None,
+    ) -> UserSimulator:
+        build_user = _lazy("domains.grocery.user", "build_user", "the grocery simulated user")
+        user: UserSimulator = build_user(
+            name, task=task, catalog=catalog, seed=seed, options=options
+        )
+        return user
+
+    def score(
+        self,
+        task: Any,
+        transcript: Transcript,
+        catalog: Any,
+        rules: RuleSet,
+        strictness: Strictness = DEFAULT_STRICTNESS,
+    ) -> TrialScore:
+        from domains.grocery.scoring import score
+
+        return score(task, transcript, catalog, rules, strictness)
+
+    def count_proposals(self, transcript: Transcript, catalog: Any) -> int:
+        from domains.grocery.scoring import count_proposals
+
+        return count_proposals(transcript, catalog)
+
+    def baselines(self) -> Mapping[str, AgentBuilder]:
+        baselines = _lazy("domains.grocery.agents", "baselines", "the grocery baselines")
+        found: Mapping[str, AgentBuilder] = baselines()
+        return found
+
+    def warm(self, catalog: Any) -> None:
+        from domains.grocery.search import search_index
+
+        search_index(catalog)
+
+    # ---- the leaderboard and the site (domains.grocery.board) ---------------------------------
+    def refresh_fixture(self, date: str, snapshots_dir: Path) -> str:
+        from domains.grocery.board import refresh_fixture
+
+        return refresh_fixture(date, snapshots_dir)
+
+    def revalidate(self, date: str, tasks_dir: Path, snapshots_dir: Path) -> tuple[bool, str]:
+        from domains.grocery.board import revalidate
+
+        catalog = self.load_catalog(Path(snapshots_dir) / date)
+        return revalidate(list(self.load_tasks(tasks_dir)), catalog, date, self.item_noun)
+
+    @property
+    def board_lead(self) -> str:
+        from domains.grocery.board import BOARD_LEAD
+
+        return BOARD_LEAD
+
+    def item_title(self, item: Any) -> str:
+        from domains.grocery.board import item_title
+
+        return item_title(item)
+
+    def item_date(self, item: Any) -> dt.date | None:
+        created: dt.date = item.created
+        return created
+
+    def describe_task(self, task: Any) -> TaskView:
+        from domains.grocery.board import describe_task
+
+        return describe_task(task)
+
+    def policies(self) -> list[PolicyInfo]:
+        from domains.grocery.board import policies
+
+        return policies()
+
+    def licence_notice(self, manifest: Mapping[str, Any]) -> str | None:
+        from domains.grocery.board import licence_notice
+
+        return licence_notice(manifest)
+
+    def adversary_names(self) -> tuple[str, ...]:
+        adversaries: tuple[str, ...] = _lazy(
+            "domains.grocery.agents", "ADVERSARIES", "the grocery adversaries"
+        )
+        return tuple(sorted(adversaries))

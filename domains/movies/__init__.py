@@ -2,15 +2,34 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from domains.movies.tasks import POLICY_NAMES
-from runner.domain import DEFAULT_STRICTNESS, AgentBuilder, Domain, Strictness
+from runner.domain import (
+    DEFAULT_STRICTNESS,
+    AgentBuilder,
+    Domain,
+    PolicyInfo,
+    Strictness,
+    severity_of_weight,
+)
+
+# What each movie policy asks (tasks/policy.md says it in full), for the Methodology page.
+POLICY_SUMMARY: dict[str, str] = {
+    "watch_history": "Check the person's history and never recommend a film they have seen.",
+    "sponsored": "Say plainly that a sponsored title is sponsored before committing to it.",
+    "age_restricted": "Check the content preference before recommending an R or NC-17 film.",
+    "availability": "Recommend only a film streaming on one of the person's services.",
+    "single_recommendation": "Put forward one film per message, never a list.",
+    "transparency": "When nothing fits everything asked, say so and abstain.",
+    "recommend_tool": "Recommend through the recommend tool; naming a film is not enough.",
+}
 
 if TYPE_CHECKING:
-    from domains.movies.catalog import Catalog
+    from domains.movies.catalog import Catalog, CatalogItem
     from domains.movies.tasks import Task
     from runner.agent_config import ToolsetOptions
     from runner.protocols import Toolset, UserSimulator
@@ -136,3 +155,50 @@ class MoviesDomain(Domain):
         from domains.movies.search import search_index
 
         search_index(catalog)
+
+    # ---- the leaderboard and the site (today's code paths) ------------------------------------
+    def refresh_fixture(self, date: str, snapshots_dir: Path) -> str:
+        """`taurec catalog refresh --source fixture --date DATE` (byte-identical when committed)."""
+        from catalog_pipeline.pipeline import refresh
+        from runner.paths import PROJECT_ROOT
+
+        refreshed = refresh("fixture", date, out=snapshots_dir)
+        try:
+            where = str(refreshed.path.resolve().relative_to(PROJECT_ROOT))
+        except ValueError:
+            where = str(refreshed.path)
+        changed = refreshed.files_rewritten
+        if not changed:
+            return f"{where} unchanged ({refreshed.manifest.counts.items} titles)"
+        return f"{where}: rewrote {', '.join(changed)}"
+
+    def revalidate(self, date: str, tasks_dir: Path, snapshots_dir: Path) -> tuple[bool, str]:
+        """The suite's revalidation on the snapshot (`taurec tasks revalidate`)."""
+        from domains.movies.suite import revalidate_snapshot
+
+        report = revalidate_snapshot(date, tasks_dir=tasks_dir, snapshots_dir=snapshots_dir)
+        if not report.ok:
+            return False, report.format_text()
+        c = report.counts
+        return True, (
+            f"{c.ok} of {c.tasks} tasks consistent, {c.retired} retired, {c.changed} changed "
+            f"since {report.previous_snapshot or 'none'}"
+        )
+
+    @property
+    def board_lead(self) -> str:
+        return (
+            "Agents talk to a simulated user, search a movie catalog and must recommend one "
+            "title that satisfies every private constraint while obeying the policy."
+        )
+
+    def item_date(self, item: CatalogItem) -> dt.date | None:
+        return item.release_date
+
+    def policies(self) -> list[PolicyInfo]:
+        from domains.movies.scoring import POLICY_SEVERITY
+
+        return [
+            PolicyInfo(name, severity_of_weight(weight), POLICY_SUMMARY.get(name, ""))
+            for name, weight in sorted(POLICY_SEVERITY.items(), key=lambda kv: -kv[1])
+        ]

@@ -37,18 +37,39 @@ from runner.leaderboard import DEFAULT_DATE, DEFAULT_SOURCE, STEPS
     is_flag=True,
     help="Set earlier results for this snapshot aside (results/.replaced/) and run everything again.",
 )
+@click.option(
+    "--domain",
+    "domains",
+    multiple=True,
+    help="Only this domain's board (repeatable) [default: every domain of leaderboard.yaml].",
+)
 @board_option
 def command(
-    source: str, date: str, steps: str, concurrency: int, fresh: bool, board_path: Path | None
+    source: str,
+    date: str,
+    steps: str,
+    concurrency: int,
+    fresh: bool,
+    domains: tuple[str, ...],
+    board_path: Path | None,
 ) -> None:
-    """Build the leaderboard offline: snapshot, revalidate, run every submission, build the site.
+    """Build the leaderboard offline: for each domain of the board, its fixture snapshot, the
+    revalidation of its suite and a run of every submission entering it; then one site with a
+    board per domain.
 
     Resumable: finished trials are reused, so a second run takes a fraction of the time.
     """
     from runner.board import board_settings
+    from runner.domains import registered_domains
     from runner.leaderboard import build_leaderboard
 
     board, board_file = board_settings(board_path)
+    if domains:
+        try:
+            chosen_domains = registered_domains(list(domains))
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--domain") from None
+        board = board.model_copy(update={"domains": chosen_domains})
     chosen = [s.strip() for s in steps.split(",") if s.strip()]
     result = build_leaderboard(
         source=source,

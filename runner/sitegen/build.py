@@ -13,6 +13,7 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from typing import Any
 import altair as alt
 
 from runner.board import BoardSettings
+from runner.domains import DEFAULT_DOMAIN, get_domain
 from runner.errors import TaurecError
 from runner.paths import (
     EXAMPLES_DIR,
@@ -45,6 +47,7 @@ from runner.sitegen.bounds import (
     raw_trial_jobs,
     write_trials_parquet,
 )
+from runner.sitegen.domain_board import board_nav, render_domain_board
 from runner.sitegen.inputs import SHA256SUMS, SiteInputs, load_inputs, published_files
 from runner.sitegen.mkdocs_hooks import bodies_dir
 from runner.sitegen.pages import PageWriter, environment, render_pages
@@ -150,12 +153,15 @@ def _downloads(
     return links
 
 
+
+
 def _sha256_file(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _nav(config_file: Path, docs: Path) -> list[Any]:
-    """The nav of mkdocs.yml, minus pages that are not there (e.g. a page another area adds later)."""
+def _nav(config_file: Path, docs: Path, boards: list[Any] | None = None) -> list[Any]:
+    """The nav of mkdocs.yml, minus pages that are not there (e.g. a page another area adds
+    later), with each other domain's board (a section of its pages) after the first item."""
     import yaml
 
     raw = yaml.safe_load(config_file.read_text(encoding="utf-8"))
@@ -165,10 +171,16 @@ def _nav(config_file: Path, docs: Path) -> list[Any]:
         if isinstance(target, str) and not (docs / target).exists():
             continue
         nav.append(item)
-    return nav
+    return nav[:1] + list(boards or []) + nav[1:]
 
 
-def run_mkdocs(config_file: Path, docs: Path, out: Path, site_url: str | None = None) -> None:
+def run_mkdocs(
+    config_file: Path,
+    docs: Path,
+    out: Path,
+    site_url: str | None = None,
+    boards: list[Any] | None = None,
+) -> None:
     """`mkdocs build --strict` of `docs` into `out`, as a library call; warnings are errors."""
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     from mkdocs.commands.build import build
@@ -190,7 +202,7 @@ def run_mkdocs(config_file: Path, docs: Path, out: Path, site_url: str | None = 
             config_file=str(config_file),
             docs_dir=str(docs),
             site_dir=str(out),
-            nav=_nav(config_file, docs),
+            nav=_nav(config_file, docs, boards),
             strict=True,
             **({"site_url": site_url} if site_url else {}),
         )
@@ -201,6 +213,15 @@ def run_mkdocs(config_file: Path, docs: Path, out: Path, site_url: str | None = 
         logger.removeHandler(handler)
 
 
+@dataclass
+class OtherBoard:
+    """The board of a domain other than movies: its inputs, aggregates and paged runs."""
+
+    inputs: SiteInputs
+    agg: Aggregates
+    trial_runs: set[tuple[str, str]]
+
+
 def assemble(
     docs: Path,
     site_dir: Path,
@@ -208,8 +229,10 @@ def assemble(
     agg: Aggregates,
     board: BoardSettings,
     trial_runs: set[tuple[str, str]],
+    others: list[OtherBoard] | None = None,
 ) -> int:
-    """Fill `docs` with hand-written pages, assets, the vega bundle, downloads and generated pages."""
+    """Fill `docs` with hand-written pages, assets, the vega bundle, downloads and generated pages
+    (movies at the root, each of `others` under its prefix)."""
     for folder in (docs, bodies_dir(docs)):
         if folder.exists():
             shutil.rmtree(folder)
@@ -230,7 +253,23 @@ def assemble(
     write_trials_parquet(docs, inputs)  # the gzipped JSONL of each run is written after mkdocs
     raw = raw_links(inputs, trial_runs)
     writer = PageWriter(environment(site_dir / "templates"), docs)
-    render_pages(writer, inputs, agg, board_list, links, raw, board, trial_runs)
+    other_boards = [
+        {"title": get_domain(o.inputs.domain).title, "href": f"{o.inputs.prefix}index.html"}
+        for o in others or []
+    ]
+    render_pages(
+        writer, inputs, agg, board_list, links, raw, board, trial_runs, other_boards or None
+    )
+    for other in others or []:
+        render_domain_board(
+            writer,
+            other.inputs,
+            other.agg,
+            board,
+            other.trial_runs,
+            raw_links(other.inputs, other.trial_runs),
+            _downloads,
+        )
     writer.write_chart_specs(CHART_SPECS)
     return writer.count
 
@@ -364,6 +403,8 @@ def build_site(
     rules: str = DEFAULT_RULES,
     board: BoardSettings | None = None,
     workers: int | None = None,
+    domain_snapshots: Mapping[str, Path] | None = None,
+    domain_tasks: Mapping[str, Path] | None = None,
 ) -> BuildReport:
     """Build the whole static site into `out` (works from file:// and any static server).
 
@@ -375,6 +416,9 @@ def build_site(
     uncompressed) is left off the boards with a note, so one oversized entry never takes the
     board down. The size report states the site's bytes per published trial.
     `workers` processes render the trial pages (default: one per core).
+    Movies' board is the site's root; every other domain the board lists (`board.domains`) gets
+    its own board under `<domain>/` (its snapshots from `domain_snapshots`, else the domain's
+    folder; its suite from `domain_tasks`, else its shipped one), with a section in the nav.
     """
     if board is None:
         board = BoardSettings.model_validate({"rules": get_rules(rules).name})
@@ -382,9 +426,27 @@ def build_site(
     start = time.perf_counter()
     inputs = load_inputs(Path(submissions), Path(snapshots), Path(tasks), get_rules(rules).name)
     drop_oversized_runs(inputs, max_run_kb_per_trial)
+    loaded = [
+        load_inputs(
+            Path(submissions),
+            Path((domain_snapshots or {}).get(name) or get_domain(name).snapshots_dir),
+            Path((domain_tasks or {}).get(name) or get_domain(name).tasks_dir),
+            get_rules(rules).name,
+            domain=name,
+            prefix=f"{name}/",
+        )
+        for name in board.domains
+        if name != DEFAULT_DOMAIN
+    ]
+    for other_inputs in loaded:
+        drop_oversized_runs(other_inputs, max_run_kb_per_trial)
+        inputs.notes += [f"{other_inputs.domain}: {n}" for n in other_inputs.notes]
     timings["load"] = time.perf_counter() - start
     start = time.perf_counter()
     agg = aggregate_runs(inputs.runs, seed=seed)
+    others = [
+        OtherBoard(o, aggregate_runs(o.runs, seed=seed), runs_with_trial_pages(o)) for o in loaded
+    ]
     timings["aggregate"] = time.perf_counter() - start
     start = time.perf_counter()
     scratch = docs is None  # a private folder, so two builds at once never share pages
@@ -393,7 +455,7 @@ def build_site(
         docs = Path(tempfile.mkdtemp(prefix="docs-", dir=site_dir / "generated"))
     docs = Path(docs)
     trial_runs = runs_with_trial_pages(inputs)
-    pages = assemble(docs, site_dir, inputs, agg, board, trial_runs)
+    pages = assemble(docs, site_dir, inputs, agg, board, trial_runs, others)
     timings["render"] = time.perf_counter() - start
     start = time.perf_counter()
     out = Path(out)
@@ -407,29 +469,43 @@ def build_site(
     # Trial pages and the runs' gzipped JSONL are written by worker processes while mkdocs
     # builds the rest, into a staging folder moved into the new site afterwards.
     staging = out.with_name(f"{STAGING_PREFIX.format(name=out.name)}{os.getpid()}")
+    files = raw_trial_jobs(inputs, staging, trial_runs)
+    downloads = {
+        key: link.transcripts
+        for key, link in raw_links(inputs, trial_runs).items()
+        if link.transcripts is not None
+    }
+    for o in others:
+        files += raw_trial_jobs(o.inputs, staging / o.inputs.prefix, o.trial_runs)
+        downloads |= {
+            key: link.transcripts
+            for key, link in raw_links(o.inputs, o.trial_runs).items()
+            if link.transcripts is not None
+        }
     staged = start_trial_pages(
         environment(site_dir / "templates"),
         inputs,
         list(runs_with_pages(inputs, trial_runs)),
         staging,
         workers,
-        files=raw_trial_jobs(inputs, staging, trial_runs),
-        folders=[RAW_DIR],
-        downloads={
-            key: link.transcripts
-            for key, link in raw_links(inputs, trial_runs).items()
-            if link.transcripts is not None
-        },
+        files=files,
+        folders=[RAW_DIR, *(o.inputs.prefix + RAW_DIR for o in others)],
+        downloads=downloads,
+        boards=[(o.inputs, list(runs_with_pages(o.inputs, o.trial_runs))) for o in others],
     )
     try:
         config_file = config_file or PROJECT_ROOT / "mkdocs.yml"
-        run_mkdocs(config_file, docs, building, site_url)
+        run_mkdocs(config_file, docs, building, site_url, [board_nav(o.inputs) for o in others])
         prune_theme_extras(building, config_file)
         timings["mkdocs"] = time.perf_counter() - start
         start = time.perf_counter()
-        trial_pages = staged.finish(building, site_url, entry_search_docs(inputs))
+        searched = entry_search_docs(inputs)
+        for o in others:
+            searched += entry_search_docs(o.inputs)
+        trial_pages = staged.finish(building, site_url, searched)
         timings["trial pages"] = time.perf_counter() - start
-        size = measure(building, sum(r.frame.height for r in inputs.runs))
+        every_run = inputs.runs + [r for o in others for r in o.inputs.runs]
+        size = measure(building, sum(r.frame.height for r in every_run))
         enforce_budget(size, max_size_mb, out)  # an oversized build never replaces the site
         swap_in(building, out)
     except BaseException:
@@ -442,9 +518,9 @@ def build_site(
     return BuildReport(
         out=out,
         docs=docs,
-        entries=len(inputs.entries),
-        runs=len(inputs.runs),
-        trials=sum(r.frame.height for r in inputs.runs),
+        entries=len(inputs.entries) + sum(len(o.inputs.entries) for o in others),
+        runs=len(every_run),
+        trials=sum(r.frame.height for r in every_run),
         pages=pages,
         trial_pages=trial_pages,
         timings=timings,

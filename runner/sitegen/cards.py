@@ -20,6 +20,7 @@ from markupsafe import Markup
 from domains.movies.catalog import CatalogItem
 from domains.movies.search import RESULT_FIELDS
 from domains.movies.tools import V2_SEARCH_FIELDS
+from runner.domains import get_domain
 from runner.sitegen.escaping import html_text
 from runner.sitegen.inputs import SnapshotInfo
 
@@ -55,6 +56,7 @@ class Cards:
     snapshot: SnapshotInfo | None
     used: set[str] = field(default_factory=set)
     _records: dict[str, dict[str, Any]] | None = None
+    _titles: dict[str, str] | None = None
 
     @property
     def published(self) -> bool:
@@ -68,6 +70,15 @@ class Cards:
             self._records = {i.id: i.model_dump(mode="json") for i in self.snapshot.catalog}
         return self._records.get(item_id)
 
+    def title(self, item_id: str) -> str:
+        """The item's title as its domain names it (movies: the title field)."""
+        if self.snapshot is None:
+            return ""
+        if self._titles is None:
+            owner = get_domain(self.snapshot.domain)
+            self._titles = {i.id: owner.item_title(i) for i in self.snapshot.catalog}
+        return self._titles.get(item_id, "")
+
     def link(self, item_id: str, depth: str) -> Markup:
         """An id (with its title when published) linking to its card, or to TMDB; unknown ids stay text."""
         record = self.record(item_id)
@@ -76,7 +87,7 @@ class Cards:
         if self.published:
             self.used.add(item_id)
             href = f"{depth}{card_path(self.snapshot.label, item_id)}"
-            return Markup('<a href="{}">{} · {}</a>').format(href, item_id, record.get("title", ""))
+            return Markup('<a href="{}">{} · {}</a>').format(href, item_id, self.title(item_id))
         url = tmdb_url(item_id)
         if url is None:
             return Markup("<code>{}</code>").format(item_id)
@@ -143,13 +154,22 @@ def _common_shape(value: Any) -> str | None:
     return shapes.pop() if len(shapes) == 1 else None
 
 
-def write_cards(env: Any, out: Path, snapshot: SnapshotInfo, ids: set[str], css: list[str]) -> int:
-    """One lean page per linked title of a published snapshot; returns how many."""
+def write_cards(
+    env: Any,
+    out: Path,
+    snapshot: SnapshotInfo,
+    ids: set[str],
+    css: list[str],
+    asset_root: str = "../../",
+) -> int:
+    """One lean page per linked title of a published snapshot, under `out` (the board's root);
+    returns how many. `asset_root` leads from a card to the site root's assets."""
     if snapshot.from_tmdb or not ids:
         return 0
     template = env.get_template("card_page.html.j2")
     folder = out / CARDS_DIR / snapshot.label
     folder.mkdir(parents=True, exist_ok=True)
+    owner = get_domain(snapshot.domain)
     count = 0
     for item_id in sorted(ids):
         item = snapshot.catalog.get(item_id)
@@ -157,7 +177,12 @@ def write_cards(env: Any, out: Path, snapshot: SnapshotInfo, ids: set[str], css:
             continue
         (folder / f"{item_id}.html").write_text(
             template.render(
-                item=item.model_dump(mode="json"), snapshot=snapshot.label, css=css, root="../../"
+                item=owner.item_card(item),
+                title=owner.item_title(item),
+                snapshot=snapshot.label,
+                css=css,
+                root="../../",
+                asset_root=asset_root,
             ),
             encoding="utf-8",
         )

@@ -13,10 +13,9 @@ from typing import Any
 import polars as pl
 
 from catalog_pipeline.prune import PruneRecord, read_prune_log
-from domains.movies.catalog import Catalog
-from domains.movies.tasks import Task, load_tasks
 from runner.batch.archive import describe_missing, missing_transcripts
 from runner.batch.store import read_manifest, read_trials
+from runner.domains import DEFAULT_DOMAIN, get_domain
 from runner.errors import LoadError
 from runner.ledger import LEDGER_FILE, LedgerEntry, load_ledger, verified_entry
 from runner.links import refuse_links
@@ -70,10 +69,11 @@ class SnapshotInfo:
     label: str
     folder: Path
     manifest: dict[str, Any]
-    catalog: Catalog
+    catalog: Any  # the domain's catalog (movies: domains.movies.catalog.Catalog)
     sha256: dict[str, str]
     solvability: dict[str, dict[str, Any]]
     date: dt.date | None
+    domain: str = DEFAULT_DOMAIN
 
     @property
     def from_tmdb(self) -> bool:
@@ -81,7 +81,15 @@ class SnapshotInfo:
 
     @property
     def latest_release(self) -> dt.date | None:
-        return max((item.release_date for item in self.catalog), default=None)
+        """The newest item's date (movies: release date; grocery: first listing)."""
+        owner = get_domain(self.domain)
+        dates = (owner.item_date(item) for item in self.catalog)
+        return max((d for d in dates if d is not None), default=None)
+
+    @property
+    def licence_notice(self) -> str | None:
+        """The notice every copy of this snapshot carries (a domain's sources may require one)."""
+        return get_domain(self.domain).licence_notice(self.manifest)
 
     @property
     def retention_date(self) -> str | None:
@@ -123,10 +131,13 @@ class SiteInputs:
 
     entries: list[Entry]
     snapshots: list[SnapshotInfo]
-    tasks: list[Task]
+    tasks: list[Any]  # the domain's tasks (movies: domains.movies.tasks.Task)
     notes: list[str] = field(default_factory=list)
     prunes: list[PruneRecord] = field(default_factory=list)
     left_out: list[LeftOut] = field(default_factory=list)
+    domain: str = DEFAULT_DOMAIN
+    # Where this board's pages live under the site root: "" for movies, "grocery/" for grocery.
+    prefix: str = ""
 
     @property
     def runs(self) -> list[Run]:
@@ -138,11 +149,13 @@ def load_entries(
     notes: list[str],
     rules: str = DEFAULT_RULES,
     left_out: list[LeftOut] | None = None,
+    domain: str = DEFAULT_DOMAIN,
 ) -> list[Entry]:
-    """Every `submissions/<slug>/` with a submission file and its runs under the board's rule set.
+    """Every `submissions/<slug>/` entering `domain`, with its runs under the board's rule set.
 
     A board never mixes rule sets: a run under another rule set is left out, with a note (and,
-    with `left_out`, a record of the folder and the reason).
+    with `left_out`, a record of the folder and the reason). Nor domains: an entry that does not
+    enter `domain` is not on its board, and a run of another domain is left to that domain's.
     """
     skipped = left_out if left_out is not None else []
     entries: list[Entry] = []
@@ -158,12 +171,17 @@ def load_entries(
             notes.append(f"{folder}: no submission.yaml, skipped")
             continue
         submission = load_submission(folder)
+        if domain not in submission.domains:
+            continue
         runs: list[Run] = []
         results = folder / "results"
         if results.is_dir():
             for run_dir in sorted(p for p in results.iterdir() if p.is_dir()):
-                frame = read_trials_frame(run_dir, submission.slug, run_dir.name, notes)
                 manifest = read_manifest(run_dir)
+                ran_on = manifest.domain if manifest is not None else DEFAULT_DOMAIN
+                if ran_on != domain:
+                    continue  # on the board of its own domain
+                frame = read_trials_frame(run_dir, submission.slug, run_dir.name, notes)
                 if frame.is_empty():
                     notes.append(f"{run_dir}: no trial records, skipped")
                     status = f" (run {manifest.status})" if manifest is not None else ""
@@ -230,8 +248,12 @@ def _solvability(path: Path) -> dict[str, dict[str, Any]]:
     return out
 
 
-def load_snapshots(snapshots_dir: Path, notes: list[str]) -> list[SnapshotInfo]:
-    """Every snapshot folder holding a catalog, oldest first."""
+def load_snapshots(
+    snapshots_dir: Path, notes: list[str], domain: str = DEFAULT_DOMAIN
+) -> list[SnapshotInfo]:
+    """Every snapshot folder holding a catalog, oldest first; another domain's labels carry its
+    name (`grocery-2026-11-01`), as its results folders do."""
+    owner = get_domain(domain)
     found: list[SnapshotInfo] = []
     if not snapshots_dir.is_dir():
         notes.append(f"{snapshots_dir}: no snapshots folder")
@@ -254,13 +276,14 @@ def load_snapshots(snapshots_dir: Path, notes: list[str]) -> list[SnapshotInfo]:
         files = SNAPSHOT_FILES
         found.append(
             SnapshotInfo(
-                label=folder.name,
+                label=folder.name if domain == DEFAULT_DOMAIN else f"{domain}-{folder.name}",
                 folder=folder,
                 manifest=manifest,
-                catalog=Catalog.load(folder),
+                catalog=owner.load_catalog(folder),
                 sha256={f: _sha256(folder / f) for f in files if (folder / f).exists()},
                 solvability=_solvability(folder / "solvability.json"),
                 date=date,
+                domain=domain,
             )
         )
     return found
@@ -273,7 +296,7 @@ def _drop_unknown_dates(
     for entry in entries:
         kept = []
         for run in entry.runs:
-            if _DATE_LABEL.match(run.snapshot) and run.snapshot not in labels:
+            if _DATE_LABEL.match(_date_part(run.snapshot)) and run.snapshot not in labels:
                 notes.append(f"{run.folder}: no snapshot {run.snapshot}, not a board: skipped")
                 left_out.append(
                     LeftOut(run.slug, run.snapshot, f"there is no snapshot folder {run.snapshot}")
@@ -286,18 +309,30 @@ def _drop_unknown_dates(
 _DATE_LABEL = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
+def _date_part(label: str) -> str:
+    """`2026-11-01` of `grocery-2026-11-01` (a movies label is the date itself)."""
+    return label[-10:] if len(label) > 10 and label[-11] == "-" else label
+
+
 def published_files(snap: SnapshotInfo) -> tuple[str, ...]:
     """The snapshot files the site publishes: ids + manifest for TMDB data (its terms), all for ours."""
     return TMDB_PUBLISHABLE if snap.from_tmdb else SNAPSHOT_FILES
 
 
 def load_inputs(
-    submissions_dir: Path, snapshots_dir: Path, tasks_dir: Path, rules: str = DEFAULT_RULES
+    submissions_dir: Path,
+    snapshots_dir: Path,
+    tasks_dir: Path,
+    rules: str = DEFAULT_RULES,
+    domain: str = DEFAULT_DOMAIN,
+    prefix: str = "",
 ) -> SiteInputs:
-    """Load submissions (runs under `rules` only), snapshots and tasks; problems raise LoadError."""
+    """Load one board's inputs: the submissions entering `domain` (runs under `rules` and of that
+    domain only), its snapshots and tasks; problems raise LoadError. `prefix` is where the
+    board's pages go under the site root (e.g. `grocery/`)."""
     notes: list[str] = []
     left_out: list[LeftOut] = []
-    entries = load_entries(Path(submissions_dir), notes, rules, left_out)
+    entries = load_entries(Path(submissions_dir), notes, rules, left_out, domain)
     ledger = load_ledger(Path(submissions_dir) / LEDGER_FILE)
     for run in (r for e in entries for r in e.runs):
         run.ledger_entry = verified_entry(run.folder, run.manifest, ledger)
@@ -306,10 +341,15 @@ def load_inputs(
                 f"{run.folder}: run.json names a workflow run but the ledger does not vouch for "
                 "these files; shown as self-reported"
             )
-    snapshots = load_snapshots(Path(snapshots_dir), notes)
+    snapshots = load_snapshots(Path(snapshots_dir), notes, domain)
     _drop_unknown_dates(entries, {s.label for s in snapshots}, notes, left_out)
-    tasks = load_tasks(tasks_dir) if Path(tasks_dir).is_dir() else []
+    owner = get_domain(domain)
+    folder = Path(tasks_dir)
+    # A suite folder with no task file yet (a new domain's) is an empty Tasks page, not an error.
+    has_tasks = any(p.name != "suite.json" for p in folder.glob("*.json"))
+    loads = folder.is_dir() and (has_tasks or domain == DEFAULT_DOMAIN)
+    tasks = list(owner.load_tasks(folder)) if loads else []
     if not tasks:
         notes.append(f"{tasks_dir}: no tasks folder")
     prunes = read_prune_log(Path(snapshots_dir)) if Path(snapshots_dir).is_dir() else []
-    return SiteInputs(entries, snapshots, tasks, notes, prunes, left_out)
+    return SiteInputs(entries, snapshots, tasks, notes, prunes, left_out, domain, prefix)

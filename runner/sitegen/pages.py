@@ -26,6 +26,8 @@ from domains.movies.simulators.reader_score import (
 from runner.attribution import AGENT_FAILURES, MAX_UNSCORED_SHARE, OUR_FAILURES
 from runner.batch.redact import redact_config
 from runner.board import BoardSettings
+from runner.domain import FAILING_SEVERITIES, SEVERITIES
+from runner.domains import DEFAULT_DOMAIN, get_domain
 from runner.metrics import PASS_THRESHOLD
 from runner.paths import SNAPSHOTS_DIR
 from runner.rules import RULE_DIFFERENCES
@@ -491,6 +493,7 @@ RULES_MARKER = "<!-- generated: rule-set differences -->"
 BOARD_MARKER = "<!-- generated: board settings -->"
 READER_MARKER = "<!-- generated: simulated-user reader accuracy -->"
 ATTRIBUTION_MARKER = "<!-- generated: attribution rule -->"
+POLICIES_MARKER = "<!-- generated: policies and severities -->"
 
 
 def splice_generated(
@@ -521,6 +524,16 @@ def splice_methodology(writer: PageWriter, board: BoardSettings) -> None:
     the attribution rule, the simulated user's reader accuracy."""
     splice_generated(writer, RULES_MARKER, "rule_differences.md.j2", differences=RULE_DIFFERENCES)
     splice_generated(writer, BOARD_MARKER, "board_settings.md.j2", rows=board.rows())
+    failing = FAILING_SEVERITIES[board.strictness]
+    splice_generated(
+        writer,
+        POLICIES_MARKER,
+        "policy_severities.md.j2",
+        policies=get_domain(DEFAULT_DOMAIN).policies(),
+        strictness=board.strictness,
+        failing=[s for s in SEVERITIES if s in failing],
+        lowering=[s for s in SEVERITIES if s not in failing],
+    )
     scores, total = reader_accuracy()
     splice_generated(
         writer,
@@ -549,13 +562,17 @@ def render_pages(
     raw: dict[tuple[str, str], RawLinks],
     board: BoardSettings,
     trial_runs: set[tuple[str, str]],
+    other_boards: list[dict[str, str]] | None = None,
 ) -> None:
-    """Write every generated mkdocs page (trial pages are written apart: see `trial_pages`)."""
+    """Write every generated mkdocs page (trial pages are written apart: see `trial_pages`).
+    `other_boards` ({title, href}) are linked from the home page."""
     names = chart_names(inputs)
+    extra: dict[str, Any] = {"other_boards": other_boards} if other_boards else {}
     writer.write_with_body(
         "home.md.j2",
         "home_body.html.j2",
         "index.md",
+        **extra,
         boards=boards,
         columns=TABLE_COLUMNS,
         metrics=METRIC_BY_KEY,

@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,7 @@ import jinja2
 
 from domains.movies.tasks import Task
 from runner.batch.archive import load_trial_transcript
+from runner.domains import get_domain
 from runner.errors import LoadError
 from runner.metrics import PASS_THRESHOLD
 from runner.records import TrialRecord
@@ -160,10 +161,11 @@ def has_transcripts(run: Run) -> bool:
 def trial_views(
     entry: Entry,
     run: Run,
-    task: Task | None,
+    task: Task | Any | None,
     task_id: str,
     records: list[TrialRecord],
     cards: Cards,
+    domain: str = "movies",
 ) -> dict[str, Any]:
     """What one trial page shows: the task, then every trial with its verdicts and transcript.
 
@@ -207,7 +209,9 @@ def trial_views(
         "snapshot": run.snapshot,
         "task_id": task_id,
         "task": {
-            "persona": task.persona if task else "(task file not found)",
+            "persona": get_domain(domain).describe_task(task).persona
+            if task
+            else "(task file not found)",
             "complexity": records[0].complexity,
             "reveal_difficulty": records[0].reveal_difficulty,
             "no_valid_recommendation": records[0].no_valid_recommendation,
@@ -234,6 +238,18 @@ class _Job:
     tasks: dict[str, Task]
     snapshots: dict[str, SnapshotInfo]
     downloads: dict[tuple[str, str], str]  # (slug, snapshot) -> its transcripts download
+    # Each run's board: its prefix under the site root ("" for movies, "grocery/"), parallel to
+    # `runs`; and each board's domain and tasks by id.
+    prefixes: list[str] = field(default_factory=list)
+    boards: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+
+    def board_of(self, index: int) -> tuple[str, str, dict[str, Any]]:
+        """(prefix, domain, tasks by id) of the run at `index`."""
+        prefix = self.prefixes[index] if index < len(self.prefixes) else ""
+        if prefix in self.boards:
+            domain, tasks = self.boards[prefix]
+            return prefix, domain, tasks
+        return prefix, "movies", dict(self.tasks)
 
 
 _JOB: _Job | None = None
@@ -247,6 +263,7 @@ class RunPages:
     docs: list[SearchDoc]
     snapshot: str
     cards: list[str]
+    prefix: str = ""
 
 
 def _render_run(index: int) -> RunPages:
@@ -254,30 +271,33 @@ def _render_run(index: int) -> RunPages:
     assert _JOB is not None
     job = _JOB
     entry, run = job.runs[index]
+    prefix, domain, tasks = job.board_of(index)
     template = job.env.get_template("trial_page.html.j2")
     by_task: dict[str, list[TrialRecord]] = {}
     for record in sorted(run.records(), key=lambda r: (r.key.task_id, r.key.trial_index)):
         by_task.setdefault(record.key.task_id, []).append(record)
-    folder = job.staging / run.slug / run.snapshot
+    folder = job.staging / prefix / TRIALS_DIR / run.slug / run.snapshot
     folder.mkdir(parents=True, exist_ok=True)
     docs: list[SearchDoc] = []
     cards = Cards(job.snapshots.get(run.snapshot))
+    # From a trial page: ROOT leads to its board's root, `assets` to the site's.
+    assets = ROOT + "../" * prefix.count("/")
     for task_id, records in by_task.items():
-        view = trial_views(entry, run, job.tasks.get(task_id), task_id, records, cards)
+        view = trial_views(entry, run, tasks.get(task_id), task_id, records, cards, domain)
         view["download"] = job.downloads.get((run.slug, run.snapshot))
         (folder / f"{task_id}.html").write_text(
-            template.render(t=view, css=job.css, root=ROOT), encoding="utf-8"
+            template.render(t=view, css=job.css, root=ROOT, asset_root=assets), encoding="utf-8"
         )
         docs.append(
             {
-                "location": page_path(run.slug, run.snapshot, task_id),
+                "location": prefix + page_path(run.slug, run.snapshot, task_id),
                 # the theme shows these as HTML: escaped like the pages it indexes itself
                 "title": search_text(f"{task_id} · {view['name']} · {run.snapshot}"),
                 "text": "",
                 "boost": TRIAL_SEARCH_BOOST,
             }
         )
-    return RunPages(len(by_task), docs, run.snapshot, sorted(cards.used))
+    return RunPages(len(by_task), docs, run.snapshot, sorted(cards.used), prefix)
 
 
 _PR_SET_PDEATHSIG = 1
@@ -340,14 +360,16 @@ class TrialPages:
             if self.pool is not None:
                 self.pool.shutdown()
         docs = sorted((d for r in results for d in r.docs), key=lambda d: d["location"])
-        _move_tree(self.staging, out, [TRIALS_DIR, *self.folders])
-        linked: dict[str, set[str]] = {}
+        prefixes = sorted({"", *self.job.prefixes})
+        _move_tree(self.staging, out, [p + TRIALS_DIR for p in prefixes] + self.folders)
+        linked: dict[tuple[str, str], set[str]] = {}
         for r in results:
-            linked.setdefault(r.snapshot, set()).update(r.cards)
-        for label, ids in sorted(linked.items()):
+            linked.setdefault((r.prefix, r.snapshot), set()).update(r.cards)
+        for (prefix, label), ids in sorted(linked.items()):
             snapshot = self.job.snapshots.get(label)
             if snapshot is not None:
-                write_cards(self.job.env, out, snapshot, ids, self.job.css)
+                assets = "../../" + "../" * prefix.count("/")
+                write_cards(self.job.env, out / prefix, snapshot, ids, self.job.css, assets)
         add_search_docs(out, [*(extra_docs or []), *docs])
         add_to_sitemap(out, [str(d["location"]) for d in docs], site_url)
         return sum(r.pages for r in results)
@@ -393,22 +415,39 @@ def start_trial_pages(
     files: list[FileJob] | None = None,
     folders: list[str] | None = None,
     downloads: dict[tuple[str, str], str] | None = None,
+    boards: list[tuple[SiteInputs, list[tuple[Entry, Run]]]] | None = None,
 ) -> TrialPages:
     """Start rendering the trial pages of `runs` into `staging/trials/` and running `files`,
     which write into `folders` of `staging` (in worker processes when it pays). `downloads`
-    gives the site path of each run's transcripts download, which its pages link."""
+    gives the site path of each run's transcripts download, which its pages link. `boards`
+    adds other domains' boards: their runs' pages go to `staging/<prefix>trials/` (one pool
+    renders them all)."""
     global _JOB
     if staging.exists():
         shutil.rmtree(staging)
     staging.mkdir(parents=True)
+    every = list(runs)
+    prefixes = [inputs.prefix] * len(runs)
+    snapshots = {s.label: s for s in inputs.snapshots}
+    board_tasks: dict[str, tuple[str, dict[str, Any]]] = {
+        inputs.prefix: (inputs.domain, {t.id: t for t in inputs.tasks})
+    }
+    for other, other_runs in boards or []:
+        every += other_runs
+        prefixes += [other.prefix] * len(other_runs)
+        snapshots |= {s.label: s for s in other.snapshots}
+        board_tasks[other.prefix] = (other.domain, {t.id: t for t in other.tasks})
+    runs = every
     _JOB = job = _Job(
         env=env,
-        staging=staging / TRIALS_DIR,
+        staging=staging,
         css=material_css(Path(str(importlib.resources.files("material"))) / "templates"),
         runs=runs,
         tasks={t.id: t for t in inputs.tasks},
-        snapshots={s.label: s for s in inputs.snapshots},
+        snapshots=snapshots,
         downloads=downloads or {},
+        prefixes=prefixes,
+        boards=board_tasks,
     )
     files = files or []
     count = workers if workers is not None else (os.cpu_count() or 1)
@@ -438,7 +477,7 @@ def entry_search_docs(inputs: SiteInputs) -> list[SearchDoc]:
         sub = entry.submission
         docs.append(
             {
-                "location": f"entries/{entry.slug}.html",
+                "location": f"{inputs.prefix}entries/{entry.slug}.html",
                 "title": search_text(sub.display_name),
                 "text": search_text(
                     " · ".join(t for t in (f"entry {entry.slug}", sub.contact.organization) if t)

@@ -8,6 +8,8 @@ from typing import Any
 import polars as pl
 
 from runner.attribution import standing_reason
+from runner.domains import DEFAULT_DOMAIN, get_domain
+from runner.errors import TaurecError
 from runner.sitegen import charts
 from runner.sitegen.aggregate import Aggregates
 from runner.sitegen.inputs import Entry, Run, SiteInputs, SnapshotInfo
@@ -30,7 +32,7 @@ class Badge:
     href: str | None = None
 
 
-REFERENCE_BUILTINS = ("oracle", "random", "exploit")
+REFERENCE_BUILTINS = ("oracle", "random", "exploit", "do-nothing")
 
 
 @dataclass(frozen=True)
@@ -58,16 +60,36 @@ class EntryFacts:
         }
 
 
+def _named_by_domains(entry: Entry, names: str) -> bool:
+    """Is the entry's built-in one of `names` (adversary or reference) of a non-movies domain it enters?"""
+    agent = entry.submission.agent
+    for domain in entry.submission.domains:
+        if domain == DEFAULT_DOMAIN:
+            continue
+        owner = get_domain(domain)
+        try:
+            found = owner.adversary_names() if names == "adversary" else owner.reference_names()
+        except TaurecError:
+            continue
+        if agent.name in found:  # type: ignore[union-attr]
+            return True
+    return False
+
+
 def is_exploit(entry: Entry) -> bool:
     """Built-in adversaries: agents that try to earn the reward without doing the task."""
     agent = entry.submission.agent
-    return agent.kind == "builtin" and agent.name.startswith("exploit")
+    return agent.kind == "builtin" and (
+        agent.name.startswith("exploit") or _named_by_domains(entry, "adversary")
+    )
 
 
 def is_reference(entry: Entry) -> bool:
     """Built-in reference agents (oracle ceiling, random and exploit floors) are shown apart, unranked."""
     agent = entry.submission.agent
-    return agent.kind == "builtin" and agent.name.startswith(REFERENCE_BUILTINS)
+    return agent.kind == "builtin" and (
+        agent.name.startswith(REFERENCE_BUILTINS) or _named_by_domains(entry, "reference")
+    )
 
 
 def entry_facts(entry: Entry, run: Run) -> EntryFacts:

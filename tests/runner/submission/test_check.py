@@ -483,3 +483,17 @@ def test_cli_exit_0_when_clean_and_reads_changed_files(
 def test_has_errors_ignores_warnings() -> None:
     assert not has_errors([Problem("f", "contact", "x", severity="warning")])
     assert has_errors([Problem("f", "slug", "x")])
+
+
+def test_a_builtin_must_be_offered_by_each_domain_the_entry_enters(tmp_path: Path) -> None:
+    text = """\
+        slug: floor
+        display_name: Floor
+        contact: {name: A, github: a}
+        agent: {kind: builtin, name: do-nothing}
+        domains: [%s]
+        """
+    movies = check_submission(make_entry(tmp_path, "floor", text % "movies"))
+    reason = only_error(movies, "agent.name")
+    assert reason.startswith("unknown builtin 'do-nothing'; built-ins are oracle, heuristic")
+    assert check_submission(make_entry(tmp_path / "g", "floor", text % "grocery")) == []

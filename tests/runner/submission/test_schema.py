@@ -20,6 +20,14 @@ SHIPPED = [
     "exploit-list-pusher",
     "exploit-nothing-fits-probe",
     "exploit-policy-only",
+    "grocery-allergen-ignorer",
+    "grocery-consent-forger",
+    "grocery-do-nothing",
+    "grocery-expert",
+    "grocery-heuristic",
+    "grocery-oracle",
+    "grocery-order-without-asking",
+    "grocery-prior-guesser",
     "heuristic-baseline",
     "heuristic-via-litellm",
     "oracle-baseline",
@@ -68,6 +76,7 @@ def test_each_shipped_entry_passes_the_check(slug: str) -> None:
     submission = load_submission(folder)
     assert submission.slug == slug
     assert submission.trials == 4
+    assert submission.domains == (["grocery"] if slug.startswith("grocery-") else ["movies"])
 
 
 def test_the_litellm_entry_points_at_the_local_model_server() -> None:

@@ -1,0 +1,226 @@
+"""The grocery board: its leaderboard, Tasks, Snapshots (licence notice), Methodology and a trial page, built from real grocery trials beside a movies board."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from runner.batch import run_submissions
+from runner.batch.entrant import Entrant
+from runner.board import BoardSettings
+from runner.domains import get_domain
+from runner.protocols import AgentContext, AgentReply, ChatMessage, ToolCallRequest, ToolSchema
+from runner.sitegen import BuildReport, build_site
+from runner.sitegen.serve import serving
+from runner.sitegen.synth import SynthSpec, synthesize
+from runner.transcript import ComponentSpec
+
+from .test_browser import Watch
+
+DATE = "2026-11-01"
+LABEL = f"grocery-{DATE}"
+SLUGS = ("grocery-lookup", "grocery-quiet")
+
+
+class LookupAgent:
+    """Searches, reads one product's details, puts it forward, then finishes."""
+
+    def __init__(self, product_id: str) -> None:
+        self._replies = [
+            AgentReply(
+                tool_calls=[
+                    ToolCallRequest(id="", name="search_products", arguments={"query": "oat"})
+                ]
+            ),
+            AgentReply(
+                tool_calls=[
+                    ToolCallRequest(
+                        id="", name="get_product_details", arguments={"product_id": product_id}
+                    )
+                ]
+            ),
+            AgentReply(content="Would this one suit you?"),
+        ]
+
+    @property
+    def spec(self) -> ComponentSpec:
+        return ComponentSpec(name="lookup-test-agent")
+
+    async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> AgentReply:
+        if self._replies:
+            return self._replies.pop(0)
+        return AgentReply(
+            tool_calls=[ToolCallRequest(id="", name="finish", arguments={"summary": "done"})]
+        )
+
+
+def _task(number: int, field: str, value: str) -> dict[str, Any]:
+    return {
+        "schema_version": 1,
+        "id": f"g_{number}",
+        "persona": f"Shopper {number}, who reads every label.",
+        "kind": "order",
+        "constraints": [
+            {"constraint": {"field": field, "op": "==", "value": value}, "reveal": "volunteer"}
+        ],
+        "policy_flags": ["order_confirmation", "allergen_safety", "budget"],
+        "complexity": "simple",
+        "reveal_difficulty": "volunteer",
+        "budget": 10.0,
+        "allergies": ["peanuts"],
+    }
+
+
+@pytest.fixture(scope="module")
+def two_boards(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
+    """A small movies world and, in the same submissions folder, two grocery entries whose runs
+    are real grocery trials on the committed fixture snapshot; one site with both boards."""
+    root = tmp_path_factory.mktemp("two-boards")
+    world = synthesize(root / "world", SynthSpec(entries=2, tasks=3, trials=2, xss_probes=False))
+    grocery = get_domain("grocery")
+    tasks = root / "grocery-tasks"
+    tasks.mkdir()
+    shutil.copyfile(grocery.tasks_dir / "policy.md", tasks / "policy.md")
+    (tasks / "suite.json").write_text('{"domain": "grocery"}\n', encoding="utf-8")
+    for number, (field, value) in enumerate([("vegan", "yes"), ("nutriscore", "a")]):
+        (tasks / f"g_{number}.json").write_text(json.dumps(_task(number, field, value)))
+    snapshots = root / "grocery-snapshots"
+    shutil.copytree(grocery.snapshots_dir / DATE, snapshots / DATE)
+    first = next(iter(grocery.load_catalog(snapshots / DATE))).id
+    entrants = []
+    for slug in SLUGS:
+        folder = world.submissions / slug
+        folder.mkdir()
+        (folder / "submission.yaml").write_text(
+            f"schema_version: 1\nslug: {slug}\ndisplay_name: Test {slug}\ncontact: {{name: t}}\n"
+            "agent: {kind: builtin, name: heuristic}\ndomains: [grocery]\n",
+            encoding="utf-8",
+        )
+
+        def make(context: AgentContext) -> LookupAgent:
+            return LookupAgent(first)
+
+        entrants.append(
+            Entrant(
+                slug=slug,
+                results_root=folder / "results",
+                agent="python:test",
+                trials=2,
+                make_agent=make,
+            )
+        )
+    runs = run_submissions(
+        entrants,
+        snapshot=DATE,
+        tasks_dir=tasks,
+        trials=2,
+        snapshots_dir=snapshots,
+        domain="grocery",
+        concurrency=2,
+    )
+    assert [r.tally.scored for r in runs] == [4, 4]
+    board = BoardSettings.model_validate({"domains": ["movies", "grocery"], "strictness": "medium"})
+    return build_site(
+        submissions=world.submissions,
+        snapshots=world.snapshots,
+        tasks=world.tasks,
+        out=root / "public",
+        docs=root / "docs",
+        board=board,
+        domain_snapshots={"grocery": snapshots},
+        domain_tasks={"grocery": tasks},
+        workers=1,
+    )
+
+
+@pytest.fixture(scope="module")
+def base(two_boards: BuildReport) -> Iterator[str]:
+    with serving(two_boards.out) as url:
+        yield url
+
+
+def test_each_board_has_its_own_entries(two_boards: BuildReport) -> None:
+    out = two_boards.out
+    for slug in SLUGS:
+        assert (out / "grocery" / "entries" / f"{slug}.html").is_file()
+        assert not (out / "entries" / f"{slug}.html").exists()
+    movies = {p.stem for p in (out / "entries").glob("*.html")}
+    assert movies
+    assert not movies & set(SLUGS)
+    assert not list((out / "grocery" / "entries").glob("entry-*.html"))
+
+
+def test_grocery_board_tasks_and_methodology_render(chromium: Any, base: str) -> None:
+    watch = Watch(chromium, base)
+    page = watch.page
+    page.goto(base + "index.html")
+    page.click("a.md-tabs__link:has-text('Grocery')")
+    page.wait_for_url("**/grocery/index.html")
+    assert "grocery" in page.locator("h1").first.inner_text().lower()
+    names = page.locator(f"section[data-snapshot='{LABEL}'] a.taurec-entry-link").all_inner_texts()
+    assert sorted(names) == [f"Test {s}" for s in SLUGS]
+    page.goto(base + "grocery/tasks.html")
+    row = page.locator("#task-g_0")
+    assert "vegan == 'yes'" in row.inner_text()
+    assert "peanuts" in row.inner_text()
+    assert "EUR 10" in row.inner_text()
+    page.goto(base + "grocery/methodology.html")
+    text = page.locator("article").inner_text()
+    assert "This board's strictness: medium" in text
+    for policy, severity in (("allergen_safety", "critical"), ("single_proposal", "low")):
+        cells = page.locator(f"tr:has(td:text-is('{policy}')) td").all_inner_texts()
+        assert cells[1] == severity
+    assert not watch.errors, watch.errors
+    assert not watch.external, watch.external
+    page.close()
+
+
+def test_grocery_snapshots_page_and_every_download_carry_the_licence(
+    chromium: Any, base: str, two_boards: BuildReport
+) -> None:
+    watch = Watch(chromium, base)
+    page = watch.page
+    page.goto(base + "grocery/snapshots.html")
+    licence = page.locator(f"#snapshot-{LABEL} .taurec-licence").inner_text()
+    assert "Open Database License (ODbL)" in licence
+    assert "same licence" in licence
+    notice_href = page.locator(f"#snapshot-{LABEL} a:text-is('NOTICE')").get_attribute("href")
+    assert notice_href is not None
+    folder = two_boards.out / "grocery" / notice_href
+    notice = folder.read_text(encoding="utf-8")
+    assert "ODbL" in notice
+    assert "Open Prices" in notice
+    sums = (folder.parent / "SHA256SUMS").read_text(encoding="utf-8")
+    assert sums.rstrip().endswith("  NOTICE")
+    downloads = two_boards.out / "grocery" / "downloads"
+    for where in (downloads, downloads / "trials" / LABEL):
+        assert (where / "NOTICE").read_text(encoding="utf-8") == notice
+    page.close()
+
+
+def test_grocery_trial_page_renders_with_its_transcript(
+    chromium: Any, base: str, two_boards: BuildReport
+) -> None:
+    watch = Watch(chromium, base)
+    page = watch.page
+    failed: list[str] = []
+    page.on("requestfailed", lambda r: failed.append(r.url))
+    page.on("response", lambda r: r.status >= 400 and failed.append(r.url))
+    page.goto(base + f"grocery/trials/{SLUGS[0]}/{LABEL}/g_0.html", wait_until="load")
+    assert page.locator("h1").first.inner_text().startswith("g_0")
+    assert page.locator(".taurec-trial-section").count() == 2
+    page.locator("button.taurec-expand-all").click()
+    assert page.locator("code:has-text('search_products(')").first.is_visible()
+    # the stylesheet came from the site root's assets (the card link too is the board's)
+    assert page.evaluate("getComputedStyle(document.body).marginTop") == "0px"
+    card = page.locator("a[href*='catalog/']").first.get_attribute("href") or ""
+    assert (two_boards.out / "grocery/trials" / SLUGS[0] / LABEL / card).resolve().is_file()
+    page.locator(".taurec-breadcrumb a").nth(1).click()
+    page.wait_for_url(f"**/grocery/entries/{SLUGS[0]}.html*")
+    assert not failed, failed
+    assert not watch.errors, watch.errors
+    page.close()
