@@ -153,8 +153,6 @@ def _downloads(
     return links
 
 
-
-
 def _sha256_file(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
