@@ -1,1 +1,107 @@
 """The grocery / retail domain: a shopping assistant that recommends products and acts on a per-trial store."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from runner.domain import DEFAULT_STRICTNESS, AgentBuilder, Domain, Strictness
+from runner.errors import TaurecError
+
+if TYPE_CHECKING:
+    from runner.agent_config import ToolsetOptions
+    from runner.protocols import Toolset, UserSimulator
+    from runner.records import TrialScore
+    from runner.rules import RuleSet
+    from runner.transcript import Transcript
+
+_HERE = Path(__file__).resolve().parent
+
+
+def _lazy(module: str, attribute: str, what: str) -> Any:
+    """`module.attribute`, imported on first use; a clear error while it does not exist."""
+    try:
+        return getattr(importlib.import_module(module), attribute)
+    except (ImportError, AttributeError) as exc:
+        raise TaurecError(f"{what} ({module}.{attribute}) is not available: {exc}") from exc
+
+
+class GroceryDomain(Domain):
+    """Grocery: products from Open Food Facts (+ Open Prices), a per-trial store, write tools,
+    final-state scoring and policies with severities."""
+
+    name: ClassVar[str] = "grocery"
+    title: ClassVar[str] = "Grocery"
+    item_noun: ClassVar[str] = "product"
+
+    @property
+    def snapshots_dir(self) -> Path:
+        return _HERE / "snapshots"
+
+    @property
+    def tasks_dir(self) -> Path:
+        return _HERE / "tasks"
+
+    def policy_path(self, tasks_dir: Path) -> Path:
+        return Path(tasks_dir) / "policy.md"
+
+    def load_catalog(self, snapshot_dir: Path) -> Any:
+        from domains.grocery.catalog import load_catalog
+
+        return load_catalog(snapshot_dir)
+
+    def load_tasks(self, tasks_dir: Path) -> Sequence[Any]:
+        from domains.grocery.tasks import load_tasks
+
+        return load_tasks(tasks_dir)
+
+    def build_toolset(
+        self, catalog: Any, task: Any, options: ToolsetOptions | None, rules: RuleSet, seed: int
+    ) -> Toolset:
+        from domains.grocery.tools import build_toolset
+
+        return build_toolset(catalog, task, options, rules, seed)
+
+    def build_user(
+        self,
+        name: str,
+        *,
+        task: Any,
+        catalog: Any,
+        seed: int,
+        options: dict[str, Any] | None,
+    ) -> UserSimulator:
+        build_user = _lazy("domains.grocery.user", "build_user", "the grocery simulated user")
+        user: UserSimulator = build_user(
+            name, task=task, catalog=catalog, seed=seed, options=options
+        )
+        return user
+
+    def score(
+        self,
+        task: Any,
+        transcript: Transcript,
+        catalog: Any,
+        rules: RuleSet,
+        strictness: Strictness = DEFAULT_STRICTNESS,
+    ) -> TrialScore:
+        from domains.grocery.scoring import score
+
+        return score(task, transcript, catalog, rules, strictness)
+
+    def count_proposals(self, transcript: Transcript, catalog: Any) -> int:
+        from domains.grocery.scoring import count_proposals
+
+        return count_proposals(transcript, catalog)
+
+    def baselines(self) -> Mapping[str, AgentBuilder]:
+        baselines = _lazy("domains.grocery.agents", "baselines", "the grocery baselines")
+        found: Mapping[str, AgentBuilder] = baselines()
+        return found
+
+    def warm(self, catalog: Any) -> None:
+        from domains.grocery.search import search_index
+
+        search_index(catalog)

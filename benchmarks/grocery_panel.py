@@ -1,0 +1,140 @@
+"""The grocery panel: every built-in agent x the shipped grocery tasks x 4 seeds through the real loop, scored by final state; prints pass^1 / pass^4 per agent and per reveal class.
+
+.venv/bin/python benchmarks/grocery_panel.py [--snapshot 2026-11-01] [--seeds 4] [--agents a,b] [--tasks N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from domains.grocery.agents import ADVERSARIES, baselines
+from domains.grocery.catalog import load_catalog
+from domains.grocery.scoring import score
+from domains.grocery.tasks import GroceryTask, load_tasks
+from domains.grocery.tools import build_toolset
+from domains.grocery.user import build_user
+from runner.loop import run_trial
+from runner.protocols import AgentContext
+from runner.rules import get_rules
+
+ROOT = Path(__file__).resolve().parents[1]
+GROCERY = ROOT / "domains" / "grocery"
+ADVERSARY_MARGIN = 0.30
+
+
+@dataclass(frozen=True)
+class Trial:
+    """One scored trial of the panel."""
+
+    agent: str
+    task: str
+    reveal: str
+    seed: int
+    reward: float
+    stop: str
+
+
+async def _one(name: str, task: GroceryTask, catalog: Any, seed: int) -> Trial:
+    rules = get_rules("v2")
+    context = AgentContext(
+        user_id=task.user_id, policy_text="", seed=seed, task=task, catalog=catalog
+    )  # type: ignore[arg-type]
+    agent = baselines()[name](context, {})
+    transcript = await run_trial(
+        task=task,  # type: ignore[arg-type]  # the loop is typed for movie tasks still
+        catalog=catalog,
+        agent=agent,
+        simulator=build_user("scripted", task=task, catalog=catalog, seed=seed),
+        toolset=build_toolset(catalog, task, None, rules, seed),
+        seed=seed,
+        rules=rules,
+    )
+    result = score(task, transcript, catalog, rules)
+    return Trial(
+        name, task.id, task.reveal_difficulty, seed, result.reward, str(transcript.stop_reason)
+    )
+
+
+def run_panel(
+    agents: Sequence[str], tasks: Sequence[GroceryTask], catalog: Any, seeds: Sequence[int]
+) -> list[Trial]:
+    """Every agent x task x seed, in order."""
+
+    async def everything() -> list[Trial]:
+        return [await _one(a, t, catalog, s) for a in agents for t in tasks for s in seeds]
+
+    return asyncio.run(everything())
+
+
+def pass_k(trials: Sequence[Trial], k: int) -> float:
+    """Share of tasks whose first k trials all pass (reward 1)."""
+    by_task: dict[str, list[float]] = defaultdict(list)
+    for t in trials:
+        by_task[t.task].append(t.reward)
+    if not by_task:
+        return float("nan")
+    return sum(all(r >= 1.0 for r in rs[:k]) for rs in by_task.values()) / len(by_task)
+
+
+def table(trials: Sequence[Trial], seeds: int) -> str:
+    """The figures: pass^1 (mean over seeds) and pass^k overall and by reveal class."""
+    lines = [
+        f"{'agent':26} {'pass^1':>7} {'pass^' + str(seeds):>7} {'vol':>6} {'mixed':>6} {'hidden':>6}  per-seed pass^1"
+    ]
+    agents = list(dict.fromkeys(t.agent for t in trials))
+    for a in agents:
+        mine = [t for t in trials if t.agent == a]
+        p1 = sum(t.reward >= 1.0 for t in mine) / len(mine)
+        per_seed = []
+        for s in sorted({t.seed for t in mine}):
+            xs = [t for t in mine if t.seed == s]
+            per_seed.append(sum(t.reward >= 1.0 for t in xs) / len(xs))
+        cls = []
+        for rv in ("volunteer", "mixed", "hidden"):
+            xs = [t for t in mine if t.reveal == rv]
+            cls.append(sum(t.reward >= 1.0 for t in xs) / len(xs) if xs else float("nan"))
+        lines.append(
+            f"{a:26} {p1:7.3f} {pass_k(mine, seeds):7.3f} {cls[0]:6.3f} {cls[1]:6.3f} {cls[2]:6.3f}  "
+            + " ".join(f"{x:.3f}" for x in per_seed)
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--snapshot", default="2026-11-01")
+    parser.add_argument("--seeds", type=int, default=4)
+    parser.add_argument("--agents", default="")
+    parser.add_argument("--tasks", type=int, default=0, help="only the first N tasks (0: all)")
+    args = parser.parse_args(argv)
+    catalog = load_catalog(GROCERY / "snapshots" / args.snapshot)
+    tasks = load_tasks(GROCERY / "tasks")
+    if args.tasks:
+        tasks = tasks[: args.tasks]
+    agents = [a for a in args.agents.split(",") if a] or list(baselines())
+    trials = run_panel(agents, tasks, catalog, range(args.seeds))
+    print(f"grocery panel: {len(tasks)} tasks x {args.seeds} seeds, snapshot {args.snapshot}")
+    print(table(trials, args.seeds))
+    expert = [t for t in trials if t.agent == "expert"]
+    if expert:
+        e1 = sum(t.reward >= 1.0 for t in expert) / len(expert)
+        worst = [a for a in ADVERSARIES if a in agents]
+        for a in worst:
+            mine = [t for t in trials if t.agent == a]
+            p1 = sum(t.reward >= 1.0 for t in mine) / len(mine)
+            mark = "ok" if p1 <= e1 - ADVERSARY_MARGIN else "TOO HIGH"
+            print(
+                f"  {a}: {p1:.3f} vs expert - {ADVERSARY_MARGIN:.2f} = {e1 - ADVERSARY_MARGIN:.3f}  {mark}"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

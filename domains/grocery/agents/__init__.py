@@ -1,0 +1,63 @@
+"""The grocery baselines and adversaries: name -> builder(context, args) -> Agent, all talking through real tool calls.
+
+Only `oracle` reads the task. The honest `expert` asks about allergies, diet and budget and what
+the opening cues, searches, checks stock and each candidate, proposes one product at a time
+(saying when it is sponsored), learns from every decline, asks before ordering, and finishes
+without ordering when nothing fits. The adversaries are the shortcuts a hostile submitter tries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from domains.grocery.agents.shopper import Play, ShoppingAgent
+from runner.errors import TaurecError
+from runner.protocols import Agent, AgentContext
+
+__all__ = ["ADVERSARIES", "HONEST", "PLAYS", "Play", "ShoppingAgent", "baselines"]
+
+PLAYS: dict[str, Play] = {
+    "oracle": Play(name="oracle", oracle=True, ask_standard=False, ask_cues=False),
+    "do-nothing": Play(name="do-nothing"),
+    "heuristic": Play(name="heuristic", ask_cues=False, use_hints=False),
+    "expert": Play(name="expert"),
+    # Adversaries.
+    "order-without-asking": Play(
+        name="order-without-asking", ask_standard=False, ask_cues=False, confirm="none"
+    ),
+    "prior-guesser": Play(
+        name="prior-guesser", ask_standard=False, ask_cues=False, use_hints=False
+    ),
+    "allergen-ignorer": Play(name="allergen-ignorer", respect_allergies=False),
+    "basket-stuffer": Play(name="basket-stuffer", stuff=3),
+    "interview-then-cheapest": Play(
+        name="interview-then-cheapest", ask_cues=False, use_hints=False, check_stock=False
+    ),
+    "consent-forger": Play(name="consent-forger", confirm="forge"),
+    "questionnaire": Play(name="questionnaire", questionnaire=True, ask_cues=False),
+    "list-proposer": Play(name="list-proposer", list_size=4),
+}
+HONEST: tuple[str, ...] = ("oracle", "do-nothing", "heuristic", "expert")
+ADVERSARIES: tuple[str, ...] = tuple(n for n in PLAYS if n not in HONEST)
+
+
+def _builder(name: str) -> Callable[[AgentContext, dict[str, Any]], Agent]:
+    play = PLAYS[name]
+
+    def build(context: AgentContext, args: dict[str, Any]) -> Agent:
+        if context.catalog is None:
+            raise TaurecError(
+                f"the grocery baseline {name!r} needs the catalog in its AgentContext"
+            )
+        if play.oracle and context.task is None:
+            raise TaurecError("the grocery oracle needs the task in its AgentContext")
+        task = context.task if play.oracle else None
+        return ShoppingAgent(play, context.catalog, task, args)
+
+    return build
+
+
+def baselines() -> Mapping[str, Callable[[AgentContext, dict[str, Any]], Agent]]:
+    """Every built-in grocery agent by name."""
+    return {name: _builder(name) for name in PLAYS}

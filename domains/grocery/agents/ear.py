@@ -1,0 +1,338 @@
+"""What a baseline assistant understands of the conversation: the shopper's stated needs and hints, its verdicts, and the tool results so far.
+
+The baselines read the shopper's words with rules for plain shopping English (the scripted
+shopper's sentences among them); nothing here reads the task.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from domains.grocery.items import ALLERGENS, Product
+from runner.protocols import ChatMessage
+
+__all__ = ["Heard", "ToolExchange", "exchanges", "hear", "text_of"]
+
+_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_ALLERGEN_SAID = {a.replace("-", " "): a for a in ALLERGENS}
+_NUTRI = "abcde"
+
+
+def text_of(message: ChatMessage) -> str:
+    """The text of a message whose content is a string or a list of text parts."""
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return ""
+
+
+@dataclass(frozen=True)
+class ToolExchange:
+    """One tool call the assistant made, with its parsed result (None if absent or not JSON)."""
+
+    name: str
+    arguments: dict[str, Any]
+    result: Any
+
+
+def exchanges(messages: list[ChatMessage]) -> list[ToolExchange]:
+    """Every tool call in the conversation, in order, joined with its result."""
+    results = {
+        m["tool_call_id"]: text_of(m)
+        for m in messages
+        if m.get("role") == "tool" and isinstance(m.get("tool_call_id"), str)
+    }
+    out = []
+    for m in messages:
+        if m.get("role") != "assistant":
+            continue
+        for call in m.get("tool_calls") or []:
+            fn = call.get("function") or {}
+            try:
+                args = json.loads(fn.get("arguments") or "{}")
+            except json.JSONDecodeError:
+                args = {}
+            text = results.get(str(call.get("id")))
+            try:
+                parsed = json.loads(text) if text is not None else None
+            except json.JSONDecodeError:
+                parsed = None
+            out.append(
+                ToolExchange(
+                    str(fn.get("name", "")), args if isinstance(args, dict) else {}, parsed
+                )
+            )
+    return out
+
+
+@dataclass
+class Heard:
+    """The shopper's needs as the assistant understood them, and the verdicts on its proposals."""
+
+    kind: str = "order"
+    product_type: str | None = None
+    wanted_name: str | None = None
+    quantity: int = 1
+    return_product: str | None = None
+    return_order: str | None = None
+    return_reason: str = "damaged"
+    allergies: set[str] = field(default_factory=set)
+    vegan: bool = False
+    vegetarian: bool = False
+    budget: float | None = None
+    max_price: float | None = None
+    nutri: set[str] | None = None
+    nutri_better_than: int | None = None
+    labels: set[str] = field(default_factory=set)
+    palm_free: bool = False
+    nova_max: int | None = None
+    brands_out: set[str] = field(default_factory=set)
+    brands_only: set[str] = field(default_factory=set)
+    country: str | None = None
+    hint_max_price: float | None = None
+    hint_nova_max: int | None = None
+    hint_labels: set[str] = field(default_factory=set)
+    hint_brands_out: set[str] = field(default_factory=set)
+    hint_palm_free: bool = False
+    cues: set[str] = field(default_factory=set)
+    known_topics: set[str] = field(default_factory=set)
+    accepted: str | None = None
+    declined: set[str] = field(default_factory=set)
+    confirmed_order: bool = False
+    confirmed_return: bool = False
+    last_reply: str = ""
+
+    def fits(self, p: Product, *, allergies: bool = True, hints: bool = True) -> bool:
+        """Whether a product meets everything heard so far (`hints`: and what declines hinted)."""
+        if hints and not self._fits_hints(p):
+            return False
+        if allergies and (set(p.allergens) | set(p.traces)) & self.allergies:
+            return False
+        if self.vegan and p.vegan != "yes":
+            return False
+        if self.vegetarian and p.vegetarian != "yes":
+            return False
+        if self.budget is not None and p.price * self.quantity > self.budget + 1e-9:
+            return False
+        if self.max_price is not None and p.price > self.max_price + 1e-9:
+            return False
+        if self.nutri is not None and p.nutriscore not in self.nutri:
+            return False
+        if self.labels and not self.labels <= set(p.labels):
+            return False
+        if self.palm_free and p.palm_oil != "free":
+            return False
+        if self.nova_max is not None and p.nova_group > self.nova_max:
+            return False
+        if p.brand in self.brands_out or (self.brands_only and p.brand not in self.brands_only):
+            return False
+        if self.country is not None and self.country not in p.countries:
+            return False
+        return not (
+            self.product_type and self.product_type.lower() not in [c.lower() for c in p.categories]
+        )
+
+    def _fits_hints(self, p: Product) -> bool:
+        if self.nutri_better_than is not None and (
+            p.nutriscore not in _NUTRI or _NUTRI.index(p.nutriscore) >= self.nutri_better_than
+        ):
+            return False
+        if self.hint_max_price is not None and p.price > self.hint_max_price + 1e-9:
+            return False
+        if self.hint_nova_max is not None and p.nova_group > self.hint_nova_max:
+            return False
+        if self.hint_labels and not self.hint_labels <= set(p.labels):
+            return False
+        if p.brand in self.hint_brands_out:
+            return False
+        return not (self.hint_palm_free and p.palm_oil != "free")
+
+
+_PRICE = r"€\s?(\d+(?:\.\d+)?)"
+
+
+def _opening(h: Heard, text: str) -> None:
+    low = text.lower()
+    m = re.search(
+        r"return the (.+?) from order (\S+?)[:,.;]|the (.+?) in my order (\S+?) has to go back|send back the (.+?) from order (\S+?),",
+        text,
+    )
+    if m:
+        h.kind = "return"
+        groups = [g for g in m.groups() if g]
+        h.return_product, h.return_order = groups[0], groups[1]
+        if "damaged" in low or "broken" in low:
+            h.return_reason = "damaged"
+        elif "past its date" in low or "expired" in low:
+            h.return_reason = "expired"
+        elif "isn't what i ordered" in low or "wrong item" in low:
+            h.return_reason = "wrong_item"
+        else:
+            h.return_reason = "changed_mind"
+        return
+    m = re.search(
+        r"(\w+) packs? of (?:my usual|the|my regular) (.+?)(?: I always buy)?(?:, please)?[.?!]",
+        text,
+    )
+    if m and ("usual" in low or "always buy" in low or "regular" in low):
+        h.kind = "substitution"
+        h.quantity = _NUMBERS.get(m.group(1).lower(), 1)
+        h.wanted_name = m.group(2)
+    m = re.search(r"(?:looking for|help me find|pick up|shopping for) (.+?)(?: today)?[.?!]", text)
+    if m and h.kind == "order":
+        h.product_type = m.group(1).strip()
+    m = re.search(r"\b(one|two|three|four|five|six) packs?\b", low)
+    if m:
+        h.quantity = _NUMBERS[m.group(1)]
+    cue_words = {
+        "brand": "brand",
+        "nutri-score": "nutriscore",
+        "farmed": "organic",
+        "oils": "palm_oil",
+        "processed": "processing",
+        "where it's made": "origin",
+        "where my food comes from": "origin",
+        "pack size": "pack_size",
+    }
+    for word, topic in cue_words.items():
+        if word in low:
+            h.cues.add(topic)
+
+
+def _statements(h: Heard, text: str, brands: set[str], countries: set[str]) -> None:
+    low = text.lower()
+    m = re.search(r"allergic to (.+?), so|allergy alert: (.+?)\.", low)
+    if m:
+        said = (m.group(1) or m.group(2)).replace(" and ", ", ").split(", ")
+        h.allergies |= {_ALLERGEN_SAID.get(s.strip(), s.strip()) for s in said if s.strip()}
+        h.known_topics.add("allergies")
+    if re.search(r"(?:has to be|must be|eat) vegan", low):
+        h.vegan = True
+        h.known_topics.add("diet")
+    if re.search(r"(?:has to be|must be|eat) vegetarian", low):
+        h.vegetarian = True
+        h.known_topics.add("diet")
+    m = re.search(_PRICE + r" in total|more than " + _PRICE + " altogether", text)
+    if m:
+        h.budget = float(m.group(1) or m.group(2))
+        h.known_topics.add("budget")
+    m = re.search(r"(?:nothing over|at most) " + _PRICE + " a pack", low)
+    if m:
+        h.max_price = float(m.group(1))
+        h.known_topics.add("budget")
+    m = re.search(r"nutri-score (?:of )?([a-e](?: or [a-e])*)\b(?!\w)", low)
+    if m and "better nutri-score" not in low and not low.startswith("not nutri"):
+        h.nutri = set(re.findall(r"[a-e]", m.group(1)))
+        h.known_topics.add("nutriscore")
+    for label, words in (
+        ("organic", ("be organic", "buy organic")),
+        ("fair-trade", ("be fair trade", "buy fair trade")),
+    ):
+        if any(w in low for w in words):
+            h.labels.add(label)
+            h.known_topics.add("organic")
+    if "no palm oil" in low or "free of palm oil" in low:
+        h.palm_free = True
+        h.known_topics.add("palm_oil")
+    m = re.search(r"nova (?:group )?([1-4])", low)
+    if m:
+        h.nova_max = int(m.group(1))
+        h.known_topics.add("processing")
+    for brand in brands:
+        b = re.escape(brand)
+        if re.search(rf"(?:^|[.!?] )(?:Not|Anything but|Nothing from) {b}\b", text):
+            h.brands_out.add(brand)
+            h.known_topics.add("brand")
+        if re.search(rf"(?:has to be|only buy) {b}\b", text):
+            h.brands_only.add(brand)
+            h.known_topics.add("brand")
+    for country in countries:
+        if (
+            re.search(rf"(?:made in|come from) {re.escape(country)}\b", text)
+            and "Nothing made in" not in text
+        ):
+            h.country = country
+            h.known_topics.add("origin")
+    for topic, word in (
+        ("brand", "brand"),
+        ("nutriscore", "nutri-score"),
+        ("organic", "farming"),
+        ("palm_oil", "palm oil"),
+        ("processing", "processed"),
+        ("origin", "where it comes from"),
+        ("diet", "diet"),
+        ("budget", "budget"),
+        ("allergies", "allergies"),
+    ):
+        if re.search(
+            rf"(?:no particular preference on|don't mind about|easy on|hard to say up front|can't really put)[^.]*{word}",
+            low,
+        ):
+            h.known_topics.add(topic)
+
+
+_ACCEPT = re.compile(
+    r"(?i)sounds good to me|works for me|i'll take|is just right|fine as a replacement|"
+    r"happy to have .+ instead|swap in"
+)
+
+
+def _verdict(h: Heard, text: str, proposed: Product | None) -> None:
+    low = text.lower()
+    if re.search(r"(?i)please place the order|go ahead and order|please order it", text):
+        h.confirmed_order = True
+    if re.search(r"(?i)please process that return|go ahead with the return|please return it", text):
+        h.confirmed_return = True
+    if proposed is None:
+        return
+    if _ACCEPT.search(text):
+        h.accepted = proposed.id
+        return
+    named = proposed.name.lower() in low or "that brand" in low
+    if not named:
+        return
+    h.declined.add(proposed.id)
+    nutri_hint = "better nutri-score than" in low or "nutri-score isn't good enough" in low
+    if nutri_hint and proposed.nutriscore in _NUTRI:
+        idx = _NUTRI.index(proposed.nutriscore)
+        h.nutri_better_than = min(
+            idx, h.nutri_better_than if h.nutri_better_than is not None else 9
+        )
+    if "more processed than" in low or "less processed than" in low:
+        h.hint_nova_max = min(proposed.nova_group - 1, h.hint_nova_max or 9)
+    if "costs more than" in low or "pricier than" in low:
+        cap = round(proposed.price - 0.01, 2)
+        h.hint_max_price = min(cap, h.hint_max_price if h.hint_max_price is not None else 1e9)
+    if "how it's farmed" in low or "farmed the way" in low:
+        h.hint_labels.add("organic")
+    if "growers are paid" in low or "traded the way" in low:
+        h.hint_labels.add("fair-trade")
+    if "brand of" in low or "that brand" in low:
+        h.hint_brands_out.add(proposed.brand)
+    if "oils in" in low:
+        h.hint_palm_free = True
+    if "doesn't suit how i eat" in low:
+        h.vegan = True
+
+
+def hear(messages: list[ChatMessage], catalog: Any, proposals: list[str | None]) -> Heard:
+    """Read the shopper's messages; `proposals[i]` is the product the assistant message before
+    the i-th shopper reply put forward (None: none)."""
+    h = Heard()
+    brands = {p.brand for p in catalog.items}
+    countries = {c for p in catalog.items for c in p.countries}
+    users = [text_of(m) for m in messages if m.get("role") == "user"]
+    if users:
+        _opening(h, users[0])
+        _statements(h, users[0], brands, countries)
+    for i, text in enumerate(users[1:]):
+        _statements(h, text, brands, countries)
+        pid = proposals[i] if i < len(proposals) else None
+        _verdict(h, text, catalog.get(pid) if pid else None)
+    h.last_reply = users[-1] if users else ""
+    return h

@@ -1,0 +1,205 @@
+"""The grocery scorer: replay the transcript's write calls on a fresh store, judge the final state against the task, then the policies (zero model calls)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from domains.grocery.mentions import agent_messages
+from domains.grocery.policies import PolicyView, WriteCall, check_policies
+from domains.grocery.store import FinalState
+from domains.grocery.tasks import GroceryTask
+from domains.grocery.tools import WRITE_TOOLS, GroceryTools
+from runner.domain import DEFAULT_STRICTNESS, Strictness, fails_trial
+from runner.errors import TaurecError
+from runner.predicates import ConstraintCheck, evaluate_predicate
+from runner.records import TrialScore
+from runner.rules import RuleSet, get_rules
+from runner.transcript import ToolCallEvent, Transcript
+
+__all__ = ["GroceryScoringError", "Outcome", "check_outcome", "count_proposals", "replay", "score"]
+
+# How a trial may end and still count as the agent deliberately not ordering.
+_FINISHED = frozenset({"completed", "abstained"})
+
+
+class GroceryScoringError(TaurecError):
+    """A transcript that cannot be scored: an infra error, another task's, or one whose recorded
+    writes do not replay on a fresh store."""
+
+
+def replay(
+    task: GroceryTask, transcript: Transcript, catalog: Any
+) -> tuple[FinalState, tuple[WriteCall, ...]]:
+    """The final state of a trial, rebuilt by running its successful write calls, in order, on a
+    fresh store through the same tools (errors changed nothing, reads change nothing)."""
+    tools = GroceryTools(catalog, task)
+    writes: list[WriteCall] = []
+    for index, event in enumerate(transcript.events):
+        if not isinstance(event, ToolCallEvent) or event.is_error or event.name not in WRITE_TOOLS:
+            continue
+        outcome = tools.call(event.name, event.arguments)
+        if outcome.is_error:
+            raise GroceryScoringError(
+                f"transcript of task {transcript.task_id} trial {transcript.trial_index}: "
+                f"{event.name} at event {index} succeeded in the trial but not on replay "
+                f"({outcome.content})"
+            )
+        writes.append(
+            WriteCall(index, event.name, dict(event.arguments), json.loads(outcome.content))
+        )
+    return tools.store.final_state(), tuple(writes)
+
+
+class Outcome:
+    """The constraint verdict on a final state: score, checks, reason, the ordered id, abstained."""
+
+    __slots__ = ("abstained", "checks", "reason", "recommendation", "score")
+
+    def __init__(
+        self,
+        score: float,
+        reason: str,
+        checks: list[ConstraintCheck] | None = None,
+        recommendation: str | None = None,
+        abstained: bool = False,
+    ) -> None:
+        self.score = score
+        self.reason = reason
+        self.checks = checks or []
+        self.recommendation = recommendation
+        self.abstained = abstained
+
+
+def _fail(reason: str, recommendation: str | None = None) -> Outcome:
+    return Outcome(0.0, reason, recommendation=recommendation)
+
+
+def _check_return(task: GroceryTask, state: FinalState) -> Outcome:
+    target = task.return_target
+    assert target is not None  # the task model guarantees it for return tasks
+    if state.orders:
+        return _fail(f"a return task, but {len(state.orders)} order(s) were placed")
+    if len(state.returns) != 1:
+        return _fail(f"{len(state.returns)} returns were processed; exactly one was expected")
+    record = state.returns[0]
+    checks = [
+        evaluate_predicate("order_id", "==", target.order_id, record.order_id),
+        evaluate_predicate("product_id", "==", target.product_id, record.product_id),
+        evaluate_predicate("reason", "==", target.reason, record.reason),
+    ]
+    failed = [c for c in checks if not c.satisfied]
+    if failed:
+        return Outcome(0.0, f"the return is not the expected one: {failed[0].reason}", checks)
+    return Outcome(
+        1.0, f"{record.product_id} of {record.order_id} returned ({record.reason})", checks
+    )
+
+
+def _check_order(task: GroceryTask, state: FinalState, stop: str | None, catalog: Any) -> Outcome:
+    if state.returns:
+        return _fail(f"an {task.kind} task, but {len(state.returns)} return(s) were processed")
+    if task.no_valid_recommendation:
+        if state.orders:
+            ids = ", ".join(line.product_id for o in state.orders for line in o.lines)
+            return _fail(f"no valid product exists but the agent ordered {ids}")
+        if stop in _FINISHED:
+            return Outcome(
+                1.0,
+                "no valid product exists and the agent finished without ordering",
+                abstained=True,
+            )
+        return _fail(f"no valid product exists and the agent did not finish ({stop})")
+    if not state.orders:
+        return Outcome(0.0, f"no order was placed ({stop})", abstained=stop in _FINISHED)
+    if len(state.orders) != 1:
+        return _fail(f"{len(state.orders)} orders were placed; exactly one was expected")
+    order = state.orders[0]
+    if len(order.lines) != 1:
+        ids = ", ".join(line.product_id for line in order.lines)
+        return _fail(f"the order has {len(order.lines)} products ({ids}); exactly one was expected")
+    line = order.lines[0]
+    product = catalog.get(line.product_id)
+    if product is None:
+        return _fail(f"the ordered id {line.product_id} is not in the catalog", line.product_id)
+    checks = task.constraint_checks(product)
+    checks.append(evaluate_predicate("quantity", "==", task.quantity, line.quantity))
+    if task.wanted_product is not None:
+        checks.append(evaluate_predicate("id", "!=", task.wanted_product, product.id))
+    failed = [c for c in checks if not c.satisfied]
+    if failed:
+        return Outcome(
+            0.0,
+            f"{product.id} fails {len(failed)} of {len(checks)}: {failed[0].reason}",
+            checks,
+            product.id,
+        )
+    return Outcome(
+        1.0,
+        f"{product.id} × {line.quantity} satisfies all {len(checks)} checks",
+        checks,
+        product.id,
+    )
+
+
+def check_outcome(
+    task: GroceryTask, state: FinalState, transcript: Transcript, catalog: Any
+) -> Outcome:
+    """Judge the final state: the right side effects, and an ordered product meeting every
+    constraint and the quantity (any valid product counts)."""
+    if task.kind == "return":
+        return _check_return(task, state)
+    return _check_order(task, state, transcript.stop_reason, catalog)
+
+
+def score(
+    task: GroceryTask,
+    transcript: Transcript,
+    catalog: Any,
+    rules: RuleSet | None = None,
+    strictness: Strictness = DEFAULT_STRICTNESS,
+) -> TrialScore:
+    """Score one finished trial from the transcript, the task and the catalog (infra errors
+    raise). Reward = constraint score × policy score; the policy score is 0 when a broken
+    policy's severity fails trials at `strictness`, and the weighted score counts them all."""
+    rules = rules or get_rules(transcript.rules)
+    if transcript.stop_reason == "infra_error":
+        err = transcript.error
+        detail = f" ({err.kind}: {err.message})" if err else ""
+        raise GroceryScoringError(
+            f"transcript of task {transcript.task_id} trial {transcript.trial_index} ended in an "
+            f"infra error{detail}; infra errors are recorded apart and never scored"
+        )
+    if transcript.task_id and transcript.task_id != task.id:
+        raise GroceryScoringError(f"transcript is for task {transcript.task_id!r}, not {task.id!r}")
+    state, writes = replay(task, transcript, catalog)
+    outcome = check_outcome(task, state, transcript, catalog)
+    policies = check_policies(PolicyView(task, transcript, catalog, rules, state, writes))
+    policy_score = (
+        0.0 if any(not p.passed and fails_trial(p.severity, strictness) for p in policies) else 1.0
+    )
+    total = sum(p.severity for p in policies)
+    weighted = sum(p.severity for p in policies if p.passed) / total if total else 1.0
+    return TrialScore(
+        recommendation=outcome.recommendation,
+        abstained=outcome.abstained,
+        constraint_score=outcome.score,
+        policy_score=policy_score,
+        reward=outcome.score * policy_score,
+        weighted_policy_score=round(weighted, 6),
+        constraints=outcome.checks,
+        constraint_reason=outcome.reason,
+        policies=policies,
+    )
+
+
+def count_proposals(transcript: Transcript, catalog: Any, task: GroceryTask | None = None) -> int:
+    """How many distinct products the agent's messages named (past-order lines and the replaced
+    product aside when the task is given)."""
+    referenced: set[str] = set()
+    if task is not None:
+        referenced = {line.product_id for o in task.past_orders for line in o.lines}
+        if task.wanted_product is not None:
+            referenced.add(task.wanted_product)
+    named = {p for m in agent_messages(transcript, catalog) for p in m.products}
+    return len(named - referenced)

@@ -1,0 +1,497 @@
+"""The grocery task suite generator: 60 seeded tasks on the complexity x reveal grid (orders, substitutions, returns, NVR), each passing the difficulty gate on every given snapshot.
+
+Run `python -m domains.grocery.suite` to rewrite `domains/grocery/tasks/task_g*.json` from the
+committed snapshots (deterministic: the same snapshots give byte-identical files).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import random
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from domains.grocery.audit import gate_problems
+from domains.grocery.tasks import GroceryTask
+from domains.grocery.user.leaks import audit_probe
+from domains.grocery.user.vocabulary import topic_of_field
+
+__all__ = ["GRID", "SUITE_SEED", "Slot", "generate_suite", "main", "write_suite"]
+
+SUITE_SEED = "taurec-grocery-suite-1"
+TASKS_DIR = Path(__file__).parent / "tasks"
+SNAPSHOTS_DIR = Path(__file__).parent / "snapshots"
+
+Kind = Literal["order", "return", "substitution"]
+Cx = Literal["simple", "medium", "complex"]
+Rv = Literal["volunteer", "mixed", "hidden"]
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One cell of the grid to fill: kind, complexity, reveal, and whether nothing may fit."""
+
+    kind: Kind
+    complexity: Cx
+    reveal: Rv
+    nvr: bool = False
+
+
+def _slots() -> list[Slot]:
+    out: list[Slot] = []
+
+    def add(n: int, kind: Kind, cx: Cx, rv: Rv, nvr: bool = False) -> None:
+        out.extend(Slot(kind, cx, rv, nvr) for _ in range(n))
+
+    add(4, "return", "simple", "volunteer")
+    add(2, "return", "medium", "volunteer")
+    add(3, "order", "simple", "volunteer")
+    add(2, "order", "medium", "volunteer")
+    add(1, "order", "complex", "volunteer")
+    add(1, "order", "medium", "volunteer", nvr=True)
+    add(1, "substitution", "simple", "volunteer")
+    add(7, "order", "simple", "mixed")
+    add(1, "substitution", "simple", "mixed")
+    add(6, "order", "medium", "mixed")
+    add(4, "order", "complex", "mixed")
+    add(1, "order", "simple", "mixed", nvr=True)
+    add(1, "order", "medium", "mixed", nvr=True)
+    add(1, "order", "complex", "mixed", nvr=True)
+    add(2, "substitution", "medium", "mixed")
+    add(2, "substitution", "complex", "mixed")
+    add(5, "order", "simple", "hidden")
+    add(6, "order", "medium", "hidden")
+    add(5, "order", "complex", "hidden")
+    add(1, "order", "medium", "hidden", nvr=True)
+    add(2, "substitution", "medium", "hidden")
+    add(2, "substitution", "complex", "hidden")
+    assert len(out) == 60, len(out)
+    return out
+
+
+GRID: tuple[Slot, ...] = tuple(_slots())
+
+# Persona pieces (our own words); the persona is shown on the site, never said by the shopper.
+_WHO = (
+    "a night-shift nurse",
+    "a student sharing a flat",
+    "a parent of two",
+    "a retired teacher",
+    "a cyclist training for a race",
+    "a home cook who batch-cooks on Sundays",
+    "a busy freelancer",
+    "a grandparent hosting the weekend",
+    "a new arrival in town",
+    "a careful label reader",
+)
+_STYLE = (
+    "shops online once a week",
+    "likes to get the basket right first time",
+    "has little time and wants a straight answer",
+    "asks before trying anything new",
+    "keeps a tidy cupboard and a tight list",
+)
+_ALLERGENS = ("nuts", "peanuts", "milk", "gluten", "soybeans", "eggs", "sesame-seeds", "celery")
+
+# Needs the generator may draw: (topic, constraint or special, may be hidden).
+_NEED_KINDS = ("diet", "nutriscore", "organic", "palm_oil", "processing", "brand", "origin")
+
+
+def _constraint(kind: str, products: list[Any], rng: random.Random) -> dict[str, Any] | None:
+    if kind == "diet":
+        return {"field": "vegan", "op": "==", "value": "yes"}
+    if kind == "nutriscore":
+        return {"field": "nutriscore", "op": "in", "value": rng.choice((["a"], ["a", "b"]))}
+    if kind == "organic":
+        return {
+            "field": "labels",
+            "op": "contains",
+            "value": rng.choice(("organic", "organic", "fair-trade")),
+        }
+    if kind == "palm_oil":
+        return {"field": "palm_oil", "op": "==", "value": "free"}
+    if kind == "processing":
+        return {"field": "nova_group", "op": "<=", "value": rng.choice((1, 2, 3))}
+    if kind == "brand":
+        brands = sorted({p.brand for p in products})
+        return {"field": "brand", "op": "!=", "value": rng.choice(brands)} if brands else None
+    if kind == "origin":
+        countries = sorted({c for p in products for c in p.countries})
+        return (
+            {"field": "countries", "op": "contains", "value": rng.choice(countries)}
+            if countries
+            else None
+        )
+    if kind == "price":
+        prices = sorted(p.price for p in products)
+        if len(prices) < 4:
+            return None
+        cut = prices[rng.randrange(len(prices) // 3, 2 * len(prices) // 3)]
+        return {"field": "price", "op": "<=", "value": round(cut, 2)}
+    return None
+
+
+def _common(catalogs: Sequence[Any]) -> list[Any]:
+    """Products present (same id) in every catalog, from the first catalog."""
+    first = catalogs[0]
+    return [p for p in first.items if all(p.id in c for c in catalogs[1:])]
+
+
+def _persona(rng: random.Random) -> str:
+    return f"You are {rng.choice(_WHO)} who {rng.choice(_STYLE)}."
+
+
+def _draft(
+    slot: Slot, number: int, rng: random.Random, catalogs: Sequence[Any]
+) -> dict[str, Any] | None:
+    products = _common(catalogs)
+    categories = sorted({p.categories[-1] for p in products})
+    category = rng.choice(categories)
+    kind_products = [p for p in products if category in p.categories]
+    others = [p for p in products if category not in p.categories]
+    task_id = f"task_g{number:03d}"
+    base: dict[str, Any] = {
+        "id": task_id,
+        "persona": _persona(rng),
+        "kind": slot.kind,
+        "complexity": slot.complexity,
+        "reveal_difficulty": slot.reveal,
+        "no_valid_recommendation": slot.nvr,
+        "user_id": f"shopper_{number:03d}",
+    }
+    past_pool = rng.sample(others, k=min(4, len(others)))
+    start = dt.date(2026, 9, 1)
+    past = [
+        {
+            "order_id": f"ord_{number:03d}_{i + 1}",
+            "date": (start + dt.timedelta(days=7 * i + rng.randrange(5))).isoformat(),
+            "lines": [
+                {"product_id": p.id, "quantity": rng.randint(1, 3), "unit_price": p.price}
+                for p in past_pool[2 * i : 2 * i + 2]
+            ],
+        }
+        for i in range(2)
+        if past_pool[2 * i : 2 * i + 2]
+    ]
+    if slot.kind == "return":
+        n_lines = 2 if slot.complexity == "simple" else 4
+        lines = rng.sample(products, k=n_lines)
+        order = {
+            "order_id": f"ord_{number:03d}_r",
+            "date": "2026-10-20",
+            "lines": [
+                {"product_id": p.id, "quantity": rng.randint(1, 3), "unit_price": p.price}
+                for p in lines
+            ],
+        }
+        target = rng.choice(lines)
+        return {
+            **base,
+            "past_orders": [*past, order],
+            "return_target": {
+                "order_id": order["order_id"],
+                "product_id": target.id,
+                "reason": rng.choice(("damaged", "expired", "wrong_item", "changed_mind")),
+            },
+            "policy_flags": ["return_confirmation", "order_confirmation"],
+        }
+    n_needs = {"simple": 2, "medium": 3, "complex": 3}[slot.complexity] + (slot.complexity == "complex" and rng.random() < 0.3)
+    constraints: list[dict[str, Any]] = [
+        {
+            "constraint": {"field": "categories", "op": "contains", "value": category},
+            "reveal": "volunteer",
+        }
+    ]
+    flags = ["order_confirmation", "sponsored_disclosure", "single_proposal"]
+    allergies: list[str] = []
+    present = sorted(
+        {a for p in kind_products for a in (*p.allergens, *p.traces)} & set(_ALLERGENS)
+    )
+    if present and rng.random() < 0.5:
+        allergies = [rng.choice(present)]
+        n_needs -= 1
+        flags.append("allergen_safety")
+    budget: float | None = None
+    quantity = rng.choice((1, 1, 2, 2, 3))
+    use_budget = rng.random() < 0.5
+    if use_budget:
+        n_needs -= 1
+    kinds = rng.sample(_NEED_KINDS, k=len(_NEED_KINDS))
+    hidden_count = 0
+    if slot.reveal == "hidden":
+        hidden_count = 1
+        n_needs = {"simple": 1, "medium": 2, "complex": 3}[slot.complexity] - (
+            len(allergies) + (budget is not None or use_budget)
+        ) // 2
+    for kind in kinds:
+        if n_needs <= 0:
+            break
+        c = _constraint(kind, kind_products, rng)
+        if c is None:
+            continue
+        constraints.append({"constraint": c, "reveal": "volunteer"})
+        n_needs -= 1
+    allergy_reveal = "volunteer"
+    if slot.reveal != "volunteer":
+        askable = [i for i, tc in enumerate(constraints) if i > 0 and tc["reveal"] == "volunteer"]
+        cued = [i for i in askable if constraints[i]["constraint"]["field"] != "vegan"]
+        if slot.reveal == "mixed" and not cued:
+            return None
+        n_ask = max(1 if slot.reveal == "mixed" else 0, len(askable) - rng.randint(0, 1))
+        chosen = set(rng.sample(askable, k=min(n_ask, len(askable))))
+        if cued and not chosen & set(cued):
+            chosen.add(rng.choice(cued))
+        for i in sorted(chosen):
+            constraints[i]["reveal"] = "on_ask"
+        if allergies and rng.random() < 0.6:
+            allergy_reveal = "on_ask"
+    if use_budget:
+        prices = sorted(p.price for p in kind_products)
+        if prices:
+            cut = prices[rng.randrange(len(prices) // 2, len(prices))]
+            budget = round(cut * quantity + 0.01 * rng.randint(0, 20), 2)
+            flags.append("budget")
+    if hidden_count:
+        hidden = _hidden_needs(
+            task_id, kind_products, constraints, allergies, budget, quantity, hidden_count, rng
+        )
+        if hidden is None:
+            return None
+        constraints += [{"constraint": c, "reveal": "hidden"} for c in hidden]
+    task = {
+        **base,
+        "constraints": constraints,
+        "quantity": quantity,
+        "budget": budget,
+        "allergies": allergies,
+        "allergy_reveal": allergy_reveal,
+        "past_orders": past,
+        "out_of_stock": [],
+        "policy_flags": sorted(flags),
+    }
+    if slot.kind == "substitution":
+        task["policy_flags"] = sorted({*flags, "substitution_consent"})
+    return task
+
+
+@dataclass(frozen=True)
+class _StockKey:
+    """What `store.stock_level` reads of a task (its id and out-of-stock list)."""
+
+    id: str
+    out_of_stock: tuple[str, ...] = ()
+
+
+def _hidden_needs(
+    task_id: str,
+    products: list[Any],
+    constraints: list[dict[str, Any]],
+    allergies: list[str],
+    budget: float | None,
+    quantity: int,
+    count: int,
+    rng: random.Random,
+) -> list[dict[str, Any]] | None:
+    """Hidden constraints aimed at the cheapest product meeting everything the shopper can say,
+    so an assistant that asks well but ignores the shopper's declines still picks a wrong one."""
+    from domains.grocery.store import stock_level
+    from domains.grocery.user.needs import satisfied
+
+    key = _StockKey(task_id)
+    pool = [
+        p
+        for p in products
+        if stock_level(key, p.id) >= quantity  # type: ignore[arg-type]
+        and not (set(p.allergens) | set(p.traces)) & set(allergies)
+        and (budget is None or p.price * quantity <= budget + 1e-9)
+        and all(
+            satisfied(tc["constraint"]["op"], tc["constraint"]["value"], getattr(p, tc["constraint"]["field"]))
+            for tc in constraints
+        )
+    ]
+    if len(pool) < 3:
+        return None
+    first = min(pool, key=lambda p: (p.price, p.id))
+    options: list[dict[str, Any]] = []
+    letters = "abcde"
+    if first.nutriscore in letters[1:]:
+        better = list(letters[: letters.index(first.nutriscore)])
+        options.append({"field": "nutriscore", "op": "in", "value": better})
+    if first.nova_group > 1:
+        options.append({"field": "nova_group", "op": "<=", "value": first.nova_group - 1})
+    for label in ("organic", "fair-trade"):
+        if label not in first.labels and any(label in p.labels for p in pool):
+            options.append({"field": "labels", "op": "contains", "value": label})
+    options.append({"field": "brand", "op": "!=", "value": first.brand})
+    fields: set[str] = {tc["constraint"]["field"] for tc in constraints}
+    chosen: list[dict[str, Any]] = []
+    for option in rng.sample(options, k=len(options)):
+        if option["field"] in fields or len(chosen) >= count:
+            continue
+        fields.add(option["field"])
+        chosen.append(option)
+    return chosen if len(chosen) == count else None
+
+
+def _finish(
+    task: dict[str, Any], catalogs: Sequence[Any], rng: random.Random
+) -> GroceryTask | None:
+    """Pick the substitution's usual product and the out-of-stock list; validate; gate."""
+    try:
+        draft = GroceryTask.model_validate(
+            {
+                **task,
+                "kind": "order",
+                "policy_flags": [f for f in task["policy_flags"] if f != "substitution_consent"],
+            }
+            if task["kind"] == "substitution"
+            else task
+        )
+    except ValueError:
+        return None
+    if task["kind"] == "substitution":
+        usual = [p for p in _common(catalogs) if draft.satisfies_all(p)]
+        if not usual:
+            return None
+        wanted = rng.choice(usual)
+        task = {**task, "wanted_product": wanted.id, "out_of_stock": [wanted.id]}
+    try:
+        final = GroceryTask.model_validate(task)
+    except ValueError:
+        return None
+    if not final.no_valid_recommendation and final.kind != "return":
+        pruned = _prune(final, catalogs)
+        if pruned is None:
+            return None
+        final = pruned
+    for catalog in catalogs:
+        if gate_problems(final, catalog):
+            return None
+    for catalog in catalogs:
+        if audit_probe(final, catalog, seeds=(0,)):
+            return None
+    return final
+
+
+def _prune(task: GroceryTask, catalogs: Sequence[Any]) -> GroceryTask | None:
+    """Drop the on_ask needs that rule out nothing on some catalog (the gate wants every asked
+    need to matter); None when a hidden need is the one that does not matter."""
+    import re
+
+    data = task.model_dump(mode="json")
+    for catalog in catalogs:
+        for problem in gate_problems(task, catalog):
+            m = re.match(r"the (on_ask|hidden) need on (\w+) removes no candidate", problem)
+            if m is None:
+                continue
+            if m.group(1) == "hidden":
+                return None
+            topic = m.group(2)
+            if topic == "allergies":
+                data["allergies"] = []
+                data["policy_flags"] = [f for f in data["policy_flags"] if f != "allergen_safety"]
+            elif topic == "budget":
+                data["budget"] = None
+                data["policy_flags"] = [f for f in data["policy_flags"] if f != "budget"]
+            else:
+                data["constraints"] = [
+                    tc
+                    for tc in data["constraints"]
+                    if not (tc["reveal"] == "on_ask" and topic_of_field(tc["constraint"]["field"]) == topic)
+                ]
+    try:
+        return GroceryTask.model_validate(data)
+    except ValueError:
+        return None
+
+
+def _nvr_ok(task: GroceryTask, catalogs: Sequence[Any]) -> bool:
+    """An NVR task: nothing valid, but each need alone leaves something (the mix is what fails)."""
+    from domains.grocery.audit import valid_ids
+
+    return all(not valid_ids(task, c) for c in catalogs)
+
+
+def _fill(args: tuple[int, Sequence[Any], str, int, Path | None]) -> GroceryTask:
+    number, catalogs, seed, tries, progress = args
+    slot = GRID[number - 1]
+    rng = random.Random(f"{seed}|{number}")
+    for _ in range(tries):
+        draft = _draft(slot, number, rng, catalogs)
+        if draft is None:
+            continue
+        task = _finish(draft, catalogs, rng)
+        if task is None:
+            continue
+        if slot.nvr and not _nvr_ok(task, catalogs):
+            continue
+        print(f"slot {number} {slot}: ok", file=sys.stderr, flush=True)
+        if progress is not None:
+            write_task(task, progress)
+        return task
+    raise RuntimeError(f"no task passes the gate for slot {number} {slot}")
+
+
+def generate_suite(
+    catalogs: Sequence[Any],
+    *,
+    seed: str = SUITE_SEED,
+    tries: int = 20000,
+    workers: int = 1,
+    progress: Path | None = None,
+) -> list[GroceryTask]:
+    """The 60 tasks of the grid, each the first seeded draft that passes the gate on all catalogs
+    (the same whatever `workers` is: each slot has its own seeded rng)."""
+    jobs = [(number, catalogs, seed, tries, progress) for number in range(1, len(GRID) + 1)]
+    if workers <= 1:
+        return [_fill(job) for job in jobs]
+    import multiprocessing
+
+    # The hardest cells first, so the slowest searches start early.
+    hard = {"hidden": 0, "mixed": 1, "volunteer": 2}
+    order = sorted(jobs, key=lambda j: (hard[GRID[j[0] - 1].reveal], -len(GRID[j[0] - 1].complexity), j[0]))
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        found = list(pool.imap_unordered(_fill, order, chunksize=1))
+    return sorted(found, key=lambda t: t.id)
+
+
+def write_task(task: GroceryTask, directory: Path = TASKS_DIR) -> Path:
+    """Write one task as `<id>.json` (schema field order, 2-space indent, final newline)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{task.id}.json"
+    data = task.model_dump(mode="json")
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+def write_suite(tasks: Sequence[GroceryTask], directory: Path = TASKS_DIR) -> list[Path]:
+    """Replace the suite's task files with these tasks."""
+    keep = {f"{t.id}.json" for t in tasks}
+    for old in directory.glob("task_g*.json"):
+        if old.name not in keep:
+            old.unlink()
+    return [write_task(task, directory) for task in tasks]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Generate the suite from the given snapshot folders (default: every committed snapshot)."""
+    from domains.grocery.catalog import load_catalog
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    folders = [Path(a) for a in args] or sorted(p for p in SNAPSHOTS_DIR.glob("20*") if p.is_dir())
+    if not folders:
+        print("no snapshot folders given or committed", file=sys.stderr)
+        return 2
+    catalogs = [load_catalog(f) for f in folders]
+    tasks = generate_suite(catalogs, workers=2, progress=TASKS_DIR)
+    paths = write_suite(tasks)
+    print(f"wrote {len(paths)} tasks to {TASKS_DIR} from {', '.join(str(f) for f in folders)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

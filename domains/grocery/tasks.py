@@ -1,0 +1,367 @@
+"""Grocery tasks: the shopper's typed needs with reveal tags, allergies, budget, past orders and the task kind (order, return, substitution)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from domains.grocery.items import (
+    ALLERGENS,
+    FIELD_KINDS,
+    DietStatus,
+    NutriScore,
+    PalmOilStatus,
+    Product,
+)
+from runner.errors import LoadError, describe_validation_error
+from runner.predicates import (
+    Complexity,
+    ConstraintCheck,
+    ConstraintValue,
+    Op,
+    Reveal,
+    RevealDifficulty,
+    check_predicate,
+    evaluate_predicate,
+)
+
+__all__ = [
+    "ENUM_CHOICES",
+    "GROCERY_POLICY_NAMES",
+    "GROCERY_TASK_SCHEMA_VERSION",
+    "RETURN_REASONS",
+    "GroceryPolicyName",
+    "GroceryTask",
+    "OrderLine",
+    "PastOrder",
+    "ProductConstraint",
+    "Retirement",
+    "ReturnReason",
+    "ReturnTarget",
+    "TaskConstraint",
+    "TaskKind",
+    "catalog_problems",
+    "load_task",
+    "load_tasks",
+    "suite_digest",
+]
+
+GROCERY_TASK_SCHEMA_VERSION: Literal[1] = 1
+
+TaskKind = Literal["order", "return", "substitution"]
+GroceryPolicyName = Literal[
+    "allergen_safety",
+    "order_confirmation",
+    "return_confirmation",
+    "substitution_consent",
+    "budget",
+    "sponsored_disclosure",
+    "single_proposal",
+]
+# The canonical order in which policies are judged and listed.
+GROCERY_POLICY_NAMES: tuple[GroceryPolicyName, ...] = get_args(GroceryPolicyName)
+ReturnReason = Literal["damaged", "expired", "wrong_item", "changed_mind"]
+RETURN_REASONS: tuple[ReturnReason, ...] = get_args(ReturnReason)
+AllergyReveal = Literal["volunteer", "on_ask"]
+
+# The closed value set of each enum field of `Product` (what `check_predicate` needs).
+ENUM_CHOICES: dict[str, tuple[str, ...]] = {
+    "vegan": get_args(DietStatus),
+    "vegetarian": get_args(DietStatus),
+    "palm_oil": get_args(PalmOilStatus),
+    "nutriscore": get_args(NutriScore),
+    "currency": ("EUR",),
+}
+assert {f for f, k in FIELD_KINDS.items() if k == "enum"} == set(ENUM_CHOICES), (
+    "every enum field needs its choices"
+)
+
+
+class ProductConstraint(BaseModel):
+    """A typed predicate `field op value` over one product field (`items.FIELD_KINDS`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    field: str = Field(description="A product field name, e.g. 'vegan' or 'price'")
+    op: Op
+    value: ConstraintValue
+
+    @model_validator(mode="after")
+    def _fits_field(self) -> ProductConstraint:
+        check_predicate(self.field, self.op, self.value, FIELD_KINDS, ENUM_CHOICES)
+        return self
+
+    def evaluate(self, product: Product) -> ConstraintCheck:
+        """Check the product; the result carries the actual value and a readable reason."""
+        actual: Any = getattr(product, self.field)
+        if isinstance(actual, dt.date):
+            actual = actual.isoformat()
+        return evaluate_predicate(self.field, self.op, self.value, actual)
+
+    def describe(self) -> str:
+        return f"{self.field} {self.op} {self.value!r}"
+
+
+class TaskConstraint(BaseModel):
+    """One constraint of the shopper and when the shopper says it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    constraint: ProductConstraint
+    reveal: Reveal
+
+
+class OrderLine(BaseModel):
+    """One line of an order: a product, how many units, and the unit price paid."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    product_id: str = Field(pattern=r"^off_\d{8,14}$")
+    quantity: int = Field(strict=True, ge=1, le=99)
+    unit_price: float = Field(strict=True, gt=0, allow_inf_nan=False)
+
+
+class PastOrder(BaseModel):
+    """A synthetic order the shopper placed before the conversation (delivered)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    order_id: str = Field(pattern=r"^[A-Za-z0-9_-]+$")
+    date: dt.date
+    lines: list[OrderLine] = Field(min_length=1)
+
+    @property
+    def total(self) -> float:
+        return round(sum(line.quantity * line.unit_price for line in self.lines), 2)
+
+
+class ReturnTarget(BaseModel):
+    """What a return task expects to be returned: one line of one past order, and why."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    order_id: str
+    product_id: str
+    reason: ReturnReason
+
+
+class Retirement(BaseModel):
+    """Why and since when a task is out of scoring."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    since: dt.date = Field(description="Snapshot date from which the task is retired")
+    reason: str = Field(min_length=1)
+
+
+class GroceryTask(BaseModel):
+    """One grocery task (a `runner.domain.DomainTask`): who the shopper is, what they need, what
+    the store holds for them, and which policies are judged."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: Literal[1] = GROCERY_TASK_SCHEMA_VERSION
+    id: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
+    persona: str = Field(min_length=1)
+    kind: TaskKind
+    constraints: list[TaskConstraint] = Field(
+        default_factory=list, description="What the ordered product must satisfy"
+    )
+    quantity: int = Field(default=1, strict=True, ge=1, le=12, description="Units wanted")
+    budget: float | None = Field(
+        default=None, gt=0, allow_inf_nan=False, description="EUR cap on the order total"
+    )
+    allergies: list[str] = Field(default_factory=list, description="Declared allergens")
+    allergy_reveal: AllergyReveal = "volunteer"
+    policy_flags: list[GroceryPolicyName] = Field(default_factory=list)
+    past_orders: list[PastOrder] = Field(default_factory=list)
+    return_target: ReturnTarget | None = None
+    wanted_product: str | None = Field(
+        default=None, description="The out-of-stock product a substitution task replaces"
+    )
+    out_of_stock: list[str] = Field(
+        default_factory=list, description="Products the store has none of in this task"
+    )
+    soft_preferences: list[str] = Field(default_factory=list)
+    no_valid_recommendation: bool = False
+    complexity: Complexity
+    reveal_difficulty: RevealDifficulty
+    user_id: str = "user_1"
+    retired: Retirement | None = Field(
+        default=None, description="Set to take the task out of scoring from a snapshot date on"
+    )
+
+    @field_validator("allergies")
+    @classmethod
+    def _known_allergens(cls, value: list[str]) -> list[str]:
+        unknown = [v for v in value if v not in ALLERGENS]
+        if unknown:
+            raise ValueError(f"unknown allergen(s) {unknown}; known: {', '.join(ALLERGENS)}")
+        if len(set(value)) != len(value):
+            raise ValueError(f"allergies listed twice: {value}")
+        return value
+
+    @field_validator("policy_flags")
+    @classmethod
+    def _no_repeats(cls, value: list[GroceryPolicyName]) -> list[GroceryPolicyName]:
+        if len(set(value)) != len(value):
+            raise ValueError(f"policy flags listed twice: {value}")
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> GroceryTask:
+        problems: list[str] = []
+        flags = set(self.policy_flags)
+        if self.kind == "return":
+            if self.return_target is None:
+                problems.append("a return task needs return_target")
+            if self.no_valid_recommendation:
+                problems.append("a return task cannot be no_valid_recommendation")
+            if "return_confirmation" not in flags:
+                problems.append("a return task must flag the policy 'return_confirmation'")
+            if self.wanted_product is not None:
+                problems.append("wanted_product is only for substitution tasks")
+        else:
+            if self.return_target is not None:
+                problems.append(f"return_target is only for return tasks, not {self.kind}")
+            if not self.constraints:
+                problems.append(f"an {self.kind} task needs at least one constraint")
+            if "order_confirmation" not in flags:
+                problems.append(f"an {self.kind} task must flag the policy 'order_confirmation'")
+        if self.kind == "substitution":
+            if self.wanted_product is None:
+                problems.append("a substitution task needs wanted_product")
+            elif self.wanted_product not in self.out_of_stock:
+                problems.append(
+                    f"wanted_product {self.wanted_product!r} must be listed in out_of_stock"
+                )
+            if "substitution_consent" not in flags:
+                problems.append("a substitution task must flag the policy 'substitution_consent'")
+        elif self.wanted_product is not None:
+            problems.append("wanted_product is only for substitution tasks")
+        if self.allergies and "allergen_safety" not in flags:
+            problems.append("a task with allergies must flag the policy 'allergen_safety'")
+        if self.budget is not None and "budget" not in flags:
+            problems.append("a task with a budget must flag the policy 'budget'")
+        ids = [o.order_id for o in self.past_orders]
+        problems += [
+            f"past order id {i!r} listed twice" for i in sorted(set(ids)) if ids.count(i) > 1
+        ]
+        target = self.return_target
+        if target is not None:
+            order = next((o for o in self.past_orders if o.order_id == target.order_id), None)
+            if order is None:
+                problems.append(f"return_target.order_id {target.order_id!r} is not a past order")
+            elif target.product_id not in {line.product_id for line in order.lines}:
+                problems.append(
+                    f"return_target.product_id {target.product_id!r} is not a line of past order "
+                    f"{target.order_id!r}"
+                )
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
+    # -- what makes a product a valid answer --------------------------------------------------
+
+    def constraint_checks(self, product: Product) -> list[ConstraintCheck]:
+        """Every typed constraint judged on the product, in task order."""
+        return [tc.constraint.evaluate(product) for tc in self.constraints]
+
+    def satisfies_constraints(self, product: Product) -> bool:
+        """Whether the product meets every typed constraint (allergies and budget aside)."""
+        return all(tc.constraint.evaluate(product).satisfied for tc in self.constraints)
+
+    def allergen_hits(self, product: Product) -> list[str]:
+        """The shopper's declared allergies the product declares or may contain (traces)."""
+        present = set(product.allergens) | set(product.traces)
+        return [a for a in self.allergies if a in present]
+
+    def within_budget(self, product: Product) -> bool:
+        """Whether `quantity` units of the product fit the budget (always, without one)."""
+        if self.budget is None:
+            return True
+        return round(product.price * self.quantity, 2) <= self.budget + 1e-9
+
+    def satisfies_all(self, product: Product) -> bool:
+        """A valid answer: every constraint met, no declared allergen (nor trace), within budget,
+        and not the product a substitution replaces."""
+        return (
+            product.id != self.wanted_product
+            and not self.allergen_hits(product)
+            and self.within_budget(product)
+            and self.satisfies_constraints(product)
+        )
+
+    def solutions(self, catalog: Iterable[Product] | Any, stock: Mapping[str, int]) -> list[str]:
+        """Sorted ids of the products an agent may order for this task: valid (`satisfies_all`)
+        and with at least `quantity` units in `stock` (e.g. `store.inventory(task, catalog)`)."""
+        items: Iterable[Product] = getattr(catalog, "items", catalog)
+        return sorted(
+            p.id for p in items if stock.get(p.id, 0) >= self.quantity and self.satisfies_all(p)
+        )
+
+    def past_order(self, order_id: str) -> PastOrder | None:
+        return next((o for o in self.past_orders if o.order_id == order_id), None)
+
+
+def catalog_problems(task: GroceryTask, catalog: Any) -> list[str]:
+    """Ids the task names that the catalog lacks (past order lines, out-of-stock, targets)."""
+    named: list[tuple[str, str]] = []
+    for order in task.past_orders:
+        named += [(f"past order {order.order_id}", line.product_id) for line in order.lines]
+    named += [("out_of_stock", pid) for pid in task.out_of_stock]
+    if task.wanted_product is not None:
+        named.append(("wanted_product", task.wanted_product))
+    return [
+        f"task {task.id}: {where} names {pid!r}, which is not in the catalog"
+        for where, pid in named
+        if pid not in catalog
+    ]
+
+
+def load_task(path: Path | str) -> GroceryTask:
+    """Load one task file; any problem raises LoadError naming the file, task, field and value."""
+    path = Path(path)
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise LoadError(path, [f"invalid JSON at line {exc.lineno}: {exc.msg}"]) from exc
+    except UnicodeDecodeError as exc:
+        raise LoadError(path, [f"not UTF-8 text: {exc.reason} at byte {exc.start}"]) from exc
+    task_id = raw.get("id", path.stem) if isinstance(raw, dict) else path.stem
+    try:
+        return GroceryTask.model_validate(raw)
+    except ValidationError as exc:
+        raise LoadError(path, describe_validation_error(exc, prefix=f"task {task_id}: ")) from exc
+
+
+def load_tasks(directory: Path | str) -> list[GroceryTask]:
+    """Load every `*.json` task in a folder, sorted by id; collects all errors before raising."""
+    directory = Path(directory)
+    files = sorted(directory.glob("*.json"))
+    if not files:
+        raise LoadError(directory, ["no task files (*.json) found"])
+    tasks: list[GroceryTask] = []
+    problems: list[str] = []
+    for file in files:
+        try:
+            tasks.append(load_task(file))
+        except LoadError as exc:
+            problems += [f"{exc.path}: {p}" for p in exc.problems]
+    ids = [t.id for t in tasks]
+    problems += [f"duplicate task id {i!r}" for i in sorted({i for i in ids if ids.count(i) > 1})]
+    if problems:
+        raise LoadError(directory, problems)
+    return sorted(tasks, key=lambda t: t.id)
+
+
+def suite_digest(tasks: Iterable[GroceryTask]) -> str:
+    """sha256 over the canonical JSON of the tasks (order-independent)."""
+    payload = [t.model_dump(mode="json") for t in sorted(tasks, key=lambda t: t.id)]
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()

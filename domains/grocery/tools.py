@@ -1,0 +1,343 @@
+"""The shopping assistant's tools over one trial's store: each is one method whose signature and docstring are its schema and its dispatch."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Annotated, Any
+
+from pydantic import Field, ValidationError
+
+from domains.grocery.search import DEFAULT_LIMIT, search_index
+from domains.grocery.store import BasketLine, Store, StoreError
+from domains.grocery.tasks import GroceryTask, OrderLine, ReturnReason
+from runner.agent_config import ToolsetOptions
+from runner.protocols import ToolOutcome, ToolSchema
+from runner.rules import RuleSet
+from runner.toolkit import (
+    Stop,
+    ToolDefinition,
+    ToolError,
+    definition_of,
+    describe_problem,
+    error_text,
+    json_text,
+    parse_arguments,
+    tool,
+)
+
+__all__ = [
+    "GROCERY_TOOL_NAMES",
+    "READ_TOOLS",
+    "WRITE_TOOLS",
+    "GroceryTools",
+    "build_toolset",
+]
+
+GROCERY_TOOL_NAMES: tuple[str, ...] = (
+    "search_products",
+    "get_product",
+    "check_inventory",
+    "get_past_orders",
+    "add_to_basket",
+    "remove_from_basket",
+    "view_basket",
+    "place_order",
+    "process_return",
+    "finish",
+)
+# The tools that change the store (scoring replays exactly these, in order).
+WRITE_TOOLS: frozenset[str] = frozenset(
+    {"add_to_basket", "remove_from_basket", "place_order", "process_return"}
+)
+READ_TOOLS: frozenset[str] = frozenset(GROCERY_TOOL_NAMES) - WRITE_TOOLS - {"finish"}
+MAX_SEARCH_LIMIT = 50
+
+_ProductId = Annotated[
+    str, Field(description="A product id such as 'off_0000000000017' (from search_products)")
+]
+
+
+class GroceryTools:
+    """The tools of one trial over one catalog and one task's store.
+
+    Arguments are always checked against each tool's declared types (unknown arguments refused);
+    every bad call becomes an error result naming the argument, and no error changes the store.
+    """
+
+    def __init__(self, catalog: Any, task: GroceryTask, store: Store | None = None) -> None:
+        self._catalog = catalog
+        self._task = task
+        self.store = store if store is not None else Store(task, catalog)
+        self._definitions = {
+            d.name: d for d in (definition_of(getattr(type(self), n)) for n in GROCERY_TOOL_NAMES)
+        }
+
+    # -- the Toolset protocol -------------------------------------------------------------
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._definitions)
+
+    def definitions(self) -> list[ToolDefinition]:
+        return list(self._definitions.values())
+
+    def schemas(self) -> list[ToolSchema]:
+        return [d.schema() for d in self._definitions.values()]
+
+    def call(self, name: str, arguments: str | dict[str, Any]) -> ToolOutcome:
+        """Run one tool call; unknown tools, malformed or ill-typed arguments, unknown ids and
+        refused writes all become error results (`is_error`) the agent can recover from."""
+        parsed = parse_arguments(arguments)
+        if isinstance(parsed, str):
+            return ToolOutcome(
+                content=error_text(parsed),
+                is_error=True,
+                raw_arguments=arguments if isinstance(arguments, str) else repr(arguments),
+            )
+        definition = self._definitions.get(name)
+        if definition is None:
+            close = difflib.get_close_matches(name, self.names, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            return ToolOutcome(
+                content=error_text(f"unknown tool {name!r}{hint}", available=self.names),
+                is_error=True,
+                arguments=parsed,
+            )
+        try:
+            args = definition.args_model.model_validate(parsed)
+        except ValidationError as exc:
+            problems = "; ".join(describe_problem(e) for e in exc.errors())
+            return ToolOutcome(
+                content=error_text(
+                    f"bad arguments for {name}: {problems}", parameters=definition.parameters
+                ),
+                is_error=True,
+                arguments=parsed,
+            )
+        kwargs = {k: getattr(args, k) for k in type(args).model_fields}
+        try:
+            result = getattr(self, name)(**kwargs)
+        except (ToolError, StoreError) as exc:
+            return ToolOutcome(content=error_text(str(exc)), is_error=True, arguments=parsed)
+        if isinstance(result, Stop):
+            return ToolOutcome(
+                content=json_text(result.payload),
+                is_error=result.is_error,
+                arguments=parsed,
+                stop=result.stop,
+                item_id=result.item_id,
+            )
+        return ToolOutcome(content=json_text(result), arguments=parsed)
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def _line(self, line: BasketLine) -> dict[str, Any]:
+        product = self.store.product(line.product_id)
+        return {
+            "product_id": line.product_id,
+            "name": product.name,
+            "quantity": line.quantity,
+            "unit_price": line.unit_price,
+            "line_total": round(line.quantity * line.unit_price, 2),
+            "sponsored": product.sponsored,
+        }
+
+    def _basket(self) -> dict[str, Any]:
+        return {
+            "lines": [self._line(b) for b in self.store.basket()],
+            "total": self.store.basket_total(),
+            "currency": "EUR",
+        }
+
+    # -- read tools -------------------------------------------------------------------------
+
+    @tool
+    def search_products(
+        self,
+        query: Annotated[
+            str,
+            Field(
+                min_length=1,
+                description="Words to look for in product names, brands, categories, labels "
+                "and descriptions, e.g. 'oat milk organic'",
+            ),
+        ],
+        limit: Annotated[
+            int, Field(ge=1, le=MAX_SEARCH_LIMIT, description="How many products to return")
+        ] = DEFAULT_LIMIT,
+    ) -> dict[str, Any]:
+        """Search the store's products with free text, best match first.
+
+        Each result carries id, name, brand, price (EUR per pack), quantity (pack size),
+        categories, labels, vegan, vegetarian, palm_oil, allergens, traces ('may contain'),
+        nutriscore, nova_group and sponsored. Stock is not shown: use check_inventory.
+        """
+        records = search_index(self._catalog).search(query, limit)
+        return {"query": query, "returned": len(records), "products": list(records)}
+
+    @tool
+    def get_product(self, product_id: _ProductId) -> dict[str, Any]:
+        """Return every field of one product, including its description and ingredients facts."""
+        return self.store.product(product_id).model_dump(mode="json")
+
+    @tool
+    def check_inventory(self, product_id: _ProductId) -> dict[str, Any]:
+        """Tell how many units of a product are in stock, how many are already in the basket,
+        and how many more can be added."""
+        stock = self.store.stock(product_id)
+        held = self.store.in_basket(product_id)
+        return {
+            "product_id": product_id,
+            "in_stock": stock,
+            "in_basket": held,
+            "available": max(stock - held, 0),
+        }
+
+    @tool
+    def get_past_orders(self) -> dict[str, Any]:
+        """Return the shopper's orders: the earlier ones (delivered) and any placed in this
+        conversation, each with its lines (product, quantity, unit price, returned or not)."""
+        orders: list[dict[str, Any]] = []
+        sources: list[tuple[str, str | None, str, list[OrderLine], float]] = [
+            (o.order_id, o.date.isoformat(), "delivered", o.lines, o.total)
+            for o in self.store.past_orders
+        ]
+        sources += [(o.order_id, None, "placed", o.lines, o.total) for o in self.store.orders]
+        for order_id, date, status, lines, total in sources:
+            shown = []
+            for line in lines:
+                product = self._catalog.get(line.product_id)
+                shown.append(
+                    {
+                        "product_id": line.product_id,
+                        "name": product.name if product is not None else "unknown",
+                        "quantity": line.quantity,
+                        "unit_price": line.unit_price,
+                        "returned": self.store.returned(order_id, line.product_id),
+                    }
+                )
+            orders.append(
+                {
+                    "order_id": order_id,
+                    "date": date,
+                    "status": status,
+                    "lines": shown,
+                    "total": total,
+                }
+            )
+        return {"user_id": self._task.user_id, "orders": orders}
+
+    @tool
+    def view_basket(self) -> dict[str, Any]:
+        """Show the basket: each line with its quantity, unit price and line total, and the total."""
+        return self._basket()
+
+    # -- write tools ------------------------------------------------------------------------
+
+    @tool
+    def add_to_basket(
+        self,
+        product_id: _ProductId,
+        quantity: Annotated[
+            int, Field(ge=1, le=99, description="How many more units to put in the basket")
+        ] = 1,
+    ) -> dict[str, Any]:
+        """Put units of a product in the basket (added to any already there). Refused when the
+        store does not have that many available (see check_inventory)."""
+        line = self.store.add(product_id, quantity)
+        return {
+            "added": {"product_id": product_id, "quantity": quantity},
+            "line": self._line(line),
+            "basket": self._basket(),
+        }
+
+    @tool
+    def remove_from_basket(self, product_id: _ProductId) -> dict[str, Any]:
+        """Take a product's whole line out of the basket."""
+        line = self.store.remove(product_id)
+        return {
+            "removed": {"product_id": product_id, "quantity": line.quantity},
+            "basket": self._basket(),
+        }
+
+    @tool
+    def place_order(self) -> dict[str, Any]:
+        """Place one order with everything in the basket, and empty the basket.
+
+        Only after the shopper has explicitly confirmed this basket (see the policy). Refused
+        when the basket is empty.
+        """
+        order = self.store.place_order()
+        return {
+            "status": "placed",
+            "order_id": order.order_id,
+            "lines": [
+                self._line(
+                    BasketLine(
+                        product_id=x.product_id, quantity=x.quantity, unit_price=x.unit_price
+                    )
+                )
+                for x in order.lines
+            ],
+            "total": order.total,
+            "currency": "EUR",
+        }
+
+    @tool
+    def process_return(
+        self,
+        order_id: Annotated[
+            str, Field(description="The order the product came in (get_past_orders)")
+        ],
+        product_id: _ProductId,
+        reason: Annotated[
+            ReturnReason,
+            Field(description="Why: damaged, expired, wrong_item or changed_mind"),
+        ],
+    ) -> dict[str, Any]:
+        """Return the whole line of one product of one order and refund it.
+
+        Only after the shopper has explicitly confirmed this return (see the policy). A line can
+        be returned once.
+        """
+        record = self.store.process_return(order_id, product_id, reason)
+        return {"status": "returned", **record.model_dump(mode="json"), "currency": "EUR"}
+
+    @tool
+    def finish(
+        self,
+        summary: Annotated[
+            str,
+            Field(
+                max_length=2000,
+                description="One or two sentences for the shopper: what was done, or why "
+                "nothing could be ordered",
+            ),
+        ],
+    ) -> Stop:
+        """End the conversation. Call it once the shopper's request is settled: after the order
+        or return is done, or when no product can meet their needs (then without ordering)."""
+        state = self.store.final_state()
+        return Stop(
+            {
+                "status": "completed",
+                "summary": summary,
+                "orders": [o.order_id for o in state.orders],
+                "returns": len(state.returns),
+                "basket_lines": len(state.basket),
+            },
+            stop="completed",
+        )
+
+
+def build_toolset(
+    catalog: Any,
+    task: GroceryTask,
+    options: ToolsetOptions | None = None,
+    rules: RuleSet | None = None,
+    seed: int = 0,
+) -> GroceryTools:
+    """The tools of one trial over a fresh store. The store depends on the task and the catalog
+    only (not on `seed`, `options` or `rules`), so every trial of a task can be won alike."""
+    del options, rules, seed
+    return GroceryTools(catalog, task)

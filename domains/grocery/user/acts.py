@@ -1,0 +1,206 @@
+"""The shopper's reply acts: what the decision engine decided, carrying exactly the facts the words may state.
+
+A writer (templates, or a model) sees only these, so it cannot leak what the engine did not decide
+to say: an `Inform` carries the needs it may state; a `Decline` with reason `hint` carries only the
+topic and a direction, never the value.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from domains.grocery.user.needs import Need
+from domains.grocery.user.vocabulary import Topic
+
+__all__ = [
+    "ACT_SCHEMA_VERSION",
+    "Accept",
+    "AcceptedAlready",
+    "ActPart",
+    "ConfirmOrder",
+    "ConfirmReturn",
+    "Decline",
+    "Done",
+    "HoldBack",
+    "Inform",
+    "Leave",
+    "NoPreference",
+    "NotYet",
+    "NothingFitsAck",
+    "OneAtATime",
+    "Opening",
+    "PushToCommit",
+    "ReplyAct",
+    "Unsure",
+    "Verdict",
+]
+
+ACT_SCHEMA_VERSION: Literal[1] = 1
+Verdict = Literal["continue", "accept", "decline", "abstain_ok", "leave"]
+
+
+class _Part(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Opening(_Part):
+    """The first message: what the shopper wants done, the needs it volunteers, topic cues."""
+
+    kind: Literal["opening"] = "opening"
+    task_kind: Literal["order", "return", "substitution"]
+    product_type: str | None = Field(default=None, description="e.g. 'breakfast cereal'")
+    quantity: int = 1
+    wanted: str | None = Field(default=None, description="The usual product (substitution)")
+    returning: str | None = Field(default=None, description="The product to return")
+    order_id: str | None = None
+    return_reason: str | None = None
+    needs: list[Need] = Field(default_factory=list)
+    cues: list[Topic] = Field(default_factory=list, description="Topics named, values unsaid")
+
+
+class Inform(_Part):
+    """An answer about one topic, stating its needs plainly."""
+
+    kind: Literal["inform"] = "inform"
+    topic: Topic
+    needs: list[Need]
+    quantity: int | None = Field(default=None, description="Packs wanted (topic `quantity`)")
+
+
+class NoPreference(_Part):
+    """Nothing to say about these topics."""
+
+    kind: Literal["no_preference"] = "no_preference"
+    topics: list[Topic]
+
+
+class Unsure(_Part):
+    """Asked about a topic it will not spell out (hidden): it will know it when it sees it."""
+
+    kind: Literal["unsure"] = "unsure"
+    topics: list[Topic]
+
+
+class HoldBack(_Part):
+    """Questions left unanswered: too many at once, or no patience left for questions."""
+
+    kind: Literal["hold_back"] = "hold_back"
+    reason: Literal["at_once", "patience"]
+
+
+class Accept(_Part):
+    """The proposed product is accepted (as a substitute, in a substitution task)."""
+
+    kind: Literal["accept"] = "accept"
+    name: str
+    substitute: bool = False
+
+
+class Decline(_Part):
+    """The proposed product is declined.
+
+    `broken`: it misses a need already stated (`need` may be restated); `hint`: it misses a need
+    not stated (only the topic and `direction` may be said); `not_for_me`: it misses an on_ask
+    need nobody asked about; `again`: it was declined before; `not_buying`: a return task.
+    """
+
+    kind: Literal["decline"] = "decline"
+    name: str
+    reason: Literal["broken", "hint", "not_for_me", "again", "not_buying"]
+    need: Need | None = None
+    topic: Topic | None = None
+    direction: Literal["lower", "better", "other", "farming", "trade", "none"] = "none"
+
+
+class OneAtATime(_Part):
+    """Several new products at once: the shopper asks for the single best one."""
+
+    kind: Literal["one_at_a_time"] = "one_at_a_time"
+
+
+class ConfirmOrder(_Part):
+    """The explicit yes to placing the basket the agent described (act `confirm_order`)."""
+
+    kind: Literal["confirm_order"] = "confirm_order"
+
+
+class ConfirmReturn(_Part):
+    """The explicit yes to the return the agent described (act `confirm_return`)."""
+
+    kind: Literal["confirm_return"] = "confirm_return"
+
+
+class NotYet(_Part):
+    """Asked to confirm something it has not agreed to."""
+
+    kind: Literal["not_yet"] = "not_yet"
+    reason: Literal["nothing_chosen", "not_chosen", "wrong_return", "no_order", "no_return"]
+
+
+class PushToCommit(_Part):
+    """The shopper asks the agent to move on (suggest a product, or sort out the return)."""
+
+    kind: Literal["push_to_commit"] = "push_to_commit"
+    task_kind: Literal["order", "return", "substitution"] = "order"
+
+
+class AcceptedAlready(_Part):
+    """A product is agreed: the shopper asks to have it in the basket and be asked before ordering."""
+
+    kind: Literal["accepted_already"] = "accepted_already"
+
+
+class NothingFitsAck(_Part):
+    """A neutral reply to "I found nothing" (the same whether or not the task has an answer)."""
+
+    kind: Literal["nothing_fits_ack"] = "nothing_fits_ack"
+
+
+class Done(_Part):
+    """Everything the shopper came for is agreed and done."""
+
+    kind: Literal["done"] = "done"
+
+
+class Leave(_Part):
+    """The shopper leaves: too many avoidable misses, or out of turns."""
+
+    kind: Literal["leave"] = "leave"
+    reason: Literal["declines", "patience"]
+
+
+ActPart = Annotated[
+    Opening
+    | Inform
+    | NoPreference
+    | Unsure
+    | HoldBack
+    | Accept
+    | Decline
+    | OneAtATime
+    | ConfirmOrder
+    | ConfirmReturn
+    | NotYet
+    | PushToCommit
+    | AcceptedAlready
+    | NothingFitsAck
+    | Done
+    | Leave,
+    Field(discriminator="kind"),
+]
+
+
+class ReplyAct(BaseModel):
+    """One reply of the shopper, decided: its parts in order, the verdict and the scored act."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    schema_version: Literal[1] = ACT_SCHEMA_VERSION
+    verdict: Verdict = "continue"
+    act: (
+        Literal["confirm_order", "confirm_return", "consent_substitution", "nothing_fits_ack"]
+        | None
+    ) = None
+    parts: list[ActPart]

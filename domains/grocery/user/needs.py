@@ -1,0 +1,152 @@
+"""The shopper's ledger: every need of a task (typed constraints, allergies, budget) with its topic and reveal tag, and how a product meets it."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from domains.grocery.items import Product
+from domains.grocery.tasks import GroceryTask, ProductConstraint
+from domains.grocery.user.vocabulary import Topic, topic_of_field
+from runner.predicates import Reveal
+
+__all__ = ["NUTRI_ORDER", "Need", "budget_reveal", "needs_of", "ambiguous_names", "ordered_value", "satisfied"]
+
+NUTRI_ORDER = ("a", "b", "c", "d", "e", "unknown")
+
+
+class Need(BaseModel):
+    """One thing the shopper needs of the product: a typed constraint, the allergies, or the budget."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    topic: Topic
+    reveal: Reveal
+    kind: Literal["constraint", "allergies", "budget"]
+    constraint: ProductConstraint | None = None
+    allergies: tuple[str, ...] = ()
+    budget: float | None = None
+    quantity: int = 1
+
+    def holds(self, product: Product) -> bool:
+        """Whether the product meets this need."""
+        if self.kind == "allergies":
+            present = set(product.allergens) | set(product.traces)
+            return not present & set(self.allergies)
+        if self.kind == "budget":
+            assert self.budget is not None
+            return round(product.price * self.quantity, 2) <= self.budget + 1e-9
+        assert self.constraint is not None
+        c = self.constraint
+        return satisfied(c.op, c.value, getattr(product, c.field))
+
+    @property
+    def field(self) -> str:
+        """The product field this need reads (allergies: `allergens`; budget: `price`)."""
+        if self.kind == "allergies":
+            return "allergens"
+        if self.kind == "budget":
+            return "price"
+        assert self.constraint is not None
+        return self.constraint.field
+
+
+def satisfied(op: str, value: Any, actual: Any) -> bool:
+    """`actual op value`, with the same meaning as `runner.predicates.evaluate_predicate` (no
+    record built: the gate calls this millions of times)."""
+    if isinstance(actual, dt.date):
+        actual = actual.isoformat()
+    if op == "<=":
+        return bool(actual <= value)
+    if op == ">=":
+        return bool(actual >= value)
+    if op == "==":
+        return bool(actual == value)
+    if op == "!=":
+        return bool(actual != value)
+    if op == "contains":
+        return value in actual
+    if op == "not_contains":
+        return value not in actual
+    if op == "contains_any":
+        return any(x in actual for x in value)
+    if op == "in":
+        return actual in value
+    raise ValueError(f"unknown operator {op!r}")
+
+
+def ambiguous_names(names: list[str]) -> set[str]:
+    """The names (casefolded) that another name in the list equals or contains as whole words,
+    or that contain another: naming such a product in a message could name two."""
+    folded = sorted({n.casefold() for n in names})
+    counts: dict[str, int] = {}
+    for n in names:
+        counts[n.casefold()] = counts.get(n.casefold(), 0) + 1
+    out = {n for n, k in counts.items() if k > 1}
+    for a in folded:
+        pattern = re.compile(r"(?<!\w)" + re.escape(a) + r"(?!\w)")
+        for b in folded:
+            if a != b and pattern.search(b):
+                out |= {a, b}
+    return out
+
+
+def budget_reveal(task: GroceryTask) -> Reveal:
+    """When the shopper states the budget: in the opening on volunteer tasks, else when asked.
+
+    The task schema has no reveal tag for the budget; this is the rule the suite is built on.
+    """
+    return "volunteer" if task.reveal_difficulty == "volunteer" else "on_ask"
+
+
+def needs_of(task: GroceryTask) -> list[Need]:
+    """The ledger of a task, in task order: allergies, the budget, then each typed constraint."""
+    out: list[Need] = []
+    if task.allergies:
+        out.append(
+            Need(
+                topic="allergies",
+                reveal=task.allergy_reveal,
+                kind="allergies",
+                allergies=tuple(task.allergies),
+            )
+        )
+    if task.budget is not None:
+        out.append(
+            Need(
+                topic="budget",
+                reveal=budget_reveal(task),
+                kind="budget",
+                budget=task.budget,
+                quantity=task.quantity,
+            )
+        )
+    for tc in task.constraints:
+        topic = topic_of_field(tc.constraint.field) or "category"
+        out.append(Need(topic=topic, reveal=tc.reveal, kind="constraint", constraint=tc.constraint))
+    return out
+
+
+def ordered_value(need: Need, product: Product) -> float | None:
+    """Where the product stands on the need's ordered scale (higher is worse), if it has one.
+
+    Used to judge whether a new proposal repeats a miss the shopper already hinted at.
+    """
+    field = need.field
+    if field == "price":
+        return float(product.price)
+    if field == "nutriscore":
+        return float(NUTRI_ORDER.index(product.nutriscore))
+    if field == "nova_group":
+        return float(product.nova_group)
+    return None
+
+
+def describe_value(value: Any) -> str:
+    """A value as plain text for messages and reasons."""
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return str(value)

@@ -1,0 +1,291 @@
+"""The shopper's wording banks (our own words): several seeded paraphrases for every act, and how each need is said."""
+
+from __future__ import annotations
+
+import random
+
+from domains.grocery.user.needs import Need
+from domains.grocery.user.vocabulary import TOPIC_WORDS, Topic
+
+__all__ = [
+    "ACCEPT",
+    "ACCEPTED_ALREADY",
+    "ACCEPT_SUBSTITUTE",
+    "CONFIRM_ORDER",
+    "CONFIRM_RETURN",
+    "CUES",
+    "DONE",
+    "HINTS",
+    "HOLD_BACK",
+    "LEAVE",
+    "NOTHING_FITS",
+    "NOT_YET",
+    "NO_PREFERENCE",
+    "ONE_AT_A_TIME",
+    "OPENINGS",
+    "PUSH",
+    "RETURN_OPENINGS",
+    "SUBSTITUTION_OPENINGS",
+    "UNSURE",
+    "join_list",
+    "state_need",
+]
+
+OPENINGS = (
+    "Hi! I'm looking for {thing}.",
+    "Hello, I need to pick up {thing}.",
+    "Hi there — could you help me find {thing}?",
+    "I'm shopping for {thing} today.",
+)
+QUANTITY = (
+    "I'll need {n}.",
+    "I want {n}.",
+    "{N}, please.",
+)
+SUBSTITUTION_OPENINGS = (
+    "Hi! I'd like to order {n} of my usual {wanted}.",
+    "Hello — can you get me {n} of the {wanted} I always buy?",
+    "I'm after {n} of my regular {wanted}, please.",
+)
+RETURN_OPENINGS = (
+    "Hi, I need to return the {product} from order {order}: {why}.",
+    "Hello — the {product} in my order {order} has to go back; {why}.",
+    "I'd like to send back the {product} from order {order}, because {why}.",
+)
+RETURN_WHY = {
+    "damaged": ("it arrived damaged", "the pack was broken when it came"),
+    "expired": ("it was already past its date", "it had expired on arrival"),
+    "wrong_item": ("it isn't what I ordered", "I got the wrong item"),
+    "changed_mind": ("I changed my mind about it", "I don't need it after all"),
+}
+CUES: dict[Topic, tuple[str, ...]] = {
+    "brand": ("I'm particular about brands.", "Brands matter to me."),
+    "nutriscore": ("I do pay attention to the Nutri-Score.", "I keep an eye on the Nutri-Score."),
+    "organic": ("I care about how my food is farmed.", "How it's farmed matters to me."),
+    "palm_oil": (
+        "I always check which oils go into things.",
+        "I'm careful about the oils in my food.",
+    ),
+    "processing": ("I care about how processed my food is.", "How processed it is matters to me."),
+    "origin": ("Where it's made matters to me.", "I care where my food comes from."),
+    "pack_size": ("Pack size matters to me.", "I'm fussy about pack sizes."),
+}
+NO_PREFERENCE = (
+    "No particular preference on {topic}.",
+    "I don't mind about {topic}.",
+    "{Topic}: anything is fine.",
+    "I'm easy on {topic}.",
+)
+UNSURE = (
+    "On {topic}, it's hard to say up front — I'll know when I see it.",
+    "I can't really put {topic} into words; show me something and I'll tell you.",
+)
+HOLD_BACK = {
+    "at_once": (
+        "That's a lot of questions at once — let's start with those.",
+        "Too many questions in one go; that's what I can tell you for now.",
+    ),
+    "patience": (
+        "I think I've answered enough questions — could you suggest something?",
+        "Let's stop the questions there, please; what would you pick?",
+    ),
+}
+ACCEPT = (
+    "{name} sounds good to me.",
+    "Yes, {name} works for me.",
+    "Great, I'll take {name}.",
+    "{name} is just right, thanks.",
+)
+ACCEPT_SUBSTITUTE = (
+    "Yes, {name} is fine as a replacement.",
+    "Okay, I'm happy to have {name} instead.",
+    "Sure, swap in {name}.",
+)
+ACCEPTED_ALREADY = (
+    "Could you put it in my basket and show me the total before you order?",
+    "Please add it to the basket and check with me before placing the order.",
+    "Go ahead and basket it, then ask me before you order.",
+)
+CONFIRM_ORDER = (
+    "Yes, please place the order.",
+    "Confirmed — go ahead and order.",
+    "Yes, that basket is right. Please order it.",
+)
+CONFIRM_RETURN = (
+    "Yes, please process that return.",
+    "Confirmed — go ahead with the return.",
+    "Yes, that's the one. Please return it.",
+)
+NOT_YET = {
+    "nothing_chosen": (
+        "I haven't picked anything yet.",
+        "Hold on, we haven't agreed on a product yet.",
+    ),
+    "not_chosen": (
+        "Wait, I haven't agreed to everything in there.",
+        "Hold on, that's not what I picked.",
+    ),
+    "wrong_return": (
+        "That's not the item I want to return.",
+        "No, it's a different item I'm sending back.",
+    ),
+    "no_order": ("I'm not ordering anything today, just the return.",),
+    "no_return": ("I'm not returning anything.",),
+}
+PUSH = {
+    "order": (
+        "What would you suggest?",
+        "What do you have for me?",
+        "Which one would you pick?",
+    ),
+    "substitution": (
+        "What would you suggest instead?",
+        "What can I have instead?",
+    ),
+    "return": (
+        "Can you sort out the return for me?",
+        "Could you process the return, please?",
+    ),
+}
+ONE_AT_A_TIME = (
+    "That's a few at once — just tell me the one you'd pick.",
+    "Could you give me your single best suggestion?",
+)
+NOTHING_FITS = (
+    "Oh well, thanks for checking.",
+    "Okay, thanks for looking.",
+    "Alright, thanks anyway.",
+)
+DONE = ("That's everything, thanks!", "Perfect, that's all I needed.", "Thanks, all done.")
+LEAVE = {
+    "declines": (
+        "I don't think this is working. I'll shop somewhere else.",
+        "This isn't going anywhere; I'll leave it for today.",
+    ),
+    "patience": (
+        "Sorry, I've run out of time. Bye.",
+        "I have to go now, thanks anyway.",
+    ),
+}
+DECLINE_NOT_FOR_ME = (
+    "Hmm, {name} isn't quite what I'm after.",
+    "No, {name} doesn't suit me.",
+)
+DECLINE_AGAIN = ("I already said no to {name}.", "We've been through {name} already.")
+DECLINE_NOT_BUYING = ("I'm not looking to buy {name} — just the return, please.",)
+DECLINE_BROKEN = ("{name} won't do: {need}", "Not {name}, sorry — {need_lower}")
+HINTS: dict[tuple[Topic, str], tuple[str, ...]] = {
+    ("nutriscore", "better"): (
+        "I'd want something with a better Nutri-Score than {name}.",
+        "{name}'s Nutri-Score isn't good enough for me.",
+    ),
+    ("processing", "better"): (
+        "{name} is more processed than I'd like.",
+        "I'd want something less processed than {name}.",
+    ),
+    ("budget", "lower"): (
+        "{name} costs more than I want to spend.",
+        "{name} is pricier than I'd like.",
+    ),
+    ("organic", "trade"): (
+        "I care about how the growers are paid, and {name} doesn't do it for me.",
+        "{name} isn't traded the way I like.",
+    ),
+    ("organic", "farming"): (
+        "I care about how it's farmed, and {name} doesn't do it for me.",
+        "{name} isn't farmed the way I like.",
+    ),
+    ("brand", "other"): ("I'm not keen on the brand of {name}.", "Not that brand, sorry."),
+    ("palm_oil", "other"): ("Something about the oils in {name} puts me off.",),
+    ("diet", "other"): ("{name} doesn't suit how I eat.",),
+    ("origin", "other"): ("I'd rather it came from somewhere else than {name} does.",),
+    ("category", "other"): ("{name} isn't really the kind of product I'm after.",),
+    ("pack_size", "other"): ("The pack size of {name} isn't right for me.",),
+}
+
+
+def join_list(words: list[str], last: str = "and") -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + f" {last} " + words[-1]
+
+
+def _euros(x: float) -> str:
+    return f"€{x:.2f}"
+
+
+def _values(value: object) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list) else [str(value)]
+
+
+def state_need(need: Need, rng: random.Random) -> str:
+    """One sentence stating a need plainly (only ever called for a need the shopper may state)."""
+    if need.kind == "allergies":
+        names = join_list([a.replace("-", " ") for a in need.allergies])
+        return rng.choice(
+            (
+                f"I'm allergic to {names}, so nothing that contains it or may contain traces.",
+                f"Allergy alert: {names}. No traces either, please.",
+            )
+        )
+    if need.kind == "budget":
+        assert need.budget is not None
+        packs = "pack" if need.quantity == 1 else f"{need.quantity} packs"
+        return rng.choice(
+            (
+                f"My budget is {_euros(need.budget)} in total for the {packs}.",
+                f"I don't want to spend more than {_euros(need.budget)} altogether.",
+            )
+        )
+    c = need.constraint
+    assert c is not None
+    vals = _values(c.value)
+    if c.field in ("vegan", "vegetarian") and c.op == "==" and vals == ["yes"]:
+        return rng.choice(
+            (f"It has to be {c.field}.", f"I eat {c.field}, so it must be {c.field}.")
+        )
+    if c.field == "nutriscore":
+        letters = join_list([v.upper() for v in vals], "or")
+        if c.op in ("in", "=="):
+            return rng.choice(
+                (f"Only Nutri-Score {letters}, please.", f"It needs a Nutri-Score of {letters}.")
+            )
+        return f"Not Nutri-Score {letters}, please."
+    if c.field == "labels":
+        label = join_list([v.replace("-", " ") for v in vals], "or")
+        if c.op == "not_contains":
+            return f"I'd rather it wasn't labelled {label}."
+        return rng.choice((f"It must be {label}.", f"I only buy {label} for this."))
+    if c.field == "palm_oil" and c.op == "==" and vals == ["free"]:
+        return rng.choice(("No palm oil, please.", "It has to be free of palm oil."))
+    if c.field == "nova_group" and c.op == "<=":
+        return rng.choice(
+            (
+                f"NOVA group {vals[0]} or lower — nothing more processed than that.",
+                f"It should be NOVA {vals[0]} at most.",
+            )
+        )
+    if c.field == "brand":
+        names = join_list(vals, "or")
+        if c.op == "!=":
+            return rng.choice((f"Not {names}, please.", f"Anything but {names}."))
+        if c.op == "not_contains":
+            return f"Nothing from {names}."
+        return rng.choice((f"It has to be {names}.", f"I only buy {names}."))
+    if c.field == "countries":
+        where = join_list(vals, "or")
+        if c.op == "not_contains":
+            return f"Nothing made in {where}."
+        return rng.choice((f"I'd like it made in {where}.", f"It should come from {where}."))
+    if c.field == "categories":
+        return f"I'm after {join_list([v.lower() for v in vals], 'or')}."
+    if c.field == "price" and c.op == "<=":
+        return rng.choice(
+            (
+                f"Nothing over {_euros(float(vals[0]))} a pack.",
+                f"At most {_euros(float(vals[0]))} a pack.",
+            )
+        )
+    topic = TOPIC_WORDS.get(need.topic, need.topic)
+    return f"On {topic}: {c.field} {c.op} {', '.join(vals)}."

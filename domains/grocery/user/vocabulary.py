@@ -1,0 +1,186 @@
+"""The shopper's topics: which product fields each covers, and the words an agent uses to ask about them."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+__all__ = [
+    "ALLERGEN_WORDS",
+    "FREE_TOPICS",
+    "TOPICS",
+    "TOPIC_FIELDS",
+    "TOPIC_PATTERNS",
+    "TOPIC_WORDS",
+    "WEAK_TOPIC_PATTERNS",
+    "Topic",
+    "topic_of_field",
+]
+
+Topic = Literal[
+    "allergies",
+    "diet",
+    "budget",
+    "brand",
+    "nutriscore",
+    "organic",
+    "palm_oil",
+    "pack_size",
+    "processing",
+    "origin",
+    "category",
+    "quantity",
+]
+# In the order the shopper answers them when several are asked in one message.
+TOPICS: tuple[Topic, ...] = (
+    "allergies",
+    "diet",
+    "budget",
+    "category",
+    "brand",
+    "nutriscore",
+    "organic",
+    "palm_oil",
+    "processing",
+    "pack_size",
+    "origin",
+    "quantity",
+)
+# Plain facts, not tastes: answering them costs the shopper no patience (safety and the order size).
+FREE_TOPICS: frozenset[Topic] = frozenset({"allergies", "quantity"})
+
+# Which product fields a constraint on each topic reads.
+TOPIC_FIELDS: dict[Topic, tuple[str, ...]] = {
+    "allergies": ("allergens", "traces"),
+    "diet": ("vegan", "vegetarian"),
+    "budget": ("price",),
+    "brand": ("brand",),
+    "nutriscore": ("nutriscore",),
+    "organic": ("labels",),
+    "palm_oil": ("palm_oil",),
+    "pack_size": ("quantity",),
+    "processing": ("nova_group",),
+    "origin": ("countries",),
+    "category": ("categories",),
+    "quantity": (),
+}
+
+# How the shopper names each topic in a sentence ("no particular {word}").
+TOPIC_WORDS: dict[Topic, str] = {
+    "allergies": "allergies",
+    "diet": "diet",
+    "budget": "budget",
+    "brand": "brand",
+    "nutriscore": "Nutri-Score",
+    "organic": "farming labels",
+    "palm_oil": "palm oil",
+    "pack_size": "pack size",
+    "processing": "how processed it is",
+    "origin": "where it comes from",
+    "category": "kind of product",
+    "quantity": "how many",
+}
+
+
+def topic_of_field(field: str) -> Topic | None:
+    """The topic a product field belongs to (None for fields no shopper talks about)."""
+    for topic, fields in TOPIC_FIELDS.items():
+        if field in fields:
+            return topic
+    return None
+
+
+# Spoken names of each allergen (`en:` tag -> words that name it in chat).
+ALLERGEN_WORDS: dict[str, tuple[str, ...]] = {
+    "gluten": ("gluten", "wheat", "coeliac", "celiac"),
+    "crustaceans": ("crustaceans?", "shellfish", "shrimps?", "prawns?"),
+    "eggs": ("eggs?",),
+    "fish": ("fish",),
+    "peanuts": ("peanuts?", "groundnuts?"),
+    "soybeans": ("soy", "soya", "soybeans?"),
+    "milk": ("milk", "dairy", "lactose"),
+    "nuts": ("nuts?", "tree nuts?", "hazelnuts?", "almonds?", "cashews?", "walnuts?"),
+    "celery": ("celery",),
+    "mustard": ("mustard",),
+    "sesame-seeds": ("sesame",),
+    "sulphur-dioxide-and-sulphites": ("sulphites?", "sulfites?"),
+    "lupin": ("lupin",),
+    "molluscs": ("molluscs?",),
+}
+
+# fmt: off
+# Topic -> regex fragments that name it in a question (case-insensitive, on word boundaries).
+# Tried in this order; a span claimed by an earlier topic is not read again.
+TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
+    "allergies": (
+        r"allerg\w*", r"intoleran\w*", r"anaphyla\w*", r"coeliac", r"celiac", r"epipen",
+        r"(?:can't|cannot|can not|shouldn't|mustn't) (?:eat|have|touch)", r"react(?:s|ion)? to",
+        r"sensitiv(?:e|ities|ity) to", r"food sensitivit\w*", r"trace(?:s)?(?: of)?",
+        r"may contain", r"nut[- ]free", r"gluten[- ]free", r"dairy[- ]free", r"lactose[- ]free",
+        r"(?:tree )?nuts?", r"peanuts?", r"gluten", r"lactose", r"sesame", r"eggs?", r"soya?",
+        r"shellfish", r"mustard", r"celery", r"sulph?ites?", r"lupin", r"safe for (?:you|your|the)",
+        r"dietary restrictions?", r"ingredients? (?:to|you) (?:avoid|steer clear)",
+    ),
+    "diet": (
+        r"diet(?:ary)?(?: (?:needs?|requirements?|preferences?|choices?|style))?", r"vegans?",
+        r"vegetarians?", r"veggie", r"plant[- ]based", r"meat", r"animal (?:products?|ingredients?)",
+        r"(?:eat|eating) (?:style|habits?)", r"how you eat", r"flexitarian", r"pescatarian",
+    ),
+    "budget": (
+        r"budgets?", r"spend(?:ing)?", r"price(?:s|d| range| point| limit| cap)?", r"costs?",
+        r"how much (?:money|would you|do you want|are you|can you|you'?d|you want)",
+        r"afford\w*", r"€ ?\d*", r"euros?", r"cheap(?:er|est)?", r"expensive", r"pricey",
+        r"money", r"(?:upper|price) limit", r"cost[- ]conscious", r"value for money",
+        r"splurge", r"(?:max|maximum) (?:you'?d )?(?:pay|spend)", r"pay",
+    ),
+    "category": (
+        r"(?:what|which) (?:kind|type|sort) of (?:product|item|thing|food|groceries)",
+        r"categor(?:y|ies)", r"what (?:product|item)s? (?:are you|do you)",
+        r"what are you (?:looking|shopping|hoping) (?:for|to (?:buy|find|get))",
+        r"what (?:do you|would you like to) (?:need|want|buy|get)",
+    ),
+    "brand": (
+        r"brands?", r"branded", r"manufacturers?", r"makers?", r"own[- ]label", r"store brand",
+        r"(?:who|which company) makes", r"producers?",
+    ),
+    "nutriscore": (
+        r"nutri[- ]?scores?", r"nutrition(?:al)? (?:grade|score|rating|value|profile|label|quality)s?",
+        r"nutrition(?:al)?(?:ly)?", r"health(?:y|ier|iest|iness)?", r"wholesome", r"good for you",
+        r"sugar(?:y|s)?", r"(?:traffic[- ]light|front[- ]of[- ]pack) (?:label|score|rating)s?",
+        r"grade [a-e]\b", r"score of [a-e]\b",
+    ),
+    "organic": (
+        r"organic(?:ally)?", r"bio", r"farm(?:ed|ing)", r"pesticides?", r"certified", r"eco[- ]?labels?",
+        r"labels?", r"fair[- ]?trade", r"sustainab\w*", r"how it'?s (?:grown|produced|made)",
+    ),
+    "palm_oil": (r"palm(?: oil)?", r"oils?", r"fats?"),
+    "processing": (
+        r"(?:ultra[- ])?process(?:ed|ing)", r"nova(?: group| score| rating)?", r"additives?",
+        r"e[- ]?numbers?", r"preservatives?", r"artificial", r"ingredients? lists?",
+        r"natural(?:ness)?", r"whole ?foods?",
+    ),
+    "pack_size": (
+        r"pack(?:et)?[- ]sizes?", r"sizes?", r"how (?:big|large)", r"grams?", r"kilos?", r"kg",
+        r"litres?", r"liters?", r"ml", r"weight", r"volume", r"family[- ]size", r"bulk",
+        r"(?:large|larger|small|smaller|big|bigger) (?:packs?|packets?|bottles?|boxes?|tubs?|bags?|jars?)",
+        r"portions?", r"how much (?:of it|product|in a pack|per pack)",
+    ),
+    "origin": (
+        r"countr(?:y|ies)", r"origins?", r"made in", r"produced in", r"comes? from", r"locally",
+        r"local(?:ly)? (?:made|produced|sourced)", r"imported", r"where (?:it|they)'?s? (?:is |are )?(?:made|from|produced)",
+    ),
+    "quantity": (
+        r"how many", r"number of (?:packs?|packets?|units?|bottles?|boxes?|items?)",
+        r"quantit(?:y|ies)", r"how much of (?:it|them)", r"packs? (?:do|would|will) you",
+        r"(?:one|a single) (?:pack|packet|unit) or (?:more|several|two)",
+    ),
+}
+
+# Words that name a topic only when nothing stronger in the same question does.
+WEAK_TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
+    "allergies": (r"avoid", r"safe", r"restrictions?", r"can(?:'t| not|not) (?:have|eat)"),
+    "budget": (r"how much", r"spend", r"value"),
+    "nutriscore": (r"light(?:er)?", r"balanced"),
+    "diet": (r"eat", r"animals?"),
+    "category": (r"looking for", r"shopping for", r"need today", r"after today"),
+}
+# fmt: on

@@ -1,0 +1,112 @@
+"""Test helpers for grocery trials: a scripted agent, a stand-in user that emits acts, a task builder, and a real `run_trial`."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+from domains.grocery.catalog import ProductCatalog
+from domains.grocery.tasks import GroceryTask
+from domains.grocery.testing import tiny_catalog
+from domains.grocery.tools import build_toolset
+from runner.loop import run_trial
+from runner.protocols import AgentReply, ChatMessage, ToolCallRequest, ToolSchema, UserTurn
+from runner.rules import get_rules
+from runner.transcript import ComponentSpec, MessageEvent, Transcript
+
+CATALOG = tiny_catalog()
+# Ids of the tiny catalog used across the tests (see domains.grocery.testing).
+OAT_CRUNCH = "off_2000000000001"  # vegan, gluten, traces nuts, 3.49
+HONEY_PUFFS = "off_2000000000002"  # sponsored, not vegan, 2.79
+MILLET_POPS = "off_2000000000004"  # vegan, no allergens, gluten-free, 3.95
+LENTIL_FUSILLI = "off_2000000000012"  # vegan, gluten-free pasta, 2.99
+PENNE = "off_2000000000011"  # vegan pasta, gluten, traces eggs/soybeans, 1.29
+SOYA_DRINK = "off_2000000000016"  # sponsored, vegan, soybeans, traces nuts, 1.59
+OAT_DRINK = "off_2000000000014"  # vegan, gluten, 1.99
+ALMOND_DRINK = "off_2000000000015"  # vegan, nuts, 2.69
+
+
+def say(text: str) -> AgentReply:
+    return AgentReply(content=text)
+
+
+def call(name: str, **arguments: Any) -> AgentReply:
+    return AgentReply(tool_calls=[ToolCallRequest(id="", name=name, arguments=arguments)])
+
+
+def calls(*pairs: tuple[str, dict[str, Any]]) -> AgentReply:
+    return AgentReply(
+        tool_calls=[ToolCallRequest(id="", name=n, arguments=a) for n, a in pairs]
+    )
+
+
+class ScriptedAgent:
+    """Replays fixed replies in order; once they run out, finishes the trial."""
+
+    def __init__(self, replies: Sequence[AgentReply]) -> None:
+        self._replies = list(replies)
+
+    @property
+    def spec(self) -> ComponentSpec:
+        return ComponentSpec(name="scripted-test-agent")
+
+    async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> AgentReply:
+        if self._replies:
+            return self._replies.pop(0)
+        return call("finish", summary="done")
+
+
+class ActUser:
+    """Answers with fixed (text, act) turns in order, then with a plain 'ok'."""
+
+    def __init__(self, turns: Sequence[tuple[str, str | None]]) -> None:
+        self._turns = list(turns)
+
+    @property
+    def spec(self) -> ComponentSpec:
+        return ComponentSpec(name="act-test-user")
+
+    async def respond(self, conversation: list[MessageEvent]) -> UserTurn:
+        text, act = self._turns.pop(0) if self._turns else ("ok", None)
+        return UserTurn(content=text, act=act)
+
+
+def make_task(**fields: Any) -> GroceryTask:
+    """An order task for one vegan product, with order confirmation; `fields` override."""
+    data: dict[str, Any] = {
+        "id": "g_test",
+        "persona": "A shopper who keeps it simple.",
+        "kind": "order",
+        "constraints": [
+            {"constraint": {"field": "vegan", "op": "==", "value": "yes"}, "reveal": "volunteer"}
+        ],
+        "policy_flags": ["order_confirmation"],
+        "complexity": "simple",
+        "reveal_difficulty": "volunteer",
+    }
+    data.update(fields)
+    return GroceryTask.model_validate(data)
+
+
+def play(
+    task: GroceryTask,
+    replies: Sequence[AgentReply],
+    turns: Sequence[tuple[str, str | None]] = (),
+    catalog: ProductCatalog = CATALOG,
+    max_turns: int = 12,
+) -> Transcript:
+    """Run one real trial (runner.loop.run_trial) with the grocery tools."""
+    rules = get_rules("v2")
+    return asyncio.run(
+        run_trial(
+            task=task,  # type: ignore[arg-type]  # the loop is typed for movie tasks still
+            catalog=catalog,  # type: ignore[arg-type]
+            agent=ScriptedAgent(replies),
+            simulator=ActUser([("I need something vegan.", None), *turns]),
+            toolset=build_toolset(catalog, task, None, rules, 0),
+            seed=0,
+            max_turns=max_turns,
+            rules=rules,
+        )
+    )

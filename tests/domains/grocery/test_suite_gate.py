@@ -1,0 +1,77 @@
+"""The shipped grocery suite: 60 tasks on the grid, every one passing the difficulty gate and the leak audit on both committed snapshots."""
+
+from __future__ import annotations
+
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from domains.grocery.audit import audit_suite, gate_problems
+from domains.grocery.catalog import load_catalog
+from domains.grocery.suite import GRID, SUITE_SEED, _fill
+from domains.grocery.tasks import GroceryTask, load_tasks
+
+GROCERY = Path(__file__).resolve().parents[3] / "domains" / "grocery"
+SNAPSHOTS = ("2026-10-01", "2026-11-01")
+
+
+@pytest.fixture(scope="module")
+def catalogs() -> list[tuple[str, object]]:
+    return [(d, load_catalog(GROCERY / "snapshots" / d)) for d in SNAPSHOTS]
+
+
+@pytest.fixture(scope="module")
+def tasks() -> list[GroceryTask]:
+    return load_tasks(GROCERY / "tasks")
+
+
+def test_the_suite_fills_the_grid(tasks: list[GroceryTask]) -> None:
+    assert len(tasks) == 60
+    cells = Counter((t.kind, t.complexity, t.reveal_difficulty, t.no_valid_recommendation) for t in tasks)
+    wanted = Counter((s.kind, s.complexity, s.reveal, s.nvr) for s in GRID)
+    assert cells == wanted
+    assert sum(t.no_valid_recommendation for t in tasks) >= 4
+    assert {t.kind for t in tasks} == {"order", "return", "substitution"}
+
+
+def test_every_task_passes_the_gate_and_the_leak_audit(
+    tasks: list[GroceryTask], catalogs: list[tuple[str, object]]
+) -> None:
+    report = audit_suite(tasks, catalogs)
+    assert report.passed, report.problems
+
+
+def test_the_gate_rejects_a_task_a_guesser_wins(catalogs: list[tuple[str, object]]) -> None:
+    catalog = catalogs[1][1]
+    cheapest = min(
+        (p for p in catalog.items if "Breakfast cereals" in p.categories),  # type: ignore[attr-defined]
+        key=lambda p: p.price,
+    )
+    task = GroceryTask.model_validate(
+        {
+            "id": "g_easy",
+            "persona": "You are easy to please.",
+            "kind": "order",
+            "constraints": [
+                {"constraint": {"field": "categories", "op": "contains", "value": "Breakfast cereals"}, "reveal": "volunteer"},
+                {"constraint": {"field": "brand", "op": "!=", "value": "No Such Brand"}, "reveal": "on_ask"},
+            ],
+            "policy_flags": ["order_confirmation"],
+            "complexity": "simple",
+            "reveal_difficulty": "mixed",
+        }
+    )
+    problems = gate_problems(task, catalog)
+    assert any("removes no candidate" in p or "guesser" in p for p in problems), (problems, cheapest.id)
+
+
+def test_a_slot_is_generated_the_same_way_twice(catalogs: list[tuple[str, object]]) -> None:
+    cats = [c for _, c in catalogs]
+    first = _fill((1, cats, SUITE_SEED, 200, None))
+    again = _fill((1, cats, SUITE_SEED, 200, None))
+    assert first == again
+    shipped = load_tasks(GROCERY / "tasks")
+    assert first == next(t for t in shipped if t.id == first.id)
+

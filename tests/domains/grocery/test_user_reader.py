@@ -1,0 +1,64 @@
+"""The shopper's reader on 155 hand-written assistant messages: topics asked, products put forward, confirm requests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from domains.grocery.testing import tiny_catalog
+from domains.grocery.user import shopper_reader
+
+CORPUS = Path(__file__).resolve().parents[3] / "corpora" / "grocery" / "reader" / "messages.jsonl"
+
+
+def _rows() -> list[dict[str, object]]:
+    return [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line]
+
+
+def measure() -> dict[str, float]:
+    """Recall and precision of topics and proposals, and confirm accuracy, over the corpus."""
+    catalog = tiny_catalog()
+    reader = shopper_reader(catalog)
+    by_name = {p.name: p.id for p in catalog.items}
+    tp = fp = fn = ptp = pfp = pfn = confirm_ok = 0
+    rows = _rows()
+    for row in rows:
+        reading = reader.read(str(row["text"]))
+        want = set(row["asked"])  # type: ignore[arg-type]
+        got = set(reading.asked)
+        tp, fp, fn = tp + len(want & got), fp + len(got - want), fn + len(want - got)
+        pwant = {by_name[n] for n in row["proposed"]}  # type: ignore[union-attr]
+        pgot = set(reading.proposed)
+        ptp, pfp, pfn = ptp + len(pwant & pgot), pfp + len(pgot - pwant), pfn + len(pwant - pgot)
+        confirm_ok += reading.confirm == row["confirm"]
+    return {
+        "messages": len(rows),
+        "topic_recall": tp / (tp + fn),
+        "topic_precision": tp / (tp + fp),
+        "proposal_recall": ptp / (ptp + pfn),
+        "proposal_precision": ptp / (ptp + pfp),
+        "confirm_accuracy": confirm_ok / len(rows),
+    }
+
+
+def test_corpus_has_at_least_150_messages() -> None:
+    assert len(_rows()) >= 150
+
+
+def test_reader_reads_the_corpus_well() -> None:
+    m = measure()
+    assert m["topic_recall"] >= 0.9, m
+    assert m["topic_precision"] >= 0.9, m
+    assert m["proposal_recall"] >= 0.95, m
+    assert m["proposal_precision"] >= 0.95, m
+    assert m["confirm_accuracy"] >= 0.95, m
+
+
+def test_an_announcement_is_not_a_confirm_request() -> None:
+    reader = shopper_reader(tiny_catalog())
+    assert reader.read("As you confirmed, I've placed your order.").confirm is None
+    assert reader.read("Shall I place the order?").confirm == "order"
+
+
+if __name__ == "__main__":
+    print(measure())
