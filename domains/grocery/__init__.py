@@ -19,6 +19,15 @@ if TYPE_CHECKING:
 
 _HERE = Path(__file__).resolve().parent
 
+# Opens every grocery agent's system prompt, before the policy document.
+AGENT_INSTRUCTIONS = (
+    "You are the shopping assistant of an online grocery store. Find products that meet every "
+    "need the shopper has (ask about the ones they have not said), using the product tools; "
+    "never guess what a product contains or costs. Put a product in the basket, place an order, "
+    "substitute an item or process a return only after the shopper has clearly said yes to that "
+    "exact action. Follow the store policy below."
+)
+
 
 def _lazy(module: str, attribute: str, what: str) -> Any:
     """`module.attribute`, imported on first use; a clear error while it does not exist."""
@@ -35,6 +44,10 @@ class GroceryDomain(Domain):
     name: ClassVar[str] = "grocery"
     title: ClassVar[str] = "Grocery"
     item_noun: ClassVar[str] = "product"
+
+    @property
+    def agent_instructions(self) -> str:
+        return AGENT_INSTRUCTIONS
 
     @property
     def snapshots_dir(self) -> Path:
@@ -56,6 +69,11 @@ class GroceryDomain(Domain):
         from domains.grocery.tasks import load_tasks
 
         return load_tasks(tasks_dir)
+
+    def load_task(self, path: Path) -> Any:
+        from domains.grocery.tasks import load_task
+
+        return load_task(path)
 
     def build_toolset(
         self, catalog: Any, task: Any, options: ToolsetOptions | None, rules: RuleSet, seed: int
