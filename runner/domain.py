@@ -31,6 +31,9 @@ SEVERITIES: tuple[Severity, ...] = ("low", "medium", "high", "critical")
 # The weight of each severity in the severity-weighted policy score.
 SEVERITY_WEIGHT: dict[Severity, float] = {"low": 1.0, "medium": 2.0, "high": 3.0, "critical": 4.0}
 
+# A suite folder names its domain in this file ({"domain": "grocery"}); it is not a task file.
+SUITE_MARKER = "suite.json"
+
 Strictness = Literal["low", "medium", "high"]
 STRICTNESS_LEVELS: tuple[Strictness, ...] = ("low", "medium", "high")
 DEFAULT_STRICTNESS: Strictness = "high"

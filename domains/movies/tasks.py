@@ -11,7 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from domains.movies.catalog import FIELD_KINDS, CatalogItem
-from runner.domain import tasks_digest
+from runner.domain import SUITE_MARKER, tasks_digest
 from runner.errors import LoadError, describe_validation_error
 from runner.predicates import (
     Complexity,
@@ -138,7 +138,7 @@ def load_task(path: Path | str) -> Task:
 def load_tasks(directory: Path | str) -> list[Task]:
     """Load every `*.json` task in a folder, sorted by id; collects all errors before raising."""
     directory = Path(directory)
-    files = sorted(directory.glob("*.json"))
+    files = sorted(p for p in directory.glob("*.json") if p.name != SUITE_MARKER)
     if not files:
         raise LoadError(directory, ["no task files (*.json) found"])
     tasks: list[Task] = []

@@ -13,13 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from runner.domain import Domain
+from runner.domain import SUITE_MARKER, Domain
 from runner.domains import DEFAULT_DOMAIN, get_domain
 from runner.errors import LoadError, TaurecError
 from runner.transcript import Provenance
-
-# A suite folder names its domain in this file ({"domain": "grocery"}); without it, movies.
-SUITE_MARKER = "suite.json"
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
