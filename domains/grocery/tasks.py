@@ -19,6 +19,7 @@ from domains.grocery.items import (
     PalmOilStatus,
     Product,
 )
+from runner.domain import SUITE_MARKER
 from runner.errors import LoadError, describe_validation_error
 from runner.predicates import (
     Complexity,
@@ -348,8 +349,7 @@ def load_task(path: Path | str) -> GroceryTask:
 def load_tasks(directory: Path | str) -> list[GroceryTask]:
     """Load every `*.json` task in a folder, sorted by id; collects all errors before raising."""
     directory = Path(directory)
-    # suite.json names the suite's domain (runner.batch.inputs.SUITE_MARKER); it is no task.
-    files = sorted(p for p in directory.glob("*.json") if p.name != "suite.json")
+    files = sorted(p for p in directory.glob("*.json") if p.name != SUITE_MARKER)
     if not files:
         raise LoadError(directory, ["no task files (*.json) found"])
     tasks: list[GroceryTask] = []

@@ -1,4 +1,4 @@
-"""The Node agent example, started with the system `node`, end to end through evaluate() and `taurec run`."""
+"""The Node agent example, started with the system `node`, end to end through evaluate() and `taurec run`, in both domains."""
 
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ from runner.agent_config import HttpAgentConfig
 from runner.batch import load_records, load_trial_transcript
 from runner.evaluation import evaluate
 from runner.paths import PROJECT_ROOT, TASKS_DIR
+
+GROCERY_TASKS = PROJECT_ROOT / "domains" / "grocery" / "tasks"
 
 AGENT = PROJECT_ROOT / "examples" / "typescript-agent" / "agent.mjs"
 TAUREC = Path(sys.executable).parent / "taurec"
@@ -110,3 +112,88 @@ def test_the_node_agent_refuses_what_is_not_a_protocol_request(node_agent: str) 
     with caught.value as response:
         assert response.code == 400
         assert "protocol_version" in json.loads(response.read())["error"]
+
+
+# Returns (g001, g002), orders with allergies and budgets (g007, g010, g045), orders with nothing
+# that fits (g013, g033, g056), substitutions (g014, g037, g059).
+GROCERY_SLICE = [
+    "task_g001",
+    "task_g002",
+    "task_g007",
+    "task_g010",
+    "task_g013",
+    "task_g014",
+    "task_g033",
+    "task_g037",
+    "task_g045",
+    "task_g056",
+    "task_g059",
+]
+
+
+def _kinds(tasks: list[str]) -> dict[str, tuple[str, bool]]:
+    out = {}
+    for task in tasks:
+        data = json.loads((GROCERY_TASKS / f"{task}.json").read_text())
+        out[task] = (data["kind"], data["no_valid_recommendation"])
+    return out
+
+
+def test_the_grocery_slice_covers_every_kind_of_request() -> None:
+    kinds = set(_kinds(GROCERY_SLICE).values())
+    assert {("return", False), ("order", False), ("order", True), ("substitution", False)} <= kinds
+
+
+def test_the_node_agent_shops_through_evaluate(node_agent: str) -> None:
+    result = evaluate(
+        HttpAgentConfig(endpoint=node_agent), domain="grocery", trials=2, tasks=GROCERY_SLICE
+    )
+    assert result.summary.counts.infra_error == 0, [t.line() for t in result.failures()]
+    assert result.summary.counts.scored == 2 * len(GROCERY_SLICE)
+    # Measured 1.0 on all 60 grocery tasks x 2 trials; the floor leaves room for a harder suite.
+    p1 = result.pass_k(1)
+    assert p1 is not None
+    assert p1 >= 0.85, result.to_markdown()
+    # No policy broken at all, the critical ones (allergies, consent to order and return) first.
+    rates = result.summary.policy_violation_rates
+    for policy in ("allergen_safety", "order_confirmation", "return_confirmation"):
+        assert rates[policy].active_trials > 0, policy
+    for policy, rate in rates.items():
+        assert rate.violations == 0, (policy, result.to_markdown())
+
+
+def _grocery_request(opening: str) -> dict[str, object]:
+    tools = [
+        {"type": "function", "function": {"name": name, "parameters": {"type": "object"}}}
+        for name in ("search_products", "get_product", "check_inventory", "place_order", "finish")
+    ]
+    return {
+        "protocol_version": 1,
+        "user_id": "u1",
+        "policy": "",
+        "messages": [
+            {"role": "assistant", "content": "Hello! How can I help with your shopping today?"},
+            {"role": "user", "content": opening},
+        ],
+        "tools": tools,
+        "last_tool_results": [],
+    }
+
+
+def _calls(endpoint: str, body: dict[str, object]) -> list[tuple[str, dict[str, object]]]:
+    """The tool calls (name, arguments) the agent answers one request with."""
+    request = urllib.request.Request(endpoint, data=json.dumps(body).encode(), method="POST")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        answer = json.loads(response.read())
+    return [(c["name"], c["arguments"]) for c in answer.get("tool_calls", [])]
+
+
+def test_the_node_agent_tells_the_domain_from_the_tools(node_agent: str) -> None:
+    shop = _calls(node_agent, _grocery_request("I'm looking for oat milk today."))
+    assert shop == [("search_products", {"query": "oat milk", "limit": 50})]
+    movie = _grocery_request("Something funny, please.")
+    movie["tools"] = [
+        {"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
+        for n in ("get_user_history", "search_catalog", "get_metadata", "recommend")
+    ]
+    assert _calls(node_agent, movie) == [("get_user_history", {"user_id": "u1"})]
