@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Merge the shard folders of a sharded run into each submission's results folder, as the
 # `refresh` workflow does after its matrix: for every submission, every
-# SHARDS_DIR/*/<slug>/results/<date>/ is merged into submissions/<slug>/results/<date>/.
+# SHARDS_DIR/*/<slug>/results/<label>/ is merged into submissions/<slug>/results/<label>/, for the
+# labels of that date (`<date>` for movies, `<domain>-<date>` for another domain).
 # `taurec merge` refuses mixed digests and exits 1 when a (task, trial) key is missing.
 #
 #   scripts/merge_shards.sh SNAPSHOT_DATE SHARDS_DIR
@@ -18,13 +19,16 @@ status=0
 for entry in "$root"/submissions/*/; do
   [[ -f "$entry/submission.yaml" ]] || continue
   slug="$(basename "$entry")"
-  mapfile -t parts < <(find "$shards" -path "*/$slug/results/$date" -type d | sort)
-  if [[ ${#parts[@]} -eq 0 ]]; then
+  mapfile -t labels < <(find "$shards" \( -path "*/$slug/results/$date" -o -path "*/$slug/results/*-$date" \) -type d -printf '%f\n' | sort -u)
+  if [[ ${#labels[@]} -eq 0 ]]; then
     echo "no shard results for $slug" >&2
     status=1
     continue
   fi
-  echo "== $slug: merging ${#parts[@]} shard folder(s)"
-  "$taurec" merge "${parts[@]}" --out "$entry/results/$date" || status=1
+  for label in "${labels[@]}"; do
+    mapfile -t parts < <(find "$shards" -path "*/$slug/results/$label" -type d | sort)
+    echo "== $slug ($label): merging ${#parts[@]} shard folder(s)"
+    "$taurec" merge "${parts[@]}" --out "$entry/results/$label" || status=1
+  done
 done
 exit "$status"

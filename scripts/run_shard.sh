@@ -5,10 +5,12 @@
 #
 #   scripts/run_shard.sh SNAPSHOT_DATE I N OUT_DIR [extra `taurec run` options, e.g. --max-cost 10]
 #
-# Results land in OUT_DIR/<slug>/results/<date>/; merge them with scripts/merge_shards.sh.
+# With `--domain NAME` among the options only the entries entering that domain run (their
+# `domains`), on its snapshot. Results land in OUT_DIR/<slug>/results/<label>/ (the label is the
+# date, `<domain>-<date>` for a domain other than movies); merge them with scripts/merge_shards.sh.
 set -euo pipefail
 if [[ $# -lt 4 ]]; then
-  sed -n '2,9p' "$0" >&2
+  sed -n '2,12p' "$0" >&2
   exit 2
 fi
 date="$1" index="$2" count="$3" out="$4"
@@ -18,8 +20,23 @@ root="$(cd "$here/.." && pwd)"
 taurec="${TAUREC:-$root/.venv/bin/taurec}"
 export LITELLM_LOCAL_MODEL_COST_MAP=True
 
+domain=movies
+options=("$@")
+for ((i = 0; i < ${#options[@]}; i++)); do
+  if [[ "${options[$i]}" == --domain ]]; then domain="${options[$((i + 1))]}"; fi
+done
+python="$(dirname "$taurec")/python"
+
 mkdir -p "$out"
-mapfile -t entries < <(find "$root/submissions" -mindepth 2 -maxdepth 2 -name submission.yaml -printf '%h\n' | sort)
+mapfile -t all < <(find "$root/submissions" -mindepth 2 -maxdepth 2 -name submission.yaml -printf '%h\n' | sort)
+mapfile -t entries < <("$python" -c 'import sys
+from pathlib import Path
+from runner.leaderboard import entrants
+print("\n".join(str(p) for p in entrants([Path(a) for a in sys.argv[2:]], sys.argv[1])))' "$domain" "${all[@]}")
+if [[ ${#entries[@]} -eq 0 || -z "${entries[0]}" ]]; then
+  echo "no submission enters the $domain domain" >&2
+  exit 0
+fi
 if [[ -z "${TAUREC_SECRETS:-}" ]]; then
   "$taurec" run "${entries[@]}" --snapshot "$date" --shard "$index/$count" --out "$out" "$@"
   exit 0

@@ -136,6 +136,9 @@ def test_refresh_workflow_shape() -> None:
     for needle in (
         "taurec catalog refresh",
         "taurec tasks validate --snapshot",
+        "taurec catalog refresh --domain grocery",
+        "taurec tasks validate --domain grocery --snapshot",
+        "--domain grocery --for-board",
         "scripts/run_shard.sh",
         "--max-cost",
         "scripts/merge_shards.sh",
@@ -164,13 +167,16 @@ def test_refresh_workflow_shape() -> None:
     attest = next(s for s in steps(workflow) if "attest-build-provenance" in s.get("uses", ""))
     assert "submissions/*/results/" in attest["with"]["subject-path"]
     assert "catalog_pipeline/snapshots/" in attest["with"]["subject-path"]
+    assert "domains/grocery/snapshots/" in attest["with"]["subject-path"]
     assert "submissions/ledger.jsonl" in text
     assert jobs["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
     # Results are git-ignored locally; the pull-request job stages this refresh's explicitly,
     # before the action that commits them.
     pr_steps = jobs["pull-request"]["steps"]
     stage = next(i for i, s in enumerate(pr_steps) if "git add --force" in s.get("run", ""))
-    assert pr_steps[stage]["run"].strip() == 'git add --force -- "submissions/*/results/$DATE/"'
+    assert pr_steps[stage]["run"].strip() == (
+        'git add --force -- "submissions/*/results/$DATE/" "submissions/*/results/*-$DATE/"'
+    )
     assert pr_steps[stage]["env"]["DATE"] == "${{ needs.snapshot.outputs.date }}"
     opens = next(
         i
@@ -214,8 +220,8 @@ def test_scripts_the_workflows_call_exist_and_are_executable() -> None:
 
 # The only shell a job holding a write token or OIDC may run: no project code, no installed tools.
 PRIVILEGED_RUNS = {
-    "rm -rf catalog_pipeline/snapshots",
-    'git add --force -- "submissions/*/results/$DATE/"',
+    "rm -rf catalog_pipeline/snapshots domains/grocery/snapshots",
+    'git add --force -- "submissions/*/results/$DATE/" "submissions/*/results/*-$DATE/"',
 }
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from runner.cli._options import catalog_option, tasks_option
+from runner.cli._options import catalog_option, domain_option, tasks_option
 from runner.paths import SNAPSHOTS_DIR
 
 
@@ -31,18 +31,39 @@ def group() -> None:
 @click.option(
     "--snapshots-dir",
     type=click.Path(file_okay=False, path_type=Path),
-    default=SNAPSHOTS_DIR,
-    show_default="catalog_pipeline/snapshots",
+    default=None,
+    show_default="the domain's (movies: catalog_pipeline/snapshots)",
     help="Folder holding the dated snapshot folders (with --snapshot).",
 )
+@domain_option
 def validate(
     catalog_path: Path | None,
     tasks_dir: Path | None,
     as_json: bool,
     snapshot_date: dt.datetime | None,
-    snapshots_dir: Path,
+    snapshots_dir: Path | None,
+    domain: str | None,
 ) -> None:
-    """List each task's constraint, reachable and winning solutions; fail on any inconsistency."""
+    """List each task's constraint, reachable and winning solutions; fail on any inconsistency.
+
+    With --domain other than movies, revalidate that domain's suite on --snapshot with its own
+    difficulty gate."""
+    if domain is not None and domain != "movies":
+        from runner.domains import get_domain
+
+        owner = get_domain(domain)
+        if snapshot_date is None or catalog_path is not None or as_json:
+            raise click.UsageError(f"--domain {domain} revalidates a dated --snapshot (only)")
+        ok, detail = owner.revalidate(
+            snapshot_date.date().isoformat(),
+            tasks_dir or owner.tasks_dir,
+            snapshots_dir or owner.snapshots_dir,
+        )
+        click.echo(detail)
+        if not ok:
+            raise click.exceptions.Exit(1)
+        return
+    snapshots_dir = snapshots_dir or SNAPSHOTS_DIR
     if snapshot_date is not None:
         if catalog_path is not None:
             raise click.UsageError("give either --catalog or --snapshot, not both")

@@ -57,3 +57,35 @@ def test_two_shards_merge_into_every_entry(tmp_path: Path) -> None:
         keys = sorted((r.key.task_id, r.key.trial_index) for r in records)
         assert keys == [(t, i) for t in ("task_001", "task_021", "task_045") for i in (0, 1)]
         assert all(r.status == "scored" for r in records)
+
+
+@pytest.mark.slow
+def test_a_grocery_shard_runs_only_the_entries_entering_grocery(tmp_path: Path) -> None:
+    from runner.domains import get_domain
+
+    root = tmp_path / "repo"
+    shutil.copytree(PROJECT_ROOT / "scripts", root / "scripts")
+    for slug in ("oracle-baseline", "grocery-oracle"):
+        shutil.copytree(
+            SUBMISSIONS_DIR / slug,
+            root / "submissions" / slug,
+            ignore=shutil.ignore_patterns("results"),
+        )
+    grocery = get_domain("grocery").tasks_dir
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    for name in ("task_g001.json", "task_g007.json", "policy.md", "suite.json"):
+        shutil.copyfile(grocery / name, tasks / name)
+    date = "2026-11-01"
+    for index in (1, 2):
+        ran = script(
+            root, "run_shard.sh", date, str(index), "2", str(tmp_path / "shards" / f"shard-{index}"),
+            "--domain", "grocery", "--tasks", str(tasks), "--trials", "1",
+        )  # fmt: skip
+        assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert not list((tmp_path / "shards").glob("*/oracle-baseline"))  # movies only: not run
+    merged = script(root, "merge_shards.sh", date, str(tmp_path / "shards"))
+    assert "no shard results for oracle-baseline" in merged.stderr
+    records = load_records(root / "submissions" / "grocery-oracle" / "results" / f"grocery-{date}")
+    assert sorted(r.key.task_id for r in records) == ["task_g001", "task_g007"]
+    assert all(r.status == "scored" and r.score and r.score.reward == 1.0 for r in records)
