@@ -159,7 +159,9 @@ def gate_problems(task: GroceryTask, catalog: Any) -> list[str]:
             if label == "every answer" and prior_name != "cheapest":
                 continue
             # The cheapest guess gets `depth` tries; the other priors one.
-            picks = [p.id for p in prior(pool, task, catalog)[: depth if prior_name == "cheapest" else 1]]
+            picks = [
+                p.id for p in prior(pool, task, catalog)[: depth if prior_name == "cheapest" else 1]
+            ]
             won = [pid for pid in picks if pid in valid]
             if won:
                 problems.append(

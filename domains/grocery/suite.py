@@ -199,7 +199,9 @@ def _draft(
             },
             "policy_flags": ["return_confirmation", "order_confirmation"],
         }
-    n_needs = {"simple": 2, "medium": 3, "complex": 3}[slot.complexity] + (slot.complexity == "complex" and rng.random() < 0.3)
+    n_needs = {"simple": 2, "medium": 3, "complex": 3}[slot.complexity] + (
+        slot.complexity == "complex" and rng.random() < 0.3
+    )
     constraints: list[dict[str, Any]] = [
         {
             "constraint": {"field": "categories", "op": "contains", "value": category},
@@ -309,7 +311,11 @@ def _hidden_needs(
         and not (set(p.allergens) | set(p.traces)) & set(allergies)
         and (budget is None or p.price * quantity <= budget + 1e-9)
         and all(
-            satisfied(tc["constraint"]["op"], tc["constraint"]["value"], getattr(p, tc["constraint"]["field"]))
+            satisfied(
+                tc["constraint"]["op"],
+                tc["constraint"]["value"],
+                getattr(p, tc["constraint"]["field"]),
+            )
             for tc in constraints
         )
     ]
@@ -401,7 +407,10 @@ def _prune(task: GroceryTask, catalogs: Sequence[Any]) -> GroceryTask | None:
                 data["constraints"] = [
                     tc
                     for tc in data["constraints"]
-                    if not (tc["reveal"] == "on_ask" and topic_of_field(tc["constraint"]["field"]) == topic)
+                    if not (
+                        tc["reveal"] == "on_ask"
+                        and topic_of_field(tc["constraint"]["field"]) == topic
+                    )
                 ]
     try:
         return GroceryTask.model_validate(data)
@@ -453,7 +462,9 @@ def generate_suite(
 
     # The hardest cells first, so the slowest searches start early.
     hard = {"hidden": 0, "mixed": 1, "volunteer": 2}
-    order = sorted(jobs, key=lambda j: (hard[GRID[j[0] - 1].reveal], -len(GRID[j[0] - 1].complexity), j[0]))
+    order = sorted(
+        jobs, key=lambda j: (hard[GRID[j[0] - 1].reveal], -len(GRID[j[0] - 1].complexity), j[0])
+    )
     with multiprocessing.get_context("fork").Pool(workers) as pool:
         found = list(pool.imap_unordered(_fill, order, chunksize=1))
     return sorted(found, key=lambda t: t.id)

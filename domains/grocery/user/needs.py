@@ -13,7 +13,15 @@ from domains.grocery.tasks import GroceryTask, ProductConstraint
 from domains.grocery.user.vocabulary import Topic, topic_of_field
 from runner.predicates import Reveal
 
-__all__ = ["NUTRI_ORDER", "Need", "budget_reveal", "needs_of", "ambiguous_names", "ordered_value", "satisfied"]
+__all__ = [
+    "NUTRI_ORDER",
+    "Need",
+    "ambiguous_names",
+    "budget_reveal",
+    "needs_of",
+    "ordered_value",
+    "satisfied",
+]
 
 NUTRI_ORDER = ("a", "b", "c", "d", "e", "unknown")
 

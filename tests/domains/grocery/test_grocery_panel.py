@@ -17,11 +17,16 @@ from domains.grocery.tasks import load_tasks  # noqa: E402
 def test_a_slice_of_the_panel() -> None:
     catalog = load_catalog(GROCERY / "snapshots" / "2026-11-01")
     tasks = load_tasks(GROCERY / "tasks")
-    picked = [t for t in tasks if t.kind == "return"][:1] + [
-        t for t in tasks if t.kind != "return" and not t.no_valid_recommendation
-    ][:3] + [t for t in tasks if t.no_valid_recommendation][:1]
+    picked = (
+        [t for t in tasks if t.kind == "return"][:1]
+        + [t for t in tasks if t.kind != "return" and not t.no_valid_recommendation][:3]
+        + [t for t in tasks if t.no_valid_recommendation][:1]
+    )
     trials = run_panel(["oracle", "do-nothing", "expert", "consent-forger"], picked, catalog, [0])
-    by = {a: [t for t in trials if t.agent == a] for a in ("oracle", "do-nothing", "expert", "consent-forger")}
+    by = {
+        a: [t for t in trials if t.agent == a]
+        for a in ("oracle", "do-nothing", "expert", "consent-forger")
+    }
     assert pass_k(by["oracle"], 1) == 1.0, by["oracle"]
     assert pass_k(by["expert"], 1) == 1.0, by["expert"]
     # Finishing at once wins only the NVR task; forging consent wins only the NVR task.

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from collections import Counter
 from pathlib import Path
 
@@ -29,7 +28,9 @@ def tasks() -> list[GroceryTask]:
 
 def test_the_suite_fills_the_grid(tasks: list[GroceryTask]) -> None:
     assert len(tasks) == 60
-    cells = Counter((t.kind, t.complexity, t.reveal_difficulty, t.no_valid_recommendation) for t in tasks)
+    cells = Counter(
+        (t.kind, t.complexity, t.reveal_difficulty, t.no_valid_recommendation) for t in tasks
+    )
     wanted = Counter((s.kind, s.complexity, s.reveal, s.nvr) for s in GRID)
     assert cells == wanted
     assert sum(t.no_valid_recommendation for t in tasks) >= 4
@@ -55,8 +56,18 @@ def test_the_gate_rejects_a_task_a_guesser_wins(catalogs: list[tuple[str, object
             "persona": "You are easy to please.",
             "kind": "order",
             "constraints": [
-                {"constraint": {"field": "categories", "op": "contains", "value": "Breakfast cereals"}, "reveal": "volunteer"},
-                {"constraint": {"field": "brand", "op": "!=", "value": "No Such Brand"}, "reveal": "on_ask"},
+                {
+                    "constraint": {
+                        "field": "categories",
+                        "op": "contains",
+                        "value": "Breakfast cereals",
+                    },
+                    "reveal": "volunteer",
+                },
+                {
+                    "constraint": {"field": "brand", "op": "!=", "value": "No Such Brand"},
+                    "reveal": "on_ask",
+                },
             ],
             "policy_flags": ["order_confirmation"],
             "complexity": "simple",
@@ -64,7 +75,10 @@ def test_the_gate_rejects_a_task_a_guesser_wins(catalogs: list[tuple[str, object
         }
     )
     problems = gate_problems(task, catalog)
-    assert any("removes no candidate" in p or "guesser" in p for p in problems), (problems, cheapest.id)
+    assert any("removes no candidate" in p or "guesser" in p for p in problems), (
+        problems,
+        cheapest.id,
+    )
 
 
 def test_a_slot_is_generated_the_same_way_twice(catalogs: list[tuple[str, object]]) -> None:
@@ -74,4 +88,3 @@ def test_a_slot_is_generated_the_same_way_twice(catalogs: list[tuple[str, object
     assert first == again
     shipped = load_tasks(GROCERY / "tasks")
     assert first == next(t for t in shipped if t.id == first.id)
-
