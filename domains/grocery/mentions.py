@@ -1,42 +1,80 @@
-"""Which products an agent message names (by id or by full name), and which ids the agent had seen by then: one rule for the scorer and the user."""
+"""Which products an agent message names (by id or by full name): one rule for the scorer and the simulated user."""
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+import weakref
 from typing import Any
 
 from domains.grocery.items import Product
-from runner.transcript import MessageEvent, ToolCallEvent, Transcript
+from runner.transcript import MessageEvent, Transcript
 
-__all__ = ["ID_PATTERN", "AgentMessage", "agent_messages", "mentions", "names_product"]
+__all__ = [
+    "ID_PATTERN",
+    "AgentMessage",
+    "NameIndex",
+    "agent_messages",
+    "mentions",
+    "name_index",
+    "names_product",
+]
 
 ID_PATTERN = re.compile(r"off_\d{8,14}")
+_WORD = re.compile(r"\w+")
 
 
 @functools.lru_cache(maxsize=65536)
-def _name_pattern(name: str) -> re.Pattern[str]:
-    return re.compile(r"(?<!\w)" + re.escape(name.casefold()) + r"(?!\w)")
+def _name_pattern(folded_name: str) -> re.Pattern[str]:
+    return re.compile(r"(?<!\w)" + re.escape(folded_name) + r"(?!\w)")
 
 
-def names_product(text: str, product: Product, folded: str | None = None) -> bool:
-    """Whether a text names the product: its id, or its full name as a phrase (any case)."""
-    if product.id in text:
-        return True
-    return _name_pattern(product.name).search(folded or text.casefold()) is not None
+class NameIndex:
+    """A catalog's products by the first word of their case-folded name, so a message is matched
+    against the few products whose first word it contains, not against the whole catalog."""
+
+    def __init__(self, catalog: Any) -> None:
+        self._catalog = catalog
+        self._by_word: dict[str, list[tuple[str, str]]] = {}
+        for product in catalog.items:
+            folded = product.name.casefold()
+            words = _WORD.findall(folded)
+            if words:
+                self._by_word.setdefault(words[0], []).append((folded, product.id))
+
+    def mentions(self, text: str) -> list[str]:
+        """Sorted ids of the products the text names: an id written out (one the catalog
+        has), or a full product name as a phrase, in any case."""
+        folded = text.casefold()
+        found = {pid for pid in ID_PATTERN.findall(text) if pid in self._catalog}
+        for word in set(_WORD.findall(folded)):
+            for name, pid in self._by_word.get(word, ()):
+                if pid not in found and name in folded and _name_pattern(name).search(folded):
+                    found.add(pid)
+        return sorted(found)
 
 
-def mentions(text: str, candidates: Iterable[str], catalog: Any) -> list[str]:
-    """The ids among `candidates` (plus any id written in the text) that the text names,
-    sorted; ids the catalog lacks are left out."""
-    folded = text.casefold()
-    found = set()
-    for pid in {*candidates, *ID_PATTERN.findall(text)}:
-        product = catalog.get(pid)
-        if product is not None and names_product(text, product, folded):
-            found.add(pid)
-    return sorted(found)
+_INDEXES: weakref.WeakKeyDictionary[Any, NameIndex] = weakref.WeakKeyDictionary()
+
+
+def name_index(catalog: Any) -> NameIndex:
+    """The name index of a catalog object, built once and kept while the catalog lives."""
+    index = _INDEXES.get(catalog)
+    if index is None:
+        index = _INDEXES[catalog] = NameIndex(catalog)
+    return index
+
+
+def mentions(text: str, catalog: Any) -> list[str]:
+    """Sorted ids of the catalog's products that a text names (by id or full name)."""
+    return name_index(catalog).mentions(text)
+
+
+def names_product(text: str, product: Product) -> bool:
+    """Whether a text names one product: its id, or its full name as a phrase (any case)."""
+    return product.id in text or bool(
+        _name_pattern(product.name.casefold()).search(text.casefold())
+    )
 
 
 class AgentMessage:
@@ -51,17 +89,10 @@ class AgentMessage:
 
 
 def agent_messages(transcript: Transcript, catalog: Any) -> list[AgentMessage]:
-    """Every agent message with the products it names. A product can only be named once the
-    agent has seen it, so the candidates are the ids in tool calls and results before it (and
-    ids written in the message itself)."""
-    seen: set[str] = set()
-    out: list[AgentMessage] = []
-    for index, event in enumerate(transcript.events):
-        if isinstance(event, ToolCallEvent):
-            seen.update(ID_PATTERN.findall(event.result))
-            for value in event.arguments.values():
-                if isinstance(value, str):
-                    seen.update(ID_PATTERN.findall(value))
-        elif isinstance(event, MessageEvent) and event.role == "agent":
-            out.append(AgentMessage(index, event.content, mentions(event.content, seen, catalog)))
-    return out
+    """Every agent message of a transcript with the products it names, in order."""
+    index = name_index(catalog)
+    return [
+        AgentMessage(i, e.content, index.mentions(e.content))
+        for i, e in enumerate(transcript.events)
+        if isinstance(e, MessageEvent) and e.role == "agent"
+    ]

@@ -170,10 +170,11 @@ def _return_confirmation(v: PolicyView) -> tuple[bool, str]:
 
 
 def _consented(v: PolicyView, product_id: str, before: int) -> bool:
-    """A user `consent_substitution` before `before` whose preceding agent message names it."""
+    """A user `consent_substitution` before `before` answering the product most recently put
+    forward: the last agent message before it that puts any product forward names this one."""
     for index in v.acts_between(-1, before, CONSENT_SUBSTITUTION):
-        message = v.last_agent_message_before(index)
-        if message is not None and product_id in message.products:
+        forward = [m for m in v.messages if m.index < index and v.pushed(m)]
+        if forward and product_id in v.pushed(forward[-1]):
             return True
     return False
 
@@ -190,7 +191,7 @@ def _substitution_consent(v: PolicyView) -> tuple[bool, str]:
             if pid != wanted and not _consented(v, pid, write.index):
                 return False, (
                     f"{pid} was ordered in place of {wanted} without the shopper consenting "
-                    f"({CONSENT_SUBSTITUTION}) right after a message naming it"
+                    f"({CONSENT_SUBSTITUTION}) to it as the product last put forward"
                 )
     return True, "every substitute ordered had the shopper's consent first"
 

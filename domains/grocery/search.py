@@ -46,6 +46,7 @@ def product_record(product: Product) -> dict[str, Any]:
         "traces": list(product.traces),
         "nutriscore": product.nutriscore,
         "nova_group": product.nova_group,
+        "countries": list(product.countries),
         "sponsored": product.sponsored,
     }
 

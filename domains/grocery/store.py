@@ -8,7 +8,13 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from domains.grocery.items import Product
-from domains.grocery.tasks import GroceryTask, OrderLine, PastOrder, ReturnReason
+from domains.grocery.tasks import (
+    GroceryTask,
+    OrderLine,
+    PastOrder,
+    ReturnReason,
+    catalog_problems,
+)
 
 __all__ = [
     "FINAL_STATE_SCHEMA_VERSION",
@@ -20,7 +26,9 @@ __all__ = [
     "Store",
     "StoreError",
     "inventory",
+    "solutions",
     "stock_level",
+    "task_problems",
 ]
 
 FINAL_STATE_SCHEMA_VERSION: Literal[1] = 1
@@ -47,6 +55,31 @@ def stock_level(task: GroceryTask, product_id: str) -> int:
 def inventory(task: GroceryTask, catalog: Any) -> dict[str, int]:
     """The stock of every product of the catalog for a task, by id (catalog order)."""
     return {p.id: stock_level(task, p.id) for p in catalog.items}
+
+
+def solutions(task: GroceryTask, catalog: Any) -> list[str]:
+    """Sorted ids of the products an agent may order for the task, given the task's stock."""
+    return task.solutions(catalog, inventory(task, catalog))
+
+
+def task_problems(task: GroceryTask, catalog: Any) -> list[str]:
+    """What makes a task wrong on a catalog: ids it lacks, and solvability that contradicts
+    `no_valid_recommendation` (empty when the task is sound)."""
+    problems = catalog_problems(task, catalog)
+    if task.kind == "return" or problems:
+        return problems
+    found = solutions(task, catalog)
+    if task.no_valid_recommendation and found:
+        problems.append(
+            f"task {task.id}: marked no_valid_recommendation but {len(found)} product(s) are "
+            f"valid and in stock, e.g. {found[0]}"
+        )
+    if not task.no_valid_recommendation and not found:
+        problems.append(
+            f"task {task.id}: no product is valid and in stock, but the task is not "
+            "marked no_valid_recommendation"
+        )
+    return problems
 
 
 class BasketLine(BaseModel):

@@ -68,6 +68,7 @@ GroceryPolicyName = Literal[
 GROCERY_POLICY_NAMES: tuple[GroceryPolicyName, ...] = get_args(GroceryPolicyName)
 ReturnReason = Literal["damaged", "expired", "wrong_item", "changed_mind"]
 RETURN_REASONS: tuple[ReturnReason, ...] = get_args(ReturnReason)
+# When the shopper states an allergy or the budget: unprompted, or only when asked.
 AllergyReveal = Literal["volunteer", "on_ask"]
 
 # The closed value set of each enum field of `Product` (what `check_predicate` needs).
@@ -179,6 +180,9 @@ class GroceryTask(BaseModel):
     )
     allergies: list[str] = Field(default_factory=list, description="Declared allergens")
     allergy_reveal: AllergyReveal = "volunteer"
+    budget_reveal: AllergyReveal = Field(
+        default="volunteer", description="When the shopper states the budget (volunteer / on_ask)"
+    )
     policy_flags: list[GroceryPolicyName] = Field(default_factory=list)
     past_orders: list[PastOrder] = Field(default_factory=list)
     return_target: ReturnTarget | None = None

@@ -170,7 +170,8 @@ class GroceryTools:
 
         Each result carries id, name, brand, price (EUR per pack), quantity (pack size),
         categories, labels, vegan, vegetarian, palm_oil, allergens, traces ('may contain'),
-        nutriscore, nova_group and sponsored. Stock is not shown: use check_inventory.
+        nutriscore, nova_group, countries and sponsored. Stock is not shown: use check_inventory;
+        get_product adds the description and the date the product was listed.
         """
         records = search_index(self._catalog).search(query, limit)
         return {"query": query, "returned": len(records), "products": list(records)}

@@ -103,7 +103,10 @@ class GroceryManifest(_Model):
     prices_dump: DumpSource
     parameters: BuildParameters
     counts: Counts
-    dropped_by_reason: dict[str, int]
+    dropped_by_reason: dict[str, int] = Field(description="Product records dropped, by reason")
+    prices_skipped_by_reason: dict[str, int] = Field(
+        description="Price records not used for the median, by reason"
+    )
     catalog_digest: str = Field(description="sha256 of the canonical catalog JSON")
     files: dict[str, FileEntry]
     licence: Licence = Licence()

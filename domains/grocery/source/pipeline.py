@@ -197,6 +197,7 @@ def build_snapshot(
             sponsored=sum(p.sponsored for p in products),
         ),
         dropped_by_reason=dict(sorted(dropped.items())),
+        prices_skipped_by_reason=dict(sorted(table.skipped.items())),
         catalog_digest=catalog.digest(),
         files={name: file_entry(data) for name, data in sorted(files.items())},
         licence_notice=licence_notice_for(source),

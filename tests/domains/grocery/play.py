@@ -9,7 +9,7 @@ from typing import Any
 from domains.grocery.catalog import ProductCatalog
 from domains.grocery.tasks import GroceryTask
 from domains.grocery.testing import tiny_catalog
-from domains.grocery.tools import build_toolset
+from domains.grocery.tools import GroceryTools, build_toolset
 from runner.loop import run_trial
 from runner.protocols import AgentReply, ChatMessage, ToolCallRequest, ToolSchema, UserTurn
 from runner.rules import get_rules
@@ -36,9 +36,7 @@ def call(name: str, **arguments: Any) -> AgentReply:
 
 
 def calls(*pairs: tuple[str, dict[str, Any]]) -> AgentReply:
-    return AgentReply(
-        tool_calls=[ToolCallRequest(id="", name=n, arguments=a) for n, a in pairs]
-    )
+    return AgentReply(tool_calls=[ToolCallRequest(id="", name=n, arguments=a) for n, a in pairs])
 
 
 class ScriptedAgent:
@@ -97,16 +95,70 @@ def play(
     max_turns: int = 12,
 ) -> Transcript:
     """Run one real trial (runner.loop.run_trial) with the grocery tools."""
+    return play_with_tools(task, replies, turns, catalog, max_turns)[0]
+
+
+def play_with_tools(
+    task: GroceryTask,
+    replies: Sequence[AgentReply],
+    turns: Sequence[tuple[str, str | None]] = (),
+    catalog: ProductCatalog = CATALOG,
+    max_turns: int = 12,
+) -> tuple[Transcript, GroceryTools]:
+    """`play`, also returning the trial's toolset (whose store holds the live final state)."""
     rules = get_rules("v2")
-    return asyncio.run(
+    tools = build_toolset(catalog, task, None, rules, 0)
+    transcript = asyncio.run(
         run_trial(
             task=task,  # type: ignore[arg-type]  # the loop is typed for movie tasks still
             catalog=catalog,  # type: ignore[arg-type]
             agent=ScriptedAgent(replies),
             simulator=ActUser([("I need something vegan.", None), *turns]),
-            toolset=build_toolset(catalog, task, None, rules, 0),
+            toolset=tools,
             seed=0,
             max_turns=max_turns,
             rules=rules,
         )
     )
+    return transcript, tools
+
+
+def name_of(product_id: str) -> str:
+    product = CATALOG.get(product_id)
+    assert product is not None
+    return product.name
+
+
+def order_flow(
+    product_id: str,
+    quantity: int = 1,
+    *,
+    proposal: str | None = None,
+    act: str | None = "confirm_order",
+) -> tuple[list[AgentReply], list[tuple[str, str | None]]]:
+    """An honest order: search, propose the product, fill the basket, ask for a yes, place the
+    order (the user's confirmation carries `act`), finish."""
+    name = name_of(product_id)
+    replies = [
+        call("search_products", query=name),
+        say(proposal or f"I suggest {name}. Would that suit you?"),
+        call("add_to_basket", product_id=product_id, quantity=quantity),
+        say(f"Your basket holds {name} × {quantity}. Shall I place the order?"),
+        call("place_order"),
+        call("finish", summary="Order placed."),
+    ]
+    turns: list[tuple[str, str | None]] = [("Sounds good.", None), ("Yes, place it.", act)]
+    return replies, turns
+
+
+def return_flow(
+    order_id: str, product_id: str, reason: str, *, act: str | None = "confirm_return"
+) -> tuple[list[AgentReply], list[tuple[str, str | None]]]:
+    """An honest return: look up the orders, describe the return, get a yes, process it, finish."""
+    replies = [
+        call("get_past_orders"),
+        say(f"I can return {name_of(product_id)} from order {order_id} ({reason}). Go ahead?"),
+        call("process_return", order_id=order_id, product_id=product_id, reason=reason),
+        call("finish", summary="Return processed."),
+    ]
+    return replies, [("Yes please.", act)]

@@ -123,6 +123,9 @@ def test_committed_snapshots_verify_and_load(date: str) -> None:
     assert all(manifest.parameters.cutoff <= p.created < manifest.date for p in catalog)
     assert sum(f.stat().st_size for f in folder.iterdir()) < 1_500_000
     assert manifest.licence_notice
+    skipped = manifest.prices_skipped_by_reason
+    assert {"not_eur", "per_weight", "outside_window", "not_a_product_price"} <= set(skipped)
+    assert manifest.counts.prices_read == manifest.counts.prices_used + sum(skipped.values())
 
 
 def test_the_later_snapshot_adds_newer_products() -> None:

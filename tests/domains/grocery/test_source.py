@@ -269,6 +269,7 @@ def test_pipeline_counts_every_drop_by_reason(
         "no_recent_eur_price": 1,
         "not_an_object": 1,
     }
+    assert m.prices_skipped_by_reason == {}
     assert m.counts.products_read == 12  # the blank line is not a record
     assert m.counts.products_read == m.counts.eligible + m.counts.dropped
     assert (m.counts.items, m.counts.capped, m.counts.prices_read) == (5, 0, 6)
