@@ -271,6 +271,9 @@ def _draft(
         "budget": budget,
         "allergies": allergies,
         "allergy_reveal": allergy_reveal,
+        "budget_reveal": (
+            "volunteer" if slot.reveal == "volunteer" or budget is None else "on_ask"
+        ),
         "past_orders": past,
         "out_of_stock": [],
         "policy_flags": sorted(flags),

@@ -103,11 +103,9 @@ def ambiguous_names(names: list[str]) -> set[str]:
 
 
 def budget_reveal(task: GroceryTask) -> Reveal:
-    """When the shopper states the budget: in the opening on volunteer tasks, else when asked.
-
-    The task schema has no reveal tag for the budget; this is the rule the suite is built on.
-    """
-    return "volunteer" if task.reveal_difficulty == "volunteer" else "on_ask"
+    """When the shopper states the budget: the task's `budget_reveal` (the suite sets it to
+    `volunteer` on volunteer tasks and `on_ask` elsewhere)."""
+    return task.budget_reveal
 
 
 def needs_of(task: GroceryTask) -> list[Need]:
