@@ -51,8 +51,9 @@ SUMMARIES: dict[str, str] = {
     "ledger": "The ledger of runs the refresh workflow produced (what the site calls verified).",
     "site": "Build and serve the static leaderboard site.",
     "submission": "Submission folders: check them, scaffold a new one, smoke-run, schema.",
-    "leaderboard": "Build the leaderboard offline: snapshot, revalidate, run every submission, "
-    "build the site.",
+    "leaderboard": "Build the leaderboard offline: for each domain of the board, its fixture "
+    "snapshot, the revalidation of its suite and a run of every submission entering it; then one "
+    "site with a board per domain.",
     "eval": "Evaluate AGENT and print pass^k, skills, failures grouped by cause, strata and "
     "efficiency.",
 }
