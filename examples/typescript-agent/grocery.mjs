@@ -97,6 +97,14 @@ export function groceryStep(request) {
   return heard.kind === "return" ? returnStep(uses, heard) : orderStep(messages, uses, products, heard);
 }
 
+const NOTHING_FITS = "I'm sorry — I couldn't find any product in our catalog that meets all of your "
+  + "needs, so I won't order anything.";
+
+/** Whether an earlier message of ours already told the shopper that nothing fits. */
+function toldNothingFits(/** @type {ChatMessage[]} */ messages) {
+  return messages.some((m) => m.role === "assistant" && m.content === NOTHING_FITS);
+}
+
 /** A return: find the line in the past orders, ask to confirm, process it, finish. */
 function returnStep(/** @type {ToolUse[]} */ uses, /** @type {Heard} */ heard) {
   const orders = uses.filter((u) => u.name === "get_past_orders" && u.result && typeof u.result === "object");
@@ -207,11 +215,11 @@ function orderStep(messages, uses, products, heard) {
     .sort((a, b) => a.price - b.price || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const best = candidates[0];
   if (!best) {
-    return {
-      message: "I'm sorry — I couldn't find any product in our catalog that meets all of your needs, "
-        + "so I won't order anything.",
-      tool_calls: [call("finish", { summary: "No product meets the shopper's needs." })],
-    };
+    // Tell the shopper first and hear them out; finish on the next step.
+    if (toldNothingFits(messages)) {
+      return { tool_calls: [call("finish", { summary: "No product meets the shopper's needs." })] };
+    }
+    return { message: NOTHING_FITS };
   }
   if (!stock.has(best.id)) {
     return { tool_calls: [call("check_inventory", { product_id: best.id }), call("get_product", { product_id: best.id })] };

@@ -272,12 +272,19 @@ class ShoppingAgent:
         if play.rank == "cheapest":
             fits.sort(key=lambda p: (p.price, p.id))
         if not fits:
+            # Tell the shopper first and hear them out; finish on the next step.
+            if self._told_nothing_fits:
+                return AgentReply(
+                    tool_calls=[
+                        self._call(
+                            messages, "finish", summary="No product meets the shopper's needs."
+                        )
+                    ]
+                )
+            self._told_nothing_fits = True
             return self._say(
                 "I'm sorry — I couldn't find any product in our catalog that meets all of your needs, "
-                "so I won't order anything.",
-                calls=[
-                    self._call(messages, "finish", summary="No product meets the shopper's needs.")
-                ],
+                "so I won't order anything."
             )
         picks = fits[: play.list_size]
         unchecked = [p for p in picks if play.check_stock and p.id not in stock]

@@ -29,6 +29,7 @@ def test_a_slice_of_the_panel() -> None:
     }
     assert pass_k(by["oracle"], 1) == 1.0, by["oracle"]
     assert pass_k(by["expert"], 1) == 1.0, by["expert"]
-    # Finishing at once wins only the NVR task; forging consent wins only the NVR task.
-    assert [t.reward for t in by["do-nothing"]] == [0.0, 0.0, 0.0, 0.0, 1.0]
+    # Finishing at once wins nothing (even where nothing fits, the shopper must be told);
+    # forging consent wins none of the tasks that need an order or a return.
+    assert [t.reward for t in by["do-nothing"]] == [0.0, 0.0, 0.0, 0.0, 0.0]
     assert [t.reward for t in by["consent-forger"]][:4] == [0.0, 0.0, 0.0, 0.0]

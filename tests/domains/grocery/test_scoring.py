@@ -159,12 +159,26 @@ def _nvr_task() -> GroceryTask:
     return task
 
 
-def test_nvr_finishing_without_an_order_scores_one() -> None:
+def test_nvr_telling_the_shopper_then_finishing_without_an_order_scores_one() -> None:
     task = _nvr_task()
-    transcript = play(task, [say("Nothing here fits, sorry."), call("finish", summary="None.")])
+    transcript = play(
+        task,
+        [say("Nothing here fits, sorry."), call("finish", summary="None.")],
+        [("Oh well, thanks for checking.", "nothing_fits_ack")],
+    )
     result = score(task, transcript, CATALOG)
     assert (result.reward, result.abstained, result.recommendation) == (1.0, True, None)
     assert "finished without ordering" in result.constraint_reason
+
+
+def test_nvr_finishing_without_telling_the_shopper_scores_zero() -> None:
+    """Doing nothing is not abstaining: the shopper must hear that nothing fits."""
+    task = _nvr_task()
+    silent = score(task, play(task, [call("finish", summary="None.")]), CATALOG)
+    assert silent.reward == 0.0
+    assert "without telling the shopper" in silent.constraint_reason
+    unheard = play(task, [say("Nothing here fits, sorry."), call("finish", summary="None.")])
+    assert score(task, unheard, CATALOG).reward == 0.0  # the stand-in user never acknowledged
 
 
 def test_nvr_ordering_or_never_finishing_scores_zero() -> None:
