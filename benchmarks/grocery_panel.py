@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from domains.grocery import GroceryDomain
 from domains.grocery.agents import ADVERSARIES, baselines
 from domains.grocery.catalog import load_catalog
 from domains.grocery.scoring import score
@@ -55,6 +56,8 @@ async def _one(name: str, task: GroceryTask, catalog: Any, seed: int) -> Trial:
         toolset=build_toolset(catalog, task, None, rules, seed),
         seed=seed,
         rules=rules,
+        greeting=GroceryDomain.greeting,
+        domain=GroceryDomain(),
     )
     result = score(task, transcript, catalog, rules)
     return Trial(

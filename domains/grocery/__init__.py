@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from domains.grocery.tasks import GROCERY_POLICY_NAMES
 from runner.domain import (
     DEFAULT_STRICTNESS,
     AgentBuilder,
@@ -52,6 +53,11 @@ class GroceryDomain(Domain):
     name: ClassVar[str] = "grocery"
     title: ClassVar[str] = "Grocery"
     item_noun: ClassVar[str] = "product"
+    greeting: ClassVar[str | None] = (
+        "Hello! I'm the shop's assistant: I can find products, check stock, take an order or "
+        "handle a return. What can I do for you today?"
+    )
+    policy_names: ClassVar[tuple[str, ...]] = GROCERY_POLICY_NAMES
 
     @property
     def agent_instructions(self) -> str:

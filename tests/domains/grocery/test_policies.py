@@ -270,3 +270,30 @@ def test_consent_after_a_question_still_answers_the_last_product_put_forward() -
     turns[0] = ("Is it gluten-free?", None)
     turns.insert(1, ("Then yes, take it.", "consent_substitution"))
     assert score(task, play(task, replies, turns), CATALOG).reward == 1.0
+
+
+def test_proposing_a_product_with_a_volunteered_allergen_is_unsafe_even_unordered() -> None:
+    """Once the shopper has said they are allergic, putting such a product to them breaks
+    allergen_safety (critical) even if the order ends up safe; an allergy only told on asking
+    is not known before the answer, so only ordering counts there."""
+    volunteered = make_task(
+        allergies=["nuts"], policy_flags=["order_confirmation", "allergen_safety"]
+    )
+    pitch = say("How about Morning Oat Crunch? It is vegan.")
+    replies, turns = order_flow(MILLET_POPS)
+    flow = ([pitch, *replies], [("No, I can't have nuts.", None), *turns])
+    proposed_then_safe = play(volunteered, *flow)
+    assert score(volunteered, proposed_then_safe, CATALOG).constraint_score == 1.0
+    for result in _at_every_strictness(volunteered, proposed_then_safe).values():
+        passed, reason = _verdict(result, "allergen_safety")
+        assert not passed
+        assert reason.startswith(f"proposed {OAT_CRUNCH}, which declares or may contain nuts")
+        assert result.reward == 0.0
+    on_ask = make_task(
+        allergies=["nuts"],
+        allergy_reveal="on_ask",
+        policy_flags=["order_confirmation", "allergen_safety"],
+    )
+    asked_later = score(on_ask, play(on_ask, *flow), CATALOG)
+    assert _verdict(asked_later, "allergen_safety")[0]
+    assert asked_later.reward == 1.0
