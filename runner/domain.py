@@ -19,7 +19,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, TypeVar, runtime_checkable
 
 from runner.errors import TaurecError
 
@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from runner.records import TrialScore
     from runner.rules import RuleSet
     from runner.transcript import LeakAudit, Transcript
+
+T = TypeVar("T")
 
 Severity = Literal["low", "medium", "high", "critical"]
 SEVERITIES: tuple[Severity, ...] = ("low", "medium", "high", "critical")
@@ -286,6 +288,29 @@ class Domain(ABC):
         """The notice every copy of a snapshot must carry (its page and each download), if any."""
         notice = manifest.get("licence_notice")
         return notice if isinstance(notice, str) and notice else None
+
+
+def load_task_folder(directory: Path | str, load_one: Callable[[Path], T]) -> list[T]:
+    """Every `*.json` task of a suite folder (its `suite.json` aside) read with `load_one`, sorted
+    by id; every file's problems and duplicate ids are collected before one LoadError is raised."""
+    from runner.errors import LoadError
+
+    directory = Path(directory)
+    files = sorted(p for p in directory.glob("*.json") if p.name != SUITE_MARKER)
+    if not files:
+        raise LoadError(directory, ["no task files (*.json) found"])
+    tasks: list[T] = []
+    problems: list[str] = []
+    for file in files:
+        try:
+            tasks.append(load_one(file))
+        except LoadError as exc:
+            problems += [f"{exc.path}: {p}" for p in exc.problems]
+    ids = [t.id for t in tasks]  # type: ignore[attr-defined]
+    problems += [f"duplicate task id {i!r}" for i in sorted({i for i in ids if ids.count(i) > 1})]
+    if problems:
+        raise LoadError(directory, problems)
+    return sorted(tasks, key=lambda t: t.id)  # type: ignore[attr-defined]
 
 
 def tasks_digest(tasks: Sequence[Any]) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -19,7 +18,7 @@ from domains.grocery.items import (
     PalmOilStatus,
     Product,
 )
-from runner.domain import SUITE_MARKER
+from runner.domain import load_task_folder, tasks_digest
 from runner.errors import LoadError, describe_validation_error
 from runner.predicates import (
     Complexity,
@@ -348,25 +347,9 @@ def load_task(path: Path | str) -> GroceryTask:
 
 def load_tasks(directory: Path | str) -> list[GroceryTask]:
     """Load every `*.json` task in a folder, sorted by id; collects all errors before raising."""
-    directory = Path(directory)
-    files = sorted(p for p in directory.glob("*.json") if p.name != SUITE_MARKER)
-    if not files:
-        raise LoadError(directory, ["no task files (*.json) found"])
-    tasks: list[GroceryTask] = []
-    problems: list[str] = []
-    for file in files:
-        try:
-            tasks.append(load_task(file))
-        except LoadError as exc:
-            problems += [f"{exc.path}: {p}" for p in exc.problems]
-    ids = [t.id for t in tasks]
-    problems += [f"duplicate task id {i!r}" for i in sorted({i for i in ids if ids.count(i) > 1})]
-    if problems:
-        raise LoadError(directory, problems)
-    return sorted(tasks, key=lambda t: t.id)
+    return load_task_folder(directory, load_task)
 
 
 def suite_digest(tasks: Iterable[GroceryTask]) -> str:
     """sha256 over the canonical JSON of the tasks (order-independent)."""
-    payload = [t.model_dump(mode="json") for t in sorted(tasks, key=lambda t: t.id)]
-    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+    return tasks_digest(list(tasks))

@@ -11,7 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from domains.movies.catalog import FIELD_KINDS, CatalogItem
-from runner.domain import SUITE_MARKER, tasks_digest
+from runner.domain import load_task_folder, tasks_digest
 from runner.errors import LoadError, describe_validation_error
 from runner.predicates import (
     Complexity,
@@ -137,22 +137,7 @@ def load_task(path: Path | str) -> Task:
 
 def load_tasks(directory: Path | str) -> list[Task]:
     """Load every `*.json` task in a folder, sorted by id; collects all errors before raising."""
-    directory = Path(directory)
-    files = sorted(p for p in directory.glob("*.json") if p.name != SUITE_MARKER)
-    if not files:
-        raise LoadError(directory, ["no task files (*.json) found"])
-    tasks: list[Task] = []
-    problems: list[str] = []
-    for file in files:
-        try:
-            tasks.append(load_task(file))
-        except LoadError as exc:
-            problems += [f"{exc.path}: {p}" for p in exc.problems]
-    ids = [t.id for t in tasks]
-    problems += [f"duplicate task id {i!r}" for i in sorted({i for i in ids if ids.count(i) > 1})]
-    if problems:
-        raise LoadError(directory, problems)
-    return sorted(tasks, key=lambda t: t.id)
+    return load_task_folder(directory, load_task)
 
 
 def suite_digest(tasks: list[Task]) -> str:
