@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from runner.protocols import Toolset, UserSimulator
     from runner.records import TrialScore
     from runner.rules import RuleSet
-    from runner.transcript import Transcript
+    from runner.transcript import LeakAudit, Transcript
 
 _HERE = Path(__file__).resolve().parent
 
@@ -88,6 +88,11 @@ class GroceryDomain(Domain):
         from domains.grocery.tasks import load_task
 
         return load_task(path)
+
+    def audit_leaks(self, task: Any, transcript: Transcript) -> LeakAudit:
+        from domains.grocery.user.leaks import audit_leaks
+
+        return audit_leaks(task, transcript)
 
     def build_toolset(
         self, catalog: Any, task: Any, options: ToolsetOptions | None, rules: RuleSet, seed: int

@@ -1,6 +1,7 @@
 """The shopper's leak audit: no reply states a hidden need's value, nor an on_ask need's value before its topic is asked.
 
-`message_leaks` checks one reply against the ledger; `audit_probe` drives a fresh shopper with
+`message_leaks` checks one reply against the ledger; `audit_leaks` checks every reply of a trial
+(the loop records it in the transcript, as for movies); `audit_probe` drives a fresh shopper with
 probing messages (each topic asked alone; each product of the kind proposed alone) and audits
 every reply, which is the v1-style audit the difficulty gate runs on every task.
 """
@@ -12,11 +13,12 @@ from typing import Any
 
 from domains.grocery.tasks import GroceryTask
 from domains.grocery.user.needs import Need, needs_of
+from domains.grocery.user.reader import topics_asked
 from domains.grocery.user.scripted import ScriptedShopper
 from domains.grocery.user.vocabulary import ALLERGEN_WORDS, TOPICS, Topic
-from runner.transcript import MessageEvent
+from runner.transcript import Leak, LeakAudit, MessageEvent, Transcript
 
-__all__ = ["PROBE_QUESTIONS", "audit_probe", "message_leaks", "value_patterns"]
+__all__ = ["PROBE_QUESTIONS", "audit_leaks", "audit_probe", "message_leaks", "value_patterns"]
 
 # One plain question per topic, as an assistant would ask it.
 PROBE_QUESTIONS: dict[Topic, str] = {
@@ -69,9 +71,11 @@ def value_patterns(need: Need) -> list[re.Pattern[str]]:
     return [re.compile(_words([re.escape(v) for v in values]))]
 
 
-def message_leaks(needs: list[Need], text: str, asked: set[Topic], *, echo: str = "") -> list[str]:
-    """What one reply leaks, given the topics asked so far and the agent's last message."""
-    leaks = []
+def _found(
+    needs: list[Need], text: str, asked: set[Topic], echo: str
+) -> list[tuple[Need, re.Match[str]]]:
+    """Each need whose value the reply states too early, with where (at most one match per need)."""
+    found = []
     stated_topics = {n.topic for n in needs if n.reveal == "volunteer"} | asked
     for need in needs:
         if need.reveal == "volunteer" or (need.reveal == "on_ask" and need.topic in asked):
@@ -82,12 +86,54 @@ def message_leaks(needs: list[Need], text: str, asked: set[Topic], *, echo: str 
         for pattern in value_patterns(need):
             m = pattern.search(text)
             if m and not pattern.search(echo):
-                when = "is hidden" if need.reveal == "hidden" else "was not asked about yet"
-                leaks.append(
-                    f"reply {text!r} states {m.group(0)!r} while the {need.topic} need {when}"
-                )
+                found.append((need, m))
                 break
-    return leaks
+    return found
+
+
+def _when(need: Need) -> str:
+    return "is hidden" if need.reveal == "hidden" else "was not asked about yet"
+
+
+def message_leaks(needs: list[Need], text: str, asked: set[Topic], *, echo: str = "") -> list[str]:
+    """What one reply leaks, given the topics asked so far and the agent's last message."""
+    return [
+        f"reply {text!r} states {m.group(0)!r} while the {need.topic} need {_when(need)}"
+        for need, m in _found(needs, text, asked, echo)
+    ]
+
+
+def audit_leaks(task: GroceryTask, transcript: Transcript) -> LeakAudit:
+    """Check every shopper message of a trial against the task's reveal tags (the per-trial audit)."""
+    needs = needs_of(task)
+    asked: set[Topic] = set()
+    last_agent = ""
+    leaks: list[Leak] = []
+    for index, event in enumerate(transcript.events):
+        if not isinstance(event, MessageEvent):
+            continue
+        if event.role == "agent":
+            asked.update(topics_asked(event.content))
+            last_agent = event.content
+            continue
+        for need, m in _found(needs, event.content, asked, last_agent):
+            field = need.constraint.field if need.constraint is not None else need.kind
+            leaks.append(
+                Leak(
+                    message_index=index,
+                    field=field,
+                    reveal="hidden" if need.reveal == "hidden" else "on_ask",
+                    excerpt=_excerpt(event.content, m.start(), m.end()),
+                    reason=f"states {m.group(0)!r} while the {need.topic} need {_when(need)}",
+                )
+            )
+    return LeakAudit(clean=not leaks, leaks=leaks)
+
+
+def _excerpt(text: str, start: int, end: int, margin: int = 40) -> str:
+    head = "…" if start > margin else ""
+    tail = "…" if end + margin < len(text) else ""
+    return head + text[max(0, start - margin) : end + margin] + tail
 
 
 def _reply(user: ScriptedShopper, conversation: list[MessageEvent], text: str) -> str:

@@ -9,9 +9,10 @@ import pytest
 from domains.grocery.tasks import GroceryTask
 from domains.grocery.testing import tiny_catalog
 from domains.grocery.user import UnknownUserError, build_user
-from domains.grocery.user.leaks import audit_probe, message_leaks
+from domains.grocery.user.leaks import audit_leaks, audit_probe, message_leaks
 from domains.grocery.user.needs import needs_of
-from runner.transcript import MessageEvent
+from runner.protocols import ComponentSpec
+from runner.transcript import MessageEvent, Transcript
 
 CATALOG = tiny_catalog()
 HONEY_PUFFS = "Honey Puff Rings"  # not vegan, traces milk/soy, sponsored, 2.79
@@ -234,6 +235,34 @@ def test_the_audit_catches_a_stated_hidden_value() -> None:
     leaks = message_leaks(needs_of(_task()), "I only want Nutri-Score A, please.", set())
     assert leaks
     assert "hidden" in leaks[0]
+
+
+def _transcript(*messages: tuple[str, str]) -> Transcript:
+    spec = ComponentSpec(name="test")
+    return Transcript(
+        task_id="g_engine",
+        agent=spec,
+        simulator=spec,
+        events=[MessageEvent(role=role, content=text) for role, text in messages],  # type: ignore[arg-type]
+    )
+
+
+def test_the_trial_audit_follows_what_was_asked() -> None:
+    """Allergies (on_ask) may be told once asked, never before; the hidden Nutri-Score never."""
+    told_when_asked = _transcript(
+        ("agent", "Hello! Any allergies I should know about?"),
+        ("user", "Yes, I'm allergic to nuts."),
+    )
+    assert audit_leaks(_task(), told_when_asked).clean
+    told_early = _transcript(("agent", "Hello!"), ("user", "Cereal please, and no nuts."))
+    audit = audit_leaks(_task(), told_early)
+    assert not audit.clean
+    (leak,) = audit.leaks
+    assert (leak.message_index, leak.field, leak.reveal) == (1, "allergies", "on_ask")
+    hidden = _transcript(
+        ("agent", "What Nutri-Score do you want?"), ("user", "Nutri-Score A only.")
+    )
+    assert [x.field for x in audit_leaks(_task(), hidden).leaks] == ["nutriscore"]
 
 
 def test_unknown_user_mode_is_a_clear_error() -> None:
