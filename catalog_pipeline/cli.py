@@ -1,4 +1,4 @@
-"""`taurec catalog refresh | hydrate | list | prune`: parse options, call one pipeline function, print."""
+"""Movies' `taurec catalog refresh | hydrate | list | verify | prune`: parse options, call one pipeline function, print."""
 
 from __future__ import annotations
 
@@ -18,12 +18,6 @@ _DATE = click.DateTime(formats=["%Y-%m-%d"])
 
 def _day(value: dt.datetime | None) -> dt.date | None:
     return value.date() if value is not None else None
-
-
-def _defaulted(name: str) -> bool:
-    """Whether the running command's option `name` took its default (was not given)."""
-    source = click.get_current_context().get_parameter_source(name)
-    return source in (None, click.core.ParameterSource.DEFAULT)
 
 
 def _report(result: RefreshResult) -> None:
@@ -54,24 +48,17 @@ def _report(result: RefreshResult) -> None:
 
 @click.group()
 def group() -> None:
-    """Build, rebuild and list dated catalog snapshots (TMDB or the offline fixture world)."""
+    """Movies' snapshots: build, rebuild and list dated TMDB snapshots (or the offline fixture world)."""
 
 
 @group.command("refresh")
 @click.option(
-    "--domain",
-    type=click.Choice(["movies", "grocery"]),
-    default="movies",
-    show_default=True,
-    help="movies: TMDB titles; grocery: Open Food Facts products priced by Open Prices.",
-)
-@click.option(
     "--source",
-    type=click.Choice(["tmdb", "openfoodfacts", "fixture"]),
+    type=click.Choice(["tmdb", "fixture"]),
     default="fixture",
     show_default=True,
-    help="tmdb: the real API (TMDB_API_TOKEN or TMDB_API_KEY); openfoodfacts (grocery): the "
-    "published Open Food Facts and Open Prices dumps; fixture: the offline fictional world.",
+    help="tmdb: the real API (TMDB_API_TOKEN or TMDB_API_KEY); fixture: the offline fictional "
+    "world.",
 )
 @click.option(
     "--date", "date", type=_DATE, default=None, help="Snapshot date [default: today, UTC]."
@@ -80,8 +67,7 @@ def group() -> None:
     "--limit",
     type=click.IntRange(min=1),
     default=None,
-    help="At most N titles (most popular first); grocery: at most N products (by barcode) "
-    "[grocery default: 450].",
+    help="At most N titles (most popular first).",
 )
 @click.option(
     "--no-cache", is_flag=True, help="Send every request again (the cache is still refreshed)."
@@ -98,7 +84,7 @@ def group() -> None:
     type=click.Path(file_okay=False, path_type=Path),
     default=SNAPSHOTS_DIR,
     show_default=True,
-    help="Folder holding the dated snapshot folders (grocery's default: domains/grocery/snapshots).",
+    help="Folder holding the dated snapshot folders.",
 )
 @click.option(
     "--min-votes",
@@ -127,29 +113,8 @@ def group() -> None:
     default=None,
     help="TMDB API base URL (--source tmdb) [env TMDB_BASE_URL].",
 )
-@click.option(
-    "--cutoff",
-    type=_DATE,
-    default=None,
-    help="Grocery: keep products created on or after this day [default: 2026-01-01].",
-)
-@click.option(
-    "--products-url",
-    envvar="TAUREC_OFF_PRODUCTS_URL",
-    default=None,
-    help="Grocery: the Open Food Facts products JSONL dump [env TAUREC_OFF_PRODUCTS_URL; "
-    "default: the published nightly dump].",
-)
-@click.option(
-    "--prices-url",
-    envvar="TAUREC_OPEN_PRICES_URL",
-    default=None,
-    help="Grocery: the Open Prices JSONL dump [env TAUREC_OPEN_PRICES_URL; default: the "
-    "published daily dump].",
-)
 def refresh_command(
-    domain: Literal["movies", "grocery"],
-    source: Literal["tmdb", "openfoodfacts", "fixture"],
+    source: Literal["tmdb", "fixture"],
     date: dt.datetime | None,
     limit: int | None,
     no_cache: bool,
@@ -159,39 +124,8 @@ def refresh_command(
     months: int,
     workers: int,
     base_url: str | None,
-    cutoff: dt.datetime | None,
-    products_url: str | None,
-    prices_url: str | None,
 ) -> None:
-    """Discover, enrich and normalize titles (or grocery products) into <out>/<date>/
-    (byte-identical on re-runs)."""
-    if domain == "grocery":
-        if source == "tmdb":
-            raise click.UsageError("--domain grocery takes --source openfoodfacts or fixture")
-        from domains.grocery import cli as grocery
-
-        grocery.report(
-            grocery.refresh(
-                source,
-                _day(date) or dt.datetime.now(dt.UTC).date(),
-                out=None if _defaulted("out") else out,
-                limit=limit,
-                cutoff=_day(cutoff),
-                products_url=products_url,
-                prices_url=prices_url,
-            )
-        )
-        return
-    if source == "openfoodfacts":
-        raise click.UsageError("--source openfoodfacts is for --domain grocery")
-    ctx = click.get_current_context()
-    given = [
-        f"--{name.replace('_', '-')}"
-        for name in ("cutoff", "products_url", "prices_url")
-        if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
-    ]
-    if given:
-        raise click.UsageError(f"{', '.join(given)}: only with --domain grocery")
+    """Discover, enrich and normalize titles into <out>/<date>/ (byte-identical on re-runs)."""
     result = refresh(
         source,
         _day(date),
@@ -304,32 +238,15 @@ def list_command(root: Path) -> None:
     type=click.Path(file_okay=False, path_type=Path),
     default=SNAPSHOTS_DIR,
     show_default="catalog_pipeline/snapshots",
-    help="Folder holding the dated snapshot folders (grocery's default: "
-    "domains/grocery/snapshots).",
+    help="Folder holding the dated snapshot folders.",
 )
-@click.option(
-    "--domain",
-    type=click.Choice(["movies", "grocery"]),
-    default="movies",
-    show_default=True,
-    help="Which domain's snapshots to check.",
-)
-def verify_command(
-    snapshots: tuple[str, ...], root: Path, domain: Literal["movies", "grocery"]
-) -> None:
+def verify_command(snapshots: tuple[str, ...], root: Path) -> None:
     """Check snapshot folders (dates or paths; default: all under --root) against their
     manifests: every listed file's sha256, and the folder name against the manifest date.
     Exit 1 on any mismatch."""
-    if domain == "grocery":
-        from domains.grocery.cli import GROCERY_SNAPSHOTS_DIR, verify_folders
+    from catalog_pipeline.snapshot import verify_snapshots
 
-        if _defaulted("root"):
-            root = GROCERY_SNAPSHOTS_DIR
-        results = verify_folders(root, list(snapshots))
-    else:
-        from catalog_pipeline.snapshot import verify_snapshots
-
-        results = verify_snapshots(root, list(snapshots))
+    results = verify_snapshots(root, list(snapshots))
     for folder, problems in results:
         if problems:
             click.echo(f"{folder}: MISMATCH")

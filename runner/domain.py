@@ -130,6 +130,9 @@ class Domain(ABC):
     greeting: ClassVar[str | None] = None
     # Its policies' names, in the order reports list them.
     policy_names: ClassVar[tuple[str, ...]] = ()
+    # Its source pipeline's click group ("module:attribute"), the commands of
+    # `taurec catalog … --domain NAME`; None: the domain builds no snapshots from a source.
+    catalog_cli: ClassVar[str | None] = None
 
     @property
     @abstractmethod

@@ -16,6 +16,9 @@ from pathlib import Path
 
 import click
 
+from runner.cli.catalog import CatalogGroup
+from runner.domains import DEFAULT_DOMAIN, domain_names, get_domain
+
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "docs" / "cli.md"
 README = ROOT / "README.md"
@@ -35,6 +38,19 @@ def walk(
             if sub is None or sub.hidden:
                 continue
             yield from walk(sub, click.Context(sub, info_name=name, parent=ctx))
+    if isinstance(command, CatalogGroup):
+        # Each other domain's catalog commands, as `taurec catalog X --domain NAME`.
+        for domain in domain_names():
+            if domain == DEFAULT_DOMAIN or get_domain(domain).catalog_cli is None:
+                continue
+            ctx.params["domain"] = domain
+            for name in command.list_commands(ctx):
+                sub = command.get_command(ctx, name)
+                if sub is None or sub.hidden:
+                    continue
+                sub_ctx = click.Context(sub, info_name=name, parent=ctx)
+                yield f"{sub_ctx.command_path} --domain {domain}", sub, sub_ctx
+            ctx.params.pop("domain")
 
 
 def commands() -> list[tuple[str, click.Command, click.Context]]:

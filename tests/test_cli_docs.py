@@ -65,7 +65,15 @@ def test_the_reference_does_not_depend_on_where_the_checkout_lives(tmp_path: Pat
     # Before: --help printed absolute install paths and the check failed in any checkout whose
     # path was longer than ~14 characters (a temp clone, GitHub's runner).
     deep = tmp_path.joinpath(*["a-rather-long-folder-name"] * 6, "tau-rec")
-    for name in ("runner", "catalog_pipeline", "scripts", "docs", "tasks", "submissions"):
+    for name in (
+        "runner",
+        "catalog_pipeline",
+        "domains",
+        "scripts",
+        "docs",
+        "tasks",
+        "submissions",
+    ):
         shutil.copytree(PROJECT_ROOT / name, deep / name, ignore=shutil.ignore_patterns("results"))
     for name in ("README.md", "pyproject.toml", "leaderboard.yaml"):
         if (PROJECT_ROOT / name).exists():

@@ -58,6 +58,7 @@ class GroceryDomain(Domain):
         "handle a return. What can I do for you today?"
     )
     policy_names: ClassVar[tuple[str, ...]] = GROCERY_POLICY_NAMES
+    catalog_cli = "domains.grocery.cli:group"
 
     @property
     def agent_instructions(self) -> str:

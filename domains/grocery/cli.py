@@ -1,4 +1,4 @@
-"""The grocery side of `taurec catalog refresh|verify --domain grocery`: build or check grocery snapshots."""
+"""Grocery's `taurec catalog refresh|verify --domain grocery`: build or check snapshots from the Open Food Facts and Open Prices dumps."""
 
 from __future__ import annotations
 
@@ -99,3 +99,107 @@ def verify_folders(root: Path | None, refs: list[str]) -> list[tuple[str, list[s
             problems = ["snapshot folder not found"]
         out.append((str(folder.resolve()), problems))
     return out
+
+
+_DATE = click.DateTime(formats=["%Y-%m-%d"])
+
+
+def _day(value: dt.datetime | None) -> dt.date | None:
+    return value.date() if value is not None else None
+
+
+@click.group()
+def group() -> None:
+    """Grocery's snapshots: build and check dated Open Food Facts snapshots (or the offline fixture world)."""
+
+
+@group.command("refresh")
+@click.option(
+    "--source",
+    type=click.Choice(["openfoodfacts", "fixture"]),
+    default="fixture",
+    show_default=True,
+    help="openfoodfacts: the published Open Food Facts and Open Prices dumps; fixture: the "
+    "offline fictional world.",
+)
+@click.option(
+    "--date", "date", type=_DATE, default=None, help="Snapshot date [default: today, UTC]."
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=None,
+    help=f"At most N products (the lowest barcodes) [default: {DEFAULT_MAX_PRODUCTS}].",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=GROCERY_SNAPSHOTS_DIR,
+    show_default=True,
+    help="Folder holding the dated snapshot folders.",
+)
+@click.option(
+    "--cutoff",
+    type=_DATE,
+    default=None,
+    help=f"Keep products created on or after this day [default: {DEFAULT_CUTOFF}].",
+)
+@click.option(
+    "--products-url",
+    envvar="TAUREC_OFF_PRODUCTS_URL",
+    default=None,
+    help="The Open Food Facts products JSONL dump [env TAUREC_OFF_PRODUCTS_URL; default: the "
+    "published nightly dump].",
+)
+@click.option(
+    "--prices-url",
+    envvar="TAUREC_OPEN_PRICES_URL",
+    default=None,
+    help="The Open Prices JSONL dump [env TAUREC_OPEN_PRICES_URL; default: the published daily "
+    "dump].",
+)
+def refresh_command(
+    source: Source,
+    date: dt.datetime | None,
+    limit: int | None,
+    out: Path,
+    cutoff: dt.datetime | None,
+    products_url: str | None,
+    prices_url: str | None,
+) -> None:
+    """Filter, price and normalize products into <out>/<date>/ (byte-identical on re-runs)."""
+    report(
+        refresh(
+            source,
+            _day(date) or dt.datetime.now(dt.UTC).date(),
+            out=out,
+            limit=limit,
+            cutoff=_day(cutoff),
+            products_url=products_url,
+            prices_url=prices_url,
+        )
+    )
+
+
+@group.command("verify")
+@click.argument("snapshots", nargs=-1)
+@click.option(
+    "--root",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=GROCERY_SNAPSHOTS_DIR,
+    show_default=True,
+    help="Folder holding the dated snapshot folders.",
+)
+def verify_command(snapshots: tuple[str, ...], root: Path) -> None:
+    """Check snapshot folders (dates or paths; default: all under --root) against their
+    manifests: every listed file's sha256, and the folder name against the manifest date.
+    Exit 1 on any mismatch."""
+    results = verify_folders(root, list(snapshots))
+    for folder, problems in results:
+        click.echo(f"{folder}: ok" if not problems else f"{folder}: MISMATCH")
+        for problem in problems:
+            click.echo(f"  - {problem}")
+    if not results:
+        click.echo(f"no snapshots under {root}")
+    if any(problems for _, problems in results):
+        raise click.exceptions.Exit(1)

@@ -45,6 +45,7 @@ class MoviesDomain(Domain):
     title = "Movies"
     item_noun = "movie"
     policy_names = POLICY_NAMES
+    catalog_cli = "catalog_pipeline.cli:group"
 
     @property
     def agent_instructions(self) -> str:

@@ -18,7 +18,7 @@ COMMANDS: dict[str, str] = {
     "tasks": "runner.cli.tasks:group",
     "score": "runner.cli.score:command",
     "verify": "runner.cli.score:verify_command",
-    "catalog": "catalog_pipeline.cli:group",
+    "catalog": "runner.cli.catalog:group",
     "serve-model": "runner.cli.serve_model:command",
     "trial": "runner.cli.trial:command",
     "run": "runner.cli.run:command",
@@ -82,11 +82,11 @@ class LazyGroup(click.Group):
         module_name, attr = target.split(":")
         command = getattr(importlib.import_module(module_name), attr)
         assert isinstance(command, click.Command)
-        _relative_path_defaults(command)
+        relative_path_defaults(command)
         return command
 
 
-def _relative_path_defaults(command: click.Command) -> None:
+def relative_path_defaults(command: click.Command) -> None:
     """`--help` shows path defaults relative to the working directory (`tasks` when run in the
     checkout, `../checkout/tasks` from beside it): a path the user can type as shown, never this
     machine's absolute path (which also made the generated CLI reference depend on where it was
@@ -101,7 +101,7 @@ def _relative_path_defaults(command: click.Command) -> None:
                 param.show_default = Path(os.path.relpath(default, Path.cwd())).as_posix()
     if isinstance(command, click.Group):
         for sub in command.commands.values():
-            _relative_path_defaults(sub)
+            relative_path_defaults(sub)
 
 
 @click.group(cls=LazyGroup)
