@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal
 
@@ -15,11 +12,10 @@ from pydantic import (
     Field,
     StrictStr,
     TypeAdapter,
-    ValidationError,
     field_validator,
 )
 
-from runner.errors import LoadError, describe_validation_error
+from runner.item_catalog import ItemCatalog
 
 ContentRating = Literal["G", "PG", "PG-13", "R", "NC-17", "NR"]
 RESTRICTED_RATINGS: frozenset[str] = frozenset({"R", "NC-17"})
@@ -104,64 +100,18 @@ FIELD_KINDS: dict[str, FieldKind] = {
 assert set(FIELD_KINDS) == set(CatalogItem.model_fields), "FIELD_KINDS must cover the item schema"
 
 
-class Catalog:
-    """An ordered list of catalog items with an id index and a content digest."""
+class Catalog(ItemCatalog[CatalogItem]):
+    """An ordered list of catalog items with an id index and a content digest (v1's catalog.json loads unchanged)."""
 
-    def __init__(self, items: list[CatalogItem], source: str = "<memory>") -> None:
-        self.items: tuple[CatalogItem, ...] = tuple(items)
-        self.source = source
-        self._by_id: dict[str, CatalogItem] = {}
-        for item in self.items:
-            if item.id in self._by_id:
-                raise LoadError(source, [f"duplicate id {item.id!r}"])
-            self._by_id[item.id] = item
-
-    def __len__(self) -> int:
-        return len(self.items)
-
-    def __iter__(self) -> Iterator[CatalogItem]:
-        return iter(self.items)
-
-    def __contains__(self, item_id: object) -> bool:
-        return item_id in self._by_id
-
-    def get(self, item_id: str) -> CatalogItem | None:
-        return self._by_id.get(item_id)
-
-    def to_json_bytes(self) -> bytes:
-        """Canonical JSON of the catalog (what `catalog.json` holds and what the digest covers)."""
-        data = [item.model_dump(mode="json") for item in self.items]
-        return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
-
-    def digest(self) -> str:
-        """sha256 of the canonical JSON, independent of how the file on disk was formatted."""
-        return hashlib.sha256(self.to_json_bytes()).hexdigest()
+    item_model = CatalogItem
+    record_noun = "item"
 
     @classmethod
-    def load(cls, path: Path | str) -> Catalog:
-        """Load a snapshot folder (its `catalog.json`) or a bare `catalog.json` (v1 loads unchanged)."""
-        path = Path(path)
-        file = path / "catalog.json" if path.is_dir() else path
-        if not file.exists():
-            raise LoadError(file, ["catalog file not found"])
-        if (file.parent / "manifest.json").exists():  # a snapshot: verified before any use
-            from catalog_pipeline.verify import verify_snapshot
+    def verify_folder(cls, folder: Path) -> None:
+        from catalog_pipeline.verify import verify_snapshot
 
-            verify_snapshot(file.parent)
-        try:
-            raw = json.loads(file.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise LoadError(file, [f"invalid JSON at line {exc.lineno}: {exc.msg}"]) from exc
-        if not isinstance(raw, list):
-            raise LoadError(file, [f"expected a JSON list of items, got {type(raw).__name__}"])
-        problems: list[str] = []
-        items: list[CatalogItem] = []
-        for index, record in enumerate(raw):
-            label = record.get("id", f"#{index}") if isinstance(record, dict) else f"#{index}"
-            try:
-                items.append(CatalogItem.model_validate(record))
-            except ValidationError as exc:
-                problems += describe_validation_error(exc, prefix=f"item {label}: ")
-        if problems:
-            raise LoadError(file, problems)
-        return cls(items, source=str(file))
+        verify_snapshot(folder)
+
+    @classmethod
+    def record_label(cls, index: int, record: object) -> str:
+        return str(record.get("id", f"#{index}")) if isinstance(record, dict) else f"#{index}"
