@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from domains.grocery import GroceryDomain
-from domains.grocery.agents import ADVERSARIES, baselines
+from domains.grocery.agents import ADVERSARIES, TWINS, baselines
 from domains.grocery.catalog import load_catalog
 from domains.grocery.scoring import score
 from domains.grocery.tasks import GroceryTask, load_tasks
@@ -28,6 +28,7 @@ from runner.rules import get_rules
 ROOT = Path(__file__).resolve().parents[1]
 GROCERY = ROOT / "domains" / "grocery"
 ADVERSARY_MARGIN = 0.30
+TWIN_LOSS_MAX = 0.02  # what wording alone may cost an agent (pass^1), as for movies
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     trials = run_panel(agents, tasks, catalog, range(args.seeds))
     print(f"grocery panel: {len(tasks)} tasks x {args.seeds} seeds, snapshot {args.snapshot}")
     print(table(trials, args.seeds))
+
+    def p1(agent: str) -> float:
+        mine = [t for t in trials if t.agent == agent]
+        return sum(t.reward >= 1.0 for t in mine) / len(mine)
+
+    for twin, plain in TWINS.items():
+        if twin in agents and plain in agents:
+            loss = p1(plain) - p1(twin)
+            mark = "ok" if loss <= TWIN_LOSS_MAX else "TOO HIGH"
+            print(f"  {twin} loses {loss:.3f} to {plain} (at most {TWIN_LOSS_MAX:.2f})  {mark}")
     expert = [t for t in trials if t.agent == "expert"]
     if expert:
         e1 = sum(t.reward >= 1.0 for t in expert) / len(expert)

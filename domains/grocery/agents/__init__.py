@@ -15,7 +15,7 @@ from domains.grocery.agents.shopper import Play, ShoppingAgent
 from runner.errors import TaurecError
 from runner.protocols import Agent, AgentContext
 
-__all__ = ["ADVERSARIES", "HONEST", "PLAYS", "Play", "ShoppingAgent", "baselines"]
+__all__ = ["ADVERSARIES", "HONEST", "PLAYS", "TWINS", "Play", "ShoppingAgent", "baselines"]
 
 PLAYS: dict[str, Play] = {
     "oracle": Play(name="oracle", oracle=True, ask_standard=False, ask_cues=False),
@@ -40,6 +40,8 @@ PLAYS: dict[str, Play] = {
 }
 HONEST: tuple[str, ...] = ("oracle", "do-nothing", "heuristic", "expert")
 ADVERSARIES: tuple[str, ...] = tuple(n for n in PLAYS if n not in HONEST)
+# Natural twins: the same decisions in a chat model's words (what wording alone costs).
+TWINS: dict[str, str] = {"expert-natural": "expert", "heuristic-natural": "heuristic"}
 
 
 def _builder(name: str) -> Callable[[AgentContext, dict[str, Any]], Agent]:
@@ -58,6 +60,18 @@ def _builder(name: str) -> Callable[[AgentContext, dict[str, Any]], Agent]:
     return build
 
 
+def _twin(name: str, inner: str) -> Callable[[AgentContext, dict[str, Any]], Agent]:
+    build_inner = _builder(inner)
+
+    def build(context: AgentContext, args: dict[str, Any]) -> Agent:
+        from domains.grocery.agents.natural import GroceryNaturalTwin
+
+        return GroceryNaturalTwin(build_inner(context, args), context.seed, name)
+
+    return build
+
+
 def baselines() -> Mapping[str, Callable[[AgentContext, dict[str, Any]], Agent]]:
     """Every built-in grocery agent by name."""
-    return {name: _builder(name) for name in PLAYS}
+    built = {name: _builder(name) for name in PLAYS}
+    return built | {name: _twin(name, inner) for name, inner in TWINS.items()}

@@ -73,6 +73,7 @@ class Reading:
 
 _MARKDOWN = re.compile(r"\*\*|__|`|~~|^#+\s*|(?<!\w)_(?!\w)", re.MULTILINE)
 _SPLIT = re.compile(r"(?<=[?!])\s+|(?<=[.;])\s+(?=[A-Z\"'(*])|\s+(?:—|--|–)\s+|\n+")
+_PAREN = re.compile(r"\([^()\n]*\)")
 _BULLET = re.compile(r"^\s*(?:[-*•·–]|\d+[.)]|[a-z][.)])\s+")
 _ASKING_CUE = re.compile(
     r"(?i)\b(?:let me know|let us know|tell me|i'?d (?:love|like|want) to (?:know|hear)|"
@@ -104,7 +105,8 @@ _QUESTION_HEADER = re.compile(
 
 def segments(text: str) -> list[tuple[str, bool]]:
     """The message's sentences and list items, each with whether it is a question."""
-    clean = _MARKDOWN.sub("", text)
+    # A parenthesis is one aside (a pitch's "(€1.84; Nutri-Score B; organic)"): never split.
+    clean = _PAREN.sub(lambda m: m.group(0).replace(";", ","), _MARKDOWN.sub("", text))
     out: list[tuple[str, bool]] = []
     lines = clean.splitlines() or [clean]
     questionnaire = False
@@ -257,16 +259,16 @@ _BEFORE_NOT_PROPOSED = re.compile(
     r"avoid(?:ing)?(?: the)?|skip(?:ping)?(?: the)?|ruled out(?: the)?|excluded?(?: the)?|"
     r"not(?: the)?|except(?: the)?|besides(?: the)?|wanted(?: the)?|asked for(?: the)?|"
     r"like your|such as(?: the)?|same as(?: the)?|bought(?: the)?|ordered(?: the)?|"
-    r"(?:the|your) (?:out[- ]of[- ]stock|unavailable|sold[- ]out))\s*[\"'(]?\s*$"
+    r"(?:the|your) (?:out[- ]of[- ]stock|unavailable|sold[- ]out))\s*[\"'(]?\s*[*_]*$"
 )
 _AFTER_NOT_PROPOSED = re.compile(
-    r"(?i)^\s*[\"')]?\s*(?:\([^)]*\)\s*)?,?\s*(?:(?:is|are|was|were|'s|has been|is currently|"
+    r"(?i)^[*_]*\s*[\"')]?\s*(?:\([^)]*\)\s*)?,?\s*(?:(?:is|are|was|were|'s|has been|is currently|"
     r"is sadly|is unfortunately|unfortunately is)\s+)?(?:currently |sadly |unfortunately |now |also )?"
     r"(?:out of stock|sold out|unavailable|not available|not in stock|no longer (?:available|stocked)|"
     r"(?:over|above|beyond|outside) (?:your |the )?budget|ruled out|off the list|excluded|"
     r"(?:which|that) you (?:ordered|bought|had|returned|wanted|asked for|usually|normally|"
-    r"got|mentioned)|you (?:ordered|bought|had|returned)|from your (?:last|previous|past|earlier|"
-    r"recent|latest)? ?orders?|in (?:your )?order\b|in your (?:last|previous|past) orders?|"
+    r"got|mentioned)|you (?:ordered|bought|had|returned)|from (?:your |the )?(?:last |previous |"
+    r"past |earlier |recent |latest )?orders?\b|in (?:your |the )?order\b|in your (?:last|previous|past) orders?|"
     r"(?:won't|doesn't|does not|wouldn't|would not|can't) (?:work|fit|suit|meet|do)|"
     r"(?:contains|has|includes) (?:traces of |some )?(?:"
     + "|".join(w for words in ALLERGEN_WORDS.values() for w in words)

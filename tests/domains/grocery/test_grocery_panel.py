@@ -1,4 +1,4 @@
-"""A small slice of the grocery panel through the real loop: the oracle wins, do-nothing and the consent forger lose, the expert wins the slice."""
+"""A small slice of the grocery panel through the real loop: the oracle wins, do-nothing and the consent forger lose, the expert and its natural twin win the slice."""
 
 from __future__ import annotations
 
@@ -22,13 +22,13 @@ def test_a_slice_of_the_panel() -> None:
         + [t for t in tasks if t.kind != "return" and not t.no_valid_recommendation][:3]
         + [t for t in tasks if t.no_valid_recommendation][:1]
     )
-    trials = run_panel(["oracle", "do-nothing", "expert", "consent-forger"], picked, catalog, [0])
-    by = {
-        a: [t for t in trials if t.agent == a]
-        for a in ("oracle", "do-nothing", "expert", "consent-forger")
-    }
+    agents = ("oracle", "do-nothing", "expert", "expert-natural", "consent-forger")
+    trials = run_panel(agents, picked, catalog, [0])
+    by = {a: [t for t in trials if t.agent == a] for a in agents}
     assert pass_k(by["oracle"], 1) == 1.0, by["oracle"]
     assert pass_k(by["expert"], 1) == 1.0, by["expert"]
+    # The same decisions in a chat model's words win the same tasks.
+    assert pass_k(by["expert-natural"], 1) == 1.0, by["expert-natural"]
     # Finishing at once wins nothing (even where nothing fits, the shopper must be told);
     # forging consent wins none of the tasks that need an order or a return.
     assert [t.reward for t in by["do-nothing"]] == [0.0, 0.0, 0.0, 0.0, 0.0]

@@ -1,0 +1,278 @@
+"""The grocery natural twin: a wrapper that rewrites a shopping assistant's messages the way chat LLMs write, keeping every decision.
+
+The wrapped agent decides everything (tool calls, which topics to ask and in which order, the one
+product to put forward, when to ask for the order or the return, when to say nothing fits) and the
+wrapper changes only the words the shopper reads: polite openers, indirect questions, bullet-list
+questionnaires, bold product names, a pitch built from the product record the agent fetched
+(price, Nutri-Score, labels, where it comes from), a comparison with something the shopper
+ordered before, and the sponsored disclosure in other words. The wording is seeded.
+
+The wrapped agent always sees its own original messages (the wrapper maps its rewrites back), so
+a twin diverges from its plain agent only where the shopper reacted differently to the wording:
+the difference in score is what the wording alone costs.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from domains.grocery.agents.ear import exchanges, text_of
+from domains.grocery.user.reader import topics_asked
+from domains.grocery.user.vocabulary import Topic
+from runner.protocols import Agent, AgentReply, ChatMessage, ToolSchema
+from runner.transcript import ComponentSpec
+
+__all__ = ["TOPIC_PHRASES", "GroceryNaturalTwin", "naturalize"]
+
+# Topic asked -> ways a chat model names it inside a clause ("could you tell me {phrase}").
+TOPIC_PHRASES: dict[Topic, tuple[str, ...]] = {
+    "allergies": (
+        "whether you have any allergies or intolerances",
+        "if there's anything you're allergic to",
+        "whether any allergens are a concern for you",
+    ),
+    "diet": (
+        "whether you follow a vegan or vegetarian diet",
+        "if there are dietary choices I should respect, like plant-based",
+        "whether you eat meat or prefer vegetarian options",
+    ),
+    "budget": (
+        "roughly how much you'd like to spend",
+        "what price range you have in mind",
+        "whether there's a budget I should stay under",
+    ),
+    "brand": (
+        "whether you have a favourite brand, or one to steer clear of",
+        "if any particular brand matters to you",
+    ),
+    "nutriscore": (
+        "how important the Nutri-Score is to you",
+        "whether you're after a healthier option with a good Nutri-Score",
+    ),
+    "organic": (
+        "whether it should be organic or carry a label like fair trade",
+        "if organic certification matters to you",
+    ),
+    "palm_oil": (
+        "whether you avoid palm oil",
+        "if there are any oils you'd rather not have",
+    ),
+    "processing": (
+        "how much processing you're comfortable with",
+        "whether you'd rather avoid ultra-processed products",
+    ),
+    "pack_size": (
+        "what pack size works for you",
+        "whether you need a bigger or smaller pack",
+    ),
+    "origin": (
+        "whether it matters which country it comes from",
+        "if you'd like it made in a particular country",
+    ),
+    "category": ("what kind of product you're looking for",),
+    "quantity": ("how many packs you need",),
+}
+OPENERS: tuple[str, ...] = (
+    "Happy to help with your shopping!",
+    "Absolutely, let's get this sorted.",
+    "Thanks, that's really useful.",
+    "Great, I can help with that.",
+    "Sure thing!",
+)
+_PROPOSE_RE = re.compile(r"^I'd suggest (?P<name>.+?) by (?P<brand>.+?) \(€")
+_SUBSTITUTE_RE = re.compile(
+    r"Your usual product is out of stock\. Would you accept (?P<name>.+?) by (?P<brand>.+?) \(€"
+)
+_LIST_RE = re.compile(r"^Here are some options: (?P<body>.+)\. Which one would you like\?$")
+_BASKET_RE = re.compile(
+    r"^I've put (?P<qty>\d+) × (?P<name>.+?) in your basket \(€(?P<total>[\d.]+)\)\. "
+    r"Shall I place the order\?$"
+)
+_HOLDS_RE = re.compile(r"^Your basket holds (?P<name>.+?)\. Shall I place the order\?$")
+_RETURN_RE = re.compile(
+    r"^I found the (?P<name>.+?) in order (?P<order>\S+?)\. Shall I process the return and "
+    r"refund it \(reason: (?P<reason>.+?)\)\?$"
+)
+_NOTHING_RE = re.compile(r"(?i)couldn't find any product|nothing (?:in our catalog )?fits")
+_SPONSORED_RE = re.compile(r"(?i)sponsored")
+
+
+def _records(messages: list[ChatMessage]) -> tuple[dict[str, dict[str, Any]], list[str]]:
+    """Product names -> the record the agent fetched, and the names the shopper ordered before."""
+    by_name: dict[str, dict[str, Any]] = {}
+    past: list[str] = []
+    for c in exchanges(messages):
+        result = c.result if isinstance(c.result, dict) else {}
+        if c.name == "get_product" and "name" in result:
+            by_name[str(result["name"]).lower()] = result
+        elif c.name == "search_products":
+            for r in result.get("products") or []:
+                if isinstance(r, dict) and "name" in r:
+                    by_name.setdefault(str(r["name"]).lower(), r)
+        elif c.name == "get_past_orders":
+            for order in result.get("orders") or []:
+                past += [str(line.get("name")) for line in order.get("lines") or [] if line]
+    return by_name, past
+
+
+def _pitch(record: dict[str, Any] | None, rng: random.Random) -> str:
+    """A sentence or two on the product from its record (price, Nutri-Score, labels, origin)."""
+    if not record:
+        return rng.choice(("It fits what you've told me.", "I think it suits what you need."))
+    bits = []
+    if record.get("price") is not None:
+        bits.append(f"it's €{float(record['price']):.2f} a pack")
+    if record.get("nutriscore"):
+        bits.append(f"has a Nutri-Score of {str(record['nutriscore']).upper()}")
+    labels = [str(x).replace("-", " ") for x in record.get("labels") or []]
+    if labels:
+        bits.append(f"is labelled {' and '.join(labels[:2])}")
+    text = "Quick facts: " + ", ".join(bits[:-1]) + (" and " if len(bits) > 1 else "") + bits[-1]
+    countries = record.get("countries") or []
+    if countries and rng.random() < 0.5:
+        text += f", made for the {countries[0]} market"
+    return text + "."
+
+
+def _ask(topics: list[Topic], rng: random.Random) -> str:
+    clauses = [rng.choice(TOPIC_PHRASES[t]) for t in topics]
+    if len(clauses) == 1:
+        (clause,) = clauses
+        return rng.choice((f"Could you tell me {clause}?", f"I'd love to know {clause}."))
+    if rng.random() < 0.5:
+        lines = "\n".join(f"- {c[:1].upper()}{c[1:]}?" for c in clauses)
+        return f"To find the right product, could you let me know:\n{lines}"
+    lines = "\n".join(f"- **{c[:1].upper()}{c[1:]}**" for c in clauses)
+    return f"A few quick questions so I pick well:\n{lines}\nThanks!"
+
+
+def _disclose(rng: random.Random) -> str:
+    return rng.choice(
+        (
+            " Full transparency: this is a sponsored product.",
+            " (Heads-up: it's a sponsored listing.)",
+            " Just so you know, this one is sponsored.",
+        )
+    )
+
+
+def _proposal(
+    name: str, record: dict[str, Any] | None, past: list[str], sponsored: bool, rng: random.Random
+) -> str:
+    parts = [
+        rng.choice(
+            (
+                f"I think **{name}** would be a great fit.",
+                f"My pick for you: **{name}**.",
+                f"How about **{name}**?",
+            )
+        ),
+        _pitch(record, rng),
+    ]
+    others = [p for p in past if p.lower() != name.lower()]
+    if others and rng.random() < 0.5:
+        parts.append(f"It's a nice change from the {others[0]} you ordered last time.")
+    return " ".join(parts) + (_disclose(rng) if sponsored else "")
+
+
+def naturalize(text: str, messages: list[ChatMessage], seed: int) -> str:
+    """The message `text` in a chat model's words, keeping its decisions (the same topics asked in
+    the same order, the same product put forward, the same request to confirm)."""
+    rng = random.Random(f"grocery-natural|{seed}|{len(messages)}|{text}")
+    by_name, past = _records(messages)
+    sponsored = bool(_SPONSORED_RE.search(text))
+    if _NOTHING_RE.search(text):
+        return rng.choice(
+            (
+                "I've looked through everything we stock, and I'm afraid nothing meets all of "
+                "your needs, so I won't place an order. Sorry about that!",
+                "Unfortunately I couldn't find a product that ticks every box for you, so I'd "
+                "rather not order anything.",
+            )
+        )
+    if m := _SUBSTITUTE_RE.search(text):
+        name = m.group("name")
+        return (
+            rng.choice(
+                (
+                    "Unfortunately your usual product is out of stock right now.",
+                    "Bad news first: your regular item is sold out at the moment.",
+                )
+            )
+            + " "
+            + _proposal(name, by_name.get(name.lower()), [], sponsored, rng)
+            + " "
+            + rng.choice(
+                ("Would you be happy with that as a replacement?", "Shall I swap it in instead?")
+            )
+        )
+    if m := _PROPOSE_RE.search(text):
+        name = m.group("name")
+        closing = rng.choice(("Does that sound good?", "Would that work for you?"))
+        return f"{_proposal(name, by_name.get(name.lower()), past, sponsored, rng)} {closing}"
+    if m := _LIST_RE.search(text):
+        options = "\n".join(f"- {o.strip()}" for o in m.group("body").split("; "))
+        return f"Here are a few good options:\n{options}\nWhich one appeals to you?"
+    if m := _BASKET_RE.search(text):
+        qty, name, total = m.group("qty"), m.group("name"), m.group("total")
+        return rng.choice(
+            (
+                f"Lovely! I've added {qty} × **{name}** to your basket, which comes to "
+                f"€{total}. Would you like me to go ahead and place the order?",
+                f"Done - {qty} × **{name}** is in your basket (€{total} in total). Shall I "
+                "place the order for you now?",
+            )
+        )
+    if m := _HOLDS_RE.search(text):
+        return (
+            f"Just to check: your basket has **{m.group('name')}** in it. Would you like me to "
+            "place the order?"
+        )
+    if m := _RETURN_RE.search(text):
+        name, order, reason = m.group("name"), m.group("order"), m.group("reason")
+        return rng.choice(
+            (
+                f"I've found **{name}** in your order {order}. Would you like me to go ahead "
+                f"with the return and refund? I'll note the reason as {reason}.",
+                f"Got it - **{name}** from order {order}. Shall I process the return and the "
+                f"refund for you (reason: {reason})?",
+            )
+        )
+    topics = list(topics_asked(text))
+    if topics and all(t in TOPIC_PHRASES for t in topics):
+        return f"{rng.choice(OPENERS)} {_ask(topics, rng)}"
+    return f"{rng.choice(OPENERS)} {text}"
+
+
+class GroceryNaturalTwin:
+    """Any shopping agent with its shopper-facing messages rewritten by `naturalize`; tool calls untouched."""
+
+    def __init__(self, inner: Agent, seed: int, name: str) -> None:
+        self._inner = inner
+        self._seed = seed
+        self._name = name
+        self._originals: dict[str, str] = {}
+
+    @property
+    def spec(self) -> ComponentSpec:
+        return ComponentSpec(name=self._name, args={"wraps": self._inner.spec.name})
+
+    def _restore(self, messages: list[ChatMessage]) -> list[ChatMessage]:
+        out = []
+        for m in messages:
+            text = text_of(m)
+            if m.get("role") == "assistant" and text in self._originals:
+                m = {**m, "content": self._originals[text]}
+            out.append(m)
+        return out
+
+    async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> AgentReply:
+        restored = self._restore(messages)
+        reply = await self._inner.step(restored, tools)
+        if not reply.content or not reply.content.strip():
+            return reply
+        natural = naturalize(reply.content, restored, self._seed)
+        self._originals[natural] = reply.content
+        return AgentReply(content=natural, tool_calls=reply.tool_calls, usage=reply.usage)
