@@ -27,16 +27,24 @@ from pathlib import Path
 from runner.paths import PROJECT_ROOT, TASKS_DIR
 
 
-def _timed(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+def _timed(command: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
     """(wall s, CPU s) of one command run to completion; exits on failure."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(command, env=env, capture_output=True, text=True)
+    done = subprocess.run(command, env=env, capture_output=True, text=True, cwd=cwd)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed ({done.returncode}):\n{done.stderr[-2000:]}")
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def _checkout(taurec: Path) -> Path:
+    """The checkout an executable belongs to: the folder holding its `.venv`, else ours."""
+    for parent in taurec.parents:
+        if parent.name == ".venv":
+            return parent.parent
+    return PROJECT_ROOT
 
 
 def main() -> None:
@@ -55,18 +63,21 @@ def main() -> None:
         tasks.mkdir()
         shutil.copy(TASKS_DIR / args.task, tasks / args.task)
         shutil.copy(TASKS_DIR / "policy.md", tasks / "policy.md")
-        submission = PROJECT_ROOT / "submissions" / "heuristic-baseline"
         figures: dict[tuple[str, str], list[tuple[float, float]]] = {}
         for repeat in range(args.repeats):
             order = list(sides) if repeat % 2 == 0 else list(sides)[::-1]
             for side in order:
                 taurec = str(sides[side])
+                # Each side runs in its own checkout (the folder holding its .venv), on that
+                # checkout's own submission: commands act on the checkout they are run in.
+                checkout = _checkout(sides[side])
+                submission = checkout / "submissions" / "heuristic-baseline"
                 run = [
                     taurec, "run", str(submission), "--tasks", str(tasks), "--trials", "1",
                     "--fresh", "--out", str(work / f"out-{side}"),
                 ]  # fmt: skip
                 for name, command in (("taurec --help", [taurec, "--help"]), ("run 1 trial", run)):
-                    figures.setdefault((name, side), []).append(_timed(command, env))
+                    figures.setdefault((name, side), []).append(_timed(command, env, checkout))
         print(
             f"{args.repeats} repeats, sides interleaved, {os.cpu_count()} CPUs, "
             f"load average {os.getloadavg()[0]:.1f}"
