@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from runner.paths import PROJECT_ROOT, TASKS_DIR
+from runner.core.paths import PROJECT_ROOT, TASKS_DIR
 
 
 def _timed(command: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:

@@ -1,7 +1,7 @@
-"""Client CPU per chat call: the direct client (runner.openai_compat) against LiteLLM, same server.
+"""Client CPU per chat call: the direct client (runner.models.openai_compat) against LiteLLM, same server.
 
 Each client runs in a fresh process of its own (so its CPU time and imports are its own) against
-one `runner.model_server` process with no added latency: one untimed call first (lazy imports,
+one `runner.models.model_server` process with no added latency: one untimed call first (lazy imports,
 the pool), then `--calls` calls at `--concurrency`, each a 17-message conversation with one tool,
 answered by the server's `random` policy. Printed per client: CPU per call (user+sys of the
 client process, from `resource.getrusage`), wall time, and peak RSS.
@@ -39,7 +39,7 @@ TOOLS = [
 
 
 def _serve(queue: Any) -> None:
-    from runner.model_server import ServerOptions, serve_model_forever
+    from runner.models.model_server import ServerOptions, serve_model_forever
 
     serve_model_forever(options=ServerOptions(latency_ms=0), ready=queue.put)
 
@@ -50,7 +50,7 @@ def _cpu_s() -> float:
 
 
 async def _measure(url: str, calls: int, concurrency: int) -> dict[str, float]:
-    from runner.llm_client import aclose_clients, chat_completion
+    from runner.models.llm_client import aclose_clients, chat_completion
 
     gate = asyncio.Semaphore(concurrency)
 

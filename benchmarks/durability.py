@@ -36,8 +36,8 @@ from runner.batch.store import (
     load_records,
     write_atomic,
 )
-from runner.records import TrialRecord
-from runner.transcript import Transcript
+from runner.core.records import TrialRecord
+from runner.core.transcript import Transcript
 
 ROOT = Path(__file__).resolve().parents[1]
 Trial = tuple[Transcript, TrialRecord]

@@ -21,9 +21,9 @@ from domains.grocery.scoring import score
 from domains.grocery.tasks import GroceryTask, load_tasks
 from domains.grocery.tools import build_toolset
 from domains.grocery.user import build_user
-from runner.loop import run_trial
-from runner.protocols import AgentContext
-from runner.rules import get_rules
+from runner.core.protocols import AgentContext
+from runner.core.rules import get_rules
+from runner.play.loop import run_trial
 
 ROOT = Path(__file__).resolve().parents[1]
 GROCERY = ROOT / "domains" / "grocery"

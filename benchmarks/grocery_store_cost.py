@@ -40,10 +40,10 @@ from domains.grocery.store import stock_level
 from domains.grocery.tasks import GroceryTask
 from domains.grocery.testing import tiny_products
 from domains.grocery.tools import build_toolset
-from runner.loop import run_trial
-from runner.protocols import AgentReply, ChatMessage, ToolCallRequest, ToolSchema, UserTurn
-from runner.rules import get_rules
-from runner.transcript import ComponentSpec, MessageEvent, Transcript
+from runner.core.protocols import AgentReply, ChatMessage, ToolCallRequest, ToolSchema, UserTurn
+from runner.core.rules import get_rules
+from runner.core.transcript import ComponentSpec, MessageEvent, Transcript
+from runner.play.loop import run_trial
 
 _WORDS = ("Golden", "Rustic", "Alpine", "Coastal", "Meadow", "Harvest", "Velvet", "Sunlit")
 
@@ -214,8 +214,8 @@ def movie_trial_cpu(trials: int) -> tuple[float, int]:
     from domains.movies.tools import build_toolset as movie_toolset
     from domains.movies.validate import resolve_catalog_path
     from runner.agents import build_builtin
-    from runner.paths import POLICY_PATH, TASKS_DIR
-    from runner.protocols import AgentContext
+    from runner.core.paths import POLICY_PATH, TASKS_DIR
+    from runner.core.protocols import AgentContext
 
     catalog = Catalog.load(resolve_catalog_path(None))
     tasks = load_tasks(TASKS_DIR)[:trials]

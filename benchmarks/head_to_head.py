@@ -8,7 +8,7 @@ What it does:
    as ours. The original declares ``requires-python >= 3.12``; on an older interpreter pip is told
    ``--ignore-requires-python`` (its code parses and runs on 3.11; the run fails loudly if not).
    Its code is installed and driven, never copied.
-2. Starts ``runner.model_server`` in its own process with +200 ms per call. It serves both roles
+2. Starts ``runner.models.model_server`` in its own process with +200 ms per call. It serves both roles
    for both harnesses: the agent (model ``heuristic``: our heuristic baseline over the six v1
    tools, which both harnesses expose) and the simulated user (``runner.served_user``: model
    ``user`` for v1's free-writing user, ``taurec-user`` for our LLM mode's reader and writer,
@@ -59,14 +59,14 @@ from typing import Any
 
 import yaml
 
-from runner.llm_client import CLIENT_ENV
-from runner.paths import v1_data_dir
+from runner.core.paths import v1_data_dir
+from runner.models.llm_client import CLIENT_ENV
 
 ORIGINAL_URL = "git+https://github.com/nbharaths/tau-rec"
 
 
 def _serve(queue: Any, latency_ms: float) -> None:
-    from runner.model_server import ServerOptions, serve_model_forever
+    from runner.models.model_server import ServerOptions, serve_model_forever
 
     serve_model_forever(options=ServerOptions(latency_ms=latency_ms), ready=queue.put)
 

@@ -1,11 +1,11 @@
 """Which client each LiteLLM provider prefix takes at a custom api_base, and whether it is bounded.
 
 For every provider in the installed `litellm.provider_list`, one `litellm.acompletion` (with
-runner.response_cap's bounds installed, as every run has them) against a loopback server that
+runner.models.response_cap's bounds installed, as every run has them) against a loopback server that
 answers either a 307 to another path or a 12 MiB chunked body. Printed per prefix: whether the
 call reached the api_base at all, whether it followed the redirect, whether the body was cut at
 the cap, and the seconds it took (a blocking client shows as the deadline overrun). Run it after a
-LiteLLM upgrade and compare with runner/provider_paths.py: a prefix that follows a redirect or
+LiteLLM upgrade and compare with runner/models/provider_paths.py: a prefix that follows a redirect or
 reads past the cap must stay off CUSTOM_BASE_PROVIDERS (and, if that is true at its provider's
 own URL too, be in UNBOUNDED_PROVIDERS).
 
@@ -97,7 +97,7 @@ async def _one(litellm: Any, server: _Server, prefix: str) -> tuple[list[str], s
 
 
 async def _survey(only: list[str] | None) -> list[dict[str, Any]]:
-    from runner.llm_client import aclose_clients, import_litellm
+    from runner.models.llm_client import aclose_clients, import_litellm
 
     litellm = import_litellm()
     server = _Server()

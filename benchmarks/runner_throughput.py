@@ -2,12 +2,12 @@
 
 What it measures (each phase runs in its own fresh process so CPU time and peak memory are its own):
 
-* ``litellm`` phase: the model server (``runner.model_server``, +200 ms per call) runs in a
+* ``litellm`` phase: the model server (``runner.models.model_server``, +200 ms per call) runs in a
   separate process and serves BOTH roles: the agent (a ``kind: litellm`` submission, model
   ``openai/heuristic``) and the user in LLM mode (``litellm:openai/taurec-user``, the server's
   reader and writer stand-ins), both through one model client (``--client``: ``both``, the
   default, runs every phase below once per path and then prints them side by side; ``direct``
-  is ``runner.openai_compat``, what ``taurec run`` picks for this OpenAI-compatible server;
+  is ``runner.models.openai_compat``, what ``taurec run`` picks for this OpenAI-compatible server;
   ``litellm`` forces the LiteLLM client, the path of every hosted provider; each figure says
   which path it is), at concurrency 64 and with ``--workers`` processes
   (default: the machine's cores, as ``taurec run``). Printed: wall time of the batch (the client is
@@ -20,7 +20,7 @@ What it measures (each phase runs in its own fresh process so CPU time and peak 
   under cProfile with a CPU-time timer on the main thread, plus each thread's CPU from /proc. The
   client's ("LiteLLM's") share is attributed by call graph: the time of every call INTO LiteLLM or
   its HTTP stack (litellm, openai, httpx, httpcore, aiohttp, yarl, multidict, ...;
-  ``runner.llm_client.chat_completion``; and the direct client ``runner.openai_compat``, request
+  ``runner.models.llm_client.chat_completion``; and the direct client ``runner.models.openai_compat``, request
   encoding included) from code outside it, so work the client does on our behalf counts as its,
   whoever runs it; LiteLLM's executor threads (``asyncio_*``, where it builds each request) are
   all LiteLLM's.
@@ -83,17 +83,15 @@ from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-# With --client litellm, LiteLLM's lean HTTP path is its default (runner.llm_client); add
+# With --client litellm, LiteLLM's lean HTTP path is its default (runner.models.llm_client); add
 # EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER=False to measure the OpenAI SDK path instead.
 
 import yaml
 
-from runner.agent_config import AgentConfig
 from runner.batch import run_submissions_async
 from runner.batch.inputs import dated_snapshots
-from runner.llm_client import CLIENT_ENV
-from runner.paths import SNAPSHOTS_DIR, TASKS_DIR, v1_data_dir
-from runner.protocols import (
+from runner.core.paths import SNAPSHOTS_DIR, TASKS_DIR, v1_data_dir
+from runner.core.protocols import (
     Agent,
     AgentContext,
     AgentReply,
@@ -104,7 +102,9 @@ from runner.protocols import (
     UserSimulator,
     UserTurn,
 )
-from runner.transcript import ComponentSpec, MessageEvent
+from runner.core.transcript import ComponentSpec, MessageEvent
+from runner.models.llm_client import CLIENT_ENV
+from runner.play.agent_config import AgentConfig
 
 
 def _suite(limit: int, workdir: Path) -> tuple[Path, Path, str]:
@@ -137,7 +137,7 @@ def _submission(workdir: Path, agent: dict[str, Any]) -> Path:
 
 
 def _serve(queue: Any, latency_ms: float) -> None:
-    from runner.model_server import ServerOptions, serve_model_forever
+    from runner.models.model_server import ServerOptions, serve_model_forever
 
     serve_model_forever(options=ServerOptions(latency_ms=latency_ms), ready=queue.put)
 
@@ -255,9 +255,11 @@ _CLIENT_PATHS = tuple(
 
 def _is_client(func: tuple[str, int, str]) -> bool:
     filename, _, name = func
-    if filename.endswith("runner/llm_client.py"):
+    if filename.endswith("runner/models/llm_client.py"):
         return name in ("chat_completion", "response_cost")
-    if filename.endswith("runner/openai_compat.py"):  # the direct client: request JSON + aiohttp
+    if filename.endswith(
+        "runner/models/openai_compat.py"
+    ):  # the direct client: request JSON + aiohttp
         return True
     return any(p in filename for p in _CLIENT_PATHS)
 
@@ -385,7 +387,7 @@ def _warm_up() -> None:
 
 
 async def _first_call(url: str) -> None:
-    from runner.llm_client import aclose_clients, chat_completion
+    from runner.models.llm_client import aclose_clients, chat_completion
 
     await chat_completion(
         model="openai/heuristic",
@@ -397,7 +399,13 @@ async def _first_call(url: str) -> None:
     await aclose_clients()
 
 
-_CLIENT_MODULES = ("aiohttp", "aiohappyeyeballs", "yarl", "multidict", "runner.openai_compat")
+_CLIENT_MODULES = (
+    "aiohttp",
+    "aiohappyeyeballs",
+    "yarl",
+    "multidict",
+    "runner.models.openai_compat",
+)
 
 
 def _module_of(obj: Any) -> str:
@@ -408,7 +416,7 @@ class _LoopCPU:
     """Exact CPU split of a run in one process (split phase), from the thread CPU of every event
     loop callback: a task's step goes to the client when the task runs the client's code (aiohttp's
     body writer, say) and to us otherwise, less the steps of the client's own coroutine
-    (`runner.openai_compat.chat_completion`) nested in it; a socket callback goes to whoever owns
+    (`runner.models.openai_compat.chat_completion`) nested in it; a socket callback goes to whoever owns
     the protocol (aiohttp's response handler: the client); the commit thread is ours. What is
     left (the selector, the loop's own bookkeeping, future plumbing) is the loop's."""
 
@@ -454,8 +462,8 @@ class _LoopCPU:
                 value, error = None, exc
 
     def install(self) -> None:
-        from runner import openai_compat
         from runner.batch import store
+        from runner.models import openai_compat
 
         split = self
         run_handle = asyncio.events.Handle._run
@@ -490,7 +498,7 @@ class _LoopCPU:
 
 def _record_requests(into: list[dict[str, Any]]) -> None:
     """Keep a copy of every request the model client is asked to send (record phase)."""
-    from runner import llm_client
+    from runner.models import llm_client
 
     send = llm_client.chat_completion
 
@@ -507,7 +515,7 @@ def _record_requests(into: list[dict[str, Any]]) -> None:
 
 def _replay(requests: list[dict[str, Any]], url: str, concurrency: int) -> None:
     """Send `requests` through the model client, `concurrency` at a time (one helper process)."""
-    from runner.llm_client import aclose_clients, chat_completion
+    from runner.models.llm_client import aclose_clients, chat_completion
 
     async def main() -> None:
         pending = iter(requests)
@@ -528,7 +536,7 @@ def _client_phase(args: argparse.Namespace) -> dict[str, Any]:
     """The recorded requests alone, through the same client, over as many processes and at the
     same concurrency as the litellm run: the client's own CPU for exactly those calls."""
     from runner.batch.workers import split_concurrency
-    from runner.llm_client import import_litellm, uses_direct_path
+    from runner.models.llm_client import import_litellm, uses_direct_path
 
     with open(args.requests_file, "rb") as fh:
         requests: list[dict[str, Any]] = pickle.load(fh)
@@ -577,7 +585,7 @@ def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
         snapshot, tasks, suite = _suite(args.tasks_limit, workdir)
         _warm_up()
         if name in ("litellm", "profile", "record", "split"):
-            from runner.llm_client import import_litellm, uses_direct_path
+            from runner.models.llm_client import import_litellm, uses_direct_path
 
             if not uses_direct_path("openai/heuristic", "http://127.0.0.1/v1"):
                 import_litellm()  # its import is not a per-call cost
@@ -593,7 +601,7 @@ def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
                 def server_cpu() -> float | None:
                     return _process_cpu_s(pid) if pid is not None else None
             else:  # a thread of this process: its CPU is in the client's, under the same GIL
-                from runner.model_server import serve_model
+                from runner.models.model_server import serve_model
 
                 in_process = serve_model(latency_ms=args.latency_ms)
                 url = in_process.__enter__()
@@ -909,7 +917,7 @@ def main() -> None:
         default="both",
         help="the model client of the litellm runs: both paths, one after the other, then side "
         "by side (default); the default client (direct for this OpenAI-compatible server, "
-        "runner.openai_compat); or LiteLLM forced (TAUREC_LLM_CLIENT=litellm: the path of every "
+        "runner.models.openai_compat); or LiteLLM forced (TAUREC_LLM_CLIENT=litellm: the path of every "
         "hosted provider)",
     )
     parser.add_argument(

@@ -10,7 +10,7 @@ import time
 
 from domains.movies.catalog import Catalog, CatalogItem
 from domains.movies.search import CatalogSearch
-from runner.paths import v1_data_dir
+from runner.core.paths import v1_data_dir
 
 SIZES = (10_000, 100_000)
 QUERIES = 300

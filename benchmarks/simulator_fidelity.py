@@ -41,13 +41,13 @@ from domains.movies.tasks import Task, load_tasks
 from domains.movies.tools import build_toolset
 from domains.movies.validate import resolve_catalog_path
 from runner.agents import build_builtin
-from runner.llm_client import run_closing_clients
-from runner.loop import run_trial
-from runner.metrics import PASS_THRESHOLD
-from runner.model_server import serve_model
-from runner.paths import PROJECT_ROOT, SNAPSHOTS_DIR, TASKS_DIR
-from runner.protocols import AgentContext, UserSimulator, UserTurn
-from runner.transcript import ComponentSpec, MessageEvent, Transcript
+from runner.core.metrics import PASS_THRESHOLD
+from runner.core.paths import PROJECT_ROOT, SNAPSHOTS_DIR, TASKS_DIR
+from runner.core.protocols import AgentContext, UserSimulator, UserTurn
+from runner.core.transcript import ComponentSpec, MessageEvent, Transcript
+from runner.models.llm_client import run_closing_clients
+from runner.models.model_server import serve_model
+from runner.play.loop import run_trial
 
 
 class _Answered:

@@ -19,10 +19,10 @@ from domains.movies.simulators.scripted import ScriptedUser, title_index
 from domains.movies.tasks import Task, load_tasks
 from domains.movies.tools import build_toolset
 from runner.agents import build_builtin
-from runner.loop import run_trial
-from runner.paths import POLICY_PATH, v1_data_dir
-from runner.protocols import AgentContext
-from runner.transcript import MessageEvent
+from runner.core.paths import POLICY_PATH, v1_data_dir
+from runner.core.protocols import AgentContext
+from runner.core.transcript import MessageEvent
+from runner.play.loop import run_trial
 
 TARGET_RATIO = 1.5
 

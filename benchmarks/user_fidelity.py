@@ -32,10 +32,10 @@ from domains.movies.simulators import build_simulator
 from domains.movies.tasks import Task, load_tasks
 from domains.movies.tools import build_toolset
 from runner.agents import build_builtin
-from runner.loop import run_trial
-from runner.metrics import pass_hat_k
-from runner.paths import POLICY_PATH, SNAPSHOTS_DIR, TASKS_DIR
-from runner.protocols import AgentContext
+from runner.core.metrics import pass_hat_k
+from runner.core.paths import POLICY_PATH, SNAPSHOTS_DIR, TASKS_DIR
+from runner.core.protocols import AgentContext
+from runner.play.loop import run_trial
 
 HONEST = (
     "oracle",

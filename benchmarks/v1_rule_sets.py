@@ -28,11 +28,11 @@ from domains.movies.simulators import build_simulator
 from domains.movies.tasks import Task, load_tasks
 from domains.movies.tools import build_toolset
 from runner.agents import build_builtin
-from runner.loop import MAX_TOOL_CALLS_PER_REPLY, MAX_TOOL_CALLS_PER_TRIAL, run_trial
-from runner.paths import v1_data_dir
-from runner.protocols import Agent, AgentContext, AgentReply, ChatMessage, ToolSchema
-from runner.rules import get_rules
-from runner.transcript import ComponentSpec, Transcript
+from runner.core.paths import v1_data_dir
+from runner.core.protocols import Agent, AgentContext, AgentReply, ChatMessage, ToolSchema
+from runner.core.rules import get_rules
+from runner.core.transcript import ComponentSpec, Transcript
+from runner.play.loop import MAX_TOOL_CALLS_PER_REPLY, MAX_TOOL_CALLS_PER_TRIAL, run_trial
 
 
 @dataclass

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from runner.paths import PROJECT_ROOT
+from runner.core.paths import PROJECT_ROOT
 
 DEFAULT_CACHE_DIR = PROJECT_ROOT / ".taurec-cache" / "tmdb"
 CACHE_FORMAT = 1

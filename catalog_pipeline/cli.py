@@ -11,7 +11,7 @@ import click
 from catalog_pipeline.client import DEFAULT_RATE_LIMIT
 from catalog_pipeline.pipeline import RefreshResult, hydrate, refresh
 from catalog_pipeline.snapshot import list_snapshots
-from runner.paths import SNAPSHOTS_DIR
+from runner.core.paths import SNAPSHOTS_DIR
 
 _DATE = click.DateTime(formats=["%Y-%m-%d"])
 

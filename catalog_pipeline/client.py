@@ -19,7 +19,7 @@ from requests.adapters import HTTPAdapter
 
 from catalog_pipeline.cache import ResponseCache, request_key
 from catalog_pipeline.ratelimit import RateLimiter
-from runner.errors import TaurecError
+from runner.core.errors import TaurecError
 
 TMDB_BASE_URL = "https://api.themoviedb.org/3"
 TOKEN_ENV = "TMDB_API_TOKEN"

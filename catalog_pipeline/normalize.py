@@ -13,7 +13,7 @@ from catalog_pipeline.settings import Drop as Drop
 from catalog_pipeline.settings import DropReason as DropReason
 from catalog_pipeline.settings import SponsoredConfig as SponsoredConfig
 from domains.movies.catalog import CatalogItem
-from runner.errors import describe_validation_error
+from runner.core.errors import describe_validation_error
 
 
 def _dedupe(values: Iterable[str]) -> list[str]:

@@ -40,8 +40,8 @@ from catalog_pipeline.snapshot import (
 )
 from catalog_pipeline.tables import csv_bytes, parquet_bytes
 from domains.movies.catalog import Catalog, CatalogItem
-from runner.errors import LoadError, TaurecError
-from runner.paths import SNAPSHOTS_DIR
+from runner.core.errors import LoadError, TaurecError
+from runner.core.paths import SNAPSHOTS_DIR
 
 Source = Literal["tmdb", "fixture"]
 DEFAULT_WINDOW_MONTHS = 18

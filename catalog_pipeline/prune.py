@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from catalog_pipeline.snapshot import DATE_DIR, load_manifest
-from runner.errors import LoadError
+from runner.core.errors import LoadError
 
 PRUNE_LOG = "prune-log.jsonl"
 PRUNED_DIR = "pruned"  # <snapshots>/pruned/<date>/ keeps manifest.json and ids.json

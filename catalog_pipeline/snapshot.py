@@ -23,8 +23,8 @@ from catalog_pipeline.verify import sha256_bytes as sha256_bytes
 from catalog_pipeline.verify import verify_snapshot as verify_snapshot
 from catalog_pipeline.verify import verify_snapshots as verify_snapshots
 from domains.movies.catalog import Catalog
-from runner.durable import fsync_dir
-from runner.errors import LoadError
+from runner.core.durable import fsync_dir
+from runner.core.errors import LoadError
 
 
 def file_entry(data: bytes) -> FileEntry:

@@ -9,7 +9,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from catalog_pipeline.manifest import FileEntry, SnapshotManifest
-from runner.errors import LoadError, describe_validation_error
+from runner.core.errors import LoadError, describe_validation_error
 
 DATE_DIR = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 MANIFEST_NAME = "manifest.json"

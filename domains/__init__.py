@@ -1,1 +1,1 @@
-"""Domain packages, one per domain (movies, grocery, …), each implementing `runner.domain.Domain`."""
+"""Domain packages, one per domain (movies, grocery, …), each implementing `runner.core.domain.Domain`."""

@@ -1,4 +1,4 @@
-"""τ-Rec runner: domain models, tools, simulators, agents, the trial loop, scoring, metrics and site."""
+"""τ-Rec's domain-free core and tooling: contracts (core), model access (models), one trial (play), many trials (batch), evaluate() (evaluation), submissions, publishing and the site, and the CLI."""
 
 from __future__ import annotations
 
@@ -8,37 +8,37 @@ from typing import TYPE_CHECKING, Any
 
 # LiteLLM downloads a price map at import unless told not to; set it before anything imports it.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-# Nor does any run scan its logging payload for base64 (runner.llm_client.BASE64_LOGGING_ENV).
+# Nor does any run scan its logging payload for base64 (runner.models.llm_client.BASE64_LOGGING_ENV).
 os.environ.setdefault("MAX_BASE64_LENGTH_FOR_LOGGING", "0")
 
 # Each public name -> the module that defines it, imported on first use: `import runner` (which
 # every `taurec` command does, `--help` included) costs no pydantic model building until a name
 # is used (~0.25 s of CPU measured here).
 _EXPORTS: dict[str, str] = {
-    "AgentConfig": "runner.agent_config",
-    "BuiltinAgentConfig": "runner.agent_config",
-    "HttpAgentConfig": "runner.agent_config",
-    "LiteLLMAgentConfig": "runner.agent_config",
-    "ToolsetOptions": "runner.agent_config",
+    "AgentConfig": "runner.play.agent_config",
+    "BuiltinAgentConfig": "runner.play.agent_config",
+    "HttpAgentConfig": "runner.play.agent_config",
+    "LiteLLMAgentConfig": "runner.play.agent_config",
+    "ToolsetOptions": "runner.play.agent_config",
     "Catalog": "domains.movies.catalog",
     "CatalogItem": "domains.movies.catalog",
-    "LoadError": "runner.errors",
-    "TaurecError": "runner.errors",
-    "Agent": "runner.protocols",
-    "AgentReply": "runner.protocols",
-    "ToolCallRequest": "runner.protocols",
-    "Toolset": "runner.protocols",
-    "UserSimulator": "runner.protocols",
-    "UserTurn": "runner.protocols",
-    "RunManifest": "runner.records",
-    "TrialRecord": "runner.records",
-    "TrialScore": "runner.records",
+    "LoadError": "runner.core.errors",
+    "TaurecError": "runner.core.errors",
+    "Agent": "runner.core.protocols",
+    "AgentReply": "runner.core.protocols",
+    "ToolCallRequest": "runner.core.protocols",
+    "Toolset": "runner.core.protocols",
+    "UserSimulator": "runner.core.protocols",
+    "UserTurn": "runner.core.protocols",
+    "RunManifest": "runner.core.records",
+    "TrialRecord": "runner.core.records",
+    "TrialScore": "runner.core.records",
     "Constraint": "domains.movies.tasks",
     "Task": "domains.movies.tasks",
     "load_task": "domains.movies.tasks",
     "load_tasks": "domains.movies.tasks",
-    "Transcript": "runner.transcript",
-    "load_transcript": "runner.transcript",
+    "Transcript": "runner.core.transcript",
+    "load_transcript": "runner.core.transcript",
     "EvalResult": "runner.evaluation",
     "evaluate": "runner.evaluation",
     "evaluate_async": "runner.evaluation",
@@ -47,16 +47,8 @@ _EXPORTS: dict[str, str] = {
 if TYPE_CHECKING:
     from domains.movies.catalog import Catalog, CatalogItem
     from domains.movies.tasks import Constraint, Task, load_task, load_tasks
-    from runner.agent_config import (
-        AgentConfig,
-        BuiltinAgentConfig,
-        HttpAgentConfig,
-        LiteLLMAgentConfig,
-        ToolsetOptions,
-    )
-    from runner.errors import LoadError, TaurecError
-    from runner.evaluation import EvalResult, evaluate, evaluate_async
-    from runner.protocols import (
+    from runner.core.errors import LoadError, TaurecError
+    from runner.core.protocols import (
         Agent,
         AgentReply,
         ToolCallRequest,
@@ -64,8 +56,16 @@ if TYPE_CHECKING:
         UserSimulator,
         UserTurn,
     )
-    from runner.records import RunManifest, TrialRecord, TrialScore
-    from runner.transcript import Transcript, load_transcript
+    from runner.core.records import RunManifest, TrialRecord, TrialScore
+    from runner.core.transcript import Transcript, load_transcript
+    from runner.evaluation import EvalResult, evaluate, evaluate_async
+    from runner.play.agent_config import (
+        AgentConfig,
+        BuiltinAgentConfig,
+        HttpAgentConfig,
+        LiteLLMAgentConfig,
+        ToolsetOptions,
+    )
 
 
 def __getattr__(name: str) -> Any:

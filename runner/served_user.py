@@ -16,7 +16,7 @@ import json
 import re
 from typing import Any
 
-from runner.protocols import AgentReply, ChatMessage, ToolSchema
+from runner.core.protocols import AgentReply, ChatMessage, ToolSchema
 
 __all__ = ["reader_policy", "user_policy", "user_sim_policy", "writer_policy"]
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 
 from runner.cli.catalog import CatalogGroup
-from runner.domains import DEFAULT_DOMAIN, domain_names, get_domain
+from runner.core.domains import DEFAULT_DOMAIN, domain_names, get_domain
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "docs" / "cli.md"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run shard I of N of every submission against one snapshot, as the `refresh` workflow's matrix
 # does. Entries whose LiteLLM api_base is loopback port 0 (heuristic-via-litellm) are served by a
-# model server each `taurec run` starts on a free port (runner/own_model_server.py): no fixed port.
+# model server each `taurec run` starts on a free port (runner/models/own_model_server.py): no fixed port.
 #
 #   scripts/run_shard.sh SNAPSHOT_DATE I N OUT_DIR [extra `taurec run` options, e.g. --max-cost 10]
 #
@@ -31,7 +31,7 @@ mkdir -p "$out"
 mapfile -t all < <(find "$root/submissions" -mindepth 2 -maxdepth 2 -name submission.yaml -printf '%h\n' | sort)
 mapfile -t entries < <("$python" -c 'import sys
 from pathlib import Path
-from runner.leaderboard import entrants
+from runner.publish.leaderboard import entrants
 print("\n".join(str(p) for p in entrants([Path(a) for a in sys.argv[2:]], sys.argv[1])))' "$domain" "${all[@]}")
 if [[ ${#entries[@]} -eq 0 || -z "${entries[0]}" ]]; then
   echo "no submission enters the $domain domain" >&2

@@ -10,7 +10,7 @@ os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
 
 import pytest
 
-from runner.paths import v1_data_dir
+from runner.core.paths import v1_data_dir
 
 
 @pytest.fixture(scope="session")

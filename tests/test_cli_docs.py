@@ -14,7 +14,7 @@ from types import ModuleType
 import click
 
 from runner.cli import COMMANDS, cli
-from runner.paths import PROJECT_ROOT, SNAPSHOTS_DIR
+from runner.core.paths import PROJECT_ROOT, SNAPSHOTS_DIR
 
 
 def cli_docs() -> ModuleType:

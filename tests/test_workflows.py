@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
-from runner.paths import PROJECT_ROOT
+from runner.core.paths import PROJECT_ROOT
 
 WORKFLOWS = PROJECT_ROOT / ".github" / "workflows"
 FILES = sorted(WORKFLOWS.glob("*.yml"))

@@ -20,7 +20,7 @@ from typing import Any
 
 from domains.movies.catalog import RESTRICTED_RATINGS, Catalog, CatalogItem
 from domains.movies.tasks import POLICY_NAMES, Constraint, Task
-from runner.paths import SNAPSHOTS_DIR, TASKS_DIR
+from runner.core.paths import SNAPSHOTS_DIR, TASKS_DIR
 
 DESIGN_SNAPSHOT = "2026-11-01"
 _REVEAL = {"v": "volunteer", "a": "on_ask", "h": "hidden"}

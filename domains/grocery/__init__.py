@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from domains.grocery.tasks import GROCERY_POLICY_NAMES
-from runner.domain import (
+from runner.core.domain import (
     DEFAULT_STRICTNESS,
     AgentBuilder,
     Domain,
@@ -17,14 +17,14 @@ from runner.domain import (
     Strictness,
     TaskView,
 )
-from runner.errors import TaurecError
+from runner.core.errors import TaurecError
 
 if TYPE_CHECKING:
-    from runner.agent_config import ToolsetOptions
-    from runner.protocols import Toolset, UserSimulator
-    from runner.records import TrialScore
-    from runner.rules import RuleSet
-    from runner.transcript import LeakAudit, Transcript
+    from runner.core.protocols import Toolset, UserSimulator
+    from runner.core.records import TrialScore
+    from runner.core.rules import RuleSet
+    from runner.core.transcript import LeakAudit, Transcript
+    from runner.play.agent_config import ToolsetOptions
 
 _HERE = Path(__file__).resolve().parent
 

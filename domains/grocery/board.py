@@ -11,8 +11,8 @@ from typing import Any
 from domains.grocery.items import Product
 from domains.grocery.policies import POLICY_SEVERITY
 from domains.grocery.tasks import GroceryTask
-from runner.domain import PolicyInfo, TaskView
-from runner.errors import TaurecError
+from runner.core.domain import PolicyInfo, TaskView
+from runner.core.errors import TaurecError
 
 BOARD_LEAD = (
     "Agents act as a grocery store's shopping assistant: they talk to a simulated shopper, "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from domains.grocery.items import Product
-from runner.item_catalog import CATALOG_FILE, ItemCatalog
+from runner.core.item_catalog import CATALOG_FILE, ItemCatalog
 
 __all__ = ["CATALOG_FILE", "ProductCatalog", "load_catalog"]
 

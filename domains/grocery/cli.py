@@ -16,7 +16,7 @@ from domains.grocery.source.pipeline import (
     build_snapshot,
 )
 from domains.grocery.source.snapshot import DATE_DIR, verify
-from runner.errors import LoadError
+from runner.core.errors import LoadError
 
 GROCERY_SNAPSHOTS_DIR = Path(__file__).resolve().parent / "snapshots"
 

@@ -8,7 +8,7 @@ import weakref
 from typing import Any
 
 from domains.grocery.items import Product
-from runner.transcript import MessageEvent, Transcript
+from runner.core.transcript import MessageEvent, Transcript
 
 __all__ = [
     "ID_PATTERN",

@@ -10,10 +10,10 @@ from typing import Any
 from domains.grocery.mentions import AgentMessage, agent_messages
 from domains.grocery.store import FinalState
 from domains.grocery.tasks import GROCERY_POLICY_NAMES, GroceryPolicyName, GroceryTask
-from runner.domain import SEVERITY_WEIGHT, Severity
-from runner.records import PolicyResult
-from runner.rules import RuleSet
-from runner.transcript import MessageEvent, Transcript
+from runner.core.domain import SEVERITY_WEIGHT, Severity
+from runner.core.records import PolicyResult
+from runner.core.rules import RuleSet
+from runner.core.transcript import MessageEvent, Transcript
 
 __all__ = [
     "ASK_OPTIONS",

@@ -10,12 +10,12 @@ from domains.grocery.policies import PolicyView, WriteCall, check_policies
 from domains.grocery.store import FinalState
 from domains.grocery.tasks import GroceryTask
 from domains.grocery.tools import WRITE_TOOLS, GroceryTools
-from runner.domain import DEFAULT_STRICTNESS, Strictness, fails_trial
-from runner.errors import TaurecError
-from runner.predicates import ConstraintCheck, evaluate_predicate
-from runner.records import TrialScore
-from runner.rules import RuleSet, get_rules
-from runner.transcript import ToolCallEvent, Transcript
+from runner.core.domain import DEFAULT_STRICTNESS, Strictness, fails_trial
+from runner.core.errors import TaurecError
+from runner.core.predicates import ConstraintCheck, evaluate_predicate
+from runner.core.records import TrialScore
+from runner.core.rules import RuleSet, get_rules
+from runner.core.transcript import ToolCallEvent, Transcript
 
 __all__ = ["GroceryScoringError", "Outcome", "check_outcome", "count_proposals", "replay", "score"]
 

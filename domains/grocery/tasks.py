@@ -18,9 +18,9 @@ from domains.grocery.items import (
     PalmOilStatus,
     Product,
 )
-from runner.domain import load_task_folder, tasks_digest
-from runner.errors import LoadError, describe_validation_error
-from runner.predicates import (
+from runner.core.domain import load_task_folder, tasks_digest
+from runner.core.errors import LoadError, describe_validation_error
+from runner.core.predicates import (
     Complexity,
     ConstraintCheck,
     ConstraintValue,
@@ -162,7 +162,7 @@ class Retirement(BaseModel):
 
 
 class GroceryTask(BaseModel):
-    """One grocery task (a `runner.domain.DomainTask`): who the shopper is, what they need, what
+    """One grocery task (a `runner.core.domain.DomainTask`): who the shopper is, what they need, what
     the store holds for them, and which policies are judged."""
 
     model_config = ConfigDict(extra="forbid")

@@ -10,10 +10,9 @@ from pydantic import Field, ValidationError
 from domains.grocery.search import DEFAULT_LIMIT, search_index
 from domains.grocery.store import BasketLine, Store, StoreError
 from domains.grocery.tasks import GroceryTask, OrderLine, ReturnReason
-from runner.agent_config import ToolsetOptions
-from runner.protocols import ToolOutcome, ToolSchema
-from runner.rules import RuleSet
-from runner.toolkit import (
+from runner.core.protocols import ToolOutcome, ToolSchema
+from runner.core.rules import RuleSet
+from runner.core.toolkit import (
     Stop,
     ToolDefinition,
     ToolError,
@@ -24,6 +23,7 @@ from runner.toolkit import (
     parse_arguments,
     tool,
 )
+from runner.play.agent_config import ToolsetOptions
 
 __all__ = [
     "GROCERY_TOOL_NAMES",

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from domains.movies.tasks import POLICY_NAMES
-from runner.domain import (
+from runner.core.domain import (
     DEFAULT_STRICTNESS,
     AgentBuilder,
     Domain,
@@ -31,11 +31,11 @@ POLICY_SUMMARY: dict[str, str] = {
 if TYPE_CHECKING:
     from domains.movies.catalog import Catalog, CatalogItem
     from domains.movies.tasks import Task
-    from runner.agent_config import ToolsetOptions
-    from runner.protocols import Toolset, UserSimulator
-    from runner.records import TrialScore
-    from runner.rules import RuleSet
-    from runner.transcript import LeakAudit, Transcript
+    from runner.core.protocols import Toolset, UserSimulator
+    from runner.core.records import TrialScore
+    from runner.core.rules import RuleSet
+    from runner.core.transcript import LeakAudit, Transcript
+    from runner.play.agent_config import ToolsetOptions
 
 
 class MoviesDomain(Domain):
@@ -55,13 +55,13 @@ class MoviesDomain(Domain):
 
     @property
     def snapshots_dir(self) -> Path:
-        from runner.paths import SNAPSHOTS_DIR
+        from runner.core.paths import SNAPSHOTS_DIR
 
         return SNAPSHOTS_DIR
 
     @property
     def tasks_dir(self) -> Path:
-        from runner.paths import TASKS_DIR
+        from runner.core.paths import TASKS_DIR
 
         return TASKS_DIR
 
@@ -161,7 +161,7 @@ class MoviesDomain(Domain):
     def refresh_fixture(self, date: str, snapshots_dir: Path) -> str:
         """`taurec catalog refresh --source fixture --date DATE` (byte-identical when committed)."""
         from catalog_pipeline.pipeline import refresh
-        from runner.paths import PROJECT_ROOT
+        from runner.core.paths import PROJECT_ROOT
 
         refreshed = refresh("fixture", date, out=snapshots_dir)
         try:

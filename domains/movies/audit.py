@@ -16,8 +16,8 @@ from domains.movies.tasks import Task, load_tasks
 from domains.movies.validate import check_task, policy_allows
 from runner.batch.inputs import resolve_snapshot
 from runner.batch.keys import trial_seed
-from runner.paths import TASKS_DIR
-from runner.predicates import ConstraintValue, Op, Reveal, RevealDifficulty
+from runner.core.paths import TASKS_DIR
+from runner.core.predicates import ConstraintValue, Op, Reveal, RevealDifficulty
 
 __all__ = [
     "AUDIT_SEEDS",

@@ -10,8 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 from domains.movies.baselines import HeuristicAgent, OracleAgent, RandomAgent
-from runner.errors import TaurecError
-from runner.protocols import Agent, AgentContext
+from runner.core.errors import TaurecError
+from runner.core.protocols import Agent, AgentContext
 
 BuiltinFactory = Callable[[AgentContext, dict[str, Any]], Agent]
 

@@ -15,7 +15,7 @@ from pydantic import (
     field_validator,
 )
 
-from runner.item_catalog import ItemCatalog
+from runner.core.item_catalog import ItemCatalog
 
 ContentRating = Literal["G", "PG", "PG-13", "R", "NC-17", "NR"]
 RESTRICTED_RATINGS: frozenset[str] = frozenset({"R", "NC-17"})

@@ -22,9 +22,9 @@ def informed_wins(task: Task, catalog: Catalog, seeds: int = INFORMED_SEEDS) -> 
     from domains.movies.simulators import build_simulator
     from domains.movies.tools import build_toolset
     from runner.agents import build_builtin
-    from runner.loop import run_trial
-    from runner.paths import POLICY_PATH
-    from runner.protocols import AgentContext
+    from runner.core.paths import POLICY_PATH
+    from runner.core.protocols import AgentContext
+    from runner.play.loop import run_trial
 
     policy = POLICY_PATH.read_text(encoding="utf-8")
 

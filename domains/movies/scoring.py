@@ -1,6 +1,6 @@
 """The deterministic scorer: constraint score, the seven policies with reasons, reward (zero LLM calls).
 
-What a policy accepts depends on the transcript's rule set (`runner.rules`): v1 judges as the
+What a policy accepts depends on the transcript's rule set (`runner.core.rules`): v1 judges as the
 published evaluator does, v2 adds the order checks and the other differences listed there.
 """
 
@@ -16,12 +16,12 @@ from pydantic import BaseModel, ConfigDict
 
 from domains.movies.catalog import RESTRICTED_RATINGS, Catalog
 from domains.movies.tasks import POLICY_NAMES, PolicyName, Task
-from runner.domain import DEFAULT_STRICTNESS, Strictness, fails_trial
-from runner.errors import LoadError, TaurecError
-from runner.predicates import ConstraintCheck
-from runner.records import PolicyResult, TrialScore
-from runner.rules import RuleSet, get_rules
-from runner.transcript import ToolCallEvent, Transcript
+from runner.core.domain import DEFAULT_STRICTNESS, Strictness, fails_trial
+from runner.core.errors import LoadError, TaurecError
+from runner.core.predicates import ConstraintCheck
+from runner.core.records import PolicyResult, TrialScore
+from runner.core.rules import RuleSet, get_rules
+from runner.core.transcript import ToolCallEvent, Transcript
 
 # Weight of each policy in the severity-weighted policy score (the one table of severities).
 POLICY_SEVERITY: dict[PolicyName, float] = {

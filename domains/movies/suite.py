@@ -20,8 +20,8 @@ from domains.movies.validate import (
     check_solvability,
     snapshot_dates,
 )
-from runner.errors import LoadError, TaurecError, describe_validation_error
-from runner.paths import SNAPSHOTS_DIR, TASKS_DIR
+from runner.core.errors import LoadError, TaurecError, describe_validation_error
+from runner.core.paths import SNAPSHOTS_DIR, TASKS_DIR
 
 COMPLEXITIES = ("simple", "medium", "complex")
 REVEAL_DIFFICULTIES = ("volunteer", "mixed", "hidden")

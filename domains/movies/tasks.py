@@ -11,9 +11,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from domains.movies.catalog import FIELD_KINDS, CatalogItem
-from runner.domain import load_task_folder, tasks_digest
-from runner.errors import LoadError, describe_validation_error
-from runner.predicates import (
+from runner.core.domain import load_task_folder, tasks_digest
+from runner.core.errors import LoadError, describe_validation_error
+from runner.core.predicates import (
     Complexity,
     ConstraintCheck,
     ConstraintValue,

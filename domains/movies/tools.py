@@ -15,12 +15,11 @@ from domains.movies.catalog import FIELD_KINDS, RESTRICTED_RATINGS, Catalog, Cat
 from domains.movies.search import result_record, search_index
 from domains.movies.search_v1 import OkapiSearch
 from domains.movies.tasks import Constraint, Task
-from runner.agent_config import ToolsetOptions
-from runner.errors import AgentFailure
-from runner.memo import BoundedMemo
-from runner.protocols import ToolOutcome, ToolSchema
-from runner.rules import DEFAULT_RULES, RuleSet, get_rules
-from runner.toolkit import (
+from runner.core.errors import AgentFailure
+from runner.core.memo import BoundedMemo
+from runner.core.protocols import ToolOutcome, ToolSchema
+from runner.core.rules import DEFAULT_RULES, RuleSet, get_rules
+from runner.core.toolkit import (
     Stop,
     ToolDefinition,
     ToolError,
@@ -29,9 +28,10 @@ from runner.toolkit import (
     tool,
     well_typed,
 )
-from runner.toolkit import describe_problem as _describe_problem
-from runner.toolkit import error_text as _error
-from runner.toolkit import json_text as _json
+from runner.core.toolkit import describe_problem as _describe_problem
+from runner.core.toolkit import error_text as _error
+from runner.core.toolkit import json_text as _json
+from runner.play.agent_config import ToolsetOptions
 
 V1_TOOL_NAMES: tuple[str, ...] = (
     "search_catalog",

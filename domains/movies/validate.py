@@ -13,8 +13,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from domains.movies.catalog import Catalog, CatalogItem
 from domains.movies.tasks import PolicyName, Task, load_tasks
-from runner.errors import TaurecError
-from runner.paths import SNAPSHOTS_DIR, TASKS_DIR
+from runner.core.errors import TaurecError
+from runner.core.paths import SNAPSHOTS_DIR, TASKS_DIR
 
 SolvabilityStatus = Literal["ok", "inconsistent", "retired"]
 _DATE_DIR = re.compile(r"^\d{4}-\d{2}-\d{2}$")

@@ -10,10 +10,15 @@ import difflib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from runner.agent_config import AgentConfig, BuiltinAgentConfig, HttpAgentConfig, LiteLLMAgentConfig
 from runner.agents.prompt import build_system_prompt, user_id_from_messages
-from runner.errors import TaurecError
-from runner.protocols import Agent, AgentContext
+from runner.core.errors import TaurecError
+from runner.core.protocols import Agent, AgentContext
+from runner.play.agent_config import (
+    AgentConfig,
+    BuiltinAgentConfig,
+    HttpAgentConfig,
+    LiteLLMAgentConfig,
+)
 
 __all__ = [
     "UnknownAgentError",
@@ -41,7 +46,7 @@ def _unknown(name: str) -> UnknownAgentError:
 
 def _builtins(domain: str) -> Mapping[str, BuiltinFactory]:
     """The built-in agents of a domain (its `baselines()`)."""
-    from runner.domains import get_domain
+    from runner.core.domains import get_domain
 
     return get_domain(domain).baselines()
 
@@ -77,7 +82,7 @@ def build_agent(config: AgentConfig, context: AgentContext) -> Agent:
         return build_builtin(config.name, context, config.args)
     if isinstance(config, LiteLLMAgentConfig):
         from runner.agents.litellm_agent import LiteLLMAgent
-        from runner.own_model_server import resolve_own_server
+        from runner.models.own_model_server import resolve_own_server
 
         return LiteLLMAgent(resolve_own_server(config), context)
     if isinstance(config, HttpAgentConfig):

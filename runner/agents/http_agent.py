@@ -15,12 +15,9 @@ from urllib.parse import urlsplit
 import httpx
 from pydantic import BaseModel, ValidationError
 
-from runner.agent_config import HttpAgentConfig
 from runner.agents.http_protocol import AgentStepRequest, AgentStepResponse, StepToolResult
-from runner.attribution import endpoint_failure, report_infra
-from runner.errors import AgentFailure, InfraFailure, TaurecError
-from runner.keys import KeyPolicyError, check_header_env, host_problem, hosted
-from runner.protocols import (
+from runner.core.errors import AgentFailure, InfraFailure, TaurecError
+from runner.core.protocols import (
     AgentContext,
     AgentReply,
     ChatMessage,
@@ -28,9 +25,12 @@ from runner.protocols import (
     ToolCallRequest,
     ToolSchema,
 )
-from runner.response_cap import MAX_RESPONSE_BYTES
-from runner.retry import call_with_retry, redact_config
-from runner.transcript import ComponentSpec
+from runner.core.transcript import ComponentSpec
+from runner.models.keys import KeyPolicyError, check_header_env, host_problem, hosted
+from runner.models.response_cap import MAX_RESPONSE_BYTES
+from runner.models.retry import call_with_retry, redact_config
+from runner.play.agent_config import HttpAgentConfig
+from runner.play.attribution import endpoint_failure, report_infra
 
 __all__ = ["HttpAgent", "check_endpoint", "last_tool_results"]
 

@@ -126,7 +126,7 @@ def protocol_schemas_json() -> dict[str, str]:
 
 
 def _page_path() -> Path:
-    from runner.paths import SITE_DIR
+    from runner.core.paths import SITE_DIR
 
     return SITE_DIR / "pages" / "http-agent-protocol.md"
 

@@ -8,31 +8,31 @@ import os
 import random
 from typing import Any
 
-from runner.agent_config import LiteLLMAgentConfig
-from runner.attribution import endpoint_failure, report_infra
-from runner.errors import AgentFailure, InfraFailure
-from runner.keys import (
-    LOCAL_PLACEHOLDER_KEY,
-    allowed_key_env,
-    hosted,
-    is_provider_endpoint,
-)
-from runner.llm_client import (
-    chat_completion,
-    import_litellm,
-    response_cost,
-    uses_direct_path,
-)
-from runner.llm_client import response_field as _field
-from runner.protocols import (
+from runner.core.errors import AgentFailure, InfraFailure
+from runner.core.protocols import (
     AgentContext,
     AgentReply,
     ChatMessage,
     ToolSchema,
 )
-from runner.provider_paths import RefusedEndpoint, call_problem
-from runner.retry import call_with_retry, redact_config, shared_rate_limiter
-from runner.transcript import ComponentSpec
+from runner.core.transcript import ComponentSpec
+from runner.models.keys import (
+    LOCAL_PLACEHOLDER_KEY,
+    allowed_key_env,
+    hosted,
+    is_provider_endpoint,
+)
+from runner.models.llm_client import (
+    chat_completion,
+    import_litellm,
+    response_cost,
+    uses_direct_path,
+)
+from runner.models.llm_client import response_field as _field
+from runner.models.provider_paths import RefusedEndpoint, call_problem
+from runner.models.retry import call_with_retry, redact_config, shared_rate_limiter
+from runner.play.agent_config import LiteLLMAgentConfig
+from runner.play.attribution import endpoint_failure, report_infra
 
 # LOCAL_PLACEHOLDER_KEY: sent as the key when the key table allows no secret (a custom api_base
 # without TAUREC_KEY_…).
@@ -98,7 +98,7 @@ class LiteLLMAgent:
     def _api_key(self) -> str:
         """Always an explicit key, so LiteLLM never falls back to a provider variable on its own.
 
-        Which variable may be read is the key table's decision (runner.keys): a provider key only
+        Which variable may be read is the key table's decision (runner.models.keys): a provider key only
         for its provider's hosts, otherwise only the entry's `TAUREC_KEY_…`, or a placeholder.
         """
         hosted_run = hosted()
@@ -132,7 +132,7 @@ class LiteLLMAgent:
             "model": config.model,
             "messages": messages,
             "timeout": config.timeout_s,
-            "max_retries": 0,  # the retry policy is ours (runner.retry), not the SDK's
+            "max_retries": 0,  # the retry policy is ours (runner.models.retry), not the SDK's
         }
         if tools:
             kwargs["tools"] = tools

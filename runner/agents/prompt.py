@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from runner.protocols import ChatMessage
+from runner.core.protocols import ChatMessage
 
 __all__ = ["AGENT_INSTRUCTIONS", "USER_ID_LINE", "build_system_prompt", "user_id_from_messages"]
 
@@ -33,7 +33,7 @@ def build_system_prompt(policy_text: str, user_id: str, domain: str = "movies") 
     """Our instructions (the domain's), the policy document, and the `User id: <id>` line."""
     instructions = AGENT_INSTRUCTIONS
     if domain != "movies":
-        from runner.domains import get_domain
+        from runner.core.domains import get_domain
 
         instructions = get_domain(domain).agent_instructions
     return (

@@ -15,9 +15,9 @@ from pathlib import Path
 
 from isal import igzip
 
-from runner.errors import LoadError
-from runner.records import TranscriptSpan, TrialRecord
-from runner.transcript import Transcript, load_transcript, parse_transcript
+from runner.core.errors import LoadError
+from runner.core.records import TranscriptSpan, TrialRecord
+from runner.core.transcript import Transcript, load_transcript, parse_transcript
 
 __all__ = [
     "ARCHIVE",

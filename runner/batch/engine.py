@@ -19,8 +19,6 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
-from runner.agent_config import AgentConfig, LiteLLMAgentConfig
-from runner.attribution import AGENT_FAILURE_STOPS, Attribution, attribute, infra_fault
 from runner.batch.archive import describe_missing, missing_transcripts
 from runner.batch.entrant import Entrant
 from runner.batch.inputs import RunInputs, load_inputs, select_tasks
@@ -41,15 +39,12 @@ from runner.batch.store import (
 )
 from runner.batch.tally import RunTally, TrialOutcome
 from runner.batch.workers import Helper, HelperExited, HelperSetup, JobRef, split_concurrency
-from runner.domain import DEFAULT_STRICTNESS, STRICTNESS_LEVELS, DomainTask, Strictness
-from runner.errors import TaurecError, describe_disk_full, is_disk_full
-from runner.ledger import workflow_run_url
-from runner.llm_client import aclose_clients, prepare_litellm
-from runner.loop import DEFAULT_STEP_TIMEOUT_S
-from runner.metrics import trial_passed
-from runner.paths import PROJECT_ROOT
-from runner.protocols import Agent, AgentContext
-from runner.records import (
+from runner.core.domain import DEFAULT_STRICTNESS, STRICTNESS_LEVELS, DomainTask, Strictness
+from runner.core.errors import TaurecError, describe_disk_full, is_disk_full
+from runner.core.metrics import trial_passed
+from runner.core.paths import PROJECT_ROOT
+from runner.core.protocols import Agent, AgentContext
+from runner.core.records import (
     Efficiency,
     RunCounts,
     RunManifest,
@@ -59,8 +54,13 @@ from runner.records import (
     TrialRecord,
     simulator_error_counts,
 )
-from runner.rules import DEFAULT_RULES, RuleSet, get_rules
-from runner.transcript import ComponentSpec, InfraError, Transcript
+from runner.core.rules import DEFAULT_RULES, RuleSet, get_rules
+from runner.core.transcript import ComponentSpec, InfraError, Transcript
+from runner.models.llm_client import aclose_clients, prepare_litellm
+from runner.play.agent_config import AgentConfig, LiteLLMAgentConfig
+from runner.play.attribution import AGENT_FAILURE_STOPS, Attribution, attribute, infra_fault
+from runner.play.loop import DEFAULT_STEP_TIMEOUT_S
+from runner.publish.ledger import workflow_run_url
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -412,7 +412,7 @@ class _Batch:
         self, plan: _Plan, task: DomainTask, trial_index: int, seed: int
     ) -> tuple[Transcript, TrialRecord]:
         """Run and score one trial (in this process): its transcript and its record."""
-        from runner.loop import run_trial
+        from runner.play.loop import run_trial
 
         inputs = self.inputs
         domain = inputs.domain

@@ -7,14 +7,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from runner.agent_config import (
+from runner.core.protocols import Agent, AgentContext
+from runner.play.agent_config import (
     AgentConfig,
     BuiltinAgentConfig,
     HttpAgentConfig,
     ToolsetOptions,
 )
-from runner.protocols import Agent, AgentContext
-from runner.submission import Submission, load_submission
+from runner.submissions.config import Submission, load_submission
 
 # Builds the agent of one trial from its context (one agent per trial).
 MakeAgent = Callable[[AgentContext], Agent]
@@ -62,11 +62,11 @@ class Entrant:
 
         An agent naming a secret that is not its own (another entry's TAUREC_KEY_…, a provider
         key for another host), or a LiteLLM provider whose path cannot be bounded where it
-        points (runner.provider_paths), is refused here, before anything runs.
+        points (runner.models.provider_paths), is refused here, before anything runs.
         """
-        from runner.agent_config import LiteLLMAgentConfig
-        from runner.keys import KeyPolicyError, entry_secret_names
-        from runner.provider_paths import RefusedEndpoint, config_problem
+        from runner.models.keys import KeyPolicyError, entry_secret_names
+        from runner.models.provider_paths import RefusedEndpoint, config_problem
+        from runner.play.agent_config import LiteLLMAgentConfig
 
         try:
             entry_secret_names(submission.agent.model_dump(mode="json"), submission.slug)

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from runner.domain import SUITE_MARKER, Domain
-from runner.domains import DEFAULT_DOMAIN, get_domain
-from runner.errors import LoadError, TaurecError
-from runner.transcript import Provenance
+from runner.core.domain import SUITE_MARKER, Domain
+from runner.core.domains import DEFAULT_DOMAIN, get_domain
+from runner.core.errors import LoadError, TaurecError
+from runner.core.transcript import Provenance
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 

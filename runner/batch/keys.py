@@ -6,7 +6,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from runner.errors import TaurecError
+from runner.core.errors import TaurecError
 
 
 def trial_seed(run_seed: int, task_id: str, trial_index: int) -> int:

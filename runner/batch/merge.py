@@ -20,9 +20,9 @@ from runner.batch.store import (
     truncate_archive,
     write_atomic,
 )
-from runner.errors import LoadError, TaurecError
-from runner.links import refuse_links
-from runner.records import RunCounts, RunManifest, RunStatus, TrialRecord
+from runner.core.errors import LoadError, TaurecError
+from runner.core.records import RunCounts, RunManifest, RunStatus, TrialRecord
+from runner.submissions.links import refuse_links
 
 # Fields every shard must agree on; anything else (times, counts, shard, status) may differ.
 _SAME = (

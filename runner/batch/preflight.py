@@ -8,15 +8,15 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from runner.agent_config import (
+from runner.core.errors import InfraFailure, TaurecError
+from runner.core.protocols import Agent, AgentContext, ChatMessage
+from runner.play.agent_config import (
     AgentConfig,
     BuiltinAgentConfig,
     HttpAgentConfig,
     LiteLLMAgentConfig,
     RetryConfig,
 )
-from runner.errors import InfraFailure, TaurecError
-from runner.protocols import Agent, AgentContext, ChatMessage
 
 __all__ = ["PREFLIGHT_TIMEOUT_S", "PreflightError", "PreflightFailure", "preflight_entries"]
 
@@ -97,7 +97,7 @@ async def preflight_entries(
             )
             continue
         probes.append((slug, agent))
-    from runner.llm_client import import_litellm, uses_direct_path
+    from runner.models.llm_client import import_litellm, uses_direct_path
 
     if any(
         isinstance(config, LiteLLMAgentConfig)

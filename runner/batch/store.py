@@ -19,10 +19,10 @@ from pydantic import ValidationError
 
 from runner.batch.archive import ARCHIVE, TRANSCRIPTS_DIR, archive_member, gzip_deterministic
 from runner.batch.redact import Redactor
-from runner.durable import fsync_dir
-from runner.errors import LoadError, TaurecError, describe_validation_error, is_disk_full
-from runner.records import RunManifest, TranscriptSpan, TrialRecord
-from runner.transcript import Transcript
+from runner.core.durable import fsync_dir
+from runner.core.errors import LoadError, TaurecError, describe_validation_error, is_disk_full
+from runner.core.records import RunManifest, TranscriptSpan, TrialRecord
+from runner.core.transcript import Transcript
 
 __all__ = [
     "ARCHIVE",

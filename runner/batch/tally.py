@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from runner.metrics import PassHatK, pass_hat_k_over_tasks, trial_passed
-from runner.records import TrialRecord
-from runner.transcript import InfraError
+from runner.core.metrics import PassHatK, pass_hat_k_over_tasks, trial_passed
+from runner.core.records import TrialRecord
+from runner.core.transcript import InfraError
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +85,6 @@ class RunTally:
         return self.reward_sum / self.scored if self.scored else None
 
     def pass_hat_k(self, ks: Sequence[int], seed: int) -> list[PassHatK]:
-        """pass^k over tasks, as `runner.metrics.summarize` computes it from the records."""
+        """pass^k over tasks, as `runner.core.metrics.summarize` computes it from the records."""
         counts = {task: (nc[0], nc[1]) for task, nc in self.per_task.items()}
         return pass_hat_k_over_tasks(counts, ks, seed)

@@ -31,8 +31,8 @@ from typing import Any
 from runner.batch.entrant import Entrant
 from runner.batch.inputs import RunInputs
 from runner.batch.progress import ProgressSink, ProgressStats
-from runner.domain import DEFAULT_STRICTNESS, Strictness
-from runner.errors import TaurecError
+from runner.core.domain import DEFAULT_STRICTNESS, Strictness
+from runner.core.errors import TaurecError
 
 __all__ = ["Helper", "HelperExited", "HelperSetup", "JobRef", "helper_main", "split_concurrency"]
 
@@ -124,7 +124,7 @@ def _send(conn: Connection, message: tuple[Any, ...]) -> None:
 
 
 async def _serve(conn: Connection, setup: HelperSetup) -> None:
-    from runner.llm_client import aclose_clients
+    from runner.models.llm_client import aclose_clients
 
     try:
         batch, plans = setup.make_batch(setup, _ForwardLog(conn))

@@ -10,7 +10,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 import click
 
-from runner.errors import LoadError, TaurecError, describe_disk_full, is_disk_full
+from runner.core.errors import LoadError, TaurecError, describe_disk_full, is_disk_full
 
 # name -> "module:attribute". Modules are imported only when their command runs, so
 # commands that never call a model never pay for importing LiteLLM.

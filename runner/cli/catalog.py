@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from runner.cli import relative_path_defaults
-from runner.domains import DEFAULT_DOMAIN, UnknownDomainError, domain_names, get_domain
+from runner.core.domains import DEFAULT_DOMAIN, UnknownDomainError, domain_names, get_domain
 
 _DOMAIN_HELP = "Whose snapshots: each domain has its own source pipeline and options"
 

@@ -139,7 +139,7 @@ def command(
     when the agent cannot be reached (preflight) or an input is wrong.
     """
     from runner.batch.progress import default_progress
-    from runner.board import board_settings, merge_flags
+    from runner.core.board import board_settings, merge_flags
     from runner.evaluation import evaluate
 
     if os.getcwd() not in sys.path:

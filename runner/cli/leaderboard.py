@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from runner.cli._options import board_option
-from runner.leaderboard import DEFAULT_DATE, DEFAULT_SOURCE, STEPS
+from runner.publish.leaderboard import DEFAULT_DATE, DEFAULT_SOURCE, STEPS
 
 
 @click.command()
@@ -59,9 +59,9 @@ def command(
 
     Resumable: finished trials are reused, so a second run takes a fraction of the time.
     """
-    from runner.board import board_settings
-    from runner.domains import registered_domains
-    from runner.leaderboard import build_leaderboard
+    from runner.core.board import board_settings
+    from runner.core.domains import registered_domains
+    from runner.publish.leaderboard import build_leaderboard
 
     board, board_file = board_settings(board_path)
     if domains:

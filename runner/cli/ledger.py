@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from runner.ledger import LEDGER_PATH
+from runner.publish.ledger import LEDGER_PATH
 
 results_dirs_argument = click.argument(
     "results_dirs",
@@ -34,7 +34,7 @@ def group() -> None:
 @ledger_option
 def record_command(results_dirs: tuple[Path, ...], ledger: Path) -> None:
     """Append each results folder with its digests; refused outside a GitHub Actions run."""
-    from runner.ledger import record_runs
+    from runner.publish.ledger import record_runs
 
     for entry in record_runs(list(results_dirs), ledger):
         click.echo(f"recorded {entry.submission} @ {entry.snapshot}  {entry.results_sha256[:16]}…")
@@ -46,7 +46,7 @@ def record_command(results_dirs: tuple[Path, ...], ledger: Path) -> None:
 def check_command(results_dirs: tuple[Path, ...], ledger: Path) -> None:
     """Say which results folders the ledger vouches for as they are now; exit 1 if any is not."""
     from runner.batch.store import read_manifest
-    from runner.ledger import load_ledger, verified_entry
+    from runner.publish.ledger import load_ledger, verified_entry
 
     entries = load_ledger(ledger)
     missing = False

@@ -134,7 +134,7 @@ def command(
     from runner.batch import run_submissions
     from runner.batch.progress import default_progress
     from runner.batch.report import format_summary, one_line
-    from runner.board import board_settings, merge_flags
+    from runner.core.board import board_settings, merge_flags
 
     board, board_file = board_settings(board_path)
     settings = merge_flags(

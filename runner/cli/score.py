@@ -27,7 +27,7 @@ def command(
     whose every member is scored (labelled <archive>@<offset>).
     """
     from domains.movies.scoring import summary_line
-    from runner.rescore import score_traces
+    from runner.publish.rescore import score_traces
 
     results = score_traces(list(traces), catalog, tasks_dir)
     if as_json:
@@ -50,7 +50,7 @@ def verify_command(
     results_dirs: tuple[Path, ...], catalog: str | None, tasks_dir: Path | None
 ) -> None:
     """Re-score results folders from their transcripts; list every disagreement; exit 1 on any."""
-    from runner.rescore import verify_results
+    from runner.publish.rescore import verify_results
 
     failed = False
     for folder in results_dirs:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from runner.model_server import FAULT_KINDS, POLICY_NAMES, Fault, ServerOptions, parse_fault
+from runner.models.model_server import FAULT_KINDS, POLICY_NAMES, Fault, ServerOptions, parse_fault
 
 _FAULT_HELP = (
     "Inject a fault on a share of requests: KIND[:RATE], RATE in 0..1 (default 1). KIND is one "
@@ -78,7 +78,7 @@ def command(
     fault_seed: int,
 ) -> None:
     """Serve the built-in baseline policies as an OpenAI-compatible chat-completions API."""
-    from runner.model_server import serve_model_forever
+    from runner.models.model_server import serve_model_forever
 
     options = ServerOptions(
         latency_ms=latency_ms,

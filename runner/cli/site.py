@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from runner.cli._options import board_option
-from runner.paths import PUBLIC_DIR, SNAPSHOTS_DIR, SUBMISSIONS_DIR, TASKS_DIR
+from runner.core.paths import PUBLIC_DIR, SNAPSHOTS_DIR, SUBMISSIONS_DIR, TASKS_DIR
 
 
 @click.group(name="site")
@@ -86,7 +86,7 @@ def build(
     board_path: Path | None,
 ) -> None:
     """Aggregate results, render the pages and run `mkdocs build --strict` into OUT."""
-    from runner.board import board_settings
+    from runner.core.board import board_settings
     from runner.sitegen import build_site
     from runner.sitegen.bounds import DEFAULT_BUDGET_MB, DEFAULT_RUN_BUDGET_KB_PER_TRIAL
 

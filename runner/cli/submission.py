@@ -10,8 +10,8 @@ from typing import Any
 
 import click
 
-from runner.paths import SUBMISSIONS_DIR
-from runner.submission_interview import HELP
+from runner.core.paths import SUBMISSIONS_DIR
+from runner.submissions.interview import HELP
 
 
 @click.group()
@@ -50,7 +50,7 @@ def check_command(
     Each problem names the file, the field and the reason: unknown keys, bad slugs, path tricks,
     values that look like API keys, plain-http endpoints that are not loopback, fewer than 4 trials.
     """
-    from runner.submission import check_submissions
+    from runner.submissions.config import check_submissions
 
     if not paths and changed_files is None:
         raise click.UsageError("give one or more submission folders, or --changed-files")
@@ -86,7 +86,7 @@ def check_command(
 @click.option("--check", "check_only", is_flag=True, help="Exit 1 if the file is out of date.")
 def schema_command(output: Path, check_only: bool) -> None:
     """Write the submission JSON schema generated from the pydantic model (or --check it)."""
-    from runner.submission import schema_is_current, submission_schema_text
+    from runner.submissions.config import schema_is_current, submission_schema_text
 
     if check_only:
         if not schema_is_current(output):
@@ -148,8 +148,8 @@ def new_command(interactive: bool | None, submissions_dir: Path, **options: Any)
     Each question is the --help text of its option; a bad answer is explained and asked again.
     With every required flag given it never asks, so it works in CI with no stdin.
     """
-    from runner.submission_interview import Question, interview
-    from runner.submission_scaffold import ScaffoldAnswers, scaffold_submission
+    from runner.submissions.interview import Question, interview
+    from runner.submissions.scaffold import ScaffoldAnswers, scaffold_submission
 
     ask = _stdin_answers() if interactive is None else interactive
     values = dict(options)
@@ -242,8 +242,8 @@ def smoke_command(
     — the model server, or an http endpoint with the heuristic policy — to show that the config
     runs; it is marked `stand-in`, never `passed`. Scripted simulator. Exit 1 if any entry fails.
     """
-    from runner.submission import changed_submission_dirs
-    from runner.submission_smoke import smoke_submissions
+    from runner.submissions.config import changed_submission_dirs
+    from runner.submissions.smoke import smoke_submissions
 
     folders = list(paths)
     if changed_files is not None:
@@ -287,8 +287,8 @@ def env_command(folder: Path, command: tuple[str, ...], secrets_json_env: str | 
     Every key-table variable and every TAUREC_KEY_… variable is removed from the environment; the
     entry's allowed ones (its provider's key, or its own TAUREC_KEY_<SLUG>) are put back.
     """
-    from runner.keys import entry_environment, entry_secret_names
-    from runner.submission import load_submission
+    from runner.models.keys import entry_environment, entry_secret_names
+    from runner.submissions.config import load_submission
 
     entry = load_submission(folder)
     agent = entry.agent.model_dump(mode="json")

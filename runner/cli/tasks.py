@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from runner.cli._options import catalog_option, domain_option, tasks_option
-from runner.paths import SNAPSHOTS_DIR
+from runner.core.paths import SNAPSHOTS_DIR
 
 
 @click.group()
@@ -49,7 +49,7 @@ def validate(
     With --domain other than movies, revalidate that domain's suite on --snapshot with its own
     difficulty gate."""
     if domain is not None and domain != "movies":
-        from runner.domains import get_domain
+        from runner.core.domains import get_domain
 
         owner = get_domain(domain)
         if snapshot_date is None or catalog_path is not None or as_json:

@@ -56,7 +56,7 @@ def command(
 ) -> None:
     """Run one trial (agent vs simulated user) and print the transcript and its score."""
     from runner.batch.inputs import domain_of_suite
-    from runner.named_trial import format_transcript, run_named_trial
+    from runner.play.named_trial import format_transcript, run_named_trial
 
     result = run_named_trial(
         task_ref,

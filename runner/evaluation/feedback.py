@@ -14,9 +14,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from domains.movies.catalog import Catalog
 from domains.movies.tasks import Task
-from runner.metrics import PASS_THRESHOLD
-from runner.records import TrialRecord
-from runner.transcript import MessageEvent, Transcript
+from runner.core.metrics import PASS_THRESHOLD
+from runner.core.records import TrialRecord
+from runner.core.transcript import MessageEvent, Transcript
 
 __all__ = ["Cause", "Feedback", "SkillRow", "build_feedback", "clip"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from runner.metrics import PassHatK
+from runner.core.metrics import PassHatK
 
 if TYPE_CHECKING:
     from runner.evaluation.result import EvalResult, FailingTrial
@@ -80,7 +80,7 @@ def _causes(result: EvalResult, max_causes: int | None) -> list[str]:
 
 def render_trial(trial: FailingTrial) -> str:
     """One trial readably: every message and tool call in order, how it ended, and its verdict."""
-    from runner.named_trial import NamedTrial, format_transcript
+    from runner.play.named_trial import NamedTrial, format_transcript
 
     head = (
         f"# {trial.task_id}#{trial.trial_index}: "

@@ -7,12 +7,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from runner.attribution import standing_reason
+from runner.core.metrics import PASS_THRESHOLD, PassHatK, RunSummary, pass_hat_k
+from runner.core.predicates import Complexity, RevealDifficulty
+from runner.core.records import RunStatus, TrialRecord
+from runner.core.transcript import InfraError, StopReason, Transcript
 from runner.evaluation.feedback import Feedback
-from runner.metrics import PASS_THRESHOLD, PassHatK, RunSummary, pass_hat_k
-from runner.predicates import Complexity, RevealDifficulty
-from runner.records import RunStatus, TrialRecord
-from runner.transcript import InfraError, StopReason, Transcript
+from runner.play.attribution import standing_reason
 
 EVAL_SCHEMA_VERSION: Literal[1] = 1
 
@@ -120,7 +120,7 @@ class EvalResult(BaseModel):
     def shortfalls(self, min_pass: dict[int, float]) -> list[str]:
         """Each `pass^k >= threshold` requirement that is not met, as a sentence (empty: all met).
 
-        A run the board would not rank (too many infrastructure errors, see `runner.attribution`)
+        A run the board would not rank (too many infrastructure errors, see `runner.play.attribution`)
         meets no requirement: its pass^k leaves out trials nobody has scored yet."""
         out = []
         counts = self.summary.counts
@@ -205,7 +205,7 @@ def is_failing(record: TrialRecord) -> bool:
 
 
 def task_rows(records: list[TrialRecord], ks: list[int]) -> list[TaskRow]:
-    """One row per task seen, sorted by id, with pass^k from the one definition in runner.metrics."""
+    """One row per task seen, sorted by id, with pass^k from the one definition in runner.core.metrics."""
     by_task: dict[str, list[TrialRecord]] = {}
     for r in records:
         by_task.setdefault(r.key.task_id, []).append(r)

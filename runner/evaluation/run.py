@@ -13,10 +13,13 @@ from runner.batch.archive import TranscriptMissing, load_trial_transcript
 from runner.batch.engine import RunResult, run_submissions_async
 from runner.batch.inputs import RunInputs, domain_of_suite, load_inputs, select_tasks
 from runner.batch.progress import ProgressSink
-from runner.board import resolve_suite
-from runner.domain import DEFAULT_STRICTNESS, Strictness
-from runner.domains import DEFAULT_DOMAIN, get_domain
-from runner.errors import LoadError, TaurecError
+from runner.core.board import resolve_suite
+from runner.core.domain import DEFAULT_STRICTNESS, Strictness
+from runner.core.domains import DEFAULT_DOMAIN, get_domain
+from runner.core.errors import LoadError, TaurecError
+from runner.core.metrics import summarize
+from runner.core.rules import DEFAULT_RULES, RuleSetName
+from runner.core.transcript import Transcript
 from runner.evaluation.feedback import build_feedback
 from runner.evaluation.result import (
     EvalResult,
@@ -26,10 +29,7 @@ from runner.evaluation.result import (
     task_rows,
 )
 from runner.evaluation.source import AgentSource, entrant_for
-from runner.loop import DEFAULT_STEP_TIMEOUT_S
-from runner.metrics import summarize
-from runner.rules import DEFAULT_RULES, RuleSetName
-from runner.transcript import Transcript
+from runner.play.loop import DEFAULT_STEP_TIMEOUT_S
 
 DEFAULT_TRIALS = 8
 
@@ -191,14 +191,14 @@ def evaluate(agent: AgentSource, **options: Any) -> EvalResult:
     folder), snapshot, trials, tasks (ids), simulator (+ options), seed, concurrency, max_turns,
     max_cost (USD), results (a folder: records stay there and a re-run resumes), fresh, slug,
     rules (`v2`, ours, or `v1`, the published evaluator, loop and tools but for the differences in
-    `runner.rules.RULE_DIFFERENCES`), domain (movies, grocery, …; default: the suite folder's,
+    `runner.core.rules.RULE_DIFFERENCES`), domain (movies, grocery, …; default: the suite folder's,
     else movies), strictness (low / medium / high: which policy severities fail a trial),
     progress (a ProgressSink),
     preflight (default True: a LiteLLM or HTTP agent gets one real request before any trial, and
     a missing key or a dead endpoint raises `PreflightError` in seconds, exactly as `taurec run`),
     show (`TASK#TRIAL`: keep that trial's transcript in `result.shown`; runs only that task
     unless tasks are given), step_timeout_s (how long one step of a Python agent may take; a
-    late step fails the trial, see `runner.attribution`).
+    late step fails the trial, see `runner.play.attribution`).
     The trials run on the batch engine of `taurec run`; nothing is scored differently.
     """
     return asyncio.run(evaluate_async(agent, **options))

@@ -13,13 +13,13 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from runner.agent_config import BuiltinAgentConfig, HttpAgentConfig, LiteLLMAgentConfig
 from runner.batch.entrant import Entrant, MakeAgent, agent_name
-from runner.errors import TaurecError
-from runner.protocols import Agent, AgentContext, AgentReply, ChatMessage, ToolSchema
-from runner.provider_paths import RefusedEndpoint, config_problem
-from runner.submission import SUBMISSION_FILE
-from runner.transcript import ComponentSpec
+from runner.core.errors import TaurecError
+from runner.core.protocols import Agent, AgentContext, AgentReply, ChatMessage, ToolSchema
+from runner.core.transcript import ComponentSpec
+from runner.models.provider_paths import RefusedEndpoint, config_problem
+from runner.play.agent_config import BuiltinAgentConfig, HttpAgentConfig, LiteLLMAgentConfig
+from runner.submissions.config import SUBMISSION_FILE
 
 # An Agent object (shared by every trial), a factory taking nothing or an AgentContext (one agent
 # per trial), an agent config, a submission folder, or a string: `module:attr`, a built-in name,
@@ -138,7 +138,7 @@ class PythonAgent:
             )
             raise TypeError(
                 f"{type(self.agent).__name__}.step returned {type(reply).__name__}, not an "
-                f"AgentReply; fix: `return {fix}` (from runner.protocols import AgentReply)"
+                f"AgentReply; fix: `return {fix}` (from runner.core.protocols import AgentReply)"
             )
         return reply
 

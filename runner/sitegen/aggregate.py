@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from runner.attribution import MAX_UNSCORED_SHARE
-from runner.metrics import PASS_THRESHOLD, bootstrap_ci, pass_hat_k
+from runner.core.metrics import PASS_THRESHOLD, bootstrap_ci, pass_hat_k
+from runner.play.attribution import MAX_UNSCORED_SHARE
 from runner.sitegen.inputs import Run
 from runner.sitegen.trials import TRIALS_SCHEMA
 
@@ -60,7 +60,7 @@ def _per_task(trials: pl.LazyFrame) -> pl.LazyFrame:
 
 
 def _pass_table(pairs: pl.DataFrame) -> pl.DataFrame:
-    """pass^k for every distinct (n, c) and k ≤ max n, from the one definition in runner.metrics."""
+    """pass^k for every distinct (n, c) and k ≤ max n, from the one definition in runner.core.metrics."""
     max_n = int(pairs["n"].max() or 0)  # type: ignore[arg-type]
     rows: dict[str, list[object]] = {"n": [], "c": [], "k": [], "value": []}
     for n, c in pairs.select("n", "c").iter_rows():
@@ -184,7 +184,7 @@ def _entries(trials: pl.LazyFrame, pass_k: pl.DataFrame) -> pl.DataFrame:
     wide = wide.with_columns(*missing)
     max_k = pass_k.lazy().group_by(*RUN_KEYS).agg(max_k=pl.col("k").max())
     unscored = pl.col("trials") - pl.col("scored")
-    # runner.attribution.standing as an expression (a test holds the two equal).
+    # runner.play.attribution.standing as an expression (a test holds the two equal).
     standing = (
         pl.when(pl.col("scored") == 0)
         .then(pl.lit("unscored"))

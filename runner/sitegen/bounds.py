@@ -13,7 +13,7 @@ import polars as pl
 
 from runner.batch.archive import transcript_gzip
 from runner.batch.store import TRIALS_FILE, read_trials
-from runner.errors import LoadError, TaurecError
+from runner.core.errors import LoadError, TaurecError
 from runner.sitegen.inputs import LeftOut, Run, SiteInputs
 from runner.sitegen.tmdb_terms import redact_record
 

@@ -20,10 +20,10 @@ from typing import Any
 
 import altair as alt
 
-from runner.board import BoardSettings
-from runner.domains import DEFAULT_DOMAIN, get_domain
-from runner.errors import TaurecError
-from runner.paths import (
+from runner.core.board import BoardSettings
+from runner.core.domains import DEFAULT_DOMAIN, get_domain
+from runner.core.errors import TaurecError
+from runner.core.paths import (
     EXAMPLES_DIR,
     PROJECT_ROOT,
     PUBLIC_DIR,
@@ -32,7 +32,7 @@ from runner.paths import (
     SUBMISSIONS_DIR,
     TASKS_DIR,
 )
-from runner.rules import DEFAULT_RULES, get_rules
+from runner.core.rules import DEFAULT_RULES, get_rules
 from runner.sitegen.aggregate import Aggregates, aggregate_runs
 from runner.sitegen.bounds import (
     DEFAULT_BUDGET_MB,

@@ -20,7 +20,7 @@ from markupsafe import Markup
 from domains.movies.catalog import CatalogItem
 from domains.movies.search import RESULT_FIELDS
 from domains.movies.tools import V2_SEARCH_FIELDS
-from runner.domains import get_domain
+from runner.core.domains import get_domain
 from runner.sitegen.escaping import html_text
 from runner.sitegen.inputs import SnapshotInfo
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import polars as pl
 
-from runner.attribution import standing_reason
+from runner.play.attribution import standing_reason
 from runner.sitegen.inputs import Run, SiteInputs
 
 

@@ -14,10 +14,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from runner.attribution import MAX_UNSCORED_SHARE
-from runner.board import BoardSettings
-from runner.domain import FAILING_SEVERITIES, SEVERITIES
-from runner.domains import get_domain
+from runner.core.board import BoardSettings
+from runner.core.domain import FAILING_SEVERITIES, SEVERITIES
+from runner.core.domains import get_domain
+from runner.play.attribution import MAX_UNSCORED_SHARE
 from runner.sitegen.aggregate import Aggregates
 from runner.sitegen.bounds import RAW_DIR, RawLinks, paged_runs, write_trials_parquet
 from runner.sitegen.inputs import SHA256SUMS, SiteInputs, published_files

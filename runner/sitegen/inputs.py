@@ -15,14 +15,14 @@ import polars as pl
 from catalog_pipeline.prune import PruneRecord, read_prune_log
 from runner.batch.archive import describe_missing, missing_transcripts
 from runner.batch.store import read_manifest, read_trials
-from runner.domains import DEFAULT_DOMAIN, get_domain
-from runner.errors import LoadError
-from runner.ledger import LEDGER_FILE, LedgerEntry, load_ledger, verified_entry
-from runner.links import refuse_links
-from runner.records import RunManifest, TranscriptSpan, TrialRecord
-from runner.rules import DEFAULT_RULES
+from runner.core.domains import DEFAULT_DOMAIN, get_domain
+from runner.core.errors import LoadError
+from runner.core.records import RunManifest, TranscriptSpan, TrialRecord
+from runner.core.rules import DEFAULT_RULES
+from runner.publish.ledger import LEDGER_FILE, LedgerEntry, load_ledger, verified_entry
 from runner.sitegen.trials import read_trials_frame
-from runner.submission import Submission, load_submission
+from runner.submissions.config import Submission, load_submission
+from runner.submissions.links import refuse_links
 
 SNAPSHOT_DOWNLOADS = ("catalog.json", "catalog.parquet", "catalog.csv", "ids.json")
 SNAPSHOT_FILES = (*SNAPSHOT_DOWNLOADS, "manifest.json", "changes.json", "solvability.json")

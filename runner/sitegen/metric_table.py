@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from runner.attribution import MAX_UNSCORED_SHARE
+from runner.play.attribution import MAX_UNSCORED_SHARE
 
 Direction = Literal["higher", "lower", "none"]
 Format = Literal["pct", "ratio", "float1", "float2", "int", "seconds", "usd"]

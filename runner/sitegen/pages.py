@@ -23,14 +23,14 @@ from domains.movies.simulators.reader_score import (
     score_corpora,
     score_reader,
 )
-from runner.attribution import AGENT_FAILURES, MAX_UNSCORED_SHARE, OUR_FAILURES
 from runner.batch.redact import redact_config
-from runner.board import BoardSettings
-from runner.domain import FAILING_SEVERITIES, SEVERITIES
-from runner.domains import DEFAULT_DOMAIN, get_domain
-from runner.metrics import PASS_THRESHOLD
-from runner.paths import SNAPSHOTS_DIR
-from runner.rules import RULE_DIFFERENCES
+from runner.core.board import BoardSettings
+from runner.core.domain import FAILING_SEVERITIES, SEVERITIES
+from runner.core.domains import DEFAULT_DOMAIN, get_domain
+from runner.core.metrics import PASS_THRESHOLD
+from runner.core.paths import SNAPSHOTS_DIR
+from runner.core.rules import RULE_DIFFERENCES
+from runner.play.attribution import AGENT_FAILURES, MAX_UNSCORED_SHARE, OUR_FAILURES
 from runner.sitegen import charts
 from runner.sitegen.aggregate import Aggregates
 from runner.sitegen.bounds import RawLinks, paged_runs
@@ -72,7 +72,7 @@ from runner.sitegen.views import (
     standing_badge,
     timeline_chart,
 )
-from runner.submission import SUBMISSION_SCHEMA_VERSION
+from runner.submissions.config import SUBMISSION_SCHEMA_VERSION
 
 DIFF_LIMIT = 25
 

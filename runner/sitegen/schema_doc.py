@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from runner.submission import Submission
+from runner.submissions.config import Submission
 
 
 def _type_parts(prop: dict[str, Any] | bool) -> list[dict[str, str | None]]:

@@ -18,7 +18,7 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 def make_server(folder: Path, port: int = 0, quiet: bool = True) -> http.server.ThreadingHTTPServer:
     """A threading HTTP server for `folder` bound to 127.0.0.1 (`port=0` picks a free port)."""
     if not (Path(folder) / "index.html").exists():
-        from runner.errors import TaurecError
+        from runner.core.errors import TaurecError
 
         raise TaurecError(f"{folder}: no index.html; run `taurec site build` first")
     base = _QuietHandler if quiet else http.server.SimpleHTTPRequestHandler

@@ -26,9 +26,8 @@ from domains.movies.tasks import (
     UserHistory,
 )
 from domains.movies.tools import V2_SEARCH_FIELDS
-from runner.ledger import LEDGER_FILE, record_runs
-from runner.predicates import Complexity, ConstraintCheck, Reveal, RevealDifficulty
-from runner.records import (
+from runner.core.predicates import Complexity, ConstraintCheck, Reveal, RevealDifficulty
+from runner.core.records import (
     Efficiency,
     PolicyResult,
     RunCounts,
@@ -37,7 +36,7 @@ from runner.records import (
     TrialRecord,
     TrialScore,
 )
-from runner.transcript import (
+from runner.core.transcript import (
     ComponentSpec,
     InfraError,
     Leak,
@@ -49,6 +48,7 @@ from runner.transcript import (
     ToolCallEvent,
     Transcript,
 )
+from runner.publish.ledger import LEDGER_FILE, record_runs
 
 XSS_NAME = "<script>alert(1)</script>"
 XSS_MESSAGE = "<img src=x onerror=alert(1)>"

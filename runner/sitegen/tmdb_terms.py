@@ -7,7 +7,7 @@ reader gets back by hydrating the snapshot with their own key and running `taure
 
 from __future__ import annotations
 
-from runner.records import TrialRecord
+from runner.core.records import TrialRecord
 
 NOT_REPUBLISHED = (
     "the title's value is TMDB data, not republished: hydrate the snapshot and run "

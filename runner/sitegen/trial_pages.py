@@ -30,16 +30,16 @@ import jinja2
 
 from domains.movies.tasks import Task
 from runner.batch.archive import load_trial_transcript
-from runner.domains import get_domain
-from runner.errors import LoadError
-from runner.metrics import PASS_THRESHOLD
-from runner.records import TrialRecord
+from runner.core.domains import get_domain
+from runner.core.errors import LoadError
+from runner.core.metrics import PASS_THRESHOLD
+from runner.core.records import TrialRecord
+from runner.core.transcript import Transcript
 from runner.sitegen.cards import Cards, write_cards
 from runner.sitegen.escaping import search_text, xml_text
 from runner.sitegen.inputs import Entry, Run, SiteInputs, SnapshotInfo
 from runner.sitegen.metric_table import METRIC_BY_KEY
 from runner.sitegen.tmdb_terms import redact_record
-from runner.transcript import Transcript
 
 TRIALS_DIR = "trials"
 ROOT = "../../../"  # from a trial page back to the site root

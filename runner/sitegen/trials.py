@@ -11,7 +11,7 @@ from typing import Any
 import polars as pl
 
 from runner.batch.store import TRIALS_FILE, read_trials
-from runner.records import TrialRecord
+from runner.core.records import TrialRecord
 
 # One row per trial record: what the aggregation and the entry pages read.
 TRIALS_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {

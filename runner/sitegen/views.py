@@ -7,9 +7,9 @@ from typing import Any
 
 import polars as pl
 
-from runner.attribution import standing_reason
-from runner.domains import DEFAULT_DOMAIN, get_domain
-from runner.errors import TaurecError
+from runner.core.domains import DEFAULT_DOMAIN, get_domain
+from runner.core.errors import TaurecError
+from runner.play.attribution import standing_reason
 from runner.sitegen import charts
 from runner.sitegen.aggregate import Aggregates
 from runner.sitegen.inputs import Entry, Run, SiteInputs, SnapshotInfo
@@ -332,7 +332,7 @@ def boards(inputs: SiteInputs, agg: Aggregates) -> list[SnapshotBoard]:
         references = [r for r in all_rows if is_reference(entries[r["submission"]])]
         dicts = [r for r in all_rows if not is_reference(entries[r["submission"]])]
         # Incomplete (> 5 % unscored) and unscored entries are listed apart, without a tier and
-        # without a score (runner.attribution): their pass^k leaves out trials nobody scored.
+        # without a score (runner.play.attribution): their pass^k leaves out trials nobody scored.
         ranked = [d for d in dicts if d["standing"] == "ranked"]
         unranked = [d for d in dicts if d["standing"] != "ranked"]
         tiers: list[int | None] = [

@@ -20,11 +20,11 @@ NOT_YET_DOMAIN_FREE = frozenset(
         "runner.cli.score",  # re-scores movie (v1) traces
         "runner.cli.tasks",  # movie suite validation and audit commands
         "runner.evaluation.feedback",  # movie hints (a winning title) in the feedback
-        "runner.leaderboard",
-        "runner.model_server",  # serves the movie heuristic as a chat model
-        "runner.rescore",
+        "runner.publish.leaderboard",
+        "runner.models.model_server",  # serves the movie heuristic as a chat model
+        "runner.publish.rescore",
         "runner.served_user",
-        "runner.submission_smoke",
+        "runner.submissions.smoke",
         "runner.sitegen.cards",
         "runner.sitegen.inputs",
         "runner.sitegen.pages",

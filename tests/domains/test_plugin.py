@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from runner import domains
-from runner.domain import Domain
-from runner.errors import LoadError
+from runner.core import domains
+from runner.core.domain import Domain
+from runner.core.errors import LoadError
+from runner.core.paths import PROJECT_ROOT
+from runner.core.protocols import AgentContext, AgentReply, ChatMessage, ToolCallRequest, ToolSchema
+from runner.core.transcript import ComponentSpec
 from runner.evaluation import evaluate
-from runner.paths import PROJECT_ROOT
-from runner.protocols import AgentContext, AgentReply, ChatMessage, ToolCallRequest, ToolSchema
-from runner.transcript import ComponentSpec
 
 TINY = PROJECT_ROOT / "examples" / "tiny_domain"
 
@@ -98,7 +98,7 @@ def test_the_movie_built_ins_are_not_offered_to_another_domain(tiny: Domain) -> 
 
 def test_a_submission_runs_only_in_the_domains_it_enters(tiny: Domain, tmp_path: Path) -> None:
     from runner.batch import run_submissions
-    from runner.errors import TaurecError
+    from runner.core.errors import TaurecError
 
     folder = tmp_path / "movie-entry"
     folder.mkdir()

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from runner.agent_config import HttpAgentConfig
 from runner.batch import load_records, load_trial_transcript
+from runner.core.paths import PROJECT_ROOT, TASKS_DIR
 from runner.evaluation import evaluate
-from runner.paths import PROJECT_ROOT, TASKS_DIR
+from runner.play.agent_config import HttpAgentConfig
 
 GROCERY_TASKS = PROJECT_ROOT / "domains" / "grocery" / "tasks"
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from runner.paths import PROJECT_ROOT, SITE_DIR, TASKS_DIR
+from runner.core.paths import PROJECT_ROOT, SITE_DIR, TASKS_DIR
 
 PAGE = SITE_DIR / "pages" / "integrations.md"
 BIN = Path(sys.executable).parent

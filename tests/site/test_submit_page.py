@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from runner.paths import SITE_DIR
-from runner.submission_smoke import serve_http_stand_in
+from runner.core.paths import SITE_DIR
+from runner.submissions.smoke import serve_http_stand_in
 
 PAGE = SITE_DIR / "pages" / "submit.md"
 BIN = Path(sys.executable).parent

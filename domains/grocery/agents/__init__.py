@@ -12,8 +12,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from domains.grocery.agents.shopper import Play, ShoppingAgent
-from runner.errors import TaurecError
-from runner.protocols import Agent, AgentContext
+from runner.core.errors import TaurecError
+from runner.core.protocols import Agent, AgentContext
 
 __all__ = ["ADVERSARIES", "HONEST", "PLAYS", "TWINS", "Play", "ShoppingAgent", "baselines"]
 

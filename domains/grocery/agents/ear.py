@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domains.grocery.items import ALLERGENS, Product
-from runner.protocols import ChatMessage
+from runner.core.protocols import ChatMessage
 
 __all__ = ["Heard", "ToolExchange", "exchanges", "hear", "text_of"]
 

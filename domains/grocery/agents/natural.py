@@ -21,8 +21,8 @@ from typing import Any
 from domains.grocery.agents.ear import exchanges, text_of
 from domains.grocery.user.reader import topics_asked
 from domains.grocery.user.vocabulary import Topic
-from runner.protocols import Agent, AgentReply, ChatMessage, ToolSchema
-from runner.transcript import ComponentSpec
+from runner.core.protocols import Agent, AgentReply, ChatMessage, ToolSchema
+from runner.core.transcript import ComponentSpec
 
 __all__ = ["TOPIC_PHRASES", "GroceryNaturalTwin", "naturalize"]
 

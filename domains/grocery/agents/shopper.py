@@ -14,8 +14,8 @@ from typing import Any, Literal
 from domains.grocery.agents.ear import Heard, ToolExchange, exchanges, hear
 from domains.grocery.items import Product
 from domains.grocery.user.needs import ambiguous_names
-from runner.protocols import AgentReply, ChatMessage, ToolCallRequest, ToolSchema
-from runner.transcript import ComponentSpec
+from runner.core.protocols import AgentReply, ChatMessage, ToolCallRequest, ToolSchema
+from runner.core.transcript import ComponentSpec
 
 __all__ = ["Play", "ShoppingAgent"]
 

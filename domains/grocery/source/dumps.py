@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from runner.errors import TaurecError
+from runner.core.errors import TaurecError
 
 # The published nightly dump of every Open Food Facts product (one JSON object per line, gzip).
 OFF_PRODUCTS_URL = "https://static.openfoodfacts.org/data/openfoodfacts-products.jsonl.gz"

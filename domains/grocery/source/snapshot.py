@@ -13,8 +13,8 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from domains.grocery.source.manifest import FileEntry, GroceryManifest
-from runner.durable import fsync_dir
-from runner.errors import LoadError, describe_validation_error
+from runner.core.durable import fsync_dir
+from runner.core.errors import LoadError, describe_validation_error
 
 DATE_DIR = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 MANIFEST_NAME = "manifest.json"

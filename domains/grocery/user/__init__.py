@@ -7,7 +7,7 @@ from typing import Any
 from domains.grocery.user.engine import Patience, ShopperEngine, patience_of
 from domains.grocery.user.reader import Reading, ShopperReader
 from domains.grocery.user.scripted import ScriptedShopper, shopper_reader
-from runner.errors import TaurecError
+from runner.core.errors import TaurecError
 
 __all__ = [
     "USER_MODES",

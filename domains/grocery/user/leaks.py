@@ -16,7 +16,7 @@ from domains.grocery.user.needs import Need, needs_of
 from domains.grocery.user.reader import topics_asked
 from domains.grocery.user.scripted import ScriptedShopper
 from domains.grocery.user.vocabulary import ALLERGEN_WORDS, TOPICS, Topic
-from runner.transcript import Leak, LeakAudit, MessageEvent, Transcript
+from runner.core.transcript import Leak, LeakAudit, MessageEvent, Transcript
 
 __all__ = ["PROBE_QUESTIONS", "audit_leaks", "audit_probe", "message_leaks", "value_patterns"]
 

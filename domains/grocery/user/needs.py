@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict
 from domains.grocery.items import Product
 from domains.grocery.tasks import GroceryTask, ProductConstraint
 from domains.grocery.user.vocabulary import Topic, topic_of_field
-from runner.predicates import Reveal
+from runner.core.predicates import Reveal
 
 __all__ = [
     "NUTRI_ORDER",
@@ -63,7 +63,7 @@ class Need(BaseModel):
 
 
 def satisfied(op: str, value: Any, actual: Any) -> bool:
-    """`actual op value`, with the same meaning as `runner.predicates.evaluate_predicate` (no
+    """`actual op value`, with the same meaning as `runner.core.predicates.evaluate_predicate` (no
     record built: the gate calls this millions of times)."""
     if isinstance(actual, dt.date):
         actual = actual.isoformat()

@@ -14,8 +14,8 @@ from domains.grocery.user.acts import ReplyAct
 from domains.grocery.user.engine import EngineState, ShopperEngine
 from domains.grocery.user.reader import NamedProduct, ShopperReader
 from domains.grocery.user.writer import TemplateWriter
-from runner.protocols import UserTurn
-from runner.transcript import ComponentSpec, MessageEvent
+from runner.core.protocols import UserTurn
+from runner.core.transcript import ComponentSpec, MessageEvent
 
 __all__ = ["ScriptedShopper", "shopper_reader"]
 

@@ -28,8 +28,8 @@ from __future__ import annotations
 from typing import Any
 
 from domains.movies.baselines.expert import ExpertAgent, Style
-from runner.errors import TaurecError
-from runner.protocols import Agent, AgentContext
+from runner.core.errors import TaurecError
+from runner.core.protocols import Agent, AgentContext
 
 __all__ = ["PANEL_ADVERSARIES", "PANEL_STYLES", "build_panel_adversary"]
 

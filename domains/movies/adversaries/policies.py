@@ -9,10 +9,10 @@ from domains.movies.baselines.chat import exchanges, text_of, tool_request
 from domains.movies.baselines.heuristic import BROADER_WORDS, heuristic_policy
 from domains.movies.baselines.preferences import read_preferences
 from domains.movies.simulators.vocabulary import GENRE_WORDS
-from runner.agent_config import ADVERSARY_NAMES
 from runner.agents.prompt import build_system_prompt, user_id_from_messages
-from runner.protocols import AgentContext, AgentReply, ChatMessage, ToolSchema
-from runner.transcript import ComponentSpec
+from runner.core.protocols import AgentContext, AgentReply, ChatMessage, ToolSchema
+from runner.core.transcript import ComponentSpec
+from runner.play.agent_config import ADVERSARY_NAMES
 
 __all__ = ["ADVERSARY_NAMES", "AdversaryAgent", "adversary_policy"]
 

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from runner.protocols import ChatMessage, ToolCallRequest, ToolSchema
+from runner.core.protocols import ChatMessage, ToolCallRequest, ToolSchema
 
 __all__ = ["ToolExchange", "call_id", "exchanges", "text_of", "tool_names", "tool_request"]
 

@@ -49,8 +49,8 @@ from domains.movies.baselines.heuristic import (
 )
 from domains.movies.baselines.preferences import KNOWN_GENRES, Preferences, read_preferences
 from runner.agents.prompt import build_system_prompt, user_id_from_messages
-from runner.protocols import AgentContext, AgentReply, ChatMessage, ToolCallRequest, ToolSchema
-from runner.transcript import ComponentSpec
+from runner.core.protocols import AgentContext, AgentReply, ChatMessage, ToolCallRequest, ToolSchema
+from runner.core.transcript import ComponentSpec
 
 if TYPE_CHECKING:
     from domains.movies.tasks import Task

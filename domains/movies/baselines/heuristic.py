@@ -28,8 +28,8 @@ from domains.movies.baselines.chat import exchanges, text_of, tool_names, tool_r
 from domains.movies.baselines.preferences import KNOWN_GENRES, Preferences, read_preferences
 from domains.movies.simulators.vocabulary import RATING_ORDER
 from runner.agents.prompt import build_system_prompt, user_id_from_messages
-from runner.protocols import AgentContext, AgentReply, ChatMessage, ToolCallRequest, ToolSchema
-from runner.transcript import ComponentSpec
+from runner.core.protocols import AgentContext, AgentReply, ChatMessage, ToolCallRequest, ToolSchema
+from runner.core.transcript import ComponentSpec
 
 __all__ = ["COMMIT_AFTER_TURNS", "QUESTIONS", "HeuristicAgent", "heuristic_policy"]
 

@@ -21,8 +21,8 @@ from typing import Any
 from domains.movies.baselines.chat import exchanges, text_of
 from domains.movies.simulators.reader import fields_asked, question_segments
 from domains.movies.simulators.vocabulary import sentences
-from runner.protocols import Agent, AgentReply, ChatMessage, ToolSchema
-from runner.transcript import ComponentSpec
+from runner.core.protocols import Agent, AgentReply, ChatMessage, ToolSchema
+from runner.core.transcript import ComponentSpec
 
 __all__ = ["TOPIC_PHRASES", "NaturalTwin", "naturalize"]
 

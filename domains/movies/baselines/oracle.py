@@ -13,9 +13,9 @@ from typing import Any
 from domains.movies.baselines.chat import tool_names, tool_request
 from domains.movies.catalog import RESTRICTED_RATINGS, Catalog, CatalogItem
 from domains.movies.tasks import Task
-from runner.errors import TaurecError
-from runner.protocols import AgentContext, AgentReply, ChatMessage, ToolCallRequest, ToolSchema
-from runner.transcript import ComponentSpec
+from runner.core.errors import TaurecError
+from runner.core.protocols import AgentContext, AgentReply, ChatMessage, ToolCallRequest, ToolSchema
+from runner.core.transcript import ComponentSpec
 
 __all__ = ["OracleAgent", "winning_items"]
 

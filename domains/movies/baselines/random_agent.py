@@ -20,8 +20,8 @@ from domains.movies.baselines.chat import exchanges, text_of, tool_request
 from domains.movies.catalog import RESTRICTED_RATINGS, Catalog, CatalogItem
 from domains.movies.simulators.vocabulary import GENRE_WORDS
 from domains.movies.tasks import Task
-from runner.protocols import AgentContext, AgentReply, ChatMessage, ToolSchema
-from runner.transcript import ComponentSpec
+from runner.core.protocols import AgentContext, AgentReply, ChatMessage, ToolSchema
+from runner.core.transcript import ComponentSpec
 
 __all__ = ["RandomAgent", "blind_reward", "expected_pass1", "random_policy"]
 

@@ -9,8 +9,8 @@ from domains.movies.catalog import Catalog
 from domains.movies.simulators.leaks import audit_leaks, message_leaks
 from domains.movies.simulators.scripted import ScriptedUser
 from domains.movies.tasks import Task
-from runner.errors import TaurecError
-from runner.protocols import UserSimulator
+from runner.core.errors import TaurecError
+from runner.core.protocols import UserSimulator
 
 __all__ = ["SIMULATOR_NAMES", "ScriptedUser", "audit_leaks", "build_simulator", "message_leaks"]
 
@@ -54,7 +54,7 @@ def _model_user(
 ) -> UserSimulator:
     from domains.movies.simulators.model_call import ModelEndpoint
     from domains.movies.simulators.model_user import ModelUser
-    from runner.agent_config import RetryConfig
+    from runner.play.agent_config import RetryConfig
 
     known = _ENDPOINT_OPTIONS | set(_MODE_OPTIONS) | {"reader_model", "writer_model"}
     unknown = sorted(set(opts) - known)

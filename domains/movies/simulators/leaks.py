@@ -40,8 +40,8 @@ from domains.movies.simulators.vocabulary import (
     year_mentions,
 )
 from domains.movies.tasks import Constraint, Task, TaskConstraint
-from runner.memo import BoundedMemo
-from runner.transcript import Leak, LeakAudit, MessageEvent, Transcript
+from runner.core.memo import BoundedMemo
+from runner.core.transcript import Leak, LeakAudit, MessageEvent, Transcript
 
 __all__ = ["audit_leaks", "message_leaks"]
 

@@ -1,8 +1,8 @@
 """One chat call of the simulated user's model reader or writer: key rules, retry policy, usage.
 
-Both components call through `runner.llm_client` (the direct client for an OpenAI-compatible
-endpoint, LiteLLM for a provider) under `runner.retry`, and send a key only where the key table
-(`runner.keys`) allows it, exactly as an agent does. A failure that survives the retries comes
+Both components call through `runner.models.llm_client` (the direct client for an OpenAI-compatible
+endpoint, LiteLLM for a provider) under `runner.models.retry`, and send a key only where the key table
+(`runner.models.keys`) allows it, exactly as an agent does. A failure that survives the retries comes
 back as `InfraFailure`; the caller decides whether a fallback makes it harmless.
 """
 
@@ -13,9 +13,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from runner.agent_config import RetryConfig
-from runner.errors import InfraFailure
-from runner.protocols import ModelCall
+from runner.core.errors import InfraFailure
+from runner.core.protocols import ModelCall
+from runner.play.agent_config import RetryConfig
 
 __all__ = ["LOCAL_PLACEHOLDER_KEY", "MissingKey", "ModelEndpoint"]
 
@@ -48,8 +48,8 @@ class ModelEndpoint:
         return args
 
     def _api_key(self) -> str:
-        from runner.keys import hosted, simulator_key_env
-        from runner.provider_paths import RefusedEndpoint, call_problem
+        from runner.models.keys import hosted, simulator_key_env
+        from runner.models.provider_paths import RefusedEndpoint, call_problem
 
         # The agent's rule: a path we cannot bound or a refused address, before any call.
         problem = call_problem(self.model, self.api_base, hosted_run=hosted())
@@ -81,20 +81,20 @@ class ModelEndpoint:
     ) -> tuple[str, ModelCall]:
         """The text of one completion and its usage; InfraFailure once the retries give up
         (MissingKey, before any call, when the key's variable is not set)."""
-        from runner.llm_client import (
+        from runner.models.llm_client import (
             chat_completion,
             response_cost,
             response_field,
             uses_direct_path,
         )
-        from runner.retry import call_with_retry
+        from runner.models.retry import call_with_retry
 
         key = self._api_key()
         kwargs: dict[str, Any] = {
             "model": self.model,
             "messages": messages,
             "timeout": self.timeout_s,
-            "max_retries": 0,  # the retry policy is ours (runner.retry), not the SDK's
+            "max_retries": 0,  # the retry policy is ours (runner.models.retry), not the SDK's
             "api_key": key,
         }
         if self.api_base:

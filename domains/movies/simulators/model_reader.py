@@ -23,10 +23,10 @@ from domains.movies.catalog import Catalog
 from domains.movies.simulators.model_call import MissingKey, ModelEndpoint
 from domains.movies.simulators.reader import Reading, rule_reader, title_index
 from domains.movies.simulators.reader_score import CORPUS_FIELDS, CorpusField
-from runner.errors import InfraFailure
-from runner.memo import BoundedMemo
-from runner.protocols import ModelCall
-from runner.transcript import SimulatorNote
+from runner.core.errors import InfraFailure
+from runner.core.memo import BoundedMemo
+from runner.core.protocols import ModelCall
+from runner.core.transcript import SimulatorNote
 
 __all__ = [
     "READER_PROMPT",

@@ -22,8 +22,8 @@ from domains.movies.simulators.reader import fields_asked, rule_reader
 from domains.movies.simulators.scripted import persona_line
 from domains.movies.simulators.writer import TemplateWriter
 from domains.movies.tasks import Task
-from runner.protocols import ModelCall, UserTurn
-from runner.transcript import ComponentSpec, MessageEvent, SimulatorNote
+from runner.core.protocols import ModelCall, UserTurn
+from runner.core.transcript import ComponentSpec, MessageEvent, SimulatorNote
 
 __all__ = ["ModelUser", "ReaderMode", "WriterMode"]
 

@@ -51,9 +51,9 @@ from domains.movies.simulators.vocabulary import (
 )
 from domains.movies.simulators.writer import TemplateWriter
 from domains.movies.tasks import Constraint, Task
-from runner.errors import InfraFailure
-from runner.protocols import ModelCall
-from runner.transcript import SimulatorNote
+from runner.core.errors import InfraFailure
+from runner.core.protocols import ModelCall
+from runner.core.transcript import SimulatorNote
 
 __all__ = [
     "MAX_WORDS_CHARS",

@@ -10,7 +10,7 @@ from typing import Literal, Protocol, get_args
 from pydantic import BaseModel, ConfigDict, Field
 
 from domains.movies.simulators.reader import Reading
-from runner.paths import PROJECT_ROOT
+from runner.core.paths import PROJECT_ROOT
 
 __all__ = [
     "CORPUS_FIELDS",

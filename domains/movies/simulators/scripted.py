@@ -45,8 +45,8 @@ from domains.movies.simulators.vocabulary import (
 )
 from domains.movies.simulators.writer import TemplateWriter
 from domains.movies.tasks import Constraint, Task
-from runner.protocols import UserTurn
-from runner.transcript import ComponentSpec, MessageEvent, Transcript
+from runner.core.protocols import UserTurn
+from runner.core.transcript import ComponentSpec, MessageEvent, Transcript
 
 __all__ = [
     "NOTHING_FITS_RE",

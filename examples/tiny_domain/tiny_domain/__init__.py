@@ -1,4 +1,4 @@
-"""A minimal domain (a tea shop of five teas) showing the whole `runner.domain.Domain` contract in one file.
+"""A minimal domain (a tea shop of five teas) showing the whole `runner.core.domain.Domain` contract in one file.
 
 It is what `docs/write-a-domain.md` walks through and what the tests register with one line
 (`REGISTRY["tiny"] = "tiny_domain:TinyDomain"`) to prove that a domain needs nothing else.
@@ -14,11 +14,16 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from runner.agent_config import ToolsetOptions
-from runner.domain import DEFAULT_STRICTNESS, AgentBuilder, Domain, Strictness, fails_trial
-from runner.errors import LoadError, describe_validation_error
-from runner.predicates import Complexity, Op, RevealDifficulty, check_predicate, evaluate_predicate
-from runner.protocols import (
+from runner.core.domain import DEFAULT_STRICTNESS, AgentBuilder, Domain, Strictness, fails_trial
+from runner.core.errors import LoadError, describe_validation_error
+from runner.core.predicates import (
+    Complexity,
+    Op,
+    RevealDifficulty,
+    check_predicate,
+    evaluate_predicate,
+)
+from runner.core.protocols import (
     Agent,
     AgentContext,
     AgentReply,
@@ -28,10 +33,11 @@ from runner.protocols import (
     ToolSchema,
     UserTurn,
 )
-from runner.records import PolicyResult, TrialScore
-from runner.rules import RuleSet
-from runner.toolkit import Stop, ToolError, definition_of, json_text, parse_arguments, tool
-from runner.transcript import ComponentSpec, MessageEvent, ToolCallEvent, Transcript
+from runner.core.records import PolicyResult, TrialScore
+from runner.core.rules import RuleSet
+from runner.core.toolkit import Stop, ToolError, definition_of, json_text, parse_arguments, tool
+from runner.core.transcript import ComponentSpec, MessageEvent, ToolCallEvent, Transcript
+from runner.play.agent_config import ToolsetOptions
 
 HERE = Path(__file__).resolve().parent
 

@@ -18,7 +18,7 @@ from catalog_pipeline.manifest import TMDB_ATTRIBUTION, SnapshotManifest
 from catalog_pipeline.tables import parquet_bytes
 from domains.movies.catalog import Catalog
 from runner.cli import cli
-from runner.errors import LoadError, TaurecError
+from runner.core.errors import LoadError, TaurecError
 
 FAST = {"rate_limit_per_s": None, "workers": 8}
 FILES = ["catalog.csv", "catalog.json", "catalog.parquet", "changes.json", "ids.json"]

@@ -12,7 +12,7 @@ import pytest
 
 from catalog_pipeline.snapshot import SnapshotMismatch, verify_snapshot
 from domains.movies.catalog import Catalog
-from runner.paths import SNAPSHOTS_DIR, TASKS_DIR
+from runner.core.paths import SNAPSHOTS_DIR, TASKS_DIR
 
 DATE = "2026-11-01"
 TAUREC = str(Path(sys.executable).with_name("taurec"))
@@ -80,7 +80,7 @@ def test_a_missing_file_is_refused(root: Path) -> None:
 
 def test_a_tampered_ids_file_is_not_hydrated_under_the_same_date(root: Path) -> None:
     from catalog_pipeline.pipeline import hydrate
-    from runner.errors import TaurecError
+    from runner.core.errors import TaurecError
 
     ids = root / DATE / "ids.json"
     data = json.loads(ids.read_text())

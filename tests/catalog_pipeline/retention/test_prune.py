@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from catalog_pipeline.prune import PRUNE_LOG, prune_snapshots, read_prune_log
 from catalog_pipeline.snapshot import list_snapshots, load_manifest
 from runner.cli import cli
-from runner.errors import LoadError
-from runner.paths import SNAPSHOTS_DIR
+from runner.core.errors import LoadError
+from runner.core.paths import SNAPSHOTS_DIR
 
 COMMITTED = sorted(p for p in SNAPSHOTS_DIR.iterdir() if p.is_dir())[-1]
 

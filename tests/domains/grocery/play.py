@@ -10,10 +10,10 @@ from domains.grocery.catalog import ProductCatalog
 from domains.grocery.tasks import GroceryTask
 from domains.grocery.testing import tiny_catalog
 from domains.grocery.tools import GroceryTools, build_toolset
-from runner.loop import run_trial
-from runner.protocols import AgentReply, ChatMessage, ToolCallRequest, ToolSchema, UserTurn
-from runner.rules import get_rules
-from runner.transcript import ComponentSpec, MessageEvent, Transcript
+from runner.core.protocols import AgentReply, ChatMessage, ToolCallRequest, ToolSchema, UserTurn
+from runner.core.rules import get_rules
+from runner.core.transcript import ComponentSpec, MessageEvent, Transcript
+from runner.play.loop import run_trial
 
 CATALOG = tiny_catalog()
 # Ids of the tiny catalog used across the tests (see domains.grocery.testing).
@@ -94,7 +94,7 @@ def play(
     catalog: ProductCatalog = CATALOG,
     max_turns: int = 12,
 ) -> Transcript:
-    """Run one real trial (runner.loop.run_trial) with the grocery tools."""
+    """Run one real trial (runner.play.loop.run_trial) with the grocery tools."""
     return play_with_tools(task, replies, turns, catalog, max_turns)[0]
 
 

@@ -10,7 +10,7 @@ import pytest
 from domains.grocery.catalog import ProductCatalog, load_catalog
 from domains.grocery.items import ALLERGENS, FIELD_KINDS
 from domains.grocery.testing import tiny_catalog, tiny_products
-from runner.errors import LoadError
+from runner.core.errors import LoadError
 
 
 def test_tiny_catalog_covers_every_field_kind_and_value() -> None:

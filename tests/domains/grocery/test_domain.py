@@ -10,10 +10,10 @@ from domains.grocery import GroceryDomain
 from domains.grocery.mentions import mentions, names_product
 from domains.grocery.tasks import load_task
 from domains.grocery.tools import GroceryTools
-from runner.domain import Domain
-from runner.domains import get_domain
-from runner.errors import TaurecError
-from runner.rules import get_rules
+from runner.core.domain import Domain
+from runner.core.domains import get_domain
+from runner.core.errors import TaurecError
+from runner.core.rules import get_rules
 from tests.domains.grocery.play import CATALOG, MILLET_POPS, OAT_CRUNCH, make_task
 
 

@@ -8,9 +8,9 @@ from domains.grocery.policies import POLICY_SEVERITY
 from domains.grocery.scoring import score
 from domains.grocery.store import inventory
 from domains.grocery.tasks import GROCERY_POLICY_NAMES, GroceryTask
-from runner.domain import STRICTNESS_LEVELS, Strictness
-from runner.records import TrialScore
-from runner.transcript import Transcript
+from runner.core.domain import STRICTNESS_LEVELS, Strictness
+from runner.core.records import TrialScore
+from runner.core.transcript import Transcript
 from tests.domains.grocery.play import (
     CATALOG,
     MILLET_POPS,

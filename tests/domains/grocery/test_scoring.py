@@ -10,9 +10,9 @@ from domains.grocery import GroceryDomain
 from domains.grocery.scoring import GroceryScoringError, count_proposals, replay, score
 from domains.grocery.store import inventory, stock_level
 from domains.grocery.tasks import GroceryTask
-from runner.domains import get_domain
-from runner.rules import get_rules
-from runner.transcript import InfraError, ToolCallEvent
+from runner.core.domains import get_domain
+from runner.core.rules import get_rules
+from runner.core.transcript import InfraError, ToolCallEvent
 from tests.domains.grocery.play import (
     CATALOG,
     HONEY_PUFFS,

@@ -16,8 +16,8 @@ from domains.grocery.tasks import (
     load_tasks,
     suite_digest,
 )
-from runner.domain import DomainTask
-from runner.errors import LoadError
+from runner.core.domain import DomainTask
+from runner.core.errors import LoadError
 from tests.domains.grocery.play import (
     ALMOND_DRINK,
     CATALOG,

@@ -9,8 +9,8 @@ import pytest
 
 from domains.grocery.store import stock_level
 from domains.grocery.tools import GROCERY_TOOL_NAMES, GroceryTools, build_toolset
-from runner.protocols import Toolset
-from runner.rules import get_rules
+from runner.core.protocols import Toolset
+from runner.core.rules import get_rules
 from tests.domains.grocery.play import CATALOG, HONEY_PUFFS, OAT_CRUNCH, PENNE, make_task
 
 PAST = [

@@ -11,8 +11,8 @@ from domains.grocery.testing import tiny_catalog
 from domains.grocery.user import UnknownUserError, build_user
 from domains.grocery.user.leaks import audit_leaks, audit_probe, message_leaks
 from domains.grocery.user.needs import needs_of
-from runner.protocols import ComponentSpec
-from runner.transcript import MessageEvent, Transcript
+from runner.core.protocols import ComponentSpec
+from runner.core.transcript import MessageEvent, Transcript
 
 CATALOG = tiny_catalog()
 HONEY_PUFFS = "Honey Puff Rings"  # not vegan, traces milk/soy, sponsored, 2.79

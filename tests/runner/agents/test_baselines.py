@@ -15,7 +15,6 @@ from domains.movies.scoring import score_transcript
 from domains.movies.simulators import build_simulator
 from domains.movies.tasks import Task, load_tasks
 from domains.movies.tools import build_toolset
-from runner.agent_config import BuiltinAgentConfig
 from runner.agents import (
     UnknownAgentError,
     agent_config_from_name,
@@ -24,11 +23,12 @@ from runner.agents import (
     build_system_prompt,
     user_id_from_messages,
 )
-from runner.errors import TaurecError
-from runner.loop import GREETING, run_trial
-from runner.paths import TASKS_DIR
-from runner.protocols import AgentContext
-from runner.transcript import Transcript
+from runner.core.errors import TaurecError
+from runner.core.paths import TASKS_DIR
+from runner.core.protocols import AgentContext
+from runner.core.transcript import Transcript
+from runner.play.agent_config import BuiltinAgentConfig
+from runner.play.loop import GREETING, run_trial
 
 
 def test_registry_records_name_and_args() -> None:

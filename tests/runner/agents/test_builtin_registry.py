@@ -6,7 +6,7 @@ from typing import get_args
 
 from domains.movies.adversaries import ADVERSARY_NAMES
 from domains.movies.builtins import BUILTIN_AGENTS
-from runner.agent_config import BuiltinName
+from runner.play.agent_config import BuiltinName
 
 
 def test_schema_literal_matches_the_registry() -> None:

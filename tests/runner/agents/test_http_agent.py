@@ -19,13 +19,13 @@ from domains.movies.scoring import score_transcript
 from domains.movies.simulators import build_simulator
 from domains.movies.tasks import load_task
 from domains.movies.tools import build_toolset
-from runner.agent_config import BuiltinAgentConfig, HttpAgentConfig, RetryConfig
 from runner.agents import build_agent, build_system_prompt
 from runner.agents.http_agent import HttpAgent, check_endpoint, last_tool_results
 from runner.agents.http_protocol import AgentStepRequest
-from runner.errors import AgentFailure, InfraFailure, TaurecError
-from runner.loop import run_trial
-from runner.protocols import AgentContext
+from runner.core.errors import AgentFailure, InfraFailure, TaurecError
+from runner.core.protocols import AgentContext
+from runner.play.agent_config import BuiltinAgentConfig, HttpAgentConfig, RetryConfig
+from runner.play.loop import run_trial
 
 FAST = RetryConfig(max_attempts=3, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=20)
 TOOLS = [

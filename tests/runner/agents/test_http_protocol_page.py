@@ -15,7 +15,7 @@ from runner.agents.http_protocol import (
     protocol_schemas,
     render_page,
 )
-from runner.paths import SITE_DIR
+from runner.core.paths import SITE_DIR
 
 PAGE = SITE_DIR / "pages" / "http-agent-protocol.md"
 FENCE = re.compile(r'```(\w+)(?: title="([^"]*)")?\n(.*?)\n```', re.DOTALL)

@@ -14,13 +14,13 @@ import pytest
 from domains.movies.catalog import Catalog
 from domains.movies.tasks import Task, load_task
 from domains.movies.tools import build_toolset
-from runner.agent_config import LiteLLMAgentConfig, Prices, RetryConfig
 from runner.agents.litellm_agent import LiteLLMAgent
-from runner.errors import InfraFailure
-from runner.llm_client import import_litellm, run_closing_clients
-from runner.model_server import serve_model
-from runner.protocols import AgentContext, AgentReply
-from runner.retry import call_with_retry
+from runner.core.errors import InfraFailure
+from runner.core.protocols import AgentContext, AgentReply
+from runner.models.llm_client import import_litellm, run_closing_clients
+from runner.models.model_server import serve_model
+from runner.models.retry import call_with_retry
+from runner.play.agent_config import LiteLLMAgentConfig, Prices, RetryConfig
 
 FAST = RetryConfig(max_attempts=3, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=30)
 PLANTED_KEY = "sk-planted-TAUREC-0123456789abcdef"

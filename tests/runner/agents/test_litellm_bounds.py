@@ -18,13 +18,13 @@ from typing import Any
 
 import pytest
 
-from runner.agent_config import LiteLLMAgentConfig, RetryConfig
 from runner.agents.litellm_agent import LiteLLMAgent
-from runner.errors import TaurecError
-from runner.llm_client import CLIENT_ENV, aclose_clients
-from runner.paths import PROJECT_ROOT
-from runner.protocols import AgentContext
-from runner.response_cap import MAX_RESPONSE_BYTES
+from runner.core.errors import TaurecError
+from runner.core.paths import PROJECT_ROOT
+from runner.core.protocols import AgentContext
+from runner.models.llm_client import CLIENT_ENV, aclose_clients
+from runner.models.response_cap import MAX_RESPONSE_BYTES
+from runner.play.agent_config import LiteLLMAgentConfig, RetryConfig
 
 ONE_TRY = RetryConfig(max_attempts=1, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=60)
 CONTEXT = AgentContext(user_id="u1", policy_text="Be kind.", seed=0)

@@ -13,13 +13,13 @@ from domains.movies.scoring import score_transcript
 from domains.movies.simulators import build_simulator
 from domains.movies.tasks import Task, load_task
 from domains.movies.tools import build_toolset
-from runner.agent_config import BuiltinAgentConfig, LiteLLMAgentConfig, RetryConfig
 from runner.agents import build_agent
-from runner.llm_client import aclose_clients
-from runner.loop import run_trial
-from runner.model_server import serve_model
-from runner.protocols import AgentContext
-from runner.transcript import ToolCallEvent, Transcript
+from runner.core.protocols import AgentContext
+from runner.core.transcript import ToolCallEvent, Transcript
+from runner.models.llm_client import aclose_clients
+from runner.models.model_server import serve_model
+from runner.play.agent_config import BuiltinAgentConfig, LiteLLMAgentConfig, RetryConfig
+from runner.play.loop import run_trial
 
 pytestmark = pytest.mark.slow  # whole trials through LiteLLM: a few seconds each on a busy machine
 

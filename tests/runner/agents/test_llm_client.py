@@ -17,9 +17,10 @@ from domains.movies.catalog import Catalog
 from domains.movies.simulators import build_simulator
 from domains.movies.simulators.model_writer import WRITER_PROMPT
 from domains.movies.tasks import Task, load_task
-from runner.agent_config import LiteLLMAgentConfig, RetryConfig
 from runner.agents.litellm_agent import LiteLLMAgent
-from runner.llm_client import (
+from runner.core.protocols import AgentContext, UserSimulator
+from runner.core.transcript import MessageEvent
+from runner.models.llm_client import (
     BASE64_LOGGING_ENV,
     CLIENT_ENV,
     LEAN_HTTP_ENV,
@@ -29,8 +30,7 @@ from runner.llm_client import (
     uses_direct_path,
     uses_sdk_path,
 )
-from runner.protocols import AgentContext, UserSimulator
-from runner.transcript import MessageEvent
+from runner.play.agent_config import LiteLLMAgentConfig, RetryConfig
 from tests.loopback import QuietHandler, completion, send_json, serving
 
 FAST = RetryConfig(max_attempts=2, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=30)
@@ -212,14 +212,14 @@ def test_each_response_is_priced_once(
 
 DIRECT_RUN = """
 import asyncio, json, sys
-from runner.agent_config import LiteLLMAgentConfig
+from runner.play.agent_config import LiteLLMAgentConfig
 from runner.agents.litellm_agent import LiteLLMAgent
 from domains.movies.catalog import Catalog
-from runner.llm_client import aclose_clients
-from runner.protocols import AgentContext
+from runner.models.llm_client import aclose_clients
+from runner.core.protocols import AgentContext
 from domains.movies.simulators import build_simulator
 from domains.movies.tasks import load_task
-from runner.transcript import MessageEvent
+from runner.core.transcript import MessageEvent
 from tests.loopback import QuietHandler, completion, send_json, serving
 
 url, task = sys.argv[1], load_task(sys.argv[2])

@@ -18,8 +18,8 @@ import pytest
 from domains.movies.catalog import Catalog
 from domains.movies.tasks import load_task
 from domains.movies.tools import build_toolset
-from runner.model_server import POLICY_NAMES, parse_fault, serve_model
-from runner.paths import PROJECT_ROOT
+from runner.core.paths import PROJECT_ROOT
+from runner.models.model_server import POLICY_NAMES, parse_fault, serve_model
 
 
 @pytest.fixture(scope="module")

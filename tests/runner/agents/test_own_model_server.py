@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import urllib.request
 
-from runner.agent_config import LiteLLMAgentConfig
-from runner.keys import host_problem
-from runner.own_model_server import is_own_server, own_server_url, resolve_own_server
+from runner.models.keys import host_problem
+from runner.models.own_model_server import is_own_server, own_server_url, resolve_own_server
+from runner.play.agent_config import LiteLLMAgentConfig
 
 
 def test_only_loopback_port_0_asks_for_the_own_server() -> None:

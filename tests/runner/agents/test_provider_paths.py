@@ -1,6 +1,6 @@
 """Every LiteLLM provider prefix at a submitter's server (a custom `api_base`).
 
-The allowed ones (runner.provider_paths.CUSTOM_BASE_PROVIDERS) are called, on every client they
+The allowed ones (runner.models.provider_paths.CUSTOM_BASE_PROVIDERS) are called, on every client they
 can take, against a loopback stand-in that misbehaves: an oversized answer is cut at the byte cap
 and is the agent's error, a redirect is not followed, a dripping answer ends at the deadline, and
 a hosted run refuses the loopback address before any request. Every other prefix in the installed
@@ -23,26 +23,26 @@ from typing import Any
 import pytest
 
 from domains.movies.simulators.model_call import ModelEndpoint
-from runner import llm_client
-from runner.agent_config import LiteLLMAgentConfig, RetryConfig
 from runner.agents.litellm_agent import LiteLLMAgent
-from runner.attribution import attribute
 from runner.batch.entrant import Entrant
-from runner.board import load_board
-from runner.errors import AgentFailure, InfraFailure, LoadError
+from runner.core.board import load_board
+from runner.core.errors import AgentFailure, InfraFailure, LoadError
+from runner.core.protocols import AgentContext
 from runner.evaluation import evaluate
-from runner.keys import HOSTED_ENV, OWN_SERVER_ENV, allowed_key_env
-from runner.llm_client import CLIENT_ENV, LEAN_HTTP_ENV, import_litellm, run_closing_clients
-from runner.protocols import AgentContext
-from runner.provider_paths import (
+from runner.models import llm_client
+from runner.models.keys import HOSTED_ENV, OWN_SERVER_ENV, allowed_key_env
+from runner.models.llm_client import CLIENT_ENV, LEAN_HTTP_ENV, import_litellm, run_closing_clients
+from runner.models.provider_paths import (
     CUSTOM_BASE_PROVIDERS,
     UNBOUNDED_PROVIDERS,
     RefusedEndpoint,
     call_problem,
     path_problem,
 )
-from runner.response_cap import MAX_RESPONSE_BYTES
-from runner.submission import check_submission
+from runner.models.response_cap import MAX_RESPONSE_BYTES
+from runner.play.agent_config import LiteLLMAgentConfig, RetryConfig
+from runner.play.attribution import attribute
+from runner.submissions.config import check_submission
 
 CONTEXT = AgentContext(user_id="u1", policy_text="Be kind.", seed=0)
 TWO_TRIES = RetryConfig(
@@ -56,7 +56,7 @@ MiB = 1024 * 1024
 PROVIDERS = sorted(str(getattr(p, "value", p)) for p in import_litellm().provider_list)
 REFUSED = [p for p in PROVIDERS if p not in CUSTOM_BASE_PROVIDERS]
 
-# (prefix, client): `direct` is runner.openai_compat; `lean` LiteLLM's own HTTP handler; `sdk`
+# (prefix, client): `direct` is runner.models.openai_compat; `lean` LiteLLM's own HTTP handler; `sdk`
 # the OpenAI SDK on the client LiteLLM gives it (the lean switch off). Every client a prefix can
 # take is tried.
 CASES = [("openai", "direct")] + [
@@ -404,7 +404,7 @@ def test_the_rule_over_every_provider() -> None:
 
 
 def test_the_integrations_page_names_every_allowed_and_every_unbounded_prefix() -> None:
-    from runner.paths import SITE_DIR
+    from runner.core.paths import SITE_DIR
 
     page = (SITE_DIR / "pages" / "integrations.md").read_text(encoding="utf-8")
     for prefix in [*CUSTOM_BASE_PROVIDERS, *UNBOUNDED_PROVIDERS]:

@@ -10,9 +10,8 @@ import time
 import httpx
 import pytest
 
-from runner.agent_config import RetryConfig
-from runner.errors import InfraFailure
-from runner.retry import (
+from runner.core.errors import InfraFailure
+from runner.models.retry import (
     RateLimiter,
     backoff_delay,
     call_with_retry,
@@ -21,6 +20,7 @@ from runner.retry import (
     redact,
     redact_config,
 )
+from runner.play.agent_config import RetryConfig
 
 FAST = RetryConfig(max_attempts=4, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=30)
 

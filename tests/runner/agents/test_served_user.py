@@ -10,14 +10,14 @@ from domains.movies.catalog import Catalog
 from domains.movies.simulators import build_simulator
 from domains.movies.tasks import load_task
 from domains.movies.tools import build_toolset
-from runner.agent_config import LiteLLMAgentConfig, RetryConfig
 from runner.agents.litellm_agent import LiteLLMAgent
-from runner.llm_client import aclose_clients
-from runner.loop import run_trial
-from runner.model_server import serve_model
-from runner.protocols import AgentContext
+from runner.core.protocols import AgentContext
+from runner.core.transcript import Transcript
+from runner.models.llm_client import aclose_clients
+from runner.models.model_server import serve_model
+from runner.play.agent_config import LiteLLMAgentConfig, RetryConfig
+from runner.play.loop import run_trial
 from runner.served_user import user_policy
-from runner.transcript import Transcript
 
 FAST = RetryConfig(max_attempts=2, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=30)
 

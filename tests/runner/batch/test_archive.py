@@ -20,10 +20,10 @@ from runner.batch.archive import (
 from runner.batch.redact import Redactor
 from runner.batch.store import TRIALS_FILE, GroupCommitter, ResultsFolder
 from runner.batch.tally import RunTally, TrialOutcome
-from runner.errors import LoadError
-from runner.metrics import summarize
-from runner.records import Efficiency, TranscriptSpan, TrialKey, TrialRecord
-from runner.transcript import ComponentSpec, MessageEvent, Transcript
+from runner.core.errors import LoadError
+from runner.core.metrics import summarize
+from runner.core.records import Efficiency, TranscriptSpan, TrialKey, TrialRecord
+from runner.core.transcript import ComponentSpec, MessageEvent, Transcript
 
 from .conftest import SubmissionMaker, builtin
 

@@ -18,7 +18,7 @@ import pytest
 
 from runner.batch import load_records, read_manifest, run_submissions
 from runner.batch.archive import ARCHIVE, load_trial_transcript
-from runner.model_server import serve_model
+from runner.models.model_server import serve_model
 
 from .conftest import SubmissionMaker, copy_v1_suite, litellm_agent
 

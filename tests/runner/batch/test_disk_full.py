@@ -16,7 +16,7 @@ import pytest
 from runner.batch import load_records, read_manifest
 from runner.batch.inputs import resolve_snapshot
 from runner.batch.store import read_trials
-from runner.paths import PROJECT_ROOT
+from runner.core.paths import PROJECT_ROOT
 
 from .conftest import SubmissionMaker, builtin
 
@@ -116,8 +116,8 @@ import resource, sys
 from pathlib import Path
 from runner.batch.redact import Redactor
 from runner.batch.store import ResultsFolder
-from runner.records import Efficiency, TrialKey, TrialRecord
-from runner.transcript import ComponentSpec, Transcript
+from runner.core.records import Efficiency, TrialKey, TrialRecord
+from runner.core.transcript import ComponentSpec, Transcript
 
 folder = Path(sys.argv[1])
 resource.setrlimit(resource.RLIMIT_FSIZE, (18_000, 18_000))

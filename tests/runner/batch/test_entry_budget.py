@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from runner.batch import load_records, run_submissions
-from runner.loop import MAX_CALL_COST_USD
+from runner.play.loop import MAX_CALL_COST_USD
 from tests.loopback import QuietHandler, send_json, serving
 
 from .conftest import SubmissionMaker, builtin

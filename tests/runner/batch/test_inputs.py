@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from runner.batch.inputs import find_policy, load_inputs, resolve_snapshot
-from runner.errors import LoadError, TaurecError
+from runner.core.errors import LoadError, TaurecError
 
 
 @pytest.fixture

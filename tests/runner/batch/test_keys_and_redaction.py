@@ -6,7 +6,7 @@ import pytest
 
 from runner.batch.keys import Shard, shard_of, trial_seed
 from runner.batch.redact import REDACTED, Redactor, redact_config, secret_values
-from runner.errors import TaurecError
+from runner.core.errors import TaurecError
 
 
 def test_trial_seed_is_stable_and_depends_on_every_part() -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from runner.batch import read_manifest, run_submissions
-from runner.errors import TaurecError
-from runner.ledger import load_ledger, record_runs, verified_entry
+from runner.core.errors import TaurecError
+from runner.publish.ledger import load_ledger, record_runs, verified_entry
 from runner.sitegen.inputs import load_inputs
 from runner.sitegen.views import badges_for
 

@@ -9,8 +9,8 @@ import pytest
 from runner.batch import load_records, read_trials, run_submissions
 from runner.batch.archive import load_trial_transcript
 from runner.batch.report import format_summary
-from runner.metrics import summarize
-from runner.model_server import serve_model
+from runner.core.metrics import summarize
+from runner.models.model_server import serve_model
 
 from .conftest import SubmissionMaker, litellm_agent
 

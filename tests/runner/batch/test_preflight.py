@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from runner.batch import run_submissions
-from runner.errors import TaurecError
+from runner.core.errors import TaurecError
 from tests.loopback import QuietHandler, send_json, serving
 
 from .conftest import SubmissionMaker, builtin, litellm_agent

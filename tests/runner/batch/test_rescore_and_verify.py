@@ -17,7 +17,7 @@ from domains.movies.tasks import load_tasks
 from runner.batch import load_records, run_submissions
 from runner.batch.archive import ARCHIVE, load_trial_transcript
 from runner.cli import cli
-from runner.rescore import DigestMismatch, score_traces, verify_results
+from runner.publish.rescore import DigestMismatch, score_traces, verify_results
 
 from .conftest import SubmissionMaker, builtin
 

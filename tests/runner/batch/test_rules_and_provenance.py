@@ -9,8 +9,8 @@ from markupsafe import escape
 
 from runner.batch import load_records, read_manifest, run_submissions
 from runner.batch.archive import load_trial_transcript
-from runner.errors import TaurecError
-from runner.rules import RULE_DIFFERENCES
+from runner.core.errors import TaurecError
+from runner.core.rules import RULE_DIFFERENCES
 from runner.sitegen.inputs import load_inputs
 
 from .conftest import SubmissionMaker, builtin
@@ -57,8 +57,8 @@ def test_a_board_never_mixes_rule_sets(
 
 
 def test_methodology_page_lists_every_difference(tmp_path: Path) -> None:
-    from runner.board import BoardSettings
-    from runner.paths import SITE_DIR
+    from runner.core.board import BoardSettings
+    from runner.core.paths import SITE_DIR
     from runner.sitegen.pages import PageWriter, environment, splice_methodology
 
     docs = tmp_path / "docs"

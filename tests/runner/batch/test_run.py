@@ -11,7 +11,7 @@ import pytest
 from runner.batch import load_records, merge_shards, read_manifest, run_submissions
 from runner.batch.archive import ARCHIVE, load_trial_transcript, transcript_gzip
 from runner.batch.keys import trial_seed
-from runner.errors import TaurecError
+from runner.core.errors import TaurecError
 
 from .conftest import SubmissionMaker, builtin
 

@@ -12,9 +12,9 @@ import pytest
 from runner.batch import load_records, merge_shards, read_manifest, run_submissions
 from runner.batch.archive import describe_transcript, missing_transcripts, transcript_gzip
 from runner.batch.store import TRIALS_FILE
-from runner.errors import LoadError, TaurecError
-from runner.paths import PROJECT_ROOT
-from runner.rescore import verify_results
+from runner.core.errors import LoadError, TaurecError
+from runner.core.paths import PROJECT_ROOT
+from runner.publish.rescore import verify_results
 from runner.sitegen.inputs import load_inputs
 
 from .conftest import SubmissionMaker, builtin

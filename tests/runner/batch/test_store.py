@@ -15,9 +15,9 @@ from runner.batch.store import (
     load_records,
     read_trials,
 )
-from runner.errors import LoadError
-from runner.records import Efficiency, TrialKey, TrialRecord
-from runner.transcript import ComponentSpec, InfraError, MessageEvent, Transcript
+from runner.core.errors import LoadError
+from runner.core.records import Efficiency, TrialKey, TrialRecord
+from runner.core.transcript import ComponentSpec, InfraError, MessageEvent, Transcript
 
 
 def _transcript(task: str, index: int, message: str = "hello") -> Transcript:

@@ -14,8 +14,8 @@ import pytest
 
 from runner.batch import load_records, read_manifest, run_submissions
 from runner.batch.progress import ProgressStats
-from runner.model_server import serve_model
-from runner.records import TrialRecord
+from runner.core.records import TrialRecord
+from runner.models.model_server import serve_model
 
 from .conftest import SubmissionMaker, builtin, copy_v1_suite, litellm_agent
 
@@ -104,7 +104,7 @@ def test_a_litellm_run_lets_its_helpers_in_only_once_it_saturates_a_core(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from runner.batch import engine
-    from runner.llm_client import CLIENT_ENV
+    from runner.models.llm_client import CLIENT_ENV
 
     # The LiteLLM client for the loopback server (the hosted-provider path); the core share that
     # counts as saturated is set so that this process always is (0) or never can be (100 cores).

@@ -13,7 +13,8 @@ import yaml
 from click.testing import CliRunner
 
 from runner.batch import read_manifest
-from runner.board import (
+from runner.cli import cli
+from runner.core.board import (
     BOARD_FILE,
     BoardSettings,
     board_settings,
@@ -21,9 +22,8 @@ from runner.board import (
     load_board,
     merge_flags,
 )
-from runner.cli import cli
-from runner.errors import LoadError
-from runner.paths import PROJECT_ROOT, TASKS_DIR
+from runner.core.errors import LoadError
+from runner.core.paths import PROJECT_ROOT, TASKS_DIR
 from tests.loopback import QuietHandler, completion, send_json, serving
 
 

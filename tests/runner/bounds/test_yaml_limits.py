@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from runner.bounded_yaml import YamlLimitError, check_yaml_limits
-from runner.errors import LoadError
-from runner.submission import check_submission, load_submission
+from runner.core.bounded_yaml import YamlLimitError, check_yaml_limits
+from runner.core.errors import LoadError
+from runner.submissions.config import check_submission, load_submission
 
 BOMB = (
     'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n'

@@ -12,7 +12,7 @@ import pytest
 from domains.movies.catalog import Catalog, CatalogItem
 from domains.movies.tasks import Constraint, Task, TaskConstraint, UserHistory, load_tasks
 from domains.movies.tools import CatalogTools, build_toolset
-from runner.transcript import ComponentSpec, MessageEvent, ToolCallEvent, Transcript
+from runner.core.transcript import ComponentSpec, MessageEvent, ToolCallEvent, Transcript
 
 
 def make_item(n: int, **overrides: Any) -> CatalogItem:

@@ -10,7 +10,7 @@ import pytest
 
 from domains.movies.catalog import Catalog, CatalogItem
 from domains.movies.tasks import Constraint, load_task, load_tasks
-from runner.errors import LoadError
+from runner.core.errors import LoadError
 
 CASES: list[tuple[str, str, Any, int, int, str, str]] = [
     # field, op, value, item satisfying, item failing, reason fragment ok, reason fragment not ok

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from runner.memo import BoundedMemo
+from runner.core.memo import BoundedMemo
 
 
 def test_the_least_recently_used_entry_is_dropped_past_the_size() -> None:

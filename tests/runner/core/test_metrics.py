@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from domains.movies import MoviesDomain
-from runner.metrics import bootstrap_ci, pass_hat_k, summarize
-from runner.records import Efficiency, PolicyResult, TrialKey, TrialRecord, TrialScore
-from runner.transcript import InfraError
+from runner.core.metrics import bootstrap_ci, pass_hat_k, summarize
+from runner.core.records import Efficiency, PolicyResult, TrialKey, TrialRecord, TrialScore
+from runner.core.transcript import InfraError
 
 
 def record(

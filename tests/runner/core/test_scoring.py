@@ -9,8 +9,8 @@ import pytest
 from domains.movies.catalog import Catalog
 from domains.movies.scoring import POLICY_SEVERITY, ScoringError, score_transcript
 from domains.movies.tasks import POLICY_NAMES, Task
-from runner.records import TrialScore
-from runner.transcript import InfraError, Transcript
+from runner.core.records import TrialScore
+from runner.core.transcript import InfraError, Transcript
 
 if TYPE_CHECKING:
     from .conftest import ConversationFactory, TaskFactory

@@ -11,7 +11,7 @@ import pytest
 
 from domains.movies.catalog import Catalog
 from domains.movies.tasks import load_task
-from runner.errors import LoadError
+from runner.core.errors import LoadError
 
 TASK = Path(__file__).parents[3] / "tasks" / "task_001.json"
 RECORD: dict[str, Any] = {

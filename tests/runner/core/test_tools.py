@@ -9,9 +9,9 @@ import pytest
 
 from domains.movies.catalog import Catalog
 from domains.movies.tools import FILTER_TOOL_NAME, V1_TOOL_NAMES, build_toolset, definition_of
-from runner.agent_config import ToolsetOptions
-from runner.protocols import Toolset
-from runner.rules import get_rules
+from runner.core.protocols import Toolset
+from runner.core.rules import get_rules
+from runner.play.agent_config import ToolsetOptions
 
 if TYPE_CHECKING:
     from .conftest import TaskFactory

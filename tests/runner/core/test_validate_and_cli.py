@@ -15,7 +15,7 @@ from domains.movies.scoring import score_trace_files
 from domains.movies.tasks import Retirement, Task
 from domains.movies.validate import check_solvability
 from runner.cli import cli
-from runner.transcript import ComponentSpec, InfraError, Transcript
+from runner.core.transcript import ComponentSpec, InfraError, Transcript
 
 if TYPE_CHECKING:
     from .conftest import TaskFactory

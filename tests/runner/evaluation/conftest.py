@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from domains.movies.baselines import HeuristicAgent
-from runner.paths import TASKS_DIR
-from runner.protocols import AgentContext, AgentReply, ChatMessage, ToolSchema
-from runner.transcript import ComponentSpec
+from runner.core.paths import TASKS_DIR
+from runner.core.protocols import AgentContext, AgentReply, ChatMessage, ToolSchema
+from runner.core.transcript import ComponentSpec
 
 
 class ProposeOnce:

@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 
 from domains.movies.baselines import HeuristicAgent
-from runner.protocols import AgentContext, AgentReply, ChatMessage, ToolCallRequest, ToolSchema
-from runner.transcript import ComponentSpec
+from runner.core.protocols import AgentContext, AgentReply, ChatMessage, ToolCallRequest, ToolSchema
+from runner.core.transcript import ComponentSpec
 
 DEEP_ARGUMENTS = "[" * 100_000 + "]" * 100_000
 

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from runner.attribution import MAX_UNSCORED_SHARE, standing
+from runner.core.paths import PROJECT_ROOT, TASKS_DIR
 from runner.evaluation import EvalResult, evaluate
-from runner.paths import PROJECT_ROOT, TASKS_DIR
+from runner.play.attribution import MAX_UNSCORED_SHARE, standing
 from runner.testing import assert_pass_k
 
 from . import misbehaving

@@ -19,8 +19,8 @@ TAUREC = Path(sys.executable).parent / "taurec"
 
 AGENTS = '''
 """Agents that each make one mistake on their first step, then abstain."""
-from runner.protocols import AgentReply, ToolCallRequest
-from runner.transcript import ComponentSpec
+from runner.core.protocols import AgentReply, ToolCallRequest
+from runner.core.transcript import ComponentSpec
 
 
 class _OneMistake:
@@ -147,7 +147,7 @@ def test_a_raising_python_agent_gets_its_traceback_with_file_and_line(project: P
         for n, text in enumerate(textwrap.dedent(AGENTS).splitlines(), start=1)
         if "RAISES HERE" in text
     )
-    # The agent's own exception fails its trial (runner.attribution), with where it was raised.
+    # The agent's own exception fails its trial (runner.play.attribution), with where it was raised.
     assert (
         "agent error: AgentRaised.KeyError: the agent raised KeyError: 'tmdb_1' — 1 trial(s)" in out
     )

@@ -12,11 +12,11 @@ import pytest
 import yaml
 
 import runner
-from runner.agent_config import BuiltinAgentConfig
 from runner.batch import load_records
-from runner.errors import LoadError, TaurecError
+from runner.core.errors import LoadError, TaurecError
+from runner.core.protocols import AgentContext
 from runner.evaluation import EvalResult, evaluate, evaluate_async
-from runner.protocols import AgentContext
+from runner.play.agent_config import BuiltinAgentConfig
 from runner.sitegen.aggregate import aggregate
 from runner.sitegen.trials import read_trials_frame
 
@@ -170,7 +170,7 @@ def test_bad_agents_and_filters_fail_clearly(twenty_tasks: Path) -> None:
     with pytest.raises(LoadError, match="neither ours nor v1 nor a folder"):
         evaluate("heuristic", suite="v3", trials=1)
     # A factory that returns something that is not an Agent fails each trial as the agent's
-    # failure (scored 0, runner.attribution), never a crash, never a silent pass, never dropped.
+    # failure (scored 0, runner.play.attribution), never a crash, never a silent pass, never dropped.
     not_an_agent: Any = lambda: object()  # noqa: E731
     result = evaluate(not_an_agent, tasks=["task_001"], **options)
     [trial] = result.failures()

@@ -9,9 +9,9 @@ import pytest
 from pydantic import ValidationError
 
 import runner
-from runner.errors import TaurecError
-from runner.protocols import AgentContext, AgentReply, ChatMessage, ToolCallRequest, ToolSchema
-from runner.transcript import ComponentSpec
+from runner.core.errors import TaurecError
+from runner.core.protocols import AgentContext, AgentReply, ChatMessage, ToolCallRequest, ToolSchema
+from runner.core.transcript import ComponentSpec
 
 
 def test_tool_call_arguments_may_be_a_dict_and_are_stored_as_json_text() -> None:
@@ -75,5 +75,5 @@ def test_a_dict_reply_fails_its_trial_with_a_one_line_fix(twenty_tasks: Path) ->
     assert trial.error.kind == "AgentRaised.TypeError"
     assert trial.error.message == (
         "the agent raised TypeError: _DictReply.step returned dict, not an AgentReply; fix: "
-        "`return AgentReply(**reply)` (from runner.protocols import AgentReply)"
+        "`return AgentReply(**reply)` (from runner.core.protocols import AgentReply)"
     )

@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from runner.agent_config import HttpAgentConfig, LiteLLMAgentConfig, RetryConfig
 from runner.agents.http_agent import HttpAgent
 from runner.agents.litellm_agent import LOCAL_PLACEHOLDER_KEY, LiteLLMAgent
-from runner.errors import InfraFailure
-from runner.keys import (
+from runner.core.errors import InfraFailure
+from runner.core.protocols import AgentContext
+from runner.models.keys import (
     PROVIDER_KEYS,
     KeyPolicyError,
     allowed_key_env,
@@ -27,9 +27,9 @@ from runner.keys import (
     entry_key_env,
     host_problem,
 )
-from runner.llm_client import run_closing_clients
-from runner.protocols import AgentContext
-from runner.submission import check_submission
+from runner.models.llm_client import run_closing_clients
+from runner.play.agent_config import HttpAgentConfig, LiteLLMAgentConfig, RetryConfig
+from runner.submissions.config import check_submission
 from tests.loopback import QuietHandler, completion, send_json, serving
 
 FAST = RetryConfig(max_attempts=1, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=10)
@@ -95,7 +95,7 @@ def assert_no_planted_key(rec: Recorder) -> None:
 
 
 @pytest.mark.usefixtures("all_keys_planted")
-# Prefixes allowed at a custom api_base (runner.provider_paths); every other one is refused there.
+# Prefixes allowed at a custom api_base (runner.models.provider_paths); every other one is refused there.
 @pytest.mark.parametrize(
     "model", ["openai/any", "anthropic/claude-x", "gpt-5-mini", "hosted_vllm/m", "litellm_proxy/m"]
 )
@@ -312,7 +312,7 @@ def test_check_masks_a_pasted_key_and_never_echoes_it(tmp_path: Path) -> None:
 
 
 def test_only_a_providers_own_endpoint_counts_as_the_maintainers_side() -> None:
-    from runner.keys import is_provider_endpoint
+    from runner.models.keys import is_provider_endpoint
 
     assert is_provider_endpoint("openai/gpt-5", None)
     assert is_provider_endpoint("openai/gpt-5", "https://api.openai.com/v1")

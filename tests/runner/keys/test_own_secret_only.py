@@ -15,18 +15,18 @@ import pytest
 from domains.movies.catalog import Catalog
 from domains.movies.simulators import build_simulator
 from domains.movies.tasks import load_tasks
-from runner.agent_config import HttpAgentConfig, LiteLLMAgentConfig
 from runner.agents.http_agent import HttpAgent
 from runner.agents.litellm_agent import LOCAL_PLACEHOLDER_KEY, LiteLLMAgent
 from runner.batch.entrant import Entrant
-from runner.board import load_board
-from runner.errors import InfraFailure, LoadError
-from runner.keys import PROVIDER_KEYS, KeyPolicyError
-from runner.llm_client import run_closing_clients
-from runner.paths import SNAPSHOTS_DIR, TASKS_DIR
-from runner.protocols import AgentContext, UserSimulator
-from runner.submission import check_submission
-from runner.transcript import MessageEvent
+from runner.core.board import load_board
+from runner.core.errors import InfraFailure, LoadError
+from runner.core.paths import SNAPSHOTS_DIR, TASKS_DIR
+from runner.core.protocols import AgentContext, UserSimulator
+from runner.core.transcript import MessageEvent
+from runner.models.keys import PROVIDER_KEYS, KeyPolicyError
+from runner.models.llm_client import run_closing_clients
+from runner.play.agent_config import HttpAgentConfig, LiteLLMAgentConfig
+from runner.submissions.config import check_submission
 from tests.runner.keys.test_keys_stay_home import (
     ENTRY_SECRET,
     FAST,

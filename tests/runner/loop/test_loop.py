@@ -18,16 +18,8 @@ from domains.movies.simulators import build_simulator
 from domains.movies.tasks import Task
 from domains.movies.tools import build_toolset
 from runner.agents import build_builtin
-from runner.attribution import report_infra
-from runner.errors import InfraFailure
-from runner.loop import (
-    GREETING,
-    MAX_AGENT_TEXT_BYTES,
-    MAX_TOOL_CALL_BYTES,
-    MAX_TOOL_ROUNDS,
-    run_trial,
-)
-from runner.protocols import (
+from runner.core.errors import InfraFailure
+from runner.core.protocols import (
     AgentContext,
     AgentReply,
     ChatMessage,
@@ -36,8 +28,16 @@ from runner.protocols import (
     ToolSchema,
     UserTurn,
 )
-from runner.rules import get_rules
-from runner.transcript import ComponentSpec, MessageEvent, Transcript
+from runner.core.rules import get_rules
+from runner.core.transcript import ComponentSpec, MessageEvent, Transcript
+from runner.play.attribution import report_infra
+from runner.play.loop import (
+    GREETING,
+    MAX_AGENT_TEXT_BYTES,
+    MAX_TOOL_CALL_BYTES,
+    MAX_TOOL_ROUNDS,
+    run_trial,
+)
 
 from .conftest import POLICY
 
@@ -245,7 +245,7 @@ def test_endless_tool_calls_are_cut_and_count_as_a_turn(
 @report_infra
 class OurClient(ScriptAgent):
     """Stands for one of our own model clients (LiteLLM, HTTP): registered as able to report
-    infrastructure errors, as `runner.attribution.report_infra` does for them."""
+    infrastructure errors, as `runner.play.attribution.report_infra` does for them."""
 
 
 def test_infra_failure_from_our_own_client_is_recorded_not_raised(

@@ -23,12 +23,12 @@ from domains.movies.simulators import build_simulator
 from domains.movies.simulators.reader import fields_asked, rule_reader
 from domains.movies.tasks import Constraint, Task, TaskConstraint, load_tasks
 from domains.movies.tools import build_toolset
-from runner.agent_config import BuiltinName
 from runner.agents import build_builtin
-from runner.loop import run_trial
-from runner.paths import POLICY_PATH, SNAPSHOTS_DIR, TASKS_DIR
-from runner.protocols import AgentContext, AgentReply, ChatMessage, ToolSchema
-from runner.transcript import MessageEvent, Transcript
+from runner.core.paths import POLICY_PATH, SNAPSHOTS_DIR, TASKS_DIR
+from runner.core.protocols import AgentContext, AgentReply, ChatMessage, ToolSchema
+from runner.core.transcript import MessageEvent, Transcript
+from runner.play.agent_config import BuiltinName
+from runner.play.loop import run_trial
 
 NEW_AGENTS = ("expert", "informed", "expert-natural", "heuristic-natural", *PANEL_ADVERSARIES)
 # One task of each reveal difficulty, and one with sponsored/age-restricted policies in play.

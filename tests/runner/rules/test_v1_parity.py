@@ -18,10 +18,10 @@ from domains.movies.catalog import Catalog, CatalogItem
 from domains.movies.scoring import score_transcript
 from domains.movies.tasks import Task
 from domains.movies.tools import build_toolset
-from runner.loop import run_trial
-from runner.protocols import AgentReply, ChatMessage, ToolCallRequest, ToolSchema, UserTurn
-from runner.rules import RULE_DIFFERENCES, RULE_SETS, RuleSet, get_rules
-from runner.transcript import ComponentSpec, MessageEvent, Transcript
+from runner.core.protocols import AgentReply, ChatMessage, ToolCallRequest, ToolSchema, UserTurn
+from runner.core.rules import RULE_DIFFERENCES, RULE_SETS, RuleSet, get_rules
+from runner.core.transcript import ComponentSpec, MessageEvent, Transcript
+from runner.play.loop import run_trial
 
 CORPUS = json.loads((Path(__file__).parent / "v1_parity_cases.json").read_text(encoding="utf-8"))
 CATALOG = Catalog([CatalogItem.model_validate(i) for i in CORPUS["catalog"]])
@@ -140,7 +140,7 @@ def test_transcript_and_score_name_the_rule_set() -> None:
 
 
 def test_unknown_rule_set_suggests_the_closest() -> None:
-    from runner.errors import TaurecError
+    from runner.core.errors import TaurecError
 
     with pytest.raises(TaurecError, match="did you mean 'v1'"):
         get_rules("V1")
@@ -148,7 +148,7 @@ def test_unknown_rule_set_suggests_the_closest() -> None:
 
 def test_a_trial_v1_fails_is_scored_zero_not_dropped() -> None:
     # Before: v1's failed trial was recorded as an infra error and left out of n. The one
-    # attribution rule (runner.attribution) makes the agent's malformed arguments its failure.
+    # attribution rule (runner.play.attribution) makes the agent's malformed arguments its failure.
     case = CASES["malformed_arguments"]
     transcript = run_case(case, get_rules("v1"))
     assert transcript.stop_reason == "agent_error"

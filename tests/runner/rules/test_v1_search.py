@@ -23,7 +23,7 @@ from domains.movies.search import CatalogSearch
 from domains.movies.search_v1 import OkapiSearch
 from domains.movies.tasks import Task, load_task
 from domains.movies.tools import build_toolset
-from runner.rules import get_rules
+from runner.core.rules import get_rules
 
 # Our own query corpus: genres one word at a time, case and punctuation, several words, words
 # the catalog does not hold, stop words only, blank, accents.

@@ -24,10 +24,10 @@ from domains.movies.catalog import Catalog
 from domains.movies.scoring import score_transcript
 from domains.movies.tasks import Task, load_task, load_tasks
 from domains.movies.tools import CatalogTools, build_toolset
-from runner.loop import run_trial
-from runner.protocols import AgentReply, ChatMessage, ToolCallRequest, ToolSchema, UserTurn
-from runner.rules import V1_GREETING, V2_GREETING, get_rules
-from runner.transcript import ComponentSpec, MessageEvent
+from runner.core.protocols import AgentReply, ChatMessage, ToolCallRequest, ToolSchema, UserTurn
+from runner.core.rules import V1_GREETING, V2_GREETING, get_rules
+from runner.core.transcript import ComponentSpec, MessageEvent
+from runner.play.loop import run_trial
 
 PUBLISHED_MIRROR = Path(
     os.environ.get("TAUREC_V1_SOURCE", "/work/.mirror/nbharaths+tau-rec/repo")

@@ -1,4 +1,4 @@
-"""The polars aggregation agrees with runner.metrics.summarize, and the ranking rules hold."""
+"""The polars aggregation agrees with runner.core.metrics.summarize, and the ranking rules hold."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from runner.metrics import summarize
+from runner.core.metrics import summarize
 from runner.sitegen.aggregate import aggregate, trials_frame
 from runner.sitegen.charts import pareto_front
 from runner.sitegen.inputs import SiteInputs, load_inputs
@@ -154,7 +154,7 @@ def test_fast_reader_matches_the_validated_records(synth_world: SynthWorld, tmp_
 
 
 def test_a_bad_record_mid_file_names_the_file_and_line(synth_world: SynthWorld, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from runner.errors import LoadError
+    from runner.core.errors import LoadError
     from runner.sitegen.trials import read_trials_frame
 
     run_dir = synth_world.submissions / synth_world.slugs[0] / "results" / "2026-11-01"

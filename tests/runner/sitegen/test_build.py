@@ -13,10 +13,10 @@ import yaml
 from click.testing import CliRunner
 from markupsafe import escape
 
-from runner.board import BoardSettings
 from runner.cli import cli
-from runner.errors import TaurecError
-from runner.paths import SITE_DIR
+from runner.core.board import BoardSettings
+from runner.core.errors import TaurecError
+from runner.core.paths import SITE_DIR
 from runner.sitegen import BuildReport, SiteBuildError, build_site
 from runner.sitegen.aggregate import aggregate_runs
 from runner.sitegen.build import assemble, runs_with_trial_pages
@@ -236,7 +236,7 @@ def test_every_relative_link_resolves(built_site: BuildReport) -> None:
 def test_methodology_and_entry_pages_show_the_board_settings(
     synth_world: SynthWorld, tmp_path: Path
 ) -> None:
-    from runner.board import LiteLLMSimulator
+    from runner.core.board import LiteLLMSimulator
 
     board = BoardSettings(
         simulator=LiteLLMSimulator(model="openai/user-sim", api_base="http://127.0.0.1:9/v1"),

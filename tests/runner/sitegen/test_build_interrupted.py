@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from runner.errors import LoadError
-from runner.paths import SITE_DIR
+from runner.core.errors import LoadError
+from runner.core.paths import SITE_DIR
 from runner.sitegen.build import clear_stale_builds
 from runner.sitegen.inputs import load_inputs
 from runner.sitegen.pages import environment

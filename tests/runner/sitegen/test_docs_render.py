@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
-from runner.paths import PROJECT_ROOT
+from runner.core.paths import PROJECT_ROOT
 from runner.sitegen import BuildReport
 from runner.sitegen.mkdocs_hooks import BODY_KEY, bodies_dir
 

@@ -11,13 +11,13 @@ import pytest
 
 from runner.batch import run_submissions
 from runner.batch.entrant import Entrant
-from runner.board import BoardSettings
-from runner.domains import get_domain
-from runner.protocols import AgentContext, AgentReply, ChatMessage, ToolCallRequest, ToolSchema
+from runner.core.board import BoardSettings
+from runner.core.domains import get_domain
+from runner.core.protocols import AgentContext, AgentReply, ChatMessage, ToolCallRequest, ToolSchema
+from runner.core.transcript import ComponentSpec
 from runner.sitegen import BuildReport, build_site
 from runner.sitegen.serve import serving
 from runner.sitegen.synth import SynthSpec, synthesize
-from runner.transcript import ComponentSpec
 
 from .test_browser import Watch
 

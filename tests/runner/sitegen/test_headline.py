@@ -7,7 +7,7 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
-from runner.paths import PROJECT_ROOT
+from runner.core.paths import PROJECT_ROOT
 from runner.sitegen import BuildReport
 from runner.sitegen.aggregate import aggregate_runs
 from runner.sitegen.inputs import load_inputs

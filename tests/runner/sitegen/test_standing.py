@@ -9,7 +9,7 @@ from typing import Any
 
 import polars as pl
 
-from runner.attribution import standing
+from runner.play.attribution import standing
 from runner.sitegen.aggregate import aggregate, trials_frame
 from runner.sitegen.inputs import load_inputs
 from runner.sitegen.synth import SNAPSHOT_DATES, SynthWorld
@@ -79,7 +79,7 @@ def test_a_made_up_results_label_is_not_a_board(synth_world: SynthWorld, tmp_pat
 
 
 def test_the_site_standing_is_the_attribution_rule() -> None:
-    # The polars expression of the aggregation and runner.attribution.standing agree everywhere.
+    # The polars expression of the aggregation and runner.play.attribution.standing agree everywhere.
     rows = []
     cases = [(trials, scored) for trials in (1, 4, 20, 40, 41) for scored in range(trials + 1)]
     for case, (trials, scored) in enumerate(cases):

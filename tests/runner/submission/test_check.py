@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from runner.cli import cli
-from runner.submission import (
+from runner.submissions.config import (
     Problem,
     changed_submission_dirs,
     check_submission,
@@ -379,7 +379,7 @@ def test_changed_paths_from_a_pull_request() -> None:
             "submissions/new-agent/README.md",
             "submissions/old-agent/results/2026-11-01/trials.jsonl",
             "submissions/schema.json",
-            "runner/loop.py",
+            "runner/play/loop.py",
             "submissions/../.github/workflows/ci.yml",
             "/etc/passwd",
         ]
@@ -388,7 +388,7 @@ def test_changed_paths_from_a_pull_request() -> None:
     by_path = {p.file: p for p in problems}
     assert by_path["submissions/../.github/workflows/ci.yml"].severity == "error"
     assert by_path["/etc/passwd"].severity == "error"
-    assert by_path["runner/loop.py"].severity == "warning"
+    assert by_path["runner/play/loop.py"].severity == "warning"
     assert by_path["submissions/schema.json"].severity == "warning"
     results = by_path["submissions/old-agent/results/2026-11-01/trials.jsonl"]
     assert results.severity == "error"

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from runner import display_names
 from runner.cli import cli
-from runner.submission import check_submission, load_submission
+from runner.publish import display_names
+from runner.submissions.config import check_submission, load_submission
 from tests.runner.submission.test_check import GOOD, errors, make_entry, only_error
 
 

@@ -8,15 +8,15 @@ import urllib.request
 
 import pytest
 
-from runner.agent_config import BuiltinAgentConfig, LiteLLMAgentConfig
-from runner.errors import TaurecError
-from runner.leaderboard import (
+from runner.core.errors import TaurecError
+from runner.play.agent_config import BuiltinAgentConfig, LiteLLMAgentConfig
+from runner.publish.leaderboard import (
     build_leaderboard,
     local_model_servers,
     loopback_servers,
     shipped_submissions,
 )
-from runner.submission import Contact, Submission, load_submission
+from runner.submissions.config import Contact, Submission, load_submission
 
 
 def entry(slug: str, api_base: str | None) -> Submission:

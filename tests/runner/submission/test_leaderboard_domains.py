@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from runner.board import BoardSettings
-from runner.domains import get_domain
-from runner.errors import TaurecError
-from runner.leaderboard import build_leaderboard, entrants, shipped_submissions
+from runner.core.board import BoardSettings
+from runner.core.domains import get_domain
+from runner.core.errors import TaurecError
+from runner.publish.leaderboard import build_leaderboard, entrants, shipped_submissions
 
 DATE = "2026-11-01"
 

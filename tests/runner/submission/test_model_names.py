@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from runner.model_names import check_model_string
+from runner.models.model_names import check_model_string
 
 
 def test_a_misspelt_provider_is_refused_with_a_suggestion() -> None:

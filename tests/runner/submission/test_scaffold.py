@@ -12,9 +12,9 @@ import yaml
 from click.testing import CliRunner
 
 from runner.cli import cli
-from runner.errors import LoadError, TaurecError
-from runner.submission import check_submission, load_submission
-from runner.submission_scaffold import ScaffoldAnswers, scaffold_submission
+from runner.core.errors import LoadError, TaurecError
+from runner.submissions.config import check_submission, load_submission
+from runner.submissions.scaffold import ScaffoldAnswers, scaffold_submission
 
 FLAGS = [
     "--slug",
@@ -194,7 +194,7 @@ def test_a_here_doc_that_ends_early_names_what_is_missing(tmp_path: Path) -> Non
 
 def test_every_prompt_is_the_help_text_of_its_option() -> None:
     from runner.cli.submission import new_command
-    from runner.submission_interview import QUESTIONS
+    from runner.submissions.interview import QUESTIONS
 
     helps = {
         opt: param.help

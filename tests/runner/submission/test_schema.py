@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from runner.cli import cli
-from runner.llm_client import uses_direct_path
-from runner.paths import SUBMISSIONS_DIR
-from runner.submission import check_submission, load_submission, submission_schema_text
+from runner.core.paths import SUBMISSIONS_DIR
+from runner.models.llm_client import uses_direct_path
+from runner.submissions.config import check_submission, load_submission, submission_schema_text
 
 SHIPPED = [
     "exploit-ask-all",

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from runner.batch import load_records
-from runner.paths import PROJECT_ROOT, SUBMISSIONS_DIR, TASKS_DIR
+from runner.core.paths import PROJECT_ROOT, SUBMISSIONS_DIR, TASKS_DIR
 
 
 def script(root: Path, name: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -61,7 +61,7 @@ def test_two_shards_merge_into_every_entry(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_a_grocery_shard_runs_only_the_entries_entering_grocery(tmp_path: Path) -> None:
-    from runner.domains import get_domain
+    from runner.core.domains import get_domain
 
     root = tmp_path / "repo"
     shutil.copytree(PROJECT_ROOT / "scripts", root / "scripts")

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from runner.paths import PROJECT_ROOT, SUBMISSIONS_DIR
-from runner.submission_scaffold import ScaffoldAnswers, scaffold_submission
-from runner.submission_smoke import _StandInHandler
+from runner.core.paths import PROJECT_ROOT, SUBMISSIONS_DIR
+from runner.submissions.scaffold import ScaffoldAnswers, scaffold_submission
+from runner.submissions.smoke import _StandInHandler
 from tests.loopback import serving
 
 SCRIPT = PROJECT_ROOT / "scripts" / "smoke_submission.sh"

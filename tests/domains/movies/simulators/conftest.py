@@ -9,7 +9,7 @@ import pytest
 
 from domains.movies.catalog import Catalog, CatalogItem
 from domains.movies.tasks import Task
-from runner.transcript import MessageEvent
+from runner.core.transcript import MessageEvent
 
 
 def item(n: int, title: str, **fields: Any) -> CatalogItem:

@@ -14,10 +14,10 @@ from domains.movies.simulators import ScriptedUser, audit_leaks, message_leaks
 from domains.movies.simulators.templates import state_constraint
 from domains.movies.tasks import Task, load_tasks
 from domains.movies.tools import build_toolset
-from runner.loop import GREETING, run_trial
-from runner.paths import TASKS_DIR
-from runner.protocols import AgentReply, ChatMessage, ToolSchema, UserTurn
-from runner.transcript import ComponentSpec, MessageEvent, Transcript
+from runner.core.paths import TASKS_DIR
+from runner.core.protocols import AgentReply, ChatMessage, ToolSchema, UserTurn
+from runner.core.transcript import ComponentSpec, MessageEvent, Transcript
+from runner.play.loop import GREETING, run_trial
 
 from .conftest import chat
 

@@ -23,15 +23,15 @@ from domains.movies.tasks import Task, load_tasks
 from domains.movies.tools import build_toolset
 from domains.movies.validate import resolve_catalog_path
 from runner.agents import build_builtin
-from runner.errors import InfraFailure, TaurecError
-from runner.llm_client import CLIENT_ENV
-from runner.llm_client import run_closing_clients as run
-from runner.loop import GREETING, run_trial
-from runner.model_server import serve_model
-from runner.paths import TASKS_DIR
-from runner.protocols import AgentContext
+from runner.core.errors import InfraFailure, TaurecError
+from runner.core.paths import TASKS_DIR
+from runner.core.protocols import AgentContext
+from runner.core.transcript import Transcript
+from runner.models.llm_client import CLIENT_ENV
+from runner.models.llm_client import run_closing_clients as run
+from runner.models.model_server import serve_model
+from runner.play.loop import GREETING, run_trial
 from runner.served_user import reader_policy, writer_policy
-from runner.transcript import Transcript
 from tests.loopback import QuietHandler, completion, send_json, serving
 
 from .conftest import chat
@@ -333,8 +333,8 @@ def test_the_guard_checks(catalog: Catalog, hidden_runtime: Task) -> None:
 
 
 def test_the_trial_record_counts_the_notes(tmp_path: Path) -> None:
-    from runner.records import simulator_error_counts
-    from runner.transcript import ComponentSpec, SimulatorNote
+    from runner.core.records import simulator_error_counts
+    from runner.core.transcript import ComponentSpec, SimulatorNote
 
     t = Transcript(
         task_id="t",

@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 from domains.movies.simulators import audit_leaks
 from domains.movies.tasks import Task
-from runner.loop import GREETING
-from runner.transcript import ComponentSpec, Transcript
+from runner.core.transcript import ComponentSpec, Transcript
+from runner.play.loop import GREETING
 
 from .conftest import chat
 

@@ -18,7 +18,7 @@ from domains.movies.simulators.reader_score import (
     load_corpus,
     score_reader,
 )
-from runner.paths import SNAPSHOTS_DIR
+from runner.core.paths import SNAPSHOTS_DIR
 
 CORPORA = {name: sorted((READER_CORPORA / name).glob("*.jsonl")) for name in CORPUS_NAMES}
 

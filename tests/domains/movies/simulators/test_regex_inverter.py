@@ -15,9 +15,9 @@ from domains.movies.simulators import ScriptedUser
 from domains.movies.simulators.vocabulary import GENRE_WORDS, SERVICE_ALIASES, sentences
 from domains.movies.tasks import load_tasks
 from domains.movies.validate import resolve_catalog_path
-from runner.loop import GREETING
-from runner.paths import TASKS_DIR
-from runner.transcript import MessageEvent
+from runner.core.paths import TASKS_DIR
+from runner.core.transcript import MessageEvent
+from runner.play.loop import GREETING
 
 ASK_ALL = (
     "What kind of movie do you want? How long can it be? Any age rating? How well reviewed? "

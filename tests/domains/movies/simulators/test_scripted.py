@@ -14,9 +14,9 @@ from domains.movies.simulators.scripted import persona_line, title_index
 from domains.movies.simulators.templates import NOT_FOR_ME as TEMPLATES_NOT_FOR_ME
 from domains.movies.simulators.templates import TOO_MANY_QUESTIONS
 from domains.movies.tasks import Task
-from runner.errors import TaurecError
-from runner.loop import GREETING
-from runner.protocols import UserTurn
+from runner.core.errors import TaurecError
+from runner.core.protocols import UserTurn
+from runner.play.loop import GREETING
 
 from .conftest import chat
 

@@ -16,7 +16,7 @@ from domains.movies.suite import SOLVABILITY_FILE, load_solvability, revalidate_
 from domains.movies.tasks import Task
 from runner.batch.inputs import load_inputs
 from runner.cli import cli
-from runner.paths import SITE_DIR
+from runner.core.paths import SITE_DIR
 
 from .conftest import SnapshotWriter, movie
 

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from domains.movies.suite import SOLVABILITY_FILE, load_solvability, revalidate_snapshot
 from runner.cli import cli
-from runner.errors import TaurecError
+from runner.core.errors import TaurecError
 
 from .conftest import SnapshotWriter, movie, task_json
 

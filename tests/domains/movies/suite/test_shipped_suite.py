@@ -14,7 +14,7 @@ from domains.movies.catalog import Catalog
 from domains.movies.suite import load_solvability, revalidate_snapshot, snapshot_dates, suite_stats
 from domains.movies.tasks import POLICY_NAMES, Task, load_tasks
 from domains.movies.validate import check_solvability
-from runner.paths import POLICY_PATH, SNAPSHOTS_DIR, TASKS_DIR
+from runner.core.paths import POLICY_PATH, SNAPSHOTS_DIR, TASKS_DIR
 
 DEFAULT_SNAPSHOT = "2026-11-01"
 

@@ -1,0 +1,1 @@
+"""The domain-free contracts every other part builds on: the domain plug-in contract and registry, the agent/user/tool protocols, transcripts and records, typed predicates, tools, catalogs, rule sets, board settings, metrics, errors and paths."""

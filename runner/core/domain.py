@@ -1,0 +1,322 @@
+"""The domain contract: what a domain package gives the domain-free loop, runner, scorer, audit, site and CLI.
+
+A domain (movies, grocery, …) is one package that defines one `Domain` subclass and is named by
+one line in `runner.core.domains.REGISTRY` (or an entry point in the group `taurec.domains`). Nothing
+outside the domain package knows its item schema, tools, policies, user vocabulary or baselines;
+the core reaches them only through the methods below. See `docs/write-a-domain.md`.
+
+Severities and strictness are core: every policy check a domain reports carries one of the four
+severities, and the run's strictness says which severities fail a trial and which only lower the
+severity-weighted policy score.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, TypeVar, runtime_checkable
+
+from runner.core.errors import TaurecError
+
+if TYPE_CHECKING:
+    from runner.core.protocols import Agent, AgentContext, Toolset, UserSimulator
+    from runner.core.records import TrialScore
+    from runner.core.rules import RuleSet
+    from runner.core.transcript import LeakAudit, Transcript
+    from runner.play.agent_config import ToolsetOptions
+
+T = TypeVar("T")
+
+Severity = Literal["low", "medium", "high", "critical"]
+SEVERITIES: tuple[Severity, ...] = ("low", "medium", "high", "critical")
+# The weight of each severity in the severity-weighted policy score.
+SEVERITY_WEIGHT: dict[Severity, float] = {"low": 1.0, "medium": 2.0, "high": 3.0, "critical": 4.0}
+
+# A suite folder names its domain in this file ({"domain": "grocery"}); it is not a task file.
+SUITE_MARKER = "suite.json"
+
+Strictness = Literal["low", "medium", "high"]
+STRICTNESS_LEVELS: tuple[Strictness, ...] = ("low", "medium", "high")
+DEFAULT_STRICTNESS: Strictness = "high"
+# Which severities fail a trial at each strictness; the others only lower the weighted score.
+FAILING_SEVERITIES: dict[Strictness, frozenset[Severity]] = {
+    "low": frozenset({"critical"}),
+    "medium": frozenset({"critical", "high"}),
+    "high": frozenset({"critical", "high", "medium", "low"}),
+}
+
+
+def severity_of_weight(weight: float) -> Severity:
+    """The named severity of a weight in `SEVERITY_WEIGHT` (the nearest one at or below it)."""
+    named = [s for s in SEVERITIES if SEVERITY_WEIGHT[s] <= weight]
+    return named[-1] if named else "low"
+
+
+def fails_trial(weight: float, strictness: Strictness) -> bool:
+    """Whether a broken policy of this severity weight fails the trial at `strictness`."""
+    return severity_of_weight(weight) in FAILING_SEVERITIES[strictness]
+
+
+@runtime_checkable
+class DomainTask(Protocol):
+    """What the core reads of a task: identity, the grid cell, and whether abstaining wins."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def complexity(self) -> Literal["simple", "medium", "complex"]: ...
+
+    @property
+    def reveal_difficulty(self) -> Literal["volunteer", "mixed", "hidden"]: ...
+
+    @property
+    def no_valid_recommendation(self) -> bool: ...
+
+    @property
+    def user_id(self) -> str: ...
+
+
+@runtime_checkable
+class DomainCatalog(Protocol):
+    """What the core reads of a loaded snapshot catalog: its size, id membership and content digest."""
+
+    def digest(self) -> str: ...
+
+    def __len__(self) -> int: ...
+
+    def __contains__(self, item_id: object) -> bool: ...
+
+
+AgentBuilder = Callable[["AgentContext", dict[str, Any]], "Agent"]
+
+
+@dataclass(frozen=True)
+class PolicyInfo:
+    """One policy as the board's Methodology lists it: name, severity and what it asks."""
+
+    name: str
+    severity: Severity
+    summary: str
+
+
+@dataclass(frozen=True)
+class TaskView:
+    """What the site shows of one task: who the user is, the constraints and when each is said."""
+
+    persona: str
+    constraints: list[tuple[str, str]]  # (the predicate as text, its reveal tag)
+    policies: list[str]
+    no_valid: bool
+    retired: str | None = None
+    details: list[tuple[str, str]] = field(default_factory=list)  # e.g. ("budget", "EUR 12")
+
+
+class Domain(ABC):
+    """One domain: its data, tasks, tools, user, scorer and baselines, behind one object."""
+
+    # Registry key, e.g. "movies"; also the `--domain` value and the board's folder.
+    name: ClassVar[str]
+    # Shown on the site, e.g. "Movies".
+    title: ClassVar[str]
+    # What one item is called in messages, e.g. "movie" or "product".
+    item_noun: ClassVar[str]
+    # The agent's fixed opening line; None: the rule set's (movies' greeting).
+    greeting: ClassVar[str | None] = None
+    # Its policies' names, in the order reports list them.
+    policy_names: ClassVar[tuple[str, ...]] = ()
+    # Its source pipeline's click group ("module:attribute"), the commands of
+    # `taurec catalog … --domain NAME`; None: the domain builds no snapshots from a source.
+    catalog_cli: ClassVar[str | None] = None
+
+    @property
+    @abstractmethod
+    def agent_instructions(self) -> str:
+        """Our instructions that open every agent's system prompt, before the policy."""
+
+    # ---- where its committed data lives -------------------------------------------------------
+    @property
+    @abstractmethod
+    def snapshots_dir(self) -> Path:
+        """The folder of committed snapshots, one `<YYYY-MM-DD>/` folder each."""
+
+    @property
+    @abstractmethod
+    def tasks_dir(self) -> Path:
+        """The shipped task suite (task files and the policy)."""
+
+    @abstractmethod
+    def policy_path(self, tasks_dir: Path) -> Path:
+        """The policy document the agent is given, for a suite folder."""
+
+    # ---- loading ------------------------------------------------------------------------------
+    @abstractmethod
+    def load_catalog(self, snapshot_dir: Path) -> Any:
+        """The snapshot's catalog (a `DomainCatalog`); bad records raise LoadError naming them."""
+
+    @abstractmethod
+    def load_tasks(self, tasks_dir: Path) -> Sequence[Any]:
+        """The suite's tasks (each a `DomainTask`); bad files raise LoadError naming file/field."""
+
+    @abstractmethod
+    def load_task(self, path: Path) -> Any:
+        """One task file; a bad file raises LoadError naming file, field and value."""
+
+    # ---- one trial ----------------------------------------------------------------------------
+    @abstractmethod
+    def build_toolset(
+        self, catalog: Any, task: Any, options: ToolsetOptions | None, rules: RuleSet, seed: int
+    ) -> Toolset:
+        """The tools of one trial (each schema beside its implementation), with any per-trial state."""
+
+    @abstractmethod
+    def build_user(
+        self,
+        name: str,
+        *,
+        task: Any,
+        catalog: Any,
+        seed: int,
+        options: dict[str, Any] | None,
+    ) -> UserSimulator:
+        """The simulated user of one trial (`scripted`, or the domain's model modes)."""
+
+    @abstractmethod
+    def score(
+        self,
+        task: Any,
+        transcript: Transcript,
+        catalog: Any,
+        rules: RuleSet,
+        strictness: Strictness = DEFAULT_STRICTNESS,
+    ) -> TrialScore:
+        """Score a finished trial from the transcript, the task and the catalog only (no model)."""
+
+    @abstractmethod
+    def count_proposals(self, transcript: Transcript, catalog: Any) -> int:
+        """How many distinct items the agent put forward to the user (an efficiency figure)."""
+
+    # ---- agents -------------------------------------------------------------------------------
+    @abstractmethod
+    def baselines(self) -> Mapping[str, AgentBuilder]:
+        """Built-in agents by name: at least `oracle` and an honest expert; adversaries too."""
+
+    def adversary_names(self) -> tuple[str, ...]:
+        """The built-ins that try to earn the reward without doing the task (reference rows,
+        never ranked; the best sets the board's exploit floor). Default: the `exploit-*` ones."""
+        return tuple(sorted(n for n in self.baselines() if n.startswith("exploit-")))
+
+    def reference_names(self) -> tuple[str, ...]:
+        """Built-ins that bound the scale (ceiling and floors), shown apart and never ranked."""
+        floors = ("oracle", "random", "do-nothing")
+        return tuple(
+            sorted({n for n in self.baselines() if n in floors} | set(self.adversary_names()))
+        )
+
+    def audit_leaks(self, task: Any, transcript: Transcript) -> LeakAudit | None:
+        """Did the user state a hidden value, or an on_ask one before it was asked? (None: no audit)"""
+        del task, transcript
+        return None
+
+    def warm(self, catalog: Any) -> None:  # noqa: B027 - optional hook
+        """Build what every trial on `catalog` shares (search indexes) before workers fork."""
+
+    def retired_by_gate(self, snapshot_folder: Path, tasks: Sequence[Any]) -> dict[str, str]:
+        """Task ids the snapshot's revalidation retired (id -> reason); none by default."""
+        del snapshot_folder, tasks
+        return {}
+
+    def tasks_digest(self, tasks: Sequence[Any]) -> str:
+        """sha256 over the canonical JSON of the tasks (order-independent)."""
+        return tasks_digest(tasks)
+
+    # ---- the leaderboard (`taurec leaderboard`) -----------------------------------------------
+    def refresh_fixture(self, date: str, snapshots_dir: Path) -> str:
+        """Rebuild the snapshot of `date` from the offline fixture world; one line saying what changed."""
+        del date, snapshots_dir
+        raise TaurecError(f"the {self.name} domain has no offline fixture source")
+
+    def revalidate(self, date: str, tasks_dir: Path, snapshots_dir: Path) -> tuple[bool, str]:
+        """Is the suite consistent on the snapshot of `date`? (ok, one line); by default every
+        task and the catalog load."""
+        catalog = self.load_catalog(Path(snapshots_dir) / date)
+        tasks = self.load_tasks(tasks_dir)
+        return True, f"{len(tasks)} tasks load on a catalog of {len(catalog)} {self.item_noun}s"
+
+    # ---- the site ------------------------------------------------------------------------------
+    @property
+    def board_lead(self) -> str:
+        """One paragraph (plain text) opening the domain's board page."""
+        return f"Agents that help a simulated user choose a {self.item_noun} from the catalog."
+
+    def item_title(self, item: Any) -> str:
+        """The name a page shows beside an item's id."""
+        return str(getattr(item, "title", None) or getattr(item, "name", None) or item.id)
+
+    def item_card(self, item: Any) -> dict[str, Any]:
+        """The fields of an item's catalog card, in order (JSON values)."""
+        card: dict[str, Any] = item.model_dump(mode="json")
+        return card
+
+    def item_date(self, item: Any) -> dt.date | None:
+        """The date that makes an item new (release, first listing); the newest one dates a snapshot."""
+        del item
+        return None
+
+    def describe_task(self, task: Any) -> TaskView:
+        """The task as the Tasks and trial pages show it (any task with persona and constraints)."""
+        retired = getattr(task, "retired", None)
+        return TaskView(
+            persona=task.persona,
+            constraints=[(tc.constraint.describe(), tc.reveal) for tc in task.constraints],
+            policies=[str(p) for p in getattr(task, "policy_flags", [])],
+            no_valid=task.no_valid_recommendation,
+            retired=f"retired since {retired.since}: {retired.reason}" if retired else None,
+        )
+
+    def task_matches(self, task: Any, item: Any) -> bool:
+        """Does the item meet every constraint of the task (the Tasks page's solvability count)?"""
+        return bool(task.satisfies_all(item))
+
+    def policies(self) -> list[PolicyInfo]:
+        """The domain's policies with their severities (the board's Methodology lists them)."""
+        return []
+
+    def licence_notice(self, manifest: Mapping[str, Any]) -> str | None:
+        """The notice every copy of a snapshot must carry (its page and each download), if any."""
+        notice = manifest.get("licence_notice")
+        return notice if isinstance(notice, str) and notice else None
+
+
+def load_task_folder(directory: Path | str, load_one: Callable[[Path], T]) -> list[T]:
+    """Every `*.json` task of a suite folder (its `suite.json` aside) read with `load_one`, sorted
+    by id; every file's problems and duplicate ids are collected before one LoadError is raised."""
+    from runner.core.errors import LoadError
+
+    directory = Path(directory)
+    files = sorted(p for p in directory.glob("*.json") if p.name != SUITE_MARKER)
+    if not files:
+        raise LoadError(directory, ["no task files (*.json) found"])
+    tasks: list[T] = []
+    problems: list[str] = []
+    for file in files:
+        try:
+            tasks.append(load_one(file))
+        except LoadError as exc:
+            problems += [f"{exc.path}: {p}" for p in exc.problems]
+    ids = [t.id for t in tasks]  # type: ignore[attr-defined]
+    problems += [f"duplicate task id {i!r}" for i in sorted({i for i in ids if ids.count(i) > 1})]
+    if problems:
+        raise LoadError(directory, problems)
+    return sorted(tasks, key=lambda t: t.id)  # type: ignore[attr-defined]
+
+
+def tasks_digest(tasks: Sequence[Any]) -> str:
+    """sha256 over the canonical JSON of pydantic task models, sorted by id (any domain)."""
+    payload = [t.model_dump(mode="json") for t in sorted(tasks, key=lambda t: t.id)]
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()

@@ -1,0 +1,1 @@
+"""Publishing results: the offline leaderboard, the ledger of verified runs, re-scoring, and display names."""

@@ -1,0 +1,323 @@
+"""The one-command offline leaderboard: fixture snapshot → revalidate → run every shipped submission → site."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+from urllib.parse import urlsplit
+
+from runner.core.board import BoardSettings, RunSettings, merge_flags
+from runner.core.domain import Domain
+from runner.core.domains import DEFAULT_DOMAIN, get_domain
+from runner.core.errors import LoadError, TaurecError
+from runner.core.paths import PROJECT_ROOT, PUBLIC_DIR, SNAPSHOTS_DIR, SUBMISSIONS_DIR, TASKS_DIR
+from runner.play.agent_config import LiteLLMAgentConfig
+from runner.submissions.config import (
+    SUBMISSION_FILE,
+    Submission,
+    check_submission,
+    is_loopback_host,
+    load_submission,
+)
+
+if TYPE_CHECKING:
+    from runner.batch import RunResult
+
+Step = Literal["refresh", "validate", "run", "site"]
+STEPS: tuple[Step, ...] = ("refresh", "validate", "run", "site")
+DEFAULT_SOURCE = "fixture"
+DEFAULT_DATE = "2026-11-01"
+Echo = Callable[[str], None]
+
+
+@dataclass
+class StepTiming:
+    step: str
+    seconds: float
+    detail: str = ""
+
+
+@dataclass
+class LeaderboardResult:
+    """What `build_leaderboard` did: per-step timings, the runs, and where the site is."""
+
+    date: str
+    timings: list[StepTiming] = field(default_factory=list)
+    runs: list[RunResult] = field(default_factory=list, repr=False)
+    index_html: Path | None = None
+
+    @property
+    def total_seconds(self) -> float:
+        return sum(t.seconds for t in self.timings)
+
+
+def shipped_submissions(submissions_dir: Path = SUBMISSIONS_DIR) -> list[Path]:
+    """Every folder under `submissions/` holding a `submission.yaml`, in name order."""
+    return sorted(p.parent for p in submissions_dir.glob(f"*/{SUBMISSION_FILE}"))
+
+
+def loopback_servers(submissions: Sequence[Submission]) -> list[tuple[str, int]]:
+    """(host, port) of each local model server the LiteLLM entries point at (`api_base` on loopback).
+
+    An entry naming a fixed loopback port gets the baseline policies served there for the
+    duration of the run. Port 0 (`http://127.0.0.1:0/v1`, as `heuristic-via-litellm` says) needs
+    nothing here: the run starts its own server on a free port (runner.models.own_model_server).
+    """
+    found: set[tuple[str, int]] = set()
+    for submission in submissions:
+        agent = submission.agent
+        if isinstance(agent, LiteLLMAgentConfig) and agent.api_base:
+            parts = urlsplit(agent.api_base)
+            if is_loopback_host(parts.hostname) and parts.port:
+                found.add((parts.hostname or "127.0.0.1", parts.port))
+    return sorted(found)
+
+
+@contextlib.contextmanager
+def local_model_servers(submissions: Sequence[Submission]) -> Iterator[list[str]]:
+    """Start `serve_model` on every loopback address the entries use; yield the base URLs."""
+    from runner.models.model_server import serve_model
+
+    with contextlib.ExitStack() as stack:
+        urls = []
+        for host, port in loopback_servers(submissions):
+            try:
+                urls.append(stack.enter_context(serve_model(host, port)))
+            except OSError as exc:
+                raise TaurecError(
+                    f"cannot start the local model server on {host}:{port} ({exc.strerror}): "
+                    "stop whatever listens there (perhaps a `taurec serve-model`) and retry"
+                ) from None
+        yield urls
+
+
+def _check_all(folders: Sequence[Path]) -> list[Submission]:
+    problems = []
+    for folder in folders:
+        problems += [p for p in check_submission(folder) if p.severity == "error"]
+    if problems:
+        raise LoadError(folders[0].parent, [f"{p.file}: {p.field}: {p.reason}" for p in problems])
+    return [load_submission(f) for f in folders]
+
+
+def _summarise_runs(runs: Sequence[RunResult]) -> list[str]:
+    lines = []
+    for run in runs:
+        tally = run.tally
+        mean = tally.mean_reward if tally.mean_reward is not None else float("nan")
+        lines.append(
+            f"  {run.submission:<28} {tally.scored:>4} scored  {tally.infra_error:>3} infra errors  "
+            f"mean reward {mean:.3f}  (ran {run.ran}, reused {run.skipped_existing})"
+        )
+    return lines
+
+
+def build_leaderboard(
+    *,
+    source: str = DEFAULT_SOURCE,
+    date: str | dt.date = DEFAULT_DATE,
+    steps: Sequence[str] = STEPS,
+    submissions_dir: Path = SUBMISSIONS_DIR,
+    snapshots_dir: Path = SNAPSHOTS_DIR,
+    tasks_dir: Path | None = None,
+    public_dir: Path = PUBLIC_DIR,
+    concurrency: int = 16,
+    fresh: bool = False,
+    echo: Echo = print,
+    board: BoardSettings | None = None,
+    board_file: Path | None = None,
+    domain_snapshots: Mapping[str, Path] | None = None,
+    domain_tasks: Mapping[str, Path] | None = None,
+) -> LeaderboardResult:
+    """Build the whole leaderboard offline, resumably, printing each step and its time.
+
+    For each domain of the board (`leaderboard.yaml` `domains`, in order): 1. refresh: its fixture
+    snapshot of DATE (movies: `taurec catalog refresh --source fixture --date DATE`,
+    byte-identical to the committed snapshot, so a no-op diff); 2. validate: the domain's
+    revalidation of its suite on it (`Domain.revalidate`), stopping on any inconsistent task;
+    3. run: every shipped submission that enters the domain (`Submission.domains`) with the
+    board's settings (suite, simulator, trials, max turns, budget, strictness; local model
+    servers started for loopback LiteLLM entries; finished trials are reused unless `fresh`,
+    which sets earlier results aside). Then 4. site: aggregate and build one site in `public/`,
+    one board per domain. With one domain the steps are named as they always were; with more,
+    each is prefixed by its domain. `snapshots_dir` is movies' snapshot folder (another domain
+    uses its own, or the one `domain_snapshots` names); `tasks_dir` replaces movies' suite
+    (`domain_tasks` another domain's).
+    """
+    label = date.isoformat() if isinstance(date, dt.date) else date
+    result = LeaderboardResult(date=label)
+    board = board if board is not None else BoardSettings()
+    unknown = [s for s in steps if s not in STEPS]
+    if unknown:
+        raise TaurecError(f"unknown step(s) {unknown}; steps are {', '.join(STEPS)}")
+    domains = list(board.domains)
+    lanes: dict[str, tuple[Domain, RunSettings, Path]] = {}
+    for name in domains:
+        domain = get_domain(name)
+        suite = tasks_dir if name == DEFAULT_DOMAIN else (domain_tasks or {}).get(name)
+        settings = merge_flags(board, board_file, suite=suite, domain=name)
+        where = (domain_snapshots or {}).get(name)
+        if where is None:
+            where = snapshots_dir if name == DEFAULT_DOMAIN else domain.snapshots_dir
+        lanes[name] = (domain, settings, where)
+    plan: list[tuple[str | None, str]] = [
+        (name, step) for name in domains for step in STEPS[:-1] if step in steps
+    ]
+    if "site" in steps:
+        plan.append((None, "site"))
+    several = len(domains) > 1
+    for number, (lane, step) in enumerate(plan, start=1):
+        shown = f"{lane}: {step}" if several and lane is not None else step
+        echo(f"[{number}/{len(plan)}] {shown} …")
+        started = time.perf_counter()
+        if lane is None:
+            detail, result.index_html = _site(
+                submissions_dir,
+                snapshots_dir,
+                lanes[DEFAULT_DOMAIN][1].tasks_dir if DEFAULT_DOMAIN in lanes else TASKS_DIR,
+                public_dir,
+                echo,
+                board,
+                {n: lane[2] for n, lane in lanes.items()},
+                {n: lane[1].tasks_dir for n, lane in lanes.items()},
+            )
+        else:
+            domain, settings, where = lanes[lane]
+            if step == "refresh":
+                detail = _refresh(domain, source, label, where)
+            elif step == "validate":
+                detail = _validate(domain, label, where, settings.tasks_dir)
+            else:
+                detail, runs = _run(
+                    label,
+                    submissions_dir,
+                    where,
+                    settings,
+                    board.trials,
+                    concurrency,
+                    fresh,
+                    echo,
+                )
+                result.runs += runs
+        seconds = time.perf_counter() - started
+        result.timings.append(StepTiming(shown, seconds, detail))
+        echo(f"      {shown}: {detail} ({seconds:.1f} s)")
+    return result
+
+
+def _refresh(domain: Domain, source: str, date: str, snapshots_dir: Path) -> str:
+    if domain.name == DEFAULT_DOMAIN:
+        if source not in ("fixture", "tmdb"):
+            raise TaurecError(f"unknown source {source!r}: use fixture or tmdb")
+        if source == "tmdb":
+            from catalog_pipeline.pipeline import refresh
+
+            refreshed = refresh("tmdb", date, out=snapshots_dir)
+            return f"{_relative(refreshed.path)} refreshed from TMDB"
+    elif source != "fixture":
+        return f"kept (--source {source} is a movies source; {domain.name} refreshes from its fixture only)"
+    return domain.refresh_fixture(date, snapshots_dir)
+
+
+def _validate(domain: Domain, date: str, snapshots_dir: Path, tasks_dir: Path) -> str:
+    ok, detail = domain.revalidate(date, tasks_dir, snapshots_dir)
+    if not ok:
+        raise TaurecError(
+            f"the {domain.name} task suite is inconsistent on snapshot {date}; stopping\n" + detail
+        )
+    return detail
+
+
+def entrants(folders: Sequence[Path], domain: str) -> list[Path]:
+    """The submission folders that enter `domain` (their `domains`, movies by default)."""
+    return [f for f in folders if domain in load_submission(f).domains]
+
+
+def _run(
+    date: str,
+    submissions_dir: Path,
+    snapshots_dir: Path,
+    settings: RunSettings,
+    trials: int,
+    concurrency: int,
+    fresh: bool,
+    echo: Echo,
+) -> tuple[str, list[RunResult]]:
+    from runner.batch import run_submissions
+    from runner.batch.progress import default_progress
+
+    every = shipped_submissions(submissions_dir)
+    if not every:
+        raise TaurecError(f"no submission folders under {submissions_dir}")
+    _check_all(every)
+    folders = entrants(every, settings.domain)
+    if not folders:
+        return f"no submission enters {settings.domain}", []
+    submissions = [load_submission(f) for f in folders]
+    with local_model_servers(submissions):
+        runs = run_submissions(
+            folders,
+            snapshot=date,
+            tasks_dir=settings.tasks_dir,
+            trials=trials,
+            concurrency=concurrency,
+            simulator=settings.simulator,
+            simulator_options=settings.simulator_options,
+            max_turns=settings.max_turns,
+            max_cost=settings.max_cost,
+            rules=settings.rules,
+            step_timeout_s=settings.step_timeout_s,
+            fresh=fresh,
+            progress=default_progress(),
+            snapshots_dir=snapshots_dir,
+            domain=settings.domain,
+            strictness=settings.strictness,
+        )
+    for line in _summarise_runs(runs):
+        echo(line)
+    ran = sum(r.ran for r in runs)
+    reused = sum(r.skipped_existing for r in runs)
+    errors = sum(run.tally.infra_error for run in runs)
+    detail = f"{len(runs)} submissions: {ran} trials run, {reused} reused"
+    if errors:
+        detail += f", {errors} infra errors (re-run to retry them)"
+    return detail, runs
+
+
+def _site(
+    submissions_dir: Path,
+    snapshots_dir: Path,
+    tasks_dir: Path,
+    public_dir: Path,
+    echo: Echo,
+    board: BoardSettings,
+    domain_snapshots: dict[str, Path],
+    domain_tasks: dict[str, Path],
+) -> tuple[str, Path]:
+    from runner.sitegen import build_site
+
+    report = build_site(
+        submissions=submissions_dir,
+        snapshots=snapshots_dir,
+        tasks=tasks_dir,
+        out=public_dir,
+        rules=board.rules,
+        board=board,
+        domain_snapshots=domain_snapshots,
+        domain_tasks=domain_tasks,
+    )
+    for note in report.notes:
+        echo(f"      note: {note}")
+    return report.summary(), public_dir / "index.html"
+
+
+def _relative(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(PROJECT_ROOT))
+    except ValueError:
+        return str(path)
