@@ -58,6 +58,13 @@ class GroceryDomain(Domain):
         "handle a return. What can I do for you today?"
     )
     policy_names: ClassVar[tuple[str, ...]] = GROCERY_POLICY_NAMES
+    # A trial ends on the order it placed (the scorer's `recommendation` is the ordered id).
+    outcome_verb: ClassVar[str] = "ordered"
+    no_outcome: ClassVar[str] = "no single product ordered"
+    nothing_fits: ClassVar[tuple[str, str]] = (
+        "no valid product exists",
+        "telling the shopper so and ordering nothing is correct",
+    )
 
     @property
     def agent_instructions(self) -> str:

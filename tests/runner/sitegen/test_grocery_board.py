@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from domains.movies.site_synth import SynthSpec, synthesize
 from runner.batch import run_submissions
 from runner.batch.entrant import Entrant
 from runner.board import BoardSettings
@@ -16,7 +17,6 @@ from runner.domains import get_domain
 from runner.protocols import AgentContext, AgentReply, ChatMessage, ToolCallRequest, ToolSchema
 from runner.sitegen import BuildReport, build_site
 from runner.sitegen.serve import serving
-from runner.sitegen.synth import SynthSpec, synthesize
 from runner.transcript import ComponentSpec
 
 from .test_browser import Watch

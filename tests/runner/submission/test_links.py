@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from domains.movies.site_synth import SynthSpec, SynthWorld, synthesize
 from runner.batch.merge import merge_shards
 from runner.ledger import record_runs, results_digest
 from runner.links import LinkError
 from runner.rescore import verify_results
 from runner.sitegen import load_inputs
-from runner.sitegen.synth import SynthSpec, SynthWorld, synthesize
 from runner.submission import check_submission
 
 SNAPSHOT = "2026-11-01"
