@@ -34,7 +34,7 @@ import threading
 import time
 from pathlib import Path
 
-from runner.sitegen.synth import SynthSpec, synthesize
+from domains.movies.site_synth import SynthSpec, synthesize
 
 TAUREC = Path(sys.executable).with_name("taurec")
 

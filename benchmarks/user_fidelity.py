@@ -125,9 +125,10 @@ def _mark(ok: bool) -> str:
 
 def _print_reader_figures() -> None:
     """The user's rule reader on each labelled corpus (corpora/reader/) and on all of them."""
-    from runner.sitegen.pages import reader_accuracy
+    from domains.movies.site import reader_accuracy
 
-    scores, total = reader_accuracy()
+    accuracy = reader_accuracy()
+    scores, total = accuracy.scores, accuracy.total
     print("simulated user's reader on the labelled corpora (rule reader, offline default)")
     for name, score in [*scores.items(), ("all", total)]:
         low_r = min(score.recall.items(), key=lambda kv: kv[1])

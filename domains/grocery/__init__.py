@@ -59,6 +59,13 @@ class GroceryDomain(Domain):
     )
     policy_names: ClassVar[tuple[str, ...]] = GROCERY_POLICY_NAMES
     catalog_cli = "domains.grocery.cli:group"
+    # A trial ends on the order it placed (the scorer's `recommendation` is the ordered id).
+    outcome_verb: ClassVar[str] = "ordered"
+    no_outcome: ClassVar[str] = "no single product ordered"
+    nothing_fits: ClassVar[tuple[str, str]] = (
+        "no valid product exists",
+        "telling the shopper so and ordering nothing is correct",
+    )
 
     @property
     def agent_instructions(self) -> str:

@@ -31,6 +31,7 @@ POLICY_SUMMARY: dict[str, str] = {
 if TYPE_CHECKING:
     from domains.movies.catalog import Catalog, CatalogItem
     from domains.movies.tasks import Task
+    from runner.core.domain import ReaderAccuracy
     from runner.core.protocols import Toolset, UserSimulator
     from runner.core.records import TrialScore
     from runner.core.rules import RuleSet
@@ -44,6 +45,7 @@ class MoviesDomain(Domain):
     name = "movies"
     title = "Movies"
     item_noun = "movie"
+    record_noun = "title"
     policy_names = POLICY_NAMES
     catalog_cli = "catalog_pipeline.cli:group"
 
@@ -203,3 +205,28 @@ class MoviesDomain(Domain):
             PolicyInfo(name, severity_of_weight(weight), POLICY_SUMMARY.get(name, ""))
             for name, weight in sorted(POLICY_SEVERITY.items(), key=lambda kv: -kv[1])
         ]
+
+    def result_shapes(self) -> Mapping[frozenset[str], str]:
+        from domains.movies.site import RESULT_SHAPES
+
+        return RESULT_SHAPES
+
+    def item_url(self, item_id: str) -> str | None:
+        from domains.movies.site import tmdb_url
+
+        return tmdb_url(item_id)
+
+    def prune_records(self, snapshots_dir: Path) -> list[Any]:
+        from domains.movies.site import prune_records
+
+        return prune_records(snapshots_dir)
+
+    def verify_command(self) -> str:
+        from domains.movies.site import verify_command
+
+        return verify_command()
+
+    def reader_accuracy(self) -> ReaderAccuracy:
+        from domains.movies.site import reader_accuracy
+
+        return reader_accuracy()

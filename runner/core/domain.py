@@ -117,6 +117,15 @@ class TaskView:
     details: list[tuple[str, str]] = field(default_factory=list)  # e.g. ("budget", "EUR 12")
 
 
+@dataclass(frozen=True)
+class ReaderAccuracy:
+    """The simulated user's reader on each labelled corpus and on all of them, per field."""
+
+    scores: Mapping[str, Any]  # corpus name -> its score (recall, precision, support, …)
+    total: Any  # the score on every corpus together
+    fields: Sequence[str]  # the fields the total table lists
+
+
 class Domain(ABC):
     """One domain: its data, tasks, tools, user, scorer and baselines, behind one object."""
 
@@ -291,6 +300,50 @@ class Domain(ABC):
         """The notice every copy of a snapshot must carry (its page and each download), if any."""
         notice = manifest.get("licence_notice")
         return notice if isinstance(notice, str) and notice else None
+
+    # gfree2 hooks ------------------------------------------------------------------------------
+    # What a catalog card and a search result call one item ("title"); None: `item_noun`.
+    record_noun: ClassVar[str | None] = None
+    # How a trial page words the item a trial ended on (`TrialScore.recommendation`) and its
+    # absence, and a task where nothing fits: (what holds, what is correct then).
+    outcome_verb: ClassVar[str] = "recommended"
+    no_outcome: ClassVar[str] = "no recommendation"
+    nothing_fits: ClassVar[tuple[str, str]] = (
+        "no valid recommendation exists",
+        "abstaining is correct",
+    )
+
+    @property
+    def card_noun(self) -> str:
+        """What a catalog card and a search result call one item (`record_noun`, else `item_noun`)."""
+        return self.record_noun or self.item_noun
+
+    def result_shapes(self) -> Mapping[frozenset[str], str]:
+        """Field sets (id aside) the tools return whole, each with the name a trial page gives it
+        instead of listing the fields at every quote ("search record"); none by default."""
+        return {}
+
+    def item_url(self, item_id: str) -> str | None:
+        """Where a reader looks an item up when its snapshot's data may not be republished (a
+        third-party source's page); None: the id stays text."""
+        del item_id
+        return None
+
+    def prune_records(self, snapshots_dir: Path) -> list[Any]:
+        """The snapshots pruned from `snapshots_dir` (each with `snapshot`, `pruned_on`, `reason`,
+        `removed` and `ids_kept`), for the Changelog; none by default."""
+        del snapshots_dir
+        return []
+
+    def verify_command(self) -> str | None:
+        """The installed command that re-checks a downloaded snapshot folder (`{date}`) from its
+        parent against its manifest, for the Snapshots page; None: only `sha256sum -c`."""
+        return None
+
+    def reader_accuracy(self) -> ReaderAccuracy | None:
+        """How well the simulated user reads the agent's messages on labelled corpora, for the
+        Methodology page; None: the domain's user reads no free text."""
+        return None
 
 
 def load_task_folder(directory: Path | str, load_one: Callable[[Path], T]) -> list[T]:

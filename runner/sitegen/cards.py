@@ -4,7 +4,9 @@ A tool result object naming a catalog id (`{"id": "tmdb_12", "title": …, "over
 replaced, on the page, by a link to that title's card plus the names of the fields it carried;
 only fields whose values equal the snapshot's are replaced (anything else stays as printed), so
 the page loses nothing a reader cannot read on the card. TMDB-sourced snapshots have no cards:
-their fields are TMDB's data, so the link goes to TMDB and names the fields without their values.
+their fields are TMDB's data, so the link goes where the domain says the item can be read
+(`Domain.item_url`: TMDB's page) and names the fields without their values; what a search
+result's field sets are called comes from the domain too (`Domain.result_shapes`).
 """
 
 from __future__ import annotations
@@ -12,14 +14,13 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup
 
-from domains.movies.catalog import CatalogItem
-from domains.movies.search import RESULT_FIELDS
-from domains.movies.tools import V2_SEARCH_FIELDS
+from runner.core.domain import Domain
 from runner.core.domains import get_domain
 from runner.sitegen.escaping import html_text
 from runner.sitegen.inputs import SnapshotInfo
@@ -30,23 +31,9 @@ _MARK = "\u00a7card\u00a7"
 _MARKER = re.compile('"' + _MARK + r"([A-Za-z0-9_.-]+)" + _MARK + r"([a-z_,]*)" + _MARK + '"')
 
 
-# Field sets the tools return whole, named once instead of listed at every quote (in whatever
-# order the tool wrote them).
-_SHAPES = {
-    frozenset(CatalogItem.model_fields) - {"id"}: "every field",
-    frozenset(RESULT_FIELDS) - {"id"}: "search record",
-    frozenset(RESULT_FIELDS) - {"id"} | set(V2_SEARCH_FIELDS): "v2 search record",
-}
-
-
 def card_path(snapshot: str, item_id: str) -> str:
     """Where a title's card lives, relative to the site root."""
     return f"{CARDS_DIR}/{snapshot}/{item_id}.html"
-
-
-def tmdb_url(item_id: str) -> str | None:
-    number = item_id.removeprefix("tmdb_")
-    return f"https://www.themoviedb.org/movie/{number}" if number.isdigit() else None
 
 
 @dataclass
@@ -57,6 +44,11 @@ class Cards:
     used: set[str] = field(default_factory=set)
     _records: dict[str, dict[str, Any]] | None = None
     _titles: dict[str, str] | None = None
+
+    @cached_property
+    def owner(self) -> Domain | None:
+        """The snapshot's domain (None without a snapshot)."""
+        return None if self.snapshot is None else get_domain(self.snapshot.domain)
 
     @property
     def published(self) -> bool:
@@ -88,7 +80,7 @@ class Cards:
             self.used.add(item_id)
             href = f"{depth}{card_path(self.snapshot.label, item_id)}"
             return Markup('<a href="{}">{} · {}</a>').format(href, item_id, self.title(item_id))
-        url = tmdb_url(item_id)
+        url = self.owner.item_url(item_id) if self.owner is not None else None
         if url is None:
             return Markup("<code>{}</code>").format(item_id)
         return Markup(
@@ -123,7 +115,8 @@ class Cards:
         head = ""
         shape = _common_shape(compact)
         if shape is not None:  # a list of titles of one shape (a search): named once, on top
-            head = f"{len(compact)} titles, each: {self._what(shape)}\n"
+            noun = self.owner.card_noun if self.owner is not None else "item"
+            head = f"{len(compact)} {noun}s, each: {self._what(shape)}\n"
             compact = [f"{_MARK}{m.split(_MARK)[1]}{_MARK}{_MARK}" for m in compact]
         pretty = json.dumps(compact, ensure_ascii=False, indent=2)
 
@@ -138,7 +131,8 @@ class Cards:
     def _what(self, fields: str) -> str:
         """What a quote carried: its shape's name, or its fields; TMDB's values are not republished."""
         names = fields.split(",")
-        what = _SHAPES.get(frozenset(names)) or ", ".join(names)
+        shapes = self.owner.result_shapes() if self.owner is not None else {}
+        what = shapes.get(frozenset(names)) or ", ".join(names)
         return what if self.published else what + ": TMDB data, not republished"
 
 
@@ -179,6 +173,7 @@ def write_cards(
             template.render(
                 item=owner.item_card(item),
                 title=owner.item_title(item),
+                noun=owner.card_noun,
                 snapshot=snapshot.label,
                 css=css,
                 root="../../",

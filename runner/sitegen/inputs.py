@@ -12,7 +12,6 @@ from typing import Any
 
 import polars as pl
 
-from catalog_pipeline.prune import PruneRecord, read_prune_log
 from runner.batch.archive import describe_missing, missing_transcripts
 from runner.batch.store import read_manifest, read_trials
 from runner.core.domains import DEFAULT_DOMAIN, get_domain
@@ -69,7 +68,7 @@ class SnapshotInfo:
     label: str
     folder: Path
     manifest: dict[str, Any]
-    catalog: Any  # the domain's catalog (movies: domains.movies.catalog.Catalog)
+    catalog: Any  # the domain's catalog (a runner.core.domain.DomainCatalog)
     sha256: dict[str, str]
     solvability: dict[str, dict[str, Any]]
     date: dt.date | None
@@ -131,9 +130,9 @@ class SiteInputs:
 
     entries: list[Entry]
     snapshots: list[SnapshotInfo]
-    tasks: list[Any]  # the domain's tasks (movies: domains.movies.tasks.Task)
+    tasks: list[Any]  # the domain's tasks (each a runner.core.domain.DomainTask)
     notes: list[str] = field(default_factory=list)
-    prunes: list[PruneRecord] = field(default_factory=list)
+    prunes: list[Any] = field(default_factory=list)  # the domain's prune log (Domain.prune_records)
     left_out: list[LeftOut] = field(default_factory=list)
     domain: str = DEFAULT_DOMAIN
     # Where this board's pages live under the site root: "" for movies, "grocery/" for grocery.
@@ -351,5 +350,5 @@ def load_inputs(
     tasks = list(owner.load_tasks(folder)) if loads else []
     if not tasks:
         notes.append(f"{tasks_dir}: no tasks folder")
-    prunes = read_prune_log(Path(snapshots_dir)) if Path(snapshots_dir).is_dir() else []
+    prunes = owner.prune_records(Path(snapshots_dir))
     return SiteInputs(entries, snapshots, tasks, notes, prunes, left_out, domain, prefix)

@@ -12,23 +12,11 @@ import polars as pl
 import yaml
 from markupsafe import Markup
 
-from domains.movies.catalog import Catalog
-from domains.movies.simulators.reader import rule_reader
-from domains.movies.simulators.reader_score import (
-    CORPUS_FIELDS,
-    CORPUS_SNAPSHOT,
-    READER_CORPORA,
-    ReaderScore,
-    load_corpus,
-    score_corpora,
-    score_reader,
-)
 from runner.batch.redact import redact_config
 from runner.core.board import BoardSettings
 from runner.core.domain import FAILING_SEVERITIES, SEVERITIES
 from runner.core.domains import DEFAULT_DOMAIN, get_domain
 from runner.core.metrics import PASS_THRESHOLD
-from runner.core.paths import SNAPSHOTS_DIR
 from runner.core.rules import RULE_DIFFERENCES
 from runner.play.attribution import AGENT_FAILURES, MAX_UNSCORED_SHARE, OUR_FAILURES
 from runner.sitegen import charts
@@ -479,16 +467,6 @@ def _snapshot_views(
     return list(reversed(views))
 
 
-def _verify_command() -> str:
-    """The installed command that re-checks the downloaded folder ({date}) from its parent: a
-    `./` path, since a bare date names the repository's own snapshot, not the download."""
-    from catalog_pipeline.cli import group
-
-    if "verify" in group.commands:
-        return "cd .. && taurec catalog verify ./{date}"
-    return "cd .. && taurec catalog list --root .   # the {date} row must say ok"
-
-
 RULES_MARKER = "<!-- generated: rule-set differences -->"
 BOARD_MARKER = "<!-- generated: board settings -->"
 READER_MARKER = "<!-- generated: simulated-user reader accuracy -->"
@@ -510,18 +488,11 @@ def splice_generated(
     path.write_text(text.replace(marker, table.strip()), encoding="utf-8")
 
 
-def reader_accuracy() -> tuple[dict[str, ReaderScore], ReaderScore]:
-    """The simulated user's rule reader on each labelled corpus, and on all of them together."""
-    catalog = Catalog.load(SNAPSHOTS_DIR / CORPUS_SNAPSHOT)
-    reader = rule_reader(catalog)
-    scores = score_corpora(reader)
-    paths = [p for name in scores for p in sorted((READER_CORPORA / name).glob("*.jsonl"))]
-    return scores, score_reader(reader, load_corpus(*paths))
-
-
 def splice_methodology(writer: PageWriter, board: BoardSettings) -> None:
     """Fill the Methodology page's generated parts: every v1/v2 difference, the board settings,
-    the attribution rule, the simulated user's reader accuracy."""
+    the attribution rule, the simulated user's reader accuracy (`Domain.reader_accuracy` of the
+    board's domain: movies, the site's root)."""
+    owner = get_domain(DEFAULT_DOMAIN)
     splice_generated(writer, RULES_MARKER, "rule_differences.md.j2", differences=RULE_DIFFERENCES)
     splice_generated(writer, BOARD_MARKER, "board_settings.md.j2", rows=board.rows())
     failing = FAILING_SEVERITIES[board.strictness]
@@ -529,20 +500,21 @@ def splice_methodology(writer: PageWriter, board: BoardSettings) -> None:
         writer,
         POLICIES_MARKER,
         "policy_severities.md.j2",
-        policies=get_domain(DEFAULT_DOMAIN).policies(),
+        policies=owner.policies(),
         strictness=board.strictness,
         failing=[s for s in SEVERITIES if s in failing],
         lowering=[s for s in SEVERITIES if s not in failing],
     )
-    scores, total = reader_accuracy()
-    splice_generated(
-        writer,
-        READER_MARKER,
-        "reader_accuracy.md.j2",
-        scores=scores,
-        total=total,
-        fields=CORPUS_FIELDS,
-    )
+    accuracy = owner.reader_accuracy()
+    if accuracy is not None:
+        splice_generated(
+            writer,
+            READER_MARKER,
+            "reader_accuracy.md.j2",
+            scores=accuracy.scores,
+            total=accuracy.total,
+            fields=accuracy.fields,
+        )
     splice_generated(
         writer,
         ATTRIBUTION_MARKER,
@@ -606,7 +578,7 @@ def render_pages(
         "snapshots.md.j2",
         "snapshots.md",
         snapshots=snapshot_views,
-        verify_command=_verify_command(),
+        verify_command=get_domain(inputs.domain).verify_command(),
         limit=DIFF_LIMIT,
     )
     writer.write(

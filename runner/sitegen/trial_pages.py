@@ -28,9 +28,9 @@ from typing import Any
 
 import jinja2
 
-from domains.movies.tasks import Task
 from runner.batch.archive import load_trial_transcript
-from runner.core.domains import get_domain
+from runner.core.domain import DomainTask
+from runner.core.domains import DEFAULT_DOMAIN, get_domain
 from runner.core.errors import LoadError
 from runner.core.metrics import PASS_THRESHOLD
 from runner.core.records import TrialRecord
@@ -161,16 +161,18 @@ def has_transcripts(run: Run) -> bool:
 def trial_views(
     entry: Entry,
     run: Run,
-    task: Task | Any | None,
+    task: DomainTask | None,
     task_id: str,
     records: list[TrialRecord],
     cards: Cards,
-    domain: str = "movies",
+    domain: str = DEFAULT_DOMAIN,
 ) -> dict[str, Any]:
     """What one trial page shows: the task, then every trial with its verdicts and transcript.
 
     On a TMDB-sourced snapshot the verdicts are shown without the catalog values they quote.
+    The task (`Domain.describe_task`) and the words for a trial's outcome are the domain's.
     """
+    owner = get_domain(domain)
     trials = []
     shown: dict[str, tuple[str, str]] = {}
     calls: dict[CallKey, tuple[int, int]] = {}
@@ -209,12 +211,15 @@ def trial_views(
         "snapshot": run.snapshot,
         "task_id": task_id,
         "task": {
-            "persona": get_domain(domain).describe_task(task).persona
-            if task
-            else "(task file not found)",
+            "persona": owner.describe_task(task).persona if task else "(task file not found)",
             "complexity": records[0].complexity,
             "reveal_difficulty": records[0].reveal_difficulty,
             "no_valid_recommendation": records[0].no_valid_recommendation,
+        },
+        "words": {
+            "outcome": owner.outcome_verb,
+            "no_outcome": owner.no_outcome,
+            "nothing_fits": owner.nothing_fits,
         },
         "n": len(scored),
         "c": sum(trial_state(r) == "pass" for r in scored),
@@ -235,7 +240,7 @@ class _Job:
     staging: Path
     css: list[str]
     runs: list[tuple[Entry, Run]]
-    tasks: dict[str, Task]
+    tasks: dict[str, Any]  # the root board's tasks by id (each a DomainTask)
     snapshots: dict[str, SnapshotInfo]
     downloads: dict[tuple[str, str], str]  # (slug, snapshot) -> its transcripts download
     # Each run's board: its prefix under the site root ("" for movies, "grocery/"), parallel to
@@ -249,7 +254,7 @@ class _Job:
         if prefix in self.boards:
             domain, tasks = self.boards[prefix]
             return prefix, domain, tasks
-        return prefix, "movies", dict(self.tasks)
+        return prefix, DEFAULT_DOMAIN, dict(self.tasks)
 
 
 _JOB: _Job | None = None

@@ -25,11 +25,6 @@ NOT_YET_DOMAIN_FREE = frozenset(
         "runner.publish.rescore",
         "runner.served_user",
         "runner.submissions.smoke",
-        "runner.sitegen.cards",
-        "runner.sitegen.inputs",
-        "runner.sitegen.pages",
-        "runner.sitegen.synth",
-        "runner.sitegen.trial_pages",
     }
 )
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from domains.movies.site_synth import SynthSpec, SynthWorld, synthesize
 from runner.sitegen import BuildReport, build_site
 from runner.sitegen.serve import serving
-from runner.sitegen.synth import SynthSpec, SynthWorld, synthesize
 
 
 @pytest.fixture(scope="session")

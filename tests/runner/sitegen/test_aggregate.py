@@ -8,12 +8,12 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
+from domains.movies.site_synth import SynthSpec, SynthWorld, synthesize
 from runner.core.metrics import summarize
 from runner.sitegen.aggregate import aggregate, trials_frame
 from runner.sitegen.charts import pareto_front
 from runner.sitegen.inputs import SiteInputs, load_inputs
 from runner.sitegen.metric_table import METRIC_BY_KEY, METRICS
-from runner.sitegen.synth import SynthSpec, SynthWorld, synthesize
 from runner.sitegen.views import assign_tiers
 
 

@@ -16,10 +16,10 @@ import pytest
 from click.testing import CliRunner
 
 from catalog_pipeline.prune import PRUNE_LOG, PruneRecord
+from domains.movies.site_synth import SynthSpec, SynthWorld, synthesize
 from runner.cli import cli
 from runner.sitegen import BuildReport, build_site
 from runner.sitegen.bounds import SiteTooLargeError
-from runner.sitegen.synth import SynthSpec, SynthWorld, synthesize
 
 SITE_URL = "https://example-org.github.io/tau-rec/"
 

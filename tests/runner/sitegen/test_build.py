@@ -13,6 +13,7 @@ import yaml
 from click.testing import CliRunner
 from markupsafe import escape
 
+from domains.movies.site_synth import SynthWorld
 from runner.cli import cli
 from runner.core.board import BoardSettings
 from runner.core.errors import TaurecError
@@ -20,9 +21,9 @@ from runner.core.paths import SITE_DIR
 from runner.sitegen import BuildReport, SiteBuildError, build_site
 from runner.sitegen.aggregate import aggregate_runs
 from runner.sitegen.build import assemble, runs_with_trial_pages
+from runner.sitegen.hostile import PLANTED_SECRET, XSS_MESSAGE, XSS_NAME
 from runner.sitegen.inputs import load_inputs
 from runner.sitegen.pages import environment
-from runner.sitegen.synth import PLANTED_SECRET, XSS_MESSAGE, XSS_NAME, SynthWorld
 from runner.sitegen.trial_pages import runs_with_pages, start_trial_pages
 
 
@@ -133,7 +134,7 @@ def test_strict_build_fails_on_a_broken_link(synth_world: SynthWorld, tmp_path: 
 
 
 def test_cli_build_on_a_world_without_transcripts(tmp_path: Path) -> None:
-    from runner.sitegen.synth import SynthSpec, synthesize
+    from domains.movies.site_synth import SynthSpec, synthesize
 
     world = synthesize(tmp_path / "w", SynthSpec(entries=2, tasks=6, trials=2, transcripts=False))
     result = CliRunner().invoke(

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from domains.movies.site_synth import SynthSpec, SynthWorld, synthesize
 from runner.core.errors import LoadError
 from runner.core.paths import SITE_DIR
 from runner.sitegen.build import clear_stale_builds
 from runner.sitegen.inputs import load_inputs
 from runner.sitegen.pages import environment
-from runner.sitegen.synth import SynthSpec, SynthWorld, synthesize
 from runner.sitegen.trial_pages import start_trial_pages
 
 TAUREC = str(Path(sys.executable).with_name("taurec"))

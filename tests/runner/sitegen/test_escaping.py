@@ -18,7 +18,7 @@ from runner.sitegen.escaping import (
     script_json,
     search_text,
 )
-from runner.sitegen.synth import HOSTILE_MARKDOWN_NAME, HOSTILE_STRINGS
+from runner.sitegen.hostile import HOSTILE_MARKDOWN_NAME, HOSTILE_STRINGS
 
 
 def test_script_json_cannot_close_the_script_and_still_parses() -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from domains.movies.site_synth import SynthSpec, synthesize
 from runner.batch import run_submissions
 from runner.batch.entrant import Entrant
 from runner.core.board import BoardSettings
@@ -17,7 +18,6 @@ from runner.core.protocols import AgentContext, AgentReply, ChatMessage, ToolCal
 from runner.core.transcript import ComponentSpec
 from runner.sitegen import BuildReport, build_site
 from runner.sitegen.serve import serving
-from runner.sitegen.synth import SynthSpec, synthesize
 
 from .test_browser import Watch
 
@@ -152,6 +152,25 @@ def test_each_board_has_its_own_entries(two_boards: BuildReport) -> None:
     assert movies
     assert not movies & set(SLUGS)
     assert not list((out / "grocery" / "entries").glob("entry-*.html"))
+
+
+def test_grocery_trial_pages_and_cards_speak_of_orders_and_products(
+    two_boards: BuildReport,
+) -> None:
+    """The outcome and card wording are the domain's: a grocery trial ends on an order (here
+    none), a card is a product's; the movies board beside it keeps its recommendation words."""
+    out = two_boards.out
+    page = (out / "grocery/trials" / SLUGS[0] / LABEL / "g_0.html").read_text(encoding="utf-8")
+    assert "· no single product ordered" in page
+    assert "recommendation" not in page
+    cards = sorted((out / "grocery/catalog" / LABEL).glob("*.html"))
+    assert cards
+    assert all("this product's record" in c.read_text(encoding="utf-8") for c in cards)
+    movie_pages = [p.read_text(encoding="utf-8") for p in (out / "trials").rglob("*.html")]
+    assert movie_pages
+    assert all(" · recommended <a" in p or " · no recommendation" in p for p in movie_pages)
+    movie_card = next((out / "catalog").rglob("*.html")).read_text(encoding="utf-8")
+    assert "this title's record" in movie_card
 
 
 def test_grocery_board_tasks_and_methodology_render(chromium: Any, base: str) -> None:

@@ -7,12 +7,12 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
+from domains.movies.site_synth import SynthSpec, synthesize
 from runner.core.paths import PROJECT_ROOT
 from runner.sitegen import BuildReport
 from runner.sitegen.aggregate import aggregate_runs
 from runner.sitegen.inputs import load_inputs
 from runner.sitegen.metric_table import HEADLINE, HEADLINE_K, PASS_KS
-from runner.sitegen.synth import SynthSpec, synthesize
 from runner.sitegen.views import boards
 
 RANKS_BY = re.compile(r"ranks\s+by\s+pass\^(\d+)")

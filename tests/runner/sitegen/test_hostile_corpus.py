@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
+from domains.movies.site_synth import SynthSpec, synthesize
 from runner.sitegen import BuildReport, build_site
 from runner.sitegen.serve import serving
-from runner.sitegen.synth import SynthSpec, synthesize
 from tests.runner.sitegen.test_browser import CHROMIUM, FLAGS, Watch
 
 # What any of the hostile strings would create if it were read as HTML or Markdown.

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
+from domains.movies.site_synth import SynthSpec, synthesize
 from runner.sitegen import BuildReport
 from runner.sitegen.serve import serving
-from runner.sitegen.synth import SynthSpec, synthesize
 from tests.runner.sitegen.test_browser import Watch
 
 from .conftest import site_of

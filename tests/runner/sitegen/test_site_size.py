@@ -15,12 +15,12 @@ import re
 
 import pytest
 
+from domains.movies.site_synth import SynthSpec, SynthWorld, synthesize
 from runner.batch.archive import load_trial_transcript
 from runner.batch.store import read_trials
 from runner.core.transcript import Transcript
 from runner.sitegen import BuildReport
 from runner.sitegen.bounds import TARGET_KB_PER_TRIAL
-from runner.sitegen.synth import SynthSpec, SynthWorld, synthesize
 
 from .conftest import site_of
 

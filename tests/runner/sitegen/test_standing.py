@@ -9,10 +9,10 @@ from typing import Any
 
 import polars as pl
 
+from domains.movies.site_synth import SNAPSHOT_DATES, SynthWorld
 from runner.play.attribution import standing
 from runner.sitegen.aggregate import aggregate, trials_frame
 from runner.sitegen.inputs import load_inputs
-from runner.sitegen.synth import SNAPSHOT_DATES, SynthWorld
 from runner.sitegen.trials import TRIALS_SCHEMA
 from runner.sitegen.views import boards
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from domains.movies.site_synth import SynthSpec, synthesize
 from domains.movies.suite import revalidate_snapshot
 from runner.sitegen import build_site
-from runner.sitegen.synth import SynthSpec, synthesize
 
 
 def test_tasks_page_shows_audit_figures_and_flagged_then_retired_tasks(tmp_path: Path) -> None:

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from domains.movies.site_synth import SynthSpec, SynthWorld, synthesize
 from runner.batch.merge import merge_shards
 from runner.publish.ledger import record_runs, results_digest
 from runner.publish.rescore import verify_results
 from runner.sitegen import load_inputs
-from runner.sitegen.synth import SynthSpec, SynthWorld, synthesize
 from runner.submissions.config import check_submission
 from runner.submissions.links import LinkError
 

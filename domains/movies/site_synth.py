@@ -1,4 +1,4 @@
-"""A deterministic synthesizer of realistic site inputs (snapshots, tasks, submissions, results) for tests and benchmarks."""
+"""A deterministic synthesizer of realistic movie-board site inputs (snapshots, tasks, submissions, results) for tests and benchmarks."""
 
 from __future__ import annotations
 
@@ -49,25 +49,14 @@ from runner.core.transcript import (
     Transcript,
 )
 from runner.publish.ledger import LEDGER_FILE, record_runs
-
-XSS_NAME = "<script>alert(1)</script>"
-XSS_MESSAGE = "<img src=x onerror=alert(1)>"
-# `SynthSpec(hostile=True)`: strings aimed at each context the site prints into (HTML text and
-# attributes, <script>, Markdown, the search index); entry 1 carries them everywhere it can.
-HOSTILE_NAME = "</script><script>alert(1)</script><img src=x onerror=alert(2)>"
-# Entry 0's name under `hostile`: a Markdown link with attributes, for the Markdown pages.
-HOSTILE_MARKDOWN_NAME = "x](javascript:alert(5)){: onclick=alert(8) } [y"
-HOSTILE_STRINGS = (
+from runner.sitegen.hostile import (
+    HOSTILE_MARKDOWN_NAME,
     HOSTILE_NAME,
-    '"><svg onload=alert(3)>',
-    "' onmouseover='alert(4)' x='",
-    "[click me](javascript:alert(5)) <a href=javascript:alert(6)>link</a>",
-    "\n\n<img src=y onerror=alert(7)>\n\n# heading\n\n- item",
-    '{: onclick="alert(8)" } <!-- <style>body{display:none}</style>',
-    "\u2028</textarea><iframe srcdoc='<script>alert(9)</script>'></iframe>",
+    HOSTILE_STRINGS,
+    PLANTED_SECRET,
+    XSS_MESSAGE,
+    XSS_NAME,
 )
-# Pasted into a LiteLLM entry's extra_body under secret-like names: the site must never show it.
-PLANTED_SECRET = "sk-synth-planted-0123456789abcdef"
 
 _WORDS_A = ("Quiet", "Amber", "Hollow", "Northern", "Paper", "Silver", "Last", "Broken", "Velvet")
 _WORDS_B = ("Harbor", "Orchard", "Signal", "Lantern", "Meridian", "Tide", "Garden", "Engine")

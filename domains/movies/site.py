@@ -1,0 +1,60 @@
+"""What the leaderboard site shows of movies beyond the common pages: result shapes, TMDB links, prunes, the verify command and the reader's accuracy."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from catalog_pipeline.prune import read_prune_log
+from domains.movies.catalog import Catalog, CatalogItem
+from domains.movies.search import RESULT_FIELDS
+from domains.movies.simulators.reader import rule_reader
+from domains.movies.simulators.reader_score import (
+    CORPUS_FIELDS,
+    CORPUS_SNAPSHOT,
+    READER_CORPORA,
+    load_corpus,
+    score_corpora,
+    score_reader,
+)
+from domains.movies.tools import V2_SEARCH_FIELDS
+from runner.core.domain import ReaderAccuracy
+from runner.core.paths import SNAPSHOTS_DIR
+
+# The field sets (id aside) the movie tools return whole: a full record, a search record, a v2 one.
+RESULT_SHAPES: Mapping[frozenset[str], str] = {
+    frozenset(CatalogItem.model_fields) - {"id"}: "every field",
+    frozenset(RESULT_FIELDS) - {"id"}: "search record",
+    frozenset(RESULT_FIELDS) - {"id"} | set(V2_SEARCH_FIELDS): "v2 search record",
+}
+
+
+def tmdb_url(item_id: str) -> str | None:
+    """The title's TMDB page (a `tmdb_<number>` id), where its data may be read."""
+    number = item_id.removeprefix("tmdb_")
+    return f"https://www.themoviedb.org/movie/{number}" if number.isdigit() else None
+
+
+def prune_records(snapshots_dir: Path) -> list[Any]:
+    """The snapshot folder's prune log (TMDB snapshots deleted past their retention date)."""
+    return list(read_prune_log(snapshots_dir)) if snapshots_dir.is_dir() else []
+
+
+def verify_command() -> str:
+    """The installed command that re-checks a downloaded folder ({date}) from its parent: a
+    `./` path, since a bare date names the repository's own snapshot, not the download."""
+    from catalog_pipeline.cli import group  # the CLI tree: loaded only when a page asks
+
+    if "verify" in group.commands:
+        return "cd .. && taurec catalog verify ./{date}"
+    return "cd .. && taurec catalog list --root .   # the {date} row must say ok"
+
+
+def reader_accuracy() -> ReaderAccuracy:
+    """The simulated user's rule reader on each labelled corpus, and on all of them together."""
+    catalog = Catalog.load(SNAPSHOTS_DIR / CORPUS_SNAPSHOT)
+    reader = rule_reader(catalog)
+    scores = score_corpora(reader)
+    paths = [p for name in scores for p in sorted((READER_CORPORA / name).glob("*.jsonl"))]
+    return ReaderAccuracy(scores, score_reader(reader, load_corpus(*paths)), CORPUS_FIELDS)
