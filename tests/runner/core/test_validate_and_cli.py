@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 from click.testing import CliRunner
 
 from domains.movies.catalog import Catalog
-from domains.movies.scoring import score_trace_files
 from domains.movies.tasks import Retirement, Task
 from domains.movies.validate import check_solvability
 from runner.cli import cli
+from runner.rescore import score_trace_files
 from runner.transcript import ComponentSpec, InfraError, Transcript
 
 if TYPE_CHECKING:

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 import pytest
 
 from domains.movies.catalog import Catalog
+from domains.movies.served import reader_policy, writer_policy
 from domains.movies.simulators import audit_leaks, build_simulator
 from domains.movies.simulators.acts import ReplyAct
 from domains.movies.simulators.model_reader import READER_PROMPT
@@ -30,7 +31,6 @@ from runner.loop import GREETING, run_trial
 from runner.model_server import serve_model
 from runner.paths import TASKS_DIR
 from runner.protocols import AgentContext
-from runner.served_user import reader_policy, writer_policy
 from runner.transcript import Transcript
 from tests.loopback import QuietHandler, completion, send_json, serving
 

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from domains.movies.catalog import Catalog
+from domains.movies.served import user_policy
 from domains.movies.simulators import build_simulator
 from domains.movies.tasks import load_task
 from domains.movies.tools import build_toolset
@@ -16,7 +17,6 @@ from runner.llm_client import aclose_clients
 from runner.loop import run_trial
 from runner.model_server import serve_model
 from runner.protocols import AgentContext
-from runner.served_user import user_policy
 from runner.transcript import Transcript
 
 FAST = RetryConfig(max_attempts=2, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=30)
