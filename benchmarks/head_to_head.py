@@ -10,7 +10,7 @@ What it does:
    Its code is installed and driven, never copied.
 2. Starts ``runner.models.model_server`` in its own process with +200 ms per call. It serves both roles
    for both harnesses: the agent (model ``heuristic``: our heuristic baseline over the six v1
-   tools, which both harnesses expose) and the simulated user (``runner.served_user``: model
+   tools, which both harnesses expose) and the simulated user (``domains.movies.served``: model
    ``user`` for v1's free-writing user, ``taurec-user`` for our LLM mode's reader and writer,
    which makes up to two calls per user turn where v1 makes one).
 3. For each concurrency (8, 16, 64) runs, interleaved (each side goes first in turn), every

@@ -1,6 +1,6 @@
 """Print the simulated user's own fidelity in LLM mode: reader vs labels, its error rate, and writer parity.
 
-Offline, against the model server's stand-ins (`runner.served_user`) over loopback HTTP, through
+Offline, against the model server's stand-ins (`domains.movies.served`) over loopback HTTP, through
 the client path a run uses:
 1. Reader vs labels: the model reader (stand-in `taurec-user-reader`) on every labelled corpus
    under corpora/reader (1,579 messages), scored by `reader_score` beside the rule reader. The

@@ -16,6 +16,7 @@ from runner.core.domain import (
     Strictness,
     severity_of_weight,
 )
+from runner.core.errors import TaurecError
 
 # What each movie policy asks (tasks/policy.md says it in full), for the Methodology page.
 POLICY_SUMMARY: dict[str, str] = {
@@ -32,9 +33,11 @@ if TYPE_CHECKING:
     from domains.movies.catalog import Catalog, CatalogItem
     from domains.movies.tasks import Task
     from runner.core.domain import ReaderAccuracy
-    from runner.core.protocols import Toolset, UserSimulator
+    from runner.core.predicates import ConstraintCheck
+    from runner.core.protocols import ChatPolicy, Toolset, UserSimulator
     from runner.core.records import TrialScore
     from runner.core.rules import RuleSet
+    from runner.core.suite_report import SuiteReport
     from runner.core.transcript import LeakAudit, Transcript
     from runner.play.agent_config import ToolsetOptions
 
@@ -163,13 +166,9 @@ class MoviesDomain(Domain):
     def refresh_fixture(self, date: str, snapshots_dir: Path) -> str:
         """`taurec catalog refresh --source fixture --date DATE` (byte-identical when committed)."""
         from catalog_pipeline.pipeline import refresh
-        from runner.core.paths import PROJECT_ROOT
 
         refreshed = refresh("fixture", date, out=snapshots_dir)
-        try:
-            where = str(refreshed.path.resolve().relative_to(PROJECT_ROOT))
-        except ValueError:
-            where = str(refreshed.path)
+        where = _relative(refreshed.path)
         changed = refreshed.files_rewritten
         if not changed:
             return f"{where} unchanged ({refreshed.manifest.counts.items} titles)"
@@ -187,6 +186,17 @@ class MoviesDomain(Domain):
             f"{c.ok} of {c.tasks} tasks consistent, {c.retired} retired, {c.changed} changed "
             f"since {report.previous_snapshot or 'none'}"
         )
+
+    def refresh(self, source: str, date: str, snapshots_dir: Path) -> str:
+        """The offline fixture world or TMDB (`taurec leaderboard --source`)."""
+        if source not in ("fixture", "tmdb"):
+            raise TaurecError(f"unknown source {source!r}: use fixture or tmdb")
+        if source == "fixture":
+            return self.refresh_fixture(date, snapshots_dir)
+        from catalog_pipeline.pipeline import refresh
+
+        refreshed = refresh("tmdb", date, out=snapshots_dir)
+        return f"{_relative(refreshed.path)} refreshed from TMDB"
 
     @property
     def board_lead(self) -> str:
@@ -230,3 +240,88 @@ class MoviesDomain(Domain):
         from domains.movies.site import reader_accuracy
 
         return reader_accuracy()
+
+    # ---- the model server, the feedback report and `taurec tasks` -----------------------------
+    def served_models(self) -> Mapping[str, ChatPolicy]:
+        """The heuristic and random baselines, then the movie user's models (`taurec serve-model`)."""
+        from domains.movies.baselines import heuristic_policy, random_policy
+        from domains.movies.served import USER_MODELS
+
+        return {"heuristic": heuristic_policy, "random": random_policy, **USER_MODELS}
+
+    def feedback_item(self, catalog: Catalog, item_id: str) -> str:
+        from domains.movies.feedback import item_text
+
+        return item_text(catalog, item_id)
+
+    def constraint_reveal(self, task: Task, check: ConstraintCheck) -> str | None:
+        from domains.movies.feedback import constraint_reveal
+
+        return constraint_reveal(task, check)
+
+    def winning_hint(self, task: Task, catalog: Catalog, tools: Sequence[str]) -> list[str]:
+        from domains.movies.feedback import winning_hint
+
+        return winning_hint(task, catalog, tools)
+
+    def validate_suite(self, catalog_path: Path | None, tasks_dir: Path | None) -> SuiteReport:
+        from domains.movies.validate import validate_suite
+        from runner.core.suite_report import SuiteReport
+
+        report = validate_suite(catalog_path, tasks_dir)
+        return SuiteReport(
+            ok=report.ok,
+            text=report.format_text(),
+            json=report.to_json_summary(),
+            failures=tuple(
+                f"inconsistent task {t.task_id}: {t.reason}" for t in report.inconsistent
+            ),
+        )
+
+    def revalidation_report(
+        self, date: dt.date, tasks_dir: Path | None, snapshots_dir: Path | None
+    ) -> SuiteReport:
+        """Writes the snapshot's solvability.json and reports the tasks whose status changed."""
+        from domains.movies.suite import revalidate_snapshot
+        from runner.core.suite_report import SuiteReport
+
+        result = revalidate_snapshot(
+            date, tasks_dir=tasks_dir, snapshots_dir=snapshots_dir or self.snapshots_dir
+        )
+        return SuiteReport(
+            ok=result.ok, text=result.format_text(), json=result.to_json_bytes().decode()
+        )
+
+    def suite_stats(self, tasks_dir: Path | None) -> SuiteReport:
+        from domains.movies.suite import load_suite_stats
+        from runner.core.suite_report import SuiteReport
+
+        stats = load_suite_stats(tasks_dir)
+        return SuiteReport(
+            ok=True, text=stats.format_text() + "\n", json=stats.model_dump_json(indent=2)
+        )
+
+    def audit_suite(
+        self, snapshot: str | None, tasks_dir: Path | None, informed_seeds: int
+    ) -> SuiteReport:
+        from domains.movies.audit import run_audit
+        from runner.core.suite_report import SuiteReport
+
+        result = run_audit(snapshot, tasks_dir, informed_seeds=informed_seeds)
+        failures = []
+        for task in result.failed:
+            rules = ", ".join(c.rule for c in task.failed_checks)
+            failures.append(f"task {task.task_id} fails the gate: {rules}")
+        return SuiteReport(
+            ok=result.ok, text=result.format_text(), json=result.to_json(), failures=tuple(failures)
+        )
+
+
+def _relative(path: Path) -> str:
+    """A path shown from the project root when it is inside it."""
+    from runner.core.paths import PROJECT_ROOT
+
+    try:
+        return str(path.resolve().relative_to(PROJECT_ROOT))
+    except ValueError:
+        return str(path)

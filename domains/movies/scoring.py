@@ -9,15 +9,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict
 
 from domains.movies.catalog import RESTRICTED_RATINGS, Catalog
 from domains.movies.tasks import POLICY_NAMES, PolicyName, Task
 from runner.core.domain import DEFAULT_STRICTNESS, Strictness, fails_trial
-from runner.core.errors import LoadError, TaurecError
+from runner.core.errors import TaurecError
 from runner.core.predicates import ConstraintCheck
 from runner.core.records import PolicyResult, TrialScore
 from runner.core.rules import RuleSet, get_rules
@@ -302,65 +298,3 @@ def score_transcript(
         constraint_reason=constraint_reason,
         policies=policies,
     )
-
-
-class ScoredTrace(BaseModel):
-    """One stored transcript re-scored offline (`taurec score`)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    trace: str
-    task_id: str
-    status: Literal["scored", "infra_error"]
-    score: TrialScore | None = None
-    error: str | None = None
-
-
-def score_trace(
-    path: Path | str, transcript: Transcript, catalog: Catalog, tasks: dict[str, Task]
-) -> ScoredTrace:
-    """Score one loaded transcript (infra errors listed apart) under its own rule set."""
-    task = tasks.get(transcript.task_id)
-    if task is None:
-        raise LoadError(path, [f"task_id: unknown task {transcript.task_id!r}"])
-    if transcript.stop_reason == "infra_error":
-        err = transcript.error
-        return ScoredTrace(
-            trace=str(path),
-            task_id=task.id,
-            status="infra_error",
-            error=f"{err.kind}: {err.message}" if err else "infra error",
-        )
-    return ScoredTrace(
-        trace=str(path),
-        task_id=task.id,
-        status="scored",
-        score=score_transcript(task, transcript, catalog),
-    )
-
-
-def score_trace_files(paths: list[Path], catalog: Catalog, tasks: list[Task]) -> list[ScoredTrace]:
-    """Load each transcript (current or v1 shape; every member of an archive), find its task and
-    score it."""
-    from runner.batch.archive import iter_transcript_file
-
-    by_id = {t.id: t for t in tasks}
-    return [
-        score_trace(label, transcript, catalog, by_id)
-        for path in paths
-        for label, transcript in iter_transcript_file(path)
-    ]
-
-
-def summary_line(entry: ScoredTrace) -> str:
-    """One human-readable line (plus failing reasons) for a re-scored trace."""
-    if entry.score is None:
-        return f"{entry.trace}  {entry.task_id}  infra_error  {entry.error}"
-    s = entry.score
-    lines = [
-        f"{entry.trace}  {entry.task_id}  reward={s.reward:g} constraint={s.constraint_score:g} "
-        f"policy={s.policy_score:g} weighted_policy={s.weighted_policy_score:.3f}",
-        f"  constraints: {s.constraint_reason}",
-    ]
-    lines += [f"  {'ok  ' if p.passed else 'FAIL'} {p.policy}: {p.reason}" for p in s.policies]
-    return "\n".join(lines)

@@ -24,10 +24,10 @@ def command(
     """Score stored transcripts against their own snapshot and the task suite (zero LLM calls).
 
     Each TRACE is a transcript file (ours, or a v1 trace) or a run's transcripts/archive.jsonl.gz,
-    whose every member is scored (labelled <archive>@<offset>).
+    whose every member is scored (labelled <archive>@<offset>). The domain is the one the --tasks
+    folder names in its suite.json (movies by default).
     """
-    from domains.movies.scoring import summary_line
-    from runner.publish.rescore import score_traces
+    from runner.publish.rescore import score_traces, summary_line
 
     results = score_traces(list(traces), catalog, tasks_dir)
     if as_json:

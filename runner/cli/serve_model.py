@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from runner.models.model_server import FAULT_KINDS, POLICY_NAMES, Fault, ServerOptions, parse_fault
+from runner.models.model_server import FAULT_KINDS, Fault, ServerOptions, model_names, parse_fault
 
 _FAULT_HELP = (
     "Inject a fault on a share of requests: KIND[:RATE], RATE in 0..1 (default 1). KIND is one "
@@ -25,7 +25,7 @@ def _faults(ctx: click.Context, param: click.Parameter, values: tuple[str, ...])
 @click.command(
     epilog=(
         "Models: "
-        + ", ".join(POLICY_NAMES)
+        + ", ".join(model_names())
         + ". Point LiteLLM at it with model 'openai/heuristic' and api_base set to the printed "
         "URL. Per-request options ride on the model name, e.g. 'heuristic+fault=once429', "
         "'heuristic+fault=500+latency_ms=50+retry_after=0.1', or on the X-Taurec-Fault header. "
@@ -89,7 +89,7 @@ def command(
     )
 
     def ready(url: str) -> None:
-        click.echo(f"serving {', '.join(POLICY_NAMES)} at {url} (Ctrl-C to stop)", err=True)
+        click.echo(f"serving {', '.join(model_names())} at {url} (Ctrl-C to stop)", err=True)
         click.echo(url)
 
     try:

@@ -1,14 +1,18 @@
-"""`taurec tasks …`: check the task suite against a catalog (the library in domains.movies.validate does the work)."""
+"""`taurec tasks …`: check a domain's task suite against a catalog (the domain's `Domain` hooks do the work)."""
 
 from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from runner.cli._options import catalog_option, domain_option, tasks_option
-from runner.core.paths import SNAPSHOTS_DIR
+
+if TYPE_CHECKING:
+    from runner.core.domain import Domain
+    from runner.core.suite_report import SuiteReport
 
 
 @click.group()
@@ -48,56 +52,44 @@ def validate(
 
     With --domain other than movies, revalidate that domain's suite on --snapshot with its own
     difficulty gate."""
-    if domain is not None and domain != "movies":
-        from runner.core.domains import get_domain
-
-        owner = get_domain(domain)
-        if snapshot_date is None or catalog_path is not None or as_json:
-            raise click.UsageError(f"--domain {domain} revalidates a dated --snapshot (only)")
-        ok, detail = owner.revalidate(
-            snapshot_date.date().isoformat(),
-            tasks_dir or owner.tasks_dir,
-            snapshots_dir or owner.snapshots_dir,
-        )
-        click.echo(detail)
-        if not ok:
-            raise click.exceptions.Exit(1)
-        return
-    snapshots_dir = snapshots_dir or SNAPSHOTS_DIR
+    owner = _domain(domain, tasks_dir)
     if snapshot_date is not None:
         if catalog_path is not None:
             raise click.UsageError("give either --catalog or --snapshot, not both")
-        from domains.movies.suite import revalidate_snapshot
+        report = owner.revalidation_report(snapshot_date.date(), tasks_dir, snapshots_dir)
+    else:
+        report = owner.validate_suite(catalog_path, tasks_dir)
+    _print(report, as_json)
 
-        result = revalidate_snapshot(
-            snapshot_date.date(), tasks_dir=tasks_dir, snapshots_dir=snapshots_dir
-        )
-        click.echo(result.to_json_bytes().decode() if as_json else result.format_text(), nl=False)
-        if not result.ok:
-            raise click.exceptions.Exit(1)
-        return
 
-    from domains.movies.validate import validate_suite
+def _domain(name: str | None, tasks_dir: Path | None) -> Domain:
+    """The domain named, else the one the suite folder names (movies by default)."""
+    from runner.batch.inputs import domain_of_suite
+    from runner.core.domains import DEFAULT_DOMAIN, get_domain
 
-    report = validate_suite(catalog_path, tasks_dir)
-    click.echo(report.to_json_summary() if as_json else report.format_text(), nl=False)
+    if name is not None:
+        return get_domain(name)
+    return domain_of_suite(tasks_dir) if tasks_dir is not None else get_domain(DEFAULT_DOMAIN)
+
+
+def _print(report: SuiteReport, as_json: bool) -> None:
+    """Print a suite check as text or JSON, its failures on stderr; exit 1 unless it passed."""
+    if as_json and report.json is None:
+        raise click.UsageError("this check has no JSON form in this domain")
+    click.echo(report.json if as_json and report.json is not None else report.text, nl=False)
     if not report.ok:
-        for task in report.inconsistent:
-            click.echo(f"inconsistent task {task.task_id}: {task.reason}", err=True)
+        for line in report.failures:
+            click.echo(line, err=True)
         raise click.exceptions.Exit(1)
 
 
 @group.command("stats")
 @tasks_option
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
-def stats(tasks_dir: Path | None, as_json: bool) -> None:
+@domain_option
+def stats(tasks_dir: Path | None, as_json: bool, domain: str | None) -> None:
     """Print the suite's stratification grid, NVR count, policy coverage and fields used."""
-    from domains.movies.suite import load_suite_stats
-
-    result = load_suite_stats(tasks_dir)
-    click.echo(
-        result.model_dump_json(indent=2) if as_json else result.format_text(), nl=not as_json
-    )
+    _print(_domain(domain, tasks_dir).suite_stats(tasks_dir), as_json)
 
 
 @group.command("audit")
@@ -119,14 +111,14 @@ def stats(tasks_dir: Path | None, as_json: bool) -> None:
     "0..N-1 of run seed 0 and require it to win each (0: skip).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print every figure and check as JSON.")
-def audit(snapshot: str | None, tasks_dir: Path | None, informed_seeds: int, as_json: bool) -> None:
+@domain_option
+def audit(
+    snapshot: str | None,
+    tasks_dir: Path | None,
+    informed_seeds: int,
+    as_json: bool,
+    domain: str | None,
+) -> None:
     """Measure each task's difficulty and judge it by the gate; exit 1 if any task fails."""
-    from domains.movies.audit import run_audit
-
-    result = run_audit(snapshot, tasks_dir, informed_seeds=informed_seeds)
-    click.echo(result.to_json() if as_json else result.format_text(), nl=False)
-    if not result.ok:
-        for task in result.failed:
-            rules = ", ".join(c.rule for c in task.failed_checks)
-            click.echo(f"task {task.task_id} fails the gate: {rules}", err=True)
-        raise click.exceptions.Exit(1)
+    report = _domain(domain, tasks_dir).audit_suite(snapshot, tasks_dir, informed_seeds)
+    _print(report, as_json)

@@ -24,9 +24,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, TypeVar, run
 from runner.core.errors import TaurecError
 
 if TYPE_CHECKING:
-    from runner.core.protocols import Agent, AgentContext, Toolset, UserSimulator
+    from runner.core.predicates import ConstraintCheck
+    from runner.core.protocols import Agent, AgentContext, ChatPolicy, Toolset, UserSimulator
     from runner.core.records import TrialScore
     from runner.core.rules import RuleSet
+    from runner.core.suite_report import SuiteReport
     from runner.core.transcript import LeakAudit, Transcript
     from runner.play.agent_config import ToolsetOptions
 
@@ -344,6 +346,61 @@ class Domain(ABC):
         """How well the simulated user reads the agent's messages on labelled corpora, for the
         Methodology page; None: the domain's user reads no free text."""
         return None
+
+    # gfree1 hooks: the leaderboard's refresh, the model server, feedback and `taurec tasks` ----
+    def refresh(self, source: str, date: str, snapshots_dir: Path) -> str:
+        """Rebuild the snapshot of `date` from `source` (the leaderboard's refresh step); one line
+        saying what changed. By default only the offline fixture rebuilds; another source keeps it."""
+        if source != "fixture":
+            return f"kept (the {self.name} domain refreshes from its fixture only, not --source {source})"
+        return self.refresh_fixture(date, snapshots_dir)
+
+    def served_models(self) -> Mapping[str, ChatPolicy]:
+        """Pure chat-completion functions the local model server answers as models, by name."""
+        return {}
+
+    def feedback_item(self, catalog: Any, item_id: str) -> str:
+        """How the feedback names an item the agent put forward (by default its id)."""
+        del catalog
+        return item_id
+
+    def constraint_reveal(self, task: Any, check: ConstraintCheck) -> str | None:
+        """When the user of `task` states the constraint `check` judged (its reveal tag), if known."""
+        del task, check
+        return None
+
+    def winning_hint(self, task: Any, catalog: Any, tools: Sequence[str]) -> list[str]:
+        """Lines showing an agent builder what wins a failed task and how to find it (none by default)."""
+        del task, catalog, tools
+        return []
+
+    def validate_suite(self, catalog_path: Path | None, tasks_dir: Path | None) -> SuiteReport:
+        """Each task's solutions on one catalog (`taurec tasks validate` without --snapshot)."""
+        del catalog_path, tasks_dir
+        raise TaurecError(f"the {self.name} domain revalidates a dated --snapshot only")
+
+    def revalidation_report(
+        self, date: dt.date, tasks_dir: Path | None, snapshots_dir: Path | None
+    ) -> SuiteReport:
+        """The suite revalidated on the snapshot of `date` (`taurec tasks validate --snapshot`)."""
+        from runner.core.suite_report import SuiteReport
+
+        ok, detail = self.revalidate(
+            date.isoformat(), tasks_dir or self.tasks_dir, snapshots_dir or self.snapshots_dir
+        )
+        return SuiteReport(ok=ok, text=detail + "\n")
+
+    def suite_stats(self, tasks_dir: Path | None) -> SuiteReport:
+        """The suite's make-up: its grid, counts and fields used (`taurec tasks stats`)."""
+        del tasks_dir
+        raise TaurecError(f"the {self.name} domain has no suite statistics")
+
+    def audit_suite(
+        self, snapshot: str | None, tasks_dir: Path | None, informed_seeds: int
+    ) -> SuiteReport:
+        """Each task's difficulty judged by the gate (`taurec tasks audit`)."""
+        del snapshot, tasks_dir, informed_seeds
+        raise TaurecError(f"the {self.name} domain has no difficulty audit")
 
 
 def load_task_folder(directory: Path | str, load_one: Callable[[Path], T]) -> list[T]:

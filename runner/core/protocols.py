@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -68,6 +69,11 @@ class AgentReply(BaseModel):
     content: str | None = None
     tool_calls: list[ToolCallRequest] = Field(default_factory=list)
     usage: list[ModelCall] = Field(default_factory=list)
+
+
+# A pure chat-completion function (messages, tools, seed) -> reply: what the local model server
+# answers a request to one of its models with (`Domain.served_models`).
+ChatPolicy = Callable[[list[ChatMessage], list[ToolSchema], int], AgentReply]
 
 
 @dataclass(frozen=True)

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from domains.movies.catalog import Catalog
-from domains.movies.tasks import Task
+from runner.core.domain import Domain
 from runner.core.metrics import PASS_THRESHOLD
+from runner.core.predicates import ConstraintCheck
 from runner.core.records import TrialRecord
 from runner.core.transcript import MessageEvent, Transcript
 
@@ -192,61 +192,25 @@ def _tool_label(name: str, error: str) -> str:
     return f"{name}: {error}"
 
 
-def _item_text(catalog: Catalog | None, item_id: str | None) -> str:
+def _item_text(domain: Domain, catalog: Any, item_id: str | None) -> str:
     if item_id is None:
         return "nothing"
-    if catalog is None:  # another domain's catalog: its ids are what the trial names
+    if catalog is None:  # no catalog given: its ids are what the trial names
         return item_id
-    item = catalog.get(item_id)
-    return f"{item.title!r} ({item_id})" if item is not None else f"unknown id {item_id!r}"
+    return domain.feedback_item(catalog, item_id)
 
 
-def _finder(task: Task, tools: list[str]) -> str:
-    predicates = [c.constraint.model_dump(mode="json") for c in task.constraints]
-    call = "filter_catalog(predicates=" + _value(predicates) + ")"
-    if "filter_catalog" in tools:
-        return call
-    stated = "; ".join(
-        f"{c.constraint.field} {c.constraint.op} {_value(c.constraint.value)} ({c.reveal})"
-        for c in task.constraints
-    )
-    return f"the task's constraints {stated}: check them with get_metadata, or on the custom track {call}"
-
-
-def _winning_hint(task: Task, catalog: Catalog, tools: list[str]) -> list[str]:
-    from domains.movies.validate import check_task
-
-    winning = check_task(task, catalog).winning_solutions
-    if not winning:
-        return []
-    lines = [
-        f"a winning title: {_item_text(catalog, winning[0])} "
-        f"({len(winning)} winning in all); what finds it: {_finder(task, tools)}"
-    ]
-    unasked = [c.constraint.field for c in task.constraints if c.reveal in ("on_ask", "hidden")]
-    if unasked:
-        lines.append(
-            "the user states these only when asked or after a decline: " + ", ".join(unasked)
-        )
-    return lines
-
-
-def _reveal_of(task: Task | None, field_name: str, op: str, value: Any) -> str | None:
-    if task is None:
-        return None
-    for c in task.constraints:
-        k = c.constraint
-        if k.field == field_name and k.op == op and k.value == value:
-            return str(c.reveal)
-    return None
+def _reveal_of(domain: Domain, task: Any, check: ConstraintCheck) -> str | None:
+    return None if task is None else domain.constraint_reveal(task, check)
 
 
 def _trial_causes(
     groups: _Groups,
+    domain: Domain,
     record: TrialRecord,
     transcript: Transcript | None,
-    task: Task | None,
-    catalog: Catalog | None,
+    task: Any,
+    catalog: Any,
 ) -> None:
     key = (record.key.task_id, record.key.trial_index)
     score = record.score
@@ -287,11 +251,11 @@ def _trial_causes(
         return
     if not failing:
         return
-    recommended = _item_text(catalog, score.recommendation)
+    recommended = _item_text(domain, catalog, score.recommendation)
     for check in score.constraints:
         if check.satisfied:
             continue
-        reveal = _reveal_of(task, check.field, check.op, check.value)
+        reveal = _reveal_of(domain, task, check)
         details = [f"recommended {recommended}: {check.field} was {_value(check.actual)}"]
         details.append(f"judged: {check.reason}")
         if reveal is not None:
@@ -313,7 +277,7 @@ def _trial_causes(
     if score.constraint_score >= PASS_THRESHOLD:
         return
     tools = list(transcript.tools) if transcript is not None else []
-    hint = [] if task is None or catalog is None else _winning_hint(task, catalog, tools)
+    hint = [] if task is None or catalog is None else domain.winning_hint(task, catalog, tools)
     if record.stop_reason == "abstained" and task is not None and not task.no_valid_recommendation:
         groups.add("abstained", "recommend() with no id", key, True, hint)
         return
@@ -321,10 +285,7 @@ def _trial_causes(
     groups.add("unfinished", label, key, True, [f"judged: {score.constraint_reason}", *hint])
 
 
-def _skills(
-    records: list[TrialRecord], tasks: dict[str, Task], catalog: Catalog | None
-) -> list[SkillRow]:
-    del catalog
+def _skills(records: list[TrialRecord], tasks: dict[str, Any], domain: Domain) -> list[SkillRow]:
     scored = [r for r in records if r.score is not None and r.status == "scored"]
     valid = [r for r in scored if not r.no_valid_recommendation]
     recommended = [r for r in valid if r.score is not None and r.score.recommendation]
@@ -332,11 +293,7 @@ def _skills(
     def failed_reveals(r: TrialRecord) -> set[str]:
         assert r.score is not None
         task = tasks.get(r.key.task_id)
-        return {
-            _reveal_of(task, c.field, c.op, c.value) or "?"
-            for c in r.score.constraints
-            if not c.satisfied
-        }
+        return {_reveal_of(domain, task, c) or "?" for c in r.score.constraints if not c.satisfied}
 
     def missed(rows: list[TrialRecord], reveals: set[str]) -> str:
         counts: dict[str, int] = {}
@@ -344,7 +301,7 @@ def _skills(
             assert r.score is not None
             task = tasks.get(r.key.task_id)
             for c in r.score.constraints:
-                if not c.satisfied and _reveal_of(task, c.field, c.op, c.value) in reveals:
+                if not c.satisfied and _reveal_of(domain, task, c) in reveals:
                     counts[c.field] = counts.get(c.field, 0) + 1
         return ", ".join(f"{name} ({n})" for name, n in sorted(counts.items(), key=lambda x: -x[1]))
 
@@ -413,16 +370,18 @@ def _skills(
 def build_feedback(
     records: Iterable[TrialRecord],
     transcripts: dict[tuple[str, int], Transcript],
-    tasks: list[Task],
-    catalog: Catalog | None,
+    tasks: Sequence[Any],
+    catalog: Any,
+    domain: Domain,
 ) -> Feedback:
     """Group every failure (and every refused tool call) by cause, and summarise each skill.
 
-    With no catalog (another domain's trials) the causes name ids and carry no winning hint."""
+    The domain names items, tags constraints and hints at what wins (`Domain.feedback_item`,
+    `constraint_reveal`, `winning_hint`); with no catalog the causes name ids and carry no hint."""
     by_id = {t.id: t for t in tasks}
     records = sorted(records, key=lambda r: (r.key.task_id, r.key.trial_index))
     groups = _Groups()
     for record in records:
         key = (record.key.task_id, record.key.trial_index)
-        _trial_causes(groups, record, transcripts.get(key), by_id.get(key[0]), catalog)
-    return Feedback(causes=groups.causes(), skills=_skills(records, by_id, catalog))
+        _trial_causes(groups, domain, record, transcripts.get(key), by_id.get(key[0]), catalog)
+    return Feedback(causes=groups.causes(), skills=_skills(records, by_id, domain))

@@ -89,9 +89,11 @@ def _result(
         summary=summarize(records, ks=ks, policy_names=inputs.domain.policy_names),
         tasks=task_rows(records, ks),
         failing=failing,
-        feedback=build_feedback(records, transcripts, inputs.tasks, inputs.snapshot.catalog)
+        feedback=build_feedback(
+            records, transcripts, inputs.tasks, inputs.snapshot.catalog, inputs.domain
+        )
         if inputs.domain.name == DEFAULT_DOMAIN
-        else build_feedback(records, transcripts, [], None),
+        else build_feedback(records, transcripts, [], None, inputs.domain),
         shown=shown,
     )
 

@@ -13,44 +13,31 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from runner.core.protocols import AgentReply, ChatMessage, ToolSchema
+from runner.core.errors import TaurecError
+from runner.core.protocols import AgentReply, ChatMessage, ChatPolicy, ToolSchema
 
 __all__ = [
     "FAULT_KINDS",
-    "POLICY_NAMES",
     "Fault",
     "ModelServer",
     "ServerOptions",
     "derive_seed",
+    "model_names",
     "parse_fault",
     "serve_model",
+    "served_model",
 ]
 
-# The agent baselines; `user`: a free-writing simulated user (the v1 harness's); and LLM mode's
-# reader and writer stand-ins (`taurec-user` answers both). All in runner.served_user.
-POLICY_NAMES = (
-    "heuristic",
-    "random",
-    "user",
-    "taurec-user",
-    "taurec-user-reader",
-    "taurec-user-writer",
-)
-_USER_POLICIES = {
-    "user": "user_policy",
-    "taurec-user": "user_sim_policy",
-    "taurec-user-reader": "reader_policy",
-    "taurec-user-writer": "writer_policy",
-}
 # What a fault makes the server do instead of (or to) a normal answer.
 FAULT_KINDS = ("400", "401", "404", "429", "500", "502", "503", "hang", "malformed_tool_json")
 FAULT_HEADER = "X-Taurec-Fault"
 
-Policy = Callable[[list[ChatMessage], list[ToolSchema], int], AgentReply]
+Policy = ChatPolicy
 
 
 @dataclass(frozen=True)
@@ -99,15 +86,30 @@ class ServerOptions:
     fault_seed: int = 0
 
 
-def _load_policy(name: str) -> Policy:
-    if name in _USER_POLICIES:
-        from runner import served_user
+@cache
+def _served_models() -> dict[str, Policy]:
+    """Every model the server answers, by name: each registered domain's `served_models()`."""
+    from runner.core.domains import domain_names, get_domain
 
-        user_policy: Policy = getattr(served_user, _USER_POLICIES[name])
-        return user_policy
-    from domains.movies import baselines
+    models: dict[str, Policy] = {}
+    for domain_name in domain_names():
+        for name, policy in get_domain(domain_name).served_models().items():
+            if name in models:
+                raise TaurecError(f"model {name!r} is served by two domains (one is {domain_name})")
+            models[name] = policy
+    return models
 
-    policy: Policy = getattr(baselines, f"{name}_policy")
+
+def model_names() -> tuple[str, ...]:
+    """The names of the models the server answers (the movie baselines and users today)."""
+    return tuple(_served_models())
+
+
+def served_model(name: str) -> Policy:
+    """The chat-completion function the server answers model `name` with."""
+    policy = _served_models().get(name)
+    if policy is None:
+        raise TaurecError(f"model {name!r} not found; available: {', '.join(model_names())}")
     return policy
 
 
@@ -175,7 +177,7 @@ class _State:
     def policy(self, name: str) -> Policy:
         with self.lock:
             if name not in self.policies:
-                self.policies[name] = _load_policy(name)
+                self.policies[name] = served_model(name)
             return self.policies[name]
 
     in_flight: int = 0
@@ -280,7 +282,7 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         path = self.path.split("?", 1)[0].rstrip("/")
         if path == "/v1/models":
-            data = [{"id": name, "object": "model", "owned_by": "taurec"} for name in POLICY_NAMES]
+            data = [{"id": name, "object": "model", "owned_by": "taurec"} for name in model_names()]
             self._send_json(200, {"object": "list", "data": data})
         elif path == "/taurec/stats":
             with self.server.state.lock:
@@ -317,10 +319,10 @@ class _Handler(BaseHTTPRequestHandler):
         if body.get("stream"):
             self._send_error(400, "streaming is not supported by this server", "bad_request")
             return
-        if model.policy not in POLICY_NAMES:
+        if model.policy not in model_names():
             self._send_error(
                 404,
-                f"model {model.policy!r} not found; available: {', '.join(POLICY_NAMES)}",
+                f"model {model.policy!r} not found; available: {', '.join(model_names())}",
                 "model_not_found",
             )
             return
@@ -469,6 +471,7 @@ class ModelServer:
         self, host: str = "127.0.0.1", port: int = 0, options: ServerOptions | None = None
     ) -> None:
         opts = options or ServerOptions()
+        model_names()  # every domain's models found now, not while the first request waits
         self._state = _State(options=opts, rng=random.Random(opts.fault_seed))
         self._httpd = _Server((host, port), self._state)
         self._thread: threading.Thread | None = None

@@ -15,7 +15,7 @@ from runner.core.board import BoardSettings, RunSettings, merge_flags
 from runner.core.domain import Domain
 from runner.core.domains import DEFAULT_DOMAIN, get_domain
 from runner.core.errors import LoadError, TaurecError
-from runner.core.paths import PROJECT_ROOT, PUBLIC_DIR, SNAPSHOTS_DIR, SUBMISSIONS_DIR, TASKS_DIR
+from runner.core.paths import PUBLIC_DIR, SNAPSHOTS_DIR, SUBMISSIONS_DIR, TASKS_DIR
 from runner.play.agent_config import LiteLLMAgentConfig
 from runner.submissions.config import (
     SUBMISSION_FILE,
@@ -136,9 +136,9 @@ def build_leaderboard(
 ) -> LeaderboardResult:
     """Build the whole leaderboard offline, resumably, printing each step and its time.
 
-    For each domain of the board (`leaderboard.yaml` `domains`, in order): 1. refresh: its fixture
-    snapshot of DATE (movies: `taurec catalog refresh --source fixture --date DATE`,
-    byte-identical to the committed snapshot, so a no-op diff); 2. validate: the domain's
+    For each domain of the board (`leaderboard.yaml` `domains`, in order): 1. refresh: its
+    snapshot of DATE from `source` (`Domain.refresh`; movies' fixture is byte-identical to the
+    committed snapshot, so a no-op diff); 2. validate: the domain's
     revalidation of its suite on it (`Domain.revalidate`), stopping on any inconsistent task;
     3. run: every shipped submission that enters the domain (`Submission.domains`) with the
     board's settings (suite, simulator, trials, max turns, budget, strictness; local model
@@ -189,7 +189,7 @@ def build_leaderboard(
         else:
             domain, settings, where = lanes[lane]
             if step == "refresh":
-                detail = _refresh(domain, source, label, where)
+                detail = domain.refresh(source, label, where)
             elif step == "validate":
                 detail = _validate(domain, label, where, settings.tasks_dir)
             else:
@@ -208,20 +208,6 @@ def build_leaderboard(
         result.timings.append(StepTiming(shown, seconds, detail))
         echo(f"      {shown}: {detail} ({seconds:.1f} s)")
     return result
-
-
-def _refresh(domain: Domain, source: str, date: str, snapshots_dir: Path) -> str:
-    if domain.name == DEFAULT_DOMAIN:
-        if source not in ("fixture", "tmdb"):
-            raise TaurecError(f"unknown source {source!r}: use fixture or tmdb")
-        if source == "tmdb":
-            from catalog_pipeline.pipeline import refresh
-
-            refreshed = refresh("tmdb", date, out=snapshots_dir)
-            return f"{_relative(refreshed.path)} refreshed from TMDB"
-    elif source != "fixture":
-        return f"kept (--source {source} is a movies source; {domain.name} refreshes from its fixture only)"
-    return domain.refresh_fixture(date, snapshots_dir)
 
 
 def _validate(domain: Domain, date: str, snapshots_dir: Path, tasks_dir: Path) -> str:
@@ -314,10 +300,3 @@ def _site(
     for note in report.notes:
         echo(f"      note: {note}")
     return report.summary(), public_dir / "index.html"
-
-
-def _relative(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(PROJECT_ROOT))
-    except ValueError:
-        return str(path)

@@ -10,27 +10,40 @@ transcripts and lists every disagreement with the stored records.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from domains.movies.catalog import Catalog
-from domains.movies.scoring import ScoredTrace, score_trace
-from domains.movies.tasks import Task, load_tasks, suite_digest
+from pydantic import BaseModel, ConfigDict
+
 from runner.batch.archive import (
     TranscriptMissing,
     describe_transcript,
     iter_transcript_file,
     load_trial_transcript,
 )
-from runner.batch.inputs import resolve_snapshot
+from runner.batch.inputs import domain_of_suite, resolve_snapshot
 from runner.batch.store import read_manifest, read_trials
+from runner.core.domain import Domain
+from runner.core.domains import DEFAULT_DOMAIN, get_domain
 from runner.core.errors import LoadError, TaurecError
-from runner.core.paths import SNAPSHOTS_DIR, TASKS_DIR
+from runner.core.records import TrialScore
+from runner.core.rules import get_rules
 from runner.core.transcript import Provenance, Transcript
 from runner.submissions.links import refuse_links
 
-__all__ = ["Disagreement", "Rescorer", "VerifyReport", "score_traces", "verify_results"]
+__all__ = [
+    "Disagreement",
+    "Rescorer",
+    "ScoredTrace",
+    "VerifyReport",
+    "score_trace",
+    "score_trace_files",
+    "score_traces",
+    "summary_line",
+    "verify_results",
+]
 
 
 class DigestMismatch(TaurecError):
@@ -41,30 +54,97 @@ def _short(digest: str) -> str:
     return digest[:16]
 
 
+class ScoredTrace(BaseModel):
+    """One stored transcript re-scored offline (`taurec score`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    trace: str
+    task_id: str
+    status: Literal["scored", "infra_error"]
+    score: TrialScore | None = None
+    error: str | None = None
+
+
+def score_trace(
+    path: Path | str, transcript: Transcript, catalog: Any, tasks: dict[str, Any], domain: Domain
+) -> ScoredTrace:
+    """Score one loaded transcript (infra errors listed apart) under its own rule set."""
+    task = tasks.get(transcript.task_id)
+    if task is None:
+        raise LoadError(path, [f"task_id: unknown task {transcript.task_id!r}"])
+    if transcript.stop_reason == "infra_error":
+        err = transcript.error
+        return ScoredTrace(
+            trace=str(path),
+            task_id=task.id,
+            status="infra_error",
+            error=f"{err.kind}: {err.message}" if err else "infra error",
+        )
+    return ScoredTrace(
+        trace=str(path),
+        task_id=task.id,
+        status="scored",
+        score=domain.score(task, transcript, catalog, get_rules(transcript.rules)),
+    )
+
+
+def score_trace_files(
+    paths: list[Path], catalog: Any, tasks: Sequence[Any], domain: Domain | None = None
+) -> list[ScoredTrace]:
+    """Load each transcript (current or v1 shape; every member of an archive), find its task and
+    score it against `catalog` (no digest check; the domain: movies unless given)."""
+    owner = domain or get_domain(DEFAULT_DOMAIN)
+    by_id = {t.id: t for t in tasks}
+    return [
+        score_trace(label, transcript, catalog, by_id, owner)
+        for path in paths
+        for label, transcript in iter_transcript_file(path)
+    ]
+
+
+def summary_line(entry: ScoredTrace) -> str:
+    """One human-readable line (plus failing reasons) for a re-scored trace."""
+    if entry.score is None:
+        return f"{entry.trace}  {entry.task_id}  infra_error  {entry.error}"
+    s = entry.score
+    lines = [
+        f"{entry.trace}  {entry.task_id}  reward={s.reward:g} constraint={s.constraint_score:g} "
+        f"policy={s.policy_score:g} weighted_policy={s.weighted_policy_score:.3f}",
+        f"  constraints: {s.constraint_reason}",
+    ]
+    lines += [f"  {'ok  ' if p.passed else 'FAIL'} {p.policy}: {p.reason}" for p in s.policies]
+    return "\n".join(lines)
+
+
 @dataclass
 class Rescorer:
-    """Finds and caches the catalog and tasks each transcript needs, checking their digests."""
+    """Finds and caches the catalog and tasks each transcript needs, checking their digests; the
+    domain scores (and says where its suite and snapshots are when none is given)."""
 
     catalog_spec: str | Path | None = None
     tasks_dir: Path | None = None
-    snapshots_dir: Path = SNAPSHOTS_DIR
-    _catalogs: dict[str, tuple[str, Catalog, str]] = field(default_factory=dict)
-    _tasks: tuple[dict[str, Task], str] | None = None
+    snapshots_dir: Path | None = None
+    domain: Domain = field(default_factory=lambda: get_domain(DEFAULT_DOMAIN))
+    _catalogs: dict[str, tuple[str, Any, str]] = field(default_factory=dict)
+    _tasks: tuple[dict[str, Any], str] | None = None
 
-    def _catalog(self, spec: str | Path | None) -> tuple[str, Catalog, str]:
+    def _catalog(self, spec: str | Path | None) -> tuple[str, Any, str]:
         key = str(spec)
         if key not in self._catalogs:
-            snap = resolve_snapshot(spec, self.snapshots_dir)
+            snap = resolve_snapshot(
+                spec, self.snapshots_dir or self.domain.snapshots_dir, domain=self.domain
+            )
             self._catalogs[key] = (snap.label, snap.catalog, snap.catalog.digest())
         return self._catalogs[key]
 
-    def tasks(self) -> tuple[dict[str, Task], str]:
+    def tasks(self) -> tuple[dict[str, Any], str]:
         if self._tasks is None:
-            tasks = load_tasks(self.tasks_dir or TASKS_DIR)
-            self._tasks = ({t.id: t for t in tasks}, suite_digest(tasks))
+            tasks = self.domain.load_tasks(self.tasks_dir or self.domain.tasks_dir)
+            self._tasks = ({t.id: t for t in tasks}, self.domain.tasks_digest(tasks))
         return self._tasks
 
-    def catalog_for(self, source: str, provenance: Provenance | None) -> Catalog:
+    def catalog_for(self, source: str, provenance: Provenance | None) -> Any:
         """The catalog for a transcript (given, else its own snapshot, else the latest) - checked."""
         spec: str | Path | None = self.catalog_spec
         if spec is None and provenance is not None:
@@ -86,14 +166,15 @@ class Rescorer:
             if tasks_digest != provenance.task_suite_digest:
                 raise DigestMismatch(
                     f"{source}: task_suite_digest is {_short(provenance.task_suite_digest)}… but "
-                    f"the tasks in {self.tasks_dir or TASKS_DIR} have {_short(tasks_digest)}…; "
+                    f"the tasks in {self.tasks_dir or self.domain.tasks_dir} have "
+                    f"{_short(tasks_digest)}…; "
                     "pass --tasks with the suite the trial ran on"
                 )
         return catalog
 
     def score(self, path: Path | str, transcript: Transcript) -> ScoredTrace:
         catalog = self.catalog_for(str(path), transcript.provenance)
-        return score_trace(path, transcript, catalog, self.tasks()[0])
+        return score_trace(path, transcript, catalog, self.tasks()[0], self.domain)
 
 
 def score_traces(
@@ -101,11 +182,13 @@ def score_traces(
     catalog: str | Path | None = None,
     tasks_dir: Path | None = None,
     *,
-    snapshots_dir: Path = SNAPSHOTS_DIR,
+    snapshots_dir: Path | None = None,
 ) -> list[ScoredTrace]:
     """Score each transcript (every member of an archive) under its own rule set against its own
-    snapshot (or `catalog`: a date or a path); a digest mismatch raises DigestMismatch naming it."""
-    rescorer = Rescorer(catalog, tasks_dir, snapshots_dir)
+    snapshot (or `catalog`: a date or a path); a digest mismatch raises DigestMismatch naming it.
+    The domain is the one the suite folder names (movies by default)."""
+    domain = domain_of_suite(tasks_dir) if tasks_dir is not None else get_domain(DEFAULT_DOMAIN)
+    rescorer = Rescorer(catalog, tasks_dir, snapshots_dir, domain)
     return [
         rescorer.score(label, transcript)
         for path in paths
@@ -166,11 +249,12 @@ def verify_results(
     *,
     catalog: str | Path | None = None,
     tasks_dir: Path | None = None,
-    snapshots_dir: Path = SNAPSHOTS_DIR,
+    snapshots_dir: Path | None = None,
 ) -> VerifyReport:
     """Re-score every trial of a results folder from its transcript and compare with trials.jsonl
     and run.json: scores, status, rule set and digests. Inputs that cannot be found or whose
-    digests differ raise; disagreements are collected, never stopped at."""
+    digests differ raise; disagreements are collected, never stopped at. The run's domain
+    (run.json) scores, and says where the suite and snapshots are when none is given."""
     results_dir = Path(results_dir)
     refuse_links(results_dir)
     manifest = read_manifest(results_dir)
@@ -178,13 +262,13 @@ def verify_results(
         raise LoadError(results_dir, ["run.json: missing (not a results folder?)"])
     records = list(read_trials(results_dir).by_key().values())
     report = VerifyReport(results_dir)
-    rescorer = Rescorer(catalog, tasks_dir, snapshots_dir)
+    rescorer = Rescorer(catalog, tasks_dir, snapshots_dir, get_domain(manifest.domain))
     # The folder's own inputs first: a wrong catalog or suite is refused before any trial.
     rescorer.catalog_for(
         str(results_dir / "run.json"),
         Provenance(
             snapshot=manifest.snapshot,
-            snapshot_date=_date_of(manifest.snapshot),  # the results folder is named by it
+            snapshot_date=_date_of(manifest.snapshot, rescorer.domain),  # the folder's name
             catalog_digest=manifest.catalog_digest,
             task_suite_digest=manifest.task_suite_digest,
             policy_digest=manifest.policy_digest,
@@ -232,8 +316,9 @@ def verify_results(
     return report
 
 
-def _date_of(label: str) -> dt.date | None:
+def _date_of(label: str, domain: Domain) -> dt.date | None:
+    """The date a snapshot label names: `2026-11-01`, or `grocery-2026-11-01` for another domain."""
     try:
-        return dt.date.fromisoformat(label)
+        return dt.date.fromisoformat(label.removeprefix(f"{domain.name}-"))
     except ValueError:
         return None

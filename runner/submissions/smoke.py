@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from domains.movies.tasks import Task, load_task
+from runner.core.domain import SUITE_MARKER, DomainTask
 from runner.core.errors import TaurecError
 from runner.core.paths import TASKS_DIR
 from runner.play.agent_config import (
@@ -34,7 +34,9 @@ from runner.submissions.config import (
     load_submission,
 )
 
-SMOKE_MODEL = "openai/heuristic"
+# The model server's model that stands in for an agent that cannot be reached.
+STAND_IN_MODEL = "heuristic"
+SMOKE_MODEL = f"openai/{STAND_IN_MODEL}"
 COMPLEXITY_ORDER = ("simple", "medium", "complex")
 
 
@@ -136,15 +138,19 @@ def _cell(text: str) -> str:
 # --------------------------------------------------------------------------- task choice
 
 
-def choose_smoke_tasks(tasks_dir: Path, count: int) -> list[tuple[Path, Task]]:
+def choose_smoke_tasks(tasks_dir: Path, count: int) -> list[tuple[Path, DomainTask]]:
     """`count` active tasks, deterministic: one per complexity first, then in id order."""
-    loaded = sorted(
-        ((path, load_task(path)) for path in tasks_dir.glob("*.json")), key=lambda p: p[1].id
+    from runner.batch.inputs import domain_of_suite
+
+    domain = domain_of_suite(tasks_dir)
+    files = (path for path in tasks_dir.glob("*.json") if path.name != SUITE_MARKER)
+    loaded: list[tuple[Path, DomainTask]] = sorted(
+        ((path, domain.load_task(path)) for path in files), key=lambda p: p[1].id
     )
-    active = [(p, t) for p, t in loaded if t.retired is None]
+    active = [(p, t) for p, t in loaded if getattr(t, "retired", None) is None]
     if len(active) < count:
         raise TaurecError(f"{tasks_dir}: {len(active)} active task(s), the smoke run needs {count}")
-    chosen: list[tuple[Path, Task]] = []
+    chosen: list[tuple[Path, DomainTask]] = []
     for level in COMPLEXITY_ORDER:
         first = next((pt for pt in active if pt[1].complexity == level), None)
         if first is not None and len(chosen) < count:
@@ -161,7 +167,7 @@ def choose_smoke_tasks(tasks_dir: Path, count: int) -> list[tuple[Path, Task]]:
 
 
 class _StandInHandler(BaseHTTPRequestHandler):
-    """Speaks the `http` agent protocol with the heuristic policy behind it."""
+    """Speaks the `http` agent protocol with the model server's stand-in model behind it."""
 
     protocol_version = "HTTP/1.1"
 
@@ -169,17 +175,17 @@ class _StandInHandler(BaseHTTPRequestHandler):
         return
 
     def do_POST(self) -> None:
-        from domains.movies.baselines import heuristic_policy
         from runner.agents import build_system_prompt
         from runner.agents.http_protocol import AgentStepRequest, AgentStepResponse, StepToolCall
-        from runner.models.model_server import derive_seed
+        from runner.models.model_server import derive_seed, served_model
 
         length = int(self.headers.get("Content-Length") or 0)
         try:
             request = AgentStepRequest.model_validate_json(self.rfile.read(length))
             system = build_system_prompt(request.policy, request.user_id)
             messages = [{"role": "system", "content": system}, *request.messages]
-            reply = heuristic_policy(messages, request.tools, derive_seed(messages))
+            policy = served_model(STAND_IN_MODEL)
+            reply = policy(messages, request.tools, derive_seed(messages))
             body = AgentStepResponse(
                 message=reply.content,
                 tool_calls=[
@@ -251,7 +257,7 @@ def _real_target(submission: Submission) -> str:
     return f"built-in `{agent.name}`" if isinstance(agent, BuiltinAgentConfig) else "the agent"
 
 
-def _probe_real(submission: Submission, task: Task, policy: Path) -> str | None:
+def _probe_real(submission: Submission, task: DomainTask, policy: Path) -> str | None:
     """None when the entry's own endpoint or model answers one request (the preflight of
     `taurec run`: key variables set, one real request, a few seconds at most); else why not."""
 

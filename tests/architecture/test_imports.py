@@ -13,21 +13,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("runner", "catalog_pipeline", "domains")
 
-# Runner modules that are not domain-free yet: movie-only commands and pages. Each is named here
-# so that the list can only shrink; a new module that imports domain code fails the test.
-NOT_YET_DOMAIN_FREE = frozenset(
-    {
-        "runner.cli.score",  # re-scores movie (v1) traces
-        "runner.cli.tasks",  # movie suite validation and audit commands
-        "runner.evaluation.feedback",  # movie hints (a winning title) in the feedback
-        "runner.publish.leaderboard",
-        "runner.models.model_server",  # serves the movie heuristic as a chat model
-        "runner.publish.rescore",
-        "runner.served_user",
-        "runner.submissions.smoke",
-    }
-)
-
 
 def _modules() -> dict[str, Path]:
     found: dict[str, Path] = {}
@@ -128,18 +113,9 @@ def test_the_domain_free_core_imports_no_domain_code() -> None:
     offenders = {
         module: sorted(e for e in edges if _is_domain_code(e))
         for module, edges in graph.items()
-        if module.startswith("runner")
-        and not _is_domain_code(module)
-        and module not in NOT_YET_DOMAIN_FREE
+        if module.startswith("runner") and not _is_domain_code(module)
     }
     assert {m: e for m, e in offenders.items() if e} == {}
-
-
-def test_the_exceptions_are_still_needed() -> None:
-    """An exception that no longer imports domain code must leave the list (it only shrinks)."""
-    graph = _graph()
-    stale = [m for m in NOT_YET_DOMAIN_FREE if not any(_is_domain_code(e) for e in graph[m])]
-    assert stale == []
 
 
 def test_the_walk_sees_a_cycle_and_a_forbidden_import(tmp_path: Path) -> None:

@@ -12,12 +12,11 @@ import pytest
 from click.testing import CliRunner
 
 from domains.movies.catalog import Catalog
-from domains.movies.scoring import score_trace_files
 from domains.movies.tasks import load_tasks
 from runner.batch import load_records, run_submissions
 from runner.batch.archive import ARCHIVE, load_trial_transcript
 from runner.cli import cli
-from runner.publish.rescore import DigestMismatch, score_traces, verify_results
+from runner.publish.rescore import DigestMismatch, score_trace_files, score_traces, verify_results
 
 from .conftest import SubmissionMaker, builtin
 
@@ -146,3 +145,27 @@ def test_schema_1_transcripts_still_load_and_score(
     old.write_text(json.dumps(data), encoding="utf-8")
     [entry] = score_traces([old], str(two_snapshots / OLD), small_suite)
     assert entry.score == record.score
+
+
+def test_a_grocery_run_is_rescored_by_its_own_domain(
+    tmp_path: Path, make_submission: SubmissionMaker
+) -> None:
+    """verify reads the domain from run.json, score from the suite folder's suite.json."""
+    from runner.core.domains import get_domain
+
+    grocery = get_domain("grocery")
+    tasks = tmp_path / "grocery-tasks"
+    tasks.mkdir()
+    for name in ("task_g001.json", "task_g007.json", "policy.md", "suite.json"):
+        shutil.copyfile(grocery.tasks_dir / name, tasks / name)
+    sub = make_submission("shop", builtin("oracle"), trials=1, domains=["grocery"])
+    [result] = run_submissions([sub], snapshot="2026-11-01", tasks_dir=tasks)
+    assert result.manifest.domain == "grocery"
+
+    report = verify_results(result.results_dir, tasks_dir=tasks)
+    assert (report.ok, report.checked) == (True, 2), report.describe()
+    rescored = score_traces([result.results_dir / ARCHIVE], tasks_dir=tasks)
+    assert sorted((s.task_id, s.score.reward if s.score else None) for s in rescored) == [
+        ("task_g001", 1.0),
+        ("task_g007", 1.0),
+    ]

@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any
 from click.testing import CliRunner
 
 from domains.movies.catalog import Catalog
-from domains.movies.scoring import score_trace_files
 from domains.movies.tasks import Retirement, Task
 from domains.movies.validate import check_solvability
 from runner.cli import cli
 from runner.core.transcript import ComponentSpec, InfraError, Transcript
+from runner.publish.rescore import score_trace_files
 
 if TYPE_CHECKING:
     from .conftest import TaskFactory

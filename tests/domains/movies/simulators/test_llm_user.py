@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 import pytest
 
 from domains.movies.catalog import Catalog
+from domains.movies.served import reader_policy, writer_policy
 from domains.movies.simulators import audit_leaks, build_simulator
 from domains.movies.simulators.acts import ReplyAct
 from domains.movies.simulators.model_reader import READER_PROMPT
@@ -31,7 +32,6 @@ from runner.models.llm_client import CLIENT_ENV
 from runner.models.llm_client import run_closing_clients as run
 from runner.models.model_server import serve_model
 from runner.play.loop import GREETING, run_trial
-from runner.served_user import reader_policy, writer_policy
 from tests.loopback import QuietHandler, completion, send_json, serving
 
 from .conftest import chat

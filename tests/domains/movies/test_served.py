@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from domains.movies.catalog import Catalog
+from domains.movies.served import user_policy
 from domains.movies.simulators import build_simulator
 from domains.movies.tasks import load_task
 from domains.movies.tools import build_toolset
@@ -17,7 +18,6 @@ from runner.models.llm_client import aclose_clients
 from runner.models.model_server import serve_model
 from runner.play.agent_config import LiteLLMAgentConfig, RetryConfig
 from runner.play.loop import run_trial
-from runner.served_user import user_policy
 
 FAST = RetryConfig(max_attempts=2, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=30)
 

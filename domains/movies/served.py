@@ -1,4 +1,4 @@
-"""The simulated-user models of the local model server: stand-ins that answer over HTTP as a provider's model would.
+"""The movie user's models on the local model server: stand-ins that answer over HTTP as a provider's model would.
 
 - `user`: plays a free-writing simulated user from the requirement lines of its prompt, for the
   v1 harness's LiteLLM user (plain text; `###ACCEPTED###` / `###REJECTED###` tokens) and the
@@ -6,7 +6,7 @@
   it opens with the requirements to say up front, answers a question with the ones to say when
   asked, accepts a proposed title and otherwise asks for a pick.
 - `taurec-user-reader` / `taurec-user-writer` / `taurec-user` (both): LLM mode's reader and writer
-  (`domains.movies.simulators.model_reader` / `model_writer`) answered by the rule reader and the
+  (`simulators.model_reader` / `model_writer`) answered by the rule reader and the
   template writer, so LLM mode runs offline through the real client path, deterministically.
 """
 
@@ -16,9 +16,9 @@ import json
 import re
 from typing import Any
 
-from runner.core.protocols import AgentReply, ChatMessage, ToolSchema
+from runner.core.protocols import AgentReply, ChatMessage, ChatPolicy, ToolSchema
 
-__all__ = ["reader_policy", "user_policy", "user_sim_policy", "writer_policy"]
+__all__ = ["USER_MODELS", "reader_policy", "user_policy", "user_sim_policy", "writer_policy"]
 
 # Our prompt's requirement lines, e.g. "- [SAY UP FRONT] the movie's runtime at most 120 minutes".
 _OURS = re.compile(r"^- \[(SAY UP FRONT|SAY WHEN ASKED)\] (.+)$", re.MULTILINE)
@@ -163,3 +163,12 @@ def user_sim_policy(messages: list[ChatMessage], tools: list[ToolSchema], seed: 
     if system == READER_PROMPT:
         return reader_policy(messages, tools, seed)
     return writer_policy(messages, tools, seed)
+
+
+# The user models by the name the server answers to (after the baselines: `Domain.served_models`).
+USER_MODELS: dict[str, ChatPolicy] = {
+    "user": user_policy,
+    "taurec-user": user_sim_policy,
+    "taurec-user-reader": reader_policy,
+    "taurec-user-writer": writer_policy,
+}
