@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from runner.core.protocols import Toolset, UserSimulator
     from runner.core.records import TrialScore
     from runner.core.rules import RuleSet
+    from runner.core.suite_report import SuiteReport
     from runner.core.transcript import LeakAudit, Transcript
     from runner.play.agent_config import ToolsetOptions
 
@@ -156,6 +157,22 @@ class GroceryDomain(Domain):
         from domains.grocery.board import refresh_fixture
 
         return refresh_fixture(date, snapshots_dir)
+
+    def suite_stats(self, tasks_dir: Path | None) -> SuiteReport:
+        from domains.grocery.checks import stats_report
+
+        return stats_report(list(self.load_tasks(tasks_dir or self.tasks_dir)))
+
+    def audit_suite(
+        self, snapshot: str | None, tasks_dir: Path | None, informed_seeds: int
+    ) -> SuiteReport:
+        """The gate and the leak audit on --snapshot, else on every committed snapshot (grocery
+        has no informed agent: `informed_seeds` is not used)."""
+        from domains.grocery.checks import audit_report
+
+        del informed_seeds
+        tasks = list(self.load_tasks(tasks_dir or self.tasks_dir))
+        return audit_report(tasks, snapshot, self.snapshots_dir)
 
     def revalidate(self, date: str, tasks_dir: Path, snapshots_dir: Path) -> tuple[bool, str]:
         from domains.grocery.board import revalidate

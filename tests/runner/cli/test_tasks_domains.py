@@ -15,18 +15,39 @@ DATE = "2026-11-01"
 
 
 def test_a_domain_without_a_check_says_so() -> None:
-    for args in (["stats"], ["audit", "--snapshot", DATE], ["validate"]):
-        result = CliRunner().invoke(cli, ["tasks", *args, "--domain", "grocery"])
-        assert isinstance(result.exception, TaurecError), (args, result.output)
-        assert "the grocery domain" in str(result.exception)
+    result = CliRunner().invoke(cli, ["tasks", "validate", "--domain", "grocery"])
+    assert isinstance(result.exception, TaurecError), result.output
+    assert "the grocery domain revalidates a dated --snapshot only" in str(result.exception)
 
 
-def test_the_suite_folder_names_the_domain_it_is_revalidated_by(tmp_path: Path) -> None:
+def _small_suite(tmp_path: Path) -> Path:
     grocery = get_domain("grocery")
     tasks = tmp_path / "tasks"
     tasks.mkdir()
     for name in ("task_g001.json", "task_g007.json", "policy.md", "suite.json"):
         shutil.copyfile(grocery.tasks_dir / name, tasks / name)
+    return tasks
+
+
+def test_grocery_stats_and_audit(tmp_path: Path) -> None:
+    """The grocery suite's make-up, and its gate and leak audit on one shipped snapshot."""
+    tasks = _small_suite(tmp_path)
+    stats = CliRunner().invoke(cli, ["tasks", "stats", "--tasks", str(tasks)])
+    assert stats.exit_code == 0, stats.output
+    assert stats.output.startswith("2 grocery tasks")
+    audit = CliRunner().invoke(cli, ["tasks", "audit", "--tasks", str(tasks), "--snapshot", DATE])
+    assert audit.exit_code == 0, audit.output
+    assert f"2 of 2 tasks pass the difficulty gate and the leak audit on {DATE}" in audit.output
+    missing = CliRunner().invoke(
+        cli, ["tasks", "audit", "--tasks", str(tasks), "--snapshot", "1999-01-01"]
+    )
+    assert isinstance(missing.exception, TaurecError)
+    assert "no grocery snapshot" in str(missing.exception)
+
+
+def test_the_suite_folder_names_the_domain_it_is_revalidated_by(tmp_path: Path) -> None:
+    grocery = get_domain("grocery")
+    tasks = _small_suite(tmp_path)
     snaps = tmp_path / "snaps"
     shutil.copytree(grocery.snapshots_dir / DATE, snaps / DATE)
     args = ["tasks", "validate", "--snapshot", DATE, "--snapshots-dir", str(snaps)]
