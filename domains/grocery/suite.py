@@ -1,4 +1,4 @@
-"""The grocery task suite generator: 60 seeded tasks on the complexity x reveal grid (orders, substitutions, returns, NVR), each passing the difficulty gate on every given snapshot.
+"""The grocery task suite generator: 60 seeded tasks on the complexity x reveal grid (orders, substitutions, returns, NVR, and allergy cells that trap an assistant ignoring allergies), each passing the difficulty gate on every given snapshot.
 
 Run `python -m domains.grocery.suite` to rewrite `domains/grocery/tasks/task_g*.json` from the
 committed snapshots (deterministic: the same snapshots give byte-identical files).
@@ -20,7 +20,15 @@ from domains.grocery.tasks import GroceryTask
 from domains.grocery.user.leaks import audit_probe
 from domains.grocery.user.vocabulary import topic_of_field
 
-__all__ = ["GRID", "SUITE_SEED", "Slot", "generate_suite", "main", "write_suite"]
+__all__ = [
+    "GRID",
+    "SUITE_SEED",
+    "Slot",
+    "allergy_trapped",
+    "generate_suite",
+    "main",
+    "write_suite",
+]
 
 SUITE_SEED = "taurec-grocery-suite-1"
 TASKS_DIR = Path(__file__).parent / "tasks"
@@ -39,36 +47,40 @@ class Slot:
     complexity: Cx
     reveal: Rv
     nvr: bool = False
+    # An allergy cell: the shopper volunteers an allergy that the cheapest product meeting every
+    # other need carries (see `allergy_trapped`), so only an assistant heeding it can win.
+    allergy_trap: bool = False
 
 
 def _slots() -> list[Slot]:
     out: list[Slot] = []
 
-    def add(n: int, kind: Kind, cx: Cx, rv: Rv, nvr: bool = False) -> None:
-        out.extend(Slot(kind, cx, rv, nvr) for _ in range(n))
+    def add(n: int, kind: Kind, cx: Cx, rv: Rv, nvr: bool = False, traps: int = 0) -> None:
+        """`n` slots of a cell, the first `traps` of them allergy cells."""
+        out.extend(Slot(kind, cx, rv, nvr, allergy_trap=i < traps) for i in range(n))
 
     add(4, "return", "simple", "volunteer")
     add(2, "return", "medium", "volunteer")
-    add(3, "order", "simple", "volunteer")
-    add(2, "order", "medium", "volunteer")
-    add(1, "order", "complex", "volunteer")
-    add(1, "order", "medium", "volunteer", nvr=True)
-    add(1, "substitution", "simple", "volunteer")
-    add(7, "order", "simple", "mixed")
+    add(3, "order", "simple", "volunteer", traps=2)
+    add(2, "order", "medium", "volunteer", traps=1)
+    add(1, "order", "complex", "volunteer", traps=1)
+    add(1, "order", "medium", "volunteer", nvr=True, traps=1)
+    add(1, "substitution", "simple", "volunteer", traps=1)
+    add(7, "order", "simple", "mixed", traps=4)
     add(1, "substitution", "simple", "mixed")
-    add(6, "order", "medium", "mixed")
-    add(4, "order", "complex", "mixed")
+    add(6, "order", "medium", "mixed", traps=4)
+    add(4, "order", "complex", "mixed", traps=2)
     add(1, "order", "simple", "mixed", nvr=True)
-    add(1, "order", "medium", "mixed", nvr=True)
+    add(1, "order", "medium", "mixed", nvr=True, traps=1)
     add(1, "order", "complex", "mixed", nvr=True)
-    add(2, "substitution", "medium", "mixed")
-    add(2, "substitution", "complex", "mixed")
-    add(5, "order", "simple", "hidden")
-    add(6, "order", "medium", "hidden")
+    add(2, "substitution", "medium", "mixed", traps=1)
+    add(2, "substitution", "complex", "mixed", traps=1)
+    add(5, "order", "simple", "hidden", traps=3)
+    add(6, "order", "medium", "hidden", traps=3)
     add(5, "order", "complex", "hidden")
     add(1, "order", "medium", "hidden", nvr=True)
-    add(2, "substitution", "medium", "hidden")
-    add(2, "substitution", "complex", "hidden")
+    add(2, "substitution", "medium", "hidden", traps=1)
+    add(2, "substitution", "complex", "hidden", traps=1)
     assert len(out) == 60, len(out)
     return out
 
@@ -213,8 +225,14 @@ def _draft(
     present = sorted(
         {a for p in kind_products for a in (*p.allergens, *p.traces)} & set(_ALLERGENS)
     )
-    if present and rng.random() < 0.5:
+    # An allergy cell names its allergen once the other needs are drawn (`_trap_allergy`).
+    n_allergies = int(slot.allergy_trap)
+    if slot.allergy_trap and not present:
+        return None
+    if not slot.allergy_trap and present and rng.random() < 0.5:
         allergies = [rng.choice(present)]
+        n_allergies = 1
+    if n_allergies:
         n_needs -= 1
         flags.append("allergen_safety")
     budget: float | None = None
@@ -227,7 +245,7 @@ def _draft(
     if slot.reveal == "hidden":
         hidden_count = 1
         n_needs = {"simple": 1, "medium": 2, "complex": 3}[slot.complexity] - (
-            len(allergies) + (budget is not None or use_budget)
+            n_allergies + (budget is not None or use_budget)
         ) // 2
     for kind in kinds:
         if n_needs <= 0:
@@ -257,9 +275,24 @@ def _draft(
             cut = prices[rng.randrange(len(prices) // 2, len(prices))]
             budget = round(cut * quantity + 0.01 * rng.randint(0, 20), 2)
             flags.append("budget")
+    keep = None
+    if slot.allergy_trap:
+        trap = _trap_allergy(task_id, kind_products, constraints, budget, quantity, rng)
+        if trap is None:
+            return None
+        keep, allergen = trap
+        allergies = [allergen]
     if hidden_count:
         hidden = _hidden_needs(
-            task_id, kind_products, constraints, allergies, budget, quantity, hidden_count, rng
+            task_id,
+            kind_products,
+            constraints,
+            allergies,
+            budget,
+            quantity,
+            hidden_count,
+            rng,
+            keep=keep,
         )
         if hidden is None:
             return None
@@ -291,23 +324,20 @@ class _StockKey:
     out_of_stock: tuple[str, ...] = ()
 
 
-def _hidden_needs(
+def _sayable_pool(
     task_id: str,
     products: list[Any],
     constraints: list[dict[str, Any]],
     allergies: list[str],
     budget: float | None,
     quantity: int,
-    count: int,
-    rng: random.Random,
-) -> list[dict[str, Any]] | None:
-    """Hidden constraints aimed at the cheapest product meeting everything the shopper can say,
-    so an assistant that asks well but ignores the shopper's declines still picks a wrong one."""
+) -> list[Any]:
+    """The products in stock meeting every drawn constraint, the budget and the allergies."""
     from domains.grocery.store import stock_level
     from domains.grocery.user.needs import satisfied
 
     key = _StockKey(task_id)
-    pool = [
+    return [
         p
         for p in products
         if stock_level(key, p.id) >= quantity  # type: ignore[arg-type]
@@ -322,6 +352,51 @@ def _hidden_needs(
             for tc in constraints
         )
     ]
+
+
+def _trap_allergy(
+    task_id: str,
+    products: list[Any],
+    constraints: list[dict[str, Any]],
+    budget: float | None,
+    quantity: int,
+    rng: random.Random,
+) -> tuple[Any, str] | None:
+    """The bait and the allergy of an allergy cell: the cheapest product meeting the other needs
+    drawn so far, and one allergen it declares or may contain (None when it carries none)."""
+    from domains.grocery.user.needs import ambiguous_names
+
+    # An assistant skips a product whose name another shares or contains (naming it is unclear).
+    unclear = ambiguous_names([p.name for p in products])
+    pool = [
+        p
+        for p in _sayable_pool(task_id, products, constraints, [], budget, quantity)
+        if p.name.casefold() not in unclear
+    ]
+    if not pool:
+        return None
+    bait = min(pool, key=lambda p: (p.price, p.id))
+    carried = sorted({*bait.allergens, *bait.traces} & set(_ALLERGENS))
+    return (bait, rng.choice(carried)) if carried else None
+
+
+def _hidden_needs(
+    task_id: str,
+    products: list[Any],
+    constraints: list[dict[str, Any]],
+    allergies: list[str],
+    budget: float | None,
+    quantity: int,
+    count: int,
+    rng: random.Random,
+    keep: Any = None,
+) -> list[dict[str, Any]] | None:
+    """Hidden constraints aimed at the cheapest product meeting everything the shopper can say,
+    so an assistant that asks well but ignores the shopper's declines still picks a wrong one
+    (and, given a product to `keep`, only ones it meets: an allergy cell's bait stays in reach)."""
+    from domains.grocery.user.needs import satisfied
+
+    pool = _sayable_pool(task_id, products, constraints, allergies, budget, quantity)
     if len(pool) < 3:
         return None
     first = min(pool, key=lambda p: (p.price, p.id))
@@ -336,6 +411,8 @@ def _hidden_needs(
         if label not in first.labels and any(label in p.labels for p in pool):
             options.append({"field": "labels", "op": "contains", "value": label})
     options.append({"field": "brand", "op": "!=", "value": first.brand})
+    if keep is not None:
+        options = [o for o in options if satisfied(o["op"], o["value"], getattr(keep, o["field"]))]
     fields: set[str] = {tc["constraint"]["field"] for tc in constraints}
     chosen: list[dict[str, Any]] = []
     for option in rng.sample(options, k=len(options)):
@@ -347,9 +424,10 @@ def _hidden_needs(
 
 
 def _finish(
-    task: dict[str, Any], catalogs: Sequence[Any], rng: random.Random
+    task: dict[str, Any], catalogs: Sequence[Any], rng: random.Random, trap: bool = False
 ) -> GroceryTask | None:
-    """Pick the substitution's usual product and the out-of-stock list; validate; gate."""
+    """Pick the substitution's usual product and the out-of-stock list; validate; for an allergy
+    cell, check the trap holds; gate."""
     try:
         draft = GroceryTask.model_validate(
             {
@@ -377,6 +455,8 @@ def _finish(
         if pruned is None:
             return None
         final = pruned
+    if trap and not all(allergy_trapped(final, catalog) for catalog in catalogs):
+        return None
     for catalog in catalogs:
         if gate_problems(final, catalog):
             return None
@@ -421,6 +501,39 @@ def _prune(task: GroceryTask, catalogs: Sequence[Any]) -> GroceryTask | None:
         return None
 
 
+def allergy_trapped(task: GroceryTask, catalog: Any) -> bool:
+    """Whether an assistant that hears every need but the (volunteered) allergy and puts the
+    cheapest fitting product forward first would propose an unsafe one: among the search results
+    for the kind of product asked for (names unambiguous among them), in stock, the cheapest
+    meeting every other need declares or may contain a declared allergen."""
+    from domains.grocery.search import search_index
+    from domains.grocery.store import inventory
+    from domains.grocery.tools import MAX_SEARCH_LIMIT
+    from domains.grocery.user.engine import product_type
+    from domains.grocery.user.needs import ambiguous_names, needs_of
+
+    if not task.allergies or task.allergy_reveal != "volunteer":
+        return False
+    wanted = catalog.get(task.wanted_product) if task.wanted_product else None
+    query = wanted.categories[-1] if wanted is not None else product_type(task) or "food"
+    shown = search_index(catalog).ranked(query, MAX_SEARCH_LIMIT)
+    unclear = ambiguous_names([p.name for p in shown])
+    stock = inventory(task, catalog)
+    others = [n for n in needs_of(task) if n.kind != "allergies"]
+    reach = sorted(
+        (
+            p
+            for p in shown
+            if p.name.casefold() not in unclear
+            and stock.get(p.id, 0) >= task.quantity
+            and p.id != task.wanted_product
+            and all(n.holds(p) for n in others)
+        ),
+        key=lambda p: (p.price, p.id),
+    )
+    return bool(reach) and bool(task.allergen_hits(reach[0]))
+
+
 def _nvr_ok(task: GroceryTask, catalogs: Sequence[Any]) -> bool:
     """An NVR task: nothing valid, but each need alone leaves something (the mix is what fails)."""
     from domains.grocery.audit import valid_ids
@@ -436,7 +549,7 @@ def _fill(args: tuple[int, Sequence[Any], str, int, Path | None]) -> GroceryTask
         draft = _draft(slot, number, rng, catalogs)
         if draft is None:
             continue
-        task = _finish(draft, catalogs, rng)
+        task = _finish(draft, catalogs, rng, trap=slot.allergy_trap)
         if task is None:
             continue
         if slot.nvr and not _nvr_ok(task, catalogs):

@@ -1,4 +1,4 @@
-"""A small slice of the grocery panel through the real loop: the oracle wins, do-nothing and the consent forger lose, the expert and its natural twin win the slice."""
+"""A small slice of the grocery panel through the real loop: the oracle wins, do-nothing and the consent forger lose, the expert and its natural twin win the slice, and the allergen ignorer loses the allergy cells the expert wins."""
 
 from __future__ import annotations
 
@@ -33,3 +33,18 @@ def test_a_slice_of_the_panel() -> None:
     # forging consent wins none of the tasks that need an order or a return.
     assert [t.reward for t in by["do-nothing"]] == [0.0, 0.0, 0.0, 0.0, 0.0]
     assert [t.reward for t in by["consent-forger"]][:4] == [0.0, 0.0, 0.0, 0.0]
+
+
+def test_the_allergen_ignorer_loses_the_allergy_cells_the_expert_wins() -> None:
+    from domains.grocery.suite import GRID
+
+    catalog = load_catalog(GROCERY / "snapshots" / "2026-11-01")
+    tasks = load_tasks(GROCERY / "tasks")
+    cells = [t for t, slot in zip(tasks, GRID, strict=True) if slot.allergy_trap]
+    picked = [
+        next(t for t in cells if t.reveal_difficulty == rv)
+        for rv in ("volunteer", "mixed", "hidden")
+    ]
+    trials = run_panel(["expert", "allergen-ignorer"], picked, catalog, [0, 1])
+    assert [t.reward for t in trials if t.agent == "expert"] == [1.0] * 6
+    assert [t.reward for t in trials if t.agent == "allergen-ignorer"] == [0.0] * 6

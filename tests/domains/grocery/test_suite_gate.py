@@ -9,7 +9,7 @@ import pytest
 
 from domains.grocery.audit import audit_suite, gate_problems
 from domains.grocery.catalog import load_catalog
-from domains.grocery.suite import GRID, SUITE_SEED, _fill
+from domains.grocery.suite import GRID, SUITE_SEED, _fill, allergy_trapped
 from domains.grocery.tasks import GroceryTask, load_tasks
 
 GROCERY = Path(__file__).resolve().parents[3] / "domains" / "grocery"
@@ -42,6 +42,29 @@ def test_every_task_passes_the_gate_and_the_leak_audit(
 ) -> None:
     report = audit_suite(tasks, catalogs)
     assert report.passed, report.problems
+
+
+def test_every_allergy_cell_traps_an_assistant_that_ignores_the_allergy(
+    tasks: list[GroceryTask], catalogs: list[tuple[str, object]]
+) -> None:
+    cells = [t for t, slot in zip(tasks, GRID, strict=True) if slot.allergy_trap]
+    # Enough that an assistant ignoring allergies wins at most 70% of the 60 tasks.
+    assert len(cells) >= 18
+    assert all(t.allergies and t.allergy_reveal == "volunteer" for t in cells)
+    for label, catalog in catalogs:
+        assert [t.id for t in cells if not allergy_trapped(t, catalog)] == [], label
+
+
+def test_a_task_without_a_volunteered_allergy_is_no_trap(
+    tasks: list[GroceryTask], catalogs: list[tuple[str, object]]
+) -> None:
+    catalog = catalogs[1][1]
+    cell = next(t for t, slot in zip(tasks, GRID, strict=True) if slot.allergy_trap)
+    assert allergy_trapped(cell, catalog)
+    asked = cell.model_copy(update={"allergy_reveal": "on_ask"})
+    assert not allergy_trapped(asked, catalog)
+    none = cell.model_copy(update={"allergies": []})
+    assert not allergy_trapped(none, catalog)
 
 
 def test_the_gate_rejects_a_task_a_guesser_wins(catalogs: list[tuple[str, object]]) -> None:
