@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domains.grocery.items import ALLERGENS, Product
+from runner.agents.twin import text_of
 from runner.core.protocols import ChatMessage
 
 __all__ = ["Heard", "ToolExchange", "exchanges", "hear", "text_of"]
@@ -19,16 +20,6 @@ __all__ = ["Heard", "ToolExchange", "exchanges", "hear", "text_of"]
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _ALLERGEN_SAID = {a.replace("-", " "): a for a in ALLERGENS}
 _NUTRI = "abcde"
-
-
-def text_of(message: ChatMessage) -> str:
-    """The text of a message whose content is a string or a list of text parts."""
-    content = message.get("content")
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
-    return ""
 
 
 @dataclass(frozen=True)

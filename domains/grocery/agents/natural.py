@@ -18,11 +18,11 @@ import random
 import re
 from typing import Any
 
-from domains.grocery.agents.ear import exchanges, text_of
+from domains.grocery.agents.ear import exchanges
 from domains.grocery.user.reader import topics_asked
 from domains.grocery.user.vocabulary import Topic
-from runner.core.protocols import Agent, AgentReply, ChatMessage, ToolSchema
-from runner.core.transcript import ComponentSpec
+from runner.agents.twin import WordingTwin
+from runner.core.protocols import Agent, ChatMessage
 
 __all__ = ["TOPIC_PHRASES", "GroceryNaturalTwin", "naturalize"]
 
@@ -246,33 +246,8 @@ def naturalize(text: str, messages: list[ChatMessage], seed: int) -> str:
     return f"{rng.choice(OPENERS)} {text}"
 
 
-class GroceryNaturalTwin:
-    """Any shopping agent with its shopper-facing messages rewritten by `naturalize`; tool calls untouched."""
+class GroceryNaturalTwin(WordingTwin):
+    """Any agent with its user-facing messages rewritten by `naturalize`; tool calls untouched."""
 
     def __init__(self, inner: Agent, seed: int, name: str) -> None:
-        self._inner = inner
-        self._seed = seed
-        self._name = name
-        self._originals: dict[str, str] = {}
-
-    @property
-    def spec(self) -> ComponentSpec:
-        return ComponentSpec(name=self._name, args={"wraps": self._inner.spec.name})
-
-    def _restore(self, messages: list[ChatMessage]) -> list[ChatMessage]:
-        out = []
-        for m in messages:
-            text = text_of(m)
-            if m.get("role") == "assistant" and text in self._originals:
-                m = {**m, "content": self._originals[text]}
-            out.append(m)
-        return out
-
-    async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> AgentReply:
-        restored = self._restore(messages)
-        reply = await self._inner.step(restored, tools)
-        if not reply.content or not reply.content.strip():
-            return reply
-        natural = naturalize(reply.content, restored, self._seed)
-        self._originals[natural] = reply.content
-        return AgentReply(content=natural, tool_calls=reply.tool_calls, usage=reply.usage)
+        super().__init__(inner, seed, name, naturalize)

@@ -6,19 +6,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from runner.agents.twin import text_of
 from runner.core.protocols import ChatMessage, ToolCallRequest, ToolSchema
 
 __all__ = ["ToolExchange", "call_id", "exchanges", "text_of", "tool_names", "tool_request"]
-
-
-def text_of(message: ChatMessage) -> str:
-    """The text of a message whose content is a string or a list of text parts."""
-    content = message.get("content")
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
-    return ""
 
 
 def tool_names(tools: list[ToolSchema]) -> set[str]:
