@@ -245,19 +245,9 @@ def verify_command(snapshots: tuple[str, ...], root: Path) -> None:
     manifests: every listed file's sha256, and the folder name against the manifest date.
     Exit 1 on any mismatch."""
     from catalog_pipeline.snapshot import verify_snapshots
+    from runner.cli.catalog import echo_verified
 
-    results = verify_snapshots(root, list(snapshots))
-    for folder, problems in results:
-        if problems:
-            click.echo(f"{folder}: MISMATCH")
-            for problem in problems:
-                click.echo(f"  - {problem}")
-        else:
-            click.echo(f"{folder}: ok")
-    if not results:
-        click.echo(f"no snapshots under {root}")
-    if any(problems for _, problems in results):
-        raise click.exceptions.Exit(1)
+    echo_verified(verify_snapshots(root, list(snapshots)), root)
 
 
 @group.command("prune")

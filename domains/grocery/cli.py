@@ -16,6 +16,7 @@ from domains.grocery.source.pipeline import (
     build_snapshot,
 )
 from domains.grocery.source.snapshot import DATE_DIR, verify
+from runner.cli.catalog import echo_verified
 from runner.core.errors import LoadError
 
 GROCERY_SNAPSHOTS_DIR = Path(__file__).resolve().parent / "snapshots"
@@ -194,12 +195,4 @@ def verify_command(snapshots: tuple[str, ...], root: Path) -> None:
     """Check snapshot folders (dates or paths; default: all under --root) against their
     manifests: every listed file's sha256, and the folder name against the manifest date.
     Exit 1 on any mismatch."""
-    results = verify_folders(root, list(snapshots))
-    for folder, problems in results:
-        click.echo(f"{folder}: ok" if not problems else f"{folder}: MISMATCH")
-        for problem in problems:
-            click.echo(f"  - {problem}")
-    if not results:
-        click.echo(f"no snapshots under {root}")
-    if any(problems for _, problems in results):
-        raise click.exceptions.Exit(1)
+    echo_verified(verify_folders(root, list(snapshots)), root)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+from pathlib import Path
 from typing import Any
 
 import click
@@ -12,6 +13,18 @@ from runner.cli import relative_path_defaults
 from runner.core.domains import DEFAULT_DOMAIN, UnknownDomainError, domain_names, get_domain
 
 _DOMAIN_HELP = "Whose snapshots: each domain has its own source pipeline and options"
+
+
+def echo_verified(results: list[tuple[str, list[str]]], root: Path) -> None:
+    """Print `taurec catalog verify`'s verdict per snapshot folder; exit 1 on any mismatch."""
+    for folder, problems in results:
+        click.echo(f"{folder}: MISMATCH" if problems else f"{folder}: ok")
+        for problem in problems:
+            click.echo(f"  - {problem}")
+    if not results:
+        click.echo(f"no snapshots under {root}")
+    if any(problems for _, problems in results):
+        raise click.exceptions.Exit(1)
 
 
 def _domain_in(args: list[str]) -> str | None:
