@@ -80,7 +80,7 @@ def test_a_killed_build_leaves_the_previous_site_and_no_process(
     assert "sitemap.xml" in before
     assert any(f.startswith("trials/") for f in before)
     killed = 0
-    for seed in (0, 1, 2):
+    for seed in (0, 1):
         rng = random.Random(seed)
         for sig in (signal.SIGKILL, signal.SIGTERM):
             build = subprocess.Popen(
@@ -105,7 +105,7 @@ def test_a_killed_build_leaves_the_previous_site_and_no_process(
                 time.sleep(0.1)
             assert _in_session(build.pid) == [], (seed, sig, "worker processes survived")
             assert _files(out) == before, (seed, sig, code)
-    assert killed >= 4, f"only {killed} of 6 builds were killed mid-way; the test proves little"
+    assert killed >= 3, f"only {killed} of 4 builds were killed mid-way; the test proves little"
     # What the killed builds left beside the site (if anything) is cleared by the next one.
     done = subprocess.run(_command(world, out), env=ENV, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
