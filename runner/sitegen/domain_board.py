@@ -20,7 +20,7 @@ from runner.core.domains import get_domain
 from runner.play.attribution import MAX_UNSCORED_SHARE
 from runner.sitegen.aggregate import Aggregates
 from runner.sitegen.bounds import RAW_DIR, RawLinks, paged_runs, write_trials_parquet
-from runner.sitegen.inputs import SHA256SUMS, SiteInputs, published_files
+from runner.sitegen.inputs import SHA256SUMS, SiteInputs
 from runner.sitegen.metric_table import (
     HEADLINE_K,
     METRIC_BY_KEY,
@@ -31,7 +31,7 @@ from runner.sitegen.metric_table import (
     TABLET_COLUMNS,
     WIDE_COLUMNS,
 )
-from runner.sitegen.pages import PageWriter, _entry_view, _size
+from runner.sitegen.pages import PageWriter, _entry_view, snapshot_files
 from runner.sitegen.views import SnapshotBoard, boards, chart_names, timeline_chart
 
 NOTICE_FILE = "NOTICE"
@@ -115,16 +115,7 @@ def _snapshots_view(
                 ),
                 "latest_release": snap.latest_release,
                 "source": json.dumps(source, sort_keys=True) if source else None,
-                "files": [
-                    {
-                        "name": name,
-                        "size": _size(snap.folder / name),
-                        "sha256": sha,
-                        "href": downloads.get(snap.label, {}).get(name),
-                    }
-                    for name, sha in snap.sha256.items()
-                    if name in published_files(snap)
-                ],
+                "files": snapshot_files(snap, downloads),
                 "notice_href": downloads.get(snap.label, {}).get(NOTICE_FILE),
                 "sums_href": downloads.get(snap.label, {}).get(SHA256SUMS),
             }

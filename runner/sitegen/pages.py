@@ -396,6 +396,20 @@ def _tasks_view(inputs: SiteInputs) -> list[dict[str, Any]]:
     return out
 
 
+def snapshot_files(snap: Any, downloads: dict[str, dict[str, str]]) -> list[dict[str, Any]]:
+    """The published files of a snapshot as its Snapshots-page rows: name, size, sha256, link."""
+    return [
+        {
+            "name": name,
+            "size": _size(snap.folder / name),
+            "sha256": sha,
+            "href": downloads.get(snap.label, {}).get(name),
+        }
+        for name, sha in snap.sha256.items()
+        if name in published_files(snap)
+    ]
+
+
 def _size(path: Path) -> str:
     size = float(path.stat().st_size)
     for unit in ("B", "KB", "MB"):
@@ -447,16 +461,7 @@ def _snapshot_views(
                 "latest_release": snap.latest_release,
                 "retention": snap.retention_date,
                 "source": json.dumps(source, sort_keys=True) if source else None,
-                "files": [
-                    {
-                        "name": name,
-                        "size": _size(snap.folder / name),
-                        "sha256": sha,
-                        "href": downloads.get(snap.label, {}).get(name),
-                    }
-                    for name, sha in snap.sha256.items()
-                    if name in published_files(snap)
-                ],
+                "files": snapshot_files(snap, downloads),
                 "sums_href": downloads.get(snap.label, {}).get(SHA256SUMS),
                 "from_tmdb": snap.from_tmdb,
                 "diff": diff,
