@@ -22,7 +22,6 @@ fields the task constrains: it asks exactly those and weighs only those in its p
 
 from __future__ import annotations
 
-import copy
 import functools
 import json
 import math
@@ -47,7 +46,7 @@ from domains.movies.baselines.heuristic import (
     _level,
     _year,
 )
-from domains.movies.baselines.preferences import KNOWN_GENRES, Preferences, read_preferences
+from domains.movies.baselines.preferences import KNOWN_GENRES, Preferences, remembered_preferences
 from runner.agents.prompt import build_system_prompt, user_id_from_messages
 from runner.core.protocols import AgentContext, AgentReply, ChatMessage, ToolCallRequest, ToolSchema
 from runner.core.transcript import ComponentSpec
@@ -274,21 +273,14 @@ _FAMILY_GENRE_RE = re.compile(
 
 
 def _prefs(seen: Seen, upto: int | None = None) -> Preferences:
-    texts = tuple(t for i, t in seen.users if upto is None or i <= upto)
-    genres = tuple(sorted({g for r in seen.listings.values() for g in r.get("genres") or []}))
-    services = tuple(
-        sorted({s for r in seen.metadata.values() for s in r.get("streaming_services") or []})
+    prefs = remembered_preferences(
+        (t for i, t in seen.users if upto is None or i <= upto),
+        extra_genres={g for r in seen.listings.values() for g in r.get("genres") or []},
+        extra_services={
+            s for r in seen.metadata.values() for s in r.get("streaming_services") or []
+        },
     )
-    return copy.deepcopy(_read(texts, genres, services))
-
-
-@functools.lru_cache(maxsize=1024)
-def _read(
-    texts: tuple[str, ...], genres: tuple[str, ...], services: tuple[str, ...]
-) -> Preferences:
-    """What the user said (memoised: every step re-reads the same texts; callers get a copy)."""
-    prefs = read_preferences(list(texts), extra_genres=list(genres), extra_services=list(services))
-    if any(_FAMILY_GENRE_RE.search(t) for t in texts):
+    if any(_FAMILY_GENRE_RE.search(t) for i, t in seen.users if upto is None or i <= upto):
         prefs.genres_all.add("Family")
     return prefs
 

@@ -25,7 +25,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domains.movies.baselines.chat import exchanges, text_of, tool_names, tool_request
-from domains.movies.baselines.preferences import KNOWN_GENRES, Preferences, read_preferences
+from domains.movies.baselines.preferences import (
+    KNOWN_GENRES,
+    Preferences,
+    remembered_preferences,
+)
 from domains.movies.simulators.vocabulary import RATING_ORDER
 from runner.agents.prompt import build_system_prompt, user_id_from_messages
 from runner.core.protocols import AgentContext, AgentReply, ChatMessage, ToolCallRequest, ToolSchema
@@ -426,7 +430,7 @@ def heuristic_policy(
     services_seen = sorted(
         {s for r in metadata.values() for s in r.get("streaming_services") or []}
     )
-    prefs = read_preferences(
+    prefs = remembered_preferences(
         [text for _, text in users],
         extra_genres=genres_seen,
         extra_services=services_seen,

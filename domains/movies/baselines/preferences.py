@@ -8,11 +8,14 @@ ways of saying the same things ("under 2 hours", "nothing with romance", "rated 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, fields
 
 from domains.movies.simulators.vocabulary import (
     GENRE_WORDS,
+    SERVICE_ALIASES,
     Mention,
     content_rating_mentions,
     genre_mentions,
@@ -24,7 +27,7 @@ from domains.movies.simulators.vocabulary import (
     year_mentions,
 )
 
-__all__ = ["Preferences", "read_preferences"]
+__all__ = ["Preferences", "read_preferences", "remembered_preferences"]
 
 _NEGATION = re.compile(
     r"(?i)\b(no|not|nothing|none|never|without|avoid|hate|dislike|except|anything but|rather not|"
@@ -95,6 +98,18 @@ class Preferences:
     min_votes: float | None = None
     max_votes: float | None = None
     no_sponsored: bool = False
+
+    def copy(self) -> Preferences:
+        """An independent copy (every set and list new; what deepcopy gives, at a fraction of its cost)."""
+        out = Preferences()
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, set):
+                value = set(value)
+            elif isinstance(value, list):
+                value = [set(s) for s in value]
+            setattr(out, f.name, value)
+        return out
 
     def tighten(self, name: str, value: float, *, upper: bool) -> None:
         """Lower an upper bound / raise a lower bound (never loosen)."""
@@ -267,22 +282,51 @@ def read_preferences(
     genres = list(extra_genres or [])
     services = list(extra_services or [])
     for text in texts:
-        for sentence in sentences(text):
-            _numbers(prefs, sentence)
-            _genres(prefs, sentence, genres)
-            _content_ratings(prefs, sentence)
-            _services(prefs, sentence, services)
-            _dates(prefs, sentence)
-            _people(prefs, sentence)
-            if _NO_SPONSORED.search(sentence):
-                prefs.no_sponsored = True
-            if (
-                prefs.ratings_allowed is None
-                and not content_rating_mentions(sentence)
-                and _KID_FRIENDLY.search(sentence)
-                and not _NEGATION.search(sentence)
-            ):
-                prefs.ratings_allowed = {"G", "PG"}
+        _read_text(prefs, text, genres, services)
+    return prefs
+
+
+def _read_text(prefs: Preferences, text: str, genres: list[str], services: list[str]) -> None:
+    for sentence in sentences(text):
+        _numbers(prefs, sentence)
+        _genres(prefs, sentence, genres)
+        _content_ratings(prefs, sentence)
+        _services(prefs, sentence, services)
+        _dates(prefs, sentence)
+        _people(prefs, sentence)
+        if _NO_SPONSORED.search(sentence):
+            prefs.no_sponsored = True
+        if (
+            prefs.ratings_allowed is None
+            and not content_rating_mentions(sentence)
+            and _KID_FRIENDLY.search(sentence)
+            and not _NEGATION.search(sentence)
+        ):
+            prefs.ratings_allowed = {"G", "PG"}
+
+
+def remembered_preferences(
+    texts: Iterable[str], *, extra_genres: Iterable[str] = (), extra_services: Iterable[str] = ()
+) -> Preferences:
+    """`read_preferences`, remembered by conversation prefix: an agent re-reads the same turns every
+    step, so each call reads only the turns it has not read before (a fresh copy every call).
+
+    Extra names the shared vocabulary already knows change no pattern, so they are left out of
+    the key (a new listing of a known genre is no reason to read the conversation again).
+    """
+    genres = tuple(sorted({g for g in extra_genres if g not in GENRE_WORDS}))
+    services = tuple(sorted({s for s in extra_services if s not in SERVICE_ALIASES}))
+    return _fold(tuple(texts), genres, services).copy()
+
+
+@functools.lru_cache(maxsize=4096)
+def _fold(
+    texts: tuple[str, ...], genres: tuple[str, ...], services: tuple[str, ...]
+) -> Preferences:
+    if not texts:
+        return Preferences()
+    prefs = _fold(texts[:-1], genres, services).copy()
+    _read_text(prefs, texts[-1], list(genres), list(services))
     return prefs
 
 
