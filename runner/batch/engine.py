@@ -38,7 +38,14 @@ from runner.batch.store import (
     record_at_line,
 )
 from runner.batch.tally import RunTally, TrialOutcome
-from runner.batch.workers import Helper, HelperExited, HelperSetup, JobRef, split_concurrency
+from runner.batch.workers import (
+    Helper,
+    HelperExited,
+    HelperGone,
+    HelperSetup,
+    JobRef,
+    split_concurrency,
+)
 from runner.core.domain import DEFAULT_STRICTNESS, STRICTNESS_LEVELS, DomainTask, Strictness
 from runner.core.errors import TaurecError, describe_disk_full, is_disk_full
 from runner.core.metrics import trial_passed
@@ -346,6 +353,11 @@ class _Batch:
             transcript, record_json = await helper.run(ref)
             record = TrialRecord.model_validate_json(record_json)
             self.helper_trials += 1
+        except HelperGone:
+            # Never sent (the helper died before its reader told this loop): not one of its
+            # trials in flight, so not an infra error. It runs here.
+            await self._run_job(job)
+            return False
         except (HelperExited, RuntimeError) as exc:
             kind = "RunnerError.HelperExited" if isinstance(exc, HelperExited) else "RunnerError"
             self.log(f"trial {job.task.id}#{job.trial_index}: {exc}")

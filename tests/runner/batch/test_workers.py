@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import signal
@@ -14,6 +15,7 @@ import pytest
 
 from runner.batch import load_records, read_manifest, run_submissions
 from runner.batch.progress import ProgressStats
+from runner.batch.workers import Helper, HelperGone, HelperSetup, JobRef
 from runner.core.records import TrialRecord
 from runner.models.model_server import serve_model
 
@@ -272,3 +274,57 @@ def test_kill_9_loses_no_acknowledged_trial_and_resumes(
     manifest = read_manifest(folder)
     assert manifest is not None
     assert manifest.status == "completed"
+
+
+def _gone(pid: int) -> bool:
+    """Dead with every thread ended, so its files (its end of the pipe) are closed: a leader
+    thread shows as a zombie while its other threads may still be exiting."""
+    with contextlib.suppress(OSError):
+        return not _alive(pid) and len(os.listdir(f"/proc/{pid}/task")) <= 1
+    return True
+
+
+def _helper_setup(v1_dir: Path, small_suite: Path) -> HelperSetup:
+    from runner.batch.engine import helper_batch
+    from runner.batch.inputs import load_inputs
+    from runner.core.rules import DEFAULT_RULES
+
+    return HelperSetup(
+        inputs=load_inputs(v1_dir / "catalog.json", small_suite),
+        entrants=[],
+        manifests={},
+        trials={},
+        simulator="scripted",
+        simulator_options=None,
+        max_turns=20,
+        rules=DEFAULT_RULES,
+        make_batch=helper_batch,
+    )
+
+
+def test_a_helper_found_dead_by_a_send_takes_no_more_trials(
+    v1_dir: Path, small_suite: Path
+) -> None:
+    """Its process gone but its reader not yet heard on the event loop, a helper's failed send
+    marks it gone: its slot stops there. (It stayed `alive`, so the slot took the next trial, and
+    the next, failing each without once yielding to the loop: every trial left became an infra
+    error.)"""
+
+    async def main() -> None:
+        helper = Helper(_helper_setup(v1_dir, small_suite), 1, log=lambda _: None)
+        try:
+            helper.start_reading(asyncio.get_running_loop())
+            assert await helper.ready()
+            os.kill(helper.process.pid, signal.SIGKILL)
+            # Dead and its end of the pipe closed; nothing since has run on this loop (no await).
+            stop = time.monotonic() + 30
+            while not _gone(helper.process.pid) and time.monotonic() < stop:
+                time.sleep(0.01)
+            assert helper.alive
+            with pytest.raises(HelperGone):  # (never sent: the trial can run elsewhere)
+                await helper.run(JobRef("x", "task_001", 0, 0))
+            assert not helper.alive
+        finally:
+            await asyncio.to_thread(helper.stop)
+
+    asyncio.run(main())
