@@ -626,12 +626,17 @@ class _Batch:
             dispatch.set()  # no job left (helpers will find none) or they were let in already
 
         async def remote(helper: Helper) -> None:
-            if not await helper.ready():
-                return
-            await dispatch.wait()
-            while (job := next_job()) is not None:
-                if not await self._run_remote(helper, job):
-                    return
+            """One of a helper's slots; once the helper is gone (or never started), a slot of
+            this process: the batch keeps its concurrency, and it always has a worker here while
+            jobs are left, whichever processes die."""
+            if await helper.ready():
+                await dispatch.wait()
+                while helper.alive and (job := next_job()) is not None:
+                    if not await self._run_remote(helper, job):
+                        break
+            await dispatch.wait()  # (before, this process already runs the whole concurrency)
+            local_limit[0] += 1
+            await worker()
 
         async def watch() -> None:
             """Let the helpers in once this process's event loop saturates a core (LiteLLM runs)."""
