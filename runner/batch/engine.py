@@ -38,7 +38,14 @@ from runner.batch.store import (
     record_at_line,
 )
 from runner.batch.tally import RunTally, TrialOutcome
-from runner.batch.workers import Helper, HelperExited, HelperSetup, JobRef, split_concurrency
+from runner.batch.workers import (
+    Helper,
+    HelperExited,
+    HelperGone,
+    HelperSetup,
+    JobRef,
+    split_concurrency,
+)
 from runner.core.domain import DEFAULT_STRICTNESS, STRICTNESS_LEVELS, DomainTask, Strictness
 from runner.core.errors import TaurecError, describe_disk_full, is_disk_full
 from runner.core.metrics import trial_passed
@@ -346,6 +353,11 @@ class _Batch:
             transcript, record_json = await helper.run(ref)
             record = TrialRecord.model_validate_json(record_json)
             self.helper_trials += 1
+        except HelperGone:
+            # Never sent (the helper died before its reader told this loop): not one of its
+            # trials in flight, so not an infra error. It runs here.
+            await self._run_job(job)
+            return False
         except (HelperExited, RuntimeError) as exc:
             kind = "RunnerError.HelperExited" if isinstance(exc, HelperExited) else "RunnerError"
             self.log(f"trial {job.task.id}#{job.trial_index}: {exc}")
@@ -614,12 +626,17 @@ class _Batch:
             dispatch.set()  # no job left (helpers will find none) or they were let in already
 
         async def remote(helper: Helper) -> None:
-            if not await helper.ready():
-                return
-            await dispatch.wait()
-            while (job := next_job()) is not None:
-                if not await self._run_remote(helper, job):
-                    return
+            """One of a helper's slots; once the helper is gone (or never started), a slot of
+            this process: the batch keeps its concurrency, and it always has a worker here while
+            jobs are left, whichever processes die."""
+            if await helper.ready():
+                await dispatch.wait()
+                while helper.alive and (job := next_job()) is not None:
+                    if not await self._run_remote(helper, job):
+                        break
+            await dispatch.wait()  # (before, this process already runs the whole concurrency)
+            local_limit[0] += 1
+            await worker()
 
         async def watch() -> None:
             """Let the helpers in once this process's event loop saturates a core (LiteLLM runs)."""

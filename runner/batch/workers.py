@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import gc
 import multiprocessing
+import multiprocessing.connection
 import signal
 import threading
 from collections.abc import Callable, Sequence
@@ -34,7 +35,15 @@ from runner.batch.progress import ProgressSink, ProgressStats
 from runner.core.domain import DEFAULT_STRICTNESS, Strictness
 from runner.core.errors import TaurecError
 
-__all__ = ["Helper", "HelperExited", "HelperSetup", "JobRef", "helper_main", "split_concurrency"]
+__all__ = [
+    "Helper",
+    "HelperExited",
+    "HelperGone",
+    "HelperSetup",
+    "JobRef",
+    "helper_main",
+    "split_concurrency",
+]
 
 # How long a helper may take to start (a fork; a spawn imports and loads the inputs) before it is
 # given up (its share of the trials then runs in the other processes).
@@ -44,6 +53,10 @@ STOP_TIMEOUT_S = 10.0
 
 class HelperExited(Exception):
     """The helper process running a trial exited before it sent the trial back."""
+
+
+class HelperGone(HelperExited):
+    """The helper process was gone before the trial was sent to it: the trial never ran."""
 
 
 @dataclass(frozen=True)
@@ -204,19 +217,32 @@ class Helper:
         self.alive = True
 
     def start_reading(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Read the helper's answers in a thread and hand each to the event loop."""
+        """Read the helper's answers in a thread and hand each to the event loop; once the helper
+        is gone (its pipe closed or its process ended), reap it there and report its exit."""
         self._ready = loop.create_future()
+        threading.Thread(
+            target=self._read, args=(loop,), name=f"{self.process.name}-reader", daemon=True
+        ).start()
 
-        def read() -> None:
+    def _read(self, loop: asyncio.AbstractEventLoop) -> None:
+        conn, sentinel = self._conn, self.process.sentinel
+        try:
             while True:
-                try:
-                    message = self._conn.recv()
-                except (EOFError, OSError):
-                    loop.call_soon_threadsafe(self._exited)
-                    return
-                loop.call_soon_threadsafe(self._handle, message)
-
-        threading.Thread(target=read, name=f"{self.process.name}-reader", daemon=True).start()
+                ready = multiprocessing.connection.wait([conn, sentinel])
+                if conn not in ready:
+                    # The process ended but its end of the pipe reads as open (a process it
+                    # started holds a copy): what it sent before it died is still handed on.
+                    while conn.poll(0):
+                        loop.call_soon_threadsafe(self._handle, conn.recv())
+                    break
+                loop.call_soon_threadsafe(self._handle, conn.recv())
+        except (EOFError, OSError):
+            pass
+        # Reaped here, not on the event loop: waiting for a dying process there stalled every
+        # trial of the parent for as long as it took.
+        self.process.join(STOP_TIMEOUT_S)
+        with contextlib.suppress(RuntimeError):  # the run is over and its loop closed
+            loop.call_soon_threadsafe(self._exited)
 
     async def ready(self) -> bool:
         """Wait until the helper has loaded the inputs; False if it died or failed doing so."""
@@ -253,7 +279,6 @@ class Helper:
 
     def _exited(self) -> None:
         self.alive = False
-        self.process.join(1.0)
         why = HelperExited(
             f"helper process {self.process.pid} exited (code {self.process.exitcode}) "
             "before sending this trial back"
@@ -268,7 +293,7 @@ class Helper:
     async def run(self, ref: JobRef) -> tuple[str, str]:
         """Run one trial in the helper: (transcript JSON, record JSON)."""
         if not self.alive:
-            raise HelperExited(f"helper process {self.process.pid} is not running")
+            raise HelperGone(f"helper process {self.process.pid} is not running")
         self._next += 1
         number = self._next
         future: asyncio.Future[tuple[str, str]] = asyncio.get_running_loop().create_future()
@@ -276,8 +301,11 @@ class Helper:
         try:
             self._conn.send(("run", number, ref))
         except (OSError, ValueError):
+            # Gone before its reader said so: no trial more is sent to it. (Still alive, its
+            # callers would take and fail every trial left without once yielding to the loop.)
+            self.alive = False
             self._pending.pop(number, None)
-            raise HelperExited(f"helper process {self.process.pid} is not running") from None
+            raise HelperGone(f"helper process {self.process.pid} is not running") from None
         return await future
 
     def stop(self) -> None:

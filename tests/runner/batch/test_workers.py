@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import signal
@@ -14,6 +15,7 @@ import pytest
 
 from runner.batch import load_records, read_manifest, run_submissions
 from runner.batch.progress import ProgressStats
+from runner.batch.workers import Helper, HelperGone, HelperSetup, JobRef
 from runner.core.records import TrialRecord
 from runner.models.model_server import serve_model
 
@@ -272,3 +274,116 @@ def test_kill_9_loses_no_acknowledged_trial_and_resumes(
     manifest = read_manifest(folder)
     assert manifest is not None
     assert manifest.status == "completed"
+
+
+def _gone(pid: int) -> bool:
+    """Dead with every thread ended, so its files (its end of the pipe) are closed: a leader
+    thread shows as a zombie while its other threads may still be exiting."""
+    with contextlib.suppress(OSError):
+        return not _alive(pid) and len(os.listdir(f"/proc/{pid}/task")) <= 1
+    return True
+
+
+def _helper_setup(v1_dir: Path, small_suite: Path) -> HelperSetup:
+    from runner.batch.engine import helper_batch
+    from runner.batch.inputs import load_inputs
+    from runner.core.rules import DEFAULT_RULES
+
+    return HelperSetup(
+        inputs=load_inputs(v1_dir / "catalog.json", small_suite),
+        entrants=[],
+        manifests={},
+        trials={},
+        simulator="scripted",
+        simulator_options=None,
+        max_turns=20,
+        rules=DEFAULT_RULES,
+        make_batch=helper_batch,
+    )
+
+
+def test_a_helper_found_dead_by_a_send_takes_no_more_trials(
+    v1_dir: Path, small_suite: Path
+) -> None:
+    """Its process gone but its reader not yet heard on the event loop, a helper's failed send
+    marks it gone: its slot stops there. (It stayed `alive`, so the slot took the next trial, and
+    the next, failing each without once yielding to the loop: every trial left became an infra
+    error.)"""
+
+    async def main() -> None:
+        helper = Helper(_helper_setup(v1_dir, small_suite), 1, log=lambda _: None)
+        try:
+            helper.start_reading(asyncio.get_running_loop())
+            assert await helper.ready()
+            os.kill(helper.process.pid, signal.SIGKILL)
+            # Dead and its end of the pipe closed; nothing since has run on this loop (no await).
+            stop = time.monotonic() + 30
+            while not _gone(helper.process.pid) and time.monotonic() < stop:
+                time.sleep(0.01)
+            assert helper.alive
+            with pytest.raises(HelperGone):  # (never sent: the trial can run elsewhere)
+                await helper.run(JobRef("x", "task_001", 0, 0))
+            assert not helper.alive
+        finally:
+            await asyncio.to_thread(helper.stop)
+
+    asyncio.run(main())
+
+
+def test_a_helper_that_dies_parked_costs_no_trial_and_its_slots_run_here(
+    tmp_path: Path,
+    v1_dir: Path,
+    make_submission: SubmissionMaker,
+    request: pytest.FixtureRequest,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A LiteLLM run's helper killed while it waits to be let in (this process not saturated yet):
+    once this process saturates, no trial is sent to the dead helper (each of its slots failed one
+    trial as an infra error before), and its slots take trials here: the batch completes with
+    every trial scored."""
+    from runner.batch import engine
+    from runner.models.llm_client import CLIENT_ENV
+
+    monkeypatch.setenv(CLIENT_ENV, "litellm")
+    # Never saturated until the helper is dead; then at once.
+    monkeypatch.setattr(engine, "SATURATED_CORE_SHARE", 1e9)
+    monkeypatch.setattr(engine, "SATURATION_WINDOW_S", 0.05)
+    server = serve_model(latency_ms=20)
+    url = server.__enter__()
+    request.addfinalizer(lambda: server.__exit__(None, None, None))
+    tasks = copy_v1_suite(tmp_path, v1_dir, 6)
+    sub = make_submission("llm", litellm_agent(url), trials=4)
+    killed: list[int] = []
+
+    class KillParkedHelper(Collect):
+        def update(self, stats: ProgressStats) -> None:
+            super().update(stats)
+            if killed:
+                return
+            # The first trial is on disk; the helper has long been forked (and is ready: a
+            # fork loads nothing). Kill it, wait until it is gone, then let the helpers in.
+            (helper,) = _helpers(os.getpid())
+            os.kill(helper, signal.SIGKILL)
+            stop = time.monotonic() + 30
+            while not _gone(helper) and time.monotonic() < stop:
+                time.sleep(0.01)
+            killed.append(helper)
+            engine.SATURATED_CORE_SHARE = 0.0
+
+    progress = KillParkedHelper()
+    (result,) = run_submissions(
+        [sub],
+        snapshot=v1_dir / "catalog.json",
+        tasks_dir=tasks,
+        concurrency=4,
+        workers=2,
+        out=tmp_path / "out",
+        progress=progress,
+    )
+    assert killed
+    assert result.manifest.status == "completed", progress.lines
+    assert result.manifest.counts.scored == 6 * 4, progress.lines
+    assert any("trials now also go to" in line for line in progress.lines), progress.lines
+    (line,) = [x for x in progress.lines if x.startswith("workers: 2 processes")]
+    assert " 0 of " in line, line
+    assert not [x for x in progress.lines if x.startswith("trial ")], progress.lines
