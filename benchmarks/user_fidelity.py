@@ -26,16 +26,12 @@ from typing import Any
 
 from domains.movies.adversaries import ADVERSARY_NAMES, PANEL_ADVERSARIES
 from domains.movies.catalog import Catalog
+from domains.movies.panel_play import play_panel_trial
 from domains.movies.panel_targets import ADVERSARY_MARGIN, TARGETS, TWIN_LOSS_MAX
 from domains.movies.scoring import score_transcript
-from domains.movies.simulators import build_simulator
 from domains.movies.tasks import Task, load_tasks
-from domains.movies.tools import build_toolset
-from runner.agents import build_builtin
 from runner.core.metrics import pass_hat_k
 from runner.core.paths import POLICY_PATH, SNAPSHOTS_DIR, TASKS_DIR
-from runner.core.protocols import AgentContext
-from runner.play.loop import run_trial
 
 HONEST = (
     "oracle",
@@ -48,7 +44,6 @@ HONEST = (
 )
 AGENTS = (*HONEST, *PANEL_ADVERSARIES, *ADVERSARY_NAMES)
 # Agents whose context carries the task: the oracle reads it, the informed agent only its field names.
-TASK_READERS = frozenset({"oracle", "informed"})
 TWINS = (("expert", "expert-natural"), ("heuristic", "heuristic-natural"))
 REVEALS = ("volunteer", "mixed", "hidden")
 SIMULATOR = "scripted"
@@ -69,31 +64,14 @@ def _run(job: tuple[str, str, int]) -> tuple[str, str, list[bool], list[str]]:
     wins = []
     stops = []
     for seed in range(seeds):
-        context = AgentContext(
-            user_id=task.user_id,
-            policy_text=policy,
-            seed=seed,
-            task=task if agent in TASK_READERS else None,
-            catalog=catalog,
-        )
-        transcript = asyncio.run(
-            run_trial(
-                task=task,
-                catalog=catalog,
-                agent=build_builtin(agent, context),
-                simulator=build_simulator(SIMULATOR, task=task, catalog=catalog, seed=seed),
-                toolset=build_toolset(catalog, task),
-                seed=seed,
-                trial_index=seed,
-            )
-        )
+        transcript = asyncio.run(play_panel_trial(agent, task, catalog, policy, seed, SIMULATOR))
         wins.append(score_transcript(task, transcript, catalog).reward == 1.0)
         stops.append(str(transcript.stop_reason))
     return agent, task_id, wins, stops
 
 
 def _simulator_digest() -> str:
-    folder = Path(__file__).resolve().parents[1] / "runner" / "simulators"
+    folder = Path(__file__).resolve().parents[1] / "domains" / "movies" / "simulators"
     digest = hashlib.sha256()
     for file in sorted(folder.glob("*.py")):
         digest.update(file.name.encode() + b"\0" + file.read_bytes())

@@ -19,15 +19,11 @@ from pathlib import Path
 from filelock import FileLock
 
 from domains.movies.catalog import Catalog
+from domains.movies.panel_play import play_panel_trial
 from domains.movies.scoring import score_transcript
-from domains.movies.simulators import build_simulator
 from domains.movies.tasks import Task, load_tasks
-from domains.movies.tools import build_toolset
-from runner.agents import build_builtin
 from runner.core.metrics import pass_hat_k
 from runner.core.paths import POLICY_PATH, SNAPSHOTS_DIR, TASKS_DIR
-from runner.core.protocols import AgentContext
-from runner.play.loop import run_trial
 
 TRIALS = 4
 
@@ -67,22 +63,7 @@ def _play(agent: str) -> dict[str, tuple[bool, ...]]:
         for task in tasks:
             wins = []
             for seed in range(TRIALS):
-                context = AgentContext(
-                    user_id=task.user_id,
-                    policy_text=policy,
-                    seed=seed,
-                    task=task if agent in ("oracle", "informed") else None,
-                    catalog=catalog,
-                )
-                transcript = await run_trial(
-                    task=task,
-                    catalog=catalog,
-                    agent=build_builtin(agent, context),
-                    simulator=build_simulator("scripted", task=task, catalog=catalog, seed=seed),
-                    toolset=build_toolset(catalog, task),
-                    seed=seed,
-                    trial_index=seed,
-                )
+                transcript = await play_panel_trial(agent, task, catalog, policy, seed)
                 wins.append(score_transcript(task, transcript, catalog).reward == 1.0)
             out[task.id] = tuple(wins)
 
