@@ -280,9 +280,16 @@ def _prefs(seen: Seen, upto: int | None = None) -> Preferences:
             s for r in seen.metadata.values() for s in r.get("streaming_services") or []
         },
     )
-    if any(_FAMILY_GENRE_RE.search(t) for i, t in seen.users if upto is None or i <= upto):
+    if _says_family(tuple(t for i, t in seen.users if upto is None or i <= upto)):
         prefs.genres_all.add("Family")
     return prefs
+
+
+@functools.lru_cache(maxsize=4096)
+def _says_family(texts: tuple[str, ...]) -> bool:
+    """Whether the user asked for Family as a genre (remembered, like the reading: every step
+    asks again of the same turns)."""
+    return any(_FAMILY_GENRE_RE.search(t) for t in texts)
 
 
 def _covered(prefs: Preferences, topic: str) -> bool:
