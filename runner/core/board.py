@@ -65,6 +65,12 @@ class LiteLLMSimulator(BaseModel):
     writer_model: str | None = Field(
         default=None, min_length=1, description="Another model string for the writer"
     )
+    speculate: bool | None = Field(
+        default=None,
+        description="Word the reply to the rule reader's reading while the model reads, kept when "
+        "the model's reading leads to the same reply (default: true; same words, one wait per "
+        "turn instead of two, a wrong guess costs one writer call)",
+    )
 
     @property
     def name(self) -> str:

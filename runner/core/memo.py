@@ -22,6 +22,10 @@ class BoundedMemo(Generic[K, V]):
     def __len__(self) -> int:
         return len(self._entries)
 
+    def __contains__(self, key: object) -> bool:
+        """Whether `key` is held (not counted as a use)."""
+        return key in self._entries
+
     def get(self, key: K) -> V | None:
         found = self._entries.get(key)
         if found is not None:

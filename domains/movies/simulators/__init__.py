@@ -56,7 +56,7 @@ def _model_user(
     from domains.movies.simulators.model_user import ModelUser
     from runner.play.agent_config import RetryConfig
 
-    known = _ENDPOINT_OPTIONS | set(_MODE_OPTIONS) | {"reader_model", "writer_model"}
+    known = _ENDPOINT_OPTIONS | set(_MODE_OPTIONS) | {"reader_model", "writer_model", "speculate"}
     unknown = sorted(set(opts) - known)
     if unknown:
         raise TaurecError(
@@ -87,6 +87,15 @@ def _model_user(
             return None
         return ModelEndpoint(model=str(opts.get(f"{role}_model") or model), **shared)
 
+    speculate = opts.get("speculate", True)
+    if not isinstance(speculate, bool):
+        raise TaurecError(f"simulator {name!r}: speculate must be true or false, not {speculate!r}")
     return ModelUser(
-        task, catalog, seed, reader=endpoint("reader"), writer=endpoint("writer"), model=model
+        task,
+        catalog,
+        seed,
+        reader=endpoint("reader"),
+        writer=endpoint("writer"),
+        model=model,
+        speculative=speculate,
     )

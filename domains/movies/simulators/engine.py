@@ -135,6 +135,20 @@ class EngineState:
     times: Counter[str] = dataclass_field(default_factory=Counter)
     hinted: dict[int, list[float]] = dataclass_field(default_factory=dict)
 
+    def copy(self) -> EngineState:
+        """An independent copy (`DecisionEngine.react` mutates the state it is given)."""
+        return EngineState(
+            asked=set(self.asked),
+            named=set(self.named),
+            accepted=set(self.accepted),
+            pending=self.pending,
+            declines=self.declines,
+            strikes=self.strikes,
+            form=self.form,
+            times=Counter(self.times),
+            hinted={k: list(v) for k, v in self.hinted.items()},
+        )
+
 
 class DecisionEngine:
     """Decides the user's reply acts for one task and seed."""

@@ -141,6 +141,12 @@ class ModelReader:
     def endpoint(self) -> ModelEndpoint:
         return self._endpoint
 
+    def remembers(
+        self, text: str, *, watched: frozenset[str] = frozenset(), pending: str | None = None
+    ) -> bool:
+        """Whether `read` would answer from its memo, without a call."""
+        return (text, watched, pending) in self._memo
+
     async def read(
         self, text: str, *, watched: frozenset[str] = frozenset(), pending: str | None = None
     ) -> ReadOutcome:

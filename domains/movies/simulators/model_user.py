@@ -9,6 +9,7 @@ error rate, published per run.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any, Literal
 
@@ -17,7 +18,7 @@ from domains.movies.simulators.acts import PushToCommit, ReplyAct
 from domains.movies.simulators.engine import DecisionEngine, EngineState
 from domains.movies.simulators.model_call import ModelEndpoint
 from domains.movies.simulators.model_reader import ModelReader, ReadOutcome
-from domains.movies.simulators.model_writer import GuardContext, ModelWriter
+from domains.movies.simulators.model_writer import GuardContext, ModelWriter, WriteOutcome
 from domains.movies.simulators.reader import fields_asked, rule_reader
 from domains.movies.simulators.scripted import persona_line
 from domains.movies.simulators.writer import TemplateWriter
@@ -44,6 +45,7 @@ class ModelUser:
         writer: ModelEndpoint | None,
         model: str | None = None,
         name: str = "litellm",
+        speculative: bool = True,
     ) -> None:
         self._task = task
         self._catalog = catalog
@@ -52,6 +54,7 @@ class ModelUser:
         self._model = model
         self._reader_endpoint = reader
         self._writer_endpoint = writer
+        self._speculative = speculative
         self._model_reader = ModelReader(catalog, reader) if reader else None
         self._rules = rule_reader(catalog)
         self._model_writer = ModelWriter(catalog, writer) if writer else None
@@ -74,6 +77,8 @@ class ModelUser:
             args["model"] = model
         args["reader"] = "model" if self._reader_endpoint else "rules"
         args["writer"] = "model" if self._writer_endpoint else "templates"
+        if not self._speculative:
+            args["speculate"] = False
         for role, endpoint in (
             ("reader", self._reader_endpoint),
             ("writer", self._writer_endpoint),
@@ -99,31 +104,77 @@ class ModelUser:
     async def respond(self, conversation: list[MessageEvent]) -> UserTurn:
         usage: list[ModelCall] = []
         notes: list[SimulatorNote] = []
+        agent = [m.content for m in conversation if m.role == "agent"]
+        guess: tuple[ReplyAct, asyncio.Task[WriteOutcome]] | None = None
         if not any(m.role == "user" for m in conversation):
             act, turn = self._engine.opening(), 0
         else:
             texts = [m.content for i, m in enumerate(conversation) if m.role == "agent" and i > 0]
             if texts[: len(self._seen)] != self._seen or not self._seen:
                 self._seen, self._state = [], EngineState()
-            for text in texts[len(self._seen) :]:  # only what is new since the last reply
-                self._seen.append(text)
-                outcome = await self._read(text)
-                usage += [outcome.usage] if outcome.usage else []
-                notes += [outcome.note] if outcome.note else []
-                rng = random.Random(self._key("decide", len(self._seen)))
-                self._last = self._engine.react(outcome.reading, self._state, rng)
+            new = texts[len(self._seen) :]  # only what is new since the last reply
+            guess = self._speculate(new, agent)
+            try:
+                for text in new:
+                    self._seen.append(text)
+                    outcome = await self._read(text)
+                    usage += [outcome.usage] if outcome.usage else []
+                    notes += [outcome.note] if outcome.note else []
+                    rng = random.Random(self._key("decide", len(self._seen)))
+                    self._last = self._engine.react(outcome.reading, self._state, rng)
+            except BaseException:
+                if guess is not None:
+                    guess[1].cancel()
+                    await asyncio.gather(guess[1], return_exceptions=True)
+                raise
             act, turn = self._last, len(self._seen)
-        variation = self._key("write", turn)
         if self._model_writer is None:
-            words = self._templates.write(act, random.Random(variation))
+            words = self._templates.write(act, random.Random(self._key("write", turn)))
+            return UserTurn(content=words, verdict=act.verdict, usage=usage, notes=notes)
+        if guess is not None and guess[0] == act:
+            written = await guess[1]  # the words the writer gives this act: no second wait
         else:
-            agent = [m.content for m in conversation if m.role == "agent"]
-            asked: set[str] = set()
-            for text in agent:
-                asked.update(fields_asked(text))  # what the leak audit counts as asked
-            guard = GuardContext(self._task, frozenset(asked), agent[-1] if agent else "")
-            written = await self._model_writer.write(act, variation, guard)
-            words = written.words
-            usage += [written.usage] if written.usage else []
-            notes += [written.note] if written.note else []
-        return UserTurn(content=words, verdict=act.verdict, usage=usage, notes=notes)
+            writing = asyncio.ensure_future(self._write(act, turn, agent))
+            try:
+                if guess is not None:
+                    # A wrong guess: its call is paid for, so its usage counts; its words are not
+                    # said.
+                    wasted = (await asyncio.gather(guess[1], return_exceptions=True))[0]
+                    if isinstance(wasted, WriteOutcome) and wasted.usage:
+                        usage.append(wasted.usage)
+                written = await writing
+            except BaseException:
+                writing.cancel()
+                await asyncio.gather(writing, return_exceptions=True)
+                raise
+        usage += [written.usage] if written.usage else []
+        notes += [written.note] if written.note else []
+        return UserTurn(content=written.words, verdict=act.verdict, usage=usage, notes=notes)
+
+    def _speculate(
+        self, new: list[str], agent: list[str]
+    ) -> tuple[ReplyAct, asyncio.Task[WriteOutcome]] | None:
+        """While the model reads the agent's one new message, word the reply the rule reader's
+        reading of it leads to; `respond` says those words only if the model's reading leads to the
+        same act (the writer sees nothing but the act, so they are the words it would have written
+        after the reading). One call's wait per turn instead of two; a wrong guess costs one call."""
+        reader = self._model_reader
+        if not self._speculative or reader is None or self._model_writer is None or len(new) != 1:
+            return None
+        pending = self._state.pending
+        if reader.remembers(new[0], watched=self._watched, pending=pending):
+            return None  # read without a call: nothing to overlap
+        reading = self._rules.read(new[0], watched=self._watched, pending=pending)
+        turn = len(self._seen) + 1
+        rng = random.Random(self._key("decide", turn))
+        act = self._engine.react(reading, self._state.copy(), rng)
+        return act, asyncio.ensure_future(self._write(act, turn, agent))
+
+    async def _write(self, act: ReplyAct, turn: int, agent: list[str]) -> WriteOutcome:
+        """The model writer's words for `act` at reply `turn`, guarded against the agent's words."""
+        assert self._model_writer is not None
+        asked: set[str] = set()
+        for text in agent:
+            asked.update(fields_asked(text))  # what the leak audit counts as asked
+        guard = GuardContext(self._task, frozenset(asked), agent[-1] if agent else "")
+        return await self._model_writer.write(act, self._key("write", turn), guard)

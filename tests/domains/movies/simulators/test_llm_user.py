@@ -8,6 +8,7 @@ wrap them. No mocks: every call goes through the client path a run uses.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, ClassVar
@@ -130,16 +131,26 @@ class _Planted(QuietHandler):
 
     mode: ClassVar[str] = "ok"
     requests: ClassVar[list[dict[str, Any]]] = []
+    # "overlap" mode: the reader answers once a writer request has come in (or after 10 s), and
+    # records which.
+    writer_came = threading.Event()
+    overlapped: ClassVar[list[bool]] = []
 
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         type(self).requests.append(body)
         messages = body["messages"]
         reading = messages[0]["content"] == READER_PROMPT
+        if not reading:
+            type(self).writer_came.set()
         if reading:
             content = reader_policy(messages, [], 0).content or ""
+            if self.mode == "overlap":
+                type(self).overlapped.append(type(self).writer_came.wait(10))
             if self.mode == "malformed_reader":
                 content = '{"asked": ["mood"], "proposed": [], "nothing_fits": false}'
+            elif self.mode == "deaf_reader":  # valid, and not what the rules read
+                content = '{"asked": [], "proposed": [], "nothing_fits": false}'
             elif self.mode == "garbled_reader":
                 content = "sure, they asked about the length"
         else:
@@ -156,7 +167,8 @@ class _Planted(QuietHandler):
 
 @pytest.fixture
 def planted() -> Iterator[tuple[str, type[_Planted]]]:
-    _Planted.mode, _Planted.requests = "ok", []
+    _Planted.mode, _Planted.requests, _Planted.overlapped = "ok", [], []
+    _Planted.writer_came = threading.Event()
     with serving(_Planted) as httpd:
         yield f"http://127.0.0.1:{httpd.server_port}/v1", _Planted
 
@@ -295,9 +307,105 @@ def test_options_are_checked(catalog: Catalog, hidden_runtime: Task) -> None:
         build({"nonsense": 1})
     with pytest.raises(TaurecError, match="writer must be one of"):
         build({"writer": "poetry"})
+    with pytest.raises(TaurecError, match="speculate must be true or false"):
+        build({"speculate": "sometimes"})
     rules = build({"reader": "rules", "writer": "templates"})
     assert rules.spec.args["reader"] == "rules"
     assert rules.spec.args["writer"] == "templates"
+    assert "speculate" not in rules.spec.args
+    assert build({"speculate": False}).spec.args["speculate"] is False
+
+
+def _writer_acts(requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        json.loads(r["messages"][-1]["content"])["act"]
+        for r in requests
+        if r["messages"][0]["content"] != READER_PROMPT
+    ]
+
+
+def test_the_reply_is_worded_while_the_model_reads(
+    planted: tuple[str, type[_Planted]], catalog: Catalog, hidden_runtime: Task
+) -> None:
+    """The writer's request goes out before the reader has answered (one wait per turn, not
+    two), and the words are the ones the one-after-the-other user says."""
+    url, handler = planted
+    handler.mode = "overlap"
+    conversation = chat(GREETING, "Hi! I want a comedy.", "How long can it be, at most?")
+    user = build_simulator(
+        "litellm:openai/x", task=hidden_runtime, catalog=catalog, seed=0, options={"api_base": url}
+    )
+    turn = run(user.respond(conversation))
+    assert handler.overlapped == [True]
+    assert [u.model for u in turn.usage] == ["openai/x", "openai/x"]
+    handler.mode = "ok"
+    plain = build_simulator(
+        "litellm:openai/x",
+        task=hidden_runtime,
+        catalog=catalog,
+        seed=0,
+        options={"api_base": url, "speculate": False},
+    )
+    handler.requests.clear()
+    said = run(plain.respond(conversation))
+    assert (turn.content, turn.verdict, turn.usage) == (said.content, said.verdict, said.usage)
+    scripted = build_simulator("scripted", task=hidden_runtime, catalog=catalog, seed=0)
+    assert turn.content == run(scripted.respond(conversation)).content
+
+
+def test_a_wrong_guess_is_paid_for_and_never_said(
+    planted: tuple[str, type[_Planted]], catalog: Catalog, hidden_runtime: Task
+) -> None:
+    """When the model reads the message otherwise than the rules, the reply to the model's
+    reading is written and said; the guess's call is counted in the usage, its words are not."""
+    url, handler = planted
+    handler.mode = "deaf_reader"
+    conversation = chat(GREETING, "Hi! I want a comedy.", "How long can it be, at most?")
+    guessing = build_simulator(
+        "litellm:openai/x", task=hidden_runtime, catalog=catalog, seed=0, options={"api_base": url}
+    )
+    turn = run(guessing.respond(conversation))
+    guessed, written = _writer_acts(handler.requests)
+    assert guessed != written
+    handler.requests.clear()
+    plain = build_simulator(
+        "litellm:openai/x",
+        task=hidden_runtime,
+        catalog=catalog,
+        seed=0,
+        options={"api_base": url, "speculate": False},
+    )
+    said = run(plain.respond(conversation))
+    assert _writer_acts(handler.requests) == [written]
+    assert (turn.content, turn.verdict, turn.notes) == (said.content, said.verdict, said.notes)
+    assert len(turn.usage) == len(said.usage) + 1 == 3
+    # The rules would have answered the length question; the model heard none, and its reading
+    # is the one the user acts on.
+    rules = build_simulator(
+        "litellm:openai/x",
+        task=hidden_runtime,
+        catalog=catalog,
+        seed=0,
+        options={"api_base": url, "reader": "rules", "writer": "templates"},
+    )
+    assert turn.content != run(rules.respond(conversation)).content
+
+
+def test_whole_trials_are_the_same_with_and_without_the_guess(
+    server: str, suite: dict[str, Task], suite_catalog: Catalog
+) -> None:
+    task = suite["task_024"]
+    for seed in (0, 1):
+        on = trial(task, suite_catalog, "litellm:openai/taurec-user", seed, {"api_base": server})
+        off = trial(
+            task,
+            suite_catalog,
+            "litellm:openai/taurec-user",
+            seed,
+            {"api_base": server, "speculate": False},
+        )
+        assert off.simulator.args.pop("speculate") is False
+        assert on.content_json() == off.content_json()
 
 
 def test_the_guard_checks(catalog: Catalog, hidden_runtime: Task) -> None:
@@ -352,3 +460,28 @@ def test_the_trial_record_counts_the_notes(tmp_path: Path) -> None:
     old.update(schema_version=2)
     del old["simulator_notes"]
     assert Transcript.model_validate(old).simulator_notes == []
+
+
+def test_an_engine_state_copy_holds_every_field_and_shares_nothing() -> None:
+    """The guess reacts on a copy: a field missing from `EngineState.copy` would leak the guess's
+    decisions into the real conversation."""
+    import dataclasses
+    from collections import Counter
+
+    from domains.movies.simulators.engine import EngineState
+
+    state = EngineState(
+        asked={"genres"}, named={"tmdb_1"}, accepted={"tmdb_2"}, pending="runtime", declines=2,
+        strikes=1, form=True, times=Counter({"x": 2}), hinted={3: [1.0]},
+    )  # fmt: skip
+    defaults = EngineState()
+    for f in dataclasses.fields(EngineState):
+        assert getattr(state, f.name) != getattr(defaults, f.name), f"set {f.name} in this test"
+    copy = state.copy()
+    assert copy == state
+    for f in dataclasses.fields(EngineState):
+        value = getattr(copy, f.name)
+        if isinstance(value, set | dict | list):
+            assert value is not getattr(state, f.name), f.name
+    copy.hinted[3].append(2.0)
+    assert state.hinted == {3: [1.0]}
