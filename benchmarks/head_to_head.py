@@ -22,7 +22,11 @@ What it does:
    board's hosted user simulator). Ours is ``taurec run --rules v1`` (the v1 loop) with the LLM
    user simulator, both roles on that path. ``--baseline PATH`` adds another ``taurec`` (an older
    checkout's venv) on the same paths, for an A/B of two versions of ours in the same rounds.
-4. Per run: wall time, the ideal ``model calls × latency / concurrency`` and their ratio, CPU
+4. Per run: wall time, the ideal ``calls on the trials' chains × latency / concurrency`` and
+   their ratio (this checkout words each user reply while its model reader reads, so its reader
+   calls overlap a writer call and are off the chain: chain = calls − reader calls, the reader
+   counted apart by serving it as ``taurec-user-reader``; every call is on the chain for the
+   original and a ``--baseline``), CPU
    (user+sys of the whole process tree, from the children's rusage; the server is a process of
    its own whose CPU is never counted, printed beside; ``--server-cpus 1`` also pins it to its
    own core and the runs to the others) and peak memory (the largest sum of PSS over the process
@@ -176,14 +180,26 @@ def _measure(
     return {"wall_s": wall, "cpu_s": cpu, "peak_mib": peak_pss / 1024, "rss_mib": peak_rss / 1024}
 
 
-def _calls(url: str) -> int:
+SPLIT_ROLES = {
+    "reader_model": "openai/taurec-user-reader",
+    "writer_model": "openai/taurec-user-writer",
+}
+
+
+def _calls(url: str) -> tuple[int, int]:
+    """(requests, requests to the user's reader stand-in) the server has answered so far."""
     with urllib.request.urlopen(url.removesuffix("/v1") + "/taurec/stats", timeout=10) as r:
         counts = json.load(r)["counts"]
-    return int(counts.get("requests", 0))
+    return int(counts.get("requests", 0)), int(counts.get("model:taurec-user-reader", 0))
 
 
 def _ours(
-    args: argparse.Namespace, url: str, suite: tuple[Path, Path, Path], out: Path, taurec: Path
+    args: argparse.Namespace,
+    url: str,
+    suite: tuple[Path, Path, Path],
+    out: Path,
+    taurec: Path,
+    split_roles: bool,
 ) -> list[str]:
     catalog, tasks, _ = suite
     sub = out / "subs" / "h2h"
@@ -199,6 +215,9 @@ def _ours(
             "model": "openai/taurec-user",
             "api_base": url,
             "timeout_s": 120,
+            # The same stand-ins `taurec-user` serves, by their own names, so the server counts
+            # the reader's calls apart (an older checkout's board may not know these options).
+            **(SPLIT_ROLES if split_roles else {}),
         },
         "trials": args.trials,
         "rules": "v1",
@@ -341,22 +360,30 @@ def main() -> None:
                 for label, path, taurec in sides[shift:] + sides[:shift]:
                     out = workdir / f"{label.replace('/', '-')}-c{concurrency}-r{repeat}"
                     out.mkdir()
-                    calls0, server0 = _calls(url), _server_cpu_s(server.pid)
+                    (calls0, reads0), server0 = _calls(url), _server_cpu_s(server.pid)
                     if taurec is not None:
                         env = {**env_ours, CLIENT_ENV: _PATH_ENV[path]}
-                        command = _ours(args, url, suite, out, taurec)
+                        command = _ours(args, url, suite, out, taurec, taurec == ours_exe)
                     else:
                         env, command = env_theirs, _theirs(args, exe, suite, out)
                     figures = _measure(command, env, out, pinned)
-                    figures["calls"] = _calls(url) - calls0
+                    calls1, reads1 = _calls(url)
+                    figures["calls"] = calls1 - calls0
+                    # Calls on the trials' chains: this checkout words each reply while the
+                    # reader reads (a reader call and the guess's writer call overlap; a wrong
+                    # guess adds a writer call after the reading, and its guess is off the
+                    # chain), so every reader call is off the chain. 0 for the other sides.
+                    figures["overlapped"] = reads1 - reads0 if taurec == ours_exe else 0
                     figures["server_cpu_s"] = _server_cpu_s(server.pid) - server0
-                    figures["ideal_s"] = figures["calls"] * args.latency_ms / 1000 / concurrency
+                    chain = figures["calls"] - figures["overlapped"]
+                    figures["ideal_s"] = chain * args.latency_ms / 1000 / concurrency
                     runs[label].append(figures)
                     print(
                         f"c={concurrency} repeat {repeat + 1} {label:16s}: wall {figures['wall_s']:6.2f} s "
                         f"(ideal {figures['ideal_s']:5.2f})  CPU {figures['cpu_s']:6.2f} s  "
                         f"peak PSS {figures['peak_mib']:6.1f} MiB (RSS sum {figures['rss_mib']:6.1f})  "
-                        f"{figures['calls']:.0f} calls  server CPU {figures['server_cpu_s']:5.2f} s  "
+                        f"{figures['calls']:.0f} calls ({figures['overlapped']:.0f} overlapped)  "
+                        f"server CPU {figures['server_cpu_s']:5.2f} s  "
                         f"load {os.getloadavg()[0]:.1f}",
                         flush=True,
                     )
@@ -378,7 +405,7 @@ def main() -> None:
             f"(its CPU is never counted), load average {os.getloadavg()[0]:.1f}"
         )
         print(
-            "Absolute medians (wall and ideal = calls × latency / concurrency in s, CPU of the "
+            "Absolute medians (wall and ideal = chain calls × latency / concurrency in s, CPU of the "
             "process tree in s, peak PSS of the process tree in MiB):"
         )
         print(

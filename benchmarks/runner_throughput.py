@@ -11,8 +11,10 @@ What it measures (each phase runs in its own fresh process so CPU time and peak 
   ``litellm`` forces the LiteLLM client, the path of every hosted provider; each figure says
   which path it is), at concurrency 64 and with ``--workers`` processes
   (default: the machine's cores, as ``taurec run``). Printed: wall time of the batch (the client is
-  imported and makes one call before the clock starts), the ideal wall time ``model calls × latency /
-  concurrency``, their ratio (target ≤ 1.30 on 2 cores), and the CPU time of the process tree
+  imported and makes one call before the clock starts), the ideal wall time ``calls on the trials'
+  chains × latency / concurrency`` (the user words each reply while its model reader reads, so
+  the reader's calls, served as ``taurec-user-reader`` and counted apart in the records, are off
+  the chains), their ratio (target ≤ 1.30 on 2 cores), and the CPU time of the process tree
   (the run's process and its helpers, not the server: a process of its own whose CPU is read
   apart), and the peak PSS of that process tree (sampled every 100 ms; a page a forked helper
   shares with its parent counts once).
@@ -140,6 +142,15 @@ def _serve(queue: Any, latency_ms: float) -> None:
     from runner.models.model_server import ServerOptions, serve_model_forever
 
     serve_model_forever(options=ServerOptions(latency_ms=latency_ms), ready=queue.put)
+
+
+READER_MODEL = "openai/taurec-user-reader"
+
+
+def _reader_calls(usage: dict[str, Any]) -> int:
+    """The user reader's calls in a trial record's usage (keyed `user:<model>`)."""
+    found = usage.get(f"user:{READER_MODEL}")
+    return int(found.calls) if found is not None else 0
 
 
 def _schedule_s(chains: list[int], latency_s: float, concurrency: int) -> float:
@@ -615,7 +626,16 @@ def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
             }
             factory = None
             if args.simulator == "litellm":
-                simulator, simulator_options = "litellm:openai/taurec-user", {"api_base": url}
+                # The stand-ins `taurec-user` serves, by their own names: the records count the
+                # reader's calls apart (they overlap the writer's, off the trials' chains).
+                simulator, simulator_options = (
+                    "litellm:openai/taurec-user",
+                    {
+                        "api_base": url,
+                        "reader_model": READER_MODEL,
+                        "writer_model": "openai/taurec-user-writer",
+                    },
+                )
         else:
             agent = {"kind": "builtin", "name": "heuristic"}
             factory = _metered_factory
@@ -661,9 +681,12 @@ def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
         records = results[0].records
         # Model calls of both roles (the LiteLLM simulator's count too; the scripted one makes none).
         calls = sum(u.calls for r in records for k, u in r.usage.items())
-        # The runner's job order: trial index, then task (as load_inputs lists them, by id).
+        # The runner's job order: trial index, then task (as load_inputs lists them, by id). A
+        # trial's chain: its calls less its reader's, which the user makes while its writer words
+        # the reply it guesses (a wrong guess's writer call is off the chain, the right reply's
+        # on it: still one per reader call off).
         chains = [
-            sum(u.calls for u in r.usage.values())
+            sum(u.calls for u in r.usage.values()) - _reader_calls(r.usage)
             for r in sorted(records, key=lambda r: (r.key.trial_index, r.key.task_id))
         ]
         attributed = _litellm_share(profiler, threads) if profiler is not None else None
@@ -676,6 +699,7 @@ def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
             "infra_errors": sum(r.status == "infra_error" for r in records),
             "passed": sum(1 for r in records if r.score is not None and r.score.reward >= 1),
             "model_calls": calls if name != "builtin" else _Meter.steps,
+            "chain_calls": sum(chains),
             "litellm_share": attributed,
             "split": split.seconds if split is not None else None,
             "workers": args.workers if name == "litellm" else 1,
@@ -730,7 +754,7 @@ def _ms(seconds: float, calls: int) -> str:
 def _report_litellm_run(run: dict[str, Any], harness_s_per_call: float, latency_ms: float) -> None:
     """Wall, ideal, ratio and CPU per model call of one litellm run."""
     calls, concurrency = run["model_calls"], run["concurrency"]
-    ideal = calls * latency_ms / 1000 / concurrency
+    ideal = run["chain_calls"] * latency_ms / 1000 / concurrency
     cores = os.cpu_count() or 1
     client_ms = run["cpu_s"] / max(calls, 1) * 1000
     litellm_ms = client_ms - harness_s_per_call * 1000
@@ -744,7 +768,9 @@ def _report_litellm_run(run: dict[str, Any], harness_s_per_call: float, latency_
     )
     print(f"  wall time            {run['wall_s']:8.2f} s")
     print(
-        f"  ideal                {ideal:8.2f} s   (model calls × {latency_ms:.0f} ms / {concurrency})"
+        f"  ideal                {ideal:8.2f} s   (calls on the trials' chains, "
+        f"{run['chain_calls']} = model calls less the user's reader calls, × {latency_ms:.0f} ms / "
+        f"{concurrency})"
     )
     print(f"  ratio                {run['wall_s'] / ideal:8.3f}     (target ≤ 1.30 on 2 cores)")
     print(

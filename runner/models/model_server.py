@@ -327,6 +327,7 @@ class _Handler(BaseHTTPRequestHandler):
             )
             return
 
+        state.count(f"model:{model.policy}")
         options = state.options
         latency_ms = options.latency_ms if model.latency_ms is None else model.latency_ms
         if latency_ms > 0 and state.stop.wait(latency_ms / 1000.0):
