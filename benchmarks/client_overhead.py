@@ -4,7 +4,10 @@ Each client runs in a fresh process of its own (so its CPU time and imports are 
 one `runner.models.model_server` process with no added latency: one untimed call first (lazy imports,
 the pool), then `--calls` calls at `--concurrency`, each a 17-message conversation with one tool,
 answered by the server's `random` policy. Printed per client: CPU per call (user+sys of the
-client process, from `resource.getrusage`), wall time, and peak RSS.
+client process, from `resource.getrusage`), wall time, and peak RSS; and what the client costs
+before its first answer (its import, LiteLLM's lazy imports on the first call, the pool): CPU,
+wall and the PSS it adds to the process. Those are the floor of a run on that path: a run
+that calls LiteLLM pays the import once and the per-call CPU on every call.
 
 Run: ``.venv/bin/python benchmarks/client_overhead.py`` (~30 s; options: --calls, --concurrency).
 """
@@ -20,6 +23,7 @@ import resource
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 MESSAGES = [{"role": "system", "content": "You recommend movies. " * 50}] + [
@@ -49,7 +53,19 @@ def _cpu_s() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def _pss_mib() -> float:
+    """This process's proportional set size (Linux /proc; 0 elsewhere)."""
+    try:
+        for line in Path("/proc/self/smaps_rollup").read_text(encoding="ascii").splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
 async def _measure(url: str, calls: int, concurrency: int) -> dict[str, float]:
+    start_cpu, start_wall, start_pss = _cpu_s(), time.perf_counter(), _pss_mib()
     from runner.models.llm_client import aclose_clients, chat_completion
 
     gate = asyncio.Semaphore(concurrency)
@@ -65,13 +81,18 @@ async def _measure(url: str, calls: int, concurrency: int) -> dict[str, float]:
                 max_retries=0,
             )
 
-    await one()
+    await one()  # imports the client (LiteLLM: on its first call) and opens its pool
+    first = {
+        "first_cpu_s": _cpu_s() - start_cpu,
+        "first_wall_s": time.perf_counter() - start_wall,
+        "first_pss_mib": _pss_mib() - start_pss,
+    }
     cpu0, wall0 = _cpu_s(), time.perf_counter()
     await asyncio.gather(*(one() for _ in range(calls)))
     cpu, wall = _cpu_s() - cpu0, time.perf_counter() - wall0
     await aclose_clients()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {"cpu_ms_per_call": cpu / calls * 1000, "wall_s": wall, "peak_rss_mib": peak}
+    return {"cpu_ms_per_call": cpu / calls * 1000, "wall_s": wall, "peak_rss_mib": peak, **first}
 
 
 def main() -> None:
@@ -105,7 +126,9 @@ def main() -> None:
             r = json.loads(done.stdout.strip().splitlines()[-1])
             print(
                 f"  {client:8s} CPU {r['cpu_ms_per_call']:6.3f} ms/call · wall {r['wall_s']:5.2f} s"
-                f" · peak RSS {r['peak_rss_mib']:6.1f} MiB"
+                f" · peak RSS {r['peak_rss_mib']:6.1f} MiB · import + first call: CPU "
+                f"{r['first_cpu_s']:.2f} s, wall {r['first_wall_s']:.2f} s, "
+                f"+{r['first_pss_mib']:.0f} MiB PSS"
             )
     finally:
         server.terminate()
