@@ -26,6 +26,7 @@ import re
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from domains.movies.catalog import Catalog
 from domains.movies.simulators.vocabulary import GENRE_WORDS, SERVICE_ALIASES
@@ -854,9 +855,9 @@ class RuleReader:
         cast = sorted({p for item in catalog.items for p in item.cast}, key=len, reverse=True)
         directors = sorted({i.director for i in catalog.items if i.director}, key=len, reverse=True)
         both = set(cast) & set(directors)
-        self._cast_re = _people_pattern(cast)
-        self._director_re = _people_pattern(directors)
-        self._both_re = _people_pattern(sorted(both, key=len, reverse=True))
+        self._cast = _PeopleMatcher(cast)
+        self._director = _PeopleMatcher(directors)
+        self._both = _PeopleMatcher(sorted(both, key=len, reverse=True))
         self._memo = functools.lru_cache(maxsize=4096)(self._read)
 
     def read(
@@ -887,14 +888,16 @@ class RuleReader:
         """cast / director when a segment names a person of the catalog (by role when both)."""
         fields: list[str] = []
         directing = bool(re.search(r"(?i)\b(?:direct\w*|filmmaker\w*|auteur\w*|helm\w*)", segment))
-        cast = self._cast_re.search(segment)
-        director = self._director_re.search(segment)
-        overlap = bool(
-            cast and director and cast.start() < director.end() and director.start() < cast.end()
-        )
-        if cast and directing and (overlap or self._both_re.fullmatch(cast.group(0))):
+        cast = self._cast.search(segment)
+        director = self._director.search(segment)
+        overlap = bool(cast and director and cast[0] < director[1] and director[0] < cast[1])
+        if cast and directing and (overlap or self._both.fullmatch(segment[cast[0] : cast[1]])):
             cast = None  # a person who both acts and directs, named as a director
-        if director and not directing and (overlap or self._both_re.fullmatch(director.group(0))):
+        if (
+            director
+            and not directing
+            and (overlap or self._both.fullmatch(segment[director[0] : director[1]]))
+        ):
             director = None
         if cast:
             fields.append("cast")
@@ -1002,15 +1005,88 @@ class RuleReader:
         return bool(_PLACE_BEFORE.search(before)) or adjective
 
 
-def _people_pattern(names: list[str]) -> re.Pattern[str]:
-    if not names:
-        return re.compile(r"(?!x)x")
-    parts = [re.escape(n) for n in names]
-    # A surname alone names the person too ("a fan of Ostrander?").
-    surnames = {n.split()[-1] for n in names if len(n.split()) > 1 and len(n.split()[-1]) > 3}
-    parts += [re.escape(s) for s in surnames]
-    ordered = sorted(set(parts), key=len, reverse=True)
-    return re.compile(r"(?i)(?<![\w-])(?:" + "|".join(ordered) + r")(?![\w-])")
+class _PeopleMatcher:
+    """Finds catalog people named in a text: a trie over the names (and lone surnames).
+
+    It reads exactly as the single regex ``(?i)(?<![\\w-])(?:name|...)(?![\\w-])`` with the names
+    longest first would - the leftmost name, the longest at that place, case-insensitively - but
+    costs a trie walk instead of compiling an alternation of every person in the catalog. Case is
+    matched as `re` matches it: each character is folded to the first name character the `re`
+    engine finds equal to it under IGNORECASE (asked of `re` itself, once per character).
+    """
+
+    def __init__(self, names: list[str]) -> None:
+        parts = set(names)
+        # A surname alone names the person too ("a fan of Ostrander?").
+        parts |= {n.split()[-1] for n in names if len(n.split()) > 1 and len(n.split()[-1]) > 3}
+        self._alphabet = sorted({ch for part in parts for ch in part})
+        self._folded: dict[str, str] = {}
+        self._trie: dict[str, Any] = {}
+        self._names: set[str] = set()
+        for part in parts:
+            key = self._fold(part)
+            self._names.add(key)
+            node = self._trie
+            for ch in key:
+                node = node.setdefault(ch, {})
+            node[_END] = True
+
+    def _fold(self, text: str) -> str:
+        folded = self._folded
+        out = []
+        for ch in text:
+            f = folded.get(ch)
+            if f is None:
+                f = folded[ch] = next(
+                    (a for a in self._alphabet if _same_letter(a).fullmatch(ch)), ch
+                )
+            out.append(f)
+        return "".join(out)
+
+    def search(self, text: str) -> tuple[int, int] | None:
+        """(start, end) of the first person named in the text (the longest at that place), else None."""
+        root = self._trie
+        if not root:
+            return None
+        n = len(text)
+        for start in range(n + 1):
+            if start and _is_word(text[start - 1]):
+                continue
+            node = root
+            best = start if _END in node and (start == n or not _is_word(text[start])) else -1
+            at = start
+            while at < n:
+                child = node.get(self._folded.get(text[at]) or self._fold(text[at]))
+                if child is None:
+                    break
+                node = child
+                at += 1
+                if _END in node and (at == n or not _is_word(text[at])):
+                    best = at
+            if best >= 0:
+                return start, best
+        return None
+
+    def fullmatch(self, text: str) -> bool:
+        """Is the whole text one of the names (in any case)?"""
+        return self._fold(text) in self._names
+
+
+_END = ""  # the trie key that ends a name (no character folds to the empty string)
+
+
+@functools.cache
+def _same_letter(ch: str) -> re.Pattern[str]:
+    return re.compile("(?i)" + re.escape(ch))
+
+
+@functools.cache
+def _is_word(ch: str) -> bool:
+    """`[\\w-]` as `re` reads it: the characters the people patterns' look-arounds refuse."""
+    return _WORD_OR_HYPHEN.match(ch) is not None
+
+
+_WORD_OR_HYPHEN = re.compile(r"[\w-]")
 
 
 _READERS: weakref.WeakKeyDictionary[Catalog, RuleReader] = weakref.WeakKeyDictionary()
