@@ -1021,10 +1021,13 @@ class _PeopleMatcher:
         parts |= {n.split()[-1] for n in names if len(n.split()) > 1 and len(n.split()[-1]) > 3}
         self._alphabet = sorted({ch for part in parts for ch in part})
         self._folded: dict[str, str] = {}
+        for ch in self._alphabet:
+            self._fold(ch)
+        table = str.maketrans(self._folded)
         self._trie: dict[str, Any] = {}
         self._names: set[str] = set()
         for part in parts:
-            key = self._fold(part)
+            key = part.translate(table)  # every character of a name is in the alphabet
             self._names.add(key)
             node = self._trie
             for ch in key:
