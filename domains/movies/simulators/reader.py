@@ -372,10 +372,13 @@ _SEEN_LATELY = regex_cache.compile(
 
 
 def _compile(fragments: tuple[str, ...]) -> re.Pattern[str]:
-    ordered = sorted(set(fragments), key=len, reverse=True)
-    # Not from the regex cache: fragments of one length come in the set's order, which changes
-    # with the hash seed of each process, so the pattern's text would rarely be seen twice.
-    return re.compile(r"(?i)(?<!\w)(?:" + "|".join(ordered) + r")(?!\w)")
+    # Longest first; fragments of one length by their text (they came in the set's order, which
+    # changed with each process's hash seed), so the pattern is the same in every process and
+    # the regex cache keys on it. No two fragments of one length in these tables match at one
+    # place with different ends (checked on strings generated from each fragment), so their
+    # order among themselves changes no reading.
+    ordered = sorted(set(fragments), key=lambda f: (-len(f), f))
+    return regex_cache.compile(r"(?i)(?<!\w)(?:" + "|".join(ordered) + r")(?!\w)")
 
 
 _SERVICE_NAMES = tuple(
