@@ -70,7 +70,7 @@ class PassHatK(BaseModel):
 
 
 class PolicyRate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     active_trials: int = Field(description="Scored trials whose task activates the policy")
     violations: int
@@ -78,7 +78,7 @@ class PolicyRate(BaseModel):
 
 
 class SummaryCounts(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     trials: int = Field(description="All records, scored or not")
     scored: int
@@ -89,7 +89,7 @@ class SummaryCounts(BaseModel):
 class RunSummary(BaseModel):
     """Aggregate figures of one run (one submission on one snapshot)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     schema_version: Literal[1] = SUMMARY_SCHEMA_VERSION
     ks: list[int]
