@@ -15,6 +15,7 @@ internals differ, a folder that cannot be written) falls back to plain `re.compi
 
 from __future__ import annotations
 
+import array
 import atexit
 import importlib
 import marshal
@@ -38,10 +39,14 @@ try:  # re's own internals (private, hence looked up by name; the tag pins their
     _compiler: Any = importlib.import_module("re._compiler")
     _parser: Any = importlib.import_module("re._parser")
     _TAG = f"{sys.implementation.cache_tag}-sre{_sre.MAGIC}"
+    if array.array("I").itemsize != _sre.CODESIZE:  # pragma: no cover - the code's word size
+        _TAG = ""
 except (ImportError, AttributeError):  # pragma: no cover - another interpreter's re
     _TAG = ""
 
-_Program = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]
+# (flags, code as 32-bit words, groups - 1, groupindex, indexgroup): the code is kept as bytes
+# (a list of ints took ~10x the memory) and handed to `_sre.compile` as the list it takes.
+_Program = tuple[int, bytes, int, dict[str, int], tuple[str | None, ...]]
 _Key = tuple[str, int]
 
 _programs: dict[_Key, _Program] | None = None
@@ -70,7 +75,7 @@ def _build(pattern: str, flags: int) -> _Program:
         indexgroup[index] = name
     return (
         int(flags | parsed.state.flags),
-        [int(op) for op in code],  # opcodes are int subclasses, which marshal does not write
+        array.array("I", code).tobytes(),
         parsed.state.groups - 1,
         groupindex,
         tuple(indexgroup),
@@ -79,7 +84,8 @@ def _build(pattern: str, flags: int) -> _Program:
 
 def _pattern(pattern: str, program: _Program) -> re.Pattern[str]:
     flags, code, groups, groupindex, indexgroup = program
-    compiled: re.Pattern[str] = _sre.compile(pattern, flags, code, groups, groupindex, indexgroup)
+    words = array.array("I", code).tolist()
+    compiled: re.Pattern[str] = _sre.compile(pattern, flags, words, groups, groupindex, indexgroup)
     return compiled
 
 
