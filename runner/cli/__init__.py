@@ -11,6 +11,10 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 # installed distribution when the first model is built (~10 ms of each command). Set it to ""
 # to load installed plugins again.
 os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+# numpy's OpenBLAS starts a thread per core when numpy is imported, and they spin for a while
+# (~0.1 s of CPU per process, taken from the main thread on a busy machine); nothing taurec runs
+# calls BLAS (search scores with bm25s, statistics are means and quantiles), so one thread.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import click
 
