@@ -15,13 +15,15 @@ export PYTHONHASHSEED := 0
 # process would compile LiteLLM from source (import 6.1 s -> 4.5 s measured here). uv compiles only
 # what it installs; compileall does the same for our own (editable) packages, so a `taurec` process
 # loads their bytecode instead of compiling ~50 modules (a stale .pyc is recompiled by Python as
-# usual, so editing a file is always safe).
+# usual, so editing a file is always safe). The editable install's finder, which site imports in
+# every process, is written by the `-e .` install and compiled here too (~6 ms of each start).
 $(STAMP): pyproject.toml requirements.lock package-lock.json
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet uv==0.13.9
 	$(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -r requirements.lock
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e .
-	$(BIN)/python -m compileall -q runner catalog_pipeline domains
+	$(BIN)/python -m compileall -q runner catalog_pipeline domains \
+	  $$(ls $(VENV)/lib/python*/site-packages/__editable__*finder.py 2>/dev/null)
 	npm ci --silent --no-audit --no-fund
 	touch $(STAMP)
 

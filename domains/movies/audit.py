@@ -204,7 +204,7 @@ class TaskAudit(BaseModel):
 class SuiteAudit(BaseModel):
     """The audit of a whole suite on one catalog."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     schema_version: Literal[1] = 1
     catalog: str

@@ -12,6 +12,7 @@ from typing import Any
 from domains.movies.baselines import HeuristicAgent, OracleAgent, RandomAgent
 from runner.core.errors import TaurecError
 from runner.core.protocols import Agent, AgentContext
+from runner.play.agent_config import ADVERSARY_NAMES
 
 BuiltinFactory = Callable[[AgentContext, dict[str, Any]], Agent]
 
@@ -88,12 +89,24 @@ def _random(context: AgentContext, args: dict[str, Any]) -> Agent:
     return RandomAgent(context, args)
 
 
-def _register_adversaries() -> None:
-    from domains.movies.adversaries import ADVERSARY_NAMES, AdversaryAgent
+# The fidelity panel's adversaries by name (`domains.movies.adversaries.panel.PANEL_ADVERSARIES`,
+# which a test keeps equal): listed here so that registering them imports neither the panel nor
+# the expert it is built from; a panel adversary's module is imported when one is built.
+PANEL_NAMES: tuple[str, ...] = (
+    "no-question-prober",
+    "interview-picker",
+    "budget-crawler",
+    "decline-ignoring-guesser",
+    "policy-ignoring-retriever",
+)
 
+
+def _register_adversaries() -> None:
     for adversary in ADVERSARY_NAMES:
 
         def factory(context: AgentContext, args: dict[str, Any], name: str = adversary) -> Agent:
+            from domains.movies.adversaries.policies import AdversaryAgent
+
             if args:
                 raise TaurecError(f"adversary {name!r} takes no args (got {sorted(args)})")
             return AdversaryAgent(name, context)
@@ -105,11 +118,11 @@ _register_adversaries()
 
 
 def _register_panel() -> None:
-    from domains.movies.adversaries.panel import PANEL_ADVERSARIES, build_panel_adversary
-
-    for adversary in PANEL_ADVERSARIES:
+    for adversary in PANEL_NAMES:
 
         def factory(context: AgentContext, args: dict[str, Any], name: str = adversary) -> Agent:
+            from domains.movies.adversaries.panel import build_panel_adversary
+
             return build_panel_adversary(name, context, args)
 
         register_builtin(adversary)(factory)

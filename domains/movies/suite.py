@@ -34,7 +34,7 @@ SOLVABILITY_FILE = "solvability.json"
 class SuiteStats(BaseModel):
     """Counts that describe a task suite: the stratification grid, NVR tasks, policies, fields."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     tasks: int
     active: int

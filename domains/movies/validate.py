@@ -23,7 +23,7 @@ _DATE_DIR = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 class TaskSolvability(BaseModel):
     """One task checked against one catalog."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     task_id: str
     status: SolvabilityStatus
@@ -42,7 +42,7 @@ class TaskSolvability(BaseModel):
 class SolvabilityReport(BaseModel):
     """Per-task solvability plus the digest of the catalog it was computed on."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     catalog_digest: str
     tasks: dict[str, TaskSolvability]

@@ -62,6 +62,7 @@ from runner.core.records import (
     simulator_error_counts,
 )
 from runner.core.rules import DEFAULT_RULES, RuleSet, get_rules
+from runner.core.startup import resume_collector
 from runner.core.transcript import ComponentSpec, InfraError, Transcript
 from runner.models.llm_client import aclose_clients, prepare_litellm
 from runner.play.agent_config import AgentConfig, LiteLLMAgentConfig
@@ -1041,6 +1042,7 @@ async def run_submissions_async(
             raise PreflightError(failures)
     # Build the search index once, before any trial, so trials share it.
     inputs.domain.warm(inputs.snapshot.catalog)
+    resume_collector()  # `taurec run`'s start-up ends here (runner.core.startup)
     plans = [
         _plan_entrant(
             entrant,

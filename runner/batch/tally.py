@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from runner.core.metrics import PassHatK, pass_hat_k_over_tasks, trial_passed
+from runner.core.metrics import PassHatK, pass_hat_k_means, pass_hat_k_over_tasks, trial_passed
 from runner.core.records import TrialRecord
 from runner.core.transcript import InfraError
 
@@ -88,3 +88,8 @@ class RunTally:
         """pass^k over tasks, as `runner.core.metrics.summarize` computes it from the records."""
         counts = {task: (nc[0], nc[1]) for task, nc in self.per_task.items()}
         return pass_hat_k_over_tasks(counts, ks, seed)
+
+    def pass_hat_k_means(self, ks: Sequence[int]) -> list[tuple[int, float | None]]:
+        """(k, pass^k) as `pass_hat_k` has them, without the bootstrap CIs (the summary line)."""
+        counts = {task: (nc[0], nc[1]) for task, nc in self.per_task.items()}
+        return pass_hat_k_means(counts, ks)

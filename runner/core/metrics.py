@@ -70,7 +70,7 @@ class PassHatK(BaseModel):
 
 
 class PolicyRate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     active_trials: int = Field(description="Scored trials whose task activates the policy")
     violations: int
@@ -78,7 +78,7 @@ class PolicyRate(BaseModel):
 
 
 class SummaryCounts(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     trials: int = Field(description="All records, scored or not")
     scored: int
@@ -89,7 +89,7 @@ class SummaryCounts(BaseModel):
 class RunSummary(BaseModel):
     """Aggregate figures of one run (one submission on one snapshot)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     schema_version: Literal[1] = SUMMARY_SCHEMA_VERSION
     ks: list[int]
@@ -149,21 +149,42 @@ def _pass_hat_k_over_tasks(
     return pass_hat_k_over_tasks(counts, ks, seed)
 
 
+def _per_task_pass_hat_k(counts: Mapping[str, tuple[int, int]], k: int) -> tuple[list[float], int]:
+    """pass^k of every task where it is defined (tasks sorted by id), and how many it is not."""
+    per_task = []
+    undefined = 0
+    for task_id in sorted(counts):
+        n, c = counts[task_id]
+        value = pass_hat_k(n, c, k)
+        if value is None:
+            undefined += 1
+        else:
+            per_task.append(value)
+    return per_task, undefined
+
+
+def pass_hat_k_means(
+    counts: Mapping[str, tuple[int, int]], ks: Sequence[int]
+) -> list[tuple[int, float | None]]:
+    """(k, pass^k averaged over tasks) for each k: `pass_hat_k_over_tasks` without the CIs.
+
+    The end-of-run summary prints only these; the 2,000 bootstrap resamples of each CI (and
+    numpy's random and quantile modules they import) are left to those who read the CIs.
+    """
+    out: list[tuple[int, float | None]] = []
+    for k in ks:
+        per_task, _undefined = _per_task_pass_hat_k(counts, k)
+        out.append((k, float(np.mean(per_task)) if per_task else None))
+    return out
+
+
 def pass_hat_k_over_tasks(
     counts: Mapping[str, tuple[int, int]], ks: Sequence[int], seed: int
 ) -> list[PassHatK]:
     """pass^k for each k, averaged over tasks from their (scored n, passing c) counts."""
     out = []
     for k in ks:
-        per_task = []
-        undefined = 0
-        for task_id in sorted(counts):
-            n, c = counts[task_id]
-            value = pass_hat_k(n, c, k)
-            if value is None:
-                undefined += 1
-            else:
-                per_task.append(value)
+        per_task, undefined = _per_task_pass_hat_k(counts, k)
         if per_task:
             low, high = bootstrap_ci(per_task, seed=seed)
             out.append(

@@ -41,7 +41,7 @@ _SKIPPED = {".lock"}
 class LedgerEntry(BaseModel):
     """One run the refresh workflow produced, and the digests that pin it."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     schema_version: Literal[1] = 1
     submission: str

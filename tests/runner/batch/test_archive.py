@@ -222,6 +222,7 @@ def test_running_counters_match_the_summary_of_the_records(
     summary = summarize(records, ks=(1, 2, 3), seed=0)
     tally = result.tally
     assert tally.pass_hat_k((1, 2, 3), 0) == summary.pass_hat_k
+    assert tally.pass_hat_k_means((1, 2, 3)) == [(p.k, p.value) for p in summary.pass_hat_k]
     assert (tally.scored, tally.infra_error) == (summary.counts.scored, summary.counts.infra_error)
     assert tally.cost_usd == pytest.approx(summary.total_cost_usd)
     rebuilt = RunTally()

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import random
+import re
 from functools import cache
 
 import pytest
 
 from catalog_pipeline.fixture_world.words import PLOT_WORDS
 from domains.movies.catalog import Catalog
-from domains.movies.simulators.reader import rule_reader
+from domains.movies.simulators.reader import _PeopleMatcher, rule_reader
 from domains.movies.simulators.reader_score import (
     CORPUS_FIELDS,
     CORPUS_NAMES,
@@ -152,3 +154,48 @@ def test_a_list_of_titles_still_proposes_each_of_them() -> None:
     titles = [i.title for i in shipped_catalog().items[:3]]
     _asked, proposed = read(f"Here are three options: {titles[0]}, {titles[1]} and {titles[2]}.")
     assert len(proposed) == 3
+
+
+def _people_regex(names: list[str]) -> re.Pattern[str]:
+    """The one alternation the people matcher replaced (kept here as its specification)."""
+    surnames = {n.split()[-1] for n in names if len(n.split()) > 1 and len(n.split()[-1]) > 3}
+    parts = sorted({re.escape(p) for p in [*names, *surnames]}, key=len, reverse=True)
+    return re.compile(r"(?i)(?<![\w-])(?:" + "|".join(parts) + r")(?![\w-])")
+
+
+@pytest.mark.parametrize("who", ["cast", "directors", "odd"])
+def test_the_people_matcher_finds_what_the_alternation_of_all_names_found(who: str) -> None:
+    items = shipped_catalog().items
+    names = {
+        "cast": sorted({p for item in items for p in item.cast}),
+        "directors": sorted({i.director for i in items if i.director}),
+        "odd": [
+            "Ab",
+            "AB C",
+            "ab c-d",
+            "Kelvin \u212aing",
+            "Stra\u00dfe Name",
+            "\u00c9mile Zola",
+            "",
+        ],
+    }[who]
+    regex, matcher = _people_regex(names), _PeopleMatcher(names)
+    rng = random.Random(7)
+    texts = [m.text for m in load_corpus(*CORPORA["tuning"])][:400]
+    for _ in range(3000):
+        name = rng.choice(names)
+        name = rng.choice(
+            [name, name.upper(), name.lower(), name.swapcase(), " ".join(name.split()[::-1])]
+        )
+        name = name.replace("k", rng.choice("k\u212a")).replace("s", rng.choice("s\u017f"))
+        texts.append(
+            rng.choice(["", "a fan of ", "-", "x", "\u00e9", "(", "_"])
+            + name
+            + rng.choice(["", "?", "-", "s", "'s", "_", ", or " + rng.choice(names)])
+        )
+    for text in texts:
+        found = regex.search(text)
+        assert matcher.search(text) == (found.span() if found else None), text
+        if found:
+            for probe in (found.group(0), found.group(0).upper(), found.group(0) + " "):
+                assert matcher.fullmatch(probe) == bool(regex.fullmatch(probe)), probe
