@@ -15,7 +15,6 @@ internals differ, a folder that cannot be written) falls back to plain `re.compi
 
 from __future__ import annotations
 
-import array
 import atexit
 import importlib
 import marshal
@@ -39,14 +38,10 @@ try:  # re's own internals (private, hence looked up by name; the tag pins their
     _compiler: Any = importlib.import_module("re._compiler")
     _parser: Any = importlib.import_module("re._parser")
     _TAG = f"{sys.implementation.cache_tag}-sre{_sre.MAGIC}"
-    if array.array("I").itemsize != _sre.CODESIZE:  # pragma: no cover - the code's word size
-        _TAG = ""
 except (ImportError, AttributeError):  # pragma: no cover - another interpreter's re
     _TAG = ""
 
-# (flags, code as 32-bit words, groups - 1, groupindex, indexgroup): the code is kept as bytes
-# (a list of ints took ~10x the memory) and handed to `_sre.compile` as the list it takes.
-_Program = tuple[int, bytes, int, dict[str, int], tuple[str | None, ...]]
+_Program = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]
 _Key = tuple[str, int]
 
 _programs: dict[_Key, _Program] | None = None
@@ -75,7 +70,7 @@ def _build(pattern: str, flags: int) -> _Program:
         indexgroup[index] = name
     return (
         int(flags | parsed.state.flags),
-        array.array("I", code).tobytes(),
+        [int(op) for op in code],  # opcodes are int subclasses, which marshal does not write
         parsed.state.groups - 1,
         groupindex,
         tuple(indexgroup),
@@ -84,8 +79,7 @@ def _build(pattern: str, flags: int) -> _Program:
 
 def _pattern(pattern: str, program: _Program) -> re.Pattern[str]:
     flags, code, groups, groupindex, indexgroup = program
-    words = array.array("I", code).tolist()
-    compiled: re.Pattern[str] = _sre.compile(pattern, flags, words, groups, groupindex, indexgroup)
+    compiled: re.Pattern[str] = _sre.compile(pattern, flags, code, groups, groupindex, indexgroup)
     return compiled
 
 
