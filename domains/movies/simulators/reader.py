@@ -30,7 +30,6 @@ from typing import Any
 
 from domains.movies.catalog import Catalog
 from domains.movies.simulators.vocabulary import GENRE_WORDS, SERVICE_ALIASES
-from runner.core import regex_cache
 
 __all__ = [
     "FIELD_PATTERNS",
@@ -221,7 +220,7 @@ WEAK_PATTERNS: dict[str, tuple[str, ...]] = {
 }
 
 # Phrases where a field word means something else; blanked before the fields are read.
-_NOT_A_FIELD = regex_cache.compile(
+_NOT_A_FIELD = re.compile(
     r"(?i)\b(?:a long (?:day|week|time|while|list)|long (?:day|week|list)|so long|as long as|"
     r"before long|all along|long story short|short list|shortlist|in short|for short|"
     r"short on (?:ideas|options)|quick (?:questions?|check|one|ones|look|search|note|few|things?|"
@@ -243,7 +242,7 @@ _NOT_A_FIELD = regex_cache.compile(
 # fmt: on
 
 # Sentences that ask although they end in a full stop (or nothing): indirect requests.
-_ASKING_CUE = regex_cache.compile(
+_ASKING_CUE = re.compile(
     r"(?i)(?:^|\b)(?:let me know|let us know|lemme know|tell me|lmk|gimme|"
     r"i'?d (?:love|like|want) to (?:know|hear)|i would (?:love|like) to (?:know|hear)|"
     r"(?:i'?m|i am) (?:wondering|curious|not sure)|i wonder|"
@@ -266,7 +265,7 @@ _ASKING_CUE = regex_cache.compile(
     r"name (?:any|a|your)|where do you (?:land|stand)|which camp|what about you|how about you|"
     r"your take|your thoughts)"
 )
-_QUESTION_START = regex_cache.compile(
+_QUESTION_START = re.compile(
     r"(?i)^\W*(?:(?:so|and|also|okay|ok|great|cool|alright|then|first|next|lastly|finally|oh|"
     r"and also|plus|now|one more thing|btw|quick one|and lastly|k|kk|ok so|so like|next|q\d*|"
     r"also|lol|haha|bestie|yo|hey|hi|hello|okay so|real talk|ok real talk)\b[\s,:!-]*)*(?:whether|what|"
@@ -278,40 +277,40 @@ _QUESTION_START = regex_cache.compile(
     r"wanna|tell)\b"
 )
 # A question that asks whether what was just said suits the user, or what the user thinks of it.
-_SUITS_YOU = regex_cache.compile(
+_SUITS_YOU = re.compile(
     r"(?i)\b(?:(?:is|would|will|was|could) (?:that|this|it)|that's|(?:that|this|it) (?:okay|ok|"
     r"fine|alright)|that fine|do you have (?:it|that|them|either)|does (?:that|this|it) (?:matter|bother)|fit (?:that|it) in|"
     r"live with (?:that|it)|manage (?:that|it)|handle (?:that|it)|a (?:problem|dealbreaker)|"
     r"an issue|too \w+|(?:have|got|use|subscribe to) (?:either|any of|both)|"
     r"(?:okay|ok|fine|alright) (?:for|with) (?:everyone|your|you|the))\b"
 )
-_ABOUT_PERSON = regex_cache.compile(
+_ABOUT_PERSON = re.compile(
     r"(?i)\b(?:are you a fan|a fan of (?:his|hers|theirs|them|him|her)|(?:do|did|have) you (?:like|"
     r"liked|enjoy|enjoyed|love|loved) (?:him|her|them|their|his)|(?:does|would) (?:she|he|they) "
     r"work|(?:is|are) (?:she|he|they) (?:someone|a|an)|their (?:work|films|movies)|his work|her work)\b"
 )
-_SUITS_YOU_WEAK = regex_cache.compile(
+_SUITS_YOU_WEAK = re.compile(
     r"(?i)\b(?:does (?:that|this|it) work|(?:sound|sounds) (?:ok|okay|alright|fine)|good with you)\b"
 )
-_OPINION_BACK = regex_cache.compile(
+_OPINION_BACK = re.compile(
     r"(?i)\b(?:where do you (?:land|stand)|which camp|what about you|how about you|and you|"
     r"your take|which do you prefer|which (?:one|way) (?:do|would) you|your preference|"
     r"which (?:is|sounds) (?:more )?(?:you|like you)|which would you (?:prefer|rather|choose|pick)|"
     r"which (?:matters|is) more|would you rather|which (?:of those|of these|option))\b"
 )
-_GIVEN_CLAUSE = regex_cache.compile(
+_GIVEN_CLAUSE = re.compile(
     r"(?i)^\W*(?:since|given(?: that)?|as|because|now that|seeing as|with)\b[^,?]{0,60},\s*"
 )
-_LABEL_ONLY = regex_cache.compile(r"(?i)^\w[\w /&-]{0,24}:\s*\??$")  # "Genre:" in a questionnaire
-_BULLET = regex_cache.compile(r"^\s*(?:[-*•·–]|\d+[.)]|[a-z][.)])\s+(?:\[[ xX✓]\]\s*)?")
-_CHECKBOX = regex_cache.compile(r"^\s*(?:[-*•·–]|\d+[.)])\s+\[[xX✓]\]")  # a ticked box: done
+_LABEL_ONLY = re.compile(r"(?i)^\w[\w /&-]{0,24}:\s*\??$")  # "Genre:" in a questionnaire
+_BULLET = re.compile(r"^\s*(?:[-*•·–]|\d+[.)]|[a-z][.)])\s+(?:\[[ xX✓]\]\s*)?")
+_CHECKBOX = re.compile(r"^\s*(?:[-*•·–]|\d+[.)])\s+\[[xX✓]\]")  # a ticked box: done
 # A list under a header like these restates what is known or planned; any other list under a
 # header ("A few quick details:", "Quick poll", "Getting started:") is a questionnaire.
-_GENRE_VALUE = regex_cache.compile(
+_GENRE_VALUE = re.compile(
     r"(?i)^(?:(?:" + "|".join(re.escape(w) for ws in GENRE_WORDS.values() for w in ws) + r")"
     r"(?:\s*(?:or|and|/|,)\s*)?)+$"
 )
-_RECAP_HEADER = regex_cache.compile(
+_RECAP_HEADER = re.compile(
     r"(?i)\b(?:recap|summary|summari[sz]e|so far|to sum up|to confirm|confirming|checking in|"
     r"here'?s what|what i (?:know|have|'ve got|heard|understand)|you(?:'ve| have)? (?:said|told|"
     r"mentioned|asked|want|like|need)|noted|got it|my plan|the plan|here'?s how|i'?ll|i will|"
@@ -319,7 +318,7 @@ _RECAP_HEADER = regex_cache.compile(
     r"options?|picks?|choices|candidates|contenders|ruled out|results?|why i picked|why it fits|"
     r"details|the story|what it'?s about|highlights|facts|at a glance)\b|^\s*so\s*:?\s*$"
 )
-_QUESTION_HEADER = regex_cache.compile(
+_QUESTION_HEADER = re.compile(
     r"(?i)\b(?:questions?|quick (?:ones|poll|survey)|tell me|let me know|fill me in|intake|"
     r"survey|poll|before (?:i|we) (?:begin|start|search|look|recommend|dig)|(?:a )?(?:few|couple "
     r"of|more|some|three|two) (?:details|things|bits)|getting started|narrowing(?: it)? down|"
@@ -327,8 +326,8 @@ _QUESTION_HEADER = regex_cache.compile(
     r"help me (?:narrow|pick|choose)|steer me|directions to|round (?:two|2|one|1)|last bits)\b|"
     r"\?\s*$"
 )
-_MARKDOWN = regex_cache.compile(r"\*\*|__|`|~~|^#+\s*|(?<!\w)_(?!\w)", re.MULTILINE)
-_SPLIT = regex_cache.compile(
+_MARKDOWN = re.compile(r"\*\*|__|`|~~|^#+\s*|(?<!\w)_(?!\w)", re.MULTILINE)
+_SPLIT = re.compile(
     r"(?<=[?!])\s*|(?<=[.;])\s+|\s+(?:—|--|–|→|->)\s+|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+"
 )
 _TITLE_MARK = "TITLEREF"
@@ -356,16 +355,12 @@ _TYPOS: dict[str, str] = {
     "wat": "what", "wut": "what", "hw": "how", "2": "to", "4": "for", "lemme": "let me", "gimme": "give me", "ok": "okay",
 }
 # fmt: on
-_TYPO_RE = regex_cache.compile(
-    r"(?i)(?<![\w'-])(" + "|".join(re.escape(k) for k in _TYPOS) + r")(?![\w'-])"
-)
-_UPPER_R = regex_cache.compile(
-    r"(?<![\w-])R(?![\w-])"
-)  # "Is R okay?": the age rating, not a letter
-_ARE_R = regex_cache.compile(
+_TYPO_RE = re.compile(r"(?i)(?<![\w'-])(" + "|".join(re.escape(k) for k in _TYPOS) + r")(?![\w'-])")
+_UPPER_R = re.compile(r"(?<![\w-])R(?![\w-])")  # "Is R okay?": the age rating, not a letter
+_ARE_R = re.compile(
     r"(?<![\w-])r(?= (?:u|you|we|they|there|on|in|ur|your)\b)"
 )  # "r u", "r on ur tv"
-_SEEN_LATELY = regex_cache.compile(
+_SEEN_LATELY = re.compile(
     r"(?i)\b((?:seen|watched|saw|loved|enjoyed|liked|watching|rewatched)(?: \w+){0,4} )"
     r"(recently|lately|this year|last year|this month|last week|this week)\b"
 )
@@ -373,12 +368,12 @@ _SEEN_LATELY = regex_cache.compile(
 
 def _compile(fragments: tuple[str, ...]) -> re.Pattern[str]:
     # Longest first; fragments of one length by their text (they came in the set's order, which
-    # changed with each process's hash seed), so the pattern is the same in every process and
-    # the regex cache keys on it. No two fragments of one length in these tables match at one
-    # place with different ends (checked on strings generated from each fragment), so their
-    # order among themselves changes no reading.
+    # changed with each process's hash seed), so the pattern is the same in every process. No two
+    # fragments of one length in these tables match at one place with different ends (checked
+    # on strings generated from each fragment), so their order among themselves changes no
+    # reading.
     ordered = sorted(set(fragments), key=lambda f: (-len(f), f))
-    return regex_cache.compile(r"(?i)(?<!\w)(?:" + "|".join(ordered) + r")(?!\w)")
+    return re.compile(r"(?i)(?<!\w)(?:" + "|".join(ordered) + r")(?!\w)")
 
 
 _SERVICE_NAMES = tuple(
@@ -411,13 +406,13 @@ def _normalise(text: str) -> str:
 
 # A list item that states a value ("Under 100 min", "HBO Max", "Romance", "Rated at least 7"),
 # as a recap or a pitch does, rather than naming a topic to answer ("Genre", "Time available").
-_VALUE_ITEM = regex_cache.compile(
+_VALUE_ITEM = re.compile(
     r"(?i)^(?:no|any|not|only|under|over|at least|at most|rated|available|released|on|long|short|"
     r"adults?|kids?|you|i|i'?m|i'?ll|it'?s|it|something|nothing|must|max|min|less|more|streams?|"
     r"stars?|directed|from|with|by|in|a|an|the)\b|\d|\b(?:is fine|only|max|or (?:higher|more|"
     r"less|lower|better)|at least|no preference|mentioned|said)\b|" + _TITLE_MARK
 )
-_TOPIC_WORD = regex_cache.compile(
+_TOPIC_WORD = re.compile(
     r"(?i)\b(?:genres?|kind|type|mood|tone|length|runtime|time|minutes|services?|streaming|"
     r"subscriptions?|apps?|platforms?|age|rating|ratings|certificate|reviews?|score|critics|era|"
     r"year|decade|release|recent|new|old|actors?|cast|stars|directors?|filmmakers?|popular\w*|"
@@ -593,7 +588,7 @@ def fields_asked(text: str) -> tuple[str, ...]:
 
 # -- nothing fits ------------------------------------------------------------------------------
 
-NOTHING_FITS_RE = regex_cache.compile(
+NOTHING_FITS_RE = re.compile(
     r"(?i)\b(?:nothing (?:in|that|fits|matches|quite|meets|ticks|checks|satisfies|here|really|"
     r"i (?:found|could|can)|comes close|works)|no (?:movie|film|title|match|option|single|one)s?\b|"
     r"(?:i|we)(?:'m| am)? (?:couldn't|could not|can't|cannot|unable to|wasn't able to|was not able "
@@ -616,7 +611,7 @@ NOTHING_FITS_RE = regex_cache.compile(
 # -- titles ------------------------------------------------------------------------------------
 
 # Words (an underscore joins a word only inside an id: "_Title_" is markdown italics) and marks.
-_TOKEN_RE = regex_cache.compile(r"tmdb_\w+|[^\W_]+|[^\w\s]|_")
+_TOKEN_RE = re.compile(r"tmdb_\w+|[^\W_]+|[^\w\s]|_")
 
 
 def _tokens(text: str) -> list[re.Match[str]]:
@@ -710,7 +705,7 @@ def title_index(catalog: Catalog) -> TitleIndex:
 
 _GAP = r"[\s\"'“‘*_(~]*(?:(?:the|a|an|another|other|the other) )?[\s\"'“‘*_(~]*$"
 # A cue right before a title that makes it a reference, not a proposal ("a bit like X").
-_REFERENCE_BEFORE = regex_cache.compile(
+_REFERENCE_BEFORE = re.compile(
     r"(?i)(?:(?:a bit|a little|a lot|much|just|kind of|sort of|rather|very|not un|something|"
     r"feels|felt|looks|films?|movies?|titles?|ones|stuff|things)\s+like|(?:^|[.!?\n]\s*)like|"
     r"similar (?:\w+ ){0,3}(?:to|as)|reminiscent of|in the (?:vein|spirit|style|mould|mold|"
@@ -728,7 +723,7 @@ _REFERENCE_BEFORE = regex_cache.compile(
 )
 _AFTER_LEAD = r"^[\s\"'”’*)_~]*"
 # What follows a title that makes it a reference or rules it out ("X, which you've seen").
-_REFERENCE_AFTER = regex_cache.compile(
+_REFERENCE_AFTER = re.compile(
     r"(?i)"
     + _AFTER_LEAD
     + r"(?:[,(\-—–]\s*)?(?:(?:which|that|one|something) you(?: said you| told "
@@ -740,7 +735,7 @@ _REFERENCE_AFTER = regex_cache.compile(
     r"(?:will|would|should)|(?:and|or) (?:its|the) sequel|(?:would|could|might) have been|"
     r"(?:is|was) (?:a )?(?:miss|no-go|non-starter)|among them|for (?:instance|example)|e\.g\.)"
 )
-_FRAME_BEFORE = regex_cache.compile(
+_FRAME_BEFORE = re.compile(
     r"(?i)(?:how about|what about|why not|\btry|consider|i'?d (?:recommend|suggest|go with|go for|"
     r"pick|choose|say)|i (?:recommend|suggest)|recommend(?:ing|ed)?|suggest(?:ing|ion)?|my (?:top |"
     r"final |best |first )?(?:pick|recommendation|suggestion|choice|vote|bet|answer)(?: for (?:you|"
@@ -752,7 +747,7 @@ _FRAME_BEFORE = regex_cache.compile(
     r"alt(?:ernative)?|proceed with|(?:strong )?case for|i would put|put forward)"
     r"[\s:,—–-]*(?:is|would be)?[\s\"'“‘*_(~:]*(?:(?:the|a|an) )?[\s\"'“‘*_(~]*$"
 )
-_FRAME_AFTER = regex_cache.compile(
+_FRAME_AFTER = re.compile(
     r"(?i)^[\s*_\"'”’)]*(?:\(\d{4}\))?[\s*_]*(?:,\s*)?(?:is|would be|could be|might be|seems|looks|feels|"
     r"sounds|—|–|-|:)?\s*(?:my (?:top |final )?(?:pick|recommendation|choice|suggestion)|(?:a |the |"
     r"your )?(?:perfect|great|ideal|best|safe|safer|solid|strong|better|top) (?:fit|match|pick|"
@@ -760,7 +755,7 @@ _FRAME_AFTER = regex_cache.compile(
     r"choice|bet|option)|exactly what|just what|the one|a winner|(?:it )?fits (?:everything|all|"
     r"your|the bill)|ticks every|checks every|is better|(?:is |'s )?(?:much )?(?:safer|better))"
 )
-_RULED_OUT_BEFORE = regex_cache.compile(
+_RULED_OUT_BEFORE = re.compile(
     r"(?i)(?:\bnot|skip(?:ped)?|ruled out:?|rules? out|instead of|rather than|other than|whereas|"
     r"except|apart from|besides|considered|passed on|dropped|❌|✗|✘|🚫|~~|neither|\bnor|unlike|"
     r"avoid(?:ed)?|\bthan|\bover|more|less|looked at|left out|cut|wanted to suggest|was going "
@@ -768,7 +763,7 @@ _RULED_OUT_BEFORE = regex_cache.compile(
     r"steer (?:you )?(?:away|clear) from|over)"
     r"[\s:,—–-]*[\s\"'“‘*_(~]*(?:(?:the|a|an) )?[\s\"'“‘*_(~]*$"
 )
-_RULED_OUT_AFTER = regex_cache.compile(
+_RULED_OUT_AFTER = re.compile(
     r"(?i)^[^.!?\n]{0,70}?\b(?:too (?:long|short|old|new|recent|mature|intense|scary|violent|dark|"
     r"tame|obscure|mainstream|grim|slow)|weak reviews|poorly|(?:is|was|'s) (?:out|off the table|a no|"
     r"ruled out)|that'?s out|off the table|didn't make the cut|doesn't (?:fit|work|qualify|make)|"
@@ -779,7 +774,7 @@ _RULED_OUT_AFTER = regex_cache.compile(
     r"crowd favou?rite|everyone knows|tons of votes|than|meets|crossed with|was (?:too|a)|"
     r"passing on|pass on|but you said|(?:was|is) your thing|worked for you|was a hit|hit the spot)\b"
 )
-_OFFERS_SEVERAL = regex_cache.compile(
+_OFFERS_SEVERAL = re.compile(
     r"(?i)\b(?:options|choices|alternatives|candidates|contenders|here are|a few (?:picks|titles|"
     r"films|movies|ideas)|either of|either one|any of (?:these|them|those)|which (?:one|of these|of "
     r"them|would you|sounds|appeals|grabs)|pick one|choose one|shortlist|picks|ideas|suggestions|"
@@ -789,7 +784,7 @@ _OFFERS_SEVERAL = regex_cache.compile(
     r"documentaries|choices))\b"
 )
 # Words that say the titles a message names are set aside, not offered.
-_RULING_OUT = regex_cache.compile(
+_RULING_OUT = re.compile(
     r"(?i)\b(?:skip(?:ping|ped)?|exclud\w+|drop(?:ped)?|ruled? out|rules out|leav(?:e|ing) (?:it|them) "
     r"(?:off|out)|left (?:it|them) out|won'?t recommend|not recommend|wouldn'?t recommend|"
     r"(?:as|only as) a warning|not on your services|off (?:your|the) list|why not|no match|"
@@ -799,11 +794,11 @@ _RULING_OUT = regex_cache.compile(
     r"(?:looking|searching)|re-?checking|different pick incoming|keep searching)\b"
 )
 # A recommending word undone by what comes before it ("I won't recommend", "no shot i'm").
-_NEGATED = regex_cache.compile(
+_NEGATED = re.compile(
     r"(?i)(?:\bnot|n't|never|no shot|no way|steer (?:you )?(?:away|clear) from|rather not|hardly)"
     r"\b[\w\s']{0,14}$"
 )
-_RETRACTED = regex_cache.compile(
+_RETRACTED = re.compile(
     r"(?i)^[^.!?\n]{0,12}\b(?:no,? scratch that|scratch that|no,? wait|never ?mind)"
 )
 
@@ -838,17 +833,17 @@ def _offers_after(tail: str) -> bool:
     return False
 
 
-_JOINED = regex_cache.compile(
+_JOINED = re.compile(
     r"(?i)^[\s*_\"'”’“‘]*(?:,|;|/|or|and|,\s*or|,\s*and|&)[\s*_\"'”’“‘]*(?:maybe |perhaps |even )?$"
 )
-_LIST_LINE = regex_cache.compile(r"^\s*(?:[-*•·–]|\d+[.)]|\|)\s*[\W_]*$")
-_SEEN_WORDS = regex_cache.compile(
+_LIST_LINE = re.compile(r"^\s*(?:[-*•·–]|\d+[.)]|\|)\s*[\W_]*$")
+_SEEN_WORDS = re.compile(
     r"(?i)\byou(?:'ve| have)? (?:already )?(?:seen|watched|saw|loved|liked|enjoyed|rated)|"
     r"your (?:favou?rite|history|list)|last time|(?:re-?)?watch(?:ed)? (?:it )?(?:before|again)|"
     r"already seen|you mentioned"
 )
-_EMPHASIS_BEFORE = regex_cache.compile(r"(?:\*\*|\*|_|\"|“|‘|')\s*$|^\s*(?:[-*•·–]|\d+[.)])\s*$")
-_PLACE_BEFORE = regex_cache.compile(
+_EMPHASIS_BEFORE = re.compile(r"(?:\*\*|\*|_|\"|“|‘|')\s*$|^\s*(?:[-*•·–]|\d+[.)])\s*$")
+_PLACE_BEFORE = re.compile(
     r"(?i)\b(?:from|in|of|at|near|above|below|off|around|outside|to|across|into|beyond|by|on|"
     r"under|over|through|towards?)\s+(?:the\s+)?(?:[a-z][\w'-]*\s+){0,3}$"
 )
@@ -1090,7 +1085,7 @@ _END = ""  # the trie key that ends a name (no character folds to the empty stri
 
 @functools.cache
 def _same_letter(ch: str) -> re.Pattern[str]:
-    return regex_cache.compile("(?i)" + re.escape(ch))
+    return re.compile("(?i)" + re.escape(ch))
 
 
 @functools.cache
@@ -1099,7 +1094,7 @@ def _is_word(ch: str) -> bool:
     return _WORD_OR_HYPHEN.match(ch) is not None
 
 
-_WORD_OR_HYPHEN = regex_cache.compile(r"[\w-]")
+_WORD_OR_HYPHEN = re.compile(r"[\w-]")
 
 
 _READERS: weakref.WeakKeyDictionary[Catalog, RuleReader] = weakref.WeakKeyDictionary()

@@ -12,8 +12,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from runner.core import regex_cache
-
 __all__ = [
     "DIRECTION_PATTERNS",
     "FIELD_TOPICS",
@@ -154,11 +152,8 @@ def sentences(text: str) -> list[str]:
 
 
 def _alternation(phrases: Iterable[str]) -> re.Pattern[str]:
-    # Longest first; phrases of one length by their text, so the pattern is the same in every
-    # process (the regex cache keys on it). Their order never changes a match: two different
-    # literals of one length cannot both match at one place.
-    ordered = sorted({p.lower() for p in phrases if p}, key=lambda p: (-len(p), p))
-    return regex_cache.compile("|".join(_word_pattern(p) for p in ordered) or r"(?!x)x")
+    ordered = sorted({p.lower() for p in phrases if p}, key=len, reverse=True)
+    return re.compile("|".join(_word_pattern(p) for p in ordered) or r"(?!x)x")
 
 
 @functools.lru_cache(maxsize=256)
@@ -191,7 +186,7 @@ def _service_patterns(extra: tuple[str, ...]) -> tuple[tuple[re.Pattern[str], st
         key=lambda p: len(p[0]),
         reverse=True,
     )
-    return tuple((regex_cache.compile(_word_pattern(alias)), service) for alias, service in pairs)
+    return tuple((re.compile(_word_pattern(alias)), service) for alias, service in pairs)
 
 
 def service_mentions(text: str, extra_services: Iterable[str] = ()) -> list[Mention]:
@@ -211,7 +206,7 @@ def service_mentions(text: str, extra_services: Iterable[str] = ()) -> list[Ment
     return sorted(found, key=lambda m: m.start)
 
 
-_CODE_RE = regex_cache.compile(
+_CODE_RE = re.compile(
     r"(?<![A-Za-z0-9-])(PG-13|NC-17|PG|NR|G|R)(?![A-Za-z0-9]|-(?:13|17))"
     r"|(?i:\b(unrated|not rated)\b)"
 )
@@ -232,15 +227,15 @@ def number_word_value(word: str) -> float | None:
 
 
 _NUM = r"(\d+(?:\.\d+)?|" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + r")"
-_RUNTIME_RE = regex_cache.compile(
+_RUNTIME_RE = re.compile(
     r"(?i)(?<![\w.])"
     + _NUM
     + r"(?:\s+and\s+a\s+half)?\s*\+?\s*-?\s*(minutes?|mins?|hours?|hrs?|h)\b"
 )
 _HOUR_PHRASES = (
-    (regex_cache.compile(r"(?i)\ban hour and a half\b"), 90.0),
-    (regex_cache.compile(r"(?i)\bhalf an hour\b"), 30.0),
-    (regex_cache.compile(r"(?i)\ban hour\b"), 60.0),
+    (re.compile(r"(?i)\ban hour and a half\b"), 90.0),
+    (re.compile(r"(?i)\bhalf an hour\b"), 30.0),
+    (re.compile(r"(?i)\ban hour\b"), 60.0),
 )
 
 
@@ -273,12 +268,10 @@ def runtime_mentions(text: str) -> list[Mention]:
     return sorted(found, key=lambda m: m.start)
 
 
-_RATING_CONTEXT = regex_cache.compile(
+_RATING_CONTEXT = re.compile(
     r"(?i)\b(rating|ratings|rated|score|scores|scored|reviews?|stars?|imdb|tmdb|out of (?:10|ten)|/\s*10)\b|/\s*10"
 )
-_PLAIN_NUMBER = regex_cache.compile(
-    r"(?i)(?<![\w.+-])" + _NUM + r"(?:\s+and\s+a\s+half)?(?![\w]|-\d|\.\d)"
-)
+_PLAIN_NUMBER = re.compile(r"(?i)(?<![\w.+-])" + _NUM + r"(?:\s+and\s+a\s+half)?(?![\w]|-\d|\.\d)")
 
 
 def rating_mentions(text: str) -> list[Mention]:
@@ -304,7 +297,7 @@ def rating_mentions(text: str) -> list[Mention]:
     return found
 
 
-_YEAR_RE = regex_cache.compile(r"(?<!\d)((?:19|20)\d{2})(?:s)?(?!\d)")
+_YEAR_RE = re.compile(r"(?<!\d)((?:19|20)\d{2})(?:s)?(?!\d)")
 
 
 def year_mentions(text: str) -> list[Mention]:
@@ -314,7 +307,7 @@ def year_mentions(text: str) -> list[Mention]:
     ]
 
 
-_VOTES_RE = regex_cache.compile(
+_VOTES_RE = re.compile(
     r"(?i)(\d[\d,]*(?:\.\d+)?)\s*(k)?\s*\+?\s*(?:votes?|ratings? count|ratings|reviews|voters)\b"
 )
 
@@ -334,36 +327,34 @@ def vote_count_mentions(text: str) -> list[Mention]:
 
 # Value-free statements of a direction on a field ("nothing too long", "something well known").
 DIRECTION_PATTERNS: dict[str, re.Pattern[str]] = {
-    "runtime": regex_cache.compile(
+    "runtime": re.compile(
         r"(?i)\b(too (long|short|lengthy)|(not|nothing|anything|none)( \w+)?( too| very| that| "
         r"overly)? (long|lengthy|short)|(shorter|longer) side|shortish|longish|marathon|"
         r"quick watch|some length|epic|runtime|running time)\b"
     ),
-    "rating": regex_cache.compile(
+    "rating": re.compile(
         r"(?i)\b(well[- ](reviewed|rated|received|regarded)|highly (rated|regarded)|good reviews|"
         r"bad reviews|great reviews|people liked|acclaimed|reviews-wise|critics|top[- ]rated|"
         r"high(ly)? scor\w*|decent reviews|low[- ]rated)\b"
     ),
-    "vote_count": regex_cache.compile(
+    "vote_count": re.compile(
         r"(?i)\b(obscure|well[- ]known|under the radar|everybody has seen|everyone has seen|"
         r"hidden gem|mainstream|popular|crowd[- ]pleaser|blockbuster|niche|lots of votes)\b"
     ),
-    "release_date": regex_cache.compile(
+    "release_date": re.compile(
         r"(?i)\b(recent|newer|older|too old|classic|old[- ]school|modern|this century|"
         r"last (few|couple of) years|vintage|new release|new one|old one)\b"
     ),
-    "content_rating": regex_cache.compile(
+    "content_rating": re.compile(
         r"(?i)\b((family|kid|child)[- ]friendly|for (the |my |our )?kids|too (intense|tame|mature|"
         r"violent|scary|graphic|adult)|nothing (scary|violent|graphic|adult|mature)|grown[- ]up|"
         r"age rating|suitable for (children|kids))\b"
     ),
 }
 # A sentence about the title just proposed (a decline hint), not a general statement.
-REFERS_TO_PROPOSAL = regex_cache.compile(
+REFERS_TO_PROPOSAL = re.compile(
     r"(?i)\b(that|this) (one|film|movie)\b|^\W*(hmm,?\s*|oh,?\s*)?(that|this)\b|"
     r"\bthat(?:'s| sounds| feels| seems)\b"
 )
 # "I don't have anything specific in mind about the length": no direction given.
-NO_PREFERENCE_RE = regex_cache.compile(
-    r"(?i)(don't have anything specific|nothing particular|i'm easy on)"
-)
+NO_PREFERENCE_RE = re.compile(r"(?i)(don't have anything specific|nothing particular|i'm easy on)")
