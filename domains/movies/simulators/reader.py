@@ -1014,16 +1014,22 @@ class _PeopleMatcher:
     """Finds catalog people named in a text: a trie over the names (and lone surnames).
 
     It reads exactly as the single regex ``(?i)(?<![\\w-])(?:name|...)(?![\\w-])`` with the names
-    longest first would - the leftmost name, the longest at that place, case-insensitively - but
+    longest first would - the leftmost name, the longest at that place, case-insensitively, a
+    lone surname only with the capital it starts with (``(?-i:L)ong``) - but
     costs a trie walk instead of compiling an alternation of every person in the catalog. Case is
     matched as `re` matches it: each character is folded to the first name character the `re`
     engine finds equal to it under IGNORECASE (asked of `re` itself, once per character).
     """
 
     def __init__(self, names: list[str]) -> None:
-        parts = set(names)
-        # A surname alone names the person too ("a fan of Ostrander?").
-        parts |= {n.split()[-1] for n in names if len(n.split()) > 1 and len(n.split()[-1]) > 3}
+        full = set(names)
+        # A surname alone names the person too ("a fan of Ostrander?"), when written as a name:
+        # with its capital. Written small it is a word first ("how long can it be?" does not ask
+        # about Shelley Long).
+        surnames = {
+            n.split()[-1] for n in names if len(n.split()) > 1 and len(n.split()[-1]) > 3
+        } - full
+        parts = full | surnames
         self._alphabet = sorted({ch for part in parts for ch in part})
         self._folded: dict[str, str] = {}
         for ch in self._alphabet:
@@ -1031,13 +1037,18 @@ class _PeopleMatcher:
         table = str.maketrans(self._folded)
         self._trie: dict[str, Any] = {}
         self._names: set[str] = set()
+        self._surnames: dict[str, set[str]] = {}  # folded surname -> the capitals it starts with
         for part in parts:
             key = part.translate(table)  # every character of a name is in the alphabet
-            self._names.add(key)
             node = self._trie
             for ch in key:
                 node = node.setdefault(ch, {})
-            node[_END] = True
+            if part in full:
+                self._names.add(key)
+                node[_END] = True
+            else:
+                self._surnames.setdefault(key, set()).add(part[0])
+                node.setdefault(_SURNAME, set()).add(part[0])
 
     def _fold(self, text: str) -> str:
         folded = self._folded
@@ -1069,18 +1080,23 @@ class _PeopleMatcher:
                     break
                 node = child
                 at += 1
-                if _END in node and (at == n or not _is_word(text[at])):
+                if (at == n or not _is_word(text[at])) and (
+                    _END in node or text[start] in node.get(_SURNAME, ())
+                ):
                     best = at
             if best >= 0:
                 return start, best
         return None
 
     def fullmatch(self, text: str) -> bool:
-        """Is the whole text one of the names (in any case)?"""
-        return self._fold(text) in self._names
+        """Is the whole text one of the names (in any case), or a lone surname with its capital?"""
+        key = self._fold(text)
+        return key in self._names or (bool(text) and text[0] in self._surnames.get(key, ()))
 
 
 _END = ""  # the trie key that ends a name (no character folds to the empty string)
+# The trie key that ends a lone surname (no character folds to it); its value: the capitals.
+_SURNAME = "<lone surname>"
 
 
 @functools.cache
