@@ -316,6 +316,13 @@ def test_options_are_checked(catalog: Catalog, hidden_runtime: Task) -> None:
     assert build({"speculate": False}).spec.args["speculate"] is False
 
 
+def _user(task: Task, catalog: Catalog, url: str, **options: Any) -> Any:
+    """An LLM-mode user of `task` against `url`, seed 0, with these options."""
+    return build_simulator(
+        "litellm:openai/x", task=task, catalog=catalog, seed=0, options={"api_base": url, **options}
+    )
+
+
 def _writer_acts(requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [
         json.loads(r["messages"][-1]["content"])["act"]
@@ -332,20 +339,11 @@ def test_the_reply_is_worded_while_the_model_reads(
     url, handler = planted
     handler.mode = "overlap"
     conversation = chat(GREETING, "Hi! I want a comedy.", "How long can it be, at most?")
-    user = build_simulator(
-        "litellm:openai/x", task=hidden_runtime, catalog=catalog, seed=0, options={"api_base": url}
-    )
-    turn = run(user.respond(conversation))
+    turn = run(_user(hidden_runtime, catalog, url).respond(conversation))
     assert handler.overlapped == [True]
     assert [u.model for u in turn.usage] == ["openai/x", "openai/x"]
     handler.mode = "ok"
-    plain = build_simulator(
-        "litellm:openai/x",
-        task=hidden_runtime,
-        catalog=catalog,
-        seed=0,
-        options={"api_base": url, "speculate": False},
-    )
+    plain = _user(hidden_runtime, catalog, url, speculate=False)
     handler.requests.clear()
     said = run(plain.respond(conversation))
     assert (turn.content, turn.verdict, turn.usage) == (said.content, said.verdict, said.usage)
@@ -361,33 +359,18 @@ def test_a_wrong_guess_is_paid_for_and_never_said(
     url, handler = planted
     handler.mode = "deaf_reader"
     conversation = chat(GREETING, "Hi! I want a comedy.", "How long can it be, at most?")
-    guessing = build_simulator(
-        "litellm:openai/x", task=hidden_runtime, catalog=catalog, seed=0, options={"api_base": url}
-    )
-    turn = run(guessing.respond(conversation))
+    turn = run(_user(hidden_runtime, catalog, url).respond(conversation))
     guessed, written = _writer_acts(handler.requests)
     assert guessed != written
     handler.requests.clear()
-    plain = build_simulator(
-        "litellm:openai/x",
-        task=hidden_runtime,
-        catalog=catalog,
-        seed=0,
-        options={"api_base": url, "speculate": False},
-    )
+    plain = _user(hidden_runtime, catalog, url, speculate=False)
     said = run(plain.respond(conversation))
     assert _writer_acts(handler.requests) == [written]
     assert (turn.content, turn.verdict, turn.notes) == (said.content, said.verdict, said.notes)
     assert len(turn.usage) == len(said.usage) + 1 == 3
     # The rules would have answered the length question; the model heard none, and its reading
     # is the one the user acts on.
-    rules = build_simulator(
-        "litellm:openai/x",
-        task=hidden_runtime,
-        catalog=catalog,
-        seed=0,
-        options={"api_base": url, "reader": "rules", "writer": "templates"},
-    )
+    rules = _user(hidden_runtime, catalog, url, reader="rules", writer="templates")
     assert turn.content != run(rules.respond(conversation)).content
 
 
