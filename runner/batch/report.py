@@ -14,9 +14,8 @@ def _fmt(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
 
 
-def summary_line(slug: str, tally: RunTally, ks: Sequence[int], seed: int) -> str:
+def summary_line(slug: str, tally: RunTally, ks: Sequence[int]) -> str:
     """One line: `slug: pass^1 0.640 · pass^2 … · scored 120 · infra errors 2 · cost $0.0123`."""
-    del seed  # the CIs' seed: the line shows no CI
     passes = " · ".join(f"pass^{k} {_fmt(value)}" for k, value in tally.pass_hat_k_means(ks))
     return (
         f"{slug}: {passes} · scored {tally.scored} · infra errors {tally.infra_error} · "
@@ -29,7 +28,7 @@ def format_summary(results: Sequence[RunResult], ks: Sequence[int] = DEFAULT_KS)
     lines: list[str] = []
     for result in results:
         m = result.manifest
-        lines.append(summary_line(result.submission, result.tally, ks, m.seed))
+        lines.append(summary_line(result.submission, result.tally, ks))
         lines.append(
             f"  status {m.status} · planned {m.counts.planned} · ran now {result.ran} · "
             f"already recorded {result.skipped_existing} · retried infra errors "
