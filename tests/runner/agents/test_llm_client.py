@@ -308,3 +308,33 @@ def test_litellm_builds_no_base64_scan_of_its_logging_payload() -> None:
     assert os.environ[BASE64_LOGGING_ENV] == "0"
     messages = [{"role": "user", "content": "data:image/png;base64," + "A" * 500}]
     assert logging_utils.truncate_base64_in_messages(messages) is messages
+
+
+def test_the_direct_client_sends_every_body_it_is_given_as_json() -> None:
+    # orjson encodes the body; what it refuses (an integer past 64 bits) goes through `json`.
+    from runner.models import openai_compat
+
+    bodies: list[bytes] = []
+
+    class Handler(QuietHandler):
+        def do_POST(self) -> None:
+            bodies.append(self.rfile.read(int(self.headers["Content-Length"])))
+            send_json(self, completion("ok", "m", 1, 1))
+
+    messages = [{"role": "user", "content": 'Amélie, "quoted" \\ and ✓ — 2½ hours?'}]
+    extras: list[dict[str, Any]] = [{"top_k": 3, "ratio": 0.1}, {"big": 2**70}]
+
+    async def main(url: str) -> None:
+        try:
+            for extra in extras:
+                await openai_compat.chat_completion(
+                    model="openai/m", api_base=url, messages=messages, seed=7, extra_body=extra
+                )
+        finally:
+            await aclose_clients()
+
+    with serving(Handler) as httpd:
+        asyncio.run(main(f"http://127.0.0.1:{httpd.server_port}/v1"))
+    expected = [{"model": "m", "messages": messages, "seed": 7, **extra} for extra in extras]
+    assert [json.loads(body) for body in bodies] == expected
+    assert "Amélie".encode() in bodies[0]  # UTF-8 text, not \\u escapes
