@@ -27,7 +27,7 @@ from runner.core.protocols import (
 )
 from runner.core.transcript import ComponentSpec
 from runner.models.keys import KeyPolicyError, check_header_env, host_problem, hosted
-from runner.models.response_cap import MAX_RESPONSE_BYTES
+from runner.models.reply_limit import MAX_RESPONSE_BYTES
 from runner.models.retry import call_with_retry, redact_config
 from runner.play.agent_config import HttpAgentConfig
 from runner.play.attribution import endpoint_failure, report_infra

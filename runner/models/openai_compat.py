@@ -14,7 +14,7 @@ from typing import Any
 import aiohttp
 import orjson
 
-from runner.models.response_cap import MAX_RESPONSE_BYTES, ResponseTooLarge
+from runner.models.reply_limit import MAX_RESPONSE_BYTES, ResponseTooLarge
 
 __all__ = [
     "EndpointError",

@@ -8,14 +8,13 @@ from typing import Any
 
 import httpx
 
-__all__ = ["MAX_RESPONSE_BYTES", "ResponseTooLarge", "install"]
+from runner.models.reply_limit import MAX_RESPONSE_BYTES, ResponseTooLarge
 
-# One cap for every reply from a model or an agent endpoint; a chat reply is a few KiB.
-MAX_RESPONSE_BYTES = 4 * 1024 * 1024
+__all__ = ["StreamTooLarge", "install"]
 
 
-class ResponseTooLarge(httpx.TransportError):
-    """The body went past the cap: the read stops there, so memory stays bounded."""
+class StreamTooLarge(httpx.TransportError, ResponseTooLarge):
+    """The cap, raised inside an httpx stream: a transport error to httpx and LiteLLM."""
 
 
 class _CappedStream(httpx.AsyncByteStream):
@@ -29,7 +28,7 @@ class _CappedStream(httpx.AsyncByteStream):
         async for chunk in self._inner:
             size += len(chunk)
             if size > self._limit:
-                raise ResponseTooLarge(
+                raise StreamTooLarge(
                     f"the answer from {self._url} is larger than {self._limit} bytes: refused"
                 )
             yield chunk

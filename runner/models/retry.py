@@ -203,8 +203,8 @@ def classify_exception(exc: BaseException) -> Classified:
     whether to retry it."""
     retry_after = _retry_after_from(exc)
     detail = _short(exc)
-    if "runner.models.response_cap" in sys.modules:
-        from runner.models.response_cap import ResponseTooLarge
+    if "runner.models.reply_limit" in sys.modules:
+        from runner.models.reply_limit import ResponseTooLarge
 
         cause: BaseException | None = exc
         while cause is not None:  # LiteLLM wraps it in its own exception types

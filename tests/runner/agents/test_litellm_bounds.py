@@ -23,7 +23,7 @@ from runner.core.errors import TaurecError
 from runner.core.paths import PROJECT_ROOT
 from runner.core.protocols import AgentContext
 from runner.models.llm_client import CLIENT_ENV, aclose_clients
-from runner.models.response_cap import MAX_RESPONSE_BYTES
+from runner.models.reply_limit import MAX_RESPONSE_BYTES
 from runner.play.agent_config import LiteLLMAgentConfig, RetryConfig
 
 ONE_TRY = RetryConfig(max_attempts=1, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=60)

@@ -242,7 +242,7 @@ async def main():
         await aclose_clients()
 
 costs = asyncio.run(main())
-print(json.dumps({"costs": costs, "litellm": "litellm" in sys.modules}))
+print(json.dumps({"costs": costs, "litellm": "litellm" in sys.modules, "httpx": "httpx" in sys.modules}))
 """
 
 
@@ -273,6 +273,7 @@ def test_a_direct_run_never_imports_litellm_and_prices_from_its_bundled_map(
     )
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     assert seen["litellm"] is False
+    assert seen["httpx"] is False  # LiteLLM's client library (and the rich console its CLI loads)
     # What LiteLLM itself charges for gpt-4o-mini at this usage (100 prompt, 10 completion tokens).
     litellm = import_litellm()
     entry = litellm.model_cost["gpt-4o-mini"]

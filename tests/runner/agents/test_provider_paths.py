@@ -39,7 +39,7 @@ from runner.models.provider_paths import (
     call_problem,
     path_problem,
 )
-from runner.models.response_cap import MAX_RESPONSE_BYTES
+from runner.models.reply_limit import MAX_RESPONSE_BYTES
 from runner.play.agent_config import LiteLLMAgentConfig, RetryConfig
 from runner.play.attribution import attribute
 from runner.submissions.config import check_submission
