@@ -75,10 +75,11 @@ T = TypeVar("T")
 AgentFactory = Callable[[AgentConfig, AgentContext], Agent]
 REPLACED_DIR = ".replaced"
 MIN_JOBS_PER_PROCESS = 4
-# A run that calls LiteLLM sends trials to its helpers only once its event loop's thread wants
-# this share of a core (time running or ready to run, over the last SATURATION_WINDOW_S of wall
-# time): until then one process serves the whole concurrency, and the parked helpers (forked,
-# LiteLLM shared) cost a few MB each.
+# A run that calls models (direct or LiteLLM) sends trials to its helpers only once its event
+# loop's thread wants this share of a core (time running or ready to run, over the last
+# SATURATION_WINDOW_S of wall time): until then one process serves the whole concurrency, and the
+# parked helpers (forked, LiteLLM shared) cost a few MB each. A run without model calls (builtin
+# agents, the scripted user) is CPU-bound: its helpers take trials at once.
 SATURATED_CORE_SHARE = 0.9
 SATURATION_WINDOW_S = 2.0
 
@@ -670,10 +671,13 @@ class _Batch:
         helpers: list[Helper] = []
         on_demand = False
         if processes > 1:
-            # LiteLLM loaded now is shared by every helper; loaded after the fork, each process
-            # would hold its own copy. Its client costs ~ms of CPU per call, so one process often
-            # serves the whole concurrency: its helpers wait until it saturates a core.
-            on_demand = await prepare_litellm(self._model_endpoints(plans))
+            # A run whose trials wait on model calls mostly waits: one process often serves the
+            # whole concurrency, so its helpers wait until it saturates a core (a helper taking
+            # trials costs ~25 MB of PSS and its share of the IPC). LiteLLM loaded now is shared
+            # by every helper; loaded after the fork, each process would hold its own copy.
+            endpoints = self._model_endpoints(plans)
+            await prepare_litellm(endpoints)
+            on_demand = bool(endpoints)
             setup = self._helper_setup([p for p in plans if p.jobs])
             helpers = [Helper(setup, i, log=self.log) for i in range(1, processes)]
             for helper in helpers:

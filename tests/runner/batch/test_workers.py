@@ -57,7 +57,14 @@ def test_scores_are_byte_identical_to_one_process(
     small_suite: Path,
     make_submission: SubmissionMaker,
     request: pytest.FixtureRequest,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from runner.batch import engine
+
+    # Model calls mostly wait: the helpers would take trials only once this process saturates a
+    # core. Saturated from the start here, so they take their share.
+    monkeypatch.setattr(engine, "SATURATED_CORE_SHARE", 0.0)
+    monkeypatch.setattr(engine, "SATURATION_WINDOW_S", 0.05)
     # Model calls take 10 ms, so the parent's own slots cannot finish every trial before the
     # helpers are up (finished trials no longer wait for an fsync each).
     server = serve_model(latency_ms=10)
@@ -81,7 +88,7 @@ def test_scores_are_byte_identical_to_one_process(
         assert progress.stats.done == 2 * 8 * 2
         folders[workers] = [r.results_dir for r in results]
         if workers == 3:
-            (line,) = [x for x in progress.lines if x.startswith("workers:")]
+            (line,) = [x for x in progress.lines if x.startswith("workers: 3 processes")]
             helped = int(line.split(";")[1].split()[0])
             assert helped > 0, line  # the helpers really ran trials
     for one, three in zip(folders[1], folders[3], strict=True):
@@ -95,9 +102,11 @@ def test_scores_are_byte_identical_to_one_process(
         assert names == sorted({Path(r.transcript).name for r in b.values()})
 
 
+@pytest.mark.parametrize("client", ["litellm", "auto"])
 @pytest.mark.parametrize("saturates", [False, True])
-def test_a_litellm_run_lets_its_helpers_in_only_once_it_saturates_a_core(
+def test_a_model_run_lets_its_helpers_in_only_once_it_saturates_a_core(
     saturates: bool,
+    client: str,
     tmp_path: Path,
     v1_dir: Path,
     small_suite: Path,
@@ -108,9 +117,10 @@ def test_a_litellm_run_lets_its_helpers_in_only_once_it_saturates_a_core(
     from runner.batch import engine
     from runner.models.llm_client import CLIENT_ENV
 
-    # The LiteLLM client for the loopback server (the hosted-provider path); the core share that
-    # counts as saturated is set so that this process always is (0) or never can be (100 cores).
-    monkeypatch.setenv(CLIENT_ENV, "litellm")
+    # The LiteLLM client for the loopback server (the hosted-provider path) or the direct one (its
+    # default); the core share that counts as saturated is set so that this process always is (0)
+    # or never can be (100 cores).
+    monkeypatch.setenv(CLIENT_ENV, client)
     monkeypatch.setattr(engine, "SATURATED_CORE_SHARE", 0.0 if saturates else 100.0)
     monkeypatch.setattr(engine, "SATURATION_WINDOW_S", 0.05)
     server = serve_model(latency_ms=20)
@@ -126,7 +136,7 @@ def test_a_litellm_run_lets_its_helpers_in_only_once_it_saturates_a_core(
             tasks_dir=small_suite,
             concurrency=4,
             workers=workers,
-            out=tmp_path / f"out{saturates}{workers}",
+            out=tmp_path / f"out{saturates}{client}{workers}",
             progress=progress,
         )
         assert result.manifest.status == "completed"
@@ -189,10 +199,17 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+# `taurec` whose helpers take trials from the start: a model run lets them in only once its
+# process saturates a core, which these short runs on a loopback server never do.
+EAGER_HELPERS = (
+    "import runner.batch.engine as e; e.SATURATED_CORE_SHARE = 0.0; e.SATURATION_WINDOW_S = 0.05; "
+    "from runner.cli import main; main()"
+)
+
+
 def _run(sub: Path, v1_dir: Path, tasks: Path, *extra: str) -> list[str]:
-    taurec = Path(sys.executable).with_name("taurec")
     return [
-        str(taurec), "run", str(sub),
+        sys.executable, "-c", EAGER_HELPERS, "run", str(sub),
         "--snapshot", str(v1_dir / "catalog.json"),
         "--tasks", str(tasks),
         "--trials", "4",
