@@ -26,7 +26,10 @@ What it does:
    their ratio (this checkout words each user reply while its model reader reads, so its reader
    calls overlap a writer call and are off the chain: chain = calls − reader calls, the reader
    counted apart by serving it as ``taurec-user-reader``; every call is on the chain for the
-   original and a ``--baseline``), CPU
+   original and a ``--baseline``); for our sides also "in order": the wall a runner with no
+   cost per call would need for the very trials it ran (each trial's chain list-scheduled on
+   the concurrency's slots in the order ``taurec run`` takes them; a trial cannot be split, so
+   its last ones leave slots idle that the ideal counts as busy); CPU
    (user+sys of the whole process tree, from the children's rusage; the server is a process of
    its own whose CPU is never counted, printed beside; ``--server-cpus 1`` also pins it to its
    own core and the runs to the others) and peak memory (the largest sum of PSS over the process
@@ -251,6 +254,32 @@ def _theirs(
     ]  # fmt: skip
 
 
+def _in_order_s(results: Path, latency_ms: float, concurrency: int) -> float:
+    """The wall a runner with no cost per call would need for these very trials: each trial's
+    chain (its calls but the reader's, × the latency) list-scheduled on `concurrency` slots in
+    the order `taurec run` takes them (trial 0 of every task, then trial 1, ...). The ideal packs
+    the calls perfectly; a trial is a chain that cannot be split, so the last ones leave slots
+    idle. NaN for a side without our records (the original)."""
+    import heapq
+
+    chains: list[tuple[int, str, float]] = []
+    for trials in results.glob("*/results/*/trials.jsonl"):
+        for line in trials.read_text(encoding="utf-8").splitlines():
+            try:
+                record = json.loads(line)
+                usage, key = record["usage"], record["key"]
+                calls = sum(u["calls"] for role, u in usage.items() if not role.endswith("-reader"))
+                chains.append((key["trial_index"], key["task_id"], calls * latency_ms / 1000))
+            except (KeyError, TypeError, ValueError, AttributeError):
+                return float("nan")  # not our records
+    if not chains:
+        return float("nan")
+    slots = [0.0] * concurrency
+    for _, _, seconds in sorted(chains):
+        heapq.heappush(slots, heapq.heappop(slots) + seconds)
+    return max(slots)
+
+
 def _server_cpu_s(pid: int | None) -> float:
     """CPU seconds the model server process has used so far (Linux /proc; 0 elsewhere)."""
     try:
@@ -377,10 +406,14 @@ def main() -> None:
                     figures["server_cpu_s"] = _server_cpu_s(server.pid) - server0
                     chain = figures["calls"] - figures["overlapped"]
                     figures["ideal_s"] = chain * args.latency_ms / 1000 / concurrency
+                    figures["in_order_s"] = _in_order_s(
+                        out / "results", args.latency_ms, concurrency
+                    )
                     runs[label].append(figures)
                     print(
                         f"c={concurrency} repeat {repeat + 1} {label:16s}: wall {figures['wall_s']:6.2f} s "
-                        f"(ideal {figures['ideal_s']:5.2f})  CPU {figures['cpu_s']:6.2f} s  "
+                        f"(ideal {figures['ideal_s']:5.2f}, in order {figures['in_order_s']:5.2f})  "
+                        f"CPU {figures['cpu_s']:6.2f} s  "
                         f"peak PSS {figures['peak_mib']:6.1f} MiB (RSS sum {figures['rss_mib']:6.1f})  "
                         f"{figures['calls']:.0f} calls ({figures['overlapped']:.0f} overlapped)  "
                         f"server CPU {figures['server_cpu_s']:5.2f} s  "
@@ -405,20 +438,23 @@ def main() -> None:
             f"(its CPU is never counted), load average {os.getloadavg()[0]:.1f}"
         )
         print(
-            "Absolute medians (wall and ideal = chain calls × latency / concurrency in s, CPU of the "
-            "process tree in s, peak PSS of the process tree in MiB):"
+            "Absolute medians (wall and ideal = chain calls × latency / concurrency in s; in order = "
+            "the same trials' chains list-scheduled in the runner's order with no cost per call, "
+            "ours only; CPU of the process tree in s, peak PSS of the process tree in MiB):"
         )
         print(
-            "| concurrency | side | client path | wall | ideal | wall/ideal | CPU | peak PSS | calls |"
+            "| concurrency | side | client path | wall | ideal | wall/ideal | in order | "
+            "wall/in order | CPU | peak PSS | calls |"
         )
-        print("|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
         for concurrency, med in rows:
             for label, path, _ in sides:
                 m = med[label]
                 print(
                     f"| {concurrency} | {label.split('/')[0]} | {path} | {m['wall_s']:.2f} | "
-                    f"{m['ideal_s']:.2f} | {m['wall_s'] / m['ideal_s']:.2f} | {m['cpu_s']:.2f} | "
-                    f"{m['peak_mib']:.0f} | {m['calls']:.0f} |"
+                    f"{m['ideal_s']:.2f} | {m['wall_s'] / m['ideal_s']:.2f} | "
+                    f"{m['in_order_s']:.2f} | {m['wall_s'] / m['in_order_s']:.2f} | "
+                    f"{m['cpu_s']:.2f} | {m['peak_mib']:.0f} | {m['calls']:.0f} |"
                 )
         if "original" in runs and len(sides) > 1:
             print("\nRatios to the original (which always calls through LiteLLM):")
