@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -65,17 +66,25 @@ def texts() -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("extra", [[], ["Film-Noir"], ["Drama", "Western"]])
-def test_genre_mentions_equal_a_scan_of_every_genre(extra: list[str]) -> None:
-    corpus = texts()
-    assert sum(len(genre_mentions(t, extra)) for t in corpus) > 100  # the corpus names genres
-    for text in corpus:
-        assert genre_mentions(text, extra) == every_genre_scan(text, extra), text
+Finder = Callable[[str, list[str]], list[Mention]]
+# (the finder, its specification, extra names it is given, mentions the corpus must hold)
+CASES: list[tuple[Finder, Finder, list[str], int]] = [
+    *(
+        (genre_mentions, every_genre_scan, e, 100)
+        for e in ([], ["Film-Noir"], ["Drama", "Western"])
+    ),
+    *(
+        (service_mentions, every_service_scan, e, 50)
+        for e in ([], ["Crunchyroll"], ["Hulu", "Mubi"])
+    ),
+]
 
 
-@pytest.mark.parametrize("extra", [[], ["Crunchyroll"], ["Hulu", "Mubi"]])
-def test_service_mentions_equal_a_scan_of_every_alias(extra: list[str]) -> None:
+@pytest.mark.parametrize(("finder", "spec", "extra", "least"), CASES)
+def test_the_finders_equal_a_scan_of_every_phrase(
+    finder: Finder, spec: Finder, extra: list[str], least: int
+) -> None:
     corpus = texts()
-    assert sum(len(service_mentions(t, extra)) for t in corpus) > 50  # the corpus names services
+    assert sum(len(finder(t, extra)) for t in corpus) > least  # the corpus names some
     for text in corpus:
-        assert service_mentions(text, extra) == every_service_scan(text, extra), text
+        assert finder(text, extra) == spec(text, extra), text
