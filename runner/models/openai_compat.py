@@ -162,8 +162,8 @@ def _encode(body: dict[str, Any]) -> bytes:
     """The request body as UTF-8 JSON bytes.
 
     orjson encodes an agent's late-conversation body (~34 KB, the catalog's tool results
-    included) in a fourteenth of `json.dumps`'s CPU; at 3,194 calls a run spent ~1.9 s of its
-    ~11 s of CPU in `json.dumps` (benchmarks/client_overhead.py prints the client's CPU per call).
+    included) in a fourteenth of `json.dumps`'s CPU: a direct run of 60 v1 tasks × 4 trials
+    (3,194 calls, benchmarks/head_to_head.py) spent ~1.9 s of its ~11 s of CPU in `json.dumps`.
     A value orjson refuses and `json` takes (an integer past 64 bits, a non-string key) is
     encoded by `json` as before, so no body that used to be sent is refused now.
     """

@@ -12,5 +12,6 @@ class ResponseTooLarge(Exception):
     """The body went past the cap: the read stops there, so memory stays bounded.
 
     Kept apart from runner.models.response_cap (LiteLLM's httpx clients): the direct client and
-    the HTTP agent raise it without importing httpx (~15 MB with the rich console its CLI loads).
+    the HTTP agent raise it without importing httpx, which loads its CLI's rich console and
+    pygments with it (~70 modules; +15 MB of PSS in a bare interpreter).
     """
