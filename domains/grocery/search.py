@@ -7,10 +7,10 @@ import unicodedata
 import weakref
 from typing import Any
 
-import bm25s
 import numpy as np
 
 from domains.grocery.items import Product
+from runner.core.bm25 import bm25s
 
 __all__ = ["DEFAULT_LIMIT", "ProductSearch", "product_record", "search_index"]
 

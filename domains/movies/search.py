@@ -7,10 +7,10 @@ import unicodedata
 import weakref
 from typing import Any
 
-import bm25s
 import numpy as np
 
 from domains.movies.catalog import Catalog, CatalogItem
+from runner.core.bm25 import bm25s
 
 RESULT_FIELDS: tuple[str, ...] = ("id", "title", "genres", "release_date", "rating", "overview")
 DEFAULT_TOP_K = 20
