@@ -7,6 +7,7 @@ depend on which reader or writer runs, and the decision rng is separate from the
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from dataclasses import dataclass
@@ -137,17 +138,7 @@ class EngineState:
 
     def copy(self) -> EngineState:
         """An independent copy (`DecisionEngine.react` mutates the state it is given)."""
-        return EngineState(
-            asked=set(self.asked),
-            named=set(self.named),
-            accepted=set(self.accepted),
-            pending=self.pending,
-            declines=self.declines,
-            strikes=self.strikes,
-            form=self.form,
-            times=Counter(self.times),
-            hinted={k: list(v) for k, v in self.hinted.items()},
-        )
+        return copy.deepcopy(self)
 
 
 class DecisionEngine:
