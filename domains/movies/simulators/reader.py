@@ -1036,18 +1036,14 @@ class _PeopleMatcher:
             self._fold(ch)
         table = str.maketrans(self._folded)
         self._trie: dict[str, Any] = {}
-        self._names: set[str] = set()
-        self._surnames: dict[str, set[str]] = {}  # folded surname -> the capitals it starts with
         for part in parts:
             key = part.translate(table)  # every character of a name is in the alphabet
             node = self._trie
             for ch in key:
                 node = node.setdefault(ch, {})
             if part in full:
-                self._names.add(key)
                 node[_END] = True
             else:
-                self._surnames.setdefault(key, set()).add(part[0])
                 node.setdefault(_SURNAME, set()).add(part[0])
 
     def _fold(self, text: str) -> str:
@@ -1090,8 +1086,13 @@ class _PeopleMatcher:
 
     def fullmatch(self, text: str) -> bool:
         """Is the whole text one of the names (in any case), or a lone surname with its capital?"""
-        key = self._fold(text)
-        return key in self._names or (bool(text) and text[0] in self._surnames.get(key, ()))
+        node = self._trie
+        for ch in self._fold(text):
+            child = node.get(ch)
+            if child is None:
+                return False
+            node = child
+        return _END in node or (bool(text) and text[0] in node.get(_SURNAME, ()))
 
 
 _END = ""  # the trie key that ends a name (no character folds to the empty string)
