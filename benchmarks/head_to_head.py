@@ -256,28 +256,25 @@ def _theirs(
 
 def _in_order_s(results: Path, latency_ms: float, concurrency: int) -> float:
     """The wall a runner with no cost per call would need for these very trials: each trial's
-    chain (its calls but the reader's, × the latency) list-scheduled on `concurrency` slots in
-    the order `taurec run` takes them (trial 0 of every task, then trial 1, ...). The ideal packs
-    the calls perfectly; a trial is a chain that cannot be split, so the last ones leave slots
-    idle. NaN for a side without our records (the original)."""
-    import heapq
+    chain (its calls but the reader's) scheduled in the order `taurec run` takes them (trial 0 of
+    every task, then trial 1, ...) by `runner_throughput.schedule_s`. The ideal packs the calls
+    perfectly; a trial is a chain that cannot be split, so the last ones leave slots idle. NaN for
+    a side without our records (the original)."""
+    from runner_throughput import schedule_s  # this folder's sibling script
 
-    chains: list[tuple[int, str, float]] = []
+    chains: list[tuple[int, str, int]] = []
     for trials in results.glob("*/results/*/trials.jsonl"):
         for line in trials.read_text(encoding="utf-8").splitlines():
             try:
                 record = json.loads(line)
                 usage, key = record["usage"], record["key"]
                 calls = sum(u["calls"] for role, u in usage.items() if not role.endswith("-reader"))
-                chains.append((key["trial_index"], key["task_id"], calls * latency_ms / 1000))
+                chains.append((key["trial_index"], key["task_id"], calls))
             except (KeyError, TypeError, ValueError, AttributeError):
                 return float("nan")  # not our records
     if not chains:
         return float("nan")
-    slots = [0.0] * concurrency
-    for _, _, seconds in sorted(chains):
-        heapq.heappush(slots, heapq.heappop(slots) + seconds)
-    return max(slots)
+    return schedule_s([calls for _, _, calls in sorted(chains)], latency_ms / 1000, concurrency)
 
 
 def _server_cpu_s(pid: int | None) -> float:

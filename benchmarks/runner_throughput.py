@@ -153,7 +153,7 @@ def _reader_calls(usage: dict[str, Any]) -> int:
     return int(found.calls) if found is not None else 0
 
 
-def _schedule_s(chains: list[int], latency_s: float, concurrency: int) -> float:
+def schedule_s(chains: list[int], latency_s: float, concurrency: int) -> float:
     """Wall time if every call took exactly `latency_s` and nothing else cost time: each trial is a
     chain of sequential calls, taken in the runner's order by the first free worker."""
     import heapq
@@ -711,7 +711,7 @@ def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
             "cpu_tools_s": _Meter.tools,
             "server_cpu_s": None if server0 is None or server1 is None else server1 - server0,
             "server": args.server,
-            "schedule_s": _schedule_s(chains, args.latency_ms / 1000, args.concurrency),
+            "schedule_s": schedule_s(chains, args.latency_ms / 1000, args.concurrency),
             "concurrency": args.concurrency,
             "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "peak_pss_mib": sampler.peak_pss_kib / 1024,
