@@ -293,6 +293,26 @@ def _server_cpu_s(pid: int | None) -> float:
 _PATH_ENV = {"direct": "auto", "litellm": "litellm"}
 
 
+# What loading LiteLLM alone costs in memory: a fresh interpreter of ours that loads it the way
+# a run on that path does (runner.models.llm_client.import_litellm) and prints its own PSS.
+_LITELLM_ONLY = """
+from pathlib import Path
+from runner.models.llm_client import import_litellm
+import_litellm()
+for line in Path("/proc/self/smaps_rollup").read_text().splitlines():
+    if line.startswith("Pss:"):
+        print(int(line.split()[1]) / 1024)
+"""
+
+
+def _litellm_only_pss_mib(env: dict[str, str]) -> float:
+    """PSS (MiB) of a fresh interpreter that only loads LiteLLM: the floor of any run on that path."""
+    done = subprocess.run(
+        [sys.executable, "-c", _LITELLM_ONLY], env=env, capture_output=True, text=True, check=True
+    )
+    return float(done.stdout.split()[-1])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -455,17 +475,30 @@ def main() -> None:
                 )
         if "original" in runs and len(sides) > 1:
             print("\nRatios to the original (which always calls through LiteLLM):")
-            print("| concurrency | side | client path | wall | CPU | peak PSS |")
-            print("|---|---|---|---|---|---|")
+            print(
+                "| concurrency | side | client path | wall | CPU | CPU per model call | peak PSS |"
+            )
+            print("|---|---|---|---|---|---|---|")
             for concurrency, med in rows:
                 o = med["original"]
                 for label, path, _ in sides[:-1]:
                     p = med[label]
+                    per_call = (p["cpu_s"] / p["calls"]) / (o["cpu_s"] / o["calls"])
                     print(
                         f"| {concurrency} | {label.split('/')[0]} | {path} | "
                         f"{p['wall_s'] / o['wall_s']:.2f} | {p['cpu_s'] / o['cpu_s']:.2f} | "
-                        f"{p['peak_mib'] / o['peak_mib']:.2f} |"
+                        f"{per_call:.2f} | {p['peak_mib'] / o['peak_mib']:.2f} |"
                     )
+            if "litellm" in paths and "project/litellm" in runs:
+                floor = _litellm_only_pss_mib(env_ours)
+                least = min(med["original"]["peak_mib"] for _, med in rows)
+                print(
+                    f"(CPU per model call: each side's CPU over the calls the server answered; "
+                    f"ours makes up to two calls per user turn, see 2.) Floor of the LiteLLM "
+                    f"path's memory: a fresh interpreter of ours that only loads LiteLLM has "
+                    f"{floor:.0f} MiB PSS = {floor / least:.2f} × the original's smallest median "
+                    f"peak above ({least:.0f} MiB), before any run."
+                )
             print(
                 "(targets, project/original: LiteLLM path wall ≤ 1.0, CPU ≤ 0.5, PSS ≤ 0.8; "
                 "direct path CPU ≤ 0.2, PSS ≤ 0.5; project wall/ideal ≤ 1.10 at c=8,16, ≤ 1.25 at 64)"
