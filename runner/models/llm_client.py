@@ -106,8 +106,9 @@ def uses_direct_path(model: str, api_base: str | None) -> bool:
     server that speaks OpenAI's chat-completions protocol as it is (this project's model server,
     vLLM, llama.cpp, a submitter's proxy). LiteLLM stays for every hosted provider, OpenAI
     included, where it maps parameters per model (e.g. `max_tokens` for reasoning models). The
-    direct client costs ~0.3 ms of CPU per call where LiteLLM costs ~3 ms, and a run that makes
-    only direct calls never imports LiteLLM (~150 MB).
+    direct client costs ~0.7 ms of CPU per call where LiteLLM costs ~7 ms (measured by
+    benchmarks/client_overhead.py), and a run that makes only direct calls never imports LiteLLM
+    (~160 MB).
     """
     if not api_base or os.environ.get(CLIENT_ENV, "auto").strip().lower() == "litellm":
         return False
