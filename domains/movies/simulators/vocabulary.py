@@ -151,17 +151,24 @@ def sentences(text: str) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
-def _alternation(phrases: Iterable[str]) -> re.Pattern[str]:
+def _alternation(phrases: Iterable[str]) -> str:
     ordered = sorted({p.lower() for p in phrases if p}, key=len, reverse=True)
-    return re.compile("|".join(_word_pattern(p) for p in ordered) or r"(?!x)x")
+    return "|".join(_word_pattern(p) for p in ordered) or r"(?!x)x"
+
+
+@functools.lru_cache(maxsize=1024)
+def _regex(source: str) -> re.Pattern[str]:
+    """A pattern compiled on its first use: most genre and service patterns never are in a run."""
+    return re.compile(source)
 
 
 @functools.lru_cache(maxsize=256)
 def _genre_patterns(
     extra: tuple[str, ...],
-) -> tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...]:
+) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
     """(genre, pattern of its words, the words) per genre; a text without one of the words as a
-    substring cannot match the pattern, so the scan is skipped (the same mentions, less CPU)."""
+    substring cannot match the pattern, so the scan is skipped (the same mentions, less CPU) and
+    the pattern is compiled only once a text holds one of them."""
     table = dict(GENRE_WORDS)
     for genre in extra:
         table.setdefault(genre, (genre.lower(),))
@@ -179,7 +186,7 @@ def genre_mentions(text: str, extra_genres: Iterable[str] = ()) -> list[Mention]
     for genre, pattern, phrases in _genre_patterns(tuple(sorted(set(extra_genres)))):
         if not any(phrase in lowered for phrase in phrases):
             continue
-        for match in pattern.finditer(lowered):
+        for match in _regex(pattern).finditer(lowered):
             found.append(
                 Mention(genre, match.start(), match.end(), text[match.start() : match.end()])
             )
@@ -187,9 +194,10 @@ def genre_mentions(text: str, extra_genres: Iterable[str] = ()) -> list[Mention]
 
 
 @functools.lru_cache(maxsize=256)
-def _service_patterns(extra: tuple[str, ...]) -> tuple[tuple[re.Pattern[str], str, str], ...]:
+def _service_patterns(extra: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
     """(pattern, service, alias) per alias, longest alias first; an alias that is not a substring
-    of a text cannot match there, so its scan is skipped."""
+    of a text cannot match there, so its scan is skipped (and its pattern is compiled only once a
+    text holds it)."""
     table: dict[str, set[str]] = {s: {s.lower(), *a} for s, a in SERVICE_ALIASES.items()}
     for service in extra:
         table.setdefault(service, set()).add(service.lower())
@@ -198,7 +206,7 @@ def _service_patterns(extra: tuple[str, ...]) -> tuple[tuple[re.Pattern[str], st
         key=lambda p: len(p[0]),
         reverse=True,
     )
-    return tuple((re.compile(_word_pattern(alias)), service, alias) for alias, service in pairs)
+    return tuple((_word_pattern(alias), service, alias) for alias, service in pairs)
 
 
 def service_mentions(text: str, extra_services: Iterable[str] = ()) -> list[Mention]:
@@ -209,7 +217,7 @@ def service_mentions(text: str, extra_services: Iterable[str] = ()) -> list[Ment
     for pattern, service, alias in _service_patterns(tuple(sorted(set(extra_services)))):
         if alias not in lowered:
             continue
-        for match in pattern.finditer(lowered):
+        for match in _regex(pattern).finditer(lowered):
             if any(taken[match.start() : match.end()]):
                 continue
             for i in range(match.start(), match.end()):
