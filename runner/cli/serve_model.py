@@ -48,7 +48,8 @@ def _faults(ctx: click.Context, param: click.Parameter, values: tuple[str, ...])
     default=0.0,
     show_default=True,
     type=click.FloatRange(0),
-    help="Added latency per chat completion, in milliseconds.",
+    help="Latency of each chat completion, in milliseconds: the answer is sent this long after "
+    "its request arrived, the policy's own work included.",
 )
 @click.option("--fault", "faults", multiple=True, callback=_faults, help=_FAULT_HELP)
 @click.option(

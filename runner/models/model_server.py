@@ -77,7 +77,11 @@ def parse_fault(spec: str) -> Fault:
 
 @dataclass
 class ServerOptions:
-    """How the server behaves: added latency, injected faults and their parameters."""
+    """How the server behaves: latency, injected faults and their parameters.
+
+    `latency_ms` is each answer's latency: it is sent that long after its request arrived, the
+    policy's work included (as a provider's latency includes its compute), or when ready if the
+    work took longer. A fault answers after the same latency; a hang starts after it."""
 
     latency_ms: float = 0.0
     faults: Sequence[Fault] = ()
@@ -299,6 +303,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.server.state.leave()
 
     def _post(self) -> None:
+        arrived = time.monotonic()
         raw = self._read_body()
         path = self.path.split("?", 1)[0].rstrip("/")
         if path != "/v1/chat/completions":
@@ -330,13 +335,13 @@ class _Handler(BaseHTTPRequestHandler):
         state.count(f"model:{model.policy}")
         options = state.options
         latency_ms = options.latency_ms if model.latency_ms is None else model.latency_ms
-        if latency_ms > 0 and state.stop.wait(latency_ms / 1000.0):
-            return
         conversation = conversation_key(messages)
         fault = self._pick_fault(model, conversation)
         retry_after = options.retry_after_s if model.retry_after_s is None else model.retry_after_s
         if fault is not None:
             state.count(f"fault:{fault.label}")
+            if not self._wait_latency(arrived, latency_ms):
+                return
             if fault.kind == "hang":
                 state.stop.wait(options.hang_s)
                 if state.stop.is_set():
@@ -357,12 +362,21 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             reply = state.policy(model.policy)(messages, tools, seed)
         except Exception as exc:  # a policy bug must show up as a 500, not a dropped connection
-            self._send_error(500, f"policy {model.policy!r} failed: {exc!r}", "policy_error")
+            if self._wait_latency(arrived, latency_ms):
+                self._send_error(500, f"policy {model.policy!r} failed: {exc!r}", "policy_error")
             return
         malformed = fault is not None and fault.kind == "malformed_tool_json"
-        self._send_json(
-            200, self._completion(body, model.policy, messages, tools, reply, malformed)
-        )
+        completion = self._completion(body, model.policy, messages, tools, reply, malformed)
+        if fault is None and not self._wait_latency(arrived, latency_ms):
+            return
+        self._send_json(200, completion)
+
+    def _wait_latency(self, arrived: float, latency_ms: float) -> bool:
+        """Wait until `latency_ms` after the request `arrived` (the policy's own work and parsing
+        count towards it, as a provider's latency includes its compute); False when the server
+        is stopping. An answer whose work took longer goes out at once."""
+        remaining = latency_ms / 1000.0 - (time.monotonic() - arrived)
+        return remaining <= 0 or not self.server.state.stop.wait(remaining)
 
     def _pick_fault(self, model: _ModelName, conversation: str) -> Fault | None:
         state = self.server.state

@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -197,6 +198,20 @@ def test_concurrent_requests_overlap(tools: list[dict[str, Any]]) -> None:
         assert codes == [200] * 16
         # the server never serialised them: many were in flight at once
         assert stats(base)["max_in_flight"] >= 8
+
+
+@pytest.mark.parametrize("model", ["heuristic", "heuristic+fault=429", "heuristic+fault=500"])
+def test_every_answer_waits_out_the_latency_from_its_request(
+    model: str, tools: list[dict[str, Any]]
+) -> None:
+    # The policy's work counts towards the latency (as a provider's compute does), so the wait
+    # comes after it: an answer, a fault or a policy's reply must still never come sooner.
+    with serve_model(latency_ms=300, retry_after_s=0.05) as base:
+        started = time.monotonic()
+        response = post(base, {**chat(opening(), tools=tools), "model": model})
+        elapsed = time.monotonic() - started
+    assert response.status_code == (200 if model == "heuristic" else int(model[-3:]))
+    assert elapsed >= 0.3
 
 
 @pytest.mark.parametrize("spec", ["418", "hang:2", "429:x", "once"])
