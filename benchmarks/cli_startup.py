@@ -13,9 +13,9 @@ fresh interpreter running the same command in-process) reports the packages outs
 standard library it imports and the time spent compiling our modules' regular expressions
 (`re.compile` called from our code) and creating our pydantic model classes (the pydantic
 metaclass, for classes defined in our packages); each repeat also times a fresh interpreter that
-only imports those packages (with what they import themselves) and asyncio, the runner's loop. The floor is that import wall plus the two build
-times (the probe's timers add a little to the latter). With a baseline, the table sets it
-beside 60 % of the baseline's one-trial wall.
+only imports those packages (with what they import themselves) and asyncio, the runner's loop.
+The floor is that import wall plus the two build times (the probe's timers add a little to the
+latter). With a baseline, the table sets it beside 60 % of the baseline's one-trial wall.
 
 Run: ``.venv/bin/python benchmarks/cli_startup.py`` (options: --repeats, --baseline, --task).
 """
@@ -35,8 +35,6 @@ import time
 from pathlib import Path
 
 from runner.core.paths import PROJECT_ROOT, TASKS_DIR
-
-OURS = frozenset({"runner", "domains", "catalog_pipeline"})
 
 
 def _timed(command: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
