@@ -294,23 +294,35 @@ _PATH_ENV = {"direct": "auto", "litellm": "litellm"}
 
 
 # What loading LiteLLM alone costs in memory: a fresh interpreter of ours that loads it the way
-# a run on that path does (runner.models.llm_client.import_litellm) and prints its own PSS.
-_LITELLM_ONLY = """
-from pathlib import Path
-from runner.models.llm_client import import_litellm
-import_litellm()
-for line in Path("/proc/self/smaps_rollup").read_text().splitlines():
-    if line.startswith("Pss:"):
-        print(int(line.split()[1]) / 1024)
-"""
+# a run on that path does (runner.models.llm_client.import_litellm), then waits to be measured.
+_LITELLM_ONLY = (
+    "import sys\n"
+    "from runner.models.llm_client import import_litellm\n"
+    "import_litellm()\n"
+    "print('loaded', flush=True)\n"
+    "sys.stdin.read()\n"
+)
 
 
 def _litellm_only_pss_mib(env: dict[str, str]) -> float:
-    """PSS (MiB) of a fresh interpreter that only loads LiteLLM: the floor of any run on that path."""
-    done = subprocess.run(
-        [sys.executable, "-c", _LITELLM_ONLY], env=env, capture_output=True, text=True, check=True
+    """PSS (MiB) of a fresh interpreter that only loads LiteLLM, read like the runs' (the floor
+    of any run on that path)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _LITELLM_ONLY],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
-    return float(done.stdout.split()[-1])
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    try:
+        if proc.stdout.readline().strip() != "loaded":
+            raise SystemExit("the LiteLLM-only interpreter failed to load LiteLLM")
+        return _tree_memory_kib(proc.pid)[1] / 1024
+    finally:
+        proc.stdin.close()
+        proc.wait(30)
 
 
 def main() -> None:
