@@ -181,7 +181,7 @@ def command(
         show=show,
     )
     if result.shown is not None:
-        from runner.evaluation.report import render_trial
+        from runner.evaluation.result import render_trial
 
         click.echo(render_trial(result.shown), nl=False)
     else:

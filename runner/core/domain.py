@@ -22,6 +22,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, TypeVar, runtime_checkable
 
 from runner.core.errors import TaurecError
+from runner.core.severity import (
+    DEFAULT_STRICTNESS,
+    FAILING_SEVERITIES,
+    SEVERITIES,
+    SEVERITY_WEIGHT,
+    STRICTNESS_LEVELS,
+    Severity,
+    Strictness,
+    fails_trial,
+    severity_of_weight,
+)
 
 if TYPE_CHECKING:
     from runner.core.predicates import ConstraintCheck
@@ -32,36 +43,33 @@ if TYPE_CHECKING:
     from runner.core.transcript import LeakAudit, Transcript
     from runner.play.agent_config import ToolsetOptions
 
-T = TypeVar("T")
+# The severity and strictness names are re-exported: domains name them from the contract.
+__all__ = [
+    "DEFAULT_STRICTNESS",
+    "FAILING_SEVERITIES",
+    "SEVERITIES",
+    "SEVERITY_WEIGHT",
+    "STRICTNESS_LEVELS",
+    "SUITE_MARKER",
+    "AgentBuilder",
+    "Domain",
+    "DomainCatalog",
+    "DomainTask",
+    "PolicyInfo",
+    "ReaderAccuracy",
+    "Severity",
+    "Strictness",
+    "TaskView",
+    "fails_trial",
+    "load_task_folder",
+    "severity_of_weight",
+    "tasks_digest",
+]
 
-Severity = Literal["low", "medium", "high", "critical"]
-SEVERITIES: tuple[Severity, ...] = ("low", "medium", "high", "critical")
-# The weight of each severity in the severity-weighted policy score.
-SEVERITY_WEIGHT: dict[Severity, float] = {"low": 1.0, "medium": 2.0, "high": 3.0, "critical": 4.0}
+T = TypeVar("T")
 
 # A suite folder names its domain in this file ({"domain": "grocery"}); it is not a task file.
 SUITE_MARKER = "suite.json"
-
-Strictness = Literal["low", "medium", "high"]
-STRICTNESS_LEVELS: tuple[Strictness, ...] = ("low", "medium", "high")
-DEFAULT_STRICTNESS: Strictness = "high"
-# Which severities fail a trial at each strictness; the others only lower the weighted score.
-FAILING_SEVERITIES: dict[Strictness, frozenset[Severity]] = {
-    "low": frozenset({"critical"}),
-    "medium": frozenset({"critical", "high"}),
-    "high": frozenset({"critical", "high", "medium", "low"}),
-}
-
-
-def severity_of_weight(weight: float) -> Severity:
-    """The named severity of a weight in `SEVERITY_WEIGHT` (the nearest one at or below it)."""
-    named = [s for s in SEVERITIES if SEVERITY_WEIGHT[s] <= weight]
-    return named[-1] if named else "low"
-
-
-def fails_trial(weight: float, strictness: Strictness) -> bool:
-    """Whether a broken policy of this severity weight fails the trial at `strictness`."""
-    return severity_of_weight(weight) in FAILING_SEVERITIES[strictness]
 
 
 @runtime_checkable

@@ -6,9 +6,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from runner.core.domain import DEFAULT_STRICTNESS, Strictness
 from runner.core.predicates import Complexity, ConstraintCheck, RevealDifficulty
 from runner.core.rules import RuleSetName
+from runner.core.severity import DEFAULT_STRICTNESS, Strictness
 from runner.core.transcript import (
     ComponentSpec,
     InfraError,

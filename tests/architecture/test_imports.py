@@ -1,12 +1,21 @@
-"""The import graph: no cycle between our modules, and the domain-free core imports no domain code.
+"""The import graph: no cycle between our modules, and the arrows run one way.
 
 Edges are every `import` in a module, top-level or inside a function (a lazy import still ties
-the two modules together), but not those under `if TYPE_CHECKING:` (never executed).
+the two modules together). Those under `if TYPE_CHECKING:` are never executed, so the layering
+checks leave them out, but the cycle check counts them: two modules that name each other's
+types are one design, whichever of the two imports at run time.
+
+The floors: the CLI (`runner.cli`) and the runner (`runner.*`) reach a domain only through the
+registry (`runner.core.domains.REGISTRY`, by name); the domains (`domains.<name>`) use the
+sources (`catalog_pipeline.<source>`) and the core; the sources use the snapshot core
+(`catalog_pipeline.*` outside a source folder) and the domain-free core (`runner.core`), never
+the runner above it nor a domain other than their own.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -37,11 +46,12 @@ def _owner(name: str) -> str | None:
     return None
 
 
-def _imported(path: Path) -> Iterator[str]:
+def _imported(path: Path, *, type_only: bool = False) -> Iterator[str]:
+    """Every module `path` imports (with `type_only`, those under `if TYPE_CHECKING:` too)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     skipped: set[int] = set()
     for node in tree.body:
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.dump(node.test):
+        if not type_only and isinstance(node, ast.If) and "TYPE_CHECKING" in ast.dump(node.test):
             skipped |= {id(n) for n in ast.walk(node)}
     for node in ast.walk(tree):
         if id(node) in skipped:
@@ -56,10 +66,10 @@ def _imported(path: Path) -> Iterator[str]:
                 yield node.module
 
 
-def _graph() -> dict[str, set[str]]:
+def _graph(*, type_only: bool = False) -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for module, path in MODULES.items():
-        edges = {_owner(name) for name in _imported(path)}
+        edges = {_owner(name) for name in _imported(path, type_only=type_only)}
         graph[module] = {e for e in edges if e is not None and e != module}
     return graph
 
@@ -105,7 +115,36 @@ def _is_domain_code(module: str) -> bool:
 
 
 def test_no_import_cycle_between_our_modules() -> None:
-    assert _cycles(_graph()) == []
+    """Not even one that only a type annotation closes (`if TYPE_CHECKING:` imports count)."""
+    assert _cycles(_graph(type_only=True)) == []
+
+
+# The one place the runner names domain code: the registry, by "module:Class" strings.
+REGISTRY_MODULE = "runner.core.domains"
+_DOMAIN_MODULE_STRING = re.compile(r"^(domains|catalog_pipeline)(\.[A-Za-z_]\w*)*(:[A-Za-z_]\w*)?$")
+
+
+def _domain_module_strings(path: Path) -> list[str]:
+    """String constants in `path` that name a domain or source module (a lazy back-arrow)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return sorted(
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and _DOMAIN_MODULE_STRING.match(node.value)
+        and "." in node.value.partition(":")[0]
+    )
+
+
+def test_the_runner_names_domain_modules_only_in_the_registry() -> None:
+    """`importlib.import_module("domains.movies.x")` is an import the graph cannot see."""
+    named = {
+        module: _domain_module_strings(path)
+        for module, path in MODULES.items()
+        if module.startswith("runner") and module != REGISTRY_MODULE
+    }
+    assert {m: s for m, s in named.items() if s} == {}
 
 
 def test_the_domain_free_core_imports_no_domain_code() -> None:
@@ -129,6 +168,13 @@ def test_the_walk_sees_a_cycle_and_a_forbidden_import(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     assert set(_imported(module)) == {"typing", "domains.movies.tasks"}
+    assert "domains.movies.catalog" in set(_imported(module, type_only=True))
+    module.write_text(
+        'EXPORTS = {"Task": "domains.movies.tasks", "M": "domains.movies:MoviesDomain"}\n'
+        'NOT_A_MODULE = "domains"\n',
+        encoding="utf-8",
+    )
+    assert _domain_module_strings(module) == ["domains.movies.tasks", "domains.movies:MoviesDomain"]
 
 
 def test_a_domain_package_is_its_own_and_imports_no_other_domain() -> None:
