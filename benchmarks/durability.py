@@ -27,7 +27,6 @@ from pathlib import Path
 
 from runner.batch import run_submissions
 from runner.batch.archive import load_trial_transcript
-from runner.batch.redact import Redactor
 from runner.batch.store import (
     TRIALS_FILE,
     GroupCommitter,
@@ -37,6 +36,7 @@ from runner.batch.store import (
     write_atomic,
 )
 from runner.core.records import TrialRecord
+from runner.core.redact import Redactor
 from runner.core.transcript import Transcript
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import email.utils
 import json
 import os
 import random
@@ -18,8 +17,8 @@ import urllib3
 from requests.adapters import HTTPAdapter
 
 from catalog_pipeline.cache import ResponseCache, request_key
-from catalog_pipeline.ratelimit import RateLimiter
 from runner.core.errors import TaurecError
+from runner.core.pacing import RateLimiter, backoff_delay, parse_retry_after
 
 TMDB_BASE_URL = "https://api.themoviedb.org/3"
 TOKEN_ENV = "TMDB_API_TOKEN"
@@ -118,20 +117,6 @@ def endpoint_of(path: str) -> str:
     if len(parts) == 2 and parts[0] == "movie" and parts[1].isdigit():
         return "details"
     return path
-
-
-def _retry_after_seconds(value: str | None) -> float | None:
-    if not value:
-        return None
-    try:
-        return max(float(value), 0.0)
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(when.timestamp() - time.time(), 0.0)
 
 
 class TMDBClient:
@@ -275,8 +260,9 @@ class TMDBClient:
         )
 
     def _backoff(self, attempt: int) -> float:
-        ceiling = min(self.backoff_max_s, self.backoff_base_s * 2.0 ** (attempt - 1))
-        return ceiling * (0.5 + 0.5 * self._random.random())
+        return backoff_delay(
+            attempt, initial_s=self.backoff_base_s, max_s=self.backoff_max_s, rng=self._random
+        )
 
     def _read_body(self, response: requests.Response, started: float) -> bytes:
         """The whole body, at most `max_body_bytes`, done by `request_deadline_s` after `started`."""
@@ -353,7 +339,7 @@ class TMDBClient:
                 continue
             if status == 429:
                 self.stats.add("rate_limited")
-                wait = _retry_after_seconds(retry_after)
+                wait = parse_retry_after(retry_after)
                 if wait is not None and wait > self.max_retry_after_s:
                     raise TMDBError(
                         f"GET {path}: rate limited with Retry-After {wait:.0f}s "

@@ -25,10 +25,11 @@ from runner.core.protocols import (
     ToolCallRequest,
     ToolSchema,
 )
+from runner.core.redact import redact_config
 from runner.core.transcript import ComponentSpec
 from runner.models.keys import KeyPolicyError, check_header_env, host_problem, hosted
 from runner.models.reply_limit import MAX_RESPONSE_BYTES
-from runner.models.retry import call_with_retry, redact_config
+from runner.models.retry import call_with_retry
 from runner.play.agent_config import HttpAgentConfig
 from runner.play.attribution import endpoint_failure, report_infra
 

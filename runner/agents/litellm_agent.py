@@ -15,6 +15,7 @@ from runner.core.protocols import (
     ChatMessage,
     ToolSchema,
 )
+from runner.core.redact import redact_config
 from runner.core.transcript import ComponentSpec
 from runner.models.keys import (
     LOCAL_PLACEHOLDER_KEY,
@@ -30,7 +31,7 @@ from runner.models.llm_client import (
 )
 from runner.models.llm_client import response_field as _field
 from runner.models.provider_paths import RefusedEndpoint, call_problem
-from runner.models.retry import call_with_retry, redact_config, shared_rate_limiter
+from runner.models.retry import call_with_retry, shared_rate_limiter
 from runner.play.agent_config import LiteLLMAgentConfig
 from runner.play.attribution import endpoint_failure, report_infra
 

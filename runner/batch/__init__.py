@@ -8,12 +8,13 @@ from runner.batch.entrant import Entrant, MakeAgent, agent_name
 from runner.batch.inputs import RunInputs, Snapshot, find_policy, load_inputs, resolve_snapshot
 from runner.batch.keys import Shard, shard_of, trial_seed
 from runner.batch.merge import MergeReport, merge_shards
-from runner.batch.progress import PlainProgress, ProgressSink, ProgressStats, RichProgress
-from runner.batch.redact import Redactor, redact_config
+from runner.batch.progress import BarProgress, PlainProgress, ProgressSink, ProgressStats
 from runner.batch.store import LoadedTrials, load_records, read_manifest, read_trials
+from runner.core.redact import Redactor, redact_config
 
 __all__ = [
     "AgentFactory",
+    "BarProgress",
     "Entrant",
     "LoadedTrials",
     "MakeAgent",
@@ -22,7 +23,6 @@ __all__ = [
     "ProgressSink",
     "ProgressStats",
     "Redactor",
-    "RichProgress",
     "RunInputs",
     "RunResult",
     "Shard",

@@ -24,7 +24,6 @@ from runner.batch.entrant import Entrant
 from runner.batch.inputs import RunInputs, load_inputs, select_tasks
 from runner.batch.keys import Shard, trial_seed
 from runner.batch.progress import ProgressSink, ProgressStats
-from runner.batch.redact import Redactor, redact_config, secret_env_names, secret_values
 from runner.batch.store import (
     ARCHIVE,
     TRIALS_FILE,
@@ -61,6 +60,7 @@ from runner.core.records import (
     TrialRecord,
     simulator_error_counts,
 )
+from runner.core.redact import Redactor, redact_config, secret_env_names, secret_values
 from runner.core.rules import DEFAULT_RULES, RuleSet, get_rules
 from runner.core.startup import resume_collector
 from runner.core.transcript import ComponentSpec, InfraError, Transcript

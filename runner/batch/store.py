@@ -18,10 +18,10 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from runner.batch.archive import ARCHIVE, TRANSCRIPTS_DIR, archive_member, gzip_deterministic
-from runner.batch.redact import Redactor
 from runner.core.durable import fsync_dir
 from runner.core.errors import LoadError, TaurecError, describe_validation_error, is_disk_full
 from runner.core.records import RunManifest, TranscriptSpan, TrialRecord
+from runner.core.redact import Redactor
 from runner.core.transcript import Transcript
 
 __all__ = [

@@ -1,11 +1,8 @@
-"""The one retry policy for model and endpoint calls (backoff, jitter, Retry-After) and secret scrubbing."""
+"""The one retry policy for model and endpoint calls: classify a failure, back off (runner.core.pacing), give up within bounds."""
 
 from __future__ import annotations
 
 import asyncio
-import email.utils
-import math
-import os
 import random
 import re
 import sys
@@ -13,11 +10,11 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any, TypeVar
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from runner.core.errors import AgentFailure, InfraFailure
+from runner.core.pacing import RateLimiter, backoff_delay, parse_retry_after
+from runner.core.redact import redact
 from runner.play.agent_config import RetryConfig
 
 __all__ = [
@@ -28,7 +25,6 @@ __all__ = [
     "classify_exception",
     "parse_retry_after",
     "redact",
-    "redact_config",
     "shared_rate_limiter",
 ]
 
@@ -46,13 +42,7 @@ _STATUS_KIND = {
     422: "BadRequest",
     429: "RateLimitError",
 }
-_SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH)", re.IGNORECASE)
 _REPEATED_PREFIX = re.compile(r"^(\w+): (?:\1: )+")
-_SECRET_PATTERNS = (
-    re.compile(r"\bsk-[A-Za-z0-9_\-]{6,}"),  # OpenAI/Anthropic style keys
-    re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=\-]{6,}"),
-    re.compile(r"(?i)\b(api[_-]?key|token|secret|password)(\s*[=:]\s*)['\"]?[^\s'\",}]{4,}"),
-)
 
 
 @dataclass(frozen=True)
@@ -64,86 +54,6 @@ class Classified:
     status: int | None = None
     retry_after_s: float | None = None
     detail: str = ""
-
-
-def redact(text: str, secrets: Iterable[str] = ()) -> str:
-    """Remove secret values (given ones, secret-looking env vars, key-shaped tokens) from `text`."""
-    values = {s for s in secrets if s and len(s) >= 4}
-    values.update(
-        value
-        for name, value in os.environ.items()
-        if _SECRET_NAME.search(name) and value and len(value) >= 6
-    )
-    for value in sorted(values, key=len, reverse=True):
-        text = text.replace(value, "[redacted]")
-    text = _SECRET_PATTERNS[0].sub("[redacted]", text)
-    text = _SECRET_PATTERNS[1].sub(lambda m: f"{m.group(1)} [redacted]", text)
-    return _SECRET_PATTERNS[2].sub(lambda m: f"{m.group(1)}{m.group(2)}[redacted]", text)
-
-
-_SECRET_KEY = re.compile(
-    r"(api[_-]?key|(^|[_-])key$|secret|passw(or)?d|token(?!s)|credential|authorization|cookie)",
-    re.IGNORECASE,
-)
-
-
-def _secret_name(name: str) -> bool:
-    return bool(_SECRET_KEY.search(name)) and not name.lower().endswith("_env")
-
-
-def _redact_url(url: str) -> str:
-    parts = urlsplit(url)
-    netloc = parts.netloc
-    if "@" in netloc:
-        netloc = "[redacted]@" + netloc.rsplit("@", 1)[1]
-    query = urlencode(
-        [(k, "[redacted]" if _secret_name(k) else v) for k, v in parse_qsl(parts.query, True)]
-    )
-    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
-
-
-def redact_config(value: Any, key: str = "") -> Any:
-    """A copy of a config (dicts, lists, strings) with secret-named values and URL credentials removed.
-
-    Keys such as `api_key` or `Authorization` lose their values; keys ending in `_env` name an
-    environment variable and are kept; URLs lose user:password and secret-named query values.
-    """
-    if isinstance(value, dict):
-        if key.lower().endswith("_env"):
-            return dict(value)  # names of environment variables, not their values
-        return {k: redact_config(v, str(k)) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [redact_config(v, key) for v in value]
-    if isinstance(value, str):
-        if key and _secret_name(key) and value:
-            return "[redacted]"
-        if value.startswith(("http://", "https://")):
-            return redact(_redact_url(value))
-        return redact(value)
-    return value
-
-
-def parse_retry_after(value: str | None, *, now: float | None = None) -> float | None:
-    """Seconds to wait from a Retry-After value (delta seconds or an HTTP date); None if unusable."""
-    if value is None:
-        return None
-    value = value.strip()
-    if not value:
-        return None
-    try:
-        seconds = float(value)
-    except ValueError:
-        try:
-            when = email.utils.parsedate_to_datetime(value)
-        except (TypeError, ValueError, IndexError):
-            return None
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=UTC)
-        current = datetime.now(UTC).timestamp() if now is None else now
-        return max(0.0, when.timestamp() - current)
-    if math.isnan(seconds) or math.isinf(seconds):
-        return None
-    return max(0.0, seconds)
 
 
 def _header(headers: Any, name: str) -> str | None:
@@ -258,31 +168,6 @@ def classify_exception(exc: BaseException) -> Classified:
     return Classified(type(exc).__name__, False, None, None, detail)
 
 
-class RateLimiter:
-    """Spaces requests evenly to at most `requests_per_minute`, shared by every coroutine using it."""
-
-    def __init__(self, requests_per_minute: float, *, clock: Callable[[], float] = time.monotonic):
-        if requests_per_minute <= 0:
-            raise ValueError("requests_per_minute must be positive")
-        self.interval_s = 60.0 / requests_per_minute
-        self._clock = clock
-        self._next = 0.0
-        self._lock = threading.Lock()
-
-    def reserve(self) -> float:
-        """Book the next free slot; returns how long the caller must wait for it."""
-        with self._lock:
-            now = self._clock()
-            slot = max(now, self._next)
-            self._next = slot + self.interval_s
-            return slot - now
-
-    async def acquire(self, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
-        wait = self.reserve()
-        if wait > 0:
-            await sleep(wait)
-
-
 _LIMITERS: dict[tuple[str, float], RateLimiter] = {}
 _LIMITERS_LOCK = threading.Lock()
 
@@ -292,14 +177,9 @@ def shared_rate_limiter(key: str, requests_per_minute: float) -> RateLimiter:
     with _LIMITERS_LOCK:
         limiter = _LIMITERS.get((key, requests_per_minute))
         if limiter is None:
-            limiter = _LIMITERS[(key, requests_per_minute)] = RateLimiter(requests_per_minute)
+            limiter = RateLimiter.per_minute(requests_per_minute)
+            _LIMITERS[(key, requests_per_minute)] = limiter
         return limiter
-
-
-def backoff_delay(config: RetryConfig, attempt: int, rng: random.Random) -> float:
-    """Full jitter: uniform in [0, min(max_backoff, initial · 2^(attempt-1))] after attempt n."""
-    ceiling = min(config.max_backoff_s, config.initial_backoff_s * (2.0 ** (attempt - 1)))
-    return rng.uniform(0.0, ceiling)
 
 
 async def call_with_retry(
@@ -330,7 +210,7 @@ async def call_with_retry(
     while True:
         attempt += 1
         if limiter is not None:
-            await limiter.acquire(sleep)
+            await limiter.acquire_async(sleep)
         try:
             return await call()
         except (InfraFailure, AgentFailure):
@@ -346,7 +226,9 @@ async def call_with_retry(
         if attempt >= config.max_attempts:
             message = f"{summary} (gave up after {attempt} attempt(s) in {elapsed:.1f}s)"
             raise InfraFailure(failure.kind, redact(message, secret_values)) from None
-        delay = backoff_delay(config, attempt, rng)
+        delay = backoff_delay(
+            attempt, initial_s=config.initial_backoff_s, max_s=config.max_backoff_s, rng=rng
+        )
         if failure.retry_after_s is not None:
             delay = max(delay, failure.retry_after_s)
         if clock() + delay > deadline:

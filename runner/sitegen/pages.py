@@ -12,11 +12,11 @@ import polars as pl
 import yaml
 from markupsafe import Markup
 
-from runner.batch.redact import redact_config
 from runner.core.board import BoardSettings
 from runner.core.domain import FAILING_SEVERITIES, SEVERITIES
 from runner.core.domains import DEFAULT_DOMAIN, get_domain
 from runner.core.metrics import PASS_THRESHOLD
+from runner.core.redact import redact_config
 from runner.core.rules import RULE_DIFFERENCES
 from runner.play.attribution import AGENT_FAILURES, MAX_UNSCORED_SHARE, OUR_FAILURES
 from runner.sitegen import charts

@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from dataclasses import field as dc_field
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal, get_args
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from runner.core.bounded_yaml import YamlLimitError, safe_load_bounded
 from runner.core.errors import LoadError, describe_validation_error
+from runner.core.redact import is_secret_key
 from runner.play.agent_config import AgentConfig, BuiltinAgentConfig, BuiltinName, ToolsetOptions
 from runner.publish import display_names
 from runner.publish.ledger import LEDGER_FILE
@@ -274,7 +275,6 @@ _PARENT_SEGMENT = re.compile(r"(^|[/\\])\.\.([/\\]|$)")
 _ABSOLUTE_PATH = re.compile(r"^(/|~[/\\]|[A-Za-z]:[/\\]|\\\\)")
 _AGENT_KINDS = ("litellm", "http", "builtin")
 _URL_FIELDS = ("agent.endpoint", "agent.api_base")
-_SUSPICIOUS_QUERY = re.compile(r"(^|&)(api[_-]?key|key|token|access_token|secret)=", re.I)
 _BUILTIN_NAMES: tuple[str, ...] = get_args(BuiltinName)
 UNKNOWN_BUILTIN = "unknown builtin"
 
@@ -376,7 +376,7 @@ def _check_url(field: str, url: str) -> list[tuple[str, str]]:
         )
     if parts.username or parts.password:
         found.append((field, "credentials in the URL: put them in an environment variable"))
-    if _SUSPICIOUS_QUERY.search(parts.query):
+    if any(is_secret_key(key) for key, _ in parse_qsl(parts.query, keep_blank_values=True)):
         found.append((field, "a key or token in the query string: use an environment variable"))
     return found
 

@@ -19,7 +19,7 @@ from catalog_pipeline.client import (
 )
 from catalog_pipeline.enrich import APPEND_TO_RESPONSE, enrich
 from catalog_pipeline.fixture_world import FIXTURE_TOKEN, FixtureServer, fixture_world_server
-from catalog_pipeline.ratelimit import RateLimiter
+from runner.core.pacing import RateLimiter
 
 MakeClient = Callable[..., TMDBClient]
 

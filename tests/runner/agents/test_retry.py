@@ -11,15 +11,9 @@ import httpx
 import pytest
 
 from runner.core.errors import InfraFailure
-from runner.models.retry import (
-    RateLimiter,
-    backoff_delay,
-    call_with_retry,
-    classify_exception,
-    parse_retry_after,
-    redact,
-    redact_config,
-)
+from runner.core.pacing import RateLimiter, backoff_delay, parse_retry_after
+from runner.core.redact import redact, redact_config
+from runner.models.retry import call_with_retry, classify_exception
 from runner.play.agent_config import RetryConfig
 
 FAST = RetryConfig(max_attempts=4, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=30)
@@ -165,7 +159,12 @@ def test_full_jitter_stays_within_the_exponential_ceiling() -> None:
     rng = random.Random(7)
     for attempt in range(1, 9):
         ceiling = min(4.0, 0.5 * 2 ** (attempt - 1))
-        delays = [backoff_delay(config, attempt, rng) for _ in range(50)]
+        delays = [
+            backoff_delay(
+                attempt, initial_s=config.initial_backoff_s, max_s=config.max_backoff_s, rng=rng
+            )
+            for _ in range(50)
+        ]
         assert all(0 <= d <= ceiling for d in delays)
         assert max(delays) > ceiling / 2  # jitter spreads over the whole range
 
@@ -230,7 +229,7 @@ def test_redact_config_keeps_env_names_and_token_counts() -> None:
 
 def test_rate_limiter_spaces_requests() -> None:
     now = [100.0]
-    limiter = RateLimiter(120, clock=lambda: now[0])  # one every 0.5 s
+    limiter = RateLimiter.per_minute(120, clock=lambda: now[0])  # one every 0.5 s
     waits = [limiter.reserve() for _ in range(4)]
     assert waits == [0.0, 0.5, 1.0, 1.5]
     now[0] += 10
@@ -238,7 +237,7 @@ def test_rate_limiter_spaces_requests() -> None:
 
 
 def test_rate_limiter_is_awaited_before_each_attempt() -> None:
-    limiter = RateLimiter(60)
+    limiter = RateLimiter.per_minute(60)
     sleeps = Sleeps()
     script = Script(status_error(500))
     run(call_with_retry(script, FAST, what="m", sleep=sleeps, limiter=limiter))

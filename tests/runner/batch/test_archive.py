@@ -17,12 +17,12 @@ from runner.batch.archive import (
     load_trial_transcript,
     transcript_gzip,
 )
-from runner.batch.redact import Redactor
 from runner.batch.store import TRIALS_FILE, GroupCommitter, ResultsFolder
 from runner.batch.tally import RunTally, TrialOutcome
 from runner.core.errors import LoadError
 from runner.core.metrics import summarize
 from runner.core.records import Efficiency, TranscriptSpan, TrialKey, TrialRecord
+from runner.core.redact import Redactor
 from runner.core.transcript import ComponentSpec, MessageEvent, Transcript
 
 from .conftest import SubmissionMaker, builtin

@@ -114,7 +114,7 @@ def test_a_refresh_that_fills_the_disk_leaves_the_last_complete_snapshot_the_def
 REFUSED_APPEND = """
 import resource, sys
 from pathlib import Path
-from runner.batch.redact import Redactor
+from runner.core.redact import Redactor
 from runner.batch.store import ResultsFolder
 from runner.core.records import Efficiency, TrialKey, TrialRecord
 from runner.core.transcript import ComponentSpec, Transcript

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from runner.batch.keys import Shard, shard_of, trial_seed
-from runner.batch.redact import REDACTED, Redactor, redact_config, secret_values
 from runner.core.errors import TaurecError
+from runner.core.redact import REDACTED, Redactor, redact_config, secret_values
 
 
 def test_trial_seed_is_stable_and_depends_on_every_part() -> None:
@@ -43,7 +43,8 @@ def test_config_values_under_secret_keys_are_redacted() -> None:
     out = redact_config(config)
     assert out["agent"]["api_key_env"] == "OPENAI_API_KEY"
     assert out["agent"]["extra_body"] == {"api_key": REDACTED, "Authorization": REDACTED}
-    assert out["agent"]["headers_env"]["Authorization"] == REDACTED
+    # `*_env` values name environment variables (the secret stays in the variable): kept
+    assert out["agent"]["headers_env"]["Authorization"] == "AGENT_TOKEN"
     assert out["agent"]["model"] == "openai/x"
     assert secret_values(config) == {
         "config.agent.extra_body.api_key": "literal-secret-1",

@@ -22,7 +22,7 @@ from .conftest import SubmissionMaker, builtin
 HOLD_LOCK = """
 import sys
 from pathlib import Path
-from runner.batch.redact import Redactor
+from runner.core.redact import Redactor
 from runner.batch.store import ResultsFolder
 with ResultsFolder(Path(sys.argv[1]), Redactor({})).locked():
     print("locked", flush=True)

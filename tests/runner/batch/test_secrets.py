@@ -99,4 +99,5 @@ def test_planted_secrets_are_absent_from_every_output(
         assert secret not in text
         assert secret not in result.output
     manifest = json.loads((folder / "run.json").read_text())
-    assert manifest["agent"]["args"]["headers_env"] == {"Authorization": "[redacted]"}
+    # `*_env` values are the names of the variables (the secret stays in them), as `api_key_env` is
+    assert manifest["agent"]["args"]["headers_env"] == {"Authorization": "TAUREC_KEY_LEAKY"}

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from runner.batch.archive import ARCHIVE, archive_member, transcript_gzip
-from runner.batch.redact import Redactor
 from runner.batch.store import (
     ResultsFolder,
     gzip_deterministic,
@@ -17,6 +16,7 @@ from runner.batch.store import (
 )
 from runner.core.errors import LoadError
 from runner.core.records import Efficiency, TrialKey, TrialRecord
+from runner.core.redact import Redactor
 from runner.core.transcript import ComponentSpec, InfraError, MessageEvent, Transcript
 
 
