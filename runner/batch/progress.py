@@ -1,4 +1,4 @@
-"""Progress reporting for a batch: a pinned rich bar on a terminal, plain throttled lines in CI logs."""
+"""Progress reporting for a batch: a pinned tqdm bar on a terminal, plain throttled lines in CI logs."""
 
 from __future__ import annotations
 
@@ -89,59 +89,51 @@ class PlainProgress:
         print(message, file=sys.stderr if self.stream is sys.stdout else self.stream, flush=True)
 
 
-class RichProgress:
-    """A live bar pinned to the bottom of the terminal: done/total, ETA, running pass^1, errors, cost."""
+class BarProgress:
+    """A live bar pinned to the bottom of the terminal: done/total, elapsed and ETA, running pass^1, errors, cost.
+
+    Drawn by tqdm, the one progress library of the tree (bm25s's own bars use it too).
+    """
 
     def __init__(self, stream: TextIO | None = None) -> None:
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            SpinnerColumn,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
+        from tqdm import tqdm
 
-        self.console = Console(file=stream)
-        self._progress = Progress(
-            SpinnerColumn(),
-            TextColumn("trials"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TextColumn("eta"),
-            TimeRemainingColumn(),
-            TextColumn("{task.fields[stats]}"),
-            console=self.console,
-            transient=False,
+        self.stream = stream or sys.stdout
+        self._tqdm = tqdm
+        self._bar = tqdm(
+            total=0,
+            desc="trials",
+            unit="trial",
+            file=self.stream,
+            dynamic_ncols=True,
+            delay=0,
+            leave=True,
+            bar_format="{desc} {bar} {n_fmt}/{total_fmt} {elapsed} eta {remaining}{postfix}",
         )
-        self._task = self._progress.add_task("trials", total=0, stats="")
 
     def start(self, stats: ProgressStats) -> None:
-        self._progress.start()
         if stats.skipped_existing:
             self.log(f"{stats.skipped_existing} trial(s) already recorded: resuming")
         self.update(stats)
 
     def update(self, stats: ProgressStats) -> None:
-        self._progress.update(
-            self._task, total=stats.total, completed=stats.done, stats=stats.describe()
-        )
+        self._bar.total = stats.total
+        self._bar.n = stats.done
+        self._bar.set_postfix_str(stats.describe(), refresh=False)
+        self._bar.refresh()
 
     def finish(self, stats: ProgressStats) -> None:
         self.update(stats)
-        self._progress.stop()
+        self._bar.close()
 
     def log(self, message: str) -> None:
-        self.console.print(message, markup=False, highlight=False)
+        self._tqdm.write(message, file=self.stream)
 
 
 def default_progress(stream: TextIO | None = None) -> ProgressSink:
-    """A rich bar when `stream` (default stdout) is a terminal, plain lines otherwise.
+    """A live bar when `stream` (default stdout) is a terminal, plain lines otherwise.
 
     `taurec eval` passes stderr: its report is stdout, and the bar must not mix into it.
     """
     out = stream or sys.stdout
-    return RichProgress(out) if out.isatty() else PlainProgress(out)
+    return BarProgress(out) if out.isatty() else PlainProgress(out)

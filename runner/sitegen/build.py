@@ -9,6 +9,7 @@ import io
 import json
 import logging
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -61,7 +62,10 @@ from runner.sitegen.views import SnapshotBoard, boards
 
 VEGA_BUNDLE = "assets/vendor/vega-bundle.js"
 CHART_SPECS = "assets/chart-specs.js"
-CACHE_DIR = PROJECT_ROOT / ".taurec-cache"
+# The browser's chart libraries, in load order (vega-lite needs vega; vega-embed needs both).
+VEGA_PACKAGES = ("vega", "vega-lite", "vega-embed")
+NODE_MODULES = PROJECT_ROOT / "node_modules"
+_SOURCE_MAP = re.compile(r"^//# sourceMappingURL=\S+\s*$", re.MULTILINE)
 
 
 class SiteBuildError(TaurecError):
@@ -95,28 +99,36 @@ class BuildReport:
         return "\n".join([line, *self.size.lines(self.budget_mb)])
 
 
-def vega_bundle() -> str:
-    """vega + vega-lite + vega-embed from the installed vl-convert, matching altair's schema."""
-    import vl_convert
+class VegaBundleError(TaurecError):
+    """The npm packages the Vega bundle is made from are missing or do not match altair."""
 
-    version = alt.SCHEMA_VERSION.lstrip("v").rsplit(".", 1)[0]  # "6.4.1" -> "6.4"
-    stamp = (
-        f"vl-convert-{vl_convert.__version__}-vl{version}.js"
-        if hasattr(vl_convert, "__version__")
-        else f"vl{version}.js"
-    )
-    cached = CACHE_DIR / stamp
-    if cached.exists():
-        return cached.read_text(encoding="utf-8")
-    bundle: str = vl_convert.javascript_bundle(snippet=None, vl_version=version)  # type: ignore[arg-type]
-    try:
-        CACHE_DIR.mkdir(parents=True, exist_ok=True)
-        tmp = cached.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(bundle, encoding="utf-8")
-        tmp.replace(cached)
-    except OSError:
-        pass  # a read-only checkout still builds, just without the cache
-    return bundle
+
+def vega_bundle(node_modules: Path = NODE_MODULES) -> str:
+    """vega + vega-lite + vega-embed, the UMD builds of the npm packages `npm ci` installs.
+
+    vega-lite's major.minor must be altair's schema version: the charts' specs are written for it.
+    """
+    wanted = alt.SCHEMA_VERSION.lstrip("v").split(".")[:2]  # "v6.4.1" -> ["6", "4"]
+    parts = []
+    for name in VEGA_PACKAGES:
+        folder = node_modules / name
+        try:
+            version = str(json.loads((folder / "package.json").read_text("utf-8"))["version"])
+            script = (folder / "build" / f"{name}.min.js").read_text("utf-8")
+        except (OSError, ValueError, KeyError) as exc:
+            raise VegaBundleError(
+                f"{folder}: the npm package {name} is not installed ({exc}); run `npm ci` "
+                "(package.json pins vega, vega-lite and vega-embed)"
+            ) from None
+        if name == "vega-lite" and version.split(".")[:2] != wanted:
+            raise VegaBundleError(
+                f"{folder / 'package.json'}: version {version}, but altair writes vega-lite "
+                f"{alt.SCHEMA_VERSION} specs; pin vega-lite {'.'.join(wanted)}.x in package.json"
+            )
+        # The source maps are not shipped with the site: drop the comment that points at them.
+        script = _SOURCE_MAP.sub("", script).rstrip()
+        parts.append(f"/* {name} {version} */\n{script}\n")
+    return ";\n".join(parts)
 
 
 def _downloads(
