@@ -14,8 +14,8 @@ import hashlib
 import tempfile
 from pathlib import Path
 
-from catalog_pipeline import refresh
-from catalog_pipeline.pipeline import RefreshResult
+from catalog_pipeline.tmdb import refresh
+from catalog_pipeline.tmdb.pipeline import RefreshResult
 
 
 def _digest(folder: Path) -> str:

@@ -1,89 +1,126 @@
-"""`SnapshotManifest`: the versioned, self-describing `manifest.json` of one dated snapshot."""
+"""What every snapshot's `manifest.json` says, whatever its source: schema version, domain, date, files and checksums.
+
+Each source adds its own fields in a subclass of `SnapshotManifestBase` (`catalog_pipeline.tmdb.
+provenance.SnapshotManifest`, `catalog_pipeline.openfoodfacts.provenance.GroceryManifest`); the
+snapshot core reads any of them through `SnapshotHead`, which holds only the shared fields, so
+`taurec catalog verify <folder>` needs no `--domain`: the manifest says its domain.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+import json
+import re
+from pathlib import Path
+from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from catalog_pipeline.query import DiscoveryParams
-from catalog_pipeline.settings import Drop, SponsoredConfig
+from runner.core.errors import LoadError, describe_validation_error
 
-TMDB_ATTRIBUTION = "This product uses the TMDB API but is not endorsed or certified by TMDB."
-JUSTWATCH_ATTRIBUTION = (
-    "Streaming availability (watch providers) data is provided by JustWatch, through TMDB."
-)
-RETENTION_MONTHS = 6
+DATE_DIR = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+MANIFEST_NAME = "manifest.json"
+# Manifests written before the `domain` field: the domain follows from the source that built them.
+DOMAIN_OF_SOURCE = {"tmdb": "movies", "openfoodfacts": "grocery"}
 
 
-class _Model(BaseModel):
+class ManifestModel(BaseModel):
+    """A part of a manifest: unknown fields are refused, values never change once loaded."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    def to_json_bytes(self) -> bytes:
+        """The file as written to disk (indent 2, trailing newline)."""
+        return (self.model_dump_json(indent=2) + "\n").encode("utf-8")
 
-class FileEntry(_Model):
+
+class FileEntry(ManifestModel):
     """One file of the snapshot folder: size and sha256 of its bytes."""
 
     bytes: int = Field(ge=0)
     sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
 
 
-class SnapshotParameters(_Model):
-    """Everything the snapshot's content depends on besides TMDB's data."""
+class SnapshotManifestBase(ManifestModel):
+    """The fields every source's manifest starts with (in this order on disk)."""
 
-    mode: Literal["refresh", "hydrate"]
-    discovery: DiscoveryParams | None = Field(description="None for hydrate (ids come from a file)")
-    ids_file_sha256: str | None = Field(default=None, description="Hydrate: the ids.json used")
-    append_to_response: str
-    providers_region: str
-    sponsored: SponsoredConfig
+    schema_version: int
+    domain: str = Field(description="The domain whose catalog this is (`movies`, `grocery`, …)")
+    date: dt.date
 
 
-class SnapshotCounts(_Model):
-    requested: int = Field(description="Titles discovered (refresh) or listed (hydrate)")
-    enriched: int = Field(description="Details records received")
-    not_found: int
-    dropped: int = Field(description="Records dropped by normalization (see drops_by_reason)")
-    items: int
-    with_services: int
-    sponsored: int
+class SnapshotHead(BaseModel):
+    """The part of any manifest the snapshot core reads: enough to verify, list and prune it.
 
-
-class RequestFigures(_Model):
-    """Logical API requests the snapshot needs (what an uncached run sends, retries aside).
-
-    Deterministic for identical inputs; what actually went over the network on one run
-    (cache hits, retries, 429s, wall time) is run telemetry and is printed, never stored here.
+    Source-specific fields are left to the source's own model (extra fields are ignored here).
     """
 
-    discover_pages: int
-    details: int
-    total: int
+    model_config = ConfigDict(extra="ignore", frozen=True)
 
-
-class Attribution(_Model):
-    tmdb: str = TMDB_ATTRIBUTION
-    justwatch: str = JUSTWATCH_ATTRIBUTION
-
-
-class SnapshotManifest(_Model):
-    """`manifest.json`: what a snapshot is, how it was made, and checksums of every file."""
-
-    schema_version: Literal[1] = 1
+    schema_version: int
+    domain: str
     date: dt.date
-    source: Literal["tmdb", "fixture"]
-    source_url: str = Field(description="TMDB base URL, or `fixture-world` (its port is not kept)")
-    generator: str = Field(description="`taurec <version>` that wrote the snapshot")
-    parameters: SnapshotParameters
-    counts: SnapshotCounts
-    drops_by_reason: dict[str, int]
-    dropped: list[Drop]
-    requests: RequestFigures
-    catalog_digest: str = Field(description="sha256 of the canonical catalog JSON")
+    source: str
+    catalog_digest: str | None = None
     files: dict[str, FileEntry]
-    attribution: Attribution = Attribution()
-    retention_until: dt.date = Field(description="Delete the TMDB-derived files after this date")
-    notes: list[str] = Field(default_factory=list)
+    counts: dict[str, int] = Field(default_factory=dict)
+    retention_until: dt.date | None = None
 
-    def to_json_bytes(self) -> bytes:
-        return (self.model_dump_json(indent=2) + "\n").encode("utf-8")
+
+def domain_of(raw: dict[str, Any], path: Path) -> str:
+    """The domain a manifest says, or for one written before the field, the one its source implies.
+
+    TMDB snapshots (and the TMDB fixture world's, which carry `source_url`) are movies'; Open Food
+    Facts snapshots (and their fixture world's, which carry `products_dump`) are grocery's.
+    """
+    domain = raw.get("domain")
+    if isinstance(domain, str) and domain:
+        return domain
+    source = raw.get("source")
+    if source in DOMAIN_OF_SOURCE:
+        return DOMAIN_OF_SOURCE[str(source)]
+    if source == "fixture" and "source_url" in raw:
+        return "movies"
+    if source == "fixture" and "products_dump" in raw:
+        return "grocery"
+    raise LoadError(
+        path,
+        [f"domain: missing, and source {source!r} does not say which domain the snapshot is for"],
+    )
+
+
+def read_manifest_json(folder: Path) -> dict[str, Any]:
+    """`<folder>/manifest.json` as a JSON object, migrated: an old manifest gains its `domain`."""
+    path = folder / MANIFEST_NAME
+    try:
+        raw = json.loads(path.read_bytes())
+    except FileNotFoundError:
+        raise LoadError(path, ["manifest not found"]) from None
+    except NotADirectoryError:
+        raise LoadError(path, [f"{folder} is not a folder"]) from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise LoadError(path, [f"not JSON: {exc}"]) from None
+    if not isinstance(raw, dict):
+        raise LoadError(path, [f"expected a JSON object, got {type(raw).__name__}"])
+    if "domain" not in raw:
+        # Keep the on-disk field order: the domain follows the schema version.
+        first = {k: raw[k] for k in list(raw)[:1] if k == "schema_version"}
+        raw = {**first, "domain": domain_of(raw, path), **raw}
+    return raw
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def load_manifest_as(folder: Path, model: type[M]) -> M:
+    """The folder's manifest validated as `model` (LoadError naming the file, field and value)."""
+    raw = read_manifest_json(folder)
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        raise LoadError(folder / MANIFEST_NAME, describe_validation_error(exc)) from None
+
+
+def load_head(folder: Path) -> SnapshotHead:
+    """The shared fields of any domain's manifest in `folder`."""
+    return load_manifest_as(folder, SnapshotHead)

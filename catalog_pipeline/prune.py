@@ -1,4 +1,8 @@
-"""Retention: delete TMDB snapshots past `retention_until` (and the transcripts run on them), logging each prune."""
+"""Retention: delete snapshots past their manifest's `retention_until` (and the transcripts run on them), logging each prune.
+
+Only a source whose terms bound how long its data may be kept writes `retention_until` (TMDB); a
+snapshot without one (grocery's, under the ODbL) and fixture snapshots are never pruned.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from catalog_pipeline.snapshot import DATE_DIR, load_manifest
+from catalog_pipeline.manifest import DATE_DIR, load_head
 from runner.core.errors import LoadError
 
 PRUNE_LOG = "prune-log.jsonl"
@@ -26,7 +30,7 @@ class PruneRecord(BaseModel):
     snapshot: dt.date
     pruned_on: dt.date
     retention_until: dt.date
-    source: Literal["tmdb", "fixture"]
+    source: str
     reason: str
     removed: list[str] = Field(description="Paths removed, relative to the repository root given")
     ids_kept: bool = Field(
@@ -49,9 +53,9 @@ def prune_snapshots(
     base: Path | None = None,
     dry_run: bool = False,
 ) -> list[PruneRecord]:
-    """Remove every `source: tmdb` snapshot whose `retention_until` is before `today`.
+    """Remove every snapshot (fixtures aside) whose manifest's `retention_until` is before `today`.
 
-    The snapshot folder goes (TMDB's terms bound how long its data may be kept); its
+    The snapshot folder goes (e.g. TMDB's terms bound how long its data may be kept); its
     `manifest.json` and `ids.json` move to `<snapshots>/pruned/<date>/`, so it can still be
     re-hydrated and its runs stay explained. Runs on
     it keep their scores (`trials.jsonl`, `run.json`) but lose their transcripts, which quote the
@@ -64,8 +68,12 @@ def prune_snapshots(
     if not snapshots.is_dir():
         return records
     for folder in sorted(p for p in snapshots.iterdir() if p.is_dir() and DATE_DIR.match(p.name)):
-        manifest = load_manifest(folder)
-        if manifest.source != "tmdb" or manifest.retention_until >= today:
+        manifest = load_head(folder)
+        if (
+            manifest.source == "fixture"
+            or manifest.retention_until is None
+            or manifest.retention_until >= today
+        ):
             continue
         doomed = [folder]
         if submissions is not None and submissions.is_dir():
@@ -79,7 +87,7 @@ def prune_snapshots(
             pruned_on=today,
             retention_until=manifest.retention_until,
             source=manifest.source,
-            reason=f"retention date {manifest.retention_until} passed (TMDB-derived data)",
+            reason=f"retention date {manifest.retention_until} passed ({manifest.source.upper()}-derived data)",
             removed=[_rel(p, base) for p in doomed],
             ids_kept=(folder / "ids.json").exists(),
         )

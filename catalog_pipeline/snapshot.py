@@ -1,4 +1,4 @@
-"""The snapshot folder on disk: atomic writes, the previous snapshot, and a checked listing."""
+"""Any domain's snapshot folder on disk: atomic writes, the dated folders, and a checked listing."""
 
 from __future__ import annotations
 
@@ -12,22 +12,14 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from catalog_pipeline.manifest import FileEntry, SnapshotManifest
-from catalog_pipeline.verify import DATE_DIR as DATE_DIR
-from catalog_pipeline.verify import MANIFEST_NAME as MANIFEST_NAME
-from catalog_pipeline.verify import FileStatus as FileStatus
-from catalog_pipeline.verify import SnapshotMismatch as SnapshotMismatch
-from catalog_pipeline.verify import _file_statuses
-from catalog_pipeline.verify import load_manifest as load_manifest
-from catalog_pipeline.verify import sha256_bytes as sha256_bytes
-from catalog_pipeline.verify import verify_snapshot as verify_snapshot
-from catalog_pipeline.verify import verify_snapshots as verify_snapshots
-from domains.movies.catalog import Catalog
+from catalog_pipeline.manifest import DATE_DIR, FileEntry, SnapshotHead, load_head
+from catalog_pipeline.verify import FileStatus, file_statuses, sha256_bytes
 from runner.core.durable import fsync_dir
 from runner.core.errors import LoadError
 
 
 def file_entry(data: bytes) -> FileEntry:
+    """The manifest entry (size, sha256) of a file's bytes."""
     return FileEntry(bytes=len(data), sha256=sha256_bytes(data))
 
 
@@ -96,21 +88,14 @@ def snapshot_dates(root: Path) -> list[dt.date]:
     return sorted(dates)
 
 
-def previous_snapshot(root: Path, date: dt.date) -> tuple[dt.date, Catalog] | None:
-    """The latest snapshot strictly before `date` under `root`, loaded."""
-    earlier = [d for d in snapshot_dates(root) if d < date]
-    if not earlier:
-        return None
-    return earlier[-1], Catalog.load(root / earlier[-1].isoformat())
-
-
 class SnapshotInfo(BaseModel):
-    """One row of `taurec catalog list`."""
+    """One row of `taurec catalog list`: any domain's snapshot, as its manifest's shared fields say."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     date: dt.date
     path: str
+    domain: str | None
     source: str | None
     items: int | None
     total_bytes: int
@@ -127,23 +112,24 @@ def describe_snapshot(folder: Path, *, today: dt.date | None = None) -> Snapshot
     today = today or dt.date.today()
     date = dt.date.fromisoformat(folder.name)
     problem = None
-    manifest: SnapshotManifest | None = None
+    manifest: SnapshotHead | None = None
     try:
-        manifest = load_manifest(folder)
+        manifest = load_head(folder)
     except LoadError as exc:
         problem = str(exc)
-    files = _file_statuses(folder, manifest.files if manifest else {})
+    files = file_statuses(folder, manifest.files if manifest else {})
     if manifest is not None and manifest.date != date:
         problem = f"folder name {folder.name} differs from the manifest date {manifest.date}"
     return SnapshotInfo(
         date=date,
         path=str(folder),
+        domain=manifest.domain if manifest else None,
         source=manifest.source if manifest else None,
-        items=manifest.counts.items if manifest else None,
+        items=manifest.counts.get("items") if manifest else None,
         total_bytes=sum(f.bytes for f in files),
         catalog_digest=manifest.catalog_digest if manifest else None,
         retention_until=manifest.retention_until if manifest else None,
-        expired=bool(manifest and manifest.retention_until < today),
+        expired=bool(manifest and manifest.retention_until and manifest.retention_until < today),
         checksums_ok=manifest is not None
         and problem is None
         and all(f.status in ("ok", "unlisted") for f in files),

@@ -101,7 +101,7 @@ def revalidate(
 def licence_notice(manifest: Mapping[str, Any]) -> str | None:
     """The manifest's notice; a fixture snapshot's also states the ODbL terms (attribution,
     share-alike) that a catalog built from the real dumps carries."""
-    from domains.grocery.source.manifest import LICENCE_NOTICE
+    from catalog_pipeline.openfoodfacts.provenance import LICENCE_NOTICE
 
     notice = manifest.get("licence_notice")
     if not isinstance(notice, str) or not notice:

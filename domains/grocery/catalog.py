@@ -18,9 +18,12 @@ class ProductCatalog(ItemCatalog[Product]):
 
     @classmethod
     def verify_folder(cls, folder: Path) -> None:
-        from domains.grocery.source.snapshot import verify_or_raise
+        """Checksums first (any domain's manifest), then every field of an Open Food Facts one."""
+        from catalog_pipeline.openfoodfacts.provenance import load_manifest
+        from catalog_pipeline.verify import verify_snapshot
 
-        verify_or_raise(folder)
+        verify_snapshot(folder)
+        load_manifest(folder)
 
 
 def load_catalog(snapshot_dir: Path) -> ProductCatalog:

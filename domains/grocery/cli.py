@@ -1,4 +1,4 @@
-"""Grocery's `taurec catalog refresh|verify --domain grocery`: build or check snapshots from the Open Food Facts and Open Prices dumps."""
+"""Grocery's `taurec catalog refresh --domain grocery`: build snapshots from the Open Food Facts and Open Prices dumps (`verify` is every domain's)."""
 
 from __future__ import annotations
 
@@ -7,17 +7,15 @@ from pathlib import Path
 
 import click
 
-from domains.grocery.source.dumps import OFF_PRODUCTS_URL, OPEN_PRICES_URL
-from domains.grocery.source.pipeline import (
+from catalog_pipeline.openfoodfacts.dumps import OFF_PRODUCTS_URL, OPEN_PRICES_URL
+from catalog_pipeline.openfoodfacts.pipeline import (
     DEFAULT_CUTOFF,
     DEFAULT_MAX_PRODUCTS,
     BuildResult,
     Source,
     build_snapshot,
 )
-from domains.grocery.source.snapshot import DATE_DIR, verify
-from runner.cli.catalog import echo_verified
-from runner.core.errors import LoadError
+from catalog_pipeline.options import DATE, day, out_option, refresh_options
 
 GROCERY_SNAPSHOTS_DIR = Path(__file__).resolve().parent / "snapshots"
 
@@ -56,7 +54,7 @@ def refresh(
     since = cutoff or DEFAULT_CUTOFF
     cap = limit or DEFAULT_MAX_PRODUCTS
     if source == "fixture" and not (products_url or prices_url):
-        from domains.grocery.fixture.server import serve_fixture_dumps
+        from catalog_pipeline.openfoodfacts.fixture_world.server import serve_fixture_dumps
 
         with serve_fixture_dumps() as server:
             return build_snapshot(
@@ -79,69 +77,22 @@ def refresh(
     )
 
 
-def verify_folders(root: Path | None, refs: list[str]) -> list[tuple[str, list[str]]]:
-    """(folder, problems) for each grocery snapshot named (a date under root, or a path), else all."""
-    base = root or GROCERY_SNAPSHOTS_DIR
-    if refs:
-        folders = [base / ref if DATE_DIR.match(ref) else Path(ref) for ref in refs]
-    else:
-        folders = (
-            sorted(p for p in base.iterdir() if p.is_dir() and DATE_DIR.match(p.name))
-            if base.is_dir()
-            else []
-        )
-    out: list[tuple[str, list[str]]] = []
-    for folder in folders:
-        try:
-            problems = verify(folder)
-        except LoadError as exc:
-            problems = exc.problems
-        except FileNotFoundError:
-            problems = ["snapshot folder not found"]
-        out.append((str(folder.resolve()), problems))
-    return out
-
-
-_DATE = click.DateTime(formats=["%Y-%m-%d"])
-
-
-def _day(value: dt.datetime | None) -> dt.date | None:
-    return value.date() if value is not None else None
-
-
 @click.group()
 def group() -> None:
-    """Grocery's snapshots: build and check dated Open Food Facts snapshots (or the offline fixture world)."""
+    """Grocery's snapshots: build dated Open Food Facts snapshots (or the offline fixture world)."""
 
 
 @group.command("refresh")
-@click.option(
-    "--source",
-    type=click.Choice(["openfoodfacts", "fixture"]),
-    default="fixture",
-    show_default=True,
-    help="openfoodfacts: the published Open Food Facts and Open Prices dumps; fixture: the "
-    "offline fictional world.",
+@refresh_options(
+    ["openfoodfacts", "fixture"],
+    "openfoodfacts: the published Open Food Facts and Open Prices dumps; fixture: the offline "
+    "fictional world.",
+    f"At most N products (the lowest barcodes) [default: {DEFAULT_MAX_PRODUCTS}].",
 )
-@click.option(
-    "--date", "date", type=_DATE, default=None, help="Snapshot date [default: today, UTC]."
-)
-@click.option(
-    "--limit",
-    type=click.IntRange(min=1),
-    default=None,
-    help=f"At most N products (the lowest barcodes) [default: {DEFAULT_MAX_PRODUCTS}].",
-)
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=GROCERY_SNAPSHOTS_DIR,
-    show_default=True,
-    help="Folder holding the dated snapshot folders.",
-)
+@out_option(GROCERY_SNAPSHOTS_DIR)
 @click.option(
     "--cutoff",
-    type=_DATE,
+    type=DATE,
     default=None,
     help=f"Keep products created on or after this day [default: {DEFAULT_CUTOFF}].",
 )
@@ -172,27 +123,11 @@ def refresh_command(
     report(
         refresh(
             source,
-            _day(date) or dt.datetime.now(dt.UTC).date(),
+            day(date) or dt.datetime.now(dt.UTC).date(),
             out=out,
             limit=limit,
-            cutoff=_day(cutoff),
+            cutoff=day(cutoff),
             products_url=products_url,
             prices_url=prices_url,
         )
     )
-
-
-@group.command("verify")
-@click.argument("snapshots", nargs=-1)
-@click.option(
-    "--root",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=GROCERY_SNAPSHOTS_DIR,
-    show_default=True,
-    help="Folder holding the dated snapshot folders.",
-)
-def verify_command(snapshots: tuple[str, ...], root: Path) -> None:
-    """Check snapshot folders (dates or paths; default: all under --root) against their
-    manifests: every listed file's sha256, and the folder name against the manifest date.
-    Exit 1 on any mismatch."""
-    echo_verified(verify_folders(root, list(snapshots)), root)

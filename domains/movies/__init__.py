@@ -50,7 +50,7 @@ class MoviesDomain(Domain):
     item_noun = "movie"
     record_noun = "title"
     policy_names = POLICY_NAMES
-    catalog_cli = "catalog_pipeline.cli:group"
+    catalog_cli = "catalog_pipeline.tmdb.cli:group"
 
     @property
     def agent_instructions(self) -> str:
@@ -165,7 +165,7 @@ class MoviesDomain(Domain):
     # ---- the leaderboard and the site (today's code paths) ------------------------------------
     def refresh_fixture(self, date: str, snapshots_dir: Path) -> str:
         """`taurec catalog refresh --source fixture --date DATE` (byte-identical when committed)."""
-        from catalog_pipeline.pipeline import refresh
+        from catalog_pipeline.tmdb.pipeline import refresh
 
         refreshed = refresh("fixture", date, out=snapshots_dir)
         where = _relative(refreshed.path)
@@ -193,7 +193,7 @@ class MoviesDomain(Domain):
             raise TaurecError(f"unknown source {source!r}: use fixture or tmdb")
         if source == "fixture":
             return self.refresh_fixture(date, snapshots_dir)
-        from catalog_pipeline.pipeline import refresh
+        from catalog_pipeline.tmdb.pipeline import refresh
 
         refreshed = refresh("tmdb", date, out=snapshots_dir)
         return f"{_relative(refreshed.path)} refreshed from TMDB"

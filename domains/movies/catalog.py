@@ -108,9 +108,12 @@ class Catalog(ItemCatalog[CatalogItem]):
 
     @classmethod
     def verify_folder(cls, folder: Path) -> None:
+        """Checksums first (any domain's manifest), then every field of a TMDB manifest."""
+        from catalog_pipeline.tmdb.provenance import load_manifest
         from catalog_pipeline.verify import verify_snapshot
 
         verify_snapshot(folder)
+        load_manifest(folder)
 
     @classmethod
     def record_label(cls, index: int, record: object) -> str:

@@ -172,14 +172,14 @@ def _write_snapshot(
     files = ("catalog.json", "catalog.parquet", "catalog.csv", "ids.json", "changes.json")
     date = dt.date.fromisoformat(label)
     # A real SnapshotManifest (every reader verifies a snapshot against it before use).
-    from catalog_pipeline.manifest import (
+    from catalog_pipeline.snapshot import file_entry
+    from catalog_pipeline.tmdb.normalize import SponsoredConfig
+    from catalog_pipeline.tmdb.provenance import (
         RequestFigures,
         SnapshotCounts,
         SnapshotManifest,
         SnapshotParameters,
     )
-    from catalog_pipeline.normalize import SponsoredConfig
-    from catalog_pipeline.snapshot import file_entry
     from domains.movies.catalog import Catalog
 
     n = len(items)

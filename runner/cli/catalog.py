@@ -1,4 +1,8 @@
-"""`taurec catalog SUBCOMMAND [--domain NAME] …`: the subcommand of the named domain's own source-pipeline group."""
+"""`taurec catalog SUBCOMMAND [--domain NAME] …`: the subcommand of the named domain's own source-pipeline group.
+
+`verify` is the one subcommand every domain shares: a snapshot's manifest names its domain, so
+any domain's folder is checked by the one snapshot core (`catalog_pipeline.verify`).
+"""
 
 from __future__ import annotations
 
@@ -70,13 +74,80 @@ def _with_domain_option(command: click.Command, domain: str) -> click.Command:
     return shown
 
 
+def _verify_targets(
+    refs: list[str], root: Path | None, domain: str | None
+) -> tuple[list[Path], str]:
+    """The folders `verify` checks, and the root it names when there are none.
+
+    A path is itself; a date is looked up under --root, else under the named domain's snapshots,
+    else under every domain's that holds it. With no argument: every dated folder under --root,
+    else under the named domain's snapshots, else under every domain's.
+    """
+    from catalog_pipeline.manifest import DATE_DIR
+    from catalog_pipeline.verify import snapshot_folders
+
+    if root is not None:
+        return snapshot_folders(root, refs), str(root)
+    roots = (
+        [get_domain(domain).snapshots_dir]
+        if domain
+        else [get_domain(name).snapshots_dir for name in domain_names()]
+    )
+    if not refs:
+        return [f for r in roots for f in snapshot_folders(r, [])], " and ".join(map(str, roots))
+    folders = []
+    for ref in refs:
+        found = [r / ref for r in roots if (r / ref).is_dir()] if DATE_DIR.match(ref) else []
+        folders += found or snapshot_folders(roots[0], [ref])
+    return folders, str(roots[0])
+
+
+@click.command("verify")
+@click.argument("snapshots", nargs=-1)
+@click.option(
+    "--root",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder holding dated snapshot folders [default: each domain's committed snapshots].",
+)
+@click.option(
+    "--domain",
+    "domain",
+    type=click.Choice(domain_names()),
+    default=None,
+    help="Only this domain's snapshots (optional: each manifest names its domain).",
+)
+@click.pass_context
+def verify_command(
+    ctx: click.Context, snapshots: tuple[str, ...], root: Path | None, domain: str | None
+) -> None:
+    """Check snapshot folders of any domain (dates or paths; default: all) against their
+    manifests: every listed file's size and sha256, the catalog digest, and the folder name
+    against the manifest date. Exit 1 on any mismatch."""
+    from catalog_pipeline.verify import verify_folders
+
+    parent = ctx.parent.params.get("domain") if ctx.parent is not None else None
+    domain = domain or parent
+    folders, shown_root = _verify_targets(list(snapshots), root, domain)
+    results = []
+    for folder, said, problems in verify_folders(folders):
+        if domain and said and said != domain:
+            problems = [*problems, f"manifest.json: domain is {said!r}, not {domain!r}"]
+        results.append((folder, problems))
+    echo_verified(results, Path(shown_root))
+
+
 class CatalogGroup(click.Group):
-    """Subcommands are looked up in the group of the domain named by `--domain` (default movies)."""
+    """Subcommands are looked up in the group of the domain named by `--domain` (default movies);
+    `verify` is every domain's."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return _domain_group(ctx.params.get("domain") or DEFAULT_DOMAIN).list_commands(ctx)
+        domain = ctx.params.get("domain") or DEFAULT_DOMAIN
+        return sorted({*_domain_group(domain).list_commands(ctx), "verify"})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name == "verify":
+            return verify_command
         domain = ctx.params.get("domain") or DEFAULT_DOMAIN
         command = _domain_group(domain).get_command(ctx, cmd_name)
         return None if command is None else _with_domain_option(command, domain)
@@ -84,12 +155,14 @@ class CatalogGroup(click.Group):
     def resolve_command(
         self, ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0]
+        if name == "verify":
+            return name, verify_command, args[1:]
         domain = _domain_in(args[1:]) or ctx.params.get("domain") or DEFAULT_DOMAIN
         group = _domain_group(domain)
-        name = args[0]
         command = group.get_command(ctx, name)
         if command is None:
-            known = ", ".join(group.list_commands(ctx))
+            known = ", ".join(sorted({*group.list_commands(ctx), "verify"}))
             ctx.fail(f"the {domain} domain's catalog has no command {name!r} (it has: {known})")
         return name, _with_domain_option(command, domain), args[1:]
 

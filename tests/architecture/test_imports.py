@@ -110,8 +110,12 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def _is_domain_code(module: str) -> bool:
-    """A domain's package (`domains.<name>`), or movies' source pipeline (`catalog_pipeline`)."""
-    return module.startswith(("domains.", "catalog_pipeline")) or module == "domains"
+    """A domain's package (`domains.<name>`) or a domain's source (`catalog_pipeline.<source>`).
+
+    The snapshot core (`catalog_pipeline` outside a source folder) is domain-free: the CLI's
+    `catalog verify` uses it for any domain's snapshot.
+    """
+    return module.startswith("domains.") or module == "domains" or _source_of(module) is not None
 
 
 def test_no_import_cycle_between_our_modules() -> None:
@@ -147,12 +151,70 @@ def test_the_runner_names_domain_modules_only_in_the_registry() -> None:
     assert {m: s for m, s in named.items() if s} == {}
 
 
+# Each source folder serves one domain (the domain names its source; the source may read that
+# domain's item model, never another domain's).
+SOURCE_DOMAIN = {"tmdb": "movies", "openfoodfacts": "grocery"}
+
+
+def _source_of(module: str) -> str | None:
+    """The source folder a `catalog_pipeline` module belongs to (None: the snapshot core)."""
+    parts = module.split(".")
+    if parts[0] != "catalog_pipeline" or len(parts) < 2:
+        return None
+    return parts[1] if (ROOT / "catalog_pipeline" / parts[1]).is_dir() else None
+
+
+def test_the_sources_use_only_the_core_below_them() -> None:
+    """No source module imports the runner above `runner.core`, nor the CLI."""
+    graph = _graph()
+    offenders = {
+        module: sorted(
+            e for e in edges if e.startswith("runner") and not e.startswith("runner.core")
+        )
+        for module, edges in graph.items()
+        if module.startswith("catalog_pipeline")
+    }
+    assert {m: e for m, e in offenders.items() if e} == {}
+
+
+def test_every_source_folder_names_its_domain() -> None:
+    folders = {
+        p.name for p in (ROOT / "catalog_pipeline").iterdir() if (p / "__init__.py").exists()
+    }
+    assert folders == set(SOURCE_DOMAIN)
+
+
+def test_the_snapshot_core_imports_no_source_and_no_domain() -> None:
+    graph = _graph()
+    offenders = {
+        module: sorted(
+            e
+            for e in edges
+            if e.startswith("domains") or (e.startswith("catalog_pipeline") and _source_of(e))
+        )
+        for module, edges in graph.items()
+        if module.startswith("catalog_pipeline") and _source_of(module) is None
+    }
+    assert {m: e for m, e in offenders.items() if e} == {}
+
+
 def test_the_domain_free_core_imports_no_domain_code() -> None:
     graph = _graph()
     offenders = {
         module: sorted(e for e in edges if _is_domain_code(e))
         for module, edges in graph.items()
         if module.startswith("runner") and not _is_domain_code(module)
+    }
+    assert {m: e for m, e in offenders.items() if e} == {}
+
+
+def test_the_contracts_floor_imports_nothing_above_it() -> None:
+    """`runner.core` (contracts and kits) is the floor: no snapshot code, no domain, no source."""
+    graph = _graph()
+    offenders = {
+        module: sorted(e for e in edges if e.startswith(("catalog_pipeline", "domains")))
+        for module, edges in graph.items()
+        if module.startswith("runner.core")
     }
     assert {m: e for m, e in offenders.items() if e} == {}
 
@@ -180,8 +242,8 @@ def test_the_walk_sees_a_cycle_and_a_forbidden_import(tmp_path: Path) -> None:
 def test_a_domain_package_is_its_own_and_imports_no_other_domain() -> None:
     graph = _graph()
     for module, edges in graph.items():
-        if module.startswith("catalog_pipeline"):
-            own = "movies"  # movies' TMDB source pipeline
+        if _source_of(module) is not None:
+            own = SOURCE_DOMAIN[_source_of(module) or ""]
         elif module.startswith("domains."):
             own = module.split(".")[1]
         else:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import requests
 
-from catalog_pipeline.fixture_world import (
+from catalog_pipeline.tmdb.fixture_world import (
     FIXTURE_TOKEN,
     FixtureServer,
     fixture_world_server,

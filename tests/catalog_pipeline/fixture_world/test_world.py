@@ -5,9 +5,9 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 
-from catalog_pipeline.fixture_world import build_world, universe, words
-from catalog_pipeline.fixture_world.responses import movie_details
-from catalog_pipeline.fixture_world.world import ANNOUNCE_DAYS, FIRST_MOVIE_ID
+from catalog_pipeline.tmdb.fixture_world import build_world, universe, words
+from catalog_pipeline.tmdb.fixture_world.responses import movie_details
+from catalog_pipeline.tmdb.fixture_world.world import ANNOUNCE_DAYS, FIRST_MOVIE_ID
 
 OCT, NOV, DEC = dt.date(2026, 10, 1), dt.date(2026, 11, 1), dt.date(2026, 12, 1)
 

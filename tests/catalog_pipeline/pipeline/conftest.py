@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from catalog_pipeline.client import TMDBClient
-from catalog_pipeline.fixture_world import FIXTURE_TOKEN, FixtureServer, fixture_world_server
+from catalog_pipeline.tmdb.client import TMDBClient
+from catalog_pipeline.tmdb.fixture_world import FIXTURE_TOKEN, FixtureServer, fixture_world_server
 
 WORLD_DATE = "2026-11-01"
 

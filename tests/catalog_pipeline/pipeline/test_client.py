@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from catalog_pipeline.client import (
+from catalog_pipeline.tmdb.client import (
     MissingCredentials,
     TMDBAuthError,
     TMDBClient,
     TMDBError,
     TMDBNotFound,
 )
-from catalog_pipeline.enrich import APPEND_TO_RESPONSE, enrich
-from catalog_pipeline.fixture_world import FIXTURE_TOKEN, FixtureServer, fixture_world_server
+from catalog_pipeline.tmdb.enrich import APPEND_TO_RESPONSE, enrich
+from catalog_pipeline.tmdb.fixture_world import FIXTURE_TOKEN, FixtureServer, fixture_world_server
 from runner.core.pacing import RateLimiter
 
 MakeClient = Callable[..., TMDBClient]

@@ -6,10 +6,10 @@ import datetime as dt
 import math
 from collections.abc import Callable
 
-from catalog_pipeline.client import TMDBClient
-from catalog_pipeline.discover import discover
-from catalog_pipeline.fixture_world import FixtureServer, fixture_world_server
-from catalog_pipeline.query import DiscoveryParams
+from catalog_pipeline.tmdb.client import TMDBClient
+from catalog_pipeline.tmdb.discover import discover
+from catalog_pipeline.tmdb.fixture_world import FixtureServer, fixture_world_server
+from catalog_pipeline.tmdb.query import DiscoveryParams
 
 MakeClient = Callable[..., TMDBClient]
 WINDOW = {"start": dt.date(2025, 5, 1), "end": dt.date(2026, 11, 1), "min_vote_count": 10}

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from catalog_pipeline import refresh
-from catalog_pipeline.client import TMDBClient, TMDBError
-from catalog_pipeline.enrich import APPEND_TO_RESPONSE, enrich
-from catalog_pipeline.fixture_world import FIXTURE_TOKEN, FixtureServer
+from catalog_pipeline.tmdb import refresh
+from catalog_pipeline.tmdb.client import TMDBClient, TMDBError
+from catalog_pipeline.tmdb.enrich import APPEND_TO_RESPONSE, enrich
+from catalog_pipeline.tmdb.fixture_world import FIXTURE_TOKEN, FixtureServer
 
 MakeClient = Callable[..., TMDBClient]
 DATE = "2026-11-01"

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from catalog_pipeline.normalize import Drop, SponsoredConfig, drop_counts, normalize_record
-from catalog_pipeline.providers import normalize_provider, normalize_services
+from catalog_pipeline.tmdb.normalize import Drop, SponsoredConfig, drop_counts, normalize_record
+from catalog_pipeline.tmdb.providers import normalize_provider, normalize_services
 from domains.movies.catalog import CatalogItem
 
 SPONSORED = SponsoredConfig(fraction=0.0)

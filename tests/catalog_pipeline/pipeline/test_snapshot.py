@@ -11,12 +11,13 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from catalog_pipeline import hydrate, list_snapshots, refresh
-from catalog_pipeline.client import MissingCredentials, TMDBAuthError
-from catalog_pipeline.fixture_world import FIXTURE_TOKEN, FixtureServer
-from catalog_pipeline.manifest import TMDB_ATTRIBUTION, SnapshotManifest
+from catalog_pipeline.snapshot import list_snapshots
 from catalog_pipeline.tables import parquet_bytes
-from domains.movies.catalog import Catalog
+from catalog_pipeline.tmdb import hydrate, refresh
+from catalog_pipeline.tmdb.client import MissingCredentials, TMDBAuthError
+from catalog_pipeline.tmdb.fixture_world import FIXTURE_TOKEN, FixtureServer
+from catalog_pipeline.tmdb.provenance import TMDB_ATTRIBUTION, SnapshotManifest
+from domains.movies.catalog import Catalog, CatalogItem
 from runner.cli import cli
 from runner.core.errors import LoadError, TaurecError
 
@@ -66,8 +67,8 @@ def test_parquet_and_csv_copies_match_the_catalog(tmp_path: Path) -> None:
     folder = tmp_path / "2026-11-01"
     catalog = Catalog.load(folder)
     assert (
-        parquet_bytes(catalog)
-        == parquet_bytes(catalog)
+        parquet_bytes(catalog, CatalogItem)
+        == parquet_bytes(catalog, CatalogItem)
         == (folder / "catalog.parquet").read_bytes()
     )
     frame = pl.read_parquet(folder / "catalog.parquet")

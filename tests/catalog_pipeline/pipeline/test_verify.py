@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from catalog_pipeline.snapshot import SnapshotMismatch, verify_snapshot
+from catalog_pipeline.verify import SnapshotMismatch, verify_snapshot
 from domains.movies.catalog import Catalog
 from runner.core.paths import SNAPSHOTS_DIR, TASKS_DIR
 
@@ -79,7 +79,7 @@ def test_a_missing_file_is_refused(root: Path) -> None:
 
 
 def test_a_tampered_ids_file_is_not_hydrated_under_the_same_date(root: Path) -> None:
-    from catalog_pipeline.pipeline import hydrate
+    from catalog_pipeline.tmdb.pipeline import hydrate
     from runner.core.errors import TaurecError
 
     ids = root / DATE / "ids.json"

@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from catalog_pipeline.prune import PRUNE_LOG, prune_snapshots, read_prune_log
-from catalog_pipeline.snapshot import list_snapshots, load_manifest
+from catalog_pipeline.snapshot import list_snapshots
+from catalog_pipeline.tmdb.provenance import load_manifest
 from runner.cli import cli
 from runner.core.errors import LoadError
 from runner.core.paths import SNAPSHOTS_DIR

@@ -14,12 +14,17 @@ from pathlib import Path
 
 import pytest
 
+from catalog_pipeline.openfoodfacts.fixture_world.server import (
+    PRICES_PATH,
+    PRODUCTS_PATH,
+    serve_fixture_dumps,
+)
+from catalog_pipeline.openfoodfacts.fixture_world.world import build_world
+from catalog_pipeline.openfoodfacts.pipeline import build_snapshot
+from catalog_pipeline.openfoodfacts.provenance import load_manifest
+from catalog_pipeline.verify import verify_problems
 from domains.grocery.catalog import ProductCatalog, load_catalog
 from domains.grocery.cli import GROCERY_SNAPSHOTS_DIR
-from domains.grocery.fixture.server import PRICES_PATH, PRODUCTS_PATH, serve_fixture_dumps
-from domains.grocery.fixture.world import build_world
-from domains.grocery.source.pipeline import build_snapshot
-from domains.grocery.source.snapshot import load_manifest, verify
 
 COMMITTED = ("2026-10-01", "2026-11-01")
 
@@ -115,7 +120,7 @@ def test_every_shelf_has_near_duplicates(latest: ProductCatalog) -> None:
 @pytest.mark.parametrize("date", COMMITTED)
 def test_committed_snapshots_verify_and_load(date: str) -> None:
     folder = GROCERY_SNAPSHOTS_DIR / date
-    assert verify(folder) == []
+    assert verify_problems(folder) == []
     catalog = load_catalog(folder)
     manifest = load_manifest(folder)
     assert catalog.digest() == manifest.catalog_digest
@@ -158,7 +163,7 @@ def test_grocery_modules_import_no_movie_module() -> None:
         "import importlib, pkgutil, sys, domains.grocery as g\n"
         "for m in pkgutil.walk_packages(g.__path__, 'domains.grocery.'):\n"
         "    importlib.import_module(m.name)\n"
-        "bad = sorted(n for n in sys.modules if n.startswith('catalog_pipeline') or n in (\n"
+        "bad = sorted(n for n in sys.modules if n.startswith('catalog_pipeline.tmdb') or n in (\n"
         "    'domains.movies.catalog', 'domains.movies.tasks', 'domains.movies.tools', 'domains.movies.scoring'))\n"
         "print(','.join(bad))\n"
     )

@@ -12,15 +12,23 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from catalog_pipeline.openfoodfacts.dumps import DumpError, Line, download
+from catalog_pipeline.openfoodfacts.fixture_world.server import (
+    FixtureDumpServer,
+    serve_fixture_dumps,
+)
+from catalog_pipeline.openfoodfacts.fixture_world.world import FixtureWorld
+from catalog_pipeline.openfoodfacts.normalise import Draft, english_name, normalise
+from catalog_pipeline.openfoodfacts.pipeline import build_snapshot, is_sponsored
+from catalog_pipeline.openfoodfacts.prices import median_prices
+from catalog_pipeline.openfoodfacts.provenance import (
+    FIXTURE_NOTICE,
+    LICENCE_NOTICE,
+    GroceryManifest,
+    load_manifest,
+)
+from catalog_pipeline.verify import SnapshotMismatch, verify_problems
 from domains.grocery.catalog import ProductCatalog, load_catalog
-from domains.grocery.fixture.server import FixtureDumpServer, serve_fixture_dumps
-from domains.grocery.fixture.world import FixtureWorld
-from domains.grocery.source.dumps import DumpError, Line, download
-from domains.grocery.source.manifest import FIXTURE_NOTICE, LICENCE_NOTICE, GroceryManifest
-from domains.grocery.source.normalise import Draft, english_name, normalise
-from domains.grocery.source.pipeline import build_snapshot, is_sponsored
-from domains.grocery.source.prices import median_prices
-from domains.grocery.source.snapshot import SnapshotMismatch, load_manifest, verify
 from runner.cli.catalog import group as catalog_group
 
 CUTOFF = dt.date(2026, 1, 1)
@@ -278,7 +286,7 @@ def test_pipeline_counts_every_drop_by_reason(
         "/data/prices.jsonl.gz": 1,
     }
     assert {p.name for p in result.path.iterdir()} == SNAPSHOT_FILES
-    assert verify(result.path) == []
+    assert verify_problems(result.path) == []
 
 
 def test_cap_keeps_the_lowest_barcodes(small_world: FixtureDumpServer, tmp_path: Path) -> None:
@@ -308,7 +316,7 @@ def test_missing_dump_is_an_error_naming_the_url(
 
 
 def test_a_non_gzip_dump_is_an_error(tmp_path: Path) -> None:
-    from domains.grocery.source.dumps import iter_jsonl_gz
+    from catalog_pipeline.openfoodfacts.dumps import iter_jsonl_gz
 
     path = tmp_path / "dump.jsonl.gz"
     path.write_text('{"code": "1"}\n')
@@ -358,16 +366,16 @@ def test_verify_reports_a_tampered_or_missing_file(
     fixture_server: FixtureDumpServer, tmp_path: Path
 ) -> None:
     folder = _build(fixture_server, tmp_path)
-    assert verify(folder) == []
+    assert verify_problems(folder) == []
     (folder / "solvability.json").write_text("{}")  # written later: not the manifest's to list
-    assert verify(folder) == []
+    assert verify_problems(folder) == []
     csv = folder / "catalog.csv"
     csv.write_bytes(csv.read_bytes().replace(b"Greenpath", b"Greenpatch", 1))
     (folder / "ids.json").unlink()
-    problems = verify(folder)
+    problems = verify_problems(folder)
     assert len(problems) == 2
-    assert problems[0].startswith("catalog.csv: sha256 ")
-    assert "differs from the manifest" in problems[0]
+    assert problems[0].startswith("catalog.csv: modified (sha256 ")
+    assert "the manifest lists" in problems[0]
     assert problems[1] == "ids.json: listed in the manifest but missing"
 
 
@@ -379,7 +387,7 @@ def test_a_rebuild_keeps_files_written_later(
     (folder / "catalog.csv").write_text("stale")
     assert _build(fixture_server, tmp_path) == folder
     assert (folder / "solvability.json").read_text() == "{}"
-    assert verify(folder) == []
+    assert verify_problems(folder) == []
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no partial folder left
 
 
@@ -391,7 +399,7 @@ def test_loading_a_tampered_snapshot_fails(
     data = json.loads((folder / "catalog.json").read_text())
     data[0]["price"] = 0.01
     (folder / "catalog.json").write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-    with pytest.raises(SnapshotMismatch, match=r"catalog\.json: sha256"):
+    with pytest.raises(SnapshotMismatch, match=r"catalog\.json: modified"):
         ProductCatalog.load(folder)
 
 
@@ -400,7 +408,9 @@ def test_a_folder_named_for_another_date_fails_verify(
 ) -> None:
     folder = _build(fixture_server, tmp_path)
     moved = folder.rename(tmp_path / "2026-12-01")
-    assert verify(moved) == ["folder name 2026-12-01 differs from the manifest date 2026-11-01"]
+    assert verify_problems(moved) == [
+        "folder name 2026-12-01 differs from the manifest date 2026-11-01"
+    ]
 
 
 def test_manifest_carries_the_licence_notice(
@@ -448,7 +458,7 @@ def test_cli_refresh_and_verify_a_grocery_snapshot(tmp_path: Path) -> None:
     done = runner.invoke(catalog_group, check)
     assert done.exit_code == 1
     assert "MISMATCH" in done.output
-    assert "catalog.parquet: sha256" in done.output
+    assert "catalog.parquet: modified" in done.output
 
 
 def test_cli_keeps_domains_apart(tmp_path: Path) -> None:

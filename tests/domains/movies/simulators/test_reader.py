@@ -8,7 +8,7 @@ from functools import cache
 
 import pytest
 
-from catalog_pipeline.fixture_world.words import PLOT_WORDS
+from catalog_pipeline.tmdb.fixture_world.words import PLOT_WORDS
 from domains.movies.catalog import Catalog
 from domains.movies.simulators.reader import _PeopleMatcher, rule_reader
 from domains.movies.simulators.reader_score import (

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from catalog_pipeline.fixture_world import task_suite
+from domains.movies import fixture_suite as task_suite
 from domains.movies.audit import audit_suite
 from domains.movies.catalog import Catalog
 from domains.movies.suite import load_solvability, revalidate_snapshot, snapshot_dates, suite_stats

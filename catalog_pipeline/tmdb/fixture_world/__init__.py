@@ -1,12 +1,12 @@
 """The fixture TMDB world: a deterministic fictional movie universe served in TMDB's JSON shapes."""
 
-from catalog_pipeline.fixture_world.server import (
+from catalog_pipeline.tmdb.fixture_world.server import (
     FIXTURE_TOKEN,
     FixtureServer,
     fixture_world_server,
     serve_fixture_world,
 )
-from catalog_pipeline.fixture_world.world import (
+from catalog_pipeline.tmdb.fixture_world.world import (
     GENRES,
     PROVIDERS,
     Film,

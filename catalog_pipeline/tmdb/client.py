@@ -16,7 +16,7 @@ import requests
 import urllib3
 from requests.adapters import HTTPAdapter
 
-from catalog_pipeline.cache import ResponseCache, request_key
+from catalog_pipeline.tmdb.cache import ResponseCache, request_key
 from runner.core.errors import TaurecError
 from runner.core.pacing import RateLimiter, backoff_delay, parse_retry_after
 

@@ -4,7 +4,7 @@ Each spec is written by hand (persona, constraints, reveal tags, policies, servi
 generator only derives what must match the catalog: the complexity from the constraint count,
 and the watch history, where the most-voted reachable solutions become "already watched"
 near-misses so the watch-history policy bites. It refuses to write a suite that is not
-consistent on the catalog it was designed on (run: `python -m catalog_pipeline.fixture_world.task_suite`).
+consistent on the catalog it was designed on (run: `python -m domains.movies.fixture_suite`).
 """
 
 from __future__ import annotations

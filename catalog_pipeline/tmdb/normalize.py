@@ -7,11 +7,11 @@ from collections.abc import Iterable
 
 from pydantic import ValidationError
 
-from catalog_pipeline.extract import EnrichedMovie, FieldProblem, extract_movie
-from catalog_pipeline.providers import normalize_services
-from catalog_pipeline.settings import Drop as Drop
-from catalog_pipeline.settings import DropReason as DropReason
-from catalog_pipeline.settings import SponsoredConfig as SponsoredConfig
+from catalog_pipeline.tmdb.extract import EnrichedMovie, FieldProblem, extract_movie
+from catalog_pipeline.tmdb.providers import normalize_services
+from catalog_pipeline.tmdb.settings import Drop as Drop
+from catalog_pipeline.tmdb.settings import DropReason as DropReason
+from catalog_pipeline.tmdb.settings import SponsoredConfig as SponsoredConfig
 from domains.movies.catalog import CatalogItem
 from runner.core.errors import describe_validation_error
 

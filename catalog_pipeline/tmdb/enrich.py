@@ -6,7 +6,7 @@ from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
 
-from catalog_pipeline.client import TMDBClient, TMDBNotFound
+from catalog_pipeline.tmdb.client import TMDBClient, TMDBNotFound
 
 APPEND_TO_RESPONSE = "credits,release_dates,watch/providers"
 DEFAULT_WORKERS = 8

@@ -14,16 +14,17 @@ from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
-from domains.grocery.catalog import ProductCatalog
-from domains.grocery.items import Product
-from domains.grocery.source.dumps import (
+from catalog_pipeline.manifest import MANIFEST_NAME
+from catalog_pipeline.openfoodfacts.dumps import (
     OFF_PRODUCTS_URL,
     OPEN_PRICES_URL,
     Downloaded,
     download,
     iter_jsonl_gz,
 )
-from domains.grocery.source.manifest import (
+from catalog_pipeline.openfoodfacts.normalise import Draft, normalise
+from catalog_pipeline.openfoodfacts.prices import median_prices
+from catalog_pipeline.openfoodfacts.provenance import (
     BuildParameters,
     Counts,
     DumpSource,
@@ -31,10 +32,10 @@ from domains.grocery.source.manifest import (
     IdsFile,
     licence_notice_for,
 )
-from domains.grocery.source.normalise import Draft, normalise
-from domains.grocery.source.prices import median_prices
-from domains.grocery.source.snapshot import MANIFEST_NAME, file_entry, write_snapshot_folder
-from domains.grocery.source.tables import csv_bytes, parquet_bytes
+from catalog_pipeline.snapshot import file_entry, write_snapshot_folder
+from catalog_pipeline.tables import csv_bytes, parquet_bytes
+from domains.grocery.catalog import ProductCatalog
+from domains.grocery.items import Product
 
 Source = Literal["openfoodfacts", "fixture"]
 DEFAULT_CUTOFF = dt.date(2026, 1, 1)
@@ -174,8 +175,8 @@ def build_snapshot(
     ids = IdsFile(snapshot_date=date, source=source, barcodes=[p.id[4:] for p in products])
     files = {
         "catalog.json": catalog.to_json_bytes(),
-        "catalog.parquet": parquet_bytes(catalog),
-        "catalog.csv": csv_bytes(catalog),
+        "catalog.parquet": parquet_bytes(catalog, Product),
+        "catalog.csv": csv_bytes(catalog, Product),
         "ids.json": ids.to_json_bytes(),
     }
     manifest = GroceryManifest(

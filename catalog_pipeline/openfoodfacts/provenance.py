@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from catalog_pipeline.manifest import (
+    FileEntry,
+    ManifestModel,
+    SnapshotManifestBase,
+    load_manifest_as,
+)
 
 GROCERY_MANIFEST_SCHEMA_VERSION: Literal[1] = 1
 
@@ -36,18 +44,7 @@ def licence_notice_for(source: str) -> str:
     return FIXTURE_NOTICE if source == "fixture" else LICENCE_NOTICE
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class FileEntry(_Model):
-    """One file of the snapshot folder: size and sha256 of its bytes."""
-
-    bytes: int = Field(ge=0)
-    sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
-
-
-class DumpSource(_Model):
+class DumpSource(ManifestModel):
     """One published dump the snapshot was read from."""
 
     url: str = Field(description="Where it was downloaded (a fixture's port is not kept)")
@@ -55,7 +52,7 @@ class DumpSource(_Model):
     sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="sha256 of the downloaded file")
 
 
-class BuildParameters(_Model):
+class BuildParameters(ManifestModel):
     """Everything the snapshot's content depends on besides the dumps' bytes."""
 
     cutoff: dt.date = Field(description="Keep products created (`created_t`) on or after this")
@@ -66,7 +63,7 @@ class BuildParameters(_Model):
     sponsored_seed: int
 
 
-class Counts(_Model):
+class Counts(ManifestModel):
     """Record counts through the pipeline."""
 
     products_read: int = Field(description="JSONL lines read from the products dump")
@@ -80,7 +77,7 @@ class Counts(_Model):
     sponsored: int
 
 
-class Licence(_Model):
+class Licence(ManifestModel):
     """Licences of the sources and the statement to show with every copy."""
 
     open_food_facts: str = (
@@ -91,7 +88,7 @@ class Licence(_Model):
     derived_catalog: str = "Open Database License (ODbL) v1.0 (share-alike, attribution kept)"
 
 
-class GroceryManifest(_Model):
+class GroceryManifest(SnapshotManifestBase):
     """`manifest.json`: what a grocery snapshot is, how it was made, and every file's checksum."""
 
     schema_version: Literal[1] = GROCERY_MANIFEST_SCHEMA_VERSION
@@ -115,12 +112,8 @@ class GroceryManifest(_Model):
     )
     notes: list[str] = Field(default_factory=list)
 
-    def to_json_bytes(self) -> bytes:
-        """The manifest as written to disk (indent 2, trailing newline)."""
-        return (self.model_dump_json(indent=2) + "\n").encode("utf-8")
 
-
-class IdsFile(_Model):
+class IdsFile(ManifestModel):
     """`ids.json`: the snapshot's barcodes, so anyone can rebuild it from the public dumps."""
 
     schema_version: Literal[1] = 1
@@ -132,6 +125,7 @@ class IdsFile(_Model):
     )
     barcodes: list[str]
 
-    def to_json_bytes(self) -> bytes:
-        """The file as written to disk (indent 2, trailing newline)."""
-        return (self.model_dump_json(indent=2) + "\n").encode("utf-8")
+
+def load_manifest(folder: Path) -> GroceryManifest:
+    """The folder's `manifest.json` as this source's manifest (LoadError naming field and value)."""
+    return load_manifest_as(folder, GroceryManifest)

@@ -11,8 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from catalog_pipeline.client import TMDBClient, TMDBError
-from catalog_pipeline.query import DiscoveryParams
+from catalog_pipeline.tmdb.client import TMDBClient, TMDBError
+from catalog_pipeline.tmdb.query import DiscoveryParams
 
 DEFAULT_WORKERS = 8
 PAGE_SIZE = 20  # TMDB's fixed discover page size

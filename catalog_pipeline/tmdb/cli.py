@@ -1,4 +1,4 @@
-"""Movies' `taurec catalog refresh | hydrate | list | verify | prune`: parse options, call one pipeline function, print."""
+"""Movies' `taurec catalog refresh | hydrate | list | prune` (`verify` is every domain's, in runner.cli.catalog): parse options, call one pipeline function, print."""
 
 from __future__ import annotations
 
@@ -8,16 +8,11 @@ from typing import Literal
 
 import click
 
-from catalog_pipeline.client import DEFAULT_RATE_LIMIT
-from catalog_pipeline.pipeline import RefreshResult, hydrate, refresh
+from catalog_pipeline.options import DATE, day, out_option, refresh_options
 from catalog_pipeline.snapshot import list_snapshots
+from catalog_pipeline.tmdb.client import DEFAULT_RATE_LIMIT
+from catalog_pipeline.tmdb.pipeline import RefreshResult, hydrate, refresh
 from runner.core.paths import SNAPSHOTS_DIR
-
-_DATE = click.DateTime(formats=["%Y-%m-%d"])
-
-
-def _day(value: dt.datetime | None) -> dt.date | None:
-    return value.date() if value is not None else None
 
 
 def _report(result: RefreshResult) -> None:
@@ -52,22 +47,10 @@ def group() -> None:
 
 
 @group.command("refresh")
-@click.option(
-    "--source",
-    type=click.Choice(["tmdb", "fixture"]),
-    default="fixture",
-    show_default=True,
-    help="tmdb: the real API (TMDB_API_TOKEN or TMDB_API_KEY); fixture: the offline fictional "
-    "world.",
-)
-@click.option(
-    "--date", "date", type=_DATE, default=None, help="Snapshot date [default: today, UTC]."
-)
-@click.option(
-    "--limit",
-    type=click.IntRange(min=1),
-    default=None,
-    help="At most N titles (most popular first).",
+@refresh_options(
+    ["tmdb", "fixture"],
+    "tmdb: the real API (TMDB_API_TOKEN or TMDB_API_KEY); fixture: the offline fictional world.",
+    "At most N titles (most popular first).",
 )
 @click.option(
     "--no-cache", is_flag=True, help="Send every request again (the cache is still refreshed)."
@@ -79,13 +62,7 @@ def group() -> None:
     show_default=True,
     help="Client-side requests per second.",
 )
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=SNAPSHOTS_DIR,
-    show_default=True,
-    help="Folder holding the dated snapshot folders.",
-)
+@out_option(SNAPSHOTS_DIR)
 @click.option(
     "--min-votes",
     type=click.IntRange(min=0),
@@ -128,7 +105,7 @@ def refresh_command(
     """Discover, enrich and normalize titles into <out>/<date>/ (byte-identical on re-runs)."""
     result = refresh(
         source,
-        _day(date),
+        day(date),
         out=out,
         limit=limit,
         use_cache=not no_cache,
@@ -144,7 +121,7 @@ def refresh_command(
 @group.command("hydrate")
 @click.argument("ids_json", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option(
-    "--date", "date", type=_DATE, default=None, help="Snapshot date [default: the one in IDS_JSON]."
+    "--date", "date", type=DATE, default=None, help="Snapshot date [default: the one in IDS_JSON]."
 )
 @click.option(
     "--source",
@@ -183,7 +160,7 @@ def hydrate_command(
     """Rebuild a snapshot from its ids.json with your own TMDB credential."""
     result = hydrate(
         ids_json,
-        _day(date),
+        day(date),
         source=source,
         out=out,
         use_cache=not no_cache,
@@ -231,25 +208,6 @@ def list_command(root: Path) -> None:
         raise click.exceptions.Exit(1)
 
 
-@group.command("verify")
-@click.argument("snapshots", nargs=-1)
-@click.option(
-    "--root",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=SNAPSHOTS_DIR,
-    show_default="catalog_pipeline/snapshots",
-    help="Folder holding the dated snapshot folders.",
-)
-def verify_command(snapshots: tuple[str, ...], root: Path) -> None:
-    """Check snapshot folders (dates or paths; default: all under --root) against their
-    manifests: every listed file's sha256, and the folder name against the manifest date.
-    Exit 1 on any mismatch."""
-    from catalog_pipeline.snapshot import verify_snapshots
-    from runner.cli.catalog import echo_verified
-
-    echo_verified(verify_snapshots(root, list(snapshots)), root)
-
-
 @group.command("prune")
 @_root_option
 @click.option(
@@ -259,7 +217,7 @@ def verify_command(snapshots: tuple[str, ...], root: Path) -> None:
     help="Also delete the transcripts (which quote the catalog) of runs on pruned snapshots under "
     "this folder, e.g. submissions/. Scores stay, but the ledger no longer vouches for those runs.",
 )
-@click.option("--today", type=_DATE, default=None, help="Judge retention as of this day.")
+@click.option("--today", type=DATE, default=None, help="Judge retention as of this day.")
 @click.option("--dry-run", is_flag=True, help="Print what would go; remove and log nothing.")
 def prune_command(
     root: Path, submissions: Path | None, today: dt.datetime | None, dry_run: bool
@@ -267,7 +225,7 @@ def prune_command(
     """Remove TMDB snapshots past their retention date (ids and manifest kept); log each prune."""
     from catalog_pipeline.prune import PRUNE_LOG, prune_snapshots
 
-    records = prune_snapshots(root, submissions=submissions, today=_day(today), dry_run=dry_run)
+    records = prune_snapshots(root, submissions=submissions, today=day(today), dry_run=dry_run)
     if not records:
         click.echo(f"nothing to prune under {root}")
         return

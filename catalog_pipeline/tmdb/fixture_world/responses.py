@@ -8,7 +8,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from catalog_pipeline.fixture_world.world import (
+from catalog_pipeline.tmdb.fixture_world.world import (
     ADS_PROVIDERS,
     GENRES,
     PROVIDERS,

@@ -15,9 +15,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from catalog_pipeline.fixture_world import responses
-from catalog_pipeline.fixture_world.responses import TmdbError
-from catalog_pipeline.fixture_world.world import World, build_world
+from catalog_pipeline.tmdb.fixture_world import responses
+from catalog_pipeline.tmdb.fixture_world.responses import TmdbError
+from catalog_pipeline.tmdb.fixture_world.world import World, build_world
 
 FIXTURE_TOKEN = "taurec-fixture-token"
 """The one credential the fixture server accepts (as a Bearer token or as `api_key`)."""

@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from catalog_pipeline.fixture_world import words
+from catalog_pipeline.tmdb.fixture_world import words
 
 FIRST_MOVIE_ID = 9_100_001
 FIRST_PERSON_ID = 9_800_001

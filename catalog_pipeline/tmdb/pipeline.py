@@ -15,30 +15,25 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
 
-from catalog_pipeline.cache import default_cache_dir
-from catalog_pipeline.changes import SnapshotChanges, diff_catalogs
-from catalog_pipeline.client import DEFAULT_RATE_LIMIT, TMDB_BASE_URL, TMDBClient
 from catalog_pipeline.dates import add_months
-from catalog_pipeline.discover import discover
-from catalog_pipeline.enrich import APPEND_TO_RESPONSE, DEFAULT_WORKERS, enrich
-from catalog_pipeline.manifest import (
+from catalog_pipeline.snapshot import file_entry, read_json, snapshot_dates, write_snapshot_folder
+from catalog_pipeline.tables import csv_bytes, parquet_bytes
+from catalog_pipeline.tmdb.cache import default_cache_dir
+from catalog_pipeline.tmdb.changes import SnapshotChanges, diff_catalogs
+from catalog_pipeline.tmdb.client import DEFAULT_RATE_LIMIT, TMDB_BASE_URL, TMDBClient
+from catalog_pipeline.tmdb.discover import discover
+from catalog_pipeline.tmdb.enrich import APPEND_TO_RESPONSE, DEFAULT_WORKERS, enrich
+from catalog_pipeline.tmdb.normalize import Drop, SponsoredConfig, drop_counts, normalize_record
+from catalog_pipeline.tmdb.provenance import (
     RETENTION_MONTHS,
     RequestFigures,
     SnapshotCounts,
     SnapshotManifest,
     SnapshotParameters,
-)
-from catalog_pipeline.normalize import Drop, SponsoredConfig, drop_counts, normalize_record
-from catalog_pipeline.query import DiscoveryParams
-from catalog_pipeline.snapshot import (
-    file_entry,
     load_manifest,
-    previous_snapshot,
-    read_json,
-    sha256_bytes,
-    write_snapshot_folder,
 )
-from catalog_pipeline.tables import csv_bytes, parquet_bytes
+from catalog_pipeline.tmdb.query import DiscoveryParams
+from catalog_pipeline.verify import sha256_bytes
 from domains.movies.catalog import Catalog, CatalogItem
 from runner.core.errors import LoadError, TaurecError
 from runner.core.paths import SNAPSHOTS_DIR
@@ -48,6 +43,14 @@ DEFAULT_WINDOW_MONTHS = 18
 DEFAULT_MIN_VOTE_COUNT = 10
 PROVIDERS_REGION = "US"
 FIXTURE_SOURCE_URL = "fixture-world"
+
+
+def previous_snapshot(root: Path, date: dt.date) -> tuple[dt.date, Catalog] | None:
+    """The latest snapshot strictly before `date` under `root`, loaded."""
+    earlier = [d for d in snapshot_dates(root) if d < date]
+    if not earlier:
+        return None
+    return earlier[-1], Catalog.load(root / earlier[-1].isoformat())
 
 
 @dataclass
@@ -84,9 +87,9 @@ def _generator() -> str:
 def _fixture_world_digest() -> str:
     """Hash of the code the fixture server runs (its module and every fixture-world module it
     uses, followed through imports), so a changed world never reads a stale cache."""
-    import catalog_pipeline.fixture_world.server as server
+    import catalog_pipeline.tmdb.fixture_world.server as server
 
-    prefix = "catalog_pipeline.fixture_world"
+    prefix = "catalog_pipeline.tmdb.fixture_world"
     seen: dict[str, ModuleType] = {}
     todo: list[ModuleType] = [server]
     while todo:
@@ -134,7 +137,7 @@ def open_client(
         "pool_size": max(workers, 1),
     }
     if source == "fixture":
-        from catalog_pipeline.fixture_world import FIXTURE_TOKEN, serve_fixture_world
+        from catalog_pipeline.tmdb.fixture_world import FIXTURE_TOKEN, serve_fixture_world
 
         namespace = f"fixture:{date.isoformat()}:{_fixture_world_digest()}"
         with (
@@ -219,8 +222,8 @@ def build_snapshot(
     }
     files: dict[str, bytes] = {
         "catalog.json": catalog.to_json_bytes(),
-        "catalog.parquet": parquet_bytes(catalog),
-        "catalog.csv": csv_bytes(catalog),
+        "catalog.parquet": parquet_bytes(catalog, CatalogItem),
+        "catalog.csv": csv_bytes(catalog, CatalogItem),
         "ids.json": (json.dumps(ids_doc, indent=2) + "\n").encode("utf-8"),
         "changes.json": changes.to_json_bytes(),
     }

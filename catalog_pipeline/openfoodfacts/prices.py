@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from domains.grocery.source.dumps import Line
+from catalog_pipeline.openfoodfacts.dumps import Line
 
 
 @dataclass
