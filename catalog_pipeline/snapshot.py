@@ -23,15 +23,20 @@ def file_entry(data: bytes) -> FileEntry:
     return FileEntry(bytes=len(data), sha256=sha256_bytes(data))
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Replace `path` with `data` via a temp file and rename (never a half-written file)."""
+def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
+    """Replace `path` with `data` via a temp file and rename (never a half-written file).
+
+    `durable` also flushes the bytes to disk before the rename (a snapshot's files); a cache
+    entry, which can always be fetched again, skips that.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         os.chmod(tmp, 0o644)  # mkstemp creates 0600; snapshots are meant to be shared
         os.replace(tmp, path)
     except BaseException as exc:

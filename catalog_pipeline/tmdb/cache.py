@@ -5,11 +5,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from catalog_pipeline.snapshot import write_atomic
 from runner.core.paths import PROJECT_ROOT
 
 DEFAULT_CACHE_DIR = PROJECT_ROOT / ".taurec-cache" / "tmdb"
@@ -57,17 +57,6 @@ class ResponseCache:
 
     def put(self, key: str, request: Mapping[str, object], status: int, body: Any) -> None:
         """Write atomically (temp file + rename) so a crash never leaves a torn entry."""
-        file = self._file(key)
-        file.parent.mkdir(parents=True, exist_ok=True)
         entry = {"request": dict(request), "status": status, "body": body}
         data = json.dumps(entry, ensure_ascii=False, sort_keys=True)
-        fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=".tmp-", suffix=".json")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(data)
-            os.replace(tmp, file)
-        except BaseException as exc:
-            Path(tmp).unlink(missing_ok=True)
-            if isinstance(exc, OSError):
-                exc.filename = exc.filename or str(file)
-            raise
+        write_atomic(self._file(key), data.encode("utf-8"), durable=False)
