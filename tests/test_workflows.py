@@ -153,6 +153,7 @@ def test_refresh_workflow_shape() -> None:
     # The job that runs project code holds a read-only token; signing and the write token each
     # live in a job that runs none (see test_no_job_runs_project_code_with_write_permissions).
     assert "permissions" not in jobs["publish"]
+    assert "permissions" not in jobs["record"]
     assert jobs["attest"]["permissions"] == {"id-token": "write", "attestations": "write"}
     assert jobs["pull-request"]["permissions"] == {"contents": "write", "pull-requests": "write"}
     # Hosted runs refuse loopback/private endpoints at run time, bar their own model server.
@@ -162,10 +163,10 @@ def test_refresh_workflow_shape() -> None:
     shard_script = (PROJECT_ROOT / "scripts" / "run_shard.sh").read_text()
     assert "serve-model" not in shard_script
     assert not re.search(r"\b8765\b|--port", shard_script)
-    # Each run is recorded in the ledger and the results and snapshot are attested.
+    # Each run is packed, attested, and recorded in the ledger with its attestation.
     assert "taurec ledger record" in runs
     attest = next(s for s in steps(workflow) if "attest-build-provenance" in s.get("uses", ""))
-    assert "submissions/*/results/" in attest["with"]["subject-path"]
+    assert "results-archives/*.tar" in attest["with"]["subject-path"]
     assert "catalog_pipeline/snapshots/" in attest["with"]["subject-path"]
     assert "domains/grocery/snapshots/" in attest["with"]["subject-path"]
     assert "submissions/ledger.jsonl" in text
@@ -238,3 +239,35 @@ def test_no_job_runs_project_code_with_write_permissions(path: Path) -> None:
         for step in job.get("steps", []):
             uses = step.get("uses", "")
             assert not uses.startswith(("./", "actions/setup-")), f"{path.name}: {name}: {uses}"
+
+
+def test_the_ledger_records_the_attestation_of_each_results_archive() -> None:
+    """Pack (project code, read-only) -> attest (OIDC, pinned action only) -> record the
+    attestation URL in the ledger and build the site (project code, read-only) -> pull request."""
+    workflow = load("refresh.yml")
+    jobs = workflow["jobs"]
+    pack = next(s for s in jobs["publish"]["steps"] if "taurec ledger archive" in s.get("run", ""))
+    assert "--out results-archives" in pack["run"]
+    upload = next(
+        s for s in jobs["publish"]["steps"] if s.get("uses", "").startswith("actions/upload-art")
+    )
+    assert "results-archives/" in upload["with"]["path"]
+    attest = jobs["attest"]
+    assert attest["needs"] == ["snapshot", "publish"]
+    step = next(s for s in attest["steps"] if "attest-build-provenance" in s.get("uses", ""))
+    # Pinned like every other action: a full commit, with its version tag beside it.
+    assert re.fullmatch(r"actions/attest-build-provenance@[0-9a-f]{40}", step["uses"])
+    text = (WORKFLOWS / "refresh.yml").read_text(encoding="utf-8")
+    assert re.search(r"attest-build-provenance@[0-9a-f]{40} # v\d+\.\d+\.\d+", text)
+    assert attest["outputs"]["attestation-url"] == (
+        f"${{{{ steps.{step['id']}.outputs.attestation-url }}}}"
+    )
+    record = jobs["record"]
+    assert record["needs"] == ["snapshot", "publish", "attest"]
+    rec = next(s for s in record["steps"] if "taurec ledger record" in s.get("run", ""))
+    assert rec["env"]["TAUREC_ATTESTATION_URL"] == "${{ needs.attest.outputs.attestation-url }}"
+    assert "--archives results-archives" in rec["run"]
+    names = [s.get("name", "") for s in record["steps"]]
+    assert names.index(rec["name"]) < next(i for i, n in enumerate(names) if n == "Build the site")
+    assert jobs["pull-request"]["needs"] == ["snapshot", "record"]
+    assert jobs["deploy"]["needs"] == "record"
