@@ -271,3 +271,79 @@ def test_the_ledger_records_the_attestation_of_each_results_archive() -> None:
     assert names.index(rec["name"]) < next(i for i, n in enumerate(names) if n == "Build the site")
     assert jobs["pull-request"]["needs"] == ["snapshot", "record"]
     assert jobs["deploy"]["needs"] == "record"
+
+
+ENTRY = """\
+schema_version: 1
+slug: pr-agent
+display_name: PR agent
+contact:
+  name: A Submitter
+agent:
+  kind: builtin
+  name: heuristic
+trials: 4
+"""
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+    )
+
+
+def test_the_pr_check_fails_a_pr_adding_a_big_file_code_or_a_ledger_line(tmp_path: Path) -> None:
+    """The submission workflow's own two steps (list the changed paths, check them), run by bash
+    in a real git repository whose last commit is the pull request."""
+    job = load("submission.yml")["jobs"]["check"]
+    listed = next(s for s in job["steps"] if s.get("name") == "Changed paths")["run"]
+    check = next(s for s in job["steps"] if s.get("name") == "Check the changed submissions")["run"]
+    repo = tmp_path / "repo"
+    (repo / "submissions" / "pr-agent").mkdir(parents=True)
+    (repo / ".venv").symlink_to(PROJECT_ROOT / ".venv")
+    (repo / ".gitignore").write_text(".venv\n")
+    (repo / "submissions" / "ledger.jsonl").write_text("")
+    _git(repo, "init", "-q", "-b", "main")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "base")
+    runner_temp = tmp_path / "runner-temp"
+    runner_temp.mkdir()
+
+    def pull_request(files: dict[str, int | str]) -> subprocess.CompletedProcess[str]:
+        _git(repo, "reset", "-q", "--hard", "main")
+        _git(repo, "clean", "-qfdx", "-e", ".venv")
+        for name, content in files.items():
+            path = repo / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, int):
+                with path.open("wb") as fh:
+                    fh.truncate(content)  # sparse
+            else:
+                path.write_text(content)
+        _git(repo, "add", "-A")
+        _git(repo, "commit", "-qm", "pr")
+        script = f"{listed}\n{check}"
+        return subprocess.run(
+            ["bash", "-e", "-c", script],
+            cwd=repo,
+            env={"PATH": "/usr/bin:/bin", "RUNNER_TEMP": str(runner_temp), "HOME": str(tmp_path)},
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=300,
+        )
+
+    yaml_file = "submissions/pr-agent/submission.yaml"
+    done = pull_request({yaml_file: ENTRY})
+    assert done.returncode == 0, done.stdout + done.stderr
+    for extra, content in (
+        ("submissions/pr-agent/model/weights.bin", 200 * 1024 * 1024),
+        ("submissions/pr-agent/a/b/c/agent.py", "import os\n"),
+        ("submissions/ledger.jsonl", '{"submission": "pr-agent", "rules": "v2"}\n'),
+    ):
+        done = pull_request({yaml_file: ENTRY, extra: content})
+        assert done.returncode == 1, done.stdout + done.stderr
+        assert f"error: {extra}: " in done.stdout, done.stdout

@@ -25,13 +25,14 @@ from runner.core.errors import LoadError, describe_validation_error
 from runner.play.agent_config import AgentConfig, BuiltinAgentConfig, BuiltinName, ToolsetOptions
 from runner.publish import display_names
 from runner.publish.ledger import LEDGER_FILE
+from runner.submissions.entry_files import MAX_CONFIG_BYTES, entry_file_problems
 from runner.submissions.links import linked_paths
 
 SUBMISSION_SCHEMA_VERSION: Literal[1] = 1
 SUBMISSION_FILE = "submission.yaml"
 SLUG_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 MIN_BOARD_TRIALS = 4
-MAX_FILE_BYTES = 64 * 1024
+MAX_FILE_BYTES = MAX_CONFIG_BYTES
 
 
 class Contact(BaseModel):
@@ -466,20 +467,12 @@ def _check_values(raw: dict[str, Any], *, hosted_run: bool) -> list[tuple[str, s
 
 
 def _check_folder(folder: Path) -> list[Problem]:
-    """Symlinks and hard links anywhere (one entry must never show another's files) and files
-    τ-Rec does not use."""
+    """Symlinks and hard links anywhere (one entry must never show another's files), and every
+    file an entry may not hold or that is too big (see `entry_files`): errors naming the file."""
     problems = [Problem(str(path), "(path)", why) for path, why in linked_paths(folder)]
     if folder.is_symlink():
         return problems
-    for parent, dirs, files in os.walk(folder):  # never follows a link
-        for name in sorted(files):
-            entry = Path(parent) / name
-            top = entry.relative_to(folder).parts[0]
-            if top not in (SUBMISSION_FILE, "README.md", "results") and not entry.is_symlink():
-                problems.append(
-                    Problem(str(entry), "(path)", "file not used by τ-Rec", severity="warning")
-                )
-        dirs.sort()
+    problems += [Problem(str(path), "(file)", why) for path, why in entry_file_problems(folder)]
     return problems
 
 
@@ -504,11 +497,15 @@ def check_submission(
     if not file.is_file():
         other = [p.name for p in folder.glob("submission.*")]
         hint = f" (found {', '.join(other)}; rename it)" if other else ""
+        named = {str(folder / name) for name in other}  # the hint says what to do with them
+        problems = [p for p in problems if p.file not in named]
         return [*problems, Problem(where, "(file)", f"{SUBMISSION_FILE} is missing{hint}")]
     if file.is_symlink() or any(p.file == os.path.abspath(file) for p in problems):
         return problems  # the link was named above; nothing is read through it
+    if file.stat().st_size > MAX_FILE_BYTES:
+        return problems  # named above with its size; never read
     data = file.read_bytes()
-    if len(data) > MAX_FILE_BYTES:
+    if len(data) > MAX_FILE_BYTES:  # grew since
         return [*problems, Problem(where, "(file)", f"larger than {MAX_FILE_BYTES} bytes")]
     try:
         text = data.decode("utf-8")
@@ -599,6 +596,7 @@ _RESULTS_ONLY = (
     "results/ is written only by the refresh workflow, which records each run in the ledger; "
     "a pull request may not add or edit results (remove this file from the PR)"
 )
+_MAINTAINERS_FILES = {"schema.json", "README.md"}
 _LEDGER_ONLY = "the ledger of verified runs is written only by the refresh workflow"
 _VERIFIED_BY = (
     "only the refresh workflow marks a run verified (in its ledger); a pull request may not "
@@ -613,9 +611,20 @@ def forged_verification(changed: Iterable[str]) -> list[Problem]:
         path = Path(text)
         if not text or path.is_symlink() or not path.is_file():
             continue
-        if b"verified_by" in path.read_bytes():
+        if _holds(path, b"verified_by"):
             problems.append(Problem(text, "verified_by", _VERIFIED_BY))
     return problems
+
+
+def _holds(path: Path, needle: bytes, chunk: int = 1 << 20) -> bool:
+    """Whether a file contains `needle`, read in bounded chunks (a changed file may be huge)."""
+    tail = b""
+    with path.open("rb") as fh:
+        while block := fh.read(chunk):
+            if needle in tail + block:
+                return True
+            tail = block[-(len(needle) - 1) :]
+    return False
 
 
 def changed_submission_dirs(
@@ -645,9 +654,19 @@ def changed_submission_dirs(
         if text == prefix + LEDGER_FILE:
             problems.append(Problem(text, "(path)", _LEDGER_ONLY))
             continue
-        if len(parts) < 3:  # submissions/schema.json, submissions/README.md
+        if len(parts) < 3 and parts[-1] in _MAINTAINERS_FILES:
             problems.append(
                 Problem(text, "(path)", "maintainers' file, not an entry", severity="warning")
+            )
+            continue
+        if len(parts) < 3:
+            problems.append(
+                Problem(
+                    text,
+                    "(path)",
+                    "not inside an entry folder: submissions/ holds one folder per entry "
+                    "(submissions/<slug>/submission.yaml); remove it",
+                )
             )
             continue
         if len(parts) > 3 and parts[2] == "results":
