@@ -301,6 +301,47 @@ def _suggest(word: str, choices: Iterable[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
+# Words submitters use for a key under another name: tried when spelling finds nothing close.
+_SAME_MEANING: dict[str, tuple[str, ...]] = {
+    "endpoint": ("api_base",),
+    "url": ("endpoint", "api_base"),
+    "base_url": ("api_base", "endpoint"),
+    "api_url": ("api_base", "endpoint"),
+    "api_base": ("endpoint",),
+    "api_key": ("api_key_env", "headers_env"),
+    "key": ("api_key_env", "headers_env"),
+    "headers": ("headers_env",),
+    "token": ("api_key_env", "headers_env"),
+    "model_name": ("model",),
+    "builtin": ("name",),
+    "timeout": ("timeout_s",),
+}
+
+
+def _nearest_key(word: str, model: type[BaseModel]) -> str:
+    """' (did you mean …?)' with the valid key nearest to `word`: by spelling, else by meaning
+    (`endpoint` in a LiteLLM agent is its `api_base`), else the keys there are."""
+    known = _known_fields(model)
+    close = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
+    if close:
+        return f" (did you mean {close[0]!r}?)"
+    meant = [k for k in _SAME_MEANING.get(word.lower(), ()) if k in known]
+    if meant:
+        owner = _kind_with_field(word)
+        elsewhere = f" {word!r} is a key of kind: {owner} agents" if owner else ""
+        return f" (did you mean {meant[0]!r}?{elsewhere})"
+    return f" (valid keys here: {', '.join(known)})"
+
+
+def _kind_with_field(word: str) -> str | None:
+    from runner.play.agent_config import HttpAgentConfig, LiteLLMAgentConfig
+
+    for kind, model in (("http", HttpAgentConfig), ("litellm", LiteLLMAgentConfig)):
+        if word in model.model_fields:
+            return kind
+    return None
+
+
 def _model_for(loc: tuple[int | str, ...]) -> type[BaseModel] | None:
     """The pydantic model that owns the field at `loc` (used for 'did you mean')."""
     from runner.play.agent_config import HttpAgentConfig, LiteLLMAgentConfig, Prices, RetryConfig
@@ -345,7 +386,7 @@ def _describe(item: Any) -> tuple[str, str]:
     kind = item["type"]
     if kind == "extra_forbidden":
         model = _model_for(loc)
-        hint = _suggest(str(loc[-1]), _known_fields(model)) if model else ""
+        hint = _nearest_key(str(loc[-1]), model) if model else ""
         return field, f"unknown key{hint}"
     if kind == "missing":
         return field, "required field is missing"
@@ -405,9 +446,15 @@ def _check_values(raw: dict[str, Any], *, hosted_run: bool) -> list[tuple[str, s
                 if problem and not url_problems:
                     found.append(("error", f"agent.{key}", problem))
         slug = raw.get("slug")
-        found.extend(
-            ("error", f, r) for f, r in key_problems(agent, slug if isinstance(slug, str) else None)
-        )
+        slug = slug if isinstance(slug, str) else None
+        # The model string first: an unknown provider is the root cause, and the key checks
+        # that hang on the provider would only repeat it in other words.
+        model_found = _litellm_model_problems(agent)
+        found.extend(p for p in model_found if p[0] == "error")
+        if not any(reason.startswith(UNKNOWN_PROVIDER) for _, _, reason in model_found):
+            found.extend(("error", f, r) for f, r in key_problems(agent, slug))
+            found.extend(("error", f, r) for f, r in _missing_key(agent, slug))
+        found.extend(p for p in model_found if p[0] != "error")
         key_env = agent.get("api_key_env")
         if isinstance(key_env, str) and not _ENV_NAME.match(key_env):
             found.append(
@@ -429,21 +476,6 @@ def _check_values(raw: dict[str, Any], *, hosted_run: bool) -> list[tuple[str, s
                             "must be the NAME of an environment variable, not a value",
                         )
                     )
-    if isinstance(agent, dict) and agent.get("kind") == "litellm":
-        model_string = agent.get("model")
-        if isinstance(model_string, str) and model_string.strip():
-            from runner.models.model_names import check_model_string
-            from runner.models.provider_paths import config_problem
-
-            base = agent.get("api_base")
-            unbounded = config_problem(model_string, base if isinstance(base, str) else None)
-            if unbounded:
-                found.append(("error", "agent.model", unbounded))
-
-            for severity, reason in check_model_string(
-                model_string, custom_base=bool(agent.get("api_base"))
-            ):
-                found.append((severity, "agent.model", reason))
     model = raw.get("model")
     if isinstance(model, dict) and isinstance(model.get("links"), list):
         for index, link in enumerate(model["links"]):
@@ -464,6 +496,60 @@ def _check_values(raw: dict[str, Any], *, hosted_run: bool) -> list[tuple[str, s
     if isinstance(contact, dict) and not (contact.get("email") or contact.get("github")):
         found.append(("warning", "contact", "no email or github handle: we cannot reach you"))
     return found
+
+
+UNKNOWN_PROVIDER = "unknown LiteLLM provider"
+
+
+def _litellm_model_problems(agent: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(severity, field, reason) for a LiteLLM agent's model string: an unbounded client path,
+    an unknown provider (an error starting with UNKNOWN_PROVIDER), a model LiteLLM does not list."""
+    model_string = agent.get("model")
+    if agent.get("kind") != "litellm" or not isinstance(model_string, str):
+        return []
+    if not model_string.strip():
+        return []
+    from runner.models.model_names import check_model_string
+    from runner.models.provider_paths import config_problem
+
+    found: list[tuple[str, str, str]] = []
+    base = agent.get("api_base")
+    unbounded = config_problem(model_string, base if isinstance(base, str) else None)
+    if unbounded:
+        found.append(("error", "agent.model", unbounded))
+    for severity, reason in check_model_string(model_string, custom_base=bool(base)):
+        found.append((severity, "agent.model", reason))
+    return found
+
+
+def _missing_key(agent: dict[str, Any], slug: str | None) -> list[tuple[str, str]]:
+    """A hosted model (a provider of the key table, at the provider's own address) with no
+    `api_key_env`: an error naming the provider's usual variable. A server of your own
+    (`api_base` elsewhere) needs none."""
+    from runner.models.keys import (
+        PROVIDER_KEYS,
+        entry_key_env,
+        is_provider_host,
+        provider_of_model,
+    )
+
+    model, base = agent.get("model"), agent.get("api_base")
+    if agent.get("kind") != "litellm" or agent.get("api_key_env") is not None:
+        return []
+    if not isinstance(model, str) or (base is not None and not isinstance(base, str)):
+        return []
+    provider = provider_of_model(model)
+    usual = next((k.env for k in PROVIDER_KEYS.values() if k.provider == provider), None)
+    if usual is None or (base is not None and not is_provider_host(model, base)):
+        return []
+    own = entry_key_env(slug) if slug else "TAUREC_KEY_<SLUG>"
+    return [
+        (
+            "agent.api_key_env",
+            f"required for the hosted model {model!r}: name the environment variable that holds "
+            f"its key — {usual}, {provider}'s usual one, or your entry's own {own}",
+        )
+    ]
 
 
 def _check_folder(folder: Path) -> list[Problem]:
