@@ -153,7 +153,7 @@ def test_refresh_workflow_shape() -> None:
     # The job that runs project code holds a read-only token; signing and the write token each
     # live in a job that runs none (see test_no_job_runs_project_code_with_write_permissions).
     assert "permissions" not in jobs["publish"]
-    assert "permissions" not in jobs["record"]
+    assert jobs["record"]["permissions"] == {"contents": "read", "attestations": "read"}
     assert jobs["attest"]["permissions"] == {"id-token": "write", "attestations": "write"}
     assert jobs["pull-request"]["permissions"] == {"contents": "write", "pull-requests": "write"}
     # Hosted runs refuse loopback/private endpoints at run time, bar their own model server.
@@ -269,6 +269,11 @@ def test_the_ledger_records_the_attestation_of_each_results_archive() -> None:
     assert "--archives results-archives" in rec["run"]
     names = [s.get("name", "") for s in record["steps"]]
     assert names.index(rec["name"]) < next(i for i, n in enumerate(names) if n == "Build the site")
+    # ... and checked at once with the runner's gh, against this repository's refresh workflow.
+    check = next(s for s in record["steps"] if "taurec ledger check" in s.get("run", ""))
+    assert '--repo "$GITHUB_REPOSITORY"' in check["run"]
+    assert check["env"]["GH_TOKEN"] == "${{ github.token }}"
+    assert names.index(rec["name"]) < names.index(check["name"]) < names.index("Build the site")
     assert jobs["pull-request"]["needs"] == ["snapshot", "record"]
     assert jobs["deploy"]["needs"] == "record"
 
