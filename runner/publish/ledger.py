@@ -61,7 +61,7 @@ class Attestation(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     url: str = Field(
-        pattern=ATTESTATION_URL.pattern,
+        pattern=f"^{ATTESTATION_URL.pattern}$",  # whole: the site puts it in an href
         description="https://github.com/OWNER/REPO/attestations/ID (the attest action's output)",
     )
     archive: str = Field(description="file name of the attested archive (<slug>--<folder>.tar)")

@@ -221,3 +221,34 @@ def test_the_badge_shows_verified_only_with_an_attestation_and_links_to_it(
     assert (badge.text, badge.href) == ("verified", ATTESTED)
     assert badges_for(entries[second], runs[second], None)[0].text == "self-reported"
     assert not runs[second].verified
+
+
+def test_an_attestation_url_is_a_github_attestation_address_whole(tmp_path: Path) -> None:
+    """The site puts it in the badge's href: nothing before or after the address passes."""
+    from runner.core.errors import LoadError
+    from runner.publish.ledger import Attestation
+
+    good = {"url": ATTESTED, "archive": "a--b.tar", "archive_sha256": "0" * 64}
+    assert Attestation.model_validate(good).repo == "acme/taurec"
+    for url in (
+        f"javascript:alert(1)//{ATTESTED}",
+        f"{ATTESTED}#x",
+        f"{ATTESTED}\n",
+        "https://github.com/acme/taurec/attestations/",
+    ):
+        ledger = tmp_path / "ledger.jsonl"
+        line = {
+            "submission": "s",
+            "snapshot": "d",
+            "rules": "v2",
+            "workflow_run": RUN_URL,
+            "recorded_at": "2026-11-02T00:00:00Z",
+            "catalog_digest": "c",
+            "task_suite_digest": "t",
+            "policy_digest": "p",
+            "results_sha256": "r",
+            "attestation": {**good, "url": url},
+        }
+        ledger.write_text(json.dumps(line) + "\n")
+        with pytest.raises(LoadError, match=r"line 1: attestation\.url"):
+            load_ledger(ledger)
