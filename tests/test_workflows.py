@@ -352,3 +352,15 @@ def test_the_pr_check_fails_a_pr_adding_a_big_file_code_or_a_ledger_line(tmp_pat
         done = pull_request({yaml_file: ENTRY, extra: content})
         assert done.returncode == 1, done.stdout + done.stderr
         assert f"error: {extra}: " in done.stdout, done.stdout
+
+
+def test_pages_asks_github_about_every_verified_run_before_it_builds() -> None:
+    job = load("pages.yml")["jobs"]["build"]
+    assert job["permissions"] == {"contents": "read", "attestations": "read"}
+    names = [s.get("name", "") for s in job["steps"]]
+    check = next(s for s in job["steps"] if "taurec ledger check" in s.get("run", ""))
+    assert check["run"].strip() == (
+        '.venv/bin/taurec ledger check --vouched submissions --repo "$GITHUB_REPOSITORY"'
+    )
+    assert check["env"]["GH_TOKEN"] == "${{ github.token }}"
+    assert names.index(check["name"]) < names.index("Build the site")

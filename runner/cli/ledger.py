@@ -76,22 +76,40 @@ def record_command(
 
 
 @group.command("check")
-@results_dirs_argument
+@click.argument(
+    "results_dirs", nargs=-1, type=click.Path(exists=True, file_okay=False, path_type=Path)
+)
 @ledger_option
 @click.option(
     "--repo",
     help="OWNER/REPO whose refresh workflow must have signed (default: the one the attestation "
     "names; pass the leaderboard's own to trust nothing in the ledger).",
 )
-def check_command(results_dirs: tuple[Path, ...], ledger: Path, repo: str | None) -> None:
+@click.option(
+    "--vouched",
+    "vouched_in",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Also check every results folder under this submissions folder that the ledger vouches "
+    "for (what the site would show as verified).",
+)
+def check_command(
+    results_dirs: tuple[Path, ...], ledger: Path, repo: str | None, vouched_in: Path | None
+) -> None:
     """Say which results folders the ledger vouches for as they are now, with `gh attestation
     verify` on each rebuilt archive. Exit 1 if any is not verified, 3 if the rest hold but some
     attestation could not be checked here (no gh, no network); a linked path is refused."""
-    from runner.publish.ledger import check_run, load_ledger
+    from runner.publish.ledger import check_run, load_ledger, vouched_folders
 
     entries = load_ledger(ledger)
+    folders = list(results_dirs)
+    if vouched_in is not None:
+        folders += [f for f in vouched_folders(vouched_in, entries) if f not in folders]
+    elif not folders:
+        raise click.UsageError("give one or more results folders, or --vouched SUBMISSIONS_DIR")
+    if not folders:
+        click.echo(f"no results folder under {vouched_in} is vouched for by {ledger}")
     outcomes = set()
-    for folder in results_dirs:
+    for folder in folders:
         found = check_run(folder, entries, repo)
         outcomes.add(found.outcome)
         label = "NOT verified" if found.outcome == "not verified" else found.outcome

@@ -46,6 +46,7 @@ __all__ = [
     "record_runs",
     "results_digest",
     "verified_entry",
+    "vouched_folders",
     "workflow_run_url",
     "write_archives",
 ]
@@ -326,3 +327,24 @@ def write_archives(folders: list[Path], out: Path) -> list[tuple[Path, str]]:
         path = out / archive_name(_manifest(folder).submission, folder)
         written.append((path, results_archive(folder, path)))
     return written
+
+
+def vouched_folders(submissions_dir: Path, ledger: list[LedgerEntry]) -> list[Path]:
+    """Every results folder under `submissions_dir` (`<slug>/results/<label>/`) that the ledger
+    vouches for as it is now — what the site would call verified — so a deploy can ask GitHub
+    about each. A folder behind a link is listed too (its check refuses it)."""
+    from runner.batch.store import read_manifest
+
+    found = []
+    for results in sorted(Path(submissions_dir).glob("*/results")):
+        for folder in sorted(p for p in results.iterdir() if not p.name.startswith(".")):
+            if not folder.is_dir():
+                continue
+            try:
+                if verified_entry(folder, read_manifest(folder), ledger) is not None:
+                    found.append(folder)
+            except LinkError:
+                found.append(folder)
+            except LoadError:
+                continue  # not a results folder the site would show either
+    return found

@@ -252,3 +252,31 @@ def test_an_attestation_url_is_a_github_attestation_address_whole(tmp_path: Path
         ledger.write_text(json.dumps(line) + "\n")
         with pytest.raises(LoadError, match=r"line 1: attestation\.url"):
             load_ledger(ledger)
+
+
+def test_check_vouched_asks_about_every_run_the_site_would_call_verified(
+    world: SynthWorld, tmp_path: Path
+) -> None:
+    """What the Pages deploy runs: every vouched-for run, none of the self-reported ones."""
+    record_runs(
+        [_run(world, 0)], world.submissions / LEDGER_FILE, RUN_URL, attestation_url=ATTESTED
+    )
+    ledger = str(world.submissions / LEDGER_FILE)
+    args = ["ledger", "check", "--vouched", str(world.submissions), "--ledger", ledger]
+    refused = _gh(tmp_path, 1, "Error: no attestations found for subject")
+    result = CliRunner().invoke(cli, args, env={"PATH": str(refused)})
+    assert result.exit_code == 1, result.output
+    assert result.output.splitlines() == [
+        f"{_run(world, 0)}: NOT verified (ledger entry from {RUN_URL}, attestation {ATTESTED}; "
+        "gh attestation verify --repo acme/taurec refused it: Error: no attestations found for "
+        "subject)"
+    ]
+    empty = tmp_path / "no-ledger.jsonl"
+    result = CliRunner().invoke(cli, [*args[:-1], str(empty)], env={"PATH": str(refused)})
+    assert result.exit_code == 0, result.output
+    assert (
+        result.output == f"no results folder under {world.submissions} is vouched for by {empty}\n"
+    )
+    result = CliRunner().invoke(cli, ["ledger", "check"])
+    assert result.exit_code == 2
+    assert "give one or more results folders, or --vouched SUBMISSIONS_DIR" in result.output
