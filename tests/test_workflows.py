@@ -153,6 +153,7 @@ def test_refresh_workflow_shape() -> None:
     # The job that runs project code holds a read-only token; signing and the write token each
     # live in a job that runs none (see test_no_job_runs_project_code_with_write_permissions).
     assert "permissions" not in jobs["publish"]
+    assert jobs["record"]["permissions"] == {"contents": "read", "attestations": "read"}
     assert jobs["attest"]["permissions"] == {"id-token": "write", "attestations": "write"}
     assert jobs["pull-request"]["permissions"] == {"contents": "write", "pull-requests": "write"}
     # Hosted runs refuse loopback/private endpoints at run time, bar their own model server.
@@ -162,10 +163,10 @@ def test_refresh_workflow_shape() -> None:
     shard_script = (PROJECT_ROOT / "scripts" / "run_shard.sh").read_text()
     assert "serve-model" not in shard_script
     assert not re.search(r"\b8765\b|--port", shard_script)
-    # Each run is recorded in the ledger and the results and snapshot are attested.
+    # Each run is packed, attested, and recorded in the ledger with its attestation.
     assert "taurec ledger record" in runs
     attest = next(s for s in steps(workflow) if "attest-build-provenance" in s.get("uses", ""))
-    assert "submissions/*/results/" in attest["with"]["subject-path"]
+    assert "results-archives/*.tar" in attest["with"]["subject-path"]
     assert "catalog_pipeline/snapshots/" in attest["with"]["subject-path"]
     assert "domains/grocery/snapshots/" in attest["with"]["subject-path"]
     assert "submissions/ledger.jsonl" in text
@@ -238,3 +239,128 @@ def test_no_job_runs_project_code_with_write_permissions(path: Path) -> None:
         for step in job.get("steps", []):
             uses = step.get("uses", "")
             assert not uses.startswith(("./", "actions/setup-")), f"{path.name}: {name}: {uses}"
+
+
+def test_the_ledger_records_the_attestation_of_each_results_archive() -> None:
+    """Pack (project code, read-only) -> attest (OIDC, pinned action only) -> record the
+    attestation URL in the ledger and build the site (project code, read-only) -> pull request."""
+    workflow = load("refresh.yml")
+    jobs = workflow["jobs"]
+    pack = next(s for s in jobs["publish"]["steps"] if "taurec ledger archive" in s.get("run", ""))
+    assert "--out results-archives" in pack["run"]
+    upload = next(
+        s for s in jobs["publish"]["steps"] if s.get("uses", "").startswith("actions/upload-art")
+    )
+    assert "results-archives/" in upload["with"]["path"]
+    attest = jobs["attest"]
+    assert attest["needs"] == ["snapshot", "publish"]
+    step = next(s for s in attest["steps"] if "attest-build-provenance" in s.get("uses", ""))
+    # Pinned like every other action: a full commit, with its version tag beside it.
+    assert re.fullmatch(r"actions/attest-build-provenance@[0-9a-f]{40}", step["uses"])
+    text = (WORKFLOWS / "refresh.yml").read_text(encoding="utf-8")
+    assert re.search(r"attest-build-provenance@[0-9a-f]{40} # v\d+\.\d+\.\d+", text)
+    assert attest["outputs"]["attestation-url"] == (
+        f"${{{{ steps.{step['id']}.outputs.attestation-url }}}}"
+    )
+    record = jobs["record"]
+    assert record["needs"] == ["snapshot", "publish", "attest"]
+    rec = next(s for s in record["steps"] if "taurec ledger record" in s.get("run", ""))
+    assert rec["env"]["TAUREC_ATTESTATION_URL"] == "${{ needs.attest.outputs.attestation-url }}"
+    assert "--archives results-archives" in rec["run"]
+    names = [s.get("name", "") for s in record["steps"]]
+    assert names.index(rec["name"]) < next(i for i, n in enumerate(names) if n == "Build the site")
+    # ... and checked at once with the runner's gh, against this repository's refresh workflow.
+    check = next(s for s in record["steps"] if "taurec ledger check" in s.get("run", ""))
+    assert '--repo "$GITHUB_REPOSITORY"' in check["run"]
+    assert check["env"]["GH_TOKEN"] == "${{ github.token }}"
+    assert names.index(rec["name"]) < names.index(check["name"]) < names.index("Build the site")
+    assert jobs["pull-request"]["needs"] == ["snapshot", "record"]
+    assert jobs["deploy"]["needs"] == "record"
+
+
+ENTRY = """\
+schema_version: 1
+slug: pr-agent
+display_name: PR agent
+contact:
+  name: A Submitter
+agent:
+  kind: builtin
+  name: heuristic
+trials: 4
+"""
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+    )
+
+
+def test_the_pr_check_fails_a_pr_adding_a_big_file_code_or_a_ledger_line(tmp_path: Path) -> None:
+    """The submission workflow's own two steps (list the changed paths, check them), run by bash
+    in a real git repository whose last commit is the pull request."""
+    job = load("submission.yml")["jobs"]["check"]
+    listed = next(s for s in job["steps"] if s.get("name") == "Changed paths")["run"]
+    check = next(s for s in job["steps"] if s.get("name") == "Check the changed submissions")["run"]
+    repo = tmp_path / "repo"
+    (repo / "submissions" / "pr-agent").mkdir(parents=True)
+    (repo / ".venv").symlink_to(PROJECT_ROOT / ".venv")
+    (repo / ".gitignore").write_text(".venv\n")
+    (repo / "submissions" / "ledger.jsonl").write_text("")
+    _git(repo, "init", "-q", "-b", "main")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "base")
+    runner_temp = tmp_path / "runner-temp"
+    runner_temp.mkdir()
+
+    def pull_request(files: dict[str, int | str]) -> subprocess.CompletedProcess[str]:
+        _git(repo, "reset", "-q", "--hard", "main")
+        _git(repo, "clean", "-qfdx", "-e", ".venv")
+        for name, content in files.items():
+            path = repo / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, int):
+                with path.open("wb") as fh:
+                    fh.truncate(content)  # sparse
+            else:
+                path.write_text(content)
+        _git(repo, "add", "-A")
+        _git(repo, "commit", "-qm", "pr")
+        script = f"{listed}\n{check}"
+        return subprocess.run(
+            ["bash", "-e", "-c", script],
+            cwd=repo,
+            env={"PATH": "/usr/bin:/bin", "RUNNER_TEMP": str(runner_temp), "HOME": str(tmp_path)},
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=300,
+        )
+
+    yaml_file = "submissions/pr-agent/submission.yaml"
+    done = pull_request({yaml_file: ENTRY})
+    assert done.returncode == 0, done.stdout + done.stderr
+    for extra, content in (
+        ("submissions/pr-agent/model/weights.bin", 200 * 1024 * 1024),
+        ("submissions/pr-agent/a/b/c/agent.py", "import os\n"),
+        ("submissions/ledger.jsonl", '{"submission": "pr-agent", "rules": "v2"}\n'),
+    ):
+        done = pull_request({yaml_file: ENTRY, extra: content})
+        assert done.returncode == 1, done.stdout + done.stderr
+        assert f"error: {extra}: " in done.stdout, done.stdout
+
+
+def test_pages_asks_github_about_every_verified_run_before_it_builds() -> None:
+    job = load("pages.yml")["jobs"]["build"]
+    assert job["permissions"] == {"contents": "read", "attestations": "read"}
+    names = [s.get("name", "") for s in job["steps"]]
+    check = next(s for s in job["steps"] if "taurec ledger check" in s.get("run", ""))
+    assert check["run"].strip() == (
+        '.venv/bin/taurec ledger check --vouched submissions --repo "$GITHUB_REPOSITORY"'
+    )
+    assert check["env"]["GH_TOKEN"] == "${{ github.token }}"
+    assert names.index(check["name"]) < names.index("Build the site")

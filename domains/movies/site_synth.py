@@ -678,9 +678,14 @@ def _entry_results(
     )
     (folder / "run.json").write_text(manifest.model_dump_json(indent=2) + "\n")
     if manifest.verified_by is not None:
-        # What the refresh workflow does after producing a run: vouch for it in the ledger.
+        # What the refresh workflow does after producing a run: vouch for it in the ledger,
+        # naming the attestation of its archive (made up here: no GitHub in a synthetic world).
         record_runs(
-            [folder], folder.parents[2] / LEDGER_FILE, manifest.verified_by, manifest.finished_at
+            [folder],
+            folder.parents[2] / LEDGER_FILE,
+            manifest.verified_by,
+            manifest.finished_at,
+            attestation_url=f"https://github.com/example/taurec/attestations/{2000 + index}",
         )
 
 

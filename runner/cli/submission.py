@@ -148,7 +148,7 @@ def new_command(interactive: bool | None, submissions_dir: Path, **options: Any)
     Each question is the --help text of its option; a bad answer is explained and asked again.
     With every required flag given it never asks, so it works in CI with no stdin.
     """
-    from runner.submissions.interview import Question, interview
+    from runner.submissions.interview import EndOfAnswers, Question, interview
     from runner.submissions.scaffold import ScaffoldAnswers, scaffold_submission
 
     ask = _stdin_answers() if interactive is None else interactive
@@ -165,8 +165,12 @@ def new_command(interactive: bool | None, submissions_dir: Path, **options: Any)
             click.echo(line.rstrip("\n"))
         return line
 
+    missing: list[str] = []
     if ask:
-        missing = interview(values, question, lambda text: click.echo(text, err=True))
+        try:
+            interview(values, question, lambda text: click.echo(text, err=True))
+        except EndOfAnswers as exc:
+            raise click.UsageError(str(exc)) from None
     else:
         missing = [
             f"--{key.replace('_', '-')}"
@@ -257,14 +261,13 @@ def smoke_command(
     report = smoke_submissions(
         folders, tasks=task_count, trials=trials, snapshot=snapshot, tasks_dir=tasks_dir
     )
-    text = report.markdown()
-    click.echo(text)
+    click.echo(report.markdown(escape_html=False))  # a terminal shows replies as they came
     for entry in report.entries:
         for problem in entry.problems:
             click.echo(str(problem), err=True)
     if summary is not None:
         with summary.open("a", encoding="utf-8") as out:
-            out.write(text)
+            out.write(report.markdown())
     if not report.ok:
         sys.exit(1)
 

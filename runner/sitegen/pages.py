@@ -236,6 +236,7 @@ def _run_view(
     label = f"{names[run.slug]} · {run.snapshot}"
     policy_frame = named(of_run("per_policy"))
     manifest: list[tuple[str, Any]] = []
+    attestation = run.ledger_entry.attestation if run.ledger_entry is not None else None
     if run.manifest is not None:
         m = run.manifest
         manifest = [
@@ -259,6 +260,13 @@ def _run_view(
                 run.ledger_entry.workflow_run
                 if run.ledger_entry is not None
                 else "not verified (not in the refresh workflow's ledger)",
+            ),
+            (
+                "attestation",
+                f"{attestation.url} (archive {attestation.archive}, sha256 "
+                f"{attestation.archive_sha256})"
+                if attestation is not None
+                else "none",
             ),
         ]
     return {

@@ -229,13 +229,17 @@ def contaminated(entry: Entry, snapshot: SnapshotInfo | None) -> bool:
 
 def badges_for(entry: Entry, run: Run, snapshot: SnapshotInfo | None) -> list[Badge]:
     out: list[Badge] = []
-    if run.ledger_entry is not None:
+    attestation = run.ledger_entry.attestation if run.ledger_entry is not None else None
+    if attestation is not None:
+        # Only with an attestation: the badge links to GitHub's record of it, which anyone can
+        # check (`gh attestation verify`) without trusting the ledger file.
         out.append(
             Badge(
                 "verified",
                 "verified",
-                "Run by the leaderboard workflow from this config (in its ledger, digests match)",
-                run.ledger_entry.workflow_run,
+                "Run by the leaderboard workflow from this config (in its ledger, digests match); "
+                "the link is GitHub's attestation of its results archive",
+                attestation.url,
             )
         )
     else:

@@ -26,13 +26,14 @@ from runner.core.redact import is_secret_key
 from runner.play.agent_config import AgentConfig, BuiltinAgentConfig, BuiltinName, ToolsetOptions
 from runner.publish import display_names
 from runner.publish.ledger import LEDGER_FILE
+from runner.submissions.entry_files import MAX_CONFIG_BYTES, entry_file_problems
 from runner.submissions.links import linked_paths
 
 SUBMISSION_SCHEMA_VERSION: Literal[1] = 1
 SUBMISSION_FILE = "submission.yaml"
 SLUG_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 MIN_BOARD_TRIALS = 4
-MAX_FILE_BYTES = 64 * 1024
+MAX_FILE_BYTES = MAX_CONFIG_BYTES
 
 
 class Contact(BaseModel):
@@ -300,6 +301,47 @@ def _suggest(word: str, choices: Iterable[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
+# Words submitters use for a key under another name: tried when spelling finds nothing close.
+_SAME_MEANING: dict[str, tuple[str, ...]] = {
+    "endpoint": ("api_base",),
+    "url": ("endpoint", "api_base"),
+    "base_url": ("api_base", "endpoint"),
+    "api_url": ("api_base", "endpoint"),
+    "api_base": ("endpoint",),
+    "api_key": ("api_key_env", "headers_env"),
+    "key": ("api_key_env", "headers_env"),
+    "headers": ("headers_env",),
+    "token": ("api_key_env", "headers_env"),
+    "model_name": ("model",),
+    "builtin": ("name",),
+    "timeout": ("timeout_s",),
+}
+
+
+def _nearest_key(word: str, model: type[BaseModel]) -> str:
+    """' (did you mean …?)' with the valid key nearest to `word`: by spelling, else by meaning
+    (`endpoint` in a LiteLLM agent is its `api_base`), else the keys there are."""
+    known = _known_fields(model)
+    close = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
+    if close:
+        return f" (did you mean {close[0]!r}?)"
+    meant = [k for k in _SAME_MEANING.get(word.lower(), ()) if k in known]
+    if meant:
+        owner = _kind_with_field(word)
+        elsewhere = f" {word!r} is a key of kind: {owner} agents" if owner else ""
+        return f" (did you mean {meant[0]!r}?{elsewhere})"
+    return f" (valid keys here: {', '.join(known)})"
+
+
+def _kind_with_field(word: str) -> str | None:
+    from runner.play.agent_config import HttpAgentConfig, LiteLLMAgentConfig
+
+    for kind, model in (("http", HttpAgentConfig), ("litellm", LiteLLMAgentConfig)):
+        if word in model.model_fields:
+            return kind
+    return None
+
+
 def _model_for(loc: tuple[int | str, ...]) -> type[BaseModel] | None:
     """The pydantic model that owns the field at `loc` (used for 'did you mean')."""
     from runner.play.agent_config import HttpAgentConfig, LiteLLMAgentConfig, Prices, RetryConfig
@@ -344,7 +386,7 @@ def _describe(item: Any) -> tuple[str, str]:
     kind = item["type"]
     if kind == "extra_forbidden":
         model = _model_for(loc)
-        hint = _suggest(str(loc[-1]), _known_fields(model)) if model else ""
+        hint = _nearest_key(str(loc[-1]), model) if model else ""
         return field, f"unknown key{hint}"
     if kind == "missing":
         return field, "required field is missing"
@@ -404,9 +446,15 @@ def _check_values(raw: dict[str, Any], *, hosted_run: bool) -> list[tuple[str, s
                 if problem and not url_problems:
                     found.append(("error", f"agent.{key}", problem))
         slug = raw.get("slug")
-        found.extend(
-            ("error", f, r) for f, r in key_problems(agent, slug if isinstance(slug, str) else None)
-        )
+        slug = slug if isinstance(slug, str) else None
+        # The model string first: an unknown provider is the root cause, and the key checks
+        # that hang on the provider would only repeat it in other words.
+        model_found = _litellm_model_problems(agent)
+        found.extend(p for p in model_found if p[0] == "error")
+        if not any(reason.startswith(UNKNOWN_PROVIDER) for _, _, reason in model_found):
+            found.extend(("error", f, r) for f, r in key_problems(agent, slug))
+            found.extend(("error", f, r) for f, r in _missing_key(agent, slug))
+        found.extend(p for p in model_found if p[0] != "error")
         key_env = agent.get("api_key_env")
         if isinstance(key_env, str) and not _ENV_NAME.match(key_env):
             found.append(
@@ -428,21 +476,6 @@ def _check_values(raw: dict[str, Any], *, hosted_run: bool) -> list[tuple[str, s
                             "must be the NAME of an environment variable, not a value",
                         )
                     )
-    if isinstance(agent, dict) and agent.get("kind") == "litellm":
-        model_string = agent.get("model")
-        if isinstance(model_string, str) and model_string.strip():
-            from runner.models.model_names import check_model_string
-            from runner.models.provider_paths import config_problem
-
-            base = agent.get("api_base")
-            unbounded = config_problem(model_string, base if isinstance(base, str) else None)
-            if unbounded:
-                found.append(("error", "agent.model", unbounded))
-
-            for severity, reason in check_model_string(
-                model_string, custom_base=bool(agent.get("api_base"))
-            ):
-                found.append((severity, "agent.model", reason))
     model = raw.get("model")
     if isinstance(model, dict) and isinstance(model.get("links"), list):
         for index, link in enumerate(model["links"]):
@@ -465,21 +498,67 @@ def _check_values(raw: dict[str, Any], *, hosted_run: bool) -> list[tuple[str, s
     return found
 
 
+UNKNOWN_PROVIDER = "unknown LiteLLM provider"
+
+
+def _litellm_model_problems(agent: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(severity, field, reason) for a LiteLLM agent's model string: an unbounded client path,
+    an unknown provider (an error starting with UNKNOWN_PROVIDER), a model LiteLLM does not list."""
+    model_string = agent.get("model")
+    if agent.get("kind") != "litellm" or not isinstance(model_string, str):
+        return []
+    if not model_string.strip():
+        return []
+    from runner.models.model_names import check_model_string
+    from runner.models.provider_paths import config_problem
+
+    found: list[tuple[str, str, str]] = []
+    base = agent.get("api_base")
+    unbounded = config_problem(model_string, base if isinstance(base, str) else None)
+    if unbounded:
+        found.append(("error", "agent.model", unbounded))
+    for severity, reason in check_model_string(model_string, custom_base=bool(base)):
+        found.append((severity, "agent.model", reason))
+    return found
+
+
+def _missing_key(agent: dict[str, Any], slug: str | None) -> list[tuple[str, str]]:
+    """A hosted model (a provider of the key table, at the provider's own address) with no
+    `api_key_env`: an error naming the provider's usual variable. A server of your own
+    (`api_base` elsewhere) needs none."""
+    from runner.models.keys import (
+        PROVIDER_KEYS,
+        entry_key_env,
+        is_provider_host,
+        provider_of_model,
+    )
+
+    model, base = agent.get("model"), agent.get("api_base")
+    if agent.get("kind") != "litellm" or agent.get("api_key_env") is not None:
+        return []
+    if not isinstance(model, str) or (base is not None and not isinstance(base, str)):
+        return []
+    provider = provider_of_model(model)
+    usual = next((k.env for k in PROVIDER_KEYS.values() if k.provider == provider), None)
+    if usual is None or (base is not None and not is_provider_host(model, base)):
+        return []
+    own = entry_key_env(slug) if slug else "TAUREC_KEY_<SLUG>"
+    return [
+        (
+            "agent.api_key_env",
+            f"required for the hosted model {model!r}: name the environment variable that holds "
+            f"its key — {usual}, {provider}'s usual one, or your entry's own {own}",
+        )
+    ]
+
+
 def _check_folder(folder: Path) -> list[Problem]:
-    """Symlinks and hard links anywhere (one entry must never show another's files) and files
-    τ-Rec does not use."""
+    """Symlinks and hard links anywhere (one entry must never show another's files), and every
+    file an entry may not hold or that is too big (see `entry_files`): errors naming the file."""
     problems = [Problem(str(path), "(path)", why) for path, why in linked_paths(folder)]
     if folder.is_symlink():
         return problems
-    for parent, dirs, files in os.walk(folder):  # never follows a link
-        for name in sorted(files):
-            entry = Path(parent) / name
-            top = entry.relative_to(folder).parts[0]
-            if top not in (SUBMISSION_FILE, "README.md", "results") and not entry.is_symlink():
-                problems.append(
-                    Problem(str(entry), "(path)", "file not used by τ-Rec", severity="warning")
-                )
-        dirs.sort()
+    problems += [Problem(str(path), "(file)", why) for path, why in entry_file_problems(folder)]
     return problems
 
 
@@ -504,11 +583,15 @@ def check_submission(
     if not file.is_file():
         other = [p.name for p in folder.glob("submission.*")]
         hint = f" (found {', '.join(other)}; rename it)" if other else ""
+        named = {str(folder / name) for name in other}  # the hint says what to do with them
+        problems = [p for p in problems if p.file not in named]
         return [*problems, Problem(where, "(file)", f"{SUBMISSION_FILE} is missing{hint}")]
     if file.is_symlink() or any(p.file == os.path.abspath(file) for p in problems):
         return problems  # the link was named above; nothing is read through it
+    if file.stat().st_size > MAX_FILE_BYTES:
+        return problems  # named above with its size; never read
     data = file.read_bytes()
-    if len(data) > MAX_FILE_BYTES:
+    if len(data) > MAX_FILE_BYTES:  # grew since
         return [*problems, Problem(where, "(file)", f"larger than {MAX_FILE_BYTES} bytes")]
     try:
         text = data.decode("utf-8")
@@ -599,6 +682,7 @@ _RESULTS_ONLY = (
     "results/ is written only by the refresh workflow, which records each run in the ledger; "
     "a pull request may not add or edit results (remove this file from the PR)"
 )
+_MAINTAINERS_FILES = {"schema.json", "README.md"}
 _LEDGER_ONLY = "the ledger of verified runs is written only by the refresh workflow"
 _VERIFIED_BY = (
     "only the refresh workflow marks a run verified (in its ledger); a pull request may not "
@@ -613,9 +697,20 @@ def forged_verification(changed: Iterable[str]) -> list[Problem]:
         path = Path(text)
         if not text or path.is_symlink() or not path.is_file():
             continue
-        if b"verified_by" in path.read_bytes():
+        if _holds(path, b"verified_by"):
             problems.append(Problem(text, "verified_by", _VERIFIED_BY))
     return problems
+
+
+def _holds(path: Path, needle: bytes, chunk: int = 1 << 20) -> bool:
+    """Whether a file contains `needle`, read in bounded chunks (a changed file may be huge)."""
+    tail = b""
+    with path.open("rb") as fh:
+        while block := fh.read(chunk):
+            if needle in tail + block:
+                return True
+            tail = block[-(len(needle) - 1) :]
+    return False
 
 
 def changed_submission_dirs(
@@ -645,9 +740,19 @@ def changed_submission_dirs(
         if text == prefix + LEDGER_FILE:
             problems.append(Problem(text, "(path)", _LEDGER_ONLY))
             continue
-        if len(parts) < 3:  # submissions/schema.json, submissions/README.md
+        if len(parts) < 3 and parts[-1] in _MAINTAINERS_FILES:
             problems.append(
                 Problem(text, "(path)", "maintainers' file, not an entry", severity="warning")
+            )
+            continue
+        if len(parts) < 3:
+            problems.append(
+                Problem(
+                    text,
+                    "(path)",
+                    "not inside an entry folder: submissions/ holds one folder per entry "
+                    "(submissions/<slug>/submission.yaml); remove it",
+                )
             )
             continue
         if len(parts) > 3 and parts[2] == "results":

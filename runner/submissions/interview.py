@@ -10,9 +10,24 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from runner.core.errors import TaurecError
 from runner.submissions.scaffold import ScaffoldAnswers, render_submission
 
-__all__ = ["HELP", "QUESTIONS", "Question", "answer_problem", "interview"]
+__all__ = ["HELP", "QUESTIONS", "EndOfAnswers", "Question", "answer_problem", "interview"]
+
+
+class EndOfAnswers(TaurecError):
+    """Input ended before every question was answered: nothing is written."""
+
+    def __init__(self, question: Question, missing: list[str]) -> None:
+        self.question = question
+        self.missing = missing
+        still = f"; still missing {', '.join(missing)}" if missing else ""
+        super().__init__(
+            f"end of input at the question for {question.flag} ({question.help.rstrip('.')})"
+            f"{still}; nothing written. Answer each question on its own line, in the order of "
+            "the Submit page (an empty line skips an optional one), or give the flags"
+        )
 
 
 @dataclass(frozen=True)
@@ -25,6 +40,7 @@ class Question:
     choices: tuple[str, ...] = ()
     kinds: tuple[str, ...] = ()  # asked only for these agent kinds (empty: always)
     field: str = ""  # where the checker reports a problem with it, e.g. agent.endpoint
+    blank: str = "blank to skip"  # what an empty answer does, for an optional question
 
     @property
     def flag(self) -> str:
@@ -32,7 +48,7 @@ class Question:
 
     def prompt(self) -> str:
         options = f" [{'/'.join(self.choices)}]" if self.choices else ""
-        blank = "" if self.required else " (blank to skip)"
+        blank = "" if self.required else f" ({self.blank})"
         return f"{self.help.rstrip('.')}{options}{blank} {self.flag}: "
 
 
@@ -63,6 +79,7 @@ QUESTIONS: tuple[Question, ...] = (
         "litellm: NAME of the env var holding the key.",
         kinds=("litellm",),
         field="agent.api_key_env",
+        blank="blank only for a server of your own, given with --api-base",
     ),
     Question(
         "endpoint",
@@ -111,7 +128,10 @@ def answer_problem(question: Question, value: str, values: dict[str, Any]) -> st
     if question.choices and value not in question.choices:
         return f"choose one of {', '.join(question.choices)}"
     trial = {**_PLACEHOLDER, **{k: v for k, v in values.items() if v not in (None, "")}}
-    trial[question.key] = value
+    if value:
+        trial[question.key] = value
+    else:  # an empty answer: the entry without it
+        trial.pop(question.key, None)
     kind = trial["kind"]
     if kind == "litellm":
         trial.setdefault("model_name", "openai/gpt-5-mini")
@@ -119,8 +139,11 @@ def answer_problem(question: Question, value: str, values: dict[str, Any]) -> st
         trial.setdefault("endpoint", "https://agent.example.com/step")
     answers = _answers(trial)
     with tempfile.TemporaryDirectory(prefix="taurec-new-") as scratch:
-        name = answers.slug if question.key == "slug" else "placeholder-slug"
-        answers.slug = name
+        name = answers.slug  # the answered slug (or the placeholder before it is answered)
+        if kind == "litellm" and not answers.api_key_env and question.key != "api_key_env":
+            from runner.models.keys import entry_key_env
+
+            answers.api_key_env = entry_key_env(name)  # a placeholder for the later question
         folder = Path(scratch) / "submissions" / name
         try:
             folder.mkdir(parents=True)
@@ -139,37 +162,40 @@ def answer_problem(question: Question, value: str, values: dict[str, Any]) -> st
     return mine[0].reason if mine else None
 
 
+def applies(question: Question, values: dict[str, Any]) -> bool:
+    """Whether the interview asks `question` given the answers so far."""
+    if question.kinds and values.get("kind") not in question.kinds:
+        return False
+    if values.get(question.key) not in (None, ""):
+        return False
+    return not (question.key == "github" and values.get("email"))  # one contact is enough
+
+
 def interview(
     values: dict[str, Any],
     ask: Callable[[Question], str | None],
     tell: Callable[[str], None],
-) -> list[str]:
-    """Fill `values` (option name → value) by asking for what is missing; return the flags of
-    required answers that could not be had (input ended). `ask` returns None at end of input;
-    a bad answer is told (`tell`) with the checker's reason and asked again."""
-    missing: list[str] = []
-    for question in QUESTIONS:
-        if question.kinds and values.get("kind") not in question.kinds:
+) -> None:
+    """Fill `values` (option name → value) by asking, in the order of QUESTIONS, for what is
+    missing. `ask` returns None at end of input: that stops the interview with EndOfAnswers
+    (never a silent skip). A bad answer, or an empty one where the entry needs a value, is told
+    (`tell`) with the checker's reason and asked again."""
+    for index, question in enumerate(QUESTIONS):
+        if not applies(question, values):
             continue
-        if values.get(question.key) not in (None, ""):
-            continue
-        if question.key == "github" and values.get("email"):
-            continue  # one public contact is enough
         while True:
             raw = ask(question)
             if raw is None:
-                if question.required:
-                    missing.append(question.flag)
-                break
+                later = [q for q in QUESTIONS[index:] if q.required and applies(q, values)]
+                raise EndOfAnswers(question, [q.flag for q in later])
             answer = raw.strip()
-            if not answer:
-                if question.required:
-                    tell(f"{question.flag} is required")
-                    continue
-                break
+            if not answer and question.required:
+                tell(f"{question.flag} is required")
+                continue
             problem = answer_problem(question, answer, values)
             if problem is None:
-                values[question.key] = answer
+                if answer:
+                    values[question.key] = answer
                 break
-            tell(f"{answer!r} will not do: {problem}; try again")
-    return missing
+            shown = repr(answer) if answer else "an empty answer"
+            tell(f"{shown} will not do: {problem}; try again")

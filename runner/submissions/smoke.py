@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import shutil
 import tempfile
 import threading
@@ -78,9 +79,15 @@ class SmokeReport:
     def ok(self) -> bool:
         return all(e.status != "failed" for e in self.entries)
 
-    def markdown(self) -> str:
+    def markdown(self, *, escape_html: bool = True) -> str:
         """A comment-ready summary (GitHub-flavoured markdown). An entry that ran on a stand-in
-        (its own endpoint or model was not reachable) is never shown as passed."""
+        (its own endpoint or model did not answer as it should) is never shown as passed.
+        `escape_html=False` is the same table for a terminal: what an endpoint answered is shown
+        as it came (`<html>`, not `&lt;html&gt;`)."""
+
+        def _cell(text: str) -> str:
+            return _table_cell(text, escape_html=escape_html)
+
         stand_ins = [e.slug or e.folder for e in self.entries if e.status == "stand-in"]
         if not self.ok:
             verdict = "❌ failed"
@@ -131,8 +138,9 @@ class SmokeReport:
         return "\n".join(lines) + "\n"
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ").replace("<", "&lt;").replace(">", "&gt;")
+def _table_cell(text: str, *, escape_html: bool = True) -> str:
+    cell = text.replace("|", "\\|").replace("\n", " ")
+    return cell.replace("<", "&lt;").replace(">", "&gt;") if escape_html else cell
 
 
 # --------------------------------------------------------------------------- task choice
@@ -257,6 +265,34 @@ def _real_target(submission: Submission) -> str:
     return f"built-in `{agent.name}`" if isinstance(agent, BuiltinAgentConfig) else "the agent"
 
 
+# Failure kinds that mean the endpoint or model answered, just not as it should.
+_ANSWERED_KINDS = ("MalformedResponse", "ServerError", "ClientError", "ProtocolError", "RateLimit")
+_STATUS = re.compile(r"\bHTTP (\d{3})\b")
+_BODY_SHOWN = 200
+
+
+def describe_probe_failure(target: str, failure: str) -> str:
+    """What the probe of the entry's own agent found, in the submitter's terms: what the endpoint
+    answered (its status and the start of its body) when it answered, else that it could not be
+    reached, and why."""
+    detail = failure.removeprefix("AgentFailure: ").removeprefix("InfraFailure: ")
+    kind, _, rest = detail.partition(": ")
+    answered = kind in _ANSWERED_KINDS or _STATUS.search(detail) is not None
+    if not answered:
+        return f"{target} not reachable ({detail})"
+    status = _STATUS.search(rest)
+    # "http agent <url>: what went wrong\nprotocol rule: ...\nreply: <body>"
+    what = rest.split(": ", 1)[1] if rest.startswith(("http agent ", "litellm ")) else rest
+    lines = what.splitlines()
+    body = next((x.removeprefix("reply: ") for x in lines if x.startswith("reply: ")), None)
+    summary = lines[0] if lines else what
+    if body is not None and len(body) > _BODY_SHOWN:
+        body = body[:_BODY_SHOWN] + "…"
+    said = f"HTTP {status.group(1)}" if status else "a success status"
+    tail = f"; its reply began: {body}" if body is not None else ""
+    return f"{target} answered with {said}, not as the protocol asks: {summary}{tail}"
+
+
 def _probe_real(submission: Submission, task: DomainTask, policy: Path) -> str | None:
     """None when the entry's own endpoint or model answers one request (the preflight of
     `taurec run`: key variables set, one real request, a few seconds at most); else why not."""
@@ -337,8 +373,8 @@ def smoke_submissions(
                     submission, model_url=model_url, stand_in_url=stand_in_url
                 )
                 entry.reason = (
-                    f"{_real_target(submission)} not reachable ({unreachable}); a local stand-in "
-                    "ran the config instead — not a pass for your agent"
+                    f"{describe_probe_failure(_real_target(submission), unreachable)}; a local "
+                    "stand-in ran the config instead — not a pass for your agent"
                 )
                 stand_in.add(submission.slug)
             target = work / "submissions" / submission.slug

@@ -84,3 +84,70 @@ def test_the_submit_page_walks_new_check_smoke_eval_and_the_pr(tmp_path: Path) -
         check=True,
     ).stdout.split()
     assert committed == ["submissions/my-agent/submission.yaml"]
+
+
+def _listed_questions() -> list[str]:
+    text = PAGE.read_text(encoding="utf-8")
+    start = text.index("<!-- questions:")
+    return re.findall(r"^\d+\. (.+)$", text[start:].split("\n\n", 1)[0], re.MULTILINE)
+
+
+def test_the_submit_page_lists_the_questions_in_the_order_they_are_asked() -> None:
+    from runner.submissions.interview import QUESTIONS
+
+    expected = []
+    for q in QUESTIONS:
+        when = f" ({', '.join(q.kinds)} only)" if q.kinds else ""
+        expected.append(f"`{q.flag}`{when}: {q.help} *{'required' if q.required else q.blank}*")
+    assert _listed_questions() == expected
+
+
+def _here_doc(lines: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(BIN / "taurec"), "submission", "new"],
+        input="".join(f"{line}\n" for line in lines),
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_the_pages_litellm_answers_write_an_entry_with_its_key_asked_once(tmp_path: Path) -> None:
+    text = PAGE.read_text(encoding="utf-8")
+    first_six = blocks()[0].split("<<'ANSWERS'\n", 1)[1].splitlines()[:6]
+    litellm = re.search(r"```text\n(litellm\n.*?)```", text, re.DOTALL)
+    assert litellm is not None
+    done = _here_doc([*first_six, *litellm.group(1).splitlines()], tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.count("--api-key-env: ") == 1
+    assert "will not do" not in done.stderr
+    written = (tmp_path / "submissions" / "my-agent" / "submission.yaml").read_text()
+    assert "  api_key_env: OPENAI_API_KEY\n" in written
+
+
+def test_end_of_input_stops_with_the_question_and_writes_nothing(tmp_path: Path) -> None:
+    """The answers of an http entry given to a litellm one: the cutoff lands on the key
+    question, is refused, and input ends there."""
+    first_six = blocks()[0].split("<<'ANSWERS'\n", 1)[1].splitlines()[:6]
+    done = _here_doc([*first_six, "litellm", "openai/gpt-5-mini", "2025-06-01"], tmp_path)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert (
+        "'2025-06-01' will not do: must be the NAME of an environment variable (like "
+        "OPENAI_API_KEY), not a value; try again\n"
+    ) in done.stderr
+    assert (
+        "Error: end of input at the question for --api-key-env (litellm: NAME of the env var "
+        "holding the key); nothing written. Answer each question on its own line, in the order "
+        "of the Submit page (an empty line skips an optional one), or give the flags\n"
+    ) in done.stderr
+    assert not (tmp_path / "submissions").exists()
+    # An empty line is no way out either: the hosted model needs its key variable.
+    done = _here_doc([*first_six, "litellm", "openai/gpt-5-mini", ""], tmp_path)
+    assert done.returncode == 2
+    assert (
+        "an empty answer will not do: required for the hosted model 'openai/gpt-5-mini': name "
+        "the environment variable that holds its key — OPENAI_API_KEY, openai's usual one, or "
+        "your entry's own TAUREC_KEY_MY_AGENT; try again\n"
+    ) in done.stderr
+    assert not (tmp_path / "submissions").exists()

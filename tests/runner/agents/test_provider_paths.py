@@ -243,10 +243,11 @@ def test_a_hosted_run_refuses_a_loopback_api_base_before_any_request(
 # ------------------------------------------------------------------ refused
 
 
-def make_entry(root: Path, model: str, api_base: str | None) -> Path:
+def make_entry(root: Path, model: str, api_base: str | None, key: str | None = None) -> Path:
     folder = root / "submissions" / "an-entry"
     folder.mkdir(parents=True)
     base = f"  api_base: {api_base}\n" if api_base else ""
+    base += f"  api_key_env: {key}\n" if key else ""  # a hosted model names its key variable
     (folder / "submission.yaml").write_text(
         "schema_version: 1\nslug: an-entry\ndisplay_name: An entry\n"
         "contact:\n  name: A Submitter\n  github: a-submitter\n"
@@ -340,7 +341,7 @@ def test_a_hosted_provider_at_its_own_url_is_not_refused(
 ) -> None:
     assert call_problem(model, api_base, hosted_run=True) is None
     assert allowed_key_env(model, api_base, key) == key  # its key goes there, as before
-    folder = make_entry(tmp_path, model, api_base)
+    folder = make_entry(tmp_path, model, api_base, key)
     assert [p for p in check_submission(folder) if p.severity == "error"] == []
 
 

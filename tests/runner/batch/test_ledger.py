@@ -16,6 +16,7 @@ from runner.sitegen.views import badges_for
 from .conftest import SubmissionMaker, builtin
 
 RUN_URL = "https://github.com/acme/taurec/actions/runs/42"
+ATTESTATION_URL = "https://github.com/acme/taurec/attestations/4242"
 
 
 def _as_workflow(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -42,7 +43,7 @@ def test_badge_only_for_runs_the_ledger_vouches_for(
     # Outside a workflow nobody can write the ledger.
     run_submissions([forged], snapshot=catalog, tasks_dir=small_suite)
     with pytest.raises(TaurecError, match="only the refresh workflow"):
-        record_runs([forged / "results" / "tau-rec-v1"], ledger)
+        record_runs([forged / "results" / "tau-rec-v1"], ledger, attestation_url=ATTESTATION_URL)
     assert not ledger.exists()
     # ...but anyone can type a verified_by into run.json.
     run_json = forged / "results" / "tau-rec-v1" / "run.json"
@@ -53,7 +54,11 @@ def test_badge_only_for_runs_the_ledger_vouches_for(
     _as_workflow(monkeypatch)
     [h, e] = run_submissions([honest, edited], snapshot=catalog, tasks_dir=small_suite)
     assert read_manifest(h.results_dir).verified_by == RUN_URL  # type: ignore[union-attr]
-    record_runs([h.results_dir, e.results_dir], ledger)
+    # Inside one, not without the attestation of the results archives.
+    with pytest.raises(TaurecError, match="no attestation URL"):
+        record_runs([h.results_dir, e.results_dir], ledger)
+    assert not ledger.exists()
+    record_runs([h.results_dir, e.results_dir], ledger, attestation_url=ATTESTATION_URL)
     # A verified run edited after it was recorded no longer matches its digests.
     trials = e.results_dir / "trials.jsonl"
     rows = [json.loads(line) for line in trials.read_text().splitlines()]
@@ -69,7 +74,8 @@ def test_badge_only_for_runs_the_ledger_vouches_for(
     assert {s for s, r in by_slug.items() if r.verified} == {"honest"}
     entry = {e.slug: e for e in inputs.entries}
     honest_badges = badges_for(entry["honest"], by_slug["honest"], None)
-    assert (honest_badges[0].text, honest_badges[0].href) == ("verified", RUN_URL)
+    # The badge links to GitHub's attestation, which anyone can check without our files.
+    assert (honest_badges[0].text, honest_badges[0].href) == ("verified", ATTESTATION_URL)
     for slug in ("forged", "edited"):
         assert badges_for(entry[slug], by_slug[slug], None)[0].text == "self-reported"
     assert any("forged" in n and "ledger does not vouch" in n for n in inputs.notes)

@@ -157,7 +157,8 @@ def test_unknown_agent_kind(tmp_path: Path) -> None:
 )
 def test_a_value_that_looks_like_a_key(tmp_path: Path, secret: str, what: str) -> None:
     text = GOOD.format(slug="good-agent").replace(
-        "  api_key_env: OPENAI_API_KEY", f"  extra_body:\n    note: '{secret}'"
+        "  api_key_env: OPENAI_API_KEY",
+        f"  api_key_env: OPENAI_API_KEY\n  extra_body:\n    note: '{secret}'",
     )
     reason = only_error(
         check_submission(make_entry(tmp_path, "good-agent", text)), "agent.extra_body.note"

@@ -118,7 +118,13 @@ def test_the_ledger_refuses_borrowed_results(world: SynthWorld) -> None:
     ledger = world.submissions / "ledger.jsonl"
     before = ledger.read_bytes() if ledger.exists() else b""
     with pytest.raises(LinkError):
-        record_runs([run], ledger, "https://github.com/o/r/actions/runs/1", "2026-11-02T00:00:00Z")
+        record_runs(
+            [run],
+            ledger,
+            "https://github.com/o/r/actions/runs/1",
+            "2026-11-02T00:00:00Z",
+            attestation_url="https://github.com/o/r/attestations/7",
+        )
     assert (ledger.read_bytes() if ledger.exists() else b"") == before
 
 
