@@ -228,11 +228,11 @@ def _tool_rule(error: str, tools: list[str], result: str) -> str:
 # number are each replaced by one placeholder.
 _VARYING = re.compile(
     r"(?P<url>https?://\S+)"
-    r"|(?P<aside> \([^()]*\))"
+    r"|(?P<aside> \((?:[^()]|\([^()]*\))*\))"
     r"|(?P<listed>(?<=are: )[^;]*)"
     r"|(?P<named>(?<=not found: )\S+|(?<=unknown )(?:[a-z]+ )*'[^']*')"
     r"|(?P<id>\b[A-Za-z]+_\d+\b)"
-    r"|(?P<number>\b\d+(?:\.\d+)?\b)"
+    r"|(?P<number>(?<!\w)\d+(?:\.\d+)?(?!\d))"
 )
 _PLACEHOLDER = {"aside": "", "listed": "…", "id": "<id>", "number": "N"}
 

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from runner.evaluation import EvalResult, evaluate
+from runner.evaluation.feedback import rule_text
 from runner.play.agent_config import HttpAgentConfig, RetryConfig
 from tests.loopback import serving
 
@@ -125,3 +126,33 @@ def test_no_heading_contradicts_the_stop_reason(flawed_run: EvalResult) -> None:
     for cause in flawed_run.feedback.causes:
         if cause.kind == "unfinished":
             assert "`recommended`" not in cause.label
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "rule"),
+    [
+        (
+            "only 0 unit(s) of off_0000000000017 can be added (1 already in the basket); asked for 3",
+            "only 2 unit(s) of off_0000000000342 can be added; asked for 5",
+            "only N unit(s) of <id> can be added; asked for N",
+        ),
+        (
+            "unknown order id 'x9'; the shopper's orders are: ord_1, ord_2",
+            "unknown order id 'placed_7'; the shopper's orders are: ord_4",
+            "unknown order id …; the shopper's orders are: …",
+        ),
+        ("Movie not found: tmdb_99", "Movie not found: 12", "Movie not found: …"),
+        (
+            "unknown content rating 'PG-15'; use one of G, PG",
+            "unknown content rating 'X'; use one of G, PG",
+            "unknown content rating …; use one of G, PG",
+        ),
+        (
+            "HTTP 500 from http://127.0.0.1:8000/v1: busy (gave up after 3 attempt(s) in 1.2s)",
+            "HTTP 500 from http://127.0.0.1:8000/v1: busy (gave up after 6 attempt(s) in 30.0s)",
+            "HTTP N from http://127.0.0.1:8000/v1: busy",
+        ),
+    ],
+)
+def test_two_instances_of_one_rule_read_the_same(first: str, second: str, rule: str) -> None:
+    assert rule_text(first) == rule_text(second) == rule
