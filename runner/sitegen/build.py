@@ -321,6 +321,12 @@ def _keep_within_budget(
         staged.discard(inputs.prefix, run.slug, run.snapshot, files)
 
 
+def _still_shown(inputs: SiteInputs, trial_runs: set[tuple[str, str]]) -> set[tuple[str, str]]:
+    """The runs whose trial pages were rendered and that no budget left off (never an older run
+    that became the latest when every run on a newer snapshot was left off: it has no pages)."""
+    return trial_runs & {(run.slug, run.snapshot) for run in inputs.runs}
+
+
 def runs_with_trial_pages(inputs: SiteInputs) -> set[tuple[str, str]]:
     """Trial pages only for the latest snapshot of each rule set (older runs keep raw downloads)."""
     paged = paged_runs(inputs.runs)
@@ -521,8 +527,8 @@ def build_site(
         start = time.perf_counter()
         agg = aggregate_runs(inputs.runs, seed=seed)
         others = [
-            OtherBoard(o, aggregate_runs(o.runs, seed=seed), runs_with_trial_pages(o))
-            for o in loaded
+            OtherBoard(o, aggregate_runs(o.runs, seed=seed), _still_shown(o, o_runs))
+            for o, o_runs in boards_runs
         ]
         timings["aggregate"] = time.perf_counter() - start
         start = time.perf_counter()
@@ -531,7 +537,7 @@ def build_site(
             (site_dir / "generated").mkdir(parents=True, exist_ok=True)
             docs = Path(tempfile.mkdtemp(prefix="docs-", dir=site_dir / "generated"))
         docs = Path(docs)
-        trial_runs = runs_with_trial_pages(inputs)
+        trial_runs = _still_shown(inputs, trial_runs)
         pages = assemble(docs, site_dir, inputs, agg, board, trial_runs, others)
         timings["render"] = time.perf_counter() - start
         start = time.perf_counter()
