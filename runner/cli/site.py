@@ -63,14 +63,21 @@ def group() -> None:
     "--max-run-kb-per-trial",
     type=click.FloatRange(min=0, min_open=True),
     default=None,
-    help="Leave off the boards (with a note) any run whose records and transcripts, "
-    "uncompressed, hold more than this many KB per trial [default: 512].",
+    help="Leave off the boards (with the reason on its entry page) any run whose trial pages "
+    "and downloads, as published, hold more than this many KB per trial [default: 512].",
+)
+@click.option(
+    "--max-entry-mb",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Leave off an entry's biggest runs (with the reason on its page) until what it "
+    "publishes, whatever its trial count, fits in this many MB [default: 100].",
 )
 @click.option(
     "--workers",
     type=click.IntRange(min=1),
     default=None,
-    help="Processes rendering the trial pages while mkdocs builds the rest [default: one per core].",
+    help="Processes rendering the trial pages and downloads [default: one per core].",
 )
 @board_option
 def build(
@@ -82,13 +89,18 @@ def build(
     site_url: str | None,
     max_size_mb: float | None,
     max_run_kb_per_trial: float | None,
+    max_entry_mb: float | None,
     workers: int | None,
     board_path: Path | None,
 ) -> None:
     """Aggregate results, render the pages and run `mkdocs build --strict` into OUT."""
     from runner.core.board import board_settings
     from runner.sitegen import build_site
-    from runner.sitegen.bounds import DEFAULT_BUDGET_MB, DEFAULT_RUN_BUDGET_KB_PER_TRIAL
+    from runner.sitegen.bounds import (
+        DEFAULT_BUDGET_MB,
+        DEFAULT_ENTRY_BUDGET_MB,
+        DEFAULT_RUN_BUDGET_KB_PER_TRIAL,
+    )
 
     board, _ = board_settings(board_path)
     report = build_site(
@@ -104,6 +116,7 @@ def build(
         max_run_kb_per_trial=DEFAULT_RUN_BUDGET_KB_PER_TRIAL
         if max_run_kb_per_trial is None
         else max_run_kb_per_trial,
+        max_entry_mb=DEFAULT_ENTRY_BUDGET_MB if max_entry_mb is None else max_entry_mb,
         workers=workers,
     )
     for note in report.notes:

@@ -18,12 +18,19 @@ from runner.core.predicates import ConstraintCheck
 from runner.core.records import TrialRecord
 from runner.core.transcript import MessageEvent, Transcript
 
-__all__ = ["Cause", "Feedback", "SkillRow", "build_feedback", "clip"]
+__all__ = ["KIND_TITLE", "Cause", "Feedback", "SkillRow", "build_feedback", "clip", "rule_text"]
 
 CauseKind = Literal[
-    "agent_error", "infra_error", "tool_error", "constraint", "policy", "abstained", "unfinished"
+    "agent_error",
+    "infra_error",
+    "tool_error",
+    "constraint",
+    "policy",
+    "abstained",
+    "unfinished",
+    "outcome",
 ]
-_KIND_TITLE: dict[str, str] = {
+KIND_TITLE: dict[str, str] = {
     "agent_error": "agent error",
     "infra_error": "error raised in a trial",
     "tool_error": "tool call refused",
@@ -31,6 +38,19 @@ _KIND_TITLE: dict[str, str] = {
     "policy": "policy broken",
     "abstained": "abstained on a task that has an answer",
     "unfinished": "no recommendation",
+    "outcome": "recommendation judged wrong",
+}
+# A missed constraint is grouped by its field and the way the judged value missed, never by the
+# value asked for: "runtime: above the maximum" whatever the maximum was.
+_DIRECTION: dict[str, str] = {
+    "<=": "above the maximum",
+    ">=": "below the minimum",
+    "==": "not the value asked for",
+    "!=": "a value ruled out",
+    "contains": "lacks a value asked for",
+    "contains_any": "has none of the values asked for",
+    "not_contains": "has a value ruled out",
+    "in": "not one of the values allowed",
 }
 # What each kind of failure asks of the builder, as a rule to follow.
 _REVEAL_HINT = {
@@ -58,6 +78,10 @@ class Cause(BaseModel):
     occurrences: int = Field(description="Times it happened (tool calls, for tool errors)")
     failed_trials: int = Field(description="Of those trials, how many did not pass")
     example: str = Field(description="TASK#TRIAL of the example")
+    another: str | None = Field(
+        default=None,
+        description="TASK#TRIAL of a second example, of another task when there is one",
+    )
     details: list[str] = Field(
         description="The example: the offending reply or call, the judged value, the rule broken"
     )
@@ -68,7 +92,7 @@ class Cause(BaseModel):
             if self.kind == "tool_error"
             else f"{self.trials} trial(s)"
         )
-        return f"{_KIND_TITLE[self.kind]}: {self.label} — {times}"
+        return f"{KIND_TITLE[self.kind]}: {self.label} — {times}"
 
 
 class SkillRow(BaseModel):
@@ -94,6 +118,9 @@ class Feedback(BaseModel):
 
     causes: list[Cause] = Field(default_factory=list)
     skills: list[SkillRow] = Field(default_factory=list)
+    kind_trials: dict[str, int] = Field(
+        default_factory=dict, description="Per kind of cause, the trials with at least one"
+    )
 
 
 @dataclass
@@ -104,6 +131,7 @@ class _Group:
     failed: set[tuple[str, int]] = field(default_factory=set)
     occurrences: int = 0
     example: tuple[str, int] | None = None
+    another: tuple[str, int] | None = None
     details: list[str] = field(default_factory=list)
 
 
@@ -126,9 +154,20 @@ class _Groups:
             group.failed.add(key)
         if group.example is None:
             group.example, group.details = key, details
+        elif key != group.example and (
+            group.another is None
+            or (group.another[0] == group.example[0] and key[0] != group.example[0])
+        ):
+            group.another = key  # a second example, of another task when one fails the same way
+
+    def kind_trials(self) -> dict[str, int]:
+        trials: dict[str, set[tuple[str, int]]] = {}
+        for group in self.by_key.values():
+            trials.setdefault(group.kind, set()).update(group.trials)
+        return {kind: len(trials[kind]) for kind in KIND_TITLE if kind in trials}
 
     def causes(self) -> list[Cause]:
-        order = list(_KIND_TITLE)
+        order = list(KIND_TITLE)
         groups = sorted(
             self.by_key.values(),
             key=lambda g: (-len(g.failed), -len(g.trials), order.index(g.kind), g.label),
@@ -141,6 +180,7 @@ class _Groups:
                 occurrences=g.occurrences,
                 failed_trials=len(g.failed),
                 example=f"{g.example[0]}#{g.example[1]}" if g.example else "",
+                another=f"{g.another[0]}#{g.another[1]}" if g.another else None,
                 details=g.details,
             )
             for g in groups
@@ -182,14 +222,56 @@ def _tool_rule(error: str, tools: list[str], result: str) -> str:
     return "rule: the tool's description and JSON schema say what it accepts"
 
 
+# The parts of an error message that differ from one call (or trial) to the next while the rule
+# broken stays the same: a URL is kept whole; an aside in parentheses, a list after "are:", the
+# value after "unknown ..." or "not found:", an id (tmdb_603, off_0000000000017, placed_2) and a
+# number are each replaced by one placeholder.
+_VARYING = re.compile(
+    r"(?P<url>https?://\S+)"
+    r"|(?P<aside> \((?:[^()]|\([^()]*\))*\))"
+    r"|(?P<listed>(?<=are: )[^;]*)"
+    r"|(?P<named>(?<=not found: )\S+|(?<=unknown )(?:[a-z]+ )*'[^']*')"
+    r"|(?P<id>\b[A-Za-z]+_\d+\b)"
+    r"|(?P<number>(?<!\w)\d+(?:\.\d+)?(?!\d))"
+)
+_PLACEHOLDER = {"aside": "", "listed": "…", "id": "<id>", "number": "N"}
+
+
+def rule_text(message: str) -> str:
+    """`message` with what varies per call taken out, so that every instance of one rule reads
+    the same: "only 0 unit(s) of off_17 can be added (1 already in the basket); asked for 3"
+    and every other refusal over the shelf's stock become "only N unit(s) of <id> can be added;
+    asked for N"."""
+
+    def replace(match: re.Match[str]) -> str:
+        kind = match.lastgroup or ""
+        if kind == "url":
+            return match.group()
+        if kind == "named":
+            text = match.group()
+            return text.split("'")[0] + "…" if "'" in text else "…"
+        return _PLACEHOLDER[kind]
+
+    message = re.sub(r" at position \d+", "", message)
+    message = message.split("; did you mean")[0]
+    return " ".join(_VARYING.sub(replace, message).split())
+
+
 def _tool_label(name: str, error: str) -> str:
-    """The error without the parts that differ per call (the value got, a JSON position)."""
-    error = re.sub(r" at position \d+", "", error)
+    """The rule the refused call broke, without what differs per call (the value got, an id)."""
     error = re.sub(r" \(got [^)]*\)", "", error)
-    error = error.split("; did you mean")[0] if error.startswith("unknown tool") else error
     if error.startswith("unknown tool"):
-        return error
-    return f"{name}: {error}"
+        return "unknown tool"
+    return f"{name}: {rule_text(error)}"
+
+
+def _error_label(kind: str, first_line: str) -> str:
+    """An agent's or a run's error by its kind and rule: an HTTP error by its status alone (not
+    its body, its retries or how long they took)."""
+    status = re.search(r"\bHTTP (\d{3})\b", first_line)
+    if status is not None:
+        return f"{kind}: HTTP {status.group(1)}"
+    return f"{kind}: {clip(rule_text(first_line), 160)}"
 
 
 def _item_text(domain: Domain, catalog: Any, item_id: str | None) -> str:
@@ -241,8 +323,10 @@ def _trial_causes(
         kind: CauseKind = "agent_error" if record.stop_reason == "agent_error" else "infra_error"
         message = error.message if error else "no error recorded"
         lines = [line for line in message.strip().splitlines() if line.strip()]
-        label = f"{error.kind if error else 'Unknown'}: {clip(lines[0] if lines else message, 160)}"
+        label = _error_label(error.kind if error else "Unknown", lines[0] if lines else message)
         rest = lines[1:]
+        if lines and label.split(": ", 1)[-1] != lines[0]:
+            rest.insert(0, f"error: {clip(lines[0], 400)}")
         at = next((i for i, line in enumerate(rest) if line.startswith("Traceback")), len(rest))
         details = [clip(line, 400) for line in rest[:at]]
         if at < len(rest):
@@ -256,13 +340,15 @@ def _trial_causes(
         if check.satisfied:
             continue
         reveal = _reveal_of(domain, task, check)
-        details = [f"recommended {recommended}: {check.field} was {_value(check.actual)}"]
-        details.append(f"judged: {check.reason}")
+        details = [
+            f"asked: {check.field} {check.op} {_value(check.value)}",
+            f"recommended {recommended}: {check.field} was {_value(check.actual)}",
+            f"judged: {check.reason}",
+        ]
         if reveal is not None:
             details.append(f"this constraint is `{reveal}`: {_REVEAL_HINT.get(reveal, reveal)}")
-        groups.add(
-            "constraint", f"{check.field} {check.op} {_value(check.value)}", key, True, details
-        )
+        direction = _DIRECTION.get(check.op, f"fails {check.op}")
+        groups.add("constraint", f"{check.field}: {direction}", key, True, details)
     for policy in score.policies:
         if not policy.passed:
             groups.add(
@@ -281,8 +367,11 @@ def _trial_causes(
     if record.stop_reason == "abstained" and task is not None and not task.no_valid_recommendation:
         groups.add("abstained", "recommend() with no id", key, True, hint)
         return
-    label = f"the trial ended `{record.stop_reason}`"
-    groups.add("unfinished", label, key, True, [f"judged: {score.constraint_reason}", *hint])
+    details = [f"judged: {score.constraint_reason}", *hint]
+    if score.recommendation is not None or record.stop_reason == "recommended":  # judged wrong
+        groups.add("outcome", rule_text(score.constraint_reason), key, True, details)
+        return
+    groups.add("unfinished", f"the trial ended `{record.stop_reason}`", key, True, details)
 
 
 def _skills(records: list[TrialRecord], tasks: dict[str, Any], domain: Domain) -> list[SkillRow]:
@@ -384,4 +473,8 @@ def build_feedback(
     for record in records:
         key = (record.key.task_id, record.key.trial_index)
         _trial_causes(groups, domain, record, transcripts.get(key), by_id.get(key[0]), catalog)
-    return Feedback(causes=groups.causes(), skills=_skills(records, by_id, domain))
+    return Feedback(
+        causes=groups.causes(),
+        skills=_skills(records, by_id, domain),
+        kind_trials=groups.kind_trials(),
+    )

@@ -11,7 +11,7 @@ from runner.core.metrics import PASS_THRESHOLD, PassHatK, RunSummary, pass_hat_k
 from runner.core.predicates import Complexity, RevealDifficulty
 from runner.core.records import RunStatus, TrialRecord
 from runner.core.transcript import InfraError, StopReason, Transcript
-from runner.evaluation.feedback import Feedback
+from runner.evaluation.feedback import KIND_TITLE, Cause, Feedback
 from runner.play.attribution import standing_reason
 
 EVAL_SCHEMA_VERSION: Literal[1] = 1
@@ -308,17 +308,39 @@ def _causes(result: EvalResult, max_causes: int | None) -> list[str]:
         lines.append("Nothing: every trial passed and no tool call was refused.")
         return lines
     lines.append(
-        "Most frequent first; a trial can have several causes. Refused tool calls are listed "
-        "even in trials that passed. Read an example with `--show TASK#TRIAL`."
+        "Most frequent first, grouped by the rule broken (not by value or message); a trial can "
+        "have several causes. Refused tool calls are listed even in trials that passed. Read an "
+        "example with `--show TASK#TRIAL`."
     )
     shown = causes if max_causes is None else causes[:max_causes]
-    for number, cause in enumerate(shown, start=1):
-        lines += ["", f"### {number}. {cause.heading()}", ""]
-        failed = f", {cause.failed_trials} of them failed" if cause.kind == "tool_error" else ""
-        lines.append(f"- example: `{cause.example}`{failed} (`--show {cause.example}`)")
-        lines += ["- " + detail.replace("\n", "\n  ") for detail in cause.details]
+    # One heading per kind of cause (most failing first), its rules under it: however many ways
+    # one agent finds to break rules, the report has at most as many headings as there are kinds.
+    kinds = list(dict.fromkeys(cause.kind for cause in shown))
+    for number, kind in enumerate(kinds, start=1):
+        rules = [cause for cause in shown if cause.kind == kind]
+        trials = result.feedback.kind_trials.get(kind, max(c.trials for c in rules))
+        count = (
+            f"{sum(c.occurrences for c in rules)} calls in {trials} trial(s)"
+            if kind == "tool_error"
+            else f"{trials} trial(s)"
+        )
+        ways = f", {len(rules)} rules" if len(rules) > 1 else ""
+        lines += ["", f"### {number}. {KIND_TITLE[kind]} — {count}{ways}", ""]
+        for cause in rules:
+            lines += _cause(cause)
     if len(shown) < len(causes):
         lines += ["", f"… and {len(causes) - len(shown)} more cause(s) (see the JSON report)"]
+    return lines
+
+
+def _cause(cause: Cause) -> list[str]:
+    """One rule broken: how often, one or two examples, and the first example's details."""
+    failed = f", {cause.failed_trials} of them failed" if cause.kind == "tool_error" else ""
+    lines = [f"- **{cause.heading()}**{failed}"]
+    lines.append(f"  - example: `{cause.example}` (`--show {cause.example}`)")
+    lines += ["  - " + detail.replace("\n", "\n    ") for detail in cause.details]
+    if cause.another:
+        lines.append(f"  - another: `{cause.another}`")
     return lines
 
 

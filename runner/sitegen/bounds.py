@@ -1,4 +1,4 @@
-"""Keep the site bounded: which runs get trial pages, raw per-trial downloads, and the size report and budget."""
+"""Keep the site bounded: which runs get trial pages, raw per-trial downloads, the per-run and per-entry budgets on what is published, and the size report and budget."""
 
 from __future__ import annotations
 
@@ -21,11 +21,14 @@ DEFAULT_BUDGET_MB = 900.0  # GitHub Pages refuses sites over 1 GB
 # What the site should cost per trial (issue 22): the size report states the built site's bytes
 # per trial against it. The default board's real transcripts cost ~14.5 KB.
 TARGET_KB_PER_TRIAL = 15.0
-# What one run (an entry on one snapshot) may bring to the site, per trial: its records and its
-# transcripts, uncompressed (trial pages grow with the text, however well it compresses). The
-# default board's runs hold 12-230 KB a trial; the loop's per-trial output caps keep an honest
-# run below this, so a run over it is left off the boards with a note: never the whole board.
+# What a run (an entry on one snapshot) may publish per trial, and an entry in all whatever its
+# trial count: the bytes of its trial pages and downloads as written (rendered HTML, not what its
+# results folder stores). Trial pages show each event compactly (trial_pages.MAX_SHOWN_*) and the
+# transcripts of a task's first 8 trials only, so an honest run that spends its whole tool budget
+# (80 searches a trial) publishes well under both; a run over either is left off the boards with
+# the reason on its entry page, never the whole board.
 DEFAULT_RUN_BUDGET_KB_PER_TRIAL = 512.0
+DEFAULT_ENTRY_BUDGET_MB = 100.0
 RAW_DIR = "downloads/trials"
 
 
@@ -191,45 +194,66 @@ def measure(out: Path, trials: int = 0) -> SizeReport:
     return SizeReport(total=sum(parts.values()), parts=parts, files=files, trials=trials)
 
 
-def run_bytes(run: Run, stop_after: int) -> int:
-    """Bytes a run brings: its trial records plus its transcripts uncompressed (every member of
-    the archive, or each older per-trial file), counted only until past `stop_after`."""
-    total = (run.folder / TRIALS_FILE).stat().st_size if (run.folder / TRIALS_FILE).exists() else 0
-    folder = run.folder / "transcripts"
-    if not folder.is_dir():
-        return total
-    for path in sorted(folder.rglob("*.gz")):
-        with gzip.open(path, "rb") as stream:  # reads every gzip member in turn
-            while total <= stop_after and (chunk := stream.read(1 << 20)):
-                total += len(chunk)
-        if total > stop_after:
-            break
+def published_bytes(root: Path, run: Run, link: RawLinks | None, pages: str) -> int:
+    """Bytes a run publishes, as written under `root` (its board's root in the staging folder):
+    its trial pages (the folder `pages`) and its downloads."""
+    total = 0
+    folder = root / pages
+    if folder.is_dir():
+        total += sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
+    for rel in (link.jsonl, link.transcripts) if link is not None else ():
+        if rel is not None and (root / rel).is_file():
+            total += (root / rel).stat().st_size
     return total
 
 
-def drop_oversized_runs(inputs: SiteInputs, budget_kb_per_trial: float | None) -> None:
-    """Leave off the boards each run over the per-run budget, `budget_kb_per_trial` times its
-    trials (None: no budget), with a note and a left-out record saying why; every other run is
-    built as usual."""
-    if budget_kb_per_trial is None:
-        return
+def drop_over_budget(
+    inputs: SiteInputs,
+    sizes: dict[tuple[str, str], int],
+    budget_kb_per_trial: float | None,
+    budget_mb_per_entry: float | None,
+) -> list[Run]:
+    """Leave off the boards each run whose published bytes (`sizes`, by slug and snapshot) are
+    over `budget_kb_per_trial` times its trials, then each entry's biggest runs until the rest
+    fits in `budget_mb_per_entry` (None: no such budget). Each gets a note and a left-out record
+    saying why (its entry page shows it); every other run is built as usual. Returns the runs
+    left off."""
+    dropped: list[Run] = []
+
+    def drop(run: Run, reason: str) -> None:
+        inputs.notes.append(f"{run.folder}: {reason}")
+        inputs.left_out.append(LeftOut(run.slug, run.snapshot, reason))
+        dropped.append(run)
+
     for entry in inputs.entries:
         kept = []
         for run in entry.runs:
             trials = max(run.frame.height, 1)
-            limit = int(budget_kb_per_trial * 1e3 * trials)
-            size = run_bytes(run, limit)
-            if size <= limit:
+            size = sizes.get((run.slug, run.snapshot), 0)
+            if budget_kb_per_trial is None or size <= budget_kb_per_trial * 1e3 * trials:
                 kept.append(run)
                 continue
-            reason = (
-                f"its records and transcripts hold more than {budget_kb_per_trial:g} KB per "
-                f"trial ({limit / 1e6:.1f} MB for {trials} trials; the per-run site budget, "
-                "--max-run-kb-per-trial): not published"
+            drop(
+                run,
+                f"its trial pages and downloads would publish {size / 1e6:.1f} MB for {trials} "
+                f"trials ({size / trials / 1e3:.0f} KB per trial), over the per-trial site "
+                f"budget of {budget_kb_per_trial:g} KB (--max-run-kb-per-trial): not published",
             )
-            inputs.notes.append(f"{run.folder}: {reason}")
-            inputs.left_out.append(LeftOut(run.slug, run.snapshot, reason))
+        total = sum(sizes.get((r.slug, r.snapshot), 0) for r in kept)
+        while budget_mb_per_entry is not None and kept and total > budget_mb_per_entry * 1e6:
+            biggest = max(kept, key=lambda r: (sizes.get((r.slug, r.snapshot), 0), r.snapshot))
+            size = sizes.get((biggest.slug, biggest.snapshot), 0)
+            drop(
+                biggest,
+                f"the entry's runs would publish {total / 1e6:.1f} MB, over the per-entry site "
+                f"budget of {budget_mb_per_entry:g} MB (--max-entry-mb, whatever the trial "
+                f"count); this run, its biggest ({size / 1e6:.1f} MB for "
+                f"{biggest.frame.height} trials), is not published",
+            )
+            kept.remove(biggest)
+            total -= size
         entry.runs[:] = kept
+    return dropped
 
 
 def enforce_budget(report: SizeReport, budget_mb: float | None, out: Path) -> None:

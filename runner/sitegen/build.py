@@ -37,13 +37,15 @@ from runner.core.rules import DEFAULT_RULES, get_rules
 from runner.sitegen.aggregate import Aggregates, aggregate_runs
 from runner.sitegen.bounds import (
     DEFAULT_BUDGET_MB,
+    DEFAULT_ENTRY_BUDGET_MB,
     DEFAULT_RUN_BUDGET_KB_PER_TRIAL,
     RAW_DIR,
     SizeReport,
-    drop_oversized_runs,
+    drop_over_budget,
     enforce_budget,
     measure,
     paged_runs,
+    published_bytes,
     raw_links,
     raw_trial_jobs,
     write_trials_parquet,
@@ -53,8 +55,10 @@ from runner.sitegen.inputs import SHA256SUMS, SiteInputs, load_inputs, published
 from runner.sitegen.mkdocs_hooks import bodies_dir
 from runner.sitegen.pages import PageWriter, environment, render_pages
 from runner.sitegen.trial_pages import (
+    TrialPages,
     entry_search_docs,
     has_transcripts,
+    page_folder,
     runs_with_pages,
     start_trial_pages,
 )
@@ -303,6 +307,38 @@ def prune_theme_extras(out: Path, config_file: Path) -> None:
         shutil.rmtree(scripts / "lunr", ignore_errors=True)
 
 
+def _keep_within_budget(
+    staged: TrialPages,
+    inputs: SiteInputs,
+    trial_runs: set[tuple[str, str]],
+    kb_per_trial: float | None,
+    mb_per_entry: float | None,
+) -> None:
+    """Measure what each run of one board publishes (its staged pages and downloads), leave off
+    the runs over the budgets (`drop_over_budget`) and take their files out of the staging."""
+    links = raw_links(inputs, trial_runs)
+    root = staged.staging / inputs.prefix
+    sizes = {
+        (run.slug, run.snapshot): published_bytes(
+            root,
+            run,
+            links.get((run.slug, run.snapshot)),
+            page_folder(run.slug, run.snapshot),
+        )
+        for run in inputs.runs
+    }
+    for run in drop_over_budget(inputs, sizes, kb_per_trial, mb_per_entry):
+        link = links.get((run.slug, run.snapshot))
+        files = [f for f in (link.jsonl, link.transcripts) if f] if link is not None else []
+        staged.discard(inputs.prefix, run.slug, run.snapshot, files)
+
+
+def _still_shown(inputs: SiteInputs, trial_runs: set[tuple[str, str]]) -> set[tuple[str, str]]:
+    """The runs whose trial pages were rendered and that no budget left off (never an older run
+    that became the latest when every run on a newer snapshot was left off: it has no pages)."""
+    return trial_runs & {(run.slug, run.snapshot) for run in inputs.runs}
+
+
 def runs_with_trial_pages(inputs: SiteInputs) -> set[tuple[str, str]]:
     """Trial pages only for the latest snapshot of each rule set (older runs keep raw downloads)."""
     paged = paged_runs(inputs.runs)
@@ -410,6 +446,7 @@ def build_site(
     site_url: str | None = None,
     max_size_mb: float | None = DEFAULT_BUDGET_MB,
     max_run_kb_per_trial: float | None = DEFAULT_RUN_BUDGET_KB_PER_TRIAL,
+    max_entry_mb: float | None = DEFAULT_ENTRY_BUDGET_MB,
     rules: str = DEFAULT_RULES,
     board: BoardSettings | None = None,
     workers: int | None = None,
@@ -422,9 +459,11 @@ def build_site(
     `board` (the settings of `leaderboard.yaml`) is shown on the Methodology and entry pages.
     `site_url` (e.g. https://owner.github.io/repo/) gives the 404 page and the sitemap real
     addresses; `max_size_mb` fails the build, naming the largest parts, when `out` outgrows it;
-    before that, a run over `max_run_kb_per_trial` per trial (records and transcripts,
-    uncompressed) is left off the boards with a note, so one oversized entry never takes the
-    board down. The size report states the site's bytes per published trial.
+    before that, a run that would publish (trial pages and downloads, as written) more than
+    `max_run_kb_per_trial` per trial, and an entry's biggest runs until it publishes at most
+    `max_entry_mb` whatever its trial count, are left off the boards with the reason on the
+    entry's page, so one oversized entry never takes the board down. The size report states
+    the site's bytes per published trial.
     `workers` processes render the trial pages (default: one per core).
     Movies' board is the site's root; every other domain the board lists (`board.domains`) gets
     its own board under `<domain>/` (its snapshots from `domain_snapshots`, else the domain's
@@ -435,7 +474,6 @@ def build_site(
     timings: dict[str, float] = {}
     start = time.perf_counter()
     inputs = load_inputs(Path(submissions), Path(snapshots), Path(tasks), get_rules(rules).name)
-    drop_oversized_runs(inputs, max_run_kb_per_trial)
     loaded = [
         load_inputs(
             Path(submissions),
@@ -448,25 +486,7 @@ def build_site(
         for name in board.domains
         if name != DEFAULT_DOMAIN
     ]
-    for other_inputs in loaded:
-        drop_oversized_runs(other_inputs, max_run_kb_per_trial)
-        inputs.notes += [f"{other_inputs.domain}: {n}" for n in other_inputs.notes]
     timings["load"] = time.perf_counter() - start
-    start = time.perf_counter()
-    agg = aggregate_runs(inputs.runs, seed=seed)
-    others = [
-        OtherBoard(o, aggregate_runs(o.runs, seed=seed), runs_with_trial_pages(o)) for o in loaded
-    ]
-    timings["aggregate"] = time.perf_counter() - start
-    start = time.perf_counter()
-    scratch = docs is None  # a private folder, so two builds at once never share pages
-    if docs is None:
-        (site_dir / "generated").mkdir(parents=True, exist_ok=True)
-        docs = Path(tempfile.mkdtemp(prefix="docs-", dir=site_dir / "generated"))
-    docs = Path(docs)
-    trial_runs = runs_with_trial_pages(inputs)
-    pages = assemble(docs, site_dir, inputs, agg, board, trial_runs, others)
-    timings["render"] = time.perf_counter() - start
     start = time.perf_counter()
     out = Path(out)
     if out.exists():
@@ -476,20 +496,24 @@ def build_site(
     # a complete site: the previous one until the swap, the new one after (a killed build
     # leaves OUT as it was; the next build clears what it left).
     building = out.with_name(f"{BUILDING_PREFIX.format(name=out.name)}{os.getpid()}")
-    # Trial pages and the runs' gzipped JSONL are written by worker processes while mkdocs
-    # builds the rest, into a staging folder moved into the new site afterwards.
+    # Trial pages and the runs' downloads are written first, by worker processes, into a
+    # staging folder moved into the new site at the end: what each run publishes is measured
+    # there, and the runs over the budgets are left off before the boards are aggregated.
     staging = out.with_name(f"{STAGING_PREFIX.format(name=out.name)}{os.getpid()}")
+    trial_runs = runs_with_trial_pages(inputs)
+    other_runs = [runs_with_trial_pages(o) for o in loaded]
+    boards_runs = list(zip(loaded, other_runs, strict=True))
     files = raw_trial_jobs(inputs, staging, trial_runs)
     downloads = {
         key: link.transcripts
         for key, link in raw_links(inputs, trial_runs).items()
         if link.transcripts is not None
     }
-    for o in others:
-        files += raw_trial_jobs(o.inputs, staging / o.inputs.prefix, o.trial_runs)
+    for board_inputs, board_runs in boards_runs:
+        files += raw_trial_jobs(board_inputs, staging / board_inputs.prefix, board_runs)
         downloads |= {
             key: link.transcripts
-            for key, link in raw_links(o.inputs, o.trial_runs).items()
+            for key, link in raw_links(board_inputs, board_runs).items()
             if link.transcripts is not None
         }
     staged = start_trial_pages(
@@ -499,11 +523,36 @@ def build_site(
         staging,
         workers,
         files=files,
-        folders=[RAW_DIR, *(o.inputs.prefix + RAW_DIR for o in others)],
+        folders=[RAW_DIR, *(other.prefix + RAW_DIR for other in loaded)],
         downloads=downloads,
-        boards=[(o.inputs, list(runs_with_pages(o.inputs, o.trial_runs))) for o in others],
+        boards=[(b, list(runs_with_pages(b, b_runs))) for b, b_runs in boards_runs],
     )
     try:
+        staged.wait()
+        for board_inputs, board_runs in [(inputs, trial_runs), *boards_runs]:
+            _keep_within_budget(
+                staged, board_inputs, board_runs, max_run_kb_per_trial, max_entry_mb
+            )
+        for other_inputs in loaded:
+            inputs.notes += [f"{other_inputs.domain}: {n}" for n in other_inputs.notes]
+        timings["trial pages"] = time.perf_counter() - start
+        start = time.perf_counter()
+        agg = aggregate_runs(inputs.runs, seed=seed)
+        others = [
+            OtherBoard(o, aggregate_runs(o.runs, seed=seed), _still_shown(o, o_runs))
+            for o, o_runs in boards_runs
+        ]
+        timings["aggregate"] = time.perf_counter() - start
+        start = time.perf_counter()
+        scratch = docs is None  # a private folder, so two builds at once never share pages
+        if docs is None:
+            (site_dir / "generated").mkdir(parents=True, exist_ok=True)
+            docs = Path(tempfile.mkdtemp(prefix="docs-", dir=site_dir / "generated"))
+        docs = Path(docs)
+        trial_runs = _still_shown(inputs, trial_runs)
+        pages = assemble(docs, site_dir, inputs, agg, board, trial_runs, others)
+        timings["render"] = time.perf_counter() - start
+        start = time.perf_counter()
         config_file = config_file or PROJECT_ROOT / "mkdocs.yml"
         run_mkdocs(config_file, docs, building, site_url, [board_nav(o.inputs) for o in others])
         prune_theme_extras(building, config_file)
@@ -513,7 +562,7 @@ def build_site(
         for o in others:
             searched += entry_search_docs(o.inputs)
         trial_pages = staged.finish(building, site_url, searched)
-        timings["trial pages"] = time.perf_counter() - start
+        timings["trial pages"] += time.perf_counter() - start
         every_run = inputs.runs + [r for o in others for r in o.inputs.runs]
         size = measure(building, sum(r.frame.height for r in every_run))
         enforce_budget(size, max_size_mb, out)  # an oversized build never replaces the site

@@ -341,6 +341,16 @@ def _entry_view(
             )
             for r in runs
         ],
+        # Its results folders the boards leave out (over a budget, another rule set, ...), and why.
+        "left_out": sorted(
+            (
+                {"snapshot": left.label, "reason": left.reason}
+                for left in inputs.left_out
+                if left.slug == entry.slug
+            ),
+            key=lambda left: left["snapshot"],
+            reverse=True,
+        ),
     }
 
 

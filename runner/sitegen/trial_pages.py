@@ -36,7 +36,7 @@ from runner.core.metrics import PASS_THRESHOLD
 from runner.core.records import TrialRecord
 from runner.core.transcript import Transcript
 from runner.sitegen.cards import Cards, write_cards
-from runner.sitegen.escaping import search_text, xml_text
+from runner.sitegen.escaping import html_text, search_text, xml_text
 from runner.sitegen.inputs import Entry, Run, SiteInputs, SnapshotInfo
 from runner.sitegen.metric_table import METRIC_BY_KEY
 from runner.sitegen.tmdb_terms import redact_record
@@ -62,6 +62,31 @@ def trial_state(record: TrialRecord) -> str:
 # (a deterministic agent's later trials) are one line linking there when at least this many.
 MIN_REPEAT_RUN = 3
 CallKey = tuple[str, str, str, bool]
+# What a trial page shows of one event at most, in bytes of its HTML (UTF-8, escaped): longer text
+# is cut there with a note saying how much was left out (the run's transcripts download keeps it
+# whole). An honest search result, its catalog records shown as card links, is ~1-2 KB; a reply of
+# 250,000 `&` (under the loop's 256 KiB output cap) would otherwise print 1.25 MB.
+MAX_SHOWN_MESSAGE_BYTES = 4_000
+MAX_SHOWN_ARGUMENTS_BYTES = 1_000
+MAX_SHOWN_RESULT_BYTES = 4_000
+# A task's page shows the transcripts of its first this many trials; the others are listed with
+# their verdicts (their transcripts are in the download), so an entry's pages do not grow with
+# its trial count past the board's usual 8.
+MAX_TRANSCRIPTS_PER_TASK = 8
+_ESCAPED_BYTES = {"&": 5, "<": 4, ">": 4}
+
+
+def clip(text: str, limit: int) -> tuple[str, int]:
+    """The longest start of `text` whose HTML (`html_text`) fits in `limit` bytes, and how many
+    characters were left out (0: all of it fits)."""
+    if len(text) * 5 <= limit or len(html_text(text).encode("utf-8")) <= limit:
+        return text, 0
+    size = 0
+    for end, char in enumerate(text):
+        size += _ESCAPED_BYTES.get(char) or len(char.encode("utf-8"))
+        if size > limit:
+            return text[:end], len(text) - end
+    return text, 0
 
 
 def _event_views(
@@ -84,7 +109,8 @@ def _event_views(
     origins: list[tuple[int, int] | None] = []
     for number, ev in enumerate(transcript.events):
         if ev.type == "message":
-            out.append({"type": "message", "role": ev.role, "content": ev.content})
+            content, cut = clip(ev.content, MAX_SHOWN_MESSAGE_BYTES)
+            out.append({"type": "message", "role": ev.role, "content": content, "cut": cut})
             origins.append(None)
             continue
         args = (
@@ -94,7 +120,12 @@ def _event_views(
         )
         origin = calls.setdefault((ev.name, args, ev.result, ev.is_error), (trial, number))
         origins.append(origin if origin != (trial, number) else None)
+        args, args_cut = clip(args, MAX_SHOWN_ARGUMENTS_BYTES)
         result = cards.result_html(ev.result, ROOT)
+        result_cut = 0
+        if len(str(result).encode("utf-8")) > MAX_SHOWN_RESULT_BYTES:  # as text, cut
+            start, result_cut = clip(ev.result, MAX_SHOWN_RESULT_BYTES)
+            result = html_text(start)
         anchor = f"r{trial}-{number}"
         first = shown.setdefault(str(result), (anchor, f"trial {trial}, event {number + 1}"))
         out.append(
@@ -102,7 +133,9 @@ def _event_views(
                 "type": "tool_call",
                 "name": ev.name,
                 "args": args,
+                "args_cut": args_cut,
                 "result": result if first[0] == anchor else None,
+                "cut": result_cut,
                 "anchor": anchor,
                 "same_as": None if first[0] == anchor else first,
                 "is_error": ev.is_error,
@@ -176,8 +209,9 @@ def trial_views(
     trials = []
     shown: dict[str, tuple[str, str]] = {}
     calls: dict[CallKey, tuple[int, int]] = {}
-    for r in records:
-        transcript = _read_transcript(run, r)
+    for number, r in enumerate(records):
+        shown_in_full = number < MAX_TRANSCRIPTS_PER_TASK
+        transcript = _read_transcript(run, r) if shown_in_full else None
         rec = r.score.recommendation if r.score else None
         if cards.snapshot is not None and cards.snapshot.from_tmdb:
             r = redact_record(r)
@@ -198,6 +232,7 @@ def trial_views(
                 "leak_clean": audit.clean if audit is not None else r.leak_audit_clean,
                 "leaks": audit.leaks if audit is not None else [],
                 "transcript": r.transcript,
+                "in_download": not shown_in_full,
                 "events": _event_views(transcript, r.key.trial_index, shown, calls, cards)
                 if transcript is not None
                 else None,
@@ -227,9 +262,14 @@ def trial_views(
     }
 
 
+def page_folder(slug: str, snapshot: str) -> str:
+    """Where the trial pages of one run live, relative to its board's root."""
+    return f"{TRIALS_DIR}/{slug}/{snapshot}"
+
+
 def page_path(slug: str, snapshot: str, task_id: str) -> str:
     """Where a trial page lives, relative to the site root."""
-    return f"{TRIALS_DIR}/{slug}/{snapshot}/{task_id}.html"
+    return f"{page_folder(slug, snapshot)}/{task_id}.html"
 
 
 @dataclass
@@ -269,6 +309,7 @@ class RunPages:
     snapshot: str
     cards: list[str]
     prefix: str = ""
+    slug: str = ""
 
 
 def _render_run(index: int) -> RunPages:
@@ -302,7 +343,7 @@ def _render_run(index: int) -> RunPages:
                 "boost": TRIAL_SEARCH_BOOST,
             }
         )
-    return RunPages(len(by_task), docs, run.snapshot, sorted(cards.used), prefix)
+    return RunPages(len(by_task), docs, run.snapshot, sorted(cards.used), prefix, run.slug)
 
 
 _PR_SET_PDEATHSIG = 1
@@ -352,18 +393,37 @@ class TrialPages:
     files: list[Future[None]]
     folders: list[str]  # what the file jobs write, relative to the staging folder and the site
 
-    def finish(
-        self, out: Path, site_url: str | None, extra_docs: list[SearchDoc] | None = None
-    ) -> int:
-        """Wait for every run, move the pages under `out/trials/`, write the catalog cards they
-        link, index the pages (and `extra_docs`); returns the trial page count."""
+    def wait(self) -> None:
+        """Wait until every page and file is written into the staging folder."""
         try:
-            results = self.done + [f.result() for f in self.futures]
+            self.done += [f.result() for f in self.futures]
+            self.futures = []
             for f in self.files:
                 f.result()
         finally:
             if self.pool is not None:
                 self.pool.shutdown()
+
+    def discard(self, prefix: str, slug: str, snapshot: str, files: list[str]) -> None:
+        """Take one run's pages (and its `files`, relative to its board's root) out of what
+        `finish` publishes (call after `wait`)."""
+        folder = self.staging / prefix / page_folder(slug, snapshot)
+        shutil.rmtree(folder, ignore_errors=True)
+        if folder.parent.is_dir() and not any(folder.parent.iterdir()):
+            folder.parent.rmdir()  # the entry's folder, when this was its only run with pages
+        for rel in files:
+            (self.staging / prefix / rel).unlink(missing_ok=True)
+        self.done = [
+            r for r in self.done if (r.prefix, r.slug, r.snapshot) != (prefix, slug, snapshot)
+        ]
+
+    def finish(
+        self, out: Path, site_url: str | None, extra_docs: list[SearchDoc] | None = None
+    ) -> int:
+        """Wait for every run, move the pages under `out/trials/`, write the catalog cards they
+        link, index the pages (and `extra_docs`); returns the trial page count."""
+        self.wait()
+        results = self.done
         docs = sorted((d for r in results for d in r.docs), key=lambda d: d["location"])
         prefixes = sorted({"", *self.job.prefixes})
         _move_tree(self.staging, out, [p + TRIALS_DIR for p in prefixes] + self.folders)
