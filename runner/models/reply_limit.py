@@ -67,25 +67,28 @@ class _Inflater:
     """One gzip or deflate layer, decompressed a slice at a time."""
 
     def __init__(self, coding: str) -> None:
-        self._coding = coding
-        # deflate is zlib-wrapped by the standard, raw by some servers: tried in that order.
-        wbits = zlib.MAX_WBITS | 16 if coding in ("gzip", "x-gzip") else zlib.MAX_WBITS
+        self._deflate = coding == "deflate"
+        # deflate: its first two bytes say zlib-wrapped or raw (None once they are known)
+        self._head: bytes | None = b"" if self._deflate else None
+        wbits = zlib.MAX_WBITS if self._deflate else zlib.MAX_WBITS | 16
         self._inflater = zlib.decompressobj(wbits)
-        self._started = False
+
+    def _wrapped(self, head: bytes) -> bool:
+        """Whether a deflate body starts with a zlib header (the standard) rather than raw
+        deflate data (what some servers send)."""
+        return head[0] & 0x0F == 8 and (head[0] << 8 | head[1]) % 31 == 0
 
     def feed(self, data: bytes) -> Iterator[bytes]:
+        if self._head is not None:
+            self._head += data
+            if len(self._head) < 2:
+                return
+            data, self._head = self._head, None
+            if not self._wrapped(data):
+                self._inflater = zlib.decompressobj(-zlib.MAX_WBITS)
         pending = data
         while True:
-            try:
-                piece = self._inflater.decompress(pending, _SLICE)
-            except zlib.error:
-                if self._coding == "deflate" and not self._started:
-                    self._inflater = zlib.decompressobj(-zlib.MAX_WBITS)
-                    self._started = True
-                    piece = self._inflater.decompress(pending, _SLICE)
-                else:
-                    raise
-            self._started = True
+            piece = self._inflater.decompress(pending, _SLICE)
             pending = self._inflater.unconsumed_tail
             if piece:
                 yield piece
@@ -95,6 +98,8 @@ class _Inflater:
                 return
 
     def finish(self) -> Iterator[bytes]:
+        if self._head:
+            raise zlib.error("a deflate body of one byte")
         yield from self.feed(b"")
 
 

@@ -33,7 +33,14 @@ from runner.models import llm_client
 from runner.models.keys import HOSTED_ENV, OWN_SERVER_ENV
 from runner.models.llm_client import CLIENT_ENV, LEAN_HTTP_ENV, run_closing_clients
 from runner.models.provider_paths import CUSTOM_BASE_PROVIDERS
-from runner.models.reply_limit import ACCEPT_ENCODING, MAX_RESPONSE_BYTES
+from runner.models.reply_limit import (
+    ACCEPT_ENCODING,
+    MAX_RESPONSE_BYTES,
+    ReplyDecoder,
+    ResponseTooLarge,
+    UnboundedEncoding,
+    UndecodableReply,
+)
 from runner.play.agent_config import HttpAgentConfig, LiteLLMAgentConfig, RetryConfig
 from runner.play.attribution import attribute
 
@@ -287,3 +294,56 @@ def test_peak_memory_stays_bounded_on_every_client(bomber: Bomber, mode: str) ->
         assert result["outcome"] == "AgentFailure: ResponseTooLarge", result
         assert result["rss"] < PEAK_RSS_LIMIT, result
         assert result["seconds"] < 10.0 + llm_client.DEADLINE_SLACK_S, result
+
+
+# ------------------------------------------------------------------ the decoder itself
+
+
+def decode(body: bytes, coding: str | None, chunk: int, limit: int = MAX_RESPONSE_BYTES) -> bytes:
+    decoder = ReplyDecoder(coding, "a test", limit)
+    out = bytearray()
+    for start in range(0, len(body), chunk):
+        for piece in decoder.feed(body[start : start + chunk]):
+            assert len(piece) <= 64 * 1024  # never more than one slice per decompression call
+            out += piece
+    for piece in decoder.finish():
+        out += piece
+    return bytes(out)
+
+
+def packed(data: bytes, wbits: int) -> bytes:
+    packer = zlib.compressobj(9, zlib.DEFLATED, wbits)
+    return packer.compress(data) + packer.flush()
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 4096, 1 << 20])
+@pytest.mark.parametrize(
+    ("coding", "wbits"),
+    [("gzip", zlib.MAX_WBITS | 16), ("deflate", zlib.MAX_WBITS), ("deflate", -zlib.MAX_WBITS)],
+)
+def test_the_decoder_gives_back_the_whole_body_under_the_cap(
+    coding: str, wbits: int, chunk: int
+) -> None:
+    # 3 MiB of text that compresses ~1000:1, so one small chunk holds many full slices.
+    body = HEAD + b"ab" * (3 * MiB // 2) + b'"}}]}'
+    assert decode(packed(body, wbits), coding, chunk) == body
+
+
+def test_the_decoder_undoes_stacked_codings_and_passes_identity_through() -> None:
+    body = b'{"choices": []}' * 100
+    twice = packed(packed(body, zlib.MAX_WBITS), zlib.MAX_WBITS | 16)
+    assert decode(twice, "deflate, gzip", 5) == body
+    assert decode(body, None, 3) == decode(body, "identity", 3) == body
+
+
+def test_the_decoder_refuses_past_the_cap_raw_or_decoded_and_bad_data() -> None:
+    with pytest.raises(ResponseTooLarge, match="is larger than 100 bytes"):
+        decode(b"x" * 101, None, 10, limit=100)
+    with pytest.raises(ResponseTooLarge, match="decodes to more than 100 bytes"):
+        decode(packed(b"x" * 101, zlib.MAX_WBITS | 16), "gzip", 10, limit=100)
+    with pytest.raises(UnboundedEncoding, match="encoded as br, zstd"):
+        ReplyDecoder("br, zstd", "a test")
+    with pytest.raises(UndecodableReply, match="not valid compressed data"):
+        decode(b"not gzip at all", "gzip", 4)
+    with pytest.raises(UndecodableReply, match="a deflate body of one byte"):
+        decode(b"x", "deflate", 1)
