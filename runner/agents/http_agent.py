@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 import ipaddress
 import json
 import os
 import random
-import ssl
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -27,21 +25,17 @@ from runner.core.protocols import (
 )
 from runner.core.redact import redact_config
 from runner.core.transcript import ComponentSpec
-from runner.models.keys import KeyPolicyError, check_header_env, host_problem, hosted
+from runner.models.keys import RefusedEndpoint, check_header_env, host_problem, hosted
+from runner.models.pinned_http import PinnedTransport, verifying_context
 from runner.models.reply_limit import MAX_RESPONSE_BYTES
+from runner.models.response_cap import bounded_client
 from runner.models.retry import call_with_retry
 from runner.play.agent_config import HttpAgentConfig
 from runner.play.attribution import endpoint_failure, report_infra
 
-__all__ = ["HttpAgent", "check_endpoint", "last_tool_results"]
+__all__ = ["HttpAgent", "address_problem", "check_endpoint", "last_tool_results"]
 
 _LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
-
-
-@functools.cache
-def _ssl_context() -> ssl.SSLContext:
-    """One verifying TLS context for every step (building one loads the CA bundle: ~0.1 s)."""
-    return httpx.create_ssl_context()
 
 
 def _is_loopback(host: str) -> bool:
@@ -54,14 +48,14 @@ def _is_loopback(host: str) -> bool:
 
 
 def check_endpoint(url: str) -> None:
-    """Refuse an endpoint that is not https (loopback http excepted) or on a refused host."""
+    """Refuse an endpoint that is not an absolute URL, or not https (loopback http excepted).
+
+    Where it points (a loopback, private or link-local address) is judged at each step instead
+    (`address_problem`), as for every model call: a refused address is the agent's error."""
     parts = urlsplit(url)
     host = parts.hostname or ""
     if not host:
         raise TaurecError(f"http agent endpoint {url!r}: not an absolute URL with a host")
-    problem = host_problem(url, hosted_run=hosted())
-    if problem:
-        raise KeyPolicyError(f"http agent endpoint {url!r}: {problem}")
     if parts.scheme == "https":
         return
     if parts.scheme == "http" and _is_loopback(host):
@@ -70,6 +64,14 @@ def check_endpoint(url: str) -> None:
         f"http agent endpoint {url!r}: must use https (plain http is allowed only on a "
         "loopback address such as 127.0.0.1)"
     )
+
+
+def address_problem(url: str) -> RefusedEndpoint | None:
+    """The refusal of an endpoint's address on this run (private addresses always; loopback, and
+    names resolving to either, on hosted runs), or None. The connection itself then goes only to
+    the addresses judged here (runner.models.pinned_http)."""
+    problem = host_problem(url, hosted_run=hosted())
+    return RefusedEndpoint(f"http agent endpoint {url!r}: {problem}") if problem else None
 
 
 def last_tool_results(messages: list[ChatMessage]) -> list[StepToolResult]:
@@ -213,17 +215,25 @@ class HttpAgent:
             tools=tools,
             last_tool_results=last_tool_results(messages),
         )
+        refused = address_problem(self._config.endpoint)
+        if refused is not None:  # before any request: the agent's error (attribution)
+            raise refused
         payload = request.model_dump_json().encode()
         headers, secrets = self._headers()
         timeout = self._config.timeout_s
 
         async def post() -> bytes:
             # One deadline for the whole exchange (connect, headers and every body byte): a
-            # server dripping a byte at a time cannot stretch a step past timeout_s.
+            # server dripping a byte at a time cannot stretch a step past timeout_s. The body is
+            # decoded under the cap by the model clients' rule (runner.models.response_cap).
             async with (
                 asyncio.timeout(timeout),
-                httpx.AsyncClient(
-                    timeout=timeout, follow_redirects=False, verify=_ssl_context()
+                bounded_client(
+                    httpx.AsyncClient(
+                        timeout=timeout,
+                        follow_redirects=False,
+                        transport=PinnedTransport(verifying_context()),
+                    )
                 ) as client,
                 client.stream(
                     "POST", self._config.endpoint, content=payload, headers=headers

@@ -23,6 +23,7 @@ __all__ = [
     "PROVIDER_KEYS",
     "KeyPolicyError",
     "ProviderKey",
+    "RefusedEndpoint",
     "allowed_key_env",
     "check_header_env",
     "entry_environment",
@@ -33,6 +34,7 @@ __all__ = [
     "is_provider_endpoint",
     "is_provider_host",
     "key_problems",
+    "pinned_addresses",
     "provider_of_model",
     "simulator_key_env",
 ]
@@ -87,6 +89,14 @@ _BARE_PREFIXES = (
 
 class KeyPolicyError(TaurecError):
     """A configuration would send a secret somewhere the key table does not allow."""
+
+
+class RefusedEndpoint(KeyPolicyError):
+    """A call the runner will not make: a provider whose path cannot be bounded, a prefix not on
+    the list for a submitter's server (runner.models.provider_paths), or (hosted runs) a loopback,
+    private or link-local address, named or resolved. A key-policy error: it is refused for the
+    same reason, where the call (and its key) would go. Raised by an agent's step, it is the
+    agent's error whatever the agent's kind (runner.play.attribution)."""
 
 
 def entry_key_env(slug: str) -> str:
@@ -279,6 +289,35 @@ def _resolve(host: str) -> tuple[ipaddress.IPv4Address | ipaddress.IPv6Address, 
         with contextlib.suppress(ValueError):
             found.append(ipaddress.ip_address(str(info[4][0]).split("%", 1)[0]))
     return tuple(found)
+
+
+def pinned_addresses(host: str, port: int | None) -> tuple[str, ...]:
+    """The addresses a client may connect to for `host`:`port` on a hosted run: the very answer
+    the address check judged (`_resolve`, one lookup per host name per process), each of them
+    checked, so no second lookup can point the connection elsewhere (DNS rebinding, e.g. to the
+    runner's link-local metadata service). Every client connects through this on hosted runs
+    (runner.models.pinned_http, and the direct client's resolver); the host name stays the client's for TLS and the Host header.
+
+    Raises RefusedEndpoint for a refused address; () for a name that does not resolve.
+    """
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{port}" if port else f"http://{shown}"
+    literal = _address(host)
+    if _is_own_server(url):
+        return (str(literal),) if literal is not None else tuple(map(str, _resolve(host)))
+    if literal is not None or _is_loopback(host):
+        problem = host_problem(url, hosted_run=True)
+        if problem:
+            raise RefusedEndpoint(problem)
+    if literal is not None:
+        return (str(literal),)
+    resolved = _resolve(host)
+    for address in resolved:
+        if address.is_loopback or _is_private(address):
+            raise RefusedEndpoint(
+                f"{host!r} resolves to {address}, a loopback or private address: refused"
+            )
+    return tuple(map(str, resolved))
 
 
 def key_problems(agent: Mapping[str, object], slug: str | None) -> list[tuple[str, str]]:

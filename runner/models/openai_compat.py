@@ -6,6 +6,7 @@ import asyncio
 import functools
 import importlib.util
 import json
+import socket
 import sys
 import weakref
 from pathlib import Path
@@ -13,8 +14,16 @@ from typing import Any
 
 import aiohttp
 import orjson
+from aiohttp.abc import AbstractResolver, ResolveResult
 
-from runner.models.reply_limit import MAX_RESPONSE_BYTES, ResponseTooLarge
+from runner.models.keys import hosted, pinned_addresses
+from runner.models.reply_limit import (
+    ACCEPT_ENCODING,
+    MAX_RESPONSE_BYTES,
+    ReplyDecoder,
+    ResponseTooLarge,
+    UndecodableReply,
+)
 
 __all__ = [
     "EndpointError",
@@ -57,13 +66,46 @@ class MalformedReply(Exception):
     """A 2xx answer whose body is not a JSON object."""
 
 
+class _PinnedResolver(AbstractResolver):
+    """aiohttp's resolver, except on hosted runs: a host name resolves to the addresses the
+    address check judged (runner.models.keys.pinned_addresses: one lookup, every address
+    checked), so the connection goes where the check looked. aiohttp keeps the host name for
+    TLS and the Host header."""
+
+    def __init__(self) -> None:
+        self._default = aiohttp.DefaultResolver()
+
+    async def resolve(
+        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+    ) -> list[ResolveResult]:
+        if not hosted():
+            return await self._default.resolve(host, port, family)
+        return [
+            ResolveResult(
+                hostname=host,
+                host=address,
+                port=port,
+                family=socket.AF_INET6 if ":" in address else socket.AF_INET,
+                proto=0,
+                flags=socket.AI_NUMERICHOST,
+            )
+            for address in pinned_addresses(host, port)
+        ]
+
+    async def close(self) -> None:
+        await self._default.close()
+
+
 def _session() -> aiohttp.ClientSession:
     loop = asyncio.get_running_loop()
     session = _SESSIONS.get(loop)
     if session is None or session.closed:
         # No connection limit of our own: the runner's concurrency is the limit.
-        connector = aiohttp.TCPConnector(limit=0, ttl_dns_cache=300)
-        session = _SESSIONS[loop] = aiohttp.ClientSession(connector=connector)
+        connector = aiohttp.TCPConnector(limit=0, ttl_dns_cache=300, resolver=_PinnedResolver())
+        # The body is decoded by _read_capped, a slice at a time under the cap, not by aiohttp.
+        session = _SESSIONS[loop] = aiohttp.ClientSession(
+            connector=connector, auto_decompress=False
+        )
     return session
 
 
@@ -91,17 +133,21 @@ def _error_detail(raw: bytes) -> tuple[str, str | None]:
 
 
 async def _read_capped(response: aiohttp.ClientResponse, origin: str) -> bytes:
+    """The body decoded, never more than the cap: raw or decoded (runner.models.reply_limit)."""
     if response.content_length is not None and response.content_length > MAX_RESPONSE_BYTES:
         raise ResponseTooLarge(
             f"the answer from {origin} is larger than {MAX_RESPONSE_BYTES} bytes: refused"
         )
+    decoder = ReplyDecoder(response.headers.get("Content-Encoding"), origin)
     body = bytearray()
-    async for chunk in response.content.iter_any():
-        body += chunk
-        if len(body) > MAX_RESPONSE_BYTES:
-            raise ResponseTooLarge(
-                f"the answer from {origin} is larger than {MAX_RESPONSE_BYTES} bytes: refused"
-            )
+    try:
+        async for chunk in response.content.iter_any():
+            for piece in decoder.feed(chunk):
+                body += piece
+        for piece in decoder.finish():
+            body += piece
+    except UndecodableReply as exc:
+        raise MalformedReply(str(exc)) from None
     return bytes(body)
 
 
@@ -117,9 +163,9 @@ async def chat_completion(
     """POST one chat completion to `{api_base}/chat/completions`; the parsed JSON answer.
 
     `model` is sent without its `openai/` prefix, as LiteLLM sends it. Redirects are not followed
-    (a redirect would carry the key to another URL) and the body is read up to the reply cap.
-    Raises EndpointError for an HTTP error status, MalformedReply for a body that is not a JSON
-    object, ResponseTooLarge past the cap; aiohttp's and asyncio's own errors pass through.
+    (a redirect would carry the key to another URL) and the body is read up to the reply cap,
+    counted in decoded bytes. Raises EndpointError for an HTTP error status, MalformedReply for a
+    body that is not a JSON object, ResponseTooLarge past the cap or in a coding it cannot bound; aiohttp's and asyncio's own errors pass through.
     """
     body: dict[str, Any] = {"model": model.split("/", 1)[1] if "/" in model else model}
     for name in _BODY_FIELDS:
@@ -130,7 +176,11 @@ async def chat_completion(
         raise TypeError(f"unexpected chat completion arguments: {sorted(unknown)}")
     if extra_body:
         body.update(extra_body)
-    headers = {"Content-Type": "application/json", "Accept": "application/json"}
+    headers = {
+        "Content-Type": "application/json",
+        "Accept": "application/json",
+        "Accept-Encoding": ACCEPT_ENCODING,  # only codings the cap can bound
+    }
     if api_key:
         headers["Authorization"] = f"Bearer {api_key}"
     url = api_base.rstrip("/") + "/chat/completions"

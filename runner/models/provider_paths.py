@@ -21,7 +21,12 @@ from __future__ import annotations
 
 import functools
 
-from runner.models.keys import KeyPolicyError, host_problem, is_provider_host, provider_of_model
+from runner.models.keys import (
+    RefusedEndpoint,
+    host_problem,
+    is_provider_host,
+    provider_of_model,
+)
 
 __all__ = [
     "CUSTOM_BASE_PROVIDERS",
@@ -58,12 +63,6 @@ UNBOUNDED_PROVIDERS: dict[str, str] = {
     "oobabooga": _OWN_SYNC,
     "petals": _OWN_SYNC,
 }
-
-
-class RefusedEndpoint(KeyPolicyError):
-    """A model call the runner will not make: a provider whose path cannot be bounded, a prefix
-    not on the list for a submitter's server, or (hosted runs) a loopback or private address.
-    A key-policy error: it is refused for the same reason, where the call (and its key) would go."""
 
 
 def prefix_of(model: str) -> str | None:

@@ -1,4 +1,4 @@
-"""Bound every HTTP answer LiteLLM reads for us: a byte cap on the body, and no redirects followed."""
+"""Bound every HTTP answer LiteLLM (and the HTTP agent) reads for us: a cap on the decoded body, and no redirects followed."""
 
 from __future__ import annotations
 
@@ -8,30 +8,43 @@ from typing import Any
 
 import httpx
 
-from runner.models.reply_limit import MAX_RESPONSE_BYTES, ResponseTooLarge
+from runner.models.pinned_http import HostedPinning, PinnedTransport
+from runner.models.reply_limit import (
+    ACCEPT_ENCODING,
+    ReplyDecoder,
+    ResponseTooLarge,
+    UnboundedEncoding,
+    UndecodableReply,
+)
 
-__all__ = ["StreamTooLarge", "install"]
+__all__ = ["StreamTooLarge", "StreamUnboundedEncoding", "bounded_client", "install"]
 
 
 class StreamTooLarge(httpx.TransportError, ResponseTooLarge):
     """The cap, raised inside an httpx stream: a transport error to httpx and LiteLLM."""
 
 
-class _CappedStream(httpx.AsyncByteStream):
-    def __init__(self, inner: httpx.AsyncByteStream, limit: int, url: str) -> None:
+class StreamUnboundedEncoding(httpx.TransportError, UnboundedEncoding):
+    """A content coding the cap cannot bound, refused once the headers are in."""
+
+
+class _DecodedStream(httpx.AsyncByteStream):
+    """The body decoded by the one ReplyDecoder, so the cap counts decoded bytes; httpx, told the
+    body has no content coding left, passes it on as it is."""
+
+    def __init__(self, inner: httpx.AsyncByteStream, decoder: ReplyDecoder) -> None:
         self._inner = inner
-        self._limit = limit
-        self._url = url
+        self._decoder = decoder
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
-        size = 0
-        async for chunk in self._inner:
-            size += len(chunk)
-            if size > self._limit:
-                raise StreamTooLarge(
-                    f"the answer from {self._url} is larger than {self._limit} bytes: refused"
-                )
-            yield chunk
+        try:
+            async for chunk in self._inner:
+                for piece in self._decoder.feed(chunk):
+                    yield piece
+            for piece in self._decoder.finish():
+                yield piece
+        except UndecodableReply as exc:
+            raise httpx.DecodingError(str(exc)) from None
 
     async def aclose(self) -> None:
         await self._inner.aclose()
@@ -40,13 +53,33 @@ class _CappedStream(httpx.AsyncByteStream):
 async def _cap(response: httpx.Response) -> None:
     """httpx response hook: runs once the headers are in, before any of the body is read."""
     stream = response.stream
-    if isinstance(stream, httpx.AsyncByteStream) and not isinstance(stream, _CappedStream):
+    if isinstance(stream, httpx.AsyncByteStream) and not isinstance(stream, _DecodedStream):
         url = f"{response.request.url.scheme}://{response.request.url.netloc.decode()}"
-        response.stream = _CappedStream(stream, MAX_RESPONSE_BYTES, url)
+        try:
+            decoder = ReplyDecoder(
+                response.headers.get("content-encoding"), url, too_large=StreamTooLarge
+            )
+        except UnboundedEncoding as exc:
+            raise StreamUnboundedEncoding(str(exc)) from None
+        response.stream = _DecodedStream(stream, decoder)
+        # Decoded here, a slice at a time: httpx must not decode it again (whole, unbounded).
+        if "content-encoding" in response.headers:
+            del response.headers["content-encoding"]
+
+
+def bounded_client(client: httpx.AsyncClient) -> httpx.AsyncClient:
+    """`client` with the reply rules of every model call: the cap counted in decoded bytes, only
+    the codings it can bound asked for, no redirect followed, and on hosted runs connections
+    only to the address the address check judged."""
+    return _bounded(client)
 
 
 def _bounded(client: httpx.AsyncClient) -> httpx.AsyncClient:
     client.follow_redirects = False  # a redirect would carry the key's header to another URL
+    client.headers["Accept-Encoding"] = ACCEPT_ENCODING  # never a coding the cap cannot bound
+    if not isinstance(client._transport, HostedPinning | PinnedTransport):
+        # Hosted runs: connect to the checked address only (runner.models.pinned_http).
+        client._transport = HostedPinning(client._transport)
     hooks = client.event_hooks
     if _cap not in hooks["response"]:
         hooks["response"] = [*hooks["response"], _cap]

@@ -17,6 +17,7 @@ from typing import Literal
 
 from runner.core.errors import AgentFailure, InfraFailure
 from runner.core.transcript import InfraError
+from runner.models.keys import RefusedEndpoint
 
 __all__ = [
     "AGENT_FAILURES",
@@ -59,6 +60,9 @@ AGENT_FAILURES: tuple[str, ...] = (
     "a step that hangs past the step timeout (a Python agent) or the endpoint's `timeout_s`",
     "a submitter's endpoint that refuses the connection, times out or answers with an HTTP "
     "error once the retries gave up",
+    "an endpoint the runner refuses to call (a loopback, private or link-local address on a "
+    "hosted run, named or resolved; a provider path it cannot bound), whatever the agent's "
+    "kind: LiteLLM, HTTP or Python",
     "passing a hard cap: tool calls per reply or per trial, a model call's cost; or writing "
     "more than 256 KiB of text to the user, or of tool calls (ids, names, arguments), in one "
     "trial (stop reason `output_cap`)",
@@ -135,6 +139,9 @@ def attribute(error: BaseException, *, source: Source, trusted: bool = False) ->
     """
     if isinstance(error, AgentFailure):
         return agent_fault(error.kind, error.message)
+    if isinstance(error, RefusedEndpoint) and source in ("agent", "agent_factory"):
+        # One rule for every agent kind: where the agent's calls would go is the agent's.
+        return agent_fault("RefusedEndpoint", str(error))
     if source in ("agent", "agent_factory"):
         if isinstance(error, InfraFailure) and trusted:
             return infra_fault(error.kind, error.message)

@@ -344,14 +344,14 @@ def test_a_hosted_run_refuses_a_name_that_resolves_to_this_machine(
     port = recorder.server.server_port
     monkeypatch.setenv("TAUREC_HOSTED", "1")
 
-    def call() -> None:  # the http agent checks its endpoint when built, LiteLLM per step
+    def call() -> None:  # both check the address at each step, before any request
         if kind == "litellm":
             config = LiteLLMAgentConfig(
                 model="openai/any", api_base=f"http://{name}:{port}/v1", retry=FAST
             )
             step(LiteLLMAgent(config, CONTEXT))
         else:
-            step(HttpAgent(HttpAgentConfig(endpoint=f"http://{name}:{port}/step"), CONTEXT))
+            step(HttpAgent(HttpAgentConfig(endpoint=f"https://{name}:{port}/step"), CONTEXT))
 
     with pytest.raises(KeyPolicyError, match=r"resolves to .* refused"):
         call()
