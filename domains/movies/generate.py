@@ -284,7 +284,9 @@ def draft_task(
     # The genre is volunteered, except in some simple mixed and hidden cells where it is the
     # one topic the user states only when asked.
     genre_reveal = "volunteer"
-    if (cell.reveal == "hidden" and cell.complexity == "simple") or (cell.reveal in ("mixed", "hidden") and rng.random() < 0.2):
+    if (cell.reveal == "hidden" and cell.complexity == "simple") or (
+        cell.reveal in ("mixed", "hidden") and rng.random() < 0.2
+    ):
         genre_reveal = "on_ask"
     constraints: list[dict[str, Any]] = [
         {"constraint": {"field": "genres", "op": "contains", "value": rng.choice(genres)},
