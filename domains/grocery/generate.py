@@ -11,6 +11,7 @@ paraphrases on a dev split.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,9 @@ GENERATOR = "grocery-generate/1"
 MAX_COUNT = 240
 # Drafts tried per task before the generator gives up on a slot (each is cheap to reject).
 TRIES = 4000
+# A hidden need rules out this many of the cheapest products meeting what can be said (the
+# committed suite aims at the cheapest one only, which a prior's second pick then wins).
+HIDDEN_DEPTH = 8
 
 
 def slot_order() -> list[Slot]:
@@ -56,6 +60,7 @@ def names_for(seed: int, index: int, split: Split) -> Names:
         ),
         who=usable_wordings(_WHO, split),
         style=usable_wordings(_STYLE, split),
+        hidden_depth=HIDDEN_DEPTH,
     )
 
 
@@ -66,10 +71,16 @@ def generate_tasks(
     count = count or len(GRID)
     if count > MAX_COUNT:
         raise TaurecError(f"--count must be <= {MAX_COUNT} for grocery, got {count}")
+    from domains.grocery.strata import suite_strata_gate
+
     order = slot_order()
     tasks = []
     for index in range(count):
         slot = order[index % len(order)]
+        if slot.reveal == "hidden":
+            # A hidden need ruling out the cheapest few cannot also keep an allergy cell's
+            # bait (the cheapest but for the allergen) in reach: hidden cells set no trap.
+            slot = dataclasses.replace(slot, allergy_trap=False)
         rng = derive_rng(seed, "grocery", index)
         task = draw_task(slot, index + 1, rng, [catalog], TRIES, names_for(seed, index, split))
         if task is None:
@@ -78,12 +89,17 @@ def generate_tasks(
                 f"passed the gate in {TRIES} tries on this snapshot"
             )
         tasks.append(task)
+    # The strata figures are measured and reported, not yet enforced: on grocery the question-
+    # less prober still wins most mixed and hidden drafts (their on_ask needs cut too little).
+    _, lines, _ = suite_strata_gate(tasks, catalog)
+    lines = [line.replace("strata FAIL", "strata (not enforced) FAIL") for line in lines]
     strata = {
         r: sum(t.reveal_difficulty == r for t in tasks) for r in ("volunteer", "mixed", "hidden")
     }
     gate = [
         f"{len(tasks)} tasks, each passing the grocery gate and leak audit on the snapshot "
-        f"(volunteer {strata['volunteer']}, mixed {strata['mixed']}, hidden {strata['hidden']})"
+        f"(volunteer {strata['volunteer']}, mixed {strata['mixed']}, hidden {strata['hidden']})",
+        *lines,
     ]
     return GeneratedSuite(
         tasks=tasks,
