@@ -4,7 +4,9 @@
 committed suite's grid (`domains.grocery.suite.GRID`, taken in an order that spreads the first
 tasks over every reveal stratum, so a small `count` still covers them) with the first seeded
 draft that passes the same gate (`domains.grocery.audit.gate_problems` and the shopper's leak
-audit) on the snapshot. Task, shopper and order ids are keyed hashes of the seed (`t_…`, `u_…`,
+audit) on the snapshot. The strata figures of `domains.grocery.strata` (fixed priors on the
+hidden stratum, the question-less prober on the mixed and hidden ones) are measured and written
+into the gate's lines, not yet enforced. Task, shopper and order ids are keyed hashes of the seed (`t_…`, `u_…`,
 `o_…`): none names a committed file. Persona wording leaves out the held-back share of its
 paraphrases on a dev split.
 """
