@@ -36,6 +36,8 @@ TRIES = 4000
 # A hidden need rules out this many of the cheapest products meeting what can be said (the
 # committed suite aims at the cheapest one only, which a prior's second pick then wins).
 HIDDEN_DEPTH = 8
+# The aims tried in turn when a slot's drafts all fail the gate at the deeper one.
+HIDDEN_DEPTHS = (HIDDEN_DEPTH, 4, 2, 1)
 
 
 def slot_order() -> list[Slot]:
@@ -83,8 +85,13 @@ def generate_tasks(
             # A hidden need ruling out the cheapest few cannot also keep an allergy cell's
             # bait (the cheapest but for the allergen) in reach: hidden cells set no trap.
             slot = dataclasses.replace(slot, allergy_trap=False)
-        rng = derive_rng(seed, "grocery", index)
-        task = draw_task(slot, index + 1, rng, [catalog], TRIES, names_for(seed, index, split))
+        task = None
+        for depth in HIDDEN_DEPTHS:  # the deepest aim the catalog allows for this slot
+            rng = derive_rng(seed, "grocery", index, depth)
+            names = dataclasses.replace(names_for(seed, index, split), hidden_depth=depth)
+            task = draw_task(slot, index + 1, rng, [catalog], TRIES // len(HIDDEN_DEPTHS), names)
+            if task is not None:
+                break
         if task is None:
             raise TaurecError(
                 f"no draft for task {index} ({slot.kind}, {slot.complexity}, {slot.reveal}) "
