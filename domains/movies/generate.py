@@ -239,7 +239,7 @@ def _persona(rng: random.Random, cued: list[str], split: Split) -> str:
 
 
 def _brief(constraints: list[dict[str, Any]]) -> str:
-    from catalog_pipeline.fixture_world.task_suite import _join, _want
+    from domains.movies.fixture_suite import _join, _want
 
     parts = []
     by = {
@@ -479,8 +479,8 @@ def draft_task(
 def task_problems(task: Task, catalog: Catalog, informed_seeds: int) -> list[str]:
     """Why a draft fails the gate (empty: it passes): the audit's rules, the design rules of the
     committed suite, the persona's cue, and the strata rules."""
-    from catalog_pipeline.fixture_world.task_suite import design_problems
     from domains.movies.audit import audit_task
+    from domains.movies.fixture_suite import design_problems
     from domains.movies.simulators.scripted import persona_line
     from domains.movies.simulators.vocabulary import topic_cues
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, TypeVar, runtime_checkable
 
 from runner.core.errors import TaurecError
+from runner.core.generation import SUITE_MARKER
 from runner.core.severity import (
     DEFAULT_STRICTNESS,
     FAILING_SEVERITIES,
@@ -69,8 +70,7 @@ __all__ = [
 
 T = TypeVar("T")
 
-# A suite folder names its domain in this file ({"domain": "grocery"}); it is not a task file.
-SUITE_MARKER = "suite.json"
+# A suite folder names its domain in its SUITE_MARKER file (runner.core.generation defines it).
 
 
 @runtime_checkable

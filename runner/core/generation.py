@@ -28,6 +28,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from runner.core.errors import TaurecError
 
+# A suite folder names its domain in this file ({"domain": "grocery"}); it is not a task file.
+SUITE_MARKER = "suite.json"
+
 __all__ = [
     "HELD_BACK_SHARE",
     "SPLITS",
@@ -124,8 +127,6 @@ def write_suite_folder(
 ) -> list[Path]:
     """Write `<id>.json` per task, `policy.md` and `suite.json`; refuse a folder holding other
     files (a generated suite never mixes with a hand-written one)."""
-    from runner.core.domain import SUITE_MARKER
-
     out_dir = Path(out_dir)
     names = {f"{t.id}.json" for t in suite.tasks} | {"policy.md", SUITE_MARKER}
     if out_dir.exists():
