@@ -7,6 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
 
+from runner.core.item_catalog import iso_date_text
+
 PRODUCT_SCHEMA_VERSION: Literal[1] = 1
 
 # Allergen names, normalised from Open Food Facts' `en:` tags (the EU's 14 declared allergens).
@@ -67,14 +69,7 @@ class Product(BaseModel):
     @field_validator("created", mode="before")
     @classmethod
     def _iso_date_text(cls, value: object) -> object:
-        if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
-            return value
-        if not isinstance(value, str):
-            raise ValueError(f"must be an ISO date string YYYY-MM-DD, not {type(value).__name__}")
-        try:
-            return dt.date.fromisoformat(value)
-        except ValueError:
-            raise ValueError(f"{value!r} is not an ISO date YYYY-MM-DD") from None
+        return iso_date_text(value)
 
     @field_validator("allergens", "traces")
     @classmethod

@@ -23,12 +23,9 @@ from runner.core.errors import LoadError, describe_validation_error
 from runner.core.predicates import (
     Complexity,
     ConstraintCheck,
-    ConstraintValue,
-    Op,
+    FieldConstraint,
     Reveal,
     RevealDifficulty,
-    check_predicate,
-    evaluate_predicate,
 )
 
 __all__ = [
@@ -84,29 +81,11 @@ assert {f for f, k in FIELD_KINDS.items() if k == "enum"} == set(ENUM_CHOICES), 
 )
 
 
-class ProductConstraint(BaseModel):
+class ProductConstraint(FieldConstraint):
     """A typed predicate `field op value` over one product field (`items.FIELD_KINDS`)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    field: str = Field(description="A product field name, e.g. 'vegan' or 'price'")
-    op: Op
-    value: ConstraintValue
-
-    @model_validator(mode="after")
-    def _fits_field(self) -> ProductConstraint:
-        check_predicate(self.field, self.op, self.value, FIELD_KINDS, ENUM_CHOICES)
-        return self
-
-    def evaluate(self, product: Product) -> ConstraintCheck:
-        """Check the product; the result carries the actual value and a readable reason."""
-        actual: Any = getattr(product, self.field)
-        if isinstance(actual, dt.date):
-            actual = actual.isoformat()
-        return evaluate_predicate(self.field, self.op, self.value, actual)
-
-    def describe(self) -> str:
-        return f"{self.field} {self.op} {self.value!r}"
+    field_kinds = FIELD_KINDS
+    choices = ENUM_CHOICES
 
 
 class TaskConstraint(BaseModel):

@@ -15,7 +15,7 @@ from pydantic import (
     field_validator,
 )
 
-from runner.core.item_catalog import ItemCatalog
+from runner.core.item_catalog import ItemCatalog, iso_date_text
 
 ContentRating = Literal["G", "PG", "PG-13", "R", "NC-17", "NR"]
 RESTRICTED_RATINGS: frozenset[str] = frozenset({"R", "NC-17"})
@@ -54,14 +54,7 @@ class CatalogItem(BaseModel):
     @classmethod
     def _iso_date_text(cls, value: object) -> object:
         """JSON has no dates: an ISO `YYYY-MM-DD` string (or a date, from Python) and nothing else."""
-        if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
-            return value
-        if not isinstance(value, str):
-            raise ValueError(f"must be an ISO date string YYYY-MM-DD, not {type(value).__name__}")
-        try:
-            return dt.date.fromisoformat(value)
-        except ValueError:
-            raise ValueError(f"{value!r} is not an ISO date YYYY-MM-DD") from None
+        return iso_date_text(value)
 
     @field_validator("id", "title", "overview", "director", "genres", "cast", "streaming_services")
     @classmethod

@@ -6,22 +6,18 @@ import datetime as dt
 import hashlib
 import json
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from domains.movies.catalog import FIELD_KINDS, CatalogItem
 from runner.core.domain import load_task_folder, tasks_digest
 from runner.core.errors import LoadError, describe_validation_error
 from runner.core.predicates import (
     Complexity,
-    ConstraintCheck,
-    ConstraintValue,
-    Op,
+    FieldConstraint,
     Reveal,
     RevealDifficulty,
-    check_predicate,
-    evaluate_predicate,
 )
 
 PolicyName = Literal[
@@ -46,29 +42,11 @@ _RATINGS = ("G", "PG", "PG-13", "R", "NC-17", "NR")
 _CHOICES = {"content_rating": _RATINGS}
 
 
-class Constraint(BaseModel):
+class Constraint(FieldConstraint):
     """A typed predicate `field op value` over one catalog field."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    field: str = Field(description="A catalog item field name")
-    op: Op
-    value: ConstraintValue
-
-    @model_validator(mode="after")
-    def _fits_field(self) -> Constraint:
-        check_predicate(self.field, self.op, self.value, FIELD_KINDS, _CHOICES)
-        return self
-
-    def evaluate(self, item: CatalogItem) -> ConstraintCheck:
-        """Check the item; the result carries the actual value and a readable reason."""
-        actual: Any = getattr(item, self.field)
-        if isinstance(actual, dt.date):
-            actual = actual.isoformat()
-        return evaluate_predicate(self.field, self.op, self.value, actual)
-
-    def describe(self) -> str:
-        return f"{self.field} {self.op} {self.value!r}"
+    field_kinds = FIELD_KINDS
+    choices = _CHOICES
 
 
 class TaskConstraint(BaseModel):

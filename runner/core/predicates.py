@@ -5,9 +5,9 @@ from __future__ import annotations
 import datetime as dt
 import math
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal, Self
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Op = Literal["<=", ">=", "==", "!=", "contains", "contains_any", "not_contains", "in"]
 Reveal = Literal["volunteer", "on_ask", "hidden"]
@@ -149,3 +149,32 @@ def evaluate_predicate(field: str, op: Op, value: ConstraintValue, actual: Any) 
     return ConstraintCheck(
         field=field, op=op, value=v, satisfied=satisfied, actual=actual, reason=reason
     )
+
+
+class FieldConstraint(BaseModel):
+    """A typed predicate `field op value` over one item field; a domain's subclass names its field
+    table (`field_kinds`, field -> kind) and the closed value sets of its enum fields (`choices`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    field_kinds: ClassVar[Mapping[str, str]] = {}
+    choices: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+
+    field: str = Field(description="An item field name, e.g. 'runtime' or 'vegan'")
+    op: Op
+    value: ConstraintValue
+
+    @model_validator(mode="after")
+    def _fits_field(self) -> Self:
+        check_predicate(self.field, self.op, self.value, self.field_kinds, self.choices)
+        return self
+
+    def evaluate(self, item: Any) -> ConstraintCheck:
+        """Check the item; the result carries the actual value and a readable reason."""
+        actual: Any = getattr(item, self.field)
+        if isinstance(actual, dt.date):
+            actual = actual.isoformat()
+        return evaluate_predicate(self.field, self.op, self.value, actual)
+
+    def describe(self) -> str:
+        return f"{self.field} {self.op} {self.value!r}"
