@@ -24,8 +24,8 @@ from runner.core.predicates import (
     Complexity,
     ConstraintCheck,
     FieldConstraint,
-    Reveal,
     RevealDifficulty,
+    RevealedConstraint,
 )
 
 __all__ = [
@@ -88,13 +88,8 @@ class ProductConstraint(FieldConstraint):
     choices = ENUM_CHOICES
 
 
-class TaskConstraint(BaseModel):
+class TaskConstraint(RevealedConstraint[ProductConstraint]):
     """One constraint of the shopper and when the shopper says it."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    constraint: ProductConstraint
-    reveal: Reveal
 
 
 class OrderLine(BaseModel):

@@ -16,6 +16,7 @@ from pydantic import (
 )
 
 from runner.core.item_catalog import ItemCatalog, iso_date_text
+from runner.core.predicates import FieldKind, field_kinds
 
 ContentRating = Literal["G", "PG", "PG-13", "R", "NC-17", "NR"]
 RESTRICTED_RATINGS: frozenset[str] = frozenset({"R", "NC-17"})
@@ -74,23 +75,7 @@ class CatalogItem(BaseModel):
 CATALOG_ADAPTER: TypeAdapter[list[CatalogItem]] = TypeAdapter(list[CatalogItem])
 
 # The typed field table every constraint is checked against (one definition for the whole project).
-FieldKind = Literal["number", "text", "list", "bool", "date", "rating"]
-FIELD_KINDS: dict[str, FieldKind] = {
-    "id": "text",
-    "title": "text",
-    "release_date": "date",
-    "runtime": "number",
-    "genres": "list",
-    "overview": "text",
-    "cast": "list",
-    "director": "text",
-    "rating": "number",
-    "vote_count": "number",
-    "streaming_services": "list",
-    "sponsored": "bool",
-    "content_rating": "rating",
-}
-assert set(FIELD_KINDS) == set(CatalogItem.model_fields), "FIELD_KINDS must cover the item schema"
+FIELD_KINDS: dict[str, FieldKind] = field_kinds(CatalogItem, content_rating="rating")
 
 
 class Catalog(ItemCatalog[CatalogItem]):

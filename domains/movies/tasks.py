@@ -16,8 +16,8 @@ from runner.core.errors import LoadError, describe_validation_error
 from runner.core.predicates import (
     Complexity,
     FieldConstraint,
-    Reveal,
     RevealDifficulty,
+    RevealedConstraint,
 )
 
 PolicyName = Literal[
@@ -49,11 +49,8 @@ class Constraint(FieldConstraint):
     choices = _CHOICES
 
 
-class TaskConstraint(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    constraint: Constraint
-    reveal: Reveal
+class TaskConstraint(RevealedConstraint[Constraint]):
+    """One constraint of the user and when the user says it."""
 
 
 class UserHistory(BaseModel):

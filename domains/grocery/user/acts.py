@@ -13,37 +13,24 @@ from pydantic import Field
 
 from domains.grocery.user.needs import Need
 from domains.grocery.user.vocabulary import Topic
-from runner.kits.user.acts import (
-    ACT_SCHEMA_VERSION,
-    AcceptedAlready,
-    ActPartBase,
-    HoldBack,
-    NothingFitsAck,
-    ReplyActBase,
-    Verdict,
-)
+from runner.kits.user.acts import ActPartBase, ReplyActBase, SharedPart
 
 __all__ = [
-    "ACT_SCHEMA_VERSION",
     "Accept",
-    "AcceptedAlready",
     "ActPart",
     "ConfirmOrder",
     "ConfirmReturn",
     "Decline",
     "Done",
-    "HoldBack",
     "Inform",
     "Leave",
     "NoPreference",
     "NotYet",
-    "NothingFitsAck",
     "OneAtATime",
     "Opening",
     "PushToCommit",
     "ReplyAct",
     "Unsure",
-    "Verdict",
 ]
 
 
@@ -159,7 +146,6 @@ ActPart = Annotated[
     | Inform
     | NoPreference
     | Unsure
-    | HoldBack
     | Accept
     | Decline
     | OneAtATime
@@ -167,10 +153,9 @@ ActPart = Annotated[
     | ConfirmReturn
     | NotYet
     | PushToCommit
-    | AcceptedAlready
-    | NothingFitsAck
     | Done
-    | Leave,
+    | Leave
+    | SharedPart,
     Field(discriminator="kind"),
 ]
 

@@ -16,17 +16,14 @@ from domains.grocery.items import Product
 from domains.grocery.tasks import GroceryTask
 from domains.grocery.user.acts import (
     Accept,
-    AcceptedAlready,
     ActPart,
     ConfirmOrder,
     ConfirmReturn,
     Decline,
     Done,
-    HoldBack,
     Inform,
     Leave,
     NoPreference,
-    NothingFitsAck,
     NotYet,
     OneAtATime,
     Opening,
@@ -37,7 +34,8 @@ from domains.grocery.user.acts import (
 from domains.grocery.user.needs import Need, needs_of, ordered_value
 from domains.grocery.user.reader import Reading
 from domains.grocery.user.vocabulary import FREE_TOPICS, TOPICS, Topic
-from runner.kits.user.ledger import Ledger, answerable
+from runner.kits.user.acts import AcceptedAlready, HoldBack, NothingFitsAck
+from runner.kits.user.ledger import Ledger, Questions, answerable
 
 __all__ = [
     "STANDARD_TOPICS",
@@ -122,6 +120,9 @@ class ShopperEngine:
         self._catalog = catalog
         self.needs: list[Need] = needs_of(task)
         self.patience = patience_of(task)
+        self._questions = Questions(
+            self.patience.topics_per_message, self.patience.questions, FREE_TOPICS, "asked"
+        )
         past = {line.product_id for o in task.past_orders for line in o.lines}
         self._referenced = past | ({task.wanted_product} if task.wanted_product else set())
 
@@ -176,14 +177,7 @@ class ShopperEngine:
             | None
         ) = None
 
-        answered, held = answerable(
-            reading.asked,
-            state,
-            free=FREE_TOPICS,
-            per_message=self.patience.topics_per_message,
-            patience=self.patience.questions,
-            counts="asked",
-        )
+        answered, held = answerable(reading.asked, state, self._questions)
         parts += self._answers(answered, state)
         if held is not None:
             parts.append(HoldBack(reason=held))

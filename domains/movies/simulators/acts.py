@@ -13,32 +13,19 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from domains.movies.tasks import Constraint
-from runner.kits.user.acts import (
-    ACT_SCHEMA_VERSION,
-    AcceptedAlready,
-    ActPartBase,
-    HoldBack,
-    NothingFitsAck,
-    ReplyActBase,
-    Verdict,
-)
+from runner.kits.user.acts import ActPartBase, ReplyActBase, SharedPart
 
 __all__ = [
-    "ACT_SCHEMA_VERSION",
     "Accept",
-    "AcceptedAlready",
     "ActPart",
     "AskBack",
     "Decline",
-    "HoldBack",
     "Inform",
     "Leave",
     "NoPreference",
-    "NothingFitsAck",
     "Opening",
     "PushToCommit",
     "ReplyAct",
-    "Verdict",
 ]
 
 
@@ -110,14 +97,12 @@ ActPart = Annotated[
     Opening
     | Inform
     | NoPreference
-    | HoldBack
     | AskBack
     | Accept
     | Decline
     | Leave
     | PushToCommit
-    | NothingFitsAck
-    | AcceptedAlready,
+    | SharedPart,
     Field(discriminator="kind"),
 ]
 

@@ -17,15 +17,12 @@ from domains.movies.catalog import Catalog, CatalogItem
 from domains.movies.simulators import templates as t
 from domains.movies.simulators.acts import (
     Accept,
-    AcceptedAlready,
     ActPart,
     AskBack,
     Decline,
-    HoldBack,
     Inform,
     Leave,
     NoPreference,
-    NothingFitsAck,
     Opening,
     PushToCommit,
     ReplyAct,
@@ -33,7 +30,8 @@ from domains.movies.simulators.acts import (
 from domains.movies.simulators.reader import Reading
 from domains.movies.simulators.vocabulary import FIELD_TOPICS, RATING_ORDER
 from domains.movies.tasks import Constraint, Task, TaskConstraint
-from runner.kits.user.ledger import Ledger, answerable
+from runner.kits.user.acts import AcceptedAlready, HoldBack, NothingFitsAck
+from runner.kits.user.ledger import Ledger, Questions, answerable
 
 __all__ = [
     "ASK_BACK_SHARE",
@@ -145,6 +143,10 @@ class DecisionEngine:
         self._catalog = catalog
         self._persona = persona
         self.temperament = temperament(task, seed)
+        mood = self.temperament
+        self._questions = Questions(
+            mood.topics_per_message, mood.question_patience, FREE_TOPICS, "answered"
+        )
 
     def opening(self) -> ReplyAct:
         volunteered = [tc.constraint for tc in self._task.constraints if tc.reveal == "volunteer"]
@@ -152,14 +154,7 @@ class DecisionEngine:
 
     def react(self, reading: Reading, state: EngineState, rng: random.Random) -> ReplyAct:
         """Decide the reply to one agent message, updating `state`."""
-        answered, held_back = answerable(
-            reading.asked,
-            state,
-            free=FREE_TOPICS,
-            per_message=self.temperament.topics_per_message,
-            patience=self.temperament.question_patience,
-            counts="answered",
-        )
+        answered, held_back = answerable(reading.asked, state, self._questions)
         asked_now = set(answered)
         new = [i for i in reading.proposed if i not in state.named]
         state.named.update(reading.proposed)

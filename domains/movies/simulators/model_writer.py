@@ -28,7 +28,6 @@ from typing import Any
 from domains.movies.catalog import Catalog
 from domains.movies.simulators.acts import (
     Accept,
-    AcceptedAlready,
     AskBack,
     Decline,
     Inform,
@@ -54,6 +53,7 @@ from domains.movies.tasks import Constraint, Task
 from runner.core.errors import InfraFailure
 from runner.core.protocols import ModelCall
 from runner.core.transcript import SimulatorNote
+from runner.kits.user.acts import AcceptedAlready
 
 __all__ = [
     "MAX_WORDS_CHARS",

@@ -20,6 +20,7 @@ __all__ = [
     "HoldBack",
     "NothingFitsAck",
     "ReplyActBase",
+    "SharedPart",
     "Verdict",
 ]
 
@@ -54,6 +55,10 @@ class AcceptedAlready(ActPartBase):
     """A choice is already accepted: the user asks the agent to make it official."""
 
     kind: Literal["accepted_already"] = "accepted_already"
+
+
+# The parts above, for a domain's discriminated union of parts (`Opening | … | SharedPart`).
+SharedPart = HoldBack | NothingFitsAck | AcceptedAlready
 
 
 class ReplyActBase(BaseModel):

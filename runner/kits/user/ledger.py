@@ -17,13 +17,25 @@ from typing import Literal, TypeVar
 
 from runner.kits.user.acts import HeldBack
 
-__all__ = ["Ledger", "PerMessage", "answerable"]
+__all__ = ["Ledger", "PerMessage", "Questions", "answerable"]
 
 T = TypeVar("T", bound=str)
 
 # What counts against the topics answered in one message: "answered", every topic answered so
 # far in it (plain facts too); "asked", every taste topic asked in it, answered or held back.
 PerMessage = Literal["answered", "asked"]
+
+
+@dataclass(frozen=True)
+class Questions:
+    """How many questions a user answers: `per_message` topics in one message (what counts is
+    `counts`), `in_all` distinct topics over the conversation; `free` topics (plain facts, not
+    tastes) cost nothing."""
+
+    per_message: int
+    in_all: int
+    free: frozenset[str]
+    counts: PerMessage
 
 
 @dataclass
@@ -42,23 +54,18 @@ class Ledger:
 
 
 def answerable(
-    order: Iterable[T],
-    ledger: Ledger,
-    *,
-    free: frozenset[str] | set[str],
-    per_message: int,
-    patience: int,
-    counts: PerMessage,
+    order: Iterable[T], ledger: Ledger, questions: Questions
 ) -> tuple[list[T], HeldBack | None]:
     """The topics of one message (in `order`) the user answers, and why it holds the rest back.
 
-    At most `per_message` topics are answered in one message (what counts is `counts`); a message
-    that asks more is a form, and from then on the user answers no topic it has not answered
-    before. A topic not answered before counts against `patience`; asking again about one (to pin
-    down a vague answer) is free, and so is a `free` topic (a plain fact, not a taste). Held back:
+    At most `per_message` topics are answered in one message; a message that asks more is a form,
+    and from then on the user answers no topic it has not answered before. A topic not answered
+    before counts against `in_all`; asking again about one (to pin down a vague answer) is free,
+    and so is a `free` topic. Held back:
     "at_once" when the message asked more than one go allows, "patience" when no topic is left.
     Sets `ledger.form`; the caller records the answered topics.
     """
+    free, counts = questions.free, questions.counts
     answered: list[T] = []
     fresh = 0
     seen = 0
@@ -67,14 +74,14 @@ def answerable(
         if counts == "asked" and topic in free:
             answered.append(topic)
             continue
-        if (seen if counts == "asked" else len(answered)) >= per_message:
+        if (seen if counts == "asked" else len(answered)) >= questions.per_message:
             held = held or "at_once"
             ledger.form = True
             break
         seen += 1
         if topic in ledger.asked or topic in free:
             answered.append(topic)
-        elif ledger.form or len(ledger.asked - free) + fresh >= patience:
+        elif ledger.form or len(ledger.asked - free) + fresh >= questions.in_all:
             held = "patience"
         else:
             answered.append(topic)

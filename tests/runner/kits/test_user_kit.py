@@ -11,34 +11,26 @@ from pydantic import Field
 from runner.core.transcript import Leak, MessageEvent, Transcript
 from runner.kits.user.acts import ActPartBase, HoldBack, NothingFitsAck, ReplyActBase
 from runner.kits.user.leaks import audit_transcript, excerpt, leak_at
-from runner.kits.user.ledger import Ledger, answerable
+from runner.kits.user.ledger import Ledger, Questions, answerable
 from runner.kits.user.writer import Bank, Keyed, TemplateWriterBase, join_list
 
 
 def test_answered_counting_answers_a_few_topics_per_message_then_treats_it_as_a_form() -> None:
     ledger = Ledger()
-    answered, held = answerable(
-        ["a", "b", "c"], ledger, free=frozenset(), per_message=2, patience=9, counts="answered"
-    )
+    two_at_once = Questions(per_message=2, in_all=9, free=frozenset(), counts="answered")
+    answered, held = answerable(["a", "b", "c"], ledger, two_at_once)
     assert (answered, held, ledger.form) == (["a", "b"], "at_once", True)
     # After a form, only topics answered before are answered again.
     ledger.asked |= set(answered)
-    answered, held = answerable(
-        ["a", "d"], ledger, free=frozenset(), per_message=2, patience=9, counts="answered"
-    )
+    answered, held = answerable(["a", "d"], ledger, two_at_once)
     assert (answered, held) == (["a"], "patience")
 
 
 def test_asked_counting_lets_free_topics_through_and_counts_held_ones() -> None:
     ledger = Ledger(asked={"x", "y"})
-    answered, held = answerable(
-        ["fact", "x", "z", "w"],
-        ledger,
-        free=frozenset({"fact"}),
-        per_message=3,
-        patience=2,  # two topics answered already: no new one
-        counts="asked",
-    )
+    # Two topics answered already: no new one.
+    questions = Questions(per_message=3, in_all=2, free=frozenset({"fact"}), counts="asked")
+    answered, held = answerable(["fact", "x", "z", "w"], ledger, questions)
     assert (answered, held, ledger.form) == (["fact", "x"], "patience", False)
 
 
