@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from domains.grocery.items import (
     ALLERGENS,
@@ -18,8 +16,7 @@ from domains.grocery.items import (
     PalmOilStatus,
     Product,
 )
-from runner.core.domain import load_task_folder, tasks_digest
-from runner.core.errors import LoadError, describe_validation_error
+from runner.core.domain import task_loaders, tasks_digest
 from runner.core.predicates import (
     Complexity,
     ConstraintCheck,
@@ -303,27 +300,7 @@ def catalog_problems(task: GroceryTask, catalog: Any) -> list[str]:
     ]
 
 
-def load_task(path: Path | str) -> GroceryTask:
-    """Load one task file; any problem raises LoadError naming the file, task, field and value."""
-    path = Path(path)
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise LoadError(path, [f"invalid JSON at line {exc.lineno}: {exc.msg}"]) from exc
-    except UnicodeDecodeError as exc:
-        raise LoadError(path, [f"not UTF-8 text: {exc.reason} at byte {exc.start}"]) from exc
-    task_id = raw.get("id", path.stem) if isinstance(raw, dict) else path.stem
-    try:
-        return GroceryTask.model_validate(raw)
-    except ValidationError as exc:
-        raise LoadError(path, describe_validation_error(exc, prefix=f"task {task_id}: ")) from exc
-
-
-def load_tasks(directory: Path | str) -> list[GroceryTask]:
-    """Load every `*.json` task in a folder, sorted by id; collects all errors before raising."""
-    return load_task_folder(directory, load_task)
-
-
-def suite_digest(tasks: Iterable[GroceryTask]) -> str:
-    """sha256 over the canonical JSON of the tasks (order-independent)."""
-    return tasks_digest(list(tasks))
+# One task file, and every task of a suite folder sorted by id (problems named by file and field).
+load_task, load_tasks = task_loaders(GroceryTask)
+# sha256 over the canonical JSON of the tasks (order-independent).
+suite_digest = tasks_digest

@@ -25,6 +25,7 @@ from domains.movies.simulators.writer import TemplateWriter
 from domains.movies.tasks import Task
 from runner.core.protocols import ModelCall, UserTurn
 from runner.core.transcript import ComponentSpec, MessageEvent, SimulatorNote
+from runner.kits.user.replay import Replay, opened
 
 __all__ = ["ModelUser", "ReaderMode", "WriterMode"]
 
@@ -62,8 +63,7 @@ class ModelUser:
         self._engine = DecisionEngine(task, catalog, seed, persona_line(task))
         self.temperament = self._engine.temperament
         self._watched = frozenset(task.watched)
-        self._seen: list[str] = []
-        self._state = EngineState()
+        self._replay = Replay(EngineState)
         self._last = ReplyAct(parts=[PushToCommit()])
 
     @property
@@ -90,13 +90,13 @@ class ModelUser:
     @property
     def answered(self) -> frozenset[str]:
         """The topics the user has answered so far."""
-        return frozenset(self._state.asked)
+        return frozenset(self._replay.state.asked)
 
     def _key(self, stream: str, turn: int) -> str:
         return f"{stream}|{self._seed}|{self._task.id}|{turn}"
 
     async def _read(self, text: str) -> ReadOutcome:
-        pending = self._state.pending
+        pending = self._replay.state.pending
         if self._model_reader is None:
             return ReadOutcome(self._rules.read(text, watched=self._watched, pending=pending))
         return await self._model_reader.read(text, watched=self._watched, pending=pending)
@@ -106,28 +106,25 @@ class ModelUser:
         notes: list[SimulatorNote] = []
         agent = [m.content for m in conversation if m.role == "agent"]
         guess: tuple[ReplyAct, asyncio.Task[WriteOutcome]] | None = None
-        if not any(m.role == "user" for m in conversation):
+        if not opened(conversation):
             act, turn = self._engine.opening(), 0
         else:
-            texts = [m.content for i, m in enumerate(conversation) if m.role == "agent" and i > 0]
-            if texts[: len(self._seen)] != self._seen or not self._seen:
-                self._seen, self._state = [], EngineState()
-            new = texts[len(self._seen) :]  # only what is new since the last reply
+            new = self._replay.unread(conversation)  # only what is new since the last reply
             guess = self._speculate(new, agent)
             try:
                 for text in new:
-                    self._seen.append(text)
+                    turn = self._replay.read(text)
                     outcome = await self._read(text)
                     usage += [outcome.usage] if outcome.usage else []
                     notes += [outcome.note] if outcome.note else []
-                    rng = random.Random(self._key("decide", len(self._seen)))
-                    self._last = self._engine.react(outcome.reading, self._state, rng)
+                    rng = random.Random(self._key("decide", turn))
+                    self._last = self._engine.react(outcome.reading, self._replay.state, rng)
             except BaseException:
                 if guess is not None:
                     guess[1].cancel()
                     await asyncio.gather(guess[1], return_exceptions=True)
                 raise
-            act, turn = self._last, len(self._seen)
+            act, turn = self._last, self._replay.turn
         if self._model_writer is None:
             words = self._templates.write(act, random.Random(self._key("write", turn)))
             return UserTurn(content=words, verdict=act.verdict, usage=usage, notes=notes)
@@ -161,13 +158,13 @@ class ModelUser:
         reader = self._model_reader
         if not self._speculative or reader is None or self._model_writer is None or len(new) != 1:
             return None
-        pending = self._state.pending
+        pending = self._replay.state.pending
         if reader.remembers(new[0], watched=self._watched, pending=pending):
             return None  # read without a call: nothing to overlap
         reading = self._rules.read(new[0], watched=self._watched, pending=pending)
-        turn = len(self._seen) + 1
+        turn = self._replay.turn + 1
         rng = random.Random(self._key("decide", turn))
-        act = self._engine.react(reading, self._state.copy(), rng)
+        act = self._engine.react(reading, self._replay.state.copy(), rng)
         return act, asyncio.ensure_future(self._write(act, turn, agent))
 
     async def _write(self, act: ReplyAct, turn: int, agent: list[str]) -> WriteOutcome:

@@ -14,16 +14,17 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from runner.core.domain import (
     DEFAULT_STRICTNESS,
     AgentBuilder,
     Domain,
     Strictness,
+    load_task_file,
     load_task_folder,
 )
-from runner.core.errors import LoadError, TaurecError, describe_validation_error
+from runner.core.errors import LoadError, TaurecError
 from runner.core.item_catalog import ItemCatalog
 from runner.core.predicates import (
     Complexity,
@@ -298,10 +299,7 @@ class TinyDomain(Domain):
         return TeaCatalog.load(snapshot_dir)
 
     def load_task(self, path: Path) -> TeaTask:
-        try:
-            return TeaTask.model_validate_json(path.read_bytes())
-        except ValidationError as exc:
-            raise LoadError(path, describe_validation_error(exc)) from None
+        return load_task_file(path, TeaTask)
 
     def load_tasks(self, tasks_dir: Path) -> Sequence[TeaTask]:
         return load_task_folder(tasks_dir, self.load_task)

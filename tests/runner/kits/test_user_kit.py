@@ -125,3 +125,29 @@ def test_an_excerpt_marks_where_it_was_cut() -> None:
     assert cut.endswith("…")
     assert "VALUE" in cut
     assert excerpt("short VALUE", 6, 11) == "short VALUE"
+
+
+def test_a_replay_reads_only_what_is_new_and_starts_over_on_a_changed_history() -> None:
+    from runner.kits.user.replay import Replay, opened
+
+    def said(*texts: str) -> list[MessageEvent]:
+        events = [MessageEvent(role="agent", content="Hello")]
+        for text in texts:
+            events += [
+                MessageEvent(role="user", content="..."),
+                MessageEvent(role="agent", content=text),
+            ]
+        return events
+
+    replay: Replay[list[str]] = Replay(list)
+    assert not opened(said()[:1])
+    assert opened(said("a"))
+    assert replay.unread(said("a", "b")) == ["a", "b"]
+    for text in ["a", "b"]:
+        replay.state.append(text)
+        assert replay.read(text) == len(replay.state)
+    assert replay.unread(said("a", "b", "c")) == ["c"]
+    assert replay.state == ["a", "b"]
+    # The agent's earlier words changed: everything is read again, from a fresh state.
+    assert replay.unread(said("a", "B", "c")) == ["a", "B", "c"]
+    assert (replay.state, replay.turn) == ([], 0)
