@@ -44,7 +44,7 @@ from runner.core.memo import BoundedMemo
 from runner.core.transcript import Leak, LeakAudit, Transcript
 from runner.kits.user.leaks import audit_transcript, leak_at
 
-__all__ = ["audit_leaks", "message_leaks"]
+__all__ = ["VALUE_FINDERS", "audit_leaks", "message_leaks"]
 
 _STRICT_FIELDS = frozenset({"runtime", "rating", "vote_count", "release_date", "content_rating"})
 _TEXT_FIELDS = frozenset({"director", "cast", "title", "overview", "id"})
@@ -65,16 +65,20 @@ def _values(c: Constraint) -> set[float | str]:
     return {str(v) for v in raw}
 
 
+# What finds a stated value of each numeric, date and age-rating field (the model writer's guard
+# uses the same table).
+VALUE_FINDERS: dict[str, Callable[[str], list[Mention]]] = {
+    "runtime": runtime_mentions,
+    "rating": rating_mentions,
+    "vote_count": vote_count_mentions,
+    "release_date": year_mentions,
+    "content_rating": content_rating_mentions,
+}
+
+
 def _mentions(field: str, text: str, task: Task) -> list[Mention]:
-    finders: dict[str, Callable[[str], list[Mention]]] = {
-        "runtime": runtime_mentions,
-        "rating": rating_mentions,
-        "vote_count": vote_count_mentions,
-        "release_date": year_mentions,
-        "content_rating": content_rating_mentions,
-    }
-    if field in finders:
-        return finders[field](text)
+    if field in VALUE_FINDERS:
+        return VALUE_FINDERS[field](text)
     if field == "genres":
         extra = [
             str(v)

@@ -14,18 +14,16 @@ import random
 from typing import Any, Literal
 
 from domains.movies.catalog import Catalog
-from domains.movies.simulators.acts import PushToCommit, ReplyAct
-from domains.movies.simulators.engine import DecisionEngine, EngineState
+from domains.movies.simulators.acts import ReplyAct
 from domains.movies.simulators.model_call import ModelEndpoint
 from domains.movies.simulators.model_reader import ModelReader, ReadOutcome
 from domains.movies.simulators.model_writer import GuardContext, ModelWriter, WriteOutcome
-from domains.movies.simulators.reader import fields_asked, rule_reader
-from domains.movies.simulators.scripted import persona_line
-from domains.movies.simulators.writer import TemplateWriter
+from domains.movies.simulators.reader import fields_asked
+from domains.movies.simulators.scripted import UserParts
 from domains.movies.tasks import Task
 from runner.core.protocols import ModelCall, UserTurn
 from runner.core.transcript import ComponentSpec, MessageEvent, SimulatorNote
-from runner.kits.user.replay import Replay, opened
+from runner.kits.user.replay import opened
 
 __all__ = ["ModelUser", "ReaderMode", "WriterMode"]
 
@@ -33,7 +31,7 @@ ReaderMode = Literal["model", "rules"]
 WriterMode = Literal["model", "templates"]
 
 
-class ModelUser:
+class ModelUser(UserParts):
     """A user for one task whose reader and/or writer is a model; decisions are the engine's."""
 
     def __init__(
@@ -48,23 +46,14 @@ class ModelUser:
         name: str = "litellm",
         speculative: bool = True,
     ) -> None:
-        self._task = task
-        self._catalog = catalog
-        self._seed = seed
+        super().__init__(task, catalog, seed)
         self._name = name
         self._model = model
         self._reader_endpoint = reader
         self._writer_endpoint = writer
         self._speculative = speculative
         self._model_reader = ModelReader(catalog, reader) if reader else None
-        self._rules = rule_reader(catalog)
         self._model_writer = ModelWriter(catalog, writer) if writer else None
-        self._templates = TemplateWriter(catalog)
-        self._engine = DecisionEngine(task, catalog, seed, persona_line(task))
-        self.temperament = self._engine.temperament
-        self._watched = frozenset(task.watched)
-        self._replay = Replay(EngineState)
-        self._last = ReplyAct(parts=[PushToCommit()])
 
     @property
     def spec(self) -> ComponentSpec:
@@ -98,7 +87,7 @@ class ModelUser:
     async def _read(self, text: str) -> ReadOutcome:
         pending = self._replay.state.pending
         if self._model_reader is None:
-            return ReadOutcome(self._rules.read(text, watched=self._watched, pending=pending))
+            return ReadOutcome(self._reader.read(text, watched=self._watched, pending=pending))
         return await self._model_reader.read(text, watched=self._watched, pending=pending)
 
     async def respond(self, conversation: list[MessageEvent]) -> UserTurn:
@@ -126,7 +115,7 @@ class ModelUser:
                 raise
             act, turn = self._last, self._replay.turn
         if self._model_writer is None:
-            words = self._templates.write(act, random.Random(self._key("write", turn)))
+            words = self._writer.write(act, random.Random(self._key("write", turn)))
             return UserTurn(content=words, verdict=act.verdict, usage=usage, notes=notes)
         if guess is not None and guess[0] == act:
             written = await guess[1]  # the words the writer gives this act: no second wait
@@ -161,7 +150,7 @@ class ModelUser:
         pending = self._replay.state.pending
         if reader.remembers(new[0], watched=self._watched, pending=pending):
             return None  # read without a call: nothing to overlap
-        reading = self._rules.read(new[0], watched=self._watched, pending=pending)
+        reading = self._reader.read(new[0], watched=self._watched, pending=pending)
         turn = self._replay.turn + 1
         rng = random.Random(self._key("decide", turn))
         act = self._engine.react(reading, self._replay.state.copy(), rng)

@@ -35,18 +35,13 @@ from domains.movies.simulators.acts import (
     Opening,
     ReplyAct,
 )
-from domains.movies.simulators.leaks import message_leaks
+from domains.movies.simulators.leaks import VALUE_FINDERS, message_leaks
 from domains.movies.simulators.model_call import MissingKey, ModelEndpoint
 from domains.movies.simulators.reader import title_index
 from domains.movies.simulators.vocabulary import (
     Mention,
-    content_rating_mentions,
     genre_mentions,
-    rating_mentions,
-    runtime_mentions,
     service_mentions,
-    vote_count_mentions,
-    year_mentions,
 )
 from domains.movies.simulators.writer import TemplateWriter
 from domains.movies.tasks import Constraint, Task
@@ -134,11 +129,7 @@ def writer_request(act: ReplyAct, catalog: Catalog, variation: str) -> list[dict
 
 def _finder(field: str, value: object) -> Callable[[str], list[Mention]] | None:
     finders: dict[str, Callable[[str], list[Mention]]] = {
-        "runtime": runtime_mentions,
-        "rating": rating_mentions,
-        "vote_count": vote_count_mentions,
-        "release_date": year_mentions,
-        "content_rating": content_rating_mentions,
+        **VALUE_FINDERS,
         "genres": lambda text: genre_mentions(text, [str(value)]),
         "streaming_services": lambda text: service_mentions(text, [str(value)]),
     }

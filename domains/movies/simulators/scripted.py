@@ -54,6 +54,7 @@ __all__ = [
     "ScriptedUser",
     "Temperament",
     "TitleIndex",
+    "UserParts",
     "count_proposals",
     "persona_line",
     "temperament",
@@ -109,12 +110,10 @@ def persona_line(task: Task) -> str | None:
     return first
 
 
-class ScriptedUser:
-    """A user for one task: a reader, the decision engine and a writer (offline: rules and templates).
-
-    Decisions use their own seeded rng stream and the writer another, so swapping the writer never
-    changes a decision.
-    """
+class UserParts:
+    """What every movies user of one task and seed holds: the rule reader, the template writer,
+    the decision engine (with its temperament) and what it has read (the scripted user uses them
+    all; the LLM-mode user falls back on the rules and the templates)."""
 
     def __init__(self, task: Task, catalog: Catalog, seed: int) -> None:
         self._task = task
@@ -127,6 +126,14 @@ class ScriptedUser:
         self._watched = frozenset(task.watched)
         self._replay = Replay(EngineState)
         self._last = ReplyAct(parts=[PushToCommit()])
+
+
+class ScriptedUser(UserParts):
+    """A user for one task: a reader, the decision engine and a writer (offline: rules and templates).
+
+    Decisions use their own seeded rng stream and the writer another, so swapping the writer never
+    changes a decision.
+    """
 
     @property
     def spec(self) -> ComponentSpec:
