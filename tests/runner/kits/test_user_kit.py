@@ -151,3 +151,40 @@ def test_a_replay_reads_only_what_is_new_and_starts_over_on_a_changed_history() 
     # The agent's earlier words changed: everything is read again, from a fresh state.
     assert replay.unread(said("a", "B", "c")) == ["a", "B", "c"]
     assert (replay.state, replay.turn) == ([], 0)
+
+
+def test_a_model_answer_stands_only_when_usable_and_a_fallback_says_why() -> None:
+    import asyncio
+
+    from runner.core.errors import InfraFailure
+    from runner.core.protocols import ModelCall
+    from runner.kits.user.fallback import Answer, model_or_fallback
+
+    class _Fatal(InfraFailure):
+        pass
+
+    usage = ModelCall(model="m", prompt_tokens=3, completion_tokens=1, cost_usd=0.0)
+
+    def ask(answer: str | BaseException) -> Answer[int]:
+        async def call() -> tuple[str, ModelCall]:
+            if isinstance(answer, BaseException):
+                raise answer
+            return answer, usage
+
+        def judge(text: str) -> tuple[int | None, tuple[str, str]]:
+            return (int(text), ("", "")) if text.isdigit() else (None, ("not_a_number", text))
+
+        return asyncio.run(model_or_fallback("reader", call, judge, lambda: -1, fatal=(_Fatal,)))
+
+    good = ask("42")
+    assert (good.value, good.note, good.usage) == (42, None, usage)
+    refused = ask("x" * 500)
+    assert refused.note is not None
+    assert (refused.value, refused.note.reason, refused.usage) == (-1, "not_a_number", usage)
+    assert len(refused.note.detail) == 300
+    failed = ask(InfraFailure("Timeout", "no answer in 30 s"))
+    assert failed.note is not None
+    assert failed.note.detail == "Timeout: no answer in 30 s"
+    assert (failed.value, failed.note.reason, failed.usage) == (-1, "model_error", None)
+    with pytest.raises(_Fatal):
+        ask(_Fatal("AuthenticationError", "no key"))
