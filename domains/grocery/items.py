@@ -7,6 +7,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
 
+from runner.core.item_catalog import iso_date_text
+from runner.core.predicates import FieldKind, field_kinds
+
 PRODUCT_SCHEMA_VERSION: Literal[1] = 1
 
 # Allergen names, normalised from Open Food Facts' `en:` tags (the EU's 14 declared allergens).
@@ -67,14 +70,7 @@ class Product(BaseModel):
     @field_validator("created", mode="before")
     @classmethod
     def _iso_date_text(cls, value: object) -> object:
-        if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
-            return value
-        if not isinstance(value, str):
-            raise ValueError(f"must be an ISO date string YYYY-MM-DD, not {type(value).__name__}")
-        try:
-            return dt.date.fromisoformat(value)
-        except ValueError:
-            raise ValueError(f"{value!r} is not an ISO date YYYY-MM-DD") from None
+        return iso_date_text(value)
 
     @field_validator("allergens", "traces")
     @classmethod
@@ -85,27 +81,5 @@ class Product(BaseModel):
         return value
 
 
-FieldKind = Literal["number", "text", "list", "bool", "date", "enum"]
 # The typed field table every grocery constraint is checked against.
-FIELD_KINDS: dict[str, FieldKind] = {
-    "id": "text",
-    "name": "text",
-    "brand": "text",
-    "categories": "list",
-    "description": "text",
-    "quantity": "text",
-    "allergens": "list",
-    "traces": "list",
-    "labels": "list",
-    "vegan": "enum",
-    "vegetarian": "enum",
-    "palm_oil": "enum",
-    "nutriscore": "enum",
-    "nova_group": "number",
-    "countries": "list",
-    "price": "number",
-    "currency": "enum",
-    "created": "date",
-    "sponsored": "bool",
-}
-assert set(FIELD_KINDS) == set(Product.model_fields), "FIELD_KINDS must cover the product schema"
+FIELD_KINDS: dict[str, FieldKind] = field_kinds(Product)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import functools
 import re
-import weakref
 from typing import Any
 
 from domains.grocery.items import Product
+from runner.core.memo import per_object
 from runner.core.transcript import MessageEvent, Transcript
 
 __all__ = [
@@ -54,15 +54,10 @@ class NameIndex:
         return sorted(found)
 
 
-_INDEXES: weakref.WeakKeyDictionary[Any, NameIndex] = weakref.WeakKeyDictionary()
-
-
+@per_object
 def name_index(catalog: Any) -> NameIndex:
     """The name index of a catalog object, built once and kept while the catalog lives."""
-    index = _INDEXES.get(catalog)
-    if index is None:
-        index = _INDEXES[catalog] = NameIndex(catalog)
-    return index
+    return NameIndex(catalog)
 
 
 def mentions(text: str, catalog: Any) -> list[str]:

@@ -14,6 +14,7 @@ from runner.core.domain import SEVERITY_WEIGHT, Severity
 from runner.core.records import PolicyResult
 from runner.core.rules import RuleSet
 from runner.core.transcript import MessageEvent, Transcript
+from runner.kits.store.store import WriteCall
 
 __all__ = [
     "ASK_OPTIONS",
@@ -49,16 +50,6 @@ POLICY_SEVERITY: dict[GroceryPolicyName, Severity] = {
     "single_proposal": "low",
 }
 assert set(POLICY_SEVERITY) == set(GROCERY_POLICY_NAMES), "every policy needs a severity"
-
-
-@dataclass(frozen=True)
-class WriteCall:
-    """A successful write-tool call: its index in `events`, name, arguments and parsed result."""
-
-    index: int
-    name: str
-    arguments: dict[str, Any]
-    result: dict[str, Any]
 
 
 @dataclass(frozen=True)

@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from domains.grocery.mentions import agent_messages
-from domains.grocery.policies import PolicyView, WriteCall, check_policies
+from domains.grocery.policies import PolicyView, check_policies
 from domains.grocery.store import FinalState
 from domains.grocery.tasks import GroceryTask
 from domains.grocery.tools import WRITE_TOOLS, GroceryTools
-from runner.core.domain import DEFAULT_STRICTNESS, Strictness, fails_trial
+from runner.core.domain import DEFAULT_STRICTNESS, Strictness
 from runner.core.errors import TaurecError
 from runner.core.predicates import ConstraintCheck, evaluate_predicate
-from runner.core.records import TrialScore
+from runner.core.records import TrialScore, policy_scores, unscorable
 from runner.core.rules import RuleSet, get_rules
-from runner.core.transcript import ToolCallEvent, Transcript
+from runner.core.transcript import Transcript
+from runner.kits.store.store import Action, ReplayError, WriteCall, trial_writes
+from runner.kits.store.store import replay as replay_actions
 
 __all__ = ["GroceryScoringError", "Outcome", "check_outcome", "count_proposals", "replay", "score"]
 
@@ -34,21 +35,18 @@ def replay(
     """The final state of a trial, rebuilt by running its successful write calls, in order, on a
     fresh store through the same tools (errors changed nothing, reads change nothing)."""
     tools = GroceryTools(catalog, task)
-    writes: list[WriteCall] = []
-    for index, event in enumerate(transcript.events):
-        if not isinstance(event, ToolCallEvent) or event.is_error or event.name not in WRITE_TOOLS:
-            continue
-        outcome = tools.call(event.name, event.arguments)
-        if outcome.is_error:
-            raise GroceryScoringError(
-                f"transcript of task {transcript.task_id} trial {transcript.trial_index}: "
-                f"{event.name} at event {index} succeeded in the trial but not on replay "
-                f"({outcome.content})"
-            )
-        writes.append(
-            WriteCall(index, event.name, dict(event.arguments), json.loads(outcome.content))
+
+    def failed(index: int, action: Action, content: str) -> str:
+        return (
+            f"transcript of task {transcript.task_id} trial {transcript.trial_index}: "
+            f"{action.name} at event {index} succeeded in the trial but not on replay ({content})"
         )
-    return tools.store.final_state(), tuple(writes)
+
+    try:
+        writes = replay_actions(tools, trial_writes(transcript, WRITE_TOOLS), failed)
+    except ReplayError as exc:
+        raise GroceryScoringError(str(exc)) from None
+    return tools.store.final_state(), writes
 
 
 class Outcome:
@@ -176,30 +174,20 @@ def score(
     raise). Reward = constraint score × policy score; the policy score is 0 when a broken
     policy's severity fails trials at `strictness`, and the weighted score counts them all."""
     rules = rules or get_rules(transcript.rules)
-    if transcript.stop_reason == "infra_error":
-        err = transcript.error
-        detail = f" ({err.kind}: {err.message})" if err else ""
-        raise GroceryScoringError(
-            f"transcript of task {transcript.task_id} trial {transcript.trial_index} ended in an "
-            f"infra error{detail}; infra errors are recorded apart and never scored"
-        )
-    if transcript.task_id and transcript.task_id != task.id:
-        raise GroceryScoringError(f"transcript is for task {transcript.task_id!r}, not {task.id!r}")
+    problem = unscorable(transcript, task.id)
+    if problem is not None:
+        raise GroceryScoringError(problem)
     state, writes = replay(task, transcript, catalog)
     outcome = check_outcome(task, state, transcript, catalog)
     policies = check_policies(PolicyView(task, transcript, catalog, rules, state, writes))
-    policy_score = (
-        0.0 if any(not p.passed and fails_trial(p.severity, strictness) for p in policies) else 1.0
-    )
-    total = sum(p.severity for p in policies)
-    weighted = sum(p.severity for p in policies if p.passed) / total if total else 1.0
+    policy_score, weighted = policy_scores(policies, strictness)
     return TrialScore(
         recommendation=outcome.recommendation,
         abstained=outcome.abstained,
         constraint_score=outcome.score,
         policy_score=policy_score,
         reward=outcome.score * policy_score,
-        weighted_policy_score=round(weighted, 6),
+        weighted_policy_score=weighted,
         constraints=outcome.checks,
         constraint_reason=outcome.reason,
         policies=policies,

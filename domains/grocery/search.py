@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-import weakref
 from typing import Any
 
 import numpy as np
 
 from domains.grocery.items import Product
 from runner.core.bm25 import bm25s
+from runner.core.memo import per_object
 
 __all__ = ["DEFAULT_LIMIT", "ProductSearch", "product_record", "search_index"]
 
@@ -91,12 +91,7 @@ class ProductSearch:
         return tuple(product_record(p) for p in self.ranked(query, limit))
 
 
-_INDEXES: weakref.WeakKeyDictionary[Any, ProductSearch] = weakref.WeakKeyDictionary()
-
-
+@per_object
 def search_index(catalog: Any) -> ProductSearch:
     """The search index of a catalog object, built once and kept while the catalog lives."""
-    index = _INDEXES.get(catalog)
-    if index is None:
-        index = _INDEXES[catalog] = ProductSearch(catalog.items)
-    return index
+    return ProductSearch(catalog.items)

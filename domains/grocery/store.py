@@ -15,6 +15,7 @@ from domains.grocery.tasks import (
     ReturnReason,
     catalog_problems,
 )
+from runner.kits.store.store import StoreError
 
 __all__ = [
     "FINAL_STATE_SCHEMA_VERSION",
@@ -36,10 +37,6 @@ FINAL_STATE_SCHEMA_VERSION: Literal[1] = 1
 MAX_STOCK = 12
 # Ids of orders placed in a trial: `placed_1`, `placed_2`, … (past orders keep their own ids).
 PLACED_PREFIX = "placed_"
-
-
-class StoreError(Exception):
-    """A write the store refuses (the tools turn it into an error result the agent sees)."""
 
 
 def stock_level(task: GroceryTask, product_id: str) -> int:

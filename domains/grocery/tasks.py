@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from domains.grocery.items import (
     ALLERGENS,
@@ -18,17 +16,13 @@ from domains.grocery.items import (
     PalmOilStatus,
     Product,
 )
-from runner.core.domain import load_task_folder, tasks_digest
-from runner.core.errors import LoadError, describe_validation_error
+from runner.core.domain import task_loaders, tasks_digest
 from runner.core.predicates import (
     Complexity,
     ConstraintCheck,
-    ConstraintValue,
-    Op,
-    Reveal,
+    FieldConstraint,
     RevealDifficulty,
-    check_predicate,
-    evaluate_predicate,
+    RevealedConstraint,
 )
 
 __all__ = [
@@ -84,38 +78,15 @@ assert {f for f, k in FIELD_KINDS.items() if k == "enum"} == set(ENUM_CHOICES), 
 )
 
 
-class ProductConstraint(BaseModel):
+class ProductConstraint(FieldConstraint):
     """A typed predicate `field op value` over one product field (`items.FIELD_KINDS`)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    field: str = Field(description="A product field name, e.g. 'vegan' or 'price'")
-    op: Op
-    value: ConstraintValue
-
-    @model_validator(mode="after")
-    def _fits_field(self) -> ProductConstraint:
-        check_predicate(self.field, self.op, self.value, FIELD_KINDS, ENUM_CHOICES)
-        return self
-
-    def evaluate(self, product: Product) -> ConstraintCheck:
-        """Check the product; the result carries the actual value and a readable reason."""
-        actual: Any = getattr(product, self.field)
-        if isinstance(actual, dt.date):
-            actual = actual.isoformat()
-        return evaluate_predicate(self.field, self.op, self.value, actual)
-
-    def describe(self) -> str:
-        return f"{self.field} {self.op} {self.value!r}"
+    field_kinds = FIELD_KINDS
+    choices = ENUM_CHOICES
 
 
-class TaskConstraint(BaseModel):
+class TaskConstraint(RevealedConstraint[ProductConstraint]):
     """One constraint of the shopper and when the shopper says it."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    constraint: ProductConstraint
-    reveal: Reveal
 
 
 class OrderLine(BaseModel):
@@ -329,27 +300,7 @@ def catalog_problems(task: GroceryTask, catalog: Any) -> list[str]:
     ]
 
 
-def load_task(path: Path | str) -> GroceryTask:
-    """Load one task file; any problem raises LoadError naming the file, task, field and value."""
-    path = Path(path)
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise LoadError(path, [f"invalid JSON at line {exc.lineno}: {exc.msg}"]) from exc
-    except UnicodeDecodeError as exc:
-        raise LoadError(path, [f"not UTF-8 text: {exc.reason} at byte {exc.start}"]) from exc
-    task_id = raw.get("id", path.stem) if isinstance(raw, dict) else path.stem
-    try:
-        return GroceryTask.model_validate(raw)
-    except ValidationError as exc:
-        raise LoadError(path, describe_validation_error(exc, prefix=f"task {task_id}: ")) from exc
-
-
-def load_tasks(directory: Path | str) -> list[GroceryTask]:
-    """Load every `*.json` task in a folder, sorted by id; collects all errors before raising."""
-    return load_task_folder(directory, load_task)
-
-
-def suite_digest(tasks: Iterable[GroceryTask]) -> str:
-    """sha256 over the canonical JSON of the tasks (order-independent)."""
-    return tasks_digest(list(tasks))
+# One task file, and every task of a suite folder sorted by id (problems named by file and field).
+load_task, load_tasks = task_loaders(GroceryTask)
+# sha256 over the canonical JSON of the tasks (order-independent).
+suite_digest = tasks_digest

@@ -2,27 +2,20 @@
 
 from __future__ import annotations
 
-import difflib
 from typing import Annotated, Any
 
-from pydantic import Field, ValidationError
+from pydantic import Field
 
 from domains.grocery.search import DEFAULT_LIMIT, search_index
-from domains.grocery.store import BasketLine, Store, StoreError
+from domains.grocery.store import BasketLine, Store
 from domains.grocery.tasks import GroceryTask, OrderLine, ReturnReason
-from runner.core.protocols import ToolOutcome, ToolSchema
 from runner.core.rules import RuleSet
 from runner.core.toolkit import (
     Stop,
-    ToolDefinition,
-    ToolError,
     definition_of,
-    describe_problem,
-    error_text,
-    json_text,
-    parse_arguments,
     tool,
 )
+from runner.kits.store.store import StoreTools
 from runner.play.agent_config import ToolsetOptions
 
 __all__ = [
@@ -57,12 +50,14 @@ _ProductId = Annotated[
 ]
 
 
-class GroceryTools:
+class GroceryTools(StoreTools):
     """The tools of one trial over one catalog and one task's store.
 
     Arguments are always checked against each tool's declared types (unknown arguments refused);
     every bad call becomes an error result naming the argument, and no error changes the store.
     """
+
+    write_tools = WRITE_TOOLS
 
     def __init__(self, catalog: Any, task: GroceryTask, store: Store | None = None) -> None:
         self._catalog = catalog
@@ -71,63 +66,6 @@ class GroceryTools:
         self._definitions = {
             d.name: d for d in (definition_of(getattr(type(self), n)) for n in GROCERY_TOOL_NAMES)
         }
-
-    # -- the Toolset protocol -------------------------------------------------------------
-
-    @property
-    def names(self) -> list[str]:
-        return list(self._definitions)
-
-    def definitions(self) -> list[ToolDefinition]:
-        return list(self._definitions.values())
-
-    def schemas(self) -> list[ToolSchema]:
-        return [d.schema() for d in self._definitions.values()]
-
-    def call(self, name: str, arguments: str | dict[str, Any]) -> ToolOutcome:
-        """Run one tool call; unknown tools, malformed or ill-typed arguments, unknown ids and
-        refused writes all become error results (`is_error`) the agent can recover from."""
-        parsed = parse_arguments(arguments)
-        if isinstance(parsed, str):
-            return ToolOutcome(
-                content=error_text(parsed),
-                is_error=True,
-                raw_arguments=arguments if isinstance(arguments, str) else repr(arguments),
-            )
-        definition = self._definitions.get(name)
-        if definition is None:
-            close = difflib.get_close_matches(name, self.names, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            return ToolOutcome(
-                content=error_text(f"unknown tool {name!r}{hint}", available=self.names),
-                is_error=True,
-                arguments=parsed,
-            )
-        try:
-            args = definition.args_model.model_validate(parsed)
-        except ValidationError as exc:
-            problems = "; ".join(describe_problem(e) for e in exc.errors())
-            return ToolOutcome(
-                content=error_text(
-                    f"bad arguments for {name}: {problems}", parameters=definition.parameters
-                ),
-                is_error=True,
-                arguments=parsed,
-            )
-        kwargs = {k: getattr(args, k) for k in type(args).model_fields}
-        try:
-            result = getattr(self, name)(**kwargs)
-        except (ToolError, StoreError) as exc:
-            return ToolOutcome(content=error_text(str(exc)), is_error=True, arguments=parsed)
-        if isinstance(result, Stop):
-            return ToolOutcome(
-                content=json_text(result.payload),
-                is_error=result.is_error,
-                arguments=parsed,
-                stop=result.stop,
-                item_id=result.item_id,
-            )
-        return ToolOutcome(content=json_text(result), arguments=parsed)
 
     # -- helpers ----------------------------------------------------------------------------
 

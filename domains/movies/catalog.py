@@ -15,7 +15,8 @@ from pydantic import (
     field_validator,
 )
 
-from runner.core.item_catalog import ItemCatalog
+from runner.core.item_catalog import ItemCatalog, iso_date_text
+from runner.core.predicates import FieldKind, field_kinds
 
 ContentRating = Literal["G", "PG", "PG-13", "R", "NC-17", "NR"]
 RESTRICTED_RATINGS: frozenset[str] = frozenset({"R", "NC-17"})
@@ -54,14 +55,7 @@ class CatalogItem(BaseModel):
     @classmethod
     def _iso_date_text(cls, value: object) -> object:
         """JSON has no dates: an ISO `YYYY-MM-DD` string (or a date, from Python) and nothing else."""
-        if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
-            return value
-        if not isinstance(value, str):
-            raise ValueError(f"must be an ISO date string YYYY-MM-DD, not {type(value).__name__}")
-        try:
-            return dt.date.fromisoformat(value)
-        except ValueError:
-            raise ValueError(f"{value!r} is not an ISO date YYYY-MM-DD") from None
+        return iso_date_text(value)
 
     @field_validator("id", "title", "overview", "director", "genres", "cast", "streaming_services")
     @classmethod
@@ -81,23 +75,7 @@ class CatalogItem(BaseModel):
 CATALOG_ADAPTER: TypeAdapter[list[CatalogItem]] = TypeAdapter(list[CatalogItem])
 
 # The typed field table every constraint is checked against (one definition for the whole project).
-FieldKind = Literal["number", "text", "list", "bool", "date", "rating"]
-FIELD_KINDS: dict[str, FieldKind] = {
-    "id": "text",
-    "title": "text",
-    "release_date": "date",
-    "runtime": "number",
-    "genres": "list",
-    "overview": "text",
-    "cast": "list",
-    "director": "text",
-    "rating": "number",
-    "vote_count": "number",
-    "streaming_services": "list",
-    "sponsored": "bool",
-    "content_rating": "rating",
-}
-assert set(FIELD_KINDS) == set(CatalogItem.model_fields), "FIELD_KINDS must cover the item schema"
+FIELD_KINDS: dict[str, FieldKind] = field_kinds(CatalogItem, content_rating="rating")
 
 
 class Catalog(ItemCatalog[CatalogItem]):

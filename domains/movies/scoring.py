@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 from domains.movies.catalog import RESTRICTED_RATINGS, Catalog
 from domains.movies.tasks import POLICY_NAMES, PolicyName, Task
-from runner.core.domain import DEFAULT_STRICTNESS, Strictness, fails_trial
+from runner.core.domain import DEFAULT_STRICTNESS, Strictness
 from runner.core.errors import TaurecError
 from runner.core.predicates import ConstraintCheck
-from runner.core.records import PolicyResult, TrialScore
+from runner.core.records import PolicyResult, TrialScore, policy_scores, unscorable
 from runner.core.rules import RuleSet, get_rules
 from runner.core.transcript import ToolCallEvent, Transcript
 
@@ -268,24 +268,14 @@ def score_transcript(
     A broken policy fails the trial when its severity fails at `strictness` (at the default,
     `high`, every broken policy does); otherwise it only lowers the weighted policy score."""
     rules = rules or get_rules(transcript.rules)
-    if transcript.stop_reason == "infra_error":
-        err = transcript.error
-        detail = f" ({err.kind}: {err.message})" if err else ""
-        raise ScoringError(
-            f"transcript of task {transcript.task_id} trial {transcript.trial_index} ended in an "
-            f"infra error{detail}; infra errors are recorded apart and never scored"
-        )
-    if transcript.task_id and transcript.task_id != task.id:
-        raise ScoringError(f"transcript is for task {transcript.task_id!r}, not {task.id!r}")
+    problem = unscorable(transcript, task.id)
+    if problem is not None:
+        raise ScoringError(problem)
     constraint_score, checks, constraint_reason = check_constraints(
         task, transcript, catalog, rules
     )
     policies = check_policies(task, transcript, catalog, rules)
-    policy_score = (
-        0.0 if any(not p.passed and fails_trial(p.severity, strictness) for p in policies) else 1.0
-    )
-    total = sum(p.severity for p in policies)
-    weighted = sum(p.severity for p in policies if p.passed) / total if total else 1.0
+    policy_score, weighted = policy_scores(policies, strictness)
     return TrialScore(
         recommendation=transcript.final_recommendation,
         abstained=transcript.stop_reason == "abstained"
@@ -293,7 +283,7 @@ def score_transcript(
         constraint_score=constraint_score,
         policy_score=policy_score,
         reward=constraint_score * policy_score,
-        weighted_policy_score=round(weighted, 6),
+        weighted_policy_score=weighted,
         constraints=checks,
         constraint_reason=constraint_reason,
         policies=policies,

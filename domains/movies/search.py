@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-import weakref
 from typing import Any
 
 import numpy as np
 
 from domains.movies.catalog import Catalog, CatalogItem
 from runner.core.bm25 import bm25s
+from runner.core.memo import per_object
 
 RESULT_FIELDS: tuple[str, ...] = ("id", "title", "genres", "release_date", "rating", "overview")
 DEFAULT_TOP_K = 20
@@ -105,13 +105,7 @@ class CatalogSearch:
         return [result_record(self._items[i]) for i in self.ranked_indices(query, top_k)]
 
 
-_INDEX_CACHE: weakref.WeakKeyDictionary[Catalog, CatalogSearch] = weakref.WeakKeyDictionary()
-
-
+@per_object
 def search_index(catalog: Catalog) -> CatalogSearch:
     """The search index of a catalog object, built once and reused while the catalog lives."""
-    index = _INDEX_CACHE.get(catalog)
-    if index is None:
-        index = CatalogSearch(catalog)
-        _INDEX_CACHE[catalog] = index
-    return index
+    return CatalogSearch(catalog)

@@ -4,24 +4,18 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import json
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from domains.movies.catalog import FIELD_KINDS, CatalogItem
-from runner.core.domain import load_task_folder, tasks_digest
-from runner.core.errors import LoadError, describe_validation_error
+from runner.core.domain import task_loaders, tasks_digest
 from runner.core.predicates import (
     Complexity,
-    ConstraintCheck,
-    ConstraintValue,
-    Op,
-    Reveal,
+    FieldConstraint,
     RevealDifficulty,
-    check_predicate,
-    evaluate_predicate,
+    RevealedConstraint,
 )
 
 PolicyName = Literal[
@@ -46,36 +40,15 @@ _RATINGS = ("G", "PG", "PG-13", "R", "NC-17", "NR")
 _CHOICES = {"content_rating": _RATINGS}
 
 
-class Constraint(BaseModel):
+class Constraint(FieldConstraint):
     """A typed predicate `field op value` over one catalog field."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    field: str = Field(description="A catalog item field name")
-    op: Op
-    value: ConstraintValue
-
-    @model_validator(mode="after")
-    def _fits_field(self) -> Constraint:
-        check_predicate(self.field, self.op, self.value, FIELD_KINDS, _CHOICES)
-        return self
-
-    def evaluate(self, item: CatalogItem) -> ConstraintCheck:
-        """Check the item; the result carries the actual value and a readable reason."""
-        actual: Any = getattr(item, self.field)
-        if isinstance(actual, dt.date):
-            actual = actual.isoformat()
-        return evaluate_predicate(self.field, self.op, self.value, actual)
-
-    def describe(self) -> str:
-        return f"{self.field} {self.op} {self.value!r}"
+    field_kinds = FIELD_KINDS
+    choices = _CHOICES
 
 
-class TaskConstraint(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    constraint: Constraint
-    reveal: Reveal
+class TaskConstraint(RevealedConstraint[Constraint]):
+    """One constraint of the user and when the user says it."""
 
 
 class UserHistory(BaseModel):
@@ -121,28 +94,10 @@ class Task(BaseModel):
         return all(tc.constraint.evaluate(item).satisfied for tc in self.constraints)
 
 
-def load_task(path: Path | str) -> Task:
-    """Load one task file; any problem raises LoadError naming the file, task, field and value."""
-    path = Path(path)
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise LoadError(path, [f"invalid JSON at line {exc.lineno}: {exc.msg}"]) from exc
-    task_id = raw.get("id", path.stem) if isinstance(raw, dict) else path.stem
-    try:
-        return Task.model_validate(raw)
-    except ValidationError as exc:
-        raise LoadError(path, describe_validation_error(exc, prefix=f"task {task_id}: ")) from exc
-
-
-def load_tasks(directory: Path | str) -> list[Task]:
-    """Load every `*.json` task in a folder, sorted by id; collects all errors before raising."""
-    return load_task_folder(directory, load_task)
-
-
-def suite_digest(tasks: list[Task]) -> str:
-    """sha256 over the canonical JSON of the tasks (order-independent)."""
-    return tasks_digest(tasks)
+# One task file, and every task of a suite folder sorted by id (problems named by file and field).
+load_task, load_tasks = task_loaders(Task)
+# sha256 over the canonical JSON of the tasks (order-independent).
+suite_digest = tasks_digest
 
 
 def text_digest(path: Path | str) -> str:

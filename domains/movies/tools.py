@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 import weakref
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, ValidationError
+from pydantic import Field
 
 from domains.movies.catalog import FIELD_KINDS, RESTRICTED_RATINGS, Catalog, CatalogItem
 from domains.movies.search import result_record, search_index
@@ -17,19 +16,21 @@ from domains.movies.search_v1 import OkapiSearch
 from domains.movies.tasks import Constraint, Task
 from runner.core.errors import AgentFailure
 from runner.core.memo import BoundedMemo
-from runner.core.protocols import ToolOutcome, ToolSchema
+from runner.core.protocols import ToolOutcome
 from runner.core.rules import DEFAULT_RULES, RuleSet, get_rules
 from runner.core.toolkit import (
+    DefinedTools,
     Stop,
-    ToolDefinition,
     ToolError,
+    checked_arguments,
     definition_of,
+    malformed_outcome,
     parse_arguments,
+    result_outcome,
     tool,
+    unknown_tool_outcome,
     well_typed,
 )
-from runner.core.toolkit import describe_problem as _describe_problem
-from runner.core.toolkit import error_text as _error
 from runner.core.toolkit import json_text as _json
 from runner.play.agent_config import ToolsetOptions
 
@@ -136,7 +137,7 @@ def _encodings(catalog: Catalog) -> _Encodings:
     return found
 
 
-class CatalogTools:
+class CatalogTools(DefinedTools):
     """The tools of one trial over one catalog and one task's user data.
 
     Each public tool is a method marked with `@tool`; `definitions()` lists them in order.
@@ -162,16 +163,6 @@ class CatalogTools:
 
     # -- the Toolset protocol -------------------------------------------------------------
 
-    @property
-    def names(self) -> list[str]:
-        return list(self._definitions)
-
-    def definitions(self) -> list[ToolDefinition]:
-        return list(self._definitions.values())
-
-    def schemas(self) -> list[ToolSchema]:
-        return [d.schema() for d in self._definitions.values()]
-
     def call(self, name: str, arguments: str | dict[str, Any]) -> ToolOutcome:
         """Run one tool call. Every bad input becomes an error result, but for one case: under
         non-strict (v1) arguments, a value of a type the tool cannot use raises `AgentFailure`
@@ -193,11 +184,7 @@ class CatalogTools:
     def _run(self, name: str, arguments: str | dict[str, Any]) -> ToolOutcome:
         parsed = parse_arguments(arguments)
         if isinstance(parsed, str):
-            return ToolOutcome(
-                content=_error(parsed),
-                is_error=True,
-                raw_arguments=arguments if isinstance(arguments, str) else repr(arguments),
-            )
+            return malformed_outcome(parsed, arguments)
         definition = self._definitions.get(name)
         if definition is None and self._v1_texts:
             return ToolOutcome(
@@ -206,26 +193,12 @@ class CatalogTools:
                 arguments=parsed,
             )
         if definition is None:
-            close = difflib.get_close_matches(name, self.names, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            return ToolOutcome(
-                content=_error(f"unknown tool {name!r}{hint}", available=self.names),
-                is_error=True,
-                arguments=parsed,
-            )
+            return unknown_tool_outcome(name, self.names, parsed)
         if self._rules.strict_arguments:
-            try:
-                args = definition.args_model.model_validate(parsed)
-            except ValidationError as exc:
-                problems = "; ".join(_describe_problem(e) for e in exc.errors())
-                return ToolOutcome(
-                    content=_error(
-                        f"bad arguments for {name}: {problems}", parameters=definition.parameters
-                    ),
-                    is_error=True,
-                    arguments=parsed,
-                )
-            kwargs = {k: getattr(args, k) for k in type(args).model_fields}
+            checked = checked_arguments(definition, parsed)
+            if isinstance(checked, ToolOutcome):
+                return checked
+            kwargs = checked
         else:
             # v1: unknown arguments are ignored and values passed on unchecked.
             fields = definition.args_model.model_fields
@@ -257,16 +230,9 @@ class CatalogTools:
             return ToolOutcome(
                 content=self._encode({"error": str(exc)}), is_error=True, arguments=parsed
             )
-        if isinstance(result, Stop):
-            return ToolOutcome(
-                content=self._encode(result.payload),
-                is_error=result.is_error,
-                arguments=parsed,
-                stop=result.stop,
-                item_id=result.item_id,
-            )
-        content = result.text if isinstance(result, Encoded) else self._encode(result)
-        return ToolOutcome(content=content, arguments=parsed)
+        if isinstance(result, Encoded):
+            return ToolOutcome(content=result.text, arguments=parsed)
+        return result_outcome(result, parsed, self._encode)
 
     # -- helpers ----------------------------------------------------------------------------
 

@@ -36,6 +36,8 @@ from runner.core.severity import (
 )
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from runner.core.generation import GeneratedSuite, Split
     from runner.core.predicates import ConstraintCheck
     from runner.core.protocols import Agent, AgentContext, ChatPolicy, Toolset, UserSimulator
@@ -63,12 +65,15 @@ __all__ = [
     "Strictness",
     "TaskView",
     "fails_trial",
+    "load_task_file",
     "load_task_folder",
     "severity_of_weight",
+    "task_loaders",
     "tasks_digest",
 ]
 
 T = TypeVar("T")
+ModelT = TypeVar("ModelT", bound="BaseModel")
 
 # A suite folder names its domain in its SUITE_MARKER file (runner.core.generation defines it).
 
@@ -418,6 +423,42 @@ class Domain(ABC):
         the suite's own gate (`taurec tasks generate`); the same inputs give the same tasks."""
         del snapshot_dir, catalog, seed, count, split
         raise TaurecError(f"the {self.name} domain has no suite generator")
+
+
+def load_task_file(path: Path | str, model: type[ModelT]) -> ModelT:
+    """One task file read into a domain's task model; any problem raises LoadError naming the
+    file, the task, the field and the value."""
+    from pydantic import ValidationError
+
+    from runner.core.errors import LoadError, describe_validation_error
+
+    path = Path(path)
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise LoadError(path, [f"invalid JSON at line {exc.lineno}: {exc.msg}"]) from exc
+    except UnicodeDecodeError as exc:
+        raise LoadError(path, [f"not UTF-8 text: {exc.reason} at byte {exc.start}"]) from exc
+    task_id = raw.get("id", path.stem) if isinstance(raw, dict) else path.stem
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        raise LoadError(path, describe_validation_error(exc, prefix=f"task {task_id}: ")) from exc
+
+
+def task_loaders(
+    model: type[ModelT],
+) -> tuple[Callable[[Path | str], ModelT], Callable[[Path | str], list[ModelT]]]:
+    """`load_task(path)` and `load_tasks(folder)` for a domain's task model: one file (problems
+    named by file, task, field and value), and every task of a suite folder sorted by id."""
+
+    def load_task(path: Path | str) -> ModelT:
+        return load_task_file(path, model)
+
+    def load_tasks(directory: Path | str) -> list[ModelT]:
+        return load_task_folder(directory, load_task)
+
+    return load_task, load_tasks
 
 
 def load_task_folder(directory: Path | str, load_one: Callable[[Path], T]) -> list[T]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 from collections.abc import Iterator
@@ -12,12 +13,25 @@ from pydantic import BaseModel, ValidationError
 
 from runner.core.errors import LoadError, describe_validation_error
 
-__all__ = ["CATALOG_FILE", "ItemCatalog"]
+__all__ = ["CATALOG_FILE", "ItemCatalog", "iso_date_text"]
 
 CATALOG_FILE = "catalog.json"
 
 
 ItemT = TypeVar("ItemT", bound=BaseModel)
+
+
+def iso_date_text(value: object) -> object:
+    """An item's date field as JSON gives it: an ISO `YYYY-MM-DD` string (or a date, from
+    Python) and nothing else (a `mode="before"` field validator's body)."""
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+        return value
+    if not isinstance(value, str):
+        raise ValueError(f"must be an ISO date string YYYY-MM-DD, not {type(value).__name__}")
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f"{value!r} is not an ISO date YYYY-MM-DD") from None
 
 
 class ItemCatalog(Generic[ItemT]):

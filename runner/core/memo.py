@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import functools
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
-__all__ = ["BoundedMemo"]
+__all__ = ["BoundedMemo", "per_object"]
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
+Obj = TypeVar("Obj")
 
 
 class BoundedMemo(Generic[K, V]):
@@ -42,3 +45,18 @@ class BoundedMemo(Generic[K, V]):
     def get_or_compute(self, key: K, compute: Callable[[], V]) -> V:
         found = self.get(key)
         return found if found is not None else self.put(key, compute())
+
+
+def per_object(build: Callable[[Obj], V]) -> Callable[[Obj], V]:
+    """`build(obj)` computed once per live object (weakly keyed: an entry goes with its object),
+    e.g. a catalog's search or name index."""
+    cache: weakref.WeakKeyDictionary[Obj, V] = weakref.WeakKeyDictionary()
+
+    @functools.wraps(build)
+    def get(obj: Obj) -> V:
+        if obj in cache:
+            return cache[obj]
+        value = cache[obj] = build(obj)
+        return value
+
+    return get

@@ -5,15 +5,29 @@ from __future__ import annotations
 import datetime as dt
 import math
 from collections.abc import Mapping
-from typing import Any, Literal
+from types import UnionType
+from typing import (
+    Annotated,
+    Any,
+    ClassVar,
+    Generic,
+    Literal,
+    Self,
+    TypeVar,
+    Union,
+    get_args,
+    get_origin,
+)
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Op = Literal["<=", ">=", "==", "!=", "contains", "contains_any", "not_contains", "in"]
 Reveal = Literal["volunteer", "on_ask", "hidden"]
 Complexity = Literal["simple", "medium", "complex"]
 RevealDifficulty = Literal["volunteer", "mixed", "hidden"]
 ConstraintValue = bool | int | float | str | list[str] | list[int] | list[float]
+# What a constraint may do with a field depends on its kind (`_OPS_BY_KIND`).
+FieldKind = Literal["number", "date", "text", "rating", "enum", "list", "bool"]
 
 # Which operators fit which kind of field, and what value each expects. A domain's field table
 # maps each field to one of these kinds; `enum` (and movies' `rating`) take one of a closed set.
@@ -26,6 +40,40 @@ _OPS_BY_KIND: dict[str, frozenset[str]] = {
     "list": frozenset({"contains", "not_contains", "contains_any"}),
     "bool": frozenset({"==", "!="}),
 }
+
+
+def field_kinds(model: type[BaseModel], **overrides: FieldKind) -> dict[str, FieldKind]:
+    """The field table of an item model, read from its annotations (lists, Literals as `enum`,
+    bools, numbers, dates, text; an optional type as its inner type), in field order; `overrides`
+    name the fields of another kind (movies' age ratings are an ordered `rating`). A type it
+    cannot read raises TypeError naming the field."""
+    table: dict[str, FieldKind] = {}
+    for name, info in model.model_fields.items():
+        table[name] = overrides.get(name) or _kind_of(name, info.annotation)
+    return table
+
+
+def _kind_of(name: str, annotation: Any) -> FieldKind:
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin in (Union, UnionType):
+        inner = [a for a in args if a is not type(None)]
+        if len(inner) == 1:
+            return _kind_of(name, inner[0])
+    elif origin is Annotated:
+        return _kind_of(name, args[0])
+    elif origin is list:
+        return "list"
+    elif origin is Literal:
+        return "enum"
+    elif annotation is bool:
+        return "bool"
+    elif annotation in (int, float):
+        return "number"
+    elif annotation is dt.date:
+        return "date"
+    elif annotation is str:
+        return "text"
+    raise TypeError(f"field {name!r}: no constraint kind for the type {annotation!r}")
 
 
 def _is_number(v: object) -> bool:
@@ -149,3 +197,45 @@ def evaluate_predicate(field: str, op: Op, value: ConstraintValue, actual: Any) 
     return ConstraintCheck(
         field=field, op=op, value=v, satisfied=satisfied, actual=actual, reason=reason
     )
+
+
+class FieldConstraint(BaseModel):
+    """A typed predicate `field op value` over one item field; a domain's subclass names its field
+    table (`field_kinds`, field -> kind) and the closed value sets of its enum fields (`choices`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    field_kinds: ClassVar[Mapping[str, str]] = {}
+    choices: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+
+    field: str = Field(description="An item field name, e.g. 'runtime' or 'vegan'")
+    op: Op
+    value: ConstraintValue
+
+    @model_validator(mode="after")
+    def _fits_field(self) -> Self:
+        check_predicate(self.field, self.op, self.value, self.field_kinds, self.choices)
+        return self
+
+    def evaluate(self, item: Any) -> ConstraintCheck:
+        """Check the item; the result carries the actual value and a readable reason."""
+        actual: Any = getattr(item, self.field)
+        if isinstance(actual, dt.date):
+            actual = actual.isoformat()
+        return evaluate_predicate(self.field, self.op, self.value, actual)
+
+    def describe(self) -> str:
+        return f"{self.field} {self.op} {self.value!r}"
+
+
+ConstraintT = TypeVar("ConstraintT", bound=FieldConstraint)
+
+
+class RevealedConstraint(BaseModel, Generic[ConstraintT]):
+    """One constraint of a task's user and when the user says it (a domain's subclass names its
+    constraint type: `class TaskConstraint(RevealedConstraint[Constraint])`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    constraint: ConstraintT
+    reveal: Reveal

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from runner.core.predicates import Complexity, ConstraintCheck, RevealDifficulty
 from runner.core.rules import RuleSetName
-from runner.core.severity import DEFAULT_STRICTNESS, Strictness
+from runner.core.severity import DEFAULT_STRICTNESS, Strictness, fails_trial
 from runner.core.transcript import (
     ComponentSpec,
     InfraError,
@@ -32,6 +33,30 @@ class PolicyResult(BaseModel):
     passed: bool
     severity: float = Field(description="Weight in the severity-weighted policy score")
     reason: str
+
+
+def policy_scores(policies: Sequence[PolicyResult], strictness: Strictness) -> tuple[float, float]:
+    """(policy score, severity-weighted policy score) of a trial's judged policies: the first is 0
+    when a broken policy's severity fails trials at `strictness`, the second counts them all."""
+    failed = any(not p.passed and fails_trial(p.severity, strictness) for p in policies)
+    total = sum(p.severity for p in policies)
+    weighted = sum(p.severity for p in policies if p.passed) / total if total else 1.0
+    return (0.0 if failed else 1.0), round(weighted, 6)
+
+
+def unscorable(transcript: Transcript, task_id: str) -> str | None:
+    """Why a transcript cannot be scored against the task `task_id` (None: it can): infra errors
+    are recorded apart and never scored, and a transcript is scored only against its own task."""
+    if transcript.stop_reason == "infra_error":
+        err = transcript.error
+        detail = f" ({err.kind}: {err.message})" if err else ""
+        return (
+            f"transcript of task {transcript.task_id} trial {transcript.trial_index} ended in an "
+            f"infra error{detail}; infra errors are recorded apart and never scored"
+        )
+    if transcript.task_id and transcript.task_id != task_id:
+        return f"transcript is for task {transcript.task_id!r}, not {task_id!r}"
+    return None
 
 
 class TrialScore(BaseModel):

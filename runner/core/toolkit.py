@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import functools
 import inspect
 import json
@@ -11,7 +12,7 @@ from typing import Any, Literal, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
-from runner.core.protocols import ToolSchema
+from runner.core.protocols import ToolOutcome, ToolSchema
 
 
 class ToolError(Exception):
@@ -149,3 +150,75 @@ def well_typed(definition: ToolDefinition, arguments: dict[str, Any]) -> bool:
     except ValidationError:
         return False
     return True
+
+
+class DefinedTools:
+    """The `Toolset` protocol's listing half for a class whose tools are its own methods: a
+    subclass fills `_definitions` (name -> definition, in the order offered to the agent)."""
+
+    _definitions: dict[str, ToolDefinition]
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._definitions)
+
+    def definitions(self) -> list[ToolDefinition]:
+        return list(self._definitions.values())
+
+    def schemas(self) -> list[ToolSchema]:
+        return [d.schema() for d in self._definitions.values()]
+
+
+def malformed_outcome(problem: str, arguments: Any) -> ToolOutcome:
+    """The error result of arguments that are not a JSON object (`parse_arguments`'s reason)."""
+    return ToolOutcome(
+        content=error_text(problem),
+        is_error=True,
+        raw_arguments=arguments if isinstance(arguments, str) else repr(arguments),
+    )
+
+
+def unknown_tool_outcome(name: str, names: list[str], parsed: dict[str, Any]) -> ToolOutcome:
+    """The error result of a call to a tool the toolset does not have (with the closest name)."""
+    close = difflib.get_close_matches(name, names, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return ToolOutcome(
+        content=error_text(f"unknown tool {name!r}{hint}", available=names),
+        is_error=True,
+        arguments=parsed,
+    )
+
+
+def checked_arguments(
+    definition: ToolDefinition, parsed: dict[str, Any]
+) -> dict[str, Any] | ToolOutcome:
+    """The keyword arguments of a call checked against the tool's declared types, or the error
+    result naming every bad argument."""
+    try:
+        args = definition.args_model.model_validate(parsed)
+    except ValidationError as exc:
+        problems = "; ".join(describe_problem(e) for e in exc.errors())
+        return ToolOutcome(
+            content=error_text(
+                f"bad arguments for {definition.name}: {problems}",
+                parameters=definition.parameters,
+            ),
+            is_error=True,
+            arguments=parsed,
+        )
+    return {k: getattr(args, k) for k in type(args).model_fields}
+
+
+def result_outcome(
+    result: Any, parsed: dict[str, Any], encode: Callable[[Any], str]
+) -> ToolOutcome:
+    """The outcome of a tool's return value: a `Stop` ends the trial, anything else is encoded."""
+    if isinstance(result, Stop):
+        return ToolOutcome(
+            content=encode(result.payload),
+            is_error=result.is_error,
+            arguments=parsed,
+            stop=result.stop,
+            item_id=result.item_id,
+        )
+    return ToolOutcome(content=encode(result), arguments=parsed)

@@ -7,7 +7,8 @@ types are one design, whichever of the two imports at run time.
 
 The floors: the CLI (`runner.cli`) and the runner (`runner.*`) reach a domain only through the
 registry (`runner.core.domains.REGISTRY`, by name); the domains (`domains.<name>`) use the
-sources (`catalog_pipeline.<source>`) and the core; the sources use the snapshot core
+sources (`catalog_pipeline.<source>`), the kits (`runner.kits`, which use only the core) and the
+core; the sources use the snapshot core
 (`catalog_pipeline.*` outside a source folder) and the domain-free core (`runner.core`), never
 the runner above it nor a domain other than their own.
 """
@@ -217,6 +218,27 @@ def test_the_contracts_floor_imports_nothing_above_it() -> None:
         if module.startswith("runner.core")
     }
     assert {m: e for m, e in offenders.items() if e} == {}
+
+
+def test_the_kits_sit_between_the_domains_and_the_core() -> None:
+    """domains -> runner.kits -> runner.core: a kit imports only the core and other kits (no
+    domain, no source, no snapshot code, nothing of the runner above the core), and neither the
+    core nor anything of the runner but the kits' own modules imports a kit."""
+    graph = _graph()
+    kits = {m for m in graph if m == "runner.kits" or m.startswith("runner.kits.")}
+    assert {"runner.kits.user", "runner.kits.store"} <= kits
+    upward = {
+        module: sorted(e for e in edges if not e.startswith(("runner.core", "runner.kits")))
+        for module, edges in graph.items()
+        if module in kits
+    }
+    assert {m: e for m, e in upward.items() if e} == {}
+    downward = {
+        module: sorted(e for e in edges if e in kits)
+        for module, edges in graph.items()
+        if module.startswith("runner") and module not in kits
+    }
+    assert {m: e for m, e in downward.items() if e} == {}
 
 
 def test_the_walk_sees_a_cycle_and_a_forbidden_import(tmp_path: Path) -> None:

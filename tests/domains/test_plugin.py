@@ -111,3 +111,78 @@ def test_a_submission_runs_only_in_the_domains_it_enters(tiny: Domain, tmp_path:
         TaurecError, match="not entered in the tiny domain: movie-entry enters movies"
     ):
         run_submissions([folder], domain="tiny", trials=1)
+
+
+def _said(user: Any, conversation: list[Any], text: str) -> str:
+    import asyncio
+
+    from runner.core.transcript import MessageEvent
+
+    conversation.append(MessageEvent(role="agent", content=text))
+    turn = asyncio.run(user.respond(list(conversation)))
+    conversation.append(MessageEvent(role="user", content=turn.content))
+    return str(turn.content)
+
+
+def test_the_kit_built_shopper_says_its_wishes_when_the_kit_rules_allow(tiny: Domain) -> None:
+    from runner.core.transcript import Transcript
+
+    task = next(t for t in tiny.load_tasks(tiny.tasks_dir) if t.id == "t1")
+    catalog = tiny.load_catalog(tiny.snapshots_dir / "2026-01-01")
+    user = tiny.build_user("scripted", task=task, catalog=catalog, seed=0, options=None)
+    conversation: list[Any] = []
+    opening = _said(user, conversation, "Hello, welcome to the tea shop. What would you like?")
+    assert "No caffeine, please." in opening
+    assert "euro" not in opening  # the price is on_ask
+    # One topic per message: the second is held back, and a message asking more is a form, after
+    # which no new topic is answered (the kit's rule); a topic answered before is answered again.
+    both = _said(user, conversation, "Any budget? And is caffeine fine?")
+    assert "At most 2.00 euros." in both
+    assert "One at a time!" in both
+    assert _said(user, conversation, "Is caffeine fine?") == "That's all."
+    assert _said(user, conversation, "So what budget again?") == "At most 2.00 euros."
+    assert "which tea" in _said(user, conversation, "Let me look.").lower()
+    transcript = Transcript(
+        task_id="t1", agent={"name": "a"}, simulator={"name": "scripted"}, events=conversation
+    )
+    assert tiny.audit_leaks(task, transcript).clean  # type: ignore[union-attr]
+    early = Transcript(
+        task_id="t1",
+        agent={"name": "a"},
+        simulator={"name": "scripted"},
+        events=[*conversation[:2], conversation[1].model_copy(update={"content": "2 euros max."})],
+    )
+    audit = tiny.audit_leaks(task, early)
+    assert audit is not None
+    assert [(leak.field, leak.reveal) for leak in audit.leaks] == [("price", "on_ask")]
+
+
+def test_a_sale_is_scored_by_the_till_it_leaves_against_the_gold_sale(tiny: Domain) -> None:
+    from runner.core.rules import get_rules
+    from runner.core.transcript import MessageEvent, ToolCallEvent, Transcript
+
+    task = next(t for t in tiny.load_tasks(tiny.tasks_dir) if t.id == "t1")
+    catalog = tiny.load_catalog(tiny.snapshots_dir / "2026-01-01")
+
+    def sold(*teas: str) -> Any:
+        events: list[Any] = [MessageEvent(role="agent", content="Hello")]
+        events += [
+            ToolCallEvent(name="choose", arguments={"tea_id": t}, result="{}", is_error=t == "x")
+            for t in teas
+        ]
+        transcript = Transcript(
+            task_id="t1", agent={"name": "a"}, simulator={"name": "u"}, events=events
+        )
+        return tiny.score(task, transcript, catalog, get_rules("v2"))
+
+    wrong = sold("tea_1")
+    assert wrong.constraint_score == 0.0
+    assert wrong.constraint_reason == 'sold[0]: expected "tea_5", got "tea_1"'
+    assert sold("x", "tea_5").constraint_score == 1.0  # a refused sale changed nothing
+    assert sold().constraint_reason == 'sold: expected ["tea_5"], got []'
+
+
+def test_the_tiny_domain_stays_tiny() -> None:
+    """Built on the kits, a whole domain fits in 400 lines (issue 36's bound)."""
+    lines = (TINY / "tiny_domain" / "__init__.py").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 400

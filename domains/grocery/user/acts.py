@@ -9,43 +9,32 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from domains.grocery.user.needs import Need
 from domains.grocery.user.vocabulary import Topic
+from runner.kits.user.acts import ActPartBase, ReplyActBase, SharedPart
 
 __all__ = [
-    "ACT_SCHEMA_VERSION",
     "Accept",
-    "AcceptedAlready",
     "ActPart",
     "ConfirmOrder",
     "ConfirmReturn",
     "Decline",
     "Done",
-    "HoldBack",
     "Inform",
     "Leave",
     "NoPreference",
     "NotYet",
-    "NothingFitsAck",
     "OneAtATime",
     "Opening",
     "PushToCommit",
     "ReplyAct",
     "Unsure",
-    "Verdict",
 ]
 
-ACT_SCHEMA_VERSION: Literal[1] = 1
-Verdict = Literal["continue", "accept", "decline", "abstain_ok", "leave"]
 
-
-class _Part(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Opening(_Part):
+class Opening(ActPartBase):
     """The first message: what the shopper wants done, the needs it volunteers, topic cues."""
 
     kind: Literal["opening"] = "opening"
@@ -60,7 +49,7 @@ class Opening(_Part):
     cues: list[Topic] = Field(default_factory=list, description="Topics named, values unsaid")
 
 
-class Inform(_Part):
+class Inform(ActPartBase):
     """An answer about one topic, stating its needs plainly."""
 
     kind: Literal["inform"] = "inform"
@@ -69,28 +58,21 @@ class Inform(_Part):
     quantity: int | None = Field(default=None, description="Packs wanted (topic `quantity`)")
 
 
-class NoPreference(_Part):
+class NoPreference(ActPartBase):
     """Nothing to say about these topics."""
 
     kind: Literal["no_preference"] = "no_preference"
     topics: list[Topic]
 
 
-class Unsure(_Part):
+class Unsure(ActPartBase):
     """Asked about a topic it will not spell out (hidden): it will know it when it sees it."""
 
     kind: Literal["unsure"] = "unsure"
     topics: list[Topic]
 
 
-class HoldBack(_Part):
-    """Questions left unanswered: too many at once, or no patience left for questions."""
-
-    kind: Literal["hold_back"] = "hold_back"
-    reason: Literal["at_once", "patience"]
-
-
-class Accept(_Part):
+class Accept(ActPartBase):
     """The proposed product is accepted (as a substitute, in a substitution task)."""
 
     kind: Literal["accept"] = "accept"
@@ -98,7 +80,7 @@ class Accept(_Part):
     substitute: bool = False
 
 
-class Decline(_Part):
+class Decline(ActPartBase):
     """The proposed product is declined.
 
     `broken`: it misses a need already stated (`need` may be restated); `hint`: it misses a need
@@ -114,57 +96,45 @@ class Decline(_Part):
     direction: Literal["lower", "better", "other", "farming", "trade", "none"] = "none"
 
 
-class OneAtATime(_Part):
+class OneAtATime(ActPartBase):
     """Several new products at once: the shopper asks for the single best one."""
 
     kind: Literal["one_at_a_time"] = "one_at_a_time"
 
 
-class ConfirmOrder(_Part):
+class ConfirmOrder(ActPartBase):
     """The explicit yes to placing the basket the agent described (act `confirm_order`)."""
 
     kind: Literal["confirm_order"] = "confirm_order"
 
 
-class ConfirmReturn(_Part):
+class ConfirmReturn(ActPartBase):
     """The explicit yes to the return the agent described (act `confirm_return`)."""
 
     kind: Literal["confirm_return"] = "confirm_return"
 
 
-class NotYet(_Part):
+class NotYet(ActPartBase):
     """Asked to confirm something it has not agreed to."""
 
     kind: Literal["not_yet"] = "not_yet"
     reason: Literal["nothing_chosen", "not_chosen", "wrong_return", "no_order", "no_return"]
 
 
-class PushToCommit(_Part):
+class PushToCommit(ActPartBase):
     """The shopper asks the agent to move on (suggest a product, or sort out the return)."""
 
     kind: Literal["push_to_commit"] = "push_to_commit"
     task_kind: Literal["order", "return", "substitution"] = "order"
 
 
-class AcceptedAlready(_Part):
-    """A product is agreed: the shopper asks to have it in the basket and be asked before ordering."""
-
-    kind: Literal["accepted_already"] = "accepted_already"
-
-
-class NothingFitsAck(_Part):
-    """A neutral reply to "I found nothing" (the same whether or not the task has an answer)."""
-
-    kind: Literal["nothing_fits_ack"] = "nothing_fits_ack"
-
-
-class Done(_Part):
+class Done(ActPartBase):
     """Everything the shopper came for is agreed and done."""
 
     kind: Literal["done"] = "done"
 
 
-class Leave(_Part):
+class Leave(ActPartBase):
     """The shopper leaves: too many avoidable misses, or out of turns."""
 
     kind: Literal["leave"] = "leave"
@@ -176,7 +146,6 @@ ActPart = Annotated[
     | Inform
     | NoPreference
     | Unsure
-    | HoldBack
     | Accept
     | Decline
     | OneAtATime
@@ -184,21 +153,16 @@ ActPart = Annotated[
     | ConfirmReturn
     | NotYet
     | PushToCommit
-    | AcceptedAlready
-    | NothingFitsAck
     | Done
-    | Leave,
+    | Leave
+    | SharedPart,
     Field(discriminator="kind"),
 ]
 
 
-class ReplyAct(BaseModel):
+class ReplyAct(ReplyActBase):
     """One reply of the shopper, decided: its parts in order, the verdict and the scored act."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    schema_version: Literal[1] = ACT_SCHEMA_VERSION
-    verdict: Verdict = "continue"
     act: (
         Literal["confirm_order", "confirm_return", "consent_substitution", "nothing_fits_ack"]
         | None

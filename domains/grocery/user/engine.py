@@ -16,17 +16,14 @@ from domains.grocery.items import Product
 from domains.grocery.tasks import GroceryTask
 from domains.grocery.user.acts import (
     Accept,
-    AcceptedAlready,
     ActPart,
     ConfirmOrder,
     ConfirmReturn,
     Decline,
     Done,
-    HoldBack,
     Inform,
     Leave,
     NoPreference,
-    NothingFitsAck,
     NotYet,
     OneAtATime,
     Opening,
@@ -37,6 +34,8 @@ from domains.grocery.user.acts import (
 from domains.grocery.user.needs import Need, needs_of, ordered_value
 from domains.grocery.user.reader import Reading
 from domains.grocery.user.vocabulary import FREE_TOPICS, TOPICS, Topic
+from runner.kits.user.acts import AcceptedAlready, HoldBack, NothingFitsAck
+from runner.kits.user.ledger import Ledger, Questions, answerable
 
 __all__ = [
     "STANDARD_TOPICS",
@@ -102,16 +101,12 @@ def product_type(task: GroceryTask) -> str | None:
 
 
 @dataclass
-class EngineState:
+class EngineState(Ledger):
     """What the shopper has been through so far (rebuilt by replaying the agent's messages)."""
 
     turns: int = 0
-    asked: set[Topic] = dataclass_field(default_factory=set)
-    form: bool = False
     accepted: list[str] = dataclass_field(default_factory=list)
     declined: set[str] = dataclass_field(default_factory=set)
-    strikes: int = 0
-    declines: int = 0
     hinted: dict[int, list[float | None]] = dataclass_field(default_factory=dict)
     confirmed_order: bool = False
     confirmed_return: bool = False
@@ -125,6 +120,9 @@ class ShopperEngine:
         self._catalog = catalog
         self.needs: list[Need] = needs_of(task)
         self.patience = patience_of(task)
+        self._questions = Questions(
+            self.patience.topics_per_message, self.patience.questions, FREE_TOPICS, "asked"
+        )
         past = {line.product_id for o in task.past_orders for line in o.lines}
         self._referenced = past | ({task.wanted_product} if task.wanted_product else set())
 
@@ -179,7 +177,7 @@ class ShopperEngine:
             | None
         ) = None
 
-        answered, held = self._answerable(reading.asked, state)
+        answered, held = answerable(reading.asked, state, self._questions)
         parts += self._answers(answered, state)
         if held is not None:
             parts.append(HoldBack(reason=held))
@@ -225,7 +223,7 @@ class ShopperEngine:
             if isinstance(part_r, ConfirmReturn):
                 act, verdict = "confirm_return", "accept"
 
-        if state.strikes >= self.patience.strikes or state.declines >= self.patience.declines:
+        if state.worn_out(self.patience.strikes, self.patience.declines):
             return ReplyAct(verdict="leave", parts=[*parts, Leave(reason="declines")])
         if not parts or (
             new and verdict == "accept" and act != "confirm_order" and reading.confirm == "order"
@@ -269,33 +267,6 @@ class ShopperEngine:
             return NotYet(reason="wrong_return")
         state.confirmed_return = True
         return ConfirmReturn()
-
-    def _answerable(
-        self, order: tuple[Topic, ...], state: EngineState
-    ) -> tuple[list[Topic], Literal["at_once", "patience"] | None]:
-        """The topics of one message the shopper answers, and why it holds the rest back."""
-        mood = self.patience
-        answered: list[Topic] = []
-        fresh = 0
-        taste = 0
-        held: Literal["at_once", "patience"] | None = None
-        for topic in order:
-            if topic in FREE_TOPICS:
-                answered.append(topic)
-                continue
-            if taste >= mood.topics_per_message:
-                held = held or "at_once"
-                state.form = True
-                break
-            taste += 1
-            if topic in state.asked:
-                answered.append(topic)
-            elif state.form or len(state.asked - FREE_TOPICS) + fresh >= mood.questions:
-                held = "patience"
-            else:
-                answered.append(topic)
-                fresh += 1
-        return answered, held
 
     def _answers(self, topics: list[Topic], state: EngineState) -> list[ActPart]:
         state.asked.update(topics)

@@ -9,6 +9,7 @@ every reply, which is the v1-style audit the difficulty gate runs on every task.
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from domains.grocery.tasks import GroceryTask
@@ -17,6 +18,7 @@ from domains.grocery.user.reader import topics_asked
 from domains.grocery.user.scripted import ScriptedShopper
 from domains.grocery.user.vocabulary import ALLERGEN_WORDS, TOPICS, Topic
 from runner.core.transcript import Leak, LeakAudit, MessageEvent, Transcript
+from runner.kits.user.leaks import audit_transcript, leak_at
 
 __all__ = ["PROBE_QUESTIONS", "audit_leaks", "audit_probe", "message_leaks", "value_patterns"]
 
@@ -72,7 +74,7 @@ def value_patterns(need: Need) -> list[re.Pattern[str]]:
 
 
 def _found(
-    needs: list[Need], text: str, asked: set[Topic], echo: str
+    needs: list[Need], text: str, asked: AbstractSet[str], echo: str
 ) -> list[tuple[Need, re.Match[str]]]:
     """Each need whose value the reply states too early, with where (at most one match per need)."""
     found = []
@@ -106,34 +108,22 @@ def message_leaks(needs: list[Need], text: str, asked: set[Topic], *, echo: str 
 def audit_leaks(task: GroceryTask, transcript: Transcript) -> LeakAudit:
     """Check every shopper message of a trial against the task's reveal tags (the per-trial audit)."""
     needs = needs_of(task)
-    asked: set[Topic] = set()
-    last_agent = ""
-    leaks: list[Leak] = []
-    for index, event in enumerate(transcript.events):
-        if not isinstance(event, MessageEvent):
-            continue
-        if event.role == "agent":
-            asked.update(topics_asked(event.content))
-            last_agent = event.content
-            continue
-        for need, m in _found(needs, event.content, asked, last_agent):
-            field = need.constraint.field if need.constraint is not None else need.kind
-            leaks.append(
-                Leak(
-                    message_index=index,
-                    field=field,
-                    reveal="hidden" if need.reveal == "hidden" else "on_ask",
-                    excerpt=_excerpt(event.content, m.start(), m.end()),
-                    reason=f"states {m.group(0)!r} while the {need.topic} need {_when(need)}",
-                )
+
+    def leaks_in(text: str, asked: frozenset[str], echo: str, index: int) -> list[Leak]:
+        return [
+            leak_at(
+                index,
+                need.constraint.field if need.constraint is not None else need.kind,
+                need.reveal == "hidden",
+                text,
+                (m.start(), m.end()),
+                repr(m.group(0)),
+                f"the {need.topic} need",
             )
-    return LeakAudit(clean=not leaks, leaks=leaks)
+            for need, m in _found(needs, text, asked, echo)
+        ]
 
-
-def _excerpt(text: str, start: int, end: int, margin: int = 40) -> str:
-    head = "…" if start > margin else ""
-    tail = "…" if end + margin < len(text) else ""
-    return head + text[max(0, start - margin) : end + margin] + tail
+    return audit_transcript(transcript, topics_asked, leaks_in)
 
 
 def _reply(user: ScriptedShopper, conversation: list[MessageEvent], text: str) -> str:

@@ -16,6 +16,7 @@ from domains.grocery.user.reader import NamedProduct, ShopperReader
 from domains.grocery.user.writer import TemplateWriter
 from runner.core.protocols import UserTurn
 from runner.core.transcript import ComponentSpec, MessageEvent
+from runner.kits.user.replay import Replay, opened
 
 __all__ = ["ScriptedShopper", "shopper_reader"]
 
@@ -43,8 +44,7 @@ class ScriptedShopper:
         self._reader = shopper_reader(catalog)
         self._engine = ShopperEngine(task, catalog)
         self._writer = TemplateWriter()
-        self._seen: list[str] = []
-        self._state = EngineState()
+        self._replay = Replay(EngineState)
         self._last: ReplyAct | None = None
 
     @property
@@ -54,27 +54,24 @@ class ScriptedShopper:
     @property
     def state(self) -> EngineState:
         """What the shopper has been through (for tests and the audit)."""
-        return self._state
+        return self._replay.state
 
     async def respond(self, conversation: list[MessageEvent]) -> UserTurn:
         return self.reply(conversation)
 
     def decide(self, conversation: list[MessageEvent]) -> ReplyAct:
         """The act the shopper replies with, given the visible conversation."""
-        if not any(m.role == "user" for m in conversation):
+        if not opened(conversation):
             return self._engine.opening()
-        texts = [m.content for i, m in enumerate(conversation) if m.role == "agent" and i > 0]
-        if texts[: len(self._seen)] != self._seen or not self._seen:
-            self._seen, self._state = [], EngineState()
-        for text in texts[len(self._seen) :]:
-            self._seen.append(text)
-            self._last = self._engine.react(self._reader.read(text), self._state)
+        for text in self._replay.unread(conversation):
+            self._replay.read(text)
+            self._last = self._engine.react(self._reader.read(text), self._replay.state)
         assert self._last is not None
         return self._last
 
     def reply(self, conversation: list[MessageEvent]) -> UserTurn:
         """The shopper's next message (synchronous core of `respond`)."""
         act = self.decide(conversation)
-        turn = len(self._seen) if any(m.role == "user" for m in conversation) else 0
+        turn = self._replay.turn if opened(conversation) else 0
         rng = random.Random(f"write|{self._seed}|{self._task.id}|{turn}")
         return UserTurn(content=self._writer.write(act, rng), verdict=act.verdict, act=act.act)

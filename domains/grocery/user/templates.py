@@ -6,6 +6,7 @@ import random
 
 from domains.grocery.user.needs import Need
 from domains.grocery.user.vocabulary import TOPIC_WORDS, Topic
+from runner.kits.user.writer import join_list
 
 __all__ = [
     "ACCEPT",
@@ -204,13 +205,6 @@ HINTS: dict[tuple[Topic, str], tuple[str, ...]] = {
 }
 
 
-def join_list(words: list[str], last: str = "and") -> str:
-    """'a', 'a and b', 'a, b and c'."""
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + f" {last} " + words[-1]
-
-
 def _euros(x: float) -> str:
     return f"€{x:.2f}"
 
@@ -222,7 +216,7 @@ def _values(value: object) -> list[str]:
 def state_need(need: Need, rng: random.Random) -> str:
     """One sentence stating a need plainly (only ever called for a need the shopper may state)."""
     if need.kind == "allergies":
-        names = join_list([a.replace("-", " ") for a in need.allergies])
+        names = join_list([a.replace("-", " ") for a in need.allergies], "and")
         return rng.choice(
             (
                 f"I'm allergic to {names}, so nothing that contains it or may contain traces.",

@@ -3,29 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from typing import ClassVar
 
 from domains.grocery.user import templates as t
-from domains.grocery.user.acts import (
-    Accept,
-    AcceptedAlready,
-    ActPart,
-    ConfirmOrder,
-    ConfirmReturn,
-    Decline,
-    Done,
-    HoldBack,
-    Inform,
-    Leave,
-    NoPreference,
-    NothingFitsAck,
-    NotYet,
-    OneAtATime,
-    Opening,
-    PushToCommit,
-    ReplyAct,
-    Unsure,
-)
+from domains.grocery.user.acts import Accept, Decline, Inform, NoPreference, Opening, Unsure
 from domains.grocery.user.vocabulary import TOPIC_WORDS
+from runner.kits.user.writer import Bank, Keyed, TemplateWriterBase, join_list
 
 __all__ = ["TemplateWriter"]
 
@@ -37,56 +21,42 @@ def _count(n: int) -> str:
     return f"{word} pack" if n == 1 else f"{word} packs"
 
 
-class TemplateWriter:
+class TemplateWriter(TemplateWriterBase):
     """Words every act from the template bank; the same act and rng give the same words."""
 
-    def write(self, act: ReplyAct, rng: random.Random) -> str:
-        """The shopper's message for one act."""
-        words: list[str] = []
-        for part in act.parts:
-            words += self._part(part, rng)
-        return " ".join(w for w in words if w)
+    banks: ClassVar[Mapping[str, Bank | Keyed]] = {
+        "hold_back": Keyed("reason", t.HOLD_BACK),
+        "one_at_a_time": t.ONE_AT_A_TIME,
+        "confirm_order": t.CONFIRM_ORDER,
+        "confirm_return": t.CONFIRM_RETURN,
+        "not_yet": Keyed("reason", t.NOT_YET),
+        "push_to_commit": Keyed("task_kind", t.PUSH),
+        "accepted_already": t.ACCEPTED_ALREADY,
+        "nothing_fits_ack": t.NOTHING_FITS,
+        "done": t.DONE,
+        "leave": Keyed("reason", t.LEAVE),
+    }
 
-    def _part(self, part: ActPart, rng: random.Random) -> list[str]:
-        if isinstance(part, Opening):
-            return self._opening(part, rng)
-        if isinstance(part, Inform):
-            if part.topic == "quantity":
-                return [f"I need {_count(part.quantity or 1)}."]
-            return [t.state_need(n, rng) for n in part.needs]
-        if isinstance(part, NoPreference | Unsure):
-            topics = t.join_list([TOPIC_WORDS[x] for x in part.topics])
-            bank = t.NO_PREFERENCE if isinstance(part, NoPreference) else t.UNSURE
-            text = rng.choice(bank).format(topic=topics, Topic=topics[:1].upper() + topics[1:])
-            return [text]
-        if isinstance(part, HoldBack):
-            return [rng.choice(t.HOLD_BACK[part.reason])]
-        if isinstance(part, Accept):
-            accept: tuple[str, ...] = t.ACCEPT_SUBSTITUTE if part.substitute else t.ACCEPT
-            return [rng.choice(accept).format(name=part.name)]
-        if isinstance(part, Decline):
-            return [self._decline(part, rng)]
-        if isinstance(part, OneAtATime):
-            return [rng.choice(t.ONE_AT_A_TIME)]
-        if isinstance(part, ConfirmOrder):
-            return [rng.choice(t.CONFIRM_ORDER)]
-        if isinstance(part, ConfirmReturn):
-            return [rng.choice(t.CONFIRM_RETURN)]
-        if isinstance(part, NotYet):
-            return [rng.choice(t.NOT_YET[part.reason])]
-        if isinstance(part, PushToCommit):
-            return [rng.choice(t.PUSH[part.task_kind])]
-        if isinstance(part, AcceptedAlready):
-            return [rng.choice(t.ACCEPTED_ALREADY)]
-        if isinstance(part, NothingFitsAck):
-            return [rng.choice(t.NOTHING_FITS)]
-        if isinstance(part, Done):
-            return [rng.choice(t.DONE)]
-        if isinstance(part, Leave):
-            return [rng.choice(t.LEAVE[part.reason])]
-        raise TypeError(f"no template for act part {part!r}")
+    def word_inform(self, part: Inform, rng: random.Random) -> list[str]:
+        if part.topic == "quantity":
+            return [f"I need {_count(part.quantity or 1)}."]
+        return [t.state_need(n, rng) for n in part.needs]
 
-    def _opening(self, part: Opening, rng: random.Random) -> list[str]:
+    def word_no_preference(self, part: NoPreference | Unsure, rng: random.Random) -> list[str]:
+        topics = join_list([TOPIC_WORDS[x] for x in part.topics], "and")
+        bank = t.NO_PREFERENCE if isinstance(part, NoPreference) else t.UNSURE
+        return [rng.choice(bank).format(topic=topics, Topic=topics[:1].upper() + topics[1:])]
+
+    word_unsure = word_no_preference
+
+    def word_accept(self, part: Accept, rng: random.Random) -> list[str]:
+        accept: tuple[str, ...] = t.ACCEPT_SUBSTITUTE if part.substitute else t.ACCEPT
+        return [rng.choice(accept).format(name=part.name)]
+
+    def word_decline(self, part: Decline, rng: random.Random) -> list[str]:
+        return [self._decline(part, rng)]
+
+    def word_opening(self, part: Opening, rng: random.Random) -> list[str]:
         if part.task_kind == "return":
             why = rng.choice(t.RETURN_WHY.get(part.return_reason or "", ("it has to go back",)))
             return [

@@ -10,37 +10,26 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from domains.movies.tasks import Constraint
+from runner.kits.user.acts import ActPartBase, ReplyActBase, SharedPart
 
 __all__ = [
-    "ACT_SCHEMA_VERSION",
     "Accept",
-    "AcceptedAlready",
     "ActPart",
     "AskBack",
     "Decline",
-    "HoldBack",
     "Inform",
     "Leave",
     "NoPreference",
-    "NothingFitsAck",
     "Opening",
     "PushToCommit",
     "ReplyAct",
-    "Verdict",
 ]
 
-ACT_SCHEMA_VERSION: Literal[1] = 1
-Verdict = Literal["continue", "accept", "decline", "abstain_ok", "leave"]
 
-
-class _Part(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Opening(_Part):
+class Opening(ActPartBase):
     """The first message: a request, the persona line (if it names no value), every volunteered constraint."""
 
     kind: Literal["opening"] = "opening"
@@ -48,7 +37,7 @@ class Opening(_Part):
     constraints: list[Constraint] = Field(default_factory=list)
 
 
-class Inform(_Part):
+class Inform(ActPartBase):
     """An answer about one field: its constraints (plainly, or value-free when `vague`), or the services."""
 
     kind: Literal["inform"] = "inform"
@@ -60,35 +49,28 @@ class Inform(_Part):
     )
 
 
-class NoPreference(_Part):
+class NoPreference(ActPartBase):
     """Nothing to say about these fields."""
 
     kind: Literal["no_preference"] = "no_preference"
     fields: list[str]
 
 
-class HoldBack(_Part):
-    """Questions left unanswered: too many at once, or no patience left for questions."""
-
-    kind: Literal["hold_back"] = "hold_back"
-    reason: Literal["at_once", "patience"]
-
-
-class AskBack(_Part):
+class AskBack(ActPartBase):
     """Before deciding, the user asks what a proposed title is about."""
 
     kind: Literal["ask_back"] = "ask_back"
     title: str
 
 
-class Accept(_Part):
+class Accept(ActPartBase):
     """The proposed title is accepted."""
 
     kind: Literal["accept"] = "accept"
     title: str
 
 
-class Decline(_Part):
+class Decline(ActPartBase):
     """The proposed title is declined; `constraint` is the one a hint points at (never its value)."""
 
     kind: Literal["decline"] = "decline"
@@ -98,52 +80,34 @@ class Decline(_Part):
     item_id: str | None = Field(default=None, description="The declined item (for the hint's side)")
 
 
-class Leave(_Part):
+class Leave(ActPartBase):
     """The user leaves: pushed a list, or out of patience."""
 
     kind: Literal["leave"] = "leave"
     reason: Literal["list", "declines"]
 
 
-class PushToCommit(_Part):
+class PushToCommit(ActPartBase):
     """The user asks the agent to suggest something."""
 
     kind: Literal["push_to_commit"] = "push_to_commit"
-
-
-class NothingFitsAck(_Part):
-    """A neutral reply to "I found nothing" (the same whether or not the task has an answer)."""
-
-    kind: Literal["nothing_fits_ack"] = "nothing_fits_ack"
-
-
-class AcceptedAlready(_Part):
-    """The user already accepted a title and asks the agent to make it official."""
-
-    kind: Literal["accepted_already"] = "accepted_already"
 
 
 ActPart = Annotated[
     Opening
     | Inform
     | NoPreference
-    | HoldBack
     | AskBack
     | Accept
     | Decline
     | Leave
     | PushToCommit
-    | NothingFitsAck
-    | AcceptedAlready,
+    | SharedPart,
     Field(discriminator="kind"),
 ]
 
 
-class ReplyAct(BaseModel):
+class ReplyAct(ReplyActBase):
     """One reply of the user, decided: its parts in order and the verdict the loop reads."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    schema_version: Literal[1] = ACT_SCHEMA_VERSION
-    verdict: Verdict = "continue"
     parts: list[ActPart]

@@ -12,21 +12,17 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
-from typing import Literal
 
 from domains.movies.catalog import Catalog, CatalogItem
 from domains.movies.simulators import templates as t
 from domains.movies.simulators.acts import (
     Accept,
-    AcceptedAlready,
     ActPart,
     AskBack,
     Decline,
-    HoldBack,
     Inform,
     Leave,
     NoPreference,
-    NothingFitsAck,
     Opening,
     PushToCommit,
     ReplyAct,
@@ -34,6 +30,8 @@ from domains.movies.simulators.acts import (
 from domains.movies.simulators.reader import Reading
 from domains.movies.simulators.vocabulary import FIELD_TOPICS, RATING_ORDER
 from domains.movies.tasks import Constraint, Task, TaskConstraint
+from runner.kits.user.acts import AcceptedAlready, HoldBack, NothingFitsAck
+from runner.kits.user.ledger import Ledger, Questions, answerable
 
 __all__ = [
     "ASK_BACK_SHARE",
@@ -123,16 +121,12 @@ def _as_list(value: object) -> list[str]:
 
 
 @dataclass
-class EngineState:
+class EngineState(Ledger):
     """What the user has been through so far in the conversation (rebuilt on every reply)."""
 
-    asked: set[str] = dataclass_field(default_factory=set)
     named: set[str] = dataclass_field(default_factory=set)
     accepted: set[str] = dataclass_field(default_factory=set)
     pending: str | None = None
-    declines: int = 0
-    strikes: int = 0
-    form: bool = False
     times: Counter[str] = dataclass_field(default_factory=Counter)
     hinted: dict[int, list[float]] = dataclass_field(default_factory=dict)
 
@@ -149,6 +143,10 @@ class DecisionEngine:
         self._catalog = catalog
         self._persona = persona
         self.temperament = temperament(task, seed)
+        mood = self.temperament
+        self._questions = Questions(
+            mood.topics_per_message, mood.question_patience, FREE_TOPICS, "answered"
+        )
 
     def opening(self) -> ReplyAct:
         volunteered = [tc.constraint for tc in self._task.constraints if tc.reveal == "volunteer"]
@@ -156,8 +154,8 @@ class DecisionEngine:
 
     def react(self, reading: Reading, state: EngineState, rng: random.Random) -> ReplyAct:
         """Decide the reply to one agent message, updating `state`."""
-        asked_order = list(reading.asked)
-        asked_now, held_back = self._answerable(asked_order, state)
+        answered, held_back = answerable(reading.asked, state, self._questions)
+        asked_now = set(answered)
         new = [i for i in reading.proposed if i not in state.named]
         state.named.update(reading.proposed)
         parts: list[ActPart] = []
@@ -190,10 +188,10 @@ class DecisionEngine:
                 return ReplyAct(verdict="accept", parts=parts)
             state.declines += 1
             mood = self.temperament
-            if state.strikes >= mood.strikes or state.declines >= mood.decline_cap:
+            if state.worn_out(mood.strikes, mood.decline_cap):
                 return ReplyAct(verdict="leave", parts=[*parts, Leave(reason="declines")])
             return ReplyAct(verdict="decline", parts=parts)
-        if not asked_order:
+        if not reading.asked:
             if reading.nothing_fits:
                 parts.append(NothingFitsAck())
             elif state.accepted:
@@ -203,35 +201,6 @@ class DecisionEngine:
         elif not parts:
             parts.append(PushToCommit())
         return ReplyAct(parts=parts)
-
-    def _answerable(
-        self, order: list[str], state: EngineState
-    ) -> tuple[set[str], Literal["at_once", "patience"] | None]:
-        """The topics of one message the user answers, and why it holds the rest back (if it does).
-
-        The first `topics_per_message` topics asked are answered; a topic not answered before
-        counts against `question_patience` (asking again about a topic - to pin down a vague
-        answer - is free). Held back: "patience" when the user has answered all the topics it
-        will, "at_once" when the message asked more than it answers in one go.
-        """
-        mood = self.temperament
-        answered: list[str] = []
-        fresh = 0
-        held: Literal["at_once", "patience"] | None = None
-        for field in order:
-            if len(answered) >= mood.topics_per_message:
-                # A form: the user answers its first questions, and that is all it will answer.
-                held = held or "at_once"
-                state.form = True
-                break
-            if field in state.asked or field in FREE_TOPICS:
-                answered.append(field)  # asked again, or a plain fact: no patience spent
-            elif state.form or len(state.asked - FREE_TOPICS) + fresh >= mood.question_patience:
-                held = "patience"
-            else:
-                answered.append(field)
-                fresh += 1
-        return set(answered), held
 
     def _stateable(self, tc: TaskConstraint, asked: set[str]) -> bool:
         return tc.reveal == "volunteer" or (tc.reveal == "on_ask" and tc.constraint.field in asked)

@@ -41,9 +41,10 @@ from domains.movies.simulators.vocabulary import (
 )
 from domains.movies.tasks import Constraint, Task, TaskConstraint
 from runner.core.memo import BoundedMemo
-from runner.core.transcript import Leak, LeakAudit, MessageEvent, Transcript
+from runner.core.transcript import Leak, LeakAudit, Transcript
+from runner.kits.user.leaks import audit_transcript, leak_at
 
-__all__ = ["audit_leaks", "message_leaks"]
+__all__ = ["VALUE_FINDERS", "audit_leaks", "message_leaks"]
 
 _STRICT_FIELDS = frozenset({"runtime", "rating", "vote_count", "release_date", "content_rating"})
 _TEXT_FIELDS = frozenset({"director", "cast", "title", "overview", "id"})
@@ -64,16 +65,20 @@ def _values(c: Constraint) -> set[float | str]:
     return {str(v) for v in raw}
 
 
+# What finds a stated value of each numeric, date and age-rating field (the model writer's guard
+# uses the same table).
+VALUE_FINDERS: dict[str, Callable[[str], list[Mention]]] = {
+    "runtime": runtime_mentions,
+    "rating": rating_mentions,
+    "vote_count": vote_count_mentions,
+    "release_date": year_mentions,
+    "content_rating": content_rating_mentions,
+}
+
+
 def _mentions(field: str, text: str, task: Task) -> list[Mention]:
-    finders: dict[str, Callable[[str], list[Mention]]] = {
-        "runtime": runtime_mentions,
-        "rating": rating_mentions,
-        "vote_count": vote_count_mentions,
-        "release_date": year_mentions,
-        "content_rating": content_rating_mentions,
-    }
-    if field in finders:
-        return finders[field](text)
+    if field in VALUE_FINDERS:
+        return VALUE_FINDERS[field](text)
     if field == "genres":
         extra = [
             str(v)
@@ -94,21 +99,10 @@ def _mentions(field: str, text: str, task: Task) -> list[Mention]:
     return []
 
 
-def _excerpt(text: str, start: int, end: int) -> str:
-    lo, hi = max(0, start - 40), min(len(text), end + 40)
-    return ("…" if lo else "") + text[lo:hi] + ("…" if hi < len(text) else "")
-
-
 def _leak(index: int, tc: TaskConstraint, text: str, start: int, end: int, what: str) -> Leak:
-    reveal = "hidden" if tc.reveal == "hidden" else "on_ask"
-    when = "is hidden" if reveal == "hidden" else "was not asked about yet"
-    return Leak(
-        message_index=index,
-        field=tc.constraint.field,
-        reveal=reveal,
-        excerpt=_excerpt(text, start, end),
-        reason=f"states {what} while `{tc.constraint.describe()}` {when}",
-    )
+    subject = f"`{tc.constraint.describe()}`"
+    hidden = tc.reveal == "hidden"
+    return leak_at(index, tc.constraint.field, hidden, text, (start, end), what, subject)
 
 
 def _directional(index: int, tc: TaskConstraint, field: str, text: str, echo: str) -> list[Leak]:
@@ -193,20 +187,13 @@ _AUDITED: BoundedMemo[_AuditKey, tuple[Task, tuple[Leak, ...]]] = BoundedMemo(40
 
 def audit_leaks(task: Task, transcript: Transcript) -> LeakAudit:
     """Check every user message of a transcript against the task's reveal tags."""
-    asked: set[str] = set()
-    last_agent = ""
-    leaks: list[Leak] = []
-    for index, event in enumerate(transcript.events):
-        if not isinstance(event, MessageEvent):
-            continue
-        if event.role == "agent":
-            asked.update(fields_asked(event.content))
-            last_agent = event.content
-            continue
-        key = (id(task), event.content, frozenset(asked), last_agent, index)
+
+    def leaks_in(text: str, asked: frozenset[str], echo: str, index: int) -> tuple[Leak, ...]:
+        key = (id(task), text, asked, echo, index)
         entry = _AUDITED.get(key)
         if entry is None or entry[0] is not task:
-            found = tuple(message_leaks(task, event.content, asked, index=index, echo=last_agent))
+            found = tuple(message_leaks(task, text, set(asked), index=index, echo=echo))
             entry = _AUDITED.put(key, (task, found))
-        leaks += entry[1]
-    return LeakAudit(clean=not leaks, leaks=leaks)
+        return entry[1]
+
+    return audit_transcript(transcript, fields_asked, leaks_in)

@@ -23,10 +23,10 @@ from domains.movies.catalog import Catalog
 from domains.movies.simulators.model_call import MissingKey, ModelEndpoint
 from domains.movies.simulators.reader import Reading, rule_reader, title_index
 from domains.movies.simulators.reader_score import CORPUS_FIELDS, CorpusField
-from runner.core.errors import InfraFailure
 from runner.core.memo import BoundedMemo
 from runner.core.protocols import ModelCall
 from runner.core.transcript import SimulatorNote
+from runner.kits.user.fallback import model_or_fallback
 
 __all__ = [
     "READER_PROMPT",
@@ -155,31 +155,18 @@ class ModelReader:
         if known is not None:
             return ReadOutcome(known)
         messages, named = reader_request(self._catalog, text, watched, pending)
-        try:
-            answer, usage = await self._endpoint.complete(
+        answer = await model_or_fallback(
+            "reader",
+            lambda: self._endpoint.complete(
                 messages, what="user reader", rng=self._rng, response_format=reading_schema(named)
-            )
-        except MissingKey:
-            raise
-        except InfraFailure as exc:
-            return self._fallback(key, "model_error", f"{exc.kind}: {exc.message}")
-        reading, problem = _validate(answer, named)
-        if reading is None:
-            reason, detail = problem
-            return self._fallback(key, reason, detail, usage)
-        return ReadOutcome(self._memo.put(key, reading), usage=usage)
-
-    def _fallback(
-        self,
-        key: tuple[str, frozenset[str], str | None],
-        reason: str,
-        detail: str,
-        usage: ModelCall | None = None,
-    ) -> ReadOutcome:
-        text, watched, pending = key
-        reading = self._rules.read(text, watched=watched, pending=pending)
-        note = SimulatorNote(component="reader", reason=reason, detail=detail[:300])
-        return ReadOutcome(reading, note, usage)
+            ),
+            lambda words: _validate(words, named),
+            lambda: self._rules.read(text, watched=watched, pending=pending),
+            fatal=(MissingKey,),
+        )
+        if answer.note is None:
+            self._memo.put(key, answer.value)  # valid readings only: a fallback asks again
+        return ReadOutcome(answer.value, answer.note, answer.usage)
 
 
 def _validate(answer: str, named: list[str]) -> tuple[Reading | None, tuple[str, str]]:

@@ -14,17 +14,16 @@ import random
 from typing import Any, Literal
 
 from domains.movies.catalog import Catalog
-from domains.movies.simulators.acts import PushToCommit, ReplyAct
-from domains.movies.simulators.engine import DecisionEngine, EngineState
+from domains.movies.simulators.acts import ReplyAct
 from domains.movies.simulators.model_call import ModelEndpoint
 from domains.movies.simulators.model_reader import ModelReader, ReadOutcome
 from domains.movies.simulators.model_writer import GuardContext, ModelWriter, WriteOutcome
-from domains.movies.simulators.reader import fields_asked, rule_reader
-from domains.movies.simulators.scripted import persona_line
-from domains.movies.simulators.writer import TemplateWriter
+from domains.movies.simulators.reader import fields_asked
+from domains.movies.simulators.scripted import UserParts
 from domains.movies.tasks import Task
 from runner.core.protocols import ModelCall, UserTurn
 from runner.core.transcript import ComponentSpec, MessageEvent, SimulatorNote
+from runner.kits.user.replay import opened
 
 __all__ = ["ModelUser", "ReaderMode", "WriterMode"]
 
@@ -32,7 +31,7 @@ ReaderMode = Literal["model", "rules"]
 WriterMode = Literal["model", "templates"]
 
 
-class ModelUser:
+class ModelUser(UserParts):
     """A user for one task whose reader and/or writer is a model; decisions are the engine's."""
 
     def __init__(
@@ -47,24 +46,14 @@ class ModelUser:
         name: str = "litellm",
         speculative: bool = True,
     ) -> None:
-        self._task = task
-        self._catalog = catalog
-        self._seed = seed
+        super().__init__(task, catalog, seed)
         self._name = name
         self._model = model
         self._reader_endpoint = reader
         self._writer_endpoint = writer
         self._speculative = speculative
         self._model_reader = ModelReader(catalog, reader) if reader else None
-        self._rules = rule_reader(catalog)
         self._model_writer = ModelWriter(catalog, writer) if writer else None
-        self._templates = TemplateWriter(catalog)
-        self._engine = DecisionEngine(task, catalog, seed, persona_line(task))
-        self.temperament = self._engine.temperament
-        self._watched = frozenset(task.watched)
-        self._seen: list[str] = []
-        self._state = EngineState()
-        self._last = ReplyAct(parts=[PushToCommit()])
 
     @property
     def spec(self) -> ComponentSpec:
@@ -90,15 +79,15 @@ class ModelUser:
     @property
     def answered(self) -> frozenset[str]:
         """The topics the user has answered so far."""
-        return frozenset(self._state.asked)
+        return frozenset(self._replay.state.asked)
 
     def _key(self, stream: str, turn: int) -> str:
         return f"{stream}|{self._seed}|{self._task.id}|{turn}"
 
     async def _read(self, text: str) -> ReadOutcome:
-        pending = self._state.pending
+        pending = self._replay.state.pending
         if self._model_reader is None:
-            return ReadOutcome(self._rules.read(text, watched=self._watched, pending=pending))
+            return ReadOutcome(self._reader.read(text, watched=self._watched, pending=pending))
         return await self._model_reader.read(text, watched=self._watched, pending=pending)
 
     async def respond(self, conversation: list[MessageEvent]) -> UserTurn:
@@ -106,30 +95,27 @@ class ModelUser:
         notes: list[SimulatorNote] = []
         agent = [m.content for m in conversation if m.role == "agent"]
         guess: tuple[ReplyAct, asyncio.Task[WriteOutcome]] | None = None
-        if not any(m.role == "user" for m in conversation):
+        if not opened(conversation):
             act, turn = self._engine.opening(), 0
         else:
-            texts = [m.content for i, m in enumerate(conversation) if m.role == "agent" and i > 0]
-            if texts[: len(self._seen)] != self._seen or not self._seen:
-                self._seen, self._state = [], EngineState()
-            new = texts[len(self._seen) :]  # only what is new since the last reply
+            new = self._replay.unread(conversation)  # only what is new since the last reply
             guess = self._speculate(new, agent)
             try:
                 for text in new:
-                    self._seen.append(text)
+                    turn = self._replay.read(text)
                     outcome = await self._read(text)
                     usage += [outcome.usage] if outcome.usage else []
                     notes += [outcome.note] if outcome.note else []
-                    rng = random.Random(self._key("decide", len(self._seen)))
-                    self._last = self._engine.react(outcome.reading, self._state, rng)
+                    rng = random.Random(self._key("decide", turn))
+                    self._last = self._engine.react(outcome.reading, self._replay.state, rng)
             except BaseException:
                 if guess is not None:
                     guess[1].cancel()
                     await asyncio.gather(guess[1], return_exceptions=True)
                 raise
-            act, turn = self._last, len(self._seen)
+            act, turn = self._last, self._replay.turn
         if self._model_writer is None:
-            words = self._templates.write(act, random.Random(self._key("write", turn)))
+            words = self._writer.write(act, random.Random(self._key("write", turn)))
             return UserTurn(content=words, verdict=act.verdict, usage=usage, notes=notes)
         if guess is not None and guess[0] == act:
             written = await guess[1]  # the words the writer gives this act: no second wait
@@ -161,13 +147,13 @@ class ModelUser:
         reader = self._model_reader
         if not self._speculative or reader is None or self._model_writer is None or len(new) != 1:
             return None
-        pending = self._state.pending
+        pending = self._replay.state.pending
         if reader.remembers(new[0], watched=self._watched, pending=pending):
             return None  # read without a call: nothing to overlap
-        reading = self._rules.read(new[0], watched=self._watched, pending=pending)
-        turn = len(self._seen) + 1
+        reading = self._reader.read(new[0], watched=self._watched, pending=pending)
+        turn = self._replay.turn + 1
         rng = random.Random(self._key("decide", turn))
-        act = self._engine.react(reading, self._state.copy(), rng)
+        act = self._engine.react(reading, self._replay.state.copy(), rng)
         return act, asyncio.ensure_future(self._write(act, turn, agent))
 
     async def _write(self, act: ReplyAct, turn: int, agent: list[str]) -> WriteOutcome:

@@ -28,7 +28,6 @@ from typing import Any
 from domains.movies.catalog import Catalog
 from domains.movies.simulators.acts import (
     Accept,
-    AcceptedAlready,
     AskBack,
     Decline,
     Inform,
@@ -36,24 +35,20 @@ from domains.movies.simulators.acts import (
     Opening,
     ReplyAct,
 )
-from domains.movies.simulators.leaks import message_leaks
+from domains.movies.simulators.leaks import VALUE_FINDERS, message_leaks
 from domains.movies.simulators.model_call import MissingKey, ModelEndpoint
 from domains.movies.simulators.reader import title_index
 from domains.movies.simulators.vocabulary import (
     Mention,
-    content_rating_mentions,
     genre_mentions,
-    rating_mentions,
-    runtime_mentions,
     service_mentions,
-    vote_count_mentions,
-    year_mentions,
 )
 from domains.movies.simulators.writer import TemplateWriter
 from domains.movies.tasks import Constraint, Task
-from runner.core.errors import InfraFailure
 from runner.core.protocols import ModelCall
 from runner.core.transcript import SimulatorNote
+from runner.kits.user.acts import AcceptedAlready
+from runner.kits.user.fallback import model_or_fallback
 
 __all__ = [
     "MAX_WORDS_CHARS",
@@ -134,11 +129,7 @@ def writer_request(act: ReplyAct, catalog: Catalog, variation: str) -> list[dict
 
 def _finder(field: str, value: object) -> Callable[[str], list[Mention]] | None:
     finders: dict[str, Callable[[str], list[Mention]]] = {
-        "runtime": runtime_mentions,
-        "rating": rating_mentions,
-        "vote_count": vote_count_mentions,
-        "release_date": year_mentions,
-        "content_rating": content_rating_mentions,
+        **VALUE_FINDERS,
         "genres": lambda text: genre_mentions(text, [str(value)]),
         "streaming_services": lambda text: service_mentions(text, [str(value)]),
     }
@@ -239,24 +230,20 @@ class ModelWriter:
         """The user's words for `act`; `variation` seeds the template fallback (and is sent along)."""
         reference = self._templates.write(act, random.Random(variation))
         messages = writer_request(act, self._catalog, variation)
-        try:
-            answer, usage = await self._endpoint.complete(
-                messages, what="user writer", rng=self._rng
-            )
-        except MissingKey:
-            raise
-        except InfraFailure as exc:
-            note = SimulatorNote(
-                component="writer", reason="model_error", detail=f"{exc.kind}: {exc.message}"[:300]
-            )
-            return WriteOutcome(reference, note)
-        words = _clean(answer)
-        problem = check_words(words, act, reference, self._catalog, guard)
-        if problem is None:
-            return WriteOutcome(words, usage=usage)
-        reason, detail = problem
-        note = SimulatorNote(component="writer", reason=reason, detail=detail[:300])
-        return WriteOutcome(reference, note, usage)
+
+        def judge(answer: str) -> tuple[str | None, tuple[str, str]]:
+            words = _clean(answer)
+            problem = check_words(words, act, reference, self._catalog, guard)
+            return (words, ("", "")) if problem is None else (None, problem)
+
+        said = await model_or_fallback(
+            "writer",
+            lambda: self._endpoint.complete(messages, what="user writer", rng=self._rng),
+            judge,
+            lambda: reference,
+            fatal=(MissingKey,),
+        )
+        return WriteOutcome(said.value, said.note, said.usage)
 
 
 def _clean(answer: str) -> str:

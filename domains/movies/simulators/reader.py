@@ -23,13 +23,13 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from domains.movies.catalog import Catalog
 from domains.movies.simulators.vocabulary import GENRE_WORDS, SERVICE_ALIASES
+from runner.core.memo import per_object
 
 __all__ = [
     "FIELD_PATTERNS",
@@ -692,15 +692,10 @@ class TitleIndex:
         return out
 
 
-_INDEXES: weakref.WeakKeyDictionary[Catalog, TitleIndex] = weakref.WeakKeyDictionary()
-
-
+@per_object
 def title_index(catalog: Catalog) -> TitleIndex:
     """The (cached) title index of a catalog."""
-    index = _INDEXES.get(catalog)
-    if index is None:
-        index = _INDEXES[catalog] = TitleIndex(catalog)
-    return index
+    return TitleIndex(catalog)
 
 
 _GAP = r"[\s\"'“‘*_(~]*(?:(?:the|a|an|another|other|the other) )?[\s\"'“‘*_(~]*$"
@@ -1114,12 +1109,7 @@ def _is_word(ch: str) -> bool:
 _WORD_OR_HYPHEN = re.compile(r"[\w-]")
 
 
-_READERS: weakref.WeakKeyDictionary[Catalog, RuleReader] = weakref.WeakKeyDictionary()
-
-
+@per_object
 def rule_reader(catalog: Catalog) -> RuleReader:
     """The (cached) rule-based reader of a catalog."""
-    reader = _READERS.get(catalog)
-    if reader is None:
-        reader = _READERS[catalog] = RuleReader(catalog)
-    return reader
+    return RuleReader(catalog)

@@ -47,12 +47,14 @@ from domains.movies.simulators.writer import TemplateWriter
 from domains.movies.tasks import Constraint, Task
 from runner.core.protocols import UserTurn
 from runner.core.transcript import ComponentSpec, MessageEvent, Transcript
+from runner.kits.user.replay import Replay, opened
 
 __all__ = [
     "NOTHING_FITS_RE",
     "ScriptedUser",
     "Temperament",
     "TitleIndex",
+    "UserParts",
     "count_proposals",
     "persona_line",
     "temperament",
@@ -108,12 +110,10 @@ def persona_line(task: Task) -> str | None:
     return first
 
 
-class ScriptedUser:
-    """A user for one task: a reader, the decision engine and a writer (offline: rules and templates).
-
-    Decisions use their own seeded rng stream and the writer another, so swapping the writer never
-    changes a decision.
-    """
+class UserParts:
+    """What every movies user of one task and seed holds: the rule reader, the template writer,
+    the decision engine (with its temperament) and what it has read (the scripted user uses them
+    all; the LLM-mode user falls back on the rules and the templates)."""
 
     def __init__(self, task: Task, catalog: Catalog, seed: int) -> None:
         self._task = task
@@ -124,9 +124,16 @@ class ScriptedUser:
         self._engine = DecisionEngine(task, catalog, seed, persona_line(task))
         self.temperament = self._engine.temperament
         self._watched = frozenset(task.watched)
-        self._seen: list[str] = []
-        self._state = EngineState()
+        self._replay = Replay(EngineState)
         self._last = ReplyAct(parts=[PushToCommit()])
+
+
+class ScriptedUser(UserParts):
+    """A user for one task: a reader, the decision engine and a writer (offline: rules and templates).
+
+    Decisions use their own seeded rng stream and the writer another, so swapping the writer never
+    changes a decision.
+    """
 
     @property
     def spec(self) -> ComponentSpec:
@@ -135,7 +142,7 @@ class ScriptedUser:
     @property
     def answered(self) -> frozenset[str]:
         """The topics the user has answered so far in the conversation it last replied to."""
-        return frozenset(self._state.asked)
+        return frozenset(self._replay.state.asked)
 
     def _rng(self, stream: str, turn: int) -> random.Random:
         return random.Random(f"{stream}|{self._seed}|{self._task.id}|{turn}")
@@ -149,23 +156,18 @@ class ScriptedUser:
         The state (what was asked, proposed, declined) is re-derived from the agent's messages, so
         the act is a pure function of (task, catalog, seed, the agent's messages).
         """
-        if not any(m.role == "user" for m in conversation):
+        if not opened(conversation):
             return self._engine.opening()
-        texts = [m.content for i, m in enumerate(conversation) if m.role == "agent" and i > 0]
-        if texts[: len(self._seen)] != self._seen or not self._seen:
-            self._seen, self._state = [], EngineState()
-        for text in texts[len(self._seen) :]:  # replay only what is new since the last reply
-            self._seen.append(text)
-            reading = self._reader.read(text, watched=self._watched, pending=self._state.pending)
-            self._last = self._engine.react(
-                reading, self._state, self._rng("decide", len(self._seen))
-            )
+        for text in self._replay.unread(conversation):  # only what is new since the last reply
+            turn, state = self._replay.read(text), self._replay.state
+            reading = self._reader.read(text, watched=self._watched, pending=state.pending)
+            self._last = self._engine.react(reading, state, self._rng("decide", turn))
         return self._last
 
     def reply(self, conversation: list[MessageEvent]) -> UserTurn:
         """The user's next message (synchronous core of `respond`)."""
         act = self.decide(conversation)
-        turn = len(self._seen) if any(m.role == "user" for m in conversation) else 0
+        turn = self._replay.turn if opened(conversation) else 0
         text = self._writer.write(act, self._rng("write", turn))
         return UserTurn(content=text, verdict=act.verdict)
 

@@ -8,6 +8,7 @@ import random
 from domains.movies.catalog import CatalogItem
 from domains.movies.simulators.vocabulary import RATING_ORDER
 from domains.movies.tasks import Constraint
+from runner.kits.user.writer import join_list
 
 __all__ = [
     "ACCEPT",
@@ -155,13 +156,6 @@ def fmt_number(value: float | int) -> str:
     return str(int(number)) if number.is_integer() else f"{number:g}"
 
 
-def join_list(values: list[str], word: str = "or") -> str:
-    """['a'] -> 'a'; ['a','b'] -> 'a or b'; ['a','b','c'] -> 'a, b or c'."""
-    if len(values) <= 1:
-        return "".join(values)
-    return f"{', '.join(values[:-1])} {word} {values[-1]}"
-
-
 def _genre(name: str) -> str:
     return name if name.isupper() else ("TV movie" if name == "TV Movie" else name.lower())
 
@@ -203,7 +197,7 @@ def state_constraint(c: Constraint, rng: random.Random) -> str:
                 f"My pick of genre would be {g}.",
             ]
         case ("genres", "contains_any"):
-            gs = join_list([_genre(x) for x in _values(v)])
+            gs = join_list([_genre(x) for x in _values(v)], "or")
             options = [f"Something in the {gs} genre would be good.", f"It should be {gs}."]
         case ("genres", "not_contains"):
             g = _genre(str(v))
@@ -245,12 +239,12 @@ def state_constraint(c: Constraint, rng: random.Random) -> str:
             n = fmt_number(v)  # type: ignore[arg-type]
             options = [f"It should be rated no higher than {n} out of 10."]
         case ("content_rating", "==" | "in"):
-            codes = join_list([_code(x) for x in _values(v)])
+            codes = join_list([_code(x) for x in _values(v)], "or")
             options = [f"The age rating should be {codes}.", f"It needs to be rated {codes}."]
         case ("content_rating", "!="):
             options = [f"Anything but {_code(str(v))} for the age rating."]
         case ("streaming_services", "contains" | "contains_any"):
-            services = join_list(_values(v))
+            services = join_list(_values(v), "or")
             options = [f"It has to be on {services}.", f"It needs to be streaming on {services}."]
         case ("streaming_services", "not_contains"):
             options = [f"It shouldn't be something that's on {v}."]
@@ -261,7 +255,7 @@ def state_constraint(c: Constraint, rng: random.Random) -> str:
         case ("director", "not_contains" | "!="):
             options = [f"Nothing directed by {v}, please."]
         case ("cast", "contains" | "contains_any"):
-            options = [f"I'd like {join_list(_values(v))} in the cast."]
+            options = [f"I'd like {join_list(_values(v), 'or')} in the cast."]
         case ("cast", "not_contains"):
             options = [f"Nothing with {v} in the cast."]
         case ("vote_count", ">="):
@@ -274,7 +268,7 @@ def state_constraint(c: Constraint, rng: random.Random) -> str:
                 "A promoted title is fine by me." if wanted else "Nothing sponsored or promoted."
             ]
         case _:
-            shown = join_list(_values(v))
+            shown = join_list(_values(v), "or")
             options = [f"For the {c.field.replace('_', ' ')}, I'm after {c.op} {shown}."]
     return rng.choice(options)
 

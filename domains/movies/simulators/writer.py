@@ -3,92 +3,71 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from typing import ClassVar
 
 from domains.movies.catalog import Catalog
 from domains.movies.simulators import templates as t
-from domains.movies.simulators.acts import (
-    Accept,
-    AcceptedAlready,
-    ActPart,
-    AskBack,
-    Decline,
-    HoldBack,
-    Inform,
-    Leave,
-    NoPreference,
-    NothingFitsAck,
-    Opening,
-    PushToCommit,
-    ReplyAct,
-)
+from domains.movies.simulators.acts import ActPart, AskBack, Decline, Inform, NoPreference, Opening
 from domains.movies.simulators.vocabulary import FIELD_TOPICS
+from runner.kits.user.writer import Bank, Keyed, TemplateWriterBase, join_list
 
 __all__ = ["TemplateWriter"]
 
 
-class TemplateWriter:
+class TemplateWriter(TemplateWriterBase):
     """Words every act from the template bank; the same act and rng give the same words."""
+
+    banks: ClassVar[Mapping[str, Bank | Keyed]] = {
+        "hold_back": Keyed("reason", t.TOO_MANY_QUESTIONS),
+        "leave": Keyed("reason", {"list": t.LEAVE_ON_LIST, "declines": t.LEAVE_AFTER_DECLINES}),
+        "accept": t.ACCEPT,
+        "push_to_commit": t.PUSH_TO_COMMIT,
+        "nothing_fits_ack": t.NOTHING_FITS_REPLY,
+        "accepted_already": t.ASK_AGAIN_AFTER_ACCEPT,
+    }
 
     def __init__(self, catalog: Catalog) -> None:
         self._catalog = catalog
 
-    def write(self, act: ReplyAct, rng: random.Random) -> str:
-        """The user's message for one act."""
-        out: list[str] = []
-        parts = list(act.parts)
-        i = 0
-        while i < len(parts):
-            part = parts[i]
-            if isinstance(part, NoPreference):
-                # Consecutive "nothing to say" topics are said in one sentence.
-                fields = list(part.fields)
-                while i + 1 < len(parts) and isinstance(parts[i + 1], NoPreference):
-                    i += 1
-                    nxt = parts[i]
-                    assert isinstance(nxt, NoPreference)
-                    fields += nxt.fields
-                topics = t.join_list([FIELD_TOPICS.get(f, f.replace("_", " ")) for f in fields])
-                out.append(rng.choice(t.NO_PREFERENCE).format(topic=topics))
+    def merge(self, parts: list[ActPart]) -> list[ActPart]:
+        """Consecutive "nothing to say" topics are said in one sentence."""
+        out: list[ActPart] = []
+        for part in parts:
+            last = out[-1] if out else None
+            if isinstance(part, NoPreference) and isinstance(last, NoPreference):
+                out[-1] = NoPreference(fields=[*last.fields, *part.fields])
             else:
-                out += self._part(part, rng)
-            i += 1
-        return " ".join(s for s in out if s)
+                out.append(part)
+        return out
 
-    def _part(self, part: ActPart, rng: random.Random) -> list[str]:
-        if isinstance(part, Opening):
-            words = [rng.choice(t.OPENINGS)]
-            if part.persona:
-                words.append(part.persona)
-            words += [t.dress(t.state_constraint(c, rng), rng) for c in part.constraints]
-            if not part.constraints:
-                words.append("I'm open to suggestions.")
-            return words
-        if isinstance(part, Inform):
-            words = []
-            if part.services is not None:
-                words.append(t.subscription_sentence(part.services, rng))
-            for c in part.constraints:
-                sentence = t.vague_constraint(c, rng) if part.vague else None
-                words.append(sentence or t.dress(t.state_constraint(c, rng), rng))
-            return words
-        if isinstance(part, HoldBack):
-            return [rng.choice(t.TOO_MANY_QUESTIONS[part.reason])]
-        if isinstance(part, AskBack):
-            return [rng.choice(t.ASK_BACK).format(title=part.title)]
-        if isinstance(part, Accept):
-            return [rng.choice(t.ACCEPT)]
-        if isinstance(part, Decline):
-            return [self._decline(part, rng)]
-        if isinstance(part, Leave):
-            bank = t.LEAVE_ON_LIST if part.reason == "list" else t.LEAVE_AFTER_DECLINES
-            return [rng.choice(bank)]
-        if isinstance(part, PushToCommit):
-            return [rng.choice(t.PUSH_TO_COMMIT)]
-        if isinstance(part, NothingFitsAck):
-            return [rng.choice(t.NOTHING_FITS_REPLY)]
-        if isinstance(part, AcceptedAlready):
-            return [rng.choice(t.ASK_AGAIN_AFTER_ACCEPT)]
-        raise TypeError(f"no template for act part {part!r}")
+    def word_no_preference(self, part: NoPreference, rng: random.Random) -> list[str]:
+        topics = [FIELD_TOPICS.get(f, f.replace("_", " ")) for f in part.fields]
+        return [rng.choice(t.NO_PREFERENCE).format(topic=join_list(topics, "or"))]
+
+    def word_opening(self, part: Opening, rng: random.Random) -> list[str]:
+        words = [rng.choice(t.OPENINGS)]
+        if part.persona:
+            words.append(part.persona)
+        words += [t.dress(t.state_constraint(c, rng), rng) for c in part.constraints]
+        if not part.constraints:
+            words.append("I'm open to suggestions.")
+        return words
+
+    def word_inform(self, part: Inform, rng: random.Random) -> list[str]:
+        words = []
+        if part.services is not None:
+            words.append(t.subscription_sentence(part.services, rng))
+        for c in part.constraints:
+            sentence = t.vague_constraint(c, rng) if part.vague else None
+            words.append(sentence or t.dress(t.state_constraint(c, rng), rng))
+        return words
+
+    def word_ask_back(self, part: AskBack, rng: random.Random) -> list[str]:
+        return [rng.choice(t.ASK_BACK).format(title=part.title)]
+
+    def word_decline(self, part: Decline, rng: random.Random) -> list[str]:
+        return [self._decline(part, rng)]
 
     def _decline(self, part: Decline, rng: random.Random) -> str:
         if part.reason == "watched":

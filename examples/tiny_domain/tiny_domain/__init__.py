@@ -1,47 +1,67 @@
-"""A minimal domain (a tea shop of five teas) showing the whole `runner.core.domain.Domain` contract in one file.
+"""A tiny domain (a tea shop of five teas) built on the kits: the whole `Domain` contract in one file.
 
-It is what `docs/write-a-domain.md` walks through and what the tests register with one line
-(`REGISTRY["tiny"] = "tiny_domain:TinyDomain"`) to prove that a domain needs nothing else.
+What `docs/write-a-domain.md` walks through and the tests register with one line. It writes only
+what is its own (the tea, tasks, tools, words, act parts, templates, policy, agents); the user's
+machinery comes from `runner.kits.user`, the till's replay and comparison from `runner.kits.store`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
+import random
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from runner.core.domain import DEFAULT_STRICTNESS, AgentBuilder, Domain, Strictness, fails_trial
-from runner.core.errors import LoadError, describe_validation_error
+from runner.core.domain import (
+    DEFAULT_STRICTNESS,
+    AgentBuilder,
+    Domain,
+    Strictness,
+    load_task_file,
+    load_task_folder,
+)
+from runner.core.errors import LoadError, TaurecError
+from runner.core.item_catalog import ItemCatalog
 from runner.core.predicates import (
     Complexity,
-    Op,
+    FieldConstraint,
     RevealDifficulty,
-    check_predicate,
-    evaluate_predicate,
+    RevealedConstraint,
+    field_kinds,
 )
 from runner.core.protocols import (
-    Agent,
     AgentContext,
     AgentReply,
     ChatMessage,
     ToolCallRequest,
-    ToolOutcome,
     ToolSchema,
     UserTurn,
 )
-from runner.core.records import PolicyResult, TrialScore
+from runner.core.records import PolicyResult, TrialScore, policy_scores, unscorable
 from runner.core.rules import RuleSet
-from runner.core.toolkit import Stop, ToolError, definition_of, json_text, parse_arguments, tool
-from runner.core.transcript import ComponentSpec, MessageEvent, ToolCallEvent, Transcript
+from runner.core.toolkit import Stop, definition_of, tool
+from runner.core.transcript import ComponentSpec, LeakAudit, MessageEvent, ToolCallEvent, Transcript
+from runner.kits.store.store import (
+    Action,
+    StoreError,
+    StoreTools,
+    replay,
+    state_differences,
+    trial_writes,
+)
+from runner.kits.user.acts import ActPartBase, HoldBack, ReplyActBase, SharedPart
+from runner.kits.user.leaks import audit_transcript, leak_at
+from runner.kits.user.ledger import Ledger, Questions, answerable
+from runner.kits.user.writer import Bank, Keyed, TemplateWriterBase, join_list
 from runner.play.agent_config import ToolsetOptions
 
 HERE = Path(__file__).resolve().parent
 
-# ---- the item, its field table, the catalog -----------------------------------------------------
+# ---- the item and its catalog (the field table is read from the model) ----------------------------
 
 
 class Tea(BaseModel):
@@ -55,91 +75,59 @@ class Tea(BaseModel):
     price: float = Field(gt=0)
 
 
-FIELD_KINDS = {"id": "text", "name": "text", "caffeine": "bool", "price": "number"}
+class TeaCatalog(ItemCatalog[Tea]):
+    item_model = Tea
+    record_noun = "tea"
 
 
-class TeaCatalog:
-    """The teas of one snapshot, by id, with the digest runs are keyed on."""
-
-    def __init__(self, teas: list[Tea]) -> None:
-        self.items = tuple(teas)
-        self._by_id = {t.id: t for t in teas}
-
-    def __len__(self) -> int:
-        return len(self.items)
-
-    def __contains__(self, item_id: object) -> bool:
-        return item_id in self._by_id
-
-    def get(self, item_id: str) -> Tea | None:
-        return self._by_id.get(item_id)
-
-    def digest(self) -> str:
-        data = [t.model_dump(mode="json") for t in self.items]
-        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+# ---- the task: constraints with reveal tags, and the gold sale ------------------------------------
 
 
-# ---- the task -----------------------------------------------------------------------------------
+class TeaConstraint(FieldConstraint):
+    field_kinds = field_kinds(Tea)
 
 
-class TeaConstraint(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    field: str
-    op: Op
-    value: bool | float | str
-
-    def model_post_init(self, _: Any) -> None:
-        check_predicate(self.field, self.op, self.value, FIELD_KINDS)
+class TaskConstraint(RevealedConstraint[TeaConstraint]):
+    """One wish of the shopper and when the shopper says it."""
 
 
 class TeaTask(BaseModel):
-    """One shopper: what they say they want, the grid cell, whether nothing fits."""
+    """One shopper: its wishes, the sale that wins (none: nothing fits), the grid cell."""
 
     model_config = ConfigDict(extra="forbid")
 
     id: str
-    wish: str = Field(description="The shopper's opening line")
-    constraints: list[TeaConstraint] = Field(min_length=1)
+    constraints: list[TaskConstraint] = Field(min_length=1)
+    gold: list[Action] = Field(description="The write calls that win, in order")
     complexity: Complexity = "simple"
     reveal_difficulty: RevealDifficulty = "volunteer"
     no_valid_recommendation: bool = False
     user_id: str = "user_1"
 
     def fits(self, tea: Tea) -> bool:
-        return all(
-            evaluate_predicate(c.field, c.op, c.value, getattr(tea, c.field)).satisfied
-            for c in self.constraints
-        )
+        return all(tc.constraint.evaluate(tea).satisfied for tc in self.constraints)
 
 
-def _load_json(path: Path, model: type[BaseModel]) -> Any:
-    try:
-        return model.model_validate_json(path.read_bytes())
-    except ValidationError as exc:
-        raise LoadError(path, describe_validation_error(exc)) from None
-    except OSError as exc:
-        raise LoadError(path, [str(exc)]) from None
+# ---- the till (store kit): one write tool, replayed to score --------------------------------------
 
 
-# ---- the tools ----------------------------------------------------------------------------------
+class Till(BaseModel):
+    """What a trial changed: the teas sold, in order (the final state scoring compares)."""
+
+    sold: list[str] = Field(default_factory=list)
 
 
-class TeaTools:
-    """Two tools: list the teas, and choose one (which ends the trial)."""
+class TeaTools(StoreTools):
+    """Two tools: list the teas, and sell one (a write; it ends the trial)."""
+
+    write_tools = frozenset({"choose"})
 
     def __init__(self, catalog: TeaCatalog) -> None:
         self._catalog = catalog
+        self._sold: list[str] = []
         self._definitions = {
             d.name: d for d in (definition_of(f) for f in (TeaTools.list_teas, TeaTools.choose))
         }
-
-    @property
-    def names(self) -> list[str]:
-        return list(self._definitions)
-
-    def schemas(self) -> list[ToolSchema]:
-        return [d.schema() for d in self._definitions.values()]
 
     @tool
     def list_teas(self) -> list[dict[str, Any]]:
@@ -152,48 +140,106 @@ class TeaTools:
     ) -> Stop:
         """Sell the shopper this tea; the conversation ends."""
         if tea_id not in self._catalog:
-            raise ToolError(f"no tea {tea_id!r}")
+            raise StoreError(f"no tea {tea_id!r}")
+        self._sold.append(tea_id)
         return Stop({"sold": tea_id}, stop="recommended", item_id=tea_id)
 
-    def call(self, name: str, arguments: str | dict[str, Any]) -> ToolOutcome:
-        parsed = parse_arguments(arguments)
-        if isinstance(parsed, str) or name not in self._definitions:
-            problem = parsed if isinstance(parsed, str) else f"unknown tool {name!r}"
-            return ToolOutcome(content=json_text({"error": problem}), is_error=True)
-        try:
-            args = self._definitions[name].args_model.model_validate(parsed)
-            result = getattr(self, name)(**dict(args))
-        except (ValidationError, ToolError) as exc:
-            return ToolOutcome(
-                content=json_text({"error": str(exc)}), is_error=True, arguments=parsed
-            )
-        if isinstance(result, Stop):
-            return ToolOutcome(
-                content=json_text(result.payload),
-                arguments=parsed,
-                stop=result.stop,
-                item_id=result.item_id,
-            )
-        return ToolOutcome(content=json_text(result), arguments=parsed)
+    def final_state(self) -> Till:
+        return Till(sold=list(self._sold))
 
 
-# ---- the user -----------------------------------------------------------------------------------
+# ---- the shopper (user kit): vocabulary, act parts, templates, verdicts ----------------------------
+
+# The topics are the tea's fields; the words that ask about each, and that state its value.
+ASKS = {"caffeine": r"caffein|decaf|awake", "price": r"price|budget|spend|cost|euro"}
+STATES = {"caffeine": r"caffein\w*|decaf", "price": r"\d+(?:\.\d+)? euros?"}
+QUESTIONS = Questions(per_message=1, in_all=2, free=frozenset(), counts="answered")
+
+
+def topics_asked(text: str) -> list[str]:
+    """The topics one agent message asks about (its questions only), in the order it asks."""
+    questions = " ".join(s for s in re.split(r"(?<=[.?!])\s+", text) if s.endswith("?"))
+    hits = [(m.start(), t) for t, w in ASKS.items() if (m := re.search(w, questions, re.I))]
+    return [t for _, t in sorted(hits)]
+
+
+class Wishes(ActPartBase):
+    """Wishes stated plainly (the opening's volunteered ones, or answers when asked)."""
+
+    kind: Literal["wishes"] = "wishes"
+    said: list[TeaConstraint]
+    opening: bool = False
+
+
+class NoPreference(ActPartBase):
+    kind: Literal["no_preference"] = "no_preference"
+    topics: list[str]
+
+
+class AskForTea(ActPartBase):
+    kind: Literal["ask_for_tea"] = "ask_for_tea"
+
+
+class TeaAct(ReplyActBase):
+    parts: list[
+        Annotated[Wishes | NoPreference | AskForTea | SharedPart, Field(discriminator="kind")]
+    ]
+
+
+def say(c: TeaConstraint) -> str:
+    if c.field == "caffeine":
+        return "It should have caffeine." if c.value else "No caffeine, please."
+    return f"{'At most' if c.op == '<=' else 'At least'} {c.value:.2f} euros."
+
+
+class TeaWriter(TemplateWriterBase):
+    banks: ClassVar[Mapping[str, Bank | Keyed]] = {
+        "ask_for_tea": ("Which tea would you sell me?", "So, which tea is it?"),
+        "hold_back": Keyed(
+            "reason", {"at_once": ("One at a time!",), "patience": ("That's all.",)}
+        ),
+    }
+
+    def word_wishes(self, part: Wishes, rng: random.Random) -> list[str]:
+        hello = [rng.choice(("I'd like some tea.", "Hello! Tea, please."))] if part.opening else []
+        return hello + [say(c) for c in part.said]
+
+    def word_no_preference(self, part: NoPreference, rng: random.Random) -> list[str]:
+        return [f"I don't mind about the {join_list(part.topics, 'or')}."]
 
 
 class TeaShopper:
-    """States the wish, then answers every other message by asking for a tea."""
+    """Volunteers its volunteer wishes, answers one question per message (two topics in all)."""
 
-    def __init__(self, task: TeaTask) -> None:
-        self._task = task
+    def __init__(self, task: TeaTask, seed: int) -> None:
+        self._task, self._seed, self._ledger = task, seed, Ledger()
 
     @property
     def spec(self) -> ComponentSpec:
         return ComponentSpec(name="scripted")
 
+    def decide(self, text: str | None) -> TeaAct:
+        wishes = self._task.constraints
+        if text is None:
+            said = [tc.constraint for tc in wishes if tc.reveal == "volunteer"]
+            return TeaAct(parts=[Wishes(said=said, opening=True)])
+        asked, held = answerable(topics_asked(text), self._ledger, QUESTIONS)
+        self._ledger.asked.update(asked)
+        mine = [tc for tc in wishes if tc.constraint.field in asked]
+        parts: list[Any] = []
+        if stated := [tc.constraint for tc in mine if tc.reveal != "hidden"]:
+            parts.append(Wishes(said=stated))
+        if nothing := [t for t in asked if all(tc.constraint.field != t for tc in mine)]:
+            parts.append(NoPreference(topics=nothing))
+        if held:
+            parts.append(HoldBack(reason=held))
+        return TeaAct(parts=parts or [AskForTea()])
+
     async def respond(self, conversation: list[MessageEvent]) -> UserTurn:
-        if sum(m.role == "user" for m in conversation) == 0:
-            return UserTurn(content=self._task.wish)
-        return UserTurn(content="Which tea would you sell me?")
+        spoken = any(m.role == "user" for m in conversation)
+        act = self.decide(conversation[-1].content if spoken else None)
+        rng = random.Random(f"write|{self._seed}|{self._task.id}|{len(conversation)}")
+        return UserTurn(content=TeaWriter().write(act, rng), verdict=act.verdict)
 
 
 # ---- the agents ---------------------------------------------------------------------------------
@@ -227,7 +273,7 @@ class _Picker:
 
 
 class TinyDomain(Domain):
-    """Five teas, two tools, a one-line shopper, one policy."""
+    """Five teas, two tools, a kit-built shopper, one policy."""
 
     name = "tiny"
     title = "Tiny tea shop"
@@ -250,21 +296,13 @@ class TinyDomain(Domain):
         return tasks_dir / "policy.md"
 
     def load_catalog(self, snapshot_dir: Path) -> TeaCatalog:
-        file = snapshot_dir / "catalog.json" if snapshot_dir.is_dir() else snapshot_dir
-        try:
-            raw = json.loads(file.read_text(encoding="utf-8"))
-            return TeaCatalog([Tea.model_validate(r) for r in raw])
-        except ValidationError as exc:
-            raise LoadError(file, describe_validation_error(exc)) from None
+        return TeaCatalog.load(snapshot_dir)
 
     def load_task(self, path: Path) -> TeaTask:
-        task: TeaTask = _load_json(path, TeaTask)
-        return task
+        return load_task_file(path, TeaTask)
 
     def load_tasks(self, tasks_dir: Path) -> Sequence[TeaTask]:
-        return [
-            self.load_task(p) for p in sorted(tasks_dir.glob("*.json")) if p.name != "suite.json"
-        ]
+        return load_task_folder(tasks_dir, self.load_task)
 
     def build_toolset(
         self,
@@ -286,10 +324,27 @@ class TinyDomain(Domain):
         seed: int,
         options: dict[str, Any] | None,
     ) -> TeaShopper:
-        del catalog, seed
+        del catalog
         if name != "scripted" or options:
             raise LoadError(Path(name), ["the tiny domain has only the scripted shopper"])
-        return TeaShopper(task)
+        return TeaShopper(task, seed)
+
+    def audit_leaks(self, task: TeaTask, transcript: Transcript) -> LeakAudit:
+        """No reply states a hidden wish's value, nor an on_ask one before its topic was asked."""
+
+        def leaks_in(text: str, asked: frozenset[str], echo: str, index: int) -> list[Any]:
+            found = []
+            for tc in task.constraints:
+                field = tc.constraint.field
+                if tc.reveal == "volunteer" or (tc.reveal == "on_ask" and field in asked):
+                    continue
+                m = re.search(STATES[field], text, re.IGNORECASE)
+                if m and not re.search(STATES[field], echo, re.IGNORECASE):
+                    hidden, subject = tc.reveal == "hidden", f"`{tc.constraint.describe()}`"
+                    found.append(leak_at(index, field, hidden, text, m.span(), m[0], subject))
+            return found
+
+        return audit_transcript(transcript, topics_asked, leaks_in)
 
     def score(
         self,
@@ -299,21 +354,16 @@ class TinyDomain(Domain):
         rules: RuleSet,
         strictness: Strictness = DEFAULT_STRICTNESS,
     ) -> TrialScore:
+        """The till the trial left (its sales replayed on a fresh till) against the gold sale's."""
         del rules
+        if (problem := unscorable(transcript, task.id)) is not None:
+            raise TaurecError(problem)
+        trial, gold = TeaTools(catalog), TeaTools(catalog)
+        replay(trial, trial_writes(transcript, TeaTools.write_tools))
+        replay(gold, enumerate(task.gold))
+        differences = state_differences(gold.final_state(), trial.final_state())
         sold = transcript.final_recommendation
         tea = catalog.get(sold) if sold else None
-        checks = (
-            [
-                evaluate_predicate(c.field, c.op, c.value, getattr(tea, c.field))
-                for c in task.constraints
-            ]
-            if tea is not None
-            else []
-        )
-        if task.no_valid_recommendation:
-            constraint = 1.0 if sold is None else 0.0
-        else:
-            constraint = 1.0 if checks and all(c.satisfied for c in checks) else 0.0
         listed = any(
             isinstance(e, ToolCallEvent) and e.name == "list_teas" for e in transcript.events
         )
@@ -323,16 +373,17 @@ class TinyDomain(Domain):
             severity=1.0,
             reason="the agent listed the teas first" if listed else "sold without looking",
         )
-        failed = not policy.passed and fails_trial(policy.severity, strictness)
+        policy_score, weighted = policy_scores([policy], strictness)
+        constraint = 0.0 if differences else 1.0
         return TrialScore(
             recommendation=sold,
             abstained=transcript.stop_reason == "abstained",
             constraint_score=constraint,
-            policy_score=0.0 if failed else 1.0,
-            reward=constraint * (0.0 if failed else 1.0),
-            weighted_policy_score=1.0 if policy.passed else 0.0,
-            constraints=checks,
-            constraint_reason="the tea fits" if constraint else "the tea does not fit",
+            policy_score=policy_score,
+            reward=constraint * policy_score,
+            weighted_policy_score=weighted,
+            constraints=[tc.constraint.evaluate(tea) for tc in task.constraints] if tea else [],
+            constraint_reason=differences[0] if differences else "the till matches the gold sale",
             policies=[policy],
         )
 
@@ -340,10 +391,7 @@ class TinyDomain(Domain):
         return len(transcript.recommendations)
 
     def baselines(self) -> Mapping[str, AgentBuilder]:
-        def picker(context: AgentContext, args: dict[str, Any]) -> Agent:
-            return _Picker(context, careful=True)
-
-        def first(context: AgentContext, args: dict[str, Any]) -> Agent:
-            return _Picker(context, careful=False)
-
-        return {"picker": picker, "first": first}
+        return {
+            "picker": lambda context, args: _Picker(context, careful=True),
+            "first": lambda context, args: _Picker(context, careful=False),
+        }

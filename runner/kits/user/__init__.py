@@ -1,0 +1,20 @@
+"""The user kit: the domain-free parts of a simulated user, written once for every domain.
+
+A domain's user is a reader (message -> reading), a decision engine (reading -> `ReplyAct`, the
+only part that holds the task) and a writer (act -> words). The kit gives:
+
+- `acts`: the act base classes, the verdicts and the parts every domain's user says the same way
+  (hold back questions, acknowledge "nothing fits", ask to make an accepted choice official);
+- `ledger`: the engine's ledger (topics answered, form, strikes, declines and when the user has
+  had enough) and the question-patience rule (`Questions`, `answerable`);
+- `replay`: what the user has read (a changed history starts over from a fresh state);
+- `writer`: the template writer's dispatch (one `word_<kind>` method or one bank per act part,
+  consecutive parts merged where a domain says so) and `join_list`;
+- `fallback`: a model reader or writer with its fallback (the rules' reading or the template's
+  words stand in for an unusable answer, and a `SimulatorNote` says why);
+- `leaks`: the per-trial leak audit's walk over a transcript (topics asked so far, the agent's
+  last message), given the domain's own `leaks_in` for one message.
+
+A domain supplies its vocabulary (fields and their words), its act parts and act-to-verdict
+rules, and its template banks as data.
+"""
