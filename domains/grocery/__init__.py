@@ -20,6 +20,7 @@ from runner.core.domain import (
 from runner.core.errors import TaurecError
 
 if TYPE_CHECKING:
+    from runner.core.predicates import ConstraintCheck
     from runner.core.protocols import Toolset, UserSimulator
     from runner.core.records import TrialScore
     from runner.core.rules import RuleSet
@@ -141,6 +142,19 @@ class GroceryDomain(Domain):
         from domains.grocery.scoring import count_proposals
 
         return count_proposals(transcript, catalog)
+
+    def constraint_reveal(self, task: Any, check: ConstraintCheck) -> str | None:
+        """The reveal tag of the task's constraint that `check` judged (None: not one of them)."""
+        for c in task.constraints:
+            k = c.constraint
+            if k.field == check.field and k.op == check.op and k.value == check.value:
+                return str(c.reveal)
+        return None
+
+    def preference_questions(self, text: str) -> tuple[str, ...]:
+        from domains.grocery.user.reader import topics_asked
+
+        return tuple(topics_asked(text))
 
     def baselines(self) -> Mapping[str, AgentBuilder]:
         baselines = _lazy("domains.grocery.agents", "baselines", "the grocery baselines")
