@@ -275,6 +275,8 @@ def _want(field: str, op: str, value: Any) -> str:
         ("content_rating", "!="): lambda: f"it must not be rated {v}",
         ("content_rating", "in"): lambda: f"it must be rated {either(v)}",
         ("vote_count", ">="): lambda: f"at least {v} people must have rated it",
+        ("vote_count", "<="): lambda: f"no more than {v} people may have rated it",
+        ("rating", "<="): lambda: f"its audience score must be {v} or lower",
         ("release_date", ">="): lambda: f"it must have come out on or after {day(str(v))}",
         ("release_date", "<="): lambda: f"it must have come out on or before {day(str(v))}",
         ("director", "=="): lambda: f"it must be directed by {v}",

@@ -20,6 +20,7 @@ from runner.core.domain import (
 from runner.core.errors import TaurecError
 
 if TYPE_CHECKING:
+    from runner.core.generation import GeneratedSuite, Split
     from runner.core.predicates import ConstraintCheck
     from runner.core.protocols import Toolset, UserSimulator
     from runner.core.records import TrialScore
@@ -187,6 +188,14 @@ class GroceryDomain(Domain):
         del informed_seeds
         tasks = list(self.load_tasks(tasks_dir or self.tasks_dir))
         return audit_report(tasks, snapshot, self.snapshots_dir)
+
+    def generate_tasks(
+        self, snapshot_dir: Path, catalog: Any, seed: int, count: int, split: Split
+    ) -> GeneratedSuite:
+        from domains.grocery.generate import generate_tasks
+
+        del snapshot_dir
+        return generate_tasks(catalog, self.policy_path(self.tasks_dir), seed, count, split)
 
     def revalidate(self, date: str, tasks_dir: Path, snapshots_dir: Path) -> tuple[bool, str]:
         from domains.grocery.board import revalidate

@@ -23,8 +23,10 @@ from domains.grocery.user.vocabulary import topic_of_field
 __all__ = [
     "GRID",
     "SUITE_SEED",
+    "Names",
     "Slot",
     "allergy_trapped",
+    "draw_task",
     "generate_suite",
     "main",
     "write_suite",
@@ -153,33 +155,55 @@ def _common(catalogs: Sequence[Any]) -> list[Any]:
     return [p for p in first.items if all(p.id in c for c in catalogs[1:])]
 
 
-def _persona(rng: random.Random) -> str:
-    return f"You are {rng.choice(_WHO)} who {rng.choice(_STYLE)}."
+def _persona(rng: random.Random, who: Sequence[str] = _WHO, style: Sequence[str] = _STYLE) -> str:
+    return f"You are {rng.choice(who)} who {rng.choice(style)}."
+
+
+@dataclass(frozen=True)
+class Names:
+    """The ids and persona wording one task is drawn with: the committed suite's numbered ids
+    (`Names.numbered`), or a generated suite's opaque ones (`domains.grocery.generate`)."""
+
+    task_id: str
+    user_id: str
+    order_ids: tuple[str, str, str]  # the two past orders', then the order a return is about
+    who: tuple[str, ...] = _WHO
+    style: tuple[str, ...] = _STYLE
+
+    @classmethod
+    def numbered(cls, number: int) -> Names:
+        orders = (f"ord_{number:03d}_1", f"ord_{number:03d}_2", f"ord_{number:03d}_r")
+        return cls(f"task_g{number:03d}", f"shopper_{number:03d}", orders)
 
 
 def _draft(
-    slot: Slot, number: int, rng: random.Random, catalogs: Sequence[Any]
+    slot: Slot,
+    number: int,
+    rng: random.Random,
+    catalogs: Sequence[Any],
+    names: Names | None = None,
 ) -> dict[str, Any] | None:
+    names = names or Names.numbered(number)
     products = _common(catalogs)
     categories = sorted({p.categories[-1] for p in products})
     category = rng.choice(categories)
     kind_products = [p for p in products if category in p.categories]
     others = [p for p in products if category not in p.categories]
-    task_id = f"task_g{number:03d}"
+    task_id = names.task_id
     base: dict[str, Any] = {
         "id": task_id,
-        "persona": _persona(rng),
+        "persona": _persona(rng, names.who, names.style),
         "kind": slot.kind,
         "complexity": slot.complexity,
         "reveal_difficulty": slot.reveal,
         "no_valid_recommendation": slot.nvr,
-        "user_id": f"shopper_{number:03d}",
+        "user_id": names.user_id,
     }
     past_pool = rng.sample(others, k=min(4, len(others)))
     start = dt.date(2026, 9, 1)
     past = [
         {
-            "order_id": f"ord_{number:03d}_{i + 1}",
+            "order_id": names.order_ids[i],
             "date": (start + dt.timedelta(days=7 * i + rng.randrange(5))).isoformat(),
             "lines": [
                 {"product_id": p.id, "quantity": rng.randint(1, 3), "unit_price": p.price}
@@ -193,7 +217,7 @@ def _draft(
         n_lines = 2 if slot.complexity == "simple" else 4
         lines = rng.sample(products, k=n_lines)
         order = {
-            "order_id": f"ord_{number:03d}_r",
+            "order_id": names.order_ids[2],
             "date": "2026-10-20",
             "lines": [
                 {"product_id": p.id, "quantity": rng.randint(1, 3), "unit_price": p.price}
@@ -545,8 +569,27 @@ def _fill(args: tuple[int, Sequence[Any], str, int, Path | None]) -> GroceryTask
     number, catalogs, seed, tries, progress = args
     slot = GRID[number - 1]
     rng = random.Random(f"{seed}|{number}")
+    task = draw_task(slot, number, rng, catalogs, tries)
+    if task is None:
+        raise RuntimeError(f"no task passes the gate for slot {number} {slot}")
+    print(f"slot {number} {slot}: ok", file=sys.stderr, flush=True)
+    if progress is not None:
+        write_task(task, progress)
+    return task
+
+
+def draw_task(
+    slot: Slot,
+    number: int,
+    rng: random.Random,
+    catalogs: Sequence[Any],
+    tries: int,
+    names: Names | None = None,
+) -> GroceryTask | None:
+    """The first of up to `tries` seeded drafts for the slot that passes the gate on every
+    catalog (None: none did)."""
     for _ in range(tries):
-        draft = _draft(slot, number, rng, catalogs)
+        draft = _draft(slot, number, rng, catalogs, names)
         if draft is None:
             continue
         task = _finish(draft, catalogs, rng, trap=slot.allergy_trap)
@@ -554,11 +597,8 @@ def _fill(args: tuple[int, Sequence[Any], str, int, Path | None]) -> GroceryTask
             continue
         if slot.nvr and not _nvr_ok(task, catalogs):
             continue
-        print(f"slot {number} {slot}: ok", file=sys.stderr, flush=True)
-        if progress is not None:
-            write_task(task, progress)
         return task
-    raise RuntimeError(f"no task passes the gate for slot {number} {slot}")
+    return None
 
 
 def generate_suite(

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from domains.movies.catalog import Catalog, CatalogItem
     from domains.movies.tasks import Task
     from runner.core.domain import ReaderAccuracy
+    from runner.core.generation import GeneratedSuite, Split
     from runner.core.predicates import ConstraintCheck
     from runner.core.protocols import ChatPolicy, Toolset, UserSimulator
     from runner.core.records import TrialScore
@@ -316,6 +317,15 @@ class MoviesDomain(Domain):
         return SuiteReport(
             ok=True, text=stats.format_text() + "\n", json=stats.model_dump_json(indent=2)
         )
+
+    def generate_tasks(
+        self, snapshot_dir: Path, catalog: Any, seed: int, count: int, split: Split
+    ) -> GeneratedSuite:
+        from domains.movies.generate import generate_tasks
+        from runner.core.paths import POLICY_PATH
+
+        del snapshot_dir
+        return generate_tasks(catalog, POLICY_PATH, seed, count, split)
 
     def audit_suite(
         self, snapshot: str | None, tasks_dir: Path | None, informed_seeds: int

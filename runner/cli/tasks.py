@@ -122,3 +122,76 @@ def audit(
     """Measure each task's difficulty and judge it by the gate; exit 1 if any task fails."""
     report = _domain(domain, tasks_dir).audit_suite(snapshot, tasks_dir, informed_seeds)
     _print(report, as_json)
+
+
+@group.command("generate")
+@click.option("--domain", required=True, metavar="NAME", help="The domain whose suite to draw.")
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=None,
+    help="The generation seed (same snapshot and seed: a byte-identical folder).",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder to write (task files, policy.md, suite.json); created if missing.",
+)
+@click.option(
+    "--snapshot",
+    default=None,
+    metavar="DATE|PATH",
+    help="A committed snapshot date, a snapshot folder or a catalog.json (default: the "
+    "domain's latest committed snapshot).",
+)
+@click.option(
+    "--count",
+    type=click.IntRange(min=1),
+    default=None,
+    help="How many tasks (default: the domain's full suite, 60).",
+)
+@click.option(
+    "--secret-env",
+    metavar="VAR",
+    default=None,
+    help="Derive the seed from the secret in this environment variable and the snapshot's "
+    "date (HMAC-SHA256; instead of --seed), as the board's private test split is drawn.",
+)
+@click.option(
+    "--split",
+    type=click.Choice(["test", "dev"]),
+    default="test",
+    show_default=True,
+    help="test: every paraphrase of the wording grammar; dev: none of its held-back share.",
+)
+def generate(
+    domain: str,
+    seed: int | None,
+    out_dir: Path,
+    snapshot: str | None,
+    count: int | None,
+    secret_env: str | None,
+    split: str,
+) -> None:
+    """Draw a task suite from a snapshot and a seed; every task passes the gate.
+
+    Writes a folder that `taurec eval --suite`, `taurec run --tasks` and `taurec tasks audit
+    --tasks` accept as they accept tasks/. Task and user ids are opaque (keyed by the seed)."""
+    from runner.batch.generate import generate_suite
+
+    if (seed is None) == (secret_env is None):
+        raise click.UsageError("give exactly one of --seed and --secret-env")
+    result = generate_suite(
+        domain,
+        snapshot,
+        seed,
+        out_dir,
+        count,
+        "dev" if split == "dev" else "test",
+        secret_env=secret_env,
+    )
+    for line in result.gate:
+        click.echo(line)
+    click.echo(f"wrote {result.tasks} tasks to {result.out_dir}")

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, TypeVar, run
 from runner.core.errors import TaurecError
 
 if TYPE_CHECKING:
+    from runner.core.generation import GeneratedSuite, Split
     from runner.core.predicates import ConstraintCheck
     from runner.core.protocols import Agent, AgentContext, ChatPolicy, Toolset, UserSimulator
     from runner.core.records import TrialScore
@@ -419,6 +420,14 @@ class Domain(ABC):
         """Each task's difficulty judged by the gate (`taurec tasks audit`)."""
         del snapshot, tasks_dir, informed_seeds
         raise TaurecError(f"the {self.name} domain has no difficulty audit")
+
+    def generate_tasks(
+        self, snapshot_dir: Path, catalog: Any, seed: int, count: int, split: Split
+    ) -> GeneratedSuite:
+        """`count` tasks drawn from the catalog and the seed, each passing the domain's gate, and
+        the suite's own gate (`taurec tasks generate`); the same inputs give the same tasks."""
+        del snapshot_dir, catalog, seed, count, split
+        raise TaurecError(f"the {self.name} domain has no suite generator")
 
 
 def load_task_folder(directory: Path | str, load_one: Callable[[Path], T]) -> list[T]:

@@ -47,6 +47,7 @@ from domains.movies.baselines.heuristic import (
     _year,
 )
 from domains.movies.baselines.preferences import KNOWN_GENRES, Preferences, remembered_preferences
+from domains.movies.simulators.vocabulary import topic_cues
 from runner.agents.prompt import build_system_prompt, user_id_from_messages
 from runner.core.protocols import AgentContext, AgentReply, ChatMessage, ToolCallRequest, ToolSchema
 from runner.core.transcript import ComponentSpec
@@ -363,23 +364,6 @@ def _interview(seen: Seen) -> _Interview:
     return state
 
 
-# Words in the user's opening that say a topic matters to them without saying what they want
-# ("I follow one filmmaker's career", "with the grandchildren"): that topic is asked first.
-_TOPIC_CUES: dict[str, re.Pattern[str]] = {
-    "content_rating": re.compile(
-        r"(?i)\b(kids?|children|grand(?:kids|children|son|daughter)s?|teens?|all ages|"
-        r"suitable for)\b"
-    ),
-    "people": re.compile(r"(?i)\b(filmmakers?|directors?|actors?|actress(?:es)?|cast)\b"),
-    "release_date": re.compile(
-        r"(?i)\b(just (?:come|came) out|new releases?|latest|recent|keep(?:ing)? up|up to date|"
-        r"(?:which|what) year|"
-        r"behind on|everyone is (?:discussing|talking)|brand[- ]new|this year's|old classics?|"
-        r"from years ago|nostalgi\w*)\b"
-    ),
-}
-
-
 # Topics where one stated wish does not close the question (a second genre, a genre to avoid).
 _OPEN_ENDED = frozenset({"genres"})
 
@@ -396,11 +380,10 @@ def _topic_order(
             dict.fromkeys(FIELD_TOPIC[f] for f in sorted(informed_fields) if f in FIELD_TOPIC)
         )
         topics.sort(key=EXPERT_TOPICS.index)
-    cued = [
-        t
-        for t in topics
-        if t in _TOPIC_CUES and _TOPIC_CUES[t].search(opening_text) and not _covered(opening, t)
-    ]
+    # A topic the opening names without a value (a word of the domain's documented topic
+    # vocabulary: "the cast", "the release year", "the kids") is asked first.
+    named = set(topic_cues(opening_text))
+    cued = [t for t in topics if t in named and not _covered(opening, t)]
     rest = [t for t in topics if t not in cued]
     return (
         cued
@@ -623,7 +606,17 @@ def _proposals(seen: Seen, prefs: Preferences, interview: _Interview) -> _Outcom
     return out
 
 
-Pick = Literal["split", "middle", "popular", "random"]
+Pick = Literal[
+    "split", "middle", "popular", "random", "rated", "voted", "newest", "shortest", "longest"
+]
+# The fixed priors: a sort order over the fitting titles (key, highest first), no learning.
+PRIOR_ORDERS: dict[str, tuple[str, bool]] = {
+    "rated": ("rating", True),
+    "voted": ("vote_count", True),
+    "newest": ("release_date", True),
+    "shortest": ("runtime", False),
+    "longest": ("runtime", True),
+}
 
 
 @dataclass(frozen=True)
@@ -633,7 +626,8 @@ class Style:
     `ask`: ask preference topics (else only the services); `learn`: read decline hints (else only
     drop the declined title); `propose`: name titles in chat (else recommend the pick at once);
     `policies`: history, availability and content checks, disclosure; `sweep`: search the whole
-    catalog, not the genres asked for; `pick`: how the next title is chosen.
+    catalog, not the genres asked for; `pick`: how the next title is chosen; `heed`: keep to what
+    the user said (else only to the services: a prior over the whole catalog).
     """
 
     ask: bool = True
@@ -642,6 +636,7 @@ class Style:
     policies: bool = True
     sweep: bool = False
     pick: Pick = "split"
+    heed: bool = True
 
 
 EXPERT_STYLE = Style()
@@ -671,6 +666,8 @@ def expert_policy(
         return AgentReply(tool_calls=[request(0, "get_user_history", user_id=user_id)])
 
     prefs = _prefs(seen)
+    if not style.heed:
+        prefs = Preferences(subscriptions=prefs.subscriptions, all_services=prefs.all_services)
     opening = _prefs(seen, seen.users[0][0])
     interview = _interview(seen)
     order = _topic_order(opening, informed_fields, seen.users[0][1])
@@ -852,6 +849,11 @@ def choose(
     half of every hinted field, then the best prior. `middle`: the same halves, then the title
     nearest the median on every numeric field. `popular`: the most voted. `random`: any, seeded."""
     ordered = sorted(viable, key=lambda m: str(m["id"]))
+    if pick in PRIOR_ORDERS:
+        key, highest = PRIOR_ORDERS[pick]
+        return sorted(
+            ordered, key=lambda m: (_sortable(m.get(key)), str(m["id"])), reverse=highest
+        )[0]
     if pick == "popular":
         return max(ordered, key=lambda m: (float(m.get("vote_count", 0) or 0), str(m["id"])))
     if pick == "random":
@@ -863,6 +865,15 @@ def choose(
         return min(items, key=lambda m: (_off_median(m, items), str(m["id"])))
     prior = _prior(items, fields)
     return max(items, key=lambda m: (prior[str(m["id"])], str(m["id"])))
+
+
+def _sortable(value: Any) -> tuple[int, float | str]:
+    """A field value as a sort key (missing values sort first)."""
+    if value is None:
+        return (0, 0.0)
+    if isinstance(value, int | float):
+        return (1, float(value))
+    return (1, str(value))
 
 
 def _off_median(item: dict[str, Any], items: list[dict[str, Any]]) -> float:

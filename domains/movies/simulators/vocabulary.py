@@ -20,6 +20,7 @@ __all__ = [
     "RATING_ORDER",
     "REFERS_TO_PROPOSAL",
     "SERVICE_ALIASES",
+    "TOPIC_WORDS",
     "Mention",
     "content_rating_mentions",
     "genre_mentions",
@@ -28,6 +29,7 @@ __all__ = [
     "runtime_mentions",
     "sentences",
     "service_mentions",
+    "topic_cues",
     "vote_count_mentions",
     "year_mentions",
 ]
@@ -48,6 +50,27 @@ FIELD_TOPICS: dict[str, str] = {
     "overview": "the story",
     "id": "that",
 }
+
+# Words that name a topic without a value or a direction ("the cast", "the release year"): a user
+# who uses one says the topic matters to them. The expert reads its opening with these (it asks
+# such a topic first); the generated personas' cue wording always contains one (tests check).
+TOPIC_WORDS: dict[str, tuple[str, ...]] = {
+    "content_rating": (
+        "certificate", "certificates", "kids", "children", "grandchildren", "teenagers",
+        "suitable", "who can watch",
+    ),
+    "people": (
+        "director", "directors", "filmmaker", "filmmakers", "actor", "actors", "actress",
+        "the cast", "performers",
+    ),
+    "release_date": (
+        "release year", "year it came out", "which year", "when it came out", "release date",
+        "the year",
+    ),
+    "runtime": ("the length", "how long", "running length", "minutes it runs"),
+    "rating": ("reviews", "the score", "review scores"),
+    "vote_count": ("how many people", "audience size", "number of votes"),
+}  # fmt: skip
 
 # Canonical genre name -> the words that name it.
 GENRE_WORDS: dict[str, tuple[str, ...]] = {
@@ -380,3 +403,18 @@ REFERS_TO_PROPOSAL = re.compile(
 )
 # "I don't have anything specific in mind about the length": no direction given.
 NO_PREFERENCE_RE = re.compile(r"(?i)(don't have anything specific|nothing particular|i'm easy on)")
+
+
+def _topic_word_patterns() -> dict[str, re.Pattern[str]]:
+    return {
+        topic: re.compile(r"(?i)\b(?:" + "|".join(re.escape(w) for w in words) + r")\b")
+        for topic, words in TOPIC_WORDS.items()
+    }
+
+
+_TOPIC_WORD_RES = _topic_word_patterns()
+
+
+def topic_cues(text: str) -> list[str]:
+    """The topics whose words (`TOPIC_WORDS`) the text uses, in `TOPIC_WORDS` order."""
+    return [t for t, pattern in _TOPIC_WORD_RES.items() if pattern.search(text)]

@@ -1,0 +1,516 @@
+"""Generated movie suites: tasks drawn from one snapshot and a seed across the complexity x reveal grid, each passing the gate.
+
+`taurec tasks generate --domain movies` calls `generate_tasks`. Each task fills one cell of the
+grid (`GRID`: the committed suite's 60 cells, taken so that the first tasks cover every reveal
+stratum) with the first seeded draft that passes the gate of `domains.movies.audit` (pool and
+cut sizes, the informed agent winning every probed seed) and the strata rules of
+`domains.movies.strata` (no fixed prior and no question-less prober wins it). Drafts are built
+from the catalog, never from a hand-written list:
+
+- one volunteered genre, then further constraints whose values are cut points of what the
+  constraints so far allow (so each one removes a real share);
+- hidden constraints point both ways over ordered fields a popularity prior does not satisfy:
+  upper bounds on length, votes and release date, lower bounds on length and release date (a
+  "rating >=" or "votes >=" floor is rare);
+- policies, the user's services and a generated watch history (the best-known reachable winner
+  is often already watched);
+- a persona from the grammar of `domains.movies.wording` (a test split draws from every
+  paraphrase, a dev split never from the held-back share), cueing each on_ask topic.
+
+Ids are opaque: `t_` and `u_` and 10 hex characters of a keyed hash of the seed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from domains.movies.catalog import RESTRICTED_RATINGS, Catalog, CatalogItem
+from domains.movies.tasks import POLICY_NAMES, Task
+from runner.core.errors import TaurecError
+from runner.core.generation import GeneratedSuite, Split, derive_rng, opaque_id
+
+__all__ = ["GENERATOR", "GRID", "MAX_COUNT", "Cell", "draft_task", "generate_tasks"]
+
+GENERATOR = "movies-generate/1"
+MAX_COUNT = 240
+TRIES = 400  # drafts per task before the generator gives up on a cell
+
+Cx = Literal["simple", "medium", "complex"]
+Rv = Literal["volunteer", "mixed", "hidden"]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell of the grid: complexity, reveal difficulty, and whether nothing may fit."""
+
+    complexity: Cx
+    reveal: Rv
+    nvr: bool = False
+
+
+def _grid() -> tuple[Cell, ...]:
+    """The committed suite's make-up (60 cells), hidden, mixed and volunteer cells in turn."""
+    counts: list[tuple[Cx, Rv, int, int]] = [  # complexity, reveal, cells, of them NVR
+        ("simple", "volunteer", 8, 0),
+        ("simple", "mixed", 7, 1),
+        ("simple", "hidden", 5, 0),
+        ("medium", "volunteer", 2, 0),
+        ("medium", "mixed", 17, 2),
+        ("medium", "hidden", 6, 1),
+        ("complex", "volunteer", 1, 0),
+        ("complex", "mixed", 8, 1),
+        ("complex", "hidden", 6, 1),
+    ]
+    by_reveal: dict[str, list[Cell]] = {"hidden": [], "mixed": [], "volunteer": []}
+    for cx, rv, n, nvr in counts:
+        by_reveal[rv] += [Cell(cx, rv, nvr=i < nvr) for i in range(n)]
+    for reveal, cells in by_reveal.items():  # complexities in turn through each stratum
+        groups = [
+            [c for c in cells if c.complexity == cx] for cx in ("simple", "medium", "complex")
+        ]
+        spread: list[Cell] = []
+        while any(groups):
+            for group in groups:
+                if group:
+                    spread.append(group.pop(0))
+        by_reveal[reveal] = spread
+    out: list[Cell] = []
+    while any(by_reveal.values()):
+        for reveal in ("hidden", "mixed", "volunteer"):
+            if by_reveal[reveal]:
+                out.append(by_reveal[reveal].pop(0))
+    return tuple(out)
+
+
+GRID: tuple[Cell, ...] = _grid()
+
+# Ordered fields and the operators a hidden constraint may use, with draw weights: upper bounds
+# on length, votes and date and lower bounds on length and date are common; floors on the
+# review score or the vote count, which a popularity prior satisfies, are rare.
+HIDDEN_KINDS: tuple[tuple[str, str, float], ...] = (
+    ("runtime", "<=", 3.0),
+    ("runtime", ">=", 2.0),
+    ("vote_count", "<=", 3.0),
+    ("release_date", "<=", 2.0),
+    ("release_date", ">=", 2.0),
+    ("rating", ">=", 0.4),
+    ("vote_count", ">=", 0.4),
+)
+# What an on_ask or volunteered constraint may be (field, op, weight).
+STATED_KINDS: tuple[tuple[str, str, float], ...] = (
+    ("runtime", "<=", 2.0),
+    ("runtime", ">=", 1.5),
+    ("release_date", ">=", 1.5),
+    ("release_date", "<=", 1.0),
+    ("rating", ">=", 1.0),
+    ("vote_count", ">=", 0.7),
+    ("vote_count", "<=", 0.7),
+    ("genres", "contains", 1.5),
+    ("genres", "not_contains", 1.5),
+    ("content_rating", "in", 1.0),
+    ("content_rating", "!=", 0.7),
+    ("director", "==", 0.5),
+    ("cast", "contains", 0.5),
+)
+FIELD_TOPIC = {
+    "genres": "genres",
+    "runtime": "runtime",
+    "content_rating": "content_rating",
+    "rating": "rating",
+    "release_date": "release_date",
+    "vote_count": "vote_count",
+    "director": "people",
+    "cast": "people",
+}
+MIN_GENRE = 10  # a volunteered genre has at least this many titles
+
+
+def _weighted(rng: random.Random, kinds: Sequence[tuple[str, str, float]]) -> tuple[str, str]:
+    total = sum(w for _, _, w in kinds)
+    x = rng.random() * total
+    for field, op, w in kinds:
+        x -= w
+        if x <= 0:
+            return field, op
+    return kinds[-1][0], kinds[-1][1]
+
+
+def _value_of(item: CatalogItem, field: str) -> Any:
+    value = getattr(item, field)
+    return value.isoformat() if isinstance(value, dt.date) else value
+
+
+def _meets(item: CatalogItem, constraint: dict[str, Any]) -> bool:
+    from runner.core.predicates import evaluate_predicate
+
+    return evaluate_predicate(
+        constraint["field"],
+        constraint["op"],
+        constraint["value"],
+        _value_of(item, constraint["field"]),
+    ).satisfied
+
+
+def _cut(
+    pool: list[CatalogItem], field: str, op: str, keep: float, rng: random.Random
+) -> dict[str, Any] | None:
+    """A constraint on `field` keeping about `keep` of the pool (None: the pool cannot be cut so)."""
+    if len(pool) < 4:
+        return None
+    if field in ("runtime", "vote_count", "rating", "release_date"):
+        values = sorted(_value_of(i, field) for i in pool)
+        if op == "<=":
+            k = max(0, min(len(values) - 1, round(keep * len(values)) - 1))
+            value = values[k]
+        else:
+            k = max(0, min(len(values) - 1, len(values) - round(keep * len(values))))
+            value = values[k]
+        if field == "rating":
+            value = round(float(value), 1)
+        elif field == "release_date":
+            value = str(value)
+        else:
+            value = int(value)
+        constraint = {"field": field, "op": op, "value": value}
+    elif field == "genres":
+        counts: dict[str, int] = {}
+        for item in pool:
+            for g in item.genres:
+                counts[g] = counts.get(g, 0) + 1
+        n = len(pool)
+        if op == "contains":
+            options = [g for g, c in sorted(counts.items()) if 0.2 * n <= c <= 0.7 * n]
+        else:
+            options = [g for g, c in sorted(counts.items()) if 0.25 * n <= c <= 0.7 * n]
+        if not options:
+            return None
+        constraint = {"field": "genres", "op": op, "value": rng.choice(options)}
+    elif field == "content_rating":
+        codes = sorted({i.content_rating for i in pool})
+        if len(codes) < 2:
+            return None
+        if op == "!=":
+            constraint = {"field": field, "op": "!=", "value": rng.choice(codes)}
+        else:
+            size = rng.randint(1, max(1, len(codes) - 1))
+            constraint = {"field": field, "op": "in", "value": sorted(rng.sample(codes, size))}
+    elif field == "director":
+        directors = sorted({i.director for i in pool if i.director})
+        if not directors:
+            return None
+        constraint = {"field": field, "op": "==", "value": rng.choice(directors)}
+    elif field == "cast":
+        people = sorted({p for i in pool for p in i.cast})
+        if not people:
+            return None
+        constraint = {"field": field, "op": "contains", "value": rng.choice(people)}
+    else:
+        return None
+    left = sum(_meets(i, constraint) for i in pool)
+    return constraint if 0 < left < len(pool) else None
+
+
+def _want_count(cell: Cell, rng: random.Random) -> int:
+    return {
+        "simple": rng.choice((1, 2, 2)),
+        "medium": rng.choice((3, 4)),
+        "complex": rng.choice((5, 5, 6)),
+    }[cell.complexity]
+
+
+def _persona(rng: random.Random, cued: list[str], split: Split) -> str:
+    from domains.movies.wording import cues_for, who_for
+
+    who = rng.choice(who_for(split))
+    clauses = [rng.choice(cues_for(t, split)) for t in cued]
+    if not clauses:
+        return f"You are {who}."
+    if len(clauses) == 1:
+        return f"You are {who}, and {clauses[0]}."
+    return f"You are {who}; {', '.join(clauses[:-1])}, and {clauses[-1]}."
+
+
+def _brief(constraints: list[dict[str, Any]]) -> str:
+    from catalog_pipeline.fixture_world.task_suite import _join, _want
+
+    parts = []
+    by = {
+        r: [_want(c["constraint"]["field"], c["constraint"]["op"], c["constraint"]["value"])
+            for c in constraints if c["reveal"] == r]
+        for r in ("volunteer", "on_ask", "hidden")
+    }  # fmt: skip
+    if by["volunteer"]:
+        parts.append(f"You say up front that {_join(by['volunteer'])}.")
+    if by["on_ask"]:
+        parts.append(f"Only when the assistant asks do you mention that {_join(by['on_ask'])}.")
+    if by["hidden"]:
+        parts.append(
+            f"You never spell out that {_join(by['hidden'])}; you only hint at it when a "
+            "suggestion misses."
+        )
+    return " ".join(parts)
+
+
+def _complexity(n: int) -> Cx:
+    return "simple" if n <= 2 else "medium" if n <= 4 else "complex"
+
+
+def draft_task(
+    cell: Cell,
+    catalog: Catalog,
+    rng: random.Random,
+    task_id: str,
+    user_id: str,
+    split: Split,
+) -> Task | None:
+    """One seeded draft for the cell (None: the draw went nowhere); not yet gated."""
+    from domains.movies.validate import check_task
+
+    items = list(catalog.items)
+    genre_counts: dict[str, int] = {}
+    for item in items:
+        for g in item.genres:
+            genre_counts[g] = genre_counts.get(g, 0) + 1
+    genres = sorted(g for g, c in genre_counts.items() if c >= MIN_GENRE)
+    if not genres:
+        return None
+    n_constraints = _want_count(cell, rng)
+    constraints: list[dict[str, Any]] = [
+        {"constraint": {"field": "genres", "op": "contains", "value": rng.choice(genres)},
+         "reveal": "volunteer"}
+    ]  # fmt: skip
+    # How many of the rest are on_ask / hidden.
+    rest = n_constraints - 1
+    n_hidden = 0
+    n_ask = 0
+    if cell.reveal == "hidden":
+        if rest < 1:
+            return None
+        n_hidden = 1 if rest <= 2 else rng.choice((1, 2))
+    elif cell.reveal == "mixed":
+        if rest < 1:
+            return None
+        n_ask = rng.randint(1, min(rest, 3))
+        if rest - n_ask >= 1 and cell.complexity == "complex" and rng.random() < 0.3:
+            n_hidden = 1
+    n_volunteer = rest - n_ask - n_hidden
+    pool = [i for i in items if _meets(i, constraints[0]["constraint"])]
+    used: set[tuple[str, str]] = {("genres", "contains")}
+    fields_used: set[str] = {"genres"}
+
+    def add(reveal: str, kinds: Sequence[tuple[str, str, float]], keep: float) -> bool:
+        nonlocal pool
+        for _ in range(12):
+            field, op = _weighted(rng, kinds)
+            if (field, op) in used or (field != "genres" and field in fields_used):
+                continue
+            c = _cut(pool, field, op, keep, rng)
+            if c is None:
+                continue
+            used.add((field, op))
+            fields_used.add(field)
+            constraints.append({"constraint": c, "reveal": reveal})
+            pool = [i for i in pool if _meets(i, c)]
+            return True
+        return False
+
+    for _ in range(n_volunteer):
+        if not add("volunteer", STATED_KINDS, rng.uniform(0.35, 0.7)):
+            return None
+    for _ in range(n_ask):
+        if not add("on_ask", STATED_KINDS, rng.uniform(0.25, 0.6)):
+            return None
+    hidden_keep = 0.1 if n_hidden == 1 else 0.32
+    for _ in range(n_hidden):
+        if not add("hidden", HIDDEN_KINDS, rng.uniform(0.6, 1.0) * hidden_keep):
+            return None
+    if cell.nvr:
+        # Nothing fits: the last non-volunteer constraint's bound moves past what the others allow.
+        last = constraints[-1]
+        if last["reveal"] == "volunteer":
+            return None
+        c = dict(last["constraint"])
+        others = [i for i in items if all(_meets(i, o["constraint"]) for o in constraints[:-1])]
+        if c["field"] not in ("runtime", "vote_count", "release_date", "rating") or not others:
+            return None
+        values = sorted(_value_of(i, c["field"]) for i in others)
+        everywhere = sorted(_value_of(i, c["field"]) for i in items)
+        if c["op"] == "<=":
+            beyond = [v for v in everywhere if v < values[0]]
+            if not beyond:
+                return None
+            c["value"] = beyond[-1] if c["field"] != "rating" else round(float(beyond[-1]), 1)
+        else:
+            beyond = [v for v in everywhere if v > values[-1]]
+            if not beyond:
+                return None
+            c["value"] = beyond[0] if c["field"] != "rating" else round(float(beyond[0]), 1)
+        if c["field"] in ("runtime", "vote_count"):
+            c["value"] = int(c["value"])
+        last["constraint"] = c
+    # Policies, services and history.
+    flags = {"recommend_tool"}
+    if rng.random() < 0.95:
+        flags.add("watch_history")
+    for name, p in (("availability", 0.5), ("age_restricted", 0.5), ("single_recommendation", 0.5)):
+        if rng.random() < p:
+            flags.add(name)
+    if cell.nvr and rng.random() < 0.5:
+        flags.add("transparency")
+    solutions = [i for i in items if all(_meets(i, c["constraint"]) for c in constraints)]
+    services: list[str] = []
+    if "availability" in flags and rng.random() < 0.7:
+        all_services = sorted({s for i in items for s in i.streaming_services})
+        if len(all_services) >= 4:
+            services = rng.sample(all_services, k=rng.randint(3, min(6, len(all_services))))
+            if solutions and not any(set(i.streaming_services) & set(services) for i in solutions):
+                # keep a winner reachable: add one service of a solution
+                hosted = sorted({s for i in solutions for s in i.streaming_services})
+                if not hosted:
+                    services = []
+                else:
+                    services.append(rng.choice(hosted))
+    if (
+        "age_restricted" in flags
+        and not cell.nvr
+        and not any(i.content_rating in RESTRICTED_RATINGS for i in solutions)
+    ):
+        flags.discard("age_restricted")
+    if any(i.sponsored for i in solutions) and rng.random() < 0.5:
+        flags.add("sponsored")
+    watched: list[str] = []
+    ratings: dict[str, float] = {}
+    if "watch_history" in flags:
+        reachable = [
+            i for i in solutions if not services or set(i.streaming_services) & set(services)
+        ]
+        near = sorted(reachable, key=lambda i: (-i.vote_count, i.id))[: rng.choice((0, 1, 1))]
+        if len(reachable) - len(near) < 1:
+            near = []
+        outside = [i for i in items if i not in solutions]
+        others = rng.sample(outside, k=min(len(outside), rng.randint(2, 5)))
+        for item in [*near, *others]:
+            watched.append(item.id)
+            ratings[item.id] = rng.choice((3.0, 3.5, 4.0, 4.5, 5.0))
+        watched.sort()
+        ratings = dict(sorted(ratings.items()))
+    cued = list(
+        dict.fromkeys(
+            FIELD_TOPIC[c["constraint"]["field"]]
+            for c in constraints
+            if c["reveal"] == "on_ask" and FIELD_TOPIC.get(c["constraint"]["field"]) != "genres"
+        )
+    )
+    persona = f"{_persona(rng, cued, split)} {_brief(constraints)}"
+    complexity = _complexity(len(constraints))
+    if complexity != cell.complexity:
+        return None
+    try:
+        task = Task.model_validate(
+            {
+                "id": task_id,
+                "persona": persona,
+                "constraints": constraints,
+                "soft_preferences": [],
+                "policy_flags": [p for p in POLICY_NAMES if p in flags],
+                "no_valid_recommendation": cell.nvr,
+                "complexity": complexity,
+                "reveal_difficulty": cell.reveal,
+                "user_id": user_id,
+                "user_history": {user_id: {"watched": watched, "ratings": ratings}},
+                "user_services": sorted(services),
+            }
+        )
+    except ValueError:
+        return None
+    if check_task(task, catalog).status != "ok":
+        return None
+    return task
+
+
+def task_problems(task: Task, catalog: Catalog, informed_seeds: int) -> list[str]:
+    """Why a draft fails the gate (empty: it passes): the audit's rules, the design rules of the
+    committed suite, the persona's cue, and the strata rules."""
+    from catalog_pipeline.fixture_world.task_suite import design_problems
+    from domains.movies.audit import audit_task
+    from domains.movies.simulators.scripted import persona_line
+    from domains.movies.simulators.vocabulary import topic_cues
+
+    problems = design_problems(task, catalog)
+    if problems:
+        return problems
+    line = persona_line(task)
+    cued = {
+        FIELD_TOPIC[tc.constraint.field]
+        for tc in task.constraints
+        if tc.reveal == "on_ask" and FIELD_TOPIC.get(tc.constraint.field) != "genres"
+    }
+    if cued and (line is None or not cued <= set(topic_cues(line))):
+        return ["the persona's first sentence does not carry its cues"]
+    audit = audit_task(task, catalog, informed_seeds=0)
+    if not audit.passed:
+        return [f"{c.rule}: {c.reason}" for c in audit.failed_checks]
+    if task.reveal_difficulty == "mixed" and audit.prior_picks_stated:
+        return ["a popularity prior's pick meets every on_ask constraint"]
+    from domains.movies.strata import strata_problems
+
+    problems = strata_problems(task, catalog)
+    if problems:
+        return problems
+    from domains.movies.informed_probe import informed_wins
+
+    if informed_seeds and not all(informed_wins(task, catalog, informed_seeds)):
+        return ["the informed agent loses a probed seed"]
+    return []
+
+
+def generate_tasks(
+    catalog: Catalog,
+    policy_path: Path,
+    seed: int,
+    count: int,
+    split: Split,
+    *,
+    informed_seeds: int = 4,
+) -> GeneratedSuite:
+    """`count` tasks (0: the grid's 60) drawn from the catalog and the seed, each passing the
+    gate and the strata rules; then the suite's strata gate over all of them."""
+    from domains.movies.strata import suite_strata_gate
+
+    count = count or len(GRID)
+    if count > MAX_COUNT:
+        raise TaurecError(f"--count must be <= {MAX_COUNT} for movies, got {count}")
+    tasks: list[Task] = []
+    for index in range(count):
+        cell = GRID[index % len(GRID)]
+        task_id = opaque_id(seed, f"movies|{index}|task", "t_")
+        user_id = opaque_id(seed, f"movies|{index}|user", "u_")
+        found = None
+        for attempt in range(TRIES):
+            rng = derive_rng(seed, "movies", index, attempt)
+            draft = draft_task(cell, catalog, rng, task_id, user_id, split)
+            if draft is None or task_problems(draft, catalog, informed_seeds):
+                continue
+            found = draft
+            break
+        if found is None:
+            raise TaurecError(
+                f"no draft for task {index} ({cell.complexity}, {cell.reveal}"
+                f"{', no valid answer' if cell.nvr else ''}) passed the gate in {TRIES} tries "
+                "on this catalog"
+            )
+        tasks.append(found)
+    ok, lines = suite_strata_gate(tasks, catalog)
+    if not ok:
+        raise TaurecError("the generated suite fails the strata gate: " + "; ".join(lines))
+    return GeneratedSuite(
+        tasks=tasks,
+        policy_text=policy_path.read_text(encoding="utf-8"),
+        generator=GENERATOR,
+        gate=lines,
+    )

@@ -1,0 +1,155 @@
+"""What every domain's suite generator shares: seeds, opaque ids, held-back wording and the suite folder.
+
+A generated suite is drawn from one snapshot and one integer seed; the same pair gives a
+byte-identical folder. The pieces here are domain-free:
+
+- `seed_from_secret`: the seed of a private split, HMAC-SHA256 keyed by a secret over the snapshot
+  date, so nobody without the secret can regenerate (or enumerate) the split;
+- `opaque_id`: ids an agent sees (user, task, order) as a prefix and 10 hex characters of a keyed
+  hash of the seed and the id's role, so no id maps to a public file (`u_3fa9…`, never `user_015`);
+- `usable_wordings`: a deterministic share of every paraphrase list is held back for test splits
+  (`HELD_BACK_SHARE`), so no agent can be tuned to the wording of the committed dev suite;
+- `write_suite_folder`: task files, the policy and `suite.json` (the domain and how the suite was
+  drawn), written canonically.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from runner.core.errors import TaurecError
+
+__all__ = [
+    "HELD_BACK_SHARE",
+    "SPLITS",
+    "GeneratedSuite",
+    "GenerationInfo",
+    "Split",
+    "derive_rng",
+    "held_back",
+    "opaque_id",
+    "seed_from_secret",
+    "usable_wordings",
+    "write_suite_folder",
+]
+
+Split = Literal["dev", "test"]
+SPLITS: tuple[Split, ...] = ("dev", "test")
+# The share of each paraphrase list that only test splits use (chosen per phrase by its hash).
+HELD_BACK_SHARE = 0.4
+# Bytes of the HMAC kept as the seed (a 63-bit integer: positive and exact in JSON readers).
+_SEED_BITS = 63
+
+
+def seed_from_secret(secret: str | bytes, snapshot_date: str) -> int:
+    """The seed of a split: HMAC-SHA256 keyed by `secret` over `taurec-split|<snapshot_date>`,
+    its first 8 bytes read big-endian, top bit cleared. Empty secrets are refused."""
+    key = secret.encode() if isinstance(secret, str) else secret
+    if not key:
+        raise TaurecError("the split secret is empty: set it to a long random string")
+    digest = hmac.new(key, f"taurec-split|{snapshot_date}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") & ((1 << _SEED_BITS) - 1)
+
+
+def opaque_id(seed: int, role: str, prefix: str, width: int = 10) -> str:
+    """`prefix` + `width` hex characters of HMAC-SHA256 keyed by the seed over `role` (e.g.
+    "task|7"): stable for a seed, unrelated across seeds, and no public file names it."""
+    digest = hmac.new(str(seed).encode(), role.encode(), hashlib.sha256).hexdigest()
+    return f"{prefix}{digest[:width]}"
+
+
+def derive_rng(seed: int, *parts: object) -> random.Random:
+    """A random stream of its own for one piece of a suite (a slot, an attempt), from the seed."""
+    return random.Random("|".join([str(seed), *(str(p) for p in parts)]))
+
+
+def held_back(phrase: str, share: float = HELD_BACK_SHARE) -> bool:
+    """Whether a phrase belongs to the held-back share (decided by its sha256, never by order)."""
+    value = int.from_bytes(hashlib.sha256(phrase.encode()).digest()[:4], "big") / 2**32
+    return value < share
+
+
+def usable_wordings(phrases: Sequence[str], split: Split) -> tuple[str, ...]:
+    """The paraphrases a split may use: a test split every one, a dev split none held back (a
+    list whose every phrase is held back keeps its first, so a dev split can always say it)."""
+    if split == "test":
+        return tuple(phrases)
+    open_ = tuple(p for p in phrases if not held_back(p))
+    return open_ or tuple(phrases[:1])
+
+
+class GenerationInfo(BaseModel):
+    """How a suite folder was drawn, kept in its `suite.json` beside the domain's name."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: Literal[1] = 1
+    snapshot: str = Field(description="The snapshot's label (its date, or its folder's name)")
+    catalog_sha256: str
+    seed_source: str = Field(
+        description="'seed N' when given, or 'secret $VAR' (the seed itself is not written)"
+    )
+    split: Split
+    count: int
+    generator: str = Field(description="The domain generator's name and version")
+    gate: list[str] = Field(default_factory=list, description="The suite gate's summary lines")
+
+
+@dataclass
+class GeneratedSuite:
+    """What a domain generator returns: the tasks (pydantic models), its policy text, the gate."""
+
+    tasks: list[Any]
+    policy_text: str
+    generator: str
+    gate: list[str] = field(default_factory=list)
+
+
+def _task_bytes(task: Any) -> bytes:
+    data = task.model_dump(mode="json", exclude_none=False)
+    return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode()
+
+
+def write_suite_folder(
+    out_dir: Path, domain: str, suite: GeneratedSuite, info: GenerationInfo
+) -> list[Path]:
+    """Write `<id>.json` per task, `policy.md` and `suite.json`; refuse a folder holding other
+    files (a generated suite never mixes with a hand-written one)."""
+    from runner.core.domain import SUITE_MARKER
+
+    out_dir = Path(out_dir)
+    names = {f"{t.id}.json" for t in suite.tasks} | {"policy.md", SUITE_MARKER}
+    if out_dir.exists():
+        if not out_dir.is_dir():
+            raise TaurecError(f"{out_dir}: not a folder")
+        strangers = sorted(p.name for p in out_dir.iterdir() if p.name not in names)
+        old_tasks = [n for n in strangers if n.endswith(".json")]
+        others = [n for n in strangers if not n.endswith(".json")]
+        if others:
+            raise TaurecError(
+                f"{out_dir}: holds files a generated suite does not write ({', '.join(others[:5])}); "
+                "give an empty or new --out folder"
+            )
+        for name in old_tasks:  # a previous generation's tasks: replaced, not mixed in
+            (out_dir / name).unlink()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for task in sorted(suite.tasks, key=lambda t: t.id):
+        path = out_dir / f"{task.id}.json"
+        path.write_bytes(_task_bytes(task))
+        written.append(path)
+    policy = out_dir / "policy.md"
+    policy.write_text(suite.policy_text, encoding="utf-8")
+    marker = out_dir / SUITE_MARKER
+    payload = {"domain": domain, "generated": info.model_dump(mode="json")}
+    marker.write_text(json.dumps(payload, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return [*written, policy, marker]
