@@ -153,9 +153,12 @@ class GroceryDomain(Domain):
         return None
 
     def preference_questions(self, text: str) -> tuple[str, ...]:
-        from domains.grocery.user.reader import topics_asked
+        """Topics asked in question sentences that put no priced product forward (a question
+        quoting a price, "Would you accept X (€2.00 a pack, organic)?", is a proposal)."""
+        from domains.grocery.user.reader import segments, topics_asked
 
-        return tuple(topics_asked(text))
+        asked = " ".join(s for s, question in segments(text) if question and "€" not in s)
+        return tuple(topics_asked(asked)) if asked else ()
 
     def baselines(self) -> Mapping[str, AgentBuilder]:
         baselines = _lazy("domains.grocery.agents", "baselines", "the grocery baselines")
