@@ -1,4 +1,4 @@
-"""The one-command offline leaderboard: fixture snapshot → revalidate → run every shipped submission → site."""
+"""The one-command offline leaderboard: fixture snapshot → revalidate → run every shipped submission on the dev split → score them on the private test split → site."""
 
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ from runner.submissions.config import (
 if TYPE_CHECKING:
     from runner.batch import RunResult
 
-Step = Literal["refresh", "validate", "run", "site"]
-STEPS: tuple[Step, ...] = ("refresh", "validate", "run", "site")
+Step = Literal["refresh", "validate", "run", "test", "site"]
+STEPS: tuple[Step, ...] = ("refresh", "validate", "run", "test", "site")
 DEFAULT_SOURCE = "fixture"
 DEFAULT_DATE = "2026-11-01"
 Echo = Callable[[str], None]
@@ -133,6 +133,7 @@ def build_leaderboard(
     board_file: Path | None = None,
     domain_snapshots: Mapping[str, Path] | None = None,
     domain_tasks: Mapping[str, Path] | None = None,
+    splits_root: Path | None = None,
 ) -> LeaderboardResult:
     """Build the whole leaderboard offline, resumably, printing each step and its time.
 
@@ -143,14 +144,21 @@ def build_leaderboard(
     3. run: every shipped submission that enters the domain (`Submission.domains`) with the
     board's settings (suite, simulator, trials, max turns, budget, strictness; local model
     servers started for loopback LiteLLM entries; finished trials are reused unless `fresh`,
-    which sets earlier results aside). Then 4. site: aggregate and build one site in `public/`,
+    which sets earlier results aside) on the dev split (the committed suite); 4. test: the same
+    entries on the private test split (`runner.publish.splits`: generated from the split secret,
+    `TAUREC_SPLIT_SECRET` or a local one, retiring the live split drawn for another snapshot;
+    only aggregates and an encrypted file are written under `splits_root`). Then 5. site: aggregate and build one site in `public/`,
     one board per domain. With one domain the steps are named as they always were; with more,
     each is prefixed by its domain. `snapshots_dir` is movies' snapshot folder (another domain
     uses its own, or the one `domain_snapshots` names); `tasks_dir` replaces movies' suite
     (`domain_tasks` another domain's).
     """
+    from runner.core.paths import SPLITS_DIR
+
     label = date.isoformat() if isinstance(date, dt.date) else date
     result = LeaderboardResult(date=label)
+    splits = splits_root if splits_root is not None else SPLITS_DIR
+    dev_runs: dict[str, list[RunResult]] = {}
     board = board if board is not None else BoardSettings()
     unknown = [s for s in steps if s not in STEPS]
     if unknown:
@@ -185,6 +193,7 @@ def build_leaderboard(
                 board,
                 {n: lane[2] for n, lane in lanes.items()},
                 {n: lane[1].tasks_dir for n, lane in lanes.items()},
+                splits,
             )
         else:
             domain, settings, where = lanes[lane]
@@ -192,6 +201,18 @@ def build_leaderboard(
                 detail = domain.refresh(source, label, where)
             elif step == "validate":
                 detail = _validate(domain, label, where, settings.tasks_dir)
+            elif step == "test":
+                detail = _test(
+                    label,
+                    submissions_dir,
+                    where,
+                    settings,
+                    board.trials,
+                    concurrency,
+                    dev_runs.get(lane, []),
+                    splits,
+                    echo,
+                )
             else:
                 detail, runs = _run(
                     label,
@@ -204,6 +225,7 @@ def build_leaderboard(
                     echo,
                 )
                 result.runs += runs
+                dev_runs[lane] = runs
         seconds = time.perf_counter() - started
         result.timings.append(StepTiming(shown, seconds, detail))
         echo(f"      {shown}: {detail} ({seconds:.1f} s)")
@@ -275,6 +297,83 @@ def _run(
     return detail, runs
 
 
+def _test(
+    date: str,
+    submissions_dir: Path,
+    snapshots_dir: Path,
+    settings: RunSettings,
+    trials: int,
+    concurrency: int,
+    dev_runs: Sequence[RunResult],
+    splits_root: Path,
+    echo: Echo,
+) -> str:
+    """Score every entry of the domain on its live test split (see `runner.publish.splits`).
+
+    With the workflow's secret a split that cannot be drawn fails the refresh; with a local one
+    (`make leaderboard` offline) it is a note and the board shows the dev split alone."""
+    from runner.batch import run_submissions
+    from runner.batch.progress import default_progress
+    from runner.core.metrics import summarize
+    from runner.publish.splits import run_test_split, split_secret
+
+    folders = entrants(shipped_submissions(submissions_dir), settings.domain)
+    if not folders:
+        return f"no submission enters {settings.domain}"
+    secret = split_secret()
+    dev_pass1 = {r.submission: summarize(r.records, ks=(1,)).pass_hat_k[0].value for r in dev_runs}
+
+    def run(entrants: list[object], *, tasks_dir: Path) -> list[RunResult]:
+        submissions = [load_submission(f) for f in folders]
+        with local_model_servers(submissions):
+            return run_submissions(
+                entrants,  # type: ignore[arg-type]
+                snapshot=date,
+                tasks_dir=tasks_dir,
+                trials=trials,
+                concurrency=concurrency,
+                simulator=settings.simulator,
+                simulator_options=settings.simulator_options,
+                max_turns=settings.max_turns,
+                max_cost=settings.max_cost,
+                rules=settings.rules,
+                step_timeout_s=settings.step_timeout_s,
+                progress=default_progress(),
+                snapshots_dir=snapshots_dir,
+                domain=settings.domain,
+                strictness=settings.strictness,
+            )
+
+    try:
+        outcome = run_test_split(
+            domain=settings.domain,
+            snapshot=date,
+            snapshots_dir=snapshots_dir,
+            folders=folders,
+            trials=trials,
+            run=run,  # type: ignore[arg-type]
+            dev_pass1=dev_pass1,
+            secret=secret,
+            splits_root=splits_root,
+        )
+    except TaurecError as exc:
+        if secret.source == "env":
+            raise
+        echo(f"      note: no test split for {settings.domain}: {exc}")
+        return "no test split (see the note); the board shows the dev split"
+    record = outcome.record
+    parts = [
+        f"split {record.split_id}: {record.tasks} tasks"
+        + (" (generated)" if outcome.generated else ""),
+        f"{len(outcome.scored)} entries scored",
+    ]
+    if record.waiting:
+        parts.append(f"waiting for the next split: {', '.join(record.waiting)}")
+    if outcome.retired is not None:
+        parts.append(f"retired {outcome.retired.name}")
+    return "; ".join(parts)
+
+
 def _site(
     submissions_dir: Path,
     snapshots_dir: Path,
@@ -284,6 +383,7 @@ def _site(
     board: BoardSettings,
     domain_snapshots: dict[str, Path],
     domain_tasks: dict[str, Path],
+    splits_root: Path,
 ) -> tuple[str, Path]:
     from runner.sitegen import build_site
 
@@ -296,6 +396,7 @@ def _site(
         board=board,
         domain_snapshots=domain_snapshots,
         domain_tasks=domain_tasks,
+        splits_root=splits_root,
     )
     for note in report.notes:
         echo(f"      note: {note}")

@@ -403,6 +403,7 @@ def build_site(
     workers: int | None = None,
     domain_snapshots: Mapping[str, Path] | None = None,
     domain_tasks: Mapping[str, Path] | None = None,
+    splits_root: Path | None = None,
 ) -> BuildReport:
     """Build the whole static site into `out` (works from file:// and any static server).
 
@@ -417,6 +418,8 @@ def build_site(
     Movies' board is the site's root; every other domain the board lists (`board.domains`) gets
     its own board under `<domain>/` (its snapshots from `domain_snapshots`, else the domain's
     folder; its suite from `domain_tasks`, else its shipped one), with a section in the nav.
+    `splits_root` (default: none) holds the test splits: the Splits page shows each live one's
+    aggregates and publishes each retired one whole (`runner.sitegen.splits_page`).
     """
     if board is None:
         board = BoardSettings.model_validate({"rules": get_rules(rules).name})
@@ -454,6 +457,15 @@ def build_site(
     docs = Path(docs)
     trial_runs = runs_with_trial_pages(inputs)
     pages = assemble(docs, site_dir, inputs, agg, board, trial_runs, others)
+    if splits_root is not None:
+        from runner.sitegen.splits_page import write_splits_page
+
+        pages += write_splits_page(
+            docs,
+            Path(splits_root),
+            list(board.domains),
+            {DEFAULT_DOMAIN: Path(snapshots), **dict(domain_snapshots or {})},
+        )
     timings["render"] = time.perf_counter() - start
     start = time.perf_counter()
     out = Path(out)
