@@ -87,6 +87,7 @@ def build(
 ) -> None:
     """Aggregate results, render the pages and run `mkdocs build --strict` into OUT."""
     from runner.core.board import board_settings
+    from runner.core.paths import SPLITS_DIR
     from runner.sitegen import build_site
     from runner.sitegen.bounds import DEFAULT_BUDGET_MB, DEFAULT_RUN_BUDGET_KB_PER_TRIAL
 
@@ -105,6 +106,7 @@ def build(
         if max_run_kb_per_trial is None
         else max_run_kb_per_trial,
         workers=workers,
+        splits_root=SPLITS_DIR,
     )
     for note in report.notes:
         click.echo(f"note: {note}", err=True)

@@ -322,6 +322,8 @@ def _test(
         return f"no submission enters {settings.domain}"
     secret = split_secret()
     dev_pass1 = {r.submission: summarize(r.records, ks=(1,)).pass_hat_k[0].value for r in dev_runs}
+    if not dev_runs:  # `--steps test` (the workflow): the dev runs this refresh merged, on disk
+        dev_pass1 = _dev_pass1_on_disk(folders, settings.domain, date)
 
     def run(entrants: list[object], *, tasks_dir: Path) -> list[RunResult]:
         submissions = [load_submission(f) for f in folders]
@@ -372,6 +374,24 @@ def _test(
     if outcome.retired is not None:
         parts.append(f"retired {outcome.retired.name}")
     return "; ".join(parts)
+
+
+def _dev_pass1_on_disk(folders: Sequence[Path], domain: str, date: str) -> dict[str, float | None]:
+    """pass^1 of each entry's dev run of `date` found in its results folder (movies names the
+    folder by the date, another domain by `<domain>-<date>`)."""
+    from runner.batch.store import read_trials
+    from runner.core.metrics import summarize
+
+    name = date if domain == DEFAULT_DOMAIN else f"{domain}-{date}"
+    found: dict[str, float | None] = {}
+    for folder in folders:
+        run = folder / "results" / name
+        if not run.is_dir():
+            continue
+        records = read_trials(run).records
+        if records:
+            found[load_submission(folder).slug] = summarize(records, ks=(1,)).pass_hat_k[0].value
+    return found
 
 
 def _site(

@@ -299,13 +299,15 @@ def run_test_split(
     secret: SplitSecret,
     splits_root: Path = SPLITS_DIR,
     work_root: Path = WORK_DIR,
+    count: int | None = None,
 ) -> TestSplitOutcome:
     """Bring a domain's test split up to date for `snapshot` and score the entries on it.
 
     Retires the live split first when it was drawn for another snapshot; restores the live
     split's tasks and results from its sealed file (so no finished trial is run again and no
     entry is scored twice); else generates the split. `run(entrants, tasks_dir=…)` runs the
-    entrants (each with its results under the private work folder) and returns RunResults."""
+    entrants (each with its results under the private work folder) and returns RunResults.
+    `count`: tasks to draw (default: the domain's full suite size)."""
     from runner.batch.entrant import Entrant
     from runner.batch.generate import generate_suite
     from runner.core.domains import get_domain
@@ -338,6 +340,7 @@ def run_test_split(
                 str(snapshots_dir / snapshot),
                 seed_from_secret(secret.value, snapshot),
                 tasks_dir,
+                count,
                 split="test",
             )
             generated = True
