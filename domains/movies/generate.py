@@ -39,6 +39,7 @@ __all__ = ["GENERATOR", "GRID", "MAX_COUNT", "Cell", "draft_task", "generate_tas
 GENERATOR = "movies-generate/1"
 MAX_COUNT = 240
 TRIES = 400  # drafts per task before the generator gives up on a cell
+SUITE_ROUNDS = 6  # redraw rounds the suite's strata gate may ask for
 
 Cx = Literal["simple", "medium", "complex"]
 Rv = Literal["volunteer", "mixed", "hidden"]
@@ -68,7 +69,7 @@ def _grid() -> tuple[Cell, ...]:
     ]
     by_reveal: dict[str, list[Cell]] = {"hidden": [], "mixed": [], "volunteer": []}
     for cx, rv, n, nvr in counts:
-        by_reveal[rv] += [Cell(cx, rv, nvr=i < nvr) for i in range(n)]
+        by_reveal[rv] += [Cell(cx, rv, nvr=i >= n - nvr) for i in range(n)]
     for reveal, cells in by_reveal.items():  # complexities in turn through each stratum
         groups = [
             [c for c in cells if c.complexity == cx] for cx in ("simple", "medium", "complex")
@@ -280,24 +281,34 @@ def draft_task(
     if not genres:
         return None
     n_constraints = _want_count(cell, rng)
+    # The genre is volunteered, except in some simple mixed and hidden cells where it is the
+    # one topic the user states only when asked.
+    genre_reveal = "volunteer"
+    if (cell.reveal == "hidden" and cell.complexity == "simple") or (
+        cell.reveal in ("mixed", "hidden") and rng.random() < 0.2
+    ):
+        genre_reveal = "on_ask"
     constraints: list[dict[str, Any]] = [
         {"constraint": {"field": "genres", "op": "contains", "value": rng.choice(genres)},
-         "reveal": "volunteer"}
+         "reveal": genre_reveal}
     ]  # fmt: skip
-    # How many of the rest are on_ask / hidden.
+    # How many of the rest are on_ask / hidden: a mixed task has on_ask ones, a hidden task
+    # hidden ones and on_ask ones too (so a prior cannot win it, nor an agent that never asks).
+    if cell.reveal != "volunteer":
+        n_constraints = max(2, n_constraints)
     rest = n_constraints - 1
+    asked = int(genre_reveal == "on_ask")
     n_hidden = 0
     n_ask = 0
     if cell.reveal == "hidden":
-        if rest < 1:
-            return None
         n_hidden = 1 if rest <= 2 else rng.choice((1, 2))
+        n_ask = max(0, 1 - asked) + (rest - n_hidden - max(0, 1 - asked) > 0 and rng.random() < 0.3)
     elif cell.reveal == "mixed":
-        if rest < 1:
-            return None
-        n_ask = rng.randint(1, min(rest, 3))
+        n_ask = rng.randint(max(0, 1 - asked), max(max(0, 1 - asked), min(rest, 3)))
         if rest - n_ask >= 1 and cell.complexity == "complex" and rng.random() < 0.3:
             n_hidden = 1
+    if n_ask + n_hidden > rest:
+        return None
     n_volunteer = rest - n_ask - n_hidden
     pool = [i for i in items if _meets(i, constraints[0]["constraint"])]
     used: set[tuple[str, str]] = {("genres", "contains")}
@@ -441,7 +452,17 @@ def task_problems(task: Task, catalog: Catalog, informed_seeds: int) -> list[str
     from domains.movies.simulators.scripted import persona_line
     from domains.movies.simulators.vocabulary import topic_cues
 
-    problems = design_problems(task, catalog)
+    # The committed suite's reveal rule ("hidden": no on_ask) is replaced by the generator's own:
+    # a hidden task has on_ask constraints too.
+    problems = [p for p in design_problems(task, catalog) if not p.startswith("reveal tags")]
+    reveals = {tc.reveal for tc in task.constraints}
+    fits = {
+        "volunteer": reveals == {"volunteer"},
+        "mixed": "on_ask" in reveals,
+        "hidden": {"on_ask", "hidden"} <= reveals,
+    }[task.reveal_difficulty]
+    if not fits:
+        problems.append(f"reveal tags {sorted(reveals)} do not fit {task.reveal_difficulty!r}")
     if problems:
         return problems
     line = persona_line(task)
@@ -457,8 +478,12 @@ def task_problems(task: Task, catalog: Catalog, informed_seeds: int) -> list[str
         return [f"{c.rule}: {c.reason}" for c in audit.failed_checks]
     if task.reveal_difficulty == "mixed" and audit.prior_picks_stated:
         return ["a popularity prior's pick meets every on_ask constraint"]
-    from domains.movies.strata import strata_problems
+    from domains.movies.strata import prior_reach, strata_problems
 
+    if task.reveal_difficulty == "hidden" and not task.no_valid_recommendation:
+        reached = set(prior_reach(task, catalog)) & set(audit.winning)
+        if reached:
+            return [f"a fixed prior's first picks include a winner ({sorted(reached)[0]})"]
     problems = strata_problems(task, catalog)
     if problems:
         return problems
@@ -485,28 +510,35 @@ def generate_tasks(
     count = count or len(GRID)
     if count > MAX_COUNT:
         raise TaurecError(f"--count must be <= {MAX_COUNT} for movies, got {count}")
-    tasks: list[Task] = []
-    for index in range(count):
+
+    def draw(index: int, start: int) -> tuple[Task, int]:
+        """The first draft from attempt `start` on that passes the gate, and its attempt."""
         cell = GRID[index % len(GRID)]
         task_id = opaque_id(seed, f"movies|{index}|task", "t_")
         user_id = opaque_id(seed, f"movies|{index}|user", "u_")
-        found = None
-        for attempt in range(TRIES):
+        for attempt in range(start, start + TRIES):
             rng = derive_rng(seed, "movies", index, attempt)
             draft = draft_task(cell, catalog, rng, task_id, user_id, split)
-            if draft is None or task_problems(draft, catalog, informed_seeds):
-                continue
-            found = draft
+            if draft is not None and not task_problems(draft, catalog, informed_seeds):
+                return draft, attempt
+        raise TaurecError(
+            f"no draft for task {index} ({cell.complexity}, {cell.reveal}"
+            f"{', no valid answer' if cell.nvr else ''}) passed the gate in {TRIES} tries "
+            "on this catalog"
+        )
+
+    drawn = [draw(index, 0) for index in range(count)]
+    # The suite gate: while a stratum is won too often, redraw (from the next attempt on) the
+    # tasks of that stratum its winner won, deterministically.
+    for _ in range(SUITE_ROUNDS):
+        tasks = [t for t, _ in drawn]
+        ok, lines, won = suite_strata_gate(tasks, catalog)
+        if ok:
             break
-        if found is None:
-            raise TaurecError(
-                f"no draft for task {index} ({cell.complexity}, {cell.reveal}"
-                f"{', no valid answer' if cell.nvr else ''}) passed the gate in {TRIES} tries "
-                "on this catalog"
-            )
-        tasks.append(found)
-    ok, lines = suite_strata_gate(tasks, catalog)
-    if not ok:
+        for index, (task, attempt) in enumerate(drawn):
+            if task.id in won:
+                drawn[index] = draw(index, attempt + 1)
+    else:
         raise TaurecError("the generated suite fails the strata gate: " + "; ".join(lines))
     return GeneratedSuite(
         tasks=tasks,

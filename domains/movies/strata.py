@@ -32,6 +32,7 @@ __all__ = [
     "PROBER",
     "STRATA_SEEDS",
     "play",
+    "prior_reach",
     "strata_figures",
     "strata_problems",
     "suite_strata_gate",
@@ -89,6 +90,26 @@ def play(name: str, task: Task, catalog: Catalog, trials: Sequence[int]) -> list
     return asyncio.run(every())
 
 
+PRIOR_REACH = 4  # how deep into each fixed order the static check looks
+
+
+def prior_reach(task: Task, catalog: Catalog, depth: int = PRIOR_REACH) -> list[str]:
+    """The titles the fixed priors put forward first (the top `depth` of each order), over every
+    policy-allowed title and over those meeting what the user volunteers: a quick check, before
+    any prior is played, that none of them is an answer."""
+    from domains.movies.validate import policy_allows
+
+    allowed = [i for i in catalog.items if policy_allows(task, i)]
+    volunteered = [tc.constraint for tc in task.constraints if tc.reveal == "volunteer"]
+    heard = [i for i in allowed if all(c.evaluate(i).satisfied for c in volunteered)]
+    out: list[str] = []
+    for key, highest in PRIOR_ORDERS.values():
+        for pool in (allowed, heard):
+            ranked = sorted(pool, key=lambda i: (getattr(i, key), i.id), reverse=highest)
+            out += [i.id for i in ranked[:depth] if i.id not in out]
+    return out
+
+
 def _players(task: Task) -> list[str]:
     """Who must not win this task: the priors on a hidden one, the prober on mixed and hidden."""
     players = []
@@ -109,35 +130,41 @@ def strata_problems(task: Task, catalog: Catalog) -> list[str]:
 
 def strata_figures(
     tasks: Sequence[Task], catalog: Catalog, trials: int = STRATA_SEEDS
-) -> dict[str, dict[str, float]]:
+) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, list[str]]]]:
     """pass^1 of each fixed prior on the hidden stratum and of the prober on the mixed and hidden
-    strata (player -> stratum -> share of trials won)."""
+    strata (player -> stratum -> share of trials won), and the tasks each won a trial of."""
     figures: dict[str, dict[str, float]] = {}
+    winners: dict[str, dict[str, list[str]]] = {}
     for stratum in ("mixed", "hidden"):
         members = [t for t in tasks if t.reveal_difficulty == stratum]
         if not members:
             continue
         names = [*FIXED_PRIORS, PROBER] if stratum == "hidden" else [PROBER]
         for name in names:
-            wins = [w for t in members for w in play(name, t, catalog, range(trials))]
+            results = {t.id: play(name, t, catalog, range(trials)) for t in members}
+            wins = [w for r in results.values() for w in r]
             figures.setdefault(name, {})[stratum] = round(sum(wins) / len(wins), 4)
-    return figures
+            winners.setdefault(name, {})[stratum] = sorted(i for i, r in results.items() if any(r))
+    return figures, winners
 
 
 def suite_strata_gate(
     tasks: Sequence[Task], catalog: Catalog, trials: int = STRATA_SEEDS
-) -> tuple[bool, list[str]]:
+) -> tuple[bool, list[str], set[str]]:
     """Whether no fixed prior wins > 25 % of the hidden stratum and the prober > 25 % of the mixed
-    or the hidden one; one line per figure."""
-    figures = strata_figures(tasks, catalog, trials)
+    or the hidden one; one line per figure; the ids of the tasks behind a failed figure."""
+    figures, winners = strata_figures(tasks, catalog, trials)
     ok = True
     lines = []
+    behind: set[str] = set()
     for name, by_stratum in figures.items():
         for stratum, share in by_stratum.items():
             passed = share <= MAX_STRATUM_WIN
-            ok = ok and passed
+            if not passed:
+                ok = False
+                behind |= set(winners[name][stratum])
             lines.append(
                 f"strata {'pass' if passed else 'FAIL'}: {name} wins {share:.3f} of the "
                 f"{stratum} stratum's trials (<= {MAX_STRATUM_WIN})"
             )
-    return ok, lines
+    return ok, lines, behind

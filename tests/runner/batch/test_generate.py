@@ -1,0 +1,130 @@
+"""`taurec tasks generate`: a small suite per domain passes the gate, is byte-identical for a seed, and names nothing public."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from domains.movies.generate import FIELD_TOPIC
+from domains.movies.simulators.scripted import persona_line
+from domains.movies.simulators.vocabulary import TOPIC_WORDS, topic_cues
+from domains.movies.wording import CUES, WHO
+from runner.batch.generate import generate_suite
+from runner.cli import cli
+from runner.core.domains import get_domain
+from runner.core.errors import TaurecError
+from runner.core.generation import held_back, seed_from_secret, usable_wordings
+
+SNAPSHOT = "2026-11-01"
+OPAQUE = re.compile(r"^[tuo]_[0-9a-f]{10}$")
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def _public_ids(domain: str) -> set[str]:
+    """Every task and user id of the committed suite: none may reappear in a generated one."""
+    owner = get_domain(domain)
+    tasks = owner.load_tasks(owner.tasks_dir)
+    return {t.id for t in tasks} | {t.user_id for t in tasks}
+
+
+@pytest.mark.parametrize(("domain", "count"), [("movies", 4), ("grocery", 3)])
+def test_generated_suite_passes_the_gate_is_reproducible_and_opaque(
+    tmp_path: Path, domain: str, count: int
+) -> None:
+    first, second = tmp_path / "a", tmp_path / "b"
+    result = generate_suite(domain, SNAPSHOT, 11, first, count)
+    generate_suite(domain, SNAPSHOT, 11, second, count)
+    assert result.tasks == count
+    assert _files(first) == _files(second)  # same snapshot and seed: byte-identical
+    owner = get_domain(domain)
+    report = owner.audit_suite(SNAPSHOT, first, 2)
+    assert report.ok, report.text + "\n".join(report.failures)
+    tasks = owner.load_tasks(first)
+    assert {t.reveal_difficulty for t in tasks} >= {"hidden", "mixed", "volunteer"}
+    public = _public_ids(domain)
+    for task in tasks:
+        assert OPAQUE.match(task.id), task.id
+        assert task.id.startswith("t_")
+        assert OPAQUE.match(task.user_id), task.user_id
+        assert task.user_id.startswith("u_")
+        assert task.id not in public
+        assert task.user_id not in public
+        raw = json.loads((first / f"{task.id}.json").read_text(encoding="utf-8"))
+        for order in raw.get("past_orders", []):
+            assert OPAQUE.match(order["order_id"]), order["order_id"]
+        assert set(raw.get("user_history", {})) <= {task.user_id}
+    marker = json.loads((first / "suite.json").read_text(encoding="utf-8"))
+    assert marker["domain"] == domain
+    assert marker["generated"]["seed_source"] == "seed 11"
+    # Another seed draws other tasks under other ids.
+    third = tmp_path / "c"
+    generate_suite(domain, SNAPSHOT, 12, third, 1)
+    assert not {p.name for p in third.glob("t_*.json")} & {p.name for p in first.glob("t_*.json")}
+
+
+def test_the_secret_seed_is_an_hmac_of_the_snapshot_date(tmp_path: Path) -> None:
+    seed = seed_from_secret("a long secret", "2026-11-01")
+    assert seed == seed_from_secret(b"a long secret", "2026-11-01")
+    assert seed != seed_from_secret("a long secret", "2026-10-01")
+    assert seed != seed_from_secret("another secret", "2026-11-01")
+    assert 0 <= seed < 2**63
+    with pytest.raises(TaurecError, match="empty"):
+        seed_from_secret("", "2026-11-01")
+    runner = CliRunner()
+    out = tmp_path / "split"
+    args = ["tasks", "generate", "--domain", "grocery", "--count", "1", "--out", str(out)]
+    args += ["--snapshot", SNAPSHOT, "--secret-env", "TAUREC_TEST_SPLIT_SECRET"]
+    missing = runner.invoke(cli, args, env={"TAUREC_TEST_SPLIT_SECRET": ""})
+    assert missing.exit_code != 0
+    assert "TAUREC_TEST_SPLIT_SECRET" in f"{missing.output}{missing.exception}"
+    done = runner.invoke(cli, args, env={"TAUREC_TEST_SPLIT_SECRET": "a long secret"})
+    assert done.exit_code == 0, done.output
+    expected = tmp_path / "by-seed"
+    generate_suite("grocery", SNAPSHOT, seed, expected, 1)
+    written = {k: v for k, v in _files(out).items() if k != "suite.json"}
+    assert written == {k: v for k, v in _files(expected).items() if k != "suite.json"}
+    marker = json.loads((out / "suite.json").read_text(encoding="utf-8"))
+    assert marker["generated"]["seed_source"] == "secret $TAUREC_TEST_SPLIT_SECRET"
+    assert str(seed) not in (out / "suite.json").read_text(encoding="utf-8")
+
+
+def test_held_back_wording_is_only_in_test_splits() -> None:
+    for phrases in [WHO, *CUES.values()]:
+        dev = usable_wordings(phrases, "dev")
+        assert (dev and not any(held_back(p) for p in dev)) or len(dev) == 1
+        assert set(usable_wordings(phrases, "test")) == set(phrases)
+        assert any(held_back(p) for p in phrases), "every list keeps a share for test splits"
+
+
+@pytest.mark.parametrize("topic", sorted(CUES))
+def test_every_cue_names_its_topic_with_documented_vocabulary(topic: str) -> None:
+    from domains.movies.tasks import Task
+
+    assert topic in TOPIC_WORDS
+    assert topic in FIELD_TOPIC.values()
+    for clause in CUES[topic]:
+        sentence = f"You are {WHO[0]}, and {clause}."
+        task = Task.model_validate(
+            {
+                "id": "t_0000000000",
+                "persona": sentence,
+                "constraints": [
+                    {
+                        "constraint": {"field": "genres", "op": "contains", "value": "Drama"},
+                        "reveal": "volunteer",
+                    }
+                ],
+                "complexity": "simple",
+                "reveal_difficulty": "volunteer",
+            }
+        )
+        line = persona_line(task)  # the user says it: it names no value and no direction
+        assert line is not None, clause
+        assert topic_cues(line) == [topic], (clause, topic_cues(line))
