@@ -228,6 +228,7 @@ def assemble(
     board: BoardSettings,
     trial_runs: set[tuple[str, str]],
     others: list[OtherBoard] | None = None,
+    splits_root: Path | None = None,
 ) -> int:
     """Fill `docs` with hand-written pages, assets, the vega bundle, downloads and generated pages
     (movies at the root, each of `others` under its prefix)."""
@@ -255,8 +256,19 @@ def assemble(
         {"title": get_domain(o.inputs.domain).title, "href": f"{o.inputs.prefix}index.html"}
         for o in others or []
     ]
+    from runner.sitegen.splits_page import test_split_view
+
     render_pages(
-        writer, inputs, agg, board_list, links, raw, board, trial_runs, other_boards or None
+        writer,
+        inputs,
+        agg,
+        board_list,
+        links,
+        raw,
+        board,
+        trial_runs,
+        other_boards or None,
+        test_split_view(splits_root, inputs.domain) if splits_root is not None else None,
     )
     for other in others or []:
         render_domain_board(
@@ -456,16 +468,15 @@ def build_site(
         docs = Path(tempfile.mkdtemp(prefix="docs-", dir=site_dir / "generated"))
     docs = Path(docs)
     trial_runs = runs_with_trial_pages(inputs)
-    pages = assemble(docs, site_dir, inputs, agg, board, trial_runs, others)
-    if splits_root is not None:
-        from runner.sitegen.splits_page import write_splits_page
+    pages = assemble(docs, site_dir, inputs, agg, board, trial_runs, others, splits_root)
+    from runner.sitegen.splits_page import write_splits_page
 
-        pages += write_splits_page(
-            docs,
-            Path(splits_root),
-            list(board.domains),
-            {DEFAULT_DOMAIN: Path(snapshots), **dict(domain_snapshots or {})},
-        )
+    pages += write_splits_page(
+        docs,
+        Path(splits_root) if splits_root is not None else None,
+        list(board.domains),
+        {DEFAULT_DOMAIN: Path(snapshots), **dict(domain_snapshots or {})},
+    )
     timings["render"] = time.perf_counter() - start
     start = time.perf_counter()
     out = Path(out)

@@ -18,7 +18,7 @@ from runner.core.domains import get_domain
 from runner.publish.splits import SplitRecord, live_record, retired_records
 from runner.sitegen.escaping import markdown as md_text
 
-__all__ = ["SPLITS_PAGE", "write_splits_page"]
+__all__ = ["SPLITS_PAGE", "test_split_view", "write_splits_page"]
 
 SPLITS_PAGE = "splits.md"
 
@@ -78,6 +78,33 @@ def _live_section(record: SplitRecord) -> list[str]:
             f"split: {', '.join(md_text(s) for s in record.waiting)}.",
         ]
     return [*lines, ""]
+
+
+def test_split_view(splits_root: Path, domain: str) -> dict[str, Any] | None:
+    """What the home page shows of a domain's live test split: entries ranked by test pass^1,
+    with CI, dev pass^1 and the gap (aggregates only). None when no split is live."""
+    record = live_record(splits_root, domain)
+    if record is None or not record.entries:
+        return None
+    rows = []
+    for e in sorted(record.entries, key=lambda e: (-(e.test_pass1 or 0.0), e.slug)):
+        first = e.summary.pass_hat_k[0] if e.summary.pass_hat_k else None
+        ci = f"[{_fmt(first.ci_low)}, {_fmt(first.ci_high)}]" if first else "—"
+        rows.append(
+            {
+                "slug": e.slug,
+                "test": _fmt(e.test_pass1),
+                "ci": ci,
+                "dev": _fmt(e.dev_pass1),
+                "gap": _fmt(e.gap),
+            }
+        )
+    return {
+        "split_id": record.split_id,
+        "snapshot": record.snapshot,
+        "tasks": record.tasks,
+        "rows": rows,
+    }
 
 
 def _load_tasks(domain: str, folder: Path) -> list[Any]:
@@ -147,13 +174,14 @@ def _retired_section(
 
 def write_splits_page(
     docs: Path,
-    splits_root: Path,
+    splits_root: Path | None,
     domains: Sequence[str],
     snapshots: dict[str, Path] | None = None,
 ) -> int:
-    """Write `splits.md` (and copy each retired split beside it); returns pages written (0/1)."""
+    """Write `splits.md` (and copy each retired split beside it); returns the pages written."""
     sections: list[str] = []
-    for name in domains:
+    for name in domains if splits_root is not None else ():
+        assert splits_root is not None
         live = live_record(splits_root, name)
         retired = retired_records(splits_root, name)
         if live is None and not retired:
@@ -166,7 +194,11 @@ def write_splits_page(
                 record, folder, docs, (snapshots or {}).get(name) or get_domain(name).snapshots_dir
             )
     if not sections:
-        return 0
+        sections = [
+            "No test split has been drawn for this board yet: its entries are shown on the dev "
+            "split only.",
+            "",
+        ]
     head = [
         "# Splits",
         "",
