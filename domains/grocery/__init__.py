@@ -153,12 +153,15 @@ class GroceryDomain(Domain):
         return None
 
     def preference_questions(self, text: str) -> tuple[str, ...]:
-        """Topics asked in question sentences that put no priced product forward (a question
-        quoting a price, "Would you accept X (€2.00 a pack, organic)?", is a proposal)."""
+        """Product fields of the topics asked in question sentences that put no priced product
+        forward (a question quoting a price, "Would you accept X (€2.00 a pack, organic)?", is a
+        proposal)."""
         from domains.grocery.user.reader import segments, topics_asked
+        from domains.grocery.user.vocabulary import TOPIC_FIELDS
 
         asked = " ".join(s for s, question in segments(text) if question and "€" not in s)
-        return tuple(topics_asked(asked)) if asked else ()
+        topics = topics_asked(asked) if asked else ()
+        return tuple(f for t in topics for f in TOPIC_FIELDS.get(t, ()))
 
     def baselines(self) -> Mapping[str, AgentBuilder]:
         baselines = _lazy("domains.grocery.agents", "baselines", "the grocery baselines")

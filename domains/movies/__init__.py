@@ -272,9 +272,13 @@ class MoviesDomain(Domain):
         return constraint_reveal(task, check)
 
     def preference_questions(self, text: str) -> tuple[str, ...]:
+        """Fields asked about, titles put forward left out (a bold span, a year in brackets)."""
+        import re
+
         from domains.movies.simulators.reader import fields_asked
 
-        return fields_asked(text)
+        blanked = re.sub(r"\*\*[^*]+\*\*|\(\d{4}\)", " ", text)
+        return fields_asked(blanked)
 
     def winning_hint(self, task: Task, catalog: Catalog, tools: Sequence[str]) -> list[str]:
         from domains.movies.feedback import winning_hint

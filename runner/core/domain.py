@@ -383,8 +383,9 @@ class Domain(ABC):
         return None
 
     def preference_questions(self, text: str) -> tuple[str, ...]:
-        """The preference topics one agent message asks the user about, as the user's reader
-        hears them (the report credits elicitation only to trials that asked). Default: none."""
+        """The item fields one agent message asks the user about, as the user's reader hears
+        them (the report credits elicitation only to trials that asked about a withheld
+        constraint's field). Default: none."""
         del text
         return ()
 

@@ -289,18 +289,19 @@ def _trial_causes(
 _NOT_LOOKUPS = frozenset({"recommend", "finish"})
 
 
-def _asked_preferences(transcript: Transcript | None, domain: Domain) -> bool:
-    """Did the agent ask the user about a preference (as the user's reader hears it) after the
-    opening request? No transcript: no evidence, no credit."""
+def _fields_asked(transcript: Transcript | None, domain: Domain) -> set[str]:
+    """The fields the agent asked the user about (as the user's reader hears them) after the
+    opening request. No transcript: no evidence, nothing asked."""
     if transcript is None:
-        return False
+        return set()
+    asked: set[str] = set()
     heard_user = False
     for message in transcript.messages:
         if message.role == "user":
             heard_user = True
-        elif heard_user and domain.preference_questions(message.content):
-            return True
-    return False
+        elif heard_user:
+            asked.update(domain.preference_questions(message.content))
+    return asked
 
 
 def _looked_up(transcript: Transcript | None) -> bool:
@@ -332,6 +333,15 @@ def _skills(
         task = tasks.get(r.key.task_id)
         return {_reveal_of(domain, task, c) or "?" for c in r.score.constraints}
 
+    def withheld_fields(r: TrialRecord) -> set[str]:
+        assert r.score is not None
+        task = tasks.get(r.key.task_id)
+        return {
+            c.field
+            for c in r.score.constraints
+            if _reveal_of(domain, task, c) in {"on_ask", "hidden"}
+        }
+
     def failed_reveals(r: TrialRecord) -> set[str]:
         assert r.score is not None
         task = tasks.get(r.key.task_id)
@@ -347,13 +357,14 @@ def _skills(
                     counts[c.field] = counts.get(c.field, 0) + 1
         return ", ".join(f"{name} ({n})" for name, n in sorted(counts.items(), key=lambda x: -x[1]))
 
-    # Elicitation is tested only where the user holds something back, and held only when asked.
+    # Elicitation is tested only where the user holds something back, and held only when the
+    # agent asked about a field the user held back (a policy check or a proposal is no question).
     withheld = [r for r in recommended if reveals(r) & {"on_ask", "hidden"}]
     elicited = [
         r
         for r in withheld
         if not failed_reveals(r) & {"on_ask", "hidden"}
-        and _asked_preferences(transcript(r), domain)
+        and _fields_asked(transcript(r), domain) & withheld_fields(r)
     ]
     retrieved = [
         r for r in recommended if "volunteer" not in failed_reveals(r) and _looked_up(transcript(r))
@@ -376,7 +387,7 @@ def _skills(
             of=len(withheld),
             measures="recommendations on tasks with a constraint the user states only when "
             "asked (on_ask) or after a decline (hidden) that meet every such constraint, in "
-            "trials where the agent asked the user about a preference",
+            "trials where the agent asked the user about one of those fields",
             hint=f"ask before proposing; fields missed: {unelicited}" if unelicited else "",
         ),
         SkillRow(
