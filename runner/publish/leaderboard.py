@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 from runner.core.board import BoardSettings, RunSettings, merge_flags
@@ -158,7 +158,6 @@ def build_leaderboard(
     label = date.isoformat() if isinstance(date, dt.date) else date
     result = LeaderboardResult(date=label)
     splits = splits_root if splits_root is not None else SPLITS_DIR
-    dev_runs: dict[str, list[RunResult]] = {}
     board = board if board is not None else BoardSettings()
     unknown = [s for s in steps if s not in STEPS]
     if unknown:
@@ -179,6 +178,75 @@ def build_leaderboard(
     if "site" in steps:
         plan.append((None, "site"))
     several = len(domains) > 1
+    # With both the dev run and the test split to do, each domain's test split (its drawing and
+    # its runs) goes to a second process while this one runs the dev split: a run keeps one core
+    # busy, so the other does the test split (the dev pass^1 beside it is filled in after).
+    background = _Background() if {"run", "test"} <= set(steps) else None
+    try:
+        _steps(
+            plan,
+            lanes,
+            label,
+            steps,
+            source,
+            submissions_dir,
+            snapshots_dir,
+            public_dir,
+            concurrency,
+            fresh,
+            echo,
+            board,
+            splits,
+            several,
+            result,
+            background,
+        )
+    finally:
+        if background is not None:
+            background.close()
+    return result
+
+
+class _Background:
+    """One spawned worker process for the test splits, each started when its domain's dev run
+    starts and collected at the domain's `test` step."""
+
+    def __init__(self) -> None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        self.futures: dict[str, Any] = {}
+
+    def start(self, lane: str, *args: Any) -> None:
+        self.futures[lane] = self._pool.submit(_test, *args)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _steps(
+    plan: list[tuple[str | None, str]],
+    lanes: dict[str, tuple[Domain, RunSettings, Path]],
+    label: str,
+    steps: Sequence[str],
+    source: str,
+    submissions_dir: Path,
+    snapshots_dir: Path,
+    public_dir: Path,
+    concurrency: int,
+    fresh: bool,
+    echo: Echo,
+    board: BoardSettings,
+    splits: Path,
+    several: bool,
+    result: LeaderboardResult,
+    background: _Background | None,
+) -> None:
+    from runner.core.metrics import summarize
+    from runner.publish.splits import set_dev_pass1
+
+    dev_runs: dict[str, list[RunResult]] = {}
     for number, (lane, step) in enumerate(plan, start=1):
         shown = f"{lane}: {step}" if several and lane is not None else step
         echo(f"[{number}/{len(plan)}] {shown} …")
@@ -202,18 +270,44 @@ def build_leaderboard(
             elif step == "validate":
                 detail = _validate(domain, label, where, settings.tasks_dir)
             elif step == "test":
-                detail = _test(
-                    label,
-                    submissions_dir,
-                    where,
-                    settings,
-                    board.trials,
-                    concurrency,
-                    dev_runs.get(lane, []),
-                    splits,
-                    echo,
-                )
+                if background is not None and lane in background.futures:
+                    detail, notes = background.futures.pop(lane).result()
+                    set_dev_pass1(
+                        splits,
+                        settings.domain,
+                        {
+                            r.submission: summarize(r.records, ks=(1,)).pass_hat_k[0].value
+                            for r in dev_runs.get(lane, [])
+                        },
+                    )
+                else:
+                    detail, notes = _test(
+                        label,
+                        submissions_dir,
+                        where,
+                        settings,
+                        board.trials,
+                        concurrency,
+                        None,
+                        splits,
+                        False,
+                    )
+                for note in notes:
+                    echo(f"      note: {note}")
             else:
+                if background is not None:
+                    background.start(
+                        lane,
+                        label,
+                        submissions_dir,
+                        where,
+                        settings,
+                        board.trials,
+                        concurrency,
+                        {},
+                        splits,
+                        True,
+                    )
                 detail, runs = _run(
                     label,
                     submissions_dir,
@@ -229,7 +323,6 @@ def build_leaderboard(
         seconds = time.perf_counter() - started
         result.timings.append(StepTiming(shown, seconds, detail))
         echo(f"      {shown}: {detail} ({seconds:.1f} s)")
-    return result
 
 
 def _validate(domain: Domain, date: str, snapshots_dir: Path, tasks_dir: Path) -> str:
@@ -304,25 +397,24 @@ def _test(
     settings: RunSettings,
     trials: int,
     concurrency: int,
-    dev_runs: Sequence[RunResult],
+    dev_pass1: dict[str, float | None] | None,
     splits_root: Path,
-    echo: Echo,
-) -> str:
-    """Score every entry of the domain on its live test split (see `runner.publish.splits`).
+    quiet: bool,
+) -> tuple[str, list[str]]:
+    """Score every entry of the domain on its live test split (see `runner.publish.splits`);
+    its detail line and notes. `dev_pass1` None: read from the dev runs of the date on disk.
 
     With the workflow's secret a split that cannot be drawn fails the refresh; with a local one
     (`make leaderboard` offline) it is a note and the board shows the dev split alone."""
     from runner.batch import run_submissions
     from runner.batch.progress import default_progress
-    from runner.core.metrics import summarize
     from runner.publish.splits import run_test_split, split_secret
 
     folders = entrants(shipped_submissions(submissions_dir), settings.domain)
     if not folders:
-        return f"no submission enters {settings.domain}"
+        return f"no submission enters {settings.domain}", []
     secret = split_secret()
-    dev_pass1 = {r.submission: summarize(r.records, ks=(1,)).pass_hat_k[0].value for r in dev_runs}
-    if not dev_runs:  # `--steps test` (the workflow): the dev runs this refresh merged, on disk
+    if dev_pass1 is None:  # `--steps test` (the workflow): the dev runs this refresh merged
         dev_pass1 = _dev_pass1_on_disk(folders, settings.domain, date)
 
     def run(entrants: list[object], *, tasks_dir: Path) -> list[RunResult]:
@@ -340,7 +432,7 @@ def _test(
                 max_cost=settings.max_cost,
                 rules=settings.rules,
                 step_timeout_s=settings.step_timeout_s,
-                progress=default_progress(),
+                progress=None if quiet else default_progress(),
                 snapshots_dir=snapshots_dir,
                 domain=settings.domain,
                 strictness=settings.strictness,
@@ -361,8 +453,8 @@ def _test(
     except TaurecError as exc:
         if secret.source == "env":
             raise
-        echo(f"      note: no test split for {settings.domain}: {exc}")
-        return "no test split (see the note); the board shows the dev split"
+        note = f"no test split for {settings.domain}: {exc}"
+        return "no test split (see the note); the board shows the dev split", [note]
     record = outcome.record
     parts = [
         f"split {record.split_id}: {record.tasks} tasks"
@@ -373,7 +465,7 @@ def _test(
         parts.append(f"waiting for the next split: {', '.join(record.waiting)}")
     if outcome.retired is not None:
         parts.append(f"retired {outcome.retired.name}")
-    return "; ".join(parts)
+    return "; ".join(parts), []
 
 
 def _dev_pass1_on_disk(folders: Sequence[Path], domain: str, date: str) -> dict[str, float | None]:

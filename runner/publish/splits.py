@@ -391,6 +391,19 @@ def run_test_split(
     return TestSplitOutcome(record, retired_dir, generated, [e.slug for e, _ in entrants])
 
 
+def set_dev_pass1(splits_root: Path, domain: str, values: dict[str, float | None]) -> None:
+    """Fill each live entry's dev pass^1 (when its test split was scored beside the dev run)."""
+    path = splits_root / domain / "live" / RECORD_FILE
+    if not path.is_file() or not values:
+        return
+    record = load_split_record(path)
+    entries = [
+        e.model_copy(update={"dev_pass1": values[e.slug]}) if e.slug in values else e
+        for e in record.entries
+    ]
+    _write_json(path, record.model_copy(update={"entries": entries}))
+
+
 def retired_records(splits_root: Path, domain: str) -> list[tuple[SplitRecord, Path]]:
     """Every retired split of a domain, newest retirement first."""
     root = splits_root / domain / "retired"

@@ -17,6 +17,7 @@ from runner.batch import run_submissions
 from runner.core.board import BoardSettings
 from runner.core.domains import get_domain
 from runner.core.errors import TaurecError
+from runner.publish.rescore import verify_results
 from runner.publish.splits import (
     RECORD_FILE,
     SEALED_FILE,
@@ -25,6 +26,7 @@ from runner.publish.splits import (
     pack_folder,
     run_test_split,
     seal,
+    set_dev_pass1,
     split_id,
     split_key,
     split_secret,
@@ -239,6 +241,22 @@ def test_a_live_split_publishes_aggregates_only(
         assert not any(form in text for form in _forms(needle) for text in own), needle
 
 
+def test_the_dev_figure_is_filled_in_beside_the_test_one(
+    world: World, live: tuple[Any, Path, Private]
+) -> None:
+    """When the test split is scored in a second process beside the dev run, the dev pass^1 is
+    written afterwards; the other figures stay as scored."""
+    path = world.splits / DOMAIN / "live" / RECORD_FILE
+    before = load_split_record(path)
+    set_dev_pass1(world.splits, DOMAIN, {"split-lookup": 0.5})
+    after = load_split_record(path)
+    lookup = next(e for e in after.entries if e.slug == "split-lookup")
+    assert lookup.dev_pass1 == 0.5
+    assert lookup.gap == 0.5 - (lookup.test_pass1 or 0.0)
+    assert [e.summary for e in after.entries] == [e.summary for e in before.entries]
+    set_dev_pass1(world.splits, DOMAIN, {"split-lookup": None})
+
+
 def test_an_entry_is_scored_once_per_split(world: World, live: tuple[Any, Path, Private]) -> None:
     outcome = live[0]
     key = split_key(SECRET, outcome.record.split_id)
@@ -282,6 +300,14 @@ def test_a_rotation_publishes_the_retired_split_whole_and_dated(
     assert sorted(p.name for p in (world.root / "opened" / "tasks").iterdir()) == sorted(
         p.name for p in (rotated.retired / "tasks").iterdir()
     )
+    # Every retired run re-scores from its published transcripts (`taurec verify`).
+    runs = sorted(p.parent for p in (rotated.retired / "results").rglob("run.json"))
+    assert len(runs) == 2
+    for run in runs:
+        report = verify_results(
+            run, tasks_dir=rotated.retired / "tasks", snapshots_dir=world.snapshots
+        )
+        assert report.ok, report.describe()
     site = _site(world, "rotated-site")
     text = "\n".join(t for _p, t in _files(site))
     for needle in private.ids | private.texts | private.titles:
