@@ -408,7 +408,7 @@ def _test(
     (`make leaderboard` offline) it is a note and the board shows the dev split alone."""
     from runner.batch import run_submissions
     from runner.batch.progress import default_progress
-    from runner.publish.splits import run_test_split, split_secret
+    from runner.publish.splits import LOCAL_SPLIT_TASKS, run_test_split, split_secret
 
     folders = entrants(shipped_submissions(submissions_dir), settings.domain)
     if not folders:
@@ -449,6 +449,7 @@ def _test(
             dev_pass1=dev_pass1,
             secret=secret,
             splits_root=splits_root,
+            count=LOCAL_SPLIT_TASKS if secret.source == "local" else None,
         )
     except TaurecError as exc:
         if secret.source == "env":

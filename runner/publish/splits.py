@@ -68,6 +68,10 @@ SECRET_ENV = "TAUREC_SPLIT_SECRET"
 LOCAL_SECRET_FILE = PROJECT_ROOT / ".taurec-cache" / "split-secret"
 # The private working copy of each live split (its tasks and results in the clear), git-ignored.
 WORK_DIR = PROJECT_ROOT / ".taurec-cache" / "splits"
+# Tasks of a local test split (no workflow secret: `make leaderboard` offline), half a suite so
+# that drawing and scoring it keeps the offline build within 1.5x of the dev-only one; the
+# workflow's split is the domain's full suite size.
+LOCAL_SPLIT_TASKS = 30
 RECORD_FILE = "split.json"
 SEALED_FILE = "results.fernet"
 _HKDF_SALT = b"taurec-split-key-v1"
