@@ -29,13 +29,13 @@ LOOKUP_BAR = 0.30
 MARGIN = 0.02
 
 
-def _row(domain: str, suite: str | Path, agent: str, trials: int) -> tuple[float, str, str]:
+def _row(domain: str, suite: str | Path, agent: str, trials: int) -> tuple[float, str, int, str]:
     result = evaluate(agent, domain=domain, suite=suite, trials=trials, concurrency=8)
     first = result.summary.pass_hat_k[0]
     ci = f"[{first.ci_low:.3f}, {first.ci_high:.3f}]" if first.ci_low is not None else "—"
     skill = next(r for r in result.feedback.skills if r.skill == "elicitation")
-    credit = f"{skill.held}/{skill.of}" if skill.of else "— (no recommendation to credit)"
-    return first.value or 0.0, ci, credit
+    credit = f"{skill.held}/{skill.of}" if skill.of else "— (no withheld task recommended)"
+    return first.value or 0.0, ci, skill.held, credit
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -63,13 +63,13 @@ def main(argv: list[str] | None = None) -> int:
             for name, suite in splits:
                 figures = {}
                 for agent in ("lookup", FALLBACK[domain], "expert"):
-                    value, ci, credit = _row(domain, suite, agent, args.trials)
-                    figures[agent] = (value, credit)
+                    value, ci, held, credit = _row(domain, suite, agent, args.trials)
+                    figures[agent] = (value, held)
                     print(f"| {name} | {agent} | {value:.3f} | {ci} | {credit} |")
                 if name != "dev":
                     lookup, fallback = figures["lookup"][0], figures[FALLBACK[domain]][0]
-                    held = figures["lookup"][1].split("/")[0]
-                    ok = lookup <= LOOKUP_BAR and lookup <= fallback + MARGIN and held in ("0", "—")
+                    held = figures["lookup"][1]
+                    ok = lookup <= LOOKUP_BAR and lookup <= fallback + MARGIN and held == 0
                     failures += not ok
                     print(
                         f"| {name} | bar | {'met' if ok else 'NOT MET'} | lookup {lookup:.3f} "

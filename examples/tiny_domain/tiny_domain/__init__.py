@@ -347,3 +347,7 @@ class TinyDomain(Domain):
             return _Picker(context, careful=False)
 
         return {"picker": picker, "first": first}
+
+    def oracle_agents(self) -> tuple[str, ...]:
+        # The picker reads the task (it is this shop's oracle); `first` sees what a submission sees.
+        return ("picker",)
