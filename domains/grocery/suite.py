@@ -169,6 +169,7 @@ class Names:
     order_ids: tuple[str, str, str]  # the two past orders', then the order a return is about
     who: tuple[str, ...] = _WHO
     style: tuple[str, ...] = _STYLE
+    hidden_depth: int = 1  # how many of the cheapest fitting products a hidden need rules out
 
     @classmethod
     def numbered(cls, number: int) -> Names:
@@ -317,6 +318,7 @@ def _draft(
             hidden_count,
             rng,
             keep=keep,
+            depth=names.hidden_depth,
         )
         if hidden is None:
             return None
@@ -414,27 +416,41 @@ def _hidden_needs(
     count: int,
     rng: random.Random,
     keep: Any = None,
+    depth: int = 1,
 ) -> list[dict[str, Any]] | None:
     """Hidden constraints aimed at the cheapest product meeting everything the shopper can say,
     so an assistant that asks well but ignores the shopper's declines still picks a wrong one
-    (and, given a product to `keep`, only ones it meets: an allergy cell's bait stays in reach)."""
+    (and, given a product to `keep`, only ones it meets: an allergy cell's bait stays in reach);
+    with `depth` > 1, aimed at that many of the cheapest (each option rules out all of them)."""
     from domains.grocery.user.needs import satisfied
 
     pool = _sayable_pool(task_id, products, constraints, allergies, budget, quantity)
     if len(pool) < 3:
         return None
-    first = min(pool, key=lambda p: (p.price, p.id))
+    firsts = sorted(pool, key=lambda p: (p.price, p.id))[:depth]
+    first = firsts[0]
+    if depth > 1:
+        # Also the cheapest of what a shopper volunteering only its first needs would be shown.
+        heard = [tc for tc in constraints if tc["reveal"] == "volunteer"]
+        said = _sayable_pool(task_id, products, heard, [], None, quantity)
+        firsts += [
+            p for p in sorted(said, key=lambda p: (p.price, p.id))[:depth] if p not in firsts
+        ]
     options: list[dict[str, Any]] = []
     letters = "abcde"
-    if first.nutriscore in letters[1:]:
-        better = list(letters[: letters.index(first.nutriscore)])
+    graded = all(p.nutriscore in letters for p in firsts)
+    best = min(letters.index(p.nutriscore) for p in firsts) if graded else 0
+    if best > 0:
+        better = list(letters[:best])
         options.append({"field": "nutriscore", "op": "in", "value": better})
-    if first.nova_group > 1:
-        options.append({"field": "nova_group", "op": "<=", "value": first.nova_group - 1})
+    least = min(p.nova_group for p in firsts)
+    if least > 1:
+        options.append({"field": "nova_group", "op": "<=", "value": least - 1})
     for label in ("organic", "fair-trade"):
-        if label not in first.labels and any(label in p.labels for p in pool):
+        if all(label not in f.labels for f in firsts) and any(label in p.labels for p in pool):
             options.append({"field": "labels", "op": "contains", "value": label})
-    options.append({"field": "brand", "op": "!=", "value": first.brand})
+    if all(f.brand == first.brand for f in firsts):
+        options.append({"field": "brand", "op": "!=", "value": first.brand})
     if keep is not None:
         options = [o for o in options if satisfied(o["op"], o["value"], getattr(keep, o["field"]))]
     fields: set[str] = {tc["constraint"]["field"] for tc in constraints}

@@ -129,6 +129,7 @@ FIELD_TOPIC = {
     "cast": "people",
 }
 MIN_GENRE = 10  # a volunteered genre has at least this many titles
+MIN_STATED_POOL = 8  # titles left by what the user can state (x1.5 when hidden ones follow)
 
 
 def _weighted(rng: random.Random, kinds: Sequence[tuple[str, str, float]]) -> tuple[str, str]:
@@ -213,7 +214,8 @@ def _cut(
     else:
         return None
     left = sum(_meets(i, constraint) for i in pool)
-    return constraint if 0 < left < len(pool) else None
+    # A cut keeping far less than asked (a director, a rare genre) would starve what follows.
+    return constraint if max(1, keep * len(pool) / 2) <= left < len(pool) else None
 
 
 def _want_count(cell: Cell, rng: random.Random) -> int:
@@ -288,8 +290,10 @@ def draft_task(
         cell.reveal in ("mixed", "hidden") and rng.random() < 0.2
     ):
         genre_reveal = "on_ask"
+    # Longer tasks start from larger genres (each further constraint keeps at most 70 %).
+    weights = [genre_counts[g] ** (n_constraints / 2) for g in genres]
     constraints: list[dict[str, Any]] = [
-        {"constraint": {"field": "genres", "op": "contains", "value": rng.choice(genres)},
+        {"constraint": {"field": "genres", "op": "contains", "value": rng.choices(genres, weights)[0]},
          "reveal": genre_reveal}
     ]  # fmt: skip
     # How many of the rest are on_ask / hidden: a mixed task has on_ask ones, a hidden task
@@ -301,7 +305,7 @@ def draft_task(
     n_hidden = 0
     n_ask = 0
     if cell.reveal == "hidden":
-        n_hidden = 1 if rest <= 2 else rng.choice((1, 2))
+        n_hidden = 1 if rest <= 2 else 2 if rest >= 4 else rng.choice((1, 2))
         n_ask = max(0, 1 - asked) + (rest - n_hidden - max(0, 1 - asked) > 0 and rng.random() < 0.3)
     elif cell.reveal == "mixed":
         n_ask = rng.randint(max(0, 1 - asked), max(max(0, 1 - asked), min(rest, 3)))
@@ -313,6 +317,18 @@ def draft_task(
     pool = [i for i in items if _meets(i, constraints[0]["constraint"])]
     used: set[tuple[str, str]] = {("genres", "contains")}
     fields_used: set[str] = {"genres"}
+
+    # The hidden constraints' fields are drawn first and kept free of stated constraints.
+    reserved: list[tuple[str, str]] = []
+    for _ in range(40):
+        if len(reserved) == n_hidden:
+            break
+        kind = _weighted(rng, HIDDEN_KINDS)
+        if kind[0] not in {f for f, _ in reserved}:
+            reserved.append(kind)
+    if len(reserved) < n_hidden:
+        return None
+    fields_used |= {f for f, _ in reserved}
 
     def add(reveal: str, kinds: Sequence[tuple[str, str, float]], keep: float) -> bool:
         nonlocal pool
@@ -330,16 +346,32 @@ def draft_task(
             return True
         return False
 
+    # What the user can state must leave enough titles for the hidden ones to choose among
+    # (the gate wants >= 8 after volunteer + on_ask): each cut keeps at least its share of that.
+    floor = (1.5 * MIN_STATED_POOL if n_hidden else MIN_STATED_POOL) / max(1, len(pool))
+    stated_left = n_volunteer + n_ask
+
+    def keep_share(low: float, high: float) -> float:
+        nonlocal stated_left
+        share = rng.uniform(low, high)
+        needed = floor ** (1 / max(1, stated_left)) if floor < 1 else 1.0
+        stated_left -= 1
+        return min(0.7, max(share, needed))
+
     for _ in range(n_volunteer):
-        if not add("volunteer", STATED_KINDS, rng.uniform(0.35, 0.7)):
+        if not add("volunteer", STATED_KINDS, keep_share(0.35, 0.7)):
             return None
     for _ in range(n_ask):
-        if not add("on_ask", STATED_KINDS, rng.uniform(0.25, 0.6)):
+        if not add("on_ask", STATED_KINDS, keep_share(0.25, 0.6)):
             return None
     hidden_keep = 0.1 if n_hidden == 1 else 0.32
-    for _ in range(n_hidden):
-        if not add("hidden", HIDDEN_KINDS, rng.uniform(0.6, 1.0) * hidden_keep):
+    stated_pool = pool
+    for field, op in reserved:  # each cut from what the user can state; together they leave few
+        c = _cut(stated_pool, field, op, rng.uniform(0.6, 1.0) * hidden_keep, rng)
+        if c is None:
             return None
+        constraints.append({"constraint": c, "reveal": "hidden"})
+        pool = [i for i in pool if _meets(i, c)]
     if cell.nvr:
         # Nothing fits: the last non-volunteer constraint's bound moves past what the others allow.
         last = constraints[-1]

@@ -39,7 +39,7 @@ __all__ = [
 ]
 
 MAX_STRATUM_WIN = 0.25
-STRATA_SEEDS = 2  # trials 0..1 of run seed 0 per task in the suite gate
+STRATA_SEEDS = 4  # trials 0..3 of run seed 0 per task in the suite gate (the board's first run)
 PROBER = "no-question-prober"
 FIXED_PRIORS: dict[str, Style] = {
     **{

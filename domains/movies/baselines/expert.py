@@ -5,7 +5,8 @@ chat and the tool results, and every step re-reads the whole conversation.
 
 Plan: fetch the watch history; ask for the services (a plain fact) together with the most useful
 preference topics, at most two per message, in order of usefulness (kind of movie, length, age
-rating, reviews, recency, popularity, people; a topic the opening already covered goes last);
+rating, reviews, recency, popularity, people; a topic the opening names with a word of the
+documented topic vocabulary, `vocabulary.TOPIC_WORDS`, goes first, one it already covered last);
 press a vague answer once for the number; stop asking as soon as the user will not answer more.
 Then search (genre-focused queries, stopping when a round adds nothing new) and fetch metadata
 of every plausible listing within the 80-call budget (a reserve is kept for the final checks).
@@ -15,6 +16,10 @@ gets a bound, and the next proposal is taken from the safe half of what remains 
 about makes it ask that topic. When the user accepts, it checks the content preference (R/NC-17)
 and availability, discloses sponsorship and calls `recommend`; when the candidates run out it
 says so and abstains with `recommend()`.
+
+`Style` takes parts out for the panel's adversaries and the strata's fixed priors
+(`domains.movies.strata`): no questions, no learning, a fixed sort order (`PRIOR_ORDERS`), or what
+the user said ignored (`heed=False`).
 
 `informed_fields` (the `informed` variant) replaces the generic topic order by the names of the
 fields the task constrains: it asks exactly those and weighs only those in its proposals.

@@ -64,8 +64,8 @@ TOPIC_WORDS: dict[str, tuple[str, ...]] = {
         "the cast", "performers",
     ),
     "release_date": (
-        "release year", "year it came out", "which year", "when it came out", "release date",
-        "the year",
+        "release", "releases", "release year", "release date", "which year", "the year",
+        "came out", "come out", "comes out",
     ),
     "runtime": ("the length", "how long", "running length", "minutes it runs"),
     "rating": ("reviews", "the score", "review scores"),
