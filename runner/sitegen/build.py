@@ -279,6 +279,7 @@ def assemble(
             other.trial_runs,
             raw_links(other.inputs, other.trial_runs),
             _downloads,
+            test_split_view(splits_root, other.inputs.domain) if splits_root is not None else None,
         )
     writer.write_chart_specs(CHART_SPECS)
     return writer.count

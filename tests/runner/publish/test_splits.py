@@ -226,6 +226,11 @@ def test_a_live_split_publishes_aggregates_only(
     assert record.split_id in page
     assert "split-expert" in page
     assert not (site / "splits").exists()
+    # The grocery board heads with the ranking on the test split (its entries, no task).
+    home = (site / DOMAIN / "index.html").read_text(encoding="utf-8")
+    assert "Ranked on the private test split" in home
+    assert record.split_id in home
+    assert 'href="../splits.html"' in home
     published = list(_files(site)) + list(_files(world.splits))
     assert {p.name for p in (world.splits / DOMAIN / "live").iterdir()} == {
         RECORD_FILE,
