@@ -221,8 +221,9 @@ def test_scripts_the_workflows_call_exist_and_are_executable() -> None:
 
 # The only shell a job holding a write token or OIDC may run: no project code, no installed tools.
 PRIVILEGED_RUNS = {
-    "rm -rf catalog_pipeline/snapshots domains/grocery/snapshots",
+    "rm -rf catalog_pipeline/snapshots domains/grocery/snapshots splits",
     'git add --force -- "submissions/*/results/$DATE/" "submissions/*/results/*-$DATE/"',
+    "git add --force --all -- splits/",
 }
 
 
@@ -364,3 +365,76 @@ def test_pages_asks_github_about_every_verified_run_before_it_builds() -> None:
     )
     assert check["env"]["GH_TOKEN"] == "${{ github.token }}"
     assert names.index(check["name"]) < names.index("Build the site")
+
+
+def test_refresh_draws_the_test_split_from_the_secret_and_refuses_without_it() -> None:
+    """The private test split comes from TAUREC_SPLIT_SECRET; with the secret unset the refresh
+    stops with a message naming it, before it runs anything or publishes a board."""
+    workflow = load("refresh.yml")
+    jobs = workflow["jobs"]
+    secret = "${{ secrets.TAUREC_SPLIT_SECRET }}"
+
+    def refusal(job: str) -> int:
+        found = [
+            i
+            for i, s in enumerate(jobs[job]["steps"])
+            if s.get("env", {}).get("TAUREC_SPLIT_SECRET") == secret
+            and '[ -z "${TAUREC_SPLIT_SECRET}" ]' in s.get("run", "")
+        ]
+        assert len(found) == 1, job
+        step = jobs[job]["steps"][found[0]]
+        assert "exit 1" in step["run"]
+        assert "::error" in step["run"]
+        assert "TAUREC_SPLIT_SECRET" in step["run"].split("::error", 1)[1]
+        return found[0]
+
+    # The first job stops before installing or refreshing anything ...
+    first = jobs["snapshot"]["steps"]
+    stop = refusal("snapshot")
+    install = next(i for i, s in enumerate(first) if s.get("run") == "make install")
+    assert stop < install
+    # ... and the recording job refuses again right before it draws the split.
+    publish = jobs["record"]["steps"]
+    guard = refusal("record")
+    draw = next(
+        i for i, s in enumerate(publish) if "taurec leaderboard --steps test" in s.get("run", "")
+    )
+    assert guard < draw
+    assert publish[draw]["env"]["TAUREC_SPLIT_SECRET"] == secret
+    assert publish[draw]["env"]["DATE"] == "${{ needs.snapshot.outputs.date }}"
+    site = next(i for i, s in enumerate(publish) if "taurec site build" in s.get("run", ""))
+    assert draw < site
+    # No other job is handed the secret (the shards run the dev split only).
+    for name, job in jobs.items():
+        if name in ("snapshot", "record"):
+            continue
+        assert "TAUREC_SPLIT_SECRET" not in yaml.safe_dump(job), name
+
+
+def test_the_workflow_uploads_nothing_of_a_live_split_but_its_aggregates() -> None:
+    """What the refresh uploads: the site (built from split.json aggregates) and the splits/
+    folder (split.json + results.fernet while live); never the clear working copy."""
+    workflow = load("refresh.yml")
+    uploads = [
+        s["with"]["path"]
+        for s in steps(workflow)
+        if s.get("uses", "").startswith(("actions/upload-artifact@", "actions/upload-pages"))
+    ]
+    assert uploads
+    for path in uploads:
+        assert ".taurec-cache" not in path
+        assert "tasks" not in path
+    files = next(
+        s["with"]["path"]
+        for s in steps(workflow)
+        if s.get("with", {}).get("name") == "refresh-files"
+    )
+    assert "splits/" in files.split()
+    pr = workflow["jobs"]["pull-request"]["steps"]
+    assert any(s.get("run", "").strip() == "git add --force --all -- splits/" for s in pr)
+    ignored = subprocess.run(
+        ["git", "check-ignore", "-q", "--no-index", ".taurec-cache/splits/x/tasks/t.json"],
+        cwd=PROJECT_ROOT,
+        check=False,
+    )
+    assert ignored.returncode == 0

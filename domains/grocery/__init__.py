@@ -21,6 +21,7 @@ from runner.core.errors import TaurecError
 
 if TYPE_CHECKING:
     from runner.core.generation import GeneratedSuite, Split
+    from runner.core.predicates import ConstraintCheck
     from runner.core.protocols import Toolset, UserSimulator
     from runner.core.records import TrialScore
     from runner.core.rules import RuleSet
@@ -142,6 +143,25 @@ class GroceryDomain(Domain):
         from domains.grocery.scoring import count_proposals
 
         return count_proposals(transcript, catalog)
+
+    def constraint_reveal(self, task: Any, check: ConstraintCheck) -> str | None:
+        """The reveal tag of the task's constraint that `check` judged (None: not one of them)."""
+        for c in task.constraints:
+            k = c.constraint
+            if k.field == check.field and k.op == check.op and k.value == check.value:
+                return str(c.reveal)
+        return None
+
+    def preference_questions(self, text: str) -> tuple[str, ...]:
+        """Product fields of the topics asked in question sentences that put no priced product
+        forward (a question quoting a price, "Would you accept X (€2.00 a pack, organic)?", is a
+        proposal)."""
+        from domains.grocery.user.reader import segments, topics_asked
+        from domains.grocery.user.vocabulary import TOPIC_FIELDS
+
+        asked = " ".join(s for s, question in segments(text) if question and "€" not in s)
+        topics = topics_asked(asked) if asked else ()
+        return tuple(f for t in topics for f in TOPIC_FIELDS.get(t, ()))
 
     def baselines(self) -> Mapping[str, AgentBuilder]:
         baselines = _lazy("domains.grocery.agents", "baselines", "the grocery baselines")

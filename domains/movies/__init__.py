@@ -144,6 +144,17 @@ class MoviesDomain(Domain):
 
         return BUILTIN_AGENTS
 
+    def oracle_agents(self) -> tuple[str, ...]:
+        """The oracle reads the task and catalog; the random floor draws uniformly over the whole
+        catalog (the analytic floor `expected_pass1` it is checked against). Both are reference
+        rows, never ranked; every other movie agent works through tools and messages."""
+        return ("oracle", "random")
+
+    def informed_fields(self, task: Any) -> frozenset[str] | None:
+        from domains.movies.baselines.expert import constrained_fields
+
+        return constrained_fields(task)
+
     def retired_by_gate(self, snapshot_folder: Path, tasks: Sequence[Any]) -> dict[str, str]:
         """Tasks the snapshot's solvability.json retired for failing the difficulty gate twice.
 
@@ -259,6 +270,15 @@ class MoviesDomain(Domain):
         from domains.movies.feedback import constraint_reveal
 
         return constraint_reveal(task, check)
+
+    def preference_questions(self, text: str) -> tuple[str, ...]:
+        """Fields asked about, titles put forward left out (a bold span, a year in brackets)."""
+        import re
+
+        from domains.movies.simulators.reader import fields_asked
+
+        blanked = re.sub(r"\*\*[^*]+\*\*|\(\d{4}\)", " ", text)
+        return fields_asked(blanked)
 
     def winning_hint(self, task: Task, catalog: Catalog, tools: Sequence[str]) -> list[str]:
         from domains.movies.feedback import winning_hint

@@ -58,13 +58,13 @@ def _expert(context: AgentContext, args: dict[str, Any]) -> Agent:
 @register_builtin("informed")
 def _informed(context: AgentContext, args: dict[str, Any]) -> Agent:
     """The expert told the NAMES of the constrained fields (never values, operators or reveal tags)."""
-    from domains.movies.baselines.expert import ExpertAgent, constrained_fields
+    from domains.movies.baselines.expert import ExpertAgent
 
-    if context.task is None:
-        raise TaurecError("the informed agent needs the task (for its field names) in its context")
-    return ExpertAgent(
-        context, args, informed_fields=constrained_fields(context.task), name="informed"
-    )
+    if context.informed_fields is None:
+        raise TaurecError(
+            "the informed agent needs the constrained fields' names (AgentContext.informed_fields)"
+        )
+    return ExpertAgent(context, args, informed_fields=context.informed_fields, name="informed")
 
 
 @register_builtin("expert-natural")
@@ -129,3 +129,12 @@ def _register_panel() -> None:
 
 
 _register_panel()
+
+
+@register_builtin("lookup")
+def _lookup(context: AgentContext, args: dict[str, Any]) -> Agent:
+    """Maps the user id to a public task and plays it as the oracle (the exploit the private test
+    split closes); on an id it cannot map, the no-question prober."""
+    from domains.movies.adversaries.lookup import build_lookup
+
+    return build_lookup(context, args)

@@ -18,6 +18,7 @@ INFORMED_SEEDS = 4
 def informed_wins(task: Task, catalog: Catalog, seeds: int = INFORMED_SEEDS) -> list[bool]:
     """Run the informed agent against the scripted user on trials 0..seeds-1 of run seed 0 (the
     standard tools, the default policy) and say which trials it won."""
+    from domains.movies.baselines.expert import constrained_fields
     from domains.movies.scoring import score_transcript
     from domains.movies.simulators import build_simulator
     from domains.movies.tools import build_toolset
@@ -31,7 +32,10 @@ def informed_wins(task: Task, catalog: Catalog, seeds: int = INFORMED_SEEDS) -> 
     async def one(index: int) -> bool:
         seed = trial_seed(0, task.id, index)
         context = AgentContext(
-            user_id=task.user_id, policy_text=policy, seed=seed, task=task, catalog=catalog
+            user_id=task.user_id,
+            policy_text=policy,
+            seed=seed,
+            informed_fields=constrained_fields(task),
         )
         transcript = await run_trial(
             task=task,

@@ -6,27 +6,29 @@ from domains.movies.catalog import Catalog
 from domains.movies.simulators import build_simulator
 from domains.movies.tasks import Task
 from domains.movies.tools import build_toolset
-from runner.agents import build_builtin
-from runner.core.protocols import AgentContext
+from runner.agents import agent_context, build_builtin
 from runner.core.transcript import Transcript
+from runner.play.agent_config import BuiltinAgentConfig
 from runner.play.loop import run_trial
 
-__all__ = ["TASK_READERS", "play_panel_trial"]
+__all__ = ["play_panel_trial"]
 
-# The panel agents given their task (the oracle reads it whole; `informed` only the names of the
-# constrained fields); every other agent gets none, as any submission.
-TASK_READERS = frozenset({"oracle", "informed"})
+# What each panel agent is given is decided by `runner.agents.agent_context`, as for a board
+# run: the oracle reads the task and catalog, `informed` only the constrained fields' names,
+# every other agent nothing but what a submission sees.
 
 
 async def play_panel_trial(
     agent: str, task: Task, catalog: Catalog, policy: str, seed: int, simulator: str = "scripted"
 ) -> Transcript:
     """Trial `seed` of `agent` on `task` (trial index = seed), through the real trial loop."""
-    context = AgentContext(
+    context = agent_context(
+        BuiltinAgentConfig(name=agent),
+        domain="movies",
         user_id=task.user_id,
         policy_text=policy,
         seed=seed,
-        task=task if agent in TASK_READERS else None,
+        task=task,
         catalog=catalog,
     )
     return await run_trial(

@@ -23,6 +23,7 @@ from runner.play.agent_config import (
 __all__ = [
     "UnknownAgentError",
     "agent_config_from_name",
+    "agent_context",
     "build_agent",
     "build_builtin",
     "build_system_prompt",
@@ -64,6 +65,39 @@ def _unknown_in(name: str, domain: str) -> UnknownAgentError:
     hint = f"; did you mean {close[0]!r}?" if close else ""
     return UnknownAgentError(
         f"unknown built-in agent {name!r} for the {domain} domain (known: {', '.join(known)}){hint}"
+    )
+
+
+def agent_context(
+    config: AgentConfig | None,
+    *,
+    domain: str,
+    user_id: str,
+    policy_text: str,
+    seed: int,
+    task: Any,
+    catalog: Any,
+    entry: str | None = None,
+) -> AgentContext:
+    """The context an agent is built with: what a submission sees (user id, policy, seed, entry,
+    domain). Only an oracle-class built-in of the domain (`Domain.oracle_agents`) also gets the
+    task and the catalog; the `informed` built-in gets the names of the constrained fields. A
+    Python agent's factory (`config` None), an HTTP or LiteLLM agent and every other built-in get
+    neither."""
+    from runner.core.domains import get_domain
+
+    name = config.name if isinstance(config, BuiltinAgentConfig) else None
+    owner = get_domain(domain)
+    oracle = name is not None and name in owner.oracle_agents()
+    return AgentContext(
+        user_id=user_id,
+        policy_text=policy_text,
+        seed=seed,
+        task=task if oracle else None,
+        catalog=catalog if oracle else None,
+        entry=entry,
+        domain=domain,
+        informed_fields=owner.informed_fields(task) if name == "informed" else None,
     )
 
 

@@ -432,14 +432,18 @@ class _Batch:
         domain = inputs.domain
         catalog = inputs.snapshot.catalog
         entrant = plan.entrant
-        context = AgentContext(
+        from runner.agents import agent_context
+
+        # What a submission sees; only an oracle-class built-in also gets the task and catalog.
+        context = agent_context(
+            entrant.config,
+            domain=domain.name,
             user_id=task.user_id,
             policy_text=inputs.policy_text,
             seed=seed,
             task=task,
             catalog=catalog,
             entry=entrant.slug,
-            domain=domain.name,
         )
         try:
             if entrant.make_agent is not None:
@@ -1026,12 +1030,11 @@ async def run_submissions_async(
         from runner.batch.preflight import PreflightError, preflight_entries
 
         first = inputs.tasks[0]
+        # A preflight probes configured endpoints and models: what a submission sees, no task.
         context = AgentContext(
             user_id=first.user_id,
             policy_text=inputs.policy_text,
             seed=seed,
-            task=first,
-            catalog=inputs.snapshot.catalog,
             domain=inputs.domain.name,
         )
         try:

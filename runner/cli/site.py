@@ -95,6 +95,7 @@ def build(
 ) -> None:
     """Aggregate results, render the pages and run `mkdocs build --strict` into OUT."""
     from runner.core.board import board_settings
+    from runner.core.paths import SPLITS_DIR
     from runner.sitegen import build_site
     from runner.sitegen.bounds import (
         DEFAULT_BUDGET_MB,
@@ -118,6 +119,7 @@ def build(
         else max_run_kb_per_trial,
         max_entry_mb=DEFAULT_ENTRY_BUDGET_MB if max_entry_mb is None else max_entry_mb,
         workers=workers,
+        splits_root=SPLITS_DIR,
     )
     for note in report.notes:
         click.echo(f"note: {note}", err=True)

@@ -236,6 +236,18 @@ class Domain(ABC):
         never ranked; the best sets the board's exploit floor). Default: the `exploit-*` ones."""
         return tuple(sorted(n for n in self.baselines() if n.startswith("exploit-")))
 
+    def oracle_agents(self) -> tuple[str, ...]:
+        """The built-ins that are handed the task and the catalog in their AgentContext (the
+        oracle class: reference rows that bound the scale, never ranked). Every other agent sees
+        only what a submission sees."""
+        return ("oracle",)
+
+    def informed_fields(self, task: Any) -> frozenset[str] | None:
+        """The names of the fields `task` constrains, for the `informed` probe (None: this
+        domain has no informed probe)."""
+        del task
+        return None
+
     def reference_names(self) -> tuple[str, ...]:
         """Built-ins that bound the scale (ceiling and floors), shown apart and never ranked."""
         floors = ("oracle", "random", "do-nothing")
@@ -382,6 +394,13 @@ class Domain(ABC):
         """When the user of `task` states the constraint `check` judged (its reveal tag), if known."""
         del task, check
         return None
+
+    def preference_questions(self, text: str) -> tuple[str, ...]:
+        """The item fields one agent message asks the user about, as the user's reader hears
+        them (the report credits elicitation only to trials that asked about a withheld
+        constraint's field). Default: none."""
+        del text
+        return ()
 
     def winning_hint(self, task: Any, catalog: Any, tools: Sequence[str]) -> list[str]:
         """Lines showing an agent builder what wins a failed task and how to find it (none by default)."""

@@ -13,6 +13,14 @@ SUBMISSIONS_DIR = PROJECT_ROOT / "submissions"
 SITE_DIR = PROJECT_ROOT / "site"
 PUBLIC_DIR = PROJECT_ROOT / "public"
 EXAMPLES_DIR = PROJECT_ROOT / "examples"
+# The board's splits: `splits/<domain>/live/` (aggregates + encrypted results of the live test
+# split) and `splits/<domain>/retired/<split id>/` (a retired split: its tasks, key, results).
+SPLITS_DIR = PROJECT_ROOT / "splits"
+
+
+def retired_splits_dir(domain: str) -> Path:
+    """Where a domain's retired test splits are published (tasks, key, results, dated)."""
+    return SPLITS_DIR / domain / "retired"
 
 
 def v1_data_dir() -> Path:

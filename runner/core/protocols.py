@@ -78,19 +78,27 @@ ChatPolicy = Callable[[list[ChatMessage], list[ToolSchema], int], AgentReply]
 
 @dataclass(frozen=True)
 class AgentContext:
-    """What an agent is built with for one trial. Only the `oracle` baseline may read `task`;
-    the `informed` baseline reads nothing of it but the names of the constrained fields."""
+    """What an agent is built with for one trial: what a submission sees (its user id, the policy,
+    the seed, the entry and the domain; the rest comes through tools and messages).
+
+    `task` and `catalog` are set only for an oracle-class built-in (`Domain.oracle_agents`, at least
+    `oracle`); every other agent, a Python agent's factory included, gets None for both (see
+    `runner.agents.agent_context`). The `informed` probe gets only the names of the constrained
+    fields, in `informed_fields`."""
 
     user_id: str
     policy_text: str
     seed: int
-    task: Any = None  # the domain's task (movies: `domains.movies.tasks.Task`)
-    catalog: Any = None  # the domain's catalog (movies: `domains.movies.catalog.Catalog`)
+    task: Any = None  # oracle-class built-ins only (movies: `domains.movies.tasks.Task`)
+    catalog: Any = None  # oracle-class built-ins only (movies: `domains.movies.catalog.Catalog`)
     # The slug of the entry whose trial this is: its TAUREC_KEY_<SLUG> is the only entry-scoped
     # secret the agent may send (None: no entry, e.g. `taurec trial` on one's own config).
     entry: str | None = None
     # The domain of the trial (its registry name): it picks the instructions and the built-ins.
     domain: str = "movies"
+    # The names of the fields the task constrains (never values, operators or reveal tags): set
+    # only for the `informed` probe.
+    informed_fields: frozenset[str] | None = None
 
 
 @runtime_checkable

@@ -374,10 +374,62 @@ def _trial_causes(
     groups.add("unfinished", f"the trial ended `{record.stop_reason}`", key, True, details)
 
 
-def _skills(records: list[TrialRecord], tasks: dict[str, Any], domain: Domain) -> list[SkillRow]:
+# Tool calls that end a trial or act on the user's behalf: none of them looks anything up.
+_NOT_LOOKUPS = frozenset({"recommend", "finish"})
+
+
+def _fields_asked(transcript: Transcript | None, domain: Domain) -> set[str]:
+    """The fields the agent asked the user about (as the user's reader hears them) after the
+    opening request. No transcript: no evidence, nothing asked."""
+    if transcript is None:
+        return set()
+    asked: set[str] = set()
+    heard_user = False
+    for message in transcript.messages:
+        if message.role == "user":
+            heard_user = True
+        elif heard_user:
+            asked.update(domain.preference_questions(message.content))
+    return asked
+
+
+def _looked_up(transcript: Transcript | None) -> bool:
+    """Did the agent call a tool that reads the catalog or the user's data before it ended?"""
+    if transcript is None:
+        return False
+    return any(call.name not in _NOT_LOOKUPS for call in transcript.tool_calls)
+
+
+def _skills(
+    records: list[TrialRecord],
+    tasks: dict[str, Any],
+    domain: Domain,
+    transcripts: dict[tuple[str, int], Transcript],
+) -> list[SkillRow]:
+    """Each skill counts a trial only when the agent used it: elicitation needs a preference
+    question actually asked, retrieval a lookup actually made, learning a changed proposal after a
+    decline. A right answer reached without the skill (a lookup of the task, a lucky guess) earns
+    no credit for it."""
     scored = [r for r in records if r.score is not None and r.status == "scored"]
     valid = [r for r in scored if not r.no_valid_recommendation]
     recommended = [r for r in valid if r.score is not None and r.score.recommendation]
+
+    def transcript(r: TrialRecord) -> Transcript | None:
+        return transcripts.get((r.key.task_id, r.key.trial_index))
+
+    def reveals(r: TrialRecord) -> set[str]:
+        assert r.score is not None
+        task = tasks.get(r.key.task_id)
+        return {_reveal_of(domain, task, c) or "?" for c in r.score.constraints}
+
+    def withheld_fields(r: TrialRecord) -> set[str]:
+        assert r.score is not None
+        task = tasks.get(r.key.task_id)
+        return {
+            c.field
+            for c in r.score.constraints
+            if _reveal_of(domain, task, c) in {"on_ask", "hidden"}
+        }
 
     def failed_reveals(r: TrialRecord) -> set[str]:
         assert r.score is not None
@@ -394,8 +446,18 @@ def _skills(records: list[TrialRecord], tasks: dict[str, Any], domain: Domain) -
                     counts[c.field] = counts.get(c.field, 0) + 1
         return ", ".join(f"{name} ({n})" for name, n in sorted(counts.items(), key=lambda x: -x[1]))
 
-    elicited = [r for r in recommended if not failed_reveals(r) & {"on_ask", "hidden"}]
-    retrieved = [r for r in recommended if "volunteer" not in failed_reveals(r)]
+    # Elicitation is tested only where the user holds something back, and held only when the
+    # agent asked about a field the user held back (a policy check or a proposal is no question).
+    withheld = [r for r in recommended if reveals(r) & {"on_ask", "hidden"}]
+    elicited = [
+        r
+        for r in withheld
+        if not failed_reveals(r) & {"on_ask", "hidden"}
+        and _fields_asked(transcript(r), domain) & withheld_fields(r)
+    ]
+    retrieved = [
+        r for r in recommended if "volunteer" not in failed_reveals(r) and _looked_up(transcript(r))
+    ]
     unelicited = missed(recommended, {"on_ask", "hidden"})
     unretrieved = missed(recommended, {"volunteer"})
     policy_ok = [
@@ -411,16 +473,18 @@ def _skills(records: list[TrialRecord], tasks: dict[str, Any], domain: Domain) -
         SkillRow(
             skill="elicitation",
             held=len(elicited),
-            of=len(recommended),
-            measures="recommendations that meet every constraint the user states only when "
-            "asked (on_ask) or after a decline (hidden)",
+            of=len(withheld),
+            measures="recommendations on tasks with a constraint the user states only when "
+            "asked (on_ask) or after a decline (hidden) that meet every such constraint, in "
+            "trials where the agent asked the user about one of those fields",
             hint=f"ask before proposing; fields missed: {unelicited}" if unelicited else "",
         ),
         SkillRow(
             skill="retrieval",
             held=len(retrieved),
             of=len(recommended),
-            measures="recommendations that meet every constraint the user volunteered",
+            measures="recommendations that meet every constraint the user volunteered, in "
+            "trials where the agent looked the catalog up with a tool",
             hint=f"check each stated constraint (get_metadata) before recommending; fields "
             f"missed: {unretrieved}"
             if unretrieved
@@ -462,6 +526,8 @@ def build_feedback(
     tasks: Sequence[Any],
     catalog: Any,
     domain: Domain,
+    *,
+    skill_tasks: Sequence[Any] | None = None,
 ) -> Feedback:
     """Group every failure (and every refused tool call) by cause, and summarise each skill.
 
@@ -473,8 +539,11 @@ def build_feedback(
     for record in records:
         key = (record.key.task_id, record.key.trial_index)
         _trial_causes(groups, domain, record, transcripts.get(key), by_id.get(key[0]), catalog)
+    # The skills read each trial's task (which constraints it holds back) in every domain, even
+    # where the causes are grouped without it.
+    skill_by_id = by_id if skill_tasks is None else {t.id: t for t in skill_tasks}
     return Feedback(
         causes=groups.causes(),
-        skills=_skills(records, by_id, domain),
+        skills=_skills(records, skill_by_id, domain, transcripts),
         kind_trials=groups.kind_trials(),
     )

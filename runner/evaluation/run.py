@@ -93,7 +93,9 @@ def _result(
             records, transcripts, inputs.tasks, inputs.snapshot.catalog, inputs.domain
         )
         if inputs.domain.name == DEFAULT_DOMAIN
-        else build_feedback(records, transcripts, [], None, inputs.domain),
+        else build_feedback(
+            records, transcripts, [], None, inputs.domain, skill_tasks=inputs.tasks
+        ),
         shown=shown,
     )
 

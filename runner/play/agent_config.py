@@ -96,6 +96,9 @@ BuiltinName = Literal[
     "budget-crawler",
     "decline-ignoring-guesser",
     "policy-ignoring-retriever",
+    # Reads everything public (dev suite, retired splits, snapshots) and maps the user id to a
+    # task: ~1.0 on the dev split, its fallback's score on a private test split.
+    "lookup",
 ]
 ADVERSARY_NAMES: tuple[str, ...] = tuple(
     name for name in get_args(BuiltinName) if name.startswith("exploit-")

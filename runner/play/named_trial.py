@@ -67,9 +67,8 @@ def run_named_trial(
     """Load a task (file or id), the catalog (default: latest snapshot) and the policy, build the
     named agent and simulator and the standard tools, run one trial and score it."""
 
-    from runner.agents import agent_config_from_name, build_agent
+    from runner.agents import agent_config_from_name, agent_context, build_agent
     from runner.batch.inputs import resolve_snapshot
-    from runner.core.protocols import AgentContext
     from runner.models.llm_client import run_closing_clients
 
     owner = get_domain(domain)
@@ -79,15 +78,17 @@ def run_named_trial(
     policy = _policy_text(
         Path(task_ref).parent if Path(task_ref).exists() else folder, policy_path, owner
     )
-    context = AgentContext(
+    config = agent_config_from_name(agent, owner.name)
+    context = agent_context(
+        config,
+        domain=owner.name,
         user_id=task.user_id,
         policy_text=policy,
         seed=seed,
         task=task,
         catalog=catalog,
-        domain=owner.name,
     )
-    built = build_agent(agent_config_from_name(agent, owner.name), context)
+    built = build_agent(config, context)
     rule_set = get_rules(rules)
     user = owner.build_user(simulator, task=task, catalog=catalog, seed=seed, options=None)
 

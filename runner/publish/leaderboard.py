@@ -1,4 +1,4 @@
-"""The one-command offline leaderboard: fixture snapshot → revalidate → run every shipped submission → site."""
+"""The one-command offline leaderboard: fixture snapshot → revalidate → run every shipped submission on the dev split → score them on the private test split → site."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 from runner.core.board import BoardSettings, RunSettings, merge_flags
@@ -28,8 +28,8 @@ from runner.submissions.config import (
 if TYPE_CHECKING:
     from runner.batch import RunResult
 
-Step = Literal["refresh", "validate", "run", "site"]
-STEPS: tuple[Step, ...] = ("refresh", "validate", "run", "site")
+Step = Literal["refresh", "validate", "run", "test", "site"]
+STEPS: tuple[Step, ...] = ("refresh", "validate", "run", "test", "site")
 DEFAULT_SOURCE = "fixture"
 DEFAULT_DATE = "2026-11-01"
 Echo = Callable[[str], None]
@@ -133,6 +133,7 @@ def build_leaderboard(
     board_file: Path | None = None,
     domain_snapshots: Mapping[str, Path] | None = None,
     domain_tasks: Mapping[str, Path] | None = None,
+    splits_root: Path | None = None,
 ) -> LeaderboardResult:
     """Build the whole leaderboard offline, resumably, printing each step and its time.
 
@@ -143,14 +144,20 @@ def build_leaderboard(
     3. run: every shipped submission that enters the domain (`Submission.domains`) with the
     board's settings (suite, simulator, trials, max turns, budget, strictness; local model
     servers started for loopback LiteLLM entries; finished trials are reused unless `fresh`,
-    which sets earlier results aside). Then 4. site: aggregate and build one site in `public/`,
+    which sets earlier results aside) on the dev split (the committed suite); 4. test: the same
+    entries on the private test split (`runner.publish.splits`: generated from the split secret,
+    `TAUREC_SPLIT_SECRET` or a local one, retiring the live split drawn for another snapshot;
+    only aggregates and an encrypted file are written under `splits_root`). Then 5. site: aggregate and build one site in `public/`,
     one board per domain. With one domain the steps are named as they always were; with more,
     each is prefixed by its domain. `snapshots_dir` is movies' snapshot folder (another domain
     uses its own, or the one `domain_snapshots` names); `tasks_dir` replaces movies' suite
     (`domain_tasks` another domain's).
     """
+    from runner.core.paths import SPLITS_DIR
+
     label = date.isoformat() if isinstance(date, dt.date) else date
     result = LeaderboardResult(date=label)
+    splits = splits_root if splits_root is not None else SPLITS_DIR
     board = board if board is not None else BoardSettings()
     unknown = [s for s in steps if s not in STEPS]
     if unknown:
@@ -171,6 +178,75 @@ def build_leaderboard(
     if "site" in steps:
         plan.append((None, "site"))
     several = len(domains) > 1
+    # With both the dev run and the test split to do, each domain's test split (its drawing and
+    # its runs) goes to a second process while this one runs the dev split: a run keeps one core
+    # busy, so the other does the test split (the dev pass^1 beside it is filled in after).
+    background = _Background() if {"run", "test"} <= set(steps) else None
+    try:
+        _steps(
+            plan,
+            lanes,
+            label,
+            steps,
+            source,
+            submissions_dir,
+            snapshots_dir,
+            public_dir,
+            concurrency,
+            fresh,
+            echo,
+            board,
+            splits,
+            several,
+            result,
+            background,
+        )
+    finally:
+        if background is not None:
+            background.close()
+    return result
+
+
+class _Background:
+    """One spawned worker process for the test splits, each started when its domain's dev run
+    starts and collected at the domain's `test` step."""
+
+    def __init__(self) -> None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        self.futures: dict[str, Any] = {}
+
+    def start(self, lane: str, *args: Any) -> None:
+        self.futures[lane] = self._pool.submit(_test, *args)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _steps(
+    plan: list[tuple[str | None, str]],
+    lanes: dict[str, tuple[Domain, RunSettings, Path]],
+    label: str,
+    steps: Sequence[str],
+    source: str,
+    submissions_dir: Path,
+    snapshots_dir: Path,
+    public_dir: Path,
+    concurrency: int,
+    fresh: bool,
+    echo: Echo,
+    board: BoardSettings,
+    splits: Path,
+    several: bool,
+    result: LeaderboardResult,
+    background: _Background | None,
+) -> None:
+    from runner.core.metrics import summarize
+    from runner.publish.splits import set_dev_pass1
+
+    dev_runs: dict[str, list[RunResult]] = {}
     for number, (lane, step) in enumerate(plan, start=1):
         shown = f"{lane}: {step}" if several and lane is not None else step
         echo(f"[{number}/{len(plan)}] {shown} …")
@@ -185,6 +261,7 @@ def build_leaderboard(
                 board,
                 {n: lane[2] for n, lane in lanes.items()},
                 {n: lane[1].tasks_dir for n, lane in lanes.items()},
+                splits,
             )
         else:
             domain, settings, where = lanes[lane]
@@ -192,7 +269,45 @@ def build_leaderboard(
                 detail = domain.refresh(source, label, where)
             elif step == "validate":
                 detail = _validate(domain, label, where, settings.tasks_dir)
+            elif step == "test":
+                if background is not None and lane in background.futures:
+                    detail, notes = background.futures.pop(lane).result()
+                    set_dev_pass1(
+                        splits,
+                        settings.domain,
+                        {
+                            r.submission: summarize(r.records, ks=(1,)).pass_hat_k[0].value
+                            for r in dev_runs.get(lane, [])
+                        },
+                    )
+                else:
+                    detail, notes = _test(
+                        label,
+                        submissions_dir,
+                        where,
+                        settings,
+                        board.trials,
+                        concurrency,
+                        None,
+                        splits,
+                        False,
+                    )
+                for note in notes:
+                    echo(f"      note: {note}")
             else:
+                if background is not None:
+                    background.start(
+                        lane,
+                        label,
+                        submissions_dir,
+                        where,
+                        settings,
+                        board.trials,
+                        concurrency,
+                        {},
+                        splits,
+                        True,
+                    )
                 detail, runs = _run(
                     label,
                     submissions_dir,
@@ -204,10 +319,10 @@ def build_leaderboard(
                     echo,
                 )
                 result.runs += runs
+                dev_runs[lane] = runs
         seconds = time.perf_counter() - started
         result.timings.append(StepTiming(shown, seconds, detail))
         echo(f"      {shown}: {detail} ({seconds:.1f} s)")
-    return result
 
 
 def _validate(domain: Domain, date: str, snapshots_dir: Path, tasks_dir: Path) -> str:
@@ -275,6 +390,103 @@ def _run(
     return detail, runs
 
 
+def _test(
+    date: str,
+    submissions_dir: Path,
+    snapshots_dir: Path,
+    settings: RunSettings,
+    trials: int,
+    concurrency: int,
+    dev_pass1: dict[str, float | None] | None,
+    splits_root: Path,
+    quiet: bool,
+) -> tuple[str, list[str]]:
+    """Score every entry of the domain on its live test split (see `runner.publish.splits`);
+    its detail line and notes. `dev_pass1` None: read from the dev runs of the date on disk.
+
+    With the workflow's secret a split that cannot be drawn fails the refresh; with a local one
+    (`make leaderboard` offline) it is a note and the board shows the dev split alone."""
+    from runner.batch import run_submissions
+    from runner.batch.progress import default_progress
+    from runner.publish.splits import LOCAL_SPLIT_TASKS, run_test_split, split_secret
+
+    folders = entrants(shipped_submissions(submissions_dir), settings.domain)
+    if not folders:
+        return f"no submission enters {settings.domain}", []
+    secret = split_secret()
+    if dev_pass1 is None:  # `--steps test` (the workflow): the dev runs this refresh merged
+        dev_pass1 = _dev_pass1_on_disk(folders, settings.domain, date)
+
+    def run(entrants: list[object], *, tasks_dir: Path) -> list[RunResult]:
+        submissions = [load_submission(f) for f in folders]
+        with local_model_servers(submissions):
+            return run_submissions(
+                entrants,  # type: ignore[arg-type]
+                snapshot=date,
+                tasks_dir=tasks_dir,
+                trials=trials,
+                concurrency=concurrency,
+                simulator=settings.simulator,
+                simulator_options=settings.simulator_options,
+                max_turns=settings.max_turns,
+                max_cost=settings.max_cost,
+                rules=settings.rules,
+                step_timeout_s=settings.step_timeout_s,
+                progress=None if quiet else default_progress(),
+                snapshots_dir=snapshots_dir,
+                domain=settings.domain,
+                strictness=settings.strictness,
+            )
+
+    try:
+        outcome = run_test_split(
+            domain=settings.domain,
+            snapshot=date,
+            snapshots_dir=snapshots_dir,
+            folders=folders,
+            trials=trials,
+            run=run,  # type: ignore[arg-type]
+            dev_pass1=dev_pass1,
+            secret=secret,
+            splits_root=splits_root,
+            count=LOCAL_SPLIT_TASKS if secret.source == "local" else None,
+        )
+    except TaurecError as exc:
+        if secret.source == "env":
+            raise
+        note = f"no test split for {settings.domain}: {exc}"
+        return "no test split (see the note); the board shows the dev split", [note]
+    record = outcome.record
+    parts = [
+        f"split {record.split_id}: {record.tasks} tasks"
+        + (" (generated)" if outcome.generated else ""),
+        f"{len(outcome.scored)} entries scored",
+    ]
+    if record.waiting:
+        parts.append(f"waiting for the next split: {', '.join(record.waiting)}")
+    if outcome.retired is not None:
+        parts.append(f"retired {outcome.retired.name}")
+    return "; ".join(parts), []
+
+
+def _dev_pass1_on_disk(folders: Sequence[Path], domain: str, date: str) -> dict[str, float | None]:
+    """pass^1 of each entry's dev run of `date` found in its results folder (movies names the
+    folder by the date, another domain by `<domain>-<date>`)."""
+    from runner.batch.store import read_trials
+    from runner.core.metrics import summarize
+
+    name = date if domain == DEFAULT_DOMAIN else f"{domain}-{date}"
+    found: dict[str, float | None] = {}
+    for folder in folders:
+        run = folder / "results" / name
+        if not run.is_dir():
+            continue
+        records = read_trials(run).records
+        if records:
+            found[load_submission(folder).slug] = summarize(records, ks=(1,)).pass_hat_k[0].value
+    return found
+
+
 def _site(
     submissions_dir: Path,
     snapshots_dir: Path,
@@ -284,6 +496,7 @@ def _site(
     board: BoardSettings,
     domain_snapshots: dict[str, Path],
     domain_tasks: dict[str, Path],
+    splits_root: Path,
 ) -> tuple[str, Path]:
     from runner.sitegen import build_site
 
@@ -296,6 +509,7 @@ def _site(
         board=board,
         domain_snapshots=domain_snapshots,
         domain_tasks=domain_tasks,
+        splits_root=splits_root,
     )
     for note in report.notes:
         echo(f"      note: {note}")

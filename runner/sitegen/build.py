@@ -244,6 +244,7 @@ def assemble(
     board: BoardSettings,
     trial_runs: set[tuple[str, str]],
     others: list[OtherBoard] | None = None,
+    splits_root: Path | None = None,
 ) -> int:
     """Fill `docs` with hand-written pages, assets, the vega bundle, downloads and generated pages
     (movies at the root, each of `others` under its prefix)."""
@@ -271,8 +272,19 @@ def assemble(
         {"title": get_domain(o.inputs.domain).title, "href": f"{o.inputs.prefix}index.html"}
         for o in others or []
     ]
+    from runner.sitegen.splits_page import test_split_view
+
     render_pages(
-        writer, inputs, agg, board_list, links, raw, board, trial_runs, other_boards or None
+        writer,
+        inputs,
+        agg,
+        board_list,
+        links,
+        raw,
+        board,
+        trial_runs,
+        other_boards or None,
+        test_split_view(splits_root, inputs.domain) if splits_root is not None else None,
     )
     for other in others or []:
         render_domain_board(
@@ -283,6 +295,7 @@ def assemble(
             other.trial_runs,
             raw_links(other.inputs, other.trial_runs),
             _downloads,
+            test_split_view(splits_root, other.inputs.domain) if splits_root is not None else None,
         )
     writer.write_chart_specs(CHART_SPECS)
     return writer.count
@@ -452,6 +465,7 @@ def build_site(
     workers: int | None = None,
     domain_snapshots: Mapping[str, Path] | None = None,
     domain_tasks: Mapping[str, Path] | None = None,
+    splits_root: Path | None = None,
 ) -> BuildReport:
     """Build the whole static site into `out` (works from file:// and any static server).
 
@@ -468,6 +482,8 @@ def build_site(
     Movies' board is the site's root; every other domain the board lists (`board.domains`) gets
     its own board under `<domain>/` (its snapshots from `domain_snapshots`, else the domain's
     folder; its suite from `domain_tasks`, else its shipped one), with a section in the nav.
+    `splits_root` (default: none) holds the test splits: the Splits page shows each live one's
+    aggregates and publishes each retired one whole (`runner.sitegen.splits_page`).
     """
     if board is None:
         board = BoardSettings.model_validate({"rules": get_rules(rules).name})
@@ -550,7 +566,15 @@ def build_site(
             docs = Path(tempfile.mkdtemp(prefix="docs-", dir=site_dir / "generated"))
         docs = Path(docs)
         trial_runs = _still_shown(inputs, trial_runs)
-        pages = assemble(docs, site_dir, inputs, agg, board, trial_runs, others)
+        pages = assemble(docs, site_dir, inputs, agg, board, trial_runs, others, splits_root)
+        from runner.sitegen.splits_page import write_splits_page
+
+        pages += write_splits_page(
+            docs,
+            Path(splits_root) if splits_root is not None else None,
+            list(board.domains),
+            {DEFAULT_DOMAIN: Path(snapshots), **dict(domain_snapshots or {})},
+        )
         timings["render"] = time.perf_counter() - start
         start = time.perf_counter()
         config_file = config_file or PROJECT_ROOT / "mkdocs.yml"

@@ -131,9 +131,11 @@ def render_domain_board(
     trial_runs: set[tuple[str, str]],
     raw: dict[tuple[str, str], RawLinks],
     write_downloads: Callable[[Path, SiteInputs, list[SnapshotBoard]], dict[str, dict[str, str]]],
+    test_split: dict[str, Any] | None = None,
 ) -> list[SnapshotBoard]:
     """Write the board's pages and downloads under `writer.docs / inputs.prefix` (downloads by
-    `write_downloads`, the site's own writer, given so the two modules do not import each other)."""
+    `write_downloads`, the site's own writer, given so the two modules do not import each other).
+    `test_split`: the live test split's ranking that heads the board (aggregates only)."""
     owner = get_domain(inputs.domain)
     prefix = inputs.prefix
     root = writer.docs / prefix
@@ -141,10 +143,12 @@ def render_domain_board(
     links = write_downloads(root, inputs, board_list)
     write_trials_parquet(root, inputs)
     write_notices(root, inputs, links)
+    extra: dict[str, Any] = {"test_split": test_split} if test_split else {}
     writer.write_with_body(
         "home.md.j2",
         "home_body.html.j2",
         f"{prefix}index.md",
+        **extra,
         page_title=f"{owner.title} leaderboard",
         heading=f"τ-Rec {owner.title.lower()} leaderboard",
         lead=owner.board_lead,

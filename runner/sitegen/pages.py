@@ -558,11 +558,15 @@ def render_pages(
     board: BoardSettings,
     trial_runs: set[tuple[str, str]],
     other_boards: list[dict[str, str]] | None = None,
+    test_split: dict[str, Any] | None = None,
 ) -> None:
     """Write every generated mkdocs page (trial pages are written apart: see `trial_pages`).
-    `other_boards` ({title, href}) are linked from the home page."""
+    `other_boards` ({title, href}) are linked from the home page; `test_split` (aggregates of
+    the live test split, `runner.sitegen.splits_page.test_split_view`) heads it."""
     names = chart_names(inputs)
     extra: dict[str, Any] = {"other_boards": other_boards} if other_boards else {}
+    if test_split:
+        extra["test_split"] = test_split
     writer.write_with_body(
         "home.md.j2",
         "home_body.html.j2",

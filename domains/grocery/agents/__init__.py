@@ -1,6 +1,7 @@
 """The grocery baselines and adversaries: name -> builder(context, args) -> Agent, all talking through real tool calls.
 
-Only `oracle` reads the task. The honest `expert` asks about allergies, diet and budget and what
+Only `oracle` is handed the task and the catalog; every other agent knows the store only through
+its tool results, as a submission does. The honest `expert` asks about allergies, diet and budget and what
 the opening cues, searches, checks stock and each candidate, proposes one product at a time
 (saying when it is sponsored), learns from every decline, asks before ordering, and finishes
 without ordering when nothing fits. The adversaries are the shortcuts a hostile submitter tries.
@@ -48,14 +49,13 @@ def _builder(name: str) -> Callable[[AgentContext, dict[str, Any]], Agent]:
     play = PLAYS[name]
 
     def build(context: AgentContext, args: dict[str, Any]) -> Agent:
-        if context.catalog is None:
+        if not play.oracle:
+            return ShoppingAgent(play, None, None, args)
+        if context.task is None or context.catalog is None:
             raise TaurecError(
-                f"the grocery baseline {name!r} needs the catalog in its AgentContext"
+                "the grocery oracle needs the task and the catalog in its AgentContext"
             )
-        if play.oracle and context.task is None:
-            raise TaurecError("the grocery oracle needs the task in its AgentContext")
-        task = context.task if play.oracle else None
-        return ShoppingAgent(play, context.catalog, task, args)
+        return ShoppingAgent(play, context.catalog, context.task, args)
 
     return build
 
@@ -73,5 +73,11 @@ def _twin(name: str, inner: str) -> Callable[[AgentContext, dict[str, Any]], Age
 
 def baselines() -> Mapping[str, Callable[[AgentContext, dict[str, Any]], Agent]]:
     """Every built-in grocery agent by name."""
-    built = {name: _builder(name) for name in PLAYS}
-    return built | {name: _twin(name, inner) for name, inner in TWINS.items()}
+    from domains.grocery.agents.lookup import build_lookup
+
+    built: dict[str, Callable[[AgentContext, dict[str, Any]], Agent]] = {
+        name: _builder(name) for name in PLAYS
+    }
+    built |= {name: _twin(name, inner) for name, inner in TWINS.items()}
+    # The lookup adversary reads the public files a hostile submitter would (never ranked).
+    return built | {"lookup": build_lookup}

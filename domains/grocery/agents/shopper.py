@@ -1,7 +1,9 @@
 """One configurable tool-using shopping assistant: the honest expert, the heuristic and the adversaries are settings of it.
 
 Each step it re-reads the conversation (the shopper's words through `ear.hear`, its own tool
-results), then does the next thing: ask, search, check stock, propose one product, put the agreed
+results), then does the next thing. It knows of the store only what its own tool results showed
+(`SeenProducts`), as a submission does; only the oracle is handed the catalog and the task.
+Then: ask, search, check stock, propose one product, put the agreed
 product in the basket and ask to confirm, place the order or the return, or finish.
 """
 
@@ -17,7 +19,45 @@ from domains.grocery.user.needs import ambiguous_names
 from runner.core.protocols import AgentReply, ChatMessage, ToolCallRequest, ToolSchema
 from runner.core.transcript import ComponentSpec
 
-__all__ = ["Play", "ShoppingAgent"]
+__all__ = ["Play", "SeenProducts", "ShoppingAgent"]
+
+_PRODUCT_FIELDS = frozenset(Product.model_fields)
+
+
+class SeenProducts:
+    """The products the assistant's own tool results showed (search_products, get_product): its
+    whole view of the store. Read in conversation order, so a later `get_product` (every field)
+    refines an earlier search record (all but the description and listing date)."""
+
+    def __init__(self, found: list[ToolExchange]) -> None:
+        self._by_id: dict[str, Product] = {}
+        for e in found:
+            if not isinstance(e.result, dict):
+                continue
+            if e.name == "search_products":
+                records = e.result.get("products", [])
+                for record in records if isinstance(records, list) else []:
+                    self._learn(record)
+            elif e.name == "get_product":
+                self._learn(e.result)
+
+    def _learn(self, record: Any) -> None:
+        if not isinstance(record, dict) or not isinstance(record.get("id"), str):
+            return
+        known = self._by_id.get(record["id"])
+        fields = {k: v for k, v in record.items() if k in _PRODUCT_FIELDS}
+        if known is not None:
+            fields = {**known.__dict__, **fields}
+        # The store's own records (already validated when it loaded them): taken as they are.
+        self._by_id[record["id"]] = Product.model_construct(**fields)
+
+    def get(self, product_id: str | None) -> Product | None:
+        return self._by_id.get(product_id) if product_id else None
+
+    @property
+    def items(self) -> list[Product]:
+        return list(self._by_id.values())
+
 
 _STANDARD_QUESTIONS = {
     "allergies": "do you have any food allergies I should know about",
@@ -58,10 +98,12 @@ class ShoppingAgent:
     """A baseline shopping assistant that talks through real tool calls."""
 
     def __init__(
-        self, play: Play, catalog: Any, task: Any = None, args: dict[str, Any] | None = None
+        self, play: Play, catalog: Any = None, task: Any = None, args: dict[str, Any] | None = None
     ) -> None:
         self._play = play
-        self._catalog = catalog
+        # The oracle's whole catalog; every other play sees only `SeenProducts` of its tool results.
+        self._full_catalog = catalog
+        self._catalog: Any = catalog
         self._task = task
         self._args = dict(args or {})
         self._proposals: list[str | None] = []
@@ -104,9 +146,23 @@ class ShoppingAgent:
         if self._play.name == "do-nothing":
             return AgentReply(tool_calls=[self._call(messages, "finish", summary="Nothing to do.")])
         ex = exchanges(messages)
+        if not self._play.oracle:
+            self._catalog = SeenProducts(ex)
         heard = hear(messages, self._catalog, self._proposals)
         if heard.kind == "return":
             return self._returns(messages, ex, heard)
+        if (
+            not self._play.oracle
+            and heard.product_type is not None
+            and not any(e.name == "search_products" for e in ex)
+        ):
+            # Look at the shelf first: the brands and countries it shows are how the shopper's
+            # words about them are understood (the conversation is re-read every step).
+            return AgentReply(
+                tool_calls=[
+                    self._call(messages, "search_products", query=heard.product_type, limit=50)
+                ]
+            )
         return self._order(messages, ex, heard)
 
     def _returns(
@@ -249,9 +305,9 @@ class ShoppingAgent:
         # A name another result shares or contains would be ambiguous in a message: skipped.
         unclear = ambiguous_names([str(r.get("name", "")) for r in records])
         pool = [
-            self._catalog.get(r["id"])
+            product
             for r in records
-            if self._catalog.get(r["id"]) is not None
+            if (product := self._catalog.get(r["id"])) is not None
             and str(r.get("name", "")).casefold() not in unclear
         ]
         if play.oracle:
@@ -360,5 +416,5 @@ class ShoppingAgent:
         from domains.grocery.store import inventory
 
         task = self._task
-        ids = task.solutions(self._catalog, inventory(task, self._catalog))
+        ids = task.solutions(self._full_catalog, inventory(task, self._full_catalog))
         return set(ids)

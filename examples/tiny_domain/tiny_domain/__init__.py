@@ -395,3 +395,6 @@ class TinyDomain(Domain):
             "picker": lambda context, args: _Picker(context, careful=True),
             "first": lambda context, args: _Picker(context, careful=False),
         }
+
+    def oracle_agents(self) -> tuple[str, ...]:
+        return ("picker",)  # it reads the task; `first` sees what a submission sees

@@ -44,13 +44,13 @@ def _world() -> tuple[Catalog, dict[str, Task], str]:
 
 
 def _context(task: Task, seed: int, *, with_task: bool) -> AgentContext:
-    catalog, _tasks, policy = _world()
+    """What a submission sees; `with_task`: plus the constrained fields' names (the informed probe)."""
+    _catalog, _tasks, policy = _world()
     return AgentContext(
         user_id=task.user_id,
         policy_text=policy,
         seed=seed,
-        task=task if with_task else None,
-        catalog=catalog,
+        informed_fields=constrained_fields(task) if with_task else None,
     )
 
 
@@ -153,7 +153,7 @@ def test_the_informed_agent_sees_only_the_field_names(task_id: str) -> None:
 
 def test_the_informed_agent_needs_its_task() -> None:
     _catalog, tasks, _policy = _world()
-    with pytest.raises(Exception, match="needs the task"):
+    with pytest.raises(Exception, match="needs the constrained fields"):
         build_builtin("informed", _context(tasks["task_030"], 0, with_task=False))
 
 
