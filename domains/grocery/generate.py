@@ -97,14 +97,22 @@ def generate_tasks(
             # A hidden need ruling out the cheapest few cannot also keep an allergy cell's
             # bait (the cheapest but for the allergen) in reach: hidden cells set no trap.
             slot = dataclasses.replace(slot, allergy_trap=False)
-        for depth in HIDDEN_DEPTHS:  # the deepest aim the catalog allows for this slot
-            parts: tuple[object, ...] = (index, depth) if round_ == 0 else (index, depth, round_)
-            rng = derive_rng(seed, "grocery", *parts)
-            names = dataclasses.replace(names_for(seed, index, split), hidden_depth=depth)
-            tries = TRIES // len(HIDDEN_DEPTHS)
-            task = draw_task(slot, index + 1, rng, [catalog], tries, names, accept=fair)
-            if task is not None:
-                return task
+        # An allergy cell whose trap cannot hold beside an asked need aimed at the question-
+        # less picks falls back to the same cell without the trap.
+        cells = (
+            [slot, dataclasses.replace(slot, allergy_trap=False)] if slot.allergy_trap else [slot]
+        )
+        for cell in cells:
+            for depth in HIDDEN_DEPTHS:  # the deepest aim the catalog allows for this slot
+                parts: tuple[object, ...] = (index, depth)
+                parts += (round_,) if round_ else ()
+                parts += ("untrapped",) if cell is not slot else ()
+                rng = derive_rng(seed, "grocery", *parts)
+                names = dataclasses.replace(names_for(seed, index, split), hidden_depth=depth)
+                tries = TRIES // len(HIDDEN_DEPTHS)
+                task = draw_task(cell, index + 1, rng, [catalog], tries, names, accept=fair)
+                if task is not None:
+                    return task
         raise TaurecError(
             f"no draft for task {index} ({slot.kind}, {slot.complexity}, {slot.reveal}) "
             f"passed the gate and the strata rules in {TRIES} tries on this snapshot"
