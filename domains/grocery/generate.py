@@ -98,17 +98,20 @@ def generate_tasks(
             # bait (the cheapest but for the allergen) in reach: hidden cells set no trap.
             slot = dataclasses.replace(slot, allergy_trap=False)
         # An allergy cell whose trap cannot hold beside an asked need aimed at the question-
-        # less picks falls back to the same cell without the trap.
-        cells = (
-            [slot, dataclasses.replace(slot, allergy_trap=False)] if slot.allergy_trap else [slot]
-        )
-        for cell in cells:
+        # less picks falls back to the same cell without the trap; a cell where no aimed need
+        # fits falls back to unaimed drafts (the strata rule `fair` still holds for them).
+        untrapped = dataclasses.replace(slot, allergy_trap=False)
+        cells: list[tuple[Slot, bool, tuple[str, ...]]] = [(slot, True, ())]
+        cells += [(untrapped, True, ("untrapped",))] if slot.allergy_trap else []
+        cells += [(untrapped, False, ("unaimed",))]
+        for cell, aim, tag in cells:
             for depth in HIDDEN_DEPTHS:  # the deepest aim the catalog allows for this slot
                 parts: tuple[object, ...] = (index, depth)
                 parts += (round_,) if round_ else ()
-                parts += ("untrapped",) if cell is not slot else ()
-                rng = derive_rng(seed, "grocery", *parts)
-                names = dataclasses.replace(names_for(seed, index, split), hidden_depth=depth)
+                rng = derive_rng(seed, "grocery", *parts, *tag)
+                names = dataclasses.replace(
+                    names_for(seed, index, split), hidden_depth=depth, aim_asked=aim
+                )
                 tries = TRIES // len(HIDDEN_DEPTHS)
                 task = draw_task(cell, index + 1, rng, [catalog], tries, names, accept=fair)
                 if task is not None:

@@ -420,13 +420,14 @@ def _trap_allergy(
 
 
 def _cut_options(firsts: list[Any], pool: list[Any]) -> list[dict[str, Any]]:
-    """Needs none of `firsts` meets and some of `pool` does: a better Nutri-Score, less
-    processing, a label, another brand (when they share one)."""
+    """Needs none of `firsts` meets and some of `pool` does: a better Nutri-Score (A, or A or
+    B: the grades a shopper names), less processing, a label, another brand (when they share
+    one)."""
     options: list[dict[str, Any]] = []
     letters = "abcde"
     graded = all(p.nutriscore in letters for p in firsts)
     best = min(letters.index(p.nutriscore) for p in firsts) if graded else 0
-    if best > 0:
+    if 0 < best <= 2:
         options.append({"field": "nutriscore", "op": "in", "value": list(letters[:best])})
     least = min(p.nova_group for p in firsts)
     if least > 1:
