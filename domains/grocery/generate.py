@@ -4,10 +4,13 @@
 committed suite's grid (`domains.grocery.suite.GRID`, taken in an order that spreads the first
 tasks over every reveal stratum, so a small `count` still covers them) with the first seeded
 draft that passes the same gate (`domains.grocery.audit.gate_problems` and the shopper's leak
-audit) on the snapshot. The strata figures of `domains.grocery.strata` (fixed priors on the
-hidden stratum, the question-less prober on the mixed and hidden ones) are measured and written
-into the gate's lines, not yet enforced. Task, shopper and order ids are keyed hashes of the seed (`t_…`, `u_…`,
-`o_…`): none names a committed file. Persona wording leaves out the held-back share of its
+audit) on the snapshot and that no fixed prior (cheapest first, top search result first) and no
+question-less prober wins on its first probed trial (`domains.grocery.strata.strata_problems`).
+Then the suite's strata gate plays them on every probed trial: while a fixed prior wins more than
+a quarter of the hidden stratum, or the prober more than a quarter of the mixed or the hidden one,
+the tasks behind that figure are redrawn in a next round (deterministically, from the seed), and
+the suite is refused after `SUITE_ROUNDS`. Task, shopper and order ids are keyed hashes of the
+seed (`t_…`, `u_…`, `o_…`): none names a committed file. Persona wording leaves out the held-back share of its
 paraphrases on a dev split.
 """
 
@@ -18,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from domains.grocery.suite import _STYLE, _WHO, GRID, Names, Slot, draw_task
+from domains.grocery.tasks import GroceryTask
 from runner.core.errors import TaurecError
 from runner.core.generation import (
     GeneratedSuite,
@@ -38,6 +42,7 @@ TRIES = 4000
 HIDDEN_DEPTH = 8
 # The aims tried in turn when a slot's drafts all fail the gate at the deeper one.
 HIDDEN_DEPTHS = (HIDDEN_DEPTH, 4, 2, 1)
+SUITE_ROUNDS = 6  # redraw rounds the suite's strata gate may ask for
 
 
 def slot_order() -> list[Slot]:
@@ -65,53 +70,82 @@ def names_for(seed: int, index: int, split: Split) -> Names:
         who=usable_wordings(_WHO, split),
         style=usable_wordings(_STYLE, split),
         hidden_depth=HIDDEN_DEPTH,
+        aim_asked=True,
     )
 
 
 def generate_tasks(
     catalog: Any, policy_path: Path, seed: int, count: int, split: Split
 ) -> GeneratedSuite:
-    """`count` tasks (0: the grid's 60) drawn from the catalog and the seed, each passing the gate."""
+    """`count` tasks (0: the grid's 60) drawn from the catalog and the seed, each passing the
+    gate and the strata rules; then the suite's strata gate over all of them."""
     count = count or len(GRID)
     if count > MAX_COUNT:
         raise TaurecError(f"--count must be <= {MAX_COUNT} for grocery, got {count}")
-    from domains.grocery.strata import suite_strata_gate
+    from domains.grocery.strata import strata_problems, suite_strata_gate
 
     order = slot_order()
-    tasks = []
-    for index in range(count):
+
+    def fair(task: GroceryTask) -> bool:
+        """No fixed prior and no question-less prober wins the draft's first probed trial."""
+        return not strata_problems(task, catalog)
+
+    def draw(index: int, round_: int) -> GroceryTask:
+        """The first draft of redraw round `round_` for the index-th slot passing every rule."""
         slot = order[index % len(order)]
         if slot.reveal == "hidden":
             # A hidden need ruling out the cheapest few cannot also keep an allergy cell's
             # bait (the cheapest but for the allergen) in reach: hidden cells set no trap.
             slot = dataclasses.replace(slot, allergy_trap=False)
-        task = None
-        for depth in HIDDEN_DEPTHS:  # the deepest aim the catalog allows for this slot
-            rng = derive_rng(seed, "grocery", index, depth)
-            names = dataclasses.replace(names_for(seed, index, split), hidden_depth=depth)
-            task = draw_task(slot, index + 1, rng, [catalog], TRIES // len(HIDDEN_DEPTHS), names)
-            if task is not None:
-                break
-        if task is None:
-            raise TaurecError(
-                f"no draft for task {index} ({slot.kind}, {slot.complexity}, {slot.reveal}) "
-                f"passed the gate in {TRIES} tries on this snapshot"
-            )
-        tasks.append(task)
-    # The strata figures are measured and reported, not yet enforced: on grocery the question-
-    # less prober still wins most mixed and hidden drafts (their on_ask needs cut too little).
-    _, lines, _ = suite_strata_gate(tasks, catalog)
-    lines = [line.replace("strata FAIL", "strata (not enforced) FAIL") for line in lines]
+        # An allergy cell whose trap cannot hold beside an asked need aimed at the question-
+        # less picks falls back to the same cell without the trap; a cell where no aimed need
+        # fits falls back to unaimed drafts (the strata rule `fair` still holds for them).
+        untrapped = dataclasses.replace(slot, allergy_trap=False)
+        cells: list[tuple[Slot, bool, tuple[str, ...]]] = [(slot, True, ())]
+        cells += [(untrapped, True, ("untrapped",))] if slot.allergy_trap else []
+        cells += [(untrapped, False, ("unaimed",))]
+        for cell, aim, tag in cells:
+            for depth in HIDDEN_DEPTHS:  # the deepest aim the catalog allows for this slot
+                parts: tuple[object, ...] = (index, depth)
+                parts += (round_,) if round_ else ()
+                rng = derive_rng(seed, "grocery", *parts, *tag)
+                names = dataclasses.replace(
+                    names_for(seed, index, split), hidden_depth=depth, aim_asked=aim
+                )
+                tries = TRIES // len(HIDDEN_DEPTHS)
+                task = draw_task(cell, index + 1, rng, [catalog], tries, names, accept=fair)
+                if task is not None:
+                    return task
+        raise TaurecError(
+            f"no draft for task {index} ({slot.kind}, {slot.complexity}, {slot.reveal}) "
+            f"passed the gate and the strata rules in {TRIES} tries on this snapshot"
+        )
+
+    drawn = [draw(index, 0) for index in range(count)]
+    rounds = [0] * count
+    # The suite gate: while a stratum is won too often, redraw (in the next round) the tasks
+    # of that stratum its winner won, deterministically.
+    for _ in range(SUITE_ROUNDS):
+        ok, lines, won = suite_strata_gate(drawn, catalog)
+        if ok:
+            break
+        for index, task in enumerate(drawn):
+            if task.id in won:
+                rounds[index] += 1
+                drawn[index] = draw(index, rounds[index])
+    else:
+        raise TaurecError("the generated suite fails the strata gate: " + "; ".join(lines))
     strata = {
-        r: sum(t.reveal_difficulty == r for t in tasks) for r in ("volunteer", "mixed", "hidden")
+        r: sum(t.reveal_difficulty == r for t in drawn) for r in ("volunteer", "mixed", "hidden")
     }
     gate = [
-        f"{len(tasks)} tasks, each passing the grocery gate and leak audit on the snapshot "
-        f"(volunteer {strata['volunteer']}, mixed {strata['mixed']}, hidden {strata['hidden']})",
+        f"{len(drawn)} tasks, each passing the grocery gate, leak audit and strata rules on the "
+        f"snapshot (volunteer {strata['volunteer']}, mixed {strata['mixed']}, "
+        f"hidden {strata['hidden']})",
         *lines,
     ]
     return GeneratedSuite(
-        tasks=tasks,
+        tasks=drawn,
         policy_text=policy_path.read_text(encoding="utf-8"),
         generator=GENERATOR,
         gate=gate,

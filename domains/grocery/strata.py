@@ -7,10 +7,10 @@ The players are the shopping assistant with parts taken out:
 - the no-question prober (`PROBER`): asks nothing but reads every decline's hint.
 
 `suite_strata_gate` says whether any prior wins more than `MAX_STRATUM_WIN` of the hidden
-stratum's trials or the prober more than that of the mixed or the hidden stratum. A generated
-grocery suite reports these figures in its `suite.json` but is not yet rejected on them: the
-grocery drafts' on_ask needs cut too little for a question-less prober to lose, and redrawing
-finds too few drafts (see `strata_problems`, which a generator can use once they do).
+stratum's trials or the prober more than that of the mixed or the hidden stratum. The grocery
+generator (`domains.grocery.generate`) rejects a draft any of them wins on its first probed trial
+(`strata_problems`), redraws the tasks behind a failed suite figure, and writes the figures into
+the split's `suite.json`.
 """
 
 from __future__ import annotations

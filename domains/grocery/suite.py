@@ -10,7 +10,7 @@ import datetime as dt
 import json
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -170,6 +170,9 @@ class Names:
     who: tuple[str, ...] = _WHO
     style: tuple[str, ...] = _STYLE
     hidden_depth: int = 1  # how many of the cheapest fitting products a hidden need rules out
+    # Whether a mixed or hidden task's asked needs must rule out what an assistant asking
+    # nothing would put forward first (`_aim_asked`); generated splits set it.
+    aim_asked: bool = False
 
     @classmethod
     def numbered(cls, number: int) -> Names:
@@ -286,7 +289,8 @@ def _draft(
         cued = [i for i in askable if constraints[i]["constraint"]["field"] != "vegan"]
         if slot.reveal == "mixed" and not cued:
             return None
-        n_ask = max(1 if slot.reveal == "mixed" else 0, len(askable) - rng.randint(0, 1))
+        least = 1 if slot.reveal == "mixed" or names.aim_asked else 0
+        n_ask = max(least, len(askable) - rng.randint(0, 1))
         chosen = set(rng.sample(askable, k=min(n_ask, len(askable))))
         if cued and not chosen & set(cued):
             chosen.add(rng.choice(cued))
@@ -300,6 +304,15 @@ def _draft(
             cut = prices[rng.randrange(len(prices) // 2, len(prices))]
             budget = round(cut * quantity + 0.01 * rng.randint(0, 20), 2)
             flags.append("budget")
+    if names.aim_asked and slot.reveal != "volunteer" and not slot.nvr:
+        said = allergies if allergy_reveal == "volunteer" else []
+        aimed = _aim_asked(
+            task_id, kind_products, category, constraints, said, allergies, quantity, catalogs, rng
+        )
+        if aimed is None:
+            return None
+        if aimed:
+            constraints.append({"constraint": aimed, "reveal": "on_ask"})
     keep = None
     if slot.allergy_trap:
         trap = _trap_allergy(task_id, kind_products, constraints, budget, quantity, rng)
@@ -404,6 +417,90 @@ def _trap_allergy(
     bait = min(pool, key=lambda p: (p.price, p.id))
     carried = sorted({*bait.allergens, *bait.traces} & set(_ALLERGENS))
     return (bait, rng.choice(carried)) if carried else None
+
+
+def _cut_options(firsts: list[Any], pool: list[Any]) -> list[dict[str, Any]]:
+    """Needs none of `firsts` meets and some of `pool` does: a better Nutri-Score (A, or A or
+    B: the grades a shopper names), less processing, a label, another brand (when they share
+    one)."""
+    options: list[dict[str, Any]] = []
+    letters = "abcde"
+    graded = all(p.nutriscore in letters for p in firsts)
+    best = min(letters.index(p.nutriscore) for p in firsts) if graded else 0
+    if 0 < best <= 2:
+        options.append({"field": "nutriscore", "op": "in", "value": list(letters[:best])})
+    least = min(p.nova_group for p in firsts)
+    if least > 1:
+        options.append({"field": "nova_group", "op": "<=", "value": least - 1})
+    for label in ("organic", "fair-trade"):
+        if all(label not in f.labels for f in firsts) and any(label in p.labels for p in pool):
+            options.append({"field": "labels", "op": "contains", "value": label})
+    if all(f.brand == firsts[0].brand for f in firsts):
+        options.append({"field": "brand", "op": "!=", "value": firsts[0].brand})
+    return options
+
+
+# How many of each question-less order (cheapest first, top search result first) an asked need
+# must rule out: the shopper sits through one unasked miss, the second ends the talk.
+ASKED_REACH = 2
+
+
+def _aim_asked(
+    task_id: str,
+    products: list[Any],
+    category: str,
+    constraints: list[dict[str, Any]],
+    said_allergies: list[str],
+    allergies: list[str],
+    quantity: int,
+    catalogs: Sequence[Any],
+    rng: random.Random,
+) -> dict[str, Any] | Literal[False] | None:
+    """An on_ask need ruling out what an assistant that asks nothing puts forward first (the
+    `ASKED_REACH` cheapest and top search results meeting what the shopper volunteers), so that
+    only asking wins; False when the asked needs drawn already do, None when no need can."""
+    from domains.grocery.search import search_index
+    from domains.grocery.tools import MAX_SEARCH_LIMIT
+    from domains.grocery.user.needs import satisfied
+
+    def meets(p: Any, reveal: str) -> bool:
+        return all(
+            satisfied(
+                tc["constraint"]["op"],
+                tc["constraint"]["value"],
+                getattr(p, tc["constraint"]["field"]),
+            )
+            for tc in constraints
+            if tc["reveal"] == reveal
+        )
+
+    heard = _sayable_pool(
+        task_id,
+        products,
+        [tc for tc in constraints if tc["reveal"] == "volunteer"],
+        said_allergies,
+        None,
+        quantity,
+    )
+    ids = {p.id for p in heard}
+    shown = search_index(catalogs[0]).ranked(category.lower(), MAX_SEARCH_LIMIT)
+    firsts = sorted(heard, key=lambda p: (p.price, p.id))[:ASKED_REACH]
+    firsts += [p for p in shown if p.id in ids][:ASKED_REACH]
+
+    def cut(p: Any) -> bool:
+        unsafe = bool((set(p.allergens) | set(p.traces)) & set(allergies) - set(said_allergies))
+        return unsafe or not meets(p, "on_ask")
+
+    loose = [p for p in firsts if not cut(p)]
+    if not loose:
+        return False
+    fields = {tc["constraint"]["field"] for tc in constraints}
+    options = [o for o in _cut_options(loose, heard) if o["field"] not in fields]
+    for option in rng.sample(options, k=len(options)):
+        trial = [*constraints, {"constraint": option, "reveal": "on_ask"}]
+        if len(_sayable_pool(task_id, products, trial, allergies, None, quantity)) >= 3:
+            return option
+    return None
 
 
 def _hidden_needs(
@@ -601,9 +698,10 @@ def draw_task(
     catalogs: Sequence[Any],
     tries: int,
     names: Names | None = None,
+    accept: Callable[[GroceryTask], bool] | None = None,
 ) -> GroceryTask | None:
     """The first of up to `tries` seeded drafts for the slot that passes the gate on every
-    catalog (None: none did)."""
+    catalog and, given `accept`, that check too (None: none did)."""
     for _ in range(tries):
         draft = _draft(slot, number, rng, catalogs, names)
         if draft is None:
@@ -612,6 +710,8 @@ def draw_task(
         if task is None:
             continue
         if slot.nvr and not _nvr_ok(task, catalogs):
+            continue
+        if accept is not None and not accept(task):
             continue
         return task
     return None

@@ -84,7 +84,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("You are a military historian curious about what happens behind the lines.",
          (("genres", "contains", "Crime", "v"), ("genres", "contains", "Mystery", "a"),), "mixed",
          ("watch_history", "availability",), (NF, HU, KAN, PV, MUBI)),
-    Spec("You go to fan conventions and hate being behind on what everyone is discussing.",
+    Spec("You go to fan conventions, and the release year of a film always matters to you.",
          (("genres", "contains", "Horror", "v"), ("release_date", ">=", "2026-07-01", "a"),), "mixed",
          ("watch_history", "sponsored", "age_restricted", "single_recommendation"), (), near_miss_watched=1),
     Spec("You are a journalist who likes to keep up with whatever has just come out.",

@@ -128,3 +128,33 @@ def test_every_cue_names_its_topic_with_documented_vocabulary(topic: str) -> Non
         line = persona_line(task)  # the user says it: it names no value and no direction
         assert line is not None, clause
         assert topic_cues(line) == [topic], (clause, topic_cues(line))
+
+
+def test_a_generated_grocery_split_holds_its_strata_rule(tmp_path: Path) -> None:
+    """No fixed prior wins the hidden stratum and no question-less prober the mixed or hidden
+    one: the generator's gate enforces it, and replaying the players on the written split agrees."""
+    from domains.grocery.catalog import load_catalog
+    from domains.grocery.strata import MAX_STRATUM_WIN, strata_problems, suite_strata_gate
+
+    out = tmp_path / "split"
+    generate_suite("grocery", SNAPSHOT, 23, out, 6, "test")
+    owner = get_domain("grocery")
+    tasks = owner.load_tasks(out)
+    assert sum(t.reveal_difficulty == "hidden" for t in tasks) == 2
+    assert sum(t.reveal_difficulty == "mixed" for t in tasks) == 2
+    catalog = load_catalog(owner.snapshots_dir / SNAPSHOT)
+    for task in tasks:
+        assert not strata_problems(task, catalog), task.id
+        if task.reveal_difficulty != "volunteer" and not task.no_valid_recommendation:
+            # Only asking wins: some need is told on asking only.
+            assert any(tc.reveal == "on_ask" for tc in task.constraints), task.id
+    ok, lines, behind = suite_strata_gate(tasks, catalog)
+    assert ok, lines
+    assert not behind
+    assert len(lines) == 4  # the prober on mixed; two priors and the prober on hidden
+    marker = json.loads((out / "suite.json").read_text(encoding="utf-8"))
+    written = "\n".join(marker["generated"]["gate"])
+    assert "strata FAIL" not in written
+    assert "not enforced" not in written
+    assert written.count("strata pass") == 4
+    assert f"(<= {MAX_STRATUM_WIN})" in written
