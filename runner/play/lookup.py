@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,7 @@ from runner.core.domain import Domain
 from runner.core.protocols import Agent, AgentContext, AgentReply, ChatMessage, ToolSchema
 from runner.core.transcript import ComponentSpec
 
-__all__ = ["LookupAgent", "PublicIndex", "public_index"]
+__all__ = ["LookupAgent", "PublicIndex", "lookup_builder", "public_index"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -119,3 +119,27 @@ class LookupAgent:
 def lookup_sources(domain: Domain, retired_root: Path | None = None) -> Sequence[str]:
     """Where the lookup agent reads (for reports)."""
     return public_index(domain, retired_root).sources
+
+
+def lookup_builder(
+    domain_name: str, fallback: str
+) -> Callable[[AgentContext, dict[str, Any]], Agent]:
+    """The `lookup` adversary's factory for one domain: the shared agent, that domain's public
+    tasks and retired splits, and `fallback` (the same agent without the lookup) when the id maps
+    to nothing public."""
+
+    def build_lookup(context: AgentContext, args: dict[str, Any]) -> Agent:
+        from runner.core.domains import get_domain
+        from runner.core.errors import TaurecError
+        from runner.core.paths import retired_splits_dir
+
+        if args:
+            raise TaurecError(f"adversary 'lookup' takes no args (got {sorted(args)})")
+        return LookupAgent(
+            context,
+            get_domain(domain_name),
+            fallback=fallback,
+            retired_root=retired_splits_dir(domain_name),
+        )
+
+    return build_lookup

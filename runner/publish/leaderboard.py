@@ -349,7 +349,6 @@ def _run(
     fresh: bool,
     echo: Echo,
 ) -> tuple[str, list[RunResult]]:
-    from runner.batch import run_submissions
     from runner.batch.progress import default_progress
 
     every = shipped_submissions(submissions_dir)
@@ -359,26 +358,18 @@ def _run(
     folders = entrants(every, settings.domain)
     if not folders:
         return f"no submission enters {settings.domain}", []
-    submissions = [load_submission(f) for f in folders]
-    with local_model_servers(submissions):
-        runs = run_submissions(
-            folders,
-            snapshot=date,
-            tasks_dir=settings.tasks_dir,
-            trials=trials,
-            concurrency=concurrency,
-            simulator=settings.simulator,
-            simulator_options=settings.simulator_options,
-            max_turns=settings.max_turns,
-            max_cost=settings.max_cost,
-            rules=settings.rules,
-            step_timeout_s=settings.step_timeout_s,
-            fresh=fresh,
-            progress=default_progress(),
-            snapshots_dir=snapshots_dir,
-            domain=settings.domain,
-            strictness=settings.strictness,
-        )
+    runs = _run_board(
+        folders,
+        folders,
+        date=date,
+        tasks_dir=settings.tasks_dir,
+        settings=settings,
+        trials=trials,
+        concurrency=concurrency,
+        snapshots_dir=snapshots_dir,
+        progress=default_progress(),
+        fresh=fresh,
+    )
     for line in _summarise_runs(runs):
         echo(line)
     ran = sum(r.ran for r in runs)
@@ -406,7 +397,6 @@ def _test(
 
     With the workflow's secret a split that cannot be drawn fails the refresh; with a local one
     (`make leaderboard` offline) it is a note and the board shows the dev split alone."""
-    from runner.batch import run_submissions
     from runner.batch.progress import default_progress
     from runner.publish.splits import LOCAL_SPLIT_TASKS, run_test_split, split_secret
 
@@ -418,25 +408,17 @@ def _test(
         dev_pass1 = _dev_pass1_on_disk(folders, settings.domain, date)
 
     def run(entrants: list[object], *, tasks_dir: Path) -> list[RunResult]:
-        submissions = [load_submission(f) for f in folders]
-        with local_model_servers(submissions):
-            return run_submissions(
-                entrants,  # type: ignore[arg-type]
-                snapshot=date,
-                tasks_dir=tasks_dir,
-                trials=trials,
-                concurrency=concurrency,
-                simulator=settings.simulator,
-                simulator_options=settings.simulator_options,
-                max_turns=settings.max_turns,
-                max_cost=settings.max_cost,
-                rules=settings.rules,
-                step_timeout_s=settings.step_timeout_s,
-                progress=None if quiet else default_progress(),
-                snapshots_dir=snapshots_dir,
-                domain=settings.domain,
-                strictness=settings.strictness,
-            )
+        return _run_board(
+            folders,
+            entrants,
+            date=date,
+            tasks_dir=tasks_dir,
+            settings=settings,
+            trials=trials,
+            concurrency=concurrency,
+            snapshots_dir=snapshots_dir,
+            progress=None if quiet else default_progress(),
+        )
 
     try:
         outcome = run_test_split(
@@ -514,3 +496,41 @@ def _site(
     for note in report.notes:
         echo(f"      note: {note}")
     return report.summary(), public_dir / "index.html"
+
+
+def _run_board(
+    folders: list[Path],
+    entrants: Sequence[Any],
+    *,
+    date: str,
+    tasks_dir: Path | None,
+    settings: RunSettings,
+    trials: int,
+    concurrency: int,
+    snapshots_dir: Path,
+    progress: Any,
+    fresh: bool = False,
+) -> list[RunResult]:
+    """Run `entrants` (submission folders or entrants built from them) on one suite with the
+    board's settings, the local model servers of `folders`' entries up for the run."""
+    from runner.batch import run_submissions
+
+    with local_model_servers([load_submission(f) for f in folders]):
+        return run_submissions(
+            entrants,
+            snapshot=date,
+            tasks_dir=tasks_dir,
+            trials=trials,
+            concurrency=concurrency,
+            simulator=settings.simulator,
+            simulator_options=settings.simulator_options,
+            max_turns=settings.max_turns,
+            max_cost=settings.max_cost,
+            rules=settings.rules,
+            step_timeout_s=settings.step_timeout_s,
+            fresh=fresh,
+            progress=progress,
+            snapshots_dir=snapshots_dir,
+            domain=settings.domain,
+            strictness=settings.strictness,
+        )
