@@ -272,13 +272,17 @@ class MoviesDomain(Domain):
         return constraint_reveal(task, check)
 
     def preference_questions(self, text: str) -> tuple[str, ...]:
-        """Fields asked about, titles put forward left out (a bold span, a year in brackets)."""
+        """Fields asked about in a message that puts no title forward (a bold span, a year in
+        brackets). A proposal that describes its title and asks "would that work for you?" asks
+        for a reaction, not a preference: its genre, length or rating words earn no elicitation
+        credit (the no-question prober's proposals were credited before)."""
         import re
 
         from domains.movies.simulators.reader import fields_asked
 
-        blanked = re.sub(r"\*\*[^*]+\*\*|\(\d{4}\)", " ", text)
-        return fields_asked(blanked)
+        if re.search(r"\*\*[^*]+\*\*|\(\d{4}\)", text):
+            return ()
+        return fields_asked(text)
 
     def winning_hint(self, task: Task, catalog: Catalog, tools: Sequence[str]) -> list[str]:
         from domains.movies.feedback import winning_hint

@@ -59,3 +59,18 @@ def test_elicitation_is_tested_only_where_the_user_holds_something_back() -> Non
     ][:3]
     result = evaluate("expert", domain="movies", tasks=volunteer_only, trials=1, concurrency=2)
     assert _skill(result.feedback.skills, "elicitation").of == 0
+
+
+def test_a_described_proposal_that_asks_for_a_reaction_is_no_preference_question() -> None:
+    """The no-question prober's proposals ("**X** (2026) is a drama film, 111 minutes long,
+    rated PG-13. Would that work for you?") were credited as asking about genre, length and
+    rating; a message that puts a title forward asks for a reaction, not a preference."""
+    from runner.core.domains import get_domain
+
+    movies = get_domain("movies")
+    proposal = (
+        "**Fenna and the Velvet Masquerade** (2026) is a drama film, 111 minutes long, rated "
+        "PG-13. Would that work for you?"
+    )
+    assert movies.preference_questions(proposal) == ()
+    assert "runtime" in movies.preference_questions("How long a film would you like to watch?")
