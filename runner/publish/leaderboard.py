@@ -265,6 +265,8 @@ def _steps(
             )
         else:
             domain, settings, where = lanes[lane]
+            # The test split's run: what it shares between the background and in-line calls.
+            test_args = (label, submissions_dir, where, settings, board.trials, concurrency)
             if step == "refresh":
                 detail = domain.refresh(source, label, where)
             elif step == "validate":
@@ -281,33 +283,12 @@ def _steps(
                         },
                     )
                 else:
-                    detail, notes = _test(
-                        label,
-                        submissions_dir,
-                        where,
-                        settings,
-                        board.trials,
-                        concurrency,
-                        None,
-                        splits,
-                        False,
-                    )
+                    detail, notes = _test(*test_args, None, splits, False)
                 for note in notes:
                     echo(f"      note: {note}")
             else:
                 if background is not None:
-                    background.start(
-                        lane,
-                        label,
-                        submissions_dir,
-                        where,
-                        settings,
-                        board.trials,
-                        concurrency,
-                        {},
-                        splits,
-                        True,
-                    )
+                    background.start(lane, *test_args, {}, splits, True)
                 detail, runs = _run(
                     label,
                     submissions_dir,
