@@ -64,6 +64,13 @@ class GroceryDomain(Domain):
     catalog_cli = "domains.grocery.cli:group"
     # A trial ends on the order it placed (the scorer's `recommendation` is the ordered id).
     outcome_verb: ClassVar[str] = "ordered"
+    outcome_noun: ClassVar[str] = "final order or return"
+    outcome_plural: ClassVar[str] = "orders and returns"
+    wrong_outcome: ClassVar[str] = "order or return judged wrong"
+    abstain_call: ClassVar[str] = "finish() with nothing ordered"
+    check_hint: ClassVar[str] = (
+        "check each stated need (get_product_details) before putting a product forward"
+    )
     no_outcome: ClassVar[str] = "no single product ordered"
     nothing_fits: ClassVar[tuple[str, str]] = (
         "no valid product exists",

@@ -243,11 +243,6 @@ class MoviesDomain(Domain):
 
         return prune_records(snapshots_dir)
 
-    def verify_command(self) -> str:
-        from domains.movies.site import verify_command
-
-        return verify_command()
-
     def reader_accuracy(self) -> ReaderAccuracy:
         from domains.movies.site import reader_accuracy
 

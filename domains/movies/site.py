@@ -41,13 +41,6 @@ def prune_records(snapshots_dir: Path) -> list[Any]:
     return list(read_prune_log(snapshots_dir)) if snapshots_dir.is_dir() else []
 
 
-def verify_command() -> str:
-    """The installed command that re-checks a downloaded folder ({date}) from its parent: a
-    `./` path, since a bare date names the repository's own snapshot, not the download; the
-    manifest names its domain, so no `--domain` is needed."""
-    return "cd .. && taurec catalog verify ./{date}"
-
-
 def reader_accuracy() -> ReaderAccuracy:
     """The simulated user's rule reader on each labelled corpus, and on all of them together."""
     catalog = Catalog.load(SNAPSHOTS_DIR / CORPUS_SNAPSHOT)

@@ -335,6 +335,14 @@ class Domain(ABC):
     # How a trial page words the item a trial ended on (`TrialScore.recommendation`) and its
     # absence, and a task where nothing fits: (what holds, what is correct then).
     outcome_verb: ClassVar[str] = "recommended"
+    # What the Metrics text calls the state a trial is judged on; what `eval`'s report calls
+    # such outcomes, a wrong one, the call that ends a trial on nothing, and the look-up that
+    # checks a stated constraint.
+    outcome_noun: ClassVar[str] = "final recommendation"
+    outcome_plural: ClassVar[str] = "recommendations"
+    wrong_outcome: ClassVar[str] = "recommendation judged wrong"
+    abstain_call: ClassVar[str] = "recommend() with no id"
+    check_hint: ClassVar[str] = "check each stated constraint (get_metadata) before recommending"
     no_outcome: ClassVar[str] = "no recommendation"
     nothing_fits: ClassVar[tuple[str, str]] = (
         "no valid recommendation exists",
@@ -363,10 +371,12 @@ class Domain(ABC):
         del snapshots_dir
         return []
 
-    def verify_command(self) -> str | None:
+    def verify_command(self) -> str:
         """The installed command that re-checks a downloaded snapshot folder (`{date}`) from its
-        parent against its manifest, for the Snapshots page; None: only `sha256sum -c`."""
-        return None
+        parent against its manifest, for every Snapshots page: a `./` path, since a bare date
+        names the repository's own snapshot, not the download; the manifest names its domain, so
+        no `--domain` is needed."""
+        return "cd .. && taurec catalog verify ./{date}"
 
     def reader_accuracy(self) -> ReaderAccuracy | None:
         """How well the simulated user reads the agent's messages on labelled corpora, for the

@@ -18,7 +18,16 @@ from runner.core.predicates import ConstraintCheck
 from runner.core.records import TrialRecord
 from runner.core.transcript import MessageEvent, Transcript
 
-__all__ = ["KIND_TITLE", "Cause", "Feedback", "SkillRow", "build_feedback", "clip", "rule_text"]
+__all__ = [
+    "KIND_TITLE",
+    "Cause",
+    "Feedback",
+    "SkillRow",
+    "build_feedback",
+    "clip",
+    "kind_titles",
+    "rule_text",
+]
 
 CauseKind = Literal[
     "agent_error",
@@ -40,6 +49,14 @@ KIND_TITLE: dict[str, str] = {
     "unfinished": "no recommendation",
     "outcome": "recommendation judged wrong",
 }
+
+
+def kind_titles(domain: Domain) -> dict[str, str]:
+    """Each kind's title as `domain` words what a trial ends on ("no recommendation" on movies,
+    "no single product ordered" on grocery)."""
+    return {**KIND_TITLE, "unfinished": domain.no_outcome, "outcome": domain.wrong_outcome}
+
+
 # A missed constraint is grouped by its field and the way the judged value missed, never by the
 # value asked for: "runtime: above the maximum" whatever the maximum was.
 _DIRECTION: dict[str, str] = {
@@ -86,13 +103,14 @@ class Cause(BaseModel):
         description="The example: the offending reply or call, the judged value, the rule broken"
     )
 
-    def heading(self) -> str:
+    def heading(self, titles: dict[str, str] = KIND_TITLE) -> str:
+        """The cause in one line; `titles`: each kind's title (`kind_titles` of the domain)."""
         times = (
             f"{self.occurrences} calls in {self.trials} trial(s)"
             if self.kind == "tool_error"
             else f"{self.trials} trial(s)"
         )
-        return f"{KIND_TITLE[self.kind]}: {self.label} — {times}"
+        return f"{titles[self.kind]}: {self.label} — {times}"
 
 
 class SkillRow(BaseModel):
@@ -302,8 +320,14 @@ def _trial_causes(
             if isinstance(event, MessageEvent) or not event.is_error:
                 continue
             text = _error_text(event.result)
-            if event.name == "recommend" and not text.startswith(("arguments", "bad arguments")):
-                continue  # a recommend of an unknown id is judged as a recommendation
+            # A recommend of an unknown id is judged as a recommendation, where recommend is a
+            # tool of the domain; elsewhere (a movie agent ported to grocery) it is a refused call.
+            if (
+                event.name == "recommend"
+                and event.name in transcript.tools
+                and not text.startswith(("arguments", "bad arguments"))
+            ):
+                continue
             args = (
                 event.raw_arguments if event.raw_arguments is not None else _value(event.arguments)
             )
@@ -365,7 +389,7 @@ def _trial_causes(
     tools = list(transcript.tools) if transcript is not None else []
     hint = [] if task is None or catalog is None else domain.winning_hint(task, catalog, tools)
     if record.stop_reason == "abstained" and task is not None and not task.no_valid_recommendation:
-        groups.add("abstained", "recommend() with no id", key, True, hint)
+        groups.add("abstained", domain.abstain_call, key, True, hint)
         return
     details = [f"judged: {score.constraint_reason}", *hint]
     if score.recommendation is not None or record.stop_reason == "recommended":  # judged wrong
@@ -474,8 +498,8 @@ def _skills(
             skill="elicitation",
             held=len(elicited),
             of=len(withheld),
-            measures="recommendations on tasks with a constraint the user states only when "
-            "asked (on_ask) or after a decline (hidden) that meet every such constraint, in "
+            measures=f"{domain.outcome_plural} on tasks with a constraint the user states only "
+            "when asked (on_ask) or after a decline (hidden) that meet every such constraint, in "
             "trials where the agent asked the user about one of those fields",
             hint=f"ask before proposing; fields missed: {unelicited}" if unelicited else "",
         ),
@@ -483,12 +507,9 @@ def _skills(
             skill="retrieval",
             held=len(retrieved),
             of=len(recommended),
-            measures="recommendations that meet every constraint the user volunteered, in "
-            "trials where the agent looked the catalog up with a tool",
-            hint=f"check each stated constraint (get_metadata) before recommending; fields "
-            f"missed: {unretrieved}"
-            if unretrieved
-            else "",
+            measures=f"{domain.outcome_plural} that meet every constraint the user volunteered, "
+            "in trials where the agent looked the catalog up with a tool",
+            hint=f"{domain.check_hint}; fields missed: {unretrieved}" if unretrieved else "",
         ),
         SkillRow(
             skill="policy",
@@ -510,8 +531,8 @@ def _skills(
             skill="abstention",
             held=len(abstained_ok),
             of=len(nvr),
-            measures="trials of no-valid-recommendation tasks that ended with recommend() and "
-            "no id",
+            measures=f"trials of tasks where {domain.nothing_fits[0]} that ended with "
+            f"{domain.abstain_call}",
             hint=f"{len(wrong_abstain)} abstention(s) and {len(unfinished) - len(wrong_abstain)} "
             "unfinished trial(s) on tasks that have an answer"
             if wrong_abstain or len(unfinished) > len(wrong_abstain)

@@ -7,11 +7,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from runner.core.domains import get_domain
 from runner.core.metrics import PASS_THRESHOLD, PassHatK, RunSummary, pass_hat_k
 from runner.core.predicates import Complexity, RevealDifficulty
 from runner.core.records import RunStatus, TrialRecord
 from runner.core.transcript import InfraError, StopReason, Transcript
-from runner.evaluation.feedback import KIND_TITLE, Cause, Feedback
+from runner.evaluation.feedback import Cause, Feedback, kind_titles
 from runner.play.attribution import standing_reason
 
 EVAL_SCHEMA_VERSION: Literal[1] = 1
@@ -297,6 +298,7 @@ def _skills(result: EvalResult) -> list[str]:
 
 def _causes(result: EvalResult, max_causes: int | None) -> list[str]:
     causes = result.feedback.causes
+    titles = kind_titles(get_domain(result.domain))
     failing = result.failing
     lines = [
         "",
@@ -325,18 +327,18 @@ def _causes(result: EvalResult, max_causes: int | None) -> list[str]:
             else f"{trials} trial(s)"
         )
         ways = f", {len(rules)} rules" if len(rules) > 1 else ""
-        lines += ["", f"### {number}. {KIND_TITLE[kind]} — {count}{ways}", ""]
+        lines += ["", f"### {number}. {titles[kind]} — {count}{ways}", ""]
         for cause in rules:
-            lines += _cause(cause)
+            lines += _cause(cause, titles)
     if len(shown) < len(causes):
         lines += ["", f"… and {len(causes) - len(shown)} more cause(s) (see the JSON report)"]
     return lines
 
 
-def _cause(cause: Cause) -> list[str]:
+def _cause(cause: Cause, titles: dict[str, str]) -> list[str]:
     """One rule broken: how often, one or two examples, and the first example's details."""
     failed = f", {cause.failed_trials} of them failed" if cause.kind == "tool_error" else ""
-    lines = [f"- **{cause.heading()}**{failed}"]
+    lines = [f"- **{cause.heading(titles)}**{failed}"]
     lines.append(f"  - example: `{cause.example}` (`--show {cause.example}`)")
     lines += ["  - " + detail.replace("\n", "\n    ") for detail in cause.details]
     if cause.another:
@@ -417,7 +419,8 @@ def render_markdown(result: EvalResult, *, max_failures: int | None = None) -> s
         "## Efficiency",
         "",
         f"- mean reward {_fmt(s.mean_reward)}, mean constraint score "
-        f"{_fmt(s.mean_constraint_score)}, no recommendation in {_fmt(s.no_recommendation_rate)}",
+        f"{_fmt(s.mean_constraint_score)}, {get_domain(result.domain).no_outcome} in "
+        f"{_fmt(s.no_recommendation_rate)}",
         f"- mean turns {_fmt(s.mean_turns, 2)}, median tool calls {_fmt(s.median_tool_calls, 1)}, "
         f"median step latency {_fmt(s.median_step_latency_s, 4)} s",
         f"- proposals: {_fmt(s.mean_proposals, 2)} per scored trial, "

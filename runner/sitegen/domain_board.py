@@ -23,13 +23,13 @@ from runner.sitegen.bounds import RAW_DIR, RawLinks, paged_runs, write_trials_pa
 from runner.sitegen.inputs import SHA256SUMS, SiteInputs
 from runner.sitegen.metric_table import (
     HEADLINE_K,
-    METRIC_BY_KEY,
-    METRICS,
     PASS_KS,
     PHONE_COLUMNS,
     TABLE_COLUMNS,
     TABLET_COLUMNS,
     WIDE_COLUMNS,
+    metric_by_key_for,
+    metrics_for,
 )
 from runner.sitegen.pages import PageWriter, _entry_view, snapshot_files
 from runner.sitegen.views import SnapshotBoard, boards, chart_names, timeline_chart
@@ -155,8 +155,8 @@ def render_domain_board(
         site_root="../" * prefix.count("/"),
         boards=board_list,
         columns=TABLE_COLUMNS,
-        metrics=METRIC_BY_KEY,
-        metric_list=METRICS,
+        metrics=metric_by_key_for(owner),
+        metric_list=metrics_for(owner),
         timeline=timeline_chart(inputs, agg) if len({b.label for b in board_list}) > 1 else None,
         max_unscored=f"{MAX_UNSCORED_SHARE:.0%}",
         headline_k=HEADLINE_K,
@@ -188,6 +188,7 @@ def render_domain_board(
         f"{prefix}snapshots.md",
         snapshots=_snapshots_view(inputs, links),
         any_notice=any(s.licence_notice for s in inputs.snapshots),
+        verify_command=owner.verify_command(),
         **common,
     )
     failing = FAILING_SEVERITIES[board.strictness]

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
+from runner.core.domain import Domain
 from runner.play.attribution import MAX_UNSCORED_SHARE
 
 Direction = Literal["higher", "lower", "none"]
@@ -80,8 +81,8 @@ METRICS: tuple[Metric, ...] = (
         "constraint",
         "higher",
         "pct",
-        "Mean constraint score: the share of scored trials whose final recommendation satisfies "
-        "every constraint of the task (abstaining scores 1 on no-valid-recommendation tasks).",
+        "Mean constraint score: the share of scored trials whose {outcome} satisfies every "
+        "constraint of the task (when {nothing_fits}, {nothing_right}: it scores 1).",
         "%",
     ),
     Metric(
@@ -105,8 +106,8 @@ METRICS: tuple[Metric, ...] = (
         "no-rec",
         "none",
         "pct",
-        "Share of scored trials that end without a recommendation (abstained or out of turns). "
-        "Right on no-valid-recommendation tasks, wrong elsewhere.",
+        "Share of scored trials that end with {no_outcome} (the agent stopped, or the turns ran "
+        "out). Right on tasks where {nothing_fits}, wrong elsewhere.",
         "%",
     ),
     Metric("turns", "turns", "lower", "float1", "Mean conversation turns per scored trial."),
@@ -116,7 +117,7 @@ METRICS: tuple[Metric, ...] = (
         "proposals/success",
         "lower",
         "float2",
-        "Titles put to the user per successful trial: agent messages naming a catalog title, "
+        "{Items} put to the user per successful trial: agent messages naming a catalog {item}, "
         "summed over scored trials, divided by the trials that succeeded. Low means the agent "
         "asked before it guessed.",
     ),
@@ -171,6 +172,37 @@ METRICS: tuple[Metric, ...] = (
     ),
 )
 
+
+def _worded(
+    outcome: str, no_outcome: str, nothing_fits: tuple[str, str], item: str
+) -> tuple[Metric, ...]:
+    words = {
+        "outcome": outcome,
+        "no_outcome": no_outcome,
+        "nothing_fits": nothing_fits[0],
+        "nothing_right": nothing_fits[1],
+        "item": item,
+        "Items": f"{item.capitalize()}s",
+    }
+    return tuple(replace(m, description=m.description.format(**words)) for m in _UNWORDED)
+
+
+def metrics_for(domain: Domain) -> tuple[Metric, ...]:
+    """The metrics as `domain` words them on its board: what a trial is judged on
+    (`Domain.outcome_noun`), its absence, a task where nothing fits and what one item is called
+    (movies: "final recommendation", "titles"; grocery: "final order or return", "products")."""
+    return _worded(domain.outcome_noun, domain.no_outcome, domain.nothing_fits, domain.card_noun)
+
+
+def metric_by_key_for(domain: Domain) -> dict[str, Metric]:
+    """`metrics_for(domain)` by key."""
+    return {m.key: m for m in metrics_for(domain)}
+
+
+_UNWORDED = METRICS
+# Worded as no domain in particular: for the figures' labels and formats (pages that explain a
+# metric use `metrics_for` of their board's domain).
+METRICS = _worded(Domain.outcome_noun, Domain.no_outcome, Domain.nothing_fits, "item")
 METRIC_BY_KEY: dict[str, Metric] = {m.key: m for m in METRICS}
 
 # The leaderboard's numeric columns, in order (pass^k columns carry their CI).

@@ -43,12 +43,14 @@ from runner.sitegen.inputs import (
 from runner.sitegen.metric_table import (
     HEADLINE_K,
     METRIC_BY_KEY,
-    METRICS,
     PASS_KS,
     PHONE_COLUMNS,
     TABLE_COLUMNS,
     TABLET_COLUMNS,
     WIDE_COLUMNS,
+    Metric,
+    metric_by_key_for,
+    metrics_for,
 )
 from runner.sitegen.mkdocs_hooks import bodies_dir
 from runner.sitegen.schema_doc import schema_models
@@ -186,8 +188,9 @@ def _run_view(
     trial_pages: bool,
     raw: RawLinks | None,
     latest: bool,
+    metrics: tuple[Metric, ...],
 ) -> dict[str, Any]:
-    """One run's section of its entry page; older runs (not `latest`) leave per-task rows to the downloads."""
+    """One run's section of its entry page (`metrics` as its board's domain words them); older runs (not `latest`) leave per-task rows to the downloads."""
 
     def of_run(table: str) -> pl.DataFrame:
         return agg.of_run(table, run.slug, run.snapshot)
@@ -196,7 +199,7 @@ def _run_view(
     # A run the board does not rank shows its counts, and no score that would read as ranked.
     unranked = row["standing"] != "ranked"
     figures = []
-    for metric in METRICS:
+    for metric in metrics:
         value = row.get(metric.key)
         if unranked and metric.key not in UNRANKED_SHOWN:
             value = None
@@ -319,6 +322,7 @@ def _entry_view(
     shown = redact_config(sub.model_dump(mode="json", exclude_defaults=True))
     config = yaml.safe_dump(shown, sort_keys=False)
     runs = sorted(entry.runs, key=lambda r: r.snapshot, reverse=True)
+    metrics = metrics_for(get_domain(inputs.domain))
     return {
         "slug": entry.slug,
         "name": sub.display_name,
@@ -338,6 +342,7 @@ def _entry_view(
                 (r.slug, r.snapshot) in trial_runs,
                 raw.get((r.slug, r.snapshot)),
                 (r.slug, r.snapshot) in latest,
+                metrics,
             )
             for r in runs
         ],
@@ -574,8 +579,8 @@ def render_pages(
         **extra,
         boards=boards,
         columns=TABLE_COLUMNS,
-        metrics=METRIC_BY_KEY,
-        metric_list=METRICS,
+        metrics=metric_by_key_for(get_domain(inputs.domain)),
+        metric_list=metrics_for(get_domain(inputs.domain)),
         timeline=timeline_chart(inputs, agg) if len({b.label for b in boards}) > 1 else None,
         max_unscored=f"{MAX_UNSCORED_SHARE:.0%}",
         headline_k=HEADLINE_K,

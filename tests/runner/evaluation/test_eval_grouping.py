@@ -9,8 +9,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from runner.core.domains import get_domain
 from runner.evaluation import EvalResult, evaluate
-from runner.evaluation.feedback import rule_text
+from runner.evaluation.feedback import kind_titles, rule_text
 from runner.play.agent_config import HttpAgentConfig, RetryConfig
 from tests.loopback import serving
 
@@ -75,8 +76,9 @@ def test_a_flawed_agent_gets_at_most_twelve_headings_each_with_a_count_and_an_ex
         assert re.search(r"^  - example: `task_\w+#\d+`", body, flags=re.MULTILINE), heading
     # Every rule line says how often and shows an example; none names a value, an id or a number.
     causes = flawed_run.feedback.causes
+    titles = kind_titles(get_domain(flawed_run.domain))
     for cause in causes:
-        assert f"**{cause.heading()}**" in markdown
+        assert f"**{cause.heading(titles)}**" in markdown
         assert re.fullmatch(r"task_\w+#\d+", cause.example)
         if cause.kind != "agent_error":
             assert not re.search(r"\d", cause.label), cause.label
@@ -122,7 +124,7 @@ def test_refused_tool_calls_are_grouped_by_rule_not_by_id_or_name(
 
 def test_no_heading_contradicts_the_stop_reason(flawed_run: EvalResult) -> None:
     markdown = flawed_run.to_markdown()
-    assert "no recommendation: the trial ended `recommended`" not in markdown
+    assert "the trial ended `recommended`" not in markdown
     for cause in flawed_run.feedback.causes:
         if cause.kind == "unfinished":
             assert "`recommended`" not in cause.label

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from runner.sitegen import BuildReport, build_site
 from runner.sitegen.serve import serving
 
 from .test_browser import Watch
+from .test_snapshot_download import download, follow
 
 DATE = "2026-11-01"
 LABEL = f"grocery-{DATE}"
@@ -243,3 +245,24 @@ def test_grocery_trial_page_renders_with_its_transcript(
     assert not failed, failed
     assert not watch.errors, watch.errors
     page.close()
+
+
+def test_the_grocery_verify_box_passes_a_download_and_names_a_tampered_file(
+    two_boards: BuildReport, tmp_path: Path
+) -> None:
+    """The grocery Snapshots page has the same verify box as movies; its commands, followed on a
+    real download, say ok with no --domain (the manifest names the domain), then name the file a
+    one-byte change broke."""
+    folder, lines = download(two_boards, tmp_path, "grocery/snapshots.html")
+    assert any("taurec catalog verify ./" in line and "--domain" not in line for line in lines)
+    checks = follow(lines, folder)
+    assert [c.returncode for c in checks] == [0] * len(checks), [
+        c.stdout + c.stderr for c in checks
+    ]
+    assert checks[-1].stdout == f"{folder.resolve()}: ok\n"
+    catalog = folder / "catalog.csv"
+    catalog.write_text(catalog.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    [verify] = follow([lines[-1]], folder)
+    assert verify.returncode == 1, verify.stdout + verify.stderr
+    assert f"{folder.resolve()}: MISMATCH" in verify.stdout
+    assert "catalog.csv" in verify.stdout
