@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from domains.grocery.tasks import GROCERY_POLICY_NAMES
+from domains.grocery.tasks import GROCERY_POLICY_NAMES, TASK_KINDS
 from runner.core.domain import (
     DEFAULT_STRICTNESS,
     AgentBuilder,
@@ -65,11 +65,18 @@ class GroceryDomain(Domain):
     # A trial ends on the order it placed (the scorer's `recommendation` is the ordered id).
     outcome_verb: ClassVar[str] = "ordered"
     outcome_noun: ClassVar[str] = "final order or return"
+    task_kinds: ClassVar[tuple[tuple[str, str], ...]] = TASK_KINDS
+    trial_end: ClassVar[str] = (
+        "`finish` (with one or two sentences for the shopper) ends the trial. What is scored is "
+        "the store's final state (the basket, the orders placed, the returns made) and what was "
+        "said on the way (confirmations, allergens, proposals). The trial also ends when the "
+        "shopper leaves or the turns run out."
+    )
     outcome_plural: ClassVar[str] = "orders and returns"
     wrong_outcome: ClassVar[str] = "order or return judged wrong"
     abstain_call: ClassVar[str] = "finish() with nothing ordered"
     check_hint: ClassVar[str] = (
-        "check each stated need (get_product_details) before putting a product forward"
+        "check each stated need (get_product) before putting a product forward"
     )
     no_outcome: ClassVar[str] = "no single product ordered"
     nothing_fits: ClassVar[tuple[str, str]] = (

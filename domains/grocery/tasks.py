@@ -30,6 +30,7 @@ __all__ = [
     "GROCERY_POLICY_NAMES",
     "GROCERY_TASK_SCHEMA_VERSION",
     "RETURN_REASONS",
+    "TASK_KINDS",
     "GroceryPolicyName",
     "GroceryTask",
     "OrderLine",
@@ -49,6 +50,26 @@ __all__ = [
 GROCERY_TASK_SCHEMA_VERSION: Literal[1] = 1
 
 TaskKind = Literal["order", "return", "substitution"]
+# What the agent must do in each kind of task, for the protocol pages (one line per kind; a test
+# holds it to `TaskKind`).
+TASK_KINDS: tuple[tuple[TaskKind, str], ...] = (
+    (
+        "order",
+        "find products that meet every need of the shopper (stated, asked for, or shown by a "
+        "declined proposal), put them in the basket and place the order, each step only after "
+        "the shopper said yes to it",
+    ),
+    (
+        "return",
+        "find the line of a past order the shopper wants to send back and process the return "
+        "with one of the listed reasons, after the shopper confirmed the item and quantity",
+    ),
+    (
+        "substitution",
+        "the product the shopper asks for is out of stock: propose a replacement that meets the "
+        "same needs and order it only with the shopper's consent to the swap",
+    ),
+)
 GroceryPolicyName = Literal[
     "allergen_safety",
     "order_confirmation",

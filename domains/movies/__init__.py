@@ -49,6 +49,19 @@ class MoviesDomain(Domain):
     name = "movies"
     title = "Movies"
     item_noun = "movie"
+    task_kinds = (
+        (
+            "recommend",
+            "find one movie that meets every constraint of the user: those stated in the "
+            "opening request, those stated only when asked, and those that show only in the "
+            "reason of a declined proposal; when none exists, say so and abstain",
+        ),
+    )
+    trial_end = (
+        "`recommend` with a movie id ends the trial on that recommendation; `recommend` with "
+        "no id abstains (right only when no movie fits). The trial also ends when the user "
+        "leaves or the turns run out."
+    )
     record_noun = "title"
     policy_names = POLICY_NAMES
     catalog_cli = "catalog_pipeline.tmdb.cli:group"

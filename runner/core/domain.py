@@ -343,6 +343,10 @@ class Domain(ABC):
     wrong_outcome: ClassVar[str] = "recommendation judged wrong"
     abstain_call: ClassVar[str] = "recommend() with no id"
     check_hint: ClassVar[str] = "check each stated constraint (get_metadata) before recommending"
+    # What the protocol and Integrate pages say of this domain (their generated "Domains"
+    # section): each kind of task (its name, what the agent must do) and how a trial ends.
+    task_kinds: ClassVar[tuple[tuple[str, str], ...]] = ()
+    trial_end: ClassVar[str] = ""
     no_outcome: ClassVar[str] = "no recommendation"
     nothing_fits: ClassVar[tuple[str, str]] = (
         "no valid recommendation exists",

@@ -23,6 +23,7 @@ from runner.sitegen import charts
 from runner.sitegen.aggregate import Aggregates
 from runner.sitegen.bounds import RawLinks, paged_runs
 from runner.sitegen.changelog import changelog_view
+from runner.sitegen.domain_docs import domain_protocols
 from runner.sitegen.escaping import (
     attr_json,
     finalize,
@@ -500,6 +501,9 @@ BOARD_MARKER = "<!-- generated: board settings -->"
 READER_MARKER = "<!-- generated: simulated-user reader accuracy -->"
 ATTRIBUTION_MARKER = "<!-- generated: attribution rule -->"
 POLICIES_MARKER = "<!-- generated: policies and severities -->"
+DOMAINS_MARKER = "<!-- generated: domains -->"
+# The hand-written pages whose "Domains" section is generated from each domain's code.
+DOMAIN_PAGES = ("http-agent-protocol.md", "integrations.md")
 
 
 def splice_generated(
@@ -620,3 +624,6 @@ def render_pages(
         version=SUBMISSION_SCHEMA_VERSION,
     )
     splice_methodology(writer, board)
+    protocols = domain_protocols()
+    for page in DOMAIN_PAGES:
+        splice_generated(writer, DOMAINS_MARKER, "domain_protocol.md.j2", page, domains=protocols)

@@ -20,7 +20,7 @@ from runner.core.transcript import ComponentSpec
 from runner.sitegen import BuildReport, build_site
 from runner.sitegen.serve import serving
 
-from .test_browser import Watch
+from .test_browser import OVERFLOW, VIEWPORTS, Watch
 from .test_snapshot_download import download, follow
 
 DATE = "2026-11-01"
@@ -266,3 +266,36 @@ def test_the_grocery_verify_box_passes_a_download_and_names_a_tampered_file(
     assert verify.returncode == 1, verify.stdout + verify.stderr
     assert f"{folder.resolve()}: MISMATCH" in verify.stdout
     assert "catalog.csv" in verify.stdout
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda v: f"{v[0]}px")
+def test_every_grocery_page_renders_whole_on_a_laptop_and_a_phone(
+    chromium: Any, base: str, two_boards: BuildReport, viewport: tuple[int, int]
+) -> None:
+    """The grocery board's pages and the protocol pages' grocery section at 1366 and 390 px:
+    every section heading shown, nothing sticking out sideways, no script error."""
+    watch = Watch(chromium, base)
+    page = watch.page
+    page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
+    pages = [
+        *(f"grocery/{name}.html" for name in ("index", "tasks", "snapshots", "methodology")),
+        f"grocery/entries/{SLUGS[0]}.html",
+        "http-agent-protocol.html",
+        "integrations.html",
+    ]
+    problems = []
+    for name in pages:
+        page.goto(base + name)
+        overflow = page.evaluate(OVERFLOW)
+        if overflow["out"] or overflow["scroll"] > overflow["width"] + 1:
+            problems.append(f"{name}: sticks out sideways {overflow}")
+        hidden = page.evaluate(
+            "() => [...document.querySelectorAll('article h2')]"
+            ".filter(h => !h.getClientRects().length).map(h => h.textContent)"
+        )
+        if hidden:
+            problems.append(f"{name}: hidden sections {hidden}")
+    assert page.locator("#grocery-grocery").count() == 1  # the protocol page's grocery section
+    assert not problems, problems
+    assert not watch.errors, watch.errors
+    page.close()
