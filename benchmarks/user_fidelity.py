@@ -38,13 +38,20 @@ HONEST = (
     "informed",
     "expert",
     "expert-natural",
+    "expert-styled",
     "careful",
     "heuristic",
     "heuristic-natural",
+    "heuristic-styled",
 )
 AGENTS = (*HONEST, *PANEL_ADVERSARIES, *ADVERSARY_NAMES)
 # Agents whose context carries the task: the oracle reads it, the informed agent only its field names.
-TWINS = (("expert", "expert-natural"), ("heuristic", "heuristic-natural"))
+TWINS = (
+    ("expert", "expert-natural"),
+    ("expert", "expert-styled"),
+    ("heuristic", "heuristic-natural"),
+    ("heuristic", "heuristic-styled"),
+)
 REVEALS = ("volunteer", "mixed", "hidden")
 SIMULATOR = "scripted"
 

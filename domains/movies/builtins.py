@@ -84,6 +84,23 @@ def _heuristic_natural(context: AgentContext, args: dict[str, Any]) -> Agent:
     return NaturalTwin(HeuristicAgent(context, args), context.seed, "heuristic-natural")
 
 
+@register_builtin("expert-styled")
+def _expert_styled(context: AgentContext, args: dict[str, Any]) -> Agent:
+    """The expert's decisions in seeded assistant styles not written against the reader."""
+    from domains.movies.baselines.expert import ExpertAgent
+    from domains.movies.baselines.styled import StyledTwin
+
+    return StyledTwin(ExpertAgent(context, args), context.seed, "expert-styled")
+
+
+@register_builtin("heuristic-styled")
+def _heuristic_styled(context: AgentContext, args: dict[str, Any]) -> Agent:
+    """The heuristic's decisions in seeded assistant styles not written against the reader."""
+    from domains.movies.baselines.styled import StyledTwin
+
+    return StyledTwin(HeuristicAgent(context, args), context.seed, "heuristic-styled")
+
+
 @register_builtin("random")
 def _random(context: AgentContext, args: dict[str, Any]) -> Agent:
     return RandomAgent(context, args)
