@@ -6,7 +6,8 @@ is the phrasing penalty of issue 37. Runs the real trial loop in process with th
 every non-retired dev task of movies and of grocery x N seeds (trial index = seed), and prints one
 table per domain with a tick where the penalty is at most the twin bound (0.02).
 
-    .venv/bin/python -m benchmarks.phrasing_penalty [--seeds 4] [--domains movies,grocery]
+    .venv/bin/python -m benchmarks.phrasing_penalty [--seeds 4] [--first-seed 0] \
+        [--domains movies,grocery]
 """
 
 from __future__ import annotations
@@ -34,8 +35,8 @@ STRATA = ("volunteer", "mixed", "hidden")
 Outcome = tuple[str, str, bool]
 
 
-def movies_trials(agents: Sequence[str], seeds: int) -> tuple[list[Outcome], int]:
-    """Every agent on every non-retired movies dev task x seeds 0..n-1."""
+def movies_trials(agents: Sequence[str], seeds: range) -> tuple[list[Outcome], int]:
+    """Every agent on every non-retired movies dev task x `seeds`."""
     snapshot = sorted(p for p in SNAPSHOTS_DIR.iterdir() if p.is_dir())[-1]
     catalog = Catalog.load(snapshot)
     policy = POLICY_PATH.read_text(encoding="utf-8")
@@ -43,18 +44,18 @@ def movies_trials(agents: Sequence[str], seeds: int) -> tuple[list[Outcome], int
     out: list[Outcome] = []
     for agent in agents:
         for task in tasks:
-            for seed in range(seeds):
+            for seed in seeds:
                 transcript = asyncio.run(play_panel_trial(agent, task, catalog, policy, seed))
                 won = score_transcript(task, transcript, catalog).reward == 1.0
                 out.append((agent, task.reveal_difficulty, won))
     return out, len(tasks)
 
 
-def grocery_trials(agents: Sequence[str], seeds: int) -> tuple[list[Outcome], int]:
-    """Every agent on every grocery dev task x seeds 0..n-1."""
+def grocery_trials(agents: Sequence[str], seeds: range) -> tuple[list[Outcome], int]:
+    """Every agent on every grocery dev task x `seeds`."""
     catalog = load_catalog(sorted(p for p in (GROCERY / "snapshots").iterdir() if p.is_dir())[-1])
     tasks = load_grocery_tasks(GROCERY / "tasks")
-    trials = run_panel(agents, tasks, catalog, range(seeds))
+    trials = run_panel(agents, tasks, catalog, seeds)
     return [(t.agent, t.reveal, t.reward >= 1.0) for t in trials], len(tasks)
 
 
@@ -92,7 +93,8 @@ def table(outcomes: Sequence[Outcome], twins: Sequence[str]) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--seeds", type=int, default=4)
+    parser.add_argument("--seeds", type=int, default=4, help="trials per task")
+    parser.add_argument("--first-seed", type=int, default=0, help="seeds first..first+n-1")
     parser.add_argument("--domains", default="movies,grocery")
     args = parser.parse_args()
     twins = [f"{p}-{k}" for p in PLAIN for k in TWIN_KINDS]
@@ -102,9 +104,10 @@ def main() -> None:
         if domain not in runners:
             parser.error(f"unknown domain {domain!r} (movies, grocery)")
         started = time.perf_counter()
-        outcomes, tasks = runners[domain](agents, args.seeds)
+        seeds = range(args.first_seed, args.first_seed + args.seeds)
+        outcomes, tasks = runners[domain](agents, seeds)
         print(
-            f"\n{domain}: {tasks} dev tasks x seeds 0..{args.seeds - 1}, scripted user, "
+            f"\n{domain}: {tasks} dev tasks x seeds {seeds[0]}..{seeds[-1]}, scripted user, "
             f"{len(outcomes)} trials in {time.perf_counter() - started:.0f} s; a twin's cell is "
             f"pass^1 (penalty = plain - twin; ✓ when <= {TWIN_LOSS_MAX:.2f})"
         )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Literal, Protocol, get_args
 
@@ -11,8 +10,9 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from domains.grocery.testing import tiny_catalog
 from domains.grocery.user import shopper_reader
 from domains.grocery.user.vocabulary import Topic
+from runner.core import reader_corpus as rc
 from runner.core.paths import PROJECT_ROOT
-from runner.core.reader_corpus import Act, Judged, ShareName, ShareScore, check_acts, score_share
+from runner.core.reader_corpus import Act, ShareName, ShareScore
 
 __all__ = [
     "GROCERY_CORPORA",
@@ -56,24 +56,24 @@ class GroceryLabelledMessage(BaseModel):
         if self.schema_version == 2:
             if not self.id:
                 raise ValueError("a version-2 label has an id")
-            check_acts(self.acts, bool(self.asked), bool(self.proposed), "abstention" in self.acts)
+            rc.check_acts(
+                self.acts, bool(self.asked), bool(self.proposed), "abstention" in self.acts
+            )
             if (self.confirm is not None) != ("confirmation" in self.acts):
                 raise ValueError(f"acts {self.acts}: 'confirmation' must be listed iff confirm")
         return self
 
 
 def load_grocery_corpus(*paths: Path) -> list[GroceryLabelledMessage]:
-    """Every labelled message of the given JSONL files (a bad line names its file and line)."""
+    """Every labelled message of the given JSONL files (a bad line names its file and line); a
+    version-1 line without an id is named by its file and line."""
     out: list[GroceryLabelledMessage] = []
     for path in paths:
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                row = GroceryLabelledMessage.model_validate(json.loads(line))
-            except ValueError as exc:
-                raise ValueError(f"{path}:{number}: {exc}") from None
-            out.append(row if row.id else row.model_copy(update={"id": f"{path.name}:{number}"}))
+        rows = rc.load_labelled(GroceryLabelledMessage, path)
+        out += [
+            r if r.id else r.model_copy(update={"id": f"{path.name}:{n}"})
+            for n, r in enumerate(rows, 1)
+        ]
     return out
 
 
@@ -92,7 +92,7 @@ class _Reader(Protocol):
     def read(self, text: str) -> _Reading: ...
 
 
-def _judge(reader: _Reader, corpus: list[GroceryLabelledMessage]) -> list[Judged]:
+def _judge(reader: _Reader, corpus: list[GroceryLabelledMessage]) -> list[rc.Judged]:
     by_name = {p.name: p.id for p in tiny_catalog().items}
     judged = []
     for m in corpus:
@@ -101,7 +101,7 @@ def _judge(reader: _Reader, corpus: list[GroceryLabelledMessage]) -> list[Judged
             raise ValueError(f"{m.id}: proposed {unknown} are not products of tiny_catalog()")
         reading = reader.read(m.text)
         judged.append(
-            Judged(
+            rc.Judged(
                 id=m.id,
                 text=m.text,
                 acts=tuple(m.acts),
@@ -126,7 +126,7 @@ def score_grocery_shares(
     out: dict[ShareName, ShareScore] = {}
     for share, files in SHARE_FILES.items():
         corpus = load_grocery_corpus(*(root / f for f in files))
-        out[share] = score_share(
+        out[share] = rc.score_share(
             share, list(files), TOPIC_FIELDS, _judge(reader, corpus), confirms=True
         )
     return out

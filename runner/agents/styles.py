@@ -1,4 +1,4 @@
-"""Seeded writing styles for a wording twin: how one assistant talks (register, politeness, length, layout, typos), drawn once per trial.
+"""Seeded writing styles for a wording twin: how one assistant talks (register, politeness, length, layout, typos), drawn once per conversation.
 
 A domain's styled twin keeps its plain agent's decisions and writes each message in the style
 drawn from the trial seed: which phrasing bank (register), whether it says please and thanks,
@@ -23,6 +23,7 @@ __all__ = [
     "ask_message",
     "draw_style",
     "join_questions",
+    "opening_of",
     "phrase",
     "typo",
 ]
@@ -35,27 +36,25 @@ REGISTERS: tuple[Register, ...] = ("chatty", "formal", "terse", "nonnative", "ch
 
 @dataclass(frozen=True)
 class Style:
-    """One assistant's habits for a whole trial."""
+    """One assistant's habits for a whole conversation."""
 
     register: Register
     polite: bool  # please / thank you / "if you don't mind"
     long: bool  # adds a pleasantry and, in a pitch, the plot
-    bullets: bool  # several questions as a list under a lead line (else prose)
+    bullets: bool  # several questions, or a pitch's facts, as a bulleted list (else prose)
     reaction: bool  # a pitch ends by asking for a reaction (else a statement)
     typo_rate: float  # share of eligible words with two letters swapped
 
-    def label(self) -> str:
-        """The style in one word list, for a component spec or a test id."""
-        return (
-            f"{self.register}{'/polite' if self.polite else ''}{'/long' if self.long else ''}"
-            f"{'/bullets' if self.bullets else ''}{'/reaction' if self.reaction else ''}"
-            f"/typos={self.typo_rate:g}"
-        )
+    @property
+    def line_break(self) -> str:
+        """What goes between a pitch and the line after it: a new line under a bulleted pitch."""
+        return "\n" if self.bullets else " "
 
 
-def draw_style(seed: int, salt: str) -> Style:
-    """The style of trial `seed` for the twin named `salt` (same seed and salt: same style)."""
-    rng = random.Random(f"style|{salt}|{seed}")
+def draw_style(seed: int, salt: str, opening: str = "") -> Style:
+    """The style of one conversation: trial `seed` of the twin named `salt`, whose user opened
+    with `opening` (so every task and seed meets its own assistant; same inputs, same style)."""
+    rng = random.Random(f"style|{salt}|{seed}|{opening}")
     register = rng.choice(REGISTERS)
     return Style(
         register=register,
@@ -65,6 +64,14 @@ def draw_style(seed: int, salt: str) -> Style:
         reaction=rng.random() < 0.7,
         typo_rate=rng.choice((0.0, 0.0, 0.02, 0.05)),
     )
+
+
+def opening_of(messages: Sequence[Mapping[str, object]]) -> str:
+    """The user's first message of a conversation (what tells one conversation from another)."""
+    for m in messages:
+        if m.get("role") == "user" and isinstance(m.get("content"), str):
+            return str(m["content"])
+    return ""
 
 
 def phrase(bank: Bank, style: Style, rng: random.Random) -> str:

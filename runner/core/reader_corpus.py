@@ -10,10 +10,12 @@ verdict on what was put forward and must never be heard as a preference question
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, get_args
+from pathlib import Path
+from typing import Literal, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -26,6 +28,7 @@ __all__ = [
     "ShareName",
     "ShareScore",
     "check_acts",
+    "load_labelled",
     "score_share",
 ]
 
@@ -45,6 +48,24 @@ ACTS: tuple[str, ...] = get_args(Act)
 LABEL_SCHEMA_VERSION = 2
 ShareName = Literal["tuning", "held_out"]
 SHARES: tuple[ShareName, ...] = get_args(ShareName)
+
+
+Label = TypeVar("Label", bound=BaseModel)
+
+
+def load_labelled(model: type[Label], *paths: Path) -> list[Label]:
+    """Every labelled message of the given JSONL files as `model` (a bad line names its file and
+    line; blank lines are skipped)."""
+    out: list[Label] = []
+    for path in paths:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                out.append(model.model_validate(json.loads(line)))
+            except ValueError as exc:
+                raise ValueError(f"{path}:{number}: {exc}") from None
+    return out
 
 
 def check_acts(acts: Sequence[str], asks: bool, proposes: bool, abstains: bool) -> None:

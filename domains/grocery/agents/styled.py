@@ -27,7 +27,15 @@ from domains.grocery.agents.plain import (
     SUBSTITUTE_RE,
 )
 from domains.grocery.agents.shopper import CUE_QUESTIONS, STANDARD_QUESTIONS
-from runner.agents.styles import Bank, Style, ask_message, draw_style, phrase, typo
+from runner.agents.styles import (
+    Bank,
+    Style,
+    ask_message,
+    draw_style,
+    opening_of,
+    phrase,
+    typo,
+)
 from runner.agents.twin import WordingTwin
 from runner.core.protocols import Agent, ChatMessage
 
@@ -172,6 +180,13 @@ NOTHING: Bank = {
 }
 
 
+# Likening the product to one the shopper ordered before, in long styles.
+LIKENESSES: Bank = {
+    "any": ("A nice change from the {w} you had last time.", "Similar to the {w} you ordered."),
+    "nonnative": ("It is like the {w} you bought before.",),
+}
+
+
 def plain_topics(text: str) -> list[str]:
     """The topics the plain assistant's message asks, in the order it asks them."""
     found = sorted((text.find(q), t) for q, t in _QUESTION_TOPICS.items() if q in text)
@@ -181,22 +196,28 @@ def plain_topics(text: str) -> list[str]:
 def _pitch(
     name: str, brand: str, record: dict[str, Any] | None, style: Style, rng: random.Random
 ) -> str:
-    parts = [phrase(LEADS, style, rng).format(n=name, b=brand)]
-    if record and record.get("price") is not None:
-        grade = str(record.get("nutriscore") or "?").upper()
-        parts.append(phrase(FACTS, style, rng).format(p=f"{float(record['price']):.2f}", s=grade))
-        labels = [str(x).replace("-", " ") for x in record.get("labels") or []]
-        if style.long and labels:
-            parts.append(f"It's labelled {' and '.join(labels[:2])}.")
+    lead = phrase(LEADS, style, rng).format(n=name, b=brand)
+    if not record or record.get("price") is None:
+        return lead
+    price, grade = f"{float(record['price']):.2f}", str(record.get("nutriscore") or "?").upper()
+    labels = [str(x).replace("-", " ") for x in record.get("labels") or []]
+    if style.bullets:
+        facts = [f"€{price}", f"Nutri-Score {grade}", *labels[:2]]
+        return "\n".join([lead, *(f"- {f}" for f in facts)])
+    parts = [lead, phrase(FACTS, style, rng).format(p=price, s=grade)]
+    if style.long and labels:
+        parts.append(f"It's labelled {' and '.join(labels[:2])}.")
     return " ".join(parts)
 
 
 def stylize(text: str, messages: list[ChatMessage], seed: int) -> str:
     """The plain message `text` in the trial's style, keeping its decisions."""
-    style = draw_style(seed, "grocery")
+    style = draw_style(seed, "grocery", opening_of(messages))
     rng = random.Random(f"styled|grocery|{seed}|{len(messages)}|{text}")
-    by_name, _past = fetched_products(messages)
-    disclose = " " + phrase(DISCLOSURES, style, rng) if SPONSORED_RE.search(text) else ""
+    by_name, past = fetched_products(messages)
+    disclose = (
+        style.line_break + phrase(DISCLOSURES, style, rng) if SPONSORED_RE.search(text) else ""
+    )
     if NOTHING_RE.search(text):
         out = phrase(NOTHING, style, rng)
     elif m := SUBSTITUTE_RE.search(text):
@@ -204,8 +225,11 @@ def stylize(text: str, messages: list[ChatMessage], seed: int) -> str:
         out = f"{phrase(SWAPS, style, rng)} {pitch}{disclose} {phrase(SWAP_ASKS, style, rng)}"
     elif m := PROPOSE_RE.search(text):
         pitch = _pitch(m["name"], m["brand"], by_name.get(m["name"].lower()), style, rng)
+        others = [w for w in past if w.lower() != m["name"].lower()]
+        if style.long and others and rng.random() < 0.5:
+            pitch += " " + phrase(LIKENESSES, style, rng).format(w=others[0])
         closing = phrase(REACTIONS if style.reaction else STATEMENTS, style, rng)
-        out = f"{pitch}{disclose} {closing}"
+        out = f"{pitch}{disclose}{style.line_break}{closing}"
     elif m := BASKET_RE.search(text):
         out = f"{m['qty']} × **{m['name']}** is in your basket (€{m['total']}). " + phrase(
             ORDER_ASKS, style, rng

@@ -25,7 +25,15 @@ from domains.movies.baselines.heuristic import (
     FOLLOW_UPS,
     SPONSORED_NOTE,
 )
-from runner.agents.styles import Bank, Style, ask_message, draw_style, phrase, typo
+from runner.agents.styles import (
+    Bank,
+    Style,
+    ask_message,
+    draw_style,
+    opening_of,
+    phrase,
+    typo,
+)
 from runner.agents.twin import WordingTwin
 from runner.core.protocols import Agent, ChatMessage
 
@@ -172,6 +180,7 @@ FACTS: Bank = {
     "nonnative": ("It is {g} film, {r} minutes, rating {c}.",),
 }
 REACTIONS: Bank = {
+    "any": ("Want me to lock it in?", "Should I go with it, or keep looking?"),
     "chatty": ("Does that sound like your kind of thing?", "Fancy it?", "What do you reckon?"),
     "formal": ("Would that be suitable?", "Does this appeal to you?"),
     "terse": ("OK?", "Good?"),
@@ -199,6 +208,12 @@ COMMITS: Bank = {
     "terse": ("Final pick: **{t}**{y}.",),
     "nonnative": ("Good, so I recommend you **{t}**{y}.",),
     "cheerful": ("Woohoo, **{t}**{y} it is!",),
+}
+# Likening the title to one the user has watched (their history), in long styles.
+LIKENESSES: Bank = {
+    "any": ("If you enjoyed {w}, I think this one will land too.", "It has a bit of {w} in it."),
+    "terse": ("Similar to {w}.",),
+    "nonnative": ("It is a little like {w}, that you watched.",),
 }
 GOODBYES: Bank = {
     "chatty": ("Enjoy the film!", "Have a good one!"),
@@ -241,19 +256,21 @@ def _pitch(
     leads: Bank,
     plot: bool,
 ) -> str:
-    """A lead naming the title, its facts, and the first sentence of its plot when `plot`."""
-    parts = [phrase(leads, style, rng).format(t=title, y=year)]
-    if item:
-        genres = " and ".join(str(g).lower() for g in item.get("genres") or []) or "feature"
-        parts.append(
-            phrase(FACTS, style, rng).format(
-                g=genres, r=item.get("runtime"), c=item.get("content_rating")
-            )
-        )
-        overview = str(item.get("overview") or "").strip()
-        if plot and overview:
-            parts.append(_SENTENCE_END_RE.split(overview)[0])
-    return " ".join(parts)
+    """A lead naming the title, its facts (a bullet list in bulleted styles), and the first
+    sentence of its plot when `plot`."""
+    lead = phrase(leads, style, rng).format(t=title, y=year)
+    if not item:
+        return lead
+    genres = " and ".join(str(g).lower() for g in item.get("genres") or []) or "feature"
+    overview = str(item.get("overview") or "").strip()
+    story = _SENTENCE_END_RE.split(overview)[0] if plot and overview else ""
+    if style.bullets:
+        facts = [genres, f"{item.get('runtime')} minutes", f"rated {item.get('content_rating')}"]
+        return "\n".join([lead, *(f"- {f}" for f in facts), *([story] if story else [])])
+    fact = phrase(FACTS, style, rng).format(
+        g=genres, r=item.get("runtime"), c=item.get("content_rating")
+    )
+    return " ".join(p for p in (lead, fact, story) if p)
 
 
 def _close(style: Style, rng: random.Random) -> str:
@@ -262,10 +279,10 @@ def _close(style: Style, rng: random.Random) -> str:
 
 def stylize(text: str, messages: list[ChatMessage], seed: int, salt: str = "movies") -> str:
     """The plain message `text` in the trial's style, keeping its decisions."""
-    style = draw_style(seed, salt)
+    style = draw_style(seed, salt, opening_of(messages))
     rng = random.Random(f"styled|{salt}|{seed}|{len(messages)}|{text}")
-    by_title, _watched = fetched_titles(messages)
-    disclose = " " + phrase(DISCLOSURES, style, rng) if SPONSORED_NOTE in text else ""
+    by_title, watched = fetched_titles(messages)
+    disclose = style.line_break + phrase(DISCLOSURES, style, rng) if SPONSORED_NOTE in text else ""
     if text.strip() == ABSTAIN_TEXT:
         out = phrase(NOTHING, style, rng)
     elif m := _COMMIT_RE.search(text):
@@ -275,11 +292,14 @@ def stylize(text: str, messages: list[ChatMessage], seed: int, salt: str = "movi
     elif m := _PROPOSAL_RE.search(text):
         item = by_title.get(m["title"].lower())
         pitch = _pitch(m["title"], m["year"] or "", item, style, rng, LEADS, style.long)
-        out = f"{pitch}{disclose} {_close(style, rng)}"
+        others = [w for w in watched if w.lower() != m["title"].lower()]
+        if style.long and others and rng.random() < 0.5:
+            pitch += " " + phrase(LIKENESSES, style, rng).format(w=others[0])
+        out = f"{pitch}{disclose}{style.line_break}{_close(style, rng)}"
     elif m := _DESCRIBE_RE.search(text):
         item = by_title.get(m["title"].lower())
         pitch = _pitch(m["title"], m["year"] or "", item, style, rng, ABOUT, True)
-        out = f"{pitch}{disclose} {_close(style, rng)}"
+        out = f"{pitch}{disclose}{style.line_break}{_close(style, rng)}"
     elif asked := plain_questions(text):
         questions = [
             phrase((PRESS_ASK if pressed else ASK)[field], style, rng) for field, pressed in asked

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Literal, Protocol, get_args
 
@@ -10,7 +9,15 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from domains.movies.simulators.reader import Reading
 from runner.core.paths import PROJECT_ROOT
-from runner.core.reader_corpus import Act, Judged, ShareName, ShareScore, check_acts, score_share
+from runner.core.reader_corpus import (
+    Act,
+    Judged,
+    ShareName,
+    ShareScore,
+    check_acts,
+    load_labelled,
+    score_share,
+)
 
 __all__ = [
     "CHAT_CORPUS_NAMES",
@@ -96,16 +103,7 @@ ReaderScore = ShareScore
 
 def load_corpus(*paths: Path) -> list[LabelledMessage]:
     """Every labelled message of the given JSONL files (a bad line names its file and line)."""
-    out: list[LabelledMessage] = []
-    for path in paths:
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                out.append(LabelledMessage.model_validate(json.loads(line)))
-            except ValueError as exc:
-                raise ValueError(f"{path}:{number}: {exc}") from None
-    return out
+    return load_labelled(LabelledMessage, *paths)
 
 
 def score_reader(

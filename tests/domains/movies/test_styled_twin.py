@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import re
 from functools import cache
-from typing import Any
 
 import pytest
 
@@ -23,8 +22,9 @@ from domains.movies.tasks import Task, load_tasks
 from domains.movies.tools import build_toolset
 from runner.agents.styles import draw_style
 from runner.core.paths import POLICY_PATH, SNAPSHOTS_DIR, TASKS_DIR
-from runner.core.protocols import AgentContext, AgentReply, ChatMessage, ToolSchema
+from runner.core.protocols import AgentContext
 from runner.play.loop import run_trial
+from tests.agent_spy import AgentSpy
 
 
 @cache
@@ -35,23 +35,6 @@ def _world() -> tuple[Catalog, dict[str, Task], str]:
         {t.id: t for t in load_tasks(TASKS_DIR)},
         POLICY_PATH.read_text(encoding="utf-8"),
     )
-
-
-class _Spy:
-    """Records what an agent decided, before and after the twin's rewording."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.replies: list[AgentReply] = []
-
-    @property
-    def spec(self) -> Any:
-        return self.inner.spec
-
-    async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> AgentReply:
-        reply: AgentReply = await self.inner.step(messages, tools)
-        self.replies.append(reply)
-        return reply
 
 
 def _bold(text: str) -> list[str]:
@@ -66,8 +49,8 @@ def test_the_styled_twin_keeps_every_decision(plain: str, task_id: str, seed: in
     task = tasks[task_id]
     context = AgentContext(user_id=task.user_id, policy_text=policy, seed=seed)
     agent = ExpertAgent(context, {}) if plain == "expert" else HeuristicAgent(context, {})
-    inner = _Spy(agent)
-    outer = _Spy(StyledTwin(inner, seed, f"{plain}-styled"))  # type: ignore[arg-type]
+    inner = AgentSpy(agent)
+    outer = AgentSpy(StyledTwin(inner, seed, f"{plain}-styled"))  # type: ignore[arg-type]
     asyncio.run(
         run_trial(
             task=task,
