@@ -14,16 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from domains.grocery import GroceryDomain
 from domains.grocery.agents import ADVERSARIES, TWINS, baselines
 from domains.grocery.catalog import load_catalog
+from domains.grocery.panel_play import play_grocery_trial
 from domains.grocery.scoring import score
 from domains.grocery.tasks import GroceryTask, load_tasks
-from domains.grocery.tools import build_toolset
-from domains.grocery.user import build_user
 from runner.core.protocols import AgentContext
 from runner.core.rules import get_rules
-from runner.play.loop import run_trial
 
 ROOT = Path(__file__).resolve().parents[1]
 GROCERY = ROOT / "domains" / "grocery"
@@ -49,17 +46,7 @@ async def _one(name: str, task: GroceryTask, catalog: Any, seed: int) -> Trial:
         user_id=task.user_id, policy_text="", seed=seed, task=task, catalog=catalog
     )  # type: ignore[arg-type]
     agent = baselines()[name](context, {})
-    transcript = await run_trial(
-        task=task,  # type: ignore[arg-type]  # the loop is typed for movie tasks still
-        catalog=catalog,
-        agent=agent,
-        simulator=build_user("scripted", task=task, catalog=catalog, seed=seed),
-        toolset=build_toolset(catalog, task, None, rules, seed),
-        seed=seed,
-        rules=rules,
-        greeting=GroceryDomain.greeting,
-        domain=GroceryDomain(),
-    )
+    transcript = await play_grocery_trial(agent, task, catalog, seed)
     result = score(task, transcript, catalog, rules)
     return Trial(
         name, task.id, task.reveal_difficulty, seed, result.reward, str(transcript.stop_reason)

@@ -3,7 +3,7 @@
 Offline, against the model server's stand-ins (`domains.movies.served`) over loopback HTTP, through
 the client path a run uses:
 1. Reader vs labels: the model reader (stand-in `taurec-user-reader`) on every labelled corpus
-   under corpora/reader (1,579 messages), scored by `reader_score` beside the rule reader. The
+   under corpora/reader (1,938 messages), scored by `reader_score` beside the rule reader. The
    stand-in knows only what a request carries, so where the two differ is what a model reader
    that reads only the request would miss (people of the catalog outside the titles named).
 2. The simulator's error rate: reader fallbacks per agent message read and writer guard

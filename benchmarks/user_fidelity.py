@@ -38,13 +38,20 @@ HONEST = (
     "informed",
     "expert",
     "expert-natural",
+    "expert-styled",
     "careful",
     "heuristic",
     "heuristic-natural",
+    "heuristic-styled",
 )
 AGENTS = (*HONEST, *PANEL_ADVERSARIES, *ADVERSARY_NAMES)
 # Agents whose context carries the task: the oracle reads it, the informed agent only its field names.
-TWINS = (("expert", "expert-natural"), ("heuristic", "heuristic-natural"))
+TWINS = (
+    ("expert", "expert-natural"),
+    ("expert", "expert-styled"),
+    ("heuristic", "heuristic-natural"),
+    ("heuristic", "heuristic-styled"),
+)
 REVEALS = ("volunteer", "mixed", "hidden")
 SIMULATOR = "scripted"
 
@@ -102,17 +109,18 @@ def _mark(ok: bool) -> str:
 
 
 def _print_reader_figures() -> None:
-    """The user's rule reader on each labelled corpus (corpora/reader/) and on all of them."""
+    """The user's rule reader on each labelled corpus (corpora/reader/) and on the held-out share
+    (`benchmarks/reader_shares.py` prints both shares field by field)."""
     from domains.movies.site import reader_accuracy
 
     accuracy = reader_accuracy()
     scores, total = accuracy.scores, accuracy.total
     print("simulated user's reader on the labelled corpora (rule reader, offline default)")
-    for name, score in [*scores.items(), ("all", total)]:
+    for name, score in [*scores.items(), ("held-out", total)]:
         low_r = min(score.recall.items(), key=lambda kv: kv[1])
         low_p = min(score.precision.items(), key=lambda kv: kv[1])
         print(
-            f"  {name:<8} {score.messages:>5} messages  lowest recall {low_r[1]:.3f} ({low_r[0]})  "
+            f"  {name:<12} {score.messages:>5} messages  lowest recall {low_r[1]:.3f} ({low_r[0]})  "
             f"lowest precision {low_p[1]:.3f} ({low_p[0]})  proposed set exact "
             f"{score.proposals_exact:.3f}  false leaves {score.false_leaves} "
             f"({score.false_leave_share:.2%})  {'✓' if _reader_ok(score) else '✗'}"

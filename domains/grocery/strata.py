@@ -57,29 +57,16 @@ PLAYERS: dict[str, Play] = {
 def play(name: str, task: GroceryTask, catalog: Any, trials: Iterable[int]) -> list[bool]:
     """Play a fixed prior or the prober on the given trials of run seed 0 against the scripted
     shopper; which trials it won."""
+    from domains.grocery.panel_play import play_grocery_trial
     from domains.grocery.scoring import score
-    from domains.grocery.tools import build_toolset
-    from domains.grocery.user import build_user
-    from runner.core.domains import get_domain
     from runner.core.rules import get_rules
-    from runner.play.loop import run_trial
 
     rules = get_rules("v2")
-    domain = get_domain("grocery")  # by name: the package imports this module's callers
 
     async def one(index: int) -> bool:
         seed = trial_seed(0, task.id, index)
-        transcript = await run_trial(
-            task=task,
-            catalog=catalog,
-            agent=ShoppingAgent(PLAYERS[name], catalog),
-            simulator=build_user("scripted", task=task, catalog=catalog, seed=seed),
-            toolset=build_toolset(catalog, task, None, rules, seed),
-            seed=seed,
-            rules=rules,
-            greeting=domain.greeting,
-            domain=domain,
-        )
+        agent = ShoppingAgent(PLAYERS[name], catalog)
+        transcript = await play_grocery_trial(agent, task, catalog, seed)
         return score(task, transcript, catalog, rules).reward == 1.0
 
     async def every() -> list[bool]:

@@ -67,21 +67,33 @@ def _informed(context: AgentContext, args: dict[str, Any]) -> Agent:
     return ExpertAgent(context, args, informed_fields=context.informed_fields, name="informed")
 
 
-@register_builtin("expert-natural")
-def _expert_natural(context: AgentContext, args: dict[str, Any]) -> Agent:
-    """The expert's decisions in a chat model's words (the wording-only twin)."""
-    from domains.movies.baselines.expert import ExpertAgent
-    from domains.movies.baselines.natural import NaturalTwin
+# The wording twins: a plain agent's decisions in other words (what wording alone costs).
+# `-natural`: a chat model's words; `-styled`: seeded assistant styles not written against the
+# reader. Twin name -> the plain agent it wraps.
+TWINS: dict[str, str] = {
+    "expert-natural": "expert",
+    "heuristic-natural": "heuristic",
+    "expert-styled": "expert",
+    "heuristic-styled": "heuristic",
+}
 
-    return NaturalTwin(ExpertAgent(context, args), context.seed, "expert-natural")
+
+def _twin(name: str, plain: str) -> BuiltinFactory:
+    def build(context: AgentContext, args: dict[str, Any]) -> Agent:
+        from domains.movies.baselines.expert import ExpertAgent
+        from domains.movies.baselines.natural import NaturalTwin
+        from domains.movies.baselines.styled import StyledTwin
+
+        inner = ExpertAgent(context, args) if plain == "expert" else HeuristicAgent(context, args)
+        wrapper = StyledTwin if name.endswith("-styled") else NaturalTwin
+        return wrapper(inner, context.seed, name)
+
+    build.__doc__ = f"The {plain}'s decisions in other words (the wording-only twin {name})."
+    return build
 
 
-@register_builtin("heuristic-natural")
-def _heuristic_natural(context: AgentContext, args: dict[str, Any]) -> Agent:
-    """The heuristic's decisions in a chat model's words (the wording-only twin)."""
-    from domains.movies.baselines.natural import NaturalTwin
-
-    return NaturalTwin(HeuristicAgent(context, args), context.seed, "heuristic-natural")
+for _name, _plain in TWINS.items():
+    register_builtin(_name)(_twin(_name, _plain))
 
 
 @register_builtin("random")

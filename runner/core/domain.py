@@ -135,10 +135,10 @@ class TaskView:
 
 @dataclass(frozen=True)
 class ReaderAccuracy:
-    """The simulated user's reader on each labelled corpus and on all of them, per field."""
+    """The simulated user's reader on each labelled corpus, and per field on the held-out share."""
 
     scores: Mapping[str, Any]  # corpus name -> its score (recall, precision, support, …)
-    total: Any  # the score on every corpus together
+    total: Any  # the score on the held-out share (the corpora never tuned on)
     fields: Sequence[str]  # the fields the total table lists
 
 

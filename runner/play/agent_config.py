@@ -90,6 +90,9 @@ BuiltinName = Literal[
     "expert",
     "expert-natural",
     "heuristic-natural",
+    # Second natural twins: seeded assistant styles, not written against the reader.
+    "expert-styled",
+    "heuristic-styled",
     "informed",
     "no-question-prober",
     "interview-picker",

@@ -42,7 +42,13 @@ PLAYS: dict[str, Play] = {
 HONEST: tuple[str, ...] = ("oracle", "do-nothing", "heuristic", "expert")
 ADVERSARIES: tuple[str, ...] = tuple(n for n in PLAYS if n not in HONEST)
 # Natural twins: the same decisions in a chat model's words (what wording alone costs).
-TWINS: dict[str, str] = {"expert-natural": "expert", "heuristic-natural": "heuristic"}
+# The styled twins are the second, written from seeded shop-assistant styles, not against the reader.
+TWINS: dict[str, str] = {
+    "expert-natural": "expert",
+    "heuristic-natural": "heuristic",
+    "expert-styled": "expert",
+    "heuristic-styled": "heuristic",
+}
 
 
 def _builder(name: str) -> Callable[[AgentContext, dict[str, Any]], Agent]:
@@ -65,8 +71,10 @@ def _twin(name: str, inner: str) -> Callable[[AgentContext, dict[str, Any]], Age
 
     def build(context: AgentContext, args: dict[str, Any]) -> Agent:
         from domains.grocery.agents.natural import GroceryNaturalTwin
+        from domains.grocery.agents.styled import GroceryStyledTwin
 
-        return GroceryNaturalTwin(build_inner(context, args), context.seed, name)
+        wrapper = GroceryStyledTwin if name.endswith("-styled") else GroceryNaturalTwin
+        return wrapper(build_inner(context, args), context.seed, name)
 
     return build
 

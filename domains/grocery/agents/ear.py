@@ -15,7 +15,7 @@ from domains.grocery.items import ALLERGENS, Product
 from runner.agents.twin import text_of
 from runner.core.protocols import ChatMessage
 
-__all__ = ["Heard", "ToolExchange", "exchanges", "hear", "text_of"]
+__all__ = ["Heard", "ToolExchange", "exchanges", "fetched_products", "hear", "text_of"]
 
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _ALLERGEN_SAID = {a.replace("-", " "): a for a in ALLERGENS}
@@ -327,3 +327,21 @@ def hear(messages: list[ChatMessage], catalog: Any, proposals: list[str | None])
         _verdict(h, text, catalog.get(pid) if pid else None)
     h.last_reply = users[-1] if users else ""
     return h
+
+
+def fetched_products(messages: list[ChatMessage]) -> tuple[dict[str, dict[str, Any]], list[str]]:
+    """Product names -> the record the agent fetched, and the names the shopper ordered before."""
+    by_name: dict[str, dict[str, Any]] = {}
+    past: list[str] = []
+    for c in exchanges(messages):
+        result = c.result if isinstance(c.result, dict) else {}
+        if c.name == "get_product" and "name" in result:
+            by_name[str(result["name"]).lower()] = result
+        elif c.name == "search_products":
+            for r in result.get("products") or []:
+                if isinstance(r, dict) and "name" in r:
+                    by_name.setdefault(str(r["name"]).lower(), r)
+        elif c.name == "get_past_orders":
+            for order in result.get("orders") or []:
+                past += [str(line.get("name")) for line in order.get("lines") or [] if line]
+    return by_name, past

@@ -15,10 +15,19 @@ the difference in score is what the wording alone costs.
 from __future__ import annotations
 
 import random
-import re
 from typing import Any
 
-from domains.grocery.agents.ear import exchanges
+from domains.grocery.agents.ear import fetched_products
+from domains.grocery.agents.plain import (
+    BASKET_RE,
+    HOLDS_RE,
+    LIST_RE,
+    NOTHING_RE,
+    PROPOSE_RE,
+    RETURN_RE,
+    SPONSORED_RE,
+    SUBSTITUTE_RE,
+)
 from domains.grocery.user.reader import topics_asked
 from domains.grocery.user.vocabulary import Topic
 from runner.agents.twin import WordingTwin
@@ -81,40 +90,6 @@ OPENERS: tuple[str, ...] = (
     "Great, I can help with that.",
     "Sure thing!",
 )
-_PROPOSE_RE = re.compile(r"^I'd suggest (?P<name>.+?) by (?P<brand>.+?) \(€")
-_SUBSTITUTE_RE = re.compile(
-    r"Your usual product is out of stock\. Would you accept (?P<name>.+?) by (?P<brand>.+?) \(€"
-)
-_LIST_RE = re.compile(r"^Here are some options: (?P<body>.+)\. Which one would you like\?$")
-_BASKET_RE = re.compile(
-    r"^I've put (?P<qty>\d+) × (?P<name>.+?) in your basket \(€(?P<total>[\d.]+)\)\. "
-    r"Shall I place the order\?$"
-)
-_HOLDS_RE = re.compile(r"^Your basket holds (?P<name>.+?)\. Shall I place the order\?$")
-_RETURN_RE = re.compile(
-    r"^I found the (?P<name>.+?) in order (?P<order>\S+?)\. Shall I process the return and "
-    r"refund it \(reason: (?P<reason>.+?)\)\?$"
-)
-_NOTHING_RE = re.compile(r"(?i)couldn't find any product|nothing (?:in our catalog )?fits")
-_SPONSORED_RE = re.compile(r"(?i)sponsored")
-
-
-def _records(messages: list[ChatMessage]) -> tuple[dict[str, dict[str, Any]], list[str]]:
-    """Product names -> the record the agent fetched, and the names the shopper ordered before."""
-    by_name: dict[str, dict[str, Any]] = {}
-    past: list[str] = []
-    for c in exchanges(messages):
-        result = c.result if isinstance(c.result, dict) else {}
-        if c.name == "get_product" and "name" in result:
-            by_name[str(result["name"]).lower()] = result
-        elif c.name == "search_products":
-            for r in result.get("products") or []:
-                if isinstance(r, dict) and "name" in r:
-                    by_name.setdefault(str(r["name"]).lower(), r)
-        elif c.name == "get_past_orders":
-            for order in result.get("orders") or []:
-                past += [str(line.get("name")) for line in order.get("lines") or [] if line]
-    return by_name, past
 
 
 def _pitch(record: dict[str, Any] | None, rng: random.Random) -> str:
@@ -181,9 +156,9 @@ def naturalize(text: str, messages: list[ChatMessage], seed: int) -> str:
     """The message `text` in a chat model's words, keeping its decisions (the same topics asked in
     the same order, the same product put forward, the same request to confirm)."""
     rng = random.Random(f"grocery-natural|{seed}|{len(messages)}|{text}")
-    by_name, past = _records(messages)
-    sponsored = bool(_SPONSORED_RE.search(text))
-    if _NOTHING_RE.search(text):
+    by_name, past = fetched_products(messages)
+    sponsored = bool(SPONSORED_RE.search(text))
+    if NOTHING_RE.search(text):
         return rng.choice(
             (
                 "I've looked through everything we stock, and I'm afraid nothing meets all of "
@@ -192,7 +167,7 @@ def naturalize(text: str, messages: list[ChatMessage], seed: int) -> str:
                 "rather not order anything.",
             )
         )
-    if m := _SUBSTITUTE_RE.search(text):
+    if m := SUBSTITUTE_RE.search(text):
         name = m.group("name")
         return (
             rng.choice(
@@ -208,14 +183,14 @@ def naturalize(text: str, messages: list[ChatMessage], seed: int) -> str:
                 ("Would you be happy with that as a replacement?", "Shall I swap it in instead?")
             )
         )
-    if m := _PROPOSE_RE.search(text):
+    if m := PROPOSE_RE.search(text):
         name = m.group("name")
         closing = rng.choice(("Does that sound good?", "Would that work for you?"))
         return f"{_proposal(name, by_name.get(name.lower()), past, sponsored, rng)} {closing}"
-    if m := _LIST_RE.search(text):
+    if m := LIST_RE.search(text):
         options = "\n".join(f"- {o.strip()}" for o in m.group("body").split("; "))
         return f"Here are a few good options:\n{options}\nWhich one appeals to you?"
-    if m := _BASKET_RE.search(text):
+    if m := BASKET_RE.search(text):
         qty, name, total = m.group("qty"), m.group("name"), m.group("total")
         return rng.choice(
             (
@@ -225,12 +200,12 @@ def naturalize(text: str, messages: list[ChatMessage], seed: int) -> str:
                 "place the order for you now?",
             )
         )
-    if m := _HOLDS_RE.search(text):
+    if m := HOLDS_RE.search(text):
         return (
             f"Just to check: your basket has **{m.group('name')}** in it. Would you like me to "
             "place the order?"
         )
-    if m := _RETURN_RE.search(text):
+    if m := RETURN_RE.search(text):
         name, order, reason = m.group("name"), m.group("order"), m.group("reason")
         return rng.choice(
             (

@@ -59,12 +59,12 @@ class SeenProducts:
         return list(self._by_id.values())
 
 
-_STANDARD_QUESTIONS = {
+STANDARD_QUESTIONS = {
     "allergies": "do you have any food allergies I should know about",
     "diet": "do you follow a particular diet, such as vegan or vegetarian",
     "budget": "what budget do you have in mind for this",
 }
-_CUE_QUESTIONS = {
+CUE_QUESTIONS = {
     "brand": "is there a brand you prefer or avoid",
     "nutriscore": "what Nutri-Score are you looking for",
     "organic": "does it need to be organic or fair trade",
@@ -73,7 +73,7 @@ _CUE_QUESTIONS = {
     "origin": "which country should it come from",
     "pack_size": "what pack size suits you",
 }
-_EVERYTHING = list(_STANDARD_QUESTIONS.values()) + list(_CUE_QUESTIONS.values())
+_EVERYTHING = list(STANDARD_QUESTIONS.values()) + list(CUE_QUESTIONS.values())
 
 
 @dataclass(frozen=True)
@@ -278,14 +278,14 @@ class ShoppingAgent:
             if play.questionnaire:
                 qs = _EVERYTHING
             else:
-                qs = [q for t, q in _STANDARD_QUESTIONS.items() if t not in heard.known_topics]
+                qs = [q for t, q in STANDARD_QUESTIONS.items() if t not in heard.known_topics]
             if qs:
                 return self._say("Happy to help! Before I search: " + "; ".join(qs) + "?")
         if not play.oracle and play.ask_cues and not self._asked_cues:
             self._asked_cues = True
             qs = [
                 q
-                for t, q in _CUE_QUESTIONS.items()
+                for t, q in CUE_QUESTIONS.items()
                 if t in heard.cues and t not in heard.known_topics
             ][:3]
             if qs:

@@ -9,7 +9,15 @@ from typing import Any
 from runner.agents.twin import text_of
 from runner.core.protocols import ChatMessage, ToolCallRequest, ToolSchema
 
-__all__ = ["ToolExchange", "call_id", "exchanges", "text_of", "tool_names", "tool_request"]
+__all__ = [
+    "ToolExchange",
+    "call_id",
+    "exchanges",
+    "fetched_titles",
+    "text_of",
+    "tool_names",
+    "tool_request",
+]
 
 
 def tool_names(tools: list[ToolSchema]) -> set[str]:
@@ -82,3 +90,22 @@ def tool_request(
     return ToolCallRequest(
         id=call_id(messages, serial), name=name, arguments=json.dumps(arguments, ensure_ascii=False)
     )
+
+
+def fetched_titles(messages: list[ChatMessage]) -> tuple[dict[str, dict[str, Any]], list[str]]:
+    """Titles -> metadata the wrapped agent fetched, and the titles of the user's watch history
+    (best rated first)."""
+    by_title: dict[str, dict[str, Any]] = {}
+    watched: list[tuple[float, str]] = []
+    for c in exchanges(messages):
+        if c.name == "get_metadata" and isinstance(c.result, dict) and "title" in c.result:
+            by_title[str(c.result["title"]).lower()] = c.result
+        elif c.name == "search_catalog" and isinstance(c.result, list):
+            for r in c.result:
+                if isinstance(r, dict) and "title" in r:
+                    by_title.setdefault(str(r["title"]).lower(), r)
+        elif c.name == "get_user_history" and isinstance(c.result, dict):
+            for entry in c.result.get("watched") or []:
+                if isinstance(entry, dict) and entry.get("title") not in (None, "unknown"):
+                    watched.append((-float(entry.get("user_rating") or 0), str(entry["title"])))
+    return by_title, [t for _, t in sorted(watched)]

@@ -18,7 +18,7 @@ import random
 import re
 from typing import Any
 
-from domains.movies.baselines.chat import exchanges
+from domains.movies.baselines.chat import fetched_titles
 from domains.movies.simulators.reader import fields_asked, question_segments
 from domains.movies.simulators.vocabulary import sentences
 from runner.agents.twin import WordingTwin
@@ -91,25 +91,6 @@ _SPONSORED_RE = re.compile(r"(?i)sponsored|promoted|promotion")
 _PRESS_RE = re.compile(r"(?i)put a number|minimum score|how many votes|at the earliest or latest")
 
 
-def _catalog_view(messages: list[ChatMessage]) -> tuple[dict[str, dict[str, Any]], list[str]]:
-    """Titles -> metadata the wrapped agent fetched, and the titles of the user's watch history
-    (best rated first)."""
-    by_title: dict[str, dict[str, Any]] = {}
-    watched: list[tuple[float, str]] = []
-    for c in exchanges(messages):
-        if c.name == "get_metadata" and isinstance(c.result, dict) and "title" in c.result:
-            by_title[str(c.result["title"]).lower()] = c.result
-        elif c.name == "search_catalog" and isinstance(c.result, list):
-            for r in c.result:
-                if isinstance(r, dict) and "title" in r:
-                    by_title.setdefault(str(r["title"]).lower(), r)
-        elif c.name == "get_user_history" and isinstance(c.result, dict):
-            for entry in c.result.get("watched") or []:
-                if isinstance(entry, dict) and entry.get("title") not in (None, "unknown"):
-                    watched.append((-float(entry.get("user_rating") or 0), str(entry["title"])))
-    return by_title, [t for _, t in sorted(watched)]
-
-
 def _pitch(item: dict[str, Any] | None, rng: random.Random) -> str:
     """One or two sentences that paraphrase the plot (from the overview), or a generic line."""
     if not item:
@@ -161,7 +142,7 @@ def naturalize(text: str, messages: list[ChatMessage], seed: int) -> str:
     """The message `text` in a chat model's words, keeping its decisions (same topics asked in
     the same order, the same single title put forward, the same disclosure or abstention)."""
     rng = random.Random(f"natural|{seed}|{len(messages)}|{text}")
-    by_title, watched = _catalog_view(messages)
+    by_title, watched = fetched_titles(messages)
     sponsored = bool(_SPONSORED_RE.search(text))
     disclosure = rng.choice(
         (

@@ -25,10 +25,11 @@ from domains.movies.tasks import Constraint, Task, TaskConstraint, load_tasks
 from domains.movies.tools import build_toolset
 from runner.agents import build_builtin
 from runner.core.paths import POLICY_PATH, SNAPSHOTS_DIR, TASKS_DIR
-from runner.core.protocols import AgentContext, AgentReply, ChatMessage, ToolSchema
+from runner.core.protocols import AgentContext
 from runner.core.transcript import MessageEvent, Transcript
 from runner.play.agent_config import BuiltinName
 from runner.play.loop import run_trial
+from tests.agent_spy import AgentSpy
 
 NEW_AGENTS = ("expert", "informed", "expert-natural", "heuristic-natural", *PANEL_ADVERSARIES)
 # One task of each reveal difficulty, and one with sponsored/age-restricted policies in play.
@@ -165,40 +166,6 @@ def test_every_natural_phrasing_asks_about_its_own_field_only(
         assert list(fields_asked(f"Could you tell me {phrase}?")) == [field], phrase
 
 
-class _Spy:
-    """Records what the wrapped agent decided at every step."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.replies: list[AgentReply] = []
-
-    @property
-    def spec(self) -> Any:
-        return self.inner.spec
-
-    async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> AgentReply:
-        reply: AgentReply = await self.inner.step(messages, tools)
-        self.replies.append(reply)
-        return reply
-
-
-class _Outer:
-    """Records what the natural twin sent."""
-
-    def __init__(self, twin: NaturalTwin) -> None:
-        self.twin = twin
-        self.replies: list[AgentReply] = []
-
-    @property
-    def spec(self) -> Any:
-        return self.twin.spec
-
-    async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> AgentReply:
-        reply = await self.twin.step(messages, tools)
-        self.replies.append(reply)
-        return reply
-
-
 def _bold(text: str) -> list[str]:
     """The catalog titles a message sets in bold (the title it puts forward)."""
     catalog, _tasks, _policy = _world()
@@ -222,8 +189,8 @@ def _natural_topics(text: str) -> list[str]:
 def test_the_natural_twin_keeps_every_decision(task_id: str, seed: int) -> None:
     _catalog, tasks, _policy = _world()
     task = tasks[task_id]
-    spy = _Spy(ExpertAgent(_context(task, seed, with_task=False)))
-    outer = _Outer(NaturalTwin(spy, seed, "expert-natural"))  # type: ignore[arg-type]
+    spy = AgentSpy(ExpertAgent(_context(task, seed, with_task=False)))
+    outer = AgentSpy(NaturalTwin(spy, seed, "expert-natural"))  # type: ignore[arg-type]
     _trial(outer, task, seed)
     assert len(spy.replies) == len(outer.replies)
     for inner, natural in zip(spy.replies, outer.replies, strict=True):

@@ -257,6 +257,9 @@ def test_methodology_and_entry_pages_show_the_board_settings(
     assert "| user simulator | litellm:openai/user-sim at http://127.0.0.1:9/v1 |" in methodology
     assert "| max turns | 12 |" in methodology
     assert "| trials per task | 6 |" in methodology
+    # The reader's per-field table is the held-out share's, generated from the scorer.
+    assert "Per field, on the held-out share (final, chat_heldout:" in methodology
+    assert "| chat_heldout |" in methodology
     html = (tmp_path / "public" / "methodology.html").read_text(encoding="utf-8")
     assert "litellm:openai/user-sim" in html
     [entry, *_] = sorted((tmp_path / "public" / "entries").glob("*.html"))
