@@ -113,6 +113,7 @@ _QUESTION_HEADER = re.compile(
     r"help me (?:narrow|pick|choose)|steer me|directions to|round (?:two|2|one|1)|last bits)\b|"
     r"\?\s*$"
 )
+_PAREN = re.compile(r"\([^()\n]*\)")
 _MARKDOWN = re.compile(r"\*\*|__|`|~~|^#+\s*|(?<!\w)_(?!\w)", re.MULTILINE)
 _SPLIT = re.compile(
     r"(?<=[?!])\s*|(?<=[.;])\s+|\s+(?:—|--|–|→|->)\s+|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+"
@@ -125,7 +126,7 @@ _SPLIT = re.compile(
 REACTION_REQUEST = re.compile(
     r"(?i)\b(?:(?:does|would|will|did|do) (?:that|this|it|these|those|either|any of (?:these|them|"
     r"those)|one of (?:these|them|those))(?: one)? (?:sound|seem|look|feel|strike you|appeal|grab "
-    r"you|interest you|tempt you|suit you|speak to you|work for you)|(?:sounds?|seems?|looks?) "
+    r"you|interest you|tempt you|suit you|speak to you|work for you|work instead|do instead)|(?:sounds?|seems?|looks?) "
     r"(?:like )?(?:your (?:kind|sort|type|cup)|something you)|how (?:does|do|would) (?:that|this|"
     r"it|they|these|those)(?: one)? (?:sound|look|seem|strike you)|(?:is|would|could|might) "
     r"(?:that|this|it|either|one of (?:these|them))(?: one)? (?:be )?(?:your (?:kind|sort|type|"
@@ -191,14 +192,15 @@ def describes(statement: str) -> bool:
     return bool(_PITCH.search(statement))
 
 
-def compile_words(fragments: Iterable[str]) -> re.Pattern[str]:
-    """One case-blind pattern matching any fragment as whole words, the longest first.
+def compile_words(fragments: Iterable[str], boundary: str = r"\w") -> re.Pattern[str]:
+    """One case-blind pattern matching any fragment as whole words, the longest first (a word
+    is bounded by no `boundary` character on either side).
 
     Fragments of one length are ordered by their text (they may come in a set's order, which
     changes with each process's hash seed), so the pattern is the same in every process.
     """
     ordered = sorted(set(fragments), key=lambda f: (-len(f), f))
-    return re.compile(r"(?i)(?<!\w)(?:" + "|".join(ordered) + r")(?!\w)")
+    return re.compile(rf"(?i)(?<!{boundary})(?:" + "|".join(ordered) + rf")(?!{boundary})")
 
 
 def _blank(pattern: re.Pattern[str], text: str) -> str:
@@ -229,6 +231,7 @@ class FieldVocabulary:
     mood_field: str | None = None
     described_field: str | None = None
     person_fields: tuple[str, ...] = ()
+    boundary: str = r"\w"
 
 
 People = Callable[[str], list[str]]
@@ -242,10 +245,12 @@ class FieldReader:
         v = vocabulary
         mood = (v.mood_field,) if v.mood_field else ()
         self._strong = tuple(
-            (f, compile_words(words + (MOOD_CUE if f in mood else ())))
+            (f, compile_words(words + (MOOD_CUE if f in mood else ()), v.boundary))
             for f, words in v.strong.items()
         )
-        self._weak = tuple((f, compile_words(v.weak[f])) for f in v.strong if f in v.weak)
+        self._weak = tuple(
+            (f, compile_words(v.weak[f], v.boundary)) for f in v.strong if f in v.weak
+        )
 
     def _list_kinds(self, lines: list[str]) -> list[bool]:
         """Per line: is it an item of a questionnaire (True) rather than of a recap, pitch or plan?"""
@@ -287,7 +292,8 @@ class FieldReader:
         """The message's sentences (and list items), each with whether it asks something.
 
         Small talk asks nothing ("Have a good one?", "Enjoy!")."""
-        clean = _MARKDOWN.sub("", text)
+        # A parenthesis is one aside (a pitch's "(€1.84; Nutri-Score B)"): never split.
+        clean = _PAREN.sub(lambda m: m.group(0).replace(";", ","), _MARKDOWN.sub("", text))
         lines = [line for line in clean.splitlines() if line.strip()]
         out: list[tuple[str, bool]] = []
         kinds = self._list_kinds(lines)
@@ -373,7 +379,9 @@ class FieldReader:
                 continue
             found = fields_of(segment, asks=True)
             if not found:
-                found = self._asked_back(segments, index, fields_of, TITLE_MARK in text)
+                found = self._asked_back(
+                    segments, index, fields_of, TITLE_MARK in text, reacting=reacting
+                )
             for field in found:
                 order.setdefault(field, None)
         return tuple(order)
@@ -384,12 +392,15 @@ class FieldReader:
         index: int,
         fields_of: Callable[..., list[str]],
         names_item: bool,
+        *,
+        reacting: bool = False,
     ) -> list[str]:
         """The fields a question that names none asks by pointing back at what was just said.
 
         "It's rated R. Is that okay?" asks about the fact just stated, when it is one fact;
         "Some love new releases, others older films. Where do you land?" about all of them;
-        "It stars <actor>. Are you a fan?" about the cast.
+        "It stars <actor>. Are you a fan?" about the cast. A question right after the sentence
+        that puts an item forward asks what the user thinks of the item.
         """
         v = self.vocabulary
         segment = segments[index][0]
@@ -407,6 +418,12 @@ class FieldReader:
             if found or index - back < 0 or segments[index - back][1]:
                 break
             previous = segments[index - back][0]
+            if (
+                reacting
+                and TITLE_MARK in previous
+                and (asks_reaction(segment) or _OPINION_BACK.search(segment))
+            ):
+                break  # "Y is €1.99. Would that work instead?", "A or B. Which do you prefer?"
             # A pitch's kind of story is not asked back ("It's a horror film where ... Does that
             # sound like your kind of thing?"); one plain fact about it is ("It leans hard into
             # science fiction - is that your kind of thing?").
