@@ -231,7 +231,7 @@ class DecisionEngine:
             else:
                 nothing.append(field)
         if nothing:
-            parts.append(NoPreference(fields=nothing))
+            parts.append(NoPreference(topics=nothing))
         return parts
 
     def _review(self, item: CatalogItem, state: EngineState) -> Accept | Decline:
