@@ -79,11 +79,26 @@ class ReaderScore(BaseModel):
     false_leaves: int = Field(description="Messages proposing at most one title read as several")
     nothing_fits_found: int
     nothing_fits_labelled: int
+    reaction_requests: int = Field(
+        default=0,
+        description="Messages that put a title forward and ask a question, labelled as asking no "
+        'field: they ask for a reaction to the title ("does that sound good?")',
+    )
+    reactions_as_questions: int = Field(
+        default=0, description="Reaction requests the reader read as preference questions"
+    )
     errors: list[str] = Field(description="One line per disagreement")
 
     @property
     def false_leave_share(self) -> float:
         return self.false_leaves / self.messages if self.messages else 0.0
+
+    @property
+    def reactions_heard(self) -> float:
+        """Share of reaction requests not read as preference questions (1.0 with none)."""
+        if not self.reaction_requests:
+            return 1.0
+        return 1 - self.reactions_as_questions / self.reaction_requests
 
     def format_text(self) -> str:
         lines = [f"messages: {self.messages}", "field                recall  precision  support"]
@@ -95,6 +110,10 @@ class ReaderScore(BaseModel):
         lines.append(f"proposed set exact: {self.proposals_exact:.3f}")
         lines.append(
             f"false leaves: {self.false_leaves} ({self.false_leave_share:.2%} of messages)"
+        )
+        lines.append(
+            f"reaction requests read as preference questions: {self.reactions_as_questions}/"
+            f"{self.reaction_requests} ({self.reactions_heard:.1%} heard as reactions)"
         )
         lines.append(
             f"nothing-fits wording recognised: {self.nothing_fits_found}/"
@@ -123,7 +142,7 @@ def score_reader(reader: _Reader, corpus: list[LabelledMessage]) -> ReaderScore:
     fp: Counter[str] = Counter()
     fn: Counter[str] = Counter()
     errors: list[str] = []
-    exact = leaves = found_nf = labelled_nf = 0
+    exact = leaves = found_nf = labelled_nf = reactions = misread = 0
     for m in corpus:
         reading = reader.read(m.text, watched=frozenset(m.watched))
         got = set(reading.asked) & set(CORPUS_FIELDS)
@@ -142,6 +161,9 @@ def score_reader(reader: _Reader, corpus: list[LabelledMessage]) -> ReaderScore:
             errors.append(f"{m.id}: proposed {list(reading.proposed)}, labelled {m.proposes}")
         if len(reading.proposed) > 1 and len(m.proposes) <= 1:
             leaves += 1
+        if m.proposes and not m.asks and "?" in m.text:
+            reactions += 1
+            misread += bool(got)
         labelled_nf += m.abstain_phrase
         found_nf += m.abstain_phrase and reading.nothing_fits
     return ReaderScore(
@@ -153,6 +175,8 @@ def score_reader(reader: _Reader, corpus: list[LabelledMessage]) -> ReaderScore:
         false_leaves=leaves,
         nothing_fits_found=found_nf,
         nothing_fits_labelled=labelled_nf,
+        reaction_requests=reactions,
+        reactions_as_questions=misread,
         errors=errors,
     )
 

@@ -136,7 +136,7 @@ REACTION_REQUEST = re.compile(
     r"me|okay if i|ok if i)(?: me)?(?: to)? (?:go ahead and )?(?:check|look up|find out|see|add|"
     r"queue|book|put|save|lock|pull up|order|reserve|get|grab|confirm|start|set|pop|stick|line "
     r"up|note|bookmark|make it|finali[sz]e)\b|(?:want|wanna|would you like|do you want|fancy|"
-    r"keen)(?: to)? (?:watch|see|try|give|go with|go for|take|have)? ?(?:it|that|this|that one|"
+    r"keen)(?: to)? (?:watch|see|try|give|giving|trying|watching|seeing|go with|go for|take|have)? ?(?:it|that|this|that one|"
     r"this one|them)\b|what do you (?:think|reckon)|(?:any|your) thoughts|thoughts\?|your kind of "
     r"(?:thing|film|movie|vibe|product)|up your (?:alley|street)|your cup of tea|worth a (?:try|"
     r"shot|watch|look|go)|give it a (?:try|shot|go|whirl)|^\W*(?:interested|tempted|keen|game|"
@@ -149,7 +149,7 @@ SMALL_TALK = re.compile(
     r"(?=\W*$)|happy (?:watching|viewing|streaming|shopping|cooking|eating)|take care|good ?night|"
     r"cheers|hope you (?:enjoy|like|love)(?: it| them| the \w+)?|hope (?:it|that|this) helps|talk "
     r"soon|see you|bye|thanks? (?:so much|a lot|again)?(?: for (?:chatting|your time|the chat))?|"
-    r"my pleasure|you'?re welcome|glad (?:i could|to) help|any time|anytime)\b[^?]*"
+    r"my pleasure|you'?re welcome|glad (?:i could|to) help|any time|anytime)\b(?: (?:tonight|today|this (?:evening|weekend)|now|again|all|everyone))?"
 )
 # What a mood menu is made of: a mood, vibe or tone, and what a story makes one feel or do.
 MOOD_CUE = (
