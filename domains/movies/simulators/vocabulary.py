@@ -532,7 +532,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
     ),
     "director": (
         r"directors?", r"directed", r"direction", r"filmmakers?", r"film[- ]makers?", r"auteurs?",
-        r"helmed", r"behind the camera", r"storytellers?",
+        r"helmed", r"behind the camera",
     ),
     "cast": (
         r"actors?", r"actress(?:es)?", r"cast", r"casting", r"stars?", r"starring", r"starred",
@@ -570,6 +570,7 @@ WEAK_PATTERNS: dict[str, tuple[str, ...]] = {
     "release_date": (
         r"new", r"fresh", r"current", r"modern", r"contemporary", r"timeless", r"years?", r"dated",
     ),
+    "director": (r"storytellers?",),  # "a bold storyteller" is a mood as often as a person
     "cast": (r"faces?", r"leads?", r"performances?", r"performers?"),
     "genres": (
         r"into", r"feel like", r"up for", r"fancy", r"moods?", r"in the mood", r"vibes?", r"tones?",
