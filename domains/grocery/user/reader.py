@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from domains.grocery.user.vocabulary import ALLERGEN_WORDS, ASKING, TOPICS, Topic
-from runner.kits.user.reader import TITLE_MARK, FieldReader
+from runner.kits.user.reader import TITLE_MARK, FieldReader, nothing_fits_pattern
 
 __all__ = [
     "ConfirmKind",
@@ -196,15 +196,7 @@ _CONFIRM_SUBSTITUTION = re.compile(
     r"(?i)\b(?:substitut\w*|replacement|instead|swap\w*|switch\w*|alternative|in its place|"
     r"in place of)\b"
 )
-_NOTHING_FITS = re.compile(
-    r"(?i)\b(?:nothing (?:in (?:the|our) (?:catalog|store|range)|we (?:have|carry|stock)|(?:i )?"
-    r"(?:could|can) find|available|suitable)?\s*(?:fits|meets|matches|works|suits|ticks)|"
-    r"(?:couldn'?t|could not|can'?t|cannot|wasn'?t able to|was not able to|am unable to|unable to)"
-    r" (?:find|locate|see) (?:any|a single|anything|a product|something|an option)|"
-    r"no (?:product|item|option)s? (?:in (?:the|our) catalog )?(?:that )?(?:fits|meets|matches|"
-    r"ticks|satisf)|none of (?:the|our) (?:products|items|options)|there(?:'s| is) nothing (?:that|"
-    r"which|i can)|no suitable|nothing suitable|doesn'?t exist in (?:our|the) catalog)"
-)
+_NOTHING_FITS = nothing_fits_pattern(("product", "item"))
 
 
 class ShopperReader:

@@ -29,7 +29,7 @@ from typing import Any
 from domains.movies.catalog import Catalog
 from domains.movies.simulators.vocabulary import ASKING, FIELD_PATTERNS, WEAK_PATTERNS
 from runner.core.memo import per_object
-from runner.kits.user.reader import BULLET, TITLE_MARK, FieldReader
+from runner.kits.user.reader import BULLET, TITLE_MARK, FieldReader, nothing_fits_pattern
 
 __all__ = [
     "FIELD_PATTERNS",
@@ -83,24 +83,7 @@ def fields_asked(text: str) -> tuple[str, ...]:
 
 # -- nothing fits ------------------------------------------------------------------------------
 
-NOTHING_FITS_RE = re.compile(
-    r"(?i)\b(?:nothing (?:in|that|fits|matches|quite|meets|ticks|checks|satisfies|here|really|"
-    r"i (?:found|could|can)|comes close|works)|no (?:movie|film|title|match|option|single|one)s?\b|"
-    r"(?:i|we)(?:'m| am)? (?:couldn't|could not|can't|cannot|unable to|wasn't able to|was not able "
-    r"to|didn't|did not|don't|do not|failed to) (?:find|locate|turn up|come up with|surface|spot|"
-    r"see|have)|(?:couldn't|could not|wasn't able to|was unable to|failed to) (?:find|locate|turn "
-    r"up|come up with|surface)|"
-    r"none (?:of|that|fit|match|meet|satisf)|doesn't exist|does not exist|"
-    r"(?:isn't|is not|aren't|are not|wasn't|there's no|there is no) (?:anything|a (?:single )?"
-    r"(?:movie|film|title|match|option)|any (?:movie|film|title|match|option)s?)|no good match|"
-    r"no suitable|abstain|came up (?:empty|short|dry)|com(?:e|es|ing) up (?:empty|short|dry)|"
-    r"draw(?:n|ing)? a blank|no luck|out of (?:luck|options)|empty[- ]handed|"
-    r"(?:not|no) (?:a )?(?:single )?(?:one|film|movie|title)s? (?:that )?(?:fits|meets|matches|"
-    r"satisfies|ticks|checks)|(?:falls?|fell) short|won't (?:force|push) a pick|"
-    r"(?:rather|better) not (?:recommend|suggest|force)|can't (?:in good conscience )?recommend|"
-    r"without (?:breaking|bending|compromising)|every (?:option|candidate|title) (?:breaks|misses|"
-    r"fails)|nothing (?:left|else)|(?:no|zero) (?:results|hits|matches))"
-)
+NOTHING_FITS_RE = nothing_fits_pattern(("movie", "film", "title"))
 
 
 # -- titles ------------------------------------------------------------------------------------

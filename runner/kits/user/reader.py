@@ -31,6 +31,7 @@ __all__ = [
     "compile_words",
     "describes",
     "is_small_talk",
+    "nothing_fits_pattern",
 ]
 
 TITLE_MARK = "TITLEREF"
@@ -190,6 +191,32 @@ def asks_reaction(segment: str) -> bool:
 def describes(statement: str) -> bool:
     """Does this sentence describe an item: its kind of story, or its plot?"""
     return bool(_PITCH.search(statement))
+
+
+def nothing_fits_pattern(nouns: Iterable[str]) -> re.Pattern[str]:
+    """The words that say nothing in the catalog fits, for a domain's item nouns ("movie",
+    "product"). Words only: abstaining is what a domain's tools say (`recommend()` with no id);
+    a reading's `nothing_fits` lets the user answer such a message in kind."""
+    item = "|".join(sorted({re.escape(n) for n in nouns}, key=lambda n: (-len(n), n)))
+    return re.compile(
+        r"(?i)\b(?:nothing (?:in|that|fits|matches|quite|meets|ticks|checks|satisfies|here|really|"
+        r"suitable|available|we (?:have|carry|stock)|i (?:found|could|can)|comes close|works)|"
+        rf"no (?:{item}|match|option|single|one)s?\b|"
+        r"(?:i|we)(?:'m| am)? (?:couldn'?t|could not|can'?t|cannot|unable to|wasn'?t able to|was not "
+        r"able to|didn'?t|did not|don'?t|do not|failed to) (?:find|locate|turn up|come up with|"
+        r"surface|spot|see|have)|(?:couldn'?t|could not|wasn'?t able to|was unable to|failed to|"
+        r"unable to) (?:find|locate|turn up|come up with|surface)|"
+        r"none (?:of|that|fit|match|meet|satisf)|doesn'?t exist|does not exist|"
+        r"(?:isn'?t|is not|aren'?t|are not|wasn'?t|there'?s no|there is no) (?:anything|a (?:single )?"
+        rf"(?:{item}|match|option)|any (?:{item}|match|option)s?)|no good match|"
+        r"no suitable|abstain|came up (?:empty|short|dry)|com(?:e|es|ing) up (?:empty|short|dry)|"
+        r"draw(?:n|ing)? a blank|no luck|out of (?:luck|options)|empty[- ]handed|"
+        rf"(?:not|no) (?:a )?(?:single )?(?:one|{item})s? (?:that )?(?:fits|meets|matches|"
+        r"satisfies|ticks|checks)|(?:falls?|fell) short|won'?t (?:force|push) a pick|"
+        r"(?:rather|better) not (?:recommend|suggest|force)|can'?t (?:in good conscience )?recommend|"
+        r"without (?:breaking|bending|compromising)|every (?:option|candidate|title|item|product) "
+        r"(?:breaks|misses|fails)|nothing (?:left|else)|(?:no|zero) (?:results|hits|matches))"
+    )
 
 
 def compile_words(fragments: Iterable[str], boundary: str = r"\w") -> re.Pattern[str]:
