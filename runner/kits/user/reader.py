@@ -114,6 +114,8 @@ _QUESTION_HEADER = re.compile(
     r"help me (?:narrow|pick|choose)|steer me|directions to|round (?:two|2|one|1)|last bits)\b|"
     r"\?\s*$"
 )
+# A short lead-in before the question itself ("Before I search: do you follow a diet;").
+_LEAD_IN = re.compile(r"^[^:?\n]{3,40}:\s+(?=[a-z])")
 _PAREN = re.compile(r"\([^()\n]*\)")
 _MARKDOWN = re.compile(r"\*\*|__|`|~~|^#+\s*|(?<!\w)_(?!\w)", re.MULTILINE)
 _SPLIT = re.compile(
@@ -335,6 +337,7 @@ class FieldReader:
                     (not bullet or questionnaire)
                     and (
                         bool(_QUESTION_START.match(part))
+                        or bool(_QUESTION_START.match(_LEAD_IN.sub("", part, count=1)))
                         or bool(_ASKING_CUE.search(part))
                         or (bullet and questionnaire and len(part.split()) <= 12)
                         or (bool(_LABEL_ONLY.match(part)) and questionnaire)

@@ -112,3 +112,10 @@ def test_a_pitch_describes_the_item_and_a_question_about_tastes_does_not() -> No
 def test_a_parenthesis_is_one_aside() -> None:
     segments = TEAS.segments(f"I'd suggest {ITEM} (4 euros; strong). Would that work instead?")
     assert [asks for _s, asks in segments] == [False, True]
+
+
+def test_a_question_after_a_short_lead_in_is_a_question() -> None:
+    """"Before I look: do you like it strong; what's your budget?" asks both (the lead-in and
+    the semicolon hid the first question once)."""
+    text = "Happy to help! Before I look: do you like it strong; what's your budget?"
+    assert TEAS.read_fields(text) == ("strength", "price")
