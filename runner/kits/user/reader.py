@@ -448,12 +448,17 @@ class FieldReader:
             if found or index - back < 0 or segments[index - back][1]:
                 break
             previous = segments[index - back][0]
-            if (
-                reacting
-                and TITLE_MARK in previous
-                and (asks_reaction(segment) or _OPINION_BACK.search(segment))
+            if reacting and (
+                (describes(previous) and not _ABOUT_PERSON.search(segment))
+                or (
+                    TITLE_MARK in previous
+                    and (asks_reaction(segment) or _OPINION_BACK.search(segment))
+                )
             ):
-                break  # "Y is €1.99. Would that work instead?", "A or B. Which do you prefer?"
+                # A general check after a pitch asks nothing ("It's a thriller about ... and runs
+                # 104 minutes. Would that do?"), nor after the sentence that puts an item
+                # forward ("Y is €1.99. Would that work instead?", "A or B. Which do you prefer?").
+                break
             # A pitch's kind of story is not asked back ("It's a horror film where ... Does that
             # sound like your kind of thing?"); one plain fact about it is ("It leans hard into
             # science fiction - is that your kind of thing?").

@@ -17,13 +17,15 @@ from .conftest import chat
 
 PITCH = (
     "How about Velvet Static? It's a comedy and drama film where a radio host starts hearing "
-    "a voice through the walls of her studio. {ask}"
+    "a voice through the walls of her studio, and it runs 88 minutes. {ask}"
 )
 REACTIONS = (
     "Does that sound like your kind of thing?",
     "Want me to check where it streams?",
     "Shall I add it to your list?",
     "What do you think?",
+    "Would that do?",
+    "Could this be the one for tonight?",
 )
 SEEDS = range(12)
 
