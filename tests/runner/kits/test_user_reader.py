@@ -63,7 +63,7 @@ def test_a_reaction_request_after_an_item_asks_no_field(question: str) -> None:
 
 
 def test_without_an_item_put_forward_the_same_words_still_ask() -> None:
-    """"Some like fruity teas, some smoky ones. Does that sound like your kind of thing?" asks
+    """Asked with no item put forward, "Some like fruity teas, some smoky ones. Does that sound like your kind of thing?" asks
     about the flavour: nothing was put forward to react to."""
     text = "Some like fruity teas. Is a fruity flavour your kind of thing?"
     assert TEAS.read_fields(text) == ("flavour",)
@@ -71,9 +71,9 @@ def test_without_an_item_put_forward_the_same_words_still_ask() -> None:
 
 def test_one_plain_fact_then_a_reaction_request_asks_that_fact() -> None:
     """A check right after one stated fact asks that fact's field; a pitch's kind is not asked."""
-    assert TEAS.read_fields(f"How about {ITEM}? It's very strong. Is that okay?", reacting=True) == (
-        "strength",
-    )
+    assert TEAS.read_fields(
+        f"How about {ITEM}? It's very strong. Is that okay?", reacting=True
+    ) == ("strength",)
     pitch = f"How about {ITEM}? It's a tea from a valley where monks dry the leaves. Interested?"
     assert TEAS.read_fields(pitch, reacting=True) == ()
 
@@ -115,7 +115,7 @@ def test_a_parenthesis_is_one_aside() -> None:
 
 
 def test_a_question_after_a_short_lead_in_is_a_question() -> None:
-    """"Before I look: do you like it strong; what's your budget?" asks both (the lead-in and
+    """A lead-in: "Before I look: do you like it strong; what's your budget?" asks both (the lead-in and
     the semicolon hid the first question once)."""
     text = "Happy to help! Before I look: do you like it strong; what's your budget?"
     assert TEAS.read_fields(text) == ("strength", "price")
