@@ -63,8 +63,8 @@ def test_a_reaction_request_after_an_item_asks_no_field(question: str) -> None:
 
 
 def test_without_an_item_put_forward_the_same_words_still_ask() -> None:
-    """Asked with no item put forward, "Some like fruity teas, some smoky ones. Does that sound like your kind of thing?" asks
-    about the flavour: nothing was put forward to react to."""
+    """With no item put forward, "Some like fruity teas. Does that sound like your kind of
+    thing?" asks about the flavour: there is nothing to react to."""
     text = "Some like fruity teas. Is a fruity flavour your kind of thing?"
     assert TEAS.read_fields(text) == ("flavour",)
 
