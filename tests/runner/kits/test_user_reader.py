@@ -115,7 +115,7 @@ def test_a_parenthesis_is_one_aside() -> None:
 
 
 def test_a_question_after_a_short_lead_in_is_a_question() -> None:
-    """A lead-in: "Before I look: do you like it strong; what's your budget?" asks both (the lead-in and
-    the semicolon hid the first question once)."""
+    """Both questions of "Before I look: do you like it strong; what's your budget?" count: a
+    lead-in and a semicolon once hid the first."""
     text = "Happy to help! Before I look: do you like it strong; what's your budget?"
     assert TEAS.read_fields(text) == ("strength", "price")
