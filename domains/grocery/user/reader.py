@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from domains.grocery.user.vocabulary import ALLERGEN_WORDS, ASKING, TOPICS, Topic
+from runner.kits.user.proposals import ProposalReader
 from runner.kits.user.reader import TITLE_MARK, FieldReader, nothing_fits_pattern
 
 __all__ = [
@@ -199,6 +200,14 @@ _CONFIRM_SUBSTITUTION = re.compile(
 _NOTHING_FITS = nothing_fits_pattern(("product", "item"))
 
 
+_PROPOSALS = ProposalReader(
+    segments=segments,
+    nothing_fits=_NOTHING_FITS,
+    passing_before=_BEFORE_NOT_PROPOSED,
+    passing_after=_AFTER_NOT_PROPOSED,
+)
+
+
 class ShopperReader:
     """Reads agent messages for one catalog (its product names and ids)."""
 
@@ -209,14 +218,7 @@ class ShopperReader:
         """The acts of one agent message."""
         spans = self.index.spans(text)
         named = tuple(dict.fromkeys(pid for _, _, pid in spans))
-        proposed: list[str] = []
-        for start, end, pid in spans:
-            before = text[max(0, start - 60) : start]
-            after = text[end : end + 90]
-            if _BEFORE_NOT_PROPOSED.search(before) or _AFTER_NOT_PROPOSED.match(after):
-                continue
-            if pid not in proposed:
-                proposed.append(pid)
+        proposed = _PROPOSALS.proposed(text, spans, frozenset(), None)
         blanked = text
         for start, end, _pid in reversed(spans):
             blanked = blanked[:start] + TITLE_MARK + blanked[end:]

@@ -21,7 +21,6 @@ only lets the user answer such a message in kind.
 from __future__ import annotations
 
 import functools
-import itertools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -29,7 +28,8 @@ from typing import Any
 from domains.movies.catalog import Catalog
 from domains.movies.simulators.vocabulary import ASKING, FIELD_PATTERNS, WEAK_PATTERNS
 from runner.core.memo import per_object
-from runner.kits.user.reader import BULLET, TITLE_MARK, FieldReader, nothing_fits_pattern
+from runner.kits.user.proposals import ProposalReader
+from runner.kits.user.reader import TITLE_MARK, FieldReader, nothing_fits_pattern
 
 __all__ = [
     "FIELD_PATTERNS",
@@ -176,145 +176,6 @@ def title_index(catalog: Catalog) -> TitleIndex:
     return TitleIndex(catalog)
 
 
-_GAP = r"[\s\"'“‘*_(~]*(?:(?:the|a|an|another|other|the other) )?[\s\"'“‘*_(~]*$"
-# A cue right before a title that makes it a reference, not a proposal ("a bit like X").
-_REFERENCE_BEFORE = re.compile(
-    r"(?i)(?:(?:a bit|a little|a lot|much|just|kind of|sort of|rather|very|not un|something|"
-    r"feels|felt|looks|films?|movies?|titles?|ones|stuff|things)\s+like|(?:^|[.!?\n]\s*)like|"
-    r"similar (?:\w+ ){0,3}(?:to|as)|reminiscent of|in the (?:vein|spirit|style|mould|mold|"
-    r"tradition) of|same (?:\w+ ){0,2}as|\b(?:as|so) \w+ as|compared? (?:to|with)|fans? of|"
-    r"if you (?:liked|loved|enjoyed|dug|like|love|enjoy)|since you (?:liked|loved|enjoyed|rated|"
-    r"watched|saw)|you (?:liked|loved|enjoyed|rated|watched|saw)|you've (?:seen|watched|enjoyed|"
-    r"liked|loved|rated)|you have (?:seen|watched)|\bthan|\bunlike|instead of|rather than|"
-    r"other than|apart from|\bbesides|\bexcept|\bechoes|\brecalls|\bevokes|nods to|akin to|"
-    r"cousin (?:of|to)|\bmeets|crossed with|successor to|sequel to|follow[- ]up to|"
-    r"from the (?:team|director|makers|people|writer) (?:behind|of)|makers of|director of|"
-    r"creators? of|(?:premise|plot|story|idea|tone|spirit|style|feel|mood|vibe|energy|pacing|"
-    r"architecture|conceit|structure|template|formula|shape|dna|quality|qualities) of|"
-    r"\bloved|\benjoyed|\bliked|\bskip(?:ped)?|ruled out|\bbeyond|\bwatched|\bseen|\balready|"
-    r"~~)" + _GAP
-)
-_AFTER_LEAD = r"^[\s\"'”’*)_~]*"
-# What follows a title that makes it a reference or rules it out ("X, which you've seen").
-_REFERENCE_AFTER = re.compile(
-    r"(?i)"
-    + _AFTER_LEAD
-    + r"(?:[,(\-—–]\s*)?(?:(?:which|that|one|something) you(?: said you| told "
-    r"me you| mentioned you)?(?:'ve| have| already)?\s*(?:already |just |recently |really |once "
-    r")?(?:seen|watched|saw|loved|liked|enjoyed|rated|gave|found)|(?:is|was|runs?|feels?|seems?|"
-    r"would be|'s)\s+(?:\w+\s+){0,3}(?:too|already)\b|(?:didn't|did not|doesn't|does not|won't|"
-    r"wouldn't|isn't|is not|wasn't|was not) (?:fit|work|make|on|available|streaming|an option|"
-    r"right)|(?:is|was) out\b|(?:from|in) your (?:history|list)|on your list|(?:fans|lovers) "
-    r"(?:will|would|should)|(?:and|or) (?:its|the) sequel|(?:would|could|might) have been|"
-    r"(?:is|was) (?:a )?(?:miss|no-go|non-starter)|among them|for (?:instance|example)|e\.g\.)"
-)
-_FRAME_BEFORE = re.compile(
-    r"(?i)(?:how about|what about|why not|\btry|consider|i'?d (?:recommend|suggest|go with|go for|"
-    r"pick|choose|say)|i (?:recommend|suggest)|recommend(?:ing|ed)?|suggest(?:ing|ion)?|my (?:top |"
-    r"final |best |first )?(?:pick|recommendation|suggestion|choice|vote|bet|answer)(?: for (?:you|"
-    r"tonight))?(?: is| would be| tonight)?|go (?:with|for)|check out|i'?m thinking(?: of)?|"
-    r"you(?:'d| would| might| may| could|'ll) (?:really )?(?:like|love|enjoy|dig)|perfect (?:fit|"
-    r"match|pick)|\bpick|instead|better(?: bet| option| choice| fit)?|(?:that|which) leaves|"
-    r"landed on|found (?:it|one|your movie|a match)?|here'?s|meet|introduc\w+ you to|"
-    r"give \w+ a (?:try|shot|go)|tonight'?s pick|the one|winner|✅|👉|⭐|🎬|🍿|best (?:fit|match|bet)|"
-    r"alt(?:ernative)?|proceed with|(?:strong )?case for|i would put|put forward)"
-    r"[\s:,—–-]*(?:is|would be)?[\s\"'“‘*_(~:]*(?:(?:the|a|an) )?[\s\"'“‘*_(~]*$"
-)
-_FRAME_AFTER = re.compile(
-    r"(?i)^[\s*_\"'”’)]*(?:\(\d{4}\))?[\s*_]*(?:,\s*)?(?:is|would be|could be|might be|seems|looks|feels|"
-    r"sounds|—|–|-|:)?\s*(?:my (?:top |final )?(?:pick|recommendation|choice|suggestion)|(?:a |the |"
-    r"your )?(?:perfect|great|ideal|best|safe|safer|solid|strong|better|top) (?:fit|match|pick|"
-    r"recommendation|"
-    r"choice|bet|option)|exactly what|just what|the one|a winner|(?:it )?fits (?:everything|all|"
-    r"your|the bill)|ticks every|checks every|is better|(?:is |'s )?(?:much )?(?:safer|better))"
-)
-_RULED_OUT_BEFORE = re.compile(
-    r"(?i)(?:\bnot|skip(?:ped)?|ruled out:?|rules? out|instead of|rather than|other than|whereas|"
-    r"except|apart from|besides|considered|passed on|dropped|❌|✗|✘|🚫|~~|neither|\bnor|unlike|"
-    r"avoid(?:ed)?|\bthan|\bover|more|less|looked at|left out|cut|wanted to suggest|was going "
-    r"to suggest|thought about|almost (?:suggested|went with)|if|exclud\w*|drop|removed?|"
-    r"steer (?:you )?(?:away|clear) from|over)"
-    r"[\s:,—–-]*[\s\"'“‘*_(~]*(?:(?:the|a|an) )?[\s\"'“‘*_(~]*$"
-)
-_RULED_OUT_AFTER = re.compile(
-    r"(?i)^[^.!?\n]{0,70}?\b(?:too (?:long|short|old|new|recent|mature|intense|scary|violent|dark|"
-    r"tame|obscure|mainstream|grim|slow)|weak reviews|poorly|(?:is|was|'s) (?:out|off the table|a no|"
-    r"ruled out)|that'?s out|off the table|didn't make the cut|doesn't (?:fit|work|qualify|make)|"
-    r"isn't (?:on|available|streaming|an option|right|a fit)|not (?:on|available|streaming|a fit|an "
-    r"option)|would(?:'ve| have) been|only \d|fails?|misses|breaks|falls short|(?:over|past|above|"
-    r"below|under) your|exceeds|(?:scores|rated|sits) (?:even )?lower|worse|no longer|neither|"
-    r"is (?:brilliant|great|good|fine) but|but (?:runs|it'?s|at \d|its|the reviews|reviewers)|"
-    r"crowd favou?rite|everyone knows|tons of votes|than|meets|crossed with|was (?:too|a)|"
-    r"passing on|pass on|but you said|(?:was|is) your thing|worked for you|was a hit|hit the spot)\b"
-)
-_OFFERS_SEVERAL = re.compile(
-    r"(?i)\b(?:options|choices|alternatives|candidates|contenders|here are|a few (?:picks|titles|"
-    r"films|movies|ideas)|either of|either one|any of (?:these|them|those)|which (?:one|of these|of "
-    r"them|would you|sounds|appeals|grabs)|pick one|choose one|shortlist|picks|ideas|suggestions|"
-    r"programme|program|line-?up|double bill|double feature|"
-    r"recommendations|one of these|a couple|(?:two|three|four|five|2|3|4|5) (?:[\w-]+ ){0,3}"
-    r"(?:picks|titles|films|movies|options|ideas|moods|thrillers|romances|comedies|dramas|ones|"
-    r"documentaries|choices))\b"
-)
-# Words that say the titles a message names are set aside, not offered.
-_RULING_OUT = re.compile(
-    r"(?i)\b(?:skip(?:ping|ped)?|exclud\w+|drop(?:ped)?|ruled? out|rules out|leav(?:e|ing) (?:it|them) "
-    r"(?:off|out)|left (?:it|them) out|won'?t recommend|not recommend|wouldn'?t recommend|"
-    r"(?:as|only as) a warning|not on your services|off (?:your|the) list|why not|no match|"
-    r"0 (?:valid )?results|filtered out|isn'?t worth|warn|fun fact|trivia|set (?:it|them) aside|"
-    r"scratch that|never mind|nothing (?:here )?(?:fits|matches|meets)|neither|(?:making|make|made) "
-    r"the cut|remov(?:e|ed|ing)|already watched|isn'?t (?:one of )?your services|i'?ll keep "
-    r"(?:looking|searching)|re-?checking|different pick incoming|keep searching)\b"
-)
-# A recommending word undone by what comes before it ("I won't recommend", "no shot i'm").
-_NEGATED = re.compile(
-    r"(?i)(?:\bnot|n't|never|no shot|no way|steer (?:you )?(?:away|clear) from|rather not|hardly)"
-    r"\b[\w\s']{0,14}$"
-)
-_RETRACTED = re.compile(
-    r"(?i)^[^.!?\n]{0,12}\b(?:no,? scratch that|scratch that|no,? wait|never ?mind)"
-)
-
-
-def _section_header(text: str, line_start: int) -> str:
-    """The nearest heading or "Label:" line above a list item or table row (else "")."""
-    if not re.match(r"\s*(?:[-*•·–]|\d+[.)]|\|)", text[line_start:]):
-        return ""
-    for line in reversed(text[:line_start].splitlines()):
-        stripped = line.strip()
-        if stripped.startswith("#") or (stripped.endswith(":") and not BULLET.match(line)):
-            return stripped
-        if stripped and not re.match(r"(?:[-*•·–]|\d+[.)]|\|)", stripped):
-            return stripped
-    return ""
-
-
-def _offers_after(tail: str) -> bool:
-    """Does a question follow the last title ("the closest is X - is that too long?", "want it?")?
-
-    A question that opens a new topic ("Next: do you have Hulu?") does not offer the title.
-    """
-    for segment, asks in question_segments(tail):
-        if not asks or len(re.findall(r"\w+", segment)) < 2:
-            continue
-        if re.match(
-            r"(?i)\W*(?:next|also|separately|meanwhile|btw|by the way|moving on|on another note)\b",
-            segment,
-        ):
-            continue
-        return True
-    return False
-
-
-_JOINED = re.compile(
-    r"(?i)^[\s*_\"'”’“‘]*(?:,|;|/|or|and|,\s*or|,\s*and|&)[\s*_\"'”’“‘]*(?:maybe |perhaps |even )?$"
-)
-_LIST_LINE = re.compile(r"^\s*(?:[-*•·–]|\d+[.)]|\|)\s*[\W_]*$")
-_SEEN_WORDS = re.compile(
-    r"(?i)\byou(?:'ve| have)? (?:already )?(?:seen|watched|saw|loved|liked|enjoyed|rated)|"
-    r"your (?:favou?rite|history|list)|last time|(?:re-?)?watch(?:ed)? (?:it )?(?:before|again)|"
-    r"already seen|you mentioned"
-)
 _EMPHASIS_BEFORE = re.compile(r"(?:\*\*|\*|_|\"|“|‘|')\s*$|^\s*(?:[-*•·–]|\d+[.)])\s*$")
 _PLACE_BEFORE = re.compile(
     r"(?i)\b(?:from|in|of|at|near|above|below|off|around|outside|to|across|into|beyond|by|on|"
@@ -336,6 +197,9 @@ class RuleReader:
         self._cast = _PeopleMatcher(cast)
         self._director = _PeopleMatcher(directors)
         self._both = _PeopleMatcher(sorted(both, key=len, reverse=True))
+        self._proposals = ProposalReader(
+            segments=question_segments, nothing_fits=NOTHING_FITS_RE, plot_word=self._is_plot_word
+        )
         self._memo = functools.lru_cache(maxsize=4096)(self._read)
 
     def read(
@@ -347,7 +211,7 @@ class RuleReader:
     def _read(self, text: str, watched: frozenset[str], pending: str | None) -> Reading:
         spans = self._titles.spans(text)
         named = list(dict.fromkeys(item_id for _s, _e, item_id in spans))
-        proposed = self._proposed(text, spans, watched, pending)
+        proposed = self._proposals.proposed(text, spans, watched, pending)
         # Fields are read with every title replaced by a marker (so "Long Night" asks nothing);
         # in a message that puts a title forward, a request for a reaction asks about no field.
         blanked = text
@@ -385,88 +249,6 @@ class RuleReader:
         if director:
             fields.append("director")
         return fields
-
-    def _proposed(
-        self,
-        text: str,
-        spans: list[tuple[int, int, str]],
-        watched: frozenset[str],
-        pending: str | None,
-    ) -> list[str]:
-        ids = {item_id for _s, _e, item_id in spans} | ({pending} if pending else set())
-        out: list[str] = []
-        framed: set[str] = set()
-        ruled_out: set[str] = set()
-        listed: set[str] = set()
-        references: set[str] = set()
-        previous_end = 0
-        for n, (start, end, item_id) in enumerate(spans):
-            before = text[previous_end:start]
-            previous_end = end
-            next_start = spans[n + 1][0] if n + 1 < len(spans) else len(text)
-            after = text[end : min(next_start, end + 80)]
-            line_start = text.rfind("\n", 0, start) + 1
-            if self._is_plot_word(item_id, ids, before, after):
-                continue
-            if _REFERENCE_BEFORE.search(before[-80:]) or _REFERENCE_AFTER.search(after):
-                references.add(item_id)
-                continue
-            window = before[-60:]
-            frame = _FRAME_BEFORE.search(window)
-            if frame and _NEGATED.search(window[: frame.start()]):
-                ruled_out.add(item_id)  # "I won't recommend X", "no shot i'm recommending X"
-            elif frame or _FRAME_AFTER.search(after):
-                framed.add(item_id)
-            if (
-                _RULED_OUT_BEFORE.search(before[-40:])
-                or _RULED_OUT_AFTER.search(after)
-                or _RULING_OUT.search(_section_header(text, line_start))
-            ):
-                ruled_out.add(item_id)
-            if _RETRACTED.search(after):
-                framed.discard(item_id)
-                ruled_out.add(item_id)
-            if _LIST_LINE.match(text[line_start:start]):
-                listed.add(item_id)
-            if item_id not in out:
-                out.append(item_id)
-        out = [i for i in out if i not in references or i in framed]
-        # Watched titles named as seen, and titles ruled out beside others, are references.
-        if _SEEN_WORDS.search(text):
-            out = [i for i in out if i not in watched]  # "you've already seen A and B"
-        last = max((e for _s, e, i in spans if i in out), default=0)
-        offered_after = _offers_after(text[last:])  # "the closest is X, though ... - want it?"
-        setting_aside = bool(_RULING_OUT.search(text) or NOTHING_FITS_RE.search(text))
-        if len(out) <= 1:
-            ruled = out and out[0] not in framed and (out[0] in ruled_out or setting_aside)
-            if ruled and not offered_after:
-                return []  # "nothing fits; the nearest miss is X, but it's rated R", "skipping X"
-            return out
-        if setting_aside and not offered_after and not any(i in framed for i in out):
-            return []  # "A and B are both rated R, so neither makes the cut"
-        kept = [i for i in out if i not in ruled_out or i in framed]
-        if len(kept) <= 1:
-            return kept
-        if (
-            _OFFERS_SEVERAL.search(text)
-            or len([i for i in kept if i in listed]) > 1
-            or self._enumerated(text, spans, kept)
-        ):
-            return kept  # a list of options: all of them are put forward
-        offered = [i for i in kept if i in framed]
-        if offered:
-            return offered
-        return kept[-1:]  # references come first, the pick last ("X is the favourite; go for Y")
-
-    @staticmethod
-    def _enumerated(text: str, spans: list[tuple[int, int, str]], kept: list[str]) -> bool:
-        """Are two of the kept titles named one after the other, joined by a comma, "or" or "and"?"""
-        places = [(s, e) for s, e, i in spans if i in kept]
-        for (_s1, e1), (s2, _e2) in itertools.pairwise(places):
-            between = re.sub(r"\([^)]*\)", "", text[e1:s2])
-            if _JOINED.match(between):
-                return True
-        return False
 
     def _is_plot_word(self, item_id: str, others: set[str], before: str, after: str) -> bool:
         """Is this title a place or name inside the plot of another title the message names?"""
