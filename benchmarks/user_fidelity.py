@@ -123,7 +123,9 @@ def _print_reader_figures() -> None:
             f"  {name:<12} {score.messages:>5} messages  lowest recall {low_r[1]:.3f} ({low_r[0]})  "
             f"lowest precision {low_p[1]:.3f} ({low_p[0]})  proposed set exact "
             f"{score.proposals_exact:.3f}  false leaves {score.false_leaves} "
-            f"({score.false_leave_share:.2%})  {'✓' if _reader_ok(score) else '✗'}"
+            f"({score.false_leave_share:.2%})  reaction requests heard "
+            f"{score.reaction_requests - score.reaction_requests_as_questions}/{score.reaction_requests}  "
+            f"{'✓' if _reader_ok(score) else '✗'}"
         )
     print()
 
@@ -133,6 +135,7 @@ def _reader_ok(score: Any) -> bool:
         min(score.recall.values()) >= 0.95
         and min(score.precision.values()) >= 0.95
         and score.false_leave_share <= 0.01
+        and score.reaction_requests_kept >= 0.99
     )
 
 

@@ -6,12 +6,12 @@ shopper's sentences among them); nothing here reads the task.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from domains.grocery.items import ALLERGENS, Product
+from runner.agents.exchanges import ToolExchange, exchanges
 from runner.agents.twin import text_of
 from runner.core.protocols import ChatMessage
 
@@ -20,45 +20,6 @@ __all__ = ["Heard", "ToolExchange", "exchanges", "fetched_products", "hear", "te
 _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _ALLERGEN_SAID = {a.replace("-", " "): a for a in ALLERGENS}
 _NUTRI = "abcde"
-
-
-@dataclass(frozen=True)
-class ToolExchange:
-    """One tool call the assistant made, with its parsed result (None if absent or not JSON)."""
-
-    name: str
-    arguments: dict[str, Any]
-    result: Any
-
-
-def exchanges(messages: list[ChatMessage]) -> list[ToolExchange]:
-    """Every tool call in the conversation, in order, joined with its result."""
-    results = {
-        m["tool_call_id"]: text_of(m)
-        for m in messages
-        if m.get("role") == "tool" and isinstance(m.get("tool_call_id"), str)
-    }
-    out = []
-    for m in messages:
-        if m.get("role") != "assistant":
-            continue
-        for call in m.get("tool_calls") or []:
-            fn = call.get("function") or {}
-            try:
-                args = json.loads(fn.get("arguments") or "{}")
-            except json.JSONDecodeError:
-                args = {}
-            text = results.get(str(call.get("id")))
-            try:
-                parsed = json.loads(text) if text is not None else None
-            except json.JSONDecodeError:
-                parsed = None
-            out.append(
-                ToolExchange(
-                    str(fn.get("name", "")), args if isinstance(args, dict) else {}, parsed
-                )
-            )
-    return out
 
 
 @dataclass

@@ -13,7 +13,7 @@ from pydantic import Field
 
 from domains.grocery.user.needs import Need
 from domains.grocery.user.vocabulary import Topic
-from runner.kits.user.acts import ActPartBase, ReplyActBase, SharedPart
+from runner.kits.user.acts import ActPartBase, NoPreferenceBase, ReplyActBase, SharedPart
 
 __all__ = [
     "Accept",
@@ -58,11 +58,8 @@ class Inform(ActPartBase):
     quantity: int | None = Field(default=None, description="Packs wanted (topic `quantity`)")
 
 
-class NoPreference(ActPartBase):
+class NoPreference(NoPreferenceBase[Topic]):
     """Nothing to say about these topics."""
-
-    kind: Literal["no_preference"] = "no_preference"
-    topics: list[Topic]
 
 
 class Unsure(ActPartBase):

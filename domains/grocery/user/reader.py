@@ -19,16 +19,13 @@ It is the only part of the shopper that interprets words; the decision engine se
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from domains.grocery.user.vocabulary import (
-    ALLERGEN_WORDS,
-    TOPIC_PATTERNS,
-    WEAK_TOPIC_PATTERNS,
-    Topic,
-)
+from domains.grocery.user.vocabulary import ALLERGEN_WORDS, ASKING, TOPICS, Topic
+from runner.kits.user.proposals import ProposalReader
+from runner.kits.user.reader import TITLE_MARK, FieldReader, nothing_fits_pattern
 
 __all__ = [
     "ConfirmKind",
@@ -71,124 +68,29 @@ class Reading:
 
 # -- segments and questions ------------------------------------------------------------------
 
-_MARKDOWN = re.compile(r"\*\*|__|`|~~|^#+\s*|(?<!\w)_(?!\w)", re.MULTILINE)
-_SPLIT = re.compile(r"(?<=[?!])\s+|(?<=[.;])\s+(?=[A-Z\"'(*])|\s+(?:—|--|–)\s+|\n+")
-_PAREN = re.compile(r"\([^()\n]*\)")
-_BULLET = re.compile(r"^\s*(?:[-*•·–]|\d+[.)]|[a-z][.)])\s+")
-_ASKING_CUE = re.compile(
-    r"(?i)\b(?:let me know|let us know|tell me|i'?d (?:love|like|want) to (?:know|hear)|"
-    r"i would (?:love|like) to (?:know|hear)|(?:i'?m|i am) (?:wondering|curious)|i wonder|"
-    r"(?:could|can|would) you (?:share|say|tell|let|give|describe|list|mention|clarify|confirm)|"
-    r"please (?:share|tell|let|list|describe|say|mention|confirm)|mind sharing|"
-    r"it(?:'d| would) help (?:me )?(?:to (?:know|hear)|if|a lot to)|(?:helpful|useful) to know|"
-    r"help me (?:understand|narrow)|(?:want|need) to (?:know|check)|fill me in|"
-    r"any preferences? (?:on|for|about|regarding)|your preferences? (?:on|for|about|regarding)|"
-    r"what about|how about (?:the|your)|feel free to (?:say|tell|share|mention)|"
-    r"before i (?:search|look|start|suggest)[^.]*,\s*(?:what|which|how|any|do|are|is))"
-)
-_QUESTION_START = re.compile(
-    r"(?i)^\W*(?:(?:so|and|also|okay|ok|great|cool|alright|then|first|next|lastly|finally|now|"
-    r"perfect|thanks|got it|one more thing|quick question)\b[\s,:!-]*)*"
-    r"(?:whether|what|what's|which|how|do|does|did|are|is|would|could|should|will|can|any|"
-    r"anything|have|has|shall|may|when|who|where|prefer|care)\b"
-)
-_GIVEN_CLAUSE = re.compile(
-    r"(?i)^\W*(?:since|given(?: that)?|as|because|now that|seeing as|with|you (?:said|mentioned|"
-    r"told me)|noted)\b[^,?]{0,80},\s*"
-)
-_LABEL_ONLY = re.compile(r"(?i)^[\w][\w /&-]{0,30}:\s*\??\s*$")
-_QUESTION_HEADER = re.compile(
-    r"(?i)\b(?:questions?|tell me|let me know|a (?:few|couple of) (?:things|details)|"
-    r"before i (?:start|search|look|suggest)|to narrow (?:it|things) down|help me narrow)\b|[?:]\s*$"
-)
+_FIELDS = FieldReader(ASKING)
 
 
 def segments(text: str) -> list[tuple[str, bool]]:
     """The message's sentences and list items, each with whether it is a question."""
-    # A parenthesis is one aside (a pitch's "(€1.84; Nutri-Score B; organic)"): never split.
-    clean = _PAREN.sub(lambda m: m.group(0).replace(";", ","), _MARKDOWN.sub("", text))
-    out: list[tuple[str, bool]] = []
-    lines = clean.splitlines() or [clean]
-    questionnaire = False
-    for line in lines:
-        if not line.strip():
-            continue
-        bullet = bool(_BULLET.match(line))
-        body = _BULLET.sub("", line).strip()
-        if not bullet:
-            questionnaire = bool(_QUESTION_HEADER.search(body)) and body.rstrip().endswith(
-                (":", "?")
-            )
-        for part in _SPLIT.split(body):
-            part = part.strip()
-            if not part:
-                continue
-            asks = is_question(part) or (bullet and questionnaire) or bool(_LABEL_ONLY.match(part))
-            out.append((part, asks))
-    return out
+    return _FIELDS.segments(text)
 
 
 def is_question(sentence: str) -> bool:
     """Whether one sentence asks something (a mark, a question opening, or an indirect request)."""
-    s = _GIVEN_CLAUSE.sub("", sentence.strip())
-    return s.endswith("?") or bool(_QUESTION_START.match(s)) or bool(_ASKING_CUE.search(s))
-
-
-def _compile(fragments: Iterable[str]) -> re.Pattern[str]:
-    ordered = sorted(set(fragments), key=len, reverse=True)
-    return re.compile(r"(?i)(?<![\w-])(?:" + "|".join(ordered) + r")(?![\w-])")
-
-
-_TOPIC_RES: tuple[tuple[Topic, re.Pattern[str]], ...] = tuple(
-    (topic, _compile(frags)) for topic, frags in TOPIC_PATTERNS.items()
-)
-_WEAK_RES: tuple[tuple[Topic, re.Pattern[str]], ...] = tuple(
-    (topic, _compile(frags)) for topic, frags in WEAK_TOPIC_PATTERNS.items()
-)
-# Phrases where a topic word means something else; blanked before topics are read.
-_NOT_A_TOPIC = re.compile(
-    r"(?i)\b(?:how (?:can|may) i help|anything else|(?:any|other) questions?|help you|"
-    r"(?:our|the|my) (?:catalog|search|tools?|store|shop)|in stock|stock levels?|"
-    r"(?:sound|sounds|look|looks) (?:good|great|fine|right)|work for you|works for you|"
-    r"(?:the|your) (?:order|basket|cart|return|refund)|place (?:the|your|an) order|"
-    r"how many (?:options|results|products) (?:i|we)|"
-    r"a (?:good|great) (?:fit|choice|option|pick)|no problem|value it)\b"
-)
+    return all(asks for _s, asks in _FIELDS.segments(sentence)) and bool(sentence.strip())
 
 
 def topics_asked(text: str) -> tuple[Topic, ...]:
-    """The topics one message asks about, in order (questions that name a product excluded)."""
-    return _topics(text, lambda s: False)
+    """The topics one message asks about, in order (products should be blanked first)."""
+    return _topics(_FIELDS.read_fields(text))
 
 
-def _topics_in(segment: str) -> list[tuple[int, Topic]]:
-    s = _NOT_A_TOPIC.sub(lambda m: " " * len(m.group(0)), segment)
-    claimed: list[tuple[int, int]] = []
-    found: list[tuple[int, Topic]] = []
-    for topic, pattern in _TOPIC_RES:
-        for m in pattern.finditer(s):
-            if any(a < m.end() and m.start() < b for a, b in claimed):
-                continue
-            claimed.append((m.start(), m.end()))
-            found.append((m.start(), topic))
-    if not found:
-        for topic, pattern in _WEAK_RES:
-            weak = pattern.search(s)
-            if weak:
-                found.append((weak.start(), topic))
-    return sorted(found)
+_TOPIC_OF: dict[str, Topic] = {topic: topic for topic in TOPICS}
 
 
-def _topics(text: str, names_product: Callable[[str], bool]) -> tuple[Topic, ...]:
-    out: list[Topic] = []
-    for segment, asks in segments(text):
-        if not asks or names_product(segment):
-            continue
-        body = _GIVEN_CLAUSE.sub("", segment)
-        for _, topic in _topics_in(body):
-            if topic not in out:
-                out.append(topic)
-    return tuple(out)
+def _topics(fields: tuple[str, ...]) -> tuple[Topic, ...]:
+    return tuple(_TOPIC_OF[f] for f in fields if f in _TOPIC_OF)
 
 
 # -- products --------------------------------------------------------------------------------
@@ -295,14 +197,14 @@ _CONFIRM_SUBSTITUTION = re.compile(
     r"(?i)\b(?:substitut\w*|replacement|instead|swap\w*|switch\w*|alternative|in its place|"
     r"in place of)\b"
 )
-_NOTHING_FITS = re.compile(
-    r"(?i)\b(?:nothing (?:in (?:the|our) (?:catalog|store|range)|we (?:have|carry|stock)|(?:i )?"
-    r"(?:could|can) find|available|suitable)?\s*(?:fits|meets|matches|works|suits|ticks)|"
-    r"(?:couldn'?t|could not|can'?t|cannot|wasn'?t able to|was not able to|am unable to|unable to)"
-    r" (?:find|locate|see) (?:any|a single|anything|a product|something|an option)|"
-    r"no (?:product|item|option)s? (?:in (?:the|our) catalog )?(?:that )?(?:fits|meets|matches|"
-    r"ticks|satisf)|none of (?:the|our) (?:products|items|options)|there(?:'s| is) nothing (?:that|"
-    r"which|i can)|no suitable|nothing suitable|doesn'?t exist in (?:our|the) catalog)"
+_NOTHING_FITS = nothing_fits_pattern(("product", "item"))
+
+
+_PROPOSALS = ProposalReader(
+    segments=segments,
+    nothing_fits=_NOTHING_FITS,
+    passing_before=_BEFORE_NOT_PROPOSED,
+    passing_after=_AFTER_NOT_PROPOSED,
 )
 
 
@@ -316,15 +218,12 @@ class ShopperReader:
         """The acts of one agent message."""
         spans = self.index.spans(text)
         named = tuple(dict.fromkeys(pid for _, _, pid in spans))
-        proposed: list[str] = []
-        for start, end, pid in spans:
-            before = text[max(0, start - 60) : start]
-            after = text[end : end + 90]
-            if _BEFORE_NOT_PROPOSED.search(before) or _AFTER_NOT_PROPOSED.match(after):
-                continue
-            if pid not in proposed:
-                proposed.append(pid)
-        asked = _topics(text, lambda s: bool(self.index.spans(s)))
+        proposed = _PROPOSALS.proposed(text, spans, frozenset(), None)
+        blanked = text
+        for start, end, _pid in reversed(spans):
+            blanked = blanked[:start] + TITLE_MARK + blanked[end:]
+        # In a message that puts a product forward, a request for a reaction asks no topic.
+        asked = _topics(_FIELDS.read_fields(blanked, reacting=bool(proposed)))
         return Reading(
             asked=asked,
             proposed=tuple(proposed),

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
+
+from runner.kits.user.reader import TITLE_MARK, FieldVocabulary
 
 __all__ = [
     "ALLERGEN_WORDS",
+    "ASKING",
     "FREE_TOPICS",
     "TOPICS",
     "TOPIC_FIELDS",
@@ -184,3 +188,36 @@ WEAK_TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
     "category": (r"looking for", r"shopping for", r"need today", r"after today"),
 }
 # fmt: on
+
+# Phrases where a topic word means something else; blanked before topics are read.
+_NOT_A_TOPIC = re.compile(
+    r"(?i)\b(?:how (?:can|may) i help|anything else|(?:any|other) questions?|help you|"
+    r"(?:our|the|my) (?:catalog|search|tools?|store|shop)|in stock|stock levels?|"
+    r"(?:sound|sounds|look|looks) (?:good|great|fine|right)|work for you|works for you|"
+    r"(?:the|your) (?:order|basket|cart|return|refund)|place (?:the|your|an) order|"
+    r"how many (?:options|results|products) (?:i|we)|"
+    r"a (?:good|great) (?:fit|choice|option|pick)|no problem|value it)\b"
+)
+# A list item that names a topic to answer ("Budget", "Allergies") rather than a value.
+_TOPIC_WORD = re.compile(
+    r"(?i)\b(?:allerg\w*|intoleran\w*|diet\w*|budget|price|spend|brands?|nutri-?score|organic|"
+    r"palm oil|pack size|size|processed|processing|origin|country|quantity|how many|"
+    r"preferences?|dealbreakers?|limits?|must[- ]haves?)\b"
+)
+# A list item that states a value ("Under €3", "No nuts", "Organic only", a product).
+_VALUE_ITEM = re.compile(
+    r"(?i)^(?:no|any|not|only|under|over|at least|at most|max|min|less|more|you|i|it'?s|it)\b|"
+    r"\d|€|\b(?:only|is fine|no preference|mentioned|said)\b|" + TITLE_MARK
+)
+
+# What asks about each topic, for the user kit's field reader.
+ASKING = FieldVocabulary(
+    strong={str(topic): words for topic, words in TOPIC_PATTERNS.items()},
+    weak={str(topic): words for topic, words in WEAK_TOPIC_PATTERNS.items()},
+    not_a_field=_NOT_A_TOPIC,
+    normalise=lambda text: text,
+    topic_word=_TOPIC_WORD,
+    value_item=_VALUE_ITEM,
+    value_list=re.compile(r"(?!x)x"),
+    boundary=r"[\w-]",
+)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
+from runner.agents.exchanges import ToolExchange, exchanges
 from runner.agents.twin import text_of
 from runner.core.protocols import ChatMessage, ToolCallRequest, ToolSchema
 
@@ -28,54 +28,6 @@ def tool_names(tools: list[ToolSchema]) -> set[str]:
         if isinstance(function, dict) and isinstance(function.get("name"), str):
             names.add(function["name"])
     return names
-
-
-@dataclass(frozen=True)
-class ToolExchange:
-    """One tool call the assistant made, with its arguments and the parsed result (None if absent)."""
-
-    index: int
-    name: str
-    arguments: dict[str, Any]
-    result: Any
-    is_error: bool
-
-
-def exchanges(messages: list[ChatMessage]) -> list[ToolExchange]:
-    """Every tool call in the conversation, in order, joined with its result by tool_call_id."""
-    results: dict[str, str] = {}
-    for message in messages:
-        if message.get("role") == "tool" and isinstance(message.get("tool_call_id"), str):
-            results[message["tool_call_id"]] = text_of(message)
-    out: list[ToolExchange] = []
-    for index, message in enumerate(messages):
-        if message.get("role") != "assistant":
-            continue
-        for call in message.get("tool_calls") or []:
-            function = call.get("function") or {}
-            raw = function.get("arguments")
-            try:
-                args = json.loads(raw) if isinstance(raw, str) and raw.strip() else (raw or {})
-            except json.JSONDecodeError:
-                args = {}
-            text = results.get(str(call.get("id")))
-            parsed: Any = None
-            if text is not None:
-                try:
-                    parsed = json.loads(text)
-                except json.JSONDecodeError:
-                    parsed = None
-            is_error = isinstance(parsed, dict) and "error" in parsed
-            out.append(
-                ToolExchange(
-                    index=index,
-                    name=str(function.get("name", "")),
-                    arguments=args if isinstance(args, dict) else {},
-                    result=parsed,
-                    is_error=is_error or text is None,
-                )
-            )
-    return out
 
 
 def call_id(messages: list[ChatMessage], serial: int) -> str:

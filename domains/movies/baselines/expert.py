@@ -28,7 +28,6 @@ fields the task constrains: it asks exactly those and weighs only those in its p
 from __future__ import annotations
 
 import functools
-import json
 import math
 import random
 import re
@@ -36,7 +35,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from domains.movies.baselines.chat import text_of, tool_names, tool_request
+from domains.movies.baselines.chat import exchanges, text_of, tool_names, tool_request
 from domains.movies.baselines.heuristic import (
     ABSTAIN_TEXT,
     BROADER_WORDS,
@@ -182,57 +181,11 @@ class Seen:
     users: list[tuple[int, str]] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class _Exchange:
-    name: str
-    arguments: dict[str, Any]
-    result: Any
-    is_error: bool
-
-
-@functools.lru_cache(maxsize=8192)
-def _json(text: str) -> Any:
-    """Parsed tool result text (memoised: every step re-reads every earlier result; read-only)."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return None
-
-
-def _exchanges(messages: list[ChatMessage]) -> list[_Exchange]:
-    """The tool calls with their parsed results (like `chat.exchanges`, with memoised parsing)."""
-    results = {
-        m["tool_call_id"]: text_of(m)
-        for m in messages
-        if m.get("role") == "tool" and isinstance(m.get("tool_call_id"), str)
-    }
-    out = []
-    for m in messages:
-        if m.get("role") != "assistant":
-            continue
-        for call in m.get("tool_calls") or []:
-            function = call.get("function") or {}
-            raw = function.get("arguments")
-            args = _json(raw) if isinstance(raw, str) and raw.strip() else (raw or {})
-            text = results.get(str(call.get("id")))
-            parsed = _json(text) if text is not None else None
-            error = text is None or (isinstance(parsed, dict) and "error" in parsed)
-            out.append(
-                _Exchange(
-                    name=str(function.get("name", "")),
-                    arguments=args if isinstance(args, dict) else {},
-                    result=parsed,
-                    is_error=error,
-                )
-            )
-    return out
-
-
 def read_seen(messages: list[ChatMessage]) -> Seen:
     """Parse the conversation: tool results by kind, and the texts of both sides with positions."""
     seen = Seen()
     first_user = next((i for i, m in enumerate(messages) if m.get("role") == "user"), len(messages))
-    for c in _exchanges(messages):
+    for c in exchanges(messages, shared=True):
         seen.calls += 1
         if c.name == "get_user_history":
             seen.history_called = True

@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from domains.movies.tasks import Constraint
-from runner.kits.user.acts import ActPartBase, ReplyActBase, SharedPart
+from runner.kits.user.acts import ActPartBase, NoPreferenceBase, ReplyActBase, SharedPart
 
 __all__ = [
     "Accept",
@@ -49,11 +49,8 @@ class Inform(ActPartBase):
     )
 
 
-class NoPreference(ActPartBase):
-    """Nothing to say about these fields."""
-
-    kind: Literal["no_preference"] = "no_preference"
-    fields: list[str]
+class NoPreference(NoPreferenceBase[str]):
+    """Nothing to say about these fields (`topics`: the field names)."""
 
 
 class AskBack(ActPartBase):

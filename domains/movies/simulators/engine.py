@@ -127,6 +127,7 @@ class EngineState(Ledger):
     named: set[str] = dataclass_field(default_factory=set)
     accepted: set[str] = dataclass_field(default_factory=set)
     pending: str | None = None
+    described: set[str] = dataclass_field(default_factory=set)
     times: Counter[str] = dataclass_field(default_factory=Counter)
     hinted: dict[int, list[float]] = dataclass_field(default_factory=dict)
 
@@ -158,6 +159,7 @@ class DecisionEngine:
         asked_now = set(answered)
         new = [i for i in reading.proposed if i not in state.named]
         state.named.update(reading.proposed)
+        state.described.update(reading.described)
         parts: list[ActPart] = []
         if asked_now:
             parts += self._answers(asked_now, state)
@@ -177,7 +179,8 @@ class DecisionEngine:
         if target is not None:
             item = self._catalog.get(target)
             assert item is not None
-            if target != state.pending and rng.random() < self.temperament.ask_back:
+            heard = target in state.described  # a pitch told what it is: nothing to ask back
+            if target != state.pending and not heard and rng.random() < self.temperament.ask_back:
                 state.pending = target
                 return ReplyAct(parts=[*parts, AskBack(title=item.title)])
             state.pending = None
@@ -228,7 +231,7 @@ class DecisionEngine:
             else:
                 nothing.append(field)
         if nothing:
-            parts.append(NoPreference(fields=nothing))
+            parts.append(NoPreference(topics=nothing))
         return parts
 
     def _review(self, item: CatalogItem, state: EngineState) -> Accept | Decline:

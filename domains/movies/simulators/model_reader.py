@@ -44,7 +44,9 @@ Answer with one JSON object and nothing else:
   genres, runtime, rating (review score), vote_count (how popular or well known),
   content_rating (age rating, who is watching), streaming_services, release_date, cast,
   director. A question about a value of a field asks that field ("Do you like scary movies?"
-  asks genres). A statement, a recap or a pitch asks nothing.
+  asks genres), and a mood, vibe or tone question asks genres. A statement, a recap, a pitch,
+  small talk ("have a good one", "enjoy!") and a request for a reaction to a title put forward
+  ("does that sound like your kind of thing?", "want me to check where it streams?") ask nothing.
 - "proposed": the ids of the titles the message puts forward for the user to watch, from the
   titles it names (given with their ids). A title used only as a comparison ("a bit like X"),
   one the user has seen named beside a new one, a place or name inside another title's plot, or
@@ -160,7 +162,7 @@ class ModelReader:
             lambda: self._endpoint.complete(
                 messages, what="user reader", rng=self._rng, response_format=reading_schema(named)
             ),
-            lambda words: _validate(words, named),
+            lambda words: _validate(words, named, self._rules.described(text)),
             lambda: self._rules.read(text, watched=watched, pending=pending),
             fatal=(MissingKey,),
         )
@@ -169,8 +171,11 @@ class ModelReader:
         return ReadOutcome(answer.value, answer.note, answer.usage)
 
 
-def _validate(answer: str, named: list[str]) -> tuple[Reading | None, tuple[str, str]]:
-    """The reading an answer holds, or why it holds none (reason code, detail)."""
+def _validate(
+    answer: str, named: list[str], described: tuple[str, ...]
+) -> tuple[Reading | None, tuple[str, str]]:
+    """The reading an answer holds, or why it holds none (reason code, detail); whether the
+    message describes its titles (a pitch) is the rules' reading, as the titles named are."""
     try:
         data = json.loads(answer)
     except json.JSONDecodeError as exc:
@@ -190,5 +195,6 @@ def _validate(answer: str, named: list[str]) -> tuple[Reading | None, tuple[str,
         proposed=proposed,
         named=tuple(named),
         nothing_fits=parsed.nothing_fits and not proposed,
+        described=described,
     )
     return reading, ("", "")

@@ -2,7 +2,7 @@
 
 One table per idea, shared by the user's reader and writer, the leak audit (to find values a user
 message states) and the heuristic baseline (to read the user's answers). What counts as asking
-about a field lives with the reader (`reader.py`).
+about a field (`ASKING`) is read by the user kit's field reader.
 """
 
 from __future__ import annotations
@@ -12,8 +12,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from runner.kits.user.reader import TITLE_MARK, FieldVocabulary
+
 __all__ = [
+    "ASKING",
     "DIRECTION_PATTERNS",
+    "FIELD_PATTERNS",
     "FIELD_TOPICS",
     "GENRE_WORDS",
     "NO_PREFERENCE_RE",
@@ -21,6 +25,7 @@ __all__ = [
     "REFERS_TO_PROPOSAL",
     "SERVICE_ALIASES",
     "TOPIC_WORDS",
+    "WEAK_PATTERNS",
     "Mention",
     "content_rating_mentions",
     "genre_mentions",
@@ -418,3 +423,282 @@ _TOPIC_WORD_RES = _topic_word_patterns()
 def topic_cues(text: str) -> list[str]:
     """The topics whose words (`TOPIC_WORDS`) the text uses, in `TOPIC_WORDS` order."""
     return [t for t, pattern in _TOPIC_WORD_RES.items() if pattern.search(text)]
+
+
+# -- asking about a field ------------------------------------------------------------------------
+
+# -- questions ---------------------------------------------------------------------------------
+
+_FILM = (
+    r"(?:movies?|films?|flicks?|pictures?|stories|story|things?|stuff|titles?|shows?|watch(?:es)?)"
+)
+
+# fmt: off
+_GENRE_FORMS: tuple[str, ...] = (
+    "action", "action-packed", "actioner", "adventures?", "adventurous", "animated", "animations?",
+    "anime", "biopics?", "cartoons?", "comed(?:y|ies)", "comedic", "creepy", "crime", "crime dramas?",
+    "detective", "documentar(?:y|ies)", "docs?", "docu\\w*", "dramas?", "dramatic", "family films?",
+    "family movies?", "fantas(?:y|ies)", "feel[- ]good", "funny", "ghosts?", "heists?",
+    "heartwarming", "historical", "history", "horrors?", "laughs?", "light[- ]hearted",
+    "lighthearted", "martial arts", "monsters?", "music", "musicals?", "myster(?:y|ies)",
+    "period (?:drama|piece)s?", "rom[- ]?coms?", "romances?", "romantic", "sci[- ]?fi", "scifi",
+    "science[- ]fiction", "scary", "slashers?", "spooky", "spy", "spies", "superhero(?:es)?",
+    "suspense(?:ful)?", "tear[- ]?jerkers?", "thrillers?", "thrilling", "true crime", "uplifting",
+    "war", "war (?:films?|movies?|stories)", "westerns?", "whodunn?its?", "zombies?", "tv movies?",
+    "cry", "romcoms?", "chillers?", "mind[- ]bending", "non-?fiction", "edge of (?:your|the) seat",
+    "spectacle", "big[- ]screen", "small and quiet", "quiet", "intimate", "escapist", "wholesome",
+    "slow[- ]burn", "nail[- ]biters?", "feel[- ]bad", "bittersweet", "hilarious", "chilling",
+)
+
+# Field -> regex fragments (matched case-insensitively on word boundaries). Tried in this order:
+# a span claimed by an earlier field is not read again ("how old are the kids" is the age
+# rating, not the release date; "rated R" is the age rating, not the review score).
+FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
+    "content_rating": (
+        r"age[- ]?(?:ratings?|appropriate|appropriateness|restrictions?|limits?|range|group)",
+        r"content ratings?", r"certificat(?:e|es|ion)", r"mpaa", r"parental(?: guidance)?",
+        r"rated (?:g|pg|pg-13|r|nc-17|nr|rcode)", r"(?:g|pg|pg-13|r|nc-17)[- ]rated", r"pg-13", r"nc-17",
+        r"pg", r"(?:an? )?r[- ]?ratings?", r"ratings? of r", r"(?:an? )?rcode(?:[- ]?(?:ratings?|rated|movies?|films?))?",
+        r"rated rcode", r"everyone watching", r"everybody watching",
+        r"(?:an? )?(?:g|pg|pg-13|nc-17)[- ]?ratings?", r"ratings? (?:limits?|restrictions?|caps?)",
+        r"(?:kid|child|children|family|teen|tween)[- ]?(?:friendly|safe|appropriate|proof)",
+        r"(?:for|with) (?:the |your |my |our |young |little |small )?(?:kids?|children|teens?|"
+        r"teenagers?|little ones|grandkids|grandchildren)",
+        r"(?:kids?|children|teens?|little ones|family|fam) (?:are |be |will be |is |'ll be )?(?:watching|"
+        r"joining|around|there|present|in the room|too)",
+        r"any (?:kids?|children|teens?|little ones|youngsters)", r"(?:young|little|small) (?:kids?|ones|children)",
+        r"older (?:kids?|children)",
+        r"is (?:this|it) for (?:the )?(?:kids?|children|family)", r"kids? or (?:just )?(?:adults|grown[- ]ups)",
+        r"who(?:'s| is) (?:on the couch|beside you|with you)", r"just (?:you|u)\b", r"the fam\b",
+        r"fighting", r"peril", r"blood(?:y)?", r"jump[- ]scares?", r"nr", r"unrated", r"not rated",
+        r"(?:g|pg|pg-13|r|nc-17|nr|rcode) (?:requirement|filter|limit|cap)", r"ratings? of rcode",
+        r"little ones?", r"teenagers?", r"tweens?",
+        r"youngsters?", r"grand ?kids?", r"grandchildren", r"toddlers?", r"youngest", r"younger",
+        r"young ones?", r"anyone young", r"grown[- ]ups?(?:[- ]only)?", r"whole family",
+        r"(?:the )?family can (?:watch|enjoy)", r"everyone can watch",
+        r"all ages", r"family (?:movie |film )?nights?", r"scare(?:s|d)? easily", r"gets? scared",
+        r"(?:how much|any|what level of) (?:gore|violence|blood)", r"how old", r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen)[- ]years?[- ]old", r"year[- ]olds?",
+        r"mature(?: content| themes)?", r"adult (?:content|themes)", r"violen(?:ce|t)", r"gore",
+        r"gory", r"swearing", r"bad language", r"nudity", r"okay for (?:your|the) (?:group|kids|family|audience)",
+        r"(?:anyone|someone|kids?|children|viewers?|nobody|no one) under (?:\d+|thirteen|twelve|ten|"
+        r"eighteen|seventeen)", r"under[- ](?:13|12|10|18|17)s", r"bedtime story",
+        r"date night", r"age[- ]rating ceiling", r"ceiling",
+    ),
+    "vote_count": (
+        r"(?:many|few|nobody|no one|lots of|a lot of|comparatively few|a great many|almost nobody|"
+        r"hardly anyone|everybody|everyone) (?:\w+ ){0,2}(?:has |have )?(?:already )?(?:rated|"
+        r"ratings|votes|voted|seen|watched)", r"(?:min|minimum|max|maximum) votes?",
+        r"popular(?:ity)?", r"well[- ]known", r"widely[- ](?:seen|known)", r"mainstream",
+        r"obscure", r"hidden gems?", r"lesser[- ]known", r"little[- ]known", r"under[- ]the[- ]radar",
+        r"crowd[- ]?pleasers?", r"blockbusters?", r"niche", r"cult (?:classics?|films?|favou?rites?)",
+        r"big (?:hits?|names?|releases?)", r"everyone(?:'s| has)? (?:seen|heard)", r"votes?",
+        r"off the beaten (?:path|track)", r"deep cuts?", r"known titles?", r"household names?",
+        r"underground", r"(?:a lot of|lots of|most|many) people (?:have )?(?:seen|watched|know)",
+        r"people have seen", r"(?:big|wide) audiences?", r"lesser[- ]seen", r"little[- ]seen",
+        r"under[- ]?seen", r"overlooked", r"off[- ]radar", r"crowd[- ]favou?rites?",
+        r"(?:sheer )?popularity", r"much[- ]watched", r"well[- ]loved",
+        r"(?:few|not many|many|lots of|a lot of) people (?:have )?(?:seen|watched|know|rated|heard of)", r"discover(?:y|ies)",
+    ),
+    "runtime": (
+        r"how long", r"length", r"lengthy", r"runtimes?", r"run[- ]?times?", r"running times?",
+        r"durations?", r"minutes?", r"mins?", r"hours?", r"hrs?", r"long(?:er|ish)?",
+        r"short(?:er|ish)?", r"epics?", r"marathons?", r"how much time",
+        r"time (?:do you have|you have|you've got|have you got|budget|limit|window)",
+        r"time commitment", r"(?:max(?:imum)?|how much) time", r"how much of your (?:evening|night)",
+        r"willing to (?:surrender|spend|give)", r"bed ?time", r"attention span", r"clocks? in", r"drag(?:s|gy)? on",
+        r"(?:\w+-)+(?:hours?|minutes?|mins?)", r"\d+\s*(?:m|h)", r"time available",
+        r"available time", r"how much long", r"runs? (?:under|over)",
+    ),
+    "rating": (
+        r"reviews?", r"reviewed", r"reviewers?", r"ratings?", r"rated", r"highly[- ]rated",
+        r"well[- ]rated", r"top[- ]rated", r"scores?", r"scored", r"critics?", r"critical(?:ly)?",
+        r"acclaim(?:ed)?", r"imdb", r"tmdb", r"rotten tomatoes", r"\d(?:\.\d)?\+? stars?",
+        r"out of (?:10|ten)", r"/ ?10", r"well[- ]received", r"audience scores?", r"raved?",
+    ),
+    "streaming_services": (
+        r"streaming(?: services?| platforms?| apps?)?", r"streams?", r"services?",
+        r"subscri(?:be|bed|bes|ption|ptions|ber)", r"platforms?", r"apps?", r"providers?",
+        r"where (?:can|do|would|will) you (?:watch|stream)", r"what do you (?:have|use|watch on)",
+        r"on your (?:tv|telly|television)",
+        r"(?:what|which) (?:\w+ ){0,4}(?:watch|stream) (?:it |things |stuff |movies |films )?on",
+    ),
+    "release_date": (
+        r"recent(?:ly)?", r"newer", r"newest", r"latest", r"old(?:er|ie|ies)?", r"classics?",
+        r"vintage", r"releases?", r"released", r"release dates?", r"decades?", r"eras?",
+        r"(?:19|20)\d\d'?s?", r"'?\d0s", r"nineties", r"eighties", r"seventies", r"sixties",
+        r"this century", r"just came out", r"came out", r"up[- ]to[- ]date", r"brand[- ]new",
+        r"past (?:year|few years|decade)", r"this year", r"last year",
+        r"(?:new|recent|old|fresh|modern) enough",
+    ),
+    "director": (
+        r"directors?", r"directed", r"direction", r"filmmakers?", r"film[- ]makers?", r"auteurs?",
+        r"helmed", r"behind the camera",
+    ),
+    "cast": (
+        r"actors?", r"actress(?:es)?", r"cast", r"casting", r"stars?", r"starring", r"starred",
+        r"lead roles?", r"who(?:'s| is) in it", r"celebrit(?:y|ies)",
+        r"(?:anyone|someone|who) you (?:like|love|enjoy) (?:to see|seeing|watching)",
+    ),
+    "genres": (
+        r"genres?", r"genre-wise", r"(?:kinds?|types?|sorts?|styles?) of " + _FILM,
+        r"fan of " + _FILM, *_GENRE_FORMS,
+    ),
+}
+
+# Cues that name a field only when nothing stronger in the same question does: "Are you into
+# horror?" asks the genre, "Are you into older films?" the release date, not the genre too.
+WEAK_PATTERNS: dict[str, tuple[str, ...]] = {
+    "content_rating": (
+        r"family", r"families", r"son", r"daughter", r"suitable", r"appropriate", r"sensitive",
+        r"kids?", r"children", r"child", r"teens?",
+        r"language", r"graphic", r"explicit", r"ages?", r"adult", r"squeamish", r"group",
+        r"too (?:scary|intense|dark|disturbing|grown[- ]up)", r"(?:your|the) audience",
+        r"with (?:the|your) family",
+        r"who(?:'s| is| will be| are you|'ll be| will)? (?:watching|joining)",
+        r"watching (?:it )?(?:with|alone|solo)",
+    ),
+    "vote_count": (r"hits?", r"buzz(?:y)?", r"indie", r"famous", r"heard of", r"smash(?:es)?"),
+    "runtime": (r"quick(?:er)?", r"sit through"),
+    "rating": (
+        r"quality", r"good ones?", r"awards?", r"award[- ]winning", r"prestige", r"praised",
+        r"(?<![\d.])(?:[0-9]|10)\.\d(?![\d.])", r"(?:high|good) enough",
+    ),
+    "streaming_services": (
+        r"accounts?", r"channels?", r"access to", r"sign(?:ed)? up", r"plugged into",
+        r"watch(?:ing)? (?:it |things |stuff )?on",
+    ),
+    "release_date": (
+        r"new", r"fresh", r"current", r"modern", r"contemporary", r"timeless", r"years?", r"dated",
+    ),
+    "director": (r"storytellers?",),  # "a bold storyteller" is a mood as often as a person
+    "cast": (r"faces?", r"leads?", r"performances?", r"performers?"),
+    "genres": (
+        r"into", r"feel like", r"up for", r"fancy", r"moods?", r"in the mood", r"vibes?", r"tones?",
+        r"flavou?rs?", r"themes?", r"subject", r"plot", r"premise", r"story", r"dark",
+        r"light(?:er)?", r"tense", r"weird", r"quirky", r"silly", r"cosy", r"cozy", r"gritty",
+        r"space", r"epic", r"heavy", r"weighty", r"serious", r"fun",
+        r"(?:want|wanna|need|like|hope) to feel", r"feel (?:after|afterwards|when|at the end)",
+        r"make you feel", r"feelings?",
+        r"frighten\w*", r"scared?", r"escape", r"comfort(?:ed|ing)?", r"challeng(?:ed|ing)",
+        r"hyped", r"uplifted", r"moved", r"hope(?:ful)?", r"frame of mind", r"lighter",
+        r"sad", r"cheer(?:ed)? up", r"unwind", r"vibes?",
+        r"what (?:kind|sort|type|style)", r"which (?:kind|sort|type|style)",
+        r"like to watch", r"(?:usually|normally|typically) watch", r"what do you (?:like|love|enjoy)",
+        r"what (?:would|do) you (?:like|love|enjoy|watch)", r"kinds? of (?:thing|mood)",
+    ),
+}
+
+# Phrases where a field word means something else; blanked before the fields are read.
+_NOT_A_FIELD = re.compile(
+    r"(?i)\b(?:a long (?:day|week|time|while|list)|long (?:day|week|list)|so long|as long as|"
+    r"before long|all along|long story short|short list|shortlist|in short|for short|"
+    r"short on (?:ideas|options)|quick (?:questions?|check|one|ones|look|search|note|few|things?|"
+    r"survey|poll|check-in)|(?:a|one more|another|the) (?:new|fresh) (?:suggestion|option|idea|"
+    r"pick|recommendation|one|choice|search|list|set|direction|angle|title|film|movie)|new to you|"
+    r"(?:any|a|the|your) (?:other )?(?:questions?|thoughts?)|(?:help|serve|assist) you|"
+    r"the story of (?:it|that)|what (?:it|that|this)'s about|what (?:it|that|this) is about|"
+    r"(?:is|was) (?:it|that|this) (?:any )?good|(?:sound|sounds|look|looks|seem|seems) "
+    r"(?:good|great|fine|right|interesting|fun)|right up your alley|in the mood for (?:it|that|this)|"
+    r"up for (?:it|that|this)|into (?:it|that|this)|old favou?rites?|how old is (?:it|that|this)|"
+    r"dive into|look into|check (?:out )?(?:the )?(?:reviews|ratings)|get into|"
+    r"(?:our|the|my) (?:catalog|search|tools?|service)|this service|customer service|"
+    r"heard of (?:it|that|this|them)|(?:recently|lately) (?:seen|watched|loved|enjoyed|liked)|(?:on|in) (?:my|our) (?:end|side)|"
+    r"your (?:call|pick)|have fun|the fun|(?:min|max)(?=\s+(?:rating|score|year|votes?|reviews?))|(?:short|long) (?:week|weekend|night|shift|drive|trip|"
+    r"flight|walk)|old (?:friends?|flame|house|man|woman|life|days|self|"
+    r"ways|school|colleague|partner|home|town)|lifelong|(?:release|released) (?:it|them) (?:to|for)|"
+    r"rated (?:it|them) (?:highly|well))\b"
+)
+# fmt: on
+
+
+# A list under a header like these restates what is known or planned; any other list under a
+# header ("A few quick details:", "Quick poll", "Getting started:") is a questionnaire.
+_GENRE_VALUE = re.compile(
+    r"(?i)^(?:(?:" + "|".join(re.escape(w) for ws in GENRE_WORDS.values() for w in ws) + r")"
+    r"(?:\s*(?:or|and|/|,)\s*)?)+$"
+)
+
+# fmt: off
+# Words misspelt often enough in chat to be read as meant.
+_TYPOS: dict[str, str] = {
+    "lenght": "length", "legnth": "length", "lengh": "length", "lenth": "length",
+    "genere": "genre", "genra": "genre", "gener": "genre", "jenre": "genre", "genr": "genre",
+    "generes": "genres", "servises": "services", "servies": "services", "sevices": "services",
+    "serivces": "services", "servcies": "services", "streming": "streaming",
+    "streeming": "streaming", "steaming": "streaming", "streamin": "streaming",
+    "subsciption": "subscription", "subscripton": "subscription", "subscriptons": "subscriptions",
+    "rateing": "rating", "ratting": "rating", "raiting": "rating", "ratins": "ratings",
+    "reveiws": "reviews", "reviws": "reviews", "reviewes": "reviews", "reveiw": "review",
+    "moive": "movie", "movei": "movie", "moives": "movies", "flim": "film", "flims": "films",
+    "favourate": "favourite", "favorit": "favorite", "fav": "favourite", "fave": "favourite",
+    "acter": "actor", "acters": "actors", "actres": "actress", "directer": "director",
+    "dirctor": "director", "realease": "release", "relase": "release", "recnet": "recent",
+    "reccent": "recent", "recnt": "recent", "minits": "minutes", "hrs": "hours",
+    "scarey": "scary", "comdy": "comedy", "comady": "comedy", "horor": "horror",
+    "thriler": "thriller", "documentry": "documentary", "animted": "animated", "kidz": "kids",
+    "popluar": "popular", "poplar": "popular", "pg13": "pg-13", "tonite": "tonight",
+    "wich": "which", "whos": "who's", "anythin": "anything", "somethin": "something",
+    "jus": "just", "doesnt": "doesn't", "dont": "don't", "ur": "your", "u": "you",
+    "wat": "what", "wut": "what", "hw": "how", "2": "to", "4": "for", "lemme": "let me", "gimme": "give me", "ok": "okay",
+}
+# fmt: on
+_TYPO_RE = re.compile(r"(?i)(?<![\w'-])(" + "|".join(re.escape(k) for k in _TYPOS) + r")(?![\w'-])")
+_UPPER_R = re.compile(r"(?<![\w-])R(?![\w-])")  # "Is R okay?": the age rating, not a letter
+_ARE_R = re.compile(
+    r"(?<![\w-])r(?= (?:u|you|we|they|there|on|in|ur|your)\b)"
+)  # "r u", "r on ur tv"
+_SEEN_LATELY = re.compile(
+    r"(?i)\b((?:seen|watched|saw|loved|enjoyed|liked|watching|rewatched)(?: \w+){0,4} )"
+    r"(recently|lately|this year|last year|this month|last week|this week)\b"
+)
+
+
+_SERVICE_NAMES = tuple(
+    re.escape(n.lower())
+    for service, aliases in SERVICE_ALIASES.items()
+    for n in (service, *aliases)
+)
+_GENRE_NAMES = tuple(re.escape(w) for words in GENRE_WORDS.values() for w in words if w != "family")
+
+
+def _strong(field: str) -> tuple[str, ...]:
+    weak = set(WEAK_PATTERNS.get(field, ()))
+    extra = {"streaming_services": _SERVICE_NAMES, "genres": _GENRE_NAMES}.get(field, ())
+    return tuple(f for f in FIELD_PATTERNS[field] if f not in weak) + extra
+
+
+def _normalise(text: str) -> str:
+    text = _ARE_R.sub("are", _UPPER_R.sub("rcode", text))
+    text = _SEEN_LATELY.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
+    return _TYPO_RE.sub(lambda m: _TYPOS.get(m.group(1).lower(), m.group(1)), text)
+
+
+# A list item that states a value ("Under 100 min", "HBO Max", "Romance", "Rated at least 7"),
+# as a recap or a pitch does, rather than naming a topic to answer ("Genre", "Time available").
+_VALUE_ITEM = re.compile(
+    r"(?i)^(?:no|any|not|only|under|over|at least|at most|rated|available|released|on|long|short|"
+    r"adults?|kids?|you|i|i'?m|i'?ll|it'?s|it|something|nothing|must|max|min|less|more|streams?|"
+    r"stars?|directed|from|with|by|in|a|an|the)\b|\d|\b(?:is fine|only|max|or (?:higher|more|"
+    r"less|lower|better)|at least|no preference|mentioned|said)\b|" + TITLE_MARK
+)
+_TOPIC_WORD = re.compile(
+    r"(?i)\b(?:genres?|kind|type|mood|tone|length|runtime|time|minutes|services?|streaming|"
+    r"subscriptions?|apps?|platforms?|age|rating|ratings|certificate|reviews?|score|critics|era|"
+    r"year|decade|release|recent|new|old|actors?|cast|stars|directors?|filmmakers?|popular\w*|"
+    r"known|famous|preferences?|dealbreakers?|limits?|ceiling|must[- ]haves?|who)\b"
+)
+
+
+# What asks about each field, for the user kit's field reader.
+ASKING = FieldVocabulary(
+    strong={field: _strong(field) for field in FIELD_PATTERNS},
+    weak=WEAK_PATTERNS,
+    not_a_field=_NOT_A_FIELD,
+    normalise=_normalise,
+    topic_word=_TOPIC_WORD,
+    value_item=_VALUE_ITEM,
+    value_list=_GENRE_VALUE,
+    mood_field="genres",
+    described_field="genres",
+    person_fields=("cast", "director"),
+)

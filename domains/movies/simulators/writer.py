@@ -36,13 +36,13 @@ class TemplateWriter(TemplateWriterBase):
         for part in parts:
             last = out[-1] if out else None
             if isinstance(part, NoPreference) and isinstance(last, NoPreference):
-                out[-1] = NoPreference(fields=[*last.fields, *part.fields])
+                out[-1] = NoPreference(topics=[*last.topics, *part.topics])
             else:
                 out.append(part)
         return out
 
     def word_no_preference(self, part: NoPreference, rng: random.Random) -> list[str]:
-        topics = [FIELD_TOPICS.get(f, f.replace("_", " ")) for f in part.fields]
+        topics = [FIELD_TOPICS.get(f, f.replace("_", " ")) for f in part.topics]
         return [rng.choice(t.NO_PREFERENCE).format(topic=join_list(topics, "or"))]
 
     def word_opening(self, part: Opening, rng: random.Random) -> list[str]:

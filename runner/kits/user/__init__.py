@@ -3,8 +3,16 @@
 A domain's user is a reader (message -> reading), a decision engine (reading -> `ReplyAct`, the
 only part that holds the task) and a writer (act -> words). The kit gives:
 
+- `reader`: what an agent message does, from the domain's `FieldVocabulary` (fields and their
+  words as data): sentences and questionnaire items, preference questions by field, requests for
+  a reaction to the item put forward (they spend no question), small talk (it asks nothing), mood
+  questions (the domain's mood field) and pitches (the item is described: nothing to ask back);
+  the domain finds its own items and people;
+- `proposals`: which of the items a message names it puts forward (not a comparison, a
+  reference, one ruled out or set aside), given the domain's words for items named in passing;
 - `acts`: the act base classes, the verdicts and the parts every domain's user says the same way
-  (hold back questions, acknowledge "nothing fits", ask to make an accepted choice official);
+  (hold back questions, acknowledge "nothing fits", ask to make an accepted choice official,
+  nothing to say about some topics);
 - `ledger`: the engine's ledger (topics answered, form, strikes, declines and when the user has
   had enough) and the question-patience rule (`Questions`, `answerable`);
 - `replay`: what the user has read (a changed history starts over from a fresh state);

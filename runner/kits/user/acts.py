@@ -8,7 +8,7 @@ a `parts` field over its discriminated union; the parts below are said the same 
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -18,6 +18,7 @@ __all__ = [
     "ActPartBase",
     "HeldBack",
     "HoldBack",
+    "NoPreferenceBase",
     "NothingFitsAck",
     "ReplyActBase",
     "SharedPart",
@@ -36,6 +37,16 @@ class ActPartBase(BaseModel):
     """One part of a reply act (frozen; each subclass has a literal `kind`)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+T = TypeVar("T", bound=str)
+
+
+class NoPreferenceBase(ActPartBase, Generic[T]):
+    """Nothing to say about these topics (a domain names its topic type: `NoPreferenceBase[Topic]`)."""
+
+    kind: Literal["no_preference"] = "no_preference"
+    topics: list[T]
 
 
 class HoldBack(ActPartBase):

@@ -455,7 +455,7 @@ def test_an_engine_state_copy_holds_every_field_and_shares_nothing() -> None:
 
     state = EngineState(
         asked={"genres"}, named={"tmdb_1"}, accepted={"tmdb_2"}, pending="runtime", declines=2,
-        strikes=1, form=True, times=Counter({"x": 2}), hinted={3: [1.0]},
+        strikes=1, form=True, times=Counter({"x": 2}), hinted={3: [1.0]}, described={"tmdb_1"},
     )  # fmt: skip
     defaults = EngineState()
     for f in dataclasses.fields(EngineState):

@@ -1,0 +1,510 @@
+"""The reader's domain-free machinery: what an agent message *does*, whatever the domain.
+
+A domain's reader finds its own items in a message (titles, products) and hands the kit the text
+with each one replaced by `TITLE_MARK`; the kit splits it into sentences and list items, tells
+which of them ask something, and which preference fields each question is about, from the
+domain's `FieldVocabulary` (fields and their words, as data). It separates what a message does:
+- a **preference question** names a field (in any common form, or by a value of it, or by asking
+  whether one fact just stated suits the user); only these spend the user's question budget;
+- a **reaction request** asks what the user thinks of the item put forward ("does that sound like
+  your kind of thing?", "want me to check where it streams?", "shall I add it?"): in a message
+  that puts an item forward its words ask about no field, so the engine answers the proposal;
+- **small talk** and closing pleasantries ("have a good one", "enjoy!") ask nothing;
+- a **mood, vibe or tone** question ("what are you in the mood for: something that makes you
+  laugh, something gripping?") asks about the domain's mood field, never a field whose words
+  merely appear in the menu by accident;
+- a **pitch** describes the item (its kind or its story): the user has heard it (`describes`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+__all__ = [
+    "SMALL_TALK",
+    "TITLE_MARK",
+    "FieldReader",
+    "FieldVocabulary",
+    "asks_reaction",
+    "compile_words",
+    "describes",
+    "is_small_talk",
+    "nothing_fits_pattern",
+]
+
+TITLE_MARK = "TITLEREF"
+
+_ASKING_CUE = re.compile(
+    r"(?i)(?:^|\b)(?:let me know|let us know|lemme know|tell me|lmk|gimme|"
+    r"i'?d (?:love|like|want) to (?:know|hear)|i would (?:love|like) to (?:know|hear)|"
+    r"(?:i'?m|i am) (?:wondering|curious|not sure)|i wonder|"
+    r"wondering (?:if|whether|what|which|how)|curious (?:whether|if|about|what|which|how)|"
+    r"(?:could|can|would) you (?:share|say|tell|let|give|describe|list|mention|clarify|confirm|"
+    r"point|mind)|please (?:share|tell|let|list|describe|say|mention|confirm)|"
+    r"share (?:with me|your|which|what|how|whether|if|any)|mind sharing|"
+    r"it(?:'d| would) help (?:me )?(?:to (?:know|hear|learn|understand)|if|a lot to)|"
+    r"(?:helpful|useful) to (?:know|hear)|good to (?:know|hear) (?:which|what|whether|if|how)|"
+    r"i'?d be (?:curious|interested|keen) "
+    r"(?:to|which|whether|if|what|how)|i'?d (?:be )?(?:love|like) to learn|"
+    r"help me (?:understand|know|narrow)|give me (?:a sense|an idea|a feel)|"
+    r"(?:get|have|like|want) a (?:sense|feel|feeling|read) (?:of|for)|i'?d appreciate|"
+    r"appreciate (?:knowing|hearing|it if)|(?:want|need) to know|do tell|fill me in|"
+    r"any preferences?|your preferences? (?:on|for|about|regarding)|(?:any|a) preference (?:on|for|"
+    r"about|regarding)|(?:help|helps|helpful) (?:me )?to know|helps? me (?:judge|gauge|decide|choose)|"
+    r"(?:let's|lets) (?:start|begin) with|what about|how about (?:the|your)|thoughts on|"
+    r"(?:say|tell me) (?:what|which|how|whether)|drop me|just say|"
+    r"feel free to (?:say|tell|share|mention)|figure out|work out|mention any|"
+    r"name (?:any|a|your)|where do you (?:land|stand)|which camp|what about you|how about you|"
+    r"your take|your thoughts)"
+)
+_QUESTION_START = re.compile(
+    r"(?i)^\W*(?:(?:so|and|also|okay|ok|great|cool|alright|then|first|next|lastly|finally|oh|"
+    r"and also|plus|now|one more thing|btw|quick one|and lastly|k|kk|ok so|so like|next|q\d*|"
+    r"also|lol|haha|bestie|yo|hey|hi|hello|okay so|real talk|ok real talk)\b[\s,:!-]*)*(?:whether|what|"
+    r"what's|whats|"
+    r"wat|wht|which|wich|how|how's|do|does|did|are|is|was|were|would|wouldn't|could|should|will|"
+    r"can|any|anything|have|has|shall|may|might|when|who|who's|whos|whose|where|fancy|r u|u|ur|"
+    r"prefer|care|mind|mention|list|describe|share|name|feel like|in the mood|up for|open to|"
+    r"ok with|okay with|fine with|happy with|good with|interested in|into|keen on|need|want|"
+    r"wanna|tell)\b"
+)
+# A question that asks whether what was just said suits the user, or what the user thinks of it.
+_SUITS_YOU = re.compile(
+    r"(?i)\b(?:(?:is|would|will|was|could) (?:that|this|it)|that's|(?:that|this|it) (?:okay|ok|"
+    r"fine|alright)|that fine|do you have (?:it|that|them|either)|does (?:that|this|it) (?:matter|bother)|fit (?:that|it) in|"
+    r"live with (?:that|it)|manage (?:that|it)|handle (?:that|it)|a (?:problem|dealbreaker)|"
+    r"an issue|too \w+|(?:have|got|use|subscribe to) (?:either|any of|both)|"
+    r"(?:okay|ok|fine|alright) (?:for|with) (?:everyone|your|you|the))\b"
+)
+_ABOUT_PERSON = re.compile(
+    r"(?i)\b(?:are you a fan|a fan of (?:his|hers|theirs|them|him|her)|(?:do|did|have) you (?:like|"
+    r"liked|enjoy|enjoyed|love|loved) (?:him|her|them|their|his)|(?:does|would) (?:she|he|they) "
+    r"work|(?:is|are) (?:she|he|they) (?:someone|a|an)|their (?:work|films|movies)|his work|her work)\b"
+)
+_SUITS_YOU_WEAK = re.compile(
+    r"(?i)\b(?:does (?:that|this|it) work|(?:sound|sounds) (?:ok|okay|alright|fine)|good with you)\b"
+)
+_OPINION_BACK = re.compile(
+    r"(?i)\b(?:where do you (?:land|stand)|which camp|what about you|how about you|and you|"
+    r"your take|which do you prefer|which (?:one|way) (?:do|would) you|your preference|"
+    r"which (?:is|sounds) (?:more )?(?:you|like you)|which would you (?:prefer|rather|choose|pick)|"
+    r"which (?:matters|is) more|would you rather|which (?:of those|of these|option))\b"
+)
+_GIVEN_CLAUSE = re.compile(
+    r"(?i)^\W*(?:since|given(?: that)?|as|because|now that|seeing as|with)\b[^,?]{0,60},\s*"
+)
+_LABEL_ONLY = re.compile(r"(?i)^\w[\w /&-]{0,24}:\s*\??$")  # "Genre:" in a questionnaire
+BULLET = re.compile(r"^\s*(?:[-*•·–]|\d+[.)]|[a-z][.)])\s+(?:\[[ xX✓]\]\s*)?")
+_CHECKBOX = re.compile(r"^\s*(?:[-*•·–]|\d+[.)])\s+\[[xX✓]\]")  # a ticked box: done
+_RECAP_HEADER = re.compile(
+    r"(?i)\b(?:recap|summary|summari[sz]e|so far|to sum up|to confirm|confirming|checking in|"
+    r"here'?s what|what i (?:know|have|'ve got|heard|understand)|you(?:'ve| have)? (?:said|told|"
+    r"mentioned|asked|want|like|need)|noted|got it|my plan|the plan|here'?s how|i'?ll|i will|"
+    r"things i'?ll|what i'?ll|i (?:looked|checked|considered|searched|compared|found)|"
+    r"options?|picks?|choices|candidates|contenders|ruled out|results?|why i picked|why it fits|"
+    r"details|the story|what it'?s about|highlights|facts|at a glance)\b|^\s*so\s*:?\s*$"
+)
+_QUESTION_HEADER = re.compile(
+    r"(?i)\b(?:questions?|quick (?:ones|poll|survey)|tell me|let me know|fill me in|intake|"
+    r"survey|poll|before (?:i|we) (?:begin|start|search|look|recommend|dig)|(?:a )?(?:few|couple "
+    r"of|more|some|three|two) (?:details|things|bits)|getting started|narrowing(?: it)? down|"
+    r"let's narrow|checklist|things that(?:'ll| will| would) help|i need to know|things i need|"
+    r"help me (?:narrow|pick|choose)|steer me|directions to|round (?:two|2|one|1)|last bits)\b|"
+    r"\?\s*$"
+)
+# A short lead-in before the question itself ("Before I search: do you follow a diet;").
+_LEAD_IN = re.compile(r"^[^:?\n]{3,40}:\s+(?=[a-z])")
+_PAREN = re.compile(r"\([^()\n]*\)")
+_MARKDOWN = re.compile(r"\*\*|__|`|~~|^#+\s*|(?<!\w)_(?!\w)", re.MULTILINE)
+_SPLIT = re.compile(
+    r"(?<=[?!])\s*|(?<=[.;])\s+|\s+(?:—|--|–|→|->)\s+|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+"
+)
+
+# A request for the user's reaction to the item just put forward: what it thinks of it, or
+# whether the agent should act on it. Its words ask about no field (read only in a message that
+# puts an item forward; "Does that sound like your kind of thing?" alone, after a statement about
+# tastes, still asks about them).
+REACTION_REQUEST = re.compile(
+    r"(?i)\b(?:(?:does|would|will|did|do) (?:that|this|it|these|those|either|any of (?:these|them|"
+    r"those)|one of (?:these|them|those))(?: one)? (?:sound|seem|look|feel|strike you|appeal|grab "
+    r"you|interest you|tempt you|suit you|speak to you|work for you|work instead|do instead)|(?:sounds?|seems?|looks?) "
+    r"(?:like )?(?:your (?:kind|sort|type|cup)|something you)|how (?:does|do|would) (?:that|this|"
+    r"it|they|these|those)(?: one)? (?:sound|look|seem|strike you)|(?:is|would|could|might) "
+    r"(?:that|this|it|either|one of (?:these|them))(?: one)? (?:be )?(?:your (?:kind|sort|type|"
+    r"cup)|something you(?:'d| would)?(?: \w+)? (?:like|enjoy|want|watch|try|buy|be into|go for)|up "
+    r"your (?:street|alley)|a (?:fit|match|yes|winner|good fit|contender|keeper))|(?:do you )?"
+    r"(?:want|wanna|would you like|would you want|shall i|should i|can i|may i|could i|happy for "
+    r"me|okay if i|ok if i)(?: me)?(?: to)? (?:go ahead and )?(?:check|look up|find out|see|add|"
+    r"queue|book|put|save|lock|pull up|order|reserve|get|grab|confirm|start|set|pop|stick|line "
+    r"up|note|bookmark|make it|finali[sz]e)\b|(?:want|wanna|would you like|do you want|fancy|"
+    r"keen)(?: to)? (?:watch|see|try|give|giving|trying|watching|seeing|go with|go for|take|have)? ?(?:it|that|this|that one|"
+    r"this one|them)\b|what do you (?:think|reckon)|(?:any|your) thoughts|thoughts\?|your kind of "
+    r"(?:thing|film|movie|vibe|product)|up your (?:alley|street)|your cup of tea|worth a (?:try|"
+    r"shot|watch|look|go)|give it a (?:try|shot|go|whirl)|^\W*(?:interested|tempted|keen|game|"
+    r"yes or no|y/n|deal|sound good|good)\W*$)(?:(?! or )[^?.!,;])*"
+)
+# Closing pleasantries and small talk: they ask nothing, whatever their words.
+SMALL_TALK = re.compile(
+    r"(?i)\b(?:have an? (?:good|great|nice|lovely|fun|wonderful|fab|brilliant|excellent) (?:one|"
+    r"night|evening|day|weekend|time|watch|meal|week)|enjoy(?: (?:the|your) (?:\w+ ){0,2}\w+)?"
+    r"(?=\W*$)|happy (?:watching|viewing|streaming|shopping|cooking|eating)|take care|good ?night|"
+    r"cheers|hope you (?:enjoy|like|love)(?: it| them| the \w+)?|hope (?:it|that|this) helps|talk "
+    r"soon|see you|bye|thanks? (?:so much|a lot|again)?(?: for (?:chatting|your time|the chat))?|"
+    r"my pleasure|you'?re welcome|glad (?:i could|to) help|any time|anytime)\b(?: (?:tonight|today|this (?:evening|weekend)|now|again|all|everyone))?"
+)
+# What a mood menu is made of: a mood, vibe or tone, and what a story makes one feel or do.
+MOOD_CUE = (
+    r"moods?",
+    r"in the mood",
+    r"vibes?",
+    r"tones?",
+    r"feel like watching",
+    r"frame of mind",
+    r"makes? (?:you|me|us) (?:laugh|cry|think|smile|jump|scream|gasp|feel \w+)",
+    r"(?:a )?(?:good )?(?:laugh|cry|weep|scare|fright|thrill)",
+    r"gripping",
+    r"heart[- ]?warming",
+    r"thought[- ]provoking",
+    r"edge[- ]of[- ](?:your|the)[- ]seat",
+)
+# A pitch: what the item is (a kind of story, a plot) rather than a question about tastes.
+_PITCH = re.compile(
+    r"(?i)\b(?:(?:it'?s|this is|that'?s|is) an? (?:[\w,'-]+ ){0,8}(?:film|movie|story|tale|"
+    r"picture|flick|documentary|drama|comedy|thriller|romance|western|mystery|adventure|"
+    r"fantasy|musical)\b|follows|following|tells? (?:the )?story|cent(?:er|re)s? on|set (?:in|"
+    r"on|during|against)|about (?:a|an|the|two|three|how)\b|in which|where (?:a|an|the|two)\b|"
+    r"plot|premise|synopsis|storyline|the story)"
+)
+
+
+def is_small_talk(segment: str) -> bool:
+    """Does this sentence only chat (a closing pleasantry, thanks), asking nothing?"""
+    rest = SMALL_TALK.sub(" ", segment)
+    return bool(SMALL_TALK.search(segment)) and not re.search(r"\w{3,}", rest)
+
+
+def asks_reaction(segment: str) -> bool:
+    """Does this question ask for a reaction to the item put forward (or to act on it)?"""
+    return bool(REACTION_REQUEST.search(segment))
+
+
+def describes(statement: str) -> bool:
+    """Does this sentence describe an item: its kind of story, or its plot?"""
+    return bool(_PITCH.search(statement))
+
+
+def nothing_fits_pattern(nouns: Iterable[str]) -> re.Pattern[str]:
+    """The words that say nothing in the catalog fits, for a domain's item nouns ("movie",
+    "product"). Words only: abstaining is what a domain's tools say (`recommend()` with no id);
+    a reading's `nothing_fits` lets the user answer such a message in kind."""
+    item = "|".join(sorted({re.escape(n) for n in nouns}, key=lambda n: (-len(n), n)))
+    return re.compile(
+        r"(?i)\b(?:nothing (?:in|that|fits|matches|quite|meets|ticks|checks|satisfies|here|really|"
+        r"suitable|available|we (?:have|carry|stock)|i (?:found|could|can)|comes close|works)|"
+        rf"no (?:{item}|match|option|single|one)s?\b|"
+        r"(?:i|we)(?:'m| am)? (?:couldn'?t|could not|can'?t|cannot|unable to|wasn'?t able to|was not "
+        r"able to|didn'?t|did not|don'?t|do not|failed to) (?:find|locate|turn up|come up with|"
+        r"surface|spot|see|have)|(?:couldn'?t|could not|wasn'?t able to|was unable to|failed to|"
+        r"unable to) (?:find|locate|turn up|come up with|surface)|"
+        r"none (?:of|that|fit|match|meet|satisf)|doesn'?t exist|does not exist|"
+        r"(?:isn'?t|is not|aren'?t|are not|wasn'?t|there'?s no|there is no) (?:anything|a (?:single )?"
+        rf"(?:{item}|match|option)|any (?:{item}|match|option)s?)|no good match|"
+        r"no suitable|abstain|came up (?:empty|short|dry)|com(?:e|es|ing) up (?:empty|short|dry)|"
+        r"draw(?:n|ing)? a blank|no luck|out of (?:luck|options)|empty[- ]handed|"
+        rf"(?:not|no) (?:a )?(?:single )?(?:one|{item})s? (?:that )?(?:fits|meets|matches|"
+        r"satisfies|ticks|checks)|(?:falls?|fell) short|won'?t (?:force|push) a pick|"
+        r"(?:rather|better) not (?:recommend|suggest|force)|can'?t (?:in good conscience )?recommend|"
+        r"without (?:breaking|bending|compromising)|every (?:option|candidate|title|item|product) "
+        r"(?:breaks|misses|fails)|nothing (?:left|else)|(?:no|zero) (?:results|hits|matches))"
+    )
+
+
+def compile_words(fragments: Iterable[str], boundary: str = r"\w") -> re.Pattern[str]:
+    """One case-blind pattern matching any fragment as whole words, the longest first (a word
+    is bounded by no `boundary` character on either side).
+
+    Fragments of one length are ordered by their text (they may come in a set's order, which
+    changes with each process's hash seed), so the pattern is the same in every process.
+    """
+    ordered = sorted(set(fragments), key=lambda f: (-len(f), f))
+    return re.compile(rf"(?i)(?<!{boundary})(?:" + "|".join(ordered) + rf")(?!{boundary})")
+
+
+def _blank(pattern: re.Pattern[str], text: str) -> str:
+    return pattern.sub(lambda m: " " * len(m.group(0)), text)
+
+
+@dataclass(frozen=True)
+class FieldVocabulary:
+    """What a domain gives the kit's field reader: its fields and the words that ask about them.
+
+    `strong` are tried in order (a span claimed by an earlier field is not read again); `weak`
+    cues count only in a question no strong word is about. `not_a_field` blanks phrases whose
+    field words mean something else; `normalise` fixes typos and chat spellings first.
+    `mood_field` is the field a mood, vibe or tone question asks about; `described_field` a field
+    that words in a question naming an item describe rather than ask (a pitch's "a tense
+    thriller"); `person_fields` the fields of people, read by the domain's `people` callback.
+    `topic_word` and `value_item` tell a questionnaire's items ("Genre", "Time available") from a
+    recap's ("Under 100 min"); `value_list` matches an item made only of values.
+    """
+
+    strong: Mapping[str, tuple[str, ...]]
+    weak: Mapping[str, tuple[str, ...]]
+    not_a_field: re.Pattern[str]
+    normalise: Callable[[str], str]
+    topic_word: re.Pattern[str]
+    value_item: re.Pattern[str]
+    value_list: re.Pattern[str]
+    mood_field: str | None = None
+    described_field: str | None = None
+    person_fields: tuple[str, ...] = ()
+    boundary: str = r"\w"
+
+
+People = Callable[[str], list[str]]
+
+
+class FieldReader:
+    """Segments messages and reads the fields their questions ask, for one domain's vocabulary."""
+
+    def __init__(self, vocabulary: FieldVocabulary) -> None:
+        self.vocabulary = vocabulary
+        v = vocabulary
+        mood = (v.mood_field,) if v.mood_field else ()
+        self._strong = tuple(
+            (f, compile_words(words + (MOOD_CUE if f in mood else ()), v.boundary))
+            for f, words in v.strong.items()
+        )
+        self._weak = tuple(
+            (f, compile_words(v.weak[f], v.boundary)) for f in v.strong if f in v.weak
+        )
+
+    def _list_kinds(self, lines: list[str]) -> list[bool]:
+        """Per line: is it an item of a questionnaire (True) rather than of a recap, pitch or plan?"""
+        v = self.vocabulary
+        kinds = [False] * len(lines)
+        number = 0
+        while number < len(lines):
+            if not BULLET.match(lines[number]):
+                number += 1
+                continue
+            header = lines[number - 1] if number else ""
+            block = []
+            while number < len(lines) and BULLET.match(lines[number]):
+                block.append(number)
+                number += 1
+            items = [re.sub(r"\([^)]*\)", "", BULLET.sub("", lines[i])).strip() for i in block]
+            if any(_CHECKBOX.match(lines[i]) for i in block):
+                asks = False  # a checklist of what is done
+            elif _QUESTION_HEADER.search(header):
+                asks = True
+            elif _RECAP_HEADER.search(header) or TITLE_MARK in header:
+                asks = False
+            else:
+                # No telling header: a list of topics asks, a list of values restates.
+                topics = sum(
+                    1
+                    for item in items
+                    if v.topic_word.search(item) and not v.value_item.search(item)
+                )
+                values = sum(
+                    1 for item in items if v.value_item.search(item) or v.value_list.search(item)
+                )
+                asks = topics > values
+            for i in block:
+                kinds[i] = asks
+        return kinds
+
+    def segments(self, text: str) -> list[tuple[str, bool]]:
+        """The message's sentences (and list items), each with whether it asks something.
+
+        Small talk asks nothing ("Have a good one?", "Enjoy!")."""
+        # A parenthesis is one aside (a pitch's "(€1.84; Nutri-Score B)"): never split.
+        clean = _PAREN.sub(lambda m: m.group(0).replace(";", ","), _MARKDOWN.sub("", text))
+        lines = [line for line in clean.splitlines() if line.strip()]
+        out: list[tuple[str, bool]] = []
+        kinds = self._list_kinds(lines)
+        for number, line in enumerate(lines):
+            bullet = bool(BULLET.match(line))
+            questionnaire = bullet and kinds[number]
+            body = BULLET.sub("", line)
+            parts = [p.strip() for p in _SPLIT.split(body) if p.strip()]
+            for part in parts:
+                unpunctuated = not re.search(r"[.!]$", part)
+                asks = part.endswith("?") or (
+                    (not bullet or questionnaire)
+                    and (
+                        bool(_QUESTION_START.match(part))
+                        or bool(_QUESTION_START.match(_LEAD_IN.sub("", part, count=1)))
+                        or bool(_ASKING_CUE.search(part))
+                        or (bullet and questionnaire and len(part.split()) <= 12)
+                        or (bool(_LABEL_ONLY.match(part)) and questionnaire)
+                        or (
+                            unpunctuated
+                            and not bullet
+                            and " or " in f" {part.lower()} "
+                            and len(lines) == 1
+                            and len(part.split()) <= 10
+                            and not re.search(r"(?i)\b(?:i|i'm|i've|we|there)\b", part)
+                        )
+                    )
+                )
+                out.append((part, asks and not is_small_talk(part)))
+        return out
+
+    def fields_in(
+        self, segment: str, *, described: bool, reacting: bool = False
+    ) -> list[tuple[int, str]]:
+        """(position, field) of each field a question segment is about, earlier fields first.
+
+        `described`: the question names an item (its words describe it, and ask only whether
+        it suits); `reacting`: the message puts an item forward (a reaction request asks nothing).
+        """
+        v = self.vocabulary
+        if described and not _SUITS_YOU.search(segment):
+            return []
+        body = _GIVEN_CLAUSE.sub(lambda m: " " * len(m.group(0)), segment)
+        body = _blank(SMALL_TALK, body)
+        if reacting:
+            body = _blank(REACTION_REQUEST, body)
+        lowered = _blank(v.not_a_field, v.normalise(body).lower())
+        taken = [False] * len(lowered)
+        found: list[tuple[int, str]] = []
+        for table in (self._strong, self._weak):
+            if found:
+                break  # weak cues count only in a question no strong word is about
+            for field, pattern in table:
+                if described and field == v.described_field:
+                    continue  # "Would you like X, a tense thriller?" describes X, asks no genre
+                for match in pattern.finditer(lowered):
+                    if any(taken[match.start() : match.end()]):
+                        continue
+                    for i in range(match.start(), match.end()):
+                        taken[i] = True
+                    found.append((match.start(), field))
+        return found
+
+    def statement_fields(self, segment: str) -> list[str]:
+        """The fields a statement gives facts on ("It's 109 minutes." -> runtime)."""
+        found = self.fields_in(segment, described=False)
+        return list(dict.fromkeys(field for _pos, field in sorted(found)))
+
+    def read_fields(
+        self, text: str, people: People | None = None, *, reacting: bool = False
+    ) -> tuple[str, ...]:
+        """The fields a message (items replaced by `TITLE_MARK`) asks about, in order."""
+        order: dict[str, None] = {}
+        segments = self.segments(text)
+
+        def fields_of(segment: str, *, asks: bool) -> list[str]:
+            described = asks and TITLE_MARK in segment
+            found = self.fields_in(segment, described=described, reacting=asks and reacting)
+            fields = [field for _pos, field in sorted(found)]
+            return fields + [f for f in (people(segment) if people else []) if f not in fields]
+
+        for index, (segment, asks) in enumerate(segments):
+            if not asks:
+                continue
+            found = fields_of(segment, asks=True)
+            if not found:
+                found = self._asked_back(
+                    segments, index, fields_of, TITLE_MARK in text, reacting=reacting
+                )
+            for field in found:
+                order.setdefault(field, None)
+        return tuple(order)
+
+    def _asked_back(
+        self,
+        segments: list[tuple[str, bool]],
+        index: int,
+        fields_of: Callable[..., list[str]],
+        names_item: bool,
+        *,
+        reacting: bool = False,
+    ) -> list[str]:
+        """The fields a question that names none asks by pointing back at what was just said.
+
+        "It's rated R. Is that okay?" asks about the fact just stated, when it is one fact;
+        "Some love new releases, others older films. Where do you land?" about all of them;
+        "It stars <actor>. Are you a fan?" about the cast. A question right after the sentence
+        that puts an item forward asks what the user thinks of the item.
+        """
+        v = self.vocabulary
+        segment = segments[index][0]
+        found: list[str] = []
+        gathered: list[str] = []
+        if _OPINION_BACK.search(segment) and not names_item:
+            # "Options: - drop the age-rating filter - switch genre. Which would you prefer?"
+            for back in (1, 2, 3):
+                if index - back < 0 or segments[index - back][1]:
+                    break
+                gathered += fields_of(segments[index - back][0], asks=False)
+        if gathered:
+            found = list(dict.fromkeys(reversed(gathered)))
+        for back in (1, 2):
+            if found or index - back < 0 or segments[index - back][1]:
+                break
+            previous = segments[index - back][0]
+            if reacting and (
+                (describes(previous) and not _ABOUT_PERSON.search(segment))
+                or (
+                    TITLE_MARK in previous
+                    and (asks_reaction(segment) or _OPINION_BACK.search(segment))
+                )
+            ):
+                # A general check after a pitch asks nothing ("It's a thriller about ... and runs
+                # 104 minutes. Would that do?"), nor after the sentence that puts an item
+                # forward ("Y is €1.99. Would that work instead?", "A or B. Which do you prefer?").
+                break
+            # A pitch's kind of story is not asked back ("It's a horror film where ... Does that
+            # sound like your kind of thing?"); one plain fact about it is ("It leans hard into
+            # science fiction - is that your kind of thing?").
+            plain_fact = asks_reaction(segment) and not describes(previous)
+            before = list(
+                dict.fromkeys(
+                    f
+                    for f in fields_of(previous, asks=False)
+                    if f != v.described_field or plain_fact
+                )
+            )
+            if not before:
+                if re.search(r"\d", previous):
+                    continue  # "reviewers weren't kind - it sits at 4.7. Can you live with that?"
+                break
+            people_only = [f for f in before if f in v.person_fields]
+            # "It's rated PG-13 - does that work?": one sentence; "It's on Hulu. Does that
+            # work?" asks whether the pick as a whole suits, not about the services.
+            short = len(previous.split()) <= 5 and not re.search(r"[.!]$", previous)
+            tiny_check = len(segment.split()) <= 4 and re.search(
+                r"(?i)\b(?:ok|okay|fine|alright)\b", segment
+            )
+            suits = _SUITS_YOU.search(segment) or tiny_check
+            if _ABOUT_PERSON.search(segment) and people_only:
+                found = people_only
+            elif _OPINION_BACK.search(segment) or (
+                len(before) == 1 and (suits or (short and _SUITS_YOU_WEAK.search(segment)))
+            ):
+                found = before
+            break
+        return found
+
+    def describes(self, text: str) -> bool:
+        """Does a message (items replaced by `TITLE_MARK`) describe an item it names: a pitch?
+
+        A statement beside the item that gives its kind (the described field's words) or its
+        story; questions about tastes describe nothing."""
+        v = self.vocabulary
+        if TITLE_MARK not in text:
+            return False
+        for segment, asks in self.segments(text):
+            if asks and TITLE_MARK not in segment:
+                continue
+            if describes(segment) or (
+                v.described_field is not None
+                and v.described_field in self.statement_fields(segment)
+            ):
+                return True
+        return False

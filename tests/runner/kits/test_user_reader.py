@@ -1,0 +1,121 @@
+"""The user kit's reader on its own, with a two-field vocabulary of a made-up domain (teas): what a
+message does - asks a preference, asks for a reaction to an item, chats, asks a mood - read the
+same way for every domain."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from runner.kits.user.reader import (
+    TITLE_MARK,
+    FieldReader,
+    FieldVocabulary,
+    asks_reaction,
+    describes,
+    is_small_talk,
+)
+
+TEAS = FieldReader(
+    FieldVocabulary(
+        strong={
+            "strength": (r"strong(?:er)?", r"mild(?:er)?", r"caffeine"),
+            "flavour": (r"flavou?rs?", r"fruity", r"smoky"),
+            "price": (r"budget", r"price", r"how much"),
+        },
+        weak={"flavour": (r"good ones?", r"taste")},
+        not_a_field=re.compile(r"(?i)\bhow much time\b"),
+        normalise=lambda text: text,
+        topic_word=re.compile(r"(?i)\b(?:strength|flavour|price)\b"),
+        value_item=re.compile(r"(?i)^(?:no|any|under)\b|\d"),
+        value_list=re.compile(r"(?!x)x"),
+        mood_field="flavour",
+        described_field="flavour",
+    )
+)
+ITEM = TITLE_MARK
+
+
+def test_a_preference_question_asks_its_field_in_any_form() -> None:
+    assert TEAS.read_fields("Do you like it strong? And what's your budget?") == (
+        "strength",
+        "price",
+    )
+    assert TEAS.read_fields("Let me know how much you'd spend.") == ("price",)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Does that sound like your kind of thing?",
+        "Want me to check the price at the other shop?",
+        "Shall I add it to your order?",
+        "How does that sound?",
+        "Would that work instead?",
+        "Interested?",
+    ],
+)
+def test_a_reaction_request_after_an_item_asks_no_field(question: str) -> None:
+    assert asks_reaction(question)
+    message = f"My pick: {ITEM}. It's a smoky blend from the hills, strong and cheap. {question}"
+    assert TEAS.read_fields(message, reacting=True) == ()
+
+
+def test_without_an_item_put_forward_the_same_words_still_ask() -> None:
+    """With no item put forward, "Some like fruity teas. Does that sound like your kind of
+    thing?" asks about the flavour: there is nothing to react to."""
+    text = "Some like fruity teas. Is a fruity flavour your kind of thing?"
+    assert TEAS.read_fields(text) == ("flavour",)
+
+
+def test_one_plain_fact_then_a_reaction_request_asks_that_fact() -> None:
+    """A check right after one stated fact asks that fact's field; a pitch's kind is not asked."""
+    assert TEAS.read_fields(
+        f"How about {ITEM}? It's very strong. Is that okay?", reacting=True
+    ) == ("strength",)
+    pitch = f"How about {ITEM}? It's a tea from a valley where monks dry the leaves. Interested?"
+    assert TEAS.read_fields(pitch, reacting=True) == ()
+
+
+@pytest.mark.parametrize(
+    "text", ["Have a good one!", "Enjoy!", "Thanks so much for chatting, take care!", "Cheers!"]
+)
+def test_small_talk_asks_nothing(text: str) -> None:
+    assert is_small_talk(text)
+    assert TEAS.read_fields(text) == ()
+    assert not any(asks for _s, asks in TEAS.segments(text))
+
+
+def test_small_talk_beside_a_question_keeps_the_question() -> None:
+    assert not is_small_talk("Enjoy! And how strong do you like it?")
+    assert TEAS.read_fields("Have a good one - and do you like it mild?") == ("strength",)
+
+
+def test_a_mood_question_asks_the_mood_field_only() -> None:
+    text = (
+        "What are you in the mood for tonight: something that makes you laugh, something "
+        "gripping, something that makes you think?"
+    )
+    assert TEAS.read_fields(text) == ("flavour",)
+    assert TEAS.read_fields("What vibe are you after?") == ("flavour",)
+
+
+def test_a_pitch_describes_the_item_and_a_question_about_tastes_does_not() -> None:
+    assert describes("It's a smoky tea from the hills where the leaves are dried over pine.")
+    assert TEAS.describes(f"Try {ITEM}: it follows an old recipe. Sound good?")
+    assert TEAS.describes(f"Try {ITEM}. It's smoky.")  # its kind: the described field
+    assert not TEAS.describes(f"Try {ITEM}. It costs 4 euros.")
+    assert not TEAS.describes("Do you like smoky teas?")
+
+
+def test_a_parenthesis_is_one_aside() -> None:
+    segments = TEAS.segments(f"I'd suggest {ITEM} (4 euros; strong). Would that work instead?")
+    assert [asks for _s, asks in segments] == [False, True]
+
+
+def test_a_question_after_a_short_lead_in_is_a_question() -> None:
+    """Both questions of "Before I look: do you like it strong; what's your budget?" count: a
+    lead-in and a semicolon once hid the first."""
+    text = "Happy to help! Before I look: do you like it strong; what's your budget?"
+    assert TEAS.read_fields(text) == ("strength", "price")
