@@ -81,36 +81,50 @@ OPENERS: tuple[str, ...] = (
     "Great, I can help with that.",
     "Sure thing!",
 )
-_PROPOSE_RE = re.compile(r"^I'd suggest (?P<name>.+?) by (?P<brand>.+?) \(€")
+_PROPOSE_RE = re.compile(r"^I'd suggest (?P<name>.+?) \(€")
 _SUBSTITUTE_RE = re.compile(
-    r"Your usual product is out of stock\. Would you accept (?P<name>.+?) by (?P<brand>.+?) \(€"
+    r"Your usual product is out of stock\. Would you accept (?P<name>.+?) \(€"
 )
 _LIST_RE = re.compile(r"^Here are some options: (?P<body>.+)\. Which one would you like\?$")
 _BASKET_RE = re.compile(
-    r"^I've put (?P<qty>\d+) × (?P<name>.+?) in your basket \(€(?P<total>[\d.]+)\)\. "
+    r"^I've put (?P<qty>\d+) × (?P<name>.+?) in your basket \(total €(?P<total>[\d.]+)\)\. "
     r"Shall I place the order\?$"
 )
-_HOLDS_RE = re.compile(r"^Your basket holds (?P<name>.+?)\. Shall I place the order\?$")
+_HOLDS_RE = re.compile(
+    r"^Your basket holds (?P<qty>\d+) × (?P<name>.+?) \(total €(?P<total>[\d.]+)\)\. "
+    r"Shall I place the order\?$"
+)
 _RETURN_RE = re.compile(
-    r"^I found the (?P<name>.+?) in order (?P<order>\S+?)\. Shall I process the return and "
-    r"refund it \(reason: (?P<reason>.+?)\)\?$"
+    r"^I found (?P<qty>\d+) × (?P<name>.+?) in order (?P<order>\S+?) \(refund "
+    r"€(?P<refund>[\d.]+)\)\. Shall I process the return and refund it \(reason: "
+    r"(?P<reason>.+?)\)\?$"
 )
 _NOTHING_RE = re.compile(r"(?i)couldn't find any product|nothing (?:in our catalog )?fits")
 _SPONSORED_RE = re.compile(r"(?i)sponsored")
 
 
 def _records(messages: list[ChatMessage]) -> tuple[dict[str, dict[str, Any]], list[str]]:
-    """Product names -> the record the agent fetched, and the names the shopper ordered before."""
+    """Product labels (the bare name; 'name by brand, size'; the same with ', id <id>') -> the
+    record the agent fetched, and the names the shopper ordered before."""
     by_name: dict[str, dict[str, Any]] = {}
     past: list[str] = []
+
+    def learn(record: dict[str, Any], fresh: bool) -> None:
+        label = f"{record['name']} by {record.get('brand')}, {record.get('quantity')}"
+        for key in (str(record["name"]), label, f"{label}, id {record.get('id')}"):
+            if fresh:
+                by_name[key.lower()] = record
+            else:
+                by_name.setdefault(key.lower(), record)
+
     for c in exchanges(messages):
         result = c.result if isinstance(c.result, dict) else {}
         if c.name == "get_product" and "name" in result:
-            by_name[str(result["name"]).lower()] = result
+            learn(result, True)
         elif c.name == "search_products":
             for r in result.get("products") or []:
                 if isinstance(r, dict) and "name" in r:
-                    by_name.setdefault(str(r["name"]).lower(), r)
+                    learn(r, False)
         elif c.name == "get_past_orders":
             for order in result.get("orders") or []:
                 past += [str(line.get("name")) for line in order.get("lines") or [] if line]
@@ -227,17 +241,19 @@ def naturalize(text: str, messages: list[ChatMessage], seed: int) -> str:
         )
     if m := _HOLDS_RE.search(text):
         return (
-            f"Just to check: your basket has **{m.group('name')}** in it. Would you like me to "
-            "place the order?"
+            f"Just to check: your basket has {m.group('qty')} × **{m.group('name')}** in it, "
+            f"€{m.group('total')} in total. Would you like me to place the order?"
         )
     if m := _RETURN_RE.search(text):
-        name, order, reason = m.group("name"), m.group("order"), m.group("reason")
+        qty, name, order = m.group("qty"), m.group("name"), m.group("order")
+        refund, reason = m.group("refund"), m.group("reason")
         return rng.choice(
             (
-                f"I've found **{name}** in your order {order}. Would you like me to go ahead "
-                f"with the return and refund? I'll note the reason as {reason}.",
-                f"Got it - **{name}** from order {order}. Shall I process the return and the "
-                f"refund for you (reason: {reason})?",
+                f"I've found {qty} × **{name}** in your order {order}. Would you like me to go "
+                f"ahead with the return and a refund of €{refund}? I'll note the reason as "
+                f"{reason}.",
+                f"Got it - {qty} × **{name}** from order {order}. Shall I process the return "
+                f"and refund €{refund} for you (reason: {reason})?",
             )
         )
     topics = list(topics_asked(text))

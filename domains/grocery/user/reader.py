@@ -21,10 +21,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
+from domains.grocery.mentions import Resolver
 from domains.grocery.user.vocabulary import (
-    ALLERGEN_WORDS,
     TOPIC_PATTERNS,
     WEAK_TOPIC_PATTERNS,
     Topic,
@@ -33,7 +33,6 @@ from domains.grocery.user.vocabulary import (
 __all__ = [
     "ConfirmKind",
     "NamedProduct",
-    "ProductIndex",
     "Reading",
     "ShopperReader",
     "is_question",
@@ -46,11 +45,12 @@ ConfirmKind = Literal["order", "return", "substitution"]
 
 @dataclass(frozen=True)
 class NamedProduct:
-    """One product an index can find by name: its id, name and brand."""
+    """One product the resolver can find: its id, name, brand and pack size."""
 
     id: str
     name: str
     brand: str
+    quantity: str = ""
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,8 @@ class Reading:
     """The message asks the shopper to confirm an order, a return or a substitution."""
     nothing_fits: bool
     """The message says nothing suitable was found (words only; it decides nothing)."""
+    unclear: tuple[str, ...] = ()
+    """Product names put forward that fit several products (the shopper asks which one)."""
 
 
 # -- segments and questions ------------------------------------------------------------------
@@ -191,89 +193,8 @@ def _topics(text: str, names_product: Callable[[str], bool]) -> tuple[Topic, ...
     return tuple(out)
 
 
-# -- products --------------------------------------------------------------------------------
+# -- confirm requests and saying nothing fits --------------------------------------------
 
-_TOKEN = re.compile(r"[0-9a-zà-ÿ]+(?:%)?")
-_ID = re.compile(r"\boff_\d{8,14}\b")
-
-
-def _tokens(text: str) -> list[re.Match[str]]:
-    return list(_TOKEN.finditer(text.lower()))
-
-
-class ProductIndex:
-    """Finds product names (whole, any case, any punctuation between words) and ids in a text."""
-
-    def __init__(self, products: Iterable[NamedProduct]) -> None:
-        self._by_first: dict[str, list[tuple[tuple[str, ...], str]]] = {}
-        self._brand: dict[str, str] = {}
-        self._ids: set[str] = set()
-        self._names: dict[tuple[str, ...], list[str]] = {}
-        for p in products:
-            toks = tuple(m.group(0) for m in _tokens(p.name))
-            if not toks:
-                continue
-            self._ids.add(p.id)
-            self._brand[p.id] = p.brand.lower()
-            self._names.setdefault(toks, []).append(p.id)
-        for toks, ids in self._names.items():
-            self._by_first.setdefault(toks[0], []).append((toks, ids[0]))
-        for entries in self._by_first.values():
-            entries.sort(key=lambda e: -len(e[0]))
-
-    def spans(self, text: str) -> list[tuple[int, int, str]]:
-        """(start, end, product id) of every product named in `text`, in order, longest first."""
-        toks = _tokens(text)
-        words = [m.group(0) for m in toks]
-        out: list[tuple[int, int, str]] = []
-        i = 0
-        while i < len(words):
-            hit = None
-            for name, pid in self._by_first.get(words[i], ()):
-                if tuple(words[i : i + len(name)]) == name:
-                    hit = (name, pid)
-                    break
-            if hit is None:
-                i += 1
-                continue
-            name, pid = hit
-            start, end = toks[i].start(), toks[i + len(name) - 1].end()
-            ids = self._names[name]
-            if len(ids) > 1:  # the same name from several brands: the brand said nearby decides
-                near = text[max(0, start - 40) : end + 40].lower()
-                pid = next((c for c in ids if self._brand[c] in near), ids[0])
-            out.append((start, end, pid))
-            i += len(name)
-        for m in _ID.finditer(text):
-            if m.group(0) in self._ids and not any(a <= m.start() < b for a, b, _ in out):
-                out.append((m.start(), m.end(), m.group(0)))
-        return sorted(out)
-
-
-_BEFORE_NOT_PROPOSED = re.compile(
-    r"(?i)(?:instead of|rather than|unlike|compared (?:to|with)|similar to|than|"
-    r"(?:a )?replacement for|(?:a )?substitute for|swap(?:ping)?(?: out)?|in place of|"
-    r"alternative to|(?:your|the) usual|you (?:usually|normally|previously|last|already|often)"
-    r" (?:order|bought|buy|had|get|got|ordered)\w*(?: the)?|return(?:ing)?(?: of)?(?: the| your)?|"
-    r"refund(?:ing)?(?: for)?(?: the| your)?|(?:the|your) (?:original|previous|last)|"
-    r"avoid(?:ing)?(?: the)?|skip(?:ping)?(?: the)?|ruled out(?: the)?|excluded?(?: the)?|"
-    r"not(?: the)?|except(?: the)?|besides(?: the)?|wanted(?: the)?|asked for(?: the)?|"
-    r"like your|such as(?: the)?|same as(?: the)?|bought(?: the)?|ordered(?: the)?|"
-    r"(?:the|your) (?:out[- ]of[- ]stock|unavailable|sold[- ]out))\s*[\"'(]?\s*[*_]*$"
-)
-_AFTER_NOT_PROPOSED = re.compile(
-    r"(?i)^[*_]*\s*[\"')]?\s*(?:\([^)]*\)\s*)?,?\s*(?:(?:is|are|was|were|'s|has been|is currently|"
-    r"is sadly|is unfortunately|unfortunately is)\s+)?(?:currently |sadly |unfortunately |now |also )?"
-    r"(?:out of stock|sold out|unavailable|not available|not in stock|no longer (?:available|stocked)|"
-    r"(?:over|above|beyond|outside) (?:your |the )?budget|ruled out|off the list|excluded|"
-    r"(?:which|that) you (?:ordered|bought|had|returned|wanted|asked for|usually|normally|"
-    r"got|mentioned)|you (?:ordered|bought|had|returned)|from (?:your |the )?(?:last |previous |"
-    r"past |earlier |recent |latest )?orders?\b|in (?:your |the )?order\b|in your (?:last|previous|past) orders?|"
-    r"(?:won't|doesn't|does not|wouldn't|would not|can't) (?:work|fit|suit|meet|do)|"
-    r"(?:contains|has|includes) (?:traces of |some )?(?:"
-    + "|".join(w for words in ALLERGEN_WORDS.values() for w in words)
-    + r")\b|is (?:not|no) (?:vegan|vegetarian|an option))"
-)
 _CONFIRM_ORDER = re.compile(
     r"(?i)\b(?:(?:place|put through|submit|finali[sz]e|complete|go ahead with|proceed with|"
     r"confirm|process) (?:the |your |this |that |an )?(?:order|purchase|checkout)|check ?out|"
@@ -309,26 +230,23 @@ _NOTHING_FITS = re.compile(
 class ShopperReader:
     """Reads agent messages for one catalog (its product names and ids)."""
 
-    def __init__(self, products: Iterable[NamedProduct]) -> None:
-        self.index = ProductIndex(products)
+    def __init__(self, products: Iterable[Any]) -> None:
+        self.resolver = Resolver(products)
 
     def read(self, text: str) -> Reading:
         """The acts of one agent message."""
-        spans = self.index.spans(text)
-        named = tuple(dict.fromkeys(pid for _, _, pid in spans))
-        proposed: list[str] = []
-        for start, end, pid in spans:
-            before = text[max(0, start - 60) : start]
-            after = text[end : end + 90]
-            if _BEFORE_NOT_PROPOSED.search(before) or _AFTER_NOT_PROPOSED.match(after):
-                continue
-            if pid not in proposed:
-                proposed.append(pid)
-        asked = _topics(text, lambda s: bool(self.index.spans(s)))
+        found = self.resolver.find(text)  # the scorer's own resolver (domains.grocery.mentions)
+        named = tuple(dict.fromkeys(m.product for m in found if m.product is not None))
+        proposed = [m.product for m in found if m.product is not None and not m.ruled_out]
+        proposed = list(dict.fromkeys(proposed))
+        asked = _topics(text, lambda s: bool(self.resolver.find(s)))
         return Reading(
             asked=asked,
             proposed=tuple(proposed),
             named=named,
+            unclear=tuple(
+                dict.fromkeys(m.name for m in found if m.product is None and not m.ruled_out)
+            ),
             confirm=self._confirm(text, bool(proposed)),
             nothing_fits=bool(_NOTHING_FITS.search(text)) and not proposed,
         )
