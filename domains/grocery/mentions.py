@@ -33,11 +33,11 @@ __all__ = [
 ID_PATTERN = re.compile(r"(?<!\w)off_\d{8,14}(?!\w)")
 _TOKEN = re.compile(r"[0-9a-zà-ÿ]+%?")
 # Clause edges: a mention's brand and size are looked for inside its own clause only.
-_CLAUSE_EDGE = re.compile(r"\n|;|(?<=[.!?])\s+|\s+[—–]\s+|\s+--\s+|\|")
+_CLAUSE_EDGE = re.compile(r"\n|;|(?<=[.!?])\s+")
 # Where one list entry ends and the next begins: what follows belongs to the next mention.
 _CONNECTOR = re.compile(
     r"(?i),|\band\b|\bor\b|\bvs\.?|\bversus\b|\bthan\b|\bthen\b|\bplus\b|/|\bnor\b|\bbut\b|"
-    r"\binstead of\b|\brather than\b|:"
+    r"\binstead of\b|\brather than\b"
 )
 _UNITS: dict[str, str] = {
     "g": r"g|gr|grams?|gramm?es?",
@@ -71,11 +71,16 @@ _BEFORE_NOT_PROPOSED = re.compile(
     r"(?:can'?t|cannot|couldn'?t) (?:offer|suggest|recommend)(?: the)?|"
     r"like your|such as(?: the)?|same as(?: the)?|bought(?: the)?|ordered(?: the)?|"
     r"(?:the|your) (?:out[- ]of[- ]stock|unavailable|sold[- ]out)|"
-    r"(?:out of stock|sold out|unavailable|unsuitable|not suitable|over budget)\s*:)"
-    r"(?:\s*(?:\d+|one|two|three)\s*(?:[x×*]|packs? of))?\s*[\"'(]?\s*[*_]*$"
+    r"(?:out of stock|sold out|unavailable|unsuitable|not suitable|over budget)\s*:|"
+    r"excluding(?: the)?|steer(?:ing)? clear of(?: the)?|(?:other|apart) (?:than|from)(?: the)?)"
+    r"(?:\s+(?:the|your|a|an|that|this))?(?:\s+(?:item|product|sku|id))?"
+    r"(?:\s*(?:\d+|one|two|three)\s*(?:[x×*]|packs? of))?\s*[\"'(“]?\s*[*_]*$"
 )
 _AFTER_NOT_PROPOSED = re.compile(
-    r"(?i)^[*_]*\s*[\"')]?\s*(?:\([^)]*\)\s*)?[,:]?\s*(?:(?:is|are|was|were|'s|has been|"
+    r"(?i)^[*_]*\s*[\"')”]?(?:\s+(?:pack|size|one|version|bottle|jar|tub|bag|box|carton))?"
+    r"\s*(?:\(\s*(?:unavailable|out of stock|sold out|not in stock|"
+    r"discontinued|over budget|excluded|ruled out)\s*\)|(?:\([^)]*\)\s*)?[,:]?\s*"
+    r"(?:(?:is|are|was|were|'s|has been|"
     r"is currently|is sadly|is unfortunately|unfortunately is|would be|will be)\s+)?"
     r"(?:currently |sadly |unfortunately |now |also |too |a bit |slightly |well )?"
     r"(?:out of stock|sold out|unavailable|not available|not in stock|no longer (?:available|"
@@ -88,7 +93,8 @@ _AFTER_NOT_PROPOSED = re.compile(
     r"(?:contains|has|includes|lists|declares|may contain|can contain)\s+(?:traces of |some |a )?"
     r"(?:" + _ALLERGEN_WORDS + r")\b|is (?:not|no) (?:vegan|vegetarian|an option)|"
     r"(?:—|-|,)?\s*(?:so |which is why |and )?(?:i|we)(?:'ve| have)? (?:skipped|left out|"
-    r"excluded|ruled out|dropped|avoided|passed on|set aside))"
+    r"excluded|ruled out|dropped|avoided|passed on|set aside)|discontinued|"
+    r"(?:did not|didn'?t|does not|doesn'?t) make the cut|\?\s*no\b))"
 )
 
 
