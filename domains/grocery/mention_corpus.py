@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from domains.grocery.mentions import Resolver
-from runner.core.errors import LoadError, describe_validation_error
+from runner.core.jsonl import load_jsonl
 
 __all__ = ["MentionExample", "MentionScore", "load_examples", "score_resolver"]
 
@@ -35,18 +35,7 @@ class MentionExample(BaseModel):
 
 def load_examples(path: Path) -> list[MentionExample]:
     """Every row of a `.jsonl` corpus file; a bad row is a LoadError naming line and field."""
-    rows: list[MentionExample] = []
-    problems: list[str] = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            rows.append(MentionExample.model_validate_json(line))
-        except ValidationError as exc:
-            problems += describe_validation_error(exc, prefix=f"line {number}: ")
-    if problems:
-        raise LoadError(path, problems)
-    return rows
+    return load_jsonl(path, MentionExample)
 
 
 @dataclass(frozen=True)

@@ -35,9 +35,9 @@ _TOKEN = re.compile(r"[0-9a-zà-ÿ]+%?")
 # Clause edges: a mention's brand and size are looked for inside its own clause only.
 _CLAUSE_EDGE = re.compile(r"\n|;|(?<=[.!?])\s+")
 # Where one list entry ends and the next begins: what follows belongs to the next mention.
+_CONNECTOR_WORDS = ("and", "or", "vs", "versus", "than", "then", "plus", "nor", "but")
 _CONNECTOR = re.compile(
-    r"(?i),|\band\b|\bor\b|\bvs\.?|\bversus\b|\bthan\b|\bthen\b|\bplus\b|/|\bnor\b|\bbut\b|"
-    r"\binstead of\b|\brather than\b"
+    r"(?i),|/|\binstead of\b|\brather than\b|" + "|".join(rf"\b{w}\b" for w in _CONNECTOR_WORDS)
 )
 _UNITS: dict[str, str] = {
     "g": r"g|gr|grams?|gramm?es?",
@@ -102,18 +102,19 @@ _AFTER_NOT_PROPOSED = re.compile(
 class Mention:
     """One product mention: where it stands, the products its words fit, whether it is ruled out."""
 
+    @property
+    def product(self) -> str | None:
+        """The one product meant, or None when the words fit several."""
+        return self.candidates[0] if len(self.candidates) == 1 else None
+
     start: int
+    """Where it starts: a brand or size said before the name is part of it."""
     end: int
     candidates: tuple[str, ...]
     """Every product the name, brand, size and id said fit (one: resolved)."""
     ruled_out: bool
     name: str
     """The product name as the catalog spells it ('' for a bare id)."""
-
-    @property
-    def product(self) -> str | None:
-        """The one product meant, or None when the words fit several."""
-        return self.candidates[0] if len(self.candidates) == 1 else None
 
 
 def _deletes(word: str) -> set[str]:
