@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from domains.grocery.items import ALLERGENS
@@ -37,7 +37,7 @@ _CLAUSE_EDGE = re.compile(r"\n|;|(?<=[.!?])\s+")
 # Where one list entry ends and the next begins: what follows belongs to the next mention.
 _CONNECTOR_WORDS = ("and", "or", "vs", "versus", "than", "then", "plus", "nor", "but")
 _CONNECTOR = re.compile(
-    r"(?i),|/|\binstead of\b|\brather than\b|" + "|".join(rf"\b{w}\b" for w in _CONNECTOR_WORDS)
+    r"(?i),|\binstead of\b|\brather than\b|" + "|".join(rf"\b{w}\b" for w in _CONNECTOR_WORDS)
 )
 _UNITS: dict[str, str] = {
     "g": r"g|gr|grams?|gramm?es?",
@@ -75,20 +75,23 @@ _BEFORE_NOT_PROPOSED = re.compile(
     r"excluding(?: the)?|steer(?:ing)? clear of(?: the)?|(?:other|apart) (?:than|from)(?: the)?|"
     r"no luck with|(?:would ?n[o']t|won'?t|do ?n[o']t|wouldn’t) (?:go for|pick|choose|take|buy)|"
     r"(?:beats|beat|outdoes)(?: the)?)"
-    r"(?:\s+(?:the|your|a|an|that|this))?(?:\s+(?:item|product|sku|id))?"
+    r"(?:\s+(?:the|your|a|an|that|this))?(?:\s+(?:item|product|sku|id|barcode|ref|code))?"
     r"(?:\s*(?:\d+|one|two|three)\s*(?:[x×*]|packs? of))?\s*[\"'(“#]?\s*[*_]*$"
 )
 _AFTER_NOT_PROPOSED = re.compile(
     r"(?i)^[*_]*\s*[\"')”]?(?:\s+(?:pack|size|one|version|bottle|jar|tub|bag|box|carton))?"
     r"\s*(?:\(\s*(?:unavailable|out of stock|sold out|not in stock|"
     r"discontinued|over budget|excluded|ruled out)\s*\)|(?:\([^)]*\)\s*)?[,:]?\s*"
-    r"(?:(?:[—–-]\s*|,\s*)?(?:it|that|this one|which)(?=[\s'’])\s*)?"
+    r"(?:\s+(?:today|now|right now|at the moment|this week|currently))?"
+    r"(?:(?:[—–-]\s*|,\s*)?(?:but |and |as |since |because )?(?:it|that|this one|which)(?=[\s'’])"
+    r"\s*)?"
     r"(?:(?:is|are|was|were|'s|’s|has been|"
     r"is currently|is sadly|is unfortunately|unfortunately is|would be|will be)\s+)?"
     r"(?:currently |sadly |unfortunately |now |also |too |a bit |slightly |well )?"
     r"(?:out of stock|sold out|unavailable|not available|not in stock|no longer (?:available|"
     r"stocked)|(?:over|above|beyond|outside) (?:your |the )?budget|too (?:expensive|pricey|dear)|"
-    r"(?:costs?|is|are) (?:more|pricier|dearer) than you|"
+    r"(?:costs?|is|are) (?:more|pricier|dearer) than you|(?:would |will )?break(?:s)? (?:your |the )"
+    r"budget|(?:is|are) out\b(?!\s+of\s+(?!stock))|"
     r"ruled out|off the list|excluded|not (?:suitable|an option|safe|vegan|vegetarian|organic)|"
     r"(?:isn'?t|is not|aren'?t|are not)\s+(?:suitable|an option|safe|vegan|vegetarian|organic|"
     r"(?:\w+[- ])?free|in stock|available|right)|"
@@ -102,6 +105,34 @@ _AFTER_NOT_PROPOSED = re.compile(
     r"excluded|ruled out|dropped|avoided|passed on|set aside)|discontinued|"
     r"(?:did not|didn'?t|does not|doesn'?t) make the cut|\?\s*no\b))"
 )
+
+
+# "I looked at A, B and C; only C fits": what a sentence names before its "only ... fits" is not
+# put forward.
+_ONLY_FITS = re.compile(
+    r"(?i)\bonly\b[^.;!?\n]{0,160}?\b(?:fits|works|suits|meets|qualifies|passes|is suitable|"
+    r"is safe|is left|remains)\b"
+)
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?\n]|$)")
+
+
+def _ruled_out(text: str, start: int, end: int) -> bool:
+    """Whether the words right around text[start:end] rule the mention out."""
+    return bool(_BEFORE_NOT_PROPOSED.search(text[max(0, start - 60) : start])) or bool(
+        _AFTER_NOT_PROPOSED.match(text[end : end + 90])
+    )
+
+
+def _only_the_last(text: str, found: list[Mention]) -> list[Mention]:
+    """Mentions before a sentence's "only ... fits", marked ruled out."""
+    cuts: list[tuple[int, int]] = []
+    for sentence in _SENTENCE.finditer(text):
+        only = _ONLY_FITS.search(sentence.group(0))
+        if only is not None:
+            cuts.append((sentence.start(), sentence.start() + only.start()))
+    return [
+        replace(m, ruled_out=True) if any(a <= m.start < b for a, b in cuts) else m for m in found
+    ]
 
 
 @dataclass(frozen=True)
@@ -317,20 +348,17 @@ class Resolver:
             first = min([start, *(s.start for s in said)])
             last = max([end, *(s.end for s in said)])
             used_ids += [(s.start, s.end) for s in said]
-            ruled = bool(_BEFORE_NOT_PROPOSED.search(text[max(0, first - 60) : first])) or bool(
-                _AFTER_NOT_PROPOSED.match(text[last : last + 90])
-            )
+            ruled = _ruled_out(text, first, last)
             ordered = tuple(sorted(candidates))
             out.append(Mention(first, last, ordered, ruled, self._listings[ordered[0]].display))
         for m in ID_PATTERN.finditer(text):
             pid = m.group(0)
             if pid not in self._listings or any(a <= m.start() < b for a, b in used_ids):
                 continue
-            ruled = bool(
-                _BEFORE_NOT_PROPOSED.search(text[max(0, m.start() - 60) : m.start()])
-            ) or bool(_AFTER_NOT_PROPOSED.match(text[m.end() : m.end() + 90]))
-            out.append(Mention(m.start(), m.end(), (pid,), ruled, ""))
-        return sorted(out, key=lambda m: m.start)
+            out.append(
+                Mention(m.start(), m.end(), (pid,), _ruled_out(text, m.start(), m.end()), "")
+            )
+        return _only_the_last(text, sorted(out, key=lambda m: m.start))
 
     def named(self, text: str) -> list[str]:
         """Ids of the products the text names unambiguously (proposed or not), in order, once."""

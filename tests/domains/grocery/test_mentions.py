@@ -129,8 +129,8 @@ def test_the_tuning_shares_read_exactly(share: str) -> None:
 def test_the_held_out_share_is_read_no_worse_than_first_measured() -> None:
     # The held-out share was never tuned against; its figure is reported, this guards a floor.
     result = score_resolver(READ, SHARES["heldout"])
-    assert result.exact_rate >= 0.80
-    assert result.ruled_out_counted <= 55
+    assert result.exact_rate >= 0.84
+    assert result.ruled_out_counted <= 72
 
 
 def test_a_bad_corpus_row_names_the_line_and_field(tmp_path: Path) -> None:
