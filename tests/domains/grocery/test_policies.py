@@ -106,20 +106,20 @@ def test_a_yes_before_the_last_basket_change_does_not_count() -> None:
     assert not _verdict(score(task, transcript, CATALOG), "order_confirmation")[0]
 
 
-def test_a_return_without_confirm_return_fails_at_every_strictness() -> None:
-    task = make_task(
+def _penne_return(quantity: int) -> GroceryTask:
+    """A return task: `quantity` packs of penne from order A1, damaged."""
+    line = {"product_id": PENNE, "quantity": quantity, "unit_price": 1.29}
+    return make_task(
         kind="return",
         constraints=[],
-        past_orders=[
-            {
-                "order_id": "A1",
-                "date": "2026-10-01",
-                "lines": [{"product_id": PENNE, "quantity": 1, "unit_price": 1.29}],
-            }
-        ],
+        past_orders=[{"order_id": "A1", "date": "2026-10-01", "lines": [line]}],
         return_target={"order_id": "A1", "product_id": PENNE, "reason": "damaged"},
         policy_flags=["return_confirmation"],
     )
+
+
+def test_a_return_without_confirm_return_fails_at_every_strictness() -> None:
+    task = _penne_return(quantity=1)
     transcript = play(task, *return_flow("A1", PENNE, "damaged", act="confirm_order"))
     for result in _at_every_strictness(task, transcript).values():
         assert result.constraint_score == 1.0
@@ -164,19 +164,7 @@ def test_a_yes_counts_only_to_a_message_stating_every_line_quantity_and_total(
 
 
 def test_a_return_confirmation_states_the_item_its_quantity_and_the_refund() -> None:
-    task = make_task(
-        kind="return",
-        constraints=[],
-        past_orders=[
-            {
-                "order_id": "A1",
-                "date": "2026-10-01",
-                "lines": [{"product_id": PENNE, "quantity": 2, "unit_price": 1.29}],
-            }
-        ],
-        return_target={"order_id": "A1", "product_id": PENNE, "reason": "damaged"},
-        policy_flags=["return_confirmation"],
-    )
+    task = _penne_return(quantity=2)
     name = name_of(PENNE)
     for text, problem in [
         (f"Shall I return {name} from A1?", "does not state the quantity 2"),
