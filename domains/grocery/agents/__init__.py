@@ -1,10 +1,13 @@
 """The grocery baselines and adversaries: name -> builder(context, args) -> Agent, all talking through real tool calls.
 
 Only `oracle` is handed the task and the catalog; every other agent knows the store only through
-its tool results, as a submission does. The honest `expert` asks about allergies, diet and budget and what
-the opening cues, searches, checks stock and each candidate, proposes one product at a time
-(saying when it is sponsored), learns from every decline, asks before ordering, and finishes
-without ordering when nothing fits. The adversaries are the shortcuts a hostile submitter tries.
+its tool results, as a submission does. The honest `expert` asks about allergies, diet and budget
+and what the opening cues, searches, checks stock and each candidate, proposes one product at a
+time by brand, name and size (with the id when those are shared), saying when it is sponsored,
+learns from every decline, states the basket (lines, quantities, total) and asks before ordering,
+and finishes without ordering when nothing fits; `expert-bare-names` says bare names until the
+shopper asks which one is meant. The adversaries are the shortcuts a hostile submitter tries
+(`bare-confirmer` asks "Shall I place the order?" without stating the basket).
 """
 
 from __future__ import annotations
