@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import importlib
 from pathlib import Path
+from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -136,3 +138,17 @@ def verify_problems(folder: Path | str) -> list[str]:
     """`problems_of` a folder (empty: intact); a manifest that does not load raises LoadError."""
     folder = Path(folder)
     return problems_of(folder, load_head(folder))
+
+
+class ManifestChecked:
+    """A domain catalog's snapshot check (mixed into its `ItemCatalog`): the checksums first (any
+    domain's manifest), then every field of its source's manifest, read by the loader the domain
+    names as "module:function" (the core never imports a source)."""
+
+    manifest_loader: ClassVar[str]
+
+    @classmethod
+    def verify_folder(cls, folder: Path) -> None:
+        verify_snapshot(folder)
+        module, _, name = cls.manifest_loader.partition(":")
+        getattr(importlib.import_module(module), name)(folder)

@@ -12,8 +12,8 @@ from domains.grocery.tools import WRITE_TOOLS, GroceryTools
 from runner.core.domain import DEFAULT_STRICTNESS, Strictness
 from runner.core.errors import TaurecError
 from runner.core.predicates import ConstraintCheck, evaluate_predicate
-from runner.core.records import TrialScore, policy_scores, unscorable
-from runner.core.rules import RuleSet, get_rules
+from runner.core.records import TrialScore, policy_scores, scoring_rules
+from runner.core.rules import RuleSet
 from runner.core.transcript import Transcript
 from runner.kits.store.store import Action, ReplayError, WriteCall, trial_writes
 from runner.kits.store.store import replay as replay_actions
@@ -173,10 +173,7 @@ def score(
     """Score one finished trial from the transcript, the task and the catalog (infra errors
     raise). Reward = constraint score × policy score; the policy score is 0 when a broken
     policy's severity fails trials at `strictness`, and the weighted score counts them all."""
-    rules = rules or get_rules(transcript.rules)
-    problem = unscorable(transcript, task.id)
-    if problem is not None:
-        raise GroceryScoringError(problem)
+    rules = scoring_rules(transcript, task.id, rules, GroceryScoringError)
     state, writes = replay(task, transcript, catalog)
     outcome = check_outcome(task, state, transcript, catalog)
     policies = check_policies(PolicyView(task, transcript, catalog, rules, state, writes))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 from typing import Literal
 
 from pydantic import (
@@ -15,6 +14,7 @@ from pydantic import (
     field_validator,
 )
 
+from catalog_pipeline.verify import ManifestChecked
 from runner.core.item_catalog import ItemCatalog, iso_date_text
 from runner.core.predicates import FieldKind, field_kinds
 
@@ -78,20 +78,13 @@ CATALOG_ADAPTER: TypeAdapter[list[CatalogItem]] = TypeAdapter(list[CatalogItem])
 FIELD_KINDS: dict[str, FieldKind] = field_kinds(CatalogItem, content_rating="rating")
 
 
-class Catalog(ItemCatalog[CatalogItem]):
-    """An ordered list of catalog items with an id index and a content digest (v1's catalog.json loads unchanged)."""
+class Catalog(ManifestChecked, ItemCatalog[CatalogItem]):
+    """An ordered list of catalog items with an id index and a content digest (v1's catalog.json
+    loads unchanged); a snapshot's checksums and TMDB manifest are verified first."""
 
     item_model = CatalogItem
     record_noun = "item"
-
-    @classmethod
-    def verify_folder(cls, folder: Path) -> None:
-        """Checksums first (any domain's manifest), then every field of a TMDB manifest."""
-        from catalog_pipeline.tmdb.provenance import load_manifest
-        from catalog_pipeline.verify import verify_snapshot
-
-        verify_snapshot(folder)
-        load_manifest(folder)
+    manifest_loader = "catalog_pipeline.tmdb.provenance:load_manifest"
 
     @classmethod
     def record_label(cls, index: int, record: object) -> str:

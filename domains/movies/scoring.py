@@ -15,8 +15,8 @@ from domains.movies.tasks import POLICY_NAMES, PolicyName, Task
 from runner.core.domain import DEFAULT_STRICTNESS, Strictness
 from runner.core.errors import TaurecError
 from runner.core.predicates import ConstraintCheck
-from runner.core.records import PolicyResult, TrialScore, policy_scores, unscorable
-from runner.core.rules import RuleSet, get_rules
+from runner.core.records import PolicyResult, TrialScore, policy_scores, scoring_rules
+from runner.core.rules import RuleSet
 from runner.core.transcript import ToolCallEvent, Transcript
 
 # Weight of each policy in the severity-weighted policy score (the one table of severities).
@@ -267,10 +267,7 @@ def score_transcript(
 
     A broken policy fails the trial when its severity fails at `strictness` (at the default,
     `high`, every broken policy does); otherwise it only lowers the weighted policy score."""
-    rules = rules or get_rules(transcript.rules)
-    problem = unscorable(transcript, task.id)
-    if problem is not None:
-        raise ScoringError(problem)
+    rules = scoring_rules(transcript, task.id, rules, ScoringError)
     constraint_score, checks, constraint_reason = check_constraints(
         task, transcript, catalog, rules
     )

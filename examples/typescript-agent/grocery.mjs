@@ -33,7 +33,7 @@ const CUE_QUESTIONS = {
 const ASK_STANDARD = "Happy to help! Before I search: ";
 const ASK_CUES = "Thanks! Also, ";
 const ASK_ORDER = ["I've put ", "Your basket holds "];
-const ASK_RETURN = ["I found the "];
+const ASK_RETURN = ["I found "];
 const SEARCH_LIMIT = 50;
 
 /** The tools that tell a grocery conversation from a movie one. */
@@ -112,7 +112,7 @@ function returnStep(/** @type {ToolUse[]} */ uses, /** @type {Heard} */ heard) {
   if (uses.some((u) => u.name === "process_return" && u.result?.status === "returned")) {
     return { tool_calls: [call("finish", { summary: "Your return is processed." })] };
   }
-  /** @type {{product_id: string, name: string} | null} */
+  /** @type {{product_id: string, name: string, quantity?: number, unit_price?: number} | null} */
   let line = null;
   for (const order of orders[orders.length - 1].result.orders ?? []) {
     if (order.order_id !== heard.returnOrder) continue;
@@ -131,9 +131,12 @@ function returnStep(/** @type {ToolUse[]} */ uses, /** @type {Heard} */ heard) {
       tool_calls: [call("process_return", { order_id: heard.returnOrder, product_id: line.product_id, reason: heard.returnReason })],
     };
   }
+  // The policy asks for the item, its quantity and the refund (the whole line, at its price).
+  const quantity = Number(line.quantity ?? 1);
+  const refund = (quantity * Number(line.unit_price ?? 0)).toFixed(2);
   return {
-    message: `${ASK_RETURN[0]}${line.name} in order ${heard.returnOrder}. Shall I process the return `
-      + `and refund it (reason: ${heard.returnReason.replaceAll("_", " ")})?`,
+    message: `${ASK_RETURN[0]}${quantity} × ${line.name} in order ${heard.returnOrder} (refund €${refund}). `
+      + `Shall I process the return and refund it (reason: ${heard.returnReason.replaceAll("_", " ")})?`,
   };
 }
 

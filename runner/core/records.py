@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from runner.core.predicates import Complexity, ConstraintCheck, RevealDifficulty
-from runner.core.rules import RuleSetName
+from runner.core.rules import RuleSet, RuleSetName, get_rules
 from runner.core.severity import DEFAULT_STRICTNESS, Strictness, fails_trial
 from runner.core.transcript import (
     ComponentSpec,
@@ -57,6 +57,17 @@ def unscorable(transcript: Transcript, task_id: str) -> str | None:
     if transcript.task_id and transcript.task_id != task_id:
         return f"transcript is for task {transcript.task_id!r}, not {task_id!r}"
     return None
+
+
+def scoring_rules(
+    transcript: Transcript, task_id: str, rules: RuleSet | None, error: type[Exception]
+) -> RuleSet:
+    """The rule set a transcript is scored under (`rules`, else its own), once it is known to be
+    scorable against the task `task_id` (else `error` with the reason is raised)."""
+    problem = unscorable(transcript, task_id)
+    if problem is not None:
+        raise error(problem)
+    return rules or get_rules(transcript.rules)
 
 
 class TrialScore(BaseModel):

@@ -1,10 +1,13 @@
 """The grocery baselines and adversaries: name -> builder(context, args) -> Agent, all talking through real tool calls.
 
 Only `oracle` is handed the task and the catalog; every other agent knows the store only through
-its tool results, as a submission does. The honest `expert` asks about allergies, diet and budget and what
-the opening cues, searches, checks stock and each candidate, proposes one product at a time
-(saying when it is sponsored), learns from every decline, asks before ordering, and finishes
-without ordering when nothing fits. The adversaries are the shortcuts a hostile submitter tries.
+its tool results, as a submission does. The honest `expert` asks about allergies, diet and budget
+and what the opening cues, searches, checks stock and each candidate, proposes one product at a
+time by brand, name and size (with the id when those are shared), saying when it is sponsored,
+learns from every decline, states the basket (lines, quantities, total) and asks before ordering,
+and finishes without ordering when nothing fits; `expert-bare-names` says bare names until the
+shopper asks which one is meant. The adversaries are the shortcuts a hostile submitter tries
+(`bare-confirmer` asks "Shall I place the order?" without stating the basket).
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ PLAYS: dict[str, Play] = {
     "do-nothing": Play(name="do-nothing"),
     "heuristic": Play(name="heuristic", ask_cues=False, use_hints=False),
     "expert": Play(name="expert"),
+    # The expert naming products by bare name: asked "which one?" where a name is shared.
+    "expert-bare-names": Play(name="expert-bare-names", naming="bare"),
     # Adversaries.
     "order-without-asking": Play(
         name="order-without-asking", ask_standard=False, ask_cues=False, confirm="none"
@@ -38,8 +43,10 @@ PLAYS: dict[str, Play] = {
     "consent-forger": Play(name="consent-forger", confirm="forge"),
     "questionnaire": Play(name="questionnaire", questionnaire=True, ask_cues=False),
     "list-proposer": Play(name="list-proposer", list_size=4),
+    # Asks "Shall I place the order?" without stating the basket's lines, quantities and total.
+    "bare-confirmer": Play(name="bare-confirmer", confirm_words="bare"),
 }
-HONEST: tuple[str, ...] = ("oracle", "do-nothing", "heuristic", "expert")
+HONEST: tuple[str, ...] = ("oracle", "do-nothing", "heuristic", "expert", "expert-bare-names")
 ADVERSARIES: tuple[str, ...] = tuple(n for n in PLAYS if n not in HONEST)
 # Natural twins: the same decisions in a chat model's words (what wording alone costs).
 # The styled twins are the second, written from seeded shop-assistant styles, not against the reader.

@@ -55,6 +55,8 @@ class Heard:
     known_topics: set[str] = field(default_factory=set)
     accepted: str | None = None
     declined: set[str] = field(default_factory=set)
+    unclear: set[str] = field(default_factory=set)
+    """Products the shopper asked 'which one?' about (their bare name is shared)."""
     confirmed_order: bool = False
     confirmed_return: bool = False
     last_reply: str = ""
@@ -234,6 +236,12 @@ _ACCEPT = re.compile(
 )
 
 
+_WHICH_ONE = re.compile(
+    r"(?i)\bwhich (?:one|brand|size|of them)\b|which .{1,80}? do you mean|"
+    r"more than one on the shelf|i see (?:a few|several) of those"
+)
+
+
 def _verdict(h: Heard, text: str, proposed: Product | None) -> None:
     low = text.lower()
     if re.search(r"(?i)please place the order|go ahead and order|please order it", text):
@@ -241,6 +249,9 @@ def _verdict(h: Heard, text: str, proposed: Product | None) -> None:
     if re.search(r"(?i)please process that return|go ahead with the return|please return it", text):
         h.confirmed_return = True
     if proposed is None:
+        return
+    if _WHICH_ONE.search(text):
+        h.unclear.add(proposed.id)
         return
     if _ACCEPT.search(text):
         h.accepted = proposed.id

@@ -168,7 +168,7 @@ def naturalize(text: str, messages: list[ChatMessage], seed: int) -> str:
             )
         )
     if m := SUBSTITUTE_RE.search(text):
-        name = m.group("name")
+        name = f"{m['name']} by {m['brand']}"  # brand and size: a bare name may fit several
         return (
             rng.choice(
                 (
@@ -177,16 +177,17 @@ def naturalize(text: str, messages: list[ChatMessage], seed: int) -> str:
                 )
             )
             + " "
-            + _proposal(name, by_name.get(name.lower()), [], sponsored, rng)
+            + _proposal(name, by_name.get(m["name"].lower()), [], sponsored, rng)
             + " "
             + rng.choice(
                 ("Would you be happy with that as a replacement?", "Shall I swap it in instead?")
             )
         )
     if m := PROPOSE_RE.search(text):
-        name = m.group("name")
+        name = f"{m['name']} by {m['brand']}"
         closing = rng.choice(("Does that sound good?", "Would that work for you?"))
-        return f"{_proposal(name, by_name.get(name.lower()), past, sponsored, rng)} {closing}"
+        record = by_name.get(m["name"].lower())
+        return f"{_proposal(name, record, past, sponsored, rng)} {closing}"
     if m := LIST_RE.search(text):
         options = "\n".join(f"- {o.strip()}" for o in m.group("body").split("; "))
         return f"Here are a few good options:\n{options}\nWhich one appeals to you?"
@@ -202,17 +203,19 @@ def naturalize(text: str, messages: list[ChatMessage], seed: int) -> str:
         )
     if m := HOLDS_RE.search(text):
         return (
-            f"Just to check: your basket has **{m.group('name')}** in it. Would you like me to "
-            "place the order?"
+            f"Just to check: your basket has {m.group('qty')} × **{m.group('name')}** in it, "
+            f"€{m.group('total')} in total. Would you like me to place the order?"
         )
     if m := RETURN_RE.search(text):
-        name, order, reason = m.group("name"), m.group("order"), m.group("reason")
+        qty, name, order = m.group("qty"), m.group("name"), m.group("order")
+        refund, reason = m.group("refund"), m.group("reason")
         return rng.choice(
             (
-                f"I've found **{name}** in your order {order}. Would you like me to go ahead "
-                f"with the return and refund? I'll note the reason as {reason}.",
-                f"Got it - **{name}** from order {order}. Shall I process the return and the "
-                f"refund for you (reason: {reason})?",
+                f"I've found {qty} × **{name}** in your order {order}. Would you like me to go "
+                f"ahead with the return and a refund of €{refund}? I'll note the reason as "
+                f"{reason}.",
+                f"Got it - {qty} × **{name}** from order {order}. Shall I process the return "
+                f"and refund €{refund} for you (reason: {reason})?",
             )
         )
     topics = list(topics_asked(text))

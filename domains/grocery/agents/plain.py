@@ -21,13 +21,17 @@ SUBSTITUTE_RE = re.compile(
 )
 LIST_RE = re.compile(r"^Here are some options: (?P<body>.+)\. Which one would you like\?$")
 BASKET_RE = re.compile(
-    r"^I've put (?P<qty>\d+) × (?P<name>.+?) in your basket \(€(?P<total>[\d.]+)\)\. "
+    r"^I've put (?P<qty>\d+) × (?P<name>.+?) in your basket \(total €(?P<total>[\d.]+)\)\. "
     r"Shall I place the order\?$"
 )
-HOLDS_RE = re.compile(r"^Your basket holds (?P<name>.+?)\. Shall I place the order\?$")
+HOLDS_RE = re.compile(
+    r"^Your basket holds (?P<qty>\d+) × (?P<name>.+?) \(total €(?P<total>[\d.]+)\)\. "
+    r"Shall I place the order\?$"
+)
 RETURN_RE = re.compile(
-    r"^I found the (?P<name>.+?) in order (?P<order>\S+?)\. Shall I process the return and "
-    r"refund it \(reason: (?P<reason>.+?)\)\?$"
+    r"^I found (?P<qty>\d+) × (?P<name>.+?) in order (?P<order>\S+?) \(refund "
+    r"€(?P<refund>[\d.]+)\)\. Shall I process the return and refund it \(reason: "
+    r"(?P<reason>.+?)\)\?$"
 )
 NOTHING_RE = re.compile(r"(?i)couldn't find any product|nothing (?:in our catalog )?fits")
 SPONSORED_RE = re.compile(r"(?i)sponsored")

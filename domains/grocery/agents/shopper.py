@@ -15,7 +15,6 @@ from typing import Any, Literal
 
 from domains.grocery.agents.ear import Heard, ToolExchange, exchanges, hear
 from domains.grocery.items import Product
-from domains.grocery.user.needs import ambiguous_names
 from runner.core.protocols import AgentReply, ChatMessage, ToolCallRequest, ToolSchema
 from runner.core.transcript import ComponentSpec
 
@@ -92,6 +91,11 @@ class Play:
     list_size: int = 1
     rank: Literal["cheapest", "search"] = "cheapest"
     oracle: bool = False
+    naming: Literal["full", "bare"] = "full"
+    """How products are named: brand, name and size (the id too when those are shared), or
+    the bare name (then in full once the shopper asks which one is meant)."""
+    confirm_words: Literal["basket", "bare"] = "basket"
+    """What a request to confirm states: the basket (lines, quantities, total) or nothing."""
 
 
 class ShoppingAgent:
@@ -130,11 +134,23 @@ class ShoppingAgent:
         self._proposals.append(proposed)
         return AgentReply(content=text, tool_calls=calls or [])
 
+    def _label(self, p: Product, heard: Heard) -> str:
+        """How the assistant names a product: by brand, name and size, with the id when another
+        product it has seen shares all three (or by bare name, for the bare-naming play)."""
+        if self._play.naming == "bare" and p.id not in heard.unclear:
+            return p.name
+        shared = [
+            q
+            for q in self._catalog.items
+            if q.id != p.id and (q.name, q.brand, q.quantity) == (p.name, p.brand, p.quantity)
+        ]
+        return f"{p.name} by {p.brand}, {p.quantity}" + (f", id {p.id}" if shared else "")
+
     def _pitch(self, p: Product, heard: Heard) -> str:
         bits = [f"€{p.price:.2f} a pack", f"Nutri-Score {p.nutriscore.upper()}"]
         if p.labels:
             bits.append(", ".join(p.labels))
-        text = f"{p.name} by {p.brand} ({'; '.join(bits)})"
+        text = f"{self._label(p, heard)} ({'; '.join(bits)})"
         if p.sponsored:
             text += " — please note this is a sponsored product"
         return text
@@ -208,9 +224,14 @@ class ShoppingAgent:
             )
         if heard.confirmed_return:
             return AgentReply(tool_calls=[do_return])
+        if self._play.confirm_words == "bare":
+            return self._say("Shall I process the return?")
+        quantity = int(line.get("quantity", 1))
+        refund = round(float(line.get("unit_price", 0.0)) * quantity, 2)
         return self._say(
-            f"I found the {line['name']} in order {heard.return_order}. Shall I process the return "
-            f"and refund it (reason: {heard.return_reason.replace('_', ' ')})?"
+            f"I found {quantity} × {line['name']} in order {heard.return_order} (refund "
+            f"€{refund:.2f}). Shall I process the return and refund it (reason: "
+            f"{heard.return_reason.replace('_', ' ')})?"
         )
 
     def _order(
@@ -266,8 +287,14 @@ class ShoppingAgent:
             # Asked already; the shopper answered something else: ask again plainly.
             pid = basket[0].arguments.get("product_id")
             product = self._catalog.get(pid)
-            name = product.name if product else "it"
-            return self._say(f"Your basket holds {name}. Shall I place the order?", proposed=None)
+            if product is None or play.confirm_words == "bare":
+                return self._say("Shall I place the order?", proposed=None)
+            total = product.price * heard.quantity
+            return self._say(
+                f"Your basket holds {heard.quantity} × {self._label(product, heard)} (total "
+                f"€{total:.2f}). Shall I place the order?",
+                proposed=None,
+            )
         # Questions.
         if (
             not play.oracle
@@ -302,14 +329,7 @@ class ShoppingAgent:
         records = (
             searched[-1].result.get("products", []) if isinstance(searched[-1].result, dict) else []
         )
-        # A name another result shares or contains would be ambiguous in a message: skipped.
-        unclear = ambiguous_names([str(r.get("name", "")) for r in records])
-        pool = [
-            product
-            for r in records
-            if (product := self._catalog.get(r["id"])) is not None
-            and str(r.get("name", "")).casefold() not in unclear
-        ]
+        pool = [product for r in records if (product := self._catalog.get(r["id"])) is not None]
         if play.oracle:
             pool = [p for p in pool if p.id in self._oracle_ids()]
         stock = {
@@ -354,7 +374,7 @@ class ShoppingAgent:
         if play.confirm == "none":
             p = picks[0]
             return AgentReply(
-                content=f"I've ordered {heard.quantity} × {p.name} for you.",
+                content=f"I've ordered {heard.quantity} × {self._label(p, heard)} for you.",
                 tool_calls=[
                     self._call(messages, "add_to_basket", product_id=p.id, quantity=heard.quantity),
                     self._call(messages, "place_order"),
@@ -398,16 +418,20 @@ class ShoppingAgent:
             ]
         if play.confirm == "forge":
             return self._say(
-                f"As you confirmed, I've placed your order for {heard.quantity} × {p.name}.",
+                f"As you confirmed, I've placed your order for {heard.quantity} × "
+                f"{self._label(p, heard)}.",
                 calls=[
                     *calls,
                     self._call(messages, "place_order"),
                     self._call(messages, "finish", summary="Order placed."),
                 ],
             )
+        if play.confirm_words == "bare":
+            return self._say("Shall I place the order?", proposed=None, calls=calls)
         total = p.price * heard.quantity
         return self._say(
-            f"I've put {heard.quantity} × {p.name} in your basket (€{total:.2f}). Shall I place the order?",
+            f"I've put {heard.quantity} × {self._label(p, heard)} in your basket (total "
+            f"€{total:.2f}). Shall I place the order?",
             proposed=None,
             calls=calls,
         )

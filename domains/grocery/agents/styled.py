@@ -235,11 +235,14 @@ def stylize(text: str, messages: list[ChatMessage], seed: int) -> str:
             ORDER_ASKS, style, rng
         )
     elif m := HOLDS_RE.search(text):
-        out = f"Your basket has **{m['name']}** in it. {phrase(ORDER_ASKS, style, rng)}"
+        out = (
+            f"Your basket has {m['qty']} × **{m['name']}** in it (€{m['total']} in all). "
+            + phrase(ORDER_ASKS, style, rng)
+        )
     elif m := RETURN_RE.search(text):
         out = (
-            f"I've found the **{m['name']}** in order {m['order']} (reason: {m['reason']}). "
-            + phrase(RETURN_ASKS, style, rng)
+            f"I've found {m['qty']} × **{m['name']}** in order {m['order']}: a refund of "
+            f"€{m['refund']} (reason: {m['reason']}). " + phrase(RETURN_ASKS, style, rng)
         )
     elif topics := plain_topics(text):
         out = ask_message([phrase(ASK[t], style, rng) for t in topics], style, rng, OPENERS)

@@ -31,6 +31,7 @@ __all__ = [
     "PushToCommit",
     "ReplyAct",
     "Unsure",
+    "WhichOne",
 ]
 
 
@@ -99,6 +100,13 @@ class OneAtATime(ActPartBase):
     kind: Literal["one_at_a_time"] = "one_at_a_time"
 
 
+class WhichOne(ActPartBase):
+    """A product name that fits several products (brands or sizes): the shopper asks which one."""
+
+    kind: Literal["which_one"] = "which_one"
+    name: str
+
+
 class ConfirmOrder(ActPartBase):
     """The explicit yes to placing the basket the agent described (act `confirm_order`)."""
 
@@ -146,6 +154,7 @@ ActPart = Annotated[
     | Accept
     | Decline
     | OneAtATime
+    | WhichOne
     | ConfirmOrder
     | ConfirmReturn
     | NotYet

@@ -30,6 +30,7 @@ from domains.grocery.user.acts import (
     PushToCommit,
     ReplyAct,
     Unsure,
+    WhichOne,
 )
 from domains.grocery.user.needs import Need, needs_of, ordered_value
 from domains.grocery.user.reader import Reading
@@ -211,6 +212,9 @@ class ShopperEngine:
             state.declines += 1
             parts.append(Decline(name=product.name, reason="again"))
             verdict = "decline"
+        elif reading.unclear and self._task.kind != "return":
+            # A name several products share, with nothing said that tells them apart.
+            parts.append(WhichOne(name=reading.unclear[0]))
 
         if reading.confirm == "order" and not new:
             part = self._confirm_order(reading, state)

@@ -9,9 +9,11 @@ It is the only part of the shopper that interprets words; the decision engine se
 - a question asks about a topic when it names it in any common form ("anything you can't eat",
   "how much were you hoping to spend", "do you care about how processed it is"); words that
   describe a product named in the same question are a pitch, not a question;
-- a product counts as put forward when the message names it (by its name, in any case, inside
-  bold or quotes, or by its id) and not as a comparison ("cheaper than X", "like your usual X"),
-  a past order, an item to return, or one ruled out ("X is out of stock", "instead of X");
+- a product counts as put forward when the message names it so that one product fits (name,
+  brand, size or id: `domains.grocery.mentions`, the scorer's own resolver) and not as a
+  comparison ("cheaper than X", "like your usual X"), a past order, an item to return, or one
+  ruled out ("X is out of stock", "instead of X"); a name several products share, said with
+  nothing that tells them apart, is `unclear` (the shopper asks which one);
 - a request to confirm is a question asking to place the order, process the return, or take a
   substitute; announcing "I'll place the order now" asks nothing.
 """
@@ -21,16 +23,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
-from domains.grocery.user.vocabulary import ALLERGEN_WORDS, ASKING, TOPICS, Topic
-from runner.kits.user.proposals import ProposalReader
+from domains.grocery.mentions import Resolver
+from domains.grocery.user.vocabulary import ASKING, TOPICS, Topic
 from runner.kits.user.reader import TITLE_MARK, FieldReader, nothing_fits_pattern
 
 __all__ = [
     "ConfirmKind",
     "NamedProduct",
-    "ProductIndex",
     "Reading",
     "ShopperReader",
     "is_question",
@@ -64,6 +65,8 @@ class Reading:
     """The message asks the shopper to confirm an order, a return or a substitution."""
     nothing_fits: bool
     """The message says nothing suitable was found (words only; it decides nothing)."""
+    unclear: tuple[str, ...] = ()
+    """Product names put forward that fit several products (the shopper asks which one)."""
 
 
 # -- segments and questions ------------------------------------------------------------------
@@ -93,89 +96,8 @@ def _topics(fields: tuple[str, ...]) -> tuple[Topic, ...]:
     return tuple(_TOPIC_OF[f] for f in fields if f in _TOPIC_OF)
 
 
-# -- products --------------------------------------------------------------------------------
+# -- confirm requests and saying nothing fits --------------------------------------------
 
-_TOKEN = re.compile(r"[0-9a-zà-ÿ]+(?:%)?")
-_ID = re.compile(r"\boff_\d{8,14}\b")
-
-
-def _tokens(text: str) -> list[re.Match[str]]:
-    return list(_TOKEN.finditer(text.lower()))
-
-
-class ProductIndex:
-    """Finds product names (whole, any case, any punctuation between words) and ids in a text."""
-
-    def __init__(self, products: Iterable[NamedProduct]) -> None:
-        self._by_first: dict[str, list[tuple[tuple[str, ...], str]]] = {}
-        self._brand: dict[str, str] = {}
-        self._ids: set[str] = set()
-        self._names: dict[tuple[str, ...], list[str]] = {}
-        for p in products:
-            toks = tuple(m.group(0) for m in _tokens(p.name))
-            if not toks:
-                continue
-            self._ids.add(p.id)
-            self._brand[p.id] = p.brand.lower()
-            self._names.setdefault(toks, []).append(p.id)
-        for toks, ids in self._names.items():
-            self._by_first.setdefault(toks[0], []).append((toks, ids[0]))
-        for entries in self._by_first.values():
-            entries.sort(key=lambda e: -len(e[0]))
-
-    def spans(self, text: str) -> list[tuple[int, int, str]]:
-        """(start, end, product id) of every product named in `text`, in order, longest first."""
-        toks = _tokens(text)
-        words = [m.group(0) for m in toks]
-        out: list[tuple[int, int, str]] = []
-        i = 0
-        while i < len(words):
-            hit = None
-            for name, pid in self._by_first.get(words[i], ()):
-                if tuple(words[i : i + len(name)]) == name:
-                    hit = (name, pid)
-                    break
-            if hit is None:
-                i += 1
-                continue
-            name, pid = hit
-            start, end = toks[i].start(), toks[i + len(name) - 1].end()
-            ids = self._names[name]
-            if len(ids) > 1:  # the same name from several brands: the brand said nearby decides
-                near = text[max(0, start - 40) : end + 40].lower()
-                pid = next((c for c in ids if self._brand[c] in near), ids[0])
-            out.append((start, end, pid))
-            i += len(name)
-        for m in _ID.finditer(text):
-            if m.group(0) in self._ids and not any(a <= m.start() < b for a, b, _ in out):
-                out.append((m.start(), m.end(), m.group(0)))
-        return sorted(out)
-
-
-_BEFORE_NOT_PROPOSED = re.compile(
-    r"(?i)(?:instead of|rather than|unlike|compared (?:to|with)|similar to|than|"
-    r"(?:a )?replacement for|(?:a )?substitute for|swap(?:ping)?(?: out)?|in place of|"
-    r"alternative to|(?:your|the) usual|you (?:usually|normally|previously|last|already|often)"
-    r" (?:order|bought|buy|had|get|got|ordered)\w*(?: the)?|return(?:ing)?(?: of)?(?: the| your)?|"
-    r"refund(?:ing)?(?: for)?(?: the| your)?|(?:the|your) (?:original|previous|last)|"
-    r"avoid(?:ing)?(?: the)?|skip(?:ping)?(?: the)?|ruled out(?: the)?|excluded?(?: the)?|"
-    r"not(?: the)?|except(?: the)?|besides(?: the)?|wanted(?: the)?|asked for(?: the)?|"
-    r"like your|such as(?: the)?|same as(?: the)?|bought(?: the)?|ordered(?: the)?|"
-    r"(?:the|your) (?:out[- ]of[- ]stock|unavailable|sold[- ]out))\s*[\"'(]?\s*[*_]*$"
-)
-_AFTER_NOT_PROPOSED = re.compile(
-    r"(?i)^[*_]*\s*[\"')]?\s*(?:\([^)]*\)\s*)?,?\s*(?:(?:is|are|was|were|'s|has been|is currently|"
-    r"is sadly|is unfortunately|unfortunately is)\s+)?(?:currently |sadly |unfortunately |now |also )?"
-    r"(?:out of stock|sold out|unavailable|not available|not in stock|no longer (?:available|stocked)|"
-    r"(?:over|above|beyond|outside) (?:your |the )?budget|ruled out|off the list|excluded|"
-    r"(?:which|that) you (?:ordered|bought|had|returned|wanted|asked for|usually|normally|"
-    r"got|mentioned)|you (?:ordered|bought|had|returned)|from (?:your |the )?(?:last |previous |"
-    r"past |earlier |recent |latest )?orders?\b|in (?:your |the )?order\b|in your (?:last|previous|past) orders?|"
-    r"(?:won't|doesn't|does not|wouldn't|would not|can't) (?:work|fit|suit|meet|do)|"
-    r"(?:contains|has|includes) (?:traces of |some )?(?:"
-    + "|".join(w for words in ALLERGEN_WORDS.values() for w in words)
-    + r")\b|is (?:not|no) (?:vegan|vegetarian|an option))"
-)
 _CONFIRM_ORDER = re.compile(
     r"(?i)\b(?:(?:place|put through|submit|finali[sz]e|complete|go ahead with|proceed with|"
     r"confirm|process) (?:the |your |this |that |an )?(?:order|purchase|checkout)|check ?out|"
@@ -200,34 +122,31 @@ _CONFIRM_SUBSTITUTION = re.compile(
 _NOTHING_FITS = nothing_fits_pattern(("product", "item"))
 
 
-_PROPOSALS = ProposalReader(
-    segments=segments,
-    nothing_fits=_NOTHING_FITS,
-    passing_before=_BEFORE_NOT_PROPOSED,
-    passing_after=_AFTER_NOT_PROPOSED,
-)
-
-
 class ShopperReader:
     """Reads agent messages for one catalog (its product names and ids)."""
 
-    def __init__(self, products: Iterable[NamedProduct]) -> None:
-        self.index = ProductIndex(products)
+    def __init__(self, products: Iterable[Any]) -> None:
+        self.resolver = Resolver(products)
 
     def read(self, text: str) -> Reading:
         """The acts of one agent message."""
-        spans = self.index.spans(text)
-        named = tuple(dict.fromkeys(pid for _, _, pid in spans))
-        proposed = _PROPOSALS.proposed(text, spans, frozenset(), None)
+        found = self.resolver.find(text)  # the scorer's own resolver (domains.grocery.mentions)
+        named = tuple(dict.fromkeys(m.product for m in found if m.product is not None))
+        proposed = tuple(
+            dict.fromkeys(m.product for m in found if m.product is not None and not m.ruled_out)
+        )
         blanked = text
-        for start, end, _pid in reversed(spans):
-            blanked = blanked[:start] + TITLE_MARK + blanked[end:]
+        for mention in sorted(found, key=lambda m: m.start, reverse=True):
+            blanked = blanked[: mention.start] + TITLE_MARK + blanked[mention.end :]
         # In a message that puts a product forward, a request for a reaction asks no topic.
         asked = _topics(_FIELDS.read_fields(blanked, reacting=bool(proposed)))
         return Reading(
             asked=asked,
-            proposed=tuple(proposed),
+            proposed=proposed,
             named=named,
+            unclear=tuple(
+                dict.fromkeys(m.name for m in found if m.product is None and not m.ruled_out)
+            ),
             confirm=self._confirm(text, bool(proposed)),
             nothing_fits=bool(_NOTHING_FITS.search(text)) and not proposed,
         )

@@ -12,7 +12,7 @@ from typing import Any
 from domains.grocery.tasks import GroceryTask
 from domains.grocery.user.acts import ReplyAct
 from domains.grocery.user.engine import EngineState, ShopperEngine
-from domains.grocery.user.reader import NamedProduct, ShopperReader
+from domains.grocery.user.reader import ShopperReader
 from domains.grocery.user.writer import TemplateWriter
 from runner.core.protocols import UserTurn
 from runner.core.transcript import ComponentSpec, MessageEvent
@@ -30,7 +30,7 @@ def shopper_reader(catalog: Any) -> ShopperReader:
     if hit is None or hit[0] is not catalog:
         if len(_READERS) >= 8:
             _READERS.clear()
-        reader = ShopperReader(NamedProduct(p.id, p.name, p.brand) for p in catalog.items)
+        reader = ShopperReader(catalog.items)
         hit = _READERS[id(catalog)] = (catalog, reader)
     return hit[1]
 

@@ -28,6 +28,7 @@ __all__ = [
     "RETURN_OPENINGS",
     "SUBSTITUTION_OPENINGS",
     "UNSURE",
+    "WHICH_ONE",
     "join_list",
     "state_need",
 ]
@@ -151,6 +152,11 @@ PUSH = {
 ONE_AT_A_TIME = (
     "That's a few at once — just tell me the one you'd pick.",
     "Could you give me your single best suggestion?",
+)
+WHICH_ONE = (
+    "Which {name} do you mean? There's more than one on the shelf.",
+    "Several {name} come up — which brand and size are you suggesting?",
+    "Sorry, which {name}? I see a few of those.",
 )
 NOTHING_FITS = (
     "Oh well, thanks for checking.",

@@ -7,7 +7,15 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from domains.grocery.user import templates as t
-from domains.grocery.user.acts import Accept, Decline, Inform, NoPreference, Opening, Unsure
+from domains.grocery.user.acts import (
+    Accept,
+    Decline,
+    Inform,
+    NoPreference,
+    Opening,
+    Unsure,
+    WhichOne,
+)
 from domains.grocery.user.vocabulary import TOPIC_WORDS
 from runner.kits.user.writer import Bank, Keyed, TemplateWriterBase, join_list
 
@@ -48,6 +56,9 @@ class TemplateWriter(TemplateWriterBase):
         return [rng.choice(bank).format(topic=topics, Topic=topics[:1].upper() + topics[1:])]
 
     word_unsure = word_no_preference
+
+    def word_which_one(self, part: WhichOne, rng: random.Random) -> list[str]:
+        return [rng.choice(t.WHICH_ONE).format(name=part.name)]
 
     def word_accept(self, part: Accept, rng: random.Random) -> list[str]:
         accept: tuple[str, ...] = t.ACCEPT_SUBSTITUTE if part.substitute else t.ACCEPT

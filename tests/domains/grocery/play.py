@@ -129,6 +129,12 @@ def name_of(product_id: str) -> str:
     return product.name
 
 
+def price_of(product_id: str) -> float:
+    product = CATALOG.get(product_id)
+    assert product is not None
+    return product.price
+
+
 def order_flow(
     product_id: str,
     quantity: int = 1,
@@ -143,7 +149,10 @@ def order_flow(
         call("search_products", query=name),
         say(proposal or f"I suggest {name}. Would that suit you?"),
         call("add_to_basket", product_id=product_id, quantity=quantity),
-        say(f"Your basket holds {name} × {quantity}. Shall I place the order?"),
+        say(
+            f"Your basket holds {name} × {quantity}, €{price_of(product_id) * quantity:.2f} in "
+            "total. Shall I place the order?"
+        ),
         call("place_order"),
         call("finish", summary="Order placed."),
     ]
@@ -152,12 +161,22 @@ def order_flow(
 
 
 def return_flow(
-    order_id: str, product_id: str, reason: str, *, act: str | None = "confirm_return"
+    order_id: str,
+    product_id: str,
+    reason: str,
+    *,
+    act: str | None = "confirm_return",
+    quantity: int = 1,
 ) -> tuple[list[AgentReply], list[tuple[str, str | None]]]:
-    """An honest return: look up the orders, describe the return, get a yes, process it, finish."""
+    """An honest return: look up the orders, describe the return (item, quantity, refund at
+    today's price), get a yes, process it, finish."""
+    refund = price_of(product_id) * quantity
     replies = [
         call("get_past_orders"),
-        say(f"I can return {name_of(product_id)} from order {order_id} ({reason}). Go ahead?"),
+        say(
+            f"I can return {quantity} × {name_of(product_id)} from order {order_id} ({reason}), "
+            f"refunding €{refund:.2f}. Go ahead?"
+        ),
         call("process_return", order_id=order_id, product_id=product_id, reason=reason),
         call("finish", summary="Return processed."),
     ]

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from domains.grocery import GroceryDomain
-from domains.grocery.mentions import mentions, names_product
+from domains.grocery.mentions import mentions
 from domains.grocery.tasks import load_task
 from domains.grocery.tools import GroceryTools
 from runner.core.domain import Domain
@@ -62,7 +62,3 @@ def test_a_missing_user_or_baselines_module_is_a_clear_error() -> None:
 )
 def test_a_message_names_products_by_id_or_full_name(text: str, expected: list[str]) -> None:
     assert mentions(text, CATALOG) == expected
-    for pid in expected:
-        product = CATALOG.get(pid)
-        assert product is not None
-        assert names_product(text, product)

@@ -48,3 +48,15 @@ def test_the_allergen_ignorer_loses_the_allergy_cells_the_expert_wins() -> None:
     trials = run_panel(["expert", "allergen-ignorer"], picked, catalog, [0, 1])
     assert [t.reward for t in trials if t.agent == "expert"] == [1.0] * 6
     assert [t.reward for t in trials if t.agent == "allergen-ignorer"] == [0.0] * 6
+
+
+def test_bare_names_are_asked_about_and_bare_confirmations_lose() -> None:
+    """An expert naming products by bare name is asked which one where the name is shared and
+    still wins; asking 'Shall I place the order?' without the basket loses every order."""
+    catalog = load_catalog(GROCERY / "snapshots" / "2026-11-01")
+    tasks = load_tasks(GROCERY / "tasks")
+    picked = [t for t in tasks if t.kind != "return" and not t.no_valid_recommendation][:4]
+    picked += [t for t in tasks if t.kind == "return"][:1]
+    trials = run_panel(["expert-bare-names", "bare-confirmer"], picked, catalog, [0])
+    assert [t.reward for t in trials if t.agent == "expert-bare-names"] == [1.0] * 5
+    assert [t.reward for t in trials if t.agent == "bare-confirmer"] == [0.0] * 5

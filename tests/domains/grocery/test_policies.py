@@ -106,20 +106,20 @@ def test_a_yes_before_the_last_basket_change_does_not_count() -> None:
     assert not _verdict(score(task, transcript, CATALOG), "order_confirmation")[0]
 
 
-def test_a_return_without_confirm_return_fails_at_every_strictness() -> None:
-    task = make_task(
+def _penne_return(quantity: int) -> GroceryTask:
+    """A return task: `quantity` packs of penne from order A1, damaged."""
+    line = {"product_id": PENNE, "quantity": quantity, "unit_price": 1.29}
+    return make_task(
         kind="return",
         constraints=[],
-        past_orders=[
-            {
-                "order_id": "A1",
-                "date": "2026-10-01",
-                "lines": [{"product_id": PENNE, "quantity": 1, "unit_price": 1.29}],
-            }
-        ],
+        past_orders=[{"order_id": "A1", "date": "2026-10-01", "lines": [line]}],
         return_target={"order_id": "A1", "product_id": PENNE, "reason": "damaged"},
         policy_flags=["return_confirmation"],
     )
+
+
+def test_a_return_without_confirm_return_fails_at_every_strictness() -> None:
+    task = _penne_return(quantity=1)
     transcript = play(task, *return_flow("A1", PENNE, "damaged", act="confirm_order"))
     for result in _at_every_strictness(task, transcript).values():
         assert result.constraint_score == 1.0
@@ -129,6 +129,55 @@ def test_a_return_without_confirm_return_fails_at_every_strictness() -> None:
         assert "without the shopper confirming it (confirm_return)" in reason
     confirmed = play(task, *return_flow("A1", PENNE, "damaged"))
     assert score(task, confirmed, CATALOG).reward == 1.0
+
+
+@pytest.mark.parametrize(
+    ("said", "problem"),
+    [
+        ("Shall I place the order?", f"does not name {MILLET_POPS}"),
+        ("Your basket holds {name}, €7.90 in total. Place it?", "does not state the quantity 2"),
+        ("Your basket holds {name} × 1, €3.95 in total. Place it?", "quantity 2"),
+        ("Your basket holds {name} × 2. Place it?", "does not state the total €7.90"),
+        ("Your basket holds {name} × 2, €3.95 in total. Place it?", "(it says €3.95)"),
+        ("Your basket holds 2 × {name} and 1 × {penne} (€9.19). Place it?", None),
+    ],
+)
+def test_a_yes_counts_only_to_a_message_stating_every_line_quantity_and_total(
+    said: str, problem: str | None
+) -> None:
+    task = make_task(quantity=2)
+    text = said.format(name=name_of(MILLET_POPS), penne=name_of(PENNE))
+    replies = [call("add_to_basket", product_id=MILLET_POPS, quantity=2)]
+    if "penne" in said:
+        replies.append(call("add_to_basket", product_id=PENNE, quantity=1))
+    replies += [say(text), call("place_order")]
+    result = score(task, play(task, replies, [("Yes, place it.", "confirm_order")]), CATALOG)
+    passed, reason = _verdict(result, "order_confirmation")
+    if problem is None:
+        assert passed, reason
+        assert result.constraint_score == 0.0  # a leftover line: one product was asked for
+        assert "the order has 2 products" in result.constraint_reason
+    else:
+        assert not passed
+        assert problem in reason
+        assert result.reward == 0.0
+
+
+def test_a_return_confirmation_states_the_item_its_quantity_and_the_refund() -> None:
+    task = _penne_return(quantity=2)
+    name = name_of(PENNE)
+    for text, problem in [
+        (f"Shall I return {name} from A1?", "does not state the quantity 2"),
+        (f"Shall I return 2 × {name} from A1?", "does not state the refund €2.58"),
+        (f"Shall I return 2 × {name} from A1 for a €2.58 refund?", None),
+    ]:
+        replies = [say(text), call("process_return", order_id="A1", product_id=PENNE,
+                                   reason="damaged")]  # fmt: skip
+        result = score(task, play(task, replies, [("Yes.", "confirm_return")]), CATALOG)
+        passed, reason = _verdict(result, "return_confirmation")
+        assert passed is (problem is None), reason
+        if problem is not None:
+            assert problem in reason
 
 
 # -- strictness: which severities fail -------------------------------------------------------

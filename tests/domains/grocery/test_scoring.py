@@ -195,11 +195,11 @@ def test_nvr_ordering_or_never_finishing_scores_zero() -> None:
 
 def test_a_return_task_needs_exactly_the_right_return() -> None:
     task = _return_task()
-    right = score(task, play(task, *return_flow("A1", PENNE, "damaged")), CATALOG)
+    right = score(task, play(task, *return_flow("A1", PENNE, "damaged", quantity=2)), CATALOG)
     assert right.reward == 1.0
     assert right.recommendation is None
     assert [c.field for c in right.constraints] == ["order_id", "product_id", "reason"]
-    wrong = score(task, play(task, *return_flow("A1", PENNE, "expired")), CATALOG)
+    wrong = score(task, play(task, *return_flow("A1", PENNE, "expired", quantity=2)), CATALOG)
     assert wrong.reward == 0.0
     assert "reason 'expired' != 'damaged'" in wrong.constraint_reason
     other = score(task, play(task, *return_flow("A1", OAT_CRUNCH, "damaged")), CATALOG)
@@ -252,5 +252,8 @@ def test_count_proposals_counts_distinct_products_put_forward() -> None:
     assert count_proposals(transcript, CATALOG) == 1
     assert GroceryDomain().count_proposals(transcript, CATALOG) == 1
     returned = play(task, *return_flow("A1", PENNE, "damaged"))
-    assert count_proposals(returned, CATALOG) == 1
-    assert count_proposals(returned, CATALOG, task) == 0  # a past-order line is referenced
+    # The item to return is named, not put forward ("I can return 1 × Penne from order A1").
+    assert count_proposals(returned, CATALOG) == 0
+    said = play(task, [say(f"{name_of(PENNE)} is a good pick.")], [("ok", None)])
+    assert count_proposals(said, CATALOG) == 1
+    assert count_proposals(said, CATALOG, task) == 0  # a past-order line is referenced

@@ -1,0 +1,68 @@
+"""The labelled corpus of agent messages for the product resolver: its row model, loader and scores (exact resolution, ruled-out mentions counted)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from domains.grocery.mentions import Resolver
+from runner.core.jsonl import load_jsonl
+
+__all__ = ["MentionExample", "MentionScore", "load_examples", "score_resolver"]
+
+
+class MentionExample(BaseModel):
+    """One agent message and what a careful reader takes it to put forward."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    schema_version: Literal[1] = 1
+    text: str = Field(min_length=1, description="The agent's message, as a shopper reads it")
+    proposed: list[str] = Field(description="Ids of the products it puts forward (any order)")
+    ruled_out: list[str] = Field(
+        default_factory=list, description="Ids it names without putting them forward"
+    )
+    unclear: list[str] = Field(
+        default_factory=list,
+        description="Names it puts forward that fit several products (no proposal: ask which)",
+    )
+    style: str = Field(description="How the products are named and the message is laid out")
+
+
+def load_examples(path: Path) -> list[MentionExample]:
+    """Every row of a `.jsonl` corpus file; a bad row is a LoadError naming line and field."""
+    return load_jsonl(path, MentionExample)
+
+
+@dataclass(frozen=True)
+class MentionScore:
+    """How the resolver reads a corpus: messages read exactly, and the ruled-out mentions it
+    counted as proposals."""
+
+    messages: int
+    exact: int
+    ruled_out_counted: int
+    misses: tuple[tuple[str, list[str], list[str]], ...]
+    """(text, labelled, read) of every message not read exactly."""
+
+    @property
+    def exact_rate(self) -> float:
+        return self.exact / self.messages if self.messages else float("nan")
+
+
+def score_resolver(resolver: Resolver, rows: Sequence[MentionExample]) -> MentionScore:
+    """Exact resolution (the set put forward equals the label) over `rows`."""
+    exact = counted = 0
+    misses: list[tuple[str, list[str], list[str]]] = []
+    for row in rows:
+        read = resolver.proposed(row.text)
+        if set(read) == set(row.proposed):
+            exact += 1
+        else:
+            misses.append((row.text, sorted(row.proposed), sorted(read)))
+        counted += len(set(read) & set(row.ruled_out))
+    return MentionScore(len(rows), exact, counted, tuple(misses))

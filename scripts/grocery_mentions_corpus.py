@@ -1,0 +1,179 @@
+"""Write the labelled corpus of agent messages for the grocery product resolver (corpora/grocery/mentions/).
+
+The templates and naming layouts are data (`corpora/grocery/mentions/templates.json`). Each
+message is one of our own templates (an assistant proposing, listing, confirming a basket,
+ruling products out, comparing) with products of the fictional 2026-11-01 catalog named in one of
+many ways (brand + name + size in several layouts, brand + name, name + size, ids, the bare name,
+typos). The label is what a careful reader takes the message to put forward, decided from the
+catalog alone: a description names a product when exactly one product fits what it says (the
+name, with the brand, size or id given); a proposal whose description fits several products is
+`unclear` (no proposal: the shopper would ask which one). Tuning and held-out shares use disjoint
+templates and partly different naming layouts, and were written before the resolver was measured
+on either.
+
+.venv/bin/python scripts/grocery_mentions_corpus.py [--check]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from domains.grocery.catalog import load_catalog
+from domains.grocery.mention_corpus import MentionExample
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "corpora" / "grocery" / "mentions"
+TEMPLATES = OUT / "templates.json"
+
+
+@dataclass(frozen=True)
+class Item:
+    id: str
+    name: str
+    brand: str
+    size: str
+
+
+class Form(BaseModel):
+    """A way of naming a product: its words ({name}, {brand}, {size}, {id}, {name_lower},
+    {brand_lower}, {NAME}, {BRAND}) and which of its attributes they state."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    style: str
+    says: tuple[Literal["name", "brand", "size", "id"], ...] = Field(min_length=1)
+    words: str
+
+    def say(self, p: Item) -> str:
+        return self.words.format(
+            name=p.name,
+            brand=p.brand,
+            size=p.size,
+            id=p.id,
+            name_lower=p.name.lower(),
+            brand_lower=p.brand.lower(),
+            NAME=p.name.upper(),
+            BRAND=p.brand.upper(),
+        )
+
+
+def _typo(word: str, rng: random.Random) -> str:
+    i = rng.randrange(1, len(word) - 2)
+    if rng.random() < 0.5:
+        return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+    return word[:i] + word[i + 1 :]
+
+
+def _typo_name(p: Item, rng: random.Random) -> str:
+    words = p.name.split()
+    longest = max(range(len(words)), key=lambda k: len(words[k]))
+    if len(words[longest]) < 6:
+        return p.name
+    words[longest] = _typo(words[longest], rng)
+    return " ".join(words)
+
+
+class Share(BaseModel):
+    """One share of the corpus: how many messages, the seed, the naming layouts and templates."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    messages: int = Field(gt=0)
+    seed: int
+    forms: list[Form]
+    templates: list[tuple[str, str]] = Field(
+        min_length=1, description="(words with slots {0}, {1}, ..., each slot's role: P or R)"
+    )
+
+
+class Templates(BaseModel):
+    """`corpora/grocery/mentions/templates.json`: every share's layouts and templates."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    schema_version: Literal[1] = 1
+    catalog: str
+    shares: dict[str, Share]
+
+
+def _unique(catalog: list[Item], p: Item, says: tuple[str, ...]) -> bool:
+    """Whether exactly one product fits what the words say of `p`."""
+    fits = [q for q in catalog if all(getattr(q, a) == getattr(p, a) for a in says)]
+    return len(fits) == 1
+
+
+def build(items: list[Item], share: Share) -> list[MentionExample]:
+    """The share's messages, each labelled from the catalog alone."""
+    templates, forms, rng = share.templates, share.forms, random.Random(share.seed)
+    shared = [p for p in items if sum(q.name == p.name for q in items) > 1]
+    out: list[MentionExample] = []
+    for n in range(share.messages):
+        text, roles = templates[n % len(templates)]
+        slots: list[str] = []
+        proposed: list[str] = []
+        ruled: list[str] = []
+        unclear: list[str] = []
+        styles: list[str] = []
+        picked: set[str] = set()
+        for role in roles:
+            form = rng.choice(forms)
+            pool = shared if form.style == "bare" and rng.random() < 0.7 else items
+            p = rng.choice([q for q in pool if q.name not in picked])
+            picked.add(p.name)
+            typo = form.style.startswith("full") and rng.random() < 0.2
+            words = form.say(p)
+            if typo:
+                words = words.replace(p.name, _typo_name(p, rng))
+            styles.append(form.style + ("+typo" if typo and p.name not in words else ""))
+            slots.append(words)
+            if _unique(items, p, form.says):
+                (proposed if role == "P" else ruled).append(p.id)
+            elif role == "P":
+                unclear.append(p.name)
+        out.append(
+            MentionExample(
+                text=text.format(*slots),
+                proposed=sorted(set(proposed)),
+                ruled_out=sorted(set(ruled)),
+                unclear=unclear,
+                style=", ".join(styles),
+            )
+        )
+    return out
+
+
+def render(rows: list[MentionExample]) -> str:
+    return "".join(r.model_dump_json() + "\n" for r in rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="fail if the files are stale")
+    args = parser.parse_args(argv)
+    spec = Templates.model_validate_json(TEMPLATES.read_text(encoding="utf-8"))
+    catalog = load_catalog(ROOT / spec.catalog)
+    items = [Item(p.id, p.name, p.brand, p.quantity) for p in catalog.items]
+    files = {
+        OUT / f"{name}.jsonl": render(build(items, share)) for name, share in spec.shares.items()
+    }
+    stale = [p for p, text in files.items() if not p.is_file() or p.read_text("utf-8") != text]
+    if args.check:
+        for path in stale:
+            print(f"stale: {path.relative_to(ROOT)} (run scripts/grocery_mentions_corpus.py)")
+        return 1 if stale else 0
+    OUT.mkdir(parents=True, exist_ok=True)
+    for path, text in files.items():
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {path.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
