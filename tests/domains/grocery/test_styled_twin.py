@@ -60,19 +60,23 @@ def test_each_message_keeps_what_it_asks_for(seed: int) -> None:
     assert f"**{P.name}**" in proposal
     assert "sponsored" in proposal
     basket = stylize(
-        f"I've put 2 × {P.name} in your basket (€{2 * P.price:.2f}). Shall I place the order?",
+        f"I've put 2 × {P.name} in your basket (total €{2 * P.price:.2f}). Shall I place the "
+        "order?",
         [],
         seed,
     )
-    assert f"**{P.name}**" in basket
+    assert f"2 × **{P.name}**" in basket
+    assert f"€{2 * P.price:.2f}" in basket  # every line, its quantity and the total
     assert "order" in basket
     returned = stylize(
-        f"I found the {P.name} in order ord_1. Shall I process the return and refund it "
-        "(reason: damaged)?",
+        f"I found 1 × {P.name} in order ord_1 (refund €{P.price:.2f}). Shall I process the "
+        "return and refund it (reason: damaged)?",
         [],
         seed,
     )
     assert "ord_1" in returned
+    assert f"1 × **{P.name}**" in returned
+    assert f"€{P.price:.2f}" in returned
     assert "return" in returned
     assert "refund" in returned
     nothing = stylize(
