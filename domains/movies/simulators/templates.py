@@ -8,6 +8,7 @@ import random
 from domains.movies.catalog import CatalogItem
 from domains.movies.simulators.vocabulary import RATING_ORDER
 from domains.movies.tasks import Constraint
+from runner.kits.user.grammar import Grammar
 from runner.kits.user.writer import join_list
 
 __all__ = [
@@ -23,9 +24,9 @@ __all__ = [
     "NO_PREFERENCE",
     "OPENINGS",
     "PUSH_TO_COMMIT",
+    "STATE_GRAMMAR",
     "TOO_MANY_QUESTIONS",
     "decline_hint",
-    "dress",
     "fmt_number",
     "join_list",
     "state_constraint",
@@ -119,35 +120,257 @@ NO_PREFERENCE: tuple[str, ...] = (
 )
 
 
-# Openers and closers the user wraps a stated preference in: with several core phrasings per
-# constraint they make hundreds of surface forms, so no list of sentences seen before covers them.
-_OPENERS: tuple[str, ...] = (
-    "",
-    "",
-    "Oh, and ",
-    "Also, ",
-    "Honestly, ",
-    "One thing: ",
-    "For what it's worth, ",
-    "Just so you know, ",
-    "To be upfront, ",
-    "Hmm, let me think. ",
-    "Right, ",
-    "Well, ",
-)
-_CLOSERS: tuple[str, ...] = ("", "", " if possible", " ideally", " if you can", " for tonight")
+# How the user states a constraint: a grammar (our own words) whose rules are openers, hedges,
+# clause orders, synonym sets and connectors, drawn with the writer's rng, and whose slots are a
+# value's spellings ("120 minutes", "two hours", "2h"). Each constraint kind has several frames
+# and each frame thousands of surface forms, so the sentences of one seed are mostly shapes the
+# sentences of other seeds never had. Every word is chosen so the sentence names no other
+# field's value or direction (the leak audit) and the reader of a user's words (the heuristic
+# agent's `read_preferences`) hears the same requirement as from the plainest phrasing.
+STATE_GRAMMAR = Grammar(
+    {
+        # ---- shared pieces ----
+        "opener": (
+            "", "", "", "", "oh, and", "also,", "honestly,", "one thing:", "for what it's worth,",
+            "just so you know,", "to be upfront,", "right,", "well,", "so,", "plus,", "actually,",
+            "by the way,", "and", "okay, so", "as for me,",
+        ),
+        "end": (
+            ".", ".", ".", ", please.", " please.", " if possible.", ", ideally.", " if you can.",
+            ", if that works.", ", thanks.", ", if that's doable.", " for this one.",
+        ),
+        "should": (
+            "it should", "it has to", "it needs to", "it must", "it ought to", "it's got to",
+            "it would have to", "I'd need it to",
+        ),
+        "adv": (
+            "", "", "really", "ideally", "preferably", "honestly", "definitely", "probably", "just",
+            "absolutely",
+        ),
+        "film": ("movie", "film", "flick", "feature", "picture"),
+        "something": ("something", "a {film}", "anything", "some {film}"),
+        "want": (
+            "I want", "I'd like", "I'm after", "I'm looking for", "I'd love", "I'm hoping for",
+            "I'd prefer", "give me", "let's go for", "I'd go for", "I could go for", "I need",
+        ),
+        "fine": (
+            "works", "is fine", "is okay", "will do", "suits me", "is good", "is great",
+            "is all right", "does it for me", "works for me",
+        ),
+        "nothing": ("nothing", "no {film}"),
+        # ---- runtime ----
+        "runtime_le": (
+            "{opener} {should} {adv} run {rt_under} {n}{end}",
+            "{opener} {should} {adv} be {rt_under} {n}{end}",
+            "{opener} {want} {something} {rt_under} {n}{end}",
+            "{opener} {keep} {rt_under} {n}{end}",
+            "{opener} {rt_none} {rt_over} {n}{end}",
+            "{opener} {n} {long} {rt_at_most}{end}",
+            "{opener} {anything} {rt_under} {n} {fine}{end}",
+            "{opener} {n} is the {rt_most} {i_can}{end}",
+        ),
+        "rt_under": (
+            "under", "below", "less than", "shorter than", "no longer than", "no more than",
+            "at most", "up to", "within", "a maximum of",
+        ),
+        "rt_over": ("over", "longer than", "more than", "above"),
+        "rt_none": (
+            "nothing", "no {film}", "nothing that runs", "nothing running", "nothing that goes",
+            "no {film} running",
+        ),
+        "keep": (
+            "keep it", "let's keep it", "please keep it", "try to keep it", "I'd keep it",
+            "can we keep it", "we should keep it", "best keep it",
+        ),
+        "long": ("", "long"),
+        "rt_at_most": ("or less", "or shorter", "or under", "at most", "max", "tops"),
+        "rt_most": ("most", "max", "longest", "limit"),
+        "i_can": ("", "I can do", "I can manage", "I have time for", "I'll sit through", "for me"),
+        "anything": ("anything", "whatever runs", "any {film}", "something that runs"),
+        "runtime_ge": (
+            "{opener} {should} {adv} run {rt_at_least} {n}{end}",
+            "{opener} {should} {adv} be {rt_at_least} {n} long{end}",
+            "{opener} {want} {something} {rt_at_least} {n}{end}",
+            "{opener} {rt_none} {rt_shorter} {n}{end}",
+            "{opener} {n} {long} {rt_or_more}{end}",
+            "{opener} give me {rt_at_least} {n} of {film}{end}",
+        ),
+        "rt_at_least": (
+            "at least", "a minimum of", "more than", "longer than", "over", "no shorter than",
+            "no less than",
+        ),
+        "rt_shorter": ("shorter than", "under", "less than", "below"),
+        "rt_or_more": ("or more", "or longer", "and up", "at least", "minimum", "or above"),
+        # ---- rating ----
+        "rating_ge": (
+            "{opener} {should} {adv} be {rated} {x} {or_better}{end}",
+            "{opener} {want} {something} {rated} {ra_at_least} {x}{end}",
+            "{opener} {a_score} of {x} {or_better} {fine}{end}",
+            "{opener} {nothing} {rated} {ra_below} {x}{end}",
+            "{opener} {x} {or_better} {from_people}{end}",
+            "{opener} {want} {something} with {a_score} of {ra_at_least} {x}{end}",
+        ),
+        "rated": ("rated", "scored", "scoring", "averaging", "rated at"),
+        "or_better": ("or better", "or higher", "or more", "or above", "at least", "minimum"),
+        "ra_at_least": ("at least", "a minimum of", "no less than", "no lower than", "above"),
+        "ra_below": ("below", "under", "lower than", "less than"),
+        "a_score": ("a score", "a rating", "an average", "an average rating", "a viewer score"),
+        "from_people": (
+            "from viewers", "from the people who rated it", "from the audience", "from raters",
+            "on the scoreboards", "among viewers",
+        ),
+        "rating_le": (
+            "{opener} {should} {adv} be rated no higher than {x}{end}",
+            "{opener} {want} {something} rated {x} or lower{end}",
+        ),
+        # ---- vote count ----
+        "votes_ge": (
+            "{opener} {should} {adv} have {vo_at_least} {n}{vo_tail}{end}",
+            "{opener} {want} {something} with {vo_at_least} {n}{vo_tail}{end}",
+            "{opener} {n} or more {fine}{end}",
+            "{opener} {nothing} with {vo_fewer} {n}{vo_tail}{end}",
+        ),
+        "vo_at_least": ("at least", "a minimum of", "more than", "over", "no fewer than"),
+        "vo_fewer": ("fewer than", "less than", "under", "below"),
+        "vo_tail": (
+            "", "", " behind it", " to its name", " on record", " counted", " logged",
+            ", nothing too obscure", ", so it's reasonably well known",
+        ),
+        "votes_le": (
+            "{opener} {should} {adv} have no more than {n}, a hidden gem{end}",
+            "{opener} {want} {something} with {n} at most{end}",
+        ),
+        # ---- genres ----
+        "genre_in": (
+            "{opener} {mood} {ag} {g} {film}{gtail}{end}",
+            "{opener} {should} {adv} be {ag} {g} {film}{gtail}{end}",
+            "{opener} {want} something in the {g} {gvein}{gtail}{end}",
+            "{opener} {g} is {ge_what} {ge_when}{end}",
+            "{opener} {ge_pick} {ge_be} {g} {ge_when}{end}",
+            "{opener} {ag} {g} {film} {ge_would} {ge_when}{end}",
+        ),
+        "mood": (
+            "I'm in the mood for", "I feel like watching", "I fancy", "I'd enjoy", "I'm craving",
+            "{want}", "I'd be up for", "what I'd like is",
+        ),
+        "ag": (
+            "a", "a good", "a solid", "a proper", "a fun", "a great", "a really good", "a nice",
+            "some", "a well-made", "a gripping",
+        ),
+        "gtail": (
+            "", "", " to watch", " for the evening", " to unwind with", " to get into",
+            " I can get lost in", " to sink into", " for a quiet night in", " with some bite",
+        ),
+        "gvein": ("genre", "line", "vein", "department", "space", "area", "corner"),
+        "ge_what": (
+            "what I'm after", "what I'm in the mood for", "my pick", "the genre I want",
+            "what I feel like", "what I'd enjoy", "what I'm craving", "the plan",
+        ),
+        "ge_when": ("", "tonight", "right now", "this evening", "at the moment", "today", "for once"),
+        "ge_pick": (
+            "my pick of genre", "my choice", "the genre I'd pick", "my genre of choice",
+            "what I'd choose", "my vote",
+        ),
+        "ge_be": ("would be", "is", "has to be", "is definitely", "would have to be", "goes to"),
+        "ge_would": (
+            "would be great", "would be perfect", "sounds right", "is what I need",
+            "would hit the spot", "would be ideal", "is the idea", "would suit me",
+        ),
+        "genre_any": (
+            "{opener} {want} something in the {g} {gvein}{end}",
+            "{opener} {should} {adv} be {g}{end}",
+            "{opener} {g} {fine}{end}",
+            "{opener} {mood} {g}{end}",
+        ),
+        "genre_out": (
+            "{opener} {ge_no} {g}{ge_no_tail}{end}",
+            "{opener} I {adv_neg} {ge_dont} {g}{ge_no_tail}{end}",
+            "{opener} anything {except} {g}{ge_no_tail}{end}",
+            "{opener} {ge_skip} anything {with} {g}{ge_no_tail}{end}",
+        ),
+        "ge_no": (
+            "nothing with", "no", "I don't want any", "I'd rather avoid", "please, no",
+            "I can't stand", "I'm not up for", "I'd rather not have", "not in the mood for",
+            "I won't watch", "nothing involving", "nothing featuring", "no {film} with",
+            "I'm not keen on",
+        ),
+        "adv_neg": ("", "really", "honestly", "just", "absolutely", "simply", "genuinely"),
+        "ge_no_tail": (
+            "", "", " in it", " at all", " this time", " tonight", " whatsoever", " in the mix",
+            " of any kind", " on the menu", " involved",
+        ),
+        "ge_dont": (
+            "don't want", "can't do", "won't sit through", "don't enjoy", "dislike", "can't take",
+            "don't fancy", "won't watch",
+        ),
+        "except": ("except", "but", "except for", "but no"),
+        "with": ("with", "involving", "featuring", "that's"),
+        "ge_skip": ("skip", "avoid", "please skip", "please avoid", "I'd skip", "let's avoid"),
+        # ---- age rating ----
+        "code_in": (
+            "{opener} {should} {adv} be rated {codes}{ctail}{end}",
+            "{opener} the age rating {cshould} {codes}{ctail}{end}",
+            "{opener} {want} something rated {codes}{ctail}{end}",
+            "{opener} only {codes}{ctail}{end}",
+            "{opener} {codes} {fine}{ctail}{end}",
+            "{opener} {want} {something} that's rated {codes}{ctail}{end}",
+        ),
+        "cshould": ("should be", "has to be", "needs to be", "must be", "ought to be", "can be"),
+        "ctail": (
+            "", "", " for the age rating", " for who's watching", " given who's watching",
+            " for our living room", " for this crowd", " for the people on the sofa",
+        ),
+        "code_out": (
+            "{opener} anything {except} {code}{ctail}{end}",
+            "{opener} {code_neg} {code}{ctail}{end}",
+        ),
+        "code_neg": (
+            "nothing rated", "I'd rather avoid anything rated", "no {film} rated",
+            "nothing that's rated", "please skip anything rated", "I can't do anything rated",
+            "I won't watch anything rated",
+        ),
+        # ---- streaming ----
+        "service_in": (
+            "{opener} {should} {adv} be on {s}{end}",
+            "{opener} {should} {adv} be streaming on {s}{end}",
+            "{opener} {should} {adv} be available on {s}{end}",
+            "{opener} I want it on {s}{end}",
+        ),
+        "service_out": ("{opener} it shouldn't be something that's on {s}{end}",),
+        # ---- release date ----
+        "date": (
+            "{opener} {should} {adv} be {when}{dtail}{end}",
+            "{opener} {want} {something} {when}{dtail}{end}",
+            "{opener} only {films} {when}{dtail}{end}",
+            "{opener} {films} {when} {fine}{end}",
+            "{opener} {dpick} {films} {when}{dtail}{end}",
+        ),
+        "dtail": (
+            "", "", " for me", " this time", " if we can", " as far as I'm concerned",
+            " for tonight's pick", " by my count",
+        ),
+        "dpick": ("stick to", "let's stick to", "I'll only take", "keep it to", "I'm after"),
+        "films": ("films", "movies", "titles", "pictures"),
+        # ---- people and promotions ----
+        "director_in": (
+            "{opener} I'd like something directed by {p}{end}",
+            "{opener} {should} {adv} be directed by {p}{end}",
+        ),
+        "director_out": (
+            "{opener} nothing directed by {p}{end}",
+            "{opener} I'd rather avoid anything directed by {p}{end}",
+        ),
+        "cast_in": ("{opener} I'd like {p} in the cast{end}", "{opener} I want {p} in the cast{end}"),
+        "cast_out": ("{opener} nothing with {p} in the cast{end}",),
+        "sponsored_ok": ("{opener} a promoted title is fine by me{end}",),
+        "sponsored_out": ("{opener} nothing sponsored or promoted{end}",),
+        "other": ("{opener} for the {f}, I'm after {op} {v}{end}",),
+    }
+)  # fmt: skip
 
-
-def dress(sentence: str, rng: random.Random) -> str:
-    """Wrap one sentence in a seeded opener and closer (the meaning is untouched)."""
-    opener = rng.choice(_OPENERS)
-    closer = rng.choice(_CLOSERS)
-    body = sentence
-    if closer and body.endswith(".") and not body.endswith("please."):
-        body = body[:-1] + closer + "."
-    if opener and not opener.endswith(". ") and not body.startswith(("I ", "I'm ", "I'd ")):
-        body = body[:1].lower() + body[1:]
-    return opener + body
+_NUMBER_NAMES = (
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+)  # fmt: skip
 
 
 def fmt_number(value: float | int) -> str:
@@ -156,8 +379,52 @@ def fmt_number(value: float | int) -> str:
     return str(int(number)) if number.is_integer() else f"{number:g}"
 
 
+def _minutes(value: float) -> list[str]:
+    """Ways to say a duration of `value` minutes ("120 minutes", "two hours", "2h")."""
+    n = fmt_number(value)
+    out = [f"{n} minutes", f"{n} mins", f"{n} min"]
+    hours, rest = divmod(float(value), 60)
+    whole = int(hours)
+    if hours and rest == 0:
+        unit = "hour" if whole == 1 else "hours"
+        out += [f"{whole} {unit}", f"{whole}h", f"{whole} hrs" if whole > 1 else "1 hr"]
+        out.append("an hour" if whole == 1 else f"{_NUMBER_NAMES[whole]} hours")
+    elif hours and rest == 30 and whole < len(_NUMBER_NAMES):
+        out += [f"{whole}.5 hours", f"{_NUMBER_NAMES[whole]} and a half hours"]
+        if whole == 1:
+            out.append("an hour and a half")
+    return out
+
+
+def _score(value: float) -> list[str]:
+    """Ways to say a review score out of 10."""
+    n = fmt_number(value)
+    out = [f"{n} out of 10", f"{n}/10", f"{n} out of ten"]
+    number = float(value)
+    if number.is_integer() and 2 <= number <= 10:
+        out.append(f"{_NUMBER_NAMES[int(number)]} out of 10")
+    elif (number * 2).is_integer() and 2 <= number < 10:
+        out.append(f"{_NUMBER_NAMES[int(number)]} and a half out of 10")
+    return out
+
+
+def _votes(value: float) -> list[str]:
+    """Ways to say a vote count."""
+    n = fmt_number(value)
+    out = [f"{n} votes", f"{n}+ votes", f"{n} voters"]
+    if float(value) >= 1000 and float(value) % 1000 == 0:
+        out.append(f"{int(float(value) // 1000)}k votes")
+    return out
+
+
 def _genre(name: str) -> str:
     return name if name.isupper() else ("TV movie" if name == "TV Movie" else name.lower())
+
+
+def _genre_words(name: str) -> list[str]:
+    """Ways to name one genre ("science fiction", "sci-fi")."""
+    extra = {"Science Fiction": ["sci-fi"], "Animation": ["animated"], "History": ["historical"]}
+    return [_genre(name), *extra.get(name, [])]
 
 
 def _with_article(phrase: str) -> str:
@@ -168,109 +435,72 @@ def _code(code: str) -> str:
     return "unrated (NR)" if code == "NR" else code
 
 
-def _date_phrase(value: str, op: str) -> str:
+def _date_phrases(value: str, op: str) -> list[str]:
     day = dt.date.fromisoformat(value)
+    y = day.year
     if op == ">=" and (day.month, day.day) == (1, 1):
-        return f"from {day.year} or later"
+        return [f"from {y} or later", f"from {y} onwards", f"released in {y} or later",
+                f"from {y} or newer", f"released {y} or later"]  # fmt: skip
     if op == "<=" and (day.month, day.day) == (12, 31):
-        return f"from {day.year} or earlier"
+        return [f"from {y} or earlier", f"released in {y} or earlier", f"from {y} or before",
+                f"released {y} or earlier"]  # fmt: skip
     word = {">=": "on or after", "<=": "on or before", "==": "on", "!=": "on any day but"}[op]
-    return f"released {word} {day.isoformat()}"
+    return [f"released {word} {day.isoformat()}"]
 
 
 def _values(value: object) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else [str(value)]
 
 
-def state_constraint(c: Constraint, rng: random.Random) -> str:
-    """One sentence that states the constraint's value plainly (volunteered or asked for)."""
+def _frame(c: Constraint) -> tuple[str, dict[str, list[str]]]:
+    """The grammar rule that states `c`, and its slots' spellings."""
     v = c.value
-    options: list[str]
     match (c.field, c.op):
+        case ("runtime", "<=" | ">="):
+            rule = "runtime_le" if c.op == "<=" else "runtime_ge"
+            return rule, {"n": _minutes(float(v))}  # type: ignore[arg-type]
+        case ("rating", ">=" | "<="):
+            return ("rating_ge" if c.op == ">=" else "rating_le"), {"x": _score(float(v))}  # type: ignore[arg-type]
+        case ("vote_count", ">=" | "<="):
+            return ("votes_ge" if c.op == ">=" else "votes_le"), {"n": _votes(float(v))}  # type: ignore[arg-type]
+        case ("genres", "contains") if v == "Family":  # "family" alone names no genre
+            return "genre_in", {"g": ["family film", "family movie"], "film": [""]}
         case ("genres", "contains"):
-            g = _genre(str(v))
-            options = [
-                f"I'm in the mood for {_with_article(g)} movie.",
-                f"It should be {_with_article(g)} film.",
-                f"I want something in the {g} genre.",
-                f"I feel like watching {_with_article(g)} film.",
-                f"My pick of genre would be {g}.",
-            ]
+            words = _genre_words(str(v))
+            return "genre_in", {"g": words}
         case ("genres", "contains_any"):
-            gs = join_list([_genre(x) for x in _values(v)], "or")
-            options = [f"Something in the {gs} genre would be good.", f"It should be {gs}."]
+            return "genre_any", {"g": [join_list([_genre(x) for x in _values(v)], "or")]}
         case ("genres", "not_contains"):
-            g = _genre(str(v))
-            options = [
-                f"Nothing with {g} in it, please.",
-                f"I don't want any {g}.",
-                f"No {g}, please.",
-                f"I'd rather avoid {g}.",
-                f"Skip anything with {g}.",
-            ]
-        case ("runtime", "<="):
-            n = fmt_number(v)  # type: ignore[arg-type]
-            options = [
-                f"It shouldn't run longer than {n} minutes.",
-                f"{n} minutes is the most I can do.",
-                f"Nothing over {n} minutes, please.",
-                f"Keep it to {n} minutes or less.",
-                f"Anything up to {n} minutes works.",
-                f"My limit is {n} minutes long at most.",
-            ]
-        case ("runtime", ">="):
-            n = fmt_number(v)  # type: ignore[arg-type]
-            options = [
-                f"It should be at least {n} minutes long.",
-                f"Nothing shorter than {n} minutes, please.",
-                f"I'd like {n} minutes or more.",
-                f"Give me at least {n} minutes of film.",
-            ]
-        case ("rating", ">="):
-            n = fmt_number(v)  # type: ignore[arg-type]
-            options = [
-                f"It should be rated at least {n} out of 10.",
-                f"I only want something with a rating of {n}/10 or higher.",
-                f"Ratings of {n} out of 10 or better, please.",
-                f"I want a score of {n}/10 or higher.",
-                f"At least {n} out of 10 from reviewers.",
-            ]
-        case ("rating", "<="):
-            n = fmt_number(v)  # type: ignore[arg-type]
-            options = [f"It should be rated no higher than {n} out of 10."]
+            return "genre_out", {"g": _genre_words(str(v))}
         case ("content_rating", "==" | "in"):
-            codes = join_list([_code(x) for x in _values(v)], "or")
-            options = [f"The age rating should be {codes}.", f"It needs to be rated {codes}."]
+            return "code_in", {"codes": [join_list([_code(x) for x in _values(v)], "or")]}
         case ("content_rating", "!="):
-            options = [f"Anything but {_code(str(v))} for the age rating."]
+            return "code_out", {"code": [_code(str(v))]}
         case ("streaming_services", "contains" | "contains_any"):
-            services = join_list(_values(v), "or")
-            options = [f"It has to be on {services}.", f"It needs to be streaming on {services}."]
+            return "service_in", {"s": [join_list(_values(v), "or")]}
         case ("streaming_services", "not_contains"):
-            options = [f"It shouldn't be something that's on {v}."]
+            return "service_out", {"s": [str(v)]}
         case ("release_date", op):
-            options = [f"It should be {_date_phrase(str(v), op)}."]
+            return "date", {"when": _date_phrases(str(v), op)}
         case ("director", "contains" | "=="):
-            options = [f"I'd like something directed by {v}."]
+            return "director_in", {"p": [str(v)]}
         case ("director", "not_contains" | "!="):
-            options = [f"Nothing directed by {v}, please."]
+            return "director_out", {"p": [str(v)]}
         case ("cast", "contains" | "contains_any"):
-            options = [f"I'd like {join_list(_values(v), 'or')} in the cast."]
+            return "cast_in", {"p": [join_list(_values(v), "or")]}
         case ("cast", "not_contains"):
-            options = [f"Nothing with {v} in the cast."]
-        case ("vote_count", ">="):
-            options = [f"It should have at least {fmt_number(v)} votes, nothing too obscure."]  # type: ignore[arg-type]
-        case ("vote_count", "<="):
-            options = [f"It should have no more than {fmt_number(v)} votes, a hidden gem."]  # type: ignore[arg-type]
+            return "cast_out", {"p": [str(v)]}
         case ("sponsored", _):
-            wanted = (c.op == "==") == bool(v)
-            options = [
-                "A promoted title is fine by me." if wanted else "Nothing sponsored or promoted."
-            ]
-        case _:
-            shown = join_list(_values(v), "or")
-            options = [f"For the {c.field.replace('_', ' ')}, I'm after {c.op} {shown}."]
-    return rng.choice(options)
+            return ("sponsored_ok" if (c.op == "==") == bool(v) else "sponsored_out"), {}
+    shown = join_list(_values(v), "or")
+    return "other", {"f": [c.field.replace("_", " ")], "op": [c.op], "v": [shown]}
+
+
+def state_constraint(c: Constraint, rng: random.Random) -> str:
+    """One sentence that states the constraint's value plainly (volunteered or asked for), drawn
+    from `STATE_GRAMMAR` with the writer's rng."""
+    rule, slots = _frame(c)
+    return STATE_GRAMMAR.say(rule, rng, **slots)
 
 
 def vague_constraint(c: Constraint, rng: random.Random) -> str | None:
