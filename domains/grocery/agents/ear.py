@@ -195,39 +195,68 @@ def _opening(h: Heard, text: str) -> None:
             h.cues.add(topic)
 
 
+# Plain shopping English for each need, in whatever words the sentence wraps it.
+_SAYS_NOTHING = re.compile(
+    r"(?i)no particular preference on|don't mind about|easy on|hard to say up front|can't really put"
+)
+_AMOUNT = re.compile(r"€\s?(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?) euros?\b")
+_TOTAL = re.compile(
+    r"(?i)\b(in total|altogether|in all|for the lot|all told|overall|total|for everything|"
+    r"whole order)\b"
+)
+_PER_PACK = re.compile(r"(?i)\b(a pack|per pack|each|apiece|single pack|a packet)\b")
+_NOT_WANTED = re.compile(
+    r"(?i)\b(no|zero|nothing with|without|free of|avoid|skip anything with|won't buy)\b"
+)
+_SENTENCE_START = r"(?:^|[.!?:,]\s+|\b(?i:and|so)\s+)"
+_BRAND_OUT = (
+    r"(?i:not|anything but|nothing from|anything except|no|i'd rather avoid|please skip|"
+    r"i won't buy|i don't buy|never)"
+)
+_BRAND_MID = r"(?i:any\s+|anything by\s+|products from\s+|the\s+)?"
+_BRAND_ONLY = (
+    r"(?i:(?:has to|must|needs to|should|ought to|got to|have to|need it to)\s+(?:\w+\s+)?be|"
+    r"only buy|stick to|only go for|always buy|only ever buy|insist on)"
+)
+_ORIGIN = r"(?i:come from|comes from|made in|produced in|packed in|grown in|sourced in)"
+
+
 def _statements(h: Heard, text: str, brands: set[str], countries: set[str]) -> None:
+    for sentence in re.split(r"(?<=[.!?])\s+", text):
+        if sentence and not _SAYS_NOTHING.search(sentence):
+            _sentence(h, sentence, brands, countries)
+    _nothing_to_say(h, text.lower())
+
+
+def _sentence(h: Heard, text: str, brands: set[str], countries: set[str]) -> None:
     low = text.lower()
-    m = re.search(r"allergic to (.+?), so|allergy alert: (.+?)\.", low)
-    if m:
-        said = (m.group(1) or m.group(2)).replace(" and ", ", ").split(", ")
-        h.allergies |= {_ALLERGEN_SAID.get(s.strip(), s.strip()) for s in said if s.strip()}
-        h.known_topics.add("allergies")
-    if re.search(r"(?:has to be|must be|eat) vegan", low):
-        h.vegan = True
-        h.known_topics.add("diet")
-    if re.search(r"(?:has to be|must be|eat) vegetarian", low):
-        h.vegetarian = True
-        h.known_topics.add("diet")
-    m = re.search(_PRICE + r" in total|more than " + _PRICE + " altogether", text)
-    if m:
-        h.budget = float(m.group(1) or m.group(2))
-        h.known_topics.add("budget")
-    m = re.search(r"(?:nothing over|at most) " + _PRICE + " a pack", low)
-    if m:
-        h.max_price = float(m.group(1))
-        h.known_topics.add("budget")
+    if "allerg" in low:
+        said = {a for words, a in _ALLERGEN_SAID.items() if re.search(rf"\b{words}\b", low)}
+        if said:
+            h.allergies |= said
+            h.known_topics.add("allergies")
+    for diet in ("vegan", "vegetarian"):
+        if re.search(rf"\b{diet}\b", low):
+            setattr(h, diet, True)
+            h.known_topics.add("diet")
+    for m in _AMOUNT.finditer(text):
+        amount = float(m.group(1) or m.group(2))
+        if _TOTAL.search(text):
+            h.budget = amount
+            h.known_topics.add("budget")
+        elif _PER_PACK.search(text):
+            h.max_price = amount
+            h.known_topics.add("budget")
     m = re.search(r"nutri-score (?:of )?([a-e](?: or [a-e])*)\b(?!\w)", low)
-    if m and "better nutri-score" not in low and not low.startswith("not nutri"):
+    if m and "better nutri-score" not in low and not re.search(r"\bnot nutri", low):
         h.nutri = set(re.findall(r"[a-e]", m.group(1)))
         h.known_topics.add("nutriscore")
-    for label, words in (
-        ("organic", ("be organic", "buy organic")),
-        ("fair-trade", ("be fair trade", "buy fair trade")),
-    ):
-        if any(w in low for w in words):
-            h.labels.add(label)
-            h.known_topics.add("organic")
-    if "no palm oil" in low or "free of palm oil" in low:
+    if not re.search(r"wasn't labelled|farmed the way|how it's farmed|traded the way", low):
+        for label, pattern in (("organic", r"\borganic\b"), ("fair-trade", r"\bfair[- ]trade\b")):
+            if re.search(pattern, low):
+                h.labels.add(label)
+                h.known_topics.add("organic")
+    if "palm oil" in low and _NOT_WANTED.search(low):
         h.palm_free = True
         h.known_topics.add("palm_oil")
     m = re.search(r"nova (?:group )?([1-4])", low)
@@ -236,19 +265,19 @@ def _statements(h: Heard, text: str, brands: set[str], countries: set[str]) -> N
         h.known_topics.add("processing")
     for brand in brands:
         b = re.escape(brand)
-        if re.search(rf"(?:^|[.!?] )(?:Not|Anything but|Nothing from) {b}\b", text):
+        if re.search(rf"{_SENTENCE_START}(?:please,\s+)?{_BRAND_OUT}\s+{_BRAND_MID}{b}\b", text):
             h.brands_out.add(brand)
             h.known_topics.add("brand")
-        if re.search(rf"(?:has to be|only buy) {b}\b", text):
+        if re.search(rf"{_BRAND_ONLY}\s+{b}\b", text):
             h.brands_only.add(brand)
             h.known_topics.add("brand")
     for country in countries:
-        if (
-            re.search(rf"(?:made in|come from) {re.escape(country)}\b", text)
-            and "Nothing made in" not in text
-        ):
+        if re.search(rf"{_ORIGIN}\s+{re.escape(country)}\b", text) and "nothing made in" not in low:
             h.country = country
             h.known_topics.add("origin")
+
+
+def _nothing_to_say(h: Heard, low: str) -> None:
     for topic, word in (
         ("brand", "brand"),
         ("nutriscore", "nutri-score"),

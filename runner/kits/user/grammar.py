@@ -33,7 +33,7 @@ def _tidy(text: str) -> str:
     text = re.sub(r"\s+", " ", text).strip()
     text = re.sub(r"\s+([,.!?;:])", r"\1", text)
     text = re.sub(r",([,.!?])", r"\1", text)
-    text = re.sub(r"\b([Aa]) (?=[aeiouAEIOU])", r"\1n ", text)
+    text = re.sub(r"\ba (?=(?!one\b|use|uni|eu)[aeiou])", "an ", text)
     return text[:1].upper() + text[1:]
 
 
