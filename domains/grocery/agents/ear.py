@@ -239,8 +239,8 @@ def _sentence(h: Heard, text: str, brands: set[str], countries: set[str]) -> Non
         if re.search(rf"\b{diet}\b", low):
             setattr(h, diet, True)
             h.known_topics.add("diet")
-    for m in _AMOUNT.finditer(text):
-        amount = float(m.group(1) or m.group(2))
+    for said in _AMOUNT.finditer(text):
+        amount = float(said.group(1) or said.group(2))
         if _TOTAL.search(text):
             h.budget = amount
             h.known_topics.add("budget")
