@@ -239,8 +239,8 @@ def _sentence(h: Heard, text: str, brands: set[str], countries: set[str]) -> Non
         if re.search(rf"\b{diet}\b", low):
             setattr(h, diet, True)
             h.known_topics.add("diet")
-    for said in _AMOUNT.finditer(text):
-        amount = float(said.group(1) or said.group(2))
+    for stated in _AMOUNT.finditer(text):
+        amount = float(stated.group(1) or stated.group(2))
         if _TOTAL.search(text):
             h.budget = amount
             h.known_topics.add("budget")
