@@ -1,0 +1,58 @@
+"""The writer's paraphrase grammar: seeded expansion, slots, tidying, pool size and clear errors."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from runner.kits.user.grammar import Grammar, GrammarError
+
+TINY = Grammar(
+    {
+        "say": ("{opener} {want} {n}{end}", "{n} {fine}{end}"),
+        "opener": ("", "honestly,"),
+        "want": ("I'd like", "keep it under"),
+        "fine": ("works", "is fine"),
+        "end": (".", ", please."),
+    }
+)
+
+
+def test_the_same_rng_gives_the_same_sentence_and_seeds_vary_it() -> None:
+    said = {TINY.say("say", random.Random(seed), n=("90 minutes",)) for seed in range(40)}
+    again = {TINY.say("say", random.Random(seed), n=("90 minutes",)) for seed in range(40)}
+    assert said == again
+    assert len(said) == TINY.count("say") == 12
+    assert "Honestly, keep it under 90 minutes, please." in said
+    assert "90 minutes is fine." in said
+
+
+def test_a_slot_is_spelled_one_of_its_ways_and_counted_as_many() -> None:
+    spellings = ("two hours", "120 minutes", "2h")
+    said = {TINY.say("say", random.Random(seed), n=spellings) for seed in range(200)}
+    assert {s for s in said if "2h" in s}
+    assert {s for s in said if "two hours" in s}
+    assert TINY.count("say", n=len(spellings)) == 36
+
+
+def test_tidying_mends_spaces_articles_and_the_first_letter() -> None:
+    grammar = Grammar({"s": ("{lead} a {g} film{tail}.",), "lead": ("",), "tail": ("", ",")})
+    said = {grammar.say("s", random.Random(seed), g=("action",)) for seed in range(10)}
+    assert said == {"An action film."}
+    # Capitals are values ("Nutri-Score A and ..."): they keep their article as written.
+    assert Grammar({"s": ("grade A and up",)}).say("s", random.Random(0)) == "Grade A and up"
+
+
+def test_missing_empty_and_recursive_rules_fail_with_their_name() -> None:
+    with pytest.raises(GrammarError, match="'nowhere'"):
+        Grammar({"s": ("{nowhere}",)}).say("s", random.Random(0))
+    with pytest.raises(GrammarError, match="'empty'"):
+        Grammar({"empty": ()})
+    with pytest.raises(GrammarError, match="slot 'n'"):
+        TINY.say("say", random.Random(0), n=())
+    loop = Grammar({"a": ("{b}",), "b": ("{a}",)})
+    with pytest.raises(GrammarError, match="deeper"):
+        loop.say("a", random.Random(0))
+    with pytest.raises(GrammarError, match="deeper"):
+        loop.count("a")
