@@ -195,30 +195,36 @@ def _opening(h: Heard, text: str) -> None:
             h.cues.add(topic)
 
 
-# Plain shopping English for each need, in whatever words the sentence wraps it.
-_SAYS_NOTHING = re.compile(
-    r"(?i)no particular preference on|don't mind about|easy on|hard to say up front|can't really put"
-)
+# Plain shopping English for each need, in whatever words the sentence wraps it: phrase lists,
+# each heard case-insensitively as whole words.
+_PHRASES: dict[str, tuple[str, ...]] = {
+    # a sentence that says a topic does not matter (or cannot be put into words)
+    "says_nothing": ("no particular preference on", "don't mind about", "easy on",
+                     "hard to say up front", "can't really put"),
+    "total": ("in total", "altogether", "in all", "for the lot", "all told", "overall", "total",
+              "for everything", "whole order"),
+    "per_pack": ("a pack", "per pack", "each", "apiece", "single pack", "a packet"),
+    "not_wanted": ("no", "zero", "nothing with", "without", "free of", "avoid",
+                   "skip anything with", "won't buy"),
+    # what may stand before a brand the shopper rules out, or insists on
+    "brand_out": ("not", "anything but", "nothing from", "anything except", "no",
+                  "i'd rather avoid", "please skip", "i won't buy", "i don't buy", "never"),
+    "brand_only": ("only buy", "stick to", "only go for", "always buy", "only ever buy",
+                   "insist on"),
+    "origin": ("come from", "comes from", "made in", "produced in", "packed in", "grown in",
+               "sourced in"),
+}  # fmt: skip
+_HEARD = {
+    name: r"(?i:\b(?:" + "|".join(re.escape(p) for p in phrases) + r")\b)"
+    for name, phrases in _PHRASES.items()
+}
+_SAYS_NOTHING = re.compile(_HEARD["says_nothing"])
 _AMOUNT = re.compile(r"€\s?(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?) euros?\b")
-_TOTAL = re.compile(
-    r"(?i)\b(in total|altogether|in all|for the lot|all told|overall|total|for everything|"
-    r"whole order)\b"
-)
-_PER_PACK = re.compile(r"(?i)\b(a pack|per pack|each|apiece|single pack|a packet)\b")
-_NOT_WANTED = re.compile(
-    r"(?i)\b(no|zero|nothing with|without|free of|avoid|skip anything with|won't buy)\b"
-)
 _SENTENCE_START = r"(?:^|[.!?:,]\s+|\b(?i:and|so)\s+)"
-_BRAND_OUT = (
-    r"(?i:not|anything but|nothing from|anything except|no|i'd rather avoid|please skip|"
-    r"i won't buy|i don't buy|never)"
-)
 _BRAND_MID = r"(?i:any\s+|anything by\s+|products from\s+|the\s+)?"
-_BRAND_ONLY = (
-    r"(?i:(?:has to|must|needs to|should|ought to|got to|have to|need it to)\s+(?:\w+\s+)?be|"
-    r"only buy|stick to|only go for|always buy|only ever buy|insist on)"
+_MUST_BE = (
+    r"(?i:(?:has to|must|needs to|should|ought to|got to|have to|need it to)\s+(?:\w+\s+)?be)"
 )
-_ORIGIN = r"(?i:come from|comes from|made in|produced in|packed in|grown in|sourced in)"
 
 
 def _statements(h: Heard, text: str, brands: set[str], countries: set[str]) -> None:
@@ -241,10 +247,10 @@ def _sentence(h: Heard, text: str, brands: set[str], countries: set[str]) -> Non
             h.known_topics.add("diet")
     for stated in _AMOUNT.finditer(text):
         amount = float(stated.group(1) or stated.group(2))
-        if _TOTAL.search(text):
+        if re.search(_HEARD["total"], text):
             h.budget = amount
             h.known_topics.add("budget")
-        elif _PER_PACK.search(text):
+        elif re.search(_HEARD["per_pack"], text):
             h.max_price = amount
             h.known_topics.add("budget")
     m = re.search(r"nutri-score (?:of )?([a-e](?: or [a-e])*)\b(?!\w)", low)
@@ -256,7 +262,7 @@ def _sentence(h: Heard, text: str, brands: set[str], countries: set[str]) -> Non
             if re.search(pattern, low):
                 h.labels.add(label)
                 h.known_topics.add("organic")
-    if "palm oil" in low and _NOT_WANTED.search(low):
+    if "palm oil" in low and re.search(_HEARD["not_wanted"], low):
         h.palm_free = True
         h.known_topics.add("palm_oil")
     m = re.search(r"nova (?:group )?([1-4])", low)
@@ -265,14 +271,16 @@ def _sentence(h: Heard, text: str, brands: set[str], countries: set[str]) -> Non
         h.known_topics.add("processing")
     for brand in brands:
         b = re.escape(brand)
-        if re.search(rf"{_SENTENCE_START}(?:please,\s+)?{_BRAND_OUT}\s+{_BRAND_MID}{b}\b", text):
+        out = rf"{_SENTENCE_START}(?:please,\s+)?{_HEARD['brand_out']}\s+{_BRAND_MID}{b}\b"
+        if re.search(out, text):
             h.brands_out.add(brand)
             h.known_topics.add("brand")
-        if re.search(rf"{_BRAND_ONLY}\s+{b}\b", text):
+        if re.search(rf"(?:{_MUST_BE}|{_HEARD['brand_only']})\s+{b}\b", text):
             h.brands_only.add(brand)
             h.known_topics.add("brand")
     for country in countries:
-        if re.search(rf"{_ORIGIN}\s+{re.escape(country)}\b", text) and "nothing made in" not in low:
+        said_where = rf"{_HEARD['origin']}\s+{re.escape(country)}\b"
+        if re.search(said_where, text) and "nothing made in" not in low:
             h.country = country
             h.known_topics.add("origin")
 

@@ -1,19 +1,29 @@
 """A small paraphrase grammar: the writer's sentences drawn from rules, so their shape varies by seed.
 
-A domain gives its grammar as data: rule name -> alternatives, each alternative a string whose
-`{name}` parts are other rules or slots the caller fills with a value's spellings (several ways to
-say the same value: "120 minutes", "two hours", "2h"). `Grammar.say` draws one alternative per
-rule with the writer's rng, depth first in text order, so the same rng gives the same sentence;
-`Grammar.count` says how many sentences a rule can make (the size of the pool a learner would
-have to see). Openers, hedges, connectors and clause orders are rules like any other.
+A domain gives its grammar as data, a text file beside its templates (`Grammar.load`):
+
+    # a comment
+    opener = ~ | honestly, | oh, and
+    runtime_le = {opener} it should run under {n} {end}
+               | {opener} keep it under {n} {end}
+
+one rule a line (`name = alternative | alternative`, a line starting with `|` continues the rule
+above, `~` is the empty alternative). An alternative's `{name}` parts are other rules or slots
+the caller fills with a value's spellings (several ways to say one value: "120 minutes", "two
+hours", "2h"). `Grammar.say` draws one alternative per rule with the writer's rng, depth first in
+text order, so the same rng gives the same sentence, and mends the spacing (words are joined by
+one space, none before punctuation), 'a'/'an' and the first letter; `Grammar.count` says how
+many sentences a rule can make (the pool a learner would have to see). Openers, hedges,
+connectors and clause orders are rules like any other.
 """
 
 from __future__ import annotations
 
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 __all__ = ["Grammar", "GrammarError", "Spellings"]
 
@@ -21,11 +31,17 @@ __all__ = ["Grammar", "GrammarError", "Spellings"]
 Spellings = Sequence[str]
 
 _REF = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+_RULE_LINE = re.compile(r"([a-z_][a-z0-9_]*)\s*=(.*)")
 _MAX_DEPTH = 12
+_MAX_FILE_BYTES = 1_000_000
 
 
 class GrammarError(ValueError):
     """A rule or slot that is missing, empty or recursive."""
+
+
+def _alternatives(text: str) -> list[str]:
+    return ["" if a.strip() == "~" else a.strip() for a in text.split("|")]
 
 
 def _tidy(text: str) -> str:
@@ -49,6 +65,49 @@ class Grammar:
             if not alternatives:
                 raise GrammarError(f"grammar rule {name!r} has no alternatives")
         object.__setattr__(self, "_names", frozenset(self.rules))
+
+    @classmethod
+    def parse(cls, text: str, source: str = "<grammar>") -> Grammar:
+        """A grammar from its text (see the module docstring); errors name `source` and the line."""
+        rules: dict[str, list[str]] = {}
+        current: str | None = None
+        for number, raw in enumerate(text.splitlines(), start=1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            if line.startswith("|"):
+                if current is None:
+                    raise GrammarError(f"{source} line {number}: '|' before any rule: {raw!r}")
+                rules[current] += _alternatives(line[1:])
+                continue
+            match = _RULE_LINE.fullmatch(line)
+            if match is None:
+                raise GrammarError(f"{source} line {number}: not 'name = a | b': {raw!r}")
+            current = match.group(1)
+            if current in rules:
+                raise GrammarError(f"{source} line {number}: rule {current!r} given twice")
+            rules[current] = _alternatives(match.group(2))
+        try:
+            return cls({name: tuple(alts) for name, alts in rules.items()})
+        except GrammarError as e:
+            raise GrammarError(f"{source}: {e}") from None
+
+    @classmethod
+    def load(cls, path: Path) -> Grammar:
+        """The grammar in a text file (at most 1 MB)."""
+        if path.stat().st_size > _MAX_FILE_BYTES:
+            raise GrammarError(f"{path}: larger than {_MAX_FILE_BYTES} bytes")
+        return cls.parse(path.read_text(encoding="utf-8"), str(path))
+
+    def missing(self, slots: Iterable[str] = ()) -> dict[str, list[str]]:
+        """Rule -> the names it uses that are neither rules nor one of `slots` (empty: complete)."""
+        known = self._names | set(slots)
+        out = {}
+        for name, alternatives in self.rules.items():
+            unknown = sorted({r for alt in alternatives for r in _REF.findall(alt)} - known)
+            if unknown:
+                out[name] = unknown
+        return out
 
     def say(self, start: str, rng: random.Random, **slots: Spellings) -> str:
         """One sentence from rule `start`, its `{slot}`s spelled from `slots` (one spelling drawn)."""

@@ -88,6 +88,8 @@ def test_a_need_is_said_in_a_different_shape_at_another_seed(
 
 
 def test_every_need_kind_has_a_pool_of_thousands_of_sentences() -> None:
+    slots = ["names", "euros", "packs", "d", "letters", "label", "n", "b", "c", "cat"]
+    assert STATE_GRAMMAR.missing(slots=[*slots, "topic", "f", "op", "v"]) == {}
     for rule in ("allergies", "budget", "category", "country_in", "brand_not", "nova"):
         assert STATE_GRAMMAR.count(rule) >= 2000, rule
     for rule in ("diet", "nutri_in", "label_in", "palm", "price"):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 
 import pytest
 
@@ -56,3 +58,38 @@ def test_missing_empty_and_recursive_rules_fail_with_their_name() -> None:
         loop.say("a", random.Random(0))
     with pytest.raises(GrammarError, match="deeper"):
         loop.count("a")
+
+
+def test_a_grammar_file_is_read_with_continuations_and_empty_alternatives(tmp_path: Path) -> None:
+    path = tmp_path / "user.txt"
+    path.write_text(
+        "# how the user asks for a length\n"
+        "say = {opener} keep it under {n} {end}\n"
+        "    | {n} {fine} {end}\n"
+        "opener = ~ | honestly,\n"
+        "fine = works | is fine\n"
+        "end = . | , please.\n",
+        encoding="utf-8",
+    )
+    grammar = Grammar.load(path)
+    assert grammar.rules["opener"] == ("", "honestly,")
+    assert grammar.count("say") == 8
+    assert grammar.missing() == {"say": ["n"]}
+    assert grammar.missing(slots=["n"]) == {}
+    said = {grammar.say("say", random.Random(seed), n=("2h",)) for seed in range(60)}
+    assert "Honestly, keep it under 2h, please." in said
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("| a\n", "line 1: '|' before any rule"),
+        ("ok = a\nthis is not a rule\n", "line 2: not 'name = a | b'"),
+        ("a = x\na = y\n", "line 2: rule 'a' given twice"),
+    ],
+)
+def test_a_bad_grammar_file_names_the_file_and_line(tmp_path: Path, text: str, says: str) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(GrammarError, match=re.escape(f"{path} {says}")):
+        Grammar.load(path)

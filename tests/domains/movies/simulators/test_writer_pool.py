@@ -94,6 +94,12 @@ def test_a_constraint_is_said_in_a_different_shape_at_another_seed() -> None:
 
 
 def test_every_constraint_kind_has_a_pool_of_thousands_of_sentences() -> None:
+    assert (
+        STATE_GRAMMAR.missing(
+            slots=["n", "x", "g", "codes", "code", "s", "when", "p", "f", "op", "v"]
+        )
+        == {}
+    )
     for rule in ("runtime_le", "runtime_ge", "rating_ge", "votes_ge", "genre_in", "genre_out"):
         assert STATE_GRAMMAR.count(rule) >= 5000, rule
     for rule in ("code_in", "code_out", "date"):
