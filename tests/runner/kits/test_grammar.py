@@ -80,16 +80,14 @@ def test_a_grammar_file_is_read_with_continuations_and_empty_alternatives(tmp_pa
     assert "Honestly, keep it under 2h, please." in said
 
 
-@pytest.mark.parametrize(
-    ("text", "says"),
-    [
-        ("| a\n", "line 1: '|' before any rule"),
-        ("ok = a\nthis is not a rule\n", "line 2: not 'name = a | b'"),
-        ("a = x\na = y\n", "line 2: rule 'a' given twice"),
-    ],
-)
-def test_a_bad_grammar_file_names_the_file_and_line(tmp_path: Path, text: str, says: str) -> None:
-    path = tmp_path / "bad.txt"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(GrammarError, match=re.escape(f"{path} {says}")):
-        Grammar.load(path)
+def test_a_bad_grammar_file_names_the_file_and_line(tmp_path: Path) -> None:
+    problems = {
+        "| a\n": "line 1: '|' before any rule",
+        "ok = a\nthis is not a rule\n": "line 2: not 'name = a | b'",
+        "a = x\na = y\n": "line 2: rule 'a' given twice",
+    }
+    for number, (text, says) in enumerate(problems.items()):
+        path = tmp_path / f"bad{number}.txt"
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(GrammarError, match=re.escape(f"{path} {says}")):
+            Grammar.load(path)
