@@ -211,7 +211,7 @@ class MoviesDomain:
         return len(message_leaks(task, text, asked))
 
     def probe_leaks(self, seeds: Iterable[int]) -> tuple[int, int]:
-        """(user messages, leaks) over a greeting and two ask-everything questions per task and seed."""
+        """(conversations, leaks): a greeting and two ask-everything questions per task and seed."""
         from domains.movies.simulators import ScriptedUser
         from domains.movies.simulators.leaks import audit_leaks
         from runner.core.transcript import ComponentSpec, MessageEvent, Transcript
@@ -222,20 +222,20 @@ class MoviesDomain:
             "reviewed? Which streaming services do you have? How recent? How well known? "
             "Any director or cast?"
         )
-        messages = leaks = 0
+        conversations = leaks = 0
         for seed in seeds:
             for task in self.tasks:
+                conversations += 1
                 user = ScriptedUser(task, self.catalog, seed)
                 events = [MessageEvent(role="agent", content=GREETING)]
                 for question in (None, ask_all, ask_all):
                     if question:
                         events.append(MessageEvent(role="agent", content=question))
                     events.append(MessageEvent(role="user", content=user.reply(events).content))
-                    messages += 1
                 spec = ComponentSpec(name="probe")
                 trace = Transcript(task_id=task.id, agent=spec, simulator=spec, events=events)
                 leaks += len(audit_leaks(task, trace).leaks)
-        return messages, leaks
+        return conversations, leaks
 
 
 class GroceryDomain:
