@@ -20,7 +20,12 @@ its topic was asked) and over a probing conversation per task and seed (0 expect
     .venv/bin/python benchmarks/writer_inversion.py [--domain movies|grocery|both]
 
 The seeds were chosen once, before any measurement, and are not tuned on (the grammar was
-developed on seeds 900-907).
+developed on seeds 900-907). The "before" figure is this script run on the main branch's code
+(e.g. `git archive main | tar -x -C /tmp/main && PYTHONPATH=/tmp/main python
+benchmarks/writer_inversion.py` from /tmp/main). Measured at train 11-14 / test 21-24: main at
+82f8647 (openers and closers around five-odd core sentences per kind) decoded 98.9 % of movies'
+and 97.2 % of grocery's test sentences (51 and 22 shapes learned); with the paraphrase grammars,
+17.0 % and 16.5 % (576 and 570 shapes), 0 leaks in either.
 """
 
 from __future__ import annotations
