@@ -1,6 +1,6 @@
 """The shopper's paraphrase pool: used (a need's sentence changes shape between seeds), large, and
-safe - every sentence of a large sample passes the leak audit and the baselines' ear hears exactly
-the need it states."""
+safe - every sentence of a large sample passes the leak audit, the baselines' ear hears exactly
+the need it states, and the audit would catch it were that need hidden."""
 
 from __future__ import annotations
 
@@ -104,9 +104,11 @@ def test_a_large_sample_passes_the_leak_audit_and_is_heard_as_its_need(
     for task, need in _stated(tasks):
         asked: set[Any] = set() if need.reveal == "volunteer" else {need.topic}
         expected = dataclasses.asdict(_expected(need))
+        hidden = need.model_copy(update={"reveal": "hidden"})
         for draw in range(12):
             sentence = state_need(need, random.Random(f"sample|{draw}|{task.id}"))
             assert message_leaks(needs_of(task), sentence, asked) == [], sentence
+            assert message_leaks([hidden], sentence, set()), sentence  # caught were it hidden
             said = [{"role": "user", "content": "Hi."}, {"role": "user", "content": sentence}]
             heard = hear(said, catalog, [None])  # type: ignore[arg-type]
             assert dataclasses.asdict(heard) | {"last_reply": ""} == expected, sentence

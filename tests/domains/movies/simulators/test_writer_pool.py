@@ -1,6 +1,7 @@
 """The user's paraphrase pool: used (a constraint's sentence changes shape between seeds), large,
-and safe - every sentence of a large sample passes the leak audit and is heard by the heuristic's
-reader exactly as the constraint it states."""
+and safe - every sentence of a large sample passes the leak audit, is heard by the heuristic's
+reader exactly as the constraint it states, and would be caught by the audit were that
+constraint hidden (its value stays findable in every spelling)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 from domains.movies.baselines.preferences import Preferences, read_preferences
 from domains.movies.simulators.leaks import message_leaks
 from domains.movies.simulators.templates import STATE_GRAMMAR, state_constraint
-from domains.movies.tasks import Constraint, Task, load_tasks
+from domains.movies.tasks import Constraint, Task, TaskConstraint, load_tasks
 from runner.core.paths import TASKS_DIR
 
 # Values and value words masked: what is left is the sentence's shape.
@@ -114,9 +115,16 @@ def test_a_large_sample_passes_the_leak_audit_and_reads_as_its_constraint(
     checked = 0
     for task, c, asked in _stated(tasks):
         expected = _expected(c)
+        # The same task with this constraint hidden: the audit must see its value said.
+        kept = [tc for tc in task.constraints if tc.constraint is not c]
+        hiding = task.model_copy(
+            update={"constraints": [*kept, TaskConstraint(constraint=c, reveal="hidden")]}
+        )
         for draw in range(40):
             sentence = state_constraint(c, random.Random(f"sample|{draw}|{task.id}"))
             assert message_leaks(task, sentence, asked) == [], sentence
             assert read_preferences([sentence]) == expected, sentence
+            if c.field != "sponsored":
+                assert message_leaks(hiding, sentence, set()), sentence
             checked += 1
     assert checked > 5000
