@@ -110,7 +110,7 @@ def test_a_large_sample_passes_the_leak_audit_and_is_heard_as_its_need(
             assert message_leaks(needs_of(task), sentence, asked) == [], sentence
             assert message_leaks([hidden], sentence, set()), sentence  # caught were it hidden
             said = [{"role": "user", "content": "Hi."}, {"role": "user", "content": sentence}]
-            heard = hear(said, catalog, [None])  # type: ignore[arg-type]
+            heard = hear(said, catalog, [None])
             assert dataclasses.asdict(heard) | {"last_reply": ""} == expected, sentence
             checked += 1
     assert checked > 1500
