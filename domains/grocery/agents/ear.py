@@ -158,39 +158,74 @@ def _opening(h: Heard, text: str) -> None:
             h.cues.add(topic)
 
 
+# Plain shopping English for each need, in whatever words the sentence wraps it: phrase lists,
+# each heard case-insensitively as whole words.
+_PHRASES: dict[str, tuple[str, ...]] = {
+    # a sentence that says a topic does not matter (or cannot be put into words)
+    "says_nothing": ("no particular preference on", "don't mind about", "easy on",
+                     "hard to say up front", "can't really put"),
+    "total": ("in total", "altogether", "in all", "for the lot", "all told", "overall", "total",
+              "for everything", "whole order"),
+    "per_pack": ("a pack", "per pack", "each", "apiece", "single pack", "a packet"),
+    "not_wanted": ("no", "zero", "nothing with", "without", "free of", "avoid",
+                   "skip anything with", "won't buy"),
+    # what may stand before a brand the shopper rules out, or insists on
+    "brand_out": ("not", "anything but", "nothing from", "anything except", "no",
+                  "i'd rather avoid", "please skip", "i won't buy", "i don't buy", "never"),
+    "brand_only": ("only buy", "stick to", "only go for", "always buy", "only ever buy",
+                   "insist on"),
+    "origin": ("come from", "comes from", "made in", "produced in", "packed in", "grown in",
+               "sourced in"),
+}  # fmt: skip
+_HEARD = {
+    name: r"(?i:\b(?:" + "|".join(re.escape(p) for p in phrases) + r")\b)"
+    for name, phrases in _PHRASES.items()
+}
+_SAYS_NOTHING = re.compile(_HEARD["says_nothing"])
+_AMOUNT = re.compile(r"€\s?(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?) euros?\b")
+_SENTENCE_START = r"(?:^|[.!?:,]\s+|\b(?i:and|so)\s+)"
+_BRAND_MID = r"(?i:any\s+|anything by\s+|products from\s+|the\s+)?"
+_MUST_BE = (
+    r"(?i:(?:has to|must|needs to|should|ought to|got to|have to|need it to)\s+(?:\w+\s+)?be)"
+)
+
+
 def _statements(h: Heard, text: str, brands: set[str], countries: set[str]) -> None:
+    for sentence in re.split(r"(?<=[.!?])\s+", text):
+        if sentence and not _SAYS_NOTHING.search(sentence):
+            _sentence(h, sentence, brands, countries)
+    _nothing_to_say(h, text.lower())
+
+
+def _sentence(h: Heard, text: str, brands: set[str], countries: set[str]) -> None:
     low = text.lower()
-    m = re.search(r"allergic to (.+?), so|allergy alert: (.+?)\.", low)
-    if m:
-        said = (m.group(1) or m.group(2)).replace(" and ", ", ").split(", ")
-        h.allergies |= {_ALLERGEN_SAID.get(s.strip(), s.strip()) for s in said if s.strip()}
-        h.known_topics.add("allergies")
-    if re.search(r"(?:has to be|must be|eat) vegan", low):
-        h.vegan = True
-        h.known_topics.add("diet")
-    if re.search(r"(?:has to be|must be|eat) vegetarian", low):
-        h.vegetarian = True
-        h.known_topics.add("diet")
-    m = re.search(_PRICE + r" in total|more than " + _PRICE + " altogether", text)
-    if m:
-        h.budget = float(m.group(1) or m.group(2))
-        h.known_topics.add("budget")
-    m = re.search(r"(?:nothing over|at most) " + _PRICE + " a pack", low)
-    if m:
-        h.max_price = float(m.group(1))
-        h.known_topics.add("budget")
+    if "allerg" in low:
+        said = {a for words, a in _ALLERGEN_SAID.items() if re.search(rf"\b{words}\b", low)}
+        if said:
+            h.allergies |= said
+            h.known_topics.add("allergies")
+    for diet in ("vegan", "vegetarian"):
+        if re.search(rf"\b{diet}\b", low):
+            setattr(h, diet, True)
+            h.known_topics.add("diet")
+    for stated in _AMOUNT.finditer(text):
+        amount = float(stated.group(1) or stated.group(2))
+        if re.search(_HEARD["total"], text):
+            h.budget = amount
+            h.known_topics.add("budget")
+        elif re.search(_HEARD["per_pack"], text):
+            h.max_price = amount
+            h.known_topics.add("budget")
     m = re.search(r"nutri-score (?:of )?([a-e](?: or [a-e])*)\b(?!\w)", low)
-    if m and "better nutri-score" not in low and not low.startswith("not nutri"):
+    if m and "better nutri-score" not in low and not re.search(r"\bnot nutri", low):
         h.nutri = set(re.findall(r"[a-e]", m.group(1)))
         h.known_topics.add("nutriscore")
-    for label, words in (
-        ("organic", ("be organic", "buy organic")),
-        ("fair-trade", ("be fair trade", "buy fair trade")),
-    ):
-        if any(w in low for w in words):
-            h.labels.add(label)
-            h.known_topics.add("organic")
-    if "no palm oil" in low or "free of palm oil" in low:
+    if not re.search(r"wasn't labelled|farmed the way|how it's farmed|traded the way", low):
+        for label, pattern in (("organic", r"\borganic\b"), ("fair-trade", r"\bfair[- ]trade\b")):
+            if re.search(pattern, low):
+                h.labels.add(label)
+                h.known_topics.add("organic")
+    if "palm oil" in low and re.search(_HEARD["not_wanted"], low):
         h.palm_free = True
         h.known_topics.add("palm_oil")
     m = re.search(r"nova (?:group )?([1-4])", low)
@@ -199,19 +234,21 @@ def _statements(h: Heard, text: str, brands: set[str], countries: set[str]) -> N
         h.known_topics.add("processing")
     for brand in brands:
         b = re.escape(brand)
-        if re.search(rf"(?:^|[.!?] )(?:Not|Anything but|Nothing from) {b}\b", text):
+        out = rf"{_SENTENCE_START}(?:please,\s+)?{_HEARD['brand_out']}\s+{_BRAND_MID}{b}\b"
+        if re.search(out, text):
             h.brands_out.add(brand)
             h.known_topics.add("brand")
-        if re.search(rf"(?:has to be|only buy) {b}\b", text):
+        if re.search(rf"(?:{_MUST_BE}|{_HEARD['brand_only']})\s+{b}\b", text):
             h.brands_only.add(brand)
             h.known_topics.add("brand")
     for country in countries:
-        if (
-            re.search(rf"(?:made in|come from) {re.escape(country)}\b", text)
-            and "Nothing made in" not in text
-        ):
+        said_where = rf"{_HEARD['origin']}\s+{re.escape(country)}\b"
+        if re.search(said_where, text) and "nothing made in" not in low:
             h.country = country
             h.known_topics.add("origin")
+
+
+def _nothing_to_say(h: Heard, low: str) -> None:
     for topic, word in (
         ("brand", "brand"),
         ("nutriscore", "nutri-score"),

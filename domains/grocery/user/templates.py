@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from domains.grocery.user.needs import Need
 from domains.grocery.user.vocabulary import TOPIC_WORDS, Topic
+from runner.kits.user.grammar import Grammar
 from runner.kits.user.writer import join_list
 
 __all__ = [
@@ -26,6 +28,7 @@ __all__ = [
     "OPENINGS",
     "PUSH",
     "RETURN_OPENINGS",
+    "STATE_GRAMMAR",
     "SUBSTITUTION_OPENINGS",
     "UNSURE",
     "WHICH_ONE",
@@ -211,81 +214,67 @@ HINTS: dict[tuple[Topic, str], tuple[str, ...]] = {
 }
 
 
+# How the shopper states a need: a grammar (our own words) drawn with the writer's rng, as for
+# movies (`runner.kits.user.grammar`). Slots are a value's spellings; every frame keeps the words
+# the assistant's ear (`domains.grocery.agents.ear`) listens for, and no frame names another
+# need's value (the leak audit).
+STATE_GRAMMAR = Grammar.load(Path(__file__).with_name("statement_grammar.txt"))
+
+
 def _euros(x: float) -> str:
     return f"€{x:.2f}"
+
+
+def _euro_spellings(x: float) -> list[str]:
+    """Ways to say an amount (the ear hears each)."""
+    return [_euros(x), f"{x:.2f} euros", f"€ {x:.2f}"]
 
 
 def _values(value: object) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else [str(value)]
 
 
-def state_need(need: Need, rng: random.Random) -> str:
-    """One sentence stating a need plainly (only ever called for a need the shopper may state)."""
+def _frame(need: Need) -> tuple[str, dict[str, list[str]]]:
+    """The grammar rule that states `need`, and its slots' spellings."""
     if need.kind == "allergies":
-        names = join_list([a.replace("-", " ") for a in need.allergies], "and")
-        return rng.choice(
-            (
-                f"I'm allergic to {names}, so nothing that contains it or may contain traces.",
-                f"Allergy alert: {names}. No traces either, please.",
-            )
-        )
+        return "allergies", {
+            "names": [join_list([a.replace("-", " ") for a in need.allergies], "and")]
+        }
     if need.kind == "budget":
         assert need.budget is not None
         packs = "pack" if need.quantity == 1 else f"{need.quantity} packs"
-        return rng.choice(
-            (
-                f"My budget is {_euros(need.budget)} in total for the {packs}.",
-                f"I don't want to spend more than {_euros(need.budget)} altogether.",
-            )
-        )
+        return "budget", {"euros": _euro_spellings(need.budget), "packs": [packs]}
     c = need.constraint
     assert c is not None
     vals = _values(c.value)
     if c.field in ("vegan", "vegetarian") and c.op == "==" and vals == ["yes"]:
-        return rng.choice(
-            (f"It has to be {c.field}.", f"I eat {c.field}, so it must be {c.field}.")
-        )
+        return "diet", {"d": [c.field]}
     if c.field == "nutriscore":
-        letters = join_list([v.upper() for v in vals], "or")
-        if c.op in ("in", "=="):
-            return rng.choice(
-                (f"Only Nutri-Score {letters}, please.", f"It needs a Nutri-Score of {letters}.")
-            )
-        return f"Not Nutri-Score {letters}, please."
+        letters = [join_list([v.upper() for v in vals], "or")]
+        return ("nutri_in" if c.op in ("in", "==") else "nutri_out"), {"letters": letters}
     if c.field == "labels":
-        label = join_list([v.replace("-", " ") for v in vals], "or")
-        if c.op == "not_contains":
-            return f"I'd rather it wasn't labelled {label}."
-        return rng.choice((f"It must be {label}.", f"I only buy {label} for this."))
+        label = [join_list([v.replace("-", " ") for v in vals], "or")]
+        return ("label_out" if c.op == "not_contains" else "label_in"), {"label": label}
     if c.field == "palm_oil" and c.op == "==" and vals == ["free"]:
-        return rng.choice(("No palm oil, please.", "It has to be free of palm oil."))
+        return "palm", {}
     if c.field == "nova_group" and c.op == "<=":
-        return rng.choice(
-            (
-                f"NOVA group {vals[0]} or lower — nothing more processed than that.",
-                f"It should be NOVA {vals[0]} at most.",
-            )
-        )
+        return "nova", {"n": [vals[0]]}
     if c.field == "brand":
-        names = join_list(vals, "or")
-        if c.op == "!=":
-            return rng.choice((f"Not {names}, please.", f"Anything but {names}."))
-        if c.op == "not_contains":
-            return f"Nothing from {names}."
-        return rng.choice((f"It has to be {names}.", f"I only buy {names}."))
+        names = [join_list(vals, "or")]
+        return ("brand_not" if c.op in ("!=", "not_contains") else "brand_only"), {"b": names}
     if c.field == "countries":
-        where = join_list(vals, "or")
-        if c.op == "not_contains":
-            return f"Nothing made in {where}."
-        return rng.choice((f"I'd like it made in {where}.", f"It should come from {where}."))
+        where = [join_list(vals, "or")]
+        return ("country_out" if c.op == "not_contains" else "country_in"), {"c": where}
     if c.field == "categories":
-        return f"I'm after {join_list([v.lower() for v in vals], 'or')}."
+        return "category", {"cat": [join_list([v.lower() for v in vals], "or")]}
     if c.field == "price" and c.op == "<=":
-        return rng.choice(
-            (
-                f"Nothing over {_euros(float(vals[0]))} a pack.",
-                f"At most {_euros(float(vals[0]))} a pack.",
-            )
-        )
+        return "price", {"euros": _euro_spellings(float(vals[0]))}
     topic = TOPIC_WORDS.get(need.topic, need.topic)
-    return f"On {topic}: {c.field} {c.op} {', '.join(vals)}."
+    return "other", {"topic": [topic], "f": [c.field], "op": [c.op], "v": [", ".join(vals)]}
+
+
+def state_need(need: Need, rng: random.Random) -> str:
+    """One sentence stating a need plainly (only ever called for a need the shopper may state),
+    drawn from `STATE_GRAMMAR` with the writer's rng."""
+    rule, slots = _frame(need)
+    return STATE_GRAMMAR.say(rule, rng, **slots)

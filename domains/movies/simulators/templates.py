@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from pathlib import Path
 
 from domains.movies.catalog import CatalogItem
 from domains.movies.simulators.vocabulary import RATING_ORDER
 from domains.movies.tasks import Constraint
+from runner.kits.user.grammar import Grammar
 from runner.kits.user.writer import join_list
 
 __all__ = [
@@ -23,9 +25,9 @@ __all__ = [
     "NO_PREFERENCE",
     "OPENINGS",
     "PUSH_TO_COMMIT",
+    "STATE_GRAMMAR",
     "TOO_MANY_QUESTIONS",
     "decline_hint",
-    "dress",
     "fmt_number",
     "join_list",
     "state_constraint",
@@ -119,35 +121,18 @@ NO_PREFERENCE: tuple[str, ...] = (
 )
 
 
-# Openers and closers the user wraps a stated preference in: with several core phrasings per
-# constraint they make hundreds of surface forms, so no list of sentences seen before covers them.
-_OPENERS: tuple[str, ...] = (
-    "",
-    "",
-    "Oh, and ",
-    "Also, ",
-    "Honestly, ",
-    "One thing: ",
-    "For what it's worth, ",
-    "Just so you know, ",
-    "To be upfront, ",
-    "Hmm, let me think. ",
-    "Right, ",
-    "Well, ",
-)
-_CLOSERS: tuple[str, ...] = ("", "", " if possible", " ideally", " if you can", " for tonight")
+# How the user states a constraint: a grammar (our own words) whose rules are openers, hedges,
+# clause orders, synonym sets and connectors, drawn with the writer's rng, and whose slots are a
+# value's spellings ("120 minutes", "two hours", "2h"). Each constraint kind has several frames
+# and each frame thousands of surface forms, so the sentences of one seed are mostly shapes the
+# sentences of other seeds never had. Every word is chosen so the sentence names no other
+# field's value or direction (the leak audit) and the reader of a user's words (the heuristic
+# agent's `read_preferences`) hears the same requirement as from the plainest phrasing.
+STATE_GRAMMAR = Grammar.load(Path(__file__).with_name("statement_grammar.txt"))
 
-
-def dress(sentence: str, rng: random.Random) -> str:
-    """Wrap one sentence in a seeded opener and closer (the meaning is untouched)."""
-    opener = rng.choice(_OPENERS)
-    closer = rng.choice(_CLOSERS)
-    body = sentence
-    if closer and body.endswith(".") and not body.endswith("please."):
-        body = body[:-1] + closer + "."
-    if opener and not opener.endswith(". ") and not body.startswith(("I ", "I'm ", "I'd ")):
-        body = body[:1].lower() + body[1:]
-    return opener + body
+_NUMBER_NAMES = (
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+)  # fmt: skip
 
 
 def fmt_number(value: float | int) -> str:
@@ -156,8 +141,52 @@ def fmt_number(value: float | int) -> str:
     return str(int(number)) if number.is_integer() else f"{number:g}"
 
 
+def _minutes(value: float) -> list[str]:
+    """Ways to say a duration of `value` minutes ("120 minutes", "two hours", "2h")."""
+    n = fmt_number(value)
+    out = [f"{n} minutes", f"{n} mins", f"{n} min"]
+    hours, rest = divmod(float(value), 60)
+    whole = int(hours)
+    if hours and rest == 0:
+        unit = "hour" if whole == 1 else "hours"
+        out += [f"{whole} {unit}", f"{whole}h", f"{whole} hrs" if whole > 1 else "1 hr"]
+        out.append("an hour" if whole == 1 else f"{_NUMBER_NAMES[whole]} hours")
+    elif hours and rest == 30 and whole < len(_NUMBER_NAMES):
+        out += [f"{whole}.5 hours", f"{_NUMBER_NAMES[whole]} and a half hours"]
+        if whole == 1:
+            out.append("an hour and a half")
+    return out
+
+
+def _score(value: float) -> list[str]:
+    """Ways to say a review score out of 10."""
+    n = fmt_number(value)
+    out = [f"{n} out of 10", f"{n}/10", f"{n} out of ten"]
+    number = float(value)
+    if number.is_integer() and 2 <= number <= 10:
+        out.append(f"{_NUMBER_NAMES[int(number)]} out of 10")
+    elif (number * 2).is_integer() and 2 <= number < 10:
+        out.append(f"{_NUMBER_NAMES[int(number)]} and a half out of 10")
+    return out
+
+
+def _votes(value: float) -> list[str]:
+    """Ways to say a vote count."""
+    n = fmt_number(value)
+    out = [f"{n} votes", f"{n}+ votes", f"{n} voters"]
+    if float(value) >= 1000 and float(value) % 1000 == 0:
+        out.append(f"{int(float(value) // 1000)}k votes")
+    return out
+
+
 def _genre(name: str) -> str:
     return name if name.isupper() else ("TV movie" if name == "TV Movie" else name.lower())
+
+
+def _genre_words(name: str) -> list[str]:
+    """Ways to name one genre ("science fiction", "sci-fi")."""
+    extra = {"Science Fiction": ["sci-fi"], "Animation": ["animated"], "History": ["historical"]}
+    return [_genre(name), *extra.get(name, [])]
 
 
 def _with_article(phrase: str) -> str:
@@ -168,109 +197,72 @@ def _code(code: str) -> str:
     return "unrated (NR)" if code == "NR" else code
 
 
-def _date_phrase(value: str, op: str) -> str:
+def _date_phrases(value: str, op: str) -> list[str]:
     day = dt.date.fromisoformat(value)
+    y = day.year
     if op == ">=" and (day.month, day.day) == (1, 1):
-        return f"from {day.year} or later"
+        return [f"from {y} or later", f"from {y} onwards", f"released in {y} or later",
+                f"from {y} or newer", f"released {y} or later"]  # fmt: skip
     if op == "<=" and (day.month, day.day) == (12, 31):
-        return f"from {day.year} or earlier"
+        return [f"from {y} or earlier", f"released in {y} or earlier", f"from {y} or before",
+                f"released {y} or earlier"]  # fmt: skip
     word = {">=": "on or after", "<=": "on or before", "==": "on", "!=": "on any day but"}[op]
-    return f"released {word} {day.isoformat()}"
+    return [f"released {word} {day.isoformat()}"]
 
 
 def _values(value: object) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else [str(value)]
 
 
-def state_constraint(c: Constraint, rng: random.Random) -> str:
-    """One sentence that states the constraint's value plainly (volunteered or asked for)."""
+def _frame(c: Constraint) -> tuple[str, dict[str, list[str]]]:
+    """The grammar rule that states `c`, and its slots' spellings."""
     v = c.value
-    options: list[str]
     match (c.field, c.op):
+        case ("runtime", "<=" | ">="):
+            rule = "runtime_le" if c.op == "<=" else "runtime_ge"
+            return rule, {"n": _minutes(float(v))}  # type: ignore[arg-type]
+        case ("rating", ">=" | "<="):
+            return ("rating_ge" if c.op == ">=" else "rating_le"), {"x": _score(float(v))}  # type: ignore[arg-type]
+        case ("vote_count", ">=" | "<="):
+            return ("votes_ge" if c.op == ">=" else "votes_le"), {"n": _votes(float(v))}  # type: ignore[arg-type]
+        case ("genres", "contains") if v == "Family":  # "family" alone names no genre
+            return "genre_in", {"g": ["family film", "family movie"], "film": [""]}
         case ("genres", "contains"):
-            g = _genre(str(v))
-            options = [
-                f"I'm in the mood for {_with_article(g)} movie.",
-                f"It should be {_with_article(g)} film.",
-                f"I want something in the {g} genre.",
-                f"I feel like watching {_with_article(g)} film.",
-                f"My pick of genre would be {g}.",
-            ]
+            words = _genre_words(str(v))
+            return "genre_in", {"g": words}
         case ("genres", "contains_any"):
-            gs = join_list([_genre(x) for x in _values(v)], "or")
-            options = [f"Something in the {gs} genre would be good.", f"It should be {gs}."]
+            return "genre_any", {"g": [join_list([_genre(x) for x in _values(v)], "or")]}
         case ("genres", "not_contains"):
-            g = _genre(str(v))
-            options = [
-                f"Nothing with {g} in it, please.",
-                f"I don't want any {g}.",
-                f"No {g}, please.",
-                f"I'd rather avoid {g}.",
-                f"Skip anything with {g}.",
-            ]
-        case ("runtime", "<="):
-            n = fmt_number(v)  # type: ignore[arg-type]
-            options = [
-                f"It shouldn't run longer than {n} minutes.",
-                f"{n} minutes is the most I can do.",
-                f"Nothing over {n} minutes, please.",
-                f"Keep it to {n} minutes or less.",
-                f"Anything up to {n} minutes works.",
-                f"My limit is {n} minutes long at most.",
-            ]
-        case ("runtime", ">="):
-            n = fmt_number(v)  # type: ignore[arg-type]
-            options = [
-                f"It should be at least {n} minutes long.",
-                f"Nothing shorter than {n} minutes, please.",
-                f"I'd like {n} minutes or more.",
-                f"Give me at least {n} minutes of film.",
-            ]
-        case ("rating", ">="):
-            n = fmt_number(v)  # type: ignore[arg-type]
-            options = [
-                f"It should be rated at least {n} out of 10.",
-                f"I only want something with a rating of {n}/10 or higher.",
-                f"Ratings of {n} out of 10 or better, please.",
-                f"I want a score of {n}/10 or higher.",
-                f"At least {n} out of 10 from reviewers.",
-            ]
-        case ("rating", "<="):
-            n = fmt_number(v)  # type: ignore[arg-type]
-            options = [f"It should be rated no higher than {n} out of 10."]
+            return "genre_out", {"g": _genre_words(str(v))}
         case ("content_rating", "==" | "in"):
-            codes = join_list([_code(x) for x in _values(v)], "or")
-            options = [f"The age rating should be {codes}.", f"It needs to be rated {codes}."]
+            return "code_in", {"codes": [join_list([_code(x) for x in _values(v)], "or")]}
         case ("content_rating", "!="):
-            options = [f"Anything but {_code(str(v))} for the age rating."]
+            return "code_out", {"code": [_code(str(v))]}
         case ("streaming_services", "contains" | "contains_any"):
-            services = join_list(_values(v), "or")
-            options = [f"It has to be on {services}.", f"It needs to be streaming on {services}."]
+            return "service_in", {"s": [join_list(_values(v), "or")]}
         case ("streaming_services", "not_contains"):
-            options = [f"It shouldn't be something that's on {v}."]
+            return "service_out", {"s": [str(v)]}
         case ("release_date", op):
-            options = [f"It should be {_date_phrase(str(v), op)}."]
+            return "date", {"when": _date_phrases(str(v), op)}
         case ("director", "contains" | "=="):
-            options = [f"I'd like something directed by {v}."]
+            return "director_in", {"p": [str(v)]}
         case ("director", "not_contains" | "!="):
-            options = [f"Nothing directed by {v}, please."]
+            return "director_out", {"p": [str(v)]}
         case ("cast", "contains" | "contains_any"):
-            options = [f"I'd like {join_list(_values(v), 'or')} in the cast."]
+            return "cast_in", {"p": [join_list(_values(v), "or")]}
         case ("cast", "not_contains"):
-            options = [f"Nothing with {v} in the cast."]
-        case ("vote_count", ">="):
-            options = [f"It should have at least {fmt_number(v)} votes, nothing too obscure."]  # type: ignore[arg-type]
-        case ("vote_count", "<="):
-            options = [f"It should have no more than {fmt_number(v)} votes, a hidden gem."]  # type: ignore[arg-type]
+            return "cast_out", {"p": [str(v)]}
         case ("sponsored", _):
-            wanted = (c.op == "==") == bool(v)
-            options = [
-                "A promoted title is fine by me." if wanted else "Nothing sponsored or promoted."
-            ]
-        case _:
-            shown = join_list(_values(v), "or")
-            options = [f"For the {c.field.replace('_', ' ')}, I'm after {c.op} {shown}."]
-    return rng.choice(options)
+            return ("sponsored_ok" if (c.op == "==") == bool(v) else "sponsored_out"), {}
+    shown = join_list(_values(v), "or")
+    return "other", {"f": [c.field.replace("_", " ")], "op": [c.op], "v": [shown]}
+
+
+def state_constraint(c: Constraint, rng: random.Random) -> str:
+    """One sentence that states the constraint's value plainly (volunteered or asked for), drawn
+    from `STATE_GRAMMAR` with the writer's rng."""
+    rule, slots = _frame(c)
+    return STATE_GRAMMAR.say(rule, rng, **slots)
 
 
 def vague_constraint(c: Constraint, rng: random.Random) -> str | None:

@@ -49,7 +49,7 @@ class TemplateWriter(TemplateWriterBase):
         words = [rng.choice(t.OPENINGS)]
         if part.persona:
             words.append(part.persona)
-        words += [t.dress(t.state_constraint(c, rng), rng) for c in part.constraints]
+        words += [t.state_constraint(c, rng) for c in part.constraints]
         if not part.constraints:
             words.append("I'm open to suggestions.")
         return words
@@ -60,7 +60,7 @@ class TemplateWriter(TemplateWriterBase):
             words.append(t.subscription_sentence(part.services, rng))
         for c in part.constraints:
             sentence = t.vague_constraint(c, rng) if part.vague else None
-            words.append(sentence or t.dress(t.state_constraint(c, rng), rng))
+            words.append(sentence or t.state_constraint(c, rng))
         return words
 
     def word_ask_back(self, part: AskBack, rng: random.Random) -> list[str]:

@@ -1,76 +1,49 @@
-"""The inverting adversary: a lookup of the user's sentences built from some seeds fails on others.
+"""The inverting adversary (`benchmarks/writer_inversion.py`): a template learner built from the
+user's constraint sentences at some seeds decodes at most half of another seed's, in both domains,
+and no sentence it saw leaks.
 
-It learns, from the transcripts of seeds 0-3, every sentence the user said with the constraint
-values masked (numbers, genre and service names), mapped to the constraint it stated. On held-out
-seeds 4-7 most constraint sentences are new surface forms it cannot decode, so a fixed list of
-regexes built from a sample does not invert the user.
+The learner masks values with the domains' own finders, keeps the clauses that hold a value,
+strips the filler it saw around three or more kinds of constraint and looks the rest up. Its seeds
+here (0-3, 4-7) are not the benchmark's reported ones; the learner is checked on the main-branch
+wording too: there it decoded 99 % (movies) and 98 % (grocery).
 """
 
 from __future__ import annotations
 
-import re
+import sys
+from pathlib import Path
 
-from domains.movies.catalog import Catalog
-from domains.movies.simulators import ScriptedUser
-from domains.movies.simulators.vocabulary import GENRE_WORDS, SERVICE_ALIASES, sentences
-from domains.movies.tasks import load_tasks
-from domains.movies.validate import resolve_catalog_path
-from runner.core.paths import TASKS_DIR
-from runner.core.transcript import MessageEvent
-from runner.play.loop import GREETING
+import pytest
 
-ASK_ALL = (
-    "What kind of movie do you want? How long can it be? Any age rating? How well reviewed? "
-    "Which streaming services do you have? How recent? How well known? Any director or cast?"
-)
-_VALUES = re.compile(
-    r"(?i)\b(\d[\d,./+-]*|"
-    + "|".join(re.escape(w) for ws in GENRE_WORDS.values() for w in ws)
-    + "|"
-    + "|".join(re.escape(s) for s in SERVICE_ALIASES)
-    + r"|G|PG|PG-13|R|NC-17|NR)\b"
-)
+ROOT = Path(__file__).resolve().parents[4]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from writer_inversion import GroceryDomain, Inverter, MoviesDomain, Sample, measure  # noqa: E402
 
 
-def _shape(sentence: str) -> str:
-    return _VALUES.sub("<v>", sentence.strip().lower())
+@pytest.mark.parametrize("domain", [MoviesDomain, GroceryDomain])
+def test_a_template_learner_from_four_seeds_decodes_at_most_half_of_four_others(
+    domain: type[MoviesDomain] | type[GroceryDomain],
+) -> None:
+    figures = measure(domain(), (0, 1, 2, 3), (4, 5, 6, 7))
+    assert figures["test"] > 400
+    assert figures["decoded"] <= 0.5, figures
+    assert figures["sentence_leaks"] == figures["probe_leaks"] == 0, figures
 
 
-def _constraint_sentences(seed: int) -> list[tuple[str, str]]:
-    """(sentence shape, what it states) for every constraint sentence the user says at `seed`."""
-    catalog = Catalog.load(resolve_catalog_path(None))
-    out = []
-    for task in load_tasks(TASKS_DIR):
-        user = ScriptedUser(task, catalog, seed)
-        events = [MessageEvent(role="agent", content=GREETING)]
-        events.append(MessageEvent(role="user", content=user.reply(events).content))
-        for _ in range(2):  # asked twice: the second answer gives the numbers of vague ones
-            events.append(MessageEvent(role="agent", content=ASK_ALL))
-            events.append(MessageEvent(role="user", content=user.reply(events).content))
-        said = [s for e in events if e.role == "user" for s in sentences(e.content)]
-        for tc in task.constraints:
-            if tc.reveal == "hidden":
-                continue
-            values = (
-                tc.constraint.value
-                if isinstance(tc.constraint.value, list)
-                else [tc.constraint.value]
-            )
-            needle = str(values[0]).lower()
-            if needle.endswith(".0"):
-                needle = needle[:-2]
-            for sentence in said:
-                if needle and needle in sentence.lower():
-                    out.append((_shape(sentence), f"{tc.constraint.field} {tc.constraint.op}"))
-                    break
-    return out
-
-
-def test_a_sentence_table_from_some_seeds_does_not_decode_the_others() -> None:
-    learned: dict[str, str] = {}
-    for seed in range(4):
-        learned.update(_constraint_sentences(seed))
-    held_out = [pair for seed in range(4, 8) for pair in _constraint_sentences(seed)]
-    assert len(held_out) > 100
-    decoded = sum(1 for shape, meaning in held_out if learned.get(shape) == meaning)
-    assert decoded / len(held_out) < 0.6, decoded / len(held_out)
+def test_the_learner_decodes_a_fixed_wording_whatever_its_values() -> None:
+    """The learner is no straw man: a user with one sentence per kind is read through and through."""
+    movies = MoviesDomain()
+    said = [
+        Sample("Honestly, it should run under 95 minutes.", "runtime <=", frozenset({"95"})),
+        Sample("It should run under 2 hours, please.", "runtime <=", frozenset({"120"})),
+        Sample(
+            "Also, I'm in the mood for a horror film.", "genres contains", frozenset({"Horror"})
+        ),
+        Sample("I'm in the mood for a comedy film.", "genres contains", frozenset({"Comedy"})),
+        Sample("Oh, nothing rated R.", "content_rating !=", frozenset({"R"})),
+        Sample("Right, nothing rated PG-13.", "content_rating !=", frozenset({"PG-13"})),
+    ]
+    inverter = Inverter(movies.spans)
+    inverter.learn(said[0::2])
+    assert all(inverter.decodes(s) for s in said[1::2])
