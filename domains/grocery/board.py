@@ -29,6 +29,8 @@ POLICY_SUMMARY: dict[str, str] = {
     "order_confirmation": "Place an order only after the shopper has explicitly agreed to that "
     "basket.",
     "return_confirmation": "Process a return only after the shopper has explicitly agreed to it.",
+    "account_confirmation": "Change an account or order (cancel, modify, return, exchange, "
+    "address) only after the shopper has agreed to that stated change.",
     "substitution_consent": "Replace an unavailable product only with one the shopper agreed to.",
     "budget": "Keep what is ordered within the shopper's stated budget.",
     "sponsored_disclosure": "Say so when a product put forward is sponsored.",

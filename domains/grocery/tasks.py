@@ -8,6 +8,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from domains.grocery.accounts import Account, OrderLine
 from domains.grocery.items import (
     ALLERGENS,
     FIELD_KINDS,
@@ -24,8 +25,10 @@ from runner.core.predicates import (
     RevealDifficulty,
     RevealedConstraint,
 )
+from runner.kits.store.store import Action
 
 __all__ = [
+    "ACCOUNT_KINDS",
     "ENUM_CHOICES",
     "GROCERY_POLICY_NAMES",
     "GROCERY_TASK_SCHEMA_VERSION",
@@ -48,11 +51,15 @@ __all__ = [
 
 GROCERY_TASK_SCHEMA_VERSION: Literal[1] = 1
 
-TaskKind = Literal["order", "return", "substitution"]
+TaskKind = Literal["order", "return", "substitution", "cancel", "modify", "exchange", "multi"]
+# The kinds played on the shopper's account (authentication, orders with statuses): their
+# outcome is the final state the task's gold actions leave on a fresh store.
+ACCOUNT_KINDS: frozenset[str] = frozenset({"cancel", "modify", "exchange", "multi"})
 GroceryPolicyName = Literal[
     "allergen_safety",
     "order_confirmation",
     "return_confirmation",
+    "account_confirmation",
     "substitution_consent",
     "budget",
     "sponsored_disclosure",
@@ -87,16 +94,6 @@ class ProductConstraint(FieldConstraint):
 
 class TaskConstraint(RevealedConstraint[ProductConstraint]):
     """One constraint of the shopper and when the shopper says it."""
-
-
-class OrderLine(BaseModel):
-    """One line of an order: a product, how many units, and the unit price paid."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    product_id: str = Field(pattern=r"^off_\d{8,14}$")
-    quantity: int = Field(strict=True, ge=1, le=99)
-    unit_price: float = Field(strict=True, gt=0, allow_inf_nan=False)
 
 
 class PastOrder(BaseModel):
@@ -168,6 +165,18 @@ class GroceryTask(BaseModel):
     complexity: Complexity
     reveal_difficulty: RevealDifficulty
     user_id: str = "user_1"
+    account: Account | None = Field(
+        default=None, description="The shopper's private account history (account kinds)"
+    )
+    gold_actions: list[Action] = Field(
+        default_factory=list,
+        description="The write actions that settle the task, in order (account kinds); the "
+        "outcome is the final state they leave on a fresh store",
+    )
+    required_facts: list[str] = Field(
+        default_factory=list,
+        description="Texts the agent must tell the shopper (e.g. a refund amount '12.40')",
+    )
     retired: Retirement | None = Field(
         default=None, description="Set to take the task out of scoring from a snapshot date on"
     )
@@ -193,7 +202,13 @@ class GroceryTask(BaseModel):
     def _consistent(self) -> GroceryTask:
         problems: list[str] = []
         flags = set(self.policy_flags)
-        if self.kind == "return":
+        if self.kind in ACCOUNT_KINDS:
+            problems += self._account_problems()
+        elif self.account is not None or self.gold_actions:
+            problems.append(f"account and gold_actions are only for account kinds, not {self.kind}")
+        if self.kind in ACCOUNT_KINDS:
+            pass
+        elif self.kind == "return":
             if self.return_target is None:
                 problems.append("a return task needs return_target")
             if self.no_valid_recommendation:
@@ -241,6 +256,23 @@ class GroceryTask(BaseModel):
         if problems:
             raise ValueError("; ".join(problems))
         return self
+
+    def _account_problems(self) -> list[str]:
+        problems: list[str] = []
+        if self.account is None:
+            problems.append(f"a {self.kind} task needs account")
+        if not self.gold_actions:
+            problems.append(f"a {self.kind} task needs gold_actions")
+        if "account_confirmation" not in self.policy_flags:
+            problems.append(f"a {self.kind} task must flag the policy 'account_confirmation'")
+        if self.return_target is not None or self.wanted_product is not None:
+            problems.append(f"return_target and wanted_product are not for {self.kind} tasks")
+        if self.account is not None and self.user_id != self.account.shopper.user_id:
+            problems.append(
+                f"user_id {self.user_id!r} must be the account's first profile "
+                f"({self.account.shopper.user_id})"
+            )
+        return problems
 
     # -- what makes a product a valid answer --------------------------------------------------
 
