@@ -31,9 +31,11 @@ from runner.kits.store.store import StoreError
 __all__ = [
     "CANCEL_REASONS",
     "MAX_LINE_UNITS",
+    "REQUEST_KINDS",
     "Account",
     "AccountBook",
     "AccountOrder",
+    "AccountRequest",
     "AccountState",
     "Address",
     "CancelReason",
@@ -44,6 +46,7 @@ __all__ = [
     "PaymentMethod",
     "Profile",
     "Refund",
+    "RequestKind",
     "Swap",
     "variants_of",
 ]
@@ -205,6 +208,87 @@ class Account(BaseModel):
     @property
     def shopper(self) -> Profile:
         return self.profiles[0]
+
+
+RequestKind = Literal[
+    "cancel",
+    "modify_items",
+    "modify_address",
+    "modify_payment",
+    "return",
+    "exchange",
+    "change_address",
+]
+REQUEST_KINDS: tuple[RequestKind, ...] = get_args(RequestKind)
+
+
+class AccountRequest(BaseModel):
+    """One thing the shopper wants done on their account (what the shopper asks for, and what
+    the gold action of the request does)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: RequestKind
+    order_id: str | None = Field(default=None, description="The order (all but change_address)")
+    reason: CancelReason | None = Field(default=None, description="cancel only")
+    swaps: list[Swap] = Field(default_factory=list, description="modify_items and exchange")
+    items: list[LineChange] = Field(default_factory=list, description="return only")
+    payment_id: str | None = Field(
+        default=None,
+        description="Pays a difference (modify_items, exchange), the new payment "
+        "(modify_payment) or receives the refund (return)",
+    )
+    address: Address | None = Field(default=None, description="modify_address, change_address")
+
+    @model_validator(mode="after")
+    def _complete(self) -> AccountRequest:
+        needed: dict[str, tuple[str, ...]] = {
+            "cancel": ("order_id", "reason"),
+            "modify_items": ("order_id", "swaps", "payment_id"),
+            "modify_address": ("order_id", "address"),
+            "modify_payment": ("order_id", "payment_id"),
+            "return": ("order_id", "items", "payment_id"),
+            "exchange": ("order_id", "swaps", "payment_id"),
+            "change_address": ("address",),
+        }
+        missing = [f for f in needed[self.kind] if not getattr(self, f)]
+        if missing:
+            raise ValueError(f"a {self.kind} request needs {', '.join(missing)}")
+        return self
+
+    def action(self, user_id: str) -> tuple[str, dict[str, Any]]:
+        """The write tool and arguments that carry the request out."""
+        address = self.address.model_dump() if self.address is not None else {}
+        swaps = [s.model_dump(exclude_none=True) for s in self.swaps]
+        by_kind: dict[str, tuple[str, dict[str, Any]]] = {
+            "cancel": ("cancel_pending_order", {"order_id": self.order_id, "reason": self.reason}),
+            "modify_items": (
+                "modify_pending_order_items",
+                {"order_id": self.order_id, "swaps": swaps, "payment_id": self.payment_id},
+            ),
+            "modify_address": (
+                "modify_pending_order_address",
+                {"order_id": self.order_id, **address},
+            ),
+            "modify_payment": (
+                "modify_pending_order_payment",
+                {"order_id": self.order_id, "payment_id": self.payment_id},
+            ),
+            "return": (
+                "return_delivered_order_items",
+                {
+                    "order_id": self.order_id,
+                    "items": [i.model_dump() for i in self.items],
+                    "refund_payment_id": self.payment_id,
+                },
+            ),
+            "exchange": (
+                "exchange_delivered_order_items",
+                {"order_id": self.order_id, "swaps": swaps, "payment_id": self.payment_id},
+            ),
+            "change_address": ("modify_user_address", {"user_id": user_id, **address}),
+        }
+        return by_kind[self.kind]
 
 
 class AccountState(BaseModel):

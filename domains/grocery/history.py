@@ -26,7 +26,7 @@ from domains.grocery.accounts import (
 from runner.core.errors import TaurecError
 from runner.core.generation import opaque_id
 
-__all__ = ["draw_account", "variant_products"]
+__all__ = ["draw_account", "draw_address", "variant_products"]
 
 _FIRST = ("Ines", "Tomas", "Maren", "Odile", "Ravi", "Selma", "Kofi", "Lena", "Piet", "Yara")
 _LAST = ("Albers", "Brandt", "Castell", "Dunmore", "Eklund", "Ferro", "Galway", "Hoyt", "Ivers")
@@ -52,7 +52,7 @@ def variant_products(catalog: Any) -> list[Any]:
     return [p for p in catalog.items if groups[(p.name, p.brand)] > 1]
 
 
-def _address(rng: random.Random) -> Address:
+def draw_address(rng: random.Random) -> Address:
     return Address(
         street=f"{rng.randint(2, 98)} {rng.choice(_STREETS)}",
         city=rng.choice(_CITIES),
@@ -91,7 +91,7 @@ def _profile(seed: int, role: str, rng: random.Random, taken: set[str]) -> Profi
         first_name=first,
         last_name=last,
         email=f"{first}.{last}{rng.randint(10, 99)}@example.org".lower(),
-        address=_address(rng),
+        address=draw_address(rng),
         payment_methods=methods,
     )
 

@@ -8,7 +8,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from domains.grocery.accounts import Account, OrderLine
+from domains.grocery.accounts import Account, AccountRequest, OrderLine
 from domains.grocery.items import (
     ALLERGENS,
     FIELD_KINDS,
@@ -168,6 +168,15 @@ class GroceryTask(BaseModel):
     account: Account | None = Field(
         default=None, description="The shopper's private account history (account kinds)"
     )
+    identify_by: Literal["email", "name_zip"] = Field(
+        default="email",
+        description="How the shopper of an account task identifies: email, or name and zip",
+    )
+    requests: list[AccountRequest] = Field(
+        default_factory=list,
+        max_length=3,
+        description="What the shopper wants done on their account, in the order they ask",
+    )
     gold_actions: list[Action] = Field(
         default_factory=list,
         description="The write actions that settle the task, in order (account kinds); the "
@@ -204,11 +213,9 @@ class GroceryTask(BaseModel):
         flags = set(self.policy_flags)
         if self.kind in ACCOUNT_KINDS:
             problems += self._account_problems()
-        elif self.account is not None or self.gold_actions:
+        elif self.account is not None or self.gold_actions or self.requests:
             problems.append(f"account and gold_actions are only for account kinds, not {self.kind}")
-        if self.kind in ACCOUNT_KINDS:
-            pass
-        elif self.kind == "return":
+        if self.kind == "return":
             if self.return_target is None:
                 problems.append("a return task needs return_target")
             if self.no_valid_recommendation:
@@ -217,7 +224,7 @@ class GroceryTask(BaseModel):
                 problems.append("a return task must flag the policy 'return_confirmation'")
             if self.wanted_product is not None:
                 problems.append("wanted_product is only for substitution tasks")
-        else:
+        elif self.kind not in ACCOUNT_KINDS:
             if self.return_target is not None:
                 problems.append(f"return_target is only for return tasks, not {self.kind}")
             if not self.constraints:
@@ -263,6 +270,10 @@ class GroceryTask(BaseModel):
             problems.append(f"a {self.kind} task needs account")
         if not self.gold_actions:
             problems.append(f"a {self.kind} task needs gold_actions")
+        if not self.requests:
+            problems.append(f"a {self.kind} task needs requests")
+        if self.kind == "multi" and len(self.requests) < 2:
+            problems.append("a multi task needs two or three requests")
         if "account_confirmation" not in self.policy_flags:
             problems.append(f"a {self.kind} task must flag the policy 'account_confirmation'")
         if self.return_target is not None or self.wanted_product is not None:
@@ -323,6 +334,12 @@ def catalog_problems(task: GroceryTask, catalog: Any) -> list[str]:
     for order in task.past_orders:
         named += [(f"past order {order.order_id}", line.product_id) for line in order.lines]
     named += [("out_of_stock", pid) for pid in task.out_of_stock]
+    if task.account is not None:
+        named += [
+            (f"account order {o.order_id}", x.product_id)
+            for o in task.account.orders
+            for x in o.lines
+        ]
     if task.wanted_product is not None:
         named.append(("wanted_product", task.wanted_product))
     return [

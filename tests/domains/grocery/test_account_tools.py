@@ -45,6 +45,13 @@ def account_task(seed: int = 11, empty_gift_card: bool = False) -> GroceryTask:
             "gold_actions": [
                 {"name": "find_user_by_email", "arguments": {"email": account.shopper.email}}
             ],
+            "requests": [
+                {
+                    "kind": "cancel",
+                    "order_id": mine(account, "pending").order_id,
+                    "reason": "no_longer_needed",
+                }
+            ],
         }
     )
 
