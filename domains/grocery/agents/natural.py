@@ -95,6 +95,14 @@ _RETURN_RE = re.compile(
     r"^I found the (?P<name>.+?) in order (?P<order>\S+?)\. Shall I process the return and "
     r"refund it \(reason: (?P<reason>.+?)\)\?$"
 )
+# The account desk's messages (domains.grocery.agents.desk): a statement to confirm, and its
+# questions and reports, which must keep what they ask (not become a taste question).
+_ACCOUNT_CONFIRM_RE = re.compile(r"^To confirm: (?P<body>.+) Shall I go ahead\?$", re.S)
+_ACCOUNT_RE = re.compile(
+    r"Which payment method|why you'd like to cancel|email address on your account|^Done: |"
+    r"anything else I can help|couldn't match that to your order"
+)
+ACCOUNT_OPENERS: tuple[str, ...] = ("Of course.", "Sure, I can sort that out.", "Thanks!")
 _NOTHING_RE = re.compile(r"(?i)couldn't find any product|nothing (?:in our catalog )?fits")
 _SPONSORED_RE = re.compile(r"(?i)sponsored")
 
@@ -240,6 +248,17 @@ def naturalize(text: str, messages: list[ChatMessage], seed: int) -> str:
                 f"refund for you (reason: {reason})?",
             )
         )
+    if m := _ACCOUNT_CONFIRM_RE.search(text):
+        body = m.group("body")
+        return rng.choice(
+            (
+                f"Just so we're on the same page: {body} Would you like me to go ahead?",
+                f"Here's what I'll do: {body} Is it OK to proceed?",
+                f"Before I make the change: {body} Do you want me to go ahead?",
+            )
+        )
+    if _ACCOUNT_RE.search(text):
+        return f"{rng.choice(ACCOUNT_OPENERS)} {text}"
     topics = list(topics_asked(text))
     if topics and all(t in TOPIC_PHRASES for t in topics):
         return f"{rng.choice(OPENERS)} {_ask(topics, rng)}"
