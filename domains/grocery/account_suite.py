@@ -12,6 +12,9 @@ asked.
 from __future__ import annotations
 
 import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Literal
 
 from domains.grocery.accounts import (
@@ -32,10 +35,24 @@ from runner.core.errors import TaurecError
 from runner.core.generation import derive_rng, opaque_id
 from runner.kits.store.store import Action, replay
 
-__all__ = ["ACCOUNT_PLANS", "AccountSlot", "draw_account_task", "request_amount"]
+__all__ = [
+    "ACCOUNT_GRID",
+    "ACCOUNT_PLANS",
+    "AccountSlot",
+    "account_gate",
+    "account_suite",
+    "draw_account_task",
+    "request_amount",
+    "write_account_suite",
+]
 
 AccountKind = Literal["cancel", "modify", "exchange", "multi"]
 Rv = Literal["volunteer", "mixed", "hidden"]
+# The committed dev suite's account tasks: 24 single requests, 36 with two or three (with the
+# 60 shopping tasks, 30 % of the 120 hold several requests), every stratum in every kind.
+ACCOUNT_SUITE_SEED = 20261101
+TASKS_DIR = Path(__file__).parent / "tasks"
+SNAPSHOTS_DIR = Path(__file__).parent / "snapshots"
 # The request kinds each task kind draws from (a multi task: two or three of any).
 ACCOUNT_PLANS: dict[str, tuple[RequestKind, ...]] = {
     "cancel": ("cancel",),
@@ -188,8 +205,6 @@ def draw_account_task(
         me = account.shopper
         gold = [Action(name="find_user_by_email", arguments={"email": me.email})]
         gold += [Action(name=n, arguments=a) for n, a in (r.action(me.user_id) for r in done)]
-        amounts = [request_amount(r, account, catalog) for r in done]
-        facts = sorted({f"{a:.2f}" for a in amounts if a})
         task = GroceryTask(
             id=opaque_id(seed, f"{role}|task", "t_"),
             persona=f"{rng.choice(_PERSONAS).capitalize()}.",
@@ -202,7 +217,6 @@ def draw_account_task(
             identify_by=rng.choice(("email", "name_zip")),
             requests=done,
             gold_actions=gold,
-            required_facts=facts,
         )
         tools = GroceryTools(catalog, task)
         replay(tools, enumerate(task.gold_actions))  # each gold action must succeed
@@ -212,3 +226,89 @@ def draw_account_task(
         ):
             return task
     raise TaurecError(f"no account task {index} ({slot.kind}) drawn in {tries} tries")
+
+
+def _grid() -> list[AccountSlot]:
+    cells: list[tuple[AccountKind, int, tuple[int, int, int]]] = [
+        ("cancel", 1, (3, 3, 2)),
+        ("modify", 1, (3, 3, 2)),
+        ("exchange", 1, (3, 3, 2)),
+        ("multi", 2, (6, 6, 6)),
+        ("multi", 3, (6, 6, 6)),
+    ]
+    out = []
+    for kind, requests, counts in cells:
+        for reveal, n in zip(("volunteer", "mixed", "hidden"), counts, strict=True):
+            out += [AccountSlot(kind, requests, reveal) for _ in range(n)]  # type: ignore[arg-type]
+    return out
+
+
+ACCOUNT_GRID: tuple[AccountSlot, ...] = tuple(_grid())
+
+
+def account_gate(task: GroceryTask, catalog: Any) -> list[str]:
+    """Why an account task fails on a catalog (empty: it passes): each gold action must succeed
+    on a fresh store and change it; a shopper who waits to be asked must not say who they are
+    (mixed, hidden) nor the reason or payment (hidden) in the opening."""
+    from domains.grocery.scoring import GroceryScoringError, gold_state
+    from domains.grocery.user.account import AccountShopper
+
+    try:
+        gold = gold_state(task, catalog)
+    except GroceryScoringError as exc:
+        return [str(exc)]
+    if gold.account == GroceryTools(catalog, task).store.final_state().account:
+        return ["the gold actions change nothing"]
+    assert task.account is not None
+    me = task.account.shopper
+    problems = []
+    for seed in range(4):
+        opening = AccountShopper(task, catalog, seed).reply([]).content
+        said = [me.email, f"zip code {me.address.zip}"]
+        if task.reveal_difficulty != "volunteer" and any(s in opening for s in said):
+            problems.append(f"the opening (seed {seed}) says who the shopper is unasked")
+        if task.reveal_difficulty == "hidden" and any(
+            w in opening for w in ("because", "refund it to", "difference goes on")
+        ):
+            problems.append(
+                f"the opening (seed {seed}) gives a detail the shopper waits to be asked"
+            )
+    return sorted(set(problems))
+
+
+def account_suite(catalogs: Sequence[Any], seed: int = ACCOUNT_SUITE_SEED) -> list[GroceryTask]:
+    """The committed suite's account tasks (`task_h001`, …), drawn on the first catalog, each
+    passing `account_gate` on every catalog (a draft that fails is redrawn)."""
+    out = []
+    for index, slot in enumerate(ACCOUNT_GRID):
+        for attempt in range(50):
+            task = draw_account_task(seed, index * 100 + attempt, slot, catalogs[0])
+            task = task.model_copy(update={"id": f"task_h{index + 1:03d}"})
+            if not any(account_gate(task, c) for c in catalogs):
+                out.append(task)
+                break
+        else:
+            raise TaurecError(
+                f"account task {index + 1}: no draft passes the gate on every catalog"
+            )
+    return out
+
+
+def write_account_suite(tasks_dir: Path = TASKS_DIR, snapshots_dir: Path = SNAPSHOTS_DIR) -> int:
+    """Rewrite `task_h*.json` from the committed snapshots (byte-identical for the same ones)."""
+    from domains.grocery.catalog import load_catalog
+
+    folders = sorted(p for p in snapshots_dir.iterdir() if (p / "catalog.json").is_file())
+    tasks = account_suite([load_catalog(f) for f in folders])
+    for old in tasks_dir.glob("task_h*.json"):
+        old.unlink()
+    from domains.grocery.suite import write_task
+
+    for task in tasks:
+        write_task(task, tasks_dir)
+    return len(tasks)
+
+
+if __name__ == "__main__":
+    print(f"wrote {write_account_suite()} account tasks")
+    sys.exit(0)

@@ -21,7 +21,7 @@ from typing import Any
 from domains.grocery.items import Product
 from domains.grocery.search import search_index
 from domains.grocery.store import inventory
-from domains.grocery.tasks import GroceryTask, catalog_problems
+from domains.grocery.tasks import ACCOUNT_KINDS, GroceryTask, catalog_problems
 from domains.grocery.user.engine import STANDARD_TOPICS, product_type
 from domains.grocery.user.leaks import audit_probe
 from domains.grocery.user.needs import NUTRI_ORDER, Need, ambiguous_names, needs_of
@@ -116,6 +116,10 @@ def gate_problems(task: GroceryTask, catalog: Any) -> list[str]:
     problems = catalog_problems(task, catalog)
     if problems:
         return problems
+    if task.kind in ACCOUNT_KINDS:
+        from domains.grocery.account_suite import account_gate
+
+        return account_gate(task, catalog)
     if task.kind == "return":
         return []
     stock = inventory(task, catalog)
@@ -190,7 +194,8 @@ def audit_suite(
     for label, catalog in catalogs:
         for task in tasks:
             found = gate_problems(task, catalog)
-            if leaks and not found:
+            if leaks and not found and task.kind not in ACCOUNT_KINDS:
+                # (an account task's gate probes its shopper's opening itself)
                 found = audit_probe(task, catalog)
             if found:
                 problems.setdefault(task.id, []).extend(f"[{label}] {p}" for p in found)

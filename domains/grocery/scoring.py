@@ -30,7 +30,9 @@ __all__ = [
     "check_outcome",
     "count_proposals",
     "gold_state",
+    "money_facts",
     "replay",
+    "required_facts",
     "score",
 ]
 
@@ -66,6 +68,27 @@ def replay(
 def gold_state(task: GroceryTask, catalog: Any) -> FinalState:
     """The final state the task's gold actions leave on a fresh store (τ²'s outcome rule);
     a gold action that fails there is a broken task (GroceryScoringError naming it)."""
+    tools = _gold_tools(task, catalog)
+    return tools.store.final_state()
+
+
+def money_facts(state: FinalState) -> list[str]:
+    """The sums of money a final state's account changes moved (refunds and charges, as
+    '12.40'), which the shopper must be told; read from the state, so they follow the prices of
+    the catalog the trial ran on."""
+    if state.account is None:
+        return []
+    amounts = {abs(r.amount) for o in state.account.orders for r in o.refunds}
+    return [f"{a:.2f}" for a in sorted(amounts) if a > 0.004]
+
+
+def required_facts(task: GroceryTask, catalog: Any) -> list[str]:
+    """What the agent must tell the shopper on an account task: the task's own facts and the
+    money its gold actions move on this catalog."""
+    return [*task.required_facts, *money_facts(gold_state(task, catalog))]
+
+
+def _gold_tools(task: GroceryTask, catalog: Any) -> GroceryTools:
     tools = GroceryTools(catalog, task)
 
     def failed(index: int, action: Action, content: str) -> str:
@@ -75,7 +98,7 @@ def gold_state(task: GroceryTask, catalog: Any) -> FinalState:
         replay_actions(tools, enumerate(task.gold_actions), failed)
     except ReplayError as exc:
         raise GroceryScoringError(str(exc)) from None
-    return tools.store.final_state()
+    return tools
 
 
 class Outcome:
@@ -184,12 +207,13 @@ def _check_gold(
 ) -> Outcome:
     """An account task: the trial's final state must equal the gold one, field by field, and the
     agent must have told the shopper every required fact (e.g. the amount refunded)."""
-    differences = state_differences(gold_state(task, catalog), state)
+    gold = gold_state(task, catalog)
+    facts = [*task.required_facts, *money_facts(gold)]
+    differences = state_differences(gold, state)
     said = " ".join(m.content for m in transcript.messages if m.role == "agent").casefold()
     checks = [evaluate_predicate("final_state_differences", "==", 0, len(differences))]
     checks += [
-        evaluate_predicate(f"told {fact!r}", "==", True, fact.casefold() in said)
-        for fact in task.required_facts
+        evaluate_predicate(f"told {fact!r}", "==", True, fact.casefold() in said) for fact in facts
     ]
     if differences:
         return Outcome(
@@ -198,7 +222,7 @@ def _check_gold(
             f"{differences[0]}",
             checks,
         )
-    missing = [f for f in task.required_facts if f.casefold() not in said]
+    missing = [f for f in facts if f.casefold() not in said]
     if missing:
         return Outcome(
             0.0,
@@ -208,7 +232,7 @@ def _check_gold(
     return Outcome(
         1.0,
         f"the final state equals the one the {len(task.gold_actions)} gold actions leave, and "
-        f"the shopper was told all {len(task.required_facts)} required fact(s)",
+        f"the shopper was told all {len(facts)} required fact(s)",
         checks,
     )
 

@@ -9,7 +9,7 @@ import pytest
 
 from domains.grocery.account_suite import AccountSlot, draw_account_task
 from domains.grocery.catalog import load_catalog
-from domains.grocery.scoring import GroceryScoringError, gold_state, score
+from domains.grocery.scoring import GroceryScoringError, gold_state, required_facts, score
 from domains.grocery.tasks import GroceryTask
 from domains.grocery.tools import GroceryTools
 from runner.core.protocols import AgentReply
@@ -36,7 +36,7 @@ def desk(
     gold = actions if actions is not None else task.gold_actions
     replies = [call(gold[0].name, **gold[0].arguments)]
     turns: list[tuple[str, str | None]] = []
-    facts = " ".join(task.required_facts) if tell else ""
+    facts = " ".join(required_facts(task, CATALOG)) if tell else ""
     for action in gold[1:]:
         replies.append(say(f"I will make this change ({action.name}); it moves {facts}. OK?"))
         turns.append(("Yes, go ahead.", "confirm_action" if confirm else None))
@@ -89,17 +89,13 @@ def test_a_state_other_than_the_gold_one_scores_zero_and_says_where() -> None:
 
 
 def test_the_shopper_must_be_told_the_money_moved() -> None:
-    task = next(
-        t
-        for i in range(6)
-        if (
-            t := draw_account_task(4100, i, AccountSlot("cancel", 1, "mixed"), CATALOG)
-        ).required_facts
-    )
+    # A cancel moves the order's total back: the shopper must hear it.
+    task = draw_account_task(4100, 0, AccountSlot("cancel", 1, "mixed"), CATALOG)
+    assert required_facts(task, CATALOG)
     transcript, _ = play_with_tools(task, *desk(task, tell=False), catalog=CATALOG)
     result = score(task, transcript, CATALOG)
     assert result.constraint_score == 0.0
-    assert f"never told {task.required_facts[0]!r}" in result.constraint_reason
+    assert f"never told {required_facts(task, CATALOG)[0]!r}" in result.constraint_reason
 
 
 def test_a_gold_action_that_fails_on_a_fresh_store_is_named() -> None:
