@@ -32,7 +32,7 @@ from domains.grocery.history import draw_account, draw_address
 from domains.grocery.tasks import GroceryTask
 from domains.grocery.tools import GroceryTools
 from runner.core.errors import TaurecError
-from runner.core.generation import derive_rng, opaque_id
+from runner.core.generation import Split, derive_rng, opaque_id, usable_wordings
 from runner.kits.store.store import Action, replay
 
 __all__ = [
@@ -40,6 +40,7 @@ __all__ = [
     "ACCOUNT_PLANS",
     "AccountSlot",
     "account_gate",
+    "account_slot_order",
     "account_suite",
     "draw_account_task",
     "request_amount",
@@ -186,7 +187,7 @@ def _fresh_address(rng: random.Random, old: Address) -> Address:
 
 
 def draw_account_task(
-    seed: int, index: int, slot: AccountSlot, catalog: Any, tries: int = 200
+    seed: int, index: int, slot: AccountSlot, catalog: Any, tries: int = 200, split: Split = "dev"
 ) -> GroceryTask:
     """The index-th account task of a seeded suite: a drawn history, `slot.requests` requests
     on distinct orders, the gold actions that carry them out (checked to replay on a fresh
@@ -207,7 +208,7 @@ def draw_account_task(
         gold += [Action(name=n, arguments=a) for n, a in (r.action(me.user_id) for r in done)]
         task = GroceryTask(
             id=opaque_id(seed, f"{role}|task", "t_"),
-            persona=f"{rng.choice(_PERSONAS).capitalize()}.",
+            persona=f"{rng.choice(usable_wordings(_PERSONAS, split)).capitalize()}.",
             kind=slot.kind,
             policy_flags=["account_confirmation"],
             complexity=("simple", "medium", "complex")[slot.requests - 1],
@@ -244,6 +245,20 @@ def _grid() -> list[AccountSlot]:
 
 
 ACCOUNT_GRID: tuple[AccountSlot, ...] = tuple(_grid())
+
+
+def account_slot_order() -> list[AccountSlot]:
+    """The account grid's cells, volunteer, mixed and hidden in turn (each in grid order), so
+    the first few tasks of a generated split already cover every stratum."""
+    by_reveal = {
+        r: [s for s in ACCOUNT_GRID if s.reveal == r] for r in ("volunteer", "mixed", "hidden")
+    }
+    out: list[AccountSlot] = []
+    while any(by_reveal.values()):
+        for reveal in ("volunteer", "mixed", "hidden"):
+            if by_reveal[reveal]:
+                out.append(by_reveal[reveal].pop(0))
+    return out
 
 
 def account_gate(task: GroceryTask, catalog: Any) -> list[str]:

@@ -135,6 +135,7 @@ def test_a_generated_grocery_split_holds_its_strata_rule(tmp_path: Path) -> None
     one: the generator's gate enforces it, and replaying the players on the written split agrees."""
     from domains.grocery.catalog import load_catalog
     from domains.grocery.strata import MAX_STRATUM_WIN, strata_problems, suite_strata_gate
+    from domains.grocery.tasks import ACCOUNT_KINDS
 
     out = tmp_path / "split"
     generate_suite("grocery", SNAPSHOT, 23, out, 6, "test")
@@ -145,7 +146,10 @@ def test_a_generated_grocery_split_holds_its_strata_rule(tmp_path: Path) -> None
     catalog = load_catalog(owner.snapshots_dir / SNAPSHOT)
     for task in tasks:
         assert not strata_problems(task, catalog), task.id
-        if task.reveal_difficulty != "volunteer" and not task.no_valid_recommendation:
+        if task.kind in ACCOUNT_KINDS:
+            # An account task's shopper says who they are only when asked.
+            assert task.requests, task.id
+        elif task.reveal_difficulty != "volunteer" and not task.no_valid_recommendation:
             # Only asking wins: some need is told on asking only.
             assert any(tc.reveal == "on_ask" for tc in task.constraints), task.id
     ok, lines, behind = suite_strata_gate(tasks, catalog)
