@@ -6,7 +6,8 @@ submission does; only the oracle reads who the shopper is and their details from
 Settings of the `Play` change how it works: without `ask_standard` it never asks who the shopper
 is nor for a missing detail; `confirm` "none" makes each change without asking, "forge" states it
 and makes it in the same turn; without `check_stock` it states a change without looking the
-order up (so without its money); `stuff` turns each return or exchange into one of whole lines.
+order up (so without its money); `stuff` turns each return or exchange into one of whole lines;
+a `list_size` above one states every pending change at once and makes them all on one yes.
 """
 
 from __future__ import annotations
@@ -101,25 +102,58 @@ def _parse(text: str) -> Request | None:
     return None
 
 
+_STARTS = re.compile(
+    r"I'd like to cancel order|Please send order|Please change my default address|"
+    r"I'd like to pay order|I want to return|From order o_|In order o_"
+)
+
+
+def _details(text: str) -> tuple[str | None, str | None]:
+    """The cancel reason and the payment a piece of the shopper's words gives, if any."""
+    reason = (
+        "no_longer_needed"
+        if "no longer need" in text
+        else "ordered_by_mistake"
+        if "by mistake" in text
+        else None
+    )
+    m = re.search(rf"(?:refund it to|difference goes on|use) my {_PAYMENT}", text)
+    return reason, (m[1] if m else None)
+
+
 def requests_heard(texts: list[str]) -> list[Request]:
-    """Every request the shopper made, in order, with the details said after it."""
+    """Every request the shopper made, in order (several may come in one message), each with the
+    details said with it; a detail said on its own (an answer) goes to the first request that
+    still lacks one of its kind."""
     out: list[Request] = []
     for text in texts:
-        request = _parse(text)
-        if request is not None and request.key not in {r.key for r in out}:
-            out.append(request)
-        if not out:
-            continue
-        current = out[-1]
-        if "no longer need" in text:
-            current.reason = "no_longer_needed"
-        elif "by mistake" in text:
-            current.reason = "ordered_by_mistake"
-        if current.kind != "modify_payment" and (
-            m := re.search(rf"(?:refund it to|difference goes on|use) my {_PAYMENT}", text)
-        ):
-            current.payment = m[1]
+        starts = [m.start() for m in _STARTS.finditer(text)]
+        ends = [*starts[1:], len(text)] if starts else []
+        pieces = [text[a:b] for a, b in zip(starts, ends, strict=True)]
+        for piece in pieces:
+            request = _parse(piece)
+            if request is None:
+                continue
+            known = next((r for r in out if r.key == request.key), None)
+            if known is None:
+                out.append(request)
+                known = request
+            reason, payment = _details(piece)
+            known.reason = known.reason or reason
+            if known.kind != "modify_payment":
+                known.payment = known.payment or payment
+        if not starts:
+            reason, payment = _details(text)
+            lacking_reason = [r for r in out if r.kind == "cancel" and r.reason is None]
+            if reason and lacking_reason:
+                lacking_reason[0].reason = reason
+            lacking_payment = [r for r in out if r.kind in _PAID and r.payment is None]
+            if payment and lacking_payment:
+                lacking_payment[0].payment = payment
     return out
+
+
+_PAID = frozenset({"modify_items", "exchange", "return"})
 
 
 def _ok(e: ToolExchange) -> bool:
@@ -167,8 +201,14 @@ class AccountDesk:
         done = len([w for w in writes if not w.name.startswith("find_user")])
         if done >= len(heard):
             return self._say("Is there anything else I can help you with today?")
-        request = heard[done]
-        return self._handle(messages, ex, texts, said, request, details, user_id)
+        prepared = []
+        # One change at a time; a list-making play settles every pending one under one yes.
+        for request in heard[done:] if self._play.list_size > 1 else heard[done : done + 1]:
+            ready = self._prepare(messages, ex, request, details, user_id)
+            if isinstance(ready, AgentReply):
+                return ready
+            prepared.append(ready)
+        return self._confirm_and_write(messages, texts, said, prepared)
 
     def _requests(self, texts: list[str]) -> list[Request]:
         if self._task is None:
@@ -210,16 +250,16 @@ class AccountDesk:
             "or your full name and zip code?"
         )
 
-    def _handle(
+    def _prepare(
         self,
         messages: list[ChatMessage],
         ex: list[ToolExchange],
-        texts: list[str],
-        said: list[str],
         request: Request,
         details: dict[str, Any],
         user_id: str,
-    ) -> AgentReply:
+    ) -> AgentReply | tuple[str, dict[str, Any], str]:
+        """The write call and statement of a request, or the step that gets what it lacks (a
+        lookup, a question)."""
         call = self._call
         order = None
         if request.order_id is not None and self._play.check_stock:
@@ -267,16 +307,25 @@ class AccountDesk:
                 "I couldn't match that to your order, so I can't change it. Could you check the "
                 "order id and the item?"
             )
-        name, arguments, statement = action
+        return action
+
+    def _confirm_and_write(
+        self,
+        messages: list[ChatMessage],
+        texts: list[str],
+        said: list[str],
+        prepared: list[tuple[str, dict[str, Any], str]],
+    ) -> AgentReply:
+        """State the change(s) and ask for the yes; make them once it came (as the play says)."""
+        calls = [self._call(messages, name, **arguments) for name, arguments, _ in prepared]
+        statement = " Then ".join(s for _, _, s in prepared)
         question = f"To confirm: {statement} Shall I go ahead?"
         if self._play.confirm == "none":
-            return self._say("", [call(messages, name, **arguments)])
+            return self._say("", calls)
         if self._play.confirm == "forge":
-            return self._say(
-                f"{statement} I'm doing that now.", [call(messages, name, **arguments)]
-            )
+            return self._say(f"{statement} I'm doing that now.", calls)
         if said and said[-1] == question and _YES.search(texts[-1]):
-            return self._say("", [call(messages, name, **arguments)])
+            return self._say("", calls)
         return self._say(question)
 
 

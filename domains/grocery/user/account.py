@@ -1,4 +1,4 @@
-"""The scripted account shopper: who they are, their requests one after another, and a yes only to a change stated in full.
+"""The scripted account shopper: who they are, every request up front, then each settled in turn, and a yes only to a change stated in full.
 
 Decisions are a pure function of (task, catalog, the agent's messages): each reply re-reads the
 whole conversation. The seed picks the words only (a per-turn rng), so wording never changes
@@ -7,7 +7,7 @@ whether a task can be won. What the shopper says up front follows the task's str
 when asked; `hidden` also gives the cancel reason and the payment to use only when asked. A
 request is confirmed (act `confirm_action`) only when the agent's question names its order (or,
 for the default address, the new street) and every sum of money it moves; after the agent's
-next message the shopper goes on to the next request, or says that is all (act `done`).
+next message the shopper restates the next request, or says that is all (act `done`).
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ _REASONS = {
     "ordered_by_mistake": "I ordered it by mistake",
 }
 _YES = ("Yes, please go ahead.", "Yes, that's right, go ahead.", "Correct, please do that.")
-_NEXT = ("Thanks. One more thing:", "Great, thank you. Also:", "Thanks! Next:")
+_NEXT = ("Thanks. Now the next one:", "Great, thank you. Next:", "Thanks! Then:")
+_ALSO = ("Also:", "And one more thing:", "Besides that:")
 _DONE = ("That's everything, thank you!", "That's all I needed, thanks.")
 _LEAVE = "This is taking too long; I'll sort it out another time."
 # Agent messages read without progress before the shopper gives up.
@@ -167,7 +168,10 @@ class AccountShopper:
             parts = [rng.choice(ACCOUNT_OPENERS)]
             if volunteer:
                 parts.append(_who(task))
-            parts.append(describe_request(task.requests[0], task, self._catalog, details))
+            # Every request up front, as people do; each is then settled in turn.
+            for i, request in enumerate(task.requests):
+                text = describe_request(request, task, self._catalog, details)
+                parts.append(text if i == 0 else f"{rng.choice(_ALSO)} {text}")
             return UserTurn(content=" ".join(parts), act="request")
         state = _State(identified=volunteer)
         said: tuple[str, str | None] = ("", None)

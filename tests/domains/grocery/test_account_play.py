@@ -44,6 +44,11 @@ def test_the_expert_and_its_twin_win_and_the_shortcuts_lose() -> None:
     assert by["order-without-asking"] == [0.0] * 5
 
 
+def test_settling_several_changes_under_one_yes_loses_the_multi_request_tasks() -> None:
+    trials = run_panel(("list-proposer",), TASKS, CATALOG, [0])
+    assert [t.reward for t in trials] == [1.0, 1.0, 1.0, 0.0, 0.0]
+
+
 def test_a_question_less_agent_cannot_identify_a_shopper_who_waits_to_be_asked() -> None:
     trials = run_panel(("prior-guesser",), TASKS, CATALOG, [0])
     assert [t.reward for t in trials] == [0.0, 0.0, 1.0, 0.0, 0.0]
