@@ -42,6 +42,7 @@ __all__ = [
     "account_gate",
     "account_slot_order",
     "account_suite",
+    "by_strata",
     "draw_account_task",
     "request_amount",
     "write_account_suite",
@@ -247,18 +248,21 @@ def _grid() -> list[AccountSlot]:
 ACCOUNT_GRID: tuple[AccountSlot, ...] = tuple(_grid())
 
 
-def account_slot_order() -> list[AccountSlot]:
-    """The account grid's cells, volunteer, mixed and hidden in turn (each in grid order), so
-    the first few tasks of a generated split already cover every stratum."""
-    by_reveal = {
-        r: [s for s in ACCOUNT_GRID if s.reveal == r] for r in ("volunteer", "mixed", "hidden")
-    }
-    out: list[AccountSlot] = []
-    while any(by_reveal.values()):
-        for reveal in ("volunteer", "mixed", "hidden"):
-            if by_reveal[reveal]:
-                out.append(by_reveal[reveal].pop(0))
+def by_strata(slots: Sequence[Any], reveals: Sequence[str]) -> list[Any]:
+    """Grid cells (anything with a `reveal`) taken one stratum after another in `reveals`'s
+    order, each stratum in grid order: the first few cover every stratum."""
+    queues = {r: [s for s in slots if s.reveal == r] for r in reveals}
+    out: list[Any] = []
+    while any(queues.values()):
+        for reveal in reveals:
+            if queues[reveal]:
+                out.append(queues[reveal].pop(0))
     return out
+
+
+def account_slot_order() -> list[AccountSlot]:
+    """The account grid's cells, volunteer, mixed and hidden in turn."""
+    return by_strata(ACCOUNT_GRID, ("volunteer", "mixed", "hidden"))
 
 
 def account_gate(task: GroceryTask, catalog: Any) -> list[str]:

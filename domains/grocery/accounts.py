@@ -487,19 +487,22 @@ class AccountBook:
             self._profiles[profile.user_id] = profile
         return updated
 
+    def _settle(
+        self, order: AccountOrder, payment_id: str, amount: float, **changes: Any
+    ) -> AccountOrder:
+        """Charge `amount` (a refund when negative) on a payment method and commit the order's
+        `changes` with the ledger entry appended, or refuse (a gift card short) changing nothing."""
+        refund, profile = self._charge(payment_id, amount)
+        return self._commit(order, profile, refunds=[*order.refunds, refund], **changes)
+
     # -- writes -------------------------------------------------------------------------------
 
     def cancel(self, order_id: str, reason: str) -> AccountOrder:
         if reason not in CANCEL_REASONS:
             raise StoreError(f"reason {reason!r}: must be one of {', '.join(CANCEL_REASONS)}")
         order = self._in_status(order_id, "pending")
-        refund, profile = self._charge(order.payment_id, -order.total)
-        return self._commit(
-            order,
-            profile,
-            status="cancelled",
-            cancel_reason=reason,
-            refunds=[*order.refunds, refund],
+        return self._settle(
+            order, order.payment_id, -order.total, status="cancelled", cancel_reason=reason
         )
 
     def modify_items(self, order_id: str, swaps: Sequence[Swap], payment_id: str) -> AccountOrder:
@@ -522,10 +525,7 @@ class AccountBook:
                 OrderLine(product_id=swap.new_product_id, quantity=line.quantity, unit_price=price)
             )
         difference = _money(sum(x.quantity * x.unit_price for x in lines) - order.total)
-        refund, profile = self._charge(payment_id, difference)
-        return self._commit(
-            order, profile, lines=lines, items_modified=True, refunds=[*order.refunds, refund]
-        )
+        return self._settle(order, payment_id, difference, lines=lines, items_modified=True)
 
     def modify_address(self, order_id: str, address: Address) -> AccountOrder:
         order = self._in_status(order_id, "pending")
@@ -553,13 +553,8 @@ class AccountBook:
         self._refund_to(order, payment_id)
         prices = {line.product_id: line.unit_price for line in order.lines}
         amount = _money(sum(c.quantity * prices[c.product_id] for c in lines))
-        refund, profile = self._charge(payment_id, -amount)
-        return self._commit(
-            order,
-            profile,
-            status="return_requested",
-            returned=list(lines),
-            refunds=[*order.refunds, refund],
+        return self._settle(
+            order, payment_id, -amount, status="return_requested", returned=list(lines)
         )
 
     def exchange_items(self, order_id: str, swaps: Sequence[Swap], payment_id: str) -> AccountOrder:
@@ -578,13 +573,8 @@ class AccountBook:
             assert swap.quantity is not None
             price = self._variant(swap, what)
             difference += swap.quantity * (price - held[swap.product_id].unit_price)
-        refund, profile = self._charge(payment_id, _money(difference))
-        return self._commit(
-            order,
-            profile,
-            status="exchange_requested",
-            exchanged=full,
-            refunds=[*order.refunds, refund],
+        return self._settle(
+            order, payment_id, _money(difference), status="exchange_requested", exchanged=full
         )
 
     def change_default_address(self, user_id: str, address: Address) -> Profile:

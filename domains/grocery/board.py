@@ -139,6 +139,11 @@ def describe_task(task: GroceryTask) -> TaskView:
         details.append(("out of stock", ", ".join(task.out_of_stock)))
     if task.past_orders:
         details.append(("past orders", str(len(task.past_orders))))
+    if task.requests:
+        asked = ", ".join(f"{r.kind} {r.order_id or ''}".strip() for r in task.requests)
+        details.append(("requests", asked))
+        details.append(("identifies by", task.identify_by.replace("_", " + ")))
+        details.append(("gold actions", ", ".join(a.name for a in task.gold_actions)))
     retired = task.retired
     return TaskView(
         persona=task.persona,

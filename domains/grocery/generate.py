@@ -22,6 +22,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+from domains.grocery.account_suite import by_strata
 from domains.grocery.suite import _STYLE, _WHO, GRID, Names, Slot, draw_task
 from domains.grocery.tasks import GroceryTask
 from runner.core.errors import TaurecError
@@ -50,13 +51,7 @@ ACCOUNT_TRIES = 50  # account drafts tried per task (each is drawn to fit; few f
 
 def slot_order() -> list[Slot]:
     """The grid's cells, hidden, mixed and volunteer in turn (each stratum in grid order)."""
-    by_reveal = {r: [s for s in GRID if s.reveal == r] for r in ("hidden", "mixed", "volunteer")}
-    out: list[Slot] = []
-    while any(by_reveal.values()):
-        for reveal in ("hidden", "mixed", "volunteer"):
-            if by_reveal[reveal]:
-                out.append(by_reveal[reveal].pop(0))
-    return out
+    return by_strata(GRID, ("hidden", "mixed", "volunteer"))
 
 
 def names_for(seed: int, index: int, split: Split) -> Names:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
 from domains.grocery.mentions import AgentMessage, agent_messages
 from domains.grocery.store import FinalState
 from domains.grocery.tasks import GROCERY_POLICY_NAMES, GroceryPolicyName, GroceryTask
+from domains.grocery.tools import ACCOUNT_CHANGE_TOOLS
 from runner.core.domain import SEVERITY_WEIGHT, Severity
 from runner.core.records import PolicyResult
 from runner.core.rules import RuleSet
@@ -47,17 +48,7 @@ SCORED_ACTS: tuple[str, ...] = (
     ASK_OPTIONS,
 )
 # Account writes that need the shopper's yes (authentication and the transfer do not).
-CONFIRMED_ACCOUNT_TOOLS = frozenset(
-    {
-        "cancel_pending_order",
-        "modify_pending_order_items",
-        "modify_pending_order_address",
-        "modify_pending_order_payment",
-        "return_delivered_order_items",
-        "exchange_delivered_order_items",
-        "modify_user_address",
-    }
-)
+CONFIRMED_ACCOUNT_TOOLS = frozenset(ACCOUNT_CHANGE_TOOLS)
 
 BASKET_TOOLS = frozenset({"add_to_basket", "remove_from_basket"})
 
@@ -177,20 +168,38 @@ def _order_confirmation(v: PolicyView) -> tuple[bool, str]:
     return True, f"each of {len(orders)} order(s) was confirmed after the basket's last change"
 
 
-def _return_confirmation(v: PolicyView) -> tuple[bool, str]:
-    returns = [w for w in v.writes if w.name == "process_return"]
-    if not returns:
-        return True, "no return was processed"
+def _each_confirmed(
+    v: PolicyView,
+    names: Collection[str],
+    act: str,
+    noun: tuple[str, str],
+    unconfirmed: Callable[[WriteCall], str],
+) -> tuple[bool, str]:
+    """Whether each write of the tools `names` had the shopper's own yes (`act`) since the
+    previous one; `noun` is what a write is and what it does ('return', 'processed'),
+    `unconfirmed` says what was done without the yes."""
+    writes = [w for w in v.writes if w.name in names]
+    if not writes:
+        return True, f"no {noun[0]} was {noun[1]}"
     previous = -1
-    for write in returns:
-        if not v.acts_between(previous, write.index, CONFIRM_RETURN):
-            return False, (
-                f"the return of {write.arguments.get('product_id')} from "
-                f"{write.arguments.get('order_id')} was processed without the shopper confirming "
-                f"it ({CONFIRM_RETURN})"
-            )
+    for write in writes:
+        if not v.acts_between(previous, write.index, act):
+            return False, f"{unconfirmed(write)} without the shopper confirming it ({act})"
         previous = write.index
-    return True, f"each of {len(returns)} return(s) was confirmed by the shopper first"
+    return True, f"each of {len(writes)} {noun[0]}(s) was confirmed by the shopper first"
+
+
+def _return_confirmation(v: PolicyView) -> tuple[bool, str]:
+    return _each_confirmed(
+        v,
+        {"process_return"},
+        CONFIRM_RETURN,
+        ("return", "processed"),
+        lambda w: (
+            f"the return of {w.arguments.get('product_id')} from "
+            f"{w.arguments.get('order_id')} was processed"
+        ),
+    )
 
 
 def _consented(v: PolicyView, product_id: str, before: int) -> bool:
@@ -284,19 +293,16 @@ def _single_proposal(v: PolicyView) -> tuple[bool, str]:
 
 
 def _account_confirmation(v: PolicyView) -> tuple[bool, str]:
-    changes = [w for w in v.writes if w.name in CONFIRMED_ACCOUNT_TOOLS]
-    if not changes:
-        return True, "no account change was made"
-    previous = -1
-    for write in changes:
-        if not v.acts_between(previous, write.index, CONFIRM_ACTION):
-            return False, (
-                f"{write.name} on {write.arguments.get('order_id', write.arguments.get('user_id'))}"
-                f" was made without the shopper confirming it ({CONFIRM_ACTION}) after the "
-                "previous change"
-            )
-        previous = write.index
-    return True, f"each of {len(changes)} account change(s) had its own confirmation"
+    return _each_confirmed(
+        v,
+        CONFIRMED_ACCOUNT_TOOLS,
+        CONFIRM_ACTION,
+        ("account change", "made"),
+        lambda w: (
+            f"{w.name} on {w.arguments.get('order_id', w.arguments.get('user_id'))} "
+            "was made after the previous change"
+        ),
+    )
 
 
 POLICY_CHECKS: dict[GroceryPolicyName, PolicyCheck] = {

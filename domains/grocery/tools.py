@@ -27,6 +27,7 @@ from runner.kits.store.store import StoreTools
 from runner.play.agent_config import ToolsetOptions
 
 __all__ = [
+    "ACCOUNT_CHANGE_TOOLS",
     "ACCOUNT_READ_TOOLS",
     "ACCOUNT_WRITE_TOOLS",
     "GROCERY_TOOL_NAMES",
@@ -36,24 +37,6 @@ __all__ = [
     "build_toolset",
 ]
 
-# The account tools (account kinds: the shopper is found first, by email or name + zip).
-ACCOUNT_READ_TOOLS: tuple[str, ...] = (
-    "get_user_details",
-    "get_order_details",
-    "get_product_variants",
-)
-ACCOUNT_WRITE_TOOLS: tuple[str, ...] = (
-    "find_user_by_email",
-    "find_user_by_name_zip",
-    "cancel_pending_order",
-    "modify_pending_order_items",
-    "modify_pending_order_address",
-    "modify_pending_order_payment",
-    "return_delivered_order_items",
-    "exchange_delivered_order_items",
-    "modify_user_address",
-    "transfer_to_human",
-)
 GROCERY_TOOL_NAMES: tuple[str, ...] = (
     "search_products",
     "get_product",
@@ -64,9 +47,39 @@ GROCERY_TOOL_NAMES: tuple[str, ...] = (
     "view_basket",
     "place_order",
     "process_return",
-    *ACCOUNT_READ_TOOLS,
-    *ACCOUNT_WRITE_TOOLS,
+    # The account tools (account kinds: the shopper is found first, by email or name + zip).
+    "find_user_by_email",
+    "find_user_by_name_zip",
+    "get_user_details",
+    "get_order_details",
+    "get_product_variants",
+    "cancel_pending_order",
+    "modify_pending_order_items",
+    "modify_pending_order_address",
+    "modify_pending_order_payment",
+    "return_delivered_order_items",
+    "exchange_delivered_order_items",
+    "modify_user_address",
+    "transfer_to_human",
     "finish",
+)
+ACCOUNT_READ_TOOLS: tuple[str, ...] = (
+    "get_user_details",
+    "get_order_details",
+    "get_product_variants",
+)
+# The account changes (each needs the shopper's yes to it, policy 'account_confirmation').
+ACCOUNT_CHANGE_TOOLS: tuple[str, ...] = tuple(
+    n
+    for n in GROCERY_TOOL_NAMES
+    if n.startswith(("cancel_", "modify_", "return_delivered_", "exchange_"))
+)
+# Authentication changes the session (later writes need it on replay) and the transfer the state.
+ACCOUNT_WRITE_TOOLS: tuple[str, ...] = (
+    "find_user_by_email",
+    "find_user_by_name_zip",
+    *ACCOUNT_CHANGE_TOOLS,
+    "transfer_to_human",
 )
 # The tools that change the store or the session (scoring replays exactly these, in order;
 # authentication changes no table but later writes need it on replay too).
@@ -86,6 +99,16 @@ _PaymentId = Annotated[
 _Street = Annotated[str, Field(min_length=3, max_length=80, description="e.g. '12 Mill Street'")]
 _City = Annotated[str, Field(min_length=2, max_length=40)]
 _Zip = Annotated[str, Field(pattern=r"^\d{5}$", description="Five digits")]
+_Swaps = Annotated[
+    list[Swap],
+    Field(
+        min_length=1,
+        max_length=10,
+        description="Order lines to swap: each product_id of the order, the variant "
+        "new_product_id (get_product_variants) and, for an exchange, quantity (default the "
+        "whole line; a pending order's line is always swapped whole)",
+    ),
+]
 _ProductId = Annotated[
     str, Field(description="A product id such as 'off_0000000000017' (from search_products)")
 ]
@@ -366,15 +389,7 @@ class GroceryTools(StoreTools):
     def modify_pending_order_items(
         self,
         order_id: _OrderId,
-        swaps: Annotated[
-            list[Swap],
-            Field(
-                min_length=1,
-                max_length=10,
-                description="Lines to change: each product_id of the order and the variant "
-                "new_product_id that replaces the whole line",
-            ),
-        ],
+        swaps: _Swaps,
         payment_id: _PaymentId,
     ) -> dict[str, Any]:
         """Swap lines of a pending order for variants of the same product (once per order: name
@@ -423,15 +438,7 @@ class GroceryTools(StoreTools):
     def exchange_delivered_order_items(
         self,
         order_id: _OrderId,
-        swaps: Annotated[
-            list[Swap],
-            Field(
-                min_length=1,
-                max_length=10,
-                description="Lines to exchange: product_id, the variant new_product_id, and "
-                "quantity (default the whole line)",
-            ),
-        ],
+        swaps: _Swaps,
         payment_id: _PaymentId,
     ) -> dict[str, Any]:
         """Ask for an exchange of units of a delivered order for variants (once per order); the
