@@ -18,7 +18,7 @@ from domains.grocery import GroceryDomain
 from domains.grocery.agents import ADVERSARIES, TWINS, baselines
 from domains.grocery.catalog import load_catalog
 from domains.grocery.scoring import score
-from domains.grocery.tasks import GroceryTask, load_tasks
+from domains.grocery.tasks import ACCOUNT_KINDS, GroceryTask, load_tasks
 from domains.grocery.tools import build_toolset
 from domains.grocery.user import build_user
 from runner.core.protocols import AgentContext
@@ -41,6 +41,7 @@ class Trial:
     seed: int
     reward: float
     stop: str
+    family: str = "shopping"  # or "account" (the account kinds)
 
 
 async def _one(name: str, task: GroceryTask, catalog: Any, seed: int) -> Trial:
@@ -61,8 +62,15 @@ async def _one(name: str, task: GroceryTask, catalog: Any, seed: int) -> Trial:
         domain=GroceryDomain(),
     )
     result = score(task, transcript, catalog, rules)
+    family = "account" if task.kind in ACCOUNT_KINDS else "shopping"
     return Trial(
-        name, task.id, task.reveal_difficulty, seed, result.reward, str(transcript.stop_reason)
+        name,
+        task.id,
+        task.reveal_difficulty,
+        seed,
+        result.reward,
+        str(transcript.stop_reason),
+        family,
     )
 
 
@@ -88,9 +96,11 @@ def pass_k(trials: Sequence[Trial], k: int) -> float:
 
 
 def table(trials: Sequence[Trial], seeds: int) -> str:
-    """The figures: pass^1 (mean over seeds) and pass^k overall and by reveal class."""
+    """The figures: pass^1 (mean over seeds) and pass^k overall, by reveal class and by task
+    family (shopping: order, substitution, return; account: cancel, modify, exchange, multi)."""
     lines = [
-        f"{'agent':26} {'pass^1':>7} {'pass^' + str(seeds):>7} {'vol':>6} {'mixed':>6} {'hidden':>6}  per-seed pass^1"
+        f"{'agent':26} {'pass^1':>7} {'pass^' + str(seeds):>7} {'vol':>6} {'mixed':>6} {'hidden':>6}"
+        f" {'shop':>6} {'acct':>6}  per-seed pass^1"
     ]
     agents = list(dict.fromkeys(t.agent for t in trials))
     for a in agents:
@@ -101,11 +111,15 @@ def table(trials: Sequence[Trial], seeds: int) -> str:
             xs = [t for t in mine if t.seed == s]
             per_seed.append(sum(t.reward >= 1.0 for t in xs) / len(xs))
         cls = []
-        for rv in ("volunteer", "mixed", "hidden"):
-            xs = [t for t in mine if t.reveal == rv]
+        groups = [("reveal", rv) for rv in ("volunteer", "mixed", "hidden")]
+        groups += [("family", f) for f in ("shopping", "account")]
+        for attribute, value in groups:
+            xs = [t for t in mine if getattr(t, attribute) == value]
             cls.append(sum(t.reward >= 1.0 for t in xs) / len(xs) if xs else float("nan"))
         lines.append(
-            f"{a:26} {p1:7.3f} {pass_k(mine, seeds):7.3f} {cls[0]:6.3f} {cls[1]:6.3f} {cls[2]:6.3f}  "
+            f"{a:26} {p1:7.3f} {pass_k(mine, seeds):7.3f} "
+            + " ".join(f"{x:6.3f}" for x in cls)
+            + "  "
             + " ".join(f"{x:.3f}" for x in per_seed)
         )
     return "\n".join(lines)
@@ -144,8 +158,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             mine = [t for t in trials if t.agent == a]
             p1 = sum(t.reward >= 1.0 for t in mine) / len(mine)
             mark = "ok" if p1 <= e1 - ADVERSARY_MARGIN else "TOO HIGH"
+            by_family = {
+                f: [t.reward >= 1.0 for t in mine if t.family == f] for f in ("shopping", "account")
+            }
+            split = ", ".join(f"{f} {sum(x) / len(x):.3f}" for f, x in by_family.items() if x)
             print(
-                f"  {a}: {p1:.3f} vs expert - {ADVERSARY_MARGIN:.2f} = {e1 - ADVERSARY_MARGIN:.3f}  {mark}"
+                f"  {a}: {p1:.3f} ({split}) vs expert - {ADVERSARY_MARGIN:.2f} = "
+                f"{e1 - ADVERSARY_MARGIN:.3f}  {mark}"
             )
     return 0
 
