@@ -26,8 +26,10 @@ from domains.grocery.accounts import (
     LineChange,
     RequestKind,
     Swap,
+    request_amount,
     variants_of,
 )
+from domains.grocery.audit import account_gate
 from domains.grocery.history import draw_account, draw_address
 from domains.grocery.tasks import GroceryTask
 from domains.grocery.tools import GroceryTools
@@ -39,12 +41,10 @@ __all__ = [
     "ACCOUNT_GRID",
     "ACCOUNT_PLANS",
     "AccountSlot",
-    "account_gate",
     "account_slot_order",
     "account_suite",
     "by_strata",
     "draw_account_task",
-    "request_amount",
     "write_account_suite",
 ]
 
@@ -87,24 +87,6 @@ class AccountSlot:
         self.kind = kind
         self.requests = requests
         self.reveal = reveal
-
-
-def request_amount(request: AccountRequest, account: Account, catalog: Any) -> float | None:
-    """The money a request moves (refund or charge, EUR), None when it moves none."""
-    order = next((o for o in account.orders if o.order_id == request.order_id), None)
-    if order is None or request.kind in ("modify_address", "change_address"):
-        return None
-    if request.kind in ("cancel", "modify_payment"):
-        return order.total
-    prices = {x.product_id: (x.unit_price, x.quantity) for x in order.lines}
-    if request.kind == "return":
-        return round(sum(prices[i.product_id][0] * i.quantity for i in request.items), 2)
-    total = 0.0
-    for swap in request.swaps:
-        price, held = prices[swap.product_id]
-        units = swap.quantity if swap.quantity is not None else held
-        total += units * (catalog.get(swap.new_product_id).price - price)
-    return abs(round(total, 2)) or None
 
 
 def _swaps(order: AccountOrder, rng: random.Random, catalog: Any, exchange: bool) -> list[Swap]:
@@ -263,36 +245,6 @@ def by_strata(slots: Sequence[Any], reveals: Sequence[str]) -> list[Any]:
 def account_slot_order() -> list[AccountSlot]:
     """The account grid's cells, volunteer, mixed and hidden in turn."""
     return by_strata(ACCOUNT_GRID, ("volunteer", "mixed", "hidden"))
-
-
-def account_gate(task: GroceryTask, catalog: Any) -> list[str]:
-    """Why an account task fails on a catalog (empty: it passes): each gold action must succeed
-    on a fresh store and change it; a shopper who waits to be asked must not say who they are
-    (mixed, hidden) nor the reason or payment (hidden) in the opening."""
-    from domains.grocery.scoring import GroceryScoringError, gold_state
-    from domains.grocery.user.account import AccountShopper
-
-    try:
-        gold = gold_state(task, catalog)
-    except GroceryScoringError as exc:
-        return [str(exc)]
-    if gold.account == GroceryTools(catalog, task).store.final_state().account:
-        return ["the gold actions change nothing"]
-    assert task.account is not None
-    me = task.account.shopper
-    problems = []
-    for seed in range(4):
-        opening = AccountShopper(task, catalog, seed).reply([]).content
-        said = [me.email, f"zip code {me.address.zip}"]
-        if task.reveal_difficulty != "volunteer" and any(s in opening for s in said):
-            problems.append(f"the opening (seed {seed}) says who the shopper is unasked")
-        if task.reveal_difficulty == "hidden" and any(
-            w in opening for w in ("because", "refund it to", "difference goes on")
-        ):
-            problems.append(
-                f"the opening (seed {seed}) gives a detail the shopper waits to be asked"
-            )
-    return sorted(set(problems))
 
 
 def account_suite(catalogs: Sequence[Any], seed: int = ACCOUNT_SUITE_SEED) -> list[GroceryTask]:

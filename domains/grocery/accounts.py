@@ -48,6 +48,7 @@ __all__ = [
     "Refund",
     "RequestKind",
     "Swap",
+    "request_amount",
     "variants_of",
 ]
 
@@ -598,3 +599,21 @@ class AccountBook:
             orders=list(self._orders.values()),
             transferred=self.transferred,
         )
+
+
+def request_amount(request: AccountRequest, account: Account, catalog: Any) -> float | None:
+    """The money a request moves (refund or charge, EUR), None when it moves none."""
+    order = next((o for o in account.orders if o.order_id == request.order_id), None)
+    if order is None or request.kind in ("modify_address", "change_address"):
+        return None
+    if request.kind in ("cancel", "modify_payment"):
+        return order.total
+    prices = {x.product_id: (x.unit_price, x.quantity) for x in order.lines}
+    if request.kind == "return":
+        return round(sum(prices[i.product_id][0] * i.quantity for i in request.items), 2)
+    total = 0.0
+    for swap in request.swaps:
+        price, held = prices[swap.product_id]
+        units = swap.quantity if swap.quantity is not None else held
+        total += units * (catalog.get(swap.new_product_id).price - price)
+    return abs(round(total, 2)) or None

@@ -77,7 +77,8 @@ def draw_account(
 ) -> GroceryTask:
     """The index-th account task of a split: the first draft (of redraw round `round_`) that
     passes the account gate and `accept`."""
-    from domains.grocery.account_suite import account_gate, account_slot_order, draw_account_task
+    from domains.grocery.account_suite import account_slot_order, draw_account_task
+    from domains.grocery.audit import account_gate
 
     order = account_slot_order()
     slot = order[index % len(order)]

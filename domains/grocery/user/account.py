@@ -17,8 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from domains.grocery.account_suite import request_amount
-from domains.grocery.accounts import AccountRequest, Profile
+from domains.grocery.accounts import AccountRequest, Profile, request_amount
 from domains.grocery.policies import CONFIRM_ACTION
 from domains.grocery.tasks import GroceryTask
 from runner.core.protocols import UserTurn
