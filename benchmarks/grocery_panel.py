@@ -1,6 +1,7 @@
 """The grocery panel: every built-in agent x the shipped grocery tasks x 4 seeds through the real loop, scored by final state; prints pass^1 / pass^4 per agent and per reveal class.
 
 .venv/bin/python benchmarks/grocery_panel.py [--snapshot 2026-11-01] [--seeds 4] [--agents a,b] [--tasks N]
+    [--tasks-dir FOLDER]
 """
 
 from __future__ import annotations
@@ -131,9 +132,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, default=4)
     parser.add_argument("--agents", default="")
     parser.add_argument("--tasks", type=int, default=0, help="only the first N tasks (0: all)")
+    parser.add_argument(
+        "--tasks-dir", default="", help="a task folder (e.g. a generated split; default: dev)"
+    )
     args = parser.parse_args(argv)
     catalog = load_catalog(GROCERY / "snapshots" / args.snapshot)
-    tasks = load_tasks(GROCERY / "tasks")
+    tasks = load_tasks(Path(args.tasks_dir) if args.tasks_dir else GROCERY / "tasks")
     if args.tasks:
         tasks = tasks[: args.tasks]
     agents = [a for a in args.agents.split(",") if a] or list(baselines())

@@ -213,6 +213,7 @@ def draw_account_task(
 
 
 def _grid() -> list[AccountSlot]:
+    """The cells, kinds taken in turn within each stratum (so any first few mix the kinds)."""
     cells: list[tuple[AccountKind, int, tuple[int, int, int]]] = [
         ("cancel", 1, (3, 3, 2)),
         ("modify", 1, (3, 3, 2)),
@@ -220,10 +221,15 @@ def _grid() -> list[AccountSlot]:
         ("multi", 2, (6, 6, 6)),
         ("multi", 3, (6, 6, 6)),
     ]
+    reveals: tuple[Rv, Rv, Rv] = ("volunteer", "mixed", "hidden")
     out = []
-    for kind, requests, counts in cells:
-        for reveal, n in zip(("volunteer", "mixed", "hidden"), counts, strict=True):
-            out += [AccountSlot(kind, requests, reveal) for _ in range(n)]  # type: ignore[arg-type]
+    for round_ in range(max(max(counts) for _, _, counts in cells)):
+        for kind, requests, counts in cells:
+            out += [
+                AccountSlot(kind, requests, reveal)
+                for reveal, n in zip(reveals, counts, strict=True)
+                if round_ < n
+            ]
     return out
 
 
