@@ -212,9 +212,8 @@ def _check_gold(
     differences = state_differences(gold, state)
     said = " ".join(m.content for m in transcript.messages if m.role == "agent").casefold()
     checks = [evaluate_predicate("final_state_differences", "==", 0, len(differences))]
-    checks += [
-        evaluate_predicate(f"told {fact!r}", "==", True, fact.casefold() in said) for fact in facts
-    ]
+    told = [fact for fact in facts if fact.casefold() in said]
+    checks += [evaluate_predicate("facts_told", "contains", fact, told) for fact in facts]
     if differences:
         return Outcome(
             0.0,
