@@ -82,3 +82,39 @@ def test_the_shopper_says_yes_only_to_a_change_stated_with_its_money() -> None:
     assert task.account is not None
     me = task.account.shopper
     assert (me.email in asked[0]) or (me.address.zip in asked[0])
+
+
+def _transcript(task_index: int, seed: int) -> str:
+    import asyncio
+
+    from domains.grocery import GroceryDomain
+    from domains.grocery.agents import baselines
+    from domains.grocery.tools import build_toolset
+    from domains.grocery.user import build_user
+    from runner.core.protocols import AgentContext
+    from runner.core.rules import get_rules
+    from runner.play.loop import run_trial
+
+    task, rules = TASKS[task_index], get_rules("v2")
+    agent = baselines()["expert"](AgentContext(user_id=task.user_id, policy_text="", seed=seed), {})
+    transcript = asyncio.run(
+        run_trial(
+            task=task,  # type: ignore[arg-type]  # the loop is typed for movie tasks still
+            catalog=CATALOG,
+            agent=agent,
+            simulator=build_user("scripted", task=task, catalog=CATALOG, seed=seed),
+            toolset=build_toolset(CATALOG, task, None, rules, seed),
+            seed=seed,
+            rules=rules,
+            greeting=GroceryDomain.greeting,
+            domain=GroceryDomain(),
+        )
+    )
+    events = transcript.model_dump(mode="json")["events"]
+    return "\n".join(str(e.get("content", e.get("arguments"))) for e in events)
+
+
+def test_the_same_seed_replays_the_same_trial_and_another_seed_other_words() -> None:
+    # The three-request task: the shopper's words vary with the seed, the outcome does not.
+    assert _transcript(4, 0) == _transcript(4, 0)
+    assert _transcript(4, 0) != _transcript(4, 1)
