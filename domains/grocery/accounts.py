@@ -363,7 +363,7 @@ class AccountBook:
         """The authenticated shopper's profile (refused for anyone else's)."""
         me = self._me()
         if user_id != me:
-            known = "unknown" if user_id not in self._profiles else "another shopper's"
+            known = "an unknown" if user_id not in self._profiles else "another shopper's"
             raise StoreError(
                 f"user_id {user_id!r} is {known} account; the authenticated shopper is {me}"
             )

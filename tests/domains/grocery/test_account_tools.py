@@ -219,7 +219,7 @@ def _cases() -> list[tuple[str, str, str]]:
         ("exchange_delivered_order_items", "huge quantity", "quantity 500 for"),
         ("modify_user_address", "unauthenticated", "not authenticated"),
         ("modify_user_address", "wrong user", "another shopper's account"),
-        ("modify_user_address", "bad id", "user_id 'u_nope' is unknown account"),
+        ("modify_user_address", "bad id", "user_id 'u_nope' is an unknown account"),
         ("modify_user_address", "double action", "is already the default address"),
         ("transfer_to_human", "double action", "already transferred"),
     ]
