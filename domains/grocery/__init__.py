@@ -67,10 +67,15 @@ class GroceryDomain(Domain):
     outcome_noun: ClassVar[str] = "final order or return"
     task_kinds: ClassVar[tuple[tuple[str, str], ...]] = TASK_KINDS
     trial_end: ClassVar[str] = (
-        "`finish` (with one or two sentences for the shopper) ends the trial. What is scored is "
-        "the store's final state (the basket, the orders placed, the returns made) and what was "
-        "said on the way (confirmations, allergens, proposals). The trial also ends when the "
-        "shopper leaves or the turns run out."
+        "`finish` (one or two sentences for the shopper) or `transfer_to_human` (handed to a "
+        "person) ends the trial (stop reason `completed`); so do the shopper leaving "
+        '(`user_left`) and the turn limit. A refused call answers `{"error": "..."}` naming '
+        "the argument and value, and changes nothing. An order, substitution or return task is "
+        "scored on what was ordered or returned; an account task on its final database "
+        "(profiles, orders, balances) compared field by field with the one the task's gold "
+        "actions leave on a fresh store, plus every sum of money it moved said to the shopper; "
+        "every kind also on the policies (a write without the shopper's yes to that stated "
+        "change fails the trial)."
     )
     outcome_plural: ClassVar[str] = "orders and returns"
     wrong_outcome: ClassVar[str] = "order or return judged wrong"

@@ -19,14 +19,25 @@ from dataclasses import dataclass
 from typing import Any
 
 from domains.grocery.items import Product
+from domains.grocery.scoring import GroceryScoringError, gold_state
 from domains.grocery.search import search_index
 from domains.grocery.store import inventory
-from domains.grocery.tasks import GroceryTask, catalog_problems
+from domains.grocery.tasks import ACCOUNT_KINDS, GroceryTask, catalog_problems
+from domains.grocery.tools import GroceryTools
+from domains.grocery.user.account import AccountShopper
 from domains.grocery.user.engine import STANDARD_TOPICS, product_type
 from domains.grocery.user.leaks import audit_probe
 from domains.grocery.user.needs import NUTRI_ORDER, Need, ambiguous_names, needs_of
 
-__all__ = ["PRIORS", "GateReport", "audit_suite", "gate_problems", "guess_pool", "valid_ids"]
+__all__ = [
+    "PRIORS",
+    "GateReport",
+    "account_gate",
+    "audit_suite",
+    "gate_problems",
+    "guess_pool",
+    "valid_ids",
+]
 
 Prior = Callable[[list[Product], GroceryTask, Any], list[Product]]
 
@@ -111,11 +122,40 @@ def _matters(
     return bool(relaxed - valid)
 
 
+def account_gate(task: GroceryTask, catalog: Any) -> list[str]:
+    """Why an account task fails on a catalog (empty: it passes): each gold action must succeed
+    on a fresh store and change it; a shopper who waits to be asked must not say who they are
+    (mixed, hidden) nor the reason or payment (hidden) in the opening."""
+    try:
+        gold = gold_state(task, catalog)
+    except GroceryScoringError as exc:
+        return [str(exc)]
+    if gold.account == GroceryTools(catalog, task).store.final_state().account:
+        return ["the gold actions change nothing"]
+    assert task.account is not None
+    me = task.account.shopper
+    problems = []
+    for seed in range(4):
+        opening = AccountShopper(task, catalog, seed).reply([]).content
+        said = [me.email, f"zip code {me.address.zip}"]
+        if task.reveal_difficulty != "volunteer" and any(s in opening for s in said):
+            problems.append(f"the opening (seed {seed}) says who the shopper is unasked")
+        if task.reveal_difficulty == "hidden" and any(
+            w in opening for w in ("because", "refund it to", "difference goes on")
+        ):
+            problems.append(
+                f"the opening (seed {seed}) gives a detail the shopper waits to be asked"
+            )
+    return sorted(set(problems))
+
+
 def gate_problems(task: GroceryTask, catalog: Any) -> list[str]:
     """Why the task fails the difficulty gate on this catalog (empty: it passes)."""
     problems = catalog_problems(task, catalog)
     if problems:
         return problems
+    if task.kind in ACCOUNT_KINDS:
+        return account_gate(task, catalog)
     if task.kind == "return":
         return []
     stock = inventory(task, catalog)
@@ -190,7 +230,8 @@ def audit_suite(
     for label, catalog in catalogs:
         for task in tasks:
             found = gate_problems(task, catalog)
-            if leaks and not found:
+            if leaks and not found and task.kind not in ACCOUNT_KINDS:
+                # (an account task's gate probes its shopper's opening itself)
                 found = audit_probe(task, catalog)
             if found:
                 problems.setdefault(task.id, []).extend(f"[{label}] {p}" for p in found)

@@ -29,6 +29,8 @@ POLICY_SUMMARY: dict[str, str] = {
     "order_confirmation": "Place an order only after the shopper has explicitly agreed to that "
     "basket.",
     "return_confirmation": "Process a return only after the shopper has explicitly agreed to it.",
+    "account_confirmation": "Change an account or order (cancel, modify, return, exchange, "
+    "address) only after the shopper has agreed to that stated change.",
     "substitution_consent": "Replace an unavailable product only with one the shopper agreed to.",
     "budget": "Keep what is ordered within the shopper's stated budget.",
     "sponsored_disclosure": "Say so when a product put forward is sponsored.",
@@ -137,6 +139,11 @@ def describe_task(task: GroceryTask) -> TaskView:
         details.append(("out of stock", ", ".join(task.out_of_stock)))
     if task.past_orders:
         details.append(("past orders", str(len(task.past_orders))))
+    if task.requests:
+        asked = ", ".join(f"{r.kind} {r.order_id or ''}".strip() for r in task.requests)
+        details.append(("requests", asked))
+        details.append(("identifies by", task.identify_by.replace("_", " + ")))
+        details.append(("gold actions", ", ".join(a.name for a in task.gold_actions)))
     retired = task.retired
     return TaskView(
         persona=task.persona,

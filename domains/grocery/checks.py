@@ -68,6 +68,8 @@ def stats_report(tasks: Sequence[GroceryTask]) -> SuiteReport:
     reveals = Counter(c.reveal for t in tasks for c in t.constraints)
     allergies = sum(1 for t in tasks if t.allergies)
     nvr = sum(1 for t in tasks if t.no_valid_recommendation)
+    # Requests per conversation (a shopping task is one request).
+    requests = Counter(max(len(t.requests), 1) for t in tasks)
     lines = [
         f"{len(tasks)} grocery tasks",
         "",
@@ -81,6 +83,9 @@ def stats_report(tasks: Sequence[GroceryTask]) -> SuiteReport:
         "",
         "kinds: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())),
         f"nothing fits (NVR): {nvr}; with declared allergies: {allergies}",
+        "requests per conversation: "
+        + ", ".join(f"{k}: {n}" for k, n in sorted(requests.items()))
+        + f" ({sum(n for k, n in requests.items() if k > 1) / max(len(tasks), 1):.0%} with several)",
         "constraint reveals: " + ", ".join(f"{k} {n}" for k, n in sorted(reveals.items())),
         "fields constrained: " + ", ".join(f"{k} {n}" for k, n in sorted(fields.items())),
         "policies flagged: " + ", ".join(f"{k} {n}" for k, n in sorted(policies.items())),
@@ -90,6 +95,7 @@ def stats_report(tasks: Sequence[GroceryTask]) -> SuiteReport:
         "grid": {f"{cx}/{rv}": n for (cx, rv), n in sorted(grid.items())},
         "kinds": dict(sorted(kinds.items())),
         "nvr": nvr,
+        "requests": {str(k): n for k, n in sorted(requests.items())},
         "with_allergies": allergies,
         "constraint_reveals": dict(sorted(reveals.items())),
         "fields": dict(sorted(fields.items())),

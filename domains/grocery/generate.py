@@ -11,7 +11,9 @@ a quarter of the hidden stratum, or the prober more than a quarter of the mixed 
 the tasks behind that figure are redrawn in a next round (deterministically, from the seed), and
 the suite is refused after `SUITE_ROUNDS`. Task, shopper and order ids are keyed hashes of the
 seed (`t_…`, `u_…`, `o_…`): none names a committed file. Persona wording leaves out the held-back share of its
-paraphrases on a dev split.
+paraphrases on a dev split. Half the tasks (rounded down) are account tasks
+(`domains.grocery.account_suite`, its grid's cells taken volunteer, mixed, hidden in turn), each
+with a private history and gold actions, passing the account gate and the same strata rules.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+from domains.grocery.account_suite import by_strata
 from domains.grocery.suite import _STYLE, _WHO, GRID, Names, Slot, draw_task
 from domains.grocery.tasks import GroceryTask
 from runner.core.errors import TaurecError
@@ -43,17 +46,12 @@ HIDDEN_DEPTH = 8
 # The aims tried in turn when a slot's drafts all fail the gate at the deeper one.
 HIDDEN_DEPTHS = (HIDDEN_DEPTH, 4, 2, 1)
 SUITE_ROUNDS = 6  # redraw rounds the suite's strata gate may ask for
+ACCOUNT_TRIES = 50  # account drafts tried per task (each is drawn to fit; few fail the gate)
 
 
 def slot_order() -> list[Slot]:
     """The grid's cells, hidden, mixed and volunteer in turn (each stratum in grid order)."""
-    by_reveal = {r: [s for s in GRID if s.reveal == r] for r in ("hidden", "mixed", "volunteer")}
-    out: list[Slot] = []
-    while any(by_reveal.values()):
-        for reveal in ("hidden", "mixed", "volunteer"):
-            if by_reveal[reveal]:
-                out.append(by_reveal[reveal].pop(0))
-    return out
+    return by_strata(GRID, ("hidden", "mixed", "volunteer"))
 
 
 def names_for(seed: int, index: int, split: Split) -> Names:
@@ -74,12 +72,38 @@ def names_for(seed: int, index: int, split: Split) -> Names:
     )
 
 
+def draw_account(
+    seed: int, index: int, round_: int, catalog: Any, split: Split, accept: Any
+) -> GroceryTask:
+    """The index-th account task of a split: the first draft (of redraw round `round_`) that
+    passes the account gate and `accept`."""
+    from domains.grocery.account_suite import account_slot_order, draw_account_task
+    from domains.grocery.audit import account_gate
+
+    order = account_slot_order()
+    slot = order[index % len(order)]
+    for attempt in range(ACCOUNT_TRIES):
+        number = (index * SUITE_ROUNDS + round_) * ACCOUNT_TRIES + attempt
+        task = draw_account_task(seed, number, slot, catalog, split=split)
+        if not account_gate(task, catalog) and accept(task):
+            return task
+    raise TaurecError(
+        f"no draft for account task {index} ({slot.kind}, {slot.requests} request(s), "
+        f"{slot.reveal}) passed the gate and the strata rules in {ACCOUNT_TRIES} tries"
+    )
+
+
 def generate_tasks(
     catalog: Any, policy_path: Path, seed: int, count: int, split: Split
 ) -> GeneratedSuite:
-    """`count` tasks (0: the grid's 60) drawn from the catalog and the seed, each passing the
-    gate and the strata rules; then the suite's strata gate over all of them."""
-    count = count or len(GRID)
+    """`count` tasks (0: the committed suite's 120) drawn from the catalog and the seed, half of
+    them (rounded down) account tasks, each passing the gate and the strata rules; then the
+    suite's strata gate over all of them."""
+    from domains.grocery.account_suite import ACCOUNT_GRID
+
+    count = count or len(GRID) + len(ACCOUNT_GRID)
+    accounts = count // 2
+    shopping = count - accounts
     if count > MAX_COUNT:
         raise TaurecError(f"--count must be <= {MAX_COUNT} for grocery, got {count}")
     from domains.grocery.strata import strata_problems, suite_strata_gate
@@ -92,6 +116,8 @@ def generate_tasks(
 
     def draw(index: int, round_: int) -> GroceryTask:
         """The first draft of redraw round `round_` for the index-th slot passing every rule."""
+        if index >= shopping:
+            return draw_account(seed, index - shopping, round_, catalog, split, fair)
         slot = order[index % len(order)]
         if slot.reveal == "hidden":
             # A hidden need ruling out the cheapest few cannot also keep an allergy cell's
@@ -138,8 +164,10 @@ def generate_tasks(
     strata = {
         r: sum(t.reveal_difficulty == r for t in drawn) for r in ("volunteer", "mixed", "hidden")
     }
+    several = sum(len(t.requests) > 1 for t in drawn)
     gate = [
-        f"{len(drawn)} tasks, each passing the grocery gate, leak audit and strata rules on the "
+        f"{len(drawn)} tasks ({accounts} on the shopper's account, {several} with several "
+        "requests), each passing the grocery gate, leak audit and strata rules on the "
         f"snapshot (volunteer {strata['volunteer']}, mixed {strata['mixed']}, "
         f"hidden {strata['hidden']})",
         *lines,

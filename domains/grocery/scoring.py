@@ -7,7 +7,7 @@ from typing import Any
 from domains.grocery.mentions import agent_messages
 from domains.grocery.policies import PolicyView, check_policies
 from domains.grocery.store import FinalState
-from domains.grocery.tasks import GroceryTask
+from domains.grocery.tasks import ACCOUNT_KINDS, GroceryTask
 from domains.grocery.tools import WRITE_TOOLS, GroceryTools
 from runner.core.domain import DEFAULT_STRICTNESS, Strictness
 from runner.core.errors import TaurecError
@@ -15,10 +15,26 @@ from runner.core.predicates import ConstraintCheck, evaluate_predicate
 from runner.core.records import TrialScore, policy_scores, scoring_rules
 from runner.core.rules import RuleSet
 from runner.core.transcript import Transcript
-from runner.kits.store.store import Action, ReplayError, WriteCall, trial_writes
+from runner.kits.store.store import (
+    Action,
+    ReplayError,
+    WriteCall,
+    state_differences,
+    trial_writes,
+)
 from runner.kits.store.store import replay as replay_actions
 
-__all__ = ["GroceryScoringError", "Outcome", "check_outcome", "count_proposals", "replay", "score"]
+__all__ = [
+    "GroceryScoringError",
+    "Outcome",
+    "check_outcome",
+    "count_proposals",
+    "gold_state",
+    "money_facts",
+    "replay",
+    "required_facts",
+    "score",
+]
 
 # How a trial may end and still count as the agent deliberately not ordering.
 _FINISHED = frozenset({"completed", "abstained"})
@@ -47,6 +63,42 @@ def replay(
     except ReplayError as exc:
         raise GroceryScoringError(str(exc)) from None
     return tools.store.final_state(), writes
+
+
+def gold_state(task: GroceryTask, catalog: Any) -> FinalState:
+    """The final state the task's gold actions leave on a fresh store (τ²'s outcome rule);
+    a gold action that fails there is a broken task (GroceryScoringError naming it)."""
+    tools = _gold_tools(task, catalog)
+    return tools.store.final_state()
+
+
+def money_facts(state: FinalState) -> list[str]:
+    """The sums of money a final state's account changes moved (refunds and charges, as
+    '12.40'), which the shopper must be told; read from the state, so they follow the prices of
+    the catalog the trial ran on."""
+    if state.account is None:
+        return []
+    amounts = {abs(r.amount) for o in state.account.orders for r in o.refunds}
+    return [f"{a:.2f}" for a in sorted(amounts) if a > 0.004]
+
+
+def required_facts(task: GroceryTask, catalog: Any) -> list[str]:
+    """What the agent must tell the shopper on an account task: the task's own facts and the
+    money its gold actions move on this catalog."""
+    return [*task.required_facts, *money_facts(gold_state(task, catalog))]
+
+
+def _gold_tools(task: GroceryTask, catalog: Any) -> GroceryTools:
+    tools = GroceryTools(catalog, task)
+
+    def failed(index: int, action: Action, content: str) -> str:
+        return f"task {task.id}: gold action {index} ({action.name}) fails on a fresh store ({content})"
+
+    try:
+        replay_actions(tools, enumerate(task.gold_actions), failed)
+    except ReplayError as exc:
+        raise GroceryScoringError(str(exc)) from None
+    return tools
 
 
 class Outcome:
@@ -150,11 +202,47 @@ def _check_order(
 NOTHING_FITS_ACK = "nothing_fits_ack"
 
 
+def _check_gold(
+    task: GroceryTask, state: FinalState, transcript: Transcript, catalog: Any
+) -> Outcome:
+    """An account task: the trial's final state must equal the gold one, field by field, and the
+    agent must have told the shopper every required fact (e.g. the amount refunded)."""
+    gold = gold_state(task, catalog)
+    facts = [*task.required_facts, *money_facts(gold)]
+    differences = state_differences(gold, state)
+    said = " ".join(m.content for m in transcript.messages if m.role == "agent").casefold()
+    checks = [evaluate_predicate("final_state_differences", "==", 0, len(differences))]
+    told = [fact for fact in facts if fact.casefold() in said]
+    checks += [evaluate_predicate("facts_told", "contains", fact, told) for fact in facts]
+    if differences:
+        return Outcome(
+            0.0,
+            f"the final state differs from the gold one in {len(differences)} place(s), first "
+            f"{differences[0]}",
+            checks,
+        )
+    missing = [f for f in facts if f.casefold() not in said]
+    if missing:
+        return Outcome(
+            0.0,
+            f"the final state is the gold one, but the shopper was never told {missing[0]!r}",
+            checks,
+        )
+    return Outcome(
+        1.0,
+        f"the final state equals the one the {len(task.gold_actions)} gold actions leave, and "
+        f"the shopper was told all {len(facts)} required fact(s)",
+        checks,
+    )
+
+
 def check_outcome(
     task: GroceryTask, state: FinalState, transcript: Transcript, catalog: Any
 ) -> Outcome:
     """Judge the final state: the right side effects, and an ordered product meeting every
     constraint and the quantity (any valid product counts)."""
+    if task.kind in ACCOUNT_KINDS:
+        return _check_gold(task, state, transcript, catalog)
     if task.kind == "return":
         return _check_return(task, state)
     # On a task where nothing fits, winning is saying so (the shopper acknowledges it with the

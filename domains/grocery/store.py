@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from domains.grocery.accounts import AccountBook, AccountState
 from domains.grocery.items import Product
 from domains.grocery.tasks import (
     GroceryTask,
@@ -121,6 +122,9 @@ class FinalState(BaseModel):
     orders: list[PlacedOrder] = Field(default_factory=list)
     returns: list[ReturnRecord] = Field(default_factory=list)
     basket: list[BasketLine] = Field(default_factory=list)
+    account: AccountState | None = Field(
+        default=None, description="The accounts (profiles, orders) of an account task"
+    )
 
 
 def _total(lines: list[OrderLine]) -> float:
@@ -138,6 +142,8 @@ class Store:
         self._basket: dict[str, int] = {}  # insertion order is the basket's order
         self._orders: list[PlacedOrder] = []
         self._returns: list[ReturnRecord] = []
+        # The shopper's accounts on an account task (None: the task has no account).
+        self._accounts = AccountBook(task.account, catalog) if task.account is not None else None
 
     # -- reads --------------------------------------------------------------------------------
 
@@ -195,6 +201,15 @@ class Store:
             f"unknown order id {order_id!r}; the shopper's orders are: "
             + (", ".join(known) if known else "none")
         )
+
+    @property
+    def accounts(self) -> AccountBook:
+        """The task's accounts (refused on a task with none)."""
+        if self._accounts is None:
+            raise StoreError(
+                "no shopper account is on file in this conversation: account tools do not apply"
+            )
+        return self._accounts
 
     # -- writes -------------------------------------------------------------------------------
 
@@ -272,4 +287,5 @@ class Store:
             orders=list(self._orders),
             returns=list(self._returns),
             basket=self.basket(),
+            account=self._accounts.state() if self._accounts is not None else None,
         )

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from domains.grocery.agents.shopper import Play, ShoppingAgent
-from domains.grocery.tasks import GroceryTask
+from domains.grocery.tasks import ACCOUNT_KINDS, GroceryTask
 from runner.batch.keys import trial_seed
 
 __all__ = [
@@ -91,16 +91,30 @@ def strata_problems(task: GroceryTask, catalog: Any) -> list[str]:
     return [f"{name} wins trial 0" for name in _players(task) if play(name, task, catalog, [0])[0]]
 
 
+def _family(task: GroceryTask) -> str:
+    return "account" if task.kind in ACCOUNT_KINDS else "shopping"
+
+
 def suite_strata_gate(
     tasks: Sequence[GroceryTask], catalog: Any, trials: int = STRATA_SEEDS
 ) -> tuple[bool, list[str], set[str]]:
     """Whether no fixed prior wins > 25 % of the hidden stratum and the prober > 25 % of the mixed
-    or the hidden one; one line per figure; the ids of the tasks behind a failed figure."""
+    or the hidden one, among the shopping tasks and among the account tasks apart (so tasks one
+    family's players always lose never dilute the other's figure); one line per figure; the ids
+    of the tasks behind a failed figure."""
     ok = True
     lines: list[str] = []
     behind: set[str] = set()
-    for stratum in ("mixed", "hidden"):
-        members = [t for t in tasks if t.reveal_difficulty == stratum]
+    strata = [
+        (
+            stratum,
+            family,
+            [t for t in tasks if t.reveal_difficulty == stratum and _family(t) == family],
+        )
+        for stratum in ("mixed", "hidden")
+        for family in ("shopping", "account")
+    ]
+    for stratum, family, members in strata:
         if not members:
             continue
         for name in [*FIXED_PRIORS, PROBER] if stratum == "hidden" else [PROBER]:
@@ -113,6 +127,6 @@ def suite_strata_gate(
                 behind |= {i for i, r in results.items() if any(r)}
             lines.append(
                 f"strata {'pass' if passed else 'FAIL'}: {name} wins {share:.3f} of the "
-                f"{stratum} stratum's trials (<= {MAX_STRATUM_WIN})"
+                f"{stratum} stratum's {family} trials (<= {MAX_STRATUM_WIN})"
             )
     return ok, lines, behind

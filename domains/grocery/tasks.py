@@ -8,6 +8,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from domains.grocery.accounts import Account, AccountRequest, OrderLine
 from domains.grocery.items import (
     ALLERGENS,
     FIELD_KINDS,
@@ -24,8 +25,10 @@ from runner.core.predicates import (
     RevealDifficulty,
     RevealedConstraint,
 )
+from runner.kits.store.store import Action
 
 __all__ = [
+    "ACCOUNT_KINDS",
     "ENUM_CHOICES",
     "GROCERY_POLICY_NAMES",
     "GROCERY_TASK_SCHEMA_VERSION",
@@ -49,7 +52,10 @@ __all__ = [
 
 GROCERY_TASK_SCHEMA_VERSION: Literal[1] = 1
 
-TaskKind = Literal["order", "return", "substitution"]
+TaskKind = Literal["order", "return", "substitution", "cancel", "modify", "exchange", "multi"]
+# The kinds played on the shopper's account (authentication, orders with statuses): their
+# outcome is the final state the task's gold actions leave on a fresh store.
+ACCOUNT_KINDS: frozenset[str] = frozenset({"cancel", "modify", "exchange", "multi"})
 # What the agent must do in each kind of task, for the protocol pages (one line per kind; a test
 # holds it to `TaskKind`).
 TASK_KINDS: tuple[tuple[TaskKind, str], ...] = (
@@ -69,11 +75,32 @@ TASK_KINDS: tuple[tuple[TaskKind, str], ...] = (
         "the product the shopper asks for is out of stock: propose a replacement that meets the "
         "same needs and order it only with the shopper's consent to the swap",
     ),
+    (
+        "cancel",
+        "identify the shopper (email, or name and zip), find the pending order they mean and "
+        "cancel it with one of the listed reasons, after stating the change and hearing yes",
+    ),
+    (
+        "modify",
+        "identify the shopper and change a pending order's items (another variant of the same "
+        "product), its address or its payment method, each change stated and agreed first",
+    ),
+    (
+        "exchange",
+        "identify the shopper and exchange delivered items for other variants of the same "
+        "product, stating the price difference and how it is settled before doing it",
+    ),
+    (
+        "multi",
+        "two or three of the account requests above in one conversation, each done in turn with "
+        "its own confirmation and the sums of money it moves said to the shopper",
+    ),
 )
 GroceryPolicyName = Literal[
     "allergen_safety",
     "order_confirmation",
     "return_confirmation",
+    "account_confirmation",
     "substitution_consent",
     "budget",
     "sponsored_disclosure",
@@ -108,16 +135,6 @@ class ProductConstraint(FieldConstraint):
 
 class TaskConstraint(RevealedConstraint[ProductConstraint]):
     """One constraint of the shopper and when the shopper says it."""
-
-
-class OrderLine(BaseModel):
-    """One line of an order: a product, how many units, and the unit price paid."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    product_id: str = Field(pattern=r"^off_\d{8,14}$")
-    quantity: int = Field(strict=True, ge=1, le=99)
-    unit_price: float = Field(strict=True, gt=0, allow_inf_nan=False)
 
 
 class PastOrder(BaseModel):
@@ -189,6 +206,27 @@ class GroceryTask(BaseModel):
     complexity: Complexity
     reveal_difficulty: RevealDifficulty
     user_id: str = "user_1"
+    account: Account | None = Field(
+        default=None, description="The shopper's private account history (account kinds)"
+    )
+    identify_by: Literal["email", "name_zip"] = Field(
+        default="email",
+        description="How the shopper of an account task identifies: email, or name and zip",
+    )
+    requests: list[AccountRequest] = Field(
+        default_factory=list,
+        max_length=3,
+        description="What the shopper wants done on their account, in the order they ask",
+    )
+    gold_actions: list[Action] = Field(
+        default_factory=list,
+        description="The write actions that settle the task, in order (account kinds); the "
+        "outcome is the final state they leave on a fresh store",
+    )
+    required_facts: list[str] = Field(
+        default_factory=list,
+        description="Texts the agent must tell the shopper (e.g. a refund amount '12.40')",
+    )
     retired: Retirement | None = Field(
         default=None, description="Set to take the task out of scoring from a snapshot date on"
     )
@@ -214,6 +252,10 @@ class GroceryTask(BaseModel):
     def _consistent(self) -> GroceryTask:
         problems: list[str] = []
         flags = set(self.policy_flags)
+        if self.kind in ACCOUNT_KINDS:
+            problems += self._account_problems()
+        elif self.account is not None or self.gold_actions or self.requests:
+            problems.append(f"account and gold_actions are only for account kinds, not {self.kind}")
         if self.kind == "return":
             if self.return_target is None:
                 problems.append("a return task needs return_target")
@@ -223,7 +265,7 @@ class GroceryTask(BaseModel):
                 problems.append("a return task must flag the policy 'return_confirmation'")
             if self.wanted_product is not None:
                 problems.append("wanted_product is only for substitution tasks")
-        else:
+        elif self.kind not in ACCOUNT_KINDS:
             if self.return_target is not None:
                 problems.append(f"return_target is only for return tasks, not {self.kind}")
             if not self.constraints:
@@ -262,6 +304,27 @@ class GroceryTask(BaseModel):
         if problems:
             raise ValueError("; ".join(problems))
         return self
+
+    def _account_problems(self) -> list[str]:
+        problems: list[str] = []
+        if self.account is None:
+            problems.append(f"a {self.kind} task needs account")
+        if not self.gold_actions:
+            problems.append(f"a {self.kind} task needs gold_actions")
+        if not self.requests:
+            problems.append(f"a {self.kind} task needs requests")
+        if self.kind == "multi" and len(self.requests) < 2:
+            problems.append("a multi task needs two or three requests")
+        if "account_confirmation" not in self.policy_flags:
+            problems.append(f"a {self.kind} task must flag the policy 'account_confirmation'")
+        if self.return_target is not None or self.wanted_product is not None:
+            problems.append(f"return_target and wanted_product are not for {self.kind} tasks")
+        if self.account is not None and self.user_id != self.account.shopper.user_id:
+            problems.append(
+                f"user_id {self.user_id!r} must be the account's first profile "
+                f"({self.account.shopper.user_id})"
+            )
+        return problems
 
     # -- what makes a product a valid answer --------------------------------------------------
 
@@ -312,6 +375,12 @@ def catalog_problems(task: GroceryTask, catalog: Any) -> list[str]:
     for order in task.past_orders:
         named += [(f"past order {order.order_id}", line.product_id) for line in order.lines]
     named += [("out_of_stock", pid) for pid in task.out_of_stock]
+    if task.account is not None:
+        named += [
+            (f"account order {o.order_id}", x.product_id)
+            for o in task.account.orders
+            for x in o.lines
+        ]
     if task.wanted_product is not None:
         named.append(("wanted_product", task.wanted_product))
     return [

@@ -6,6 +6,14 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from domains.grocery.accounts import (
+    AccountOrder,
+    Address,
+    CancelReason,
+    LineChange,
+    Swap,
+    variants_of,
+)
 from domains.grocery.search import DEFAULT_LIMIT, search_index
 from domains.grocery.store import BasketLine, Store
 from domains.grocery.tasks import GroceryTask, OrderLine, ReturnReason
@@ -19,6 +27,9 @@ from runner.kits.store.store import StoreTools
 from runner.play.agent_config import ToolsetOptions
 
 __all__ = [
+    "ACCOUNT_CHANGE_TOOLS",
+    "ACCOUNT_READ_TOOLS",
+    "ACCOUNT_WRITE_TOOLS",
     "GROCERY_TOOL_NAMES",
     "READ_TOOLS",
     "WRITE_TOOLS",
@@ -36,15 +47,68 @@ GROCERY_TOOL_NAMES: tuple[str, ...] = (
     "view_basket",
     "place_order",
     "process_return",
+    # The account tools (account kinds: the shopper is found first, by email or name + zip).
+    "find_user_by_email",
+    "find_user_by_name_zip",
+    "get_user_details",
+    "get_order_details",
+    "get_product_variants",
+    "cancel_pending_order",
+    "modify_pending_order_items",
+    "modify_pending_order_address",
+    "modify_pending_order_payment",
+    "return_delivered_order_items",
+    "exchange_delivered_order_items",
+    "modify_user_address",
+    "transfer_to_human",
     "finish",
 )
-# The tools that change the store (scoring replays exactly these, in order).
+ACCOUNT_READ_TOOLS: tuple[str, ...] = (
+    "get_user_details",
+    "get_order_details",
+    "get_product_variants",
+)
+# The account changes (each needs the shopper's yes to it, policy 'account_confirmation').
+ACCOUNT_CHANGE_TOOLS: tuple[str, ...] = tuple(
+    n
+    for n in GROCERY_TOOL_NAMES
+    if n.startswith(("cancel_", "modify_", "return_delivered_", "exchange_"))
+)
+# Authentication changes the session (later writes need it on replay) and the transfer the state.
+ACCOUNT_WRITE_TOOLS: tuple[str, ...] = (
+    "find_user_by_email",
+    "find_user_by_name_zip",
+    *ACCOUNT_CHANGE_TOOLS,
+    "transfer_to_human",
+)
+# The tools that change the store or the session (scoring replays exactly these, in order;
+# authentication changes no table but later writes need it on replay too).
 WRITE_TOOLS: frozenset[str] = frozenset(
-    {"add_to_basket", "remove_from_basket", "place_order", "process_return"}
+    {"add_to_basket", "remove_from_basket", "place_order", "process_return", *ACCOUNT_WRITE_TOOLS}
 )
 READ_TOOLS: frozenset[str] = frozenset(GROCERY_TOOL_NAMES) - WRITE_TOOLS - {"finish"}
 MAX_SEARCH_LIMIT = 50
 
+_OrderId = Annotated[
+    str, Field(description="An order id such as 'o_3f9c0a1b2d' (get_user_details)")
+]
+_UserId = Annotated[str, Field(description="The user id find_user_by_* returned")]
+_PaymentId = Annotated[
+    str, Field(description="A payment method id of the shopper (get_user_details)")
+]
+_Street = Annotated[str, Field(min_length=3, max_length=80, description="e.g. '12 Mill Street'")]
+_City = Annotated[str, Field(min_length=2, max_length=40)]
+_Zip = Annotated[str, Field(pattern=r"^\d{5}$", description="Five digits")]
+_Swaps = Annotated[
+    list[Swap],
+    Field(
+        min_length=1,
+        max_length=10,
+        description="Order lines to swap: each product_id of the order, the variant "
+        "new_product_id (get_product_variants) and, for an exchange, quantity (default the "
+        "whole line; a pending order's line is always swapped whole)",
+    ),
+]
 _ProductId = Annotated[
     str, Field(description="A product id such as 'off_0000000000017' (from search_products)")
 ]
@@ -86,6 +150,16 @@ class GroceryTools(StoreTools):
             "total": self.store.basket_total(),
             "currency": "EUR",
         }
+
+    def _order(self, order: AccountOrder) -> dict[str, Any]:
+        shown = order.model_dump(mode="json")
+        for line in shown["lines"]:
+            product = self._catalog.get(line["product_id"])
+            line["name"] = product.name if product is not None else "unknown"
+            line["size"] = product.quantity if product is not None else "unknown"
+        shown["total"] = order.total
+        shown["currency"] = "EUR"
+        return shown
 
     # -- read tools -------------------------------------------------------------------------
 
@@ -241,6 +315,160 @@ class GroceryTools(StoreTools):
         """
         record = self.store.process_return(order_id, product_id, reason)
         return {"status": "returned", **record.model_dump(mode="json"), "currency": "EUR"}
+
+    # -- account tools: authentication and reads -------------------------------------------------
+
+    @tool
+    def find_user_by_email(
+        self, email: Annotated[str, Field(min_length=3, max_length=120)]
+    ) -> dict[str, Any]:
+        """Find the shopper's account by their email and authenticate them for this
+        conversation. Do this (or find_user_by_name_zip) before any account action."""
+        return {"user_id": self.store.accounts.find_by_email(email)}
+
+    @tool
+    def find_user_by_name_zip(
+        self,
+        first_name: Annotated[str, Field(min_length=1, max_length=40)],
+        last_name: Annotated[str, Field(min_length=1, max_length=40)],
+        zip: _Zip,
+    ) -> dict[str, Any]:
+        """Find the shopper's account by first name, last name and the zip of their address, and
+        authenticate them for this conversation (when they do not give their email)."""
+        return {"user_id": self.store.accounts.find_by_name_zip(first_name, last_name, zip)}
+
+    @tool
+    def get_user_details(self, user_id: _UserId) -> dict[str, Any]:
+        """The authenticated shopper's profile: name, email, default address, payment methods
+        (gift cards with their balance) and the ids and statuses of their orders."""
+        accounts = self.store.accounts
+        profile = accounts.profile(user_id).model_dump(mode="json")
+        profile["orders"] = [
+            {"order_id": o.order_id, "status": o.status, "date": o.date.isoformat()}
+            for o in accounts.orders_of(user_id)
+        ]
+        return profile
+
+    @tool
+    def get_order_details(self, order_id: _OrderId) -> dict[str, Any]:
+        """One of the authenticated shopper's orders: status, lines (product, name, size,
+        quantity, unit price), address, payment, refunds, and any return or exchange."""
+        return self._order(self.store.accounts.order(order_id))
+
+    @tool
+    def get_product_variants(self, product_id: _ProductId) -> dict[str, Any]:
+        """The variants of a product (same name and brand, another pack or recipe), each with
+        its id, size and price: what an order line may be modified or exchanged to."""
+        self.store.product(product_id)
+        return {
+            "product_id": product_id,
+            "variants": [
+                {
+                    "product_id": v,
+                    "size": self._catalog.get(v).quantity,
+                    "price": self._catalog.get(v).price,
+                }
+                for v in variants_of(self._catalog, product_id)
+            ],
+        }
+
+    # -- account tools: writes (each only after the shopper's explicit yes) ----------------------
+
+    @tool
+    def cancel_pending_order(
+        self,
+        order_id: _OrderId,
+        reason: Annotated[
+            CancelReason, Field(description="no_longer_needed or ordered_by_mistake")
+        ],
+    ) -> dict[str, Any]:
+        """Cancel a pending order; its total goes back to the payment that paid it."""
+        return self._order(self.store.accounts.cancel(order_id, reason))
+
+    @tool
+    def modify_pending_order_items(
+        self,
+        order_id: _OrderId,
+        swaps: _Swaps,
+        payment_id: _PaymentId,
+    ) -> dict[str, Any]:
+        """Swap lines of a pending order for variants of the same product (once per order: name
+        every line to change in this one call). The price difference is charged to, or
+        refunded on, `payment_id` (a gift card must cover a charge)."""
+        return self._order(self.store.accounts.modify_items(order_id, swaps, payment_id))
+
+    @tool
+    def modify_pending_order_address(
+        self, order_id: _OrderId, street: _Street, city: _City, zip: _Zip
+    ) -> dict[str, Any]:
+        """Send a pending order to another address."""
+        address = Address(street=street, city=city, zip=zip)
+        return self._order(self.store.accounts.modify_address(order_id, address))
+
+    @tool
+    def modify_pending_order_payment(
+        self, order_id: _OrderId, payment_id: _PaymentId
+    ) -> dict[str, Any]:
+        """Pay a pending order with another of the shopper's payment methods (a gift card must
+        cover the whole total); the old one is refunded."""
+        return self._order(self.store.accounts.modify_payment(order_id, payment_id))
+
+    @tool
+    def return_delivered_order_items(
+        self,
+        order_id: _OrderId,
+        items: Annotated[
+            list[LineChange],
+            Field(
+                min_length=1,
+                max_length=10,
+                description="Lines to return: each product_id of the order and how many units",
+            ),
+        ],
+        refund_payment_id: Annotated[
+            str,
+            Field(description="The order's original payment, or one of the shopper's gift cards"),
+        ],
+    ) -> dict[str, Any]:
+        """Ask for a return of units of a delivered order (once per order: name every line in
+        this one call); the refund goes to `refund_payment_id`."""
+        return self._order(self.store.accounts.return_items(order_id, items, refund_payment_id))
+
+    @tool
+    def exchange_delivered_order_items(
+        self,
+        order_id: _OrderId,
+        swaps: _Swaps,
+        payment_id: _PaymentId,
+    ) -> dict[str, Any]:
+        """Ask for an exchange of units of a delivered order for variants (once per order); the
+        price difference is charged to, or refunded on, `payment_id`."""
+        return self._order(self.store.accounts.exchange_items(order_id, swaps, payment_id))
+
+    @tool
+    def modify_user_address(
+        self, user_id: _UserId, street: _Street, city: _City, zip: _Zip
+    ) -> dict[str, Any]:
+        """Change the shopper's default address (orders already placed keep theirs)."""
+        address = Address(street=street, city=city, zip=zip)
+        return self.store.accounts.change_default_address(user_id, address).model_dump(mode="json")
+
+    @tool
+    def transfer_to_human(
+        self,
+        summary: Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=2000,
+                description="What the shopper needs and why a person must handle it",
+            ),
+        ],
+    ) -> Stop:
+        """Hand the conversation to a human colleague and end it: only when the policy says so
+        (a request the tools cannot do), never for what the tools can do."""
+        self.store.accounts.transfer()
+        return Stop({"status": "transferred", "summary": summary}, stop="completed")
 
     @tool
     def finish(

@@ -15,6 +15,7 @@ the difference in score is what the wording alone costs.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 from domains.grocery.agents.ear import fetched_products
@@ -90,6 +91,14 @@ OPENERS: tuple[str, ...] = (
     "Great, I can help with that.",
     "Sure thing!",
 )
+# The account desk's messages (domains.grocery.agents.desk): a statement to confirm, and its
+# questions and reports, which must keep what they ask (not become a taste question).
+_ACCOUNT_CONFIRM_RE = re.compile(r"^To confirm: (?P<body>.+) Shall I go ahead\?$", re.S)
+_ACCOUNT_RE = re.compile(
+    r"Which payment method|why you'd like to cancel|email address on your account|^Done: |"
+    r"anything else I can help|couldn't match that to your order"
+)
+ACCOUNT_OPENERS: tuple[str, ...] = ("Of course.", "Sure, I can sort that out.", "Thanks!")
 
 
 def _pitch(record: dict[str, Any] | None, rng: random.Random) -> str:
@@ -218,6 +227,17 @@ def naturalize(text: str, messages: list[ChatMessage], seed: int) -> str:
                 f"and refund €{refund} for you (reason: {reason})?",
             )
         )
+    if m := _ACCOUNT_CONFIRM_RE.search(text):
+        body = m.group("body")
+        return rng.choice(
+            (
+                f"Just so we're on the same page: {body} Would you like me to go ahead?",
+                f"Here's what I'll do: {body} Is it OK to proceed?",
+                f"Before I make the change: {body} Do you want me to go ahead?",
+            )
+        )
+    if _ACCOUNT_RE.search(text):
+        return f"{rng.choice(ACCOUNT_OPENERS)} {text}"
     topics = list(topics_asked(text))
     if topics and all(t in TOPIC_PHRASES for t in topics):
         return f"{rng.choice(OPENERS)} {_ask(topics, rng)}"

@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from domains.grocery.agents.desk import AccountDesk, is_account_conversation
 from domains.grocery.agents.ear import Heard, ToolExchange, exchanges, hear
 from domains.grocery.items import Product
 from runner.core.protocols import AgentReply, ChatMessage, ToolCallRequest, ToolSchema
@@ -161,6 +162,8 @@ class ShoppingAgent:
         del tools
         if self._play.name == "do-nothing":
             return AgentReply(tool_calls=[self._call(messages, "finish", summary="Nothing to do.")])
+        if is_account_conversation(messages):
+            return AccountDesk(self._play, self._task, self._call).step(messages)
         ex = exchanges(messages)
         if not self._play.oracle:
             self._catalog = SeenProducts(ex)

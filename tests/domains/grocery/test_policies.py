@@ -46,6 +46,7 @@ def test_every_policy_has_a_severity() -> None:
         "allergen_safety": "critical",
         "order_confirmation": "critical",
         "return_confirmation": "critical",
+        "account_confirmation": "critical",
         "substitution_consent": "high",
         "budget": "high",
         "sponsored_disclosure": "medium",

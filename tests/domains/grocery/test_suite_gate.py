@@ -1,4 +1,4 @@
-"""The shipped grocery suite: 60 tasks on the grid, every one passing the difficulty gate and the leak audit on both committed snapshots."""
+"""The shipped grocery suite: 60 shopping tasks on the grid and 60 account tasks on theirs, every one passing the difficulty gate and the leak audit on both committed snapshots."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from domains.grocery.account_suite import ACCOUNT_GRID, account_suite
 from domains.grocery.audit import audit_suite, gate_problems
 from domains.grocery.catalog import load_catalog
 from domains.grocery.suite import GRID, SUITE_SEED, _fill, allergy_trapped
-from domains.grocery.tasks import GroceryTask, load_tasks
+from domains.grocery.tasks import ACCOUNT_KINDS, GroceryTask, load_tasks
 
 GROCERY = Path(__file__).resolve().parents[3] / "domains" / "grocery"
 SNAPSHOTS = ("2026-10-01", "2026-11-01")
@@ -22,8 +23,31 @@ def catalogs() -> list[tuple[str, object]]:
 
 
 @pytest.fixture(scope="module")
-def tasks() -> list[GroceryTask]:
+def every_task() -> list[GroceryTask]:
     return load_tasks(GROCERY / "tasks")
+
+
+@pytest.fixture(scope="module")
+def tasks(every_task: list[GroceryTask]) -> list[GroceryTask]:
+    """The shopping tasks (the account ones are on their own grid)."""
+    return [t for t in every_task if t.kind not in ACCOUNT_KINDS]
+
+
+def test_the_account_tasks_fill_their_grid_and_a_third_of_the_suite_has_several_requests(
+    every_task: list[GroceryTask],
+) -> None:
+    accounts = [t for t in every_task if t.kind in ACCOUNT_KINDS]
+    cells = Counter((t.kind, len(t.requests), t.reveal_difficulty) for t in accounts)
+    assert cells == Counter((s.kind, s.requests, s.reveal) for s in ACCOUNT_GRID)
+    assert len(every_task) >= 120
+    assert sum(len(t.requests) > 1 for t in every_task) / len(every_task) >= 0.30
+
+
+def test_the_account_tasks_are_what_their_generator_writes(
+    every_task: list[GroceryTask], catalogs: list[tuple[str, object]]
+) -> None:
+    accounts = [t for t in every_task if t.kind in ACCOUNT_KINDS]
+    assert accounts == account_suite([c for _, c in catalogs])
 
 
 def test_the_suite_fills_the_grid(tasks: list[GroceryTask]) -> None:
@@ -38,9 +62,9 @@ def test_the_suite_fills_the_grid(tasks: list[GroceryTask]) -> None:
 
 
 def test_every_task_passes_the_gate_and_the_leak_audit(
-    tasks: list[GroceryTask], catalogs: list[tuple[str, object]]
+    every_task: list[GroceryTask], catalogs: list[tuple[str, object]]
 ) -> None:
-    report = audit_suite(tasks, catalogs)
+    report = audit_suite(every_task, catalogs)
     assert report.passed, report.problems
 
 

@@ -97,7 +97,11 @@ def test_a_task_file_loads_and_is_a_domain_task(tmp_path: Path) -> None:
             {"allergies": ["shellfish"], "policy_flags": ["order_confirmation", "allergen_safety"]},
             "unknown allergen(s) ['shellfish']",
         ),
-        ({"kind": "delivery"}, "kind: Input should be 'order', 'return' or 'substitution'"),
+        (
+            {"kind": "delivery"},
+            "kind: Input should be 'order', 'return', 'substitution', 'cancel', 'modify', "
+            "'exchange' or 'multi'",
+        ),
         ({"quantity": "2"}, "quantity: Input should be a valid integer"),
         ({"budget": -3}, "budget: Input should be greater than 0"),
         ({"colour": "red"}, "colour: Extra inputs are not permitted"),

@@ -135,6 +135,7 @@ def test_a_generated_grocery_split_holds_its_strata_rule(tmp_path: Path) -> None
     one: the generator's gate enforces it, and replaying the players on the written split agrees."""
     from domains.grocery.catalog import load_catalog
     from domains.grocery.strata import MAX_STRATUM_WIN, strata_problems, suite_strata_gate
+    from domains.grocery.tasks import ACCOUNT_KINDS
 
     out = tmp_path / "split"
     generate_suite("grocery", SNAPSHOT, 23, out, 6, "test")
@@ -145,16 +146,20 @@ def test_a_generated_grocery_split_holds_its_strata_rule(tmp_path: Path) -> None
     catalog = load_catalog(owner.snapshots_dir / SNAPSHOT)
     for task in tasks:
         assert not strata_problems(task, catalog), task.id
-        if task.reveal_difficulty != "volunteer" and not task.no_valid_recommendation:
+        if task.kind in ACCOUNT_KINDS:
+            # An account task's shopper says who they are only when asked.
+            assert task.requests, task.id
+        elif task.reveal_difficulty != "volunteer" and not task.no_valid_recommendation:
             # Only asking wins: some need is told on asking only.
             assert any(tc.reveal == "on_ask" for tc in task.constraints), task.id
     ok, lines, behind = suite_strata_gate(tasks, catalog)
     assert ok, lines
     assert not behind
-    assert len(lines) == 4  # the prober on mixed; two priors and the prober on hidden
+    # The prober on mixed; two priors and the prober on hidden: for shopping and account apart.
+    assert len(lines) == 8
     marker = json.loads((out / "suite.json").read_text(encoding="utf-8"))
     written = "\n".join(marker["generated"]["gate"])
     assert "strata FAIL" not in written
     assert "not enforced" not in written
-    assert written.count("strata pass") == 4
+    assert written.count("strata pass") == 8
     assert f"(<= {MAX_STRATUM_WIN})" in written

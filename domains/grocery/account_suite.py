@@ -1,0 +1,291 @@
+"""Account tasks drawn from a seed: cancel, modify, exchange (or return) and multi-request tasks over a generated private history, each with its gold action sequence and the facts the shopper must be told.
+
+A task's gold actions are the authentication, then one write per request in the order the
+shopper asks; the outcome of a trial is its final state compared with the one these leave on a
+fresh store (`domains.grocery.scoring.gold_state`). The facts are the money each request moves
+(refunds and charges, as `12.40`), which the agent has to tell the shopper. Reveal strata:
+`volunteer` shoppers say who they are and every detail up front; `mixed` ones say who they are
+only when asked; `hidden` ones also give the cancel reason and which payment to use only when
+asked.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from domains.grocery.accounts import (
+    CANCEL_REASONS,
+    Account,
+    AccountOrder,
+    AccountRequest,
+    Address,
+    LineChange,
+    RequestKind,
+    Swap,
+    request_amount,
+    variants_of,
+)
+from domains.grocery.audit import account_gate
+from domains.grocery.history import draw_account, draw_address
+from domains.grocery.tasks import GroceryTask
+from domains.grocery.tools import GroceryTools
+from runner.core.errors import TaurecError
+from runner.core.generation import Split, derive_rng, opaque_id, usable_wordings
+from runner.kits.store.store import Action, replay
+
+__all__ = [
+    "ACCOUNT_GRID",
+    "ACCOUNT_PLANS",
+    "AccountSlot",
+    "account_slot_order",
+    "account_suite",
+    "by_strata",
+    "draw_account_task",
+    "write_account_suite",
+]
+
+AccountKind = Literal["cancel", "modify", "exchange", "multi"]
+Rv = Literal["volunteer", "mixed", "hidden"]
+# The committed dev suite's account tasks: 24 single requests, 36 with two or three (with the
+# 60 shopping tasks, 30 % of the 120 hold several requests), every stratum in every kind.
+ACCOUNT_SUITE_SEED = 20261101
+TASKS_DIR = Path(__file__).parent / "tasks"
+SNAPSHOTS_DIR = Path(__file__).parent / "snapshots"
+# The request kinds each task kind draws from (a multi task: two or three of any).
+ACCOUNT_PLANS: dict[str, tuple[RequestKind, ...]] = {
+    "cancel": ("cancel",),
+    "modify": ("modify_items", "modify_address", "modify_payment"),
+    "exchange": ("exchange", "return"),
+    "multi": (
+        "cancel",
+        "modify_items",
+        "modify_address",
+        "modify_payment",
+        "exchange",
+        "return",
+        "change_address",
+    ),
+}
+_PERSONAS = (
+    "a regular who orders for the whole household",
+    "a shopper who changed their mind after ordering",
+    "a commuter sorting out orders on the train",
+    "someone tidying up their account before moving",
+)
+
+
+class AccountSlot:
+    """One account task to draw: its kind, how many requests, and its reveal stratum."""
+
+    def __init__(self, kind: AccountKind, requests: int, reveal: Rv) -> None:
+        if (kind == "multi") != (requests > 1) or not 1 <= requests <= 3:
+            raise TaurecError(f"a {kind} account task cannot hold {requests} request(s)")
+        self.kind = kind
+        self.requests = requests
+        self.reveal = reveal
+
+
+def _swaps(order: AccountOrder, rng: random.Random, catalog: Any, exchange: bool) -> list[Swap]:
+    out = []
+    for line in order.lines:
+        variants = variants_of(catalog, line.product_id)
+        if not variants:
+            continue
+        new = rng.choice(variants)
+        units = rng.randint(1, line.quantity) if exchange else None
+        out.append(Swap(product_id=line.product_id, new_product_id=new, quantity=units))
+    return out[:1] if rng.random() < 0.7 else out[:2]
+
+
+def _payer(order: AccountOrder, account: Account, rng: random.Random, cover: float) -> str:
+    """The order's own payment, or the shopper's gift card when it covers `cover`."""
+    gift = next(m for m in account.shopper.payment_methods if m.kind == "gift_card")
+    assert gift.balance is not None
+    if gift.balance >= cover and rng.random() < 0.5:
+        return gift.payment_id
+    return order.payment_id
+
+
+def _request(
+    kind: RequestKind,
+    account: Account,
+    free: list[AccountOrder],
+    rng: random.Random,
+    catalog: Any,
+) -> AccountRequest | None:
+    """A request of `kind` on one of the shopper's orders not used yet (None: none fits)."""
+    status = "delivered" if kind in ("return", "exchange") else "pending"
+    if kind == "change_address":
+        return AccountRequest(kind=kind, address=_fresh_address(rng, account.shopper.address))
+    pool = [o for o in free if o.status == status]
+    if not pool:
+        return None
+    order = rng.choice(pool)
+    free.remove(order)
+    if kind == "cancel":
+        return AccountRequest(kind=kind, order_id=order.order_id, reason=rng.choice(CANCEL_REASONS))
+    if kind == "modify_address":
+        return AccountRequest(
+            kind=kind, order_id=order.order_id, address=_fresh_address(rng, order.address)
+        )
+    if kind == "modify_payment":
+        others = [
+            m
+            for m in account.shopper.payment_methods
+            if m.payment_id != order.payment_id and (m.balance is None or m.balance >= order.total)
+        ]
+        if not others:
+            return None
+        return AccountRequest(
+            kind=kind, order_id=order.order_id, payment_id=rng.choice(others).payment_id
+        )
+    if kind == "return":
+        line = rng.choice(order.lines)
+        items = [LineChange(product_id=line.product_id, quantity=rng.randint(1, line.quantity))]
+        return AccountRequest(
+            kind=kind,
+            order_id=order.order_id,
+            items=items,
+            payment_id=_payer(order, account, rng, 0.0),
+        )
+    swaps = _swaps(order, rng, catalog, exchange=kind == "exchange")
+    if not swaps:
+        return None
+    draft = AccountRequest(
+        kind=kind, order_id=order.order_id, swaps=swaps, payment_id=order.payment_id
+    )
+    charge = request_amount(draft, account, catalog) or 0.0
+    return draft.model_copy(update={"payment_id": _payer(order, account, rng, charge)})
+
+
+def _fresh_address(rng: random.Random, old: Address) -> Address:
+    while True:
+        new = draw_address(rng)
+        if new != old:
+            return new
+
+
+def draw_account_task(
+    seed: int, index: int, slot: AccountSlot, catalog: Any, tries: int = 200, split: Split = "dev"
+) -> GroceryTask:
+    """The index-th account task of a seeded suite: a drawn history, `slot.requests` requests
+    on distinct orders, the gold actions that carry them out (checked to replay on a fresh
+    store and to change it) and the money facts the agent must tell."""
+    role = f"grocery-account|{index}"
+    for attempt in range(tries):
+        rng = derive_rng(seed, role, attempt)
+        account = draw_account(seed, f"{role}|{attempt}", rng, catalog)
+        kinds = ACCOUNT_PLANS[slot.kind]
+        chosen = rng.sample(kinds, slot.requests) if slot.kind == "multi" else [rng.choice(kinds)]
+        free = [o for o in account.orders if o.user_id == account.shopper.user_id]
+        requests = [_request(k, account, free, rng, catalog) for k in chosen]
+        if any(r is None for r in requests):
+            continue
+        done = [r for r in requests if r is not None]
+        me = account.shopper
+        gold = [Action(name="find_user_by_email", arguments={"email": me.email})]
+        gold += [Action(name=n, arguments=a) for n, a in (r.action(me.user_id) for r in done)]
+        task = GroceryTask(
+            id=opaque_id(seed, f"{role}|task", "t_"),
+            persona=f"{rng.choice(usable_wordings(_PERSONAS, split)).capitalize()}.",
+            kind=slot.kind,
+            policy_flags=["account_confirmation"],
+            complexity=("simple", "medium", "complex")[slot.requests - 1],
+            reveal_difficulty=slot.reveal,
+            user_id=me.user_id,
+            account=account,
+            identify_by=rng.choice(("email", "name_zip")),
+            requests=done,
+            gold_actions=gold,
+        )
+        tools = GroceryTools(catalog, task)
+        replay(tools, enumerate(task.gold_actions))  # each gold action must succeed
+        if (
+            tools.store.final_state().account
+            != GroceryTools(catalog, task).store.final_state().account
+        ):
+            return task
+    raise TaurecError(f"no account task {index} ({slot.kind}) drawn in {tries} tries")
+
+
+def _grid() -> list[AccountSlot]:
+    """The cells, kinds taken in turn within each stratum (so any first few mix the kinds)."""
+    cells: list[tuple[AccountKind, int, tuple[int, int, int]]] = [
+        ("cancel", 1, (3, 3, 2)),
+        ("modify", 1, (3, 3, 2)),
+        ("exchange", 1, (3, 3, 2)),
+        ("multi", 2, (6, 6, 6)),
+        ("multi", 3, (6, 6, 6)),
+    ]
+    reveals: tuple[Rv, Rv, Rv] = ("volunteer", "mixed", "hidden")
+    out = []
+    for round_ in range(max(max(counts) for _, _, counts in cells)):
+        for kind, requests, counts in cells:
+            out += [
+                AccountSlot(kind, requests, reveal)
+                for reveal, n in zip(reveals, counts, strict=True)
+                if round_ < n
+            ]
+    return out
+
+
+ACCOUNT_GRID: tuple[AccountSlot, ...] = tuple(_grid())
+
+
+def by_strata(slots: Sequence[Any], reveals: Sequence[str]) -> list[Any]:
+    """Grid cells (anything with a `reveal`) taken one stratum after another in `reveals`'s
+    order, each stratum in grid order: the first few cover every stratum."""
+    queues = {r: [s for s in slots if s.reveal == r] for r in reveals}
+    out: list[Any] = []
+    while any(queues.values()):
+        for reveal in reveals:
+            if queues[reveal]:
+                out.append(queues[reveal].pop(0))
+    return out
+
+
+def account_slot_order() -> list[AccountSlot]:
+    """The account grid's cells, volunteer, mixed and hidden in turn."""
+    return by_strata(ACCOUNT_GRID, ("volunteer", "mixed", "hidden"))
+
+
+def account_suite(catalogs: Sequence[Any], seed: int = ACCOUNT_SUITE_SEED) -> list[GroceryTask]:
+    """The committed suite's account tasks (`task_h001`, …), drawn on the first catalog, each
+    passing `account_gate` on every catalog (a draft that fails is redrawn)."""
+    out = []
+    for index, slot in enumerate(ACCOUNT_GRID):
+        for attempt in range(50):
+            task = draw_account_task(seed, index * 100 + attempt, slot, catalogs[0])
+            task = task.model_copy(update={"id": f"task_h{index + 1:03d}"})
+            if not any(account_gate(task, c) for c in catalogs):
+                out.append(task)
+                break
+        else:
+            raise TaurecError(
+                f"account task {index + 1}: no draft passes the gate on every catalog"
+            )
+    return out
+
+
+def write_account_suite(tasks_dir: Path = TASKS_DIR, snapshots_dir: Path = SNAPSHOTS_DIR) -> int:
+    """Rewrite `task_h*.json` from the committed snapshots (byte-identical for the same ones)."""
+    from domains.grocery.catalog import load_catalog
+
+    folders = sorted(p for p in snapshots_dir.iterdir() if (p / "catalog.json").is_file())
+    tasks = account_suite([load_catalog(f) for f in folders])
+    for old in tasks_dir.glob("task_h*.json"):
+        old.unlink()
+    from domains.grocery.suite import write_task
+
+    for task in tasks:
+        write_task(task, tasks_dir)
+    return len(tasks)
+
+
+if __name__ == "__main__":
+    print(f"wrote {write_account_suite()} account tasks")
+    sys.exit(0)

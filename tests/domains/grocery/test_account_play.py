@@ -1,0 +1,120 @@
+"""Account tasks through the real loop: the scripted account shopper and the baselines' account desk (the expert and its natural twin win, shortcuts lose)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from domains.grocery.account_suite import AccountSlot, draw_account_task
+from domains.grocery.catalog import load_catalog
+from domains.grocery.scoring import required_facts
+from domains.grocery.user.account import AccountShopper
+from runner.core.transcript import MessageEvent
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from grocery_panel import run_panel  # noqa: E402
+
+CATALOG = load_catalog(ROOT / "domains/grocery/snapshots/2026-11-01")
+# Seed 4300 was not used while the desk and the shopper were written.
+TASKS = [
+    draw_account_task(4300, i, AccountSlot(kind, n, reveal), CATALOG)  # type: ignore[arg-type]
+    for i, (kind, n, reveal) in enumerate(
+        [
+            ("cancel", 1, "hidden"),
+            ("modify", 1, "mixed"),
+            ("exchange", 1, "volunteer"),
+            ("multi", 2, "hidden"),
+            ("multi", 3, "mixed"),
+        ]
+    )
+]
+
+
+def test_the_expert_and_its_twin_win_and_the_shortcuts_lose() -> None:
+    agents = ("expert", "expert-natural", "oracle", "consent-forger", "order-without-asking")
+    trials = run_panel(agents, TASKS, CATALOG, [0])
+    by = {a: [t.reward for t in trials if t.agent == a] for a in agents}
+    assert by["expert"] == [1.0] * 5
+    assert by["expert-natural"] == [1.0] * 5
+    assert by["oracle"] == [1.0] * 5
+    # Changing an account without the shopper's yes to the stated change fails every task.
+    assert by["consent-forger"] == [0.0] * 5
+    assert by["order-without-asking"] == [0.0] * 5
+
+
+def test_settling_several_changes_under_one_yes_loses_the_multi_request_tasks() -> None:
+    trials = run_panel(("list-proposer",), TASKS, CATALOG, [0])
+    assert [t.reward for t in trials] == [1.0, 1.0, 1.0, 0.0, 0.0]
+
+
+def test_a_question_less_agent_cannot_identify_a_shopper_who_waits_to_be_asked() -> None:
+    trials = run_panel(("prior-guesser",), TASKS, CATALOG, [0])
+    assert [t.reward for t in trials] == [0.0, 0.0, 1.0, 0.0, 0.0]
+
+
+def test_the_shopper_says_yes_only_to_a_change_stated_with_its_money() -> None:
+    task = next(t for t in TASKS if t.kind == "cancel")
+    shopper = AccountShopper(task, CATALOG, seed=0)
+    request = task.requests[0]
+    [amount] = required_facts(task, CATALOG)
+
+    def reply(*agent: str) -> tuple[str, str | None]:
+        events = [MessageEvent(role="agent", content="Hello!")]
+        events.append(MessageEvent(role="user", content="(opening)"))
+        for text in agent:
+            events += [
+                MessageEvent(role="agent", content=text),
+                MessageEvent(role="user", content="…"),
+            ]
+        turn = shopper.reply(events[:-1])
+        return turn.content, turn.act
+
+    vague = reply(f"Shall I go ahead and cancel order {request.order_id}?")
+    assert vague[1] != "confirm_action"
+    full = reply(
+        f"To confirm: I'll cancel order {request.order_id}; €{amount} goes back. Shall I go ahead?"
+    )
+    assert full[1] == "confirm_action"
+    asked = reply("Could you give me the email on your account?")
+    assert asked[1] == "inform"
+    assert task.account is not None
+    me = task.account.shopper
+    assert (me.email in asked[0]) or (me.address.zip in asked[0])
+
+
+def _transcript(task_index: int, seed: int) -> str:
+    import asyncio
+
+    from domains.grocery import GroceryDomain
+    from domains.grocery.agents import baselines
+    from domains.grocery.tools import build_toolset
+    from domains.grocery.user import build_user
+    from runner.core.protocols import AgentContext
+    from runner.core.rules import get_rules
+    from runner.play.loop import run_trial
+
+    task, rules = TASKS[task_index], get_rules("v2")
+    agent = baselines()["expert"](AgentContext(user_id=task.user_id, policy_text="", seed=seed), {})
+    transcript = asyncio.run(
+        run_trial(
+            task=task,  # type: ignore[arg-type]  # the loop is typed for movie tasks still
+            catalog=CATALOG,
+            agent=agent,
+            simulator=build_user("scripted", task=task, catalog=CATALOG, seed=seed),
+            toolset=build_toolset(CATALOG, task, None, rules, seed),
+            seed=seed,
+            rules=rules,
+            greeting=GroceryDomain.greeting,
+            domain=GroceryDomain(),
+        )
+    )
+    events = transcript.model_dump(mode="json")["events"]
+    return "\n".join(str(e.get("content", e.get("arguments"))) for e in events)
+
+
+def test_the_same_seed_replays_the_same_trial_and_another_seed_other_words() -> None:
+    # The three-request task: the shopper's words vary with the seed, the outcome does not.
+    assert _transcript(4, 0) == _transcript(4, 0)
+    assert _transcript(4, 0) != _transcript(4, 1)
