@@ -69,8 +69,8 @@ class GroceryDomain(Domain):
     trial_end: ClassVar[str] = (
         "`finish` (one or two sentences for the shopper) or `transfer_to_human` (handed to a "
         "person) ends the trial (stop reason `completed`); so do the shopper leaving "
-        '(`user_left`) and the turn limit. A refused call answers `{"error": "..."}` naming '
-        "the argument and value, and changes nothing. An order, substitution or return task is "
+        "(`user_left`) and the turn limit. A refused call answers with an `error` naming the "
+        "argument and value, and changes nothing. An order, substitution or return task is "
         "scored on what was ordered or returned; an account task on its final database "
         "(profiles, orders, balances) compared field by field with the one the task's gold "
         "actions leave on a fresh store, plus every sum of money it moved said to the shopper; "
