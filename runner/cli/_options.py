@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -100,3 +103,42 @@ strictness_option = click.option(
     "low = critical only; the others only lower the severity-weighted policy score. Default: "
     "the board's, else high.",
 )
+
+
+# The flags of a run that the board file sets (`runner.core.board.merge_flags`), in help order.
+_BOARD_FLAGS = (
+    max_cost_option,
+    simulator_option,
+    seed_option,
+    max_turns_option,
+    step_timeout_option,
+    board_option,
+    rules_option,
+    domain_option,
+    strictness_option,
+)
+_MERGED = ("simulator", "max_turns", "max_cost", "rules", "step_timeout_s", "domain", "strictness")
+
+
+def run_settings_options(suite: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The board flags of a run (`--max-cost` … `--strictness`, `--seed` among them), read with
+    the board file into one `settings` (a `RunSettings`) and `board` (its `BoardSettings`) for
+    the command; `suite` names the command's suite parameter (read with `snapshot`)."""
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(command)
+        def with_settings(**params: Any) -> Any:
+            from runner.core.board import board_settings, merge_flags
+
+            board, board_file = board_settings(params.pop("board_path"))
+            flags = {name: params.pop(name) for name in _MERGED}
+            params["settings"] = merge_flags(
+                board, board_file, suite=params.pop(suite), snapshot=params.pop("snapshot"), **flags
+            )
+            return command(board=board, **params)
+
+        for option in reversed(_BOARD_FLAGS):
+            with_settings = option(with_settings)
+        return with_settings
+
+    return decorate

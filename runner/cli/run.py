@@ -5,21 +5,14 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING
 
 import click
 
-from runner.cli._options import (
-    board_option,
-    domain_option,
-    max_cost_option,
-    max_turns_option,
-    rules_option,
-    seed_option,
-    simulator_option,
-    step_timeout_option,
-    strictness_option,
-)
+from runner.cli._options import run_settings_options
+
+if TYPE_CHECKING:
+    from runner.core.board import BoardSettings, RunSettings
 
 
 @click.command("run")
@@ -69,15 +62,7 @@ from runner.cli._options import (
     metavar="I/N",
     help="Run only shard I of N (1-based) of the (task, trial) keys.",
 )
-@max_cost_option
-@simulator_option
-@seed_option
-@max_turns_option
-@step_timeout_option
-@board_option
-@rules_option
-@domain_option
-@strictness_option
+@run_settings_options(suite="tasks_dir")
 @click.option(
     "--preflight/--no-preflight",
     default=True,
@@ -104,21 +89,13 @@ from runner.cli._options import (
 )
 def command(
     submission_dirs: tuple[Path, ...],
-    snapshot: str | None,
-    tasks_dir: Path | None,
+    settings: RunSettings,
+    board: BoardSettings,
     trials: int | None,
     concurrency: int,
     workers: int,
     shard: str | None,
-    max_cost: float | None,
-    simulator: str | None,
     seed: int,
-    max_turns: int | None,
-    step_timeout_s: float | None,
-    board_path: Path | None,
-    rules: Literal["v1", "v2"] | None,
-    domain: str | None,
-    strictness: Literal["low", "medium", "high"] | None,
     preflight: bool,
     for_board: bool,
     fresh: bool,
@@ -134,40 +111,18 @@ def command(
     from runner.batch import run_submissions
     from runner.batch.progress import default_progress
     from runner.batch.report import format_summary, one_line
-    from runner.core.board import board_settings, merge_flags
 
-    board, board_file = board_settings(board_path)
-    settings = merge_flags(
-        board,
-        board_file,
-        suite=tasks_dir,
-        snapshot=snapshot,
-        simulator=simulator,
-        max_turns=max_turns,
-        max_cost=max_cost,
-        rules=rules,
-        step_timeout_s=step_timeout_s,
-        domain=domain,
-        strictness=strictness,
-    )
     results = run_submissions(
         list(submission_dirs),
         snapshot=settings.snapshot,
         tasks_dir=settings.tasks_dir,
+        **settings.run_args(),
         trials=trials,
         concurrency=concurrency,
         workers=workers,
         shard=shard,
-        max_cost=settings.max_cost,
-        simulator=settings.simulator,
-        simulator_options=settings.simulator_options,
         seed=seed,
         fresh=fresh,
-        max_turns=settings.max_turns,
-        rules=settings.rules,
-        domain=settings.domain,
-        strictness=settings.strictness,
-        step_timeout_s=settings.step_timeout_s,
         preflight=preflight,
         min_trials=board.trials if for_board else None,
         out=out,
