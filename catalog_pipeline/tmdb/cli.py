@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
@@ -12,6 +13,7 @@ from catalog_pipeline.options import DATE, day, out_option, refresh_options
 from catalog_pipeline.snapshot import list_snapshots
 from catalog_pipeline.tmdb.client import DEFAULT_RATE_LIMIT
 from catalog_pipeline.tmdb.pipeline import RefreshResult, hydrate, refresh
+from runner.core.cli_flags import F, count_option
 from runner.core.paths import SNAPSHOTS_DIR
 
 
@@ -41,6 +43,20 @@ def _report(result: RefreshResult) -> None:
     click.echo(f"  catalog sha256 {m.catalog_digest}; keep until {m.retention_until}")
 
 
+def _rate_limit_option(text: str | None = None) -> Callable[[F], F]:
+    return click.option(
+        "--rate-limit",
+        type=click.FloatRange(min=0, min_open=True),
+        default=DEFAULT_RATE_LIMIT,
+        show_default=True,
+        help=text,
+    )
+
+
+def _base_url_option(text: str) -> Callable[[F], F]:
+    return click.option("--base-url", envvar="TMDB_BASE_URL", default=None, help=text)
+
+
 @click.group()
 def group() -> None:
     """Movies' snapshots: build, rebuild and list dated TMDB snapshots (or the offline fixture world)."""
@@ -55,41 +71,12 @@ def group() -> None:
 @click.option(
     "--no-cache", is_flag=True, help="Send every request again (the cache is still refreshed)."
 )
-@click.option(
-    "--rate-limit",
-    type=click.FloatRange(min=0, min_open=True),
-    default=DEFAULT_RATE_LIMIT,
-    show_default=True,
-    help="Client-side requests per second.",
-)
+@_rate_limit_option("Client-side requests per second.")
 @out_option(SNAPSHOTS_DIR)
-@click.option(
-    "--min-votes",
-    type=click.IntRange(min=0),
-    default=10,
-    show_default=True,
-    help="Discover's vote_count.gte.",
-)
-@click.option(
-    "--months",
-    type=click.IntRange(min=1),
-    default=18,
-    show_default=True,
-    help="Release-date window up to the snapshot date.",
-)
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    default=8,
-    show_default=True,
-    help="Concurrent enrichment requests.",
-)
-@click.option(
-    "--base-url",
-    envvar="TMDB_BASE_URL",
-    default=None,
-    help="TMDB API base URL (--source tmdb) [env TMDB_BASE_URL].",
-)
+@count_option("--min-votes", "Discover's vote_count.gte.", default=10, low=0)
+@count_option("--months", "Release-date window up to the snapshot date.", default=18)
+@count_option("--workers", "Concurrent enrichment requests.", default=8)
+@_base_url_option("TMDB API base URL (--source tmdb) [env TMDB_BASE_URL].")
 def refresh_command(
     source: Literal["tmdb", "fixture"],
     date: dt.datetime | None,
@@ -136,18 +123,8 @@ def refresh_command(
     show_default=True,
 )
 @click.option("--no-cache", is_flag=True, help="Send every request again.")
-@click.option(
-    "--rate-limit",
-    type=click.FloatRange(min=0, min_open=True),
-    default=DEFAULT_RATE_LIMIT,
-    show_default=True,
-)
-@click.option(
-    "--base-url",
-    envvar="TMDB_BASE_URL",
-    default=None,
-    help="TMDB API base URL [env TMDB_BASE_URL].",
-)
+@_rate_limit_option()
+@_base_url_option("TMDB API base URL [env TMDB_BASE_URL].")
 def hydrate_command(
     ids_json: Path,
     date: dt.datetime | None,

@@ -303,25 +303,27 @@ def refresh(
         limit=limit,
         **({"max_pages": max_pages} if max_pages is not None else {}),
     )
-    with open_client(
+    return _fetch_snapshot(
         source,
         day,
+        Path(out),
+        {"discovery": discovery, "sponsored": sponsored, "workers": workers},
         base_url=base_url,
         use_cache=use_cache,
         cache_dir=cache_dir,
         rate_limit_per_s=rate_limit_per_s,
-        workers=workers,
         fixture_rate_limit_per_s=fixture_rate_limit_per_s,
-    ) as (client, source_url):
+    )
+
+
+def _fetch_snapshot(
+    source: Source, day: dt.date, out: Path, build: dict[str, Any], **client: Any
+) -> RefreshResult:
+    """Open `source`'s client for `day` (`client`: `open_client`'s options; the workers are the
+    build's) and build the snapshot `build` asks for (`build_snapshot`'s discovery or ids)."""
+    with open_client(source, day, workers=build["workers"], **client) as (tmdb, source_url):
         return build_snapshot(
-            client,
-            date=day,
-            source=source,
-            source_url=source_url,
-            out=Path(out),
-            discovery=discovery,
-            sponsored=sponsored,
-            workers=workers,
+            tmdb, date=day, source=source, source_url=source_url, out=out, **build
         )
 
 
@@ -411,23 +413,14 @@ def hydrate(
                 f"{target} was hydrated from a different ids.json (sha256 {recorded[:12]}…, this "
                 f"one {ids_sha[:12]}…): one date, one id list. Pass --out or another --date."
             )
-    with open_client(
+    wanted = {"ids": listed.ids, "ids_file_sha256": ids_sha}
+    return _fetch_snapshot(
         source,
         day,
+        Path(out),
+        {**wanted, "sponsored": sponsored, "workers": workers},
         base_url=base_url,
         use_cache=use_cache,
         cache_dir=cache_dir,
         rate_limit_per_s=rate_limit_per_s,
-        workers=workers,
-    ) as (client, source_url):
-        return build_snapshot(
-            client,
-            date=day,
-            source=source,
-            source_url=source_url,
-            out=Path(out),
-            ids=listed.ids,
-            ids_file_sha256=ids_sha,
-            sponsored=sponsored,
-            workers=workers,
-        )
+    )

@@ -9,6 +9,8 @@ from typing import Any
 
 import click
 
+from runner.core.cli_flags import count_option
+
 catalog_option = click.option(
     "--catalog",
     "catalog_path",
@@ -61,11 +63,8 @@ simulator_option = click.option(
 
 seed_option = click.option("--seed", type=int, default=0, show_default=True, help="Run seed.")
 
-max_turns_option = click.option(
-    "--max-turns",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Turn limit per trial (default: the board's, 20 unless it says otherwise).",
+max_turns_option = count_option(
+    "--max-turns", "Turn limit per trial (default: the board's, 20 unless it says otherwise)."
 )
 
 step_timeout_option = click.option(

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from runner.cli._options import run_settings_options
+from runner.core.cli_flags import count_option
 
 if TYPE_CHECKING:
     from runner.core.board import BoardSettings, RunSettings
@@ -32,13 +33,7 @@ def _thresholds(
 
 @click.command("eval")
 @click.argument("agent")
-@click.option(
-    "--trials",
-    type=click.IntRange(min=1),
-    default=8,
-    show_default=True,
-    help="Trials per task (pass^1…pass^TRIALS are reported).",
-)
+@count_option("--trials", "Trials per task (pass^1…pass^TRIALS are reported).", default=8)
 @click.option(
     "--min-pass",
     "min_pass",
@@ -61,7 +56,7 @@ def _thresholds(
 @click.option(
     "--task", "task_ids", multiple=True, metavar="ID", help="Only these task ids (repeatable)."
 )
-@click.option("--concurrency", type=click.IntRange(min=1), default=8, show_default=True)
+@count_option("--concurrency", default=8)
 @run_settings_options(suite="suite")
 @click.option(
     "--results",

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from runner.cli._options import run_settings_options
+from runner.core.cli_flags import count_option
 
 if TYPE_CHECKING:
     from runner.core.board import BoardSettings, RunSettings
@@ -35,26 +36,14 @@ if TYPE_CHECKING:
     default=None,
     help="Task folder (default: the board's suite). The policy is policy.md in it, else beside it.",
 )
-@click.option(
-    "--trials",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Trials per task (default: the submission's `trials`).",
-)
-@click.option(
-    "--concurrency",
-    type=click.IntRange(min=1),
-    default=16,
-    show_default=True,
-    help="Trials running at once, across all submissions.",
-)
-@click.option(
+@count_option("--trials", "Trials per task (default: the submission's `trials`).")
+@count_option("--concurrency", "Trials running at once, across all submissions.", default=16)
+@count_option(
     "--workers",
-    type=click.IntRange(min=1),
+    "Processes to spread the trials over (this one and helpers); --concurrency is shared "
+    "between them. One results folder, one progress bar; 1 runs everything in this process.",
     default=os.cpu_count() or 1,
     show_default="the machine's cores",
-    help="Processes to spread the trials over (this one and helpers); --concurrency is shared "
-    "between them. One results folder, one progress bar; 1 runs everything in this process.",
 )
 @click.option(
     "--shard",

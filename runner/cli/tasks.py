@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from runner.cli._options import catalog_option, domain_option, tasks_option
+from runner.core.cli_flags import count_option
 
 if TYPE_CHECKING:
     from runner.core.domain import Domain
@@ -102,13 +103,12 @@ def stats(tasks_dir: Path | None, as_json: bool, domain: str | None) -> None:
     "(default: the latest committed snapshot).",
 )
 @tasks_option
-@click.option(
+@count_option(
     "--informed-seeds",
-    type=click.IntRange(min=0),
-    default=4,
-    show_default=True,
-    help="Also play the informed agent (told which fields matter, not their values) on trials "
+    "Also play the informed agent (told which fields matter, not their values) on trials "
     "0..N-1 of run seed 0 and require it to win each (0: skip).",
+    default=4,
+    low=0,
 )
 @click.option("--json", "as_json", is_flag=True, help="Print every figure and check as JSON.")
 @domain_option
@@ -126,11 +126,8 @@ def audit(
 
 @group.command("generate")
 @click.option("--domain", required=True, metavar="NAME", help="The domain whose suite to draw.")
-@click.option(
-    "--seed",
-    type=click.IntRange(min=0),
-    default=None,
-    help="The generation seed (same snapshot and seed: a byte-identical folder).",
+@count_option(
+    "--seed", "The generation seed (same snapshot and seed: a byte-identical folder).", low=0
 )
 @click.option(
     "--out",
@@ -146,12 +143,7 @@ def audit(
     help="A committed snapshot date, a snapshot folder or a catalog.json (default: the "
     "domain's latest committed snapshot).",
 )
-@click.option(
-    "--count",
-    type=click.IntRange(min=1),
-    default=None,
-    help="How many tasks (default: the domain's full suite, 60).",
-)
+@count_option("--count", "How many tasks (default: the domain's full suite, 60).")
 @click.option(
     "--secret-env",
     metavar="VAR",

@@ -136,16 +136,14 @@ async def play(
     """One trial of `owner`'s task: the domain's user and tools built for it, then the loop
     (`loop` holds `run_trial`'s other options: trial index, max turns, provenance, step
     timeout)."""
-    user = owner.build_user(
-        simulator, task=task, catalog=catalog, seed=seed, options=simulator_options
-    )
-    toolset = owner.build_toolset(catalog, task, tools, rules, seed)
     return await run_trial(
         task=task,
         catalog=catalog,
         agent=agent,
-        simulator=user,
-        toolset=toolset,
+        simulator=owner.build_user(
+            simulator, task=task, catalog=catalog, seed=seed, options=simulator_options
+        ),
+        toolset=owner.build_toolset(catalog, task, tools, rules, seed),
         seed=seed,
         rules=rules,
         greeting=owner.greeting,
