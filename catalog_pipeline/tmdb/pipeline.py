@@ -23,6 +23,7 @@ from catalog_pipeline.tmdb.changes import SnapshotChanges, diff_catalogs
 from catalog_pipeline.tmdb.client import DEFAULT_RATE_LIMIT, TMDB_BASE_URL, TMDBClient
 from catalog_pipeline.tmdb.discover import discover
 from catalog_pipeline.tmdb.enrich import APPEND_TO_RESPONSE, DEFAULT_WORKERS, enrich
+from catalog_pipeline.tmdb.items import Catalog, CatalogItem
 from catalog_pipeline.tmdb.normalize import Drop, SponsoredConfig, drop_counts, normalize_record
 from catalog_pipeline.tmdb.provenance import (
     RETENTION_MONTHS,
@@ -34,7 +35,6 @@ from catalog_pipeline.tmdb.provenance import (
 )
 from catalog_pipeline.tmdb.query import DiscoveryParams
 from catalog_pipeline.verify import sha256_bytes
-from domains.movies.catalog import Catalog, CatalogItem
 from runner.core.errors import LoadError, TaurecError
 from runner.core.paths import SNAPSHOTS_DIR
 
