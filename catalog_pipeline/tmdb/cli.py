@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Callable
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, cast
 
 import click
 
@@ -43,18 +44,36 @@ def _report(result: RefreshResult) -> None:
     click.echo(f"  catalog sha256 {m.catalog_digest}; keep until {m.retention_until}")
 
 
-def _rate_limit_option(text: str | None = None) -> Callable[[F], F]:
-    return click.option(
-        "--rate-limit",
-        type=click.FloatRange(min=0, min_open=True),
-        default=DEFAULT_RATE_LIMIT,
-        show_default=True,
-        help=text,
-    )
+def _client_options(no_cache: str, rate_limit: str | None, base_url: str) -> Callable[[F], F]:
+    """`--no-cache`, `--rate-limit` and `--base-url` (each with its help text), given to the
+    command as one `client` argument: the pipeline's use_cache / rate_limit_per_s / base_url."""
 
+    def decorate(command: F) -> F:
+        @functools.wraps(command)
+        def with_client(**params: Any) -> Any:
+            params["client"] = {
+                "use_cache": not params.pop("no_cache"),
+                "rate_limit_per_s": params.pop("rate_limit"),
+                "base_url": params.pop("base_url"),
+            }
+            return command(**params)
 
-def _base_url_option(text: str) -> Callable[[F], F]:
-    return click.option("--base-url", envvar="TMDB_BASE_URL", default=None, help=text)
+        flags = (
+            click.option("--no-cache", is_flag=True, help=no_cache),
+            click.option(
+                "--rate-limit",
+                type=click.FloatRange(min=0, min_open=True),
+                default=DEFAULT_RATE_LIMIT,
+                show_default=True,
+                help=rate_limit,
+            ),
+            click.option("--base-url", envvar="TMDB_BASE_URL", default=None, help=base_url),
+        )
+        for flag in reversed(flags):
+            with_client = flag(with_client)
+        return cast(F, with_client)
+
+    return decorate
 
 
 @click.group()
@@ -68,26 +87,24 @@ def group() -> None:
     "tmdb: the real API (TMDB_API_TOKEN or TMDB_API_KEY); fixture: the offline fictional world.",
     "At most N titles (most popular first).",
 )
-@click.option(
-    "--no-cache", is_flag=True, help="Send every request again (the cache is still refreshed)."
+@_client_options(
+    "Send every request again (the cache is still refreshed).",
+    "Client-side requests per second.",
+    "TMDB API base URL (--source tmdb) [env TMDB_BASE_URL].",
 )
-@_rate_limit_option("Client-side requests per second.")
 @out_option(SNAPSHOTS_DIR)
 @count_option("--min-votes", "Discover's vote_count.gte.", default=10, low=0)
 @count_option("--months", "Release-date window up to the snapshot date.", default=18)
 @count_option("--workers", "Concurrent enrichment requests.", default=8)
-@_base_url_option("TMDB API base URL (--source tmdb) [env TMDB_BASE_URL].")
 def refresh_command(
     source: Literal["tmdb", "fixture"],
     date: dt.datetime | None,
     limit: int | None,
-    no_cache: bool,
-    rate_limit: float,
+    client: dict[str, Any],
     out: Path,
     min_votes: int,
     months: int,
     workers: int,
-    base_url: str | None,
 ) -> None:
     """Discover, enrich and normalize titles into <out>/<date>/ (byte-identical on re-runs)."""
     result = refresh(
@@ -95,12 +112,10 @@ def refresh_command(
         day(date),
         out=out,
         limit=limit,
-        use_cache=not no_cache,
-        rate_limit_per_s=rate_limit,
         min_vote_count=min_votes,
         window_months=months,
         workers=workers,
-        base_url=base_url,
+        **client,
     )
     _report(result)
 
@@ -122,28 +137,16 @@ def refresh_command(
     default=SNAPSHOTS_DIR,
     show_default=True,
 )
-@click.option("--no-cache", is_flag=True, help="Send every request again.")
-@_rate_limit_option()
-@_base_url_option("TMDB API base URL [env TMDB_BASE_URL].")
+@_client_options("Send every request again.", None, "TMDB API base URL [env TMDB_BASE_URL].")
 def hydrate_command(
     ids_json: Path,
     date: dt.datetime | None,
     source: Literal["tmdb", "fixture"] | None,
     out: Path,
-    no_cache: bool,
-    rate_limit: float,
-    base_url: str | None,
+    client: dict[str, Any],
 ) -> None:
     """Rebuild a snapshot from its ids.json with your own TMDB credential."""
-    result = hydrate(
-        ids_json,
-        day(date),
-        source=source,
-        out=out,
-        use_cache=not no_cache,
-        rate_limit_per_s=rate_limit,
-        base_url=base_url,
-    )
+    result = hydrate(ids_json, day(date), source=source, out=out, **client)
     _report(result)
 
 

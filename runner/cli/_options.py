@@ -9,7 +9,18 @@ from typing import Any
 
 import click
 
-from runner.core.cli_flags import count_option
+from runner.core.cli_flags import F, count_option
+
+
+def folders_argument(name: str, *, required: bool = True) -> Callable[[F], F]:
+    """One or more existing folders (results, submissions, shards) as the command's arguments."""
+    return click.argument(
+        name,
+        nargs=-1,
+        required=required,
+        type=click.Path(exists=True, file_okay=False, path_type=Path),
+    )
+
 
 catalog_option = click.option(
     "--catalog",

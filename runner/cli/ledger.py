@@ -7,14 +7,10 @@ from pathlib import Path
 
 import click
 
+from runner.cli._options import folders_argument
 from runner.publish.ledger import LEDGER_PATH
 
-results_dirs_argument = click.argument(
-    "results_dirs",
-    nargs=-1,
-    required=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-)
+results_dirs_argument = folders_argument("results_dirs")
 ledger_option = click.option(
     "--ledger",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -76,9 +72,7 @@ def record_command(
 
 
 @group.command("check")
-@click.argument(
-    "results_dirs", nargs=-1, type=click.Path(exists=True, file_okay=False, path_type=Path)
-)
+@folders_argument("results_dirs", required=False)
 @ledger_option
 @click.option(
     "--repo",

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from runner.cli._options import run_settings_options
+from runner.cli._options import folders_argument, run_settings_options
 from runner.core.cli_flags import count_option
 
 if TYPE_CHECKING:
@@ -17,12 +17,7 @@ if TYPE_CHECKING:
 
 
 @click.command("run")
-@click.argument(
-    "submission_dirs",
-    nargs=-1,
-    required=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-)
+@folders_argument("submission_dirs")
 @click.option(
     "--snapshot",
     default=None,
@@ -142,12 +137,7 @@ def command(
 
 
 @click.command("merge")
-@click.argument(
-    "shard_dirs",
-    nargs=-1,
-    required=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-)
+@folders_argument("shard_dirs")
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),

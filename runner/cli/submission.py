@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -183,25 +184,15 @@ def new_command(interactive: bool | None, submissions_dir: Path, **options: Any)
             missing.append("--" + needed.replace("_", "-").replace("model-name", "model"))
     if missing:
         raise click.UsageError(f"missing {', '.join(missing)} (give the flags, or answer on stdin)")
+    # Each answer under its field's name but the model (asked as --model) and the organization
+    # (none is ""); `links` keep the default.
+    named = [
+        f.name for f in fields(ScaffoldAnswers) if f.name not in ("model", "organization", "links")
+    ]
     answers = ScaffoldAnswers(
-        slug=values["slug"],
-        display_name=values["display_name"],
-        contact_name=values["contact_name"],
-        kind=values["kind"],
-        organization=values["organization"] or "",
-        email=values["email"],
-        github=values["github"],
         model=values["model_name"],
-        api_base=values["api_base"],
-        api_key_env=values["api_key_env"],
-        endpoint=values["endpoint"],
-        builtin=values["builtin"],
-        trials=values["trials"],
-        track=values["track"],
-        notes=values["notes"],
-        release_date=values["release_date"],
-        training_cutoff=values["training_cutoff"],
-        open_weights=values["open_weights"],
+        organization=values["organization"] or "",
+        **{name: values[name] for name in named},
     )
     file = scaffold_submission(submissions_dir, answers)
     click.echo(f"wrote {file}")
