@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any, Literal
 
 from catalog_pipeline.dates import add_months
-from catalog_pipeline.snapshot import file_entry, read_json, snapshot_dates, write_snapshot_folder
+from catalog_pipeline.snapshot import file_entry, snapshot_dates, write_snapshot_folder
 from catalog_pipeline.tables import csv_bytes, parquet_bytes
 from catalog_pipeline.tmdb.cache import default_cache_dir
 from catalog_pipeline.tmdb.changes import SnapshotChanges, diff_catalogs
@@ -35,7 +35,7 @@ from catalog_pipeline.tmdb.provenance import (
 )
 from catalog_pipeline.tmdb.query import DiscoveryParams
 from catalog_pipeline.verify import sha256_bytes
-from runner.core.errors import LoadError, TaurecError
+from runner.core.errors import LoadError, TaurecError, read_json
 from runner.core.paths import SNAPSHOTS_DIR
 
 Source = Literal["tmdb", "fixture"]

@@ -5,12 +5,14 @@ from __future__ import annotations
 import os
 import stat
 import sys
+from collections.abc import Callable
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 import click
 
+from runner.core.cli_flags import F
 from runner.core.paths import SUBMISSIONS_DIR
 from runner.submissions.interview import HELP
 
@@ -26,12 +28,19 @@ def _read_changed(source: str) -> list[str]:
     return [p for p in text.replace("\0", "\n").splitlines() if p.strip()]
 
 
+def _paths_and_changed_files(changed_files: str) -> Callable[[F], F]:
+    """PATHS (submission folders or files in them) and `--changed-files FILE`."""
+
+    def decorate(command: F) -> F:
+        command = click.option("--changed-files", metavar="FILE", help=changed_files)(command)
+        return click.argument("paths", nargs=-1, type=click.Path(path_type=Path))(command)
+
+    return decorate
+
+
 @group.command("check")
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option(
-    "--changed-files",
-    metavar="FILE",
-    help="Also check the folders these paths touch (a `git diff --name-only` list; '-' = stdin).",
+@_paths_and_changed_files(
+    "Also check the folders these paths touch (a `git diff --name-only` list; '-' = stdin)."
 )
 @click.option(
     "--summary",
@@ -202,11 +211,8 @@ def new_command(interactive: bool | None, submissions_dir: Path, **options: Any)
 
 
 @group.command("smoke")
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option(
-    "--changed-files",
-    metavar="FILE",
-    help="Also smoke-run the folders these paths touch ('-' = stdin), as the PR check does.",
+@_paths_and_changed_files(
+    "Also smoke-run the folders these paths touch ('-' = stdin), as the PR check does."
 )
 @click.option("--tasks", "task_count", default=3, show_default=True, help="How many tasks.")
 @click.option("--trials", default=1, show_default=True, help="Trials per task.")
