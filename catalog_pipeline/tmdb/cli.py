@@ -14,7 +14,7 @@ from catalog_pipeline.options import DATE, day, out_option, refresh_options
 from catalog_pipeline.snapshot import list_snapshots
 from catalog_pipeline.tmdb.client import DEFAULT_RATE_LIMIT
 from catalog_pipeline.tmdb.pipeline import RefreshResult, hydrate, refresh
-from runner.core.cli_flags import F, count_option
+from runner.core.cli_flags import F, count_option, folder_option
 from runner.core.paths import SNAPSHOTS_DIR
 
 
@@ -131,11 +131,9 @@ def refresh_command(
     default=None,
     help="[default: the one in IDS_JSON, else tmdb]",
 )
-@click.option(
+@folder_option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
     default=SNAPSHOTS_DIR,
-    show_default=True,
 )
 @_client_options("Send every request again.", None, "TMDB API base URL [env TMDB_BASE_URL].")
 def hydrate_command(
@@ -150,12 +148,10 @@ def hydrate_command(
     _report(result)
 
 
-_root_option = click.option(
+_root_option = folder_option(
     "--root",
-    type=click.Path(file_okay=False, path_type=Path),
+    text="Folder of dated snapshots.",
     default=SNAPSHOTS_DIR,
-    show_default=True,
-    help="Folder of dated snapshots.",
 )
 
 
@@ -190,11 +186,9 @@ def list_command(root: Path) -> None:
 
 @group.command("prune")
 @_root_option
-@click.option(
+@folder_option(
     "--submissions",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Also delete the transcripts (which quote the catalog) of runs on pruned snapshots under "
+    text="Also delete the transcripts (which quote the catalog) of runs on pruned snapshots under "
     "this folder, e.g. submissions/. Scores stay, but the ledger no longer vouches for those runs.",
 )
 @click.option("--today", type=DATE, default=None, help="Judge retention as of this day.")

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from runner.cli._options import run_settings_options
-from runner.core.cli_flags import count_option
+from runner.core.cli_flags import count_option, folder_option
 
 if TYPE_CHECKING:
     from runner.core.board import BoardSettings, RunSettings
@@ -58,11 +58,9 @@ def _thresholds(
 )
 @count_option("--concurrency", default=8)
 @run_settings_options(suite="suite")
-@click.option(
+@folder_option(
     "--results",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Keep records and transcripts in RESULTS/<snapshot>/; re-running resumes there.",
+    text="Keep records and transcripts in RESULTS/<snapshot>/; re-running resumes there.",
 )
 @click.option("--fresh", is_flag=True, help="Move earlier results in --results aside first.")
 @click.option(

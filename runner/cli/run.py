@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from runner.cli._options import folders_argument, run_settings_options
-from runner.core.cli_flags import count_option
+from runner.core.cli_flags import count_option, folder_option
 
 if TYPE_CHECKING:
     from runner.core.board import BoardSettings, RunSettings
@@ -65,11 +65,9 @@ if TYPE_CHECKING:
     is_flag=True,
     help="Move existing results for this snapshot to results/.replaced/ and start over.",
 )
-@click.option(
+@folder_option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Write to OUT/<slug>/results/<snapshot>/ instead of beside each submission.",
+    text="Write to OUT/<slug>/results/<snapshot>/ instead of beside each submission.",
 )
 def command(
     submission_dirs: tuple[Path, ...],
@@ -138,11 +136,10 @@ def command(
 
 @click.command("merge")
 @folders_argument("shard_dirs")
-@click.option(
+@folder_option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    text="The merged results folder (e.g. submissions/<slug>/results/<snapshot>).",
     required=True,
-    help="The merged results folder (e.g. submissions/<slug>/results/<snapshot>).",
 )
 def merge_command(shard_dirs: tuple[Path, ...], out: Path) -> None:
     """Merge results folders of `taurec run --shard I/N` into one; exit 1 if keys are missing."""

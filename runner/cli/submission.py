@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from runner.core.cli_flags import F
+from runner.core.cli_flags import F, folder_option
 from runner.core.paths import SUBMISSIONS_DIR
 from runner.submissions.interview import HELP
 
@@ -138,13 +138,12 @@ def _stdin_answers() -> bool:
 @click.option("--training-cutoff", help=HELP["training_cutoff"])
 @click.option("--release-date", help="Model release date (YYYY-MM-DD).")
 @click.option("--open-weights/--closed-weights", default=None, help="Are the weights public?")
-@click.option(
+@folder_option(
     "--dir",
     "submissions_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    text="The submissions folder.",
     default=Path("submissions"),
     show_default="submissions/ in the current folder",
-    help="The submissions folder.",
 )
 @click.option(
     "--interactive/--no-input",

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from runner.cli._options import catalog_option, domain_option, tasks_option
-from runner.core.cli_flags import count_option
+from runner.core.cli_flags import count_option, folder_option
 
 if TYPE_CHECKING:
     from runner.core.domain import Domain
@@ -33,12 +33,10 @@ def group() -> None:
     help="Revalidate this dated snapshot: write its solvability.json and report the tasks whose "
     "status changed since the previous snapshot.",
 )
-@click.option(
+@folder_option(
     "--snapshots-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
+    text="Folder holding the dated snapshot folders (with --snapshot).",
     show_default="the domain's (movies: catalog_pipeline/snapshots)",
-    help="Folder holding the dated snapshot folders (with --snapshot).",
 )
 @domain_option
 def validate(
@@ -129,12 +127,11 @@ def audit(
 @count_option(
     "--seed", "The generation seed (same snapshot and seed: a byte-identical folder).", low=0
 )
-@click.option(
+@folder_option(
     "--out",
     "out_dir",
+    text="Folder to write (task files, policy.md, suite.json); created if missing.",
     required=True,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Folder to write (task files, policy.md, suite.json); created if missing.",
 )
 @click.option(
     "--snapshot",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -18,3 +19,18 @@ def count_option(
     if default is not None:
         extra.setdefault("show_default", True)
     return click.option(flag, type=click.IntRange(min=low), default=default, help=text, **extra)
+
+
+def folder_option(
+    *names: str, text: str | None = None, default: Path | None = None, **extra: Any
+) -> Callable[[F], F]:
+    """A folder flag (it need not exist yet); a default other than None is shown in --help."""
+    if default is not None:
+        extra.setdefault("show_default", True)
+    return click.option(
+        *names,
+        type=click.Path(file_okay=False, path_type=Path),
+        default=default,
+        help=text,
+        **extra,
+    )
