@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -15,6 +17,7 @@ from catalog_pipeline.manifest import (
     load_head,
 )
 from runner.core.errors import LoadError
+from runner.core.item_catalog import ItemCatalog, ItemT
 
 
 def sha256_bytes(data: bytes) -> str:
@@ -136,3 +139,20 @@ def verify_problems(folder: Path | str) -> list[str]:
     """`problems_of` a folder (empty: intact); a manifest that does not load raises LoadError."""
     folder = Path(folder)
     return problems_of(folder, load_head(folder))
+
+
+class SourceCatalog(ItemCatalog[ItemT]):
+    """A source's catalog, whose snapshot folder is checked before it is read: every file against
+    the manifest (any domain's), then every field of the source's own manifest (the `manifest`
+    reader a subclass names: `class Catalog(SourceCatalog[Item], manifest=load_manifest)`)."""
+
+    read_manifest: ClassVar[Callable[[Path], object]]
+
+    def __init_subclass__(cls, manifest: Callable[[Path], object], **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.read_manifest = staticmethod(manifest)
+
+    @classmethod
+    def verify_folder(cls, folder: Path) -> None:
+        verify_snapshot(folder)
+        cls.read_manifest(folder)

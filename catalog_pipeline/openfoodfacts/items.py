@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, field_validator
 
-from runner.core.item_catalog import ItemCatalog, iso_date_text
+from catalog_pipeline.openfoodfacts.provenance import load_manifest
+from catalog_pipeline.verify import SourceCatalog
+from runner.core.item_catalog import iso_date_text
 
 PRODUCT_SCHEMA_VERSION: Literal[1] = 1
 
@@ -81,17 +82,8 @@ class Product(BaseModel):
         return value
 
 
-class ProductCatalog(ItemCatalog[Product]):
+class ProductCatalog(SourceCatalog[Product], manifest=load_manifest):
     """An ordered list of products with an id index and a content digest."""
 
     item_model = Product
     record_noun = "product"
-
-    @classmethod
-    def verify_folder(cls, folder: Path) -> None:
-        """Checksums first (any domain's manifest), then every field of an Open Food Facts one."""
-        from catalog_pipeline.openfoodfacts.provenance import load_manifest
-        from catalog_pipeline.verify import verify_snapshot
-
-        verify_snapshot(folder)
-        load_manifest(folder)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 from typing import Literal
 
 from pydantic import (
@@ -15,7 +14,9 @@ from pydantic import (
     field_validator,
 )
 
-from runner.core.item_catalog import ItemCatalog, iso_date_text
+from catalog_pipeline.tmdb.provenance import load_manifest
+from catalog_pipeline.verify import SourceCatalog
+from runner.core.item_catalog import iso_date_text
 
 ContentRating = Literal["G", "PG", "PG-13", "R", "NC-17", "NR"]
 RESTRICTED_RATINGS: frozenset[str] = frozenset({"R", "NC-17"})
@@ -74,20 +75,11 @@ class CatalogItem(BaseModel):
 CATALOG_ADAPTER: TypeAdapter[list[CatalogItem]] = TypeAdapter(list[CatalogItem])
 
 
-class Catalog(ItemCatalog[CatalogItem]):
+class Catalog(SourceCatalog[CatalogItem], manifest=load_manifest):
     """An ordered list of catalog items with an id index and a content digest (v1's catalog.json loads unchanged)."""
 
     item_model = CatalogItem
     record_noun = "item"
-
-    @classmethod
-    def verify_folder(cls, folder: Path) -> None:
-        """Checksums first (any domain's manifest), then every field of a TMDB manifest."""
-        from catalog_pipeline.tmdb.provenance import load_manifest
-        from catalog_pipeline.verify import verify_snapshot
-
-        verify_snapshot(folder)
-        load_manifest(folder)
 
     @classmethod
     def record_label(cls, index: int, record: object) -> str:
