@@ -111,6 +111,11 @@ class SkillRow(BaseModel):
         return self.held / self.of if self.of else None
 
 
+def _skill(skill: str, held: list[Any], of: list[Any], measures: str, hint: str = "") -> SkillRow:
+    """A skill row counting `held` trials out of `of`."""
+    return SkillRow(skill=skill, held=len(held), of=len(of), measures=measures, hint=hint)
+
+
 class Feedback(BaseModel):
     """Causes (most frequent first) and the per-skill summary of one evaluation."""
 
@@ -470,49 +475,42 @@ def _skills(
     wrong_abstain = [r for r in valid if r.stop_reason == "abstained"]
     unfinished = [r for r in valid if r.score is not None and not r.score.recommendation]
     return [
-        SkillRow(
-            skill="elicitation",
-            held=len(elicited),
-            of=len(withheld),
-            measures="recommendations on tasks with a constraint the user states only when "
+        _skill(
+            "elicitation",
+            elicited,
+            withheld,
+            "recommendations on tasks with a constraint the user states only when "
             "asked (on_ask) or after a decline (hidden) that meet every such constraint, in "
             "trials where the agent asked the user about one of those fields",
-            hint=f"ask before proposing; fields missed: {unelicited}" if unelicited else "",
+            f"ask before proposing; fields missed: {unelicited}" if unelicited else "",
         ),
-        SkillRow(
-            skill="retrieval",
-            held=len(retrieved),
-            of=len(recommended),
-            measures="recommendations that meet every constraint the user volunteered, in "
+        _skill(
+            "retrieval",
+            retrieved,
+            recommended,
+            "recommendations that meet every constraint the user volunteered, in "
             "trials where the agent looked the catalog up with a tool",
-            hint=f"check each stated constraint (get_metadata) before recommending; fields "
+            f"check each stated constraint (get_metadata) before recommending; fields "
             f"missed: {unretrieved}"
             if unretrieved
             else "",
         ),
-        SkillRow(
-            skill="policy",
-            held=len(policy_ok),
-            of=len(scored),
-            measures="scored trials in which every active policy held",
-        ),
-        SkillRow(
-            skill="learning from declines",
-            held=len(recovered),
-            of=len(declined),
-            measures="trials with two or more proposals (at least one declined) that still "
-            "ended in a pass",
-            hint="read the reason of each decline and rule out what it names"
+        _skill("policy", policy_ok, scored, "scored trials in which every active policy held"),
+        _skill(
+            "learning from declines",
+            recovered,
+            declined,
+            "trials with two or more proposals (at least one declined) that still ended in a pass",
+            "read the reason of each decline and rule out what it names"
             if len(recovered) < len(declined)
             else "",
         ),
-        SkillRow(
-            skill="abstention",
-            held=len(abstained_ok),
-            of=len(nvr),
-            measures="trials of no-valid-recommendation tasks that ended with recommend() and "
-            "no id",
-            hint=f"{len(wrong_abstain)} abstention(s) and {len(unfinished) - len(wrong_abstain)} "
+        _skill(
+            "abstention",
+            abstained_ok,
+            nvr,
+            "trials of no-valid-recommendation tasks that ended with recommend() and no id",
+            f"{len(wrong_abstain)} abstention(s) and {len(unfinished) - len(wrong_abstain)} "
             "unfinished trial(s) on tasks that have an answer"
             if wrong_abstain or len(unfinished) > len(wrong_abstain)
             else "",
