@@ -95,7 +95,6 @@ def build(
         tasks=tasks,
         out=out,
         seed=seed,
-        rules=board.rules,
         board=board,
         site_url=site_url,
         max_size_mb=DEFAULT_BUDGET_MB if max_size_mb is None else max_size_mb,

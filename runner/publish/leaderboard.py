@@ -468,7 +468,6 @@ def _site(
         snapshots=snapshots_dir,
         tasks=tasks_dir,
         out=public_dir,
-        rules=board.rules,
         board=board,
         domain_snapshots=domain_snapshots,
         domain_tasks=domain_tasks,
