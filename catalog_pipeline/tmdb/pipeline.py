@@ -35,7 +35,8 @@ from catalog_pipeline.tmdb.provenance import (
 )
 from catalog_pipeline.tmdb.query import DiscoveryParams
 from catalog_pipeline.verify import sha256_bytes
-from runner.core.errors import LoadError, TaurecError, read_json
+from runner.core.errors import LoadError, TaurecError
+from runner.core.json_files import read_json
 from runner.core.paths import SNAPSHOTS_DIR
 
 Source = Literal["tmdb", "fixture"]

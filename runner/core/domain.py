@@ -449,7 +449,8 @@ def load_task_file(path: Path | str, model: type[ModelT]) -> ModelT:
     file, the task, the field and the value."""
     from pydantic import ValidationError
 
-    from runner.core.errors import LoadError, describe_validation_error, read_json
+    from runner.core.errors import LoadError, describe_validation_error
+    from runner.core.json_files import read_json
 
     path = Path(path)
     raw = read_json(path)

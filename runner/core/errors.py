@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import errno
-import json
 from pathlib import Path
-from typing import Any
 
 from pydantic import ValidationError
 
@@ -33,19 +31,6 @@ class LoadError(TaurecError):
         if len(self.problems) == 1 and "\n" not in self.problems[0]:
             return f"{self.path}: {self.problems[0]}"
         return str(self)
-
-
-def read_json(path: Path) -> Any:
-    """A JSON file's content; a LoadError naming the file when it is missing, is not UTF-8 text
-    or is not JSON (with the line)."""
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise LoadError(path, ["file not found"]) from None
-    except json.JSONDecodeError as exc:
-        raise LoadError(path, [f"invalid JSON at line {exc.lineno}: {exc.msg}"]) from exc
-    except UnicodeDecodeError as exc:
-        raise LoadError(path, [f"not UTF-8 text: {exc.reason} at byte {exc.start}"]) from exc
 
 
 class InfraFailure(TaurecError):

@@ -11,7 +11,8 @@ from typing import ClassVar, Generic, Self, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from runner.core.errors import LoadError, describe_validation_error, read_json
+from runner.core.errors import LoadError, describe_validation_error
+from runner.core.json_files import read_json
 
 __all__ = ["CATALOG_FILE", "ItemCatalog", "iso_date_text"]
 

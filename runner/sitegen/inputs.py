@@ -15,7 +15,8 @@ import polars as pl
 from runner.batch.archive import describe_missing, missing_transcripts
 from runner.batch.store import read_manifest, read_trials
 from runner.core.domains import DEFAULT_DOMAIN, get_domain
-from runner.core.errors import LoadError, read_json
+from runner.core.errors import LoadError
+from runner.core.json_files import read_json
 from runner.core.records import RunManifest, TranscriptSpan, TrialRecord
 from runner.core.rules import DEFAULT_RULES
 from runner.publish.ledger import LEDGER_FILE, LedgerEntry, load_ledger, verified_entry
