@@ -67,10 +67,14 @@ def clip(text: str, limit: int = _CLIP) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-class Cause(BaseModel):
-    """One cause of failure (or one kind of refused tool call), with how often and one example."""
+class ReportModel(BaseModel):
+    """A part of eval's report (strict: an unknown field is an error, as in every saved file)."""
 
     model_config = ConfigDict(extra="forbid")
+
+
+class Cause(ReportModel):
+    """One cause of failure (or one kind of refused tool call), with how often and one example."""
 
     kind: CauseKind
     label: str = Field(description="What went wrong, precisely, e.g. unknown tool 'search_movies'")
@@ -95,10 +99,8 @@ class Cause(BaseModel):
         return f"{KIND_TITLE[self.kind]}: {self.label} — {times}"
 
 
-class SkillRow(BaseModel):
+class SkillRow(ReportModel):
     """One skill: trials where it held, out of the trials that test it, and what it measures."""
-
-    model_config = ConfigDict(extra="forbid")
 
     skill: str
     held: int
@@ -116,10 +118,8 @@ def _skill(skill: str, held: list[Any], of: list[Any], measures: str, hint: str 
     return SkillRow(skill=skill, held=len(held), of=len(of), measures=measures, hint=hint)
 
 
-class Feedback(BaseModel):
+class Feedback(ReportModel):
     """Causes (most frequent first) and the per-skill summary of one evaluation."""
-
-    model_config = ConfigDict(extra="forbid")
 
     causes: list[Cause] = Field(default_factory=list)
     skills: list[SkillRow] = Field(default_factory=list)
