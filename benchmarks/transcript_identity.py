@@ -17,13 +17,11 @@ import sys
 import time
 from pathlib import Path
 
-from runner.agents import build_builtin
 from runner.batch.inputs import resolve_snapshot
 from runner.core.domains import get_domain
-from runner.core.protocols import AgentContext
 from runner.core.rules import DEFAULT_RULES, get_rules
 from runner.models.llm_client import run_closing_clients
-from runner.play.loop import run_trial
+from runner.play.named_trial import named_agent, play
 
 DOMAINS = ("movies", "grocery")
 SEEDS = (0, 1)
@@ -45,31 +43,11 @@ def digests(domains: tuple[str, ...] = DOMAINS, seeds: tuple[int, ...] = SEEDS) 
         for agent_name in sorted(owner.baselines()):
             for task in tasks:
                 for seed in seeds:
-                    context = AgentContext(
-                        user_id=task.user_id,
-                        policy_text=policy,
-                        seed=seed,
-                        task=task,
-                        catalog=catalog,
-                        domain=owner.name,
+                    agent = named_agent(
+                        owner, agent_name, task=task, catalog=catalog, policy_text=policy, seed=seed
                     )
-                    agent = build_builtin(agent_name, context)
-                    user = owner.build_user(
-                        "scripted", task=task, catalog=catalog, seed=seed, options=None
-                    )
-                    toolset = owner.build_toolset(catalog, task, None, rules, seed)
                     transcript = run_closing_clients(
-                        run_trial(
-                            task=task,
-                            catalog=catalog,
-                            agent=agent,
-                            simulator=user,
-                            toolset=toolset,
-                            seed=seed,
-                            rules=rules,
-                            greeting=owner.greeting,
-                            domain=owner,
-                        )
+                        play(owner, task, catalog, agent, rules=rules, seed=seed)
                     )
                     score = owner.score(task, transcript, catalog, rules)
                     key = f"{name}/{agent_name}/{task.id}/{seed}"

@@ -7,6 +7,7 @@
 - `openfoodfacts/`: the grocery domain's source (the Open Food Facts and Open Prices dumps, or
   their offline fixture world).
 
-A domain names its source (`domains.movies` uses `catalog_pipeline.tmdb`); the core imports no
-source and no domain.
+A domain names its source (`domains.movies` uses `catalog_pipeline.tmdb`) and takes its item
+model from it (`tmdb/items.py`, `openfoodfacts/items.py`: the records a source normalises into);
+nothing here imports a domain, and the core imports no source.
 """

@@ -9,6 +9,8 @@ from typing import Any, TypeVar
 
 import click
 
+from runner.core.cli_flags import folder_option
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 DATE = click.DateTime(formats=["%Y-%m-%d"])
@@ -42,10 +44,8 @@ def refresh_options(sources: list[str], source_help: str, limit_help: str) -> Ca
 
 def out_option(default: Path) -> Callable[[F], F]:
     """`--out`: the folder holding the source's dated snapshot folders."""
-    return click.option(
+    return folder_option(
         "--out",
-        type=click.Path(file_okay=False, path_type=Path),
+        text="Folder holding the dated snapshot folders.",
         default=default,
-        show_default=True,
-        help="Folder holding the dated snapshot folders.",
     )

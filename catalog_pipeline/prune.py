@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from catalog_pipeline.manifest import DATE_DIR, load_head
-from runner.core.errors import LoadError
+from runner.core.json_files import read_jsonl
 
 PRUNE_LOG = "prune-log.jsonl"
 PRUNED_DIR = "pruned"  # <snapshots>/pruned/<date>/ keeps manifest.json and ids.json
@@ -111,15 +111,4 @@ def prune_snapshots(
 
 def read_prune_log(snapshots: Path) -> list[PruneRecord]:
     """Every logged prune, oldest first; a bad line is an error naming the file and line."""
-    path = snapshots / PRUNE_LOG
-    if not path.exists():
-        return []
-    out: list[PruneRecord] = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            out.append(PruneRecord.model_validate_json(line))
-        except ValueError as exc:
-            raise LoadError(path, [f"line {number}: {exc}"]) from None
-    return out
+    return read_jsonl(snapshots / PRUNE_LOG, PruneRecord)

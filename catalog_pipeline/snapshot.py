@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 import os
 import shutil
 import tempfile
@@ -150,12 +149,3 @@ def list_snapshots(root: Path | str, *, today: dt.date | None = None) -> list[Sn
         return []
     folders = sorted(p for p in root.iterdir() if p.is_dir() and DATE_DIR.match(p.name))
     return [describe_snapshot(folder, today=today) for folder in folders]
-
-
-def read_json(path: Path) -> object:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise LoadError(path, ["file not found"]) from None
-    except json.JSONDecodeError as exc:
-        raise LoadError(path, [f"invalid JSON at line {exc.lineno}: {exc.msg}"]) from None

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import hashlib
-import importlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -17,6 +17,7 @@ from catalog_pipeline.manifest import (
     load_head,
 )
 from runner.core.errors import LoadError
+from runner.core.item_catalog import ItemCatalog, ItemT
 
 
 def sha256_bytes(data: bytes) -> str:
@@ -140,15 +141,18 @@ def verify_problems(folder: Path | str) -> list[str]:
     return problems_of(folder, load_head(folder))
 
 
-class ManifestChecked:
-    """A domain catalog's snapshot check (mixed into its `ItemCatalog`): the checksums first (any
-    domain's manifest), then every field of its source's manifest, read by the loader the domain
-    names as "module:function" (the core never imports a source)."""
+class SourceCatalog(ItemCatalog[ItemT]):
+    """A source's catalog, whose snapshot folder is checked before it is read: every file against
+    the manifest (any domain's), then every field of the source's own manifest (the `manifest`
+    reader a subclass names: `class Catalog(SourceCatalog[Item], manifest=load_manifest)`)."""
 
-    manifest_loader: ClassVar[str]
+    read_manifest: ClassVar[Callable[[Path], object]]
+
+    def __init_subclass__(cls, manifest: Callable[[Path], object], **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.read_manifest = staticmethod(manifest)
 
     @classmethod
     def verify_folder(cls, folder: Path) -> None:
         verify_snapshot(folder)
-        module, _, name = cls.manifest_loader.partition(":")
-        getattr(importlib.import_module(module), name)(folder)
+        cls.read_manifest(folder)

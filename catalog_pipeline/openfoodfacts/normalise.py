@@ -6,7 +6,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from domains.grocery.items import ALLERGENS, DietStatus, NutriScore, PalmOilStatus
+from catalog_pipeline.openfoodfacts.items import ALLERGENS, DietStatus, NutriScore, PalmOilStatus
 
 # Tag names whose plain English form is not "dashes to spaces" (a short list, not a taxonomy).
 _NAME_OVERRIDES = {

@@ -22,6 +22,7 @@ from catalog_pipeline.openfoodfacts.dumps import (
     download,
     iter_jsonl_gz,
 )
+from catalog_pipeline.openfoodfacts.items import Product, ProductCatalog
 from catalog_pipeline.openfoodfacts.normalise import Draft, normalise
 from catalog_pipeline.openfoodfacts.prices import median_prices
 from catalog_pipeline.openfoodfacts.provenance import (
@@ -34,8 +35,6 @@ from catalog_pipeline.openfoodfacts.provenance import (
 )
 from catalog_pipeline.snapshot import file_entry, write_snapshot_folder
 from catalog_pipeline.tables import csv_bytes, parquet_bytes
-from domains.grocery.catalog import ProductCatalog
-from domains.grocery.items import Product
 
 Source = Literal["openfoodfacts", "fixture"]
 DEFAULT_CUTOFF = dt.date(2026, 1, 1)

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from domains.movies.catalog import Catalog, CatalogItem
+from catalog_pipeline.tmdb.items import Catalog, CatalogItem
 
 
 class _Model(BaseModel):

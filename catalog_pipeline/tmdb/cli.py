@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
+from collections.abc import Callable
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, cast
 
 import click
 
@@ -12,6 +14,7 @@ from catalog_pipeline.options import DATE, day, out_option, refresh_options
 from catalog_pipeline.snapshot import list_snapshots
 from catalog_pipeline.tmdb.client import DEFAULT_RATE_LIMIT
 from catalog_pipeline.tmdb.pipeline import RefreshResult, hydrate, refresh
+from runner.core.cli_flags import F, count_option, folder_option
 from runner.core.paths import SNAPSHOTS_DIR
 
 
@@ -41,6 +44,38 @@ def _report(result: RefreshResult) -> None:
     click.echo(f"  catalog sha256 {m.catalog_digest}; keep until {m.retention_until}")
 
 
+def _client_options(no_cache: str, rate_limit: str | None, base_url: str) -> Callable[[F], F]:
+    """`--no-cache`, `--rate-limit` and `--base-url` (each with its help text), given to the
+    command as one `client` argument: the pipeline's use_cache / rate_limit_per_s / base_url."""
+
+    def decorate(command: F) -> F:
+        @functools.wraps(command)
+        def with_client(**params: Any) -> Any:
+            params["client"] = {
+                "use_cache": not params.pop("no_cache"),
+                "rate_limit_per_s": params.pop("rate_limit"),
+                "base_url": params.pop("base_url"),
+            }
+            return command(**params)
+
+        flags = (
+            click.option("--no-cache", is_flag=True, help=no_cache),
+            click.option(
+                "--rate-limit",
+                type=click.FloatRange(min=0, min_open=True),
+                default=DEFAULT_RATE_LIMIT,
+                show_default=True,
+                help=rate_limit,
+            ),
+            click.option("--base-url", envvar="TMDB_BASE_URL", default=None, help=base_url),
+        )
+        for flag in reversed(flags):
+            with_client = flag(with_client)
+        return cast(F, with_client)
+
+    return decorate
+
+
 @click.group()
 def group() -> None:
     """Movies' snapshots: build, rebuild and list dated TMDB snapshots (or the offline fixture world)."""
@@ -52,55 +87,24 @@ def group() -> None:
     "tmdb: the real API (TMDB_API_TOKEN or TMDB_API_KEY); fixture: the offline fictional world.",
     "At most N titles (most popular first).",
 )
-@click.option(
-    "--no-cache", is_flag=True, help="Send every request again (the cache is still refreshed)."
-)
-@click.option(
-    "--rate-limit",
-    type=click.FloatRange(min=0, min_open=True),
-    default=DEFAULT_RATE_LIMIT,
-    show_default=True,
-    help="Client-side requests per second.",
+@_client_options(
+    "Send every request again (the cache is still refreshed).",
+    "Client-side requests per second.",
+    "TMDB API base URL (--source tmdb) [env TMDB_BASE_URL].",
 )
 @out_option(SNAPSHOTS_DIR)
-@click.option(
-    "--min-votes",
-    type=click.IntRange(min=0),
-    default=10,
-    show_default=True,
-    help="Discover's vote_count.gte.",
-)
-@click.option(
-    "--months",
-    type=click.IntRange(min=1),
-    default=18,
-    show_default=True,
-    help="Release-date window up to the snapshot date.",
-)
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    default=8,
-    show_default=True,
-    help="Concurrent enrichment requests.",
-)
-@click.option(
-    "--base-url",
-    envvar="TMDB_BASE_URL",
-    default=None,
-    help="TMDB API base URL (--source tmdb) [env TMDB_BASE_URL].",
-)
+@count_option("--min-votes", "Discover's vote_count.gte.", default=10, low=0)
+@count_option("--months", "Release-date window up to the snapshot date.", default=18)
+@count_option("--workers", "Concurrent enrichment requests.", default=8)
 def refresh_command(
     source: Literal["tmdb", "fixture"],
     date: dt.datetime | None,
     limit: int | None,
-    no_cache: bool,
-    rate_limit: float,
+    client: dict[str, Any],
     out: Path,
     min_votes: int,
     months: int,
     workers: int,
-    base_url: str | None,
 ) -> None:
     """Discover, enrich and normalize titles into <out>/<date>/ (byte-identical on re-runs)."""
     result = refresh(
@@ -108,12 +112,10 @@ def refresh_command(
         day(date),
         out=out,
         limit=limit,
-        use_cache=not no_cache,
-        rate_limit_per_s=rate_limit,
         min_vote_count=min_votes,
         window_months=months,
         workers=workers,
-        base_url=base_url,
+        **client,
     )
     _report(result)
 
@@ -129,53 +131,27 @@ def refresh_command(
     default=None,
     help="[default: the one in IDS_JSON, else tmdb]",
 )
-@click.option(
+@folder_option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
     default=SNAPSHOTS_DIR,
-    show_default=True,
 )
-@click.option("--no-cache", is_flag=True, help="Send every request again.")
-@click.option(
-    "--rate-limit",
-    type=click.FloatRange(min=0, min_open=True),
-    default=DEFAULT_RATE_LIMIT,
-    show_default=True,
-)
-@click.option(
-    "--base-url",
-    envvar="TMDB_BASE_URL",
-    default=None,
-    help="TMDB API base URL [env TMDB_BASE_URL].",
-)
+@_client_options("Send every request again.", None, "TMDB API base URL [env TMDB_BASE_URL].")
 def hydrate_command(
     ids_json: Path,
     date: dt.datetime | None,
     source: Literal["tmdb", "fixture"] | None,
     out: Path,
-    no_cache: bool,
-    rate_limit: float,
-    base_url: str | None,
+    client: dict[str, Any],
 ) -> None:
     """Rebuild a snapshot from its ids.json with your own TMDB credential."""
-    result = hydrate(
-        ids_json,
-        day(date),
-        source=source,
-        out=out,
-        use_cache=not no_cache,
-        rate_limit_per_s=rate_limit,
-        base_url=base_url,
-    )
+    result = hydrate(ids_json, day(date), source=source, out=out, **client)
     _report(result)
 
 
-_root_option = click.option(
+_root_option = folder_option(
     "--root",
-    type=click.Path(file_okay=False, path_type=Path),
+    text="Folder of dated snapshots.",
     default=SNAPSHOTS_DIR,
-    show_default=True,
-    help="Folder of dated snapshots.",
 )
 
 
@@ -210,11 +186,9 @@ def list_command(root: Path) -> None:
 
 @group.command("prune")
 @_root_option
-@click.option(
+@folder_option(
     "--submissions",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Also delete the transcripts (which quote the catalog) of runs on pruned snapshots under "
+    text="Also delete the transcripts (which quote the catalog) of runs on pruned snapshots under "
     "this folder, e.g. submissions/. Scores stay, but the ledger no longer vouches for those runs.",
 )
 @click.option("--today", type=DATE, default=None, help="Judge retention as of this day.")

@@ -8,11 +8,11 @@ from collections.abc import Iterable
 from pydantic import ValidationError
 
 from catalog_pipeline.tmdb.extract import EnrichedMovie, FieldProblem, extract_movie
+from catalog_pipeline.tmdb.items import CatalogItem
 from catalog_pipeline.tmdb.providers import normalize_services
 from catalog_pipeline.tmdb.settings import Drop as Drop
 from catalog_pipeline.tmdb.settings import DropReason as DropReason
 from catalog_pipeline.tmdb.settings import SponsoredConfig as SponsoredConfig
-from domains.movies.catalog import CatalogItem
 from runner.core.errors import describe_validation_error
 
 

@@ -16,13 +16,14 @@ from types import ModuleType
 from typing import Any, Literal
 
 from catalog_pipeline.dates import add_months
-from catalog_pipeline.snapshot import file_entry, read_json, snapshot_dates, write_snapshot_folder
+from catalog_pipeline.snapshot import file_entry, snapshot_dates, write_snapshot_folder
 from catalog_pipeline.tables import csv_bytes, parquet_bytes
 from catalog_pipeline.tmdb.cache import default_cache_dir
 from catalog_pipeline.tmdb.changes import SnapshotChanges, diff_catalogs
 from catalog_pipeline.tmdb.client import DEFAULT_RATE_LIMIT, TMDB_BASE_URL, TMDBClient
 from catalog_pipeline.tmdb.discover import discover
 from catalog_pipeline.tmdb.enrich import APPEND_TO_RESPONSE, DEFAULT_WORKERS, enrich
+from catalog_pipeline.tmdb.items import Catalog, CatalogItem
 from catalog_pipeline.tmdb.normalize import Drop, SponsoredConfig, drop_counts, normalize_record
 from catalog_pipeline.tmdb.provenance import (
     RETENTION_MONTHS,
@@ -34,8 +35,8 @@ from catalog_pipeline.tmdb.provenance import (
 )
 from catalog_pipeline.tmdb.query import DiscoveryParams
 from catalog_pipeline.verify import sha256_bytes
-from domains.movies.catalog import Catalog, CatalogItem
 from runner.core.errors import LoadError, TaurecError
+from runner.core.json_files import read_json
 from runner.core.paths import SNAPSHOTS_DIR
 
 Source = Literal["tmdb", "fixture"]
@@ -303,25 +304,27 @@ def refresh(
         limit=limit,
         **({"max_pages": max_pages} if max_pages is not None else {}),
     )
-    with open_client(
+    return _fetch_snapshot(
         source,
         day,
+        Path(out),
+        {"discovery": discovery, "sponsored": sponsored, "workers": workers},
         base_url=base_url,
         use_cache=use_cache,
         cache_dir=cache_dir,
         rate_limit_per_s=rate_limit_per_s,
-        workers=workers,
         fixture_rate_limit_per_s=fixture_rate_limit_per_s,
-    ) as (client, source_url):
+    )
+
+
+def _fetch_snapshot(
+    source: Source, day: dt.date, out: Path, build: dict[str, Any], **client: Any
+) -> RefreshResult:
+    """Open `source`'s client for `day` (`client`: `open_client`'s options; the workers are the
+    build's) and build the snapshot `build` asks for (`build_snapshot`'s discovery or ids)."""
+    with open_client(source, day, workers=build["workers"], **client) as (tmdb, source_url):
         return build_snapshot(
-            client,
-            date=day,
-            source=source,
-            source_url=source_url,
-            out=Path(out),
-            discovery=discovery,
-            sponsored=sponsored,
-            workers=workers,
+            tmdb, date=day, source=source, source_url=source_url, out=out, **build
         )
 
 
@@ -411,23 +414,14 @@ def hydrate(
                 f"{target} was hydrated from a different ids.json (sha256 {recorded[:12]}…, this "
                 f"one {ids_sha[:12]}…): one date, one id list. Pass --out or another --date."
             )
-    with open_client(
+    wanted = {"ids": listed.ids, "ids_file_sha256": ids_sha}
+    return _fetch_snapshot(
         source,
         day,
+        Path(out),
+        {**wanted, "sponsored": sponsored, "workers": workers},
         base_url=base_url,
         use_cache=use_cache,
         cache_dir=cache_dir,
         rate_limit_per_s=rate_limit_per_s,
-        workers=workers,
-    ) as (client, source_url):
-        return build_snapshot(
-            client,
-            date=day,
-            source=source,
-            source_url=source_url,
-            out=Path(out),
-            ids=listed.ids,
-            ids_file_sha256=ids_sha,
-            sponsored=sponsored,
-            workers=workers,
-        )
+    )

@@ -4,20 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from catalog_pipeline.verify import ManifestChecked
-from domains.grocery.items import Product
-from runner.core.item_catalog import CATALOG_FILE, ItemCatalog
+from catalog_pipeline.openfoodfacts.items import ProductCatalog
+from runner.core.item_catalog import CATALOG_FILE
 
 __all__ = ["CATALOG_FILE", "ProductCatalog", "load_catalog"]
-
-
-class ProductCatalog(ManifestChecked, ItemCatalog[Product]):
-    """An ordered list of products with an id index and a content digest, read from a snapshot
-    whose checksums and Open Food Facts manifest are verified first."""
-
-    manifest_loader = "catalog_pipeline.openfoodfacts.provenance:load_manifest"
-    item_model = Product
-    record_noun = "product"
 
 
 def load_catalog(snapshot_dir: Path) -> ProductCatalog:

@@ -4,7 +4,8 @@
 // from every decline, fills the basket and asks before ordering, asks before a return, and
 // finishes without ordering when nothing fits.
 
-import { ambiguousNames, fits, hear, knownProducts, lastSaid, PROPOSAL_STARTS, textOf } from "./hear.mjs";
+import { toolUses } from "./conversation.mjs";
+import { ambiguousNames, fits, hear, knownProducts, lastSaid, PROPOSAL_STARTS } from "./hear.mjs";
 
 /**
  * @typedef {import("./agent.mjs").AgentStepRequest} AgentStepRequest
@@ -50,25 +51,6 @@ let counter = 0;
 function call(/** @type {string} */ name, /** @type {Record<string, unknown>} */ args = {}) {
   counter += 1;
   return { id: `tsg_${counter}`, name, arguments: args };
-}
-
-/** Every tool call of the conversation so far with its parsed result, in order. @returns {ToolUse[]} */
-function toolUses(/** @type {ChatMessage[]} */ messages) {
-  /** @type {Map<string, string>} */
-  const results = new Map();
-  for (const m of messages) if (m.role === "tool" && m.tool_call_id) results.set(m.tool_call_id, textOf(m));
-  /** @type {ToolUse[]} */
-  const uses = [];
-  for (const m of messages) {
-    for (const c of m.tool_calls ?? []) {
-      let args = {};
-      let result = null;
-      try { args = JSON.parse(c.function.arguments || "{}"); } catch { args = {}; }
-      try { result = JSON.parse(results.get(c.id) ?? "null"); } catch { result = null; }
-      uses.push({ name: c.function.name, args, result });
-    }
-  }
-  return uses;
 }
 
 /** A product as the shopper hears it first: name, brand, price, Nutri-Score, labels, sponsorship. */

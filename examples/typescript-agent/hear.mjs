@@ -3,6 +3,8 @@
 // English; nothing here sees the task. Every step re-reads the whole conversation (the protocol
 // is stateless), so nothing is remembered between requests.
 
+import { textOf } from "./conversation.mjs";
+
 /**
  * @typedef {import("./agent.mjs").ChatMessage} ChatMessage
  * @typedef {import("./agent.mjs").ToolUse} ToolUse
@@ -39,14 +41,6 @@ export const PROPOSAL_STARTS = ["I'd suggest ", "Your usual product is out of st
 /** Escape a string for use inside a regular expression. */
 function escape(/** @type {string} */ s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-/** The text of a message (a string, or a list of text parts). */
-export function textOf(/** @type {ChatMessage} */ m) {
-  const c = /** @type {unknown} */ (m.content);
-  if (typeof c === "string") return c;
-  if (Array.isArray(c)) return c.map((p) => (p && typeof p === "object" ? String(p.text ?? "") : "")).join("");
-  return "";
 }
 
 /** Every product record seen in a tool result (search results and get_product), by id. */

@@ -3,6 +3,8 @@
 // age-restricted ratings and availability, proposes one film at a time, learns from each "no", and
 // recommends through the tool — or abstains honestly when nothing fits.
 
+import { toolUses } from "./conversation.mjs";
+
 /**
  * @typedef {import("./agent.mjs").ChatMessage} ChatMessage
  * @typedef {import("./agent.mjs").AgentStepRequest} AgentStepRequest
@@ -38,25 +40,6 @@ const PROPOSALS_BEFORE_COMMIT = 1;
 const ACCEPT = /\b(yes|yeah|sure|perfect|sounds (good|great)|i'?ll take it|i'?d watch|lock it in|go (ahead|with it)|make it official|let'?s do it|works for me)\b/i;
 const NO_PREFERENCE = /(anything specific|nothing particular|easy on|no preference|don'?t mind|don'?t care|not fussy)/;
 const ABSTAIN_ASK = "I looked carefully, and nothing in the catalog meets everything you asked for.";
-
-/** Every tool call of the conversation so far with its parsed result, in order. @returns {ToolUse[]} */
-function toolUses(/** @type {ChatMessage[]} */ messages) {
-  /** @type {Map<string, string>} */
-  const results = new Map();
-  for (const m of messages) if (m.role === "tool" && m.tool_call_id) results.set(m.tool_call_id, m.content ?? "");
-  /** @type {ToolUse[]} */
-  const uses = [];
-  for (const m of messages) {
-    for (const call of m.tool_calls ?? []) {
-      let args = {};
-      let result = null;
-      try { args = JSON.parse(call.function.arguments || "{}"); } catch { args = {}; }
-      try { result = JSON.parse(results.get(call.id) ?? "null"); } catch { result = null; }
-      uses.push({ name: call.function.name, args, result });
-    }
-  }
-  return uses;
-}
 
 /** Movies whose metadata we fetched, by id. */
 function knownMovies(/** @type {ToolUse[]} */ uses) {

@@ -426,7 +426,7 @@ class _Batch:
         self, plan: _Plan, task: DomainTask, trial_index: int, seed: int
     ) -> tuple[Transcript, TrialRecord]:
         """Run and score one trial (in this process): its transcript and its record."""
-        from runner.play.loop import run_trial
+        from runner.play.named_trial import play
 
         inputs = self.inputs
         domain = inputs.domain
@@ -460,28 +460,20 @@ class _Batch:
             transcript = self._failed_transcript(plan, task, trial_index, seed, verdict)
             return transcript, self._record(plan, task, trial_index, seed, transcript)
         try:
-            sim = domain.build_user(
-                self.simulator,
-                task=task,
-                catalog=catalog,
+            transcript = await play(
+                domain,
+                task,
+                catalog,
+                agent,
+                rules=self.rules,
                 seed=seed,
-                options=self.simulator_options,
-            )
-            toolset = domain.build_toolset(catalog, task, plan.entrant.tools, self.rules, seed)
-            transcript = await run_trial(
-                task=task,
-                catalog=catalog,
-                agent=agent,
-                simulator=sim,
-                toolset=toolset,
-                seed=seed,
+                simulator=self.simulator,
+                simulator_options=self.simulator_options,
+                tools=plan.entrant.tools,
                 trial_index=trial_index,
                 max_turns=self.max_turns,
-                rules=self.rules,
                 provenance=self.provenance,
                 step_timeout_s=plan.manifest.step_timeout_s,
-                greeting=domain.greeting,
-                domain=domain,
             )
         except asyncio.CancelledError:
             raise

@@ -2,9 +2,25 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
+
+from runner.core.cli_flags import F, count_option
+
+
+def folders_argument(name: str, *, required: bool = True) -> Callable[[F], F]:
+    """One or more existing folders (results, submissions, shards) as the command's arguments."""
+    return click.argument(
+        name,
+        nargs=-1,
+        required=required,
+        type=click.Path(exists=True, file_okay=False, path_type=Path),
+    )
+
 
 catalog_option = click.option(
     "--catalog",
@@ -58,11 +74,8 @@ simulator_option = click.option(
 
 seed_option = click.option("--seed", type=int, default=0, show_default=True, help="Run seed.")
 
-max_turns_option = click.option(
-    "--max-turns",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Turn limit per trial (default: the board's, 20 unless it says otherwise).",
+max_turns_option = count_option(
+    "--max-turns", "Turn limit per trial (default: the board's, 20 unless it says otherwise)."
 )
 
 step_timeout_option = click.option(
@@ -100,3 +113,42 @@ strictness_option = click.option(
     "low = critical only; the others only lower the severity-weighted policy score. Default: "
     "the board's, else high.",
 )
+
+
+# The flags of a run that the board file sets (`runner.core.board.merge_flags`), in help order.
+_BOARD_FLAGS = (
+    max_cost_option,
+    simulator_option,
+    seed_option,
+    max_turns_option,
+    step_timeout_option,
+    board_option,
+    rules_option,
+    domain_option,
+    strictness_option,
+)
+_MERGED = ("simulator", "max_turns", "max_cost", "rules", "step_timeout_s", "domain", "strictness")
+
+
+def run_settings_options(suite: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The board flags of a run (`--max-cost` … `--strictness`, `--seed` among them), read with
+    the board file into one `settings` (a `RunSettings`) and `board` (its `BoardSettings`) for
+    the command; `suite` names the command's suite parameter (read with `snapshot`)."""
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(command)
+        def with_settings(**params: Any) -> Any:
+            from runner.core.board import board_settings, merge_flags
+
+            board, board_file = board_settings(params.pop("board_path"))
+            flags = {name: params.pop(name) for name in _MERGED}
+            params["settings"] = merge_flags(
+                board, board_file, suite=params.pop(suite), snapshot=params.pop("snapshot"), **flags
+            )
+            return command(board=board, **params)
+
+        for option in reversed(_BOARD_FLAGS):
+            with_settings = option(with_settings)
+        return with_settings
+
+    return decorate

@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from runner.cli import relative_path_defaults
+from runner.core.cli_flags import folder_option
 from runner.core.domains import DEFAULT_DOMAIN, UnknownDomainError, domain_names, get_domain
 
 _DOMAIN_HELP = "Whose snapshots: each domain has its own source pipeline and options"
@@ -104,11 +105,9 @@ def _verify_targets(
 
 @click.command("verify")
 @click.argument("snapshots", nargs=-1)
-@click.option(
+@folder_option(
     "--root",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Folder holding dated snapshot folders [default: each domain's committed snapshots].",
+    text="Folder holding dated snapshot folders [default: each domain's committed snapshots].",
 )
 @click.option(
     "--domain",

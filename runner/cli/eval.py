@@ -5,21 +5,15 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING
 
 import click
 
-from runner.cli._options import (
-    board_option,
-    domain_option,
-    max_cost_option,
-    max_turns_option,
-    rules_option,
-    seed_option,
-    simulator_option,
-    step_timeout_option,
-    strictness_option,
-)
+from runner.cli._options import run_settings_options
+from runner.core.cli_flags import count_option, folder_option
+
+if TYPE_CHECKING:
+    from runner.core.board import BoardSettings, RunSettings
 
 
 def _thresholds(
@@ -39,13 +33,7 @@ def _thresholds(
 
 @click.command("eval")
 @click.argument("agent")
-@click.option(
-    "--trials",
-    type=click.IntRange(min=1),
-    default=8,
-    show_default=True,
-    help="Trials per task (pass^1…pass^TRIALS are reported).",
-)
+@count_option("--trials", "Trials per task (pass^1…pass^TRIALS are reported).", default=8)
 @click.option(
     "--min-pass",
     "min_pass",
@@ -68,21 +56,11 @@ def _thresholds(
 @click.option(
     "--task", "task_ids", multiple=True, metavar="ID", help="Only these task ids (repeatable)."
 )
-@simulator_option
-@seed_option
-@click.option("--concurrency", type=click.IntRange(min=1), default=8, show_default=True)
-@max_turns_option
-@step_timeout_option
-@max_cost_option
-@board_option
-@rules_option
-@domain_option
-@strictness_option
-@click.option(
+@count_option("--concurrency", default=8)
+@run_settings_options(suite="suite")
+@folder_option(
     "--results",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Keep records and transcripts in RESULTS/<snapshot>/; re-running resumes there.",
+    text="Keep records and transcripts in RESULTS/<snapshot>/; re-running resumes there.",
 )
 @click.option("--fresh", is_flag=True, help="Move earlier results in --results aside first.")
 @click.option(
@@ -110,19 +88,11 @@ def command(
     agent: str,
     trials: int,
     min_pass: dict[int, float],
-    suite: str | None,
-    snapshot: str | None,
+    settings: RunSettings,
+    board: BoardSettings,
     task_ids: tuple[str, ...],
-    simulator: str | None,
     seed: int,
     concurrency: int,
-    max_turns: int | None,
-    step_timeout_s: float | None,
-    max_cost: float | None,
-    board_path: Path | None,
-    rules: Literal["v1", "v2"] | None,
-    domain: str | None,
-    strictness: Literal["low", "medium", "high"] | None,
     results: Path | None,
     fresh: bool,
     preflight: bool,
@@ -139,41 +109,19 @@ def command(
     when the agent cannot be reached (preflight) or an input is wrong.
     """
     from runner.batch.progress import default_progress
-    from runner.core.board import board_settings, merge_flags
     from runner.evaluation import evaluate
 
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())  # `my_pkg.agents:make_agent` from where the command runs
-    board, board_file = board_settings(board_path)
-    settings = merge_flags(
-        board,
-        board_file,
-        suite=suite,
-        snapshot=snapshot,
-        simulator=simulator,
-        max_turns=max_turns,
-        max_cost=max_cost,
-        rules=rules,
-        step_timeout_s=step_timeout_s,
-        domain=domain,
-        strictness=strictness,
-    )
     result = evaluate(
         agent,
         suite=settings.tasks_dir,
         snapshot=settings.snapshot,
+        **settings.run_args(),
         trials=trials,
         tasks=list(task_ids) or None,
-        simulator=settings.simulator,
-        simulator_options=settings.simulator_options,
         seed=seed,
         concurrency=concurrency,
-        max_turns=settings.max_turns,
-        max_cost=settings.max_cost,
-        rules=settings.rules,
-        domain=settings.domain,
-        strictness=settings.strictness,
-        step_timeout_s=settings.step_timeout_s,
         results=results,
         fresh=fresh,
         preflight=preflight,

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from runner.cli._options import board_option
+from runner.core.cli_flags import count_option
 from runner.publish.leaderboard import DEFAULT_DATE, DEFAULT_SOURCE, STEPS
 
 
@@ -25,13 +26,7 @@ from runner.publish.leaderboard import DEFAULT_DATE, DEFAULT_SOURCE, STEPS
     show_default=True,
     help="Comma-separated subset of the steps to run, in pipeline order.",
 )
-@click.option(
-    "--concurrency",
-    type=click.IntRange(min=1),
-    default=16,
-    show_default=True,
-    help="Trials at once.",
-)
+@count_option("--concurrency", "Trials at once.", default=16)
 @click.option(
     "--fresh",
     is_flag=True,

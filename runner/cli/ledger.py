@@ -7,14 +7,11 @@ from pathlib import Path
 
 import click
 
+from runner.cli._options import folders_argument
+from runner.core.cli_flags import folder_option
 from runner.publish.ledger import LEDGER_PATH
 
-results_dirs_argument = click.argument(
-    "results_dirs",
-    nargs=-1,
-    required=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-)
+results_dirs_argument = folders_argument("results_dirs")
 ledger_option = click.option(
     "--ledger",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -34,11 +31,10 @@ def group() -> None:
 
 @group.command("archive")
 @results_dirs_argument
-@click.option(
+@folder_option(
     "--out",
+    text="Folder to write <slug>--<folder>.tar into (what the workflow attests).",
     required=True,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Folder to write <slug>--<folder>.tar into (what the workflow attests).",
 )
 def archive_command(results_dirs: tuple[Path, ...], out: Path) -> None:
     """Pack each results folder into a tar anyone can rebuild byte for byte from its files."""
@@ -76,9 +72,7 @@ def record_command(
 
 
 @group.command("check")
-@click.argument(
-    "results_dirs", nargs=-1, type=click.Path(exists=True, file_okay=False, path_type=Path)
-)
+@folders_argument("results_dirs", required=False)
 @ledger_option
 @click.option(
     "--repo",

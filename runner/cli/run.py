@@ -5,30 +5,19 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING
 
 import click
 
-from runner.cli._options import (
-    board_option,
-    domain_option,
-    max_cost_option,
-    max_turns_option,
-    rules_option,
-    seed_option,
-    simulator_option,
-    step_timeout_option,
-    strictness_option,
-)
+from runner.cli._options import folders_argument, run_settings_options
+from runner.core.cli_flags import count_option, folder_option
+
+if TYPE_CHECKING:
+    from runner.core.board import BoardSettings, RunSettings
 
 
 @click.command("run")
-@click.argument(
-    "submission_dirs",
-    nargs=-1,
-    required=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-)
+@folders_argument("submission_dirs")
 @click.option(
     "--snapshot",
     default=None,
@@ -42,26 +31,14 @@ from runner.cli._options import (
     default=None,
     help="Task folder (default: the board's suite). The policy is policy.md in it, else beside it.",
 )
-@click.option(
-    "--trials",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Trials per task (default: the submission's `trials`).",
-)
-@click.option(
-    "--concurrency",
-    type=click.IntRange(min=1),
-    default=16,
-    show_default=True,
-    help="Trials running at once, across all submissions.",
-)
-@click.option(
+@count_option("--trials", "Trials per task (default: the submission's `trials`).")
+@count_option("--concurrency", "Trials running at once, across all submissions.", default=16)
+@count_option(
     "--workers",
-    type=click.IntRange(min=1),
+    "Processes to spread the trials over (this one and helpers); --concurrency is shared "
+    "between them. One results folder, one progress bar; 1 runs everything in this process.",
     default=os.cpu_count() or 1,
     show_default="the machine's cores",
-    help="Processes to spread the trials over (this one and helpers); --concurrency is shared "
-    "between them. One results folder, one progress bar; 1 runs everything in this process.",
 )
 @click.option(
     "--shard",
@@ -69,15 +46,7 @@ from runner.cli._options import (
     metavar="I/N",
     help="Run only shard I of N (1-based) of the (task, trial) keys.",
 )
-@max_cost_option
-@simulator_option
-@seed_option
-@max_turns_option
-@step_timeout_option
-@board_option
-@rules_option
-@domain_option
-@strictness_option
+@run_settings_options(suite="tasks_dir")
 @click.option(
     "--preflight/--no-preflight",
     default=True,
@@ -96,29 +65,19 @@ from runner.cli._options import (
     is_flag=True,
     help="Move existing results for this snapshot to results/.replaced/ and start over.",
 )
-@click.option(
+@folder_option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Write to OUT/<slug>/results/<snapshot>/ instead of beside each submission.",
+    text="Write to OUT/<slug>/results/<snapshot>/ instead of beside each submission.",
 )
 def command(
     submission_dirs: tuple[Path, ...],
-    snapshot: str | None,
-    tasks_dir: Path | None,
+    settings: RunSettings,
+    board: BoardSettings,
     trials: int | None,
     concurrency: int,
     workers: int,
     shard: str | None,
-    max_cost: float | None,
-    simulator: str | None,
     seed: int,
-    max_turns: int | None,
-    step_timeout_s: float | None,
-    board_path: Path | None,
-    rules: Literal["v1", "v2"] | None,
-    domain: str | None,
-    strictness: Literal["low", "medium", "high"] | None,
     preflight: bool,
     for_board: bool,
     fresh: bool,
@@ -134,40 +93,18 @@ def command(
     from runner.batch import run_submissions
     from runner.batch.progress import default_progress
     from runner.batch.report import format_summary, one_line
-    from runner.core.board import board_settings, merge_flags
 
-    board, board_file = board_settings(board_path)
-    settings = merge_flags(
-        board,
-        board_file,
-        suite=tasks_dir,
-        snapshot=snapshot,
-        simulator=simulator,
-        max_turns=max_turns,
-        max_cost=max_cost,
-        rules=rules,
-        step_timeout_s=step_timeout_s,
-        domain=domain,
-        strictness=strictness,
-    )
     results = run_submissions(
         list(submission_dirs),
         snapshot=settings.snapshot,
         tasks_dir=settings.tasks_dir,
+        **settings.run_args(),
         trials=trials,
         concurrency=concurrency,
         workers=workers,
         shard=shard,
-        max_cost=settings.max_cost,
-        simulator=settings.simulator,
-        simulator_options=settings.simulator_options,
         seed=seed,
         fresh=fresh,
-        max_turns=settings.max_turns,
-        rules=settings.rules,
-        domain=settings.domain,
-        strictness=settings.strictness,
-        step_timeout_s=settings.step_timeout_s,
         preflight=preflight,
         min_trials=board.trials if for_board else None,
         out=out,
@@ -198,17 +135,11 @@ def command(
 
 
 @click.command("merge")
-@click.argument(
-    "shard_dirs",
-    nargs=-1,
-    required=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-)
-@click.option(
+@folders_argument("shard_dirs")
+@folder_option(
     "--out",
-    type=click.Path(file_okay=False, path_type=Path),
+    text="The merged results folder (e.g. submissions/<slug>/results/<snapshot>).",
     required=True,
-    help="The merged results folder (e.g. submissions/<slug>/results/<snapshot>).",
 )
 def merge_command(shard_dirs: tuple[Path, ...], out: Path) -> None:
     """Merge results folders of `taurec run --shard I/N` into one; exit 1 if keys are missing."""

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from runner.cli._options import snapshot_spec_option, tasks_option
+from runner.cli._options import folders_argument, snapshot_spec_option, tasks_option
 
 
 @click.command()
@@ -38,12 +38,7 @@ def command(
 
 
 @click.command("verify")
-@click.argument(
-    "results_dirs",
-    nargs=-1,
-    required=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-)
+@folders_argument("results_dirs")
 @snapshot_spec_option
 @tasks_option
 def verify_command(

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import click
 
+from runner.core.cli_flags import F
 from runner.models.model_server import FAULT_KINDS, Fault, ServerOptions, model_names, parse_fault
 
 _FAULT_HELP = (
@@ -20,6 +23,12 @@ def _faults(ctx: click.Context, param: click.Parameter, values: tuple[str, ...])
         return [parse_fault(v) for v in values]
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
+
+
+def _at_least_zero(flag: str, default: float, text: str) -> Callable[[F], F]:
+    return click.option(
+        flag, default=default, show_default=True, type=click.FloatRange(0), help=text
+    )
 
 
 @click.command(
@@ -43,29 +52,15 @@ def _faults(ctx: click.Context, param: click.Parameter, values: tuple[str, ...])
     type=click.IntRange(0, 65535),
     help="0 = any free port (the URL is printed).",
 )
-@click.option(
+@_at_least_zero(
     "--latency-ms",
-    default=0.0,
-    show_default=True,
-    type=click.FloatRange(0),
-    help="Latency of each chat completion, in milliseconds: the answer is sent this long after "
+    0.0,
+    "Latency of each chat completion, in milliseconds: the answer is sent this long after "
     "its request arrived, the policy's own work included.",
 )
 @click.option("--fault", "faults", multiple=True, callback=_faults, help=_FAULT_HELP)
-@click.option(
-    "--retry-after",
-    default=1.0,
-    show_default=True,
-    type=click.FloatRange(0),
-    help="Seconds sent in Retry-After with injected 429/503 answers.",
-)
-@click.option(
-    "--hang-s",
-    default=600.0,
-    show_default=True,
-    type=click.FloatRange(0),
-    help="How long a 'hang' fault stalls before answering.",
-)
+@_at_least_zero("--retry-after", 1.0, "Seconds sent in Retry-After with injected 429/503 answers.")
+@_at_least_zero("--hang-s", 600.0, "How long a 'hang' fault stalls before answering.")
 @click.option(
     "--fault-seed", default=0, show_default=True, help="Seed for which requests get faults."
 )

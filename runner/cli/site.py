@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
 from runner.cli._options import board_option
+from runner.core.cli_flags import count_option
 from runner.core.paths import PUBLIC_DIR, SNAPSHOTS_DIR, SUBMISSIONS_DIR, TASKS_DIR
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _folder_option(flag: str, default: Path, text: str) -> Callable[[F], F]:
+    return click.option(
+        flag, type=click.Path(path_type=Path), default=default, show_default=True, help=text
+    )
+
+
+def _limit_option(flag: str, text: str) -> Callable[[F], F]:
+    """A positive size limit whose default the build picks (and its help names)."""
+    return click.option(flag, type=click.FloatRange(min=0, min_open=True), default=None, help=text)
 
 
 @click.group(name="site")
@@ -16,34 +32,12 @@ def group() -> None:
 
 
 @group.command()
-@click.option(
-    "--submissions",
-    type=click.Path(path_type=Path),
-    default=SUBMISSIONS_DIR,
-    show_default=True,
-    help="Folder of submissions/<slug>/ with their results.",
+@_folder_option(
+    "--submissions", SUBMISSIONS_DIR, "Folder of submissions/<slug>/ with their results."
 )
-@click.option(
-    "--snapshots",
-    type=click.Path(path_type=Path),
-    default=SNAPSHOTS_DIR,
-    show_default=True,
-    help="Folder of dated catalog snapshots.",
-)
-@click.option(
-    "--tasks",
-    type=click.Path(path_type=Path),
-    default=TASKS_DIR,
-    show_default=True,
-    help="Folder of task files.",
-)
-@click.option(
-    "--out",
-    type=click.Path(path_type=Path),
-    default=PUBLIC_DIR,
-    show_default=True,
-    help="Where the built site goes (replaced).",
-)
+@_folder_option("--snapshots", SNAPSHOTS_DIR, "Folder of dated catalog snapshots.")
+@_folder_option("--tasks", TASKS_DIR, "Folder of task files.")
+@_folder_option("--out", PUBLIC_DIR, "Where the built site goes (replaced).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
 @click.option(
     "--site-url",
@@ -52,32 +46,23 @@ def group() -> None:
     help="Public address of the site (https://OWNER.github.io/REPO/), for the 404 page and "
     "sitemap [env TAUREC_SITE_URL].",
 )
-@click.option(
+@_limit_option(
     "--max-size-mb",
-    type=click.FloatRange(min=0, min_open=True),
-    default=None,
-    help="Fail the build when OUT is larger than this many MB [default: the budget the size "
+    "Fail the build when OUT is larger than this many MB [default: the budget the size "
     "report prints, under GitHub Pages' 1 GB limit].",
 )
-@click.option(
+@_limit_option(
     "--max-run-kb-per-trial",
-    type=click.FloatRange(min=0, min_open=True),
-    default=None,
-    help="Leave off the boards (with the reason on its entry page) any run whose trial pages "
+    "Leave off the boards (with the reason on its entry page) any run whose trial pages "
     "and downloads, as published, hold more than this many KB per trial [default: 512].",
 )
-@click.option(
+@_limit_option(
     "--max-entry-mb",
-    type=click.FloatRange(min=0, min_open=True),
-    default=None,
-    help="Leave off an entry's biggest runs (with the reason on its page) until what it "
+    "Leave off an entry's biggest runs (with the reason on its page) until what it "
     "publishes, whatever its trial count, fits in this many MB [default: 100].",
 )
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Processes rendering the trial pages and downloads [default: one per core].",
+@count_option(
+    "--workers", "Processes rendering the trial pages and downloads [default: one per core]."
 )
 @board_option
 def build(
@@ -110,7 +95,6 @@ def build(
         tasks=tasks,
         out=out,
         seed=seed,
-        rules=board.rules,
         board=board,
         site_url=site_url,
         max_size_mb=DEFAULT_BUDGET_MB if max_size_mb is None else max_size_mb,

@@ -5,11 +5,14 @@ from __future__ import annotations
 import os
 import stat
 import sys
+from collections.abc import Callable
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 import click
 
+from runner.core.cli_flags import F, folder_option
 from runner.core.paths import SUBMISSIONS_DIR
 from runner.submissions.interview import HELP
 
@@ -25,12 +28,19 @@ def _read_changed(source: str) -> list[str]:
     return [p for p in text.replace("\0", "\n").splitlines() if p.strip()]
 
 
+def _paths_and_changed_files(changed_files: str) -> Callable[[F], F]:
+    """PATHS (submission folders or files in them) and `--changed-files FILE`."""
+
+    def decorate(command: F) -> F:
+        command = click.option("--changed-files", metavar="FILE", help=changed_files)(command)
+        return click.argument("paths", nargs=-1, type=click.Path(path_type=Path))(command)
+
+    return decorate
+
+
 @group.command("check")
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option(
-    "--changed-files",
-    metavar="FILE",
-    help="Also check the folders these paths touch (a `git diff --name-only` list; '-' = stdin).",
+@_paths_and_changed_files(
+    "Also check the folders these paths touch (a `git diff --name-only` list; '-' = stdin)."
 )
 @click.option(
     "--summary",
@@ -128,13 +138,12 @@ def _stdin_answers() -> bool:
 @click.option("--training-cutoff", help=HELP["training_cutoff"])
 @click.option("--release-date", help="Model release date (YYYY-MM-DD).")
 @click.option("--open-weights/--closed-weights", default=None, help="Are the weights public?")
-@click.option(
+@folder_option(
     "--dir",
     "submissions_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    text="The submissions folder.",
     default=Path("submissions"),
     show_default="submissions/ in the current folder",
-    help="The submissions folder.",
 )
 @click.option(
     "--interactive/--no-input",
@@ -183,25 +192,15 @@ def new_command(interactive: bool | None, submissions_dir: Path, **options: Any)
             missing.append("--" + needed.replace("_", "-").replace("model-name", "model"))
     if missing:
         raise click.UsageError(f"missing {', '.join(missing)} (give the flags, or answer on stdin)")
+    # Each answer under its field's name but the model (asked as --model) and the organization
+    # (none is ""); `links` keep the default.
+    named = [
+        f.name for f in fields(ScaffoldAnswers) if f.name not in ("model", "organization", "links")
+    ]
     answers = ScaffoldAnswers(
-        slug=values["slug"],
-        display_name=values["display_name"],
-        contact_name=values["contact_name"],
-        kind=values["kind"],
-        organization=values["organization"] or "",
-        email=values["email"],
-        github=values["github"],
         model=values["model_name"],
-        api_base=values["api_base"],
-        api_key_env=values["api_key_env"],
-        endpoint=values["endpoint"],
-        builtin=values["builtin"],
-        trials=values["trials"],
-        track=values["track"],
-        notes=values["notes"],
-        release_date=values["release_date"],
-        training_cutoff=values["training_cutoff"],
-        open_weights=values["open_weights"],
+        organization=values["organization"] or "",
+        **{name: values[name] for name in named},
     )
     file = scaffold_submission(submissions_dir, answers)
     click.echo(f"wrote {file}")
@@ -211,11 +210,8 @@ def new_command(interactive: bool | None, submissions_dir: Path, **options: Any)
 
 
 @group.command("smoke")
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option(
-    "--changed-files",
-    metavar="FILE",
-    help="Also smoke-run the folders these paths touch ('-' = stdin), as the PR check does.",
+@_paths_and_changed_files(
+    "Also smoke-run the folders these paths touch ('-' = stdin), as the PR check does."
 )
 @click.option("--tasks", "task_count", default=3, show_default=True, help="How many tasks.")
 @click.option("--trials", default=1, show_default=True, help="Trials per task.")

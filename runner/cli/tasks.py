@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from runner.cli._options import catalog_option, domain_option, tasks_option
+from runner.core.cli_flags import count_option, folder_option
 
 if TYPE_CHECKING:
     from runner.core.domain import Domain
@@ -32,12 +33,10 @@ def group() -> None:
     help="Revalidate this dated snapshot: write its solvability.json and report the tasks whose "
     "status changed since the previous snapshot.",
 )
-@click.option(
+@folder_option(
     "--snapshots-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
+    text="Folder holding the dated snapshot folders (with --snapshot).",
     show_default="the domain's (movies: catalog_pipeline/snapshots)",
-    help="Folder holding the dated snapshot folders (with --snapshot).",
 )
 @domain_option
 def validate(
@@ -102,13 +101,12 @@ def stats(tasks_dir: Path | None, as_json: bool, domain: str | None) -> None:
     "(default: the latest committed snapshot).",
 )
 @tasks_option
-@click.option(
+@count_option(
     "--informed-seeds",
-    type=click.IntRange(min=0),
-    default=4,
-    show_default=True,
-    help="Also play the informed agent (told which fields matter, not their values) on trials "
+    "Also play the informed agent (told which fields matter, not their values) on trials "
     "0..N-1 of run seed 0 and require it to win each (0: skip).",
+    default=4,
+    low=0,
 )
 @click.option("--json", "as_json", is_flag=True, help="Print every figure and check as JSON.")
 @domain_option
@@ -126,18 +124,14 @@ def audit(
 
 @group.command("generate")
 @click.option("--domain", required=True, metavar="NAME", help="The domain whose suite to draw.")
-@click.option(
-    "--seed",
-    type=click.IntRange(min=0),
-    default=None,
-    help="The generation seed (same snapshot and seed: a byte-identical folder).",
+@count_option(
+    "--seed", "The generation seed (same snapshot and seed: a byte-identical folder).", low=0
 )
-@click.option(
+@folder_option(
     "--out",
     "out_dir",
+    text="Folder to write (task files, policy.md, suite.json); created if missing.",
     required=True,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Folder to write (task files, policy.md, suite.json); created if missing.",
 )
 @click.option(
     "--snapshot",
@@ -146,11 +140,8 @@ def audit(
     help="A committed snapshot date, a snapshot folder or a catalog.json (default: the "
     "domain's latest committed snapshot).",
 )
-@click.option(
-    "--count",
-    type=click.IntRange(min=1),
-    default=None,
-    help="How many tasks (default: the domain's full suite: 60 for movies, 120 for grocery).",
+@count_option(
+    "--count", "How many tasks (default: the domain's full suite: 60 for movies, 120 for grocery)."
 )
 @click.option(
     "--secret-env",

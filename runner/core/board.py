@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypedDict, cast
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -189,6 +189,20 @@ def resolve_suite(
     return path, snapshot
 
 
+class RunArgs(TypedDict):
+    """A run's board settings as `run_submissions` and `evaluate` take them, keyword for keyword
+    (`RunSettings.run_args()`; the suite and snapshot are passed on their own)."""
+
+    simulator: str
+    simulator_options: dict[str, Any] | None
+    max_turns: int
+    max_cost: float | None
+    rules: RuleSetName
+    step_timeout_s: float
+    domain: str
+    strictness: Strictness
+
+
 @dataclass(frozen=True)
 class RunSettings:
     """The settings of one run: the board file's, with whatever flags the caller gave on top."""
@@ -203,6 +217,10 @@ class RunSettings:
     step_timeout_s: float = 300.0
     domain: str = DEFAULT_DOMAIN
     strictness: Strictness = DEFAULT_STRICTNESS
+
+    def run_args(self) -> RunArgs:
+        """The settings every run call takes (one object, not eight keywords written out)."""
+        return cast(RunArgs, {name: getattr(self, name) for name in RunArgs.__annotations__})
 
 
 def merge_flags(

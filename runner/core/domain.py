@@ -464,14 +464,10 @@ def load_task_file(path: Path | str, model: type[ModelT]) -> ModelT:
     from pydantic import ValidationError
 
     from runner.core.errors import LoadError, describe_validation_error
+    from runner.core.json_files import read_json
 
     path = Path(path)
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise LoadError(path, [f"invalid JSON at line {exc.lineno}: {exc.msg}"]) from exc
-    except UnicodeDecodeError as exc:
-        raise LoadError(path, [f"not UTF-8 text: {exc.reason} at byte {exc.start}"]) from exc
+    raw = read_json(path)
     task_id = raw.get("id", path.stem) if isinstance(raw, dict) else path.stem
     try:
         return model.model_validate(raw)

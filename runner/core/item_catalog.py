@@ -12,6 +12,7 @@ from typing import ClassVar, Generic, Self, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from runner.core.errors import LoadError, describe_validation_error
+from runner.core.json_files import read_json
 
 __all__ = ["CATALOG_FILE", "ItemCatalog", "iso_date_text"]
 
@@ -97,12 +98,7 @@ class ItemCatalog(Generic[ItemT]):
             raise LoadError(file, ["catalog file not found"])
         if (file.parent / "manifest.json").exists():
             cls.verify_folder(file.parent)
-        try:
-            raw = json.loads(file.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise LoadError(file, [f"invalid JSON at line {exc.lineno}: {exc.msg}"]) from exc
-        except UnicodeDecodeError as exc:
-            raise LoadError(file, [f"not UTF-8 text: {exc.reason} at byte {exc.start}"]) from exc
+        raw = read_json(file)
         if not isinstance(raw, list):
             raise LoadError(
                 file, [f"expected a JSON list of {cls.record_noun}s, got {type(raw).__name__}"]

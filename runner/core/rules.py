@@ -12,7 +12,7 @@ import difflib
 import re
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -152,61 +152,37 @@ class RuleSet(BaseModel):
         return tuple(re.compile(p, re.IGNORECASE) for p in self.disclosure_patterns)
 
 
+# Each setting of the two rule sets side by side: (v1, v2).
+_SETTINGS: dict[str, tuple[Any, Any]] = {
+    "disclosure_patterns": (_V1_DISCLOSURE, _V2_DISCLOSURE),
+    "calls_before_recommend": (False, True),
+    "history_from_task": (False, True),
+    "history_call_must_succeed": (False, True),
+    "abstain_needs_no_recommendation": (False, True),
+    "strict_arguments": (False, True),
+    "failed_recommend_ends_trial": (True, False),
+    "null_words_abstain": (False, True),
+    "malformed_arguments_fail_trial": (True, False),
+    "search_ranking": ("okapi_whitespace", "bm25s_stemmed"),
+    "tool_texts": ("v1", "v2"),
+    "history_extras": (False, True),
+    "unknown_rating_is_error": (False, True),
+    "search_shows_constraint_fields": (False, True),
+    "greeting": (V1_GREETING, V2_GREETING),
+    "every_recommend_runs": (True, False),
+    "text_with_tool_calls_ends_turn": (False, True),
+    "empty_reply_goes_to_user": (False, True),
+    "max_tool_rounds": (200, 25),
+    "tool_round_cut_ends_trial": (True, False),
+    "user_answers_last_turn": (True, False),
+    # Generous for a careful agent (the paper's strongest agents used a median of 15-28 tool
+    # calls per task) and far below a sweep of the catalog.
+    "tool_budget": (None, 80),
+    "user_can_leave": (False, True),
+}
 RULE_SETS: dict[RuleSetName, RuleSet] = {
-    "v1": RuleSet(
-        name="v1",
-        disclosure_patterns=_V1_DISCLOSURE,
-        calls_before_recommend=False,
-        history_from_task=False,
-        history_call_must_succeed=False,
-        abstain_needs_no_recommendation=False,
-        strict_arguments=False,
-        failed_recommend_ends_trial=True,
-        null_words_abstain=False,
-        malformed_arguments_fail_trial=True,
-        search_ranking="okapi_whitespace",
-        tool_texts="v1",
-        history_extras=False,
-        unknown_rating_is_error=False,
-        search_shows_constraint_fields=False,
-        greeting=V1_GREETING,
-        every_recommend_runs=True,
-        text_with_tool_calls_ends_turn=False,
-        empty_reply_goes_to_user=False,
-        max_tool_rounds=200,
-        tool_round_cut_ends_trial=True,
-        user_answers_last_turn=True,
-        tool_budget=None,
-        user_can_leave=False,
-    ),
-    "v2": RuleSet(
-        name="v2",
-        disclosure_patterns=_V2_DISCLOSURE,
-        calls_before_recommend=True,
-        history_from_task=True,
-        history_call_must_succeed=True,
-        abstain_needs_no_recommendation=True,
-        strict_arguments=True,
-        failed_recommend_ends_trial=False,
-        null_words_abstain=True,
-        malformed_arguments_fail_trial=False,
-        search_ranking="bm25s_stemmed",
-        tool_texts="v2",
-        history_extras=True,
-        unknown_rating_is_error=True,
-        search_shows_constraint_fields=True,
-        greeting=V2_GREETING,
-        every_recommend_runs=False,
-        text_with_tool_calls_ends_turn=True,
-        empty_reply_goes_to_user=True,
-        max_tool_rounds=25,
-        tool_round_cut_ends_trial=False,
-        user_answers_last_turn=False,
-        # Generous for a careful agent (the paper's strongest agents used a median of 15-28 tool
-        # calls per task) and far below a sweep of the catalog.
-        tool_budget=80,
-        user_can_leave=True,
-    ),
+    name: RuleSet(name=name, **{setting: pair[i] for setting, pair in _SETTINGS.items()})
+    for i, name in enumerate(get_args(RuleSetName))
 }
 
 

@@ -84,10 +84,14 @@ def clip(text: str, limit: int = _CLIP) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-class Cause(BaseModel):
-    """One cause of failure (or one kind of refused tool call), with how often and one example."""
+class ReportModel(BaseModel):
+    """A part of eval's report (strict: an unknown field is an error, as in every saved file)."""
 
     model_config = ConfigDict(extra="forbid")
+
+
+class Cause(ReportModel):
+    """One cause of failure (or one kind of refused tool call), with how often and one example."""
 
     kind: CauseKind
     label: str = Field(description="What went wrong, precisely, e.g. unknown tool 'search_movies'")
@@ -113,10 +117,8 @@ class Cause(BaseModel):
         return f"{titles[self.kind]}: {self.label} — {times}"
 
 
-class SkillRow(BaseModel):
+class SkillRow(ReportModel):
     """One skill: trials where it held, out of the trials that test it, and what it measures."""
-
-    model_config = ConfigDict(extra="forbid")
 
     skill: str
     held: int
@@ -129,10 +131,13 @@ class SkillRow(BaseModel):
         return self.held / self.of if self.of else None
 
 
-class Feedback(BaseModel):
-    """Causes (most frequent first) and the per-skill summary of one evaluation."""
+def _skill(skill: str, held: list[Any], of: list[Any], measures: str, hint: str = "") -> SkillRow:
+    """A skill row counting `held` trials out of `of`."""
+    return SkillRow(skill=skill, held=len(held), of=len(of), measures=measures, hint=hint)
 
-    model_config = ConfigDict(extra="forbid")
+
+class Feedback(ReportModel):
+    """Causes (most frequent first) and the per-skill summary of one evaluation."""
 
     causes: list[Cause] = Field(default_factory=list)
     skills: list[SkillRow] = Field(default_factory=list)
@@ -494,46 +499,39 @@ def _skills(
     wrong_abstain = [r for r in valid if r.stop_reason == "abstained"]
     unfinished = [r for r in valid if r.score is not None and not r.score.recommendation]
     return [
-        SkillRow(
-            skill="elicitation",
-            held=len(elicited),
-            of=len(withheld),
-            measures=f"{domain.outcome_plural} on tasks with a constraint the user states only "
-            "when asked (on_ask) or after a decline (hidden) that meet every such constraint, in "
+        _skill(
+            "elicitation",
+            elicited,
+            withheld,
+            f"{domain.outcome_plural} on tasks with a constraint the user states only when "
+            "asked (on_ask) or after a decline (hidden) that meet every such constraint, in "
             "trials where the agent asked the user about one of those fields",
-            hint=f"ask before proposing; fields missed: {unelicited}" if unelicited else "",
+            f"ask before proposing; fields missed: {unelicited}" if unelicited else "",
         ),
-        SkillRow(
-            skill="retrieval",
-            held=len(retrieved),
-            of=len(recommended),
-            measures=f"{domain.outcome_plural} that meet every constraint the user volunteered, "
-            "in trials where the agent looked the catalog up with a tool",
-            hint=f"{domain.check_hint}; fields missed: {unretrieved}" if unretrieved else "",
+        _skill(
+            "retrieval",
+            retrieved,
+            recommended,
+            f"{domain.outcome_plural} that meet every constraint the user volunteered, in "
+            "trials where the agent looked the catalog up with a tool",
+            f"{domain.check_hint}; fields missed: {unretrieved}" if unretrieved else "",
         ),
-        SkillRow(
-            skill="policy",
-            held=len(policy_ok),
-            of=len(scored),
-            measures="scored trials in which every active policy held",
-        ),
-        SkillRow(
-            skill="learning from declines",
-            held=len(recovered),
-            of=len(declined),
-            measures="trials with two or more proposals (at least one declined) that still "
-            "ended in a pass",
-            hint="read the reason of each decline and rule out what it names"
+        _skill("policy", policy_ok, scored, "scored trials in which every active policy held"),
+        _skill(
+            "learning from declines",
+            recovered,
+            declined,
+            "trials with two or more proposals (at least one declined) that still ended in a pass",
+            "read the reason of each decline and rule out what it names"
             if len(recovered) < len(declined)
             else "",
         ),
-        SkillRow(
-            skill="abstention",
-            held=len(abstained_ok),
-            of=len(nvr),
-            measures=f"trials of tasks where {domain.nothing_fits[0]} that ended with "
-            f"{domain.abstain_call}",
-            hint=f"{len(wrong_abstain)} abstention(s) and {len(unfinished) - len(wrong_abstain)} "
+        _skill(
+            "abstention",
+            abstained_ok,
+            nvr,
+            f"trials of tasks where {domain.nothing_fits[0]} that ended with {domain.abstain_call}",
+            f"{len(wrong_abstain)} abstention(s) and {len(unfinished) - len(wrong_abstain)} "
             "unfinished trial(s) on tasks that have an answer"
             if wrong_abstain or len(unfinished) > len(wrong_abstain)
             else "",

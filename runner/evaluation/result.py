@@ -5,23 +5,21 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from runner.core.domains import get_domain
 from runner.core.metrics import PASS_THRESHOLD, PassHatK, RunSummary, pass_hat_k
 from runner.core.predicates import Complexity, RevealDifficulty
 from runner.core.records import RunStatus, TrialRecord
 from runner.core.transcript import InfraError, StopReason, Transcript
-from runner.evaluation.feedback import Cause, Feedback, kind_titles
+from runner.evaluation.feedback import Cause, Feedback, ReportModel, kind_titles
 from runner.play.attribution import standing_reason
 
 EVAL_SCHEMA_VERSION: Literal[1] = 1
 
 
-class TaskRow(BaseModel):
+class TaskRow(ReportModel):
     """One task's trials: how many were scored, how many passed, and pass^k for k = 1…trials."""
-
-    model_config = ConfigDict(extra="forbid")
 
     task_id: str
     complexity: Complexity
@@ -35,10 +33,8 @@ class TaskRow(BaseModel):
     )
 
 
-class FailedCheck(BaseModel):
+class FailedCheck(ReportModel):
     """Why a trial failed: one constraint or policy that did not hold, with the value judged."""
-
-    model_config = ConfigDict(extra="forbid")
 
     kind: Literal["constraint", "policy", "outcome", "infra_error"]
     name: str = Field(description="Constraint field, policy name, or stop reason")
@@ -53,10 +49,8 @@ class FailedCheck(BaseModel):
         return f"{self.kind} {self.name}: {self.reason}{judged}"
 
 
-class FailingTrial(BaseModel):
+class FailingTrial(ReportModel):
     """A trial whose reward is below 1 (or that hit an infra error), with its reasons and transcript."""
-
-    model_config = ConfigDict(extra="forbid")
 
     task_id: str
     trial_index: int
@@ -76,10 +70,8 @@ class FailingTrial(BaseModel):
         return f"{self.task_id} trial {self.trial_index} ({reward}, {self.stop_reason}): {why}"
 
 
-class EvalResult(BaseModel):
+class EvalResult(ReportModel):
     """What one `evaluate` call measured, self-describing (inputs, digests, settings)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     schema_version: Literal[1] = EVAL_SCHEMA_VERSION
     status: RunStatus

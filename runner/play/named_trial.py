@@ -11,8 +11,9 @@ from pydantic import BaseModel, ConfigDict
 from runner.core.domain import DEFAULT_STRICTNESS, Domain, Strictness
 from runner.core.domains import DEFAULT_DOMAIN, get_domain
 from runner.core.errors import TaurecError
+from runner.core.protocols import Agent
 from runner.core.records import TrialScore
-from runner.core.rules import DEFAULT_RULES, get_rules
+from runner.core.rules import DEFAULT_RULES, RuleSet, get_rules
 from runner.core.transcript import MessageEvent, Transcript
 from runner.play.loop import DEFAULT_MAX_TURNS, run_trial
 
@@ -67,7 +68,6 @@ def run_named_trial(
     """Load a task (file or id), the catalog (default: latest snapshot) and the policy, build the
     named agent and simulator and the standard tools, run one trial and score it."""
 
-    from runner.agents import agent_config_from_name, agent_context, build_agent
     from runner.batch.inputs import resolve_snapshot
     from runner.models.llm_client import run_closing_clients
 
@@ -78,32 +78,18 @@ def run_named_trial(
     policy = _policy_text(
         Path(task_ref).parent if Path(task_ref).exists() else folder, policy_path, owner
     )
-    config = agent_config_from_name(agent, owner.name)
-    context = agent_context(
-        config,
-        domain=owner.name,
-        user_id=task.user_id,
-        policy_text=policy,
-        seed=seed,
-        task=task,
-        catalog=catalog,
-    )
-    built = build_agent(config, context)
+    built = named_agent(owner, agent, task=task, catalog=catalog, policy_text=policy, seed=seed)
     rule_set = get_rules(rules)
-    user = owner.build_user(simulator, task=task, catalog=catalog, seed=seed, options=None)
-
     transcript = run_closing_clients(
-        run_trial(
-            task=task,
-            catalog=catalog,
-            agent=built,
-            simulator=user,
-            toolset=owner.build_toolset(catalog, task, None, rule_set, seed),
-            seed=seed,
-            max_turns=max_turns,
+        play(
+            owner,
+            task,
+            catalog,
+            built,
             rules=rule_set,
-            greeting=owner.greeting,
-            domain=owner,
+            seed=seed,
+            simulator=simulator,
+            max_turns=max_turns,
         )
     )
     score = (
@@ -112,6 +98,58 @@ def run_named_trial(
         else owner.score(task, transcript, catalog, rule_set, strictness)
     )
     return NamedTrial(transcript=transcript, score=score)
+
+
+def named_agent(
+    owner: Domain, name: str, *, task: Any, catalog: Any, policy_text: str, seed: int
+) -> Agent:
+    """The agent a name gives in `owner` (a built-in or `litellm:`/`http:`), built with what a
+    submission sees of the trial (`runner.agents.agent_context`)."""
+    from runner.agents import agent_config_from_name, agent_context, build_agent
+
+    config = agent_config_from_name(name, owner.name)
+    context = agent_context(
+        config,
+        domain=owner.name,
+        user_id=task.user_id,
+        policy_text=policy_text,
+        seed=seed,
+        task=task,
+        catalog=catalog,
+    )
+    return build_agent(config, context)
+
+
+async def play(
+    owner: Domain,
+    task: Any,
+    catalog: Any,
+    agent: Agent,
+    *,
+    rules: RuleSet,
+    seed: int,
+    simulator: str = "scripted",
+    simulator_options: dict[str, Any] | None = None,
+    tools: Any = None,
+    **loop: Any,
+) -> Transcript:
+    """One trial of `owner`'s task: the domain's user and tools built for it, then the loop
+    (`loop` holds `run_trial`'s other options: trial index, max turns, provenance, step
+    timeout)."""
+    return await run_trial(
+        task=task,
+        catalog=catalog,
+        agent=agent,
+        simulator=owner.build_user(
+            simulator, task=task, catalog=catalog, seed=seed, options=simulator_options
+        ),
+        toolset=owner.build_toolset(catalog, task, tools, rules, seed),
+        seed=seed,
+        rules=rules,
+        greeting=owner.greeting,
+        domain=owner,
+        **loop,
+    )
 
 
 def format_transcript(result: NamedTrial) -> str:

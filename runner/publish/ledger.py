@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from runner.core.errors import LoadError, TaurecError, describe_validation_error
+from runner.core.errors import LoadError, TaurecError
+from runner.core.json_files import read_jsonl
 from runner.core.paths import SUBMISSIONS_DIR
 from runner.core.records import RunManifest
 from runner.core.rules import RuleSetName
@@ -129,17 +130,7 @@ def results_digest(folder: Path) -> str:
 
 def load_ledger(path: Path = LEDGER_PATH) -> list[LedgerEntry]:
     """Every entry of the ledger (none if it does not exist); a bad line names file and line."""
-    if not path.exists():
-        return []
-    entries = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            entries.append(LedgerEntry.model_validate_json(line))
-        except ValidationError as exc:
-            raise LoadError(path, describe_validation_error(exc, f"line {number}: ")) from exc
-    return entries
+    return read_jsonl(path, LedgerEntry)
 
 
 def _manifest(folder: Path) -> RunManifest:

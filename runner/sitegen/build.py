@@ -460,7 +460,7 @@ def build_site(
     max_size_mb: float | None = DEFAULT_BUDGET_MB,
     max_run_kb_per_trial: float | None = DEFAULT_RUN_BUDGET_KB_PER_TRIAL,
     max_entry_mb: float | None = DEFAULT_ENTRY_BUDGET_MB,
-    rules: str = DEFAULT_RULES,
+    rules: str | None = None,
     board: BoardSettings | None = None,
     workers: int | None = None,
     domain_snapshots: Mapping[str, Path] | None = None,
@@ -469,7 +469,8 @@ def build_site(
 ) -> BuildReport:
     """Build the whole static site into `out` (works from file:// and any static server).
 
-    The boards show runs under one rule set (`rules`, default v2); others are left out with a note.
+    The boards show runs under one rule set (`rules`, default the board's, else v2); others are
+    left out with a note.
     `board` (the settings of `leaderboard.yaml`) is shown on the Methodology and entry pages.
     `site_url` (e.g. https://owner.github.io/repo/) gives the 404 page and the sitemap real
     addresses; `max_size_mb` fails the build, naming the largest parts, when `out` outgrows it;
@@ -485,6 +486,8 @@ def build_site(
     `splits_root` (default: none) holds the test splits: the Splits page shows each live one's
     aggregates and publishes each retired one whole (`runner.sitegen.splits_page`).
     """
+    if rules is None:
+        rules = DEFAULT_RULES if board is None else board.rules
     if board is None:
         board = BoardSettings.model_validate({"rules": get_rules(rules).name})
     timings: dict[str, float] = {}

@@ -12,7 +12,7 @@ import functools
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import altair as alt
 import polars as pl
@@ -340,29 +340,41 @@ def strata_grid(frame: pl.DataFrame, title: str) -> Chart:
 @functools.cache
 def _strata_grid_template() -> str:
     order = [f"{r} · {c}" for r in REVEAL_ORDER for c in COMPLEXITY_ORDER]
+    return _entry_grid(
+        alt.X(
+            "stratum:N",
+            title="Reveal difficulty · complexity",
+            sort=order,
+            axis=alt.Axis(labelAngle=-40),
+        ),
+        ("pass_1:Q", "pass^1", "blues"),
+        [
+            alt.Tooltip("stratum:N", title="stratum"),
+            alt.Tooltip("pass_1:Q", title="pass^1", format=".1%"),
+            alt.Tooltip("tasks:Q", title="tasks"),
+        ],
+    )
+
+
+def _entry_grid(
+    x: alt.X, color: tuple[str, str, Literal["blues", "greens"]], tooltip: list[alt.Tooltip]
+) -> str:
+    """A heat map with a row per entry (in the frame's order), coloured by a 0-100 % share
+    (`color`: its field, title and colour scheme)."""
+    field, title, scheme = color
     chart = (
         alt.Chart(_data())
         .mark_rect()
         .encode(
-            x=alt.X(
-                "stratum:N",
-                title="Reveal difficulty · complexity",
-                sort=order,
-                axis=alt.Axis(labelAngle=-40),
-            ),
+            x=x,
             y=alt.Y("entry:N", title="Entry", sort=None),
             color=alt.Color(
-                "pass_1:Q",
-                title="pass^1",
-                scale=alt.Scale(domain=[0, 1], scheme="blues"),
+                field,
+                title=title,
+                scale=alt.Scale(domain=[0, 1], scheme=scheme),
                 legend=alt.Legend(format="%"),
             ),
-            tooltip=[
-                alt.Tooltip("entry:N", title="Entry"),
-                alt.Tooltip("stratum:N", title="stratum"),
-                alt.Tooltip("pass_1:Q", title="pass^1", format=".1%"),
-                alt.Tooltip("tasks:Q", title="tasks"),
-            ],
+            tooltip=[alt.Tooltip("entry:N", title="Entry"), *tooltip],
         )
         .properties(width=WIDTH)
     )
@@ -418,29 +430,16 @@ def task_grid(frame: pl.DataFrame, title: str) -> Chart:
 
 @functools.cache
 def _task_grid_template() -> str:
-    chart = (
-        alt.Chart(_data())
-        .mark_rect()
-        .encode(
-            x=alt.X("task_id:N", title="Task", axis=alt.Axis(labelAngle=-60, labelFontSize=10)),
-            y=alt.Y("entry:N", title="Entry", sort=None),
-            color=alt.Color(
-                "share:Q",
-                title="c / n",
-                scale=alt.Scale(domain=[0, 1], scheme="greens"),
-                legend=alt.Legend(format="%"),
-            ),
-            tooltip=[
-                alt.Tooltip("entry:N", title="Entry"),
-                alt.Tooltip("task_id:N", title="task"),
-                alt.Tooltip("c:Q", title="successes (c)"),
-                alt.Tooltip("n:Q", title="scored trials (n)"),
-                alt.Tooltip("infra_errors:Q", title="infra errors"),
-            ],
-        )
-        .properties(width=WIDTH)
+    return _entry_grid(
+        alt.X("task_id:N", title="Task", axis=alt.Axis(labelAngle=-60, labelFontSize=10)),
+        ("share:Q", "c / n", "greens"),
+        [
+            alt.Tooltip("task_id:N", title="task"),
+            alt.Tooltip("c:Q", title="successes (c)"),
+            alt.Tooltip("n:Q", title="scored trials (n)"),
+            alt.Tooltip("infra_errors:Q", title="infra errors"),
+        ],
     )
-    return _template(chart)
 
 
 def timeline(frame: pl.DataFrame, title: str) -> Chart:

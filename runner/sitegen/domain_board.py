@@ -17,22 +17,11 @@ from typing import Any
 from runner.core.board import BoardSettings
 from runner.core.domain import FAILING_SEVERITIES, SEVERITIES
 from runner.core.domains import get_domain
-from runner.play.attribution import MAX_UNSCORED_SHARE
 from runner.sitegen.aggregate import Aggregates
-from runner.sitegen.bounds import RAW_DIR, RawLinks, paged_runs, write_trials_parquet
+from runner.sitegen.bounds import RAW_DIR, RawLinks, write_trials_parquet
 from runner.sitegen.inputs import SHA256SUMS, SiteInputs
-from runner.sitegen.metric_table import (
-    HEADLINE_K,
-    PASS_KS,
-    PHONE_COLUMNS,
-    TABLE_COLUMNS,
-    TABLET_COLUMNS,
-    WIDE_COLUMNS,
-    metric_by_key_for,
-    metrics_for,
-)
-from runner.sitegen.pages import PageWriter, _entry_view, snapshot_files
-from runner.sitegen.views import SnapshotBoard, boards, chart_names, timeline_chart
+from runner.sitegen.pages import PageWriter, snapshot_files, write_board_pages
+from runner.sitegen.views import SnapshotBoard, boards
 
 NOTICE_FILE = "NOTICE"
 # The pages of a board, relative to its prefix (the nav lists them under the domain's title).
@@ -144,37 +133,19 @@ def render_domain_board(
     write_trials_parquet(root, inputs)
     write_notices(root, inputs, links)
     extra: dict[str, Any] = {"test_split": test_split} if test_split else {}
-    writer.write_with_body(
-        "home.md.j2",
-        "home_body.html.j2",
-        f"{prefix}index.md",
+    write_board_pages(
+        writer,
+        prefix,
+        inputs,
+        agg,
+        board_list,
+        (board, trial_runs, raw),
         **extra,
         page_title=f"{owner.title} leaderboard",
         heading=f"τ-Rec {owner.title.lower()} leaderboard",
         lead=owner.board_lead,
         site_root="../" * prefix.count("/"),
-        boards=board_list,
-        columns=TABLE_COLUMNS,
-        metrics=metric_by_key_for(owner),
-        metric_list=metrics_for(owner),
-        timeline=timeline_chart(inputs, agg) if len({b.label for b in board_list}) > 1 else None,
-        max_unscored=f"{MAX_UNSCORED_SHARE:.0%}",
-        headline_k=HEADLINE_K,
-        pass_ks=PASS_KS,
-        phone_columns=PHONE_COLUMNS,
-        tablet_columns=TABLET_COLUMNS,
-        wide_columns=WIDE_COLUMNS,
     )
-    names = chart_names(inputs)
-    latest = paged_runs(inputs.runs)
-    for entry in inputs.entries:
-        writer.write_with_body(
-            "entry.md.j2",
-            "entry_body.html.j2",
-            f"{prefix}entries/{entry.slug}.md",
-            e=_entry_view(entry, inputs, agg, names, trial_runs, raw, latest),
-            board_rows=board.rows(),
-        )
     common = {"title": owner.title, "noun": owner.item_noun}
     writer.write(
         "board_tasks.md.j2",

@@ -16,6 +16,7 @@ from runner.batch.archive import describe_missing, missing_transcripts
 from runner.batch.store import read_manifest, read_trials
 from runner.core.domains import DEFAULT_DOMAIN, get_domain
 from runner.core.errors import LoadError
+from runner.core.json_files import read_json
 from runner.core.records import RunManifest, TranscriptSpan, TrialRecord
 from runner.core.rules import DEFAULT_RULES
 from runner.publish.ledger import LEDGER_FILE, LedgerEntry, load_ledger, verified_entry
@@ -229,10 +230,7 @@ def _solvability(path: Path) -> dict[str, dict[str, Any]]:
     """Per task id, what helper C's `solvability.json` says (tolerant of a list or a mapping)."""
     if not path.exists():
         return {}
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise LoadError(path, [f"invalid JSON at line {exc.lineno}: {exc.msg}"]) from exc
+    raw = read_json(path)
     if isinstance(raw, dict) and "tasks" in raw:
         raw = raw["tasks"]
     out: dict[str, dict[str, Any]] = {}

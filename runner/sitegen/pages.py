@@ -557,6 +557,49 @@ def splice_methodology(writer: PageWriter, board: BoardSettings) -> None:
     )
 
 
+def write_board_pages(
+    writer: PageWriter,
+    prefix: str,
+    inputs: SiteInputs,
+    agg: Aggregates,
+    boards: list[SnapshotBoard],
+    entry_links: tuple[BoardSettings, set[tuple[str, str]], dict[tuple[str, str], RawLinks]],
+    **page: Any,
+) -> None:
+    """A board's leaderboard page (`<prefix>index.md`: a table per snapshot, the timeline when
+    there are several, the metric table's settings; `page` adds what the page heads with) and
+    a page per entry (`<prefix>entries/<slug>.md`; `entry_links`: the board's settings, the
+    runs with trial pages and the raw downloads)."""
+    writer.write_with_body(
+        "home.md.j2",
+        "home_body.html.j2",
+        f"{prefix}index.md",
+        **page,
+        boards=boards,
+        columns=TABLE_COLUMNS,
+        metrics=metric_by_key_for(get_domain(inputs.domain)),
+        metric_list=metrics_for(get_domain(inputs.domain)),
+        timeline=timeline_chart(inputs, agg) if len({b.label for b in boards}) > 1 else None,
+        max_unscored=f"{MAX_UNSCORED_SHARE:.0%}",
+        headline_k=HEADLINE_K,
+        pass_ks=PASS_KS,
+        phone_columns=PHONE_COLUMNS,
+        tablet_columns=TABLET_COLUMNS,
+        wide_columns=WIDE_COLUMNS,
+    )
+    board, trial_runs, raw = entry_links
+    names = chart_names(inputs)
+    latest = paged_runs(inputs.runs)
+    for entry in inputs.entries:
+        writer.write_with_body(
+            "entry.md.j2",
+            "entry_body.html.j2",
+            f"{prefix}entries/{entry.slug}.md",
+            e=_entry_view(entry, inputs, agg, names, trial_runs, raw, latest),
+            board_rows=board.rows(),
+        )
+
+
 def render_pages(
     writer: PageWriter,
     inputs: SiteInputs,
@@ -572,36 +615,10 @@ def render_pages(
     """Write every generated mkdocs page (trial pages are written apart: see `trial_pages`).
     `other_boards` ({title, href}) are linked from the home page; `test_split` (aggregates of
     the live test split, `runner.sitegen.splits_page.test_split_view`) heads it."""
-    names = chart_names(inputs)
     extra: dict[str, Any] = {"other_boards": other_boards} if other_boards else {}
     if test_split:
         extra["test_split"] = test_split
-    writer.write_with_body(
-        "home.md.j2",
-        "home_body.html.j2",
-        "index.md",
-        **extra,
-        boards=boards,
-        columns=TABLE_COLUMNS,
-        metrics=metric_by_key_for(get_domain(inputs.domain)),
-        metric_list=metrics_for(get_domain(inputs.domain)),
-        timeline=timeline_chart(inputs, agg) if len({b.label for b in boards}) > 1 else None,
-        max_unscored=f"{MAX_UNSCORED_SHARE:.0%}",
-        headline_k=HEADLINE_K,
-        pass_ks=PASS_KS,
-        phone_columns=PHONE_COLUMNS,
-        tablet_columns=TABLET_COLUMNS,
-        wide_columns=WIDE_COLUMNS,
-    )
-    latest = paged_runs(inputs.runs)
-    for entry in inputs.entries:
-        writer.write_with_body(
-            "entry.md.j2",
-            "entry_body.html.j2",
-            f"entries/{entry.slug}.md",
-            e=_entry_view(entry, inputs, agg, names, trial_runs, raw, latest),
-            board_rows=board.rows(),
-        )
+    write_board_pages(writer, "", inputs, agg, boards, (board, trial_runs, raw), **extra)
     writer.write(
         "tasks.md.j2",
         "tasks.md",

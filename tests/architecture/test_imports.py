@@ -10,7 +10,8 @@ registry (`runner.core.domains.REGISTRY`, by name); the domains (`domains.<name>
 sources (`catalog_pipeline.<source>`), the kits (`runner.kits`, which use only the core) and the
 core; the sources use the snapshot core
 (`catalog_pipeline.*` outside a source folder) and the domain-free core (`runner.core`), never
-the runner above it nor a domain other than their own.
+the runner above it nor any domain: a domain names its source and takes its item model from it
+(`catalog_pipeline.tmdb.items`, `catalog_pipeline.openfoodfacts.items`), never the reverse.
 """
 
 from __future__ import annotations
@@ -152,8 +153,8 @@ def test_the_runner_names_domain_modules_only_in_the_registry() -> None:
     assert {m: s for m, s in named.items() if s} == {}
 
 
-# Each source folder serves one domain (the domain names its source; the source may read that
-# domain's item model, never another domain's).
+# Each source folder serves one domain (the domain names its source and reads its item model
+# from it; the source imports no domain at all).
 SOURCE_DOMAIN = {"tmdb": "movies", "openfoodfacts": "grocery"}
 
 
@@ -261,14 +262,36 @@ def test_the_walk_sees_a_cycle_and_a_forbidden_import(tmp_path: Path) -> None:
     assert _domain_module_strings(module) == ["domains.movies.tasks", "domains.movies:MoviesDomain"]
 
 
+def _back_arrows(graph: dict[str, set[str]]) -> dict[str, list[str]]:
+    """Source modules (`catalog_pipeline.*`) that import domain code, with what they import."""
+    found = {
+        module: sorted(e for e in edges if e == "domains" or e.startswith("domains."))
+        for module, edges in graph.items()
+        if module.startswith("catalog_pipeline")
+    }
+    return {m: e for m, e in found.items() if e}
+
+
+def test_no_source_imports_a_domain() -> None:
+    """domains -> catalog_pipeline, never back: not even a source reading its own domain's items
+    (a lazy import counts; one under `if TYPE_CHECKING:` as well)."""
+    assert _back_arrows(_graph(type_only=True)) == {}
+
+
+def test_the_back_arrow_check_fails_on_a_source_importing_its_domain() -> None:
+    graph = {
+        "catalog_pipeline.tmdb.normalize": {"domains.movies.catalog", "runner.core.errors"},
+        "catalog_pipeline.verify": {"runner.core.errors"},
+        "domains.movies.catalog": {"catalog_pipeline.tmdb.items"},
+    }
+    assert _back_arrows(graph) == {"catalog_pipeline.tmdb.normalize": ["domains.movies.catalog"]}
+
+
 def test_a_domain_package_is_its_own_and_imports_no_other_domain() -> None:
     graph = _graph()
     for module, edges in graph.items():
-        if _source_of(module) is not None:
-            own = SOURCE_DOMAIN[_source_of(module) or ""]
-        elif module.startswith("domains."):
-            own = module.split(".")[1]
-        else:
+        if not module.startswith("domains."):
             continue
+        own = module.split(".")[1]
         others = sorted(e for e in edges if e.startswith("domains.") and e.split(".")[1] != own)
         assert others == [], f"{module} imports another domain: {others}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import shutil
 from collections.abc import Iterator
@@ -13,6 +14,7 @@ import yaml
 from click.testing import CliRunner
 
 from runner.batch import read_manifest
+from runner.batch.engine import run_submissions_async
 from runner.cli import cli
 from runner.core.board import (
     BOARD_FILE,
@@ -24,6 +26,7 @@ from runner.core.board import (
 )
 from runner.core.errors import LoadError
 from runner.core.paths import PROJECT_ROOT, TASKS_DIR
+from runner.evaluation.run import evaluate_async
 from tests.loopback import QuietHandler, completion, send_json, serving
 
 
@@ -90,6 +93,20 @@ def test_flags_override_the_file_and_a_relative_suite_is_read_from_its_folder(
     assert flagged.tasks_dir == TASKS_DIR
     assert (flagged.simulator, flagged.simulator_options) == ("scripted", None)
     assert (flagged.max_turns, flagged.max_cost) == (3, 1)
+    # One object hands every run call the same settings, under the names those calls take.
+    args = flagged.run_args()
+    assert args == {
+        "simulator": "scripted",
+        "simulator_options": None,
+        "max_turns": 3,
+        "max_cost": 1,
+        "rules": board.rules,
+        "step_timeout_s": board.step_timeout_s,
+        "domain": "movies",
+        "strictness": board.strictness,
+    }
+    for run_call in (run_submissions_async, evaluate_async):
+        assert set(args) <= set(inspect.signature(run_call).parameters)
 
 
 class _User(QuietHandler):
