@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from runner.sitegen import BuildReport
-from runner.sitegen.serve import serving
 
 pytestmark = pytest.mark.browser
 
@@ -28,21 +26,9 @@ FLAGS = [
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} missing: run `make browser-deps` (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def base_url(small_site: BuildReport) -> Iterator[str]:
-    with serving(small_site.out) as url:
-        yield url
+def base_url(served: str) -> str:
+    """The small site, served for this module (the conftest's `served`)."""
+    return served
 
 
 class Watch:

@@ -16,9 +16,10 @@ from runner.core.board import BoardSettings
 from runner.core.domains import get_domain
 from runner.core.protocols import AgentContext, AgentReply, ChatMessage, ToolCallRequest, ToolSchema
 from runner.core.transcript import ComponentSpec
-from runner.sitegen import BuildReport, build_site
+from runner.sitegen import BuildReport
 from runner.sitegen.serve import serving
 
+from .conftest import site_of
 from .test_browser import Watch
 
 DATE = "2026-11-01"
@@ -124,12 +125,9 @@ def two_boards(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
     )
     assert [r.tally.scored for r in runs] == [4, 4]
     board = BoardSettings.model_validate({"domains": ["movies", "grocery"], "strictness": "medium"})
-    return build_site(
-        submissions=world.submissions,
-        snapshots=world.snapshots,
-        tasks=world.tasks,
-        out=root / "public",
-        docs=root / "docs",
+    return site_of(
+        world,
+        root,
         board=board,
         domain_snapshots={"grocery": snapshots},
         domain_tasks={"grocery": tasks},
