@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import subprocess
 import sys
 import textwrap
 import time
@@ -22,6 +21,7 @@ from runner.core.protocols import AgentContext
 from runner.models.llm_client import CLIENT_ENV, aclose_clients
 from runner.models.reply_limit import MAX_RESPONSE_BYTES
 from runner.play.agent_config import LiteLLMAgentConfig, RetryConfig
+from tests.processes import run_text
 from tests.stand_ins import Hostile
 
 ONE_TRY = RetryConfig(max_attempts=1, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=60)
@@ -75,14 +75,9 @@ def client(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
 def test_an_endless_answer_is_cut_at_the_byte_cap(hostile: Hostile, client: str) -> None:
     # Before: LiteLLM read the whole 1.5 GB stream into memory (3.2-6.5 GB RSS).
     started = time.monotonic()
-    done = subprocess.run(
-        [sys.executable, "-c", ONE_STEP, hostile.url, str(PROJECT_ROOT)],
+    done = run_text(
+        [sys.executable, "-c", ONE_STEP, hostile.url, PROJECT_ROOT],
         env={**os.environ, CLIENT_ENV: client},
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        cwd=PROJECT_ROOT,
     )
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])
