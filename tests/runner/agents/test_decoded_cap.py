@@ -10,8 +10,6 @@ decoded after it), so ~0.5 MB of gzip became 512 MiB of JSON and the process rea
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 import textwrap
 import time
@@ -39,6 +37,7 @@ from runner.models.reply_limit import (
 )
 from runner.play.agent_config import HttpAgentConfig, LiteLLMAgentConfig, RetryConfig
 from runner.play.attribution import attribute
+from tests.processes import run_text
 from tests.stand_ins import HEAD, MiB, StandIn, StandInHandler, compressed_bomb
 
 BOMB_BYTES = 512 * MiB  # what the attack decoded to: 512 MiB of JSON from ~0.5 MB on the wire
@@ -129,10 +128,25 @@ def one_step(prefix: str, client: str, url: str, timeout_s: float = 30.0) -> Non
     run_closing_clients(agent.step([{"role": "user", "content": "hi"}], []))
 
 
-@pytest.mark.parametrize("mode", BOMBS)
+# What each reply past the cap is refused with: a compressed bomb is cut at the decoded cap; a
+# coding the cap cannot bound (br, zstd) is refused before it is read.
+REFUSALS = [
+    (mode, f"decodes to more than {MAX_RESPONSE_BYTES} bytes: refused") for mode in BOMBS
+] + [
+    (coding, f"is encoded as {coding.partition('-')[0]}, which cannot be decoded within the")
+    for coding in ("br", "zstd", "br-chunked")
+]
+
+
+@pytest.mark.parametrize(("mode", "refusal"), REFUSALS, ids=[mode for mode, _ in REFUSALS])
 @pytest.mark.parametrize(("prefix", "client"), CLIENTS, ids=CLIENT_IDS)
-def test_a_compressed_bomb_is_cut_at_the_decoded_cap_and_is_the_agents_error(
-    bomber: Bomber, monkeypatch: pytest.MonkeyPatch, prefix: str, client: str, mode: str
+def test_a_reply_past_the_cap_is_refused_as_the_agents_error(
+    bomber: Bomber,
+    monkeypatch: pytest.MonkeyPatch,
+    prefix: str,
+    client: str,
+    mode: str,
+    refusal: str,
 ) -> None:
     for name, value in client_env(client).items():
         monkeypatch.setenv(name, value)
@@ -140,26 +154,9 @@ def test_a_compressed_bomb_is_cut_at_the_decoded_cap_and_is_the_agents_error(
     with pytest.raises(AgentFailure) as caught:
         one_step(prefix, client, bomber.url)
     assert caught.value.kind == "ResponseTooLarge", caught.value
-    assert f"decodes to more than {MAX_RESPONSE_BYTES} bytes: refused" in caught.value.message
+    assert refusal in caught.value.message
     assert len(bomber.paths) == 1  # refused, not retried (two attempts allowed)
     assert bomber.accept == [ACCEPT_ENCODING]  # it asked for no coding it cannot bound
-    assert attribute(caught.value, source="agent", trusted=True).stop_reason == "agent_error"
-
-
-@pytest.mark.parametrize("coding", ["br", "zstd", "br-chunked"])
-@pytest.mark.parametrize(("prefix", "client"), CLIENTS, ids=CLIENT_IDS)
-def test_a_coding_the_cap_cannot_bound_is_refused_before_it_is_read(
-    bomber: Bomber, monkeypatch: pytest.MonkeyPatch, prefix: str, client: str, coding: str
-) -> None:
-    for name, value in client_env(client).items():
-        monkeypatch.setenv(name, value)
-    bomber.mode = coding
-    with pytest.raises(AgentFailure) as caught:
-        one_step(prefix, client, bomber.url)
-    name = coding.partition("-")[0]
-    assert caught.value.kind == "ResponseTooLarge", caught.value
-    assert f"is encoded as {name}, which cannot be decoded within the" in caught.value.message
-    assert len(bomber.paths) == 1
     assert attribute(caught.value, source="agent", trusted=True).stop_reason == "agent_error"
 
 
@@ -220,15 +217,7 @@ def test_peak_memory_stays_bounded_on_every_client(bomber: Bomber, mode: str) ->
     # each call is the most it ever held, so the first case past the limit is the one to blame.
     bomber.mode = mode
     bomb(mode.partition("-")[0])  # built before the child starts waiting on it
-    done = subprocess.run(
-        [sys.executable, "-c", CHILD, str(PROJECT_ROOT), bomber.url],
-        env={**os.environ},
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-        cwd=PROJECT_ROOT,
-    )
+    done = run_text([sys.executable, "-c", CHILD, PROJECT_ROOT, bomber.url], timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     results = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     assert [r["case"] for r in results] == CLIENT_IDS

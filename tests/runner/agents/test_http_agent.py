@@ -14,18 +14,16 @@ import pytest
 
 from domains.movies.catalog import Catalog
 from domains.movies.scoring import score_transcript
-from domains.movies.simulators import build_simulator
 from domains.movies.tasks import load_task
-from domains.movies.tools import build_toolset
 from runner.agents import build_agent
 from runner.agents.http_agent import HttpAgent, check_endpoint, last_tool_results
 from runner.agents.http_protocol import AgentStepRequest
 from runner.core.errors import AgentFailure, InfraFailure, TaurecError
 from runner.core.protocols import AgentContext
 from runner.play.agent_config import BuiltinAgentConfig, HttpAgentConfig, RetryConfig
-from runner.play.loop import run_trial
 from runner.submissions.smoke import serve_http_stand_in
 from tests.loopback import QuietHandler, send_json, serving
+from tests.movie_world import movie_trial
 
 FAST = RetryConfig(max_attempts=3, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=20)
 TOOLS = [
@@ -304,16 +302,7 @@ def test_a_whole_trial_over_the_protocol_matches_the_in_process_heuristic(
     context = AgentContext(user_id=task.user_id, policy_text=policy, seed=0)
 
     def trial(agent: Any) -> Any:
-        return asyncio.run(
-            run_trial(
-                task=task,
-                catalog=catalog,
-                agent=agent,
-                simulator=build_simulator("scripted", task=task, catalog=catalog, seed=0),
-                toolset=build_toolset(catalog, task),
-                seed=0,
-            )
-        )
+        return asyncio.run(movie_trial(task, catalog, agent))
 
     over_http = trial(HttpAgent(HttpAgentConfig(endpoint=heuristic_service, retry=FAST), context))
     local = trial(build_agent(BuiltinAgentConfig(name="heuristic"), context))

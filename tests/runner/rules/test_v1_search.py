@@ -21,7 +21,7 @@ from rank_bm25 import BM25Okapi
 from domains.movies.catalog import Catalog, CatalogItem
 from domains.movies.search import CatalogSearch
 from domains.movies.search_v1 import OkapiSearch
-from domains.movies.tasks import Task, load_task
+from domains.movies.tasks import Task
 from domains.movies.tools import build_toolset
 from runner.core.rules import get_rules
 
@@ -130,16 +130,6 @@ def raw_catalog(v1_dir: Path) -> list[dict[str, Any]]:
 @pytest.fixture(scope="module")
 def reference(raw_catalog: list[dict[str, Any]]) -> BM25Okapi:
     return BM25Okapi([published_document(m) for m in raw_catalog])
-
-
-@pytest.fixture(scope="module")
-def v1_catalog(v1_dir: Path) -> Catalog:
-    return Catalog.load(v1_dir / "catalog.json")
-
-
-@pytest.fixture(scope="module")
-def v1_task(v1_dir: Path) -> Task:
-    return load_task(v1_dir / "tasks" / "task_001.json")
 
 
 @pytest.fixture(scope="module")

@@ -35,11 +35,6 @@ PUBLISHED_MIRROR = Path(
 
 
 @pytest.fixture(scope="module")
-def v1_catalog(v1_dir: Path) -> Catalog:
-    return Catalog.load(v1_dir / "catalog.json")
-
-
-@pytest.fixture(scope="module")
 def v1_task(v1_dir: Path) -> Task:
     """A v1 task whose user has watched something (so the history has entries)."""
     return next(t for t in load_tasks(v1_dir / "tasks") if t.watched)
