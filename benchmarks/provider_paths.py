@@ -24,24 +24,14 @@ from typing import Any
 
 import _common  # noqa: F401  (the repository root on sys.path)
 
-from tests.stand_ins import Hostile, MiB
+from tests.stand_ins import Hostile, MiB, ask_litellm
 
 
 async def _one(litellm: Any, server: Hostile, prefix: str) -> tuple[list[str], str, float]:
     server.paths = []
     started = time.monotonic()
     try:
-        await asyncio.wait_for(
-            litellm.acompletion(
-                model=f"{prefix}/m",
-                messages=[{"role": "user", "content": "hi"}],
-                api_base=server.url,
-                api_key="x",
-                timeout=5,
-                max_retries=0,
-            ),
-            10,
-        )
+        await asyncio.wait_for(ask_litellm(litellm, prefix, server.url), 10)
         outcome = "answered"
     except Exception as exc:  # every provider fails in its own way here: record how
         outcome = f"{type(exc).__name__}: {exc}".replace("\n", " ")[:300]

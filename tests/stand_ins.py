@@ -12,7 +12,7 @@ import functools
 import threading
 import time
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Awaitable, Iterable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
 
@@ -164,3 +164,16 @@ class Hostile(StandIn):
         self.huge = huge
         self.drip_s = drip_s
         self.ending = [ending] if ending else []
+
+
+def ask_litellm(litellm: Any, prefix: str, api_base: str) -> Awaitable[Any]:
+    """One bare `litellm.acompletion` of model `<prefix>/m` at `api_base`: five seconds, no retry."""
+    messages = [{"role": "user", "content": "hi"}]
+    return litellm.acompletion(
+        model=f"{prefix}/m",
+        messages=messages,
+        api_base=api_base,
+        api_key="x",
+        timeout=5,
+        max_retries=0,
+    )

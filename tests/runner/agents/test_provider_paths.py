@@ -41,7 +41,7 @@ from runner.models.reply_limit import MAX_RESPONSE_BYTES
 from runner.play.agent_config import LiteLLMAgentConfig, RetryConfig
 from runner.play.attribution import attribute
 from runner.submissions.config import check_submission
-from tests.stand_ins import Hostile, MiB
+from tests.stand_ins import Hostile, MiB, ask_litellm
 
 CONTEXT = AgentContext(user_id="u1", policy_text="Be kind.", seed=0)
 TWO_TRIES = RetryConfig(
@@ -230,14 +230,7 @@ def test_litellm_itself_follows_a_redirect_for_each_unbounded_provider(
     hostile.mode = "redirect"
 
     async def call() -> None:
-        await litellm.acompletion(
-            model=f"{prefix}/m",
-            messages=[{"role": "user", "content": "hi"}],
-            api_base=hostile.url,
-            api_key="x",
-            timeout=5,
-            max_retries=0,
-        )
+        await ask_litellm(litellm, prefix, hostile.url)
 
     with contextlib.suppress(Exception):  # the page it was sent to is no chat answer
         run_closing_clients(asyncio.wait_for(call(), 10))

@@ -10,7 +10,7 @@ import pytest
 
 from domains.movies.catalog import Catalog, CatalogItem
 from domains.movies.tasks import Task
-from tests.movie_world import movie, movie_task
+from tests.movie_world import movie, movie_task, opening_films
 
 POLICY = "Recommend one movie with the recommend tool. Check the watch history first."
 
@@ -29,9 +29,7 @@ def _item(n: int, title: str, **fields: Any) -> CatalogItem:
 def mini_catalog() -> Catalog:
     return Catalog(
         [
-            _item(1, "Copper Lanterns", genres=["Comedy"], runtime=95, rating=6.4),
-            _item(2, "The Quiet Orchard", genres=["Drama"], runtime=150, rating=8.1),
-            _item(3, "Velvet Static", genres=["Comedy", "Drama"], runtime=88, rating=7.2),
+            *opening_films(_item),
             _item(4, "Harbor of Glass", genres=["Thriller"], runtime=118, rating=6.9,
                   content_rating="R", streaming_services=["Hulu"]),
             _item(5, "Saltmarsh Radio", genres=["Comedy"], runtime=131, rating=7.8,

@@ -166,7 +166,7 @@ def test_every_natural_phrasing_asks_about_its_own_field_only(
 
 
 class _Spy:
-    """Records what the wrapped agent decided at every step."""
+    """Records what the wrapped agent sent at every step (an agent, or the natural twin)."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
@@ -178,23 +178,6 @@ class _Spy:
 
     async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> AgentReply:
         reply: AgentReply = await self.inner.step(messages, tools)
-        self.replies.append(reply)
-        return reply
-
-
-class _Outer:
-    """Records what the natural twin sent."""
-
-    def __init__(self, twin: NaturalTwin) -> None:
-        self.twin = twin
-        self.replies: list[AgentReply] = []
-
-    @property
-    def spec(self) -> Any:
-        return self.twin.spec
-
-    async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> AgentReply:
-        reply = await self.twin.step(messages, tools)
         self.replies.append(reply)
         return reply
 
@@ -223,7 +206,7 @@ def test_the_natural_twin_keeps_every_decision(task_id: str, seed: int) -> None:
     _catalog, tasks, _policy = _world()
     task = tasks[task_id]
     spy = _Spy(ExpertAgent(_context(task, seed, with_task=False)))
-    outer = _Outer(NaturalTwin(spy, seed, "expert-natural"))  # type: ignore[arg-type]
+    outer = _Spy(NaturalTwin(spy, seed, "expert-natural"))
     _trial(outer, task, seed)
     assert len(spy.replies) == len(outer.replies)
     for inner, natural in zip(spy.replies, outer.replies, strict=True):

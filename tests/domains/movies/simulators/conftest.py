@@ -10,7 +10,7 @@ import pytest
 from domains.movies.catalog import Catalog
 from domains.movies.tasks import Task
 from runner.core.transcript import MessageEvent
-from tests.movie_world import movie, movie_task
+from tests.movie_world import movie, movie_task, opening_films
 
 item = movie  # the simulator tests' name for it
 
@@ -19,9 +19,7 @@ item = movie  # the simulator tests' name for it
 def catalog() -> Catalog:
     return Catalog(
         [
-            item(1, "Copper Lanterns", genres=["Comedy"], runtime=95, rating=6.4),
-            item(2, "The Quiet Orchard", genres=["Drama"], runtime=150, rating=8.1),
-            item(3, "Velvet Static", genres=["Comedy", "Drama"], runtime=88, rating=7.2),
+            *opening_films(item),
             item(4, "Harbor of Glass", genres=["Thriller"], runtime=118, content_rating="R",
                  streaming_services=["Hulu"]),
             item(5, "Long Night Parade", genres=["Comedy"], runtime=131, rating=5.1,
