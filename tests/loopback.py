@@ -25,7 +25,8 @@ def send_json(
     status: int = 200,
     headers: Mapping[str, str] | None = None,
 ) -> None:
-    """Answer the handler's request with `payload` as JSON (bytes are sent as they are)."""
+    """Answer the handler's request with `payload` as JSON (bytes are sent as they are);
+    `headers` are sent too, a Content-Type among them replacing the JSON one."""
     data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
     handler.send_response(status)
     sent = {"Content-Type": "application/json", "Content-Length": str(len(data)), **(headers or {})}

@@ -11,11 +11,18 @@ from domains.movies.catalog import Catalog, CatalogItem
 from domains.movies.simulators import build_simulator
 from domains.movies.tasks import Task
 from domains.movies.tools import build_toolset
-from runner.core.protocols import Agent, UserSimulator
-from runner.core.transcript import Transcript
+from runner.core.protocols import Agent, UserSimulator, UserTurn
+from runner.core.transcript import ComponentSpec, MessageEvent, Transcript
 from runner.play.loop import run_trial
 
-__all__ = ["inconsistent_suite", "movie", "movie_task", "movie_trial", "opening_films"]
+__all__ = [
+    "FixedUser",
+    "inconsistent_suite",
+    "movie",
+    "movie_task",
+    "movie_trial",
+    "opening_films",
+]
 
 
 def movie(n: int, title: str, **fields: Any) -> CatalogItem:
@@ -92,3 +99,14 @@ def inconsistent_suite(v1_dir: Path, folder: Path) -> Path:
     data["constraints"][0]["constraint"] = {"field": "runtime", "op": "<=", "value": 5}
     (folder / "task_001.json").write_text(json.dumps(data))
     return folder
+
+
+class FixedUser:
+    """A user who answers every turn with the same `content` (its spec named `name`)."""
+
+    def __init__(self, content: str, name: str) -> None:
+        self.content = content
+        self.spec = ComponentSpec(name=name)
+
+    async def respond(self, conversation: list[MessageEvent]) -> UserTurn:
+        return UserTurn(content=self.content)
