@@ -29,6 +29,8 @@ import os
 import time
 from typing import Any
 
+import _common  # noqa: F401  (the repository root on sys.path)
+
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from domains.grocery import GroceryDomain
@@ -40,10 +42,12 @@ from domains.grocery.store import stock_level
 from domains.grocery.tasks import GroceryTask
 from domains.grocery.testing import tiny_products
 from domains.grocery.tools import build_toolset
-from runner.core.protocols import AgentReply, ChatMessage, ToolCallRequest, ToolSchema, UserTurn
+from runner.core.protocols import AgentReply, ToolCallRequest
 from runner.core.rules import get_rules
-from runner.core.transcript import ComponentSpec, MessageEvent, Transcript
+from runner.core.transcript import Transcript
 from runner.play.loop import run_trial
+from tests.domains.grocery.play import ActUser, ScriptedAgent
+from tests.movie_world import movie_trial
 
 _WORDS = ("Golden", "Rustic", "Alpine", "Coastal", "Meadow", "Harvest", "Velvet", "Sunlit")
 
@@ -134,18 +138,6 @@ def grocery_script(
     return replies, calls
 
 
-class _Agent:
-    def __init__(self, replies: list[AgentReply]) -> None:
-        self._replies = list(replies)
-
-    @property
-    def spec(self) -> ComponentSpec:
-        return ComponentSpec(name="bench-agent")
-
-    async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> AgentReply:
-        return self._replies.pop(0)
-
-
 _TURNS: tuple[tuple[str, str | None], ...] = (
     ("I need a vegan cereal; I'm allergic to peanuts.", None),
     ("Under twenty euros.", None),
@@ -154,19 +146,6 @@ _TURNS: tuple[tuple[str, str | None], ...] = (
     ("Yes, place it.", "confirm_order"),
     ("Thanks!", None),
 )
-
-
-class _User:
-    def __init__(self) -> None:
-        self._turns = list(_TURNS)
-
-    @property
-    def spec(self) -> ComponentSpec:
-        return ComponentSpec(name="bench-user")
-
-    async def respond(self, conversation: list[MessageEvent]) -> UserTurn:
-        text, act = self._turns.pop(0)
-        return UserTurn(content=text, act=act)
 
 
 def grocery_figures(size: int, rounds: int) -> tuple[int, float, float, Transcript]:
@@ -182,8 +161,8 @@ def grocery_figures(size: int, rounds: int) -> tuple[int, float, float, Transcri
         run_trial(
             task=task,  # type: ignore[arg-type]  # the loop is still typed for movie tasks
             catalog=catalog,  # type: ignore[arg-type]
-            agent=_Agent(replies),
-            simulator=_User(),
+            agent=ScriptedAgent(replies, name="bench-agent"),
+            simulator=ActUser(_TURNS),
             toolset=build_toolset(catalog, task, None, rules, 0),
             seed=0,
             rules=rules,
@@ -209,9 +188,7 @@ def movie_trial_cpu(trials: int) -> tuple[float, int]:
     """Mean CPU seconds of one whole movie trial (heuristic agent, scripted user, scoring)."""
     from domains.movies.catalog import Catalog
     from domains.movies.scoring import score_transcript
-    from domains.movies.simulators import build_simulator
     from domains.movies.tasks import load_tasks
-    from domains.movies.tools import build_toolset as movie_toolset
     from domains.movies.validate import resolve_catalog_path
     from runner.agents import build_builtin
     from runner.core.paths import POLICY_PATH, TASKS_DIR
@@ -225,14 +202,7 @@ def movie_trial_cpu(trials: int) -> tuple[float, int]:
         context = AgentContext(
             user_id=task.user_id, policy_text=policy, seed=seed, task=task, catalog=catalog
         )
-        return await run_trial(
-            task=task,
-            catalog=catalog,
-            agent=build_builtin("heuristic", context),
-            simulator=build_simulator("scripted", task=task, catalog=catalog, seed=seed),
-            toolset=movie_toolset(catalog, task),
-            seed=seed,
-        )
+        return await movie_trial(task, catalog, build_builtin("heuristic", context), seed)
 
     # Warm: indexes and memos that every trial of a run shares.
     for task in tasks[:3]:

@@ -65,6 +65,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from _common import tree_memory_kib
 
 from runner.core.paths import v1_data_dir
 from runner.models.llm_client import CLIENT_ENV
@@ -126,26 +127,6 @@ def _suite(workdir: Path, tasks: int) -> tuple[Path, Path, Path]:
     return v1 / "catalog.json", folder, folder.parent / "policy.md"
 
 
-def _tree_memory_kib(root: int) -> tuple[int, int]:
-    """(sum of RSS, sum of PSS) over `root` and its descendants (Linux /proc). RSS counts a page
-    shared by two processes (a forked helper and its parent) twice; PSS splits it between them."""
-    rss = pss = 0
-    stack = [root]
-    while stack:
-        pid = stack.pop()
-        try:
-            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-                if line.startswith("Rss:"):
-                    rss += int(line.split()[1])
-                elif line.startswith("Pss:"):
-                    pss += int(line.split()[1])
-            for task in Path(f"/proc/{pid}/task").iterdir():
-                stack.extend(int(c) for c in (task / "children").read_text().split())
-        except (OSError, ValueError):
-            continue
-    return rss, pss
-
-
 def _measure(
     command: list[str], env: dict[str, str], cwd: Path, preexec: Callable[[], None] | None = None
 ) -> dict[str, float]:
@@ -167,7 +148,7 @@ def _measure(
     def sample() -> None:
         nonlocal peak_rss, peak_pss
         while not done.wait(0.05):
-            rss, pss = _tree_memory_kib(proc.pid)
+            rss, pss = tree_memory_kib(proc.pid)
             peak_rss, peak_pss = max(peak_rss, rss), max(peak_pss, pss)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -319,7 +300,7 @@ def _litellm_only_pss_mib(env: dict[str, str]) -> float:
     try:
         if proc.stdout.readline().strip() != "loaded":
             raise SystemExit("the LiteLLM-only interpreter failed to load LiteLLM")
-        return _tree_memory_kib(proc.pid)[1] / 1024
+        return tree_memory_kib(proc.pid)[1] / 1024
     finally:
         proc.stdin.close()
         proc.wait(30)

@@ -19,77 +19,19 @@ import argparse
 import asyncio
 import json
 import os
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-MiB = 1024 * 1024
+import _common  # noqa: F401  (the repository root on sys.path)
+
+from tests.stand_ins import Hostile, MiB, ask_litellm
 
 
-class _Server:
-    def __init__(self) -> None:
-        self.mode = "redirect"
-        self.paths: list[str] = []
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def _any(self) -> None:
-                self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                server.paths.append(self.path)
-                if self.path.startswith("/elsewhere"):  # reached only by following a redirect
-                    body = b'{"choices": []}'
-                    self.send_response(200)
-                    self.send_header("Content-Length", str(len(body)))
-                    self.end_headers()
-                    self.wfile.write(body)
-                    return
-                if server.mode == "redirect":
-                    self.send_response(307)
-                    self.send_header("Location", f"/elsewhere{self.path}")
-                    self.send_header("Content-Length", "0")
-                    self.end_headers()
-                    return
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Transfer-Encoding", "chunked")
-                self.end_headers()
-                try:
-                    for data in [b'{"choices":[{"message":{"content":"', *([b"a" * MiB] * 12)]:
-                        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
-                    self.wfile.write(b'5\r\n"}}]}\r\n0\r\n\r\n')
-                except OSError:
-                    pass
-                self.close_connection = True
-
-            do_GET = do_POST = _any
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.httpd.server_port}/v1"
-
-
-async def _one(litellm: Any, server: _Server, prefix: str) -> tuple[list[str], str, float]:
+async def _one(litellm: Any, server: Hostile, prefix: str) -> tuple[list[str], str, float]:
     server.paths = []
     started = time.monotonic()
     try:
-        await asyncio.wait_for(
-            litellm.acompletion(
-                model=f"{prefix}/m",
-                messages=[{"role": "user", "content": "hi"}],
-                api_base=server.url,
-                api_key="x",
-                timeout=5,
-                max_retries=0,
-            ),
-            10,
-        )
+        await asyncio.wait_for(ask_litellm(litellm, prefix, server.url), 10)
         outcome = "answered"
     except Exception as exc:  # every provider fails in its own way here: record how
         outcome = f"{type(exc).__name__}: {exc}".replace("\n", " ")[:300]
@@ -100,26 +42,28 @@ async def _survey(only: list[str] | None) -> list[dict[str, Any]]:
     from runner.models.llm_client import aclose_clients, import_litellm
 
     litellm = import_litellm()
-    server = _Server()
     names = sorted(str(getattr(p, "value", p)) for p in litellm.provider_list)
     rows = []
-    for prefix in [n for n in names if not only or n in only]:
-        server.mode = "redirect"
-        redirect_paths, _, _ = await _one(litellm, server, prefix)
-        server.mode = "huge"
-        huge_paths, outcome, seconds = await _one(litellm, server, prefix)
-        reached = bool(redirect_paths or huge_paths)
-        rows.append(
-            {
-                "prefix": prefix,
-                "reaches_api_base": reached,
-                "follows_redirect": any(p.startswith("/elsewhere") for p in redirect_paths),
-                # ResponseTooLarge's own text, or the SDK's wrapping of it ("Connection error").
-                "capped": reached and ("larger than" in outcome or "Connection error" in outcome),
-                "seconds": seconds,
-                "outcome": outcome if reached else outcome[:120],
-            }
-        )
+    # A 12 MiB completion, or a 307 to another path; /elsewhere answers an empty completion.
+    with Hostile(12 * MiB, ending=b'"}}]}').running() as server:
+        for prefix in [n for n in names if not only or n in only]:
+            server.mode = "redirect"
+            redirect_paths, _, _ = await _one(litellm, server, prefix)
+            server.mode = "huge"
+            huge_paths, outcome, seconds = await _one(litellm, server, prefix)
+            reached = bool(redirect_paths or huge_paths)
+            rows.append(
+                {
+                    "prefix": prefix,
+                    "reaches_api_base": reached,
+                    "follows_redirect": any(p.startswith("/elsewhere") for p in redirect_paths),
+                    # ResponseTooLarge's own text, or the SDK's wrapping of it ("Connection error").
+                    "capped": reached
+                    and ("larger than" in outcome or "Connection error" in outcome),
+                    "seconds": seconds,
+                    "outcome": outcome if reached else outcome[:120],
+                }
+            )
     await aclose_clients()
     return rows
 

@@ -20,67 +20,33 @@ import json
 import os
 import subprocess
 import sys
-import threading
 import time
-import zlib
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-MiB = 1024 * 1024
+from _common import ROOT
+
+from tests.stand_ins import MiB, StandIn, StandInHandler, compressed_bomb
+
 BOMB_BYTES = 512 * MiB
-HEAD = b'{"id":"x","object":"chat.completion","choices":[{"message":{"content":"'
 MODES = ("gzip", "deflate", "gzip-chunked", "deflate-chunked", "br", "zstd")
 PREFIXES = ("openai", "hosted_vllm", "litellm_proxy", "anthropic", "ollama_chat")
 
 
-def _bomb(coding: str) -> bytes:
-    wbits = zlib.MAX_WBITS | 16 if coding == "gzip" else zlib.MAX_WBITS
-    packer = zlib.compressobj(9, zlib.DEFLATED, wbits)
-    parts = [packer.compress(HEAD)]
-    block = b"a" * MiB
-    parts += [packer.compress(block) for _ in range(BOMB_BYTES // MiB)]
-    parts.append(packer.flush())
-    return b"".join(parts)
+class _Bombs(StandInHandler):
+    def do_POST(self) -> None:
+        self.take_request()
+        coding, _, framing = self.stand_in.mode.partition("-")
+        if coding in ("gzip", "deflate"):
+            body = compressed_bomb(coding, BOMB_BYTES)
+        else:
+            body = b"\x1b\x00 not really compressed"
+        self.answer(body, coding=coding, chunked=framing == "chunked")
 
 
-def _serve(mode: str) -> tuple[ThreadingHTTPServer, str]:
-    coding, _, framing = mode.partition("-")
-    body = _bomb(coding) if coding in ("gzip", "deflate") else b"\x1b\x00 not really compressed"
-
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def do_POST(self) -> None:
-            self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Encoding", coding)
-            if framing == "chunked":
-                self.send_header("Transfer-Encoding", "chunked")
-            else:
-                self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            try:
-                for start in range(0, len(body), 16 * 1024):
-                    data = body[start : start + 16 * 1024]
-                    if framing == "chunked":
-                        data = b"%x\r\n%s\r\n" % (len(data), data)
-                    self.wfile.write(data)
-                if framing == "chunked":
-                    self.wfile.write(b"0\r\n\r\n")
-            except OSError:
-                pass  # the client hung up
-            self.close_connection = True
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
-    return server, f"127.0.0.1:{server.server_port}"
+class _Server(StandIn):
+    def __init__(self, mode: str) -> None:
+        super().__init__(_Bombs)
+        self.mode = mode
 
 
 def _peak_rss() -> int:
@@ -153,18 +119,16 @@ def main() -> None:
         _child(args.child)
         return
     for mode in [m for m in args.modes.split(",") if m]:
-        server, where = _serve(mode)
-        done = subprocess.run(
-            [sys.executable, __file__, "--child", where],
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
-            cwd=ROOT,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-        )
-        server.shutdown()
-        server.server_close()
+        with _Server(mode).running(poll_s=0.05) as server:
+            done = subprocess.run(
+                [sys.executable, __file__, "--child", server.where],
+                capture_output=True,
+                text=True,
+                timeout=600,
+                check=False,
+                cwd=ROOT,
+                env={**os.environ, "PYTHONPATH": str(ROOT)},
+            )
         for line in done.stdout.splitlines():
             print(json.dumps({"encoding": mode, **json.loads(line)}))
         if done.returncode:

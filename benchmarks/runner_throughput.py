@@ -89,6 +89,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 # EXPERIMENTAL_OPENAI_BASE_LLM_HTTP_HANDLER=False to measure the OpenAI SDK path instead.
 
 import yaml
+from _common import tree_memory_kib
 
 from runner.batch import run_submissions_async
 from runner.batch.inputs import dated_snapshots
@@ -202,24 +203,6 @@ def _thread_cpu() -> dict[str, float]:
     return out
 
 
-def _tree_pss_kib(root: int) -> int:
-    """Sum of PSS over `root` and its descendants (Linux /proc; 0 elsewhere): a page a forked
-    helper shares with its parent counts once, split between them."""
-    pss = 0
-    stack = [root]
-    while stack:
-        pid = stack.pop()
-        try:
-            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-                if line.startswith("Pss:"):
-                    pss += int(line.split()[1])
-            for task in Path(f"/proc/{pid}/task").iterdir():
-                stack.extend(int(c) for c in (task / "children").read_text().split())
-        except (OSError, ValueError):
-            continue
-    return pss
-
-
 class _ThreadSampler:
     """Samples every thread's CPU every 20 ms and keeps the last figure of each: threads that
     end before the run does (the event loop's executor, the I/O thread) are still counted. Also
@@ -239,7 +222,7 @@ class _ThreadSampler:
             self.seen.update(_thread_cpu())
             tick += 1
             if tick % 5 == 0:
-                self.peak_pss_kib = max(self.peak_pss_kib, _tree_pss_kib(os.getpid()))
+                self.peak_pss_kib = max(self.peak_pss_kib, tree_memory_kib(os.getpid())[1])
 
     def __enter__(self) -> _ThreadSampler:
         self.seen.update(_thread_cpu())
@@ -314,14 +297,19 @@ class _Meter:
     steps = 0
 
 
-class _MeteredAgent:
-    def __init__(self, inner: Agent) -> None:
+class _Metered:
+    """Wraps an agent or a user simulator under its own spec, to time what it spends."""
+
+    def __init__(self, inner: Any) -> None:
         self._inner = inner
 
     @property
     def spec(self) -> ComponentSpec:
-        return self._inner.spec
+        spec: ComponentSpec = self._inner.spec
+        return spec
 
+
+class _MeteredAgent(_Metered):
     async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> AgentReply:
         start = time.thread_time()
         reply = await self._inner.step(messages, tools)
@@ -330,14 +318,7 @@ class _MeteredAgent:
         return reply
 
 
-class _MeteredSimulator:
-    def __init__(self, inner: UserSimulator) -> None:
-        self._inner = inner
-
-    @property
-    def spec(self) -> ComponentSpec:
-        return self._inner.spec
-
+class _MeteredSimulator(_Metered):
     async def respond(self, conversation: list[MessageEvent]) -> UserTurn:
         start = time.thread_time()
         turn = await self._inner.respond(conversation)

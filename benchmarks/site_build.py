@@ -181,15 +181,7 @@ def main() -> None:
             f"({'with transcripts for the latest snapshot' if transcripts else 'trial records only'}) "
             f"in {time.perf_counter() - start:.1f}s"
         )
-        source = [
-            "--submissions",
-            str(world.submissions),
-            "--snapshots",
-            str(world.snapshots),
-            "--tasks",
-            str(world.tasks),
-        ]
-        _build(source, root / "public", args.budget_mb)
+        _build(world.source_options(), root / "public", args.budget_mb)
         if args.issue12:
             print("targets (issue 12): wall < 30 s, peak < 1 GB")
         else:

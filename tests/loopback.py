@@ -25,12 +25,12 @@ def send_json(
     status: int = 200,
     headers: Mapping[str, str] | None = None,
 ) -> None:
-    """Answer the handler's request with `payload` as JSON (bytes are sent as they are)."""
+    """Answer the handler's request with `payload` as JSON (bytes are sent as they are);
+    `headers` are sent too, a Content-Type among them replacing the JSON one."""
     data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
     handler.send_response(status)
-    handler.send_header("Content-Type", "application/json")
-    handler.send_header("Content-Length", str(len(data)))
-    for name, value in (headers or {}).items():
+    sent = {"Content-Type": "application/json", "Content-Length": str(len(data)), **(headers or {})}
+    for name, value in sent.items():
         handler.send_header(name, value)
     handler.end_headers()
     handler.wfile.write(data)
@@ -61,11 +61,14 @@ def completion(
 
 
 @contextlib.contextmanager
-def serving(handler: type[BaseHTTPRequestHandler]) -> Iterator[ThreadingHTTPServer]:
-    """`handler` served on 127.0.0.1 (a free port) by a background thread, shut down on exit."""
+def serving(
+    handler: type[BaseHTTPRequestHandler], poll_s: float = 0.5
+) -> Iterator[ThreadingHTTPServer]:
+    """`handler` served on 127.0.0.1 (a free port) by a background thread polling for shutdown
+    every `poll_s`, shut down on exit."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(poll_s,), daemon=True)
     thread.start()
     try:
         yield server

@@ -15,6 +15,7 @@ import click
 
 from runner.cli import COMMANDS, cli
 from runner.core.paths import PROJECT_ROOT, SNAPSHOTS_DIR
+from tests.processes import run_text
 
 
 def cli_docs() -> ModuleType:
@@ -78,14 +79,10 @@ def test_the_reference_does_not_depend_on_where_the_checkout_lives(tmp_path: Pat
     for name in ("README.md", "pyproject.toml", "leaderboard.yaml"):
         if (PROJECT_ROOT / name).exists():
             shutil.copy(PROJECT_ROOT / name, deep / name)
-    done = subprocess.run(
+    done = run_text(
         [sys.executable, "scripts/cli_docs.py", "--check"],
         cwd=deep,
         env={**os.environ, "PYTHONPATH": str(deep)},
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert str(deep) not in (deep / "docs" / "cli.md").read_text(encoding="utf-8")

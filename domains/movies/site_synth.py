@@ -108,6 +108,17 @@ class SynthWorld:
     task_list: list[Task]
     slugs: list[str]
 
+    def source_options(self) -> list[str]:
+        """The `taurec site build` options that read this world's submissions, snapshots and tasks."""
+        return [
+            "--submissions",
+            str(self.submissions),
+            "--snapshots",
+            str(self.snapshots),
+            "--tasks",
+            str(self.tasks),
+        ]
+
 
 def _item(rng: random.Random, n: int, latest: dt.date) -> CatalogItem:
     genres = rng.sample(_GENRES, rng.randint(1, 3))

@@ -12,12 +12,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import yaml
 
 from runner.batch import load_records, load_trial_transcript
 from runner.core.paths import PROJECT_ROOT, TASKS_DIR
 from runner.evaluation import evaluate
 from runner.play.agent_config import HttpAgentConfig
+from tests.entries import write_entry
 
 GROCERY_TASKS = PROJECT_ROOT / "domains" / "grocery" / "tasks"
 
@@ -64,18 +64,12 @@ def test_the_node_agent_through_evaluate(node_agent: str) -> None:
 
 
 def test_the_node_agent_through_taurec_run(node_agent: str, tmp_path: Path) -> None:
-    sub = tmp_path / "subs" / "node-agent"
-    sub.mkdir(parents=True)
-    (sub / "submission.yaml").write_text(
-        yaml.safe_dump(
-            {
-                "slug": "node-agent",
-                "display_name": "Node agent example",
-                "contact": {"name": "Example"},
-                "agent": {"kind": "http", "endpoint": node_agent},
-                "trials": 1,
-            }
-        )
+    sub = write_entry(
+        tmp_path / "subs" / "node-agent",
+        {"kind": "http", "endpoint": node_agent},
+        display_name="Node agent example",
+        contact="Example",
+        trials=1,
     )
     suite = tmp_path / "tasks"
     suite.mkdir()

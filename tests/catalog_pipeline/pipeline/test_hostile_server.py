@@ -20,6 +20,7 @@ from catalog_pipeline.tmdb import refresh
 from catalog_pipeline.tmdb.client import TMDBClient, TMDBError
 from catalog_pipeline.tmdb.enrich import APPEND_TO_RESPONSE, enrich
 from catalog_pipeline.tmdb.fixture_world import FIXTURE_TOKEN, FixtureServer
+from tests.loopback import send_json
 
 MakeClient = Callable[..., TMDBClient]
 DATE = "2026-11-01"
@@ -65,11 +66,7 @@ def _proxy_handler(upstream: str, faults: Faults) -> type[BaseHTTPRequestHandler
             self._send(status, body)
 
         def _send(self, status: int, body: bytes, content_type: str = "application/json") -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            send_json(self, body, status, {"Content-Type": content_type})
 
         def _truncate(self, body: bytes) -> None:
             # Promise the whole body, send half, hang up: requests sees ChunkedEncodingError.

@@ -42,12 +42,9 @@ def calls(*pairs: tuple[str, dict[str, Any]]) -> AgentReply:
 class ScriptedAgent:
     """Replays fixed replies in order; once they run out, finishes the trial."""
 
-    def __init__(self, replies: Sequence[AgentReply]) -> None:
+    def __init__(self, replies: Sequence[AgentReply], name: str = "scripted-test-agent") -> None:
         self._replies = list(replies)
-
-    @property
-    def spec(self) -> ComponentSpec:
-        return ComponentSpec(name="scripted-test-agent")
+        self.spec = ComponentSpec(name=name)
 
     async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> AgentReply:
         if self._replies:
@@ -70,15 +67,18 @@ class ActUser:
         return UserTurn(content=text, act=act)
 
 
+def need(field: str, op: str, value: Any, reveal: str = "volunteer") -> dict[str, Any]:
+    """One of a task's constraints: `field op value`, revealed as `reveal` says."""
+    return {"constraint": {"field": field, "op": op, "value": value}, "reveal": reveal}
+
+
 def make_task(**fields: Any) -> GroceryTask:
     """An order task for one vegan product, with order confirmation; `fields` override."""
     data: dict[str, Any] = {
         "id": "g_test",
         "persona": "A shopper who keeps it simple.",
         "kind": "order",
-        "constraints": [
-            {"constraint": {"field": "vegan", "op": "==", "value": "yes"}, "reveal": "volunteer"}
-        ],
+        "constraints": [need("vegan", "==", "yes")],
         "policy_flags": ["order_confirmation"],
         "complexity": "simple",
         "reveal_difficulty": "volunteer",
@@ -87,15 +87,29 @@ def make_task(**fields: Any) -> GroceryTask:
     return GroceryTask.model_validate(data)
 
 
-def play(
-    task: GroceryTask,
-    replies: Sequence[AgentReply],
-    turns: Sequence[tuple[str, str | None]] = (),
-    catalog: ProductCatalog = CATALOG,
-    max_turns: int = 12,
-) -> Transcript:
-    """Run one real trial (runner.play.loop.run_trial) with the grocery tools."""
-    return play_with_tools(task, replies, turns, catalog, max_turns)[0]
+def substitution_task(**fields: Any) -> GroceryTask:
+    """A substitution task: Morning Oat Crunch wanted and out of stock, the substitute needing the
+    user's consent; `fields` override."""
+    data: dict[str, Any] = {
+        "id": "g_sub",
+        "kind": "substitution",
+        "wanted_product": OAT_CRUNCH,
+        "out_of_stock": [OAT_CRUNCH],
+        "policy_flags": ["order_confirmation", "substitution_consent"],
+    }
+    return make_task(**(data | fields))
+
+
+def past_order(order_id: str, date: str, *lines: tuple[str, int, float]) -> dict[str, Any]:
+    """One order of the user's history: (product id, quantity, unit price) lines."""
+    items = [{"product_id": p, "quantity": q, "unit_price": u} for p, q, u in lines]
+    return {"order_id": order_id, "date": date, "lines": items}
+
+
+def play(task: GroceryTask, replies: Sequence[AgentReply], *args: Any, **kwargs: Any) -> Transcript:
+    """Run one real trial (runner.play.loop.run_trial) with the grocery tools: `play_with_tools`'
+    transcript alone."""
+    return play_with_tools(task, replies, *args, **kwargs)[0]
 
 
 def play_with_tools(

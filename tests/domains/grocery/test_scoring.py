@@ -22,23 +22,17 @@ from tests.domains.grocery.play import (
     call,
     make_task,
     name_of,
+    need,
     order_flow,
+    past_order,
     play,
     play_with_tools,
     return_flow,
     say,
+    substitution_task,
 )
 
-PAST = [
-    {
-        "order_id": "A1",
-        "date": "2026-10-01",
-        "lines": [
-            {"product_id": OAT_CRUNCH, "quantity": 1, "unit_price": 3.49},
-            {"product_id": PENNE, "quantity": 2, "unit_price": 1.29},
-        ],
-    }
-]
+PAST = [past_order("A1", "2026-10-01", (OAT_CRUNCH, 1, 3.49), (PENNE, 2, 1.29))]
 
 
 def _return_task(**fields: Any) -> GroceryTask:
@@ -53,23 +47,11 @@ def _return_task(**fields: Any) -> GroceryTask:
 
 
 def _substitution_task() -> GroceryTask:
-    task = make_task(
-        id="g_sub",
-        kind="substitution",
-        wanted_product=OAT_CRUNCH,
-        out_of_stock=[OAT_CRUNCH],
+    task = substitution_task(
         constraints=[
-            {"constraint": {"field": "vegan", "op": "==", "value": "yes"}, "reveal": "volunteer"},
-            {
-                "constraint": {
-                    "field": "categories",
-                    "op": "contains",
-                    "value": "Breakfast cereals",
-                },
-                "reveal": "volunteer",
-            },
-        ],
-        policy_flags=["order_confirmation", "substitution_consent"],
+            need("vegan", "==", "yes"),
+            need("categories", "contains", "Breakfast cereals"),
+        ]
     )
     assert task.solutions(CATALOG, inventory(task, CATALOG)) == [MILLET_POPS]
     return task
@@ -150,8 +132,8 @@ def _nvr_task() -> GroceryTask:
         no_valid_recommendation=True,
         allergies=["gluten"],
         constraints=[
-            {"constraint": {"field": "vegan", "op": "==", "value": "yes"}, "reveal": "volunteer"},
-            {"constraint": {"field": "price", "op": "<=", "value": 0.5}, "reveal": "on_ask"},
+            need("vegan", "==", "yes"),
+            need("price", "<=", 0.5, "on_ask"),
         ],
         policy_flags=["order_confirmation", "allergen_safety"],
     )

@@ -255,16 +255,23 @@ def small_world() -> Iterator[FixtureDumpServer]:
         server.stop()
 
 
+def _snapshot(server: FixtureDumpServer, out: Path, **kwargs: Any) -> Any:
+    """A grocery snapshot of `DATE` built into `out` from the server's dumps (the fixture source
+    unless `kwargs` say otherwise)."""
+    kwargs.setdefault("source", "fixture")
+    return build_snapshot(
+        date=DATE,
+        out=out,
+        products_url=server.products_url,
+        prices_url=server.prices_url,
+        **kwargs,
+    )
+
+
 def test_pipeline_counts_every_drop_by_reason(
     small_world: FixtureDumpServer, tmp_path: Path
 ) -> None:
-    result = build_snapshot(
-        date=DATE,
-        out=tmp_path,
-        source="fixture",
-        products_url=small_world.products_url,
-        prices_url=small_world.prices_url,
-    )
+    result = _snapshot(small_world, tmp_path)
     m = result.manifest
     assert [p.id for p in result.catalog] == [f"off_20000000001{n:02d}" for n in range(5)]
     assert [p.price for p in result.catalog] == [2.0, 3.0, 4.0, 5.0, 6.0]
@@ -290,14 +297,7 @@ def test_pipeline_counts_every_drop_by_reason(
 
 
 def test_cap_keeps_the_lowest_barcodes(small_world: FixtureDumpServer, tmp_path: Path) -> None:
-    result = build_snapshot(
-        date=DATE,
-        out=tmp_path,
-        source="fixture",
-        products_url=small_world.products_url,
-        prices_url=small_world.prices_url,
-        max_products=2,
-    )
+    result = _snapshot(small_world, tmp_path, max_products=2)
     assert [p.id for p in result.catalog] == ["off_2000000000100", "off_2000000000101"]
     assert (result.manifest.counts.eligible, result.manifest.counts.capped) == (5, 3)
     ids = json.loads((result.path / "ids.json").read_text())
@@ -331,14 +331,7 @@ def fixture_server() -> Iterator[FixtureDumpServer]:
 
 
 def _build(server: FixtureDumpServer, out: Path, **kwargs: Any) -> Path:
-    kwargs.setdefault("source", "fixture")
-    return build_snapshot(
-        date=DATE,
-        out=out,
-        products_url=server.products_url,
-        prices_url=server.prices_url,
-        **kwargs,
-    ).path
+    return _snapshot(server, out, **kwargs).path
 
 
 def test_same_inputs_give_a_byte_identical_snapshot(

@@ -17,18 +17,16 @@ from domains.grocery.store import (
     stock_level,
     task_problems,
 )
-from tests.domains.grocery.play import CATALOG, MILLET_POPS, OAT_CRUNCH, PENNE, make_task
+from tests.domains.grocery.play import (
+    CATALOG,
+    MILLET_POPS,
+    OAT_CRUNCH,
+    PENNE,
+    make_task,
+    past_order,
+)
 
-PAST = [
-    {
-        "order_id": "A1",
-        "date": "2026-10-01",
-        "lines": [
-            {"product_id": OAT_CRUNCH, "quantity": 2, "unit_price": 3.25},
-            {"product_id": PENNE, "quantity": 1, "unit_price": 1.29},
-        ],
-    }
-]
+PAST = [past_order("A1", "2026-10-01", (OAT_CRUNCH, 2, 3.25), (PENNE, 1, 1.29))]
 
 
 def _with_stock(task_id: str = "g_test") -> tuple[Store, str, int]:

@@ -12,6 +12,7 @@ from domains.grocery.audit import audit_suite, gate_problems
 from domains.grocery.catalog import load_catalog
 from domains.grocery.suite import GRID, SUITE_SEED, _fill, allergy_trapped
 from domains.grocery.tasks import ACCOUNT_KINDS, GroceryTask, load_tasks
+from tests.domains.grocery.play import need
 
 GROCERY = Path(__file__).resolve().parents[3] / "domains" / "grocery"
 SNAPSHOTS = ("2026-10-01", "2026-11-01")
@@ -103,18 +104,8 @@ def test_the_gate_rejects_a_task_a_guesser_wins(catalogs: list[tuple[str, object
             "persona": "You are easy to please.",
             "kind": "order",
             "constraints": [
-                {
-                    "constraint": {
-                        "field": "categories",
-                        "op": "contains",
-                        "value": "Breakfast cereals",
-                    },
-                    "reveal": "volunteer",
-                },
-                {
-                    "constraint": {"field": "brand", "op": "!=", "value": "No Such Brand"},
-                    "reveal": "on_ask",
-                },
+                need("categories", "contains", "Breakfast cereals"),
+                need("brand", "!=", "No Such Brand", "on_ask"),
             ],
             "policy_flags": ["order_confirmation"],
             "complexity": "simple",

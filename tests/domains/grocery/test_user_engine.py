@@ -13,6 +13,7 @@ from domains.grocery.user.leaks import audit_leaks, audit_probe, message_leaks
 from domains.grocery.user.needs import needs_of
 from runner.core.protocols import ComponentSpec
 from runner.core.transcript import MessageEvent, Transcript
+from tests.domains.grocery.play import need
 
 CATALOG = tiny_catalog()
 HONEY_PUFFS = "Honey Puff Rings"  # not vegan, traces milk/soy, sponsored, 2.79
@@ -30,20 +31,10 @@ def _task(**fields: Any) -> GroceryTask:
         "allergies": ["nuts"],
         "allergy_reveal": "on_ask",
         "constraints": [
-            {
-                "constraint": {
-                    "field": "categories",
-                    "op": "contains",
-                    "value": "Breakfast cereals",
-                },
-                "reveal": "volunteer",
-            },
-            {"constraint": {"field": "vegan", "op": "==", "value": "yes"}, "reveal": "on_ask"},
-            {
-                "constraint": {"field": "labels", "op": "contains", "value": "organic"},
-                "reveal": "on_ask",
-            },
-            {"constraint": {"field": "nutriscore", "op": "in", "value": ["a"]}, "reveal": "hidden"},
+            need("categories", "contains", "Breakfast cereals"),
+            need("vegan", "==", "yes", "on_ask"),
+            need("labels", "contains", "organic", "on_ask"),
+            need("nutriscore", "in", ["a"], "hidden"),
         ],
         "policy_flags": ["order_confirmation", "allergen_safety", "budget"],
         "complexity": "medium",
@@ -95,18 +86,8 @@ def test_a_product_breaking_a_hidden_need_gets_a_hint_without_the_value() -> Non
     chat = Chat(
         _task(
             constraints=[
-                {
-                    "constraint": {
-                        "field": "categories",
-                        "op": "contains",
-                        "value": "Breakfast cereals",
-                    },
-                    "reveal": "volunteer",
-                },
-                {
-                    "constraint": {"field": "nutriscore", "op": "in", "value": ["a"]},
-                    "reveal": "hidden",
-                },
+                need("categories", "contains", "Breakfast cereals"),
+                need("nutriscore", "in", ["a"], "hidden"),
             ],
             allergies=[],
             budget=None,
@@ -160,15 +141,8 @@ def test_substitute_acceptance_is_consent() -> None:
         allergies=[],
         budget=None,
         constraints=[
-            {
-                "constraint": {
-                    "field": "categories",
-                    "op": "contains",
-                    "value": "Breakfast cereals",
-                },
-                "reveal": "volunteer",
-            },
-            {"constraint": {"field": "vegan", "op": "==", "value": "yes"}, "reveal": "volunteer"},
+            need("categories", "contains", "Breakfast cereals"),
+            need("vegan", "==", "yes"),
         ],
         policy_flags=["order_confirmation", "substitution_consent"],
         reveal_difficulty="volunteer",

@@ -10,14 +10,13 @@ from domains.movies.catalog import Catalog
 from domains.movies.served import user_policy
 from domains.movies.simulators import build_simulator
 from domains.movies.tasks import load_task
-from domains.movies.tools import build_toolset
 from runner.agents.litellm_agent import LiteLLMAgent
 from runner.core.protocols import AgentContext
 from runner.core.transcript import Transcript
 from runner.models.llm_client import aclose_clients
 from runner.models.model_server import serve_model
 from runner.play.agent_config import LiteLLMAgentConfig, RetryConfig
-from runner.play.loop import run_trial
+from tests.movie_world import movie_trial
 
 FAST = RetryConfig(max_attempts=2, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=30)
 
@@ -38,14 +37,7 @@ def test_a_whole_trial_with_both_roles_served(v1_dir: Path) -> None:
 
         async def main() -> Transcript:
             try:
-                return await run_trial(
-                    task=task,
-                    catalog=catalog,
-                    agent=LiteLLMAgent(config, context),
-                    simulator=user,
-                    toolset=build_toolset(catalog, task),
-                    seed=3,
-                )
+                return await movie_trial(task, catalog, LiteLLMAgent(config, context), 3, user)
             finally:
                 await aclose_clients()
 

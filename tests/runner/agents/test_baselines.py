@@ -12,7 +12,6 @@ import pytest
 from domains.movies.baselines import blind_reward, expected_pass1, heuristic_policy, random_policy
 from domains.movies.catalog import Catalog
 from domains.movies.scoring import score_transcript
-from domains.movies.simulators import build_simulator
 from domains.movies.tasks import Task, load_tasks
 from domains.movies.tools import build_toolset
 from runner.agents import (
@@ -28,7 +27,8 @@ from runner.core.paths import TASKS_DIR
 from runner.core.protocols import AgentContext
 from runner.core.transcript import Transcript
 from runner.play.agent_config import BuiltinAgentConfig
-from runner.play.loop import GREETING, run_trial
+from runner.play.loop import GREETING
+from tests.movie_world import movie_trial
 
 
 def test_registry_records_name_and_args() -> None:
@@ -88,16 +88,7 @@ async def _run_suite(
         context = AgentContext(
             user_id=task.user_id, policy_text=policy, seed=seed, task=task, catalog=catalog
         )
-        out.append(
-            await run_trial(
-                task=task,
-                catalog=catalog,
-                agent=build_builtin(agent, context),
-                simulator=build_simulator("scripted", task=task, catalog=catalog, seed=seed),
-                toolset=build_toolset(catalog, task),
-                seed=seed,
-            )
-        )
+        out.append(await movie_trial(task, catalog, build_builtin(agent, context), seed))
     return out
 
 

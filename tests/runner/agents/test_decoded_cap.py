@@ -9,18 +9,12 @@ decoded after it), so ~0.5 MB of gzip became 512 MiB of JSON and the process rea
 
 from __future__ import annotations
 
-import functools
 import json
-import os
-import subprocess
 import sys
 import textwrap
-import threading
 import time
 import zlib
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
 
 import pytest
 
@@ -43,15 +37,15 @@ from runner.models.reply_limit import (
 )
 from runner.play.agent_config import HttpAgentConfig, LiteLLMAgentConfig, RetryConfig
 from runner.play.attribution import attribute
+from tests.processes import run_text
+from tests.stand_ins import HEAD, MiB, StandIn, StandInHandler, compressed_bomb
 
-MiB = 1024 * 1024
 BOMB_BYTES = 512 * MiB  # what the attack decoded to: 512 MiB of JSON from ~0.5 MB on the wire
 PEAK_RSS_LIMIT = 300 * MiB
 CONTEXT = AgentContext(user_id="u1", policy_text="Be kind.", seed=0)
 TWO_TRIES = RetryConfig(
     max_attempts=2, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=30
 )
-HEAD = b'{"id":"x","object":"chat.completion","choices":[{"message":{"content":"'
 
 # (prefix, client) for the model clients, as in test_provider_paths, and the HTTP agent.
 CLIENTS = (
@@ -63,16 +57,9 @@ CLIENT_IDS = [f"{prefix}-{client}" for prefix, client in CLIENTS]
 BOMBS = ("gzip", "deflate", "gzip-chunked", "deflate-chunked", "gzip-gzip")
 
 
-@functools.cache
 def bomb(coding: str) -> bytes:
     """HEAD and BOMB_BYTES of `a`, compressed as `coding` says (built once per session, ~2 s)."""
-    wbits = zlib.MAX_WBITS | 16 if coding == "gzip" else zlib.MAX_WBITS
-    packer = zlib.compressobj(9, zlib.DEFLATED, wbits)
-    block = b"a" * MiB
-    parts = [packer.compress(HEAD)]
-    parts += [packer.compress(block) for _ in range(BOMB_BYTES // MiB)]
-    parts.append(packer.flush())
-    return b"".join(parts)
+    return compressed_bomb(coding, BOMB_BYTES)
 
 
 def double_gzip() -> bytes:
@@ -80,89 +67,43 @@ def double_gzip() -> bytes:
     return packer.compress(bomb("gzip")) + packer.flush()
 
 
-class Bomber:
+class _BombHandler(StandInHandler):
+    def do_POST(self) -> None:
+        self.take_request()
+        bomber: Bomber = self.stand_in
+        bomber.accept.append(self.headers.get("Accept-Encoding") or "")
+        coding, _, framing = bomber.mode.partition("-")
+        chunked = framing == "chunked"
+        if coding == "drip":
+            # A valid small gzip answer, one byte every 0.1 s (the whole would take ~4 s).
+            packer = zlib.compressobj(9, zlib.DEFLATED, zlib.MAX_WBITS | 16)
+            body = packer.compress(HEAD + b'hi"}}]}') + packer.flush()
+            self.answer(body, coding="gzip", pace_s=0.1)
+        elif coding in ("br", "zstd"):
+            self.answer(b"\x1b\x00\x00 not really compressed", coding=coding, chunked=chunked)
+        elif bomber.mode == "gzip-gzip":
+            self.answer(double_gzip(), coding="gzip, gzip")
+        else:
+            self.answer(bomb(coding), coding=coding, chunked=chunked)
+
+
+class Bomber(StandIn):
     """A stand-in for a submitter's server answering every POST as `mode` says."""
 
     def __init__(self) -> None:
+        super().__init__(_BombHandler)
         self.mode = "gzip"
-        self.paths: list[str] = []
         self.accept: list[str] = []
-        bomber = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def do_POST(self) -> None:
-                self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                bomber.paths.append(self.path)
-                bomber.accept.append(self.headers.get("Accept-Encoding") or "")
-                coding, _, framing = bomber.mode.partition("-")
-                try:
-                    if coding == "drip":
-                        self._drip()
-                    elif coding in ("br", "zstd"):
-                        self._send(b"\x1b\x00\x00 not really compressed", coding, framing)
-                    elif bomber.mode == "gzip-gzip":
-                        self._send(double_gzip(), "gzip, gzip", "")
-                    else:
-                        self._send(bomb(coding), coding, framing)
-                except OSError:
-                    pass  # the client hung up: what we want
-                self.close_connection = True
-
-            def _send(self, body: bytes, coding: str, framing: str) -> None:
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Encoding", coding)
-                if framing == "chunked":
-                    self.send_header("Transfer-Encoding", "chunked")
-                else:
-                    self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                step = 16 * 1024
-                for start in range(0, len(body), step):
-                    data = body[start : start + step]
-                    if framing == "chunked":
-                        data = b"%x\r\n%s\r\n" % (len(data), data)
-                    self.wfile.write(data)
-                if framing == "chunked":
-                    self.wfile.write(b"0\r\n\r\n")
-
-            def _drip(self) -> None:
-                # A valid small gzip answer, one byte every 0.1 s (the whole would take ~4 s).
-                packer = zlib.compressobj(9, zlib.DEFLATED, zlib.MAX_WBITS | 16)
-                body = packer.compress(HEAD + b'hi"}}]}') + packer.flush()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Encoding", "gzip")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                for byte in body:
-                    self.wfile.write(bytes([byte]))
-                    self.wfile.flush()
-                    time.sleep(0.1)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.where = f"127.0.0.1:{self.server.server_port}"
-        self.url = f"http://{self.where}/v1"
 
 
 @pytest.fixture
 def bomber(monkeypatch: pytest.MonkeyPatch) -> Iterator[Bomber]:
     """The stand-in as a submitter's server on a hosted run (let through as the run's own model
     server, the one loopback address a hosted run may call; its failures are the agent's)."""
-    server = Bomber()
-    thread = threading.Thread(target=server.server.serve_forever, args=(0.01,), daemon=True)
-    thread.start()
-    monkeypatch.setenv(HOSTED_ENV, "1")
-    monkeypatch.setenv(OWN_SERVER_ENV, server.where)
-    yield server
-    server.server.shutdown()
-    server.server.server_close()
+    with Bomber().running(poll_s=0.01) as server:
+        monkeypatch.setenv(HOSTED_ENV, "1")
+        monkeypatch.setenv(OWN_SERVER_ENV, server.where)
+        yield server
 
 
 def client_env(client: str) -> dict[str, str]:
@@ -187,10 +128,25 @@ def one_step(prefix: str, client: str, url: str, timeout_s: float = 30.0) -> Non
     run_closing_clients(agent.step([{"role": "user", "content": "hi"}], []))
 
 
-@pytest.mark.parametrize("mode", BOMBS)
+# What each reply past the cap is refused with: a compressed bomb is cut at the decoded cap; a
+# coding the cap cannot bound (br, zstd) is refused before it is read.
+REFUSALS = [
+    (mode, f"decodes to more than {MAX_RESPONSE_BYTES} bytes: refused") for mode in BOMBS
+] + [
+    (coding, f"is encoded as {coding.partition('-')[0]}, which cannot be decoded within the")
+    for coding in ("br", "zstd", "br-chunked")
+]
+
+
+@pytest.mark.parametrize(("mode", "refusal"), REFUSALS, ids=[mode for mode, _ in REFUSALS])
 @pytest.mark.parametrize(("prefix", "client"), CLIENTS, ids=CLIENT_IDS)
-def test_a_compressed_bomb_is_cut_at_the_decoded_cap_and_is_the_agents_error(
-    bomber: Bomber, monkeypatch: pytest.MonkeyPatch, prefix: str, client: str, mode: str
+def test_a_reply_past_the_cap_is_refused_as_the_agents_error(
+    bomber: Bomber,
+    monkeypatch: pytest.MonkeyPatch,
+    prefix: str,
+    client: str,
+    mode: str,
+    refusal: str,
 ) -> None:
     for name, value in client_env(client).items():
         monkeypatch.setenv(name, value)
@@ -198,26 +154,9 @@ def test_a_compressed_bomb_is_cut_at_the_decoded_cap_and_is_the_agents_error(
     with pytest.raises(AgentFailure) as caught:
         one_step(prefix, client, bomber.url)
     assert caught.value.kind == "ResponseTooLarge", caught.value
-    assert f"decodes to more than {MAX_RESPONSE_BYTES} bytes: refused" in caught.value.message
+    assert refusal in caught.value.message
     assert len(bomber.paths) == 1  # refused, not retried (two attempts allowed)
     assert bomber.accept == [ACCEPT_ENCODING]  # it asked for no coding it cannot bound
-    assert attribute(caught.value, source="agent", trusted=True).stop_reason == "agent_error"
-
-
-@pytest.mark.parametrize("coding", ["br", "zstd", "br-chunked"])
-@pytest.mark.parametrize(("prefix", "client"), CLIENTS, ids=CLIENT_IDS)
-def test_a_coding_the_cap_cannot_bound_is_refused_before_it_is_read(
-    bomber: Bomber, monkeypatch: pytest.MonkeyPatch, prefix: str, client: str, coding: str
-) -> None:
-    for name, value in client_env(client).items():
-        monkeypatch.setenv(name, value)
-    bomber.mode = coding
-    with pytest.raises(AgentFailure) as caught:
-        one_step(prefix, client, bomber.url)
-    name = coding.partition("-")[0]
-    assert caught.value.kind == "ResponseTooLarge", caught.value
-    assert f"is encoded as {name}, which cannot be decoded within the" in caught.value.message
-    assert len(bomber.paths) == 1
     assert attribute(caught.value, source="agent", trusted=True).stop_reason == "agent_error"
 
 
@@ -278,15 +217,7 @@ def test_peak_memory_stays_bounded_on_every_client(bomber: Bomber, mode: str) ->
     # each call is the most it ever held, so the first case past the limit is the one to blame.
     bomber.mode = mode
     bomb(mode.partition("-")[0])  # built before the child starts waiting on it
-    done = subprocess.run(
-        [sys.executable, "-c", CHILD, str(PROJECT_ROOT), bomber.url],
-        env={**os.environ},
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-        cwd=PROJECT_ROOT,
-    )
+    done = run_text([sys.executable, "-c", CHILD, PROJECT_ROOT, bomber.url], timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     results = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     assert [r["case"] for r in results] == CLIENT_IDS

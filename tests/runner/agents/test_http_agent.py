@@ -7,25 +7,23 @@ import json
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from domains.movies.baselines import heuristic_policy
 from domains.movies.catalog import Catalog
 from domains.movies.scoring import score_transcript
-from domains.movies.simulators import build_simulator
 from domains.movies.tasks import load_task
-from domains.movies.tools import build_toolset
-from runner.agents import build_agent, build_system_prompt
+from runner.agents import build_agent
 from runner.agents.http_agent import HttpAgent, check_endpoint, last_tool_results
 from runner.agents.http_protocol import AgentStepRequest
 from runner.core.errors import AgentFailure, InfraFailure, TaurecError
 from runner.core.protocols import AgentContext
 from runner.play.agent_config import BuiltinAgentConfig, HttpAgentConfig, RetryConfig
-from runner.play.loop import run_trial
+from runner.submissions.smoke import serve_http_stand_in
+from tests.loopback import QuietHandler, send_json, serving
+from tests.movie_world import movie_trial
 
 FAST = RetryConfig(max_attempts=3, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=20)
 TOOLS = [
@@ -70,11 +68,8 @@ def agent_server() -> Iterator[AgentServer]:
     state = AgentServer(url="", answers=[])
     stop = threading.Event()
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(QuietHandler):
         protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:
-            return
 
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
@@ -83,29 +78,14 @@ def agent_server() -> Iterator[AgentServer]:
             answer = state.answers.pop(0) if state.answers else Answer(500, {"error": "no script"})
             if answer.delay_s and stop.wait(answer.delay_s):
                 return
-            raw = (
-                answer.body if isinstance(answer.body, bytes) else json.dumps(answer.body).encode()
-            )
-            self.send_response(answer.status)
-            for name, value in answer.headers.items():
-                self.send_header(name, value)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(raw)))
-            self.end_headers()
-            self.wfile.write(raw)
+            send_json(self, answer.body, answer.status, answer.headers)
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
-    thread.start()
-    state.url = f"http://127.0.0.1:{server.server_address[1]}/agent/step"
-    try:
-        yield state
-    finally:
-        stop.set()
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    with serving(Handler, poll_s=0.05) as server:
+        state.url = f"http://127.0.0.1:{server.server_address[1]}/agent/step"
+        try:
+            yield state
+        finally:
+            stop.set()
 
 
 def make_agent(url: str, **overrides: Any) -> HttpAgent:
@@ -307,41 +287,10 @@ def test_last_tool_results_only_after_the_last_assistant_message() -> None:
 
 @pytest.fixture
 def heuristic_service() -> Iterator[str]:
-    """An agent service that runs the heuristic policy behind the protocol (stateless)."""
-
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:
-            return
-
-        def do_POST(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            request = AgentStepRequest.model_validate_json(self.rfile.read(length))
-            system = build_system_prompt(request.policy, request.user_id)
-            messages = [{"role": "system", "content": system}, *request.messages]
-            reply = heuristic_policy(messages, request.tools, 0)
-            body = {
-                "message": reply.content,
-                "tool_calls": [c.model_dump() for c in reply.tool_calls],
-            }
-            raw = json.dumps(body).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(raw)))
-            self.end_headers()
-            self.wfile.write(raw)
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/step"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    """An agent service that runs the heuristic policy behind the protocol (stateless): the
+    stand-in endpoint `taurec submission smoke` points an http entry at."""
+    with serve_http_stand_in() as url:
+        yield url
 
 
 def test_a_whole_trial_over_the_protocol_matches_the_in_process_heuristic(
@@ -353,16 +302,7 @@ def test_a_whole_trial_over_the_protocol_matches_the_in_process_heuristic(
     context = AgentContext(user_id=task.user_id, policy_text=policy, seed=0)
 
     def trial(agent: Any) -> Any:
-        return asyncio.run(
-            run_trial(
-                task=task,
-                catalog=catalog,
-                agent=agent,
-                simulator=build_simulator("scripted", task=task, catalog=catalog, seed=0),
-                toolset=build_toolset(catalog, task),
-                seed=0,
-            )
-        )
+        return asyncio.run(movie_trial(task, catalog, agent))
 
     over_http = trial(HttpAgent(HttpAgentConfig(endpoint=heuristic_service, retry=FAST), context))
     local = trial(build_agent(BuiltinAgentConfig(name="heuristic"), context))

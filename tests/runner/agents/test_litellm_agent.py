@@ -5,14 +5,13 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
 from domains.movies.catalog import Catalog
-from domains.movies.tasks import Task, load_task
+from domains.movies.tasks import Task
 from domains.movies.tools import build_toolset
 from runner.agents.litellm_agent import LiteLLMAgent
 from runner.core.errors import InfraFailure
@@ -27,16 +26,6 @@ PLANTED_KEY = "sk-planted-TAUREC-0123456789abcdef"
 
 
 run = run_closing_clients
-
-
-@pytest.fixture(scope="module")
-def v1_catalog(v1_dir: Path) -> Catalog:
-    return Catalog.load(v1_dir / "catalog.json")
-
-
-@pytest.fixture(scope="module")
-def v1_task(v1_dir: Path) -> Task:
-    return load_task(v1_dir / "tasks" / "task_001.json")
 
 
 @pytest.fixture(scope="module")

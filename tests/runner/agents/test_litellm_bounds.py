@@ -7,14 +7,10 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import subprocess
 import sys
 import textwrap
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
 
 import pytest
 
@@ -25,81 +21,19 @@ from runner.core.protocols import AgentContext
 from runner.models.llm_client import CLIENT_ENV, aclose_clients
 from runner.models.reply_limit import MAX_RESPONSE_BYTES
 from runner.play.agent_config import LiteLLMAgentConfig, RetryConfig
+from tests.processes import run_text
+from tests.stand_ins import Hostile
 
 ONE_TRY = RetryConfig(max_attempts=1, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=60)
 CONTEXT = AgentContext(user_id="u1", policy_text="Be kind.", seed=0)
 HUGE = 1536 * 1024 * 1024  # what the attack streamed: 1.5 GB
 
 
-class Hostile:
-    """An OpenAI-compatible stand-in that misbehaves as `mode` says; counts what it sent."""
-
-    def __init__(self) -> None:
-        self.mode = "huge"
-        self.sent = 0
-        self.paths: list[str] = []
-        hostile = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def do_POST(self) -> None:
-                self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                hostile.paths.append(self.path)
-                getattr(self, f"_{hostile.mode}")()
-
-            def _huge(self) -> None:
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Transfer-Encoding", "chunked")
-                self.end_headers()
-                block = b"a" * (1024 * 1024)
-                head = b'{"id":"x","object":"chat.completion","choices":[{"message":{"content":"'
-                try:
-                    for data in [head, *([block] * (HUGE // len(block)))]:
-                        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
-                        hostile.sent += len(data)
-                except OSError:
-                    pass  # the client hung up: what we want
-                self.close_connection = True
-
-            def _drip(self) -> None:
-                body = b'{"id":"x","object":"chat.completion","choices":[]}' + b" " * 200
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                try:
-                    for byte in body:
-                        self.wfile.write(bytes([byte]))
-                        self.wfile.flush()
-                        time.sleep(0.25)  # each byte well inside the 1 s read timeout
-                except OSError:
-                    pass
-                self.close_connection = True
-
-            def _redirect(self) -> None:
-                self.send_response(307)
-                self.send_header("Location", "/elsewhere/v1/chat/completions")
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_port}/v1"
-
-
 @pytest.fixture
 def hostile() -> Iterator[Hostile]:
-    server = Hostile()
-    thread = threading.Thread(target=server.server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.server.shutdown()
-    server.server.server_close()
+    # The drip sends each byte well inside the 1 s read timeout.
+    with Hostile(HUGE, drip_s=0.25).running() as server:
+        yield server
 
 
 def _step(url: str, timeout_s: float = 30.0, attempts: int = 1) -> None:
@@ -141,14 +75,9 @@ def client(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
 def test_an_endless_answer_is_cut_at_the_byte_cap(hostile: Hostile, client: str) -> None:
     # Before: LiteLLM read the whole 1.5 GB stream into memory (3.2-6.5 GB RSS).
     started = time.monotonic()
-    done = subprocess.run(
-        [sys.executable, "-c", ONE_STEP, hostile.url, str(PROJECT_ROOT)],
+    done = run_text(
+        [sys.executable, "-c", ONE_STEP, hostile.url, PROJECT_ROOT],
         env={**os.environ, CLIENT_ENV: client},
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        cwd=PROJECT_ROOT,
     )
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])

@@ -10,16 +10,14 @@ import pytest
 
 from domains.movies.catalog import Catalog
 from domains.movies.scoring import score_transcript
-from domains.movies.simulators import build_simulator
 from domains.movies.tasks import Task, load_task
-from domains.movies.tools import build_toolset
 from runner.agents import build_agent
 from runner.core.protocols import AgentContext
 from runner.core.transcript import ToolCallEvent, Transcript
 from runner.models.llm_client import aclose_clients
 from runner.models.model_server import serve_model
 from runner.play.agent_config import BuiltinAgentConfig, LiteLLMAgentConfig, RetryConfig
-from runner.play.loop import run_trial
+from tests.movie_world import movie_trial
 
 pytestmark = pytest.mark.slow  # whole trials through LiteLLM: a few seconds each on a busy machine
 
@@ -32,11 +30,6 @@ FAST = RetryConfig(max_attempts=3, initial_backoff_s=0.001, max_backoff_s=0.002,
 def url() -> Iterator[str]:
     with serve_model(retry_after_s=0.01) as base:
         yield base
-
-
-@pytest.fixture(scope="module")
-def v1_catalog(v1_dir: Path) -> Catalog:
-    return Catalog.load(v1_dir / "catalog.json")
 
 
 @pytest.fixture(scope="module")
@@ -55,14 +48,7 @@ def trial(
 
     async def main() -> Transcript:
         try:
-            return await run_trial(
-                task=task,
-                catalog=catalog,
-                agent=build_agent(config, context),
-                simulator=build_simulator("scripted", task=task, catalog=catalog, seed=seed),
-                toolset=build_toolset(catalog, task),
-                seed=seed,
-            )
+            return await movie_trial(task, catalog, build_agent(config, context), seed)
         finally:
             await aclose_clients()
 
@@ -93,13 +79,17 @@ def test_served_heuristic_matches_the_in_process_heuristic(
     assert usage.prompt_tokens > 0
 
 
+def _faulty(v1_dir: Path, n: int, fault: str, url: str) -> tuple[Task, LiteLLMAgentConfig]:
+    """The n-th of TASK_FILES, and the served heuristic at `url` with `fault` injected."""
+    task = load_task(v1_dir / "tasks" / TASK_FILES[n])
+    model = f"openai/heuristic+fault={fault}"
+    return task, LiteLLMAgentConfig(model=model, api_base=url, retry=FAST)
+
+
 def test_malformed_tool_json_becomes_a_tool_error_and_the_trial_goes_on(
     v1_dir: Path, v1_catalog: Catalog, v1_policy: str, url: str
 ) -> None:
-    task = load_task(v1_dir / "tasks" / TASK_FILES[0])
-    config = LiteLLMAgentConfig(
-        model="openai/heuristic+fault=oncemalformed_tool_json", api_base=url, retry=FAST
-    )
+    task, config = _faulty(v1_dir, 0, "oncemalformed_tool_json", url)
     transcript = trial(task, v1_catalog, v1_policy, config)
     assert transcript.stop_reason in {"recommended", "abstained", "max_turns"}
     broken = [e for e in transcript.events if isinstance(e, ToolCallEvent) and e.raw_arguments]
@@ -112,8 +102,7 @@ def test_malformed_tool_json_becomes_a_tool_error_and_the_trial_goes_on(
 def test_a_rate_limited_trial_still_completes(
     v1_dir: Path, v1_catalog: Catalog, v1_policy: str, url: str
 ) -> None:
-    task = load_task(v1_dir / "tasks" / TASK_FILES[1])
-    config = LiteLLMAgentConfig(model="openai/heuristic+fault=once429", api_base=url, retry=FAST)
+    task, config = _faulty(v1_dir, 1, "once429", url)
     served = trial(task, v1_catalog, v1_policy, config)
     local = trial(task, v1_catalog, v1_policy, BuiltinAgentConfig(name="heuristic"))
     assert served.events == local.events
@@ -122,8 +111,7 @@ def test_a_rate_limited_trial_still_completes(
 def test_persistent_server_errors_end_the_trial_as_infra_error(
     v1_dir: Path, v1_catalog: Catalog, v1_policy: str, url: str
 ) -> None:
-    task = load_task(v1_dir / "tasks" / TASK_FILES[2])
-    config = LiteLLMAgentConfig(model="openai/heuristic+fault=503", api_base=url, retry=FAST)
+    task, config = _faulty(v1_dir, 2, "503", url)
     transcript = trial(task, v1_catalog, v1_policy, config)
     assert transcript.stop_reason == "infra_error"
     assert transcript.error is not None

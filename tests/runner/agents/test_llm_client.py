@@ -32,6 +32,7 @@ from runner.models.llm_client import (
 )
 from runner.play.agent_config import LiteLLMAgentConfig, RetryConfig
 from tests.loopback import QuietHandler, completion, send_json, serving
+from tests.processes import run_text
 
 FAST = RetryConfig(max_attempts=2, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=30)
 # A model name no other test prices (LiteLLM's price map is process-wide).
@@ -157,23 +158,23 @@ def test_providers_that_need_the_sdk_are_named_in_one_place() -> None:
     assert not uses_sdk_path("anthropic/claude-sonnet-4-5")
 
 
-@pytest.mark.parametrize("client", ["auto", "litellm"])
+@pytest.fixture(params=["auto", "litellm"])
+def client(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each client switch in turn: `auto` (the direct client where it applies) and `litellm`."""
+    monkeypatch.setenv(CLIENT_ENV, request.param)
+    return str(request.param)
+
+
 def test_agent_and_user_share_one_connection(
-    server: tuple[str, Seen],
-    task: Task,
-    catalog: Catalog,
-    client: str,
-    monkeypatch: pytest.MonkeyPatch,
+    server: tuple[str, Seen], task: Task, catalog: Catalog, client: str
 ) -> None:
     url, seen = server
-    monkeypatch.setenv(CLIENT_ENV, client)
     exchanges(*roles(url, task, catalog, "probe"), count=5)
     assert len(seen.agents) == 10
     # Ten sequential calls from both roles over one kept-alive connection of one shared pool.
     assert len(seen.peers) == 1, seen.peers
 
 
-@pytest.mark.parametrize("client", ["auto", "litellm"])
 def test_each_response_is_priced_once(
     server: tuple[str, Seen],
     task: Task,
@@ -182,7 +183,6 @@ def test_each_response_is_priced_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     url, _ = server
-    monkeypatch.setenv(CLIENT_ENV, client)
     litellm = import_litellm()
     litellm.register_model(
         {
@@ -250,12 +250,11 @@ def test_a_direct_run_never_imports_litellm_and_prices_from_its_bundled_map(
     server: tuple[str, Seen], v1_dir: Path
 ) -> None:
     import os
-    import subprocess
     import sys
 
     url, _ = server
     root = Path(__file__).resolve().parents[3]
-    done = subprocess.run(
+    done = run_text(
         [
             sys.executable,
             "-c",
@@ -266,8 +265,6 @@ def test_a_direct_run_never_imports_litellm_and_prices_from_its_bundled_map(
         ],
         cwd=root,
         env={**os.environ, "PYTHONPATH": str(root)},
-        capture_output=True,
-        text=True,
         timeout=120,
         check=True,
     )

@@ -20,9 +20,7 @@ from typing import Any
 import pytest
 
 from domains.movies.catalog import Catalog
-from domains.movies.simulators import build_simulator
 from domains.movies.tasks import load_task
-from domains.movies.tools import build_toolset
 from runner.agents.http_agent import HttpAgent
 from runner.agents.litellm_agent import LiteLLMAgent
 from runner.core.errors import TaurecError
@@ -34,7 +32,7 @@ from runner.models.llm_client import CLIENT_ENV, LEAN_HTTP_ENV, run_closing_clie
 from runner.models.provider_paths import CUSTOM_BASE_PROVIDERS
 from runner.play.agent_config import HttpAgentConfig, LiteLLMAgentConfig, RetryConfig
 from runner.play.attribution import attribute
-from runner.play.loop import run_trial
+from tests.movie_world import movie_trial
 
 NAME = "models.rebind.example"
 PUBLIC = "93.184.216.34"  # a public address: what the check is shown first
@@ -140,36 +138,37 @@ def step(agent: Any) -> None:
     run_closing_clients(agent.step([{"role": "user", "content": "hi"}], []))
 
 
-@pytest.mark.parametrize(("prefix", "client"), CLIENTS, ids=CLIENT_IDS)
+@pytest.fixture(params=CLIENTS, ids=CLIENT_IDS)
+def prefix_client(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> tuple[str, str]:
+    """Each (provider prefix, client) in turn, with that client switched on."""
+    prefix, client = request.param
+    use_client(monkeypatch, client)
+    return prefix, client
+
+
 def test_a_rebinding_name_gets_no_request_through(
     listener: Listener,
     rebinder: Rebinder,
     monkeypatch: pytest.MonkeyPatch,
-    prefix: str,
-    client: str,
+    prefix_client: tuple[str, str],
 ) -> None:
     # Before: the check resolved NAME (public: allowed) and the client resolved it again when it
     # connected (127.0.0.1: the listener got the request).
-    use_client(monkeypatch, client)
     monkeypatch.setattr(llm_client, "DEADLINE_SLACK_S", 0.5)
     with pytest.raises(TaurecError):  # the public address is not a server of ours: any failure
-        step(make_agent(prefix, client, listener.port))
+        step(make_agent(*prefix_client, listener.port))
     assert listener.accepted == 0
     assert rebinder.lookups == 1  # resolved once, by the check; the connection used its answer
 
 
-@pytest.mark.parametrize(("prefix", "client"), CLIENTS, ids=CLIENT_IDS)
 def test_a_name_resolving_to_a_private_address_is_refused_as_the_agents_error(
-    listener: Listener,
-    rebinder: Rebinder,
-    monkeypatch: pytest.MonkeyPatch,
-    prefix: str,
-    client: str,
+    listener: Listener, rebinder: Rebinder, prefix_client: tuple[str, str]
 ) -> None:
-    use_client(monkeypatch, client)
     rebinder.first = rebinder.later = "169.254.169.254"  # link-local: a cloud metadata service
     with pytest.raises(RefusedEndpoint, match=r"resolves to 169\.254\.169\.254") as caught:
-        step(make_agent(prefix, client, listener.port))
+        step(make_agent(*prefix_client, listener.port))
     verdict = attribute(caught.value, source="agent", trusted=True)
     assert (verdict.stop_reason, verdict.error.kind) == ("agent_error", "RefusedEndpoint")
     assert listener.accepted == 0
@@ -213,16 +212,7 @@ def test_a_refused_address_ends_the_trial_as_the_agents_error_whatever_the_kind(
         agent = HttpAgent(HttpAgentConfig(endpoint=endpoint, retry=ONE_TRY), CONTEXT)
     else:
         agent = PythonAgent(f"http://{address}:8/v1")
-    transcript = asyncio.run(
-        run_trial(
-            task=task,
-            catalog=catalog,
-            agent=agent,
-            simulator=build_simulator("scripted", task=task, catalog=catalog, seed=0),
-            toolset=build_toolset(catalog, task),
-            seed=0,
-        )
-    )
+    transcript = asyncio.run(movie_trial(task, catalog, agent))
     assert transcript.stop_reason == "agent_error"
     assert transcript.error is not None
     assert transcript.error.kind == "RefusedEndpoint"

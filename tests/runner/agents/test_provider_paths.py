@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -43,13 +41,13 @@ from runner.models.reply_limit import MAX_RESPONSE_BYTES
 from runner.play.agent_config import LiteLLMAgentConfig, RetryConfig
 from runner.play.attribution import attribute
 from runner.submissions.config import check_submission
+from tests.stand_ins import Hostile, MiB, ask_litellm
 
 CONTEXT = AgentContext(user_id="u1", policy_text="Be kind.", seed=0)
 TWO_TRIES = RetryConfig(
     max_attempts=2, initial_backoff_s=0.001, max_backoff_s=0.002, max_total_s=30
 )
-HUGE = 64 * 1024 * 1024
-MiB = 1024 * 1024
+HUGE = 64 * MiB
 
 # Every provider the installed LiteLLM routes by prefix; a new one in an upgrade is refused at a
 # custom api_base until it is measured and allowed.
@@ -64,86 +62,11 @@ CASES = [("openai", "direct")] + [
 ]
 
 
-class Hostile:
-    """A stand-in for a submitter's server that misbehaves as `mode` says, on any path."""
-
-    def __init__(self) -> None:
-        self.mode = "huge"
-        self.sent = 0
-        self.paths: list[str] = []
-        hostile = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def do_POST(self) -> None:
-                self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                hostile.paths.append(self.path)
-                if self.path.startswith("/elsewhere"):
-                    self._send(b'{"choices": []}')
-                else:
-                    getattr(self, f"_{hostile.mode}")()
-
-            def _send(self, body: bytes) -> None:
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def _huge(self) -> None:
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Transfer-Encoding", "chunked")
-                self.end_headers()
-                head = b'{"id":"x","object":"chat.completion","choices":[{"message":{"content":"'
-                try:
-                    for data in [head, *([b"a" * MiB] * (HUGE // MiB))]:
-                        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
-                        hostile.sent += len(data)
-                except OSError:
-                    pass  # the client hung up: what we want
-                self.close_connection = True
-
-            def _redirect(self) -> None:
-                self.send_response(307)
-                self.send_header("Location", f"/elsewhere{self.path}")
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def _drip(self) -> None:
-                body = b'{"id":"x","object":"chat.completion","choices":[]}' + b" " * 200
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                try:
-                    for byte in body:
-                        self.wfile.write(bytes([byte]))
-                        self.wfile.flush()
-                        time.sleep(0.1)
-                except OSError:
-                    pass
-                self.close_connection = True
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.where = f"127.0.0.1:{self.server.server_port}"
-        self.url = f"http://{self.where}/v1"
-
-
 @pytest.fixture
 def hostile() -> Iterator[Hostile]:
-    server = Hostile()
     # A short poll, so shutting the server down after each of ~200 tests takes no 0.5 s.
-    thread = threading.Thread(target=server.server.serve_forever, args=(0.01,), daemon=True)
-    thread.start()
-    yield server
-    server.server.shutdown()
-    server.server.server_close()
+    with Hostile(HUGE).running(poll_s=0.01) as server:
+        yield server
 
 
 @pytest.fixture
@@ -307,14 +230,7 @@ def test_litellm_itself_follows_a_redirect_for_each_unbounded_provider(
     hostile.mode = "redirect"
 
     async def call() -> None:
-        await litellm.acompletion(
-            model=f"{prefix}/m",
-            messages=[{"role": "user", "content": "hi"}],
-            api_base=hostile.url,
-            api_key="x",
-            timeout=5,
-            max_retries=0,
-        )
+        await ask_litellm(litellm, prefix, hostile.url)
 
     with contextlib.suppress(Exception):  # the page it was sent to is no chat answer
         run_closing_clients(asyncio.wait_for(call(), 10))

@@ -75,3 +75,20 @@ def litellm_agent(api_base: str, model: str = "openai/heuristic", **extra: Any) 
         },
         **extra,
     }
+
+
+def run_v1(sub: Path, suite: Path, v1_dir: Path, **options: Any) -> Any:
+    """Run the submission folder `sub` on the v1 catalog over `suite`, four trials at a time;
+    `options` go to `run_submissions` as they are. Returns its list of results."""
+    from runner.batch import run_submissions
+
+    return run_submissions(
+        [sub], snapshot=v1_dir / "catalog.json", tasks_dir=suite, concurrency=4, **options
+    )
+
+
+def two_shards(sub: Path, suite: Path, v1_dir: Path, out: Path) -> tuple[Any, Any]:
+    """`sub` run as shard 1/2 into `out`/a and as shard 2/2 into `out`/b: the two results."""
+    [first] = run_v1(sub, suite, v1_dir, shard="1/2", out=out / "a")
+    [second] = run_v1(sub, suite, v1_dir, shard="2/2", out=out / "b")
+    return first, second

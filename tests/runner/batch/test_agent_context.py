@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -11,7 +12,12 @@ from runner.core.domains import get_domain
 from runner.core.protocols import AgentContext, AgentReply, ChatMessage, ToolCallRequest, ToolSchema
 from runner.core.transcript import ComponentSpec
 from runner.evaluation import evaluate
-from runner.play.agent_config import BuiltinAgentConfig, HttpAgentConfig, LiteLLMAgentConfig
+from runner.play.agent_config import (
+    AgentConfig,
+    BuiltinAgentConfig,
+    HttpAgentConfig,
+    LiteLLMAgentConfig,
+)
 
 
 class Abstainer:
@@ -54,6 +60,19 @@ def test_a_python_agents_factory_gets_no_task_and_no_catalog(domain: str, tmp_pa
         assert context.policy_text
 
 
+def _context(config: AgentConfig | None, domain: str, task: Any, catalog: Any) -> AgentContext:
+    """What a trial of `task` hands the agent of `config` (policy text `p`, seed 0)."""
+    return agent_context(
+        config,
+        domain=domain,
+        user_id=task.user_id,
+        policy_text="p",
+        seed=0,
+        task=task,
+        catalog=catalog,
+    )
+
+
 @pytest.mark.parametrize("domain", ["movies", "grocery"])
 def test_only_oracle_class_builtins_are_handed_the_task_and_catalog(domain: str) -> None:
     owner = get_domain(domain)
@@ -67,15 +86,7 @@ def test_only_oracle_class_builtins_are_handed_the_task_and_catalog(domain: str)
         None,
     ]
     for config in configs:
-        context = agent_context(
-            config,
-            domain=domain,
-            user_id=task.user_id,
-            policy_text="p",
-            seed=0,
-            task=task,
-            catalog=catalog,
-        )
+        context = _context(config, domain, task, catalog)
         name = config.name if isinstance(config, BuiltinAgentConfig) else None
         if name in oracles:
             assert context.task is task, name
@@ -103,13 +114,5 @@ def test_every_non_oracle_builtin_builds_without_task_or_catalog(domain: str) ->
         if name in owner.oracle_agents():
             continue
         config = BuiltinAgentConfig(name=name)
-        context = agent_context(
-            config,
-            domain=domain,
-            user_id=task.user_id,
-            policy_text="p",
-            seed=0,
-            task=task,
-            catalog=None,
-        )
+        context = _context(config, domain, task, None)
         assert build_agent(config, context).spec.name

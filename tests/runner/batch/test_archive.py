@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from runner.batch import load_records, merge_shards, run_submissions
+from runner.batch import load_records, merge_shards
 from runner.batch.archive import (
     ARCHIVE,
     TranscriptMissing,
@@ -25,7 +25,7 @@ from runner.core.records import Efficiency, TranscriptSpan, TrialKey, TrialRecor
 from runner.core.redact import Redactor
 from runner.core.transcript import ComponentSpec, MessageEvent, Transcript
 
-from .conftest import SubmissionMaker, builtin
+from .conftest import SubmissionMaker, builtin, run_v1
 
 
 def _pair(task: str, index: int = 0, seed: int = 7) -> tuple[Transcript, TrialRecord]:
@@ -154,7 +154,7 @@ def test_bytes_written_after_the_last_record_are_cut_on_resume(
     small_suite: Path, v1_dir: Path, make_submission: SubmissionMaker
 ) -> None:
     sub = make_submission("heur", builtin("heuristic"), trials=1)
-    [first] = run_submissions([sub], snapshot=v1_dir / "catalog.json", tasks_dir=small_suite)
+    [first] = run_v1(sub, small_suite, v1_dir)
     folder = first.results_dir
     # A crash after the archive's fsync but before the records': drop the last record line and
     # leave a torn member behind it.
@@ -162,7 +162,7 @@ def test_bytes_written_after_the_last_record_are_cut_on_resume(
     (folder / TRIALS_FILE).write_bytes(b"".join(lines[:-1]))
     with (folder / ARCHIVE).open("ab") as fh:
         fh.write(b"\x1f\x8b\x08torn")
-    [again] = run_submissions([sub], snapshot=v1_dir / "catalog.json", tasks_dir=small_suite)
+    [again] = run_v1(sub, small_suite, v1_dir)
     assert again.ran == 1
     assert any("no record points to" in note for note in again.notes)
     records = load_records(folder)
@@ -179,13 +179,7 @@ def test_merge_gathers_archives_and_old_per_file_folders_and_is_idempotent(
     sub = make_submission("heur", builtin("heuristic"), trials=2)
     shards = []
     for i in (1, 2):
-        [res] = run_submissions(
-            [sub],
-            snapshot=v1_dir / "catalog.json",
-            tasks_dir=small_suite,
-            shard=f"{i}/2",
-            out=tmp_path / f"shard{i}",
-        )
+        [res] = run_v1(sub, small_suite, v1_dir, shard=f"{i}/2", out=tmp_path / f"shard{i}")
         shards.append(res.results_dir)
     # Turn shard 2 into the layout of older runs: one gzip file per trial, no spans.
     old = shards[1]
@@ -216,8 +210,7 @@ def test_merge_gathers_archives_and_old_per_file_folders_and_is_idempotent(
 def test_running_counters_match_the_summary_of_the_records(
     small_suite: Path, v1_dir: Path, make_submission: SubmissionMaker
 ) -> None:
-    sub = make_submission("heur", builtin("heuristic"), trials=3)
-    [result] = run_submissions([sub], snapshot=v1_dir / "catalog.json", tasks_dir=small_suite)
+    [result] = run_v1(make_submission("heur", builtin("heuristic"), trials=3), small_suite, v1_dir)
     records = result.records
     summary = summarize(records, ks=(1, 2, 3), seed=0)
     tally = result.tally

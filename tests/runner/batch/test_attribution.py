@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from runner.cli import cli
-from tests.loopback import serving
+from tests.loopback import send_json, serving
 
 from .conftest import SubmissionMaker
 
@@ -37,11 +37,7 @@ class _Picky(BaseHTTPRequestHandler):
         pass
 
     def _send(self, status: int, data: bytes, ctype: str = "application/json") -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        send_json(self, data, status, {"Content-Type": ctype})
 
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))

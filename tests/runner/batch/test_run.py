@@ -13,20 +13,14 @@ from runner.batch.archive import ARCHIVE, load_trial_transcript, transcript_gzip
 from runner.batch.keys import trial_seed
 from runner.core.errors import TaurecError
 
-from .conftest import SubmissionMaker, builtin
-
-
-def _run(sub: Path, suite: Path, v1_dir: Path, **options: object):  # type: ignore[no-untyped-def]
-    return run_submissions(
-        [sub], snapshot=v1_dir / "catalog.json", tasks_dir=suite, concurrency=4, **options
-    )
+from .conftest import SubmissionMaker, builtin, run_v1, two_shards
 
 
 def test_a_run_writes_records_transcripts_and_manifest(
     small_suite: Path, v1_dir: Path, make_submission: SubmissionMaker
 ) -> None:
     sub = make_submission("heur", builtin("heuristic"), trials=2)
-    [result] = _run(sub, small_suite, v1_dir)
+    [result] = run_v1(sub, small_suite, v1_dir)
     folder = sub / "results" / "tau-rec-v1"
     assert result.results_dir == folder
     manifest = read_manifest(folder)
@@ -55,7 +49,7 @@ def test_a_run_writes_records_transcripts_and_manifest(
     assert list((folder / "transcripts").iterdir()) == [folder / ARCHIVE]
 
     # Resume is the default: nothing is run twice.
-    [again] = _run(sub, small_suite, v1_dir)
+    [again] = run_v1(sub, small_suite, v1_dir)
     assert again.ran == 0
     assert again.skipped_existing == 16
     assert len((folder / "trials.jsonl").read_text().splitlines()) == 16
@@ -65,8 +59,8 @@ def test_same_seed_gives_the_same_transcript_content(
     small_suite: Path, v1_dir: Path, make_submission: SubmissionMaker, tmp_path: Path
 ) -> None:
     sub = make_submission("heur", builtin("heuristic"), trials=1)
-    _run(sub, small_suite, v1_dir, out=tmp_path / "a")
-    _run(sub, small_suite, v1_dir, out=tmp_path / "b")
+    run_v1(sub, small_suite, v1_dir, out=tmp_path / "a")
+    run_v1(sub, small_suite, v1_dir, out=tmp_path / "b")
 
     def contents(root: Path) -> dict[str, str]:
         folder = root / "heur" / "results" / "tau-rec-v1"
@@ -82,17 +76,17 @@ def test_changed_tasks_are_refused_unless_fresh(
     small_suite: Path, v1_dir: Path, make_submission: SubmissionMaker
 ) -> None:
     sub = make_submission("heur", builtin("random"), trials=1)
-    _run(sub, small_suite, v1_dir)
+    run_v1(sub, small_suite, v1_dir)
     task_file = sorted(small_suite.glob("*.json"))[0]
     data = json.loads(task_file.read_text())
     data["persona"] += " Edited."
     task_file.write_text(json.dumps(data))
     with pytest.raises(TaurecError, match="task suite changed"):
-        _run(sub, small_suite, v1_dir)
+        run_v1(sub, small_suite, v1_dir)
     (small_suite.parent / "policy.md").write_text("# another policy\n")
     with pytest.raises(TaurecError, match="policy changed"):
-        _run(sub, small_suite, v1_dir)
-    [fresh] = _run(sub, small_suite, v1_dir, fresh=True)
+        run_v1(sub, small_suite, v1_dir)
+    [fresh] = run_v1(sub, small_suite, v1_dir, fresh=True)
     assert fresh.ran == 8
     replaced = list((sub / "results" / ".replaced").iterdir())
     assert len(replaced) == 1
@@ -108,7 +102,7 @@ def test_retired_tasks_are_skipped_and_listed(
     data["retired"] = {"since": "2020-01-01", "reason": "no longer solvable"}
     task_file.write_text(json.dumps(data))
     sub = make_submission("heur", builtin("random"), trials=1)
-    [result] = _run(sub, small_suite, v1_dir)
+    [result] = run_v1(sub, small_suite, v1_dir)
     assert result.manifest.retired_tasks == {
         data["id"]: "retired since 2020-01-01: no longer solvable"
     }
@@ -125,14 +119,14 @@ def _comparable(folder: Path) -> dict[tuple[str, int], tuple[float | None, str, 
     return out
 
 
-def test_three_shards_merge_to_the_unsharded_run(
+def test_three_shards_merge_to_the_unshardedrun_v1(
     small_suite: Path, v1_dir: Path, make_submission: SubmissionMaker, tmp_path: Path
 ) -> None:
     sub = make_submission("heur", builtin("heuristic"), trials=3)
-    _run(sub, small_suite, v1_dir, out=tmp_path / "whole")
+    run_v1(sub, small_suite, v1_dir, out=tmp_path / "whole")
     shard_dirs = []
     for i in (1, 2, 3):
-        [res] = _run(sub, small_suite, v1_dir, shard=f"{i}/3", out=tmp_path / f"shard{i}")
+        [res] = run_v1(sub, small_suite, v1_dir, shard=f"{i}/3", out=tmp_path / f"shard{i}")
         assert res.manifest.shard == f"{i}/3"
         shard_dirs.append(res.results_dir)
     sizes = [len(load_records(d)) for d in shard_dirs]
@@ -161,9 +155,9 @@ def test_merge_refuses_mixed_digests(
     small_suite: Path, v1_dir: Path, make_submission: SubmissionMaker, tmp_path: Path
 ) -> None:
     sub = make_submission("heur", builtin("random"), trials=1)
-    [a] = _run(sub, small_suite, v1_dir, shard="1/2", out=tmp_path / "a")
+    [a] = run_v1(sub, small_suite, v1_dir, shard="1/2", out=tmp_path / "a")
     (small_suite.parent / "policy.md").write_text("# changed policy\n")
-    [b] = _run(sub, small_suite, v1_dir, shard="2/2", out=tmp_path / "b")
+    [b] = run_v1(sub, small_suite, v1_dir, shard="2/2", out=tmp_path / "b")
     with pytest.raises(TaurecError, match="policy_digest"):
         merge_shards([a.results_dir, b.results_dir], tmp_path / "merged")
 
@@ -172,7 +166,7 @@ def test_transcripts_are_gzip_json(
     small_suite: Path, v1_dir: Path, make_submission: SubmissionMaker
 ) -> None:
     sub = make_submission("rand", builtin("random"), trials=1)
-    [result] = _run(sub, small_suite, v1_dir)
+    [result] = run_v1(sub, small_suite, v1_dir)
     for record in result.records:
         data = json.loads(gzip.decompress(transcript_gzip(result.results_dir, record)))
         assert data["task_id"] == record.key.task_id
@@ -204,7 +198,7 @@ def test_a_run_inside_github_actions_records_the_workflow_run_as_verification(
     monkeypatch.setenv("GITHUB_SERVER_URL", "https://github.com")
     monkeypatch.setenv("GITHUB_REPOSITORY", "taurec/leaderboard")
     monkeypatch.setenv("GITHUB_RUN_ID", "42")
-    _run(sub, small_suite, v1_dir)
+    run_v1(sub, small_suite, v1_dir)
     manifest = read_manifest(sub / "results" / "tau-rec-v1")
     assert manifest is not None
     assert manifest.verified_by == "https://github.com/taurec/leaderboard/actions/runs/42"
@@ -218,7 +212,7 @@ def test_a_local_run_is_not_marked_verified(
 ) -> None:
     sub = make_submission("local", builtin("oracle"), trials=1)
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
-    _run(sub, small_suite, v1_dir)
+    run_v1(sub, small_suite, v1_dir)
     manifest = read_manifest(sub / "results" / "tau-rec-v1")
     assert manifest is not None
     assert manifest.verified_by is None
@@ -230,8 +224,7 @@ def test_merge_never_follows_a_record_out_of_its_folder(
     # A hostile shard rewrites a record's transcript path to a file outside its folder: merge
     # used to copy whatever `src / record.transcript` resolved to into the merged results.
     sub = make_submission("heur", builtin("random"), trials=1)
-    [a] = _run(sub, small_suite, v1_dir, shard="1/2", out=tmp_path / "a")
-    [b] = _run(sub, small_suite, v1_dir, shard="2/2", out=tmp_path / "b")
+    a, b = two_shards(sub, small_suite, v1_dir, tmp_path)
     secret = tmp_path / "secret.txt"
     secret.write_text("not a transcript")
     trials = a.results_dir / "trials.jsonl"

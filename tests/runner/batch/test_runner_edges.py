@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from runner.batch import load_records, merge_shards, read_manifest, run_submissions
+from runner.batch import load_records, merge_shards, read_manifest
 from runner.batch.archive import describe_transcript, missing_transcripts, transcript_gzip
 from runner.batch.store import TRIALS_FILE
 from runner.core.errors import LoadError, TaurecError
@@ -17,7 +17,7 @@ from runner.core.paths import PROJECT_ROOT
 from runner.publish.rescore import verify_results
 from runner.sitegen.inputs import load_inputs
 
-from .conftest import SubmissionMaker, builtin
+from .conftest import SubmissionMaker, builtin, run_v1, two_shards
 
 HOLD_LOCK = """
 import sys
@@ -30,17 +30,11 @@ with ResultsFolder(Path(sys.argv[1]), Redactor({})).locked():
 """
 
 
-def _run(sub: Path, suite: Path, v1_dir: Path, **options: object):  # type: ignore[no-untyped-def]
-    return run_submissions(
-        [sub], snapshot=v1_dir / "catalog.json", tasks_dir=suite, concurrency=4, **options
-    )
-
-
 @pytest.fixture
 def finished(small_suite: Path, v1_dir: Path, make_submission: SubmissionMaker) -> Path:
     """A completed heuristic run (8 tasks × 1 trial); returns its results folder."""
     sub = make_submission("heur", builtin("heuristic"), trials=1)
-    [result] = _run(sub, small_suite, v1_dir)
+    [result] = run_v1(sub, small_suite, v1_dir)
     assert result.manifest.status == "completed"
     return result.results_dir
 
@@ -61,7 +55,7 @@ def test_fresh_refuses_to_move_a_folder_another_run_is_writing(
         assert holder.stdout.readline().strip() == "locked"
         try:
             with pytest.raises(TaurecError, match="another taurec run is writing"):
-                _run(finished.parent.parent, small_suite, v1_dir, fresh=True)
+                run_v1(finished.parent.parent, small_suite, v1_dir, fresh=True)
             # Nothing moved: the writer's folder is where it was, whole.
             replaced = finished.parent / ".replaced"
             assert not replaced.exists() or not any(replaced.iterdir())
@@ -70,7 +64,7 @@ def test_fresh_refuses_to_move_a_folder_another_run_is_writing(
             holder.stdin.close()
             holder.wait(timeout=30)
     # Once the writer is gone, --fresh moves the folder aside as before.
-    [fresh] = _run(finished.parent.parent, small_suite, v1_dir, fresh=True)
+    [fresh] = run_v1(finished.parent.parent, small_suite, v1_dir, fresh=True)
     assert fresh.ran == 8
     assert len(list((finished.parent / ".replaced").iterdir())) == 1
 
@@ -81,10 +75,10 @@ def test_resume_without_run_json_is_refused(
     (finished / "run.json").unlink()
     # Different settings than the records were made with: they must not be reused silently.
     with pytest.raises(TaurecError, match=r"run\.json is missing") as info:
-        _run(finished.parent.parent, small_suite, v1_dir, seed=5, max_turns=3)
+        run_v1(finished.parent.parent, small_suite, v1_dir, seed=5, max_turns=3)
     assert str(finished) in str(info.value)
     assert not (finished / "run.json").exists()
-    [fresh] = _run(finished.parent.parent, small_suite, v1_dir, seed=5, max_turns=3, fresh=True)
+    [fresh] = run_v1(finished.parent.parent, small_suite, v1_dir, seed=5, max_turns=3, fresh=True)
     assert fresh.ran == 8
     manifest = read_manifest(finished)
     assert manifest is not None
@@ -102,7 +96,7 @@ def test_a_deleted_transcript_is_noticed_by_resume_verify_and_site(
         fh.truncate(victim.transcript_span.offset + victim.transcript_span.length - 1)
     described = describe_transcript(victim)
     with pytest.raises(TaurecError, match="point to a transcript that is not there") as info:
-        _run(finished.parent.parent, small_suite, v1_dir)
+        run_v1(finished.parent.parent, small_suite, v1_dir)
     assert described in str(info.value)
     assert "1 scored trial record(s)" in str(info.value)
 
@@ -158,7 +152,7 @@ def test_a_second_verdict_on_a_scored_key_is_refused_everywhere(
     assert f"{failed.key.task_id}#{failed.key.trial_index}" in str(info.value)
     assert "trials.jsonl" in str(info.value)
     with pytest.raises(LoadError, match="already scored"):
-        _run(finished.parent.parent, small_suite, v1_dir)
+        run_v1(finished.parent.parent, small_suite, v1_dir)
     with pytest.raises(LoadError, match="already scored"):
         verify_results(finished, catalog=v1_dir / "catalog.json", tasks_dir=small_suite)
     with pytest.raises(LoadError, match="already scored"):
@@ -171,8 +165,7 @@ def test_merge_refuses_two_verdicts_for_one_trial(
     # A hostile shard carries its own verdict for a trial another shard scored: merge used to
     # let whichever shard came last win.
     sub = make_submission("heur", builtin("heuristic"), trials=1)
-    [a] = _run(sub, small_suite, v1_dir, shard="1/2", out=tmp_path / "a")
-    [b] = _run(sub, small_suite, v1_dir, shard="2/2", out=tmp_path / "b")
+    a, b = two_shards(sub, small_suite, v1_dir, tmp_path)
     victim = next(r for r in load_records(a.results_dir) if r.score is not None)
     assert victim.score is not None
     forged = victim.model_copy(

@@ -9,7 +9,9 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,39 +53,68 @@ def _by_key(folder: Path) -> dict[tuple[str, str, str, int, int], TrialRecord]:
     return {r.key.as_tuple(): r for r in load_records(folder)}
 
 
-def test_scores_are_byte_identical_to_one_process(
-    tmp_path: Path,
-    v1_dir: Path,
-    small_suite: Path,
-    make_submission: SubmissionMaker,
-    request: pytest.FixtureRequest,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+@pytest.fixture
+def model_at(request: pytest.FixtureRequest) -> Callable[[int], str]:
+    """Serves the stand-in model for the test, `latency_ms` a call; returns its URL."""
+
+    def start(latency_ms: int) -> str:
+        server = serve_model(latency_ms=latency_ms)
+        url = server.__enter__()
+        request.addfinalizer(lambda: server.__exit__(None, None, None))
+        return url
+
+    return start
+
+
+RunWith = Callable[..., tuple[list[Any], Collect]]
+
+
+@pytest.fixture
+def run_with(tmp_path: Path, v1_dir: Path, small_suite: Path) -> RunWith:
+    """Runs submissions on the small v1 suite with `workers` processes into tmp_path/`out`;
+    returns their results and what the progress sink saw."""
+
+    def run(subs: list[Path], workers: int, out: str, **options: Any) -> tuple[list[Any], Collect]:
+        progress = Collect()
+        results = run_submissions(
+            subs,
+            snapshot=v1_dir / "catalog.json",
+            tasks_dir=small_suite,
+            workers=workers,
+            out=tmp_path / out,
+            progress=progress,
+            **options,
+        )
+        return results, progress
+
+    return run
+
+
+def _saturated_above(monkeypatch: pytest.MonkeyPatch, share: float) -> None:
+    """Helpers take trials once this process uses `share` of a core (sampled every 50 ms)."""
     from runner.batch import engine
 
+    monkeypatch.setattr(engine, "SATURATED_CORE_SHARE", share)
+    monkeypatch.setattr(engine, "SATURATION_WINDOW_S", 0.05)
+
+
+def test_scores_are_byte_identical_to_one_process(
+    make_submission: SubmissionMaker,
+    model_at: Callable[[int], str],
+    run_with: RunWith,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # Model calls mostly wait: the helpers would take trials only once this process saturates a
     # core. Saturated from the start here, so they take their share.
-    monkeypatch.setattr(engine, "SATURATED_CORE_SHARE", 0.0)
-    monkeypatch.setattr(engine, "SATURATION_WINDOW_S", 0.05)
+    _saturated_above(monkeypatch, 0.0)
     # Model calls take 10 ms, so the parent's own slots cannot finish every trial before the
     # helpers are up (finished trials no longer wait for an fsync each).
-    server = serve_model(latency_ms=10)
-    url = server.__enter__()
-    request.addfinalizer(lambda: server.__exit__(None, None, None))
+    url = model_at(10)
     heur = make_submission("heur", litellm_agent(url), trials=2)
     rand = make_submission("rand", litellm_agent(url, model="openai/random"), trials=2)
     folders = {}
     for workers in (1, 3):
-        progress = Collect()
-        results = run_submissions(
-            [heur, rand],
-            snapshot=v1_dir / "catalog.json",
-            tasks_dir=small_suite,
-            concurrency=6,
-            workers=workers,
-            out=tmp_path / f"out{workers}",
-            progress=progress,
-        )
+        results, progress = run_with([heur, rand], workers, f"out{workers}", concurrency=6)
         assert [r.manifest.status for r in results] == ["completed", "completed"]
         assert progress.stats.done == 2 * 8 * 2
         folders[workers] = [r.results_dir for r in results]
@@ -107,38 +138,23 @@ def test_scores_are_byte_identical_to_one_process(
 def test_a_model_run_lets_its_helpers_in_only_once_it_saturates_a_core(
     saturates: bool,
     client: str,
-    tmp_path: Path,
-    v1_dir: Path,
-    small_suite: Path,
     make_submission: SubmissionMaker,
-    request: pytest.FixtureRequest,
+    model_at: Callable[[int], str],
+    run_with: RunWith,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from runner.batch import engine
     from runner.models.llm_client import CLIENT_ENV
 
     # The LiteLLM client for the loopback server (the hosted-provider path) or the direct one (its
     # default); the core share that counts as saturated is set so that this process always is (0)
     # or never can be (100 cores).
     monkeypatch.setenv(CLIENT_ENV, client)
-    monkeypatch.setattr(engine, "SATURATED_CORE_SHARE", 0.0 if saturates else 100.0)
-    monkeypatch.setattr(engine, "SATURATION_WINDOW_S", 0.05)
-    server = serve_model(latency_ms=20)
-    url = server.__enter__()
-    request.addfinalizer(lambda: server.__exit__(None, None, None))
-    sub = make_submission("heur", litellm_agent(url), trials=2)
+    _saturated_above(monkeypatch, 0.0 if saturates else 100.0)
+    sub = make_submission("heur", litellm_agent(model_at(20)), trials=2)
     folders = {}
     for workers in (1, 2):
-        progress = Collect()
-        (result,) = run_submissions(
-            [sub],
-            snapshot=v1_dir / "catalog.json",
-            tasks_dir=small_suite,
-            concurrency=4,
-            workers=workers,
-            out=tmp_path / f"out{saturates}{client}{workers}",
-            progress=progress,
-        )
+        out = f"out{saturates}{client}{workers}"
+        (result,), progress = run_with([sub], workers, out, concurrency=4)
         assert result.manifest.status == "completed"
         folders[workers] = result.results_dir
         if workers == 2:
@@ -154,21 +170,12 @@ def test_a_model_run_lets_its_helpers_in_only_once_it_saturates_a_core(
 
 
 def test_a_python_agent_factory_runs_in_one_process(
-    tmp_path: Path, v1_dir: Path, small_suite: Path, make_submission: SubmissionMaker
+    make_submission: SubmissionMaker, run_with: RunWith
 ) -> None:
     from runner.agents import build_agent
 
     sub = make_submission("heur", builtin("heuristic"), trials=1)
-    progress = Collect()
-    (result,) = run_submissions(
-        [sub],
-        snapshot=v1_dir / "catalog.json",
-        tasks_dir=small_suite,
-        workers=4,
-        agent_factory=build_agent,
-        out=tmp_path / "out",
-        progress=progress,
-    )
+    (result,), progress = run_with([sub], 4, "out", agent_factory=build_agent)
     assert result.manifest.counts.scored == 8
     assert any("running in 1 process, not 4" in line for line in progress.lines)
 

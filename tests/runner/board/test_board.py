@@ -27,6 +27,7 @@ from runner.core.board import (
 from runner.core.errors import LoadError
 from runner.core.paths import PROJECT_ROOT, TASKS_DIR
 from runner.evaluation.run import evaluate_async
+from tests.entries import write_entry
 from tests.loopback import QuietHandler, completion, send_json, serving
 
 
@@ -145,18 +146,12 @@ def test_taurec_run_reads_the_board_simulator_api_base_and_turn_limit(
             }
         ),
     )
-    sub = tmp_path / "subs" / "asker"
-    sub.mkdir(parents=True)
-    (sub / "submission.yaml").write_text(
-        yaml.safe_dump(
-            {
-                "slug": "asker",
-                "display_name": "Asker",
-                "contact": {"name": "T"},
-                "agent": {"kind": "builtin", "name": "random"},
-                "trials": 1,
-            }
-        )
+    sub = write_entry(
+        tmp_path / "subs" / "asker",
+        {"kind": "builtin", "name": "random"},
+        display_name="Asker",
+        contact="T",
+        trials=1,
     )
     tasks = tmp_path / "tasks"
     tasks.mkdir()

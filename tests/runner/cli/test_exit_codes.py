@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.movie_world import inconsistent_suite
 
 TAUREC = Path(sys.executable).with_name("taurec")
 
@@ -20,11 +21,7 @@ def taurec(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[s
 
 def test_inconsistent_suite_fails_the_validate_gate(tmp_path: Path, v1_dir: Path) -> None:
     # Before: the entry ignored click's returned code, so this exited 0 and refresh never stopped.
-    tasks_dir = tmp_path / "tasks"
-    tasks_dir.mkdir()
-    data = json.loads((v1_dir / "tasks" / "task_001.json").read_text())
-    data["constraints"][0]["constraint"] = {"field": "runtime", "op": "<=", "value": 5}
-    (tasks_dir / "task_001.json").write_text(json.dumps(data))
+    tasks_dir = inconsistent_suite(v1_dir, tmp_path / "tasks")
     done = taurec("tasks", "validate", "--catalog", str(v1_dir), "--tasks", str(tasks_dir))
     assert done.returncode == 1, done.stdout + done.stderr
     assert "inconsistent task task_001" in done.stderr

@@ -2,37 +2,39 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from domains.movies.catalog import Catalog, CatalogItem
+from domains.movies.catalog import Catalog
 from domains.movies.tasks import Constraint, Task, TaskConstraint, UserHistory, load_tasks
 from domains.movies.tools import CatalogTools, build_toolset
 from runner.core.transcript import ComponentSpec, MessageEvent, ToolCallEvent, Transcript
+from tests.movie_world import movie
 
-
-def make_item(n: int, **overrides: Any) -> CatalogItem:
-    fields: dict[str, Any] = {
-        "id": f"tmdb_{n}",
-        "title": f"Untitled {n}",
-        "release_date": dt.date(2020, 1, 1),
-        "runtime": 100,
-        "genres": ["Drama"],
-        "overview": "A quiet story.",
-        "cast": ["Ana Reyes"],
-        "director": "Lee Park",
-        "rating": 6.0,
-        "vote_count": 100,
-        "streaming_services": ["Netflix"],
-        "sponsored": False,
-        "content_rating": "PG-13",
-    }
-    fields.update(overrides)
-    return CatalogItem(**fields)
+# Six fictional movies covering the cases the policies and constraints care about, one a row.
+_TINY_COLUMNS = [
+    "title",
+    "genres",
+    "overview",
+    "cast",
+    "director",
+    "runtime",
+    "rating",
+    "streaming_services",
+    "sponsored",
+    "content_rating",
+]
+_TINY = [
+    ("Lanterns Over Harbor Town", ["Comedy", "Romance"], "Two rival bakers fall for each other during a seaside lantern festival.", ["Mira Solano", "Tom Becket"], "Jonah Whitlow", 95, 7.2, ["Netflix", "Hulu"], False, "PG-13"),
+    ("The Copper Orbit", ["Science Fiction", "Adventure"], "A salvage crew drifts toward a dying star aboard a copper space station.", ["Zoë Saldaño", "Ike Marsh"], "Petra Lind", 142, 8.1, ["Hulu"], False, "R"),
+    ("Midnight Ledger", ["Thriller", "Crime"], "An accountant uncovers a ledger that someone would kill to keep hidden.", ["Ray Dunmore"], "Petra Lind", 118, 6.9, ["Max"], True, "R"),
+    ("Paper Kites", ["Animation", "Family", "Comedy"], "A shy kid builds paper kites that carry wishes across the valley.", ["Nell Orr"], "Sam Ode", 84, 7.8, ["Disney+"], True, "PG"),
+    ("Harbor Lights", ["Comedy", "Drama"], "A retired captain opens a comedy club in an old harbor warehouse.", ["Mira Solano"], "Jonah Whitlow", 101, 6.4, [], False, "NC-17"),
+    ("Static Bloom", ["Horror"], "Radio static blooms into voices in a remote greenhouse.", ["Ike Marsh"], "Dee Vance", 90, 5.1, ["Netflix"], False, "NR"),
+]  # fmt: skip
 
 
 @pytest.fixture(scope="session")
@@ -40,80 +42,13 @@ def tiny_catalog() -> Catalog:
     """Six fictional movies covering the cases the policies and constraints care about."""
     return Catalog(
         [
-            make_item(
-                1,
-                title="Lanterns Over Harbor Town",
-                genres=["Comedy", "Romance"],
-                overview="Two rival bakers fall for each other during a seaside lantern festival.",
-                cast=["Mira Solano", "Tom Becket"],
-                director="Jonah Whitlow",
-                runtime=95,
-                rating=7.2,
-                streaming_services=["Netflix", "Hulu"],
-                content_rating="PG-13",
-            ),
-            make_item(
-                2,
-                title="The Copper Orbit",
-                genres=["Science Fiction", "Adventure"],
-                overview="A salvage crew drifts toward a dying star aboard a copper space station.",
-                cast=["Zoë Saldaño", "Ike Marsh"],
-                director="Petra Lind",
-                runtime=142,
-                rating=8.1,
-                streaming_services=["Hulu"],
-                content_rating="R",
-            ),
-            make_item(
-                3,
-                title="Midnight Ledger",
-                genres=["Thriller", "Crime"],
-                overview="An accountant uncovers a ledger that someone would kill to keep hidden.",
-                cast=["Ray Dunmore"],
-                director="Petra Lind",
-                runtime=118,
-                rating=6.9,
-                streaming_services=["Max"],
-                sponsored=True,
-                content_rating="R",
-            ),
-            make_item(
-                4,
-                title="Paper Kites",
-                genres=["Animation", "Family", "Comedy"],
-                overview="A shy kid builds paper kites that carry wishes across the valley.",
-                cast=["Nell Orr"],
-                director="Sam Ode",
-                runtime=84,
-                rating=7.8,
-                streaming_services=["Disney+"],
-                sponsored=True,
-                content_rating="PG",
-            ),
-            make_item(
-                5,
-                title="Harbor Lights",
-                genres=["Comedy", "Drama"],
-                overview="A retired captain opens a comedy club in an old harbor warehouse.",
-                cast=["Mira Solano"],
-                director="Jonah Whitlow",
-                runtime=101,
-                rating=6.4,
-                streaming_services=[],
-                content_rating="NC-17",
-            ),
-            make_item(
-                6,
-                title="Static Bloom",
-                genres=["Horror"],
-                overview="Radio static blooms into voices in a remote greenhouse.",
-                cast=["Ike Marsh"],
-                director="Dee Vance",
-                runtime=90,
-                rating=5.1,
-                streaming_services=["Netflix"],
-                content_rating="NR",
-            ),
+            movie(
+                n,
+                release_date="2020-01-01",
+                vote_count=100,
+                **dict(zip(_TINY_COLUMNS, row, strict=True)),
+            )
+            for n, row in enumerate(_TINY, start=1)
         ],
         source="<tiny>",
     )

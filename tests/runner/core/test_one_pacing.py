@@ -8,8 +8,8 @@ from pathlib import Path
 
 from catalog_pipeline.tmdb.client import TMDBClient
 from runner.core.pacing import RateLimiter, backoff_delay, parse_retry_after
+from tests.code_scan import ROOT, found_outside
 
-ROOT = Path(__file__).resolve().parents[3]
 PACING = ROOT / "runner" / "core" / "pacing.py"
 
 
@@ -26,14 +26,7 @@ def _pacing_code(path: Path) -> list[str]:
 
 def test_no_second_limiter_or_retry_after_reader_is_written() -> None:
     assert _pacing_code(PACING)  # the check sees the one there is
-    found = [
-        hit
-        for package in ("runner", "catalog_pipeline", "domains")
-        for path in sorted((ROOT / package).rglob("*.py"))
-        if path != PACING
-        for hit in _pacing_code(path)
-    ]
-    assert found == []
+    assert found_outside(PACING, _pacing_code) == []
 
 
 def test_the_tmdb_client_paces_and_backs_off_with_the_shared_policy() -> None:

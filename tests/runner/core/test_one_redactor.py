@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from runner.core.redact import REDACTED, Redactor, is_secret_key, redact_config, secret_values
+from tests.code_scan import ROOT, found_outside
 
-ROOT = Path(__file__).resolve().parents[3]
 # The modules that write a config somewhere (run records, site pages, agent provenance).
 WRITERS = (
     "runner.batch.engine",
@@ -84,14 +84,7 @@ def test_no_second_redactor_is_written_anywhere() -> None:
     """No module but runner/core/redact.py compiles a pattern of secret names or values."""
     ours = ROOT / "runner" / "core" / "redact.py"
     assert _secret_patterns(ours)  # the check sees the one redactor's patterns
-    found = [
-        hit
-        for package in ("runner", "catalog_pipeline", "domains")
-        for path in sorted((ROOT / package).rglob("*.py"))
-        if path != ours
-        for hit in _secret_patterns(path)
-    ]
-    assert found == []
+    assert found_outside(ours, _secret_patterns) == []
 
 
 def test_secret_keys_and_literal_secrets_agree_with_the_redactor() -> None:

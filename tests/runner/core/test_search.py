@@ -2,31 +2,16 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
 from domains.movies.catalog import Catalog, CatalogItem
 from domains.movies.search import RESULT_FIELDS, CatalogSearch, search_index
+from tests.movie_world import movie
 
 
 def make_items_with_same_text(count: int) -> list[CatalogItem]:
-    return [
-        CatalogItem(
-            id=f"tmdb_{n}",
-            title="Identical",
-            release_date=dt.date(2021, 5, 5),
-            runtime=90,
-            genres=["Drama"],
-            overview="identical words everywhere",
-            cast=[],
-            director="Same Person",
-            rating=5.0,
-            vote_count=1,
-            streaming_services=[],
-            sponsored=False,
-            content_rating="NR",
-        )
-        for n in range(1, count + 1)
-    ]
+    text = {"overview": "identical words everywhere", "cast": [], "director": "Same Person"}
+    facts = {"release_date": "2021-05-05", "runtime": 90, "rating": 5.0, "vote_count": 1}
+    unlisted = {"streaming_services": [], "content_rating": "NR"}
+    return [movie(n, "Identical", **text, **facts, **unlisted) for n in range(1, count + 1)]
 
 
 def test_results_have_the_v1_shape(tiny_catalog: Catalog) -> None:

@@ -16,6 +16,7 @@ from domains.movies.validate import check_solvability
 from runner.cli import cli
 from runner.core.transcript import ComponentSpec, InfraError, Transcript
 from runner.publish.rescore import score_trace_files
+from tests.movie_world import inconsistent_suite
 
 if TYPE_CHECKING:
     from .conftest import TaskFactory
@@ -108,11 +109,7 @@ def test_cli_validate_v1_json_and_text(v1_dir: Path) -> None:
 
 
 def test_cli_validate_fails_naming_task_and_reason(tmp_path: Path, v1_dir: Path) -> None:
-    tasks_dir = tmp_path / "tasks"
-    tasks_dir.mkdir()
-    data = json.loads((v1_dir / "tasks" / "task_001.json").read_text())
-    data["constraints"][0]["constraint"] = {"field": "runtime", "op": "<=", "value": 5}
-    (tasks_dir / "task_001.json").write_text(json.dumps(data))
+    tasks_dir = inconsistent_suite(v1_dir, tmp_path / "tasks")
     result = CliRunner().invoke(
         cli, ["tasks", "validate", "--catalog", str(v1_dir), "--tasks", str(tasks_dir)]
     )

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from runner.core.paths import PROJECT_ROOT, TASKS_DIR
+from runner.core.paths import TASKS_DIR
 from runner.evaluation import EvalResult, evaluate
 from runner.play.attribution import MAX_UNSCORED_SHARE, standing
 from runner.testing import assert_pass_k
+from tests.processes import run_text
 
 from . import misbehaving
 
@@ -97,7 +97,7 @@ def test_taurec_eval_ranks_a_misbehaving_agent_like_its_twin(
     p4 = twin.pass_k(4)
     assert p4 is not None
     out = tmp_path / f"{name}.json"
-    done = subprocess.run(
+    done = run_text(
         [
             str(TAUREC),
             "eval",
@@ -114,11 +114,7 @@ def test_taurec_eval_ranks_a_misbehaving_agent_like_its_twin(
             f"4={min(1.0, p4 + 0.01):.4f}",
             "--json",
             str(out),
-        ],
-        cwd=PROJECT_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
+        ]
     )
     assert done.returncode == 1, done.stdout + done.stderr
     assert "FAILED: pass^4" in done.stdout

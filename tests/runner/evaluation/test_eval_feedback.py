@@ -105,41 +105,52 @@ def _eval(project: Path, agent: str, *extra: str) -> subprocess.CompletedProcess
     return done
 
 
-def test_malformed_json_arguments_are_named_with_the_call_and_the_rule(project: Path) -> None:
-    out = _eval(project, "mistakes:BadJson").stdout
-    assert (
-        "tool call refused: search_catalog: arguments are not valid JSON: Expecting ',' "
-        "delimiter — 1 calls in 1 trial(s)"
-    ) in out
-    assert 'call: search_catalog({"query": "comedy")' in out
-    assert "at position 18" in out
-    assert "rule: `arguments` must be one JSON object" in out
-
-
-def test_an_unknown_tool_name_is_named_with_the_tools_offered(project: Path) -> None:
-    out = _eval(project, "mistakes:UnknownTool").stdout
-    # Grouped by the rule (whatever name was made up); the example names the call.
-    assert "tool call refused: unknown tool — 1 calls in 1 trial(s)" in out
-    assert "answer: unknown tool 'search_movies'" in out
-    assert "call: search_movies(" in out
-    assert "rule: call only the tools offered in `tools`: search_catalog, get_metadata" in out
-
-
-def test_a_wrong_argument_type_names_the_argument_the_value_and_the_schema(
-    project: Path,
-) -> None:
-    out = _eval(project, "mistakes:WrongType").stdout
-    assert (
-        "get_metadata: bad arguments for get_metadata: argument 'item_id': Input should be" in out
-    )
-    assert 'call: get_metadata({"item_id": 123})' in out
-    assert "(got 123)" in out
-    assert "rule: arguments must match the tool's JSON schema: item_id (string)" in out
-
-
-def test_an_extra_tool_argument_is_named(project: Path) -> None:
-    out = _eval(project, "mistakes:ExtraArgument").stdout
-    assert "search_catalog: bad arguments for search_catalog: unexpected argument 'top_k'" in out
+@pytest.mark.parametrize(
+    ("agent", "expected"),
+    [
+        pytest.param(
+            "mistakes:BadJson",
+            [
+                "tool call refused: search_catalog: arguments are not valid JSON: Expecting ',' "
+                "delimiter — 1 calls in 1 trial(s)",
+                'call: search_catalog({"query": "comedy")',
+                "at position 18",
+                "rule: `arguments` must be one JSON object",
+            ],
+            id="malformed-json-named-with-the-call-and-the-rule",
+        ),
+        pytest.param(
+            "mistakes:UnknownTool",
+            [
+                # Grouped by the rule (whatever name was made up); the example names the call.
+                "tool call refused: unknown tool — 1 calls in 1 trial(s)",
+                "answer: unknown tool 'search_movies'",
+                "call: search_movies(",
+                "rule: call only the tools offered in `tools`: search_catalog, get_metadata",
+            ],
+            id="unknown-tool-named-with-the-tools-offered",
+        ),
+        pytest.param(
+            "mistakes:WrongType",
+            [
+                "get_metadata: bad arguments for get_metadata: argument 'item_id': Input should be",
+                'call: get_metadata({"item_id": 123})',
+                "(got 123)",
+                "rule: arguments must match the tool's JSON schema: item_id (string)",
+            ],
+            id="wrong-type-names-the-argument-the-value-and-the-schema",
+        ),
+        pytest.param(
+            "mistakes:ExtraArgument",
+            ["search_catalog: bad arguments for search_catalog: unexpected argument 'top_k'"],
+            id="extra-argument-named",
+        ),
+    ],
+)
+def test_a_refused_tool_call_is_explained(project: Path, agent: str, expected: list[str]) -> None:
+    out = _eval(project, agent).stdout
+    for line in expected:
+        assert line in out
 
 
 def test_a_raising_python_agent_gets_its_traceback_with_file_and_line(project: Path) -> None:

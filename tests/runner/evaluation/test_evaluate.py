@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 import runner
 from runner.batch import load_records
@@ -19,6 +18,7 @@ from runner.evaluation import EvalResult, evaluate, evaluate_async
 from runner.play.agent_config import BuiltinAgentConfig
 from runner.sitegen.aggregate import aggregate
 from runner.sitegen.trials import read_trials_frame
+from tests.entries import write_entry
 
 from .conftest import ProposeOnce
 
@@ -35,18 +35,12 @@ def test_pass_k_1_to_8_equal_taurec_run_and_the_site_aggregation(
     assert "ProposeOnce" in result.agent
 
     # The same agent as a submission folder, run by the CLI, aggregated by the site code.
-    sub = tmp_path / "subs" / "propose-once"
-    sub.mkdir(parents=True)
-    (sub / "submission.yaml").write_text(
-        yaml.safe_dump(
-            {
-                "slug": "propose-once",
-                "display_name": "Propose once",
-                "contact": {"name": "Test"},
-                "agent": {"kind": "builtin", "name": "heuristic", "args": {"max_proposals": 1}},
-                "trials": 8,
-            }
-        )
+    sub = write_entry(
+        tmp_path / "subs" / "propose-once",
+        {"kind": "builtin", "name": "heuristic", "args": {"max_proposals": 1}},
+        display_name="Propose once",
+        contact="Test",
+        trials=8,
     )
     out = tmp_path / "out"
     subprocess.run(

@@ -53,25 +53,23 @@ def test_no_test_split_id_maps_to_a_public_task(movies_split: Path, grocery_spli
             assert index.task_for(str(task.user_id)) is None  # ... and maps no test user
 
 
-def test_the_movies_lookup_scores_its_fallback_and_no_elicitation(movies_split: Path) -> None:
-    lookup = _eval("lookup", "movies", movies_split)
-    fallback = _eval(MOVIES_FALLBACK, "movies", movies_split)
-    value, without = lookup.pass_k(1), fallback.pass_k(1)
+@pytest.mark.parametrize(
+    ("domain", "fallback", "withheld"),
+    [("movies", MOVIES_FALLBACK, ("mixed", "hidden")), ("grocery", GROCERY_FALLBACK, ())],
+    ids=["movies", "grocery"],
+)
+def test_the_lookup_scores_its_fallback_and_no_elicitation(
+    domain: str, fallback: str, withheld: tuple[str, ...], request: pytest.FixtureRequest
+) -> None:
+    split: Path = request.getfixturevalue(f"{domain}_split")
+    lookup = _eval("lookup", domain, split)
+    without_lookup = _eval(fallback, domain, split)
+    value, without = lookup.pass_k(1), without_lookup.pass_k(1)
     assert value is not None
     assert without is not None
     assert value <= without + MARGIN
-    for stratum in ("mixed", "hidden"):
+    for stratum in withheld:  # the strata whose needs the user keeps back
         figures = lookup.summary.by_reveal_difficulty.get(stratum)
         if figures:
             assert (figures[0].value or 0.0) <= WITHHELD_BAR, stratum
-    assert _elicitation_held(lookup) == 0
-
-
-def test_the_grocery_lookup_scores_its_fallback_and_no_elicitation(grocery_split: Path) -> None:
-    lookup = _eval("lookup", "grocery", grocery_split)
-    fallback = _eval(GROCERY_FALLBACK, "grocery", grocery_split)
-    value, without = lookup.pass_k(1), fallback.pass_k(1)
-    assert value is not None
-    assert without is not None
-    assert value <= without + MARGIN
     assert _elicitation_held(lookup) == 0

@@ -18,10 +18,11 @@ from domains.movies.catalog import Catalog, CatalogItem
 from domains.movies.scoring import score_transcript
 from domains.movies.tasks import Task
 from domains.movies.tools import build_toolset
-from runner.core.protocols import AgentReply, ChatMessage, ToolCallRequest, ToolSchema, UserTurn
+from runner.core.protocols import AgentReply, ChatMessage, ToolCallRequest, ToolSchema
 from runner.core.rules import RULE_DIFFERENCES, RULE_SETS, RuleSet, get_rules
-from runner.core.transcript import ComponentSpec, MessageEvent, Transcript
+from runner.core.transcript import ComponentSpec, Transcript
 from runner.play.loop import run_trial
+from tests.movie_world import FixedUser
 
 CORPUS = json.loads((Path(__file__).parent / "v1_parity_cases.json").read_text(encoding="utf-8"))
 CATALOG = Catalog([CatalogItem.model_validate(i) for i in CORPUS["catalog"]])
@@ -52,15 +53,6 @@ class ScriptedAgent:
         return AgentReply(content=reply["content"], tool_calls=calls)
 
 
-class SameAnswerUser:
-    @property
-    def spec(self) -> ComponentSpec:
-        return ComponentSpec(name="same-answer")
-
-    async def respond(self, conversation: list[MessageEvent]) -> UserTurn:
-        return UserTurn(content="Something light, please.")
-
-
 def run_case(case: dict[str, Any], rules: RuleSet) -> Transcript:
     task = TASKS[case["task"]]
     return asyncio.run(
@@ -68,7 +60,7 @@ def run_case(case: dict[str, Any], rules: RuleSet) -> Transcript:
             task=task,
             catalog=CATALOG,
             agent=ScriptedAgent(case["agent"]),
-            simulator=SameAnswerUser(),
+            simulator=FixedUser("Something light, please.", "same-answer"),
             toolset=build_toolset(CATALOG, task, rules=rules),
             seed=0,
             max_turns=case.get("max_turns", 20),

@@ -10,7 +10,6 @@ queries naming titles, people or overview words are taken from that catalog when
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from pathlib import Path
 from typing import Any
@@ -21,9 +20,10 @@ from rank_bm25 import BM25Okapi
 from domains.movies.catalog import Catalog, CatalogItem
 from domains.movies.search import CatalogSearch
 from domains.movies.search_v1 import OkapiSearch
-from domains.movies.tasks import Task, load_task
+from domains.movies.tasks import Task
 from domains.movies.tools import build_toolset
 from runner.core.rules import get_rules
+from tests.movie_world import movie
 
 # Our own query corpus: genres one word at a time, case and punctuation, several words, words
 # the catalog does not hold, stop words only, blank, accents.
@@ -133,16 +133,6 @@ def reference(raw_catalog: list[dict[str, Any]]) -> BM25Okapi:
 
 
 @pytest.fixture(scope="module")
-def v1_catalog(v1_dir: Path) -> Catalog:
-    return Catalog.load(v1_dir / "catalog.json")
-
-
-@pytest.fixture(scope="module")
-def v1_task(v1_dir: Path) -> Task:
-    return load_task(v1_dir / "tasks" / "task_001.json")
-
-
-@pytest.fixture(scope="module")
 def queries(raw_catalog: list[dict[str, Any]]) -> list[str]:
     return [*WRITTEN_QUERIES, *catalog_queries(raw_catalog)]
 
@@ -218,21 +208,9 @@ def test_v2_keeps_its_own_ranking(v1_catalog: Catalog, v1_task: Task) -> None:
 
 
 def item(n: int, title: str, overview: str, genres: list[str]) -> CatalogItem:
-    return CatalogItem(
-        id=f"tmdb_{n}",
-        title=title,
-        release_date=dt.date(2020, 1, 1),
-        runtime=90,
-        genres=genres,
-        overview=overview,
-        cast=["Ann Example"],
-        director="Dee Rector",
-        rating=6.0,
-        vote_count=10,
-        streaming_services=[],
-        sponsored=False,
-        content_rating="PG",
-    )
+    plain = {"release_date": "2020-01-01", "runtime": 90, "rating": 6.0, "vote_count": 10}
+    unlisted = {"streaming_services": [], "content_rating": "PG"}
+    return movie(n, title, overview=overview, genres=genres, **plain, **unlisted)
 
 
 def test_ties_keep_catalog_order_and_common_words_get_the_floor() -> None:

@@ -24,19 +24,15 @@ from domains.movies.catalog import Catalog
 from domains.movies.scoring import score_transcript
 from domains.movies.tasks import Task, load_task, load_tasks
 from domains.movies.tools import CatalogTools, build_toolset
-from runner.core.protocols import AgentReply, ChatMessage, ToolCallRequest, ToolSchema, UserTurn
+from runner.core.protocols import AgentReply, ChatMessage, ToolCallRequest, ToolSchema
 from runner.core.rules import V1_GREETING, V2_GREETING, get_rules
-from runner.core.transcript import ComponentSpec, MessageEvent
+from runner.core.transcript import ComponentSpec
 from runner.play.loop import run_trial
+from tests.movie_world import FixedUser
 
 PUBLISHED_MIRROR = Path(
     os.environ.get("TAUREC_V1_SOURCE", "/work/.mirror/nbharaths+tau-rec/repo")
 ).expanduser()
-
-
-@pytest.fixture(scope="module")
-def v1_catalog(v1_dir: Path) -> Catalog:
-    return Catalog.load(v1_dir / "catalog.json")
 
 
 @pytest.fixture(scope="module")
@@ -135,22 +131,13 @@ class OneReplyAgent:
         )
 
 
-class PlainUser:
-    @property
-    def spec(self) -> ComponentSpec:
-        return ComponentSpec(name="plain")
-
-    async def respond(self, conversation: list[MessageEvent]) -> UserTurn:
-        return UserTurn(content="Something good, please.")
-
-
 def trial(catalog: Catalog, task: Task, rules: str, agent: OneReplyAgent) -> Any:
     return asyncio.run(
         run_trial(
             task=task,
             catalog=catalog,
             agent=agent,
-            simulator=PlainUser(),
+            simulator=FixedUser("Something good, please.", "plain"),
             toolset=build_toolset(catalog, task, rules=get_rules(rules)),
             seed=0,
             max_turns=3,

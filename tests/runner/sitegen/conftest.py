@@ -19,14 +19,21 @@ def synth_world(tmp_path_factory: pytest.TempPathFactory) -> SynthWorld:
     return synthesize(tmp_path_factory.mktemp("world"), SynthSpec())
 
 
-def site_of(world: SynthWorld, root: Path) -> BuildReport:
-    """Build a synthetic world's site into `root`/public (its docs into `root`/docs)."""
+def world_of(root: Path, **spec: Any) -> SynthWorld:
+    """A synthetic world in `root`/world, drawn from a `SynthSpec` of the given fields."""
+    return synthesize(root / "world", SynthSpec(**spec))
+
+
+def site_of(world: SynthWorld, root: Path, **options: Any) -> BuildReport:
+    """Build a synthetic world's site into `root`/public (its docs into `root`/docs); `options`
+    go to `build_site` as they are."""
     return build_site(
         submissions=world.submissions,
         snapshots=world.snapshots,
         tasks=world.tasks,
         out=root / "public",
         docs=root / "docs",
+        **options,
     )
 
 
@@ -39,15 +46,8 @@ def built_site(synth_world: SynthWorld, tmp_path_factory: pytest.TempPathFactory
 def small_site(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
     """A smaller built site (three entries, five tasks) so the browser can visit every page fast."""
     root = tmp_path_factory.mktemp("small")
-    world = synthesize(
-        root / "world",
-        SynthSpec(
-            entries=3,
-            tasks=5,
-            trials=4,
-            reference_entries=("oracle", "random", "exploit-interview"),
-        ),
-    )
+    references = ("oracle", "random", "exploit-interview")
+    world = world_of(root, entries=3, tasks=5, trials=4, reference_entries=references)
     return site_of(world, root)
 
 
@@ -72,3 +72,9 @@ def chromium() -> Iterator[Any]:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture(scope="module")
+def browser(chromium: Any) -> Any:
+    """The same Chromium, under the name most browser tests use."""
+    return chromium

@@ -17,8 +17,10 @@ from click.testing import CliRunner
 from catalog_pipeline.prune import PRUNE_LOG, PruneRecord
 from domains.movies.site_synth import SynthSpec, SynthWorld, synthesize
 from runner.cli import cli
-from runner.sitegen import BuildReport, build_site
+from runner.sitegen import BuildReport
 from runner.sitegen.bounds import SiteTooLargeError
+
+from .conftest import site_of
 
 SITE_URL = "https://example-org.github.io/tau-rec/"
 
@@ -56,14 +58,7 @@ def tmdb_world(tmp_path_factory: pytest.TempPathFactory) -> SynthWorld:
 @pytest.fixture(scope="module")
 def tmdb_site(tmdb_world: SynthWorld, tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
     root = tmp_path_factory.mktemp("tmdb-site")
-    return build_site(
-        submissions=tmdb_world.submissions,
-        snapshots=tmdb_world.snapshots,
-        tasks=tmdb_world.tasks,
-        out=root / "public",
-        docs=root / "docs",
-        site_url=SITE_URL,
-    )
+    return site_of(tmdb_world, root, site_url=SITE_URL)
 
 
 def test_a_tmdb_snapshot_publishes_ids_and_manifest_only(
@@ -262,13 +257,7 @@ def test_changelog_gives_each_removal_and_adjudication_its_own_reason(tmp_path: 
     manifest["status"] = "budget_exhausted"
     manifest["counts"]["planned"] = 10
     (runs[2] / "run.json").write_text(json.dumps(manifest))
-    report = build_site(
-        submissions=world.submissions,
-        snapshots=world.snapshots,
-        tasks=world.tasks,
-        out=tmp_path / "public",
-        docs=tmp_path / "docs",
-    )
+    report = site_of(world, tmp_path)
     html = (report.out / "changelog.html").read_text()
     block = html.split(f'id="changes-{latest}"')[1].split('id="changes-2026-10-01"')[0]
     assert "Entries dropped</strong> (2)" in block

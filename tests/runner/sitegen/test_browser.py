@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from runner.sitegen import BuildReport
-from runner.sitegen.serve import serving
 
 pytestmark = pytest.mark.browser
 
@@ -28,21 +27,17 @@ FLAGS = [
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} missing: run `make browser-deps` (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield b
-        b.close()
+def base_url(served: str) -> str:
+    """The small site, served for this module (the conftest's `served`)."""
+    return served
 
 
-@pytest.fixture(scope="module")
-def base_url(small_site: BuildReport) -> Iterator[str]:
-    with serving(small_site.out) as url:
-        yield url
+@pytest.fixture
+def watch(browser: Any, base_url: str) -> Iterator[Watch]:
+    """A fresh watched page (desktop size) on the small site, closed after the test."""
+    watched = Watch(browser, base_url)
+    yield watched
+    watched.page.close()
 
 
 class Watch:
@@ -79,9 +74,8 @@ def _charts_rendered(page: Any) -> None:
 
 
 def test_every_page_loads_clean_and_offline(
-    browser: Any, base_url: str, small_site: BuildReport
+    watch: Watch, base_url: str, small_site: BuildReport
 ) -> None:
-    watch = Watch(browser, base_url)
     pages = sorted(p.relative_to(small_site.out).as_posix() for p in small_site.out.rglob("*.html"))
     assert len(pages) > 30
     for rel in pages:
@@ -91,11 +85,9 @@ def test_every_page_loads_clean_and_offline(
         assert not watch.errors, (rel, watch.errors)
     assert not watch.external, watch.external
     assert not watch.dialogs, watch.dialogs
-    watch.page.close()
 
 
-def test_leaderboard_charts_sorting_selector_and_probes(browser: Any, base_url: str) -> None:
-    watch = Watch(browser, base_url)
+def test_leaderboard_charts_sorting_selector_and_probes(watch: Watch, base_url: str) -> None:
     page = watch.page
     page.goto(base_url + "index.html", wait_until="load")
     _charts_rendered(page)
@@ -138,17 +130,14 @@ def test_leaderboard_charts_sorting_selector_and_probes(browser: Any, base_url: 
     page.screenshot(path=str(ARTIFACTS / "leaderboard.png"), full_page=True)
     assert not watch.errors
     assert not watch.external
-    page.close()
 
 
-def test_trial_page_shows_the_probe_message_as_text(browser: Any, base_url: str) -> None:
-    watch = Watch(browser, base_url)
+def test_trial_page_shows_the_probe_message_as_text(watch: Watch, base_url: str) -> None:
     watch.page.goto(base_url + "trials/synthetic-agent-001/2026-11-01/task_001.html")
     watch.page.click("button.taurec-expand-all")  # transcripts start collapsed
     assert watch.page.get_by_text("<img src=x onerror=alert(1)>").first.is_visible()
     assert watch.dialogs == []
     assert not watch.errors
-    watch.page.close()
 
 
 def test_site_works_from_file_urls(browser: Any, small_site: BuildReport, tmp_path: Path) -> None:
@@ -230,8 +219,7 @@ def test_every_page_type_fits_and_reads_at_desktop_and_phone_width(
     page.close()
 
 
-def test_filters_and_sort_come_from_the_address(browser: Any, base_url: str) -> None:
-    watch = Watch(browser, base_url)
+def test_filters_and_sort_come_from_the_address(watch: Watch, base_url: str) -> None:
     page = watch.page
     page.goto(base_url + "index.html#snapshot=2026-10-01&open=1&sort=pass_1:asc", wait_until="load")
     view = page.locator("section.taurec-snapshot-view:not([hidden])")
@@ -261,7 +249,6 @@ def test_filters_and_sort_come_from_the_address(browser: Any, base_url: str) -> 
     assert sorted(refs) == ["reference-exploit-interview", "reference-oracle", "reference-random"]
     assert not set(refs) & set(board_slugs)
     assert not watch.errors
-    page.close()
 
 
 def test_trial_page_jump_bar_and_collapsed_transcripts(browser: Any, base_url: str) -> None:
@@ -283,8 +270,7 @@ def test_trial_page_jump_bar_and_collapsed_transcripts(browser: Any, base_url: s
     page.close()
 
 
-def test_search_finds_a_trial_by_task_id(browser: Any, base_url: str) -> None:
-    watch = Watch(browser, base_url)
+def test_search_finds_a_trial_by_task_id(watch: Watch, base_url: str) -> None:
     page = watch.page
     page.goto(base_url + "index.html", wait_until="load")
     page.locator("label.md-search__icon, .md-search__input").first.click()
@@ -297,7 +283,6 @@ def test_search_finds_a_trial_by_task_id(browser: Any, base_url: str) -> None:
     page.wait_for_load_state("load")
     assert "trials/synthetic-agent-000/2026-11-01/task_003.html" in page.url
     assert not watch.errors
-    page.close()
 
 
 def test_a_repeated_tool_result_is_printed_once_and_linked(

@@ -26,6 +26,8 @@ from runner.sitegen.inputs import load_inputs
 from runner.sitegen.pages import environment
 from runner.sitegen.trial_pages import runs_with_pages, start_trial_pages
 
+from .conftest import site_of
+
 
 def test_build_emits_every_page(built_site: BuildReport, synth_world: SynthWorld) -> None:
     out = built_site.out
@@ -123,14 +125,7 @@ def test_strict_build_fails_on_a_broken_link(synth_world: SynthWorld, tmp_path: 
     shutil.copytree(SITE_DIR, site_dir, ignore=shutil.ignore_patterns("generated"))
     (site_dir / "pages" / "submit.md").write_text("# Submit\n\nSee [gone](nowhere.md).\n")
     with pytest.raises(SiteBuildError, match=r"nowhere\.md"):
-        build_site(
-            submissions=synth_world.submissions,
-            snapshots=synth_world.snapshots,
-            tasks=synth_world.tasks,
-            out=tmp_path / "public",
-            docs=tmp_path / "docs",
-            site_dir=site_dir,
-        )
+        site_of(synth_world, tmp_path, site_dir=site_dir)
 
 
 def test_cli_build_on_a_world_without_transcripts(tmp_path: Path) -> None:
@@ -138,19 +133,7 @@ def test_cli_build_on_a_world_without_transcripts(tmp_path: Path) -> None:
 
     world = synthesize(tmp_path / "w", SynthSpec(entries=2, tasks=6, trials=2, transcripts=False))
     result = CliRunner().invoke(
-        cli,
-        [
-            "site",
-            "build",
-            "--submissions",
-            str(world.submissions),
-            "--snapshots",
-            str(world.snapshots),
-            "--tasks",
-            str(world.tasks),
-            "--out",
-            str(tmp_path / "public"),
-        ],
+        cli, ["site", "build", *world.source_options(), "--out", str(tmp_path / "public")]
     )
     assert result.exit_code == 0, result.output
     assert "2 entries" in result.output
@@ -244,14 +227,7 @@ def test_methodology_and_entry_pages_show_the_board_settings(
         max_turns=12,
         trials=6,
     )
-    build_site(
-        submissions=synth_world.submissions,
-        snapshots=synth_world.snapshots,
-        tasks=synth_world.tasks,
-        out=tmp_path / "public",
-        docs=tmp_path / "docs",
-        board=board,
-    )
+    site_of(synth_world, tmp_path, board=board)
     methodology = (tmp_path / "docs" / "methodology.md").read_text(encoding="utf-8")
     assert "<!-- generated" not in methodology
     assert "| user simulator | litellm:openai/user-sim at http://127.0.0.1:9/v1 |" in methodology

@@ -34,21 +34,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> SynthWorld:
 
 
 def _command(world: SynthWorld, out: Path) -> list[str]:
-    return [
-        TAUREC,
-        "site",
-        "build",
-        "--submissions",
-        str(world.submissions),
-        "--snapshots",
-        str(world.snapshots),
-        "--tasks",
-        str(world.tasks),
-        "--out",
-        str(out),
-        "--workers",
-        "2",
-    ]
+    return [TAUREC, "site", "build", *world.source_options(), "--out", str(out), "--workers", "2"]
 
 
 def _files(out: Path) -> list[str]:

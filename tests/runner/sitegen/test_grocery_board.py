@@ -15,11 +15,12 @@ from runner.batch import run_submissions
 from runner.batch.entrant import Entrant
 from runner.core.board import BoardSettings
 from runner.core.domains import get_domain
-from runner.core.protocols import AgentContext, AgentReply, ChatMessage, ToolCallRequest, ToolSchema
-from runner.core.transcript import ComponentSpec
-from runner.sitegen import BuildReport, build_site
+from runner.core.protocols import AgentContext
+from runner.sitegen import BuildReport
 from runner.sitegen.serve import serving
+from tests.domains.grocery.play import ScriptedAgent, call, say
 
+from .conftest import site_of
 from .test_browser import OVERFLOW, VIEWPORTS, Watch
 from .test_snapshot_download import download, follow
 
@@ -28,36 +29,14 @@ LABEL = f"grocery-{DATE}"
 SLUGS = ("grocery-lookup", "grocery-quiet")
 
 
-class LookupAgent:
+def lookup_agent(product_id: str) -> ScriptedAgent:
     """Searches, reads one product's details, puts it forward, then finishes."""
-
-    def __init__(self, product_id: str) -> None:
-        self._replies = [
-            AgentReply(
-                tool_calls=[
-                    ToolCallRequest(id="", name="search_products", arguments={"query": "oat"})
-                ]
-            ),
-            AgentReply(
-                tool_calls=[
-                    ToolCallRequest(
-                        id="", name="get_product_details", arguments={"product_id": product_id}
-                    )
-                ]
-            ),
-            AgentReply(content="Would this one suit you?"),
-        ]
-
-    @property
-    def spec(self) -> ComponentSpec:
-        return ComponentSpec(name="lookup-test-agent")
-
-    async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> AgentReply:
-        if self._replies:
-            return self._replies.pop(0)
-        return AgentReply(
-            tool_calls=[ToolCallRequest(id="", name="finish", arguments={"summary": "done"})]
-        )
+    replies = [
+        call("search_products", query="oat"),
+        call("get_product_details", product_id=product_id),
+        say("Would this one suit you?"),
+    ]
+    return ScriptedAgent(replies, name="lookup-test-agent")
 
 
 def _task(number: int, field: str, value: str) -> dict[str, Any]:
@@ -103,8 +82,8 @@ def two_boards(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
             encoding="utf-8",
         )
 
-        def make(context: AgentContext) -> LookupAgent:
-            return LookupAgent(first)
+        def make(context: AgentContext) -> ScriptedAgent:
+            return lookup_agent(first)
 
         entrants.append(
             Entrant(
@@ -126,12 +105,9 @@ def two_boards(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
     )
     assert [r.tally.scored for r in runs] == [4, 4]
     board = BoardSettings.model_validate({"domains": ["movies", "grocery"], "strictness": "medium"})
-    return build_site(
-        submissions=world.submissions,
-        snapshots=world.snapshots,
-        tasks=world.tasks,
-        out=root / "public",
-        docs=root / "docs",
+    return site_of(
+        world,
+        root,
         board=board,
         domain_snapshots={"grocery": snapshots},
         domain_tasks={"grocery": tasks},
@@ -175,8 +151,15 @@ def test_grocery_trial_pages_and_cards_speak_of_orders_and_products(
     assert "this title's record" in movie_card
 
 
-def test_grocery_board_tasks_and_methodology_render(chromium: Any, base: str) -> None:
-    watch = Watch(chromium, base)
+@pytest.fixture
+def watch(chromium: Any, base: str) -> Iterator[Watch]:
+    """A fresh watched page on the two-board site, closed after the test."""
+    watched = Watch(chromium, base)
+    yield watched
+    watched.page.close()
+
+
+def test_grocery_board_tasks_and_methodology_render(watch: Watch, base: str) -> None:
     page = watch.page
     page.goto(base + "index.html")
     page.click("a.md-tabs__link:has-text('Grocery')")
@@ -197,13 +180,11 @@ def test_grocery_board_tasks_and_methodology_render(chromium: Any, base: str) ->
         assert cells[1] == severity
     assert not watch.errors, watch.errors
     assert not watch.external, watch.external
-    page.close()
 
 
 def test_grocery_snapshots_page_and_every_download_carry_the_licence(
-    chromium: Any, base: str, two_boards: BuildReport
+    watch: Watch, base: str, two_boards: BuildReport
 ) -> None:
-    watch = Watch(chromium, base)
     page = watch.page
     page.goto(base + "grocery/snapshots.html")
     licence = page.locator(f"#snapshot-{LABEL} .taurec-licence").inner_text()
@@ -220,13 +201,11 @@ def test_grocery_snapshots_page_and_every_download_carry_the_licence(
     downloads = two_boards.out / "grocery" / "downloads"
     for where in (downloads, downloads / "trials" / LABEL):
         assert (where / "NOTICE").read_text(encoding="utf-8") == notice
-    page.close()
 
 
 def test_grocery_trial_page_renders_with_its_transcript(
-    chromium: Any, base: str, two_boards: BuildReport
+    watch: Watch, base: str, two_boards: BuildReport
 ) -> None:
-    watch = Watch(chromium, base)
     page = watch.page
     failed: list[str] = []
     page.on("requestfailed", lambda r: failed.append(r.url))
@@ -244,7 +223,6 @@ def test_grocery_trial_page_renders_with_its_transcript(
     page.wait_for_url(f"**/grocery/entries/{SLUGS[0]}.html*")
     assert not failed, failed
     assert not watch.errors, watch.errors
-    page.close()
 
 
 def test_the_grocery_verify_box_passes_a_download_and_names_a_tampered_file(
@@ -274,9 +252,8 @@ def test_every_grocery_page_renders_whole_on_a_laptop_and_a_phone(
 ) -> None:
     """The grocery board's pages and the protocol pages' grocery section at 1366 and 390 px:
     every section heading shown, nothing sticking out sideways, no script error."""
-    watch = Watch(chromium, base)
+    watch = Watch(chromium, base, viewport)
     page = watch.page
-    page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
     pages = [
         *(f"grocery/{name}.html" for name in ("index", "tasks", "snapshots", "methodology")),
         f"grocery/entries/{SLUGS[0]}.html",

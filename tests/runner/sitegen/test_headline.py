@@ -15,6 +15,9 @@ from runner.sitegen.inputs import load_inputs
 from runner.sitegen.metric_table import HEADLINE, HEADLINE_K, PASS_KS
 from runner.sitegen.views import boards
 
+from .conftest import world_of
+
+EXPLOITS = ("exploit-interview", "exploit-ask-all")
 RANKS_BY = re.compile(r"ranks\s+by\s+pass\^(\d+)")
 
 
@@ -75,15 +78,7 @@ def test_the_floor_is_stated_for_every_k_shown(small_site: BuildReport) -> None:
 
 
 def test_floors_per_k_come_from_the_best_exploit_at_that_k(tmp_path: Path) -> None:
-    world = synthesize(
-        tmp_path / "world",
-        SynthSpec(
-            entries=3,
-            tasks=5,
-            trials=4,
-            reference_entries=("exploit-interview", "exploit-ask-all"),
-        ),
-    )
+    world = world_of(tmp_path, entries=3, tasks=5, trials=4, reference_entries=EXPLOITS)
     inputs = load_inputs(world.submissions, world.snapshots, world.tasks)
     for board in boards(inputs, aggregate_runs(inputs.runs, seed=0)):
         exploits = [r for r in board.references if r.facts.exploit]

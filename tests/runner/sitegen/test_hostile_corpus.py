@@ -8,15 +8,15 @@ import json
 import re
 from collections.abc import Iterator
 from html.parser import HTMLParser
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from domains.movies.site_synth import SynthSpec, synthesize
-from runner.sitegen import BuildReport, build_site
+from runner.sitegen import BuildReport
 from runner.sitegen.serve import serving
-from tests.runner.sitegen.test_browser import CHROMIUM, FLAGS, Watch
+from tests.runner.sitegen.test_browser import Watch
+
+from .conftest import site_of, world_of
 
 # What any of the hostile strings would create if it were read as HTML or Markdown.
 INJECTED = """() => {
@@ -38,14 +38,7 @@ INJECTED = """() => {
 @pytest.fixture(scope="module")
 def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
     root = tmp_path_factory.mktemp("hostile")
-    world = synthesize(root / "world", SynthSpec(entries=2, tasks=3, trials=4, hostile=True))
-    return build_site(
-        submissions=world.submissions,
-        snapshots=world.snapshots,
-        tasks=world.tasks,
-        out=root / "public",
-        docs=root / "docs",
-    )
+    return site_of(world_of(root, entries=2, tasks=3, trials=4, hostile=True), root)
 
 
 class _Elements(HTMLParser):
@@ -102,18 +95,6 @@ def test_search_index_documents_arrive_escaped(hostile_site: BuildReport) -> Non
 def hostile_url(hostile_site: BuildReport) -> Iterator[str]:
     with serving(hostile_site.out) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} missing: run `make browser-deps` (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield b
-        b.close()
 
 
 @pytest.mark.browser

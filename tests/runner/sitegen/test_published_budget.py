@@ -57,16 +57,24 @@ def _seen_ids(messages: list[ChatMessage]) -> list[str]:
     return list(dict.fromkeys(re.findall(r'"id": ?"(tmdb_\d+)"', text)))
 
 
-class Thorough:
-    """Honest, and thorough: 80 different searches (8 a step), then it recommends the first
-    title it found. Every call is an ordinary search; it spends its whole tool budget."""
+class _Counting:
+    """A test agent built from the trial's context that counts its steps; `NAME` names it."""
+
+    NAME = ""
 
     def __init__(self, context: AgentContext) -> None:
         self._steps = 0
 
     @property
     def spec(self) -> ComponentSpec:
-        return ComponentSpec(name="thorough")
+        return ComponentSpec(name=self.NAME)
+
+
+class Thorough(_Counting):
+    """Honest, and thorough: 80 different searches (8 a step), then it recommends the first
+    title it found. Every call is an ordinary search; it spends its whole tool budget."""
+
+    NAME = "thorough"
 
     async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> AgentReply:
         self._steps += 1
@@ -89,16 +97,11 @@ class Thorough:
         )
 
 
-class Flooding:
+class Flooding(_Counting):
     """Replies just under the loop's output caps: 250,000 `&` as its text and as the query of a
     search, then gives up."""
 
-    def __init__(self, context: AgentContext) -> None:
-        self._steps = 0
-
-    @property
-    def spec(self) -> ComponentSpec:
-        return ComponentSpec(name="flooding")
+    NAME = "flooding"
 
     async def step(self, messages: list[ChatMessage], tools: list[ToolSchema]) -> AgentReply:
         self._steps += 1
@@ -163,16 +166,15 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
         ("flooding", 64, Flooding, [chosen[0].stem, chosen[1].stem]),
         ("plain", 2, lambda c: HeuristicAgent(c, {}), [p.stem for p in chosen]),
     ]
+    shared = {
+        "snapshot": DATE,
+        "tasks_dir": tasks,
+        "snapshots_dir": SNAPSHOTS_DIR,
+        "concurrency": 8,
+    }
     for slug, trials, make, ids in plan:
-        run_submissions(
-            [_entrant(submissions, slug, trials, make)],
-            snapshot=DATE,
-            tasks_dir=tasks,
-            trials=trials,
-            snapshots_dir=SNAPSHOTS_DIR,
-            task_ids=ids,
-            concurrency=8,
-        )
+        entrant = _entrant(submissions, slug, trials, make)
+        run_submissions([entrant], trials=trials, task_ids=ids, **shared)  # type: ignore[arg-type]
     return World(root, submissions, tasks)
 
 

@@ -11,12 +11,11 @@ from typing import Any
 
 import pytest
 
-from domains.movies.site_synth import SynthSpec, synthesize
 from runner.sitegen import BuildReport
 from runner.sitegen.serve import serving
 from tests.runner.sitegen.test_browser import Watch
 
-from .conftest import site_of
+from .conftest import site_of, world_of
 
 pytestmark = pytest.mark.browser
 
@@ -28,24 +27,16 @@ RESULTS = """() => [...document.querySelectorAll('.md-search-result__list > li >
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
     root = tmp_path_factory.mktemp("search")
-    world = synthesize(
-        root / "world",
-        SynthSpec(
-            entries=3,
-            tasks=6,
-            trials=2,
-            snapshots=("2026-11-01",),
-            xss_probes=False,
-            reference_entries=("exploit-policy-only", "exploit-interview"),
-        ),
+    world = world_of(
+        root,
+        entries=3,
+        tasks=6,
+        trials=2,
+        snapshots=("2026-11-01",),
+        xss_probes=False,
+        reference_entries=("exploit-policy-only", "exploit-interview"),
     )
     return site_of(world, root)
-
-
-@pytest.fixture(scope="module")
-def browser(chromium: Any) -> Any:
-    """The sitegen conftest's Chromium, under the name these tests use."""
-    return chromium
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from domains.movies.site_synth import SynthSpec, synthesize
 from domains.movies.suite import revalidate_snapshot
-from runner.sitegen import build_site
+
+from .conftest import site_of
 
 
 def test_tasks_page_shows_audit_figures_and_flagged_then_retired_tasks(tmp_path: Path) -> None:
@@ -19,13 +20,7 @@ def test_tasks_page_shows_audit_figures_and_flagged_then_retired_tasks(tmp_path:
     # snapshot and retired on the second, which is what the page must make visible.
     assert {t.gate for t in results[0].tasks} == {"flagged"}
     assert {t.gate for t in results[-1].tasks} == {"retired"}
-    report = build_site(
-        submissions=world.submissions,
-        snapshots=world.snapshots,
-        tasks=world.tasks,
-        out=tmp_path / "public",
-        docs=tmp_path / "docs",
-    )
+    report = site_of(world, tmp_path)
     html = (report.out / "tasks.html").read_text(encoding="utf-8")
     first = results[0].tasks[0]
     assert first.audit is not None

@@ -41,6 +41,12 @@ def make_entry(root: Path, slug: str, text: str | None = None) -> Path:
     return folder
 
 
+def my_agent(agent: str) -> str:
+    """An entry `my-agent` (display name B, contact A) whose `agent` part is the given YAML."""
+    head = "slug: my-agent\ndisplay_name: B\ncontact: {name: A, github: a}\n"
+    return head + textwrap.dedent(agent)
+
+
 def errors(problems: list[Problem]) -> list[tuple[str, str]]:
     return [(p.field, p.reason) for p in problems if p.severity == "error"]
 
@@ -49,6 +55,12 @@ def only_error(problems: list[Problem], field: str) -> str:
     found = errors(problems)
     assert [f for f, _ in found] == [field], found
     return found[0][1]
+
+
+def entry_error(tmp_path: Path, slug: str, text: str, field: str) -> str:
+    """The reason of the one error the check finds in entry `slug` (submission.yaml `text`),
+    which must be about `field`."""
+    return only_error(check_submission(make_entry(tmp_path, slug, text)), field)
 
 
 def test_a_good_entry_has_no_problem(tmp_path: Path) -> None:
@@ -83,16 +95,14 @@ def test_unknown_top_level_key(tmp_path: Path, extra: str, field: str, hint: str
 
 def test_unknown_nested_key_suggests_the_right_one(tmp_path: Path) -> None:
     text = GOOD.format(slug="good-agent").replace("  github: a-submitter", "  emial: a@b.example")
-    reason = only_error(check_submission(make_entry(tmp_path, "good-agent", text)), "contact.emial")
+    reason = entry_error(tmp_path, "good-agent", text, "contact.emial")
     assert reason == "unknown key (did you mean 'email'?)"
 
 
 def test_unknown_key_inside_the_agent(tmp_path: Path) -> None:
     text = GOOD.format(slug="good-agent") + "  temprature: 0.2\n"
     text = text.replace("trials: 4\n  temprature: 0.2\n", "  temprature: 0.2\ntrials: 4\n")
-    reason = only_error(
-        check_submission(make_entry(tmp_path, "good-agent", text)), "agent.temprature"
-    )
+    reason = entry_error(tmp_path, "good-agent", text, "agent.temprature")
     assert "did you mean 'temperature'?" in reason
 
 
@@ -117,7 +127,7 @@ def test_folder_name_must_be_a_slug(tmp_path: Path) -> None:
 
 def test_fewer_than_four_trials(tmp_path: Path) -> None:
     text = GOOD.format(slug="good-agent").replace("trials: 4", "trials: 2")
-    reason = only_error(check_submission(make_entry(tmp_path, "good-agent", text)), "trials")
+    reason = entry_error(tmp_path, "good-agent", text, "trials")
     assert reason == "2 < 4: the board reports pass^4"
 
 
@@ -128,19 +138,14 @@ def test_unknown_builtin_names_the_built_ins(tmp_path: Path) -> None:
         contact: {name: A, github: a}
         agent: {kind: builtin, name: orcale}
         """
-    reason = only_error(check_submission(make_entry(tmp_path, "my-baseline", text)), "agent.name")
+    reason = entry_error(tmp_path, "my-baseline", text, "agent.name")
     assert "unknown builtin 'orcale' (did you mean 'oracle'?)" in reason
     assert "built-ins are oracle, heuristic, careful, random, exploit-" in reason
 
 
 def test_unknown_agent_kind(tmp_path: Path) -> None:
-    text = """\
-        slug: my-agent
-        display_name: B
-        contact: {name: A, github: a}
-        agent: {kind: grpc, endpoint: "https://x.example"}
-        """
-    reason = only_error(check_submission(make_entry(tmp_path, "my-agent", text)), "agent.kind")
+    text = my_agent('agent: {kind: grpc, endpoint: "https://x.example"}\n')
+    reason = entry_error(tmp_path, "my-agent", text, "agent.kind")
     assert "unknown agent kind 'grpc'" in reason
 
 
@@ -160,9 +165,7 @@ def test_a_value_that_looks_like_a_key(tmp_path: Path, secret: str, what: str) -
         "  api_key_env: OPENAI_API_KEY",
         f"  api_key_env: OPENAI_API_KEY\n  extra_body:\n    note: '{secret}'",
     )
-    reason = only_error(
-        check_submission(make_entry(tmp_path, "good-agent", text)), "agent.extra_body.note"
-    )
+    reason = entry_error(tmp_path, "good-agent", text, "agent.extra_body.note")
     assert what in reason
     assert secret not in reason  # never echo the secret back
 
@@ -170,7 +173,7 @@ def test_a_value_that_looks_like_a_key(tmp_path: Path, secret: str, what: str) -
 def test_a_key_in_a_comment_is_found_by_line(tmp_path: Path) -> None:
     key = "sk-proj-" + "Zz9yX8wV7uT6sR5qP4oN3mL2"
     text = GOOD.format(slug="good-agent") + f"# my key, just in case: {key}\n"
-    assert only_error(check_submission(make_entry(tmp_path, "good-agent", text)), "line 12")
+    assert entry_error(tmp_path, "good-agent", text, "line 12")
 
 
 def test_a_key_given_as_api_key_env(tmp_path: Path) -> None:
@@ -185,25 +188,20 @@ def test_a_key_given_as_api_key_env(tmp_path: Path) -> None:
 
 def test_api_key_env_must_be_an_env_var_name(tmp_path: Path) -> None:
     text = GOOD.format(slug="good-agent").replace("OPENAI_API_KEY", "openai key")
-    reason = only_error(
-        check_submission(make_entry(tmp_path, "good-agent", text)), "agent.api_key_env"
-    )
+    reason = entry_error(tmp_path, "good-agent", text, "agent.api_key_env")
     assert "NAME of an environment variable" in reason
 
 
 def test_headers_env_values_must_be_env_var_names(tmp_path: Path) -> None:
-    text = """\
-        slug: my-agent
-        display_name: B
-        contact: {name: A, github: a}
+    text = my_agent(
+        """\
         agent:
           kind: http
           endpoint: https://agent.example.com/step
           headers_env: {X-Team: "team one"}
         """
-    reason = only_error(
-        check_submission(make_entry(tmp_path, "my-agent", text)), "agent.headers_env.X-Team"
     )
+    reason = entry_error(tmp_path, "my-agent", text, "agent.headers_env.X-Team")
     assert "NAME of an environment variable" in reason
 
 
@@ -222,12 +220,7 @@ def test_headers_env_values_must_be_env_var_names(tmp_path: Path) -> None:
 def test_http_endpoint_must_be_https_unless_loopback(
     tmp_path: Path, endpoint: str, ok: bool
 ) -> None:
-    text = f"""\
-        slug: my-agent
-        display_name: B
-        contact: {{name: A, github: a}}
-        agent: {{kind: http, endpoint: "{endpoint}"}}
-        """
+    text = my_agent(f'agent: {{kind: http, endpoint: "{endpoint}"}}\n')
     problems = check_submission(make_entry(tmp_path, "my-agent", text))
     if ok:
         assert problems == []
@@ -239,19 +232,14 @@ def test_litellm_api_base_follows_the_same_rule(tmp_path: Path) -> None:
     text = GOOD.format(slug="good-agent") + "  api_base: http://models.example.com/v1\n"
     text = text.replace("OPENAI_API_KEY", "TAUREC_KEY_GOOD_AGENT")
     text = text.replace("trials: 4\n  api_base", "  api_base").replace("/v1\n", "/v1\ntrials: 4\n")
-    reason = only_error(
-        check_submission(make_entry(tmp_path, "good-agent", text)), "agent.api_base"
-    )
+    reason = entry_error(tmp_path, "good-agent", text, "agent.api_base")
     assert "use https" in reason
 
 
 def test_credentials_or_keys_inside_an_url(tmp_path: Path) -> None:
-    text = """\
-        slug: my-agent
-        display_name: B
-        contact: {name: A, github: a}
-        agent: {kind: http, endpoint: "https://me:pw@agent.example.com/step?token=abc"}
-        """
+    text = my_agent(
+        'agent: {kind: http, endpoint: "https://me:pw@agent.example.com/step?token=abc"}\n'
+    )
     found = errors(check_submission(make_entry(tmp_path, "my-agent", text)))
     assert [f for f, _ in found] == ["agent.endpoint", "agent.endpoint"]
     assert "credentials in the URL" in found[0][1]
@@ -261,7 +249,7 @@ def test_credentials_or_keys_inside_an_url(tmp_path: Path) -> None:
 @pytest.mark.parametrize("value", ["../../etc/passwd", "notes/../../x", "/etc/passwd", "~/keys"])
 def test_path_tricks_in_values(tmp_path: Path, value: str) -> None:
     text = GOOD.format(slug="good-agent") + f"notes: '{value}'\n"
-    reason = only_error(check_submission(make_entry(tmp_path, "good-agent", text)), "notes")
+    reason = entry_error(tmp_path, "good-agent", text, "notes")
     assert "path" in reason
 
 
@@ -289,9 +277,7 @@ def test_the_config_itself_as_a_symlink(tmp_path: Path) -> None:
 
 def test_javascript_links_are_refused(tmp_path: Path) -> None:
     text = GOOD.format(slug="good-agent") + "model:\n  links: ['javascript:alert(1)']\n"
-    reason = only_error(
-        check_submission(make_entry(tmp_path, "good-agent", text)), "model.links[0]"
-    )
+    reason = entry_error(tmp_path, "good-agent", text, "model.links[0]")
     assert "not an http(s) link" in reason
 
 
@@ -303,7 +289,7 @@ def test_commit_links_are_not_mistaken_for_keys(tmp_path: Path) -> None:
 
 def test_custom_track_needs_notes_and_filter_catalog_is_custom(tmp_path: Path) -> None:
     text = GOOD.format(slug="good-agent") + "track: custom\n"
-    assert only_error(check_submission(make_entry(tmp_path, "good-agent", text)), "notes")
+    assert entry_error(tmp_path, "good-agent", text, "notes")
     other = GOOD.format(slug="other-agent") + "tools: {filter_catalog: true}\n"
     reason = only_error(
         check_submission(make_entry(tmp_path, "other-agent", other)), "tools.filter_catalog"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
@@ -12,6 +11,7 @@ from runner.core.board import BoardSettings
 from runner.core.domains import get_domain
 from runner.core.errors import TaurecError
 from runner.publish.leaderboard import build_leaderboard, entrants, shipped_submissions
+from tests.domains.grocery.play import make_task
 
 DATE = "2026-11-01"
 
@@ -20,19 +20,8 @@ def _suite(folder: Path, **fields: object) -> Path:
     grocery = get_domain("grocery")
     folder.mkdir(parents=True)
     shutil.copyfile(grocery.tasks_dir / "policy.md", folder / "policy.md")
-    task = {
-        "schema_version": 1,
-        "id": "g_one",
-        "persona": "A shopper who wants something vegan.",
-        "kind": "order",
-        "constraints": [
-            {"constraint": {"field": "vegan", "op": "==", "value": "yes"}, "reveal": "volunteer"}
-        ],
-        "policy_flags": ["order_confirmation"],
-        "complexity": "simple",
-        "reveal_difficulty": "volunteer",
-    } | fields
-    (folder / "g_one.json").write_text(json.dumps(task), encoding="utf-8")
+    task = make_task(id="g_one", persona="A shopper who wants something vegan.", **fields)
+    (folder / "g_one.json").write_text(task.model_dump_json(), encoding="utf-8")
     return folder
 
 

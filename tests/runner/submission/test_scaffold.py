@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
@@ -14,7 +13,9 @@ from click.testing import CliRunner
 from runner.cli import cli
 from runner.core.errors import LoadError, TaurecError
 from runner.submissions.config import check_submission, load_submission
-from runner.submissions.scaffold import ScaffoldAnswers, scaffold_submission
+from runner.submissions.scaffold import scaffold_submission
+from tests.entries import scaffold_answers
+from tests.processes import run_text
 
 FLAGS = [
     "--slug",
@@ -94,14 +95,7 @@ def test_new_interactively(tmp_path: Path) -> None:
 def test_builtin_from_flags(tmp_path: Path) -> None:
     file = scaffold_submission(
         tmp_path,
-        ScaffoldAnswers(
-            slug="my-random",
-            display_name="Mine",
-            contact_name="Me",
-            github="me",
-            kind="builtin",
-            builtin="random",
-        ),
+        scaffold_answers("my-random", "builtin", builtin="random"),
     )
     document = yaml.safe_load(file.read_text())
     assert document["agent"] == {"kind": "builtin", "name": "random"}
@@ -109,28 +103,15 @@ def test_builtin_from_flags(tmp_path: Path) -> None:
 
 
 def test_refuses_to_overwrite(tmp_path: Path) -> None:
-    answers = ScaffoldAnswers(
-        slug="my-random",
-        display_name="M",
-        contact_name="M",
-        github="m",
-        kind="builtin",
-        builtin="random",
-    )
+    answers = scaffold_answers("my-random", "builtin", builtin="random")
     scaffold_submission(tmp_path, answers)
     with pytest.raises(TaurecError, match="already exists"):
         scaffold_submission(tmp_path, answers)
 
 
 def test_refuses_a_bad_entry_and_leaves_nothing(tmp_path: Path) -> None:
-    answers = ScaffoldAnswers(
-        slug="plain-http",
-        display_name="P",
-        contact_name="P",
-        github="p",
-        kind="http",
-        endpoint="http://agent.example.com/step",
-        trials=2,
+    answers = scaffold_answers(
+        "plain-http", "http", endpoint="http://agent.example.com/step", trials=2
     )
     with pytest.raises(LoadError) as caught:
         scaffold_submission(tmp_path, answers)
@@ -157,14 +138,7 @@ https://bot.example.com/step
 31-01-2025
 2025-01-31
 """
-    done = subprocess.run(
-        [str(TAUREC), "submission", "new"],
-        input=answers,
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = run_text([TAUREC, "submission", "new"], input=answers, cwd=tmp_path, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "'My_Bot' will not do: bad slug 'My_Bot'" in done.stderr
     assert "'httpx' will not do: choose one of litellm, http, builtin" in done.stderr
@@ -179,13 +153,8 @@ https://bot.example.com/step
 
 
 def test_a_here_doc_that_ends_early_names_what_is_missing(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [str(TAUREC), "submission", "new"],
-        input="my-bot\nMy bot\n",
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=60,
+    done = run_text(
+        [TAUREC, "submission", "new"], input="my-bot\nMy bot\n", cwd=tmp_path, timeout=60
     )
     assert done.returncode == 2
     assert "missing --contact-name, --kind" in done.stderr

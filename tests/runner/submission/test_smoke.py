@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 
 from runner.core.paths import PROJECT_ROOT, SUBMISSIONS_DIR
-from runner.submissions.scaffold import ScaffoldAnswers, scaffold_submission
+from runner.submissions.scaffold import scaffold_submission
 from runner.submissions.smoke import _StandInHandler
+from tests.entries import scaffold_answers
 from tests.loopback import serving
+from tests.processes import run_text
 
 SCRIPT = PROJECT_ROOT / "scripts" / "smoke_submission.sh"
 
@@ -20,15 +22,7 @@ SCRIPT = PROJECT_ROOT / "scripts" / "smoke_submission.sh"
 def run_script(*args: str, summary: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "SMOKE_SUMMARY": str(summary), "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
     env.pop("ANTHROPIC_API_KEY", None)  # the hosted entry below must have no key here
-    return subprocess.run(
-        [str(SCRIPT), *args],
-        cwd=PROJECT_ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    return run_text([SCRIPT, *args], env=env)
 
 
 def copy_entry(slug: str, root: Path) -> Path:
@@ -46,26 +40,16 @@ def test_smoke_runs_unreachable_entries_on_stand_ins_and_never_calls_that_a_pass
     # run redirects both to this machine, shows that the config runs, and says it is no pass.
     hosted = scaffold_submission(
         tmp_path / "submissions",
-        ScaffoldAnswers(
-            slug="hosted-model",
-            display_name="Hosted",
-            contact_name="H",
-            github="h",
-            kind="litellm",
+        scaffold_answers(
+            "hosted-model",
+            "litellm",
             model="anthropic/claude-sonnet-4-5",
             api_key_env="ANTHROPIC_API_KEY",
         ),
     ).parent
     http = scaffold_submission(
         tmp_path / "submissions",
-        ScaffoldAnswers(
-            slug="remote-agent",
-            display_name="Remote",
-            contact_name="R",
-            github="r",
-            kind="http",
-            endpoint="https://agent.example.com/step",
-        ),
+        scaffold_answers("remote-agent", "http", endpoint="https://agent.example.com/step"),
     ).parent
     summary = tmp_path / "summary.md"
     result = run_script(str(builtin), str(hosted), str(http), summary=summary)
@@ -109,14 +93,7 @@ def test_smoke_runs_the_submitters_own_endpoint_when_it_answers(tmp_path: Path) 
         endpoint = f"http://127.0.0.1:{server.server_port}/agent"
         own = scaffold_submission(
             tmp_path / "submissions",
-            ScaffoldAnswers(
-                slug="own-agent",
-                display_name="Own",
-                contact_name="O",
-                github="o",
-                kind="http",
-                endpoint=endpoint,
-            ),
+            scaffold_answers("own-agent", "http", endpoint=endpoint),
         ).parent
         summary = tmp_path / "summary.md"
         result = run_script(str(own), summary=summary)

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from runner.cli import cli
 from runner.submissions.config import check_submission
-from tests.loopback import QuietHandler, serving
+from tests.loopback import QuietHandler, send_json, serving
 
 HEAD = """\
 schema_version: 1
@@ -104,25 +104,19 @@ def test_an_unknown_key_suggests_the_nearest_valid_one(tmp_path: Path) -> None:
 class _HtmlPage(QuietHandler):
     """A web server where the agent's endpoint should be: 200, an HTML page."""
 
+    STATUS = 200
+    BODY = b"<html><body><h1>Welcome to nginx!</h1></body></html>"
+
     def do_POST(self) -> None:
         self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        body = b"<html><body><h1>Welcome to nginx!</h1></body></html>"
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        send_json(self, self.BODY, self.STATUS, {"Content-Type": "text/html"})
 
 
 class _BadGateway(_HtmlPage):
-    def do_POST(self) -> None:
-        self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        body = b"<html><h1>502 Bad Gateway</h1></html>"
-        self.send_response(502)
-        self.send_header("Content-Type", "text/html")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+    """A proxy in front of a dead agent: 502, an HTML page."""
+
+    STATUS = 502
+    BODY = b"<html><h1>502 Bad Gateway</h1></html>"
 
 
 def test_smoke_says_what_the_endpoint_answered_unescaped_in_the_terminal(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ scripted user has zero leaks over every v1 task (and our suite) x 8 seeds."""
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,29 +16,19 @@ from domains.movies.simulators.templates import state_constraint
 from domains.movies.tasks import Task, load_tasks
 from domains.movies.tools import build_toolset
 from runner.core.paths import TASKS_DIR
-from runner.core.protocols import AgentReply, ChatMessage, ToolSchema, UserTurn
+from runner.core.protocols import AgentReply, ChatMessage, ToolSchema
 from runner.core.transcript import ComponentSpec, MessageEvent, Transcript
 from runner.play.loop import GREETING, run_trial
+from tests.movie_world import FixedUser
 
 from .conftest import chat
 
 
-class LeakyUser:
-    """A user simulator that blurts out every constraint, hidden ones included, in its opening."""
-
-    def __init__(self, task: Task) -> None:
-        self.task = task
-
-    @property
-    def spec(self) -> ComponentSpec:
-        return ComponentSpec(name="leaky")
-
-    async def respond(self, conversation: list[MessageEvent]) -> UserTurn:
-        import random
-
-        rng = random.Random(0)
-        said = " ".join(state_constraint(tc.constraint, rng) for tc in self.task.constraints)
-        return UserTurn(content=f"Hi! {said}")
+def leaky_user(task: Task) -> FixedUser:
+    """A user simulator that blurts out every constraint, hidden ones included, in every reply."""
+    rng = random.Random(0)
+    said = " ".join(state_constraint(tc.constraint, rng) for tc in task.constraints)
+    return FixedUser(f"Hi! {said}", "leaky")
 
 
 class AskingAgent:
@@ -67,7 +58,7 @@ def test_a_leaky_simulator_is_caught(v1_dir: Path) -> None:
     for task in load_tasks(v1_dir / "tasks"):
         protected = [tc for tc in task.constraints if tc.reveal != "volunteer"]
         transcript = asyncio.run(
-            run_trial(task=task, catalog=catalog, agent=AskingAgent(), simulator=LeakyUser(task),
+            run_trial(task=task, catalog=catalog, agent=AskingAgent(), simulator=leaky_user(task),
                       toolset=build_toolset(catalog, task), seed=0)
         )  # fmt: skip
         assert transcript.leak_audit is not None

@@ -181,16 +181,19 @@ def hidden_runtime(make_task: Callable[..., Task]) -> Task:
     )
 
 
+def _model_and_scripted(url: str, task: Task, catalog: Catalog) -> tuple[Any, Any]:
+    """The model-backed user at `url` (fast retries) and the scripted user, on the same task."""
+    options = {"api_base": url, "retry": FAST}
+    user = build_simulator("litellm:openai/x", task=task, catalog=catalog, seed=0, options=options)
+    return user, build_simulator("scripted", task=task, catalog=catalog, seed=0)
+
+
 def test_a_leaking_writer_is_caught_and_the_template_words_are_said(
     planted: tuple[str, type[_Planted]], catalog: Catalog, hidden_runtime: Task
 ) -> None:
     url, handler = planted
     handler.mode = "leaky_writer"
-    options = {"api_base": url, "retry": FAST}
-    user = build_simulator(
-        "litellm:openai/x", task=hidden_runtime, catalog=catalog, seed=0, options=options
-    )
-    scripted = build_simulator("scripted", task=hidden_runtime, catalog=catalog, seed=0)
+    user, scripted = _model_and_scripted(url, hidden_runtime, catalog)
     # "Long Night Parade" (131 min) breaks the hidden runtime <= 100: a hint decline.
     conversation = chat(GREETING, "Hi! I want a comedy.", "How about Long Night Parade?")
     turn = run(user.respond(conversation))
@@ -273,11 +276,7 @@ def test_a_model_that_fails_every_retry_is_a_fallback_not_an_infra_error(
 
     with serving(Down) as httpd:
         url = f"http://127.0.0.1:{httpd.server_port}/v1"
-        options = {"api_base": url, "retry": FAST}
-        user = build_simulator(
-            "litellm:openai/x", task=hidden_runtime, catalog=catalog, seed=0, options=options
-        )
-        scripted = build_simulator("scripted", task=hidden_runtime, catalog=catalog, seed=0)
+        user, scripted = _model_and_scripted(url, hidden_runtime, catalog)
         conversation = chat(GREETING, "Hi!", "What genres do you like?")
         turn = run(user.respond(conversation))
     assert turn.content == run(scripted.respond(conversation)).content
