@@ -193,7 +193,10 @@ class _StandInHandler(BaseHTTPRequestHandler):
             system = build_system_prompt(request.policy, request.user_id)
             messages = [{"role": "system", "content": system}, *request.messages]
             policy = served_model(STAND_IN_MODEL)
-            reply = policy(messages, request.tools, derive_seed(messages))
+            fixed = getattr(self.server, "fixed_seed", None)
+            reply = policy(
+                messages, request.tools, derive_seed(messages) if fixed is None else fixed
+            )
             body = AgentStepResponse(
                 message=reply.content,
                 tool_calls=[
@@ -213,9 +216,12 @@ class _StandInHandler(BaseHTTPRequestHandler):
 
 
 @contextlib.contextmanager
-def serve_http_stand_in() -> Iterator[str]:
-    """An `http`-protocol agent endpoint on 127.0.0.1 (heuristic policy); yields its URL."""
+def serve_http_stand_in(seed: int | None = None) -> Iterator[str]:
+    """An `http`-protocol agent endpoint on 127.0.0.1 (heuristic policy); yields its URL. Each
+    step's seed is drawn from its messages, as the model server's are; `seed` fixes it (a test
+    comparing the endpoint with the in-process heuristic of that seed)."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), _StandInHandler)
+    server.fixed_seed = seed  # type: ignore[attr-defined]
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
     thread.daemon = True

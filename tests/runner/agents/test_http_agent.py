@@ -288,8 +288,9 @@ def test_last_tool_results_only_after_the_last_assistant_message() -> None:
 @pytest.fixture
 def heuristic_service() -> Iterator[str]:
     """An agent service that runs the heuristic policy behind the protocol (stateless): the
-    stand-in endpoint `taurec submission smoke` points an http entry at."""
-    with serve_http_stand_in() as url:
+    stand-in endpoint `taurec submission smoke` points an http entry at, its seed fixed at the
+    in-process agent's (0)."""
+    with serve_http_stand_in(seed=0) as url:
         yield url
 
 
