@@ -25,7 +25,7 @@ from domains.movies.tasks import (
     TaskConstraint,
     UserHistory,
 )
-from domains.movies.tools import V2_SEARCH_FIELDS
+from domains.movies.tools import V1_TOOL_NAMES, V2_SEARCH_FIELDS
 from runner.core.predicates import Complexity, ConstraintCheck, Reveal, RevealDifficulty
 from runner.core.records import (
     Efficiency,
@@ -118,6 +118,21 @@ class SynthWorld:
             "--tasks",
             str(self.tasks),
         ]
+
+
+def _recommend_event(call_id: str, rec: str | None, title: str) -> ToolCallEvent:
+    """The closing `recommend` call: `rec` recommended, or no id (an abstention)."""
+    return ToolCallEvent(
+        call_id=call_id,
+        name="recommend",
+        arguments={"item_id": rec},
+        result=json.dumps(
+            {"status": "recommended", "id": rec, "title": title}
+            if rec
+            else {"status": "abstained", "message": "No recommendation made."},
+            ensure_ascii=False,
+        ),
+    )
 
 
 def _item(rng: random.Random, n: int, latest: dt.date) -> CatalogItem:
@@ -311,19 +326,7 @@ def _transcript(
     recommendations: list[str] = []
     stop: StopReason = "infra_error" if error else ("recommended" if rec else "abstained")
     if error is None:
-        events.append(
-            ToolCallEvent(
-                call_id="c3",
-                name="recommend",
-                arguments={"item_id": rec},
-                result=json.dumps(
-                    {"status": "recommended", "id": rec, "title": shown.title}
-                    if rec
-                    else {"status": "abstained", "message": "No recommendation made."},
-                    ensure_ascii=False,
-                ),
-            )
-        )
+        events.append(_recommend_event("c3", rec, shown.title))
         if rec:
             recommendations.append(rec)
     leaky = rng.random() < 0.05
@@ -460,19 +463,7 @@ def _realistic_transcript(
     )
     stop: StopReason = "infra_error" if error else ("recommended" if rec else "abstained")
     if error is None:
-        events.append(
-            ToolCallEvent(
-                call_id="r1",
-                name="recommend",
-                arguments={"item_id": rec},
-                result=json.dumps(
-                    {"status": "recommended", "id": rec, "title": shown.title}
-                    if rec
-                    else {"status": "abstained", "message": "No recommendation made."},
-                    ensure_ascii=False,
-                ),
-            )
-        )
+        events.append(_recommend_event("r1", rec, shown.title))
     return Transcript(
         task_id=task.id,
         trial_index=trial,
@@ -663,14 +654,7 @@ def _entry_results(
         snapshot=label,
         agent=agent,
         simulator=ComponentSpec(name="scripted"),
-        tools=[
-            "search_catalog",
-            "get_metadata",
-            "check_availability",
-            "get_user_history",
-            "check_content_preference",
-            "recommend",
-        ],
+        tools=list(V1_TOOL_NAMES),
         task_suite_digest="1" * 64,
         policy_digest="2" * 64,
         catalog_digest=sha,
