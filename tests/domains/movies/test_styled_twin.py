@@ -15,7 +15,7 @@ from domains.movies.baselines.heuristic import (
     SPONSORED_NOTE,
     HeuristicAgent,
 )
-from domains.movies.baselines.styled import ASK, PRESS_ASK, StyledTwin, plain_questions, stylize
+from domains.movies.baselines.styled import ASK, PRESS_ASK, plain_questions, styled_twin, stylize
 from domains.movies.catalog import Catalog
 from domains.movies.simulators import build_simulator
 from domains.movies.tasks import Task, load_tasks
@@ -50,7 +50,7 @@ def test_the_styled_twin_keeps_every_decision(plain: str, task_id: str, seed: in
     context = AgentContext(user_id=task.user_id, policy_text=policy, seed=seed)
     agent = ExpertAgent(context, {}) if plain == "expert" else HeuristicAgent(context, {})
     inner = AgentSpy(agent)
-    outer = AgentSpy(StyledTwin(inner, seed, f"{plain}-styled"))  # type: ignore[arg-type]
+    outer = AgentSpy(styled_twin(inner, seed, f"{plain}-styled"))  # type: ignore[arg-type]
     asyncio.run(
         run_trial(
             task=task,
