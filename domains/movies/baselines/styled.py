@@ -27,15 +27,7 @@ from domains.movies.baselines.heuristic import (
     FOLLOW_UPS,
     SPONSORED_NOTE,
 )
-from runner.agents.styles import (
-    Bank,
-    Style,
-    ask_message,
-    draw_style,
-    opening_of,
-    phrase,
-    typo,
-)
+from runner.agents.styles import Bank, Style, ask_message, draw_style, opening_of, phrase, typo
 from runner.agents.twin import WordingTwin
 from runner.core.protocols import Agent, ChatMessage
 
