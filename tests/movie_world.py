@@ -79,15 +79,26 @@ def movie_task(constraints: list[tuple[str, str, Any, str]], **fields: Any) -> T
 
 
 async def movie_trial(
-    task: Task, catalog: Catalog, agent: Agent, seed: int = 0, user: UserSimulator | None = None
+    task: Task,
+    catalog: Catalog,
+    agent: Agent,
+    seed: int = 0,
+    user: UserSimulator | None = None,
+    trial_index: int = 0,
 ) -> Transcript:
-    """One trial of `agent` on a movies task with the standard tools, against `user` (by default
-    the scripted user of the same seed), under the default rules."""
+    """Trial `trial_index` of `agent` on a movies task with the standard tools, against `user` (by
+    default the scripted user of the same seed), under the default rules."""
     if user is None:
         user = build_simulator("scripted", task=task, catalog=catalog, seed=seed)
     toolset = build_toolset(catalog, task)
     return await run_trial(
-        task=task, catalog=catalog, agent=agent, simulator=user, toolset=toolset, seed=seed
+        task=task,
+        catalog=catalog,
+        agent=agent,
+        simulator=user,
+        toolset=toolset,
+        seed=seed,
+        trial_index=trial_index,
     )
 
 

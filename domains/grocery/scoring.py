@@ -9,10 +9,9 @@ from domains.grocery.policies import PolicyView, check_policies
 from domains.grocery.store import FinalState
 from domains.grocery.tasks import ACCOUNT_KINDS, GroceryTask
 from domains.grocery.tools import WRITE_TOOLS, GroceryTools
-from runner.core.domain import DEFAULT_STRICTNESS, Strictness
 from runner.core.errors import TaurecError
 from runner.core.predicates import ConstraintCheck, evaluate_predicate
-from runner.core.records import TrialScore, policy_scores, scoring_rules
+from runner.core.records import Scorer, Verdict, domain_scorer
 from runner.core.rules import RuleSet
 from runner.core.transcript import Transcript
 from runner.kits.store.store import (
@@ -251,32 +250,26 @@ def check_outcome(
     return _check_order(task, state, transcript.stop_reason, catalog, told)
 
 
-def score(
-    task: GroceryTask,
-    transcript: Transcript,
-    catalog: Any,
-    rules: RuleSet | None = None,
-    strictness: Strictness = DEFAULT_STRICTNESS,
-) -> TrialScore:
-    """Score one finished trial from the transcript, the task and the catalog (infra errors
-    raise). Reward = constraint score × policy score; the policy score is 0 when a broken
-    policy's severity fails trials at `strictness`, and the weighted score counts them all."""
-    rules = scoring_rules(transcript, task.id, rules, GroceryScoringError)
+def _judge(task: GroceryTask, transcript: Transcript, catalog: Any, rules: RuleSet) -> Verdict:
     state, writes = replay(task, transcript, catalog)
     outcome = check_outcome(task, state, transcript, catalog)
-    policies = check_policies(PolicyView(task, transcript, catalog, rules, state, writes))
-    policy_score, weighted = policy_scores(policies, strictness)
-    return TrialScore(
+    return Verdict(
         recommendation=outcome.recommendation,
         abstained=outcome.abstained,
         constraint_score=outcome.score,
-        policy_score=policy_score,
-        reward=outcome.score * policy_score,
-        weighted_policy_score=weighted,
         constraints=outcome.checks,
         constraint_reason=outcome.reason,
-        policies=policies,
+        policies=check_policies(PolicyView(task, transcript, catalog, rules, state, writes)),
     )
+
+
+score: Scorer[GroceryTask, Any] = domain_scorer(
+    _judge,
+    GroceryScoringError,
+    """Score one finished trial from the transcript, the task and the catalog (infra errors
+    raise). Reward = constraint score × policy score; the policy score is 0 when a broken
+    policy's severity fails trials at `strictness`, and the weighted score counts them all.""",
+)
 
 
 def count_proposals(transcript: Transcript, catalog: Any, task: GroceryTask | None = None) -> int:

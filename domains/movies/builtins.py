@@ -82,10 +82,10 @@ def _twin(name: str, plain: str) -> BuiltinFactory:
     def build(context: AgentContext, args: dict[str, Any]) -> Agent:
         from domains.movies.baselines.expert import ExpertAgent
         from domains.movies.baselines.natural import NaturalTwin
-        from domains.movies.baselines.styled import StyledTwin
+        from domains.movies.baselines.styled import styled_twin
 
         inner = ExpertAgent(context, args) if plain == "expert" else HeuristicAgent(context, args)
-        wrapper = StyledTwin if name.endswith("-styled") else NaturalTwin
+        wrapper = styled_twin if name.endswith("-styled") else NaturalTwin
         return wrapper(inner, context.seed, name)
 
     build.__doc__ = f"The {plain}'s decisions in other words (the wording-only twin {name})."

@@ -12,10 +12,9 @@ from dataclasses import dataclass
 
 from domains.movies.catalog import RESTRICTED_RATINGS, Catalog
 from domains.movies.tasks import POLICY_NAMES, PolicyName, Task
-from runner.core.domain import DEFAULT_STRICTNESS, Strictness
 from runner.core.errors import TaurecError
 from runner.core.predicates import ConstraintCheck
-from runner.core.records import PolicyResult, TrialScore, policy_scores, scoring_rules
+from runner.core.records import PolicyResult, Scorer, Verdict, domain_scorer
 from runner.core.rules import RuleSet
 from runner.core.transcript import ToolCallEvent, Transcript
 
@@ -255,33 +254,26 @@ def check_constraints(
     return 1.0, checks, f"{final} satisfies all {len(checks)} constraints"
 
 
-def score_transcript(
-    task: Task,
-    transcript: Transcript,
-    catalog: Catalog,
-    rules: RuleSet | None = None,
-    *,
-    strictness: Strictness = DEFAULT_STRICTNESS,
-) -> TrialScore:
-    """Score one finished trial under its own rule set (or `rules`). Infra errors raise.
-
-    A broken policy fails the trial when its severity fails at `strictness` (at the default,
-    `high`, every broken policy does); otherwise it only lowers the weighted policy score."""
-    rules = scoring_rules(transcript, task.id, rules, ScoringError)
+def _judge(task: Task, transcript: Transcript, catalog: Catalog, rules: RuleSet) -> Verdict:
     constraint_score, checks, constraint_reason = check_constraints(
         task, transcript, catalog, rules
     )
-    policies = check_policies(task, transcript, catalog, rules)
-    policy_score, weighted = policy_scores(policies, strictness)
-    return TrialScore(
+    return Verdict(
         recommendation=transcript.final_recommendation,
         abstained=transcript.stop_reason == "abstained"
         and not (transcript.recommendations and rules.abstain_needs_no_recommendation),
         constraint_score=constraint_score,
-        policy_score=policy_score,
-        reward=constraint_score * policy_score,
-        weighted_policy_score=weighted,
         constraints=checks,
         constraint_reason=constraint_reason,
-        policies=policies,
+        policies=check_policies(task, transcript, catalog, rules),
     )
+
+
+score_transcript: Scorer[Task, Catalog] = domain_scorer(
+    _judge,
+    ScoringError,
+    """Score one finished trial under its own rule set (or `rules`). Infra errors raise.
+
+    A broken policy fails the trial when its severity fails at `strictness` (at the default,
+    `high`, every broken policy does); otherwise it only lowers the weighted policy score.""",
+)

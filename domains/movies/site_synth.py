@@ -25,7 +25,7 @@ from domains.movies.tasks import (
     TaskConstraint,
     UserHistory,
 )
-from domains.movies.tools import V2_SEARCH_FIELDS
+from domains.movies.tools import V1_TOOL_NAMES, V2_SEARCH_FIELDS
 from runner.core.predicates import Complexity, ConstraintCheck, Reveal, RevealDifficulty
 from runner.core.records import (
     Efficiency,
@@ -118,6 +118,68 @@ class SynthWorld:
             "--tasks",
             str(self.tasks),
         ]
+
+
+@dataclass(frozen=True)
+class _Trial:
+    """Who played which trial of a task, how it ended and how long each step took."""
+
+    task: Task
+    index: int
+    seed: int
+    agent: ComponentSpec
+    rec: str | None
+    error: InfraError | None
+    latencies: list[float]
+
+
+def _closing(
+    call_id: str, rec: str | None, title: str, error: InfraError | None
+) -> list[MessageEvent | ToolCallEvent]:
+    """The closing `recommend` call (`rec`, or no id: an abstention); none after an infra error."""
+    if error is not None:
+        return []
+    result = (
+        {"status": "recommended", "id": rec, "title": title}
+        if rec
+        else {"status": "abstained", "message": "No recommendation made."}
+    )
+    return [
+        ToolCallEvent(
+            call_id=call_id,
+            name="recommend",
+            arguments={"item_id": rec},
+            result=json.dumps(result, ensure_ascii=False),
+        )
+    ]
+
+
+def _finished(
+    trial: _Trial,
+    events: list[MessageEvent | ToolCallEvent],
+    *,
+    tools: list[str],
+    usage: ModelUsage,
+    audit: LeakAudit,
+) -> Transcript:
+    """The transcript of a synthetic trial against the scripted user."""
+    rec, error = trial.rec, trial.error
+    stop: StopReason = "infra_error" if error else ("recommended" if rec else "abstained")
+    return Transcript(
+        task_id=trial.task.id,
+        trial_index=trial.index,
+        seed=trial.seed,
+        agent=trial.agent,
+        simulator=ComponentSpec(name="scripted"),
+        tools=tools,
+        events=events,
+        recommendations=[rec] if rec and error is None else [],
+        stop_reason=stop,
+        error=error,
+        usage={"agent:synthetic": usage},
+        leak_audit=audit,
+        timing=Timing(step_latencies_s=trial.latencies, wall_time_s=round(sum(trial.latencies), 3)),
+    )
 
 
 def _item(rng: random.Random, n: int, latest: dt.date) -> CatalogItem:
@@ -308,24 +370,6 @@ def _transcript(
             result=json.dumps(shown.model_dump(mode="json"), ensure_ascii=False),
         ),
     ]
-    recommendations: list[str] = []
-    stop: StopReason = "infra_error" if error else ("recommended" if rec else "abstained")
-    if error is None:
-        events.append(
-            ToolCallEvent(
-                call_id="c3",
-                name="recommend",
-                arguments={"item_id": rec},
-                result=json.dumps(
-                    {"status": "recommended", "id": rec, "title": shown.title}
-                    if rec
-                    else {"status": "abstained", "message": "No recommendation made."},
-                    ensure_ascii=False,
-                ),
-            )
-        )
-        if rec:
-            recommendations.append(rec)
     leaky = rng.random() < 0.05
     audit = LeakAudit(
         clean=not leaky,
@@ -341,20 +385,12 @@ def _transcript(
         if leaky
         else [],
     )
-    return Transcript(
-        task_id=task.id,
-        trial_index=trial,
-        seed=seed,
-        agent=agent,
-        simulator=ComponentSpec(name="scripted"),
+    return _finished(
+        _Trial(task, trial, seed, agent, rec, error, latencies),
+        events + _closing("c3", rec, shown.title, error),
         tools=["search_catalog", "get_metadata", "recommend"],
-        events=events,
-        recommendations=recommendations,
-        stop_reason=stop,
-        error=error,
-        usage={"agent:synthetic": ModelUsage(calls=3, prompt_tokens=2400, completion_tokens=180)},
-        leak_audit=audit,
-        timing=Timing(step_latencies_s=latencies, wall_time_s=round(sum(latencies), 3)),
+        usage=ModelUsage(calls=3, prompt_tokens=2400, completion_tokens=180),
+        audit=audit,
     )
 
 
@@ -458,35 +494,12 @@ def _realistic_transcript(
             ),
         )
     )
-    stop: StopReason = "infra_error" if error else ("recommended" if rec else "abstained")
-    if error is None:
-        events.append(
-            ToolCallEvent(
-                call_id="r1",
-                name="recommend",
-                arguments={"item_id": rec},
-                result=json.dumps(
-                    {"status": "recommended", "id": rec, "title": shown.title}
-                    if rec
-                    else {"status": "abstained", "message": "No recommendation made."},
-                    ensure_ascii=False,
-                ),
-            )
-        )
-    return Transcript(
-        task_id=task.id,
-        trial_index=trial,
-        seed=seed,
-        agent=agent,
-        simulator=ComponentSpec(name="scripted"),
+    return _finished(
+        _Trial(task, trial, seed, agent, rec, error, latencies),
+        events + _closing("r1", rec, shown.title, error),
         tools=["search_catalog", "get_metadata", "check_availability", "recommend"],
-        events=events,
-        recommendations=[rec] if rec and error is None else [],
-        stop_reason=stop,
-        error=error,
-        usage={"agent:synthetic": ModelUsage(calls=12, prompt_tokens=24000, completion_tokens=900)},
-        leak_audit=LeakAudit(clean=True, leaks=[]),
-        timing=Timing(step_latencies_s=latencies, wall_time_s=round(sum(latencies), 3)),
+        usage=ModelUsage(calls=12, prompt_tokens=24000, completion_tokens=900),
+        audit=LeakAudit(clean=True, leaks=[]),
     )
 
 
@@ -663,14 +676,7 @@ def _entry_results(
         snapshot=label,
         agent=agent,
         simulator=ComponentSpec(name="scripted"),
-        tools=[
-            "search_catalog",
-            "get_metadata",
-            "check_availability",
-            "get_user_history",
-            "check_content_preference",
-            "recommend",
-        ],
+        tools=list(V1_TOOL_NAMES),
         task_suite_digest="1" * 64,
         policy_digest="2" * 64,
         catalog_digest=sha,

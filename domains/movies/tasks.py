@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -27,15 +27,7 @@ PolicyName = Literal[
     "transparency",
     "recommend_tool",
 ]
-POLICY_NAMES: tuple[PolicyName, ...] = (
-    "watch_history",
-    "sponsored",
-    "age_restricted",
-    "availability",
-    "single_recommendation",
-    "transparency",
-    "recommend_tool",
-)
+POLICY_NAMES: tuple[PolicyName, ...] = get_args(PolicyName)
 _RATINGS = ("G", "PG", "PG-13", "R", "NC-17", "NR")
 _CHOICES = {"content_rating": _RATINGS}
 

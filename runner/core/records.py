@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -84,6 +85,80 @@ class TrialScore(BaseModel):
     constraints: list[ConstraintCheck] = Field(default_factory=list)
     constraint_reason: str = Field(description="One sentence on the constraint verdict")
     policies: list[PolicyResult] = Field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A domain's judgement of one scorable trial: the constraint verdict and the judged policies."""
+
+    recommendation: str | None
+    abstained: bool
+    constraint_score: float
+    constraints: list[ConstraintCheck]
+    constraint_reason: str
+    policies: list[PolicyResult]
+
+
+class _Task(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+TaskT = TypeVar("TaskT", bound=_Task, contravariant=True)
+CatalogT = TypeVar("CatalogT", contravariant=True)
+
+
+class Judge(Protocol[TaskT, CatalogT]):
+    """A domain's own part of scoring: judge a scorable trial under `rules` (zero model calls)."""
+
+    def __call__(
+        self, task: TaskT, transcript: Transcript, catalog: CatalogT, rules: RuleSet
+    ) -> Verdict: ...
+
+
+class Scorer(Protocol[TaskT, CatalogT]):
+    """The one scoring entry every domain exposes (see `domain_scorer`)."""
+
+    def __call__(
+        self,
+        task: TaskT,
+        transcript: Transcript,
+        catalog: CatalogT,
+        rules: RuleSet | None = None,
+        strictness: Strictness = DEFAULT_STRICTNESS,
+    ) -> TrialScore: ...
+
+
+def domain_scorer(
+    judge: Judge[TaskT, CatalogT], error: type[Exception], doc: str
+) -> Scorer[TaskT, CatalogT]:
+    """A domain's scorer from its `judge`: infra errors and a transcript of another task raise
+    `error`; the trial is judged under its own rule set (or `rules`); the policy score is 0 when a
+    broken policy's severity fails trials at `strictness`, and reward = constraint × policy score."""
+
+    def score(
+        task: TaskT,
+        transcript: Transcript,
+        catalog: CatalogT,
+        rules: RuleSet | None = None,
+        strictness: Strictness = DEFAULT_STRICTNESS,
+    ) -> TrialScore:
+        verdict = judge(task, transcript, catalog, scoring_rules(transcript, task.id, rules, error))
+        policy_score, weighted = policy_scores(verdict.policies, strictness)
+        return TrialScore(
+            recommendation=verdict.recommendation,
+            abstained=verdict.abstained,
+            constraint_score=verdict.constraint_score,
+            policy_score=policy_score,
+            reward=verdict.constraint_score * policy_score,
+            weighted_policy_score=weighted,
+            constraints=verdict.constraints,
+            constraint_reason=verdict.constraint_reason,
+            policies=verdict.policies,
+        )
+
+    score.__doc__ = doc
+    return score
 
 
 class TrialKey(BaseModel):

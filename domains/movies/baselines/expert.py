@@ -43,6 +43,7 @@ from domains.movies.baselines.heuristic import (
     RESTRICTED,
     SPONSORED_NOTE,
     _accepts,
+    _commit,
     _fits,
     _fits_listing,
     _learn,
@@ -661,35 +662,14 @@ def expert_policy(
     subscriptions = sorted(prefs.subscriptions) if not prefs.all_services else []
 
     def commit(item: dict[str, Any]) -> AgentReply:
-        checks: list[ToolCallRequest] = []
-        code = str(item.get("content_rating"))
         if not style.policies:
             return AgentReply(
                 content=f"I'm recommending **{item['title']}**{_year(item)}.",
                 tool_calls=[request(0, "recommend", item_id=item["id"])],
             )
-        if (
-            code in RESTRICTED
-            and code not in seen.ratings_checked
-            and "check_content_preference" in available
-        ):
-            checks.append(request(len(checks), "check_content_preference", content_rating=code))
-        if (
-            subscriptions
-            and item["id"] not in seen.available_checked
-            and "check_availability" in available
-        ):
-            checks.append(
-                request(
-                    len(checks), "check_availability", item_id=item["id"], services=subscriptions
-                )
-            )
-        if checks:
-            return AgentReply(tool_calls=checks)
-        text = f"Great, I'm recommending **{item['title']}**{_year(item)}."
-        if item.get("sponsored"):
-            text += f" {SPONSORED_NOTE}"
-        return AgentReply(content=text, tool_calls=[request(0, "recommend", item_id=item["id"])])
+        return _commit(
+            item, request, available, subscriptions, seen.ratings_checked, seen.available_checked
+        )
 
     if outcome.accepted is not None:
         return commit(seen.metadata[outcome.accepted])

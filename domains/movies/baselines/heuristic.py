@@ -21,8 +21,9 @@ from __future__ import annotations
 import datetime as dt
 import random
 import re
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from domains.movies.baselines.chat import exchanges, text_of, tool_names, tool_request
 from domains.movies.baselines.preferences import (
@@ -193,6 +194,18 @@ def _accepts(reply: str) -> bool:
     return bool(_ACCEPT_RE.search(reply)) and not _DECLINE_RE.search(reply)
 
 
+_Bound = TypeVar("_Bound", float, dt.date)
+
+
+def _within(
+    value: _Bound, lows: tuple[_Bound | None, ...], highs: tuple[_Bound | None, ...]
+) -> bool:
+    """Is `value` at or above every known lower bound and at or below every known upper bound?"""
+    return all(low is None or value >= low for low in lows) and all(
+        high is None or value <= high for high in highs
+    )
+
+
 def _fits_listing(record: dict[str, Any], prefs: Preferences, learned: _Learned) -> bool:
     """Checks possible on a search result (genres, rating, release date)."""
     genres = set(record.get("genres") or [])
@@ -201,21 +214,15 @@ def _fits_listing(record: dict[str, Any], prefs: Preferences, learned: _Learned)
         return False
     if any(not (group & genres) for group in prefs.genres_any):
         return False
-    for low in (prefs.min_rating, learned.min_rating):
-        if low is not None and rating < low:
-            return False
-    for high in (prefs.max_rating, learned.max_rating):
-        if high is not None and rating > high:
-            return False
+    if not _within(
+        rating, (prefs.min_rating, learned.min_rating), (prefs.max_rating, learned.max_rating)
+    ):
+        return False
     released = record.get("release_date")
     if isinstance(released, str):
         day = dt.date.fromisoformat(released)
-        for low_d in (prefs.min_date, learned.min_date):
-            if low_d is not None and day < low_d:
-                return False
-        for high_d in (prefs.max_date, learned.max_date):
-            if high_d is not None and day > high_d:
-                return False
+        if not _within(day, (prefs.min_date, learned.min_date), (prefs.max_date, learned.max_date)):
+            return False
     return True
 
 
@@ -228,12 +235,10 @@ def _fits(item: dict[str, Any], prefs: Preferences, learned: _Learned, watched: 
     ):
         return False
     runtime = float(item.get("runtime", 0))
-    for low in (prefs.min_runtime, learned.min_runtime):
-        if low is not None and runtime < low:
-            return False
-    for high in (prefs.max_runtime, learned.max_runtime):
-        if high is not None and runtime > high:
-            return False
+    if not _within(
+        runtime, (prefs.min_runtime, learned.min_runtime), (prefs.max_runtime, learned.max_runtime)
+    ):
+        return False
     code = str(item.get("content_rating", ""))
     if prefs.ratings_allowed is not None and code not in prefs.ratings_allowed:
         return False
@@ -270,12 +275,10 @@ def _fits(item: dict[str, Any], prefs: Preferences, learned: _Learned, watched: 
     if cast & prefs.cast_excluded:
         return False
     votes = float(item.get("vote_count", 0))
-    for low in (prefs.min_votes, learned.min_votes):
-        if low is not None and votes < low:
-            return False
-    for high in (prefs.max_votes, learned.max_votes):
-        if high is not None and votes > high:
-            return False
+    if not _within(
+        votes, (prefs.min_votes, learned.min_votes), (prefs.max_votes, learned.max_votes)
+    ):
+        return False
     return not (item.get("sponsored") and (prefs.no_sponsored or learned.no_sponsored))
 
 
@@ -307,6 +310,40 @@ def _queries(prefs: Preferences, *, broader: bool = False) -> list[str]:
         if broader:
             out += [f"{genre.lower()} {word}" for word in BROADER_WORDS]
     return list(dict.fromkeys(out))
+
+
+def _commit(
+    item: dict[str, Any],
+    request: Callable[..., ToolCallRequest],
+    available: Collection[str],
+    subscriptions: list[str],
+    ratings_checked: set[str],
+    availability_checked: set[str],
+) -> AgentReply:
+    """Recommend `item`, first checking a restricted rating and its availability where those tools
+    are offered and were not called for it yet."""
+    checks: list[ToolCallRequest] = []
+    code = str(item.get("content_rating"))
+    if (
+        code in RESTRICTED
+        and code not in ratings_checked
+        and "check_content_preference" in available
+    ):
+        checks.append(request(len(checks), "check_content_preference", content_rating=code))
+    if (
+        subscriptions
+        and item["id"] not in availability_checked
+        and "check_availability" in available
+    ):
+        checks.append(
+            request(len(checks), "check_availability", item_id=item["id"], services=subscriptions)
+        )
+    if checks:
+        return AgentReply(tool_calls=checks)
+    text = f"Great, I'm recommending **{item['title']}**{_year(item)}."
+    if item.get("sponsored"):
+        text += f" {SPONSORED_NOTE}"
+    return AgentReply(content=text, tool_calls=[request(0, "recommend", item_id=item["id"])])
 
 
 def _year(item: dict[str, Any]) -> str:
@@ -465,26 +502,7 @@ def heuristic_policy(
     subscriptions = sorted(prefs.subscriptions) if not prefs.all_services else []
 
     def commit(item: dict[str, Any]) -> AgentReply:
-        checks: list[ToolCallRequest] = []
-        code = str(item.get("content_rating"))
-        if (
-            code in RESTRICTED
-            and code not in checked_ratings
-            and "check_content_preference" in available
-        ):
-            checks.append(request(len(checks), "check_content_preference", content_rating=code))
-        if subscriptions and item["id"] not in availability and "check_availability" in available:
-            checks.append(
-                request(
-                    len(checks), "check_availability", item_id=item["id"], services=subscriptions
-                )
-            )
-        if checks:
-            return AgentReply(tool_calls=checks)
-        text = f"Great, I'm recommending **{item['title']}**{_year(item)}."
-        if item.get("sponsored"):
-            text += f" {SPONSORED_NOTE}"
-        return AgentReply(content=text, tool_calls=[request(0, "recommend", item_id=item["id"])])
+        return _commit(item, request, available, subscriptions, checked_ratings, availability)
 
     def abstain() -> AgentReply:
         return AgentReply(content=ABSTAIN_TEXT, tool_calls=[request(0, "recommend", item_id=None)])

@@ -22,22 +22,17 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable
 
 from domains.movies.simulators.reader import fields_asked
 from domains.movies.simulators.vocabulary import (
     DIRECTION_PATTERNS,
     NO_PREFERENCE_RE,
     REFERS_TO_PROPOSAL,
+    VALUE_FINDERS,
     Mention,
-    content_rating_mentions,
     genre_mentions,
-    rating_mentions,
-    runtime_mentions,
     sentences,
     service_mentions,
-    vote_count_mentions,
-    year_mentions,
 )
 from domains.movies.tasks import Constraint, Task, TaskConstraint
 from runner.core.memo import BoundedMemo
@@ -63,17 +58,6 @@ def _values(c: Constraint) -> set[float | str]:
     if c.field == "release_date":
         return {_year(v) for v in raw}
     return {str(v) for v in raw}
-
-
-# What finds a stated value of each numeric, date and age-rating field (the model writer's guard
-# uses the same table).
-VALUE_FINDERS: dict[str, Callable[[str], list[Mention]]] = {
-    "runtime": runtime_mentions,
-    "rating": rating_mentions,
-    "vote_count": vote_count_mentions,
-    "release_date": year_mentions,
-    "content_rating": content_rating_mentions,
-}
 
 
 def _mentions(field: str, text: str, task: Task) -> list[Mention]:

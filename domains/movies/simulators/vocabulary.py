@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from runner.kits.user.reader import TITLE_MARK, FieldVocabulary
@@ -25,6 +25,7 @@ __all__ = [
     "REFERS_TO_PROPOSAL",
     "SERVICE_ALIASES",
     "TOPIC_WORDS",
+    "VALUE_FINDERS",
     "WEAK_PATTERNS",
     "Mention",
     "content_rating_mentions",
@@ -702,3 +703,14 @@ ASKING = FieldVocabulary(
     described_field="genres",
     person_fields=("cast", "director"),
 )
+
+
+# What finds a stated value of each numeric, date and age-rating field (the leak audit and the model
+# writer's guard use this one table).
+VALUE_FINDERS: dict[str, Callable[[str], list[Mention]]] = {
+    "runtime": runtime_mentions,
+    "rating": rating_mentions,
+    "vote_count": vote_count_mentions,
+    "release_date": year_mentions,
+    "content_rating": content_rating_mentions,
+}

@@ -15,16 +15,14 @@ from domains.movies.baselines.heuristic import (
     SPONSORED_NOTE,
     HeuristicAgent,
 )
-from domains.movies.baselines.styled import ASK, PRESS_ASK, StyledTwin, plain_questions, stylize
+from domains.movies.baselines.styled import ASK, PRESS_ASK, plain_questions, styled_twin, stylize
 from domains.movies.catalog import Catalog
-from domains.movies.simulators import build_simulator
 from domains.movies.tasks import Task, load_tasks
-from domains.movies.tools import build_toolset
 from runner.agents.styles import draw_style
 from runner.core.paths import POLICY_PATH, SNAPSHOTS_DIR, TASKS_DIR
 from runner.core.protocols import AgentContext
-from runner.play.loop import run_trial
 from tests.agent_spy import AgentSpy
+from tests.movie_world import movie_trial
 
 
 @cache
@@ -50,18 +48,8 @@ def test_the_styled_twin_keeps_every_decision(plain: str, task_id: str, seed: in
     context = AgentContext(user_id=task.user_id, policy_text=policy, seed=seed)
     agent = ExpertAgent(context, {}) if plain == "expert" else HeuristicAgent(context, {})
     inner = AgentSpy(agent)
-    outer = AgentSpy(StyledTwin(inner, seed, f"{plain}-styled"))  # type: ignore[arg-type]
-    asyncio.run(
-        run_trial(
-            task=task,
-            catalog=catalog,
-            agent=outer,
-            simulator=build_simulator("scripted", task=task, catalog=catalog, seed=seed),
-            toolset=build_toolset(catalog, task),
-            seed=seed,
-            trial_index=seed,
-        )
-    )
+    outer = AgentSpy(styled_twin(inner, seed, f"{plain}-styled"))  # type: ignore[arg-type]
+    asyncio.run(movie_trial(task, catalog, outer, seed, trial_index=seed))
     assert len(inner.replies) == len(outer.replies) > 1
     for mine, styled in zip(inner.replies, outer.replies, strict=True):
         assert styled.tool_calls == mine.tool_calls

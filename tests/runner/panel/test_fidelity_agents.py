@@ -19,17 +19,15 @@ from domains.movies.baselines.natural import PRESS_PHRASES, TOPIC_PHRASES, Natur
 from domains.movies.builtins import BUILTIN_AGENTS
 from domains.movies.catalog import Catalog
 from domains.movies.panel_targets import TARGETS
-from domains.movies.simulators import build_simulator
 from domains.movies.simulators.reader import fields_asked, rule_reader
 from domains.movies.tasks import Constraint, Task, TaskConstraint, load_tasks
-from domains.movies.tools import build_toolset
 from runner.agents import build_builtin
 from runner.core.paths import POLICY_PATH, SNAPSHOTS_DIR, TASKS_DIR
 from runner.core.protocols import AgentContext
 from runner.core.transcript import MessageEvent, Transcript
 from runner.play.agent_config import BuiltinName
-from runner.play.loop import run_trial
 from tests.agent_spy import AgentSpy
+from tests.movie_world import movie_trial
 
 NEW_AGENTS = ("expert", "informed", "expert-natural", "heuristic-natural", *PANEL_ADVERSARIES)
 # One task of each reveal difficulty, and one with sponsored/age-restricted policies in play.
@@ -57,17 +55,7 @@ def _context(task: Task, seed: int, *, with_task: bool) -> AgentContext:
 
 def _trial(agent: Any, task: Task, seed: int) -> Transcript:
     catalog, _tasks, _policy = _world()
-    return asyncio.run(
-        run_trial(
-            task=task,
-            catalog=catalog,
-            agent=agent,
-            simulator=build_simulator("scripted", task=task, catalog=catalog, seed=seed),
-            toolset=build_toolset(catalog, task),
-            seed=seed,
-            trial_index=seed,
-        )
-    )
+    return asyncio.run(movie_trial(task, catalog, agent, seed, trial_index=seed))
 
 
 def _named(name: str, task: Task, seed: int) -> Transcript:
