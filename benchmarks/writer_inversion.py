@@ -251,13 +251,15 @@ class GroceryDomain:
     def __init__(self) -> None:
         from domains.grocery.catalog import load_catalog
         from domains.grocery.suite import SNAPSHOTS_DIR, TASKS_DIR
-        from domains.grocery.tasks import load_tasks
+        from domains.grocery.tasks import ACCOUNT_KINDS, load_tasks
         from domains.grocery.user.vocabulary import ALLERGEN_WORDS
         from domains.grocery.user.writer import TemplateWriter
 
         snapshot = sorted(p for p in SNAPSHOTS_DIR.iterdir() if p.is_dir())[-1]
         self.catalog = load_catalog(snapshot)
-        self.tasks = load_tasks(TASKS_DIR)
+        # The shopping tasks: their shopper states needs as constraint sentences (an account
+        # task's shopper states requests and who it is, through user/account.py).
+        self.tasks = [t for t in load_tasks(TASKS_DIR) if t.kind not in ACCOUNT_KINDS]
         self.writer = TemplateWriter()
         items = self.catalog.items
         words: dict[str, str] = {}
