@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from runner.kits.user.reader import TITLE_MARK, FieldVocabulary
+from runner.kits.user.reader import TITLE_MARK, FieldVocabulary, spelling_fixer
 
 __all__ = [
     "ALLERGEN_WORDS",
@@ -141,6 +141,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"categor(?:y|ies)", r"what (?:product|item)s? (?:are you|do you)",
         r"what are you (?:looking|shopping|hoping) (?:for|to (?:buy|find|get))",
         r"what (?:do you|would you like to) (?:need|want|buy|get)",
+        r"what (?:are|r) (?:you|u|we) (?:buying|getting|after|picking up|shopping for|making|cooking)",
     ),
     "brand": (
         r"brands?", r"branded", r"manufacturers?", r"makers?", r"own[- ]label", r"store brand",
@@ -176,6 +177,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"how many", r"number of (?:packs?|packets?|units?|bottles?|boxes?|items?)",
         r"quantit(?:y|ies)", r"how much of (?:it|them)", r"packs? (?:do|would|will) you",
         r"(?:one|a single) (?:pack|packet|unit) or (?:more|several|two)",
+        r"stock(?:ing)? up", r"just (?:the )?one", r"more than one", r"a few of (?:them|those)",
     ),
 }
 
@@ -210,12 +212,32 @@ _VALUE_ITEM = re.compile(
     r"\d|€|\b(?:only|is fine|no preference|mentioned|said)\b|" + TITLE_MARK
 )
 
+# fmt: off
+# Words misspelt often enough in chat to be read as meant (lower case).
+_TYPOS: dict[str, str] = {
+    "alergies": "allergies", "allergys": "allergies", "alergy": "allergy", "allergie": "allergy",
+    "alergic": "allergic", "allegies": "allergies", "allergis": "allergies",
+    "budegt": "budget", "budjet": "budget", "buget": "budget", "bugdet": "budget",
+    "budgt": "budget", "prize": "price", "pric": "price", "prise": "price",
+    "brnad": "brand", "barnd": "brand", "brands": "brands", "bran": "brand",
+    "nutriscroe": "nutriscore", "scroe": "score", "socre": "score", "nutri-socre": "nutri-score", "nutri-scroe": "nutri-score",
+    "nutriton": "nutrition", "helthy": "healthy", "healty": "healthy",
+    "orgainc": "organic", "organc": "organic", "orgnaic": "organic", "vegitarian": "vegetarian",
+    "vegeterian": "vegetarian", "vegatarian": "vegetarian", "vegen": "vegan", "diett": "diet",
+    "questoins": "questions", "quesitons": "questions", "qustions": "questions",
+    "taht": "that", "thta": "that", "teh": "the", "wat": "what", "wut": "what", "wht": "what",
+    "r": "are", "u": "you", "ur": "your", "whats": "what's", "hw": "how", "cuz": "because",
+    "ingrediants": "ingredients", "ingredents": "ingredients", "proccessed": "processed",
+    "procesed": "processed", "quantaty": "quantity", "quanity": "quantity",
+}
+# fmt: on
+
 # What asks about each topic, for the user kit's field reader.
 ASKING = FieldVocabulary(
     strong={str(topic): words for topic, words in TOPIC_PATTERNS.items()},
     weak={str(topic): words for topic, words in WEAK_TOPIC_PATTERNS.items()},
     not_a_field=_NOT_A_TOPIC,
-    normalise=lambda text: text,
+    normalise=spelling_fixer(_TYPOS),
     topic_word=_TOPIC_WORD,
     value_item=_VALUE_ITEM,
     value_list=re.compile(r"(?!x)x"),

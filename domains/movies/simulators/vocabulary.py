@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from runner.kits.user.reader import TITLE_MARK, FieldVocabulary
+from runner.kits.user.reader import TITLE_MARK, FieldVocabulary, spelling_fixer
 
 __all__ = [
     "ASKING",
@@ -477,12 +477,14 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"young ones?", r"anyone young", r"grown[- ]ups?(?:[- ]only)?", r"whole family",
         r"(?:the )?family can (?:watch|enjoy)", r"everyone can watch",
         r"all ages", r"family (?:movie |film )?nights?", r"scare(?:s|d)? easily", r"gets? scared",
-        r"(?:how much|any|what level of) (?:gore|violence|blood)", r"how old", r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen)[- ]years?[- ]old", r"year[- ]olds?",
+        r"(?:how much|any|what level of) (?:gore|violence|blood)", r"how old", r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen)[- ]years?[- ]old", r"(?<!\ba )year[- ]olds?",
         r"mature(?: content| themes)?", r"adult (?:content|themes)", r"violen(?:ce|t)", r"gore",
         r"gory", r"swearing", r"bad language", r"nudity", r"okay for (?:your|the) (?:group|kids|family|audience)",
         r"(?:anyone|someone|kids?|children|viewers?|nobody|no one) under (?:\d+|thirteen|twelve|ten|"
         r"eighteen|seventeen)", r"under[- ](?:13|12|10|18|17)s", r"bedtime story",
         r"date night", r"age[- ]rating ceiling", r"ceiling",
+        r"ratings? (?:is |are )?(?:ok|okay|fine|alright|suitable|appropriate|good) for (?:your |the )?"
+        r"(?:family|kids?|children|little ones|teens?|group)",
     ),
     "vote_count": (
         r"(?:many|few|nobody|no one|lots of|a lot of|comparatively few|a great many|almost nobody|"
@@ -561,7 +563,7 @@ WEAK_PATTERNS: dict[str, tuple[str, ...]] = {
     "runtime": (r"quick(?:er)?", r"sit through"),
     "rating": (
         r"quality", r"good ones?", r"awards?", r"award[- ]winning", r"prestige", r"praised",
-        r"(?<![\d.])(?:[0-9]|10)\.\d(?![\d.])", r"(?:high|good) enough",
+        r"(?<![\d.])(?:[0-9]|10)\.\d(?!\d|\.\d)", r"(?:high|good) enough",
     ),
     "streaming_services": (
         r"accounts?", r"channels?", r"access to", r"sign(?:ed)? up", r"plugged into",
@@ -590,7 +592,8 @@ WEAK_PATTERNS: dict[str, tuple[str, ...]] = {
 
 # Phrases where a field word means something else; blanked before the fields are read.
 _NOT_A_FIELD = re.compile(
-    r"(?i)\b(?:a long (?:day|week|time|while|list)|long (?:day|week|list)|so long|as long as|"
+    r"(?i)\b(?:well[- ]known(?= (?:directors?|filmmakers?|actors?|actress(?:es)?|cast))|"
+    r"a long (?:day|week|time|while|list)|long (?:day|week|list)|so long|as long as|"
     r"before long|all along|long story short|short list|shortlist|in short|for short|"
     r"short on (?:ideas|options)|quick (?:questions?|check|one|ones|look|search|note|few|things?|"
     r"survey|poll|check-in)|(?:a|one more|another|the) (?:new|fresh) (?:suggestion|option|idea|"
@@ -642,7 +645,7 @@ _TYPOS: dict[str, str] = {
     "wat": "what", "wut": "what", "hw": "how", "2": "to", "4": "for", "lemme": "let me", "gimme": "give me", "ok": "okay",
 }
 # fmt: on
-_TYPO_RE = re.compile(r"(?i)(?<![\w'-])(" + "|".join(re.escape(k) for k in _TYPOS) + r")(?![\w'-])")
+_FIX_SPELLING = spelling_fixer(_TYPOS)
 _UPPER_R = re.compile(r"(?<![\w-])R(?![\w-])")  # "Is R okay?": the age rating, not a letter
 _ARE_R = re.compile(
     r"(?<![\w-])r(?= (?:u|you|we|they|there|on|in|ur|your)\b)"
@@ -670,7 +673,7 @@ def _strong(field: str) -> tuple[str, ...]:
 def _normalise(text: str) -> str:
     text = _ARE_R.sub("are", _UPPER_R.sub("rcode", text))
     text = _SEEN_LATELY.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
-    return _TYPO_RE.sub(lambda m: _TYPOS.get(m.group(1).lower(), m.group(1)), text)
+    return _FIX_SPELLING(text)
 
 
 # A list item that states a value ("Under 100 min", "HBO Max", "Romance", "Rated at least 7"),

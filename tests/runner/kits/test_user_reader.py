@@ -15,6 +15,7 @@ from runner.kits.user.reader import (
     asks_reaction,
     describes,
     is_small_talk,
+    spelling_fixer,
 )
 
 TEAS = FieldReader(
@@ -54,6 +55,10 @@ def test_a_preference_question_asks_its_field_in_any_form() -> None:
         "How does that sound?",
         "Would that work instead?",
         "Interested?",
+        "What you think?",
+        "You like it?",
+        "It is ok for you?",
+        "Does this hit the spot?",
     ],
 )
 def test_a_reaction_request_after_an_item_asks_no_field(question: str) -> None:
@@ -119,3 +124,53 @@ def test_a_question_after_a_short_lead_in_is_a_question() -> None:
     lead-in and a semicolon once hid the first."""
     text = "Happy to help! Before I look: do you like it strong; what's your budget?"
     assert TEAS.read_fields(text) == ("strength", "price")
+
+
+def test_a_pitch_that_lists_several_facts_then_a_general_check_asks_nothing() -> None:
+    """ "It have smoky flavour and it cost 4 euros. It is ok for you?" (non-native English): a
+    general check after several facts is a reaction request; after one fact it asks that fact."""
+    several = f"I propose {ITEM}. It have smoky flavour and the price is 4 euros. Is that okay?"
+    assert TEAS.read_fields(several, reacting=True) == ()
+    assert TEAS.read_fields(
+        f"I propose {ITEM}. The price is 4 euros. Is that okay?", reacting=True
+    ) == ("price",)
+
+
+def test_a_statement_without_its_subject_is_not_a_question() -> None:
+    """ "Is smoky tea, price 4 euros." drops its subject and ends in a full stop: it describes."""
+    segments = TEAS.segments(f"Maybe you like {ITEM}? Is smoky tea, price 4 euros. What you think?")
+    assert [asks for _s, asks in segments] == [True, False, True]
+    assert (
+        TEAS.read_fields(f"Try {ITEM}. Is smoky tea, price 4 euros. You like it?", reacting=True)
+        == ()
+    )
+    assert TEAS.segments("Is that strong enough.")[0][1]  # a subject: still a question
+
+
+def test_a_mood_menu_after_its_question_asks_the_mood_field() -> None:
+    """The menu of a mood question in a sentence of its own belongs to the mood question, even
+    when one of its words names another field."""
+    text = "What vibe are you after tonight? Something with lots of caffeine, or a calm cup?"
+    assert TEAS.read_fields(text) == ("flavour",)
+    assert TEAS.read_fields("What vibe are you after? How strong do you like it?") == (
+        "flavour",
+        "strength",
+    )
+
+
+def test_a_topic_named_before_a_dash_is_the_question_s_topic() -> None:
+    """ "Price - any limit you'd rather keep under?" asks the price, not a weak cue's field."""
+    assert TEAS.read_fields("Price — any taste for a limit?") == ("price",)
+    assert TEAS.read_fields("Price. Any good ones you like?") == ("flavour",)  # no dash: its own
+
+
+def test_a_list_of_facts_under_a_named_item_is_a_pitch_not_a_questionnaire() -> None:
+    text = f"How about {ITEM}?\n- Strong\n- Price: 4 euros\nShall I add it to your order?"
+    assert TEAS.read_fields(text, reacting=True) == ()
+
+
+def test_spelling_fixer_reads_chat_spellings_as_meant_and_leaves_numbers_alone() -> None:
+    fix = spelling_fixer({"budegt": "budget", "4": "for", "u": "you"})
+    assert fix("Whats ur Budegt 4 u?") == "Whats ur budget for you?"
+    assert fix("It sits at 4.7.") == "It sits at 4.7."
+    assert TEAS.read_fields("Have a great evening! Hope that works.") == ()
