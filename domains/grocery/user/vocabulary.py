@@ -142,6 +142,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"what are you (?:looking|shopping|hoping) (?:for|to (?:buy|find|get))",
         r"what (?:do you|would you like to) (?:need|want|buy|get)",
         r"what (?:are|r) (?:you|u|we) (?:buying|getting|after|picking up|shopping for|making|cooking)",
+        r"for (?:breakfast|lunch|dinner|snacking|baking|a snack|a recipe|a party)",
     ),
     "brand": (
         r"brands?", r"branded", r"manufacturers?", r"makers?", r"own[- ]label", r"store brand",
@@ -171,13 +172,15 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
     ),
     "origin": (
         r"countr(?:y|ies)", r"origins?", r"made in", r"produced in", r"comes? from", r"locally",
-        r"local(?:ly)? (?:made|produced|sourced)", r"imported", r"where (?:it|they)'?s? (?:is |are )?(?:made|from|produced)",
+        r"local(?:ly)? (?:made|produced|sourced)", r"local (?:produce|products?|food)", r"imported", r"where (?:it|they)'?s? (?:is |are )?(?:made|from|produced)",
     ),
     "quantity": (
         r"how many", r"number of (?:packs?|packets?|units?|bottles?|boxes?|items?)",
         r"quantit(?:y|ies)", r"how much of (?:it|them)", r"packs? (?:do|would|will) you",
         r"(?:one|a single) (?:pack|packet|unit) or (?:more|several|two)",
-        r"stock(?:ing)? up", r"just (?:the )?one", r"more than one", r"a few of (?:them|those)",
+        r"stock(?:ing)? up", r"just (?:the )?one",
+        r"(?:one|1|two|2|a couple|a few|several) or (?:two|2|three|3|four|4|more|several) (?:of (?:them|those) "
+        r"|(?:packs?|packets?|units?|bottles?|boxes?|tubs?|jars?|bags?|cans?|tins?|cartons?))", r"more than one", r"a few of (?:them|those)",
     ),
 }
 

@@ -593,6 +593,10 @@ WEAK_PATTERNS: dict[str, tuple[str, ...]] = {
 # Phrases where a field word means something else; blanked before the fields are read.
 _NOT_A_FIELD = re.compile(
     r"(?i)\b(?:well[- ]known(?= (?:directors?|filmmakers?|actors?|actress(?:es)?|cast))|"
+    r"(?:hear|read|see|get|know|tell you|give you|share) (?:a |the |its )?(?:quick |short |brief )?"
+    r"(?:plot|story|synopsis|summary|premise|rundown|recap)(?: of (?:the|its) (?:plot|story))?|"
+    r"(?:quick |short |brief )?(?:summary|rundown|recap) of (?:the|its) (?:plot|story)|"
+    r"what (?:would|do) you (?:like|want|prefer) (?:me )?to do(?: next)?|how would you like (?:me )?to proceed|"
     r"a long (?:day|week|time|while|list)|long (?:day|week|list)|so long|as long as|"
     r"before long|all along|long story short|short list|shortlist|in short|for short|"
     r"short on (?:ideas|options)|quick (?:questions?|check|one|ones|look|search|note|few|things?|"

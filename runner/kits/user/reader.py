@@ -198,6 +198,15 @@ _PITCH = re.compile(
 )
 
 
+def _ends_a_list(segment: str, text: str) -> bool:
+    """Is this segment the last item of a list in the text (a check after it is about the whole
+    list, not its last item)?"""
+    item = re.compile(
+        r"(?m)^\s*(?:[-*•·–]|\d+[.)])\s+(?:\[[ xX✓]\]\s*)?\W*" + re.escape(segment[:30])
+    )
+    return bool(item.search(_MARKDOWN.sub("", text)))
+
+
 def is_small_talk(segment: str) -> bool:
     """Does this sentence only chat (a closing pleasantry, thanks), asking nothing?"""
     rest = SMALL_TALK.sub(" ", segment)
@@ -463,9 +472,7 @@ class FieldReader:
             else:
                 found = fields_of(segment, asks=True)
             if not found:
-                found = self._asked_back(
-                    segments, index, fields_of, TITLE_MARK in text, reacting=reacting
-                )
+                found = self._asked_back(segments, index, fields_of, text, reacting=reacting)
             for field in found:
                 order.setdefault(field, None)
         return tuple(order)
@@ -499,7 +506,7 @@ class FieldReader:
         segments: list[tuple[str, bool]],
         index: int,
         fields_of: Callable[..., list[str]],
-        names_item: bool,
+        text: str,
         *,
         reacting: bool = False,
     ) -> list[str]:
@@ -514,7 +521,7 @@ class FieldReader:
         segment = segments[index][0]
         found: list[str] = []
         gathered: list[str] = []
-        if _OPINION_BACK.search(segment) and not names_item:
+        if _OPINION_BACK.search(segment) and TITLE_MARK not in text:
             # "Options: - drop the age-rating filter - switch genre. Which would you prefer?"
             for back in (1, 2, 3):
                 if index - back < 0 or segments[index - back][1]:
@@ -526,6 +533,8 @@ class FieldReader:
             if found or index - back < 0 or segments[index - back][1]:
                 break
             previous = segments[index - back][0]
+            if back == 1 and not _OPINION_BACK.search(segment) and _ends_a_list(previous, text):
+                break  # "Here's my plan: 1. ... 3. Pick the best-reviewed one. Sound okay?"
             if reacting and (
                 (describes(previous) and not _ABOUT_PERSON.search(segment))
                 or (

@@ -174,3 +174,11 @@ def test_spelling_fixer_reads_chat_spellings_as_meant_and_leaves_numbers_alone()
     assert fix("Whats ur Budegt 4 u?") == "Whats ur budget for you?"
     assert fix("It sits at 4.7.") == "It sits at 4.7."
     assert TEAS.read_fields("Have a great evening! Hope that works.") == ()
+
+
+def test_a_check_after_a_list_is_about_the_whole_list() -> None:
+    """ "Here's my plan: 1. ... 2. pick the stronger. Sound okay?" asks about the plan, not the
+    strength its last step names; "Options: ... Which would you prefer?" still asks them all."""
+    plan = "Here's my plan:\n1. Look at this week's teas\n2. Pick the stronger one\n\nSound okay?"
+    assert TEAS.read_fields(plan) == ()
+    assert TEAS.read_fields("Pick the stronger one. Sound okay?") == ("strength",)
