@@ -509,7 +509,10 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"time commitment", r"(?:max(?:imum)?|how much) time", r"how much of your (?:evening|night)",
         r"willing to (?:surrender|spend|give)", r"bed ?time", r"attention span", r"clocks? in", r"drag(?:s|gy)? on",
         r"(?:\w+-)+(?:hours?|minutes?|mins?)", r"\d+\s*(?:m|h)", r"time available",
-        r"available time", r"how much long", r"runs? (?:under|over)",
+        r"available time", r"how much long", r"runs? (?:under|over)", r"hard stop", r"stay up",
+        r"how late", r"bite[- ]?sized", r"(?:be |go |get )?(?:in|to) bed", r"wrap(?: it)? up by",
+        r"before (?:dinner|bed|midnight|the kids'? bedtime)", r"by (?:\d{1,2}(?::\d\d)?|ten|eleven|midnight)"
+        r"(?: ?(?:pm|am|o'clock))?",
     ),
     "rating": (
         r"reviews?", r"reviewed", r"reviewers?", r"ratings?", r"rated", r"highly[- ]rated",
@@ -534,11 +537,13 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
     ),
     "director": (
         r"directors?", r"directed", r"direction", r"filmmakers?", r"film[- ]makers?", r"auteurs?",
-        r"helmed", r"behind the camera",
+        r"helmed", r"behind the camera", r"who directs", r"directs",
+        r"(?:who|person|someone|anyone) (?:who )?(?:made|makes) (?:a |the )?(?:films?|movies?) you",
     ),
     "cast": (
         r"actors?", r"actress(?:es)?", r"cast", r"casting", r"stars?", r"starring", r"starred",
-        r"lead roles?", r"who(?:'s| is) in it", r"celebrit(?:y|ies)",
+        r"lead roles?", r"who(?:'s| is) in it", r"celebrit(?:y|ies)", r"acting",
+        r"(?:watch|see) (?:\w+ )?(?:in anything|act)\b", r"on[- ]screen", r"in front of the camera",
         r"(?:anyone|someone|who) you (?:like|love|enjoy) (?:to see|seeing|watching)",
     ),
     "genres": (
@@ -596,6 +601,9 @@ _NOT_A_FIELD = re.compile(
     r"(?:hear|read|see|get|know|tell you|give you|share) (?:a |the |its )?(?:quick |short |brief )?"
     r"(?:plot|story|synopsis|summary|premise|rundown|recap)(?: of (?:the|its) (?:plot|story))?|"
     r"(?:quick |short |brief )?(?:summary|rundown|recap) of (?:the|its) (?:plot|story)|"
+    r"(?:tell you|hear|know|read) (?:a bit |a little |more )?about (?:the|its) (?:story|plot)|story behind|"
+    r"feel like doing|(?:up for|fancy|want|like) (?:a few|some|a couple(?: of)?|another|more|one more)"
+    r"(?: more)? (?:questions?|suggestions?|picks?|options?|ideas?|recommendations?)|"
     r"what (?:would|do) you (?:like|want|prefer) (?:me )?to do(?: next)?|how would you like (?:me )?to proceed|"
     r"a long (?:day|week|time|while|list)|long (?:day|week|list)|so long|as long as|"
     r"before long|all along|long story short|short list|shortlist|in short|for short|"

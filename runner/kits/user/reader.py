@@ -152,7 +152,12 @@ REACTION_REQUEST = re.compile(
     r"this one|them)\b|what (?:do )?(?:you|u) (?:think|reckon)|(?:do )?(?:you|u) (?:like|love|want) "
     r"(?:it|that|this|them|that one|this one)(?=\W*$)|(?:(?:is|it is|it's) )?(?:it|that|this)(?: one)? "
     r"(?:is )?(?:ok|okay|good|fine|alright) for (?:you|u)(?=\W*$)|(?:any|your) thoughts|thoughts\?|your kind of "
-    r"(?:thing|film|movie|vibe|product)|hits? the spot|up your (?:alley|street)|your cup of tea|worth a (?:try|"
+    r"(?:thing|film|movie|vibe|product)|hits? the spot|up your (?:alley|street)|"
+    r"(?:is|was|would) (?:that|this|it)(?: one)? (?:be )?(?:the |a )?(?:kind|sort|type|vibe|mood|feel|"
+    r"style|thing)(?: of \w+)? (?:you|u)\b|(?:is|was|would) (?:that|this|it)(?: one)? (?:be )?(?:what "
+    r"you|acceptable|agreeable|to your liking|more your speed|your speed)|(?:does|would|will|did) "
+    r"(?:that|this|it)(?: one)? (?:match|fit|suit) (?:your|the|what)|^\W*(?:is (?:it|that|this) )?"
+    r"(?:good|ok|okay|fine|alright) (?:for|with) (?:you|u)\W*$|^\W*(?:is )?(?:good|ok|okay)\W*$|your cup of tea|worth a (?:try|"
     r"shot|watch|look|go)|give it a (?:try|shot|go|whirl)|^\W*(?:interested|tempted|keen|game|"
     r"yes or no|y/n|deal|sound good|good)\W*$)(?:(?! or )[^?.!,;])*"
 )

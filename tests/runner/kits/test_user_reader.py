@@ -59,6 +59,10 @@ def test_a_preference_question_asks_its_field_in_any_form() -> None:
         "You like it?",
         "It is ok for you?",
         "Does this hit the spot?",
+        "Is this the kind of thing you're after?",
+        "Does that match your mood tonight?",
+        "Is this acceptable?",
+        "Good for you?",
     ],
 )
 def test_a_reaction_request_after_an_item_asks_no_field(question: str) -> None:
