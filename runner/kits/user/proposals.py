@@ -34,7 +34,8 @@ _GAP = r"[\s\"'“‘*_(~]*(?:(?:the|a|an|another|other|the other) )?[\s\"'“�
 _REFERENCE_BEFORE = re.compile(
     r"(?i)(?:(?:a bit|a little|a lot|much|just|kind of|sort of|rather|very|not un|something|"
     r"feels|felt|looks|films?|movies?|titles?|ones|stuff|things)\s+like|(?:^|[.!?\n]\s*)like|"
-    r"similar (?:\w+ ){0,3}(?:to|as)|reminiscent of|in the (?:vein|spirit|style|mould|mold|"
+    r"similar (?:\w+ ){0,3}(?:to|as)|reminiscent of|(?:a bit|a touch|a dash|a hint|a little|shades|"
+    r"echoes|traces|notes|elements|a whiff) of|in the (?:vein|spirit|style|mould|mold|"
     r"tradition) of|same (?:\w+ ){0,2}as|\b(?:as|so) \w+ as|compared? (?:to|with)|fans? of|"
     r"if you (?:liked|loved|enjoyed|dug|like|love|enjoy)|since you (?:liked|loved|enjoyed|rated|"
     r"watched|saw)|you (?:liked|loved|enjoyed|rated|watched|saw|told me|said|mentioned)|you've (?:seen|watched|enjoyed|"

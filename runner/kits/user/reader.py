@@ -484,12 +484,17 @@ class FieldReader:
 
     def _continues_mood_menu(self, segment: str, lead: str, lead_asks: bool) -> bool:
         """Is this question the menu of the mood question just before it ("What tone are you
-        after? Something from a bold storyteller, or comfort viewing?")?"""
+        after? Something from a bold storyteller, or comfort viewing?"), naming no other field
+        outright ("Plus, short and snappy or a long marathon?" asks the length)?"""
         return (
             self._mood is not None
             and lead_asks
             and bool(self._mood.search(lead))
             and not _QUESTION_START.match(segment)
+            and not any(
+                field != self.vocabulary.mood_field
+                for _pos, field in self.fields_in(segment, described=False, strong_only=True)
+            )
             and bool(re.search(r"(?i)\bor\b|^\W*(?:something|maybe|perhaps|like|e\.g\.)", segment))
         )
 

@@ -25,7 +25,7 @@ TEAS = FieldReader(
             "flavour": (r"flavou?rs?", r"fruity", r"smoky"),
             "price": (r"budget", r"price", r"how much"),
         },
-        weak={"flavour": (r"good ones?", r"taste")},
+        weak={"flavour": (r"good ones?", r"taste"), "strength": (r"bold",)},
         not_a_field=re.compile(r"(?i)\bhow much time\b"),
         normalise=lambda text: text,
         topic_word=re.compile(r"(?i)\b(?:strength|flavour|price)\b"),
@@ -154,8 +154,10 @@ def test_a_statement_without_its_subject_is_not_a_question() -> None:
 def test_a_mood_menu_after_its_question_asks_the_mood_field() -> None:
     """The menu of a mood question in a sentence of its own belongs to the mood question, even
     when one of its words names another field."""
-    text = "What vibe are you after tonight? Something with lots of caffeine, or a calm cup?"
+    text = "What vibe are you after tonight? Something bold, or a calm cup?"
     assert TEAS.read_fields(text) == ("flavour",)
+    named = "What vibe are you after tonight? Plus, mild or strong?"  # a field named outright
+    assert TEAS.read_fields(named) == ("flavour", "strength")
     assert TEAS.read_fields("What vibe are you after? How strong do you like it?") == (
         "flavour",
         "strength",
