@@ -155,7 +155,8 @@ REACTION_REQUEST = re.compile(
     r"(?:thing|film|movie|vibe|product)|hits? the spot|up your (?:alley|street)|"
     r"(?:is|was|would) (?:that|this|it)(?: one)? (?:be )?(?:the |a )?(?:kind|sort|type|vibe|mood|feel|"
     r"style|thing)(?: of \w+)? (?:you|u)\b|(?:is|was|would) (?:that|this|it)(?: one)? (?:be )?(?:what "
-    r"you|acceptable|agreeable|to your liking|more your speed|your speed)|(?:does|would|will|did) "
+    r"you|acceptable|agreeable|suitable|to your liking|more your speed|your speed|right for you|a good "
+    r"(?:choice|pick|option|fit|match))|(?:does|would|will|did) "
     r"(?:that|this|it)(?: one)? (?:match|fit|suit) (?:your|the|what)|^\W*(?:is (?:it|that|this) )?"
     r"(?:good|ok|okay|fine|alright) (?:for|with) (?:you|u)\W*$|^\W*(?:is )?(?:good|ok|okay)\W*$|your cup of tea|worth a (?:try|"
     r"shot|watch|look|go)|give it a (?:try|shot|go|whirl)|^\W*(?:interested|tempted|keen|game|"
@@ -379,8 +380,18 @@ class FieldReader:
             questionnaire = bullet and kinds[number]
             body = BULLET.sub("", line)
             parts = [p.strip() for p in _SPLIT.split(body) if p.strip()]
+            # "Tell me:" over a questionnaire: its items ask, the header itself asks nothing.
+            heads_questionnaire = (
+                not bullet
+                and line.rstrip().endswith(":")
+                and number + 1 < len(lines)
+                and kinds[number + 1]
+            )
             for part in parts:
                 unpunctuated = not re.search(r"[.!]$", part)
+                if heads_questionnaire and part is parts[-1]:
+                    out.append((part, False))
+                    continue
                 if (
                     part.endswith(".")
                     and (

@@ -62,6 +62,7 @@ def test_a_preference_question_asks_its_field_in_any_form() -> None:
         "Is this the kind of thing you're after?",
         "Does that match your mood tonight?",
         "Is this acceptable?",
+        "Would that be suitable?",
         "Good for you?",
     ],
 )
@@ -188,3 +189,11 @@ def test_a_check_after_a_list_is_about_the_whole_list() -> None:
     plan = "Here's my plan:\n1. Look at this week's teas\n2. Pick the stronger one\n\nSound okay?"
     assert TEAS.read_fields(plan) == ()
     assert TEAS.read_fields("Pick the stronger one. Sound okay?") == ("strength",)
+
+
+def test_the_header_of_a_questionnaire_asks_nothing_its_items_do() -> None:
+    """ "To find a good one, tell me:" over a bulleted questionnaire: a weak cue in the header
+    ("good ones") is not a question; the items are."""
+    text = "To find good ones, tell me:\n- How strong do you like it?\n- Any budget?\nThanks!"
+    assert TEAS.read_fields(text) == ("strength", "price")
+    assert TEAS.read_fields("Tell me which good ones you like.") == ("flavour",)
