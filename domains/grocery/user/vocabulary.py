@@ -128,13 +128,16 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"diet(?:ary)?(?: (?:needs?|requirements?|preferences?|choices?|style))?", r"vegans?",
         r"vegetarians?", r"veggie", r"plant[- ]based", r"meat", r"animal (?:products?|ingredients?)",
         r"(?:eat|eating) (?:style|habits?)", r"how you eat", r"flexitarian", r"pescatarian",
+        r"meat[- ](?:free|eaters?|less)", r"meatless", r"halal", r"kosher", r"keto", r"low[- ]carb",
+        r"(?:food|eating|dietary) (?:rules|choices|lifestyle)", r"lifestyle choices",
     ),
     "budget": (
         r"budgets?", r"spend(?:ing)?", r"price(?:s|d| range| point| limit| cap)?", r"costs?",
         r"how much (?:money|would you|do you want|are you|can you|you'?d|you want)",
         r"afford\w*", r"€ ?\d*", r"euros?", r"cheap(?:er|est)?", r"expensive", r"pricey",
         r"money", r"(?:upper|price) limit", r"cost[- ]conscious", r"value for money",
-        r"splurge", r"(?:max|maximum) (?:you'?d )?(?:pay|spend)", r"pay",
+        r"splurge", r"(?:max|maximum) (?:you'?d )?(?:pay|spend)", r"pay", r"(?:budget|price|cost)[- ]wise",
+        r"bargains?",
     ),
     "category": (
         r"(?:what|which) (?:kind|type|sort) of (?:product|item|thing|food|groceries)",
@@ -188,7 +191,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
 WEAK_TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
     "allergies": (r"avoid", r"safe", r"restrictions?", r"can(?:'t| not|not) (?:have|eat)"),
     "budget": (r"how much", r"spend", r"value"),
-    "nutriscore": (r"light(?:er)?", r"balanced"),
+    "nutriscore": (r"light(?:er)?", r"balanced", r"(?:a )?treat"),
     "diet": (r"eat", r"animals?"),
     "category": (r"looking for", r"shopping for", r"need today", r"after today"),
 }
@@ -201,7 +204,7 @@ _NOT_A_TOPIC = re.compile(
     r"(?:sound|sounds|look|looks) (?:good|great|fine|right)|work for you|works for you|"
     r"(?:the|your) (?:order|basket|cart|return|refund)|place (?:the|your|an) order|"
     r"how many (?:options|results|products) (?:i|we)|"
-    r"a (?:good|great) (?:fit|choice|option|pick)|no problem|value it)\b"
+    r"a (?:good|great) (?:fit|choice|option|pick)|no problem|value it|treat (?:yourself|you))\b"
 )
 # A list item that names a topic to answer ("Budget", "Allergies") rather than a value.
 _TOPIC_WORD = re.compile(

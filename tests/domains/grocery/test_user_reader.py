@@ -68,6 +68,8 @@ def test_chat_spellings_and_plain_ways_of_asking_are_read() -> None:
     assert reader.read("wat r we buying today").asked == ("category",)
     assert reader.read("Palm oil — avoid it?").asked == ("palm_oil",)
     assert reader.read("Just the one, or are you stocking up?").asked == ("quantity",)
+    assert reader.read("Do you keep halal or kosher?").asked == ("diet",)
+    assert reader.read("Budget-wise, where are we?").asked == ("budget",)
 
 
 def test_a_non_native_pitch_and_its_reaction_request_ask_nothing() -> None:
