@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from runner.kits.user.reader import TITLE_MARK, FieldVocabulary, spelling_fixer
+from runner.kits.user.reader import TITLE_MARK, FieldVocabulary, near_miss_fixer, spelling_fixer
 
 __all__ = [
     "ALLERGEN_WORDS",
@@ -238,12 +238,26 @@ _TYPOS: dict[str, str] = {
 }
 # fmt: on
 
+_FIX_SPELLING = spelling_fixer(_TYPOS)
+# The topic words a slip of the keyboard is read through ("procsesed", "alelrgies").
+# fmt: off
+_FIX_SLIPS = near_miss_fixer(
+    (
+        "allergies", "allergic", "allergens", "intolerances", "vegetarian", "budget", "spend",
+        "brands", "organic", "processed", "processing", "additives", "healthy", "healthier",
+        "nutrition", "gluten", "lactose", "peanuts", "sesame", "origin", "country", "quantity",
+        "ultra", "sugar", "expensive", "cheaper", "labels", "certified",
+    ),
+    shortest=5,
+)
+# fmt: on
+
 # What asks about each topic, for the user kit's field reader.
 ASKING = FieldVocabulary(
     strong={str(topic): words for topic, words in TOPIC_PATTERNS.items()},
     weak={str(topic): words for topic, words in WEAK_TOPIC_PATTERNS.items()},
     not_a_field=_NOT_A_TOPIC,
-    normalise=spelling_fixer(_TYPOS),
+    normalise=lambda text: _FIX_SLIPS(_FIX_SPELLING(text)),
     topic_word=_TOPIC_WORD,
     value_item=_VALUE_ITEM,
     value_list=re.compile(r"(?!x)x"),

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from runner.kits.user.reader import TITLE_MARK, FieldVocabulary, spelling_fixer
+from runner.kits.user.reader import TITLE_MARK, FieldVocabulary, near_miss_fixer, spelling_fixer
 
 __all__ = [
     "ASKING",
@@ -658,6 +658,19 @@ _TYPOS: dict[str, str] = {
 }
 # fmt: on
 _FIX_SPELLING = spelling_fixer(_TYPOS)
+# The field words a slip of the keyboard is read through ("strmeaing", "reveiws").
+# fmt: off
+_FIX_SLIPS = near_miss_fixer(
+    (
+        "streaming", "services", "subscribed", "subscriptions", "platforms", "runtime", "minutes",
+        "length", "ratings", "reviews", "reviewed", "critics", "directors", "director",
+        "filmmaker", "actors", "actress", "genres", "popular", "release", "released", "recent",
+        "classic", "comedy", "horror", "thriller", "documentary", "animated", "romance",
+        "science", "fiction", "fantasy", "mystery", "adventure", "children", "family", "watching",
+        "blockbuster", "famous", "little", "certificate", "rating", "movies",
+    ),
+)
+# fmt: on
 _UPPER_R = re.compile(r"(?<![\w-])R(?![\w-])")  # "Is R okay?": the age rating, not a letter
 _ARE_R = re.compile(
     r"(?<![\w-])r(?= (?:u|you|we|they|there|on|in|ur|your)\b)"
@@ -685,7 +698,7 @@ def _strong(field: str) -> tuple[str, ...]:
 def _normalise(text: str) -> str:
     text = _ARE_R.sub("are", _UPPER_R.sub("rcode", text))
     text = _SEEN_LATELY.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
-    return _FIX_SPELLING(text)
+    return _FIX_SLIPS(_FIX_SPELLING(text))
 
 
 # A list item that states a value ("Under 100 min", "HBO Max", "Romance", "Rated at least 7"),

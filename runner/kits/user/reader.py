@@ -31,6 +31,7 @@ __all__ = [
     "compile_words",
     "describes",
     "is_small_talk",
+    "near_miss_fixer",
     "nothing_fits_pattern",
     "spelling_fixer",
 ]
@@ -265,6 +266,35 @@ def spelling_fixer(typos: Mapping[str, str]) -> Callable[[str], str]:
         r"(?i)(?<![\w'.-])(" + "|".join(re.escape(w) for w in words) + r")(?![\w'-]|\.\w)"
     )
     return lambda text: pattern.sub(lambda m: typos.get(m.group(1).lower(), m.group(1)), text)
+
+
+def _deletions(word: str) -> set[str]:
+    return {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+
+def near_miss_fixer(words: Iterable[str], shortest: int = 6) -> Callable[[str], str]:
+    """A function that rewrites a slip of the keyboard on one of `words` as the word ("procsesed",
+    "prcoessed", "reveiws" -> "processed", "reviews"): one letter swapped with its neighbour,
+    changed, missing or doubled, in a word of at least `shortest` letters that begins and ends
+    as the word does. Words already spelt right, and every other word, are left alone."""
+    known = {w.lower() for w in words if len(w) >= shortest}
+    nearest: dict[str, str] = {}
+    for word in sorted(known):
+        for key in (word, *sorted(_deletions(word))):
+            nearest.setdefault(key, word)
+
+    def fix(match: re.Match[str]) -> str:
+        token = match.group(0)
+        lowered = token.lower()
+        if lowered in known or len(lowered) < shortest - 1:
+            return token
+        for key in (lowered, *sorted(_deletions(lowered))):
+            word = nearest.get(key)
+            if word and word[0] == lowered[0] and word[-1] == lowered[-1] and word != lowered:
+                return word
+        return token
+
+    return lambda text: re.sub(r"[A-Za-z]{5,}", fix, text)
 
 
 def compile_words(fragments: Iterable[str], boundary: str = r"\w") -> re.Pattern[str]:

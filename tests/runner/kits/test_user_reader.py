@@ -15,6 +15,7 @@ from runner.kits.user.reader import (
     asks_reaction,
     describes,
     is_small_talk,
+    near_miss_fixer,
     spelling_fixer,
 )
 
@@ -197,3 +198,11 @@ def test_the_header_of_a_questionnaire_asks_nothing_its_items_do() -> None:
     text = "To find good ones, tell me:\n- How strong do you like it?\n- Any budget?\nThanks!"
     assert TEAS.read_fields(text) == ("strength", "price")
     assert TEAS.read_fields("Tell me which good ones you like.") == ("flavour",)
+
+
+def test_near_miss_fixer_reads_a_slip_on_a_field_word_and_nothing_else() -> None:
+    fix = near_miss_fixer(["processed", "allergies", "rating"])
+    assert fix("Avoid ultra-procsesed or prcoessed food? Any alelrgies?") == (
+        "Avoid ultra-processed or processed food? Any allergies?"
+    )
+    assert fix("Are you dating? Processed. Ratings.") == "Are you dating? Processed. Ratings."
