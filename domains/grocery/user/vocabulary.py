@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from runner.kits.user.reader import TITLE_MARK, FieldVocabulary
+from runner.kits.user.reader import TITLE_MARK, FieldVocabulary, near_miss_fixer, spelling_fixer
 
 __all__ = [
     "ALLERGEN_WORDS",
@@ -128,19 +128,24 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"diet(?:ary)?(?: (?:needs?|requirements?|preferences?|choices?|style))?", r"vegans?",
         r"vegetarians?", r"veggie", r"plant[- ]based", r"meat", r"animal (?:products?|ingredients?)",
         r"(?:eat|eating) (?:style|habits?)", r"how you eat", r"flexitarian", r"pescatarian",
+        r"meat[- ](?:free|eaters?|less)", r"meatless", r"halal", r"kosher", r"keto", r"low[- ]carb",
+        r"(?:food|eating|dietary) (?:rules|choices|lifestyle)", r"lifestyle choices",
     ),
     "budget": (
         r"budgets?", r"spend(?:ing)?", r"price(?:s|d| range| point| limit| cap)?", r"costs?",
         r"how much (?:money|would you|do you want|are you|can you|you'?d|you want)",
         r"afford\w*", r"€ ?\d*", r"euros?", r"cheap(?:er|est)?", r"expensive", r"pricey",
         r"money", r"(?:upper|price) limit", r"cost[- ]conscious", r"value for money",
-        r"splurge", r"(?:max|maximum) (?:you'?d )?(?:pay|spend)", r"pay",
+        r"splurge", r"(?:max|maximum) (?:you'?d )?(?:pay|spend)", r"pay", r"(?:budget|price|cost)[- ]wise",
+        r"bargains?",
     ),
     "category": (
         r"(?:what|which) (?:kind|type|sort) of (?:product|item|thing|food|groceries)",
         r"categor(?:y|ies)", r"what (?:product|item)s? (?:are you|do you)",
         r"what are you (?:looking|shopping|hoping) (?:for|to (?:buy|find|get))",
         r"what (?:do you|would you like to) (?:need|want|buy|get)",
+        r"what (?:are|r) (?:you|u|we) (?:buying|getting|after|picking up|shopping for|making|cooking)",
+        r"for (?:breakfast|lunch|dinner|snacking|baking|a snack|a recipe|a party)",
     ),
     "brand": (
         r"brands?", r"branded", r"manufacturers?", r"makers?", r"own[- ]label", r"store brand",
@@ -170,12 +175,15 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
     ),
     "origin": (
         r"countr(?:y|ies)", r"origins?", r"made in", r"produced in", r"comes? from", r"locally",
-        r"local(?:ly)? (?:made|produced|sourced)", r"imported", r"where (?:it|they)'?s? (?:is |are )?(?:made|from|produced)",
+        r"local(?:ly)? (?:made|produced|sourced)", r"local (?:produce|products?|food)", r"imported", r"where (?:it|they)'?s? (?:is |are )?(?:made|from|produced)",
     ),
     "quantity": (
         r"how many", r"number of (?:packs?|packets?|units?|bottles?|boxes?|items?)",
         r"quantit(?:y|ies)", r"how much of (?:it|them)", r"packs? (?:do|would|will) you",
         r"(?:one|a single) (?:pack|packet|unit) or (?:more|several|two)",
+        r"stock(?:ing)? up", r"just (?:the )?one",
+        r"(?:one|1|two|2|a couple|a few|several) or (?:two|2|three|3|four|4|more|several) (?:of (?:them|those) "
+        r"|(?:packs?|packets?|units?|bottles?|boxes?|tubs?|jars?|bags?|cans?|tins?|cartons?))", r"more than one", r"a few of (?:them|those)",
     ),
 }
 
@@ -183,7 +191,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
 WEAK_TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
     "allergies": (r"avoid", r"safe", r"restrictions?", r"can(?:'t| not|not) (?:have|eat)"),
     "budget": (r"how much", r"spend", r"value"),
-    "nutriscore": (r"light(?:er)?", r"balanced"),
+    "nutriscore": (r"light(?:er)?", r"balanced", r"(?:a )?treat"),
     "diet": (r"eat", r"animals?"),
     "category": (r"looking for", r"shopping for", r"need today", r"after today"),
 }
@@ -196,7 +204,7 @@ _NOT_A_TOPIC = re.compile(
     r"(?:sound|sounds|look|looks) (?:good|great|fine|right)|work for you|works for you|"
     r"(?:the|your) (?:order|basket|cart|return|refund)|place (?:the|your|an) order|"
     r"how many (?:options|results|products) (?:i|we)|"
-    r"a (?:good|great) (?:fit|choice|option|pick)|no problem|value it)\b"
+    r"a (?:good|great) (?:fit|choice|option|pick)|no problem|value it|treat (?:yourself|you))\b"
 )
 # A list item that names a topic to answer ("Budget", "Allergies") rather than a value.
 _TOPIC_WORD = re.compile(
@@ -210,12 +218,46 @@ _VALUE_ITEM = re.compile(
     r"\d|€|\b(?:only|is fine|no preference|mentioned|said)\b|" + TITLE_MARK
 )
 
+# fmt: off
+# Words misspelt often enough in chat to be read as meant (lower case).
+_TYPOS: dict[str, str] = {
+    "alergies": "allergies", "allergys": "allergies", "alergy": "allergy", "allergie": "allergy",
+    "alergic": "allergic", "allegies": "allergies", "allergis": "allergies",
+    "budegt": "budget", "budjet": "budget", "buget": "budget", "bugdet": "budget",
+    "budgt": "budget", "prize": "price", "pric": "price", "prise": "price",
+    "brnad": "brand", "barnd": "brand", "brands": "brands", "bran": "brand",
+    "nutriscroe": "nutriscore", "scroe": "score", "socre": "score", "nutri-socre": "nutri-score", "nutri-scroe": "nutri-score",
+    "nutriton": "nutrition", "helthy": "healthy", "healty": "healthy",
+    "orgainc": "organic", "organc": "organic", "orgnaic": "organic", "vegitarian": "vegetarian",
+    "vegeterian": "vegetarian", "vegatarian": "vegetarian", "vegen": "vegan", "diett": "diet",
+    "questoins": "questions", "quesitons": "questions", "qustions": "questions",
+    "taht": "that", "thta": "that", "teh": "the", "wat": "what", "wut": "what", "wht": "what",
+    "r": "are", "u": "you", "ur": "your", "whats": "what's", "hw": "how", "cuz": "because",
+    "ingrediants": "ingredients", "ingredents": "ingredients", "proccessed": "processed",
+    "procesed": "processed", "quantaty": "quantity", "quanity": "quantity",
+}
+# fmt: on
+
+_FIX_SPELLING = spelling_fixer(_TYPOS)
+# The topic words a slip of the keyboard is read through ("procsesed", "alelrgies").
+# fmt: off
+_FIX_SLIPS = near_miss_fixer(
+    (
+        "allergies", "allergic", "allergens", "intolerances", "vegetarian", "budget", "spend",
+        "brands", "organic", "processed", "processing", "additives", "healthy", "healthier",
+        "nutrition", "gluten", "lactose", "peanuts", "sesame", "origin", "country", "quantity",
+        "ultra", "sugar", "expensive", "cheaper", "labels", "certified",
+    ),
+    shortest=5,
+)
+# fmt: on
+
 # What asks about each topic, for the user kit's field reader.
 ASKING = FieldVocabulary(
     strong={str(topic): words for topic, words in TOPIC_PATTERNS.items()},
     weak={str(topic): words for topic, words in WEAK_TOPIC_PATTERNS.items()},
     not_a_field=_NOT_A_TOPIC,
-    normalise=lambda text: text,
+    normalise=lambda text: _FIX_SLIPS(_FIX_SPELLING(text)),
     topic_word=_TOPIC_WORD,
     value_item=_VALUE_ITEM,
     value_list=re.compile(r"(?!x)x"),

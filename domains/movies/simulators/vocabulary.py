@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from runner.kits.user.reader import TITLE_MARK, FieldVocabulary
+from runner.kits.user.reader import TITLE_MARK, FieldVocabulary, near_miss_fixer, spelling_fixer
 
 __all__ = [
     "ASKING",
@@ -478,12 +478,14 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"young ones?", r"anyone young", r"grown[- ]ups?(?:[- ]only)?", r"whole family",
         r"(?:the )?family can (?:watch|enjoy)", r"everyone can watch",
         r"all ages", r"family (?:movie |film )?nights?", r"scare(?:s|d)? easily", r"gets? scared",
-        r"(?:how much|any|what level of) (?:gore|violence|blood)", r"how old", r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen)[- ]years?[- ]old", r"year[- ]olds?",
+        r"(?:how much|any|what level of) (?:gore|violence|blood)", r"how old", r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen)[- ]years?[- ]old", r"(?<!\ba )year[- ]olds?",
         r"mature(?: content| themes)?", r"adult (?:content|themes)", r"violen(?:ce|t)", r"gore",
         r"gory", r"swearing", r"bad language", r"nudity", r"okay for (?:your|the) (?:group|kids|family|audience)",
         r"(?:anyone|someone|kids?|children|viewers?|nobody|no one) under (?:\d+|thirteen|twelve|ten|"
         r"eighteen|seventeen)", r"under[- ](?:13|12|10|18|17)s", r"bedtime story",
         r"date night", r"age[- ]rating ceiling", r"ceiling",
+        r"ratings? (?:is |are )?(?:ok|okay|fine|alright|suitable|appropriate|good) for (?:your |the )?"
+        r"(?:family|kids?|children|little ones|teens?|group)",
     ),
     "vote_count": (
         r"(?:many|few|nobody|no one|lots of|a lot of|comparatively few|a great many|almost nobody|"
@@ -508,7 +510,10 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"time commitment", r"(?:max(?:imum)?|how much) time", r"how much of your (?:evening|night)",
         r"willing to (?:surrender|spend|give)", r"bed ?time", r"attention span", r"clocks? in", r"drag(?:s|gy)? on",
         r"(?:\w+-)+(?:hours?|minutes?|mins?)", r"\d+\s*(?:m|h)", r"time available",
-        r"available time", r"how much long", r"runs? (?:under|over)",
+        r"available time", r"how much long", r"runs? (?:under|over)", r"hard stop", r"stay up",
+        r"how late", r"bite[- ]?sized", r"(?:be |go |get )?(?:in|to) bed", r"wrap(?: it)? up by",
+        r"before (?:dinner|bed|midnight|the kids'? bedtime)", r"by (?:\d{1,2}(?::\d\d)?|ten|eleven|midnight)"
+        r"(?: ?(?:pm|am|o'clock))?",
     ),
     "rating": (
         r"reviews?", r"reviewed", r"reviewers?", r"ratings?", r"rated", r"highly[- ]rated",
@@ -533,11 +538,13 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
     ),
     "director": (
         r"directors?", r"directed", r"direction", r"filmmakers?", r"film[- ]makers?", r"auteurs?",
-        r"helmed", r"behind the camera",
+        r"helmed", r"behind the camera", r"who directs", r"directs",
+        r"(?:who|person|someone|anyone) (?:who )?(?:made|makes) (?:a |the )?(?:films?|movies?) you",
     ),
     "cast": (
         r"actors?", r"actress(?:es)?", r"cast", r"casting", r"stars?", r"starring", r"starred",
-        r"lead roles?", r"who(?:'s| is) in it", r"celebrit(?:y|ies)",
+        r"lead roles?", r"who(?:'s| is) in it", r"celebrit(?:y|ies)", r"acting",
+        r"(?:watch|see) (?:\w+ )?(?:in anything|act)\b", r"on[- ]screen", r"in front of the camera",
         r"(?:anyone|someone|who) you (?:like|love|enjoy) (?:to see|seeing|watching)",
     ),
     "genres": (
@@ -562,7 +569,7 @@ WEAK_PATTERNS: dict[str, tuple[str, ...]] = {
     "runtime": (r"quick(?:er)?", r"sit through"),
     "rating": (
         r"quality", r"good ones?", r"awards?", r"award[- ]winning", r"prestige", r"praised",
-        r"(?<![\d.])(?:[0-9]|10)\.\d(?![\d.])", r"(?:high|good) enough",
+        r"(?<![\d.])(?:[0-9]|10)\.\d(?!\d|\.\d)", r"(?:high|good) enough",
     ),
     "streaming_services": (
         r"accounts?", r"channels?", r"access to", r"sign(?:ed)? up", r"plugged into",
@@ -591,7 +598,15 @@ WEAK_PATTERNS: dict[str, tuple[str, ...]] = {
 
 # Phrases where a field word means something else; blanked before the fields are read.
 _NOT_A_FIELD = re.compile(
-    r"(?i)\b(?:a long (?:day|week|time|while|list)|long (?:day|week|list)|so long|as long as|"
+    r"(?i)\b(?:well[- ]known(?= (?:directors?|filmmakers?|actors?|actress(?:es)?|cast))|"
+    r"(?:hear|read|see|get|know|tell you|give you|share) (?:a |the |its )?(?:quick |short |brief )?"
+    r"(?:plot|story|synopsis|summary|premise|rundown|recap)(?: of (?:the|its) (?:plot|story))?|"
+    r"(?:quick |short |brief )?(?:summary|rundown|recap) of (?:the|its) (?:plot|story)|"
+    r"(?:tell you|hear|know|read) (?:a bit |a little |more )?about (?:the|its) (?:story|plot)|story behind|"
+    r"feel like doing|(?:up for|fancy|want|like) (?:a few|some|a couple(?: of)?|another|more|one more)"
+    r"(?: more)? (?:questions?|suggestions?|picks?|options?|ideas?|recommendations?)|"
+    r"what (?:would|do) you (?:like|want|prefer) (?:me )?to do(?: next)?|how would you like (?:me )?to proceed|"
+    r"a long (?:day|week|time|while|list)|long (?:day|week|list)|so long|as long as|"
     r"before long|all along|long story short|short list|shortlist|in short|for short|"
     r"short on (?:ideas|options)|quick (?:questions?|check|one|ones|look|search|note|few|things?|"
     r"survey|poll|check-in)|(?:a|one more|another|the) (?:new|fresh) (?:suggestion|option|idea|"
@@ -643,7 +658,20 @@ _TYPOS: dict[str, str] = {
     "wat": "what", "wut": "what", "hw": "how", "2": "to", "4": "for", "lemme": "let me", "gimme": "give me", "ok": "okay",
 }
 # fmt: on
-_TYPO_RE = re.compile(r"(?i)(?<![\w'-])(" + "|".join(re.escape(k) for k in _TYPOS) + r")(?![\w'-])")
+_FIX_SPELLING = spelling_fixer(_TYPOS)
+# The field words a slip of the keyboard is read through ("strmeaing", "reveiws").
+# fmt: off
+_FIX_SLIPS = near_miss_fixer(
+    (
+        "streaming", "services", "subscribed", "subscriptions", "platforms", "runtime", "minutes",
+        "length", "ratings", "reviews", "reviewed", "critics", "directors", "director",
+        "filmmaker", "actors", "actress", "genres", "popular", "release", "released", "recent",
+        "classic", "comedy", "horror", "thriller", "documentary", "animated", "romance",
+        "science", "fiction", "fantasy", "mystery", "adventure", "children", "family", "watching",
+        "blockbuster", "famous", "little", "certificate", "rating", "movies",
+    ),
+)
+# fmt: on
 _UPPER_R = re.compile(r"(?<![\w-])R(?![\w-])")  # "Is R okay?": the age rating, not a letter
 _ARE_R = re.compile(
     r"(?<![\w-])r(?= (?:u|you|we|they|there|on|in|ur|your)\b)"
@@ -671,7 +699,7 @@ def _strong(field: str) -> tuple[str, ...]:
 def _normalise(text: str) -> str:
     text = _ARE_R.sub("are", _UPPER_R.sub("rcode", text))
     text = _SEEN_LATELY.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
-    return _TYPO_RE.sub(lambda m: _TYPOS.get(m.group(1).lower(), m.group(1)), text)
+    return _FIX_SLIPS(_FIX_SPELLING(text))
 
 
 # A list item that states a value ("Under 100 min", "HBO Max", "Romance", "Rated at least 7"),

@@ -34,10 +34,11 @@ _GAP = r"[\s\"'“‘*_(~]*(?:(?:the|a|an|another|other|the other) )?[\s\"'“�
 _REFERENCE_BEFORE = re.compile(
     r"(?i)(?:(?:a bit|a little|a lot|much|just|kind of|sort of|rather|very|not un|something|"
     r"feels|felt|looks|films?|movies?|titles?|ones|stuff|things)\s+like|(?:^|[.!?\n]\s*)like|"
-    r"similar (?:\w+ ){0,3}(?:to|as)|reminiscent of|in the (?:vein|spirit|style|mould|mold|"
+    r"similar (?:\w+ ){0,3}(?:to|as)|reminiscent of|(?:a bit|a touch|a dash|a hint|a little|shades|"
+    r"echoes|traces|notes|elements|a whiff) of|in the (?:vein|spirit|style|mould|mold|"
     r"tradition) of|same (?:\w+ ){0,2}as|\b(?:as|so) \w+ as|compared? (?:to|with)|fans? of|"
     r"if you (?:liked|loved|enjoyed|dug|like|love|enjoy)|since you (?:liked|loved|enjoyed|rated|"
-    r"watched|saw)|you (?:liked|loved|enjoyed|rated|watched|saw)|you've (?:seen|watched|enjoyed|"
+    r"watched|saw)|you (?:liked|loved|enjoyed|rated|watched|saw|told me|said|mentioned)|you've (?:seen|watched|enjoyed|"
     r"liked|loved|rated)|you have (?:seen|watched)|\bthan|\bunlike|instead of|rather than|"
     r"other than|apart from|\bbesides|\bexcept|\bechoes|\brecalls|\bevokes|nods to|akin to|"
     r"cousin (?:of|to)|\bmeets|crossed with|successor to|sequel to|follow[- ]up to|"
@@ -59,7 +60,8 @@ _REFERENCE_AFTER = re.compile(
     r"wouldn't|isn't|is not|wasn't|was not) (?:fit|work|make|on|available|streaming|an option|"
     r"right)|(?:is|was) out\b|(?:from|in) your (?:history|list)|on your list|(?:fans|lovers) "
     r"(?:will|would|should)|(?:and|or) (?:its|the) sequel|(?:would|could|might) have been|"
-    r"(?:is|was) (?:a )?(?:miss|no-go|non-starter)|among them|for (?:instance|example)|e\.g\.)"
+    r"(?:is|was) (?:a )?(?:miss|no-go|non-starter)|among them|for (?:instance|example)|e\.g\.|"
+    r"(?:is|was) (?:one of )?your (?:[\w-]+ ){0,2}(?:favou?rites?|faves?))"
 )
 _FRAME_BEFORE = re.compile(
     r"(?i)(?:how about|what about|why not|\btry|consider|i'?d (?:recommend|suggest|go with|go for|"

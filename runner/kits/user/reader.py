@@ -31,7 +31,9 @@ __all__ = [
     "compile_words",
     "describes",
     "is_small_talk",
+    "near_miss_fixer",
     "nothing_fits_pattern",
+    "spelling_fixer",
 ]
 
 TITLE_MARK = "TITLEREF"
@@ -64,7 +66,7 @@ _QUESTION_START = re.compile(
     r"and also|plus|now|one more thing|btw|quick one|and lastly|k|kk|ok so|so like|next|q\d*|"
     r"also|lol|haha|bestie|yo|hey|hi|hello|okay so|real talk|ok real talk)\b[\s,:!-]*)*(?:whether|what|"
     r"what's|whats|"
-    r"wat|wht|which|wich|how|how's|do|does|did|are|is|was|were|would|wouldn't|could|should|will|"
+    r"wat|wht|wut|which|wich|how|hw|how's|do|does|did|are|is|was|were|would|wouldn't|could|should|will|"
     r"can|any|anything|have|has|shall|may|might|when|who|who's|whos|whose|where|fancy|r u|u|ur|"
     r"prefer|care|mind|mention|list|describe|share|name|feel like|in the mood|up for|open to|"
     r"ok with|okay with|fine with|happy with|good with|interested in|into|keen on|need|want|"
@@ -76,7 +78,8 @@ _SUITS_YOU = re.compile(
     r"fine|alright)|that fine|do you have (?:it|that|them|either)|does (?:that|this|it) (?:matter|bother)|fit (?:that|it) in|"
     r"live with (?:that|it)|manage (?:that|it)|handle (?:that|it)|a (?:problem|dealbreaker)|"
     r"an issue|too \w+|(?:have|got|use|subscribe to) (?:either|any of|both)|"
-    r"(?:okay|ok|fine|alright) (?:for|with) (?:everyone|your|you|the))\b"
+    r"(?:okay|ok|fine|alright|happy|good) (?:for|with) (?:everyone|your|you|u|the|that|this|it)|"
+    r"still (?:interested|keen|game|tempted|up for (?:it|that)|want (?:it|that)))\b"
 )
 _ABOUT_PERSON = re.compile(
     r"(?i)\b(?:are you a fan|a fan of (?:his|hers|theirs|them|him|her)|(?:do|did|have) you (?:like|"
@@ -93,7 +96,7 @@ _OPINION_BACK = re.compile(
     r"which (?:matters|is) more|would you rather|which (?:of those|of these|option))\b"
 )
 _GIVEN_CLAUSE = re.compile(
-    r"(?i)^\W*(?:since|given(?: that)?|as|because|now that|seeing as|with)\b[^,?]{0,60},\s*"
+    r"(?i)^\W*(?:since|given(?: that)?|as|because|now that|seeing as|with|being)\b[^,?]{0,60},\s*"
 )
 _LABEL_ONLY = re.compile(r"(?i)^\w[\w /&-]{0,24}:\s*\??$")  # "Genre:" in a questionnaire
 BULLET = re.compile(r"^\s*(?:[-*•·–]|\d+[.)]|[a-z][.)])\s+(?:\[[ xX✓]\]\s*)?")
@@ -111,10 +114,17 @@ _QUESTION_HEADER = re.compile(
     r"survey|poll|before (?:i|we) (?:begin|start|search|look|recommend|dig)|(?:a )?(?:few|couple "
     r"of|more|some|three|two) (?:details|things|bits)|getting started|narrowing(?: it)? down|"
     r"let's narrow|checklist|things that(?:'ll| will| would) help|i need to know|things i need|"
-    r"help me (?:narrow|pick|choose)|steer me|directions to|round (?:two|2|one|1)|last bits)\b|"
+    r"help me (?:narrow|pick|choose)|steer me|directions to|round (?:two|2|one|1)|last bits|"
+    r"(?:pick|choose|select) (?:a|one|your|from|between)|reply with|vote|which (?:one|of these))\b|"
     r"\?\s*$"
 )
 # A short lead-in before the question itself ("Before I search: do you follow a diet;").
+# A statement without its subject, as non-native writers put one ("Is horror film from 2025."):
+# ending in a full stop, it describes rather than asks.
+_DROPPED_SUBJECT = re.compile(
+    r"(?i)^\W*(?:is|are|has|have|was) (?!(?:it|that|this|there|these|those|the|your|you|u|any|"
+    r"anything|something|he|she|they|we|i|one|either|all|everything|organic|price)\b)\w"
+)
 _LEAD_IN = re.compile(r"^[^:?\n]{3,40}:\s+(?=[a-z])")
 _PAREN = re.compile(r"\([^()\n]*\)")
 _MARKDOWN = re.compile(r"\*\*|__|`|~~|^#+\s*|(?<!\w)_(?!\w)", re.MULTILINE)
@@ -140,8 +150,16 @@ REACTION_REQUEST = re.compile(
     r"queue|book|put|save|lock|pull up|order|reserve|get|grab|confirm|start|set|pop|stick|line "
     r"up|note|bookmark|make it|finali[sz]e)\b|(?:want|wanna|would you like|do you want|fancy|"
     r"keen)(?: to)? (?:watch|see|try|give|giving|trying|watching|seeing|go with|go for|take|have)? ?(?:it|that|this|that one|"
-    r"this one|them)\b|what do you (?:think|reckon)|(?:any|your) thoughts|thoughts\?|your kind of "
-    r"(?:thing|film|movie|vibe|product)|up your (?:alley|street)|your cup of tea|worth a (?:try|"
+    r"this one|them)\b|what (?:do )?(?:you|u) (?:think|reckon)|(?:do )?(?:you|u) (?:like|love|want) "
+    r"(?:it|that|this|them|that one|this one)(?=\W*$)|(?:(?:is|it is|it's) )?(?:it|that|this)(?: one)? "
+    r"(?:is )?(?:ok|okay|good|fine|alright) for (?:you|u)(?=\W*$)|(?:any|your) thoughts|thoughts\?|your kind of "
+    r"(?:thing|film|movie|vibe|product)|hits? the spot|up your (?:alley|street)|"
+    r"(?:is|was|would) (?:that|this|it)(?: one)? (?:be )?(?:the |a )?(?:kind|sort|type|vibe|mood|feel|"
+    r"style|thing)(?: of \w+)? (?:you|u)\b|(?:is|was|would) (?:that|this|it)(?: one)? (?:be )?(?:what "
+    r"you|acceptable|agreeable|suitable|to your liking|more your speed|your speed|right for you|a good "
+    r"(?:choice|pick|option|fit|match))|(?:does|would|will|did) "
+    r"(?:that|this|it)(?: one)? (?:match|fit|suit) (?:your|the|what)|^\W*(?:is (?:it|that|this) )?"
+    r"(?:good|ok|okay|fine|alright) (?:for|with) (?:you|u)\W*$|^\W*(?:is )?(?:good|ok|okay)\W*$|your cup of tea|worth a (?:try|"
     r"shot|watch|look|go)|give it a (?:try|shot|go|whirl)|^\W*(?:interested|tempted|keen|game|"
     r"yes or no|y/n|deal|sound good|good)\W*$)(?:(?! or )[^?.!,;])*"
 )
@@ -150,7 +168,9 @@ SMALL_TALK = re.compile(
     r"(?i)\b(?:have an? (?:good|great|nice|lovely|fun|wonderful|fab|brilliant|excellent) (?:one|"
     r"night|evening|day|weekend|time|watch|meal|week)|enjoy(?: (?:the|your) (?:\w+ ){0,2}\w+)?"
     r"(?=\W*$)|happy (?:watching|viewing|streaming|shopping|cooking|eating)|take care|good ?night|"
-    r"cheers|hope you (?:enjoy|like|love)(?: it| them| the \w+)?|hope (?:it|that|this) helps|talk "
+    r"cheers|(?:is there )?anything else (?:i can (?:help (?:you )?with|do for you)|you (?:need|want)|"
+    r"you'?re after)|hope you (?:enjoy|like|love)(?: it| them| the \w+)?|hope (?:it|that|this) (?:helps|works|"
+    r"suits|fits|does the trick)|talk "
     r"soon|see you|bye|thanks? (?:so much|a lot|again)?(?: for (?:chatting|your time|the chat))?|"
     r"my pleasure|you'?re welcome|glad (?:i could|to) help|any time|anytime)\b(?: (?:tonight|today|this (?:evening|weekend)|now|again|all|everyone))?"
 )
@@ -168,15 +188,30 @@ MOOD_CUE = (
     r"heart[- ]?warming",
     r"thought[- ]provoking",
     r"edge[- ]of[- ](?:your|the)[- ]seat",
+    r"crav(?:e|ing)",
+    r"cathar(?:sis|tic)",
+    r"(?:a )?distraction",
+    r"escapis[mt]",
+    r"switch off",
 )
 # A pitch: what the item is (a kind of story, a plot) rather than a question about tastes.
 _PITCH = re.compile(
     r"(?i)\b(?:(?:it'?s|this is|that'?s|is) an? (?:[\w,'-]+ ){0,8}(?:film|movie|story|tale|"
     r"picture|flick|documentary|drama|comedy|thriller|romance|western|mystery|adventure|"
     r"fantasy|musical)\b|follows|following|tells? (?:the )?story|cent(?:er|re)s? on|set (?:in|"
-    r"on|during|against)|about (?:a|an|the|two|three|how)\b|in which|where (?:a|an|the|two)\b|"
+    r"on|during|against)|about (?:a|an|the|two|three|how)\b(?! (?:year|month|week|day|hour|minute|"
+    r"decade|half|same|score|price)s?\b)|in which|where (?:a|an|the|two)\b|"
     r"plot|premise|synopsis|storyline|the story)"
 )
+
+
+def _ends_a_list(segment: str, text: str) -> bool:
+    """Is this segment the last item of a list in the text (a check after it is about the whole
+    list, not its last item)?"""
+    item = re.compile(
+        r"(?m)^\s*(?:[-*•·–]|\d+[.)])\s+(?:\[[ xX✓]\]\s*)?\W*" + re.escape(segment[:30])
+    )
+    return bool(item.search(_MARKDOWN.sub("", text)))
 
 
 def is_small_talk(segment: str) -> bool:
@@ -219,6 +254,47 @@ def nothing_fits_pattern(nouns: Iterable[str]) -> re.Pattern[str]:
         r"without (?:breaking|bending|compromising)|every (?:option|candidate|title|item|product) "
         r"(?:breaks|misses|fails)|nothing (?:left|else)|(?:no|zero) (?:results|hits|matches))"
     )
+
+
+def spelling_fixer(typos: Mapping[str, str]) -> Callable[[str], str]:
+    """A function that rewrites each whole word of `typos` (a chat spelling or a common slip,
+    lower case) as the word meant, in any case ("Whats your budegt" -> "Whats your budget")."""
+    if not typos:
+        return lambda text: text
+    words = sorted(typos, key=lambda w: (-len(w), w))
+    pattern = re.compile(
+        r"(?i)(?<![\w'.-])(" + "|".join(re.escape(w) for w in words) + r")(?![\w'-]|\.\w)"
+    )
+    return lambda text: pattern.sub(lambda m: typos.get(m.group(1).lower(), m.group(1)), text)
+
+
+def _deletions(word: str) -> set[str]:
+    return {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+
+def near_miss_fixer(words: Iterable[str], shortest: int = 6) -> Callable[[str], str]:
+    """A function that rewrites a slip of the keyboard on one of `words` as the word ("procsesed",
+    "prcoessed", "reveiws" -> "processed", "reviews"): one letter swapped with its neighbour,
+    changed, missing or doubled, in a word of at least `shortest` letters that begins and ends
+    as the word does. Words already spelt right, and every other word, are left alone."""
+    known = {w.lower() for w in words if len(w) >= shortest}
+    nearest: dict[str, str] = {}
+    for word in sorted(known):
+        for key in (word, *sorted(_deletions(word))):
+            nearest.setdefault(key, word)
+
+    def fix(match: re.Match[str]) -> str:
+        token = match.group(0)
+        lowered = token.lower()
+        if lowered in known or len(lowered) < shortest - 1:
+            return token
+        for key in (lowered, *sorted(_deletions(lowered))):
+            word = nearest.get(key)
+            if word and word[0] == lowered[0] and word[-1] == lowered[-1] and word != lowered:
+                return word
+        return token
+
+    return lambda text: re.sub(r"[A-Za-z]{5,}", fix, text)
 
 
 def compile_words(fragments: Iterable[str], boundary: str = r"\w") -> re.Pattern[str]:
@@ -280,6 +356,7 @@ class FieldReader:
         self._weak = tuple(
             (f, compile_words(v.weak[f], v.boundary)) for f in v.strong if f in v.weak
         )
+        self._mood = compile_words(MOOD_CUE) if v.mood_field else None
 
     def _list_kinds(self, lines: list[str]) -> list[bool]:
         """Per line: is it an item of a questionnaire (True) rather than of a recap, pitch or plan?"""
@@ -290,7 +367,7 @@ class FieldReader:
             if not BULLET.match(lines[number]):
                 number += 1
                 continue
-            header = lines[number - 1] if number else ""
+            header = v.normalise(lines[number - 1]) if number else ""
             block = []
             while number < len(lines) and BULLET.match(lines[number]):
                 block.append(number)
@@ -298,6 +375,8 @@ class FieldReader:
             items = [re.sub(r"\([^)]*\)", "", BULLET.sub("", lines[i])).strip() for i in block]
             if any(_CHECKBOX.match(lines[i]) for i in block):
                 asks = False  # a checklist of what is done
+            elif TITLE_MARK in header and not any(item.endswith("?") for item in items):
+                asks = False  # the facts of the item just put forward ("How about X?" + a list)
             elif _QUESTION_HEADER.search(header):
                 asks = True
             elif _RECAP_HEADER.search(header) or TITLE_MARK in header:
@@ -331,8 +410,28 @@ class FieldReader:
             questionnaire = bullet and kinds[number]
             body = BULLET.sub("", line)
             parts = [p.strip() for p in _SPLIT.split(body) if p.strip()]
+            # "Tell me:" over a questionnaire: its items ask, the header itself asks nothing.
+            heads_questionnaire = (
+                not bullet
+                and line.rstrip().endswith(":")
+                and number + 1 < len(lines)
+                and kinds[number + 1]
+            )
             for part in parts:
                 unpunctuated = not re.search(r"[.!]$", part)
+                if heads_questionnaire and part is parts[-1]:
+                    out.append((part, False))
+                    continue
+                if (
+                    part.endswith(".")
+                    and (
+                        _DROPPED_SUBJECT.match(part)
+                        or (describes(part) and not _QUESTION_START.match(part))
+                    )
+                    and not _ASKING_CUE.search(part)
+                ):
+                    out.append((part, False))  # a pitch or a described item, not a question
+                    continue
                 asks = part.endswith("?") or (
                     (not bullet or questionnaire)
                     and (
@@ -355,15 +454,16 @@ class FieldReader:
         return out
 
     def fields_in(
-        self, segment: str, *, described: bool, reacting: bool = False
+        self, segment: str, *, described: bool, reacting: bool = False, strong_only: bool = False
     ) -> list[tuple[int, str]]:
         """(position, field) of each field a question segment is about, earlier fields first.
 
         `described`: the question names an item (its words describe it, and ask only whether
-        it suits); `reacting`: the message puts an item forward (a reaction request asks nothing).
+        it suits); `reacting`: the message puts an item forward (a reaction request asks nothing);
+        `strong_only`: read no weak cue.
         """
         v = self.vocabulary
-        if described and not _SUITS_YOU.search(segment):
+        if described and not _SUITS_YOU.search(v.normalise(segment)):
             return []
         body = _GIVEN_CLAUSE.sub(lambda m: " " * len(m.group(0)), segment)
         body = _blank(SMALL_TALK, body)
@@ -372,7 +472,7 @@ class FieldReader:
         lowered = _blank(v.not_a_field, v.normalise(body).lower())
         taken = [False] * len(lowered)
         found: list[tuple[int, str]] = []
-        for table in (self._strong, self._weak):
+        for table in (self._strong,) if strong_only else (self._strong, self._weak):
             if found:
                 break  # weak cues count only in a question no strong word is about
             for field, pattern in table:
@@ -407,21 +507,57 @@ class FieldReader:
         for index, (segment, asks) in enumerate(segments):
             if not asks:
                 continue
-            found = fields_of(segment, asks=True)
+            lead, lead_asks = segments[index - 1] if index else ("", False)
+            if self._continues_mood_menu(segment, lead, lead_asks):
+                found = [self.vocabulary.mood_field or ""]
+            elif self._is_lead(lead, segment, text) and not self.fields_in(
+                segment, described=False, strong_only=True
+            ):
+                # "Palm oil - avoid it?": the question's topic is named just before the dash.
+                found = fields_of(f"{lead}, {segment}", asks=True)
+            else:
+                found = fields_of(segment, asks=True)
             if not found:
-                found = self._asked_back(
-                    segments, index, fields_of, TITLE_MARK in text, reacting=reacting
-                )
+                found = self._asked_back(segments, index, fields_of, text, reacting=reacting)
             for field in found:
                 order.setdefault(field, None)
         return tuple(order)
+
+    def _continues_mood_menu(self, segment: str, lead: str, lead_asks: bool) -> bool:
+        """Is this question the menu of the mood question just before it ("What tone are you
+        after? Something from a bold storyteller, or comfort viewing?"), naming no other field
+        outright ("Plus, short and snappy or a long marathon?" asks the length)?"""
+        return (
+            self._mood is not None
+            and lead_asks
+            and bool(self._mood.search(lead))
+            and not _QUESTION_START.match(segment)
+            and not any(
+                field != self.vocabulary.mood_field
+                for _pos, field in self.fields_in(segment, described=False, strong_only=True)
+            )
+            and bool(re.search(r"(?i)\bor\b|^\W*(?:something|maybe|perhaps|like|e\.g\.)", segment))
+        )
+
+    def _is_lead(self, lead: str, segment: str, text: str) -> bool:
+        """Is this fragment a short topic lead-in before a dash ("Palm oil - avoid it?", "How
+        about brands - any you'd rather skip?") naming a field outright?"""
+        dash = re.escape(lead) + r"\W*\s(?:—|--|–|→|->)\s+\W*" + re.escape(segment[:12])
+        return (
+            bool(lead)
+            and len(lead.split()) <= 5
+            and bool(re.search(dash, text))
+            and not re.search(r"[.!?:]$", lead)
+            and TITLE_MARK not in lead
+            and bool(self.fields_in(lead, described=False, strong_only=True))
+        )
 
     def _asked_back(
         self,
         segments: list[tuple[str, bool]],
         index: int,
         fields_of: Callable[..., list[str]],
-        names_item: bool,
+        text: str,
         *,
         reacting: bool = False,
     ) -> list[str]:
@@ -436,7 +572,7 @@ class FieldReader:
         segment = segments[index][0]
         found: list[str] = []
         gathered: list[str] = []
-        if _OPINION_BACK.search(segment) and not names_item:
+        if _OPINION_BACK.search(segment) and TITLE_MARK not in text:
             # "Options: - drop the age-rating filter - switch genre. Which would you prefer?"
             for back in (1, 2, 3):
                 if index - back < 0 or segments[index - back][1]:
@@ -448,6 +584,8 @@ class FieldReader:
             if found or index - back < 0 or segments[index - back][1]:
                 break
             previous = segments[index - back][0]
+            if back == 1 and not _OPINION_BACK.search(segment) and _ends_a_list(previous, text):
+                break  # "Here's my plan: 1. ... 3. Pick the best-reviewed one. Sound okay?"
             if reacting and (
                 (describes(previous) and not _ABOUT_PERSON.search(segment))
                 or (
@@ -474,6 +612,10 @@ class FieldReader:
                 if re.search(r"\d", previous):
                     continue  # "reviewers weren't kind - it sits at 4.7. Can you live with that?"
                 break
+            if reacting and not (_OPINION_BACK.search(segment) or _ABOUT_PERSON.search(segment)):
+                stated = {f for f in fields_of(previous, asks=False) if f not in v.person_fields}
+                if len(stated) > 1:
+                    break  # "It's a thriller and runs 151 minutes. Is it okay for you?"
             people_only = [f for f in before if f in v.person_fields]
             # "It's rated PG-13 - does that work?": one sentence; "It's on Hulu. Does that
             # work?" asks whether the pick as a whole suits, not about the services.

@@ -60,5 +60,27 @@ def test_an_announcement_is_not_a_confirm_request() -> None:
     assert reader.read("Shall I place the order?").confirm == "order"
 
 
+def test_chat_spellings_and_plain_ways_of_asking_are_read() -> None:
+    """Typos ("alergies", "budegt", "wat r"), a topic before a dash, and how many packs."""
+    reader = shopper_reader(tiny_catalog())
+    assert reader.read("Do you have any food alergies?").asked == ("allergies",)
+    assert reader.read("Whats your budegt for this?").asked == ("budget",)
+    assert reader.read("wat r we buying today").asked == ("category",)
+    assert reader.read("Palm oil — avoid it?").asked == ("palm_oil",)
+    assert reader.read("Just the one, or are you stocking up?").asked == ("quantity",)
+    assert reader.read("Do you keep halal or kosher?").asked == ("diet",)
+    assert reader.read("Budget-wise, where are we?").asked == ("budget",)
+
+
+def test_a_non_native_pitch_and_its_reaction_request_ask_nothing() -> None:
+    reader = shopper_reader(tiny_catalog())
+    name = tiny_catalog().items[0].name
+    reading = reader.read(
+        f"Maybe you like {name}? Is good product, Nutri-Score B, price €2. What you think?"
+    )
+    assert reading.proposed
+    assert reading.asked == ()
+
+
 if __name__ == "__main__":
     print(measure())

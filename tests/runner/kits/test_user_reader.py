@@ -15,6 +15,8 @@ from runner.kits.user.reader import (
     asks_reaction,
     describes,
     is_small_talk,
+    near_miss_fixer,
+    spelling_fixer,
 )
 
 TEAS = FieldReader(
@@ -24,7 +26,7 @@ TEAS = FieldReader(
             "flavour": (r"flavou?rs?", r"fruity", r"smoky"),
             "price": (r"budget", r"price", r"how much"),
         },
-        weak={"flavour": (r"good ones?", r"taste")},
+        weak={"flavour": (r"good ones?", r"taste"), "strength": (r"bold",)},
         not_a_field=re.compile(r"(?i)\bhow much time\b"),
         normalise=lambda text: text,
         topic_word=re.compile(r"(?i)\b(?:strength|flavour|price)\b"),
@@ -54,6 +56,15 @@ def test_a_preference_question_asks_its_field_in_any_form() -> None:
         "How does that sound?",
         "Would that work instead?",
         "Interested?",
+        "What you think?",
+        "You like it?",
+        "It is ok for you?",
+        "Does this hit the spot?",
+        "Is this the kind of thing you're after?",
+        "Does that match your mood tonight?",
+        "Is this acceptable?",
+        "Would that be suitable?",
+        "Good for you?",
     ],
 )
 def test_a_reaction_request_after_an_item_asks_no_field(question: str) -> None:
@@ -119,3 +130,79 @@ def test_a_question_after_a_short_lead_in_is_a_question() -> None:
     lead-in and a semicolon once hid the first."""
     text = "Happy to help! Before I look: do you like it strong; what's your budget?"
     assert TEAS.read_fields(text) == ("strength", "price")
+
+
+def test_a_pitch_that_lists_several_facts_then_a_general_check_asks_nothing() -> None:
+    """ "It have smoky flavour and it cost 4 euros. It is ok for you?" (non-native English): a
+    general check after several facts is a reaction request; after one fact it asks that fact."""
+    several = f"I propose {ITEM}. It have smoky flavour and the price is 4 euros. Is that okay?"
+    assert TEAS.read_fields(several, reacting=True) == ()
+    assert TEAS.read_fields(
+        f"I propose {ITEM}. The price is 4 euros. Is that okay?", reacting=True
+    ) == ("price",)
+
+
+def test_a_statement_without_its_subject_is_not_a_question() -> None:
+    """ "Is smoky tea, price 4 euros." drops its subject and ends in a full stop: it describes."""
+    segments = TEAS.segments(f"Maybe you like {ITEM}? Is smoky tea, price 4 euros. What you think?")
+    assert [asks for _s, asks in segments] == [True, False, True]
+    assert (
+        TEAS.read_fields(f"Try {ITEM}. Is smoky tea, price 4 euros. You like it?", reacting=True)
+        == ()
+    )
+    assert TEAS.segments("Is that strong enough.")[0][1]  # a subject: still a question
+
+
+def test_a_mood_menu_after_its_question_asks_the_mood_field() -> None:
+    """The menu of a mood question in a sentence of its own belongs to the mood question, even
+    when one of its words names another field."""
+    text = "What vibe are you after tonight? Something bold, or a calm cup?"
+    assert TEAS.read_fields(text) == ("flavour",)
+    named = "What vibe are you after tonight? Plus, mild or strong?"  # a field named outright
+    assert TEAS.read_fields(named) == ("flavour", "strength")
+    assert TEAS.read_fields("What vibe are you after? How strong do you like it?") == (
+        "flavour",
+        "strength",
+    )
+
+
+def test_a_topic_named_before_a_dash_is_the_question_s_topic() -> None:
+    """ "Price - any limit you'd rather keep under?" asks the price, not a weak cue's field."""
+    assert TEAS.read_fields("Price — any taste for a limit?") == ("price",)
+    assert TEAS.read_fields("Price. Any good ones you like?") == ("flavour",)  # no dash: its own
+
+
+def test_a_list_of_facts_under_a_named_item_is_a_pitch_not_a_questionnaire() -> None:
+    text = f"How about {ITEM}?\n- Strong\n- Price: 4 euros\nShall I add it to your order?"
+    assert TEAS.read_fields(text, reacting=True) == ()
+
+
+def test_spelling_fixer_reads_chat_spellings_as_meant_and_leaves_numbers_alone() -> None:
+    fix = spelling_fixer({"budegt": "budget", "4": "for", "u": "you"})
+    assert fix("Whats ur Budegt 4 u?") == "Whats ur budget for you?"
+    assert fix("It sits at 4.7.") == "It sits at 4.7."
+    assert TEAS.read_fields("Have a great evening! Hope that works.") == ()
+
+
+def test_a_check_after_a_list_is_about_the_whole_list() -> None:
+    """ "Here's my plan: 1. ... 2. pick the stronger. Sound okay?" asks about the plan, not the
+    strength its last step names; "Options: ... Which would you prefer?" still asks them all."""
+    plan = "Here's my plan:\n1. Look at this week's teas\n2. Pick the stronger one\n\nSound okay?"
+    assert TEAS.read_fields(plan) == ()
+    assert TEAS.read_fields("Pick the stronger one. Sound okay?") == ("strength",)
+
+
+def test_the_header_of_a_questionnaire_asks_nothing_its_items_do() -> None:
+    """ "To find a good one, tell me:" over a bulleted questionnaire: a weak cue in the header
+    ("good ones") is not a question; the items are."""
+    text = "To find good ones, tell me:\n- How strong do you like it?\n- Any budget?\nThanks!"
+    assert TEAS.read_fields(text) == ("strength", "price")
+    assert TEAS.read_fields("Tell me which good ones you like.") == ("flavour",)
+
+
+def test_near_miss_fixer_reads_a_slip_on_a_field_word_and_nothing_else() -> None:
+    fix = near_miss_fixer(["processed", "allergies", "rating"])
+    assert fix("Avoid ultra-procsesed or prcoessed food? Any alelrgies?") == (
+        "Avoid ultra-processed or processed food? Any allergies?"
+    )
+    assert fix("Are you dating? Processed. Ratings.") == "Are you dating? Processed. Ratings."
