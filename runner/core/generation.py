@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from runner.core.errors import TaurecError
+from runner.core.errors import LoadError, TaurecError
 
 # A suite folder names its domain in this file ({"domain": "grocery"}); it is not a task file.
 SUITE_MARKER = "suite.json"
@@ -41,6 +41,7 @@ __all__ = [
     "held_back",
     "opaque_id",
     "seed_from_secret",
+    "suite_domain",
     "usable_wordings",
     "write_suite_folder",
 ]
@@ -88,6 +89,22 @@ def usable_wordings(phrases: Sequence[str], split: Split) -> tuple[str, ...]:
         return tuple(phrases)
     open_ = tuple(p for p in phrases if not held_back(p))
     return open_ or tuple(phrases[:1])
+
+
+def suite_domain(folder: Path) -> str | None:
+    """The domain a suite folder names in its SUITE_MARKER, or None when it has none (a
+    hand-written folder); a marker that names no domain is an error naming the file."""
+    marker = Path(folder) / SUITE_MARKER
+    if not marker.is_file():
+        return None
+    try:
+        data = json.loads(marker.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise LoadError(marker, [f"not readable JSON: {exc}"]) from None
+    name = data.get("domain") if isinstance(data, dict) else None
+    if not isinstance(name, str):
+        raise LoadError(marker, [f"field 'domain' must be a domain name, got {name!r}"])
+    return name
 
 
 class GenerationInfo(BaseModel):

@@ -16,7 +16,7 @@ from domains.movies.wording import CUES, WHO
 from runner.batch.generate import generate_suite
 from runner.cli import cli
 from runner.core.domains import get_domain
-from runner.core.errors import TaurecError
+from runner.core.errors import LoadError, TaurecError
 from runner.core.generation import held_back, seed_from_secret, usable_wordings
 
 SNAPSHOT = "2026-11-01"
@@ -158,3 +158,20 @@ def test_a_generated_grocery_split_holds_its_strata_rule(tmp_path: Path) -> None
     assert "not enforced" not in written
     assert written.count("strata pass") == 4
     assert f"(<= {MAX_STRATUM_WIN})" in written
+
+
+def test_eval_reads_a_generated_suite_s_domain_from_its_folder(tmp_path: Path) -> None:
+    """`taurec eval AGENT --suite DIR` on a generated grocery folder needs no --domain (its
+    suite.json names it); a --domain contradicting the folder is an error naming the file."""
+    out = tmp_path / "split"
+    generate_suite("grocery", SNAPSHOT, 31, out, 2, "test")
+    runner = CliRunner()
+    args = ["eval", "expert", "--suite", str(out), "--snapshot", SNAPSHOT, "--trials", "1"]
+    done = runner.invoke(cli, args)
+    assert done.exit_code == 0, done.output
+    assert "pass^1" in done.output
+    wrong = runner.invoke(cli, [*args, "--domain", "movies"])
+    assert isinstance(wrong.exception, LoadError), wrong.output
+    message = str(wrong.exception)
+    assert str(out / "suite.json") in message
+    assert "field 'domain': this suite is a grocery suite, but --domain says movies" in message
