@@ -101,8 +101,8 @@ def _entry(folder: Path, slug: str, agent: str) -> None:
     )
 
 
-def _score(world: World, snapshot: str) -> Any:
-    folders = [world.submissions / s for s in SLUGS]
+def _score(world: World, snapshot: str, slugs: tuple[str, ...] = SLUGS) -> Any:
+    folders = [world.submissions / s for s in slugs]
 
     def run(entrants: list[Any], *, tasks_dir: Path) -> list[Any]:
         return run_submissions(
@@ -127,6 +127,7 @@ def _score(world: World, snapshot: str) -> Any:
         splits_root=world.splits,
         work_root=world.work,
         count=6,
+        keep_others=slugs != SLUGS,
     )
 
 
@@ -260,6 +261,19 @@ def test_the_dev_figure_is_filled_in_beside_the_test_one(
     assert lookup.gap == 0.5 - (lookup.test_pass1 or 0.0)
     assert [e.summary for e in after.entries] == [e.summary for e in before.entries]
     set_dev_pass1(world.splits, DOMAIN, {"split-lookup": None})
+
+
+def test_one_entry_per_process_keeps_the_others_figures(
+    world: World, live: tuple[Any, Path, Private]
+) -> None:
+    """The workflow scores each entry in its own process (only its own keys): a run of one entry
+    adds its figures to the live record and keeps every other entry's."""
+    before = {e.slug: e for e in live[0].record.entries}
+    alone = _score(world, FIRST, ("split-expert",))
+    assert alone.scored == ["split-expert"]
+    assert not alone.generated
+    assert {e.slug: e for e in alone.record.entries} == before
+    assert load_split_record(world.splits / DOMAIN / "live" / RECORD_FILE) == alone.record
 
 
 def test_an_entry_is_scored_once_per_split(world: World, live: tuple[Any, Path, Private]) -> None:
