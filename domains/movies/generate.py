@@ -27,12 +27,13 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from domains.movies.catalog import RESTRICTED_RATINGS, Catalog, CatalogItem
 from domains.movies.tasks import POLICY_NAMES, Task
 from runner.core.errors import TaurecError
 from runner.core.generation import GeneratedSuite, Split, derive_rng, opaque_id
+from runner.core.predicates import Complexity, RevealDifficulty
 
 __all__ = ["GENERATOR", "GRID", "MAX_COUNT", "Cell", "draft_task", "generate_tasks"]
 
@@ -41,8 +42,9 @@ MAX_COUNT = 240
 TRIES = 400  # drafts per task before the generator gives up on a cell
 SUITE_ROUNDS = 6  # redraw rounds the suite's strata gate may ask for
 
-Cx = Literal["simple", "medium", "complex"]
-Rv = Literal["volunteer", "mixed", "hidden"]
+# The task contract's complexity and reveal difficulty (runner.core.predicates).
+Cx = Complexity
+Rv = RevealDifficulty
 
 
 @dataclass(frozen=True)
@@ -239,24 +241,13 @@ def _persona(rng: random.Random, cued: list[str], split: Split) -> str:
 
 
 def _brief(constraints: list[dict[str, Any]]) -> str:
-    from domains.movies.fixture_suite import _join, _want
+    from domains.movies.fixture_suite import brief
 
-    parts = []
-    by = {
-        r: [_want(c["constraint"]["field"], c["constraint"]["op"], c["constraint"]["value"])
-            for c in constraints if c["reveal"] == r]
-        for r in ("volunteer", "on_ask", "hidden")
-    }  # fmt: skip
-    if by["volunteer"]:
-        parts.append(f"You say up front that {_join(by['volunteer'])}.")
-    if by["on_ask"]:
-        parts.append(f"Only when the assistant asks do you mention that {_join(by['on_ask'])}.")
-    if by["hidden"]:
-        parts.append(
-            f"You never spell out that {_join(by['hidden'])}; you only hint at it when a "
-            "suggestion misses."
-        )
-    return " ".join(parts)
+    said = brief(
+        (c["constraint"]["field"], c["constraint"]["op"], c["constraint"]["value"], c["reveal"])
+        for c in constraints
+    )
+    return " ".join(said)
 
 
 def _complexity(n: int) -> Cx:
@@ -510,13 +501,13 @@ def task_problems(task: Task, catalog: Catalog, informed_seeds: int) -> list[str
         return [f"{c.rule}: {c.reason}" for c in audit.failed_checks]
     if task.reveal_difficulty == "mixed" and audit.prior_picks_stated:
         return ["a popularity prior's pick meets every on_ask constraint"]
-    from domains.movies.strata import prior_reach, strata_problems
+    from domains.movies.strata import prior_reach, strata
 
     if task.reveal_difficulty == "hidden" and not task.no_valid_recommendation:
         reached = set(prior_reach(task, catalog)) & set(audit.winning)
         if reached:
             return [f"a fixed prior's first picks include a winner ({sorted(reached)[0]})"]
-    problems = strata_problems(task, catalog)
+    problems = strata(catalog).problems(task)
     if problems:
         return problems
     from domains.movies.informed_probe import informed_wins
@@ -537,7 +528,7 @@ def generate_tasks(
 ) -> GeneratedSuite:
     """`count` tasks (0: the grid's 60) drawn from the catalog and the seed, each passing the
     gate and the strata rules; then the suite's strata gate over all of them."""
-    from domains.movies.strata import suite_strata_gate
+    from domains.movies.strata import strata
 
     count = count or len(GRID)
     if count > MAX_COUNT:
@@ -564,7 +555,7 @@ def generate_tasks(
     # tasks of that stratum its winner won, deterministically.
     for _ in range(SUITE_ROUNDS):
         tasks = [t for t, _ in drawn]
-        ok, lines, won = suite_strata_gate(tasks, catalog)
+        ok, lines, won = strata(catalog).gate(tasks)
         if ok:
             break
         for index, (task, attempt) in enumerate(drawn):

@@ -272,8 +272,8 @@ def _steps(
             )
         else:
             domain, settings, where = lanes[lane]
-            # The test split's run: what it shares between the background and in-line calls.
-            test_args = (
+            # What the dev run and the test split's runs (background or in-line) share.
+            lane_args = (
                 label,
                 submissions_dir,
                 where,
@@ -298,23 +298,13 @@ def _steps(
                         },
                     )
                 else:
-                    detail, notes = _test(*test_args, None, splits, False)
+                    detail, notes = _test(*lane_args, None, splits, False)
                 for note in notes:
                     echo(f"      note: {note}")
             else:
                 if background is not None:
-                    background.start(lane, *test_args, {}, splits, True)
-                detail, runs = _run(
-                    label,
-                    submissions_dir,
-                    where,
-                    settings,
-                    board.trials,
-                    concurrency,
-                    fresh,
-                    echo,
-                    entries,
-                )
+                    background.start(lane, *lane_args, {}, splits, True)
+                detail, runs = _run(*lane_args, fresh, echo)
                 result.runs += runs
                 dev_runs[lane] = runs
         seconds = time.perf_counter() - started
@@ -359,9 +349,9 @@ def _run(
     settings: RunSettings,
     trials: int,
     concurrency: int,
+    entries: Sequence[Path],
     fresh: bool,
     echo: Echo,
-    entries: Sequence[Path] = (),
 ) -> tuple[str, list[RunResult]]:
     from runner.batch.progress import default_progress
 

@@ -134,7 +134,8 @@ def test_a_generated_grocery_split_holds_its_strata_rule(tmp_path: Path) -> None
     """No fixed prior wins the hidden stratum and no question-less prober the mixed or hidden
     one: the generator's gate enforces it, and replaying the players on the written split agrees."""
     from domains.grocery.catalog import load_catalog
-    from domains.grocery.strata import MAX_STRATUM_WIN, strata_problems, suite_strata_gate
+    from domains.grocery.strata import strata
+    from runner.core.generation import MAX_STRATUM_WIN
 
     out = tmp_path / "split"
     generate_suite("grocery", SNAPSHOT, 23, out, 6, "test")
@@ -144,11 +145,11 @@ def test_a_generated_grocery_split_holds_its_strata_rule(tmp_path: Path) -> None
     assert sum(t.reveal_difficulty == "mixed" for t in tasks) == 2
     catalog = load_catalog(owner.snapshots_dir / SNAPSHOT)
     for task in tasks:
-        assert not strata_problems(task, catalog), task.id
+        assert not strata(catalog).problems(task), task.id
         if task.reveal_difficulty != "volunteer" and not task.no_valid_recommendation:
             # Only asking wins: some need is told on asking only.
             assert any(tc.reveal == "on_ask" for tc in task.constraints), task.id
-    ok, lines, behind = suite_strata_gate(tasks, catalog)
+    ok, lines, behind = strata(catalog).gate(tasks)
     assert ok, lines
     assert not behind
     assert len(lines) == 4  # the prober on mixed; two priors and the prober on hidden
