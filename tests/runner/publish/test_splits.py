@@ -232,6 +232,16 @@ def test_a_live_split_publishes_aggregates_only(
     assert "Ranked on the private test split" in home
     assert record.split_id in home
     assert 'href="../splits.html"' in home
+    # It ranks and shows the split's own figures (pass^k with CIs, strata, policies, cost,
+    # failures by rule, dev beside test); what follows is labelled dev.
+    head, dev_part = home.split("Dev split (the public suite)", 1)
+    for column in ("test pass^2", "test pass^4", "test hidden", "Policies held", "Cost / trial",
+                   "Failures by rule", "dev pass^1", "gap (dev − test)"):  # fmt: skip
+        assert column in head, column
+    expert = next(e for e in record.entries if e.slug == "split-expert")
+    assert f"{expert.test_pass1:.3f}" in head
+    assert "measured on the committed dev split" in dev_part
+    assert "Exploit floor:" not in dev_part  # a dev floor is labelled dev
     published = list(_files(site)) + list(_files(world.splits))
     assert {p.name for p in (world.splits / DOMAIN / "live").iterdir()} == {
         RECORD_FILE,
@@ -242,7 +252,7 @@ def test_a_live_split_publishes_aggregates_only(
         assert not hits, (needle, hits[:3])
     # Personas, constraint texts and product names are not unique strings (a dev task or the
     # public catalog may share one): the split's own page and files carry none of them.
-    own = [page, (world.splits / DOMAIN / "live" / RECORD_FILE).read_text(encoding="utf-8")]
+    own = [page, home, (world.splits / DOMAIN / "live" / RECORD_FILE).read_text(encoding="utf-8")]
     for needle in private.texts | private.titles:
         assert not any(form in text for form in _forms(needle) for text in own), needle
 
