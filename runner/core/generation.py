@@ -187,6 +187,7 @@ def write_suite_folder(
 # stratum - fixed priors on the hidden one, the no-question prober on the mixed and hidden ones.
 MAX_STRATUM_WIN = 0.25
 PROBER = "no-question-prober"
+MAX_PLAYED = 20_000  # trials a Strata remembers
 
 
 class StrataTask(Protocol):
@@ -222,14 +223,31 @@ def stratum_players(task: StrataTask, priors: Sequence[str]) -> list[str]:
     return players
 
 
-@dataclass(frozen=True)
+@dataclass
 class Strata(Generic[TaskT]):
     """A domain's strata rule: how its players play a task (`play`), the names of its fixed
-    priors, and the trials of each task the suite gate plays."""
+    priors, and the trials of each task the suite gate plays.
 
-    play: Play[TaskT]
+    A trial is played once per task object: the suite gate reuses the trial 0 each accepted
+    draft was played on (a play is seeded by the task and the trial, so it is the same game)."""
+
+    play_one: Play[TaskT]
     priors: tuple[str, ...]
     trials: int
+    # (player, id(task), trial) -> (the task, won); the task is kept so its id is not reused.
+    _played: dict[tuple[str, int, int], tuple[TaskT, bool]] = field(
+        default_factory=dict, repr=False
+    )
+
+    def play(self, name: str, task: TaskT, trials: Sequence[int]) -> list[bool]:
+        """Which of `trials` the player wins, each trial played at most once per task."""
+        todo = [i for i in trials if (name, id(task), i) not in self._played]
+        if todo and len(self._played) > MAX_PLAYED:
+            self._played.clear()  # bounded: a long generation forgets the drafts it turned down
+        if todo:
+            for i, won in zip(todo, self.play_one(name, task, todo), strict=True):
+                self._played[(name, id(task), i)] = (task, won)
+        return [self._played[(name, id(task), i)][1] for i in trials]
 
     def problems(self, task: TaskT) -> list[str]:
         """The priors and the prober that win the task's first probed trial (a no-valid task

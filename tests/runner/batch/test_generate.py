@@ -176,3 +176,23 @@ def test_eval_reads_a_generated_suite_s_domain_from_its_folder(tmp_path: Path) -
     message = str(wrong.exception)
     assert str(out / "suite.json") in message
     assert "field 'domain': this suite is a grocery suite, but --domain says movies" in message
+
+
+def test_a_movies_split_of_any_size_draws_the_dev_grid() -> None:
+    """The generator's grid is the committed dev suite's make-up (complexity, reveal, no valid
+    answer, genre told only on asking), interleaved so that a split of any size has dev's shares:
+    a 30-task split was a third per stratum, which made it easier than dev."""
+    from collections import Counter
+
+    from domains.movies.generate import dev_grid
+
+    tasks = get_domain("movies").load_tasks(get_domain("movies").tasks_dir)
+    grid = dev_grid()
+    assert Counter((c.complexity, c.reveal, c.nvr) for c in grid) == Counter(
+        (t.complexity, t.reveal_difficulty, t.no_valid_recommendation) for t in tasks
+    )
+    whole = Counter(c.reveal for c in grid)
+    for size in range(1, len(grid) + 1):
+        prefix = Counter(c.reveal for c in grid[:size])
+        for reveal, n in whole.items():
+            assert abs(prefix[reveal] - n * size / len(grid)) <= 1, (size, reveal)
