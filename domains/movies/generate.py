@@ -22,6 +22,7 @@ Ids are opaque: `t_` and `u_` and 10 hex characters of a keyed hash of the seed.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import random
 from collections.abc import Sequence
@@ -595,11 +596,18 @@ def generate_tasks(
         cell = grid[index % len(grid)]
         task_id = opaque_id(seed, f"movies|{index}|task", "t_")
         user_id = opaque_id(seed, f"movies|{index}|user", "u_")
-        for attempt in range(start, start + TRIES):
-            rng = derive_rng(seed, "movies", index, attempt)
-            draft = draft_task(cell, catalog, rng, task_id, user_id, split)
-            if draft is not None and not task_problems(draft, catalog, informed_seeds, rule):
-                return draft, attempt
+        # A mixed cell whose only asked constraint the catalog cannot make hold against the
+        # strata rules falls back to the same cell with the genre told on asking (seed 9401 on
+        # 2026-11-01 found no simple mixed draft otherwise); its draws have streams of their own.
+        cells: list[tuple[Cell, tuple[str, ...]]] = [(cell, ())]
+        if cell.reveal == "mixed" and not cell.genre_asked:
+            cells.append((dataclasses.replace(cell, genre_asked=True), ("genre-asked",)))
+        for use, tag in cells:
+            for attempt in range(start, start + TRIES):
+                rng = derive_rng(seed, "movies", index, attempt, *tag)
+                draft = draft_task(use, catalog, rng, task_id, user_id, split)
+                if draft is not None and not task_problems(draft, catalog, informed_seeds, rule):
+                    return draft, attempt
         raise TaurecError(
             f"no draft for task {index} ({cell.complexity}, {cell.reveal}"
             f"{', no valid answer' if cell.nvr else ''}) passed the gate in {TRIES} tries "
