@@ -174,6 +174,8 @@ def render_domain_board(
             f"{prefix}entries/{entry.slug}.md",
             e=_entry_view(entry, inputs, agg, names, trial_runs, raw, latest),
             board_rows=board.rows(),
+            site_root="../" * (prefix.count("/") + 1),
+            **extra,
         )
     common = {"title": owner.title, "noun": owner.item_noun}
     writer.write(

@@ -592,6 +592,8 @@ def render_pages(
             f"entries/{entry.slug}.md",
             e=_entry_view(entry, inputs, agg, names, trial_runs, raw, latest),
             board_rows=board.rows(),
+            site_root="../",
+            **({"test_split": test_split} if test_split else {}),
         )
     writer.write(
         "tasks.md.j2",
