@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import shutil
 import subprocess
@@ -213,6 +215,7 @@ def test_scripts_the_workflows_call_exist_and_are_executable() -> None:
     assert called == {
         "scripts/smoke_submission.sh",
         "scripts/run_shard.sh",
+        "scripts/run_test_split.sh",
         "scripts/merge_shards.sh",
     }
     for script in called:
@@ -396,12 +399,16 @@ def test_refresh_draws_the_test_split_from_the_secret_and_refuses_without_it() -
     # ... and the recording job refuses again right before it draws the split.
     publish = jobs["record"]["steps"]
     guard = refusal("record")
-    draw = next(
-        i for i, s in enumerate(publish) if "taurec leaderboard --steps test" in s.get("run", "")
-    )
+    draw = next(i for i, s in enumerate(publish) if "scripts/run_test_split.sh" in s.get("run", ""))
     assert guard < draw
     assert publish[draw]["env"]["TAUREC_SPLIT_SECRET"] == secret
     assert publish[draw]["env"]["DATE"] == "${{ needs.snapshot.outputs.date }}"
+    assert publish[draw]["env"]["TAUREC_HOSTED"] == "1"
+    # The test split's entries get their keys as the dev run's do: the whole map goes to the
+    # script, which hands each entry's process only its own (tested in
+    # test_the_test_split_runs_one_process_per_entry_with_only_its_keys), with a budget.
+    assert publish[draw]["env"]["TAUREC_SECRETS"] == "${{ toJSON(secrets) }}"
+    assert '--max-cost "$budget"' in publish[draw]["run"]
     site = next(i for i, s in enumerate(publish) if "taurec site build" in s.get("run", ""))
     assert draw < site
     # No other job is handed the secret (the shards run the dev split only).
@@ -409,6 +416,67 @@ def test_refresh_draws_the_test_split_from_the_secret_and_refuses_without_it() -
         if name in ("snapshot", "record"):
             continue
         assert "TAUREC_SPLIT_SECRET" not in yaml.safe_dump(job), name
+
+
+FAKE_TAUREC = """#!/usr/bin/env python3
+import json, os, sys
+from pathlib import Path
+args = sys.argv[1:]
+if args[:2] == ["submission", "env"]:
+    # The real command's scoping, in small: drop the map, put back the entry's own key only.
+    entry = args[args.index("--secrets-json-env") + 2]
+    secrets = json.loads(os.environ.pop(args[args.index("--secrets-json-env") + 1]))
+    slug = Path(entry).name
+    key = "TAUREC_KEY_" + slug.upper()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAUREC_KEY_")}
+    if key in secrets:
+        env[key] = secrets[key]
+    rest = args[args.index("--secrets-json-env") + 3 :]
+    os.execvpe(rest[0], rest, env)
+with open(os.environ["CALLS"], "a") as log:
+    seen = sorted(k for k in os.environ if k.startswith("TAUREC_"))
+    log.write(json.dumps({"args": args, "env": seen}) + "\\n")
+"""
+
+
+def _script_calls(tmp_path: Path, env: dict[str, str]) -> tuple[int, str, list[Any]]:
+    fake = tmp_path / "taurec"
+    fake.write_text(FAKE_TAUREC, encoding="utf-8")
+    fake.chmod(0o755)
+    calls = tmp_path / "calls.jsonl"
+    done = subprocess.run(
+        [str(PROJECT_ROOT / "scripts" / "run_test_split.sh"), "2026-11-01", "--max-cost", "2.5"],
+        env={"PATH": os.environ["PATH"], "TAUREC": str(fake), "CALLS": str(calls), **env},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    found = [json.loads(line) for line in calls.read_text().splitlines()] if calls.exists() else []
+    return done.returncode, done.stderr, found
+
+
+def test_the_test_split_runs_one_process_per_entry_with_only_its_keys(tmp_path: Path) -> None:
+    """scripts/run_test_split.sh (the record job's test run): without the split secret it refuses
+    with a message naming it; hosted (TAUREC_SECRETS) it runs `taurec leaderboard --steps test
+    --entry E` once per shipped entry through `taurec submission env`, so each process holds the
+    split secret and its own key, never the map or another entry's key."""
+    code, err, calls = _script_calls(tmp_path, {})
+    assert code == 1
+    assert calls == []
+    assert "TAUREC_SPLIT_SECRET" in err
+    assert "refusing" in err
+    shipped = sorted(p.parent for p in (PROJECT_ROOT / "submissions").glob("*/submission.yaml"))
+    keys = {f"TAUREC_KEY_{p.name.upper()}": "k" for p in shipped}
+    code, err, calls = _script_calls(
+        tmp_path, {"TAUREC_SPLIT_SECRET": "s", "TAUREC_SECRETS": json.dumps(keys)}
+    )
+    assert code == 0, err
+    assert [c["args"][c["args"].index("--entry") + 1] for c in calls] == [str(p) for p in shipped]
+    for call, folder in zip(calls, shipped, strict=True):
+        assert call["args"][:5] == ["leaderboard", "--steps", "test", "--date", "2026-11-01"]
+        assert call["args"][-2:] == ["--max-cost", "2.5"]
+        assert call["env"] == sorted(["TAUREC_SPLIT_SECRET", f"TAUREC_KEY_{folder.name.upper()}"])
 
 
 def test_the_workflow_uploads_nothing_of_a_live_split_but_its_aggregates() -> None:

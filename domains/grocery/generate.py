@@ -5,7 +5,7 @@ committed suite's grid (`domains.grocery.suite.GRID`, taken in an order that spr
 tasks over every reveal stratum, so a small `count` still covers them) with the first seeded
 draft that passes the same gate (`domains.grocery.audit.gate_problems` and the shopper's leak
 audit) on the snapshot and that no fixed prior (cheapest first, top search result first) and no
-question-less prober wins on its first probed trial (`domains.grocery.strata.strata_problems`).
+question-less prober wins on its first probed trial (`domains.grocery.strata.strata`).
 Then the suite's strata gate plays them on every probed trial: while a fixed prior wins more than
 a quarter of the hidden stratum, or the prober more than a quarter of the mixed or the hidden one,
 the tasks behind that figure are redrawn in a next round (deterministically, from the seed), and
@@ -106,13 +106,15 @@ def generate_tasks(
     shopping = count - accounts
     if count > MAX_COUNT:
         raise TaurecError(f"--count must be <= {MAX_COUNT} for grocery, got {count}")
-    from domains.grocery.strata import strata_problems, suite_strata_gate
+    from domains.grocery.strata import strata
+
+    rule = strata(catalog)
 
     order = slot_order()
 
     def fair(task: GroceryTask) -> bool:
         """No fixed prior and no question-less prober wins the draft's first probed trial."""
-        return not strata_problems(task, catalog)
+        return not rule.problems(task)
 
     def draw(index: int, round_: int) -> GroceryTask:
         """The first draft of redraw round `round_` for the index-th slot passing every rule."""
@@ -152,7 +154,7 @@ def generate_tasks(
     # The suite gate: while a stratum is won too often, redraw (in the next round) the tasks
     # of that stratum its winner won, deterministically.
     for _ in range(SUITE_ROUNDS):
-        ok, lines, won = suite_strata_gate(drawn, catalog)
+        ok, lines, won = rule.gate(drawn)
         if ok:
             break
         for index, task in enumerate(drawn):
@@ -161,15 +163,15 @@ def generate_tasks(
                 drawn[index] = draw(index, rounds[index])
     else:
         raise TaurecError("the generated suite fails the strata gate: " + "; ".join(lines))
-    strata = {
+    made_up = {
         r: sum(t.reveal_difficulty == r for t in drawn) for r in ("volunteer", "mixed", "hidden")
     }
     several = sum(len(t.requests) > 1 for t in drawn)
     gate = [
         f"{len(drawn)} tasks ({accounts} on the shopper's account, {several} with several "
         "requests), each passing the grocery gate, leak audit and strata rules on the "
-        f"snapshot (volunteer {strata['volunteer']}, mixed {strata['mixed']}, "
-        f"hidden {strata['hidden']})",
+        f"snapshot (volunteer {made_up['volunteer']}, mixed {made_up['mixed']}, "
+        f"hidden {made_up['hidden']})",
         *lines,
     ]
     return GeneratedSuite(

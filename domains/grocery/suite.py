@@ -19,6 +19,7 @@ from domains.grocery.audit import gate_problems
 from domains.grocery.tasks import GroceryTask
 from domains.grocery.user.leaks import audit_probe
 from domains.grocery.user.vocabulary import topic_of_field
+from runner.core.predicates import Complexity, RevealDifficulty
 
 __all__ = [
     "GRID",
@@ -37,8 +38,9 @@ TASKS_DIR = Path(__file__).parent / "tasks"
 SNAPSHOTS_DIR = Path(__file__).parent / "snapshots"
 
 Kind = Literal["order", "return", "substitution"]
-Cx = Literal["simple", "medium", "complex"]
-Rv = Literal["volunteer", "mixed", "hidden"]
+# The task contract's complexity and reveal difficulty (runner.core.predicates).
+Cx = Complexity
+Rv = RevealDifficulty
 
 
 @dataclass(frozen=True)

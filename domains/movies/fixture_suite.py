@@ -13,7 +13,7 @@ import argparse
 import datetime as dt
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -291,23 +291,29 @@ def _join(clauses: list[str]) -> str:
     return clauses[0] if len(clauses) == 1 else "; ".join(clauses[:-1]) + "; and " + clauses[-1]
 
 
+# The brief after every persona: what the user says of each reveal class (one table for the
+# committed suite and the generator, `domains.movies.generate`).
+BRIEF = {
+    "volunteer": "You say up front that {}.",
+    "on_ask": "Only when the assistant asks do you mention that {}.",
+    "hidden": "You never spell out that {}; you only hint at it when a suggestion misses.",
+}
+
+
+def brief(constraints: Iterable[tuple[str, str, Any, str]]) -> list[str]:
+    """One sentence per reveal class (volunteer, on_ask, hidden) that has constraints, from
+    (field, op, value, reveal) in their order."""
+    wants: dict[str, list[str]] = {r: [] for r in BRIEF}
+    for field_, op, value, reveal in constraints:
+        wants[reveal].append(_want(field_, op, value))
+    return [BRIEF[r].format(_join(w)) for r, w in wants.items() if w]
+
+
 def persona_text(spec: Spec) -> str:
     """The character (written by hand) followed by the brief derived from the constraints, so the
     persona an LLM user reads can never contradict what the task scores."""
-    by_reveal = {
-        r: [_want(f, op, v) for f, op, v, rv in spec.constraints if rv == r] for r in "vah"
-    }
-    parts = [spec.persona.strip()]
-    if by_reveal["v"]:
-        parts.append(f"You say up front that {_join(by_reveal['v'])}.")
-    if by_reveal["a"]:
-        parts.append(f"Only when the assistant asks do you mention that {_join(by_reveal['a'])}.")
-    if by_reveal["h"]:
-        parts.append(
-            f"You never spell out that {_join(by_reveal['h'])}; you only hint at it when a "
-            "suggestion misses."
-        )
-    return " ".join(parts)
+    said = brief((f, op, v, _REVEAL[rv]) for f, op, v, rv in spec.constraints)
+    return " ".join([spec.persona.strip(), *said])
 
 
 def build_task(number: int, spec: Spec, catalog: Catalog) -> Task:

@@ -1,8 +1,8 @@
 """Generated movie suites: tasks drawn from one snapshot and a seed across the complexity x reveal grid, each passing the gate.
 
 `taurec tasks generate --domain movies` calls `generate_tasks`. Each task fills one cell of the
-grid (`GRID`: the committed suite's 60 cells, taken so that the first tasks cover every reveal
-stratum) with the first seeded draft that passes the gate of `domains.movies.audit` (pool and
+grid (`dev_grid()`: the committed dev suite's cells, interleaved so that a split of any size has
+dev's make-up) with the first seeded draft that passes the gate of `domains.movies.audit` (pool and
 cut sizes, the informed agent winning every probed seed) and the strata rules of
 `domains.movies.strata` (no fixed prior and no question-less prober wins it). Drafts are built
 from the catalog, never from a hand-written list:
@@ -22,73 +22,127 @@ Ids are opaque: `t_` and `u_` and 10 hex characters of a keyed hash of the seed.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, TypeVar
 
 from domains.movies.catalog import RESTRICTED_RATINGS, Catalog, CatalogItem
 from domains.movies.tasks import POLICY_NAMES, Task
 from runner.core.errors import TaurecError
-from runner.core.generation import GeneratedSuite, Split, derive_rng, opaque_id
+from runner.core.generation import GeneratedSuite, Split, Strata, derive_rng, opaque_id
+from runner.core.predicates import Complexity, RevealDifficulty
 
-__all__ = ["GENERATOR", "GRID", "MAX_COUNT", "Cell", "draft_task", "generate_tasks"]
+__all__ = [
+    "GENERATOR",
+    "MAX_COUNT",
+    "Cell",
+    "dev_grid",
+    "draft_task",
+    "generate_tasks",
+    "interleave",
+]
 
-GENERATOR = "movies-generate/1"
+GENERATOR = "movies-generate/2"  # 2: the dev suite's grid, interleaved (was a third per stratum)
 MAX_COUNT = 240
 TRIES = 400  # drafts per task before the generator gives up on a cell
 SUITE_ROUNDS = 6  # redraw rounds the suite's strata gate may ask for
 
-Cx = Literal["simple", "medium", "complex"]
-Rv = Literal["volunteer", "mixed", "hidden"]
+# The task contract's complexity and reveal difficulty (runner.core.predicates).
+Cx = Complexity
+Rv = RevealDifficulty
+K = TypeVar("K")
 
 
 @dataclass(frozen=True)
 class Cell:
-    """One cell of the grid: complexity, reveal difficulty, and whether nothing may fit."""
+    """One cell of the grid: complexity, reveal difficulty, whether nothing may fit, and whether
+    the genre is told only on asking (as in the dev task the cell comes from)."""
 
     complexity: Cx
     reveal: Rv
     nvr: bool = False
+    genre_asked: bool = False
 
 
-def _grid() -> tuple[Cell, ...]:
-    """The committed suite's make-up (60 cells), hidden, mixed and volunteer cells in turn."""
-    counts: list[tuple[Cx, Rv, int, int]] = [  # complexity, reveal, cells, of them NVR
-        ("simple", "volunteer", 8, 0),
-        ("simple", "mixed", 7, 1),
-        ("simple", "hidden", 5, 0),
-        ("medium", "volunteer", 2, 0),
-        ("medium", "mixed", 17, 2),
-        ("medium", "hidden", 6, 1),
-        ("complex", "volunteer", 1, 0),
-        ("complex", "mixed", 8, 1),
-        ("complex", "hidden", 6, 1),
+def _spread(items: Sequence[K]) -> list[K]:
+    """`items` reordered so that every prefix holds each value in the share it has in the
+    whole, within one: at each step the value furthest behind its share comes next (ties: the
+    value first seen)."""
+    counts: dict[K, int] = {}
+    for item in items:
+        counts[item] = counts.get(item, 0) + 1
+    taken = dict.fromkeys(counts, 0)
+    out: list[K] = []
+    for step in range(1, len(items) + 1):
+        value = max(
+            (v for v in counts if taken[v] < counts[v]),
+            key=lambda v: counts[v] * step / len(items) - taken[v],
+        )
+        taken[value] += 1
+        out.append(value)
+    return out
+
+
+def interleave(cells: Sequence[Cell]) -> tuple[Cell, ...]:
+    """`cells` in an order whose every prefix has the whole's make-up: the reveal strata in
+    their shares, and within each stratum its kinds of cell (complexity, no valid answer)."""
+    within = {rv: _spread([c for c in cells if c.reveal == rv]) for rv in {c.reveal for c in cells}}
+    return tuple(within[rv].pop(0) for rv in _spread([c.reveal for c in cells]))
+
+
+@cache
+def dev_grid() -> tuple[Cell, ...]:
+    """The committed dev suite's make-up, cell for cell (complexity, reveal difficulty, no valid
+    answer), interleaved so that a split of any size draws the grid dev measures: a 30-task split
+    is half of each cell kind, not a third of each stratum (which made a split easier than dev:
+    more volunteer tasks, fewer medium mixed ones and no no-valid-answer task)."""
+    from domains.movies.tasks import load_tasks
+    from runner.core.paths import TASKS_DIR
+
+    cells = [
+        Cell(
+            t.complexity,
+            t.reveal_difficulty,
+            t.no_valid_recommendation,
+            any(_is_lead_genre(tc.constraint) and tc.reveal == "on_ask" for tc in t.constraints),
+        )
+        for t in load_tasks(TASKS_DIR)
     ]
-    by_reveal: dict[str, list[Cell]] = {"hidden": [], "mixed": [], "volunteer": []}
-    for cx, rv, n, nvr in counts:
-        by_reveal[rv] += [Cell(cx, rv, nvr=i >= n - nvr) for i in range(n)]
-    for reveal, cells in by_reveal.items():  # complexities in turn through each stratum
-        groups = [
-            [c for c in cells if c.complexity == cx] for cx in ("simple", "medium", "complex")
-        ]
-        spread: list[Cell] = []
-        while any(groups):
-            for group in groups:
-                if group:
-                    spread.append(group.pop(0))
-        by_reveal[reveal] = spread
-    out: list[Cell] = []
-    while any(by_reveal.values()):
-        for reveal in ("hidden", "mixed", "volunteer"):
-            if by_reveal[reveal]:
-                out.append(by_reveal[reveal].pop(0))
-    return tuple(out)
+    order = {"hidden": 0, "mixed": 1, "volunteer": 2, "simple": 0, "medium": 1, "complex": 2}
+    return interleave(
+        sorted(cells, key=lambda c: (order[c.reveal], order[c.complexity], c.nvr, c.genre_asked))
+    )
 
 
-GRID: tuple[Cell, ...] = _grid()
+def _is_lead_genre(constraint: Any) -> bool:
+    return bool(constraint.field == "genres" and constraint.op == "contains")
+
+
+@cache
+def stated_kinds(reveal: str) -> tuple[tuple[str, str, float], ...]:
+    """What a volunteered or on_ask constraint may be, weighted as the dev suite's constraints of
+    that reveal are (the lead genre aside: `Cell.genre_asked` places it); a kind dev never
+    states that way keeps a small weight."""
+    from domains.movies.tasks import load_tasks
+    from runner.core.paths import TASKS_DIR
+
+    seen: dict[tuple[str, str], int] = {}
+    for task in load_tasks(TASKS_DIR):
+        for tc in task.constraints:
+            if tc.reveal == reveal and not _is_lead_genre(tc.constraint):
+                key = (tc.constraint.field, tc.constraint.op)
+                seen[key] = seen.get(key, 0) + 1
+    return tuple(
+        (field, op, float(seen.get((field, op), 0)) or UNSEEN_WEIGHT)
+        for field, op, _ in STATED_KINDS
+        if (field, op) != ("genres", "contains")
+    )
+
 
 # Ordered fields and the operators a hidden constraint may use, with draw weights: upper bounds
 # on length, votes and date and lower bounds on length and date are common; floors on the
@@ -102,6 +156,8 @@ HIDDEN_KINDS: tuple[tuple[str, str, float], ...] = (
     ("rating", ">=", 0.4),
     ("vote_count", ">=", 0.4),
 )
+# A kind of stated constraint the dev suite never states that way keeps this weight.
+UNSEEN_WEIGHT = 0.5
 # What an on_ask or volunteered constraint may be (field, op, weight).
 STATED_KINDS: tuple[tuple[str, str, float], ...] = (
     ("runtime", "<=", 2.0),
@@ -239,24 +295,13 @@ def _persona(rng: random.Random, cued: list[str], split: Split) -> str:
 
 
 def _brief(constraints: list[dict[str, Any]]) -> str:
-    from domains.movies.fixture_suite import _join, _want
+    from domains.movies.fixture_suite import brief
 
-    parts = []
-    by = {
-        r: [_want(c["constraint"]["field"], c["constraint"]["op"], c["constraint"]["value"])
-            for c in constraints if c["reveal"] == r]
-        for r in ("volunteer", "on_ask", "hidden")
-    }  # fmt: skip
-    if by["volunteer"]:
-        parts.append(f"You say up front that {_join(by['volunteer'])}.")
-    if by["on_ask"]:
-        parts.append(f"Only when the assistant asks do you mention that {_join(by['on_ask'])}.")
-    if by["hidden"]:
-        parts.append(
-            f"You never spell out that {_join(by['hidden'])}; you only hint at it when a "
-            "suggestion misses."
-        )
-    return " ".join(parts)
+    said = brief(
+        (c["constraint"]["field"], c["constraint"]["op"], c["constraint"]["value"], c["reveal"])
+        for c in constraints
+    )
+    return " ".join(said)
 
 
 def _complexity(n: int) -> Cx:
@@ -286,9 +331,7 @@ def draft_task(
     # The genre is volunteered, except in some simple mixed and hidden cells where it is the
     # one topic the user states only when asked.
     genre_reveal = "volunteer"
-    if (cell.reveal == "hidden" and cell.complexity == "simple") or (
-        cell.reveal in ("mixed", "hidden") and rng.random() < 0.2
-    ):
+    if cell.genre_asked or (cell.reveal == "hidden" and cell.complexity == "simple"):
         genre_reveal = "on_ask"
     # Longer tasks start from larger genres (each further constraint keeps at most 70 %).
     weights = [genre_counts[g] ** (n_constraints / 2) for g in genres]
@@ -359,10 +402,10 @@ def draft_task(
         return min(0.7, max(share, needed))
 
     for _ in range(n_volunteer):
-        if not add("volunteer", STATED_KINDS, keep_share(0.35, 0.7)):
+        if not add("volunteer", stated_kinds("volunteer"), keep_share(0.35, 0.7)):
             return None
     for _ in range(n_ask):
-        if not add("on_ask", STATED_KINDS, keep_share(0.25, 0.6)):
+        if not add("on_ask", stated_kinds("on_ask"), keep_share(0.25, 0.6)):
             return None
     hidden_keep = 0.1 if n_hidden == 1 else 0.32
     stated_pool = pool
@@ -476,9 +519,12 @@ def draft_task(
     return task
 
 
-def task_problems(task: Task, catalog: Catalog, informed_seeds: int) -> list[str]:
+def task_problems(
+    task: Task, catalog: Catalog, informed_seeds: int, rule: Strata[Task] | None = None
+) -> list[str]:
     """Why a draft fails the gate (empty: it passes): the audit's rules, the design rules of the
-    committed suite, the persona's cue, and the strata rules."""
+    committed suite, the persona's cue, and the strata rules (`rule`: the suite's, so its gate
+    reuses the trials played here)."""
     from domains.movies.audit import audit_task
     from domains.movies.fixture_suite import design_problems
     from domains.movies.simulators.scripted import persona_line
@@ -510,13 +556,13 @@ def task_problems(task: Task, catalog: Catalog, informed_seeds: int) -> list[str
         return [f"{c.rule}: {c.reason}" for c in audit.failed_checks]
     if task.reveal_difficulty == "mixed" and audit.prior_picks_stated:
         return ["a popularity prior's pick meets every on_ask constraint"]
-    from domains.movies.strata import prior_reach, strata_problems
+    from domains.movies.strata import prior_reach, strata
 
     if task.reveal_difficulty == "hidden" and not task.no_valid_recommendation:
         reached = set(prior_reach(task, catalog)) & set(audit.winning)
         if reached:
             return [f"a fixed prior's first picks include a winner ({sorted(reached)[0]})"]
-    problems = strata_problems(task, catalog)
+    problems = (rule or strata(catalog)).problems(task)
     if problems:
         return problems
     from domains.movies.informed_probe import informed_wins
@@ -537,22 +583,31 @@ def generate_tasks(
 ) -> GeneratedSuite:
     """`count` tasks (0: the grid's 60) drawn from the catalog and the seed, each passing the
     gate and the strata rules; then the suite's strata gate over all of them."""
-    from domains.movies.strata import suite_strata_gate
+    from domains.movies.strata import strata
 
-    count = count or len(GRID)
+    rule = strata(catalog)
+    count = count or len(dev_grid())
     if count > MAX_COUNT:
         raise TaurecError(f"--count must be <= {MAX_COUNT} for movies, got {count}")
 
     def draw(index: int, start: int) -> tuple[Task, int]:
         """The first draft from attempt `start` on that passes the gate, and its attempt."""
-        cell = GRID[index % len(GRID)]
+        grid = dev_grid()
+        cell = grid[index % len(grid)]
         task_id = opaque_id(seed, f"movies|{index}|task", "t_")
         user_id = opaque_id(seed, f"movies|{index}|user", "u_")
-        for attempt in range(start, start + TRIES):
-            rng = derive_rng(seed, "movies", index, attempt)
-            draft = draft_task(cell, catalog, rng, task_id, user_id, split)
-            if draft is not None and not task_problems(draft, catalog, informed_seeds):
-                return draft, attempt
+        # A mixed cell whose only asked constraint the catalog cannot make hold against the
+        # strata rules falls back to the same cell with the genre told on asking (seed 9401 on
+        # 2026-11-01 found no simple mixed draft otherwise); its draws have streams of their own.
+        cells: list[tuple[Cell, tuple[str, ...]]] = [(cell, ())]
+        if cell.reveal == "mixed" and not cell.genre_asked:
+            cells.append((dataclasses.replace(cell, genre_asked=True), ("genre-asked",)))
+        for use, tag in cells:
+            for attempt in range(start, start + TRIES):
+                rng = derive_rng(seed, "movies", index, attempt, *tag)
+                draft = draft_task(use, catalog, rng, task_id, user_id, split)
+                if draft is not None and not task_problems(draft, catalog, informed_seeds, rule):
+                    return draft, attempt
         raise TaurecError(
             f"no draft for task {index} ({cell.complexity}, {cell.reveal}"
             f"{', no valid answer' if cell.nvr else ''}) passed the gate in {TRIES} tries "
@@ -564,7 +619,7 @@ def generate_tasks(
     # tasks of that stratum its winner won, deterministically.
     for _ in range(SUITE_ROUNDS):
         tasks = [t for t, _ in drawn]
-        ok, lines, won = suite_strata_gate(tasks, catalog)
+        ok, lines, won = rule.gate(tasks)
         if ok:
             break
         for index, (task, attempt) in enumerate(drawn):

@@ -10,37 +10,32 @@ user (on the trials the informed probe uses):
 - the no-question prober of the fidelity panel (`no-question-prober`): asks only for the
   services and learns from every decline.
 
-The generator rejects a draft one of them wins on its first probed trial (`strata_problems`), and
-the suite gate (`suite_strata_gate`) fails a suite where any fixed prior wins more than
+The generator rejects a draft one of them wins on its first probed trial (`strata(catalog).problems`), and
+the suite gate (`.gate`) fails a suite where any fixed prior wins more than
 `MAX_STRATUM_WIN` of the hidden stratum's trials, or the prober more than that of the mixed or of
 the hidden stratum.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 
 from domains.movies.baselines.expert import PRIOR_ORDERS, ExpertAgent, Style
 from domains.movies.catalog import Catalog
 from domains.movies.tasks import Task
 from runner.batch.keys import trial_seed
+from runner.core.generation import PROBER, Strata, play_trials
 
 __all__ = [
     "FIXED_PRIORS",
-    "MAX_STRATUM_WIN",
     "PROBER",
     "STRATA_SEEDS",
     "play",
     "prior_reach",
-    "strata_figures",
-    "strata_problems",
-    "suite_strata_gate",
+    "strata",
 ]
 
-MAX_STRATUM_WIN = 0.25
 STRATA_SEEDS = 4  # trials 0..3 of run seed 0 per task in the suite gate (the board's first run)
-PROBER = "no-question-prober"
 FIXED_PRIORS: dict[str, Style] = {
     **{
         f"prior-{key}": Style(ask=False, learn=False, pick=key, heed=False)  # type: ignore[arg-type]
@@ -84,10 +79,7 @@ def play(name: str, task: Task, catalog: Catalog, trials: Sequence[int]) -> list
         )
         return score_transcript(task, transcript, catalog).reward == 1.0
 
-    async def every() -> list[bool]:
-        return [await one(i) for i in trials]
-
-    return asyncio.run(every())
+    return play_trials(one, trials)
 
 
 PRIOR_REACH = 4  # how deep into each fixed order the static check looks
@@ -110,61 +102,7 @@ def prior_reach(task: Task, catalog: Catalog, depth: int = PRIOR_REACH) -> list[
     return out
 
 
-def _players(task: Task) -> list[str]:
-    """Who must not win this task: the priors on a hidden one, the prober on mixed and hidden."""
-    players = []
-    if task.reveal_difficulty == "hidden":
-        players += list(FIXED_PRIORS)
-    if task.reveal_difficulty in ("mixed", "hidden"):
-        players.append(PROBER)
-    return players
-
-
-def strata_problems(task: Task, catalog: Catalog) -> list[str]:
-    """The fixed priors and the prober that win the task's first probed trial (a no-valid task
-    is left to the abstention rules: none of them abstains on purpose)."""
-    if task.no_valid_recommendation:
-        return []
-    return [f"{name} wins trial 0" for name in _players(task) if play(name, task, catalog, [0])[0]]
-
-
-def strata_figures(
-    tasks: Sequence[Task], catalog: Catalog, trials: int = STRATA_SEEDS
-) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, list[str]]]]:
-    """pass^1 of each fixed prior on the hidden stratum and of the prober on the mixed and hidden
-    strata (player -> stratum -> share of trials won), and the tasks each won a trial of."""
-    figures: dict[str, dict[str, float]] = {}
-    winners: dict[str, dict[str, list[str]]] = {}
-    for stratum in ("mixed", "hidden"):
-        members = [t for t in tasks if t.reveal_difficulty == stratum]
-        if not members:
-            continue
-        names = [*FIXED_PRIORS, PROBER] if stratum == "hidden" else [PROBER]
-        for name in names:
-            results = {t.id: play(name, t, catalog, range(trials)) for t in members}
-            wins = [w for r in results.values() for w in r]
-            figures.setdefault(name, {})[stratum] = round(sum(wins) / len(wins), 4)
-            winners.setdefault(name, {})[stratum] = sorted(i for i, r in results.items() if any(r))
-    return figures, winners
-
-
-def suite_strata_gate(
-    tasks: Sequence[Task], catalog: Catalog, trials: int = STRATA_SEEDS
-) -> tuple[bool, list[str], set[str]]:
-    """Whether no fixed prior wins > 25 % of the hidden stratum and the prober > 25 % of the mixed
-    or the hidden one; one line per figure; the ids of the tasks behind a failed figure."""
-    figures, winners = strata_figures(tasks, catalog, trials)
-    ok = True
-    lines = []
-    behind: set[str] = set()
-    for name, by_stratum in figures.items():
-        for stratum, share in by_stratum.items():
-            passed = share <= MAX_STRATUM_WIN
-            if not passed:
-                ok = False
-                behind |= set(winners[name][stratum])
-            lines.append(
-                f"strata {'pass' if passed else 'FAIL'}: {name} wins {share:.3f} of the "
-                f"{stratum} stratum's trials (<= {MAX_STRATUM_WIN})"
-            )
-    return ok, lines, behind
+def strata(catalog: Catalog) -> Strata[Task]:
+    """The strata rule on this catalog: `.problems(task)` for a draft, `.gate(tasks)` for a
+    suite, `.figures(tasks)` for the benchmark."""
+    return Strata(lambda n, t, i: play(n, t, catalog, i), tuple(FIXED_PRIORS), STRATA_SEEDS)

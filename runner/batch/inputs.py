@@ -6,7 +6,6 @@ import dataclasses
 import datetime as dt
 import difflib
 import hashlib
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -16,6 +15,7 @@ from typing import Any
 from runner.core.domain import SUITE_MARKER, Domain
 from runner.core.domains import DEFAULT_DOMAIN, get_domain
 from runner.core.errors import LoadError, TaurecError
+from runner.core.generation import suite_domain
 from runner.core.transcript import Provenance
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -73,17 +73,7 @@ def text_digest(path: Path | str) -> str:
 
 def domain_of_suite(tasks_dir: Path) -> Domain:
     """The domain a suite folder names in its `suite.json` (movies when it has none)."""
-    marker = tasks_dir / SUITE_MARKER
-    if not marker.is_file():
-        return get_domain(DEFAULT_DOMAIN)
-    try:
-        data = json.loads(marker.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise LoadError(marker, [f"not readable JSON: {exc}"]) from None
-    name = data.get("domain") if isinstance(data, dict) else None
-    if not isinstance(name, str):
-        raise LoadError(marker, [f"field 'domain' must be a domain name, got {name!r}"])
-    return get_domain(name)
+    return get_domain(suite_domain(tasks_dir) or DEFAULT_DOMAIN)
 
 
 def _domain(domain: Domain | str | None, tasks_dir: Path | None) -> Domain:

@@ -38,6 +38,19 @@ from runner.publish.leaderboard import DEFAULT_DATE, DEFAULT_SOURCE, STEPS
     multiple=True,
     help="Only this domain's board (repeatable) [default: every domain of leaderboard.yaml].",
 )
+@click.option(
+    "--entry",
+    "entries",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Only this submission folder (repeatable); a test split keeps its figures of the others.",
+)
+@click.option(
+    "--max-cost",
+    type=click.FloatRange(min=0),
+    default=None,
+    help="Budget in USD of each entry's run (default: the board's).",
+)
 @board_option
 def command(
     source: str,
@@ -46,6 +59,8 @@ def command(
     concurrency: int,
     fresh: bool,
     domains: tuple[str, ...],
+    entries: tuple[Path, ...],
+    max_cost: float | None,
     board_path: Path | None,
 ) -> None:
     """Build the leaderboard offline: for each domain of the board, its fixture snapshot, the
@@ -75,6 +90,8 @@ def command(
         echo=click.echo,
         board=board,
         board_file=board_file,
+        entries=entries,
+        max_cost=max_cost,
     )
     click.echo(f"done in {result.total_seconds:.1f} s")
     if result.index_html is not None:

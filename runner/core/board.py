@@ -13,6 +13,7 @@ from runner.core.bounded_yaml import YamlLimitError, safe_load_bounded
 from runner.core.domain import DEFAULT_STRICTNESS, Strictness
 from runner.core.domains import DEFAULT_DOMAIN, get_domain, registered_domains
 from runner.core.errors import LoadError, describe_validation_error
+from runner.core.generation import SUITE_MARKER, suite_domain
 from runner.core.paths import TASKS_DIR, v1_data_dir
 from runner.core.rules import DEFAULT_RULES, RuleSetName
 from runner.models.keys import KeyPolicyError
@@ -223,6 +224,13 @@ class RunSettings:
         return cast(RunArgs, {name: getattr(self, name) for name in RunArgs.__annotations__})
 
 
+def _named_domain(suite: str | Path | None) -> str | None:
+    """The domain a suite folder names in its marker (a generated suite), else None."""
+    if suite is None or suite in SUITES or not Path(suite).is_dir():
+        return None
+    return suite_domain(Path(suite))
+
+
 def merge_flags(
     board: BoardSettings,
     board_file: Path | None,
@@ -238,8 +246,15 @@ def merge_flags(
     strictness: Strictness | None = None,
 ) -> RunSettings:
     """Flags override the board; a simulator flag naming the board's simulator keeps its options.
-    The domain is the flag's, else the board's first."""
-    domain = domain if domain is not None else board.domains[0]
+    The domain is the flag's, else the one a suite folder names (its `suite.json`), else the
+    board's first; a flag contradicting the suite folder is an error."""
+    named = _named_domain(suite)
+    if domain is not None and named is not None and named != domain:
+        raise LoadError(
+            Path(str(suite)) / SUITE_MARKER,
+            [f"field 'domain': this suite is a {named} suite, but --domain says {domain}"],
+        )
+    domain = domain if domain is not None else (named or board.domains[0])
     get_domain(domain)  # an unknown name fails here, with the known ones
     if suite is None:
         suite = board.suite

@@ -10,37 +10,48 @@ byte-identical folder. The pieces here are domain-free:
 - `usable_wordings`: a deterministic share of every paraphrase list is held back for test splits
   (`HELD_BACK_SHARE`), so no agent can be tuned to the wording of the committed dev suite;
 - `write_suite_folder`: task files, the policy and `suite.json` (the domain and how the suite was
-  drawn), written canonically.
+  drawn), written canonically;
+- the strata rule every generator enforces (`Strata`: a task's problems, the suite's gate): a
+  domain brings only how its fixed priors and its no-question prober play a task.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from runner.core.errors import TaurecError
+from runner.core.errors import LoadError, TaurecError
 
 # A suite folder names its domain in this file ({"domain": "grocery"}); it is not a task file.
 SUITE_MARKER = "suite.json"
 
 __all__ = [
     "HELD_BACK_SHARE",
+    "MAX_STRATUM_WIN",
+    "PROBER",
     "SPLITS",
     "GeneratedSuite",
     "GenerationInfo",
+    "Play",
     "Split",
+    "Strata",
+    "StrataTask",
     "derive_rng",
     "held_back",
     "opaque_id",
+    "play_trials",
     "seed_from_secret",
+    "stratum_players",
+    "suite_domain",
     "usable_wordings",
     "write_suite_folder",
 ]
@@ -88,6 +99,22 @@ def usable_wordings(phrases: Sequence[str], split: Split) -> tuple[str, ...]:
         return tuple(phrases)
     open_ = tuple(p for p in phrases if not held_back(p))
     return open_ or tuple(phrases[:1])
+
+
+def suite_domain(folder: Path) -> str | None:
+    """The domain a suite folder names in its SUITE_MARKER, or None when it has none (a
+    hand-written folder); a marker that names no domain is an error naming the file."""
+    marker = Path(folder) / SUITE_MARKER
+    if not marker.is_file():
+        return None
+    try:
+        data = json.loads(marker.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise LoadError(marker, [f"not readable JSON: {exc}"]) from None
+    name = data.get("domain") if isinstance(data, dict) else None
+    if not isinstance(name, str):
+        raise LoadError(marker, [f"field 'domain' must be a domain name, got {name!r}"])
+    return name
 
 
 class GenerationInfo(BaseModel):
@@ -154,3 +181,126 @@ def write_suite_folder(
     payload = {"domain": domain, "generated": info.model_dump(mode="json")}
     marker.write_text(json.dumps(payload, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     return [*written, policy, marker]
+
+
+# Strata that measure their skill (issue 35, 4): the players of a domain that must not win a
+# stratum - fixed priors on the hidden one, the no-question prober on the mixed and hidden ones.
+MAX_STRATUM_WIN = 0.25
+PROBER = "no-question-prober"
+MAX_PLAYED = 20_000  # trials a Strata remembers
+
+
+class StrataTask(Protocol):
+    """What the strata rule reads of a task (both domains' task models have these)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def reveal_difficulty(self) -> str: ...
+    @property
+    def no_valid_recommendation(self) -> bool: ...
+
+
+TaskT = TypeVar("TaskT", bound=StrataTask)
+# play(player name, task, trial indices) -> which of those trials the player won.
+Play = Callable[[str, TaskT, Sequence[int]], list[bool]]
+
+
+def play_trials(one: Callable[[int], Awaitable[bool]], trials: Iterable[int]) -> list[bool]:
+    """Play `one(trial index)` on each trial in order, in one event loop; which were won."""
+
+    async def every() -> list[bool]:
+        return [await one(i) for i in trials]
+
+    return asyncio.run(every())
+
+
+def stratum_players(task: StrataTask, priors: Sequence[str]) -> list[str]:
+    """Who must not win this task: the priors on a hidden one, the prober on mixed and hidden."""
+    players = list(priors) if task.reveal_difficulty == "hidden" else []
+    if task.reveal_difficulty in ("mixed", "hidden"):
+        players.append(PROBER)
+    return players
+
+
+@dataclass
+class Strata(Generic[TaskT]):
+    """A domain's strata rule: how its players play a task (`play`), the names of its fixed
+    priors, and the trials of each task the suite gate plays.
+
+    A trial is played once per task object: the suite gate reuses the trial 0 each accepted
+    draft was played on (a play is seeded by the task and the trial, so it is the same game)."""
+
+    play_one: Play[TaskT]
+    priors: tuple[str, ...]
+    trials: int
+    # The families the gate judges apart (grocery: shopping and account tasks), so tasks one
+    # family's players always lose never dilute the other's figure; None: one family.
+    family: Callable[[TaskT], str] | None = None
+    # (player, id(task), trial) -> (the task, won); the task is kept so its id is not reused.
+    _played: dict[tuple[str, int, int], tuple[TaskT, bool]] = field(
+        default_factory=dict, repr=False
+    )
+
+    def play(self, name: str, task: TaskT, trials: Sequence[int]) -> list[bool]:
+        """Which of `trials` the player wins, each trial played at most once per task."""
+        todo = [i for i in trials if (name, id(task), i) not in self._played]
+        if todo and len(self._played) > MAX_PLAYED:
+            self._played.clear()  # bounded: a long generation forgets the drafts it turned down
+        if todo:
+            for i, won in zip(todo, self.play_one(name, task, todo), strict=True):
+                self._played[(name, id(task), i)] = (task, won)
+        return [self._played[(name, id(task), i)][1] for i in trials]
+
+    def problems(self, task: TaskT) -> list[str]:
+        """The priors and the prober that win the task's first probed trial (a no-valid task
+        is left to the abstention rules: none of them abstains on purpose)."""
+        if task.no_valid_recommendation:
+            return []
+        players = stratum_players(task, self.priors)
+        return [f"{n} wins trial 0" for n in players if self.play(n, task, [0])[0]]
+
+    def figures(
+        self, tasks: Sequence[TaskT]
+    ) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, list[str]]]]:
+        """The share of trials each prior wins of the hidden stratum and the prober of the mixed
+        and hidden strata (player -> stratum -> share), and the tasks each won a trial of."""
+        figures: dict[str, dict[str, float]] = {}
+        winners: dict[str, dict[str, list[str]]] = {}
+        for stratum in ("mixed", "hidden"):
+            members = [t for t in tasks if t.reveal_difficulty == stratum]
+            if not members:
+                continue
+            for name in [*self.priors, PROBER] if stratum == "hidden" else [PROBER]:
+                results = {t.id: self.play(name, t, range(self.trials)) for t in members}
+                wins = [w for r in results.values() for w in r]
+                figures.setdefault(name, {})[stratum] = round(sum(wins) / len(wins), 4)
+                won = sorted(i for i, r in results.items() if any(r))
+                winners.setdefault(name, {})[stratum] = won
+        return figures, winners
+
+    def gate(self, tasks: Sequence[TaskT]) -> tuple[bool, list[str], set[str]]:
+        """Whether no prior wins > MAX_STRATUM_WIN of the hidden stratum's trials and the prober
+        > that of the mixed or the hidden one (in each family apart); one line per figure; the
+        tasks behind a failed one."""
+        groups: dict[str, list[TaskT]] = {}
+        for task in tasks:
+            groups.setdefault(self.family(task) if self.family else "", []).append(task)
+        ok = True
+        lines = []
+        behind: set[str] = set()
+        for label in sorted(groups):
+            figures, winners = self.figures(groups[label])
+            which = f"{label} trials" if label else "trials"
+            for stratum in ("mixed", "hidden"):  # one line per figure, stratum by stratum
+                for name in [n for n in (*self.priors, PROBER) if stratum in figures.get(n, {})]:
+                    share = figures[name][stratum]
+                    passed = share <= MAX_STRATUM_WIN
+                    if not passed:
+                        ok = False
+                        behind |= set(winners[name][stratum])
+                    lines.append(
+                        f"strata {'pass' if passed else 'FAIL'}: {name} wins {share:.3f} of the "
+                        f"{stratum} stratum's {which} (<= {MAX_STRATUM_WIN})"
+                    )
+        return ok, lines, behind

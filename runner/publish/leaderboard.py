@@ -134,6 +134,8 @@ def build_leaderboard(
     domain_snapshots: Mapping[str, Path] | None = None,
     domain_tasks: Mapping[str, Path] | None = None,
     splits_root: Path | None = None,
+    entries: Sequence[Path] = (),
+    max_cost: float | None = None,
 ) -> LeaderboardResult:
     """Build the whole leaderboard offline, resumably, printing each step and its time.
 
@@ -151,7 +153,10 @@ def build_leaderboard(
     one board per domain. With one domain the steps are named as they always were; with more,
     each is prefixed by its domain. `snapshots_dir` is movies' snapshot folder (another domain
     uses its own, or the one `domain_snapshots` names); `tasks_dir` replaces movies' suite
-    (`domain_tasks` another domain's).
+    (`domain_tasks` another domain's). `entries`: only these submission folders run (the
+    refresh workflow runs the test split one entry per process, each with only its own keys; the
+    split's aggregates of the other entries are kept); `max_cost`: the budget in USD of each
+    entry's run, instead of the board's.
     """
     from runner.core.paths import SPLITS_DIR
 
@@ -167,7 +172,7 @@ def build_leaderboard(
     for name in domains:
         domain = get_domain(name)
         suite = tasks_dir if name == DEFAULT_DOMAIN else (domain_tasks or {}).get(name)
-        settings = merge_flags(board, board_file, suite=suite, domain=name)
+        settings = merge_flags(board, board_file, suite=suite, domain=name, max_cost=max_cost)
         where = (domain_snapshots or {}).get(name)
         if where is None:
             where = snapshots_dir if name == DEFAULT_DOMAIN else domain.snapshots_dir
@@ -200,6 +205,7 @@ def build_leaderboard(
             several,
             result,
             background,
+            tuple(entries),
         )
     finally:
         if background is not None:
@@ -242,6 +248,7 @@ def _steps(
     several: bool,
     result: LeaderboardResult,
     background: _Background | None,
+    entries: tuple[Path, ...],
 ) -> None:
     from runner.core.metrics import summarize
     from runner.publish.splits import set_dev_pass1
@@ -265,8 +272,16 @@ def _steps(
             )
         else:
             domain, settings, where = lanes[lane]
-            # The test split's run: what it shares between the background and in-line calls.
-            test_args = (label, submissions_dir, where, settings, board.trials, concurrency)
+            # What the dev run and the test split's runs (background or in-line) share.
+            lane_args = (
+                label,
+                submissions_dir,
+                where,
+                settings,
+                board.trials,
+                concurrency,
+                entries,
+            )
             if step == "refresh":
                 detail = domain.refresh(source, label, where)
             elif step == "validate":
@@ -283,22 +298,13 @@ def _steps(
                         },
                     )
                 else:
-                    detail, notes = _test(*test_args, None, splits, False)
+                    detail, notes = _test(*lane_args, None, splits, False)
                 for note in notes:
                     echo(f"      note: {note}")
             else:
                 if background is not None:
-                    background.start(lane, *test_args, {}, splits, True)
-                detail, runs = _run(
-                    label,
-                    submissions_dir,
-                    where,
-                    settings,
-                    board.trials,
-                    concurrency,
-                    fresh,
-                    echo,
-                )
+                    background.start(lane, *lane_args, {}, splits, True)
+                detail, runs = _run(*lane_args, fresh, echo)
                 result.runs += runs
                 dev_runs[lane] = runs
         seconds = time.perf_counter() - started
@@ -320,6 +326,22 @@ def entrants(folders: Sequence[Path], domain: str) -> list[Path]:
     return [f for f in folders if domain in load_submission(f).domains]
 
 
+def _chosen(every: Sequence[Path], entries: Sequence[Path]) -> list[Path]:
+    """`every` shipped folder, or only those `entries` names (each must be one of them)."""
+    if not entries:
+        return list(every)
+    shipped = {f.resolve(): f for f in every}
+    unknown = [str(e) for e in entries if e.resolve() not in shipped]
+    if unknown:
+        raise TaurecError(
+            f"--entry {', '.join(unknown)}: not a submission folder of {every[0].parent}"
+            if every
+            else f"--entry {', '.join(unknown)}: there are no submission folders"
+        )
+    wanted = {e.resolve() for e in entries}
+    return [f for f in every if f.resolve() in wanted]
+
+
 def _run(
     date: str,
     submissions_dir: Path,
@@ -327,6 +349,7 @@ def _run(
     settings: RunSettings,
     trials: int,
     concurrency: int,
+    entries: Sequence[Path],
     fresh: bool,
     echo: Echo,
 ) -> tuple[str, list[RunResult]]:
@@ -335,6 +358,7 @@ def _run(
     every = shipped_submissions(submissions_dir)
     if not every:
         raise TaurecError(f"no submission folders under {submissions_dir}")
+    every = _chosen(every, entries)
     _check_all(every)
     folders = entrants(every, settings.domain)
     if not folders:
@@ -369,6 +393,7 @@ def _test(
     settings: RunSettings,
     trials: int,
     concurrency: int,
+    entries: Sequence[Path],
     dev_pass1: dict[str, float | None] | None,
     splits_root: Path,
     quiet: bool,
@@ -377,11 +402,12 @@ def _test(
     its detail line and notes. `dev_pass1` None: read from the dev runs of the date on disk.
 
     With the workflow's secret a split that cannot be drawn fails the refresh; with a local one
-    (`make leaderboard` offline) it is a note and the board shows the dev split alone."""
+    (`make leaderboard` offline) it is a note and the board shows the dev split alone. With
+    `entries` only those run, and the split keeps its figures of every other entry."""
     from runner.batch.progress import default_progress
     from runner.publish.splits import LOCAL_SPLIT_TASKS, run_test_split, split_secret
 
-    folders = entrants(shipped_submissions(submissions_dir), settings.domain)
+    folders = entrants(_chosen(shipped_submissions(submissions_dir), entries), settings.domain)
     if not folders:
         return f"no submission enters {settings.domain}", []
     secret = split_secret()
@@ -413,6 +439,7 @@ def _test(
             secret=secret,
             splits_root=splits_root,
             count=LOCAL_SPLIT_TASKS if secret.source == "local" else None,
+            keep_others=bool(entries),
         )
     except TaurecError as exc:
         if secret.source == "env":

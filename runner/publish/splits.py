@@ -304,6 +304,7 @@ def run_test_split(
     splits_root: Path = SPLITS_DIR,
     work_root: Path = WORK_DIR,
     count: int | None = None,
+    keep_others: bool = False,
 ) -> TestSplitOutcome:
     """Bring a domain's test split up to date for `snapshot` and score the entries on it.
 
@@ -311,7 +312,9 @@ def run_test_split(
     split's tasks and results from its sealed file (so no finished trial is run again and no
     entry is scored twice); else generates the split. `run(entrants, tasks_dir=…)` runs the
     entrants (each with its results under the private work folder) and returns RunResults.
-    `count`: tasks to draw (default: the domain's full suite size)."""
+    `count`: tasks to draw (default: the domain's full suite size). `keep_others`: `folders`
+    are some of the entries (one process per entry, each with only its own keys), so the live
+    figures of the entries not among them are kept; otherwise only `folders` are on the board."""
     from runner.batch.entrant import Entrant
     from runner.batch.generate import generate_suite
     from runner.core.domains import get_domain
@@ -360,8 +363,11 @@ def run_test_split(
             continue
         entrants.append((replace(entrant, results_root=work / "results" / entrant.slug), digest))
     runs = run([e for e, _ in entrants], tasks_dir=tasks_dir) if entrants else []
+    running = {entrant.slug for entrant, _ in entrants}
     aggregates: dict[str, EntryAggregate] = {
-        slug: e for slug, e in scored_before.items() if slug in waiting
+        slug: e
+        for slug, e in scored_before.items()
+        if slug in waiting or (keep_others and slug not in running)
     }
     for (entrant, digest), result in zip(entrants, runs, strict=True):
         records: list[TrialRecord] = result.records  # type: ignore[attr-defined]

@@ -284,7 +284,9 @@ def assemble(
         board,
         trial_runs,
         other_boards or None,
-        test_split_view(splits_root, inputs.domain) if splits_root is not None else None,
+        test_split_view(splits_root, inputs.domain, inputs.entries)
+        if splits_root is not None
+        else None,
     )
     for other in others or []:
         render_domain_board(
@@ -295,7 +297,9 @@ def assemble(
             other.trial_runs,
             raw_links(other.inputs, other.trial_runs),
             _downloads,
-            test_split_view(splits_root, other.inputs.domain) if splits_root is not None else None,
+            test_split_view(splits_root, other.inputs.domain, other.inputs.entries)
+            if splits_root is not None
+            else None,
         )
     writer.write_chart_specs(CHART_SPECS)
     return writer.count

@@ -597,6 +597,9 @@ def write_board_pages(
             f"{prefix}entries/{entry.slug}.md",
             e=_entry_view(entry, inputs, agg, names, trial_runs, raw, latest),
             board_rows=board.rows(),
+            site_root="../" * (prefix.count("/") + 1),
+            # A live test split's aggregates: the entry page says its figures are dev's.
+            **({"test_split": page["test_split"]} if "test_split" in page else {}),
         )
 
 

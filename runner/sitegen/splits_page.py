@@ -12,11 +12,15 @@ from __future__ import annotations
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from runner.core.domains import get_domain
-from runner.publish.splits import SplitRecord, live_record, retired_records
+from runner.publish.splits import EntryAggregate, SplitRecord, live_record, retired_records
 from runner.sitegen.escaping import markdown as md_text
+from runner.sitegen.metric_table import HEADLINE_K, PASS_KS
+
+if TYPE_CHECKING:
+    from runner.sitegen.inputs import Entry
 
 __all__ = ["SPLITS_PAGE", "test_split_view", "write_splits_page"]
 
@@ -80,30 +84,84 @@ def _live_section(record: SplitRecord) -> list[str]:
     return [*lines, ""]
 
 
-def test_split_view(splits_root: Path, domain: str) -> dict[str, Any] | None:
-    """What the home page shows of a domain's live test split: entries ranked by test pass^1,
-    with CI, dev pass^1 and the gap (aggregates only). None when no split is live."""
+def _test_row(e: EntryAggregate, name: str, exploit: bool) -> dict[str, Any]:
+    """One entry's figures on the live split, for the board's headline table."""
+    by_k = {p.k: p for p in e.summary.pass_hat_k}
+    values: dict[str, Any] = {f"pass_{k}": (by_k[k].value if k in by_k else None) for k in PASS_KS}
+    for k in PASS_KS:
+        values[f"lo_{k}"] = by_k[k].ci_low if k in by_k else None
+        values[f"hi_{k}"] = by_k[k].ci_high if k in by_k else None
+    strata = {
+        s: (rows[0].value if rows else None) for s, rows in e.summary.by_reveal_difficulty.items()
+    }
+    rates = sorted(
+        e.summary.policy_violation_rates.items(), key=lambda kv: (-(kv[1].rate or 0.0), kv[0])
+    )
+    return {
+        **values,
+        "slug": e.slug,
+        "name": name,
+        "exploit": exploit,
+        "cells": {f"pass_{k}": _fmt(values[f"pass_{k}"]) for k in PASS_KS},
+        "ci": {
+            f"pass_{k}": f"[{_fmt(values[f'lo_{k}'])}, {_fmt(values[f'hi_{k}'])}]"
+            if values[f"pass_{k}"] is not None
+            else "—"
+            for k in PASS_KS
+        },
+        "strata": {s: _fmt(v) for s, v in strata.items()},
+        "policies": _fmt(e.summary.policy_score),
+        "violations": [(p, _fmt(r.rate)) for p, r in rates[:2] if r.rate],
+        "cost": _fmt(e.summary.mean_cost_usd, 6),
+        "causes": list(e.failure_causes.items())[:3],
+        "test": _fmt(e.test_pass1),
+        "dev": _fmt(e.dev_pass1),
+        "gap": _fmt(e.gap),
+    }
+
+
+def test_split_view(
+    splits_root: Path, domain: str, entries: Sequence[Entry]
+) -> dict[str, Any] | None:
+    """What a board shows of its domain's live test split, ranked as the board ranks (tie tiers
+    by the pass^1 CI, reference agents apart and unranked): test pass^k with CIs, strata, policy
+    rates, cost and failure causes by rule, dev pass^1 and the gap beside, and the exploit floor
+    of the split. Aggregates only; None when no split is live."""
+    from runner.sitegen.views import assign_tiers, is_exploit, is_reference
+
     record = live_record(splits_root, domain)
     if record is None or not record.entries:
         return None
-    rows = []
+    known = {e.slug: e for e in entries}
+    rows: list[dict[str, Any]] = []
+    references: list[dict[str, Any]] = []
     for e in sorted(record.entries, key=lambda e: (-(e.test_pass1 or 0.0), e.slug)):
-        first = e.summary.pass_hat_k[0] if e.summary.pass_hat_k else None
-        ci = f"[{_fmt(first.ci_low)}, {_fmt(first.ci_high)}]" if first else "—"
-        rows.append(
-            {
-                "slug": e.slug,
-                "test": _fmt(e.test_pass1),
-                "ci": ci,
-                "dev": _fmt(e.dev_pass1),
-                "gap": _fmt(e.gap),
-            }
-        )
+        entry = known.get(e.slug)
+        name = entry.submission.display_name if entry is not None else e.slug
+        row = _test_row(e, name, entry is not None and is_exploit(entry))
+        (references if entry is not None and is_reference(entry) else rows).append(row)
+    for row, tier in zip(rows, assign_tiers(rows, HEADLINE_K), strict=True):
+        row["tier"] = tier
+    key = f"pass_{HEADLINE_K}"
+    exploits = [r for r in references if r["exploit"] and r[key] is not None]
+    best = max(exploits, key=lambda r: (r[key], r["slug"]), default=None)
+    floor = None
+    if best is not None:
+        below = [r for r in rows if r[key] is not None and r[key] <= best[key]]
+        floor = {"name": best["name"], "slug": best["slug"], "value": best["cells"][key]}
+        floor["below"] = len(below)
     return {
         "split_id": record.split_id,
         "snapshot": record.snapshot,
         "tasks": record.tasks,
+        "trials": record.trials,
+        "strata": sorted({s for r in rows + references for s in r["strata"]}),
         "rows": rows,
+        "references": references,
+        "floor": floor,
+        "ranked": len(rows),
+        "headline_k": HEADLINE_K,
+        "pass_ks": PASS_KS,
     }
 
 

@@ -16,7 +16,7 @@ from domains.movies.wording import CUES, WHO
 from runner.batch.generate import generate_suite
 from runner.cli import cli
 from runner.core.domains import get_domain
-from runner.core.errors import TaurecError
+from runner.core.errors import LoadError, TaurecError
 from runner.core.generation import held_back, seed_from_secret, usable_wordings
 
 SNAPSHOT = "2026-11-01"
@@ -134,8 +134,9 @@ def test_a_generated_grocery_split_holds_its_strata_rule(tmp_path: Path) -> None
     """No fixed prior wins the hidden stratum and no question-less prober the mixed or hidden
     one: the generator's gate enforces it, and replaying the players on the written split agrees."""
     from domains.grocery.catalog import load_catalog
-    from domains.grocery.strata import MAX_STRATUM_WIN, strata_problems, suite_strata_gate
+    from domains.grocery.strata import strata
     from domains.grocery.tasks import ACCOUNT_KINDS
+    from runner.core.generation import MAX_STRATUM_WIN
 
     out = tmp_path / "split"
     generate_suite("grocery", SNAPSHOT, 23, out, 6, "test")
@@ -145,14 +146,14 @@ def test_a_generated_grocery_split_holds_its_strata_rule(tmp_path: Path) -> None
     assert sum(t.reveal_difficulty == "mixed" for t in tasks) == 2
     catalog = load_catalog(owner.snapshots_dir / SNAPSHOT)
     for task in tasks:
-        assert not strata_problems(task, catalog), task.id
+        assert not strata(catalog).problems(task), task.id
         if task.kind in ACCOUNT_KINDS:
             # An account task's shopper says who they are only when asked.
             assert task.requests, task.id
         elif task.reveal_difficulty != "volunteer" and not task.no_valid_recommendation:
             # Only asking wins: some need is told on asking only.
             assert any(tc.reveal == "on_ask" for tc in task.constraints), task.id
-    ok, lines, behind = suite_strata_gate(tasks, catalog)
+    ok, lines, behind = strata(catalog).gate(tasks)
     assert ok, lines
     assert not behind
     # The prober on mixed; two priors and the prober on hidden: for shopping and account apart.
@@ -163,3 +164,40 @@ def test_a_generated_grocery_split_holds_its_strata_rule(tmp_path: Path) -> None
     assert "not enforced" not in written
     assert written.count("strata pass") == 8
     assert f"(<= {MAX_STRATUM_WIN})" in written
+
+
+def test_eval_reads_a_generated_suite_s_domain_from_its_folder(tmp_path: Path) -> None:
+    """`taurec eval AGENT --suite DIR` on a generated grocery folder needs no --domain (its
+    suite.json names it); a --domain contradicting the folder is an error naming the file."""
+    out = tmp_path / "split"
+    generate_suite("grocery", SNAPSHOT, 31, out, 2, "test")
+    runner = CliRunner()
+    args = ["eval", "expert", "--suite", str(out), "--snapshot", SNAPSHOT, "--trials", "1"]
+    done = runner.invoke(cli, args)
+    assert done.exit_code == 0, done.output
+    assert "pass^1" in done.output
+    wrong = runner.invoke(cli, [*args, "--domain", "movies"])
+    assert isinstance(wrong.exception, LoadError), wrong.output
+    message = str(wrong.exception)
+    assert str(out / "suite.json") in message
+    assert "field 'domain': this suite is a grocery suite, but --domain says movies" in message
+
+
+def test_a_movies_split_of_any_size_draws_the_dev_grid() -> None:
+    """The generator's grid is the committed dev suite's make-up (complexity, reveal, no valid
+    answer, genre told only on asking), interleaved so that a split of any size has dev's shares:
+    a 30-task split was a third per stratum, which made it easier than dev."""
+    from collections import Counter
+
+    from domains.movies.generate import dev_grid
+
+    tasks = get_domain("movies").load_tasks(get_domain("movies").tasks_dir)
+    grid = dev_grid()
+    assert Counter((c.complexity, c.reveal, c.nvr) for c in grid) == Counter(
+        (t.complexity, t.reveal_difficulty, t.no_valid_recommendation) for t in tasks
+    )
+    whole = Counter(c.reveal for c in grid)
+    for size in range(1, len(grid) + 1):
+        prefix = Counter(c.reveal for c in grid[:size])
+        for reveal, n in whole.items():
+            assert abs(prefix[reveal] - n * size / len(grid)) <= 1, (size, reveal)

@@ -101,8 +101,8 @@ def _entry(folder: Path, slug: str, agent: str) -> None:
     )
 
 
-def _score(world: World, snapshot: str) -> Any:
-    folders = [world.submissions / s for s in SLUGS]
+def _score(world: World, snapshot: str, slugs: tuple[str, ...] = SLUGS) -> Any:
+    folders = [world.submissions / s for s in slugs]
 
     def run(entrants: list[Any], *, tasks_dir: Path) -> list[Any]:
         return run_submissions(
@@ -127,6 +127,7 @@ def _score(world: World, snapshot: str) -> Any:
         splits_root=world.splits,
         work_root=world.work,
         count=6,
+        keep_others=slugs != SLUGS,
     )
 
 
@@ -231,6 +232,16 @@ def test_a_live_split_publishes_aggregates_only(
     assert "Ranked on the private test split" in home
     assert record.split_id in home
     assert 'href="../splits.html"' in home
+    # It ranks and shows the split's own figures (pass^k with CIs, strata, policies, cost,
+    # failures by rule, dev beside test); what follows is labelled dev.
+    head, dev_part = home.split("Dev split (the public suite)", 1)
+    for column in ("test pass^2", "test pass^4", "test hidden", "Policies held", "Cost / trial",
+                   "Failures by rule", "dev pass^1", "gap (dev − test)"):  # fmt: skip
+        assert column in head, column
+    expert = next(e for e in record.entries if e.slug == "split-expert")
+    assert f"{expert.test_pass1:.3f}" in head
+    assert "measured on the committed dev split" in dev_part
+    assert "Exploit floor:" not in dev_part  # a dev floor is labelled dev
     published = list(_files(site)) + list(_files(world.splits))
     assert {p.name for p in (world.splits / DOMAIN / "live").iterdir()} == {
         RECORD_FILE,
@@ -241,7 +252,7 @@ def test_a_live_split_publishes_aggregates_only(
         assert not hits, (needle, hits[:3])
     # Personas, constraint texts and product names are not unique strings (a dev task or the
     # public catalog may share one): the split's own page and files carry none of them.
-    own = [page, (world.splits / DOMAIN / "live" / RECORD_FILE).read_text(encoding="utf-8")]
+    own = [page, home, (world.splits / DOMAIN / "live" / RECORD_FILE).read_text(encoding="utf-8")]
     for needle in private.texts | private.titles:
         assert not any(form in text for form in _forms(needle) for text in own), needle
 
@@ -260,6 +271,19 @@ def test_the_dev_figure_is_filled_in_beside_the_test_one(
     assert lookup.gap == 0.5 - (lookup.test_pass1 or 0.0)
     assert [e.summary for e in after.entries] == [e.summary for e in before.entries]
     set_dev_pass1(world.splits, DOMAIN, {"split-lookup": None})
+
+
+def test_one_entry_per_process_keeps_the_others_figures(
+    world: World, live: tuple[Any, Path, Private]
+) -> None:
+    """The workflow scores each entry in its own process (only its own keys): a run of one entry
+    adds its figures to the live record and keeps every other entry's."""
+    before = {e.slug: e for e in live[0].record.entries}
+    alone = _score(world, FIRST, ("split-expert",))
+    assert alone.scored == ["split-expert"]
+    assert not alone.generated
+    assert {e.slug: e for e in alone.record.entries} == before
+    assert load_split_record(world.splits / DOMAIN / "live" / RECORD_FILE) == alone.record
 
 
 def test_an_entry_is_scored_once_per_split(world: World, live: tuple[Any, Path, Private]) -> None:
