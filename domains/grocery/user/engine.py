@@ -259,6 +259,9 @@ class ShopperEngine:
         ]
         if others:
             return NotYet(reason="not_chosen")
+        if not any(p in reading.named for p in state.accepted):
+            # Asked to confirm a basket it was not shown: what is in it, and the total?
+            return NotYet(reason="undescribed")
         state.confirmed_order = True
         return ConfirmOrder()
 
