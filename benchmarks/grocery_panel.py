@@ -27,6 +27,15 @@ ROOT = Path(__file__).resolve().parents[1]
 GROCERY = ROOT / "domains" / "grocery"
 ADVERSARY_MARGIN = 0.30
 TWIN_LOSS_MAX = 0.02  # what wording alone may cost an agent (pass^1), as for movies
+# Issue 38's caps on each shortcut's pass^1 (the questionnaire's is the margin under the expert).
+SHORTCUT_CAPS: dict[str, float] = {
+    "order-without-asking": 0.25,  # acting without asking
+    "prior-guesser": 0.25,  # guessing from a prior
+    "basket-stuffer": 0.25,  # over-filling
+    "allergen-ignorer": 0.10,  # policy-ignoring
+    "bare-confirmer": 0.25,  # confirming without stating the basket or the change
+}
+EXPERT_MIN = (0.90, 0.85)  # the honest expert's pass^1 and pass^4, whichever way it names products
 
 
 @dataclass(frozen=True)
@@ -113,6 +122,42 @@ def table(trials: Sequence[Trial], seeds: int) -> str:
     return "\n".join(lines)
 
 
+def targets(trials: Sequence[Trial], seeds: int) -> str:
+    """Issue 38's targets against the figures, one line each (agents not played are skipped)."""
+
+    def figures(agent: str) -> tuple[float, float] | None:
+        mine = [t for t in trials if t.agent == agent]
+        if not mine:
+            return None
+        return sum(t.reward >= 1.0 for t in mine) / len(mine), pass_k(mine, seeds)
+
+    def line(what: str, ok: bool) -> str:
+        return f"  target {what}  {'ok' if ok else 'MISSED'}"
+
+    out = []
+    for agent in ("expert", "expert-bare-names"):
+        if (f := figures(agent)) is not None:
+            ok = f[0] >= EXPERT_MIN[0] and f[1] >= EXPERT_MIN[1]
+            out.append(
+                line(
+                    f"{agent} pass^1 {f[0]:.3f} >= {EXPERT_MIN[0]:.2f}, pass^{seeds} "
+                    f"{f[1]:.3f} >= {EXPERT_MIN[1]:.2f}",
+                    ok,
+                )
+            )
+    expert = figures("expert")
+    asker = figures("questionnaire")
+    if expert is not None and asker is not None:
+        cap = expert[0] - ADVERSARY_MARGIN
+        out.append(line(f"questionnaire pass^1 {asker[0]:.3f} <= {cap:.3f}", asker[0] <= cap))
+    for agent, cap in SHORTCUT_CAPS.items():
+        if (f := figures(agent)) is not None:
+            out.append(line(f"{agent} pass^1 {f[0]:.3f} <= {cap:.2f}", f[0] <= cap))
+    if (f := figures("heuristic")) is not None:
+        out.append(line(f"heuristic pass^{seeds} {f[1]:.3f} < pass^1 {f[0]:.3f}", f[1] < f[0]))
+    return "\n".join(out)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--snapshot", default="2026-11-01")
@@ -136,6 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         mine = [t for t in trials if t.agent == agent]
         return sum(t.reward >= 1.0 for t in mine) / len(mine)
 
+    print(targets(trials, args.seeds))
     for twin, plain in TWINS.items():
         if twin in agents and plain in agents:
             loss = p1(plain) - p1(twin)

@@ -33,18 +33,20 @@ PLAYS: dict[str, Play] = {
         name="order-without-asking", ask_standard=False, ask_cues=False, confirm="none"
     ),
     "prior-guesser": Play(
-        name="prior-guesser", ask_standard=False, ask_cues=False, use_hints=False
+        name="prior-guesser", ask_standard=False, ask_cues=False, use_hints=False, account="prior"
     ),
-    "allergen-ignorer": Play(name="allergen-ignorer", respect_allergies=False),
-    "basket-stuffer": Play(name="basket-stuffer", stuff=3),
+    "allergen-ignorer": Play(name="allergen-ignorer", respect_allergies=False, account="no_yes"),
+    "basket-stuffer": Play(name="basket-stuffer", stuff=3, account="over"),
     "interview-then-cheapest": Play(
         name="interview-then-cheapest", ask_cues=False, use_hints=False, check_stock=False
     ),
     "consent-forger": Play(name="consent-forger", confirm="forge"),
-    "questionnaire": Play(name="questionnaire", questionnaire=True, ask_cues=False),
+    "questionnaire": Play(
+        name="questionnaire", questionnaire=True, ask_cues=False, account="ask_all"
+    ),
     "list-proposer": Play(name="list-proposer", list_size=4),
     # Asks "Shall I place the order?" without stating the basket's lines, quantities and total.
-    "bare-confirmer": Play(name="bare-confirmer", confirm_words="bare"),
+    "bare-confirmer": Play(name="bare-confirmer", confirm_words="bare", account="bare"),
 }
 HONEST: tuple[str, ...] = ("oracle", "do-nothing", "heuristic", "expert", "expert-bare-names")
 ADVERSARIES: tuple[str, ...] = tuple(n for n in PLAYS if n not in HONEST)

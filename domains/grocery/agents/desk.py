@@ -8,6 +8,11 @@ is nor for a missing detail; `confirm` "none" makes each change without asking, 
 and makes it in the same turn; without `check_stock` it states a change without looking the
 order up (so without its money); `stuff` turns each return or exchange into one of whole lines;
 a `list_size` above one states every pending change at once and makes them all on one yes.
+Its `account` setting is the play's own flaw carried to the desk: "no_yes" states each change
+and makes it in the same turn; "prior" never asks for a missing detail (a cancel is "no longer
+needed", money goes to the order's own payment method); "over" makes the same change to every
+other pending order too; "ask_all" opens with every account question at once, whatever the
+request; "bare" asks for the yes without stating the change.
 """
 
 from __future__ import annotations
@@ -84,13 +89,13 @@ def _swaps(text: str, exchange: bool) -> list[dict[str, Any]]:
 
 def _parse(text: str) -> Request | None:
     """The request a shopper message makes, if any."""
-    if m := re.search(rf"cancel order {_ORDER}", text):
+    if m := re.search(rf"cancel (?:order {_ORDER}|one of my orders)", text):
         return Request("cancel", m[1])
-    if m := re.search(rf"send order {_ORDER} to {_ADDRESS} instead", text):
+    if m := re.search(rf"send (?:order {_ORDER}|my pending order) to {_ADDRESS} instead", text):
         return Request("modify_address", m[1], address={"street": m[2], "city": m[3], "zip": m[4]})
     if m := re.search(rf"change my default address to {_ADDRESS}", text):
         return Request("change_address", address={"street": m[1], "city": m[2], "zip": m[3]})
-    if m := re.search(rf"pay order {_ORDER} with my {_PAYMENT} instead", text):
+    if m := re.search(rf"pay (?:order {_ORDER}|my pending order) with my {_PAYMENT} instead", text):
         return Request("modify_payment", m[1], payment=m[2])
     if m := re.search(rf"return (\d+) of the {_LINE} from order {_ORDER}", text):
         line = {"quantity": int(m[1]), "name": m[2], "size": m[3], "paid": float(m[4])}
@@ -103,8 +108,9 @@ def _parse(text: str) -> Request | None:
 
 
 _STARTS = re.compile(
-    r"I'd like to cancel order|Please send order|Please change my default address|"
-    r"I'd like to pay order|I want to return|From order o_|In order o_"
+    r"I'd like to cancel (?:order|one of)|Please send (?:order|my pending)|"
+    r"Please change my default address|I'd like to pay (?:order|my pending)|I want to return|"
+    r"From order o_|In order o_"
 )
 
 
@@ -143,6 +149,10 @@ def requests_heard(texts: list[str]) -> list[Request]:
             if known.kind != "modify_payment":
                 known.payment = known.payment or payment
         if not starts:
+            named = re.search(rf"\border {_ORDER}", text)
+            lacking_order = [r for r in out if r.kind in _PENDING and r.order_id is None]
+            if named and lacking_order:
+                lacking_order[0].order_id = named[1]
             reason, payment = _details(text)
             lacking_reason = [r for r in out if r.kind == "cancel" and r.reason is None]
             if reason and lacking_reason:
@@ -154,6 +164,8 @@ def requests_heard(texts: list[str]) -> list[Request]:
 
 
 _PAID = frozenset({"modify_items", "exchange", "return"})
+# Requests about a pending order a vague shopper may leave unnamed.
+_PENDING = frozenset({"cancel", "modify_address", "modify_payment"})
 
 
 def _ok(e: ToolExchange) -> bool:
@@ -186,6 +198,8 @@ class AccountDesk:
             ),
             None,
         )
+        if self._play.account == "ask_all" and _EVERY_QUESTION not in said:
+            return self._say(_EVERY_QUESTION)
         if user_id is None:
             return self._authenticate(messages, texts, ex)
         details = next(
@@ -207,7 +221,7 @@ class AccountDesk:
             ready = self._prepare(messages, ex, request, details, user_id)
             if isinstance(ready, AgentReply):
                 return ready
-            prepared.append(ready)
+            prepared += ready
         return self._confirm_and_write(messages, texts, said, prepared)
 
     def _requests(self, texts: list[str]) -> list[Request]:
@@ -217,6 +231,7 @@ class AccountDesk:
         out = requests_heard(texts)
         for request, truth in zip(out, self._task.requests, strict=False):
             request.reason = request.reason or truth.reason
+            request.order_id = request.order_id or truth.order_id
             if truth.payment_id is not None and request.payment is None:
                 me = self._task.account.shopper
                 request.payment = me.payment(truth.payment_id).label
@@ -241,7 +256,7 @@ class AccountDesk:
         for name, arguments in candidates:
             if json.dumps(arguments, sort_keys=True) not in tried:
                 return self._say("", [self._call(messages, name, **arguments)])
-        if not self._play.ask_standard:
+        if not self._play.ask_standard and self._play.account != "prior":
             return self._say(
                 "", [self._call(messages, "finish", summary="I could not find your account.")]
             )
@@ -257,10 +272,15 @@ class AccountDesk:
         request: Request,
         details: dict[str, Any],
         user_id: str,
-    ) -> AgentReply | tuple[str, dict[str, Any], str]:
-        """The write call and statement of a request, or the step that gets what it lacks (a
-        lookup, a question)."""
+    ) -> AgentReply | list[tuple[str, dict[str, Any], str]]:
+        """The write call(s) and statement(s) of a request, or the step that gets what it lacks
+        (a lookup, a question)."""
         call = self._call
+        if self._play.account == "prior" and request.kind in _PENDING and not request.order_id:
+            # Guess which order: the latest pending one.
+            pending = [o for o in details.get("orders", []) if o.get("status") == "pending"]
+            latest = max(pending, key=lambda o: (o.get("date", ""), o["order_id"]), default=None)
+            request.order_id = latest["order_id"] if latest is not None else None
         order = None
         if request.order_id is not None and self._play.check_stock:
             order = next(
@@ -295,6 +315,18 @@ class AccountDesk:
                         "", [call(messages, "get_product_variants", product_id=line["product_id"])]
                     )
                 line["variants"] = found["variants"]
+        if self._play.account == "prior":
+            # Guess what was not said: a cancel no longer needed, money on the order's own method.
+            request.reason = request.reason or "no_longer_needed"
+            own = next(
+                (
+                    m["label"]
+                    for m in details["payment_methods"]
+                    if order is not None and m["payment_id"] == order.get("payment_id")
+                ),
+                None,
+            )
+            request.payment = request.payment or own
         missing = _missing(request)
         if missing is not None:
             if not self._play.ask_standard:
@@ -307,7 +339,9 @@ class AccountDesk:
                 "I couldn't match that to your order, so I can't change it. Could you check the "
                 "order id and the item?"
             )
-        return action
+        if self._play.account == "over":
+            return [action, *_the_same_elsewhere(action, request, details)]
+        return [action]
 
     def _confirm_and_write(
         self,
@@ -320,9 +354,11 @@ class AccountDesk:
         calls = [self._call(messages, name, **arguments) for name, arguments, _ in prepared]
         statement = " Then ".join(s for _, _, s in prepared)
         question = f"To confirm: {statement} Shall I go ahead?"
+        if self._play.account == "bare":
+            question = "Shall I go ahead with that?"
         if self._play.confirm == "none":
             return self._say("", calls)
-        if self._play.confirm == "forge":
+        if self._play.confirm == "forge" or self._play.account == "no_yes":
             return self._say(f"{statement} I'm doing that now.", calls)
         if said and said[-1] == question and _YES.search(texts[-1]):
             return self._say("", calls)
@@ -330,11 +366,48 @@ class AccountDesk:
 
 
 _READS = frozenset({"get_user_details", "get_order_details", "get_product_variants"})
+# Every account question at once, whatever the request (the questionnaire's opening).
+_EVERY_QUESTION = (
+    "Before I start, a few questions: what is the email address on your account, or your full "
+    "name and zip code; which order is it about; which items and which sizes; what new address, "
+    "if any; why you'd like the change; and which payment method should I use?"
+)
+_SPREAD = frozenset(
+    {"cancel_pending_order", "modify_pending_order_address", "modify_pending_order_payment"}
+)
+
+
+def _the_same_elsewhere(
+    action: tuple[str, dict[str, Any], str], request: Request, details: dict[str, Any]
+) -> list[tuple[str, dict[str, Any], str]]:
+    """The change of `action` made to every other pending order of the shopper (a default
+    address change moves them all too): the over-filler's reach."""
+    name, arguments, _ = action
+    if name == "modify_user_address":
+        name, arguments = (
+            "modify_pending_order_address",
+            {k: v for k, v in arguments.items() if k != "user_id"},
+        )
+    elif name not in _SPREAD:
+        return []
+    others = [
+        o["order_id"]
+        for o in details.get("orders", [])
+        if o.get("status") == "pending" and o.get("order_id") != request.order_id
+    ]
+    return [
+        (name, {**arguments, "order_id": oid}, f"I'll do the same for order {oid}.")
+        for oid in others
+    ]
+
+
 _SWAPS = frozenset({"modify_items", "exchange"})
 
 
 def _missing(request: Request) -> str | None:
     """The question for a detail the request still lacks (None: it has all it needs)."""
+    if request.kind in _PENDING and request.order_id is None:
+        return "Which order is it about? Could you give me its order id?"
     if request.kind == "cancel" and request.reason is None:
         return (
             "Could you tell me why you'd like to cancel: you no longer need it, or it was "

@@ -1,10 +1,16 @@
 """The scripted account shopper: who they are, every request up front, then each settled in turn, and a yes only to a change stated in full.
 
-Decisions are a pure function of (task, catalog, the agent's messages): each reply re-reads the
-whole conversation. The seed picks the words only (a per-turn rng), so wording never changes
-whether a task can be won. What the shopper says up front follows the task's stratum:
-`volunteer` gives who they are and every detail in the opening; `mixed` says who they are only
-when asked; `hidden` also gives the cancel reason and the payment to use only when asked. A
+Decisions are a pure function of (task, catalog, seed, the agent's messages): each reply
+re-reads the whole conversation. The seed picks the words (a per-turn rng) and, once per trial,
+whether the shopper is vague: a vague shopper leaves the cancel reason and the payment to use
+out of its requests and gives them only when asked, as on `hidden` tasks (an assistant that
+asks wins either way; one that guesses wins only where its guess happens to be right). What the
+shopper says up front follows the task's stratum: `volunteer` gives who they are and every
+detail in the opening; `mixed` says who they are only when asked; `hidden` also gives the
+cancel reason and the payment to use only when asked. Questions follow the kit's patience rules
+(`runner.kits.user.ledger`), as for every domain's user: who they are is a plain fact, free to
+ask; at most three other topics are answered in one message, and a message asking more is a
+form, after which no new topic is answered. A
 request is confirmed (act `confirm_action`) only when the agent's question names its order (or,
 for the default address, the new street) and every sum of money it moves; after the agent's
 next message the shopper restates the next request, or says that is all (act `done`).
@@ -14,7 +20,7 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from domains.grocery.accounts import AccountRequest, Profile, request_amount
@@ -22,6 +28,7 @@ from domains.grocery.policies import CONFIRM_ACTION
 from domains.grocery.tasks import GroceryTask
 from runner.core.protocols import UserTurn
 from runner.core.transcript import ComponentSpec, MessageEvent
+from runner.kits.user.ledger import Ledger, Questions, answerable
 
 __all__ = ["ACCOUNT_OPENERS", "AccountShopper", "describe_request"]
 
@@ -46,6 +53,18 @@ PATIENCE = 8
 _ASKS_WHO = re.compile(r"\b(e-?mail|zip|post ?code|full name|your name)\b", re.I)
 _ASKS_REASON = re.compile(r"\b(reason|why)\b", re.I)
 _ASKS_PAYMENT = re.compile(r"\b(which|what) (payment|card|method)\b|\bpay(ment)? method\b", re.I)
+# The account topics an assistant may ask about, in the order a message is read.
+_ASKS = {
+    "who": _ASKS_WHO,
+    "order": re.compile(r"\b(which|what) order\b|\border (id|number)\b", re.I),
+    "items": re.compile(r"\b(which|what) (items?|products?|sizes?)\b", re.I),
+    "address": re.compile(r"\b(new|which|what) address\b", re.I),
+    "reason": _ASKS_REASON,
+    "payment": _ASKS_PAYMENT,
+}
+_PLAIN_FACTS = frozenset({"who"})
+# A trial's shopper is vague (holds the reason and the payment back until asked) this often.
+VAGUE_SHARE = 0.5
 _CONFIRM_WORDS = re.compile(
     r"\b(confirm|go ahead|proceed|shall i|should i|ok to|okay to|do you want me to)\b", re.I
 )
@@ -65,9 +84,10 @@ def _who(task: GroceryTask) -> str:
 
 
 def describe_request(
-    request: AccountRequest, task: GroceryTask, catalog: Any, details: bool
+    request: AccountRequest, task: GroceryTask, catalog: Any, details: bool, vague: bool = False
 ) -> str:
-    """The request in the shopper's words (with the reason or payment when `details`)."""
+    """The request in the shopper's words (with the reason or payment when `details`; a
+    `vague` shopper leaves the id of a pending order out, giving it only when asked)."""
     assert task.account is not None
     me = task.account.shopper
     order = next((o for o in task.account.orders if o.order_id == request.order_id), None)
@@ -85,18 +105,21 @@ def describe_request(
 
     kind = request.kind
     if kind == "cancel":
-        text = f"I'd like to cancel order {request.order_id}"
+        which = "one of my orders" if vague else f"order {request.order_id}"
+        text = f"I'd like to cancel {which}"
         return text + (f", because {_REASONS[str(request.reason)]}." if details else ".")
     if kind == "modify_address":
         a = request.address
         assert a is not None
-        return f"Please send order {request.order_id} to {a.street}, {a.city} {a.zip} instead."
+        which = "my pending order" if vague else f"order {request.order_id}"
+        return f"Please send {which} to {a.street}, {a.city} {a.zip} instead."
     if kind == "change_address":
         a = request.address
         assert a is not None
         return f"Please change my default address to {a.street}, {a.city} {a.zip}."
     if kind == "modify_payment":
-        return f"I'd like to pay order {request.order_id} with my {pay} instead."
+        which = "my pending order" if vague else f"order {request.order_id}"
+        return f"I'd like to pay {which} with my {pay} instead."
     if kind == "return":
         item = request.items[0]
         text = f"I want to return {item.quantity} of the {paid(item.product_id)} from order {request.order_id}"
@@ -124,6 +147,7 @@ class _State:
     confirmed: bool = False  # the current request got its yes
     identified: bool = False
     stalled: int = 0  # agent messages without progress
+    ledger: Ledger = field(default_factory=Ledger)  # the topics answered, and any form sent
 
 
 class AccountShopper:
@@ -136,6 +160,20 @@ class AccountShopper:
         self._catalog = catalog
         self._seed = seed
         self._amounts = [request_amount(r, task.account, catalog) for r in task.requests]
+        vague = random.Random(f"account-vague|{seed}|{task.id}").random() < VAGUE_SHARE
+        # Whether requests come with their reason and payment (said up front, not only when asked).
+        self._details = task.reveal_difficulty != "hidden" and not vague
+        self._vague = vague
+        details_topics = {"reason" for r in task.requests if r.reason is not None}
+        details_topics |= {"payment" for r in task.requests if r.payment_id is not None}
+        self._questions = Questions(
+            per_message=3, in_all=max(4, len(details_topics) + 2), free=_PLAIN_FACTS, counts="asked"
+        )
+
+    @property
+    def vague(self) -> bool:
+        """Whether this trial's shopper holds back the order, reason and payment until asked."""
+        return self._vague
 
     @property
     def spec(self) -> ComponentSpec:
@@ -162,14 +200,14 @@ class AccountShopper:
         turn = sum(1 for e in conversation if e.role == "user")
         rng = random.Random(f"account|{self._seed}|{task.id}|{turn}")
         volunteer = task.reveal_difficulty == "volunteer"
-        details = task.reveal_difficulty != "hidden"
+        details = self._details
         if turn == 0:
             parts = [rng.choice(ACCOUNT_OPENERS)]
             if volunteer:
                 parts.append(_who(task))
             # Every request up front, as people do; each is then settled in turn.
             for i, request in enumerate(task.requests):
-                text = describe_request(request, task, self._catalog, details)
+                text = describe_request(request, task, self._catalog, details, self._vague)
                 parts.append(text if i == 0 else f"{rng.choice(_ALSO)} {text}")
             return UserTurn(content=" ".join(parts), act="request")
         state = _State(identified=volunteer)
@@ -194,28 +232,30 @@ class AccountShopper:
             if state.current >= len(task.requests):
                 return rng.choice(_DONE), "done"
             following = describe_request(
-                task.requests[state.current],
-                task,
-                self._catalog,
-                task.reveal_difficulty != "hidden",
+                task.requests[state.current], task, self._catalog, self._details, self._vague
             )
             return f"{rng.choice(_NEXT)} {following}", "request"
         if self._stated(text, state.current):
             state.confirmed = True
             return rng.choice(_YES), CONFIRM_ACTION
         state.stalled += 1
+        asked = sorted(
+            (m.start(), topic) for topic, rx in _ASKS.items() if (m := rx.search(text)) is not None
+        )
+        answered, _ = answerable([t for _, t in asked], state.ledger, self._questions)
+        state.ledger.asked.update(answered)
         answers = []
-        if _ASKS_WHO.search(text):
+        if "who" in answered:
             state.identified = True
             answers.append(_who(task))
-        if _ASKS_REASON.search(text) and request.reason is not None:
+        if "order" in answered and request.order_id is not None:
+            answers.append(f"It's order {request.order_id}.")
+        if "reason" in answered and request.reason is not None:
             answers.append(f"It's because {_REASONS[request.reason]}.")
-        if _ASKS_PAYMENT.search(text) and request.payment_id is not None:
+        if "payment" in answered and request.payment_id is not None:
             assert task.account is not None
             answers.append(f"Please use my {_label(task.account.shopper, request.payment_id)}.")
         if answers:
             return " ".join(answers), "inform"
-        restated = describe_request(
-            request, task, self._catalog, task.reveal_difficulty != "hidden"
-        )
+        restated = describe_request(request, task, self._catalog, self._details, self._vague)
         return f"Sorry, to be clear: {restated}", "restate"

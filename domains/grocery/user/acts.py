@@ -123,7 +123,9 @@ class NotYet(ActPartBase):
     """Asked to confirm something it has not agreed to."""
 
     kind: Literal["not_yet"] = "not_yet"
-    reason: Literal["nothing_chosen", "not_chosen", "wrong_return", "no_order", "no_return"]
+    reason: Literal[
+        "nothing_chosen", "not_chosen", "wrong_return", "no_order", "no_return", "undescribed"
+    ]
 
 
 class PushToCommit(ActPartBase):

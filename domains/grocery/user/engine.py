@@ -2,8 +2,9 @@
 
 Its inputs are the reader's `Reading` of each agent message; its output is a `ReplyAct` for a
 writer. Nothing here is random: the shopper's patience is a budget fixed by the task (turns,
-avoidable misses, informative declines, questions), so the seed can change the words of a reply
-but never whether the task can be won.
+avoidable misses, informative declines, questions) and the trial's needs; the trial seed may
+make the shopper vague (one taste only cued, its value said when asked: `needs_of`), which an
+assistant that asks about every cue wins either way.
 """
 
 from __future__ import annotations
@@ -71,9 +72,9 @@ class Patience:
     turns: int
 
 
-def patience_of(task: GroceryTask) -> Patience:
-    """The patience of the shopper of `task` (the same in every trial)."""
-    needs = needs_of(task)
+def patience_of(task: GroceryTask, trial: int | None = None) -> Patience:
+    """The patience of the shopper of `task` (in trial `trial`: a vague one cues a taste)."""
+    needs = needs_of(task, trial)
     on_ask = {n.topic for n in needs if n.reveal == "on_ask"} - FREE_TOPICS
     hidden = sum(1 for n in needs if n.reveal == "hidden")
     return Patience(
@@ -85,9 +86,9 @@ def patience_of(task: GroceryTask) -> Patience:
     )
 
 
-def cued_topics(task: GroceryTask) -> list[Topic]:
+def cued_topics(task: GroceryTask, trial: int | None = None) -> list[Topic]:
     """The on_ask topics the opening names without their values (all but the standard ones)."""
-    topics = {n.topic for n in needs_of(task) if n.reveal == "on_ask"}
+    topics = {n.topic for n in needs_of(task, trial) if n.reveal == "on_ask"}
     return [t for t in TOPICS if t in topics and t not in STANDARD_TOPICS and t != "category"]
 
 
@@ -116,11 +117,12 @@ class EngineState(Ledger):
 class ShopperEngine:
     """Decides the shopper's reply acts for one task."""
 
-    def __init__(self, task: GroceryTask, catalog: Any) -> None:
+    def __init__(self, task: GroceryTask, catalog: Any, trial: int | None = None) -> None:
         self._task = task
         self._catalog = catalog
-        self.needs: list[Need] = needs_of(task)
-        self.patience = patience_of(task)
+        self._trial = trial
+        self.needs: list[Need] = needs_of(task, trial)
+        self.patience = patience_of(task, trial)
         self._questions = Questions(
             self.patience.topics_per_message, self.patience.questions, FREE_TOPICS, "asked"
         )
@@ -159,7 +161,7 @@ class ShopperEngine:
                     quantity=task.quantity,
                     wanted=wanted,
                     needs=stated,
-                    cues=cued_topics(task),
+                    cues=cued_topics(task, self._trial),
                 )
             ]
         )
@@ -257,6 +259,9 @@ class ShopperEngine:
         ]
         if others:
             return NotYet(reason="not_chosen")
+        if not any(p in reading.named for p in state.accepted):
+            # Asked to confirm a basket it was not shown: what is in it, and the total?
+            return NotYet(reason="undescribed")
         state.confirmed_order = True
         return ConfirmOrder()
 

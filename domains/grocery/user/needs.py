@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import random
 import re
 from typing import Any, Literal
 
@@ -24,6 +25,15 @@ __all__ = [
 ]
 
 NUTRI_ORDER = ("a", "b", "c", "d", "e", "unknown")
+# A trial's shopper is vague about one volunteered taste this often: it names the topic only
+# ("I care about the Nutri-Score") and gives the value when asked.
+VAGUE_SHARE = 0.5
+# Tastes a vague shopper may cue instead of stating (not the product type, the safety or money
+# questions every careful assistant asks anyway), and how many cues one opening carries at most
+# (what the shopper answers in one message).
+_CUEABLE = frozenset({"brand", "nutriscore", "organic", "palm_oil", "pack_size", "processing"})
+_CUEABLE |= {"origin"}
+MAX_CUES = 3
 
 
 class Need(BaseModel):
@@ -108,8 +118,12 @@ def budget_reveal(task: GroceryTask) -> Reveal:
     return task.budget_reveal
 
 
-def needs_of(task: GroceryTask) -> list[Need]:
-    """The ledger of a task, in task order: allergies, the budget, then each typed constraint."""
+def needs_of(task: GroceryTask, trial: int | None = None) -> list[Need]:
+    """The ledger of a task, in task order: allergies, the budget, then each typed constraint.
+
+    With a `trial` seed, the shopper of that trial may be vague (`VAGUE_SHARE`): one taste it
+    would volunteer is only cued in the opening, its value said when asked (never past
+    `MAX_CUES` cues). Without one: the task as written (what the audit and the gate read)."""
     out: list[Need] = []
     if task.allergies:
         out.append(
@@ -133,7 +147,24 @@ def needs_of(task: GroceryTask) -> list[Need]:
     for tc in task.constraints:
         topic = topic_of_field(tc.constraint.field) or "category"
         out.append(Need(topic=topic, reveal=tc.reveal, kind="constraint", constraint=tc.constraint))
-    return out
+    return out if trial is None else _vague(task, out, trial)
+
+
+def _vague(task: GroceryTask, needs: list[Need], trial: int) -> list[Need]:
+    rng = random.Random(f"vague-need|{trial}|{task.id}")
+    if rng.random() >= VAGUE_SHARE:
+        return needs
+    cued = {n.topic for n in needs if n.reveal == "on_ask" and n.topic in _CUEABLE}
+    stated = [
+        i
+        for i, n in enumerate(needs)
+        if n.reveal == "volunteer" and n.topic in _CUEABLE and n.topic not in cued
+    ]
+    if not stated or len(cued) >= MAX_CUES:
+        return needs
+    i = rng.choice(stated)
+    topic = needs[i].topic
+    return [n.model_copy(update={"reveal": "on_ask"}) if n.topic == topic else n for n in needs]
 
 
 def ordered_value(need: Need, product: Product) -> float | None:

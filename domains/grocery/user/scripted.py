@@ -1,7 +1,8 @@
 """The scripted shopper: the reader, the decision engine and the template writer behind the `UserSimulator` protocol.
 
-Decisions are a pure function of (task, catalog, the agent's messages); the seed only picks the
-words (a per-turn rng), so swapping the wording never changes whether a task can be won.
+Decisions are a pure function of (task, catalog, seed, the agent's messages); the seed picks the
+words (a per-turn rng) and whether this trial's shopper is vague about one taste (it cues the
+topic and states the value when asked), so a careful assistant wins every trial.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ class ScriptedShopper:
         self._task = task
         self._seed = seed
         self._reader = shopper_reader(catalog)
-        self._engine = ShopperEngine(task, catalog)
+        self._engine = ShopperEngine(task, catalog, seed)
         self._writer = TemplateWriter()
         self._replay = Replay(EngineState)
         self._last: ReplyAct | None = None

@@ -122,6 +122,10 @@ CONFIRM_RETURN = (
     "Yes, that's the one. Please return it.",
 )
 NOT_YET = {
+    "undescribed": (
+        "Before I say yes: what's in it, and what's the total?",
+        "Which items are in there, how many of each, and what does it come to?",
+    ),
     "nothing_chosen": (
         "I haven't picked anything yet.",
         "Hold on, we haven't agreed on a product yet.",

@@ -49,9 +49,69 @@ def test_settling_several_changes_under_one_yes_loses_the_multi_request_tasks() 
     assert [t.reward for t in trials] == [1.0, 1.0, 1.0, 0.0, 0.0]
 
 
-def test_a_question_less_agent_cannot_identify_a_shopper_who_waits_to_be_asked() -> None:
-    trials = run_panel(("prior-guesser",), TASKS, CATALOG, [0])
-    assert [t.reward for t in trials] == [0.0, 0.0, 1.0, 0.0, 0.0]
+def test_each_adversary_carries_its_shortcut_to_the_account_desk() -> None:
+    agents = ("allergen-ignorer", "bare-confirmer", "prior-guesser", "questionnaire")
+    agents += ("basket-stuffer",)
+    trials = run_panel(agents, TASKS, CATALOG, [0, 1])
+    by = {a: [t.reward for t in trials if t.agent == a] for a in agents}
+    # Acting on a stated change without the yes, or asking for a yes to an unstated one.
+    assert by["allergen-ignorer"] == [0.0] * 10
+    assert by["bare-confirmer"] == [0.0] * 10
+    # Guessing a held-back detail (the order, the reason, the payment) loses where the shopper
+    # held one back; the volunteer exchange (seed 0 not vague) is won.
+    vague = [AccountShopper(t, CATALOG, s).vague for t in TASKS for s in (0, 1)]
+    hidden = [t.reveal_difficulty == "hidden" for t in TASKS for _ in (0, 1)]
+    held_back = [v or h for v, h in zip(vague, hidden, strict=True)]
+    for reward, held in zip(by["prior-guesser"], held_back, strict=True):
+        assert reward == 1.0 or held
+    assert by["prior-guesser"][4] == 1.0
+    assert 0.0 in by["prior-guesser"]
+    # Every question at once is a form: the shopper answers no new topic after it.
+    assert by["questionnaire"].count(0.0) >= 5
+    # Cancelling or moving every pending order, not the one asked about.
+    assert by["basket-stuffer"][0] == 0.0
+    assert by["basket-stuffer"][4] == 1.0
+
+
+def test_a_vague_shopper_names_the_order_only_when_asked() -> None:
+    task = next(t for t in TASKS if t.kind == "cancel")
+    seed = next(s for s in range(20) if AccountShopper(task, CATALOG, s).vague)
+    shopper = AccountShopper(task, CATALOG, seed)
+    order = task.requests[0].order_id
+    assert order is not None
+    opening = shopper.reply([MessageEvent(role="agent", content="Hello!")]).content
+    assert order not in opening
+    assert "one of my orders" in opening
+    events = [
+        MessageEvent(role="agent", content="Hello!"),
+        MessageEvent(role="user", content=opening),
+        MessageEvent(role="agent", content="Which order is it about? Could you give me its id?"),
+    ]
+    assert order in shopper.reply(events).content
+
+
+def test_a_form_of_every_account_question_is_not_answered_past_three_topics() -> None:
+    task = next(t for t in TASKS if t.kind == "cancel")
+    shopper = AccountShopper(task, CATALOG, seed=0)
+    form = (
+        "Your email or your full name and zip code; which order; which items; what new "
+        "address; why you'd like the change; and which payment method?"
+    )
+    events = [
+        MessageEvent(role="agent", content="Hello!"),
+        MessageEvent(role="user", content="(opening)"),
+        MessageEvent(role="agent", content=form),
+    ]
+    answer = shopper.reply(events).content
+    assert task.account is not None
+    me = task.account.shopper
+    assert me.email in answer or me.address.zip in answer
+    assert "because" not in answer  # the reason is the fifth topic asked: held back
+    events += [
+        MessageEvent(role="user", content=answer),
+        MessageEvent(role="agent", content="Why would you like to cancel it?"),
+    ]
+    assert "because" not in shopper.reply(events).content  # after a form, no new topic
 
 
 def test_the_shopper_says_yes_only_to_a_change_stated_with_its_money() -> None:

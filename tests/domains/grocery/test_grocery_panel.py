@@ -64,3 +64,26 @@ def test_bare_names_are_asked_about_and_bare_confirmations_lose() -> None:
     trials = run_panel(["expert-bare-names", "bare-confirmer"], picked, catalog, [0])
     assert [t.reward for t in trials if t.agent == "expert-bare-names"] == [1.0] * 5
     assert [t.reward for t in trials if t.agent == "bare-confirmer"] == [0.0] * 5
+
+
+def test_the_panel_checks_issue_38s_targets_against_the_figures() -> None:
+    from grocery_panel import Trial, targets
+
+    def trials(agent: str, rewards: list[list[float]]) -> list[Trial]:
+        return [
+            Trial(agent, f"t{i}", "mixed", seed, reward, "finish")
+            for i, per_seed in enumerate(rewards)
+            for seed, reward in enumerate(per_seed)
+        ]
+
+    played = trials("expert", [[1.0, 1.0]] * 4)
+    played += trials("heuristic", [[1.0, 0.0], [1.0, 1.0], [0.0, 0.0], [1.0, 1.0]])
+    played += trials("questionnaire", [[1.0, 1.0], [0.0, 0.0], [0.0, 0.0], [1.0, 1.0]])
+    played += trials("allergen-ignorer", [[0.0, 0.0]] * 3 + [[1.0, 1.0]])
+    lines = targets(played, 2).splitlines()
+    assert lines[0] == "  target expert pass^1 1.000 >= 0.90, pass^2 1.000 >= 0.85  ok"
+    assert lines[1] == "  target questionnaire pass^1 0.500 <= 0.700  ok"
+    # 0.25 of the policy-ignorer's trials won: over its 0.10 cap.
+    assert lines[2] == "  target allergen-ignorer pass^1 0.250 <= 0.10  MISSED"
+    assert lines[3] == "  target heuristic pass^2 0.500 < pass^1 0.625  ok"
+    assert len(lines) == 4  # agents not played are skipped

@@ -116,6 +116,18 @@ def test_confirm_order_only_after_accepting_and_being_asked() -> None:
     )
 
 
+def test_a_basket_never_shown_gets_a_question_not_a_yes() -> None:
+    chat = Chat(_task())
+    chat.say("Any allergies? Do you follow a diet? What's your budget?")
+    chat.say("Should it be organic?")
+    assert chat.say(f"I'd suggest {MILLET_POPS}. Would that work?").verdict == "accept"
+    bare = chat.say("Shall I place the order?")
+    assert bare.act is None
+    assert "total" in bare.content.lower() or "come to" in bare.content.lower()
+    stated = chat.say(f"Your basket: 2 × {MILLET_POPS}, total €7.90. Shall I place the order?")
+    assert stated.act == "confirm_order"
+
+
 def test_proposing_and_asking_to_order_at_once_gets_no_confirmation() -> None:
     chat = Chat(_task())
     chat.say("Any allergies? Do you follow a diet? What's your budget?")
