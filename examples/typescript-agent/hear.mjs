@@ -4,6 +4,7 @@
 // is stateless), so nothing is remembered between requests.
 
 import { textOf } from "./conversation.mjs";
+import { escape, statements } from "./needs.mjs";
 
 /**
  * @typedef {import("./agent.mjs").ChatMessage} ChatMessage
@@ -26,22 +27,9 @@ import { textOf } from "./conversation.mjs";
  */
 
 const NUMBERS = /** @type {Record<string, number>} */ ({ one: 1, two: 2, three: 3, four: 4, five: 5, six: 6 });
-const ALLERGENS = [
-  "gluten", "crustaceans", "eggs", "fish", "peanuts", "soybeans", "milk", "nuts", "celery",
-  "mustard", "sesame-seeds", "sulphur-dioxide-and-sulphites", "lupin", "molluscs",
-];
-const ALLERGEN_SAID = new Map(ALLERGENS.map((a) => [a.replaceAll("-", " "), a]));
 const NUTRI = "abcde";
-const PRICE = "€\\s?(\\d+(?:\\.\\d+)?)";
-// A word boundary after a name that may end in a letter outside ASCII ("Café").
-const END = "(?![\\p{L}\\p{N}_])";
 /** Where the assistant's own messages put a product forward (see grocery.mjs). */
 export const PROPOSAL_STARTS = ["I'd suggest ", "Your usual product is out of stock. Would you accept "];
-
-/** Escape a string for use inside a regular expression. */
-function escape(/** @type {string} */ s) {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 /** Every product record seen in a tool result (search results and get_product), by id. */
 export function knownProducts(/** @type {ToolUse[]} */ uses) {
@@ -114,72 +102,14 @@ function opening(/** @type {Heard} */ h, /** @type {string} */ text) {
   }
   m = text.match(/(?:looking for|help me find|pick up|shopping for) (.+?)(?: today)?[.?!]/);
   if (m && h.kind === "order") h.productType = m[1].trim();
-  m = low.match(/\b(one|two|three|four|five|six) packs?\b/);
-  if (m) h.quantity = NUMBERS[m[1]];
+  m = low.match(/\b(one|two|three|four|five|six|\d{1,2}) (?:packs?|packets?)\b/);
+  if (m) h.quantity = NUMBERS[m[1]] ?? Number(m[1]);
   const cueWords = {
     brand: "brand", "nutri-score": "nutriscore", farmed: "organic", oils: "palm_oil",
     processed: "processing", "where it's made": "origin", "where my food comes from": "origin",
     "pack size": "pack_size",
   };
   for (const [word, topic] of Object.entries(cueWords)) if (low.includes(word)) h.cues.add(topic);
-}
-
-/** Needs the shopper states in any message (allergies, diet, budget, labels, brands …). */
-function statements(/** @type {Heard} */ h, /** @type {string} */ text, /** @type {Set<string>} */ brands, /** @type {Set<string>} */ countries) {
-  const low = text.toLowerCase();
-  let m = low.match(/allergic to (.+?), so|allergy alert: (.+?)\./);
-  if (m) {
-    const said = (m[1] ?? m[2]).replaceAll(" and ", ", ").split(", ");
-    for (const s of said) if (s.trim()) h.allergies.add(ALLERGEN_SAID.get(s.trim()) ?? s.trim());
-    h.knownTopics.add("allergies");
-  }
-  if (/(?:has to be|must be|eat) vegan/.test(low)) { h.vegan = true; h.knownTopics.add("diet"); }
-  if (/(?:has to be|must be|eat) vegetarian/.test(low)) { h.vegetarian = true; h.knownTopics.add("diet"); }
-  m = text.match(new RegExp(`${PRICE} in total|more than ${PRICE} altogether`));
-  if (m) { h.budget = Number(m[1] ?? m[2]); h.knownTopics.add("budget"); }
-  m = low.match(new RegExp(`(?:nothing over|at most) ${PRICE} a pack`));
-  if (m) { h.maxPrice = Number(m[1]); h.knownTopics.add("budget"); }
-  m = low.match(/nutri-score (?:of )?([a-e](?: or [a-e])*)\b(?!\w)/);
-  if (m && !low.includes("better nutri-score") && !low.startsWith("not nutri")) {
-    h.nutri = new Set(m[1].match(/[a-e]/g) ?? []);
-    h.knownTopics.add("nutriscore");
-  }
-  for (const [label, words] of [["organic", ["be organic", "buy organic"]], ["fair-trade", ["be fair trade", "buy fair trade"]]]) {
-    if (/** @type {string[]} */ (words).some((w) => low.includes(w))) {
-      h.labels.add(/** @type {string} */ (label));
-      h.knownTopics.add("organic");
-    }
-  }
-  if (low.includes("no palm oil") || low.includes("free of palm oil")) { h.palmFree = true; h.knownTopics.add("palm_oil"); }
-  m = low.match(/nova (?:group )?([1-4])/);
-  if (m) { h.novaMax = Number(m[1]); h.knownTopics.add("processing"); }
-  for (const brand of brands) {
-    const b = escape(brand);
-    if (new RegExp(`(?:^|[.!?] )(?:Not|Anything but|Nothing from) ${b}${END}`, "u").test(text)) {
-      h.brandsOut.add(brand);
-      h.knownTopics.add("brand");
-    }
-    if (new RegExp(`(?:has to be|only buy) ${b}${END}`, "u").test(text)) {
-      h.brandsOnly.add(brand);
-      h.knownTopics.add("brand");
-    }
-  }
-  for (const country of countries) {
-    if (new RegExp(`(?:made in|come from) ${escape(country)}${END}`, "u").test(text) && !text.includes("Nothing made in")) {
-      h.country = country;
-      h.knownTopics.add("origin");
-    }
-  }
-  const topicWords = [
-    ["brand", "brand"], ["nutriscore", "nutri-score"], ["organic", "farming"], ["palm_oil", "palm oil"],
-    ["processing", "processed"], ["origin", "where it comes from"], ["diet", "diet"],
-    ["budget", "budget"], ["allergies", "allergies"],
-  ];
-  for (const [topic, word] of topicWords) {
-    if (new RegExp(`(?:no particular preference on|don't mind about|easy on|hard to say up front|can't really put)[^.]*${word}`).test(low)) {
-      h.knownTopics.add(topic);
-    }
-  }
 }
 
 const ACCEPT = /sounds good to me|works for me|i'll take|is just right|fine as a replacement|happy to have .+ instead|swap in/i;
@@ -242,6 +172,7 @@ export function hear(messages, products, askedOrderAt, askedReturnAt) {
   };
   const brands = new Set([...products.values()].map((p) => p.brand));
   const countries = new Set([...products.values()].flatMap((p) => p.countries ?? []));
+  const names = [...products.values()].map((p) => p.name);
   let first = true;
   /** @type {string | null} */
   let lastAssistant = null;
@@ -252,10 +183,10 @@ export function hear(messages, products, askedOrderAt, askedReturnAt) {
     if (first) {
       first = false;
       opening(h, text);
-      statements(h, text, brands, countries);
+      statements(h, text, brands, countries, names);
       return;
     }
-    statements(h, text, brands, countries);
+    statements(h, text, brands, countries, names);
     if (askedOrderAt >= 0 && i > askedOrderAt && /please place the order|go ahead and order|please order it/i.test(text)) {
       h.confirmedOrder = true;
     }
