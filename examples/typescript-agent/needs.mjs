@@ -59,9 +59,12 @@ function after(/** @type {string[]} */ lead, /** @type {string} */ name, /** @ty
 /** The Nutri-Score letters a sentence accepts ("A or B", "B or better", "at least C"), if any. */
 function nutriLetters(/** @type {string} */ sentence) {
   if (!/nutri-?score/i.test(sentence) || /\bbetter nutri-?score\b|\bnot nutri/i.test(sentence)) return null;
-  // Letters standing alone; an "A" or "a" followed by a word (other than "or", "and") is the article.
+  // Letters standing alone. "A" is the article when a word follows it, unless a grade word
+  // ("Nutri-Score A", "of A", "B or A") comes right before it or "or"/"and" right after.
   const said = [...sentence.matchAll(/(?<![\p{L}\p{N}'-])([A-Ea-e])(?![\p{L}\p{N}'-])/gu)]
-    .filter((m) => !/^a$/i.test(m[1]) || !/^\s+(?!or\b|and\b|on\b|if\b|is\b|at\b|please\b)\p{L}{2}/u.test(sentence.slice(m.index + 1)))
+    .filter((m) => !/^a$/i.test(m[1])
+      || /(?:score|of|grade|letter|rated|or|and|,)\s*$/i.test(sentence.slice(0, m.index))
+      || !/^\s+(?!or\b|and\b)\p{L}/u.test(sentence.slice(m.index + 1)))
     .map((m) => m[1].toLowerCase());
   if (!said.length) return null;
   if (/\bor (?:better|above|higher)\b|\bat least\b|\bno worse than\b|\bminimum\b/i.test(sentence)) {
