@@ -98,8 +98,12 @@ function returnStep(/** @type {ToolUse[]} */ uses, /** @type {Heard} */ heard) {
   let line = null;
   for (const order of orders[orders.length - 1].result.orders ?? []) {
     if (order.order_id !== heard.returnOrder) continue;
+    // The line the shopper named: by the name heard, else the longest line name their words hold.
+    const said = heard.opening.toLowerCase();
     for (const item of order.lines ?? []) {
-      if (String(item.name ?? "").toLowerCase() === (heard.returnProduct ?? "").toLowerCase()) line = item;
+      const name = String(item.name ?? "").toLowerCase();
+      if (name === (heard.returnProduct ?? "").toLowerCase()) { line = item; break; }
+      if (name && said.includes(name) && (!line || name.length > String(line.name).length)) line = item;
     }
   }
   if (!line) {

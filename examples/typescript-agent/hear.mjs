@@ -15,7 +15,7 @@ import { escape, statements } from "./needs.mjs";
  *            nova_group: number, countries: string[], sponsored: boolean}} Product
  * @typedef {{kind: "order" | "return" | "substitution", productType: string | null,
  *            wantedName: string | null, quantity: number, returnProduct: string | null,
- *            returnOrder: string | null, returnReason: string, allergies: Set<string>,
+ *            returnOrder: string | null, returnReason: string, opening: string, allergies: Set<string>,
  *            vegan: boolean, vegetarian: boolean, budget: number | null, maxPrice: number | null,
  *            nutri: Set<string> | null, nutriBetterThan: number | null, labels: Set<string>,
  *            palmFree: boolean, novaMax: number | null, brandsOut: Set<string>,
@@ -83,18 +83,21 @@ function fitsHints(/** @type {Heard} */ h, /** @type {Product} */ p) {
 /** The shopper's first message: what kind of request, which product, how many, and cues. */
 function opening(/** @type {Heard} */ h, /** @type {string} */ text) {
   const low = text.toLowerCase();
-  let m = text.match(/return the (.+?) from order (\S+?)[:,.;]|the (.+?) in my order (\S+?) has to go back|send back the (.+?) from order (\S+?),/);
-  if (m) {
+  // A return names an order (its id holds a digit) and asks to send something back.
+  const order = text.match(/\border (?:number |no\.? |#)?([A-Za-z0-9][\w-]*\d[\w-]*)/i);
+  if (order && /\b(?:return|send(?:ing)? (?:\w+ )?back|go(?:es)? back|refund|take (?:\w+ )?back)/i.test(text)) {
     h.kind = "return";
-    const groups = m.slice(1).filter((g) => g);
-    [h.returnProduct, h.returnOrder] = [groups[0], groups[1]];
-    if (low.includes("damaged") || low.includes("broken")) h.returnReason = "damaged";
-    else if (low.includes("past its date") || low.includes("expired")) h.returnReason = "expired";
-    else if (low.includes("isn't what i ordered") || low.includes("wrong item")) h.returnReason = "wrong_item";
+    h.returnOrder = order[1];
+    const m = text.match(/(?:return|send back|refund) the (.+?) (?:from|in) (?:my )?order\b|the (.+?) (?:from|in) (?:my )?order\b/i);
+    h.returnProduct = m ? (m[1] ?? m[2]) : null;
+    if (/damaged|broken|crushed|leak|torn|smashed|dented|split open/.test(low)) h.returnReason = "damaged";
+    else if (/expired|past its date|out of date|best[- ]before|use[- ]by|gone off|stale|mouldy/.test(low)) h.returnReason = "expired";
+    else if (/changed my mind|don't need|no longer (?:need|want)|didn't need/.test(low)) h.returnReason = "changed_mind";
+    else if (/wrong|not what i ordered|isn't what i ordered|didn't order|different (?:item|product)/.test(low)) h.returnReason = "wrong_item";
     else h.returnReason = "changed_mind";
     return;
   }
-  m = text.match(/(\w+) packs? of (?:my usual|the|my regular) (.+?)(?: I always buy)?(?:, please)?[.?!]/);
+  let m = text.match(/(\w+) packs? of (?:my usual|the|my regular) (.+?)(?: I always buy)?(?:, please)?[.?!]/);
   if (m && (low.includes("usual") || low.includes("always buy") || low.includes("regular"))) {
     h.kind = "substitution";
     h.quantity = NUMBERS[m[1].toLowerCase()] ?? 1;
@@ -163,7 +166,7 @@ export function hear(messages, products, askedOrderAt, askedReturnAt) {
   /** @type {Heard} */
   const h = {
     kind: "order", productType: null, wantedName: null, quantity: 1, returnProduct: null,
-    returnOrder: null, returnReason: "damaged", allergies: new Set(), vegan: false,
+    returnOrder: null, returnReason: "damaged", opening: "", allergies: new Set(), vegan: false,
     vegetarian: false, budget: null, maxPrice: null, nutri: null, nutriBetterThan: null,
     labels: new Set(), palmFree: false, novaMax: null, brandsOut: new Set(), brandsOnly: new Set(),
     country: null, hintMaxPrice: null, hintNovaMax: null, hintLabels: new Set(),
@@ -182,6 +185,7 @@ export function hear(messages, products, askedOrderAt, askedReturnAt) {
     const text = textOf(m);
     if (first) {
       first = false;
+      h.opening = text;
       opening(h, text);
       statements(h, text, brands, countries, names);
       return;

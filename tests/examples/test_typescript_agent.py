@@ -239,3 +239,37 @@ def test_the_node_agent_hears_needs_in_any_wording(
     heard = json.loads(run.stdout)
     stated = {k: v for k, v in heard.items() if k != "knownTopics" and v not in (None, False, [])}
     assert stated == expected
+
+
+def test_the_node_agent_hears_a_return_in_other_words(node_agent: str) -> None:
+    opening = "Could you refund the Oat Drink? It's in order o_7f3, and it came out of date."
+    body = _grocery_request(opening)
+    assert _calls(node_agent, body) == [("get_past_orders", {})]
+    orders = {
+        "orders": [
+            {
+                "order_id": "o_7f3",
+                "lines": [
+                    {"product_id": "p1", "name": "Oat Drink", "quantity": 2, "unit_price": 1.5},
+                    {"product_id": "p2", "name": "Rye Bread", "quantity": 1, "unit_price": 2.0},
+                ],
+            }
+        ]
+    }
+    call = {
+        "id": "c1",
+        "type": "function",
+        "function": {"name": "get_past_orders", "arguments": "{}"},
+    }
+    messages = body["messages"]
+    assert isinstance(messages, list)
+    messages += [
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": json.dumps(orders)},
+    ]
+    request = urllib.request.Request(node_agent, data=json.dumps(body).encode(), method="POST")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        answer = json.loads(response.read())
+    assert not answer.get("tool_calls"), answer  # it asks before any return
+    assert answer["message"].startswith("I found 2 × Oat Drink in order o_7f3 (refund €3.00)")
+    assert "(reason: expired)" in answer["message"]
