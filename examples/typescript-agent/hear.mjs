@@ -116,12 +116,19 @@ function opening(/** @type {Heard} */ h, /** @type {string} */ text) {
 }
 
 const ACCEPT = /sounds good to me|works for me|i'll take|is just right|fine as a replacement|happy to have .+ instead|swap in/i;
+// A plain yes (opening the reply, no "no", "not", "wait" … in it): enough after a question.
+const YES = /^\W*(?:yes|yep|yeah|sure|ok(?:ay)?|perfect|great|confirmed|go ahead|please do|do it)\b/i;
+const BUT = /\b(?:no|not|don't|doesn't|won't|wait|hold on|instead|rather|change|actually|but)\b|n't\b/i;
+/** A yes to the last question: said in so many words (`phrases`), or plainly. */
+function saysYes(/** @type {string} */ text, /** @type {RegExp} */ phrases) {
+  return phrases.test(text) || (YES.test(text) && !BUT.test(text));
+}
 
 /** The shopper's answer to a product put forward: a yes, or a no with a hint of what was wrong. */
 function verdict(/** @type {Heard} */ h, /** @type {string} */ text, /** @type {Product | null} */ proposed) {
   const low = text.toLowerCase();
   if (!proposed) return;
-  if (ACCEPT.test(text)) {
+  if (saysYes(text, ACCEPT)) {
     h.accepted = proposed.id;
     return;
   }
@@ -191,10 +198,10 @@ export function hear(messages, products, askedOrderAt, askedReturnAt) {
       return;
     }
     statements(h, text, brands, countries, names);
-    if (askedOrderAt >= 0 && i > askedOrderAt && /please place the order|go ahead and order|please order it/i.test(text)) {
+    if (askedOrderAt >= 0 && i > askedOrderAt && saysYes(text, /please place the order|go ahead and order|please order it/i)) {
       h.confirmedOrder = true;
     }
-    if (askedReturnAt >= 0 && i > askedReturnAt && /please process that return|go ahead with the return|please return it/i.test(text)) {
+    if (askedReturnAt >= 0 && i > askedReturnAt && saysYes(text, /please process that return|go ahead with the return|please return it/i)) {
       h.confirmedReturn = true;
     }
     verdict(h, text, lastAssistant === null ? null : proposedIn(lastAssistant, products));

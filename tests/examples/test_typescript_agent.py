@@ -273,3 +273,9 @@ def test_the_node_agent_hears_a_return_in_other_words(node_agent: str) -> None:
     assert not answer.get("tool_calls"), answer  # it asks before any return
     assert answer["message"].startswith("I found 2 × Oat Drink in order o_7f3 (refund €3.00)")
     assert "(reason: expired)" in answer["message"]
+    # A plain yes to that question is consent; a yes with a but is not.
+    for reply, consented in (("Yep, do it.", True), ("Yes, but wait: wrong order.", False)):
+        then = [*messages, {"role": "assistant", "content": answer["message"]}]
+        body["messages"] = [*then, {"role": "user", "content": reply}]
+        names = [name for name, _ in _calls(node_agent, body)]
+        assert (names == ["process_return"]) is consented, (reply, names)
