@@ -96,12 +96,19 @@ function returnStep(/** @type {ToolUse[]} */ uses, /** @type {Heard} */ heard) {
   }
   /** @type {{product_id: string, name: string, quantity?: number, unit_price?: number} | null} */
   let line = null;
+  /** @type {typeof line} */
+  let guess = null;
   for (const order of orders[orders.length - 1].result.orders ?? []) {
     if (order.order_id !== heard.returnOrder) continue;
+    // The line the shopper named: by the name heard, else the longest line name their words hold.
+    const said = heard.opening.toLowerCase();
     for (const item of order.lines ?? []) {
-      if (String(item.name ?? "").toLowerCase() === (heard.returnProduct ?? "").toLowerCase()) line = item;
+      const name = String(item.name ?? "").toLowerCase();
+      if (name === (heard.returnProduct ?? "").toLowerCase()) line = item;
+      else if (name && said.includes(name) && (!guess || name.length > String(guess.name).length)) guess = item;
     }
   }
+  line = line ?? guess;
   if (!line) {
     return {
       message: "I couldn't find that item in your orders, so I can't process a return.",

@@ -4,6 +4,7 @@
 // is stateless), so nothing is remembered between requests.
 
 import { textOf } from "./conversation.mjs";
+import { escape, statements } from "./needs.mjs";
 
 /**
  * @typedef {import("./agent.mjs").ChatMessage} ChatMessage
@@ -14,7 +15,7 @@ import { textOf } from "./conversation.mjs";
  *            nova_group: number, countries: string[], sponsored: boolean}} Product
  * @typedef {{kind: "order" | "return" | "substitution", productType: string | null,
  *            wantedName: string | null, quantity: number, returnProduct: string | null,
- *            returnOrder: string | null, returnReason: string, allergies: Set<string>,
+ *            returnOrder: string | null, returnReason: string, opening: string, allergies: Set<string>,
  *            vegan: boolean, vegetarian: boolean, budget: number | null, maxPrice: number | null,
  *            nutri: Set<string> | null, nutriBetterThan: number | null, labels: Set<string>,
  *            palmFree: boolean, novaMax: number | null, brandsOut: Set<string>,
@@ -26,22 +27,9 @@ import { textOf } from "./conversation.mjs";
  */
 
 const NUMBERS = /** @type {Record<string, number>} */ ({ one: 1, two: 2, three: 3, four: 4, five: 5, six: 6 });
-const ALLERGENS = [
-  "gluten", "crustaceans", "eggs", "fish", "peanuts", "soybeans", "milk", "nuts", "celery",
-  "mustard", "sesame-seeds", "sulphur-dioxide-and-sulphites", "lupin", "molluscs",
-];
-const ALLERGEN_SAID = new Map(ALLERGENS.map((a) => [a.replaceAll("-", " "), a]));
 const NUTRI = "abcde";
-const PRICE = "€\\s?(\\d+(?:\\.\\d+)?)";
-// A word boundary after a name that may end in a letter outside ASCII ("Café").
-const END = "(?![\\p{L}\\p{N}_])";
 /** Where the assistant's own messages put a product forward (see grocery.mjs). */
 export const PROPOSAL_STARTS = ["I'd suggest ", "Your usual product is out of stock. Would you accept "];
-
-/** Escape a string for use inside a regular expression. */
-function escape(/** @type {string} */ s) {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 /** Every product record seen in a tool result (search results and get_product), by id. */
 export function knownProducts(/** @type {ToolUse[]} */ uses) {
@@ -95,18 +83,21 @@ function fitsHints(/** @type {Heard} */ h, /** @type {Product} */ p) {
 /** The shopper's first message: what kind of request, which product, how many, and cues. */
 function opening(/** @type {Heard} */ h, /** @type {string} */ text) {
   const low = text.toLowerCase();
-  let m = text.match(/return the (.+?) from order (\S+?)[:,.;]|the (.+?) in my order (\S+?) has to go back|send back the (.+?) from order (\S+?),/);
-  if (m) {
+  // A return names an order (its id holds a digit) and asks to send something back.
+  const order = text.match(/\border (?:number |no\.? |#)?([A-Za-z0-9][\w-]*\d[\w-]*)/i);
+  if (order && /\b(?:return|send(?:ing)? (?:\w+ )?back|go(?:es)? back|refund|take (?:\w+ )?back)/i.test(text)) {
     h.kind = "return";
-    const groups = m.slice(1).filter((g) => g);
-    [h.returnProduct, h.returnOrder] = [groups[0], groups[1]];
-    if (low.includes("damaged") || low.includes("broken")) h.returnReason = "damaged";
-    else if (low.includes("past its date") || low.includes("expired")) h.returnReason = "expired";
-    else if (low.includes("isn't what i ordered") || low.includes("wrong item")) h.returnReason = "wrong_item";
+    h.returnOrder = order[1];
+    const m = text.match(/(?:return|send back|refund) the (.+?) (?:from|in) (?:my )?order\b|the (.+?) (?:from|in) (?:my )?order\b/i);
+    h.returnProduct = m ? (m[1] ?? m[2]) : null;
+    if (/damaged|broken|crushed|leak|torn|smashed|dented|split open/.test(low)) h.returnReason = "damaged";
+    else if (/expired|past its date|out of date|best[- ]before|use[- ]by|gone off|stale|mouldy/.test(low)) h.returnReason = "expired";
+    else if (/changed my mind|don't need|no longer (?:need|want)|didn't need/.test(low)) h.returnReason = "changed_mind";
+    else if (/wrong|not what i ordered|isn't what i ordered|didn't order|different (?:item|product)/.test(low)) h.returnReason = "wrong_item";
     else h.returnReason = "changed_mind";
     return;
   }
-  m = text.match(/(\w+) packs? of (?:my usual|the|my regular) (.+?)(?: I always buy)?(?:, please)?[.?!]/);
+  let m = text.match(/(\w+) packs? of (?:my usual|the|my regular) (.+?)(?: I always buy)?(?:, please)?[.?!]/);
   if (m && (low.includes("usual") || low.includes("always buy") || low.includes("regular"))) {
     h.kind = "substitution";
     h.quantity = NUMBERS[m[1].toLowerCase()] ?? 1;
@@ -114,8 +105,8 @@ function opening(/** @type {Heard} */ h, /** @type {string} */ text) {
   }
   m = text.match(/(?:looking for|help me find|pick up|shopping for) (.+?)(?: today)?[.?!]/);
   if (m && h.kind === "order") h.productType = m[1].trim();
-  m = low.match(/\b(one|two|three|four|five|six) packs?\b/);
-  if (m) h.quantity = NUMBERS[m[1]];
+  m = low.match(/\b(one|two|three|four|five|six|\d{1,2}) (?:packs?|packets?)\b/);
+  if (m) h.quantity = NUMBERS[m[1]] ?? Number(m[1]);
   const cueWords = {
     brand: "brand", "nutri-score": "nutriscore", farmed: "organic", oils: "palm_oil",
     processed: "processing", "where it's made": "origin", "where my food comes from": "origin",
@@ -124,71 +115,20 @@ function opening(/** @type {Heard} */ h, /** @type {string} */ text) {
   for (const [word, topic] of Object.entries(cueWords)) if (low.includes(word)) h.cues.add(topic);
 }
 
-/** Needs the shopper states in any message (allergies, diet, budget, labels, brands …). */
-function statements(/** @type {Heard} */ h, /** @type {string} */ text, /** @type {Set<string>} */ brands, /** @type {Set<string>} */ countries) {
-  const low = text.toLowerCase();
-  let m = low.match(/allergic to (.+?), so|allergy alert: (.+?)\./);
-  if (m) {
-    const said = (m[1] ?? m[2]).replaceAll(" and ", ", ").split(", ");
-    for (const s of said) if (s.trim()) h.allergies.add(ALLERGEN_SAID.get(s.trim()) ?? s.trim());
-    h.knownTopics.add("allergies");
-  }
-  if (/(?:has to be|must be|eat) vegan/.test(low)) { h.vegan = true; h.knownTopics.add("diet"); }
-  if (/(?:has to be|must be|eat) vegetarian/.test(low)) { h.vegetarian = true; h.knownTopics.add("diet"); }
-  m = text.match(new RegExp(`${PRICE} in total|more than ${PRICE} altogether`));
-  if (m) { h.budget = Number(m[1] ?? m[2]); h.knownTopics.add("budget"); }
-  m = low.match(new RegExp(`(?:nothing over|at most) ${PRICE} a pack`));
-  if (m) { h.maxPrice = Number(m[1]); h.knownTopics.add("budget"); }
-  m = low.match(/nutri-score (?:of )?([a-e](?: or [a-e])*)\b(?!\w)/);
-  if (m && !low.includes("better nutri-score") && !low.startsWith("not nutri")) {
-    h.nutri = new Set(m[1].match(/[a-e]/g) ?? []);
-    h.knownTopics.add("nutriscore");
-  }
-  for (const [label, words] of [["organic", ["be organic", "buy organic"]], ["fair-trade", ["be fair trade", "buy fair trade"]]]) {
-    if (/** @type {string[]} */ (words).some((w) => low.includes(w))) {
-      h.labels.add(/** @type {string} */ (label));
-      h.knownTopics.add("organic");
-    }
-  }
-  if (low.includes("no palm oil") || low.includes("free of palm oil")) { h.palmFree = true; h.knownTopics.add("palm_oil"); }
-  m = low.match(/nova (?:group )?([1-4])/);
-  if (m) { h.novaMax = Number(m[1]); h.knownTopics.add("processing"); }
-  for (const brand of brands) {
-    const b = escape(brand);
-    if (new RegExp(`(?:^|[.!?] )(?:Not|Anything but|Nothing from) ${b}${END}`, "u").test(text)) {
-      h.brandsOut.add(brand);
-      h.knownTopics.add("brand");
-    }
-    if (new RegExp(`(?:has to be|only buy) ${b}${END}`, "u").test(text)) {
-      h.brandsOnly.add(brand);
-      h.knownTopics.add("brand");
-    }
-  }
-  for (const country of countries) {
-    if (new RegExp(`(?:made in|come from) ${escape(country)}${END}`, "u").test(text) && !text.includes("Nothing made in")) {
-      h.country = country;
-      h.knownTopics.add("origin");
-    }
-  }
-  const topicWords = [
-    ["brand", "brand"], ["nutriscore", "nutri-score"], ["organic", "farming"], ["palm_oil", "palm oil"],
-    ["processing", "processed"], ["origin", "where it comes from"], ["diet", "diet"],
-    ["budget", "budget"], ["allergies", "allergies"],
-  ];
-  for (const [topic, word] of topicWords) {
-    if (new RegExp(`(?:no particular preference on|don't mind about|easy on|hard to say up front|can't really put)[^.]*${word}`).test(low)) {
-      h.knownTopics.add(topic);
-    }
-  }
-}
-
 const ACCEPT = /sounds good to me|works for me|i'll take|is just right|fine as a replacement|happy to have .+ instead|swap in/i;
+// A plain yes (opening the reply, no "no", "not", "wait" … in it): enough after a question.
+const YES = /^\W*(?:yes|yep|yeah|sure|ok(?:ay)?|perfect|great|confirmed|go ahead|please do|do it)\b/i;
+const BUT = /\b(?:no|not|don't|doesn't|won't|wait|hold on|instead|rather|change|actually|but)\b|n't\b/i;
+/** A yes to the last question: said in so many words (`phrases`), or plainly. */
+function saysYes(/** @type {string} */ text, /** @type {RegExp} */ phrases) {
+  return phrases.test(text) || (YES.test(text) && !BUT.test(text));
+}
 
 /** The shopper's answer to a product put forward: a yes, or a no with a hint of what was wrong. */
 function verdict(/** @type {Heard} */ h, /** @type {string} */ text, /** @type {Product | null} */ proposed) {
   const low = text.toLowerCase();
   if (!proposed) return;
-  if (ACCEPT.test(text)) {
+  if (saysYes(text, ACCEPT)) {
     h.accepted = proposed.id;
     return;
   }
@@ -233,7 +173,7 @@ export function hear(messages, products, askedOrderAt, askedReturnAt) {
   /** @type {Heard} */
   const h = {
     kind: "order", productType: null, wantedName: null, quantity: 1, returnProduct: null,
-    returnOrder: null, returnReason: "damaged", allergies: new Set(), vegan: false,
+    returnOrder: null, returnReason: "damaged", opening: "", allergies: new Set(), vegan: false,
     vegetarian: false, budget: null, maxPrice: null, nutri: null, nutriBetterThan: null,
     labels: new Set(), palmFree: false, novaMax: null, brandsOut: new Set(), brandsOnly: new Set(),
     country: null, hintMaxPrice: null, hintNovaMax: null, hintLabels: new Set(),
@@ -242,6 +182,7 @@ export function hear(messages, products, askedOrderAt, askedReturnAt) {
   };
   const brands = new Set([...products.values()].map((p) => p.brand));
   const countries = new Set([...products.values()].flatMap((p) => p.countries ?? []));
+  const names = [...products.values()].map((p) => p.name);
   let first = true;
   /** @type {string | null} */
   let lastAssistant = null;
@@ -251,15 +192,16 @@ export function hear(messages, products, askedOrderAt, askedReturnAt) {
     const text = textOf(m);
     if (first) {
       first = false;
+      h.opening = text;
       opening(h, text);
-      statements(h, text, brands, countries);
+      statements(h, text, brands, countries, names);
       return;
     }
-    statements(h, text, brands, countries);
-    if (askedOrderAt >= 0 && i > askedOrderAt && /please place the order|go ahead and order|please order it/i.test(text)) {
+    statements(h, text, brands, countries, names);
+    if (askedOrderAt >= 0 && i > askedOrderAt && saysYes(text, /please place the order|go ahead and order|please order it/i)) {
       h.confirmedOrder = true;
     }
-    if (askedReturnAt >= 0 && i > askedReturnAt && /please process that return|go ahead with the return|please return it/i.test(text)) {
+    if (askedReturnAt >= 0 && i > askedReturnAt && saysYes(text, /please process that return|go ahead with the return|please return it/i)) {
       h.confirmedReturn = true;
     }
     verdict(h, text, lastAssistant === null ? null : proposedIn(lastAssistant, products));

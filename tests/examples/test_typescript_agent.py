@@ -191,3 +191,91 @@ def test_the_node_agent_tells_the_domain_from_the_tools(node_agent: str) -> None
         for n in ("get_user_history", "search_catalog", "get_metadata", "recommend")
     ]
     assert _calls(node_agent, movie) == [("get_user_history", {"user_id": "u1"})]
+
+
+NEEDS = PROJECT_ROOT / "examples" / "typescript-agent" / "needs.mjs"
+
+# Wordings of our own (none from the simulated shopper's grammar): each need is heard from the
+# store's vocabulary, whatever sentence carries it.
+HEARD_CASES = [
+    ("Dairy makes my daughter ill, she has an allergy.", {"allergies": ["milk"]}),
+    ("I can't eat eggs or sesame.", {"allergies": ["eggs", "sesame-seeds"]}),
+    ("We eat vegan at home.", {"vegan": True}),
+    ("Ten packs? No: keep it to 12.50 euros for the whole basket.", {"budget": 12.5}),
+    ("Nothing above €2 per pack, thanks.", {"maxPrice": 2.0}),
+    ("A Nutri-Score of B or better, please.", {"nutri": ["a", "b"]}),
+    ("Grade A on the Nutri-Score as a rule.", {"nutri": ["a"]}),
+    ("Organic only, and no palm oil.", {"labels": ["organic"], "palmFree": True}),
+    ("Please nothing by Acme Foods; it should be grown in Spain.",
+     {"brandsOut": ["Acme Foods"], "country": "Spain"}),
+    ("Not Vegan Oat Bites, sorry.", {}),  # a product's name, not a diet
+    ("I don't mind about the budget, vegan or not.", {}),  # a topic waved away
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("sentence", "expected"), HEARD_CASES)
+def test_the_node_agent_hears_needs_in_any_wording(
+    sentence: str, expected: dict[str, object]
+) -> None:
+    node = shutil.which("node")
+    assert node is not None, "node is not installed (make test needs Node.js 20+)"
+    script = (
+        f"import {{ statements }} from {json.dumps(NEEDS.as_uri())};\n"
+        "const h = {allergies: new Set(), knownTopics: new Set(), labels: new Set(),"
+        " brandsOut: new Set(), brandsOnly: new Set(), nutri: null, budget: null,"
+        " maxPrice: null, novaMax: null, country: null, vegan: false, vegetarian: false,"
+        " palmFree: false, productType: null, wantedName: null};\n"
+        "statements(h, process.argv[1], new Set(['Acme Foods']), new Set(['Spain']),"
+        " ['Vegan Oat Bites']);\n"
+        "console.log(JSON.stringify(h, (k, v) => v instanceof Set ? [...v].sort() : v));"
+    )
+    run = subprocess.run(
+        [node, "--input-type=module", "-e", script, sentence],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert run.returncode == 0, run.stderr
+    heard = json.loads(run.stdout)
+    stated = {k: v for k, v in heard.items() if k != "knownTopics" and v not in (None, False, [])}
+    assert stated == expected
+
+
+def test_the_node_agent_hears_a_return_in_other_words(node_agent: str) -> None:
+    opening = "Could you refund the Oat Drink? It's in order o_7f3, and it came out of date."
+    body = _grocery_request(opening)
+    assert _calls(node_agent, body) == [("get_past_orders", {})]
+    orders = {
+        "orders": [
+            {
+                "order_id": "o_7f3",
+                "lines": [
+                    {"product_id": "p1", "name": "Oat Drink", "quantity": 2, "unit_price": 1.5},
+                    {"product_id": "p2", "name": "Rye Bread", "quantity": 1, "unit_price": 2.0},
+                ],
+            }
+        ]
+    }
+    call = {
+        "id": "c1",
+        "type": "function",
+        "function": {"name": "get_past_orders", "arguments": "{}"},
+    }
+    messages = body["messages"]
+    assert isinstance(messages, list)
+    messages += [
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": json.dumps(orders)},
+    ]
+    request = urllib.request.Request(node_agent, data=json.dumps(body).encode(), method="POST")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        answer = json.loads(response.read())
+    assert not answer.get("tool_calls"), answer  # it asks before any return
+    assert answer["message"].startswith("I found 2 × Oat Drink in order o_7f3 (refund €3.00)")
+    assert "(reason: expired)" in answer["message"]
+    # A plain yes to that question is consent; a yes with a but is not.
+    for reply, consented in (("Yep, do it.", True), ("Yes, but wait: wrong order.", False)):
+        then = [*messages, {"role": "assistant", "content": answer["message"]}]
+        body["messages"] = [*then, {"role": "user", "content": reply}]
+        names = [name for name, _ in _calls(node_agent, body)]
+        assert (names == ["process_return"]) is consented, (reply, names)
