@@ -499,7 +499,7 @@ def _record_requests(into: list[dict[str, Any]]) -> None:
         return await send(**kwargs)
 
     setattr(llm_client, "chat_completion", recording)  # noqa: B010 (a patch, on purpose)
-    for module in ("runner.agents.litellm_agent", "domains.movies.simulators.model_call"):
+    for module in ("runner.agents.litellm_agent", "runner.models.user_model"):
         loaded = sys.modules.get(module)
         if loaded is not None and hasattr(loaded, "chat_completion"):
             setattr(loaded, "chat_completion", recording)  # noqa: B010

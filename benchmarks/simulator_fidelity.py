@@ -27,7 +27,7 @@ from typing import Any
 from domains.movies.catalog import Catalog
 from domains.movies.scoring import score_transcript
 from domains.movies.simulators import audit_leaks, build_simulator
-from domains.movies.simulators.model_call import ModelEndpoint
+from runner.models.user_model import ModelEndpoint
 from domains.movies.simulators.model_reader import ModelReader
 from domains.movies.simulators.reader import Reading, rule_reader
 from domains.movies.simulators.reader_score import (

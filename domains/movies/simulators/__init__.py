@@ -45,48 +45,13 @@ def build_simulator(
     raise TaurecError(f"unknown simulator {name!r}: use 'scripted' or 'litellm:<model>'{hint}")
 
 
-_ENDPOINT_OPTIONS = frozenset({"api_base", "api_key_env", "temperature", "timeout_s", "retry"})
-_MODE_OPTIONS = {"reader": ("model", "rules"), "writer": ("model", "templates")}
-
-
 def _model_user(
     name: str, task: Task, catalog: Catalog, seed: int, opts: dict[str, Any]
 ) -> UserSimulator:
-    from domains.movies.simulators.model_call import ModelEndpoint
     from domains.movies.simulators.model_user import ModelUser
-    from runner.play.agent_config import RetryConfig
+    from runner.models.user_model import model_user_options
 
-    known = _ENDPOINT_OPTIONS | set(_MODE_OPTIONS) | {"reader_model", "writer_model", "speculate"}
-    unknown = sorted(set(opts) - known)
-    if unknown:
-        raise TaurecError(
-            f"simulator {name!r}: unknown option(s) {unknown}; known: {sorted(known)}"
-        )
-    modes: dict[str, str] = {}
-    for role, allowed in _MODE_OPTIONS.items():
-        mode = str(opts.get(role, "model"))
-        if mode not in allowed:
-            raise TaurecError(
-                f"simulator {name!r}: {role} must be one of {list(allowed)}, not {mode!r}"
-            )
-        modes[role] = mode
-    retry = opts.get("retry")
-    if isinstance(retry, dict):
-        retry = RetryConfig.model_validate(retry)
-    shared: dict[str, Any] = {
-        k: opts[k] for k in ("api_base", "api_key_env", "temperature") if k in opts
-    }
-    if opts.get("timeout_s") is not None:
-        shared["timeout_s"] = float(opts["timeout_s"])
-    if retry is not None:
-        shared["retry"] = retry
-    model = name.split(":", 1)[1]
-
-    def endpoint(role: str) -> ModelEndpoint | None:
-        if modes[role] != "model":
-            return None
-        return ModelEndpoint(model=str(opts.get(f"{role}_model") or model), **shared)
-
+    models = model_user_options(name, opts, frozenset({"speculate"}))
     speculate = opts.get("speculate", True)
     if not isinstance(speculate, bool):
         raise TaurecError(f"simulator {name!r}: speculate must be true or false, not {speculate!r}")
@@ -94,8 +59,8 @@ def _model_user(
         task,
         catalog,
         seed,
-        reader=endpoint("reader"),
-        writer=endpoint("writer"),
-        model=model,
+        reader=models.reader,
+        writer=models.writer,
+        model=models.model,
         speculative=speculate,
     )

@@ -13,20 +13,16 @@ index's, never the model's: the engine's "named" set does not depend on a model.
 from __future__ import annotations
 
 import json
-import random
-from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from domains.movies.catalog import Catalog
-from domains.movies.simulators.model_call import MissingKey, ModelEndpoint
 from domains.movies.simulators.reader import Reading, rule_reader, title_index
 from domains.movies.simulators.reader_score import CORPUS_FIELDS, CorpusField
-from runner.core.memo import BoundedMemo
-from runner.core.protocols import ModelCall
-from runner.core.transcript import SimulatorNote
-from runner.kits.user.fallback import model_or_fallback
+from runner.kits.user import model as kit
+from runner.kits.user.fallback import Judged
+from runner.kits.user.model import ChatModel, ReadOutcome, answer_schema, parse_answer
 
 __all__ = [
     "READER_PROMPT",
@@ -73,27 +69,14 @@ def reading_schema(named: list[str]) -> dict[str, Any]:
     modes refuse `maxItems`); validation then refuses any id, as it refuses one not named.
     """
     ids: dict[str, Any] = {"type": "string", "enum": named} if named else {"type": "string"}
-    proposed: dict[str, Any] = {"type": "array", "items": ids}
-    return {
-        "type": "json_schema",
-        "json_schema": {
-            "name": "reading",
-            "strict": True,
-            "schema": {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["asked", "proposed", "nothing_fits"],
-                "properties": {
-                    "asked": {
-                        "type": "array",
-                        "items": {"type": "string", "enum": list(CORPUS_FIELDS)},
-                    },
-                    "proposed": proposed,
-                    "nothing_fits": {"type": "boolean"},
-                },
-            },
+    return answer_schema(
+        "reading",
+        {
+            "asked": {"type": "array", "items": {"type": "string", "enum": list(CORPUS_FIELDS)}},
+            "proposed": {"type": "array", "items": ids},
+            "nothing_fits": {"type": "boolean"},
         },
-    }
+    )
 
 
 def reader_request(
@@ -112,80 +95,48 @@ def reader_request(
     return messages, named
 
 
-@dataclass(frozen=True)
-class ReadOutcome:
-    """One reading: what the engine sees, the fallback (if one was needed) and the call's usage."""
-
-    reading: Reading
-    note: SimulatorNote | None = None
-    usage: ModelCall | None = None
+# A reading's key: the message, the titles watched, the title asked about.
+_Key = tuple[str, frozenset[str], str | None]
 
 
-class ModelReader:
-    """Reads agent messages with a model; the rule reader answers whenever the model's answer is unusable.
+class ModelReader(kit.ModelReader[_Key, Reading]):
+    """Reads agent messages with a model (the kit's loop); the rule reader answers whenever the
+    model's answer is unusable. One reader serves one trial."""
 
-    One reader serves one trial. Valid readings are memoised per (text, watched, pending), so a
-    conversation replayed from the start (the visible conversation changed under the user) costs
-    no new calls; fallbacks are not memoised (the model is asked again). Nothing is shared across
-    trials: a trial's calls, usage and notes never depend on which trials ran before it.
-    """
+    def __init__(self, catalog: Catalog, endpoint: ChatModel, *, memo_size: int = 4096) -> None:
+        rules = rule_reader(catalog)
 
-    def __init__(self, catalog: Catalog, endpoint: ModelEndpoint, *, memo_size: int = 4096) -> None:
-        self._catalog = catalog
-        self._endpoint = endpoint
-        self._rules = rule_reader(catalog)
-        self._memo: BoundedMemo[tuple[str, frozenset[str], str | None], Reading] = BoundedMemo(
-            memo_size
+        def request(key: _Key) -> kit.ReadRequest[Reading]:
+            text, watched, pending = key
+            messages, named = reader_request(catalog, text, watched, pending)
+            described = rules.described(text)
+            return messages, reading_schema(named), lambda a: _validate(a, named, described)
+
+        super().__init__(
+            endpoint,
+            request,
+            lambda key: rules.read(key[0], watched=key[1], pending=key[2]),
+            memo_size=memo_size,
         )
-        self._rng = random.Random(f"reader|{endpoint.model}")
-
-    @property
-    def endpoint(self) -> ModelEndpoint:
-        return self._endpoint
 
     def remembers(
         self, text: str, *, watched: frozenset[str] = frozenset(), pending: str | None = None
     ) -> bool:
         """Whether `read` would answer from its memo, without a call."""
-        return (text, watched, pending) in self._memo
+        return self.remembers_key((text, watched, pending))
 
     async def read(
         self, text: str, *, watched: frozenset[str] = frozenset(), pending: str | None = None
-    ) -> ReadOutcome:
-        key = (text, watched, pending)
-        known = self._memo.get(key)
-        if known is not None:
-            return ReadOutcome(known)
-        messages, named = reader_request(self._catalog, text, watched, pending)
-        answer = await model_or_fallback(
-            "reader",
-            lambda: self._endpoint.complete(
-                messages, what="user reader", rng=self._rng, response_format=reading_schema(named)
-            ),
-            lambda words: _validate(words, named, self._rules.described(text)),
-            lambda: self._rules.read(text, watched=watched, pending=pending),
-            fatal=(MissingKey,),
-        )
-        if answer.note is None:
-            self._memo.put(key, answer.value)  # valid readings only: a fallback asks again
-        return ReadOutcome(answer.value, answer.note, answer.usage)
+    ) -> ReadOutcome[Reading]:
+        return await self.read_key((text, watched, pending))
 
 
-def _validate(
-    answer: str, named: list[str], described: tuple[str, ...]
-) -> tuple[Reading | None, tuple[str, str]]:
+def _validate(answer: str, named: list[str], described: tuple[str, ...]) -> Judged[Reading]:
     """The reading an answer holds, or why it holds none (reason code, detail); whether the
     message describes its titles (a pitch) is the rules' reading, as the titles named are."""
-    try:
-        data = json.loads(answer)
-    except json.JSONDecodeError as exc:
-        return None, ("invalid_json", f"{exc.msg} (got {answer[:80]!r})")
-    try:
-        parsed = ReaderAnswer.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "(root)"
-        return None, ("invalid_answer", f"{where}: {first['msg']}")
+    parsed, problem = parse_answer(answer, ReaderAnswer)
+    if parsed is None:
+        return None, problem
     unknown = [i for i in parsed.proposed if i not in named]
     if unknown:
         return None, ("unknown_title", f"proposed {unknown} the message does not name")

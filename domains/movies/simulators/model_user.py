@@ -15,15 +15,16 @@ from typing import Any, Literal
 
 from domains.movies.catalog import Catalog
 from domains.movies.simulators.acts import ReplyAct
-from domains.movies.simulators.model_call import ModelEndpoint
-from domains.movies.simulators.model_reader import ModelReader, ReadOutcome
-from domains.movies.simulators.model_writer import GuardContext, ModelWriter, WriteOutcome
-from domains.movies.simulators.reader import fields_asked
+from domains.movies.simulators.model_reader import ModelReader
+from domains.movies.simulators.model_writer import GuardContext, ModelWriter
+from domains.movies.simulators.reader import Reading, fields_asked
 from domains.movies.simulators.scripted import UserParts
 from domains.movies.tasks import Task
 from runner.core.protocols import ModelCall, UserTurn
 from runner.core.transcript import ComponentSpec, MessageEvent, SimulatorNote
+from runner.kits.user.model import ReadOutcome, WriteOutcome
 from runner.kits.user.replay import opened
+from runner.models.user_model import ModelEndpoint
 
 __all__ = ["ModelUser", "ReaderMode", "WriterMode"]
 
@@ -84,7 +85,7 @@ class ModelUser(UserParts):
     def _key(self, stream: str, turn: int) -> str:
         return f"{stream}|{self._seed}|{self._task.id}|{turn}"
 
-    async def _read(self, text: str) -> ReadOutcome:
+    async def _read(self, text: str) -> ReadOutcome[Reading]:
         pending = self._replay.state.pending
         if self._model_reader is None:
             return ReadOutcome(self._reader.read(text, watched=self._watched, pending=pending))

@@ -36,7 +36,6 @@ from domains.movies.simulators.acts import (
     ReplyAct,
 )
 from domains.movies.simulators.leaks import VALUE_FINDERS, message_leaks
-from domains.movies.simulators.model_call import MissingKey, ModelEndpoint
 from domains.movies.simulators.reader import title_index
 from domains.movies.simulators.vocabulary import (
     Mention,
@@ -45,10 +44,9 @@ from domains.movies.simulators.vocabulary import (
 )
 from domains.movies.simulators.writer import TemplateWriter
 from domains.movies.tasks import Constraint, Task
-from runner.core.protocols import ModelCall
-from runner.core.transcript import SimulatorNote
+from runner.kits.user import model as kit
 from runner.kits.user.acts import AcceptedAlready
-from runner.kits.user.fallback import model_or_fallback
+from runner.kits.user.model import MAX_WORDS_CHARS, ChatModel, WriteOutcome, plain_problem
 
 __all__ = [
     "MAX_WORDS_CHARS",
@@ -59,8 +57,6 @@ __all__ = [
     "check_words",
     "writer_request",
 ]
-
-MAX_WORDS_CHARS = 1200
 
 WRITER_PROMPT = """\
 You write one chat message of a person who is asking a movie recommendation assistant for help.
@@ -101,15 +97,6 @@ class GuardContext:
     task: Task
     asked: frozenset[str]
     echo: str
-
-
-@dataclass(frozen=True)
-class WriteOutcome:
-    """The words said, the guard trigger (if the template's words were said instead) and usage."""
-
-    words: str
-    note: SimulatorNote | None = None
-    usage: ModelCall | None = None
 
 
 def writer_request(act: ReplyAct, catalog: Catalog, variation: str) -> list[dict[str, Any]]:
@@ -203,10 +190,9 @@ def check_words(
 ) -> tuple[str, str] | None:
     """The first reason (code, detail) the words may not be said, or None; `reference` is the
     template wording of the same act (a check it fails itself is not applied)."""
-    if not words.strip():
-        return "empty", "no words"
-    if len(words) > MAX_WORDS_CHARS:
-        return "too_long", f"{len(words)} characters"
+    problem = plain_problem(words)
+    if problem is not None:
+        return problem
     leaks = message_leaks(guard.task, words, set(guard.asked), echo=guard.echo)
     if leaks:
         return "leak", f"{leaks[0].field}: {leaks[0].reason}"
@@ -217,38 +203,15 @@ def check_words(
     return None
 
 
-class ModelWriter:
-    """Words acts with a model, guarded; the template writer's words stand in on every failure."""
+class ModelWriter(kit.ModelWriter[ReplyAct, GuardContext]):
+    """Words acts with a model (the kit's loop), guarded; the template writer's words stand in
+    on every failure."""
 
-    def __init__(self, catalog: Catalog, endpoint: ModelEndpoint) -> None:
-        self._catalog = catalog
-        self._endpoint = endpoint
-        self._templates = TemplateWriter(catalog)
-        self._rng = random.Random(f"writer|{endpoint.model}")
-
-    async def write(self, act: ReplyAct, variation: str, guard: GuardContext) -> WriteOutcome:
-        """The user's words for `act`; `variation` seeds the template fallback (and is sent along)."""
-        reference = self._templates.write(act, random.Random(variation))
-        messages = writer_request(act, self._catalog, variation)
-
-        def judge(answer: str) -> tuple[str | None, tuple[str, str]]:
-            words = _clean(answer)
-            problem = check_words(words, act, reference, self._catalog, guard)
-            return (words, ("", "")) if problem is None else (None, problem)
-
-        said = await model_or_fallback(
-            "writer",
-            lambda: self._endpoint.complete(messages, what="user writer", rng=self._rng),
-            judge,
-            lambda: reference,
-            fatal=(MissingKey,),
+    def __init__(self, catalog: Catalog, endpoint: ChatModel) -> None:
+        templates = TemplateWriter(catalog)
+        super().__init__(
+            endpoint,
+            lambda act, variation: writer_request(act, catalog, variation),
+            lambda act, variation: templates.write(act, random.Random(variation)),
+            lambda words, act, reference, guard: check_words(words, act, reference, catalog, guard),
         )
-        return WriteOutcome(said.value, said.note, said.usage)
-
-
-def _clean(answer: str) -> str:
-    """The message without surrounding whitespace or one pair of wrapping quotes."""
-    words = answer.strip()
-    if len(words) >= 2 and words[0] == words[-1] and words[0] in "\"'":
-        words = words[1:-1].strip()
-    return words

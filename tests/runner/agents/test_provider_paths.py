@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from domains.movies.simulators.model_call import ModelEndpoint
+from runner.models.user_model import ModelEndpoint
 from runner.agents.litellm_agent import LiteLLMAgent
 from runner.batch.entrant import Entrant
 from runner.core.board import load_board

@@ -1,9 +1,14 @@
-"""One chat call of the simulated user's model reader or writer: key rules, retry policy, usage.
+"""One chat call of a simulated user's model reader or writer (any domain): key rules, retry policy, usage.
 
 Both components call through `runner.models.llm_client` (the direct client for an OpenAI-compatible
 endpoint, LiteLLM for a provider) under `runner.models.retry`, and send a key only where the key table
 (`runner.models.keys`) allows it, exactly as an agent does. A failure that survives the retries comes
 back as `InfraFailure`; the caller decides whether a fallback makes it harmless.
+
+`model_user_options` reads a `litellm:<model>` simulator's options into the reader's and the
+writer's endpoints, the same way for every domain. The reading and writing loops that call an
+endpoint are the user kit's (`runner.kits.user.model`), which sees an endpoint only as a
+`ChatModel`.
 """
 
 from __future__ import annotations
@@ -13,11 +18,17 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from runner.core.errors import InfraFailure
+from runner.core.errors import InfraFailure, TaurecError
 from runner.core.protocols import ModelCall
 from runner.play.agent_config import RetryConfig
 
-__all__ = ["LOCAL_PLACEHOLDER_KEY", "MissingKey", "ModelEndpoint"]
+__all__ = [
+    "LOCAL_PLACEHOLDER_KEY",
+    "MissingKey",
+    "ModelEndpoint",
+    "UserModels",
+    "model_user_options",
+]
 
 # What a server that needs no key gets (never a secret): the same placeholder agents send.
 LOCAL_PLACEHOLDER_KEY = "taurec-local"
@@ -37,6 +48,11 @@ class ModelEndpoint:
     temperature: float | None = None
     timeout_s: float = 120.0
     retry: RetryConfig = field(default_factory=RetryConfig, compare=False, hash=False)
+
+    @property
+    def fatal(self) -> tuple[type[BaseException], ...]:
+        """The errors no fallback may hide (a missing key is a configuration error)."""
+        return (MissingKey,)
 
     def spec_args(self) -> dict[str, Any]:
         """The arguments shown in a transcript (the key's variable name, never its value)."""
@@ -126,3 +142,59 @@ class ModelEndpoint:
             completion_tokens=int(response_field(usage, "completion_tokens") or 0),
             cost_usd=round(response_cost(response, self.model), 10),
         )
+
+
+_ENDPOINT_OPTIONS = frozenset({"api_base", "api_key_env", "temperature", "timeout_s", "retry"})
+_MODE_OPTIONS = {"reader": ("model", "rules"), "writer": ("model", "templates")}
+
+
+@dataclass(frozen=True)
+class UserModels:
+    """A `litellm:<model>` user's models: the main model string, and the reader's and the
+    writer's endpoints (None: the rules read, the templates write)."""
+
+    model: str
+    reader: ModelEndpoint | None
+    writer: ModelEndpoint | None
+
+
+def model_user_options(
+    name: str, opts: dict[str, Any], extra: frozenset[str] = frozenset()
+) -> UserModels:
+    """The endpoints of simulator `name` (`litellm:<model>`) from its options: api_base,
+    api_key_env, temperature, timeout_s, retry (for both models); `reader` (model or rules) and
+    `writer` (model or templates), both `model` by default; `reader_model` / `writer_model` for
+    another model string on the same endpoint and key. `extra`: options the domain reads itself.
+    """
+    known = _ENDPOINT_OPTIONS | set(_MODE_OPTIONS) | {"reader_model", "writer_model"} | extra
+    unknown = sorted(set(opts) - known)
+    if unknown:
+        raise TaurecError(
+            f"simulator {name!r}: unknown option(s) {unknown}; known: {sorted(known)}"
+        )
+    modes: dict[str, str] = {}
+    for role, allowed in _MODE_OPTIONS.items():
+        mode = str(opts.get(role, "model"))
+        if mode not in allowed:
+            raise TaurecError(
+                f"simulator {name!r}: {role} must be one of {list(allowed)}, not {mode!r}"
+            )
+        modes[role] = mode
+    retry = opts.get("retry")
+    if isinstance(retry, dict):
+        retry = RetryConfig.model_validate(retry)
+    shared: dict[str, Any] = {
+        k: opts[k] for k in ("api_base", "api_key_env", "temperature") if k in opts
+    }
+    if opts.get("timeout_s") is not None:
+        shared["timeout_s"] = float(opts["timeout_s"])
+    if retry is not None:
+        shared["retry"] = retry
+    model = name.split(":", 1)[1]
+
+    def endpoint(role: str) -> ModelEndpoint | None:
+        if modes[role] != "model":
+            return None
+        return ModelEndpoint(model=str(opts.get(f"{role}_model") or model), **shared)
+
+    return UserModels(model=model, reader=endpoint("reader"), writer=endpoint("writer"))
