@@ -27,7 +27,6 @@ from typing import Any
 from domains.movies.catalog import Catalog
 from domains.movies.scoring import score_transcript
 from domains.movies.simulators import audit_leaks, build_simulator
-from runner.models.user_model import ModelEndpoint
 from domains.movies.simulators.model_reader import ModelReader
 from domains.movies.simulators.reader import Reading, rule_reader
 from domains.movies.simulators.reader_score import (
@@ -47,6 +46,7 @@ from runner.core.protocols import AgentContext, UserSimulator, UserTurn
 from runner.core.transcript import ComponentSpec, MessageEvent, Transcript
 from runner.models.llm_client import run_closing_clients
 from runner.models.model_server import serve_model
+from runner.models.user_model import ModelEndpoint
 from runner.play.loop import run_trial
 
 

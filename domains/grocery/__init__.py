@@ -22,7 +22,7 @@ from runner.core.errors import TaurecError
 if TYPE_CHECKING:
     from runner.core.generation import GeneratedSuite, Split
     from runner.core.predicates import ConstraintCheck
-    from runner.core.protocols import Toolset, UserSimulator
+    from runner.core.protocols import ChatPolicy, Toolset, UserSimulator
     from runner.core.records import TrialScore
     from runner.core.rules import RuleSet
     from runner.core.suite_report import SuiteReport
@@ -186,6 +186,12 @@ class GroceryDomain(Domain):
         baselines = _lazy("domains.grocery.agents", "baselines", "the grocery baselines")
         found: Mapping[str, AgentBuilder] = baselines()
         return found
+
+    def served_models(self) -> Mapping[str, ChatPolicy]:
+        """The shopper's LLM-mode stand-ins (`taurec serve-model`): rule reader, template writer."""
+        from domains.grocery.served import SHOPPER_MODELS
+
+        return SHOPPER_MODELS
 
     def warm(self, catalog: Any) -> None:
         from domains.grocery.search import search_index

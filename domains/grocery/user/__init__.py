@@ -10,6 +10,7 @@ from domains.grocery.user.engine import Patience, ShopperEngine, patience_of
 from domains.grocery.user.reader import Reading, ShopperReader
 from domains.grocery.user.scripted import ScriptedShopper, shopper_reader
 from runner.core.errors import TaurecError
+from runner.core.protocols import UserSimulator
 
 __all__ = [
     "USER_MODES",
@@ -25,7 +26,7 @@ __all__ = [
     "shopper_reader",
 ]
 
-USER_MODES: tuple[str, ...] = ("scripted",)
+USER_MODES: tuple[str, ...] = ("scripted", "litellm:<model>")
 
 
 class UnknownUserError(TaurecError):
@@ -34,15 +35,37 @@ class UnknownUserError(TaurecError):
 
 def build_user(
     name: str, *, task: Any, catalog: Any, seed: int, options: dict[str, Any] | None = None
-) -> ScriptedShopper | AccountShopper:
-    """The simulated shopper of one trial (the account shopper on an account task). Only
-    `scripted` exists for grocery (no model modes yet)."""
-    del options
-    if name != "scripted":
-        raise UnknownUserError(
-            f"unknown grocery user simulator {name!r}; the grocery domain has: "
-            f"{', '.join(USER_MODES)} (model-written shoppers are not built yet)"
+) -> UserSimulator:
+    """The simulated shopper of one trial: `scripted` (the account shopper on an account task),
+    or `litellm:<model>` on a shopping task (order, return, substitution): the scripted shopper's
+    engine with a model reader and a model writer, each falling back to the rules / templates
+    (counted). Its options are `runner.models.user_model.model_user_options`'."""
+    if name == "scripted":
+        if options:
+            raise UnknownUserError(f"simulator 'scripted' takes no options (got {sorted(options)})")
+        if task.kind in ACCOUNT_KINDS:
+            return AccountShopper(task, catalog, seed)
+        return ScriptedShopper(task, catalog, seed)
+    if name.startswith("litellm:") and len(name) > len("litellm:"):
+        if task.kind in ACCOUNT_KINDS:
+            raise UnknownUserError(
+                f"simulator {name!r}: task {task.id} is a {task.kind} task, and the account "
+                "shopper has no LLM mode yet (use 'scripted' for account tasks)"
+            )
+        from domains.grocery.user.model import ModelShopper
+        from runner.models.user_model import model_user_options
+
+        models = model_user_options(name, dict(options or {}))
+        main = models.writer or models.reader
+        return ModelShopper(
+            task,
+            catalog,
+            seed,
+            reader=models.reader,
+            writer=models.writer,
+            model=models.model,
+            spec_args=main.spec_args() if main is not None else {},
         )
-    if task.kind in ACCOUNT_KINDS:
-        return AccountShopper(task, catalog, seed)
-    return ScriptedShopper(task, catalog, seed)
+    raise UnknownUserError(
+        f"unknown grocery user simulator {name!r}; the grocery domain has: {', '.join(USER_MODES)}"
+    )

@@ -20,7 +20,6 @@ from typing import Any
 
 import pytest
 
-from runner.models.user_model import ModelEndpoint
 from runner.agents.litellm_agent import LiteLLMAgent
 from runner.batch.entrant import Entrant
 from runner.core.board import load_board
@@ -38,6 +37,7 @@ from runner.models.provider_paths import (
     path_problem,
 )
 from runner.models.reply_limit import MAX_RESPONSE_BYTES
+from runner.models.user_model import ModelEndpoint
 from runner.play.agent_config import LiteLLMAgentConfig, RetryConfig
 from runner.play.attribution import attribute
 from runner.submissions.config import check_submission

@@ -1,0 +1,78 @@
+"""The shopper's models on the local model server: LLM mode's reader and writer answered by the rule reader and the template writer.
+
+`taurec-shopper-reader` reads the request's message with a rule reader built from the products
+the request carries (all it knows, as a provider's model would) and answers the schema's JSON;
+`taurec-shopper-writer` says the template words of the act it is sent, seeded by the variation
+key; `taurec-shopper` is both (by the system prompt). So grocery's LLM mode runs offline through
+the real client path, deterministically, and says what the scripted shopper says.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from runner.core.protocols import AgentReply, ChatMessage, ChatPolicy, ToolSchema
+
+__all__ = ["SHOPPER_MODELS", "shopper_reader_policy", "shopper_writer_policy"]
+
+
+def _request(messages: list[ChatMessage]) -> dict[str, Any]:
+    last = next((m for m in reversed(messages) if m.get("role") == "user"), {})
+    content = last.get("content")
+    data = json.loads(content if isinstance(content, str) else "{}")
+    if not isinstance(data, dict):
+        raise ValueError("the request's last user message is not a JSON object")
+    return data
+
+
+def shopper_reader_policy(
+    messages: list[ChatMessage], tools: list[ToolSchema], seed: int
+) -> AgentReply:
+    """`taurec-shopper-reader`: the rule reader's reading of the message, as the schema's JSON."""
+    from domains.grocery.user.model import Listed
+    from domains.grocery.user.reader import ShopperReader
+
+    data = _request(messages)
+    products = [Listed(**p) for p in data.get("products") or [] if isinstance(p, dict)]
+    reading = ShopperReader(products).read(str(data.get("message", "")))
+    answer = {
+        "asked": list(reading.asked),
+        "proposed": list(reading.proposed),
+        "confirm": reading.confirm,
+        "nothing_fits": reading.nothing_fits,
+    }
+    return AgentReply(content=json.dumps(answer), tool_calls=[], usage=[])
+
+
+def shopper_writer_policy(
+    messages: list[ChatMessage], tools: list[ToolSchema], seed: int
+) -> AgentReply:
+    """`taurec-shopper-writer`: the template words of the act it is sent, seeded by its variation
+    key (the same act and key give the scripted shopper's words)."""
+    from domains.grocery.user.acts import ReplyAct
+    from domains.grocery.user.writer import TemplateWriter
+
+    data = _request(messages)
+    act = ReplyAct.model_validate(data["act"])
+    words = TemplateWriter().write(act, random.Random(str(data.get("variation", seed))))
+    return AgentReply(content=words, tool_calls=[], usage=[])
+
+
+def shopper_policy(messages: list[ChatMessage], tools: list[ToolSchema], seed: int) -> AgentReply:
+    """`taurec-shopper`: the reader stand-in for reading requests, the writer stand-in otherwise."""
+    from domains.grocery.user.model import READER_PROMPT
+
+    system = next((m.get("content") for m in messages if m.get("role") == "system"), "")
+    if system == READER_PROMPT:
+        return shopper_reader_policy(messages, tools, seed)
+    return shopper_writer_policy(messages, tools, seed)
+
+
+# The shopper's models by the name the server answers to (`GroceryDomain.served_models`).
+SHOPPER_MODELS: dict[str, ChatPolicy] = {
+    "taurec-shopper": shopper_policy,
+    "taurec-shopper-reader": shopper_reader_policy,
+    "taurec-shopper-writer": shopper_writer_policy,
+}
