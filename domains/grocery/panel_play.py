@@ -1,4 +1,4 @@
-"""One grocery trial in process: an agent on one task against the scripted shopper (or another), the standard tools, rule set v2 (the panel, the strata gate and the tests play through it)."""
+"""One grocery trial in process: an agent on one task against the scripted shopper, the standard tools, rule set v2 (the panel, the strata gate and the tests play through it)."""
 
 from __future__ import annotations
 
@@ -10,17 +10,8 @@ from runner.core.transcript import Transcript
 __all__ = ["play_grocery_trial"]
 
 
-async def play_grocery_trial(
-    agent: Agent,
-    task: Any,
-    catalog: Any,
-    seed: int,
-    *,
-    simulator: str = "scripted",
-    options: dict[str, Any] | None = None,
-) -> Transcript:
-    """Trial `seed` of `agent` on the grocery `task`, through the real trial loop (the shopper:
-    `simulator` with its `options`, `domains.grocery.user.build_user`)."""
+async def play_grocery_trial(agent: Agent, task: Any, catalog: Any, seed: int) -> Transcript:
+    """Trial `seed` of `agent` on the grocery `task`, through the real trial loop."""
     from domains.grocery.tools import build_toolset
     from domains.grocery.user import build_user
     from runner.core.domains import get_domain
@@ -33,7 +24,7 @@ async def play_grocery_trial(
         task=task,
         catalog=catalog,
         agent=agent,
-        simulator=build_user(simulator, task=task, catalog=catalog, seed=seed, options=options),
+        simulator=build_user("scripted", task=task, catalog=catalog, seed=seed),
         toolset=build_toolset(catalog, task, None, rules, seed),
         seed=seed,
         rules=rules,

@@ -3,7 +3,7 @@
 `taurec-shopper-reader` reads the request's message with a rule reader built from the products
 the request carries (all it knows, as a provider's model would) and answers the schema's JSON;
 `taurec-shopper-writer` says the template words of the act it is sent, seeded by the variation
-key; `taurec-shopper` is both (by the system prompt). So grocery's LLM mode runs offline through
+key; `taurec-shopper` is both (by the system prompt: `both_roles`). So grocery's LLM mode runs offline through
 the real client path, deterministically, and says what the scripted shopper says.
 """
 
@@ -13,7 +13,9 @@ import json
 import random
 from typing import Any
 
+from domains.grocery.user.model import READER_PROMPT
 from runner.core.protocols import AgentReply, ChatMessage, ChatPolicy, ToolSchema
+from runner.models.user_model import both_roles
 
 __all__ = ["SHOPPER_MODELS", "shopper_reader_policy", "shopper_writer_policy"]
 
@@ -60,19 +62,9 @@ def shopper_writer_policy(
     return AgentReply(content=words, tool_calls=[], usage=[])
 
 
-def shopper_policy(messages: list[ChatMessage], tools: list[ToolSchema], seed: int) -> AgentReply:
-    """`taurec-shopper`: the reader stand-in for reading requests, the writer stand-in otherwise."""
-    from domains.grocery.user.model import READER_PROMPT
-
-    system = next((m.get("content") for m in messages if m.get("role") == "system"), "")
-    if system == READER_PROMPT:
-        return shopper_reader_policy(messages, tools, seed)
-    return shopper_writer_policy(messages, tools, seed)
-
-
 # The shopper's models by the name the server answers to (`GroceryDomain.served_models`).
 SHOPPER_MODELS: dict[str, ChatPolicy] = {
-    "taurec-shopper": shopper_policy,
+    "taurec-shopper": both_roles(READER_PROMPT, shopper_reader_policy, shopper_writer_policy),
     "taurec-shopper-reader": shopper_reader_policy,
     "taurec-shopper-writer": shopper_writer_policy,
 }

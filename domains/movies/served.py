@@ -16,9 +16,11 @@ import json
 import re
 from typing import Any
 
+from domains.movies.simulators.model_reader import READER_PROMPT
 from runner.core.protocols import AgentReply, ChatMessage, ChatPolicy, ToolSchema
+from runner.models.user_model import both_roles
 
-__all__ = ["USER_MODELS", "reader_policy", "user_policy", "user_sim_policy", "writer_policy"]
+__all__ = ["USER_MODELS", "reader_policy", "user_policy", "writer_policy"]
 
 # Our prompt's requirement lines, e.g. "- [SAY UP FRONT] the movie's runtime at most 120 minutes".
 _OURS = re.compile(r"^- \[(SAY UP FRONT|SAY WHEN ASKED)\] (.+)$", re.MULTILINE)
@@ -155,20 +157,10 @@ def writer_policy(messages: list[ChatMessage], tools: list[ToolSchema], seed: in
     return AgentReply(content=words, tool_calls=[], usage=[])
 
 
-def user_sim_policy(messages: list[ChatMessage], tools: list[ToolSchema], seed: int) -> AgentReply:
-    """`taurec-user`: the reader stand-in for reading requests, the writer stand-in otherwise."""
-    from domains.movies.simulators.model_reader import READER_PROMPT
-
-    system = next((_text(m) for m in messages if m.get("role") == "system"), "")
-    if system == READER_PROMPT:
-        return reader_policy(messages, tools, seed)
-    return writer_policy(messages, tools, seed)
-
-
 # The user models by the name the server answers to (after the baselines: `Domain.served_models`).
 USER_MODELS: dict[str, ChatPolicy] = {
     "user": user_policy,
-    "taurec-user": user_sim_policy,
+    "taurec-user": both_roles(READER_PROMPT, reader_policy, writer_policy),
     "taurec-user-reader": reader_policy,
     "taurec-user-writer": writer_policy,
 }

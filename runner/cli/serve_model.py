@@ -40,7 +40,8 @@ def _at_least_zero(flag: str, default: float, text: str) -> Callable[[F], F]:
         "'heuristic+fault=500+latency_ms=50+retry_after=0.1', or on the X-Taurec-Fault header. "
         "Model 'taurec-user' is the simulated user's reader and writer in LLM mode (simulator "
         "litellm:openai/taurec-user with this api_base; 'taurec-user-reader' and "
-        "'taurec-user-writer' are each alone); 'user' is a free-writing user for the v1 harness. "
+        "'taurec-user-writer' are each alone), 'taurec-shopper' (and its -reader / -writer) the "
+        "grocery shopper's; 'user' is a free-writing user for the v1 harness. "
         "GET /v1/models lists the models; GET /taurec/stats counts requests, statuses and faults."
     )
 )

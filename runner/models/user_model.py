@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from runner.core.errors import InfraFailure, TaurecError
-from runner.core.protocols import ModelCall
+from runner.core.protocols import AgentReply, ChatMessage, ChatPolicy, ModelCall, ToolSchema
 from runner.play.agent_config import RetryConfig
 
 __all__ = [
@@ -27,7 +27,9 @@ __all__ = [
     "MissingKey",
     "ModelEndpoint",
     "UserModels",
+    "both_roles",
     "model_user_options",
+    "user_spec_args",
 ]
 
 # What a server that needs no key gets (never a secret): the same placeholder agents send.
@@ -198,3 +200,37 @@ def model_user_options(
         return ModelEndpoint(model=str(opts.get(f"{role}_model") or model), **shared)
 
     return UserModels(model=model, reader=endpoint("reader"), writer=endpoint("writer"))
+
+
+def user_spec_args(
+    model: str | None,
+    reader: ModelEndpoint | None,
+    writer: ModelEndpoint | None,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A `litellm` user's transcript arguments: the model, the endpoint, who reads and writes (a
+    model, the rules, the templates), the domain's `extra`, and `reader_model` / `writer_model`
+    only when one differs from the main model."""
+    main = writer or reader
+    args: dict[str, Any] = main.spec_args() if main is not None else {}
+    model = model or args.get("model")
+    if model:
+        args["model"] = model
+    args["reader"] = "model" if reader else "rules"
+    args["writer"] = "model" if writer else "templates"
+    args.update(extra or {})
+    for role, endpoint in (("reader", reader), ("writer", writer)):
+        if endpoint is not None and endpoint.model != model:
+            args[f"{role}_model"] = endpoint.model
+    return args
+
+
+def both_roles(reader_prompt: str, reader: ChatPolicy, writer: ChatPolicy) -> ChatPolicy:
+    """One served stand-in for both roles: `reader` answers a request whose system prompt is
+    `reader_prompt`, `writer` any other."""
+
+    def policy(messages: list[ChatMessage], tools: list[ToolSchema], seed: int) -> AgentReply:
+        system = next((m.get("content") for m in messages if m.get("role") == "system"), "")
+        return (reader if system == reader_prompt else writer)(messages, tools, seed)
+
+    return policy

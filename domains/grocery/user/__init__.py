@@ -55,17 +55,7 @@ def build_user(
         from domains.grocery.user.model import ModelShopper
         from runner.models.user_model import model_user_options
 
-        models = model_user_options(name, dict(options or {}))
-        main = models.writer or models.reader
-        return ModelShopper(
-            task,
-            catalog,
-            seed,
-            reader=models.reader,
-            writer=models.writer,
-            model=models.model,
-            spec_args=main.spec_args() if main is not None else {},
-        )
+        return ModelShopper(task, catalog, seed, model_user_options(name, dict(options or {})))
     raise UnknownUserError(
         f"unknown grocery user simulator {name!r}; the grocery domain has: {', '.join(USER_MODES)}"
     )

@@ -37,8 +37,9 @@ from runner.core.protocols import ModelCall, UserTurn
 from runner.core.transcript import ComponentSpec, MessageEvent, SimulatorNote
 from runner.kits.user import model as kit
 from runner.kits.user.fallback import Judged
-from runner.kits.user.model import ChatModel, ReadOutcome, answer_schema, parse_answer
+from runner.kits.user.model import ChatModel, ReadOutcome, answer_schema, parse_reading
 from runner.kits.user.replay import opened
+from runner.models.user_model import UserModels, user_spec_args
 
 __all__ = [
     "READER_PROMPT",
@@ -104,7 +105,7 @@ class Listed:
 
 
 class ShopperAnswer(BaseModel):
-    """The model's reading, as the JSON schema asks it (validated before it is believed)."""
+    """The model's answer, as the JSON schema asks it (validated before it is believed)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -155,12 +156,9 @@ def reading_schema(named: tuple[str, ...]) -> dict[str, Any]:
 def _validate(answer: str, rules: Reading) -> Judged[Reading]:
     """The reading an answer holds, or why it holds none; products named and names left unclear
     are the resolver's."""
-    parsed, problem = parse_answer(answer, ShopperAnswer)
+    parsed, problem = parse_reading(answer, ShopperAnswer, rules.named, "product")
     if parsed is None:
         return None, problem
-    unknown = [i for i in parsed.proposed if i not in rules.named]
-    if unknown:
-        return None, ("unknown_product", f"proposed {unknown} the message does not name")
     proposed = tuple(dict.fromkeys(parsed.proposed))
     reading = Reading(
         asked=tuple(dict.fromkeys(parsed.asked)),
@@ -212,8 +210,8 @@ def check_words(
     words: str, act: ReplyAct, reference: str, rules: ShopperReader, guard: GuardContext
 ) -> tuple[str, str] | None:
     """The first reason (code, detail) the words may not be said, or None: empty or too long, a
-    leak by the grocery audit, or a product the act does not name (unless the template's own
-    words of the act name it too)."""
+    leak by the grocery audit, or a product named that neither the template's words of the act
+    nor the agent's last message name."""
     problem = kit.plain_problem(words)
     if problem is not None:
         return problem
@@ -236,19 +234,11 @@ class ModelShopper(ScriptedShopper):
         task: GroceryTask,
         catalog: Any,
         seed: int,
-        *,
-        reader: ChatModel | None,
-        writer: ChatModel | None,
-        model: str,
-        spec_args: dict[str, Any],
+        models: UserModels,
     ) -> None:
         super().__init__(task, catalog, seed)
-        self._spec_args = {**spec_args, "model": model}
-        self._spec_args["reader"] = "model" if reader else "rules"
-        self._spec_args["writer"] = "model" if writer else "templates"
-        for role, endpoint in (("reader", reader), ("writer", writer)):
-            if endpoint is not None and endpoint.model != model:
-                self._spec_args[f"{role}_model"] = endpoint.model
+        self._spec_args = user_spec_args(models.model, models.reader, models.writer)
+        reader, writer = models.reader, models.writer
         self._model_reader = ShopperModelReader(self._reader, catalog, reader) if reader else None
         templates = self._writer
         rules = self._reader

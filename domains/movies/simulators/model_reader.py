@@ -22,7 +22,7 @@ from domains.movies.simulators.reader import Reading, rule_reader, title_index
 from domains.movies.simulators.reader_score import CORPUS_FIELDS, CorpusField
 from runner.kits.user import model as kit
 from runner.kits.user.fallback import Judged
-from runner.kits.user.model import ChatModel, ReadOutcome, answer_schema, parse_answer
+from runner.kits.user.model import ChatModel, ReadOutcome, answer_schema, parse_reading
 
 __all__ = [
     "READER_PROMPT",
@@ -134,12 +134,9 @@ class ModelReader(kit.ModelReader[_Key, Reading]):
 def _validate(answer: str, named: list[str], described: tuple[str, ...]) -> Judged[Reading]:
     """The reading an answer holds, or why it holds none (reason code, detail); whether the
     message describes its titles (a pitch) is the rules' reading, as the titles named are."""
-    parsed, problem = parse_answer(answer, ReaderAnswer)
+    parsed, problem = parse_reading(answer, ReaderAnswer, named, "title")
     if parsed is None:
         return None, problem
-    unknown = [i for i in parsed.proposed if i not in named]
-    if unknown:
-        return None, ("unknown_title", f"proposed {unknown} the message does not name")
     proposed = tuple(dict.fromkeys(parsed.proposed))
     reading = Reading(
         asked=tuple(dict.fromkeys(parsed.asked)),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from typing import Any, Literal
+from typing import Literal
 
 from domains.movies.catalog import Catalog
 from domains.movies.simulators.acts import ReplyAct
@@ -24,7 +24,7 @@ from runner.core.protocols import ModelCall, UserTurn
 from runner.core.transcript import ComponentSpec, MessageEvent, SimulatorNote
 from runner.kits.user.model import ReadOutcome, WriteOutcome
 from runner.kits.user.replay import opened
-from runner.models.user_model import ModelEndpoint
+from runner.models.user_model import ModelEndpoint, user_spec_args
 
 __all__ = ["ModelUser", "ReaderMode", "WriterMode"]
 
@@ -60,21 +60,8 @@ class ModelUser(UserParts):
     def spec(self) -> ComponentSpec:
         """`litellm` with the model, endpoint and who reads and writes (a model, the rules, the
         templates); `reader_model` / `writer_model` only when one differs from the main model."""
-        main = self._writer_endpoint or self._reader_endpoint
-        args: dict[str, Any] = main.spec_args() if main is not None else {}
-        model = self._model or args.get("model")
-        if model:
-            args["model"] = model
-        args["reader"] = "model" if self._reader_endpoint else "rules"
-        args["writer"] = "model" if self._writer_endpoint else "templates"
-        if not self._speculative:
-            args["speculate"] = False
-        for role, endpoint in (
-            ("reader", self._reader_endpoint),
-            ("writer", self._writer_endpoint),
-        ):
-            if endpoint is not None and endpoint.model != model:
-                args[f"{role}_model"] = endpoint.model
+        extra = {} if self._speculative else {"speculate": False}
+        args = user_spec_args(self._model, self._reader_endpoint, self._writer_endpoint, extra)
         return ComponentSpec(name=self._name, args=args)
 
     @property

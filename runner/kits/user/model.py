@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -43,6 +43,7 @@ __all__ = [
     "answer_schema",
     "clean_words",
     "parse_answer",
+    "parse_reading",
     "plain_problem",
 ]
 
@@ -105,6 +106,20 @@ def parse_answer(answer: str, model: type[M]) -> tuple[M | None, tuple[str, str]
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "(root)"
         return None, ("invalid_answer", f"{where}: {first['msg']}")
+
+
+def parse_reading(
+    answer: str, model: type[M], named: Sequence[str], item: str
+) -> tuple[M | None, tuple[str, str]]:
+    """`parse_answer` of a reading whose `proposed` field lists ids, each of which must be one
+    the message names (the domain's finder's, never the model's): else `unknown_<item>`."""
+    parsed, problem = parse_answer(answer, model)
+    if parsed is None:
+        return None, problem
+    unknown = [i for i in getattr(parsed, "proposed", []) if i not in named]
+    if unknown:
+        return None, (f"unknown_{item}", f"proposed {unknown} the message does not name")
+    return parsed, ("", "")
 
 
 @dataclass(frozen=True)

@@ -14,18 +14,20 @@ from typing import Any, ClassVar
 
 import pytest
 
+from domains.grocery import GroceryDomain
 from domains.grocery.agents import baselines
 from domains.grocery.catalog import load_catalog
-from domains.grocery.panel_play import play_grocery_trial
 from domains.grocery.served import shopper_reader_policy, shopper_writer_policy
 from domains.grocery.tasks import ACCOUNT_KINDS, GroceryTask, load_tasks
 from domains.grocery.user import UnknownUserError, build_user
 from domains.grocery.user.leaks import audit_leaks
 from domains.grocery.user.model import READER_PROMPT
 from runner.core.protocols import AgentContext
+from runner.core.rules import get_rules
 from runner.core.transcript import MessageEvent, Transcript
 from runner.models.llm_client import run_closing_clients as run
 from runner.models.model_server import serve_model
+from runner.play.named_trial import play
 from tests.loopback import QuietHandler, completion, send_json, serving
 
 GROCERY = Path(__file__).resolve().parents[3] / "domains" / "grocery"
@@ -55,8 +57,9 @@ def trial(
     context = AgentContext(user_id=task.user_id, policy_text="", seed=seed)
     player = baselines()[agent](context, {})
     return run(
-        play_grocery_trial(player, task, CATALOG, seed, simulator=simulator, options=options)
-    )
+        play(GroceryDomain(), task, CATALOG, player, rules=get_rules("v2"), seed=seed,
+             simulator=simulator, simulator_options=options)
+    )  # fmt: skip
 
 
 def acts(t: Transcript) -> list[str | None]:

@@ -78,6 +78,9 @@ def test_models_are_listed(url: str) -> None:
         "taurec-user",
         "taurec-user-reader",
         "taurec-user-writer",
+        "taurec-shopper",
+        "taurec-shopper-reader",
+        "taurec-shopper-writer",
     )
 
 
