@@ -159,16 +159,9 @@ def _validate(answer: str, rules: Reading) -> Judged[Reading]:
     parsed, problem = parse_reading(answer, ShopperAnswer, rules.named, "product")
     if parsed is None:
         return None, problem
-    proposed = tuple(dict.fromkeys(parsed.proposed))
-    reading = Reading(
-        asked=tuple(dict.fromkeys(parsed.asked)),
-        proposed=proposed,
-        named=rules.named,
-        confirm=parsed.confirm,
-        nothing_fits=parsed.nothing_fits and not proposed,
-        unclear=rules.unclear,
-    )
-    return reading, ("", "")
+    asked, proposed = tuple(dict.fromkeys(parsed.asked)), tuple(dict.fromkeys(parsed.proposed))
+    fits = parsed.nothing_fits and not proposed
+    return Reading(asked, proposed, rules.named, parsed.confirm, fits, rules.unclear), ("", "")
 
 
 class ShopperModelReader(kit.ModelReader[str, Reading]):
