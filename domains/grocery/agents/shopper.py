@@ -31,7 +31,12 @@ class SeenProducts:
 
     def __init__(self, found: list[ToolExchange]) -> None:
         self._by_id: dict[str, Product] = {}
-        for e in found:
+        self.read = 0  # how many exchanges of the conversation it has read
+        self.learn(found)
+
+    def learn(self, found: list[ToolExchange]) -> None:
+        """Read the exchanges past those already read (a conversation only grows at its end)."""
+        for e in found[self.read :]:
             if not isinstance(e.result, dict):
                 continue
             if e.name == "search_products":
@@ -40,6 +45,7 @@ class SeenProducts:
                     self._learn(record)
             elif e.name == "get_product":
                 self._learn(e.result)
+        self.read = max(self.read, len(found))
 
     def _learn(self, record: Any) -> None:
         if not isinstance(record, dict) or not isinstance(record.get("id"), str):
@@ -171,7 +177,10 @@ class ShoppingAgent:
             return AccountDesk(self._play, self._task, self._call).step(messages)
         ex = exchanges(messages)
         if not self._play.oracle:
-            self._catalog = SeenProducts(ex)
+            # What its own tool results showed, read once each (the step reads only new ones).
+            if not isinstance(self._catalog, SeenProducts) or self._catalog.read > len(ex):
+                self._catalog = SeenProducts([])
+            self._catalog.learn(ex)
         heard = hear(messages, self._catalog, self._proposals)
         if heard.kind == "return":
             return self._returns(messages, ex, heard)
