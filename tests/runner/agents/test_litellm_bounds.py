@@ -51,15 +51,16 @@ def _step(url: str, timeout_s: float = 30.0, attempts: int = 1) -> None:
 
 ONE_STEP = textwrap.dedent(
     """
-    import json, resource, sys
+    import json, sys
     sys.path.insert(0, sys.argv[2])
+    from tests.runner.agents.test_decoded_cap import peak_rss
     from tests.runner.agents.test_litellm_bounds import _step
     try:
         _step(sys.argv[1], attempts=3)
         outcome = "answered"
     except Exception as exc:
         outcome = f"{type(exc).__name__}: {exc}"
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    rss = peak_rss()  # this process's own peak: ru_maxrss would carry the forking worker's
     print(json.dumps({"outcome": outcome, "rss": rss}))
     """
 )
