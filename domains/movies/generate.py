@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from domains.movies.catalog import RESTRICTED_RATINGS, Catalog, CatalogItem
+from domains.movies.simulators.vocabulary import FIELD_TOPIC
 from domains.movies.tasks import POLICY_NAMES, Task
 from runner.core.errors import TaurecError
 from runner.core.generation import GeneratedSuite, Split, Strata, derive_rng, opaque_id
@@ -174,16 +175,6 @@ STATED_KINDS: tuple[tuple[str, str, float], ...] = (
     ("director", "==", 0.5),
     ("cast", "contains", 0.5),
 )
-FIELD_TOPIC = {
-    "genres": "genres",
-    "runtime": "runtime",
-    "content_rating": "content_rating",
-    "rating": "rating",
-    "release_date": "release_date",
-    "vote_count": "vote_count",
-    "director": "people",
-    "cast": "people",
-}
 MIN_GENRE = 10  # a volunteered genre has at least this many titles
 MIN_STATED_POOL = 8  # titles left by what the user can state (x1.5 when hidden ones follow)
 

@@ -52,7 +52,7 @@ from domains.movies.baselines.heuristic import (
     _year,
 )
 from domains.movies.baselines.preferences import KNOWN_GENRES, Preferences, remembered_preferences
-from domains.movies.simulators.vocabulary import topic_cues
+from domains.movies.simulators.vocabulary import FIELD_TOPIC, topic_cues
 from runner.agents.prompt import build_system_prompt, user_id_from_messages
 from runner.core.protocols import AgentContext, AgentReply, ChatMessage, ToolCallRequest, ToolSchema
 from runner.core.transcript import ComponentSpec
@@ -100,17 +100,6 @@ PRESS: dict[str, str] = {
     "release_date": "Which release year would you accept, at the earliest or latest?",
 }
 TOPICS_PER_MESSAGE = 2
-# A task field -> the topic that asks about it.
-FIELD_TOPIC: dict[str, str] = {
-    "genres": "genres",
-    "runtime": "runtime",
-    "content_rating": "content_rating",
-    "rating": "rating",
-    "release_date": "release_date",
-    "vote_count": "vote_count",
-    "director": "people",
-    "cast": "people",
-}
 # Which Preferences attributes each topic fills.
 _TOPIC_ATTRS: dict[str, tuple[str, ...]] = {
     "genres": ("genres_all", "genres_any", "genres_none"),

@@ -18,6 +18,7 @@ __all__ = [
     "ASKING",
     "DIRECTION_PATTERNS",
     "FIELD_PATTERNS",
+    "FIELD_TOPIC",
     "FIELD_TOPICS",
     "GENRE_WORDS",
     "NO_PREFERENCE_RE",
@@ -55,6 +56,18 @@ FIELD_TOPICS: dict[str, str] = {
     "title": "the title",
     "overview": "the story",
     "id": "that",
+}
+
+# A task field -> the topic that asks about it (the expert's questions, the generator's cues).
+FIELD_TOPIC: dict[str, str] = {
+    "genres": "genres",
+    "runtime": "runtime",
+    "content_rating": "content_rating",
+    "rating": "rating",
+    "release_date": "release_date",
+    "vote_count": "vote_count",
+    "director": "people",
+    "cast": "people",
 }
 
 # Words that name a topic without a value or a direction ("the cast", "the release year"): a user

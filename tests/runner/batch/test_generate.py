@@ -9,9 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from domains.movies.generate import FIELD_TOPIC
 from domains.movies.simulators.scripted import persona_line
-from domains.movies.simulators.vocabulary import TOPIC_WORDS, topic_cues
+from domains.movies.simulators.vocabulary import FIELD_TOPIC, TOPIC_WORDS, topic_cues
 from domains.movies.wording import CUES, WHO
 from runner.batch.generate import generate_suite
 from runner.cli import cli
