@@ -27,7 +27,7 @@ GROCERY_CORPORA = PROJECT_ROOT / "corpora" / "grocery" / "reader"
 # messages.jsonl: the first 155 (the reader was written against them); chat_tuning and
 # chat_heldout: issue 37's registers, split by message shape. Labelled on `tiny_catalog()`.
 SHARE_FILES: dict[ShareName, tuple[str, ...]] = {
-    "tuning": ("messages.jsonl", "chat_tuning/messages.jsonl"),
+    "tuning": ("messages.jsonl", "chat_tuning/messages.jsonl", "chat_tuning2/messages.jsonl"),
     "held_out": ("chat_heldout/messages.jsonl",),
 }
 TOPIC_FIELDS: tuple[str, ...] = get_args(Topic)

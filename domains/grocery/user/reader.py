@@ -27,6 +27,7 @@ from typing import Any, Literal
 
 from domains.grocery.mentions import Resolver
 from domains.grocery.user.vocabulary import ASKING, TOPICS, Topic
+from runner.kits.user.proposals import ProposalReader
 from runner.kits.user.reader import TITLE_MARK, FieldReader, nothing_fits_pattern
 
 __all__ = [
@@ -127,14 +128,20 @@ class ShopperReader:
 
     def __init__(self, products: Iterable[Any]) -> None:
         self.resolver = Resolver(products)
+        self._proposals = ProposalReader(segments=segments, nothing_fits=_NOTHING_FITS)
 
     def read(self, text: str) -> Reading:
         """The acts of one agent message."""
         found = self.resolver.find(text)  # the scorer's own resolver (domains.grocery.mentions)
         named = tuple(dict.fromkeys(m.product for m in found if m.product is not None))
-        proposed = tuple(
-            dict.fromkeys(m.product for m in found if m.product is not None and not m.ruled_out)
-        )
+        offered = [m for m in found if m.product is not None and not m.ruled_out]
+        proposed = tuple(dict.fromkeys(m.product for m in offered if m.product is not None))
+        if len(proposed) > 1:
+            # Of several products the resolver leaves standing, the kit's rules tell a list of
+            # options from one pick beside references ("X is gone. How about Y instead?").
+            spans = [(m.start, m.end, m.product) for m in offered if m.product is not None]
+            kept = set(self._proposals.proposed(text, spans, frozenset(), None))
+            proposed = tuple(p for p in proposed if p in kept)
         blanked = text
         for mention in sorted(found, key=lambda m: m.start, reverse=True):
             blanked = blanked[: mention.start] + TITLE_MARK + blanked[mention.end :]

@@ -130,6 +130,8 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"(?:eat|eating) (?:style|habits?)", r"how you eat", r"flexitarian", r"pescatarian",
         r"meat[- ](?:free|eaters?|less)", r"meatless", r"halal", r"kosher", r"keto", r"low[- ]carb",
         r"(?:food|eating|dietary) (?:rules|choices|lifestyle)", r"lifestyle choices",
+        r"(?:ethical|religious|moral|cultural|faith)(?: or (?:ethical|religious|moral|cultural))? "
+        r"(?:reasons?|grounds|beliefs?|rules?)",
     ),
     "budget": (
         r"budgets?", r"spend(?:ing)?", r"price(?:s|d| range| point| limit| cap)?", r"costs?",
@@ -168,10 +170,11 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"natural(?:ness)?", r"whole ?foods?",
     ),
     "pack_size": (
-        r"pack(?:et)?[- ]sizes?", r"sizes?", r"how (?:big|large)", r"grams?", r"kilos?", r"kg",
+        r"pack(?:et)?[- ]sizes?", r"sizes?", r"how (?:big|large)", r"too (?:big|large|small|heavy)",
+        r"(?:big|large|small) enough", r"grams?", r"kilos?", r"kg",
         r"litres?", r"liters?", r"ml", r"weight", r"volume", r"family[- ]size", r"bulk",
         r"(?:large|larger|small|smaller|big|bigger) (?:packs?|packets?|bottles?|boxes?|tubs?|bags?|jars?)",
-        r"portions?", r"how much (?:of it|product|in a pack|per pack)",
+        r"portions?", r"how much (?:of it|product|in a pack|per pack)", r"\d+\s*(?:g|kg|ml|cl|l)",
     ),
     "origin": (
         r"countr(?:y|ies)", r"origins?", r"made in", r"produced in", r"comes? from", r"locally",
@@ -204,7 +207,9 @@ _NOT_A_TOPIC = re.compile(
     r"(?:sound|sounds|look|looks) (?:good|great|fine|right)|work for you|works for you|"
     r"(?:the|your) (?:order|basket|cart|return|refund)|place (?:the|your|an) order|"
     r"how many (?:options|results|products) (?:i|we)|"
-    r"a (?:good|great) (?:fit|choice|option|pick)|no problem|value it|treat (?:yourself|you))\b"
+    r"a (?:good|great) (?:fit|choice|option|pick)|no problem|value it|treat (?:yourself|you)|"
+    r"(?:give|put|place|attach) (?:much |any |more |less |a lot of )?weight|weight (?:do|would|"
+    r"should) (?:you|u) (?:give|put|place|attach))\b"
 )
 # A list item that names a topic to answer ("Budget", "Allergies") rather than a value.
 _TOPIC_WORD = re.compile(
@@ -232,7 +237,8 @@ _TYPOS: dict[str, str] = {
     "vegeterian": "vegetarian", "vegatarian": "vegetarian", "vegen": "vegan", "diett": "diet",
     "questoins": "questions", "quesitons": "questions", "qustions": "questions",
     "taht": "that", "thta": "that", "teh": "the", "wat": "what", "wut": "what", "wht": "what",
-    "r": "are", "u": "you", "ur": "your", "whats": "what's", "hw": "how", "cuz": "because",
+    "r": "are", "u": "you", "ur": "your", "cant": "can't", "dont": "don't", "doesnt": "doesn't",
+    "isnt": "isn't", "arent": "aren't", "whats": "what's", "hw": "how", "cuz": "because",
     "ingrediants": "ingredients", "ingredents": "ingredients", "proccessed": "processed",
     "procesed": "processed", "quantaty": "quantity", "quanity": "quantity",
 }

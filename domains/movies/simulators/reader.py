@@ -29,7 +29,7 @@ from domains.movies.catalog import Catalog
 from domains.movies.simulators.vocabulary import ASKING, FIELD_PATTERNS, WEAK_PATTERNS
 from runner.core.memo import per_object
 from runner.kits.user.proposals import ProposalReader
-from runner.kits.user.reader import TITLE_MARK, FieldReader, nothing_fits_pattern
+from runner.kits.user.reader import REFERENCE_MARK, TITLE_MARK, FieldReader, nothing_fits_pattern
 
 __all__ = [
     "FIELD_PATTERNS",
@@ -214,15 +214,19 @@ class RuleReader:
         proposed = self._proposals.proposed(text, spans, watched, pending)
         # Fields are read with every title replaced by a marker (so "Long Night" asks nothing);
         # in a message that puts a title forward, a request for a reaction asks about no field.
-        blanked = text
-        for start, end, _id in reversed(spans):
-            blanked = blanked[:start] + TITLE_MARK + blanked[end:]
+        # A title named only as a reference ("something like X?", "since you enjoyed X, more
+        # from its director?") is blanked: the question around it asks about tastes.
+        marked = blanked = text
+        for start, end, item_id in reversed(spans):
+            marked = marked[:start] + TITLE_MARK + marked[end:]
+            mark = TITLE_MARK if item_id in proposed else REFERENCE_MARK
+            blanked = blanked[:start] + mark + blanked[end:]
         return Reading(
             asked=_FIELDS.read_fields(blanked, self._people, reacting=bool(proposed)),
             proposed=tuple(proposed),
             named=tuple(named),
             nothing_fits=bool(NOTHING_FITS_RE.search(text)) and not proposed,
-            described=tuple(named) if _FIELDS.describes(blanked) else (),
+            described=tuple(named) if _FIELDS.describes(marked) else (),
         )
 
     def described(self, text: str) -> tuple[str, ...]:

@@ -559,6 +559,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"lead roles?", r"who(?:'s| is) in it", r"celebrit(?:y|ies)", r"acting",
         r"(?:watch|see) (?:\w+ )?(?:in anything|act)\b", r"on[- ]screen", r"in front of the camera",
         r"(?:anyone|someone|who) you (?:like|love|enjoy) (?:to see|seeing|watching)",
+        r"(?:whatever|no matter what|anything) (?:they'?re|theyre|they are|he'?s|she'?s) in",
     ),
     "genres": (
         r"genres?", r"genre-wise", r"(?:kinds?|types?|sorts?|styles?) of " + _FILM,

@@ -34,7 +34,8 @@ _GAP = r"[\s\"'“‘*_(~]*(?:(?:the|a|an|another|other|the other) )?[\s\"'“�
 _REFERENCE_BEFORE = re.compile(
     r"(?i)(?:(?:a bit|a little|a lot|much|just|kind of|sort of|rather|very|not un|something|"
     r"feels|felt|looks|films?|movies?|titles?|ones|stuff|things)\s+like|(?:^|[.!?\n]\s*)like|"
-    r"similar (?:\w+ ){0,3}(?:to|as)|reminiscent of|(?:a bit|a touch|a dash|a hint|a little|shades|"
+    r"\ban? (?:[\w-]+ ){1,3}like|similar (?:\w+ ){0,3}(?:to|as)|reminiscent of|owes? (?:a|its) "
+    r"(?:\w+ )?debt to|indebted to|borrows? from|inspired by|(?:a bit|a touch|a dash|a hint|a little|shades|"
     r"echoes|traces|notes|elements|a whiff) of|in the (?:vein|spirit|style|mould|mold|"
     r"tradition) of|same (?:\w+ ){0,2}as|\b(?:as|so) \w+ as|compared? (?:to|with)|fans? of|"
     r"if you (?:liked|loved|enjoyed|dug|like|love|enjoy)|since you (?:liked|loved|enjoyed|rated|"
@@ -65,7 +66,7 @@ _REFERENCE_AFTER = re.compile(
 )
 _FRAME_BEFORE = re.compile(
     r"(?i)(?:how about|what about|why not|\btry|consider|i'?d (?:recommend|suggest|go with|go for|"
-    r"pick|choose|say)|i (?:recommend|suggest)|recommend(?:ing|ed)?|suggest(?:ing|ion)?|my (?:top |"
+    r"pick|choose|say|start with|begin with)|i (?:recommend|suggest)|recommend(?:ing|ed)?|suggest(?:ing|ion)?|my (?:top |"
     r"final |best |first )?(?:pick|recommendation|suggestion|choice|vote|bet|answer)(?: for (?:you|"
     r"tonight))?(?: is| would be| tonight)?|go (?:with|for)|check out|i'?m thinking(?: of)?|"
     r"you(?:'d| would| might| may| could|'ll) (?:really )?(?:like|love|enjoy|dig)|perfect (?:fit|"
@@ -88,7 +89,7 @@ _RULED_OUT_BEFORE = re.compile(
     r"except|apart from|besides|considered|passed on|dropped|❌|✗|✘|🚫|~~|neither|\bnor|unlike|"
     r"avoid(?:ed)?|\bthan|\bover|more|less|looked at|left out|cut|wanted to suggest|was going "
     r"to suggest|thought about|almost (?:suggested|went with)|if|exclud\w*|drop|removed?|"
-    r"steer (?:you )?(?:away|clear) from|over)"
+    r"steer (?:you )?(?:away|clear) from|over|beats|>)"
     r"[\s:,—–-]*[\s\"'“‘*_(~]*(?:(?:the|a|an) )?[\s\"'“‘*_(~]*$"
 )
 _RULED_OUT_AFTER = re.compile(
@@ -125,6 +126,12 @@ _RULING_OUT = re.compile(
 _NEGATED = re.compile(
     r"(?i)(?:\bnot|n't|never|no shot|no way|steer (?:you )?(?:away|clear) from|rather not|hardly)"
     r"\b[\w\s']{0,14}$"
+)
+# The pick named by its place among the items just named ("The first one is my pick").
+_ORDINAL_PICK = re.compile(
+    r"(?i)\b(?:the )?(first|former|second|latter|last)(?: one| option| title| film| movie| "
+    r"product)? (?:is|'s|would be|gets) my (?:top )?(?:pick|vote|choice|recommendation)|(?:i'?d|i "
+    r"would|i) (?:go with|pick|choose|recommend|suggest) the (first|former|second|latter|last)\b"
 )
 _RETRACTED = re.compile(
     r"(?i)^[^.!?\n]{0,12}\b(?:no,? scratch that|scratch that|no,? wait|never ?mind)"
@@ -266,6 +273,14 @@ class ProposalReader:
         kept = [i for i in out if i not in ruled_out or i in framed]
         if len(kept) <= 1:
             return kept
+        ordinal = _ORDINAL_PICK.search(text)
+        if ordinal:  # "A and B ... The first one is my pick"
+            word = (ordinal.group(1) or ordinal.group(2)).lower()
+            return (
+                [kept[0]]
+                if word in ("first", "former")
+                else [kept[1] if word == "second" else kept[-1]]
+            )
         if (
             _OFFERS_SEVERAL.search(text)
             or len([i for i in kept if i in listed]) > 1

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 __all__ = [
+    "REFERENCE_MARK",
     "SMALL_TALK",
     "TITLE_MARK",
     "FieldReader",
@@ -37,6 +38,8 @@ __all__ = [
 ]
 
 TITLE_MARK = "TITLEREF"
+# An item named only as a reference ("something like X?"): a noun that asks nothing.
+REFERENCE_MARK = "OTHERREF"
 
 _ASKING_CUE = re.compile(
     r"(?i)(?:^|\b)(?:let me know|let us know|lemme know|tell me|lmk|gimme|"
@@ -78,13 +81,20 @@ _SUITS_YOU = re.compile(
     r"fine|alright)|that fine|do you have (?:it|that|them|either)|does (?:that|this|it) (?:matter|bother)|fit (?:that|it) in|"
     r"live with (?:that|it)|manage (?:that|it)|handle (?:that|it)|a (?:problem|dealbreaker)|"
     r"an issue|too \w+|(?:have|got|use|subscribe to) (?:either|any of|both)|"
-    r"(?:okay|ok|fine|alright|happy|good) (?:for|with) (?:everyone|your|you|u|the|that|this|it)|"
+    r"(?:okay|ok|fine|alright|happy|good|acceptable) (?:for|with) (?:everyone|your|you|u|the|that|"
+    r"this|it)|"
     r"still (?:interested|keen|game|tempted|up for (?:it|that)|want (?:it|that)))\b"
 )
 _ABOUT_PERSON = re.compile(
     r"(?i)\b(?:are you a fan|a fan of (?:his|hers|theirs|them|him|her)|(?:do|did|have) you (?:like|"
     r"liked|enjoy|enjoyed|love|loved) (?:him|her|them|their|his)|(?:does|would) (?:she|he|they) "
     r"work|(?:is|are) (?:she|he|they) (?:someone|a|an)|their (?:work|films|movies)|his work|her work)\b"
+)
+# A question that itself puts the item forward ("I suggest X, okay?", "How about X?").
+_PUTS_FORWARD = re.compile(
+    r"(?i)\b(?:i(?:'d| would)? (?:suggest|recommend|propose|go (?:with|for)|pick|choose)|"
+    r"how about|what about|why not|maybe|perhaps|my (?:pick|suggestion|choice) is)\b[^?]*"
+    + TITLE_MARK
 )
 _SUITS_YOU_WEAK = re.compile(
     r"(?i)\b(?:does (?:that|this|it) work|(?:sound|sounds) (?:ok|okay|alright|fine)|good with you)\b"
@@ -93,7 +103,8 @@ _OPINION_BACK = re.compile(
     r"(?i)\b(?:where do you (?:land|stand)|which camp|what about you|how about you|and you|"
     r"your take|which do you prefer|which (?:one|way) (?:do|would) you|your preference|"
     r"which (?:is|sounds) (?:more )?(?:you|like you)|which would you (?:prefer|rather|choose|pick)|"
-    r"which (?:matters|is) more|would you rather|which (?:of those|of these|option))\b"
+    r"which (?:matters|is) more|would you rather|which (?:of those|of these|option)|"
+    r"which (?:one )?(?:is it|will it be|is it to be|'s it gonna be|is it going to be))\b"
 )
 _GIVEN_CLAUSE = re.compile(
     r"(?i)^\W*(?:since|given(?: that)?|as|because|now that|seeing as|with|being)\b[^,?]{0,60},\s*"
@@ -129,7 +140,7 @@ _LEAD_IN = re.compile(r"^[^:?\n]{3,40}:\s+(?=[a-z])")
 _PAREN = re.compile(r"\([^()\n]*\)")
 _MARKDOWN = re.compile(r"\*\*|__|`|~~|^#+\s*|(?<!\w)_(?!\w)", re.MULTILINE)
 _SPLIT = re.compile(
-    r"(?<=[?!])\s*|(?<=[.;])\s+|\s+(?:—|--|–|→|->)\s+|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+"
+    r"(?<=[?!])\s*|(?<=[.;])\s+|(?<=,)\s+(?=so\s)|\s+(?:—|--|–|→|->)\s+|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+"
 )
 
 # A request for the user's reaction to the item just put forward: what it thinks of it, or
@@ -138,8 +149,10 @@ _SPLIT = re.compile(
 # tastes, still asks about them).
 REACTION_REQUEST = re.compile(
     r"(?i)\b(?:(?:does|would|will|did|do) (?:that|this|it|these|those|either|any of (?:these|them|"
-    r"those)|one of (?:these|them|those))(?: one)? (?:sound|seem|look|feel|strike you|appeal|grab "
-    r"you|interest you|tempt you|suit you|speak to you|work for you|work instead|do instead)|(?:sounds?|seems?|looks?) "
+    r"those)|one of (?:these|them|those))(?: (?:one|story|film|movie|plot|premise|idea|pick|option|"
+    r"title|product|item|choice|suggestion))? (?:sound|seem|look|feel|strike you|appeal|grab "
+    r"you|interest you|tempt you|suit you|speak to you|calls? to you|work for you|work instead|do "
+    r"instead)|(?:sounds?|seems?|looks?) "
     r"(?:like )?(?:your (?:kind|sort|type|cup)|something you)|how (?:does|do|would) (?:that|this|"
     r"it|they|these|those)(?: one)? (?:sound|look|seem|strike you)|(?:is|would|could|might) "
     r"(?:that|this|it|either|one of (?:these|them))(?: one)? (?:be )?(?:your (?:kind|sort|type|"
@@ -150,7 +163,8 @@ REACTION_REQUEST = re.compile(
     r"queue|book|put|save|lock|pull up|order|reserve|get|grab|confirm|start|set|pop|stick|line "
     r"up|note|bookmark|make it|finali[sz]e)\b|(?:want|wanna|would you like|do you want|fancy|"
     r"keen)(?: to)? (?:watch|see|try|give|giving|trying|watching|seeing|go with|go for|take|have)? ?(?:it|that|this|that one|"
-    r"this one|them)\b|what (?:do )?(?:you|u) (?:think|reckon)|(?:do )?(?:you|u) (?:like|love|want) "
+    r"this one|them)\b|(?:you|u) (?:like|love|want|wanna|'d like|would like) to (?:watch|see|try|"
+    r"give) (?:it|that|this|them)\b|what (?:do )?(?:you|u) (?:think|reckon)|(?:do )?(?:you|u) (?:like|love|want) "
     r"(?:it|that|this|them|that one|this one)(?=\W*$)|(?:(?:is|it is|it's) )?(?:it|that|this)(?: one)? "
     r"(?:is )?(?:ok|okay|good|fine|alright) for (?:you|u)(?=\W*$)|(?:any|your) thoughts|thoughts\?|your kind of "
     r"(?:thing|film|movie|vibe|product)|hits? the spot|up your (?:alley|street)|"
@@ -159,9 +173,12 @@ REACTION_REQUEST = re.compile(
     r"you|acceptable|agreeable|suitable|to your liking|more your speed|your speed|right for you|a good "
     r"(?:choice|pick|option|fit|match))|(?:does|would|will|did) "
     r"(?:that|this|it)(?: one)? (?:match|fit|suit) (?:your|the|what)|^\W*(?:is (?:it|that|this) )?"
-    r"(?:good|ok|okay|fine|alright) (?:for|with) (?:you|u)\W*$|^\W*(?:is )?(?:good|ok|okay)\W*$|your cup of tea|worth a (?:try|"
+    r"(?:good|ok|okay|fine|alright) (?:for|with) (?:you|u)\W*$|^\W*(?:is |any )(?:good|ok|okay|fine|"
+    r"alright) (?:for|with) (?:you|u)\b|^\W*(?:is )?(?:good|ok|okay)\W*$|your cup of tea|worth a (?:try|"
     r"shot|watch|look|go)|give it a (?:try|shot|go|whirl)|^\W*(?:interested|tempted|keen|game|"
-    r"yes or no|y/n|deal|sound good|good)\W*$)(?:(?! or )[^?.!,;])*"
+    r"yes or no|y/n|deal|sound good|good|any good|vibes?|verdict|yay or nay|yea or nay|in or out)"
+    r"\W*$)"
+    r"(?:(?! or )[^?.!,;])*"
 )
 # Closing pleasantries and small talk: they ask nothing, whatever their words.
 SMALL_TALK = re.compile(
@@ -212,6 +229,14 @@ def _ends_a_list(segment: str, text: str) -> bool:
         r"(?m)^\s*(?:[-*•·–]|\d+[.)])\s+(?:\[[ xX✓]\]\s*)?\W*" + re.escape(segment[:30])
     )
     return bool(item.search(_MARKDOWN.sub("", text)))
+
+
+def _names_next(segment: str, text: str) -> bool:
+    """Is this segment followed, across a dash or a colon, by the item it puts forward ("how
+    about another romance with music - X, where ...")?"""
+    return bool(
+        re.search(re.escape(segment) + r"\s*(?:—|--|–|:)\s*[\W_]{0,3}" + TITLE_MARK, text)
+    )
 
 
 def is_small_talk(segment: str) -> bool:
@@ -499,9 +524,13 @@ class FieldReader:
         segments = self.segments(text)
 
         def fields_of(segment: str, *, asks: bool) -> list[str]:
-            described = asks and TITLE_MARK in segment
+            described = asks and (TITLE_MARK in segment or _names_next(segment, text))
             found = self.fields_in(segment, described=described, reacting=asks and reacting)
             fields = [field for _pos, field in sorted(found)]
+            if described and not (
+                _SUITS_YOU.search(segment) or _ABOUT_PERSON.search(segment)
+            ):
+                return fields  # "May I put forward X, in which <actor> shines?" describes X
             return fields + [f for f in (people(segment) if people else []) if f not in fields]
 
         for index, (segment, asks) in enumerate(segments):
@@ -572,6 +601,8 @@ class FieldReader:
         segment = segments[index][0]
         found: list[str] = []
         gathered: list[str] = []
+        if reacting and _PUTS_FORWARD.search(segment):
+            return []  # "A is cheaper than B. I suggest A, okay?": the question is the proposal
         if _OPINION_BACK.search(segment) and TITLE_MARK not in text:
             # "Options: - drop the age-rating filter - switch genre. Which would you prefer?"
             for back in (1, 2, 3):

@@ -69,7 +69,8 @@ def test_the_shares_are_scored_apart() -> None:
     assert shares["held_out"].corpora == list(SHARE_FILES["held_out"])
     assert shares["held_out"].messages == len(load_grocery_corpus(HELD))
     assert shares["tuning"].messages == len(
-        load_grocery_corpus(GROCERY_CORPORA / "messages.jsonl", TUNING)
+        load_grocery_corpus(*(GROCERY_CORPORA / f for f in SHARE_FILES["tuning"]))
     )
+    assert "chat_tuning2/messages.jsonl" in shares["tuning"].corpora
     assert shares["held_out"].confirm_exact is not None
     assert shares["held_out"].reaction_requests >= 40
