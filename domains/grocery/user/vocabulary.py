@@ -155,7 +155,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
     ),
     "nutriscore": (
         r"nutri[- ]?scores?", r"nutrition(?:al)? (?:grade|score|rating|value|profile|label|quality)s?",
-        r"nutrition(?:al)?(?:ly)?", r"health(?:y|ier|iest|iness)?", r"wholesome", r"good for you",
+        r"nutrition(?:al)?(?:ly)?", r"health(?:y|ier|iest|iness)?(?:-ish)?", r"wholesome", r"good for you",
         r"sugar(?:y|s)?", r"(?:traffic[- ]light|front[- ]of[- ]pack) (?:label|score|rating)s?",
         r"grade [a-e]\b", r"score of [a-e]\b",
     ),
@@ -249,7 +249,8 @@ _FIX_SPELLING = spelling_fixer(_TYPOS)
 # fmt: off
 _FIX_SLIPS = near_miss_fixer(
     (
-        "allergies", "allergic", "allergens", "intolerances", "vegetarian", "budget", "spend",
+        "allergies", "allergic", "allergens", "intolerances", "vegetarian", "dietary", "budget",
+        "spend",
         "brands", "organic", "processed", "processing", "additives", "healthy", "healthier",
         "nutrition", "gluten", "lactose", "peanuts", "sesame", "origin", "country", "quantity",
         "ultra", "sugar", "expensive", "cheaper", "labels", "certified",

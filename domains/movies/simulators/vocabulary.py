@@ -551,7 +551,8 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
     ),
     "director": (
         r"directors?", r"directed", r"direction", r"filmmakers?", r"film[- ]makers?", r"auteurs?",
-        r"helmed", r"behind the camera", r"who directs", r"directs",
+        r"helmed", r"behind the camera", r"who directs", r"directs", r"behind the lens",
+        r"(?<=camera or )behind(?: it| them)?", r"(?<=camera, or )behind(?: it| them)?",
         r"(?:who|person|someone|anyone) (?:who )?(?:made|makes) (?:a |the )?(?:films?|movies?) you",
     ),
     "cast": (
@@ -598,7 +599,7 @@ WEAK_PATTERNS: dict[str, tuple[str, ...]] = {
         r"into", r"feel like", r"up for", r"fancy", r"moods?", r"in the mood", r"vibes?", r"tones?",
         r"flavou?rs?", r"themes?", r"subject", r"plot", r"premise", r"story", r"dark",
         r"light(?:er)?", r"tense", r"weird", r"quirky", r"silly", r"cosy", r"cozy", r"gritty",
-        r"space", r"epic", r"heavy", r"weighty", r"serious", r"fun",
+        r"space", r"epic", r"heavy", r"weighty", r"serious", r"fun", r"chill(?:ed|y)?", r"intense",
         r"(?:want|wanna|need|like|hope) to feel", r"feel (?:after|afterwards|when|at the end)",
         r"make you feel", r"feelings?",
         r"frighten\w*", r"scared?", r"escape", r"comfort(?:ed|ing)?", r"challeng(?:ed|ing)",
@@ -617,7 +618,11 @@ _NOT_A_FIELD = re.compile(
     r"(?:plot|story|synopsis|summary|premise|rundown|recap)(?: of (?:the|its) (?:plot|story))?|"
     r"(?:quick |short |brief )?(?:summary|rundown|recap) of (?:the|its) (?:plot|story)|"
     r"(?:tell you|hear|know|read) (?:a bit |a little |more )?about (?:the|its) (?:story|plot)|story behind|"
-    r"feel like doing|(?:up for|fancy|want|like) (?:a few|some|a couple(?: of)?|another|more|one more)"
+    r"feel like (?!watching|seeing)\w+ing|(?:describe|explain|outline|summari[sz]e|go (?:over|through)|run (?:you )?through|sketch|spoil)"
+    r" (?:a bit of |a little of |more of )?(?:the |its |that |this )?(?:plot|story|premise|synopsis|"
+    r"storyline)|more (?:info|information|details) (?:on|about) (?:the |its )?(?:plot|story|premise)|"
+    r"(?:hear|read|see|know|tell you|show you) (?:what|how) (?:the )?(?:critics|reviewers|reviews|"
+    r"people) (?:said|say|thought|think|rated)|(?:up for|fancy|want|like) (?:a few|some|a couple(?: of)?|another|more|one more)"
     r"(?: more)? (?:questions?|suggestions?|picks?|options?|ideas?|recommendations?)|"
     r"what (?:would|do) you (?:like|want|prefer) (?:me )?to do(?: next)?|how would you like (?:me )?to proceed|"
     r"a long (?:day|week|time|while|list)|long (?:day|week|list)|so long|as long as|"
@@ -682,7 +687,8 @@ _FIX_SLIPS = near_miss_fixer(
         "filmmaker", "actors", "actress", "genres", "popular", "release", "released", "recent",
         "classic", "comedy", "horror", "thriller", "documentary", "animated", "romance",
         "science", "fiction", "fantasy", "mystery", "adventure", "children", "family", "watching",
-        "blockbuster", "famous", "little", "certificate", "rating", "movies",
+        "blockbuster", "famous", "little", "certificate", "rating", "movies", "explain",
+        "describe", "premise",
     ),
 )
 # fmt: on

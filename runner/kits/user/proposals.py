@@ -130,7 +130,8 @@ _NEGATED = re.compile(
 # The pick named by its place among the items just named ("The first one is my pick").
 _ORDINAL_PICK = re.compile(
     r"(?i)\b(?:the )?(first|former|second|latter|last)(?: one| option| title| film| movie| "
-    r"product)? (?:is|'s|would be|gets) my (?:top )?(?:pick|vote|choice|recommendation)|(?:i'?d|i "
+    r"product)? (?:is|'s|would be|gets) (?:my (?:top )?(?:pick|vote|choice|recommendation)|(?:the )?"
+    r"(?:better|best|stronger|safer)(?: one| pick| fit| choice| bet)?|the one)|(?:i'?d|i "
     r"would|i) (?:go with|pick|choose|recommend|suggest) the (first|former|second|latter|last)\b"
 )
 _RETRACTED = re.compile(
@@ -221,6 +222,7 @@ class ProposalReader:
         ruled_out: set[str] = set()
         listed: set[str] = set()
         references: set[str] = set()
+        picked_again: set[str] = set()
         previous_end = 0
         for n, (start, end, item_id) in enumerate(spans):
             before = text[previous_end:start]
@@ -243,6 +245,8 @@ class ProposalReader:
                 ruled_out.add(item_id)  # "I won't recommend X", "no shot i'm recommending X"
             elif frame or _FRAME_AFTER.search(after):
                 framed.add(item_id)
+                if item_id in out:
+                    picked_again.add(item_id)  # "A and B are both sweet, but my pick is B"
             if (
                 _RULED_OUT_BEFORE.search(before[-40:])
                 or _RULED_OUT_AFTER.search(after)
@@ -281,6 +285,9 @@ class ProposalReader:
                 if word in ("first", "former")
                 else [kept[1] if word == "second" else kept[-1]]
             )
+        chosen = [i for i in kept if i in picked_again]
+        if chosen and len(chosen) < len(kept):
+            return chosen  # named among others, then framed as the pick on its own
         if (
             _OFFERS_SEVERAL.search(text)
             or len([i for i in kept if i in listed]) > 1

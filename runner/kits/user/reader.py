@@ -83,13 +83,16 @@ _SUITS_YOU = re.compile(
     r"an issue|too \w+|(?:have|got|use|subscribe to) (?:either|any of|both)|"
     r"(?:okay|ok|fine|alright|happy|good|acceptable) (?:for|with) (?:everyone|your|you|u|the|that|"
     r"this|it)|"
-    r"still (?:interested|keen|game|tempted|up for (?:it|that)|want (?:it|that)))\b"
+    r"still (?:interested|keen|game|tempted|up for (?:it|that)|want (?:it|that|them|those|these|"
+    r"one)))\b"
 )
 _ABOUT_PERSON = re.compile(
     r"(?i)\b(?:are you a fan|a fan of (?:his|hers|theirs|them|him|her)|(?:do|did|have) you (?:like|"
     r"liked|enjoy|enjoyed|love|loved) (?:him|her|them|their|his)|(?:does|would) (?:she|he|they) "
     r"work|(?:is|are) (?:she|he|they) (?:someone|a|an)|their (?:work|films|movies)|his work|her work)\b"
 )
+# "..., or are you after something else?": an alternative that asks about the user's tastes.
+_OR_ASKS_YOU = re.compile(r"(?i)\bor (?:are|do|would|will|did|have|were|r) (?:you|u)\b")
 # A question that itself puts the item forward ("I suggest X, okay?", "How about X?").
 _PUTS_FORWARD = re.compile(
     r"(?i)\b(?:i(?:'d| would)? (?:suggest|recommend|propose|go (?:with|for)|pick|choose)|"
@@ -176,7 +179,8 @@ REACTION_REQUEST = re.compile(
     r"(?:good|ok|okay|fine|alright) (?:for|with) (?:you|u)\W*$|^\W*(?:is |any )(?:good|ok|okay|fine|"
     r"alright) (?:for|with) (?:you|u)\b|^\W*(?:is )?(?:good|ok|okay)\W*$|your cup of tea|worth a (?:try|"
     r"shot|watch|look|go)|give it a (?:try|shot|go|whirl)|^\W*(?:interested|tempted|keen|game|"
-    r"yes or no|y/n|deal|sound good|good|any good|vibes?|verdict|yay or nay|yea or nay|in or out)"
+    r"yes or no|y/n|deal|sound good|good|any good|vibes?|verdict|yay or nay|yea or nay|in or out|"
+    r"sounds? (?:ok|okay|alright|fine|right|great))"
     r"\W*$)"
     r"(?:(?! or )[^?.!,;])*"
 )
@@ -234,9 +238,7 @@ def _ends_a_list(segment: str, text: str) -> bool:
 def _names_next(segment: str, text: str) -> bool:
     """Is this segment followed, across a dash or a colon, by the item it puts forward ("how
     about another romance with music - X, where ...")?"""
-    return bool(
-        re.search(re.escape(segment) + r"\s*(?:—|--|–|:)\s*[\W_]{0,3}" + TITLE_MARK, text)
-    )
+    return bool(re.search(re.escape(segment) + r"\s*(?:—|--|–|:)\s*[\W_]{0,3}" + TITLE_MARK, text))
 
 
 def is_small_talk(segment: str) -> bool:
@@ -525,11 +527,19 @@ class FieldReader:
 
         def fields_of(segment: str, *, asks: bool) -> list[str]:
             described = asks and (TITLE_MARK in segment or _names_next(segment, text))
-            found = self.fields_in(segment, described=described, reacting=asks and reacting)
+            # A question that asks for a reaction to the item reads only words that name a field
+            # outright ("does that appeal, or is it too heavy?" asks how it lands, not the genre).
+            found = self.fields_in(
+                segment,
+                described=described,
+                reacting=asks and reacting,
+                strong_only=asks
+                and reacting
+                and asks_reaction(segment)
+                and not _OR_ASKS_YOU.search(segment),
+            )
             fields = [field for _pos, field in sorted(found)]
-            if described and not (
-                _SUITS_YOU.search(segment) or _ABOUT_PERSON.search(segment)
-            ):
+            if described and not (_SUITS_YOU.search(segment) or _ABOUT_PERSON.search(segment)):
                 return fields  # "May I put forward X, in which <actor> shines?" describes X
             return fields + [f for f in (people(segment) if people else []) if f not in fields]
 
