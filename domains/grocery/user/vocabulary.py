@@ -129,6 +129,10 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"vegetarians?", r"veggie", r"plant[- ]based", r"meat", r"animal (?:products?|ingredients?)",
         r"(?:eat|eating) (?:style|habits?)", r"how you eat", r"flexitarian", r"pescatarian",
         r"meat[- ](?:free|eaters?|less)", r"meatless", r"halal", r"kosher", r"keto", r"low[- ]carb",
+        r"(?:vegans?|vegetarians?|veggie|plant)[- ](?:friendly|only|options?|safe)", r"gelatine?",
+        r"pork", r"beef", r"lard", r"(?:animal|meat)[- ](?:derived|based)",
+        r"(?:do|does|can|will|would) (?:you|anyone|they) (?:do|eat|have|take|drink|touch) (?:any )?"
+        r"(?:dairy|meat|fish|pork|beef|chicken|animal products|gelatine|seafood)",
         r"(?:food|eating|dietary) (?:rules|choices|lifestyle)", r"lifestyle choices",
         r"(?:ethical|religious|moral|cultural|faith)(?: or (?:ethical|religious|moral|cultural))? "
         r"(?:reasons?|grounds|beliefs?|rules?)",
@@ -147,7 +151,8 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"what are you (?:looking|shopping|hoping) (?:for|to (?:buy|find|get))",
         r"what (?:do you|would you like to) (?:need|want|buy|get)",
         r"what (?:are|r) (?:you|u|we) (?:buying|getting|after|picking up|shopping for|making|cooking)",
-        r"for (?:breakfast|lunch|dinner|snacking|baking|a snack|a recipe|a party)",
+        r"for (?:(?:everyday|weekday|weekend|school|the kids'?) )?(?:breakfasts?|lunch(?:es)?|"
+        r"dinners?|snacking|snacks?|baking|a recipe|a party|lunch ?box(?:es)?)", r"lunch ?box(?:es)?",
     ),
     "brand": (
         r"brands?", r"branded", r"manufacturers?", r"makers?", r"own[- ]label", r"store brand",

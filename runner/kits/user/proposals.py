@@ -297,7 +297,9 @@ class ProposalReader:
         offered = [i for i in kept if i in framed]
         if offered:
             return offered
-        return kept[-1:]  # references come first, the pick last ("X is the favourite; go for Y")
+        # References come first, the pick last ("X is the favourite; go for Y"): the item named
+        # last, counting every mention ("A is better, B cheaper. I'd go A: A. Yes?").
+        return [max(kept, key=lambda i: max(s for s, _e, j in spans if j == i))]
 
     @staticmethod
     def _enumerated(text: str, spans: list[tuple[int, int, str]], kept: list[str]) -> bool:

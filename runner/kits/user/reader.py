@@ -87,8 +87,9 @@ _SUITS_YOU = re.compile(
     r"one)))\b"
 )
 _ABOUT_PERSON = re.compile(
-    r"(?i)\b(?:are you a fan|a fan of (?:his|hers|theirs|them|him|her)|(?:do|did|have) you (?:like|"
-    r"liked|enjoy|enjoyed|love|loved) (?:him|her|them|their|his)|(?:does|would) (?:she|he|they) "
+    r"(?i)\b(?:are you a fan|a fan of (?:his|hers|theirs|them|him|her)|(?:(?:do|did|have) )?(?:you|u) "
+    r"(?:like|liked|enjoy|enjoyed|love|loved|rate|rated|know|follow|admire|dig) (?:him|her|them|"
+    r"their|his)|(?:does|would) (?:she|he|they) "
     r"work|(?:is|are) (?:she|he|they) (?:someone|a|an)|their (?:work|films|movies)|his work|her work)\b"
 )
 # "..., or are you after something else?": an alternative that asks about the user's tastes.
@@ -139,6 +140,10 @@ _DROPPED_SUBJECT = re.compile(
     r"(?i)^\W*(?:is|are|has|have|was) (?!(?:it|that|this|there|these|those|the|your|you|u|any|"
     r"anything|something|he|she|they|we|i|one|either|all|everything|organic|price)\b)\w"
 )
+# "Should the mood take you, I have a war film in reserve.": a condition, then a statement.
+_CONDITIONAL = re.compile(
+    r"(?i)^\W*(?:should|were|had) (?:the|you|it|your|anyone|a|an|they)\b[^,?]*,\s"
+)
 _LEAD_IN = re.compile(r"^[^:?\n]{3,40}:\s+(?=[a-z])")
 _PAREN = re.compile(r"\([^()\n]*\)")
 _MARKDOWN = re.compile(r"\*\*|__|`|~~|^#+\s*|(?<!\w)_(?!\w)", re.MULTILINE)
@@ -154,8 +159,8 @@ REACTION_REQUEST = re.compile(
     r"(?i)\b(?:(?:does|would|will|did|do) (?:that|this|it|these|those|either|any of (?:these|them|"
     r"those)|one of (?:these|them|those))(?: (?:one|story|film|movie|plot|premise|idea|pick|option|"
     r"title|product|item|choice|suggestion))? (?:sound|seem|look|feel|strike you|appeal|grab "
-    r"you|interest you|tempt you|suit you|speak to you|calls? to you|work for you|work instead|do "
-    r"instead)|(?:sounds?|seems?|looks?) "
+    r"you|interest you|tempt you|suit you|please you|satisfy you|speak to you|calls? to you|work for "
+    r"you|work instead|do instead|do the trick)|(?:sounds?|seems?|looks?) "
     r"(?:like )?(?:your (?:kind|sort|type|cup)|something you)|how (?:does|do|would) (?:that|this|"
     r"it|they|these|those)(?: one)? (?:sound|look|seem|strike you)|(?:is|would|could|might) "
     r"(?:that|this|it|either|one of (?:these|them))(?: one)? (?:be )?(?:your (?:kind|sort|type|"
@@ -453,6 +458,7 @@ class FieldReader:
                     part.endswith(".")
                     and (
                         _DROPPED_SUBJECT.match(part)
+                        or _CONDITIONAL.match(part)
                         or (describes(part) and not _QUESTION_START.match(part))
                     )
                     and not _ASKING_CUE.search(part)
