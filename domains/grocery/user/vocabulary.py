@@ -128,7 +128,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"diet(?:ary)?(?: (?:needs?|requirements?|preferences?|choices?|style))?", r"vegans?",
         r"vegetarians?", r"veggie", r"plant[- ]based", r"meat", r"animal (?:products?|ingredients?)",
         r"(?:eat|eating) (?:style|habits?)", r"how you eat", r"flexitarian", r"pescatarian",
-        r"meat[- ](?:free|eaters?|less)", r"meatless", r"halal", r"kosher", r"keto", r"low[- ]carb",
+        r"meat[- ](?:free|eaters?|less)", r"meatless", r"veg(?:gie)? only", r"halal", r"kosher", r"keto", r"low[- ]carb",
         r"(?:vegans?|vegetarians?|veggie|plant)[- ](?:friendly|only|options?|safe)", r"gelatine?",
         r"pork", r"beef", r"lard", r"(?:animal|meat)[- ](?:derived|based)",
         r"(?:do|does|can|will|would) (?:you|anyone|they) (?:do|eat|have|take|drink|touch) (?:any )?"
@@ -162,7 +162,8 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"nutri[- ]?scores?", r"nutrition(?:al)? (?:grade|score|rating|value|profile|label|quality)s?",
         r"nutrition(?:al)?(?:ly)?", r"health(?:y|ier|iest|iness)?(?:-ish)?", r"wholesome", r"good for you",
         r"sugar(?:y|s)?", r"(?:traffic[- ]light|front[- ]of[- ]pack) (?:label|score|rating)s?",
-        r"grade [a-e]\b", r"score of [a-e]\b",
+        r"grade [a-e]\b", r"score of [a-e]\b", r"calori\w*",
+        r"watch(?:ing)? (?:your |the )?(?:weight|figure|calories|sugar|salt|fat)",
     ),
     "organic": (
         r"organic(?:ally)?", r"bio", r"farm(?:ed|ing)", r"pesticides?", r"certified", r"eco[- ]?labels?",
@@ -213,6 +214,7 @@ _NOT_A_TOPIC = re.compile(
     r"(?:the|your) (?:order|basket|cart|return|refund)|place (?:the|your|an) order|"
     r"how many (?:options|results|products) (?:i|we)|"
     r"a (?:good|great) (?:fit|choice|option|pick)|no problem|value it|treat (?:yourself|you)|"
+    r"shopping for (?:someone|somebody|anyone|yourself|you|others|a friend|\w+ else)|"
     r"(?:give|put|place|attach) (?:much |any |more |less |a lot of )?weight|weight (?:do|would|"
     r"should) (?:you|u) (?:give|put|place|attach))\b"
 )

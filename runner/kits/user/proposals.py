@@ -66,7 +66,7 @@ _REFERENCE_AFTER = re.compile(
 )
 _FRAME_BEFORE = re.compile(
     r"(?i)(?:how about|what about|why not|\btry|consider|i'?d (?:recommend|suggest|go with|go for|"
-    r"pick|choose|say|start with|begin with)|i (?:recommend|suggest)|recommend(?:ing|ed)?|suggest(?:ing|ion)?|my (?:top |"
+    r"pick|choose|say|start with|begin with|take|grab|get)|i (?:recommend|suggest)|recommend(?:ing|ed)?|suggest(?:ing|ion)?|my (?:top |"
     r"final |best |first )?(?:pick|recommendation|suggestion|choice|vote|bet|answer)(?: for (?:you|"
     r"tonight))?(?: is| would be| tonight)?|go (?:with|for)|check out|i'?m thinking(?: of)?|"
     r"you(?:'d| would| might| may| could|'ll) (?:really )?(?:like|love|enjoy|dig)|perfect (?:fit|"
@@ -132,7 +132,8 @@ _ORDINAL_PICK = re.compile(
     r"(?i)\b(?:the )?(first|former|second|latter|last)(?: one| option| title| film| movie| "
     r"product)? (?:is|'s|would be|gets) (?:my (?:top )?(?:pick|vote|choice|recommendation)|(?:the )?"
     r"(?:better|best|stronger|safer)(?: one| pick| fit| choice| bet)?|the one)|(?:i'?d|i "
-    r"would|i) (?:go with|pick|choose|recommend|suggest) the (first|former|second|latter|last)\b"
+    r"would|i|you|u)? ?(?:go with|pick|choose|recommend|suggest|want|take|prefer) the (first|former|"
+    r"second|latter|last)\b(?! (?:time|few|week|night|day|thing))"
 )
 _RETRACTED = re.compile(
     r"(?i)^[^.!?\n]{0,12}\b(?:no,? scratch that|scratch that|no,? wait|never ?mind)"

@@ -81,6 +81,7 @@ _SUITS_YOU = re.compile(
     r"fine|alright)|that fine|do you have (?:it|that|them|either)|does (?:that|this|it) (?:matter|bother)|fit (?:that|it) in|"
     r"live with (?:that|it)|manage (?:that|it)|handle (?:that|it)|a (?:problem|dealbreaker)|"
     r"an issue|too \w+|(?:have|got|use|subscribe to) (?:either|any of|both)|"
+    r"(?:does|would|did) (?:that|this|it) (?:sound|seem) (?:right|good|ok|okay|fine|alright)|"
     r"(?:okay|ok|fine|alright|happy|good|acceptable) (?:for|with) (?:everyone|your|you|u|the|that|"
     r"this|it)|"
     r"still (?:interested|keen|game|tempted|up for (?:it|that)|want (?:it|that|them|those|these|"
@@ -185,7 +186,7 @@ REACTION_REQUEST = re.compile(
     r"alright) (?:for|with) (?:you|u)\b|^\W*(?:is )?(?:good|ok|okay)\W*$|your cup of tea|worth a (?:try|"
     r"shot|watch|look|go)|give it a (?:try|shot|go|whirl)|^\W*(?:interested|tempted|keen|game|"
     r"yes or no|y/n|deal|sound good|good|any good|vibes?|verdict|yay or nay|yea or nay|in or out|"
-    r"sounds? (?:ok|okay|alright|fine|right|great))"
+    r"sounds? (?:ok|okay|alright|fine|right|great)|vibe ?check)"
     r"\W*$)"
     r"(?:(?! or )[^?.!,;])*"
 )

@@ -82,5 +82,49 @@ def test_a_non_native_pitch_and_its_reaction_request_ask_nothing() -> None:
     assert reading.asked == ()
 
 
+def test_diet_is_asked_by_its_foods_and_reasons() -> None:
+    reader = shopper_reader(tiny_catalog())
+    for text in (
+        "do u do dairy?",
+        "Gelatine is a problem for you?",
+        "Any pork or beef you'd rather I steer clear of?",
+        "Should I stick to vegan-friendly stuff?",
+        "Any foods you avoid for ethical or religious reasons?",
+        "any dietry needs?",
+    ):
+        assert reader.read(text).asked == ("diet",), text
+
+
+def test_a_stated_nutri_score_is_a_pitch_and_a_check_after_it_asks() -> None:
+    reader = shopper_reader(tiny_catalog())
+    pitch = "Butter Crumble Biscuits are back in — any good for you?"
+    assert reader.read(pitch).asked == ()
+    check = "Strawberry Swirl Pots have Nutri-Score C. This score is acceptable for you?"
+    assert reader.read(check).asked == ("nutriscore",)
+    assert reader.read("How much weight do you give to the nutrition grade?").asked == (
+        "nutriscore",
+    )
+
+
+def test_one_product_put_forward_beside_one_gone_or_beaten() -> None:
+    """Of several products the resolver leaves standing, the kit's rules pick the one offered."""
+    reader = shopper_reader(tiny_catalog())
+    by_name = {p.name: p.id for p in tiny_catalog().items}
+    for text, name in (
+        (
+            "Out of stock, sorry — the Soya Drink Calcium is gone. How about Unsweetened Oat "
+            "Drink instead?",
+            "Unsweetened Oat Drink",
+        ),
+        (
+            "Dark Chocolate 85% > Milk Chocolate Hazelnut Bar for u bc vegan. add the dark?",
+            "Dark Chocolate 85%",
+        ),
+    ):
+        assert reader.read(text).proposed == (by_name[name],), text
+    both = reader.read("Two options: Soya Drink Calcium or Unsweetened Oat Drink. Which one?")
+    assert len(both.proposed) == 2
+
+
 if __name__ == "__main__":
     print(measure())

@@ -65,6 +65,13 @@ def test_a_preference_question_asks_its_field_in_any_form() -> None:
         "Is this acceptable?",
         "Would that be suitable?",
         "Good for you?",
+        "Does that story call to you?",
+        "You like to watch it?",
+        "Yay or nay?",
+        "Any good?",
+        "Vibe check?",
+        "Would it please you?",
+        "Sounds ok?",
     ],
 )
 def test_a_reaction_request_after_an_item_asks_no_field(question: str) -> None:
@@ -206,3 +213,42 @@ def test_near_miss_fixer_reads_a_slip_on_a_field_word_and_nothing_else() -> None
         "Avoid ultra-processed or processed food? Any allergies?"
     )
     assert fix("Are you dating? Processed. Ratings.") == "Are you dating? Processed. Ratings."
+
+
+def test_a_reaction_request_reads_only_words_that_name_a_field_outright() -> None:
+    """'Does that appeal, or is it too bold?' asks how the item lands ('bold' is a weak cue);
+    an alternative that asks about the user's tastes still asks."""
+    assert (
+        TEAS.read_fields(f"{ITEM} is lovely. Does that appeal, or is it too bold?", reacting=True)
+        == ()
+    )
+    assert TEAS.read_fields(
+        f"{ITEM} is lovely. Does that appeal, or are you after good ones with more taste?",
+        reacting=True,
+    ) == ("flavour",)
+
+
+def test_a_question_that_puts_the_item_forward_does_not_ask_the_fact_before_it() -> None:
+    """'A is cheaper than B. I suggest A, okay?' asks for a reaction, not about the price."""
+    text = f"{ITEM} is a lower price than {ITEM}. I suggest {ITEM}, okay?"
+    assert TEAS.read_fields(text, reacting=True) == ()
+    assert TEAS.read_fields(f"{ITEM} is very strong. Is that okay?", reacting=True) == ("strength",)
+
+
+def test_a_reason_before_so_how_about_is_a_statement() -> None:
+    segments = TEAS.segments(f"That one is too strong for you, so how about {ITEM}?")
+    assert segments == [("That one is too strong for you,", False), (f"so how about {ITEM}?", True)]
+
+
+def test_a_question_that_names_the_item_after_a_dash_describes_it() -> None:
+    """'How about another fruity one - X, from the hills?' puts X forward and asks no flavour."""
+    assert (
+        TEAS.read_fields(f"How about another fruity one — {ITEM}, from the hills?", reacting=True)
+        == ()
+    )
+    assert TEAS.read_fields("How about another fruity one?") == ("flavour",)
+
+
+def test_a_conditional_sentence_ending_in_a_full_stop_states() -> None:
+    text = "Should the mood take you, I have a smoky one in reserve."
+    assert TEAS.segments(text) == [(text, False)]

@@ -223,3 +223,31 @@ def test_a_lone_surname_that_is_also_a_word_names_the_person_only_with_its_capit
     assert reader.read("Any film by Hill?").asked == ("director",)
     # A full name is read in any case, as before.
     assert reader.read("anything with jack black?").asked == ("cast",)
+
+
+def test_a_title_named_only_as_a_reference_leaves_the_question_about_tastes() -> None:
+    """Rule 5 of the labels: a title inside a question does not change what it asks."""
+    assert read("Would a war drama like Tide of Elsmyre be too heavy tonight?") == (("genres",), ())
+    assert read("Fancy something like Harvest of Emberlorn, or something with more bite?")[0] == (
+        "genres",
+    )
+
+
+def test_people_named_in_a_question_that_puts_a_title_forward_describe_it() -> None:
+    text = (
+        "May I put forward Lantern of Pellucine, in which Caelith Trevelyan gives a most "
+        "affecting performance? Shall I add it to your evening?"
+    )
+    assert read(text) == ((), ("tmdb_9100349",))
+    assert read("Compass of Brimwick stars Delphine Bellweather. Do you rate her?")[0] == ("cast",)
+    assert read("any faves u always watch no matter what theyre in?")[0] == ("cast",)
+
+
+def test_offers_to_tell_more_and_goodnights_with_an_aside_ask_nothing() -> None:
+    for text in (
+        "Shall I describe the premise before you decide?",
+        "Want to hear what the critics said about it?",
+        "I bid you a good evening; should the mood take you, I have a war picture in reserve.",
+        "u feel like starting something now or later?",
+    ):
+        assert read(text) == ((), ()), text
