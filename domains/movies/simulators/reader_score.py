@@ -40,11 +40,11 @@ READER_CORPORA = PROJECT_ROOT / "corpora" / "reader"
 CORPUS_NAMES: tuple[str, ...] = ("tuning", "heldout", "final")
 # Issue 37's registers (reaction requests, pitches, moods, small talk, typos, non-native
 # English), split by message shape into a share that may be tuned on and one that never is.
-CHAT_CORPUS_NAMES: tuple[str, ...] = ("chat_tuning", "chat_heldout", "chat_tuning2")
+CHAT_CORPUS_NAMES: tuple[str, ...] = ("chat_tuning", "chat_heldout", "chat_tuning2", "chat_tuning3")
 # The shares: what may be tuned on, and what never is (the published figures). The folder
 # `heldout` was tuned against after its first measurement, so it belongs to the tuning share.
 SHARE_CORPORA: dict[ShareName, tuple[str, ...]] = {
-    "tuning": ("tuning", "heldout", "chat_tuning", "chat_tuning2"),
+    "tuning": ("tuning", "heldout", "chat_tuning", "chat_tuning2", "chat_tuning3"),
     "held_out": ("final", "chat_heldout"),
 }
 # The snapshot whose titles, ids and people the corpora were written on.

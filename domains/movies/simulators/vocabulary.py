@@ -547,7 +547,8 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"(?:19|20)\d\d'?s?", r"'?\d0s", r"nineties", r"eighties", r"seventies", r"sixties",
         r"this century", r"just came out", r"came out", r"up[- ]to[- ]date", r"brand[- ]new",
         r"past (?:year|few years|decade)", r"this year", r"last year",
-        r"(?:new|recent|old|fresh|modern) enough",
+        r"(?:new|recent|old|fresh|modern) enough", r"years? (?:range|window|span|limit|cut-?off|filter)",
+        r"range of years",
     ),
     "director": (
         r"directors?", r"directed", r"direction", r"filmmakers?", r"film[- ]makers?", r"auteurs?",

@@ -37,7 +37,8 @@ _REFERENCE_BEFORE = re.compile(
     r"\ban? (?:[\w-]+ ){1,3}like|similar (?:\w+ ){0,3}(?:to|as)|reminiscent of|owes? (?:a|its) "
     r"(?:\w+ )?debt to|indebted to|borrows? from|inspired by|(?:a bit|a touch|a dash|a hint|a little|shades|"
     r"echoes|traces|notes|elements|a whiff) of|in the (?:vein|spirit|style|mould|mold|"
-    r"tradition) of|same (?:\w+ ){0,2}as|\b(?:as|so) \w+ as|compared? (?:to|with)|fans? of|"
+    r"tradition) of|same (?:\w+ ){0,2}as|(?:is|'s|was) (?:basically|essentially|pretty much|"
+    r"practically|more or less)|\b(?:as|so) \w+ as|compared? (?:to|with)|fans? of|"
     r"if you (?:liked|loved|enjoyed|dug|like|love|enjoy)|since you (?:liked|loved|enjoyed|rated|"
     r"watched|saw)|you (?:liked|loved|enjoyed|rated|watched|saw|told me|said|mentioned)|you've (?:seen|watched|enjoyed|"
     r"liked|loved|rated)|you have (?:seen|watched)|\bthan|\bunlike|instead of|rather than|"
@@ -101,7 +102,8 @@ _RULED_OUT_AFTER = re.compile(
     r"below|under) your|exceeds|(?:scores|rated|sits) (?:even )?lower|worse|no longer|neither|"
     r"is (?:brilliant|great|good|fine) but|but (?:runs|it'?s|at \d|its|the reviews|reviewers)|"
     r"crowd favou?rite|everyone knows|tons of votes|than|meets|crossed with|was (?:too|a)|"
-    r"passing on|pass on|but you said|(?:was|is) your thing|worked for you|was a hit|hit the spot)\b"
+    r"passing on|pass on|but you said|set (?:it|them) aside|put (?:it|them) aside|"
+    r"(?:don'?t|do not) think (?:it'?s|it is) right|(?:was|is) your thing|worked for you|was a hit|hit the spot)\b"
 )
 _OFFERS_SEVERAL = re.compile(
     r"(?i)\b(?:options|choices|alternatives|candidates|contenders|here are|a few (?:picks|titles|"
@@ -127,6 +129,8 @@ _NEGATED = re.compile(
     r"(?i)(?:\bnot|n't|never|no shot|no way|steer (?:you )?(?:away|clear) from|rather not|hardly)"
     r"\b[\w\s']{0,14}$"
 )
+# A recommending word put in the past: weighed, not offered ("I did consider X, but ...").
+_PAST_FRAME = re.compile(r"(?i)\b(?:did|had|once|briefly)\s+$")
 # The pick named by its place among the items just named ("The first one is my pick").
 _ORDINAL_PICK = re.compile(
     r"(?i)\b(?:the )?(first|former|second|latter|last)(?: one| option| title| film| movie| "
@@ -242,8 +246,12 @@ class ProposalReader:
                 continue
             window = before[-60:]
             frame = _FRAME_BEFORE.search(window)
-            if frame and _NEGATED.search(window[: frame.start()]):
-                ruled_out.add(item_id)  # "I won't recommend X", "no shot i'm recommending X"
+            if frame and (
+                _NEGATED.search(window[: frame.start()])
+                or _PAST_FRAME.search(window[: frame.start()])
+            ):
+                # "I won't recommend X", "no shot i'm recommending X", "I did consider X"
+                ruled_out.add(item_id)
             elif frame or _FRAME_AFTER.search(after):
                 framed.add(item_id)
                 if item_id in out:

@@ -67,7 +67,7 @@ _ASKING_CUE = re.compile(
 _QUESTION_START = re.compile(
     r"(?i)^\W*(?:(?:so|and|also|okay|ok|great|cool|alright|then|first|next|lastly|finally|oh|"
     r"and also|plus|now|one more thing|btw|quick one|and lastly|k|kk|ok so|so like|next|q\d*|"
-    r"also|lol|haha|bestie|yo|hey|hi|hello|okay so|real talk|ok real talk)\b[\s,:!-]*)*(?:whether|what|"
+    r"also|lol|haha|bestie|yo|hey|hi|hello|okay so|real talk|ok real talk|wait|hmm+|um+|well)\b[\s,:!-]*)*(?:whether|what|"
     r"what's|whats|"
     r"wat|wht|wut|which|wich|how|hw|how's|do|does|did|are|is|was|were|would|wouldn't|could|should|will|"
     r"can|any|anything|have|has|shall|may|might|when|who|who's|whos|whose|where|fancy|r u|u|ur|"
@@ -108,8 +108,36 @@ _OPINION_BACK = re.compile(
     r"(?i)\b(?:where do you (?:land|stand)|which camp|what about you|how about you|and you|"
     r"your take|which do you prefer|which (?:one|way) (?:do|would) you|your preference|"
     r"which (?:is|sounds) (?:more )?(?:you|like you)|which would you (?:prefer|rather|choose|pick)|"
-    r"which (?:matters|is) more|would you rather|which (?:of those|of these|option)|"
+    r"which (?:matters|is) more|would you rather|which (?:would|will|could) you (?:drop|give up|relax|loosen|let go|sacrifice|bend|change)|which (?:of those|of these|option)|"
     r"which (?:one )?(?:is it|will it be|is it to be|'s it gonna be|is it going to be))\b"
+)
+# The agent offers to act on the item put forward ("want me to check where it streams?", "shall I
+# send the cast list?"): the user is asked what to do, not about a field, unless the offer
+# changes the search ("shall I look for something shorter?").
+_OFFER = re.compile(
+    r"(?i)^\W*(?:(?:so|and|ok|okay|or|also)\W+)?(?:(?:do |would )?(?:you|u) (?:want|wanna|'d like|"
+    r"would like|like) me to|want me to|wanna me to|shall i|should i|can i|could i|may i|let me "
+    r"know if i should|happy for me to|ok(?:ay)? if i)\b"
+)
+_CHANGES_SEARCH = re.compile(
+    r"(?i)\b(?:something|anything|another|others?|else|different|instead|similar|more like|"
+    r"shorter|longer|newer|older|lighter|darker|widen|loosen|relax|drop|switch|broaden|narrow|"
+    r"filter|look for|search for|keep looking|find (?:you )?(?:a|an|some|one|more))\b"
+)
+# A question about the item as a whole, named as the recommendation ("Was this recommendation
+# helpful?"): it asks for a verdict on the pick, not on the last fact stated about it.
+_ABOUT_THE_PICK = re.compile(
+    r"(?i)\b(?:this|that|my|the|these|those|your) (?:recommendation|suggestion|pick|choice|"
+    r"selection|proposal)s?\b"
+)
+# A question the writer answers at once ("rated R? nah, it's fine.", "Done? No."): rhetorical.
+_SELF_ANSWER = re.compile(
+    r"(?i)^\W*(?:no|nah|nope|yes|yep|yeah|not really|not at all|of course|sure|hardly)"
+    r"(?!\s+or\b)(?!\s+(?:worries|pressure|rush|problem|stress|need|hurry|obligation)\b)\b[^?]{0,30}[.!]?$"
+)
+# "... or 😱 or 😭 - which one tonight?": a bare choice among the options just listed.
+_WHICH_ONE = re.compile(
+    r"(?i)\bwhich (?:one|of (?:them|these|those))(?: (?:tonight|today|now|then))?\W*$"
 )
 _GIVEN_CLAUSE = re.compile(
     r"(?i)^\W*(?:since|given(?: that)?|as|because|now that|seeing as|with|being)\b[^,?]{0,60},\s*"
@@ -149,7 +177,7 @@ _LEAD_IN = re.compile(r"^[^:?\n]{3,40}:\s+(?=[a-z])")
 _PAREN = re.compile(r"\([^()\n]*\)")
 _MARKDOWN = re.compile(r"\*\*|__|`|~~|^#+\s*|(?<!\w)_(?!\w)", re.MULTILINE)
 _SPLIT = re.compile(
-    r"(?<=[?!])\s*|(?<=[.;])\s+|(?<=,)\s+(?=so\s)|\s+(?:—|--|–|→|->)\s+|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+"
+    r"(?<=[?!])\s*|(?<=[.;])\s+|(?<=,)\s+(?=so\s)|\s+(?:—|--|–|→|->)\s+|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF\u2300-\u23FF\uFE0F])\s+"
 )
 
 # A request for the user's reaction to the item just put forward: what it thinks of it, or
@@ -186,6 +214,7 @@ REACTION_REQUEST = re.compile(
     r"alright) (?:for|with) (?:you|u)\b|^\W*(?:is )?(?:good|ok|okay)\W*$|your cup of tea|worth a (?:try|"
     r"shot|watch|look|go)|give it a (?:try|shot|go|whirl)|^\W*(?:interested|tempted|keen|game|"
     r"yes or no|y/n|deal|sound good|good|any good|vibes?|verdict|yay or nay|yea or nay|in or out|"
+    r"wanna|(?:are |r )?(?:you|u) (?:in|down)|"
     r"sounds? (?:ok|okay|alright|fine|right|great)|vibe ?check)"
     r"\W*$)"
     r"(?:(?! or )[^?.!,;])*"
@@ -199,7 +228,8 @@ SMALL_TALK = re.compile(
     r"you'?re after)|hope you (?:enjoy|like|love)(?: it| them| the \w+)?|hope (?:it|that|this) (?:helps|works|"
     r"suits|fits|does the trick)|talk "
     r"soon|see you|bye|thanks? (?:so much|a lot|again)?(?: for (?:chatting|your time|the chat))?|"
-    r"my pleasure|you'?re welcome|glad (?:i could|to) help|any time|anytime)\b(?: (?:tonight|today|this (?:evening|weekend)|now|again|all|everyone))?"
+    r"my pleasure|you'?re welcome|glad (?:i could|to) help|any time|anytime|(?:gimme|give me|just|one) "
+    r"(?:a )?(?:sec|second|moment|minute|mo)|hang on|hold on)\b(?: (?:tonight|today|this (?:evening|weekend)|now|again|all|everyone))?"
 )
 # What a mood menu is made of: a mood, vibe or tone, and what a story makes one feel or do.
 MOOD_CUE = (
@@ -220,6 +250,8 @@ MOOD_CUE = (
     r"(?:a )?distraction",
     r"escapis[mt]",
     r"switch off",
+    # The faces of a menu of moods written in emoji ("😂 or 😱 or 😭?").
+    r"[\U0001F602\U0001F923\U0001F606\U0001F631\U0001F628\U0001F62D\U0001F972\U0001F622]",
 )
 # A pitch: what the item is (a kind of story, a plot) rather than a question about tastes.
 _PITCH = re.compile(
@@ -553,11 +585,18 @@ class FieldReader:
         for index, (segment, asks) in enumerate(segments):
             if not asks:
                 continue
+            answer, answer_asks = segments[index + 1] if index + 1 < len(segments) else ("", True)
+            if not answer_asks and _SELF_ANSWER.match(answer):
+                continue  # "rated R? nah, it's fine.": the writer answers it at once
+            if reacting and _OFFER.match(segment) and not _CHANGES_SEARCH.search(segment):
+                continue  # "want me to check where it streams?": an offer to act on the pick
             lead, lead_asks = segments[index - 1] if index else ("", False)
             if self._continues_mood_menu(segment, lead, lead_asks):
                 found = [self.vocabulary.mood_field or ""]
-            elif self._is_lead(lead, segment, text) and not self.fields_in(
-                segment, described=False, strong_only=True
+            elif (
+                not (reacting and asks_reaction(segment))
+                and self._is_lead(lead, segment, text)
+                and not self.fields_in(segment, described=False, strong_only=True)
             ):
                 # "Palm oil - avoid it?": the question's topic is named just before the dash.
                 found = fields_of(f"{lead}, {segment}", asks=True)
@@ -620,7 +659,9 @@ class FieldReader:
         gathered: list[str] = []
         if reacting and _PUTS_FORWARD.search(segment):
             return []  # "A is cheaper than B. I suggest A, okay?": the question is the proposal
-        if _OPINION_BACK.search(segment) and TITLE_MARK not in text:
+        if reacting and _ABOUT_THE_PICK.search(segment):
+            return []  # "It is on Netflix. Was this recommendation helpful?": the pick as a whole
+        if (_OPINION_BACK.search(segment) or _WHICH_ONE.search(segment)) and TITLE_MARK not in text:
             # "Options: - drop the age-rating filter - switch genre. Which would you prefer?"
             for back in (1, 2, 3):
                 if index - back < 0 or segments[index - back][1]:
@@ -634,6 +675,17 @@ class FieldReader:
             previous = segments[index - back][0]
             if back == 1 and not _OPINION_BACK.search(segment) and _ends_a_list(previous, text):
                 break  # "Here's my plan: 1. ... 3. Pick the best-reviewed one. Sound okay?"
+            alternative = previous.split(TITLE_MARK)[-1]
+            if (
+                TITLE_MARK in previous
+                and _OPINION_BACK.search(segment)
+                and re.search(r"(?i)\bor\b", alternative)
+                and _CHANGES_SEARCH.search(alternative)
+            ):
+                # "X, or I can look in another genre - which do you prefer?": the alternative
+                # to the pick changes the field it names.
+                found = fields_of(alternative, asks=False)
+                break
             if reacting and (
                 (describes(previous) and not _ABOUT_PERSON.search(segment))
                 or (
@@ -661,7 +713,19 @@ class FieldReader:
                     continue  # "reviewers weren't kind - it sits at 4.7. Can you live with that?"
                 break
             if reacting and not (_OPINION_BACK.search(segment) or _ABOUT_PERSON.search(segment)):
-                stated = {f for f in fields_of(previous, asks=False) if f not in v.person_fields}
+                # The facts of one sentence, its parts joined by semicolons ("Rated G; family; a
+                # 98-minute finish. Is that to your taste?").
+                sentence = [previous]
+                j = index - back - 1
+                while j >= 0 and not segments[j][1] and segments[j][0].endswith(";"):
+                    sentence.append(segments[j][0])
+                    j -= 1
+                stated = {
+                    f
+                    for part in sentence
+                    for f in fields_of(part, asks=False)
+                    if f not in v.person_fields
+                }
                 if len(stated) > 1:
                     break  # "It's a thriller and runs 151 minutes. Is it okay for you?"
             people_only = [f for f in before if f in v.person_fields]

@@ -252,3 +252,48 @@ def test_a_question_that_names_the_item_after_a_dash_describes_it() -> None:
 def test_a_conditional_sentence_ending_in_a_full_stop_states() -> None:
     text = "Should the mood take you, I have a smoky one in reserve."
     assert TEAS.segments(text) == [(text, False)]
+
+
+def test_an_offer_to_act_on_the_pick_asks_nothing_unless_it_changes_the_search() -> None:
+    """'Shall I check the price?' after a pitch offers to act on the item; 'shall I look for
+    something milder?' offers another search and asks about what it changes."""
+    assert (
+        TEAS.read_fields(f"{ITEM} is fruity. Shall I check the price for you?", reacting=True) == ()
+    )
+    assert TEAS.read_fields(f"{ITEM}. Want me to send you its flavours?", reacting=True) == ()
+    assert TEAS.read_fields(f"{ITEM}. Shall I look for something milder?", reacting=True) == (
+        "strength",
+    )
+
+
+def test_a_question_the_writer_answers_at_once_asks_nothing() -> None:
+    assert TEAS.read_fields(f"{ITEM}, very strong? Nah, it's fine. Want it?", reacting=True) == ()
+    # "No worries" after a question is no answer to it.
+    assert TEAS.read_fields("How strong do you like it? No worries if unsure.") == ("strength",)
+
+
+def test_a_check_after_a_sentence_of_facts_joined_by_semicolons_asks_none_of_them() -> None:
+    text = f"I'd pour {ITEM}. Strong; smoky; a low price. Is that agreeable?"
+    assert TEAS.read_fields(text, reacting=True) == ()
+    assert TEAS.read_fields(
+        f"I'd pour {ITEM}. It is very strong. Is that okay?", reacting=True
+    ) == ("strength",)
+
+
+def test_a_question_about_the_recommendation_itself_asks_no_fact_back() -> None:
+    text = f"My pick is {ITEM}. It has a low price. Was this recommendation helpful?"
+    assert TEAS.read_fields(text, reacting=True) == ()
+
+
+def test_an_alternative_to_the_pick_that_changes_a_field_asks_it() -> None:
+    text = f"{ITEM}, or, if you'd rather, I can find a different flavour — which do you prefer?"
+    assert TEAS.read_fields(text, reacting=True) == ("flavour",)
+    assert TEAS.read_fields(f"{ITEM} or {ITEM} — which do you prefer?", reacting=True) == ()
+
+
+def test_chat_lead_ins_asks_for_a_moment_and_emoji_mood_menus() -> None:
+    assert TEAS.read_fields("wait how strong do u like it") == ("strength",)
+    assert is_small_talk("ok gimme a sec")
+    assert TEAS.read_fields("😂 or 😭 — which one tonight?") == ("flavour",)
+    text = "Nothing fits. If you'd let go of the budget, or the caffeine, I could find one. Which would you drop?"
+    assert set(TEAS.read_fields(text)) == {"price", "strength"}

@@ -251,3 +251,30 @@ def test_offers_to_tell_more_and_goodnights_with_an_aside_ask_nothing() -> None:
         "u feel like starting something now or later?",
     ):
         assert read(text) == ((), ()), text
+
+
+def test_a_title_weighed_and_set_aside_or_named_as_a_likeness_is_not_put_forward() -> None:
+    """'I did consider A ... so I've set it aside; B is the one' puts B forward; 'A is basically
+    B but with <actor>. want it?' puts A forward, B is a likeness."""
+    text = (
+        "I did consider Paper Quenhollow, but I don't think it's right for tonight, so I've set "
+        "it aside; The Restless Circuit at Pryndale is the one I'd actually put on. Worth a try?"
+    )
+    assert read(text) == ((), ("tmdb_9100224",))
+    text = "Confession of Veldmarrow is basically Garden of Rushlade but with Briony Castellane. want it?"
+    assert read(text) == ((), ("tmdb_9100389",))
+
+
+def test_offers_and_verdicts_on_a_pitched_title_ask_no_field() -> None:
+    for text in (
+        "Salt Kindrelle is drama, war and mystery, 113 minutes. Should I send you the cast list also?",
+        "Hidden Gessamar 🎬 crime — want me to find where to stream it? 📺",
+        "Your recommendation is Golden Frostennel. It is available on HBO Max. Was this recommendation helpful?",
+        "I would pair tonight with Fever of Pondraven. Rated PG-13; horror comedy; a lingering 94-minute finish. Is that to your taste?",
+        "🎬 The Ulvenreach Vigil 🍿 action ✨ 109 min ⏱️ rated PG-13 🔞? nah it's fine. u in? 👀",
+        "Glass Xanderhal 🎥 dir. Hester Quintero-Lowe ⭐ Juniper Underhay 🔖 PG-13 — wanna? 🍿",
+    ):
+        assert read(text)[0] == (), text
+    assert read("Compass of Brimwick is rated R. Is that okay for everyone watching?")[0] == (
+        "content_rating",
+    )
