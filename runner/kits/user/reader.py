@@ -91,7 +91,8 @@ _ABOUT_PERSON = re.compile(
     r"(?i)\b(?:are you a fan|a fan of (?:his|hers|theirs|them|him|her)|(?:(?:do|did|have) )?(?:you|u) "
     r"(?:like|liked|enjoy|enjoyed|love|loved|rate|rated|know|follow|admire|dig) (?:him|her|them|"
     r"their|his)|(?:does|would) (?:she|he|they) "
-    r"work|(?:is|are) (?:she|he|they) (?:someone|a|an)|their (?:work|films|movies)|his work|her work)\b"
+    r"work|(?:is|are) (?:she|he|they) (?:someone|a|an)|their (?:work|films|movies)|his work|her work|"
+    r"(?:someone|somebody|anyone|anybody) else)\b"
 )
 # "..., or are you after something else?": an alternative that asks about the user's tastes.
 _OR_ASKS_YOU = re.compile(r"(?i)\bor (?:are|do|would|will|did|have|were|r) (?:you|u)\b")
@@ -139,6 +140,9 @@ _SELF_ANSWER = re.compile(
 _WHICH_ONE = re.compile(
     r"(?i)\bwhich (?:one|of (?:them|these|those))(?: (?:tonight|today|now|then))?\W*$"
 )
+# "It's rated R. Do you still want it?": a check that asks whether the fact just stated is a
+# dealbreaker, however it is worded.
+_DESPITE = re.compile(r"(?i)\b(?:still|anyway|regardless|even so)\b")
 _GIVEN_CLAUSE = re.compile(
     r"(?i)^\W*(?:since|given(?: that)?|as|because|now that|seeing as|with|being)\b[^,?]{0,60},\s*"
 )
@@ -628,8 +632,11 @@ class FieldReader:
         """Is this fragment a short topic lead-in before a dash ("Palm oil - avoid it?", "How
         about brands - any you'd rather skip?") naming a field outright?"""
         dash = re.escape(lead) + r"\W*\s(?:—|--|–|→|->)\s+\W*" + re.escape(segment[:12])
+        place = text.find(lead)
         return (
             bool(lead)
+            # the last fact of a line that names the item ("X 🎬 <cast> 🎥 comedy - go?")
+            and TITLE_MARK not in text[text.rfind("\n", 0, max(place, 0)) + 1 : max(place, 0)]
             and len(lead.split()) <= 5
             and bool(re.search(dash, text))
             and not re.search(r"[.!?:]$", lead)
@@ -691,6 +698,8 @@ class FieldReader:
                 or (
                     TITLE_MARK in previous
                     and (asks_reaction(segment) or _OPINION_BACK.search(segment))
+                    and not _ABOUT_PERSON.search(segment)
+                    and not _DESPITE.search(segment)
                 )
             ):
                 # A general check after a pitch asks nothing ("It's a thriller about ... and runs

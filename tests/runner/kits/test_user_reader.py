@@ -297,3 +297,13 @@ def test_chat_lead_ins_asks_for_a_moment_and_emoji_mood_menus() -> None:
     assert TEAS.read_fields("😂 or 😭 — which one tonight?") == ("flavour",)
     text = "Nothing fits. If you'd let go of the budget, or the caffeine, I could find one. Which would you drop?"
     assert set(TEAS.read_fields(text)) == {"price", "strength"}
+
+
+def test_still_wanting_the_item_after_one_fact_asks_that_fact() -> None:
+    """'It's very strong. Do you still want it?' asks whether the strength is a dealbreaker;
+    after several facts it asks for a verdict on the item."""
+    assert TEAS.read_fields(f"{ITEM} is very strong. Do you still want it?", reacting=True) == (
+        "strength",
+    )
+    text = f"{ITEM} is very strong, smoky and a high price. Do you still want it?"
+    assert TEAS.read_fields(text, reacting=True) == ()

@@ -278,3 +278,13 @@ def test_offers_and_verdicts_on_a_pitched_title_ask_no_field() -> None:
     assert read("Compass of Brimwick is rated R. Is that okay for everyone watching?")[0] == (
         "content_rating",
     )
+
+
+def test_someone_else_after_a_lead_actor_asks_the_cast_and_an_emoji_pitch_asks_nothing() -> None:
+    text = (
+        "Tiny Pondraven has Lioren Jaramillo-West in the lead. Happy with that, or would you "
+        "rather someone else?"
+    )
+    assert read(text)[0] == ("cast",)
+    text = "Verdict of Gessamar 🎬 Varo Stellanova 🌟 Yorick Quellbrook 🎥 comedy 🍿 — go? ✅"
+    assert read(text)[0] == ()
