@@ -38,7 +38,7 @@ _REFERENCE_BEFORE = re.compile(
     r"(?:\w+ )?debt to|indebted to|borrows? from|inspired by|(?:a bit|a touch|a dash|a hint|a little|shades|"
     r"echoes|traces|notes|elements|a whiff) of|in the (?:vein|spirit|style|mould|mold|"
     r"tradition) of|same (?:\w+ ){0,2}as|(?:is|'s|was) (?:basically|essentially|pretty much|"
-    r"practically|more or less)|\b(?:as|so) \w+ as|compared? (?:to|with)|fans? of|"
+    r"practically|more or less)|\b(?:as|so) \w+ as|compar(?:e|es|ed|ing)(?: (?:it|them|this|that))? (?:to|with)|fans? of|"
     r"if you (?:liked|loved|enjoyed|dug|like|love|enjoy)|since you (?:liked|loved|enjoyed|rated|"
     r"watched|saw)|you (?:liked|loved|enjoyed|rated|watched|saw|told me|said|mentioned)|you've (?:seen|watched|enjoyed|"
     r"liked|loved|rated)|you have (?:seen|watched)|\bthan|\bunlike|instead of|rather than|"
@@ -274,7 +274,10 @@ class ProposalReader:
         if _SEEN_WORDS.search(text):
             out = [i for i in out if i not in watched]  # "you've already seen A and B"
         last = max((e for _s, e, i in spans if i in out), default=0)
-        offered_after = self._offers_after(text[last:])  # "the closest is X, though ... - want it?"
+        # "the closest is X, though ... - want it?"; "Skip A - too long. B instead?"
+        offered_after = self._offers_after(text[last:]) or bool(
+            re.match(r"[^.!?\n]{0,30}\?", text[last:])
+        )
         setting_aside = bool(_RULING_OUT.search(text) or self._nothing_fits.search(text))
         if len(out) <= 1:
             ruled = out and out[0] not in framed and (out[0] in ruled_out or setting_aside)

@@ -50,6 +50,10 @@ TEAS_NAMES = {"Hill Smoke": "t1", "River Mint": "t2"}
         ("River Mint is milder, Hill Smoke cheaper. I'd go smoky: Hill Smoke. Yes?", ["t1"]),
         ("A bit like River Mint, this one owes a debt to it: Hill Smoke. Try it?", ["t1"]),
         ("Two options: Hill Smoke or River Mint. Which one?", ["t1", "t2"]),
+        ("I did consider Hill Smoke, but I've set it aside; River Mint is the one. Ok?", ["t2"]),
+        ("Hill Smoke is basically River Mint with more bite. Want it?", ["t1"]),
+        ("People compare it to River Mint, but Hill Smoke stands alone. Try it?", ["t1"]),
+        ("Skip River Mint - too strong. Hill Smoke instead?", ["t1"]),
     ],
 )
 def test_one_pick_among_several_named_items(text: str, want: list[str]) -> None:
