@@ -1,7 +1,7 @@
 """Benchmark: the simulated users' rule readers on the labelled corpora, the tuning share and the held-out share reported apart (issue 37, 2).
 
-For movies (`corpora/reader/`: tuning share = tuning, heldout, chat_tuning, chat_tuning2;
-held-out share = final, chat_heldout) and grocery (`corpora/grocery/reader/`: tuning share =
+For movies (`corpora/reader/`: tuning share = tuning, heldout, chat_tuning, chat_tuning2,
+chat_tuning3; held-out share = final, chat_heldout) and grocery (`corpora/grocery/reader/`: tuning share =
 messages.jsonl, chat_tuning, chat_tuning2; held-out share = chat_heldout): per-field question recall and precision, reaction
 requests heard as preference questions, proposals, false leaves, "nothing fits" wording (and, for
 grocery, confirm requests). The held-out share is never tuned on; its figures are the ones the
