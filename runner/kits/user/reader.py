@@ -105,12 +105,19 @@ _PUTS_FORWARD = re.compile(
 _SUITS_YOU_WEAK = re.compile(
     r"(?i)\b(?:does (?:that|this|it) work|(?:sound|sounds) (?:ok|okay|alright|fine)|good with you)\b"
 )
+# "It's rated R. Do you still want it?": a check that asks whether the fact just stated is a
+# dealbreaker, however it is worded.
+_DESPITE = re.compile(r"(?i)\b(?:still|anyway|regardless|even so)\b")
 _OPINION_BACK = re.compile(
     r"(?i)\b(?:where do you (?:land|stand)|which camp|what about you|how about you|and you|"
     r"your take|which do you prefer|which (?:one|way) (?:do|would) you|your preference|"
     r"which (?:is|sounds) (?:more )?(?:you|like you)|which would you (?:prefer|rather|choose|pick)|"
     r"which (?:matters|is) more|would you rather|which (?:would|will|could) you (?:drop|give up|relax|loosen|let go|sacrifice|bend|change)|which (?:of those|of these|option)|"
     r"which (?:one )?(?:is it|will it be|is it to be|'s it gonna be|is it going to be))\b"
+)
+# "... or 😱 or 😭 - which one tonight?": a bare choice among the options just listed.
+_WHICH_ONE = re.compile(
+    r"(?i)\bwhich (?:one|of (?:them|these|those))(?: (?:tonight|today|now|then))?\W*$"
 )
 # The agent offers to act on the item put forward ("want me to check where it streams?", "shall I
 # send the cast list?"): the user is asked what to do, not about a field, unless the offer
@@ -136,13 +143,6 @@ _SELF_ANSWER = re.compile(
     r"(?i)^\W*(?:no|nah|nope|yes|yep|yeah|not really|not at all|of course|sure|hardly)"
     r"(?!\s+or\b)(?!\s+(?:worries|pressure|rush|problem|stress|need|hurry|obligation)\b)\b[^?]{0,30}[.!]?$"
 )
-# "... or 😱 or 😭 - which one tonight?": a bare choice among the options just listed.
-_WHICH_ONE = re.compile(
-    r"(?i)\bwhich (?:one|of (?:them|these|those))(?: (?:tonight|today|now|then))?\W*$"
-)
-# "It's rated R. Do you still want it?": a check that asks whether the fact just stated is a
-# dealbreaker, however it is worded.
-_DESPITE = re.compile(r"(?i)\b(?:still|anyway|regardless|even so)\b")
 _GIVEN_CLAUSE = re.compile(
     r"(?i)^\W*(?:since|given(?: that)?|as|because|now that|seeing as|with|being)\b[^,?]{0,60},\s*"
 )

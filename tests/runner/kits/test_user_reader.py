@@ -254,56 +254,47 @@ def test_a_conditional_sentence_ending_in_a_full_stop_states() -> None:
     assert TEAS.segments(text) == [(text, False)]
 
 
-def test_an_offer_to_act_on_the_pick_asks_nothing_unless_it_changes_the_search() -> None:
-    """'Shall I check the price?' after a pitch offers to act on the item; 'shall I look for
-    something milder?' offers another search and asks about what it changes."""
-    assert (
-        TEAS.read_fields(f"{ITEM} is fruity. Shall I check the price for you?", reacting=True) == ()
-    )
-    assert TEAS.read_fields(f"{ITEM}. Want me to send you its flavours?", reacting=True) == ()
-    assert TEAS.read_fields(f"{ITEM}. Shall I look for something milder?", reacting=True) == (
-        "strength",
-    )
+@pytest.mark.parametrize(
+    ("text", "reacting", "asked"),
+    [
+        # An offer to act on the item put forward asks nothing; one that changes the search
+        # asks about what it changes.
+        (f"{ITEM} is fruity. Shall I check the price for you?", True, ()),
+        (f"{ITEM}. Want me to send you its flavours?", True, ()),
+        (f"{ITEM}. Shall I look for something milder?", True, ("strength",)),
+        # A question the writer answers at once is rhetorical; "no worries" answers nothing.
+        (f"{ITEM}, very strong? Nah, it's fine. Want it?", True, ()),
+        ("How strong do you like it? No worries if unsure.", False, ("strength",)),
+        # A check after one sentence of facts joined by semicolons asks none of them.
+        (f"I'd pour {ITEM}. Strong; smoky; a low price. Is that agreeable?", True, ()),
+        (f"I'd pour {ITEM}. It is very strong. Is that okay?", True, ("strength",)),
+        # A question about the recommendation itself asks no fact back.
+        (f"My pick is {ITEM}. It has a low price. Was this recommendation helpful?", True, ()),
+        # An alternative to the pick that changes a field asks it; a choice of items does not.
+        (
+            f"{ITEM}, or, if you'd rather, I can find a different flavour — which do you prefer?",
+            True,
+            ("flavour",),
+        ),
+        (f"{ITEM} or {ITEM} — which do you prefer?", True, ()),
+        # "Do you still want it?" after one fact asks whether the fact is a dealbreaker.
+        (f"{ITEM} is very strong. Do you still want it?", True, ("strength",)),
+        (f"{ITEM} is very strong, smoky and a high price. Do you still want it?", True, ()),
+        # Chat lead-ins and a menu of moods in emoji.
+        ("wait how strong do u like it", False, ("strength",)),
+        ("😂 or 😭 — which one tonight?", False, ("flavour",)),
+    ],
+)
+def test_what_a_question_around_an_item_asks(
+    text: str, reacting: bool, asked: tuple[str, ...]
+) -> None:
+    assert TEAS.read_fields(text, reacting=reacting) == asked
 
 
-def test_a_question_the_writer_answers_at_once_asks_nothing() -> None:
-    assert TEAS.read_fields(f"{ITEM}, very strong? Nah, it's fine. Want it?", reacting=True) == ()
-    # "No worries" after a question is no answer to it.
-    assert TEAS.read_fields("How strong do you like it? No worries if unsure.") == ("strength",)
-
-
-def test_a_check_after_a_sentence_of_facts_joined_by_semicolons_asks_none_of_them() -> None:
-    text = f"I'd pour {ITEM}. Strong; smoky; a low price. Is that agreeable?"
-    assert TEAS.read_fields(text, reacting=True) == ()
-    assert TEAS.read_fields(
-        f"I'd pour {ITEM}. It is very strong. Is that okay?", reacting=True
-    ) == ("strength",)
-
-
-def test_a_question_about_the_recommendation_itself_asks_no_fact_back() -> None:
-    text = f"My pick is {ITEM}. It has a low price. Was this recommendation helpful?"
-    assert TEAS.read_fields(text, reacting=True) == ()
-
-
-def test_an_alternative_to_the_pick_that_changes_a_field_asks_it() -> None:
-    text = f"{ITEM}, or, if you'd rather, I can find a different flavour — which do you prefer?"
-    assert TEAS.read_fields(text, reacting=True) == ("flavour",)
-    assert TEAS.read_fields(f"{ITEM} or {ITEM} — which do you prefer?", reacting=True) == ()
-
-
-def test_chat_lead_ins_asks_for_a_moment_and_emoji_mood_menus() -> None:
-    assert TEAS.read_fields("wait how strong do u like it") == ("strength",)
+def test_a_moment_asked_for_is_small_talk_and_which_would_you_drop_gathers_the_options() -> None:
     assert is_small_talk("ok gimme a sec")
-    assert TEAS.read_fields("😂 or 😭 — which one tonight?") == ("flavour",)
-    text = "Nothing fits. If you'd let go of the budget, or the caffeine, I could find one. Which would you drop?"
-    assert set(TEAS.read_fields(text)) == {"price", "strength"}
-
-
-def test_still_wanting_the_item_after_one_fact_asks_that_fact() -> None:
-    """'It's very strong. Do you still want it?' asks whether the strength is a dealbreaker;
-    after several facts it asks for a verdict on the item."""
-    assert TEAS.read_fields(f"{ITEM} is very strong. Do you still want it?", reacting=True) == (
-        "strength",
+    text = (
+        "Nothing fits. If you'd let go of the budget, or the caffeine, I could find one. "
+        "Which would you drop?"
     )
-    text = f"{ITEM} is very strong, smoky and a high price. Do you still want it?"
-    assert TEAS.read_fields(text, reacting=True) == ()
+    assert set(TEAS.read_fields(text)) == {"price", "strength"}

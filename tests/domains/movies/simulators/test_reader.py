@@ -265,26 +265,46 @@ def test_a_title_weighed_and_set_aside_or_named_as_a_likeness_is_not_put_forward
     assert read(text) == ((), ("tmdb_9100389",))
 
 
-def test_offers_and_verdicts_on_a_pitched_title_ask_no_field() -> None:
-    for text in (
-        "Salt Kindrelle is drama, war and mystery, 113 minutes. Should I send you the cast list also?",
-        "Hidden Gessamar 🎬 crime — want me to find where to stream it? 📺",
-        "Your recommendation is Golden Frostennel. It is available on HBO Max. Was this recommendation helpful?",
-        "I would pair tonight with Fever of Pondraven. Rated PG-13; horror comedy; a lingering 94-minute finish. Is that to your taste?",
-        "🎬 The Ulvenreach Vigil 🍿 action ✨ 109 min ⏱️ rated PG-13 🔞? nah it's fine. u in? 👀",
-        "Glass Xanderhal 🎥 dir. Hester Quintero-Lowe ⭐ Juniper Underhay 🔖 PG-13 — wanna? 🍿",
-    ):
-        assert read(text)[0] == (), text
-    assert read("Compass of Brimwick is rated R. Is that okay for everyone watching?")[0] == (
-        "content_rating",
-    )
-
-
-def test_someone_else_after_a_lead_actor_asks_the_cast_and_an_emoji_pitch_asks_nothing() -> None:
-    text = (
-        "Tiny Pondraven has Lioren Jaramillo-West in the lead. Happy with that, or would you "
-        "rather someone else?"
-    )
-    assert read(text)[0] == ("cast",)
-    text = "Verdict of Gessamar 🎬 Varo Stellanova 🌟 Yorick Quellbrook 🎥 comedy 🍿 — go? ✅"
-    assert read(text)[0] == ()
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        (
+            "Salt Kindrelle is drama, war and mystery, 113 minutes. Should I send you the cast "
+            "list also?",
+            (),
+        ),
+        ("Hidden Gessamar 🎬 crime — want me to find where to stream it? 📺", ()),
+        (
+            "Your recommendation is Golden Frostennel. It is available on HBO Max. Was this "
+            "recommendation helpful?",
+            (),
+        ),
+        (
+            "I would pair tonight with Fever of Pondraven. Rated PG-13; horror comedy; a "
+            "lingering 94-minute finish. Is that to your taste?",
+            (),
+        ),
+        (
+            "🎬 The Ulvenreach Vigil 🍿 action ✨ 109 min ⏱️ rated PG-13 🔞? nah it's fine. u in? 👀",
+            (),
+        ),
+        (
+            "Glass Xanderhal 🎥 dir. Hester Quintero-Lowe ⭐ Juniper Underhay 🔖 PG-13 — wanna? 🍿",
+            (),
+        ),
+        ("Verdict of Gessamar 🎬 Varo Stellanova 🌟 Yorick Quellbrook 🎥 comedy 🍿 — go? ✅", ()),
+        (
+            "Compass of Brimwick is rated R. Is that okay for everyone watching?",
+            ("content_rating",),
+        ),
+        (
+            "Tiny Pondraven has Lioren Jaramillo-West in the lead. Happy with that, or would you "
+            "rather someone else?",
+            ("cast",),
+        ),
+    ],
+)
+def test_offers_verdicts_and_checks_on_a_pitched_title(text: str, asked: tuple[str, ...]) -> None:
+    """An offer to act on the pick, a verdict on it, or a check after several facts asks no
+    field; a check after one fact, or about someone else in the lead, asks it."""
+    assert read(text)[0] == asked
