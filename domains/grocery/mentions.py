@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from domains.grocery.items import ALLERGENS
+from domains.grocery import mention_cues as cues
 from runner.core.memo import per_object
 from runner.core.transcript import MessageEvent, Transcript
 
@@ -39,72 +39,193 @@ _CONNECTOR_WORDS = ("and", "or", "vs", "versus", "than", "then", "plus", "nor", 
 _CONNECTOR = re.compile(
     r"(?i),|\binstead of\b|\brather than\b|" + "|".join(rf"\b{w}\b" for w in _CONNECTOR_WORDS)
 )
-_UNITS: dict[str, str] = {
-    "g": r"g|gr|grams?|gramm?es?",
-    "kg": r"kg|kilos?|kilograms?",
-    "ml": r"ml|millilit(?:re|er)s?",
-    "cl": r"cl|centilit(?:re|er)s?",
-    "l": r"l|lit(?:re|er)s?|ltr",
-    "bags": r"bags?|tea ?bags?",
-    "capsules": r"capsules?|caps|pods?",
-    "sachets": r"sachets?",
+# Units of size, each with the base unit it is written in and its factor: "0.5 kg", "500g" and
+# "500 grams" are one size.
+_UNITS: dict[str, tuple[str, float]] = {
+    r"g|gr|grams?|grammes?": ("g", 1),
+    r"kg|kgs|kilos?|kilograms?|kilogrammes?": ("g", 1000),
+    r"ml|millilit(?:re|er)s?": ("ml", 1),
+    r"cl|centilit(?:re|er)s?": ("ml", 10),
+    r"dl|decilit(?:re|er)s?": ("ml", 100),
+    r"l|lit(?:re|er)s?|ltrs?": ("ml", 1000),
+    r"bags?|tea ?bags?": ("bags", 1),
+    r"capsules?|caps|pods?": ("capsules", 1),
+    r"sachets?|sticks?": ("sachets", 1),
 }
-_QUANTITY = re.compile(r"^\s*(?:(\d+)\s*x\s*)?(\d+(?:[.,]\d+)?)\s*([a-z]+)\s*$", re.IGNORECASE)
+_SIZE = re.compile(
+    r"(?i)(?<![\w.,])(?:(\d+)\s*[x×*]\s*)?(\d+(?:[.,]\d+)?)\s*-?\s*("
+    + "|".join(_UNITS)
+    + r")(?!\w)"
+)
+_Size = tuple[int, float, str]
+
+
+def _size(count: str | None, amount: str, unit: str) -> _Size | None:
+    """A size as (pack count, amount in its base unit, base unit)."""
+    for pattern, (base, factor) in _UNITS.items():
+        if re.fullmatch(pattern, unit, re.IGNORECASE):
+            return (int(count or 1), round(float(amount.replace(",", ".")) * factor, 6), base)
+    return None
+
+
+def _quantity_size(quantity: str) -> _Size | None:
+    m = _SIZE.fullmatch(quantity.strip())
+    return _size(m.group(1), m.group(2), m.group(3)) if m else None
+
 
 # -- rule-outs: words around a mention that say it is not being put forward ------------------
+# The cue phrases are documented vocabulary (domains.grocery.mention_cues); here is their scope.
 
-# The declared allergens' names and the everyday words for them ("contains nuts").
-_ALLERGEN_WORDS = "|".join(
-    [a.replace("-", " ") for a in ALLERGENS]
-    + ["wheat", "shellfish", "eggs?", "peanuts?", "soy|soya", "dairy", "lactose", "nuts?"]
-    + ["hazelnuts?", "almonds?", "sesame", "sulphites?", "sulfites?", "traces?", "allergens?"]
+_FILLER = (
+    r"(?:the|your|a|an|that|this|these|those|any|usual|regular|old|current|same|previous|"
+    r"item|product|sku|id|barcode|ref|code|\w+ing|more|for|of|with|on|to|\d+|x|×|one|two|three|"
+    r"packs?|even)"
 )
-_BEFORE_NOT_PROPOSED = re.compile(
-    r"(?i)(?:instead of|rather than|unlike|compared (?:to|with)|similar to|than|"
-    r"(?:a )?replacement for|(?:a )?substitute for|swap(?:ping)?(?: out)?|in place of|"
-    r"alternative to|(?:your|the) usual|you (?:usually|normally|previously|last|already|often)"
-    r" (?:order|bought|buy|had|get|got|ordered)\w*(?: the)?|return(?:ing)?(?: of)?(?: the| your)?|"
-    r"refund(?:ing)?(?: for)?(?: the| your)?|(?:the|your) (?:original|previous|last)|"
-    r"avoid(?:ing)?(?: the)?|skip(?:ping|ped)?(?: the)?|ruled out(?: the)?|excluded?(?: the)?|"
-    r"left out(?: the)?|dropped(?: the)?|not(?: the)?|no(?: to)?|except(?: the)?|besides(?: the)?|"
-    r"wanted(?: the)?|asked for(?: the)?|won'?t (?:suggest|recommend|offer)(?: the)?|"
-    r"(?:can'?t|cannot|couldn'?t) (?:offer|suggest|recommend)(?: the)?|"
-    r"like your|such as(?: the)?|same as(?: the)?|bought(?: the)?|ordered(?: the)?|"
-    r"(?:the|your) (?:out[- ]of[- ]stock|unavailable|sold[- ]out)|"
-    r"(?:out of stock|sold out|unavailable|unsuitable|not suitable|over budget)\s*:|"
-    r"excluding(?: the)?|steer(?:ing)? clear of(?: the)?|(?:other|apart) (?:than|from)(?: the)?|"
-    r"no luck with|(?:would ?n[o']t|won'?t|do ?n[o']t|wouldn’t) (?:go for|pick|choose|take|buy)|"
-    r"(?:beats|beat|outdoes)(?: the)?)"
-    r"(?:\s+(?:the|your|a|an|that|this))?(?:\s+(?:item|product|sku|id|barcode|ref|code))?"
-    r"(?:\s*(?:\d+|one|two|three)\s*(?:[x×*]|packs? of))?\s*[\"'(“#]?\s*[*_]*$"
+_BEFORE = cues.compiled(
+    r"(?<![\w'’])"
+    + cues.alternation(cues.BEFORE)
+    + rf"(?:\s+{_FILLER}){{0,4}}\s*[\"'(“‘#\[*_~]*\s*$"
 )
-_AFTER_NOT_PROPOSED = re.compile(
-    r"(?i)^[*_]*\s*[\"')”]?(?:\s+(?:pack|size|one|version|bottle|jar|tub|bag|box|carton))?"
-    r"\s*(?:\(\s*(?:unavailable|out of stock|sold out|not in stock|"
-    r"discontinued|over budget|excluded|ruled out)\s*\)|(?:\([^)]*\)\s*)?[,:]?\s*"
-    r"(?:\s+(?:today|now|right now|at the moment|this week|currently))?"
-    r"(?:(?:[—–-]\s*|,\s*)?(?:but |and |as |since |because )?(?:it|that|this one|which)(?=[\s'’])"
-    r"\s*)?"
-    r"(?:(?:is|are|was|were|'s|’s|has been|"
-    r"is currently|is sadly|is unfortunately|unfortunately is|would be|will be)\s+)?"
-    r"(?:currently |sadly |unfortunately |now |also |too |a bit |slightly |well )?"
-    r"(?:out of stock|sold out|unavailable|not available|not in stock|no longer (?:available|"
-    r"stocked)|(?:over|above|beyond|outside) (?:your |the )?budget|too (?:expensive|pricey|dear)|"
-    r"(?:costs?|is|are) (?:more|pricier|dearer) than you|(?:would |will )?break(?:s)? (?:your |the )"
-    r"budget|(?:is|are) out\b(?!\s+of\s+(?!stock))|"
-    r"ruled out|off the list|excluded|not (?:suitable|an option|safe|vegan|vegetarian|organic)|"
-    r"(?:isn'?t|is not|aren'?t|are not)\s+(?:suitable|an option|safe|vegan|vegetarian|organic|"
-    r"(?:\w+[- ])?free|in stock|available|right)|"
-    r"unsuitable|(?:which|that) you (?:ordered|bought|had|returned|wanted|asked for|usually|"
-    r"normally|got|mentioned)|you (?:ordered|bought|had|returned)|from (?:your |the )?(?:last |"
-    r"previous |past |earlier |recent |latest )?orders?\b|in (?:your |the )?order\b|"
-    r"(?:won'?t|doesn'?t|does not|wouldn'?t|would not|can'?t) (?:work|fit|suit|meet|do)|"
-    r"(?:contains|has|includes|lists|declares|may contain|can contain)\s+(?:traces of |some |a )?"
-    r"(?:" + _ALLERGEN_WORDS + r")\b|is (?:not|no) (?:vegan|vegetarian|an option)|"
-    r"(?:—|-|,)?\s*(?:so |which is why |and )?(?:i|we)(?:'ve| have)? (?:skipped|left out|"
-    r"excluded|ruled out|dropped|avoided|passed on|set aside)|discontinued|"
-    r"(?:did not|didn'?t|does not|doesn'?t) make the cut|\?\s*no\b))"
+_BEFORE_STATE = cues.compiled(
+    r"(?<!\w)(?:the|your|an?) (?:out[- ]of[- ]stock|unavailable|sold[- ]out|discontinued|"
+    r"pricier|dearer|more expensive)\s*[\"'(“‘*_]*\s*$"
 )
+_STATE = cues.compiled(r"(?<![\w-])" + cues.alternation(cues.STATES) + r"(?![\w-])")
+_NEGATED = cues.compiled(
+    r"(?<![\w'’])" + cues.NEGATION + r"\s+(?:(?:\w+ly|be|been|really|quite|any|at all|all|"
+    r"too|very|something|currently)\s+){0,2}" + cues.alternation(cues.NEGATED)
+)
+_NEGATION_BEFORE = cues.compiled(cues.NEGATION + r"\s+(?:\w+\s+)?$")
+_CONTAINS = cues.compiled(
+    r"(?<![\w-])"
+    + cues.CONTAINS
+    + r"\s+(?:(?!no\b|zero\b|free\b|without\b|low\b|less\b|none\b)[\w'’]+\s+){0,3}?"
+    + cues.alternation(cues.ALLERGEN_WORDS)
+    + r"(?![\w-]|\s?free)"
+)
+_SELF_EXCLUDED = cues.compiled(r"(?<!\w)" + cues.SELF_EXCLUDED + r"(?!\w)")
+# Where a new subject takes over the words after a mention ("because the other one is ...").
+_NEW_SUBJECT = cues.compiled(
+    r"(?:(?:,|\b(?:because|since|as|while|whereas|although|though|when|so|and|but|if|unless|"
+    r"plus))\s+|\(\s*)(?=(?:the|a|an|my|your|our|their|these|those|other|another|there|here|you|they|he|she|"
+    r"every|each|both|some|most|all)\b)"
+)
+_CONDITION = cues.compiled(r"\b(?:if|in case|should|whether|unless)\b")
+_PREFERRED_OVER = cues.compiled(
+    r"\b(?:recommend|prefer|pick|choose|take|go for|go with|suggest|favou?r|rate|want)\w*\b"
+    r"[^.;!?\n]*\bover(?:\s+(?:the|your|a|an))?[\s\"'(“‘#\[*_~]*$"
+)
+_ARROW = re.compile(r"^[\W_]*(?:→|->|=>|⇒|➜|➔|⟶)")
+# A list label that rules out what follows it: "Out of stock: A, B", "**Dropped:** C".
+_LABEL = cues.compiled(
+    r"[\W_]*(?:(?:these|those|the following|items?|products?)\s+)?(?:"
+    + cues.alternation(cues.STATES)
+    + "|"
+    + cues.NEGATION
+    + r"\s+"
+    + cues.alternation(cues.NEGATED)
+    + r"|avoid|skip(?:ped)?|dropped|removed|excluded|left out|ruled out|not for you|no|rejected"
+    + r"|contains? "
+    + cues.alternation(cues.ALLERGEN_WORDS)
+    + r")(?:\s+(?:items?|products?|for you|right now|today|now|this week))?[\W_]*"
+)
+_LABEL_START = re.compile(r"[^:\n]{0,40}:")
+_LABEL_EDGE = re.compile(r"[\n.;!?]")
+# A list link between two mentions ("A, B and C", "A or B").
+_LIST_LINK = cues.compiled(r"^[\W_]*(?:,|&|and|or|nor|as well as|plus)?[\W_]*$")
+_LIST_WORD = cues.compiled(r"\b(?:and|or|nor|as well as|plus)\b|&")
+# A predicate said of every member of a list before it: "A and B are both sold out".
+_PLURAL = cues.compiled(
+    r"^[\W_]*(?:(?:are|were|have|both|all|each|contain|include|list|both contain|do|don['’]?t|"
+    r"aren['’]?t|weren['’]?t|won['’]?t|would|will|can['’]?t|should)\b)"
+)
+_VERB_FIRST = cues.compiled(
+    r"^[\W_]*(?:is|are|has|have|fits?|works?|would|will|looks?|seems?|costs?|comes?|does|did|"
+    r"was|were|should|could|can|might|may|suits?|meets?)\b"
+)
+# What the next sentence says of a mention that ends its own: "X? Unavailable, I'm afraid."
+_NEXT_SAYS = cues.compiled(
+    r"^[\W_]*(?:(?:sadly|unfortunately|sorry|alas|oh|but|however|no|nope|i['’]m afraid|"
+    r"afraid so)[\W_]+)*(?:(?:it|it['’]s|its|that|that['’]s|this|this one|that one|they|"
+    r"they['’]re)\b)?"
+)
+
+
+def _states_against(words: str) -> bool:
+    """Whether the words say something about a product that rules it out."""
+    for m in _STATE.finditer(words):
+        if not _NEGATION_BEFORE.search(words[max(0, m.start() - 30) : m.start()]):
+            return True
+    for m in _CONTAINS.finditer(words):
+        if not _NEGATION_BEFORE.search(words[max(0, m.start() - 30) : m.start()]):
+            return True
+    return bool(_NEGATED.search(words) or _SELF_EXCLUDED.search(words))
+
+
+def _own_words(words: str) -> str:
+    """The words after a mention that are still about it (up to where a new subject starts)."""
+    cut = _NEW_SUBJECT.search(words)
+    return words[: cut.start()] if cut else words
+
+
+def _labelled_out(text: str, start: int) -> bool:
+    """Whether a list label ruling products out ("Out of stock:") governs text[start]."""
+    colon = text.rfind(":", 0, start)
+    if colon < 0:
+        return False
+    between = text[colon + 1 : start]
+    if _LABEL_EDGE.search(between.replace("\n", " ")) or "\n\n" in between:
+        return False
+    edge = max((m.end() for m in _LABEL_EDGE.finditer(text, 0, colon)), default=0)
+    return bool(_LABEL.fullmatch(text[edge:colon]))
+
+
+def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
+    """The mentions with `ruled_out` set from the words around each (clause, list and negation
+    scope)."""
+    edges = [0, *(m.end() for m in _CLAUSE_EDGE.finditer(text)), len(text)]
+    n = len(found)
+    own: list[bool] = []
+    by_prefix: list[bool] = []
+    after: list[str] = []
+    links: list[str] = []
+    for k, m in enumerate(found):
+        clause_lo = max(e for e in edges if e <= m.start)
+        clause_hi = min((e for e in edges if e > m.end - 1 and e >= m.end), default=len(text))
+        lo = max(clause_lo, found[k - 1].end if k else 0)
+        nxt = found[k + 1].start if k + 1 < n else len(text)
+        hi = min(clause_hi, nxt) if nxt >= m.end else clause_hi
+        prefix, suffix = text[lo : m.start], text[m.end : hi]
+        links.append(text[m.end : nxt] if nxt >= m.end else "")
+        before = bool(
+            _BEFORE.search(prefix) or _BEFORE_STATE.search(prefix) or _labelled_out(text, m.start)
+        )
+        words = _own_words(suffix)
+        conditional = bool(_CONDITION.search(text[clause_lo : m.start]))
+        said = not conditional and (_states_against(words) or bool(_SELF_EXCLUDED.search(suffix)))
+        if not said and not conditional and hi == clause_hi and not suffix.strip(" .?!:—–-*_)\"'”"):
+            said = _next_sentence_against(text, hi, nxt)
+        if not said and _ARROW.match(suffix):
+            said = True  # "A → B": A is swapped for B
+        if _PREFERRED_OVER.search(text[clause_lo : m.start]):
+            before = True  # "I'd pick A over B": B is passed over
+        by_prefix.append(before)
+        own.append(before or said)
+        after.append(suffix)
+    ruled = list(own)
+    # A list takes the cue said before its first member or after its last one.
+    k = 0
+    while k < n:
+        j = k
+        while j + 1 < n and _LIST_LINK.match(links[j]):
+            j += 1
+        if j > k and any(_LIST_WORD.search(links[i]) for i in range(k, j)):
+            if by_prefix[k] and not any(_VERB_FIRST.match(after[i]) for i in range(k, j)):
+                ruled[k : j + 1] = [True] * (j + 1 - k)
+            if own[j] and not by_prefix[j] and _PLURAL.match(after[j]):
+                ruled[k : j + 1] = [True] * (j + 1 - k)
+        k = j + 1
+    return [replace(m, ruled_out=r) for m, r in zip(found, ruled, strict=True)]
 
 
 # "I looked at A, B and C; only C fits": what a sentence names before its "only ... fits" is not
@@ -114,13 +235,6 @@ _ONLY_FITS = re.compile(
     r"is safe|is left|remains)\b"
 )
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?\n]|$)")
-
-
-def _ruled_out(text: str, start: int, end: int) -> bool:
-    """Whether the words right around text[start:end] rule the mention out."""
-    return bool(_BEFORE_NOT_PROPOSED.search(text[max(0, start - 60) : start])) or bool(
-        _AFTER_NOT_PROPOSED.match(text[end : end + 90])
-    )
 
 
 def _only_the_last(text: str, found: list[Mention]) -> list[Mention]:
@@ -133,6 +247,18 @@ def _only_the_last(text: str, found: list[Mention]) -> list[Mention]:
     return [
         replace(m, ruled_out=True) if any(a <= m.start < b for a, b in cuts) else m for m in found
     ]
+
+
+def _next_sentence_against(text: str, start: int, stop: int) -> bool:
+    """Whether the sentence after text[:start] opens by ruling out what came just before it."""
+    end = min(stop, len(text))
+    nxt = _CLAUSE_EDGE.search(text, start, end)
+    sentence = text[start : nxt.start() if nxt else end]
+    opening = _NEXT_SAYS.match(sentence)
+    rest = sentence[opening.end() if opening else 0 :]
+    if _LABEL_START.match(rest):
+        return False  # "Out of stock: ..." labels what follows it
+    return _states_against(_own_words(rest)[:60]) and bool(rest.strip())
 
 
 @dataclass(frozen=True)
@@ -176,26 +302,13 @@ def _close(said: str, name: str) -> bool:
     return shorter in _deletes(longer)
 
 
-def _size_pattern(quantity: str) -> re.Pattern[str] | None:
-    m = _QUANTITY.match(quantity)
-    if m is None:
-        return None
-    count, amount, unit = m.group(1), m.group(2), m.group(3).lower()
-    units = _UNITS.get(unit, re.escape(unit))
-    number = re.escape(amount).replace(r"\.", r"[.,]")
-    body = rf"{number}\s*-?\s*(?:{units})"
-    if count:
-        body = rf"{count}\s*[x×]\s*" + body
-    return re.compile(rf"(?i)(?<![\w.,]){body}(?!\w)")
-
-
 @dataclass(frozen=True)
 class _Listing:
     id: str
     name: tuple[str, ...]
     display: str
     brand: str
-    size: re.Pattern[str] | None
+    size: _Size | None
 
 
 @dataclass(frozen=True)
@@ -206,6 +319,13 @@ class _Said:
     start: int
     end: int
     fits: frozenset[str]
+
+
+# The words that make a brand said on its own a product: "something from Nutterly".
+_BRAND_ONLY_LEAD = re.compile(
+    r"(?i)(?<!\w)(?:something|anything|one|the one|a product|an item|products?|items?|the)\s+"
+    r"(?:from|by|made by)\s+$"
+)
 
 
 class Resolver:
@@ -220,7 +340,7 @@ class Resolver:
                 continue
             quantity = str(getattr(p, "quantity", "") or "")
             self._listings[p.id] = _Listing(
-                p.id, toks, p.name, p.brand, _size_pattern(quantity) if quantity else None
+                p.id, toks, p.name, p.brand, _quantity_size(quantity) if quantity else None
             )
             self._by_name.setdefault(toks, []).append(p.id)
         self._by_first: dict[str, list[tuple[str, ...]]] = {}
@@ -232,6 +352,9 @@ class Resolver:
                     self._fuzzy_first.setdefault(variant, set()).add(toks[0])
         for names in self._by_first.values():
             names.sort(key=lambda n: -len(n))
+        self._by_brand: dict[str, list[str]] = {}
+        for x in self._listings.values():
+            self._by_brand.setdefault(x.brand.casefold(), []).append(x.id)
         brands = sorted({x.brand for x in self._listings.values()}, key=len, reverse=True)
         self._brand_re = (
             re.compile(
@@ -285,21 +408,11 @@ class Resolver:
                 fits = frozenset(i for i in ids if self._listings[i].brand.casefold() == brand)
                 if fits:
                     said.append(_Said("brand", lo + m.start(), lo + m.end(), fits))
-        sizes: list[_Said] = []
-        for pid in ids:
-            pattern = self._listings[pid].size
-            if pattern is None:
-                continue
-            for m in pattern.finditer(region):
-                sizes.append(_Said("size", lo + m.start(), lo + m.end(), frozenset({pid})))
-        # "6 x 150 g" fits the six-pack, not the single 150 g one said inside it; products of
-        # one size said once share the mention.
-        spans: dict[tuple[int, int], frozenset[str]] = {}
-        for s in sizes:
-            spans[(s.start, s.end)] = spans.get((s.start, s.end), frozenset()) | s.fits
-        for (a, b), fits in spans.items():
-            if not any(c <= a and b <= d and (c, d) != (a, b) for c, d in spans):
-                said.append(_Said("size", a, b, fits))
+        for m in _SIZE.finditer(region):
+            size = _size(m.group(1), m.group(2), m.group(3))
+            fits = frozenset(i for i in ids if size is not None and self._listings[i].size == size)
+            if fits:
+                said.append(_Said("size", lo + m.start(), lo + m.end(), fits))
         for m in ID_PATTERN.finditer(region):
             if m.group(0) in ids:
                 said.append(_Said("id", lo + m.start(), lo + m.end(), frozenset({m.group(0)})))
@@ -348,17 +461,24 @@ class Resolver:
             first = min([start, *(s.start for s in said)])
             last = max([end, *(s.end for s in said)])
             used_ids += [(s.start, s.end) for s in said]
-            ruled = _ruled_out(text, first, last)
             ordered = tuple(sorted(candidates))
-            out.append(Mention(first, last, ordered, ruled, self._listings[ordered[0]].display))
+            out.append(Mention(first, last, ordered, False, self._listings[ordered[0]].display))
         for m in ID_PATTERN.finditer(text):
             pid = m.group(0)
             if pid not in self._listings or any(a <= m.start() < b for a, b in used_ids):
                 continue
-            out.append(
-                Mention(m.start(), m.end(), (pid,), _ruled_out(text, m.start(), m.end()), "")
-            )
-        return _only_the_last(text, sorted(out, key=lambda m: m.start))
+            out.append(Mention(m.start(), m.end(), (pid,), False, ""))
+        # A brand said on its own names its product when it makes only one.
+        if self._brand_re is not None:
+            for m in self._brand_re.finditer(text):
+                only = self._by_brand.get(m.group(1).casefold(), [])
+                taken = any(x.start <= m.start() < x.end for x in out)
+                if len(only) == 1 and not taken:
+                    lead = _BRAND_ONLY_LEAD.search(text, 0, m.start())
+                    begin = lead.start() if lead else m.start()
+                    out.append(Mention(begin, m.end(), (only[0],), False, ""))
+        found = sorted(out, key=lambda m: m.start)
+        return _only_the_last(text, _ruled_out(text, found))
 
     def named(self, text: str) -> list[str]:
         """Ids of the products the text names unambiguously (proposed or not), in order, once."""

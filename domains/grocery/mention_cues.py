@@ -1,0 +1,173 @@
+"""The words that rule a product mention out, as documented vocabulary: what a shop assistant says
+before or after a product it names without putting it forward.
+
+Five kinds of cue, each a short list of phrases (regular-expression fragments, matched case-blind):
+
+- `STATES`: a state of the product that rules it out, said after it ("is sold out", "over your
+  budget", "already in your basket") or as a list label before it ("Out of stock: ..."). Said
+  under a negation ("isn't too pricey", "not out of stock") it rules nothing out.
+- `NEGATED`: a good state or a choosing verb under a negation ("isn't available", "doesn't fit",
+  "not vegan", "no longer stocked", "couldn't find").
+- `CONTAINS`: a verb of content before an allergen ("contains milk", "may contain traces of
+  nuts"); under a negation, or with "no"/"free" between, it rules nothing out.
+- `BEFORE`: words that rule out the product right after them, a few words of filler allowed
+  ("instead of", "rather than", "skip", "swap out", "avoid", "than", "your usual", "not the").
+- `SELF_EXCLUDED`: the assistant saying it set the product aside ("so I skipped it").
+
+Everything here is about the product the cue stands next to: which mention that is (clause,
+list and negation scope) is decided by `domains.grocery.mentions`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from domains.grocery.items import ALLERGENS
+
+__all__ = [
+    "ALLERGEN_WORDS",
+    "BEFORE",
+    "CONTAINS",
+    "NEGATED",
+    "NEGATION",
+    "SELF_EXCLUDED",
+    "STATES",
+]
+
+# The declared allergens' names and the everyday words for them ("contains nuts").
+ALLERGEN_WORDS = sorted(
+    {a.replace("-", " ") for a in ALLERGENS}
+    | {"wheat", "shellfish", "eggs?", "peanuts?", "soy", "soya", "dairy", "lactose", "nuts?"}
+    | {"hazelnuts?", "almonds?", "sesame", "sulphites?", "sulfites?", "traces?", "allergens?"}
+    | {"milk", "gluten", "mustard", "celery", "fish", "crustaceans?", "lupin", "molluscs?"}
+    | {"cashews?", "walnuts?", "pecans?", "pistachios?", "tree nuts?", "cream", "butter"}
+)
+
+# A negation in front of a word: "not", "isn't", "never", "no longer".
+NEGATION = (
+    r"(?:not|never|no longer|no|n[o']t|isn'?t|aren'?t|wasn'?t|weren'?t|doesn'?t|don'?t|didn'?t|"
+    r"won'?t|wouldn'?t|can'?t|cannot|couldn'?t|shouldn'?t|hasn'?t|haven'?t|ain'?t)"
+).replace("'", "['’]")
+
+STATES: tuple[str, ...] = (
+    r"out[- ]of[- ]stock",
+    r"sold[- ]out",
+    r"unavailable",
+    r"discontinued",
+    r"delisted",
+    r"withdrawn",
+    r"back[- ]?ordered",
+    r"off (?:the|your) (?:list|menu|shelf|shelves|table)",
+    r"off[- ]limits",
+    r"ruled out",
+    r"excluded",
+    r"rejected",
+    r"crossed (?:it )?off",
+    r"unsuitable",
+    r"unsafe",
+    r"a no[- ]go",
+    r"no good",
+    r"(?:over|above|beyond|outside|exceeds?|exceeding|out of) (?:your |the |our )?"
+    r"(?:budget|limit|price range|spending limit|€\s?\d+(?:[.,]\d+)? (?:limit|cap))",
+    r"over budget",
+    r"too (?:expensive|pricey|pricy|dear|costly|much)",
+    r"(?:costs?|is|are|comes? in) (?:a bit |slightly |much |well )?(?:more|pricier|dearer|higher)"
+    r" than (?:you|your|what you)",
+    r"pricier than (?:you|your|what you)",
+    r"(?:break|breaks|blow|blows|bust|busts) (?:your|the) budget",
+    r"(?:is|are|was|were|went|'s|’s) out\b(?! of (?!stock))",
+    r"(?:have|has|we've|we have|shop has|store has)? ?(?:run|ran) out",
+    r"already (?:in|on) (?:your|the) (?:basket|cart|trolley|order|list)",
+    r"already (?:added|ordered|bought|have)",
+    r"you (?:already )?(?:ordered|bought|had|returned|got|purchased)",
+    r"(?:which|that) you (?:ordered|bought|had|returned|wanted|asked for|usually|normally|got|"
+    r"mentioned|purchased)",
+    r"from (?:your |the )?(?:last |previous |past |earlier |recent |latest )?orders?\b",
+    r"(?:did not|didn['’]?t|does not|doesn['’]?t) make the cut",
+    r"fails? (?:your|the)",
+    r"(?:i|we)['’]?d (?:avoid|skip|pass on)",
+)
+
+NEGATED: tuple[str, ...] = (
+    r"(?:be )?(?:available|in stock|stocked|sold here|carried|on sale|an option|"
+    r"(?:suitable|safe|right|allowed|permitted)(?: for (?:you|vegans|vegetarians|coeliacs))?|"
+    r"vegan|vegetarian|organic|halal|kosher|(?:\w+[- ])?free|gluten[- ]free|dairy[- ]free|"
+    r"nut[- ]free|within (?:your |the )?budget|affordable|recommended|possible)",
+    r"(?:work|fit|suit|meet|match|qualify|pass|do)\b",
+    r"(?:find|get|source|offer|suggest|recommend|include|add|order|stock|carry) (?:it|them|that|"
+    r"this)",
+    r"(?:be )?(?:found|delivered|ordered|bought)",
+)
+
+CONTAINS = (
+    r"(?:contains?|containing|has|have|includes?|including|lists?|listing|declares?|"
+    r"made (?:with|from)|with|uses|carries|comes with|may contain|can contain|traces of)"
+)
+
+BEFORE: tuple[str, ...] = (
+    r"instead of",
+    r"rather than",
+    r"in place of",
+    r"as opposed to",
+    r"unlike",
+    r"compared (?:to|with)",
+    r"than",
+    r"(?:beats?|outdoes|outperforms|trumps)",
+    r"(?:a |the )?(?:replacement|substitute|stand-in|alternative|swap) (?:for|to)",
+    r"swap(?:s|ped|ping)?(?: out)?",
+    r"replac(?:e|es|ed|ing)",
+    r"avoid(?:s|ed|ing)?",
+    r"skip(?:s|ped|ping)?",
+    r"(?:steer|steering|stay|staying|keep|keeping) (?:clear of|away from)",
+    r"exclud(?:e|es|ed|ing)",
+    r"except(?: for)?",
+    r"besides",
+    r"(?:other|apart) (?:than|from)",
+    r"(?:left|leave|leaving|leaves) out",
+    r"(?:drop|dropped|dropping|remove|removed|removing|took out|take out|taking out)",
+    r"ruled? out",
+    r"(?:(?:we|we've|we have|we're|we are|i'm|i am|they're|store is|shop is|shop's|store's)"
+    r" )?(?:run|ran|running|sold|all|clean) out of",
+    r"(?:we|they|i|the shop|the store|shop|store)(?:['’]re|['’]m| are| am| is|['’]s) (?:all |completely |"
+    r"currently |temporarily |now )?out of",
+    r"no luck with",
+    r"(?:the|your) usual",
+    r"you (?:usually|normally|previously|last|already|often|always) (?:order|bought|buy|had|"
+    r"get|got|ordered|have)\w*",
+    r"(?:the|your) (?:original|previous|last|old)",
+    r"(?:return|returning|refund|refunding|exchange|exchanging)(?: of| for)?",
+    r"(?:your )?(?:last|previous) order (?:had|included|contained)",
+    r"asked for",
+    r"wanted",
+    r"bought",
+    r"ordered",
+    r"like your",
+    r"such as",
+    r"same as",
+    r"no",
+    r"not",
+    r"nor",
+    r"neither",
+    r"never",
+    NEGATION + r" (?:\w+ly )?(?:suggest|recommend|offer|propose|pick|choose|go for|go with|take|"
+    r"buy|get|add|include|order|put|use|find|stock|carry|have|pick out|advise)\w*",
+    r"(?:" + "|".join(s for s in STATES if "(?:which|that)" not in s) + r")\s*:",
+    r"(?:can['’]?t|cannot|couldn['’]?t|could not) (?:find|get|source|offer)",
+    r"no (?:more|stock of)",
+    r"~~",
+    r"❌|✗|✘",
+)
+
+SELF_EXCLUDED = (
+    r"(?:i|we)(?:['’]ve| have)? (?:skipped|left out|excluded|ruled out|dropped|avoided|passed on|"
+    r"set aside|removed|crossed off|struck|taken out|took out)(?: it| that one| this one| them)?"
+)
+
+
+def alternation(words: tuple[str, ...] | list[str]) -> str:
+    """One non-capturing group of the phrases."""
+    return "(?:" + "|".join(words) + ")"
+
+
+def compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
