@@ -45,7 +45,7 @@ ALLERGEN_WORDS = sorted(
 
 # A negation in front of a word: "not", "isn't", "never", "no longer".
 NEGATION = (
-    r"(?:not|never|no longer|no|n[o']t|isn'?t|aren'?t|wasn'?t|weren'?t|doesn'?t|don'?t|didn'?t|"
+    r"(?:not|never|neither|nor|no longer|no|n[o']t|isn'?t|aren'?t|wasn'?t|weren'?t|doesn'?t|don'?t|didn'?t|"
     r"won'?t|wouldn'?t|can'?t|cannot|couldn'?t|shouldn'?t|hasn'?t|haven'?t|ain'?t)"
 ).replace("'", "['’]")
 
@@ -66,18 +66,36 @@ STATES: tuple[str, ...] = (
     r"unsuitable",
     r"unsafe",
     r"a no[- ]go",
+    r"(?:is|['’]s) a (?:no|nope)\b(?![- ]\w)",
     r"no good",
     r"(?:over|above|beyond|outside|exceeds?|exceeding|out of) (?:your |the |our )?"
     r"(?:budget|limit|price range|spending limit|€\s?\d+(?:[.,]\d+)? (?:limit|cap))",
     r"over budget",
-    r"too (?:expensive|pricey|pricy|dear|costly|much)",
+    r"too (?:expensive|pricey|pricy|dear|costly|much|high|steep)",
+    r"(?:more|above|over|beyond) (?:than )?what you (?:wanted|want|hoped|planned|asked|said|"
+    r"set|had in mind)",
     r"(?:costs?|is|are|comes? in) (?:a bit |slightly |much |well )?(?:more|pricier|dearer|higher)"
     r" than (?:you|your|what you)",
     r"pricier than (?:you|your|what you)",
     r"(?:break|breaks|blow|blows|bust|busts) (?:your|the) budget",
-    r"(?:is|are|was|were|went|'s|’s) out\b(?! of (?!stock))",
+    r"(?:is|are|was|were|went|'s|’s) (?:\w+ly )?out\b(?! of (?!stock))",
     r"(?:have|has|we've|we have|shop has|store has)? ?(?:run|ran) out",
-    r"already (?:in|on) (?:your|the) (?:basket|cart|trolley|order|list)",
+    r"(?:is|are|was|were|['’]s) (?:all |now |completely )?gone\b",
+    r"(?:was|were|is|are|has been|have been|got|been) (?:now )?(?:removed|dropped|deleted|"
+    r"cancell?ed|taken (?:off|out)|swapped out|replaced|struck off|crossed off)",
+    r"already (?:in|on) (?:your |the )?(?:basket|cart|trolley|order|list)",
+    r"already there",
+    r"(?:which|that|what) you (?:don['’]?t|didn['’]?t|do not|did not) (?:like|want|enjoy|eat)",
+    r"what you (?:bought|ordered|had|returned|got)",
+    r"(?:was|is) your (?:previous|last|old|usual|original)",
+    r"(?:you['’]re|you are|being|we['’]re) (?:swapping|replacing|returning|exchanging)",
+    r"(?:replaced|swapped|exchanged|traded) (?:by|with|for|out)",
+    r"(?:gets|get|got) (?:swapped|replaced|exchanged|dropped|removed)",
+    r"makes? way for",
+    r"(?:a )?(?:bad|poor|wrong) (?:fit|choice|match|pick|option|idea)",
+    r"lacks?\b",
+    r"n/a\b",
+    r"[❌✗✘]",
     r"already (?:added|ordered|bought|have)",
     r"you (?:already )?(?:ordered|bought|had|returned|got|purchased)",
     r"(?:which|that) you (?:ordered|bought|had|returned|wanted|asked for|usually|normally|got|"
@@ -90,10 +108,14 @@ STATES: tuple[str, ...] = (
 
 NEGATED: tuple[str, ...] = (
     r"(?:be )?(?:available|in stock|stocked|sold here|carried|on sale|an option|"
+    r"on (?:our|the) shel(?:f|ves)|in (?:our|the) range|on (?:our|the) (?:list|menu)|"
     r"(?:suitable|safe|right|allowed|permitted)(?: for (?:you|vegans|vegetarians|coeliacs))?|"
     r"vegan|vegetarian|organic|halal|kosher|(?:\w+[- ])?free|gluten[- ]free|dairy[- ]free|"
-    r"nut[- ]free|within (?:your |the )?budget|affordable|recommended|possible)",
-    r"(?:work|fit|suit|meet|match|qualify|pass|do)\b",
+    r"nut[- ]free|within (?:your |the )?budget|affordable|recommended|possible|for you|"
+    r"(?:made|produced|sold|offered|back)\b(?![- ]out)|"
+    r"(?:an? |the )?(?:good |great |suitable |safe |viable |right |real )?(?:option|choice|fit|"
+    r"match|pick|idea|alternative))",
+    r"(?:work|fit|suit|meet|match|qualify|pass|do|tick|like|want|enjoy)\b",
     r"(?:find|get|source|offer|suggest|recommend|include|add|order|stock|carry) (?:it|them|that|"
     r"this)",
     r"(?:be )?(?:found|delivered|ordered|bought)",
@@ -101,7 +123,7 @@ NEGATED: tuple[str, ...] = (
 
 CONTAINS = (
     r"(?:contains?|containing|has|have|includes?|including|lists?|listing|declares?|"
-    r"made (?:with|from)|with|uses|carries|comes with|may contain|can contain|traces of)"
+    r"made (?:with|from)|uses|carries|comes with|may contain|can contain|traces of)"
 )
 
 BEFORE: tuple[str, ...] = (
@@ -112,7 +134,11 @@ BEFORE: tuple[str, ...] = (
     r"unlike",
     r"compared (?:to|with)",
     r"than",
-    r"(?:beats?|outdoes|outperforms|trumps)",
+    r"(?:beats?|outdoes|outperforms|trumps|outshines|outclasses|edges out|wins (?:over|against)|"
+    r"(?:is )?preferable to)",
+    r"(?:anything|everything) but",
+    r"(?:dislike[sd]?|hate[sd]?|not (?:a fan of|keen on)|said no to|turned down|declined|vetoed)",
+    r"you(?:['’]ve| have)? (?:already )?(?:had|bought|ordered|tried|got)(?: before)?",
     r"(?:a |the )?(?:replacement|substitute|stand-in|alternative|swap) (?:for|to)",
     r"swap(?:s|ped|ping)?(?: out)?",
     r"replac(?:e|es|ed|ing)",
@@ -132,7 +158,7 @@ BEFORE: tuple[str, ...] = (
     r"currently |temporarily |now )?out of",
     r"no luck with",
     r"(?:the|your) usual",
-    r"you (?:usually|normally|previously|last|already|often|always) (?:order|bought|buy|had|"
+    r"you(?:['’]ve| have)? (?:usually|normally|previously|last|already|often|always) (?:order|bought|buy|had|"
     r"get|got|ordered|have)\w*",
     r"(?:the|your) (?:original|previous|last|old)",
     r"(?:return|returning|refund|refunding|exchange|exchanging)(?: of| for)?",
@@ -149,7 +175,8 @@ BEFORE: tuple[str, ...] = (
     r"nor",
     r"neither",
     r"never",
-    NEGATION + r" (?:\w+ly )?(?:suggest|recommend|offer|propose|pick|choose|go for|go with|take|"
+    NEGATION
+    + r" (?:\w+ly )?(?:get hold of|got hold of|like|want|enjoy|eat|drink|fancy|suggest|recommend|offer|propose|pick|choose|go for|go with|take|"
     r"buy|get|add|include|order|put|use|find|stock|carry|have|pick out|advise)\w*",
     r"(?:" + "|".join(s for s in STATES if "(?:which|that)" not in s) + r")\s*:",
     r"(?:can['’]?t|cannot|couldn['’]?t|could not) (?:find|get|source|offer)",

@@ -33,7 +33,12 @@ __all__ = [
 ID_PATTERN = re.compile(r"(?<!\w)off_\d{8,14}(?!\w)")
 _TOKEN = re.compile(r"[0-9a-zà-ÿ]+%?")
 # Clause edges: a mention's brand and size are looked for inside its own clause only.
-_CLAUSE_EDGE = re.compile(r"\n|;|(?<=[.!?])\s+")
+# A full stop after an abbreviation ("ref.", "No. 5") ends no sentence.
+_NOT_AN_END = (
+    "".join(rf"(?<!\b{a}\.)" for a in ("ref", "Ref", "REF", "vs", "approx", "incl"))
+    + r"(?<!\be\.g\.)(?<!\bi\.e\.)(?!(?<=\b[Nn][Oo]\.)\s*\d)"
+)
+_CLAUSE_EDGE = re.compile(r"\n|;|(?<=[.!?])" + _NOT_AN_END + r"\s+")
 # Where one list entry ends and the next begins: what follows belongs to the next mention.
 _CONNECTOR_WORDS = ("and", "or", "vs", "versus", "than", "then", "plus", "nor", "but")
 _CONNECTOR = re.compile(
@@ -84,16 +89,18 @@ _FILLER = (
 _BEFORE = cues.compiled(
     r"(?<![\w'’])"
     + cues.alternation(cues.BEFORE)
-    + rf"(?:\s+{_FILLER}){{0,4}}\s*[\"'(“‘#\[*_~]*\s*$"
+    + rf"(?:\s+{_FILLER}){{0,4}}\s*[\"'(“‘#\[*_~`]*\s*$"
 )
 _BEFORE_STATE = cues.compiled(
     r"(?<!\w)(?:the|your|an?) (?:out[- ]of[- ]stock|unavailable|sold[- ]out|discontinued|"
-    r"pricier|dearer|more expensive)\s*[\"'(“‘*_]*\s*$"
+    r"pricier|dearer|more expensive)\s*[\"'(“‘*_`]*\s*$"
 )
 _STATE = cues.compiled(r"(?<![\w-])" + cues.alternation(cues.STATES) + r"(?![\w-])")
 _NEGATED = cues.compiled(
-    r"(?<![\w'’])" + cues.NEGATION + r"\s+(?:(?:\w+ly|be|been|really|quite|any|at all|all|"
-    r"too|very|something|currently)\s+){0,2}" + cues.alternation(cues.NEGATED)
+    r"(?<![\w'’])"
+    + cues.NEGATION
+    + r"\s+(?!only\b|just\b)(?:(?:(?!only\b)\w+ly|be|been|really|quite|any|at all|all|"
+    r"too|very|something|currently|is|are)\s+){0,2}" + cues.alternation(cues.NEGATED)
 )
 _NEGATION_BEFORE = cues.compiled(cues.NEGATION + r"\s+(?:\w+\s+)?$")
 _CONTAINS = cues.compiled(
@@ -110,12 +117,49 @@ _NEW_SUBJECT = cues.compiled(
     r"plus))\s+|\(\s*)(?=(?:the|a|an|my|your|our|their|these|those|other|another|there|here|you|they|he|she|"
     r"every|each|both|some|most|all)\b)"
 )
+# "I'm leaving A out", "I've taken A off your list": a verb and its particle around a mention.
+_PARTICLE_VERB = cues.compiled(
+    rf"\b(?:leav(?:e|es|ing)|left|tak(?:e|es|ing|en)|took|cross(?:es|ed|ing)?|strik(?:e|es|ing)|"
+    rf"struck|set(?:s|ting)?|knock(?:s|ed|ing)?|count(?:s|ed|ing)?|rul(?:e|es|ed|ing)|"
+    rf"cut(?:s|ting)?)(?:\s+{_FILLER}){{0,2}}[\s\"'(“‘#\[*_~`]*$"
+)
+_PARTICLE = cues.compiled(r"^[\W_]*(?:out|off|aside|to one side)\b")
+# "Nothing else fits except B": the exception is what is put forward.
+_EXCEPTION = cues.compiled(
+    r"\b(?:nothing|none|neither|nor|no other|no one|not one|nobody|no|hard to|can['’]?t|"
+    r"won['’]?t|never)\b[^.;!?\n]*"
+    rf"\b(?:except|but|other than|apart from|besides|save|than|beats?|tops?|outdoes)(?: for)?(?:\s+{_FILLER}){{0,3}}"
+    r"[\s\"'(“‘#\[*_~`]*$"
+)
+# "A is in stock; B isn't": a bare negated auxiliary says the opposite of the clause before.
+_ELLIPSIS = cues.compiled(
+    r"[\W_]*" + cues.NEGATION + r"(?:\s+(?:either|really|quite|at all|any more|anymore))?[\W_]*"
+)
+# "A is sold out, and so is B", "B too": B shares what was said of the mention before it.
+_SAME_BEFORE = cues.compiled(
+    r"(?:,|\band|\bbut)\s*(?:so|as|nor|neither) (?:is|are|was|were|does|do|did|has)[\W_]*$"
+)
+_SAME_AFTER = cues.compiled(r"[\W_]*(?:too|as well|also|either)[\W_]*")
+# Words that may close a mention without saying anything of it: "the 400 g size".
+_TAIL = r"(?:\s*(?:size|pack|one|version|bottle|jar|tub|bag|box|carton|pot|packet|tin|can))?"
+_BARE_VERDICT = cues.compiled(
+    "^"
+    + _TAIL
+    + r"[\s(\[–—:|-]*(?:skip(?: it)?|avoid|no|nope|pass|not this one|not that one|excluded)"
+    r"(?:[\s)\].,;!–—|-]|$)"
+)
+# Words that make an otherwise plant-based drink's "milk" not the allergen.
+_PLANT_MILK = cues.compiled(
+    r"(?:oat|almond|coconut|soy|soya|rice|pea|plant|cashew|hazelnut|oat-based|plant-based)"
+    r"[- ]milk\b"
+)
 _CONDITION = cues.compiled(r"\b(?:if|in case|should|whether|unless)\b")
 _PREFERRED_OVER = cues.compiled(
     r"\b(?:recommend|prefer|pick|choose|take|go for|go with|suggest|favou?r|rate|want)\w*\b"
     r"[^.;!?\n]*\bover(?:\s+(?:the|your|a|an))?[\s\"'(“‘#\[*_~]*$"
 )
-_ARROW = re.compile(r"^[\W_]*(?:→|->|=>|⇒|➜|➔|⟶)")
+_ARROW = re.compile("^" + _TAIL + r"[\W_]*(?:→|->|=>|⇒|➜|➔|⟶)")
+_ONLY_PUNCTUATION = cues.compiled("^" + _TAIL + r"[\s.?!:—–\-*_)\"'”`]*$")
 # A list label that rules out what follows it: "Out of stock: A, B", "**Dropped:** C".
 _LABEL = cues.compiled(
     r"[\W_]*(?:(?:these|those|the following|items?|products?)\s+)?(?:"
@@ -127,18 +171,23 @@ _LABEL = cues.compiled(
     + r"|avoid|skip(?:ped)?|dropped|removed|excluded|left out|ruled out|not for you|no|rejected"
     + r"|contains? "
     + cues.alternation(cues.ALLERGEN_WORDS)
-    + r")(?:\s+(?:items?|products?|for you|right now|today|now|this week))?[\W_]*"
+    + r")(?:\s+(?:items?|products?|for you|right now|today|now|this week))?"
+    + r"(?:,?\s*(?:i['’]m afraid|sadly|sorry|unfortunately|for now|at the moment))?[\W_]*"
 )
 _LABEL_START = re.compile(r"[^:\n]{0,40}:")
-_LABEL_EDGE = re.compile(r"[\n.;!?]")
+_LABEL_EDGE = re.compile(r"[\n;!?]|(?<=\.)" + _NOT_AN_END + r"(?=\s|$)")
 # A list link between two mentions ("A, B and C", "A or B").
-_LIST_LINK = cues.compiled(r"^[\W_]*(?:,|&|and|or|nor|as well as|plus)?[\W_]*$")
+_LIST_LINK = cues.compiled(
+    r"^[\W_]*(?:,|&|and|or|nor|as well as|plus)?[\W_]*"
+    r"(?:(?:the|a|an|id|sku|item|product|ref|barcode|code)[\W_]*)?$"
+)
 _LIST_WORD = cues.compiled(r"\b(?:and|or|nor|as well as|plus)\b|&")
 # A predicate said of every member of a list before it: "A and B are both sold out".
 _PLURAL = cues.compiled(
-    r"^[\W_]*(?:(?:are|were|have|both|all|each|contain|include|list|both contain|do|don['’]?t|"
+    r"^[\W_]*(?:(?:are|were|have|both|all|each|neither|none|contain|include|list|both contain|do|don['’]?t|"
     r"aren['’]?t|weren['’]?t|won['’]?t|would|will|can['’]?t|should)\b)"
 )
+_ALL_OF_THEM = cues.compiled(r"^[\W_]*(?:both|all|each|neither|none)\b")
 _VERB_FIRST = cues.compiled(
     r"^[\W_]*(?:is|are|has|have|fits?|works?|would|will|looks?|seems?|costs?|comes?|does|did|"
     r"was|were|should|could|can|might|may|suits?|meets?)\b"
@@ -146,20 +195,32 @@ _VERB_FIRST = cues.compiled(
 # What the next sentence says of a mention that ends its own: "X? Unavailable, I'm afraid."
 _NEXT_SAYS = cues.compiled(
     r"^[\W_]*(?:(?:sadly|unfortunately|sorry|alas|oh|but|however|no|nope|i['’]m afraid|"
-    r"afraid so)[\W_]+)*(?:(?:it|it['’]s|its|that|that['’]s|this|this one|that one|they|"
-    r"they['’]re)\b)?"
+    r"afraid so)[\W_]+)*(?P<subject>(?P<several>(?P<none>neither(?: one)?|none(?: of them)?)|both|"
+    r"all|they|they['’]re|both of them|all of them)\b|(?:it|it['’]s|its|that|that['’]s|this|"
+    r"this one|that one)\b)?"
 )
+
+
+def _cue_at(words: str) -> int | None:
+    """Where the first words that rule a product out start in `words` (None: nowhere)."""
+    found: list[int] = []
+    for m in _STATE.finditer(words):
+        if not _NEGATION_BEFORE.search(words[max(0, m.start() - 30) : m.start()]):
+            found.append(m.start())
+            break
+    for m in _CONTAINS.finditer(words):
+        if _PLANT_MILK.search(m.group(0)):
+            continue
+        if not _NEGATION_BEFORE.search(words[max(0, m.start() - 30) : m.start()]):
+            found.append(m.start())
+            break
+    found += [m.start() for m in (_NEGATED.search(words), _SELF_EXCLUDED.search(words)) if m]
+    return min(found, default=None)
 
 
 def _states_against(words: str) -> bool:
     """Whether the words say something about a product that rules it out."""
-    for m in _STATE.finditer(words):
-        if not _NEGATION_BEFORE.search(words[max(0, m.start() - 30) : m.start()]):
-            return True
-    for m in _CONTAINS.finditer(words):
-        if not _NEGATION_BEFORE.search(words[max(0, m.start() - 30) : m.start()]):
-            return True
-    return bool(_NEGATED.search(words) or _SELF_EXCLUDED.search(words))
+    return _cue_at(words) is not None
 
 
 def _own_words(words: str) -> str:
@@ -203,12 +264,27 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
         words = _own_words(suffix)
         conditional = bool(_CONDITION.search(text[clause_lo : m.start]))
         said = not conditional and (_states_against(words) or bool(_SELF_EXCLUDED.search(suffix)))
-        if not said and not conditional and hi == clause_hi and not suffix.strip(" .?!:—–-*_)\"'”"):
-            said = _next_sentence_against(text, hi, nxt)
+        if not said and not conditional and hi == clause_hi and _ONLY_PUNCTUATION.match(suffix):
+            said, plural = _next_sentence_against(text, hi, nxt)
+            if plural:
+                suffix = " are"  # "A or B? Neither is in stock.": said of both
         if not said and _ARROW.match(suffix):
             said = True  # "A → B": A is swapped for B
         if _PREFERRED_OVER.search(text[clause_lo : m.start]):
             before = True  # "I'd pick A over B": B is passed over
+        if _PARTICLE_VERB.search(prefix) and _PARTICLE.match(suffix):
+            before = True
+        if _EXCEPTION.search(text[clause_lo : m.start]):
+            before = False
+        if _BARE_VERDICT.match(suffix):
+            said = True
+        if k and _ELLIPSIS.fullmatch(suffix):
+            said = not own[k - 1]
+        if k and (
+            _SAME_BEFORE.search(prefix)
+            or (_SAME_AFTER.fullmatch(suffix) and _LIST_LINK.match(prefix))
+        ):
+            before, said = own[k - 1], False
         by_prefix.append(before)
         own.append(before or said)
         after.append(suffix)
@@ -219,7 +295,8 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
         j = k
         while j + 1 < n and _LIST_LINK.match(links[j]):
             j += 1
-        if j > k and any(_LIST_WORD.search(links[i]) for i in range(k, j)):
+        listed = any(_LIST_WORD.search(links[i]) for i in range(k, j))
+        if j > k and (listed or _ALL_OF_THEM.match(after[j])):
             if by_prefix[k] and not any(_VERB_FIRST.match(after[i]) for i in range(k, j)):
                 ruled[k : j + 1] = [True] * (j + 1 - k)
             if own[j] and not by_prefix[j] and _PLURAL.match(after[j]):
@@ -249,16 +326,23 @@ def _only_the_last(text: str, found: list[Mention]) -> list[Mention]:
     ]
 
 
-def _next_sentence_against(text: str, start: int, stop: int) -> bool:
-    """Whether the sentence after text[:start] opens by ruling out what came just before it."""
+def _next_sentence_against(text: str, start: int, stop: int) -> tuple[bool, bool]:
+    """Whether the sentence after text[:start] opens by ruling out what came just before it
+    ("X? Unavailable.", "X. It contains milk."), and whether it speaks of several ("Neither
+    is in stock.")."""
     end = min(stop, len(text))
     nxt = _CLAUSE_EDGE.search(text, start, end)
     sentence = text[start : nxt.start() if nxt else end]
     opening = _NEXT_SAYS.match(sentence)
     rest = sentence[opening.end() if opening else 0 :]
-    if _LABEL_START.match(rest):
-        return False  # "Out of stock: ..." labels what follows it
-    return _states_against(_own_words(rest)[:60]) and bool(rest.strip())
+    if not rest.strip() or _LABEL_START.match(rest):
+        return False, False  # "Out of stock: ..." labels what follows it
+    subject = bool(opening and opening.group("subject"))
+    at = _cue_at(_own_words(rest)[:60])
+    against = at is not None and (subject or at <= 2)
+    if opening and opening.group("none"):
+        against = not against  # "Neither is in stock" / "Neither contains nuts"
+    return against, against and bool(opening and opening.group("several"))
 
 
 @dataclass(frozen=True)
@@ -288,18 +372,45 @@ def _close(said: str, name: str) -> bool:
     """Equal, or (both five letters or more) one letter dropped, added, changed or swapped."""
     if said == name:
         return True
-    if min(len(said), len(name)) < 5 or abs(len(said) - len(name)) > 1:
+    if min(len(said), len(name)) < 4 or abs(len(said) - len(name)) > 1:
         return False
     if len(said) == len(name):
         diff = [i for i, (a, b) in enumerate(zip(said, name, strict=True)) if a != b]
-        return len(diff) == 1 or (
+        return (len(diff) == 1 and len(said) >= 5) or (
             len(diff) == 2
             and diff[1] == diff[0] + 1
             and said[diff[0]] == name[diff[1]]
             and said[diff[1]] == name[diff[0]]
         )
     longer, shorter = (said, name) if len(said) > len(name) else (name, said)
-    return shorter in _deletes(longer)
+    return len(shorter) >= 5 and shorter in _deletes(longer)
+
+
+def _said_as(words: list[str], i: int, name: tuple[str, ...]) -> int:
+    """How many of the words from `i` on say `name` (0: they do not): each word as the catalog
+    spells it, with one slip in all — a word mistyped (see `_close`), two words run together, or
+    a plural s on the last word."""
+    slips = 0
+    n = 0
+    k = 0
+    while k < len(name):
+        if i + n >= len(words):
+            return 0
+        said = words[i + n]
+        if said == name[k]:
+            k += 1
+        elif k + 1 < len(name) and said == name[k] + name[k + 1]:
+            slips += 1
+            k += 2
+        elif _close(said, name[k]) or (
+            k == len(name) - 1 and said in (name[k] + "s", name[k] + "es")
+        ):
+            slips += 1
+            k += 1
+        else:
+            return 0
+        n += 1
+    return n if slips <= 1 else 0
 
 
 @dataclass(frozen=True)
@@ -325,6 +436,13 @@ class _Said:
 _BRAND_ONLY_LEAD = re.compile(
     r"(?i)(?<!\w)(?:something|anything|one|the one|a product|an item|products?|items?|the)\s+"
     r"(?:from|by|made by)\s+$"
+)
+
+
+# What may stand between a name and the brand and size said right before it.
+_LEAD_TAIL = re.compile(
+    r"(?i)(?:[\s*_“”\"'‘’(\[`#:›/|—–-]+|(?<!\w)(?:the|a|an|of|pack|packs|one|tub|jar|bottle|bag|"
+    r"box|brand|brand's|'s|’s|x)(?!\w))$"
 )
 
 
@@ -381,20 +499,24 @@ class Resolver:
         i = 0
         while i < len(words):
             best: tuple[str, ...] | None = None
-            for first in self._firsts(words[i]):
+            used = 0
+            for first in self._firsts(words[i]) + self._joined_firsts(words[i]):
                 for name in self._by_first[first]:
-                    said = words[i : i + len(name)]
-                    if len(said) < len(name) or len(best or ()) >= len(name):
+                    if len(best or ()) >= len(name):
                         continue
-                    typos = sum(a != b for a, b in zip(said, name, strict=True))
-                    if typos <= 1 and all(_close(a, b) for a, b in zip(said, name, strict=True)):
-                        best = name
+                    took = _said_as(words, i, name)
+                    if took:
+                        best, used = name, took
             if best is None:
                 i += 1
                 continue
-            out.append((toks[i].start(), toks[i + len(best) - 1].end(), best))
-            i += len(best)
+            out.append((toks[i].start(), toks[i + used - 1].end(), best))
+            i += used
         return out
+
+    def _joined_firsts(self, word: str) -> list[str]:
+        """First words of names whose first two words are said as one ("PalmFried")."""
+        return [f for f in self._by_first if len(f) < len(word) and word.startswith(f)]
 
     # -- what is said beside a name --------------------------------------------------------
 
@@ -417,6 +539,24 @@ class Resolver:
             if m.group(0) in ids:
                 said.append(_Said("id", lo + m.start(), lo + m.end(), frozenset({m.group(0)})))
         return said
+
+    def _lead_start(self, text: str, floor: int, start: int) -> int:
+        """Where the words said right before the name at `start` begin: its brand, size,
+        articles and the separators between them ("the 400 g Brookline", "Brookline / ")."""
+        spans = [(m.start(), m.end()) for m in _SIZE.finditer(text, floor, start)]
+        if self._brand_re is not None:
+            spans += [(m.start(), m.end()) for m in self._brand_re.finditer(text, floor, start)]
+        p = start
+        while p > floor:
+            q = p
+            tail = _LEAD_TAIL.search(text, floor, p)
+            if tail is not None and tail.end() == p and tail.start() < p:
+                q = tail.start()
+            q = min([q, *(a for a, b in spans if b == q and a >= floor)])
+            if q == p:
+                break
+            p = q
+        return p
 
     @staticmethod
     def _nearest(said: list[_Said], before: bool) -> list[_Said]:
@@ -447,8 +587,9 @@ class Resolver:
             if k + 1 < len(names):
                 nxt = names[k + 1][0]
                 if nxt < hi:
-                    cuts = [m.start() for m in _CONNECTOR.finditer(text, end, nxt)]
-                    hi = cuts[-1] if cuts else nxt
+                    # What stands after a name is its own up to the next name's lead (the
+                    # brand, size and articles said right before it).
+                    hi = self._lead_start(text, end, nxt)
             ids = set(self._by_name[toks])
             said = self._nearest(self._beside(text, lo, start, ids), True) + self._nearest(
                 self._beside(text, end, hi, ids), False
