@@ -55,6 +55,9 @@ STATES: tuple[str, ...] = (
     r"unavailable",
     r"discontinued",
     r"delisted",
+    r"(?:pulled|withdrawn|removed|dropped|taken|gone) (?:from|off|out of) (?:the|our|its|your) "
+    r"(?:range|shelves|shelf|catalog(?:ue)?|store|shop|assortment|list|basket|cart|order)",
+    r"(?:on|in) (?:your|the) (?:avoid|no|do[- ]not[- ]buy|exclusion|blocked|banned|no[- ]go) list",
     r"withdrawn",
     r"back[- ]?ordered",
     r"off (?:the|your) (?:list|menu|shelf|shelves|table)",

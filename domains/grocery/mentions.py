@@ -89,7 +89,7 @@ _FILLER = (
 _BEFORE = cues.compiled(
     r"(?<![\w'’])"
     + cues.alternation(cues.BEFORE)
-    + rf"(?:\s+{_FILLER}){{0,4}}\s*[\"'(“‘#\[*_~`]*\s*$"
+    + rf"(?:\s+{_FILLER}){{0,4}}:?\s*[\"'(“‘#\[*_~`]*\s*$"
 )
 _BEFORE_STATE = cues.compiled(
     r"(?<!\w)(?:the|your|an?) (?:out[- ]of[- ]stock|unavailable|sold[- ]out|discontinued|"
@@ -121,7 +121,7 @@ _NEW_SUBJECT = cues.compiled(
 _PARTICLE_VERB = cues.compiled(
     rf"\b(?:leav(?:e|es|ing)|left|tak(?:e|es|ing|en)|took|cross(?:es|ed|ing)?|strik(?:e|es|ing)|"
     rf"struck|set(?:s|ting)?|knock(?:s|ed|ing)?|count(?:s|ed|ing)?|rul(?:e|es|ed|ing)|"
-    rf"cut(?:s|ting)?)(?:\s+{_FILLER}){{0,2}}[\s\"'(“‘#\[*_~`]*$"
+    rf"cut(?:s|ting)?)(?:\s+{_FILLER}){{0,2}}:?[\s\"'(“‘#\[*_~`]*$"
 )
 _PARTICLE = cues.compiled(r"^[\W_]*(?:out|off|aside|to one side)\b")
 # "Nothing else fits except B": the exception is what is put forward.
@@ -155,7 +155,8 @@ _PLANT_MILK = cues.compiled(
 )
 _CONDITION = cues.compiled(r"\b(?:if|in case|should|whether|unless)\b")
 _PREFERRED_OVER = cues.compiled(
-    r"\b(?:recommend|prefer|pick|choose|take|go for|go with|suggest|favou?r|rate|want)\w*\b"
+    r"\b(?:recommend|prefer|pick|choose|take|go for|go with|suggest|favou?r|rate|want|wins?|won|"
+    r"beats?|better|preferable|opt|like|edges?|comes? out ahead|scores?)\w*\b"
     r"[^.;!?\n]*\bover(?:\s+(?:the|your|a|an))?[\s\"'(“‘#\[*_~]*$"
 )
 _ARROW = re.compile("^" + _TAIL + r"[\W_]*(?:→|->|=>|⇒|➜|➔|⟶)")
@@ -446,6 +447,39 @@ _LEAD_TAIL = re.compile(
 )
 
 
+_URL = re.compile(r"\S*/\S*")
+_WORD = re.compile(r"[a-z]+")
+_ID_WORDS = frozenset(
+    [
+        "id",
+        "ids",
+        "sku",
+        "ref",
+        "product",
+        "item",
+        "barcode",
+        "code",
+        "number",
+        "no",
+        "ean",
+        "gtin",
+        "art",
+        "article",
+        "by",
+        "from",
+        "made",
+        "the",
+        "a",
+        "an",
+        "of",
+        "in",
+        "size",
+        "pack",
+        "x",
+    ]
+)
+
+
 class Resolver:
     """Resolves the mentions of one catalog's products (anything with id, name, brand, quantity)."""
 
@@ -520,8 +554,9 @@ class Resolver:
 
     # -- what is said beside a name --------------------------------------------------------
 
-    def _beside(self, text: str, lo: int, hi: int, ids: set[str]) -> list[_Said]:
-        """Brands, sizes and ids said in text[lo:hi] that fit any of `ids`."""
+    def _beside(self, text: str, lo: int, hi: int, ids: set[str], near: int) -> list[_Said]:
+        """Brands, sizes and ids said in text[lo:hi] that fit any of `ids` (an id only when
+        nothing but attributes stands between it and the name's edge at `near`)."""
         region = text[lo:hi]
         said: list[_Said] = []
         if self._brand_re is not None:
@@ -536,9 +571,19 @@ class Resolver:
             if fits:
                 said.append(_Said("size", lo + m.start(), lo + m.end(), fits))
         for m in ID_PATTERN.finditer(region):
-            if m.group(0) in ids:
-                said.append(_Said("id", lo + m.start(), lo + m.end(), frozenset({m.group(0)})))
+            a, b = lo + m.start(), lo + m.end()
+            between = text[b:near] if b <= near else text[near:a]
+            if m.group(0) in ids and self._only_attributes(between):
+                said.append(_Said("id", a, b, frozenset({m.group(0)})))
         return said
+
+    def _only_attributes(self, words: str) -> bool:
+        """Whether words between a name and an id say nothing but its brand, size, a link or an
+        id label ("(Brookline, 400 g, SKU "): else the id is a mention of its own."""
+        rest = _URL.sub(" ", _SIZE.sub(" ", words))
+        if self._brand_re is not None:
+            rest = self._brand_re.sub(" ", rest)
+        return all(w in _ID_WORDS for w in _WORD.findall(rest.lower()))
 
     def _lead_start(self, text: str, floor: int, start: int) -> int:
         """Where the words said right before the name at `start` begin: its brand, size,
@@ -591,8 +636,8 @@ class Resolver:
                     # brand, size and articles said right before it).
                     hi = self._lead_start(text, end, nxt)
             ids = set(self._by_name[toks])
-            said = self._nearest(self._beside(text, lo, start, ids), True) + self._nearest(
-                self._beside(text, end, hi, ids), False
+            said = self._nearest(self._beside(text, lo, start, ids, start), True) + self._nearest(
+                self._beside(text, end, hi, ids, end), False
             )
             candidates = ids
             for s in sorted(said, key=lambda s: len(s.fits)):

@@ -98,6 +98,68 @@ def test_a_resolver_of_products_without_sizes_still_reads_names_and_ids() -> Non
     assert tiny.proposed("An Oat Bar? Or off_12345678.") == ["off_12345678"]
 
 
+def test_the_shipped_world_keeps_names_that_collide_as_real_shelves_do() -> None:
+    # Issue 38: a bare name must not be enough to win, so the shipped snapshot keeps many names
+    # on several products, across brands and across sizes. A regenerated world that hides the
+    # problem fails here.
+    by_name: dict[str, list[tuple[str, str]]] = {}
+    for p in CATALOG.items:
+        by_name.setdefault(p.name.casefold(), []).append((p.brand, p.quantity))
+    shared = [ps for ps in by_name.values() if len(ps) >= 2]
+    assert len(shared) >= 100
+    assert sum(len(ps) for ps in shared) >= 250
+    assert sum(len({b for b, _ in ps}) >= 2 for ps in shared) >= 80
+    assert sum(len({q for _, q in ps}) >= 2 for ps in shared) >= 40
+    assert sum(len({b for b, _ in ps}) >= 2 and len({q for _, q in ps}) >= 2 for ps in shared) >= 30
+
+
+def test_sizes_are_compared_by_value_and_pack_count() -> None:
+    # Brookline's 350 g spread said in grams, kilograms and without a space; a 6-pack is not
+    # its single.
+    for said in ("350g", "0.35 kg", "0,35kg", "350 grams"):
+        assert READ.proposed(f"Brookline Smooth Hazelnut Cocoa Spread {said}") == [BROOKLINE_350]
+    assert READ.proposed("Brookline Smooth Hazelnut Cocoa Spread 6 x 350 g") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We're out of Brookline Smooth Hazelnut Cocoa Spread 350 g, sadly.",
+        "I'm leaving Brookline Smooth Hazelnut Cocoa Spread 350 g out: it contains hazelnuts.",
+        "Brookline Smooth Hazelnut Cocoa Spread 350 g? Unavailable, I'm afraid.",
+        "Out of stock, I'm afraid: Brookline Smooth Hazelnut Cocoa Spread 350 g.",
+        "~~Brookline Smooth Hazelnut Cocoa Spread 350 g~~ (sold out)",
+        "| Brookline Smooth Hazelnut Cocoa Spread 350 g | over budget |",
+    ],
+)
+def test_rule_outs_reach_their_mention_by_scope(text: str) -> None:
+    assert READ.proposed(text) == []
+    assert READ.named(text) == [BROOKLINE_350]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Brookline Smooth Hazelnut Cocoa Spread 350 g isn't out of stock any more.",
+        "Brookline Smooth Hazelnut Cocoa Spread 350 g isn't too pricey at all.",
+        "Brookline Smooth Hazelnut Cocoa Spread 350 g has no milk and no gluten.",
+        "Nothing beats Brookline Smooth Hazelnut Cocoa Spread 350 g.",
+        "Brookline Smooth Hazelnut Cocoa Spread 350 g is not only vegan but also organic.",
+        "Brookline Smooth Hazelnut Cocoa Spread 350 g: in stock, under budget.",
+    ],
+)
+def test_negated_rule_outs_and_good_news_rule_nothing_out(text: str) -> None:
+    assert READ.proposed(text) == [BROOKLINE_350]
+
+
+def test_a_list_shares_the_cue_said_of_all_its_members() -> None:
+    text = (
+        "Brookline Smooth Hazelnut Cocoa Spread 350 g and Brookline's Smooth Hazelnut Cocoa "
+        f"Spread (400 g) are both sold out, so I'd suggest product {SUNNY_400[0]}."
+    )
+    assert READ.proposed(text) == [SUNNY_400[0]]
+
+
 # -- the labelled corpus ----------------------------------------------------------------------
 
 SHARES = {p.stem: load_examples(p) for p in sorted(CORPUS.glob("*.jsonl"))}
