@@ -71,8 +71,8 @@ STATES: tuple[str, ...] = (
     r"a no[- ]go",
     r"(?:is|['’]s) a (?:no|nope)\b(?![- ]\w)",
     r"no good",
-    r"(?:over|above|beyond|outside|exceeds?|exceeding|out of) (?:your |the |our )?"
-    r"(?:budget|limit|price range|spending limit|€\s?\d+(?:[.,]\d+)? (?:limit|cap))",
+    r"(?:over|above|beyond|outside|exceeds?|exceeding|out of|past) (?:your |the |our )?"
+    r"(?:€\s?\d+(?:[.,]\d+)?\s*)?(?:budget|limit|price range|spending limit|cap|maximum|max)",
     r"over budget",
     r"too (?:expensive|pricey|pricy|dear|costly|much|high|steep)",
     r"(?:more|above|over|beyond) (?:than )?what you (?:wanted|want|hoped|planned|asked|said|"
@@ -98,7 +98,7 @@ STATES: tuple[str, ...] = (
     r"(?:a )?(?:bad|poor|wrong) (?:fit|choice|match|pick|option|idea)",
     r"lacks?\b",
     r"n/a\b",
-    r"[❌✗✘]",
+    r"[❌✗✘🚫⛔]",
     r"already (?:added|ordered|bought|have)",
     r"you (?:already )?(?:ordered|bought|had|returned|got|purchased)",
     r"(?:which|that) you (?:ordered|bought|had|returned|wanted|asked for|usually|normally|got|"
@@ -115,6 +115,8 @@ NEGATED: tuple[str, ...] = (
     r"(?:suitable|safe|right|allowed|permitted)(?: for (?:you|vegans|vegetarians|coeliacs))?|"
     r"vegan|vegetarian|organic|halal|kosher|(?:\w+[- ])?free|gluten[- ]free|dairy[- ]free|"
     r"nut[- ]free|within (?:your |the )?budget|affordable|recommended|possible|for you|"
+    r"(?:something|one|an item|a product|a thing)(?: that)? (?:i|we)(?: can| could|['’]d| would)? "
+    r"(?:recommend|suggest|offer|advise)|comes? in\b|"
     r"(?:made|produced|sold|offered|back)\b(?![- ]out)|"
     r"(?:an? |the )?(?:good |great |suitable |safe |viable |right |real )?(?:option|choice|fit|"
     r"match|pick|idea|alternative))",
@@ -125,7 +127,7 @@ NEGATED: tuple[str, ...] = (
 )
 
 CONTAINS = (
-    r"(?:contains?|containing|has|have|includes?|including|lists?|listing|declares?|"
+    r"(?:contains?|containing|has|have|includes?|including|lists?|listing|declares?|allergens?:?|"
     r"made (?:with|from)|uses|carries|comes with|may contain|can contain|traces of)"
 )
 
@@ -164,7 +166,8 @@ BEFORE: tuple[str, ...] = (
     r"you(?:['’]ve| have)? (?:usually|normally|previously|last|already|often|always) (?:order|bought|buy|had|"
     r"get|got|ordered|have)\w*",
     r"(?:the|your) (?:original|previous|last|old)",
-    r"(?:return|returning|refund|refunding|exchange|exchanging)(?: of| for)?",
+    r"(?:return|returning|returned|refund|refunding|refunded|exchange|exchanging|exchanged|credit)"
+    r"(?: (?:issued|processed|given|made|requested|started|booked|logged))?(?: of| for| on)?",
     r"(?:your )?(?:last|previous) order (?:had|included|contained)",
     r"asked for",
     r"wanted",
@@ -185,7 +188,7 @@ BEFORE: tuple[str, ...] = (
     r"(?:can['’]?t|cannot|couldn['’]?t|could not) (?:find|get|source|offer)",
     r"no (?:more|stock of)",
     r"~~",
-    r"❌|✗|✘",
+    r"❌|✗|✘|🚫|⛔",
 )
 
 SELF_EXCLUDED = (

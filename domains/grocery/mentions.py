@@ -102,7 +102,9 @@ _NEGATED = cues.compiled(
     + r"\s+(?!only\b|just\b)(?:(?:(?!only\b)\w+ly|be|been|really|quite|any|at all|all|"
     r"too|very|something|currently|is|are)\s+){0,2}" + cues.alternation(cues.NEGATED)
 )
-_NEGATION_BEFORE = cues.compiled(cues.NEGATION + r"\s+(?:\w+\s+)?$")
+_NEGATION_BEFORE = cues.compiled(
+    r"(?:" + cues.NEGATION + r"|almost|nearly|hardly|not quite|close to being)\s+(?:\w+\s+)?$"
+)
 _CONTAINS = cues.compiled(
     r"(?<![\w-])"
     + cues.CONTAINS
@@ -127,7 +129,7 @@ _PARTICLE = cues.compiled(r"^[\W_]*(?:out|off|aside|to one side)\b")
 # "Nothing else fits except B": the exception is what is put forward.
 _EXCEPTION = cues.compiled(
     r"\b(?:nothing|none|neither|nor|no other|no one|not one|nobody|no|hard to|can['’]?t|"
-    r"won['’]?t|never)\b[^.;!?\n]*"
+    r"won['’]?t|never|couldn['’]?t|could not|cannot|did ?n['’]?t|didn['’]?t)\b[^.;!?\n]*"
     rf"\b(?:except|but|other than|apart from|besides|save|than|beats?|tops?|outdoes)(?: for)?(?:\s+{_FILLER}){{0,3}}"
     r"[\s\"'(“‘#\[*_~`]*$"
 )
@@ -442,11 +444,15 @@ _BRAND_ONLY_LEAD = re.compile(
 
 # What may stand between a name and the brand and size said right before it.
 _LEAD_TAIL = re.compile(
-    r"(?i)(?:[\s*_“”\"'‘’(\[`#:›/|—–-]+|(?<!\w)(?:the|a|an|of|pack|packs|one|tub|jar|bottle|bag|"
+    r"(?i)(?:[\s*_“”\"'‘’(\[`#:›/|—–·•-]+|(?<!\w)(?:the|a|an|of|pack|packs|one|tub|jar|bottle|bag|"
     r"box|brand|brand's|'s|’s|x)(?!\w))$"
 )
 
 
+# The label an id is written with: "(id: ", "SKU ", "#", "product ".
+_ID_LEAD = re.compile(
+    r"(?i)(?:[(\[]\s*)?(?:(?<!\w)(?:id|sku|ref\.?|barcode|code|item|product|art\.?|no\.?)\s*[:#]?\s*|#\s*)$"
+)
 _URL = re.compile(r"\S*/\S*")
 _WORD = re.compile(r"[a-z]+")
 _ID_WORDS = frozenset(
@@ -623,7 +629,8 @@ class Resolver:
             clause_lo = max(e for e in edges if e <= start)
             clause_hi = min((e for e in edges if e > end), default=len(text))
             clause_hi = min(clause_hi, len(text))
-            prev_end = names[k - 1][1] if k else 0
+            # Nothing the mention before took (its brand, size, id) is this one's.
+            prev_end = out[-1].end if out else 0
             lo = max(clause_lo, prev_end)
             # What stands before a name belongs to it only after the last connector.
             cut = [m.end() for m in _CONNECTOR.finditer(text, lo, start)]
@@ -653,7 +660,8 @@ class Resolver:
             pid = m.group(0)
             if pid not in self._listings or any(a <= m.start() < b for a, b in used_ids):
                 continue
-            out.append(Mention(m.start(), m.end(), (pid,), False, ""))
+            lead = _ID_LEAD.search(text, 0, m.start())
+            out.append(Mention(lead.start() if lead else m.start(), m.end(), (pid,), False, ""))
         # A brand said on its own names its product when it makes only one.
         if self._brand_re is not None:
             for m in self._brand_re.finditer(text):
