@@ -74,11 +74,12 @@ STATES: tuple[str, ...] = (
     r"(?:over|above|beyond|outside|exceeds?|exceeding|out of|past) (?:your |the |our )?"
     r"(?:€\s?\d+(?:[.,]\d+)?\s*)?(?:budget|limit|price range|spending limit|cap|maximum|max)",
     r"over budget",
+    r"(?:over|above|beyond|past) (?:the |your )?€\s?\d+(?:[.,]\d+)? (?:you|limit|budget|cap|max)",
     r"too (?:expensive|pricey|pricy|dear|costly|much|high|steep)",
     r"(?:more|above|over|beyond) (?:than )?what you (?:wanted|want|hoped|planned|asked|said|"
     r"set|had in mind)",
-    r"(?:costs?|is|are|comes? in) (?:a bit |slightly |much |well )?(?:more|pricier|dearer|higher)"
-    r" than (?:you|your|what you)",
+    r"(?:costs?|is|are|comes? in) (?:you )?(?:a bit |slightly |much |well )?(?:more|pricier|dearer|"
+    r"higher) than (?:you|your|what you)",
     r"pricier than (?:you|your|what you)",
     r"(?:break|breaks|blow|blows|bust|busts) (?:your|the) budget",
     r"(?:is|are|was|were|went|'s|’s) (?:\w+ly )?out\b(?! of (?!stock))",
@@ -116,7 +117,7 @@ NEGATED: tuple[str, ...] = (
     r"vegan|vegetarian|organic|halal|kosher|(?:\w+[- ])?free|gluten[- ]free|dairy[- ]free|"
     r"nut[- ]free|within (?:your |the )?budget|affordable|recommended|possible|for you|"
     r"(?:something|one|an item|a product|a thing)(?: that)? (?:i|we)(?: can| could|['’]d| would)? "
-    r"(?:recommend|suggest|offer|advise)|comes? in\b|"
+    r"(?:recommend|suggest|offer|advise|carry|stock|sell|have|keep)|comes? in\b|"
     r"(?:made|produced|sold|offered|back)\b(?![- ]out)|"
     r"(?:an? |the )?(?:good |great |suitable |safe |viable |right |real )?(?:option|choice|fit|"
     r"match|pick|idea|alternative))",
@@ -161,7 +162,7 @@ BEFORE: tuple[str, ...] = (
     r" )?(?:run|ran|running|sold|all|clean) out of",
     r"(?:we|they|i|the shop|the store|shop|store)(?:['’]re|['’]m| are| am| is|['’]s) (?:all |completely |"
     r"currently |temporarily |now )?out of",
-    r"no luck with",
+    r"no (?:luck|joy|dice) (?:with|on)",
     r"(?:the|your) usual",
     r"you(?:['’]ve| have)? (?:usually|normally|previously|last|already|often|always) (?:order|bought|buy|had|"
     r"get|got|ordered|have)\w*",

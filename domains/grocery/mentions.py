@@ -81,6 +81,8 @@ def _quantity_size(quantity: str) -> _Size | None:
 # -- rule-outs: words around a mention that say it is not being put forward ------------------
 # The cue phrases are documented vocabulary (domains.grocery.mention_cues); here is their scope.
 
+# Words that may close a mention without saying anything of it: "the 400 g size".
+_TAIL = r"(?:\s*(?:size|pack|one|version|bottle|jar|tub|bag|box|carton|pot|packet|tin|can))?"
 _FILLER = (
     r"(?:the|your|a|an|that|this|these|those|any|usual|regular|old|current|same|previous|"
     r"item|product|sku|id|barcode|ref|code|\w+ing|more|for|of|with|on|to|\d+|x|×|one|two|three|"
@@ -135,15 +137,16 @@ _EXCEPTION = cues.compiled(
 )
 # "A is in stock; B isn't": a bare negated auxiliary says the opposite of the clause before.
 _ELLIPSIS = cues.compiled(
-    r"[\W_]*" + cues.NEGATION + r"(?:\s+(?:either|really|quite|at all|any more|anymore))?[\W_]*"
+    _TAIL
+    + r"[\W_]*(?:(?:is|are|does|do|was|were|has|have|can|will|would)\s+)?"
+    + cues.NEGATION
+    + r"(?:\s+(?:either|really|quite|at all|any more|anymore))?[\W_]*"
 )
 # "A is sold out, and so is B", "B too": B shares what was said of the mention before it.
 _SAME_BEFORE = cues.compiled(
     r"(?:,|\band|\bbut)\s*(?:so|as|nor|neither) (?:is|are|was|were|does|do|did|has)[\W_]*$"
 )
-_SAME_AFTER = cues.compiled(r"[\W_]*(?:too|as well|also|either)[\W_]*")
-# Words that may close a mention without saying anything of it: "the 400 g size".
-_TAIL = r"(?:\s*(?:size|pack|one|version|bottle|jar|tub|bag|box|carton|pot|packet|tin|can))?"
+_SAME_AFTER = cues.compiled(_TAIL + r"[\W_]*(?:too|as well|also|either)[\W_]*")
 _BARE_VERDICT = cues.compiled(
     "^"
     + _TAIL
@@ -161,6 +164,14 @@ _PREFERRED_OVER = cues.compiled(
     r"beats?|better|preferable|opt|like|edges?|comes? out ahead|scores?)\w*\b"
     r"[^.;!?\n]*\bover(?:\s+(?:the|your|a|an))?[\s\"'(“‘#\[*_~]*$"
 )
+# "A is the better deal next to B": B is what A is measured against.
+_COMPARED_WITH = cues.compiled(
+    r"\b(?:better|cheaper|nicer|healthier|tastier|fresher|bigger|greener|smarter|wiser|safer|"
+    r"best)\b[^.;!?\n]{0,40}?\b(?:next to|against|versus|vs\.?|beside|alongside)"
+    r"(?:\s+(?:the|your|a|an))?[\s\"'(“‘#\[*_~`]*$"
+)
+_ANAPHOR = cues.compiled(r"\bthe (former|latter|first|second|last)\b(?: one| option| product)?")
+_CLAUSE_STOP = re.compile(r"[,;.!?\n]")
 _ARROW = re.compile("^" + _TAIL + r"[\W_]*(?:→|->|=>|⇒|➜|➔|⟶)")
 _ONLY_PUNCTUATION = cues.compiled("^" + _TAIL + r"[\s.?!:—–\-*_)\"'”`]*$")
 # A list label that rules out what follows it: "Out of stock: A, B", "**Dropped:** C".
@@ -187,7 +198,9 @@ _LIST_LINK = cues.compiled(
 _LIST_WORD = cues.compiled(r"\b(?:and|or|nor|as well as|plus)\b|&")
 # A predicate said of every member of a list before it: "A and B are both sold out".
 _PLURAL = cues.compiled(
-    r"^[\W_]*(?:(?:are|were|have|both|all|each|neither|none|contain|include|list|both contain|do|don['’]?t|"
+    "^"
+    + _TAIL
+    + r"[\W_]*(?:(?:are|were|have|both|all|each|neither|none|contain|include|list|both contain|do|don['’]?t|"
     r"aren['’]?t|weren['’]?t|won['’]?t|would|will|can['’]?t|should)\b)"
 )
 _ALL_OF_THEM = cues.compiled(r"^[\W_]*(?:both|all|each|neither|none)\b")
@@ -273,7 +286,9 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
                 suffix = " are"  # "A or B? Neither is in stock.": said of both
         if not said and _ARROW.match(suffix):
             said = True  # "A → B": A is swapped for B
-        if _PREFERRED_OVER.search(text[clause_lo : m.start]):
+        if _PREFERRED_OVER.search(text[clause_lo : m.start]) or _COMPARED_WITH.search(
+            text[clause_lo : m.start]
+        ):
             before = True  # "I'd pick A over B": B is passed over
         if _PARTICLE_VERB.search(prefix) and _PARTICLE.match(suffix):
             before = True
@@ -282,7 +297,9 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
         if _BARE_VERDICT.match(suffix):
             said = True
         if k and _ELLIPSIS.fullmatch(suffix):
-            said = not own[k - 1]
+            # The clause before said something of another product; this one is the opposite.
+            before_clause = [i for i in range(k) if found[i].start < clause_lo]
+            said = not own[before_clause[-1] if before_clause else k - 1]
         if k and (
             _SAME_BEFORE.search(prefix)
             or (_SAME_AFTER.fullmatch(suffix) and _LIST_LINK.match(prefix))
@@ -305,7 +322,33 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
             if own[j] and not by_prefix[j] and _PLURAL.match(after[j]):
                 ruled[k : j + 1] = [True] * (j + 1 - k)
         k = j + 1
+    for target in _anaphora(text, found):
+        ruled[target] = True
     return [replace(m, ruled_out=r) for m, r in zip(found, ruled, strict=True)]
+
+
+def _anaphora(text: str, found: list[Mention]) -> list[int]:
+    """Mentions ruled out through "the former", "the latter", "the first one", "the second":
+    the word picks a mention of the last sentence that named several, the words after it rule
+    it out ("The former is sold out")."""
+    out: list[int] = []
+    for a in _ANAPHOR.finditer(text):
+        words = text[a.end() : a.end() + 80]
+        stop = _CLAUSE_STOP.search(words)
+        if not _states_against(words[: stop.start()] if stop else words):
+            continue
+        earlier = [i for i, m in enumerate(found) if m.end <= a.start()]
+        if len(earlier) < 2:
+            continue
+        edges = [0, *(e.end() for e in _CLAUSE_EDGE.finditer(text, 0, found[earlier[-1]].start))]
+        group = [i for i in earlier if found[i].start >= max(edges)]
+        if len(group) < 2:
+            group = earlier
+        which = a.group(1).lower()
+        pick = {"former": 0, "first": 0, "second": 1, "latter": -1, "last": -1}[which]
+        if pick < len(group):
+            out.append(group[pick])
+    return out
 
 
 # "I looked at A, B and C; only C fits": what a sentence names before its "only ... fits" is not
