@@ -147,6 +147,13 @@ _SAME_BEFORE = cues.compiled(
     r"(?:,|\band|\bbut)\s*(?:so|as|nor|neither) (?:is|are|was|were|does|do|did|has)[\W_]*$"
 )
 _SAME_AFTER = cues.compiled(_TAIL + r"[\W_]*(?:too|as well|also|either)[\W_]*")
+_IN_AN_ORDER = cues.compiled(
+    "^"
+    + _TAIL
+    + r"[\W_]*(?:(?:which|that) (?:is|was) |is |was )?(?:in|from|on) (?:your |the |that |this )?"
+    r"(?:(?:last|previous|past|earlier|recent) )?orders?\b"
+)
+_PUTTING = cues.compiled(r"\b(?:add|put|swap|replac|includ|plac|switch|chang|pop|mov)\w*")
 _BARE_VERDICT = cues.compiled(
     "^"
     + _TAIL
@@ -296,6 +303,8 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
             before = False
         if _BARE_VERDICT.match(suffix):
             said = True
+        if _IN_AN_ORDER.match(suffix) and not _PUTTING.search(text[clause_lo : m.start]):
+            said = True  # "I see X in your order": what was bought, not what is put forward
         if k and _ELLIPSIS.fullmatch(suffix):
             # The clause before said something of another product; this one is the opposite.
             before_clause = [i for i in range(k) if found[i].start < clause_lo]
