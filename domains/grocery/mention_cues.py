@@ -27,11 +27,17 @@ from domains.grocery.items import ALLERGENS
 __all__ = [
     "ALLERGEN_WORDS",
     "BEFORE",
+    "COMPARATIVES",
     "CONTAINS",
     "NEGATED",
     "NEGATION",
+    "OWN_VERBS",
+    "PLANT_MILKS",
+    "PREFERRING",
     "SELF_EXCLUDED",
     "STATES",
+    "alternation",
+    "compiled",
 ]
 
 # The declared allergens' names and the everyday words for them ("contains nuts").
@@ -190,6 +196,45 @@ BEFORE: tuple[str, ...] = (
     r"no (?:more|stock of)",
     r"~~",
     r"❌|✗|✘|🚫|⛔",
+)
+
+# Plant drinks whose "milk" is not the allergen ("made with oat milk").
+PLANT_MILKS = (
+    "oat",
+    "almond",
+    "coconut",
+    "soy",
+    "soya",
+    "rice",
+    "pea",
+    "plant",
+    "cashew",
+    "hazelnut",
+    r"(?:oat|plant)-based",
+)
+# Verbs of preferring before "A over B", and comparatives before "A next to B".
+PREFERRING = (
+    r"(?:recommend|prefer|pick|choose|take|go for|go with|suggest|favou?r|rate|want|wins?|won|"
+    r"beats?|better|preferable|opt|like|edges?|comes? out ahead|scores?)\w*",
+)
+COMPARATIVES = (
+    "better",
+    "cheaper",
+    "nicer",
+    "healthier",
+    "tastier",
+    "fresher",
+    "bigger",
+    "greener",
+    "smarter",
+    "wiser",
+    "safer",
+    "best",
+)
+# Verbs that open what a list member says of itself.
+OWN_VERBS = (
+    r"is|are|has|have|fits?|works?|would|will|looks?|seems?|costs?|comes?|does|did|was|were|"
+    r"should|could|can|might|may|suits?|meets?",
 )
 
 SELF_EXCLUDED = (

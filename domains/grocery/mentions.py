@@ -161,21 +161,22 @@ _BARE_VERDICT = cues.compiled(
     r"(?:[\s)\].,;!–—|-]|$)"
 )
 # Words that make an otherwise plant-based drink's "milk" not the allergen.
-_PLANT_MILK = cues.compiled(
-    r"(?:oat|almond|coconut|soy|soya|rice|pea|plant|cashew|hazelnut|oat-based|plant-based)"
-    r"[- ]milk\b"
-)
+_PLANT_MILK = cues.compiled(cues.alternation(cues.PLANT_MILKS) + r"[- ]milk\b")
 _CONDITION = cues.compiled(r"\b(?:if|in case|should|whether|unless)\b")
-_PREFERRED_OVER = cues.compiled(
-    r"\b(?:recommend|prefer|pick|choose|take|go for|go with|suggest|favou?r|rate|want|wins?|won|"
-    r"beats?|better|preferable|opt|like|edges?|comes? out ahead|scores?)\w*\b"
-    r"[^.;!?\n]*\bover(?:\s+(?:the|your|a|an))?[\s\"'(“‘#\[*_~]*$"
-)
-# "A is the better deal next to B": B is what A is measured against.
-_COMPARED_WITH = cues.compiled(
-    r"\b(?:better|cheaper|nicer|healthier|tastier|fresher|bigger|greener|smarter|wiser|safer|"
-    r"best)\b[^.;!?\n]{0,40}?\b(?:next to|against|versus|vs\.?|beside|alongside)"
-    r"(?:\s+(?:the|your|a|an))?[\s\"'(“‘#\[*_~`]*$"
+_ARTICLE_AND_MARKUP = r"(?:\s+(?:the|your|a|an))?[\s\"'(“‘#\[*_~`]*$"
+# "I'd pick A over B": B is passed over; "A is the better deal next to B": B is what A is
+# measured against.
+_PREFERRED_OVER, _COMPARED_WITH = (
+    cues.compiled(
+        r"\b"
+        + cues.alternation(verbs)
+        + rf"\b[^.;!?\n]{{0,{reach}}}?\b{link}"
+        + _ARTICLE_AND_MARKUP
+    )
+    for verbs, reach, link in (
+        (cues.PREFERRING, 160, "over"),
+        (cues.COMPARATIVES, 40, r"(?:next to|against|versus|vs\.?|beside|alongside)"),
+    )
 )
 _ANAPHOR = cues.compiled(r"\bthe (former|latter|first|second|last)\b(?: one| option| product)?")
 _CLAUSE_STOP = re.compile(r"[,;.!?\n]")
@@ -211,10 +212,8 @@ _PLURAL = cues.compiled(
     r"aren['’]?t|weren['’]?t|won['’]?t|would|will|can['’]?t|should)\b)"
 )
 _ALL_OF_THEM = cues.compiled(r"^[\W_]*(?:both|all|each|neither|none)\b")
-_VERB_FIRST = cues.compiled(
-    r"^[\W_]*(?:is|are|has|have|fits?|works?|would|will|looks?|seems?|costs?|comes?|does|did|"
-    r"was|were|should|could|can|might|may|suits?|meets?)\b"
-)
+# A member of a list that has its own verb is not a bare member: "Skip A, B is fine".
+_VERB_FIRST = cues.compiled(r"^[\W_]*" + cues.alternation(cues.OWN_VERBS) + r"\b")
 # What the next sentence says of a mention that ends its own: "X? Unavailable, I'm afraid."
 _NEXT_SAYS = cues.compiled(
     r"^[\W_]*(?:(?:sadly|unfortunately|sorry|alas|oh|but|however|no|nope|i['’]m afraid|"

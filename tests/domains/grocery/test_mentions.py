@@ -64,6 +64,13 @@ def test_a_name_that_fits_several_products_proposes_none(text: str) -> None:
         "Not the Brookline Smooth Hazelnut Cocoa Spread, 350 g.",
         "Instead of Smooth Hazelnut Cocoa Spread by Brookline (350 g), shall we look further?",
         "Your usual Brookline Smooth Hazelnut Cocoa Spread 350 g is sold out.",
+        # the cue reaches its mention by clause, label, particle, next sentence and markup
+        "We're out of Brookline Smooth Hazelnut Cocoa Spread 350 g, sadly.",
+        "I'm leaving Brookline Smooth Hazelnut Cocoa Spread 350 g out: it contains hazelnuts.",
+        "Brookline Smooth Hazelnut Cocoa Spread 350 g? Unavailable, I'm afraid.",
+        "Out of stock, I'm afraid: Brookline Smooth Hazelnut Cocoa Spread 350 g.",
+        "~~Brookline Smooth Hazelnut Cocoa Spread 350 g~~ (sold out)",
+        "| Brookline Smooth Hazelnut Cocoa Spread 350 g | over budget |",
     ],
 )
 def test_a_ruled_out_mention_names_without_proposing(text: str) -> None:
@@ -119,22 +126,6 @@ def test_sizes_are_compared_by_value_and_pack_count() -> None:
     for said in ("350g", "0.35 kg", "0,35kg", "350 grams"):
         assert READ.proposed(f"Brookline Smooth Hazelnut Cocoa Spread {said}") == [BROOKLINE_350]
     assert READ.proposed("Brookline Smooth Hazelnut Cocoa Spread 6 x 350 g") == []
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "We're out of Brookline Smooth Hazelnut Cocoa Spread 350 g, sadly.",
-        "I'm leaving Brookline Smooth Hazelnut Cocoa Spread 350 g out: it contains hazelnuts.",
-        "Brookline Smooth Hazelnut Cocoa Spread 350 g? Unavailable, I'm afraid.",
-        "Out of stock, I'm afraid: Brookline Smooth Hazelnut Cocoa Spread 350 g.",
-        "~~Brookline Smooth Hazelnut Cocoa Spread 350 g~~ (sold out)",
-        "| Brookline Smooth Hazelnut Cocoa Spread 350 g | over budget |",
-    ],
-)
-def test_rule_outs_reach_their_mention_by_scope(text: str) -> None:
-    assert READ.proposed(text) == []
-    assert READ.named(text) == [BROOKLINE_350]
 
 
 @pytest.mark.parametrize(
