@@ -1,12 +1,17 @@
 """Which products an agent message puts forward: each mention resolved to one product by its name, brand, size and id; one rule for the scorer and the simulated shopper.
 
 A mention is a product name said in the message (any case, any punctuation between its words,
-one typo in a long word forgiven) or a product id written out. Shelves hold the same name under
-several brands and sizes, so a name alone fits every product that bears it; the brand, the size
-and the id said beside it (nearest on each side, within its clause) narrow it down. A mention
-that still fits several products names none of them: the shopper asks which one is meant. A
-mention the message rules out ("X is out of stock", "X contains nuts, so I skipped it", "not X",
-"instead of X", "your usual X") names a product without putting it forward.
+one slip forgiven: a mistyped word, two words run together, a plural s) or a product id written
+out. Shelves hold the same name under several brands and sizes, so a name alone fits every
+product that bears it; the brand, the size (compared by value: "500 g", "500g", "0.5 kg") and the
+id said beside it (nearest on each side, within its clause) narrow it down. A mention that still
+fits several products names none of them: the shopper asks which one is meant. A mention the
+message rules out ("X is out of stock", "X contains nuts, so I skipped it", "not X", "instead of
+X", "your usual X") names a product without putting it forward. The cue words are documented
+vocabulary (`domains.grocery.mention_cues`); which mention a cue reaches is decided here by scope:
+the mention's clause up to where a new subject takes over, a list label, a list sharing what is
+said of all its members, the next sentence when the mention ends its own, "the former / the
+latter"; a negated cue rules nothing out.
 """
 
 from __future__ import annotations

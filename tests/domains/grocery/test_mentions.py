@@ -185,9 +185,10 @@ def test_the_tuning_shares_read_exactly(share: str) -> None:
 
 def test_the_held_out_share_is_read_no_worse_than_first_measured() -> None:
     # The held-out share was never tuned against; its figure is reported, this guards a floor.
+    # Measured once at 37df4e9: 0.966 exact, 1 ruled-out mention counted (0.850 and 72 before).
     result = score_resolver(READ, SHARES["heldout"])
-    assert result.exact_rate >= 0.84
-    assert result.ruled_out_counted <= 72
+    assert result.exact_rate >= 0.966
+    assert result.ruled_out_counted <= 1
 
 
 def test_a_bad_corpus_row_names_the_line_and_field(tmp_path: Path) -> None:
