@@ -24,7 +24,7 @@ CORPUS = ROOT / "corpora" / "grocery" / "mentions"
 SNAPSHOT = ROOT / "domains" / "grocery" / "snapshots" / "2026-11-01"
 SHARES = (
     "tuning",
-    *(f"tuning-{c}" for c in "bcdefghijk"),
+    *(f"tuning-{c}" for c in "bcdefghijkl"),
     "heldout",
 )
 EXACT_TARGET = 0.98

@@ -41,17 +41,28 @@ class Item:
     brand: str
     size: str
 
+    @property
+    def head(self) -> str:
+        """The name without its last word ("Lemon & Herb" of "Lemon & Herb Hummus")."""
+        return self.name.rsplit(" ", 1)[0]
+
+    @property
+    def tail(self) -> str:
+        """The name's last word, the kind of product ("Hummus")."""
+        return self.name.rsplit(" ", 1)[-1]
+
 
 class Form(BaseModel):
     """A way of naming a product: its words ({name}, {brand}, {size}, {id}, {name_lower},
     {brand_lower}, {NAME}, {BRAND}; {size_tight} writes the size without spaces, "500g";
-    {size_alt} in the next unit, "0.5 kg"; {name_plural} adds a plural s) and which of its
-    attributes they state."""
+    {size_alt} in the next unit, "0.5 kg"; {name_plural} adds a plural s; a shortened name is
+    {head} / {head_lower}, the name without its last word, or {tail_lower}, its last word) and
+    which of its attributes they state."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     style: str
-    says: tuple[Literal["name", "brand", "size", "id"], ...] = Field(min_length=1)
+    says: tuple[Literal["name", "brand", "size", "id", "head", "tail"], ...] = Field(min_length=1)
     words: str
 
     def say(self, p: Item) -> str:
@@ -67,6 +78,9 @@ class Form(BaseModel):
             size_tight=p.size.replace(" ", ""),
             size_alt=_other_unit(p.size),
             name_plural=p.name if p.name.endswith("s") else p.name + "s",
+            head=p.head,
+            head_lower=p.head.lower(),
+            tail_lower=p.tail.lower(),
         )
 
 
