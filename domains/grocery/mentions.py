@@ -491,6 +491,11 @@ class _Said:
     fits: frozenset[str]
 
 
+# The words that stand for a name's last word, its kind: "the Lemon & Herb one".
+_ONE_WORDS = ("one", "ones", "thing", "things")
+# The word after a brand that may be the kind of product it makes: "Greenpath biscuits".
+_KIND_AFTER = re.compile(r"(?i)(?:['’]s)?\s+([a-z]+)\b")
+
 # The words that make a brand said on its own a product: "something from Nutterly".
 _BRAND_ONLY_LEAD = re.compile(
     r"(?i)(?<!\w)(?:something|anything|one|the one|a product|an item|products?|items?|the)\s+"
@@ -548,6 +553,7 @@ class Resolver:
     def __init__(self, products: Iterable[Any]) -> None:
         self._listings: dict[str, _Listing] = {}
         self._by_name: dict[tuple[str, ...], list[str]] = {}
+        self._by_kind: dict[tuple[str, str], list[str]] = {}
         for p in products:
             toks = tuple(_TOKEN.findall(p.name.lower()))
             if not toks:
@@ -557,6 +563,11 @@ class Resolver:
                 p.id, toks, p.name, p.brand, _quantity_size(quantity) if quantity else None
             )
             self._by_name.setdefault(toks, []).append(p.id)
+            # A shortened name: the name without its kind, said as "the Lemon & Herb one".
+            if len(toks) > 1:
+                for one in _ONE_WORDS:
+                    self._by_name.setdefault((*toks[:-1], one), []).append(p.id)
+            self._by_kind.setdefault((p.brand.casefold(), toks[-1]), []).append(p.id)
         self._by_first: dict[str, list[tuple[str, ...]]] = {}
         self._fuzzy_first: dict[str, set[str]] = {}
         for toks in self._by_name:
@@ -718,17 +729,33 @@ class Resolver:
                 continue
             lead = _ID_LEAD.search(text, 0, m.start())
             out.append(Mention(lead.start() if lead else m.start(), m.end(), (pid,), False, ""))
-        # A brand said on its own names its product when it makes only one.
+        # A brand said on its own names its product when it makes only one; said with a kind
+        # of product ("Greenpath hummus"), the brand's products of that kind.
         if self._brand_re is not None:
             for m in self._brand_re.finditer(text):
                 only = self._by_brand.get(m.group(1).casefold(), [])
                 taken = any(x.start <= m.start() < x.end for x in out)
+                kind = _KIND_AFTER.match(text, m.end())
+                if kind is not None and not taken:
+                    fits = self._of_kind(m.group(1), kind.group(1).lower())
+                    if fits:
+                        name = self._listings[fits[0]].display
+                        out.append(Mention(m.start(), kind.end(), tuple(sorted(fits)), False, name))
+                        continue
                 if len(only) == 1 and not taken:
                     lead = _BRAND_ONLY_LEAD.search(text, 0, m.start())
                     begin = lead.start() if lead else m.start()
                     out.append(Mention(begin, m.end(), (only[0],), False, ""))
         found = sorted(out, key=lambda m: m.start)
         return _only_the_last(text, _ruled_out(text, found))
+
+    def _of_kind(self, brand: str, word: str) -> list[str]:
+        """The brand's products whose name ends in `word` (a plural s forgiven)."""
+        for kind in (word, word.removesuffix("s"), word.removesuffix("es"), word + "s"):
+            fits = self._by_kind.get((brand.casefold(), kind))
+            if fits:
+                return fits
+        return []
 
     def named(self, text: str) -> list[str]:
         """Ids of the products the text names unambiguously (proposed or not), in order, once."""
