@@ -13,6 +13,10 @@ Five kinds of cue, each a short list of phrases (regular-expression fragments, m
 - `BEFORE`: words that rule out the product right after them, a few words of filler allowed
   ("instead of", "rather than", "skip", "swap out", "avoid", "than", "your usual", "not the").
 - `SELF_EXCLUDED`: the assistant saying it set the product aside ("so I skipped it").
+- `CORRECTIONS` ("sorry, I meant B") rule out the mention before them; `QUESTIONED` ("A isn't
+  organic, does that matter?") leaves a shortcoming put as a question ruling nothing out.
+- `BARE_STATES`: a sentence that is nothing but a state ("A?? out.") rules out what ends the
+  sentence before it.
 
 Everything here is about the product the cue stands next to: which mention that is (clause,
 list and negation scope) is decided by `domains.grocery.mentions`.
@@ -26,14 +30,17 @@ from domains.grocery.items import ALLERGENS
 
 __all__ = [
     "ALLERGEN_WORDS",
+    "BARE_STATES",
     "BEFORE",
     "COMPARATIVES",
     "CONTAINS",
+    "CORRECTIONS",
     "NEGATED",
     "NEGATION",
     "OWN_VERBS",
     "PLANT_MILKS",
     "PREFERRING",
+    "QUESTIONED",
     "SELF_EXCLUDED",
     "STATES",
     "alternation",
@@ -88,7 +95,16 @@ STATES: tuple[str, ...] = (
     r"higher) than (?:you|your|what you)",
     r"pricier than (?:you|your|what you)",
     r"(?:break|breaks|blow|blows|bust|busts) (?:your|the) budget",
-    r"(?:is|are|was|were|went|'s|’s) (?:\w+ly )?out\b(?! of (?!stock))",
+    r"(?:is|are|r|was|were|went|'s|’s) (?:\w+ly )?out\b(?! of (?!stock))",
+    r"[—–?:]+\s*out\b(?! of (?!stock))",
+    r"(?:is|are|['’]s) (?:now |all )?finish(?:ed)?\b",
+    r"(?:we|i) (?:have|got) (?:no more|none left)",
+    r"we(?: are|['’]re) (?:all )?out\b(?! of)",
+    r"(?:we|i) (?:don['’]?t|do not) have (?:it |them |this |that )?(?:now|any ?more|at the moment|"
+    r"today|right now)",
+    r"(?:was|is) a (?:typo|mistake|slip)",
+    r"(?:(?<=\bthat)|(?<=\bthis)|(?<=\bwhich)|(?<=\bit)|(?<=\bone))['’]s (?:all |now |completely |sadly )?(?:gone|out|finished)"
+    r"\b(?! of (?!stock))",
     r"(?:have|has|we've|we have|shop has|store has)? ?(?:run|ran) out",
     r"(?:is|are|was|were|['’]s) (?:all |now |completely )?gone\b",
     r"(?:was|were|is|are|has been|have been|got|been) (?:now )?(?:removed|dropped|deleted|"
@@ -194,8 +210,19 @@ BEFORE: tuple[str, ...] = (
     r"(?:" + "|".join(s for s in STATES if "(?:which|that)" not in s) + r")\s*:",
     r"(?:can['’]?t|cannot|couldn['’]?t|could not) (?:find|get|source|offer)",
     r"no (?:more|stock of)",
-    r"~~",
     r"❌|✗|✘|🚫|⛔",
+    r"(?<=[^\s<>=-] )>",
+)
+
+# Said after a mention, turn it back into the previous one: "I'd add A — sorry, I meant B".
+CORRECTIONS = r"(?:i meant|i mean|scratch that|correction:|make that)"
+BARE_STATES = r"(?:out|gone|finished|sold out|none left|n/a)\b(?! of (?!stock))"
+# A shortcoming put to the shopper as a question: the product is still put forward ("A isn't
+# organic, does that matter?").
+QUESTIONED = (
+    r"(?:does|do|would|will) (?:that|this|it|taht|tht|thta) matter|"
+    r"is (?:that|this|it) (?:ok|okay|alright|a problem|fine)\b|"
+    r"(?:hope|if) (?:that['’]?s|it['’]?s|that is) (?:ok|okay|fine|alright)"
 )
 
 # Plant drinks whose "milk" is not the allergen ("made with oat milk").

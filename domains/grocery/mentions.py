@@ -107,7 +107,7 @@ _NEGATED = cues.compiled(
     r"(?<![\w'’])"
     + cues.NEGATION
     + r"\s+(?!only\b|just\b)(?:(?:(?!only\b)\w+ly|be|been|really|quite|any|at all|all|"
-    r"too|very|something|currently|is|are)\s+){0,2}" + cues.alternation(cues.NEGATED)
+    r"too|very|something|currently|is|are|any ?more)\s+){0,2}" + cues.alternation(cues.NEGATED)
 )
 _NEGATION_BEFORE = cues.compiled(
     r"(?:" + cues.NEGATION + r"|almost|nearly|hardly|not quite|close to being)\s+(?:\w+\s+)?$"
@@ -122,7 +122,7 @@ _CONTAINS = cues.compiled(
 _SELF_EXCLUDED = cues.compiled(r"(?<!\w)" + cues.SELF_EXCLUDED + r"(?!\w)")
 # Where a new subject takes over the words after a mention ("because the other one is ...").
 _NEW_SUBJECT = cues.compiled(
-    r"(?:(?:,|\b(?:because|since|as|while|whereas|although|though|when|so|and|but|if|unless|"
+    r"(?:[—–]\s+(?=the\b)|(?:,|\b(?:because|since|as|while|whereas|although|though|when|so|and|but|if|unless|"
     r"plus))\s+|\(\s*)(?=(?:the|a|an|my|your|our|their|these|those|other|another|there|here|you|they|he|she|"
     r"every|each|both|some|most|all)\b)"
 )
@@ -228,6 +228,19 @@ _NEXT_SAYS = cues.compiled(
 )
 
 
+_QUESTIONED = cues.compiled(cues.QUESTIONED)
+_BARE_STATE = cues.compiled(r"\s*" + cues.BARE_STATES + r"[\W_]*")
+_CORRECTION = cues.compiled(r"(?<!\w)" + cues.CORRECTIONS + r"(?!\w)")
+# Two products set side by side, and the words that then choose one of them.
+_VERSUS = cues.compiled(r"[\W_]*(?:vs\.?|versus|or)[\W_]*|[^.;!?\n]{0,40}\bthan[\W_]*")
+_BETWEEN = cues.compiled(r"\bbetween\b[\W_]*$")
+_AND_LINK = cues.compiled(r"[\W_]*and[\W_]*")
+_CHOSEN_BEFORE = cues.compiled(
+    r"\b(?:go|going|stick|stay|went) with|\b(?:pick|choose|take|go for|opt for)\b[\W_]*$"
+)
+_CHOSEN_AFTER = cues.compiled(_TAIL + r"[\W_]*(?:wins|it is|is the (?:one|winner|pick))\b")
+
+
 def _cue_at(words: str) -> int | None:
     """Where the first words that rule a product out start in `words` (None: nowhere)."""
     found: list[int] = []
@@ -286,7 +299,10 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
         prefix, suffix = text[lo : m.start], text[m.end : hi]
         links.append(text[m.end : nxt] if nxt >= m.end else "")
         before = bool(
-            _BEFORE.search(prefix) or _BEFORE_STATE.search(prefix) or _labelled_out(text, m.start)
+            _BEFORE.search(prefix)
+            or _BEFORE_STATE.search(prefix)
+            or _labelled_out(text, m.start)
+            or text.count("~~", 0, m.start) % 2  # struck through: "~~A~~"
         )
         words = _own_words(suffix)
         conditional = bool(_CONDITION.search(text[clause_lo : m.start]))
@@ -318,6 +334,10 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
             or (_SAME_AFTER.fullmatch(suffix) and _LIST_LINK.match(prefix))
         ):
             before, said = own[k - 1], False
+        if said and _QUESTIONED.search(suffix):
+            said = False  # "A isn't organic, does that matter?": still put forward
+        if k and _CORRECTION.search(text[found[k - 1].end : m.start]):
+            own[k - 1] = by_prefix[k - 1] = True  # "I'd add A — sorry, I meant B"
         by_prefix.append(before)
         own.append(before or said)
         after.append(suffix)
@@ -337,7 +357,33 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
         k = j + 1
     for target in _anaphora(text, found):
         ruled[target] = True
+    _settle_choices(text, found, ruled)
     return [replace(m, ruled_out=r) for m, r in zip(found, ruled, strict=True)]
+
+
+def _settle_choices(text: str, found: list[Mention], ruled: list[bool]) -> None:
+    """Two products set side by side ("A vs B", "between A and B"), one of them then chosen ("A
+    wins", "I'd go with B"): the other is ruled out. A product ruled out anywhere in the message
+    is not put forward by being set side by side again ("A beats B. A vs B: ...")."""
+    out = {m.product for m, r in zip(found, ruled, strict=True) if r and m.product}
+    for i in range(len(found) - 1):
+        a, b = found[i], found[i + 1]
+        link = text[a.end : b.start]
+        between = _BETWEEN.search(text, max(0, a.start - 12), a.start)
+        if not (_VERSUS.fullmatch(link) or (between and _AND_LINK.fullmatch(link))):
+            continue
+        for k in (i, i + 1):
+            if found[k].product in out:
+                ruled[k] = True
+        for later in found[i + 2 :]:
+            said = text[found[found.index(later) - 1].end : later.start]
+            chosen = _CHOSEN_BEFORE.search(said) or _CHOSEN_AFTER.match(text, later.end)
+            if not chosen:
+                continue
+            if later.candidates == a.candidates:
+                ruled[i], ruled[i + 1] = False, True
+            elif later.candidates == b.candidates:
+                ruled[i], ruled[i + 1] = True, False
 
 
 def _anaphora(text: str, found: list[Mention]) -> list[int]:
@@ -396,6 +442,8 @@ def _next_sentence_against(text: str, start: int, stop: int) -> tuple[bool, bool
     rest = sentence[opening.end() if opening else 0 :]
     if not rest.strip() or _LABEL_START.match(rest):
         return False, False  # "Out of stock: ..." labels what follows it
+    if _BARE_STATE.fullmatch(rest):
+        return True, False  # "A?? out."
     subject = bool(opening and opening.group("subject"))
     at = _cue_at(_own_words(rest)[:60])
     against = at is not None and (subject or at <= 2)
