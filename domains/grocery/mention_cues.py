@@ -103,7 +103,7 @@ STATES: tuple[str, ...] = (
     r"(?:we|i) (?:don['’]?t|do not) have (?:it |them |this |that )?(?:now|any ?more|at the moment|"
     r"today|right now)",
     r"(?:was|is) a (?:typo|mistake|slip)",
-    r"(?:(?<=\bthat)|(?<=\bthis)|(?<=\bwhich)|(?<=\bit)|(?<=\bone))['’]s (?:all |now |completely |sadly )?(?:gone|out|finished)"
+    r"(?:that|this|which|it)(?: one)?['’]s (?:all |now |completely |sadly )?(?:gone|out|finished)"
     r"\b(?! of (?!stock))",
     r"(?:have|has|we've|we have|shop has|store has)? ?(?:run|ran) out",
     r"(?:is|are|was|were|['’]s) (?:all |now |completely )?gone\b",
@@ -211,7 +211,7 @@ BEFORE: tuple[str, ...] = (
     r"(?:can['’]?t|cannot|couldn['’]?t|could not) (?:find|get|source|offer)",
     r"no (?:more|stock of)",
     r"❌|✗|✘|🚫|⛔",
-    r"(?<=[^\s<>=-] )>",
+    r"(?<=\s)>(?=\s)",  # "A > B" (not a quote opening its line)
 )
 
 # Said after a mention, turn it back into the previous one: "I'd add A — sorry, I meant B".

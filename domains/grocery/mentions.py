@@ -1,8 +1,10 @@
 """Which products an agent message puts forward: each mention resolved to one product by its name, brand, size and id; one rule for the scorer and the simulated shopper.
 
 A mention is a product name said in the message (any case, any punctuation between its words,
-one slip forgiven: a mistyped word, two words run together, a plural s) or a product id written
-out. Shelves hold the same name under several brands and sizes, so a name alone fits every
+one slip forgiven: a mistyped word, two words run together, a plural s; a name of three words or
+more also in another word order), a shortened name (the name without its last word and "one" or
+"thing": "the Classic Beef one"; a brand and the kind it makes: "Greenpath hummus") or a product
+id written out. Shelves hold the same name under several brands and sizes, so a name alone fits every
 product that bears it; the brand, the size (compared by value: "500 g", "500g", "0.5 kg") and the
 id said beside it (nearest on each side, within its clause) narrow it down. A mention that still
 fits several products names none of them: the shopper asks which one is meant. A mention the
@@ -11,7 +13,9 @@ X", "your usual X") names a product without putting it forward. The cue words ar
 vocabulary (`domains.grocery.mention_cues`); which mention a cue reaches is decided here by scope:
 the mention's clause up to where a new subject takes over, a list label, a list sharing what is
 said of all its members, the next sentence when the mention ends its own, "the former / the
-latter"; a negated cue rules nothing out.
+latter", a correction ("sorry, I meant B"), two products set side by side and one then chosen;
+a negated cue rules nothing out, nor does a shortcoming put as a question ("A isn't organic,
+does that matter?").
 """
 
 from __future__ import annotations
@@ -539,16 +543,16 @@ class _Said:
     fits: frozenset[str]
 
 
-# The words that stand for a name's last word, its kind: "the Lemon & Herb one".
-_ONE_WORDS = ("one", "ones", "thing", "things")
-# The word after a brand that may be the kind of product it makes: "Greenpath biscuits".
-_KIND_AFTER = re.compile(r"(?i)(?:['’]s)?\s+([a-z]+)\b")
-
-# The words that make a brand said on its own a product: "something from Nutterly".
+# The words that make a brand said on its own a product: "something from Nutterly"; the word
+# after a brand that may be the kind of product it makes: "Greenpath biscuits".
 _BRAND_ONLY_LEAD = re.compile(
     r"(?i)(?<!\w)(?:something|anything|one|the one|a product|an item|products?|items?|the)\s+"
     r"(?:from|by|made by)\s+$"
 )
+_KIND_AFTER = re.compile(r"(?i)(?:['’]s)?\s+([a-z]+)\b")
+# The words that stand for a name's last word, its kind ("the Lemon & Herb one"), and the
+# longest name whose words are also recognised in another order.
+_ONE_WORDS, _LONGEST_REORDERED = ("one", "ones", "thing", "things"), 5
 
 
 # What may stand between a name and the brand and size said right before it.
@@ -625,6 +629,10 @@ class Resolver:
                     self._fuzzy_first.setdefault(variant, set()).add(toks[0])
         for names in self._by_first.values():
             names.sort(key=lambda n: -len(n))
+        self._by_words: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+        for toks in self._by_name:
+            if 3 <= len(toks) <= _LONGEST_REORDERED and toks[-1] not in _ONE_WORDS:
+                self._by_words.setdefault(tuple(sorted(toks)), []).append(toks)
         self._by_brand: dict[str, list[str]] = {}
         for x in self._listings.values():
             self._by_brand.setdefault(x.brand.casefold(), []).append(x.id)
@@ -663,11 +671,23 @@ class Resolver:
                     if took:
                         best, used = name, took
             if best is None:
+                best = self._reordered(words, i)
+                used = len(best or ())
+            if best is None:
                 i += 1
                 continue
             out.append((toks[i].start(), toks[i + used - 1].end(), best))
             i += used
         return out
+
+    def _reordered(self, words: list[str], i: int) -> tuple[str, ...] | None:
+        """A name of three words or more said with its words in another order ("Soya Drink
+        Calcium"), when no other name has the same words."""
+        for size in range(min(_LONGEST_REORDERED, len(words) - i), 2, -1):
+            names = self._by_words.get(tuple(sorted(words[i : i + size])), [])
+            if len(names) == 1:
+                return names[0]
+        return None
 
     def _joined_firsts(self, word: str) -> list[str]:
         """First words of names whose first two words are said as one ("PalmFried")."""

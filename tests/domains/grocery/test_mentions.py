@@ -143,6 +143,59 @@ def test_negated_rule_outs_and_good_news_rule_nothing_out(text: str) -> None:
     assert READ.proposed(text) == [BROOKLINE_350]
 
 
+# Oatfield makes the only Calcium Soya Drink of its brand; Nuvola the only Barista Almond Drink.
+OAT_CALCIUM = "off_2425533916112"
+NUVOLA_BARISTA = "off_2134286760629"
+X, Y = "Oatfield Calcium Soya Drink", "Nuvola Barista Almond Drink"
+
+
+@pytest.mark.parametrize(
+    ("text", "proposed"),
+    [
+        (f"{X} r out, sry. {Y} is in tho", [NUVOLA_BARISTA]),
+        (f"{X}?? out. {Y}?? in 👍", [NUVOLA_BARISTA]),
+        (f"{X} is finish in stock, I propose you {Y} instead.", [NUVOLA_BARISTA]),
+        (f"no more {X} :( try {Y}?", [NUVOLA_BARISTA]),
+        (f"{Y} > {X} for ur budget tbh", [NUVOLA_BARISTA]),
+        (f"{Y} beats {X} on price. {Y} vs {X}: cheaper too.", [NUVOLA_BARISTA]),
+        (f"I'd add {X} — sorry, I meant {Y}.", [NUVOLA_BARISTA]),
+        (f"Go for {X}. Actually scratch that, {Y} is better value.", [NUVOLA_BARISTA]),
+        (f"{X} costs more than {Y}; I'd stick with {Y}.", [NUVOLA_BARISTA]),
+        (f"Alternatively there's {Y}, a bit pricier than {X}.", [NUVOLA_BARISTA]),
+        (f"Between {X} and {Y}, I'd go with {Y}.", [NUVOLA_BARISTA]),
+        (f"{X} vs {Y}? {X} wins — cheaper.", [OAT_CALCIUM]),
+        (f"~~{X}~~ {Y} — the first one just went out of stock", [NUVOLA_BARISTA]),
+        (f"{X} — that one's gone, sorry. {Y} is in though.", [NUVOLA_BARISTA]),
+        (f"Sadly {X} is not anymore available. {Y} is.", [NUVOLA_BARISTA]),
+        (f"{X} is finished, we have no more. You can take {Y}, is similar.", [NUVOLA_BARISTA]),
+        (f"{Y} isnt organic, does taht matter? if not its the cheapest", [NUVOLA_BARISTA]),
+        (f"The Oatfield Soya Drink Calcium is gone, but {Y} is in.", [NUVOLA_BARISTA]),
+        ("Oatfield Soya Drink Calcium is in stock.", [OAT_CALCIUM]),
+    ],
+)
+def test_rule_outs_in_shorthand_symbols_corrections_and_choices(
+    text: str, proposed: list[str]
+) -> None:
+    assert READ.proposed(text) == proposed
+
+
+@pytest.mark.parametrize(
+    ("text", "proposed", "unclear"),
+    [
+        ("Greenpath's Classic Beef one is cheapest per kg.", ["off_24548571"], []),
+        ("Hearthfield spread fits your list.", ["off_2200906498231"], []),
+        ("Nuvola drink is in stock.", [], ["Barista Almond Drink"]),
+        ("I'd go for the Barista Almond one.", [], ["Barista Almond Drink"]),
+        ("Nuvola's Barista Almond one is in stock.", [NUVOLA_BARISTA], []),
+    ],
+)
+def test_a_shortened_name_is_resolved_like_a_full_one(
+    text: str, proposed: list[str], unclear: list[str]
+) -> None:
+    assert READ.proposed(text) == proposed
+    assert bool(READ.unclear(text)) == bool(unclear)
+
+
 def test_a_list_shares_the_cue_said_of_all_its_members() -> None:
     text = (
         "Brookline Smooth Hazelnut Cocoa Spread 350 g and Brookline's Smooth Hazelnut Cocoa "
