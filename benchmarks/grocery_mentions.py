@@ -22,7 +22,11 @@ from domains.grocery.tasks import load_tasks
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "corpora" / "grocery" / "mentions"
 SNAPSHOT = ROOT / "domains" / "grocery" / "snapshots" / "2026-11-01"
-SHARES = ("tuning", "tuning-b", "tuning-c", "tuning-d", "heldout")
+SHARES = (
+    "tuning",
+    *(f"tuning-{c}" for c in "bcdefghijkl"),
+    "heldout",
+)
 EXACT_TARGET = 0.98
 
 

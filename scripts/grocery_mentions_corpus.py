@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,15 +41,28 @@ class Item:
     brand: str
     size: str
 
+    @property
+    def head(self) -> str:
+        """The name without its last word ("Lemon & Herb" of "Lemon & Herb Hummus")."""
+        return self.name.rsplit(" ", 1)[0]
+
+    @property
+    def tail(self) -> str:
+        """The name's last word, the kind of product ("Hummus")."""
+        return self.name.rsplit(" ", 1)[-1]
+
 
 class Form(BaseModel):
     """A way of naming a product: its words ({name}, {brand}, {size}, {id}, {name_lower},
-    {brand_lower}, {NAME}, {BRAND}) and which of its attributes they state."""
+    {brand_lower}, {NAME}, {BRAND}; {size_tight} writes the size without spaces, "500g";
+    {size_alt} in the next unit, "0.5 kg"; {name_plural} adds a plural s; a shortened name is
+    {head} / {head_lower}, the name without its last word, or {tail_lower}, its last word) and
+    which of its attributes they state."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     style: str
-    says: tuple[Literal["name", "brand", "size", "id"], ...] = Field(min_length=1)
+    says: tuple[Literal["name", "brand", "size", "id", "head", "tail"], ...] = Field(min_length=1)
     words: str
 
     def say(self, p: Item) -> str:
@@ -61,7 +75,28 @@ class Form(BaseModel):
             brand_lower=p.brand.lower(),
             NAME=p.name.upper(),
             BRAND=p.brand.upper(),
+            size_tight=p.size.replace(" ", ""),
+            size_alt=_other_unit(p.size),
+            name_plural=p.name if p.name.endswith("s") else p.name + "s",
+            head=p.head,
+            head_lower=p.head.lower(),
+            tail_lower=p.tail.lower(),
         )
+
+
+# A size in its neighbour unit: grams as kilograms, millilitres and centilitres as litres (and
+# back), so that "500 g" is also written "0.5 kg".
+_NEXT_UNIT = {"g": ("kg", 1000), "kg": ("g", 1 / 1000), "ml": ("l", 1000), "cl": ("ml", 1 / 10)}
+_NEXT_UNIT["l"] = ("ml", 1 / 1000)
+
+
+def _other_unit(size: str) -> str:
+    m = re.fullmatch(r"(?:(\d+) x )?(\d+(?:\.\d+)?) (\w+)", size)
+    if m is None or m.group(3) not in _NEXT_UNIT:
+        return size
+    unit, per = _NEXT_UNIT[m.group(3)]
+    amount = f"{float(m.group(2)) / per:g}"
+    return (f"{m.group(1)} x " if m.group(1) else "") + f"{amount} {unit}"
 
 
 def _typo(word: str, rng: random.Random) -> str:

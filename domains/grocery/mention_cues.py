@@ -1,0 +1,279 @@
+"""The words that rule a product mention out, as documented vocabulary: what a shop assistant says
+before or after a product it names without putting it forward.
+
+Five kinds of cue, each a short list of phrases (regular-expression fragments, matched case-blind):
+
+- `STATES`: a state of the product that rules it out, said after it ("is sold out", "over your
+  budget", "already in your basket") or as a list label before it ("Out of stock: ..."). Said
+  under a negation ("isn't too pricey", "not out of stock") it rules nothing out.
+- `NEGATED`: a good state or a choosing verb under a negation ("isn't available", "doesn't fit",
+  "not vegan", "no longer stocked", "couldn't find").
+- `CONTAINS`: a verb of content before an allergen ("contains milk", "may contain traces of
+  nuts"); under a negation, or with "no"/"free" between, it rules nothing out.
+- `BEFORE`: words that rule out the product right after them, a few words of filler allowed
+  ("instead of", "rather than", "skip", "swap out", "avoid", "than", "your usual", "not the").
+- `SELF_EXCLUDED`: the assistant saying it set the product aside ("so I skipped it").
+- `CORRECTIONS` ("sorry, I meant B") rule out the mention before them; `QUESTIONED` ("A isn't
+  organic, does that matter?") leaves a shortcoming put as a question ruling nothing out.
+- `BARE_STATES`: a sentence that is nothing but a state ("A?? out.") rules out what ends the
+  sentence before it.
+
+Everything here is about the product the cue stands next to: which mention that is (clause,
+list and negation scope) is decided by `domains.grocery.mentions`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from domains.grocery.items import ALLERGENS
+
+__all__ = [
+    "ALLERGEN_WORDS",
+    "BARE_STATES",
+    "BEFORE",
+    "COMPARATIVES",
+    "CONTAINS",
+    "CORRECTIONS",
+    "NEGATED",
+    "NEGATION",
+    "OWN_VERBS",
+    "PLANT_MILKS",
+    "PREFERRING",
+    "QUESTIONED",
+    "SELF_EXCLUDED",
+    "STATES",
+    "alternation",
+    "compiled",
+]
+
+# The declared allergens' names and the everyday words for them ("contains nuts").
+ALLERGEN_WORDS = sorted(
+    {a.replace("-", " ") for a in ALLERGENS}
+    | {"wheat", "shellfish", "eggs?", "peanuts?", "soy", "soya", "dairy", "lactose", "nuts?"}
+    | {"hazelnuts?", "almonds?", "sesame", "sulphites?", "sulfites?", "traces?", "allergens?"}
+    | {"milk", "gluten", "mustard", "celery", "fish", "crustaceans?", "lupin", "molluscs?"}
+    | {"cashews?", "walnuts?", "pecans?", "pistachios?", "tree nuts?", "cream", "butter"}
+)
+
+# A negation in front of a word: "not", "isn't", "never", "no longer".
+NEGATION = (
+    r"(?:not|never|neither|nor|no longer|no|n[o']t|isn'?t|aren'?t|wasn'?t|weren'?t|doesn'?t|don'?t|didn'?t|"
+    r"won'?t|wouldn'?t|can'?t|cannot|couldn'?t|shouldn'?t|hasn'?t|haven'?t|ain'?t)"
+).replace("'", "['’]")
+
+STATES: tuple[str, ...] = (
+    r"out[- ]of[- ]stock",
+    r"sold[- ]out",
+    r"unavailable",
+    r"discontinued",
+    r"delisted",
+    r"(?:pulled|withdrawn|removed|dropped|taken|gone) (?:from|off|out of) (?:the|our|its|your) "
+    r"(?:range|shelves|shelf|catalog(?:ue)?|store|shop|assortment|list|basket|cart|order)",
+    r"(?:on|in) (?:your|the) (?:avoid|no|do[- ]not[- ]buy|exclusion|blocked|banned|no[- ]go) list",
+    r"withdrawn",
+    r"back[- ]?ordered",
+    r"off (?:the|your) (?:list|menu|shelf|shelves|table)",
+    r"off[- ]limits",
+    r"ruled out",
+    r"excluded",
+    r"rejected",
+    r"crossed (?:it )?off",
+    r"unsuitable",
+    r"unsafe",
+    r"a no[- ]go",
+    r"(?:is|['’]s) a (?:no|nope)\b(?![- ]\w)",
+    r"no good",
+    r"(?:over|above|beyond|outside|exceeds?|exceeding|out of|past) (?:your |the |our )?"
+    r"(?:€\s?\d+(?:[.,]\d+)?\s*)?(?:budget|limit|price range|spending limit|cap|maximum|max)",
+    r"over budget",
+    r"(?:over|above|beyond|past) (?:the |your )?€\s?\d+(?:[.,]\d+)? (?:you|limit|budget|cap|max)",
+    r"too (?:expensive|pricey|pricy|dear|costly|much|high|steep)",
+    r"(?:more|above|over|beyond) (?:than )?what you (?:wanted|want|hoped|planned|asked|said|"
+    r"set|had in mind)",
+    r"(?:costs?|is|are|comes? in) (?:you )?(?:a bit |slightly |much |well )?(?:more|pricier|dearer|"
+    r"higher) than (?:you|your|what you)",
+    r"pricier than (?:you|your|what you)",
+    r"(?:break|breaks|blow|blows|bust|busts) (?:your|the) budget",
+    r"(?:is|are|r|was|were|went|'s|’s) (?:\w+ly )?out\b(?! of (?!stock))",
+    r"[—–?:]+\s*out\b(?! of (?!stock))",
+    r"(?:is|are|['’]s) (?:now |all )?finish(?:ed)?\b",
+    r"(?:we|i) (?:have|got) (?:no more|none left)",
+    r"we(?: are|['’]re) (?:all )?out\b(?! of)",
+    r"(?:we|i) (?:don['’]?t|do not) have (?:it |them |this |that )?(?:now|any ?more|at the moment|"
+    r"today|right now)",
+    r"(?:was|is) a (?:typo|mistake|slip)",
+    r"(?:that|this|which|it)(?: one)?['’]s (?:all |now |completely |sadly )?(?:gone|out|finished)"
+    r"\b(?! of (?!stock))",
+    r"(?:have|has|we've|we have|shop has|store has)? ?(?:run|ran) out",
+    r"(?:is|are|was|were|['’]s) (?:all |now |completely )?gone\b",
+    r"(?:was|were|is|are|has been|have been|got|been) (?:now )?(?:removed|dropped|deleted|"
+    r"cancell?ed|taken (?:off|out)|swapped out|replaced|struck off|crossed off)",
+    r"already (?:in|on) (?:your |the )?(?:basket|cart|trolley|order|list)",
+    r"already there",
+    r"(?:which|that|what) you (?:don['’]?t|didn['’]?t|do not|did not) (?:like|want|enjoy|eat)",
+    r"what you (?:bought|ordered|had|returned|got)",
+    r"(?:was|is) your (?:previous|last|old|usual|original)",
+    r"(?:you['’]re|you are|being|we['’]re) (?:swapping|replacing|returning|exchanging)",
+    r"(?:replaced|swapped|exchanged|traded) (?:by|with|for|out)",
+    r"(?:gets|get|got) (?:swapped|replaced|exchanged|dropped|removed)",
+    r"makes? way for",
+    r"(?:a )?(?:bad|poor|wrong) (?:fit|choice|match|pick|option|idea)",
+    r"lacks?\b",
+    r"n/a\b",
+    r"[❌✗✘🚫⛔]",
+    r"already (?:added|ordered|bought|have)",
+    r"you (?:already )?(?:ordered|bought|had|returned|got|purchased)",
+    r"(?:which|that) you (?:ordered|bought|had|returned|wanted|asked for|usually|normally|got|"
+    r"mentioned|purchased)",
+    r"from (?:your |the )?(?:last |previous |past |earlier |recent |latest )?orders?\b",
+    r"(?:did not|didn['’]?t|does not|doesn['’]?t) make the cut",
+    r"fails? (?:your|the)",
+    r"(?:i|we)['’]?d (?:avoid|skip|pass on)",
+)
+
+NEGATED: tuple[str, ...] = (
+    r"(?:be )?(?:available|in stock|stocked|sold here|carried|on sale|an option|"
+    r"on (?:our|the) shel(?:f|ves)|in (?:our|the) range|on (?:our|the) (?:list|menu)|"
+    r"(?:suitable|safe|right|allowed|permitted)(?: for (?:you|vegans|vegetarians|coeliacs))?|"
+    r"vegan|vegetarian|organic|halal|kosher|(?:\w+[- ])?free|gluten[- ]free|dairy[- ]free|"
+    r"nut[- ]free|within (?:your |the )?budget|affordable|recommended|possible|for you|"
+    r"(?:something|one|an item|a product|a thing)(?: that)? (?:i|we)(?: can| could|['’]d| would)? "
+    r"(?:recommend|suggest|offer|advise|carry|stock|sell|have|keep)|comes? in\b|"
+    r"(?:made|produced|sold|offered|back)\b(?![- ]out)|"
+    r"(?:an? |the )?(?:good |great |suitable |safe |viable |right |real )?(?:option|choice|fit|"
+    r"match|pick|idea|alternative))",
+    r"(?:work|fit|suit|meet|match|qualify|pass|do|tick|like|want|enjoy)\b",
+    r"(?:find|get|source|offer|suggest|recommend|include|add|order|stock|carry) (?:it|them|that|"
+    r"this)",
+    r"(?:be )?(?:found|delivered|ordered|bought)",
+)
+
+CONTAINS = (
+    r"(?:contains?|containing|has|have|includes?|including|lists?|listing|declares?|allergens?:?|"
+    r"made (?:with|from)|uses|carries|comes with|may contain|can contain|traces of)"
+)
+
+BEFORE: tuple[str, ...] = (
+    r"instead of",
+    r"rather than",
+    r"in place of",
+    r"as opposed to",
+    r"unlike",
+    r"compared (?:to|with)",
+    r"than",
+    r"(?:beats?|outdoes|outperforms|trumps|outshines|outclasses|edges out|wins (?:over|against)|"
+    r"(?:is )?preferable to)",
+    r"(?:anything|everything) but",
+    r"(?:dislike[sd]?|hate[sd]?|not (?:a fan of|keen on)|said no to|turned down|declined|vetoed)",
+    r"you(?:['’]ve| have)? (?:already )?(?:had|bought|ordered|tried|got)(?: before)?",
+    r"(?:a |the )?(?:replacement|substitute|stand-in|alternative|swap) (?:for|to)",
+    r"swap(?:s|ped|ping)?(?: out)?",
+    r"replac(?:e|es|ed|ing)",
+    r"avoid(?:s|ed|ing)?",
+    r"skip(?:s|ped|ping)?",
+    r"(?:steer|steering|stay|staying|keep|keeping) (?:clear of|away from)",
+    r"exclud(?:e|es|ed|ing)",
+    r"except(?: for)?",
+    r"besides",
+    r"(?:other|apart) (?:than|from)",
+    r"(?:left|leave|leaving|leaves) out",
+    r"(?:drop|dropped|dropping|remove|removed|removing|took out|take out|taking out)",
+    r"ruled? out",
+    r"(?:(?:we|we've|we have|we're|we are|i'm|i am|they're|store is|shop is|shop's|store's)"
+    r" )?(?:run|ran|running|sold|all|clean) out of",
+    r"(?:we|they|i|the shop|the store|shop|store)(?:['’]re|['’]m| are| am| is|['’]s) (?:all |completely |"
+    r"currently |temporarily |now )?out of",
+    r"no (?:luck|joy|dice) (?:with|on)",
+    r"(?:the|your) usual",
+    r"you(?:['’]ve| have)? (?:usually|normally|previously|last|already|often|always) (?:order|bought|buy|had|"
+    r"get|got|ordered|have)\w*",
+    r"(?:the|your) (?:original|previous|last|old)",
+    r"(?:return|returning|returned|refund|refunding|refunded|exchange|exchanging|exchanged|credit)"
+    r"(?: (?:issued|processed|given|made|requested|started|booked|logged))?(?: of| for| on)?",
+    r"(?:your )?(?:last|previous) order (?:had|included|contained)",
+    r"asked for",
+    r"wanted",
+    r"bought",
+    r"ordered",
+    r"like your",
+    r"such as",
+    r"same as",
+    r"no",
+    r"not",
+    r"nor",
+    r"neither",
+    r"never",
+    NEGATION
+    + r" (?:\w+ly )?(?:get hold of|got hold of|like|want|enjoy|eat|drink|fancy|suggest|recommend|offer|propose|pick|choose|go for|go with|take|"
+    r"buy|get|add|include|order|put|use|find|stock|carry|have|pick out|advise)\w*",
+    r"(?:" + "|".join(s for s in STATES if "(?:which|that)" not in s) + r")\s*:",
+    r"(?:can['’]?t|cannot|couldn['’]?t|could not) (?:find|get|source|offer)",
+    r"no (?:more|stock of)",
+    r"❌|✗|✘|🚫|⛔",
+    r"(?<=\s)>(?=\s)",  # "A > B" (not a quote opening its line)
+)
+
+# Said after a mention, turn it back into the previous one: "I'd add A — sorry, I meant B".
+CORRECTIONS = r"(?:i meant|i mean|scratch that|correction:|make that)"
+BARE_STATES = r"(?:out|gone|finished|sold out|none left|n/a)\b(?! of (?!stock))"
+# A shortcoming put to the shopper as a question: the product is still put forward ("A isn't
+# organic, does that matter?").
+QUESTIONED = (
+    r"(?:does|do|would|will) (?:that|this|it|taht|tht|thta) matter|"
+    r"is (?:that|this|it) (?:ok|okay|alright|a problem|fine)\b|"
+    r"(?:hope|if) (?:that['’]?s|it['’]?s|that is) (?:ok|okay|fine|alright)"
+)
+
+# Plant drinks whose "milk" is not the allergen ("made with oat milk").
+PLANT_MILKS = (
+    "oat",
+    "almond",
+    "coconut",
+    "soy",
+    "soya",
+    "rice",
+    "pea",
+    "plant",
+    "cashew",
+    "hazelnut",
+    r"(?:oat|plant)-based",
+)
+# Verbs of preferring before "A over B", and comparatives before "A next to B".
+PREFERRING = (
+    r"(?:recommend|prefer|pick|choose|take|go for|go with|suggest|favou?r|rate|want|wins?|won|"
+    r"beats?|better|preferable|opt|like|edges?|comes? out ahead|scores?)\w*",
+)
+COMPARATIVES = (
+    "better",
+    "cheaper",
+    "nicer",
+    "healthier",
+    "tastier",
+    "fresher",
+    "bigger",
+    "greener",
+    "smarter",
+    "wiser",
+    "safer",
+    "best",
+)
+# Verbs that open what a list member says of itself.
+OWN_VERBS = (
+    r"is|are|has|have|fits?|works?|would|will|looks?|seems?|costs?|comes?|does|did|was|were|"
+    r"should|could|can|might|may|suits?|meets?",
+)
+
+SELF_EXCLUDED = (
+    r"(?:i|we)(?:['’]ve| have)? (?:skipped|left out|excluded|ruled out|dropped|avoided|passed on|"
+    r"set aside|removed|crossed off|struck|taken out|took out)(?: it| that one| this one| them)?"
+)
+
+
+def alternation(words: tuple[str, ...] | list[str]) -> str:
+    """One non-capturing group of the phrases."""
+    return "(?:" + "|".join(words) + ")"
+
+
+def compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
