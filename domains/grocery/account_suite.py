@@ -32,6 +32,7 @@ from domains.grocery.accounts import (
     AccountRequest,
     Address,
     LineChange,
+    OrderLine,
     RequestKind,
     Swap,
     Trap,
@@ -60,8 +61,8 @@ __all__ = [
 
 AccountKind = Literal["cancel", "modify", "exchange", "multi"]
 Rv = Literal["volunteer", "mixed", "hidden"]
-# The committed dev suite's account tasks: 24 single requests, 36 with two or three (with the
-# 60 shopping tasks, 30 % of the 120 hold several requests), every stratum in every kind.
+# The committed dev suite's account tasks: 18 single requests, 42 with two or three (with the
+# 60 shopping tasks, 35 % of the 120 hold several requests), every stratum in every kind.
 ACCOUNT_SUITE_SEED = 20261101
 TASKS_DIR = Path(__file__).parent / "tasks"
 SNAPSHOTS_DIR = Path(__file__).parent / "snapshots"
@@ -112,9 +113,23 @@ class AccountSlot:
         self.trapped = trapped
 
 
-def _swaps(order: AccountOrder, rng: random.Random, catalog: Any, exchange: bool) -> list[Swap]:
+def _shared_first(order: AccountOrder, account: Account) -> list[OrderLine]:
+    """The order's lines, those whose product the shopper also has in another order of the same
+    status first (a line that names its order alone would let a guess find it)."""
+    elsewhere = {
+        x.product_id
+        for o in account.orders
+        if o.user_id == order.user_id and o.status == order.status and o != order
+        for x in o.lines
+    }
+    return sorted(order.lines, key=lambda x: x.product_id not in elsewhere)
+
+
+def _swaps(
+    order: AccountOrder, rng: random.Random, catalog: Any, exchange: bool, account: Account
+) -> list[Swap]:
     out = []
-    for line in order.lines:
+    for line in _shared_first(order, account):
         variants = variants_of(catalog, line.product_id)
         if not variants:
             continue
@@ -190,7 +205,8 @@ def _request(
             kind=kind, order_id=order.order_id, payment_id=rng.choice(others).payment_id, trap=trap
         )
     if kind == "return":
-        line = rng.choice(order.lines)
+        lines = _shared_first(order, account)
+        line = lines[0] if rng.random() < 0.8 else rng.choice(lines)
         items = [LineChange(product_id=line.product_id, quantity=rng.randint(1, line.quantity))]
         asked = None
         if trap == "refund_elsewhere":
@@ -211,7 +227,7 @@ def _request(
             trap=trap,
             asked_payment_id=asked,
         )
-    swaps = _swaps(order, rng, catalog, exchange=kind == "exchange")
+    swaps = _swaps(order, rng, catalog, exchange=kind == "exchange", account=account)
     if not swaps:
         return None
     draft = AccountRequest(
@@ -244,7 +260,12 @@ def draw_account_task(
         if slot.trapped:
             # The trap first (uniform among those the task kind allows), then its request kind,
             # then the other requests, the trap at a random place (last when it transfers).
-            trap: Trap = rng.choice(sorted({t for k in kinds for t in TRAPS_OF.get(k, ())}))
+            options = sorted({t for k in kinds for t in TRAPS_OF.get(k, ())})
+            if slot.requests == 1 and set(options) - TRANSFER_TRAPS:
+                # A lone request settles by a write where its kind allows one (a transfer
+                # alone is won by any assistant that knows the policy, whatever its flaws).
+                options = [t for t in options if t not in TRANSFER_TRAPS]
+            trap: Trap = rng.choice(options)
             trap_kind = rng.choice([k for k in kinds if trap in TRAPS_OF.get(k, ())])
             chosen = rng.sample([k for k in kinds if k != trap_kind], slot.requests - 1)
             at = len(chosen) if trap in TRANSFER_TRAPS else rng.randint(0, len(chosen))
@@ -289,10 +310,10 @@ def _grid() -> list[AccountSlot]:
     round's volunteer and mixed cells: nine in ten account tasks, as an assistant that ignores
     the policy must lose nearly all of them (issue 38: policy-ignoring <= 0.10)."""
     cells: list[tuple[AccountKind, int, tuple[int, int, int]]] = [
-        ("cancel", 1, (3, 3, 2)),
-        ("modify", 1, (3, 3, 2)),
-        ("exchange", 1, (3, 3, 2)),
-        ("multi", 2, (6, 6, 6)),
+        ("cancel", 1, (2, 2, 2)),
+        ("modify", 1, (2, 2, 2)),
+        ("exchange", 1, (2, 2, 2)),
+        ("multi", 2, (8, 8, 8)),
         ("multi", 3, (6, 6, 6)),
     ]
     reveals: tuple[Rv, Rv, Rv] = ("volunteer", "mixed", "hidden")

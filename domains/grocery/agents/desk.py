@@ -375,7 +375,14 @@ class AccountDesk:
                 "order id and the item?"
             )
         if self._play.account == "over":
-            return [action, *_the_same_elsewhere(action, request, details)]
+            others = _other_pending(details, request)
+            if request.kind == "modify_items":
+                # To swap the same product elsewhere, the over-filler reads the other orders.
+                unread = [oid for oid in others if _fetched(ex, oid) is None]
+                if unread:
+                    return self._say("", [call(messages, "get_order_details", order_id=unread[0])])
+            seen = {oid: _fetched(ex, oid) or {} for oid in others}
+            return [action, *_the_same_elsewhere(action, seen)]
         return [action]
 
     def _locate(
@@ -561,28 +568,40 @@ _SPREAD = frozenset(
 )
 
 
+def _other_pending(details: dict[str, Any], request: Request) -> list[str]:
+    """The shopper's pending orders other than the request's."""
+    return [
+        str(o["order_id"])
+        for o in details.get("orders", [])
+        if o.get("status") == "pending" and o.get("order_id") != request.order_id
+    ]
+
+
 def _the_same_elsewhere(
-    action: tuple[str, dict[str, Any], str], request: Request, details: dict[str, Any]
+    action: tuple[str, dict[str, Any], str], others: dict[str, dict[str, Any]]
 ) -> list[tuple[str, dict[str, Any], str]]:
-    """The change of `action` made to every other pending order of the shopper (a default
-    address change moves them all too): the over-filler's reach."""
+    """The change of `action` made to every other pending order of the shopper (`others`, with
+    their details where read): a default address change moves them all too, and a swap is made
+    wherever the same product is ordered: the over-filler's reach."""
     name, arguments, _ = action
     if name == "modify_user_address":
         name, arguments = (
             "modify_pending_order_address",
             {k: v for k, v in arguments.items() if k != "user_id"},
         )
-    elif name not in _SPREAD:
-        return []
-    others = [
-        o["order_id"]
-        for o in details.get("orders", [])
-        if o.get("status") == "pending" and o.get("order_id") != request.order_id
-    ]
-    return [
-        (name, {**arguments, "order_id": oid}, f"I'll do the same for order {oid}.")
-        for oid in others
-    ]
+    out = []
+    for oid, order in others.items():
+        changed = {**arguments, "order_id": oid}
+        if name == "modify_pending_order_items":
+            held = {line.get("product_id") for line in order.get("lines", [])}
+            swaps = [x for x in arguments["swaps"] if x["product_id"] in held]
+            if not swaps or order.get("items_modified"):
+                continue
+            changed["swaps"] = swaps
+        elif name not in _SPREAD:
+            continue
+        out.append((name, changed, f"I'll do the same for order {oid}."))
+    return out
 
 
 _SWAPS = frozenset({"modify_items", "exchange"})

@@ -186,11 +186,12 @@ def test_the_same_seed_replays_the_same_trial_and_another_seed_other_words() -> 
 # One trapped task per trap (seed 4301, never used while the desk was written): what the shopper
 # first asks breaks policy section 10.
 def _trapped(trap: str) -> GroceryTask:
-    kinds = {"processed": "cancel", "modified_once": "modify", "past_window": "exchange"}
+    kinds = {"processed": "cancel", "modified_once": "modify", "refund_elsewhere": "exchange"}
+    kind = kinds.get(trap, "multi")
     for index in range(200):
-        slot = AccountSlot(kinds.get(trap, "exchange"), 1, "mixed", trapped=True)  # type: ignore[arg-type]
+        slot = AccountSlot(kind, 1 if kind != "multi" else 2, "mixed", trapped=True)  # type: ignore[arg-type]
         task = draw_account_task(4301, index, slot, CATALOG)
-        if task.requests[0].trap == trap:
+        if task.requests[-1].trap == trap:
             return task
     raise AssertionError(f"no {trap} task drawn")
 
@@ -217,7 +218,7 @@ def test_a_trap_only_a_person_can_settle_ends_in_a_transfer_after_the_reason(tra
     assert calls[-1] == "transfer_to_human"
     said = [e["content"] for e in events if e.get("role") == "agent" and e.get("content")]
     refusal = next(t for t in said if t.startswith("I'm sorry"))
-    assert task.requests[0].order_id in refusal
+    assert str(task.requests[-1].order_id) in refusal
     # The ignorer carries the request out (or tries) and never hands over.
     ignored = _trial(task, 0, "policy-ignorer").model_dump(mode="json")["events"]
     assert "transfer_to_human" not in [e.get("name") for e in ignored]
