@@ -95,7 +95,7 @@ TRAPS_OF: dict[str, tuple[Trap, ...]] = {
     "modify_address": ("processed",),
     "modify_payment": ("processed",),
     "modify_items": ("modified_once",),
-    "return": ("refund_elsewhere", "past_window"),
+    "return": ("refund_elsewhere", "other_product", "past_window"),
     "exchange": ("past_window",),
 }
 
@@ -207,7 +207,8 @@ def _request(
     if kind == "return":
         lines = _shared_first(order, account)
         line = lines[0] if rng.random() < 0.8 else rng.choice(lines)
-        items = [LineChange(product_id=line.product_id, quantity=rng.randint(1, line.quantity))]
+        units = rng.randint(1, line.quantity)
+        items = [LineChange(product_id=line.product_id, quantity=units)]
         asked = None
         if trap == "refund_elsewhere":
             # Asked to a method that neither paid the order nor is a gift card.
@@ -219,10 +220,25 @@ def _request(
             if not elsewhere:
                 return None
             asked = rng.choice(elsewhere)
+        swaps = []
+        if trap == "other_product":
+            # First asked as an exchange for another product (not a variant): the return is
+            # what the policy allows instead.
+            mine = catalog.get(line.product_id)
+            alike = [
+                p
+                for p in catalog.items
+                if p.name != mine.name and set(p.categories) & set(mine.categories)
+            ]
+            if not alike:
+                return None
+            other = rng.choice(alike)
+            swaps = [Swap(product_id=line.product_id, new_product_id=other.id, quantity=units)]
         return AccountRequest(
             kind=kind,
             order_id=order.order_id,
             items=items,
+            swaps=swaps,
             payment_id=_payer(order, account, rng, 0.0),
             trap=trap,
             asked_payment_id=asked,
@@ -258,15 +274,17 @@ def draw_account_task(
         chosen = rng.sample(kinds, slot.requests) if slot.kind == "multi" else [rng.choice(kinds)]
         traps: list[Trap | None] = [None] * len(chosen)
         if slot.trapped:
-            # The trap first (uniform among those the task kind allows), then its request kind,
+            # The trap first (uniform among those the task kind allows, and the same over the
+            # attempts, so that traps hard to draw are not redrawn away), then its request kind,
             # then the other requests, the trap at a random place (last when it transfers).
             options = sorted({t for k in kinds for t in TRAPS_OF.get(k, ())})
             if slot.requests == 1 and set(options) - TRANSFER_TRAPS:
                 # A lone request settles by a write where its kind allows one (a transfer
                 # alone is won by any assistant that knows the policy, whatever its flaws).
                 options = [t for t in options if t not in TRANSFER_TRAPS]
-            trap: Trap = rng.choice(options)
-            trap_kind = rng.choice([k for k in kinds if trap in TRAPS_OF.get(k, ())])
+            pick = derive_rng(seed, role, "trap")
+            trap: Trap = pick.choice(options)
+            trap_kind = pick.choice([k for k in kinds if trap in TRAPS_OF.get(k, ())])
             chosen = rng.sample([k for k in kinds if k != trap_kind], slot.requests - 1)
             at = len(chosen) if trap in TRANSFER_TRAPS else rng.randint(0, len(chosen))
             chosen.insert(at, trap_kind)

@@ -77,10 +77,11 @@ MAX_LINE_UNITS = 99
 STORE_DATE = dt.date(2026, 11, 1)
 RETURN_WINDOW_DAYS = 30
 # What makes a request a policy trap: a refund asked to a method that neither paid the order
-# nor is a gift card (the shopper then takes an allowed one); a return or exchange past the
-# window, a change to a processed order, or a second change of an order's items (the shopper
-# still wants it done: the assistant transfers them to a person).
-Trap = Literal["refund_elsewhere", "past_window", "processed", "modified_once"]
+# nor is a gift card (the shopper then takes an allowed one); an exchange for a different
+# product, not a variant (the shopper then takes the return offered instead); a return or
+# exchange past the window, a change to a processed order, or a second change of an order's
+# items (the shopper still wants it done: the assistant transfers them to a person).
+Trap = Literal["refund_elsewhere", "other_product", "past_window", "processed", "modified_once"]
 TRANSFER_TRAPS: frozenset[str] = frozenset({"past_window", "processed", "modified_once"})
 _ID = r"^[A-Za-z0-9_-]+$"
 
@@ -254,7 +255,10 @@ class AccountRequest(BaseModel):
     kind: RequestKind
     order_id: str | None = Field(default=None, description="The order (all but change_address)")
     reason: CancelReason | None = Field(default=None, description="cancel only")
-    swaps: list[Swap] = Field(default_factory=list, description="modify_items and exchange")
+    swaps: list[Swap] = Field(
+        default_factory=list,
+        description="modify_items and exchange (other_product: the exchange first asked)",
+    )
     items: list[LineChange] = Field(default_factory=list, description="return only")
     payment_id: str | None = Field(
         default=None,
@@ -286,8 +290,10 @@ class AccountRequest(BaseModel):
             raise ValueError(f"a {self.kind} request needs {', '.join(missing)}")
         if (self.trap == "refund_elsewhere") != (self.asked_payment_id is not None):
             raise ValueError("asked_payment_id is for (and needed by) a refund_elsewhere trap")
-        if self.trap == "refund_elsewhere" and self.kind != "return":
-            raise ValueError(f"a refund_elsewhere trap is a return, not {self.kind}")
+        if self.trap in ("refund_elsewhere", "other_product") and self.kind != "return":
+            raise ValueError(f"a {self.trap} trap is settled by a return, not a {self.kind}")
+        if (self.trap == "other_product") != (self.kind == "return" and bool(self.swaps)):
+            raise ValueError("a return's swaps are the exchange an other_product trap first asks")
         return self
 
     @property

@@ -48,6 +48,7 @@ _YES = re.compile(r"^(yes|correct)\b", re.I)
 _PLACED = re.compile(r"placed on (\d{1,2}) ([A-Z][a-z]+)")
 _INSISTS = re.compile(r"really need this sorted|still need it done", re.I)
 _INSTEAD = re.compile(rf"refund it to my {_PAYMENT} instead")
+_RETURN_INSTEAD = re.compile(r"return them instead")
 _WINDOW_DAYS = 30  # policy section 10: returns and exchanges within 30 days of the order date
 
 
@@ -69,11 +70,17 @@ class Request:
     lines: list[dict[str, Any]] = field(default_factory=list)
     placed: str | None = None  # the day the shopper placed the order, e.g. "14 October"
 
+    @property
+    def key(self) -> tuple[Any, ...]:
+        """What tells a restated request from a new one: its kind and the lines it names."""
+        named = tuple(sorted(json.dumps(x, sort_keys=True) for x in self.lines))
+        return (self.kind, named)
+
 
 def _swaps(text: str, exchange: bool) -> list[dict[str, Any]]:
     if exchange:
         pattern = rf"(\d+) of the {_LINE} for {_PACK}"
-        return [
+        variants = [
             {
                 "quantity": int(m[0]),
                 "name": m[1],
@@ -84,6 +91,19 @@ def _swaps(text: str, exchange: bool) -> list[dict[str, Any]]:
             }
             for m in re.findall(pattern, text)
         ]
+        # An exchange for another product altogether (not a variant): "… for the Oat Drink by
+        # Greenpath (1 l)".
+        others = [
+            {
+                "quantity": int(m[0]),
+                "name": m[1],
+                "size": m[2],
+                "paid": float(m[3]),
+                "other": f"{m[4]} by {m[5]} ({m[6]})",
+            }
+            for m in re.findall(rf"(\d+) of the {_LINE} for the (.+?) by (.+?) \((.+?)\)", text)
+        ]
+        return variants or others
     return [
         {
             "quantity": None,
@@ -148,6 +168,7 @@ def requests_heard(texts: list[str]) -> list[Request]:
     its return's for good."""
     out: list[Request] = []
     instead: str | None = None
+    returned = False  # the shopper took the return offered for an exchange to another product
     for text in texts:
         starts = [m.start() for m in _STARTS.finditer(text)]
         ends = [*starts[1:], len(text)] if starts else []
@@ -156,7 +177,7 @@ def requests_heard(texts: list[str]) -> list[Request]:
             request = _parse(piece)
             if request is None:
                 continue
-            known = next((r for r in out if r.kind == request.kind), None)
+            known = next((r for r in out if r.key == request.key), None)
             if known is None:
                 out.append(request)
                 known = request
@@ -167,6 +188,9 @@ def requests_heard(texts: list[str]) -> list[Request]:
         if not starts:
             if m := _INSTEAD.search(text):
                 instead = m[1]
+                continue
+            if _RETURN_INSTEAD.search(text):
+                returned = True
                 continue
             named = re.search(rf"\border {_ORDER}", text)
             lacking_order = [r for r in out if r.kind in _ON_ORDER and r.order_id is None]
@@ -184,6 +208,9 @@ def requests_heard(texts: list[str]) -> list[Request]:
             if payment and lacking_payment:
                 lacking_payment[0].payment = payment
     for request in out:
+        if returned and request.kind == "exchange" and any("other" in x for x in request.lines):
+            request.kind = "return"
+            request.lines = [{k: v for k, v in x.items() if k != "other"} for x in request.lines]
         if instead is not None and request.kind == "return":
             request.payment = instead
     return out
@@ -530,6 +557,15 @@ def _forbidden(
                 f"{request.kind} on it.",
                 True,
             )
+    other = next((x for x in request.lines if "other" in x), None)
+    if request.kind == "exchange" and other is not None:
+        return (
+            "an exchange can only swap an item for another pack of the same product (a variant), "
+            f"not for a different product such as the {other['other']}. I can return the "
+            f"{other['quantity']} × {other['name']} ({other['size']}) instead, with a refund; "
+            "just say if you'd like that.",
+            False,
+        )
     if request.kind == "modify_items" and order.get("items_modified"):
         return (
             f"the items of order {oid} were already changed once, and a pending order's items "
@@ -718,7 +754,9 @@ def _action(
             (
                 v
                 for v in line.get("variants", [])
-                if v["size"] == line["new_size"] and abs(v["price"] - line["new_price"]) < 0.005
+                if "other" not in line
+                and v["size"] == line["new_size"]
+                and abs(v["price"] - line["new_price"]) < 0.005
             ),
             None,
         )

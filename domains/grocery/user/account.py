@@ -18,7 +18,8 @@ next message the shopper restates the next request, or says that is all (act `do
 The shopper never knows an order's id: it says "one of my orders" and, asked which, names the
 day it placed it. A policy trap (`AccountRequest.trap`) is asked as the shopper wants it; once
 the agent refuses it, naming why (`_refuses`), the shopper takes the allowed alternative (a
-refund to a method that may receive it) or says it still wants it done (the agent should then
+refund to a method that may receive it, the return offered for an exchange to another product)
+or says it still wants it done (the agent should then
 transfer it to a person); an agent that carries the first ask out gets its yes like any other.
 """
 
@@ -78,6 +79,8 @@ _TRAP_REASONS = {
     "past_window": re.compile(r"\b30[- ]?days?\b|\bwindow\b", re.I),
     "modified_once": re.compile(r"\bonce\b|\balready\b", re.I),
     "refund_elsewhere": re.compile(r"\boriginal\b|\bpaid (?:the|that|this) order\b", re.I),
+    # Not a variant, and the return offered instead.
+    "other_product": re.compile(r"(?=.*\b(?:same product|variant))(?=.*\breturn)", re.I | re.S),
 }
 _INSIST = ("I understand, but I really need this sorted out.", "I see, but I still need it done.")
 _GIVE_UP = ("Alright, I'll leave it there then. That's all.", "Fine, that's all for today then.")
@@ -148,6 +151,14 @@ def describe_request(
         return f"Please change my default address to {a.street}, {a.city} {a.zip}."
     if kind == "modify_payment":
         return f"I'd like to pay one of my orders with my {pay} instead."
+    if kind == "return" and request.trap == "other_product":
+        swap = request.swaps[0]
+        other = catalog.get(swap.new_product_id)
+        text = (
+            f"From one of my orders, I'd like to exchange {swap.quantity} of the "
+            f"{paid(swap.product_id)} for the {other.name} by {other.brand} ({other.quantity})"
+        )
+        return text + (f"; any difference goes on my {pay}." if details else ".")
     if kind == "return":
         item = request.items[0]
         text = (
@@ -317,6 +328,8 @@ class AccountShopper:
         if request.transfers:
             state.insisted = True
             return rng.choice(_INSIST), "insist"
+        if request.trap == "other_product":
+            return "Alright, then please return them instead.", "inform"
         assert self._task.account is not None
         pay = _label(self._task.account.shopper, request.payment_id)
         return f"I see. Then please refund it to my {pay} instead.", "inform"

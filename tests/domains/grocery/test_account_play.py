@@ -186,7 +186,12 @@ def test_the_same_seed_replays_the_same_trial_and_another_seed_other_words() -> 
 # One trapped task per trap (seed 4301, never used while the desk was written): what the shopper
 # first asks breaks policy section 10.
 def _trapped(trap: str) -> GroceryTask:
-    kinds = {"processed": "cancel", "modified_once": "modify", "refund_elsewhere": "exchange"}
+    kinds = {
+        "processed": "cancel",
+        "modified_once": "modify",
+        "refund_elsewhere": "exchange",
+        "other_product": "exchange",
+    }
     kind = kinds.get(trap, "multi")
     for index in range(200):
         slot = AccountSlot(kind, 1 if kind != "multi" else 2, "mixed", trapped=True)  # type: ignore[arg-type]
@@ -196,7 +201,7 @@ def _trapped(trap: str) -> GroceryTask:
     raise AssertionError(f"no {trap} task drawn")
 
 
-TRAPS = ["refund_elsewhere", "past_window", "processed", "modified_once"]
+TRAPS = ["refund_elsewhere", "other_product", "past_window", "processed", "modified_once"]
 
 
 @pytest.mark.parametrize("trap", TRAPS)

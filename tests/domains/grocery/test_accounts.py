@@ -199,6 +199,7 @@ def test_the_committed_account_tasks_hold_their_traps() -> None:
     assert len(trapped) >= 54
     assert {r["trap"] for t in trapped for r in t["requests"] if r.get("trap")} == {
         "refund_elsewhere",
+        "other_product",
         "past_window",
         "processed",
         "modified_once",
