@@ -61,8 +61,10 @@ __all__ = [
 
 AccountKind = Literal["cancel", "modify", "exchange", "multi"]
 Rv = Literal["volunteer", "mixed", "hidden"]
-# The committed dev suite's account tasks: 18 single requests, 42 with two or three (with the
-# 60 shopping tasks, 35 % of the 120 hold several requests), every stratum in every kind.
+# The committed dev suite's account tasks: 9 single requests, 51 with two or three (with the
+# 60 shopping tasks, 42 % of the 120 hold several requests), every stratum in every kind. Most
+# are multi-request, as τ²'s retail tasks are: a trap alone that ends in a transfer is won by any
+# assistant that knows the policy, whatever else it gets wrong.
 ACCOUNT_SUITE_SEED = 20261101
 TASKS_DIR = Path(__file__).parent / "tasks"
 SNAPSHOTS_DIR = Path(__file__).parent / "snapshots"
@@ -114,15 +116,15 @@ class AccountSlot:
 
 
 def _shared_first(order: AccountOrder, account: Account) -> list[OrderLine]:
-    """The order's lines, those whose product the shopper also has in another order of the same
-    status first (a line that names its order alone would let a guess find it)."""
-    elsewhere = {
+    """The order's lines, those whose product is in the most other orders of the shopper in the
+    same status first (a line that names its order alone would let a guess find it)."""
+    elsewhere = [
         x.product_id
         for o in account.orders
         if o.user_id == order.user_id and o.status == order.status and o != order
         for x in o.lines
-    }
-    return sorted(order.lines, key=lambda x: x.product_id not in elsewhere)
+    ]
+    return sorted(order.lines, key=lambda x: -elsewhere.count(x.product_id))
 
 
 def _swaps(
@@ -324,15 +326,15 @@ def draw_account_task(
 
 def _grid() -> list[AccountSlot]:
     """The cells, kinds taken in turn within each stratum (so any first few mix the kinds).
-    Every multi-request task holds a policy trap, and every single-request one but the first
-    round's volunteer and mixed cells: nine in ten account tasks, as an assistant that ignores
-    the policy must lose nearly all of them (issue 38: policy-ignoring <= 0.10)."""
+    Every multi-request task holds a policy trap, and the single-request ones of the hidden
+    stratum: nine in ten account tasks, as an assistant that ignores the policy must lose nearly
+    all of them (issue 38: policy-ignoring <= 0.10)."""
     cells: list[tuple[AccountKind, int, tuple[int, int, int]]] = [
-        ("cancel", 1, (2, 2, 2)),
-        ("modify", 1, (2, 2, 2)),
-        ("exchange", 1, (2, 2, 2)),
-        ("multi", 2, (8, 8, 8)),
-        ("multi", 3, (6, 6, 6)),
+        ("cancel", 1, (1, 1, 1)),
+        ("modify", 1, (1, 1, 1)),
+        ("exchange", 1, (1, 1, 1)),
+        ("multi", 2, (9, 9, 9)),
+        ("multi", 3, (8, 8, 8)),
     ]
     reveals: tuple[Rv, Rv, Rv] = ("volunteer", "mixed", "hidden")
     out = []

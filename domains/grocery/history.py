@@ -143,7 +143,7 @@ def draw_account(seed: int, role: str, rng: random.Random, catalog: Any) -> Acco
     staple = rng.choice(varied)
 
     def pick(regular: bool) -> list[Any]:
-        first = staple if regular and rng.random() < 0.7 else rng.choice(varied)
+        first = staple if regular and rng.random() < 0.85 else rng.choice(varied)
         others = [p for p in rng.sample(plain, 2) if p.id != first.id]
         return [first, *others[: rng.randint(0, 2)]]
 

@@ -402,9 +402,9 @@ class AccountDesk:
                 "order id and the item?"
             )
         if self._play.account == "over":
-            others = _other_pending(details, request)
-            if request.kind == "modify_items":
-                # To swap the same product elsewhere, the over-filler reads the other orders.
+            others = _other_orders(details, request)
+            if request.kind in _LINED:
+                # To change the same product elsewhere, the over-filler reads the other orders.
                 unread = [oid for oid in others if _fetched(ex, oid) is None]
                 if unread:
                     return self._say("", [call(messages, "get_order_details", order_id=unread[0])])
@@ -604,21 +604,35 @@ _SPREAD = frozenset(
 )
 
 
-def _other_pending(details: dict[str, Any], request: Request) -> list[str]:
-    """The shopper's pending orders other than the request's."""
-    return [
-        str(o["order_id"])
-        for o in details.get("orders", [])
-        if o.get("status") == "pending" and o.get("order_id") != request.order_id
-    ]
+# The requests that name order lines (the over-filler repeats them wherever the product is).
+_LINED = frozenset({"modify_items", "exchange", "return"})
+
+
+def _other_orders(details: dict[str, Any], request: Request) -> list[str]:
+    """The shopper's other orders a request of its kind could change: pending ones, or (returns
+    and exchanges) delivered ones within the window."""
+    delivered = request.kind in ("return", "exchange")
+    today = str(details.get("today", ""))
+    out = []
+    for o in details.get("orders", []):
+        if o.get("order_id") == request.order_id:
+            continue
+        if not delivered and o.get("status") == "pending":
+            out.append(str(o["order_id"]))
+        elif delivered and o.get("status") == "delivered" and today:
+            age = dt.date.fromisoformat(today) - dt.date.fromisoformat(str(o.get("date")))
+            if age.days <= _WINDOW_DAYS:
+                out.append(str(o["order_id"]))
+    return out
 
 
 def _the_same_elsewhere(
     action: tuple[str, dict[str, Any], str], others: dict[str, dict[str, Any]]
 ) -> list[tuple[str, dict[str, Any], str]]:
-    """The change of `action` made to every other pending order of the shopper (`others`, with
-    their details where read): a default address change moves them all too, and a swap is made
-    wherever the same product is ordered: the over-filler's reach."""
+    """The change of `action` made to every other order of the shopper it could change
+    (`others`, with their details where read): a default address change moves every pending
+    order too, and a swap, return or exchange is made wherever the same product was ordered
+    (whole lines): the over-filler's reach."""
     name, arguments, _ = action
     if name == "modify_user_address":
         name, arguments = (
@@ -628,11 +642,22 @@ def _the_same_elsewhere(
     out = []
     for oid, order in others.items():
         changed = {**arguments, "order_id": oid}
-        if name == "modify_pending_order_items":
-            held = {line.get("product_id") for line in order.get("lines", [])}
+        held = {x.get("product_id"): x.get("quantity") for x in order.get("lines", [])}
+        if name == "return_delivered_order_items":
+            items = [
+                {**x, "quantity": held[x["product_id"]]}
+                for x in arguments["items"]
+                if x["product_id"] in held
+            ]
+            if not items:
+                continue
+            changed["items"] = items
+        elif name in ("modify_pending_order_items", "exchange_delivered_order_items"):
             swaps = [x for x in arguments["swaps"] if x["product_id"] in held]
             if not swaps or order.get("items_modified"):
                 continue
+            if name == "exchange_delivered_order_items":
+                swaps = [{**x, "quantity": held[x["product_id"]]} for x in swaps]
             changed["swaps"] = swaps
         elif name not in _SPREAD:
             continue
