@@ -109,6 +109,7 @@ def test_the_shopper_is_found_by_name_and_zip_and_sees_only_their_own_account() 
     assert found == {"user_id": me.user_id}
     details = result(tools, "get_user_details", user_id=me.user_id)
     assert details["email"] == me.email
+    assert details["today"] == "2026-11-01"  # the store's date, for the 30-day window
     assert {o["order_id"] for o in details["orders"]} == {
         o.order_id for o in task.account.orders if o.user_id == me.user_id
     }
