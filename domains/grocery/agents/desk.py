@@ -10,8 +10,10 @@ order up (so without its money); `stuff` turns each return or exchange into one 
 a `list_size` above one states every pending change at once and makes them all on one yes.
 Its `account` setting is the play's own flaw carried to the desk: "no_yes" states each change
 and makes it in the same turn; "prior" never asks for a missing detail (a cancel is "no longer
-needed", money goes to the order's own payment method); "over" makes the same change to every
-other pending order too; "ask_all" opens with every account question at once, whatever the
+needed", money goes to the order's own payment method, the order is the latest one in the
+status the request needs that holds the lines it names); "over" makes the same change to every
+other order it could change too (pending ones; for a swap, return or exchange, every order
+holding the same product, whole lines); "ask_all" opens with every account question at once, whatever the
 request; "bare" asks for the yes without stating the change; "no_policy" is the assistant that
 never read the policy: it authenticates (the tools demand it) and asks for each yes, but applies
 none of sections 10-11 on its own (it carries out a refund anywhere, a return past the window,
