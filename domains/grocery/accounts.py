@@ -16,6 +16,14 @@ A pending order's items (each line swapped for a variant: the same product name 
 pack), address or payment may be changed; items once only. Every account action needs the shopper
 authenticated first (by email, or by first name, last name and zip), and acts on that shopper's
 own profile and orders only.
+
+The split is τ²-bench's: these methods enforce what a database would (authentication, ids,
+statuses, variants, balances, items changed once); the rules that are the assistant's job
+(policy section 10: the 30-day window for returns and exchanges, where a refund may go) are not
+enforced here, so an assistant that ignores them changes the accounts wrongly and the final
+state differs from the gold one. A request may be a policy trap (`Trap`): what the shopper
+first asks is not allowed, and the gold action is the allowed alternative the shopper then
+takes, or the transfer to a person when they still want it done.
 """
 
 from __future__ import annotations
@@ -32,6 +40,9 @@ __all__ = [
     "CANCEL_REASONS",
     "MAX_LINE_UNITS",
     "REQUEST_KINDS",
+    "RETURN_WINDOW_DAYS",
+    "STORE_DATE",
+    "TRANSFER_TRAPS",
     "Account",
     "AccountBook",
     "AccountOrder",
@@ -48,6 +59,7 @@ __all__ = [
     "Refund",
     "RequestKind",
     "Swap",
+    "Trap",
     "request_amount",
     "variants_of",
 ]
@@ -60,6 +72,17 @@ CancelReason = Literal["no_longer_needed", "ordered_by_mistake"]
 CANCEL_REASONS: tuple[CancelReason, ...] = get_args(CancelReason)
 # Units one return or exchange line may name (an order line holds at most 99).
 MAX_LINE_UNITS = 99
+# The store's date in every trial (histories end on it; `get_user_details` says it), and how
+# many days after an order's date it may still be returned or exchanged (policy section 10).
+STORE_DATE = dt.date(2026, 11, 1)
+RETURN_WINDOW_DAYS = 30
+# What makes a request a policy trap: a refund asked to a method that neither paid the order
+# nor is a gift card (the shopper then takes an allowed one); an exchange for a different
+# product, not a variant (the shopper then takes the return offered instead); a return or
+# exchange past the window, a change to a processed order, or a second change of an order's
+# items (the shopper still wants it done: the assistant transfers them to a person).
+Trap = Literal["refund_elsewhere", "other_product", "past_window", "processed", "modified_once"]
+TRANSFER_TRAPS: frozenset[str] = frozenset({"past_window", "processed", "modified_once"})
 _ID = r"^[A-Za-z0-9_-]+$"
 
 
@@ -232,7 +255,10 @@ class AccountRequest(BaseModel):
     kind: RequestKind
     order_id: str | None = Field(default=None, description="The order (all but change_address)")
     reason: CancelReason | None = Field(default=None, description="cancel only")
-    swaps: list[Swap] = Field(default_factory=list, description="modify_items and exchange")
+    swaps: list[Swap] = Field(
+        default_factory=list,
+        description="modify_items and exchange (other_product: the exchange first asked)",
+    )
     items: list[LineChange] = Field(default_factory=list, description="return only")
     payment_id: str | None = Field(
         default=None,
@@ -240,6 +266,13 @@ class AccountRequest(BaseModel):
         "(modify_payment) or receives the refund (return)",
     )
     address: Address | None = Field(default=None, description="modify_address, change_address")
+    trap: Trap | None = Field(
+        default=None, description="Why what the shopper first asks is not allowed (policy 10)"
+    )
+    asked_payment_id: str | None = Field(
+        default=None,
+        description="refund_elsewhere only: where the shopper first asks the refund to go",
+    )
 
     @model_validator(mode="after")
     def _complete(self) -> AccountRequest:
@@ -255,10 +288,27 @@ class AccountRequest(BaseModel):
         missing = [f for f in needed[self.kind] if not getattr(self, f)]
         if missing:
             raise ValueError(f"a {self.kind} request needs {', '.join(missing)}")
+        if (self.trap == "refund_elsewhere") != (self.asked_payment_id is not None):
+            raise ValueError("asked_payment_id is for (and needed by) a refund_elsewhere trap")
+        if self.trap in ("refund_elsewhere", "other_product") and self.kind != "return":
+            raise ValueError(f"a {self.trap} trap is settled by a return, not a {self.kind}")
+        if (self.trap == "other_product") != (self.kind == "return" and bool(self.swaps)):
+            raise ValueError("a return's swaps are the exchange an other_product trap first asks")
         return self
 
+    @property
+    def transfers(self) -> bool:
+        """Whether the request ends in a transfer to a person (a trap the tools cannot settle)."""
+        return self.trap in TRANSFER_TRAPS
+
     def action(self, user_id: str) -> tuple[str, dict[str, Any]]:
-        """The write tool and arguments that carry the request out."""
+        """The write tool and arguments that carry the request out (the transfer, for a trap
+        only a person can settle)."""
+        if self.transfers:
+            return (
+                "transfer_to_human",
+                {"summary": f"The shopper still wants a {self.kind} on order {self.order_id}."},
+            )
         address = self.address.model_dump() if self.address is not None else {}
         swaps = [s.model_dump(exclude_none=True) for s in self.swaps]
         by_kind: dict[str, tuple[str, dict[str, Any]]] = {
@@ -471,14 +521,6 @@ class AccountBook:
         price: float = self._catalog.get(swap.new_product_id).price
         return price
 
-    def _refund_to(self, order: AccountOrder, payment_id: str) -> None:
-        method = self._payment(payment_id)
-        if payment_id != order.payment_id and method.kind != "gift_card":
-            raise StoreError(
-                f"refund payment_id {payment_id!r}: a refund goes to the order's original "
-                f"payment ({order.payment_id}) or to one of the shopper's gift cards"
-            )
-
     def _commit(
         self, order: AccountOrder, profile: Profile | None = None, **changes: Any
     ) -> AccountOrder:
@@ -551,7 +593,8 @@ class AccountBook:
     ) -> AccountOrder:
         order = self._in_status(order_id, "delivered")
         self._lines(order, lines, "return")
-        self._refund_to(order, payment_id)
+        # Where a refund may go is the assistant's rule (policy 10), not the tool's.
+        self._payment(payment_id)
         prices = {line.product_id: line.unit_price for line in order.lines}
         amount = _money(sum(c.quantity * prices[c.product_id] for c in lines))
         return self._settle(
@@ -604,7 +647,7 @@ class AccountBook:
 def request_amount(request: AccountRequest, account: Account, catalog: Any) -> float | None:
     """The money a request moves (refund or charge, EUR), None when it moves none."""
     order = next((o for o in account.orders if o.order_id == request.order_id), None)
-    if order is None or request.kind in ("modify_address", "change_address"):
+    if order is None or request.transfers or request.kind in ("modify_address", "change_address"):
         return None
     if request.kind in ("cancel", "modify_payment"):
         return order.total

@@ -2,10 +2,14 @@
 
 Every id (users, orders, payment methods) is a keyed hash of the seed and the task's role
 (`runner.core.generation.opaque_id`), so nothing an agent sees maps to a public file; names,
-streets and cities come from small lists in our own words. The shopper always has a pending
-order and a delivered one whose lines have variants (so cancel, modify, return and exchange can
-all be asked), one processed order, a card, a gift card and often a PayPal account; the second
-shopper (a neighbour) has orders of their own, which the shopper's agent must never touch.
+streets and cities come from small lists in our own words. The shopper has several orders in
+several statuses, so that which order a request is about is never guessable from a prior: two to
+four pending ones (sometimes one whose items were already changed once), two or three delivered
+within the return window and one delivered before it, one processed; a staple product (one with
+variants) recurs in most of them, as a regular buy does. Each order's lines include one with
+variants (so cancel, modify, return and exchange can all be asked); the shopper has a card, a
+gift card and often a PayPal account; the second shopper (a neighbour) has orders of their own,
+which the shopper's agent must never touch.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ import random
 from typing import Any
 
 from domains.grocery.accounts import (
+    RETURN_WINDOW_DAYS,
+    STORE_DATE,
     Account,
     AccountOrder,
     Address,
@@ -40,8 +46,6 @@ _STREETS = (
     "Willow Court",
 )
 _CITIES = ("Eastbrook", "Marlow Vale", "Kingsferry", "Ashcombe", "Northwick")
-# The day the history ends (orders are dated in the weeks before it).
-_TODAY = dt.date(2026, 11, 1)
 
 
 def variant_products(catalog: Any) -> list[Any]:
@@ -104,6 +108,7 @@ def _order(
     status: OrderStatus,
     products: list[Any],
     days_ago: int,
+    modified: bool = False,
 ) -> AccountOrder:
     lines = [
         OrderLine(product_id=p.id, quantity=rng.randint(1, 3), unit_price=p.price) for p in products
@@ -113,17 +118,19 @@ def _order(
     return AccountOrder(
         order_id=opaque_id(seed, f"{role}|order", "o_"),
         user_id=profile.user_id,
-        date=_TODAY - dt.timedelta(days=days_ago),
+        date=STORE_DATE - dt.timedelta(days=days_ago),
         status=status,
         lines=lines,
         address=profile.address,
         payment_id=rng.choice(payers),
+        items_modified=modified,
     )
 
 
 def draw_account(seed: int, role: str, rng: random.Random, catalog: Any) -> Account:
     """The private history of one task (`role` names it, e.g. 'grocery|7'): the shopper first,
-    then a neighbour; each order holds one to three lines, one of them with a variant."""
+    then a neighbour; each order holds one to three lines, one of them with a variant, and the
+    shopper's staple (a product with variants) is in most of the shopper's orders."""
     varied = variant_products(catalog)
     plain = list(catalog.items)
     if len(varied) < 4:
@@ -133,25 +140,35 @@ def draw_account(seed: int, role: str, rng: random.Random, catalog: Any) -> Acco
     taken: set[str] = set()
     shopper = _profile(seed, f"{role}|shopper", rng, taken)
     neighbour = _profile(seed, f"{role}|neighbour", rng, taken)
+    staple = rng.choice(varied)
 
-    def pick() -> list[Any]:
-        first = rng.choice(varied)
+    def pick(regular: bool) -> list[Any]:
+        first = staple if regular and rng.random() < 0.85 else rng.choice(varied)
         others = [p for p in rng.sample(plain, 2) if p.id != first.id]
         return [first, *others[: rng.randint(0, 2)]]
 
-    plan: list[tuple[Profile, str, OrderStatus, int]] = [
-        (shopper, "pending", "pending", 2),
-        (shopper, "delivered", "delivered", 12),
-        (shopper, "processed", "processed", 4),
-        (neighbour, "pending", "pending", 3),
-        (neighbour, "delivered", "delivered", 9),
+    window = RETURN_WINDOW_DAYS
+    # Distinct days for the shopper's orders: pending ones the newest, then processed,
+    # delivered within the window, and one delivered before it.
+    pending_days = sorted(rng.sample(range(1, 7), rng.randint(2, 4)))
+    delivered_days = sorted(rng.sample(range(9, window - 1), rng.randint(2, 3)))
+    modified = rng.randrange(len(pending_days)) if rng.random() < 0.5 else -1
+    plan: list[tuple[Profile, str, OrderStatus, int, bool]] = [
+        (shopper, f"pending{i}", "pending", d, i == modified) for i, d in enumerate(pending_days)
     ]
-    if rng.random() < 0.5:
-        plan.insert(2, (shopper, "pending2", "pending", 1))
-    if rng.random() < 0.5:
-        plan.insert(3, (shopper, "delivered2", "delivered", 20))
+    plan.append((shopper, "processed", "processed", 7 + rng.randint(0, 1), False))
+    plan += [
+        (shopper, f"delivered{i}", "delivered", d, False) for i, d in enumerate(delivered_days)
+    ]
+    plan.append((shopper, "delivered-old", "delivered", window + rng.randint(8, 40), False))
+    plan += [
+        (neighbour, "pending", "pending", 3, False),
+        (neighbour, "delivered", "delivered", 9, False),
+    ]
     orders = [
-        _order(seed, f"{role}|{who.user_id}|{name}", rng, who, status, pick(), days)
-        for who, name, status, days in plan
+        _order(
+            seed, f"{role}|{who.user_id}|{name}", rng, who, status, pick(who is shopper), days, mod
+        )
+        for who, name, status, days, mod in plan
     ]
     return Account(profiles=[shopper, neighbour], orders=orders)

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from domains.grocery.accounts import (
+    STORE_DATE,
     AccountOrder,
     Address,
     CancelReason,
@@ -340,9 +341,11 @@ class GroceryTools(StoreTools):
     @tool
     def get_user_details(self, user_id: _UserId) -> dict[str, Any]:
         """The authenticated shopper's profile: name, email, default address, payment methods
-        (gift cards with their balance) and the ids and statuses of their orders."""
+        (gift cards with their balance), the ids, statuses and dates of their orders, and
+        today's date (`today`, for the return window)."""
         accounts = self.store.accounts
         profile = accounts.profile(user_id).model_dump(mode="json")
+        profile["today"] = STORE_DATE.isoformat()
         profile["orders"] = [
             {"order_id": o.order_id, "status": o.status, "date": o.date.isoformat()}
             for o in accounts.orders_of(user_id)

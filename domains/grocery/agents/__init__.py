@@ -36,6 +36,8 @@ PLAYS: dict[str, Play] = {
         name="prior-guesser", ask_standard=False, ask_cues=False, use_hints=False, account="prior"
     ),
     "allergen-ignorer": Play(name="allergen-ignorer", respect_allergies=False, account="no_yes"),
+    # The expert that never read the policy (its account half: none of sections 10-11).
+    "policy-ignorer": Play(name="policy-ignorer", account="no_policy"),
     "basket-stuffer": Play(name="basket-stuffer", stuff=3, account="over"),
     "interview-then-cheapest": Play(
         name="interview-then-cheapest", ask_cues=False, use_hints=False, check_stock=False

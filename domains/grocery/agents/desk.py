@@ -10,13 +10,24 @@ order up (so without its money); `stuff` turns each return or exchange into one 
 a `list_size` above one states every pending change at once and makes them all on one yes.
 Its `account` setting is the play's own flaw carried to the desk: "no_yes" states each change
 and makes it in the same turn; "prior" never asks for a missing detail (a cancel is "no longer
-needed", money goes to the order's own payment method); "over" makes the same change to every
-other pending order too; "ask_all" opens with every account question at once, whatever the
-request; "bare" asks for the yes without stating the change.
+needed", money goes to the order's own payment method, the order is the latest one in the
+status the request needs that holds the lines it names); "over" makes the same change to every
+other order it could change too (pending ones; for a swap, return or exchange, every order
+holding the same product, whole lines); "ask_all" opens with every account question at once, whatever the
+request; "bare" asks for the yes without stating the change; "no_policy" is the assistant that
+never read the policy: it authenticates (the tools demand it) and asks for each yes, but applies
+none of sections 10-11 on its own (it carries out a refund anywhere, a return past the window,
+a change to a processed order, and never hands over to a person).
+
+The honest desk applies sections 10-11 before it states a change (`_forbidden`): it turns down
+what the policy does not allow, saying why and what is allowed instead, and transfers the
+shopper to a person when they still want it done. Shoppers name orders by the day they placed
+them; the desk asks which order a request is about and finds it in the profile.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from dataclasses import dataclass, field
@@ -36,6 +47,11 @@ _EMAIL = re.compile(r"\b([a-z0-9._-]+@[a-z0-9.-]+\.[a-z]+)\b")
 _NAME_ZIP = re.compile(r"I'm ([A-Z][a-z]+) ([A-Z][a-z]+), zip code (\d{5})")
 _DONE = re.compile(r"\b(that's everything|that's all)\b", re.I)
 _YES = re.compile(r"^(yes|correct)\b", re.I)
+_PLACED = re.compile(r"placed on (\d{1,2}) ([A-Z][a-z]+)")
+_INSISTS = re.compile(r"really need this sorted|still need it done", re.I)
+_INSTEAD = re.compile(rf"refund it to my {_PAYMENT} instead")
+_RETURN_INSTEAD = re.compile(r"return them instead")
+_WINDOW_DAYS = 30  # policy section 10: returns and exchanges within 30 days of the order date
 
 
 def is_account_conversation(messages: list[ChatMessage]) -> bool:
@@ -54,16 +70,19 @@ class Request:
     payment: str | None = None  # a label as the shopper said it
     address: dict[str, str] | None = None
     lines: list[dict[str, Any]] = field(default_factory=list)
+    placed: str | None = None  # the day the shopper placed the order, e.g. "14 October"
 
     @property
-    def key(self) -> tuple[str, str | None]:
-        return (self.kind, self.order_id)
+    def key(self) -> tuple[Any, ...]:
+        """What tells a restated request from a new one: its kind and the lines it names."""
+        named = tuple(sorted(json.dumps(x, sort_keys=True) for x in self.lines))
+        return (self.kind, named)
 
 
 def _swaps(text: str, exchange: bool) -> list[dict[str, Any]]:
     if exchange:
         pattern = rf"(\d+) of the {_LINE} for {_PACK}"
-        return [
+        variants = [
             {
                 "quantity": int(m[0]),
                 "name": m[1],
@@ -74,6 +93,19 @@ def _swaps(text: str, exchange: bool) -> list[dict[str, Any]]:
             }
             for m in re.findall(pattern, text)
         ]
+        # An exchange for another product altogether (not a variant): "… for the Oat Drink by
+        # Greenpath (1 l)".
+        others = [
+            {
+                "quantity": int(m[0]),
+                "name": m[1],
+                "size": m[2],
+                "paid": float(m[3]),
+                "other": f"{m[4]} by {m[5]} ({m[6]})",
+            }
+            for m in re.findall(rf"(\d+) of the {_LINE} for the (.+?) by (.+?) \((.+?)\)", text)
+        ]
+        return variants or others
     return [
         {
             "quantity": None,
@@ -87,30 +119,34 @@ def _swaps(text: str, exchange: bool) -> list[dict[str, Any]]:
     ]
 
 
+# An order as a shopper names it: by id, or (not knowing it) as one of theirs.
+_WHICH = rf"(?:order {_ORDER}|my pending order|one of my orders)"
+
+
 def _parse(text: str) -> Request | None:
     """The request a shopper message makes, if any."""
-    if m := re.search(rf"cancel (?:order {_ORDER}|one of my orders)", text):
+    if m := re.search(rf"cancel {_WHICH}", text):
         return Request("cancel", m[1])
-    if m := re.search(rf"send (?:order {_ORDER}|my pending order) to {_ADDRESS} instead", text):
+    if m := re.search(rf"send {_WHICH} to {_ADDRESS} instead", text):
         return Request("modify_address", m[1], address={"street": m[2], "city": m[3], "zip": m[4]})
     if m := re.search(rf"change my default address to {_ADDRESS}", text):
         return Request("change_address", address={"street": m[1], "city": m[2], "zip": m[3]})
-    if m := re.search(rf"pay (?:order {_ORDER}|my pending order) with my {_PAYMENT} instead", text):
+    if m := re.search(rf"pay {_WHICH} with my {_PAYMENT} instead", text):
         return Request("modify_payment", m[1], payment=m[2])
-    if m := re.search(rf"return (\d+) of the {_LINE} from order {_ORDER}", text):
+    if m := re.search(rf"return (\d+) of the {_LINE} from {_WHICH}", text):
         line = {"quantity": int(m[1]), "name": m[2], "size": m[3], "paid": float(m[4])}
         return Request("return", m[5], lines=[line])
-    if m := re.search(rf"From order {_ORDER}, I'd like to exchange (.+)", text):
+    if m := re.search(rf"From {_WHICH}, I'd like to exchange (.+)", text):
         return Request("exchange", m[1], lines=_swaps(m[2], exchange=True))
-    if m := re.search(rf"In order {_ORDER}, I'd like to change (.+)", text):
+    if m := re.search(rf"In {_WHICH}, I'd like to change (.+)", text):
         return Request("modify_items", m[1], lines=_swaps(m[2], exchange=False))
     return None
 
 
 _STARTS = re.compile(
-    r"I'd like to cancel (?:order|one of)|Please send (?:order|my pending)|"
-    r"Please change my default address|I'd like to pay (?:order|my pending)|I want to return|"
-    r"From order o_|In order o_"
+    r"I'd like to cancel (?:order|one of)|Please send (?:order|my pending|one of)|"
+    r"Please change my default address|I'd like to pay (?:order|my pending|one of)|"
+    r"I want to return|From (?:order o_|one of my)|In (?:order o_|one of my)"
 )
 
 
@@ -130,8 +166,11 @@ def _details(text: str) -> tuple[str | None, str | None]:
 def requests_heard(texts: list[str]) -> list[Request]:
     """Every request the shopper made, in order (several may come in one message), each with the
     details said with it; a detail said on its own (an answer) goes to the first request that
-    still lacks one of its kind."""
+    still lacks one of its kind. A shopper taking another refund method ("… instead") changes
+    its return's for good."""
     out: list[Request] = []
+    instead: str | None = None
+    returned = False  # the shopper took the return offered for an exchange to another product
     for text in texts:
         starts = [m.start() for m in _STARTS.finditer(text)]
         ends = [*starts[1:], len(text)] if starts else []
@@ -149,10 +188,20 @@ def requests_heard(texts: list[str]) -> list[Request]:
             if known.kind != "modify_payment":
                 known.payment = known.payment or payment
         if not starts:
+            if m := _INSTEAD.search(text):
+                instead = m[1]
+                continue
+            if _RETURN_INSTEAD.search(text):
+                returned = True
+                continue
             named = re.search(rf"\border {_ORDER}", text)
-            lacking_order = [r for r in out if r.kind in _PENDING and r.order_id is None]
+            lacking_order = [r for r in out if r.kind in _ON_ORDER and r.order_id is None]
             if named and lacking_order:
                 lacking_order[0].order_id = named[1]
+            placed = _PLACED.search(text)
+            undated = [r for r in lacking_order if r.placed is None]
+            if placed and undated:
+                undated[0].placed = f"{placed[1]} {placed[2]}"
             reason, payment = _details(text)
             lacking_reason = [r for r in out if r.kind == "cancel" and r.reason is None]
             if reason and lacking_reason:
@@ -160,12 +209,19 @@ def requests_heard(texts: list[str]) -> list[Request]:
             lacking_payment = [r for r in out if r.kind in _PAID and r.payment is None]
             if payment and lacking_payment:
                 lacking_payment[0].payment = payment
+    for request in out:
+        if returned and request.kind == "exchange" and any("other" in x for x in request.lines):
+            request.kind = "return"
+            request.lines = [{k: v for k, v in x.items() if k != "other"} for x in request.lines]
+        if instead is not None and request.kind == "return":
+            request.payment = instead
     return out
 
 
 _PAID = frozenset({"modify_items", "exchange", "return"})
-# Requests about a pending order a vague shopper may leave unnamed.
+# Requests about a pending order, and every request about an order.
 _PENDING = frozenset({"cancel", "modify_address", "modify_payment"})
+_ON_ORDER = frozenset({*_PENDING, "modify_items", "exchange", "return"})
 
 
 def _ok(e: ToolExchange) -> bool:
@@ -212,6 +268,11 @@ class AccountDesk:
         last = messages[-1]
         if last.get("role") == "tool" and writes and ex and ex[-1] is writes[-1]:
             return self._say(_report(writes[-1]) + " Is there anything else I can help with?")
+        if last.get("role") == "tool" and ex and ex[-1].name not in _READS and not _ok(ex[-1]):
+            error = ex[-1].result.get("error") if isinstance(ex[-1].result, dict) else ex[-1].result
+            return self._say(
+                f"I'm sorry, I couldn't do that: {error} Is there anything else I can help with?"
+            )
         done = len([w for w in writes if not w.name.startswith("find_user")])
         if done >= len(heard):
             return self._say("Is there anything else I can help you with today?")
@@ -276,11 +337,10 @@ class AccountDesk:
         """The write call(s) and statement(s) of a request, or the step that gets what it lacks
         (a lookup, a question)."""
         call = self._call
-        if self._play.account == "prior" and request.kind in _PENDING and not request.order_id:
-            # Guess which order: the latest pending one.
-            pending = [o for o in details.get("orders", []) if o.get("status") == "pending"]
-            latest = max(pending, key=lambda o: (o.get("date", ""), o["order_id"]), default=None)
-            request.order_id = latest["order_id"] if latest is not None else None
+        if request.kind in _ON_ORDER and request.order_id is None:
+            located = self._locate(messages, ex, request, details)
+            if located is not None:
+                return located
         order = None
         if request.order_id is not None and self._play.check_stock:
             order = next(
@@ -297,6 +357,10 @@ class AccountDesk:
                 return self._say(
                     "", [call(messages, "get_order_details", order_id=request.order_id)]
                 )
+        if order is not None and self._play.account != "no_policy":
+            forbidden = _forbidden(request, order, details)
+            if forbidden is not None:
+                return self._refuse(messages, request, *forbidden)
         lines = _match_lines(request, order)
         for line in lines:
             if line.get("product_id") and "variants" not in line and request.kind in _SWAPS:
@@ -340,8 +404,85 @@ class AccountDesk:
                 "order id and the item?"
             )
         if self._play.account == "over":
-            return [action, *_the_same_elsewhere(action, request, details)]
+            others = _other_orders(details, request)
+            if request.kind in _LINED:
+                # To change the same product elsewhere, the over-filler reads the other orders.
+                unread = [oid for oid in others if _fetched(ex, oid) is None]
+                if unread:
+                    return self._say("", [call(messages, "get_order_details", order_id=unread[0])])
+            seen = {oid: _fetched(ex, oid) or {} for oid in others}
+            return [action, *_the_same_elsewhere(action, seen)]
         return [action]
+
+    def _locate(
+        self,
+        messages: list[ChatMessage],
+        ex: list[ToolExchange],
+        request: Request,
+        details: dict[str, Any],
+    ) -> AgentReply | None:
+        """Set the request's order from the day the shopper placed it (the prior-guesser
+        guesses instead), or the step that gets it: a question or a lookup."""
+        orders = details.get("orders", [])
+        if request.placed is not None:
+            request.order_id = _placed_on(orders, request.placed)
+            if request.order_id is None:
+                return self._say(
+                    f"I can't find an order placed on {request.placed} on your account. "
+                    "Which order is it about?"
+                )
+            return None
+        if self._play.account == "prior":
+            guess = self._guess(messages, ex, request, orders)
+            if isinstance(guess, AgentReply):
+                return guess
+            request.order_id = guess
+            return None
+        if not self._play.ask_standard:
+            return self._say("", [self._call(messages, "finish", summary="Not enough to go on.")])
+        return self._say("Which order is it about? You can tell me the day you placed it.")
+
+    def _guess(
+        self,
+        messages: list[ChatMessage],
+        ex: list[ToolExchange],
+        request: Request,
+        orders: list[dict[str, Any]],
+    ) -> str | AgentReply | None:
+        """The prior-guesser's order: the latest one in the status the request needs (holding
+        the lines it names, when it names some), looked up newest first."""
+        wanted = "delivered" if request.kind in ("return", "exchange") else "pending"
+        candidates = sorted(
+            (o for o in orders if o.get("status") == wanted),
+            key=lambda o: (o.get("date", ""), o["order_id"]),
+            reverse=True,
+        )
+        if not request.lines:
+            return candidates[0]["order_id"] if candidates else None
+        for candidate in candidates:
+            oid = candidate["order_id"]
+            seen = _fetched(ex, oid)
+            if seen is None:
+                return self._say("", [self._call(messages, "get_order_details", order_id=oid)])
+            if all("product_id" in line for line in _match_lines(request, seen)):
+                return str(oid)
+        return candidates[0]["order_id"] if candidates else None
+
+    def _refuse(
+        self, messages: list[ChatMessage], request: Request, why: str, transfers: bool
+    ) -> AgentReply:
+        """Turn down what the policy does not allow, saying why and what is allowed instead;
+        hand a shopper who still wants it done to a person (policy section 11)."""
+        texts = [text_of(m) for m in messages if m.get("role") == "user"]
+        if transfers and _INSISTS.search(texts[-1]):
+            summary = f"The shopper still wants a {request.kind} on order {request.order_id}: {why}"
+            return self._say(
+                "I understand. I can't do this myself, so I'm handing you over to a colleague "
+                "who can look into it.",
+                [self._call(messages, "transfer_to_human", summary=summary[:2000])],
+            )
+        more = " If you still need it done, a colleague can look into it." if transfers else ""
+        return self._say(f"I'm sorry: {why}{more}")
 
     def _confirm_and_write(
         self,
@@ -366,6 +507,94 @@ class AccountDesk:
 
 
 _READS = frozenset({"get_user_details", "get_order_details", "get_product_variants"})
+
+
+def _fetched(ex: list[ToolExchange], order_id: str) -> dict[str, Any] | None:
+    """The latest details of an order the desk looked up, if it did."""
+    return next(
+        (
+            e.result
+            for e in reversed(ex)
+            if e.name == "get_order_details" and e.arguments.get("order_id") == order_id and _ok(e)
+        ),
+        None,
+    )
+
+
+def _placed_on(orders: list[dict[str, Any]], placed: str) -> str | None:
+    """The id of the order placed on a day said as "14 October" (None: none was)."""
+    for order in orders:
+        try:
+            day = dt.date.fromisoformat(str(order.get("date")))
+        except ValueError:
+            continue
+        if f"{day.day} {day:%B}" == placed:
+            return str(order["order_id"])
+    return None
+
+
+def _forbidden(
+    request: Request, order: dict[str, Any], details: dict[str, Any]
+) -> tuple[str, bool] | None:
+    """Why policy section 10 does not allow the request on this order, and whether a person
+    could still settle it (a transfer when the shopper insists); None: it is allowed."""
+    oid = order.get("order_id")
+    status = order.get("status")
+    wanted = "delivered" if request.kind in ("return", "exchange") else "pending"
+    if status == "processed":
+        return (
+            f"order {oid} is already processed (on its way), so it can no longer be cancelled "
+            "or changed, and it can't be returned until it has been delivered.",
+            True,
+        )
+    if status != wanted:
+        return f"order {oid} is {status}, so this can no longer be done on it.", True
+    if wanted == "delivered":
+        placed = dt.date.fromisoformat(str(order.get("date")))
+        today = dt.date.fromisoformat(str(details.get("today", placed.isoformat())))
+        if (today - placed).days > _WINDOW_DAYS:
+            return (
+                f"order {oid} was placed on {placed.day} {placed:%B}, more than 30 days ago, so "
+                f"it is past the 30-day window for returns and exchanges and I can't accept a "
+                f"{request.kind} on it.",
+                True,
+            )
+    other = next((x for x in request.lines if "other" in x), None)
+    if request.kind == "exchange" and other is not None:
+        return (
+            "an exchange can only swap an item for another pack of the same product (a variant), "
+            f"not for a different product such as the {other['other']}. I can return the "
+            f"{other['quantity']} × {other['name']} ({other['size']}) instead, with a refund; "
+            "just say if you'd like that.",
+            False,
+        )
+    if request.kind == "modify_items" and order.get("items_modified"):
+        return (
+            f"the items of order {oid} were already changed once, and a pending order's items "
+            "can only be changed once.",
+            True,
+        )
+    if request.kind == "return" and request.payment is not None:
+        methods = {m["label"].lower(): m for m in details.get("payment_methods", [])}
+        method = methods.get(request.payment.lower())
+        paid_by = next(
+            (m["label"] for m in methods.values() if m["payment_id"] == order.get("payment_id")),
+            "original payment",
+        )
+        if (
+            method is not None
+            and method["payment_id"] != order.get("payment_id")
+            and method["kind"] != "gift_card"
+        ):
+            return (
+                f"I can't refund a return from order {oid} to your {method['label']}: a refund "
+                f"can only go to the payment that paid the order (your {paid_by}) or to a gift "
+                "card. Which of those would you like?",
+                False,
+            )
+    return None
+
+
 # Every account question at once, whatever the request (the questionnaire's opening).
 _EVERY_QUESTION = (
     "Before I start, a few questions: what is the email address on your account, or your full "
@@ -377,28 +606,65 @@ _SPREAD = frozenset(
 )
 
 
+# The requests that name order lines (the over-filler repeats them wherever the product is).
+_LINED = frozenset({"modify_items", "exchange", "return"})
+
+
+def _other_orders(details: dict[str, Any], request: Request) -> list[str]:
+    """The shopper's other orders a request of its kind could change: pending ones, or (returns
+    and exchanges) delivered ones within the window."""
+    delivered = request.kind in ("return", "exchange")
+    today = str(details.get("today", ""))
+    out = []
+    for o in details.get("orders", []):
+        if o.get("order_id") == request.order_id:
+            continue
+        if not delivered and o.get("status") == "pending":
+            out.append(str(o["order_id"]))
+        elif delivered and o.get("status") == "delivered" and today:
+            age = dt.date.fromisoformat(today) - dt.date.fromisoformat(str(o.get("date")))
+            if age.days <= _WINDOW_DAYS:
+                out.append(str(o["order_id"]))
+    return out
+
+
 def _the_same_elsewhere(
-    action: tuple[str, dict[str, Any], str], request: Request, details: dict[str, Any]
+    action: tuple[str, dict[str, Any], str], others: dict[str, dict[str, Any]]
 ) -> list[tuple[str, dict[str, Any], str]]:
-    """The change of `action` made to every other pending order of the shopper (a default
-    address change moves them all too): the over-filler's reach."""
+    """The change of `action` made to every other order of the shopper it could change
+    (`others`, with their details where read): a default address change moves every pending
+    order too, and a swap, return or exchange is made wherever the same product was ordered
+    (whole lines): the over-filler's reach."""
     name, arguments, _ = action
     if name == "modify_user_address":
         name, arguments = (
             "modify_pending_order_address",
             {k: v for k, v in arguments.items() if k != "user_id"},
         )
-    elif name not in _SPREAD:
-        return []
-    others = [
-        o["order_id"]
-        for o in details.get("orders", [])
-        if o.get("status") == "pending" and o.get("order_id") != request.order_id
-    ]
-    return [
-        (name, {**arguments, "order_id": oid}, f"I'll do the same for order {oid}.")
-        for oid in others
-    ]
+    out = []
+    for oid, order in others.items():
+        changed = {**arguments, "order_id": oid}
+        held = {x.get("product_id"): x.get("quantity") for x in order.get("lines", [])}
+        if name == "return_delivered_order_items":
+            items = [
+                {**x, "quantity": held[x["product_id"]]}
+                for x in arguments["items"]
+                if x["product_id"] in held
+            ]
+            if not items:
+                continue
+            changed["items"] = items
+        elif name in ("modify_pending_order_items", "exchange_delivered_order_items"):
+            swaps = [x for x in arguments["swaps"] if x["product_id"] in held]
+            if not swaps or order.get("items_modified"):
+                continue
+            if name == "exchange_delivered_order_items":
+                swaps = [{**x, "quantity": held[x["product_id"]]} for x in swaps]
+            changed["swaps"] = swaps
+        elif name not in _SPREAD:
+            continue
+        out.append((name, changed, f"I'll do the same for order {oid}."))
+    return out
 
 
 _SWAPS = frozenset({"modify_items", "exchange"})
@@ -406,8 +672,6 @@ _SWAPS = frozenset({"modify_items", "exchange"})
 
 def _missing(request: Request) -> str | None:
     """The question for a detail the request still lacks (None: it has all it needs)."""
-    if request.kind in _PENDING and request.order_id is None:
-        return "Which order is it about? Could you give me its order id?"
     if request.kind == "cancel" and request.reason is None:
         return (
             "Could you tell me why you'd like to cancel: you no longer need it, or it was "
@@ -517,7 +781,9 @@ def _action(
             (
                 v
                 for v in line.get("variants", [])
-                if v["size"] == line["new_size"] and abs(v["price"] - line["new_price"]) < 0.005
+                if "other" not in line
+                and v["size"] == line["new_size"]
+                and abs(v["price"] - line["new_price"]) < 0.005
             ),
             None,
         )

@@ -103,11 +103,12 @@ class Play:
     the bare name (then in full once the shopper asks which one is meant)."""
     confirm_words: Literal["basket", "bare"] = "basket"
     """What a request to confirm states: the basket (lines, quantities, total) or nothing."""
-    account: Literal["honest", "no_yes", "prior", "over", "ask_all", "bare"] = "honest"
+    account: Literal["honest", "no_yes", "prior", "over", "ask_all", "bare", "no_policy"] = "honest"
     """The shortcut the play takes at the account desk (the same flaw as its shopping one):
     make each stated change without waiting for the yes, fill a missing detail from a fixed
     prior instead of asking, change more than asked (every pending order), ask every account
-    question up front, or ask for the yes without stating the change."""
+    question up front, ask for the yes without stating the change, or apply none of policy
+    sections 10-11 (the desk's half of the policy-ignorer)."""
 
 
 class ShoppingAgent:

@@ -14,6 +14,13 @@ form, after which no new topic is answered. A
 request is confirmed (act `confirm_action`) only when the agent's question names its order (or,
 for the default address, the new street) and every sum of money it moves; after the agent's
 next message the shopper restates the next request, or says that is all (act `done`).
+
+The shopper never knows an order's id: it says "one of my orders" and, asked which, names the
+day it placed it. A policy trap (`AccountRequest.trap`) is asked as the shopper wants it; once
+the agent refuses it, naming why (`_refuses`), the shopper takes the allowed alternative (a
+refund to a method that may receive it, the return offered for an exchange to another product)
+or says it still wants it done (the agent should then
+transfer it to a person); an agent that carries the first ask out gets its yes like any other.
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from domains.grocery.accounts import AccountRequest, Profile, request_amount
+from domains.grocery.accounts import AccountOrder, AccountRequest, Profile, request_amount
 from domains.grocery.policies import CONFIRM_ACTION
 from domains.grocery.tasks import GroceryTask
 from runner.core.protocols import UserTurn
@@ -63,6 +70,20 @@ _ASKS = {
     "payment": _ASKS_PAYMENT,
 }
 _PLAIN_FACTS = frozenset({"who"})
+# A refusal of a trap: a negation and the reason the policy gives for that trap.
+_REFUSAL = re.compile(
+    r"\b(cannot|can ?not|can't|can no longer|couldn't|could not|not possible|unable|only)\b", re.I
+)
+_TRAP_REASONS = {
+    "processed": re.compile(r"\bprocessed\b|on its way", re.I),
+    "past_window": re.compile(r"\b30[- ]?days?\b|\bwindow\b", re.I),
+    "modified_once": re.compile(r"\bonce\b|\balready\b", re.I),
+    "refund_elsewhere": re.compile(r"\boriginal\b|\bpaid (?:the|that|this) order\b", re.I),
+    # Not a variant, and the return offered instead.
+    "other_product": re.compile(r"(?=.*\b(?:same product|variant))(?=.*\breturn)", re.I | re.S),
+}
+_INSIST = ("I understand, but I really need this sorted out.", "I see, but I still need it done.")
+_GIVE_UP = ("Alright, I'll leave it there then. That's all.", "Fine, that's all for today then.")
 # A trial's shopper is vague (holds the reason and the payment back until asked) this often.
 VAGUE_SHARE = 0.5
 _CONFIRM_WORDS = re.compile(
@@ -73,6 +94,17 @@ _CONFIRM_WORDS = re.compile(
 def _label(profile: Profile, payment_id: str | None) -> str:
     method = profile.payment(payment_id or "")
     return method.label if method is not None else "usual card"
+
+
+def _placed(order: AccountOrder) -> str:
+    """How the shopper names an order: the day it placed it."""
+    return f"the order I placed on {order.date.day} {order.date:%B}"
+
+
+def _refuses(text: str, request: AccountRequest) -> bool:
+    """Whether an agent message turns the request's trap down, naming the policy's reason."""
+    cue = _TRAP_REASONS.get(str(request.trap))
+    return cue is not None and bool(_REFUSAL.search(text)) and bool(cue.search(text))
 
 
 def _who(task: GroceryTask) -> str:
@@ -86,12 +118,14 @@ def _who(task: GroceryTask) -> str:
 def describe_request(
     request: AccountRequest, task: GroceryTask, catalog: Any, details: bool, vague: bool = False
 ) -> str:
-    """The request in the shopper's words (with the reason or payment when `details`; a
-    `vague` shopper leaves the id of a pending order out, giving it only when asked)."""
+    """The request in the shopper's words (with the reason or payment when `details`). It never
+    names the order (the shopper gives its date when asked); `vague` is kept for callers and
+    changes nothing more than `details` does. A trap is asked as the shopper first wants it."""
+    del vague
     assert task.account is not None
     me = task.account.shopper
     order = next((o for o in task.account.orders if o.order_id == request.order_id), None)
-    pay = _label(me, request.payment_id)
+    pay = _label(me, request.asked_payment_id or request.payment_id)
 
     def pack(pid: str) -> str:
         p = catalog.get(pid)
@@ -105,24 +139,31 @@ def describe_request(
 
     kind = request.kind
     if kind == "cancel":
-        which = "one of my orders" if vague else f"order {request.order_id}"
-        text = f"I'd like to cancel {which}"
+        text = "I'd like to cancel one of my orders"
         return text + (f", because {_REASONS[str(request.reason)]}." if details else ".")
     if kind == "modify_address":
         a = request.address
         assert a is not None
-        which = "my pending order" if vague else f"order {request.order_id}"
-        return f"Please send {which} to {a.street}, {a.city} {a.zip} instead."
+        return f"Please send one of my orders to {a.street}, {a.city} {a.zip} instead."
     if kind == "change_address":
         a = request.address
         assert a is not None
         return f"Please change my default address to {a.street}, {a.city} {a.zip}."
     if kind == "modify_payment":
-        which = "my pending order" if vague else f"order {request.order_id}"
-        return f"I'd like to pay {which} with my {pay} instead."
+        return f"I'd like to pay one of my orders with my {pay} instead."
+    if kind == "return" and request.trap == "other_product":
+        swap = request.swaps[0]
+        other = catalog.get(swap.new_product_id)
+        text = (
+            f"From one of my orders, I'd like to exchange {swap.quantity} of the "
+            f"{paid(swap.product_id)} for the {other.name} by {other.brand} ({other.quantity})"
+        )
+        return text + (f"; any difference goes on my {pay}." if details else ".")
     if kind == "return":
         item = request.items[0]
-        text = f"I want to return {item.quantity} of the {paid(item.product_id)} from order {request.order_id}"
+        text = (
+            f"I want to return {item.quantity} of the {paid(item.product_id)} from one of my orders"
+        )
         return text + (f"; please refund it to my {pay}." if details else ".")
     swaps = "; and ".join(
         (
@@ -133,9 +174,9 @@ def describe_request(
         for s in request.swaps
     )
     if kind == "exchange":
-        text = f"From order {request.order_id}, I'd like to exchange {swaps}"
+        text = f"From one of my orders, I'd like to exchange {swaps}"
     else:
-        text = f"In order {request.order_id}, I'd like to change {swaps}"
+        text = f"In one of my orders, I'd like to change {swaps}"
     return text + (f"; any difference goes on my {pay}." if details else ".")
 
 
@@ -147,6 +188,8 @@ class _State:
     confirmed: bool = False  # the current request got its yes
     identified: bool = False
     stalled: int = 0  # agent messages without progress
+    refused: bool = False  # the agent turned the current request's trap down
+    insisted: bool = False  # and the shopper said it still wants it done
     ledger: Ledger = field(default_factory=Ledger)  # the topics answered, and any form sent
 
 
@@ -166,6 +209,7 @@ class AccountShopper:
         self._vague = vague
         details_topics = {"reason" for r in task.requests if r.reason is not None}
         details_topics |= {"payment" for r in task.requests if r.payment_id is not None}
+        details_topics |= {"order" for r in task.requests if r.order_id is not None}
         self._questions = Questions(
             per_message=3, in_all=max(4, len(details_topics) + 2), free=_PLAIN_FACTS, counts="asked"
         )
@@ -228,6 +272,7 @@ class AccountShopper:
             # The agent's message after the yes reports the change: on to the next request.
             state.current += 1
             state.confirmed = False
+            state.refused = state.insisted = False
             state.stalled = 0
             if state.current >= len(task.requests):
                 return rng.choice(_DONE), "done"
@@ -238,24 +283,53 @@ class AccountShopper:
         if self._stated(text, state.current):
             state.confirmed = True
             return rng.choice(_YES), CONFIRM_ACTION
+        trap_reply = self._trap_reply(text, request, state, rng)
+        if trap_reply is not None:
+            return trap_reply
         state.stalled += 1
         asked = sorted(
             (m.start(), topic) for topic, rx in _ASKS.items() if (m := rx.search(text)) is not None
         )
         answered, _ = answerable([t for _, t in asked], state.ledger, self._questions)
         state.ledger.asked.update(answered)
+        assert task.account is not None
         answers = []
         if "who" in answered:
             state.identified = True
             answers.append(_who(task))
-        if "order" in answered and request.order_id is not None:
-            answers.append(f"It's order {request.order_id}.")
+        order = next((o for o in task.account.orders if o.order_id == request.order_id), None)
+        if "order" in answered and order is not None:
+            answers.append(f"It's {_placed(order)}.")
         if "reason" in answered and request.reason is not None:
             answers.append(f"It's because {_REASONS[request.reason]}.")
         if "payment" in answered and request.payment_id is not None:
-            assert task.account is not None
-            answers.append(f"Please use my {_label(task.account.shopper, request.payment_id)}.")
+            wanted = request.payment_id if state.refused else request.asked_payment_id
+            pay = _label(task.account.shopper, wanted or request.payment_id)
+            answers.append(f"Please use my {pay}.")
         if answers:
             return " ".join(answers), "inform"
         restated = describe_request(request, task, self._catalog, self._details, self._vague)
         return f"Sorry, to be clear: {restated}", "restate"
+
+    def _trap_reply(
+        self, text: str, request: AccountRequest, state: _State, rng: random.Random
+    ) -> tuple[str, str | None] | None:
+        """The shopper's answer on a trap: the allowed alternative or insisting once refused,
+        then (a transfer trap the agent did not hand over) giving up; None: not a trap turn."""
+        if request.trap is None:
+            return None
+        if state.insisted:
+            state.current = len(self._task.requests)
+            return rng.choice(_GIVE_UP), "done"
+        if state.refused or not _refuses(text, request):
+            return None
+        state.refused = True
+        state.stalled = 0
+        if request.transfers:
+            state.insisted = True
+            return rng.choice(_INSIST), "insist"
+        if request.trap == "other_product":
+            return "Alright, then please return them instead.", "inform"
+        assert self._task.account is not None
+        pay = _label(self._task.account.shopper, request.payment_id)
+        return f"I see. Then please refund it to my {pay} instead.", "inform"

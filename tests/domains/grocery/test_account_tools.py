@@ -67,7 +67,9 @@ def signed_in(seed: int = 11, empty_gift_card: bool = False) -> tuple[GroceryToo
 
 def mine(account: Account, status: str) -> AccountOrder:
     me = account.shopper.user_id
-    return next(o for o in account.orders if o.user_id == me and o.status == status)
+    return next(
+        o for o in account.orders if o.user_id == me and o.status == status and not o.items_modified
+    )
 
 
 def theirs(account: Account, status: str) -> AccountOrder:
@@ -107,6 +109,7 @@ def test_the_shopper_is_found_by_name_and_zip_and_sees_only_their_own_account() 
     assert found == {"user_id": me.user_id}
     details = result(tools, "get_user_details", user_id=me.user_id)
     assert details["email"] == me.email
+    assert details["today"] == "2026-11-01"  # the store's date, for the 30-day window
     assert {o["order_id"] for o in details["orders"]} == {
         o.order_id for o in task.account.orders if o.user_id == me.user_id
     }
@@ -209,7 +212,6 @@ def _cases() -> list[tuple[str, str, str]]:
         ("return_delivered_order_items", "bad id", "is not a line of order"),
         ("return_delivered_order_items", "negative quantity", "quantity -2 for"),
         ("return_delivered_order_items", "huge quantity", "quantity 1000000 for"),
-        ("return_delivered_order_items", "refund to a card not paying", "a refund goes to"),
         ("exchange_delivered_order_items", "unauthenticated", "not authenticated"),
         ("exchange_delivered_order_items", "wrong user", "is not an order of"),
         ("exchange_delivered_order_items", "wrong status", "is pending"),
@@ -311,18 +313,6 @@ def _misuse(tools: GroceryTools, account: Account, tool: str, misuse: str) -> di
             args["items"] = [{"product_id": line.product_id, "quantity": -2}]
         if misuse == "huge quantity":
             args["items"] = [{"product_id": line.product_id, "quantity": 1_000_000}]
-        if misuse == "refund to a card not paying":
-            payer = next(
-                (
-                    m.payment_id
-                    for m in me.payment_methods
-                    if m.kind != "gift_card" and m.payment_id != target.payment_id
-                ),
-                None,
-            )
-            if payer is None:
-                pytest.skip("this history has a single non-gift payment method")
-            args["refund_payment_id"] = payer
         return args
     if tool == "exchange_delivered_order_items":
         args = {
@@ -367,6 +357,34 @@ def test_a_misused_write_is_refused_and_changes_nothing(
     assert expected in json.loads(outcome.content)["error"]
     assert tools.store.final_state().model_dump(mode="json") == before
     assert tools.store.accounts.user_id == before_user
+
+
+def test_where_a_refund_goes_is_the_policys_rule_not_the_tools() -> None:
+    # τ²'s split: the tool checks ids, statuses and authentication; a refund to a method that
+    # neither paid the order nor is a gift card breaks policy section 10, which the final-state
+    # comparison catches, so the tool carries it out.
+    for seed in range(11, 40):
+        tools, account = signed_in(seed)
+        order = mine(account, "delivered")
+        elsewhere = [
+            m.payment_id
+            for m in account.shopper.payment_methods
+            if m.kind != "gift_card" and m.payment_id != order.payment_id
+        ]
+        if elsewhere:
+            break
+    else:
+        raise AssertionError("no drawn history has a second non-gift payment method")
+    line = order.lines[0]
+    done = result(
+        tools,
+        "return_delivered_order_items",
+        order_id=order.order_id,
+        items=[{"product_id": line.product_id, "quantity": 1}],
+        refund_payment_id=elsewhere[0],
+    )
+    assert done["status"] == "return_requested"
+    assert done["refunds"] == [{"payment_id": elsewhere[0], "amount": line.unit_price}]
 
 
 def test_every_write_tool_has_misuse_cases() -> None:

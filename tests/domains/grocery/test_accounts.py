@@ -141,3 +141,66 @@ def test_a_pending_order_is_modified_to_a_variant_once_and_the_gift_card_pays_th
     )
     assert moved.address.zip == "12345"
     assert b.change_default_address(me.user_id, moved.address).address == moved.address
+
+
+def test_a_history_has_several_orders_in_each_status_so_no_prior_names_the_one_asked() -> None:
+    from domains.grocery.accounts import RETURN_WINDOW_DAYS, STORE_DATE
+
+    for seed in range(30):
+        acc = account(seed, f"grocery|{seed}")
+        mine = [o for o in acc.orders if o.user_id == acc.shopper.user_id]
+        by_status = {s: [o for o in mine if o.status == s] for s in ("pending", "processed")}
+        assert 2 <= len(by_status["pending"]) <= 4
+        assert len(by_status["processed"]) == 1
+        delivered = [o for o in mine if o.status == "delivered"]
+        late = [o for o in delivered if (STORE_DATE - o.date).days > RETURN_WINDOW_DAYS]
+        assert len(late) == 1
+        assert 2 <= len(delivered) - 1 <= 3
+        assert len({o.date for o in mine}) == len(mine)  # the day placed names one order
+        assert sum(o.items_modified for o in mine) <= 1
+        # The staple recurs: some product is in at least two of the shopper's orders.
+        products = [x.product_id for o in mine for x in o.lines]
+        assert max(products.count(p) for p in products) >= 2
+
+
+def test_nine_in_ten_account_tasks_hold_a_trap_and_a_transfer_comes_last() -> None:
+    from domains.grocery.account_suite import ACCOUNT_GRID, TRAPS_OF, AccountSlot, draw_account_task
+    from domains.grocery.accounts import TRANSFER_TRAPS
+
+    assert sum(s.trapped for s in ACCOUNT_GRID) / len(ACCOUNT_GRID) >= 0.85
+    # Seed 4302, drawn for this test only.
+    for index, kind in enumerate(("cancel", "modify", "exchange", "multi", "multi")):
+        slot = AccountSlot(kind, 1 if kind != "multi" else 2 + index % 2, "hidden", True)  # type: ignore[arg-type]
+        task = draw_account_task(4302, index, slot, CATALOG)
+        traps = [r for r in task.requests if r.trap is not None]
+        assert len(traps) == 1
+        request = traps[0]
+        assert request.trap in TRAPS_OF[request.kind]
+        if request.trap in TRANSFER_TRAPS:
+            assert task.requests[-1] is request
+            assert task.gold_actions[-1].name == "transfer_to_human"
+        assert task.account is not None
+        order = next(o for o in task.account.orders if o.order_id == request.order_id)
+        if request.trap == "refund_elsewhere":
+            asked = task.account.shopper.payment(str(request.asked_payment_id))
+            assert asked is not None
+            assert asked.kind != "gift_card"
+            assert asked.payment_id != order.payment_id
+        if request.trap == "processed":
+            assert order.status == "processed"
+        if request.trap == "modified_once":
+            assert order.items_modified
+
+
+def test_the_committed_account_tasks_hold_their_traps() -> None:
+    tasks = [json.loads(p.read_text()) for p in sorted(TASKS.glob("task_h*.json"))]
+    trapped = [t for t in tasks if any(r.get("trap") for r in t["requests"])]
+    assert len(tasks) == 60
+    assert len(trapped) >= 54
+    assert {r["trap"] for t in trapped for r in t["requests"] if r.get("trap")} == {
+        "refund_elsewhere",
+        "other_product",
+        "past_window",
+        "processed",
+        "modified_once",
+    }
