@@ -32,7 +32,8 @@ SHORTCUT_CAPS: dict[str, float] = {
     "order-without-asking": 0.25,  # acting without asking
     "prior-guesser": 0.25,  # guessing from a prior
     "basket-stuffer": 0.25,  # over-filling
-    "allergen-ignorer": 0.10,  # policy-ignoring
+    "policy-ignorer": 0.10,  # policy-ignoring (the expert that never read the policy)
+    "allergen-ignorer": 0.10,  # ignoring the one allergy rule
     "bare-confirmer": 0.25,  # confirming without stating the basket or the change
 }
 EXPERT_MIN = (0.90, 0.85)  # the honest expert's pass^1 and pass^4, whichever way it names products
@@ -49,6 +50,7 @@ class Trial:
     reward: float
     stop: str
     family: str = "shopping"  # or "account" (the account kinds)
+    kind: str = ""  # the task's kind (order, substitution, return, cancel, ...)
 
 
 async def _one(name: str, task: GroceryTask, catalog: Any, seed: int) -> Trial:
@@ -68,6 +70,7 @@ async def _one(name: str, task: GroceryTask, catalog: Any, seed: int) -> Trial:
         result.reward,
         str(transcript.stop_reason),
         family,
+        task.kind,
     )
 
 
@@ -119,6 +122,20 @@ def table(trials: Sequence[Trial], seeds: int) -> str:
             + "  "
             + " ".join(f"{x:.3f}" for x in per_seed)
         )
+    return "\n".join(lines)
+
+
+def kind_table(trials: Sequence[Trial]) -> str:
+    """Each agent's pass^1 per task kind (trials of that kind won / played), one row per agent:
+    which kinds a shortcut still wins."""
+    kinds = sorted({t.kind for t in trials})
+    lines = [f"{'agent (pass^1 by kind)':26} " + " ".join(f"{k[:12]:>12}" for k in kinds)]
+    for a in dict.fromkeys(t.agent for t in trials):
+        cells = []
+        for k in kinds:
+            xs = [t.reward >= 1.0 for t in trials if t.agent == a and t.kind == k]
+            cells.append(f"{sum(xs) / len(xs):12.3f}" if xs else f"{'-':>12}")
+        lines.append(f"{a:26} " + " ".join(cells))
     return "\n".join(lines)
 
 
@@ -176,6 +193,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     trials = run_panel(agents, tasks, catalog, range(args.seeds))
     print(f"grocery panel: {len(tasks)} tasks x {args.seeds} seeds, snapshot {args.snapshot}")
     print(table(trials, args.seeds))
+    print(kind_table(trials))
 
     def p1(agent: str) -> float:
         mine = [t for t in trials if t.agent == agent]

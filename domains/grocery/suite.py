@@ -63,8 +63,11 @@ def _slots() -> list[Slot]:
         """`n` slots of a cell, the first `traps` of them allergy cells."""
         out.extend(Slot(kind, cx, rv, nvr, allergy_trap=i < traps) for i in range(n))
 
-    add(4, "return", "simple", "volunteer")
-    add(2, "return", "medium", "volunteer")
+    # Returns are mostly account work now (the account suite); two plain ones stay here.
+    add(1, "return", "simple", "volunteer")
+    add(1, "return", "medium", "volunteer")
+    add(2, "order", "simple", "volunteer")
+    add(2, "substitution", "medium", "volunteer")
     add(3, "order", "simple", "volunteer", traps=2)
     add(2, "order", "medium", "volunteer", traps=1)
     add(1, "order", "complex", "volunteer", traps=1)
@@ -111,6 +114,10 @@ _STYLE = (
     "asks before trying anything new",
     "keeps a tidy cupboard and a tight list",
 )
+# Most shoppers have an allergy or intolerance (when the kind of product can carry one), and
+# most of them keep it until asked (section 1 of the policy asks the assistant to ask).
+ALLERGY_SHARE = 0.85
+UNSAID_ALLERGY_SHARE = 0.8
 _ALLERGENS = ("nuts", "peanuts", "milk", "gluten", "soybeans", "eggs", "sesame-seeds", "celery")
 
 # Needs the generator may draw: (topic, constraint or special, may be hidden).
@@ -259,7 +266,7 @@ def _draft(
     n_allergies = int(slot.allergy_trap)
     if slot.allergy_trap and not present:
         return None
-    if not slot.allergy_trap and present and rng.random() < 0.5:
+    if not slot.allergy_trap and present and rng.random() < ALLERGY_SHARE:
         allergies = [rng.choice(present)]
         n_allergies = 1
     if n_allergies:
@@ -298,8 +305,9 @@ def _draft(
             chosen.add(rng.choice(cued))
         for i in sorted(chosen):
             constraints[i]["reveal"] = "on_ask"
-        if allergies and rng.random() < 0.6:
-            allergy_reveal = "on_ask"
+
+    if allergies and not slot.allergy_trap and rng.random() < UNSAID_ALLERGY_SHARE:
+        allergy_reveal = "on_ask"
     if use_budget:
         prices = sorted(p.price for p in kind_products)
         if prices:
@@ -315,6 +323,12 @@ def _draft(
             return None
         if aimed:
             constraints.append({"constraint": aimed, "reveal": "on_ask"})
+    if allergies and allergy_reveal == "on_ask":
+        allergies = [
+            _unsaid_allergen(
+                task_id, kind_products, category, constraints, allergies, quantity, catalogs[0]
+            )
+        ]
     keep = None
     if slot.allergy_trap:
         trap = _trap_allergy(task_id, kind_products, constraints, budget, quantity, rng)
@@ -355,6 +369,31 @@ def _draft(
     if slot.kind == "substitution":
         task["policy_flags"] = sorted({*flags, "substitution_consent"})
     return task
+
+
+def _unsaid_allergen(
+    task_id: str,
+    products: list[Any],
+    category: str,
+    constraints: list[dict[str, Any]],
+    allergies: list[str],
+    quantity: int,
+    catalog: Any,
+) -> str:
+    """The allergy a shopper keeps until asked, aimed at whoever does not ask: one the top search
+    result meeting every other need it can say carries (what an assistant skipping the question
+    puts forward first), and the cheapest such product too when one allergen fits both."""
+    from domains.grocery.audit import search_rank
+
+    pool = _sayable_pool(task_id, products, constraints, [], None, quantity)
+    if not pool:
+        return allergies[0]
+    rank = search_rank(catalog, category.lower())
+    top = min(pool, key=lambda p: (rank.get(p.id, len(rank)), p.id))
+    cheapest = min(pool, key=lambda p: (p.price, p.id))
+    carried = sorted({*top.allergens, *top.traces} & set(_ALLERGENS))
+    both = [a for a in carried if a in {*cheapest.allergens, *cheapest.traces}]
+    return (both or carried or allergies)[0]
 
 
 @dataclass(frozen=True)
@@ -680,6 +719,14 @@ def _nvr_ok(task: GroceryTask, catalogs: Sequence[Any]) -> bool:
     return all(not valid_ids(task, c) for c in catalogs)
 
 
+def _policy_blind_wins(task: GroceryTask, catalogs: Sequence[Any]) -> bool:
+    """Whether the policy-ignorer (the expert that never read the policy) wins the task's
+    first probed trial on some catalog: a shopping task must make the policy matter."""
+    from domains.grocery.strata import policy_blind_wins
+
+    return any(policy_blind_wins(task, catalog) for catalog in catalogs)
+
+
 def _fill(args: tuple[int, Sequence[Any], str, int, Path | None]) -> GroceryTask:
     number, catalogs, seed, tries, progress = args
     slot = GRID[number - 1]
@@ -712,6 +759,8 @@ def draw_task(
         if task is None:
             continue
         if slot.nvr and not _nvr_ok(task, catalogs):
+            continue
+        if task.kind != "return" and _policy_blind_wins(task, catalogs):
             continue
         if accept is not None and not accept(task):
             continue
