@@ -354,6 +354,12 @@ def _budget(v: PolicyView) -> tuple[bool, str]:
     budget = v.task.budget
     if budget is None:
         return True, "the shopper set no budget"
+    for order in v.state.orders:
+        if order.total > budget + 1e-9:
+            return (
+                False,
+                f"{order.order_id} totals €{order.total:.2f}, over the €{budget:.2f} budget",
+            )
     # Section 5: ask before suggesting; putting forward what the budget cannot pay breaks it.
     for message in v.messages:
         for pid in v.pushed(message):
@@ -368,12 +374,6 @@ def _budget(v: PolicyView) -> tuple[bool, str]:
                 )
     if not v.state.orders:
         return True, "nothing was ordered"
-    for order in v.state.orders:
-        if order.total > budget + 1e-9:
-            return (
-                False,
-                f"{order.order_id} totals €{order.total:.2f}, over the €{budget:.2f} budget",
-            )
     return True, f"every order is within the €{budget:.2f} budget"
 
 

@@ -476,16 +476,16 @@ class ShoppingAgent:
         if play.confirm_words == "bare":
             return self._say("Shall I place the order?", proposed=None, calls=calls)
         return self._say(
-            f"I've put {self._lines(lines, heard)} in your basket. Shall I place the order?",
+            f"I've put {self._lines(lines, heard, ' in your basket')}. Shall I place the order?",
             proposed=None,
             calls=calls,
         )
 
-    def _lines(self, lines: list[tuple[Product, int]], heard: Heard) -> str:
-        """Every basket line (quantity × brand, name and size) and the total, as said."""
+    def _lines(self, lines: list[tuple[Product, int]], heard: Heard, where: str = "") -> str:
+        """Every basket line (quantity × brand, name and size), `where`, and the total."""
         said = " and ".join(f"{n} × {self._label(p, heard)}" for p, n in lines)
         total = sum(p.price * n for p, n in lines)
-        return f"{said} (total €{total:.2f})"
+        return f"{said}{where} (total €{total:.2f})"
 
     def _oracle_ids(self) -> set[str]:
         from domains.grocery.store import inventory

@@ -254,3 +254,37 @@ def test_the_trial_audit_follows_what_was_asked() -> None:
 def test_unknown_user_mode_is_a_clear_error() -> None:
     with pytest.raises(UnknownUserError, match="scripted"):
         build_user("llm", task=_task(), catalog=CATALOG, seed=0)
+
+
+def test_a_basket_holding_a_line_it_never_chose_is_refused_at_confirmation() -> None:
+    """Over-filling: the confirmation states every line, the shopper hears the extra one and
+    says no (a strike), however often the agent asks."""
+    chat = Chat(_task())
+    chat.say("Any allergies? Do you follow a diet? What's your budget?")
+    chat.say("Should it be organic?")
+    assert chat.say(f"I'd suggest {MILLET_POPS}. Would that work?").verdict == "accept"
+    stuffed = f"Your basket: 2 × {MILLET_POPS} and 1 × {HONEY_PUFFS}, total €10.69. Order it?"
+    first = chat.say(stuffed)
+    assert first.act is None
+    assert first.verdict == "decline"
+    assert chat.say(stuffed).verdict == "leave"
+
+
+def test_a_replacement_first_heard_of_in_the_basket_is_not_consented_to() -> None:
+    task = _task(
+        kind="substitution",
+        wanted_product="off_2000000000001",
+        out_of_stock=["off_2000000000001"],
+        allergies=[],
+        budget=None,
+        constraints=[
+            need("categories", "contains", "Breakfast cereals"),
+            need("vegan", "==", "yes"),
+        ],
+        policy_flags=["order_confirmation", "substitution_consent"],
+        reveal_difficulty="volunteer",
+    )
+    chat = Chat(task)
+    reply = chat.say(f"I've put 2 × {MILLET_POPS} in your basket (total €7.90). Shall I order?")
+    assert reply.act is None
+    assert reply.verdict == "decline"
