@@ -631,6 +631,7 @@ def _hidden_needs(
             options.append({"field": "labels", "op": "contains", "value": label})
     if all(f.brand == first.brand for f in firsts):
         options.append({"field": "brand", "op": "!=", "value": first.brand})
+    options += _floor_and_kind_options(firsts, pool)
     if keep is not None:
         options = [o for o in options if satisfied(o["op"], o["value"], getattr(keep, o["field"]))]
     fields: set[str] = {tc["constraint"]["field"] for tc in constraints}
@@ -641,6 +642,22 @@ def _hidden_needs(
         fields.add(option["field"])
         chosen.append(option)
     return chosen if len(chosen) == count else None
+
+
+def _floor_and_kind_options(firsts: list[Any], pool: list[Any]) -> list[dict[str, Any]]:
+    """Hidden needs pointing the other way from "better" ones, none of `firsts` meets and some
+    of `pool` does: a price floor (not the cheap kind: no cheapest-first or smallest-pack prior
+    meets it), no palm oil, a vegan product."""
+    options: list[dict[str, Any]] = []
+    dearest = max(p.price for p in firsts)
+    above = sorted(p.price for p in pool if p.price > dearest + 0.005)
+    if len(above) >= 2:
+        options.append({"field": "price", "op": ">=", "value": round(above[0], 2)})
+    if all(f.palm_oil != "free" for f in firsts) and any(p.palm_oil == "free" for p in pool):
+        options.append({"field": "palm_oil", "op": "==", "value": "free"})
+    if all(f.vegan != "yes" for f in firsts) and any(p.vegan == "yes" for p in pool):
+        options.append({"field": "vegan", "op": "==", "value": "yes"})
+    return options
 
 
 def _finish(

@@ -338,9 +338,11 @@ class ShopperEngine:
             if earlier and (value is None or any(v is not None and value >= v for v in earlier)):
                 state.strikes += 1
             earlier.append(value)
-            direction: Literal["lower", "better", "other", "farming", "trade"] = (
+            direction: Literal["lower", "higher", "better", "other", "farming", "trade"] = (
                 "lower" if need.field == "price" else "better" if value is not None else "other"
             )
+            if need.field == "price" and need.constraint is not None and need.constraint.op == ">=":
+                direction = "higher"  # a floor: it wants something less basic
             if need.field == "labels" and need.constraint is not None:
                 direction = "trade" if "fair-trade" in str(need.constraint.value) else "farming"
             return Decline(name=product.name, reason="hint", topic=need.topic, direction=direction)
