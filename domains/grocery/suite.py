@@ -646,13 +646,14 @@ def _hidden_needs(
 
 def _floor_and_kind_options(firsts: list[Any], pool: list[Any]) -> list[dict[str, Any]]:
     """Hidden needs pointing the other way from "better" ones, none of `firsts` meets and some
-    of `pool` does: a price floor (not the cheap kind: no cheapest-first or smallest-pack prior
-    meets it), no palm oil, a vegan product."""
+    of `pool` does: a price floor at the pool's middle price (the pricier end of the range: no
+    cheapest-first prior meets it), no palm oil, a vegan product."""
     options: list[dict[str, Any]] = []
     dearest = max(p.price for p in firsts)
-    above = sorted(p.price for p in pool if p.price > dearest + 0.005)
-    if len(above) >= 2:
-        options.append({"field": "price", "op": ">=", "value": round(above[0], 2)})
+    prices = sorted(p.price for p in pool)
+    middle = prices[len(prices) // 2]
+    if middle > dearest + 0.005 and sum(p >= middle for p in prices) >= 2:
+        options.append({"field": "price", "op": ">=", "value": round(middle, 2)})
     if all(f.palm_oil != "free" for f in firsts) and any(p.palm_oil == "free" for p in pool):
         options.append({"field": "palm_oil", "op": "==", "value": "free"})
     if all(f.vegan != "yes" for f in firsts) and any(p.vegan == "yes" for p in pool):

@@ -48,6 +48,7 @@ class Heard:
     country: str | None = None
     hint_max_price: float | None = None
     hint_min_price: float | None = None
+    upper_half: bool = False  # "the pricier end": the dearer half of what fits
     hint_nova_max: int | None = None
     hint_labels: set[str] = field(default_factory=set)
     hint_brands_out: set[str] = field(default_factory=set)
@@ -314,6 +315,7 @@ def _verdict(h: Heard, text: str, proposed: Product | None) -> None:
     if "too basic for me" in low or "the cheap kind" in low:
         floor = round(proposed.price + 0.01, 2)
         h.hint_min_price = max(floor, h.hint_min_price or 0.0)
+        h.upper_half = h.upper_half or "pricier end" in low or "upper end" in low
     if "how it's farmed" in low or "farmed the way" in low:
         h.hint_labels.add("organic")
     if "growers are paid" in low or "traded the way" in low:

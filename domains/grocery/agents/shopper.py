@@ -387,6 +387,11 @@ class ShoppingAgent:
             and heard.fits(p, allergies=play.respect_allergies, hints=play.use_hints)
             and (not play.check_stock or stock.get(p.id, heard.quantity) >= heard.quantity)
         ]
+        if play.use_hints and heard.upper_half and fits:
+            # "The pricier end of the range": the dearer half of what still fits (halved again
+            # after each such decline, as the declined prices rise).
+            middle = sorted(p.price for p in fits)[len(fits) // 2]
+            fits = [p for p in fits if p.price >= middle - 1e-9]
         fits = ranked(fits, play.rank)
         if not fits:
             # Tell the shopper first and hear them out; finish on the next step.

@@ -198,8 +198,8 @@ HINTS: dict[tuple[Topic, str], tuple[str, ...]] = {
         "I'd want something less processed than {name}.",
     ),
     ("budget", "higher"): (
-        "{name} looks too basic for me; I don't mind paying more for better.",
-        "I'd rather not go for the cheap kind like {name}.",
+        "{name} looks too basic for me; something from the pricier end of the range, please.",
+        "I'd rather not go for the cheap kind like {name}; the upper end of the range suits me.",
     ),
     ("budget", "lower"): (
         "{name} costs more than I want to spend.",
