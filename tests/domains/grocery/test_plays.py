@@ -36,3 +36,40 @@ def test_each_rank_puts_its_own_product_first() -> None:
     assert pack_amount(biggest[0].quantity) == max(sizes)
     assert pack_amount(smallest[0].quantity) == min(sizes)
     assert ranked(items, "search") == list(items)  # the shelf's own order
+
+
+def test_the_strata_gate_fails_a_suite_a_new_prior_wins() -> None:
+    """Grocery's gate judges every fixed prior (biggest pack first among them): a suite whose
+    hidden shopping stratum one of them wins on more than a quarter of the trials fails, naming
+    it and the tasks behind the figure."""
+    from collections.abc import Sequence
+
+    from domains.grocery.strata import FIXED_PRIORS, STRATA_SEEDS, _family
+    from domains.grocery.suite import TASKS_DIR
+    from domains.grocery.tasks import GroceryTask, load_tasks
+    from runner.core.generation import Strata
+
+    assert set(FIXED_PRIORS) >= {
+        "prior-cheapest-heard",
+        "prior-search-heard",
+        "prior-healthiest-heard",
+        "prior-biggest-heard",
+        "prior-smallest-heard",
+    }
+    hidden = [
+        t
+        for t in load_tasks(TASKS_DIR)
+        if t.reveal_difficulty == "hidden" and _family(t) == "shopping"
+    ][:4]
+    won = {hidden[0].id, hidden[1].id}  # half the stratum: over the quarter
+
+    def play(name: str, task: GroceryTask, trials: Sequence[int]) -> list[bool]:
+        return [name == "prior-biggest-heard" and task.id in won for _ in trials]
+
+    ok, lines, behind = Strata(play, tuple(FIXED_PRIORS), STRATA_SEEDS, _family).gate(hidden)
+    assert not ok
+    assert behind == won
+    assert any(
+        line.startswith("strata FAIL: prior-biggest-heard wins 0.500 of the hidden")
+        for line in lines
+    )
