@@ -4,8 +4,10 @@
 committed suite's grid (`domains.grocery.suite.GRID`, taken in an order that spreads the first
 tasks over every reveal stratum, so a small `count` still covers them) with the first seeded
 draft that passes the same gate (`domains.grocery.audit.gate_problems` and the shopper's leak
-audit) on the snapshot and that no fixed prior (cheapest first, top search result first) and no
-question-less prober wins on its first probed trial (`domains.grocery.strata.strata`).
+audit) on the snapshot, that the policy-ignorer does not win (a shopping task makes the policy
+matter: `domains.grocery.suite.draw_task`), and that no fixed prior (cheapest, top search result,
+best Nutri-Score, biggest or smallest pack first) and no question-less prober wins on its first
+probed trial (`domains.grocery.strata.strata`).
 Then the suite's strata gate plays them on every probed trial: while a fixed prior wins more than
 a quarter of the hidden stratum, or the prober more than a quarter of the mixed or the hidden one,
 the tasks behind that figure are redrawn in a next round (deterministically, from the seed), and

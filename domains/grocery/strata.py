@@ -2,8 +2,9 @@
 
 The players are the shopping assistant with parts taken out:
 - the fixed priors (`FIXED_PRIORS`): ask nothing, read no hint, and put forward the products that
-  fit what the shopper volunteered in one fixed order (cheapest first, top search result first),
-  the next one after each decline;
+  fit what the shopper volunteered in one fixed order (cheapest first, top search result first,
+  best Nutri-Score first, biggest pack first, smallest pack first), the next one after each
+  decline;
 - the no-question prober (`PROBER`): asks nothing but reads every decline's hint.
 
 `strata(catalog).gate` says whether any prior wins more than `MAX_STRATUM_WIN` of the hidden
@@ -25,28 +26,35 @@ from runner.core.generation import PROBER, Strata, play_trials
 
 __all__ = [
     "FIXED_PRIORS",
+    "POLICY_IGNORER",
     "PROBER",
     "STRATA_SEEDS",
     "play",
+    "policy_blind_wins",
     "strata",
 ]
 
 STRATA_SEEDS = 2
+# (name, the order it puts products forward in): cheapest first, the top search result (the
+# most popular) first, best Nutri-Score first, biggest pack first, smallest pack first; each
+# with what the shopper volunteered applied.
+_PRIOR_RANKS: tuple[tuple[str, Any], ...] = (
+    ("prior-cheapest-heard", "cheapest"),
+    ("prior-search-heard", "search"),
+    ("prior-healthiest-heard", "healthiest"),
+    ("prior-biggest-heard", "biggest"),
+    ("prior-smallest-heard", "smallest"),
+)
 FIXED_PRIORS: dict[str, Play] = {
-    "prior-cheapest-heard": Play(
-        name="prior-cheapest-heard", ask_standard=False, ask_cues=False, use_hints=False
-    ),
-    "prior-search-heard": Play(
-        name="prior-search-heard",
-        ask_standard=False,
-        ask_cues=False,
-        use_hints=False,
-        rank="search",
-    ),
+    name: Play(name=name, ask_standard=False, ask_cues=False, use_hints=False, rank=rank)
+    for name, rank in _PRIOR_RANKS
 }
+POLICY_IGNORER = "policy-ignorer"
 PLAYERS: dict[str, Play] = {
     **FIXED_PRIORS,
     PROBER: Play(name=PROBER, ask_standard=False, ask_cues=False),
+    # Not judged by the strata gate: every shopping draft must beat it (`policy_blind_wins`).
+    POLICY_IGNORER: Play(name=POLICY_IGNORER, reads_policy=False, rank="search"),
 }
 
 
@@ -66,6 +74,13 @@ def play(name: str, task: GroceryTask, catalog: Any, trials: Sequence[int]) -> l
         return score(task, transcript, catalog, rules).reward == 1.0
 
     return play_trials(one, trials)
+
+
+def policy_blind_wins(task: GroceryTask, catalog: Any) -> bool:
+    """Whether the expert that never read the policy wins the task's first probed trial: a
+    shopping task where the policy does not matter (no unsaid allergy its picks carry, no
+    replacement to ask about, no budget or sponsored product in its way)."""
+    return play(POLICY_IGNORER, task, catalog, [0])[0]
 
 
 def strata(catalog: Any) -> Strata[GroceryTask]:

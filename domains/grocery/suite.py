@@ -1,4 +1,9 @@
-"""The grocery task suite generator: 60 seeded tasks on the complexity x reveal grid (orders, substitutions, returns, NVR, and allergy cells that trap an assistant ignoring allergies), each passing the difficulty gate on every given snapshot.
+"""The grocery task suite generator: 60 seeded tasks on the complexity x reveal grid (orders, substitutions, returns, NVR, and allergy cells that trap an assistant ignoring allergies), each passing the difficulty gate on every given snapshot and lost by the policy-ignorer.
+
+Shopping as it is: most shoppers have an allergy or intolerance they mention only when asked,
+and most a budget they keep until asked, each aimed at what an assistant skipping the question
+puts forward first; substitutes arise when the usual product is out of stock. A draft the
+expert that never read the policy (`policy-ignorer`) wins on its first probed trial is redrawn.
 
 Run `python -m domains.grocery.suite` to rewrite `domains/grocery/tasks/task_g*.json` from the
 committed snapshots (deterministic: the same snapshots give byte-identical files).
@@ -63,28 +68,34 @@ def _slots() -> list[Slot]:
         """`n` slots of a cell, the first `traps` of them allergy cells."""
         out.extend(Slot(kind, cx, rv, nvr, allergy_trap=i < traps) for i in range(n))
 
-    add(4, "return", "simple", "volunteer")
-    add(2, "return", "medium", "volunteer")
+    # Returns are mostly account work now (the account suite); two plain ones stay here. Most
+    # shoppers keep an allergy until asked, aimed at the products asked-nothing picks put
+    # forward first (`_unsaid_allergen`); a few cells still volunteer one that traps an
+    # assistant ignoring it (allergy cells: one per reveal stratum at least).
+    add(1, "return", "simple", "volunteer")
+    add(1, "return", "medium", "volunteer")
+    add(2, "order", "simple", "volunteer")
+    add(2, "substitution", "medium", "volunteer")
     add(3, "order", "simple", "volunteer", traps=2)
     add(2, "order", "medium", "volunteer", traps=1)
-    add(1, "order", "complex", "volunteer", traps=1)
-    add(1, "order", "medium", "volunteer", nvr=True, traps=1)
-    add(1, "substitution", "simple", "volunteer", traps=1)
-    add(7, "order", "simple", "mixed", traps=4)
+    add(1, "order", "complex", "volunteer")
+    add(1, "order", "medium", "volunteer", nvr=True)
+    add(1, "substitution", "simple", "volunteer")
+    add(7, "order", "simple", "mixed")
     add(1, "substitution", "simple", "mixed")
-    add(6, "order", "medium", "mixed", traps=4)
-    add(4, "order", "complex", "mixed", traps=2)
+    add(6, "order", "medium", "mixed", traps=1)
+    add(4, "order", "complex", "mixed")
     add(1, "order", "simple", "mixed", nvr=True)
-    add(1, "order", "medium", "mixed", nvr=True, traps=1)
+    add(1, "order", "medium", "mixed", nvr=True)
     add(1, "order", "complex", "mixed", nvr=True)
-    add(2, "substitution", "medium", "mixed", traps=1)
-    add(2, "substitution", "complex", "mixed", traps=1)
-    add(5, "order", "simple", "hidden", traps=3)
-    add(6, "order", "medium", "hidden", traps=3)
+    add(2, "substitution", "medium", "mixed")
+    add(2, "substitution", "complex", "mixed")
+    add(5, "order", "simple", "hidden")
+    add(6, "order", "medium", "hidden", traps=1)
     add(5, "order", "complex", "hidden")
     add(1, "order", "medium", "hidden", nvr=True)
-    add(2, "substitution", "medium", "hidden", traps=1)
-    add(2, "substitution", "complex", "hidden", traps=1)
+    add(2, "substitution", "medium", "hidden")
+    add(2, "substitution", "complex", "hidden")
     assert len(out) == 60, len(out)
     return out
 
@@ -111,6 +122,13 @@ _STYLE = (
     "asks before trying anything new",
     "keeps a tidy cupboard and a tight list",
 )
+# Most shoppers have an allergy or intolerance (when the kind of product can carry one), and
+# most of them keep it until asked (section 1 of the policy asks the assistant to ask).
+ALLERGY_SHARE = 0.85
+UNSAID_ALLERGY_SHARE = 0.8
+# Most shoppers have a budget too, and most keep it until asked (section 5).
+BUDGET_SHARE = 0.6
+UNSAID_BUDGET_SHARE = 0.7
 _ALLERGENS = ("nuts", "peanuts", "milk", "gluten", "soybeans", "eggs", "sesame-seeds", "celery")
 
 # Needs the generator may draw: (topic, constraint or special, may be hidden).
@@ -259,7 +277,7 @@ def _draft(
     n_allergies = int(slot.allergy_trap)
     if slot.allergy_trap and not present:
         return None
-    if not slot.allergy_trap and present and rng.random() < 0.5:
+    if not slot.allergy_trap and present and rng.random() < ALLERGY_SHARE:
         allergies = [rng.choice(present)]
         n_allergies = 1
     if n_allergies:
@@ -267,7 +285,7 @@ def _draft(
         flags.append("allergen_safety")
     budget: float | None = None
     quantity = rng.choice((1, 1, 2, 2, 3))
-    use_budget = rng.random() < 0.5
+    use_budget = rng.random() < BUDGET_SHARE
     if use_budget:
         n_needs -= 1
     kinds = rng.sample(_NEED_KINDS, k=len(_NEED_KINDS))
@@ -298,8 +316,9 @@ def _draft(
             chosen.add(rng.choice(cued))
         for i in sorted(chosen):
             constraints[i]["reveal"] = "on_ask"
-        if allergies and rng.random() < 0.6:
-            allergy_reveal = "on_ask"
+
+    if allergies and not slot.allergy_trap and rng.random() < UNSAID_ALLERGY_SHARE:
+        allergy_reveal = "on_ask"
     if use_budget:
         prices = sorted(p.price for p in kind_products)
         if prices:
@@ -315,6 +334,19 @@ def _draft(
             return None
         if aimed:
             constraints.append({"constraint": aimed, "reveal": "on_ask"})
+    if allergies and allergy_reveal == "on_ask":
+        allergies = [
+            _unsaid_allergen(
+                task_id, kind_products, category, constraints, allergies, quantity, catalogs[0]
+            )
+        ]
+    budget_reveal = "volunteer"
+    if budget is not None and (slot.reveal != "volunteer" or rng.random() < UNSAID_BUDGET_SHARE):
+        budget_reveal = "on_ask"
+        said = allergies if allergy_reveal == "volunteer" else []
+        budget = _unsaid_budget(
+            task_id, kind_products, category, constraints, said, budget, quantity, catalogs[0]
+        )
     keep = None
     if slot.allergy_trap:
         trap = _trap_allergy(task_id, kind_products, constraints, budget, quantity, rng)
@@ -345,9 +377,7 @@ def _draft(
         "budget": budget,
         "allergies": allergies,
         "allergy_reveal": allergy_reveal,
-        "budget_reveal": (
-            "volunteer" if slot.reveal == "volunteer" or budget is None else "on_ask"
-        ),
+        "budget_reveal": budget_reveal,
         "past_orders": past,
         "out_of_stock": [],
         "policy_flags": sorted(flags),
@@ -355,6 +385,64 @@ def _draft(
     if slot.kind == "substitution":
         task["policy_flags"] = sorted({*flags, "substitution_consent"})
     return task
+
+
+def _unsaid_allergen(
+    task_id: str,
+    products: list[Any],
+    category: str,
+    constraints: list[dict[str, Any]],
+    allergies: list[str],
+    quantity: int,
+    catalog: Any,
+) -> str:
+    """The allergy a shopper keeps until asked, aimed at whoever does not ask: one the top search
+    result meeting every other need it can say carries (what an assistant skipping the question
+    puts forward first), and the cheapest such product too when one allergen fits both."""
+    from domains.grocery.audit import search_rank
+
+    pool = _sayable_pool(task_id, products, constraints, [], None, quantity)
+    if not pool:
+        return allergies[0]
+    rank = search_rank(catalog, category.lower())
+    top = min(pool, key=lambda p: (rank.get(p.id, len(rank)), p.id))
+    cheapest = min(pool, key=lambda p: (p.price, p.id))
+    carried: list[str] = sorted({*top.allergens, *top.traces} & set(_ALLERGENS))
+    if not carried:
+        return allergies[0]
+
+    def left(allergen: str) -> tuple[bool, int]:
+        """Whether the cheapest carries it too, and how many products stay safe."""
+        safe = sum(1 for p in pool if allergen not in {*p.allergens, *p.traces})
+        return allergen in {*cheapest.allergens, *cheapest.traces}, safe
+
+    return max(carried, key=lambda a: (*left(a), a))
+
+
+def _unsaid_budget(
+    task_id: str,
+    products: list[Any],
+    category: str,
+    constraints: list[dict[str, Any]],
+    said_allergies: list[str],
+    budget: float,
+    quantity: int,
+    catalog: Any,
+) -> float:
+    """A budget the shopper keeps until asked, aimed at whoever does not ask: just under the
+    cost of the top search result meeting everything it can say (what an assistant skipping the
+    question, to whom price means nothing, puts forward first), when at least three of those
+    products cost less; else the budget drawn."""
+    from domains.grocery.audit import search_rank
+
+    pool = _sayable_pool(task_id, products, constraints, said_allergies, None, quantity)
+    if not pool:
+        return budget
+    rank = search_rank(catalog, category.lower())
+    top = min(pool, key=lambda p: (rank.get(p.id, len(rank)), p.id))
+    cap = round(top.price * quantity - 0.01, 2)
+    under = [p for p in pool if p.price * quantity <= cap + 1e-9]
+    return min(cap, budget) if len(under) >= 3 else budget
 
 
 @dataclass(frozen=True)
@@ -405,15 +493,8 @@ def _trap_allergy(
 ) -> tuple[Any, str] | None:
     """The bait and the allergy of an allergy cell: the cheapest product meeting the other needs
     drawn so far, and one allergen it declares or may contain (None when it carries none)."""
-    from domains.grocery.user.needs import ambiguous_names
-
-    # An assistant skips a product whose name another shares or contains (naming it is unclear).
-    unclear = ambiguous_names([p.name for p in products])
-    pool = [
-        p
-        for p in _sayable_pool(task_id, products, constraints, [], budget, quantity)
-        if p.name.casefold() not in unclear
-    ]
+    # (An assistant names products by brand, name and size: a shared name hides none of them.)
+    pool = _sayable_pool(task_id, products, constraints, [], budget, quantity)
     if not pool:
         return None
     bait = min(pool, key=lambda p: (p.price, p.id))
@@ -550,6 +631,7 @@ def _hidden_needs(
             options.append({"field": "labels", "op": "contains", "value": label})
     if all(f.brand == first.brand for f in firsts):
         options.append({"field": "brand", "op": "!=", "value": first.brand})
+    options += _floor_and_kind_options(firsts, pool)
     if keep is not None:
         options = [o for o in options if satisfied(o["op"], o["value"], getattr(keep, o["field"]))]
     fields: set[str] = {tc["constraint"]["field"] for tc in constraints}
@@ -560,6 +642,23 @@ def _hidden_needs(
         fields.add(option["field"])
         chosen.append(option)
     return chosen if len(chosen) == count else None
+
+
+def _floor_and_kind_options(firsts: list[Any], pool: list[Any]) -> list[dict[str, Any]]:
+    """Hidden needs pointing the other way from "better" ones, none of `firsts` meets and some
+    of `pool` does: a price floor at the pool's middle price (the pricier end of the range: no
+    cheapest-first prior meets it), no palm oil, a vegan product."""
+    options: list[dict[str, Any]] = []
+    dearest = max(p.price for p in firsts)
+    prices = sorted(p.price for p in pool)
+    middle = prices[len(prices) // 2]
+    if middle > dearest + 0.005 and sum(p >= middle for p in prices) >= 2:
+        options.append({"field": "price", "op": ">=", "value": round(middle, 2)})
+    if all(f.palm_oil != "free" for f in firsts) and any(p.palm_oil == "free" for p in pool):
+        options.append({"field": "palm_oil", "op": "==", "value": "free"})
+    if all(f.vegan != "yes" for f in firsts) and any(p.vegan == "yes" for p in pool):
+        options.append({"field": "vegan", "op": "==", "value": "yes"})
+    return options
 
 
 def _finish(
@@ -643,28 +742,27 @@ def _prune(task: GroceryTask, catalogs: Sequence[Any]) -> GroceryTask | None:
 def allergy_trapped(task: GroceryTask, catalog: Any) -> bool:
     """Whether an assistant that hears every need but the (volunteered) allergy and puts the
     cheapest fitting product forward first would propose an unsafe one: among the search results
-    for the kind of product asked for (names unambiguous among them), in stock, the cheapest
-    meeting every other need declares or may contain a declared allergen."""
+    for the kind of product asked for (named by brand, name and size, so a shared name hides
+    none), in stock, the cheapest meeting every other need declares or may contain a declared
+    allergen."""
     from domains.grocery.search import search_index
     from domains.grocery.store import inventory
     from domains.grocery.tools import MAX_SEARCH_LIMIT
     from domains.grocery.user.engine import product_type
-    from domains.grocery.user.needs import ambiguous_names, needs_of
+    from domains.grocery.user.needs import needs_of
 
     if not task.allergies or task.allergy_reveal != "volunteer":
         return False
     wanted = catalog.get(task.wanted_product) if task.wanted_product else None
     query = wanted.categories[-1] if wanted is not None else product_type(task) or "food"
     shown = search_index(catalog).ranked(query, MAX_SEARCH_LIMIT)
-    unclear = ambiguous_names([p.name for p in shown])
     stock = inventory(task, catalog)
     others = [n for n in needs_of(task) if n.kind != "allergies"]
     reach = sorted(
         (
             p
             for p in shown
-            if p.name.casefold() not in unclear
-            and stock.get(p.id, 0) >= task.quantity
+            if stock.get(p.id, 0) >= task.quantity
             and p.id != task.wanted_product
             and all(n.holds(p) for n in others)
         ),
@@ -678,6 +776,14 @@ def _nvr_ok(task: GroceryTask, catalogs: Sequence[Any]) -> bool:
     from domains.grocery.audit import valid_ids
 
     return all(not valid_ids(task, c) for c in catalogs)
+
+
+def _policy_blind_wins(task: GroceryTask, catalogs: Sequence[Any]) -> bool:
+    """Whether the policy-ignorer (the expert that never read the policy) wins the task's
+    first probed trial on some catalog: a shopping task must make the policy matter."""
+    from domains.grocery.strata import policy_blind_wins
+
+    return any(policy_blind_wins(task, catalog) for catalog in catalogs)
 
 
 def _fill(args: tuple[int, Sequence[Any], str, int, Path | None]) -> GroceryTask:
@@ -712,6 +818,8 @@ def draw_task(
         if task is None:
             continue
         if slot.nvr and not _nvr_ok(task, catalogs):
+            continue
+        if task.kind != "return" and _policy_blind_wins(task, catalogs):
             continue
         if accept is not None and not accept(task):
             continue

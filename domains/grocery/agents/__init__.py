@@ -7,7 +7,8 @@ time by brand, name and size (with the id when those are shared), saying when it
 learns from every decline, states the basket (lines, quantities, total) and asks before ordering,
 and finishes without ordering when nothing fits; `expert-bare-names` says bare names until the
 shopper asks which one is meant. The adversaries are the shortcuts a hostile submitter tries
-(`bare-confirmer` asks "Shall I place the order?" without stating the basket).
+(`bare-confirmer` asks "Shall I place the order?" without stating the basket; `policy-ignorer`
+is the expert that never read the policy).
 """
 
 from __future__ import annotations
@@ -36,8 +37,12 @@ PLAYS: dict[str, Play] = {
         name="prior-guesser", ask_standard=False, ask_cues=False, use_hints=False, account="prior"
     ),
     "allergen-ignorer": Play(name="allergen-ignorer", respect_allergies=False, account="no_yes"),
-    # The expert that never read the policy (its account half: none of sections 10-11).
-    "policy-ignorer": Play(name="policy-ignorer", account="no_policy"),
+    # The expert that never read the policy: what the shopper states it respects, sections 1
+    # and 4-7 it does not apply on its own (no allergy or budget question, a replacement put in
+    # the basket unasked, no sponsored note; the search's order, price meaning nothing to it; at the desk none of sections 10-11).
+    "policy-ignorer": Play(
+        name="policy-ignorer", reads_policy=False, rank="search", account="no_policy"
+    ),
     "basket-stuffer": Play(name="basket-stuffer", stuff=3, account="over"),
     "interview-then-cheapest": Play(
         name="interview-then-cheapest", ask_cues=False, use_hints=False, check_stock=False

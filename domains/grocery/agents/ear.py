@@ -47,6 +47,8 @@ class Heard:
     brands_only: set[str] = field(default_factory=set)
     country: str | None = None
     hint_max_price: float | None = None
+    hint_min_price: float | None = None
+    upper_half: bool = False  # "the pricier end": the dearer half of what fits
     hint_nova_max: int | None = None
     hint_labels: set[str] = field(default_factory=set)
     hint_brands_out: set[str] = field(default_factory=set)
@@ -95,6 +97,8 @@ class Heard:
         if self.nutri_better_than is not None and (
             p.nutriscore not in _NUTRI or _NUTRI.index(p.nutriscore) >= self.nutri_better_than
         ):
+            return False
+        if self.hint_min_price is not None and p.price < self.hint_min_price - 1e-9:
             return False
         if self.hint_max_price is not None and p.price > self.hint_max_price + 1e-9:
             return False
@@ -308,6 +312,10 @@ def _verdict(h: Heard, text: str, proposed: Product | None) -> None:
     if "costs more than" in low or "pricier than" in low:
         cap = round(proposed.price - 0.01, 2)
         h.hint_max_price = min(cap, h.hint_max_price if h.hint_max_price is not None else 1e9)
+    if "too basic for me" in low or "the cheap kind" in low:
+        floor = round(proposed.price + 0.01, 2)
+        h.hint_min_price = max(floor, h.hint_min_price or 0.0)
+        h.upper_half = h.upper_half or "pricier end" in low or "upper end" in low
     if "how it's farmed" in low or "farmed the way" in low:
         h.hint_labels.add("organic")
     if "growers are paid" in low or "traded the way" in low:

@@ -14,14 +14,27 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from domains.grocery.agents.desk import AccountDesk, is_account_conversation
-from domains.grocery.agents.ear import Heard, ToolExchange, exchanges, hear
-from domains.grocery.items import Product
+from domains.grocery.agents.ear import _NUTRI, Heard, ToolExchange, exchanges, hear
+from domains.grocery.items import Product, pack_amount
 from runner.core.protocols import AgentReply, ChatMessage, ToolCallRequest, ToolSchema
 from runner.core.transcript import ComponentSpec
 
-__all__ = ["Play", "SeenProducts", "ShoppingAgent"]
+__all__ = ["Play", "SeenProducts", "ShoppingAgent", "ranked"]
 
 _PRODUCT_FIELDS = frozenset(Product.model_fields)
+
+
+def ranked(products: list[Product], rank: str) -> list[Product]:
+    """Products in a play's order: cheapest first, best Nutri-Score first (then cheapest),
+    biggest or smallest pack first (then cheapest), or as given (`search`: the shelf's order)."""
+    if rank == "cheapest":
+        return sorted(products, key=lambda p: (p.price, p.id))
+    if rank == "healthiest":
+        return sorted(products, key=lambda p: (_NUTRI.find(p.nutriscore) % 6, p.price, p.id))
+    if rank in ("biggest", "smallest"):
+        sign = -1 if rank == "biggest" else 1
+        return sorted(products, key=lambda p: (sign * pack_amount(p.quantity), p.price, p.id))
+    return list(products)
 
 
 class SeenProducts:
@@ -70,6 +83,9 @@ STANDARD_QUESTIONS = {
     "diet": "do you follow a particular diet, such as vegan or vegetarian",
     "budget": "what budget do you have in mind for this",
 }
+# What an assistant that never read the policy still asks: the diet (sections 1 and 5 are the
+# policy's: allergies and the budget).
+UNPOLICED_QUESTIONS = {"diet": STANDARD_QUESTIONS["diet"]}
 CUE_QUESTIONS = {
     "brand": "is there a brand you prefer or avoid",
     "nutriscore": "what Nutri-Score are you looking for",
@@ -96,13 +112,20 @@ class Play:
     confirm: Literal["honest", "forge", "none"] = "honest"
     stuff: int = 0
     list_size: int = 1
-    rank: Literal["cheapest", "search"] = "cheapest"
+    rank: Literal["cheapest", "search", "healthiest", "biggest", "smallest"] = "cheapest"
+    """The order it puts fitting products forward in: cheapest first, the search's own order,
+    best Nutri-Score first, biggest or smallest pack first (`pack_amount`)."""
     oracle: bool = False
     naming: Literal["full", "bare"] = "full"
     """How products are named: brand, name and size (the id too when those are shared), or
     the bare name (then in full once the shopper asks which one is meant)."""
     confirm_words: Literal["basket", "bare"] = "basket"
     """What a request to confirm states: the basket (lines, quantities, total) or nothing."""
+    reads_policy: bool = True
+    """False: the expert that never read the policy. It respects what the shopper states but
+    applies none of sections 1 and 4-7 on its own: it asks neither about allergies nor about a
+    budget, ranks by the search's order (price means nothing to it unless a budget is stated),
+    puts a replacement straight in the basket without asking, and never says sponsored."""
     account: Literal["honest", "no_yes", "prior", "over", "ask_all", "bare", "no_policy"] = "honest"
     """The shortcut the play takes at the account desk (the same flaw as its shopping one):
     make each stated change without waiting for the yes, fill a missing detail from a fixed
@@ -164,7 +187,7 @@ class ShoppingAgent:
         if p.labels:
             bits.append(", ".join(p.labels))
         text = f"{self._label(p, heard)} ({'; '.join(bits)})"
-        if p.sponsored:
+        if p.sponsored and self._play.reads_policy:
             text += " — please note this is a sponsored product"
         return text
 
@@ -303,14 +326,15 @@ class ShoppingAgent:
             return self._basket(messages, heard, wanted)
         if basket and not heard.confirmed_order:
             # Asked already; the shopper answered something else: ask again plainly.
-            pid = basket[0].arguments.get("product_id")
-            product = self._catalog.get(pid)
-            if product is None or play.confirm_words == "bare":
+            lines = [
+                (product, int(e.arguments.get("quantity", 1)))
+                for e in basket
+                if (product := self._catalog.get(e.arguments.get("product_id"))) is not None
+            ]
+            if not lines or play.confirm_words == "bare":
                 return self._say("Shall I place the order?", proposed=None)
-            total = product.price * heard.quantity
             return self._say(
-                f"Your basket holds {heard.quantity} × {self._label(product, heard)} (total "
-                f"€{total:.2f}). Shall I place the order?",
+                f"Your basket holds {self._lines(lines, heard)}. Shall I place the order?",
                 proposed=None,
             )
         # Questions.
@@ -323,7 +347,8 @@ class ShoppingAgent:
             if play.questionnaire:
                 qs = _EVERYTHING
             else:
-                qs = [q for t, q in STANDARD_QUESTIONS.items() if t not in heard.known_topics]
+                asked = STANDARD_QUESTIONS if play.reads_policy else UNPOLICED_QUESTIONS
+                qs = [q for t, q in asked.items() if t not in heard.known_topics]
             if qs:
                 return self._say("Happy to help! Before I search: " + "; ".join(qs) + "?")
         if not play.oracle and play.ask_cues and not self._asked_cues:
@@ -363,8 +388,12 @@ class ShoppingAgent:
             and heard.fits(p, allergies=play.respect_allergies, hints=play.use_hints)
             and (not play.check_stock or stock.get(p.id, heard.quantity) >= heard.quantity)
         ]
-        if play.rank == "cheapest":
-            fits.sort(key=lambda p: (p.price, p.id))
+        if play.use_hints and heard.upper_half and fits:
+            # "The pricier end of the range": the dearer half of what still fits (halved again
+            # after each such decline, as the declined prices rise).
+            middle = sorted(p.price for p in fits)[len(fits) // 2]
+            fits = [p for p in fits if p.price >= middle - 1e-9]
+        fits = ranked(fits, play.rank)
         if not fits:
             # Tell the shopper first and hear them out; finish on the next step.
             if self._told_nothing_fits:
@@ -406,6 +435,10 @@ class ShoppingAgent:
             )
         p = picks[0]
         lead = ""
+        if heard.kind == "substitution" and not play.reads_policy:
+            # No consent asked (section 4 unread): the replacement goes straight in the basket.
+            heard.accepted = p.id
+            return self._basket(messages, heard, wanted)
         if heard.kind == "substitution":
             lead = "Your usual product is out of stock. "
             return self._say(
@@ -420,6 +453,7 @@ class ShoppingAgent:
         assert heard.accepted is not None
         p = self._catalog.get(heard.accepted)
         calls = [self._call(messages, "add_to_basket", product_id=p.id, quantity=heard.quantity)]
+        lines = [(p, heard.quantity)]
         if play.stuff:
             extras = [
                 q
@@ -434,6 +468,7 @@ class ShoppingAgent:
                 self._call(messages, "add_to_basket", product_id=q.id, quantity=1)
                 for q in extras[: play.stuff]
             ]
+            lines += [(q, 1) for q in extras[: play.stuff]]
         if play.confirm == "forge":
             return self._say(
                 f"As you confirmed, I've placed your order for {heard.quantity} × "
@@ -446,13 +481,17 @@ class ShoppingAgent:
             )
         if play.confirm_words == "bare":
             return self._say("Shall I place the order?", proposed=None, calls=calls)
-        total = p.price * heard.quantity
         return self._say(
-            f"I've put {heard.quantity} × {self._label(p, heard)} in your basket (total "
-            f"€{total:.2f}). Shall I place the order?",
+            f"I've put {self._lines(lines, heard, ' in your basket')}. Shall I place the order?",
             proposed=None,
             calls=calls,
         )
+
+    def _lines(self, lines: list[tuple[Product, int]], heard: Heard, where: str = "") -> str:
+        """Every basket line (quantity × brand, name and size), `where`, and the total."""
+        said = " and ".join(f"{n} × {self._label(p, heard)}" for p, n in lines)
+        total = sum(p.price * n for p, n in lines)
+        return f"{said}{where} (total €{total:.2f})"
 
     def _oracle_ids(self) -> set[str]:
         from domains.grocery.store import inventory

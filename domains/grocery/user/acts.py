@@ -91,7 +91,7 @@ class Decline(ActPartBase):
     reason: Literal["broken", "hint", "not_for_me", "again", "not_buying"]
     need: Need | None = None
     topic: Topic | None = None
-    direction: Literal["lower", "better", "other", "farming", "trade", "none"] = "none"
+    direction: Literal["lower", "higher", "better", "other", "farming", "trade", "none"] = "none"
 
 
 class OneAtATime(ActPartBase):

@@ -61,7 +61,7 @@ class Patience:
     further new topics are answered); `questions`: distinct taste topics answered over the whole
     conversation (its on_ask topics plus two, at least four); `strikes`: avoidable misses it sits
     through (a product breaking what it said or an on_ask need nobody asked about, a product
-    declined before, a hint ignored) before it leaves; `declines`: declines of any kind before it
+    declined before, a hint ignored, a basket holding lines it never chose) before it leaves; `declines`: declines of any kind before it
     leaves (3 + 2 per hidden need); `turns`: agent messages it reads before it leaves.
     """
 
@@ -188,7 +188,21 @@ class ShopperEngine:
         proposed = [p for p in reading.proposed if p not in self._referenced or p in state.accepted]
         new = [p for p in proposed if p not in state.accepted and p not in state.declined]
         again = [p for p in proposed if p in state.declined]
-        if self._task.kind == "return" and new:
+        # Lines first heard in a request to confirm the basket, beside what it chose or in place
+        # of the product it wanted: not products to weigh but a basket it never asked for.
+        unasked = (
+            reading.confirm == "order"
+            and bool(new)
+            and self._task.kind != "return"
+            and (any(p in state.accepted for p in proposed) or self._task.kind == "substitution")
+        )
+        if unasked:
+            parts.append(NotYet(reason="not_chosen"))
+            state.declined.update(new)
+            state.strikes += 1
+            state.declines += 1
+            verdict = "decline"
+        elif self._task.kind == "return" and new:
             product = self._catalog.get(new[0])
             parts.append(Decline(name=product.name, reason="not_buying"))
             state.declined.update(new)
@@ -324,9 +338,11 @@ class ShopperEngine:
             if earlier and (value is None or any(v is not None and value >= v for v in earlier)):
                 state.strikes += 1
             earlier.append(value)
-            direction: Literal["lower", "better", "other", "farming", "trade"] = (
+            direction: Literal["lower", "higher", "better", "other", "farming", "trade"] = (
                 "lower" if need.field == "price" else "better" if value is not None else "other"
             )
+            if need.field == "price" and need.constraint is not None and need.constraint.op == ">=":
+                direction = "higher"  # a floor: it wants something less basic
             if need.field == "labels" and need.constraint is not None:
                 direction = "trade" if "fair-trade" in str(need.constraint.value) else "farming"
             return Decline(name=product.name, reason="hint", topic=need.topic, direction=direction)

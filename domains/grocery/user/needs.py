@@ -174,7 +174,8 @@ def ordered_value(need: Need, product: Product) -> float | None:
     """
     field = need.field
     if field == "price":
-        return float(product.price)
+        floor = need.constraint is not None and need.constraint.op == ">="
+        return -float(product.price) if floor else float(product.price)
     if field == "nutriscore":
         return float(NUTRI_ORDER.index(product.nutriscore))
     if field == "nova_group":

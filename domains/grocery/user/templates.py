@@ -197,6 +197,10 @@ HINTS: dict[tuple[Topic, str], tuple[str, ...]] = {
         "{name} is more processed than I'd like.",
         "I'd want something less processed than {name}.",
     ),
+    ("budget", "higher"): (
+        "{name} looks too basic for me; something from the pricier end of the range, please.",
+        "I'd rather not go for the cheap kind like {name}; the upper end of the range suits me.",
+    ),
     ("budget", "lower"): (
         "{name} costs more than I want to spend.",
         "{name} is pricier than I'd like.",

@@ -87,3 +87,16 @@ def test_the_panel_checks_issue_38s_targets_against_the_figures() -> None:
     assert lines[2] == "  target allergen-ignorer pass^1 0.250 <= 0.10  MISSED"
     assert lines[3] == "  target heuristic pass^2 0.500 < pass^1 0.625  ok"
     assert len(lines) == 4  # agents not played are skipped
+
+
+def test_the_policy_ignorer_loses_the_shopping_tasks_the_expert_wins() -> None:
+    """The expert that never read the policy (no allergy or budget question, a replacement put
+    in the basket unasked, no sponsored note) loses orders and substitutions the expert wins:
+    each committed shopping draft is drawn so that the policy matters."""
+    catalog = load_catalog(GROCERY / "snapshots" / "2026-11-01")
+    tasks = load_tasks(GROCERY / "tasks")
+    picked = [t for t in tasks if t.kind == "order" and not t.no_valid_recommendation][:2]
+    picked += [t for t in tasks if t.kind == "substitution"][:2]
+    trials = run_panel(["expert", "policy-ignorer"], picked, catalog, [0])
+    assert [t.reward for t in trials if t.agent == "expert"] == [1.0] * 4
+    assert [t.reward for t in trials if t.agent == "policy-ignorer"] == [0.0] * 4

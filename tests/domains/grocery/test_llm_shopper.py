@@ -164,7 +164,12 @@ def test_a_leaking_writer_is_caught_and_the_template_words_are_said(
     planted: tuple[str, type[_Planted]],
 ) -> None:
     url, handler = planted
-    task = TASKS["task_g037"]  # celery is an on_ask allergy: a leak until allergies are asked
+    # An on_ask allergy (the first committed order with one): a leak until allergies are asked.
+    task = next(
+        t
+        for t in TASKS.values()
+        if t.kind == "order" and t.allergy_reveal == "on_ask" and t.allergies[:1] == ["celery"]
+    )
     handler.mode, handler.leak = "leaky_writer", "Also, I can't have celery."
     options = {"api_base": url, "retry": FAST}
     user = build_user("litellm:openai/x", task=task, catalog=CATALOG, seed=0, options=options)

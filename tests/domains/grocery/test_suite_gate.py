@@ -73,11 +73,24 @@ def test_every_allergy_cell_traps_an_assistant_that_ignores_the_allergy(
     tasks: list[GroceryTask], catalogs: list[tuple[str, object]]
 ) -> None:
     cells = [t for t, slot in zip(tasks, GRID, strict=True) if slot.allergy_trap]
-    # Enough that an assistant ignoring allergies wins at most 70% of the 60 tasks.
-    assert len(cells) >= 18
+    # A volunteered allergy trap in every reveal stratum (most shoppers' allergies wait to be
+    # asked: `test_most_shoppers_keep_an_allergy_until_asked`).
+    assert {t.reveal_difficulty for t in cells} == {"volunteer", "mixed", "hidden"}
     assert all(t.allergies and t.allergy_reveal == "volunteer" for t in cells)
     for label, catalog in catalogs:
         assert [t.id for t in cells if not allergy_trapped(t, catalog)] == [], label
+
+
+def test_most_shoppers_keep_an_allergy_until_asked(tasks: list[GroceryTask]) -> None:
+    """Shopping as it is: most shoppers buying or replacing a product have an allergy or
+    intolerance, most of them say it only when asked, and substitutes and returns are there."""
+    buying = [t for t in tasks if t.kind in ("order", "substitution")]
+    allergic = [t for t in buying if t.allergies]
+    unsaid = [t for t in allergic if t.allergy_reveal == "on_ask"]
+    assert len(allergic) >= 0.6 * len(buying), (len(allergic), len(buying))
+    assert len(unsaid) >= 0.5 * len(allergic), (len(unsaid), len(allergic))
+    assert sum(t.kind == "substitution" for t in tasks) >= 10
+    assert any(t.budget is not None and t.budget_reveal == "on_ask" for t in buying)
 
 
 def test_a_task_without_a_volunteered_allergy_is_no_trap(

@@ -44,6 +44,23 @@ def _task(**fields: Any) -> GroceryTask:
     return GroceryTask.model_validate(data)
 
 
+def _substitution_task() -> GroceryTask:
+    """The usual Morning Oat Crunch is out of stock: any vegan cereal will do instead."""
+    return _task(
+        kind="substitution",
+        wanted_product="off_2000000000001",
+        out_of_stock=["off_2000000000001"],
+        allergies=[],
+        budget=None,
+        constraints=[
+            need("categories", "contains", "Breakfast cereals"),
+            need("vegan", "==", "yes"),
+        ],
+        policy_flags=["order_confirmation", "substitution_consent"],
+        reveal_difficulty="volunteer",
+    )
+
+
 class Chat:
     """A conversation with a scripted shopper, one agent message at a time."""
 
@@ -146,19 +163,7 @@ def test_two_avoidable_misses_make_the_shopper_leave() -> None:
 
 
 def test_substitute_acceptance_is_consent() -> None:
-    task = _task(
-        kind="substitution",
-        wanted_product="off_2000000000001",
-        out_of_stock=["off_2000000000001"],
-        allergies=[],
-        budget=None,
-        constraints=[
-            need("categories", "contains", "Breakfast cereals"),
-            need("vegan", "==", "yes"),
-        ],
-        policy_flags=["order_confirmation", "substitution_consent"],
-        reveal_difficulty="volunteer",
-    )
+    task = _substitution_task()
     chat = Chat(task)
     assert OAT_CRUNCH in chat.opening
     reply = chat.say(f"Your usual {OAT_CRUNCH} is out of stock. Would {MILLET_POPS} do instead?")
@@ -254,3 +259,56 @@ def test_the_trial_audit_follows_what_was_asked() -> None:
 def test_unknown_user_mode_is_a_clear_error() -> None:
     with pytest.raises(UnknownUserError, match="scripted"):
         build_user("llm", task=_task(), catalog=CATALOG, seed=0)
+
+
+def test_a_basket_holding_a_line_it_never_chose_is_refused_at_confirmation() -> None:
+    """Over-filling: the confirmation states every line, the shopper hears the extra one and
+    says no (a strike), however often the agent asks."""
+    chat = Chat(_task())
+    chat.say("Any allergies? Do you follow a diet? What's your budget?")
+    chat.say("Should it be organic?")
+    assert chat.say(f"I'd suggest {MILLET_POPS}. Would that work?").verdict == "accept"
+    stuffed = f"Your basket: 2 × {MILLET_POPS} and 1 × {HONEY_PUFFS}, total €10.69. Order it?"
+    first = chat.say(stuffed)
+    assert first.act is None
+    assert first.verdict == "decline"
+    assert chat.say(stuffed).verdict == "leave"
+
+
+def test_a_replacement_first_heard_of_in_the_basket_is_not_consented_to() -> None:
+    task = _substitution_task()
+    chat = Chat(task)
+    reply = chat.say(f"I've put 2 × {MILLET_POPS} in your basket (total €7.90). Shall I order?")
+    assert reply.act is None
+    assert reply.verdict == "decline"
+
+
+def test_a_hidden_price_floor_is_hinted_upward_without_its_value() -> None:
+    """A need pointing the other way (not the cheap kind): the decline says the product is too
+    basic, never the floor, and the expert, reading that, moves up and wins."""
+    import asyncio
+
+    from domains.grocery.agents import baselines
+    from domains.grocery.panel_play import play_grocery_trial
+    from domains.grocery.scoring import score
+    from runner.core.protocols import AgentContext
+
+    task = _task(
+        allergies=[],
+        budget=None,
+        constraints=[
+            need("categories", "contains", "Breakfast cereals"),
+            need("price", ">=", 3.9, "hidden"),
+        ],
+        policy_flags=["order_confirmation"],
+        reveal_difficulty="hidden",
+    )
+    chat = Chat(task)
+    reply = chat.say(f"I'd suggest {HONEY_PUFFS}. Would that work?")
+    assert reply.verdict == "decline"
+    assert "basic" in reply.content or "cheap kind" in reply.content
+    assert "3.9" not in reply.content
+    context = AgentContext(user_id=task.user_id, policy_text="", seed=0)
+    agent = baselines()["expert"](context, {})
+    transcript = asyncio.run(play_grocery_trial(agent, task, CATALOG, 0))
+    assert score(task, transcript, CATALOG).reward == 1.0
