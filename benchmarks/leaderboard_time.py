@@ -8,7 +8,8 @@ Issue 35 asks that `make leaderboard` build both splits (dev and a local test sp
 than 1.5x the time it took at c25149e. The machine is shared and its load changes by the minute,
 so a time alone means little: each revision is cloned once (`git clone` of the repository, then
 `git checkout REV`) and installed once (`make install`, not timed), then the builds alternate,
-old, new, old, new, each from a clean tree (`git clean -fdx`, keeping the venv), so both
+old, new, old, new, each from a clean tree (`git clean -fdx`, keeping the venv and the npm
+packages `make install` put there), so both
 revisions meet the same load. Printed: every run's wall time with the load average before it,
 the per-pair ratios and the ratio of the means. Both clones get the same local split secret
 (`--secret`), so a revision that draws a test split draws the same one in every run; with
@@ -60,7 +61,8 @@ def prepare(source: str, rev: str, where: Path) -> str:
 
 def build(where: Path, secret: str, log: Path) -> float:
     """One `make leaderboard` from a clean tree; its wall time in seconds."""
-    _git("-C", str(where), "clean", "-q", "-fdx", "-e", ".venv")
+    # What `make install` put there (the venv, the npm packages) stays; everything else goes.
+    _git("-C", str(where), "clean", "-q", "-fdx", "-e", ".venv", "-e", "node_modules")
     secret_file = where / ".taurec-cache" / "split-secret"
     secret_file.parent.mkdir(parents=True, exist_ok=True)
     secret_file.write_text(secret + "\n")
@@ -110,6 +112,10 @@ def main() -> None:
         where = clones[label]
         if args.reuse and (where / ".venv" / ".installed").is_file():
             _git("-C", str(where), "checkout", "-q", rev)
+            if (where / "package-lock.json").is_file() and not (where / "node_modules").is_dir():
+                subprocess.run(
+                    ["npm", "ci", "--silent", "--no-audit", "--no-fund"], cwd=where, check=True
+                )
             print(f"{where}: reused at {rev}")
         else:
             prepare(args.source, rev, where)

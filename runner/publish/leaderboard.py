@@ -51,9 +51,8 @@ class LeaderboardResult:
     timings: list[StepTiming] = field(default_factory=list)
     runs: list[RunResult] = field(default_factory=list, repr=False)
     index_html: Path | None = None
-    wall_seconds: float = (
-        0.0  # the whole build (its runs overlap: their steps' times add up to more)
-    )
+    # The whole build's wall time: its runs overlap, so their steps' times add up to more.
+    wall_seconds: float = 0.0
 
     @property
     def total_seconds(self) -> float:
