@@ -17,8 +17,10 @@ no two builds share, not even two builds of one revision (printed as a count, ne
   named after latency or wall time, blanked; the lines sorted (trials are written in the order
   they finish, so a transcript's span, its offset in the archive, is blanked too);
 - in every text: ISO times and the port a run's own model server drew (`127.0.0.1:<port>`);
-- in the site's pages: a table cell showing seconds, the latency series of a chart and the chart
-  ids (digests of the chart data); in CSV and Parquet downloads the latency and wall-time columns.
+- in the site's pages: a table cell showing seconds, the data of a chart against latency (its
+  entries' order and frontier follow the latencies), the chart ids (digests of the chart data)
+  and the commit shown on entry pages; in CSV and Parquet downloads the latency and wall-time
+  columns.
 A sealed test split (`results.fernet`, a new token on every seal) is opened with the checkout's
 split secret and its files compared the same way.
 """
@@ -95,6 +97,8 @@ _MASKS = (
     (re.compile(rb'data-value="[^"]*">[^<]* s</td>'), b'data-value="<s>"><s> s</td>'),
     (re.compile(rb"(?<![\w.])\d+\.\d+ s\b"), b"<s> s"),
     (re.compile(rb'data-chart="[0-9a-f]+"'), b'data-chart="<id>"'),
+    (re.compile(rb"(data-title=\"[^\"]*latency[^\"]*\" data-columns=')[^']*'"), rb"\1<s>'"),
+    (re.compile(rb"\b[0-9a-f]{40}\b"), b"<commit>"),
     (re.compile(rb'"[0-9a-f]{12}":\{"\$schema"'), b'"<id>":{"$schema"'),
     (re.compile(rb'(&#34;|")(latency\w*)(&#34;|"):(\[[^\]]*\]|[-+0-9.e]+|null)'), rb"\1\2\3:<s>"),
 )
