@@ -11,8 +11,9 @@ so a time alone means little: each revision is cloned once (`git clone` of the r
 old, new, old, new, each from a clean tree (`git clean -fdx`, keeping the venv and the npm
 packages `make install` put there), so both
 revisions meet the same load. Printed: every run's wall time with the load average before it,
-the per-pair ratios and the ratio of the means. Both clones get the same local split secret
-(`--secret`), so a revision that draws a test split draws the same one in every run; with
+the per-pair ratios and the ratio of the means, and each build's CPU time (user + system of
+every process it ran, which the load changes far less than the wall time). Both clones get the
+same local split secret (`--secret`), so a revision that draws a test split draws the same one in every run; with
 `--digests DIR` each build's outputs are digested (benchmarks/output_digest.py) into DIR.
 """
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -59,23 +61,27 @@ def prepare(source: str, rev: str, where: Path) -> str:
     return commit
 
 
-def build(where: Path, secret: str, log: Path) -> float:
-    """One `make leaderboard` from a clean tree; its wall time in seconds."""
+def build(where: Path, secret: str, log: Path) -> tuple[float, float]:
+    """One `make leaderboard` from a clean tree; its wall time and the CPU time (user + system)
+    of every process it ran, in seconds."""
     # What `make install` put there (the venv, the npm packages) stays; everything else goes.
     _git("-C", str(where), "clean", "-q", "-fdx", "-e", ".venv", "-e", "node_modules")
     secret_file = where / ".taurec-cache" / "split-secret"
     secret_file.parent.mkdir(parents=True, exist_ok=True)
     secret_file.write_text(secret + "\n")
     secret_file.chmod(0o600)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     with log.open("wb") as out:
         done = subprocess.run(
             ["make", "leaderboard"], cwd=where, env=_env(), stdout=out, stderr=subprocess.STDOUT
         )
     wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"make leaderboard failed in {where} (exit {done.returncode}); see {log}")
-    return wall
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return wall, cpu
 
 
 def _digest(where: Path, out: Path) -> None:
@@ -122,14 +128,16 @@ def main() -> None:
     if args.digests:
         args.digests.mkdir(parents=True, exist_ok=True)
     walls: dict[str, list[float]] = {"old": [], "new": []}
+    cpus: dict[str, list[float]] = {"old": [], "new": []}
     for run in range(1, args.runs + 1):
         for label in ("old", "new"):
             load = os.getloadavg()
             log = args.root / f"lb-{label}-{run}.log"
-            wall = build(clones[label], args.secret, log)
+            wall, cpu = build(clones[label], args.secret, log)
             walls[label].append(wall)
+            cpus[label].append(cpu)
             print(
-                f"run {run} {label:<3} wall {wall:6.1f} s   load before "
+                f"run {run} {label:<3} wall {wall:6.1f} s   CPU {cpu:6.1f} s   load before "
                 f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores   log {log}",
                 flush=True,
             )
@@ -149,6 +157,12 @@ def main() -> None:
     )
     print("ratio per pair (new/old): " + ", ".join(f"{r:.2f}" for r in pairs))
     print(f"ratio of the means: {mean_new / mean_old:.2f} (issue 35: <= 1.5)")
+    cpu_old, cpu_new = statistics.mean(cpus["old"]), statistics.mean(cpus["new"])
+    print(
+        f"CPU time (user + system, every process): old {cpu_old:.1f} s, new {cpu_new:.1f} s, "
+        f"ratio {cpu_new / cpu_old:.2f} (on a loaded machine a build running more processes gets "
+        "a larger share of the cores: the wall-time ratio under load favours it)"
+    )
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
