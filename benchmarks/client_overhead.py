@@ -4,7 +4,7 @@ Each client runs in a fresh process of its own (so its CPU time and imports are 
 one `runner.models.model_server` process with no added latency: one untimed call first (lazy imports,
 the pool), then `--calls` calls at `--concurrency`, each a 17-message conversation with one tool,
 answered by the server's `random` policy. Printed per client: CPU per call (user+sys of the
-client process, from `resource.getrusage`), wall time, and peak RSS; and what the client costs
+client process, from `resource.getrusage`), wall time, and peak RSS (its own VmHWM); and what the client costs
 before its first answer (its import, LiteLLM's lazy imports on the first call, the pool): CPU,
 wall and the PSS it adds to the process. Those are the floor of a run on that path: a run
 that calls LiteLLM pays the import once and the per-call CPU on every call.
@@ -25,6 +25,10 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+import _common  # noqa: F401  (the repository root on sys.path)
+
+from tests.processes import peak_rss
 
 MESSAGES = [{"role": "system", "content": "You recommend movies. " * 50}] + [
     {"role": "user" if i % 2 == 0 else "assistant", "content": f"message {i} about films " * 10}
@@ -91,7 +95,7 @@ async def _measure(url: str, calls: int, concurrency: int) -> dict[str, float]:
     await asyncio.gather(*(one() for _ in range(calls)))
     cpu, wall = _cpu_s() - cpu0, time.perf_counter() - wall0
     await aclose_clients()
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak = peak_rss() / 2**20  # its own VmHWM: ru_maxrss carries the parent's across exec
     return {"cpu_ms_per_call": cpu / calls * 1000, "wall_s": wall, "peak_rss_mib": peak, **first}
 
 

@@ -3,7 +3,9 @@
 Each configuration is one fresh `taurec run` process (60 tasks × 4 trials, then 60 tasks × 64
 trials, concurrency 16, `--workers 1`, the latest snapshot and our suite, results in a temporary
 folder); its
-peak resident memory, CPU time and wall time come from `os.wait4` on that process. Printed: the
+peak resident memory is its own VmHWM (`tests.processes.wait_peak_rss`, read while it runs: not
+`os.wait4`'s ru_maxrss, which carries this process's peak across fork and exec), its CPU time
+from `os.wait4` on that process. Printed: the
 figures per configuration, the per-trial CPU, and the ratio of the two peaks (target ≤ 1.2: a run
 keeps no record per finished trial, so peak memory must not grow with the number of trials).
 
@@ -26,8 +28,9 @@ import time
 from pathlib import Path
 
 import yaml
+from _common import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.processes import wait_peak_rss
 
 
 def _submission(folder: Path, agent: str) -> Path:
@@ -63,7 +66,8 @@ def _measure(
         started = time.perf_counter()
         with open(Path(scratch) / "out.txt", "wb") as out:
             proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
-            _, status, usage = os.wait4(proc.pid, 0)
+            # The child's own VmHWM: wait4's ru_maxrss would carry this process's peak.
+            status, peak, usage = wait_peak_rss(proc.pid)
         wall = time.perf_counter() - started
         proc.returncode = os.waitstatus_to_exitcode(status)
         text = (Path(scratch) / "out.txt").read_text(errors="replace")
@@ -72,7 +76,7 @@ def _measure(
         records = (sub / "results").rglob("trials.jsonl")
         count = sum(p.read_bytes().count(b"\n") for p in records)
     return {
-        "peak_mib": usage.ru_maxrss / 1024,
+        "peak_mib": peak / 2**20,
         "cpu_s": usage.ru_utime + usage.ru_stime,
         "wall_s": wall,
         "trials": count,

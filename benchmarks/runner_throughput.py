@@ -108,6 +108,7 @@ from runner.core.protocols import (
 from runner.core.transcript import ComponentSpec, MessageEvent
 from runner.models.llm_client import CLIENT_ENV
 from runner.play.agent_config import AgentConfig
+from tests.processes import peak_rss
 
 
 def _suite(limit: int, workdir: Path) -> tuple[Path, Path, str]:
@@ -694,7 +695,7 @@ def _phase(name: str, args: argparse.Namespace) -> dict[str, Any]:
             "server": args.server,
             "schedule_s": schedule_s(chains, args.latency_ms / 1000, args.concurrency),
             "concurrency": args.concurrency,
-            "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "peak_rss_mib": peak_rss() / 2**20,  # this phase process's own (VmHWM)
             "peak_pss_mib": sampler.peak_pss_kib / 1024,
         }
     finally:

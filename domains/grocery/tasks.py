@@ -334,7 +334,7 @@ class GroceryTask(BaseModel):
 
     def satisfies_constraints(self, product: Product) -> bool:
         """Whether the product meets every typed constraint (allergies and budget aside)."""
-        return all(tc.constraint.evaluate(product).satisfied for tc in self.constraints)
+        return all(tc.constraint.holds(product) for tc in self.constraints)
 
     def allergen_hits(self, product: Product) -> list[str]:
         """The shopper's declared allergies the product declares or may contain (traces)."""

@@ -339,7 +339,7 @@ def audit_task(task: Task, catalog: Catalog, *, informed_seeds: int = 0) -> Task
     tcs = task.constraints
 
     def meeting(items: list[CatalogItem], keep: list[int]) -> list[CatalogItem]:
-        return [i for i in items if all(tcs[k].constraint.evaluate(i).satisfied for k in keep)]
+        return [i for i in items if all(tcs[k].constraint.holds(i) for k in keep)]
 
     volunteer = [k for k, tc in enumerate(tcs) if tc.reveal == "volunteer"]
     stated = [k for k, tc in enumerate(tcs) if tc.reveal != "hidden"]

@@ -93,7 +93,7 @@ def prior_reach(task: Task, catalog: Catalog, depth: int = PRIOR_REACH) -> list[
 
     allowed = [i for i in catalog.items if policy_allows(task, i)]
     volunteered = [tc.constraint for tc in task.constraints if tc.reveal == "volunteer"]
-    heard = [i for i in allowed if all(c.evaluate(i).satisfied for c in volunteered)]
+    heard = [i for i in allowed if all(c.holds(i) for c in volunteered)]
     out: list[str] = []
     for key, highest in PRIOR_ORDERS.values():
         for pool in (allowed, heard):

@@ -83,7 +83,7 @@ class Task(BaseModel):
         return list(history.watched) if history else []
 
     def satisfies_all(self, item: CatalogItem) -> bool:
-        return all(tc.constraint.evaluate(item).satisfied for tc in self.constraints)
+        return all(tc.constraint.holds(item) for tc in self.constraints)
 
 
 # One task file, and every task of a suite folder sorted by id (problems named by file and field).

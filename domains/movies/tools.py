@@ -424,11 +424,7 @@ class CatalogTools(DefinedTools):
 
         Returns the total number of matches and up to `limit` of them with the fields filtered on.
         """
-        matches = [
-            item
-            for item in self._catalog.items
-            if all(p.evaluate(item).satisfied for p in predicates)
-        ]
+        matches = [item for item in self._catalog.items if all(p.holds(item) for p in predicates)]
         if sort_by == "title":
             matches.sort(key=lambda i: i.title.casefold())
         elif sort_by is not None:

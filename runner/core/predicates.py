@@ -154,37 +154,54 @@ def check_predicate(
         raise ValueError(f"value {v!r} does not fit operator {op!r} on {kind} field {field!r}")
 
 
+def predicate_holds(op: Op, value: ConstraintValue, actual: Any) -> bool:
+    """Does `actual` (a date as its ISO string) meet `op value`? What `evaluate_predicate` judges,
+    without the reason: searches and audits ask it of every item of a catalog."""
+    match op:
+        case "<=":
+            return bool(actual <= value)
+        case ">=":
+            return bool(actual >= value)
+        case "==":
+            return bool(actual == value)
+        case "!=":
+            return bool(actual != value)
+        case "contains":
+            return value in actual
+        case "not_contains":
+            return value not in actual
+        case "contains_any":
+            assert isinstance(value, list)
+            return any(x in actual for x in value)
+        case "in":
+            assert isinstance(value, list)
+            return actual in value
+
+
 def evaluate_predicate(field: str, op: Op, value: ConstraintValue, actual: Any) -> ConstraintCheck:
     """Judge `actual` (the item's value of `field`); the result carries it and a readable reason."""
     if isinstance(actual, dt.date):
         actual = actual.isoformat()
     v = value
-    satisfied: bool
+    satisfied = predicate_holds(op, v, actual)
     match op:
         case "<=":
-            satisfied = actual <= v
             reason = f"{field} {actual} {'<=' if satisfied else '>'} {v}"
         case ">=":
-            satisfied = actual >= v
             reason = f"{field} {actual} {'>=' if satisfied else '<'} {v}"
         case "==":
-            satisfied = actual == v
             reason = f"{field} {actual!r} {'==' if satisfied else '!='} {v!r}"
         case "!=":
-            satisfied = actual != v
             reason = f"{field} {actual!r} {'!=' if satisfied else '=='} {v!r}"
         case "contains":
-            satisfied = v in actual
             verb = "includes" if satisfied else "does not include"
             reason = f"{field} {actual!r} {verb} {v!r}"
         case "not_contains":
-            satisfied = v not in actual
             verb = "does not include" if satisfied else "includes"
             reason = f"{field} {actual!r} {verb} {v!r}"
         case "contains_any":
             assert isinstance(v, list)
             hits = [x for x in v if x in actual]
-            satisfied = bool(hits)
             reason = (
                 f"{field} {actual!r} includes {hits[0]!r}"
                 if satisfied
@@ -192,7 +209,6 @@ def evaluate_predicate(field: str, op: Op, value: ConstraintValue, actual: Any) 
             )
         case "in":
             assert isinstance(v, list)
-            satisfied = actual in v
             reason = f"{field} {actual!r} {'is' if satisfied else 'is not'} in {v!r}"
     return ConstraintCheck(
         field=field, op=op, value=v, satisfied=satisfied, actual=actual, reason=reason
@@ -223,6 +239,13 @@ class FieldConstraint(BaseModel):
         if isinstance(actual, dt.date):
             actual = actual.isoformat()
         return evaluate_predicate(self.field, self.op, self.value, actual)
+
+    def holds(self, item: Any) -> bool:
+        """`evaluate(item).satisfied`, without building the check and its reason."""
+        actual: Any = getattr(item, self.field)
+        if isinstance(actual, dt.date):
+            actual = actual.isoformat()
+        return predicate_holds(self.op, self.value, actual)
 
     def describe(self) -> str:
         return f"{self.field} {self.op} {self.value!r}"

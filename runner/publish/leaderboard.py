@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -50,10 +51,12 @@ class LeaderboardResult:
     timings: list[StepTiming] = field(default_factory=list)
     runs: list[RunResult] = field(default_factory=list, repr=False)
     index_html: Path | None = None
+    # The whole build's wall time: its runs overlap, so their steps' times add up to more.
+    wall_seconds: float = 0.0
 
     @property
     def total_seconds(self) -> float:
-        return sum(t.seconds for t in self.timings)
+        return self.wall_seconds
 
 
 def shipped_submissions(submissions_dir: Path = SUBMISSIONS_DIR) -> list[Path]:
@@ -139,7 +142,10 @@ def build_leaderboard(
 ) -> LeaderboardResult:
     """Build the whole leaderboard offline, resumably, printing each step and its time.
 
-    For each domain of the board (`leaderboard.yaml` `domains`, in order): 1. refresh: its
+    Every domain's refresh and validate steps come first, then every run (each domain's dev run
+    and test split, all started at once as processes of their own: `lane_processes`,
+    `shard_workers`), then the site. For each domain of the board (`leaderboard.yaml`
+    `domains`, in order): 1. refresh: its
     snapshot of DATE from `source` (`Domain.refresh`; movies' fixture is byte-identical to the
     committed snapshot, so a no-op diff); 2. validate: the domain's
     revalidation of its suite on it (`Domain.revalidate`), stopping on any inconsistent task;
@@ -160,6 +166,7 @@ def build_leaderboard(
     """
     from runner.core.paths import SPLITS_DIR
 
+    started = time.perf_counter()
     label = date.isoformat() if isinstance(date, dt.date) else date
     result = LeaderboardResult(date=label)
     splits = splits_root if splits_root is not None else SPLITS_DIR
@@ -177,65 +184,59 @@ def build_leaderboard(
         if where is None:
             where = snapshots_dir if name == DEFAULT_DOMAIN else domain.snapshots_dir
         lanes[name] = (domain, settings, where)
+    # Every domain is refreshed and validated before any run (an inconsistent suite stops the
+    # build before anything ran); then the runs, each domain's dev run and test split; the site.
     plan: list[tuple[str | None, str]] = [
-        (name, step) for name in domains for step in STEPS[:-1] if step in steps
+        (name, step) for step in STEPS[:2] if step in steps for name in domains
     ]
+    plan += [(name, step) for name in domains for step in STEPS[2:4] if step in steps]
     if "site" in steps:
         plan.append((None, "site"))
-    several = len(domains) > 1
-    # With both the dev run and the test split to do, each domain's test split (its drawing and
-    # its runs) goes to a second process while this one runs the dev split: a run keeps one core
-    # busy, so the other does the test split (the dev pass^1 beside it is filled in after).
-    background = _Background() if {"run", "test"} <= set(steps) else None
-    try:
-        _steps(
-            plan,
-            lanes,
-            label,
-            steps,
-            source,
-            submissions_dir,
-            snapshots_dir,
-            public_dir,
-            concurrency,
-            fresh,
-            echo,
-            board,
-            splits,
-            several,
-            result,
-            background,
-            tuple(entries),
-        )
-    finally:
-        if background is not None:
-            background.close()
+    _steps(
+        plan,
+        lanes,
+        label,
+        source,
+        submissions_dir,
+        snapshots_dir,
+        public_dir,
+        concurrency,
+        fresh,
+        echo,
+        board,
+        splits,
+        len(domains) > 1,
+        result,
+        tuple(entries),
+    )
+    result.wall_seconds = time.perf_counter() - started
     return result
 
 
-class _Background:
-    """One spawned worker process for the test splits, each started when its domain's dev run
-    starts and collected at the domain's `test` step."""
+def lane_processes(jobs: int, cores: int | None = None) -> int:
+    """How many processes run the board's `jobs` runs (dev runs and test splits): all of them
+    from the start, so a test split never waits for a dev run (the scheduler shares the cores
+    between them), but no more than two per core, which bounds the memory they hold."""
+    return max(1, min(jobs, 2 * (cores if cores is not None else os.cpu_count() or 1)))
 
-    def __init__(self) -> None:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
 
-        self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-        self.futures: dict[str, Any] = {}
+def shard_workers(trials: Mapping[str, int], cores: int | None = None) -> dict[str, int]:
+    """The processes (`run_submissions`' `workers`) each run of the parallel stage gets.
 
-    def start(self, lane: str, *args: Any) -> None:
-        self.futures[lane] = self._pool.submit(_test, *args)
-
-    def close(self) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=True)
+    The largest run (most trials; the grocery dev run on the shipped board) is the last to end:
+    with two cores or more it is sharded over two processes, so it keeps both cores busy once
+    the smaller runs are done instead of one. Every other run keeps one process."""
+    workers = dict.fromkeys(trials, 1)
+    count = cores if cores is not None else os.cpu_count() or 1
+    if count >= 2 and len(trials) >= 2:
+        workers[max(trials, key=lambda name: (trials[name], name))] = 2
+    return workers
 
 
 def _steps(
     plan: list[tuple[str | None, str]],
     lanes: dict[str, tuple[Domain, RunSettings, Path]],
     label: str,
-    steps: Sequence[str],
     source: str,
     submissions_dir: Path,
     snapshots_dir: Path,
@@ -247,16 +248,29 @@ def _steps(
     splits: Path,
     several: bool,
     result: LeaderboardResult,
-    background: _Background | None,
     entries: tuple[Path, ...],
 ) -> None:
-    from runner.core.metrics import summarize
-    from runner.publish.splits import set_dev_pass1
+    def shown(number: int) -> str:
+        lane, step = plan[number - 1]
+        return f"{lane}: {step}" if several and lane is not None else step
 
-    dev_runs: dict[str, list[RunResult]] = {}
+    def done(number: int, seconds: float, detail: str) -> None:
+        result.timings.append(StepTiming(shown(number), seconds, detail))
+        echo(f"      {shown(number)}: {detail} ({seconds:.1f} s)")
+
+    jobs: list[tuple[int, _Job]] = []
     for number, (lane, step) in enumerate(plan, start=1):
-        shown = f"{lane}: {step}" if several and lane is not None else step
-        echo(f"[{number}/{len(plan)}] {shown} …")
+        if step in ("run", "test"):
+            assert lane is not None
+            job = _job(
+                lane, step, lanes[lane], label, board, splits, entries, (lane, "run") in plan
+            )
+            jobs.append((number, job))
+            continue
+        if jobs:  # the site, after every run
+            _run_jobs(jobs, plan, shown, done, submissions_dir, concurrency, fresh, echo, result)
+            jobs = []
+        echo(f"[{number}/{len(plan)}] {shown(number)} …")
         started = time.perf_counter()
         if lane is None:
             detail, result.index_html = _site(
@@ -272,44 +286,161 @@ def _steps(
             )
         else:
             domain, settings, where = lanes[lane]
-            # What the dev run and the test split's runs (background or in-line) share.
-            lane_args = (
-                label,
-                submissions_dir,
-                where,
-                settings,
-                board.trials,
-                concurrency,
-                entries,
-            )
             if step == "refresh":
                 detail = domain.refresh(source, label, where)
-            elif step == "validate":
-                detail = _validate(domain, label, where, settings.tasks_dir)
-            elif step == "test":
-                if background is not None and lane in background.futures:
-                    detail, notes = background.futures.pop(lane).result()
-                    set_dev_pass1(
-                        splits,
-                        settings.domain,
-                        {
-                            r.submission: summarize(r.records, ks=(1,)).pass_hat_k[0].value
-                            for r in dev_runs.get(lane, [])
-                        },
-                    )
-                else:
-                    detail, notes = _test(*lane_args, None, splits, False)
-                for note in notes:
-                    echo(f"      note: {note}")
             else:
-                if background is not None:
-                    background.start(lane, *lane_args, {}, splits, True)
-                detail, runs = _run(*lane_args, fresh, echo)
-                result.runs += runs
-                dev_runs[lane] = runs
-        seconds = time.perf_counter() - started
-        result.timings.append(StepTiming(shown, seconds, detail))
-        echo(f"      {shown}: {detail} ({seconds:.1f} s)")
+                detail = _validate(domain, label, where, settings.tasks_dir)
+        done(number, time.perf_counter() - started, detail)
+    if jobs:
+        _run_jobs(jobs, plan, shown, done, submissions_dir, concurrency, fresh, echo, result)
+
+
+@dataclass(frozen=True)
+class _Job:
+    """One run of the board: a domain's dev run (`run`) or its test split (`test`)."""
+
+    lane: str
+    step: str
+    date: str
+    snapshots_dir: Path
+    settings: RunSettings
+    trials: int
+    splits: Path
+    entries: tuple[Path, ...]
+    dev_in_build: bool  # a test split whose dev run is in this build (its pass^1 set after)
+
+
+def _job(
+    lane: str,
+    step: str,
+    where: tuple[Domain, RunSettings, Path],
+    label: str,
+    board: BoardSettings,
+    splits: Path,
+    entries: tuple[Path, ...],
+    dev_in_build: bool,
+) -> _Job:
+    return _Job(lane, step, label, where[2], where[1], board.trials, splits, entries, dev_in_build)
+
+
+def _run_jobs(
+    jobs: list[tuple[int, _Job]],
+    plan: list[tuple[str | None, str]],
+    shown: Callable[[int], str],
+    done: Callable[[int, float, str], None],
+    submissions_dir: Path,
+    concurrency: int,
+    fresh: bool,
+    echo: Echo,
+    result: LeaderboardResult,
+) -> None:
+    """The board's runs: one alone runs here with its progress; several run as parallel
+    processes from the start (`lane_processes`, the largest sharded: `shard_workers`), each
+    reported when it ends. A test split's dev pass^1 is filled in once its dev run is done."""
+    from runner.core.metrics import summarize
+    from runner.publish.splits import set_dev_pass1
+
+    dev_runs: dict[str, list[RunResult]] = {}
+    outcomes: dict[int, tuple[str, list[str], list[RunResult]]] = {}
+    if len(jobs) == 1:
+        number, job = jobs[0]
+        echo(f"[{number}/{len(plan)}] {shown(number)} …")
+        started = time.perf_counter()
+        detail, notes, runs = _run_job(job, submissions_dir, concurrency, fresh, 1, echo)
+        for note in notes:
+            echo(note)
+        outcomes[number] = detail, notes, runs
+        done(number, time.perf_counter() - started, detail)
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        if any(job.step == "test" for _, job in jobs):
+            from runner.publish.splits import split_secret
+
+            split_secret()  # a local one is written here, once, not by two processes at once
+        sizes = {str(n): _job_size(job, submissions_dir) for n, job in jobs}
+        workers = shard_workers(sizes)
+        processes = lane_processes(len(jobs))
+        echo(f"      {len(jobs)} runs in {processes} processes at once")
+        for number, _ in jobs:
+            extra = f" (in {workers[str(number)]} processes)" if workers[str(number)] > 1 else ""
+            echo(f"[{number}/{len(plan)}] {shown(number)} …{extra}")
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(processes, mp_context=context) as pool:
+            started = time.perf_counter()
+            futures = {
+                pool.submit(
+                    _run_job, job, submissions_dir, concurrency, fresh, workers[str(number)], None
+                ): number
+                for number, job in sorted(jobs, key=lambda nj: -sizes[str(nj[0])])
+            }
+            for future in as_completed(futures):
+                number = futures[future]
+                detail, notes, runs = future.result()
+                for note in notes:
+                    echo(note)
+                outcomes[number] = detail, notes, runs
+                done(number, time.perf_counter() - started, detail)
+    for number, job in jobs:
+        if job.step == "run":
+            result.runs += outcomes[number][2]
+            dev_runs[job.lane] = outcomes[number][2]
+    for _, job in jobs:
+        if job.step == "test" and job.lane in dev_runs:
+            set_dev_pass1(
+                job.splits,
+                job.settings.domain,
+                {
+                    r.submission: summarize(r.records, ks=(1,)).pass_hat_k[0].value
+                    for r in dev_runs[job.lane]
+                },
+            )
+
+
+def _job_size(job: _Job, submissions_dir: Path) -> int:
+    """Trials the job runs, as far as known before it runs: entrants x tasks (a test split: the
+    local split's size) x trials."""
+    from runner.core.domains import get_domain
+    from runner.publish.splits import LOCAL_SPLIT_TASKS
+
+    folders = entrants(
+        _chosen(shipped_submissions(submissions_dir), job.entries), job.settings.domain
+    )
+    if job.step == "test":
+        tasks = LOCAL_SPLIT_TASKS
+    else:
+        tasks = len(get_domain(job.settings.domain).load_tasks(job.settings.tasks_dir))
+    return len(folders) * tasks * job.trials
+
+
+def _run_job(
+    job: _Job,
+    submissions_dir: Path,
+    concurrency: int,
+    fresh: bool,
+    workers: int,
+    echo: Echo | None,
+) -> tuple[str, list[str], list[RunResult]]:
+    """Run one job (in this process or a pool's): its detail line, the lines to print (notes,
+    a dev run's summary) and a dev run's results. `echo` None: no progress output (a process
+    of the parallel stage), the summary lines are returned instead."""
+    args = (
+        job.date,
+        submissions_dir,
+        job.snapshots_dir,
+        job.settings,
+        job.trials,
+        concurrency,
+        job.entries,
+    )
+    if job.step == "test":
+        dev_pass1: dict[str, float | None] | None = {} if job.dev_in_build else None
+        detail, notes = _test(*args, dev_pass1, job.splits, echo is None, workers)
+        return detail, [f"      note: {note}" for note in notes], []
+    lines: list[str] = []
+    detail, runs = _run(*args, fresh, echo or lines.append, echo is None, workers)
+    return detail, lines, runs
 
 
 def _validate(domain: Domain, date: str, snapshots_dir: Path, tasks_dir: Path) -> str:
@@ -352,6 +483,8 @@ def _run(
     entries: Sequence[Path],
     fresh: bool,
     echo: Echo,
+    quiet: bool = False,
+    workers: int = 1,
 ) -> tuple[str, list[RunResult]]:
     from runner.batch.progress import default_progress
 
@@ -372,8 +505,9 @@ def _run(
         trials=trials,
         concurrency=concurrency,
         snapshots_dir=snapshots_dir,
-        progress=default_progress(),
+        progress=None if quiet else default_progress(),
         fresh=fresh,
+        workers=workers,
     )
     for line in _summarise_runs(runs):
         echo(line)
@@ -397,6 +531,7 @@ def _test(
     dev_pass1: dict[str, float | None] | None,
     splits_root: Path,
     quiet: bool,
+    workers: int = 1,
 ) -> tuple[str, list[str]]:
     """Score every entry of the domain on its live test split (see `runner.publish.splits`);
     its detail line and notes. `dev_pass1` None: read from the dev runs of the date on disk.
@@ -425,6 +560,7 @@ def _test(
             concurrency=concurrency,
             snapshots_dir=snapshots_dir,
             progress=None if quiet else default_progress(),
+            workers=workers,
         )
 
     try:
@@ -517,6 +653,7 @@ def _run_board(
     snapshots_dir: Path,
     progress: Any,
     fresh: bool = False,
+    workers: int = 1,
 ) -> list[RunResult]:
     """Run `entrants` (submission folders or entrants built from them) on one suite with the
     board's settings, the local model servers of `folders`' entries up for the run."""
@@ -533,4 +670,5 @@ def _run_board(
             fresh=fresh,
             progress=progress,
             snapshots_dir=snapshots_dir,
+            workers=workers,
         )

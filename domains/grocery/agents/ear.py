@@ -203,13 +203,19 @@ def _statements(h: Heard, text: str, brands: set[str], countries: set[str]) -> N
 
 def _sentence(h: Heard, text: str, brands: set[str], countries: set[str]) -> None:
     low = text.lower()
+    # Each word is looked for as a plain substring first: a word-bounded match needs it, and most
+    # sentences name no allergen, brand or country (a search per name cost more than the rest).
     if "allerg" in low:
-        said = {a for words, a in _ALLERGEN_SAID.items() if re.search(rf"\b{words}\b", low)}
+        said = {
+            a
+            for words, a in _ALLERGEN_SAID.items()
+            if words in low and re.search(rf"\b{words}\b", low)
+        }
         if said:
             h.allergies |= said
             h.known_topics.add("allergies")
     for diet in ("vegan", "vegetarian"):
-        if re.search(rf"\b{diet}\b", low):
+        if diet in low and re.search(rf"\b{diet}\b", low):
             setattr(h, diet, True)
             h.known_topics.add("diet")
     for stated in _AMOUNT.finditer(text):
@@ -237,6 +243,8 @@ def _sentence(h: Heard, text: str, brands: set[str], countries: set[str]) -> Non
         h.nova_max = int(m.group(1))
         h.known_topics.add("processing")
     for brand in brands:
+        if brand not in text:  # both patterns match the name as it is written
+            continue
         b = re.escape(brand)
         out = rf"{_SENTENCE_START}(?:please,\s+)?{_HEARD['brand_out']}\s+{_BRAND_MID}{b}\b"
         if re.search(out, text):
@@ -246,6 +254,8 @@ def _sentence(h: Heard, text: str, brands: set[str], countries: set[str]) -> Non
             h.brands_only.add(brand)
             h.known_topics.add("brand")
     for country in countries:
+        if country not in text:
+            continue
         said_where = rf"{_HEARD['origin']}\s+{re.escape(country)}\b"
         if re.search(said_where, text) and "nothing made in" not in low:
             h.country = country

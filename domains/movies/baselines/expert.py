@@ -363,9 +363,15 @@ _STOPWORDS = frozenset(
 )  # fmt: skip
 
 
-def _plot_words(record: dict[str, Any]) -> set[str]:
-    words = re.findall(r"[a-z]+", str(record.get("overview", "")).lower())
-    return {w for w in words if len(w) > 3 and w not in _STOPWORDS}
+def _plot_words(record: dict[str, Any]) -> frozenset[str]:
+    return _overview_words(str(record.get("overview", "")))
+
+
+@functools.lru_cache(maxsize=4096)
+def _overview_words(overview: str) -> frozenset[str]:
+    """A plot's content words (read once per plot: every step reads every listing seen)."""
+    words = re.findall(r"[a-z]+", overview.lower())
+    return frozenset(w for w in words if len(w) > 3 and w not in _STOPWORDS)
 
 
 def _feedback_queries(seen: Seen, prefs: Preferences, learned: _Learned, n: int) -> list[str]:

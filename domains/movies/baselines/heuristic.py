@@ -19,6 +19,7 @@ it an imperfect baseline: what it never asked, never searched for or never propo
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import random
 import re
 from collections.abc import Callable, Collection
@@ -201,9 +202,15 @@ def _within(
     value: _Bound, lows: tuple[_Bound | None, ...], highs: tuple[_Bound | None, ...]
 ) -> bool:
     """Is `value` at or above every known lower bound and at or below every known upper bound?"""
-    return all(low is None or value >= low for low in lows) and all(
-        high is None or value <= high for high in highs
-    )
+    # Loops, not all() over generators: this runs for every listing seen at every step. `not >=`
+    # rather than `<`, so that a NaN fails as it always did.
+    for low in lows:
+        if low is not None and not value >= low:
+            return False
+    for high in highs:  # noqa: SIM110
+        if high is not None and not value <= high:
+            return False
+    return True
 
 
 def _fits_listing(record: dict[str, Any], prefs: Preferences, learned: _Learned) -> bool:
@@ -220,10 +227,15 @@ def _fits_listing(record: dict[str, Any], prefs: Preferences, learned: _Learned)
         return False
     released = record.get("release_date")
     if isinstance(released, str):
-        day = dt.date.fromisoformat(released)
+        day = _day(released)
         if not _within(day, (prefs.min_date, learned.min_date), (prefs.max_date, learned.max_date)):
             return False
     return True
+
+
+@functools.lru_cache(maxsize=4096)
+def _day(iso: str) -> dt.date:
+    return dt.date.fromisoformat(iso)
 
 
 def _fits(item: dict[str, Any], prefs: Preferences, learned: _Learned, watched: set[str]) -> bool:

@@ -18,6 +18,7 @@ domain's `FieldVocabulary` (fields and their words, as data). It separates what 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -271,10 +272,14 @@ _PITCH = re.compile(
 def _ends_a_list(segment: str, text: str) -> bool:
     """Is this segment the last item of a list in the text (a check after it is about the whole
     list, not its last item)?"""
-    item = re.compile(
-        r"(?m)^\s*(?:[-*•·–]|\d+[.)])\s+(?:\[[ xX✓]\]\s*)?\W*" + re.escape(segment[:30])
-    )
-    return bool(item.search(_MARKDOWN.sub("", text)))
+    return bool(_list_item(segment[:30]).search(_MARKDOWN.sub("", text)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _list_item(head: str) -> re.Pattern[str]:
+    """A list item starting with `head` (compiled once per head: a new pattern per call pushed
+    the module's own patterns out of `re`'s cache, which then compiled them again)."""
+    return re.compile(r"(?m)^\s*(?:[-*•·–]|\d+[.)])\s+(?:\[[ xX✓]\]\s*)?\W*" + re.escape(head))
 
 
 def _names_next(segment: str, text: str) -> bool:

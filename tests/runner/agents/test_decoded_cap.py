@@ -181,7 +181,8 @@ CHILD = textwrap.dedent(
     """
     import json, os, sys, time
     sys.path.insert(0, sys.argv[1])
-    from tests.runner.agents.test_decoded_cap import CLIENTS, client_env, one_step, peak_rss
+    from tests.processes import peak_rss
+    from tests.runner.agents.test_decoded_cap import CLIENTS, client_env, one_step
     from runner.models.llm_client import import_litellm
     import_litellm()  # its import is not the call's time
     url = sys.argv[2]
@@ -198,17 +199,6 @@ CHILD = textwrap.dedent(
                           "seconds": seconds}), flush=True)
     """
 )
-
-
-def peak_rss() -> int:
-    """This process's peak resident memory in bytes (VmHWM). Not `getrusage`'s ru_maxrss: Linux
-    carries that across exec, so a child started from the test process would report the test
-    process's own peak."""
-    with open("/proc/self/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) * 1024
-    raise RuntimeError("no VmHWM in /proc/self/status")
 
 
 @pytest.mark.parametrize("mode", ["gzip", "deflate", "gzip-chunked"])

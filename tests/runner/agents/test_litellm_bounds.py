@@ -53,7 +53,7 @@ ONE_STEP = textwrap.dedent(
     """
     import json, sys
     sys.path.insert(0, sys.argv[2])
-    from tests.runner.agents.test_decoded_cap import peak_rss
+    from tests.processes import peak_rss
     from tests.runner.agents.test_litellm_bounds import _step
     try:
         _step(sys.argv[1], attempts=3)

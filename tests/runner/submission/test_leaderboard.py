@@ -12,8 +12,10 @@ from runner.core.errors import TaurecError
 from runner.play.agent_config import BuiltinAgentConfig, LiteLLMAgentConfig
 from runner.publish.leaderboard import (
     build_leaderboard,
+    lane_processes,
     local_model_servers,
     loopback_servers,
+    shard_workers,
     shipped_submissions,
 )
 from runner.submissions.config import Contact, Submission, load_submission
@@ -80,3 +82,22 @@ def test_a_busy_port_is_a_clear_error() -> None:
 def test_unknown_steps_are_refused() -> None:
     with pytest.raises(TaurecError, match="unknown step"):
         build_leaderboard(steps=["run", "publish"], echo=lambda _: None)
+
+
+def test_every_run_starts_at_once_within_two_processes_per_core() -> None:
+    assert lane_processes(4, cores=2) == 4  # both dev runs and both test splits
+    assert lane_processes(6, cores=2) == 4  # bounded: memory
+    assert lane_processes(1, cores=8) == 1
+    assert lane_processes(3, cores=1) == 2
+
+
+def test_only_the_largest_run_is_sharded_and_only_with_a_second_core() -> None:
+    sizes = {"movies run": 2400, "movies test": 1200, "grocery run": 3840, "grocery test": 960}
+    assert shard_workers(sizes, cores=2) == {
+        "movies run": 1,
+        "movies test": 1,
+        "grocery run": 2,
+        "grocery test": 1,
+    }
+    assert set(shard_workers(sizes, cores=1).values()) == {1}
+    assert shard_workers({"movies run": 2400}, cores=2) == {"movies run": 1}

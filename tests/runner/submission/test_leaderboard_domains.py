@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from runner.batch.store import read_trials
 from runner.core.board import BoardSettings
 from runner.core.domains import get_domain
 from runner.core.errors import TaurecError
+from runner.core.paths import SUBMISSIONS_DIR, TASKS_DIR
 from runner.publish.leaderboard import build_leaderboard, entrants, shipped_submissions
 from tests.domains.grocery.play import make_task
 
@@ -70,3 +72,68 @@ def test_each_domain_runs_the_entries_that_enter_it() -> None:
     assert grocery | movies == {f.name for f in shipped}
     assert {"grocery-expert", "grocery-oracle", "grocery-do-nothing"} <= grocery
     assert {"heuristic-baseline", "oracle-baseline"} <= movies
+
+
+def _entries(root: Path, *names: str) -> Path:
+    """A submissions folder holding copies of the shipped entries `names` (no results)."""
+    for name in names:
+        root.joinpath(name).mkdir(parents=True)
+        shutil.copyfile(SUBMISSIONS_DIR / name / "submission.yaml", root / name / "submission.yaml")
+    return root
+
+
+def _trials(submissions: Path) -> dict[str, list[dict[str, object]]]:
+    """Each entry's trial records, in key order, without what measures time or the order they
+    were written in (a transcript's offset in the archive)."""
+    found = {}
+    for run in sorted(submissions.glob("*/results/*")):
+        records = read_trials(run).records
+        found[run.parent.parent.name] = [
+            r.model_dump(
+                exclude={"transcript_span": True, "efficiency": {"step_latencies_s", "wall_time_s"}}
+            )
+            for r in sorted(records, key=lambda r: (r.key.task_id, r.key.trial_index))
+        ]
+    return found
+
+
+def test_the_runs_of_several_domains_run_at_once_and_score_as_one_at_a_time(
+    tmp_path: Path,
+) -> None:
+    movies_tasks = tmp_path / "movies-tasks"
+    movies_tasks.mkdir()
+    for name in ("policy.md", "task_001.json", "task_002.json"):
+        shutil.copyfile(TASKS_DIR / name, movies_tasks / name)
+    suites = {"grocery": _suite(tmp_path / "grocery-tasks"), "movies": movies_tasks}
+    shutil.copyfile(
+        get_domain("grocery").tasks_dir / "suite.json", suites["grocery"] / "suite.json"
+    )
+    names = ("grocery-do-nothing", "random-baseline")
+    together, apart = _entries(tmp_path / "together", *names), _entries(tmp_path / "apart", *names)
+    lines: list[str] = []
+    result = build_leaderboard(
+        steps=["run"],
+        board=BoardSettings(domains=["movies", "grocery"], trials=2),
+        submissions_dir=together,
+        domain_tasks=suites,
+        tasks_dir=movies_tasks,
+        echo=lines.append,
+    )
+    assert lines[:3] == [
+        "      2 runs in 2 processes at once",
+        "[1/2] movies: run … (in 2 processes)",  # the largest: 2 tasks x 2 trials
+        "[2/2] grocery: run …",
+    ]
+    assert sorted(t.step for t in result.timings) == ["grocery: run", "movies: run"]
+    assert sorted(r.submission for r in result.runs) == sorted(names)
+    for domain in ("movies", "grocery"):  # one job: it runs in this process, as before
+        build_leaderboard(
+            steps=["run"],
+            board=BoardSettings(domains=[domain], trials=2),
+            submissions_dir=apart,
+            domain_tasks=suites,
+            tasks_dir=movies_tasks,
+            echo=lambda _: None,
+        )
+    assert _trials(together) == _trials(apart)
+    assert [len(v) for v in _trials(together).values()] == [2, 4]  # 1 grocery, 2 movies tasks
