@@ -1,0 +1,127 @@
+"""The account shopper's reply acts: what its decision engine decided, carrying exactly the facts the words may state.
+
+A writer (the grammar, or a model) sees only these: an order id is in an act only when the shopper
+names it (a vague shopper's pending order waits to be asked), a cancel reason or a payment only
+when it is volunteered or asked for, who the shopper is only when it is volunteered or asked for.
+No act carries the money a request moves: the agent states it, the shopper never does.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from domains.grocery.accounts import CancelReason, RequestKind
+from domains.grocery.user.acts import Done, Leave
+from runner.kits.user.acts import ActPartBase, ReplyActBase
+
+__all__ = [
+    "AccountAct",
+    "AccountActPart",
+    "AccountHello",
+    "ConfirmAction",
+    "Lead",
+    "Line",
+    "OrderIs",
+    "PayWith",
+    "ReasonIs",
+    "Wants",
+    "WhoIAm",
+]
+
+# What the loop records of a reply (the scorer reads `confirm_action` as consent).
+# Where a request is said: first in the opening, one more in it, after the last one was
+# settled, or again when the agent's message moved nothing forward.
+Lead = Literal["first", "also", "next", "restate"]
+AccountActName = Literal["request", "confirm_action", "inform", "restate", "done", "leave"]
+
+
+class AccountHello(ActPartBase):
+    """The opening line: the shopper needs help with their account."""
+
+    kind: Literal["account_hello"] = "account_hello"
+
+
+class WhoIAm(ActPartBase):
+    """Who the shopper is: the email, or the full name and zip code."""
+
+    kind: Literal["who_i_am"] = "who_i_am"
+    email: str | None = None
+    first_name: str = ""
+    last_name: str = ""
+    zip: str = ""
+
+
+class Line(ActPartBase):
+    """One order line named in a request: the product, its pack and the unit price paid; with
+    `units` for a return or exchange, and the new pack and its price for a swap."""
+
+    name: str
+    pack: str
+    paid: float
+    units: int = 1
+    new_pack: str | None = None
+    new_price: float | None = None
+
+
+class Wants(ActPartBase):
+    """One request, as said: its kind and the facts the shopper gives with it.
+
+    `lead` places it: the `first` of the opening, `also` one more in the opening, `next` after
+    the previous request is settled, `restate` when the agent's message moved nothing forward.
+    `order_id` is None when a vague shopper holds the pending order back; `reason` and `pay`
+    are set only when the shopper gives them with the request (`pay` is always the new payment
+    of a `modify_payment`).
+    """
+
+    kind: Literal["wants"] = "wants"
+    lead: Lead
+    request: RequestKind
+    order_id: str | None = None
+    reason: CancelReason | None = None
+    pay: str | None = Field(default=None, description="The payment method's label")
+    street: str | None = None
+    city: str | None = None
+    zip: str | None = None
+    lines: list[Line] = Field(default_factory=list)
+
+
+class OrderIs(ActPartBase):
+    """The answer to "which order?"."""
+
+    kind: Literal["order_is"] = "order_is"
+    order_id: str
+
+
+class ReasonIs(ActPartBase):
+    """The answer to "why?" (a cancel's reason)."""
+
+    kind: Literal["reason_is"] = "reason_is"
+    reason: CancelReason
+
+
+class PayWith(ActPartBase):
+    """The answer to "which payment method?"."""
+
+    kind: Literal["pay_with"] = "pay_with"
+    pay: str
+
+
+class ConfirmAction(ActPartBase):
+    """The explicit yes to the change the agent stated in full (act `confirm_action`)."""
+
+    kind: Literal["confirm_action"] = "confirm_action"
+
+
+AccountActPart = Annotated[
+    AccountHello | WhoIAm | Wants | OrderIs | ReasonIs | PayWith | ConfirmAction | Done | Leave,
+    Field(discriminator="kind"),
+]
+
+
+class AccountAct(ReplyActBase):
+    """One reply of the account shopper, decided: its parts in order, the verdict and the act."""
+
+    act: AccountActName | None = None
+    parts: list[AccountActPart]
