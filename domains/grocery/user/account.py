@@ -50,10 +50,14 @@ class AccountShopper:
     async def respond(self, conversation: list[MessageEvent]) -> UserTurn:
         return self.reply(conversation)
 
+    def head(self, conversation: list[MessageEvent]) -> str:
+        """The seed of this reply's words: the task, the trial's seed and the turn."""
+        turn = sum(1 for e in conversation if e.role == "user")
+        return f"account|{self._seed}|{self._task.id}|{turn}"
+
     def decide(self, conversation: list[MessageEvent]) -> tuple[AccountAct | None, str]:
         """The act the shopper replies with (None: nothing read yet) and its words' key."""
-        turn = sum(1 for e in conversation if e.role == "user")
-        head = f"account|{self._seed}|{self._task.id}|{turn}"
+        head = self.head(conversation)
         if not opened(conversation):
             return self._engine.opening(), head
         for text in self._replay.unread(conversation):

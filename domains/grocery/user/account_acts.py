@@ -21,11 +21,9 @@ __all__ = [
     "AccountActPart",
     "AccountHello",
     "ConfirmAction",
+    "Gives",
     "Lead",
     "Line",
-    "OrderIs",
-    "PayWith",
-    "ReasonIs",
     "Wants",
     "WhoIAm",
 ]
@@ -87,25 +85,14 @@ class Wants(ActPartBase):
     lines: list[Line] = Field(default_factory=list)
 
 
-class OrderIs(ActPartBase):
-    """The answer to "which order?"."""
+class Gives(ActPartBase):
+    """The answers to "which order?", "why?" and "which payment method?", in that order (each
+    None when not asked, or not the shopper's to give)."""
 
-    kind: Literal["order_is"] = "order_is"
-    order_id: str
-
-
-class ReasonIs(ActPartBase):
-    """The answer to "why?" (a cancel's reason)."""
-
-    kind: Literal["reason_is"] = "reason_is"
-    reason: CancelReason
-
-
-class PayWith(ActPartBase):
-    """The answer to "which payment method?"."""
-
-    kind: Literal["pay_with"] = "pay_with"
-    pay: str
+    kind: Literal["gives"] = "gives"
+    order_id: str | None = None
+    reason: CancelReason | None = None
+    pay: str | None = Field(default=None, description="The payment method's label")
 
 
 class ConfirmAction(ActPartBase):
@@ -115,7 +102,7 @@ class ConfirmAction(ActPartBase):
 
 
 AccountActPart = Annotated[
-    AccountHello | WhoIAm | Wants | OrderIs | ReasonIs | PayWith | ConfirmAction | Done | Leave,
+    AccountHello | WhoIAm | Wants | Gives | ConfirmAction | Done | Leave,
     Field(discriminator="kind"),
 ]
 

@@ -36,11 +36,9 @@ from domains.grocery.user.account_acts import (
     AccountActPart,
     AccountHello,
     ConfirmAction,
+    Gives,
     Lead,
     Line,
-    OrderIs,
-    PayWith,
-    ReasonIs,
     Wants,
     WhoIAm,
 )
@@ -236,11 +234,12 @@ class AccountEngine:
         if "who" in answered:
             state.identified = True
             answers.append(self.who())
-        if "order" in answered and request.order_id is not None:
-            answers.append(OrderIs(order_id=request.order_id))
-        if "reason" in answered and request.reason is not None:
-            answers.append(ReasonIs(reason=request.reason))
-        if "payment" in answered and request.payment_id is not None:
-            assert self.task.account is not None
-            answers.append(PayWith(pay=_label(self.task.account.shopper, request.payment_id)))
-        return answers
+        assert self.task.account is not None
+        gives = Gives(
+            order_id=request.order_id if "order" in answered else None,
+            reason=request.reason if "reason" in answered else None,
+            pay=_label(self.task.account.shopper, request.payment_id)
+            if "payment" in answered and request.payment_id is not None
+            else None,
+        )
+        return answers + ([gives] if gives != Gives() else [])

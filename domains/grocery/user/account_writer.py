@@ -16,17 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar
 
-from domains.grocery.user.account_acts import (
-    AccountAct,
-    AccountHello,
-    ConfirmAction,
-    Line,
-    OrderIs,
-    PayWith,
-    ReasonIs,
-    Wants,
-    WhoIAm,
-)
+from domains.grocery.user import account_acts as a
 from domains.grocery.user.acts import Done, Leave
 from runner.kits.user.grammar import Grammar
 from runner.kits.user.writer import Bank, Keyed, TemplateWriterBase
@@ -37,15 +27,15 @@ ACCOUNT_GRAMMAR = Grammar.load(Path(__file__).with_name("account_grammar.txt"))
 G = ACCOUNT_GRAMMAR
 
 
-def draws(act: AccountAct) -> list[str]:
+def draws(act: a.AccountAct) -> list[str]:
     """The bank lines (grammar rules) an act's words draw from the turn's rng, in order."""
     out: list[str] = []
     for part in act.parts:
-        if isinstance(part, AccountHello):
+        if isinstance(part, a.AccountHello):
             out.append("hello")
-        elif isinstance(part, Wants) and part.lead in ("also", "next"):
+        elif isinstance(part, a.Wants) and part.lead in ("also", "next"):
             out.append(part.lead)
-        elif isinstance(part, ConfirmAction):
+        elif isinstance(part, a.ConfirmAction):
             out.append("yes")
         elif isinstance(part, Done):
             out.append("done")
@@ -54,17 +44,17 @@ def draws(act: AccountAct) -> list[str]:
     return out
 
 
-def variation_key(head: str, earlier: list[AccountAct]) -> str:
+def variation_key(head: str, earlier: list[a.AccountAct]) -> str:
     """The key of one reply's words: `head` (the turn's seed) and the earlier replies' draws."""
     burned = [rule for act in earlier for rule in draws(act)]
     return f"{head};{','.join(burned)}" if burned else head
 
 
-def _paid(line: Line) -> str:
+def _paid(line: a.Line) -> str:
     return f"{line.name} ({line.pack}, €{line.paid:.2f})"
 
 
-def _new(line: Line) -> str:
+def _new(line: a.Line) -> str:
     return f"the {line.new_pack} pack at €{line.new_price or 0:.2f}"
 
 
@@ -76,10 +66,10 @@ class AccountWriter(TemplateWriterBase):
     def __init__(self, sentences: random.Random) -> None:
         self._s = sentences
 
-    def word_account_hello(self, part: AccountHello, rng: random.Random) -> list[str]:
+    def word_account_hello(self, part: a.AccountHello, rng: random.Random) -> list[str]:
         return [G.say("hello", rng)]
 
-    def word_confirm_action(self, part: ConfirmAction, rng: random.Random) -> list[str]:
+    def word_confirm_action(self, part: a.ConfirmAction, rng: random.Random) -> list[str]:
         return [G.say("yes", rng)]
 
     def word_done(self, part: Done, rng: random.Random) -> list[str]:
@@ -88,7 +78,7 @@ class AccountWriter(TemplateWriterBase):
     def word_leave(self, part: Leave, rng: random.Random) -> list[str]:
         return [G.say("leave", rng)]
 
-    def word_who_i_am(self, part: WhoIAm, rng: random.Random) -> list[str]:
+    def word_who_i_am(self, part: a.WhoIAm, rng: random.Random) -> list[str]:
         if part.email is not None:
             return [G.say("who_email", self._s, email=(part.email,))]
         return [
@@ -101,21 +91,18 @@ class AccountWriter(TemplateWriterBase):
             )
         ]
 
-    def word_order_is(self, part: OrderIs, rng: random.Random) -> list[str]:
-        return [G.say("order_is", self._s, order=(part.order_id,))]
+    def word_gives(self, part: a.Gives, rng: random.Random) -> list[str]:
+        words = [G.say("order_is", self._s, order=(part.order_id,))] if part.order_id else []
+        if part.reason is not None:
+            words.append(G.say("reason_is", self._s, why=G.rules[f"why_{part.reason}"]))
+        return words + ([G.say("pay_with", self._s, pay=(part.pay,))] if part.pay else [])
 
-    def word_reason_is(self, part: ReasonIs, rng: random.Random) -> list[str]:
-        return [G.say("reason_is", self._s, why=G.rules[f"why_{part.reason}"])]
-
-    def word_pay_with(self, part: PayWith, rng: random.Random) -> list[str]:
-        return [G.say("pay_with", self._s, pay=(part.pay,))]
-
-    def word_wants(self, part: Wants, rng: random.Random) -> list[str]:
+    def word_wants(self, part: a.Wants, rng: random.Random) -> list[str]:
         lead = {"also": rng, "next": rng, "restate": self._s}.get(part.lead)
         words = [G.say(part.lead, lead)] if lead is not None else []
         return [*words, self.request(part)]
 
-    def request(self, part: Wants) -> str:
+    def request(self, part: a.Wants) -> str:
         """The sentence of one request (its facts, each said as given)."""
         s, kind = self._s, part.request
         order = (str(part.order_id),)
@@ -154,7 +141,7 @@ class AccountWriter(TemplateWriterBase):
         return G.say(rule, s, order=order, swaps=(swaps,), pay=pay)
 
 
-def account_words(act: AccountAct, variation: str) -> str:
+def account_words(act: a.AccountAct, variation: str) -> str:
     """The scripted shopper's words for `act` under its key (see the module docstring)."""
     head, _, burned = variation.partition(";")
     rng = random.Random(head)
