@@ -29,11 +29,19 @@ ACCOUNT_TOPICS: tuple[AccountTopic, ...] = get_args(AccountTopic)
 # The account topics an assistant may ask about (a message's topics are read in text order).
 _ASKS: dict[AccountTopic, re.Pattern[str]] = {
     "who": re.compile(r"\b(e-?mail|zip|post ?code|full name|your name)\b", re.I),
-    "order": re.compile(r"\b(which|what) order\b|\border (id|number)\b", re.I),
-    "items": re.compile(r"\b(which|what) (items?|products?|sizes?)\b", re.I),
+    "order": re.compile(
+        r"\b(which|wich|what) order\b|\border (id|number)\b|\bnumber of (the|your) order\b"
+        r"|\borders?\b[^?]*\bwhich one\b",
+        re.I,
+    ),
+    "items": re.compile(r"\b(which|what) (of the )?(items?|products?|sizes?)\b", re.I),
     "address": re.compile(r"\b(new|which|what) address\b", re.I),
-    "reason": re.compile(r"\b(reason|why)\b", re.I),
-    "payment": re.compile(r"\b(which|what) (payment|card|method)\b|\bpay(ment)? method\b", re.I),
+    "reason": re.compile(r"\b(reason|why|cause)\b", re.I),
+    "payment": re.compile(
+        r"\b(which|what) (payment|card|method)\b|\b(pay(ment)?|paymn?t|refund) method\b"
+        r"|\bwhere the refund\b",
+        re.I,
+    ),
 }
 _ASKS_YES = re.compile(
     r"\b(confirm|go ahead|proceed|shall i|should i|ok to|okay to|do you want me to)\b", re.I
@@ -42,7 +50,8 @@ _AMOUNT = re.compile(r"\d+\.\d{2}")
 _REPORTS = re.compile(
     r"(?i)\b(?:i'?ve|i have|has been|have been|is now|are now|it'?s now|all set|done[.!]|"
     r"went through|is cancell?ed|was cancell?ed|(?:cancell?ed|updated|changed|submitted|"
-    r"processed|requested|filed|moved|switched) (?:it|that|them|the|your|order)\b)"
+    r"processed|requested|filed|moved|switched) (?:it|that|them|the|your|order)\b|"
+    r"it'?s done|its done|is processing|: return requested)"
 )
 _TRANSFER = re.compile(
     r"(?i)\b(?:transfer(?:ring)? you|hand (?:you|this) (?:over|off)|human (?:agent|colleague)|"
