@@ -17,6 +17,7 @@ from runner.core.paths import PROJECT_ROOT
 
 __all__ = [
     "ACCOUNT_CORPUS",
+    "SHARE_FILES",
     "AccountLabelledMessage",
     "AccountShareScore",
     "load_account_share",
@@ -25,6 +26,12 @@ __all__ = [
 
 ACCOUNT_CORPUS = PROJECT_ROOT / "corpora" / "grocery" / "account"
 AccountShare = Literal["tuning", "heldout"]
+# The files of each share, read in this order. `tuning-b` was the first held-out share: measured
+# once, then tuned on; `tuning-c` is the second set's tuning part.
+SHARE_FILES: dict[AccountShare, tuple[str, ...]] = {
+    "tuning": ("tuning.jsonl", "tuning-b.jsonl", "tuning-c.jsonl"),
+    "heldout": ("heldout.jsonl",),
+}
 _MAX_LINES = 10_000
 
 
@@ -48,16 +55,19 @@ class AccountLabelledMessage(BaseModel):
 def load_account_share(
     share: AccountShare, root: Path = ACCOUNT_CORPUS
 ) -> list[AccountLabelledMessage]:
-    """The messages of one share; a bad line is an error naming the file and line."""
-    path = root / f"{share}.jsonl"
+    """The messages of one share (its files in `SHARE_FILES` order); a bad line is an error
+    naming the file and line."""
     out = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines()[:_MAX_LINES], 1):
-        if not line.strip():
-            continue
-        try:
-            out.append(AccountLabelledMessage.model_validate_json(line))
-        except ValidationError as exc:
-            raise ValueError(f"{path} line {number}: {exc.errors()[0]['msg']}") from None
+    for name in SHARE_FILES[share]:
+        path = root / name
+        lines = path.read_text(encoding="utf-8").splitlines()[:_MAX_LINES]
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                out.append(AccountLabelledMessage.model_validate_json(line))
+            except ValidationError as exc:
+                raise ValueError(f"{path} line {number}: {exc.errors()[0]['msg']}") from None
     return out
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from domains.grocery.account_corpus import (
     ACCOUNT_CORPUS,
+    SHARE_FILES,
     load_account_share,
     score_account_share,
 )
@@ -20,29 +21,37 @@ import grocery_account_corpus as script  # noqa: E402
 
 
 def test_the_files_are_what_the_script_writes() -> None:
-    for share, messages in script.messages().items():
+    files = script.messages()
+    assert set(files) == {name for names in SHARE_FILES.values() for name in names}
+    for name, messages in files.items():
         lines = [m.model_dump_json() for m in messages]
-        assert (ACCOUNT_CORPUS / f"{share}.jsonl").read_text(encoding="utf-8") == (
-            "\n".join(lines) + "\n"
-        )
+        assert (ACCOUNT_CORPUS / name).read_text(encoding="utf-8") == "\n".join(lines) + "\n"
 
 
-def test_the_held_out_share_is_forty_percent_of_the_shapes_and_shares_none() -> None:
+def test_each_set_holds_out_forty_percent_of_its_shapes_and_shares_none() -> None:
     tuning, held = load_account_share("tuning"), load_account_share("heldout")
-    assert len(tuning) + len(held) >= 120
+    assert len(held) >= 80
+    assert len(tuning) + len(held) >= 300
     assert {m.shape for m in tuning}.isdisjoint({m.shape for m in held})
-    shapes = {m.shape for m in held}
-    assert 0.35 <= len(shapes) / len(script.SHAPES) <= 0.45
-    # Every kind of message, and every voice, is in both shares.
-    assert {m.group for m in tuning} == {m.group for m in held}
-    assert {m.voice for m in tuning} == {m.voice for m in held}
+    assert len({m.id for m in tuning + held}) == len(tuning) + len(held)
+    for shape_set in script.SETS:
+        shapes = shape_set.shapes()
+        held_out = script.held_out_shapes(shapes, shape_set.seed)
+        assert 0.35 <= len(held_out) / len(shapes) <= 0.45
+        # Every kind of message, and every voice, is on both sides of the set's split.
+        for key in ("group", "voice"):
+            inside = {shapes[i][key] for i in held_out}
+            outside = {s[key] for i, s in enumerate(shapes) if i not in held_out}
+            assert inside == outside
+    # Today's held-out share is the second set's held-out part alone.
+    assert {m.voice for m in held} == {"support", "markdown", "clerk", "esl", "typo", "long"}
 
 
 def test_the_reader_reads_the_tuning_share() -> None:
     score = score_account_share(load_account_share("tuning"))
-    # 0.650 before the reader's rules were tuned on this share; 0.875 after.
-    assert score.exact >= 0.85
-    assert score.rates["who"][0] == score.rates["transfer"][0] == 1.0
+    # The first set's tuning part: 0.650 before the rules were tuned on it, 0.875 after; with the
+    # first held-out part and the second set's tuning part added, 0.618 before tuning on them.
+    assert score.exact >= 0.6
 
 
 def test_a_bad_line_names_the_file_and_line(tmp_path: Path) -> None:
