@@ -20,16 +20,15 @@ reads as the rules do and words as the grammar does, the conversation is the scr
 from __future__ import annotations
 
 import json
-import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from domains.grocery.accounts import request_amount
 from domains.grocery.tasks import GroceryTask
 from domains.grocery.user.account import AccountShopper
 from domains.grocery.user.account_acts import AccountAct
+from domains.grocery.user.account_leaks import account_facts, account_leaks
 from domains.grocery.user.account_reader import ACCOUNT_TOPICS, AccountReader, AccountReading
 from domains.grocery.user.account_writer import account_words
 from runner.core.protocols import UserTurn
@@ -138,61 +137,6 @@ class AccountModelReader(kit.ModelReader[str, AccountReading]):
             return messages, ACCOUNT_READING_SCHEMA, lambda a: _validate(a, ruled)
 
         super().__init__(endpoint, request, rules.read)
-
-
-# -- the writer's leak audit ---------------------------------------------------------------------
-
-_REASON_WORDS = {
-    "no_longer_needed": r"no longer need|don'?t need|do not need|not need(?:ed)? any ?more",
-    "ordered_by_mistake": r"mistake|by accident|accidentally|wrong order",
-}
-
-
-@dataclass(frozen=True)
-class Fact:
-    """One account fact a reply may state only when its act does: what it is, how it is found."""
-
-    what: str
-    pattern: re.Pattern[str]
-
-
-def _literal(what: str, value: str) -> Fact:
-    return Fact(what, re.compile(r"(?<![\w.])" + re.escape(value) + r"(?![\w])", re.I))
-
-
-def account_facts(task: GroceryTask, catalog: Any) -> list[Fact]:
-    """Every fact of the task's account a reply could give away: order ids, the sums each
-    request moves and each order's total, the email, the full name, the zip codes, the streets,
-    the payment methods and the cancel reasons."""
-    account = task.account
-    assert account is not None
-    me = account.shopper
-    facts = [_literal(f"order id {o.order_id}", o.order_id) for o in account.orders]
-    sums = {o.total for o in account.orders if o.user_id == me.user_id}
-    sums |= {a for r in task.requests if (a := request_amount(r, account, catalog)) is not None}
-    facts += [_literal(f"the sum {s:.2f}", f"{s:.2f}") for s in sorted(sums)]
-    facts += [_literal("the email", me.email), _literal("the zip code", me.address.zip)]
-    facts.append(_literal("the full name", f"{me.first_name} {me.last_name}"))
-    streets = {me.address.street} | {r.address.street for r in task.requests if r.address}
-    zips = {r.address.zip for r in task.requests if r.address} - {me.address.zip}
-    facts += [_literal(f"the street {s}", s) for s in sorted(streets)]
-    facts += [_literal(f"the zip code {z}", z) for z in sorted(zips)]
-    facts += [_literal(f"the payment {p.label}", p.label) for p in me.payment_methods]
-    reasons = {r.reason for r in task.requests if r.reason is not None}
-    facts += [Fact(f"the reason {r}", re.compile(_REASON_WORDS[r], re.I)) for r in sorted(reasons)]
-    return facts
-
-
-def account_leaks(facts: list[Fact], words: str, reference: str, echo: str) -> list[str]:
-    """The facts `words` state that neither `reference` (the template's words of the same act)
-    nor `echo` (the agent's last message) says: each one said before it was asked."""
-    return [
-        f"states {f.what} ({m.group(0)!r}), which the act does not give"
-        for f in facts
-        if (m := f.pattern.search(words))
-        and not f.pattern.search(reference)
-        and not f.pattern.search(echo)
-    ]
 
 
 def account_writer_request(act: AccountAct, variation: str) -> list[dict[str, Any]]:
