@@ -210,6 +210,12 @@ _GROUNDS: dict[PolicyReason, re.Pattern[str]] = {
 _AMOUNT = re.compile(r"\d+\.\d{2}")
 _COMMA_AMOUNT = re.compile(r"(?:€|eur\s?)\s?(\d+),(\d{2})\b|\b(\d+),(\d{2})\s?(?:€|eur)", re.I)
 _LIST_LINE = re.compile(r"^\s*(?:[-*•]|\d+[.)]|[a-z][.)]\s)")
+# What a message lists, for "which of these?" to point back to.
+_LISTED: dict[AccountTopic, str] = {
+    "order": _ORDER_ID,
+    "items": r"[×x] ?\d+\b|\b\d+ ?[×x]\b",
+    "payment": r"\b(?:card ending \d+|gift card|paypal)\b",
+}
 _THESE = re.compile(r"\bwhich (?:one|of (?:them|these|those))\b|\bwhich is it\b")
 
 
@@ -306,14 +312,16 @@ def _parts(sentence: str) -> list[tuple[int, str]]:
 
 
 def _listed_topic(before: str) -> AccountTopic | None:
-    """What "which of these?" points back to: order ids or lines with quantities listed before
-    it, else the last field word named."""
-    ids = re.findall(_ORDER_ID, before)
-    quantities = re.findall(r"[×x] ?\d+\b|\b\d+ ?[×x]\b", before)
-    if ids or quantities:
-        last_id = before.rfind(ids[-1]) if ids else -1
-        last_quantity = before.rfind(quantities[-1]) if quantities else -1
-        return "order" if last_id > last_quantity else "items"
+    """What "which of these?" points back to: whichever was listed last before it, order ids,
+    lines with quantities or payment methods (a refund "to your card or to a gift card"), else
+    the last field word named."""
+    last: dict[AccountTopic, int] = {}
+    for topic, rx in _LISTED.items():
+        found = [m.start() for m in re.finditer(rx, before)]
+        if found:
+            last[topic] = found[-1]
+    if last.keys() & {"order", "items"}:
+        return max(last, key=last.__getitem__)
     nouns = [
         (m.start(), m.group(0)) for m in re.finditer(r"\b(?:orders?|items?|products?)\b", before)
     ]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from domains.grocery.user.account_reader import AccountReader, amounts_in, plain
+import pytest
+
+from domains.grocery.user.account_reader import AccountReader, amounts_in, plain, refusals
 
 
 def _read(text: str) -> tuple[tuple[str, ...], bool, bool, bool]:
@@ -44,6 +46,12 @@ def test_which_of_these_asks_for_what_was_listed_before_it() -> None:
     assert _read(orders)[0] == ("order",)
     lines = "The order holds:\n- Rye Bread x 2\n- Goat Cheese x 1\nWhich of these goes back?"
     assert _read(lines)[0] == ("items",)
+    # The payment methods a refund may go to, listed after the order they are about.
+    methods = (
+        "A refund from o_1a2b3c4d5e can only go to your PayPal or to a gift card. Which of "
+        "those would you prefer?"
+    )
+    assert _read(methods)[0] == ("payment",)
 
 
 def test_a_yes_is_asked_to_go_ahead_and_not_inside_a_wh_question() -> None:
@@ -64,6 +72,31 @@ def test_a_result_is_a_change_said_done_not_one_to_come() -> None:
 def test_a_transfer_hands_the_shopper_to_a_person() -> None:
     assert _read("I'll pass you on to a colleague from our care team.")[3]
     assert not _read("Thanks for contacting our support team!")[3]
+    assert _read("Should you still want it, a specialist can look into it for you.")[3]
+
+
+@pytest.mark.parametrize(
+    ("text", "grounds"),
+    [
+        ("Sorry, o_1a2b3c4d5e is processed and on its way, so I can't cancel it.", {"processed"}),
+        (
+            "That order is older than 30 days, outside the return window; not possible.",
+            {"past_window"},
+        ),
+        ("Its items were already changed, and that can be done only once.", {"modified_once"}),
+        ("Refunds can only go back to the original payment method.", {"refund_elsewhere"}),
+        (
+            "Exchanges are only for a variant of the same product; I could return it instead.",
+            {"other_product"},
+        ),
+        # Grounds named without turning anything down are no refusal.
+        ("Your order was processed yesterday and is on its way.", set()),
+        ("I can't see that order yet; which day did you place it?", set()),
+    ],
+)
+def test_a_refusal_is_read_with_the_policy_grounds_it_names(text: str, grounds: set[str]) -> None:
+    assert refusals(text) == grounds
+    assert AccountReader().read(text).refuses == grounds
 
 
 def test_amounts_with_a_decimal_comma_next_to_the_currency_are_read() -> None:
