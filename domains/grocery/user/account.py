@@ -35,7 +35,7 @@ class AccountShopper:
 
     @property
     def vague(self) -> bool:
-        """Whether this trial's shopper holds back the order, reason and payment until asked."""
+        """Whether this trial's shopper holds back the reason and payment until asked."""
         return self._engine.vague
 
     @property

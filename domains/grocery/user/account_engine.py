@@ -67,7 +67,7 @@ _PLAIN_FACTS = frozenset({"who"})
 
 
 def is_vague(task: GroceryTask, seed: int) -> bool:
-    """Whether this trial's shopper holds the pending order, reason and payment back until asked."""
+    """Whether this trial's shopper holds the reason and payment back until asked."""
     return random.Random(f"account-vague|{seed}|{task.id}").random() < VAGUE_SHARE
 
 

@@ -202,7 +202,8 @@ _REFUSAL = re.compile(
 _GROUNDS: dict[PolicyReason, re.Pattern[str]] = {
     "processed": re.compile(r"\bprocessed\b|\bon its way\b"),
     "past_window": re.compile(r"\b30[- ]?days?\b|\bwindow\b"),
-    "modified_once": re.compile(r"\bonce\b|\balready\b"),
+    # changed once already ("already delivered" is another ground)
+    "modified_once": re.compile(r"\bonce\b|\balready (?:been )?(?:changed|modified|edited)\b"),
     "refund_elsewhere": re.compile(r"\boriginal\b|\bpaid (?:the|that|this) order\b"),
     # not a variant, and the return offered instead
     "other_product": re.compile(r"(?=.*\b(?:same product|variant))(?=.*\breturn)", re.S),

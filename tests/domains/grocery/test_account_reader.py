@@ -89,6 +89,8 @@ def test_a_transfer_hands_the_shopper_to_a_person() -> None:
             "Exchanges are only for a variant of the same product; I could return it instead.",
             {"other_product"},
         ),
+        ("Its items were already modified, so I cannot change them.", {"modified_once"}),
+        ("It has already been delivered, so it can no longer be cancelled.", set()),
         # Grounds named without turning anything down are no refusal.
         ("Your order was processed yesterday and is on its way.", set()),
         ("I can't see that order yet; which day did you place it?", set()),
