@@ -119,10 +119,10 @@ class GroceryDomain(Domain):
 
         return load_task(path)
 
-    def audit_leaks(self, task: Any, transcript: Transcript) -> LeakAudit:
+    def audit_leaks(self, task: Any, transcript: Transcript, catalog: Any = None) -> LeakAudit:
         from domains.grocery.user.leaks import audit_leaks
 
-        return audit_leaks(task, transcript)
+        return audit_leaks(task, transcript, catalog)
 
     def build_toolset(
         self, catalog: Any, task: Any, options: ToolsetOptions | None, rules: RuleSet, seed: int

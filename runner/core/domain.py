@@ -255,9 +255,12 @@ class Domain(ABC):
             sorted({n for n in self.baselines() if n in floors} | set(self.adversary_names()))
         )
 
-    def audit_leaks(self, task: Any, transcript: Transcript) -> LeakAudit | None:
-        """Did the user state a hidden value, or an on_ask one before it was asked? (None: no audit)"""
-        del task, transcript
+    def audit_leaks(
+        self, task: Any, transcript: Transcript, catalog: Any = None
+    ) -> LeakAudit | None:
+        """Did the user state a hidden value, or an on_ask one before it was asked? (None: no
+        audit.) `catalog` is the trial's, for values a task names only by id (prices, sums)."""
+        del task, transcript, catalog
         return None
 
     def warm(self, catalog: Any) -> None:  # noqa: B027 - optional hook

@@ -226,11 +226,10 @@ async def run_trial(
     timing and the given provenance filled in). The toolset must be built with the same rules.
     A step of an agent that is not our own client is cut after `step_timeout_s` (None: never).
     `greeting` replaces the rule set's opening line (a domain's own, e.g. a shop's); `domain`
-    (default movies) audits the user's replies for leaks."""
+    (default movies) audits the user's replies for leaks, with `catalog` at hand."""
     from runner.core.toolkit import parse_arguments
 
     rules = rules or get_rules(DEFAULT_RULES)
-    del catalog  # the toolset and the simulator hold the catalog; kept for a uniform signature
     started = time.perf_counter()
     events: list[MessageEvent | dict[str, Any]] = []  # tool calls as ToolCallEvent fields
     messages: list[ChatMessage] = []
@@ -396,7 +395,8 @@ async def run_trial(
         usage=_usage_of(usage),
         simulator_notes=notes,
     )
-    transcript.leak_audit = (domain or get_domain(DEFAULT_DOMAIN)).audit_leaks(task, transcript)
+    auditor = domain or get_domain(DEFAULT_DOMAIN)
+    transcript.leak_audit = auditor.audit_leaks(task, transcript, catalog)
     transcript.timing = Timing(
         step_latencies_s=latencies, wall_time_s=round(time.perf_counter() - started, 6)
     )

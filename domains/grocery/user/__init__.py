@@ -37,9 +37,9 @@ def build_user(
     name: str, *, task: Any, catalog: Any, seed: int, options: dict[str, Any] | None = None
 ) -> UserSimulator:
     """The simulated shopper of one trial: `scripted` (the account shopper on an account task),
-    or `litellm:<model>` on a shopping task (order, return, substitution): the scripted shopper's
-    engine with a model reader and a model writer, each falling back to the rules / templates
-    (counted). Its options are `runner.models.user_model.model_user_options`'."""
+    or `litellm:<model>`: the scripted shopper's engine (the account engine on an account task)
+    with a model reader and a model writer, each falling back to the rules / templates (counted).
+    Its options are `runner.models.user_model.model_user_options`'."""
     if name == "scripted":
         if options:
             raise UnknownUserError(f"simulator 'scripted' takes no options (got {sorted(options)})")
@@ -47,15 +47,16 @@ def build_user(
             return AccountShopper(task, catalog, seed)
         return ScriptedShopper(task, catalog, seed)
     if name.startswith("litellm:") and len(name) > len("litellm:"):
-        if task.kind in ACCOUNT_KINDS:
-            raise UnknownUserError(
-                f"simulator {name!r}: task {task.id} is a {task.kind} task, and the account "
-                "shopper has no LLM mode yet (use 'scripted' for account tasks)"
-            )
-        from domains.grocery.user.model import ModelShopper
         from runner.models.user_model import model_user_options
 
-        return ModelShopper(task, catalog, seed, model_user_options(name, dict(options or {})))
+        models = model_user_options(name, dict(options or {}))
+        if task.kind in ACCOUNT_KINDS:
+            from domains.grocery.user.account_model import AccountModelShopper
+
+            return AccountModelShopper(task, catalog, seed, models)
+        from domains.grocery.user.model import ModelShopper
+
+        return ModelShopper(task, catalog, seed, models)
     raise UnknownUserError(
         f"unknown grocery user simulator {name!r}; the grocery domain has: {', '.join(USER_MODES)}"
     )

@@ -1,7 +1,8 @@
 """The shopper's leak audit: no reply states a hidden need's value, nor an on_ask need's value before its topic is asked.
 
 `message_leaks` checks one reply against the ledger; `audit_leaks` checks every reply of a trial
-(the loop records it in the transcript, as for movies); `audit_probe` drives a fresh shopper with
+(the loop records it in the transcript, as for movies; an account trial against its account's
+facts, `account_leaks.audit_account`); `audit_probe` drives a fresh shopper with
 probing messages (each topic asked alone; each product of the kind proposed alone) and audits
 every reply, which is the v1-style audit the difficulty gate runs on every task.
 """
@@ -13,6 +14,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from domains.grocery.tasks import GroceryTask
+from domains.grocery.user.account_leaks import audit_account
 from domains.grocery.user.needs import Need, needs_of
 from domains.grocery.user.reader import topics_asked
 from domains.grocery.user.scripted import ScriptedShopper
@@ -105,8 +107,15 @@ def message_leaks(needs: list[Need], text: str, asked: set[Topic], *, echo: str 
     ]
 
 
-def audit_leaks(task: GroceryTask, transcript: Transcript) -> LeakAudit:
-    """Check every shopper message of a trial against the task's reveal tags (the per-trial audit)."""
+def audit_leaks(task: GroceryTask, transcript: Transcript, catalog: Any = None) -> LeakAudit:
+    """Check every shopper message of a trial against the task's reveal tags (the per-trial audit).
+
+    An account task's trial is checked against its account's facts (`audit_account`), whose sums
+    take the catalog's prices: it needs `catalog`."""
+    if task.account is not None:
+        if catalog is None:
+            raise ValueError(f"task {task.id}: the account leak audit needs the catalog")
+        return audit_account(task, catalog, transcript)
     needs = needs_of(task)
 
     def leaks_in(text: str, asked: frozenset[str], echo: str, index: int) -> list[Leak]:

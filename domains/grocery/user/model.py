@@ -28,13 +28,14 @@ from pydantic import BaseModel, ConfigDict
 
 from domains.grocery.tasks import GroceryTask
 from domains.grocery.user.acts import ReplyAct
+from domains.grocery.user.engine import EngineState
 from domains.grocery.user.leaks import message_leaks
 from domains.grocery.user.needs import needs_of
 from domains.grocery.user.reader import ConfirmKind, Reading, ShopperReader, topics_asked
 from domains.grocery.user.scripted import ScriptedShopper
 from domains.grocery.user.vocabulary import TOPICS, Topic
-from runner.core.protocols import ModelCall, UserTurn
-from runner.core.transcript import ComponentSpec, MessageEvent, SimulatorNote
+from runner.core.protocols import UserTurn
+from runner.core.transcript import ComponentSpec, MessageEvent
 from runner.kits.user import model as kit
 from runner.kits.user.fallback import Judged
 from runner.kits.user.model import ChatModel, ReadOutcome, answer_schema, parse_reading
@@ -233,13 +234,12 @@ class ModelShopper(ScriptedShopper):
         self._spec_args = user_spec_args(models.model, models.reader, models.writer)
         reader, writer = models.reader, models.writer
         self._model_reader = ShopperModelReader(self._reader, catalog, reader) if reader else None
-        templates = self._writer
         rules = self._reader
         self._model_writer = (
             kit.ModelWriter[ReplyAct, GuardContext](
                 writer,
                 writer_request,
-                lambda act, variation: templates.write(act, random.Random(variation)),
+                self._template,
                 lambda words, act, reference, guard: check_words(
                     words, act, reference, rules, guard
                 ),
@@ -258,28 +258,26 @@ class ModelShopper(ScriptedShopper):
         return await self._model_reader.read_key(text)
 
     async def respond(self, conversation: list[MessageEvent]) -> UserTurn:
-        usage: list[ModelCall] = []
-        notes: list[SimulatorNote] = []
+        spent = kit.Spent()
         if not opened(conversation):
             act, turn = self._engine.opening(), 0
         else:
-            for text in self._replay.unread(conversation):
-                self._replay.read(text)
-                outcome = await self._read(text)
-                usage += [outcome.usage] if outcome.usage else []
-                notes += [outcome.note] if outcome.note else []
-                self._last = self._engine.react(outcome.reading, self._replay.state)
+
+            def react(reading: Reading, state: EngineState) -> None:
+                self._last = self._engine.react(reading, state)
+
+            await kit.read_unread(self._replay, conversation, self._read, react, spent)
             assert self._last is not None
             act, turn = self._last, self._replay.turn
         variation = f"write|{self._seed}|{self._task.id}|{turn}"
-        if self._model_writer is None:
-            words = self._writer.write(act, random.Random(variation))
-        else:
+
+        def guard() -> GuardContext:
             agent = [m.content for m in conversation if m.role == "agent"]
             asked = {topic for text in agent for topic in topics_asked(text)}  # as the audit
-            guard = GuardContext(self._task, frozenset(asked), agent[-1] if agent else "")
-            written = await self._model_writer.write(act, variation, guard)
-            usage += [written.usage] if written.usage else []
-            notes += [written.note] if written.note else []
-            words = written.words
-        return UserTurn(content=words, verdict=act.verdict, act=act.act, usage=usage, notes=notes)
+            return GuardContext(self._task, frozenset(asked), agent[-1] if agent else "")
+
+        words = await kit.word(self._model_writer, self._template, act, variation, guard, spent)
+        return spent.turn(words, act)
+
+    def _template(self, act: ReplyAct, variation: str) -> str:
+        return self._writer.write(act, random.Random(variation))

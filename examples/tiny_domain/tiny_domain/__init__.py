@@ -329,7 +329,7 @@ class TinyDomain(Domain):
             raise LoadError(Path(name), ["the tiny domain has only the scripted shopper"])
         return TeaShopper(task, seed)
 
-    def audit_leaks(self, task: TeaTask, transcript: Transcript) -> LeakAudit:
+    def audit_leaks(self, task: TeaTask, transcript: Transcript, catalog: Any = None) -> LeakAudit:
         """No reply states a hidden wish's value, nor an on_ask one before its topic was asked."""
 
         def leaks_in(text: str, asked: frozenset[str], echo: str, index: int) -> list[Any]:

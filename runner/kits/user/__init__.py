@@ -22,8 +22,9 @@ only part that holds the task) and a writer (act -> words). The kit gives:
   words stand in for an unusable answer, and a `SimulatorNote` says why);
 - `model`: LLM mode's loops, written once: `ModelReader` (call, check, else the rule reader's
   reading; valid readings remembered per trial) and `ModelWriter` (call, check, else the
-  template's words), `parse_reading`, `answer_schema`, `plain_problem`; the domain brings its
-  prompts, its answer fields and its checks, and the model is any `ChatModel`;
+  template's words), `parse_reading`, `answer_schema`, `plain_problem`, and one reply's
+  bookkeeping (`read_unread`, `by_rules`, `word`, `Spent`); the domain brings its prompts, its
+  answer fields and its checks, and the model is any `ChatModel`;
 - `leaks`: the per-trial leak audit's walk over a transcript (topics asked so far, the agent's
   last message), given the domain's own `leaks_in` for one message.
 

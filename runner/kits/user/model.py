@@ -12,6 +12,9 @@ wording of replies go to a model. What is domain-free lives here, written once:
   act-consistency checks); the template's words for the same act and variation stand in on any
   failure.
 - `answer_schema`: the strict JSON-schema response format of a reading (every field required).
+- `Spent`, `read_unread` and `word`: one reply's model calls and fallbacks, counted as the user
+  reads the agent's new messages (each read, then handed to the engine) and words its reply (a
+  model's words, or the template's when no model writes).
 
 Both go through `fallback.model_or_fallback`, so every fallback is a `SimulatorNote` with its
 reason. The model is anything with a `model` string, the errors no fallback may hide (`fatal`)
@@ -22,16 +25,17 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Hashable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from runner.core.memo import BoundedMemo
-from runner.core.protocols import ModelCall
-from runner.core.transcript import SimulatorNote
+from runner.core.protocols import ModelCall, UserTurn
+from runner.core.transcript import MessageEvent, SimulatorNote
 from runner.kits.user.fallback import Judged, model_or_fallback
+from runner.kits.user.replay import Replay
 
 __all__ = [
     "MAX_WORDS_CHARS",
@@ -39,12 +43,16 @@ __all__ = [
     "ModelReader",
     "ModelWriter",
     "ReadOutcome",
+    "Spent",
     "WriteOutcome",
     "answer_schema",
+    "by_rules",
     "clean_words",
     "parse_answer",
     "parse_reading",
     "plain_problem",
+    "read_unread",
+    "word",
 ]
 
 MAX_WORDS_CHARS = 1200
@@ -54,6 +62,7 @@ R = TypeVar("R")
 A = TypeVar("A")
 G = TypeVar("G")
 M = TypeVar("M", bound=BaseModel)
+S = TypeVar("S")
 Messages = list[dict[str, Any]]
 
 
@@ -251,3 +260,65 @@ class ModelWriter(Generic[A, G]):
             fatal=self._endpoint.fatal,
         )
         return WriteOutcome(said.value, said.note, said.usage)
+
+
+@dataclass
+class Spent:
+    """One reply's model calls (usage) and the fallbacks it needed (notes), as `UserTurn` records them."""
+
+    usage: list[ModelCall] = field(default_factory=list)
+    notes: list[SimulatorNote] = field(default_factory=list)
+
+    def add(self, outcome: ReadOutcome[Any] | WriteOutcome) -> None:
+        """Count one reading's or one writing's call and fallback."""
+        self.usage += [outcome.usage] if outcome.usage else []
+        self.notes += [outcome.note] if outcome.note else []
+
+    def turn(self, words: str, act: Any) -> UserTurn:
+        """The reply: `words`, the act's verdict and scored act (a domain's `ReplyActBase` with
+        an `act` field), and what was spent on it."""
+        return UserTurn(
+            content=words, verdict=act.verdict, act=act.act, usage=self.usage, notes=self.notes
+        )
+
+
+async def read_unread(
+    replay: Replay[S],
+    conversation: Sequence[MessageEvent],
+    read: Callable[[str], Awaitable[ReadOutcome[R]]],
+    react: Callable[[R, S], object],
+    spent: Spent,
+) -> None:
+    """Read the agent's messages not read yet, in order: each with `read` (a model or the rules),
+    its reading handed to the engine (`react`, with the replay's state), its call counted."""
+    for text in replay.unread(conversation):
+        replay.read(text)
+        outcome = await read(text)
+        spent.add(outcome)
+        react(outcome.reading, replay.state)
+
+
+async def word(
+    writer: ModelWriter[A, G] | None,
+    template: Callable[[A, str], str],
+    act: A,
+    variation: str,
+    guard: Callable[[], G],
+    spent: Spent,
+) -> str:
+    """A reply's words: the model writer's under its guard (built only when a model writes; the
+    call counted in `spent`), or the template's when no model writes."""
+    if writer is None:
+        return template(act, variation)
+    written = await writer.write(act, variation, guard())
+    spent.add(written)
+    return written.words
+
+
+def by_rules(rules: Callable[[K], R]) -> Callable[[K], Awaitable[ReadOutcome[R]]]:
+    """A reading function for `read_unread` when no model reads: the rule reader's, no call."""
+
+    async def read(key: K) -> ReadOutcome[R]:
+        return ReadOutcome(rules(key))
+
+    return read

@@ -241,3 +241,28 @@ def test_a_refund_asked_elsewhere_goes_where_the_shopper_then_chooses() -> None:
         if e.get("name") == "return_delivered_order_items"
     ]
     assert [w["arguments"]["refund_payment_id"] for w in writes] == [request.payment_id]
+
+
+def test_refused_with_the_trap_s_reason_the_shopper_insists_then_gives_up_unless_handed_over() -> (
+    None
+):
+    task = _trapped("processed")
+    assert len(task.requests) == 1
+    shopper = AccountShopper(task, CATALOG, 0)
+    conversation = [MessageEvent(role="agent", content="Hello! How can I help?")]
+
+    def say(text: str) -> tuple[str | None, str]:
+        conversation.append(MessageEvent(role="user", content=shopper.reply(conversation).content))
+        conversation.append(MessageEvent(role="agent", content=text))
+        turn = shopper.reply(conversation)
+        return turn.act, turn.content
+
+    # A refusal naming another policy ground is not this trap's: the shopper asks again.
+    assert say("Sorry, that can only be done within the 30-day window.")[0] == "restate"
+    act, words = say("Sorry, that order is already processed, so it can't be cancelled.")
+    assert act == "insist"
+    assert "need" in words
+    # Not handed to a person, the shopper leaves it there; after that it only says it is done.
+    assert say("I'm afraid there is nothing I can do.")[0] == "done"
+    assert shopper.state.current == len(task.requests)
+    assert say("Anything else?")[0] == "done"

@@ -8,17 +8,15 @@ that wraps them. No mocks: every call goes through the client path a run uses.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 
 from domains.grocery import GroceryDomain
 from domains.grocery.agents import baselines
 from domains.grocery.catalog import load_catalog
-from domains.grocery.served import shopper_reader_policy, shopper_writer_policy
-from domains.grocery.tasks import ACCOUNT_KINDS, GroceryTask, load_tasks
+from domains.grocery.tasks import GroceryTask, load_tasks
 from domains.grocery.user import UnknownUserError, build_user
 from domains.grocery.user.leaks import audit_leaks
 from domains.grocery.user.model import READER_PROMPT
@@ -26,9 +24,8 @@ from runner.core.protocols import AgentContext
 from runner.core.rules import get_rules
 from runner.core.transcript import MessageEvent, Transcript
 from runner.models.llm_client import run_closing_clients as run
-from runner.models.model_server import serve_model
 from runner.play.named_trial import play
-from tests.loopback import QuietHandler, completion, send_json, serving
+from tests.domains.grocery.planted import MALFORMED, Planted
 
 GROCERY = Path(__file__).resolve().parents[3] / "domains" / "grocery"
 CATALOG = load_catalog(GROCERY / "snapshots" / "2026-11-01")
@@ -39,12 +36,6 @@ GREETING = "Hello! How can I help with your shopping?"
 
 def _first(kind: str) -> GroceryTask:
     return next(t for t in TASKS.values() if t.kind == kind)
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    with serve_model() as url:
-        yield url
 
 
 def trial(
@@ -96,64 +87,30 @@ def test_same_seed_same_transcript(server: str) -> None:
     assert first.content_json() == again.content_json()
 
 
-class _Planted(QuietHandler):
-    """The stand-ins with a fault planted (`mode`), served on loopback."""
-
-    mode: ClassVar[str] = "ok"
-    leak: ClassVar[str] = ""
-    requests: ClassVar[list[dict[str, Any]]] = []
-
-    def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        type(self).requests.append(body)
-        messages = body["messages"]
-        if messages[0]["content"] == READER_PROMPT:
-            content = shopper_reader_policy(messages, [], 0).content or ""
-            if self.mode == "malformed_reader":  # a topic outside the closed set
-                content = (
-                    '{"asked": ["mood"], "proposed": [], "confirm": null, "nothing_fits": false}'
-                )
-            elif self.mode == "garbled_reader":
-                content = "they asked about my allergies"
-            elif self.mode == "inventing_reader":  # an id the message does not name
-                content = json.dumps(
-                    {"asked": [], "proposed": ["off_0"], "confirm": None, "nothing_fits": False}
-                )
-        else:
-            content = shopper_writer_policy(messages, [], 0).content or ""
-            if self.mode == "leaky_writer":
-                content += f" {self.leak}"
-        send_json(self, completion(content, body["model"], 10, 5))
-
-
-@pytest.fixture
-def planted() -> Iterator[tuple[str, type[_Planted]]]:
-    _Planted.mode, _Planted.leak, _Planted.requests = "ok", "", []
-    with serving(_Planted) as httpd:
-        yield f"http://127.0.0.1:{httpd.server_port}/v1", _Planted
-
-
 @pytest.mark.parametrize(
-    ("mode", "reason"),
+    ("mode", "reason", "kind"),
     [
-        ("malformed_reader", "invalid_answer"),
-        ("garbled_reader", "invalid_json"),
-        ("inventing_reader", "unknown_product"),
+        ("malformed_reader", "invalid_answer", "order"),
+        ("garbled_reader", "invalid_json", "order"),
+        ("inventing_reader", "unknown_product", "order"),
+        # The account shopper's reader (an account task with several requests) falls back alike.
+        ("malformed_reader", "invalid_answer", "multi"),
+        ("garbled_reader", "invalid_json", "multi"),
     ],
 )
 def test_an_unusable_reading_falls_back_to_the_rule_reader_and_is_counted(
-    planted: tuple[str, type[_Planted]], mode: str, reason: str
+    planted: tuple[str, type[Planted]], mode: str, reason: str, kind: str
 ) -> None:
     url, handler = planted
     handler.mode = mode
-    task = _first("order")
+    task = _first(kind)
     options = {"api_base": url, "retry": FAST}
     llm = trial(task, 0, "expert", "litellm:openai/x", options)
     scripted = trial(task, 0, "expert")
     # Every reading fell back to the rules, so the shopper decided exactly as the scripted one.
     assert llm.messages == scripted.messages
     assert acts(llm) == acts(scripted)
-    readings = [r for r in handler.requests if r["messages"][0]["content"] == READER_PROMPT]
+    readings = [r for r in handler.requests if r["messages"][0]["content"] in MALFORMED]
     notes = [n for n in llm.simulator_notes if n.component == "reader"]
     assert len(notes) == len(readings) >= 2
     assert {n.reason for n in notes} == {reason}
@@ -161,7 +118,7 @@ def test_an_unusable_reading_falls_back_to_the_rule_reader_and_is_counted(
 
 
 def test_a_leaking_writer_is_caught_and_the_template_words_are_said(
-    planted: tuple[str, type[_Planted]],
+    planted: tuple[str, type[Planted]],
 ) -> None:
     url, handler = planted
     # An on_ask allergy (the first committed order with one): a leak until allergies are asked.
@@ -191,7 +148,7 @@ def test_a_leaking_writer_is_caught_and_the_template_words_are_said(
 
 
 def test_the_reader_request_shows_every_namesake_and_a_closed_schema(
-    planted: tuple[str, type[_Planted]],
+    planted: tuple[str, type[Planted]],
 ) -> None:
     url, handler = planted
     task = _first("order")
@@ -223,10 +180,8 @@ def test_the_reader_request_shows_every_namesake_and_a_closed_schema(
     assert turn.notes == []
 
 
-def test_llm_mode_is_refused_on_account_tasks_and_bad_options_are_named(server: str) -> None:
-    account = next(t for t in TASKS.values() if t.kind in ACCOUNT_KINDS)
-    with pytest.raises(UnknownUserError, match=f"{account.kind} task.*scripted"):
-        build_user("litellm:openai/taurec-shopper", task=account, catalog=CATALOG, seed=0)
+def test_bad_options_and_unknown_modes_are_named(server: str) -> None:
+    # (Account tasks have an LLM mode too: tests/domains/grocery/test_llm_account_shopper.py.)
     order = _first("order")
     with pytest.raises(Exception, match=r"unknown option.*speculate"):
         build_user(
