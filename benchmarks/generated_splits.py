@@ -13,9 +13,12 @@ seed 0):
 - our expert - target >= 0.85 and within 0.03 of its figure on the committed dev suite;
 - the informed agent (movies; grocery has none: its oracle is shown) - target >= 0.95;
 - the ask-everything adversary (movies `exploit-interview`, grocery `questionnaire`: every
-  question first, then a pick) - target <= its figure on the committed dev suite + 0.05 (a
-  private split must not pay a questionnaire more than dev does; movies-generate/2 did, its
-  mixed tasks lacking dev's hidden constraints).
+  question first, then a pick) - target: its mean over the seeds run on a snapshot <= its figure
+  on the committed dev suite + 0.05 (a private split must not pay a questionnaire more than dev
+  does; movies-generate/2 did, its mixed tasks lacking dev's hidden constraints). Judged on the
+  mean, not per split: the adversary wins a task on all trials or none, so one 60-task split's
+  figure carries a standard error near 0.06 and a per-split bar of +0.05 would fail honest
+  splits; each split's figure and gap are printed.
 
     .venv/bin/python -m benchmarks.generated_splits --seeds 3000,3001,3002 [--count 60] \
         [--trials 4] [--domains movies,grocery] [--only 2026-11-01,v1]
@@ -111,9 +114,10 @@ def mark(ok: bool) -> str:
 
 def one_split(
     domain: str, snapshot: str, seed: int, count: int, trials: int, dev: dict[str, float]
-) -> bool:
+) -> tuple[bool, float]:
     """Generate, audit and play one split; `dev` holds the expert's and the ask-everything
-    adversary's figures on the committed dev suite."""
+    adversary's figures on the committed dev suite. Whether the split's own targets are met,
+    and the ask-everything adversary's pass^1 (judged over the seeds by the caller)."""
     dev_expert = dev["expert"]
     players = movies_players() if domain == "movies" else grocery_players()
     owner = get_domain(domain)
@@ -148,11 +152,9 @@ def one_split(
               f"{mark(informed >= INFORMED_MIN)}")  # fmt: skip
         asker = players["ask_everything"]
         asks = strata(asker, out, snapshot, domain, trials)
-        within = asks["all"] <= dev["ask_everything"] + ASK_ALL_GAP
-        ok &= within
-        print(f"  {asker:<26} all {asks['all']:.3f} (<= dev {dev['ask_everything']:.3f} + "
-              f"{ASK_ALL_GAP}; mixed {asks.get('mixed', 0.0):.3f}) {mark(within)}")  # fmt: skip
-        return bool(ok)
+        print(f"  {asker:<26} all {asks['all']:.3f} (dev {dev['ask_everything']:.3f}, gap "
+              f"{asks['all'] - dev['ask_everything']:+.3f}; mixed {asks.get('mixed', 0.0):.3f})")  # fmt: skip
+        return bool(ok), asks["all"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -183,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
             }
             print(f"{domain}: on the committed dev suite, {snapshot}: expert "
                   f"{dev[snapshot]['expert']:.3f}, {asker} {dev[snapshot]['ask_everything']:.3f}")  # fmt: skip
+        asked: dict[str, list[float]] = {}  # the ask-everything figure per split, and its bar
+        bars: dict[str, float] = {}
         for seed in seeds:
             for snapshot in snapshots[domain]:
                 if (
@@ -195,7 +199,17 @@ def main(argv: list[str] | None = None) -> int:
                     role: max(d[role] for d in dev.values())
                     for role in ("expert", "ask_everything")
                 }
-                ok &= one_split(domain, snapshot, seed, args.count, args.trials, reference)
+                met, asks = one_split(domain, snapshot, seed, args.count, args.trials, reference)
+                ok &= met
+                asked.setdefault(snapshot, []).append(asks)
+                bars[snapshot] = reference["ask_everything"]
+        for snapshot, figures in asked.items():
+            bar = bars[snapshot]
+            mean = sum(figures) / len(figures)
+            ok &= mean <= bar + ASK_ALL_GAP
+            label = Path(snapshot).name if "/" in snapshot else snapshot
+            print(f"\n{domain} on {label}: {asker} mean over {len(figures)} seeds {mean:.3f} "
+                  f"(<= dev {bar:.3f} + {ASK_ALL_GAP}) {mark(mean <= bar + ASK_ALL_GAP)}")  # fmt: skip
     print(f"\n{'every target met' if ok else 'some target missed'}")
     return 0 if ok else 1
 
