@@ -11,9 +11,16 @@ seed 0):
   first and top search result first, with what the shopper volunteered) - target <= 0.25;
 - the no-question prober on the mixed and the hidden strata - target <= 0.25;
 - our expert - target >= 0.85 and within 0.03 of its figure on the committed dev suite;
-- the informed agent (movies; grocery has none: its oracle is shown) - target >= 0.95.
+- the informed agent (movies; grocery has none: its oracle is shown) - target >= 0.95;
+- the ask-everything adversary (movies `exploit-interview`, grocery `questionnaire`: every
+  question first, then a pick) - target: its mean over the seeds run on a snapshot <= its figure
+  on the committed dev suite + 0.05 (a private split must not pay a questionnaire more than dev
+  does; movies-generate/2 did, its mixed tasks lacking dev's hidden constraints). Judged on the
+  mean, not per split: the adversary wins a task on all trials or none, so one 60-task split's
+  figure carries a standard error near 0.06 and a per-split bar of +0.05 would fail honest
+  splits; each split's figure and gap are printed.
 
-    .venv/bin/python benchmarks/generated_splits.py --seeds 3000,3001,3002 [--count 60] \
+    .venv/bin/python -m benchmarks.generated_splits --seeds 3000,3001,3002 [--count 60] \
         [--trials 4] [--domains movies,grocery] [--only 2026-11-01,v1]
 
 Seeds 0-99 were the tuning seeds; earlier rounds reported seeds 1000-2999, so figures after the
@@ -44,6 +51,7 @@ PROBER_MAX = 0.25
 EXPERT_MIN = 0.85
 EXPERT_GAP = 0.03
 INFORMED_MIN = 0.95
+ASK_ALL_GAP = 0.05
 
 
 def movies_players() -> dict[str, Any]:
@@ -64,6 +72,7 @@ def movies_players() -> dict[str, Any]:
         "prober": "no-question-prober",
         "expert": "expert",
         "informed": "informed",
+        "ask_everything": "exploit-interview",
     }
 
 
@@ -82,6 +91,7 @@ def grocery_players() -> dict[str, Any]:
         "prober": play(PROBER),
         "expert": "expert",
         "informed": "oracle",
+        "ask_everything": "questionnaire",
     }
 
 
@@ -103,8 +113,12 @@ def mark(ok: bool) -> str:
 
 
 def one_split(
-    domain: str, snapshot: str, seed: int, count: int, trials: int, dev_expert: float
-) -> bool:
+    domain: str, snapshot: str, seed: int, count: int, trials: int, dev: dict[str, float]
+) -> tuple[bool, float]:
+    """Generate, audit and play one split; `dev` holds the expert's and the ask-everything
+    adversary's figures on the committed dev suite. Whether the split's own targets are met,
+    and the ask-everything adversary's pass^1 (judged over the seeds by the caller)."""
+    dev_expert = dev["expert"]
     players = movies_players() if domain == "movies" else grocery_players()
     owner = get_domain(domain)
     with tempfile.TemporaryDirectory() as tmp:
@@ -136,7 +150,11 @@ def one_split(
         ok &= informed >= INFORMED_MIN
         print(f"  {players['informed']:<26} all {informed:.3f} (>= {INFORMED_MIN}) "
               f"{mark(informed >= INFORMED_MIN)}")  # fmt: skip
-        return bool(ok)
+        asker = players["ask_everything"]
+        asks = strata(asker, out, snapshot, domain, trials)
+        print(f"  {asker:<26} all {asks['all']:.3f} (dev {dev['ask_everything']:.3f}, gap "
+              f"{asks['all'] - dev['ask_everything']:+.3f}; mixed {asks.get('mixed', 0.0):.3f})")  # fmt: skip
+        return bool(ok), asks["all"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -156,12 +174,19 @@ def main(argv: list[str] | None = None) -> int:
     ok = True
     for domain in args.domains.split(","):
         owner = get_domain(domain)
-        dev = {}
+        asker = (movies_players() if domain == "movies" else grocery_players())["ask_everything"]
+        dev: dict[str, dict[str, float]] = {}
         for snapshot in snapshots[domain]:
             if snapshot == v1:
                 continue  # the committed dev suite is drawn on the fixture world, not v1
-            dev[snapshot] = strata("expert", owner.tasks_dir, snapshot, domain, args.trials)["all"]
-            print(f"{domain}: expert on the committed dev suite, {snapshot}: {dev[snapshot]:.3f}")
+            dev[snapshot] = {
+                role: strata(agent, owner.tasks_dir, snapshot, domain, args.trials)["all"]
+                for role, agent in (("expert", "expert"), ("ask_everything", asker))
+            }
+            print(f"{domain}: on the committed dev suite, {snapshot}: expert "
+                  f"{dev[snapshot]['expert']:.3f}, {asker} {dev[snapshot]['ask_everything']:.3f}")  # fmt: skip
+        asked: dict[str, list[float]] = {}  # the ask-everything figure per split, and its bar
+        bars: dict[str, float] = {}
         for seed in seeds:
             for snapshot in snapshots[domain]:
                 if (
@@ -170,8 +195,21 @@ def main(argv: list[str] | None = None) -> int:
                     and not (snapshot == v1 and "v1" in args.only.split(","))
                 ):
                     continue
-                reference = dev.get(snapshot, max(dev.values()))
-                ok &= one_split(domain, snapshot, seed, args.count, args.trials, reference)
+                reference = dev.get(snapshot) or {
+                    role: max(d[role] for d in dev.values())
+                    for role in ("expert", "ask_everything")
+                }
+                met, asks = one_split(domain, snapshot, seed, args.count, args.trials, reference)
+                ok &= met
+                asked.setdefault(snapshot, []).append(asks)
+                bars[snapshot] = reference["ask_everything"]
+        for snapshot, figures in asked.items():
+            bar = bars[snapshot]
+            mean = sum(figures) / len(figures)
+            ok &= mean <= bar + ASK_ALL_GAP
+            label = Path(snapshot).name if "/" in snapshot else snapshot
+            print(f"\n{domain} on {label}: {asker} mean over {len(figures)} seeds {mean:.3f} "
+                  f"(<= dev {bar:.3f} + {ASK_ALL_GAP}) {mark(mean <= bar + ASK_ALL_GAP)}")  # fmt: skip
     print(f"\n{'every target met' if ok else 'some target missed'}")
     return 0 if ok else 1
 

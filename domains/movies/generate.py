@@ -48,7 +48,8 @@ __all__ = [
     "interleave",
 ]
 
-GENERATOR = "movies-generate/2"  # 2: the dev suite's grid, interleaved (was a third per stratum)
+GENERATOR = "movies-generate/3"  # 3: mixed cells keep their dev task's hidden constraints
+# (2: the dev suite's grid, interleaved; 1: a third per stratum)
 MAX_COUNT = 240
 TRIES = 400  # drafts per task before the generator gives up on a cell
 SUITE_ROUNDS = 6  # redraw rounds the suite's strata gate may ask for
@@ -61,13 +62,15 @@ K = TypeVar("K")
 
 @dataclass(frozen=True)
 class Cell:
-    """One cell of the grid: complexity, reveal difficulty, whether nothing may fit, and whether
-    the genre is told only on asking (as in the dev task the cell comes from)."""
+    """One cell of the grid: complexity, reveal difficulty, whether nothing may fit, whether
+    the genre is told only on asking, and (a mixed cell) how many hidden constraints stand beside
+    the on_ask ones - each as in the dev task the cell comes from."""
 
     complexity: Cx
     reveal: Rv
     nvr: bool = False
     genre_asked: bool = False
+    hidden: int = 0
 
 
 def _spread(items: Sequence[K]) -> list[K]:
@@ -99,9 +102,15 @@ def interleave(cells: Sequence[Cell]) -> tuple[Cell, ...]:
 @cache
 def dev_grid() -> tuple[Cell, ...]:
     """The committed dev suite's make-up, cell for cell (complexity, reveal difficulty, no valid
-    answer), interleaved so that a split of any size draws the grid dev measures: a 30-task split
-    is half of each cell kind, not a third of each stratum (which made a split easier than dev:
-    more volunteer tasks, fewer medium mixed ones and no no-valid-answer task)."""
+    answer, genre asked, a mixed task's hidden constraints), interleaved so that a split of any
+    size draws the grid dev measures: a 30-task split is half of each cell kind, not a third of
+    each stratum (which made a split easier than dev: more volunteer tasks, fewer medium mixed
+    ones and no no-valid-answer task).
+
+    A mixed cell keeps its dev task's hidden constraints: a third of dev's mixed tasks hold one,
+    which no amount of asking reveals. Splits drawn without them (movies-generate/2) let an agent
+    that asks every topic and then recommends at once win the mixed stratum far more often than
+    on dev (a pure questionnaire, never learning from a decline)."""
     from domains.movies.tasks import load_tasks
     from runner.core.paths import TASKS_DIR
 
@@ -111,12 +120,18 @@ def dev_grid() -> tuple[Cell, ...]:
             t.reveal_difficulty,
             t.no_valid_recommendation,
             any(_is_lead_genre(tc.constraint) and tc.reveal == "on_ask" for tc in t.constraints),
+            sum(tc.reveal == "hidden" for tc in t.constraints)
+            if t.reveal_difficulty == "mixed"
+            else 0,
         )
         for t in load_tasks(TASKS_DIR)
     ]
     order = {"hidden": 0, "mixed": 1, "volunteer": 2, "simple": 0, "medium": 1, "complex": 2}
     return interleave(
-        sorted(cells, key=lambda c: (order[c.reveal], order[c.complexity], c.nvr, c.genre_asked))
+        sorted(
+            cells,
+            key=lambda c: (order[c.reveal], order[c.complexity], c.nvr, c.genre_asked, c.hidden),
+        )
     )
 
 
@@ -330,8 +345,9 @@ def draft_task(
         {"constraint": {"field": "genres", "op": "contains", "value": rng.choices(genres, weights)[0]},
          "reveal": genre_reveal}
     ]  # fmt: skip
-    # How many of the rest are on_ask / hidden: a mixed task has on_ask ones, a hidden task
-    # hidden ones and on_ask ones too (so a prior cannot win it, nor an agent that never asks).
+    # How many of the rest are on_ask / hidden: a mixed task has on_ask ones (and the hidden ones
+    # its dev cell has), a hidden task hidden ones and on_ask ones too (so a prior cannot win it,
+    # nor an agent that never asks).
     if cell.reveal != "volunteer":
         n_constraints = max(2, n_constraints)
     rest = n_constraints - 1
@@ -342,9 +358,9 @@ def draft_task(
         n_hidden = 1 if rest <= 2 else 2 if rest >= 4 else rng.choice((1, 2))
         n_ask = max(0, 1 - asked) + (rest - n_hidden - max(0, 1 - asked) > 0 and rng.random() < 0.3)
     elif cell.reveal == "mixed":
-        n_ask = rng.randint(max(0, 1 - asked), max(max(0, 1 - asked), min(rest, 3)))
-        if rest - n_ask >= 1 and cell.complexity == "complex" and rng.random() < 0.3:
-            n_hidden = 1
+        n_hidden = cell.hidden
+        least = max(0, 1 - asked)
+        n_ask = rng.randint(least, max(least, min(rest - n_hidden, 3)))
     if n_ask + n_hidden > rest:
         return None
     n_volunteer = rest - n_ask - n_hidden

@@ -203,8 +203,38 @@ def test_a_movies_split_of_any_size_draws_the_dev_grid() -> None:
     assert Counter((c.complexity, c.reveal, c.nvr) for c in grid) == Counter(
         (t.complexity, t.reveal_difficulty, t.no_valid_recommendation) for t in tasks
     )
+    # A mixed cell keeps its dev task's hidden constraints (a third of dev's mixed tasks hold one).
+    assert Counter(c.hidden for c in grid if c.reveal == "mixed") == Counter(
+        sum(tc.reveal == "hidden" for tc in t.constraints)
+        for t in tasks
+        if t.reveal_difficulty == "mixed"
+    )
+    assert any(c.hidden for c in grid if c.reveal == "mixed")
     whole = Counter(c.reveal for c in grid)
     for size in range(1, len(grid) + 1):
         prefix = Counter(c.reveal for c in grid[:size])
         for reveal, n in whole.items():
             assert abs(prefix[reveal] - n * size / len(grid)) <= 1, (size, reveal)
+
+
+def test_a_mixed_movies_draft_holds_its_cell_s_hidden_constraints() -> None:
+    """A mixed draft has the hidden constraints its dev cell has, beside at least one on_ask one:
+    drafts without them (movies-generate/2) let an agent that asks every topic and then
+    recommends at once win a split's mixed stratum far more often than dev's."""
+    from domains.movies.generate import Cell, draft_task
+    from runner.batch.inputs import resolve_snapshot
+    from runner.core.generation import derive_rng
+
+    catalog = resolve_snapshot(SNAPSHOT, domain=get_domain("movies")).catalog
+    for hidden in (0, 1):
+        cell = Cell("medium", "mixed", hidden=hidden)
+        drafts = [
+            draft_task(cell, catalog, derive_rng(5, "mixed", hidden, n), "t_x", "u_x", "test")
+            for n in range(40)
+        ]
+        made = [d for d in drafts if d is not None]
+        assert len(made) >= 5, f"only {len(made)} of 40 drafts for {cell}"
+        for task in made:
+            reveals = [tc.reveal for tc in task.constraints]
+            assert reveals.count("hidden") == hidden, reveals
+            assert "on_ask" in reveals, reveals
