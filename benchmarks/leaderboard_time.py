@@ -77,35 +77,11 @@ def build(where: Path, secret: str, log: Path) -> tuple[float, float]:
             ["make", "leaderboard"], cwd=where, env=_env(), stdout=out, stderr=subprocess.STDOUT
         )
     wall = time.perf_counter() - started
-    _reap_orphans()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"make leaderboard failed in {where} (exit {done.returncode}); see {log}")
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     return wall, cpu
-
-
-def _become_subreaper() -> None:
-    """Linux: processes the build leaves orphaned (the job processes' fork server outlives the
-    build's main process by a moment) are re-parented to this process, not to init, so that
-    waiting for them counts their CPU time (and that of the jobs they forked and reaped)."""
-    if sys.platform == "linux":
-        import ctypes
-
-        pr_set_child_subreaper = 36
-        ctypes.CDLL(None, use_errno=True).prctl(pr_set_child_subreaper, 1, 0, 0, 0)
-
-
-def _reap_orphans(deadline: float = 30.0) -> None:
-    """Wait for every descendant re-parented here (see `_become_subreaper`)."""
-    until = time.monotonic() + deadline
-    while time.monotonic() < until:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            time.sleep(0.05)
 
 
 def _digest(where: Path, out: Path) -> None:
@@ -123,7 +99,7 @@ def _digest(where: Path, out: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--source", default=str(ROOT), help="repository to clone")
+    parser.add_argument("--source", default="/work/main", help="repository to clone")
     parser.add_argument("--old", default="c25149e", help="the reference revision")
     parser.add_argument("--new", default="HEAD", help="the revision measured against it")
     parser.add_argument("--runs", type=int, default=2, help="builds of each revision")
@@ -132,7 +108,6 @@ def main() -> None:
     parser.add_argument("--digests", type=Path, help="digest each build's outputs into here")
     parser.add_argument("--reuse", action="store_true", help="keep installed clones as they are")
     args = parser.parse_args()
-    _become_subreaper()
     if args.runs < 1:
         parser.error("--runs must be at least 1")
     new_rev = (

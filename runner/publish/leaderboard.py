@@ -192,8 +192,6 @@ def build_leaderboard(
     plan += [(name, step) for name in domains for step in STEPS[2:4] if step in steps]
     if "site" in steps:
         plan.append((None, "site"))
-    if sum(step in ("run", "test") for _, step in plan) > 1:
-        _start_job_server()  # it imports the jobs' modules while the refresh waits on its source
     _steps(
         plan,
         lanes,
@@ -427,17 +425,6 @@ def _job_context() -> Any:
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(_JOB_PRELOAD)
     return context
-
-
-def _start_job_server() -> None:
-    """Start the fork server of the job processes now, so that it imports their modules while
-    the steps before the runs go on (the fixture refresh mostly waits on its loopback source)
-    rather than when the first job is submitted."""
-    context = _job_context()
-    if context.get_start_method() == "forkserver":
-        from multiprocessing import forkserver
-
-        forkserver.ensure_running()
 
 
 def _in_parent_env(
