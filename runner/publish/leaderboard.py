@@ -352,6 +352,7 @@ def _run_jobs(
         outcomes[number] = detail, notes, runs
         done(number, time.perf_counter() - started, detail)
     else:
+        import multiprocessing
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
         if any(job.step == "test" for _, job in jobs):
@@ -365,19 +366,12 @@ def _run_jobs(
         for number, _ in jobs:
             extra = f" (in {workers[str(number)]} processes)" if workers[str(number)] > 1 else ""
             echo(f"[{number}/{len(plan)}] {shown(number)} …{extra}")
-        context = _job_context()
+        context = multiprocessing.get_context("spawn")
         with ProcessPoolExecutor(processes, mp_context=context) as pool:
             started = time.perf_counter()
             futures = {
                 pool.submit(
-                    _in_parent_env,
-                    dict(os.environ),
-                    os.getcwd(),
-                    job,
-                    submissions_dir,
-                    concurrency,
-                    fresh,
-                    workers[str(number)],
+                    _run_job, job, submissions_dir, concurrency, fresh, workers[str(number)], None
                 ): number
                 for number, job in sorted(jobs, key=lambda nj: -sizes[str(nj[0])])
             }
@@ -402,47 +396,6 @@ def _run_jobs(
                     for r in dev_runs[job.lane]
                 },
             )
-
-
-# What every job process imports: loaded once by the fork server, not once per process (about
-# 2.7 s of CPU each on the shipped board, five processes on two cores).
-_JOB_PRELOAD = [
-    "runner.publish.leaderboard",
-    "runner.batch.engine",
-    "domains.movies",
-    "domains.grocery",
-]
-
-
-def _job_context() -> Any:
-    """The start method of the job processes: a fork server that imported the job's modules
-    once (each child forks from it, single-threaded, so none inherits the parent's server
-    threads or locks), or spawn where the platform has no fork server."""
-    import multiprocessing
-
-    if "forkserver" not in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("spawn")
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(_JOB_PRELOAD)
-    return context
-
-
-def _in_parent_env(
-    environ: dict[str, str],
-    cwd: str,
-    job: _Job,
-    submissions_dir: Path,
-    concurrency: int,
-    fresh: bool,
-    workers: int,
-) -> tuple[str, list[str], list[RunResult]]:
-    """`_run_job` in a job process, with the parent's environment and working folder as they are
-    now: a fork server's child inherits them as they were when the server started (an earlier
-    build in the same process, a test's other settings), not as the parent has them."""
-    os.environ.clear()
-    os.environ.update(environ)
-    os.chdir(cwd)
-    return _run_job(job, submissions_dir, concurrency, fresh, workers, None)
 
 
 def _job_size(job: _Job, submissions_dir: Path) -> int:
