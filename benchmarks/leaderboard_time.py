@@ -99,7 +99,7 @@ def _digest(where: Path, out: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--source", default="/work/main", help="repository to clone")
+    parser.add_argument("--source", default=str(ROOT), help="repository to clone")
     parser.add_argument("--old", default="c25149e", help="the reference revision")
     parser.add_argument("--new", default="HEAD", help="the revision measured against it")
     parser.add_argument("--runs", type=int, default=2, help="builds of each revision")
