@@ -39,7 +39,8 @@ PLAYS: dict[str, Play] = {
     "allergen-ignorer": Play(name="allergen-ignorer", respect_allergies=False, account="no_yes"),
     # The expert that never read the policy: what the shopper states it respects, sections 1
     # and 4-7 it does not apply on its own (no allergy or budget question, a replacement put in
-    # the basket unasked, no sponsored note; the search's order, price meaning nothing to it; at the desk none of sections 10-11).
+    # the basket unasked, no sponsored note; the search's order, price meaning nothing to it),
+    # nor, at the desk, sections 10-11.
     "policy-ignorer": Play(
         name="policy-ignorer", reads_policy=False, rank="search", account="no_policy"
     ),
