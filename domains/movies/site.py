@@ -13,6 +13,7 @@ from domains.movies.simulators.reader import rule_reader
 from domains.movies.simulators.reader_score import (
     CORPUS_FIELDS,
     CORPUS_SNAPSHOT,
+    SHARE_CORPORA,
     score_corpora,
     score_shares,
 )
@@ -40,7 +41,14 @@ def prune_records(snapshots_dir: Path) -> list[Any]:
 
 
 def reader_accuracy() -> ReaderAccuracy:
-    """The simulated user's rule reader on each labelled corpus, and per field on the held-out
-    share (the corpora never tuned on: the published figures)."""
+    """The simulated user's rule reader on each labelled corpus (with the share it belongs to),
+    and per field on the held-out share (the corpora never tuned on: the published figures;
+    None while that share has no messages)."""
     reader = rule_reader(Catalog.load(SNAPSHOTS_DIR / CORPUS_SNAPSHOT))
-    return ReaderAccuracy(score_corpora(reader), score_shares(reader)["held_out"], CORPUS_FIELDS)
+    held_out = score_shares(reader)["held_out"]
+    return ReaderAccuracy(
+        score_corpora(reader),
+        held_out if held_out.messages else None,
+        CORPUS_FIELDS,
+        {name: share for share, names in SHARE_CORPORA.items() for name in names},
+    )

@@ -138,8 +138,9 @@ class ReaderAccuracy:
     """The simulated user's reader on each labelled corpus, and per field on the held-out share."""
 
     scores: Mapping[str, Any]  # corpus name -> its score (recall, precision, support, …)
-    total: Any  # the score on the held-out share (the corpora never tuned on)
+    total: Any  # the score on the held-out share (never tuned on); None while it has no messages
     fields: Sequence[str]  # the fields the total table lists
+    shares: Mapping[str, str] = field(default_factory=dict)  # corpus name -> its share's name
 
 
 class Domain(ABC):

@@ -546,6 +546,7 @@ def splice_methodology(writer: PageWriter, board: BoardSettings) -> None:
             scores=accuracy.scores,
             total=accuracy.total,
             fields=accuracy.fields,
+            shares=accuracy.shares,
         )
     splice_generated(
         writer,
