@@ -216,7 +216,9 @@ _NOT_A_TOPIC = re.compile(
     r"a (?:good|great) (?:fit|choice|option|pick)|no problem|value it|treat (?:yourself|you)|"
     r"shopping for (?:someone|somebody|anyone|yourself|you|others|a friend|\w+ else)|"
     r"(?:give|put|place|attach) (?:much |any |more |less |a lot of )?weight|weight (?:do|would|"
-    r"should) (?:you|u) (?:give|put|place|attach))\b"
+    r"should) (?:you|u) (?:give|put|place|attach)|"
+    # the reason the shopper cannot eat something, not a question about healthy food
+    r"(?:for|on) (?:health|medical) (?:reasons|grounds))\b"
 )
 # A list item that names a topic to answer ("Budget", "Allergies") rather than a value.
 _TOPIC_WORD = re.compile(

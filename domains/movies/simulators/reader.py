@@ -26,7 +26,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from domains.movies.catalog import Catalog
-from domains.movies.simulators.vocabulary import ASKING, FIELD_PATTERNS, WEAK_PATTERNS
+from domains.movies.simulators.vocabulary import (
+    ASKING,
+    FIELD_PATTERNS,
+    WEAK_PATTERNS,
+    age_rating_meant,
+)
 from runner.core.memo import per_object
 from runner.kits.user.proposals import ProposalReader
 from runner.kits.user.reader import REFERENCE_MARK, TITLE_MARK, FieldReader, nothing_fits_pattern
@@ -222,7 +227,9 @@ class RuleReader:
             mark = TITLE_MARK if item_id in proposed else REFERENCE_MARK
             blanked = blanked[:start] + mark + blanked[end:]
         return Reading(
-            asked=_FIELDS.read_fields(blanked, self._people, reacting=bool(proposed)),
+            asked=_FIELDS.read_fields(
+                age_rating_meant(blanked), self._people, reacting=bool(proposed)
+            ),
             proposed=tuple(proposed),
             named=tuple(named),
             nothing_fits=bool(NOTHING_FITS_RE.search(text)) and not proposed,

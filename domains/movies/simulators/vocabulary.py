@@ -29,6 +29,7 @@ __all__ = [
     "VALUE_FINDERS",
     "WEAK_PATTERNS",
     "Mention",
+    "age_rating_meant",
     "content_rating_mentions",
     "genre_mentions",
     "number_word_value",
@@ -481,7 +482,9 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"(?:kids?|children|teens?|little ones|family|fam) (?:are |be |will be |is |'ll be )?(?:watching|"
         r"joining|around|there|present|in the room|too)",
         r"any (?:kids?|children|teens?|little ones|youngsters)", r"(?:young|little|small) (?:kids?|ones|children)",
-        r"older (?:kids?|children)",
+        r"older (?:kids?|children)", r"(?<=kids or )older(?: ones)?", r"(?<=children or )older(?: ones)?",
+        # the age rating's content descriptors ("mild cartoon violence")
+        r"cartoon (?:violence|slapstick|action|peril|mayhem|fighting)",
         r"is (?:this|it) for (?:the )?(?:kids?|children|family)", r"kids? or (?:just )?(?:adults|grown[- ]ups)",
         r"who(?:'s| is) (?:on the couch|beside you|with you)", r"just (?:you|u)\b", r"the fam\b",
         r"fighting", r"peril", r"blood(?:y)?", r"jump[- ]scares?", r"nr", r"unrated", r"not rated",
@@ -539,6 +542,8 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"subscri(?:be|bed|bes|ption|ptions|ber)", r"platforms?", r"apps?", r"providers?",
         r"where (?:can|do|would|will) you (?:watch|stream)", r"what do you (?:have|use|watch on)",
         r"on your (?:tv|telly|television)",
+        # Max, HBO Max's short name, where a service goes ("it's on max. u have max?")
+        r"(?:on|have|got|use|with|subscribe to) max(?=\s*(?:[?.!,;]|$))",
         r"(?:what|which) (?:\w+ ){0,4}(?:watch|stream) (?:it |things |stuff |movies |films )?on",
     ),
     "release_date": (
@@ -548,7 +553,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"this century", r"just came out", r"came out", r"up[- ]to[- ]date", r"brand[- ]new",
         r"past (?:year|few years|decade)", r"this year", r"last year",
         r"(?:new|recent|old|fresh|modern) enough", r"years? (?:range|window|span|limit|cut-?off|filter)",
-        r"range of years",
+        r"range of years", r"(?:which|what|any) (?:years?|decades?)", r"nostalgi(?:c|a)",
     ),
     "director": (
         r"directors?", r"directed", r"direction", r"filmmakers?", r"film[- ]makers?", r"auteurs?",
@@ -559,7 +564,9 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
     "cast": (
         r"actors?", r"actress(?:es)?", r"cast", r"casting", r"stars?", r"starring", r"starred",
         r"lead roles?", r"who(?:'s| is) in it", r"celebrit(?:y|ies)", r"acting",
-        r"(?:watch|see) (?:\w+ )?(?:in anything|act)\b", r"on[- ]screen", r"in front of the camera",
+        r"(?:watch|see) (?:\w+ )?(?:in anything|act)\b", r"in front of the camera",
+        # a person on screen; "on-screen violence", "hope on screen" are not the cast
+        r"(?:who|anyone|someone|faces?|people|person) (?:[\w']+ ){0,5}on[- ]screen",
         r"(?:anyone|someone|who) you (?:like|love|enjoy) (?:to see|seeing|watching)",
         r"(?:whatever|no matter what|anything) (?:they'?re|theyre|they are|he'?s|she'?s) in",
     ),
@@ -643,7 +650,15 @@ _NOT_A_FIELD = re.compile(
     r"your (?:call|pick)|have fun|the fun|(?:min|max)(?=\s+(?:rating|score|year|votes?|reviews?))|(?:short|long) (?:week|weekend|night|shift|drive|trip|"
     r"flight|walk)|old (?:friends?|flame|house|man|woman|life|days|self|"
     r"ways|school|colleague|partner|home|town)|lifelong|(?:release|released) (?:it|them) (?:to|for)|"
-    r"rated (?:it|them) (?:highly|well))\b"
+    r"rated (?:it|them) (?:highly|well)|"
+    # what the user's people have already seen asks for titles, not who is watching
+    r"(?:kids?|children|family|you|u|they|he|she) (?:have |has |'ve )?(?:already |all )?(?:watched|seen)|"
+    # a setting for a fright, not who is watching
+    r"(?:when|while|if) (?:you'?re|you are|you'?re home|you are home) alone(?: in the house| at home)?|"
+    r"alone in the (?:house|dark)|home alone|"
+    # a mood whose object names another field ("in the mood for something brand new?")
+    r"in the mood for (?=(?:something|anything|a film|a movie|one) (?:brand[- ]new|new|newer|"
+    r"recent|older|old|classic|short|shorter|long|longer|popular|well[- ]known|obscure)\b))\b"
 )
 # fmt: on
 
@@ -658,7 +673,7 @@ _GENRE_VALUE = re.compile(
 # fmt: off
 # Words misspelt often enough in chat to be read as meant.
 _TYPOS: dict[str, str] = {
-    "lenght": "length", "legnth": "length", "lengh": "length", "lenth": "length",
+    "lenght": "length", "lnog": "long", "logn": "long", "legnth": "length", "lengh": "length", "lenth": "length",
     "genere": "genre", "genra": "genre", "gener": "genre", "jenre": "genre", "genr": "genre",
     "generes": "genres", "servises": "services", "servies": "services", "sevices": "services",
     "serivces": "services", "servcies": "services", "streming": "streaming",
@@ -722,6 +737,26 @@ def _normalise(text: str) -> str:
     text = _ARE_R.sub("are", _UPPER_R.sub("rcode", text))
     text = _SEEN_LATELY.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
     return _FIX_SLIPS(_FIX_SPELLING(text))
+
+
+_BARE_RATING = re.compile(r"(?i)\b(the|its|that|this|their|an?) ratings?\b")
+_REVIEW_WORD = re.compile(
+    r"(?i)\b(?:reviews?|reviewers?|critics?|scores?|stars?|imdb|tmdb|votes?)\b"
+)
+
+
+def age_rating_meant(text: str) -> str:
+    """The text with a bare "the rating" read as the age rating when the message states an age
+    rating (a code: "it's rated R") and no review score or review word ("..., the length or the
+    rating?" asks which to give up of the two it just named)."""
+    if (
+        not _BARE_RATING.search(text)
+        or not content_rating_mentions(text)
+        or rating_mentions(text)
+        or _REVIEW_WORD.search(text)
+    ):
+        return text
+    return _BARE_RATING.sub(lambda m: f"{m.group(1)} age rating", text)
 
 
 # A list item that states a value ("Under 100 min", "HBO Max", "Romance", "Rated at least 7"),

@@ -74,7 +74,9 @@ _FRAME_BEFORE = re.compile(
     r"match|pick)|\bpick|instead|better(?: bet| option| choice| fit)?|(?:that|which) leaves|"
     r"landed on|found (?:it|one|your movie|a match)?|here'?s|meet|introduc\w+ you to|"
     r"give \w+ a (?:try|shot|go)|tonight'?s pick|the one|winner|✅|👉|⭐|🎬|🍿|best (?:fit|match|bet)|"
-    r"alt(?:ernative)?|proceed with|(?:strong )?case for|i would put|put forward)"
+    r"alt(?:ernative)?|proceed with|(?:strong )?case for|i would put|put forward|"
+    # one chosen from the items just listed ("A, B and C all share it; of those, only B ...")
+    r"of (?:those|these|them|the (?:two|three|four|five|lot)),? (?:only|just)(?: one,)?)"
     r"[\s:,—–-]*(?:is|would be)?[\s\"'“‘*_(~:]*(?:(?:the|a|an) )?[\s\"'“‘*_(~]*$"
 )
 _FRAME_AFTER = re.compile(
@@ -198,10 +200,14 @@ class ProposalReader:
     def _offers_after(self, tail: str) -> bool:
         """Does a question follow the last item ("the closest is X - is that too long?", "want it?")?
 
-        A question that opens a new topic ("Next: do you have Hulu?") does not offer the item.
+        A question that opens a new topic ("Next: do you have Hulu?") does not offer the item, nor
+        does the rest of a statement whose subject it is ("X is listed as a comedy, but ...").
         """
-        for segment, asks in self._segments(tail):
+        mid_sentence = bool(re.match(r"[\s*_\"'”’)]*[A-Za-z]", tail))
+        for n, (segment, asks) in enumerate(self._segments(tail)):
             if not asks or len(re.findall(r"\w+", segment)) < 2:
+                continue
+            if n == 0 and mid_sentence and re.search(r"[.,;]$", segment):
                 continue
             if re.match(
                 r"(?i)\W*(?:next|also|separately|meanwhile|btw|by the way|moving on|on another "

@@ -178,6 +178,32 @@ _DROPPED_SUBJECT = re.compile(
 _CONDITIONAL = re.compile(
     r"(?i)^\W*(?:should|were|had) (?:the|you|it|your|anyone|a|an|they)\b[^,?]*,\s"
 )
+# "a film in the vein of X, which is to say a war drama of some length, ...": words that describe
+# an item named only as a reference describe it, and ask nothing.
+_DESCRIBES_REFERENCE = re.compile(
+    REFERENCE_MARK
+    + r"\b[^?;]*?,? (?P<clause>(?:which is to say|that is(?: to say)?|i\.e\.,?|namely)\b[^,?;]*)"
+)
+# "Knowing that helps me judge ...": a sentence that says what the answer just asked for is for.
+_PURPOSE_BACK = re.compile(
+    r"(?i)^\W*(?:knowing (?:that|this)|(?:that|this|your answer)(?:'ll| will| would)?) "
+    r"(?:helps?|will help|would help|lets?|tells?) (?:me|us)\b"
+)
+# A bare choice between the items put forward ("Which would you prefer?", "Which one?").
+_CHOOSE_AMONG = re.compile(
+    r"(?i)^\W*which (?:one |of (?:them|these|those|the two) )?(?:would|do|will) (?:you|u) "
+    r"(?:prefer|pick|choose|go for|go with|rather|like|want|fancy)\W*(?:tonight|today|now)?\W*$"
+)
+# "I have noted your preference for comedy.": the writer records what it was told.
+_NOTED = re.compile(
+    r"(?i)^\W*(?:thanks?\W+)?(?:i|we)(?:'ve| have)? (?:noted|recorded|logged|saved|registered|"
+    r"made a note of|taken note of|written down)\b"
+)
+# A casual either-or ("new stuff or older movies ok"); "8 or above" is a bound, not a choice.
+_EITHER_OR = re.compile(
+    r"(?i)\bor\b(?! (?:above|below|higher|lower|less|worse|later|earlier|so|fewer|over|under)\b)"
+    r"(?! (?:more|better)\b(?!\s+\w))"
+)
 _LEAD_IN = re.compile(r"^[^:?\n]{3,40}:\s+(?=[a-z])")
 _PAREN = re.compile(r"\([^()\n]*\)")
 _MARKDOWN = re.compile(r"\*\*|__|`|~~|^#+\s*|(?<!\w)_(?!\w)", re.MULTILINE)
@@ -185,6 +211,12 @@ _SPLIT = re.compile(
     r"(?<=[?!])\s*|(?<=[.;])\s+|(?<=,)\s+(?=so\s)|\s+(?:—|--|–|→|->)\s+|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF\u2300-\u23FF\uFE0F])\s+"
 )
 
+# A bare call for a verdict, alone or two in a row ("vibe check, yay or nay?").
+_VERDICT = (
+    r"interested|tempted|keen|game|yes or no|y/n|deal|sound good|good|any good|vibes?|verdict|"
+    r"yay or nay|yea or nay|in or out|wanna|(?:are |r )?(?:you|u) (?:in|down)|"
+    r"sounds? (?:ok|okay|alright|fine|right|great)|vibe ?check"
+)
 # A request for the user's reaction to the item just put forward: what it thinks of it, or
 # whether the agent should act on it. Its words ask about no field (read only in a message that
 # puts an item forward; "Does that sound like your kind of thing?" alone, after a statement about
@@ -217,11 +249,11 @@ REACTION_REQUEST = re.compile(
     r"(?:that|this|it)(?: one)? (?:match|fit|suit) (?:your|the|what)|^\W*(?:is (?:it|that|this) )?"
     r"(?:good|ok|okay|fine|alright) (?:for|with) (?:you|u)\W*$|^\W*(?:is |any )(?:good|ok|okay|fine|"
     r"alright) (?:for|with) (?:you|u)\b|^\W*(?:is )?(?:good|ok|okay)\W*$|your cup of tea|worth a (?:try|"
-    r"shot|watch|look|go)|give it a (?:try|shot|go|whirl)|^\W*(?:interested|tempted|keen|game|"
-    r"yes or no|y/n|deal|sound good|good|any good|vibes?|verdict|yay or nay|yea or nay|in or out|"
-    r"wanna|(?:are |r )?(?:you|u) (?:in|down)|"
-    r"sounds? (?:ok|okay|alright|fine|right|great)|vibe ?check)"
-    r"\W*$)"
+    r"shot|watch|look|go)|give it a (?:try|shot|go|whirl)|^\W*(?:"
+    + _VERDICT
+    + r")(?:\W+(?:"
+    + _VERDICT
+    + r"))?\W*$)"
     r"(?:(?! or )[^?.!,;])*"
 )
 # Closing pleasantries and small talk: they ask nothing, whatever their words.
@@ -245,7 +277,8 @@ MOOD_CUE = (
     r"feel like watching",
     r"frame of mind",
     r"makes? (?:you|me|us) (?:laugh|cry|think|smile|jump|scream|gasp|feel \w+)",
-    r"(?:a )?(?:good )?(?:laugh|cry|weep|scare|fright|thrill)",
+    # not the pleasure of doing something ("the thrill of finding one nobody has seen")
+    r"(?:a )?(?:good )?(?:laugh|cry|weep|scare|fright|thrill)(?! of \w+ing\b)",
     r"gripping",
     r"heart[- ]?warming",
     r"thought[- ]provoking",
@@ -496,6 +529,9 @@ class FieldReader:
                 if heads_questionnaire and part is parts[-1]:
                     out.append((part, False))
                     continue
+                if part.endswith(".") and _NOTED.match(part):
+                    out.append((part, False))  # what the writer has noted, however it is worded
+                    continue
                 if (
                     part.endswith(".")
                     and (
@@ -518,7 +554,8 @@ class FieldReader:
                         or (
                             unpunctuated
                             and not bullet
-                            and " or " in f" {part.lower()} "
+                            and not part.endswith(",")  # the sentence goes on ("..., so ...")
+                            and bool(_EITHER_OR.search(part))
                             and len(lines) == 1
                             and len(part.split()) <= 10
                             and not re.search(r"(?i)\b(?:i|i'm|i've|we|there)\b", part)
@@ -541,6 +578,10 @@ class FieldReader:
         if described and not _SUITS_YOU.search(v.normalise(segment)):
             return []
         body = _GIVEN_CLAUSE.sub(lambda m: " " * len(m.group(0)), segment)
+        described_reference = _DESCRIBES_REFERENCE.search(body)
+        if described_reference:
+            start, end = described_reference.span("clause")
+            body = body[:start] + " " * (end - start) + body[end:]
         body = _blank(SMALL_TALK, body)
         if reacting:
             body = _blank(REACTION_REQUEST, body)
@@ -599,6 +640,15 @@ class FieldReader:
                 continue  # "rated R? nah, it's fine.": the writer answers it at once
             if reacting and _OFFER.match(segment) and not _CHANGES_SEARCH.search(segment):
                 continue  # "want me to check where it streams?": an offer to act on the pick
+            if (
+                answer_asks
+                and _PURPOSE_BACK.match(answer)
+                and self.fields_in(answer, described=False, strong_only=True)
+            ):
+                # "Scary or upsetting - what's the difference for you? Knowing that helps me judge
+                # how much violence you're comfortable with.": the next sentence names what the
+                # answer is for; the question's own words are only the way to get at it.
+                continue
             lead, lead_asks = segments[index - 1] if index else ("", False)
             if self._continues_mood_menu(segment, lead, lead_asks):
                 found = [self.vocabulary.mood_field or ""]
@@ -673,6 +723,10 @@ class FieldReader:
             return []  # "A is cheaper than B. I suggest A, okay?": the question is the proposal
         if reacting and _ABOUT_THE_PICK.search(segment):
             return []  # "It is on Netflix. Was this recommendation helpful?": the pick as a whole
+        if _CHOOSE_AMONG.search(segment) and text.count(TITLE_MARK) > 1:
+            # "I have two: A and B. Both are rated PG. Which would you prefer?": a choice between
+            # the items put forward, not a question about the facts they share.
+            return []
         if (_OPINION_BACK.search(segment) or _WHICH_ONE.search(segment)) and TITLE_MARK not in text:
             # "Options: - drop the age-rating filter - switch genre. Which would you prefer?"
             for back in (1, 2, 3):

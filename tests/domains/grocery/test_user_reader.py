@@ -95,6 +95,13 @@ def test_diet_is_asked_by_its_foods_and_reasons() -> None:
         assert reader.read(text).asked == ("diet",), text
 
 
+def test_a_health_reason_for_not_eating_something_is_not_a_health_question() -> None:
+    reader = shopper_reader(tiny_catalog())
+    asked = reader.read("Before I search: anything you can't eat on medical grounds?").asked
+    assert "nutriscore" not in asked
+    assert reader.read("Do you want the healthiest option?").asked == ("nutriscore",)
+
+
 def test_a_stated_nutri_score_is_a_pitch_and_a_check_after_it_asks() -> None:
     reader = shopper_reader(tiny_catalog())
     pitch = "Butter Crumble Biscuits are back in — any good for you?"

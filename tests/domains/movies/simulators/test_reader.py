@@ -308,3 +308,81 @@ def test_offers_verdicts_and_checks_on_a_pitched_title(text: str, asked: tuple[s
     """An offer to act on the pick, a verdict on it, or a check after several facts asks no
     field; a check after one fact, or about someone else in the lead, asks it."""
     assert read(text)[0] == asked
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        # "the rating" beside a stated age rating and no review score is the age rating
+        (
+            "Nothing fits: every short comedy here is rated R. Should I give up the length or "
+            "the rating?",
+            ("runtime", "content_rating"),
+        ),
+        ("Tiny Pondraven scores 7.9 with critics. Is the rating high enough?", ("rating",)),
+        # a bound is not an either-or; a sentence that goes on after a comma asks nothing yet
+        ("No comedy here is rated 8 or above, so none clears the bar.", ()),
+        ("popular or more of a deep cut", ("vote_count",)),
+        # age-rating descriptors, people on screen, the kids' age, what they have already seen
+        ("Is some cartoon slapstick fine, or should I avoid any fighting?", ("content_rating",)),
+        ("May I ask how you feel about on-screen gore?", ("content_rating",)),
+        ("Is there anyone you'd prefer not to see on screen?", ("cast",)),
+        ("Next: is it for little kids or older ones?", ("content_rating",)),
+        ("Is there a film your children have already seen ten times that I should avoid?", ()),
+        # what the writer has noted is a statement, whatever cue it holds
+        ("Understood. I have noted your preference for westerns and will search now.", ()),
+        # a sentence naming what the answer is for carries the field asked
+        (
+            "Spooky or sad: what's the difference for you? Knowing that helps me judge how much "
+            "violence is fine.",
+            ("content_rating",),
+        ),
+        # the pleasure of doing something is not a mood; a fright's setting is not who watches
+        ("Do you enjoy the thrill of discovering a film hardly anyone has seen?", ("vote_count",)),
+        ("How do you feel about a fright when you're home alone?", ("genres",)),
+        # a mood whose object names another field asks that field
+        ("Feeling nostalgic, or in the mood for something recent?", ("release_date",)),
+        ("Which genres, and which years are okay?", ("genres", "release_date")),
+        ("hw lnog can it be?", ("runtime",)),
+        # words describing a title named only as a reference ask nothing
+        (
+            "Would something in the vein of Long Hollowyn appeal, which is to say a war drama "
+            "of great length, or do you want a lighter night?",
+            ("genres",),
+        ),
+    ],
+)
+def test_field_words_that_ask_and_that_do_not(text: str, asked: tuple[str, ...]) -> None:
+    assert read(text)[0] == asked
+
+
+def _id(title: str) -> str:
+    return next(i.id for i in shipped_catalog().items if i.title == title)
+
+
+def test_a_choice_between_items_put_forward_asks_none_of_their_shared_facts() -> None:
+    text = (
+        "Two fit: Tiny Pondraven and Salt Kindrelle. Both are dramas rated PG-13. Which would "
+        "you prefer?"
+    )
+    assert read(text) == ((), (_id("Tiny Pondraven"), _id("Salt Kindrelle")))
+
+
+def test_a_verdict_call_of_two_words_after_a_pitch_asks_nothing() -> None:
+    text = (
+        "ok so Tiny Pondraven — drama, 95 mins, a baker enters a contest. vibe check, yay or nay?"
+    )
+    assert read(text) == ((), (_id("Tiny Pondraven"),))
+
+
+def test_the_short_name_of_a_service_where_it_streams_is_asked() -> None:
+    text = "Tiny Pondraven is my pick but it's on max. do u have max?"
+    assert read(text) == (("streaming_services",), (_id("Tiny Pondraven"),))
+
+
+def test_one_chosen_from_a_list_or_left_off_it() -> None:
+    a, b, c = "Tiny Pondraven", "Salt Kindrelle", "Golden Frostennel"
+    text = f"{a}, {b} and {c} all share that premise; of those, only {b} pulls it off."
+    assert read(text)[1] == (_id(b),)
+    text = f"{a} is billed as a comedy, but it's rated R, so I'm leaving it off your list."
+    assert read(text)[1] == ()
