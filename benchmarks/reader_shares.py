@@ -6,8 +6,9 @@ define it (`corpora/README.md` says which sets are in which share, and why): per
 recall and precision, reaction requests heard as preference questions, proposals, false leaves,
 "nothing fits" wording (and, for grocery, confirm requests). The held-out share is never tuned
 on; its figures are the ones the Methodology page publishes (movies) and the ones to quote.
-`--errors` lists the tuning share's disagreements only: reading the held-out share's would be
-tuning on it.
+`--errors` prints the tuning share alone, its figures and its disagreements: a tuning session
+never sees the held-out share, not even its figures (reading its errors would be tuning on it,
+and its figures are read once, after the reader is frozen, by running without `--errors`).
 
     .venv/bin/python benchmarks/reader_shares.py [--errors]
 """
@@ -40,17 +41,23 @@ def _bar(score: ShareScore) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--errors", action="store_true", help="list the tuning share's errors")
+    parser.add_argument(
+        "--errors",
+        action="store_true",
+        help="print the tuning share alone, with its disagreements (never the held-out share)",
+    )
     args = parser.parse_args()
     movies = score_shares(rule_reader(Catalog.load(SNAPSHOTS_DIR / CORPUS_SNAPSHOT)))
     for domain, shares in (("movies", movies), ("grocery", score_grocery_shares())):
         for share, score in shares.items():
+            if args.errors and share != "tuning":
+                continue
             print(f"== {domain}, {share} share: {_bar(score)} ==")
             if not score.messages:
                 print()
                 continue
             print(score.format_text())
-            if args.errors and share == "tuning":
+            if args.errors:
                 print("\n".join(f"  {e}" for e in score.errors))
             print()
 

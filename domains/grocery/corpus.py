@@ -27,15 +27,17 @@ GROCERY_CORPORA = PROJECT_ROOT / "corpora" / "grocery" / "reader"
 # messages.jsonl: the first 155 (the reader was written against them); chat_tuning and
 # chat_heldout: issue 37's registers, split by message shape; chat_heldout was held out until
 # its figures had guided chat_tuning2, then moved to the tuning share (corpora/README.md).
-# Labelled on `tiny_catalog()`. The held-out share may be empty until its fresh set arrives.
+# chat_tuning3 and chat_heldout2: a fresh set written blind by another author, split by shape;
+# chat_heldout2 is the held-out share (never tuned on). Labelled on `tiny_catalog()`.
 SHARE_FILES: dict[ShareName, tuple[str, ...]] = {
     "tuning": (
         "messages.jsonl",
         "chat_tuning/messages.jsonl",
         "chat_heldout/messages.jsonl",
         "chat_tuning2/messages.jsonl",
+        "chat_tuning3/messages.jsonl",
     ),
-    "held_out": (),
+    "held_out": ("chat_heldout2/messages.jsonl",),
 }
 TOPIC_FIELDS: tuple[str, ...] = get_args(Topic)
 Confirm = Literal["order", "return", "substitution"]

@@ -123,6 +123,15 @@ _CONFIRM_SUBSTITUTION = re.compile(
 _NOTHING_FITS = nothing_fits_pattern(("product", "item"))
 
 
+def _said_after_name(surface: str, name: str) -> str:
+    """What a mention's words say of the product after its name, when the mention runs on into a
+    pitch ("X is vegan and Nutri-Score B, 400 g": its facts, kept so that a check after them is
+    read against all of them); a name with its brand or size keeps nothing."""
+    at = surface.lower().find(name.lower()) if name else -1
+    rest = surface[at + len(name) :] if at >= 0 else ""
+    return rest if re.match(r"\s+(?:is|are|has|comes|costs|was)\b", rest) else ""
+
+
 class ShopperReader:
     """Reads agent messages for one catalog (its product names and ids)."""
 
@@ -144,7 +153,8 @@ class ShopperReader:
             proposed = tuple(p for p in proposed if p in kept)
         blanked = text
         for mention in sorted(found, key=lambda m: m.start, reverse=True):
-            blanked = blanked[: mention.start] + TITLE_MARK + blanked[mention.end :]
+            said = _said_after_name(text[mention.start : mention.end], mention.name)
+            blanked = blanked[: mention.start] + TITLE_MARK + said + blanked[mention.end :]
         # In a message that puts a product forward, a request for a reaction asks no topic.
         asked = _topics(_FIELDS.read_fields(blanked, reacting=bool(proposed)))
         return Reading(

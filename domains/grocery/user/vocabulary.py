@@ -151,7 +151,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"what are you (?:looking|shopping|hoping) (?:for|to (?:buy|find|get))",
         r"what (?:do you|would you like to) (?:need|want|buy|get)",
         r"what (?:are|r) (?:you|u|we) (?:buying|getting|after|picking up|shopping for|making|cooking)",
-        r"for (?:(?:everyday|weekday|weekend|school|the kids'?) )?(?:breakfasts?|lunch(?:es)?|"
+        r"for (?:the )?(?:(?:everyday|weekday|weekend|school|the kids'?) )?(?:breakfasts?|lunch(?:es)?|"
         r"dinners?|snacking|snacks?|baking|a recipe|a party|lunch ?box(?:es)?)", r"lunch ?box(?:es)?",
     ),
     "brand": (
@@ -162,14 +162,14 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"nutri[- ]?scores?", r"nutrition(?:al)? (?:grade|score|rating|value|profile|label|quality)s?",
         r"nutrition(?:al)?(?:ly)?", r"health(?:y|ier|iest|iness)?(?:-ish)?", r"wholesome", r"good for you",
         r"sugar(?:y|s)?", r"(?:traffic[- ]light|front[- ]of[- ]pack) (?:label|score|rating)s?",
-        r"grade [a-e]\b", r"score of [a-e]\b", r"calori\w*",
+        r"grade [a-e]\b", r"score of [a-e]\b", r"calori\w*", r"(?:that|this|the|its|a) grade",
         r"watch(?:ing)? (?:your |the )?(?:weight|figure|calories|sugar|salt|fat)",
     ),
     "organic": (
         r"organic(?:ally)?", r"bio", r"farm(?:ed|ing)", r"pesticides?", r"certified", r"eco[- ]?labels?",
         r"labels?", r"fair[- ]?trade", r"sustainab\w*", r"how it'?s (?:grown|produced|made)",
     ),
-    "palm_oil": (r"palm(?: oil)?", r"oils?", r"fats?"),
+    "palm_oil": (r"palm(?: oil)?", r"palm[- ]oil(?:[- ]free)?", r"oils?", r"fats?"),
     "processing": (
         r"(?:ultra[- ])?process(?:ed|ing)", r"nova(?: group| score| rating)?", r"additives?",
         r"e[- ]?numbers?", r"preservatives?", r"artificial", r"ingredients? lists?",
@@ -185,6 +185,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
     "origin": (
         r"countr(?:y|ies)", r"origins?", r"made in", r"produced in", r"comes? from", r"locally",
         r"local(?:ly)? (?:made|produced|sourced)", r"local (?:produce|products?|food)", r"imported", r"where (?:it|they)'?s? (?:is |are )?(?:made|from|produced)",
+        r"where (?:the|your|these|those|this|that) (?:\w+ )?(?:is|are) (?:made|from|produced|grown)",
     ),
     "quantity": (
         r"how many", r"number of (?:packs?|packets?|units?|bottles?|boxes?|items?)",

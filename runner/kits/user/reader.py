@@ -48,7 +48,8 @@ _ASKING_CUE = re.compile(
     r"(?:i'?m|i am) (?:wondering|curious|not sure)|i wonder|"
     r"wondering (?:if|whether|what|which|how)|curious (?:whether|if|about|what|which|how)|"
     r"(?:could|can|would) you (?:share|say|tell|let|give|describe|list|mention|clarify|confirm|"
-    r"point|mind)|please (?:share|tell|let|list|describe|say|mention|confirm)|"
+    r"point|mind)|please (?:share|tell|let|list|describe|say|mention|confirm|provide|specify|fill in|enter|supply|"
+    r"fill (?:these|them|those|it) in)|"
     r"share (?:with me|your|which|what|how|whether|if|any)|mind sharing|"
     r"it(?:'d| would) help (?:me )?(?:to (?:know|hear|learn|understand)|if|a lot to)|"
     r"(?:helpful|useful) to (?:know|hear)|good to (?:know|hear) (?:which|what|whether|if|how)|"
@@ -61,7 +62,7 @@ _ASKING_CUE = re.compile(
     r"about|regarding)|(?:help|helps|helpful) (?:me )?to know|helps? me (?:judge|gauge|decide|choose)|"
     r"(?:let's|lets) (?:start|begin) with|what about|how about (?:the|your)|thoughts on|"
     r"(?:say|tell me) (?:what|which|how|whether)|drop me|just say|"
-    r"feel free to (?:say|tell|share|mention)|figure out|work out|mention any|"
+    r"feel free to (?:say|tell|share|mention)|(?:figure|work) out (?:what|which|how|whether|if)|mention any|"
     r"name (?:any|a|your)|where do you (?:land|stand)|which camp|what about you|how about you|"
     r"your take|your thoughts)"
 )
@@ -71,7 +72,8 @@ _QUESTION_START = re.compile(
     r"also|lol|haha|bestie|yo|hey|hi|hello|okay so|real talk|ok real talk|wait|hmm+|um+|well)\b[\s,:!-]*)*(?:whether|what|"
     r"what's|whats|"
     r"wat|wht|wut|which|wich|how|hw|how's|do|does|did|are|is|was|were|would|wouldn't|could|should|will|"
-    r"can|any|anything|have|has|shall|may|might|when|who|who's|whos|whose|where|fancy|r u|u|ur|"
+    r"can|any(?! \w+ (?:is|are) (?:fine|ok|okay|good|great|alright)\b)|anything|have|has|shall|may|"
+    r"might|when|who|who's|whos|whose|where|fancy|r u|u|ur|"
     r"prefer|care|mind|mention|list|describe|share|name|feel like|in the mood|up for|open to|"
     r"ok with|okay with|fine with|happy with|good with|interested in|into|keen on|need|want|"
     r"wanna|tell)\b"
@@ -198,6 +200,32 @@ _CHOOSE_AMONG = re.compile(
 _NOTED = re.compile(
     r"(?i)^\W*(?:thanks?\W+)?(?:i|we)(?:'ve| have)? (?:noted|recorded|logged|saved|registered|"
     r"made a note of|taken note of|written down)\b"
+)
+# "Where it's made doesn't matter either.": a clause as the subject of a statement.
+_DOES_NOT_MATTER = re.compile(
+    r"(?i)^\W*(?:what|where|which|how|who|when|whether)\b[^?]*\b(?:doesn'?t|does not|don'?t|"
+    r"do not|won'?t|will not|isn'?t|is not) (?:matter|bother|count)"
+)
+# "Good value, right?": a tag question asserts and asks for agreement, not about a field.
+_TAG_QUESTION = re.compile(
+    r"(?i),\s*(?:right|isn'?t it|aren'?t they|eh|yeah|no|don'?t you think|agreed|huh)\W*$"
+)
+# "missing_fields: [allergies, diet]\nplease provide values.": a request for the values of the
+# fields listed just before it.
+_FILL_IN = re.compile(
+    r"(?i)\bfill (?:these|them|those|it|each|the blanks|the fields) in\b|\b(?:provide|fill in|"
+    r"specify|supply|enter|give me|answer|complete)\b[^?]*\b(?:values?|answers?|details|these|"
+    r"them|those|the blanks|the fields|each)\b"
+)
+# "..., even if it costs a bit more?": a concession names the price of the choice, not its topic.
+_CONCESSION = re.compile(r"(?i),?\s*\beven (?:if|though|when)\b[^?]*")
+# Voice-typed messages carry no punctuation: a question starts at its auxiliary and subject
+# ("X is made in France is that alright", "before i suggest anything do you have allergies").
+_RUN_ON_QUESTION = re.compile(
+    r"(?i)(?<!\bwhat)(?<!\bwhich)(?<!\bhow)(?<!\bwhere)(?<!\bwhen)(?<!\bwhy)(?<!\bwho)"
+    r"(?<!\bif)(?<!\bwhether)(?<!\bthat)(?<!\band)(?<!\bor)(?<!\bso)(?<!\bwhat's)"
+    r"\s+(?=(?:is|are|does|do|did|would|could|can|should|will|shall) (?:that|this|it|you|u|they|"
+    r"there)\b)"
 )
 # A casual either-or ("new stuff or older movies ok"); "8 or above" is a bound, not a choice.
 _EITHER_OR = re.compile(
@@ -517,6 +545,13 @@ class FieldReader:
             questionnaire = bullet and kinds[number]
             body = BULLET.sub("", line)
             parts = [p.strip() for p in _SPLIT.split(body) if p.strip()]
+            if (
+                not bullet
+                and len(lines) == 1
+                and not re.search(r"[.?!;:,]", body)
+                and not _QUESTION_START.match(body)
+            ):
+                parts = [p.strip() for p in _RUN_ON_QUESTION.split(body) if p.strip()]
             # "Tell me:" over a questionnaire: its items ask, the header itself asks nothing.
             heads_questionnaire = (
                 not bullet
@@ -529,8 +564,9 @@ class FieldReader:
                 if heads_questionnaire and part is parts[-1]:
                     out.append((part, False))
                     continue
-                if part.endswith(".") and _NOTED.match(part):
-                    out.append((part, False))  # what the writer has noted, however it is worded
+                if part.endswith(".") and (_NOTED.match(part) or _DOES_NOT_MATTER.match(part)):
+                    # what the writer has noted, or says does not matter, however it is worded
+                    out.append((part, False))
                     continue
                 if (
                     part.endswith(".")
@@ -585,7 +621,12 @@ class FieldReader:
         body = _blank(SMALL_TALK, body)
         if reacting:
             body = _blank(REACTION_REQUEST, body)
+        # a field's name in code ("nutriscore_min", "country_of_origin") is its words
+        body = re.sub(r"(?<=[A-Za-z])_(?=[A-Za-z])", " ", body)
         lowered = _blank(v.not_a_field, v.normalise(body).lower())
+        conceded = _CONCESSION.search(lowered)
+        if conceded and self._names_a_field(lowered[: conceded.start()]):
+            lowered = _blank(_CONCESSION, lowered)  # "X only, even if it costs more?" asks X
         taken = [False] * len(lowered)
         found: list[tuple[int, str]] = []
         for table in (self._strong,) if strong_only else (self._strong, self._weak):
@@ -601,6 +642,9 @@ class FieldReader:
                         taken[i] = True
                     found.append((match.start(), field))
         return found
+
+    def _names_a_field(self, lowered: str) -> bool:
+        return any(pattern.search(lowered) for _field, pattern in self._strong)
 
     def statement_fields(self, segment: str) -> list[str]:
         """The fields a statement gives facts on ("It's 109 minutes." -> runtime)."""
@@ -640,6 +684,8 @@ class FieldReader:
                 continue  # "rated R? nah, it's fine.": the writer answers it at once
             if reacting and _OFFER.match(segment) and not _CHANGES_SEARCH.search(segment):
                 continue  # "want me to check where it streams?": an offer to act on the pick
+            if _TAG_QUESTION.search(segment):
+                continue  # "Good value, right?": the writer asserts, asking only for agreement
             if (
                 answer_asks
                 and _PURPOSE_BACK.match(answer)
@@ -727,14 +773,18 @@ class FieldReader:
             # "I have two: A and B. Both are rated PG. Which would you prefer?": a choice between
             # the items put forward, not a question about the facts they share.
             return []
-        if (_OPINION_BACK.search(segment) or _WHICH_ONE.search(segment)) and TITLE_MARK not in text:
+        if (
+            _OPINION_BACK.search(segment) or _WHICH_ONE.search(segment) or _FILL_IN.search(segment)
+        ) and TITLE_MARK not in text:
             # "Options: - drop the age-rating filter - switch genre. Which would you prefer?"
             for back in (1, 2, 3):
                 if index - back < 0 or segments[index - back][1]:
                     break
                 gathered += fields_of(segments[index - back][0], asks=False)
         if gathered:
-            found = list(dict.fromkeys(reversed(gathered)))
+            # a request to fill in what was listed keeps the list's order
+            ordered = gathered if _FILL_IN.search(segment) else reversed(gathered)
+            found = list(dict.fromkeys(ordered))
         for back in (1, 2):
             if found or index - back < 0 or segments[index - back][1]:
                 break
@@ -751,6 +801,22 @@ class FieldReader:
                 # "X, or I can look in another genre - which do you prefer?": the alternative
                 # to the pick changes the field it names.
                 found = fields_of(alternative, asks=False)
+                break
+            # a clause of its own after "but" ("but it only gets a D"; not "but shorter")
+            flagged = re.split(
+                r"(?i)\bbut (?=(?:it|it's|its|they|they're|this|that|the)\b)",
+                previous.split(TITLE_MARK)[-1],
+            )
+            if (
+                reacting
+                and TITLE_MARK in previous
+                and len(flagged) > 1
+                and _SUITS_YOU.search(segment)
+                and len(set(fields_of(flagged[-1], asks=False))) == 1
+            ):
+                # "I have X, but it only gets a D. Is that okay for you?": a check straight after
+                # the one shortcoming the pick's own sentence flags asks about it.
+                found = fields_of(flagged[-1], asks=False)
                 break
             if reacting and (
                 (describes(previous) and not _ABOUT_PERSON.search(segment))

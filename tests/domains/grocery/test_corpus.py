@@ -81,5 +81,7 @@ def test_the_shares_are_scored_apart() -> None:
 
 
 def test_every_label_file_is_in_exactly_one_share() -> None:
-    files = {p.relative_to(GROCERY_CORPORA).as_posix() for p in GROCERY_CORPORA.rglob("*.jsonl")}
+    files = {
+        p.relative_to(GROCERY_CORPORA).as_posix() for p in GROCERY_CORPORA.rglob("messages.jsonl")
+    }
     assert set(SHARE_FILES["tuning"]) | set(SHARE_FILES["held_out"]) == files

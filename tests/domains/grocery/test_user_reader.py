@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from domains.grocery.testing import tiny_catalog
 from domains.grocery.user import shopper_reader
 
@@ -135,3 +137,32 @@ def test_one_product_put_forward_beside_one_gone_or_beaten() -> None:
 
 if __name__ == "__main__":
     print(measure())
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        # voice-typed, without punctuation: the question starts at its auxiliary and subject
+        ("Red Lentil Fusilli comes from Italy is that alright", ("origin",)),
+        ("before i search any further do you have allergies", ("allergies",)),
+        # a tag question asserts; a pitch's facts are not asked back by "is this good?"
+        ("Red Lentil Fusilli: €2.99 and organic. Great price, right? Shall I add it?", ()),
+        ("Red Lentil Fusilli is vegan and organic, 500 g, €2.99. Is this good?", ()),
+        # a field named in code, and a request to fill in the fields just listed
+        ("origin_country: ?", ("origin",)),
+        ("missing: [diet, brand]\nplease fill these in.", ("diet", "brand")),
+        # a concession names the price of a choice, not the choice
+        ("Palm-oil free only, even if it costs more?", ("palm_oil",)),
+        # statements that hold a question's words
+        ("Got it: any brand is fine, and where it comes from does not matter.", ()),
+        ("Larger packs often work out cheaper.", ()),
+        # a check straight after the one shortcoming the pick's own sentence flags
+        (
+            "I found Red Lentil Fusilli, but it only scores C on the Nutri-Score. Is that okay "
+            "with you?",
+            ("nutriscore",),
+        ),
+    ],
+)
+def test_questions_and_statements_in_new_voices(text: str, asked: tuple[str, ...]) -> None:
+    assert shopper_reader(tiny_catalog()).read(text).asked == asked
