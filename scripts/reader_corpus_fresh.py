@@ -26,21 +26,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from domains.movies.simulators.reader_score import CORPUS_FIELDS
+
 ROOT = Path(__file__).resolve().parents[1]
 SHAPES = Path(__file__).with_name("reader_corpus_fresh_shapes.txt")
 CATALOG = ROOT / "catalog_pipeline" / "snapshots" / "2026-11-01" / "catalog.json"
 SEED = 3704
-FIELDS = (
-    "genres",
-    "runtime",
-    "rating",
-    "vote_count",
-    "content_rating",
-    "streaming_services",
-    "release_date",
-    "cast",
-    "director",
-)
+FIELDS = CORPUS_FIELDS
 ACT_LETTERS = {
     "p": "proposal",
     "r": "reaction_request",
