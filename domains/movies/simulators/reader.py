@@ -228,7 +228,9 @@ class RuleReader:
             blanked = blanked[:start] + mark + blanked[end:]
         return Reading(
             asked=_FIELDS.read_fields(
-                age_rating_meant(blanked), self._people, reacting=bool(proposed)
+                age_rating_meant(blanked),
+                functools.partial(self._people, text=blanked),
+                reacting=bool(proposed),
             ),
             proposed=tuple(proposed),
             named=tuple(named),
@@ -240,12 +242,16 @@ class RuleReader:
         """The titles a message names and describes (a pitch: their kind of film or story)."""
         return self._memo(text, frozenset(), None).described
 
-    def _people(self, segment: str) -> list[str]:
-        """cast / director when a segment names a person of the catalog (by role when both)."""
+    def _people(self, segment: str, text: str = "") -> list[str]:
+        """cast / director when a segment names a person of the catalog (by role when both; a
+        person the message has just named as the one a film is by is its director)."""
         fields: list[str] = []
         directing = bool(re.search(r"(?i)\b(?:direct\w*|filmmaker\w*|auteur\w*|helm\w*)", segment))
         cast = self._cast.search(segment)
         director = self._director.search(segment)
+        if director and not directing:
+            name = re.escape(segment[director[0] : director[1]])
+            directing = bool(re.search(r"(?i)\b(?:it'?s|its|film|movie|made|one) by " + name, text))
         overlap = bool(cast and director and cast[0] < director[1] and director[0] < cast[1])
         if cast and directing and (overlap or self._both.fullmatch(segment[cast[0] : cast[1]])):
             cast = None  # a person who both acts and directs, named as a director

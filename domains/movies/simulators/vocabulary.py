@@ -504,7 +504,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"(?:family|kids?|children|little ones|teens?|group)",
     ),
     "vote_count": (
-        r"(?:many|few|nobody|no one|lots of|a lot of|comparatively few|a great many|almost nobody|"
+        r"(?:many|few|fewer|nobody|no one|lots of|a lot of|comparatively few|a great many|almost nobody|"
         r"hardly anyone|everybody|everyone) (?:\w+ ){0,2}(?:has |have )?(?:already )?(?:rated|"
         r"ratings|votes|voted|seen|watched)", r"(?:min|minimum|max|maximum) votes?",
         r"popular(?:ity)?", r"well[- ]known", r"widely[- ](?:seen|known)", r"mainstream",
@@ -524,6 +524,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"short(?:er|ish)?", r"epics?", r"marathons?", r"how much time",
         r"time (?:do you have|you have|you've got|have you got|budget|limit|window)",
         r"time commitment", r"(?:max(?:imum)?|how much) time", r"how much of your (?:evening|night)",
+        r"(?:that|this|so) much (?:of your )?(?:time|evening|night)",
         r"willing to (?:surrender|spend|give)", r"bed ?time", r"attention span", r"clocks? in", r"drag(?:s|gy)? on",
         r"(?:\w+-)+(?:hours?|minutes?|mins?)", r"\d+\s*(?:m|h)", r"time available",
         r"available time", r"how much long", r"runs? (?:under|over)", r"hard stop", r"stay up",
@@ -536,6 +537,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"well[- ]rated", r"top[- ]rated", r"scores?", r"scored", r"critics?", r"critical(?:ly)?",
         r"acclaim(?:ed)?", r"imdb", r"tmdb", r"rotten tomatoes", r"\d(?:\.\d)?\+? stars?",
         r"out of (?:10|ten)", r"/ ?10", r"well[- ]received", r"audience scores?", r"raved?",
+        r"(?:one|two|three|four|five|\d)(?: or (?:one|two|three|four|five|\d))? stars?",
     ),
     "streaming_services": (
         r"streaming(?: services?| platforms?| apps?)?", r"streams?", r"services?",
@@ -651,6 +653,8 @@ _NOT_A_FIELD = re.compile(
     r"flight|walk)|old (?:friends?|flame|house|man|woman|life|days|self|"
     r"ways|school|colleague|partner|home|town)|lifelong|(?:release|released) (?:it|them) (?:to|for)|"
     r"rated (?:it|them) (?:highly|well)|"
+    # the child's own grown-up, in an app for children, is a person, not the audience's age
+    r"(?:your|ask (?:a|an)) grown[- ]ups?|"
     # what the user's people have already seen asks for titles, not who is watching
     r"(?:kids?|children|family|you|u|they|he|she) (?:have |has |'ve )?(?:already |all )?(?:watched|seen)|"
     # a setting for a fright, not who is watching

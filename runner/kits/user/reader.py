@@ -61,7 +61,8 @@ _ASKING_CUE = re.compile(
     r"any preferences?|your preferences? (?:on|for|about|regarding)|(?:any|a) preference (?:on|for|"
     r"about|regarding)|(?:help|helps|helpful) (?:me )?to know|helps? me (?:judge|gauge|decide|choose)|"
     r"(?:let's|lets) (?:start|begin) with|what about|how about (?:the|your)|thoughts on|"
-    r"(?:say|tell me) (?:what|which|how|whether)|drop me|just say|"
+    r"tell me (?:what|which|how|whether)|(?:^|just |please |free to |(?:you|u) (?:can |could |"
+    r"would |might )?)say (?:what|which|how|whether)|drop me|just say|"
     r"feel free to (?:say|tell|share|mention)|(?:figure|work) out (?:what|which|how|whether|if)|mention any|"
     r"name (?:any|a|your)|where do you (?:land|stand)|which camp|what about you|how about you|"
     r"your take|your thoughts)"
@@ -185,6 +186,19 @@ _CONDITIONAL = re.compile(
 _DESCRIBES_REFERENCE = re.compile(
     REFERENCE_MARK
     + r"\b[^?;]*?,? (?P<clause>(?:which is to say|that is(?: to say)?|i\.e\.,?|namely)\b[^,?;]*)"
+)
+# "If you accept a lower review score, I find some options. You accept?": an offer to loosen
+# what the condition names; the bare check after it asks about every field it names.
+_LOOSENING_IF = re.compile(
+    r"(?i)\bif (?:you|u) (?:(?:would|could|can|will|are willing to|were willing to) )?(?:accept|allow|"
+    r"loosen|relax|drop|widen|consider|live with|bend|go (?:a bit )?(?:over|under|past))\b|"
+    r"^\W*were (?:you|u) (?:willing|open|happy|ready) to\b"
+)
+# A bare yes/no check ("You accept?", "Would that be agreeable?", "Okay?").
+_BARE_CHECK = re.compile(
+    r"(?i)^\W*(?:(?:do |would |will |can )?(?:you|u) (?:accept|agree|want|mind)(?: (?:it|that|this))?|"
+    r"(?:would|is|will) (?:that|this|it) (?:be )?(?:ok|okay|fine|agreeable|acceptable|alright|"
+    r"possible)|ok|okay|deal|agreed|yes or no|y/n)\W*$"
 )
 # "Knowing that helps me judge ...": a sentence that says what the answer just asked for is for.
 _PURPOSE_BACK = re.compile(
@@ -862,6 +876,9 @@ class FieldReader:
                 }
                 if len(stated) > 1:
                     break  # "It's a thriller and runs 151 minutes. Is it okay for you?"
+            if _LOOSENING_IF.search(previous) and _BARE_CHECK.match(segment):
+                found = before  # "If you accept a lower score, I find some. You accept?"
+                break
             people_only = [f for f in before if f in v.person_fields]
             # "It's rated PG-13 - does that work?": one sentence; "It's on Hulu. Does that
             # work?" asks whether the pick as a whole suits, not about the services.
