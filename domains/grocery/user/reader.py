@@ -105,12 +105,13 @@ _CONFIRM_ORDER = re.compile(
     r"(?:shall|should|can|may) i (?:go ahead and |now )?(?:order|buy|purchase|place)|"
     r"(?:ready|happy|okay|ok|good) (?:for me )?to (?:order|check ?out|place|buy|go ahead)|"
     r"want me to (?:go ahead and )?(?:order|place|buy|purchase|check|proceed|finali[sz]e)|"
-    r"(?:you'?d like|you want) (?:me )?to (?:order|buy|purchase)|"
+    r"(?:you'?d like|you want) me to (?:order|buy|purchase)|(?:you'?d like) to (?:order|buy|purchase)|"
     r"go ahead and (?:order|place|buy|purchase)|confirm (?:the|your|this) basket|"
+    r"ring (?:it|them|this|these|that) up|"
     r"(?:order|buy|purchase) (?:it|them|this|these) (?:for you|now))\b"
 )
 _CONFIRM_RETURN = re.compile(
-    r"(?i)\b(?:(?:process|proceed with|go ahead with|confirm|start|submit|file|issue|raise|"
+    r"(?i)\b(?:(?:process|proceed with|go ahead with|confirm|start|submit|file|issue|raise|make|"
     r"arrange|set up|log|open) (?:the |a |your |this |that )?(?:return|refund)|"
     r"(?:shall|should|can|may) i (?:go ahead and |now )?(?:return|refund)|"
     r"want me to (?:go ahead and )?(?:return|refund|process)|(?:return|refund) (?:it|this|that) "
@@ -118,7 +119,14 @@ _CONFIRM_RETURN = re.compile(
 )
 _CONFIRM_SUBSTITUTION = re.compile(
     r"(?i)\b(?:substitut\w*|replacement|instead|swap\w*|switch\w*|alternative|in its place|"
-    r"in place of)\b"
+    r"in place of|in the place)\b"
+)
+# A bare go-ahead ("I do it?", "You accept?", "Shall I proceed?"): it asks leave for what the
+# sentence before it offers to do.
+_GO_AHEAD = re.compile(
+    r"(?i)^\W*(?:(?:shall|should|can|may) )?i (?:do|proceed with|go ahead with|make) (?:it|that|this)"
+    r"\W*$|^\W*(?:(?:do )?(?:you|u) accept|(?:shall i )?(?:go ahead|proceed)|ok(?:ay)?|agreed|"
+    r"deal)\W*$"
 )
 _NOTHING_FITS = nothing_fits_pattern(("product", "item"))
 
@@ -170,7 +178,13 @@ class ShopperReader:
 
     @staticmethod
     def _confirm(text: str, proposes: bool) -> ConfirmKind | None:
-        questions = [s for s, asks in segments(text) if asks]
+        parts = segments(text)
+        questions = [s for s, asks in parts if asks]
+        questions += [
+            parts[n - 1][0]
+            for n, (s, asks) in enumerate(parts)
+            if asks and n and not parts[n - 1][1] and _GO_AHEAD.match(s)
+        ]
         joined = " ".join(questions)
         if _CONFIRM_RETURN.search(joined):
             return "return"

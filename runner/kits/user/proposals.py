@@ -32,8 +32,10 @@ Segments = Callable[[str], list[tuple[str, bool]]]
 _GAP = r"[\s\"'“‘*_(~]*(?:(?:the|a|an|another|other|the other) )?[\s\"'“‘*_(~]*$"
 # A cue right before a title that makes it a reference, not a proposal ("a bit like X").
 _REFERENCE_BEFORE = re.compile(
-    r"(?i)(?:(?:a bit|a little|a lot|much|just|kind of|sort of|rather|very|not un|something|"
+    r"(?i)(?:(?:a bit|a little|a lot|much|just|kind of|sort of|kinda|sorta|rather|very|not un|something|"
     r"feels|felt|looks|films?|movies?|titles?|ones|stuff|things)\s+like|(?:^|[.!?\n]\s*)like|"
+    # "smth around 90 min like X?": what is wanted, likened to X (not "something you'd like")
+    r"\b(?:something|smth|sth|anything|stuff)\b(?:(?!\b(?:you|u)\b)[^.?!\n]){0,30}\blike|"
     r"\ban? (?:[\w-]+ ){1,3}like|similar (?:\w+ ){0,3}(?:to|as)|reminiscent of|owes? (?:a|its) "
     r"(?:\w+ )?debt to|indebted to|borrows? from|inspired by|(?:a bit|a touch|a dash|a hint|a little|shades|"
     r"echoes|traces|notes|elements|a whiff) of|in the (?:vein|spirit|style|mould|mold|register|manner|key|"
@@ -147,7 +149,8 @@ _RETRACTED = re.compile(
 
 
 _JOINED = re.compile(
-    r"(?i)^[\s*_\"'”’“‘]*(?:,|;|/|or|and|,\s*or|,\s*and|&)[\s*_\"'”’“‘]*(?:maybe |perhaps |even )?$"
+    # "A x1, B x1": a basket's quantities between the names
+    r"(?i)^[\s*_\"'”’“‘]*(?:[x×]\s*\d+\s*)?(?:,|;|/|or|and|,\s*or|,\s*and|&)[\s*_\"'”’“‘]*(?:maybe |perhaps |even )?$"
 )
 _LIST_LINE = re.compile(r"^\s*(?:[-*•·–]|\d+[.)]|\|)\s*[\W_]*$")
 _SEEN_WORDS = re.compile(

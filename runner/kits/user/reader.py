@@ -49,7 +49,7 @@ _ASKING_CUE = re.compile(
     r"wondering (?:if|whether|what|which|how)|curious (?:whether|if|about|what|which|how)|"
     r"(?:could|can|would) you (?:share|say|tell|let|give|describe|list|mention|clarify|confirm|"
     r"point|mind)|please (?:share|tell|let|list|describe|say|mention|confirm|provide|specify|fill in|enter|supply|"
-    r"fill (?:these|them|those|it) in)|"
+    r"fill (?:these|them|those|it) in)|(?:please )?reply (?:with )?[\"'“‘]?(?:yes|y|ok)\b|"
     r"share (?:with me|your|which|what|how|whether|if|any)|mind sharing|"
     r"it(?:'d| would) help (?:me )?(?:to (?:know|hear|learn|understand)|if|a lot to)|"
     r"(?:helpful|useful) to (?:know|hear)|good to (?:know|hear) (?:which|what|whether|if|how)|"

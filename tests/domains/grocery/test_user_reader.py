@@ -166,3 +166,29 @@ if __name__ == "__main__":
 )
 def test_questions_and_statements_in_new_voices(text: str, asked: tuple[str, ...]) -> None:
     assert shopper_reader(tiny_catalog()).read(text).asked == asked
+
+
+@pytest.mark.parametrize(
+    ("text", "confirm"),
+    [
+        # a bare go-ahead asks leave for what the sentence before it offers to do
+        ("I can make the return of the Red Lentil Fusilli now. I do it?", "return"),
+        (
+            "The Red Lentil Fusilli is gone. I can put the Plain Millet Pops in the place. You accept?",
+            "substitution",
+        ),
+        ("Basket: Red Lentil Fusilli x2, €5.98. Ring it up?", "order"),
+        ('Total €5.98. Please reply "yes" if you want me to place this order.', "order"),
+        # the shopper buying is not the assistant ordering
+        ("Red Lentil Fusilli is a good price, €2.99. You want to buy?", None),
+    ],
+)
+def test_confirm_requests_in_new_voices(text: str, confirm: str | None) -> None:
+    assert shopper_reader(tiny_catalog()).read(text).confirm == confirm
+
+
+def test_a_basket_with_quantities_puts_every_product_forward() -> None:
+    reading = shopper_reader(tiny_catalog()).read(
+        "So: Red Lentil Fusilli x1, Plain Millet Pops x2, €8.89. Ring it up?"
+    )
+    assert len(reading.proposed) == 2

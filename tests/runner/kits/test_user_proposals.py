@@ -54,6 +54,12 @@ TEAS_NAMES = {"Hill Smoke": "t1", "River Mint": "t2"}
         ("Hill Smoke is basically River Mint with more bite. Want it?", ["t1"]),
         ("People compare it to River Mint, but Hill Smoke stands alone. Try it?", ["t1"]),
         ("Skip River Mint - too strong. Hill Smoke instead?", ["t1"]),
+        # a texting "kinda like" and "smth ... like" liken; "of those, only" chooses
+        ("Hill Smoke kinda like River Mint but smokier. try it?", ["t1"]),
+        ("u want smth around 5 euro like River Mint? or cheaper?", []),
+        ("Hill Smoke and River Mint share a recipe; of those, only River Mint is fresh.", ["t2"]),
+        # a basket's quantities between the names: both are in it
+        ("So: Hill Smoke x1, River Mint x2. Ring it up?", ["t1", "t2"]),
     ],
 )
 def test_one_pick_among_several_named_items(text: str, want: list[str]) -> None:
