@@ -131,13 +131,16 @@ _GO_AHEAD = re.compile(
 _NOTHING_FITS = nothing_fits_pattern(("product", "item"))
 
 
+_GOES_ON = re.compile(r"\s+(?:is|are|has|comes|costs|was)\b")
+
+
 def _said_after_name(surface: str, name: str) -> str:
     """What a mention's words say of the product after its name, when the mention runs on into a
     pitch ("X is vegan and Nutri-Score B, 400 g": its facts, kept so that a check after them is
     read against all of them); a name with its brand or size keeps nothing."""
     at = surface.lower().find(name.lower()) if name else -1
     rest = surface[at + len(name) :] if at >= 0 else ""
-    return rest if re.match(r"\s+(?:is|are|has|comes|costs|was)\b", rest) else ""
+    return rest if _GOES_ON.match(rest) else ""
 
 
 class ShopperReader:

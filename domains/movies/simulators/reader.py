@@ -181,6 +181,8 @@ def title_index(catalog: Catalog) -> TitleIndex:
     return TitleIndex(catalog)
 
 
+# "it's by <person>": the person a film is by is its director.
+_MADE_BY = re.compile(r"(?i)\b(?:it'?s|its|film|movie|made|one) by ")
 _EMPHASIS_BEFORE = re.compile(r"(?:\*\*|\*|_|\"|“|‘|')\s*$|^\s*(?:[-*•·–]|\d+[.)])\s*$")
 _PLACE_BEFORE = re.compile(
     r"(?i)\b(?:from|in|of|at|near|above|below|off|around|outside|to|across|into|beyond|by|on|"
@@ -250,8 +252,10 @@ class RuleReader:
         cast = self._cast.search(segment)
         director = self._director.search(segment)
         if director and not directing:
-            name = re.escape(segment[director[0] : director[1]])
-            directing = bool(re.search(r"(?i)\b(?:it'?s|its|film|movie|made|one) by " + name, text))
+            name = segment[director[0] : director[1]].lower()
+            directing = any(
+                text[m.end() : m.end() + len(name)].lower() == name for m in _MADE_BY.finditer(text)
+            )
         overlap = bool(cast and director and cast[0] < director[1] and director[0] < cast[1])
         if cast and directing and (overlap or self._both.fullmatch(segment[cast[0] : cast[1]])):
             cast = None  # a person who both acts and directs, named as a director

@@ -148,6 +148,9 @@ _RETRACTED = re.compile(
 )
 
 
+# The text after an item goes on with the item as its subject; a clause ends in . , or ;
+_MID_SENTENCE = re.compile(r"[\s*_\"'”’)]*[A-Za-z]")
+_CLAUSE_END = re.compile(r"[.,;]$")
 _JOINED = re.compile(
     # "A x1, B x1": a basket's quantities between the names
     r"(?i)^[\s*_\"'”’“‘]*(?:[x×]\s*\d+\s*)?(?:,|;|/|or|and|,\s*or|,\s*and|&)[\s*_\"'”’“‘]*(?:maybe |perhaps |even )?$"
@@ -206,11 +209,11 @@ class ProposalReader:
         A question that opens a new topic ("Next: do you have Hulu?") does not offer the item, nor
         does the rest of a statement whose subject it is ("X is listed as a comedy, but ...").
         """
-        mid_sentence = bool(re.match(r"[\s*_\"'”’)]*[A-Za-z]", tail))
+        mid_sentence = bool(_MID_SENTENCE.match(tail))
         for n, (segment, asks) in enumerate(self._segments(tail)):
             if not asks or len(re.findall(r"\w+", segment)) < 2:
                 continue
-            if n == 0 and mid_sentence and re.search(r"[.,;]$", segment):
+            if n == 0 and mid_sentence and _CLAUSE_END.search(segment):
                 continue
             if re.match(
                 r"(?i)\W*(?:next|also|separately|meanwhile|btw|by the way|moving on|on another "

@@ -241,6 +241,9 @@ _RUN_ON_QUESTION = re.compile(
     r"\s+(?=(?:is|are|does|do|did|would|could|can|should|will|shall) (?:that|this|it|you|u|they|"
     r"there)\b)"
 )
+_PUNCTUATED = re.compile(r"[.?!;:,]")
+_CODE_UNDERSCORE = re.compile(r"(?<=[A-Za-z])_(?=[A-Za-z])")
+_BUT_CLAUSE = re.compile(r"(?i)\bbut (?=(?:it|it's|its|they|they're|this|that|the)\b)")
 # A casual either-or ("new stuff or older movies ok"); "8 or above" is a bound, not a choice.
 _EITHER_OR = re.compile(
     r"(?i)\bor\b(?! (?:above|below|higher|lower|less|worse|later|earlier|so|fewer|over|under)\b)"
@@ -562,7 +565,7 @@ class FieldReader:
             if (
                 not bullet
                 and len(lines) == 1
-                and not re.search(r"[.?!;:,]", body)
+                and not _PUNCTUATED.search(body)
                 and not _QUESTION_START.match(body)
             ):
                 parts = [p.strip() for p in _RUN_ON_QUESTION.split(body) if p.strip()]
@@ -636,7 +639,7 @@ class FieldReader:
         if reacting:
             body = _blank(REACTION_REQUEST, body)
         # a field's name in code ("nutriscore_min", "country_of_origin") is its words
-        body = re.sub(r"(?<=[A-Za-z])_(?=[A-Za-z])", " ", body)
+        body = _CODE_UNDERSCORE.sub(" ", body)
         lowered = _blank(v.not_a_field, v.normalise(body).lower())
         conceded = _CONCESSION.search(lowered)
         if conceded and self._names_a_field(lowered[: conceded.start()]):
@@ -817,10 +820,7 @@ class FieldReader:
                 found = fields_of(alternative, asks=False)
                 break
             # a clause of its own after "but" ("but it only gets a D"; not "but shorter")
-            flagged = re.split(
-                r"(?i)\bbut (?=(?:it|it's|its|they|they're|this|that|the)\b)",
-                previous.split(TITLE_MARK)[-1],
-            )
+            flagged = _BUT_CLAUSE.split(previous.split(TITLE_MARK)[-1])
             if (
                 reacting
                 and TITLE_MARK in previous
