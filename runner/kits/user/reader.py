@@ -181,73 +181,74 @@ _DROPPED_SUBJECT = re.compile(
 _CONDITIONAL = re.compile(
     r"(?i)^\W*(?:should|were|had) (?:the|you|it|your|anyone|a|an|they)\b[^,?]*,\s"
 )
-# "a film in the vein of X, which is to say a war drama of some length, ...": words that describe
-# an item named only as a reference describe it, and ask nothing.
-_DESCRIBES_REFERENCE = re.compile(
-    REFERENCE_MARK
-    + r"\b[^?;]*?,? (?P<clause>(?:which is to say|that is(?: to say)?|i\.e\.,?|namely)\b[^,?;]*)"
-)
-# "If you accept a lower review score, I find some options. You accept?": an offer to loosen
-# what the condition names; the bare check after it asks about every field it names.
-_LOOSENING_IF = re.compile(
-    r"(?i)\bif (?:you|u) (?:(?:would|could|can|will|are willing to|were willing to) )?(?:accept|allow|"
-    r"loosen|relax|drop|widen|consider|live with|bend|go (?:a bit )?(?:over|under|past))\b|"
-    r"^\W*were (?:you|u) (?:willing|open|happy|ready) to\b"
-)
-# A bare yes/no check ("You accept?", "Would that be agreeable?", "Okay?").
-_BARE_CHECK = re.compile(
-    r"(?i)^\W*(?:(?:do |would |will |can )?(?:you|u) (?:accept|agree|want|mind)(?: (?:it|that|this))?|"
-    r"(?:would|is|will) (?:that|this|it) (?:be )?(?:ok|okay|fine|agreeable|acceptable|alright|"
-    r"possible)|ok|okay|deal|agreed|yes or no|y/n)\W*$"
-)
-# "Knowing that helps me judge ...": a sentence that says what the answer just asked for is for.
-_PURPOSE_BACK = re.compile(
-    r"(?i)^\W*(?:knowing (?:that|this)|(?:that|this|your answer)(?:'ll| will| would)?) "
-    r"(?:helps?|will help|would help|lets?|tells?) (?:me|us)\b"
-)
-# A bare choice between the items put forward ("Which would you prefer?", "Which one?").
-_CHOOSE_AMONG = re.compile(
-    r"(?i)^\W*which (?:one |of (?:them|these|those|the two) )?(?:would|do|will) (?:you|u) "
-    r"(?:prefer|pick|choose|go for|go with|rather|like|want|fancy)\W*(?:tonight|today|now)?\W*$"
-)
-# "I have noted your preference for comedy.": the writer records what it was told.
-_NOTED = re.compile(
-    r"(?i)^\W*(?:thanks?\W+)?(?:i|we)(?:'ve| have)? (?:noted|recorded|logged|saved|registered|"
-    r"made a note of|taken note of|written down)\b"
-)
-# "Where it's made doesn't matter either.": a clause as the subject of a statement.
-_DOES_NOT_MATTER = re.compile(
-    r"(?i)^\W*(?:what|where|which|how|who|when|whether)\b[^?]*\b(?:doesn'?t|does not|don'?t|"
-    r"do not|won'?t|will not|isn'?t|is not) (?:matter|bother|count)"
-)
-# "Good value, right?": a tag question asserts and asks for agreement, not about a field.
-_TAG_QUESTION = re.compile(
-    r"(?i),\s*(?:right|isn'?t it|aren'?t they|eh|yeah|no|don'?t you think|agreed|huh)\W*$"
-)
-# "missing_fields: [allergies, diet]\nplease provide values.": a request for the values of the
-# fields listed just before it.
-_FILL_IN = re.compile(
-    r"(?i)\bfill (?:these|them|those|it|each|the blanks|the fields) in\b|\b(?:provide|fill in|"
-    r"specify|supply|enter|give me|answer|complete)\b[^?]*\b(?:values?|answers?|details|these|"
-    r"them|those|the blanks|the fields|each)\b"
-)
-# "..., even if it costs a bit more?": a concession names the price of the choice, not its topic.
-_CONCESSION = re.compile(r"(?i),?\s*\beven (?:if|though|when)\b[^?]*")
-# Voice-typed messages carry no punctuation: a question starts at its auxiliary and subject
-# ("X is made in France is that alright", "before i suggest anything do you have allergies").
-_RUN_ON_QUESTION = re.compile(
-    r"(?i)(?<!\bwhat)(?<!\bwhich)(?<!\bhow)(?<!\bwhere)(?<!\bwhen)(?<!\bwhy)(?<!\bwho)"
-    r"(?<!\bif)(?<!\bwhether)(?<!\bthat)(?<!\band)(?<!\bor)(?<!\bso)(?<!\bwhat's)"
-    r"\s+(?=(?:is|are|does|do|did|would|could|can|should|will|shall) (?:that|this|it|you|u|they|"
-    r"there)\b)"
-)
-_PUNCTUATED = re.compile(r"[.?!;:,]")
-_CODE_UNDERSCORE = re.compile(r"(?<=[A-Za-z])_(?=[A-Za-z])")
-_BUT_CLAUSE = re.compile(r"(?i)\bbut (?=(?:it|it's|its|they|they're|this|that|the)\b)")
-# A casual either-or ("new stuff or older movies ok"); "8 or above" is a bound, not a choice.
-_EITHER_OR = re.compile(
-    r"(?i)\bor\b(?! (?:above|below|higher|lower|less|worse|later|earlier|so|fewer|over|under)\b)"
-    r"(?! (?:more|better)\b(?!\s+\w))"
+# Sentence shapes read by structure (one pattern each, compiled together):
+(
+    # "a film in the vein of X, which is to say a war drama of some length, ...": words that
+    # describe an item named only as a reference describe it, and ask nothing.
+    _DESCRIBES_REFERENCE,
+    # "If you accept a lower review score, I find some options. You accept?": an offer to loosen
+    # what the condition names; the bare check after it asks about every field it names.
+    _LOOSENING_IF,
+    # A bare yes/no check ("You accept?", "Would that be agreeable?", "Okay?").
+    _BARE_CHECK,
+    # "Knowing that helps me judge ...": a sentence that says what the answer just asked is for.
+    _PURPOSE_BACK,
+    # A bare choice between the items put forward ("Which would you prefer?", "Which one?").
+    _CHOOSE_AMONG,
+    # "I have noted your preference for comedy.": the writer records what it was told.
+    _NOTED,
+    # "Where it's made doesn't matter either.": a clause as the subject of a statement.
+    _DOES_NOT_MATTER,
+    # "Good value, right?": a tag question asserts and asks for agreement, not about a field.
+    _TAG_QUESTION,
+    # "missing_fields: [allergies, diet]\nplease provide values.": a request for the values of
+    # the fields listed just before it.
+    _FILL_IN,
+    # "..., even if it costs a bit more?": a concession names the price of a choice, not its topic.
+    _CONCESSION,
+    # Voice-typed messages carry no punctuation: a question starts at its auxiliary and subject
+    # ("X is made in France is that alright", "before i suggest anything do you have allergies").
+    _RUN_ON_QUESTION,
+    # A sentence mark; a field's name in code ("country_of_origin"); "but" opening a clause.
+    _PUNCTUATED,
+    _CODE_UNDERSCORE,
+    _BUT_CLAUSE,
+    # A casual either-or ("new stuff or older movies ok"); "8 or above" is a bound, not a choice.
+    _EITHER_OR,
+) = (
+    re.compile(pattern)
+    for pattern in (
+        REFERENCE_MARK
+        + r"\b[^?;]*?,? (?P<clause>(?:which is to say|that is(?: to say)?|i\.e\.,?|namely)\b[^,?;]*)",
+        r"(?i)\bif (?:you|u) (?:(?:would|could|can|will|are willing to|were willing to) )?(?:accept|"
+        r"allow|loosen|relax|drop|widen|consider|live with|bend|go (?:a bit )?(?:over|under|past))\b|"
+        r"^\W*were (?:you|u) (?:willing|open|happy|ready) to\b",
+        r"(?i)^\W*(?:(?:do |would |will |can )?(?:you|u) (?:accept|agree|want|mind)(?: (?:it|that|"
+        r"this))?|(?:would|is|will) (?:that|this|it) (?:be )?(?:ok|okay|fine|agreeable|acceptable|"
+        r"alright|possible)|ok|okay|deal|agreed|yes or no|y/n)\W*$",
+        r"(?i)^\W*(?:knowing (?:that|this)|(?:that|this|your answer)(?:'ll| will| would)?) "
+        r"(?:helps?|will help|would help|lets?|tells?) (?:me|us)\b",
+        r"(?i)^\W*which (?:one |of (?:them|these|those|the two) )?(?:would|do|will) (?:you|u) "
+        r"(?:prefer|pick|choose|go for|go with|rather|like|want|fancy)\W*(?:tonight|today|now)?\W*$",
+        r"(?i)^\W*(?:thanks?\W+)?(?:i|we)(?:'ve| have)? (?:noted|recorded|logged|saved|registered|"
+        r"made a note of|taken note of|written down)\b",
+        r"(?i)^\W*(?:what|where|which|how|who|when|whether)\b[^?]*\b(?:doesn'?t|does not|don'?t|"
+        r"do not|won'?t|will not|isn'?t|is not) (?:matter|bother|count)",
+        r"(?i),\s*(?:right|isn'?t it|aren'?t they|eh|yeah|no|don'?t you think|agreed|huh)\W*$",
+        r"(?i)\bfill (?:these|them|those|it|each|the blanks|the fields) in\b|\b(?:provide|fill in|"
+        r"specify|supply|enter|give me|answer|complete)\b[^?]*\b(?:values?|answers?|details|these|"
+        r"them|those|the blanks|the fields|each)\b",
+        r"(?i),?\s*\beven (?:if|though|when)\b[^?]*",
+        r"(?i)(?<!\bwhat)(?<!\bwhich)(?<!\bhow)(?<!\bwhere)(?<!\bwhen)(?<!\bwhy)(?<!\bwho)"
+        r"(?<!\bif)(?<!\bwhether)(?<!\bthat)(?<!\band)(?<!\bor)(?<!\bso)(?<!\bwhat's)"
+        r"\s+(?=(?:is|are|does|do|did|would|could|can|should|will|shall) (?:that|this|it|you|u|"
+        r"they|there)\b)",
+        r"[.?!;:,]",
+        r"(?<=[A-Za-z])_(?=[A-Za-z])",
+        r"(?i)\bbut (?=(?:it|it's|its|they|they're|this|that|the)\b)",
+        r"(?i)\bor\b(?! (?:above|below|higher|lower|less|worse|later|earlier|so|fewer|over|"
+        r"under)\b)(?! (?:more|better)\b(?!\s+\w))",
+    )
 )
 _LEAD_IN = re.compile(r"^[^:?\n]{3,40}:\s+(?=[a-z])")
 _PAREN = re.compile(r"\([^()\n]*\)")

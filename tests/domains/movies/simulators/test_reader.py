@@ -350,6 +350,23 @@ def test_offers_verdicts_and_checks_on_a_pitched_title(text: str, asked: tuple[s
             "of great length, or do you want a lighter night?",
             ("genres",),
         ),
+        # a title named as the register of a question is a reference; the genre asked still is
+        (
+            "Something in the register of Long Hollowyn, or is comedy the wrong key tonight?",
+            ("genres",),
+        ),
+        # the child's own grown-up is a person, not the audience's age
+        ("Do you want a new film or an old one your grown-ups might know?", ("release_date",)),
+        # a third person may say what they like; only the user is asked to say it
+        ("Noted: a long drama, and the critics can say what they like. I'll search.", ()),
+        # a conditional offer to loosen, then a bare check, asks what it loosens
+        ("Nothing fits. If you accept fewer votes, I can find some. You accept?", ("vote_count",)),
+        ("Only pick films with four or five stars? ⭐", ("rating",)),
+        (
+            "I'd suggest Tiny Pondraven; it runs a slow 140 minutes. Can you give it that much "
+            "of your night?",
+            ("runtime",),
+        ),
     ],
 )
 def test_field_words_that_ask_and_that_do_not(text: str, asked: tuple[str, ...]) -> None:
@@ -386,32 +403,6 @@ def test_one_chosen_from_a_list_or_left_off_it() -> None:
     assert read(text)[1] == (_id(b),)
     text = f"{a} is billed as a comedy, but it's rated R, so I'm leaving it off your list."
     assert read(text)[1] == ()
-
-
-@pytest.mark.parametrize(
-    ("text", "asked"),
-    [
-        # a title named as the register of a question is a reference; the genre asked still is
-        (
-            "Something in the register of Long Hollowyn, or is comedy the wrong key tonight?",
-            ("genres",),
-        ),
-        # the child's own grown-up is a person, not the audience's age
-        ("Do you want a new film or an old one your grown-ups might know?", ("release_date",)),
-        # a third person may say what they like; only the user is asked to say it
-        ("Noted: a long drama, and the critics can say what they like. I'll search.", ()),
-        # a conditional offer to loosen, then a bare check, asks what it loosens
-        ("Nothing fits. If you accept fewer votes, I can find some. You accept?", ("vote_count",)),
-        ("Only pick films with four or five stars? ⭐", ("rating",)),
-        (
-            "I'd suggest Tiny Pondraven; it runs a slow 140 minutes. Can you give it that much "
-            "of your night?",
-            ("runtime",),
-        ),
-    ],
-)
-def test_registers_of_a_fourth_author(text: str, asked: tuple[str, ...]) -> None:
-    assert read(text)[0] == asked
 
 
 def test_a_person_a_film_is_said_to_be_by_is_asked_about_as_its_director() -> None:
