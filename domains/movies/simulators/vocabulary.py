@@ -509,7 +509,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"ratings|votes|voted|seen|watched)", r"(?:min|minimum|max|maximum) votes?",
         r"popular(?:ity)?", r"well[- ]known", r"widely[- ](?:seen|known)", r"mainstream",
         r"obscure", r"hidden gems?", r"lesser[- ]known", r"little[- ]known", r"under[- ]the[- ]radar",
-        r"crowd[- ]?pleasers?", r"blockbusters?", r"niche", r"cult (?:classics?|films?|favou?rites?)",
+        r"crowd[- ]?pleasers?", r"blockbusters?", r"niche", r"cult (?:classics?|films?|favou?rites?)", r"crowd[- ]pleasing",
         r"big (?:hits?|releases?)", r"big names?(?! in (?:it|the cast|them))", r"everyone(?:'s| has)? (?:seen|heard)", r"votes?",
         r"off the beaten (?:path|track)", r"deep cuts?", r"known titles?", r"household names?",
         r"underground", r"(?:a lot of|lots of|most|many) people (?:have )?(?:seen|watched|know)",
@@ -556,6 +556,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"past (?:year|few years|decade)", r"this year", r"last year",
         r"(?:new|recent|old|fresh|modern) enough", r"years? (?:range|window|span|limit|cut-?off|filter)",
         r"range of years", r"(?:which|what|any) (?:years?|decades?)", r"nostalgi(?:c|a)",
+        r"(?:the|which|what) years? (?:of|it came out|it was made)\b",
     ),
     "director": (
         r"directors?", r"directed", r"direction", r"filmmakers?", r"film[- ]makers?", r"auteurs?",

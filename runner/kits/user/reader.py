@@ -61,6 +61,7 @@ _ASKING_CUE = re.compile(
     r"any preferences?|your preferences? (?:on|for|about|regarding)|(?:any|a) preference (?:on|for|"
     r"about|regarding)|(?:help|helps|helpful) (?:me )?to know|helps? me (?:judge|gauge|decide|choose)|"
     r"(?:let's|lets) (?:start|begin) with|what about|how about (?:the|your)|thoughts on|"
+    r"(?:pick|choose|select) (?:one|a letter|an option|your answer)|"
     r"tell me (?:what|which|how|whether)|(?:^|just |please |free to |(?:you|u) (?:can |could |"
     r"would |might )?)say (?:what|which|how|whether)|drop me|just say|"
     r"feel free to (?:say|tell|share|mention)|(?:figure|work) out (?:what|which|how|whether|if)|mention any|"
@@ -237,7 +238,7 @@ _CONDITIONAL = re.compile(
         r"(?i),\s*(?:right|isn'?t it|aren'?t they|eh|yeah|no|don'?t you think|agreed|huh)\W*$",
         r"(?i)\bfill (?:these|them|those|it|each|the blanks|the fields) in\b|\b(?:provide|fill in|"
         r"specify|supply|enter|give me|answer|complete)\b[^?]*\b(?:values?|answers?|details|these|"
-        r"them|those|the blanks|the fields|each)\b",
+        r"them|those|the blanks|the fields|each|nulls?|gaps|empty ones|missing ones)\b",
         r"(?i),?\s*\beven (?:if|though|when)\b[^?]*",
         r"(?i)(?<!\bwhat)(?<!\bwhich)(?<!\bhow)(?<!\bwhere)(?<!\bwhen)(?<!\bwhy)(?<!\bwho)"
         r"(?<!\bif)(?<!\bwhether)(?<!\bthat)(?<!\band)(?<!\bor)(?<!\bso)(?<!\bwhat's)"
@@ -250,6 +251,12 @@ _CONDITIONAL = re.compile(
         r"under)\b)(?! (?:more|better)\b(?!\s+\w))",
     )
 )
+# An offer about the pick itself ("want me to check where it's streaming?"), not about the user.
+_ON_THE_PICK = re.compile(
+    r"(?i)^(?!.*\b(?:your|you|u|ur)\b).*\b(?:it|it's|this one|that one|them)\b"
+)
+# Options lettered or numbered on one line after a question ("A) funny B) scary").
+_LETTERED = re.compile(r"^\W*(?:[A-Da-d]|[1-4])[).:]\s+\w[^\n]*\s(?:[B-Eb-e]|[2-5])[).:]\s+\w")
 _LEAD_IN = re.compile(r"^[^:?\n]{3,40}:\s+(?=[a-z])")
 _PAREN = re.compile(r"\([^()\n]*\)")
 _MARKDOWN = re.compile(r"\*\*|__|`|~~|^#+\s*|(?<!\w)_(?!\w)", re.MULTILINE)
@@ -700,7 +707,11 @@ class FieldReader:
             answer, answer_asks = segments[index + 1] if index + 1 < len(segments) else ("", True)
             if not answer_asks and _SELF_ANSWER.match(answer):
                 continue  # "rated R? nah, it's fine.": the writer answers it at once
-            if reacting and _OFFER.match(segment) and not _CHANGES_SEARCH.search(segment):
+            if (
+                (reacting or _ON_THE_PICK.search(_OFFER.sub("", segment)))
+                and _OFFER.match(segment)
+                and not _CHANGES_SEARCH.search(segment)
+            ):
                 continue  # "want me to check where it streams?": an offer to act on the pick
             if _TAG_QUESTION.search(segment):
                 continue  # "Good value, right?": the writer asserts, asking only for agreement
@@ -725,6 +736,9 @@ class FieldReader:
                 found = fields_of(f"{lead}, {segment}", asks=True)
             else:
                 found = fields_of(segment, asks=True)
+            if not found and not answer_asks and _LETTERED.match(answer):
+                # "Which one do you like more? A) funny B) scary C) sad": the options that follow
+                found = fields_of(answer, asks=False)
             if not found:
                 found = self._asked_back(segments, index, fields_of, text, reacting=reacting)
             for field in found:

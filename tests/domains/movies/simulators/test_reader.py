@@ -367,6 +367,17 @@ def test_offers_verdicts_and_checks_on_a_pitched_title(text: str, asked: tuple[s
             "of your night?",
             ("runtime",),
         ),
+        # own probes in the new voices: lettered options, nulls to fill, an offer about the pick
+        ("Which one do you like more? A) funny films B) scary films C) sad films", ("genres",)),
+        ('{"genre": null, "runtime_max": null}\nplease fill in the nulls.', ("genres", "runtime")),
+        ("Quiz time! Pick one: a) short and sweet b) long and epic", ("runtime",)),
+        ("Would you like me to check where it's streaming?", ()),
+        ("Should I only pick films with great reviews?", ("rating",)),
+        (
+            "Please tell me the genre you like, and the year of the film.",
+            ("genres", "release_date"),
+        ),
+        ("An auteur's slow cinema or a crowd-pleasing piece?", ("director", "vote_count")),
     ],
 )
 def test_field_words_that_ask_and_that_do_not(text: str, asked: tuple[str, ...]) -> None:
