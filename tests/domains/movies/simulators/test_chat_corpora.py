@@ -21,7 +21,7 @@ from domains.movies.simulators.reader_score import (
     score_shares,
 )
 from domains.movies.site import reader_accuracy
-from runner.core.paths import SNAPSHOTS_DIR
+from runner.core.paths import SITE_DIR, SNAPSHOTS_DIR
 
 
 @cache
@@ -90,6 +90,13 @@ def test_a_label_whose_acts_disagree_names_its_file_and_line(tmp_path: Path) -> 
     path.write_text("\n" + json.dumps(row) + "\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"(?s)bad\.jsonl:2: .*preference_question"):
         load_corpus(path)
+
+
+def test_the_methodology_page_names_every_corpus_of_each_share() -> None:
+    page = (SITE_DIR / "pages" / "methodology.md").read_text(encoding="utf-8")
+    for names in SHARE_CORPORA.values():
+        for name in names:
+            assert f"`{name}`" in page, name
 
 
 def test_the_shares_are_scored_apart_and_the_site_publishes_the_held_out_one() -> None:
