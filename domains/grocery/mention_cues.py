@@ -154,6 +154,10 @@ CONTAINS = (
     r"made (?:with|from)|uses|carries|comes with|may contain|can contain|traces of)"
 )
 
+# "you had / tried X" tells of the shopper's past; with the auxiliary before "you" ("have you
+# tried X?", "have you had X before?") it is a question that offers X.
+_NOT_ASKED = r"(?<!\bhave )(?<!\bhad )(?<!\bdid )(?<!\bdo )"
+
 BEFORE: tuple[str, ...] = (
     r"instead of",
     r"rather than",
@@ -166,7 +170,8 @@ BEFORE: tuple[str, ...] = (
     r"(?:is )?preferable to)",
     r"(?:anything|everything) but",
     r"(?:dislike[sd]?|hate[sd]?|not (?:a fan of|keen on)|said no to|turned down|declined|vetoed)",
-    r"you(?:['’]ve| have)? (?:already )?(?:had|bought|ordered|tried|got)(?: before)?",
+    # said of the shopper's past, not asked: "Have you tried X?" puts X forward
+    _NOT_ASKED + r"you(?:['’]ve| have)? (?:already )?(?:had|bought|ordered|tried|got)(?: before)?",
     r"(?:a |the )?(?:replacement|substitute|stand-in|alternative|swap) (?:for|to)",
     r"swap(?:s|ped|ping)?(?: out)?",
     r"replac(?:e|es|ed|ing)",
@@ -186,7 +191,8 @@ BEFORE: tuple[str, ...] = (
     r"currently |temporarily |now )?out of",
     r"no (?:luck|joy|dice) (?:with|on)",
     r"(?:the|your) usual",
-    r"you(?:['’]ve| have)? (?:usually|normally|previously|last|already|often|always) (?:order|bought|buy|had|"
+    _NOT_ASKED
+    + r"you(?:['’]ve| have)? (?:usually|normally|previously|last|already|often|always) (?:order|bought|buy|had|"
     r"get|got|ordered|have)\w*",
     r"(?:the|your) (?:original|previous|last|old)",
     r"(?:return|returning|returned|refund|refunding|refunded|exchange|exchanging|exchanged|credit)"

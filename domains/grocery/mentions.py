@@ -1,8 +1,8 @@
 """Which products an agent message puts forward: each mention resolved to one product by its name, brand, size and id; one rule for the scorer and the simulated shopper.
 
 A mention is a product name said in the message (any case, any punctuation between its words,
-one slip forgiven: a mistyped word, two words run together, a plural s; a name of three words or
-more also in another word order), a shortened name (the name without its last word and "one" or
+one slip forgiven: a mistyped word, a slip inside a hyphenated word, two words run together, a
+plural s; a name of three words or more also in another word order), a shortened name (the name without its last word and "one" or
 "thing": "the Classic Beef one"; a brand and the kind it makes: "Greenpath hummus") or a product
 id written out. Shelves hold the same name under several brands and sizes, so a name alone fits every
 product that bears it; the brand, the size (compared by value: "500 g", "500g", "0.5 kg") and the
@@ -20,6 +20,7 @@ does that matter?").
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -174,12 +175,12 @@ _PLANT_MILK = cues.compiled(cues.alternation(cues.PLANT_MILKS) + r"[- ]milk\b")
 _CONDITION = cues.compiled(r"\b(?:if|in case|should|whether|unless)\b")
 _ARTICLE_AND_MARKUP = r"(?:\s+(?:the|your|a|an))?[\s\"'(“‘#\[*_~`]*$"
 # "I'd pick A over B": B is passed over; "A is the better deal next to B": B is what A is
-# measured against.
+# measured against (a decimal point, "the 1.5 l one", ends no clause).
 _PREFERRED_OVER, _COMPARED_WITH = (
     cues.compiled(
         r"\b"
         + cues.alternation(verbs)
-        + rf"\b[^.;!?\n]{{0,{reach}}}?\b{link}"
+        + rf"\b(?:[^.;!?\n]|(?<=\d)\.(?=\d)){{0,{reach}}}?\b{link}"
         + _ARTICLE_AND_MARKUP
     )
     for verbs, reach, link in (
@@ -497,10 +498,14 @@ def _close(said: str, name: str) -> bool:
     return len(shorter) >= 5 and shorter in _deletes(longer)
 
 
-def _said_as(words: list[str], i: int, name: tuple[str, ...]) -> int:
+def _said_as(
+    words: list[str], i: int, name: tuple[str, ...], compounds: frozenset[tuple[str, str]]
+) -> int:
     """How many of the words from `i` on say `name` (0: they do not): each word as the catalog
-    spells it, with one slip in all — a word mistyped (see `_close`), two words run together, or
-    a plural s on the last word."""
+    spells it, with one slip in all — a word mistyped (see `_close`), two words run together, a
+    plural s on the last word, or a slip inside a hyphenated word of the catalog's
+    (`compounds`: "Gluten-Fee" for "Gluten-Free", "Pal-mFried" for "Palm-Fried"), which is
+    judged as one word."""
     slips = 0
     n = 0
     k = 0
@@ -515,6 +520,23 @@ def _said_as(words: list[str], i: int, name: tuple[str, ...]) -> int:
             k += 2
         elif _close(said, name[k]) or (
             k == len(name) - 1 and said in (name[k] + "s", name[k] + "es")
+        ):
+            slips += 1
+            k += 1
+        elif (
+            k + 1 < len(name)
+            and (name[k], name[k + 1]) in compounds
+            and i + n + 1 < len(words)
+            and _close(said + words[i + n + 1], name[k] + name[k + 1])
+        ):
+            slips += 1
+            k += 2
+            n += 1
+        elif (
+            k
+            and (name[k - 1], name[k]) in compounds
+            and words[i + n - 1] == name[k - 1]
+            and _close(name[k - 1] + said, name[k - 1] + name[k])
         ):
             slips += 1
             k += 1
@@ -553,6 +575,8 @@ _KIND_AFTER = re.compile(r"(?i)(?:['’]s)?\s+([a-z]+)\b")
 # The words that stand for a name's last word, its kind ("the Lemon & Herb one"), and the
 # longest name whose words are also recognised in another order.
 _ONE_WORDS, _LONGEST_REORDERED = ("one", "ones", "thing", "things"), 5
+# A word of a catalog name written with hyphens ("Gluten-Free", "Palm-Fried").
+_COMPOUND = re.compile(r"[0-9a-zà-ÿ]+(?:-[0-9a-zà-ÿ]+)+")
 
 
 # What may stand between a name and the brand and size said right before it.
@@ -606,6 +630,7 @@ class Resolver:
         self._listings: dict[str, _Listing] = {}
         self._by_name: dict[tuple[str, ...], list[str]] = {}
         self._by_kind: dict[tuple[str, str], list[str]] = {}
+        compounds: set[tuple[str, str]] = set()
         for p in products:
             toks = tuple(_TOKEN.findall(p.name.lower()))
             if not toks:
@@ -615,11 +640,15 @@ class Resolver:
                 p.id, toks, p.name, p.brand, _quantity_size(quantity) if quantity else None
             )
             self._by_name.setdefault(toks, []).append(p.id)
+            for joined in _COMPOUND.findall(p.name.lower()):
+                parts = tuple(_TOKEN.findall(joined))
+                compounds.update(itertools.pairwise(parts))
             # A shortened name: the name without its kind, said as "the Lemon & Herb one".
             if len(toks) > 1:
                 for one in _ONE_WORDS:
                     self._by_name.setdefault((*toks[:-1], one), []).append(p.id)
             self._by_kind.setdefault((p.brand.casefold(), toks[-1]), []).append(p.id)
+        self._compounds = frozenset(compounds)
         self._by_first: dict[str, list[tuple[str, ...]]] = {}
         self._fuzzy_first: dict[str, set[str]] = {}
         for toks in self._by_name:
@@ -667,7 +696,7 @@ class Resolver:
                 for name in self._by_first[first]:
                     if len(best or ()) >= len(name):
                         continue
-                    took = _said_as(words, i, name)
+                    took = _said_as(words, i, name, self._compounds)
                     if took:
                         best, used = name, took
             if best is None:
