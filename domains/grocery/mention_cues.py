@@ -96,7 +96,8 @@ STATES: tuple[str, ...] = (
     r"pricier than (?:you|your|what you)",
     r"(?:break|breaks|blow|blows|bust|busts) (?:your|the) budget",
     r"(?:is|are|r|was|were|went|'s|’s) (?:\w+ly )?out\b(?! of (?!stock))",
-    r"[—–?:]+\s*out\b(?! of (?!stock))",
+    r"[—–?:]+\s*(?:all |now )?(?:out|gone|finish(?:ed)?|sold out|none left)\b(?! of (?!stock))",
+    r"all gone\b",
     r"(?:is|are|['’]s) (?:now |all )?finish(?:ed)?\b",
     r"(?:we|i) (?:have|got) (?:no more|none left)",
     r"we(?: are|['’]re) (?:all )?out\b(?! of)",
@@ -133,7 +134,7 @@ STATES: tuple[str, ...] = (
 )
 
 NEGATED: tuple[str, ...] = (
-    r"(?:be )?(?:available|in stock|stocked|sold here|carried|on sale|an option|"
+    r"(?:be )?(?:available|in stock|stocked|sold here|here|carried|on sale|an option|"
     r"on (?:our|the) shel(?:f|ves)|in (?:our|the) range|on (?:our|the) (?:list|menu)|"
     r"(?:suitable|safe|right|allowed|permitted)(?: for (?:you|vegans|vegetarians|coeliacs))?|"
     r"vegan|vegetarian|organic|halal|kosher|(?:\w+[- ])?free|gluten[- ]free|dairy[- ]free|"
@@ -158,6 +159,10 @@ CONTAINS = (
 # tried X?", "have you had X before?") it is a question that offers X.
 _NOT_ASKED = r"(?<!\bhave )(?<!\bhad )(?<!\bdid )(?<!\bdo )"
 
+_NEW_ONE_AFTER = (
+    r"(?!\s+(?:(?:it|them|that|this|that one|this one|those|these)\s+)?(?:for|with|by)\b)"
+)
+
 BEFORE: tuple[str, ...] = (
     r"instead of",
     r"rather than",
@@ -172,9 +177,11 @@ BEFORE: tuple[str, ...] = (
     r"(?:dislike[sd]?|hate[sd]?|not (?:a fan of|keen on)|said no to|turned down|declined|vetoed)",
     # said of the shopper's past, not asked: "Have you tried X?" puts X forward
     _NOT_ASKED + r"you(?:['’]ve| have)? (?:already )?(?:had|bought|ordered|tried|got)(?: before)?",
-    r"(?:a |the )?(?:replacement|substitute|stand-in|alternative|swap) (?:for|to)",
-    r"swap(?:s|ped|ping)?(?: out)?",
-    r"replac(?:e|es|ed|ing)",
+    # the noun ("a swap for X": X goes), not the verb ("swap for X?": X comes)
+    r"(?:a |the )?(?:replacement|substitute|stand-in|alternative) (?:for|to)|(?:a|the) swap (?:for|to)",
+    # "swap it for X", "replace it with X": X is the new one
+    r"swap(?:s|ped|ping)?(?: out)?" + _NEW_ONE_AFTER,
+    r"replac(?:e|es|ed|ing)" + _NEW_ONE_AFTER,
     r"avoid(?:s|ed|ing)?",
     r"skip(?:s|ped|ping)?",
     r"(?:steer|steering|stay|staying|keep|keeping) (?:clear of|away from)",
@@ -222,7 +229,7 @@ BEFORE: tuple[str, ...] = (
 
 # Said after a mention, turn it back into the previous one: "I'd add A — sorry, I meant B".
 CORRECTIONS = r"(?:i meant|i mean|scratch that|correction:|make that)"
-BARE_STATES = r"(?:out|gone|finished|sold out|none left|n/a)\b(?! of (?!stock))"
+BARE_STATES = r"(?:all |now )?(?:out|gone|finish(?:ed)?|sold out|none left|n/a)\b(?! of (?!stock))"
 # A shortcoming put to the shopper as a question: the product is still put forward ("A isn't
 # organic, does that matter?").
 QUESTIONED = (

@@ -34,6 +34,7 @@ __all__ = [
     "ID_PATTERN",
     "AgentMessage",
     "Mention",
+    "Resolution",
     "Resolver",
     "agent_messages",
     "mentions",
@@ -167,7 +168,7 @@ _PUTTING = cues.compiled(r"\b(?:add|put|swap|replac|includ|plac|switch|chang|pop
 _BARE_VERDICT = cues.compiled(
     "^"
     + _TAIL
-    + r"[\s(\[–—:|-]*(?:skip(?: it)?|avoid|no|nope|pass|not this one|not that one|excluded)"
+    + r"[\s(\[–—:|-]*(?:skip(?: it)?|avoid|no(?!\s+\w)|nope|pass|not this one|not that one|excluded)"
     r"(?:[\s)\].,;!–—|-]|$)"
 )
 # Words that make an otherwise plant-based drink's "milk" not the allergen.
@@ -326,8 +327,8 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
             before = True
         if _EXCEPTION.search(text[clause_lo : m.start]):
             before = False
-        if _BARE_VERDICT.match(suffix):
-            said = True
+        if _BARE_VERDICT.match(suffix) or (not conditional and _BARE_STATE.fullmatch(words)):
+            said = True  # "A: skip", "A all gone :/", "A finish."
         if _IN_AN_ORDER.match(suffix) and not _PUTTING.search(text[clause_lo : m.start]):
             said = True  # "I see X in your order": what was bought, not what is put forward
         if k and _ELLIPSIS.fullmatch(suffix):
@@ -363,6 +364,7 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
     for target in _anaphora(text, found):
         ruled[target] = True
     _settle_choices(text, found, ruled)
+    _chosen_again(text, found, ruled)
     return [replace(m, ruled_out=r) for m, r in zip(found, ruled, strict=True)]
 
 
@@ -391,15 +393,56 @@ def _settle_choices(text: str, found: list[Mention], ruled: list[bool]) -> None:
                 ruled[i], ruled[i + 1] = True, False
 
 
+# A product named again, alone in its sentence, as the choice: a choosing verb before it ("I'd
+# take the B", "Pick B?", "I'd go almond: B"), or a short question about it ("B for you?").
+_CHOOSING = cues.compiled(
+    r"\b(?:pick|choose|take|want|prefer|go|going|stick|stay|opt|settle)(?:\s+(?:with|for|on))?"
+    r"(?:\s+(?:the|a|an|[\w-]+:))?[\s\"'“‘*_(`]*$"
+)
+_ALONE_BEFORE = re.compile(r"[\W_]*")
+_SHORT_QUESTION = cues.compiled(
+    _TAIL + r"[\s,]*(?:(?:for you|then|instead|maybe|perhaps)\b)?[\s,]*\?[\W_]*"
+)
+
+
+def _chosen_again(text: str, found: list[Mention], ruled: list[bool]) -> None:
+    """Products weighed side by side, then one of them named again on its own as the choice
+    ("A costs twice what B does; I'd take the B.", "A is nice, but B is vegan. B for you?"): the
+    others named before it are not put forward."""
+    edges = [0, *(m.end() for m in _CLAUSE_EDGE.finditer(text)), len(text) + 1]
+    for k, later in enumerate(found):
+        if later.product is None or ruled[k]:
+            continue
+        if not any(m.product == later.product for m in found[:k]):
+            continue
+        others = [i for i in range(k) if found[i].product != later.product and not ruled[i]]
+        if not others:
+            continue
+        lo = max(e for e in edges if e <= later.start)
+        hi = min((e for e in edges if e > later.end), default=len(text))
+        if any(lo <= m.start < hi for i, m in enumerate(found) if i != k):
+            continue
+        before, after = text[lo : later.start], text[later.end : hi]
+        if _CHOOSING.search(before) or (
+            _ALONE_BEFORE.fullmatch(before) and _SHORT_QUESTION.fullmatch(after)
+        ):
+            for i in others:
+                ruled[i] = True
+
+
 def _anaphora(text: str, found: list[Mention]) -> list[int]:
     """Mentions ruled out through "the former", "the latter", "the first one", "the second":
-    the word picks a mention of the last sentence that named several, the words after it rule
-    it out ("The former is sold out")."""
+    the word picks a mention of the last sentence that named several; the words after it rule
+    it out ("The former is sold out"), or the words before it choose it ("You want the first?"),
+    which rules out the others it was named with."""
     out: list[int] = []
     for a in _ANAPHOR.finditer(text):
         words = text[a.end() : a.end() + 80]
         stop = _CLAUSE_STOP.search(words)
-        if not _states_against(words[: stop.start()] if stop else words):
+        against = _states_against(words[: stop.start()] if stop else words)
+        line = text.rfind("\n", 0, a.start()) + 1
+        chosen = bool(_CHOOSING.search(text[max(line, a.start() - 40) : a.start()] + " "))
+        if not against and not chosen:
             continue
         earlier = [i for i, m in enumerate(found) if m.end <= a.start()]
         if len(earlier) < 2:
@@ -410,8 +453,12 @@ def _anaphora(text: str, found: list[Mention]) -> list[int]:
             group = earlier
         which = a.group(1).lower()
         pick = {"former": 0, "first": 0, "second": 1, "latter": -1, "last": -1}[which]
-        if pick < len(group):
+        if pick >= len(group):
+            continue
+        if against:
             out.append(group[pick])
+        else:
+            out += [i for i in group if found[i].product != found[group[pick]].product]
     return out
 
 
@@ -854,23 +901,47 @@ class Resolver:
                 return fits
         return []
 
+    def resolve(self, text: str) -> Resolution:
+        """What the text puts forward, names and leaves unclear: the one decision the scorer
+        and the shopper both take."""
+        found = self.find(text)
+        return Resolution(
+            proposed=tuple(
+                dict.fromkeys(m.product for m in found if m.product is not None and not m.ruled_out)
+            ),
+            named=tuple(dict.fromkeys(m.product for m in found if m.product is not None)),
+            unclear=tuple(
+                dict.fromkeys(m.name for m in found if m.product is None and not m.ruled_out)
+            ),
+            mentions=tuple(found),
+        )
+
     def named(self, text: str) -> list[str]:
         """Ids of the products the text names unambiguously (proposed or not), in order, once."""
-        return list(dict.fromkeys(m.product for m in self.find(text) if m.product is not None))
+        return list(self.resolve(text).named)
 
     def proposed(self, text: str) -> list[str]:
         """Ids of the products the text puts forward: resolved and not ruled out, in order."""
-        return list(
-            dict.fromkeys(
-                m.product for m in self.find(text) if m.product is not None and not m.ruled_out
-            )
-        )
+        return list(self.resolve(text).proposed)
 
     def unclear(self, text: str) -> list[str]:
         """Names said, not ruled out, that fit several products (the shopper asks which one)."""
-        return list(
-            dict.fromkeys(m.name for m in self.find(text) if m.product is None and not m.ruled_out)
-        )
+        return list(self.resolve(text).unclear)
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What one message puts forward, as the resolver decides it (each id or name once, in
+    order)."""
+
+    proposed: tuple[str, ...]
+    """Products put forward: named so that one product fits, and not ruled out."""
+    named: tuple[str, ...]
+    """Every product named so that one product fits (proposed, compared, ruled out)."""
+    unclear: tuple[str, ...]
+    """Names put forward that fit several products (the shopper asks which one)."""
+    mentions: tuple[Mention, ...]
+    """Every mention, in order (where each stands, for blanking names out of the text)."""
 
 
 @per_object
@@ -903,15 +974,6 @@ def agent_messages(transcript: Transcript, catalog: Any) -> list[AgentMessage]:
     out = []
     for i, e in enumerate(transcript.events):
         if isinstance(e, MessageEvent) and e.role == "agent":
-            mentioned = found.find(e.content)
-            out.append(
-                AgentMessage(
-                    i,
-                    e.content,
-                    list(
-                        dict.fromkeys(m.product for m in mentioned if m.product and not m.ruled_out)
-                    ),
-                    list(dict.fromkeys(m.product for m in mentioned if m.product)),
-                )
-            )
+            read = found.resolve(e.content)
+            out.append(AgentMessage(i, e.content, list(read.proposed), list(read.named)))
     return out

@@ -88,6 +88,37 @@ def test_a_list_gives_each_entry_its_own_brand_and_size() -> None:
     assert READ.unclear(text) == ["Smooth Hazelnut Cocoa Spread"]
 
 
+def test_the_shopper_takes_the_resolvers_answer_on_every_corpus_message() -> None:
+    # One decision of what was put forward: the shopper's reading is the resolver's, never a
+    # second weighing of it (it once kept one of several products the scorer counted).
+    from domains.grocery.corpus import GROCERY_CORPORA, SHARE_FILES, load_grocery_corpus
+    from domains.grocery.testing import tiny_catalog
+    from domains.grocery.user import shopper_reader
+
+    shopper = shopper_reader(CATALOG)
+    texts = [r.text for p in sorted(CORPUS.glob("tuning*.jsonl")) for r in load_examples(p)]
+    assert len(texts) > 3000
+    for text in texts:
+        reading, resolved = shopper.read(text), READ.resolve(text)
+        assert (reading.proposed, reading.named, reading.unclear) == (
+            resolved.proposed,
+            resolved.named,
+            resolved.unclear,
+        ), text
+    tiny = tiny_catalog()
+    small = shopper_reader(tiny)
+    for row in load_grocery_corpus(*(GROCERY_CORPORA / f for f in SHARE_FILES["tuning"])):
+        assert small.read(row.text).proposed == resolver(tiny).resolve(row.text).proposed
+
+
+def test_a_basket_of_several_is_several_proposals_for_the_shopper_too() -> None:
+    from domains.grocery.user import shopper_reader
+
+    text = f"I've put {X} and {Y} in your basket. Shall I place the order?"
+    assert shopper_reader(CATALOG).read(text).proposed == (OAT_CALCIUM, NUVOLA_BARISTA)
+    assert READ.proposed(text) == [OAT_CALCIUM, NUVOLA_BARISTA]
+
+
 def test_the_shopper_reads_with_the_same_resolver() -> None:
     from domains.grocery.user import shopper_reader
 
@@ -237,6 +268,36 @@ PALM_FRIED = "off_24117999"  # Little Meadow Ketchup Palm-Fried Puffs, 125 g
     ],
 )
 def test_a_slip_inside_a_hyphenated_word_is_judged_as_in_one_word(
+    text: str, proposed: list[str]
+) -> None:
+    assert READ.proposed(text) == proposed
+
+
+@pytest.mark.parametrize(
+    ("text", "proposed"),
+    [
+        # weighed side by side, then one named again on its own as the choice
+        (f"{X} costs twice what {Y} does; I'd take the {Y}. Agreed?", [NUVOLA_BARISTA]),
+        (f"{X} is nice, but {Y} is vegan. {Y} for you?", [NUVOLA_BARISTA]),
+        (f"{X} €1.29 vs {Y} €2.99. Pick {Y}?", [NUVOLA_BARISTA]),
+        (f"I compare {X} and {Y}. The first is cheaper. You want the first?", [OAT_CALCIUM]),
+        # a state said bare, after a colon or with "all"
+        (f"{X}: gone. {Y}: in stock. Take?", [NUVOLA_BARISTA]),
+        (f"{X} all gone :/ {Y} instead??", [NUVOLA_BARISTA]),
+        (f"{X} finish. {Y} is okay?", [NUVOLA_BARISTA]),
+        (f"{X} is not here today. I give you {Y}, okay?", [NUVOLA_BARISTA]),
+        # the verb "swap for Y" brings Y in; "no" before a word is no verdict
+        (f"No more {X}, sorry: swap for {Y}?", [NUVOLA_BARISTA]),
+        (f"{Y}: no added sugar. OK?", [NUVOLA_BARISTA]),
+        # no choice made: both stay put forward
+        (f"{X} or {Y}? Both are in stock.", [OAT_CALCIUM, NUVOLA_BARISTA]),
+        (
+            f"{X} and {Y} are both fine. I'd take the {Y} if you want one, but {X} works too.",
+            [OAT_CALCIUM, NUVOLA_BARISTA],
+        ),
+    ],
+)
+def test_a_choice_after_weighing_and_bare_states_decide_what_is_put_forward(
     text: str, proposed: list[str]
 ) -> None:
     assert READ.proposed(text) == proposed
