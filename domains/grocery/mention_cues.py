@@ -88,7 +88,9 @@ STATES: tuple[str, ...] = (
     r"(?:€\s?\d+(?:[.,]\d+)?\s*)?(?:budget|limit|price range|spending limit|cap|maximum|max)",
     r"over budget",
     r"(?:over|above|beyond|past) (?:the |your )?€\s?\d+(?:[.,]\d+)? (?:you|limit|budget|cap|max)",
-    r"too (?:expensive|pricey|pricy|dear|costly|much|high|steep)",
+    r"(?:too|2) (?:expensive|pricey|pricy|dear|costly|much|high|steep)",  # "2": texting
+    r"oos\b",  # out of stock, in shop shorthand
+    r"(?:in )?rupture of stock",  # the French "en rupture de stock"
     r"(?:more|above|over|beyond) (?:than )?what you (?:wanted|want|hoped|planned|asked|said|"
     r"set|had in mind)",
     r"(?:costs?|is|are|comes? in) (?:you )?(?:a bit |slightly |much |well )?(?:more|pricier|dearer|"
@@ -197,6 +199,7 @@ BEFORE: tuple[str, ...] = (
     r"(?:we|they|i|the shop|the store|shop|store)(?:['’]re|['’]m| are| am| is|['’]s) (?:all |completely |"
     r"currently |temporarily |now )?out of",
     r"no (?:luck|joy|dice) (?:with|on)",
+    r"(?:out of stock|sold out|rupture of stock|oos) (?:for|of|on|with)",
     r"(?:the|your) usual",
     _NOT_ASKED
     + r"you(?:['’]ve| have)? (?:usually|normally|previously|last|already|often|always) (?:order|bought|buy|had|"

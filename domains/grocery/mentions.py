@@ -68,19 +68,68 @@ _UNITS: dict[str, tuple[str, float]] = {
     r"capsules?|caps|pods?": ("capsules", 1),
     r"sachets?|sticks?": ("sachets", 1),
 }
+# An amount said in words, as a smart speaker or a careful writer says it: "five hundred",
+# "seven hundred and fifty", "twenty-five", "5 hundred", "half a" (kilo), "a" (litre).
+_DIGIT_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_TEEN_WORDS = (
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+)
+_TEN_WORDS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_WORD_VALUE = {
+    **{w: n for n, w in enumerate(_DIGIT_WORDS, 1)},
+    **{w: n for n, w in enumerate(_TEEN_WORDS, 10)},
+    **{w: 10 * n for n, w in enumerate(_TEN_WORDS, 2)},
+    "a": 1,
+    "an": 1,
+}
+_BELOW_100 = (
+    rf"(?:(?:{'|'.join(_TEN_WORDS)})(?:[- ](?:{'|'.join(_DIGIT_WORDS)}))?|"
+    rf"{'|'.join(_TEEN_WORDS)}|{'|'.join(_DIGIT_WORDS)})"
+)
+_AMOUNT_WORDS = (
+    rf"(?:(?:\d+|{'|'.join(_DIGIT_WORDS)}|a)\s+hundred(?:\s+(?:and\s+)?{_BELOW_100})?|{_BELOW_100}|"
+    r"half\s+an?|an?(?=\s+(?:kilo|kilogram|kilogramme|lit(?:re|er))s?\b))"
+)
 _SIZE = re.compile(
-    r"(?i)(?<![\w.,])(?:(\d+)\s*[x×*]\s*)?(\d+(?:[.,]\d+)?)\s*-?\s*("
+    r"(?i)(?<![\w.,])(?:(\d+)\s*[x×*]\s*)?(\d+(?:[.,]\d+)?|"
+    + _AMOUNT_WORDS
+    + r")\s*-?\s*("
     + "|".join(_UNITS)
     + r")(?!\w)"
 )
 _Size = tuple[int, float, str]
 
 
+def _amount(said: str) -> float:
+    """The value of an amount said in digits ("0,5") or in words ("seven hundred and fifty")."""
+    said = said.lower().replace(",", ".")
+    if said[0].isdigit() and "hundred" not in said:
+        return float(said)
+    if said.startswith("half"):
+        return 0.5
+    total = 0.0
+    for word in re.findall(r"\d+|[a-z]+", said):
+        if word == "hundred":
+            total *= 100
+        elif word != "and":
+            total += float(word) if word.isdigit() else _WORD_VALUE[word]
+    return total
+
+
 def _size(count: str | None, amount: str, unit: str) -> _Size | None:
     """A size as (pack count, amount in its base unit, base unit)."""
     for pattern, (base, factor) in _UNITS.items():
         if re.fullmatch(pattern, unit, re.IGNORECASE):
-            return (int(count or 1), round(float(amount.replace(",", ".")) * factor, 6), base)
+            return (int(count or 1), round(_amount(amount) * factor, 6), base)
     return None
 
 
@@ -201,13 +250,26 @@ _LABEL = cues.compiled(
     + cues.NEGATION
     + r"\s+"
     + cues.alternation(cues.NEGATED)
-    + r"|avoid|skip(?:ped)?|dropped|removed|excluded|left out|ruled out|not for you|no|rejected"
+    + r"|avoid|skip(?:ped)?|left out|ruled out|not for you|no"
+    + r"|(?:dropped|removed|excluded|rejected|blocked|flagged|filtered out|failed)"
+    + r"(?:\s+(?:by|for|due to|because of|on|in)\s+[\w -]{1,30})?"
     + r"|contains? "
     + cues.alternation(cues.ALLERGEN_WORDS)
     + r")(?:\s+(?:items?|products?|for you|right now|today|now|this week))?"
     + r"(?:,?\s*(?:i['’]m afraid|sadly|sorry|unfortunately|for now|at the moment))?[\W_]*"
 )
 _LABEL_START = re.compile(r"[^:\n]{0,40}:")
+# A markdown heading or a line in bold: it labels the lines under it, up to the next heading.
+_HEADING = re.compile(
+    r"(?m)^[ \t]*(?:#{1,6}[ \t]+(?P<h>[^\n]+?)[ \t#]*|\*\*(?P<b>[^\n*]+)\*\*[ \t]*:?)[ \t]*$"
+)
+# Where one key of a record ends: '{"suggest": "A", "excluded": "B"}'.
+_KEY_EDGE = re.compile(r"[,{]")
+# A flag on the line after a product's: "in_stock: false", "available = no".
+_FLAG_FALSE = cues.compiled(
+    r"[\W_]*(?:in[ _-]?stock|instock|available|availability|stocked|suitable|allowed|ok|safe)"
+    r"[\W_]*[:=][\W_]*(?:false|no|none|0|n|❌|✗|✘)[\W_]*"
+)
 _LABEL_EDGE = re.compile(r"[\n;!?]|(?<=\.)" + _NOT_AN_END + r"(?=\s|$)")
 # A list link between two mentions ("A, B and C", "A or B").
 _LIST_LINK = cues.compiled(
@@ -238,11 +300,15 @@ _QUESTIONED = cues.compiled(cues.QUESTIONED)
 _BARE_STATE = cues.compiled(r"\s*" + cues.BARE_STATES + r"[\W_]*")
 _CORRECTION = cues.compiled(r"(?<!\w)" + cues.CORRECTIONS + r"(?!\w)")
 # Two products set side by side, and the words that then choose one of them.
-_VERSUS = cues.compiled(r"[\W_]*(?:vs\.?|versus|or)[\W_]*|[^.;!?\n]{0,40}\bthan[\W_]*")
+_DETERMINER = r"(?:(?:the|that|this|a|an)\b[\W_]*)?"
+_VERSUS = cues.compiled(
+    r"[\W_]*(?:vs\.?|versus|or)[\W_]*" + _DETERMINER + r"|[^.;!?\n]{0,40}\bthan[\W_]*"
+)
 _BETWEEN = cues.compiled(r"\bbetween\b[\W_]*$")
-_AND_LINK = cues.compiled(r"[\W_]*and[\W_]*")
+_AND_LINK = cues.compiled(r"[\W_]*and[\W_]*" + _DETERMINER)
 _CHOSEN_BEFORE = cues.compiled(
-    r"\b(?:go|going|stick|stay|went) with|\b(?:pick|choose|take|go for|opt for)\b[\W_]*$"
+    r"\b(?:go|going|stick|stay|went) with|\b(?:pick|choose|take|go for|opt for|choice|vote)"
+    r"(?:\s+(?:is|would be|goes to))?(?:\s+(?:the|that|this|a|an))?\b[\W_]*$"
 )
 _CHOSEN_AFTER = cues.compiled(_TAIL + r"[\W_]*(?:wins|it is|is the (?:one|winner|pick))\b")
 
@@ -269,14 +335,23 @@ def _states_against(words: str) -> bool:
     return _cue_at(words) is not None
 
 
+# The next key of a record ('", "excluded": '): what follows is another field's value.
+_NEXT_KEY = re.compile(r"[\"'`]?\s*[,;{]\s*[\"']?[\w -]{1,30}[\"']?\s*[:=]")
+
+
 def _own_words(words: str) -> str:
-    """The words after a mention that are still about it (up to where a new subject starts)."""
-    cut = _NEW_SUBJECT.search(words)
-    return words[: cut.start()] if cut else words
+    """The words after a mention that are still about it (up to where a new subject or the
+    next key of a record starts)."""
+    cuts = [m.start() for m in (_NEW_SUBJECT.search(words), _NEXT_KEY.search(words)) if m]
+    return words[: min(cuts)] if cuts else words
 
 
 def _labelled_out(text: str, start: int) -> bool:
-    """Whether a list label ruling products out ("Out of stock:") governs text[start]."""
+    """Whether a list label ruling products out governs text[start]: "Out of stock:", a key
+    ("excluded": ...), or a heading over the list ("### Not available")."""
+    headings = list(_HEADING.finditer(text, 0, start))
+    if headings and _LABEL.fullmatch(headings[-1].group("h") or headings[-1].group("b")):
+        return True
     colon = text.rfind(":", 0, start)
     if colon < 0:
         return False
@@ -284,7 +359,8 @@ def _labelled_out(text: str, start: int) -> bool:
     if _LABEL_EDGE.search(between.replace("\n", " ")) or "\n\n" in between:
         return False
     edge = max((m.end() for m in _LABEL_EDGE.finditer(text, 0, colon)), default=0)
-    return bool(_LABEL.fullmatch(text[edge:colon]))
+    key = max((m.end() for m in _KEY_EDGE.finditer(text, edge, colon)), default=edge)
+    return bool(_LABEL.fullmatch(text[edge:colon]) or _LABEL.fullmatch(text[key:colon]))
 
 
 def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
@@ -396,7 +472,8 @@ def _settle_choices(text: str, found: list[Mention], ruled: list[bool]) -> None:
 # A product named again, alone in its sentence, as the choice: a choosing verb before it ("I'd
 # take the B", "Pick B?", "I'd go almond: B"), or a short question about it ("B for you?").
 _CHOOSING = cues.compiled(
-    r"\b(?:pick|choose|take|want|prefer|go|going|stick|stay|opt|settle)(?:\s+(?:with|for|on))?"
+    r"\b(?:pick|choose|take|want|prefer|go|going|stick|stay|opt|settle|choice|vote)"
+    r"(?:\s+(?:with|for|on|is|would be|goes to))?"
     r"(?:\s+(?:the|a|an|[\w-]+:))?[\s\"'“‘*_(`]*$"
 )
 _ALONE_BEFORE = re.compile(r"[\W_]*")
@@ -411,11 +488,9 @@ def _chosen_again(text: str, found: list[Mention], ruled: list[bool]) -> None:
     others named before it are not put forward."""
     edges = [0, *(m.end() for m in _CLAUSE_EDGE.finditer(text)), len(text) + 1]
     for k, later in enumerate(found):
-        if later.product is None or ruled[k]:
+        if ruled[k] or not any(m.candidates == later.candidates for m in found[:k]):
             continue
-        if not any(m.product == later.product for m in found[:k]):
-            continue
-        others = [i for i in range(k) if found[i].product != later.product and not ruled[i]]
+        others = [i for i in range(k) if found[i].candidates != later.candidates and not ruled[i]]
         if not others:
             continue
         lo = max(e for e in edges if e <= later.start)
@@ -492,6 +567,8 @@ def _next_sentence_against(text: str, start: int, stop: int) -> tuple[bool, bool
     sentence = text[start : nxt.start() if nxt else end]
     opening = _NEXT_SAYS.match(sentence)
     rest = sentence[opening.end() if opening else 0 :]
+    if _FLAG_FALSE.fullmatch(sentence):
+        return True, False  # "item: A\nin_stock: false"
     if not rest.strip() or _LABEL_START.match(rest):
         return False, False  # "Out of stock: ..." labels what follows it
     if _BARE_STATE.fullmatch(rest):
@@ -521,6 +598,11 @@ class Mention:
     ruled_out: bool
     name: str
     """The product name as the catalog spells it ('' for a bare id)."""
+
+
+def _brand_key(brand: str) -> str:
+    """A brand as compared: case-blind, "and" said for "&"."""
+    return re.sub(r"\s+and\s+", " & ", brand.casefold())
 
 
 def _deletes(word: str) -> set[str]:
@@ -694,7 +776,7 @@ class Resolver:
             if len(toks) > 1:
                 for one in _ONE_WORDS:
                     self._by_name.setdefault((*toks[:-1], one), []).append(p.id)
-            self._by_kind.setdefault((p.brand.casefold(), toks[-1]), []).append(p.id)
+            self._by_kind.setdefault((_brand_key(p.brand), toks[-1]), []).append(p.id)
         self._compounds = frozenset(compounds)
         self._by_first: dict[str, list[tuple[str, ...]]] = {}
         self._fuzzy_first: dict[str, set[str]] = {}
@@ -711,13 +793,35 @@ class Resolver:
                 self._by_words.setdefault(tuple(sorted(toks)), []).append(toks)
         self._by_brand: dict[str, list[str]] = {}
         for x in self._listings.values():
-            self._by_brand.setdefault(x.brand.casefold(), []).append(x.id)
+            self._by_brand.setdefault(_brand_key(x.brand), []).append(x.id)
         brands = sorted({x.brand for x in self._listings.values()}, key=len, reverse=True)
+        # A brand's "&" is also said "and" ("crackle and co").
         self._brand_re = (
             re.compile(
-                r"(?i)(?<!\w)(" + "|".join(re.escape(b) for b in brands) + r")(?:'s|’s)?(?!\w)"
+                r"(?i)(?<!\w)("
+                + "|".join(re.escape(b).replace(re.escape("&"), "(?:&|and)") for b in brands)
+                + r")(?:'s|’s)?(?!\w)"
             )
             if brands
+            else None
+        )
+        # A brand of two words or more is also said by its initials, in capitals ("CN", "L&K");
+        # initials several brands share stand for all of them.
+        self._initials: dict[str, set[str]] = {}
+        for brand in brands:
+            words = [w for w in re.findall(r"[^\W_]+|&", brand) if w != "&"]
+            if len(words) < 2:
+                continue
+            letters = [w[0].upper() for w in words]
+            for said in {"".join(letters), "&".join(letters) if "&" in brand else ""} - {""}:
+                self._initials.setdefault(said, set()).add(_brand_key(brand))
+        self._initials_re = (
+            re.compile(
+                r"(?<![\w&])("
+                + "|".join(re.escape(i) for i in sorted(self._initials, key=len, reverse=True))
+                + r")(?:'s|’s)?(?![\w&])"
+            )
+            if self._initials
             else None
         )
 
@@ -749,12 +853,24 @@ class Resolver:
             if best is None:
                 best = self._reordered(words, i)
                 used = len(best or ())
+                if best is not None and any(
+                    self._in_order(words, j) for j in range(i + 1, i + used)
+                ):
+                    best = None  # "20 capsules Lungo Coffee Capsules": the name said in order
             if best is None:
                 i += 1
                 continue
             out.append((toks[i].start(), toks[i + used - 1].end(), best))
             i += used
         return out
+
+    def _in_order(self, words: list[str], i: int) -> bool:
+        """Whether a name of three words or more is said in order from word `i` on."""
+        return any(
+            len(name) >= 3 and _said_as(words, i, name, self._compounds)
+            for first in self._firsts(words[i])
+            for name in self._by_first[first]
+        )
 
     def _reordered(self, words: list[str], i: int) -> tuple[str, ...] | None:
         """A name of three words or more said with its words in another order ("Soya Drink
@@ -771,17 +887,32 @@ class Resolver:
 
     # -- what is said beside a name --------------------------------------------------------
 
+    def _brands_said(self, text: str, lo: int, hi: int) -> list[tuple[int, int, set[str]]]:
+        """(start, end, brand keys) of every brand said in text[lo:hi], by name or initials."""
+        out: list[tuple[int, int, set[str]]] = []
+        if self._brand_re is not None:
+            out += [
+                (m.start(), m.end(), {_brand_key(m.group(1))})
+                for m in self._brand_re.finditer(text, lo, hi)
+            ]
+        if self._initials_re is not None:
+            out += [
+                (m.start(), m.end(), self._initials[m.group(1)])
+                for m in self._initials_re.finditer(text, lo, hi)
+            ]
+        return out
+
     def _beside(self, text: str, lo: int, hi: int, ids: set[str], near: int) -> list[_Said]:
         """Brands, sizes and ids said in text[lo:hi] that fit any of `ids` (an id only when
         nothing but attributes stands between it and the name's edge at `near`)."""
         region = text[lo:hi]
         said: list[_Said] = []
-        if self._brand_re is not None:
-            for m in self._brand_re.finditer(region):
-                brand = m.group(1).casefold()
-                fits = frozenset(i for i in ids if self._listings[i].brand.casefold() == brand)
-                if fits:
-                    said.append(_Said("brand", lo + m.start(), lo + m.end(), fits))
+        for a, b, keys in self._brands_said(text, lo, hi):
+            if a >= near and not self._only_attributes(text[near:a]):
+                continue  # "the Lemon & Herb one and the Kitchen Hollow pizza": the next entry's
+            fits = frozenset(i for i in ids if _brand_key(self._listings[i].brand) in keys)
+            if fits:
+                said.append(_Said("brand", a, b, fits))
         for m in _SIZE.finditer(region):
             size = _size(m.group(1), m.group(2), m.group(3))
             fits = frozenset(i for i in ids if size is not None and self._listings[i].size == size)
@@ -800,14 +931,15 @@ class Resolver:
         rest = _URL.sub(" ", _SIZE.sub(" ", words))
         if self._brand_re is not None:
             rest = self._brand_re.sub(" ", rest)
+        if self._initials_re is not None:
+            rest = self._initials_re.sub(" ", rest)
         return all(w in _ID_WORDS for w in _WORD.findall(rest.lower()))
 
     def _lead_start(self, text: str, floor: int, start: int) -> int:
         """Where the words said right before the name at `start` begin: its brand, size,
         articles and the separators between them ("the 400 g Brookline", "Brookline / ")."""
         spans = [(m.start(), m.end()) for m in _SIZE.finditer(text, floor, start)]
-        if self._brand_re is not None:
-            spans += [(m.start(), m.end()) for m in self._brand_re.finditer(text, floor, start)]
+        spans += [(a, b) for a, b, _ in self._brands_said(text, floor, start)]
         p = start
         while p > floor:
             q = p
@@ -819,6 +951,15 @@ class Resolver:
                 break
             p = q
         return p
+
+    def _initials_before(self, text: str, m: re.Match[str], start: int, end: int) -> bool:
+        """Whether a connector word is a brand's initials right before a name not written in
+        capitals ("OR With Pulp Orange Juice": Orchard Row's), not a link."""
+        return (
+            m.group(0) in self._initials
+            and not text[m.end() : start].strip()
+            and not text[start:end].isupper()
+        )
 
     @staticmethod
     def _nearest(said: list[_Said], before: bool) -> list[_Said]:
@@ -844,7 +985,13 @@ class Resolver:
             prev_end = out[-1].end if out else 0
             lo = max(clause_lo, prev_end)
             # What stands before a name belongs to it only after the last connector.
-            cut = [m.end() for m in _CONNECTOR.finditer(text, lo, start)]
+            brands = self._brands_said(text, lo, start)
+            cut = [
+                m.end()
+                for m in _CONNECTOR.finditer(text, lo, start)
+                if not self._initials_before(text, m, start, end)
+                and not any(a <= m.start() < b for a, b, _ in brands)  # "Crackle and Co"
+            ]
             lo = max([lo, *cut])
             hi = clause_hi
             if k + 1 < len(names):
@@ -877,7 +1024,7 @@ class Resolver:
         # of product ("Greenpath hummus"), the brand's products of that kind.
         if self._brand_re is not None:
             for m in self._brand_re.finditer(text):
-                only = self._by_brand.get(m.group(1).casefold(), [])
+                only = self._by_brand.get(_brand_key(m.group(1)), [])
                 taken = any(x.start <= m.start() < x.end for x in out)
                 kind = _KIND_AFTER.match(text, m.end())
                 if kind is not None and not taken:
@@ -896,7 +1043,7 @@ class Resolver:
     def _of_kind(self, brand: str, word: str) -> list[str]:
         """The brand's products whose name ends in `word` (a plural s forgiven)."""
         for kind in (word, word.removesuffix("s"), word.removesuffix("es"), word + "s"):
-            fits = self._by_kind.get((brand.casefold(), kind))
+            fits = self._by_kind.get((_brand_key(brand), kind))
             if fits:
                 return fits
         return []

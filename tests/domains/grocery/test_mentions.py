@@ -303,6 +303,67 @@ def test_a_choice_after_weighing_and_bare_states_decide_what_is_put_forward(
     assert READ.proposed(text) == proposed
 
 
+CN_LUNGO, LK_LUNGO = "off_2115935823506", "off_2508377045092"  # Lungo Coffee Capsules, 20
+ORCHARD_PULP = "off_2492700851200"  # Orchard Row With Pulp Orange Juice, 1 l
+
+
+@pytest.mark.parametrize(
+    ("text", "proposed", "unclear"),
+    [
+        # sizes in words, as a smart speaker writes them
+        (
+            "Brookline Smooth Hazelnut Cocoa Spread, three hundred and fifty grams",
+            [BROOKLINE_350],
+            [],
+        ),
+        ("brookline smooth hazelnut cocoa spread four hundred grams", [BROOKLINE_400], []),
+        # a brand by its initials (in capitals) or with "and" for its "&"
+        ("CN Lungo Coffee Capsules, please", [CN_LUNGO], []),
+        ("L&K Lungo Coffee Capsules, 20 capsules", [LK_LUNGO], []),
+        ("Leaf and Kettle Lungo Coffee Capsules", [LK_LUNGO], []),
+        ("OR With Pulp Orange Juice fits.", [ORCHARD_PULP], []),
+        (
+            "Brookline Smooth Hazelnut Cocoa Spread 350 g or With Pulp Orange Juice",
+            [BROOKLINE_350],
+            ["With Pulp Orange Juice"],
+        ),
+        # a brand after a name and a link belongs to the next entry; a size before a name
+        # is not the start of the name said in another order
+        (
+            "the Smooth Hazelnut Cocoa one and the Brookline nectar",
+            ["off_25395150"],
+            ["Smooth Hazelnut Cocoa Spread"],
+        ),
+        ("Try the 20 capsules Lungo Coffee Capsules from Cacao Norte.", [CN_LUNGO], []),
+    ],
+)
+def test_sizes_in_words_brand_initials_and_where_a_brand_belongs(
+    text: str, proposed: list[str], unclear: list[str]
+) -> None:
+    assert READ.proposed(text) == proposed
+    assert READ.unclear(text) == unclear
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"{X} oos, sorry. {Y}?",
+        f"{X} 2 pricey. {Y} is cheaper.",
+        f"We are in rupture of stock for {X}. I can offer {Y}.",
+        f"### Not available\n- {X}\n\n### Instead\n- {Y}",
+        f'{{"pick": "{Y}", "excluded": "{X}"}}',
+        f'{{"excluded": "{X}", "pick": "{Y}"}}',
+        f"item: {X}\nin_stock: false\nalternative: {Y}\nin_stock: true",
+        f"proposed: {Y}. blocked by allergen check: {X}.",
+        f"{X} vs {Y}: the second is cheaper, so my pick is {Y}.",
+        f"Between {X} and that {Y}, I'd choose that {Y}.",
+    ],
+)
+def test_shorthand_records_headings_and_picks_rule_the_other_out(text: str) -> None:
+    assert READ.proposed(text) == [NUVOLA_BARISTA]
+    assert OAT_CALCIUM in READ.named(text)
+
+
 # -- the labelled corpus ----------------------------------------------------------------------
 
 SHARES = {p.stem: load_examples(p) for p in sorted(CORPUS.glob("*.jsonl"))}
