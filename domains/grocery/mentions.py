@@ -787,6 +787,7 @@ class Resolver:
                     self._fuzzy_first.setdefault(variant, set()).add(toks[0])
         for names in self._by_first.values():
             names.sort(key=lambda n: -len(n))
+        self._first_rank = {first: rank for rank, first in enumerate(self._by_first)}
         self._by_words: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
         for toks in self._by_name:
             if 3 <= len(toks) <= _LONGEST_REORDERED and toks[-1] not in _ONE_WORDS:
@@ -882,8 +883,10 @@ class Resolver:
         return None
 
     def _joined_firsts(self, word: str) -> list[str]:
-        """First words of names whose first two words are said as one ("PalmFried")."""
-        return [f for f in self._by_first if len(f) < len(word) and word.startswith(f)]
+        """First words of names whose first two words are said as one ("PalmFried"), in the
+        catalog's order."""
+        found = [word[:k] for k in range(1, len(word)) if word[:k] in self._first_rank]
+        return sorted(found, key=self._first_rank.__getitem__)
 
     # -- what is said beside a name --------------------------------------------------------
 
