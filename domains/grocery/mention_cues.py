@@ -64,7 +64,12 @@ NEGATION = (
 
 STATES: tuple[str, ...] = (
     r"out[- ]of[- ]stock",
-    r"sold[- ]out",
+    r"sold[- ](?:out|off)",
+    # stock words in other registers: "missing from the shelf", "in shortage", "depleted"
+    r"missing from (?:the |our )?(?:shel(?:f|ves)|stock|store|shop|range|catalog(?:ue)?)",
+    r"(?:in|on) (?:shortage|short supply)|(?:stock|shelf|shelves)(?: is| are)? (?:empty|bare)",
+    r"(?:exhausted|depleted|lacking)\b",
+    r"(?:there is|there['’]s|there are|is|are) no more(?=\s*(?:[.,;:!?)\]—–-]|$))",
     r"unavailable",
     r"discontinued",
     r"delisted",
@@ -90,6 +95,9 @@ STATES: tuple[str, ...] = (
     r"(?:over|above|beyond|past) (?:the |your )?€\s?\d+(?:[.,]\d+)? (?:you|limit|budget|cap|max)",
     r"(?:too|2) (?:expensive|pricey|pricy|dear|costly|much|high|steep)",  # "2": texting
     r"oos\b",  # out of stock, in shop shorthand
+    r"(?:0|zero|none|nothing) (?:left|in stock|available|on the shel(?:f|ves))\b",
+    r"no stock\b",
+    r"was (?:my|our|the) (?:first|initial|original|earlier|old) (?:thought|idea|pick|choice|instinct|plan)",
     r"(?:in )?rupture of stock",  # the French "en rupture de stock"
     r"(?:more|above|over|beyond) (?:than )?what you (?:wanted|want|hoped|planned|asked|said|"
     r"set|had in mind)",
@@ -98,7 +106,7 @@ STATES: tuple[str, ...] = (
     r"pricier than (?:you|your|what you)",
     r"(?:break|breaks|blow|blows|bust|busts) (?:your|the) budget",
     r"(?:is|are|r|was|were|went|'s|’s) (?:\w+ly )?out\b(?! of (?!stock))",
-    r"[—–?:]+\s*(?:all |now )?(?:out|gone|finish(?:ed)?|sold out|none left)\b(?! of (?!stock))",
+    r"[—–?:]+\s*(?:\w+ly |all |now )?(?:out|gone|finish(?:ed)?|sold out|none left)\b(?! of (?!stock))",
     r"all gone\b",
     r"(?:is|are|['’]s) (?:now |all )?finish(?:ed)?\b",
     r"(?:we|i) (?:have|got) (?:no more|none left)",
@@ -177,6 +185,7 @@ BEFORE: tuple[str, ...] = (
     r"(?:is )?preferable to)",
     r"(?:anything|everything) but",
     r"(?:dislike[sd]?|hate[sd]?|not (?:a fan of|keen on)|said no to|turned down|declined|vetoed)",
+    r"forget(?: about)?",
     # said of the shopper's past, not asked: "Have you tried X?" puts X forward
     _NOT_ASKED + r"you(?:['’]ve| have)? (?:already )?(?:had|bought|ordered|tried|got)(?: before)?",
     # the noun ("a swap for X": X goes), not the verb ("swap for X?": X comes)
@@ -209,6 +218,9 @@ BEFORE: tuple[str, ...] = (
     r"(?: (?:issued|processed|given|made|requested|started|booked|logged))?(?: of| for| on)?",
     r"(?:your )?(?:last|previous) order (?:had|included|contained)",
     r"asked for",
+    # the shopper's own words: "you said you liked X"
+    r"you (?:said|told me|mentioned)(?: that)? you(?:['’]d| had| have)? (?:like|liked|love|loved|"
+    r"enjoy|enjoyed|had|bought|tried|usually (?:buy|get|have))",
     r"wanted",
     r"bought",
     r"ordered",

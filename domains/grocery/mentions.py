@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -95,12 +95,18 @@ _BELOW_100 = (
     rf"(?:(?:{'|'.join(_TEN_WORDS)})(?:[- ](?:{'|'.join(_DIGIT_WORDS)}))?|"
     rf"{'|'.join(_TEEN_WORDS)}|{'|'.join(_DIGIT_WORDS)})"
 )
-_AMOUNT_WORDS = (
-    rf"(?:(?:\d+|{'|'.join(_DIGIT_WORDS)}|a)\s+hundred(?:\s+(?:and\s+)?{_BELOW_100})?|{_BELOW_100}|"
-    r"half\s+an?|an?(?=\s+(?:kilo|kilogram|kilogramme|lit(?:re|er))s?\b))"
+_COUNT_WORDS = (
+    rf"(?:(?:\d+|{'|'.join(_DIGIT_WORDS)}|a)\s+hundred(?:\s+(?:and\s+)?{_BELOW_100})?|{_BELOW_100})"
 )
+_AMOUNT_WORDS = (
+    rf"(?:{_COUNT_WORDS}(?:\s+and\s+a\s+half)?|half\s+an?|"
+    r"an?(?=\s+(?:kilo|kilogram|kilogramme|lit(?:re|er))s?\b))"
+)
+# "6 x 100 g", "six times one hundred grams": a pack count, then the size of one.
 _SIZE = re.compile(
-    r"(?i)(?<![\w.,])(?:(\d+)\s*[x×*]\s*)?(\d+(?:[.,]\d+)?|"
+    r"(?i)(?<![\w.,])(?:(\d+|"
+    + _COUNT_WORDS
+    + r")\s*(?:[x×*]|times)\s*)?(\d+(?:[.,]\d+)?|"
     + _AMOUNT_WORDS
     + r")\s*-?\s*("
     + "|".join(_UNITS)
@@ -116,20 +122,22 @@ def _amount(said: str) -> float:
         return float(said)
     if said.startswith("half"):
         return 0.5
+    whole, half = said.removesuffix(" and a half"), said.endswith(" and a half")
     total = 0.0
-    for word in re.findall(r"\d+|[a-z]+", said):
+    for word in re.findall(r"\d+|[a-z]+", whole):
         if word == "hundred":
             total *= 100
         elif word != "and":
             total += float(word) if word.isdigit() else _WORD_VALUE[word]
-    return total
+    return total + (0.5 if half else 0.0)
 
 
 def _size(count: str | None, amount: str, unit: str) -> _Size | None:
     """A size as (pack count, amount in its base unit, base unit)."""
     for pattern, (base, factor) in _UNITS.items():
         if re.fullmatch(pattern, unit, re.IGNORECASE):
-            return (int(count or 1), round(_amount(amount) * factor, 6), base)
+            packs = int(_amount(count)) if count else 1
+            return (packs, round(_amount(amount) * factor, 6), base)
     return None
 
 
@@ -162,7 +170,8 @@ _NEGATED = cues.compiled(
     r"(?<![\w'’])"
     + cues.NEGATION
     + r"\s+(?!only\b|just\b)(?:(?:(?!only\b)\w+ly|be|been|really|quite|any|at all|all|"
-    r"too|very|something|currently|is|are|any ?more)\s+){0,2}" + cues.alternation(cues.NEGATED)
+    r"too|very|something|currently|is|are|any ?more|more|longer|have|has)\s+){0,2}"
+    + cues.alternation(cues.NEGATED)
 )
 _NEGATION_BEFORE = cues.compiled(
     r"(?:" + cues.NEGATION + r"|almost|nearly|hardly|not quite|close to being)\s+(?:\w+\s+)?$"
@@ -222,6 +231,28 @@ _BARE_VERDICT = cues.compiled(
 )
 # Words that make an otherwise plant-based drink's "milk" not the allergen.
 _PLANT_MILK = cues.compiled(cues.alternation(cues.PLANT_MILKS) + r"[- ]milk\b")
+# A tick or a cross beside each product of a line: before them when the line opens with one
+# ("✅ B ❌ A"), else after them ("A ✘ B ✔").
+_MARKS = "✔✓✅☑👍❌✗✘🚫⛔"
+_MARK_LEAD = re.compile(rf"[\s*_>•·\-\d.)\[\]]*[{_MARKS}]")
+_MARK_BEFORE = re.compile(rf"([{_MARKS}])[\s*_]*$")
+_MARK_AFTER = re.compile(rf"{_TAIL}[\s*_:—–-]*([{_MARKS}])")
+
+
+def _mark_of(text: str, lo: int, start: int, end: int, hi: int) -> str | None:
+    """The tick ("in") or cross ("out") a line sets beside the mention text[start:end] (None:
+    none), looked for between `lo` and `hi`, the ends of what the mention may own."""
+    line = text.rfind("\n", 0, start) + 1
+    stop = text.find("\n", end)
+    if _MARK_LEAD.match(text, line, stop if stop >= 0 else len(text)):
+        m = _MARK_BEFORE.search(text, max(lo, line), start)
+    else:
+        m = _MARK_AFTER.match(text, end, hi)
+    if m is None:
+        return None
+    return "in" if m.group(1) in "✔✓✅☑👍" else "out"
+
+
 _CONDITION = cues.compiled(r"\b(?:if|in case|should|whether|unless)\b")
 _ARTICLE_AND_MARKUP = r"(?:\s+(?:the|your|a|an))?[\s\"'(“‘#\[*_~`]*$"
 # "I'd pick A over B": B is passed over; "A is the better deal next to B": B is what A is
@@ -250,7 +281,7 @@ _LABEL = cues.compiled(
     + cues.NEGATION
     + r"\s+"
     + cues.alternation(cues.NEGATED)
-    + r"|avoid|skip(?:ped)?|left out|ruled out|not for you|no"
+    + r"|avoid|skip(?:ped)?|left out|ruled out|not for you|no|out|gone|n/a"
     + r"|(?:dropped|removed|excluded|rejected|blocked|flagged|filtered out|failed)"
     + r"(?:\s+(?:by|for|due to|because of|on|in)\s+[\w -]{1,30})?"
     + r"|contains? "
@@ -360,7 +391,9 @@ def _labelled_out(text: str, start: int) -> bool:
         return False
     edge = max((m.end() for m in _LABEL_EDGE.finditer(text, 0, colon)), default=0)
     key = max((m.end() for m in _KEY_EDGE.finditer(text, edge, colon)), default=edge)
-    return bool(_LABEL.fullmatch(text[edge:colon]) or _LABEL.fullmatch(text[key:colon]))
+    # a bot's keys write their words with underscores: "not_available: A"
+    labels = (text[edge:colon].replace("_", " "), text[key:colon].replace("_", " "))
+    return any(_LABEL.fullmatch(label) for label in labels)
 
 
 def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
@@ -405,6 +438,9 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
             before = False
         if _BARE_VERDICT.match(suffix) or (not conditional and _BARE_STATE.fullmatch(words)):
             said = True  # "A: skip", "A all gone :/", "A finish."
+        mark = _mark_of(text, lo, m.start, m.end, hi)
+        if mark is not None:
+            before, said = False, mark == "out"  # "A ✘ B ✔", "✅ B ❌ A": each its own mark
         if _IN_AN_ORDER.match(suffix) and not _PUTTING.search(text[clause_lo : m.start]):
             said = True  # "I see X in your order": what was bought, not what is put forward
         if k and _ELLIPSIS.fullmatch(suffix):
@@ -628,13 +664,14 @@ def _close(said: str, name: str) -> bool:
 
 
 def _said_as(
-    words: list[str], i: int, name: tuple[str, ...], compounds: frozenset[tuple[str, str]]
+    words: list[str], i: int, name: tuple[str, ...], joins: Mapping[tuple[str, str], str]
 ) -> int:
     """How many of the words from `i` on say `name` (0: they do not): each word as the catalog
-    spells it, with one slip in all — a word mistyped (see `_close`), two words run together, a
-    plural s on the last word, or a slip inside a hyphenated word of the catalog's
-    (`compounds`: "Gluten-Fee" for "Gluten-Free", "Pal-mFried" for "Palm-Fried"), which is
-    judged as one word."""
+    spells it, "and" for its "&" and "percent" for its "%" (as spoken), with one slip in all — a
+    word mistyped (see `_close`), two words run together, a plural s on the last word, or a slip
+    inside a hyphenated word of the catalog's ("Gluten-Fee" for "Gluten-Free", "Pal-mFried" for
+    "Palm-Fried"), which is judged as one word. `joins` tells how two words of a name are joined
+    ("-" or "&")."""
     slips = 0
     n = 0
     k = 0
@@ -654,7 +691,7 @@ def _said_as(
             k += 1
         elif (
             k + 1 < len(name)
-            and (name[k], name[k + 1]) in compounds
+            and joins.get((name[k], name[k + 1])) == "-"
             and i + n + 1 < len(words)
             and _close(said + words[i + n + 1], name[k] + name[k + 1])
         ):
@@ -663,16 +700,27 @@ def _said_as(
             n += 1
         elif (
             k
-            and (name[k - 1], name[k]) in compounds
+            and joins.get((name[k - 1], name[k])) == "-"
             and words[i + n - 1] == name[k - 1]
             and _close(name[k - 1] + said, name[k - 1] + name[k])
         ):
             slips += 1
             k += 1
+        elif said == "and" and k and joins.get((name[k - 1], name[k])) == "&":
+            pass  # "lemon and herb hummus"
+        elif name[k].endswith("%") and said == name[k][:-1] and i + n + 1 < len(words):
+            spoken = next((w for w in _PERCENT if words[i + n + 1 : i + n + 1 + len(w)] == w), None)
+            if spoken is None:
+                return 0
+            k += 1
+            n += len(spoken)
         else:
             return 0
         n += 1
     return n if slips <= 1 else 0
+
+
+_PERCENT = (["percent"], ["per", "cent"], ["pc"])
 
 
 @dataclass(frozen=True)
@@ -706,6 +754,8 @@ _KIND_AFTER = re.compile(r"(?i)(?:['’]s)?\s+([a-z]+)\b")
 _ONE_WORDS, _LONGEST_REORDERED = ("one", "ones", "thing", "things"), 5
 # A word of a catalog name written with hyphens ("Gluten-Free", "Palm-Fried").
 _COMPOUND = re.compile(r"[0-9a-zà-ÿ]+(?:-[0-9a-zà-ÿ]+)+")
+# Two words of a catalog name joined by "&" ("Lemon & Herb"), said "and" aloud.
+_AMPERSAND = re.compile(r"([0-9a-zà-ÿ]+%?)\s*&\s*([0-9a-zà-ÿ]+%?)")
 
 
 # What may stand between a name and the brand and size said right before it.
@@ -759,7 +809,7 @@ class Resolver:
         self._listings: dict[str, _Listing] = {}
         self._by_name: dict[tuple[str, ...], list[str]] = {}
         self._by_kind: dict[tuple[str, str], list[str]] = {}
-        compounds: set[tuple[str, str]] = set()
+        joins: dict[tuple[str, str], str] = {}
         for p in products:
             toks = tuple(_TOKEN.findall(p.name.lower()))
             if not toks:
@@ -770,14 +820,14 @@ class Resolver:
             )
             self._by_name.setdefault(toks, []).append(p.id)
             for joined in _COMPOUND.findall(p.name.lower()):
-                parts = tuple(_TOKEN.findall(joined))
-                compounds.update(itertools.pairwise(parts))
+                joins.update(dict.fromkeys(itertools.pairwise(_TOKEN.findall(joined)), "-"))
+            joins.update(dict.fromkeys(_AMPERSAND.findall(p.name.lower()), "&"))
             # A shortened name: the name without its kind, said as "the Lemon & Herb one".
             if len(toks) > 1:
                 for one in _ONE_WORDS:
                     self._by_name.setdefault((*toks[:-1], one), []).append(p.id)
             self._by_kind.setdefault((_brand_key(p.brand), toks[-1]), []).append(p.id)
-        self._compounds = frozenset(compounds)
+        self._joins = joins
         self._by_first: dict[str, list[tuple[str, ...]]] = {}
         self._fuzzy_first: dict[str, set[str]] = {}
         for toks in self._by_name:
@@ -829,11 +879,11 @@ class Resolver:
     # -- finding names ---------------------------------------------------------------------
 
     def _firsts(self, word: str) -> list[str]:
-        found = [word] if word in self._by_first else []
+        found = [w for w in (word, word + "%") if w in self._by_first]  # "70 percent ..."
         if len(word) >= 4:
             for variant in _deletes(word) | {word}:
                 found += [f for f in self._fuzzy_first.get(variant, ()) if f not in found]
-        return [f for f in found if _close(word, f)]
+        return [f for f in found if _close(word, f) or f == word + "%"]
 
     def _names(self, text: str) -> list[tuple[int, int, tuple[str, ...]]]:
         """(start, end, name tokens) of every product name said, longest first at each word."""
@@ -848,7 +898,7 @@ class Resolver:
                 for name in self._by_first[first]:
                     if len(best or ()) >= len(name):
                         continue
-                    took = _said_as(words, i, name, self._compounds)
+                    took = _said_as(words, i, name, self._joins)
                     if took:
                         best, used = name, took
             if best is None:
@@ -868,7 +918,7 @@ class Resolver:
     def _in_order(self, words: list[str], i: int) -> bool:
         """Whether a name of three words or more is said in order from word `i` on."""
         return any(
-            len(name) >= 3 and _said_as(words, i, name, self._compounds)
+            len(name) >= 3 and _said_as(words, i, name, self._joins)
             for first in self._firsts(words[i])
             for name in self._by_first[first]
         )

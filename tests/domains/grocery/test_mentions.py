@@ -335,6 +335,16 @@ ORCHARD_PULP = "off_2492700851200"  # Orchard Row With Pulp Orange Juice, 1 l
             ["Smooth Hazelnut Cocoa Spread"],
         ),
         ("Try the 20 capsules Lungo Coffee Capsules from Cacao Norte.", [CN_LUNGO], []),
+        # spoken: "and" for a name's "&", "percent" for its "%", pack counts in words
+        ("kitchen hollow lemon and herb hummus three hundred grams", ["off_2558633675082"], []),
+        ("70 per cent dark chocolate", [], ["70% Dark Chocolate"]),
+        ("Frostgate Classic Fish Fingers, fifteen times thirty grams", ["off_2118367140876"], []),
+        ("Frostgate Classic Fish Fingers, 10 times 30 grams", ["off_2352923693981"], []),
+        (
+            "Nothing is missing: Nuvola Barista Almond Drink is in your basket.",
+            [NUVOLA_BARISTA],
+            [],
+        ),
     ],
 )
 def test_sizes_in_words_brand_initials_and_where_a_brand_belongs(
@@ -357,6 +367,20 @@ def test_sizes_in_words_brand_initials_and_where_a_brand_belongs(
         f"proposed: {Y}. blocked by allergen check: {X}.",
         f"{X} vs {Y}: the second is cheaper, so my pick is {Y}.",
         f"Between {X} and that {Y}, I'd choose that {Y}.",
+        f"{X} was my first thought, but {Y} is cheaper.",
+        f"you said you liked {X}, so here's {Y}",
+        f"product: {Y}\nnot_available: {X}",
+        f"{X}: 0 left. {Y}: 12 left.",
+        f"{X} is not more available, please take {Y}.",
+        f"{X} is missing from the shelf, {Y} is here.",
+        f"{X} — temporarily out. {Y} — available now.",
+        f"Out: {X}. In: {Y}.",
+        f"Forget about {X}; take {Y}.",
+        # a tick or a cross beside each product: after them, or before them when the line
+        # opens with one
+        f"{X} ✘ {Y} ✔",
+        f"✅ {Y} ❌ {X}",
+        f"- {Y} ✓\n- {X} ✗",
     ],
 )
 def test_shorthand_records_headings_and_picks_rule_the_other_out(text: str) -> None:
