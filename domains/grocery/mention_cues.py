@@ -186,6 +186,9 @@ BEFORE: tuple[str, ...] = (
     r"(?:anything|everything) but",
     r"(?:dislike[sd]?|hate[sd]?|not (?:a fan of|keen on)|said no to|turned down|declined|vetoed)",
     r"forget(?: about)?",
+    r"(?:swapped|subbed|switched|stands?|stood|steps?|stepped|fill(?:s|ed|ing)?) in for",
+    r"(?:switch(?:ed|ing)?|chang(?:e|ed|ing)|mov(?:e|ed|ing)) from",
+    r"chang(?:e|es|ed|ing)(?!\s+(?:(?:it|them|that|this|that one|this one)\s+)?(?:to|for|with|into)\b)",
     # said of the shopper's past, not asked: "Have you tried X?" puts X forward
     _NOT_ASKED + r"you(?:['’]ve| have)? (?:already )?(?:had|bought|ordered|tried|got)(?: before)?",
     # the noun ("a swap for X": X goes), not the verb ("swap for X?": X comes)

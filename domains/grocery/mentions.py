@@ -297,9 +297,16 @@ _HEADING = re.compile(
 # Where one key of a record ends: '{"suggest": "A", "excluded": "B"}'.
 _KEY_EDGE = re.compile(r"[,{]")
 # A flag on the line after a product's: "in_stock: false", "available = no".
-_FLAG_FALSE = cues.compiled(
-    r"[\W_]*(?:in[ _-]?stock|instock|available|availability|stocked|suitable|allowed|ok|safe)"
-    r"[\W_]*[:=][\W_]*(?:false|no|none|0|n|❌|✗|✘)[\W_]*"
+_FLAG = (
+    r"(?:in[ _-]?stock|instock|available|availability|stocked|stock|suitable|allowed|ok|safe)"
+    r"[\"'`]?\s*[:=]\s*[\"'`]?(?:false|no|none|0|n|❌|✗|✘)(?![\w.,])"
+)
+_FLAG_FALSE = cues.compiled(r"[\W_]*" + _FLAG + r"[\W_]*")
+# The same flag later in the product's own record: '{"product": "A", "in_stock": false}'.
+_OWN_FLAG = cues.compiled(r"^[^\n{}]*?(?<![\w-])" + _FLAG)
+_BARE_NO = cues.compiled(
+    r"[\W_]*(?:(?:sadly|unfortunately|sorry|alas|oh|i['’]m afraid)[\W_]+)*"
+    r"(?:no|nope|nah|not really|not this time|not today)[\W_]*"
 )
 _LABEL_EDGE = re.compile(r"[\n;!?]|(?<=\.)" + _NOT_AN_END + r"(?=\s|$)")
 # A list link between two mentions ("A, B and C", "A or B").
@@ -421,7 +428,11 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
         )
         words = _own_words(suffix)
         conditional = bool(_CONDITION.search(text[clause_lo : m.start]))
-        said = not conditional and (_states_against(words) or bool(_SELF_EXCLUDED.search(suffix)))
+        said = not conditional and (
+            _states_against(words)
+            or bool(_SELF_EXCLUDED.search(suffix))
+            or bool(_OWN_FLAG.search(suffix))
+        )
         if not said and not conditional and hi == clause_hi and _ONLY_PUNCTUATION.match(suffix):
             said, plural = _next_sentence_against(text, hi, nxt)
             if plural:
@@ -605,6 +616,8 @@ def _next_sentence_against(text: str, start: int, stop: int) -> tuple[bool, bool
     rest = sentence[opening.end() if opening else 0 :]
     if _FLAG_FALSE.fullmatch(sentence):
         return True, False  # "item: A\nin_stock: false"
+    if _BARE_NO.fullmatch(sentence):
+        return True, False  # "A? Sadly no."
     if not rest.strip() or _LABEL_START.match(rest):
         return False, False  # "Out of stock: ..." labels what follows it
     if _BARE_STATE.fullmatch(rest):

@@ -381,6 +381,12 @@ def test_sizes_in_words_brand_initials_and_where_a_brand_belongs(
         f"{X} ✘ {Y} ✔",
         f"✅ {Y} ❌ {X}",
         f"- {Y} ✓\n- {X} ✗",
+        # a flag in the product's own record; old and new in a swap; a bare "no"
+        f'{{"product": "{X}", "in_stock": false}}\n{{"product": "{Y}", "in_stock": true}}',
+        f"item={X} stock=0\nitem={Y} stock=14",
+        f"{Y} swapped in for {X}.",
+        f"Change: {X} to {Y}.",
+        f"{X}? Sadly no. {Y}? Yes!",
     ],
 )
 def test_shorthand_records_headings_and_picks_rule_the_other_out(text: str) -> None:
