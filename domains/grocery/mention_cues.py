@@ -157,7 +157,7 @@ NEGATED: tuple[str, ...] = (
     r"(?:work|fit|suit|meet|match|qualify|pass|do|tick|like|want|enjoy)\b",
     r"(?:find|get|source|offer|suggest|recommend|include|add|order|stock|carry) (?:it|them|that|"
     r"this)",
-    r"(?:be )?(?:found|delivered|ordered|bought)",
+    r"(?:be )?(?:found|delivered|ordered|bought|supplied|sourced|provided|shipped|fulfilled)",
 )
 
 CONTAINS = (
@@ -198,7 +198,7 @@ BEFORE: tuple[str, ...] = (
     r"replac(?:e|es|ed|ing)" + _NEW_ONE_AFTER,
     r"avoid(?:s|ed|ing)?",
     r"skip(?:s|ped|ping)?",
-    r"(?:steer|steering|stay|staying|keep|keeping) (?:clear of|away from)",
+    r"(?:steer|steering|stay|staying|keep|keeping|move|moving)(?: you)? (?:clear of|away from)",
     r"exclud(?:e|es|ed|ing)",
     r"except(?: for)?",
     r"besides",
