@@ -71,18 +71,8 @@ _UNITS: dict[str, tuple[str, float]] = {
 # An amount said in words, as a smart speaker or a careful writer says it: "five hundred",
 # "seven hundred and fifty", "twenty-five", "5 hundred", "half a" (kilo), "a" (litre).
 _DIGIT_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-_TEEN_WORDS = (
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-)
+_TEEN_WORDS: tuple[str, ...] = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen")
+_TEEN_WORDS += ("sixteen", "seventeen", "eighteen", "nineteen")
 _TEN_WORDS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 _WORD_VALUE = {
     **{w: n for n, w in enumerate(_DIGIT_WORDS, 1)},
@@ -518,11 +508,9 @@ def _settle_choices(text: str, found: list[Mention], ruled: list[bool]) -> None:
 
 # A product named again, alone in its sentence, as the choice: a choosing verb before it ("I'd
 # take the B", "Pick B?", "I'd go almond: B"), or a short question about it ("B for you?").
-_CHOOSING = cues.compiled(
-    r"\b(?:pick|choose|take|want|prefer|go|going|stick|stay|opt|settle|choice|vote)"
-    r"(?:\s+(?:with|for|on|is|would be|goes to))?"
-    r"(?:\s+(?:the|a|an|[\w-]+:))?[\s\"'“‘*_(`]*$"
-)
+_CHOOSE = "pick|choose|take|want|prefer|go|going|stick|stay|opt|settle|choice|vote"
+_CHOOSE_LINK = r"(?:\s+(?:with|for|on|is|would be|goes to))?(?:\s+(?:the|a|an|[\w-]+:))?"
+_CHOOSING = cues.compiled(rf"\b(?:{_CHOOSE}){_CHOOSE_LINK}[\s\"'“‘*_(`]*$")
 _ALONE_BEFORE = re.compile(r"[\W_]*")
 _SHORT_QUESTION = cues.compiled(
     _TAIL + r"[\s,]*(?:(?:for you|then|instead|maybe|perhaps)\b)?[\s,]*\?[\W_]*"

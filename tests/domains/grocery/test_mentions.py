@@ -100,11 +100,8 @@ def test_the_shopper_takes_the_resolvers_answer_on_every_corpus_message() -> Non
     assert len(texts) > 3000
     for text in texts:
         reading, resolved = shopper.read(text), READ.resolve(text)
-        assert (reading.proposed, reading.named, reading.unclear) == (
-            resolved.proposed,
-            resolved.named,
-            resolved.unclear,
-        ), text
+        got = reading.proposed, reading.named, reading.unclear
+        assert got == (resolved.proposed, resolved.named, resolved.unclear), text
     tiny = tiny_catalog()
     small = shopper_reader(tiny)
     for row in load_grocery_corpus(*(GROCERY_CORPORA / f for f in SHARE_FILES["tuning"])):
@@ -202,6 +199,30 @@ X, Y = "Oatfield Calcium Soya Drink", "Nuvola Barista Almond Drink"
         (f"{Y} isnt organic, does taht matter? if not its the cheapest", [NUVOLA_BARISTA]),
         (f"The Oatfield Soya Drink Calcium is gone, but {Y} is in.", [NUVOLA_BARISTA]),
         ("Oatfield Soya Drink Calcium is in stock.", [OAT_CALCIUM]),
+        # weighed side by side, then one named again on its own as the choice
+        (f"{X} costs twice what {Y} does; I'd take the {Y}. Agreed?", [NUVOLA_BARISTA]),
+        (f"{X} is nice, but {Y} is vegan. {Y} for you?", [NUVOLA_BARISTA]),
+        (f"{X} €1.29 vs {Y} €2.99. Pick {Y}?", [NUVOLA_BARISTA]),
+        (f"I compare {X} and {Y}. The first is cheaper. You want the first?", [OAT_CALCIUM]),
+        # a state said bare, after a colon or with "all"
+        (f"{X}: gone. {Y}: in stock. Take?", [NUVOLA_BARISTA]),
+        (f"{X} all gone :/ {Y} instead??", [NUVOLA_BARISTA]),
+        (f"{X} finish. {Y} is okay?", [NUVOLA_BARISTA]),
+        (f"{X} is not here today. I give you {Y}, okay?", [NUVOLA_BARISTA]),
+        # the verb "swap for Y" brings Y in; "no" before a word is no verdict
+        (f"No more {X}, sorry: swap for {Y}?", [NUVOLA_BARISTA]),
+        (f"{Y}: no added sugar. OK?", [NUVOLA_BARISTA]),
+        # no choice made: both stay put forward
+        (f"{X} or {Y}? Both are in stock.", [OAT_CALCIUM, NUVOLA_BARISTA]),
+        (
+            f"{X} and {Y} are both fine. I'd take the {Y} if you want one, but {X} works too.",
+            [OAT_CALCIUM, NUVOLA_BARISTA],
+        ),
+        # asked, not said of the shopper's past: the product is offered
+        (f"Have you tried {X}? It's a good match.", [OAT_CALCIUM]),
+        (f"You've had {X} before, so try {Y}.", [NUVOLA_BARISTA]),
+        # a decimal point is no sentence end: the "over" still reaches its mention
+        (f"I'd suggest {Y} (the 1.5 l size aside) over {X}.", [NUVOLA_BARISTA]),
     ],
 )
 def test_rule_outs_in_shorthand_symbols_corrections_and_choices(
@@ -235,22 +256,6 @@ def test_a_list_shares_the_cue_said_of_all_its_members() -> None:
     assert READ.proposed(text) == [SUNNY_400[0]]
 
 
-@pytest.mark.parametrize(
-    ("text", "proposed"),
-    [
-        # asked, not said of the shopper's past: the product is offered
-        (f"Have you tried {X}? It's a good match.", [OAT_CALCIUM]),
-        (f"You've had {X} before, so try {Y}.", [NUVOLA_BARISTA]),
-        # a decimal point is no sentence end: the "over" still reaches its mention
-        (f"I'd suggest {Y} (the 1.5 l size aside) over {X}.", [NUVOLA_BARISTA]),
-    ],
-)
-def test_questions_about_the_past_and_decimal_sizes_keep_their_scope(
-    text: str, proposed: list[str]
-) -> None:
-    assert READ.proposed(text) == proposed
-
-
 GLUTEN_FREE_400 = "off_2419602894432"  # Old Mill Bakery White Gluten-Free Loaf, 400 g
 PALM_FRIED = "off_24117999"  # Little Meadow Ketchup Palm-Fried Puffs, 125 g
 
@@ -268,36 +273,6 @@ PALM_FRIED = "off_24117999"  # Little Meadow Ketchup Palm-Fried Puffs, 125 g
     ],
 )
 def test_a_slip_inside_a_hyphenated_word_is_judged_as_in_one_word(
-    text: str, proposed: list[str]
-) -> None:
-    assert READ.proposed(text) == proposed
-
-
-@pytest.mark.parametrize(
-    ("text", "proposed"),
-    [
-        # weighed side by side, then one named again on its own as the choice
-        (f"{X} costs twice what {Y} does; I'd take the {Y}. Agreed?", [NUVOLA_BARISTA]),
-        (f"{X} is nice, but {Y} is vegan. {Y} for you?", [NUVOLA_BARISTA]),
-        (f"{X} €1.29 vs {Y} €2.99. Pick {Y}?", [NUVOLA_BARISTA]),
-        (f"I compare {X} and {Y}. The first is cheaper. You want the first?", [OAT_CALCIUM]),
-        # a state said bare, after a colon or with "all"
-        (f"{X}: gone. {Y}: in stock. Take?", [NUVOLA_BARISTA]),
-        (f"{X} all gone :/ {Y} instead??", [NUVOLA_BARISTA]),
-        (f"{X} finish. {Y} is okay?", [NUVOLA_BARISTA]),
-        (f"{X} is not here today. I give you {Y}, okay?", [NUVOLA_BARISTA]),
-        # the verb "swap for Y" brings Y in; "no" before a word is no verdict
-        (f"No more {X}, sorry: swap for {Y}?", [NUVOLA_BARISTA]),
-        (f"{Y}: no added sugar. OK?", [NUVOLA_BARISTA]),
-        # no choice made: both stay put forward
-        (f"{X} or {Y}? Both are in stock.", [OAT_CALCIUM, NUVOLA_BARISTA]),
-        (
-            f"{X} and {Y} are both fine. I'd take the {Y} if you want one, but {X} works too.",
-            [OAT_CALCIUM, NUVOLA_BARISTA],
-        ),
-    ],
-)
-def test_a_choice_after_weighing_and_bare_states_decide_what_is_put_forward(
     text: str, proposed: list[str]
 ) -> None:
     assert READ.proposed(text) == proposed
@@ -387,6 +362,8 @@ def test_sizes_in_words_brand_initials_and_where_a_brand_belongs(
         f"{Y} swapped in for {X}.",
         f"Change: {X} to {Y}.",
         f"{X}? Sadly no. {Y}? Yes!",
+        f"Unfortunately, {X} cannot be supplied. {Y} is available.",
+        f"I'd steer you away from {X} (soy) toward {Y}.",
     ],
 )
 def test_shorthand_records_headings_and_picks_rule_the_other_out(text: str) -> None:
