@@ -221,6 +221,7 @@ BEFORE: tuple[str, ...] = (
     r"(?: (?:issued|processed|given|made|requested|started|booked|logged))?(?: of| for| on)?",
     r"(?:your )?(?:last|previous) order (?:had|included|contained)",
     r"asked for",
+    r"you (?:mentioned|wrote|requested|named|typed|were after|were looking for|had in mind)",
     # the shopper's own words: "you said you liked X"
     r"you (?:said|told me|mentioned)(?: that)? you(?:['’]d| had| have)? (?:like|liked|love|loved|"
     r"enjoy|enjoyed|had|bought|tried|usually (?:buy|get|have))",

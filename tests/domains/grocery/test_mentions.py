@@ -364,6 +364,7 @@ def test_sizes_in_words_brand_initials_and_where_a_brand_belongs(
         f"{X}? Sadly no. {Y}? Yes!",
         f"Unfortunately, {X} cannot be supplied. {Y} is available.",
         f"I'd steer you away from {X} (soy) toward {Y}.",
+        f"You mentioned {X}. We've got {Y} instead.",
     ],
 )
 def test_shorthand_records_headings_and_picks_rule_the_other_out(text: str) -> None:
