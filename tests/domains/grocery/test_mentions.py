@@ -384,6 +384,9 @@ def test_the_corpus_is_large_and_names_products_every_way() -> None:
     # it is the tuning share `tuning-m` now, and no file keeps the old name.
     assert "heldout" not in SHARES
     assert len(SHARES["tuning-m"]) == 500
+    # Its replacement, written blind with tuning-n, keeps 15 % of the corpus held out.
+    assert len(SHARES["heldout2"]) >= 250
+    assert len(SHARES["heldout2"]) / total >= 0.15
     styles = {s for rows in SHARES.values() for r in rows for s in r.style.split(", ")}
     assert {"full", "brand+name", "name+size", "id", "bare", "full+typo"} <= styles
 
