@@ -93,7 +93,12 @@ STATES: tuple[str, ...] = (
     r"(?:€\s?\d+(?:[.,]\d+)?\s*)?(?:budget|limit|price range|spending limit|cap|maximum|max)",
     r"over budget",
     r"(?:over|above|beyond|past) (?:the |your )?€\s?\d+(?:[.,]\d+)? (?:you|limit|budget|cap|max)",
-    r"(?:too|2) (?:expensive|pricey|pricy|dear|costly|much|high|steep)",  # "2": texting
+    r"(?:too|2) (?:expensive|pricey|pricy|dear|costly|much|high|steep|sugary|sweet|salty|fatty|"
+    r"processed|rich|heavy)",  # "2": texting
+    r"overpriced|(?:poor|bad) value|a rip-?off",
+    r"(?:below|under|beneath|short of) (?:your|the) (?:minimum|min|target|standard|threshold|bar)",
+    r"(?:i|we)['’]?d (?:leave|give) (?:it|that|this|them)(?: one)?"
+    r"(?=\s*(?:[.,;!?—–-]|$)|\s+(?:out|aside|a miss|on the shelf|behind)\b)",
     r"oos\b",  # out of stock, in shop shorthand
     r"(?:0|zero|none|nothing) (?:left|in stock|available|on the shel(?:f|ves))\b",
     r"no stock\b",
@@ -155,6 +160,7 @@ NEGATED: tuple[str, ...] = (
     r"(?:an? |the )?(?:good |great |suitable |safe |viable |right |real )?(?:option|choice|fit|"
     r"match|pick|idea|alternative))",
     r"(?:work|fit|suit|meet|match|qualify|pass|do|tick|like|want|enjoy)\b",
+    r"(?:be )?worth (?:it|the (?:money|price|extra|cost))",
     r"(?:find|get|source|offer|suggest|recommend|include|add|order|stock|carry) (?:it|them|that|"
     r"this)",
     r"(?:be )?(?:found|delivered|ordered|bought|supplied|sourced|provided|shipped|fulfilled)",
@@ -194,7 +200,7 @@ BEFORE: tuple[str, ...] = (
     # the noun ("a swap for X": X goes), not the verb ("swap for X?": X comes)
     r"(?:a |the )?(?:replacement|substitute|stand-in|alternative) (?:for|to)|(?:a|the) swap (?:for|to)",
     # "swap it for X", "replace it with X": X is the new one
-    r"swap(?:s|ped|ping)?(?: out)?" + _NEW_ONE_AFTER,
+    r"swap(?:s|ped|ping)?(?: out|(?!\s*:))" + _NEW_ONE_AFTER,  # "Cheaper swap: B" brings B
     r"replac(?:e|es|ed|ing)" + _NEW_ONE_AFTER,
     r"avoid(?:s|ed|ing)?",
     r"skip(?:s|ped|ping)?",

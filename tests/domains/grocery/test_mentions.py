@@ -365,6 +365,12 @@ def test_sizes_in_words_brand_initials_and_where_a_brand_belongs(
         f"Unfortunately, {X} cannot be supplied. {Y} is available.",
         f"I'd steer you away from {X} (soy) toward {Y}.",
         f"You mentioned {X}. We've got {Y} instead.",
+        f"{X} is too sugary for your plan; {Y} is better.",
+        f"{X} is high in sugar, so I'd leave it. {Y} is a better fit.",
+        f"{X} has a Nutri-Score of E, which is below your minimum. {Y} scores B.",
+        f"Cheaper swap: {Y} (not {X}).",
+        f"{X} isn't worth it. {Y} is.",
+        f"{X} is overpriced; {Y} is fair.",
     ],
 )
 def test_shorthand_records_headings_and_picks_rule_the_other_out(text: str) -> None:
