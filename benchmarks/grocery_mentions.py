@@ -1,6 +1,9 @@
 """The grocery product resolver on the labelled corpus: exact resolution and ruled-out mentions counted, per share (tuning shares apart from the held-out one).
 
-.venv/bin/python benchmarks/grocery_mentions.py [--misses]
+.venv/bin/python benchmarks/grocery_mentions.py [--misses] [--tuning-only]
+
+`--misses` prints the tuning shares' misses, never the held-out share's; `--tuning-only` leaves
+the held-out share unread (for tuning: its figure is read once, with the resolver frozen).
 
 Also prints how the fixture catalog's names collide (across brands, across sizes) and how many of
 the dev tasks' valid products have a namesake, so that naming by bare name cannot win them.
@@ -22,11 +25,11 @@ from domains.grocery.tasks import load_tasks
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "corpora" / "grocery" / "mentions"
 SNAPSHOT = ROOT / "domains" / "grocery" / "snapshots" / "2026-11-01"
-SHARES = (
-    "tuning",
-    *(f"tuning-{c}" for c in "bcdefghijkl"),
-    "heldout",
-)
+# `tuning-m` was the held-out share `heldout`, measured twice (0.966 exact, 1 ruled-out mention
+# counted), then retired to the tuning share (corpora/README.md).
+TUNING = ("tuning", *(f"tuning-{c}" for c in "bcdefghijklmn"))
+HELD_OUT = "heldout2"
+SHARES = (*TUNING, HELD_OUT)
 EXACT_TARGET = 0.98
 
 
@@ -61,10 +64,13 @@ def collisions() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--misses", action="store_true", help="print the tuning shares' misses")
+    parser.add_argument(
+        "--tuning-only", action="store_true", help="leave the held-out share unread"
+    )
     args = parser.parse_args(argv)
     resolver = Resolver(load_catalog(SNAPSHOT).items)
     print(f"{'share':10} {'messages':>8} {'exact':>7} {'ruled-out counted':>18}")
-    for share in SHARES:
+    for share in TUNING if args.tuning_only else SHARES:
         path = CORPUS / f"{share}.jsonl"
         if not path.is_file():
             continue
@@ -78,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{share:10} {result.messages:8} {result.exact_rate:7.3f} "
             f"{result.ruled_out_counted:18}  {marks}"
         )
-        if args.misses and share != "heldout":
+        if args.misses and share != HELD_OUT:
             for text, want, got in result.misses:
                 print(f"  {text!r}: labelled {want}, read {got}")
     print(collisions())

@@ -51,18 +51,31 @@ class Item:
         """The name's last word, the kind of product ("Hummus")."""
         return self.name.rsplit(" ", 1)[-1]
 
+    @property
+    def initials(self) -> str:
+        """The brand abbreviated to its initials ("KH" of "Kitchen Hollow", "R&S" of "Rye & Stone");
+        a one-word brand stays whole, since one letter would abbreviate nothing."""
+        words = self.brand.split()
+        return self.brand if len(words) == 1 else "".join(w[0].upper() for w in words)
+
 
 class Form(BaseModel):
     """A way of naming a product: its words ({name}, {brand}, {size}, {id}, {name_lower},
     {brand_lower}, {NAME}, {BRAND}; {size_tight} writes the size without spaces, "500g";
     {size_alt} in the next unit, "0.5 kg"; {name_plural} adds a plural s; a shortened name is
-    {head} / {head_lower}, the name without its last word, or {tail_lower}, its last word) and
-    which of its attributes they state."""
+    {head} / {head_lower}, the name without its last word, or {tail_lower}, its last word; spoken
+    without punctuation, {name_spoken} / {brand_spoken} ("lemon and herb hummus"), with the size
+    in words, {size_words} ("five hundred grams"), or with its unit in words, {size_unit_words}
+    ("500 grams"), or in the next unit when that reads naturally, {size_alt_words} ("half a
+    kilo"); {initials}, the brand's initials ("KH")) and which of its attributes they
+    state."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     style: str
-    says: tuple[Literal["name", "brand", "size", "id", "head", "tail"], ...] = Field(min_length=1)
+    says: tuple[Literal["name", "brand", "size", "id", "head", "tail", "initials"], ...] = Field(
+        min_length=1
+    )
     words: str
 
     def say(self, p: Item) -> str:
@@ -81,6 +94,12 @@ class Form(BaseModel):
             head=p.head,
             head_lower=p.head.lower(),
             tail_lower=p.tail.lower(),
+            name_spoken=_spoken(p.name),
+            brand_spoken=_spoken(p.brand),
+            size_words=_size_in_words(p.size, spell=True),
+            size_unit_words=_size_in_words(p.size, spell=False),
+            size_alt_words=_size_alt_in_words(p.size),
+            initials=p.initials,
         )
 
 
@@ -97,6 +116,83 @@ def _other_unit(size: str) -> str:
     unit, per = _NEXT_UNIT[m.group(3)]
     amount = f"{float(m.group(2)) / per:g}"
     return (f"{m.group(1)} x " if m.group(1) else "") + f"{amount} {unit}"
+
+
+def _spoken(words: str) -> str:
+    """Words as a transcript writes them: lower case, "&" and "%" said, other marks dropped."""
+    said = words.lower().replace("&", " and ").replace("%", " percent ")
+    return " ".join(re.sub(r"[^\w\s]", "", said).split())
+
+
+_UNIT_WORDS = {
+    "g": "gram",
+    "kg": "kilo",
+    "l": "litre",
+    "ml": "millilitre",
+    "cl": "centilitre",
+    "bags": "bag",
+    "sachets": "sachet",
+    "capsules": "capsule",
+}
+_ONES = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+_ONES += "fifteen sixteen seventeen eighteen nineteen"
+_SMALL = _ONES.split()
+_TENS = ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+
+
+def _number_words(n: int) -> str:
+    """A whole number below ten thousand in English words ("three hundred and seventy-five")."""
+    if not 0 <= n < 10_000:
+        raise ValueError(f"cannot spell {n} in words (0 to 9999 only)")
+    if n < 20:
+        return _SMALL[n]
+    if n < 100:
+        return _TENS[n // 10] + ("" if n % 10 == 0 else "-" + _SMALL[n % 10])
+    big, rest = (n // 1000, "thousand") if n >= 1000 else (n // 100, "hundred")
+    left = n % (1000 if n >= 1000 else 100)
+    head = f"{_SMALL[big]} {rest}"
+    if left == 0:
+        return head
+    return head + (" and " if left < 100 else " ") + _number_words(left)
+
+
+def _amount_words(amount: str) -> str:
+    """ "1.5" as "one and a half", "0.5" as "half a", "375" as "three hundred and seventy-five"."""
+    whole, _, frac = amount.partition(".")
+    if frac not in ("", "5"):
+        raise ValueError(f"cannot spell the amount {amount!r} in words")
+    if frac == "5":
+        return "half a" if whole == "0" else _number_words(int(whole)) + " and a half"
+    return _number_words(int(whole))
+
+
+def _size_in_words(size: str, spell: bool) -> str:
+    """A pack size with its unit in words, its numbers spelt out too when `spell`: "500 g" as
+    "five hundred grams" (or "500 grams"), "6 x 100 g" as "six times one hundred grams"; a size
+    in another shape is returned as written."""
+    m = re.fullmatch(r"(?:(\d+) x )?(\d+(?:\.\d+)?) (\w+)", size)
+    if m is None or m.group(3) not in _UNIT_WORDS:
+        return size
+    packs, amount, unit = m.groups()
+    word = _UNIT_WORDS[unit] + ("" if amount == "1" or (spell and amount == "0.5") else "s")
+    said = _amount_words(amount) if spell else amount
+    out = f"{said} {word}"
+    if packs:
+        out = f"{_number_words(int(packs)) if spell else packs} times {out}"
+    return out
+
+
+def _size_alt_in_words(size: str) -> str:
+    """The size in its neighbour unit, spelt out, when that reads naturally ("500 g" as "half a
+    kilo", "50 cl" as "five hundred millilitres"); otherwise the size spelt out as it is."""
+    alt = _other_unit(size)
+    amount = alt.rsplit(" ", 2)[-2] if alt != size else ""
+    try:
+        if alt != size and float(amount) < 1000:
+            return _size_in_words(alt, spell=True)
+    except ValueError:
+        pass
+    return _size_in_words(size, spell=True)
 
 
 def _typo(word: str, rng: random.Random) -> str:

@@ -64,7 +64,12 @@ NEGATION = (
 
 STATES: tuple[str, ...] = (
     r"out[- ]of[- ]stock",
-    r"sold[- ]out",
+    r"sold[- ](?:out|off)",
+    # stock words in other registers: "missing from the shelf", "in shortage", "depleted"
+    r"missing from (?:the |our )?(?:shel(?:f|ves)|stock|store|shop|range|catalog(?:ue)?)",
+    r"(?:in|on) (?:shortage|short supply)|(?:stock|shelf|shelves)(?: is| are)? (?:empty|bare)",
+    r"(?:exhausted|depleted|lacking)\b",
+    r"(?:there is|there['’]s|there are|is|are) no more(?=\s*(?:[.,;:!?)\]—–-]|$))",
     r"unavailable",
     r"discontinued",
     r"delisted",
@@ -88,7 +93,17 @@ STATES: tuple[str, ...] = (
     r"(?:€\s?\d+(?:[.,]\d+)?\s*)?(?:budget|limit|price range|spending limit|cap|maximum|max)",
     r"over budget",
     r"(?:over|above|beyond|past) (?:the |your )?€\s?\d+(?:[.,]\d+)? (?:you|limit|budget|cap|max)",
-    r"too (?:expensive|pricey|pricy|dear|costly|much|high|steep)",
+    r"(?:too|2) (?:expensive|pricey|pricy|dear|costly|much|high|steep|sugary|sweet|salty|fatty|"
+    r"processed|rich|heavy)",  # "2": texting
+    r"overpriced|(?:poor|bad) value|a rip-?off",
+    r"(?:below|under|beneath|short of) (?:your|the) (?:minimum|min|target|standard|threshold|bar)",
+    r"(?:i|we)['’]?d (?:leave|give) (?:it|that|this|them)(?: one)?"
+    r"(?=\s*(?:[.,;!?—–-]|$)|\s+(?:out|aside|a miss|on the shelf|behind)\b)",
+    r"oos\b",  # out of stock, in shop shorthand
+    r"(?:0|zero|none|nothing) (?:left|in stock|available|on the shel(?:f|ves))\b",
+    r"no stock\b",
+    r"was (?:my|our|the) (?:first|initial|original|earlier|old) (?:thought|idea|pick|choice|instinct|plan)",
+    r"(?:in )?rupture of stock",  # the French "en rupture de stock"
     r"(?:more|above|over|beyond) (?:than )?what you (?:wanted|want|hoped|planned|asked|said|"
     r"set|had in mind)",
     r"(?:costs?|is|are|comes? in) (?:you )?(?:a bit |slightly |much |well )?(?:more|pricier|dearer|"
@@ -96,7 +111,8 @@ STATES: tuple[str, ...] = (
     r"pricier than (?:you|your|what you)",
     r"(?:break|breaks|blow|blows|bust|busts) (?:your|the) budget",
     r"(?:is|are|r|was|were|went|'s|’s) (?:\w+ly )?out\b(?! of (?!stock))",
-    r"[—–?:]+\s*out\b(?! of (?!stock))",
+    r"[—–?:]+\s*(?:\w+ly |all |now )?(?:out|gone|finish(?:ed)?|sold out|none left)\b(?! of (?!stock))",
+    r"all gone\b",
     r"(?:is|are|['’]s) (?:now |all )?finish(?:ed)?\b",
     r"(?:we|i) (?:have|got) (?:no more|none left)",
     r"we(?: are|['’]re) (?:all )?out\b(?! of)",
@@ -133,7 +149,7 @@ STATES: tuple[str, ...] = (
 )
 
 NEGATED: tuple[str, ...] = (
-    r"(?:be )?(?:available|in stock|stocked|sold here|carried|on sale|an option|"
+    r"(?:be )?(?:available|in stock|stocked|sold here|here|carried|on sale|an option|"
     r"on (?:our|the) shel(?:f|ves)|in (?:our|the) range|on (?:our|the) (?:list|menu)|"
     r"(?:suitable|safe|right|allowed|permitted)(?: for (?:you|vegans|vegetarians|coeliacs))?|"
     r"vegan|vegetarian|organic|halal|kosher|(?:\w+[- ])?free|gluten[- ]free|dairy[- ]free|"
@@ -144,14 +160,23 @@ NEGATED: tuple[str, ...] = (
     r"(?:an? |the )?(?:good |great |suitable |safe |viable |right |real )?(?:option|choice|fit|"
     r"match|pick|idea|alternative))",
     r"(?:work|fit|suit|meet|match|qualify|pass|do|tick|like|want|enjoy)\b",
+    r"(?:be )?worth (?:it|the (?:money|price|extra|cost))",
     r"(?:find|get|source|offer|suggest|recommend|include|add|order|stock|carry) (?:it|them|that|"
     r"this)",
-    r"(?:be )?(?:found|delivered|ordered|bought)",
+    r"(?:be )?(?:found|delivered|ordered|bought|supplied|sourced|provided|shipped|fulfilled)",
 )
 
 CONTAINS = (
     r"(?:contains?|containing|has|have|includes?|including|lists?|listing|declares?|allergens?:?|"
     r"made (?:with|from)|uses|carries|comes with|may contain|can contain|traces of)"
+)
+
+# "you had / tried X" tells of the shopper's past; with the auxiliary before "you" ("have you
+# tried X?", "have you had X before?") it is a question that offers X.
+_NOT_ASKED = r"(?<!\bhave )(?<!\bhad )(?<!\bdid )(?<!\bdo )"
+
+_NEW_ONE_AFTER = (
+    r"(?!\s+(?:(?:it|them|that|this|that one|this one|those|these)\s+)?(?:for|with|by)\b)"
 )
 
 BEFORE: tuple[str, ...] = (
@@ -166,13 +191,20 @@ BEFORE: tuple[str, ...] = (
     r"(?:is )?preferable to)",
     r"(?:anything|everything) but",
     r"(?:dislike[sd]?|hate[sd]?|not (?:a fan of|keen on)|said no to|turned down|declined|vetoed)",
-    r"you(?:['’]ve| have)? (?:already )?(?:had|bought|ordered|tried|got)(?: before)?",
-    r"(?:a |the )?(?:replacement|substitute|stand-in|alternative|swap) (?:for|to)",
-    r"swap(?:s|ped|ping)?(?: out)?",
-    r"replac(?:e|es|ed|ing)",
+    r"forget(?: about)?",
+    r"(?:swapped|subbed|switched|stands?|stood|steps?|stepped|fill(?:s|ed|ing)?) in for",
+    r"(?:switch(?:ed|ing)?|chang(?:e|ed|ing)|mov(?:e|ed|ing)) from",
+    r"chang(?:e|es|ed|ing)(?!\s+(?:(?:it|them|that|this|that one|this one)\s+)?(?:to|for|with|into)\b)",
+    # said of the shopper's past, not asked: "Have you tried X?" puts X forward
+    _NOT_ASKED + r"you(?:['’]ve| have)? (?:already )?(?:had|bought|ordered|tried|got)(?: before)?",
+    # the noun ("a swap for X": X goes), not the verb ("swap for X?": X comes)
+    r"(?:a |the )?(?:replacement|substitute|stand-in|alternative) (?:for|to)|(?:a|the) swap (?:for|to)",
+    # "swap it for X", "replace it with X": X is the new one
+    r"swap(?:s|ped|ping)?(?: out|(?!\s*:))" + _NEW_ONE_AFTER,  # "Cheaper swap: B" brings B
+    r"replac(?:e|es|ed|ing)" + _NEW_ONE_AFTER,
     r"avoid(?:s|ed|ing)?",
     r"skip(?:s|ped|ping)?",
-    r"(?:steer|steering|stay|staying|keep|keeping) (?:clear of|away from)",
+    r"(?:steer|steering|stay|staying|keep|keeping|move|moving)(?: you)? (?:clear of|away from)",
     r"exclud(?:e|es|ed|ing)",
     r"except(?: for)?",
     r"besides",
@@ -185,14 +217,20 @@ BEFORE: tuple[str, ...] = (
     r"(?:we|they|i|the shop|the store|shop|store)(?:['’]re|['’]m| are| am| is|['’]s) (?:all |completely |"
     r"currently |temporarily |now )?out of",
     r"no (?:luck|joy|dice) (?:with|on)",
+    r"(?:out of stock|sold out|rupture of stock|oos) (?:for|of|on|with)",
     r"(?:the|your) usual",
-    r"you(?:['’]ve| have)? (?:usually|normally|previously|last|already|often|always) (?:order|bought|buy|had|"
+    _NOT_ASKED
+    + r"you(?:['’]ve| have)? (?:usually|normally|previously|last|already|often|always) (?:order|bought|buy|had|"
     r"get|got|ordered|have)\w*",
     r"(?:the|your) (?:original|previous|last|old)",
     r"(?:return|returning|returned|refund|refunding|refunded|exchange|exchanging|exchanged|credit)"
     r"(?: (?:issued|processed|given|made|requested|started|booked|logged))?(?: of| for| on)?",
     r"(?:your )?(?:last|previous) order (?:had|included|contained)",
     r"asked for",
+    r"you (?:mentioned|wrote|requested|named|typed|were after|were looking for|had in mind)",
+    # the shopper's own words: "you said you liked X"
+    r"you (?:said|told me|mentioned)(?: that)? you(?:['’]d| had| have)? (?:like|liked|love|loved|"
+    r"enjoy|enjoyed|had|bought|tried|usually (?:buy|get|have))",
     r"wanted",
     r"bought",
     r"ordered",
@@ -216,7 +254,7 @@ BEFORE: tuple[str, ...] = (
 
 # Said after a mention, turn it back into the previous one: "I'd add A — sorry, I meant B".
 CORRECTIONS = r"(?:i meant|i mean|scratch that|correction:|make that)"
-BARE_STATES = r"(?:out|gone|finished|sold out|none left|n/a)\b(?! of (?!stock))"
+BARE_STATES = r"(?:all |now )?(?:out|gone|finish(?:ed)?|sold out|none left|n/a)\b(?! of (?!stock))"
 # A shortcoming put to the shopper as a question: the product is still put forward ("A isn't
 # organic, does that matter?").
 QUESTIONED = (

@@ -1,8 +1,8 @@
 """Which products an agent message puts forward: each mention resolved to one product by its name, brand, size and id; one rule for the scorer and the simulated shopper.
 
 A mention is a product name said in the message (any case, any punctuation between its words,
-one slip forgiven: a mistyped word, two words run together, a plural s; a name of three words or
-more also in another word order), a shortened name (the name without its last word and "one" or
+one slip forgiven: a mistyped word, a slip inside a hyphenated word, two words run together, a
+plural s; a name of three words or more also in another word order), a shortened name (the name without its last word and "one" or
 "thing": "the Classic Beef one"; a brand and the kind it makes: "Greenpath hummus") or a product
 id written out. Shelves hold the same name under several brands and sizes, so a name alone fits every
 product that bears it; the brand, the size (compared by value: "500 g", "500g", "0.5 kg") and the
@@ -20,8 +20,9 @@ does that matter?").
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -33,6 +34,7 @@ __all__ = [
     "ID_PATTERN",
     "AgentMessage",
     "Mention",
+    "Resolution",
     "Resolver",
     "agent_messages",
     "mentions",
@@ -66,19 +68,66 @@ _UNITS: dict[str, tuple[str, float]] = {
     r"capsules?|caps|pods?": ("capsules", 1),
     r"sachets?|sticks?": ("sachets", 1),
 }
+# An amount said in words, as a smart speaker or a careful writer says it: "five hundred",
+# "seven hundred and fifty", "twenty-five", "5 hundred", "half a" (kilo), "a" (litre).
+_DIGIT_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_TEEN_WORDS: tuple[str, ...] = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen")
+_TEEN_WORDS += ("sixteen", "seventeen", "eighteen", "nineteen")
+_TEN_WORDS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_WORD_VALUE = {
+    **{w: n for n, w in enumerate(_DIGIT_WORDS, 1)},
+    **{w: n for n, w in enumerate(_TEEN_WORDS, 10)},
+    **{w: 10 * n for n, w in enumerate(_TEN_WORDS, 2)},
+    "a": 1,
+    "an": 1,
+}
+_BELOW_100 = (
+    rf"(?:(?:{'|'.join(_TEN_WORDS)})(?:[- ](?:{'|'.join(_DIGIT_WORDS)}))?|"
+    rf"{'|'.join(_TEEN_WORDS)}|{'|'.join(_DIGIT_WORDS)})"
+)
+_COUNT_WORDS = (
+    rf"(?:(?:\d+|{'|'.join(_DIGIT_WORDS)}|a)\s+hundred(?:\s+(?:and\s+)?{_BELOW_100})?|{_BELOW_100})"
+)
+_AMOUNT_WORDS = (
+    rf"(?:{_COUNT_WORDS}(?:\s+and\s+a\s+half)?|half\s+an?|"
+    r"an?(?=\s+(?:kilo|kilogram|kilogramme|lit(?:re|er))s?\b))"
+)
+# "6 x 100 g", "six times one hundred grams": a pack count, then the size of one.
 _SIZE = re.compile(
-    r"(?i)(?<![\w.,])(?:(\d+)\s*[x×*]\s*)?(\d+(?:[.,]\d+)?)\s*-?\s*("
+    r"(?i)(?<![\w.,])(?:(\d+|"
+    + _COUNT_WORDS
+    + r")\s*(?:[x×*]|times)\s*)?(\d+(?:[.,]\d+)?|"
+    + _AMOUNT_WORDS
+    + r")\s*-?\s*("
     + "|".join(_UNITS)
     + r")(?!\w)"
 )
 _Size = tuple[int, float, str]
 
 
+def _amount(said: str) -> float:
+    """The value of an amount said in digits ("0,5") or in words ("seven hundred and fifty")."""
+    said = said.lower().replace(",", ".")
+    if said[0].isdigit() and "hundred" not in said:
+        return float(said)
+    if said.startswith("half"):
+        return 0.5
+    whole, half = said.removesuffix(" and a half"), said.endswith(" and a half")
+    total = 0.0
+    for word in re.findall(r"\d+|[a-z]+", whole):
+        if word == "hundred":
+            total *= 100
+        elif word != "and":
+            total += float(word) if word.isdigit() else _WORD_VALUE[word]
+    return total + (0.5 if half else 0.0)
+
+
 def _size(count: str | None, amount: str, unit: str) -> _Size | None:
     """A size as (pack count, amount in its base unit, base unit)."""
     for pattern, (base, factor) in _UNITS.items():
         if re.fullmatch(pattern, unit, re.IGNORECASE):
-            return (int(count or 1), round(float(amount.replace(",", ".")) * factor, 6), base)
+            packs = int(_amount(count)) if count else 1
+            return (packs, round(_amount(amount) * factor, 6), base)
     return None
 
 
@@ -111,7 +160,8 @@ _NEGATED = cues.compiled(
     r"(?<![\w'’])"
     + cues.NEGATION
     + r"\s+(?!only\b|just\b)(?:(?:(?!only\b)\w+ly|be|been|really|quite|any|at all|all|"
-    r"too|very|something|currently|is|are|any ?more)\s+){0,2}" + cues.alternation(cues.NEGATED)
+    r"too|very|something|currently|is|are|any ?more|more|longer|have|has)\s+){0,2}"
+    + cues.alternation(cues.NEGATED)
 )
 _NEGATION_BEFORE = cues.compiled(
     r"(?:" + cues.NEGATION + r"|almost|nearly|hardly|not quite|close to being)\s+(?:\w+\s+)?$"
@@ -166,20 +216,42 @@ _PUTTING = cues.compiled(r"\b(?:add|put|swap|replac|includ|plac|switch|chang|pop
 _BARE_VERDICT = cues.compiled(
     "^"
     + _TAIL
-    + r"[\s(\[–—:|-]*(?:skip(?: it)?|avoid|no|nope|pass|not this one|not that one|excluded)"
+    + r"[\s(\[–—:|-]*(?:skip(?: it)?|avoid|no(?!\s+\w)|nope|pass|not this one|not that one|excluded)"
     r"(?:[\s)\].,;!–—|-]|$)"
 )
 # Words that make an otherwise plant-based drink's "milk" not the allergen.
 _PLANT_MILK = cues.compiled(cues.alternation(cues.PLANT_MILKS) + r"[- ]milk\b")
+# A tick or a cross beside each product of a line: before them when the line opens with one
+# ("✅ B ❌ A"), else after them ("A ✘ B ✔").
+_MARKS = "✔✓✅☑👍❌✗✘🚫⛔"
+_MARK_LEAD = re.compile(rf"[\s*_>•·\-\d.)\[\]]*[{_MARKS}]")
+_MARK_BEFORE = re.compile(rf"([{_MARKS}])[\s*_]*$")
+_MARK_AFTER = re.compile(rf"{_TAIL}[\s*_:—–-]*([{_MARKS}])")
+
+
+def _mark_of(text: str, lo: int, start: int, end: int, hi: int) -> str | None:
+    """The tick ("in") or cross ("out") a line sets beside the mention text[start:end] (None:
+    none), looked for between `lo` and `hi`, the ends of what the mention may own."""
+    line = text.rfind("\n", 0, start) + 1
+    stop = text.find("\n", end)
+    if _MARK_LEAD.match(text, line, stop if stop >= 0 else len(text)):
+        m = _MARK_BEFORE.search(text, max(lo, line), start)
+    else:
+        m = _MARK_AFTER.match(text, end, hi)
+    if m is None:
+        return None
+    return "in" if m.group(1) in "✔✓✅☑👍" else "out"
+
+
 _CONDITION = cues.compiled(r"\b(?:if|in case|should|whether|unless)\b")
 _ARTICLE_AND_MARKUP = r"(?:\s+(?:the|your|a|an))?[\s\"'(“‘#\[*_~`]*$"
 # "I'd pick A over B": B is passed over; "A is the better deal next to B": B is what A is
-# measured against.
+# measured against (a decimal point, "the 1.5 l one", ends no clause).
 _PREFERRED_OVER, _COMPARED_WITH = (
     cues.compiled(
         r"\b"
         + cues.alternation(verbs)
-        + rf"\b[^.;!?\n]{{0,{reach}}}?\b{link}"
+        + rf"\b(?:[^.;!?\n]|(?<=\d)\.(?=\d)){{0,{reach}}}?\b{link}"
         + _ARTICLE_AND_MARKUP
     )
     for verbs, reach, link in (
@@ -199,13 +271,33 @@ _LABEL = cues.compiled(
     + cues.NEGATION
     + r"\s+"
     + cues.alternation(cues.NEGATED)
-    + r"|avoid|skip(?:ped)?|dropped|removed|excluded|left out|ruled out|not for you|no|rejected"
+    + r"|avoid|skip(?:ped)?|left out|ruled out|not for you|no|out|gone|n/a"
+    + r"|(?:dropped|removed|excluded|rejected|blocked|flagged|filtered out|failed)"
+    + r"(?:\s+(?:by|for|due to|because of|on|in)\s+[\w -]{1,30})?"
     + r"|contains? "
     + cues.alternation(cues.ALLERGEN_WORDS)
     + r")(?:\s+(?:items?|products?|for you|right now|today|now|this week))?"
     + r"(?:,?\s*(?:i['’]m afraid|sadly|sorry|unfortunately|for now|at the moment))?[\W_]*"
 )
 _LABEL_START = re.compile(r"[^:\n]{0,40}:")
+# A markdown heading or a line in bold: it labels the lines under it, up to the next heading.
+_HEADING = re.compile(
+    r"(?m)^[ \t]*(?:#{1,6}[ \t]+(?P<h>[^\n]+?)[ \t#]*|\*\*(?P<b>[^\n*]+)\*\*[ \t]*:?)[ \t]*$"
+)
+# Where one key of a record ends: '{"suggest": "A", "excluded": "B"}'.
+_KEY_EDGE = re.compile(r"[,{]")
+# A flag on the line after a product's: "in_stock: false", "available = no".
+_FLAG = (
+    r"(?:in[ _-]?stock|instock|available|availability|stocked|stock|suitable|allowed|ok|safe)"
+    r"[\"'`]?\s*[:=]\s*[\"'`]?(?:false|no|none|0|n|❌|✗|✘)(?![\w.,])"
+)
+_FLAG_FALSE = cues.compiled(r"[\W_]*" + _FLAG + r"[\W_]*")
+# The same flag later in the product's own record: '{"product": "A", "in_stock": false}'.
+_OWN_FLAG = cues.compiled(r"^[^\n{}]*?(?<![\w-])" + _FLAG)
+_BARE_NO = cues.compiled(
+    r"[\W_]*(?:(?:sadly|unfortunately|sorry|alas|oh|i['’]m afraid)[\W_]+)*"
+    r"(?:no|nope|nah|not really|not this time|not today)[\W_]*"
+)
 _LABEL_EDGE = re.compile(r"[\n;!?]|(?<=\.)" + _NOT_AN_END + r"(?=\s|$)")
 # A list link between two mentions ("A, B and C", "A or B").
 _LIST_LINK = cues.compiled(
@@ -236,11 +328,15 @@ _QUESTIONED = cues.compiled(cues.QUESTIONED)
 _BARE_STATE = cues.compiled(r"\s*" + cues.BARE_STATES + r"[\W_]*")
 _CORRECTION = cues.compiled(r"(?<!\w)" + cues.CORRECTIONS + r"(?!\w)")
 # Two products set side by side, and the words that then choose one of them.
-_VERSUS = cues.compiled(r"[\W_]*(?:vs\.?|versus|or)[\W_]*|[^.;!?\n]{0,40}\bthan[\W_]*")
+_DETERMINER = r"(?:(?:the|that|this|a|an)\b[\W_]*)?"
+_VERSUS = cues.compiled(
+    r"[\W_]*(?:vs\.?|versus|or)[\W_]*" + _DETERMINER + r"|[^.;!?\n]{0,40}\bthan[\W_]*"
+)
 _BETWEEN = cues.compiled(r"\bbetween\b[\W_]*$")
-_AND_LINK = cues.compiled(r"[\W_]*and[\W_]*")
+_AND_LINK = cues.compiled(r"[\W_]*and[\W_]*" + _DETERMINER)
 _CHOSEN_BEFORE = cues.compiled(
-    r"\b(?:go|going|stick|stay|went) with|\b(?:pick|choose|take|go for|opt for)\b[\W_]*$"
+    r"\b(?:go|going|stick|stay|went) with|\b(?:pick|choose|take|go for|opt for|choice|vote)"
+    r"(?:\s+(?:is|would be|goes to))?(?:\s+(?:the|that|this|a|an))?\b[\W_]*$"
 )
 _CHOSEN_AFTER = cues.compiled(_TAIL + r"[\W_]*(?:wins|it is|is the (?:one|winner|pick))\b")
 
@@ -267,14 +363,23 @@ def _states_against(words: str) -> bool:
     return _cue_at(words) is not None
 
 
+# The next key of a record ('", "excluded": '): what follows is another field's value.
+_NEXT_KEY = re.compile(r"[\"'`]?\s*[,;{]\s*[\"']?[\w -]{1,30}[\"']?\s*[:=]")
+
+
 def _own_words(words: str) -> str:
-    """The words after a mention that are still about it (up to where a new subject starts)."""
-    cut = _NEW_SUBJECT.search(words)
-    return words[: cut.start()] if cut else words
+    """The words after a mention that are still about it (up to where a new subject or the
+    next key of a record starts)."""
+    cuts = [m.start() for m in (_NEW_SUBJECT.search(words), _NEXT_KEY.search(words)) if m]
+    return words[: min(cuts)] if cuts else words
 
 
 def _labelled_out(text: str, start: int) -> bool:
-    """Whether a list label ruling products out ("Out of stock:") governs text[start]."""
+    """Whether a list label ruling products out governs text[start]: "Out of stock:", a key
+    ("excluded": ...), or a heading over the list ("### Not available")."""
+    headings = list(_HEADING.finditer(text, 0, start))
+    if headings and _LABEL.fullmatch(headings[-1].group("h") or headings[-1].group("b")):
+        return True
     colon = text.rfind(":", 0, start)
     if colon < 0:
         return False
@@ -282,7 +387,10 @@ def _labelled_out(text: str, start: int) -> bool:
     if _LABEL_EDGE.search(between.replace("\n", " ")) or "\n\n" in between:
         return False
     edge = max((m.end() for m in _LABEL_EDGE.finditer(text, 0, colon)), default=0)
-    return bool(_LABEL.fullmatch(text[edge:colon]))
+    key = max((m.end() for m in _KEY_EDGE.finditer(text, edge, colon)), default=edge)
+    # a bot's keys write their words with underscores: "not_available: A"
+    labels = (text[edge:colon].replace("_", " "), text[key:colon].replace("_", " "))
+    return any(_LABEL.fullmatch(label) for label in labels)
 
 
 def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
@@ -310,7 +418,11 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
         )
         words = _own_words(suffix)
         conditional = bool(_CONDITION.search(text[clause_lo : m.start]))
-        said = not conditional and (_states_against(words) or bool(_SELF_EXCLUDED.search(suffix)))
+        said = not conditional and (
+            _states_against(words)
+            or bool(_SELF_EXCLUDED.search(suffix))
+            or bool(_OWN_FLAG.search(suffix))
+        )
         if not said and not conditional and hi == clause_hi and _ONLY_PUNCTUATION.match(suffix):
             said, plural = _next_sentence_against(text, hi, nxt)
             if plural:
@@ -325,8 +437,11 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
             before = True
         if _EXCEPTION.search(text[clause_lo : m.start]):
             before = False
-        if _BARE_VERDICT.match(suffix):
-            said = True
+        if _BARE_VERDICT.match(suffix) or (not conditional and _BARE_STATE.fullmatch(words)):
+            said = True  # "A: skip", "A all gone :/", "A finish."
+        mark = _mark_of(text, lo, m.start, m.end, hi)
+        if mark is not None:
+            before, said = False, mark == "out"  # "A ✘ B ✔", "✅ B ❌ A": each its own mark
         if _IN_AN_ORDER.match(suffix) and not _PUTTING.search(text[clause_lo : m.start]):
             said = True  # "I see X in your order": what was bought, not what is put forward
         if k and _ELLIPSIS.fullmatch(suffix):
@@ -362,6 +477,7 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
     for target in _anaphora(text, found):
         ruled[target] = True
     _settle_choices(text, found, ruled)
+    _chosen_again(text, found, ruled)
     return [replace(m, ruled_out=r) for m, r in zip(found, ruled, strict=True)]
 
 
@@ -390,15 +506,53 @@ def _settle_choices(text: str, found: list[Mention], ruled: list[bool]) -> None:
                 ruled[i], ruled[i + 1] = True, False
 
 
+# A product named again, alone in its sentence, as the choice: a choosing verb before it ("I'd
+# take the B", "Pick B?", "I'd go almond: B"), or a short question about it ("B for you?").
+_CHOOSE = "pick|choose|take|want|prefer|go|going|stick|stay|opt|settle|choice|vote"
+_CHOOSE_LINK = r"(?:\s+(?:with|for|on|is|would be|goes to))?(?:\s+(?:the|a|an|[\w-]+:))?"
+_CHOOSING = cues.compiled(rf"\b(?:{_CHOOSE}){_CHOOSE_LINK}[\s\"'“‘*_(`]*$")
+_ALONE_BEFORE = re.compile(r"[\W_]*")
+_SHORT_QUESTION = cues.compiled(
+    _TAIL + r"[\s,]*(?:(?:for you|then|instead|maybe|perhaps)\b)?[\s,]*\?[\W_]*"
+)
+
+
+def _chosen_again(text: str, found: list[Mention], ruled: list[bool]) -> None:
+    """Products weighed side by side, then one of them named again on its own as the choice
+    ("A costs twice what B does; I'd take the B.", "A is nice, but B is vegan. B for you?"): the
+    others named before it are not put forward."""
+    edges = [0, *(m.end() for m in _CLAUSE_EDGE.finditer(text)), len(text) + 1]
+    for k, later in enumerate(found):
+        if ruled[k] or not any(m.candidates == later.candidates for m in found[:k]):
+            continue
+        others = [i for i in range(k) if found[i].candidates != later.candidates and not ruled[i]]
+        if not others:
+            continue
+        lo = max(e for e in edges if e <= later.start)
+        hi = min((e for e in edges if e > later.end), default=len(text))
+        if any(lo <= m.start < hi for i, m in enumerate(found) if i != k):
+            continue
+        before, after = text[lo : later.start], text[later.end : hi]
+        if _CHOOSING.search(before) or (
+            _ALONE_BEFORE.fullmatch(before) and _SHORT_QUESTION.fullmatch(after)
+        ):
+            for i in others:
+                ruled[i] = True
+
+
 def _anaphora(text: str, found: list[Mention]) -> list[int]:
     """Mentions ruled out through "the former", "the latter", "the first one", "the second":
-    the word picks a mention of the last sentence that named several, the words after it rule
-    it out ("The former is sold out")."""
+    the word picks a mention of the last sentence that named several; the words after it rule
+    it out ("The former is sold out"), or the words before it choose it ("You want the first?"),
+    which rules out the others it was named with."""
     out: list[int] = []
     for a in _ANAPHOR.finditer(text):
         words = text[a.end() : a.end() + 80]
         stop = _CLAUSE_STOP.search(words)
-        if not _states_against(words[: stop.start()] if stop else words):
+        against = _states_against(words[: stop.start()] if stop else words)
+        line = text.rfind("\n", 0, a.start()) + 1
+        chosen = bool(_CHOOSING.search(text[max(line, a.start() - 40) : a.start()] + " "))
+        if not against and not chosen:
             continue
         earlier = [i for i, m in enumerate(found) if m.end <= a.start()]
         if len(earlier) < 2:
@@ -409,8 +563,12 @@ def _anaphora(text: str, found: list[Mention]) -> list[int]:
             group = earlier
         which = a.group(1).lower()
         pick = {"former": 0, "first": 0, "second": 1, "latter": -1, "last": -1}[which]
-        if pick < len(group):
+        if pick >= len(group):
+            continue
+        if against:
             out.append(group[pick])
+        else:
+            out += [i for i in group if found[i].product != found[group[pick]].product]
     return out
 
 
@@ -444,6 +602,10 @@ def _next_sentence_against(text: str, start: int, stop: int) -> tuple[bool, bool
     sentence = text[start : nxt.start() if nxt else end]
     opening = _NEXT_SAYS.match(sentence)
     rest = sentence[opening.end() if opening else 0 :]
+    if _FLAG_FALSE.fullmatch(sentence):
+        return True, False  # "item: A\nin_stock: false"
+    if _BARE_NO.fullmatch(sentence):
+        return True, False  # "A? Sadly no."
     if not rest.strip() or _LABEL_START.match(rest):
         return False, False  # "Out of stock: ..." labels what follows it
     if _BARE_STATE.fullmatch(rest):
@@ -475,6 +637,11 @@ class Mention:
     """The product name as the catalog spells it ('' for a bare id)."""
 
 
+def _brand_key(brand: str) -> str:
+    """A brand as compared: case-blind, "and" said for "&"."""
+    return re.sub(r"\s+and\s+", " & ", brand.casefold())
+
+
 def _deletes(word: str) -> set[str]:
     return {word[:i] + word[i + 1 :] for i in range(len(word))}
 
@@ -497,10 +664,15 @@ def _close(said: str, name: str) -> bool:
     return len(shorter) >= 5 and shorter in _deletes(longer)
 
 
-def _said_as(words: list[str], i: int, name: tuple[str, ...]) -> int:
+def _said_as(
+    words: list[str], i: int, name: tuple[str, ...], joins: Mapping[tuple[str, str], str]
+) -> int:
     """How many of the words from `i` on say `name` (0: they do not): each word as the catalog
-    spells it, with one slip in all — a word mistyped (see `_close`), two words run together, or
-    a plural s on the last word."""
+    spells it, "and" for its "&" and "percent" for its "%" (as spoken), with one slip in all — a
+    word mistyped (see `_close`), two words run together, a plural s on the last word, or a slip
+    inside a hyphenated word of the catalog's ("Gluten-Fee" for "Gluten-Free", "Pal-mFried" for
+    "Palm-Fried"), which is judged as one word. `joins` tells how two words of a name are joined
+    ("-" or "&")."""
     slips = 0
     n = 0
     k = 0
@@ -518,10 +690,38 @@ def _said_as(words: list[str], i: int, name: tuple[str, ...]) -> int:
         ):
             slips += 1
             k += 1
+        elif (
+            k + 1 < len(name)
+            and joins.get((name[k], name[k + 1])) == "-"
+            and i + n + 1 < len(words)
+            and _close(said + words[i + n + 1], name[k] + name[k + 1])
+        ):
+            slips += 1
+            k += 2
+            n += 1
+        elif (
+            k
+            and joins.get((name[k - 1], name[k])) == "-"
+            and words[i + n - 1] == name[k - 1]
+            and _close(name[k - 1] + said, name[k - 1] + name[k])
+        ):
+            slips += 1
+            k += 1
+        elif said == "and" and k and joins.get((name[k - 1], name[k])) == "&":
+            pass  # "lemon and herb hummus"
+        elif name[k].endswith("%") and said == name[k][:-1] and i + n + 1 < len(words):
+            spoken = next((w for w in _PERCENT if words[i + n + 1 : i + n + 1 + len(w)] == w), None)
+            if spoken is None:
+                return 0
+            k += 1
+            n += len(spoken)
         else:
             return 0
         n += 1
     return n if slips <= 1 else 0
+
+
+_PERCENT = (["percent"], ["per", "cent"], ["pc"])
 
 
 @dataclass(frozen=True)
@@ -553,6 +753,10 @@ _KIND_AFTER = re.compile(r"(?i)(?:['’]s)?\s+([a-z]+)\b")
 # The words that stand for a name's last word, its kind ("the Lemon & Herb one"), and the
 # longest name whose words are also recognised in another order.
 _ONE_WORDS, _LONGEST_REORDERED = ("one", "ones", "thing", "things"), 5
+# A word of a catalog name written with hyphens ("Gluten-Free", "Palm-Fried").
+_COMPOUND = re.compile(r"[0-9a-zà-ÿ]+(?:-[0-9a-zà-ÿ]+)+")
+# Two words of a catalog name joined by "&" ("Lemon & Herb"), said "and" aloud.
+_AMPERSAND = re.compile(r"([0-9a-zà-ÿ]+%?)\s*&\s*([0-9a-zà-ÿ]+%?)")
 
 
 # What may stand between a name and the brand and size said right before it.
@@ -606,6 +810,7 @@ class Resolver:
         self._listings: dict[str, _Listing] = {}
         self._by_name: dict[tuple[str, ...], list[str]] = {}
         self._by_kind: dict[tuple[str, str], list[str]] = {}
+        joins: dict[tuple[str, str], str] = {}
         for p in products:
             toks = tuple(_TOKEN.findall(p.name.lower()))
             if not toks:
@@ -615,11 +820,15 @@ class Resolver:
                 p.id, toks, p.name, p.brand, _quantity_size(quantity) if quantity else None
             )
             self._by_name.setdefault(toks, []).append(p.id)
+            for joined in _COMPOUND.findall(p.name.lower()):
+                joins.update(dict.fromkeys(itertools.pairwise(_TOKEN.findall(joined)), "-"))
+            joins.update(dict.fromkeys(_AMPERSAND.findall(p.name.lower()), "&"))
             # A shortened name: the name without its kind, said as "the Lemon & Herb one".
             if len(toks) > 1:
                 for one in _ONE_WORDS:
                     self._by_name.setdefault((*toks[:-1], one), []).append(p.id)
-            self._by_kind.setdefault((p.brand.casefold(), toks[-1]), []).append(p.id)
+            self._by_kind.setdefault((_brand_key(p.brand), toks[-1]), []).append(p.id)
+        self._joins = joins
         self._by_first: dict[str, list[tuple[str, ...]]] = {}
         self._fuzzy_first: dict[str, set[str]] = {}
         for toks in self._by_name:
@@ -629,30 +838,53 @@ class Resolver:
                     self._fuzzy_first.setdefault(variant, set()).add(toks[0])
         for names in self._by_first.values():
             names.sort(key=lambda n: -len(n))
+        self._first_rank = {first: rank for rank, first in enumerate(self._by_first)}
         self._by_words: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
         for toks in self._by_name:
             if 3 <= len(toks) <= _LONGEST_REORDERED and toks[-1] not in _ONE_WORDS:
                 self._by_words.setdefault(tuple(sorted(toks)), []).append(toks)
         self._by_brand: dict[str, list[str]] = {}
         for x in self._listings.values():
-            self._by_brand.setdefault(x.brand.casefold(), []).append(x.id)
+            self._by_brand.setdefault(_brand_key(x.brand), []).append(x.id)
         brands = sorted({x.brand for x in self._listings.values()}, key=len, reverse=True)
+        # A brand's "&" is also said "and" ("crackle and co").
         self._brand_re = (
             re.compile(
-                r"(?i)(?<!\w)(" + "|".join(re.escape(b) for b in brands) + r")(?:'s|’s)?(?!\w)"
+                r"(?i)(?<!\w)("
+                + "|".join(re.escape(b).replace(re.escape("&"), "(?:&|and)") for b in brands)
+                + r")(?:'s|’s)?(?!\w)"
             )
             if brands
+            else None
+        )
+        # A brand of two words or more is also said by its initials, in capitals ("CN", "L&K");
+        # initials several brands share stand for all of them.
+        self._initials: dict[str, set[str]] = {}
+        for brand in brands:
+            words = [w for w in re.findall(r"[^\W_]+|&", brand) if w != "&"]
+            if len(words) < 2:
+                continue
+            letters = [w[0].upper() for w in words]
+            for said in {"".join(letters), "&".join(letters) if "&" in brand else ""} - {""}:
+                self._initials.setdefault(said, set()).add(_brand_key(brand))
+        self._initials_re = (
+            re.compile(
+                r"(?<![\w&])("
+                + "|".join(re.escape(i) for i in sorted(self._initials, key=len, reverse=True))
+                + r")(?:'s|’s)?(?![\w&])"
+            )
+            if self._initials
             else None
         )
 
     # -- finding names ---------------------------------------------------------------------
 
     def _firsts(self, word: str) -> list[str]:
-        found = [word] if word in self._by_first else []
+        found = [w for w in (word, word + "%") if w in self._by_first]  # "70 percent ..."
         if len(word) >= 4:
             for variant in _deletes(word) | {word}:
                 found += [f for f in self._fuzzy_first.get(variant, ()) if f not in found]
-        return [f for f in found if _close(word, f)]
+        return [f for f in found if _close(word, f) or f == word + "%"]
 
     def _names(self, text: str) -> list[tuple[int, int, tuple[str, ...]]]:
         """(start, end, name tokens) of every product name said, longest first at each word."""
@@ -667,18 +899,30 @@ class Resolver:
                 for name in self._by_first[first]:
                     if len(best or ()) >= len(name):
                         continue
-                    took = _said_as(words, i, name)
+                    took = _said_as(words, i, name, self._joins)
                     if took:
                         best, used = name, took
             if best is None:
                 best = self._reordered(words, i)
                 used = len(best or ())
+                if best is not None and any(
+                    self._in_order(words, j) for j in range(i + 1, i + used)
+                ):
+                    best = None  # "20 capsules Lungo Coffee Capsules": the name said in order
             if best is None:
                 i += 1
                 continue
             out.append((toks[i].start(), toks[i + used - 1].end(), best))
             i += used
         return out
+
+    def _in_order(self, words: list[str], i: int) -> bool:
+        """Whether a name of three words or more is said in order from word `i` on."""
+        return any(
+            len(name) >= 3 and _said_as(words, i, name, self._joins)
+            for first in self._firsts(words[i])
+            for name in self._by_first[first]
+        )
 
     def _reordered(self, words: list[str], i: int) -> tuple[str, ...] | None:
         """A name of three words or more said with its words in another order ("Soya Drink
@@ -690,22 +934,39 @@ class Resolver:
         return None
 
     def _joined_firsts(self, word: str) -> list[str]:
-        """First words of names whose first two words are said as one ("PalmFried")."""
-        return [f for f in self._by_first if len(f) < len(word) and word.startswith(f)]
+        """First words of names whose first two words are said as one ("PalmFried"), in the
+        catalog's order."""
+        found = [word[:k] for k in range(1, len(word)) if word[:k] in self._first_rank]
+        return sorted(found, key=self._first_rank.__getitem__)
 
     # -- what is said beside a name --------------------------------------------------------
+
+    def _brands_said(self, text: str, lo: int, hi: int) -> list[tuple[int, int, set[str]]]:
+        """(start, end, brand keys) of every brand said in text[lo:hi], by name or initials."""
+        out: list[tuple[int, int, set[str]]] = []
+        if self._brand_re is not None:
+            out += [
+                (m.start(), m.end(), {_brand_key(m.group(1))})
+                for m in self._brand_re.finditer(text, lo, hi)
+            ]
+        if self._initials_re is not None:
+            out += [
+                (m.start(), m.end(), self._initials[m.group(1)])
+                for m in self._initials_re.finditer(text, lo, hi)
+            ]
+        return out
 
     def _beside(self, text: str, lo: int, hi: int, ids: set[str], near: int) -> list[_Said]:
         """Brands, sizes and ids said in text[lo:hi] that fit any of `ids` (an id only when
         nothing but attributes stands between it and the name's edge at `near`)."""
         region = text[lo:hi]
         said: list[_Said] = []
-        if self._brand_re is not None:
-            for m in self._brand_re.finditer(region):
-                brand = m.group(1).casefold()
-                fits = frozenset(i for i in ids if self._listings[i].brand.casefold() == brand)
-                if fits:
-                    said.append(_Said("brand", lo + m.start(), lo + m.end(), fits))
+        for a, b, keys in self._brands_said(text, lo, hi):
+            if a >= near and not self._only_attributes(text[near:a]):
+                continue  # "the Lemon & Herb one and the Kitchen Hollow pizza": the next entry's
+            fits = frozenset(i for i in ids if _brand_key(self._listings[i].brand) in keys)
+            if fits:
+                said.append(_Said("brand", a, b, fits))
         for m in _SIZE.finditer(region):
             size = _size(m.group(1), m.group(2), m.group(3))
             fits = frozenset(i for i in ids if size is not None and self._listings[i].size == size)
@@ -724,14 +985,15 @@ class Resolver:
         rest = _URL.sub(" ", _SIZE.sub(" ", words))
         if self._brand_re is not None:
             rest = self._brand_re.sub(" ", rest)
+        if self._initials_re is not None:
+            rest = self._initials_re.sub(" ", rest)
         return all(w in _ID_WORDS for w in _WORD.findall(rest.lower()))
 
     def _lead_start(self, text: str, floor: int, start: int) -> int:
         """Where the words said right before the name at `start` begin: its brand, size,
         articles and the separators between them ("the 400 g Brookline", "Brookline / ")."""
         spans = [(m.start(), m.end()) for m in _SIZE.finditer(text, floor, start)]
-        if self._brand_re is not None:
-            spans += [(m.start(), m.end()) for m in self._brand_re.finditer(text, floor, start)]
+        spans += [(a, b) for a, b, _ in self._brands_said(text, floor, start)]
         p = start
         while p > floor:
             q = p
@@ -743,6 +1005,15 @@ class Resolver:
                 break
             p = q
         return p
+
+    def _initials_before(self, text: str, m: re.Match[str], start: int, end: int) -> bool:
+        """Whether a connector word is a brand's initials right before a name not written in
+        capitals ("OR With Pulp Orange Juice": Orchard Row's), not a link."""
+        return (
+            m.group(0) in self._initials
+            and not text[m.end() : start].strip()
+            and not text[start:end].isupper()
+        )
 
     @staticmethod
     def _nearest(said: list[_Said], before: bool) -> list[_Said]:
@@ -768,7 +1039,13 @@ class Resolver:
             prev_end = out[-1].end if out else 0
             lo = max(clause_lo, prev_end)
             # What stands before a name belongs to it only after the last connector.
-            cut = [m.end() for m in _CONNECTOR.finditer(text, lo, start)]
+            brands = self._brands_said(text, lo, start)
+            cut = [
+                m.end()
+                for m in _CONNECTOR.finditer(text, lo, start)
+                if not self._initials_before(text, m, start, end)
+                and not any(a <= m.start() < b for a, b, _ in brands)  # "Crackle and Co"
+            ]
             lo = max([lo, *cut])
             hi = clause_hi
             if k + 1 < len(names):
@@ -801,7 +1078,7 @@ class Resolver:
         # of product ("Greenpath hummus"), the brand's products of that kind.
         if self._brand_re is not None:
             for m in self._brand_re.finditer(text):
-                only = self._by_brand.get(m.group(1).casefold(), [])
+                only = self._by_brand.get(_brand_key(m.group(1)), [])
                 taken = any(x.start <= m.start() < x.end for x in out)
                 kind = _KIND_AFTER.match(text, m.end())
                 if kind is not None and not taken:
@@ -820,28 +1097,52 @@ class Resolver:
     def _of_kind(self, brand: str, word: str) -> list[str]:
         """The brand's products whose name ends in `word` (a plural s forgiven)."""
         for kind in (word, word.removesuffix("s"), word.removesuffix("es"), word + "s"):
-            fits = self._by_kind.get((brand.casefold(), kind))
+            fits = self._by_kind.get((_brand_key(brand), kind))
             if fits:
                 return fits
         return []
 
+    def resolve(self, text: str) -> Resolution:
+        """What the text puts forward, names and leaves unclear: the one decision the scorer
+        and the shopper both take."""
+        found = self.find(text)
+        return Resolution(
+            proposed=tuple(
+                dict.fromkeys(m.product for m in found if m.product is not None and not m.ruled_out)
+            ),
+            named=tuple(dict.fromkeys(m.product for m in found if m.product is not None)),
+            unclear=tuple(
+                dict.fromkeys(m.name for m in found if m.product is None and not m.ruled_out)
+            ),
+            mentions=tuple(found),
+        )
+
     def named(self, text: str) -> list[str]:
         """Ids of the products the text names unambiguously (proposed or not), in order, once."""
-        return list(dict.fromkeys(m.product for m in self.find(text) if m.product is not None))
+        return list(self.resolve(text).named)
 
     def proposed(self, text: str) -> list[str]:
         """Ids of the products the text puts forward: resolved and not ruled out, in order."""
-        return list(
-            dict.fromkeys(
-                m.product for m in self.find(text) if m.product is not None and not m.ruled_out
-            )
-        )
+        return list(self.resolve(text).proposed)
 
     def unclear(self, text: str) -> list[str]:
         """Names said, not ruled out, that fit several products (the shopper asks which one)."""
-        return list(
-            dict.fromkeys(m.name for m in self.find(text) if m.product is None and not m.ruled_out)
-        )
+        return list(self.resolve(text).unclear)
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What one message puts forward, as the resolver decides it (each id or name once, in
+    order)."""
+
+    proposed: tuple[str, ...]
+    """Products put forward: named so that one product fits, and not ruled out."""
+    named: tuple[str, ...]
+    """Every product named so that one product fits (proposed, compared, ruled out)."""
+    unclear: tuple[str, ...]
+    """Names put forward that fit several products (the shopper asks which one)."""
+    mentions: tuple[Mention, ...]
+    """Every mention, in order (where each stands, for blanking names out of the text)."""
 
 
 @per_object
@@ -874,15 +1175,6 @@ def agent_messages(transcript: Transcript, catalog: Any) -> list[AgentMessage]:
     out = []
     for i, e in enumerate(transcript.events):
         if isinstance(e, MessageEvent) and e.role == "agent":
-            mentioned = found.find(e.content)
-            out.append(
-                AgentMessage(
-                    i,
-                    e.content,
-                    list(
-                        dict.fromkeys(m.product for m in mentioned if m.product and not m.ruled_out)
-                    ),
-                    list(dict.fromkeys(m.product for m in mentioned if m.product)),
-                )
-            )
+            read = found.resolve(e.content)
+            out.append(AgentMessage(i, e.content, list(read.proposed), list(read.named)))
     return out

@@ -27,7 +27,6 @@ from typing import Any, Literal
 
 from domains.grocery.mentions import Resolver
 from domains.grocery.user.vocabulary import ASKING, TOPICS, Topic
-from runner.kits.user.proposals import ProposalReader
 from runner.kits.user.reader import TITLE_MARK, FieldReader, nothing_fits_pattern
 
 __all__ = [
@@ -148,22 +147,15 @@ class ShopperReader:
 
     def __init__(self, products: Iterable[Any]) -> None:
         self.resolver = Resolver(products)
-        self._proposals = ProposalReader(segments=segments, nothing_fits=_NOTHING_FITS)
 
     def read(self, text: str) -> Reading:
         """The acts of one agent message."""
-        found = self.resolver.find(text)  # the scorer's own resolver (domains.grocery.mentions)
-        named = tuple(dict.fromkeys(m.product for m in found if m.product is not None))
-        offered = [m for m in found if m.product is not None and not m.ruled_out]
-        proposed = tuple(dict.fromkeys(m.product for m in offered if m.product is not None))
-        if len(proposed) > 1:
-            # Of several products the resolver leaves standing, the kit's rules tell a list of
-            # options from one pick beside references ("X is gone. How about Y instead?").
-            spans = [(m.start, m.end, m.product) for m in offered if m.product is not None]
-            kept = set(self._proposals.proposed(text, spans, frozenset(), None))
-            proposed = tuple(p for p in proposed if p in kept)
+        # What is put forward, named and unclear is the scorer's own decision
+        # (domains.grocery.mentions), taken whole: the shopper never weighs it a second way.
+        resolved = self.resolver.resolve(text)
+        proposed = resolved.proposed
         blanked = text
-        for mention in sorted(found, key=lambda m: m.start, reverse=True):
+        for mention in sorted(resolved.mentions, key=lambda m: m.start, reverse=True):
             said = _said_after_name(text[mention.start : mention.end], mention.name)
             blanked = blanked[: mention.start] + TITLE_MARK + said + blanked[mention.end :]
         # In a message that puts a product forward, a request for a reaction asks no topic.
@@ -171,10 +163,8 @@ class ShopperReader:
         return Reading(
             asked=asked,
             proposed=proposed,
-            named=named,
-            unclear=tuple(
-                dict.fromkeys(m.name for m in found if m.product is None and not m.ruled_out)
-            ),
+            named=resolved.named,
+            unclear=resolved.unclear,
             confirm=self._confirm(text, bool(proposed)),
             nothing_fits=bool(_NOTHING_FITS.search(text)) and not proposed,
         )

@@ -88,6 +88,34 @@ def test_a_list_gives_each_entry_its_own_brand_and_size() -> None:
     assert READ.unclear(text) == ["Smooth Hazelnut Cocoa Spread"]
 
 
+def test_the_shopper_takes_the_resolvers_answer_on_every_corpus_message() -> None:
+    # One decision of what was put forward: the shopper's reading is the resolver's, never a
+    # second weighing of it (it once kept one of several products the scorer counted).
+    from domains.grocery.corpus import GROCERY_CORPORA, SHARE_FILES, load_grocery_corpus
+    from domains.grocery.testing import tiny_catalog
+    from domains.grocery.user import shopper_reader
+
+    shopper = shopper_reader(CATALOG)
+    texts = [r.text for p in sorted(CORPUS.glob("tuning*.jsonl")) for r in load_examples(p)]
+    assert len(texts) > 3000
+    for text in texts:
+        reading, resolved = shopper.read(text), READ.resolve(text)
+        got = reading.proposed, reading.named, reading.unclear
+        assert got == (resolved.proposed, resolved.named, resolved.unclear), text
+    tiny = tiny_catalog()
+    small = shopper_reader(tiny)
+    for row in load_grocery_corpus(*(GROCERY_CORPORA / f for f in SHARE_FILES["tuning"])):
+        assert small.read(row.text).proposed == resolver(tiny).resolve(row.text).proposed
+
+
+def test_a_basket_of_several_is_several_proposals_for_the_shopper_too() -> None:
+    from domains.grocery.user import shopper_reader
+
+    text = f"I've put {X} and {Y} in your basket. Shall I place the order?"
+    assert shopper_reader(CATALOG).read(text).proposed == (OAT_CALCIUM, NUVOLA_BARISTA)
+    assert READ.proposed(text) == [OAT_CALCIUM, NUVOLA_BARISTA]
+
+
 def test_the_shopper_reads_with_the_same_resolver() -> None:
     from domains.grocery.user import shopper_reader
 
@@ -171,6 +199,30 @@ X, Y = "Oatfield Calcium Soya Drink", "Nuvola Barista Almond Drink"
         (f"{Y} isnt organic, does taht matter? if not its the cheapest", [NUVOLA_BARISTA]),
         (f"The Oatfield Soya Drink Calcium is gone, but {Y} is in.", [NUVOLA_BARISTA]),
         ("Oatfield Soya Drink Calcium is in stock.", [OAT_CALCIUM]),
+        # weighed side by side, then one named again on its own as the choice
+        (f"{X} costs twice what {Y} does; I'd take the {Y}. Agreed?", [NUVOLA_BARISTA]),
+        (f"{X} is nice, but {Y} is vegan. {Y} for you?", [NUVOLA_BARISTA]),
+        (f"{X} €1.29 vs {Y} €2.99. Pick {Y}?", [NUVOLA_BARISTA]),
+        (f"I compare {X} and {Y}. The first is cheaper. You want the first?", [OAT_CALCIUM]),
+        # a state said bare, after a colon or with "all"
+        (f"{X}: gone. {Y}: in stock. Take?", [NUVOLA_BARISTA]),
+        (f"{X} all gone :/ {Y} instead??", [NUVOLA_BARISTA]),
+        (f"{X} finish. {Y} is okay?", [NUVOLA_BARISTA]),
+        (f"{X} is not here today. I give you {Y}, okay?", [NUVOLA_BARISTA]),
+        # the verb "swap for Y" brings Y in; "no" before a word is no verdict
+        (f"No more {X}, sorry: swap for {Y}?", [NUVOLA_BARISTA]),
+        (f"{Y}: no added sugar. OK?", [NUVOLA_BARISTA]),
+        # no choice made: both stay put forward
+        (f"{X} or {Y}? Both are in stock.", [OAT_CALCIUM, NUVOLA_BARISTA]),
+        (
+            f"{X} and {Y} are both fine. I'd take the {Y} if you want one, but {X} works too.",
+            [OAT_CALCIUM, NUVOLA_BARISTA],
+        ),
+        # asked, not said of the shopper's past: the product is offered
+        (f"Have you tried {X}? It's a good match.", [OAT_CALCIUM]),
+        (f"You've had {X} before, so try {Y}.", [NUVOLA_BARISTA]),
+        # a decimal point is no sentence end: the "over" still reaches its mention
+        (f"I'd suggest {Y} (the 1.5 l size aside) over {X}.", [NUVOLA_BARISTA]),
     ],
 )
 def test_rule_outs_in_shorthand_symbols_corrections_and_choices(
@@ -204,19 +256,143 @@ def test_a_list_shares_the_cue_said_of_all_its_members() -> None:
     assert READ.proposed(text) == [SUNNY_400[0]]
 
 
+GLUTEN_FREE_400 = "off_2419602894432"  # Old Mill Bakery White Gluten-Free Loaf, 400 g
+PALM_FRIED = "off_24117999"  # Little Meadow Ketchup Palm-Fried Puffs, 125 g
+
+
+@pytest.mark.parametrize(
+    ("text", "proposed"),
+    [
+        ("Old Mill Bakery White Gluten-Fee Loaf, 400 g, is in stock.", [GLUTEN_FREE_400]),
+        ("Old Mill Bakery White Gluten Fee Loaf 400 g?", [GLUTEN_FREE_400]),
+        ("Little Meadow Ketchup Palm-Frid Puffs 125 g fit.", [PALM_FRIED]),
+        ("Little Meadow Ketchup Pal-mFried Puffs 125 g fit.", [PALM_FRIED]),
+        # one slip in all: a second one names nothing
+        ("Little Meadow Ketchup Palm-Fried Pufffs 125 g fit.", [PALM_FRIED]),
+        ("Little Meadow Ketchup Pal-mFried Pufffs 125 g fit.", []),
+    ],
+)
+def test_a_slip_inside_a_hyphenated_word_is_judged_as_in_one_word(
+    text: str, proposed: list[str]
+) -> None:
+    assert READ.proposed(text) == proposed
+
+
+CN_LUNGO, LK_LUNGO = "off_2115935823506", "off_2508377045092"  # Lungo Coffee Capsules, 20
+ORCHARD_PULP = "off_2492700851200"  # Orchard Row With Pulp Orange Juice, 1 l
+
+
+@pytest.mark.parametrize(
+    ("text", "proposed", "unclear"),
+    [
+        # sizes in words, as a smart speaker writes them
+        (
+            "Brookline Smooth Hazelnut Cocoa Spread, three hundred and fifty grams",
+            [BROOKLINE_350],
+            [],
+        ),
+        ("brookline smooth hazelnut cocoa spread four hundred grams", [BROOKLINE_400], []),
+        # a brand by its initials (in capitals) or with "and" for its "&"
+        ("CN Lungo Coffee Capsules, please", [CN_LUNGO], []),
+        ("L&K Lungo Coffee Capsules, 20 capsules", [LK_LUNGO], []),
+        ("Leaf and Kettle Lungo Coffee Capsules", [LK_LUNGO], []),
+        ("OR With Pulp Orange Juice fits.", [ORCHARD_PULP], []),
+        (
+            "Brookline Smooth Hazelnut Cocoa Spread 350 g or With Pulp Orange Juice",
+            [BROOKLINE_350],
+            ["With Pulp Orange Juice"],
+        ),
+        # a brand after a name and a link belongs to the next entry; a size before a name
+        # is not the start of the name said in another order
+        (
+            "the Smooth Hazelnut Cocoa one and the Brookline nectar",
+            ["off_25395150"],
+            ["Smooth Hazelnut Cocoa Spread"],
+        ),
+        ("Try the 20 capsules Lungo Coffee Capsules from Cacao Norte.", [CN_LUNGO], []),
+        # spoken: "and" for a name's "&", "percent" for its "%", pack counts in words
+        ("kitchen hollow lemon and herb hummus three hundred grams", ["off_2558633675082"], []),
+        ("70 per cent dark chocolate", [], ["70% Dark Chocolate"]),
+        ("Frostgate Classic Fish Fingers, fifteen times thirty grams", ["off_2118367140876"], []),
+        ("Frostgate Classic Fish Fingers, 10 times 30 grams", ["off_2352923693981"], []),
+        (
+            "Nothing is missing: Nuvola Barista Almond Drink is in your basket.",
+            [NUVOLA_BARISTA],
+            [],
+        ),
+    ],
+)
+def test_sizes_in_words_brand_initials_and_where_a_brand_belongs(
+    text: str, proposed: list[str], unclear: list[str]
+) -> None:
+    assert READ.proposed(text) == proposed
+    assert READ.unclear(text) == unclear
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"{X} oos, sorry. {Y}?",
+        f"{X} 2 pricey. {Y} is cheaper.",
+        f"We are in rupture of stock for {X}. I can offer {Y}.",
+        f"### Not available\n- {X}\n\n### Instead\n- {Y}",
+        f'{{"pick": "{Y}", "excluded": "{X}"}}',
+        f'{{"excluded": "{X}", "pick": "{Y}"}}',
+        f"item: {X}\nin_stock: false\nalternative: {Y}\nin_stock: true",
+        f"proposed: {Y}. blocked by allergen check: {X}.",
+        f"{X} vs {Y}: the second is cheaper, so my pick is {Y}.",
+        f"Between {X} and that {Y}, I'd choose that {Y}.",
+        f"{X} was my first thought, but {Y} is cheaper.",
+        f"you said you liked {X}, so here's {Y}",
+        f"product: {Y}\nnot_available: {X}",
+        f"{X}: 0 left. {Y}: 12 left.",
+        f"{X} is not more available, please take {Y}.",
+        f"{X} is missing from the shelf, {Y} is here.",
+        f"{X} — temporarily out. {Y} — available now.",
+        f"Out: {X}. In: {Y}.",
+        f"Forget about {X}; take {Y}.",
+        # a tick or a cross beside each product: after them, or before them when the line
+        # opens with one
+        f"{X} ✘ {Y} ✔",
+        f"✅ {Y} ❌ {X}",
+        f"- {Y} ✓\n- {X} ✗",
+        # a flag in the product's own record; old and new in a swap; a bare "no"
+        f'{{"product": "{X}", "in_stock": false}}\n{{"product": "{Y}", "in_stock": true}}',
+        f"item={X} stock=0\nitem={Y} stock=14",
+        f"{Y} swapped in for {X}.",
+        f"Change: {X} to {Y}.",
+        f"{X}? Sadly no. {Y}? Yes!",
+        f"Unfortunately, {X} cannot be supplied. {Y} is available.",
+        f"I'd steer you away from {X} (soy) toward {Y}.",
+        f"You mentioned {X}. We've got {Y} instead.",
+        f"{X} is too sugary for your plan; {Y} is better.",
+        f"{X} is high in sugar, so I'd leave it. {Y} is a better fit.",
+        f"{X} has a Nutri-Score of E, which is below your minimum. {Y} scores B.",
+        f"Cheaper swap: {Y} (not {X}).",
+        f"{X} isn't worth it. {Y} is.",
+        f"{X} is overpriced; {Y} is fair.",
+    ],
+)
+def test_shorthand_records_headings_and_picks_rule_the_other_out(text: str) -> None:
+    assert READ.proposed(text) == [NUVOLA_BARISTA]
+    assert OAT_CALCIUM in READ.named(text)
+
+
 # -- the labelled corpus ----------------------------------------------------------------------
 
 SHARES = {p.stem: load_examples(p) for p in sorted(CORPUS.glob("*.jsonl"))}
 
 
-def test_the_corpus_is_large_and_keeps_its_held_out_share() -> None:
+def test_the_corpus_is_large_and_names_products_every_way() -> None:
     total = sum(len(rows) for rows in SHARES.values())
     assert total >= 200
-    # 40 % until tuning-e to tuning-k (1,554 messages) were written after the held-out share was
-    # last measured, and tuning-l (320) after that; the held-out share was not regrown by an
-    # author who had tuned against everything else, so it keeps its 500 messages (15.9 % of 3,154).
-    assert len(SHARES["heldout"]) >= 500
-    assert len(SHARES["heldout"]) / total >= 0.15
+    # The first held-out share (`heldout`, 500 messages) was measured twice and then tuned on:
+    # it is the tuning share `tuning-m` now, and no file keeps the old name.
+    assert "heldout" not in SHARES
+    assert len(SHARES["tuning-m"]) == 500
+    # Its replacement, written blind with tuning-n, keeps 15 % of the corpus held out.
+    assert len(SHARES["heldout2"]) >= 250
+    assert len(SHARES["heldout2"]) / total >= 0.15
     styles = {s for rows in SHARES.values() for r in rows for s in r.style.split(", ")}
     assert {"full", "brand+name", "name+size", "id", "bare", "full+typo"} <= styles
 
@@ -236,13 +412,12 @@ def test_the_tuning_shares_read_exactly(share: str) -> None:
     assert result.ruled_out_counted == 0
 
 
-def test_the_held_out_share_is_read_no_worse_than_first_measured() -> None:
-    # The held-out share was never tuned against; its figure is reported, this guards a floor.
-    # Measured once at 37df4e9: 0.966 exact, 1 ruled-out mention counted (0.850 and 72 before);
-    # measured once again at 4415a32 (after tuning-l): unchanged, 0.966 and 1.
-    result = score_resolver(READ, SHARES["heldout"])
-    assert result.exact_rate >= 0.966
-    assert result.ruled_out_counted <= 1
+def test_the_held_out_share_is_read_no_worse_than_measured() -> None:
+    # heldout2 was never tuned against; its figure is reported, this guards a floor. Measured
+    # once, with the resolver frozen at 140ff83: 0.834 exact, 58 ruled-out mentions counted.
+    result = score_resolver(READ, SHARES["heldout2"])
+    assert result.exact_rate >= 0.834
+    assert result.ruled_out_counted <= 58
 
 
 def test_a_bad_corpus_row_names_the_line_and_field(tmp_path: Path) -> None:
