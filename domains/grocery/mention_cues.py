@@ -146,6 +146,9 @@ STATES: tuple[str, ...] = (
     r"(?:did not|didn['’]?t|does not|doesn['’]?t) make the cut",
     r"fails? (?:your|the)",
     r"(?:i|we)['’]?d (?:avoid|skip|pass on)",
+    # the agent is still to search: what it praised is the shopper's own ("A is so good, ok
+    # searching")
+    r"(?:ok(?:ay)?|now|let me|i['’]ll|i will)[ ,]+(?:go )?search(?:ing)?\b",
 )
 
 NEGATED: tuple[str, ...] = (
@@ -237,6 +240,10 @@ BEFORE: tuple[str, ...] = (
     r"like your",
     r"such as",
     r"same as",
+    # the measure a product is likened to: "A is similar to B" (B is not offered)
+    r"(?:similar|comparable|close) (?:like|to)",
+    # the shopper's past liking: "If you liked B, you might enjoy A"
+    r"(?:if|since|as|because) you (?:liked|loved|enjoyed)",
     r"no",
     r"not",
     r"nor",
@@ -260,6 +267,7 @@ BARE_STATES = r"(?:all |now )?(?:out|gone|finish(?:ed)?|sold out|none left|n/a)\
 QUESTIONED = (
     r"(?:does|do|would|will) (?:that|this|it|taht|tht|thta) matter|"
     r"is (?:that|this|it) (?:ok|okay|alright|a problem|fine)\b|"
+    r"(?:does|do|would|will|can) (?:that|this|it) (?:fit|suit|work (?:for|with)) (?:you|your)\b|"
     r"(?:hope|if) (?:that['’]?s|it['’]?s|that is) (?:ok|okay|fine|alright)"
 )
 

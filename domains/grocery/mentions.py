@@ -209,7 +209,7 @@ _SAME_AFTER = cues.compiled(_TAIL + r"[\W_]*(?:too|as well|also|either)[\W_]*")
 _IN_AN_ORDER = cues.compiled(
     "^"
     + _TAIL
-    + r"[\W_]*(?:(?:which|that) (?:is|was) |is |was )?(?:in|from|on) (?:your |the |that |this )?"
+    + r"[\W_]*(?:(?:which|that) (?:is|was) |is |was )?(?:in|from|on) (?:your |ur |the |that |this )?"
     r"(?:(?:last|previous|past|earlier|recent) )?orders?\b"
 )
 _PUTTING = cues.compiled(r"\b(?:add|put|swap|replac|includ|plac|switch|chang|pop|mov)\w*")
@@ -272,6 +272,8 @@ _LABEL = cues.compiled(
     + r"\s+"
     + cues.alternation(cues.NEGATED)
     + r"|avoid|skip(?:ped)?|left out|ruled out|not for you|no|out|gone|n/a"
+    # what goes back: "### Return summary", "Returning:" (a return names, never suggests)
+    + r"|(?:return(?:s|ed|ing)?|refund(?:s|ed)?|to (?:return|refund))(?: summary| request| details)?"
     + r"|(?:dropped|removed|excluded|rejected|blocked|flagged|filtered out|failed)"
     + r"(?:\s+(?:by|for|due to|because of|on|in)\s+[\w -]{1,30})?"
     + r"|contains? "
@@ -325,6 +327,7 @@ _NEXT_SAYS = cues.compiled(
 
 
 _QUESTIONED = cues.compiled(cues.QUESTIONED)
+_QUESTIONED_NEXT = cues.compiled(r"\s*(?:" + cues.QUESTIONED + ")")
 _BARE_STATE = cues.compiled(r"\s*" + cues.BARE_STATES + r"[\W_]*")
 _CORRECTION = cues.compiled(r"(?<!\w)" + cues.CORRECTIONS + r"(?!\w)")
 # Two products set side by side, and the words that then choose one of them.
@@ -453,8 +456,12 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
             or (_SAME_AFTER.fullmatch(suffix) and _LIST_LINK.match(prefix))
         ):
             before, said = own[k - 1], False
-        if said and _QUESTIONED.search(suffix):
-            said = False  # "A isn't organic, does that matter?": still put forward
+        if said and (
+            _QUESTIONED.search(suffix) or (hi == clause_hi and _QUESTIONED_NEXT.match(text, hi))
+        ):
+            # "A isn't organic, does that matter?", "A is not vegan. Does that fit your diet?":
+            # the shortcoming is put to the shopper, A is still put forward
+            said = False
         if k and _CORRECTION.search(text[found[k - 1].end : m.start]):
             own[k - 1] = by_prefix[k - 1] = True  # "I'd add A — sorry, I meant B"
         by_prefix.append(before)
@@ -508,9 +515,11 @@ def _settle_choices(text: str, found: list[Mention], ruled: list[bool]) -> None:
 
 # A product named again, alone in its sentence, as the choice: a choosing verb before it ("I'd
 # take the B", "Pick B?", "I'd go almond: B"), or a short question about it ("B for you?").
-_CHOOSE = "pick|choose|take|want|prefer|go|going|stick|stay|opt|settle|choice|vote"
+_CHOOSE = (
+    "pick|choose|take|want|prefer|go|going|stick|stay|opt|settle|choice|vote|recommend(?:ation)?"
+)
 _CHOOSE_LINK = r"(?:\s+(?:with|for|on|is|would be|goes to))?(?:\s+(?:the|a|an|[\w-]+:))?"
-_CHOOSING = cues.compiled(rf"\b(?:{_CHOOSE}){_CHOOSE_LINK}[\s\"'“‘*_(`]*$")
+_CHOOSING = cues.compiled(rf"\b(?:{_CHOOSE}){_CHOOSE_LINK}[\s\"'“‘*_(`:]*$")
 _ALONE_BEFORE = re.compile(r"[\W_]*")
 _SHORT_QUESTION = cues.compiled(
     _TAIL + r"[\s,]*(?:(?:for you|then|instead|maybe|perhaps)\b)?[\s,]*\?[\W_]*"

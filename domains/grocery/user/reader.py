@@ -99,25 +99,26 @@ def _topics(fields: tuple[str, ...]) -> tuple[Topic, ...]:
 # -- confirm requests and saying nothing fits --------------------------------------------
 
 _CONFIRM_ORDER = re.compile(
-    r"(?i)\b(?:(?:place|put through|submit|finali[sz]e|complete|go ahead with|proceed with|"
-    r"confirm|process) (?:the |your |this |that |an )?(?:order|purchase|checkout)|check ?out|"
+    r"(?im)\b(?:(?:place|put through|submit|finali[sz]e|complete|go ahead with|proceed with|"
+    r"confirm|process|make) (?:the |your |this |that |an )?(?:order|purchase|checkout)|check ?out|"
     r"(?:shall|should|can|may) i (?:go ahead and |now )?(?:order|buy|purchase|place)|"
     r"(?:ready|happy|okay|ok|good) (?:for me )?to (?:order|check ?out|place|buy|go ahead)|"
-    r"want me to (?:go ahead and )?(?:order|place|buy|purchase|check|proceed|finali[sz]e)|"
+    r"want me to (?:go ahead and )?(?:order|place|buy|purchase|check ?out|proceed|finali[sz]e)|"
     r"(?:you'?d like|you want) me to (?:order|buy|purchase)|(?:you'?d like) to (?:order|buy|purchase)|"
     r"go ahead and (?:order|place|buy|purchase)|confirm (?:the|your|this) basket|"
-    r"ring (?:it|them|this|these|that) up|"
+    r"ring (?:it|them|this|these|that) (?:up|through)|^\W*order(?=\W*$)|"  # "Basket: A x1. Order?"
     r"(?:order|buy|purchase) (?:it|them|this|these) (?:for you|now))\b"
 )
 _CONFIRM_RETURN = re.compile(
     r"(?i)\b(?:(?:process|proceed with|go ahead with|confirm|start|submit|file|issue|raise|make|"
-    r"arrange|set up|log|open) (?:the |a |your |this |that )?(?:return|refund)|"
+    r"arrange|set up|log|open) (?:the |a |your |this |that |its |their )?(?:return|refund)|"
+    r"send (?:it|them|this|that|these|those) back|return\b[^?\n]{0,60}?(?:\+|&|\band\b) refund|"
     r"(?:shall|should|can|may) i (?:go ahead and |now )?(?:return|refund)|"
     r"want me to (?:go ahead and )?(?:return|refund|process)|(?:return|refund) (?:it|this|that) "
     r"(?:for you|now))\b"
 )
 _CONFIRM_SUBSTITUTION = re.compile(
-    r"(?i)\b(?:substitut\w*|replacement|instead|swap\w*|switch\w*|alternative|in its place|"
+    r"(?i)\b(?:substitu\w*|replacement|instead|swap\w*|switch\w*|alternative|in its place|"
     r"in place of|in the place)\b"
 )
 # A bare go-ahead ("I do it?", "You accept?", "Shall I proceed?"): it asks leave for what the
@@ -178,7 +179,7 @@ class ShopperReader:
             for n, (s, asks) in enumerate(parts)
             if asks and n and not parts[n - 1][1] and _GO_AHEAD.match(s)
         ]
-        joined = " ".join(questions)
+        joined = "\n".join(questions)
         if _CONFIRM_RETURN.search(joined):
             return "return"
         if _CONFIRM_ORDER.search(joined):

@@ -87,6 +87,7 @@ _SUITS_YOU = re.compile(
     r"live with (?:that|it)|manage (?:that|it)|handle (?:that|it)|a (?:problem|dealbreaker)|"
     r"an issue|too \w+|(?:have|got|use|subscribe to) (?:either|any of|both)|"
     r"(?:does|would|did) (?:that|this|it) (?:sound|seem) (?:right|good|ok|okay|fine|alright)|"
+    r"(?:does|would|will) (?:that|this|it) (?:fit|suit|match) (?:your|you)|"
     r"(?:okay|ok|fine|alright|happy|good|acceptable) (?:for|with) (?:everyone|your|you|u|the|that|"
     r"this|it)|"
     r"still (?:interested|keen|game|tempted|up for (?:it|that)|want (?:it|that|them|those|these|"
@@ -246,7 +247,7 @@ _CONDITIONAL = re.compile(
         r"they|there)\b)",
         r"[.?!;:,]",
         r"(?<=[A-Za-z])_(?=[A-Za-z])",
-        r"(?i)\bbut (?=(?:it|it's|its|they|they're|this|that|the)\b)",
+        r"(?i)\bbut (?=(?:it|it's|its|they|they're|this|that|the|not)\b)",
         r"(?i)\bor\b(?! (?:above|below|higher|lower|less|worse|later|earlier|so|fewer|over|"
         r"under)\b)(?! (?:more|better)\b(?!\s+\w))",
     )

@@ -371,6 +371,11 @@ def test_sizes_in_words_brand_initials_and_where_a_brand_belongs(
         f"Cheaper swap: {Y} (not {X}).",
         f"{X} isn't worth it. {Y} is.",
         f"{X} is overpriced; {Y} is fair.",
+        # the measure a product is likened to, and the shopper's past liking
+        f"{Y} is quite similar to {X}, and it is in stock.",
+        f"Since you enjoyed {X}, {Y} might suit you as well.",
+        # a comparison table settled by a recommendation under it
+        f"| | {X} | {Y} |\n|---|---|---|\n| Price | €1.29 | €2.99 |\n\n**Recommendation:** {Y}.",
     ],
 )
 def test_shorthand_records_headings_and_picks_rule_the_other_out(text: str) -> None:
@@ -425,3 +430,23 @@ def test_a_bad_corpus_row_names_the_line_and_field(tmp_path: Path) -> None:
     bad.write_text('{"text": "hi", "proposed": [], "style": "x"}\n{"text": "", "proposed": []}\n')
     with pytest.raises(LoadError, match=r"line 2: text"):
         load_examples(bad)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # what goes back is named, never suggested: a return heading, a past order said in texting
+        f"## Returns\n- {X} × 2, refund €2.58\n\nOK to go ahead?",
+        f"found {X} from ur order, send it back?",
+        # praise of the shopper's own product while the agent is still to search
+        f"ooh {X} is lovely, ok searching",
+    ],
+)
+def test_a_return_or_the_shoppers_own_product_is_named_not_put_forward(text: str) -> None:
+    assert READ.proposed(text) == []
+    assert READ.named(text) == [OAT_CALCIUM]
+
+
+def test_a_shortcoming_put_as_a_check_in_the_next_sentence_still_puts_forward() -> None:
+    text = f"{Y} is not vegan. Does that suit you?"
+    assert READ.proposed(text) == [NUVOLA_BARISTA]

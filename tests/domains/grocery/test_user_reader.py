@@ -162,6 +162,8 @@ if __name__ == "__main__":
             "with you?",
             ("nutriscore",),
         ),
+        # the shortcoming flagged as "but not ...", and the check asking whether it fits
+        ("Red Lentil Fusilli is organic but not vegan. Does that fit your diet?", ("diet",)),
     ],
 )
 def test_questions_and_statements_in_new_voices(text: str, asked: tuple[str, ...]) -> None:
@@ -181,6 +183,16 @@ def test_questions_and_statements_in_new_voices(text: str, asked: tuple[str, ...
         ('Total €5.98. Please reply "yes" if you want me to place this order.', "order"),
         # the shopper buying is not the assistant ordering
         ("Red Lentil Fusilli is a good price, €2.99. You want to buy?", None),
+        # a return said as sending back, or with its refund; "its return"; the order said bare
+        ("The Red Lentil Fusilli is on order #12. Shall I send it back?", "return"),
+        ("Return the Red Lentil Fusilli & refund €2.99?", "return"),
+        ("Shall I arrange their return now?", "return"),
+        ("Red Lentil Fusilli x2 is in the basket. I make the order?", "order"),
+        ("Red Lentil Fusilli x2, €5.98. Ring it through?", "order"),
+        ("Red Lentil Fusilli x2 (€5.98). Order?", "order"),
+        # checking stock is no leave to order; a substitution asked with a slip
+        ("Red Lentil Fusilli suits you. Want me to check it's in stock?", None),
+        ("Plain Millet Pops are gone, can I substitue Red Lentil Fusilli?", "substitution"),
     ],
 )
 def test_confirm_requests_in_new_voices(text: str, confirm: str | None) -> None:
