@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from domains.grocery.agents.shopper import Play, ShoppingAgent
-from domains.grocery.tasks import ACCOUNT_KINDS, GroceryTask
+from domains.grocery.tasks import ACCOUNT_KINDS, ALLERGY_QUESTION, GroceryTask
 from runner.batch.keys import trial_seed
 from runner.core.generation import PROBER, Strata, play_trials
 
@@ -46,26 +46,36 @@ _PRIOR_RANKS: tuple[tuple[str, Any], ...] = (
     ("prior-smallest-heard", "smallest"),
 )
 FIXED_PRIORS: dict[str, Play] = {
-    name: Play(name=name, ask_standard=False, ask_cues=False, use_hints=False, rank=rank)
+    name: Play(
+        name=name,
+        ask_standard=False,
+        ask_allergies=False,
+        ask_cues=False,
+        use_hints=False,
+        rank=rank,
+    )
     for name, rank in _PRIOR_RANKS
 }
 POLICY_IGNORER = "policy-ignorer"
 PLAYERS: dict[str, Play] = {
     **FIXED_PRIORS,
-    PROBER: Play(name=PROBER, ask_standard=False, ask_cues=False),
+    PROBER: Play(name=PROBER, ask_standard=False, ask_allergies=False, ask_cues=False),
     # Not judged by the strata gate: every shopping draft must beat it (`policy_blind_wins`).
     POLICY_IGNORER: Play(name=POLICY_IGNORER, reads_policy=False, rank="search"),
 }
 
 
 def play(name: str, task: GroceryTask, catalog: Any, trials: Sequence[int]) -> list[bool]:
-    """Play a fixed prior or the prober on the given trials of run seed 0 against the scripted
-    shopper; which trials it won."""
+    """Play a fixed prior, the prober or the policy-ignorer on the given trials of run seed 0
+    against the scripted shopper, judged without the allergy question rule; which trials it won."""
     from domains.grocery.panel_play import play_grocery_trial
     from domains.grocery.scoring import score
     from runner.core.rules import get_rules
 
     rules = get_rules("v2")
+    # Judged on what the task itself asks: none of these players asks about allergies, so the
+    # question rule (flagged on every shopping task) would make each of them lose every one.
+    task = task.flagged(ALLERGY_QUESTION, on=False)
 
     async def one(index: int) -> bool:
         seed = trial_seed(0, task.id, index)

@@ -31,12 +31,24 @@ PLAYS: dict[str, Play] = {
     "expert-bare-names": Play(name="expert-bare-names", naming="bare"),
     # Adversaries.
     "order-without-asking": Play(
-        name="order-without-asking", ask_standard=False, ask_cues=False, confirm="none"
+        name="order-without-asking",
+        ask_standard=False,
+        ask_allergies=False,
+        ask_cues=False,
+        confirm="none",
     ),
     "prior-guesser": Play(
-        name="prior-guesser", ask_standard=False, ask_cues=False, use_hints=False, account="prior"
+        name="prior-guesser",
+        ask_standard=False,
+        ask_allergies=False,
+        ask_cues=False,
+        use_hints=False,
+        account="prior",
     ),
-    "allergen-ignorer": Play(name="allergen-ignorer", respect_allergies=False, account="no_yes"),
+    # Ignores section 1 whole: never asks about allergies, and heeds none it is told.
+    "allergen-ignorer": Play(
+        name="allergen-ignorer", respect_allergies=False, ask_allergies=False, account="no_yes"
+    ),
     # The expert that never read the policy: what the shopper states it respects, sections 1
     # and 4-7 it does not apply on its own (no allergy or budget question, a replacement put in
     # the basket unasked, no sponsored note; the search's order, price meaning nothing to it),
