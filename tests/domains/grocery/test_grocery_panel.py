@@ -1,4 +1,4 @@
-"""A small slice of the grocery panel through the real loop: the oracle wins, do-nothing and the consent forger lose, the expert and its natural twin win the slice, and the allergen ignorer loses the allergy cells the expert wins."""
+"""A small slice of the grocery panel through the real loop: the oracle wins, do-nothing and the consent forger lose, the expert and its natural twin win the slice, and the allergen ignorer loses the allergy cells the expert wins and, never asking about allergies, the allergy-free shoppers too."""
 
 from __future__ import annotations
 
