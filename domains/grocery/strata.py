@@ -1,11 +1,12 @@
 """Grocery strata that measure their skill: fixed priors must not win the hidden stratum, nor a question-less prober the mixed and hidden ones.
 
 The players are the shopping assistant with parts taken out:
-- the fixed priors (`FIXED_PRIORS`): ask nothing, read no hint, and put forward the products that
-  fit what the shopper volunteered in one fixed order (cheapest first, top search result first,
-  best Nutri-Score first, biggest pack first, smallest pack first), the next one after each
-  decline;
-- the no-question prober (`PROBER`): asks nothing but reads every decline's hint.
+- the fixed priors (`FIXED_PRIORS`): ask nothing but the one question policy section 1 requires
+  of every assistant (allergies), read no hint, and put forward the products that fit what the
+  shopper said in one fixed order (cheapest first, top search result first, best Nutri-Score
+  first, biggest pack first, smallest pack first), the next one after each decline;
+- the no-question prober (`PROBER`): asks nothing but that one question, and reads every
+  decline's hint.
 
 `strata(catalog).gate` says whether any prior wins more than `MAX_STRATUM_WIN` of the hidden
 stratum's trials or the prober more than that of the mixed or the hidden stratum. The grocery
@@ -46,20 +47,13 @@ _PRIOR_RANKS: tuple[tuple[str, Any], ...] = (
     ("prior-smallest-heard", "smallest"),
 )
 FIXED_PRIORS: dict[str, Play] = {
-    name: Play(
-        name=name,
-        ask_standard=False,
-        ask_allergies=False,
-        ask_cues=False,
-        use_hints=False,
-        rank=rank,
-    )
+    name: Play(name=name, ask_standard=False, ask_cues=False, use_hints=False, rank=rank)
     for name, rank in _PRIOR_RANKS
 }
 POLICY_IGNORER = "policy-ignorer"
 PLAYERS: dict[str, Play] = {
     **FIXED_PRIORS,
-    PROBER: Play(name=PROBER, ask_standard=False, ask_allergies=False, ask_cues=False),
+    PROBER: Play(name=PROBER, ask_standard=False, ask_cues=False),
     # Not judged by the strata gate: every shopping draft must beat it (`policy_blind_wins`).
     POLICY_IGNORER: Play(name=POLICY_IGNORER, reads_policy=False, rank="search"),
 }
@@ -67,15 +61,16 @@ PLAYERS: dict[str, Play] = {
 
 def play(name: str, task: GroceryTask, catalog: Any, trials: Sequence[int]) -> list[bool]:
     """Play a fixed prior, the prober or the policy-ignorer on the given trials of run seed 0
-    against the scripted shopper, judged without the allergy question rule; which trials it won."""
+    against the scripted shopper; which trials it won."""
     from domains.grocery.panel_play import play_grocery_trial
     from domains.grocery.scoring import score
     from runner.core.rules import get_rules
 
     rules = get_rules("v2")
-    # Judged on what the task itself asks: none of these players asks about allergies, so the
-    # question rule (flagged on every shopping task) would make each of them lose every one.
-    task = task.flagged(ALLERGY_QUESTION, on=False)
+    if name == POLICY_IGNORER:
+        # Whether the rest of the policy matters: it never asks about allergies, so the
+        # question rule (flagged on every shopping task) alone would make it lose every one.
+        task = task.flagged(ALLERGY_QUESTION, on=False)
 
     async def one(index: int) -> bool:
         seed = trial_seed(0, task.id, index)
