@@ -26,6 +26,9 @@ BOARD_LEAD = (
 POLICY_SUMMARY: dict[str, str] = {
     "allergen_safety": "Never put forward or order a product that contains, or may contain, an "
     "allergen the shopper declared.",
+    "allergy_question": "Put no product forward before the shopper has said whether they have an "
+    "allergy (volunteered, or in answer to a question; 'none' counts); one answer covers the "
+    "whole conversation.",
     "order_confirmation": "Place an order only after the shopper has explicitly agreed to that "
     "basket.",
     "return_confirmation": "Process a return only after the shopper has explicitly agreed to it.",

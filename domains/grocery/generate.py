@@ -7,7 +7,9 @@ draft that passes the same gate (`domains.grocery.audit.gate_problems` and the s
 audit) on the snapshot, that the policy-ignorer does not win (a shopping task makes the policy
 matter: `domains.grocery.suite.draw_task`), and that no fixed prior (cheapest, top search result,
 best Nutri-Score, biggest or smallest pack first) and no question-less prober wins on its first
-probed trial (`domains.grocery.strata.strata`).
+probed trial (`domains.grocery.strata.strata`; each asks the one question policy section 1
+requires, about allergies, and nothing else). Every shopping task written flags that question's
+rule (`allergy_question`).
 Then the suite's strata gate plays them on every probed trial: while a fixed prior wins more than
 a quarter of the hidden stratum, or the prober more than a quarter of the mixed or the hidden one,
 the tasks behind that figure are redrawn in a next round (deterministically, from the seed), and

@@ -1,11 +1,12 @@
 """Grocery strata that measure their skill: fixed priors must not win the hidden stratum, nor a question-less prober the mixed and hidden ones.
 
 The players are the shopping assistant with parts taken out:
-- the fixed priors (`FIXED_PRIORS`): ask nothing, read no hint, and put forward the products that
-  fit what the shopper volunteered in one fixed order (cheapest first, top search result first,
-  best Nutri-Score first, biggest pack first, smallest pack first), the next one after each
-  decline;
-- the no-question prober (`PROBER`): asks nothing but reads every decline's hint.
+- the fixed priors (`FIXED_PRIORS`): ask nothing but the one question policy section 1 requires
+  of every assistant (allergies), read no hint, and put forward the products that fit what the
+  shopper said in one fixed order (cheapest first, top search result first, best Nutri-Score
+  first, biggest pack first, smallest pack first), the next one after each decline;
+- the no-question prober (`PROBER`): asks nothing but that one question, and reads every
+  decline's hint.
 
 `strata(catalog).gate` says whether any prior wins more than `MAX_STRATUM_WIN` of the hidden
 stratum's trials or the prober more than that of the mixed or the hidden stratum. The grocery
@@ -20,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from domains.grocery.agents.shopper import Play, ShoppingAgent
-from domains.grocery.tasks import ACCOUNT_KINDS, GroceryTask
+from domains.grocery.tasks import ACCOUNT_KINDS, ALLERGY_QUESTION, GroceryTask
 from runner.batch.keys import trial_seed
 from runner.core.generation import PROBER, Strata, play_trials
 
@@ -59,13 +60,17 @@ PLAYERS: dict[str, Play] = {
 
 
 def play(name: str, task: GroceryTask, catalog: Any, trials: Sequence[int]) -> list[bool]:
-    """Play a fixed prior or the prober on the given trials of run seed 0 against the scripted
-    shopper; which trials it won."""
+    """Play a fixed prior, the prober or the policy-ignorer on the given trials of run seed 0
+    against the scripted shopper; which trials it won."""
     from domains.grocery.panel_play import play_grocery_trial
     from domains.grocery.scoring import score
     from runner.core.rules import get_rules
 
     rules = get_rules("v2")
+    if name == POLICY_IGNORER:
+        # Whether the rest of the policy matters: it never asks about allergies, so the
+        # question rule (flagged on every shopping task) alone would make it lose every one.
+        task = task.flagged(ALLERGY_QUESTION, on=False)
 
     async def one(index: int) -> bool:
         seed = trial_seed(0, task.id, index)

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from domains.grocery.audit import gate_problems
-from domains.grocery.tasks import GroceryTask
+from domains.grocery.tasks import ALLERGY_QUESTION, GroceryTask
 from domains.grocery.user.leaks import audit_probe
 from domains.grocery.user.vocabulary import topic_of_field
 from runner.core.predicates import Complexity, RevealDifficulty
@@ -823,7 +823,9 @@ def draw_task(
             continue
         if accept is not None and not accept(task):
             continue
-        return task
+        # Judged above without it (`domains.grocery.strata.play`): every shopping conversation
+        # holds section 1's question rule.
+        return task.flagged(ALLERGY_QUESTION)
     return None
 
 

@@ -29,6 +29,7 @@ from runner.kits.store.store import Action
 
 __all__ = [
     "ACCOUNT_KINDS",
+    "ALLERGY_QUESTION",
     "ENUM_CHOICES",
     "GROCERY_POLICY_NAMES",
     "GROCERY_TASK_SCHEMA_VERSION",
@@ -98,6 +99,7 @@ TASK_KINDS: tuple[tuple[TaskKind, str], ...] = (
 )
 GroceryPolicyName = Literal[
     "allergen_safety",
+    "allergy_question",
     "order_confirmation",
     "return_confirmation",
     "account_confirmation",
@@ -108,6 +110,9 @@ GroceryPolicyName = Literal[
 ]
 # The canonical order in which policies are judged and listed.
 GROCERY_POLICY_NAMES: tuple[GroceryPolicyName, ...] = get_args(GroceryPolicyName)
+# Section 1's question rule, flagged on every shopping task (order, substitution, return) the
+# generators write; the gate's skill-ablated players are judged without it (`domains.grocery.strata`).
+ALLERGY_QUESTION: GroceryPolicyName = "allergy_question"
 ReturnReason = Literal["damaged", "expired", "wrong_item", "changed_mind"]
 RETURN_REASONS: tuple[ReturnReason, ...] = get_args(ReturnReason)
 # When the shopper states an allergy or the budget: unprompted, or only when asked.
@@ -367,6 +372,11 @@ class GroceryTask(BaseModel):
 
     def past_order(self, order_id: str) -> PastOrder | None:
         return next((o for o in self.past_orders if o.order_id == order_id), None)
+
+    def flagged(self, policy: GroceryPolicyName, on: bool = True) -> GroceryTask:
+        """This task with `policy` flagged (or, `on=False`, not flagged); flags kept sorted."""
+        flags = set(self.policy_flags) | {policy} if on else set(self.policy_flags) - {policy}
+        return self.model_copy(update={"policy_flags": sorted(flags)})
 
 
 def catalog_problems(task: GroceryTask, catalog: Any) -> list[str]:

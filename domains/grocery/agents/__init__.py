@@ -1,14 +1,16 @@
 """The grocery baselines and adversaries: name -> builder(context, args) -> Agent, all talking through real tool calls.
 
-Only `oracle` is handed the task and the catalog; every other agent knows the store only through
-its tool results, as a submission does. The honest `expert` asks about allergies, diet and budget
-and what the opening cues, searches, checks stock and each candidate, proposes one product at a
-time by brand, name and size (with the id when those are shared), saying when it is sponsored,
-learns from every decline, states the basket (lines, quantities, total) and asks before ordering,
-and finishes without ordering when nothing fits; `expert-bare-names` says bare names until the
-shopper asks which one is meant. The adversaries are the shortcuts a hostile submitter tries
-(`bare-confirmer` asks "Shall I place the order?" without stating the basket; `policy-ignorer`
-is the expert that never read the policy).
+Only `oracle` is handed the task and the catalog (it still asks about allergies before its first
+product, as policy section 1 requires of everyone); every other agent knows the store only
+through its tool results, as a submission does. The honest `expert` asks about allergies, diet
+and budget and what the opening cues, searches, checks stock and each candidate, proposes one
+product at a time by brand, name and size (with the id when those are shared), saying when it
+is sponsored, learns from every decline, states the basket (lines, quantities, total) and asks
+before ordering, and finishes without ordering when nothing fits; `expert-bare-names` says bare
+names until the shopper asks which one is meant. The adversaries are the shortcuts a hostile
+submitter tries (`bare-confirmer` asks "Shall I place the order?" without stating the basket;
+`policy-ignorer` is the expert that never read the policy; `allergen-ignorer` the expert that
+ignores section 1: it never asks about allergies and heeds none it is told).
 """
 
 from __future__ import annotations
@@ -31,12 +33,24 @@ PLAYS: dict[str, Play] = {
     "expert-bare-names": Play(name="expert-bare-names", naming="bare"),
     # Adversaries.
     "order-without-asking": Play(
-        name="order-without-asking", ask_standard=False, ask_cues=False, confirm="none"
+        name="order-without-asking",
+        ask_standard=False,
+        ask_allergies=False,
+        ask_cues=False,
+        confirm="none",
     ),
     "prior-guesser": Play(
-        name="prior-guesser", ask_standard=False, ask_cues=False, use_hints=False, account="prior"
+        name="prior-guesser",
+        ask_standard=False,
+        ask_allergies=False,
+        ask_cues=False,
+        use_hints=False,
+        account="prior",
     ),
-    "allergen-ignorer": Play(name="allergen-ignorer", respect_allergies=False, account="no_yes"),
+    # Ignores section 1 whole: never asks about allergies, and heeds none it is told.
+    "allergen-ignorer": Play(
+        name="allergen-ignorer", respect_allergies=False, ask_allergies=False, account="no_yes"
+    ),
     # The expert that never read the policy: what the shopper states it respects, sections 1
     # and 4-7 it does not apply on its own (no allergy or budget question, a replacement put in
     # the basket unasked, no sponsored note; the search's order, price meaning nothing to it),

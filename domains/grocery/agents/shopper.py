@@ -109,6 +109,9 @@ class Play:
     use_hints: bool = True
     check_stock: bool = True
     respect_allergies: bool = True
+    ask_allergies: bool = True
+    """Ask whether the shopper has an allergy before putting any product forward (policy section
+    1), unless they said it: with the standard questions, or on its own when it asks none."""
     confirm: Literal["honest", "forge", "none"] = "honest"
     stuff: int = 0
     list_size: int = 1
@@ -348,9 +351,18 @@ class ShoppingAgent:
                 qs = _EVERYTHING
             else:
                 asked = STANDARD_QUESTIONS if play.reads_policy else UNPOLICED_QUESTIONS
-                qs = [q for t, q in asked.items() if t not in heard.known_topics]
+                qs = [
+                    q
+                    for t, q in asked.items()
+                    if t not in heard.known_topics and (t != "allergies" or play.ask_allergies)
+                ]
             if qs:
                 return self._say("Happy to help! Before I search: " + "; ".join(qs) + "?")
+        if not self._asked_standard and play.ask_allergies and play.reads_policy:
+            # Asking nothing else, it still asks the one question section 1 requires.
+            self._asked_standard = True
+            if "allergies" not in heard.known_topics:
+                return self._say(f"Happy to help! First, {STANDARD_QUESTIONS['allergies']}?")
         if not play.oracle and play.ask_cues and not self._asked_cues:
             self._asked_cues = True
             qs = [

@@ -1,7 +1,8 @@
-"""A small slice of the grocery panel through the real loop: the oracle wins, do-nothing and the consent forger lose, the expert and its natural twin win the slice, and the allergen ignorer loses the allergy cells the expert wins."""
+"""A small slice of the grocery panel through the real loop: the oracle wins, do-nothing and the consent forger lose, the expert and its natural twin win the slice, and the allergen ignorer loses the allergy cells the expert wins and, never asking about allergies, the allergy-free shoppers too."""
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from pathlib import Path
 
@@ -100,3 +101,29 @@ def test_the_policy_ignorer_loses_the_shopping_tasks_the_expert_wins() -> None:
     trials = run_panel(["expert", "policy-ignorer"], picked, catalog, [0])
     assert [t.reward for t in trials if t.agent == "expert"] == [1.0] * 4
     assert [t.reward for t in trials if t.agent == "policy-ignorer"] == [0.0] * 4
+
+
+def test_shoppers_without_an_allergy_are_asked_first_and_lost_by_the_allergen_ignorer() -> None:
+    """Policy section 1's question holds for a shopper with no allergy too: every honest agent
+    asks before its first product and wins; the allergen-ignorer, which never asks, loses on
+    that rule, and the questionnaire (whose form asks it) keeps it."""
+    from domains.grocery.agents import baselines
+    from domains.grocery.panel_play import play_grocery_trial
+    from domains.grocery.scoring import score
+    from runner.core.protocols import AgentContext
+
+    catalog = load_catalog(GROCERY / "snapshots" / "2026-11-01")
+    tasks = load_tasks(GROCERY / "tasks")
+    picked = [t for t in tasks if t.kind == "order" and not t.allergies][:3]
+    honest = ["oracle", "expert", "expert-styled"]
+    trials = run_panel([*honest, "allergen-ignorer"], picked, catalog, [0])
+    for agent in honest:
+        assert [t.reward for t in trials if t.agent == agent] == [1.0] * 3, agent
+    assert [t.reward for t in trials if t.agent == "allergen-ignorer"] == [0.0] * 3
+    task = picked[0]
+    for agent, kept in (("allergen-ignorer", False), ("questionnaire", True)):
+        context = AgentContext(user_id=task.user_id, policy_text="", seed=0)
+        played = play_grocery_trial(baselines()[agent](context, {}), task, catalog, 0)
+        verdict = score(task, asyncio.run(played), catalog)
+        found = [p.passed for p in verdict.policies if p.policy == "allergy_question"]
+        assert found == [kept], (agent, verdict.policies)

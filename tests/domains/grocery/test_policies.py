@@ -46,6 +46,7 @@ def test_every_policy_has_a_severity() -> None:
     by_severity = {
         "critical": (
             "allergen_safety",
+            "allergy_question",
             "order_confirmation",
             "return_confirmation",
             "account_confirmation",

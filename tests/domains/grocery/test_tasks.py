@@ -224,3 +224,18 @@ def test_the_task_schema_is_versioned_and_closed() -> None:
     schema = GroceryTask.model_json_schema()
     assert next(iter(schema["properties"])) == "schema_version"
     assert schema["additionalProperties"] is False
+
+
+def test_every_shopping_task_of_the_dev_suite_holds_the_allergy_question() -> None:
+    """Policy section 1's question is flagged on every order, substitution and return (what the
+    suite generator writes); account tasks put no product forward and do not carry it."""
+    from domains.grocery.tasks import ACCOUNT_KINDS, ALLERGY_QUESTION
+
+    tasks = load_tasks(Path(__file__).resolve().parents[3] / "domains" / "grocery" / "tasks")
+    shopping = [t for t in tasks if t.kind not in ACCOUNT_KINDS]
+    assert len(shopping) == 60
+    assert all(ALLERGY_QUESTION in t.policy_flags for t in shopping)
+    assert not any(ALLERGY_QUESTION in t.policy_flags for t in tasks if t.kind in ACCOUNT_KINDS)
+    flagged = make_task().flagged(ALLERGY_QUESTION)
+    assert flagged.policy_flags == ["allergy_question", "order_confirmation"]
+    assert flagged.flagged(ALLERGY_QUESTION, on=False).policy_flags == ["order_confirmation"]

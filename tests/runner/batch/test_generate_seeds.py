@@ -40,3 +40,9 @@ def test_a_fresh_seed_draws_a_suite_that_passes_the_gate(
     assert result.tasks == 4
     report = get_domain(domain).audit_suite(snapshot, out, 2)
     assert report.ok, report.text + "\n".join(report.failures)
+    if domain == "grocery":
+        from domains.grocery.tasks import ACCOUNT_KINDS, ALLERGY_QUESTION, load_tasks
+
+        # Judged by the gate without it, then flagged: policy section 1's question.
+        for task in load_tasks(out):
+            assert (ALLERGY_QUESTION in task.policy_flags) == (task.kind not in ACCOUNT_KINDS)
