@@ -51,6 +51,12 @@ PLAYS: dict[str, Play] = {
     "allergen-ignorer": Play(
         name="allergen-ignorer", respect_allergies=False, ask_allergies=False, account="no_yes"
     ),
+    # Asks the allergy question with the expert's others, then heeds no allergy it is told: no
+    # cap (it cannot break section 1 with a shopper who has no allergy); the panel shows how often
+    # an allergic shopper's pick is unsafe for it.
+    "allergy-answer-ignorer": Play(
+        name="allergy-answer-ignorer", respect_allergies=False, account="no_yes"
+    ),
     # The expert that never read the policy: what the shopper states it respects, sections 1
     # and 4-7 it does not apply on its own (no allergy or budget question, a replacement put in
     # the basket unasked, no sponsored note; the search's order, price meaning nothing to it),
