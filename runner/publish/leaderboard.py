@@ -144,10 +144,14 @@ def build_leaderboard(
 ) -> LeaderboardResult:
     """Build the whole leaderboard offline, resumably, printing each step and its time.
 
-    Every domain's refresh and validate steps come first, then every run (each domain's dev run
-    and test split, all started at once as processes of their own: `lane_processes`,
-    `shard_workers`), then the site. For each domain of the board (`leaderboard.yaml`
-    `domains`, in order): 1. refresh: its
+    The domains of the board (`leaderboard.yaml` `domains`) go one after the other, the one
+    whose runs hold the most trials first (its runs end last); with no run step, in the board's
+    order. Each domain's runs (its dev run and test split) start as processes of their own
+    (`lane_processes`, `shard_workers`) as soon as its suite validates and go on while the next
+    domain refreshes and validates: the cores work while a refresh waits on its rate-limited
+    source. A later suite found inconsistent stops the build: the runs already started are
+    terminated and nothing is published. The site comes after every run. For each domain:
+    1. refresh: its
     snapshot of DATE from `source` (`Domain.refresh`; movies' fixture is byte-identical to the
     committed snapshot, so a no-op diff); 2. validate: the domain's
     revalidation of its suite on it (`Domain.revalidate`), stopping on any inconsistent task;
@@ -228,9 +232,9 @@ def build_leaderboard(
 
 
 def lane_processes(jobs: int, cores: int | None = None) -> int:
-    """How many processes run the board's `jobs` runs (dev runs and test splits): all of them
-    from the start, so a test split never waits for a dev run (the scheduler shares the cores
-    between them), but no more than two per core, which bounds the memory they hold."""
+    """How many processes run the board's `jobs` runs (dev runs and test splits): one each, so
+    a run never waits for another to end (the scheduler shares the cores between them), but no
+    more than two per core, which bounds the memory they hold."""
     return max(1, min(jobs, 2 * (cores if cores is not None else os.cpu_count() or 1)))
 
 
