@@ -187,11 +187,8 @@ def test_an_inconsistent_later_suite_cancels_the_runs_already_started(tmp_path: 
                 )
         finally:
             release.set()
-    assert [line for line in lines if line.startswith("[")] == [
-        "[1/5] movies: validate …",
-        "[2/5] movies: run … (in 2 processes)",
-        "[3/5] grocery: validate …",
-    ]
+    steps = [line.split(" …")[0] for line in lines if line.startswith("[")]
+    assert steps == ["[1/5] movies: validate", "[2/5] movies: run", "[3/5] grocery: validate"]
     assert not any(": run:" in line for line in lines)  # no run was reported as done
     assert multiprocessing.active_children() == []
     assert not (tmp_path / "public").exists()
