@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from typing import Any, Literal
 
@@ -46,7 +47,14 @@ def stock_level(task: GroceryTask, product_id: str) -> int:
     can be bought is the same in every trial, and adding a product moves no other count."""
     if product_id in task.out_of_stock:
         return 0
-    digest = hashlib.sha256(f"{task.id}\x00{product_id}".encode()).digest()
+    return _drawn_stock(task.id, product_id)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _drawn_stock(task_id: str, product_id: str) -> int:
+    """The drawn count (memoised: a task's gate, its generator and every trial of it read the
+    same counts again and again)."""
+    digest = hashlib.sha256(f"{task_id}\x00{product_id}".encode()).digest()
     return int.from_bytes(digest[:4], "big") % (MAX_STOCK + 1)
 
 

@@ -171,8 +171,10 @@ def _constraint(kind: str, products: list[Any], rng: random.Random) -> dict[str,
 
 def _common(catalogs: Sequence[Any]) -> list[Any]:
     """Products present (same id) in every catalog, from the first catalog."""
-    first = catalogs[0]
-    return [p for p in first.items if all(p.id in c for c in catalogs[1:])]
+    first, *others = catalogs
+    if not others:
+        return list(first.items)
+    return [p for p in first.items if all(p.id in c for c in others)]
 
 
 def _persona(rng: random.Random, who: Sequence[str] = _WHO, style: Sequence[str] = _STYLE) -> str:

@@ -210,14 +210,13 @@ def _value_of(item: CatalogItem, field: str) -> Any:
 
 
 def _meets(item: CatalogItem, constraint: dict[str, Any]) -> bool:
-    from runner.core.predicates import evaluate_predicate
+    """Does the item meet the drafted constraint? (`predicate_holds`: the generator asks this of
+    every catalog item for every draft, so no check and reason are built.)"""
+    from runner.core.predicates import predicate_holds
 
-    return evaluate_predicate(
-        constraint["field"],
-        constraint["op"],
-        constraint["value"],
-        _value_of(item, constraint["field"]),
-    ).satisfied
+    return predicate_holds(
+        constraint["op"], constraint["value"], _value_of(item, constraint["field"])
+    )
 
 
 def _cut(

@@ -7,7 +7,9 @@ import datetime as dt
 import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from multiprocessing import get_context
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
@@ -142,10 +144,14 @@ def build_leaderboard(
 ) -> LeaderboardResult:
     """Build the whole leaderboard offline, resumably, printing each step and its time.
 
-    Every domain's refresh and validate steps come first, then every run (each domain's dev run
-    and test split, all started at once as processes of their own: `lane_processes`,
-    `shard_workers`), then the site. For each domain of the board (`leaderboard.yaml`
-    `domains`, in order): 1. refresh: its
+    The domains of the board (`leaderboard.yaml` `domains`) go one after the other, the one
+    whose runs hold the most trials first (its runs end last); with no run step, in the board's
+    order. Each domain's runs (its dev run and test split) start as processes of their own
+    (`lane_processes`, `shard_workers`) as soon as its suite validates and go on while the next
+    domain refreshes and validates: the cores work while a refresh waits on its rate-limited
+    source. A later suite found inconsistent stops the build: the runs already started are
+    terminated and nothing is published. The site comes after every run. For each domain:
+    1. refresh: its
     snapshot of DATE from `source` (`Domain.refresh`; movies' fixture is byte-identical to the
     committed snapshot, so a no-op diff); 2. validate: the domain's
     revalidation of its suite on it (`Domain.revalidate`), stopping on any inconsistent task;
@@ -184,17 +190,30 @@ def build_leaderboard(
         if where is None:
             where = snapshots_dir if name == DEFAULT_DOMAIN else domain.snapshots_dir
         lanes[name] = (domain, settings, where)
-    # Every domain is refreshed and validated before any run (an inconsistent suite stops the
-    # build before anything ran); then the runs, each domain's dev run and test split; the site.
+    # Each domain in turn is refreshed and validated, then its runs start in processes of their
+    # own while the next domain refreshes (the largest domain first: its runs end last); the site
+    # after every run. A suite found inconsistent stops the build: the runs already started are
+    # cancelled and nothing is published.
+    jobs: dict[tuple[str, str], _Job] = {
+        (name, step): _job(
+            name, step, lanes[name], label, board, splits, tuple(entries), "run" in steps
+        )
+        for name in domains
+        for step in STEPS[2:4]
+        if step in steps
+    }
+    sizes = {key: _job_size(job, submissions_dir) for key, job in jobs.items()}
+    ordered = sorted(domains, key=lambda name: -sum(sizes.get((name, s), 0) for s in STEPS[2:4]))
     plan: list[tuple[str | None, str]] = [
-        (name, step) for step in STEPS[:2] if step in steps for name in domains
+        (name, step) for name in ordered for step in STEPS[:4] if step in steps
     ]
-    plan += [(name, step) for name in domains for step in STEPS[2:4] if step in steps]
     if "site" in steps:
         plan.append((None, "site"))
     _steps(
         plan,
         lanes,
+        jobs,
+        sizes,
         label,
         source,
         submissions_dir,
@@ -207,16 +226,15 @@ def build_leaderboard(
         splits,
         len(domains) > 1,
         result,
-        tuple(entries),
     )
     result.wall_seconds = time.perf_counter() - started
     return result
 
 
 def lane_processes(jobs: int, cores: int | None = None) -> int:
-    """How many processes run the board's `jobs` runs (dev runs and test splits): all of them
-    from the start, so a test split never waits for a dev run (the scheduler shares the cores
-    between them), but no more than two per core, which bounds the memory they hold."""
+    """How many processes run the board's `jobs` runs (dev runs and test splits): one each, so
+    a run never waits for another to end (the scheduler shares the cores between them), but no
+    more than two per core, which bounds the memory they hold."""
     return max(1, min(jobs, 2 * (cores if cores is not None else os.cpu_count() or 1)))
 
 
@@ -236,6 +254,8 @@ def shard_workers(trials: Mapping[str, int], cores: int | None = None) -> dict[s
 def _steps(
     plan: list[tuple[str | None, str]],
     lanes: dict[str, tuple[Domain, RunSettings, Path]],
+    jobs: dict[tuple[str, str], _Job],
+    sizes: dict[tuple[str, str], int],
     label: str,
     source: str,
     submissions_dir: Path,
@@ -248,8 +268,12 @@ def _steps(
     splits: Path,
     several: bool,
     result: LeaderboardResult,
-    entries: tuple[Path, ...],
 ) -> None:
+    """Take the plan's steps in order. A refresh, validate or the site runs here; with several
+    runs each is started in a process of its own (`_Runs`) when its step comes and goes on while
+    the next steps run here; they are all collected before the site. Whatever stops the build
+    (an inconsistent suite, a failed run, Ctrl-C) terminates the runs still going."""
+
     def shown(number: int) -> str:
         lane, step = plan[number - 1]
         return f"{lane}: {step}" if several and lane is not None else step
@@ -258,41 +282,63 @@ def _steps(
         result.timings.append(StepTiming(shown(number), seconds, detail))
         echo(f"      {shown(number)}: {detail} ({seconds:.1f} s)")
 
-    jobs: list[tuple[int, _Job]] = []
-    for number, (lane, step) in enumerate(plan, start=1):
-        if step in ("run", "test"):
-            assert lane is not None
-            job = _job(
-                lane, step, lanes[lane], label, board, splits, entries, (lane, "run") in plan
-            )
-            jobs.append((number, job))
-            continue
-        if jobs:  # the site, after every run
-            _run_jobs(jobs, plan, shown, done, submissions_dir, concurrency, fresh, echo, result)
-            jobs = []
-        echo(f"[{number}/{len(plan)}] {shown(number)} …")
-        started = time.perf_counter()
-        if lane is None:
-            detail, result.index_html = _site(
-                submissions_dir,
-                snapshots_dir,
-                lanes[DEFAULT_DOMAIN][1].tasks_dir if DEFAULT_DOMAIN in lanes else TASKS_DIR,
-                public_dir,
-                echo,
-                board,
-                {n: lane[2] for n, lane in lanes.items()},
-                {n: lane[1].tasks_dir for n, lane in lanes.items()},
-                splits,
-            )
-        else:
-            domain, settings, where = lanes[lane]
-            if step == "refresh":
-                detail = domain.refresh(source, label, where)
+    numbers = {(lane, step): number for number, (lane, step) in enumerate(plan, start=1)}
+    runs: _Runs | None = None
+    if len(jobs) > 1:
+        runs = _Runs(
+            {numbers[key]: job for key, job in jobs.items()},
+            {numbers[key]: size for key, size in sizes.items()},
+            submissions_dir,
+            concurrency,
+            fresh,
+            echo,
+        )
+    with contextlib.ExitStack() as stack:
+        if runs is not None:
+            stack.enter_context(runs)
+        for number, (lane, step) in enumerate(plan, start=1):
+            heading = f"[{number}/{len(plan)}] {shown(number)} …"
+            if step in ("run", "test"):
+                assert lane is not None
+                if runs is not None:
+                    runs.start(number, heading)
+                    continue
+                echo(heading)
+                started = time.perf_counter()
+                detail, notes, outcome = _run_job(
+                    jobs[lane, step], submissions_dir, concurrency, fresh, 1, echo
+                )
+                for note in notes:
+                    echo(note)
+                if step == "run":
+                    result.runs += outcome
+                done(number, time.perf_counter() - started, detail)
+                continue
+            if lane is None and runs is not None:  # the site, after every run
+                runs.finish(done, result)
+            echo(heading)
+            started = time.perf_counter()
+            if lane is None:
+                detail, result.index_html = _site(
+                    submissions_dir,
+                    snapshots_dir,
+                    lanes[DEFAULT_DOMAIN][1].tasks_dir if DEFAULT_DOMAIN in lanes else TASKS_DIR,
+                    public_dir,
+                    echo,
+                    board,
+                    {n: lane[2] for n, lane in lanes.items()},
+                    {n: lane[1].tasks_dir for n, lane in lanes.items()},
+                    splits,
+                )
             else:
-                detail = _validate(domain, label, where, settings.tasks_dir)
-        done(number, time.perf_counter() - started, detail)
-    if jobs:
-        _run_jobs(jobs, plan, shown, done, submissions_dir, concurrency, fresh, echo, result)
+                domain, settings, where = lanes[lane]
+                if step == "refresh":
+                    detail = domain.refresh(source, label, where)
+                else:
+                    detail = _validate(domain, label, where, settings.tasks_dir)
+            done(number, time.perf_counter() - started, detail)
+        if runs is not None:
+            runs.finish(done, result)
 
 
 @dataclass(frozen=True)
@@ -323,94 +369,119 @@ def _job(
     return _Job(lane, step, label, where[2], where[1], board.trials, splits, entries, dev_in_build)
 
 
-def _run_jobs(
-    jobs: list[tuple[int, _Job]],
-    plan: list[tuple[str | None, str]],
-    shown: Callable[[int], str],
-    done: Callable[[int, float, str], None],
-    submissions_dir: Path,
-    concurrency: int,
-    fresh: bool,
-    echo: Echo,
-    result: LeaderboardResult,
-) -> None:
-    """The board's runs: one alone runs here with its progress; several run as parallel
-    processes from the start (`lane_processes`, the largest sharded: `shard_workers`), each
-    reported when it ends. A test split's dev pass^1 is filled in once its dev run is done."""
-    from runner.core.metrics import summarize
-    from runner.publish.splits import set_dev_pass1
+class _Runs:
+    """The board's runs as parallel processes (`lane_processes`; the largest sharded:
+    `shard_workers`), each started when its step comes (`start`), all collected by `finish`,
+    each reported when it ended. Leaving the `with` block before `finish` (an inconsistent
+    suite, an error, Ctrl-C) cancels them: the processes still running are terminated (their
+    helpers stop with them) and no test split of this build gets its dev pass^1."""
 
-    dev_runs: dict[str, list[RunResult]] = {}
-    outcomes: dict[int, tuple[str, list[str], list[RunResult]]] = {}
-    if len(jobs) == 1:
-        number, job = jobs[0]
-        echo(f"[{number}/{len(plan)}] {shown(number)} …")
-        started = time.perf_counter()
-        detail, notes, runs = _run_job(job, submissions_dir, concurrency, fresh, 1, echo)
-        for note in notes:
-            echo(note)
-        outcomes[number] = detail, notes, runs
-        done(number, time.perf_counter() - started, detail)
-    else:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
+    def __init__(
+        self,
+        jobs: dict[int, _Job],
+        sizes: dict[int, int],
+        submissions_dir: Path,
+        concurrency: int,
+        fresh: bool,
+        echo: Echo,
+    ) -> None:
+        self.jobs = jobs
+        shards = shard_workers({str(n): size for n, size in sizes.items()})
+        self.workers = {n: shards[str(n)] for n in jobs}
+        self.submissions_dir, self.concurrency, self.fresh, self.echo = (
+            submissions_dir,
+            concurrency,
+            fresh,
+            echo,
+        )
+        self.pool: ProcessPoolExecutor | None = None
+        self.started: dict[int, tuple[float, Future[tuple[str, list[str], list[RunResult]]]]] = {}
+        self.ended: dict[int, float] = {}
 
-        if any(job.step == "test" for _, job in jobs):
-            from runner.publish.splits import split_secret
+    def __enter__(self) -> _Runs:
+        return self
 
-            split_secret()  # a local one is written here, once, not by two processes at once
-        sizes = {str(n): _job_size(job, submissions_dir) for n, job in jobs}
-        workers = shard_workers(sizes)
-        processes = lane_processes(len(jobs))
-        echo(f"      {len(jobs)} runs in {processes} processes at once")
-        for number, _ in jobs:
-            extra = f" (in {workers[str(number)]} processes)" if workers[str(number)] > 1 else ""
-            echo(f"[{number}/{len(plan)}] {shown(number)} …{extra}")
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(processes, mp_context=context) as pool:
-            started = time.perf_counter()
-            futures = {
-                pool.submit(
-                    _run_job, job, submissions_dir, concurrency, fresh, workers[str(number)], None
-                ): number
-                for number, job in sorted(jobs, key=lambda nj: -sizes[str(nj[0])])
-            }
-            for future in as_completed(futures):
-                number = futures[future]
-                detail, notes, runs = future.result()
-                for note in notes:
-                    echo(note)
-                outcomes[number] = detail, notes, runs
-                done(number, time.perf_counter() - started, detail)
-    for number, job in jobs:
-        if job.step == "run":
-            result.runs += outcomes[number][2]
-            dev_runs[job.lane] = outcomes[number][2]
-    for _, job in jobs:
-        if job.step == "test" and job.lane in dev_runs:
-            set_dev_pass1(
-                job.splits,
-                job.settings.domain,
-                {
-                    r.submission: summarize(r.records, ks=(1,)).pass_hat_k[0].value
-                    for r in dev_runs[job.lane]
-                },
-            )
+    def start(self, number: int, heading: str) -> None:
+        if self.pool is None:
+            if any(job.step == "test" for job in self.jobs.values()):
+                from runner.publish.splits import split_secret
+
+                split_secret()  # a local one is written here, once, not by two processes at once
+            processes = lane_processes(len(self.jobs))
+            self.echo(f"      {len(self.jobs)} runs in {processes} processes at once")
+            self.pool = ProcessPoolExecutor(processes, mp_context=get_context("spawn"))
+        workers = self.workers[number]
+        self.echo(heading + (f" (in {workers} processes)" if workers > 1 else ""))
+        job = self.jobs[number]
+        future = self.pool.submit(
+            _run_job, job, self.submissions_dir, self.concurrency, self.fresh, workers, None
+        )
+        future.add_done_callback(lambda _: self.ended.setdefault(number, time.perf_counter()))
+        self.started[number] = time.perf_counter(), future
+
+    def finish(self, done: Callable[[int, float, str], None], result: LeaderboardResult) -> None:
+        """Wait for every run started, report each as it ends, then set each test split's dev
+        pass^1 from its domain's dev run."""
+        from runner.core.metrics import summarize
+        from runner.publish.splits import set_dev_pass1
+
+        outcomes: dict[int, list[RunResult]] = {}
+        futures = {future: number for number, (_, future) in self.started.items()}
+        for future in as_completed(futures):
+            number = futures[future]
+            detail, notes, runs = future.result()
+            for note in notes:
+                self.echo(note)
+            outcomes[number] = runs
+            ended = self.ended.get(number, time.perf_counter())
+            done(number, ended - self.started[number][0], detail)
+        self.started = {}
+        dev_runs: dict[str, list[RunResult]] = {}
+        for number, job in sorted(self.jobs.items()):
+            if job.step == "run" and number in outcomes:
+                result.runs += outcomes[number]
+                dev_runs[job.lane] = outcomes[number]
+        for job in self.jobs.values():
+            if job.step == "test" and job.lane in dev_runs:
+                set_dev_pass1(
+                    job.splits,
+                    job.settings.domain,
+                    {
+                        r.submission: summarize(r.records, ks=(1,)).pass_hat_k[0].value
+                        for r in dev_runs[job.lane]
+                    },
+                )
+
+    def __exit__(self, *exc: object) -> None:
+        if self.pool is None:
+            return
+        if self.started:  # left before `finish`: cancel what still runs
+            processes = list((self.pool._processes or {}).values())
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
+            for process in processes:
+                process.join()
+        self.pool.shutdown(wait=True)
 
 
 def _job_size(job: _Job, submissions_dir: Path) -> int:
-    """Trials the job runs, as far as known before it runs: entrants x tasks (a test split: the
-    local split's size) x trials."""
+    """Trials the job runs, as far as known before anything ran: entrants x tasks (a test split:
+    the local split's size) x trials. A suite or entry that does not load counts 0 here: the
+    domain's validate step, or the run itself, stops the build on it with the clear error."""
     from runner.core.domains import get_domain
     from runner.publish.splits import LOCAL_SPLIT_TASKS
 
-    folders = entrants(
-        _chosen(shipped_submissions(submissions_dir), job.entries), job.settings.domain
-    )
-    if job.step == "test":
-        tasks = LOCAL_SPLIT_TASKS
-    else:
-        tasks = len(get_domain(job.settings.domain).load_tasks(job.settings.tasks_dir))
+    try:
+        folders = entrants(
+            _chosen(shipped_submissions(submissions_dir), job.entries), job.settings.domain
+        )
+        if job.step == "test":
+            tasks = LOCAL_SPLIT_TASKS
+        else:
+            tasks = len(get_domain(job.settings.domain).load_tasks(job.settings.tasks_dir))
+    except TaurecError:
+        return 0
     return len(folders) * tasks * job.trials
 
 

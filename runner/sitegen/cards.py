@@ -44,6 +44,9 @@ class Cards:
     used: set[str] = field(default_factory=set)
     _records: dict[str, dict[str, Any]] | None = None
     _titles: dict[str, str] | None = None
+    # What each card marker became, by (id, fields, depth): a run's pages quote the same titles
+    # thousands of times. A hit has nothing left to record: its id is in `used` already.
+    _quotes: dict[tuple[str, str, str], str] = field(default_factory=dict)
 
     @cached_property
     def owner(self) -> Domain | None:
@@ -121,12 +124,20 @@ class Cards:
         pretty = json.dumps(compact, ensure_ascii=False, indent=2)
 
         def link(match: re.Match[str]) -> str:
-            card = self.link(match.group(1), depth)
-            if not match.group(2):
-                return str(card)
-            return str(card + Markup(" ({})").format(self._what(match.group(2))))
+            return self._quote(match.group(1), match.group(2), depth)
 
         return Markup(str(html_text(head)) + _MARKER.sub(link, str(html_text(pretty))))
+
+    def _quote(self, item_id: str, fields: str, depth: str) -> str:
+        """A card marker as the page prints it: the link, then what the quote carried."""
+        key = (item_id, fields, depth)
+        quoted = self._quotes.get(key)
+        if quoted is None:
+            card = self.link(item_id, depth)
+            if fields:
+                card += Markup(" ({})").format(self._what(fields))
+            quoted = self._quotes[key] = str(card)
+        return quoted
 
     def _what(self, fields: str) -> str:
         """What a quote carried: its shape's name, or its fields; TMDB's values are not republished."""

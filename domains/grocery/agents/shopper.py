@@ -154,6 +154,7 @@ class ShoppingAgent:
         self._asked_cues = False
         self._serial = 0
         self._told_nothing_fits = False
+        self._oracle: set[str] | None = None  # the task's answers, once asked (`_oracle_ids`)
 
     @property
     def spec(self) -> ComponentSpec:
@@ -386,7 +387,8 @@ class ShoppingAgent:
         )
         pool = [product for r in records if (product := self._catalog.get(r["id"])) is not None]
         if play.oracle:
-            pool = [p for p in pool if p.id in self._oracle_ids()]
+            oracle = self._oracle_ids()
+            pool = [p for p in pool if p.id in oracle]
         stock = {
             e.arguments.get("product_id"): int(e.result.get("available", 0))
             for e in ex
@@ -506,8 +508,11 @@ class ShoppingAgent:
         return f"{said}{where} (total €{total:.2f})"
 
     def _oracle_ids(self) -> set[str]:
+        """The task's answers on the whole catalog (worked out once: neither changes in a trial)."""
         from domains.grocery.store import inventory
 
-        task = self._task
-        ids = task.solutions(self._full_catalog, inventory(task, self._full_catalog))
-        return set(ids)
+        if self._oracle is None:
+            task = self._task
+            ids = task.solutions(self._full_catalog, inventory(task, self._full_catalog))
+            self._oracle = set(ids)
+        return self._oracle

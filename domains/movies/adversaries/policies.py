@@ -54,7 +54,7 @@ class _Seen:
     """Everything the tool results and the chat have shown so far."""
 
     def __init__(self, messages: list[ChatMessage]) -> None:
-        self.calls = exchanges(messages)
+        self.calls = exchanges(messages, shared=True)  # every result is only read
         self.watched: set[str] = set()
         self.listings: dict[str, dict[str, Any]] = {}
         self.metadata: dict[str, dict[str, Any]] = {}

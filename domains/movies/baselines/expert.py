@@ -27,6 +27,7 @@ fields the task constrains: it asks exactly those and weighs only those in its p
 
 from __future__ import annotations
 
+import collections
 import functools
 import math
 import random
@@ -385,13 +386,12 @@ def _feedback_queries(seen: Seen, prefs: Preferences, learned: _Learned, n: int)
     out: list[str] = []
     for _ in range(n):
         rest = [w for w in fitting if not w & used] or fitting
-        counts: dict[str, int] = {}
+        counts: collections.Counter[str] = collections.Counter()
         for words in rest:
-            for word in words - used:
-                counts[word] = counts.get(word, 0) + 1
+            counts.update(words - used)
         if not counts:
             break
-        word = max(sorted(counts), key=lambda w: counts[w])
+        word = max(sorted(counts), key=counts.__getitem__)
         used.add(word)
         out.append(f"{head} {word}".strip())
     return [q for q in out if q not in seen.searched]

@@ -424,7 +424,7 @@ def heuristic_policy(
     title is never re-proposed), which makes independent trials differ as pass^k expects.
     """
     available = tool_names(tools)
-    calls = exchanges(messages)
+    calls = exchanges(messages, shared=True)  # every result is only read
     first_user = next((i for i, m in enumerate(messages) if m.get("role") == "user"), None)
     if first_user is None:
         return AgentReply(content=QUESTIONS)

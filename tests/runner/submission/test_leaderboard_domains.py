@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
@@ -11,9 +13,10 @@ from runner.batch.store import read_trials
 from runner.core.board import BoardSettings
 from runner.core.domains import get_domain
 from runner.core.errors import TaurecError
-from runner.core.paths import SUBMISSIONS_DIR, TASKS_DIR
+from runner.core.paths import SNAPSHOTS_DIR, SUBMISSIONS_DIR, TASKS_DIR
 from runner.publish.leaderboard import build_leaderboard, entrants, shipped_submissions
 from tests.domains.grocery.play import make_task
+from tests.loopback import QuietHandler, serving
 
 DATE = "2026-11-01"
 
@@ -137,3 +140,55 @@ def test_the_runs_of_several_domains_run_at_once_and_score_as_one_at_a_time(
         )
     assert _trials(together) == _trials(apart)
     assert [len(v) for v in _trials(together).values()] == [2, 4]  # 1 grocery, 2 movies tasks
+
+
+def test_an_inconsistent_later_suite_cancels_the_runs_already_started(tmp_path: Path) -> None:
+    # Movies (two tasks) is the larger domain, so it is validated first and its run starts while
+    # grocery's suite is checked; grocery's is inconsistent. The movies entry is an HTTP agent
+    # whose server never answers (for longer than any test may take): unless the build
+    # terminates the run it started, it waits for that answer before raising.
+    release = threading.Event()
+
+    class Silent(QuietHandler):
+        def do_POST(self) -> None:
+            release.wait(timeout=900)
+
+    movies_tasks = tmp_path / "movies-tasks"
+    movies_tasks.mkdir()
+    for name in ("policy.md", "task_001.json", "task_002.json"):
+        shutil.copyfile(TASKS_DIR / name, movies_tasks / name)
+    snapshots = tmp_path / "snapshots"  # movies' validate writes its solvability file there
+    shutil.copytree(SNAPSHOTS_DIR, snapshots)
+    submissions = _entries(tmp_path / "submissions", "grocery-do-nothing", "random-baseline")
+    lines: list[str] = []
+    with serving(Silent) as server:
+        entry = submissions / "random-baseline" / "submission.yaml"
+        endpoint = f"http://127.0.0.1:{server.server_address[1]}/"
+        entry.write_text(
+            entry.read_text(encoding="utf-8").replace(
+                "  kind: builtin\n  name: random\n",
+                f"  kind: http\n  endpoint: {endpoint}\n  timeout_s: 900\n",
+            ),
+            encoding="utf-8",
+        )
+        try:
+            with pytest.raises(TaurecError, match="the grocery task suite is inconsistent"):
+                build_leaderboard(
+                    steps=["validate", "run", "site"],
+                    board=BoardSettings(domains=["grocery", "movies"], trials=2),
+                    submissions_dir=submissions,
+                    domain_tasks={
+                        "grocery": _suite(tmp_path / "tasks", no_valid_recommendation=True)
+                    },
+                    tasks_dir=movies_tasks,
+                    snapshots_dir=snapshots,
+                    public_dir=tmp_path / "public",
+                    echo=lines.append,
+                )
+        finally:
+            release.set()
+    steps = [line.split(" …")[0] for line in lines if line.startswith("[")]
+    assert steps == ["[1/5] movies: validate", "[2/5] movies: run", "[3/5] grocery: validate"]
+    assert not any(": run:" in line for line in lines)  # no run was reported as done
+    assert multiprocessing.active_children() == []
+    assert not (tmp_path / "public").exists()
