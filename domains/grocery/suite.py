@@ -193,7 +193,8 @@ class Names:
     style: tuple[str, ...] = _STYLE
     hidden_depth: int = 1  # how many of the cheapest fitting products a hidden need rules out
     # Whether a mixed or hidden task's asked needs must rule out what an assistant asking
-    # nothing would put forward first (`_aim_asked`); generated splits set it.
+    # nothing but the allergy question would put forward first (`_aim_asked`); generated
+    # splits set it.
     aim_asked: bool = False
 
     @classmethod
@@ -327,21 +328,22 @@ def _draft(
             cut = prices[rng.randrange(len(prices) // 2, len(prices))]
             budget = round(cut * quantity + 0.01 * rng.randint(0, 20), 2)
             flags.append("budget")
-    if names.aim_asked and slot.reveal != "volunteer" and not slot.nvr:
-        said = allergies if allergy_reveal == "volunteer" else []
-        aimed = _aim_asked(
-            task_id, kind_products, category, constraints, said, allergies, quantity, catalogs, rng
-        )
-        if aimed is None:
-            return None
-        if aimed:
-            constraints.append({"constraint": aimed, "reveal": "on_ask"})
     if allergies and allergy_reveal == "on_ask":
         allergies = [
             _unsaid_allergen(
                 task_id, kind_products, category, constraints, allergies, quantity, catalogs[0]
             )
         ]
+    if names.aim_asked and slot.reveal != "volunteer" and not slot.nvr:
+        # Aimed at the generator's question-less players, who still ask the allergy question
+        # (policy section 1) and so avoid the allergen, said or not: settled just above.
+        aimed = _aim_asked(
+            task_id, kind_products, category, constraints, allergies, quantity, catalogs, rng
+        )
+        if aimed is None:
+            return None
+        if aimed:
+            constraints.append({"constraint": aimed, "reveal": "on_ask"})
     budget_reveal = "volunteer"
     if budget is not None and (slot.reveal != "volunteer" or rng.random() < UNSAID_BUDGET_SHARE):
         budget_reveal = "on_ask"
@@ -535,15 +537,15 @@ def _aim_asked(
     products: list[Any],
     category: str,
     constraints: list[dict[str, Any]],
-    said_allergies: list[str],
     allergies: list[str],
     quantity: int,
     catalogs: Sequence[Any],
     rng: random.Random,
 ) -> dict[str, Any] | Literal[False] | None:
-    """An on_ask need ruling out what an assistant that asks nothing puts forward first (the
-    `ASKED_REACH` cheapest and top search results meeting what the shopper volunteers), so that
-    only asking wins; False when the asked needs drawn already do, None when no need can."""
+    """An on_ask need ruling out what an assistant that asks nothing but the allergy question
+    puts forward first (the `ASKED_REACH` cheapest and top search results meeting what the
+    shopper volunteers and free of its allergens, said or not), so that only asking wins; False
+    when the asked needs drawn already do, None when no need can."""
     from domains.grocery.search import search_index
     from domains.grocery.tools import MAX_SEARCH_LIMIT
     from domains.grocery.user.needs import satisfied
@@ -563,7 +565,7 @@ def _aim_asked(
         task_id,
         products,
         [tc for tc in constraints if tc["reveal"] == "volunteer"],
-        said_allergies,
+        allergies,
         None,
         quantity,
     )
@@ -572,11 +574,7 @@ def _aim_asked(
     firsts = sorted(heard, key=lambda p: (p.price, p.id))[:ASKED_REACH]
     firsts += [p for p in shown if p.id in ids][:ASKED_REACH]
 
-    def cut(p: Any) -> bool:
-        unsafe = bool((set(p.allergens) | set(p.traces)) & set(allergies) - set(said_allergies))
-        return unsafe or not meets(p, "on_ask")
-
-    loose = [p for p in firsts if not cut(p)]
+    loose = [p for p in firsts if meets(p, "on_ask")]
     if not loose:
         return False
     fields = {tc["constraint"]["field"] for tc in constraints}
@@ -612,9 +610,10 @@ def _hidden_needs(
     firsts = sorted(pool, key=lambda p: (p.price, p.id))[:depth]
     first = firsts[0]
     if depth > 1:
-        # Also the cheapest of what a shopper volunteering only its first needs would be shown.
+        # Also the cheapest of what a shopper volunteering only its first needs (and answering
+        # the allergy question every assistant asks) would be shown.
         heard = [tc for tc in constraints if tc["reveal"] == "volunteer"]
-        said = _sayable_pool(task_id, products, heard, [], None, quantity)
+        said = _sayable_pool(task_id, products, heard, allergies, None, quantity)
         firsts += [
             p for p in sorted(said, key=lambda p: (p.price, p.id))[:depth] if p not in firsts
         ]
