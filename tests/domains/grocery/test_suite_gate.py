@@ -139,3 +139,45 @@ def test_a_slot_is_generated_the_same_way_twice(catalogs: list[tuple[str, object
     assert first == again
     shipped = load_tasks(GROCERY / "tasks")
     assert first == next(t for t in shipped if t.id == first.id)
+
+
+def test_a_generated_asked_need_rules_out_what_an_allergy_asking_guesser_picks(
+    catalogs: list[tuple[str, object]],
+) -> None:
+    """Issue 35/38: the generator's question-less players ask the allergy question, so the asked
+    need of a generated draft must rule out the cheapest and top search results meeting what the
+    shopper volunteers and free of its allergens, unsaid ones included."""
+    import random
+
+    from domains.grocery.audit import search_rank
+    from domains.grocery.generate import names_for
+    from domains.grocery.suite import ASKED_REACH, _draft, _sayable_pool
+
+    catalog = catalogs[1][1]
+    names = names_for(9903, 0, "test")
+    slot = next(s for s in GRID if s.reveal == "mixed" and not s.nvr and not s.allergy_trap)
+    rng = random.Random(35)
+    checked = 0
+    for _ in range(300):
+        draft = _draft(slot, 1, rng, [catalog], names)
+        if draft is None or draft["allergy_reveal"] != "on_ask" or not draft["allergies"]:
+            continue
+        constraints = draft["constraints"]
+        category = constraints[0]["constraint"]["value"]
+        products = [p for p in catalog.items if category in p.categories]  # type: ignore[attr-defined]
+        said = [tc for tc in constraints if tc["reveal"] == "volunteer"]
+        heard = _sayable_pool(
+            draft["id"], products, said, draft["allergies"], None, draft["quantity"]
+        )
+        rank = search_rank(catalog, category.lower())
+        picks = sorted(heard, key=lambda p: (p.price, p.id))[:ASKED_REACH]
+        picks += sorted(heard, key=lambda p: (rank.get(p.id, len(rank)), p.id))[:ASKED_REACH]
+        asked = [tc for tc in constraints if tc["reveal"] == "on_ask"]
+        for pick in picks:
+            assert _sayable_pool(draft["id"], [pick], asked, [], None, 1) == [], (
+                draft["id"],
+                pick.id,
+                asked,
+            )
+        checked += 1
+    assert checked >= 20
