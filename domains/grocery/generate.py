@@ -130,19 +130,24 @@ def generate_tasks(
             # bait (the cheapest but for the allergen) in reach: hidden cells set no trap.
             slot = dataclasses.replace(slot, allergy_trap=False)
         # An allergy cell whose trap cannot hold beside an asked need aimed at the question-
-        # less picks falls back to the same cell without the trap; a cell where no aimed need
-        # fits falls back to unaimed drafts (the strata rule `fair` still holds for them).
+        # less picks (who ask about allergies only) falls back to the same cell without the
+        # trap; then to a need aimed at players that never hear an unsaid allergy (the picks
+        # before the question rule: some cells only draw so on some snapshots); a cell where no
+        # aimed need fits falls back to unaimed drafts. The strata rule `fair` holds for all.
         untrapped = dataclasses.replace(slot, allergy_trap=False)
-        cells: list[tuple[Slot, bool, tuple[str, ...]]] = [(slot, True, ())]
-        cells += [(untrapped, True, ("untrapped",))] if slot.allergy_trap else []
-        cells += [(untrapped, False, ("unaimed",))]
-        for cell, aim, tag in cells:
+        cells: list[tuple[Slot, bool, bool, tuple[str, ...]]] = [(slot, True, True, ())]
+        cells += [(untrapped, True, True, ("untrapped",))] if slot.allergy_trap else []
+        cells += [(untrapped, True, False, ("unheard",)), (untrapped, False, True, ("unaimed",))]
+        for cell, aim, heeds, tag in cells:
             for depth in HIDDEN_DEPTHS:  # the deepest aim the catalog allows for this slot
                 parts: tuple[object, ...] = (index, depth)
                 parts += (round_,) if round_ else ()
                 rng = derive_rng(seed, "grocery", *parts, *tag)
                 names = dataclasses.replace(
-                    names_for(seed, index, split), hidden_depth=depth, aim_asked=aim
+                    names_for(seed, index, split),
+                    hidden_depth=depth,
+                    aim_asked=aim,
+                    aim_heeds_allergy=heeds,
                 )
                 tries = TRIES // len(HIDDEN_DEPTHS)
                 task = draw_task(cell, index + 1, rng, [catalog], tries, names, accept=fair)
@@ -150,7 +155,8 @@ def generate_tasks(
                     return task
         raise TaurecError(
             f"no draft for task {index} ({slot.kind}, {slot.complexity}, {slot.reveal}) "
-            f"passed the gate and the strata rules in {TRIES} tries on this snapshot"
+            f"passed the gate and the strata rules in {TRIES * len(cells)} tries on this "
+            "snapshot"
         )
 
     drawn = [draw(index, 0) for index in range(count)]

@@ -196,6 +196,10 @@ class Names:
     # nothing but the allergy question would put forward first (`_aim_asked`); generated
     # splits set it.
     aim_asked: bool = False
+    # Whether that aim counts the allergy question as asked (the generator's gate players ask
+    # it); else it aims at a player that never hears an unsaid allergy (a fallback that still
+    # meets the strata rule, which plays the real players).
+    aim_heeds_allergy: bool = True
 
     @classmethod
     def numbered(cls, number: int) -> Names:
@@ -337,8 +341,9 @@ def _draft(
     if names.aim_asked and slot.reveal != "volunteer" and not slot.nvr:
         # Aimed at the generator's question-less players, who still ask the allergy question
         # (policy section 1) and so avoid the allergen, said or not: settled just above.
+        heard = allergies if allergy_reveal == "volunteer" or names.aim_heeds_allergy else []
         aimed = _aim_asked(
-            task_id, kind_products, category, constraints, allergies, quantity, catalogs, rng
+            task_id, kind_products, category, constraints, heard, allergies, quantity, catalogs, rng
         )
         if aimed is None:
             return None
@@ -537,15 +542,16 @@ def _aim_asked(
     products: list[Any],
     category: str,
     constraints: list[dict[str, Any]],
+    heard_allergies: list[str],
     allergies: list[str],
     quantity: int,
     catalogs: Sequence[Any],
     rng: random.Random,
 ) -> dict[str, Any] | Literal[False] | None:
-    """An on_ask need ruling out what an assistant that asks nothing but the allergy question
-    puts forward first (the `ASKED_REACH` cheapest and top search results meeting what the
-    shopper volunteers and free of its allergens, said or not), so that only asking wins; False
-    when the asked needs drawn already do, None when no need can."""
+    """An on_ask need ruling out what an assistant that asks nothing else puts forward first
+    (the `ASKED_REACH` cheapest and top search results meeting what the shopper volunteers and
+    free of the allergens it heard), so that only asking wins; False when the asked needs drawn
+    already do (or it would pick an allergen it never heard of), None when no need can."""
     from domains.grocery.search import search_index
     from domains.grocery.tools import MAX_SEARCH_LIMIT
     from domains.grocery.user.needs import satisfied
@@ -565,7 +571,7 @@ def _aim_asked(
         task_id,
         products,
         [tc for tc in constraints if tc["reveal"] == "volunteer"],
-        allergies,
+        heard_allergies,
         None,
         quantity,
     )
@@ -574,7 +580,11 @@ def _aim_asked(
     firsts = sorted(heard, key=lambda p: (p.price, p.id))[:ASKED_REACH]
     firsts += [p for p in shown if p.id in ids][:ASKED_REACH]
 
-    loose = [p for p in firsts if meets(p, "on_ask")]
+    def cut(p: Any) -> bool:
+        unsafe = bool((set(p.allergens) | set(p.traces)) & set(allergies) - set(heard_allergies))
+        return unsafe or not meets(p, "on_ask")
+
+    loose = [p for p in firsts if not cut(p)]
     if not loose:
         return False
     fields = {tc["constraint"]["field"] for tc in constraints}
