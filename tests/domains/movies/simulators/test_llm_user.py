@@ -359,12 +359,17 @@ def test_a_wrong_guess_is_paid_for_and_never_said(
     handler.mode = "deaf_reader"
     conversation = chat(GREETING, "Hi! I want a comedy.", "How long can it be, at most?")
     turn = run(_user(hidden_runtime, catalog, url).respond(conversation))
-    guessed, written = _writer_acts(handler.requests)
-    assert guessed != written
+    # Two writer calls: the guess (sent while the model reads) and the one after its reading.
+    # They run at once, so the server may see them in either order on a busy machine.
+    both = _writer_acts(handler.requests)
     handler.requests.clear()
     plain = _user(hidden_runtime, catalog, url, speculate=False)
     said = run(plain.respond(conversation))
-    assert _writer_acts(handler.requests) == [written]
+    (written,) = _writer_acts(handler.requests)
+    assert len(both) == 2
+    assert written in both
+    (guessed,) = [act for act in both if act != written]
+    assert guessed != written
     assert (turn.content, turn.verdict, turn.notes) == (said.content, said.verdict, said.notes)
     assert len(turn.usage) == len(said.usage) + 1 == 3
     # The rules would have answered the length question; the model heard none, and its reading
