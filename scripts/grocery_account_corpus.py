@@ -17,12 +17,12 @@ of each group (rounded to the nearest) held out; both fills of a shape sit in it
 from __future__ import annotations
 
 import json
-import random
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from domains.grocery.account_corpus import ACCOUNT_CORPUS, AccountLabelledMessage
+from runner.core.reader_corpus import held_out_by_group
 
 HELD_OUT_SHARE = 0.4
 
@@ -76,16 +76,8 @@ SETS = (
 
 def held_out_shapes(shapes: list[dict[str, Any]], seed: int) -> set[int]:
     """The shapes held out: 40 % of each group (rounded), drawn with a fixed seed."""
-    groups: dict[str, list[int]] = {}
-    for index, shape in enumerate(shapes):
-        groups.setdefault(shape["group"], []).append(index)
-    rng = random.Random(seed)
-    held: set[int] = set()
-    for name in sorted(groups):
-        members = groups[name]
-        rng.shuffle(members)
-        held.update(members[: round(HELD_OUT_SHARE * len(members))])
-    return held
+    groups = [(shape["group"],) for shape in shapes]
+    return held_out_by_group(groups, seed, lambda size: round(HELD_OUT_SHARE * size))
 
 
 def messages() -> dict[str, list[AccountLabelledMessage]]:

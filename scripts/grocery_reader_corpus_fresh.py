@@ -28,6 +28,7 @@ from typing import Any
 from domains.grocery.corpus import GROCERY_CORPORA, TOPIC_FIELDS, GroceryLabelledMessage
 from domains.grocery.items import Product
 from domains.grocery.testing import tiny_catalog
+from runner.core.reader_corpus import held_out_by_group
 
 SHAPES = GROCERY_CORPORA / "shapes_g3.jsonl"
 TUNING_FILE = "chat_tuning3/messages.jsonl"
@@ -180,16 +181,8 @@ def _fills(shape: dict[str, Any], index: int) -> list[dict[str, Any]]:
 def held_out_shapes(shapes: list[dict[str, Any]], seed: int = SEED) -> set[int]:
     """The shapes held out: half of each group of shapes with the same acts (rounded up), drawn
     with a fixed seed."""
-    groups: dict[tuple[str, ...], list[int]] = {}
-    for index, shape in enumerate(shapes):
-        groups.setdefault(tuple(shape["acts"]), []).append(index)
-    rng = random.Random(seed)
-    held: set[int] = set()
-    for key in sorted(groups):
-        members = groups[key]
-        rng.shuffle(members)
-        held.update(members[: math.ceil(HELD_OUT_SHARE * len(members))])
-    return held
+    groups = [tuple(shape["acts"]) for shape in shapes]
+    return held_out_by_group(groups, seed, lambda size: math.ceil(HELD_OUT_SHARE * size))
 
 
 def shape_messages(shape: dict[str, Any], index: int) -> list[GroceryLabelledMessage]:

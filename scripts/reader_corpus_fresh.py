@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from domains.movies.simulators.reader_score import CORPUS_FIELDS
+from runner.core.reader_corpus import held_out_by_group
 
 ROOT = Path(__file__).resolve().parents[1]
 SHAPES = Path(__file__).with_name("reader_corpus_fresh_shapes.txt")
@@ -222,16 +223,9 @@ def held_out(shapes: list[Shape], seed: int = SEED) -> set[int]:
     """Line numbers of the held-out shapes: half of each group of shapes with the same acts
     (rounded up), drawn with a fixed seed. Preference questions are grouped by the fields they
     ask as well, so that each field's questions are split in half, not at random."""
-    groups: dict[tuple[str, ...], list[int]] = {}
-    for shape in shapes:
-        groups.setdefault((*sorted(shape.acts), "|", *shape.asks), []).append(shape.number)
-    rng = random.Random(seed)
-    out: set[int] = set()
-    for key in sorted(groups):
-        numbers = groups[key]
-        rng.shuffle(numbers)
-        out.update(numbers[: math.ceil(len(numbers) / 2)])
-    return out
+    groups = [(*sorted(shape.acts), "|", *shape.asks) for shape in shapes]
+    held = held_out_by_group(groups, seed, lambda size: math.ceil(size / 2))
+    return {shapes[position].number for position in held}
 
 
 def build(seed: int = SEED) -> dict[str, tuple[list[Shape], list[dict[str, Any]]]]:

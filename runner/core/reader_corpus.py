@@ -11,8 +11,9 @@ verdict on what was put forward and must never be heard as a preference question
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TypeVar, get_args
@@ -51,6 +52,24 @@ SHARES: tuple[ShareName, ...] = get_args(ShareName)
 
 
 Label = TypeVar("Label", bound=BaseModel)
+
+
+def held_out_by_group(
+    groups: Sequence[tuple[str, ...]], seed: int, take: Callable[[int], int]
+) -> set[int]:
+    """The positions held out of a corpus split by shape: `groups[i]` is shape i's group, each
+    group (in sorted order) is shuffled by one generator seeded with `seed`, and its first
+    `take(size)` members are held out - so no filled twin of a held-out shape is tuned on."""
+    members: dict[tuple[str, ...], list[int]] = {}
+    for position, group in enumerate(groups):
+        members.setdefault(group, []).append(position)
+    rng = random.Random(seed)
+    held: set[int] = set()
+    for group in sorted(members):
+        drawn = members[group]
+        rng.shuffle(drawn)
+        held.update(drawn[: take(len(drawn))])
+    return held
 
 
 def load_labelled(model: type[Label], *paths: Path) -> list[Label]:
