@@ -12,7 +12,8 @@ from its own generator, so the tuning part is the same whether or not the held-o
 present. Same shapes, same catalog, same seed: byte-identical files.
 
     python scripts/reader_corpus_fresh5.py [--root DIR] [--held-out-shapes FILE]
-    python scripts/reader_corpus_fresh5.py --split ALL_SHAPES [--held-out-shapes FILE]
+    python scripts/reader_corpus_fresh5.py --split ALL_SHAPES [--tuning-shapes FILE]
+        [--held-out-shapes FILE]
 
 The first writes `DIR/corpora/reader/chat_tuning5/` and, when the held-out shapes file exists,
 `DIR/corpora/reader/chat_heldout3/` (DIR defaults to the repository), each an
@@ -99,11 +100,13 @@ def _shape_line(shape: Shape) -> str:
     return f"{shape.voice} | {','.join(shape.asks) or '-'} | {acts} | {shape.text}\n"
 
 
-def write_split(all_shapes: Path, held_out_shapes: Path, seed: int = SEED) -> list[Path]:
-    """Split one file of shapes into the tuning shapes file and `held_out_shapes`."""
+def write_split(
+    all_shapes: Path, tuning_shapes: Path, held_out_shapes: Path, seed: int = SEED
+) -> list[Path]:
+    """Split one file of shapes into `tuning_shapes` and `held_out_shapes`."""
     tuning, held = split(read_shapes(all_shapes), seed)
     written = []
-    for path, shapes in ((PARTS["tuning"][2], tuning), (held_out_shapes, held)):
+    for path, shapes in ((tuning_shapes, tuning), (held_out_shapes, held)):
         path.write_text(SHAPES_HEADER + "".join(map(_shape_line, shapes)), encoding="utf-8")
         written.append(path)
     return written
@@ -189,7 +192,8 @@ def readme(part: str, shapes: list[Shape], messages: list[dict[str, Any]]) -> st
             "fresh held-out part (`chat_heldout3`)",
             "**Held out: never tuned on.** Read its figures only after a reader version is\n"
             "frozen; do not copy or paraphrase its messages into a tuning file. Its labels are\n"
-            "to be checked by a second, blind labeller before it is measured.",
+            "to be checked by a second, blind labeller before it is measured. Its shapes entered\n"
+            "the repository only after the tuning part's commit (96a1979).",
         )
     )
     head = README_HEAD.format(
@@ -232,9 +236,15 @@ def main() -> None:
     parser.add_argument(
         "--split", type=Path, help="split this file of all shapes into the two shape files"
     )
+    parser.add_argument(
+        "--tuning-shapes",
+        type=Path,
+        default=PARTS["tuning"][2],
+        help="with --split: where the tuning shapes are written",
+    )
     args = parser.parse_args()
     if args.split:
-        written = write_split(args.split, args.held_out_shapes)
+        written = write_split(args.split, args.tuning_shapes, args.held_out_shapes)
     else:
         written = write(args.root, args.held_out_shapes)
     for path in written:

@@ -1,6 +1,6 @@
 """The fresh movies reader corpora of issue 37: the committed files are exactly what their
 scripts write (`scripts/reader_corpus_fresh.py`: `chat_tuning4`, `chat_heldout2`;
-`scripts/reader_corpus_fresh5.py`: `chat_tuning5`), and every line loads as a labelled message
+`scripts/reader_corpus_fresh5.py`: `chat_tuning5`, `chat_heldout3`), and every line loads as a labelled message
 whose titles are real catalog titles named in the text."""
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from runner.core.paths import PROJECT_ROOT
 # script: {folder: id prefix} of the parts it writes
 SETS = {
     "reader_corpus_fresh.py": {"chat_tuning4": "c4t", "chat_heldout2": "c4h"},
-    "reader_corpus_fresh5.py": {"chat_tuning5": "c5t"},
+    "reader_corpus_fresh5.py": {"chat_tuning5": "c5t", "chat_heldout3": "c5h"},
 }
+PARTS5 = ("tuning", "heldout")  # the fifth set's shape files, reader_corpus_fresh5_<part>.txt
 READER = PROJECT_ROOT / "corpora" / "reader"
 CATALOG = PROJECT_ROOT / "catalog_pipeline" / "snapshots" / "2026-11-01" / "catalog.json"
 
@@ -81,3 +82,22 @@ def test_the_fifth_set_repeats_no_message_of_an_older_corpus() -> None:
     }
     for messages in _messages("reader_corpus_fresh5.py").values():
         assert not [m.id for m in messages if m.text in older]
+
+
+def test_the_fifth_sets_shape_files_are_its_seeded_split(tmp_path: Path) -> None:
+    """Splitting the union of the two shape files again gives back the same two files, so the
+    held-out shapes are the seeded draw the README describes, not a hand-picked set."""
+    script = PROJECT_ROOT / "scripts" / "reader_corpus_fresh5.py"
+    committed = [PROJECT_ROOT / "scripts" / f"reader_corpus_fresh5_{p}.txt" for p in PARTS5]
+    union = tmp_path / "all.txt"
+    union.write_text("".join(p.read_text(encoding="utf-8") for p in committed), encoding="utf-8")
+    again = [tmp_path / f"{p}.txt" for p in PARTS5]
+    options = ["--split", str(union), "--tuning-shapes", str(again[0])]
+    subprocess.run(
+        [sys.executable, str(script), *options, "--held-out-shapes", str(again[1])],
+        check=True,
+        timeout=120,
+    )
+    for mine, theirs in zip(again, committed, strict=True):
+        lines = sorted(mine.read_text(encoding="utf-8").splitlines())
+        assert lines == sorted(theirs.read_text(encoding="utf-8").splitlines()), theirs.name
