@@ -12,6 +12,7 @@ from its own generator, so the tuning part is the same whether or not the held-o
 present. Same shapes, same catalog, same seed: byte-identical files.
 
     python scripts/reader_corpus_fresh5.py [--root DIR] [--held-out-shapes FILE]
+        [--adjudication FILE]
     python scripts/reader_corpus_fresh5.py --split ALL_SHAPES [--tuning-shapes FILE]
         [--held-out-shapes FILE]
 
@@ -19,19 +20,28 @@ The first writes `DIR/corpora/reader/chat_tuning5/` and, when the held-out shape
 `DIR/corpora/reader/chat_heldout3/` (DIR defaults to the repository), each an
 `agent_messages.jsonl` and a `README.md`. The second writes the two shape files from one file of
 all shapes.
+
+The held-out part was labelled a second time, blind, and every disagreement decided against the
+labelling rules (`corpora/reader/chat_heldout3/second_labelling/`): the shape files keep the
+labels the split was drawn on, and the decisions are applied to the filled messages by id (a
+changed label replaced, a dropped message left out), so the ids stay those both labellers read.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import random
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+from pydantic import BaseModel, ConfigDict
 from reader_corpus_fresh import (
     ACT_LETTERS,
     CATALOG,
+    FIELDS,
     ROOT,
     Shape,
     counts_section,
@@ -41,9 +51,12 @@ from reader_corpus_fresh import (
     write_part,
 )
 
-from runner.core.reader_corpus import held_out_by_group
+from runner.core.reader_corpus import ACTS, held_out_by_group, load_labelled
 
 HERE = Path(__file__).resolve().parent
+SECOND_LABELLING = ROOT / "corpora" / "reader" / "chat_heldout3" / "second_labelling"
+ADJUDICATION = SECOND_LABELLING / "adjudication.jsonl"
+BLIND_LABELS = SECOND_LABELLING / "blind_labels.jsonl"
 SEED = 3705
 HELD_OUT_SHARE = 0.7
 # part: (folder, id prefix, shapes file, fills per shape)
@@ -134,6 +147,185 @@ def fill_part(
     return messages
 
 
+LabelKey = Literal["asks", "proposes", "watched", "abstain_phrase", "acts"]
+LABEL_KEYS: tuple[LabelKey, ...] = ("asks", "proposes", "watched", "abstain_phrase", "acts")
+LabelValue = list[str] | bool
+
+
+class Decision(BaseModel):
+    """One disagreement between the author's and the second labeller's label of one field of one
+    held-out message, and how it was decided against the labelling rules."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    # In the order of the file's keys (id, field, both labels, decision, final label, reasons).
+    id: str
+    field: LabelKey
+    author: LabelValue
+    annotator: LabelValue
+    decision: Literal["keep", "change", "drop"]
+    label: LabelValue | None  # the final value (None when the message is dropped)
+    rule: str  # the written rule that decides it, quoted briefly
+    why: str
+    schema_version: Literal[1] = 1  # lines without it are version 1
+
+
+class BlindLabel(BaseModel):
+    """The second labeller's label of one held-out message, written without the author's."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: Literal[1] = 1
+    id: str
+    asks: list[str]
+    proposes: list[str]
+    watched: list[str]
+    abstain_phrase: bool
+    acts: list[str]
+
+
+def _same(key: LabelKey, a: LabelValue | None, b: LabelValue | None) -> bool:
+    """Labels equal; the acts are a set (their order carries nothing)."""
+    if key == "acts" and isinstance(a, list) and isinstance(b, list):
+        return sorted(a) == sorted(b)
+    return a == b
+
+
+def adjudicate(messages: list[dict[str, Any]], path: Path) -> list[dict[str, Any]]:
+    """The messages with the decisions of `path` applied: each decision must be about a message
+    of the part whose label is the author's value it quotes; a changed field takes the decided
+    label, a dropped message is left out."""
+    by_id = {m["id"]: m for m in messages}
+    dropped: set[str] = set()
+    for number, decision in enumerate(load_labelled(Decision, path), 1):
+        where = f"{path}:{number}: id {decision.id!r}, field {decision.field!r}"
+        message = by_id.get(decision.id)
+        if message is None:
+            raise ValueError(f"{where}: no message of the part has this id")
+        if not _same(decision.field, message[decision.field], decision.author):
+            raise ValueError(
+                f"{where}: the author's label is {message[decision.field]!r}, "
+                f"not {decision.author!r}"
+            )
+        if decision.decision == "drop":
+            dropped.add(decision.id)
+        elif decision.label is None:
+            raise ValueError(f"{where}: a {decision.decision} decision gives the final label")
+        elif decision.decision == "keep" and not _same(
+            decision.field, decision.label, decision.author
+        ):
+            raise ValueError(f"{where}: a kept label is the author's, not {decision.label!r}")
+        else:
+            message[decision.field] = decision.label
+    return [m for m in messages if m["id"] not in dropped]
+
+
+SECOND_LABELLING_NOTES = (
+    "The decisions, by kind:",
+    "",
+    "- **Changed, `description` taken out** (c5h0029, c5h0063, c5h0072, c5h0125, c5h0128,",
+    "  c5h0135, c5h0224, c5h0241, c5h0242, c5h0267): a pitch that names its title and asks for a",
+    '  verdict but states no fact about the film ("Best fit: ... Accept?", "... or ..., both',
+    '  solid. wich one?", "... would be perfect for a cosy night"). A description "states facts',
+    '  about an item"; an opinion or a ranking is none (the author already labels the same bare',
+    "  pitch in c5h0102 without it).",
+    "- **Changed, `small_talk` added** (c5h0033, c5h0039, c5h0058, c5h0079, c5h0084, c5h0143,",
+    "  c5h0153, c5h0174, c5h0258; c5h0114, c5h0133, c5h0180, c5h0233): a progress note after a",
+    '  recap ("I search now.", "on it", "Leave it with me!", "Let me have a look.") or a',
+    '  greeting or friendly opener before a question ("Hello!", "Happy to help you find',
+    '  something to watch!"). Small talk is "greetings, thanks, closing pleasantries, progress',
+    '  notes"; the author labels the same kind of close ("give me just a moment!") small talk in',
+    "  c5h0240.",
+    '- **Kept** (c5h0137, `watched`): "If you liked ..., this is similar style: ...". The second',
+    "  labeller listed the liked title as seen; the rule lists the titles a message presents as",
+    '  already seen ("Since you enjoyed ...") and keeps a compared title the user has not said',
+    "  they saw out of both lists. A conditional presents nothing as seen.",
+    '- **Dropped**: none. The closest call, the opener "Sounds like a cozy night in!" (c5h0133),',
+    "  is decided by the act's name and list: social talk that states, asks and repeats back",
+    "  nothing (an acknowledgement asks nothing, and this message asks), as in c5h0180.",
+    "",
+    "Every decision concerns the acts `description` and `small_talk` but one, which keeps the",
+    "author's label: no field asked, title put forward or seen, abstention or reaction request",
+    "differs from the author's labels.",
+    "",
+)
+
+
+def _kappa(pairs: Sequence[tuple[bool, bool]]) -> str:
+    """Cohen's kappa of two labellers' yes/no decisions ("n/a" when chance agreement is 1)."""
+    n = len(pairs)
+    observed = sum(a == b for a, b in pairs) / n
+    yes_a = sum(a for a, _ in pairs) / n
+    yes_b = sum(b for _, b in pairs) / n
+    chance = yes_a * yes_b + (1 - yes_a) * (1 - yes_b)
+    return "n/a" if chance == 1 else f"{(observed - chance) / (1 - chance):.3f}"
+
+
+def second_labelling_section(
+    author: list[dict[str, Any]], blind_path: Path, adjudication_path: Path
+) -> list[str]:
+    """A README's lines on the second, blind labelling: agreement before adjudication (the
+    author's labels are the messages as filled from the shapes) and the decisions' counts."""
+    blind = {b.id: b.model_dump() for b in load_labelled(BlindLabel, blind_path)}
+    if sorted(blind) != sorted(m["id"] for m in author):
+        raise ValueError(f"{blind_path}: its ids are not the held-out part's")
+    pairs = [(m, blind[m["id"]]) for m in author]
+    total = len(pairs)
+    decisions = load_labelled(Decision, adjudication_path)
+    lines = [
+        "## Second labelling",
+        "",
+        "A second engineer labelled every message of this part again, blind: they saw only the",
+        "messages' ids, voices and texts (not the shapes, labels or script) and the labelling rules",
+        "(`corpora/reader/final/README.md`, the acts of `runner/core/reader_corpus.py`, the label",
+        "model, the catalog), opened no reader code, and froze their labels by sha256",
+        "(`second_labelling/blind_labels.jsonl` and its `.sha256`, checked by a test) before reading",
+        "the author's. Every disagreement, per message and field, was then decided by the written",
+        "rules: the author right (keep), the second labeller right (change: the message takes the",
+        "second label), or the rules undecided (drop: the message leaves the held-out share). The",
+        "decisions, each with the rule that settles it, are `second_labelling/adjudication.jsonl`",
+        "(kept in a folder of its own because every `.jsonl` beside this README is read as corpus",
+        "lines); the script applies them to the filled messages by id.",
+        "",
+        "Agreement before adjudication (kappa: Cohen's, over the yes/no decisions the field is",
+        "made of; not applicable to the proposed ids, an open set):",
+        "",
+        "| field | both labels equal | Cohen's kappa |",
+        "|---|---|---|",
+    ]
+    for key in LABEL_KEYS:
+        equal = sum(_same(key, m[key], b[key]) for m, b in pairs)
+        if key in ("asks", "acts"):
+            names = FIELDS if key == "asks" else ACTS
+            kappa = _kappa([(n in m[key], n in b[key]) for m, b in pairs for n in names])
+            made_of = "each field asked or not" if key == "asks" else "each act performed or not"
+            kappa = f"{kappa} ({made_of}, {len(names)} × {total} decisions)"
+        elif key == "proposes":
+            kappa = "n/a"
+        else:
+            kappa = _kappa([(bool(m[key]), bool(b[key])) for m, b in pairs])
+        lines.append(f"| `{key}` | {equal} / {total} | {kappa} |")
+    lines += ["", "Per act, performed or not:", ""]
+    lines += [
+        f"- `{act}`: {sum((act in m['acts']) == (act in b['acts']) for m, b in pairs)} / {total},"
+        f" kappa {_kappa([(act in m['acts'], act in b['acts']) for m, b in pairs])}"
+        for act in ACTS
+        if any(act in m["acts"] or act in b["acts"] for m, b in pairs)
+    ]
+    counts = {
+        kind: sum(d.decision == kind for d in decisions) for kind in ("keep", "change", "drop")
+    }
+    lines += [
+        "",
+        f"Disagreements: {len(decisions)} (message and field) in "
+        f"{len({d.id for d in decisions})} messages; kept {counts['keep']}, changed "
+        f"{counts['change']}, dropped {counts['drop']}.",
+        "",
+        *SECOND_LABELLING_NOTES,
+    ]
+    return lines
+
+
 README_HEAD = """# Movies reader corpus, issue 37 — {title}
 
 {role}
@@ -179,7 +371,9 @@ typos and non-native English; offers to act on the pick.
 """
 
 
-def readme(part: str, shapes: list[Shape], messages: list[dict[str, Any]]) -> str:
+def readme(
+    part: str, shapes: list[Shape], messages: list[dict[str, Any]], tail: Sequence[str] = ()
+) -> str:
     _, prefix, path, fills = PARTS[part]
     title, role = (
         (
@@ -191,9 +385,10 @@ def readme(part: str, shapes: list[Shape], messages: list[dict[str, Any]]) -> st
         else (
             "fresh held-out part (`chat_heldout3`)",
             "**Held out: never tuned on.** Read its figures only after a reader version is\n"
-            "frozen; do not copy or paraphrase its messages into a tuning file. Its labels are\n"
-            "to be checked by a second, blind labeller before it is measured. Its shapes entered\n"
-            "the repository only after the tuning part's commit (96a1979).",
+            "frozen; do not copy or paraphrase its messages into a tuning file. Its labels were\n"
+            "checked by a second, blind labeller and every disagreement decided by the rules\n"
+            '(section "Second labelling"). Its shapes entered the repository only after the\n'
+            "tuning part's commit (96a1979).",
         )
     )
     head = README_HEAD.format(
@@ -206,11 +401,14 @@ def readme(part: str, shapes: list[Shape], messages: list[dict[str, Any]]) -> st
         n=len(messages),
         prefix=prefix,
     )
-    return "\n".join([head, *counts_section(shapes, messages)])
+    return "\n".join([head, *counts_section(shapes, messages), *tail])
 
 
-def write(root: Path, held_out_shapes: Path, seed: int = SEED) -> list[Path]:
-    """Write the tuning part, and the held-out part when its shapes exist; returns the files."""
+def write(
+    root: Path, held_out_shapes: Path, seed: int = SEED, adjudication: Path = ADJUDICATION
+) -> list[Path]:
+    """Write the tuning part, and the held-out part when its shapes exist (with the second
+    labelling's decisions applied); returns the files."""
     catalog = sorted(json.loads(CATALOG.read_text(encoding="utf-8")), key=lambda m: m["id"])
     sources = {"tuning": PARTS["tuning"][2], "held_out": held_out_shapes}
     written: list[Path] = []
@@ -219,8 +417,14 @@ def write(root: Path, held_out_shapes: Path, seed: int = SEED) -> list[Path]:
             continue
         shapes = read_shapes(source)
         messages = fill_part(part, shapes, catalog, seed)
+        tail: list[str] = []
+        if part == "held_out":
+            tail = second_labelling_section(copy.deepcopy(messages), BLIND_LABELS, adjudication)
+            messages = adjudicate(messages, adjudication)
+            kept = {m["_shape"] for m in messages}
+            shapes = [s for s in shapes if s.number in kept]
         folder = root / "corpora" / "reader" / PARTS[part][0]
-        written += write_part(folder, messages, readme(part, shapes, messages))
+        written += write_part(folder, messages, readme(part, shapes, messages, tail))
     return written
 
 
@@ -232,6 +436,12 @@ def main() -> None:
         type=Path,
         default=PARTS["held_out"][2],
         help="the held-out shapes file (the held-out part is skipped when it does not exist)",
+    )
+    parser.add_argument(
+        "--adjudication",
+        type=Path,
+        default=ADJUDICATION,
+        help="the decided disagreements of the second labelling, applied to the held-out part",
     )
     parser.add_argument(
         "--split", type=Path, help="split this file of all shapes into the two shape files"
@@ -246,7 +456,10 @@ def main() -> None:
     if args.split:
         written = write_split(args.split, args.tuning_shapes, args.held_out_shapes)
     else:
-        written = write(args.root, args.held_out_shapes)
+        try:
+            written = write(args.root, args.held_out_shapes, adjudication=args.adjudication)
+        except ValueError as exc:  # a bad shape, blind label or decision: its file and line
+            raise SystemExit(f"error: {exc}") from None
     for path in written:
         print(path)
 

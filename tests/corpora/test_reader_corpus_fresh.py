@@ -5,6 +5,7 @@ whose titles are real catalog titles named in the text."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -101,3 +102,87 @@ def test_the_fifth_sets_shape_files_are_its_seeded_split(tmp_path: Path) -> None
     for mine, theirs in zip(again, committed, strict=True):
         lines = sorted(mine.read_text(encoding="utf-8").splitlines())
         assert lines == sorted(theirs.read_text(encoding="utf-8").splitlines()), theirs.name
+
+
+SECOND_LABELLING = READER / "chat_heldout3" / "second_labelling"
+
+
+def test_the_second_labellers_blind_labels_are_the_frozen_ones() -> None:
+    """The blind labels the agreement figures are computed from are byte for byte the ones
+    frozen before the author's labels were opened."""
+    blind = SECOND_LABELLING / "blind_labels.jsonl"
+    frozen, name = (SECOND_LABELLING / "blind_labels.jsonl.sha256").read_text().split()
+    assert name == blind.name
+    assert hashlib.sha256(blind.read_bytes()).hexdigest() == frozen
+
+
+def test_the_held_out_part_carries_every_adjudicated_label() -> None:
+    messages = {m.id: m.model_dump() for m in _messages("reader_corpus_fresh5.py")["chat_heldout3"]}
+    decisions = [
+        json.loads(line)
+        for line in (SECOND_LABELLING / "adjudication.jsonl").read_text().splitlines()
+    ]
+    assert decisions
+    for d in decisions:
+        if d["decision"] == "drop":
+            assert d["id"] not in messages, d
+            continue
+        label = messages[d["id"]][d["field"]]
+        assert (sorted(label) if d["field"] == "acts" else label) == (
+            sorted(d["label"]) if d["field"] == "acts" else d["label"]
+        ), d
+
+
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        ({"id": "c5h9999"}, "id 'c5h9999', field 'acts': no message of the part has this id"),
+        ({"author": ["proposal"]}, "field 'acts': the author's label is"),
+        ({"decision": "keep"}, "a kept label is the author's"),
+        ({"field": "mood"}, "input_value='mood'"),
+    ],
+)
+def test_a_decision_that_does_not_fit_the_held_out_part_is_refused(
+    change: dict[str, object], error: str, tmp_path: Path
+) -> None:
+    lines = (SECOND_LABELLING / "adjudication.jsonl").read_text(encoding="utf-8").splitlines()
+    changed = next(json.loads(x) for x in lines if json.loads(x)["decision"] == "change")
+    bad = tmp_path / "adjudication.jsonl"
+    bad.write_text(json.dumps({**changed, **change}) + "\n", encoding="utf-8")
+    script = PROJECT_ROOT / "scripts" / "reader_corpus_fresh5.py"
+    run = subprocess.run(
+        [sys.executable, str(script), "--root", str(tmp_path), "--adjudication", str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode != 0
+    assert f"{bad}:1: " in run.stderr
+    assert error in run.stderr
+
+
+def test_a_dropped_message_leaves_the_held_out_part_and_its_counts(tmp_path: Path) -> None:
+    """A message the rules do not decide is left out; every other message keeps its id and text."""
+    drop = {
+        "id": "c5h0133",
+        "field": "acts",
+        "author": ["preference_question"],
+        "annotator": ["preference_question", "small_talk"],
+        "decision": "drop",
+        "label": None,
+        "rule": "no rule decides it",
+        "why": "both readings defensible",
+    }
+    adjudication = tmp_path / "adjudication.jsonl"
+    adjudication.write_text(json.dumps(drop) + "\n", encoding="utf-8")
+    script = PROJECT_ROOT / "scripts" / "reader_corpus_fresh5.py"
+    options = ["--root", str(tmp_path), "--adjudication", str(adjudication)]
+    subprocess.run([sys.executable, str(script), *options], check=True, timeout=120)
+    folder = tmp_path / "corpora" / "reader" / "chat_heldout3"
+    written = {m.id: m for m in load_corpus(folder / "agent_messages.jsonl")}
+    committed = {m.id: m for m in _messages("reader_corpus_fresh5.py")["chat_heldout3"]}
+    assert set(committed) - set(written) == {"c5h0133"}
+    assert all(written[i].text == committed[i].text for i in written)
+    readme = (folder / "README.md").read_text(encoding="utf-8")
+    assert f"{len(committed) - 1} shapes in" in readme
+    assert "kept 0, changed 0, dropped 1." in readme
