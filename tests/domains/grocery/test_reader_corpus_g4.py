@@ -1,4 +1,4 @@
-"""The grocery reader's fourth chat set (`chat_tuning4/`, and `chat_heldout3/` once its shapes are committed): written by its script from the shapes files, loadable, balanced over the topics."""
+"""The grocery reader's fourth chat set (`chat_tuning4/` tuning, `chat_heldout3/` held out): written by its script from the shapes files, loadable, split by shape, balanced over the topics."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ import grocery_reader_corpus_fresh as g3  # noqa: E402
 import grocery_reader_corpus_g4 as script  # noqa: E402
 
 TUNING = GROCERY_CORPORA / script.TUNING_FILE
+HELD = GROCERY_CORPORA / script.HELD_OUT_FILE
 # The voices of the earlier grocery sets: this one is written in others.
 OLD_VOICES = {"assistant", "warm", "texter", "butler", "critic", "esl", "concise", "typo"}
 OLD_VOICES |= {"shop", "bulleted", "gpt", "clerk", "fr", "voice", "dev"}
@@ -26,7 +27,7 @@ OLD_VOICES |= {"shop", "bulleted", "gpt", "clerk", "fr", "voice", "dev"}
 
 def test_the_files_are_what_the_script_writes() -> None:
     parts = script.messages()
-    assert script.TUNING_FILE in parts
+    assert set(parts) == {script.TUNING_FILE, script.HELD_OUT_FILE}
     for name, share in parts.items():
         written = (GROCERY_CORPORA / name).read_text(encoding="utf-8")
         assert written == "".join(g3.line(m) + "\n" for m in share), name
@@ -37,15 +38,23 @@ def test_the_script_writes_the_same_bytes_twice() -> None:
     assert first == {n: [g3.line(m) for m in s] for n, s in script.messages().items()}
 
 
-def test_every_tuning_line_loads_and_names_real_products_it_quotes() -> None:
-    tuning = load_grocery_corpus(TUNING)
+def _check_lines(path: Path, prefix: str) -> set[str]:
+    """Every line of one part loads as a version-2 label, numbered in order, naming real
+    products it quotes; its texts, all different."""
+    part = load_grocery_corpus(path)
     names = {p.name for p in tiny_catalog().items}
-    assert [m.id for m in tuning] == [f"g4t{n:04d}" for n in range(1, len(tuning) + 1)]
-    for m in tuning:
+    assert [m.id for m in part] == [f"{prefix}{n:04d}" for n in range(1, len(part) + 1)]
+    for m in part:
         assert m.schema_version == 2
         assert set(m.proposed) <= names, m.id
         assert all(name in m.text for name in m.proposed), m.id
-    assert len({m.text for m in tuning}) == len(tuning)
+    texts = {m.text for m in part}
+    assert len(texts) == len(part)
+    return texts
+
+
+def test_every_tuning_line_loads_and_names_real_products_it_quotes() -> None:
+    _check_lines(TUNING, "g4t")
 
 
 def _filled(shapes: list[dict[str, Any]], fills: int, seed: int) -> list[int]:
@@ -59,19 +68,29 @@ def test_each_tuning_shape_is_filled_twice_when_it_names_a_product() -> None:
     assert sum(counts) == len(load_grocery_corpus(TUNING))
 
 
-def test_the_tuning_shapes_cover_every_topic_asked_and_not_asked_in_new_voices() -> None:
-    shapes = g3.load_shapes(script.TUNING_SHAPES)
-    assert len(shapes) >= 80
-    counts = g3.shape_topic_counts(shapes, script.SEED)
+def _short_of(shapes: list[dict[str, Any]], seed: int, least: dict[str, int]) -> list[str]:
+    """The figures of a part's shapes that fall below `least`: per topic the shapes asking it
+    (`asking`) and naming it without asking (`naming`), the reaction requests asking nothing,
+    and the shapes performing each act."""
+    figures: dict[str, int] = Counter(a for s in shapes for a in s["acts"])
+    figures["shapes"] = len(shapes)
+    figures["reactions"] = sum("reaction_request" in s["acts"] and not s["asked"] for s in shapes)
+    counts = g3.shape_topic_counts(shapes, seed)
     assert set(counts) == set(TOPIC_FIELDS)
     for topic, (asking, naming) in counts.items():
-        assert asking >= 6, topic
-        assert naming >= 6, topic
-    acts = Counter(a for s in shapes for a in s["acts"])
-    assert sum("reaction_request" in s["acts"] and not s["asked"] for s in shapes) >= 16
-    assert acts["small_talk"] >= 4
-    assert acts["abstention"] >= 3
-    assert acts["confirmation"] >= 10
+        figures[f"{topic} asking"], figures[f"{topic} naming"] = asking, naming
+    return [
+        f"{name}: {value} < {least[kind]}"
+        for name, value in figures.items()
+        if (kind := name.rsplit(" ", 1)[-1]) in least and value < least[kind]
+    ]
+
+
+def test_the_tuning_shapes_cover_every_topic_asked_and_not_asked_in_new_voices() -> None:
+    shapes = g3.load_shapes(script.TUNING_SHAPES)
+    least = {"shapes": 80, "asking": 6, "naming": 6, "reactions": 16, "small_talk": 4}
+    least |= {"abstention": 3, "confirmation": 10}
+    assert _short_of(shapes, script.SEED, least) == []
     voices = {s["voice"] for s in shapes}
     assert len(voices) >= 12
     assert not voices & OLD_VOICES
@@ -94,3 +113,33 @@ def test_the_split_keeps_seventy_percent_of_each_group_and_is_seeded() -> None:
     }
     assert script.split(shapes) == (tuning, held)
     assert script.split(shapes, seed=1) != (tuning, held)
+
+
+def test_every_held_out_line_loads_and_shares_no_text_with_the_tuning_part() -> None:
+    assert not _check_lines(HELD, "g4h") & _check_lines(TUNING, "g4t")
+
+
+def test_each_held_out_shape_is_filled_once() -> None:
+    shapes = g3.load_shapes(script.HELD_OUT_SHAPES)
+    assert _filled(shapes, 1, script.SEED + 2) == [1] * len(shapes)
+    assert len(load_grocery_corpus(HELD)) == len(shapes)
+
+
+def test_seventy_percent_of_each_group_of_shapes_is_held_out() -> None:
+    tuning = g3.load_shapes(script.TUNING_SHAPES)
+    held = g3.load_shapes(script.HELD_OUT_SHAPES)
+    groups = Counter(script.shape_group(s) for s in tuning + held)
+    held_groups = Counter(script.shape_group(s) for s in held)
+    assert held_groups == {g: script.held_out_count(n) for g, n in groups.items()}
+    assert 0.65 <= len(held) / (len(tuning) + len(held)) <= 0.75
+    assert not {s["text"] for s in tuning} & {s["text"] for s in held}
+
+
+def test_the_held_out_shapes_are_many_enough_on_every_topic_and_register() -> None:
+    shapes = g3.load_shapes(script.HELD_OUT_SHAPES)
+    least = {"shapes": 200, "asking": 16, "naming": 16, "reactions": 40, "small_talk": 12}
+    least |= {"abstention": 10, "confirmation": 25}
+    assert _short_of(shapes, script.SEED + 2, least) == []
+    assert {s["voice"] for s in shapes} == {
+        s["voice"] for s in g3.load_shapes(script.TUNING_SHAPES)
+    }
