@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -125,9 +126,45 @@ def test_each_held_out_shape_is_filled_once() -> None:
     assert len(load_grocery_corpus(HELD)) == len(shapes)
 
 
+ADJUDICATION = HELD.parent / "adjudication.jsonl"
+ADJUDICATION_KEYS = ["id", "field", "author", "annotator", "decision", "label", "rule", "why"]
+
+
+def _adjudication() -> list[dict[str, Any]]:
+    """The second labelling's decisions, one per disagreement (`chat_heldout3/README.md`)."""
+    lines = ADJUDICATION.read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def _held_shapes_as_split() -> list[dict[str, Any]]:
+    """The held-out shapes with the labels they had when the set was split: the adjudication's
+    changes, made after the split, undone (a change of acts or first topic moves a shape to
+    another group, but not out of the held-out part)."""
+    shapes = g3.load_shapes(script.HELD_OUT_SHAPES)
+    seed = script.SEED + 2
+    index = {g3.shape_messages(s, i, seed, 1)[0].text: i for i, s in enumerate(shapes)}
+    texts = {m.id: m.text for m in load_grocery_corpus(HELD)}
+    for d in _adjudication():
+        if d["decision"] == "change":
+            shapes[index[texts[d["id"]]]][d["field"]] = d["author"]
+    return shapes
+
+
+def test_every_adjudicated_label_is_the_held_out_label() -> None:
+    held = {m.id: m.model_dump() for m in load_grocery_corpus(HELD)}
+    decisions = _adjudication()
+    assert decisions
+    for d in decisions:
+        assert list(d) == ADJUDICATION_KEYS, d["id"]
+        assert d["decision"] in {"keep", "change"}, d["id"]  # none was dropped
+        assert d["author"] != d["annotator"], d["id"]
+        assert d["label"] == d[{"keep": "author", "change": "annotator"}[d["decision"]]]
+        assert held[d["id"]][d["field"]] == d["label"], d["id"]
+
+
 def test_seventy_percent_of_each_group_of_shapes_is_held_out() -> None:
     tuning = g3.load_shapes(script.TUNING_SHAPES)
-    held = g3.load_shapes(script.HELD_OUT_SHAPES)
+    held = _held_shapes_as_split()
     groups = Counter(script.shape_group(s) for s in tuning + held)
     held_groups = Counter(script.shape_group(s) for s in held)
     assert held_groups == {g: script.held_out_count(n) for g, n in groups.items()}
