@@ -11,7 +11,7 @@ from domains.grocery.mention_corpus import load_examples
 from scripts import grocery_mentions_corpus as corpus
 
 # share -> (fewest templates, fewest messages) the round asks for
-FRESH = {"tuning-o": (35, 200)}
+FRESH = {"tuning-o": (35, 200), "heldout3": (80, 450)}
 
 
 def _spec() -> corpus.Templates:
@@ -55,3 +55,15 @@ def test_fresh_share_labels_are_consistent(name: str) -> None:
     assert any(r.proposed for r in rows)
     assert any(r.ruled_out for r in rows)
     assert any(r.unclear for r in rows)
+
+
+def test_heldout3_and_tuning_o_share_no_template_and_no_filled_message() -> None:
+    spec = _spec()
+    held = {text for text, _ in spec.shares["heldout3"].templates}
+    tuned = {text for text, _ in spec.shares["tuning-o"].templates}
+    assert not held & tuned
+    messages = {
+        name: {r.text for r in load_examples(corpus.OUT / f"{name}.jsonl")}
+        for name in ("heldout3", "tuning-o")
+    }
+    assert not messages["heldout3"] & messages["tuning-o"]
