@@ -16,6 +16,7 @@ ASK_ORDER = "Which order do you mean"
 ASK_REASON = "Why would you like to cancel"
 ASK_PAYMENT = "Which of your payment methods should"
 CONFIRM = "Shall I go ahead with this change?"
+OFFER_RETURN = "I could return it instead, if you like."
 CANNOT = "I'm afraid I can't"
 OTHER_PERSON = "I can only help with your own account"
 
@@ -471,8 +472,30 @@ def _settle(
     ours = [u for u in done if _belongs(u, conversation, tag)]
     if ours:
         return _outcome(ours[-1].result, request, account)
-    if conversation.agent_said(f"{CANNOT} {tag}") or conversation.agent_said(f"{tag} {CANNOT}"):
-        return None
+    if conversation.agent_said(f"{CANNOT} {tag}"):
+        reply = conversation.reply_after(f"{CANNOT} {tag}")
+        offered_return = conversation.agent_said(f"{CANNOT} {tag} exchange") and OFFER_RETURN in (
+            conversation.last_agent
+        )
+        if reply is not None and reply == conversation.last_user and CANNOT in conversation.last_agent:
+            if offered_return and is_yes(reply) or re.search(r"\breturn\b", reply, re.I) and offered_return:
+                pass
+            elif _insists(reply):
+                return _transfer(
+                    conversation,
+                    f"The shopper still wants this done, which the tools and policy do not allow: {request.text}",
+                )
+        if not (offered_return or conversation.agent_said(f"{CANNOT} {tag} exchange")):
+            return None
+        exchange_reply = conversation.reply_after(f"{CANNOT} {tag} exchange") or ""
+        if not (is_yes(exchange_reply) or re.search(r"\breturn\b", exchange_reply, re.I)):
+            return None
+        request = Request("return", request.text, swaps=request.swaps, method=None)
+        tag = _request_tag(index, request).replace(")", " return)")
+        done = [u for u in conversation.uses if u.name == request.tool and u.ok]
+        ours = [u for u in done if _belongs(u, conversation, tag)]
+        if ours:
+            return _outcome(ours[-1].result, request, account)
     # Which order?
     order: dict[str, Any] | None = None
     if request.needs_order:
@@ -501,6 +524,17 @@ def _settle(
         if refusal:
             return {"message": f"{CANNOT} {tag} {refusal}"}
     return _change(conversation, account, request, order, tag)
+
+
+def _insists(reply: str) -> bool:
+    return bool(
+        re.search(
+            r"really need|still (?:want|need|like)|insist|anyway|must|person|someone|human|sort(?:ed)? (?:it )?out|"
+            r"please just|do it",
+            reply,
+            re.I,
+        )
+    )
 
 
 def _belongs(use: Any, conversation: Conversation, tag: str) -> bool:
@@ -754,7 +788,7 @@ def _swap(
             return {
                 "message": (
                     f"{CANNOT} {tag} exchange {swap.name} for {swap.other_product}: an exchange can only swap "
-                    "an item for another pack or recipe of the same product. I could return it instead, if you like."
+                    f"an item for another pack or recipe of the same product. {OFFER_RETURN}"
                 )
             }
         variants = _variants(conversation, str(line["product_id"]))

@@ -79,6 +79,7 @@ class Needs:
     allergies_known: bool = False
     budget: float | None = None
     budget_known: bool = False
+    min_price: float | None = None
     vegan: bool = False
     vegetarian: bool = False
     palm_free: bool = False
@@ -95,11 +96,13 @@ class Needs:
     answered: set[str] = field(default_factory=set)
 
     def fits(self, product: dict[str, Any]) -> bool:
-        tags = {str(t).lower() for t in [*product.get("allergens", []), *product.get("traces", [])]}
-        if self.allergens & tags:
+        tags = {_norm(str(t)) for t in [*product.get("allergens", []), *product.get("traces", [])]}
+        if {_norm(a) for a in self.allergens} & tags:
             return False
         price = float(product.get("price") or 0)
         if self.budget is not None and price * self.quantity > self.budget + 1e-9:
+            return False
+        if self.min_price is not None and price < self.min_price:
             return False
         if self.vegan and product.get("vegan") != "yes":
             return False
@@ -193,14 +196,17 @@ def hear_needs(conversation: Conversation, brands: set[str], countries: set[str]
     for key, (pattern, _) in _CUES.items():
         if re.search(pattern, conversation.opening, re.I):
             needs.cues.add(key)
-    for text in conversation.users:
+    for number, text in enumerate(conversation.users):
         for sentence in sentences(text):
-            _hear_sentence(sentence, needs, brands, countries)
+            _hear_sentence(sentence, needs, brands, countries, opening=number == 0)
     return needs
 
 
-def _hear_sentence(sentence: str, needs: Needs, brands: set[str], countries: set[str]) -> None:
+def _hear_sentence(
+    sentence: str, needs: Needs, brands: set[str], countries: set[str], opening: bool
+) -> None:
     low = sentence.lower()
+    answered = set(needs.answered)
     negative = bool(_NEGATIVE.search(low))
     if re.search(r"allerg|intoleran|trace|may.contain", low):
         needs.allergies_known = True
@@ -258,6 +264,9 @@ def _hear_sentence(sentence: str, needs: Needs, brands: set[str], countries: set
             needs.answered.add("origin")
     if re.search(r"countr|made|comes? from|sourced|origin", low):
         needs.answered.add("origin")
+    if opening and not re.search(r"\d|nova|nutri-?score\s*[a-e]\b|palm|organic|fair", low):
+        # "Brands matter to me" is a hint to ask about, not an answer.
+        needs.answered = answered | {t for t in needs.answered - answered if t in ("budget",)}
 
 
 def _learn_from_decline(reply: str, product: dict[str, Any], needs: Needs) -> None:
@@ -265,7 +274,9 @@ def _learn_from_decline(reply: str, product: dict[str, Any], needs: Needs) -> No
     low = reply.lower()
     needs.declined.add(str(product.get("id")))
     price = float(product.get("price") or 0)
-    if re.search(r"pric|expensive|cheaper|budget|cost|spend|money", low):
+    if re.search(r"pricier|premium|higher.end|more expensive|fancier|too basic|too cheap|upmarket|better quality", low):
+        needs.min_price = max(needs.min_price or 0.0, price + 0.005)
+    elif re.search(r"pric|expensive|cheaper|budget|cost|spend|money|afford", low):
         limit = price * needs.quantity - 0.005
         needs.budget = limit if needs.budget is None else min(needs.budget, limit)
     if re.search(r"brand|maker", low):
@@ -298,6 +309,10 @@ def _learn_from_decline(reply: str, product: dict[str, Any], needs: Needs) -> No
 
 def _proposal_in(text: str, products: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
     """The product our message put forward: its id when written, else its full name."""
+    for marker in (REPLACE, PROPOSE):
+        if marker in text:
+            text = text.split(marker, 1)[1]
+            break
     ids = re.findall(r"\boff_\d+\b", text)
     if ids and ids[0] in products:
         return products[ids[0]]
@@ -409,28 +424,38 @@ def _order_step(
                 and not is_yes(answer[0][1])
             ):
                 _learn_from_decline(answer[0][1], earlier, needs)
-    # The usual product of a replacement request: found in the past orders.
+    # The usual product: every product of that name (several brands may share it), the one
+    # in the shopper's past orders first.
     usual: dict[str, Any] | None = None
     if needs.kind == "substitution":
         if not conversation.results("get_past_orders"):
             return {"tool_calls": [call(conversation, "get_past_orders")]}
-        usual = _usual_product(conversation, needs, products)
-        if usual is None:
-            return {
-                "tool_calls": [call(conversation, "search_products", query=needs.usual, limit=20)]
-            }
-        if "categories" not in products.get(str(usual.get("product_id")), {}):
-            pid = str(usual.get("product_id"))
-            return {
-                "tool_calls": [
-                    call(conversation, "get_product", product_id=pid),
-                    call(conversation, "check_inventory", offset=1, product_id=pid),
-                ]
-            }
-        usual = products[str(usual.get("product_id"))]
-        categories = usual.get("categories") or []
-        if categories and not needs.product_type:
-            needs.product_type = str(categories[-1]).lower()
+        named = [u for u in conversation.results("search_products") if u.args.get("query") == needs.usual]
+        if not named:
+            return {"tool_calls": [call(conversation, "search_products", query=needs.usual, limit=20)]}
+        bought = {str(line.get("product_id")) for _, line in _past_lines(conversation)}
+        same = [
+            products.get(str(p["id"]), p)
+            for p in named[-1].result.get("products") or []
+            if str(p.get("name", "")).lower() == needs.usual.lower()
+        ]
+        same.sort(key=lambda p: (str(p["id"]) not in bought, not needs.fits(p), float(p.get("price") or 0)))
+        if same:
+            usual = same[0]
+            stock_now = _stock(conversation)
+            for product in same:
+                if needs.fits(product) and str(product["id"]) not in stock_now:
+                    return {
+                        "tool_calls": [
+                            call(conversation, "check_inventory", product_id=product["id"]),
+                            call(conversation, "get_product", offset=1, product_id=product["id"]),
+                        ]
+                    }
+            in_stock = [p for p in same if needs.fits(p) and stock_now.get(str(p["id"]), 0) >= needs.quantity]
+            usual = in_stock[0] if in_stock else usual
+            categories = usual.get("categories") or []
+            if categories and not needs.product_type:
+                needs.product_type = str(categories[-1]).lower()
     query = needs.product_type or "food"
     searches = [u for u in conversation.results("search_products") if u.args.get("query") == query]
     if not searches:
@@ -464,7 +489,7 @@ def _order_step(
         if stock.get(usual_id, 0) >= needs.quantity and needs.fits(usual):
             candidates = [usual]
         else:
-            candidates = [p for p in candidates if p.get("id") != usual_id]
+            candidates = [p for p in candidates if str(p.get("name", "")).lower() != needs.usual.lower()]
     candidates.sort(
         key=lambda p: (float(p.get("price") or 0), str(p.get("nutriscore")), str(p["id"]))
     )
@@ -506,7 +531,9 @@ def _pitch(
 ) -> str:
     price = float(product.get("price") or 0)
     facts = [f"€{price:.2f} a pack, so €{price * needs.quantity:.2f} for {needs.quantity}"]
-    facts.append(f"Nutri-Score {str(product.get('nutriscore') or '?').upper()}")
+    score = str(product.get("nutriscore") or "")
+    if len(score) == 1:
+        facts.append(f"Nutri-Score {score.upper()}")
     if product.get("nova_group"):
         facts.append(f"NOVA group {product['nova_group']}")
     if product.get("labels"):
