@@ -63,7 +63,7 @@ _CUES = {
     "nova": (r"nova|processed", "how processed may it be (the highest NOVA group you accept)"),
 }
 _NEGATIVE = re.compile(
-    r"\b(not|no|don't|do not|never|avoid|without|free of|except|skip|rather not)\b", re.I
+    r"\b(not|no|nothing|none|don't|do not|never|avoid|without|free of|except|skip|rather not)\b", re.I
 )
 
 
@@ -127,7 +127,7 @@ class Needs:
         if self.avoid_countries & countries:
             return False
         brand = str(product.get("brand") or "").lower()
-        if self.brands and brand not in self.brands:
+        if self.brands - self.avoid_brands and brand not in self.brands:
             return False
         return brand not in self.avoid_brands and product.get("id") not in self.declined
 
@@ -302,6 +302,13 @@ def _learn_from_decline(reply: str, product: dict[str, Any], needs: Needs) -> No
         needs.avoid_countries |= {str(c).lower() for c in product.get("countries", [])}
     if "vegan" in low:
         needs.vegan = True
+    elif "vegetarian" in low:
+        needs.vegetarian = True
+    elif re.search(r"how i eat|my diet|diet|eat meat|animal", low):
+        if product.get("vegetarian") != "yes":
+            needs.vegetarian = True
+        else:
+            needs.vegan = True
     for tag, word in (("milk", "milk"), ("eggs", "egg"), ("nuts", "nut"), ("gluten", "gluten")):
         if re.search(rf"\b{word}", low) and "allerg" in low:
             needs.allergens.add(tag)
