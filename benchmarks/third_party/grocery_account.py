@@ -358,8 +358,11 @@ _MONTHS = {
 }
 
 
-def _order_named(text: str, account: Account) -> dict[str, Any] | None:
+def _order_named(text: str, account: Account, request: Request) -> dict[str, Any] | None:
     """The order a shopper's reply names: by id, by date, or by what it holds."""
+    fitting = {"cancel": "pending", "payment": "pending", "order_address": "pending", "modify": "pending"}.get(
+        request.kind, "delivered"
+    )
     for order_id, order in account.orders.items():
         if order_id.lower() in text.lower():
             return order
@@ -385,6 +388,8 @@ def _order_named(text: str, account: Account) -> dict[str, Any] | None:
     pool = [account.orders[oid] for oid in candidates]
     if by_date:
         pool = [o for o in pool if o in by_date] or by_date
+    if len(pool) > 1:
+        pool = [o for o in pool if o.get("status") == fitting] or pool
     if len(pool) == 1:
         return pool[0]
     return None
@@ -441,8 +446,7 @@ def _with_outcome(
         )
         told_since = conversation.uses_before and conversation.uses_before[-1] > last_change
         if last_change >= 0 and not told_since:
-            reply = dict(reply)
-            reply["message"] = f"{outcomes[-1]} Next, {message[0].lower()}{message[1:]}"
+            reply = {"message": f"{outcomes[-1]} Let's go on with your next request."}
     return reply
 
 
@@ -500,17 +504,9 @@ def _settle(
     order: dict[str, Any] | None = None
     if request.needs_order:
         reply = conversation.reply_after(f"{ASK_ORDER} {tag}")
-        named = None
-        for candidate_text in ([reply] if reply else []) + [request.text]:
-            named = _order_named(candidate_text, account)
-            if named is not None:
-                break
+        named = _order_named(reply, account, request) if reply else None
         if named is None:
-            asked = sum(
-                1
-                for role, t in conversation.turns
-                if role == "assistant" and f"{ASK_ORDER} {tag}" in t
-            )
+            asked = sum(1 for role, t in conversation.turns if role == "assistant" and f"{ASK_ORDER} {tag}" in t)
             if asked >= 2:
                 return f"{CANNOT} {tag} find that order, so nothing was changed for it."
             what = _what(request)

@@ -148,12 +148,12 @@ _YES = re.compile(
     r"\b(yes|yeah|yep|yup|sure|ok|okay|go ahead|go for it|please do|do it|sounds good|sounds great|"
     r"that works|works for me|perfect|great|i'll take|i will take|deal|fine|confirm|confirmed|"
     r"absolutely|of course|correct|that's right|lovely|let's do|exactly|agreed|happy with|"
-    r"proceed|place it|that one)\b",
+    r"proceed|place it|that one|happy to|glad to|will do)\b",
     re.IGNORECASE,
 )
 _NO = re.compile(
     r"(^\W*(no|nope|nah|hmm|not)\b)|\b(not for me|rather not|don't|do not|doesn't|isn't|not quite|"
-    r"not really|no thanks|instead|pricier|too |cheaper|prefer|another|something else|"
+    r"not really|no thanks|pricier|too |cheaper|prefer|another|something else|"
     r"skip|pass on|won't|wouldn't|can't|cannot|not that|other than|rather)\b",
     re.IGNORECASE,
 )
