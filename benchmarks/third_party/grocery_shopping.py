@@ -234,9 +234,10 @@ def _hear_sentence(
         needs.answered.add("palm")
         if "palm" in low and re.search(r"free|no |without|avoid|not|don't", low):
             needs.palm_free = True
-    score = re.search(r"nutri-?score\s*(?:of\s*)?([a-e])\b", low)
-    if score:
-        needs.nutriscore_max = score.group(1)
+    after = re.split(r"nutri-?score", sentence, maxsplit=1, flags=re.I)
+    letters = re.findall(r"\b([A-E])\b", after[1]) if len(after) > 1 else []
+    if letters:
+        needs.nutriscore_max = max(letters).lower()
         needs.answered.add("nutriscore")
     elif "nutri" in low:
         needs.answered.add("nutriscore")
@@ -292,7 +293,7 @@ def _learn_from_decline(reply: str, product: dict[str, Any], needs: Needs) -> No
     if "palm" in low or re.search(r"\boils?\b", low):
         needs.palm_free = True
     if re.search(r"organic|farm|label|fair.?trade", low):
-        if "organic" in low:
+        if "organic" in low or "farm" in low:
             needs.labels.add("organic")
         elif re.search(r"fair.?trade", low):
             needs.labels.add("fairtrade")
@@ -497,8 +498,10 @@ def _order_step(
             candidates = [usual]
         else:
             candidates = [p for p in candidates if str(p.get("name", "")).lower() != needs.usual.lower()]
+    # Cheapest first; once the shopper asked for the upper end of the range, dearest first.
+    direction = -1.0 if needs.min_price is not None else 1.0
     candidates.sort(
-        key=lambda p: (float(p.get("price") or 0), str(p.get("nutriscore")), str(p["id"]))
+        key=lambda p: (direction * float(p.get("price") or 0), str(p.get("nutriscore")), str(p["id"]))
     )
     for product in candidates:
         pid = str(product["id"])
