@@ -63,7 +63,9 @@ _CUES = {
     "nova": (r"nova|processed", "how processed may it be (the highest NOVA group you accept)"),
 }
 _NEGATIVE = re.compile(
-    r"\b(not|no|nothing|none|don't|do not|never|avoid|without|free of|except|skip|rather not)\b", re.I
+    r"\b(not|no|nothing|none|don't|do not|never|avoid|without|free of|except|skip|rather not|"
+    r"anything but|everything but|apart from|other than)\b",
+    re.I,
 )
 
 
