@@ -360,9 +360,12 @@ _MONTHS = {
 
 def _order_named(text: str, account: Account, request: Request) -> dict[str, Any] | None:
     """The order a shopper's reply names: by id, by date, or by what it holds."""
-    fitting = {"cancel": "pending", "payment": "pending", "order_address": "pending", "modify": "pending"}.get(
-        request.kind, "delivered"
-    )
+    fitting = {
+        "cancel": "pending",
+        "payment": "pending",
+        "order_address": "pending",
+        "modify": "pending",
+    }.get(request.kind, "delivered")
     for order_id, order in account.orders.items():
         if order_id.lower() in text.lower():
             return order
@@ -481,8 +484,17 @@ def _settle(
         offered_return = conversation.agent_said(f"{CANNOT} {tag} exchange") and OFFER_RETURN in (
             conversation.last_agent
         )
-        if reply is not None and reply == conversation.last_user and CANNOT in conversation.last_agent:
-            if offered_return and is_yes(reply) or re.search(r"\breturn\b", reply, re.I) and offered_return:
+        if (
+            reply is not None
+            and reply == conversation.last_user
+            and CANNOT in conversation.last_agent
+        ):
+            if (
+                offered_return
+                and is_yes(reply)
+                or re.search(r"\breturn\b", reply, re.I)
+                and offered_return
+            ):
                 pass
             elif _insists(reply):
                 return _transfer(
@@ -506,7 +518,11 @@ def _settle(
         reply = conversation.reply_after(f"{ASK_ORDER} {tag}")
         named = _order_named(reply, account, request) if reply else None
         if named is None:
-            asked = sum(1 for role, t in conversation.turns if role == "assistant" and f"{ASK_ORDER} {tag}" in t)
+            asked = sum(
+                1
+                for role, t in conversation.turns
+                if role == "assistant" and f"{ASK_ORDER} {tag}" in t
+            )
             if asked >= 2:
                 return f"{CANNOT} {tag} find that order, so nothing was changed for it."
             what = _what(request)

@@ -148,7 +148,8 @@ _YES = re.compile(
     r"\b(yes|yeah|yep|yup|sure|ok|okay|go ahead|go for it|please do|do it|sounds good|sounds great|"
     r"that works|works for me|perfect|great|i'll take|i will take|deal|fine|confirm|confirmed|"
     r"absolutely|of course|correct|that's right|lovely|let's do|exactly|agreed|happy with|"
-    r"proceed|place it|that one|happy to|glad to|will do)\b",
+    r"proceed|place it|that one|happy to|glad to|will do|just right|spot on|ideal|looks good|sounds right|"
+    r"that's it|suits me|take it|i'll have|works)\b",
     re.IGNORECASE,
 )
 _NO = re.compile(

@@ -82,6 +82,7 @@ class Needs:
     budget: float | None = None
     budget_known: bool = False
     min_price: float | None = None
+    type_options: list[str] = field(default_factory=list)
     vegan: bool = False
     vegetarian: bool = False
     palm_free: bool = False
@@ -173,22 +174,21 @@ def _kind_and_type(opening: str, needs: Needs) -> None:
     )
     if count:
         needs.quantity = _count(count.group(1)) or 1
-    wanted = re.search(
+    patterns = (
         r"(?:looking for|help me find|pick up|shopping for|need some|find me|get some|want some|"
         r"after some|buy some|order some)\s+(?:some\s+)?([a-z][a-z\- ]+?)(?:\s+today)?\s*[.?!,]",
-        text,
-        re.I,
+        r"(?:pack|packet|bag|box|some|for|good|decent|the usual|kind I want is)\s+(?:of\s+)?"
+        r"([a-z][a-z\- ]+?)\s+(?:is on|is what|for|this|today|tonight|to stock)",
+        r"\b([a-z][a-z\- ]+?)\s+(?:is on my list|is what I came for)",
     )
-    if wanted:
-        needs.product_type = wanted.group(1).strip().lower()
-    else:
-        kind = re.search(
-            r"(?:pack|bag|box|some|for|good|decent|the usual)\s+(?:of\s+)?([a-z][a-z\- ]+?)\s+"
-            r"(?:is on|for|this|today|tonight|to stock)",
-            text,
-        )
-        if kind:
-            needs.product_type = kind.group(1).strip().lower()
+    for pattern in patterns:
+        for found in re.finditer(pattern, text, re.I):
+            option = found.group(1).strip().lower()
+            option = re.sub(r"^(?:a|an|the|some|good|decent|nice)\s+", "", option)
+            if option and option not in needs.type_options and option not in ("the lot", "today"):
+                needs.type_options.append(option)
+    if needs.type_options:
+        needs.product_type = needs.type_options[0]
 
 
 def hear_needs(conversation: Conversation, brands: set[str], countries: set[str]) -> Needs:
@@ -277,7 +277,10 @@ def _learn_from_decline(reply: str, product: dict[str, Any], needs: Needs) -> No
     low = reply.lower()
     needs.declined.add(str(product.get("id")))
     price = float(product.get("price") or 0)
-    if re.search(r"pricier|premium|higher.end|more expensive|fancier|too basic|too cheap|upmarket|better quality", low):
+    if re.search(
+        r"pricier|premium|higher.end|more expensive|fancier|too basic|too cheap|upmarket|better quality",
+        low,
+    ):
         needs.min_price = max(needs.min_price or 0.0, price + 0.005)
     elif re.search(r"pric|expensive|cheaper|budget|cost|spend|money|afford", low):
         limit = price * needs.quantity - 0.005
@@ -440,16 +443,26 @@ def _order_step(
     if needs.kind == "substitution":
         if not conversation.results("get_past_orders"):
             return {"tool_calls": [call(conversation, "get_past_orders")]}
-        named = [u for u in conversation.results("search_products") if u.args.get("query") == needs.usual]
+        named = [
+            u for u in conversation.results("search_products") if u.args.get("query") == needs.usual
+        ]
         if not named:
-            return {"tool_calls": [call(conversation, "search_products", query=needs.usual, limit=20)]}
+            return {
+                "tool_calls": [call(conversation, "search_products", query=needs.usual, limit=20)]
+            }
         bought = {str(line.get("product_id")) for _, line in _past_lines(conversation)}
         same = [
             products.get(str(p["id"]), p)
             for p in named[-1].result.get("products") or []
             if str(p.get("name", "")).lower() == needs.usual.lower()
         ]
-        same.sort(key=lambda p: (str(p["id"]) not in bought, not needs.fits(p), float(p.get("price") or 0)))
+        same.sort(
+            key=lambda p: (
+                str(p["id"]) not in bought,
+                not needs.fits(p),
+                float(p.get("price") or 0),
+            )
+        )
         if same:
             usual = same[0]
             stock_now = _stock(conversation)
@@ -461,15 +474,28 @@ def _order_step(
                             call(conversation, "get_product", offset=1, product_id=product["id"]),
                         ]
                     }
-            in_stock = [p for p in same if needs.fits(p) and stock_now.get(str(p["id"]), 0) >= needs.quantity]
+            in_stock = [
+                p
+                for p in same
+                if needs.fits(p) and stock_now.get(str(p["id"]), 0) >= needs.quantity
+            ]
             usual = in_stock[0] if in_stock else usual
             categories = usual.get("categories") or []
-            if categories and not needs.product_type:
+            if categories:
                 needs.product_type = str(categories[-1]).lower()
-    query = needs.product_type or "food"
-    searches = [u for u in conversation.results("search_products") if u.args.get("query") == query]
-    if not searches:
-        return {"tool_calls": [call(conversation, "search_products", query=query, limit=50)]}
+    # The kind of product: the first phrase of the opening the store has products for.
+    options = [needs.product_type] + [o for o in needs.type_options if o != needs.product_type]
+    options = [o for o in options if o] or ["food"]
+    query = options[0]
+    for option in options:
+        query = option
+        searches = [
+            u for u in conversation.results("search_products") if u.args.get("query") == option
+        ]
+        if not searches:
+            return {"tool_calls": [call(conversation, "search_products", query=option, limit=50)]}
+        if searches[-1].ok and searches[-1].result.get("products"):
+            break
     # Questions before any suggestion: allergies and budget first, then what the opening hinted at.
     questions = []
     if not needs.allergies_known:
@@ -499,11 +525,17 @@ def _order_step(
         if stock.get(usual_id, 0) >= needs.quantity and needs.fits(usual):
             candidates = [usual]
         else:
-            candidates = [p for p in candidates if str(p.get("name", "")).lower() != needs.usual.lower()]
+            candidates = [
+                p for p in candidates if str(p.get("name", "")).lower() != needs.usual.lower()
+            ]
     # Cheapest first; once the shopper asked for the upper end of the range, dearest first.
     direction = -1.0 if needs.min_price is not None else 1.0
     candidates.sort(
-        key=lambda p: (direction * float(p.get("price") or 0), str(p.get("nutriscore")), str(p["id"]))
+        key=lambda p: (
+            direction * float(p.get("price") or 0),
+            str(p.get("nutriscore")),
+            str(p["id"]),
+        )
     )
     for product in candidates:
         pid = str(product["id"])
