@@ -64,7 +64,7 @@ _CUES = {
 }
 _NEGATIVE = re.compile(
     r"\b(not|no|nothing|none|don't|do not|never|avoid|without|free of|except|skip|rather not|"
-    r"anything but|everything but|apart from|other than)\b",
+    r"anything but|everything but|apart from|other than|won't|will not|steer clear|no more)\b",
     re.I,
 )
 
@@ -191,15 +191,25 @@ def _kind_and_type(opening: str, needs: Needs) -> None:
         needs.product_type = needs.type_options[0]
 
 
-def hear_needs(conversation: Conversation, brands: set[str], countries: set[str]) -> Needs:
-    """Everything the shopper said, read sentence by sentence."""
+def hear_needs(
+    conversation: Conversation, brands: set[str], countries: set[str], names: set[str] = frozenset()
+) -> Needs:
+    """Everything the shopper said, read sentence by sentence (product names blanked out, so
+    that "Paprika Palm-Fried Puffs" says nothing about palm oil)."""
     needs = Needs()
+    blank = (
+        re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)), re.I)
+        if names
+        else None
+    )
     _kind_and_type(conversation.opening, needs)
     for key, (pattern, _) in _CUES.items():
         if re.search(pattern, conversation.opening, re.I):
             needs.cues.add(key)
     for number, text in enumerate(conversation.users):
         for sentence in sentences(text):
+            if blank is not None and number > 0:
+                sentence = blank.sub("the product", sentence)
             _hear_sentence(sentence, needs, brands, countries, opening=number == 0)
     return needs
 
@@ -278,7 +288,7 @@ def _learn_from_decline(reply: str, product: dict[str, Any], needs: Needs) -> No
     needs.declined.add(str(product.get("id")))
     price = float(product.get("price") or 0)
     if re.search(
-        r"pricier|premium|higher.end|more expensive|fancier|too basic|too cheap|upmarket|better quality",
+        r"pricier|premium|higher.end|upper end|top end|high end|cheap kind|more expensive|fancier|too basic|too cheap|upmarket|better quality",
         low,
     ):
         needs.min_price = max(needs.min_price or 0.0, price + 0.005)
@@ -371,7 +381,8 @@ def shopping_step(conversation: Conversation) -> dict[str, Any]:
     products = _known_products(conversation)
     brands = {str(p.get("brand") or "").lower() for p in products.values() if p.get("brand")}
     countries = {str(c).lower() for p in products.values() for c in p.get("countries", [])}
-    needs = hear_needs(conversation, brands, countries)
+    names = {str(p.get("name")) for p in products.values() if p.get("name")}
+    needs = hear_needs(conversation, brands, countries, names)
     if needs.kind == "return":
         return _return_step(conversation, products)
     return _order_step(conversation, products, needs)
