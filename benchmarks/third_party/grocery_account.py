@@ -226,10 +226,8 @@ def _authenticate(conversation: Conversation) -> dict[str, Any] | None:
         if u.name.startswith("find_user")
     }
     email = re.findall(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", text)
-    if email:
-        key = ("find_user_by_email", (("email", email[-1].lower()),))
-        if key not in tried:
-            return {"tool_calls": [call(conversation, "find_user_by_email", email=email[-1])]}
+    if email and ("find_user_by_email", (("email", email[-1].lower()),)) not in tried:
+        return {"tool_calls": [call(conversation, "find_user_by_email", email=email[-1])]}
     name = re.findall(
         r"(?:I'm|I am|my name is|this is|name's)\s+([A-Z][\w'-]+)\s+([A-Z][\w'-]+)", text
     )
@@ -237,8 +235,10 @@ def _authenticate(conversation: Conversation) -> dict[str, Any] | None:
     if name and zipcode:
         first, last = name[-1]
         args = {"first_name": first, "last_name": last, "zip": zipcode[-1]}
-        key = ("find_user_by_name_zip", tuple(sorted((k, v.lower()) for k, v in args.items())))
-        if key not in tried:
+        if (
+            "find_user_by_name_zip",
+            tuple(sorted((k, v.lower()) for k, v in args.items())),
+        ) not in tried:
             return {"tool_calls": [call(conversation, "find_user_by_name_zip", **args)]}
     return {
         "message": (
@@ -327,9 +327,8 @@ def _find_line(order: dict[str, Any], swap: Swap) -> dict[str, Any] | None:
         if (
             str(line.get("name")).lower() == swap.name.lower()
             and str(line.get("size")) == swap.size
-        ):
-            if abs(float(line.get("unit_price") or 0) - swap.price) < 0.005:
-                return dict(line)
+        ) and abs(float(line.get("unit_price") or 0) - swap.price) < 0.005:
+            return dict(line)
     for line in order.get("lines") or []:
         if str(line.get("name")).lower() == swap.name.lower():
             return dict(line)
@@ -400,7 +399,7 @@ def _order_named(text: str, account: Account, request: Request) -> dict[str, Any
 
 def account_step(conversation: Conversation) -> dict[str, Any]:
     """One step of account work."""
-    text = conversation.user_text()
+    conversation.user_text()
     if re.search(
         r"\b(human|real person|a person|someone else|colleague|manager|agent)\b",
         conversation.last_user,
@@ -489,11 +488,8 @@ def _settle(
             and reply == conversation.last_user
             and CANNOT in conversation.last_agent
         ):
-            if (
-                offered_return
-                and is_yes(reply)
-                or re.search(r"\breturn\b", reply, re.I)
-                and offered_return
+            if (offered_return and is_yes(reply)) or (
+                re.search(r"\breturn\b", reply, re.I) and offered_return
             ):
                 pass
             elif _insists(reply):

@@ -192,7 +192,10 @@ def _kind_and_type(opening: str, needs: Needs) -> None:
 
 
 def hear_needs(
-    conversation: Conversation, brands: set[str], countries: set[str], names: set[str] = frozenset()
+    conversation: Conversation,
+    brands: set[str],
+    countries: set[str],
+    names: frozenset[str] | set[str] = frozenset(),
 ) -> Needs:
     """Everything the shopper said, read sentence by sentence (product names blanked out, so
     that "Paprika Palm-Fried Puffs" says nothing about palm oil)."""
@@ -411,26 +414,29 @@ def _order_step(
         )
     basket_reply = conversation.reply_after(BASKET)
     added = [u for u in conversation.results("add_to_basket") if u.ok]
-    if added and basket_reply is not None and conversation.last_agent.startswith(BASKET):
-        if is_yes(basket_reply):
-            return {"tool_calls": [call(conversation, "place_order")]}
+    if (
+        added
+        and basket_reply is not None
+        and conversation.last_agent.startswith(BASKET)
+        and is_yes(basket_reply)
+    ):
+        return {"tool_calls": [call(conversation, "place_order")]}
     # The shopper's answer to our last proposal.
     last = conversation.last_agent
     proposed = _proposal_in(last, products) if (PROPOSE in last or REPLACE in last) else None
     reply = conversation.last_user
-    if proposed is not None and reply and not added:
-        if is_yes(reply):
-            return {
-                "tool_calls": [
-                    call(
-                        conversation,
-                        "add_to_basket",
-                        product_id=proposed["id"],
-                        quantity=needs.quantity,
-                    ),
-                    call(conversation, "view_basket", offset=1),
-                ]
-            }
+    if proposed is not None and reply and not added and is_yes(reply):
+        return {
+            "tool_calls": [
+                call(
+                    conversation,
+                    "add_to_basket",
+                    product_id=proposed["id"],
+                    quantity=needs.quantity,
+                ),
+                call(conversation, "view_basket", offset=1),
+            ]
+        }
     if added:
         views = conversation.results("view_basket")
         if views and isinstance(views[-1].result, dict):
@@ -646,9 +652,9 @@ def _return_step(conversation: Conversation, products: dict[str, dict[str, Any]]
     match: tuple[str, dict[str, Any]] | None = None
     for order_id, line in _past_lines(conversation):
         name = str(line.get("name") or "")
-        if (not order_ids or order_id in order_ids) and name and name.lower() in text.lower():
-            if match is None or len(name) > len(str(match[1].get("name"))):
-                match = (order_id, line)
+        wanted = (not order_ids or order_id in order_ids) and name and name.lower() in text.lower()
+        if wanted and (match is None or len(name) > len(str(match[1].get("name")))):
+            match = (order_id, line)
     if match is None:
         if conversation.agent_said(NOT_FOUND):
             return _finish(
