@@ -22,7 +22,10 @@ then: taurec eval http:http://127.0.0.1:PORT/ --domain grocery --trials 4
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import threading
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -30,7 +33,7 @@ from benchmarks.third_party.grocery_account import account_step, is_account_requ
 from benchmarks.third_party.grocery_reading import Conversation
 from benchmarks.third_party.grocery_shopping import shopping_step
 
-__all__ = ["main", "make_server", "step"]
+__all__ = ["main", "make_server", "running", "step"]
 
 MAX_BODY = 8 * 1024 * 1024
 
@@ -80,6 +83,20 @@ def make_server(host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPServer:
     server = ThreadingHTTPServer((host, port), _Handler)
     server.daemon_threads = True
     return server
+
+
+@contextlib.contextmanager
+def running(host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
+    """Serve the agent on a background thread for the `with` block; yields its endpoint URL."""
+    server = make_server(host, port)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://{host}:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
 
 
 def main(argv: list[str] | None = None) -> None:

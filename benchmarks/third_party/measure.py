@@ -14,7 +14,6 @@ import argparse
 import gzip
 import json
 import tempfile
-import threading
 from collections import defaultdict
 from math import comb
 from pathlib import Path
@@ -22,7 +21,7 @@ from typing import Any
 
 import runner
 from benchmarks.third_party.grocery_account import is_account_request, read_requests
-from benchmarks.third_party.grocery_docs_agent import make_server
+from benchmarks.third_party.grocery_docs_agent import running
 from benchmarks.third_party.grocery_reading import Conversation
 from benchmarks.third_party.grocery_shopping import hear_needs
 from runner.play.agent_config import HttpAgentConfig
@@ -60,18 +59,11 @@ def _table(title: str, groups: dict[str, dict[str, list[bool]]]) -> list[str]:
 
 def measure(suite: str | None, trials: int, seed: int, folder: Path) -> str:
     """Run every task of the suite `trials` times and return the markdown report."""
-    server = make_server()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        options: dict[str, Any] = {"domain": "grocery", "trials": trials, "seed": seed}
-        if suite is not None:
-            options["suite"] = suite
-        endpoint = f"http://127.0.0.1:{server.server_address[1]}/"
+    options: dict[str, Any] = {"domain": "grocery", "trials": trials, "seed": seed}
+    if suite is not None:
+        options["suite"] = suite
+    with running() as endpoint:
         result = runner.evaluate(HttpAgentConfig(endpoint=endpoint), results=str(folder), **options)
-    finally:
-        server.shutdown()
-        server.server_close()
     openings: dict[str, str] = {}
     strata: dict[str, dict[str, dict[str, list[bool]]]] = {
         "complexity": defaultdict(lambda: defaultdict(list)),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -11,21 +10,14 @@ from collections.abc import Iterator
 import pytest
 
 import runner
-from benchmarks.third_party.grocery_docs_agent import make_server
+from benchmarks.third_party.grocery_docs_agent import running
 from runner.play.agent_config import HttpAgentConfig
 
 
 @pytest.fixture(scope="module")
 def endpoint() -> Iterator[str]:
-    server = make_server("127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
+    with running() as url:
+        yield url
 
 
 @pytest.mark.parametrize(
