@@ -28,7 +28,9 @@ GROCERY_CORPORA = PROJECT_ROOT / "corpora" / "grocery" / "reader"
 # chat_heldout: issue 37's registers, split by message shape; chat_heldout was held out until
 # its figures had guided chat_tuning2, then moved to the tuning share (corpora/README.md).
 # chat_tuning3 and chat_heldout2: a fresh set written blind by another author, split by shape;
-# chat_heldout2 is the held-out share (never tuned on). Labelled on `tiny_catalog()`.
+# chat_heldout2 was held out until it had been measured twice (ddce1ae, 1af899c), then moved to
+# the tuning share. The held-out share is empty until the next fresh set is registered.
+# Labelled on `tiny_catalog()`.
 SHARE_FILES: dict[ShareName, tuple[str, ...]] = {
     "tuning": (
         "messages.jsonl",
@@ -36,8 +38,9 @@ SHARE_FILES: dict[ShareName, tuple[str, ...]] = {
         "chat_heldout/messages.jsonl",
         "chat_tuning2/messages.jsonl",
         "chat_tuning3/messages.jsonl",
+        "chat_heldout2/messages.jsonl",
     ),
-    "held_out": ("chat_heldout2/messages.jsonl",),
+    "held_out": (),
 }
 TOPIC_FIELDS: tuple[str, ...] = get_args(Topic)
 Confirm = Literal["order", "return", "substitution"]
