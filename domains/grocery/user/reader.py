@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from domains.grocery.mentions import Resolver
-from domains.grocery.user.vocabulary import ASKING, TOPICS, Topic
+from domains.grocery.user.vocabulary import ASKING, REQUEST_FORMS, TOPICS, Topic
 from runner.kits.user.reader import TITLE_MARK, FieldReader, nothing_fits_pattern
 
 __all__ = [
@@ -86,7 +86,16 @@ def is_question(sentence: str) -> bool:
 
 def topics_asked(text: str) -> tuple[Topic, ...]:
     """The topics one message asks about, in order (products should be blanked first)."""
-    return _topics(_FIELDS.read_fields(text))
+    return _topics(_FIELDS.read_fields(_usual_forms(text)))
+
+
+def _usual_forms(text: str) -> str:
+    """The message with its general-English requests in the forms the kit reads
+    (`vocabulary.REQUEST_FORMS`); a decimal point is no sentence mark."""
+    text = _DECIMAL_POINT.sub("\u00b7", text)
+    for pattern, replacement in REQUEST_FORMS:
+        text = pattern.sub(replacement, text)
+    return text
 
 
 _TOPIC_OF: dict[str, Topic] = {topic: topic for topic in TOPICS}
@@ -128,6 +137,23 @@ _GO_AHEAD = re.compile(
     r"\W*$|^\W*(?:(?:do )?(?:you|u) accept|(?:shall i )?(?:go ahead|proceed)|ok(?:ay)?|agreed|"
     r"deal)\W*$"
 )
+# A request for leave that names no act of its own ("Execute?", "Could you confirm that you
+# would like me to proceed?", "OK to go ahead?"): it asks leave for what the statements since
+# the last question describe, a return or refund before an order or basket.
+_LEAVE = re.compile(
+    r"(?i)(?:\b(?:proceed|go ahead|execute|carry on|carry it out|action (?:it|this|that)|do (?:it|that|"
+    r"this|so)|make it so)|^\W*(?:confirm|go|good to go|ok to go|all good))\W*$"
+)
+_RETURN_WORDS = re.compile(
+    r"(?i)\b(?:return(?:s|ed|ing)?|refund(?:s|ed|ing)?|sen[dt] (?:it|them|this|that) back|money back)\b"
+)
+# the order as a whole, not a product added to the basket ("I can add X to your basket. Want me
+# to do that?" asks for a reaction to X)
+_ORDER_WORDS = re.compile(r"(?i)\b(?:order|check ?out|total)\b")
+# A decimal point ("€7.77") is no sentence mark: a voice-typed message keeps its run-on questions.
+_DECIMAL_POINT = re.compile(r"(?<=\d)\.(?=\d)")
+# A field or key named in code ("confirm_order", "return_request") is its words.
+_CODE_UNDERSCORE = re.compile(r"(?<=[A-Za-z])_(?=[A-Za-z])")
 _NOTHING_FITS = nothing_fits_pattern(("product", "item"))
 
 
@@ -160,7 +186,7 @@ class ShopperReader:
             said = _said_after_name(text[mention.start : mention.end], mention.name)
             blanked = blanked[: mention.start] + TITLE_MARK + said + blanked[mention.end :]
         # In a message that puts a product forward, a request for a reaction asks no topic.
-        asked = _topics(_FIELDS.read_fields(blanked, reacting=bool(proposed)))
+        asked = _topics(_FIELDS.read_fields(_usual_forms(blanked), reacting=bool(proposed)))
         return Reading(
             asked=asked,
             proposed=proposed,
@@ -172,7 +198,7 @@ class ShopperReader:
 
     @staticmethod
     def _confirm(text: str, proposes: bool) -> ConfirmKind | None:
-        parts = segments(text)
+        parts = segments(_usual_forms(_CODE_UNDERSCORE.sub(" ", text)))
         questions = [s for s, asks in parts if asks]
         questions += [
             parts[n - 1][0]
@@ -186,4 +212,15 @@ class ShopperReader:
             return "order"
         if proposes and _CONFIRM_SUBSTITUTION.search(joined):
             return "substitution"
+        for n, (s, asks) in enumerate(parts):
+            if not (asks and _LEAVE.search(s)):
+                continue
+            start = n
+            while start and not parts[start - 1][1]:
+                start -= 1
+            said = "\n".join(part for part, _asks in parts[start:n])
+            if _RETURN_WORDS.search(said):
+                return "return"
+            if _ORDER_WORDS.search(said):
+                return "order"
         return None

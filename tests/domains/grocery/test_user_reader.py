@@ -204,3 +204,73 @@ def test_a_basket_with_quantities_puts_every_product_forward() -> None:
         "So: Red Lentil Fusilli x1, Plain Millet Pops x2, €8.89. Ring it up?"
     )
     assert len(reading.proposed) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        # an adequacy check asks whether the one fact just stated meets the shopper's bar
+        ("Plain Millet Pops score a D on the Nutri-Score. Is good enough?", ("nutriscore",)),
+        ("Red Lentil Fusilli comes in a 500 g bag - large enough for you?", ("pack_size",)),
+        ("Red Lentil Fusilli costs €2.99. Cheap enough?", ("budget",)),
+        # ... but not after a pitch of several facts, nor as a bare reaction
+        ("Red Lentil Fusilli is vegan, organic and €2.99. Is that good enough?", ()),
+        # an imperative or polite request for details asks what it lists
+        ("plz send over: a) any allergies b) your diet", ("allergies", "diet")),
+        ("Kindly give me your spending limit.", ("budget",)),
+        ("We would be grateful for your preferred brand.", ("brand",)),
+        # a check on the kind after the one fact that states the kind
+        (
+            "Red Lentil Fusilli sits in the pasta section - is it the kind of thing you need?",
+            ("category",),
+        ),
+        # the kind asked as a place in the shop, an occasion, a craving or a menu of kinds
+        ("Which section of the shop should I look in?", ("category",)),
+        ("What are you craving today?", ("category",)),
+        ("Is this for a special occasion?", ("category",)),
+        ("Something savoury or something sweet?", ("category",)),
+        ("Snacks or drinks, mostly?", ("category",)),
+        # sizes said as portions and as bigger or smaller ones; quantities as people to feed
+        ("Do you want single-serve pots or a sharing size?", ("pack_size",)),
+        ("Smaller ones, or the bigger ones?", ("pack_size",)),
+        ("How many people are you shopping for?", ("quantity",)),
+        ("How much bottles do you need?", ("quantity",)),
+        # the other side of an either-or that says the shopper does not mind names no topic
+        ("Do you stick with organic, or take whatever's cheapest?", ("organic",)),
+        # general English for each topic's concept
+        ("Anything that makes you ill?", ("allergies",)),
+        ("Is there a price bracket you want to stay in?", ("budget",)),
+        ("Any particular make you trust?", ("brand",)),
+        ("Are you watching the salt content?", ("nutriscore",)),
+        ("Should it be free-range?", ("organic",)),
+        ("Do you mind emulsifiers and sweeteners?", ("processing",)),
+        ("Does the provenance matter to you?", ("origin",)),
+    ],
+)
+def test_general_english_for_each_topic(text: str, asked: tuple[str, ...]) -> None:
+    assert shopper_reader(tiny_catalog()).read(text).asked == asked
+
+
+@pytest.mark.parametrize(
+    ("text", "confirm"),
+    [
+        # a y/n prompt closing a key line makes it a question; a code key is its words
+        ("basket:\n  - Red Lentil Fusilli x2\ntotal: €5.98\nplace_order: [y/n]", "order"),
+        # leave to proceed takes its kind from what the statements before it describe
+        (
+            "refund_request:\n  item: Red Lentil Fusilli\n  amount: €2.99\nproceed? (yes/no)",
+            "return",
+        ),
+        (
+            "I can take back the Red Lentil Fusilli and refund €2.99. Would you like me to go ahead?",
+            "return",
+        ),
+        ("Your order comes to €5.98 in total. OK to proceed?", "order"),
+        # adding a product to the basket is no order: leave to do it is a reaction to the product
+        ("I can put Red Lentil Fusilli in your basket for €2.99. Want me to do that?", None),
+        # a voice-typed message with a price keeps its run-on question
+        ("that comes to €5.98 altogether do you want me to place the order", "order"),
+    ],
+)
+def test_leave_to_proceed_and_prompts(text: str, confirm: str | None) -> None:
+    assert shopper_reader(tiny_catalog()).read(text).confirm == confirm
