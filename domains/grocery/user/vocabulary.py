@@ -128,6 +128,8 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"(?:make|makes|made) (?:you|u|anyone|them) (?:ill|sick|unwell|poorly)",
         r"(?:upsets?|disagrees? with) (?:your|ur|their) (?:stomach|tummy|system)",
         r"no[- ]go (?:foods?|ingredients?)", r"(?:bad|adverse) reactions?",
+        r"(?:don't|doesn't|do not|does not) agree with (?:you|u|your|anyone)",
+        r"safety (?:reasons?|grounds|concerns?)",
     ),
     "diet": (
         r"diet(?:ary)?(?: (?:needs?|requirements?|preferences?|choices?|style))?", r"vegans?",
@@ -137,6 +139,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"(?:vegans?|vegetarians?|veggie|plant)[- ](?:friendly|only|options?|safe)", r"gelatine?",
         r"pork", r"beef", r"lard", r"(?:animal|meat)[- ](?:derived|based)", r"non[- ]veg",
         r"omnivores?", r"carnivores?", r"lacto[- ]?(?:ovo[- ]?)?vegetarian", r"jain",
+        r"ways? (?:of eating|you eat)",
         r"(?:do|does|can|will|would) (?:you|anyone|they) (?:do|eat|have|take|drink|touch) (?:any )?"
         r"(?:dairy|meat|fish|pork|beef|chicken|animal products|gelatine|seafood)",
         r"(?:food|eating|dietary) (?:rules|choices|lifestyle)", r"lifestyle choices",
@@ -153,9 +156,14 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"(?:price|spending|cost) (?:ceiling|bracket|band|range)", r"within (?:your |ur )?means",
         r"economical", r"thrifty", r"frugal", r"splash out", r"pricier", r"[£$] ?\d*",
         r"dollars?", r"quid", r"bucks",
+        r"(?:certain|set|fixed|particular|maximum|max) (?:amount|sum|figure)",
+        r"(?:over|under|within|above|below|past|beyond) (?:your|ur|the) (?:limit|max(?:imum)?|cap|ceiling)",
     ),
     "category": (
         r"(?:what|which) (?:kind|type|sort) of (?:product|item|thing|food|groceries)",
+        r"(?:what|which) (?:kinds?|types?|sorts?|variet(?:y|ies)) of (?!(?:sizes?|packs?|packaging|"
+        r"prices?|brands?|labels?|oils?|fats?|processing|origins?|countr(?:y|ies)|quantit(?:y|ies)|"
+        r"diets?|allergies|budget)\b)\w+",
         r"categor(?:y|ies)", r"what (?:product|item)s? (?:are you|do you)",
         r"what are you (?:looking|shopping|hoping) (?:for|to (?:buy|find|get))",
         r"what (?:do you|would you like to) (?:need|want|buy|get)",
@@ -168,6 +176,8 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"what (?:do|would|d'?) ?(?:you|u|ya) fancy", r"what are (?:you|u) fancying",
         r"(?:what'?s|what is|anything) on (?:the|your|ur) (?:shopping |grocery )?list",
         r"shopping list", r"what(?:'s| is) (?:it|this|that|the shop|the shopping) for",
+        r"what (?:can|could|shall|should) (?:i|we) (?:find|get|fetch|look for|search for|pick up|"
+        r"grab|source)",
         # a menu of kinds of product ("breakfast bits, snacks or drinks?", "sweet or savoury")
         r"(?:something )?(?:sweet|savou?ry|salty)(?: \w+)?,? or (?:something |a |an )?"
         r"(?:sweet|savou?ry|salty|drinks?|snacks?)",
@@ -180,7 +190,8 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"(?:name|big|house|premium|supermarket|shop|generic|no)[- ](?:brands?|names|labels?)",
         r"(?:particular|specific|favou?rite|preferred|usual|trusted) (?:make|makes|label|company|"
         r"companies|producer)", r"any (?:particular )?make", r"(?:what|which) make (?:do|would|of)",
-        r"generics?", r"knock[- ]?offs?",
+        r"generics?", r"knock[- ]?offs?", r"(?:store|shop|supermarket)'?s? own",
+        r"(?:a )?names? (?:you|u) (?:know|trust|recogni[sz]e)",
     ),
     "nutriscore": (
         r"nutri[- ]?scores?", r"nutrition(?:al)? (?:grade|score|rating|value|profile|label|quality)s?",
@@ -190,12 +201,13 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"watch(?:ing)? (?:your |the )?(?:weight|figure|calories|sugar|salt|fat)",
         r"low[- ](?:sugar|fat|salt|calorie|cal|sodium)", r"(?:fat|salt|sodium|sugar) content",
         r"guilt[- ]free", r"nutrients?", r"nutritious", r"(?:health|food) (?:grade|score|rating)s?",
+        r"[a-e](?: or |/| to |-)[a-e] (?:scores?|grades?|ratings?)", r"(?:sugar|salt|fat)[- ]free",
     ),
     "organic": (
         r"organic(?:ally)?", r"bio", r"farm(?:ed|ing)", r"pesticides?", r"certified", r"eco[- ]?labels?",
         r"labels?", r"fair[- ]?trade", r"sustainab\w*", r"how it'?s (?:grown|produced|made)",
         r"free[- ]range", r"chemical[- ]free", r"eco[- ]?friendly", r"environment\w*",
-        r"ethically (?:sourced|produced|grown|made)", r"sprayed",
+        r"ethically (?:sourced|produced|grown|made)", r"sprayed", r"pesticide[- ]free",
     ),
     "palm_oil": (r"palm(?: oil)?", r"palm[- ]oil(?:[- ]free)?", r"oils?", r"fats?"),
     "processing": (
@@ -205,6 +217,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"clean[- ](?:label|eating|ingredients?)", r"(?:short|simple|long) ingredients?",
         r"home[- ]?made", r"from scratch", r"minimally", r"refined", r"junk food",
         r"(?:emulsifiers?|stabili[sz]ers?|sweeteners?|flavourings?|colourings?|thickeners?)",
+        r"(?:additive|preservative|e[- ]?number)[- ]free",
     ),
     "pack_size": (
         r"pack(?:et)?[- ]sizes?", r"sizes?", r"how (?:big|large)", r"too (?:big|large|small|heavy)",
@@ -216,6 +229,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"portions?|packs?)", r"multi[- ]?packs?", r"sharing[- ](?:size|bags?|packs?)",
         r"(?:big|bigger|biggest|large|larger|largest|small|smaller|smallest) ones?",
         r"snack[- ]size", r"minis?", r"jumbo", r"value[- ]packs?", r"(?:big|large|small) size",
+        r"family[- ](?:packs?|bags?|boxes?|tubs?|bottles?)", r"(?:bag|pack|box|jar|tub|bottle) size",
     ),
     "origin": (
         r"countr(?:y|ies)", r"origins?", r"made in", r"produced in", r"comes? from", r"locally",
@@ -226,8 +240,8 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"(?:british|french|italian|spanish|german|european|eu|uk)[- ](?:made|grown|produced)",
     ),
     "quantity": (
-        r"how many", r"number of (?:packs?|packets?|units?|bottles?|boxes?|items?)",
-        r"quantit(?:y|ies)", r"how much of (?:it|them)", r"packs? (?:do|would|will) you",
+        r"how many(?! (?:euros?|dollars?|pounds|quid|bucks|cents)\b)", r"number of (?:packs?|packets?|units?|bottles?|boxes?|items?)",
+        r"quantit(?:y|ies)", r"how much of (?:it|them)", r"(?<!size )packs? (?:do|would|will) you",
         r"(?:one|a single) (?:pack|packet|unit) or (?:more|several|two)",
         r"stock(?:ing)? up", r"just (?:the )?one",
         r"(?:one|1|two|2|a couple|a few|several) or (?:two|2|three|3|four|4|more|several) (?:of (?:them|those) "
@@ -237,6 +251,8 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"cartons?|pieces?|servings?)", r"(?:for )?how many (?:people|persons|of you|guests|mouths)",
         r"(?:several|multiple) (?:packs?|packets?|of (?:them|those|these))",
         r"a dozen", r"(?:buy|get|order) (?:extra|spares?|in bulk)",
+        r"(?:one|1|a single) (?:packs?|packets?|units?|bottles?|boxes?|tubs?|jars?|bags?|cans?|tins?|"
+        r"cartons?) or (?:a few|several|more|two|2|three|3|multiple)",
     ),
 }
 
@@ -338,6 +354,26 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"of (?:thing|product|item|stuff)(?: (?:you|u) (?:want|need|like|are after|were after|"
             r"had in mind|wanted))?",
             "can you live with that",
+        ),
+        # "... - safe for you?": whether the fact just stated is safe asks about it.
+        (
+            r"\b(safe for (?:you|u|your \w+|everyone|the \w+))(?=[^\w?]*\?)",
+            r"\1, can you live with that",
+        ),
+        # A check that the fact just stated is still acceptable ("..., but it has palm oil. Still
+        # ok?", "Acceptable?").
+        (
+            r"\b(still (?:ok|okay|fine|good|alright|acceptable))(?=[^\w?]*\?)|(?:^|(?<=[.!:;] ))"
+            r"acceptable(?=[^\w?]*\?)",
+            r"\1 can you live with that",
+        ),
+        # A hyphen between spaces is a dash ("X is 100 g - big enough?").
+        (r"(?<=\S) - (?=\S)", " — "),
+        # A hedge before a question's first word ("roughly how many euros are we talking").
+        (
+            r"^(\W*)(?:roughly|approximately|about|quickly|just|basically|honestly)\s+(?=(?:how|what|"
+            r"which|where|who|when|do|does|are|is|would|will|can|any)\b)",
+            r"\1",
         ),
         # A y/n prompt closing a line that is no sentence makes it a question ("confirm_order:
         # [y/n]", "organic only (yes/no)"); after a sentence it is a verdict of its own.

@@ -274,3 +274,39 @@ def test_general_english_for_each_topic(text: str, asked: tuple[str, ...]) -> No
 )
 def test_leave_to_proceed_and_prompts(text: str, confirm: str | None) -> None:
     assert shopper_reader(tiny_catalog()).read(text).confirm == confirm
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        # a spaced hyphen is a dash; "over your limit" names the budget
+        ("Red Lentil Fusilli is €4.20 - over your limit?", ("budget",)),
+        # a check after the flagged shortcoming: "still ok?", "safe for you?", "acceptable?"
+        ("Red Lentil Fusilli is organic, but it has palm oil. Still ok?", ("palm_oil",)),
+        ("Red Lentil Fusilli contains gluten - safe for you?", ("allergies",)),
+        ("Red Lentil Fusilli is ultra-processed (NOVA 4). Acceptable?", ("processing",)),
+        # a hedge before the question word; euros counted are money, not packs
+        ("roughly how many euros are we talking", ("budget",)),
+        # the kind asked with any noun of a kind of product
+        ("What kind of snack do you fancy?", ("category",)),
+        ("What can I find for you?", ("category",)),
+        # sizes and quantities that share words
+        ("What size pack do you want?", ("pack_size",)),
+        ("Family pack or single?", ("pack_size",)),
+        ("One pack or a few?", ("quantity",)),
+        # words for brands, scores, labels and safety in everyday English
+        ("Store's own or a name you know?", ("brand",)),
+        ("Want me to stick to A or B scores?", ("nutriscore",)),
+        ("Pesticide-free only?", ("organic",)),
+        ("Any foods that don't agree with you?", ("allergies",)),
+        ("Do you follow any particular way of eating?", ("diet",)),
+        ("Do you want to keep it under a certain amount?", ("budget",)),
+        # statements and reactions that hold the new words ask nothing
+        ("I found Red Lentil Fusilli in the pasta section. Want it?", ()),
+        ("Red Lentil Fusilli is perfect for any occasion. Add it?", ()),
+        ("Red Lentil Fusilli is good enough for most people. Want it?", ()),
+        ("Thanks for waiting! I checked the snacks and drinks aisles.", ()),
+    ],
+)
+def test_checks_and_everyday_words(text: str, asked: tuple[str, ...]) -> None:
+    assert shopper_reader(tiny_catalog()).read(text).asked == asked
