@@ -151,17 +151,20 @@ def load_shapes(path: Path = SHAPES) -> list[dict[str, Any]]:
     return shapes
 
 
-def _fills(shape: dict[str, Any], index: int) -> list[dict[str, Any]]:
-    """The slot values of each message of one shape: none when it names no product."""
+def _fills(
+    shape: dict[str, Any], index: int, seed: int = SEED, fills: int = FILLS
+) -> list[dict[str, Any]]:
+    """The slot values of each message of one shape (`fills` of them, drawn with `seed`): none
+    when it names no product."""
     text = shape["text"]
     if "{p" not in text:
         return [{}]
     products = [p for p in tiny_catalog().items if p.nutriscore != "unknown"]
     needs = [NEEDS[n] for n in shape["needs"].get("p", [])]
     fitting = [p for p in products if all(need(p) for need in needs)]
-    rng = random.Random(SEED * 1000 + index)
+    rng = random.Random(seed * 1000 + index)
     out = []
-    for p in rng.sample(fitting, min(FILLS, len(fitting))):
+    for p in rng.sample(fitting, min(fills, len(fitting))):
         same = [o for o in products if o.categories[-1] == p.categories[-1] and o.id != p.id]
         other = [o for o in products if o.categories[-1] != p.categories[-1]]
         q, r = rng.choice(same), rng.choice(other)
@@ -185,10 +188,12 @@ def held_out_shapes(shapes: list[dict[str, Any]], seed: int = SEED) -> set[int]:
     return held_out_by_group(groups, seed, lambda size: math.ceil(HELD_OUT_SHARE * size))
 
 
-def shape_messages(shape: dict[str, Any], index: int) -> list[GroceryLabelledMessage]:
-    """One shape's messages (id left for the share to give)."""
+def shape_messages(
+    shape: dict[str, Any], index: int, seed: int = SEED, fills: int = FILLS
+) -> list[GroceryLabelledMessage]:
+    """One shape's messages (id left for the share to give; `fills` and `seed` as `_fills`)."""
     out = []
-    for fill in _fills(shape, index):
+    for fill in _fills(shape, index, seed, fills):
         names = [fill[slot].product.name for slot in shape["proposed"]]
         out.append(
             GroceryLabelledMessage.model_validate(
@@ -223,11 +228,13 @@ def messages() -> dict[str, list[GroceryLabelledMessage]]:
     return shares
 
 
-def shape_topic_counts(shapes: list[dict[str, Any]]) -> dict[str, tuple[int, int]]:
-    """Per topic: the shapes that ask it, and those that name it (in their first message)
-    without asking it."""
+def shape_topic_counts(
+    shapes: list[dict[str, Any]], seed: int = SEED
+) -> dict[str, tuple[int, int]]:
+    """Per topic: the shapes that ask it, and those that name it (in their first message, filled
+    with `seed`) without asking it."""
     counts = {}
-    texts = [shape_messages(s, i)[0].text for i, s in enumerate(shapes)]
+    texts = [shape_messages(s, i, seed)[0].text for i, s in enumerate(shapes)]
     for topic in TOPIC_FIELDS:
         pattern = re.compile(TOPIC_WORDS[topic], re.IGNORECASE)
         asking = sum(topic in s["asked"] for s in shapes)
