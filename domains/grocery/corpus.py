@@ -29,7 +29,8 @@ GROCERY_CORPORA = PROJECT_ROOT / "corpora" / "grocery" / "reader"
 # its figures had guided chat_tuning2, then moved to the tuning share (corpora/README.md).
 # chat_tuning3 and chat_heldout2: a fresh set written blind by another author, split by shape;
 # chat_heldout2 was held out until it had been measured twice (ddce1ae, 1af899c), then moved to
-# the tuning share. The held-out share is empty until the next fresh set is registered.
+# the tuning share. chat_tuning4: the tuning part of a fourth set written blind by another
+# author. The held-out share is empty until that set's held-out part is registered.
 # Labelled on `tiny_catalog()`.
 SHARE_FILES: dict[ShareName, tuple[str, ...]] = {
     "tuning": (
@@ -39,6 +40,7 @@ SHARE_FILES: dict[ShareName, tuple[str, ...]] = {
         "chat_tuning2/messages.jsonl",
         "chat_tuning3/messages.jsonl",
         "chat_heldout2/messages.jsonl",
+        "chat_tuning4/messages.jsonl",
     ),
     "held_out": (),
 }
