@@ -109,7 +109,9 @@ def _topics(fields: tuple[str, ...]) -> tuple[Topic, ...]:
 
 _CONFIRM_ORDER = re.compile(
     r"(?im)\b(?:(?:place|put through|submit|finali[sz]e|complete|go ahead with|proceed with|"
-    r"confirm|process|make) (?:the |your |this |that |an )?(?:order|purchase|checkout)|check ?out|"
+    r"confirm|process|make|send|hit|fire|put|pop|lock|seal|pay for) (?:off |in |through )?(?:the |"
+    r"your |this |that |an |my )?(?:order|purchase|checkout)|check ?out|"
+    r"order (?:it|them|this|these|that|those|everything|all|now)|"
     r"(?:shall|should|can|may) i (?:go ahead and |now )?(?:order|buy|purchase|place)|"
     r"(?:ready|happy|okay|ok|good) (?:for me )?to (?:order|check ?out|place|buy|go ahead)|"
     r"want me to (?:go ahead and )?(?:order|place|buy|purchase|check ?out|proceed|finali[sz]e)|"
@@ -142,7 +144,8 @@ _GO_AHEAD = re.compile(
 # the last question describe, a return or refund before an order or basket.
 _LEAVE = re.compile(
     r"(?i)(?:\b(?:proceed|go ahead|execute|carry on|carry it out|action (?:it|this|that)|do (?:it|that|"
-    r"this|so)|make it so)|^\W*(?:confirm|go|good to go|ok to go|all good))\W*$"
+    r"this|so)|make it so|green light|go-ahead|thumbs up)|^\W*(?:confirm|go|good to go|ok to go|"
+    r"all good|all set))\W*$"
 )
 _RETURN_WORDS = re.compile(
     r"(?i)\b(?:return(?:s|ed|ing)?|refund(?:s|ed|ing)?|sen[dt] (?:it|them|this|that) back|money back)\b"

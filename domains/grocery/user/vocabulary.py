@@ -129,7 +129,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"(?:upsets?|disagrees? with) (?:your|ur|their) (?:stomach|tummy|system)",
         r"no[- ]go (?:foods?|ingredients?)", r"(?:bad|adverse) reactions?",
         r"(?:don't|doesn't|do not|does not) agree with (?:you|u|your|anyone)",
-        r"safety (?:reasons?|grounds|concerns?)",
+        r"safety (?:reasons?|grounds|concerns?)", r"(?:unable|not able) to (?:eat|have|tolerate|digest)",
     ),
     "diet": (
         r"diet(?:ary)?(?: (?:needs?|requirements?|preferences?|choices?|style))?", r"vegans?",
@@ -202,6 +202,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"low[- ](?:sugar|fat|salt|calorie|cal|sodium)", r"(?:fat|salt|sodium|sugar) content",
         r"guilt[- ]free", r"nutrients?", r"nutritious", r"(?:health|food) (?:grade|score|rating)s?",
         r"[a-e](?: or |/| to |-)[a-e] (?:scores?|grades?|ratings?)", r"(?:sugar|salt|fat)[- ]free",
+        r"(?:lowest|highest|minimum|min|worst|best) (?:grade|score|rating|letter)",
     ),
     "organic": (
         r"organic(?:ally)?", r"bio", r"farm(?:ed|ing)", r"pesticides?", r"certified", r"eco[- ]?labels?",
@@ -227,7 +228,12 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"portions?", r"how much (?:of it|product|in a pack|per pack)", r"\d+\s*(?:g|kg|ml|cl|l)",
         r"portion[- ](?:sized?|packs?|controlled)", r"(?:single|individual)[- ](?:serves?|servings?|"
         r"portions?|packs?)", r"multi[- ]?packs?", r"sharing[- ](?:size|bags?|packs?)",
-        r"(?:big|bigger|biggest|large|larger|largest|small|smaller|smallest) ones?",
+        r"(?:big|bigger|biggest|large|larger|largest|small|smaller|smallest|tiny|little|giant|huge)"
+        r"(?: ones?)?,? or (?:the |a )?(?:big|bigger|biggest|large|larger|largest|small|smaller|"
+        r"smallest|tiny|little|giant|huge)(?: ones?)?",
+        r"(?:tiny|little|giant|huge|massive|compact|regular|standard|medium|mini|jumbo)[- ](?:packs?|"
+        r"packets?|packages?|bottles?|boxes?|tubs?|bags?|jars?|sizes?)",
+        r"(?:big|bigger|large|larger|small|smaller) packages?",
         r"snack[- ]size", r"minis?", r"jumbo", r"value[- ]packs?", r"(?:big|large|small) size",
         r"family[- ](?:packs?|bags?|boxes?|tubs?|bottles?)", r"(?:bag|pack|box|jar|tub|bottle) size",
     ),
@@ -250,7 +256,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"how (?:much|many) (?:packs?|packets?|units?|bottles?|boxes?|tubs?|jars?|bags?|cans?|tins?|"
         r"cartons?|pieces?|servings?)", r"(?:for )?how many (?:people|persons|of you|guests|mouths)",
         r"(?:several|multiple) (?:packs?|packets?|of (?:them|those|these))",
-        r"a dozen", r"(?:buy|get|order) (?:extra|spares?|in bulk)",
+        r"a dozen", r"(?:buy|get|order) (?:extra|spares?|in bulk)", r"qty", r"qties", r"no\. of",
         r"(?:one|1|a single) (?:packs?|packets?|units?|bottles?|boxes?|tubs?|jars?|bags?|cans?|tins?|"
         r"cartons?) or (?:a few|several|more|two|2|three|3|multiple)",
     ),
@@ -275,7 +281,7 @@ _NOT_A_TOPIC = re.compile(
     r"how many (?:options|results|products) (?:i|we)|"
     r"a (?:good|great) (?:fit|choice|option|pick)|no problem|value it|treat (?:yourself|you)|"
     r"shopping for (?:someone|somebody|anyone|yourself|you|others|a friend|\w+ else)|"
-    r"(?:give|put|place|attach) (?:much |any |more |less |a lot of )?weight|weight (?:do|would|"
+    r"green light|(?:give|put|place|attach) (?:much |any |more |less |a lot of )?weight|weight (?:do|would|"
     r"should) (?:you|u) (?:give|put|place|attach)|"
     # the reason the shopper cannot eat something, not a question about healthy food
     r"(?:for|on) (?:health|medical) (?:reasons|grounds)|"
@@ -367,8 +373,51 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"acceptable(?=[^\w?]*\?)",
             r"\1 can you live with that",
         ),
+        # A bare "OK?" straight after a sentence that flags a shortcoming ("X: NOVA 4
+        # (ultra-processed). OK?", "X isn't organic. Alright?") checks that shortcoming; after a
+        # neutral fact ("X, €5.49. OK?") it stays a reaction to the product.
+        (
+            r"((?:ultra[- ]processed|nova(?: group)? 4|\bnot (?:organic|vegan|vegetarian|halal|kosher|"
+            r"local)|\b(?:isn't|aren't|is not|are not)\b|\bcontains?\b|\bhas palm|with palm|may contain|"
+            r"traces? of|\bonly (?:gets?|scores?|has|rates?)\b|nutri[- ]?score (?:of )?[de]\b|grade [de]\b|"
+            r"over (?:your|the) (?:budget|limit)|pricier|more expensive)[^.?!\n]*[.!)]*\s+)(?:is (?:that|"
+            r"it) )?(?:ok|okay|alright|fine)(?: (?:for|with) (?:you|u))?(?=\s*\?)",
+            r"\1can you live with that",
+        ),
         # A hyphen between spaces is a dash ("X is 100 g - big enough?").
         (r"(?<=\S) - (?=\S)", " — "),
+        # An agent's own act asked in the first person ("I order now, OK?", "I send it back?")
+        # asks leave for it, as "shall I ...?" does.
+        (
+            r"(?:^|(?<=[.!?:] ))(\W*(?:so,? |ok,? |okay,? )?)i (order|place|buy|purchase|check out|send|return|refund|"
+            r"swap|replace|substitute|add|put)\b(?=[^?.!\n]*\?)",
+            r"\1shall I \2",
+        ),
+        # A question whose answer is one of the options just listed ("Which one applies to you?",
+        # "Any to apply?", "Where do you draw the line?").
+        (
+            r"\b(?:which (?:one |of (?:these|those|them) )?(?:applies|apply|fits) (?:to )?(?:you|u)|any "
+            r"(?:of (?:these|those|them) )?(?:to apply|you(?:'d)? (?:want|like|need) (?:applied|on))|"
+            r"where (?:do|would|will) (?:you|u) draw the line)",
+            "which of these",
+        ),
+        # "I'll need two numbers from you: ...", "I would be grateful to know the following":
+        # requests for what follows.
+        (
+            r"\b(?:i|we)(?:'ll| will| would|'d)? need (?:[\w-]+ ){0,3}?(?:from (?:you|u)|to know)\b",
+            "please tell me",
+        ),
+        (
+            r"\b(?:i|we)(?:'d| would) be (?:very |most |really )?grateful to (?:know|hear|learn)\b",
+            "I'd appreciate knowing",
+        ),
+        # A topic word joined to a stance by a hyphen ("organic-only", "brand-loyal",
+        # "price-conscious") is the topic word.
+        (
+            r"\b([a-z]+)-(only|loyal|curious|conscious|minded|focused|sensitive|savvy|aware|lover|"
+            r"agnostic|snob)\b",
+            r"\1 \2",
+        ),
         # A hedge before a question's first word ("roughly how many euros are we talking").
         (
             r"^(\W*)(?:roughly|approximately|about|quickly|just|basically|honestly)\s+(?=(?:how|what|"

@@ -310,3 +310,55 @@ def test_leave_to_proceed_and_prompts(text: str, confirm: str | None) -> None:
 )
 def test_checks_and_everyday_words(text: str, asked: tuple[str, ...]) -> None:
     assert shopper_reader(tiny_catalog()).read(text).asked == asked
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        # a bare "OK?" after a flagged shortcoming checks it; after a neutral fact it reacts
+        ("Red Lentil Fusilli: ultra-processed, NOVA 4. Okay?", ("processing",)),
+        ("Red Lentil Fusilli is not vegan. Alright?", ("diet",)),
+        ("Red Lentil Fusilli, €2.99. OK?", ()),
+        # a question answered by one of the options just listed
+        ("Filters I can add: organic, origin. Any you'd want applied?", ("organic", "origin")),
+        (
+            "Group 1 is barely processed, group 4 is ultra-processed. Where would you draw the line?",
+            ("processing",),
+        ),
+        # requests for what follows
+        (
+            "I'll need a few things from you: your budget and how many you want.",
+            ("budget", "quantity"),
+        ),
+        ("I would be grateful to know the lowest grade you would accept.", ("nutriscore",)),
+        # a topic word joined to a stance by a hyphen; sizes as tiny or giant; an abbreviation
+        ("Brand-loyal, or happy to try anything?", ("brand",)),
+        ("Tiny packet or giant bag?", ("pack_size",)),
+        ("Qty pls?", ("quantity",)),
+        ("Anything you're unable to eat?", ("allergies",)),
+        # "small ones" inside a request for allergies is no pack size; asking leave to order is
+        # no question on the total
+        ("Please list every allergy, even small ones.", ("allergies",)),
+        ("Basket: Red Lentil Fusilli ×1 €2.99. Total €2.99. I order now, OK?", ()),
+        # a go-ahead named "green light" is no Nutri-Score
+        ("Red Lentil Fusilli goes back, €2.99 refunded. Green light?", ()),
+    ],
+)
+def test_shortcomings_options_and_stances(text: str, asked: tuple[str, ...]) -> None:
+    # the topics, whatever the order the kit gathers a list of options in
+    assert sorted(shopper_reader(tiny_catalog()).read(text).asked) == sorted(asked)
+
+
+@pytest.mark.parametrize(
+    ("text", "confirm"),
+    [
+        ("Red Lentil Fusilli is in your basket. Shall I send the order off?", "order"),
+        ("Basket total €2.99 with Red Lentil Fusilli. Order now?", "order"),
+        ("basket: Red Lentil Fusilli x1 = €2.99. order it?", "order"),
+        ("Red Lentil Fusilli is in the basket. Hit order?", "order"),
+        ("Basket: Red Lentil Fusilli €2.99. I order now, OK?", "order"),
+        ("Red Lentil Fusilli goes back, €2.99 refunded. Green light?", "return"),
+    ],
+)
+def test_order_and_return_leave_in_more_words(text: str, confirm: str | None) -> None:
+    assert shopper_reader(tiny_catalog()).read(text).confirm == confirm
