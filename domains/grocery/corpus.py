@@ -19,6 +19,7 @@ __all__ = [
     "SHARE_FILES",
     "TOPIC_FIELDS",
     "GroceryLabelledMessage",
+    "judge_grocery",
     "load_grocery_corpus",
     "score_grocery_shares",
 ]
@@ -106,7 +107,8 @@ class _Reader(Protocol):
     def read(self, text: str) -> _Reading: ...
 
 
-def _judge(reader: _Reader, corpus: list[GroceryLabelledMessage]) -> list[rc.Judged]:
+def judge_grocery(reader: _Reader, corpus: list[GroceryLabelledMessage]) -> list[rc.Judged]:
+    """Each labelled message beside what the reader heard in it (for `rc.score_share`)."""
     by_name = {p.name: p.id for p in tiny_catalog().items}
     judged = []
     for m in corpus:
@@ -141,6 +143,6 @@ def score_grocery_shares(
     for share, files in SHARE_FILES.items():
         corpus = load_grocery_corpus(*(root / f for f in files))
         out[share] = rc.score_share(
-            share, list(files), TOPIC_FIELDS, _judge(reader, corpus), confirms=True
+            share, list(files), TOPIC_FIELDS, judge_grocery(reader, corpus), confirms=True
         )
     return out

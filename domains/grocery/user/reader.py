@@ -141,22 +141,31 @@ _GO_AHEAD = re.compile(
 )
 # A request for leave that names no act of its own ("Execute?", "Could you confirm that you
 # would like me to proceed?", "OK to go ahead?"): it asks leave for what the statements since
-# the last question describe, a return or refund before an order or basket.
+# the last question describe.
 _LEAVE = re.compile(
     r"(?i)(?:\b(?:proceed|go ahead|execute|carry on|carry it out|action (?:it|this|that)|do (?:it|that|"
     r"this|so)|make it so|green light|go-ahead|thumbs up)|^\W*(?:confirm|go|good to go|ok to go|"
     r"all good|all set))\W*$"
 )
-_RETURN_WORDS = re.compile(
-    r"(?i)\b(?:return(?:s|ed|ing)?|refund(?:s|ed|ing)?|sen[dt] (?:it|them|this|that) back|money back)\b"
+# What the statements before such a request describe, by kind, tried in order: a return or
+# refund, else the order as a whole (not a product added to the basket: "I can add X to your
+# basket. Want me to do that?" asks for a reaction to X).
+_LEAVE_FOR: tuple[tuple[ConfirmKind, re.Pattern[str]], ...] = (
+    (
+        "return",
+        re.compile(
+            r"(?i)\b(?:return(?:s|ed|ing)?|refund(?:s|ed|ing)?|sen[dt] (?:it|them|this|"
+            r"that) back|money back)\b"
+        ),
+    ),
+    ("order", re.compile(r"(?i)\b(?:order|check ?out|total)\b")),
 )
-# the order as a whole, not a product added to the basket ("I can add X to your basket. Want me
-# to do that?" asks for a reaction to X)
-_ORDER_WORDS = re.compile(r"(?i)\b(?:order|check ?out|total)\b")
-# A decimal point ("€7.77") is no sentence mark: a voice-typed message keeps its run-on questions.
-_DECIMAL_POINT = re.compile(r"(?<=\d)\.(?=\d)")
-# A field or key named in code ("confirm_order", "return_request") is its words.
-_CODE_UNDERSCORE = re.compile(r"(?<=[A-Za-z])_(?=[A-Za-z])")
+# A decimal point ("€7.77") is no sentence mark: a voice-typed message keeps its run-on
+# questions; a field or key named in code ("confirm_order", "return_request") is its words.
+_DECIMAL_POINT, _CODE_UNDERSCORE = (
+    re.compile(r"(?<=\d)\.(?=\d)"),
+    re.compile(r"(?<=[A-Za-z])_(?=[A-Za-z])"),
+)
 _NOTHING_FITS = nothing_fits_pattern(("product", "item"))
 
 
@@ -222,8 +231,7 @@ class ShopperReader:
             while start and not parts[start - 1][1]:
                 start -= 1
             said = "\n".join(part for part, _asks in parts[start:n])
-            if _RETURN_WORDS.search(said):
-                return "return"
-            if _ORDER_WORDS.search(said):
-                return "order"
+            for kind, words in _LEAVE_FOR:
+                if words.search(said):
+                    return kind
         return None

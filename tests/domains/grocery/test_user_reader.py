@@ -206,49 +206,104 @@ def test_a_basket_with_quantities_puts_every_product_forward() -> None:
     assert len(reading.proposed) == 2
 
 
+# The topics each message asks ("-": none), one case a line; "#" lines say why.
+_EVERYDAY = """
+# an adequacy check asks whether the one fact just stated meets the shopper's bar
+nutriscore            | Plain Millet Pops score a D on the Nutri-Score. Is good enough?
+pack_size             | Red Lentil Fusilli comes in a 500 g bag - large enough for you?
+budget                | Red Lentil Fusilli costs €2.99. Cheap enough?
+# ... but not after a pitch of several facts, nor as a bare reaction
+-                     | Red Lentil Fusilli is vegan, organic and €2.99. Is that good enough?
+# an imperative or polite request for details asks what it lists
+allergies diet        | plz send over: a) any allergies b) your diet
+budget                | Kindly give me your spending limit.
+brand                 | We would be grateful for your preferred brand.
+# a check on the kind after the one fact that states the kind
+category              | Red Lentil Fusilli sits in the pasta section - is it the kind of thing you need?
+# the kind asked as a place in the shop, an occasion, a craving or a menu of kinds
+category              | Which section of the shop should I look in?
+category              | What are you craving today?
+category              | Is this for a special occasion?
+category              | Something savoury or something sweet?
+category              | Snacks or drinks, mostly?
+# sizes said as portions and as bigger or smaller ones; quantities as people to feed
+pack_size             | Do you want single-serve pots or a sharing size?
+pack_size             | Smaller ones, or the bigger ones?
+quantity              | How many people are you shopping for?
+quantity              | How much bottles do you need?
+# the other side of an either-or that says the shopper does not mind names no topic
+organic               | Do you stick with organic, or take whatever's cheapest?
+# general English for each topic's concept
+allergies             | Anything that makes you ill?
+budget                | Is there a price bracket you want to stay in?
+brand                 | Any particular make you trust?
+nutriscore            | Are you watching the salt content?
+organic               | Should it be free-range?
+processing            | Do you mind emulsifiers and sweeteners?
+origin                | Does the provenance matter to you?
+# a spaced hyphen is a dash; "over your limit" names the budget
+budget                | Red Lentil Fusilli is €4.20 - over your limit?
+# a check after the flagged shortcoming: "still ok?", "safe for you?", "acceptable?"
+palm_oil              | Red Lentil Fusilli is organic, but it has palm oil. Still ok?
+allergies             | Red Lentil Fusilli contains gluten - safe for you?
+processing            | Red Lentil Fusilli is ultra-processed (NOVA 4). Acceptable?
+# a hedge before the question word; euros counted are money, not packs
+budget                | roughly how many euros are we talking
+# the kind asked with any noun of a kind of product
+category              | What kind of snack do you fancy?
+category              | What can I find for you?
+# sizes and quantities that share words
+pack_size             | What size pack do you want?
+pack_size             | Family pack or single?
+quantity              | One pack or a few?
+# words for brands, scores, labels and safety in everyday English
+brand                 | Store's own or a name you know?
+nutriscore            | Want me to stick to A or B scores?
+organic               | Pesticide-free only?
+allergies             | Any foods that don't agree with you?
+diet                  | Do you follow any particular way of eating?
+budget                | Do you want to keep it under a certain amount?
+# statements and reactions that hold the new words ask nothing
+-                     | I found Red Lentil Fusilli in the pasta section. Want it?
+-                     | Red Lentil Fusilli is perfect for any occasion. Add it?
+-                     | Red Lentil Fusilli is good enough for most people. Want it?
+-                     | Thanks for waiting! I checked the snacks and drinks aisles.
+# a bare "OK?" after a flagged shortcoming checks it; after a neutral fact it reacts
+processing            | Red Lentil Fusilli: ultra-processed, NOVA 4. Okay?
+diet                  | Red Lentil Fusilli is not vegan. Alright?
+-                     | Red Lentil Fusilli, €2.99. OK?
+# a question answered by one of the options just listed
+organic origin        | Filters I can add: organic, origin. Any you'd want applied?
+processing            | Group 1 is barely processed, group 4 is ultra-processed. Where would you draw the line?
+# requests for what follows
+budget quantity       | I'll need a few things from you: your budget and how many you want.
+nutriscore            | I would be grateful to know the lowest grade you would accept.
+# a topic word joined to a stance by a hyphen; sizes as tiny or giant; an abbreviation
+brand                 | Brand-loyal, or happy to try anything?
+pack_size             | Tiny packet or giant bag?
+quantity              | Qty pls?
+allergies             | Anything you're unable to eat?
+# "small ones" inside a request for allergies is no pack size; asking leave to order is
+# no question on the total
+allergies             | Please list every allergy, even small ones.
+-                     | Basket: Red Lentil Fusilli ×1 €2.99. Total €2.99. I order now, OK?
+# a go-ahead named "green light" is no Nutri-Score
+-                     | Red Lentil Fusilli goes back, €2.99 refunded. Green light?
+"""
+
+
 @pytest.mark.parametrize(
-    ("text", "asked"),
+    ("asked", "text"),
     [
-        # an adequacy check asks whether the one fact just stated meets the shopper's bar
-        ("Plain Millet Pops score a D on the Nutri-Score. Is good enough?", ("nutriscore",)),
-        ("Red Lentil Fusilli comes in a 500 g bag - large enough for you?", ("pack_size",)),
-        ("Red Lentil Fusilli costs €2.99. Cheap enough?", ("budget",)),
-        # ... but not after a pitch of several facts, nor as a bare reaction
-        ("Red Lentil Fusilli is vegan, organic and €2.99. Is that good enough?", ()),
-        # an imperative or polite request for details asks what it lists
-        ("plz send over: a) any allergies b) your diet", ("allergies", "diet")),
-        ("Kindly give me your spending limit.", ("budget",)),
-        ("We would be grateful for your preferred brand.", ("brand",)),
-        # a check on the kind after the one fact that states the kind
-        (
-            "Red Lentil Fusilli sits in the pasta section - is it the kind of thing you need?",
-            ("category",),
-        ),
-        # the kind asked as a place in the shop, an occasion, a craving or a menu of kinds
-        ("Which section of the shop should I look in?", ("category",)),
-        ("What are you craving today?", ("category",)),
-        ("Is this for a special occasion?", ("category",)),
-        ("Something savoury or something sweet?", ("category",)),
-        ("Snacks or drinks, mostly?", ("category",)),
-        # sizes said as portions and as bigger or smaller ones; quantities as people to feed
-        ("Do you want single-serve pots or a sharing size?", ("pack_size",)),
-        ("Smaller ones, or the bigger ones?", ("pack_size",)),
-        ("How many people are you shopping for?", ("quantity",)),
-        ("How much bottles do you need?", ("quantity",)),
-        # the other side of an either-or that says the shopper does not mind names no topic
-        ("Do you stick with organic, or take whatever's cheapest?", ("organic",)),
-        # general English for each topic's concept
-        ("Anything that makes you ill?", ("allergies",)),
-        ("Is there a price bracket you want to stay in?", ("budget",)),
-        ("Any particular make you trust?", ("brand",)),
-        ("Are you watching the salt content?", ("nutriscore",)),
-        ("Should it be free-range?", ("organic",)),
-        ("Do you mind emulsifiers and sweeteners?", ("processing",)),
-        ("Does the provenance matter to you?", ("origin",)),
+        (tuple(topics.split()) if topics.strip() != "-" else (), text)
+        for topics, text in (
+            line.split("| ", 1) for line in _EVERYDAY.strip().splitlines() if line[0] != "#"
+        )
     ],
 )
-def test_general_english_for_each_topic(text: str, asked: tuple[str, ...]) -> None:
-    assert shopper_reader(tiny_catalog()).read(text).asked == asked
+def test_general_english_for_each_topic(asked: tuple[str, ...], text: str) -> None:
+    # the topics, whatever the order the kit gathers a list of options in
+    assert sorted(shopper_reader(tiny_catalog()).read(text).asked) == sorted(asked)
 
 
 @pytest.mark.parametrize(
@@ -270,88 +325,6 @@ def test_general_english_for_each_topic(text: str, asked: tuple[str, ...]) -> No
         ("I can put Red Lentil Fusilli in your basket for €2.99. Want me to do that?", None),
         # a voice-typed message with a price keeps its run-on question
         ("that comes to €5.98 altogether do you want me to place the order", "order"),
-    ],
-)
-def test_leave_to_proceed_and_prompts(text: str, confirm: str | None) -> None:
-    assert shopper_reader(tiny_catalog()).read(text).confirm == confirm
-
-
-@pytest.mark.parametrize(
-    ("text", "asked"),
-    [
-        # a spaced hyphen is a dash; "over your limit" names the budget
-        ("Red Lentil Fusilli is €4.20 - over your limit?", ("budget",)),
-        # a check after the flagged shortcoming: "still ok?", "safe for you?", "acceptable?"
-        ("Red Lentil Fusilli is organic, but it has palm oil. Still ok?", ("palm_oil",)),
-        ("Red Lentil Fusilli contains gluten - safe for you?", ("allergies",)),
-        ("Red Lentil Fusilli is ultra-processed (NOVA 4). Acceptable?", ("processing",)),
-        # a hedge before the question word; euros counted are money, not packs
-        ("roughly how many euros are we talking", ("budget",)),
-        # the kind asked with any noun of a kind of product
-        ("What kind of snack do you fancy?", ("category",)),
-        ("What can I find for you?", ("category",)),
-        # sizes and quantities that share words
-        ("What size pack do you want?", ("pack_size",)),
-        ("Family pack or single?", ("pack_size",)),
-        ("One pack or a few?", ("quantity",)),
-        # words for brands, scores, labels and safety in everyday English
-        ("Store's own or a name you know?", ("brand",)),
-        ("Want me to stick to A or B scores?", ("nutriscore",)),
-        ("Pesticide-free only?", ("organic",)),
-        ("Any foods that don't agree with you?", ("allergies",)),
-        ("Do you follow any particular way of eating?", ("diet",)),
-        ("Do you want to keep it under a certain amount?", ("budget",)),
-        # statements and reactions that hold the new words ask nothing
-        ("I found Red Lentil Fusilli in the pasta section. Want it?", ()),
-        ("Red Lentil Fusilli is perfect for any occasion. Add it?", ()),
-        ("Red Lentil Fusilli is good enough for most people. Want it?", ()),
-        ("Thanks for waiting! I checked the snacks and drinks aisles.", ()),
-    ],
-)
-def test_checks_and_everyday_words(text: str, asked: tuple[str, ...]) -> None:
-    assert shopper_reader(tiny_catalog()).read(text).asked == asked
-
-
-@pytest.mark.parametrize(
-    ("text", "asked"),
-    [
-        # a bare "OK?" after a flagged shortcoming checks it; after a neutral fact it reacts
-        ("Red Lentil Fusilli: ultra-processed, NOVA 4. Okay?", ("processing",)),
-        ("Red Lentil Fusilli is not vegan. Alright?", ("diet",)),
-        ("Red Lentil Fusilli, €2.99. OK?", ()),
-        # a question answered by one of the options just listed
-        ("Filters I can add: organic, origin. Any you'd want applied?", ("organic", "origin")),
-        (
-            "Group 1 is barely processed, group 4 is ultra-processed. Where would you draw the line?",
-            ("processing",),
-        ),
-        # requests for what follows
-        (
-            "I'll need a few things from you: your budget and how many you want.",
-            ("budget", "quantity"),
-        ),
-        ("I would be grateful to know the lowest grade you would accept.", ("nutriscore",)),
-        # a topic word joined to a stance by a hyphen; sizes as tiny or giant; an abbreviation
-        ("Brand-loyal, or happy to try anything?", ("brand",)),
-        ("Tiny packet or giant bag?", ("pack_size",)),
-        ("Qty pls?", ("quantity",)),
-        ("Anything you're unable to eat?", ("allergies",)),
-        # "small ones" inside a request for allergies is no pack size; asking leave to order is
-        # no question on the total
-        ("Please list every allergy, even small ones.", ("allergies",)),
-        ("Basket: Red Lentil Fusilli ×1 €2.99. Total €2.99. I order now, OK?", ()),
-        # a go-ahead named "green light" is no Nutri-Score
-        ("Red Lentil Fusilli goes back, €2.99 refunded. Green light?", ()),
-    ],
-)
-def test_shortcomings_options_and_stances(text: str, asked: tuple[str, ...]) -> None:
-    # the topics, whatever the order the kit gathers a list of options in
-    assert sorted(shopper_reader(tiny_catalog()).read(text).asked) == sorted(asked)
-
-
-@pytest.mark.parametrize(
-    ("text", "confirm"),
-    [
         ("Red Lentil Fusilli is in your basket. Shall I send the order off?", "order"),
         ("Basket total €2.99 with Red Lentil Fusilli. Order now?", "order"),
         ("basket: Red Lentil Fusilli x1 = €2.99. order it?", "order"),
@@ -360,5 +333,5 @@ def test_shortcomings_options_and_stances(text: str, asked: tuple[str, ...]) -> 
         ("Red Lentil Fusilli goes back, €2.99 refunded. Green light?", "return"),
     ],
 )
-def test_order_and_return_leave_in_more_words(text: str, confirm: str | None) -> None:
+def test_leave_to_proceed_prompts_and_order_words(text: str, confirm: str | None) -> None:
     assert shopper_reader(tiny_catalog()).read(text).confirm == confirm
