@@ -158,6 +158,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"dollars?", r"quid", r"bucks",
         r"(?:certain|set|fixed|particular|maximum|max) (?:amount|sum|figure)",
         r"(?:over|under|within|above|below|past|beyond) (?:your|ur|the) (?:limit|max(?:imum)?|cap|ceiling)",
+        r"(?:look|go|search|aim) (?:a (?:bit|little) |slightly )?(?:higher|pricier|more expensive)",
     ),
     "category": (
         r"(?:what|which) (?:kind|type|sort) of (?:product|item|thing|food|groceries)",
@@ -181,7 +182,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         # a menu of kinds of product ("breakfast bits, snacks or drinks?", "sweet or savoury")
         r"(?:something )?(?:sweet|savou?ry|salty)(?: \w+)?,? or (?:something |a |an )?"
         r"(?:sweet|savou?ry|salty|drinks?|snacks?)",
-        r"(?:breakfast|snacks?|drinks?|sweets?|treats?)(?: \w+)?,? or (?:some |a |an )?"
+        r"(?:breakfast|lunch|dinner|snacks?|drinks?|sweets?|treats?)(?: \w+)?,? or (?:some |a |an )?"
         r"(?:breakfast|snacks?|drinks?|sweets?|treats?|lunch|dinner)",
     ),
     "brand": (
@@ -348,8 +349,8 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         # good for you?") asks whether the fact just stated meets the shopper's bar: a check on
         # that fact, never a bare reaction to the product.
         (
-            r"\b((?:[a-z]+[ -])?enough(?: [a-z]+)?)(?: (?:for|to|with) (?:you|u|your \w+|everyone|"
-            r"the \w+))?(?=[^\w?]*\?)",
+            r"\b((?:[a-z]+[ -])?enough(?: [a-z]+)?)(?: (?:for|to|with) (?:you|u|everyone))?"
+            r"(?=[^.?!\n]*\?)",
             r"\1, can you live with that",
         ),
         # A check whether the product is "the sort of thing you want" asks whether its kind, the
@@ -384,6 +385,18 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"it) )?(?:ok|okay|alright|fine)(?: (?:for|with) (?:you|u))?(?=\s*\?)",
             r"\1can you live with that",
         ),
+        # A general check straight after a sentence whose predicate is one fact about the
+        # product ("X is made in Spain. Is that okay with you?") checks that fact; after a
+        # proposal that only mentions a fact ("Suggest: X, €5.49. OK?") it stays a reaction, and
+        # after several facts the kit reads it as asking none.
+        (
+            r"((?:^|(?<=[.!?] ))\W*(?:the )?"
+            + TITLE_MARK
+            + r"\s+(?:is|are|has|have|contains?|comes?|costs?|weighs?|scores?|gets?|sits?|was|were)\b"
+            r"[^.?!\n]*[.!]\s+)(?:is (?:that|it) |that'?s |it is |is )?(?:ok|okay|alright|fine|"
+            r"acceptable|good)\b(?: (?:for|with) (?:you|u)\b)?(?=[^.?!\n]*\?)",
+            r"\1can you live with that",
+        ),
         # A hyphen between spaces is a dash ("X is 100 g - big enough?").
         (r"(?<=\S) - (?=\S)", " — "),
         # An agent's own act asked in the first person ("I order now, OK?", "I send it back?")
@@ -412,11 +425,11 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             "I'd appreciate knowing",
         ),
         # A topic word joined to a stance by a hyphen ("organic-only", "brand-loyal",
-        # "price-conscious") is the topic word.
+        # "price-conscious"), or to a prefix ("non-organic", "un-processed"), is the topic word.
         (
             r"\b([a-z]+)-(only|loyal|curious|conscious|minded|focused|sensitive|savvy|aware|lover|"
-            r"agnostic|snob)\b",
-            r"\1 \2",
+            r"agnostic|snob)\b|\b(non|un|semi)-([a-z]+)",
+            r"\1\3 \2\4",
         ),
         # A hedge before a question's first word ("roughly how many euros are we talking").
         (

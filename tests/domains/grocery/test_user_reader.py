@@ -287,6 +287,14 @@ allergies             | Anything you're unable to eat?
 # no question on the total
 allergies             | Please list every allergy, even small ones.
 -                     | Basket: Red Lentil Fusilli ×1 €2.99. Total €2.99. I order now, OK?
+# a general check after a sentence whose predicate is one fact checks it; after several, none
+origin                | Red Lentil Fusilli is made in Spain. Is that okay with you?
+-                     | Red Lentil Fusilli is vegan and costs €2.99. Is that okay for you?
+allergies             | Red Lentil Fusilli has milk in it. Okay with your allergy?
+# a loosening offer asks what it loosens; a prefix hyphened to a topic word; a menu of meals
+budget                | Nothing under €2, sorry. Shall I look a bit higher?
+organic               | No organic option in stock. Is non-organic acceptable?
+category              | Breakfast, lunch, or a snack for later?
 # a go-ahead named "green light" is no Nutri-Score
 -                     | Red Lentil Fusilli goes back, €2.99 refunded. Green light?
 """
