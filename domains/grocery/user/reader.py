@@ -112,6 +112,8 @@ _CONFIRM_ORDER = re.compile(
     r"confirm|process|make|send|hit|fire|put|pop|lock|seal|pay for) (?:off |in |through )?(?:the |"
     r"your |this |that |an |my )?(?:order|purchase|checkout)|check ?out|"
     r"order (?:it|them|this|these|that|those|everything|all|now)|"
+    r"(?:shall|should|can|may) i (?:submit|finali[sz]e)(?: (?:it|this|that|the basket|everything))?"
+    r"(?=\W*$)|"
     r"(?:shall|should|can|may) i (?:go ahead and |now )?(?:order|buy|purchase|place)|"
     r"(?:ready|happy|okay|ok|good) (?:for me )?to (?:order|check ?out|place|buy|go ahead)|"
     r"want me to (?:go ahead and )?(?:order|place|buy|purchase|check ?out|proceed|finali[sz]e)|"
@@ -123,13 +125,13 @@ _CONFIRM_ORDER = re.compile(
 _CONFIRM_RETURN = re.compile(
     r"(?i)\b(?:(?:process|proceed with|go ahead with|confirm|start|submit|file|issue|raise|make|"
     r"arrange|set up|log|open) (?:the |a |your |this |that |its |their )?(?:return|refund)|"
-    r"send (?:it|them|this|that|these|those) back|return\b[^?\n]{0,60}?(?:\+|&|\band\b) refund|"
+    r"send (?:it|them|this|that|these|those|(?:[\w&'%-]+ ){1,6}?)back|return\b[^?\n]{0,60}?(?:\+|&|\band\b) refund|"
     r"(?:shall|should|can|may) i (?:go ahead and |now )?(?:return|refund)|"
     r"want me to (?:go ahead and )?(?:return|refund|process)|(?:return|refund) (?:it|this|that) "
     r"(?:for you|now))\b"
 )
 _CONFIRM_SUBSTITUTION = re.compile(
-    r"(?i)\b(?:substitu\w*|replacement|instead|swap\w*|switch\w*|alternative|in its place|"
+    r"(?i)\b(?:substitu\w*|replacement|replace|instead|swap\w*|switch\w*|alternative|in its place|"
     r"in place of|in the place)\b"
 )
 # A bare go-ahead ("I do it?", "You accept?", "Shall I proceed?"): it asks leave for what the
@@ -145,7 +147,7 @@ _GO_AHEAD = re.compile(
 _LEAVE = re.compile(
     r"(?i)(?:\b(?:proceed|go ahead|execute|carry on|carry it out|action (?:it|this|that)|do (?:it|that|"
     r"this|so)|make it so|green light|go-ahead|thumbs up)|^\W*(?:confirm|go|good to go|ok to go|"
-    r"all good|all set))\W*$"
+    r"all good|all set|(?:shall|should|can|may) i))\W*$"
 )
 # What the statements before such a request describe, by kind, tried in order: a return or
 # refund, else the order as a whole (not a product added to the basket: "I can add X to your

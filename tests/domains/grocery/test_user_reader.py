@@ -339,6 +339,12 @@ def test_general_english_for_each_topic(asked: tuple[str, ...], text: str) -> No
         ("Red Lentil Fusilli is in the basket. Hit order?", "order"),
         ("Basket: Red Lentil Fusilli €2.99. I order now, OK?", "order"),
         ("Red Lentil Fusilli goes back, €2.99 refunded. Green light?", "return"),
+        # a bare "Shall I?" or "Can I submit?" asks leave for what was said before it
+        ("Basket: Red Lentil Fusilli, Plain Millet Pops. Can I submit?", "order"),
+        ("I can refund €2.99 for the Red Lentil Fusilli you returned. Shall I?", "return"),
+        # the product named between "send" and "back"; "replace" as a substitution
+        ("Want me to send Red Lentil Fusilli back and get you the refund?", "return"),
+        ("Plain Millet Pops is out of stock. Replace it with Bronze-Cut Penne?", "substitution"),
     ],
 )
 def test_leave_to_proceed_prompts_and_order_words(text: str, confirm: str | None) -> None:
