@@ -397,8 +397,8 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"acceptable|good)\b(?: (?:for|with) (?:you|u)\b)?(?=[^.?!\n]*\?)",
             r"\1can you live with that",
         ),
-        # A hyphen between spaces is a dash ("X is 100 g - big enough?").
-        (r"(?<=\S) - (?=\S)", " — "),
+        # A hyphen between spaces before a question is a dash ("X is 100 g - big enough?").
+        (r"(?<=\S) - (?=[^\n.!?]*\?)", " — "),
         # An agent's own act asked in the first person ("I order now, OK?", "I send it back?")
         # asks leave for it, as "shall I ...?" does.
         (

@@ -264,6 +264,7 @@ allergies             | Any foods that don't agree with you?
 diet                  | Do you follow any particular way of eating?
 budget                | Do you want to keep it under a certain amount?
 # statements and reactions that hold the new words ask nothing
+-                     | Great, you're after something sweet or savoury - I'll check both.
 -                     | I found Red Lentil Fusilli in the pasta section. Want it?
 -                     | Red Lentil Fusilli is perfect for any occasion. Add it?
 -                     | Red Lentil Fusilli is good enough for most people. Want it?
