@@ -19,6 +19,7 @@ __all__ = [
     "SHARE_FILES",
     "TOPIC_FIELDS",
     "GroceryLabelledMessage",
+    "judge_grocery",
     "load_grocery_corpus",
     "score_grocery_shares",
 ]
@@ -28,7 +29,10 @@ GROCERY_CORPORA = PROJECT_ROOT / "corpora" / "grocery" / "reader"
 # chat_heldout: issue 37's registers, split by message shape; chat_heldout was held out until
 # its figures had guided chat_tuning2, then moved to the tuning share (corpora/README.md).
 # chat_tuning3 and chat_heldout2: a fresh set written blind by another author, split by shape;
-# chat_heldout2 is the held-out share (never tuned on). Labelled on `tiny_catalog()`.
+# chat_heldout2 was held out until it had been measured twice (ddce1ae, 1af899c), then moved to
+# the tuning share. chat_tuning4: the tuning part of a fourth set written blind by another
+# author. The held-out share is empty until that set's held-out part is registered.
+# Labelled on `tiny_catalog()`.
 SHARE_FILES: dict[ShareName, tuple[str, ...]] = {
     "tuning": (
         "messages.jsonl",
@@ -36,8 +40,10 @@ SHARE_FILES: dict[ShareName, tuple[str, ...]] = {
         "chat_heldout/messages.jsonl",
         "chat_tuning2/messages.jsonl",
         "chat_tuning3/messages.jsonl",
+        "chat_heldout2/messages.jsonl",
+        "chat_tuning4/messages.jsonl",
     ),
-    "held_out": ("chat_heldout2/messages.jsonl",),
+    "held_out": (),
 }
 TOPIC_FIELDS: tuple[str, ...] = get_args(Topic)
 Confirm = Literal["order", "return", "substitution"]
@@ -101,7 +107,8 @@ class _Reader(Protocol):
     def read(self, text: str) -> _Reading: ...
 
 
-def _judge(reader: _Reader, corpus: list[GroceryLabelledMessage]) -> list[rc.Judged]:
+def judge_grocery(reader: _Reader, corpus: list[GroceryLabelledMessage]) -> list[rc.Judged]:
+    """Each labelled message beside what the reader heard in it (for `rc.score_share`)."""
     by_name = {p.name: p.id for p in tiny_catalog().items}
     judged = []
     for m in corpus:
@@ -136,6 +143,6 @@ def score_grocery_shares(
     for share, files in SHARE_FILES.items():
         corpus = load_grocery_corpus(*(root / f for f in files))
         out[share] = rc.score_share(
-            share, list(files), TOPIC_FIELDS, _judge(reader, corpus), confirms=True
+            share, list(files), TOPIC_FIELDS, judge_grocery(reader, corpus), confirms=True
         )
     return out

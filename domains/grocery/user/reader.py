@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from domains.grocery.mentions import Resolver
-from domains.grocery.user.vocabulary import ASKING, TOPICS, Topic
+from domains.grocery.user.vocabulary import ASKING, REQUEST_FORMS, TOPICS, Topic
 from runner.kits.user.reader import TITLE_MARK, FieldReader, nothing_fits_pattern
 
 __all__ = [
@@ -86,7 +86,16 @@ def is_question(sentence: str) -> bool:
 
 def topics_asked(text: str) -> tuple[Topic, ...]:
     """The topics one message asks about, in order (products should be blanked first)."""
-    return _topics(_FIELDS.read_fields(text))
+    return _topics(_FIELDS.read_fields(_usual_forms(text)))
+
+
+def _usual_forms(text: str) -> str:
+    """The message with its general-English requests in the forms the kit reads
+    (`vocabulary.REQUEST_FORMS`); a decimal point is no sentence mark."""
+    text = _DECIMAL_POINT.sub("\u00b7", text)
+    for pattern, replacement in REQUEST_FORMS:
+        text = pattern.sub(replacement, text)
+    return text
 
 
 _TOPIC_OF: dict[str, Topic] = {topic: topic for topic in TOPICS}
@@ -100,7 +109,11 @@ def _topics(fields: tuple[str, ...]) -> tuple[Topic, ...]:
 
 _CONFIRM_ORDER = re.compile(
     r"(?im)\b(?:(?:place|put through|submit|finali[sz]e|complete|go ahead with|proceed with|"
-    r"confirm|process|make) (?:the |your |this |that |an )?(?:order|purchase|checkout)|check ?out|"
+    r"confirm|process|make|send|hit|fire|put|pop|lock|seal|pay for) (?:off |in |through )?(?:the |"
+    r"your |this |that |an |my )?(?:order|purchase|checkout)|check ?out|"
+    r"order (?:it|them|this|these|that|those|everything|all|now)|"
+    r"(?:shall|should|can|may) i (?:submit|finali[sz]e)(?: (?:it|this|that|the basket|everything))?"
+    r"(?=\W*$)|"
     r"(?:shall|should|can|may) i (?:go ahead and |now )?(?:order|buy|purchase|place)|"
     r"(?:ready|happy|okay|ok|good) (?:for me )?to (?:order|check ?out|place|buy|go ahead)|"
     r"want me to (?:go ahead and )?(?:order|place|buy|purchase|check ?out|proceed|finali[sz]e)|"
@@ -112,13 +125,13 @@ _CONFIRM_ORDER = re.compile(
 _CONFIRM_RETURN = re.compile(
     r"(?i)\b(?:(?:process|proceed with|go ahead with|confirm|start|submit|file|issue|raise|make|"
     r"arrange|set up|log|open) (?:the |a |your |this |that |its |their )?(?:return|refund)|"
-    r"send (?:it|them|this|that|these|those) back|return\b[^?\n]{0,60}?(?:\+|&|\band\b) refund|"
+    r"send (?:it|them|this|that|these|those|(?:[\w&'%-]+ ){1,6}?)back|return\b[^?\n]{0,60}?(?:\+|&|\band\b) refund|"
     r"(?:shall|should|can|may) i (?:go ahead and |now )?(?:return|refund)|"
     r"want me to (?:go ahead and )?(?:return|refund|process)|(?:return|refund) (?:it|this|that) "
     r"(?:for you|now))\b"
 )
 _CONFIRM_SUBSTITUTION = re.compile(
-    r"(?i)\b(?:substitu\w*|replacement|instead|swap\w*|switch\w*|alternative|in its place|"
+    r"(?i)\b(?:substitu\w*|replacement|replace|instead|swap\w*|switch\w*|alternative|in its place|"
     r"in place of|in the place)\b"
 )
 # A bare go-ahead ("I do it?", "You accept?", "Shall I proceed?"): it asks leave for what the
@@ -127,6 +140,33 @@ _GO_AHEAD = re.compile(
     r"(?i)^\W*(?:(?:shall|should|can|may) )?i (?:do|proceed with|go ahead with|make) (?:it|that|this)"
     r"\W*$|^\W*(?:(?:do )?(?:you|u) accept|(?:shall i )?(?:go ahead|proceed)|ok(?:ay)?|agreed|"
     r"deal)\W*$"
+)
+# A request for leave that names no act of its own ("Execute?", "Could you confirm that you
+# would like me to proceed?", "OK to go ahead?"): it asks leave for what the statements since
+# the last question describe.
+_LEAVE = re.compile(
+    r"(?i)(?:\b(?:proceed|go ahead|execute|carry on|carry it out|action (?:it|this|that)|do (?:it|that|"
+    r"this|so)|make it so|green light|go-ahead|thumbs up)|^\W*(?:confirm|go|good to go|ok to go|"
+    r"all good|all set|(?:shall|should|can|may) i))\W*$"
+)
+# What the statements before such a request describe, by kind, tried in order: a return or
+# refund, else the order as a whole (not a product added to the basket: "I can add X to your
+# basket. Want me to do that?" asks for a reaction to X).
+_LEAVE_FOR: tuple[tuple[ConfirmKind, re.Pattern[str]], ...] = (
+    (
+        "return",
+        re.compile(
+            r"(?i)\b(?:return(?:s|ed|ing)?|refund(?:s|ed|ing)?|sen[dt] (?:it|them|this|"
+            r"that) back|money back)\b"
+        ),
+    ),
+    ("order", re.compile(r"(?i)\b(?:order|check ?out|total)\b")),
+)
+# A decimal point ("€7.77") is no sentence mark: a voice-typed message keeps its run-on
+# questions; a field or key named in code ("confirm_order", "return_request") is its words.
+_DECIMAL_POINT, _CODE_UNDERSCORE = (
+    re.compile(r"(?<=\d)\.(?=\d)"),
+    re.compile(r"(?<=[A-Za-z])_(?=[A-Za-z])"),
 )
 _NOTHING_FITS = nothing_fits_pattern(("product", "item"))
 
@@ -160,7 +200,7 @@ class ShopperReader:
             said = _said_after_name(text[mention.start : mention.end], mention.name)
             blanked = blanked[: mention.start] + TITLE_MARK + said + blanked[mention.end :]
         # In a message that puts a product forward, a request for a reaction asks no topic.
-        asked = _topics(_FIELDS.read_fields(blanked, reacting=bool(proposed)))
+        asked = _topics(_FIELDS.read_fields(_usual_forms(blanked), reacting=bool(proposed)))
         return Reading(
             asked=asked,
             proposed=proposed,
@@ -172,7 +212,7 @@ class ShopperReader:
 
     @staticmethod
     def _confirm(text: str, proposes: bool) -> ConfirmKind | None:
-        parts = segments(text)
+        parts = segments(_usual_forms(_CODE_UNDERSCORE.sub(" ", text)))
         questions = [s for s, asks in parts if asks]
         questions += [
             parts[n - 1][0]
@@ -186,4 +226,14 @@ class ShopperReader:
             return "order"
         if proposes and _CONFIRM_SUBSTITUTION.search(joined):
             return "substitution"
+        for n, (s, asks) in enumerate(parts):
+            if not (asks and _LEAVE.search(s)):
+                continue
+            start = n
+            while start and not parts[start - 1][1]:
+                start -= 1
+            said = "\n".join(part for part, _asks in parts[start:n])
+            for kind, words in _LEAVE_FOR:
+                if words.search(said):
+                    return kind
         return None

@@ -11,6 +11,7 @@ __all__ = [
     "ALLERGEN_WORDS",
     "ASKING",
     "FREE_TOPICS",
+    "REQUEST_FORMS",
     "TOPICS",
     "TOPIC_FIELDS",
     "TOPIC_PATTERNS",
@@ -123,6 +124,12 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"(?:tree )?nuts?", r"peanuts?", r"gluten", r"lactose", r"sesame", r"eggs?", r"soya?",
         r"shellfish", r"mustard", r"celery", r"sulph?ites?", r"lupin", r"safe for (?:you|your|the)",
         r"dietary restrictions?", r"ingredients? (?:to|you) (?:avoid|steer clear)",
+        r"(?:can't|cannot|can not) (?:tolerate|digest|stomach)", r"off[- ]limits",
+        r"(?:make|makes|made) (?:you|u|anyone|them) (?:ill|sick|unwell|poorly)",
+        r"(?:upsets?|disagrees? with) (?:your|ur|their) (?:stomach|tummy|system)",
+        r"no[- ]go (?:foods?|ingredients?)", r"(?:bad|adverse) reactions?",
+        r"(?:don't|doesn't|do not|does not) agree with (?:you|u|your|anyone)",
+        r"safety (?:reasons?|grounds|concerns?)", r"(?:unable|not able) to (?:eat|have|tolerate|digest)",
     ),
     "diet": (
         r"diet(?:ary)?(?: (?:needs?|requirements?|preferences?|choices?|style))?", r"vegans?",
@@ -130,7 +137,9 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"(?:eat|eating) (?:style|habits?)", r"how you eat", r"flexitarian", r"pescatarian",
         r"meat[- ](?:free|eaters?|less)", r"meatless", r"veg(?:gie)? only", r"halal", r"kosher", r"keto", r"low[- ]carb",
         r"(?:vegans?|vegetarians?|veggie|plant)[- ](?:friendly|only|options?|safe)", r"gelatine?",
-        r"pork", r"beef", r"lard", r"(?:animal|meat)[- ](?:derived|based)",
+        r"pork", r"beef", r"lard", r"(?:animal|meat)[- ](?:derived|based)", r"non[- ]veg",
+        r"omnivores?", r"carnivores?", r"lacto[- ]?(?:ovo[- ]?)?vegetarian", r"jain",
+        r"ways? (?:of eating|you eat)",
         r"(?:do|does|can|will|would) (?:you|anyone|they) (?:do|eat|have|take|drink|touch) (?:any )?"
         r"(?:dairy|meat|fish|pork|beef|chicken|animal products|gelatine|seafood)",
         r"(?:food|eating|dietary) (?:rules|choices|lifestyle)", r"lifestyle choices",
@@ -143,20 +152,47 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"afford\w*", r"€ ?\d*", r"euros?", r"cheap(?:er|est)?", r"expensive", r"pricey",
         r"money", r"(?:upper|price) limit", r"cost[- ]conscious", r"value for money",
         r"splurge", r"(?:max|maximum) (?:you'?d )?(?:pay|spend)", r"pay", r"(?:budget|price|cost)[- ]wise",
-        r"bargains?",
+        r"bargains?", r"how much (?:were|was|is|did|should|could|might) (?:you|u)",
+        r"(?:price|spending|cost) (?:ceiling|bracket|band|range)", r"within (?:your |ur )?means",
+        r"economical", r"thrifty", r"frugal", r"splash out", r"pricier", r"[£$] ?\d*",
+        r"dollars?", r"quid", r"bucks",
+        r"(?:certain|set|fixed|particular|maximum|max) (?:amount|sum|figure)",
+        r"(?:over|under|within|above|below|past|beyond) (?:your|ur|the) (?:limit|max(?:imum)?|cap|ceiling)",
+        r"(?:look|go|search|aim) (?:a (?:bit|little) |slightly )?(?:higher|pricier|more expensive)",
     ),
     "category": (
         r"(?:what|which) (?:kind|type|sort) of (?:product|item|thing|food|groceries)",
+        r"(?:what|which) (?:kinds?|types?|sorts?|variet(?:y|ies)) of (?!(?:sizes?|packs?|packaging|"
+        r"prices?|brands?|labels?|oils?|fats?|processing|origins?|countr(?:y|ies)|quantit(?:y|ies)|"
+        r"diets?|allergies|budget)\b)\w+",
         r"categor(?:y|ies)", r"what (?:product|item)s? (?:are you|do you)",
         r"what are you (?:looking|shopping|hoping) (?:for|to (?:buy|find|get))",
         r"what (?:do you|would you like to) (?:need|want|buy|get)",
         r"what (?:are|r) (?:you|u|we) (?:buying|getting|after|picking up|shopping for|making|cooking)",
         r"for (?:the )?(?:(?:everyday|weekday|weekend|school|the kids'?) )?(?:breakfasts?|lunch(?:es)?|"
         r"dinners?|snacking|snacks?|baking|a recipe|a party|lunch ?box(?:es)?)", r"lunch ?box(?:es)?",
+        # where a kind of product sits in a shop, and what the shopping is for
+        r"aisles?", r"sections?", r"departments?", r"product (?:types?|groups?|lines?|range)",
+        r"occasions?", r"(?:which|what) meal", r"in the mood for", r"crav(?:e|ing|ings)",
+        r"what (?:do|would|d'?) ?(?:you|u|ya) fancy", r"what are (?:you|u) fancying",
+        r"(?:what'?s|what is|anything) on (?:the|your|ur) (?:shopping |grocery )?list",
+        r"shopping list", r"what(?:'s| is) (?:it|this|that|the shop|the shopping) for",
+        r"what (?:can|could|shall|should) (?:i|we) (?:find|get|fetch|look for|search for|pick up|"
+        r"grab|source)",
+        # a menu of kinds of product ("breakfast bits, snacks or drinks?", "sweet or savoury")
+        r"(?:something )?(?:sweet|savou?ry|salty)(?: \w+)?,? or (?:something |a |an )?"
+        r"(?:sweet|savou?ry|salty|drinks?|snacks?)",
+        r"(?:breakfast|lunch|dinner|snacks?|drinks?|sweets?|treats?)(?: \w+)?,? or (?:some |a |an )?"
+        r"(?:breakfast|snacks?|drinks?|sweets?|treats?|lunch|dinner)",
     ),
     "brand": (
         r"brands?", r"branded", r"manufacturers?", r"makers?", r"own[- ]label", r"store brand",
         r"(?:who|which company) makes", r"producers?",
+        r"(?:name|big|house|premium|supermarket|shop|generic|no)[- ](?:brands?|names|labels?)",
+        r"(?:particular|specific|favou?rite|preferred|usual|trusted) (?:make|makes|label|company|"
+        r"companies|producer)", r"any (?:particular )?make", r"(?:what|which) make (?:do|would|of)",
+        r"generics?", r"knock[- ]?offs?", r"(?:store|shop|supermarket)'?s? own",
+        r"(?:a )?names? (?:you|u) (?:know|trust|recogni[sz]e)",
     ),
     "nutriscore": (
         r"nutri[- ]?scores?", r"nutrition(?:al)? (?:grade|score|rating|value|profile|label|quality)s?",
@@ -164,16 +200,26 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"sugar(?:y|s)?", r"(?:traffic[- ]light|front[- ]of[- ]pack) (?:label|score|rating)s?",
         r"grade [a-e]\b", r"score of [a-e]\b", r"calori\w*", r"(?:that|this|the|its|a) grade",
         r"watch(?:ing)? (?:your |the )?(?:weight|figure|calories|sugar|salt|fat)",
+        r"low[- ](?:sugar|fat|salt|calorie|cal|sodium)", r"(?:fat|salt|sodium|sugar) content",
+        r"guilt[- ]free", r"nutrients?", r"nutritious", r"(?:health|food) (?:grade|score|rating)s?",
+        r"[a-e](?: or |/| to |-)[a-e] (?:scores?|grades?|ratings?)", r"(?:sugar|salt|fat)[- ]free",
+        r"(?:lowest|highest|minimum|min|worst|best) (?:grade|score|rating|letter)",
     ),
     "organic": (
         r"organic(?:ally)?", r"bio", r"farm(?:ed|ing)", r"pesticides?", r"certified", r"eco[- ]?labels?",
         r"labels?", r"fair[- ]?trade", r"sustainab\w*", r"how it'?s (?:grown|produced|made)",
+        r"free[- ]range", r"chemical[- ]free", r"eco[- ]?friendly", r"environment\w*",
+        r"ethically (?:sourced|produced|grown|made)", r"sprayed", r"pesticide[- ]free",
     ),
     "palm_oil": (r"palm(?: oil)?", r"palm[- ]oil(?:[- ]free)?", r"oils?", r"fats?"),
     "processing": (
         r"(?:ultra[- ])?process(?:ed|ing)", r"nova(?: group| score| rating)?", r"additives?",
         r"e[- ]?numbers?", r"preservatives?", r"artificial", r"ingredients? lists?",
         r"natural(?:ness)?", r"whole ?foods?",
+        r"clean[- ](?:label|eating|ingredients?)", r"(?:short|simple|long) ingredients?",
+        r"home[- ]?made", r"from scratch", r"minimally", r"refined", r"junk food",
+        r"(?:emulsifiers?|stabili[sz]ers?|sweeteners?|flavourings?|colourings?|thickeners?)",
+        r"(?:additive|preservative|e[- ]?number)[- ]free",
     ),
     "pack_size": (
         r"pack(?:et)?[- ]sizes?", r"sizes?", r"how (?:big|large)", r"too (?:big|large|small|heavy)",
@@ -181,19 +227,39 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"litres?", r"liters?", r"ml", r"weight", r"volume", r"family[- ]size", r"bulk",
         r"(?:large|larger|small|smaller|big|bigger) (?:packs?|packets?|bottles?|boxes?|tubs?|bags?|jars?)",
         r"portions?", r"how much (?:of it|product|in a pack|per pack)", r"\d+\s*(?:g|kg|ml|cl|l)",
+        r"portion[- ](?:sized?|packs?|controlled)", r"(?:single|individual)[- ](?:serves?|servings?|"
+        r"portions?|packs?)", r"multi[- ]?packs?", r"sharing[- ](?:size|bags?|packs?)",
+        r"(?:big|bigger|biggest|large|larger|largest|small|smaller|smallest|tiny|little|giant|huge)"
+        r"(?: ones?)?,? or (?:the |a )?(?:big|bigger|biggest|large|larger|largest|small|smaller|"
+        r"smallest|tiny|little|giant|huge)(?: ones?)?",
+        r"(?:tiny|little|giant|huge|massive|compact|regular|standard|medium|mini|jumbo)[- ](?:packs?|"
+        r"packets?|packages?|bottles?|boxes?|tubs?|bags?|jars?|sizes?)",
+        r"(?:big|bigger|large|larger|small|smaller) packages?",
+        r"snack[- ]size", r"minis?", r"jumbo", r"value[- ]packs?", r"(?:big|large|small) size",
+        r"family[- ](?:packs?|bags?|boxes?|tubs?|bottles?)", r"(?:bag|pack|box|jar|tub|bottle) size",
     ),
     "origin": (
         r"countr(?:y|ies)", r"origins?", r"made in", r"produced in", r"comes? from", r"locally",
         r"local(?:ly)? (?:made|produced|sourced)", r"local (?:produce|products?|food)", r"imported", r"where (?:it|they)'?s? (?:is |are )?(?:made|from|produced)",
         r"where (?:the|your|these|those|this|that) (?:\w+ )?(?:is|are) (?:made|from|produced|grown)",
+        r"provenance", r"sourced?", r"home[- ]grown", r"domestic(?:ally)?", r"foreign", r"abroad",
+        r"(?:air[- ]?freighted|food miles)", r"grown (?:in|where|locally|nearby)",
+        r"(?:british|french|italian|spanish|german|european|eu|uk)[- ](?:made|grown|produced)",
     ),
     "quantity": (
-        r"how many", r"number of (?:packs?|packets?|units?|bottles?|boxes?|items?)",
-        r"quantit(?:y|ies)", r"how much of (?:it|them)", r"packs? (?:do|would|will) you",
+        r"how many(?! (?:euros?|dollars?|pounds|quid|bucks|cents)\b)", r"number of (?:packs?|packets?|units?|bottles?|boxes?|items?)",
+        r"quantit(?:y|ies)", r"how much of (?:it|them)", r"(?<!size )packs? (?:do|would|will) you",
         r"(?:one|a single) (?:pack|packet|unit) or (?:more|several|two)",
         r"stock(?:ing)? up", r"just (?:the )?one",
         r"(?:one|1|two|2|a couple|a few|several) or (?:two|2|three|3|four|4|more|several) (?:of (?:them|those) "
         r"|(?:packs?|packets?|units?|bottles?|boxes?|tubs?|jars?|bags?|cans?|tins?|cartons?))", r"more than one", r"a few of (?:them|those)",
+        # "how much packs" (non-native), and for how many people the shopping is
+        r"how (?:much|many) (?:packs?|packets?|units?|bottles?|boxes?|tubs?|jars?|bags?|cans?|tins?|"
+        r"cartons?|pieces?|servings?)", r"(?:for )?how many (?:people|persons|of you|guests|mouths)",
+        r"(?:several|multiple) (?:packs?|packets?|of (?:them|those|these))",
+        r"a dozen", r"(?:buy|get|order) (?:extra|spares?|in bulk)", r"qty", r"qties", r"no\. of",
+        r"(?:one|1|a single) (?:packs?|packets?|units?|bottles?|boxes?|tubs?|jars?|bags?|cans?|tins?|"
+        r"cartons?) or (?:a few|several|more|two|2|three|3|multiple)",
     ),
 }
 
@@ -216,10 +282,14 @@ _NOT_A_TOPIC = re.compile(
     r"how many (?:options|results|products) (?:i|we)|"
     r"a (?:good|great) (?:fit|choice|option|pick)|no problem|value it|treat (?:yourself|you)|"
     r"shopping for (?:someone|somebody|anyone|yourself|you|others|a friend|\w+ else)|"
-    r"(?:give|put|place|attach) (?:much |any |more |less |a lot of )?weight|weight (?:do|would|"
+    r"green light|(?:give|put|place|attach) (?:much |any |more |less |a lot of )?weight|weight (?:do|would|"
     r"should) (?:you|u) (?:give|put|place|attach)|"
     # the reason the shopper cannot eat something, not a question about healthy food
-    r"(?:for|on) (?:health|medical) (?:reasons|grounds))\b"
+    r"(?:for|on) (?:health|medical) (?:reasons|grounds)|"
+    # the other side of an either-or that says the shopper does not mind ("loyal to a brand, or
+    # happy with whichever is cheapest?")
+    r"(?:whichever|whatever)(?: one)?(?: is|'s)? (?:the )?(?:cheapest|cheaper|least expensive|on "
+    r"(?:offer|sale|special)))\b"
 )
 # A list item that names a topic to answer ("Budget", "Allergies") rather than a value.
 _TOPIC_WORD = re.compile(
@@ -268,6 +338,123 @@ _FIX_SLIPS = near_miss_fixer(
     shortest=5,
 )
 # fmt: on
+
+# General-English ways of asking that the user kit reads in another form: each is rewritten to
+# that form before a message is read, keeping every topic word it holds (pattern, replacement;
+# case-blind, in this order).
+REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE | re.MULTILINE), replacement)
+    for pattern, replacement in (
+        # An adequacy check ("Nutri-Score E. Good enough?", "100 g - big enough?", "Is enough
+        # good for you?") asks whether the fact just stated meets the shopper's bar: a check on
+        # that fact, never a bare reaction to the product.
+        (
+            r"\b((?:[a-z]+[ -])?enough(?: [a-z]+)?)(?: (?:for|to|with) (?:you|u|everyone))?"
+            r"(?=[^.?!\n]*\?)",
+            r"\1, can you live with that",
+        ),
+        # A check whether the product is "the sort of thing you want" asks whether its kind, the
+        # fact just stated ("X is in the biscuit aisle - is that the sort of thing you want?"),
+        # suits: a check on that fact like any other.
+        (
+            r"\b(?:is|was|would) (?:that|this|it)(?: one)? (?:be )?(?:the|a|your) (?:sort|kind|type) "
+            r"of (?:thing|product|item|stuff)(?: (?:you|u) (?:want|need|like|are after|were after|"
+            r"had in mind|wanted))?",
+            "can you live with that",
+        ),
+        # "... - safe for you?": whether the fact just stated is safe asks about it.
+        (
+            r"\b(safe for (?:you|u|your \w+|everyone|the \w+))(?=[^\w?]*\?)",
+            r"\1, can you live with that",
+        ),
+        # A check that the fact just stated is still acceptable ("..., but it has palm oil. Still
+        # ok?", "Acceptable?").
+        (
+            r"\b(still (?:ok|okay|fine|good|alright|acceptable))(?=[^\w?]*\?)|(?:^|(?<=[.!:;] ))"
+            r"acceptable(?=[^\w?]*\?)",
+            r"\1 can you live with that",
+        ),
+        # A bare "OK?" straight after a sentence that flags a shortcoming ("X: NOVA 4
+        # (ultra-processed). OK?", "X isn't organic. Alright?") checks that shortcoming; after a
+        # neutral fact ("X, €5.49. OK?") it stays a reaction to the product.
+        (
+            r"((?:ultra[- ]processed|nova(?: group)? 4|\bnot (?:organic|vegan|vegetarian|halal|kosher|"
+            r"local)|\b(?:isn't|aren't|is not|are not)\b|\bcontains?\b|\bhas palm|with palm|may contain|"
+            r"traces? of|\bonly (?:gets?|scores?|has|rates?)\b|nutri[- ]?score (?:of )?[de]\b|grade [de]\b|"
+            r"over (?:your|the) (?:budget|limit)|pricier|more expensive)[^.?!\n]*[.!)]*\s+)(?:is (?:that|"
+            r"it) )?(?:ok|okay|alright|fine)(?: (?:for|with) (?:you|u))?(?=\s*\?)",
+            r"\1can you live with that",
+        ),
+        # A general check straight after a sentence whose predicate is one fact about the
+        # product ("X is made in Spain. Is that okay with you?") checks that fact; after a
+        # proposal that only mentions a fact ("Suggest: X, €5.49. OK?") it stays a reaction, and
+        # after several facts the kit reads it as asking none.
+        (
+            r"((?:^|(?<=[.!?] ))\W*(?:the )?"
+            + TITLE_MARK
+            + r"\s+(?:is|are|has|have|contains?|comes?|costs?|weighs?|scores?|gets?|sits?|was|were)\b"
+            r"[^.?!\n]*[.!]\s+)(?:is (?:that|it) |that'?s |it is |is )?(?:ok|okay|alright|fine|"
+            r"acceptable|good)\b(?: (?:for|with) (?:you|u)\b)?(?=[^.?!\n]*\?)",
+            r"\1can you live with that",
+        ),
+        # A hyphen between spaces before a question is a dash ("X is 100 g - big enough?").
+        (r"(?<=\S) - (?=[^\n.!?]*\?)", " — "),
+        # An agent's own act asked in the first person ("I order now, OK?", "I send it back?")
+        # asks leave for it, as "shall I ...?" does.
+        (
+            r"(?:^|(?<=[.!?:] ))(\W*(?:so,? |ok,? |okay,? )?)i (order|place|buy|purchase|check out|send|return|refund|"
+            r"swap|replace|substitute|add|put)\b(?=[^?.!\n]*\?)",
+            r"\1shall I \2",
+        ),
+        # A question whose answer is one of the options just listed ("Which one applies to you?",
+        # "Any to apply?", "Where do you draw the line?").
+        (
+            r"\b(?:which (?:one |of (?:these|those|them) )?(?:applies|apply|fits) (?:to )?(?:you|u)|any "
+            r"(?:of (?:these|those|them) )?(?:to apply|you(?:'d)? (?:want|like|need) (?:applied|on))|"
+            r"where (?:do|would|will) (?:you|u) draw the line)",
+            "which of these",
+        ),
+        # "I'll need two numbers from you: ...", "I would be grateful to know the following":
+        # requests for what follows.
+        (
+            r"\b(?:i|we)(?:'ll| will| would|'d)? need (?:[\w-]+ ){0,3}?(?:from (?:you|u)|to know)\b",
+            "please tell me",
+        ),
+        (
+            r"\b(?:i|we)(?:'d| would) be (?:very |most |really )?grateful to (?:know|hear|learn)\b",
+            "I'd appreciate knowing",
+        ),
+        # A topic word joined to a stance by a hyphen ("organic-only", "brand-loyal",
+        # "price-conscious"), or to a prefix ("non-organic", "un-processed"), is the topic word.
+        (
+            r"\b([a-z]+)-(only|loyal|curious|conscious|minded|focused|sensitive|savvy|aware|lover|"
+            r"agnostic|snob)\b|\b(non|un|semi)-([a-z]+)",
+            r"\1\3 \2\4",
+        ),
+        # A hedge before a question's first word ("roughly how many euros are we talking").
+        (
+            r"^(\W*)(?:roughly|approximately|about|quickly|just|basically|honestly)\s+(?=(?:how|what|"
+            r"which|where|who|when|do|does|are|is|would|will|can|any)\b)",
+            r"\1",
+        ),
+        # A y/n prompt closing a line that is no sentence makes it a question ("confirm_order:
+        # [y/n]", "organic only (yes/no)"); after a sentence it is a verdict of its own.
+        (r"(?<=[\w:])[ \t]*[\[(]?\b(?:y/n|yes/no|yes or no)\b[\])]?[ \t]*$", "?"),
+        # Chat and formal ways of saying "please".
+        (r"\b(?:pls|plz|plse|pleeease|kindly)\b", "please"),
+        # An imperative request for details is a question ("pls send: 1) allergies 2) budget",
+        # "send me your budget", "I'd be grateful for your budget").
+        (
+            r"\bplease (?:send|give|write|type|drop|forward|note|indicate|state|advise|"
+            r"fill out)(?: (?:me|us|over))?\b|^(\W*)(?:send|give|drop) (?:me|us|over)\b",
+            r"\1please tell me",
+        ),
+        (
+            r"\b(?:i|we)(?:'d| would) be (?:very |most |really )?grateful (?:for|if)\b",
+            "I'd appreciate",
+        ),
+    )
+)
 
 # What asks about each topic, for the user kit's field reader.
 ASKING = FieldVocabulary(

@@ -204,3 +204,149 @@ def test_a_basket_with_quantities_puts_every_product_forward() -> None:
         "So: Red Lentil Fusilli x1, Plain Millet Pops x2, €8.89. Ring it up?"
     )
     assert len(reading.proposed) == 2
+
+
+# The topics each message asks ("-": none), one case a line; "#" lines say why.
+_EVERYDAY = """
+# an adequacy check asks whether the one fact just stated meets the shopper's bar
+nutriscore            | Plain Millet Pops score a D on the Nutri-Score. Is good enough?
+pack_size             | Red Lentil Fusilli comes in a 500 g bag - large enough for you?
+budget                | Red Lentil Fusilli costs €2.99. Cheap enough?
+# ... but not after a pitch of several facts, nor as a bare reaction
+-                     | Red Lentil Fusilli is vegan, organic and €2.99. Is that good enough?
+# an imperative or polite request for details asks what it lists
+allergies diet        | plz send over: a) any allergies b) your diet
+budget                | Kindly give me your spending limit.
+brand                 | We would be grateful for your preferred brand.
+# a check on the kind after the one fact that states the kind
+category              | Red Lentil Fusilli sits in the pasta section - is it the kind of thing you need?
+# the kind asked as a place in the shop, an occasion, a craving or a menu of kinds
+category              | Which section of the shop should I look in?
+category              | What are you craving today?
+category              | Is this for a special occasion?
+category              | Something savoury or something sweet?
+category              | Snacks or drinks, mostly?
+# sizes said as portions and as bigger or smaller ones; quantities as people to feed
+pack_size             | Do you want single-serve pots or a sharing size?
+pack_size             | Smaller ones, or the bigger ones?
+quantity              | How many people are you shopping for?
+quantity              | How much bottles do you need?
+# the other side of an either-or that says the shopper does not mind names no topic
+organic               | Do you stick with organic, or take whatever's cheapest?
+# general English for each topic's concept
+allergies             | Anything that makes you ill?
+budget                | Is there a price bracket you want to stay in?
+brand                 | Any particular make you trust?
+nutriscore            | Are you watching the salt content?
+organic               | Should it be free-range?
+processing            | Do you mind emulsifiers and sweeteners?
+origin                | Does the provenance matter to you?
+# a spaced hyphen is a dash; "over your limit" names the budget
+budget                | Red Lentil Fusilli is €4.20 - over your limit?
+# a check after the flagged shortcoming: "still ok?", "safe for you?", "acceptable?"
+palm_oil              | Red Lentil Fusilli is organic, but it has palm oil. Still ok?
+allergies             | Red Lentil Fusilli contains gluten - safe for you?
+processing            | Red Lentil Fusilli is ultra-processed (NOVA 4). Acceptable?
+# a hedge before the question word; euros counted are money, not packs
+budget                | roughly how many euros are we talking
+# the kind asked with any noun of a kind of product
+category              | What kind of snack do you fancy?
+category              | What can I find for you?
+# sizes and quantities that share words
+pack_size             | What size pack do you want?
+pack_size             | Family pack or single?
+quantity              | One pack or a few?
+# words for brands, scores, labels and safety in everyday English
+brand                 | Store's own or a name you know?
+nutriscore            | Want me to stick to A or B scores?
+organic               | Pesticide-free only?
+allergies             | Any foods that don't agree with you?
+diet                  | Do you follow any particular way of eating?
+budget                | Do you want to keep it under a certain amount?
+# statements and reactions that hold the new words ask nothing
+-                     | Great, you're after something sweet or savoury - I'll check both.
+-                     | I found Red Lentil Fusilli in the pasta section. Want it?
+-                     | Red Lentil Fusilli is perfect for any occasion. Add it?
+-                     | Red Lentil Fusilli is good enough for most people. Want it?
+-                     | Thanks for waiting! I checked the snacks and drinks aisles.
+# a bare "OK?" after a flagged shortcoming checks it; after a neutral fact it reacts
+processing            | Red Lentil Fusilli: ultra-processed, NOVA 4. Okay?
+diet                  | Red Lentil Fusilli is not vegan. Alright?
+-                     | Red Lentil Fusilli, €2.99. OK?
+# a question answered by one of the options just listed
+organic origin        | Filters I can add: organic, origin. Any you'd want applied?
+processing            | Group 1 is barely processed, group 4 is ultra-processed. Where would you draw the line?
+# requests for what follows
+budget quantity       | I'll need a few things from you: your budget and how many you want.
+nutriscore            | I would be grateful to know the lowest grade you would accept.
+# a topic word joined to a stance by a hyphen; sizes as tiny or giant; an abbreviation
+brand                 | Brand-loyal, or happy to try anything?
+pack_size             | Tiny packet or giant bag?
+quantity              | Qty pls?
+allergies             | Anything you're unable to eat?
+# "small ones" inside a request for allergies is no pack size; asking leave to order is
+# no question on the total
+allergies             | Please list every allergy, even small ones.
+-                     | Basket: Red Lentil Fusilli ×1 €2.99. Total €2.99. I order now, OK?
+# a general check after a sentence whose predicate is one fact checks it; after several, none
+origin                | Red Lentil Fusilli is made in Spain. Is that okay with you?
+-                     | Red Lentil Fusilli is vegan and costs €2.99. Is that okay for you?
+allergies             | Red Lentil Fusilli has milk in it. Okay with your allergy?
+# a loosening offer asks what it loosens; a prefix hyphened to a topic word; a menu of meals
+budget                | Nothing under €2, sorry. Shall I look a bit higher?
+organic               | No organic option in stock. Is non-organic acceptable?
+category              | Breakfast, lunch, or a snack for later?
+# a go-ahead named "green light" is no Nutri-Score
+-                     | Red Lentil Fusilli goes back, €2.99 refunded. Green light?
+"""
+
+
+@pytest.mark.parametrize(
+    ("asked", "text"),
+    [
+        (tuple(topics.split()) if topics.strip() != "-" else (), text)
+        for topics, text in (
+            line.split("| ", 1) for line in _EVERYDAY.strip().splitlines() if line[0] != "#"
+        )
+    ],
+)
+def test_general_english_for_each_topic(asked: tuple[str, ...], text: str) -> None:
+    # the topics, whatever the order the kit gathers a list of options in
+    assert sorted(shopper_reader(tiny_catalog()).read(text).asked) == sorted(asked)
+
+
+@pytest.mark.parametrize(
+    ("text", "confirm"),
+    [
+        # a y/n prompt closing a key line makes it a question; a code key is its words
+        ("basket:\n  - Red Lentil Fusilli x2\ntotal: €5.98\nplace_order: [y/n]", "order"),
+        # leave to proceed takes its kind from what the statements before it describe
+        (
+            "refund_request:\n  item: Red Lentil Fusilli\n  amount: €2.99\nproceed? (yes/no)",
+            "return",
+        ),
+        (
+            "I can take back the Red Lentil Fusilli and refund €2.99. Would you like me to go ahead?",
+            "return",
+        ),
+        ("Your order comes to €5.98 in total. OK to proceed?", "order"),
+        # adding a product to the basket is no order: leave to do it is a reaction to the product
+        ("I can put Red Lentil Fusilli in your basket for €2.99. Want me to do that?", None),
+        # a voice-typed message with a price keeps its run-on question
+        ("that comes to €5.98 altogether do you want me to place the order", "order"),
+        ("Red Lentil Fusilli is in your basket. Shall I send the order off?", "order"),
+        ("Basket total €2.99 with Red Lentil Fusilli. Order now?", "order"),
+        ("basket: Red Lentil Fusilli x1 = €2.99. order it?", "order"),
+        ("Red Lentil Fusilli is in the basket. Hit order?", "order"),
+        ("Basket: Red Lentil Fusilli €2.99. I order now, OK?", "order"),
+        ("Red Lentil Fusilli goes back, €2.99 refunded. Green light?", "return"),
+        # a bare "Shall I?" or "Can I submit?" asks leave for what was said before it
+        ("Basket: Red Lentil Fusilli, Plain Millet Pops. Can I submit?", "order"),
+        ("I can refund €2.99 for the Red Lentil Fusilli you returned. Shall I?", "return"),
+        # the product named between "send" and "back"; "replace" as a substitution
+        ("Want me to send Red Lentil Fusilli back and get you the refund?", "return"),
+        ("Plain Millet Pops is out of stock. Replace it with Bronze-Cut Penne?", "substitution"),
+    ],
+)
+def test_leave_to_proceed_prompts_and_order_words(text: str, confirm: str | None) -> None:
+    assert shopper_reader(tiny_catalog()).read(text).confirm == confirm
