@@ -63,7 +63,9 @@ NEGATION = (
 ).replace("'", "['’]")
 
 STATES: tuple[str, ...] = (
-    r"out[- ]of[- ]stock",
+    r"out[- ]of[- ](?:the )?stock",
+    # a shelf or stock with nothing on it: "A empty", "A: nil"
+    r"(?:(?:is|are|was|were|['’]s) )?(?:now |all )?(?:empty|nil)\b",
     r"sold[- ](?:out|off)",
     # stock words in other registers: "missing from the shelf", "in shortage", "depleted"
     r"missing from (?:the |our )?(?:shel(?:f|ves)|stock|store|shop|range|catalog(?:ue)?)",
@@ -89,7 +91,10 @@ STATES: tuple[str, ...] = (
     r"a no[- ]go",
     r"(?:is|['’]s) a (?:no|nope)\b(?![- ]\w)",
     r"no good",
-    r"(?:over|above|beyond|outside|exceeds?|exceeding|out of|past) (?:your |the |our )?"
+    # over the budget, as English says it: a preposition or a price comparative ("than" often
+    # misspelt "that" or "then") before the budget, limit, cap or price range
+    r"(?:over|above|beyond|outside|exceeds?|exceeding|out of|past|(?:more|higher|pricier|dearer|"
+    r"costlier|more expensive|more costly) th[ae][nt]) (?:your |the |our )?"
     r"(?:€\s?\d+(?:[.,]\d+)?\s*)?(?:budget|limit|price range|spending limit|cap|maximum|max)",
     r"over budget",
     r"(?:over|above|beyond|past) (?:the |your )?€\s?\d+(?:[.,]\d+)? (?:you|limit|budget|cap|max)",
@@ -152,7 +157,7 @@ STATES: tuple[str, ...] = (
 )
 
 NEGATED: tuple[str, ...] = (
-    r"(?:be )?(?:available|in stock|stocked|sold here|here|carried|on sale|an option|"
+    r"(?:be )?(?:available|in (?:the )?stock|stocked|sold here|here|carried|on sale|an option|"
     r"on (?:our|the) shel(?:f|ves)|in (?:our|the) range|on (?:our|the) (?:list|menu)|"
     r"(?:suitable|safe|right|allowed|permitted)(?: for (?:you|vegans|vegetarians|coeliacs))?|"
     r"vegan|vegetarian|organic|halal|kosher|(?:\w+[- ])?free|gluten[- ]free|dairy[- ]free|"
@@ -213,7 +218,17 @@ BEFORE: tuple[str, ...] = (
     r"besides",
     r"(?:other|apart) (?:than|from)",
     r"(?:left|leave|leaving|leaves) out",
-    r"(?:drop|dropped|dropping|remove|removed|removing|took out|take out|taking out)",
+    # taking a product off a list, in the everyday verbs for it
+    r"(?:drop|dropped|dropping|remove|removed|removing|took out|take out|taking out|scratch(?:ed|ing)?|"
+    r"ditch(?:ed|ing)?|nix(?:ed|ing)?|delet(?:e|ed|ing)|bin(?:ned)?|cancel(?:l?ed|l?ing)?|"
+    r"get(?:ting)? rid of|got rid of|cross(?:ed|ing)? (?:out|off)|strike|struck|untick(?:ed)?|"
+    r"uncheck(?:ed)?|knock(?:ed)? off)",
+    # spending over the budget on a product: "you'd blow the budget with A"
+    r"(?:blow|blew|blows|break|breaks|broke|bust|busts|exceed|exceeds|go over|goes over|went over|"
+    r"be over|overshoot|overrun|stretch|push(?: you)? over) (?:the|your) (?:budget|limit|cap|"
+    r"spending limit|price range)(?: a bit| slightly| easily)? (?:with|on|by (?:buying|getting|"
+    r"adding|taking|choosing|picking))",
+    r"waste (?:your |the )?money on",
     r"ruled? out",
     r"(?:(?:we|we've|we have|we're|we are|i'm|i am|they're|store is|shop is|shop's|store's)"
     r" )?(?:run|ran|running|sold|all|clean) out of",
@@ -250,7 +265,8 @@ BEFORE: tuple[str, ...] = (
     r"neither",
     r"never",
     NEGATION
-    + r" (?:\w+ly )?(?:get hold of|got hold of|like|want|enjoy|eat|drink|fancy|suggest|recommend|offer|propose|pick|choose|go for|go with|take|"
+    + r" (?:\w+ly )?(?:get hold of|got hold of|pay(?: extra| more)? for|spend(?: extra| more)? on|"
+    r"bother with|settle for|like|want|enjoy|eat|drink|fancy|suggest|recommend|offer|propose|pick|choose|go for|go with|take|"
     r"buy|get|add|include|order|put|use|find|stock|carry|have|pick out|advise)\w*",
     r"(?:" + "|".join(s for s in STATES if "(?:which|that)" not in s) + r")\s*:",
     r"(?:can['’]?t|cannot|couldn['’]?t|could not) (?:find|get|source|offer)",
@@ -260,7 +276,10 @@ BEFORE: tuple[str, ...] = (
 )
 
 # Said after a mention, turn it back into the previous one: "I'd add A — sorry, I meant B".
-CORRECTIONS = r"(?:i meant|i mean|scratch that|correction:|make that)"
+CORRECTIONS = (
+    r"(?:i meant|i mean|(?:but|and|,)\s*meant(?! for| to be)|should (?:have )?(?:said|read)|"
+    r"scratch that|correction:|make that)"
+)
 BARE_STATES = r"(?:all |now )?(?:out|gone|finish(?:ed)?|sold out|none left|n/a)\b(?! of (?!stock))"
 # A shortcoming put to the shopper as a question: the product is still put forward ("A isn't
 # organic, does that matter?").

@@ -216,7 +216,7 @@ _PUTTING = cues.compiled(r"\b(?:add|put|swap|replac|includ|plac|switch|chang|pop
 _BARE_VERDICT = cues.compiled(
     "^"
     + _TAIL
-    + r"[\s(\[–—:|-]*(?:skip(?: it)?|avoid|no(?!\s+\w)|nope|pass|not this one|not that one|excluded)"
+    + r"[\s()\[\]–—:|=-]*(?:skip(?: it)?|avoid|no(?!\s+\w)|nope|nah|pass|not this one|not that one|excluded)"
     r"(?:[\s)\].,;!–—|-]|$)"
 )
 # Words that make an otherwise plant-based drink's "milk" not the allergen.
@@ -291,7 +291,7 @@ _KEY_EDGE = re.compile(r"[,{]")
 # A flag on the line after a product's: "in_stock: false", "available = no".
 _FLAG = (
     r"(?:in[ _-]?stock|instock|available|availability|stocked|stock|suitable|allowed|ok|safe)"
-    r"[\"'`]?\s*[:=]\s*[\"'`]?(?:false|no|none|0|n|❌|✗|✘)(?![\w.,])"
+    r"[\"'`]?\s*[:=]\s*[\"'`]?(?:false|no|none|0|n|❌|✗|✘)(?!\w|[.,]\d)"
 )
 _FLAG_FALSE = cues.compiled(r"[\W_]*" + _FLAG + r"[\W_]*")
 # The same flag later in the product's own record: '{"product": "A", "in_stock": false}'.
@@ -335,8 +335,13 @@ _DETERMINER = r"(?:(?:the|that|this|a|an)\b[\W_]*)?"
 _VERSUS = cues.compiled(
     r"[\W_]*(?:vs\.?|versus|or)[\W_]*" + _DETERMINER + r"|[^.;!?\n]{0,40}\bthan[\W_]*"
 )
-_BETWEEN = cues.compiled(r"\bbetween\b[\W_]*$")
-_AND_LINK = cues.compiled(r"[\W_]*and[\W_]*" + _DETERMINER)
+# "between A and B", "comparing A with B", "A compared to B": the two set side by side
+_BETWEEN = cues.compiled(
+    r"\b(?:between|compar(?:e|es|ed|ing)|weigh(?:s|ed|ing)?)\b[\W_]*(?:the\s+)?$"
+)
+_AND_LINK = cues.compiled(
+    r"[\W_]*(?:and|with|to|against|versus|vs\.?|(?:as )?compared (?:to|with))[\W_]*" + _DETERMINER
+)
 _CHOSEN_BEFORE = cues.compiled(
     r"\b(?:go|going|stick|stay|went) with|\b(?:pick|choose|take|go for|opt for|choice|vote)"
     r"(?:\s+(?:is|would be|goes to))?(?:\s+(?:the|that|this|a|an))?\b[\W_]*$"
@@ -396,6 +401,35 @@ def _labelled_out(text: str, start: int) -> bool:
     return any(_LABEL.fullmatch(label) for label in labels)
 
 
+def _cells(line: str) -> list[str]:
+    cells = [c.strip() for c in line.split("|")]
+    return cells[1:-1] if line.strip().startswith("|") and len(cells) > 2 else cells
+
+
+def _table_says_against(text: str, start: int) -> bool:
+    """Whether the table row that holds text[start] says, in another column, something that
+    rules its product out: a flag under its header ("Item | Stock" over "A | 0"), or a state
+    ("A | out of stock")."""
+    lines = text.split("\n")
+    at = text.count("\n", 0, start)
+    if "|" not in lines[at]:
+        return False
+    top = at
+    while top > 0 and "|" in lines[top - 1]:
+        top -= 1
+    row = _cells(lines[at])
+    here = lines[at].count("|", 0, start - (text.rfind("\n", 0, start) + 1))
+    here -= 1 if lines[at].strip().startswith("|") else 0
+    header = _cells(lines[top]) if top < at else []
+    for j, cell in enumerate(row):
+        if j == here or not cell:
+            continue
+        head = header[j] if len(header) == len(row) else ""
+        if (head and _FLAG_FALSE.fullmatch(f"{head}: {cell}")) or _states_against(cell):
+            return True
+    return False
+
+
 def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
     """The mentions with `ruled_out` set from the words around each (clause, list and negation
     scope)."""
@@ -425,6 +459,7 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
             _states_against(words)
             or bool(_SELF_EXCLUDED.search(suffix))
             or bool(_OWN_FLAG.search(suffix))
+            or _table_says_against(text, m.start)
         )
         if not said and not conditional and hi == clause_hi and _ONLY_PUNCTUATION.match(suffix):
             said, plural = _next_sentence_against(text, hi, nxt)
@@ -496,7 +531,7 @@ def _settle_choices(text: str, found: list[Mention], ruled: list[bool]) -> None:
     for i in range(len(found) - 1):
         a, b = found[i], found[i + 1]
         link = text[a.end : b.start]
-        between = _BETWEEN.search(text, max(0, a.start - 12), a.start)
+        between = _BETWEEN.search(text, max(0, a.start - 16), a.start)
         if not (_VERSUS.fullmatch(link) or (between and _AND_LINK.fullmatch(link))):
             continue
         for k in (i, i + 1):
@@ -602,6 +637,10 @@ def _only_the_last(text: str, found: list[Mention]) -> list[Mention]:
     ]
 
 
+# Words with no break in them, running straight into the next mention.
+_LEADS_IN = re.compile(r"[\s]*[^\s,;:.!?()\[\]—–-][^,;:.!?()\[\]—–]*")
+
+
 def _next_sentence_against(text: str, start: int, stop: int) -> tuple[bool, bool]:
     """Whether the sentence after text[:start] opens by ruling out what came just before it
     ("X? Unavailable.", "X. It contains milk."), and whether it speaks of several ("Neither
@@ -609,6 +648,8 @@ def _next_sentence_against(text: str, start: int, stop: int) -> tuple[bool, bool
     end = min(stop, len(text))
     nxt = _CLAUSE_EDGE.search(text, start, end)
     sentence = text[start : nxt.start() if nxt else end]
+    if nxt is None and end < len(text) and _LEADS_IN.fullmatch(sentence):
+        return False, False  # "A\nFAIL B": the words open the next mention's line, not A's
     opening = _NEXT_SAYS.match(sentence)
     rest = sentence[opening.end() if opening else 0 :]
     if _FLAG_FALSE.fullmatch(sentence):
@@ -758,7 +799,6 @@ _BRAND_ONLY_LEAD = re.compile(
     r"(?i)(?<!\w)(?:something|anything|one|the one|a product|an item|products?|items?|the)\s+"
     r"(?:from|by|made by)\s+$"
 )
-_KIND_AFTER = re.compile(r"(?i)(?:['’]s)?\s+([a-z]+)\b")
 # The words that stand for a name's last word, its kind ("the Lemon & Herb one"), and the
 # longest name whose words are also recognised in another order.
 _ONE_WORDS, _LONGEST_REORDERED = ("one", "ones", "thing", "things"), 5
@@ -775,6 +815,7 @@ _LEAD_TAIL = re.compile(
 )
 
 
+_BRAND_OF_THE_NAME_BEFORE = re.compile(r"(?i)\b(?:from|by)\s+$")
 # The label an id is written with: "(id: ", "SKU ", "#", "product ".
 _ID_LEAD = re.compile(
     r"(?i)(?:[(\[]\s*)?(?:(?<!\w)(?:id|sku|ref\.?|barcode|code|item|product|art\.?|no\.?)\s*[:#]?\s*|#\s*)$"
@@ -812,13 +853,82 @@ _ID_WORDS = frozenset(
 )
 
 
+# A name shortened after its brand: the words between its words, the most words read, and the
+# words that cannot open it (unless one of the brand's names opens with them: "With Pulp ...").
+_WORD_GAP = re.compile(r"(?:['’]s)?(?:\s+|\s*[-&]\s*)")
+_LONGEST_SHORTENED = 6
+_NOT_A_NAME_WORD = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "of",
+        "with",
+        "in",
+        "on",
+        "for",
+        "to",
+        "from",
+        "by",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "one",
+        "ones",
+        "your",
+        "you",
+        "our",
+        "my",
+        "at",
+        "as",
+        "so",
+        "but",
+        "if",
+        "than",
+        "then",
+    ]
+)
+_SIZE_AFTER = re.compile(r"[\s,(\[–—-]*(?=\S)" + _SIZE.pattern.removeprefix("(?i)"), re.IGNORECASE)
+
+
+def _holds(name: tuple[str, ...], words: list[str], plural: bool = True) -> bool:
+    """Whether the words say the name shortened, as English shortens a noun phrase: its kind
+    (the last word, a plural s forgiven) with some of the words before it, in order ("almond
+    drink" of "Unsweetened Almond Drink"), or its opening words without the kind ("unsweetened
+    almond"). "and" may stand for the name's "&", which is no word of it; `plural=False` reads
+    the kind only as spelt."""
+    said = [w for w in words if w != "and" or w in name]
+    if not said:
+        return False
+    if said[-1] in ((name[-1], name[-1] + "s", name[-1] + "es") if plural else (name[-1],)):
+        rest = iter(name[:-1])
+        return all(w in rest for w in said[:-1])
+    return len(said) < len(name) and tuple(said) == name[: len(said)]
+
+
+def _goes_on(name: tuple[str, ...], words: list[str], nxt: str) -> bool:
+    """Whether the word said after the opening `words` of the name looks like the name's next
+    word (its first three letters), as when a name is said in full with slips."""
+    k = len(words)
+    return k < len(name) and tuple(words) == name[:k] and nxt[:3] == name[k][:3]
+
+
 class Resolver:
     """Resolves the mentions of one catalog's products (anything with id, name, brand, quantity)."""
 
     def __init__(self, products: Iterable[Any]) -> None:
         self._listings: dict[str, _Listing] = {}
         self._by_name: dict[tuple[str, ...], list[str]] = {}
-        self._by_kind: dict[tuple[str, str], list[str]] = {}
         joins: dict[tuple[str, str], str] = {}
         for p in products:
             toks = tuple(_TOKEN.findall(p.name.lower()))
@@ -836,7 +946,6 @@ class Resolver:
             if len(toks) > 1:
                 for one in _ONE_WORDS:
                     self._by_name.setdefault((*toks[:-1], one), []).append(p.id)
-            self._by_kind.setdefault((_brand_key(p.brand), toks[-1]), []).append(p.id)
         self._joins = joins
         self._by_first: dict[str, list[tuple[str, ...]]] = {}
         self._fuzzy_first: dict[str, set[str]] = {}
@@ -1002,7 +1111,12 @@ class Resolver:
         """Where the words said right before the name at `start` begin: its brand, size,
         articles and the separators between them ("the 400 g Brookline", "Brookline / ")."""
         spans = [(m.start(), m.end()) for m in _SIZE.finditer(text, floor, start)]
-        spans += [(a, b) for a, b, _ in self._brands_said(text, floor, start)]
+        # a brand said "from" or "by" ends the name before it ("Penne from Casa Ruvo: Penne")
+        spans += [
+            (a, b)
+            for a, b, _ in self._brands_said(text, floor, start)
+            if not _BRAND_OF_THE_NAME_BEFORE.search(text, floor, a)
+        ]
         p = start
         while p > floor:
             q = p
@@ -1083,33 +1197,64 @@ class Resolver:
                 continue
             lead = _ID_LEAD.search(text, 0, m.start())
             out.append(Mention(lead.start() if lead else m.start(), m.end(), (pid,), False, ""))
-        # A brand said on its own names its product when it makes only one; said with a kind
-        # of product ("Greenpath hummus"), the brand's products of that kind.
-        if self._brand_re is not None:
-            for m in self._brand_re.finditer(text):
-                only = self._by_brand.get(_brand_key(m.group(1)), [])
-                taken = any(x.start <= m.start() < x.end for x in out)
-                kind = _KIND_AFTER.match(text, m.end())
-                if kind is not None and not taken:
-                    fits = self._of_kind(m.group(1), kind.group(1).lower())
-                    if fits:
-                        name = self._listings[fits[0]].display
-                        out.append(Mention(m.start(), kind.end(), tuple(sorted(fits)), False, name))
-                        continue
-                if len(only) == 1 and not taken:
-                    lead = _BRAND_ONLY_LEAD.search(text, 0, m.start())
-                    begin = lead.start() if lead else m.start()
-                    out.append(Mention(begin, m.end(), (only[0],), False, ""))
+        # A brand said on its own names its product when it makes only one; said (by name or
+        # by initials) with some words of its names, in order, the brand's products whose names
+        # hold them ("Greenpath hummus", "the SA ginger oat", "the Alpenweid classic").
+        for a, b, keys in sorted(self._brands_said(text, 0, len(text))):
+            if any(x.start <= a < x.end for x in out):
+                continue
+            limit = min((x.start for x in out if x.start >= b), default=len(text))
+            short = self._shortened(text, b, limit, keys)
+            if short is not None:
+                end, fits = short
+                out.append(Mention(a, end, fits, False, self._listings[fits[0]].display))
+                continue
+            only = self._by_brand.get(_brand_key(text[a:b].removesuffix("'s")), [])
+            if len(only) == 1 and text[a:b] not in self._initials:
+                lead = _BRAND_ONLY_LEAD.search(text, 0, a)
+                out.append(Mention(lead.start() if lead else a, b, (only[0],), False, ""))
         found = sorted(out, key=lambda m: m.start)
         return _only_the_last(text, _ruled_out(text, found))
 
-    def _of_kind(self, brand: str, word: str) -> list[str]:
-        """The brand's products whose name ends in `word` (a plural s forgiven)."""
-        for kind in (word, word.removesuffix("s"), word.removesuffix("es"), word + "s"):
-            fits = self._by_kind.get((_brand_key(brand), kind))
-            if fits:
-                return fits
-        return []
+    def _shortened(
+        self, text: str, at: int, limit: int, keys: set[str]
+    ) -> tuple[int, tuple[str, ...]] | None:
+        """A name shortened after its brand: the longest run of words right after text[:at]
+        (before `limit`) that some of the brand's names hold in order, each word as the catalog
+        spells it or with a plural s ("Greenpath hummus", "the SA ginger oat"); with a size said
+        right after it, the size narrows it down. Returns where it ends and the products whose
+        names hold it (None: no such words)."""
+        ids = [pid for key in sorted(keys) for pid in self._by_brand.get(key, [])]
+        firsts = {self._listings[pid].name[0] for pid in ids}
+        said: list[tuple[str, int]] = []
+        pos = at
+        for m in _TOKEN.finditer(text.lower(), at, limit):
+            if not _WORD_GAP.fullmatch(text, pos, m.start()) or len(said) == _LONGEST_SHORTENED:
+                break
+            said.append((m.group(0), m.end()))
+            pos = m.end()
+        if not said or (said[0][0] in _NOT_A_NAME_WORD and said[0][0] not in firsts):
+            return None
+        for j in range(len(said), 0, -1):
+            words = [w for w, _ in said[:j]]
+            # a kind spelt as the catalog spells it first ("pots": the Yoghurt Pots, not two Pots)
+            fits = [pid for pid in ids if _holds(self._listings[pid].name, words, plural=False)]
+            fits = fits or [pid for pid in ids if _holds(self._listings[pid].name, words)]
+            if not fits:
+                continue
+            if j < len(said) and any(
+                _goes_on(self._listings[pid].name, words, said[j][0]) for pid in fits
+            ):
+                return None  # the whole name said with slips, not a shortened one
+            end = said[j - 1][1]
+            size = _SIZE_AFTER.match(text, end)
+            if size is not None:
+                sized = _size(size.group(1), size.group(2), size.group(3))
+                narrower = [pid for pid in fits if self._listings[pid].size == sized]
+                if narrower:
+                    fits, end = narrower, size.end()
+            return end, tuple(sorted(fits))
+        return None
 
     def resolve(self, text: str) -> Resolution:
         """What the text puts forward, names and leaves unclear: the one decision the scorer
