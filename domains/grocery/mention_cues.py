@@ -184,7 +184,7 @@ CONTAINS = (
 _NOT_ASKED = r"(?<!\bhave )(?<!\bhad )(?<!\bdid )(?<!\bdo )"
 
 _NEW_ONE_AFTER = (
-    r"(?!\s+(?:(?:it|them|that|this|that one|this one|those|these)\s+)?(?:for|with|by)\b)"
+    r"(?!\s+(?:(?:it|them|that|this|that one|this one|those|these)\s+)?(?:for|with|by|to|into)\b)"
 )
 
 BEFORE: tuple[str, ...] = (
@@ -199,7 +199,9 @@ BEFORE: tuple[str, ...] = (
     r"(?:is )?preferable to)",
     r"(?:anything|everything) but",
     r"(?:dislike[sd]?|hate[sd]?|not (?:a fan of|keen on)|said no to|turned down|declined|vetoed)",
-    r"forget(?: about)?",
+    # taking back what was said: "forget A", "please disregard my earlier mention of A"
+    r"(?:forget|disregard|ignore)(?: about)?(?: my| the)?(?: (?:previous|earlier|last|first|"
+    r"original))?(?: (?:mention|suggestion|message|recommendation|pick|note)(?: of| about)?)?",
     r"(?:swapped|subbed|switched|stands?|stood|steps?|stepped|fill(?:s|ed|ing)?) in for",
     r"(?:switch(?:ed|ing)?|chang(?:e|ed|ing)|mov(?:e|ed|ing)) from",
     r"chang(?:e|es|ed|ing)(?!\s+(?:(?:it|them|that|this|that one|this one)\s+)?(?:to|for|with|into)\b)",
@@ -212,6 +214,8 @@ BEFORE: tuple[str, ...] = (
     r"replac(?:e|es|ed|ing)" + _NEW_ONE_AFTER,
     r"avoid(?:s|ed|ing)?",
     r"skip(?:s|ped|ping)?",
+    # declining a product: "I'd pass on A", "give A a miss"
+    r"pass(?:ed|es|ing)? on|giv(?:e|ing) (?:it )?a miss|(?:say|said|saying) no to",
     r"(?:steer|steering|stay|staying|keep|keeping|move|moving)(?: you)? (?:clear of|away from)",
     r"exclud(?:e|es|ed|ing)",
     r"except(?: for)?",
@@ -238,9 +242,12 @@ BEFORE: tuple[str, ...] = (
     r"(?:out of stock|sold out|rupture of stock|oos) (?:for|of|on|with)",
     r"(?:the|your) usual",
     _NOT_ASKED
-    + r"you(?:['’]ve| have)? (?:usually|normally|previously|last|already|often|always) (?:order|bought|buy|had|"
+    + r"you(?:['’]ve| have)? (?:usually|normally|previously|last|already|often|always|used to|regularly|typically|once) (?:order|bought|buy|had|"
     r"get|got|ordered|have)\w*",
     r"(?:the|your) (?:original|previous|last|old)",
+    # what goes back: a return, a refund, an exchange, a product taken or sent back
+    r"(?:take|takes|taking|took|send|sends|sending|sent|bring|bringing|brought|collect|collecting|"
+    r"pick(?:ing)? up|picked up) back|(?:send|sending|sent) (?:it |them )?back|collect(?:ing|ed)?",
     r"(?:return|returning|returned|refund|refunding|refunded|exchange|exchanging|exchanged|credit)"
     r"(?: (?:issued|processed|given|made|requested|started|booked|logged))?(?: of| for| on)?",
     r"(?:your )?(?:last|previous) order (?:had|included|contained)",
@@ -278,6 +285,7 @@ BEFORE: tuple[str, ...] = (
 # Said after a mention, turn it back into the previous one: "I'd add A — sorry, I meant B".
 CORRECTIONS = (
     r"(?:i meant|i mean|(?:but|and|,)\s*meant(?! for| to be)|should (?:have )?(?:said|read)|"
+    r"i (?:intended|meant) to (?:say|write|recommend|suggest|put)|"
     r"scratch that|correction:|make that)"
 )
 BARE_STATES = r"(?:all |now )?(?:out|gone|finish(?:ed)?|sold out|none left|n/a)\b(?! of (?!stock))"

@@ -46,7 +46,10 @@ _TOKEN = re.compile(r"[0-9a-zà-ÿ]+%?")
 # Clause edges: a mention's brand and size are looked for inside its own clause only.
 # A full stop after an abbreviation ("ref.", "No. 5") ends no sentence.
 _NOT_AN_END = (
-    "".join(rf"(?<!\b{a}\.)" for a in ("ref", "Ref", "REF", "vs", "approx", "incl"))
+    "".join(
+        rf"(?<!\b{a}\.)"
+        for a in ("ref", "Ref", "REF", "vs", "approx", "incl", "prev", "Prev", "PREV")
+    )
     + r"(?<!\be\.g\.)(?<!\bi\.e\.)(?!(?<=\b[Nn][Oo]\.)\s*\d)"
 )
 _CLAUSE_EDGE = re.compile(r"\n|;|(?<=[.!?])" + _NOT_AN_END + r"\s+")
@@ -218,6 +221,9 @@ _BARE_VERDICT = cues.compiled(
     + _TAIL
     + r"[\s()\[\]–—:|=-]*(?:skip(?: it)?|avoid|no(?!\s+\w)|nope|nah|pass|not this one|not that one|excluded)"
     r"(?:[\s)\].,;!–—|-]|$)"
+    # a state said with no verb, as a note does: "A gone, can swap to B"
+    r"|^" + _TAIL + r"[\s()\[\]–—:|=-]*(?:all |now |already )?(?:gone|finished|sold out|none left|"
+    r"empty|unavailable|oos)(?=\s*(?:[.,;:!?)\]–—|-]|$))"
 )
 # Words that make an otherwise plant-based drink's "milk" not the allergen.
 _PLANT_MILK = cues.compiled(cues.alternation(cues.PLANT_MILKS) + r"[- ]milk\b")
@@ -274,6 +280,9 @@ _LABEL = cues.compiled(
     + r"|avoid|skip(?:ped)?|left out|ruled out|not for you|no|out|gone|n/a"
     # what goes back: "### Return summary", "Returning:" (a return names, never suggests)
     + r"|(?:return(?:s|ed|ing)?|refund(?:s|ed)?|to (?:return|refund))(?: summary| request| details)?"
+    # what was bought before: "Prev. order:", "Last time:", "Order history:"
+    + r"|(?:(?:prev(?:ious)?\.?|last|past|earlier|old|usual|regular)\s+(?:orders?|purchases?|buys?|"
+    r"basket|time|items?|pick)|(?:order|purchase|buying) history|bought before|you (?:usually )?buy)"
     + r"|(?:dropped|removed|excluded|rejected|blocked|flagged|filtered out|failed)"
     + r"(?:\s+(?:by|for|due to|because of|on|in)\s+[\w -]{1,30})?"
     + r"|contains? "
@@ -337,13 +346,14 @@ _VERSUS = cues.compiled(
 )
 # "between A and B", "comparing A with B", "A compared to B": the two set side by side
 _BETWEEN = cues.compiled(
-    r"\b(?:between|compar(?:e|es|ed|ing)|weigh(?:s|ed|ing)?)\b[\W_]*(?:the\s+)?$"
+    r"\b(?:between|compar(?:e|es|ed|ing)|weigh(?:s|ed|ing)?(?:\s+up)?)\b[\W_]*(?:the\s+)?$"
 )
 _AND_LINK = cues.compiled(
     r"[\W_]*(?:and|with|to|against|versus|vs\.?|(?:as )?compared (?:to|with))[\W_]*" + _DETERMINER
 )
 _CHOSEN_BEFORE = cues.compiled(
-    r"\b(?:go|going|stick|stay|went) with|\b(?:pick|choose|take|go for|opt for|choice|vote)"
+    r"\b(?:go|going|stick|stay|went) with|\b(?:pick|choose|take|go for|opt for|choice|vote|"
+    r"recommend(?:ation)?|suggest(?:ion)?|advise|prefer|favou?r)"
     r"(?:\s+(?:is|would be|goes to))?(?:\s+(?:the|that|this|a|an))?\b[\W_]*$"
 )
 _CHOSEN_AFTER = cues.compiled(_TAIL + r"[\W_]*(?:wins|it is|is the (?:one|winner|pick))\b")
