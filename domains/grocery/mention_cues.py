@@ -183,9 +183,7 @@ CONTAINS = (
 # tried X?", "have you had X before?") it is a question that offers X.
 _NOT_ASKED = r"(?<!\bhave )(?<!\bhad )(?<!\bdid )(?<!\bdo )"
 
-_NEW_ONE_AFTER = (
-    r"(?!\s+(?:(?:it|them|that|this|that one|this one|those|these)\s+)?(?:for|with|by|to|into)\b)"
-)
+_NEW_ONE_AFTER = r"(?!\s+(?:(?:it|them|that|this|that one|this one|those|these)\s+)?(?:for|with|by|to|into|4|2)\b)"
 
 BEFORE: tuple[str, ...] = (
     r"instead of",
@@ -214,6 +212,8 @@ BEFORE: tuple[str, ...] = (
     r"replac(?:e|es|ed|ing)" + _NEW_ONE_AFTER,
     r"avoid(?:s|ed|ing)?",
     r"skip(?:s|ped|ping)?",
+    # a verdict that opens a checklist line: "FAIL A", "rejected A"
+    r"fail(?:s|ed)?|rejected|vetoed",
     # declining a product: "I'd pass on A", "give A a miss"
     r"pass(?:ed|es|ing)? on|giv(?:e|ing) (?:it )?a miss|(?:say|said|saying) no to",
     r"(?:steer|steering|stay|staying|keep|keeping|move|moving)(?: you)? (?:clear of|away from)",
@@ -239,6 +239,9 @@ BEFORE: tuple[str, ...] = (
     r"(?:we|they|i|the shop|the store|shop|store)(?:['’]re|['’]m| are| am| is|['’]s) (?:all |completely |"
     r"currently |temporarily |now )?out of",
     r"no (?:luck|joy|dice) (?:with|on)",
+    # a note's "Out of A." (we are out of it), at the start of its clause
+    r"(?:^|(?<=[,:;—–(]))\s*(?:(?:sorry|sadly|unfortunately|alas)[,!]?\s+)?(?:all |completely |"
+    r"currently |temporarily |now )?out of",
     r"(?:out of stock|sold out|rupture of stock|oos) (?:for|of|on|with)",
     r"(?:the|your) usual",
     _NOT_ASKED
@@ -291,11 +294,22 @@ CORRECTIONS = (
 BARE_STATES = r"(?:all |now )?(?:out|gone|finish(?:ed)?|sold out|none left|n/a)\b(?! of (?!stock))"
 # A shortcoming put to the shopper as a question: the product is still put forward ("A isn't
 # organic, does that matter?").
+# The shopper is asked to accept it, the usual ways: "does that matter?", "is that OK?", "it is
+# okay?", "okay with your allergy?", "could you confirm this is not a concern?", "do you mind?".
+_ACCEPTABLE = (
+    r"(?:ok|okay|alright|all right|fine|acceptable|a problem|an issue|a concern|a deal[- ]?breaker)"
+)
 QUESTIONED = (
-    r"(?:does|do|would|will) (?:that|this|it|taht|tht|thta) matter|"
-    r"is (?:that|this|it) (?:ok|okay|alright|a problem|fine)\b|"
+    r"(?:does|do|would|will) (?:that|this|it|taht|tht|thta) (?:matter|bother you)|"
+    rf"(?:is|would|will) (?:that|this|it)(?: be)? {_ACCEPTABLE}\b|"
+    r"(?:it|that|this) (?:is|['’]s) (?:ok|okay|alright|all right|fine|acceptable)\s*(?:for you\s*)?\?|"
+    r"(?:(?:are|r) (?:you|u) |you['’]re )?(?:ok|okay|fine|alright|all right|happy|comfortable|good) "
+    r"with (?:that|this|it|your)\b|"
     r"(?:does|do|would|will|can) (?:that|this|it) (?:fit|suit|work (?:for|with)) (?:you|your)\b|"
-    r"(?:hope|if) (?:that['’]?s|it['’]?s|that is) (?:ok|okay|fine|alright)"
+    r"(?:hope|if) (?:that['’]?s|it['’]?s|that is) (?:ok|okay|fine|alright)|"
+    r"(?:confirm|check|tell me)(?: that)? (?:this|that|it) (?:is|['’]s|isn['’]t|is not) (?:not )?"
+    rf"{_ACCEPTABLE}|"
+    r"(?:do|would) you mind|(?:can|could) you live with (?:that|this|it)"
 )
 
 # Plant drinks whose "milk" is not the allergen ("made with oat milk").

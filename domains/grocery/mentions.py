@@ -187,9 +187,13 @@ _NEW_SUBJECT = cues.compiled(
 _PARTICLE_VERB = cues.compiled(
     rf"\b(?:leav(?:e|es|ing)|left|tak(?:e|es|ing|en)|took|cross(?:es|ed|ing)?|strik(?:e|es|ing)|"
     rf"struck|set(?:s|ting)?|knock(?:s|ed|ing)?|count(?:s|ed|ing)?|rul(?:e|es|ed|ing)|"
-    rf"cut(?:s|ting)?)(?:\s+{_FILLER}){{0,2}}:?[\s\"'(“‘#\[*_~`]*$"
+    rf"cut(?:s|ting)?|send(?:s|ing)?|sent|bring(?:s|ing)?|brought|giv(?:e|es|ing)|gave|"
+    rf"hand(?:s|ed|ing)?)(?:\s+{_FILLER}){{0,2}}:?[\s\"'(“‘#\[*_~`]*$"
 )
-_PARTICLE = cues.compiled(r"^[\W_]*(?:out|off|aside|to one side)\b")
+# "leave A out", "take A off", "send A back" (not "back in stock": that brings it)
+_PARTICLE = cues.compiled(
+    r"^[\W_]*(?:out|off|aside|to one side|back(?! in(?:to)? stock| on (?:the |our )?shel))\b"
+)
 # "Nothing else fits except B": the exception is what is put forward.
 _EXCEPTION = cues.compiled(
     r"\b(?:nothing|none|neither|nor|no other|no one|not one|nobody|no|hard to|can['’]?t|"
@@ -223,7 +227,7 @@ _BARE_VERDICT = cues.compiled(
     r"(?:[\s)\].,;!–—|-]|$)"
     # a state said with no verb, as a note does: "A gone, can swap to B"
     r"|^" + _TAIL + r"[\s()\[\]–—:|=-]*(?:all |now |already )?(?:gone|finished|sold out|none left|"
-    r"empty|unavailable|oos)(?=\s*(?:[.,;:!?)\]–—|-]|$))"
+    r"empty|unavailable|oos|back|refunded|returned)(?=\s*(?:[.,;:!?)\]–—|-]|$))"
 )
 # Words that make an otherwise plant-based drink's "milk" not the allergen.
 _PLANT_MILK = cues.compiled(cues.alternation(cues.PLANT_MILKS) + r"[- ]milk\b")
@@ -336,7 +340,11 @@ _NEXT_SAYS = cues.compiled(
 
 
 _QUESTIONED = cues.compiled(cues.QUESTIONED)
-_QUESTIONED_NEXT = cues.compiled(r"\s*(?:" + cues.QUESTIONED + ")")
+_QUESTIONED_NEXT = cues.compiled(
+    r"\s*(?:(?:but|so|and|please|then|just|could you|can you|would you|will you|pls|plz)\W+){0,3}(?:"
+    + cues.QUESTIONED
+    + ")"
+)
 _BARE_STATE = cues.compiled(r"\s*" + cues.BARE_STATES + r"[\W_]*")
 _CORRECTION = cues.compiled(r"(?<!\w)" + cues.CORRECTIONS + r"(?!\w)")
 # Two products set side by side, and the words that then choose one of them.
@@ -352,7 +360,8 @@ _AND_LINK = cues.compiled(
     r"[\W_]*(?:and|with|to|against|versus|vs\.?|(?:as )?compared (?:to|with))[\W_]*" + _DETERMINER
 )
 _CHOSEN_BEFORE = cues.compiled(
-    r"\b(?:go|going|stick|stay|went) with|\b(?:pick|choose|take|go for|opt for|choice|vote|"
+    r"\b(?:go|going|stick|stay|went) with|\b(?:pick|choose|take|go for|opt for|choice|vote|grab|"
+    r"get|buy|settle on|land on|"
     r"recommend(?:ation)?|suggest(?:ion)?|advise|prefer|favou?r)"
     r"(?:\s+(?:is|would be|goes to))?(?:\s+(?:the|that|this|a|an))?\b[\W_]*$"
 )
@@ -408,7 +417,24 @@ def _labelled_out(text: str, start: int) -> bool:
     key = max((m.end() for m in _KEY_EDGE.finditer(text, edge, colon)), default=edge)
     # a bot's keys write their words with underscores: "not_available: A"
     labels = (text[edge:colon].replace("_", " "), text[key:colon].replace("_", " "))
-    return any(_LABEL.fullmatch(label) for label in labels)
+    return any(_LABEL.fullmatch(label) for label in labels) or _nested_under_label(text, start)
+
+
+def _nested_under_label(text: str, start: int) -> bool:
+    """Whether the indented record line holding text[start] sits under a key that rules out
+    what it holds ("return_request:" over "  item: A")."""
+    line_start = text.rfind("\n", 0, start) + 1
+    lead = text[line_start:start]
+    indent = len(lead) - len(lead.lstrip(" \t"))
+    pos = line_start - 1
+    while indent and pos > 0:
+        above = text.rfind("\n", 0, pos) + 1
+        line = text[above:pos]
+        words = line.strip()
+        if words and len(line) - len(line.lstrip(" \t")) < indent:
+            return words.endswith(":") and bool(_LABEL.fullmatch(words[:-1].replace("_", " ")))
+        pos = above - 1
+    return False
 
 
 def _cells(line: str) -> list[str]:
@@ -547,15 +573,24 @@ def _settle_choices(text: str, found: list[Mention], ruled: list[bool]) -> None:
         for k in (i, i + 1):
             if found[k].product in out:
                 ruled[k] = True
-        for later in found[i + 2 :]:
-            said = text[found[found.index(later) - 1].end : later.start]
+        passed_over: tuple[str, ...] | None = None
+        for j in range(i + 2, len(found)):
+            later = found[j]
+            said = text[found[j - 1].end : later.start]
             chosen = _CHOSEN_BEFORE.search(said) or _CHOSEN_AFTER.match(text, later.end)
             if not chosen:
                 continue
             if later.candidates == a.candidates:
                 ruled[i], ruled[i + 1] = False, True
+                passed_over = b.candidates
             elif later.candidates == b.candidates:
                 ruled[i], ruled[i + 1] = True, False
+                passed_over = a.candidates
+        # the one passed over is not put forward by being named again after the choice ("I
+        # prefer A: it is cheaper, when B is dearer")
+        for j in range(i + 2, len(found)):
+            if found[j].candidates == passed_over:
+                ruled[j] = True
 
 
 # A product named again, alone in its sentence, as the choice: a choosing verb before it ("I'd

@@ -454,3 +454,90 @@ def test_a_return_or_the_shoppers_own_product_is_named_not_put_forward(text: str
 def test_a_shortcoming_put_as_a_check_in_the_next_sentence_still_puts_forward() -> None:
     text = f"{Y} is not vegan. Does that suit you?"
     assert READ.proposed(text) == [NUVOLA_BARISTA]
+
+
+# -- a name shortened after its brand, as English shortens a noun phrase ------------------------
+
+GP_HUMMUS = "off_2156758343000"  # Greenpath Lemon & Herb Hummus
+GP_SHORTBREAD = "off_2301420849353"  # Greenpath Butter Rice Flour Shortbread
+GP_YOGHURT = "off_2284364856475"  # Greenpath Low Fat Natural Yoghurt (not its Yoghurt Pots)
+
+
+@pytest.mark.parametrize(
+    ("text", "proposed", "unclear"),
+    [
+        ("Maybe the Greenpath lemon & herb would suit?", [GP_HUMMUS], []),
+        ("How about the Oatfield calcium soya?", [OAT_CALCIUM], []),
+        ("Greenpath shortbread is lovely with tea.", [GP_SHORTBREAD], []),
+        ("Greenpath yoghurt, then?", [GP_YOGHURT], []),
+        # the brand's first words fit several of its products: ask which
+        ("Try the Greenpath tofu.", [], ["Tofu Satay Noodles"]),
+        # a brand followed by words that open none of its names names nothing
+        ("Greenpath makes a lovely range.", [], []),
+    ],
+)
+def test_a_name_shortened_after_its_brand(
+    text: str, proposed: list[str], unclear: list[str]
+) -> None:
+    assert READ.proposed(text) == proposed
+    assert READ.unclear(text) == unclear
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # stock, budget, removal and discouragement said in more of the usual ways
+        f"{X} empty on the shelf today, so {Y}.",
+        f"You'd go over your budget with {X}, so {Y}.",
+        f"{X} is pricier than your limit. {Y} fits.",
+        f"Please ditch {X} from the basket and add {Y}.",
+        f"Don't bother with {X}; {Y} is better value.",
+        f"{X} is not in the stock now. {Y} is.",
+        f"Oops, I put {X} but meant {Y}.",
+        f"Please ignore my earlier mention of {X}; {Y} is the one.",
+        f"I'd pass on {X}. {Y} is nicer.",
+        f"You used to get {X}; today I'd go for {Y}.",
+        f"Sorry, out of {X}. {Y} instead?",
+        f"{X} gone. We can swap to {Y} - ok?",
+        # records, tables and notes
+        f"{X} (1 l) = no (soy). {Y} = yes",
+        f'[{{"item": "{X}", "available": false}}, {{"item": "{Y}", "available": true}}]',
+        f"Product | In stock\n{X} | no\n{Y} | yes",
+        f"Last order: {X}. Today's pick: {Y}.",
+        f"OK {Y}\nFAIL {X} (soy)",
+        # two set side by side, one then chosen; the other stays passed over when named again
+        f"Comparing {X} to {Y}, {Y} wins.",
+        f"I weighed up {X} and {Y}; {Y} wins.",
+        f"{X} or {Y}? I'd grab {Y}.",
+        f"Between {X} and {Y} I prefer {Y}: it is cheaper, while {X} costs more.",
+    ],
+)
+def test_ruling_out_said_the_usual_ways(text: str) -> None:
+    assert READ.proposed(text) == [NUVOLA_BARISTA]
+    assert OAT_CALCIUM in READ.named(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"refund_request:\n  product: {X}\n  amount: €1.99\nproceed? y/n",
+        f"{X} back, €1.99 refunded to your card. OK?",
+        f"I'll take {X} back and credit your card.",
+    ],
+)
+def test_what_goes_back_is_named_not_put_forward(text: str) -> None:
+    assert READ.proposed(text) == []
+    assert READ.named(text) == [OAT_CALCIUM]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"{Y} isn't organic. It is fine?",
+        f"{Y} contains almonds; are you okay with that?",
+        f"{Y} has nuts in it. Fine with your allergy?",
+        f"{Y} contains tree nuts. Could you confirm that is not a problem?",
+    ],
+)
+def test_a_shortcoming_put_to_the_shopper_as_a_check_still_puts_forward(text: str) -> None:
+    assert READ.proposed(text) == [NUVOLA_BARISTA]
