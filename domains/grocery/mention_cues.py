@@ -127,6 +127,7 @@ STATES: tuple[str, ...] = (
     r"(?:that|this|which|it)(?: one)?['’]s (?:all |now |completely |sadly )?(?:gone|out|finished)"
     r"\b(?! of (?!stock))",
     r"(?:have|has|we've|we have|shop has|store has)? ?(?:run|ran) out",
+    r"(?:run|ran|running|runs|gone|went) (?:dry|empty)",
     r"(?:is|are|was|were|['’]s) (?:all |now |completely )?gone\b",
     r"(?:was|were|is|are|has been|have been|got|been) (?:now )?(?:removed|dropped|deleted|"
     r"cancell?ed|taken (?:off|out)|swapped out|replaced|struck off|crossed off)",
@@ -289,7 +290,8 @@ BEFORE: tuple[str, ...] = (
 CORRECTIONS = (
     r"(?:i meant|i mean|(?:but|and|,)\s*meant(?! for| to be)|should (?:have )?(?:said|read)|"
     r"i (?:intended|meant) to (?:say|write|recommend|suggest|put)|"
-    r"scratch that|correction:|make that)"
+    r"scratch that|correction:|make that|(?:it|that|this) should (?:be|read|have been|say)(?: the)?\s*"
+    r"[:\"'“‘]?\s*$|read (?:that|it|this) as(?: the)?\s*$)"
 )
 BARE_STATES = r"(?:all |now )?(?:out|gone|finish(?:ed)?|sold out|none left|n/a)\b(?! of (?!stock))"
 # A shortcoming put to the shopper as a question: the product is still put forward ("A isn't

@@ -192,7 +192,8 @@ _PARTICLE_VERB = cues.compiled(
 )
 # "leave A out", "take A off", "send A back" (not "back in stock": that brings it)
 _PARTICLE = cues.compiled(
-    r"^[\W_]*(?:out|off|aside|to one side|back(?! in(?:to)? stock| on (?:the |our )?shel))\b"
+    r"^[\W_]*(?:out|off|aside|to one side|behind|on the shel(?:f|ves)|"
+    r"back(?! in(?:to)? stock| on (?:the |our )?shel))\b"
 )
 # "Nothing else fits except B": the exception is what is put forward.
 _EXCEPTION = cues.compiled(
@@ -253,6 +254,20 @@ def _mark_of(text: str, lo: int, start: int, end: int, hi: int) -> str | None:
     return "in" if m.group(1) in "✔✓✅☑👍" else "out"
 
 
+# The agent's own first thought, said as past or unrealised ("I was going to suggest A", "my
+# first pick was A", "I had A in mind"), taken back by a contrast that follows it.
+_FIRST_THOUGHT = cues.compiled(
+    r"(?:\b(?:i|we)(?:['’]d| had| was| were)? (?:first |initially |originally )?(?:was going to|were going to|"
+    r"was about to|wanted to|meant to|thought (?:about|of)|considered|had in mind|"
+    r"(?:first|initially|originally) (?:picked|chose|suggested|went for))(?: \w+)?|"
+    r"\bmy (?:first|initial|original|earlier|old) (?:pick|choice|thought|idea|instinct|suggestion|plan)"
+    r"(?: was| had been)?|\b(?:initially|originally|at first)(?:,)? (?:i|we) (?:thought of|picked|chose|"
+    r"considered|suggested|went for|had)|\b(?:i|we) had)(?:\s+(?:the|a|an))?[\s\"'“‘*_(`:]*$"
+)
+_CONTRAST = cues.compiled(
+    r"\b(?:but|however|though|although|yet|on (?:second thought|reflection)|actually|then i|instead|"
+    r"changed my mind|scratch that)\b"
+)
 _CONDITION = cues.compiled(r"\b(?:if|in case|should|whether|unless)\b")
 _ARTICLE_AND_MARKUP = r"(?:\s+(?:the|your|a|an))?[\s\"'(“‘#\[*_~`]*$"
 # "I'd pick A over B": B is passed over; "A is the better deal next to B": B is what A is
@@ -365,7 +380,11 @@ _CHOSEN_BEFORE = cues.compiled(
     r"recommend(?:ation)?|suggest(?:ion)?|advise|prefer|favou?r)"
     r"(?:\s+(?:is|would be|goes to))?(?:\s+(?:the|that|this|a|an))?\b[\W_]*$"
 )
-_CHOSEN_AFTER = cues.compiled(_TAIL + r"[\W_]*(?:wins|it is|is the (?:one|winner|pick))\b")
+_CHOSEN_AFTER = cues.compiled(
+    _TAIL
+    + r"[\W_]*(?:wins|it is|(?:is|['’]s) (?:the |a )?(?:clear |obvious |better |best )?(?:one|winner|"
+    r"pick|choice|deal|buy|option)|(?:is|['’]s) (?:the |much |far )?(?:clear |obvious )?(?:better|best))\b"
+)
 
 
 def _cue_at(words: str) -> int | None:
@@ -509,6 +528,8 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
             before = True  # "I'd pick A over B": B is passed over
         if _PARTICLE_VERB.search(prefix) and _PARTICLE.match(suffix):
             before = True
+        if _FIRST_THOUGHT.search(prefix) and _CONTRAST.search(text[m.end : nxt]):
+            before = True  # "I was going to suggest A, but B fits better"
         if _EXCEPTION.search(text[clause_lo : m.start]):
             before = False
         if _BARE_VERDICT.match(suffix) or (not conditional and _BARE_STATE.fullmatch(words)):
@@ -606,6 +627,9 @@ _SHORT_QUESTION = cues.compiled(
 )
 
 
+_PART_BREAK = cues.compiled(r",|:|[—–]|\s-\s|\b(?:so|but|then|therefore|hence)\b")
+
+
 def _chosen_again(text: str, found: list[Mention], ruled: list[bool]) -> None:
     """Products weighed side by side, then one of them named again on its own as the choice
     ("A costs twice what B does; I'd take the B.", "A is nice, but B is vegan. B for you?"): the
@@ -619,8 +643,12 @@ def _chosen_again(text: str, found: list[Mention], ruled: list[bool]) -> None:
             continue
         lo = max(e for e in edges if e <= later.start)
         hi = min((e for e in edges if e > later.end), default=len(text))
-        if any(lo <= m.start < hi for i, m in enumerate(found) if i != k):
+        # alone in its own part of the sentence: after the last comma, dash or "so / but / then"
+        part = max([lo, *(b.end() for b in _PART_BREAK.finditer(text, lo, later.start))])
+        if any(part <= m.start < hi for i, m in enumerate(found) if i != k):
             continue
+        if any(lo <= m.start < hi for i, m in enumerate(found) if i != k):
+            lo = part
         before, after = text[lo : later.start], text[later.end : hi]
         if _CHOOSING.search(before) or (
             _ALONE_BEFORE.fullmatch(before) and _SHORT_QUESTION.fullmatch(after)
@@ -1282,6 +1310,8 @@ class Resolver:
             return None
         for j in range(len(said), 0, -1):
             words = [w for w, _ in said[:j]]
+            if words[-1] == "and":
+                continue  # "the Oatfield calcium soya and the ...": the link is no word of it
             # a kind spelt as the catalog spells it first ("pots": the Yoghurt Pots, not two Pots)
             fits = [pid for pid in ids if _holds(self._listings[pid].name, words, plural=False)]
             fits = fits or [pid for pid in ids if _holds(self._listings[pid].name, words)]

@@ -510,6 +510,18 @@ def test_a_name_shortened_after_its_brand(
         f"I weighed up {X} and {Y}; {Y} wins.",
         f"{X} or {Y}? I'd grab {Y}.",
         f"Between {X} and {Y} I prefer {Y}: it is cheaper, while {X} costs more.",
+        f"Of the two, {X} and {Y}, I'd recommend {Y}.",
+        f"{X} and {Y} are alike, but {Y} has less sugar, so I'd pick {Y}.",
+        f"{X} vs {Y}: {Y} is the better deal.",
+        # the agent's own first thought, taken back
+        f"I was going to suggest {X}, but {Y} fits better.",
+        f"My first pick was {X}; on reflection, {Y}.",
+        f"I had {X} in mind, but {Y} is cheaper.",
+        # corrections, stock and shelves said in other words
+        f"My mistake: I typed {X} but it should be {Y}.",
+        f"I said {X} before - please read that as {Y}.",
+        f"Stock for {X} ran dry, so here is {Y}.",
+        f"Take {Y} and leave {X} on the shelf.",
     ],
 )
 def test_ruling_out_said_the_usual_ways(text: str) -> None:
