@@ -90,6 +90,7 @@ STATES: tuple[str, ...] = (
     r"unsafe",
     r"a no[- ]go",
     r"(?:is|['’]s) a (?:no|nope)\b(?![- ]\w)",
+    r"(?:is|['’]s) a (?:no|nope|pass|hard no) (?:from (?:me|us)|for (?:me|you|us))\b",
     r"no good",
     # over the budget, as English says it: a preposition or a price comparative ("than" often
     # misspelt "that" or "then") before the budget, limit, cap or price range
@@ -123,6 +124,9 @@ STATES: tuple[str, ...] = (
     r"we(?: are|['’]re) (?:all )?out\b(?! of)",
     r"(?:we|i) (?:don['’]?t|do not) have (?:it |them |this |that )?(?:now|any ?more|at the moment|"
     r"today|right now)",
+    # the product first, then what the shop lacks: "A we do not have", "A we don't stock"
+    r"(?:we|i|the shop|the store) (?:don['’]?t|do not|no longer|cannot|can['’]?t) (?:have|stock|carry|"
+    r"sell|get|offer)(?: (?:it|them|that|this))?(?=\s*(?:[.,;!?)]|$))",
     r"(?:was|is) a (?:typo|mistake|slip)",
     r"(?:that|this|which|it)(?: one)?['’]s (?:all |now |completely |sadly )?(?:gone|out|finished)"
     r"\b(?! of (?!stock))",
@@ -130,7 +134,8 @@ STATES: tuple[str, ...] = (
     r"(?:run|ran|running|runs|gone|went) (?:dry|empty)",
     r"(?:is|are|was|were|['’]s) (?:all |now |completely )?gone\b",
     r"(?:was|were|is|are|has been|have been|got|been) (?:now )?(?:removed|dropped|deleted|"
-    r"cancell?ed|taken (?:off|out)|swapped out|replaced|struck off|crossed off)",
+    r"cancell?ed|taken (?:off|out)|swapped out|replaced|struck off|crossed off|returned|refunded|"
+    r"sent back|taken back|exchanged|collected)",
     r"already (?:in|on) (?:your |the )?(?:basket|cart|trolley|order|list)",
     r"already there",
     r"(?:which|that|what) you (?:don['’]?t|didn['’]?t|do not|did not) (?:like|want|enjoy|eat)",
@@ -158,7 +163,7 @@ STATES: tuple[str, ...] = (
 )
 
 NEGATED: tuple[str, ...] = (
-    r"(?:be )?(?:available|in (?:the )?stock|stocked|sold here|here|carried|on sale|an option|"
+    r"(?:be )?(?:available|disponible|obtainable|on hand|in (?:the )?stock|stocked|sold here|here|carried|on sale|an option|"
     r"on (?:our|the) shel(?:f|ves)|in (?:our|the) range|on (?:our|the) (?:list|menu)|"
     r"(?:suitable|safe|right|allowed|permitted)(?: for (?:you|vegans|vegetarians|coeliacs))?|"
     r"vegan|vegetarian|organic|halal|kosher|(?:\w+[- ])?free|gluten[- ]free|dairy[- ]free|"
@@ -197,7 +202,12 @@ BEFORE: tuple[str, ...] = (
     r"(?:beats?|outdoes|outperforms|trumps|outshines|outclasses|edges out|wins (?:over|against)|"
     r"(?:is )?preferable to)",
     r"(?:anything|everything) but",
-    r"(?:dislike[sd]?|hate[sd]?|not (?:a fan of|keen on)|said no to|turned down|declined|vetoed)",
+    # disliking, in the usual words: "hate", "can't stand", "sick of", "went off"
+    r"(?:dislike[sd]?|hate[sd]?|not (?:a fan of|keen on)|said no to|turned down|declined|vetoed|"
+    r"(?:can['’]?t|cannot|could ?n['’]?t) (?:stand|bear|stomach|abide)|detest(?:s|ed)?|loathe[sd]?|"
+    r"(?:sick|tired) of|fed up with|(?:went|gone|go|goes) off)",
+    # advising against: "I must advise against A"
+    r"(?:advis|recommend|warn|caution)(?:e|es|ed|ing|s)? (?:you )?against",
     # taking back what was said: "forget A", "please disregard my earlier mention of A"
     r"(?:forget|disregard|ignore)(?: about)?(?: my| the)?(?: (?:previous|earlier|last|first|"
     r"original))?(?: (?:mention|suggestion|message|recommendation|pick|note)(?: of| about)?)?",
@@ -277,6 +287,7 @@ BEFORE: tuple[str, ...] = (
     r"never",
     NEGATION
     + r" (?:\w+ly )?(?:get hold of|got hold of|pay(?: extra| more)? for|spend(?: extra| more)? on|"
+    r"(?:be |been )?(?:keen on|fond of|a fan of|into|crazy about|wild about|big on|happy with)|"
     r"bother with|settle for|like|want|enjoy|eat|drink|fancy|suggest|recommend|offer|propose|pick|choose|go for|go with|take|"
     r"buy|get|add|include|order|put|use|find|stock|carry|have|pick out|advise)\w*",
     r"(?:" + "|".join(s for s in STATES if "(?:which|that)" not in s) + r")\s*:",
@@ -357,6 +368,25 @@ SELF_EXCLUDED = (
     r"(?:i|we)(?:['’]ve| have)? (?:skipped|left out|excluded|ruled out|dropped|avoided|passed on|"
     r"set aside|removed|crossed off|struck|taken out|took out)(?: it| that one| this one| them)?"
 )
+
+
+# Cue words a hurried writer misspells, mended before the cues are read ("avaialble", "sould
+# out", "expnsive"): one letter added, dropped or two swapped; changed too in words of seven
+# letters or more. `REAL_NEIGHBOURS` are English words one slip from them, never mended; `SLANG`
+# says texting forms in full.
+MENDABLE = frozenset(
+    {"stock", "sold", "available", "unavailable", "allergy", "allergic", "allergen", "allergens"}
+    | {"contains", "budget", "expensive", "instead", "rather", "replaced", "substitute"}
+    | {"substituted", "discontinued", "finished", "removed", "dropped", "returned", "refunded"}
+    | {"excluded", "recommend", "suggest", "cheaper", "pricier", "unfortunately", "sorry"}
+    | {"suitable", "unsuitable", "anymore", "unavailable", "skipped", "avoid", "avoided"}
+)
+REAL_NEIGHBOURS = frozenset(
+    {"stocks", "stocky", "stork", "solid", "soled", "solds", "budgets", "rathe", "sorty"}
+    | {"expansive", "avoids", "suggests", "recommends", "removes", "remover", "excludes"}
+    | {"finishes", "returner", "allergies", "container", "contain", "containers", "retuned"}
+)
+SLANG = {"outta": "out of", "avail": "available", "unavail": "unavailable", "bc": "because"}
 
 
 def alternation(words: tuple[str, ...] | list[str]) -> str:

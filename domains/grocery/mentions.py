@@ -237,7 +237,7 @@ _PLANT_MILK = cues.compiled(cues.alternation(cues.PLANT_MILKS) + r"[- ]milk\b")
 _MARKS = "✔✓✅☑👍❌✗✘🚫⛔"
 _MARK_LEAD = re.compile(rf"[\s*_>•·\-\d.)\[\]]*[{_MARKS}]")
 _MARK_BEFORE = re.compile(rf"([{_MARKS}])[\s*_]*$")
-_MARK_AFTER = re.compile(rf"{_TAIL}[\s*_:—–-]*([{_MARKS}])")
+_MARK_AFTER = re.compile(rf"{_TAIL}[\s*_:—–)\]-]*([{_MARKS}])")
 
 
 def _mark_of(text: str, lo: int, start: int, end: int, hi: int) -> str | None:
@@ -382,7 +382,8 @@ _CHOSEN_BEFORE = cues.compiled(
 )
 _CHOSEN_AFTER = cues.compiled(
     _TAIL
-    + r"[\W_]*(?:wins|it is|(?:is|['’]s) (?:the |a )?(?:clear |obvious |better |best )?(?:one|winner|"
+    + r"[\W_]*(?:wins|it is|(?:easily|definitely|for sure|hands down|clearly|obviously|no contest|"
+    r"every time|all the way)(?=[\W_]*$)|(?:is|['’]s) (?:the |a )?(?:clear |obvious |better |best )?(?:one|winner|"
     r"pick|choice|deal|buy|option)|(?:is|['’]s) (?:the |much |far )?(?:clear |obvious )?(?:better|best))\b"
 )
 
@@ -461,10 +462,11 @@ def _cells(line: str) -> list[str]:
     return cells[1:-1] if line.strip().startswith("|") and len(cells) > 2 else cells
 
 
-def _table_says_against(text: str, start: int) -> bool:
-    """Whether the table row that holds text[start] says, in another column, something that
-    rules its product out: a flag under its header ("Item | Stock" over "A | 0"), or a state
-    ("A | out of stock")."""
+def _table_says_against(text: str, start: int, others: list[int]) -> bool:
+    """Whether the table row that holds text[start] (under a header row) says, in another
+    column that names no other product (`others`: where the other mentions start), something
+    that rules its product out: a flag under its header ("Item | Stock" over "A | 0"), or a
+    state ("A | out of stock")."""
     lines = text.split("\n")
     at = text.count("\n", 0, start)
     if "|" not in lines[at]:
@@ -472,6 +474,10 @@ def _table_says_against(text: str, start: int) -> bool:
     top = at
     while top > 0 and "|" in lines[top - 1]:
         top -= 1
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = line_start + len(lines[at])
+    if top == at or any(line_start <= o < line_end for o in others):
+        return False
     row = _cells(lines[at])
     here = lines[at].count("|", 0, start - (text.rfind("\n", 0, start) + 1))
     here -= 1 if lines[at].strip().startswith("|") else 0
@@ -514,7 +520,7 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
             _states_against(words)
             or bool(_SELF_EXCLUDED.search(suffix))
             or bool(_OWN_FLAG.search(suffix))
-            or _table_says_against(text, m.start)
+            or _table_says_against(text, m.start, [x.start for x in found if x is not m])
         )
         if not said and not conditional and hi == clause_hi and _ONLY_PUNCTUATION.match(suffix):
             said, plural = _next_sentence_against(text, hi, nxt)
@@ -989,6 +995,62 @@ def _holds(name: tuple[str, ...], words: list[str], plural: bool = True) -> bool
     return len(said) < len(name) and tuple(said) == name[: len(said)]
 
 
+def _mend(text: str, own: frozenset[str]) -> tuple[str, list[int]]:
+    """The text with each slip of a cue word mended ("avaialble", "sould", "outta") and, for each
+    character of it (and its end), where it stands in the text as written. A word of the
+    catalog's (`own`), or one slip from one, is never mended: it may be a name."""
+    out: list[str] = []
+    back: list[int] = []
+    pos = 0
+    for m in _ALPHA.finditer(text):
+        fix = _mended_word(m.group(0).lower(), own)
+        if fix is None:
+            continue
+        out.append(text[pos : m.start()])
+        back.extend(range(pos, m.start()))
+        out.append(fix)
+        back.extend(m.start() + min(j, len(m.group(0)) - 1) for j in range(len(fix)))
+        pos = m.end()
+    if not out:
+        return text, []
+    out.append(text[pos:])
+    back.extend(range(pos, len(text) + 1))
+    return "".join(out), back
+
+
+def _mended_word(word: str, own: frozenset[str]) -> str | None:
+    if word in cues.SLANG:
+        return cues.SLANG[word]
+    if len(word) < 4 or word in cues.MENDABLE or word in cues.REAL_NEIGHBOURS or word in own:
+        return None
+    for cue in cues.MENDABLE:
+        if _one_slip(word, cue, substitution=len(cue) >= 7):
+            if any(_close(word, w) for w in own):
+                return None
+            return cue
+    return None
+
+
+def _one_slip(said: str, word: str, substitution: bool) -> bool:
+    """One letter added, dropped or two swapped (changed too, when `substitution`)."""
+    if abs(len(said) - len(word)) > 1 or said == word:
+        return False
+    if len(said) == len(word):
+        diff = [i for i, (a, b) in enumerate(zip(said, word, strict=True)) if a != b]
+        swapped = (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and said[diff[0]] == word[diff[1]]
+            and said[diff[1]] == word[diff[0]]
+        )
+        return swapped or (substitution and len(diff) == 1)
+    longer, shorter = (said, word) if len(said) > len(word) else (word, said)
+    return shorter in _deletes(longer)
+
+
+_ALPHA = re.compile(r"[A-Za-z]+")
+
+
 def _goes_on(name: tuple[str, ...], words: list[str], nxt: str) -> bool:
     """Whether the word said after the opening `words` of the name looks like the name's next
     word (its first three letters), as when a name is said in full with slips."""
@@ -1020,6 +1082,10 @@ class Resolver:
                 for one in _ONE_WORDS:
                     self._by_name.setdefault((*toks[:-1], one), []).append(p.id)
         self._joins = joins
+        # the catalog's own words, never mended as a slip of a cue word
+        self._words = frozenset(
+            w for x in self._listings.values() for w in (*x.name, *_TOKEN.findall(x.brand.lower()))
+        )
         self._by_first: dict[str, list[tuple[str, ...]]] = {}
         self._fuzzy_first: dict[str, set[str]] = {}
         for toks in self._by_name:
@@ -1222,7 +1288,17 @@ class Resolver:
     # -- the whole message -----------------------------------------------------------------
 
     def find(self, text: str) -> list[Mention]:
-        """Every mention in the text, in order."""
+        """Every mention in the text, in order (read with the cue words' slips mended, where
+        each stands in the text as written)."""
+        mended, back = _mend(text, self._words)
+        if mended == text:
+            return self._find(text)
+        return [
+            replace(m, start=back[m.start], end=back[m.end - 1] + 1 if m.end else 0)
+            for m in self._find(mended)
+        ]
+
+    def _find(self, text: str) -> list[Mention]:
         out: list[Mention] = []
         names = self._names(text)
         edges = [0, *(m.end() for m in _CLAUSE_EDGE.finditer(text)), len(text) + 1]

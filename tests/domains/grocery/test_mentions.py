@@ -522,6 +522,21 @@ def test_a_name_shortened_after_its_brand(
         f"I said {X} before - please read that as {Y}.",
         f"Stock for {X} ran dry, so here is {Y}.",
         f"Take {Y} and leave {X} on the shelf.",
+        # non-native and hurried writing, slips in the cue words mended
+        f"{X} is not disponible. I can offer {Y}.",
+        f"Unfortunately, {X} we do not have. Please take {Y}.",
+        f"{X} is sould out, try {Y}",
+        f"sry {X} outta stock. {Y}?",
+        f"{X} is unavialable; {Y} is fine.",
+        f"{X} is too expnsive, {Y} is chepaer.",
+        # dislike, advice against, history and verdicts in other words
+        f"I must advise against {X} given your allergy. {Y} would be suitable.",
+        f"{X} was returned; {Y} is on its way.",
+        f"You weren't keen on {X}, so here's {Y}.",
+        f"You've told me you can't stand {X}; {Y} is milder.",
+        f"{X} is a no from me. {Y} is a yes.",
+        f"{X} vs {Y}? {Y}, easily.",
+        f"{X} (1 l) 🚫 soy | {Y} (1 l) 👍",
     ],
 )
 def test_ruling_out_said_the_usual_ways(text: str) -> None:
@@ -540,6 +555,27 @@ def test_ruling_out_said_the_usual_ways(text: str) -> None:
 def test_what_goes_back_is_named_not_put_forward(text: str) -> None:
     assert READ.proposed(text) == []
     assert READ.named(text) == [OAT_CALCIUM]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"Here's {Y} — it's not too pricey and has no nuts.",
+        f"I found {Y}. It isn't out of stock, good news!",
+        f"{Y} isn't the cheapest, but it's the best value.",
+        f"| Product | Price | In stock |\n|---|---|---|\n| {Y} | €1.80 | yes |",
+        f"I would not hesitate to recommend {Y}.",
+        f"Stock check: {Y} is there.",  # a word of a cue, mended or not, rules nothing out
+    ],
+)
+def test_words_of_the_cues_in_a_proposal_rule_nothing_out(text: str) -> None:
+    assert READ.proposed(text) == [NUVOLA_BARISTA]
+
+
+def test_a_mended_slip_keeps_where_each_mention_stands() -> None:
+    text = f"{X} is unavialable, {Y} is avaialble."
+    spans = [(m.start, m.end) for m in READ.find(text)]
+    assert [text[a:b] for a, b in spans] == [X, Y]
 
 
 @pytest.mark.parametrize(
