@@ -1358,12 +1358,45 @@ class Resolver:
                 end, fits = short
                 out.append(Mention(a, end, fits, False, self._listings[fits[0]].display))
                 continue
+            by = _BRAND_OF_THE_NAME_BEFORE.search(text, 0, a)
+            floor = max((x.end for x in out if x.end <= a), default=0)
+            short = self._shortened_before(text, floor, by.start(), keys) if by else None
+            if short is not None:
+                begin, fits = short
+                out.append(Mention(begin, b, fits, False, self._listings[fits[0]].display))
+                continue
             only = self._by_brand.get(_brand_key(text[a:b].removesuffix("'s")), [])
             if len(only) == 1 and text[a:b] not in self._initials:
                 lead = _BRAND_ONLY_LEAD.search(text, 0, a)
                 out.append(Mention(lead.start() if lead else a, b, (only[0],), False, ""))
         found = sorted(out, key=lambda m: m.start)
         return _only_the_last(text, _ruled_out(text, found))
+
+    def _shortened_before(
+        self, text: str, floor: int, at: int, keys: set[str]
+    ) -> tuple[int, tuple[str, ...]] | None:
+        """A name shortened before "by / from" and its brand ("the Barista Almond from
+        Nuvola"): the longest run of words right before text[at:] (after `floor`) that some of
+        the brand's names hold in order. Returns where it starts and the products that fit."""
+        ids = [pid for key in sorted(keys) for pid in self._by_brand.get(key, [])]
+        said: list[tuple[str, int]] = []
+        end = at
+        for m in reversed(list(_TOKEN.finditer(text.lower(), floor, at))):
+            if not _WORD_GAP.fullmatch(text, m.end(), end) and not text[m.end() : end].isspace():
+                break
+            if len(said) == _LONGEST_SHORTENED:
+                break
+            said.insert(0, (m.group(0), m.start()))
+            end = m.start()
+        for j in range(len(said)):
+            words = [w for w, _ in said[j:]]
+            if words[0] in _NOT_A_NAME_WORD or words[0] == "and":
+                continue
+            fits = [pid for pid in ids if _holds(self._listings[pid].name, words, plural=False)]
+            fits = fits or [pid for pid in ids if _holds(self._listings[pid].name, words)]
+            if fits:
+                return said[j][1], tuple(sorted(fits))
+        return None
 
     def _shortened(
         self, text: str, at: int, limit: int, keys: set[str]

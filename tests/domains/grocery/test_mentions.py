@@ -470,6 +470,9 @@ GP_YOGHURT = "off_2284364856475"  # Greenpath Low Fat Natural Yoghurt (not its Y
         ("How about the Oatfield calcium soya?", [OAT_CALCIUM], []),
         ("Greenpath shortbread is lovely with tea.", [GP_SHORTBREAD], []),
         ("Greenpath yoghurt, then?", [GP_YOGHURT], []),
+        # or before "by / from" and its brand
+        ("I'd suggest the Barista Almond from Nuvola.", [NUVOLA_BARISTA], []),
+        ("Lemon & Herb by Greenpath is lovely.", [GP_HUMMUS], []),
         # the brand's first words fit several of its products: ask which
         ("Try the Greenpath tofu.", [], ["Tofu Satay Noodles"]),
         # a brand followed by words that open none of its names names nothing
