@@ -59,7 +59,7 @@ ALLERGEN_WORDS = sorted(
 # A negation in front of a word: "not", "isn't", "never", "no longer".
 NEGATION = (
     r"(?:not|never|neither|nor|no longer|no|n[o']t|isn'?t|aren'?t|wasn'?t|weren'?t|doesn'?t|don'?t|didn'?t|"
-    r"won'?t|wouldn'?t|can'?t|cannot|couldn'?t|shouldn'?t|hasn'?t|haven'?t|ain'?t)"
+    r"won'?t|wouldn'?t|can'?t|cannot|couldn'?t|shouldn'?t|hasn'?t|haven'?t|ain'?t|non(?= ))"
 ).replace("'", "['’]")
 
 STATES: tuple[str, ...] = (
@@ -133,7 +133,9 @@ STATES: tuple[str, ...] = (
     r"(?:have|has|we've|we have|shop has|store has)? ?(?:run|ran) out",
     r"(?:run|ran|running|runs|gone|went) (?:dry|empty)",
     r"(?:is|are|was|were|['’]s) (?:all |now |completely )?gone\b",
-    r"(?:was|were|is|are|has been|have been|got|been) (?:now )?(?:removed|dropped|deleted|"
+    r"(?:goes|go|going|went|will go|comes|coming) back\b(?! in(?:to)? stock| on (?:the |our )?shel)",
+    r"no (?:more|longer) (?:in|at|on) (?:the |our )?(?:store|shop|stock|shel(?:f|ves)|range)",
+    r"(?:was|were|is|are|has been|have been|got|been) (?:now |being )?(?:removed|dropped|deleted|"
     r"cancell?ed|taken (?:off|out)|swapped out|replaced|struck off|crossed off|returned|refunded|"
     r"sent back|taken back|exchanged|collected)",
     r"already (?:in|on) (?:your |the )?(?:basket|cart|trolley|order|list)",
@@ -163,8 +165,10 @@ STATES: tuple[str, ...] = (
 )
 
 NEGATED: tuple[str, ...] = (
-    r"(?:be )?(?:available|disponible|obtainable|on hand|in (?:the )?stock|stocked|sold here|here|carried|on sale|an option|"
-    r"on (?:our|the) shel(?:f|ves)|in (?:our|the) range|on (?:our|the) (?:list|menu)|"
+    r"(?:be )?(?:available|disponible|disponibile|obtainable|on hand|in (?:the )?stock|stocked|sold here|"
+    r"here|there(?: any ?more)?|carried|on sale|an option|"
+    r"on (?:our|the) shel(?:f|ves)|in (?:our|the) (?:range|assortment|selection|catalog(?:ue)?|"
+    r"inventory|store|shop)|(?:buy|order|get|deliver|supply)(?=\s*(?:[.,;!?]|$))|on (?:our|the) (?:list|menu)|"
     r"(?:suitable|safe|right|allowed|permitted)(?: for (?:you|vegans|vegetarians|coeliacs))?|"
     r"vegan|vegetarian|organic|halal|kosher|(?:\w+[- ])?free|gluten[- ]free|dairy[- ]free|"
     r"nut[- ]free|within (?:your |the )?budget|affordable|recommended|possible|for you|"
@@ -189,7 +193,10 @@ CONTAINS = (
 # tried X?", "have you had X before?") it is a question that offers X.
 _NOT_ASKED = r"(?<!\bhave )(?<!\bhad )(?<!\bdid )(?<!\bdo )"
 
-_NEW_ONE_AFTER = r"(?!\s+(?:(?:it|them|that|this|that one|this one|those|these)\s+)?(?:for|with|by|to|into|4|2)\b)"
+_NEW_ONE_AFTER = (
+    r"(?!\s+(?:(?:it|them|that|this|that one|this one|those|these)\s+)?(?:(?:for|with|by|to|into|4|"
+    r"2|in)\b|w/))"
+)
 
 BEFORE: tuple[str, ...] = (
     r"instead of",
@@ -215,7 +222,14 @@ BEFORE: tuple[str, ...] = (
     r"(?:switch(?:ed|ing)?|chang(?:e|ed|ing)|mov(?:e|ed|ing)) from",
     r"chang(?:e|es|ed|ing)(?!\s+(?:(?:it|them|that|this|that one|this one)\s+)?(?:to|for|with|into)\b)",
     # said of the shopper's past, not asked: "Have you tried X?" puts X forward
-    _NOT_ASKED + r"you(?:['’]ve| have)? (?:already )?(?:had|bought|ordered|tried|got)(?: before)?",
+    _NOT_ASKED
+    + r"you(?:['’]ve| have)? (?:already )?(?:had|bought|ordered|tried|got|purchased|picked|"
+    r"chose|took|grabbed|went (?:with|for))(?: before)?",
+    # the shopper's history: "based on your history (A)"
+    r"your (?:order |purchase |shopping |buying )?history(?: of| with| shows| says)?",
+    # the old product of a substitution: "B in lieu of A", "B can take the place of A"
+    r"in lieu of|(?:take|takes|took|taking) the place of|(?<![:;=8])\(\s*(?:as a )?(?:replacement |substitute |"
+    r"swap |sub )?for",
     # the noun ("a swap for X": X goes), not the verb ("swap for X?": X comes)
     r"(?:a |the )?(?:replacement|substitute|stand-in|alternative) (?:for|to)|(?:a|the) swap (?:for|to)",
     # "swap it for X", "replace it with X": X is the new one
@@ -256,7 +270,7 @@ BEFORE: tuple[str, ...] = (
     r"(?:out of stock|sold out|rupture of stock|oos) (?:for|of|on|with)",
     r"(?:the|your) usual",
     _NOT_ASKED
-    + r"you(?:['’]ve| have)? (?:usually|normally|previously|last|already|often|always|used to|regularly|typically|once) (?:order|bought|buy|had|"
+    + r"you(?:['’]ve| have)? (?:usually|normally|previously|last|already|often|always|used to|regularly|typically|once) (?:order|bought|buy|had|purchas|"
     r"get|got|ordered|have)\w*",
     r"(?:the|your) (?:original|previous|last|old)",
     # what goes back: a return, a refund, an exchange, a product taken or sent back

@@ -254,6 +254,18 @@ def _mark_of(text: str, lo: int, start: int, end: int, hi: int) -> str | None:
     return "in" if m.group(1) in "✔✓✅☑👍" else "out"
 
 
+# A substitution that names the new product first: "substitute B for A", "sub in B for A".
+_NEW_FIRST = cues.compiled(
+    r"\b(?:substitut(?:e|es|ed|ing)|(?:sub(?:s|bed|bing)?|swap(?:s|ped|ping)?|put(?:s|ting)?|"
+    r"switch(?:es|ed|ing)?) in)\s*(?:the\s+)?$"
+)
+_FOR_NEXT = cues.compiled(r"^[\s\"'”’)*_`]*for\b")
+_OLD_FIRST = cues.compiled(r"\b(?:substitut(?:e|es|ed|ing)|sub(?:s|bed|bing)?)\s*(?:the\s+)?$")
+_WITH_NEXT = cues.compiled(r"^[\s\"'”’)*_`]*(?:with\b|by\b|w/)")
+_OLD_AFTER_FOR = cues.compiled(
+    r"\b(?:substitut(?:e|es|ed|ing)|(?:sub(?:s|bed|bing)?|swap(?:s|ped|ping)?|put(?:s|ting)?|"
+    r"switch(?:es|ed|ing)?) in)\b[^.;!?\n]*\bfor[\s\"'(“‘*_`]*(?:the\s+)?$"
+)
 # The agent's own first thought, said as past or unrealised ("I was going to suggest A", "my
 # first pick was A", "I had A in mind"), taken back by a contrast that follows it.
 _FIRST_THOUGHT = cues.compiled(
@@ -309,6 +321,7 @@ _LABEL = cues.compiled(
     + r")(?:\s+(?:items?|products?|for you|right now|today|now|this week))?"
     + r"(?:,?\s*(?:i['’]m afraid|sadly|sorry|unfortunately|for now|at the moment))?[\W_]*"
 )
+_EMOTICON = re.compile(r":-?[()\[\]/|DPp](?!\w)")
 _LABEL_START = re.compile(r"[^:\n]{0,40}:")
 # A markdown heading or a line in bold: it labels the lines under it, up to the next heading.
 _HEADING = re.compile(
@@ -334,6 +347,9 @@ _LIST_LINK = cues.compiled(
     r"^[\W_]*(?:,|&|and|or|nor|as well as|plus)?[\W_]*"
     r"(?:(?:the|a|an|id|sku|item|product|ref|barcode|code)[\W_]*)?$"
 )
+# A link that ends a sentence or a clause joins no list ("A plus B; C would ..."): a line
+# break does (a bulleted list).
+_SENTENCE_LINK = re.compile(r"[;!?]|\.(?=\s)")
 _LIST_WORD = cues.compiled(r"\b(?:and|or|nor|as well as|plus)\b|&")
 # A predicate said of every member of a list before it: "A and B are both sold out".
 _PLURAL = cues.compiled(
@@ -428,6 +444,8 @@ def _labelled_out(text: str, start: int) -> bool:
     if headings and _LABEL.fullmatch(headings[-1].group("h") or headings[-1].group("b")):
         return True
     colon = text.rfind(":", 0, start)
+    while colon > 0 and text[colon - 1].isspace() and _EMOTICON.match(text, colon):
+        colon = text.rfind(":", 0, colon)  # ":(" is a face, not a label
     if colon < 0:
         return False
     between = text[colon + 1 : start]
@@ -534,6 +552,14 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
             before = True  # "I'd pick A over B": B is passed over
         if _PARTICLE_VERB.search(prefix) and _PARTICLE.match(suffix):
             before = True
+        if _NEW_FIRST.search(text[lo : m.start]) and _FOR_NEXT.match(links[-1]):
+            before = False  # "substitute B for A", "sub in B for A": B is the new one
+        if _OLD_FIRST.search(text[lo : m.start]) and _WITH_NEXT.match(links[-1]):
+            before = (
+                True  # "substitute A with B": A is the old one (alone, "substitute B?" offers B)
+            )
+        if _OLD_AFTER_FOR.search(text[clause_lo : m.start]):
+            before = True  # ... and A the old one
         if _FIRST_THOUGHT.search(prefix) and _CONTRAST.search(text[m.end : nxt]):
             before = True  # "I was going to suggest A, but B fits better"
         if _EXCEPTION.search(text[clause_lo : m.start]):
@@ -570,7 +596,7 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
     k = 0
     while k < n:
         j = k
-        while j + 1 < n and _LIST_LINK.match(links[j]):
+        while j + 1 < n and _LIST_LINK.match(links[j]) and not _SENTENCE_LINK.search(links[j]):
             j += 1
         listed = any(_LIST_WORD.search(links[i]) for i in range(k, j))
         if j > k and (listed or _ALL_OF_THEM.match(after[j])):

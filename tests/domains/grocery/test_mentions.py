@@ -540,6 +540,23 @@ def test_a_name_shortened_after_its_brand(
         f"{X} is a no from me. {Y} is a yes.",
         f"{X} vs {Y}? {Y}, easily.",
         f"{X} (1 l) 🚫 soy | {Y} (1 l) 👍",
+        # the old product of a substitution, whichever comes first
+        f"I can substitute {Y} for {X}.",
+        f"I substituted {X} with {Y}.",
+        f"I've subbed in {Y} for {X}.",
+        f"{Y} in lieu of {X}.",
+        f"{Y} can take the place of {X}.",
+        f"Replacement: {Y} (for {X}).",
+        # history, stock and returns in more words
+        f"You previously purchased {X}. For today, {Y} is a good pick.",
+        f"Last time you went with {X}; today I'd say {Y}.",
+        f"Unfortunately {X} is not in our assortment anymore, so I recommend {Y}.",
+        f"About {X}: sadly no more in store. {Y} is a good choice.",
+        f"{X} currently cannot buy. {Y} can buy.",
+        f"Per your return, {X} is being refunded. Can I suggest {Y}?",
+        f"The exchange is set: {X} goes back, {Y} comes to you.",
+        # a list does not run on across the end of a clause
+        f"I'd go with {Y}; {X} would blow your budget.",
     ],
 )
 def test_ruling_out_said_the_usual_ways(text: str) -> None:
@@ -569,6 +586,8 @@ def test_what_goes_back_is_named_not_put_forward(text: str) -> None:
         f"| Product | Price | In stock |\n|---|---|---|\n| {Y} | €1.80 | yes |",
         f"I would not hesitate to recommend {Y}.",
         f"Stock check: {Y} is there.",  # a word of a cue, mended or not, rules nothing out
+        f"{Y}? Can I substitute it for you?",
+        f"out of stock :( swap for {Y}?",  # an emoticon's bracket opens nothing
     ],
 )
 def test_words_of_the_cues_in_a_proposal_rule_nothing_out(text: str) -> None:
