@@ -302,7 +302,9 @@ _ARROW = re.compile("^" + _TAIL + r"[\W_]*(?:→|->|=>|⇒|➜|➔|⟶)")
 _ONLY_PUNCTUATION = cues.compiled("^" + _TAIL + r"[\s.?!:—–\-*_)\"'”`]*$")
 # A list label that rules out what follows it: "Out of stock: A, B", "**Dropped:** C".
 _LABEL = cues.compiled(
-    r"[\W_]*(?:(?:these|those|the following|items?|products?)\s+)?(?:"
+    # a few words may name what is listed: "alternatives rejected", "options ruled out"
+    r"[\W_]*(?:(?:these|those|the following|items?|products?)\s+|"
+    r"(?:(?!not\b|no\b|never\b|why\b|if\b)[a-z]+\s+){1,2}(?=\w+$|\w+\W*$))?(?:"
     + cues.alternation(cues.STATES)
     + "|"
     + cues.NEGATION
@@ -321,6 +323,8 @@ _LABEL = cues.compiled(
     + r")(?:\s+(?:items?|products?|for you|right now|today|now|this week))?"
     + r"(?:,?\s*(?:i['’]m afraid|sadly|sorry|unfortunately|for now|at the moment))?[\W_]*"
 )
+# What closes a label: a colon or an arrow ("Excluded → A").
+_LABEL_SEPARATOR = re.compile(r":|→|->|=>|⇒|➜|➔")
 _EMOTICON = re.compile(r":-?[()\[\]/|DPp](?!\w)")
 _LABEL_START = re.compile(r"[^:\n]{0,40}:")
 # A markdown heading or a line in bold: it labels the lines under it, up to the next heading.
@@ -443,12 +447,15 @@ def _labelled_out(text: str, start: int) -> bool:
     headings = list(_HEADING.finditer(text, 0, start))
     if headings and _LABEL.fullmatch(headings[-1].group("h") or headings[-1].group("b")):
         return True
-    colon = text.rfind(":", 0, start)
-    while colon > 0 and text[colon - 1].isspace() and _EMOTICON.match(text, colon):
-        colon = text.rfind(":", 0, colon)  # ":(" is a face, not a label
-    if colon < 0:
+    seps = [
+        m
+        for m in _LABEL_SEPARATOR.finditer(text, 0, start)
+        if not (m.start() and text[m.start() - 1].isspace() and _EMOTICON.match(text, m.start()))
+    ]  # ":(" is a face, not a label
+    if not seps:
         return False
-    between = text[colon + 1 : start]
+    colon, after = seps[-1].start(), seps[-1].end()
+    between = text[after:start]
     if _LABEL_EDGE.search(between.replace("\n", " ")) or "\n\n" in between:
         return False
     edge = max((m.end() for m in _LABEL_EDGE.finditer(text, 0, colon)), default=0)

@@ -557,6 +557,9 @@ def test_a_name_shortened_after_its_brand(
         f"The exchange is set: {X} goes back, {Y} comes to you.",
         # a list does not run on across the end of a clause
         f"I'd go with {Y}; {X} would blow your budget.",
+        # a label of a few words, or closed by an arrow
+        f'{{"suggestion": "{Y}", "alternatives_rejected": ["{X}"]}}',
+        f"Recommendation → {Y}\nExcluded → {X}",
     ],
 )
 def test_ruling_out_said_the_usual_ways(text: str) -> None:
@@ -588,6 +591,9 @@ def test_what_goes_back_is_named_not_put_forward(text: str) -> None:
         f"Stock check: {Y} is there.",  # a word of a cue, mended or not, rules nothing out
         f"{Y}? Can I substitute it for you?",
         f"out of stock :( swap for {Y}?",  # an emoticon's bracket opens nothing
+        f"Out of stock items: none. Suggested: {Y}.",
+        f"| Product | Contains |\n|---|---|\n| {Y} | no soy |",
+        f"Instead of searching more, just take {Y}.",
     ],
 )
 def test_words_of_the_cues_in_a_proposal_rule_nothing_out(text: str) -> None:
