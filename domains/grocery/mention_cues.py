@@ -177,7 +177,7 @@ NEGATED: tuple[str, ...] = (
     r"(?:made|produced|sold|offered|back)\b(?![- ]out)|"
     r"(?:an? |the )?(?:good |great |suitable |safe |viable |right |real )?(?:option|choice|fit|"
     r"match|pick|idea|alternative))",
-    r"(?:work|fit|suit|meet|match|qualify|pass|do|tick|like|want|enjoy)\b",
+    r"(?:work|fit|suit|meet|match|qualify|pass|do|tick|like|want|enjoy|agree)\b",
     r"(?:be )?worth (?:it|the (?:money|price|extra|cost))",
     r"(?:find|get|source|offer|suggest|recommend|include|add|order|stock|carry) (?:it|them|that|"
     r"this)",
@@ -280,7 +280,10 @@ BEFORE: tuple[str, ...] = (
     r"(?: (?:issued|processed|given|made|requested|started|booked|logged))?(?: of| for| on)?",
     r"(?:your )?(?:last|previous) order (?:had|included|contained)",
     r"asked for",
-    r"you (?:mentioned|wrote|requested|named|typed|were after|were looking for|had in mind)",
+    r"you (?:mentioned|wrote|requested|named|typed|were after|were looking for|had in mind|said|"
+    r"(?:really )?(?:liked|loved|enjoyed|preferred))",
+    # the shopper's question echoed at the start of a sentence: "Looking for A? We carry B."
+    r"(?:are you |you['’]re |you are )looking for|^\s*looking for",
     # the shopper's own words: "you said you liked X"
     r"you (?:said|told me|mentioned)(?: that)? you(?:['’]d| had| have)? (?:like|liked|love|loved|"
     r"enjoy|enjoyed|had|bought|tried|usually (?:buy|get|have))",

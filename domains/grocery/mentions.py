@@ -313,6 +313,8 @@ _LABEL = cues.compiled(
     + r"|avoid|skip(?:ped)?|left out|ruled out|not for you|no|out|gone|n/a"
     # what goes back: "### Return summary", "Returning:" (a return names, never suggests)
     + r"|(?:return(?:s|ed|ing)?|refund(?:s|ed)?|to (?:return|refund))(?: summary| request| details)?"
+    # what the shopper asked for: "Your request:", "Requested:"
+    + r"|(?:your |original |the shopper['’]?s? )?request(?:ed)?(?: items?| products?)?|you asked for"
     # what was bought before: "Prev. order:", "Last time:", "Order history:"
     + r"|(?:(?:prev(?:ious)?\.?|last|past|earlier|old|usual|regular)\s+(?:orders?|purchases?|buys?|"
     r"basket|time|items?|pick)|(?:order|purchase|buying) history|bought before|you (?:usually )?buy)"
@@ -434,10 +436,16 @@ def _states_against(words: str) -> bool:
 _NEXT_KEY = re.compile(r"[\"'`]?\s*[,;{]\s*[\"']?[\w -]{1,30}[\"']?\s*[:=]")
 
 
+_ASIDE = re.compile(r"\s*\((?:[\w'’ -]{1,30})\)")
+
+
 def _own_words(words: str) -> str:
     """The words after a mention that are still about it (up to where a new subject or the
     next key of a record starts)."""
-    cuts = [m.start() for m in (_NEW_SUBJECT.search(words), _NEXT_KEY.search(words)) if m]
+    # a short aside in brackets right after the name says nothing new: "A (your usual) is out"
+    aside = _ASIDE.match(words)
+    seen = " " * aside.end() + words[aside.end() :] if aside else words
+    cuts = [m.start() for m in (_NEW_SUBJECT.search(seen), _NEXT_KEY.search(seen)) if m]
     return words[: min(cuts)] if cuts else words
 
 

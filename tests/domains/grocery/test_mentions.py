@@ -560,6 +560,13 @@ def test_a_name_shortened_after_its_brand(
         # a label of a few words, or closed by an arrow
         f'{{"suggestion": "{Y}", "alternatives_rejected": ["{X}"]}}',
         f"Recommendation → {Y}\nExcluded → {X}",
+        # the shopper's own words and requests
+        f"In your message you said {X} — I found {Y} instead.",
+        f"Your request: {X}. My suggestion: {Y}.",
+        f"Looking for {X}? We only carry {Y}.",
+        f"You liked {X} before, so you may like {Y}.",
+        f"{X} (your regular) is out — {Y} is in.",
+        f"Since {X} didn't agree with you, let's try {Y}.",
     ],
 )
 def test_ruling_out_said_the_usual_ways(text: str) -> None:
@@ -594,6 +601,8 @@ def test_what_goes_back_is_named_not_put_forward(text: str) -> None:
         f"Out of stock items: none. Suggested: {Y}.",
         f"| Product | Contains |\n|---|---|\n| {Y} | no soy |",
         f"Instead of searching more, just take {Y}.",
+        f"You said you wanted something creamy: {Y} is perfect.",
+        f"Looking for a creamy drink? {Y} is it.",
     ],
 )
 def test_words_of_the_cues_in_a_proposal_rule_nothing_out(text: str) -> None:
