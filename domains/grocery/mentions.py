@@ -254,17 +254,21 @@ def _mark_of(text: str, lo: int, start: int, end: int, hi: int) -> str | None:
     return "in" if m.group(1) in "✔✓✅☑👍" else "out"
 
 
-# A substitution that names the new product first: "substitute B for A", "sub in B for A".
-_NEW_FIRST = cues.compiled(
-    r"\b(?:substitut(?:e|es|ed|ing)|(?:sub(?:s|bed|bing)?|swap(?:s|ped|ping)?|put(?:s|ting)?|"
-    r"switch(?:es|ed|ing)?) in)\s*(?:the\s+)?$"
+# A substitution that names the new product first ("substitute B for A", "sub in B for A": B
+# before "for", A after it), or the old one first ("substitute A with B").
+_SUBSTITUTING = (
+    r"(?:substitut(?:e|es|ed|ing)|(?:sub(?:s|bed|bing)?|swap(?:s|ped|ping)?|put(?:s|ting)?|"
+    r"switch(?:es|ed|ing)?) in)"
 )
-_FOR_NEXT = cues.compiled(r"^[\s\"'”’)*_`]*for\b")
-_OLD_FIRST = cues.compiled(r"\b(?:substitut(?:e|es|ed|ing)|sub(?:s|bed|bing)?)\s*(?:the\s+)?$")
-_WITH_NEXT = cues.compiled(r"^[\s\"'”’)*_`]*(?:with\b|by\b|w/)")
-_OLD_AFTER_FOR = cues.compiled(
-    r"\b(?:substitut(?:e|es|ed|ing)|(?:sub(?:s|bed|bing)?|swap(?:s|ped|ping)?|put(?:s|ting)?|"
-    r"switch(?:es|ed|ing)?) in)\b[^.;!?\n]*\bfor[\s\"'(“‘*_`]*(?:the\s+)?$"
+_NEW_FIRST, _OLD_AFTER_FOR, _OLD_FIRST, _FOR_NEXT, _WITH_NEXT = map(
+    cues.compiled,
+    (
+        rf"\b{_SUBSTITUTING}\s*(?:the\s+)?$",
+        rf"\b{_SUBSTITUTING}\b[^.;!?\n]*\bfor[\s\"'(“‘*_`]*(?:the\s+)?$",
+        r"\b(?:substitut(?:e|es|ed|ing)|sub(?:s|bed|bing)?)\s*(?:the\s+)?$",
+        r"^[\s\"'”’)*_`]*for\b",
+        r"^[\s\"'”’)*_`]*(?:with\b|by\b|w/)",
+    ),
 )
 # The agent's own first thought, said as past or unrealised ("I was going to suggest A", "my
 # first pick was A", "I had A in mind"), taken back by a contrast that follows it.

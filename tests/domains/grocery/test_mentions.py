@@ -280,6 +280,9 @@ def test_a_slip_inside_a_hyphenated_word_is_judged_as_in_one_word(
 
 CN_LUNGO, LK_LUNGO = "off_2115935823506", "off_2508377045092"  # Lungo Coffee Capsules, 20
 ORCHARD_PULP = "off_2492700851200"  # Orchard Row With Pulp Orange Juice, 1 l
+GP_HUMMUS = "off_2156758343000"  # Greenpath Lemon & Herb Hummus
+GP_SHORTBREAD = "off_2301420849353"  # Greenpath Butter Rice Flour Shortbread
+GP_YOGHURT = "off_2284364856475"  # Greenpath Low Fat Natural Yoghurt (not its Yoghurt Pots)
 
 
 @pytest.mark.parametrize(
@@ -320,13 +323,110 @@ ORCHARD_PULP = "off_2492700851200"  # Orchard Row With Pulp Orange Juice, 1 l
             [NUVOLA_BARISTA],
             [],
         ),
+        # a name shortened after its brand, as English shortens a noun phrase (its kind with
+        # words before it, or its opening words)
+        ("Maybe the Greenpath lemon & herb would suit?", [GP_HUMMUS], []),
+        ("How about the Oatfield calcium soya?", [OAT_CALCIUM], []),
+        ("Greenpath shortbread is lovely with tea.", [GP_SHORTBREAD], []),
+        ("Greenpath yoghurt, then?", [GP_YOGHURT], []),
+        # or before "by / from" and its brand
+        ("I'd suggest the Barista Almond from Nuvola.", [NUVOLA_BARISTA], []),
+        ("Lemon & Herb by Greenpath is lovely.", [GP_HUMMUS], []),
+        # the brand's first words fit several of its products: ask which
+        ("Try the Greenpath tofu.", [], ["Tofu Satay Noodles"]),
+        # a brand followed by words that open none of its names names nothing
+        ("Greenpath makes a lovely range.", [], []),
     ],
 )
-def test_sizes_in_words_brand_initials_and_where_a_brand_belongs(
+def test_sizes_in_words_brand_initials_shortened_names_and_where_a_brand_belongs(
     text: str, proposed: list[str], unclear: list[str]
 ) -> None:
     assert READ.proposed(text) == proposed
     assert READ.unclear(text) == unclear
+
+
+# Rule-outs said in more of the usual ways (our own words, written to probe each cause of the
+# fresh shares' misses rather than to echo them): X is ruled out, Y put forward.
+RULED_OUT_THE_USUAL_WAYS = [
+    # stock, budget, removal and discouragement said in more of the usual ways
+    f"{X} empty on the shelf today, so {Y}.",
+    f"You'd go over your budget with {X}, so {Y}.",
+    f"{X} is pricier than your limit. {Y} fits.",
+    f"Please ditch {X} from the basket and add {Y}.",
+    f"Don't bother with {X}; {Y} is better value.",
+    f"{X} is not in the stock now. {Y} is.",
+    f"Oops, I put {X} but meant {Y}.",
+    f"Please ignore my earlier mention of {X}; {Y} is the one.",
+    f"I'd pass on {X}. {Y} is nicer.",
+    f"You used to get {X}; today I'd go for {Y}.",
+    f"Sorry, out of {X}. {Y} instead?",
+    f"{X} gone. We can swap to {Y} - ok?",
+    # records, tables and notes
+    f"{X} (1 l) = no (soy). {Y} = yes",
+    f'[{{"item": "{X}", "available": false}}, {{"item": "{Y}", "available": true}}]',
+    f"Product | In stock\n{X} | no\n{Y} | yes",
+    f"Last order: {X}. Today's pick: {Y}.",
+    f"OK {Y}\nFAIL {X} (soy)",
+    # two set side by side, one then chosen; the other stays passed over when named again
+    f"Comparing {X} to {Y}, {Y} wins.",
+    f"I weighed up {X} and {Y}; {Y} wins.",
+    f"{X} or {Y}? I'd grab {Y}.",
+    f"Between {X} and {Y} I prefer {Y}: it is cheaper, while {X} costs more.",
+    f"Of the two, {X} and {Y}, I'd recommend {Y}.",
+    f"{X} and {Y} are alike, but {Y} has less sugar, so I'd pick {Y}.",
+    f"{X} vs {Y}: {Y} is the better deal.",
+    # the agent's own first thought, taken back
+    f"I was going to suggest {X}, but {Y} fits better.",
+    f"My first pick was {X}; on reflection, {Y}.",
+    f"I had {X} in mind, but {Y} is cheaper.",
+    # corrections, stock and shelves said in other words
+    f"My mistake: I typed {X} but it should be {Y}.",
+    f"I said {X} before - please read that as {Y}.",
+    f"Stock for {X} ran dry, so here is {Y}.",
+    f"Take {Y} and leave {X} on the shelf.",
+    # non-native and hurried writing, slips in the cue words mended
+    f"{X} is not disponible. I can offer {Y}.",
+    f"Unfortunately, {X} we do not have. Please take {Y}.",
+    f"{X} is sould out, try {Y}",
+    f"sry {X} outta stock. {Y}?",
+    f"{X} is unavialable; {Y} is fine.",
+    f"{X} is too expnsive, {Y} is chepaer.",
+    # dislike, advice against, history and verdicts in other words
+    f"I must advise against {X} given your allergy. {Y} would be suitable.",
+    f"{X} was returned; {Y} is on its way.",
+    f"You weren't keen on {X}, so here's {Y}.",
+    f"You've told me you can't stand {X}; {Y} is milder.",
+    f"{X} is a no from me. {Y} is a yes.",
+    f"{X} vs {Y}? {Y}, easily.",
+    f"{X} (1 l) 🚫 soy | {Y} (1 l) 👍",
+    # the old product of a substitution, whichever comes first
+    f"I can substitute {Y} for {X}.",
+    f"I substituted {X} with {Y}.",
+    f"I've subbed in {Y} for {X}.",
+    f"{Y} in lieu of {X}.",
+    f"{Y} can take the place of {X}.",
+    f"Replacement: {Y} (for {X}).",
+    # history, stock and returns in more words
+    f"You previously purchased {X}. For today, {Y} is a good pick.",
+    f"Last time you went with {X}; today I'd say {Y}.",
+    f"Unfortunately {X} is not in our assortment anymore, so I recommend {Y}.",
+    f"About {X}: sadly no more in store. {Y} is a good choice.",
+    f"{X} currently cannot buy. {Y} can buy.",
+    f"Per your return, {X} is being refunded. Can I suggest {Y}?",
+    f"The exchange is set: {X} goes back, {Y} comes to you.",
+    # a list does not run on across the end of a clause
+    f"I'd go with {Y}; {X} would blow your budget.",
+    # a label of a few words, or closed by an arrow
+    f'{{"suggestion": "{Y}", "alternatives_rejected": ["{X}"]}}',
+    f"Recommendation → {Y}\nExcluded → {X}",
+    # the shopper's own words and requests
+    f"In your message you said {X} — I found {Y} instead.",
+    f"Your request: {X}. My suggestion: {Y}.",
+    f"Looking for {X}? We only carry {Y}.",
+    f"You liked {X} before, so you may like {Y}.",
+    f"{X} (your regular) is out — {Y} is in.",
+    f"Since {X} didn't agree with you, let's try {Y}.",
+]
 
 
 @pytest.mark.parametrize(
@@ -376,6 +476,7 @@ def test_sizes_in_words_brand_initials_and_where_a_brand_belongs(
         f"Since you enjoyed {X}, {Y} might suit you as well.",
         # a comparison table settled by a recommendation under it
         f"| | {X} | {Y} |\n|---|---|---|\n| Price | €1.29 | €2.99 |\n\n**Recommendation:** {Y}.",
+        *RULED_OUT_THE_USUAL_WAYS,
     ],
 )
 def test_shorthand_records_headings_and_picks_rule_the_other_out(text: str) -> None:
@@ -444,6 +545,10 @@ def test_a_bad_corpus_row_names_the_line_and_field(tmp_path: Path) -> None:
         f"found {X} from ur order, send it back?",
         # praise of the shopper's own product while the agent is still to search
         f"ooh {X} is lovely, ok searching",
+        # a record nested under a return, a note, a verb with its particle
+        f"refund_request:\n  product: {X}\n  amount: €1.99\nproceed? y/n",
+        f"{X} back, €1.99 refunded to your card. OK?",
+        f"I'll take {X} back and credit your card.",
     ],
 )
 def test_a_return_or_the_shoppers_own_product_is_named_not_put_forward(text: str) -> None:
@@ -456,135 +561,7 @@ def test_a_shortcoming_put_as_a_check_in_the_next_sentence_still_puts_forward() 
     assert READ.proposed(text) == [NUVOLA_BARISTA]
 
 
-# -- a name shortened after its brand, as English shortens a noun phrase ------------------------
-
-GP_HUMMUS = "off_2156758343000"  # Greenpath Lemon & Herb Hummus
-GP_SHORTBREAD = "off_2301420849353"  # Greenpath Butter Rice Flour Shortbread
-GP_YOGHURT = "off_2284364856475"  # Greenpath Low Fat Natural Yoghurt (not its Yoghurt Pots)
-
-
-@pytest.mark.parametrize(
-    ("text", "proposed", "unclear"),
-    [
-        ("Maybe the Greenpath lemon & herb would suit?", [GP_HUMMUS], []),
-        ("How about the Oatfield calcium soya?", [OAT_CALCIUM], []),
-        ("Greenpath shortbread is lovely with tea.", [GP_SHORTBREAD], []),
-        ("Greenpath yoghurt, then?", [GP_YOGHURT], []),
-        # or before "by / from" and its brand
-        ("I'd suggest the Barista Almond from Nuvola.", [NUVOLA_BARISTA], []),
-        ("Lemon & Herb by Greenpath is lovely.", [GP_HUMMUS], []),
-        # the brand's first words fit several of its products: ask which
-        ("Try the Greenpath tofu.", [], ["Tofu Satay Noodles"]),
-        # a brand followed by words that open none of its names names nothing
-        ("Greenpath makes a lovely range.", [], []),
-    ],
-)
-def test_a_name_shortened_after_its_brand(
-    text: str, proposed: list[str], unclear: list[str]
-) -> None:
-    assert READ.proposed(text) == proposed
-    assert READ.unclear(text) == unclear
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        # stock, budget, removal and discouragement said in more of the usual ways
-        f"{X} empty on the shelf today, so {Y}.",
-        f"You'd go over your budget with {X}, so {Y}.",
-        f"{X} is pricier than your limit. {Y} fits.",
-        f"Please ditch {X} from the basket and add {Y}.",
-        f"Don't bother with {X}; {Y} is better value.",
-        f"{X} is not in the stock now. {Y} is.",
-        f"Oops, I put {X} but meant {Y}.",
-        f"Please ignore my earlier mention of {X}; {Y} is the one.",
-        f"I'd pass on {X}. {Y} is nicer.",
-        f"You used to get {X}; today I'd go for {Y}.",
-        f"Sorry, out of {X}. {Y} instead?",
-        f"{X} gone. We can swap to {Y} - ok?",
-        # records, tables and notes
-        f"{X} (1 l) = no (soy). {Y} = yes",
-        f'[{{"item": "{X}", "available": false}}, {{"item": "{Y}", "available": true}}]',
-        f"Product | In stock\n{X} | no\n{Y} | yes",
-        f"Last order: {X}. Today's pick: {Y}.",
-        f"OK {Y}\nFAIL {X} (soy)",
-        # two set side by side, one then chosen; the other stays passed over when named again
-        f"Comparing {X} to {Y}, {Y} wins.",
-        f"I weighed up {X} and {Y}; {Y} wins.",
-        f"{X} or {Y}? I'd grab {Y}.",
-        f"Between {X} and {Y} I prefer {Y}: it is cheaper, while {X} costs more.",
-        f"Of the two, {X} and {Y}, I'd recommend {Y}.",
-        f"{X} and {Y} are alike, but {Y} has less sugar, so I'd pick {Y}.",
-        f"{X} vs {Y}: {Y} is the better deal.",
-        # the agent's own first thought, taken back
-        f"I was going to suggest {X}, but {Y} fits better.",
-        f"My first pick was {X}; on reflection, {Y}.",
-        f"I had {X} in mind, but {Y} is cheaper.",
-        # corrections, stock and shelves said in other words
-        f"My mistake: I typed {X} but it should be {Y}.",
-        f"I said {X} before - please read that as {Y}.",
-        f"Stock for {X} ran dry, so here is {Y}.",
-        f"Take {Y} and leave {X} on the shelf.",
-        # non-native and hurried writing, slips in the cue words mended
-        f"{X} is not disponible. I can offer {Y}.",
-        f"Unfortunately, {X} we do not have. Please take {Y}.",
-        f"{X} is sould out, try {Y}",
-        f"sry {X} outta stock. {Y}?",
-        f"{X} is unavialable; {Y} is fine.",
-        f"{X} is too expnsive, {Y} is chepaer.",
-        # dislike, advice against, history and verdicts in other words
-        f"I must advise against {X} given your allergy. {Y} would be suitable.",
-        f"{X} was returned; {Y} is on its way.",
-        f"You weren't keen on {X}, so here's {Y}.",
-        f"You've told me you can't stand {X}; {Y} is milder.",
-        f"{X} is a no from me. {Y} is a yes.",
-        f"{X} vs {Y}? {Y}, easily.",
-        f"{X} (1 l) 🚫 soy | {Y} (1 l) 👍",
-        # the old product of a substitution, whichever comes first
-        f"I can substitute {Y} for {X}.",
-        f"I substituted {X} with {Y}.",
-        f"I've subbed in {Y} for {X}.",
-        f"{Y} in lieu of {X}.",
-        f"{Y} can take the place of {X}.",
-        f"Replacement: {Y} (for {X}).",
-        # history, stock and returns in more words
-        f"You previously purchased {X}. For today, {Y} is a good pick.",
-        f"Last time you went with {X}; today I'd say {Y}.",
-        f"Unfortunately {X} is not in our assortment anymore, so I recommend {Y}.",
-        f"About {X}: sadly no more in store. {Y} is a good choice.",
-        f"{X} currently cannot buy. {Y} can buy.",
-        f"Per your return, {X} is being refunded. Can I suggest {Y}?",
-        f"The exchange is set: {X} goes back, {Y} comes to you.",
-        # a list does not run on across the end of a clause
-        f"I'd go with {Y}; {X} would blow your budget.",
-        # a label of a few words, or closed by an arrow
-        f'{{"suggestion": "{Y}", "alternatives_rejected": ["{X}"]}}',
-        f"Recommendation → {Y}\nExcluded → {X}",
-        # the shopper's own words and requests
-        f"In your message you said {X} — I found {Y} instead.",
-        f"Your request: {X}. My suggestion: {Y}.",
-        f"Looking for {X}? We only carry {Y}.",
-        f"You liked {X} before, so you may like {Y}.",
-        f"{X} (your regular) is out — {Y} is in.",
-        f"Since {X} didn't agree with you, let's try {Y}.",
-    ],
-)
-def test_ruling_out_said_the_usual_ways(text: str) -> None:
-    assert READ.proposed(text) == [NUVOLA_BARISTA]
-    assert OAT_CALCIUM in READ.named(text)
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        f"refund_request:\n  product: {X}\n  amount: €1.99\nproceed? y/n",
-        f"{X} back, €1.99 refunded to your card. OK?",
-        f"I'll take {X} back and credit your card.",
-    ],
-)
-def test_what_goes_back_is_named_not_put_forward(text: str) -> None:
-    assert READ.proposed(text) == []
-    assert READ.named(text) == [OAT_CALCIUM]
+# -- ruling out, said the usual ways, and what still puts forward -----------------------------
 
 
 @pytest.mark.parametrize(
@@ -603,26 +580,18 @@ def test_what_goes_back_is_named_not_put_forward(text: str) -> None:
         f"Instead of searching more, just take {Y}.",
         f"You said you wanted something creamy: {Y} is perfect.",
         f"Looking for a creamy drink? {Y} is it.",
-    ],
-)
-def test_words_of_the_cues_in_a_proposal_rule_nothing_out(text: str) -> None:
-    assert READ.proposed(text) == [NUVOLA_BARISTA]
-
-
-def test_a_mended_slip_keeps_where_each_mention_stands() -> None:
-    text = f"{X} is unavialable, {Y} is avaialble."
-    spans = [(m.start, m.end) for m in READ.find(text)]
-    assert [text[a:b] for a, b in spans] == [X, Y]
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
+        # a shortcoming put to the shopper as a check: still put forward
         f"{Y} isn't organic. It is fine?",
         f"{Y} contains almonds; are you okay with that?",
         f"{Y} has nuts in it. Fine with your allergy?",
         f"{Y} contains tree nuts. Could you confirm that is not a problem?",
     ],
 )
-def test_a_shortcoming_put_to_the_shopper_as_a_check_still_puts_forward(text: str) -> None:
-    assert READ.proposed(text) == [NUVOLA_BARISTA]
+def test_words_of_the_cues_in_a_proposal_rule_nothing_out(text: str) -> None:
+    assert READ.resolve(text).proposed == READ.resolve(text).named == (NUVOLA_BARISTA,)
+
+
+def test_a_mended_slip_keeps_where_each_mention_stands() -> None:
+    text = f"{X} is unavialable, {Y} is avaialble."
+    spans = [(m.start, m.end) for m in READ.find(text)]
+    assert [text[a:b] for a, b in spans] == [X, Y]
