@@ -177,7 +177,9 @@ NEGATED: tuple[str, ...] = (
     r"(?:made|produced|sold|offered|back)\b(?![- ]out)|"
     r"(?:an? |the )?(?:good |great |suitable |safe |viable |right |real )?(?:option|choice|fit|"
     r"match|pick|idea|alternative))",
-    r"(?:work|fit|suit|meet|match|qualify|pass|do|tick|like|want|enjoy|agree)\b",
+    # ("not like the others" compares, it does not dislike)
+    r"(?:work|fit|suit|meet|match|qualify|pass|do|tick|"
+    r"like(?! (?:the|a|an|any|other|others|most|many|some|those|these)\b)|want|enjoy|agree)\b",
     r"(?:be )?worth (?:it|the (?:money|price|extra|cost))",
     r"(?:find|get|source|offer|suggest|recommend|include|add|order|stock|carry) (?:it|them|that|"
     r"this)",

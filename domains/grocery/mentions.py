@@ -303,7 +303,7 @@ _PREFERRED_OVER, _COMPARED_WITH = (
 _ANAPHOR = cues.compiled(r"\bthe (former|latter|first|second|last)\b(?: one| option| product)?")
 _CLAUSE_STOP = re.compile(r"[,;.!?\n]")
 _ARROW = re.compile("^" + _TAIL + r"[\W_]*(?:→|->|=>|⇒|➜|➔|⟶)")
-_ONLY_PUNCTUATION = cues.compiled("^" + _TAIL + r"[\s.?!:—–\-*_)\"'”`]*$")
+_ONLY_PUNCTUATION = cues.compiled("^" + _TAIL + r"[\s.?!:;—–\-*_)\"'”`]*$")
 # A list label that rules out what follows it: "Out of stock: A, B", "**Dropped:** C".
 _LABEL = cues.compiled(
     # a few words may name what is listed: "alternatives rejected", "options ruled out"
@@ -354,7 +354,8 @@ _BARE_NO = cues.compiled(
 _LABEL_EDGE = re.compile(r"[\n;!?]|(?<=\.)" + _NOT_AN_END + r"(?=\s|$)")
 # A list link between two mentions ("A, B and C", "A or B").
 _LIST_LINK = cues.compiled(
-    r"^[\W_]*(?:,|&|and|or|nor|as well as|plus)?[\W_]*"
+    # a short aside in brackets may follow a member: "A (soy) and B (nuts) are both ..."
+    r"^[\W_]*(?:\([\w'’ -]{1,30}\)[\W_]*)?(?:,|&|and|or|nor|as well as|plus)?[\W_]*"
     r"(?:(?:the|a|an|id|sku|item|product|ref|barcode|code)[\W_]*)?$"
 )
 # A link that ends a sentence or a clause joins no list ("A plus B; C would ..."): a line
@@ -365,7 +366,7 @@ _LIST_WORD = cues.compiled(r"\b(?:and|or|nor|as well as|plus)\b|&")
 _PLURAL = cues.compiled(
     "^"
     + _TAIL
-    + r"[\W_]*(?:(?:are|were|have|both|all|each|neither|none|contain|include|list|both contain|do|don['’]?t|"
+    + r"[\W_]*(?:\([\w'’ -]{1,30}\)[\W_]*)?(?:(?:are|were|have|both|all|each|neither|none|contain|include|list|both contain|do|don['’]?t|"
     r"aren['’]?t|weren['’]?t|won['’]?t|would|will|can['’]?t|should)\b)"
 )
 _ALL_OF_THEM = cues.compiled(r"^[\W_]*(?:both|all|each|neither|none)\b")

@@ -426,6 +426,8 @@ RULED_OUT_THE_USUAL_WAYS = [
     f"You liked {X} before, so you may like {Y}.",
     f"{X} (your regular) is out — {Y} is in.",
     f"Since {X} didn't agree with you, let's try {Y}.",
+    # a clause after a semicolon speaks of what ends the clause before
+    f"{X}; sadly none left. {Y} is here.",
 ]
 
 
@@ -580,6 +582,7 @@ def test_a_shortcoming_put_as_a_check_in_the_next_sentence_still_puts_forward() 
         f"Instead of searching more, just take {Y}.",
         f"You said you wanted something creamy: {Y} is perfect.",
         f"Looking for a creamy drink? {Y} is it.",
+        f"You'll love {Y}; it's not like the others.",  # "not like" compares
         # a shortcoming put to the shopper as a check: still put forward
         f"{Y} isn't organic. It is fine?",
         f"{Y} contains almonds; are you okay with that?",
@@ -589,6 +592,19 @@ def test_a_shortcoming_put_as_a_check_in_the_next_sentence_still_puts_forward() 
 )
 def test_words_of_the_cues_in_a_proposal_rule_nothing_out(text: str) -> None:
     assert READ.resolve(text).proposed == READ.resolve(text).named == (NUVOLA_BARISTA,)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"I checked {X} and {Y}; neither fits your budget.",
+        f"{X} (soy) and {Y} (nuts) are both unsuitable for you.",
+        f"Neither {X} nor {Y} is available today.",
+    ],
+)
+def test_two_ruled_out_put_nothing_forward(text: str) -> None:
+    assert READ.proposed(text) == []
+    assert READ.named(text) == [OAT_CALCIUM, NUVOLA_BARISTA]
 
 
 def test_a_mended_slip_keeps_where_each_mention_stands() -> None:
