@@ -83,6 +83,9 @@ STATES: tuple[str, ...] = (
     r"off (?:the|your) (?:list|menu|shelf|shelves|table)",
     r"off[- ]limits",
     r"ruled out",
+    r"rul(?:e|es|ed|ing) (?:it|them|that|this)(?: one)? out",
+    # the runner-up: "A came close, but ..."
+    r"(?:came|comes|coming) (?:a )?close(?: second)?\b|(?:was|is|['’]s) (?:a )?close second|runner[- ]up",
     r"excluded",
     r"rejected",
     r"crossed (?:it )?off",

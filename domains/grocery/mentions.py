@@ -276,9 +276,16 @@ _FIRST_THOUGHT = cues.compiled(
     r"(?:\b(?:i|we)(?:['’]d| had| was| were)? (?:first |initially |originally )?(?:was going to|were going to|"
     r"was about to|wanted to|meant to|thought (?:about|of)|considered|had in mind|"
     r"(?:first|initially|originally) (?:picked|chose|suggested|went for))(?: \w+)?|"
+    r"\b(?:i|we) tried to (?:add|get|order|find|source|book)|"
     r"\bmy (?:first|initial|original|earlier|old) (?:pick|choice|thought|idea|instinct|suggestion|plan)"
     r"(?: was| had been)?|\b(?:initially|originally|at first)(?:,)? (?:i|we) (?:thought of|picked|chose|"
     r"considered|suggested|went for|had)|\b(?:i|we) had)(?:\s+(?:the|a|an))?[\s\"'“‘*_(`:]*$"
+)
+_YOU_HAVE = cues.compiled(r"\byou(?:['’]ve| have)? (?:already )?got\s*(?:the\s+)?$")
+_YOUR_BASKET = cues.compiled(
+    "^"
+    + _TAIL
+    + r"[\W_]*(?:\([^()]{1,30}\)\s*)?(?:already )?in (?:your|the|ur) (?:basket|cart|trolley)"
 )
 _CONTRAST = cues.compiled(
     r"\b(?:but|however|though|although|yet|on (?:second thought|reflection)|actually|then i|instead|"
@@ -580,6 +587,8 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
             )
         if _OLD_AFTER_FOR.search(text[clause_lo : m.start]):
             before = True  # ... and A the old one
+        if before and _YOUR_BASKET.match(suffix) and _YOU_HAVE.search(prefix):
+            before = False  # "you've got A in your basket": the basket, not the past
         if _FIRST_THOUGHT.search(prefix) and _CONTRAST.search(text[m.end : nxt]):
             before = True  # "I was going to suggest A, but B fits better"
         if _EXCEPTION.search(text[clause_lo : m.start]):

@@ -428,6 +428,9 @@ RULED_OUT_THE_USUAL_WAYS = [
     f"Since {X} didn't agree with you, let's try {Y}.",
     # a clause after a semicolon speaks of what ends the clause before
     f"{X}; sadly none left. {Y} is here.",
+    # the runner-up, and a product the agent tried and failed to add
+    f"I think {Y} is the one; {X} came close, but the soy rules it out.",
+    f"You've got {Y} in the basket. I tried to add {X} but it's out.",
 ]
 
 
@@ -583,6 +586,7 @@ def test_a_shortcoming_put_as_a_check_in_the_next_sentence_still_puts_forward() 
         f"You said you wanted something creamy: {Y} is perfect.",
         f"Looking for a creamy drink? {Y} is it.",
         f"You'll love {Y}; it's not like the others.",  # "not like" compares
+        f"You've got {Y} in your basket already. Shall I order?",
         # a shortcoming put to the shopper as a check: still put forward
         f"{Y} isn't organic. It is fine?",
         f"{Y} contains almonds; are you okay with that?",
