@@ -952,7 +952,7 @@ _LEAD_TAIL = re.compile(
 _BRAND_OF_THE_NAME_BEFORE = re.compile(r"(?i)\b(?:from|by)\s+$")
 # The label an id is written with: "(id: ", "SKU ", "#", "product ".
 _ID_LEAD = re.compile(
-    r"(?i)(?:[(\[]\s*)?(?:(?<!\w)(?:id|sku|ref\.?|barcode|code|item|product|art\.?|no\.?)\s*[:#]?\s*|#\s*)$"
+    r"(?i)(?:[(\[]\s*)?(?:(?<!\w)(?:id|sku|ref\.?|barcode|code|item|product|art\.?|(?<![?!.]\s)(?<!\ba\s)(?<!\bis\s)no(?:\.|(?=\s*[:#])))\s*[:#]?\s*|#\s*)$"
 )
 _URL = re.compile(r"\S*/\S*")
 _WORD = re.compile(r"[a-z]+")

@@ -431,6 +431,10 @@ RULED_OUT_THE_USUAL_WAYS = [
     # the runner-up, and a product the agent tried and failed to add
     f"I think {Y} is the one; {X} came close, but the soy rules it out.",
     f"You've got {Y} in the basket. I tried to add {X} but it's out.",
+    # an id alone: "no" before it, or "no." after a verdict, is no id label
+    f"There's no {OAT_CALCIUM} left. Shall I add {Y}?",
+    f"With your allergy, {OAT_CALCIUM} is a no. {NUVOLA_BARISTA} is safe.",
+    f"{OAT_CALCIUM}? No. {NUVOLA_BARISTA}? Yes.",
 ]
 
 
