@@ -448,7 +448,7 @@ def _states_against(words: str) -> bool:
 _NEXT_KEY = re.compile(r"[\"'`]?\s*[,;{]\s*[\"']?[\w -]{1,30}[\"']?\s*[:=]")
 
 
-_ASIDE = re.compile(r"\s*\((?:[\w'’ -]{1,30})\)")
+_ASIDE = re.compile(r"[\s)\]]*\((?:[\w'’ -]{1,30})\)")
 
 
 def _own_words(words: str) -> str:
@@ -1304,7 +1304,12 @@ class Resolver:
     def _lead_start(self, text: str, floor: int, start: int) -> int:
         """Where the words said right before the name at `start` begin: its brand, size,
         articles and the separators between them ("the 400 g Brookline", "Brookline / ")."""
-        spans = [(m.start(), m.end()) for m in _SIZE.finditer(text, floor, start)]
+        # a size before a colon is the size of what came before ("A, 400 g: B")
+        spans = [
+            (m.start(), m.end())
+            for m in _SIZE.finditer(text, floor, start)
+            if ":" not in text[m.end() : start]
+        ]
         # a brand said "from" or "by" ends the name before it ("Penne from Casa Ruvo: Penne")
         spans += [
             (a, b)

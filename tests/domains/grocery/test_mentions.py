@@ -435,6 +435,9 @@ RULED_OUT_THE_USUAL_WAYS = [
     f"There's no {OAT_CALCIUM} left. Shall I add {Y}?",
     f"With your allergy, {OAT_CALCIUM} is a no. {NUVOLA_BARISTA} is safe.",
     f"{OAT_CALCIUM}? No. {NUVOLA_BARISTA}? Yes.",
+    # a size before a colon belongs to what came before it; two asides after a name
+    f"{X} vs {Y}, 1 l: {Y}, 1 l is the better deal.",
+    f"{X} (1 l) (your regular) is out — {Y} is in.",
 ]
 
 
