@@ -152,7 +152,7 @@ _FILLER = (
 _BEFORE = cues.compiled(
     r"(?<![\w'’])"
     + cues.alternation(cues.BEFORE)
-    + rf"(?:\s+{_FILLER}){{0,4}}:?\s*[\"'(“‘#\[*_~`]*\s*$"
+    + rf"(?:[\s(\[\"'“‘]+{_FILLER}){{0,4}}:?\s*[\"'(“‘#\[*_~`]*\s*$"
 )
 _BEFORE_STATE = cues.compiled(
     r"(?<!\w)(?:the|your|an?) (?:out[- ]of[- ]stock|unavailable|sold[- ]out|discontinued|"
@@ -1035,19 +1035,34 @@ _NOT_A_NAME_WORD = frozenset(
 _SIZE_AFTER = re.compile(r"[\s,(\[–—-]*(?=\S)" + _SIZE.pattern.removeprefix("(?i)"), re.IGNORECASE)
 
 
-def _holds(name: tuple[str, ...], words: list[str], plural: bool = True) -> bool:
-    """Whether the words say the name shortened, as English shortens a noun phrase: its kind
-    (the last word, a plural s forgiven) with some of the words before it, in order ("almond
-    drink" of "Unsweetened Almond Drink"), or its opening words without the kind ("unsweetened
-    almond"). "and" may stand for the name's "&", which is no word of it; `plural=False` reads
-    the kind only as spelt."""
+def _holds(name: tuple[str, ...], words: list[str], reading: str) -> bool:
+    """Whether the words say the name shortened, as English shortens a noun phrase: by its kind
+    (`reading` "kind": the last word as spelt, "kinds": with a plural s) with some of the words
+    before it, in order ("almond drink" of "Unsweetened Almond Drink"), or by its opening words
+    without the kind ("opening": "unsweetened almond"). "and" may stand for the name's "&",
+    which is no word of it."""
     said = [w for w in words if w != "and" or w in name]
     if not said:
         return False
-    if said[-1] in ((name[-1], name[-1] + "s", name[-1] + "es") if plural else (name[-1],)):
-        rest = iter(name[:-1])
-        return all(w in rest for w in said[:-1])
-    return len(said) < len(name) and tuple(said) == name[: len(said)]
+    if reading == "opening":
+        return len(said) < len(name) and tuple(said) == name[: len(said)]
+    kinds = (name[-1], name[-1] + "s", name[-1] + "es") if reading == "kinds" else (name[-1],)
+    rest = iter(name[:-1])
+    return said[-1] in kinds and all(w in rest for w in said[:-1])
+
+
+def _fitting(names: Mapping[str, tuple[str, ...]], words: list[str]) -> list[str]:
+    """The ids whose names the words say shortened, the likeliest reading first: the kind as
+    spelt, then with a plural s (the head noun of an English phrase comes last: "Sunny Acre
+    butter" is its Peanut Butter, not its Butter Shortbread), then the name without just its
+    kind ("plain oat": the Plain Oat Thins, not the Plain Oat Cultured Pot), then its opening
+    words."""
+    for reading in ("kind", "kinds", "opening"):
+        fits = [pid for pid, name in names.items() if _holds(name, words, reading)]
+        if fits:
+            exact = [pid for pid in fits if names[pid][:-1] == tuple(words)]
+            return exact if reading == "opening" and exact else fits
+    return []
 
 
 def _mend(text: str, own: frozenset[str]) -> tuple[str, list[int]]:
@@ -1452,8 +1467,7 @@ class Resolver:
             words = [w for w, _ in said[j:]]
             if words[0] in _NOT_A_NAME_WORD or words[0] == "and":
                 continue
-            fits = [pid for pid in ids if _holds(self._listings[pid].name, words, plural=False)]
-            fits = fits or [pid for pid in ids if _holds(self._listings[pid].name, words)]
+            fits = _fitting({pid: self._listings[pid].name for pid in ids}, words)
             if fits:
                 return said[j][1], tuple(sorted(fits))
         return None
@@ -1481,9 +1495,7 @@ class Resolver:
             words = [w for w, _ in said[:j]]
             if words[-1] == "and":
                 continue  # "the Oatfield calcium soya and the ...": the link is no word of it
-            # a kind spelt as the catalog spells it first ("pots": the Yoghurt Pots, not two Pots)
-            fits = [pid for pid in ids if _holds(self._listings[pid].name, words, plural=False)]
-            fits = fits or [pid for pid in ids if _holds(self._listings[pid].name, words)]
+            fits = _fitting({pid: self._listings[pid].name for pid in ids}, words)
             if not fits:
                 continue
             if j < len(said) and any(

@@ -329,6 +329,10 @@ GP_YOGHURT = "off_2284364856475"  # Greenpath Low Fat Natural Yoghurt (not its Y
         ("How about the Oatfield calcium soya?", [OAT_CALCIUM], []),
         ("Greenpath shortbread is lovely with tea.", [GP_SHORTBREAD], []),
         ("Greenpath yoghurt, then?", [GP_YOGHURT], []),
+        # the head noun comes last: Sunny Acre's Crunchy Peanut Butter, not its Butter Rice
+        # Flour Shortbread; the name without just its kind before its longer namesakes
+        ("Sunny Acre butter?", ["off_2866811088532"], []),
+        ("the Greenpath plain oat, then", ["off_2128065549451"], []),
         # or before "by / from" and its brand
         ("I'd suggest the Barista Almond from Nuvola.", [NUVOLA_BARISTA], []),
         ("Lemon & Herb by Greenpath is lovely.", [GP_HUMMUS], []),
@@ -438,6 +442,7 @@ RULED_OUT_THE_USUAL_WAYS = [
     # a size before a colon belongs to what came before it; two asides after a name
     f"{X} vs {Y}, 1 l: {Y}, 1 l is the better deal.",
     f"{X} (1 l) (your regular) is out — {Y} is in.",
+    f"Based on your history (the Oatfield calcium soya), I'd suggest {Y}.",
 ]
 
 
