@@ -98,7 +98,7 @@ STATES: tuple[str, ...] = (
     # over the budget, as English says it: a preposition or a price comparative ("than" often
     # misspelt "that" or "then") before the budget, limit, cap or price range
     r"(?:over|above|beyond|outside|exceeds?|exceeding|out of|past|(?:more|higher|pricier|dearer|"
-    r"costlier|more expensive|more costly) th[ae][nt]) (?:your |the |our )?"
+    r"costlier|more expensive|more costly) th[ae][nt]) (?:your |ur |the |our )?"
     r"(?:€\s?\d+(?:[.,]\d+)?\s*)?(?:budget|limit|price range|spending limit|cap|maximum|max)",
     r"over budget",
     r"(?:over|above|beyond|past) (?:the |your )?€\s?\d+(?:[.,]\d+)? (?:you|limit|budget|cap|max)",

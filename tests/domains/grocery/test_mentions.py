@@ -443,6 +443,11 @@ RULED_OUT_THE_USUAL_WAYS = [
     f"{X} vs {Y}, 1 l: {Y}, 1 l is the better deal.",
     f"{X} (1 l) (your regular) is out — {Y} is in.",
     f"Based on your history (the Oatfield calcium soya), I'd suggest {Y}.",
+    # a hurried writer's slips and texting
+    f"{X} is out of stok, try {Y}",
+    f"sry {X} has soy n ur alergic, {Y} is fine",
+    f"{X} is over ur bugdet, {Y} is cheeper",
+    f"i'd reccomend {Y} insted of {X}",
 ]
 
 
