@@ -224,7 +224,8 @@ _PUTTING = cues.compiled(r"\b(?:add|put|swap|replac|includ|plac|switch|chang|pop
 _BARE_VERDICT = cues.compiled(
     "^"
     + _TAIL
-    + r"[\s()\[\]–—:|=-]*(?:skip(?: it)?|avoid|no(?!\s+\w)|nope|nah|pass|not this one|not that one|excluded)"
+    + r"[\s()\[\]–—:|=-]*(?:skip(?:ped)?(?: it)?|avoid(?:ed)?|removed|dropped|rejected|declined|"
+    r"no(?!\s+\w)|nope|nah|pass|not this one|not that one|excluded)"
     r"(?:[\s)\].,;!–—|-]|$)"
     # a state said with no verb, as a note does: "A gone, can swap to B"
     r"|^" + _TAIL + r"[\s()\[\]–—:|=-]*(?:all |now |already )?(?:gone|finished|sold out|none left|"
@@ -281,12 +282,7 @@ _FIRST_THOUGHT = cues.compiled(
     r"(?: was| had been)?|\b(?:initially|originally|at first)(?:,)? (?:i|we) (?:thought of|picked|chose|"
     r"considered|suggested|went for|had)|\b(?:i|we) had)(?:\s+(?:the|a|an))?[\s\"'“‘*_(`:]*$"
 )
-_YOU_HAVE = cues.compiled(r"\byou(?:['’]ve| have)? (?:already )?got\s*(?:the\s+)?$")
-_YOUR_BASKET = cues.compiled(
-    "^"
-    + _TAIL
-    + r"[\W_]*(?:\([^()]{1,30}\)\s*)?(?:already )?in (?:your|the|ur) (?:basket|cart|trolley)"
-)
+_YOU_HAVE = cues.compiled(r"\byou(?:['’]ve| have) got\s*(?:the\s+)?$")
 _CONTRAST = cues.compiled(
     r"\b(?:but|however|though|although|yet|on (?:second thought|reflection)|actually|then i|instead|"
     r"changed my mind|scratch that)\b"
@@ -322,6 +318,7 @@ _LABEL = cues.compiled(
     + r"\s+"
     + cues.alternation(cues.NEGATED)
     + r"|avoid|skip(?:ped)?|left out|ruled out|not for you|no|out|gone|n/a"
+    + r"|not on (?:it|there|the list|your list|the menu)"
     # what goes back: "### Return summary", "Returning:" (a return names, never suggests)
     + r"|(?:return(?:s|ed|ing)?|refund(?:s|ed)?|to (?:return|refund))(?: summary| request| details)?"
     # what the shopper asked for: "Your request:", "Requested:"
@@ -587,8 +584,8 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
             )
         if _OLD_AFTER_FOR.search(text[clause_lo : m.start]):
             before = True  # ... and A the old one
-        if before and _YOUR_BASKET.match(suffix) and _YOU_HAVE.search(prefix):
-            before = False  # "you've got A in your basket": the basket, not the past
+        if before and _YOU_HAVE.search(prefix):
+            before = False  # "you've got A (in your basket)": what the shopper has now
         if _FIRST_THOUGHT.search(prefix) and _CONTRAST.search(text[m.end : nxt]):
             before = True  # "I was going to suggest A, but B fits better"
         if _EXCEPTION.search(text[clause_lo : m.start]):

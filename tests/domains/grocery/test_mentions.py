@@ -448,6 +448,10 @@ RULED_OUT_THE_USUAL_WAYS = [
     f"sry {X} has soy n ur alergic, {Y} is fine",
     f"{X} is over ur bugdet, {Y} is cheeper",
     f"i'd reccomend {Y} insted of {X}",
+    # a basket recap, a checklist line, a label of what is not on the list
+    f"Recap — you've got {Y}. I left {X} out since it's pricey.",
+    f"1. {Y} — added\n2. {X} — skipped (soy)",
+    f"Your list: {Y}. Not on it: {X}.",
 ]
 
 
