@@ -59,11 +59,13 @@ ALLERGEN_WORDS = sorted(
 # A negation in front of a word: "not", "isn't", "never", "no longer".
 NEGATION = (
     r"(?:not|never|neither|nor|no longer|no|n[o']t|isn'?t|aren'?t|wasn'?t|weren'?t|doesn'?t|don'?t|didn'?t|"
-    r"won'?t|wouldn'?t|can'?t|cannot|couldn'?t|shouldn'?t|hasn'?t|haven'?t|ain'?t)"
+    r"won'?t|wouldn'?t|can'?t|cannot|couldn'?t|shouldn'?t|hasn'?t|haven'?t|ain'?t|non(?= ))"
 ).replace("'", "['’]")
 
 STATES: tuple[str, ...] = (
-    r"out[- ]of[- ]stock",
+    r"out[- ]of[- ](?:the )?stock",
+    # a shelf or stock with nothing on it: "A empty", "A: nil"
+    r"(?:(?:is|are|was|were|['’]s) )?(?:now |all )?(?:empty|nil)\b",
     r"sold[- ](?:out|off)",
     # stock words in other registers: "missing from the shelf", "in shortage", "depleted"
     r"missing from (?:the |our )?(?:shel(?:f|ves)|stock|store|shop|range|catalog(?:ue)?)",
@@ -81,6 +83,9 @@ STATES: tuple[str, ...] = (
     r"off (?:the|your) (?:list|menu|shelf|shelves|table)",
     r"off[- ]limits",
     r"ruled out",
+    r"rul(?:e|es|ed|ing) (?:it|them|that|this)(?: one)? out",
+    # the runner-up: "A came close, but ..."
+    r"(?:came|comes|coming) (?:a )?close(?: second)?\b|(?:was|is|['’]s) (?:a )?close second|runner[- ]up",
     r"excluded",
     r"rejected",
     r"crossed (?:it )?off",
@@ -88,8 +93,12 @@ STATES: tuple[str, ...] = (
     r"unsafe",
     r"a no[- ]go",
     r"(?:is|['’]s) a (?:no|nope)\b(?![- ]\w)",
+    r"(?:is|['’]s) a (?:no|nope|pass|hard no) (?:from (?:me|us)|for (?:me|you|us))\b",
     r"no good",
-    r"(?:over|above|beyond|outside|exceeds?|exceeding|out of|past) (?:your |the |our )?"
+    # over the budget, as English says it: a preposition or a price comparative ("than" often
+    # misspelt "that" or "then") before the budget, limit, cap or price range
+    r"(?:over|above|beyond|outside|exceeds?|exceeding|out of|past|(?:more|higher|pricier|dearer|"
+    r"costlier|more expensive|more costly) th[ae][nt]) (?:your |ur |the |our )?"
     r"(?:€\s?\d+(?:[.,]\d+)?\s*)?(?:budget|limit|price range|spending limit|cap|maximum|max)",
     r"over budget",
     r"(?:over|above|beyond|past) (?:the |your )?€\s?\d+(?:[.,]\d+)? (?:you|limit|budget|cap|max)",
@@ -118,13 +127,20 @@ STATES: tuple[str, ...] = (
     r"we(?: are|['’]re) (?:all )?out\b(?! of)",
     r"(?:we|i) (?:don['’]?t|do not) have (?:it |them |this |that )?(?:now|any ?more|at the moment|"
     r"today|right now)",
+    # the product first, then what the shop lacks: "A we do not have", "A we don't stock"
+    r"(?:we|i|the shop|the store) (?:don['’]?t|do not|no longer|cannot|can['’]?t) (?:have|stock|carry|"
+    r"sell|get|offer)(?: (?:it|them|that|this))?(?=\s*(?:[.,;!?)]|$))",
     r"(?:was|is) a (?:typo|mistake|slip)",
     r"(?:that|this|which|it)(?: one)?['’]s (?:all |now |completely |sadly )?(?:gone|out|finished)"
     r"\b(?! of (?!stock))",
     r"(?:have|has|we've|we have|shop has|store has)? ?(?:run|ran) out",
+    r"(?:run|ran|running|runs|gone|went) (?:dry|empty)",
     r"(?:is|are|was|were|['’]s) (?:all |now |completely )?gone\b",
-    r"(?:was|were|is|are|has been|have been|got|been) (?:now )?(?:removed|dropped|deleted|"
-    r"cancell?ed|taken (?:off|out)|swapped out|replaced|struck off|crossed off)",
+    r"(?:goes|go|going|went|will go|comes|coming) back\b(?! in(?:to)? stock| on (?:the |our )?shel)",
+    r"no (?:more|longer) (?:in|at|on) (?:the |our )?(?:store|shop|stock|shel(?:f|ves)|range)",
+    r"(?:was|were|is|are|has been|have been|got|been) (?:now |being )?(?:removed|dropped|deleted|"
+    r"cancell?ed|taken (?:off|out)|swapped out|replaced|struck off|crossed off|returned|refunded|"
+    r"sent back|taken back|exchanged|collected)",
     r"already (?:in|on) (?:your |the )?(?:basket|cart|trolley|order|list)",
     r"already there",
     r"(?:which|that|what) you (?:don['’]?t|didn['’]?t|do not|did not) (?:like|want|enjoy|eat)",
@@ -152,8 +168,10 @@ STATES: tuple[str, ...] = (
 )
 
 NEGATED: tuple[str, ...] = (
-    r"(?:be )?(?:available|in stock|stocked|sold here|here|carried|on sale|an option|"
-    r"on (?:our|the) shel(?:f|ves)|in (?:our|the) range|on (?:our|the) (?:list|menu)|"
+    r"(?:be )?(?:available|disponible|disponibile|obtainable|on hand|in (?:the )?stock|stocked|sold here|"
+    r"here|there(?: any ?more)?|carried|on sale|an option|"
+    r"on (?:our|the) shel(?:f|ves)|in (?:our|the) (?:range|assortment|selection|catalog(?:ue)?|"
+    r"inventory|store|shop)|(?:buy|order|get|deliver|supply)(?=\s*(?:[.,;!?]|$))|on (?:our|the) (?:list|menu)|"
     r"(?:suitable|safe|right|allowed|permitted)(?: for (?:you|vegans|vegetarians|coeliacs))?|"
     r"vegan|vegetarian|organic|halal|kosher|(?:\w+[- ])?free|gluten[- ]free|dairy[- ]free|"
     r"nut[- ]free|within (?:your |the )?budget|affordable|recommended|possible|for you|"
@@ -162,7 +180,9 @@ NEGATED: tuple[str, ...] = (
     r"(?:made|produced|sold|offered|back)\b(?![- ]out)|"
     r"(?:an? |the )?(?:good |great |suitable |safe |viable |right |real )?(?:option|choice|fit|"
     r"match|pick|idea|alternative))",
-    r"(?:work|fit|suit|meet|match|qualify|pass|do|tick|like|want|enjoy)\b",
+    # ("not like the others" compares, it does not dislike)
+    r"(?:work|fit|suit|meet|match|qualify|pass|do|tick|"
+    r"like(?! (?:the|a|an|any|other|others|most|many|some|those|these)\b)|want|enjoy|agree)\b",
     r"(?:be )?worth (?:it|the (?:money|price|extra|cost))",
     r"(?:find|get|source|offer|suggest|recommend|include|add|order|stock|carry) (?:it|them|that|"
     r"this)",
@@ -179,7 +199,8 @@ CONTAINS = (
 _NOT_ASKED = r"(?<!\bhave )(?<!\bhad )(?<!\bdid )(?<!\bdo )"
 
 _NEW_ONE_AFTER = (
-    r"(?!\s+(?:(?:it|them|that|this|that one|this one|those|these)\s+)?(?:for|with|by)\b)"
+    r"(?!\s+(?:(?:it|them|that|this|that one|this one|those|these)\s+)?(?:(?:for|with|by|to|into|4|"
+    r"2|in)\b|w/))"
 )
 
 BEFORE: tuple[str, ...] = (
@@ -193,13 +214,27 @@ BEFORE: tuple[str, ...] = (
     r"(?:beats?|outdoes|outperforms|trumps|outshines|outclasses|edges out|wins (?:over|against)|"
     r"(?:is )?preferable to)",
     r"(?:anything|everything) but",
-    r"(?:dislike[sd]?|hate[sd]?|not (?:a fan of|keen on)|said no to|turned down|declined|vetoed)",
-    r"forget(?: about)?",
+    # disliking, in the usual words: "hate", "can't stand", "sick of", "went off"
+    r"(?:dislike[sd]?|hate[sd]?|not (?:a fan of|keen on)|said no to|turned down|declined|vetoed|"
+    r"(?:can['’]?t|cannot|could ?n['’]?t) (?:stand|bear|stomach|abide)|detest(?:s|ed)?|loathe[sd]?|"
+    r"(?:sick|tired) of|fed up with|(?:went|gone|go|goes) off)",
+    # advising against: "I must advise against A"
+    r"(?:advis|recommend|warn|caution)(?:e|es|ed|ing|s)? (?:you )?against",
+    # taking back what was said: "forget A", "please disregard my earlier mention of A"
+    r"(?:forget|disregard|ignore)(?: about)?(?: my| the)?(?: (?:previous|earlier|last|first|"
+    r"original))?(?: (?:mention|suggestion|message|recommendation|pick|note)(?: of| about)?)?",
     r"(?:swapped|subbed|switched|stands?|stood|steps?|stepped|fill(?:s|ed|ing)?) in for",
     r"(?:switch(?:ed|ing)?|chang(?:e|ed|ing)|mov(?:e|ed|ing)) from",
     r"chang(?:e|es|ed|ing)(?!\s+(?:(?:it|them|that|this|that one|this one)\s+)?(?:to|for|with|into)\b)",
     # said of the shopper's past, not asked: "Have you tried X?" puts X forward
-    _NOT_ASKED + r"you(?:['’]ve| have)? (?:already )?(?:had|bought|ordered|tried|got)(?: before)?",
+    _NOT_ASKED
+    + r"you(?:['’]ve| have)? (?:already )?(?:had|bought|ordered|tried|got|purchased|picked|"
+    r"chose|took|grabbed|went (?:with|for))(?: before)?",
+    # the shopper's history: "based on your history (A)"
+    r"your (?:order |purchase |shopping |buying )?history(?: of| with| shows| says)?",
+    # the old product of a substitution: "B in lieu of A", "B can take the place of A"
+    r"in lieu of|(?:take|takes|took|taking) the place of|(?<![:;=8])\(\s*(?:as a )?(?:replacement |substitute |"
+    r"swap |sub )?for",
     # the noun ("a swap for X": X goes), not the verb ("swap for X?": X comes)
     r"(?:a |the )?(?:replacement|substitute|stand-in|alternative) (?:for|to)|(?:a|the) swap (?:for|to)",
     # "swap it for X", "replace it with X": X is the new one
@@ -207,30 +242,53 @@ BEFORE: tuple[str, ...] = (
     r"replac(?:e|es|ed|ing)" + _NEW_ONE_AFTER,
     r"avoid(?:s|ed|ing)?",
     r"skip(?:s|ped|ping)?",
+    # a verdict that opens a checklist line: "FAIL A", "rejected A"
+    r"fail(?:s|ed)?|rejected|vetoed",
+    # declining a product: "I'd pass on A", "give A a miss"
+    r"pass(?:ed|es|ing)? on|giv(?:e|ing) (?:it )?a miss|(?:say|said|saying) no to",
     r"(?:steer|steering|stay|staying|keep|keeping|move|moving)(?: you)? (?:clear of|away from)",
     r"exclud(?:e|es|ed|ing)",
     r"except(?: for)?",
     r"besides",
     r"(?:other|apart) (?:than|from)",
     r"(?:left|leave|leaving|leaves) out",
-    r"(?:drop|dropped|dropping|remove|removed|removing|took out|take out|taking out)",
+    # taking a product off a list, in the everyday verbs for it
+    r"(?:drop|dropped|dropping|remove|removed|removing|took out|take out|taking out|scratch(?:ed|ing)?|"
+    r"ditch(?:ed|ing)?|nix(?:ed|ing)?|delet(?:e|ed|ing)|bin(?:ned)?|cancel(?:l?ed|l?ing)?|"
+    r"get(?:ting)? rid of|got rid of|cross(?:ed|ing)? (?:out|off)|strike|struck|untick(?:ed)?|"
+    r"uncheck(?:ed)?|knock(?:ed)? off)",
+    # spending over the budget on a product: "you'd blow the budget with A"
+    r"(?:blow|blew|blows|break|breaks|broke|bust|busts|exceed|exceeds|go over|goes over|went over|"
+    r"be over|overshoot|overrun|stretch|push(?: you)? over) (?:the|your) (?:budget|limit|cap|"
+    r"spending limit|price range)(?: a bit| slightly| easily)? (?:with|on|by (?:buying|getting|"
+    r"adding|taking|choosing|picking))",
+    r"waste (?:your |the )?money on",
     r"ruled? out",
     r"(?:(?:we|we've|we have|we're|we are|i'm|i am|they're|store is|shop is|shop's|store's)"
     r" )?(?:run|ran|running|sold|all|clean) out of",
     r"(?:we|they|i|the shop|the store|shop|store)(?:['’]re|['’]m| are| am| is|['’]s) (?:all |completely |"
     r"currently |temporarily |now )?out of",
     r"no (?:luck|joy|dice) (?:with|on)",
+    # a note's "Out of A." (we are out of it), at the start of its clause
+    r"(?:^|(?<=[,:;—–(]))\s*(?:(?:sorry|sadly|unfortunately|alas)[,!]?\s+)?(?:all |completely |"
+    r"currently |temporarily |now )?out of",
     r"(?:out of stock|sold out|rupture of stock|oos) (?:for|of|on|with)",
     r"(?:the|your) usual",
     _NOT_ASKED
-    + r"you(?:['’]ve| have)? (?:usually|normally|previously|last|already|often|always) (?:order|bought|buy|had|"
+    + r"you(?:['’]ve| have)? (?:usually|normally|previously|last|already|often|always|used to|regularly|typically|once) (?:order|bought|buy|had|purchas|"
     r"get|got|ordered|have)\w*",
     r"(?:the|your) (?:original|previous|last|old)",
+    # what goes back: a return, a refund, an exchange, a product taken or sent back
+    r"(?:take|takes|taking|took|send|sends|sending|sent|bring|bringing|brought|collect|collecting|"
+    r"pick(?:ing)? up|picked up) back|(?:send|sending|sent) (?:it |them )?back|collect(?:ing|ed)?",
     r"(?:return|returning|returned|refund|refunding|refunded|exchange|exchanging|exchanged|credit)"
     r"(?: (?:issued|processed|given|made|requested|started|booked|logged))?(?: of| for| on)?",
     r"(?:your )?(?:last|previous) order (?:had|included|contained)",
     r"asked for",
-    r"you (?:mentioned|wrote|requested|named|typed|were after|were looking for|had in mind)",
+    r"you (?:mentioned|wrote|requested|named|typed|were after|were looking for|had in mind|said|"
+    r"(?:really )?(?:liked|loved|enjoyed|preferred))",
+    # the shopper's question echoed at the start of a sentence: "Looking for A? We carry B."
+    r"(?:are you |you['’]re |you are )looking for|^\s*looking for",
     # the shopper's own words: "you said you liked X"
     r"you (?:said|told me|mentioned)(?: that)? you(?:['’]d| had| have)? (?:like|liked|love|loved|"
     r"enjoy|enjoyed|had|bought|tried|usually (?:buy|get|have))",
@@ -250,7 +308,9 @@ BEFORE: tuple[str, ...] = (
     r"neither",
     r"never",
     NEGATION
-    + r" (?:\w+ly )?(?:get hold of|got hold of|like|want|enjoy|eat|drink|fancy|suggest|recommend|offer|propose|pick|choose|go for|go with|take|"
+    + r" (?:\w+ly )?(?:get hold of|got hold of|pay(?: extra| more)? for|spend(?: extra| more)? on|"
+    r"(?:be |been )?(?:keen on|fond of|a fan of|into|crazy about|wild about|big on|happy with)|"
+    r"bother with|settle for|like|want|enjoy|eat|drink|fancy|suggest|recommend|offer|propose|pick|choose|go for|go with|take|"
     r"buy|get|add|include|order|put|use|find|stock|carry|have|pick out|advise)\w*",
     r"(?:" + "|".join(s for s in STATES if "(?:which|that)" not in s) + r")\s*:",
     r"(?:can['’]?t|cannot|couldn['’]?t|could not) (?:find|get|source|offer)",
@@ -260,15 +320,31 @@ BEFORE: tuple[str, ...] = (
 )
 
 # Said after a mention, turn it back into the previous one: "I'd add A — sorry, I meant B".
-CORRECTIONS = r"(?:i meant|i mean|scratch that|correction:|make that)"
+CORRECTIONS = (
+    r"(?:i meant|i mean|(?:but|and|,)\s*meant(?! for| to be)|should (?:have )?(?:said|read)|"
+    r"i (?:intended|meant) to (?:say|write|recommend|suggest|put)|"
+    r"scratch that|correction:|make that|(?:it|that|this) should (?:be|read|have been|say)(?: the)?\s*"
+    r"[:\"'“‘]?\s*$|read (?:that|it|this) as(?: the)?\s*$)"
+)
 BARE_STATES = r"(?:all |now )?(?:out|gone|finish(?:ed)?|sold out|none left|n/a)\b(?! of (?!stock))"
 # A shortcoming put to the shopper as a question: the product is still put forward ("A isn't
 # organic, does that matter?").
+# The shopper is asked to accept it, the usual ways: "does that matter?", "is that OK?", "it is
+# okay?", "okay with your allergy?", "could you confirm this is not a concern?", "do you mind?".
+_ACCEPTABLE = (
+    r"(?:ok|okay|alright|all right|fine|acceptable|a problem|an issue|a concern|a deal[- ]?breaker)"
+)
 QUESTIONED = (
-    r"(?:does|do|would|will) (?:that|this|it|taht|tht|thta) matter|"
-    r"is (?:that|this|it) (?:ok|okay|alright|a problem|fine)\b|"
+    r"(?:does|do|would|will) (?:that|this|it|taht|tht|thta) (?:matter|bother you)|"
+    rf"(?:is|would|will) (?:that|this|it)(?: be)? {_ACCEPTABLE}\b|"
+    r"(?:it|that|this) (?:is|['’]s) (?:ok|okay|alright|all right|fine|acceptable)\s*(?:for you\s*)?\?|"
+    r"(?:(?:are|r) (?:you|u) |you['’]re )?(?:ok|okay|fine|alright|all right|happy|comfortable|good) "
+    r"with (?:that|this|it|your)\b|"
     r"(?:does|do|would|will|can) (?:that|this|it) (?:fit|suit|work (?:for|with)) (?:you|your)\b|"
-    r"(?:hope|if) (?:that['’]?s|it['’]?s|that is) (?:ok|okay|fine|alright)"
+    r"(?:hope|if) (?:that['’]?s|it['’]?s|that is) (?:ok|okay|fine|alright)|"
+    r"(?:confirm|check|tell me)(?: that)? (?:this|that|it) (?:is|['’]s|isn['’]t|is not) (?:not )?"
+    rf"{_ACCEPTABLE}|"
+    r"(?:do|would) you mind|(?:can|could) you live with (?:that|this|it)"
 )
 
 # Plant drinks whose "milk" is not the allergen ("made with oat milk").
@@ -314,6 +390,25 @@ SELF_EXCLUDED = (
     r"(?:i|we)(?:['’]ve| have)? (?:skipped|left out|excluded|ruled out|dropped|avoided|passed on|"
     r"set aside|removed|crossed off|struck|taken out|took out)(?: it| that one| this one| them)?"
 )
+
+
+# Cue words a hurried writer misspells, mended before the cues are read ("avaialble", "sould
+# out", "expnsive"): one letter added, dropped or two swapped; changed too in words of seven
+# letters or more. `REAL_NEIGHBOURS` are English words one slip from them, never mended; `SLANG`
+# says texting forms in full.
+MENDABLE = frozenset(
+    {"stock", "sold", "available", "unavailable", "allergy", "allergic", "allergen", "allergens"}
+    | {"contains", "budget", "expensive", "instead", "rather", "replaced", "substitute"}
+    | {"substituted", "discontinued", "finished", "removed", "dropped", "returned", "refunded"}
+    | {"excluded", "recommend", "suggest", "cheaper", "pricier", "unfortunately", "sorry"}
+    | {"suitable", "unsuitable", "anymore", "unavailable", "skipped", "avoid", "avoided"}
+)
+REAL_NEIGHBOURS = frozenset(
+    {"stocks", "stocky", "stork", "solid", "soled", "solds", "budgets", "rathe", "sorty"}
+    | {"expansive", "avoids", "suggests", "recommends", "removes", "remover", "excludes"}
+    | {"finishes", "returner", "allergies", "container", "contain", "containers", "retuned"}
+)
+SLANG = {"outta": "out of", "avail": "available", "unavail": "unavailable", "bc": "because"}
 
 
 def alternation(words: tuple[str, ...] | list[str]) -> str:

@@ -46,7 +46,10 @@ _TOKEN = re.compile(r"[0-9a-zà-ÿ]+%?")
 # Clause edges: a mention's brand and size are looked for inside its own clause only.
 # A full stop after an abbreviation ("ref.", "No. 5") ends no sentence.
 _NOT_AN_END = (
-    "".join(rf"(?<!\b{a}\.)" for a in ("ref", "Ref", "REF", "vs", "approx", "incl"))
+    "".join(
+        rf"(?<!\b{a}\.)"
+        for a in ("ref", "Ref", "REF", "vs", "approx", "incl", "prev", "Prev", "PREV")
+    )
     + r"(?<!\be\.g\.)(?<!\bi\.e\.)(?!(?<=\b[Nn][Oo]\.)\s*\d)"
 )
 _CLAUSE_EDGE = re.compile(r"\n|;|(?<=[.!?])" + _NOT_AN_END + r"\s+")
@@ -149,7 +152,7 @@ _FILLER = (
 _BEFORE = cues.compiled(
     r"(?<![\w'’])"
     + cues.alternation(cues.BEFORE)
-    + rf"(?:\s+{_FILLER}){{0,4}}:?\s*[\"'(“‘#\[*_~`]*\s*$"
+    + rf"(?:[\s(\[\"'“‘]+{_FILLER}){{0,4}}:?\s*[\"'(“‘#\[*_~`]*\s*$"
 )
 _BEFORE_STATE = cues.compiled(
     r"(?<!\w)(?:the|your|an?) (?:out[- ]of[- ]stock|unavailable|sold[- ]out|discontinued|"
@@ -184,9 +187,14 @@ _NEW_SUBJECT = cues.compiled(
 _PARTICLE_VERB = cues.compiled(
     rf"\b(?:leav(?:e|es|ing)|left|tak(?:e|es|ing|en)|took|cross(?:es|ed|ing)?|strik(?:e|es|ing)|"
     rf"struck|set(?:s|ting)?|knock(?:s|ed|ing)?|count(?:s|ed|ing)?|rul(?:e|es|ed|ing)|"
-    rf"cut(?:s|ting)?)(?:\s+{_FILLER}){{0,2}}:?[\s\"'(“‘#\[*_~`]*$"
+    rf"cut(?:s|ting)?|send(?:s|ing)?|sent|bring(?:s|ing)?|brought|giv(?:e|es|ing)|gave|"
+    rf"hand(?:s|ed|ing)?)(?:\s+{_FILLER}){{0,2}}:?[\s\"'(“‘#\[*_~`]*$"
 )
-_PARTICLE = cues.compiled(r"^[\W_]*(?:out|off|aside|to one side)\b")
+# "leave A out", "take A off", "send A back" (not "back in stock": that brings it)
+_PARTICLE = cues.compiled(
+    r"^[\W_]*(?:out|off|aside|to one side|behind|on the shel(?:f|ves)|"
+    r"back(?! in(?:to)? stock| on (?:the |our )?shel))\b"
+)
 # "Nothing else fits except B": the exception is what is put forward.
 _EXCEPTION = cues.compiled(
     r"\b(?:nothing|none|neither|nor|no other|no one|not one|nobody|no|hard to|can['’]?t|"
@@ -216,8 +224,12 @@ _PUTTING = cues.compiled(r"\b(?:add|put|swap|replac|includ|plac|switch|chang|pop
 _BARE_VERDICT = cues.compiled(
     "^"
     + _TAIL
-    + r"[\s(\[–—:|-]*(?:skip(?: it)?|avoid|no(?!\s+\w)|nope|pass|not this one|not that one|excluded)"
+    + r"[\s()\[\]–—:|=-]*(?:skip(?:ped)?(?: it)?|avoid(?:ed)?|removed|dropped|rejected|declined|"
+    r"no(?!\s+\w)|nope|nah|pass|not this one|not that one|excluded)"
     r"(?:[\s)\].,;!–—|-]|$)"
+    # a state said with no verb, as a note does: "A gone, can swap to B"
+    r"|^" + _TAIL + r"[\s()\[\]–—:|=-]*(?:all |now |already )?(?:gone|finished|sold out|none left|"
+    r"empty|unavailable|oos|back|refunded|returned)(?=\s*(?:[.,;:!?)\]–—|-]|$))"
 )
 # Words that make an otherwise plant-based drink's "milk" not the allergen.
 _PLANT_MILK = cues.compiled(cues.alternation(cues.PLANT_MILKS) + r"[- ]milk\b")
@@ -226,7 +238,7 @@ _PLANT_MILK = cues.compiled(cues.alternation(cues.PLANT_MILKS) + r"[- ]milk\b")
 _MARKS = "✔✓✅☑👍❌✗✘🚫⛔"
 _MARK_LEAD = re.compile(rf"[\s*_>•·\-\d.)\[\]]*[{_MARKS}]")
 _MARK_BEFORE = re.compile(rf"([{_MARKS}])[\s*_]*$")
-_MARK_AFTER = re.compile(rf"{_TAIL}[\s*_:—–-]*([{_MARKS}])")
+_MARK_AFTER = re.compile(rf"{_TAIL}[\s*_:—–)\]-]*([{_MARKS}])")
 
 
 def _mark_of(text: str, lo: int, start: int, end: int, hi: int) -> str | None:
@@ -243,6 +255,38 @@ def _mark_of(text: str, lo: int, start: int, end: int, hi: int) -> str | None:
     return "in" if m.group(1) in "✔✓✅☑👍" else "out"
 
 
+# A substitution that names the new product first ("substitute B for A", "sub in B for A": B
+# before "for", A after it), or the old one first ("substitute A with B").
+_SUBSTITUTING = (
+    r"(?:substitut(?:e|es|ed|ing)|(?:sub(?:s|bed|bing)?|swap(?:s|ped|ping)?|put(?:s|ting)?|"
+    r"switch(?:es|ed|ing)?) in)"
+)
+_NEW_FIRST, _OLD_AFTER_FOR, _OLD_FIRST, _FOR_NEXT, _WITH_NEXT = map(
+    cues.compiled,
+    (
+        rf"\b{_SUBSTITUTING}\s*(?:the\s+)?$",
+        rf"\b{_SUBSTITUTING}\b[^.;!?\n]*\bfor[\s\"'(“‘*_`]*(?:the\s+)?$",
+        r"\b(?:substitut(?:e|es|ed|ing)|sub(?:s|bed|bing)?)\s*(?:the\s+)?$",
+        r"^[\s\"'”’)*_`]*for\b",
+        r"^[\s\"'”’)*_`]*(?:with\b|by\b|w/)",
+    ),
+)
+# The agent's own first thought, said as past or unrealised ("I was going to suggest A", "my
+# first pick was A", "I had A in mind"), taken back by a contrast that follows it.
+_FIRST_THOUGHT = cues.compiled(
+    r"(?:\b(?:i|we)(?:['’]d| had| was| were)? (?:first |initially |originally )?(?:was going to|were going to|"
+    r"was about to|wanted to|meant to|thought (?:about|of)|considered|had in mind|"
+    r"(?:first|initially|originally) (?:picked|chose|suggested|went for))(?: \w+)?|"
+    r"\b(?:i|we) tried to (?:add|get|order|find|source|book)|"
+    r"\bmy (?:first|initial|original|earlier|old) (?:pick|choice|thought|idea|instinct|suggestion|plan)"
+    r"(?: was| had been)?|\b(?:initially|originally|at first)(?:,)? (?:i|we) (?:thought of|picked|chose|"
+    r"considered|suggested|went for|had)|\b(?:i|we) had)(?:\s+(?:the|a|an))?[\s\"'“‘*_(`:]*$"
+)
+_YOU_HAVE = cues.compiled(r"\byou(?:['’]ve| have) got\s*(?:the\s+)?$")
+_CONTRAST = cues.compiled(
+    r"\b(?:but|however|though|although|yet|on (?:second thought|reflection)|actually|then i|instead|"
+    r"changed my mind|scratch that)\b"
+)
 _CONDITION = cues.compiled(r"\b(?:if|in case|should|whether|unless)\b")
 _ARTICLE_AND_MARKUP = r"(?:\s+(?:the|your|a|an))?[\s\"'(“‘#\[*_~`]*$"
 # "I'd pick A over B": B is passed over; "A is the better deal next to B": B is what A is
@@ -262,18 +306,26 @@ _PREFERRED_OVER, _COMPARED_WITH = (
 _ANAPHOR = cues.compiled(r"\bthe (former|latter|first|second|last)\b(?: one| option| product)?")
 _CLAUSE_STOP = re.compile(r"[,;.!?\n]")
 _ARROW = re.compile("^" + _TAIL + r"[\W_]*(?:→|->|=>|⇒|➜|➔|⟶)")
-_ONLY_PUNCTUATION = cues.compiled("^" + _TAIL + r"[\s.?!:—–\-*_)\"'”`]*$")
+_ONLY_PUNCTUATION = cues.compiled("^" + _TAIL + r"[\s.?!:;—–\-*_)\"'”`]*$")
 # A list label that rules out what follows it: "Out of stock: A, B", "**Dropped:** C".
 _LABEL = cues.compiled(
-    r"[\W_]*(?:(?:these|those|the following|items?|products?)\s+)?(?:"
+    # a few words may name what is listed: "alternatives rejected", "options ruled out"
+    r"[\W_]*(?:(?:these|those|the following|items?|products?)\s+|"
+    r"(?:(?!not\b|no\b|never\b|why\b|if\b)[a-z]+\s+){1,2}(?=\w+$|\w+\W*$))?(?:"
     + cues.alternation(cues.STATES)
     + "|"
     + cues.NEGATION
     + r"\s+"
     + cues.alternation(cues.NEGATED)
     + r"|avoid|skip(?:ped)?|left out|ruled out|not for you|no|out|gone|n/a"
+    + r"|not on (?:it|there|the list|your list|the menu)"
     # what goes back: "### Return summary", "Returning:" (a return names, never suggests)
     + r"|(?:return(?:s|ed|ing)?|refund(?:s|ed)?|to (?:return|refund))(?: summary| request| details)?"
+    # what the shopper asked for: "Your request:", "Requested:"
+    + r"|(?:your |original |the shopper['’]?s? )?request(?:ed)?(?: items?| products?)?|you asked for"
+    # what was bought before: "Prev. order:", "Last time:", "Order history:"
+    + r"|(?:(?:prev(?:ious)?\.?|last|past|earlier|old|usual|regular)\s+(?:orders?|purchases?|buys?|"
+    r"basket|time|items?|pick)|(?:order|purchase|buying) history|bought before|you (?:usually )?buy)"
     + r"|(?:dropped|removed|excluded|rejected|blocked|flagged|filtered out|failed)"
     + r"(?:\s+(?:by|for|due to|because of|on|in)\s+[\w -]{1,30})?"
     + r"|contains? "
@@ -281,6 +333,9 @@ _LABEL = cues.compiled(
     + r")(?:\s+(?:items?|products?|for you|right now|today|now|this week))?"
     + r"(?:,?\s*(?:i['’]m afraid|sadly|sorry|unfortunately|for now|at the moment))?[\W_]*"
 )
+# What closes a label: a colon or an arrow ("Excluded → A").
+_LABEL_SEPARATOR = re.compile(r":|→|->|=>|⇒|➜|➔")
+_EMOTICON = re.compile(r":-?[()\[\]/|DPp](?!\w)")
 _LABEL_START = re.compile(r"[^:\n]{0,40}:")
 # A markdown heading or a line in bold: it labels the lines under it, up to the next heading.
 _HEADING = re.compile(
@@ -291,7 +346,7 @@ _KEY_EDGE = re.compile(r"[,{]")
 # A flag on the line after a product's: "in_stock: false", "available = no".
 _FLAG = (
     r"(?:in[ _-]?stock|instock|available|availability|stocked|stock|suitable|allowed|ok|safe)"
-    r"[\"'`]?\s*[:=]\s*[\"'`]?(?:false|no|none|0|n|❌|✗|✘)(?![\w.,])"
+    r"[\"'`]?\s*[:=]\s*[\"'`]?(?:false|no|none|0|n|❌|✗|✘)(?!\w|[.,]\d)"
 )
 _FLAG_FALSE = cues.compiled(r"[\W_]*" + _FLAG + r"[\W_]*")
 # The same flag later in the product's own record: '{"product": "A", "in_stock": false}'.
@@ -303,15 +358,19 @@ _BARE_NO = cues.compiled(
 _LABEL_EDGE = re.compile(r"[\n;!?]|(?<=\.)" + _NOT_AN_END + r"(?=\s|$)")
 # A list link between two mentions ("A, B and C", "A or B").
 _LIST_LINK = cues.compiled(
-    r"^[\W_]*(?:,|&|and|or|nor|as well as|plus)?[\W_]*"
+    # a short aside in brackets may follow a member: "A (soy) and B (nuts) are both ..."
+    r"^[\W_]*(?:\([\w'’ -]{1,30}\)[\W_]*)?(?:,|&|and|or|nor|as well as|plus)?[\W_]*"
     r"(?:(?:the|a|an|id|sku|item|product|ref|barcode|code)[\W_]*)?$"
 )
+# A link that ends a sentence or a clause joins no list ("A plus B; C would ..."): a line
+# break does (a bulleted list).
+_SENTENCE_LINK = re.compile(r"[;!?]|\.(?=\s)")
 _LIST_WORD = cues.compiled(r"\b(?:and|or|nor|as well as|plus)\b|&")
 # A predicate said of every member of a list before it: "A and B are both sold out".
 _PLURAL = cues.compiled(
     "^"
     + _TAIL
-    + r"[\W_]*(?:(?:are|were|have|both|all|each|neither|none|contain|include|list|both contain|do|don['’]?t|"
+    + r"[\W_]*(?:\([\w'’ -]{1,30}\)[\W_]*)?(?:(?:are|were|have|both|all|each|neither|none|contain|include|list|both contain|do|don['’]?t|"
     r"aren['’]?t|weren['’]?t|won['’]?t|would|will|can['’]?t|should)\b)"
 )
 _ALL_OF_THEM = cues.compiled(r"^[\W_]*(?:both|all|each|neither|none)\b")
@@ -327,7 +386,11 @@ _NEXT_SAYS = cues.compiled(
 
 
 _QUESTIONED = cues.compiled(cues.QUESTIONED)
-_QUESTIONED_NEXT = cues.compiled(r"\s*(?:" + cues.QUESTIONED + ")")
+_QUESTIONED_NEXT = cues.compiled(
+    r"\s*(?:(?:but|so|and|please|then|just|could you|can you|would you|will you|pls|plz)\W+){0,3}(?:"
+    + cues.QUESTIONED
+    + ")"
+)
 _BARE_STATE = cues.compiled(r"\s*" + cues.BARE_STATES + r"[\W_]*")
 _CORRECTION = cues.compiled(r"(?<!\w)" + cues.CORRECTIONS + r"(?!\w)")
 # Two products set side by side, and the words that then choose one of them.
@@ -335,13 +398,25 @@ _DETERMINER = r"(?:(?:the|that|this|a|an)\b[\W_]*)?"
 _VERSUS = cues.compiled(
     r"[\W_]*(?:vs\.?|versus|or)[\W_]*" + _DETERMINER + r"|[^.;!?\n]{0,40}\bthan[\W_]*"
 )
-_BETWEEN = cues.compiled(r"\bbetween\b[\W_]*$")
-_AND_LINK = cues.compiled(r"[\W_]*and[\W_]*" + _DETERMINER)
+# "between A and B", "comparing A with B", "A compared to B": the two set side by side
+_BETWEEN = cues.compiled(
+    r"\b(?:between|compar(?:e|es|ed|ing)|weigh(?:s|ed|ing)?(?:\s+up)?)\b[\W_]*(?:the\s+)?$"
+)
+_AND_LINK = cues.compiled(
+    r"[\W_]*(?:and|with|to|against|versus|vs\.?|(?:as )?compared (?:to|with))[\W_]*" + _DETERMINER
+)
 _CHOSEN_BEFORE = cues.compiled(
-    r"\b(?:go|going|stick|stay|went) with|\b(?:pick|choose|take|go for|opt for|choice|vote)"
+    r"\b(?:go|going|stick|stay|went) with|\b(?:pick|choose|take|go for|opt for|choice|vote|grab|"
+    r"get|buy|settle on|land on|"
+    r"recommend(?:ation)?|suggest(?:ion)?|advise|prefer|favou?r)"
     r"(?:\s+(?:is|would be|goes to))?(?:\s+(?:the|that|this|a|an))?\b[\W_]*$"
 )
-_CHOSEN_AFTER = cues.compiled(_TAIL + r"[\W_]*(?:wins|it is|is the (?:one|winner|pick))\b")
+_CHOSEN_AFTER = cues.compiled(
+    _TAIL
+    + r"[\W_]*(?:wins|it is|(?:easily|definitely|for sure|hands down|clearly|obviously|no contest|"
+    r"every time|all the way)(?=[\W_]*$)|(?:is|['’]s) (?:the |a )?(?:clear |obvious |better |best )?(?:one|winner|"
+    r"pick|choice|deal|buy|option)|(?:is|['’]s) (?:the |much |far )?(?:clear |obvious )?(?:better|best))\b"
+)
 
 
 def _cue_at(words: str) -> int | None:
@@ -370,10 +445,16 @@ def _states_against(words: str) -> bool:
 _NEXT_KEY = re.compile(r"[\"'`]?\s*[,;{]\s*[\"']?[\w -]{1,30}[\"']?\s*[:=]")
 
 
+_ASIDE = re.compile(r"[\s)\]]*\((?:[\w'’ -]{1,30})\)")
+
+
 def _own_words(words: str) -> str:
     """The words after a mention that are still about it (up to where a new subject or the
     next key of a record starts)."""
-    cuts = [m.start() for m in (_NEW_SUBJECT.search(words), _NEXT_KEY.search(words)) if m]
+    # a short aside in brackets right after the name says nothing new: "A (your usual) is out"
+    aside = _ASIDE.match(words)
+    seen = " " * aside.end() + words[aside.end() :] if aside else words
+    cuts = [m.start() for m in (_NEW_SUBJECT.search(seen), _NEXT_KEY.search(seen)) if m]
     return words[: min(cuts)] if cuts else words
 
 
@@ -383,17 +464,73 @@ def _labelled_out(text: str, start: int) -> bool:
     headings = list(_HEADING.finditer(text, 0, start))
     if headings and _LABEL.fullmatch(headings[-1].group("h") or headings[-1].group("b")):
         return True
-    colon = text.rfind(":", 0, start)
-    if colon < 0:
+    seps = [
+        m
+        for m in _LABEL_SEPARATOR.finditer(text, 0, start)
+        if not (m.start() and text[m.start() - 1].isspace() and _EMOTICON.match(text, m.start()))
+    ]  # ":(" is a face, not a label
+    if not seps:
         return False
-    between = text[colon + 1 : start]
+    colon, after = seps[-1].start(), seps[-1].end()
+    between = text[after:start]
     if _LABEL_EDGE.search(between.replace("\n", " ")) or "\n\n" in between:
         return False
     edge = max((m.end() for m in _LABEL_EDGE.finditer(text, 0, colon)), default=0)
     key = max((m.end() for m in _KEY_EDGE.finditer(text, edge, colon)), default=edge)
     # a bot's keys write their words with underscores: "not_available: A"
     labels = (text[edge:colon].replace("_", " "), text[key:colon].replace("_", " "))
-    return any(_LABEL.fullmatch(label) for label in labels)
+    return any(_LABEL.fullmatch(label) for label in labels) or _nested_under_label(text, start)
+
+
+def _nested_under_label(text: str, start: int) -> bool:
+    """Whether the indented record line holding text[start] sits under a key that rules out
+    what it holds ("return_request:" over "  item: A")."""
+    line_start = text.rfind("\n", 0, start) + 1
+    lead = text[line_start:start]
+    indent = len(lead) - len(lead.lstrip(" \t"))
+    pos = line_start - 1
+    while indent and pos > 0:
+        above = text.rfind("\n", 0, pos) + 1
+        line = text[above:pos]
+        words = line.strip()
+        if words and len(line) - len(line.lstrip(" \t")) < indent:
+            return words.endswith(":") and bool(_LABEL.fullmatch(words[:-1].replace("_", " ")))
+        pos = above - 1
+    return False
+
+
+def _cells(line: str) -> list[str]:
+    cells = [c.strip() for c in line.split("|")]
+    return cells[1:-1] if line.strip().startswith("|") and len(cells) > 2 else cells
+
+
+def _table_says_against(text: str, start: int, others: list[int]) -> bool:
+    """Whether the table row that holds text[start] (under a header row) says, in another
+    column that names no other product (`others`: where the other mentions start), something
+    that rules its product out: a flag under its header ("Item | Stock" over "A | 0"), or a
+    state ("A | out of stock")."""
+    lines = text.split("\n")
+    at = text.count("\n", 0, start)
+    if "|" not in lines[at]:
+        return False
+    top = at
+    while top > 0 and "|" in lines[top - 1]:
+        top -= 1
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = line_start + len(lines[at])
+    if top == at or any(line_start <= o < line_end for o in others):
+        return False
+    row = _cells(lines[at])
+    here = lines[at].count("|", 0, start - (text.rfind("\n", 0, start) + 1))
+    here -= 1 if lines[at].strip().startswith("|") else 0
+    header = _cells(lines[top]) if top < at else []
+    for j, cell in enumerate(row):
+        if j == here or not cell:
+            continue
+        head = header[j] if len(header) == len(row) else ""
+        if (head and _FLAG_FALSE.fullmatch(f"{head}: {cell}")) or _states_against(cell):
+            return True
+    return False
 
 
 def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
@@ -425,6 +562,7 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
             _states_against(words)
             or bool(_SELF_EXCLUDED.search(suffix))
             or bool(_OWN_FLAG.search(suffix))
+            or _table_says_against(text, m.start, [x.start for x in found if x is not m])
         )
         if not said and not conditional and hi == clause_hi and _ONLY_PUNCTUATION.match(suffix):
             said, plural = _next_sentence_against(text, hi, nxt)
@@ -438,6 +576,18 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
             before = True  # "I'd pick A over B": B is passed over
         if _PARTICLE_VERB.search(prefix) and _PARTICLE.match(suffix):
             before = True
+        if _NEW_FIRST.search(text[lo : m.start]) and _FOR_NEXT.match(links[-1]):
+            before = False  # "substitute B for A", "sub in B for A": B is the new one
+        if _OLD_FIRST.search(text[lo : m.start]) and _WITH_NEXT.match(links[-1]):
+            before = (
+                True  # "substitute A with B": A is the old one (alone, "substitute B?" offers B)
+            )
+        if _OLD_AFTER_FOR.search(text[clause_lo : m.start]):
+            before = True  # ... and A the old one
+        if before and _YOU_HAVE.search(prefix):
+            before = False  # "you've got A (in your basket)": what the shopper has now
+        if _FIRST_THOUGHT.search(prefix) and _CONTRAST.search(text[m.end : nxt]):
+            before = True  # "I was going to suggest A, but B fits better"
         if _EXCEPTION.search(text[clause_lo : m.start]):
             before = False
         if _BARE_VERDICT.match(suffix) or (not conditional and _BARE_STATE.fullmatch(words)):
@@ -472,7 +622,7 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
     k = 0
     while k < n:
         j = k
-        while j + 1 < n and _LIST_LINK.match(links[j]):
+        while j + 1 < n and _LIST_LINK.match(links[j]) and not _SENTENCE_LINK.search(links[j]):
             j += 1
         listed = any(_LIST_WORD.search(links[i]) for i in range(k, j))
         if j > k and (listed or _ALL_OF_THEM.match(after[j])):
@@ -496,21 +646,30 @@ def _settle_choices(text: str, found: list[Mention], ruled: list[bool]) -> None:
     for i in range(len(found) - 1):
         a, b = found[i], found[i + 1]
         link = text[a.end : b.start]
-        between = _BETWEEN.search(text, max(0, a.start - 12), a.start)
+        between = _BETWEEN.search(text, max(0, a.start - 16), a.start)
         if not (_VERSUS.fullmatch(link) or (between and _AND_LINK.fullmatch(link))):
             continue
         for k in (i, i + 1):
             if found[k].product in out:
                 ruled[k] = True
-        for later in found[i + 2 :]:
-            said = text[found[found.index(later) - 1].end : later.start]
+        passed_over: tuple[str, ...] | None = None
+        for j in range(i + 2, len(found)):
+            later = found[j]
+            said = text[found[j - 1].end : later.start]
             chosen = _CHOSEN_BEFORE.search(said) or _CHOSEN_AFTER.match(text, later.end)
             if not chosen:
                 continue
             if later.candidates == a.candidates:
                 ruled[i], ruled[i + 1] = False, True
+                passed_over = b.candidates
             elif later.candidates == b.candidates:
                 ruled[i], ruled[i + 1] = True, False
+                passed_over = a.candidates
+        # the one passed over is not put forward by being named again after the choice ("I
+        # prefer A: it is cheaper, when B is dearer")
+        for j in range(i + 2, len(found)):
+            if found[j].candidates == passed_over:
+                ruled[j] = True
 
 
 # A product named again, alone in its sentence, as the choice: a choosing verb before it ("I'd
@@ -526,6 +685,9 @@ _SHORT_QUESTION = cues.compiled(
 )
 
 
+_PART_BREAK = cues.compiled(r",|:|[—–]|\s-\s|\b(?:so|but|then|therefore|hence)\b")
+
+
 def _chosen_again(text: str, found: list[Mention], ruled: list[bool]) -> None:
     """Products weighed side by side, then one of them named again on its own as the choice
     ("A costs twice what B does; I'd take the B.", "A is nice, but B is vegan. B for you?"): the
@@ -539,8 +701,12 @@ def _chosen_again(text: str, found: list[Mention], ruled: list[bool]) -> None:
             continue
         lo = max(e for e in edges if e <= later.start)
         hi = min((e for e in edges if e > later.end), default=len(text))
-        if any(lo <= m.start < hi for i, m in enumerate(found) if i != k):
+        # alone in its own part of the sentence: after the last comma, dash or "so / but / then"
+        part = max([lo, *(b.end() for b in _PART_BREAK.finditer(text, lo, later.start))])
+        if any(part <= m.start < hi for i, m in enumerate(found) if i != k):
             continue
+        if any(lo <= m.start < hi for i, m in enumerate(found) if i != k):
+            lo = part
         before, after = text[lo : later.start], text[later.end : hi]
         if _CHOOSING.search(before) or (
             _ALONE_BEFORE.fullmatch(before) and _SHORT_QUESTION.fullmatch(after)
@@ -602,6 +768,10 @@ def _only_the_last(text: str, found: list[Mention]) -> list[Mention]:
     ]
 
 
+# Words with no break in them, running straight into the next mention.
+_LEADS_IN = re.compile(r"[\s]*[^\s,;:.!?()\[\]—–-][^,;:.!?()\[\]—–]*")
+
+
 def _next_sentence_against(text: str, start: int, stop: int) -> tuple[bool, bool]:
     """Whether the sentence after text[:start] opens by ruling out what came just before it
     ("X? Unavailable.", "X. It contains milk."), and whether it speaks of several ("Neither
@@ -609,6 +779,8 @@ def _next_sentence_against(text: str, start: int, stop: int) -> tuple[bool, bool
     end = min(stop, len(text))
     nxt = _CLAUSE_EDGE.search(text, start, end)
     sentence = text[start : nxt.start() if nxt else end]
+    if nxt is None and end < len(text) and _LEADS_IN.fullmatch(sentence):
+        return False, False  # "A\nFAIL B": the words open the next mention's line, not A's
     opening = _NEXT_SAYS.match(sentence)
     rest = sentence[opening.end() if opening else 0 :]
     if _FLAG_FALSE.fullmatch(sentence):
@@ -758,7 +930,6 @@ _BRAND_ONLY_LEAD = re.compile(
     r"(?i)(?<!\w)(?:something|anything|one|the one|a product|an item|products?|items?|the)\s+"
     r"(?:from|by|made by)\s+$"
 )
-_KIND_AFTER = re.compile(r"(?i)(?:['’]s)?\s+([a-z]+)\b")
 # The words that stand for a name's last word, its kind ("the Lemon & Herb one"), and the
 # longest name whose words are also recognised in another order.
 _ONE_WORDS, _LONGEST_REORDERED = ("one", "ones", "thing", "things"), 5
@@ -775,9 +946,10 @@ _LEAD_TAIL = re.compile(
 )
 
 
+_BRAND_OF_THE_NAME_BEFORE = re.compile(r"(?i)\b(?:from|by)\s+$")
 # The label an id is written with: "(id: ", "SKU ", "#", "product ".
 _ID_LEAD = re.compile(
-    r"(?i)(?:[(\[]\s*)?(?:(?<!\w)(?:id|sku|ref\.?|barcode|code|item|product|art\.?|no\.?)\s*[:#]?\s*|#\s*)$"
+    r"(?i)(?:[(\[]\s*)?(?:(?<!\w)(?:id|sku|ref\.?|barcode|code|item|product|art\.?|(?<![?!.]\s)(?<!\ba\s)(?<!\bis\s)no(?:\.|(?=\s*[:#])))\s*[:#]?\s*|#\s*)$"
 )
 _URL = re.compile(r"\S*/\S*")
 _WORD = re.compile(r"[a-z]+")
@@ -812,13 +984,153 @@ _ID_WORDS = frozenset(
 )
 
 
+# A name shortened after its brand: the words between its words, the most words read, and the
+# words that cannot open it (unless one of the brand's names opens with them: "With Pulp ...").
+_WORD_GAP = re.compile(r"(?:['’]s)?(?:\s+|\s*[-&]\s*)")
+_LONGEST_SHORTENED = 6
+_NOT_A_NAME_WORD = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "of",
+        "with",
+        "in",
+        "on",
+        "for",
+        "to",
+        "from",
+        "by",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "one",
+        "ones",
+        "your",
+        "you",
+        "our",
+        "my",
+        "at",
+        "as",
+        "so",
+        "but",
+        "if",
+        "than",
+        "then",
+    ]
+)
+_SIZE_AFTER = re.compile(r"[\s,(\[–—-]*(?=\S)" + _SIZE.pattern.removeprefix("(?i)"), re.IGNORECASE)
+
+
+def _holds(name: tuple[str, ...], words: list[str], reading: str) -> bool:
+    """Whether the words say the name shortened, as English shortens a noun phrase: by its kind
+    (`reading` "kind": the last word as spelt, "kinds": with a plural s) with some of the words
+    before it, in order ("almond drink" of "Unsweetened Almond Drink"), or by its opening words
+    without the kind ("opening": "unsweetened almond"). "and" may stand for the name's "&",
+    which is no word of it."""
+    said = [w for w in words if w != "and" or w in name]
+    if not said:
+        return False
+    if reading == "opening":
+        return len(said) < len(name) and tuple(said) == name[: len(said)]
+    kinds = (name[-1], name[-1] + "s", name[-1] + "es") if reading == "kinds" else (name[-1],)
+    rest = iter(name[:-1])
+    return said[-1] in kinds and all(w in rest for w in said[:-1])
+
+
+def _fitting(names: Mapping[str, tuple[str, ...]], words: list[str]) -> list[str]:
+    """The ids whose names the words say shortened, the likeliest reading first: the kind as
+    spelt, then with a plural s (the head noun of an English phrase comes last: "Sunny Acre
+    butter" is its Peanut Butter, not its Butter Shortbread), then the name without just its
+    kind ("plain oat": the Plain Oat Thins, not the Plain Oat Cultured Pot), then its opening
+    words."""
+    for reading in ("kind", "kinds", "opening"):
+        fits = [pid for pid, name in names.items() if _holds(name, words, reading)]
+        if fits:
+            exact = [pid for pid in fits if names[pid][:-1] == tuple(words)]
+            return exact if reading == "opening" and exact else fits
+    return []
+
+
+def _mend(text: str, own: frozenset[str]) -> tuple[str, list[int]]:
+    """The text with each slip of a cue word mended ("avaialble", "sould", "outta") and, for each
+    character of it (and its end), where it stands in the text as written. A word of the
+    catalog's (`own`), or one slip from one, is never mended: it may be a name."""
+    out: list[str] = []
+    back: list[int] = []
+    pos = 0
+    for m in _ALPHA.finditer(text):
+        fix = _mended_word(m.group(0).lower(), own)
+        if fix is None:
+            continue
+        out.append(text[pos : m.start()])
+        back.extend(range(pos, m.start()))
+        out.append(fix)
+        back.extend(m.start() + min(j, len(m.group(0)) - 1) for j in range(len(fix)))
+        pos = m.end()
+    if not out:
+        return text, []
+    out.append(text[pos:])
+    back.extend(range(pos, len(text) + 1))
+    return "".join(out), back
+
+
+def _mended_word(word: str, own: frozenset[str]) -> str | None:
+    if word in cues.SLANG:
+        return cues.SLANG[word]
+    if len(word) < 4 or word in cues.MENDABLE or word in cues.REAL_NEIGHBOURS or word in own:
+        return None
+    for cue in cues.MENDABLE:
+        if _one_slip(word, cue, substitution=len(cue) >= 7):
+            if any(_close(word, w) for w in own):
+                return None
+            return cue
+    return None
+
+
+def _one_slip(said: str, word: str, substitution: bool) -> bool:
+    """One letter added, dropped or two swapped (changed too, when `substitution`)."""
+    if abs(len(said) - len(word)) > 1 or said == word:
+        return False
+    if len(said) == len(word):
+        diff = [i for i, (a, b) in enumerate(zip(said, word, strict=True)) if a != b]
+        swapped = (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and said[diff[0]] == word[diff[1]]
+            and said[diff[1]] == word[diff[0]]
+        )
+        return swapped or (substitution and len(diff) == 1)
+    longer, shorter = (said, word) if len(said) > len(word) else (word, said)
+    return shorter in _deletes(longer)
+
+
+_ALPHA = re.compile(r"[A-Za-z]+")
+
+
+def _goes_on(name: tuple[str, ...], words: list[str], nxt: str) -> bool:
+    """Whether the word said after the opening `words` of the name looks like the name's next
+    word (its first three letters), as when a name is said in full with slips."""
+    k = len(words)
+    return k < len(name) and tuple(words) == name[:k] and nxt[:3] == name[k][:3]
+
+
 class Resolver:
     """Resolves the mentions of one catalog's products (anything with id, name, brand, quantity)."""
 
     def __init__(self, products: Iterable[Any]) -> None:
         self._listings: dict[str, _Listing] = {}
         self._by_name: dict[tuple[str, ...], list[str]] = {}
-        self._by_kind: dict[tuple[str, str], list[str]] = {}
         joins: dict[tuple[str, str], str] = {}
         for p in products:
             toks = tuple(_TOKEN.findall(p.name.lower()))
@@ -836,8 +1148,11 @@ class Resolver:
             if len(toks) > 1:
                 for one in _ONE_WORDS:
                     self._by_name.setdefault((*toks[:-1], one), []).append(p.id)
-            self._by_kind.setdefault((_brand_key(p.brand), toks[-1]), []).append(p.id)
         self._joins = joins
+        # the catalog's own words, never mended as a slip of a cue word
+        self._words = frozenset(
+            w for x in self._listings.values() for w in (*x.name, *_TOKEN.findall(x.brand.lower()))
+        )
         self._by_first: dict[str, list[tuple[str, ...]]] = {}
         self._fuzzy_first: dict[str, set[str]] = {}
         for toks in self._by_name:
@@ -1001,8 +1316,18 @@ class Resolver:
     def _lead_start(self, text: str, floor: int, start: int) -> int:
         """Where the words said right before the name at `start` begin: its brand, size,
         articles and the separators between them ("the 400 g Brookline", "Brookline / ")."""
-        spans = [(m.start(), m.end()) for m in _SIZE.finditer(text, floor, start)]
-        spans += [(a, b) for a, b, _ in self._brands_said(text, floor, start)]
+        # a size before a colon is the size of what came before ("A, 400 g: B")
+        spans = [
+            (m.start(), m.end())
+            for m in _SIZE.finditer(text, floor, start)
+            if ":" not in text[m.end() : start]
+        ]
+        # a brand said "from" or "by" ends the name before it ("Penne from Casa Ruvo: Penne")
+        spans += [
+            (a, b)
+            for a, b, _ in self._brands_said(text, floor, start)
+            if not _BRAND_OF_THE_NAME_BEFORE.search(text, floor, a)
+        ]
         p = start
         while p > floor:
             q = p
@@ -1035,7 +1360,17 @@ class Resolver:
     # -- the whole message -----------------------------------------------------------------
 
     def find(self, text: str) -> list[Mention]:
-        """Every mention in the text, in order."""
+        """Every mention in the text, in order (read with the cue words' slips mended, where
+        each stands in the text as written)."""
+        mended, back = _mend(text, self._words)
+        if mended == text:
+            return self._find(text)
+        return [
+            replace(m, start=back[m.start], end=back[m.end - 1] + 1 if m.end else 0)
+            for m in self._find(mended)
+        ]
+
+    def _find(self, text: str) -> list[Mention]:
         out: list[Mention] = []
         names = self._names(text)
         edges = [0, *(m.end() for m in _CLAUSE_EDGE.finditer(text)), len(text) + 1]
@@ -1083,33 +1418,96 @@ class Resolver:
                 continue
             lead = _ID_LEAD.search(text, 0, m.start())
             out.append(Mention(lead.start() if lead else m.start(), m.end(), (pid,), False, ""))
-        # A brand said on its own names its product when it makes only one; said with a kind
-        # of product ("Greenpath hummus"), the brand's products of that kind.
-        if self._brand_re is not None:
-            for m in self._brand_re.finditer(text):
-                only = self._by_brand.get(_brand_key(m.group(1)), [])
-                taken = any(x.start <= m.start() < x.end for x in out)
-                kind = _KIND_AFTER.match(text, m.end())
-                if kind is not None and not taken:
-                    fits = self._of_kind(m.group(1), kind.group(1).lower())
-                    if fits:
-                        name = self._listings[fits[0]].display
-                        out.append(Mention(m.start(), kind.end(), tuple(sorted(fits)), False, name))
-                        continue
-                if len(only) == 1 and not taken:
-                    lead = _BRAND_ONLY_LEAD.search(text, 0, m.start())
-                    begin = lead.start() if lead else m.start()
-                    out.append(Mention(begin, m.end(), (only[0],), False, ""))
+        # A brand said on its own names its product when it makes only one; said (by name or
+        # by initials) with some words of its names, in order, the brand's products whose names
+        # hold them ("Greenpath hummus", "the SA ginger oat", "the Alpenweid classic").
+        for a, b, keys in sorted(self._brands_said(text, 0, len(text))):
+            if any(x.start <= a < x.end for x in out):
+                continue
+            limit = min((x.start for x in out if x.start >= b), default=len(text))
+            short = self._shortened(text, b, limit, keys)
+            if short is not None:
+                end, fits = short
+                out.append(Mention(a, end, fits, False, self._listings[fits[0]].display))
+                continue
+            by = _BRAND_OF_THE_NAME_BEFORE.search(text, 0, a)
+            floor = max((x.end for x in out if x.end <= a), default=0)
+            short = self._shortened_before(text, floor, by.start(), keys) if by else None
+            if short is not None:
+                begin, fits = short
+                out.append(Mention(begin, b, fits, False, self._listings[fits[0]].display))
+                continue
+            only = self._by_brand.get(_brand_key(text[a:b].removesuffix("'s")), [])
+            if len(only) == 1 and text[a:b] not in self._initials:
+                lead = _BRAND_ONLY_LEAD.search(text, 0, a)
+                out.append(Mention(lead.start() if lead else a, b, (only[0],), False, ""))
         found = sorted(out, key=lambda m: m.start)
         return _only_the_last(text, _ruled_out(text, found))
 
-    def _of_kind(self, brand: str, word: str) -> list[str]:
-        """The brand's products whose name ends in `word` (a plural s forgiven)."""
-        for kind in (word, word.removesuffix("s"), word.removesuffix("es"), word + "s"):
-            fits = self._by_kind.get((_brand_key(brand), kind))
+    def _shortened_before(
+        self, text: str, floor: int, at: int, keys: set[str]
+    ) -> tuple[int, tuple[str, ...]] | None:
+        """A name shortened before "by / from" and its brand ("the Barista Almond from
+        Nuvola"): the longest run of words right before text[at:] (after `floor`) that some of
+        the brand's names hold in order. Returns where it starts and the products that fit."""
+        ids = [pid for key in sorted(keys) for pid in self._by_brand.get(key, [])]
+        said: list[tuple[str, int]] = []
+        end = at
+        for m in reversed(list(_TOKEN.finditer(text.lower(), floor, at))):
+            if not _WORD_GAP.fullmatch(text, m.end(), end) and not text[m.end() : end].isspace():
+                break
+            if len(said) == _LONGEST_SHORTENED:
+                break
+            said.insert(0, (m.group(0), m.start()))
+            end = m.start()
+        for j in range(len(said)):
+            words = [w for w, _ in said[j:]]
+            if words[0] in _NOT_A_NAME_WORD or words[0] == "and":
+                continue
+            fits = _fitting({pid: self._listings[pid].name for pid in ids}, words)
             if fits:
-                return fits
-        return []
+                return said[j][1], tuple(sorted(fits))
+        return None
+
+    def _shortened(
+        self, text: str, at: int, limit: int, keys: set[str]
+    ) -> tuple[int, tuple[str, ...]] | None:
+        """A name shortened after its brand: the longest run of words right after text[:at]
+        (before `limit`) that some of the brand's names hold in order, each word as the catalog
+        spells it or with a plural s ("Greenpath hummus", "the SA ginger oat"); with a size said
+        right after it, the size narrows it down. Returns where it ends and the products whose
+        names hold it (None: no such words)."""
+        ids = [pid for key in sorted(keys) for pid in self._by_brand.get(key, [])]
+        firsts = {self._listings[pid].name[0] for pid in ids}
+        said: list[tuple[str, int]] = []
+        pos = at
+        for m in _TOKEN.finditer(text.lower(), at, limit):
+            if not _WORD_GAP.fullmatch(text, pos, m.start()) or len(said) == _LONGEST_SHORTENED:
+                break
+            said.append((m.group(0), m.end()))
+            pos = m.end()
+        if not said or (said[0][0] in _NOT_A_NAME_WORD and said[0][0] not in firsts):
+            return None
+        for j in range(len(said), 0, -1):
+            words = [w for w, _ in said[:j]]
+            if words[-1] == "and":
+                continue  # "the Oatfield calcium soya and the ...": the link is no word of it
+            fits = _fitting({pid: self._listings[pid].name for pid in ids}, words)
+            if not fits:
+                continue
+            if j < len(said) and any(
+                _goes_on(self._listings[pid].name, words, said[j][0]) for pid in fits
+            ):
+                return None  # the whole name said with slips, not a shortened one
+            end = said[j - 1][1]
+            size = _SIZE_AFTER.match(text, end)
+            if size is not None:
+                sized = _size(size.group(1), size.group(2), size.group(3))
+                narrower = [pid for pid in fits if self._listings[pid].size == sized]
+                if narrower:
+                    fits, end = narrower, size.end()
+            return end, tuple(sorted(fits))
+        return None
 
     def resolve(self, text: str) -> Resolution:
         """What the text puts forward, names and leaves unclear: the one decision the scorer
