@@ -31,7 +31,8 @@ GROCERY_CORPORA = PROJECT_ROOT / "corpora" / "grocery" / "reader"
 # chat_tuning3 and chat_heldout2: a fresh set written blind by another author, split by shape;
 # chat_heldout2 was held out until it had been measured twice (ddce1ae, 1af899c), then moved to
 # the tuning share. chat_tuning4: the tuning part of a fourth set written blind by another
-# author. The held-out share is empty until that set's held-out part is registered.
+# author; chat_heldout3: its held-out part (each shape filled once, labelled a second time blind
+# and adjudicated before it was first measured), the held-out share: never tuned on.
 # Labelled on `tiny_catalog()`.
 SHARE_FILES: dict[ShareName, tuple[str, ...]] = {
     "tuning": (
@@ -43,7 +44,7 @@ SHARE_FILES: dict[ShareName, tuple[str, ...]] = {
         "chat_heldout2/messages.jsonl",
         "chat_tuning4/messages.jsonl",
     ),
-    "held_out": (),
+    "held_out": ("chat_heldout3/messages.jsonl",),
 }
 TOPIC_FIELDS: tuple[str, ...] = get_args(Topic)
 Confirm = Literal["order", "return", "substitution"]
