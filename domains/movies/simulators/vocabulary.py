@@ -472,6 +472,11 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
     "content_rating": (
         r"age[- ]?(?:ratings?|appropriate|appropriateness|restrictions?|limits?|range|group)",
         r"content ratings?", r"certificat(?:e|es|ion)", r"mpaa", r"parental(?: guidance)?",
+        r"classifi(?:cation|cations|ed)", r"certifi(?:ed|cations?)", r"maturity(?: levels?| ratings?)?",
+        r"more (?:adult|mature|grown[- ]up|explicit|violent|family[- ]friendly|kid[- ]friendly|tame)",
+        r"(?:adults?|grown[- ]ups?|over[- ](?:18|eighteen)s?) only", r"for (?:adults|grown[- ]ups)",
+        r"1[2-8]\+", r"age (?:brackets?|bands?|levels?|categor(?:y|ies)|ceiling)",
+        r"(?:suitable|safe|appropriate|okay|ok|fine) for (?:all|everyone|all ages|young viewers)",
         r"rated (?:g|pg|pg-13|r|nc-17|nr|rcode)", r"(?:g|pg|pg-13|r|nc-17)[- ]rated", r"pg-13", r"nc-17",
         r"pg", r"(?:an? )?r[- ]?ratings?", r"ratings? of r", r"(?:an? )?rcode(?:[- ]?(?:ratings?|rated|movies?|films?))?",
         r"rated rcode", r"everyone watching", r"everybody watching",
@@ -508,6 +513,16 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"hardly anyone|everybody|everyone) (?:\w+ ){0,2}(?:has |have )?(?:already )?(?:rated|"
         r"ratings|votes|voted|seen|watched)", r"(?:min|minimum|max|maximum) votes?",
         r"popular(?:ity)?", r"well[- ]known", r"widely[- ](?:seen|known)", r"mainstream",
+        r"(?:less|lesser|more|better|best|widely|little|barely|hardly|least|most|not (?:so|very|"
+        r"that|too|well)|un)[- ]?known", r"known enough", r"enough known",
+        r"(?:everybody|everyone|nobody|no one|most people|few people|the whole world|the world)"
+        r"(?:'s| has| have)? (?:already )?(?:seen|heard of|watched|knows?(?: about)?|rated|discovered|"
+        r"talks? about|talking about)",
+        r"(?:widely|universally|much|hugely|massively|broadly) (?:celebrated|loved|seen|watched|"
+        r"popular|liked|known|discussed)", r"(?:un)?discovered", r"sleeper(?: hits?)?",
+        r"box[- ]office", r"(?:mass|broad|wide) appeal", r"talked[- ]about", r"trending",
+        r"(?:how many|number of|count of) (?:people|viewers|votes|ratings|reviews)",
+        r"ratings? counts?", r"(?:little |hidden |rare )?gems?", r"big (?:names?|titles?|films?|movies?)(?= or\b)",
         r"obscure", r"hidden gems?", r"lesser[- ]known", r"little[- ]known", r"under[- ]the[- ]radar",
         r"crowd[- ]?pleasers?", r"blockbusters?", r"niche", r"cult (?:classics?|films?|favou?rites?)", r"crowd[- ]pleasing",
         r"big (?:hits?|releases?)", r"big names?(?! in (?:it|the cast|them))", r"everyone(?:'s| has)? (?:seen|heard)", r"votes?",
@@ -592,7 +607,10 @@ WEAK_PATTERNS: dict[str, tuple[str, ...]] = {
         r"watching (?:it )?(?:with|alone|solo)", r"alone", r"solo", r"solitary", r"company",
         r"(?:with )?other people", r"by yourself", r"on your own",
     ),
-    "vote_count": (r"hits?", r"buzz(?:y)?", r"indie", r"famous", r"heard of", r"smash(?:es)?"),
+    "vote_count": (
+        r"hits?", r"buzz(?:y)?", r"indie", r"famous", r"heard of", r"smash(?:es)?", r"celebrated",
+        r"recogni[sz]ed", r"rare",
+    ),
     "runtime": (r"quick(?:er)?", r"sit through"),
     "rating": (
         r"quality", r"good ones?", r"awards?", r"award[- ]winning", r"prestige", r"praised",
@@ -606,7 +624,9 @@ WEAK_PATTERNS: dict[str, tuple[str, ...]] = {
         r"new", r"fresh", r"current", r"modern", r"contemporary", r"timeless", r"years?", r"dated",
     ),
     "director": (r"storytellers?",),  # "a bold storyteller" is a mood as often as a person
-    "cast": (r"faces?", r"leads?", r"performances?", r"performers?"),
+    "cast": (
+        r"faces?", r"leads?", r"performances?", r"performers?", r"crush(?:es)?", r"heart[- ]?throbs?",
+    ),
     "genres": (
         r"into", r"feel like", r"up for", r"fancy", r"moods?", r"in the mood", r"vibes?", r"tones?",
         r"flavou?rs?", r"themes?", r"subject", r"plot", r"premise", r"story", r"dark",
@@ -650,7 +670,7 @@ _NOT_A_FIELD = re.compile(
     r"dive into|look into|check (?:out )?(?:the )?(?:reviews|ratings)|get into|"
     r"(?:our|the|my) (?:catalog|search|tools?|service)|this service|customer service|"
     r"heard of (?:it|that|this|them)|(?:recently|lately) (?:seen|watched|loved|enjoyed|liked)|(?:on|in) (?:my|our) (?:end|side)|"
-    r"your (?:call|pick)|have fun|the fun|(?:min|max)(?=\s+(?:rating|score|year|votes?|reviews?))|(?:short|long) (?:week|weekend|night|shift|drive|trip|"
+    r"your (?:call|pick)|have fun|the fun|(?:into|on|by all|on no|on this|on that) accounts?|account for|(?:min|max)(?=\s+(?:rating|score|year|votes?|reviews?))|(?:short|long) (?:week|weekend|night|shift|drive|trip|"
     r"flight|walk)|old (?:friends?|flame|house|man|woman|life|days|self|"
     r"ways|school|colleague|partner|home|town)|lifelong|(?:release|released) (?:it|them) (?:to|for)|"
     r"rated (?:it|them) (?:highly|well)|"
@@ -694,7 +714,8 @@ _TYPOS: dict[str, str] = {
     "scarey": "scary", "comdy": "comedy", "comady": "comedy", "horor": "horror",
     "thriler": "thriller", "documentry": "documentary", "animted": "animated", "kidz": "kids",
     "popluar": "popular", "poplar": "popular", "pg13": "pg-13", "tonite": "tonight",
-    "wich": "which", "whos": "who's", "anythin": "anything", "somethin": "something",
+    "wich": "which", "kinda": "kind of", "sorta": "sort of", "wold": "would", "woud": "would",
+    "wud": "would", "cud": "could", "shud": "should", "whatcha": "what are you", "watcha": "what are you", "whos": "who's", "anythin": "anything", "somethin": "something",
     "jus": "just", "doesnt": "doesn't", "dont": "don't", "ur": "your", "u": "you",
     "wat": "what", "wut": "what", "hw": "how", "2": "to", "4": "for", "lemme": "let me", "gimme": "give me", "ok": "okay",
 }

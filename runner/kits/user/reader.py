@@ -47,6 +47,10 @@ _ASKING_CUE = re.compile(
     r"i'?d (?:love|like|want) to (?:know|hear)|i would (?:love|like) to (?:know|hear)|"
     r"(?:i'?m|i am) (?:wondering|curious|not sure)|i wonder|"
     r"wondering (?:if|whether|what|which|how)|curious (?:whether|if|about|what|which|how)|"
+    r"(?:i'?d|i would|we'?d|we would) be (?:grateful|thankful|obliged|glad|delighted) (?:for|if|to "
+    r"(?:know|hear|learn|have|get|receive))|kindly (?:share|tell|let|send|provide|give|indicate|"
+    r"specify|confirm|list|advise|answer|state)|(?:please|pls|plz) (?:send|give|write|answer|"
+    r"indicate|advise|state|note)|send (?:me|us|over)\b|"
     r"(?:could|can|would) you (?:share|say|tell|let|give|describe|list|mention|clarify|confirm|"
     r"point|mind)|please (?:share|tell|let|list|describe|say|mention|confirm|provide|specify|fill in|enter|supply|"
     r"fill (?:these|them|those|it) in)|(?:please )?reply (?:with )?[\"'“‘]?(?:yes|y|ok)\b|"
@@ -72,7 +76,7 @@ _QUESTION_START = re.compile(
     r"(?i)^\W*(?:(?:so|and|also|okay|ok|great|cool|alright|then|first|next|lastly|finally|oh|"
     r"and also|plus|now|one more thing|btw|quick one|and lastly|k|kk|ok so|so like|next|q\d*|"
     r"also|lol|haha|bestie|yo|hey|hi|hello|okay so|real talk|ok real talk|wait|hmm+|um+|well)\b[\s,:!-]*)*(?:whether|what|"
-    r"what's|whats|"
+    r"what's|whats|whatcha|watcha|whaddya|wyd|"
     r"wat|wht|wut|which|wich|how|hw|how's|do|does|did|are|is|was|were|would|wouldn't|could|should|will|"
     r"can|any(?! \w+ (?:is|are) (?:fine|ok|okay|good|great|alright)\b)|anything|have|has|shall|may|"
     r"might|when|who|who's|whos|whose|where|fancy|r u|u|ur|"
@@ -90,6 +94,8 @@ _SUITS_YOU = re.compile(
     r"(?:does|would|will) (?:that|this|it) (?:fit|suit|match) (?:your|you)|"
     r"(?:okay|ok|fine|alright|happy|good|acceptable) (?:for|with) (?:everyone|your|you|u|the|that|"
     r"this|it)|"
+    r"enough|(?:that|this|it) (?:\w+ )?(?:is|would be|will be) (?:okay|ok|fine|alright|acceptable|"
+    r"good|enough)|"
     r"still (?:interested|keen|game|tempted|up for (?:it|that)|want (?:it|that|them|those|these|"
     r"one)))\b"
 )
@@ -118,7 +124,8 @@ _OPINION_BACK = re.compile(
     r"(?i)\b(?:where do you (?:land|stand)|which camp|what about you|how about you|and you|"
     r"your take|which do you prefer|which (?:one|way) (?:do|would) you|your preference|"
     r"which (?:is|sounds) (?:more )?(?:you|like you)|which would you (?:prefer|rather|choose|pick)|"
-    r"which (?:matters|is) more|would you rather|which (?:would|will|could) you (?:drop|give up|relax|loosen|let go|sacrifice|bend|change)|which (?:of those|of these|option)|"
+    r"which (?:matters|is) more|would you rather|which (?:one |option )?(?:you|u) (?:prefer|"
+    r"choose|pick|want|like (?:more|better|best))|which (?:would|will|could) you (?:drop|give up|relax|loosen|let go|sacrifice|bend|change)|which (?:of those|of these|option)|"
     r"which (?:one )?(?:is it|will it be|is it to be|'s it gonna be|is it going to be))\b"
 )
 # "... or 😱 or 😭 - which one tonight?": a bare choice among the options just listed.
@@ -152,8 +159,23 @@ _SELF_ANSWER = re.compile(
 _GIVEN_CLAUSE = re.compile(
     r"(?i)^\W*(?:since|given(?: that)?|as|because|now that|seeing as|with|being)\b[^,?]{0,60},\s*"
 )
+# "..., so that I may take them into account?": what the question before it is for, not a
+# question of its own.
+_PURPOSE_CLAUSE = re.compile(
+    r"(?i)^\W*(?:so (?:that )?(?:i|we)|in order (?:to|that)|that way (?:i|we)|to help me)\b"
+)
+# "Anyone you have a crush on? I can find a movie with that actor.": a statement of what the
+# writer will do with the answer, pointing back at it; its field is what the question asks.
+_USES_THE_ANSWER = re.compile(
+    r"(?i)^\W*(?:(?:so|then|and|ok|okay)\W+)?(?:i|we)(?:'ll| will| can| could|'d| would| may| "
+    r"might)? (?:\w+ ){0,2}?(?:find|look|search|pick|filter|match|choose|dig|hunt|narrow|use|get|"
+    r"track down|pull up)\b[^?]*\b(?:that|those|these|them|they|their|such)\b"
+)
 _LABEL_ONLY = re.compile(r"(?i)^\w[\w /&-]{0,24}:\s*\??$")  # "Genre:" in a questionnaire
-BULLET = re.compile(r"^\s*(?:[-*•·–]|\d+[.)]|[a-z][.)])\s+(?:\[[ xX✓]\]\s*)?")
+# A list item's marker: a bullet, "1." / "1)" / "a." / "a)", or an option in brackets ("(a)", "(2)").
+BULLET = re.compile(
+    r"^\s*(?:[-*•·–]|\d+[.)]|[a-z][.)]|\((?:[A-Za-z]|\d{1,2})\))\s+(?:\[[ xX✓]\]\s*)?"
+)
 _CHECKBOX = re.compile(r"^\s*(?:[-*•·–]|\d+[.)])\s+\[[xX✓]\]")  # a ticked box: done
 _RECAP_HEADER = re.compile(
     r"(?i)\b(?:recap|summary|summari[sz]e|so far|to sum up|to confirm|confirming|checking in|"
@@ -166,7 +188,10 @@ _RECAP_HEADER = re.compile(
 _QUESTION_HEADER = re.compile(
     r"(?i)\b(?:questions?|quick (?:ones|poll|survey)|tell me|let me know|fill me in|intake|"
     r"survey|poll|before (?:i|we) (?:begin|start|search|look|recommend|dig)|(?:a )?(?:few|couple "
-    r"of|more|some|three|two) (?:details|things|bits)|getting started|narrowing(?: it)? down|"
+    r"of|more|some|several|two|three|four|five|\d) (?:\w+ ){0,2}(?:details|things|bits|points|"
+    r"facts|answers|pieces of information)|(?:grateful|obliged|thankful) for|(?:kindly|please|pls|"
+    r"plz) (?:send|give|share|provide|tell|list|answer|reply|fill|indicate|specify|confirm|state)|"
+    r"getting started|narrowing(?: it)? down|"
     r"let's narrow|checklist|things that(?:'ll| will| would) help|i need to know|things i need|"
     r"help me (?:narrow|pick|choose)|steer me|directions to|round (?:two|2|one|1)|last bits|"
     r"(?:pick|choose|select) (?:a|one|your|from|between)|reply with|vote|which (?:one|of these))\b|"
@@ -244,7 +269,8 @@ _CONDITIONAL = re.compile(
         r"(?i)(?<!\bwhat)(?<!\bwhich)(?<!\bhow)(?<!\bwhere)(?<!\bwhen)(?<!\bwhy)(?<!\bwho)"
         r"(?<!\bif)(?<!\bwhether)(?<!\bthat)(?<!\band)(?<!\bor)(?<!\bso)(?<!\bwhat's)"
         r"\s+(?=(?:is|are|does|do|did|would|could|can|should|will|shall) (?:that|this|it|you|u|"
-        r"they|there)\b)",
+        r"they|there)\b|(?:would|could|should|will|can|might) (?:a|an|the|another|some|something|"
+        r"anything)\b)",
         r"[.?!;:,]",
         r"(?<=[A-Za-z])_(?=[A-Za-z])",
         r"(?i)\bbut (?=(?:it|it's|its|they|they're|this|that|the|not)\b)",
@@ -538,8 +564,12 @@ class FieldReader:
                 asks = False  # a checklist of what is done
             elif TITLE_MARK in header and not any(item.endswith("?") for item in items):
                 asks = False  # the facts of the item just put forward ("How about X?" + a list)
-            elif _QUESTION_HEADER.search(header):
-                asks = True
+            elif _QUESTION_HEADER.search(header) or (
+                header.rstrip().endswith(":")
+                and _QUESTION_START.match(re.split(r"(?<=[.!?])\s+", header)[-1])
+                and not _RECAP_HEADER.search(header)
+            ):
+                asks = True  # "Would you accept:" over its options asks, as "Questions:" does
             elif _RECAP_HEADER.search(header) or TITLE_MARK in header:
                 asks = False
             else:
@@ -589,6 +619,9 @@ class FieldReader:
                 unpunctuated = not re.search(r"[.!]$", part)
                 if heads_questionnaire and part is parts[-1]:
                     out.append((part, False))
+                    continue
+                if part is not parts[0] and out and out[-1][1] and _PURPOSE_CLAUSE.match(part):
+                    out.append((part, False))  # what the question just asked is for
                     continue
                 if part.endswith(".") and (_NOTED.match(part) or _DOES_NOT_MATTER.match(part)):
                     # what the writer has noted, or says does not matter, however it is worded
@@ -726,8 +759,13 @@ class FieldReader:
                 # answer is for; the question's own words are only the way to get at it.
                 continue
             lead, lead_asks = segments[index - 1] if index else ("", False)
+            menu_of = self._menu_of(segment, lead, lead_asks, text)
             if self._continues_mood_menu(segment, lead, lead_asks):
                 found = [self.vocabulary.mood_field or ""]
+            elif menu_of:
+                # "Which services can you reach - MUBI, Criterion, something more mainstream?":
+                # the options of the question before the dash ask what it asks.
+                found = [f for f in fields_of(segment, asks=True) if f in menu_of]
             elif (
                 not (reacting and asks_reaction(segment))
                 and self._is_lead(lead, segment, text)
@@ -742,6 +780,8 @@ class FieldReader:
                 found = fields_of(answer, asks=False)
             if not found:
                 found = self._asked_back(segments, index, fields_of, text, reacting=reacting)
+            if not found and not answer_asks and _USES_THE_ANSWER.match(answer):
+                found = fields_of(answer, asks=False)  # "... I can find a film with that actor"
             for field in found:
                 order.setdefault(field, None)
         return tuple(order)
@@ -761,6 +801,17 @@ class FieldReader:
             )
             and bool(re.search(r"(?i)\bor\b|^\W*(?:something|maybe|perhaps|like|e\.g\.)", segment))
         )
+
+    def _menu_of(self, segment: str, lead: str, lead_asks: bool, text: str) -> set[str]:
+        """The fields of the question this one continues as its menu of options, across a dash
+        or a colon, when the options name values of those fields (else none)."""
+        if not lead_asks or _QUESTION_START.match(segment):
+            return set()
+        if not re.search(re.escape(lead) + r"\s*(?:—|--|–|:)\s+" + re.escape(segment[:12]), text):
+            return set()
+        asked = {f for _pos, f in self.fields_in(lead, described=False, strong_only=True)}
+        named = {f for _pos, f in self.fields_in(segment, described=False, strong_only=True)}
+        return asked if asked & named and named - asked else set()
 
     def _is_lead(self, lead: str, segment: str, text: str) -> bool:
         """Is this fragment a short topic lead-in before a dash ("Palm oil - avoid it?", "How

@@ -422,3 +422,53 @@ def test_a_person_a_film_is_said_to_be_by_is_asked_about_as_its_director() -> No
     person = both[0]
     assert read(f"Tiny Pondraven? it's by {person}. u like {person}?")[0] == ("director",)
     assert read(f"Tiny Pondraven stars {person}. u like {person}?")[0] == ("cast",)
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        # a check after one stated fact asks that fact, however the check is worded
+        ("I found Tiny Pondraven. It has 412 votes. Is that enough for you?", ("vote_count",)),
+        ("My pick: Tiny Pondraven. It is rated R. For you it is fine?", ("content_rating",)),
+        ("Try Tiny Pondraven. It runs 151 minutes. Long enough?", ("runtime",)),
+        # a polite request or an imperative for details is a question
+        (
+            "I'd be grateful for a couple of quick details:\n- the sort of film you like\n"
+            "- which apps you pay for",
+            ("genres", "streaming_services"),
+        ),
+        ("Kindly tell me which services you subscribe to.", ("streaming_services",)),
+        ("pls send: 1) genre 2) max length", ("genres", "runtime")),
+        # options in brackets under a question that ends in a colon are its menu
+        (
+            "Nothing matched. Would you be open to:\n(a) something older\n(b) a longer one",
+            ("release_date", "runtime"),
+        ),
+        # a question with no auxiliary, as non-native writers put one
+        (
+            "I can look at older films or longer films. Which you prefer?",
+            ("runtime", "release_date"),
+        ),
+        # a voice-typed question after a statement, opening with a modal and an article
+        (
+            "nothing ticks every box would a shorter film be alright instead",
+            ("runtime",),
+        ),
+        # what the question is for, said after it, names its field; a purpose clause asks nothing
+        ("Anyone you never get tired of? I'll track down something with that actor.", ("cast",)),
+        ("Any director you follow, so that I can keep them in mind?", ("director",)),
+        ("Have you any favourite, so I may take it into account?", ()),
+        # the options of a question, after a dash, ask what it asks
+        ("Which apps do you have — Hulu, Tubi, something popular?", ("streaming_services",)),
+        # the usual words for how known a film is, and for the age rating
+        ("Do you want a crowd favourite or a film barely anyone knows?", ("vote_count",)),
+        ("Something everybody's talking about, or an undiscovered one?", ("vote_count",)),
+        ("Is a lesser known title alright?", ("vote_count",)),
+        ("What classification can the film have at most?", ("content_rating",)),
+        ("Should it be adults only, or fine for all ages?", ("content_rating",)),
+        ("whatcha in the mood for, wat kinda film", ("genres",)),
+    ],
+)
+def test_questions_read_by_cause_not_by_phrase(text: str, asked: tuple[str, ...]) -> None:
+    """Each case is a cause behind a retired set's misses, in other words than the set's."""
+    assert read(text)[0] == asked
