@@ -245,11 +245,31 @@ def build(seed: int = SEED) -> dict[str, tuple[list[Shape], list[dict[str, Any]]
             message["_shape"] = shape.number
             parts[part][1].append(message)
     for part, (_, messages) in parts.items():
-        rng.shuffle(messages)
-        prefix = PARTS[part][1]
-        for number, message in enumerate(messages, 1):
-            message["id"] = f"{prefix}{number:04d}"
+        give_ids(messages, PARTS[part][1], rng)
     return parts
+
+
+def give_ids(messages: list[dict[str, Any]], prefix: str, rng: random.Random) -> None:
+    """Shuffle a part's messages with `rng` and number them `<prefix>0001`, ... in that order."""
+    rng.shuffle(messages)
+    for number, message in enumerate(messages, 1):
+        message["id"] = f"{prefix}{number:04d}"
+
+
+def write_part(folder: Path, messages: list[dict[str, Any]], readme_text: str) -> list[Path]:
+    """Write one part: its messages as JSON lines (without the `_shape` they carry) and its
+    README; returns the two files."""
+    folder.mkdir(parents=True, exist_ok=True)
+    jsonl = folder / "agent_messages.jsonl"
+    jsonl.write_text(
+        "".join(
+            json.dumps({k: v for k, v in m.items() if k != "_shape"}, ensure_ascii=False) + "\n"
+            for m in messages
+        ),
+        encoding="utf-8",
+    )
+    (folder / "README.md").write_text(readme_text, encoding="utf-8")
+    return [jsonl, folder / "README.md"]
 
 
 README_HEAD = """# Reader corpus — {title}
@@ -317,10 +337,15 @@ def readme(
         seed=SEED,
         prefix=PARTS[part][1],
     )
+    return "\n".join([head, *counts_section(shapes, messages)])
+
+
+def counts_section(shapes: list[Shape], messages: list[dict[str, Any]]) -> list[str]:
+    """A README's lines counting, per field, the shapes and messages that ask it and those that
+    name it without asking, then the acts and voices (messages carry their shape's `_shape`)."""
     by_number = {s.number: s for s in shapes}
     counts = _counts(by_number, messages)
     lines = [
-        head,
         "## Counts",
         "",
         "Per field: shapes and messages that ask it, and shapes and messages that name it (by a",
@@ -342,7 +367,7 @@ def readme(
         "Voices (messages): " + ", ".join(f"`{v}` {voices[v]}" for v in sorted(voices)) + ".",
         "",
     ]
-    return "\n".join(lines)
+    return lines
 
 
 def _counts(
@@ -373,17 +398,7 @@ def write(root: Path, seed: int = SEED) -> list[Path]:
     written: list[Path] = []
     for part, (shapes, messages) in parts.items():
         folder = root / "corpora" / "reader" / PARTS[part][0]
-        folder.mkdir(parents=True, exist_ok=True)
-        jsonl = folder / "agent_messages.jsonl"
-        jsonl.write_text(
-            "".join(
-                json.dumps({k: v for k, v in m.items() if k != "_shape"}, ensure_ascii=False) + "\n"
-                for m in messages
-            ),
-            encoding="utf-8",
-        )
-        (folder / "README.md").write_text(readme(part, shapes, messages, total), encoding="utf-8")
-        written += [jsonl, folder / "README.md"]
+        written += write_part(folder, messages, readme(part, shapes, messages, total))
     return written
 
 
