@@ -47,14 +47,16 @@ CHAT_CORPUS_NAMES: tuple[str, ...] = (
     "chat_tuning3",
     "chat_tuning4",
     "chat_heldout2",
+    "chat_tuning5",
 )
 # The shares: what may be tuned on, and what never is (the published figures). A held-out set
 # that has been tuned against moves to the tuning share and a fresh one replaces it
 # (corpora/README.md): `heldout` after its first measurement, `final` and `chat_heldout` once
 # their figures had guided three rounds of new tuning sets; `chat_heldout2` (a fourth author's
 # held-out half of `chat_tuning4`'s set) after two measurements (ddce1ae, 1af899c). The held-out
-# share stays empty until a fresh set, written blind by another author, is registered; an empty
-# held-out share is reported as having no messages.
+# share stays empty until a fresh set, written blind by another author, is registered
+# (`chat_heldout3`, the held-out half of `chat_tuning5`'s set); an empty held-out share is
+# reported as having no messages.
 SHARE_CORPORA: dict[ShareName, tuple[str, ...]] = {
     "tuning": (
         "tuning",
@@ -66,6 +68,7 @@ SHARE_CORPORA: dict[ShareName, tuple[str, ...]] = {
         "chat_tuning3",
         "chat_tuning4",
         "chat_heldout2",
+        "chat_tuning5",
     ),
     "held_out": (),
 }
