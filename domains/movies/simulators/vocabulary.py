@@ -541,7 +541,8 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"time commitment", r"(?:max(?:imum)?|how much) time", r"how much of your (?:evening|night)",
         r"(?:that|this|so) much (?:of your )?(?:time|evening|night)",
         r"willing to (?:surrender|spend|give)", r"bed ?time", r"attention span", r"clocks? in", r"drag(?:s|gy)? on",
-        r"(?:\w+-)+(?:hours?|minutes?|mins?)", r"\d+\s*(?:m|h)", r"time available",
+        r"(?:\w+-)+(?:hours?|minutes?|mins?)", r"\d+\s*(?:m|h)", r"\d\s*h\s*\d{1,2}(?:\s*m(?:ins?)?)?",
+        r"time available",
         r"available time", r"how much long", r"runs? (?:under|over)", r"hard stop", r"stay up",
         r"how late", r"bite[- ]?sized", r"(?:be |go |get )?(?:in|to) bed", r"wrap(?: it)? up by",
         r"before (?:dinner|bed|midnight|the kids'? bedtime)", r"by (?:\d{1,2}(?::\d\d)?|ten|eleven|midnight)"
@@ -605,7 +606,9 @@ WEAK_PATTERNS: dict[str, tuple[str, ...]] = {
         r"with (?:the|your) family",
         r"who(?:'s| is| will be| are you|'ll be| will)? (?:watching|joining)",
         r"watching (?:it )?(?:with|alone|solo)", r"alone", r"solo", r"solitary", r"company",
-        r"(?:with )?other people", r"by yourself", r"on your own",
+        r"(?:with )?other people", r"by yourself", r"on your own", r"for whom",
+        r"who(?:'s| is)? (?:it|the (?:film|movie)|this) (?:for|intended for|meant for)",
+        r"intended (?:for|audience)",
     ),
     "vote_count": (
         r"hits?", r"buzz(?:y)?", r"indie", r"famous", r"heard of", r"smash(?:es)?", r"celebrated",
@@ -715,7 +718,7 @@ _TYPOS: dict[str, str] = {
     "thriler": "thriller", "documentry": "documentary", "animted": "animated", "kidz": "kids",
     "popluar": "popular", "poplar": "popular", "pg13": "pg-13", "tonite": "tonight",
     "wich": "which", "kinda": "kind of", "sorta": "sort of", "wold": "would", "woud": "would",
-    "wud": "would", "cud": "could", "shud": "should", "whatcha": "what are you", "watcha": "what are you", "whos": "who's", "anythin": "anything", "somethin": "something",
+    "nothin": "nothing", "diff": "different", "wud": "would", "cud": "could", "shud": "should", "whatcha": "what are you", "watcha": "what are you", "whos": "who's", "anythin": "anything", "somethin": "something",
     "jus": "just", "doesnt": "doesn't", "dont": "don't", "ur": "your", "u": "you",
     "wat": "what", "wut": "what", "hw": "how", "2": "to", "4": "for", "lemme": "let me", "gimme": "give me", "ok": "okay",
 }
@@ -730,6 +733,7 @@ _FIX_SLIPS = near_miss_fixer(
         "filmmaker", "actors", "actress", "genres", "popular", "release", "released", "recent",
         "classic", "comedy", "horror", "thriller", "documentary", "animated", "romance",
         "science", "fiction", "fantasy", "mystery", "adventure", "children", "family", "watching",
+        "service", "subscription", "streams",
         "blockbuster", "famous", "little", "certificate", "rating", "movies", "explain",
         "describe", "premise",
     ),
@@ -759,8 +763,16 @@ def _strong(field: str) -> tuple[str, ...]:
     return tuple(f for f in FIELD_PATTERNS[field] if f not in weak) + extra
 
 
+# "2 long??": chat's "2" before an adjective of degree that a question ends on is "too"
+# (elsewhere it is read as "to").
+_TOO = re.compile(
+    r"(?i)(?<![\w.])2 (?=(?:long|short|old|new|late|early|much|many|scary|dark|violent|intense|"
+    r"mature|adult|slow|high|low|big|small|obscure|popular)\W*\?)"
+)
+
+
 def _normalise(text: str) -> str:
-    text = _ARE_R.sub("are", _UPPER_R.sub("rcode", text))
+    text = _TOO.sub("too ", _ARE_R.sub("are", _UPPER_R.sub("rcode", text)))
     text = _SEEN_LATELY.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
     return _FIX_SLIPS(_FIX_SPELLING(text))
 

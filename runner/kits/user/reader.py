@@ -55,7 +55,8 @@ _ASKING_CUE = re.compile(
     r"point|mind)|please (?:share|tell|let|list|describe|say|mention|confirm|provide|specify|fill in|enter|supply|"
     r"fill (?:these|them|those|it) in)|(?:please )?reply (?:with )?[\"'“‘]?(?:yes|y|ok)\b|"
     r"share (?:with me|your|which|what|how|whether|if|any)|mind sharing|"
-    r"it(?:'d| would) help (?:me )?(?:to (?:know|hear|learn|understand)|if|a lot to)|"
+    r"it(?:'d| would| will)? (?:really |greatly |truly |also |so )?helps? (?:me |us )?(?:a lot |loads )?"
+    r"(?:to (?:know|hear|learn|understand|have|get)|if|a lot to)|"
     r"(?:helpful|useful) to (?:know|hear)|good to (?:know|hear) (?:which|what|whether|if|how)|"
     r"i'?d be (?:curious|interested|keen) "
     r"(?:to|which|whether|if|what|how)|i'?d (?:be )?(?:love|like) to learn|"
@@ -95,7 +96,10 @@ _SUITS_YOU = re.compile(
     r"(?:okay|ok|fine|alright|happy|good|acceptable) (?:for|with) (?:everyone|your|you|u|the|that|"
     r"this|it)|"
     r"enough|(?:that|this|it) (?:\w+ )?(?:is|would be|will be) (?:okay|ok|fine|alright|acceptable|"
-    r"good|enough)|"
+    r"good|enough)|allowed|permitted|permissible|(?:under|within|over|above|below|inside|past) "
+    r"(?:your|the|ur|my|our) (?:limit|max(?:imum)?|cap|range|budget|ceiling|threshold)|"
+    r"(?:have|got|get|with) access|(?:you|u) (?:got|have|own|use|pay for|subscribe to) (?:it|that|"
+    r"this|them|either|one)|"
     r"still (?:interested|keen|game|tempted|up for (?:it|that)|want (?:it|that|them|those|these|"
     r"one)))\b"
 )
@@ -121,7 +125,9 @@ _SUITS_YOU_WEAK = re.compile(
 # dealbreaker, however it is worded.
 _DESPITE = re.compile(r"(?i)\b(?:still|anyway|regardless|even so)\b")
 _OPINION_BACK = re.compile(
-    r"(?i)\b(?:where do you (?:land|stand)|which camp|what about you|how about you|and you|"
+    r"(?i)\b(?:where do you (?:land|stand|fall|sit)|which camp|what about you|how about you|and you|"
+    r"(?:relax|loosen|drop|give up|bend|change|sacrifice|let go of|compromise on|ease|lift) (?:one|"
+    r"either|any|some|both|which) of (?:them|those|these|the two)|if so,? which|"
     r"your take|which do you prefer|which (?:one|way) (?:do|would) you|your preference|"
     r"which (?:is|sounds) (?:more )?(?:you|like you)|which would you (?:prefer|rather|choose|pick)|"
     r"which (?:matters|is) more|would you rather|which (?:one |option )?(?:you|u) (?:prefer|"
@@ -167,9 +173,17 @@ _PURPOSE_CLAUSE = re.compile(
 # "Anyone you have a crush on? I can find a movie with that actor.": a statement of what the
 # writer will do with the answer, pointing back at it; its field is what the question asks.
 _USES_THE_ANSWER = re.compile(
-    r"(?i)^\W*(?:(?:so|then|and|ok|okay)\W+)?(?:i|we)(?:'ll| will| can| could|'d| would| may| "
-    r"might)? (?:\w+ ){0,2}?(?:find|look|search|pick|filter|match|choose|dig|hunt|narrow|use|get|"
-    r"track down|pull up)\b[^?]*\b(?:that|those|these|them|they|their|such)\b"
+    r"(?i)^\W*(?:(?:so|then|and|ok|okay)\W+)?(?P<condition>(?:if|when|once|should)\b[^,?]{3,60},\s*)?"
+    r"(?:i|we)(?:'ll| will| can| could|'d| would| may| might| shall)? (?:\w+ ){0,2}?(?:find|look|"
+    r"search|pick|filter|match|choose|dig|hunt|narrow|use|get|restrict|limit|keep|tailor|adjust|"
+    r"track down|pull up)\b(?P<rest>[^?]*)"
+)
+_POINTS_BACK = re.compile(r"(?i)\b(?:that|those|these|them|they|their|such)\b")
+# An imperative asking the user to choose or name something ("pick a genre.", "Pick mood: ...").
+_IMPERATIVE_ASK = re.compile(
+    r"(?i)^\W*(?:(?:please|pls|plz|now|next|then|first|just|so|ok|okay)\W+)?(?:(?:pick|choose|"
+    r"select)(?! up\b)|(?:name|list|specify|enter|type|state|indicate|rank|describe) (?:a|an|one|"
+    r"your|the|any|which|what|how|whether|up to|\d))\b"
 )
 _LABEL_ONLY = re.compile(r"(?i)^\w[\w /&-]{0,24}:\s*\??$")  # "Genre:" in a questionnaire
 # A list item's marker: a bullet, "1." / "1)" / "a." / "a)", or an option in brackets ("(a)", "(2)").
@@ -643,6 +657,7 @@ class FieldReader:
                     and (
                         bool(_QUESTION_START.match(part))
                         or bool(_QUESTION_START.match(_LEAD_IN.sub("", part, count=1)))
+                        or bool(_IMPERATIVE_ASK.match(_LEAD_IN.sub("", part, count=1)))
                         or bool(_ASKING_CUE.search(part))
                         or (bullet and questionnaire and len(part.split()) <= 12)
                         or (bool(_LABEL_ONLY.match(part)) and questionnaire)
@@ -780,7 +795,8 @@ class FieldReader:
                 found = fields_of(answer, asks=False)
             if not found:
                 found = self._asked_back(segments, index, fields_of, text, reacting=reacting)
-            if not found and not answer_asks and _USES_THE_ANSWER.match(answer):
+            uses = None if found or answer_asks else _USES_THE_ANSWER.match(answer)
+            if uses and (uses.group("condition") or _POINTS_BACK.search(uses.group("rest"))):
                 found = fields_of(answer, asks=False)  # "... I can find a film with that actor"
             for field in found:
                 order.setdefault(field, None)

@@ -472,3 +472,37 @@ def test_a_person_a_film_is_said_to_be_by_is_asked_about_as_its_director() -> No
 def test_questions_read_by_cause_not_by_phrase(text: str, asked: tuple[str, ...]) -> None:
     """Each case is a cause behind a retired set's misses, in other words than the set's."""
     assert read(text)[0] == asked
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        # a check on whether the fact just stated is within what the user allows, has or can take
+        ("Tiny Pondraven is rated R. Permitted in your house?", ("content_rating",)),
+        ("Tiny Pondraven runs 2h31. Within your max?", ("runtime",)),
+        ("Tiny Pondraven streams on Tubi - do you have it?", ("streaming_services",)),
+        ("Tiny Pondraven is on Kanopy. Got access?", ("streaming_services",)),
+        ("Tiny Pondraven is gr8 but its 151 min, 2 long?", ("runtime",)),
+        # an imperative that asks for a choice is a question
+        ("First: choose a genre.", ("genres",)),
+        ("Select mood: [cosy] [gripping] [silly]", ("genres",)),
+        # "help to understand", "where do you fall"
+        ("It would truly help to know how long you can stay up.", ("runtime",)),
+        # relaxing one of the constraints just named
+        (
+            "Nothing fits. The age rating and the length clash. Could you ease one of them, "
+            "and if so, which?",
+            ("runtime", "content_rating"),
+        ),
+        # a statement of what the answer is for, under a condition on it
+        (
+            "Who is the film for? If little ones are around, I will limit the search to gentle "
+            "age ratings.",
+            ("content_rating",),
+        ),
+        ("wanna add anuther servce?", ("streaming_services",)),
+    ],
+)
+def test_checks_imperatives_and_conditions_read_by_cause(text: str, asked: tuple[str, ...]) -> None:
+    """Causes behind chat_tuning5's first-contact misses, in other words than the set's."""
+    assert read(text)[0] == asked
