@@ -36,7 +36,15 @@ _REFERENCE_BEFORE = re.compile(
     r"feels|felt|looks|films?|movies?|titles?|ones|stuff|things)\s+like|(?:^|[.!?\n]\s*)like|"
     # "smth around 90 min like X?": what is wanted, likened to X (not "something you'd like")
     r"\b(?:something|smth|sth|anything|stuff)\b(?:(?!\b(?:you|u)\b)[^.?!\n]){0,30}\blike|"
-    r"\ban? (?:[\w-]+ ){1,3}like|similar (?:\w+ ){0,3}(?:to|as)|reminiscent of|owes? (?:a|its) "
+    r"\ban? (?:[\w-]+ ){1,3}like|similar (?:\w+ ){0,3}(?:to|as|with)|reminiscent of|owes? (?:a|its) "
+    # an example set off by a comma ("a film from around 2025, like X, ..."); a likeness shared
+    # ("shares a great deal with X", "has much in common with X"); "think X, but colder"
+    r"(?:debt|nod) to|[\w-],\s*(?:like|such as|say)|shar(?:es?|ing) (?:[\w-]+ ){0,3}with|in common with|"
+    r"(?:close|closest|near|nearest|kin) to|along the lines of|not far from|resembl\w*|remind\w* "
+    r"(?:\w+ )?of|calls? to mind|channel(?:s|ling|ing)|(?:^|[;,.:!?(—–-]\s*)think|"
+    # a record's reference field ("ref: X", "baseline = X")
+    r"\b(?:ref|reference|baseline|benchmark|for comparison|comparison)\s*[:=]|"
+    r"owes? (?:a|its) "
     r"(?:\w+ )?debt to|indebted to|borrows? from|inspired by|(?:a bit|a touch|a dash|a hint|a little|shades|"
     r"echoes|traces|notes|elements|a whiff) of|in the (?:vein|spirit|style|mould|mold|register|manner|key|"
     r"tradition) of|same (?:\w+ ){0,2}as|(?:is|'s|was) (?:basically|essentially|pretty much|"

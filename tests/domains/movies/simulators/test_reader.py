@@ -506,3 +506,36 @@ def test_questions_read_by_cause_not_by_phrase(text: str, asked: tuple[str, ...]
 def test_checks_imperatives_and_conditions_read_by_cause(text: str, asked: tuple[str, ...]) -> None:
     """Causes behind chat_tuning5's first-contact misses, in other words than the set's."""
     assert read(text)[0] == asked
+
+
+@pytest.mark.parametrize(
+    ("text", "proposed"),
+    [
+        # a likeness shared with another title names that title as a reference
+        (
+            "Tiny Pondraven has a lot in common with Compass of Brimwick: both tense. Want it?",
+            ("tmdb_9100160",),
+        ),
+        (
+            "Tiny Pondraven is similar in spirit with Compass of Brimwick. Fancy it?",
+            ("tmdb_9100160",),
+        ),
+        (
+            "Tiny Pondraven: think Compass of Brimwick, only gentler. Shall I queue it?",
+            ("tmdb_9100160",),
+        ),
+        # an example set off by commas inside a question about tastes puts nothing forward
+        ("Is a recent thriller, such as Compass of Brimwick, your sort of evening?", ()),
+        # a record's reference field is not a pick
+        ("baseline: Compass of Brimwick (2026)\nq: newer or older than the baseline?", ()),
+        # "Think of X as ..." still offers X
+        (
+            "Think of Tiny Pondraven as a gentler Compass of Brimwick. Tiny Pondraven it is.",
+            ("tmdb_9100160",),
+        ),
+    ],
+)
+def test_likenesses_examples_and_references_are_not_put_forward(
+    text: str, proposed: tuple[str, ...]
+) -> None:
+    assert read(text)[1] == proposed
