@@ -495,7 +495,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"fighting", r"peril", r"blood(?:y)?", r"jump[- ]scares?", r"nr", r"unrated", r"not rated",
         r"(?:g|pg|pg-13|r|nc-17|nr|rcode) (?:requirement|filter|limit|cap)", r"ratings? of rcode",
         r"little ones?", r"teenagers?", r"tweens?",
-        r"youngsters?", r"grand ?kids?", r"grandchildren", r"toddlers?", r"youngest", r"younger",
+        r"youngsters?", r"minors?", r"under[- ]?age", r"grand ?kids?", r"grandchildren", r"toddlers?", r"youngest", r"younger",
         r"young ones?", r"anyone young", r"grown[- ]ups?(?:[- ]only)?", r"whole family",
         r"(?:the )?family can (?:watch|enjoy)", r"everyone can watch",
         r"all ages", r"family (?:movie |film )?nights?", r"scare(?:s|d)? easily", r"gets? scared",
@@ -509,6 +509,8 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"(?:family|kids?|children|little ones|teens?|group)",
     ),
     "vote_count": (
+        r"\d[\d,.]*k? (?:people|viewers|users|voters|members|critics and fans) (?:have )?(?:rated|voted|"
+        r"reviewed|seen|watched)",
         r"(?:many|few|fewer|nobody|no one|lots of|a lot of|comparatively few|a great many|almost nobody|"
         r"hardly anyone|everybody|everyone) (?:\w+ ){0,2}(?:has |have )?(?:already )?(?:rated|"
         r"ratings|votes|voted|seen|watched)", r"(?:min|minimum|max|maximum) votes?",
@@ -541,10 +543,11 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"time commitment", r"(?:max(?:imum)?|how much) time", r"how much of your (?:evening|night)",
         r"(?:that|this|so) much (?:of your )?(?:time|evening|night)",
         r"willing to (?:surrender|spend|give)", r"bed ?time", r"attention span", r"clocks? in", r"drag(?:s|gy)? on",
-        r"(?:\w+-)+(?:hours?|minutes?|mins?)", r"\d+\s*(?:m|h)", r"\d\s*h\s*\d{1,2}(?:\s*m(?:ins?)?)?",
+        r"(?:\w+-)+(?:hours?|minutes?|mins?)", r"\d+\s*(?:m|h)", r"\d+\s*(?:mins?|minutes?|hrs?|hours?)", r"\d\s*h\s*\d{1,2}(?:\s*m(?:ins?)?)?",
         r"time available",
         r"available time", r"how much long", r"runs? (?:under|over)", r"hard stop", r"stay up",
-        r"how late", r"bite[- ]?sized", r"(?:be |go |get )?(?:in|to) bed", r"wrap(?: it)? up by",
+        r"how late", r"bite[- ]?sized", r"(?:until|till|til|up to|by) (?:what|which) (?:time|hour)",
+        r"what time (?:do|must|should|will|would|can) (?:you|u) (?:stop|finish|need to|have to|go|be)", r"(?:be |go |get )?(?:in|to) bed", r"wrap(?: it)? up by",
         r"before (?:dinner|bed|midnight|the kids'? bedtime)", r"by (?:\d{1,2}(?::\d\d)?|ten|eleven|midnight)"
         r"(?: ?(?:pm|am|o'clock))?",
     ),
@@ -558,8 +561,9 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
     "streaming_services": (
         r"streaming(?: services?| platforms?| apps?)?", r"streams?", r"services?",
         r"subscri(?:be|bed|bes|ption|ptions|ber)", r"platforms?", r"apps?", r"providers?",
-        r"where (?:can|do|would|will) you (?:watch|stream)", r"what do you (?:have|use|watch on)",
-        r"on your (?:tv|telly|television)",
+        r"where (?:can|do|would|will) (?:you|u) (?:\w+ )?(?:watch|stream)", r"what do you (?:have|use|watch on)",
+        r"on your (?:tv|telly|television)", r"online (?:cinemas?|theat(?:re|er)s?|video|services?)",
+        r"video[- ]on[- ]demand", r"vod", r"video (?:services?|platforms?)",
         # Max, HBO Max's short name, where a service goes ("it's on max. u have max?")
         r"(?:on|have|got|use|with|subscribe to) max(?=\s*(?:[?.!,;]|$))",
         r"(?:what|which) (?:\w+ ){0,4}(?:watch|stream) (?:it |things |stuff |movies |films )?on",
@@ -590,7 +594,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"(?:whatever|no matter what|anything) (?:they'?re|theyre|they are|he'?s|she'?s) in",
     ),
     "genres": (
-        r"genres?", r"genre-wise", r"(?:kinds?|types?|sorts?|styles?) of " + _FILM,
+        r"genres?", r"genre-wise", r"(?:kinds?|types?|sorts?|styles?|categor(?:y|ies)) of " + _FILM,
         r"fan of " + _FILM, *_GENRE_FORMS,
     ),
 }
@@ -672,7 +676,8 @@ _NOT_A_FIELD = re.compile(
     r"up for (?:it|that|this)|into (?:it|that|this)|old favou?rites?|how old is (?:it|that|this)|"
     r"dive into|look into|check (?:out )?(?:the )?(?:reviews|ratings)|get into|"
     r"(?:our|the|my) (?:catalog|search|tools?|service)|this service|customer service|"
-    r"heard of (?:it|that|this|them)|(?:recently|lately) (?:seen|watched|loved|enjoyed|liked)|(?:on|in) (?:my|our) (?:end|side)|"
+    r"(?<!'s )(?<!body )(?<!one )heard of (?:it|that|this|them)|(?:recently|lately) (?:seen|watched|loved|enjoyed|liked)|(?:on|in) (?:my|our) (?:end|side)|"
+    r"(?:which|what|any|another|a different|the same|a new|new) directions?\b(?! of)|"
     r"your (?:call|pick)|have fun|the fun|(?:into|on|by all|on no|on this|on that) accounts?|account for|(?:min|max)(?=\s+(?:rating|score|year|votes?|reviews?))|(?:short|long) (?:week|weekend|night|shift|drive|trip|"
     r"flight|walk)|old (?:friends?|flame|house|man|woman|life|days|self|"
     r"ways|school|colleague|partner|home|town)|lifelong|(?:release|released) (?:it|them) (?:to|for)|"

@@ -47,8 +47,12 @@ _ASKING_CUE = re.compile(
     r"i'?d (?:love|like|want) to (?:know|hear)|i would (?:love|like) to (?:know|hear)|"
     r"(?:i'?m|i am) (?:wondering|curious|not sure)|i wonder|"
     r"wondering (?:if|whether|what|which|how)|curious (?:whether|if|about|what|which|how)|"
-    r"(?:i'?d|i would|we'?d|we would) be (?:grateful|thankful|obliged|glad|delighted) (?:for|if|to "
-    r"(?:know|hear|learn|have|get|receive))|kindly (?:share|tell|let|send|provide|give|indicate|"
+    r"(?:permit|allow) me to (?:ask|enquire|inquire)|(?:i'?d|i would|let me|may i|might i) (?:like to )?"
+    r"(?:ask|enquire|inquire) (?:whether|if|what|which|how|who|about)|"
+    r"(?:i'?d|i would|we'?d|we would) be (?:grateful|thankful|obliged|glad|delighted) (?:for (?:a |an |"
+    r"some |any |the |your |\w+ )?(?:\w+ ){0,2}(?:details?|answers?|information|info|input|thoughts|"
+    r"preferences|pointers|hints|points)|if (?:you|u) (?:could|would|can|'d|might)|to (?:know|hear|"
+    r"learn|have|get|receive))|kindly (?:share|tell|let|send|provide|give|indicate|"
     r"specify|confirm|list|advise|answer|state)|(?:please|pls|plz) (?:send|give|write|answer|"
     r"indicate|advise|state|note)|send (?:me|us|over)\b|"
     r"(?:could|can|would) you (?:share|say|tell|let|give|describe|list|mention|clarify|confirm|"
@@ -88,7 +92,8 @@ _QUESTION_START = re.compile(
 # A question that asks whether what was just said suits the user, or what the user thinks of it.
 _SUITS_YOU = re.compile(
     r"(?i)\b(?:(?:is|would|will|was|could) (?:that|this|it)|that's|(?:that|this|it) (?:okay|ok|"
-    r"fine|alright)|that fine|do you have (?:it|that|them|either)|does (?:that|this|it) (?:matter|bother)|fit (?:that|it) in|"
+    r"fine|alright)|that fine|do you have (?:it|that|them|either)|(?:does|would|will) (?:that|this|it) (?:matter|bother|worry|concern|trouble|faze|deter|put (?:you|u) off|"
+    r"annoy)|(?:do|would) (?:you|u) mind|fit (?:that|it) in|"
     r"live with (?:that|it)|manage (?:that|it)|handle (?:that|it)|a (?:problem|dealbreaker)|"
     r"an issue|too \w+|(?:have|got|use|subscribe to) (?:either|any of|both)|"
     r"(?:does|would|did) (?:that|this|it) (?:sound|seem) (?:right|good|ok|okay|fine|alright)|"
@@ -128,6 +133,7 @@ _OPINION_BACK = re.compile(
     r"(?i)\b(?:where do you (?:land|stand|fall|sit)|which camp|what about you|how about you|and you|"
     r"(?:relax|loosen|drop|give up|bend|change|sacrifice|let go of|compromise on|ease|lift) (?:one|"
     r"either|any|some|both|which) of (?:them|those|these|the two)|if so,? which|"
+    r"which (?:way|direction|route|path|road) (?:should|shall|do|would|will) (?:i|we|you|u)|"
     r"your take|which do you prefer|which (?:one|way) (?:do|would) you|your preference|"
     r"which (?:is|sounds) (?:more )?(?:you|like you)|which would you (?:prefer|rather|choose|pick)|"
     r"which (?:matters|is) more|would you rather|which (?:one |option )?(?:you|u) (?:prefer|"
@@ -179,11 +185,13 @@ _USES_THE_ANSWER = re.compile(
     r"track down|pull up)\b(?P<rest>[^?]*)"
 )
 _POINTS_BACK = re.compile(r"(?i)\b(?:that|those|these|them|they|their|such)\b")
+# A numbered question label ("Q1: genre.", "Question 3 of 5: ...") asks whatever follows it.
+_QUESTION_LABEL = re.compile(r"(?i)^\W*(?:q|question)\s*\d+(?:\s*(?:of|/)\s*\d+)?\s*[:.)-]")
 # An imperative asking the user to choose or name something ("pick a genre.", "Pick mood: ...").
 _IMPERATIVE_ASK = re.compile(
-    r"(?i)^\W*(?:(?:please|pls|plz|now|next|then|first|just|so|ok|okay)\W+)?(?:(?:pick|choose|"
-    r"select)(?! up\b)|(?:name|list|specify|enter|type|state|indicate|rank|describe) (?:a|an|one|"
-    r"your|the|any|which|what|how|whether|up to|\d))\b"
+    r"(?i)^\W*(?:(?:please|pls|plz|now|next|then|first|just|so|ok|okay)\W+)?(?:pick|choose|select|"
+    r"name|list|specify|enter|type|state|indicate|rank|describe) (?:(?:a|an|one|your|the|any|which|"
+    r"what|how|whether|up to|\d)\b|\w+:)"
 )
 _LABEL_ONLY = re.compile(r"(?i)^\w[\w /&-]{0,24}:\s*\??$")  # "Genre:" in a questionnaire
 # A list item's marker: a bullet, "1." / "1)" / "a." / "a)", or an option in brackets ("(a)", "(2)").
@@ -658,6 +666,7 @@ class FieldReader:
                         bool(_QUESTION_START.match(part))
                         or bool(_QUESTION_START.match(_LEAD_IN.sub("", part, count=1)))
                         or bool(_IMPERATIVE_ASK.match(_LEAD_IN.sub("", part, count=1)))
+                        or bool(_QUESTION_LABEL.match(part))
                         or bool(_ASKING_CUE.search(part))
                         or (bullet and questionnaire and len(part.split()) <= 12)
                         or (bool(_LABEL_ONLY.match(part)) and questionnaire)

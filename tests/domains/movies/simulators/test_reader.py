@@ -539,3 +539,27 @@ def test_likenesses_examples_and_references_are_not_put_forward(
     text: str, proposed: tuple[str, ...]
 ) -> None:
     assert read(text)[1] == proposed
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        # the wider question rules, on messages that ask nothing
+        ("I picked Tiny Pondraven for you. Pick it up on Netflix tonight!", ()),
+        ("I'd be grateful if you enjoyed Tiny Pondraven, a comedy on Hulu.", ()),
+        ("Got it: comedies, short. I can find a film with that vibe. One moment!", ()),
+        ("Tiny Pondraven is within your limit at 95 minutes, rated PG. Shall I queue it?", ()),
+        ("Step 1 done: I found Tiny Pondraven, a 95-minute comedy. Want it?", ()),
+        # and on general words for the fields that ask
+        ("Permit me to ask whether any minors will be present.", ("content_rating",)),
+        ("Which online cinemas do you use?", ("streaming_services",)),
+        ("Q1: genre. Q2: length.", ("genres", "runtime")),
+        ("Until what time can you watch?", ("runtime",)),
+        ("Tiny Pondraven is my pick. Only 85 people rated it. Too few for you?", ("vote_count",)),
+        ("Tiny Pondraven is my pick. It has 40 votes. Does that worry you?", ("vote_count",)),
+        ("Comedy, drama, horror... which direction should I go?", ("genres",)),
+        ("Where do you usually watch films?", ("streaming_services",)),
+    ],
+)
+def test_wider_rules_keep_their_precision(text: str, asked: tuple[str, ...]) -> None:
+    assert read(text)[0] == asked
