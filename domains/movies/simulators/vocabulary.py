@@ -524,7 +524,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"popular|liked|known|discussed)", r"(?:un)?discovered", r"sleeper(?: hits?)?",
         r"box[- ]office", r"(?:mass|broad|wide) appeal", r"talked[- ]about", r"trending",
         r"(?:how many|number of|count of) (?:people|viewers|votes|ratings|reviews)",
-        r"ratings? counts?", r"(?:little |hidden |rare )?gems?", r"big (?:names?|titles?|films?|movies?)(?= or\b)",
+        r"ratings? counts?", r"(?:everyone|everybody)'?s (?:favou?rite|darling|pick)", r"(?:little |hidden |rare )?gems?", r"big (?:names?|titles?|films?|movies?)(?= or\b)",
         r"obscure", r"hidden gems?", r"lesser[- ]known", r"little[- ]known", r"under[- ]the[- ]radar",
         r"crowd[- ]?pleasers?", r"blockbusters?", r"niche", r"cult (?:classics?|films?|favou?rites?)", r"crowd[- ]pleasing",
         r"big (?:hits?|releases?)", r"big names?(?! in (?:it|the cast|them))", r"everyone(?:'s| has)? (?:seen|heard)", r"votes?",
@@ -576,6 +576,8 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"past (?:year|few years|decade)", r"this year", r"last year",
         r"(?:new|recent|old|fresh|modern) enough", r"years? (?:range|window|span|limit|cut-?off|filter)",
         r"range of years", r"(?:which|what|any) (?:years?|decades?)", r"nostalgi(?:c|a)",
+        r"(?:its|the (?:film|movie)'?s|the (?:film|movie)|a (?:film|movie)'?s) age",
+        r"how old (?:it|the (?:film|movie)|this one|that one) is",
         r"(?:the|which|what) years? (?:of|it came out|it was made)\b",
     ),
     "director": (

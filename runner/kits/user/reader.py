@@ -101,7 +101,12 @@ _SUITS_YOU = re.compile(
     r"(?:okay|ok|fine|alright|happy|good|acceptable) (?:for|with) (?:everyone|your|you|u|the|that|"
     r"this|it)|"
     r"enough|(?:that|this|it) (?:\w+ )?(?:is|would be|will be) (?:okay|ok|fine|alright|acceptable|"
-    r"good|enough)|allowed|permitted|permissible|(?:under|within|over|above|below|inside|past) "
+    r"good|enough)|allowed|permitted|permissible|manageable|doable|feasible|workable|bearable|"
+    r"tolerable|(?:still )?within\b|works? (?:with|around) (?:your|you|u)|no problem|not a problem|"
+    r"any (?:problem|issue)s?|can (?:everyone|everybody|all of you|the whole \w+|they|the kids|the "
+    r"children|your \w+) (?:watch|see|handle|enjoy)|can (?:you|u) (?:get|access|reach|watch|stream|open|"
+    r"use) (?:it|that|this|there|them)|(?:are|r) (?:you|u) (?:a member|subscribed|signed up|on (?:it|"
+    r"that|there))|(?:under|within|over|above|below|inside|past) "
     r"(?:your|the|ur|my|our) (?:limit|max(?:imum)?|cap|range|budget|ceiling|threshold)|"
     r"(?:have|got|get|with) access|(?:you|u) (?:got|have|own|use|pay for|subscribe to) (?:it|that|"
     r"this|them|either|one)|"
@@ -185,6 +190,8 @@ _USES_THE_ANSWER = re.compile(
     r"track down|pull up)\b(?P<rest>[^?]*)"
 )
 _POINTS_BACK = re.compile(r"(?i)\b(?:that|those|these|them|they|their|such)\b")
+# A form's blank to fill ("Genre: ___", "Max length: [ ]", "Budget: ??"; markdown leaves one "_").
+_BLANK_FIELD = re.compile(r"^\w[\w /&'-]{0,30}:\s*(?:_+|\.{3}|…|\[\s*\]|\?{2,}|<[^>\n]*>)\s*$")
 # A numbered question label ("Q1: genre.", "Question 3 of 5: ...") asks whatever follows it.
 _QUESTION_LABEL = re.compile(r"(?i)^\W*(?:q|question)\s*\d+(?:\s*(?:of|/)\s*\d+)?\s*[:.)-]")
 # An imperative asking the user to choose or name something ("pick a genre.", "Pick mood: ...").
@@ -667,6 +674,7 @@ class FieldReader:
                         or bool(_QUESTION_START.match(_LEAD_IN.sub("", part, count=1)))
                         or bool(_IMPERATIVE_ASK.match(_LEAD_IN.sub("", part, count=1)))
                         or bool(_QUESTION_LABEL.match(part))
+                        or bool(_BLANK_FIELD.match(part))
                         or bool(_ASKING_CUE.search(part))
                         or (bullet and questionnaire and len(part.split()) <= 12)
                         or (bool(_LABEL_ONLY.match(part)) and questionnaire)

@@ -563,3 +563,26 @@ def test_likenesses_examples_and_references_are_not_put_forward(
 )
 def test_wider_rules_keep_their_precision(text: str, asked: tuple[str, ...]) -> None:
     assert read(text)[0] == asked
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        # a check on whether the one fact just stated is workable for the user
+        ("I found Tiny Pondraven. It runs 2h45. Manageable?", ("runtime",)),
+        ("I found Tiny Pondraven. It runs 2h45. Works with your schedule?", ("runtime",)),
+        ("I found Tiny Pondraven. It's rated R. Can everyone watch it?", ("content_rating",)),
+        ("I found Tiny Pondraven. It's rated R. No problem?", ("content_rating",)),
+        ("I found Tiny Pondraven. It's on Shudder. Can you get it?", ("streaming_services",)),
+        ("I found Tiny Pondraven. It's on Shudder. Are you a member?", ("streaming_services",)),
+        # ... but not after several facts, nor a go-ahead about the evening
+        ("I found Tiny Pondraven. It's a comedy from 2020, 98 minutes long. Manageable?", ()),
+        ("I found Tiny Pondraven. Can everyone make it tonight?", ()),
+        ("No problem! Tiny Pondraven is a comedy on Netflix. Want it?", ()),
+        # a form's blanks ask their labels
+        ("Fill in please:\nGenre: ___\nMax length: ___", ("genres", "runtime")),
+        ("Everyone's favourite or a secret find?", ("vote_count",)),
+    ],
+)
+def test_checks_on_one_fact_and_forms(text: str, asked: tuple[str, ...]) -> None:
+    assert read(text)[0] == asked
