@@ -561,7 +561,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
     "streaming_services": (
         r"streaming(?: services?| platforms?| apps?)?", r"streams?", r"services?",
         r"subscri(?:be|bed|bes|ption|ptions|ber)", r"platforms?", r"apps?", r"providers?",
-        r"where (?:can|do|would|will) (?:you|u) (?:\w+ )?(?:watch|stream)", r"what do you (?:have|use|watch on)",
+        r"where (?:can|do|would|will|are|r|should) (?:you|u) (?:\w+ ){0,2}(?:watch|stream)(?:ing)?", r"what do you (?:have|use|watch on)",
         r"on your (?:tv|telly|television)", r"online (?:cinemas?|theat(?:re|er)s?|video|services?)",
         r"video[- ]on[- ]demand", r"vod", r"video (?:services?|platforms?)",
         # Max, HBO Max's short name, where a service goes ("it's on max. u have max?")
