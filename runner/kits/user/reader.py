@@ -176,30 +176,6 @@ _SELF_ANSWER = re.compile(
 _GIVEN_CLAUSE = re.compile(
     r"(?i)^\W*(?:since|given(?: that)?|as|because|now that|seeing as|with|being)\b[^,?]{0,60},\s*"
 )
-# "..., so that I may take them into account?": what the question before it is for, not a
-# question of its own.
-_PURPOSE_CLAUSE = re.compile(
-    r"(?i)^\W*(?:so (?:that )?(?:i|we)|in order (?:to|that)|that way (?:i|we)|to help me)\b"
-)
-# "Anyone you have a crush on? I can find a movie with that actor.": a statement of what the
-# writer will do with the answer, pointing back at it; its field is what the question asks.
-_USES_THE_ANSWER = re.compile(
-    r"(?i)^\W*(?:(?:so|then|and|ok|okay)\W+)?(?P<condition>(?:if|when|once|should)\b[^,?]{3,60},\s*)?"
-    r"(?:i|we)(?:'ll| will| can| could|'d| would| may| might| shall)? (?:\w+ ){0,2}?(?:find|look|"
-    r"search|pick|filter|match|choose|dig|hunt|narrow|use|get|restrict|limit|keep|tailor|adjust|"
-    r"track down|pull up)\b(?P<rest>[^?]*)"
-)
-_POINTS_BACK = re.compile(r"(?i)\b(?:that|those|these|them|they|their|such)\b")
-# A form's blank to fill ("Genre: ___", "Max length: [ ]", "Budget: ??"; markdown leaves one "_").
-_BLANK_FIELD = re.compile(r"^\w[\w /&'-]{0,30}:\s*(?:_+|\.{3}|…|\[\s*\]|\?{2,}|<[^>\n]*>)\s*$")
-# A numbered question label ("Q1: genre.", "Question 3 of 5: ...") asks whatever follows it.
-_QUESTION_LABEL = re.compile(r"(?i)^\W*(?:q|question)\s*\d+(?:\s*(?:of|/)\s*\d+)?\s*[:.)-]")
-# An imperative asking the user to choose or name something ("pick a genre.", "Pick mood: ...").
-_IMPERATIVE_ASK = re.compile(
-    r"(?i)^\W*(?:(?:please|pls|plz|now|next|then|first|just|so|ok|okay)\W+)?(?:pick|choose|select|"
-    r"name|list|specify|enter|type|state|indicate|rank|describe) (?:(?:a|an|one|your|the|any|which|"
-    r"what|how|whether|up to|\d)\b|\w+:)"
-)
 _LABEL_ONLY = re.compile(r"(?i)^\w[\w /&-]{0,24}:\s*\??$")  # "Genre:" in a questionnaire
 # A list item's marker: a bullet, "1." / "1)" / "a." / "a)", or an option in brackets ("(a)", "(2)").
 BULLET = re.compile(
@@ -271,6 +247,19 @@ _CONDITIONAL = re.compile(
     _BUT_CLAUSE,
     # A casual either-or ("new stuff or older movies ok"); "8 or above" is a bound, not a choice.
     _EITHER_OR,
+    # "..., so that I may take them into account?": what the question before it is for, not a
+    # question of its own.
+    _PURPOSE_CLAUSE,
+    # "Anyone you have a crush on? I can find a movie with that actor.": a statement of what the
+    # writer will do with the answer, pointing back at it; its field is what the question asks.
+    _USES_THE_ANSWER,
+    _POINTS_BACK,
+    # A form's blank to fill ("Genre: ___", "Max length: [ ]", "Budget: ??"; markdown leaves one "_").
+    _BLANK_FIELD,
+    # A numbered question label ("Q1: genre.", "Question 3 of 5: ...") asks whatever follows it.
+    _QUESTION_LABEL,
+    # An imperative asking the user to choose or name something ("pick a genre.", "Pick mood: ...").
+    _IMPERATIVE_ASK,
 ) = (
     re.compile(pattern)
     for pattern in (
@@ -305,6 +294,17 @@ _CONDITIONAL = re.compile(
         r"(?i)\bbut (?=(?:it|it's|its|they|they're|this|that|the|not)\b)",
         r"(?i)\bor\b(?! (?:above|below|higher|lower|less|worse|later|earlier|so|fewer|over|"
         r"under)\b)(?! (?:more|better)\b(?!\s+\w))",
+        r"(?i)^\W*(?:so (?:that )?(?:i|we)|in order (?:to|that)|that way (?:i|we)|to help me)\b",
+        r"(?i)^\W*(?:(?:so|then|and|ok|okay)\W+)?(?P<condition>(?:if|when|once|should)\b[^,?]{3,60},\s*)?"
+        r"(?:i|we)(?:'ll| will| can| could|'d| would| may| might| shall)? (?:\w+ ){0,2}?(?:find|look|"
+        r"search|pick|filter|match|choose|dig|hunt|narrow|use|get|restrict|limit|keep|tailor|adjust|"
+        r"track down|pull up)\b(?P<rest>[^?]*)",
+        r"(?i)\b(?:that|those|these|them|they|their|such)\b",
+        r"^\w[\w /&'-]{0,30}:\s*(?:_+|\.{3}|…|\[\s*\]|\?{2,}|<[^>\n]*>)\s*$",
+        r"(?i)^\W*(?:q|question)\s*\d+(?:\s*(?:of|/)\s*\d+)?\s*[:.)-]",
+        r"(?i)^\W*(?:(?:please|pls|plz|now|next|then|first|just|so|ok|okay)\W+)?(?:pick|choose|select|"
+        r"name|list|specify|enter|type|state|indicate|rank|describe) (?:(?:a|an|one|your|the|any|which|"
+        r"what|how|whether|up to|\d)\b|\w+:)",
     )
 )
 # An offer about the pick itself ("want me to check where it's streaming?"), not about the user.

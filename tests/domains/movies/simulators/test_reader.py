@@ -427,6 +427,7 @@ def test_a_person_a_film_is_said_to_be_by_is_asked_about_as_its_director() -> No
 @pytest.mark.parametrize(
     ("text", "asked"),
     [
+        # chat_heldout2's causes
         # a check after one stated fact asks that fact, however the check is worded
         ("I found Tiny Pondraven. It has 412 votes. Is that enough for you?", ("vote_count",)),
         ("My pick: Tiny Pondraven. It is rated R. For you it is fine?", ("content_rating",)),
@@ -467,16 +468,7 @@ def test_a_person_a_film_is_said_to_be_by_is_asked_about_as_its_director() -> No
         ("What classification can the film have at most?", ("content_rating",)),
         ("Should it be adults only, or fine for all ages?", ("content_rating",)),
         ("whatcha in the mood for, wat kinda film", ("genres",)),
-    ],
-)
-def test_questions_read_by_cause_not_by_phrase(text: str, asked: tuple[str, ...]) -> None:
-    """Each case is a cause behind a retired set's misses, in other words than the set's."""
-    assert read(text)[0] == asked
-
-
-@pytest.mark.parametrize(
-    ("text", "asked"),
-    [
+        # chat_tuning5's causes
         # a check on whether the fact just stated is within what the user allows, has or can take
         ("Tiny Pondraven is rated R. Permitted in your house?", ("content_rating",)),
         ("Tiny Pondraven runs 2h31. Within your max?", ("runtime",)),
@@ -501,10 +493,43 @@ def test_questions_read_by_cause_not_by_phrase(text: str, asked: tuple[str, ...]
             ("content_rating",),
         ),
         ("wanna add anuther servce?", ("streaming_services",)),
+        # the wider rules on messages that ask nothing, and general words for the fields
+        # the wider question rules, on messages that ask nothing
+        ("I picked Tiny Pondraven for you. Pick it up on Netflix tonight!", ()),
+        ("I'd be grateful if you enjoyed Tiny Pondraven, a comedy on Hulu.", ()),
+        ("Got it: comedies, short. I can find a film with that vibe. One moment!", ()),
+        ("Tiny Pondraven is within your limit at 95 minutes, rated PG. Shall I queue it?", ()),
+        ("Step 1 done: I found Tiny Pondraven, a 95-minute comedy. Want it?", ()),
+        # and on general words for the fields that ask
+        ("Permit me to ask whether any minors will be present.", ("content_rating",)),
+        ("Which online cinemas do you use?", ("streaming_services",)),
+        ("Q1: genre. Q2: length.", ("genres", "runtime")),
+        ("Until what time can you watch?", ("runtime",)),
+        ("Tiny Pondraven is my pick. Only 85 people rated it. Too few for you?", ("vote_count",)),
+        ("Tiny Pondraven is my pick. It has 40 votes. Does that worry you?", ("vote_count",)),
+        ("Comedy, drama, horror... which direction should I go?", ("genres",)),
+        ("Where do you usually watch films?", ("streaming_services",)),
+        # a check on whether the one fact just stated is workable; a form's blanks
+        # a check on whether the one fact just stated is workable for the user
+        ("I found Tiny Pondraven. It runs 2h45. Manageable?", ("runtime",)),
+        ("I found Tiny Pondraven. It runs 2h45. Works with your schedule?", ("runtime",)),
+        ("I found Tiny Pondraven. It's rated R. Can everyone watch it?", ("content_rating",)),
+        ("I found Tiny Pondraven. It's rated R. No problem?", ("content_rating",)),
+        ("I found Tiny Pondraven. It's on Shudder. Can you get it?", ("streaming_services",)),
+        ("I found Tiny Pondraven. It's on Shudder. Are you a member?", ("streaming_services",)),
+        # ... but not after several facts, nor a go-ahead about the evening
+        ("I found Tiny Pondraven. It's a comedy from 2020, 98 minutes long. Manageable?", ()),
+        ("I found Tiny Pondraven. Can everyone make it tonight?", ()),
+        ("No problem! Tiny Pondraven is a comedy on Netflix. Want it?", ()),
+        # a form's blanks ask their labels
+        ("Fill in please:\nGenre: ___\nMax length: ___", ("genres", "runtime")),
+        ("Everyone's favourite or a secret find?", ("vote_count",)),
     ],
 )
-def test_checks_imperatives_and_conditions_read_by_cause(text: str, asked: tuple[str, ...]) -> None:
-    """Causes behind chat_tuning5's first-contact misses, in other words than the set's."""
+def test_questions_read_by_cause_not_by_phrase(text: str, asked: tuple[str, ...]) -> None:
+    """Each case is a cause behind a tuning set's misses (retired chat_heldout2, chat_tuning5 at
+    first contact) or a probe of our own, in other words than any corpus; statements and
+    reactions that use the same words ask nothing."""
     assert read(text)[0] == asked
 
 
@@ -539,50 +564,3 @@ def test_likenesses_examples_and_references_are_not_put_forward(
     text: str, proposed: tuple[str, ...]
 ) -> None:
     assert read(text)[1] == proposed
-
-
-@pytest.mark.parametrize(
-    ("text", "asked"),
-    [
-        # the wider question rules, on messages that ask nothing
-        ("I picked Tiny Pondraven for you. Pick it up on Netflix tonight!", ()),
-        ("I'd be grateful if you enjoyed Tiny Pondraven, a comedy on Hulu.", ()),
-        ("Got it: comedies, short. I can find a film with that vibe. One moment!", ()),
-        ("Tiny Pondraven is within your limit at 95 minutes, rated PG. Shall I queue it?", ()),
-        ("Step 1 done: I found Tiny Pondraven, a 95-minute comedy. Want it?", ()),
-        # and on general words for the fields that ask
-        ("Permit me to ask whether any minors will be present.", ("content_rating",)),
-        ("Which online cinemas do you use?", ("streaming_services",)),
-        ("Q1: genre. Q2: length.", ("genres", "runtime")),
-        ("Until what time can you watch?", ("runtime",)),
-        ("Tiny Pondraven is my pick. Only 85 people rated it. Too few for you?", ("vote_count",)),
-        ("Tiny Pondraven is my pick. It has 40 votes. Does that worry you?", ("vote_count",)),
-        ("Comedy, drama, horror... which direction should I go?", ("genres",)),
-        ("Where do you usually watch films?", ("streaming_services",)),
-    ],
-)
-def test_wider_rules_keep_their_precision(text: str, asked: tuple[str, ...]) -> None:
-    assert read(text)[0] == asked
-
-
-@pytest.mark.parametrize(
-    ("text", "asked"),
-    [
-        # a check on whether the one fact just stated is workable for the user
-        ("I found Tiny Pondraven. It runs 2h45. Manageable?", ("runtime",)),
-        ("I found Tiny Pondraven. It runs 2h45. Works with your schedule?", ("runtime",)),
-        ("I found Tiny Pondraven. It's rated R. Can everyone watch it?", ("content_rating",)),
-        ("I found Tiny Pondraven. It's rated R. No problem?", ("content_rating",)),
-        ("I found Tiny Pondraven. It's on Shudder. Can you get it?", ("streaming_services",)),
-        ("I found Tiny Pondraven. It's on Shudder. Are you a member?", ("streaming_services",)),
-        # ... but not after several facts, nor a go-ahead about the evening
-        ("I found Tiny Pondraven. It's a comedy from 2020, 98 minutes long. Manageable?", ()),
-        ("I found Tiny Pondraven. Can everyone make it tonight?", ()),
-        ("No problem! Tiny Pondraven is a comedy on Netflix. Want it?", ()),
-        # a form's blanks ask their labels
-        ("Fill in please:\nGenre: ___\nMax length: ___", ("genres", "runtime")),
-        ("Everyone's favourite or a secret find?", ("vote_count",)),
-    ],
-)
-def test_checks_on_one_fact_and_forms(text: str, asked: tuple[str, ...]) -> None:
-    assert read(text)[0] == asked
