@@ -365,6 +365,17 @@ REACTION_REQUEST = re.compile(
     + r"))?\W*$)"
     r"(?:(?! or )[^?.!,;])*"
 )
+# An offer of facts about the item put forward ("Would you like the age rating too?", "Want more
+# details about the plot or the cast?", "let me know if you want the runtime"): its object is the
+# item's own (definite: "the", "its") or more information, not what the user wants of a film.
+_INFO_OFFER = re.compile(
+    r"(?i)\b(?:would you like|do you want|(?:you |u )?want|wanna|need|care for|(?:let me know|tell me|"
+    r"just say|say) if (?:you|u) (?:want|'?d like|would like|need))(?: (?:me to (?:send|share|give "
+    r"you|tell you|check|look up|pull up)|to (?:see|know|hear|get|have|read)))? (?:(?:the|its|their)"
+    r"\b(?! (?:kids?|children|family|little ones|whole|same|other|next|first|second|last|one|film to|"
+    r"movie to|product to|item to)\b)|(?:more|some|any|further|extra|full|a few|a bit more)\s+"
+    r"(?:details?|info(?:rmation)?|facts|specifics|notes|about)\b)[^?.!;]*"
+)
 # Closing pleasantries and small talk: they ask nothing, whatever their words.
 SMALL_TALK = re.compile(
     r"(?i)\b(?:have an? (?:good|great|nice|lovely|fun|wonderful|fab|brilliant|excellent) (?:one|"
@@ -438,7 +449,7 @@ def is_small_talk(segment: str) -> bool:
 
 def asks_reaction(segment: str) -> bool:
     """Does this question ask for a reaction to the item put forward (or to act on it)?"""
-    return bool(REACTION_REQUEST.search(segment))
+    return bool(REACTION_REQUEST.search(segment) or _INFO_OFFER.search(segment))
 
 
 def describes(statement: str) -> bool:
@@ -711,7 +722,7 @@ class FieldReader:
             body = body[:start] + " " * (end - start) + body[end:]
         body = _blank(SMALL_TALK, body)
         if reacting:
-            body = _blank(REACTION_REQUEST, body)
+            body = _blank(_INFO_OFFER, _blank(REACTION_REQUEST, body))
         # a field's name in code ("nutriscore_min", "country_of_origin") is its words
         body = _CODE_UNDERSCORE.sub(" ", body)
         lowered = _blank(v.not_a_field, v.normalise(body).lower())

@@ -524,6 +524,12 @@ def test_a_person_a_film_is_said_to_be_by_is_asked_about_as_its_director() -> No
         # a form's blanks ask their labels
         ("Fill in please:\nGenre: ___\nMax length: ___", ("genres", "runtime")),
         ("Everyone's favourite or a secret find?", ("vote_count",)),
+        # an offer of the pick's own facts asks nothing; a wish about the film still asks
+        ("I'd suggest Tiny Pondraven. Would you like the age rating too?", ()),
+        ("Here you go: Tiny Pondraven! Want more details about the plot or the cast?", ()),
+        ("Tiny Pondraven is a gentle comedy. Let me know if you want the runtime or rating.", ()),
+        ("I'd suggest Tiny Pondraven. Do you want the film to be shorter than that?", ("runtime",)),
+        ("I'd suggest Tiny Pondraven. Do you want the kids to watch it too?", ("content_rating",)),
     ],
 )
 def test_questions_read_by_cause_not_by_phrase(text: str, asked: tuple[str, ...]) -> None:
