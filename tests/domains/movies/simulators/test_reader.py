@@ -564,6 +564,20 @@ def test_questions_read_by_cause_not_by_phrase(text: str, asked: tuple[str, ...]
             "Think of Tiny Pondraven as a gentler Compass of Brimwick. Tiny Pondraven it is.",
             ("tmdb_9100160",),
         ),
+        # a likeness with an adjective, a kin of the other title, a quality borrowed from it
+        (
+            "Tiny Pondraven feels like a warmer Compass of Brimwick. Want to try it?",
+            ("tmdb_9100160",),
+        ),
+        ("Tiny Pondraven is Compass of Brimwick's funnier sibling. Want it?", ("tmdb_9100160",)),
+        ("Tiny Pondraven is the sequel-in-spirit to Compass of Brimwick. Go?", ("tmdb_9100160",)),
+        ("Tiny Pondraven has the humour of Compass of Brimwick. Good?", ("tmdb_9100160",)),
+        # a frame after a title ruled out by "not" belongs to the other
+        ("Tiny Pondraven, not Compass of Brimwick, is the one for you.", ("tmdb_9100160",)),
+        (
+            "Option A: Tiny Pondraven. Option B: Compass of Brimwick. Your choice!",
+            ("tmdb_9100160", "tmdb_9100516"),
+        ),
     ],
 )
 def test_likenesses_examples_and_references_are_not_put_forward(
