@@ -108,7 +108,7 @@ _SUITS_YOU = re.compile(
     r"use) (?:it|that|this|there|them)|(?:are|r) (?:you|u) (?:a member|subscribed|signed up|on (?:it|"
     r"that|there))|(?:under|within|over|above|below|inside|past) "
     r"(?:your|the|ur|my|our) (?:limit|max(?:imum)?|cap|range|budget|ceiling|threshold)|"
-    r"(?:have|got|get|with) access|(?:you|u) (?:got|have|own|use|pay for|subscribe to) (?:it|that|"
+    r"(?:have|got|get|with) access|(?:you|u) (?:have|got|own|use)(?=\W*$)|(?:you|u) (?:got|have|own|use|pay for|subscribe to) (?:it|that|"
     r"this|them|either|one)|"
     r"still (?:interested|keen|game|tempted|up for (?:it|that)|want (?:it|that|them|those|these|"
     r"one)))\b"

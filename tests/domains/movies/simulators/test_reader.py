@@ -530,6 +530,9 @@ def test_a_person_a_film_is_said_to_be_by_is_asked_about_as_its_director() -> No
         ("Tiny Pondraven is a gentle comedy. Let me know if you want the runtime or rating.", ()),
         ("I'd suggest Tiny Pondraven. Do you want the film to be shorter than that?", ("runtime",)),
         ("I'd suggest Tiny Pondraven. Do you want the kids to watch it too?", ("content_rating",)),
+        # a bare non-native check, and an age limit said as "from 16 years"
+        ("I recommend Tiny Pondraven. Is on Hulu. You have?", ("streaming_services",)),
+        ("I recommend Tiny Pondraven. It is from 16 years. Is OK?", ("content_rating",)),
     ],
 )
 def test_questions_read_by_cause_not_by_phrase(text: str, asked: tuple[str, ...]) -> None:
