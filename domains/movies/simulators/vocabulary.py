@@ -500,7 +500,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"young ones?", r"anyone young", r"grown[- ]ups?(?:[- ]only)?", r"whole family",
         r"(?:the )?family can (?:watch|enjoy)", r"everyone can watch",
         r"all ages", r"family (?:movie |film )?nights?", r"scare(?:s|d)? easily", r"gets? scared",
-        r"(?:how much|any|what level of) (?:gore|violence|blood)", r"how old", r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen)[- ]years?[- ]old", r"(?<!\ba )year[- ]olds?",
+        r"(?:how much|any|what level of) (?:gore|violence|blood)", r"how old(?! (?:is |can |could |should |may |might |was )?(?:it|the (?:film|movie)|this one|that one)\b)", r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen)[- ]years?[- ]old", r"(?<!\ba )year[- ]olds?",
         r"mature(?: content| themes)?", r"adult (?:content|themes)", r"violen(?:ce|t)", r"gore",
         r"gory", r"swearing", r"bad language", r"nudity", r"okay for (?:your|the) (?:group|kids|family|audience)",
         r"(?:anyone|someone|kids?|children|viewers?|nobody|no one) under (?:\d+|thirteen|twelve|ten|"
@@ -578,7 +578,8 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"(?:new|recent|old|fresh|modern) enough", r"years? (?:range|window|span|limit|cut-?off|filter)",
         r"range of years", r"(?:which|what|any) (?:years?|decades?)", r"nostalgi(?:c|a)",
         r"(?:its|the (?:film|movie)'?s|the (?:film|movie)|a (?:film|movie)'?s) age",
-        r"how old (?:it|the (?:film|movie)|this one|that one) is",
+        r"how old (?:is |can |could |should |may |might |was )?(?:it|the (?:film|movie)|this one|that one)"
+        r"(?: (?:is|be|was))?",
         r"(?:the|which|what) years? (?:of|it came out|it was made)\b",
     ),
     "director": (
@@ -594,6 +595,8 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         # a person on screen; "on-screen violence", "hope on screen" are not the cast
         r"(?:who|anyone|someone|faces?|people|person) (?:[\w']+ ){0,5}on[- ]screen",
         r"(?:anyone|someone|who) you (?:like|love|enjoy) (?:to see|seeing|watching)",
+        r"(?:anyone|anybody|someone|somebody|who) (?:you|u) (?:\w+ )?(?:wanna|want to|would like to|'d like "
+        r"to|love to|like to|hope to) see (?:in it|in the (?:film|movie)|on screen|star)",
         r"(?:whatever|no matter what|anything) (?:they'?re|theyre|they are|he'?s|she'?s) in",
     ),
     "genres": (
@@ -726,7 +729,9 @@ _TYPOS: dict[str, str] = {
     "thriler": "thriller", "documentry": "documentary", "animted": "animated", "kidz": "kids",
     "popluar": "popular", "poplar": "popular", "pg13": "pg-13", "tonite": "tonight",
     "wich": "which", "kinda": "kind of", "sorta": "sort of", "wold": "would", "woud": "would",
-    "nothin": "nothing", "diff": "different", "wud": "would", "cud": "could", "shud": "should", "whatcha": "what are you", "watcha": "what are you", "whos": "who's", "anythin": "anything", "somethin": "something",
+    "len": "length", "svc": "service", "svcs": "services", "yr": "year", "yrs": "years",
+    "dir": "director", "any1": "anyone", "some1": "someone", "sum1": "someone", "ppl": "people",
+    "pref": "preference", "prefs": "preferences", "nothin": "nothing", "diff": "different", "wud": "would", "cud": "could", "shud": "should", "whatcha": "what are you", "watcha": "what are you", "whos": "who's", "anythin": "anything", "somethin": "something",
     "jus": "just", "doesnt": "doesn't", "dont": "don't", "ur": "your", "u": "you",
     "wat": "what", "wut": "what", "hw": "how", "2": "to", "4": "for", "lemme": "let me", "gimme": "give me", "ok": "okay",
 }

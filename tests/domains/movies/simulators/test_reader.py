@@ -533,6 +533,16 @@ def test_a_person_a_film_is_said_to_be_by_is_asked_about_as_its_director() -> No
         # a bare non-native check, and an age limit said as "from 16 years"
         ("I recommend Tiny Pondraven. Is on Hulu. You have?", ("streaming_services",)),
         ("I recommend Tiny Pondraven. It is from 16 years. Is OK?", ("content_rating",)),
+        # a tool agent's abbreviations and terse requests
+        ("yr range?", ("release_date",)),
+        ("dir pref?", ("director",)),
+        ("svc list pls", ("streaming_services",)),
+        ("Searching comedies on Netflix now, one moment please.", ()),
+        (
+            "(1) where do you stream (2) how old can the film be",
+            ("streaming_services", "release_date"),
+        ),
+        ("any1 u wanna see in it", ("cast",)),
     ],
 )
 def test_questions_read_by_cause_not_by_phrase(text: str, asked: tuple[str, ...]) -> None:
