@@ -323,7 +323,7 @@ _SPLIT = re.compile(
 
 # A bare call for a verdict, alone or two in a row ("vibe check, yay or nay?").
 _VERDICT = (
-    r"interested|tempted|keen|game|yes or no|y/n|deal|sound good|good|any good|vibes?|verdict|"
+    r"interested|tempted|keen|game|yes or no|y/n|deal|sound good|good(?: enough)?|any good|vibes?|verdict|"
     r"yay or nay|yea or nay|in or out|wanna|(?:are |r )?(?:you|u) (?:in|down)|"
     r"sounds? (?:ok|okay|alright|fine|right|great)|vibe ?check"
 )

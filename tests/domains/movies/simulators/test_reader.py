@@ -543,6 +543,8 @@ def test_a_person_a_film_is_said_to_be_by_is_asked_about_as_its_director() -> No
             ("streaming_services", "release_date"),
         ),
         ("any1 u wanna see in it", ("cast",)),
+        # "Good enough?" alone after a pitch of several facts is a verdict call
+        ("Tiny Pondraven: heist comedy, 98 min, PG-13, Netflix. Good enough?", ()),
     ],
 )
 def test_questions_read_by_cause_not_by_phrase(text: str, asked: tuple[str, ...]) -> None:
