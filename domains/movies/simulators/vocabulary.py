@@ -474,8 +474,9 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"content ratings?", r"certificat(?:e|es|ion)", r"mpaa", r"parental(?: guidance)?",
         r"classifi(?:cation|cations|ed)", r"certifi(?:ed|cations?)", r"maturity(?: levels?| ratings?)?",
         r"more (?:adult|mature|grown[- ]up|explicit|violent|family[- ]friendly|kid[- ]friendly|tame)",
-        r"(?:adults?|grown[- ]ups?|over[- ](?:18|eighteen)s?) only", r"for (?:adults|grown[- ]ups)",
-        r"1[2-8]\+", r"(?:from|ab|aged?|ages?) (?:[6-9]|1[0-8])(?: ?\+| years?(?: old)?| yrs?| and (?:up|over|older))?",
+        r"(?:adults?|grown[- ]ups?|over[- ](?:18|eighteen)s?)[- ]only", r"for (?:adults|grown[- ]ups)",
+        r"(?:highest|strictest|most mature|max(?:imum)?) (?:age )?rating (?:you'?d|you would|you will|you can|"
+        r"we can|i can|to) (?:allow|permit|let)", r"1[2-8]\+", r"(?:from|ab|aged?|ages?) (?:[6-9]|1[0-8])(?: ?\+| years?(?: old)?| yrs?| and (?:up|over|older))?",
         r"age (?:brackets?|bands?|levels?|categor(?:y|ies)|ceiling)",
         r"(?:suitable|safe|appropriate|okay|ok|fine) for (?:all|everyone|all ages|young viewers)",
         r"rated (?:g|pg|pg-13|r|nc-17|nr|rcode)", r"(?:g|pg|pg-13|r|nc-17)[- ]rated", r"pg-13", r"nc-17",
@@ -541,7 +542,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"durations?", r"minutes?", r"mins?", r"hours?", r"hrs?", r"long(?:er|ish)?",
         r"short(?:er|ish)?", r"epics?", r"marathons?", r"how much time",
         r"time (?:do you have|you have|you've got|have you got|budget|limit|window)",
-        r"time commitment", r"(?:max(?:imum)?|how much) time", r"how much of your (?:evening|night)",
+        r"time commitment", r"(?:max(?:imum)?|how much) time", r"how much of (?:your|the) (?:evening|night)", r"(?:be )?(?:done|finished|wrapped up) (?:by|before)",
         r"(?:that|this|so) much (?:of your )?(?:time|evening|night)",
         r"willing to (?:surrender|spend|give)", r"bed ?time", r"attention span", r"clocks? in", r"drag(?:s|gy)? on",
         r"(?:\w+-)+(?:hours?|minutes?|mins?)", r"\d+\s*(?:m|h)", r"\d+\s*(?:mins?|minutes?|hrs?|hours?)", r"\d\s*h\s*\d{1,2}(?:\s*m(?:ins?)?)?",
@@ -562,7 +563,8 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
     "streaming_services": (
         r"streaming(?: services?| platforms?| apps?)?", r"streams?", r"services?",
         r"subscri(?:be|bed|bes|ption|ptions|ber)", r"platforms?", r"apps?", r"providers?",
-        r"where (?:can|do|would|will|are|r|should) (?:you|u) (?:\w+ ){0,2}(?:watch|stream)(?:ing)?", r"what do you (?:have|use|watch on)",
+        r"where (?:can|do|would|will|are|r|should) (?:you|u) (?:\w+ ){0,2}(?:watch|stream)(?:ing)?",
+        r"(?:what|which) (?:\w+ )?(?:can|do) (?:you|u) (?:access|stream|get) (?:at home|on your|from)", r"what do you (?:have|use|watch on)",
         r"on your (?:tv|telly|television)", r"online (?:cinemas?|theat(?:re|er)s?|video|services?)",
         r"video[- ]on[- ]demand", r"vod", r"video (?:services?|platforms?)",
         # Max, HBO Max's short name, where a service goes ("it's on max. u have max?")

@@ -161,7 +161,8 @@ _OFFER = re.compile(
 _CHANGES_SEARCH = re.compile(
     r"(?i)\b(?:something|anything|another|others?|else|different|instead|similar|more like|"
     r"shorter|longer|newer|older|lighter|darker|widen|loosen|relax|drop|switch|broaden|narrow|"
-    r"filter|look for|search for|keep looking|find (?:you )?(?:a|an|some|one|more))\b"
+    r"filter|look for|search for|keep looking|find (?:you )?(?:a|an|some|one|more)|keep (?:it|things|the "
+    r"search)|stick (?:to|with)|stay (?:under|below|within|over|above)|limit (?:it|the search|myself))\b"
 )
 # A question about the item as a whole, named as the recommendation ("Was this recommendation
 # helpful?"): it asks for a verdict on the pick, not on the last fact stated about it.

@@ -545,6 +545,12 @@ def test_a_person_a_film_is_said_to_be_by_is_asked_about_as_its_director() -> No
         ("any1 u wanna see in it", ("cast",)),
         # "Good enough?" alone after a pitch of several facts is a verdict call
         ("Tiny Pondraven: heist comedy, 98 min, PG-13, Netflix. Good enough?", ()),
+        # an offer that narrows the search asks its field; a permission cap is the age rating
+        ("Should I keep it under the two-hour mark?", ("runtime",)),
+        ("Do you need to be done by a certain time?", ("runtime",)),
+        ("Is it an adults-only evening?", ("content_rating",)),
+        ("What's the highest rating you'd allow?", ("content_rating",)),
+        ("What can you access at home?", ("streaming_services",)),
     ],
 )
 def test_questions_read_by_cause_not_by_phrase(text: str, asked: tuple[str, ...]) -> None:
