@@ -600,6 +600,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"(?:anyone|anybody|someone|somebody|who) (?:you|u) (?:\w+ )?(?:wanna|want to|would like to|'d like "
         r"to|love to|like to|hope to) see (?:in it|in the (?:film|movie)|on screen|star)",
         r"(?:whatever|no matter what|anything) (?:they'?re|theyre|they are|he'?s|she'?s) in",
+        r"(?:with|starring|featuring) (?:them|him|her) in (?:it|the lead|a lead role)",
     ),
     "genres": (
         r"genres?", r"genre-wise", r"(?:kinds?|types?|sorts?|styles?|categor(?:y|ies)) of " + _FILM,

@@ -825,7 +825,8 @@ class FieldReader:
                 found = fields_of(answer, asks=False)
             if not found:
                 found = self._asked_back(segments, index, fields_of, text, reacting=reacting)
-            uses = None if found or answer_asks else _USES_THE_ANSWER.match(answer)
+            plain = not (found or answer_asks or (reacting and asks_reaction(segment)))
+            uses = _USES_THE_ANSWER.match(answer) if plain else None
             if uses and (uses.group("condition") or _POINTS_BACK.search(uses.group("rest"))):
                 found = fields_of(answer, asks=False)  # "... I can find a film with that actor"
             for field in found:

@@ -551,6 +551,12 @@ def test_a_person_a_film_is_said_to_be_by_is_asked_about_as_its_director() -> No
         ("Is it an adults-only evening?", ("content_rating",)),
         ("What's the highest rating you'd allow?", ("content_rating",)),
         ("What can you access at home?", ("streaming_services",)),
+        # what the answer is for names a field only after a question that is not a reaction
+        (
+            "Tiny Pondraven is a witty caper. Interested? I can also find one with that director.",
+            (),
+        ),
+        ("Anyone you never tire of? I'll find something with them in it.", ("cast",)),
     ],
 )
 def test_questions_read_by_cause_not_by_phrase(text: str, asked: tuple[str, ...]) -> None:
