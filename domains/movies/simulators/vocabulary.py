@@ -528,7 +528,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"(?:how many|number of|count of) (?:people|viewers|votes|ratings|reviews)",
         r"ratings? counts?", r"(?:everyone|everybody)'?s (?:favou?rite|darling|pick)", r"(?:little |hidden |rare )?gems?", r"big (?:names?|titles?|films?|movies?)(?= or\b)",
         r"obscure", r"hidden gems?", r"lesser[- ]known", r"little[- ]known", r"under[- ]the[- ]radar",
-        r"crowd[- ]?pleasers?", r"blockbusters?", r"niche", r"cult (?:classics?|films?|favou?rites?)", r"crowd[- ]pleasing",
+        r"crowd[- ]?pleasers?", r"blockbusters?", r"niche", r"cult (?:classics?|films?|favou?rites?|status|hits?)", r"(?:cult|big|huge|small|devoted|loyal|wide) following", r"crowd[- ]pleasing",
         r"big (?:hits?|releases?)", r"big names?(?! in (?:it|the cast|them))", r"everyone(?:'s| has)? (?:seen|heard)", r"votes?",
         r"off the beaten (?:path|track)", r"deep cuts?", r"known titles?", r"household names?",
         r"underground", r"(?:a lot of|lots of|most|many) people (?:have )?(?:seen|watched|know)",
@@ -557,7 +557,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"reviews?", r"reviewed", r"reviewers?", r"ratings?", r"rated", r"highly[- ]rated",
         r"well[- ]rated", r"top[- ]rated", r"scores?", r"scored", r"critics?", r"critical(?:ly)?",
         r"acclaim(?:ed)?", r"imdb", r"tmdb", r"rotten tomatoes", r"\d(?:\.\d)?\+? stars?",
-        r"out of (?:10|ten)", r"/ ?10", r"well[- ]received", r"audience scores?", r"raved?",
+        r"out of (?:10|ten)", r"/ ?10", r"star ratings?", r"well[- ]received", r"audience scores?", r"raved?",
         r"(?:one|two|three|four|five|\d)(?: or (?:one|two|three|four|five|\d))? stars?",
     ),
     "streaming_services": (
@@ -578,7 +578,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"this century", r"just came out", r"came out", r"up[- ]to[- ]date", r"brand[- ]new",
         r"past (?:year|few years|decade)", r"this year", r"last year",
         r"(?:new|recent|old|fresh|modern) enough", r"years? (?:range|window|span|limit|cut-?off|filter)",
-        r"range of years", r"(?:which|what|any) (?:years?|decades?)", r"nostalgi(?:c|a)",
+        r"range of years", r"how far back", r"go (?:further |farther )?back (?:to|as far as|in time)", r"(?:which|what|any) (?:years?|decades?)", r"nostalgi(?:c|a)",
         r"(?:its|the (?:film|movie)'?s|the (?:film|movie)|a (?:film|movie)'?s) age",
         r"how old (?:is |can |could |should |may |might |was )?(?:it|the (?:film|movie)|this one|that one)"
         r"(?: (?:is|be|was))?",
@@ -589,10 +589,12 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"helmed", r"behind the camera", r"who directs", r"directs", r"behind the lens",
         r"(?<=camera or )behind(?: it| them)?", r"(?<=camera, or )behind(?: it| them)?",
         r"(?:who|person|someone|anyone) (?:who )?(?:made|makes) (?:a |the )?(?:films?|movies?) you",
+        r"(?:who|person|people|someone|anyone|anybody) (?:who |that )?(?:makes?|made|directs?|directed) "
+        r"(?:films?|movies?|pictures?)",
     ),
     "cast": (
         r"actors?", r"actress(?:es)?", r"cast", r"casting", r"stars?", r"starring", r"starred",
-        r"lead roles?", r"who(?:'s| is) in it", r"celebrit(?:y|ies)", r"acting",
+        r"lead roles?", r"leading (?:man|men|lady|ladies|roles?|actors?|actress(?:es)?|players?)", r"who(?:'s| is) in it", r"celebrit(?:y|ies)", r"acting",
         r"(?:watch|see) (?:\w+ )?(?:in anything|act)\b", r"in front of the camera",
         # a person on screen; "on-screen violence", "hope on screen" are not the cast
         r"(?:who|anyone|someone|faces?|people|person) (?:[\w']+ ){0,5}on[- ]screen",

@@ -557,6 +557,12 @@ def test_a_person_a_film_is_said_to_be_by_is_asked_about_as_its_director() -> No
             (),
         ),
         ("Anyone you never tire of? I'll find something with them in it.", ("cast",)),
+        # people who make films, leading roles, star ratings, a following, how far back
+        ("Do you follow anyone who makes films?", ("director",)),
+        ("Any leading man or lady you adore?", ("cast",)),
+        ("Are star ratings important to you?", ("rating",)),
+        ("Are you after a film with a cult following?", ("vote_count",)),
+        ("How far back can I go?", ("release_date",)),
     ],
 )
 def test_questions_read_by_cause_not_by_phrase(text: str, asked: tuple[str, ...]) -> None:
