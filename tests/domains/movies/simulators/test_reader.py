@@ -563,6 +563,8 @@ def test_a_person_a_film_is_said_to_be_by_is_asked_about_as_its_director() -> No
         ("Are star ratings important to you?", ("rating",)),
         ("Are you after a film with a cult following?", ("vote_count",)),
         ("How far back can I go?", ("release_date",)),
+        # a new value offered for the field just stated ("Stretch to 110?")
+        ("Nothing under 90 min. Stretch to 110?", ("runtime",)),
     ],
 )
 def test_questions_read_by_cause_not_by_phrase(text: str, asked: tuple[str, ...]) -> None:
