@@ -285,7 +285,8 @@ _CONDITIONAL = re.compile(
         r"(?i),\s*(?:right|isn'?t it|aren'?t they|eh|yeah|no|don'?t you think|agreed|huh)\W*$",
         r"(?i)\bfill (?:these|them|those|it|each|the blanks|the fields) in\b|\b(?:provide|fill in|"
         r"specify|supply|enter|give me|answer|complete)\b[^?]*\b(?:values?|answers?|details|these|"
-        r"them|those|the blanks|the fields|each|nulls?|gaps|empty ones|missing ones)\b",
+        r"them|those|the blanks|the fields|each|nulls?|gaps|empty ones|missing ones)\b|\b(?:pick|choose|"
+        r"select|tick|circle|mark)\b[^?]*\b(?:each|every)\b",
         r"(?i),?\s*\beven (?:if|though|when)\b[^?]*",
         r"(?i)(?<!\bwhat)(?<!\bwhich)(?<!\bhow)(?<!\bwhere)(?<!\bwhen)(?<!\bwhy)(?<!\bwho)"
         r"(?<!\bif)(?<!\bwhether)(?<!\bthat)(?<!\band)(?<!\bor)(?<!\bso)(?<!\bwhat's)"
@@ -897,6 +898,7 @@ class FieldReader:
         segment = segments[index][0]
         found: list[str] = []
         gathered: list[str] = []
+        listed: list[list[str]] = []  # the fields of each sentence gathered, in the text's order
         if reacting and _PUTS_FORWARD.search(segment):
             return []  # "A is cheaper than B. I suggest A, okay?": the question is the proposal
         if reacting and _ABOUT_THE_PICK.search(segment):
@@ -912,10 +914,12 @@ class FieldReader:
             for back in (1, 2, 3):
                 if index - back < 0 or segments[index - back][1]:
                     break
-                gathered += fields_of(segments[index - back][0], asks=False)
+                listed.insert(0, fields_of(segments[index - back][0], asks=False))
+                gathered += listed[0]
         if gathered:
             # a request to fill in what was listed keeps the list's order
-            ordered = gathered if _FILL_IN.search(segment) else reversed(gathered)
+            in_order = [f for fields in listed for f in fields]
+            ordered = in_order if _FILL_IN.search(segment) else reversed(gathered)
             found = list(dict.fromkeys(ordered))
         for back in (1, 2):
             if found or index - back < 0 or segments[index - back][1]:

@@ -565,6 +565,12 @@ def test_a_person_a_film_is_said_to_be_by_is_asked_about_as_its_director() -> No
         ("How far back can I go?", ("release_date",)),
         # a new value offered for the field just stated ("Stretch to 110?")
         ("Nothing under 90 min. Stretch to 110?", ("runtime",)),
+        # a request to choose in each row of a table asks the rows' fields, in their order
+        (
+            "| Question | Options |\n|---|---|\n| Genre | comedy / drama |\n| Age rating | PG / R |\n\n"
+            "Pick one from each row!",
+            ("genres", "content_rating"),
+        ),
     ],
 )
 def test_questions_read_by_cause_not_by_phrase(text: str, asked: tuple[str, ...]) -> None:
