@@ -519,6 +519,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"popular(?:ity)?", r"well[- ]known", r"widely[- ](?:seen|known)", r"mainstream",
         r"(?:less|lesser|more|better|best|widely|little|barely|hardly|least|most|not (?:so|very|"
         r"that|too|well)|un)[- ]?known", r"known enough", r"enough known",
+        r"known (?:to|by) (?:many|most|lots|a lot|few|everyone|everybody|a wide|the (?:public|world))",
         r"(?:everybody|everyone|nobody|no one|most people|few people|the whole world|the world)"
         r"(?:'s| has| have)? (?:already )?(?:seen|heard of|watched|knows?(?: about)?|rated|discovered|"
         r"talks? about|talking about)",
@@ -542,7 +543,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"durations?", r"minutes?", r"mins?", r"hours?", r"hrs?", r"long(?:er|ish)?",
         r"short(?:er|ish)?", r"epics?", r"marathons?", r"how much time",
         r"time (?:do you have|you have|you've got|have you got|budget|limit|window)",
-        r"time commitment", r"(?:max(?:imum)?|how much) time", r"how much of (?:your|the) (?:evening|night)", r"(?:be )?(?:done|finished|wrapped up) (?:by|before)",
+        r"time commitment", r"(?:film|movie|viewing|watching) time(?= how| limit| budget| max| available| do you| you have)", r"(?:max(?:imum)?|how much) time", r"how much of (?:your|the) (?:evening|night)", r"(?:be )?(?:done|finished|wrapped up) (?:by|before)",
         r"(?:that|this|so) much (?:of your )?(?:time|evening|night)",
         r"willing to (?:surrender|spend|give)", r"bed ?time", r"attention span", r"clocks? in", r"drag(?:s|gy)? on",
         r"(?:\w+-)+(?:hours?|minutes?|mins?)", r"\d+\s*(?:m|h)", r"\d+\s*(?:mins?|minutes?|hrs?|hours?)", r"\d\s*h\s*\d{1,2}(?:\s*m(?:ins?)?)?",
@@ -566,7 +567,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"where (?:can|do|would|will|are|r|should) (?:you|u) (?:\w+ ){0,2}(?:watch|stream)(?:ing)?",
         r"(?:what|which) (?:\w+ )?(?:can|do) (?:you|u) (?:access|stream|get) (?:at home|on your|from)", r"what do you (?:have|use|watch on)",
         r"on your (?:tv|telly|television)", r"online (?:cinemas?|theat(?:re|er)s?|video|services?)",
-        r"video[- ]on[- ]demand", r"vod", r"video (?:services?|platforms?)",
+        r"video[- ]on[- ]demand", r"vod", r"video (?:services?|platforms?|websites?|sites?|apps?)",
         # Max, HBO Max's short name, where a service goes ("it's on max. u have max?")
         r"(?:on|have|got|use|with|subscribe to) max(?=\s*(?:[?.!,;]|$))",
         r"(?:what|which) (?:\w+ ){0,4}(?:watch|stream) (?:it |things |stuff |movies |films )?on",

@@ -571,6 +571,11 @@ def test_a_person_a_film_is_said_to_be_by_is_asked_about_as_its_director() -> No
             "Pick one from each row!",
             ("genres", "content_rating"),
         ),
+        # non-native word orders for the length, the services and how known a film is
+        ("Film time how much is OK?", ("runtime",)),
+        ("You use which video website?", ("streaming_services",)),
+        ("The film must be known to many people?", ("vote_count",)),
+        ("Yay! Have the best movie time ever! Bye bye!", ()),
     ],
 )
 def test_questions_read_by_cause_not_by_phrase(text: str, asked: tuple[str, ...]) -> None:
