@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -424,164 +426,17 @@ def test_a_person_a_film_is_said_to_be_by_is_asked_about_as_its_director() -> No
     assert read(f"Tiny Pondraven stars {person}. u like {person}?")[0] == ("cast",)
 
 
-@pytest.mark.parametrize(
-    ("text", "asked"),
-    [
-        # chat_heldout2's causes
-        # a check after one stated fact asks that fact, however the check is worded
-        ("I found Tiny Pondraven. It has 412 votes. Is that enough for you?", ("vote_count",)),
-        ("My pick: Tiny Pondraven. It is rated R. For you it is fine?", ("content_rating",)),
-        ("Try Tiny Pondraven. It runs 151 minutes. Long enough?", ("runtime",)),
-        # a polite request or an imperative for details is a question
-        (
-            "I'd be grateful for a couple of quick details:\n- the sort of film you like\n"
-            "- which apps you pay for",
-            ("genres", "streaming_services"),
-        ),
-        ("Kindly tell me which services you subscribe to.", ("streaming_services",)),
-        ("pls send: 1) genre 2) max length", ("genres", "runtime")),
-        # options in brackets under a question that ends in a colon are its menu
-        (
-            "Nothing matched. Would you be open to:\n(a) something older\n(b) a longer one",
-            ("release_date", "runtime"),
-        ),
-        # a question with no auxiliary, as non-native writers put one
-        (
-            "I can look at older films or longer films. Which you prefer?",
-            ("runtime", "release_date"),
-        ),
-        # a voice-typed question after a statement, opening with a modal and an article
-        (
-            "nothing ticks every box would a shorter film be alright instead",
-            ("runtime",),
-        ),
-        # what the question is for, said after it, names its field; a purpose clause asks nothing
-        ("Anyone you never get tired of? I'll track down something with that actor.", ("cast",)),
-        ("Any director you follow, so that I can keep them in mind?", ("director",)),
-        ("Have you any favourite, so I may take it into account?", ()),
-        # the options of a question, after a dash, ask what it asks
-        ("Which apps do you have — Hulu, Tubi, something popular?", ("streaming_services",)),
-        # the usual words for how known a film is, and for the age rating
-        ("Do you want a crowd favourite or a film barely anyone knows?", ("vote_count",)),
-        ("Something everybody's talking about, or an undiscovered one?", ("vote_count",)),
-        ("Is a lesser known title alright?", ("vote_count",)),
-        ("What classification can the film have at most?", ("content_rating",)),
-        ("Should it be adults only, or fine for all ages?", ("content_rating",)),
-        ("whatcha in the mood for, wat kinda film", ("genres",)),
-        # chat_tuning5's causes
-        # a check on whether the fact just stated is within what the user allows, has or can take
-        ("Tiny Pondraven is rated R. Permitted in your house?", ("content_rating",)),
-        ("Tiny Pondraven runs 2h31. Within your max?", ("runtime",)),
-        ("Tiny Pondraven streams on Tubi - do you have it?", ("streaming_services",)),
-        ("Tiny Pondraven is on Kanopy. Got access?", ("streaming_services",)),
-        ("Tiny Pondraven is gr8 but its 151 min, 2 long?", ("runtime",)),
-        # an imperative that asks for a choice is a question
-        ("First: choose a genre.", ("genres",)),
-        ("Select mood: [cosy] [gripping] [silly]", ("genres",)),
-        # "help to understand", "where do you fall"
-        ("It would truly help to know how long you can stay up.", ("runtime",)),
-        # relaxing one of the constraints just named
-        (
-            "Nothing fits. The age rating and the length clash. Could you ease one of them, "
-            "and if so, which?",
-            ("runtime", "content_rating"),
-        ),
-        # a statement of what the answer is for, under a condition on it
-        (
-            "Who is the film for? If little ones are around, I will limit the search to gentle "
-            "age ratings.",
-            ("content_rating",),
-        ),
-        ("wanna add anuther servce?", ("streaming_services",)),
-        # the wider rules on messages that ask nothing, and general words for the fields
-        # the wider question rules, on messages that ask nothing
-        ("I picked Tiny Pondraven for you. Pick it up on Netflix tonight!", ()),
-        ("I'd be grateful if you enjoyed Tiny Pondraven, a comedy on Hulu.", ()),
-        ("Got it: comedies, short. I can find a film with that vibe. One moment!", ()),
-        ("Tiny Pondraven is within your limit at 95 minutes, rated PG. Shall I queue it?", ()),
-        ("Step 1 done: I found Tiny Pondraven, a 95-minute comedy. Want it?", ()),
-        # and on general words for the fields that ask
-        ("Permit me to ask whether any minors will be present.", ("content_rating",)),
-        ("Which online cinemas do you use?", ("streaming_services",)),
-        ("Q1: genre. Q2: length.", ("genres", "runtime")),
-        ("Until what time can you watch?", ("runtime",)),
-        ("Tiny Pondraven is my pick. Only 85 people rated it. Too few for you?", ("vote_count",)),
-        ("Tiny Pondraven is my pick. It has 40 votes. Does that worry you?", ("vote_count",)),
-        ("Comedy, drama, horror... which direction should I go?", ("genres",)),
-        ("Where do you usually watch films?", ("streaming_services",)),
-        # a check on whether the one fact just stated is workable; a form's blanks
-        # a check on whether the one fact just stated is workable for the user
-        ("I found Tiny Pondraven. It runs 2h45. Manageable?", ("runtime",)),
-        ("I found Tiny Pondraven. It runs 2h45. Works with your schedule?", ("runtime",)),
-        ("I found Tiny Pondraven. It's rated R. Can everyone watch it?", ("content_rating",)),
-        ("I found Tiny Pondraven. It's rated R. No problem?", ("content_rating",)),
-        ("I found Tiny Pondraven. It's on Shudder. Can you get it?", ("streaming_services",)),
-        ("I found Tiny Pondraven. It's on Shudder. Are you a member?", ("streaming_services",)),
-        # ... but not after several facts, nor a go-ahead about the evening
-        ("I found Tiny Pondraven. It's a comedy from 2020, 98 minutes long. Manageable?", ()),
-        ("I found Tiny Pondraven. Can everyone make it tonight?", ()),
-        ("No problem! Tiny Pondraven is a comedy on Netflix. Want it?", ()),
-        # a form's blanks ask their labels
-        ("Fill in please:\nGenre: ___\nMax length: ___", ("genres", "runtime")),
-        ("Everyone's favourite or a secret find?", ("vote_count",)),
-        # an offer of the pick's own facts asks nothing; a wish about the film still asks
-        ("I'd suggest Tiny Pondraven. Would you like the age rating too?", ()),
-        ("Here you go: Tiny Pondraven! Want more details about the plot or the cast?", ()),
-        ("Tiny Pondraven is a gentle comedy. Let me know if you want the runtime or rating.", ()),
-        ("I'd suggest Tiny Pondraven. Do you want the film to be shorter than that?", ("runtime",)),
-        ("I'd suggest Tiny Pondraven. Do you want the kids to watch it too?", ("content_rating",)),
-        # a bare non-native check, and an age limit said as "from 16 years"
-        ("I recommend Tiny Pondraven. Is on Hulu. You have?", ("streaming_services",)),
-        ("I recommend Tiny Pondraven. It is from 16 years. Is OK?", ("content_rating",)),
-        # a tool agent's abbreviations and terse requests
-        ("yr range?", ("release_date",)),
-        ("dir pref?", ("director",)),
-        ("svc list pls", ("streaming_services",)),
-        ("Searching comedies on Netflix now, one moment please.", ()),
-        (
-            "(1) where do you stream (2) how old can the film be",
-            ("streaming_services", "release_date"),
-        ),
-        ("any1 u wanna see in it", ("cast",)),
-        # "Good enough?" alone after a pitch of several facts is a verdict call
-        ("Tiny Pondraven: heist comedy, 98 min, PG-13, Netflix. Good enough?", ()),
-        # an offer that narrows the search asks its field; a permission cap is the age rating
-        ("Should I keep it under the two-hour mark?", ("runtime",)),
-        ("Do you need to be done by a certain time?", ("runtime",)),
-        ("Is it an adults-only evening?", ("content_rating",)),
-        ("What's the highest rating you'd allow?", ("content_rating",)),
-        ("What can you access at home?", ("streaming_services",)),
-        # what the answer is for names a field only after a question that is not a reaction
-        (
-            "Tiny Pondraven is a witty caper. Interested? I can also find one with that director.",
-            (),
-        ),
-        ("Anyone you never tire of? I'll find something with them in it.", ("cast",)),
-        # people who make films, leading roles, star ratings, a following, how far back
-        ("Do you follow anyone who makes films?", ("director",)),
-        ("Any leading man or lady you adore?", ("cast",)),
-        ("Are star ratings important to you?", ("rating",)),
-        ("Are you after a film with a cult following?", ("vote_count",)),
-        ("How far back can I go?", ("release_date",)),
-        # a new value offered for the field just stated ("Stretch to 110?")
-        ("Nothing under 90 min. Stretch to 110?", ("runtime",)),
-        # a request to choose in each row of a table asks the rows' fields, in their order
-        (
-            "| Question | Options |\n|---|---|\n| Genre | comedy / drama |\n| Age rating | PG / R |\n\n"
-            "Pick one from each row!",
-            ("genres", "content_rating"),
-        ),
-        # non-native word orders for the length, the services and how known a film is
-        ("Film time how much is OK?", ("runtime",)),
-        ("You use which video website?", ("streaming_services",)),
-        ("The film must be known to many people?", ("vote_count",)),
-        ("Yay! Have the best movie time ever! Bye bye!", ()),
-    ],
-)
+def _cause_cases() -> list[tuple[str, tuple[str, ...]]]:
+    rows = json.loads((Path(__file__).parent / "reader_cause_cases.json").read_text("utf-8"))
+    return [(row["text"], tuple(row["asks"])) for row in rows]
+
+
+@pytest.mark.parametrize(("text", "asked"), _cause_cases())
 def test_questions_read_by_cause_not_by_phrase(text: str, asked: tuple[str, ...]) -> None:
-    """Each case is a cause behind a tuning set's misses (retired chat_heldout2, chat_tuning5 at
-    first contact) or a probe of our own, in other words than any corpus; statements and
-    reactions that use the same words ask nothing."""
+    """Each case (`reader_cause_cases.json`, with the cause it stands for) is a cause behind a
+    tuning set's misses (retired chat_heldout2, chat_tuning5 at first contact) or a probe of our
+    own, in other words than any corpus; statements and reactions that use the same words ask
+    nothing."""
     assert read(text)[0] == asked
 
 
