@@ -47,12 +47,16 @@ CHAT_CORPUS_NAMES: tuple[str, ...] = (
     "chat_tuning3",
     "chat_tuning4",
     "chat_heldout2",
+    "chat_tuning5",
+    "chat_heldout3",
 )
 # The shares: what may be tuned on, and what never is (the published figures). A held-out set
 # that has been tuned against moves to the tuning share and a fresh one replaces it
 # (corpora/README.md): `heldout` after its first measurement, `final` and `chat_heldout` once
-# their figures had guided three rounds of new tuning sets; `chat_tuning4` and `chat_heldout2`,
-# a fresh set written blind by a fourth author and split by shape, replace them. An empty
+# their figures had guided three rounds of new tuning sets; `chat_heldout2` (a fourth author's
+# held-out half of `chat_tuning4`'s set) after two measurements (ddce1ae, 1af899c). The held-out
+# share is `chat_heldout3`, the held-out part of `chat_tuning5`'s set, written blind by another
+# author and labelled a second time blind (adjudicated) before its first measurement; an empty
 # held-out share is reported as having no messages.
 SHARE_CORPORA: dict[ShareName, tuple[str, ...]] = {
     "tuning": (
@@ -64,8 +68,10 @@ SHARE_CORPORA: dict[ShareName, tuple[str, ...]] = {
         "chat_tuning2",
         "chat_tuning3",
         "chat_tuning4",
+        "chat_heldout2",
+        "chat_tuning5",
     ),
-    "held_out": ("chat_heldout2",),
+    "held_out": ("chat_heldout3",),
 }
 # The snapshot whose titles, ids and people the corpora were written on.
 CORPUS_SNAPSHOT = "2026-11-01"

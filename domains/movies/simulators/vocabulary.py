@@ -472,6 +472,13 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
     "content_rating": (
         r"age[- ]?(?:ratings?|appropriate|appropriateness|restrictions?|limits?|range|group)",
         r"content ratings?", r"certificat(?:e|es|ion)", r"mpaa", r"parental(?: guidance)?",
+        r"classifi(?:cation|cations|ed)", r"certifi(?:ed|cations?)", r"maturity(?: levels?| ratings?)?",
+        r"more (?:adult|mature|grown[- ]up|explicit|violent|family[- ]friendly|kid[- ]friendly|tame)",
+        r"(?:adults?|grown[- ]ups?|over[- ](?:18|eighteen)s?)[- ]only", r"for (?:adults|grown[- ]ups)",
+        r"(?:highest|strictest|most mature|max(?:imum)?) (?:age )?rating (?:you'?d|you would|you will|you can|"
+        r"we can|i can|to) (?:allow|permit|let)", r"1[2-8]\+", r"(?:from|ab|aged?|ages?) (?:[6-9]|1[0-8])(?: ?\+| years?(?: old)?| yrs?| and (?:up|over|older))?",
+        r"age (?:brackets?|bands?|levels?|categor(?:y|ies)|ceiling)",
+        r"(?:suitable|safe|appropriate|okay|ok|fine) for (?:all|everyone|all ages|young viewers)",
         r"rated (?:g|pg|pg-13|r|nc-17|nr|rcode)", r"(?:g|pg|pg-13|r|nc-17)[- ]rated", r"pg-13", r"nc-17",
         r"pg", r"(?:an? )?r[- ]?ratings?", r"ratings? of r", r"(?:an? )?rcode(?:[- ]?(?:ratings?|rated|movies?|films?))?",
         r"rated rcode", r"everyone watching", r"everybody watching",
@@ -490,11 +497,11 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"fighting", r"peril", r"blood(?:y)?", r"jump[- ]scares?", r"nr", r"unrated", r"not rated",
         r"(?:g|pg|pg-13|r|nc-17|nr|rcode) (?:requirement|filter|limit|cap)", r"ratings? of rcode",
         r"little ones?", r"teenagers?", r"tweens?",
-        r"youngsters?", r"grand ?kids?", r"grandchildren", r"toddlers?", r"youngest", r"younger",
+        r"youngsters?", r"minors?", r"under[- ]?age", r"grand ?kids?", r"grandchildren", r"toddlers?", r"youngest", r"younger",
         r"young ones?", r"anyone young", r"grown[- ]ups?(?:[- ]only)?", r"whole family",
         r"(?:the )?family can (?:watch|enjoy)", r"everyone can watch",
         r"all ages", r"family (?:movie |film )?nights?", r"scare(?:s|d)? easily", r"gets? scared",
-        r"(?:how much|any|what level of) (?:gore|violence|blood)", r"how old", r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen)[- ]years?[- ]old", r"(?<!\ba )year[- ]olds?",
+        r"(?:how much|any|what level of) (?:gore|violence|blood)", r"how old(?! (?:is |can |could |should |may |might |was )?(?:it|the (?:film|movie)|this one|that one)\b)", r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen)[- ]years?[- ]old", r"(?<!\ba )year[- ]olds?",
         r"mature(?: content| themes)?", r"adult (?:content|themes)", r"violen(?:ce|t)", r"gore",
         r"gory", r"swearing", r"bad language", r"nudity", r"okay for (?:your|the) (?:group|kids|family|audience)",
         r"(?:anyone|someone|kids?|children|viewers?|nobody|no one) under (?:\d+|thirteen|twelve|ten|"
@@ -504,12 +511,25 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"(?:family|kids?|children|little ones|teens?|group)",
     ),
     "vote_count": (
+        r"\d[\d,.]*k? (?:people|viewers|users|voters|members|critics and fans) (?:have )?(?:rated|voted|"
+        r"reviewed|seen|watched)",
         r"(?:many|few|fewer|nobody|no one|lots of|a lot of|comparatively few|a great many|almost nobody|"
         r"hardly anyone|everybody|everyone) (?:\w+ ){0,2}(?:has |have )?(?:already )?(?:rated|"
         r"ratings|votes|voted|seen|watched)", r"(?:min|minimum|max|maximum) votes?",
         r"popular(?:ity)?", r"well[- ]known", r"widely[- ](?:seen|known)", r"mainstream",
+        r"(?:less|lesser|more|better|best|widely|little|barely|hardly|least|most|not (?:so|very|"
+        r"that|too|well)|un)[- ]?known", r"known enough", r"enough known",
+        r"known (?:to|by) (?:many|most|lots|a lot|few|everyone|everybody|a wide|the (?:public|world))",
+        r"(?:everybody|everyone|nobody|no one|most people|few people|the whole world|the world)"
+        r"(?:'s| has| have)? (?:already )?(?:seen|heard of|watched|knows?(?: about)?|rated|discovered|"
+        r"talks? about|talking about)",
+        r"(?:widely|universally|much|hugely|massively|broadly) (?:celebrated|loved|seen|watched|"
+        r"popular|liked|known|discussed)", r"(?:un)?discovered", r"sleeper(?: hits?)?",
+        r"box[- ]office", r"(?:mass|broad|wide) appeal", r"talked[- ]about", r"trending",
+        r"(?:how many|number of|count of) (?:people|viewers|votes|ratings|reviews)",
+        r"ratings? counts?", r"(?:everyone|everybody)'?s (?:favou?rite|darling|pick)", r"(?:little |hidden |rare )?gems?", r"big (?:names?|titles?|films?|movies?)(?= or\b)",
         r"obscure", r"hidden gems?", r"lesser[- ]known", r"little[- ]known", r"under[- ]the[- ]radar",
-        r"crowd[- ]?pleasers?", r"blockbusters?", r"niche", r"cult (?:classics?|films?|favou?rites?)", r"crowd[- ]pleasing",
+        r"crowd[- ]?pleasers?", r"blockbusters?", r"niche", r"cult (?:classics?|films?|favou?rites?|status|hits?)", r"(?:cult|big|huge|small|devoted|loyal|wide) following", r"crowd[- ]pleasing",
         r"big (?:hits?|releases?)", r"big names?(?! in (?:it|the cast|them))", r"everyone(?:'s| has)? (?:seen|heard)", r"votes?",
         r"off the beaten (?:path|track)", r"deep cuts?", r"known titles?", r"household names?",
         r"underground", r"(?:a lot of|lots of|most|many) people (?:have )?(?:seen|watched|know)",
@@ -523,12 +543,14 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"durations?", r"minutes?", r"mins?", r"hours?", r"hrs?", r"long(?:er|ish)?",
         r"short(?:er|ish)?", r"epics?", r"marathons?", r"how much time",
         r"time (?:do you have|you have|you've got|have you got|budget|limit|window)",
-        r"time commitment", r"(?:max(?:imum)?|how much) time", r"how much of your (?:evening|night)",
+        r"time commitment", r"(?:film|movie|viewing|watching) time(?= how| limit| budget| max| available| do you| you have)", r"(?:max(?:imum)?|how much) time", r"how much of (?:your|the) (?:evening|night)", r"(?:be )?(?:done|finished|wrapped up) (?:by|before)",
         r"(?:that|this|so) much (?:of your )?(?:time|evening|night)",
         r"willing to (?:surrender|spend|give)", r"bed ?time", r"attention span", r"clocks? in", r"drag(?:s|gy)? on",
-        r"(?:\w+-)+(?:hours?|minutes?|mins?)", r"\d+\s*(?:m|h)", r"time available",
+        r"(?:\w+-)+(?:hours?|minutes?|mins?)", r"\d+\s*(?:m|h)", r"\d+\s*(?:mins?|minutes?|hrs?|hours?)", r"\d\s*h\s*\d{1,2}(?:\s*m(?:ins?)?)?",
+        r"time available",
         r"available time", r"how much long", r"runs? (?:under|over)", r"hard stop", r"stay up",
-        r"how late", r"bite[- ]?sized", r"(?:be |go |get )?(?:in|to) bed", r"wrap(?: it)? up by",
+        r"how late", r"bite[- ]?sized", r"(?:until|till|til|up to|by) (?:what|which) (?:time|hour)",
+        r"what time (?:do|must|should|will|would|can) (?:you|u) (?:stop|finish|need to|have to|go|be)", r"(?:be |go |get )?(?:in|to) bed", r"wrap(?: it)? up by",
         r"before (?:dinner|bed|midnight|the kids'? bedtime)", r"by (?:\d{1,2}(?::\d\d)?|ten|eleven|midnight)"
         r"(?: ?(?:pm|am|o'clock))?",
     ),
@@ -536,14 +558,16 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"reviews?", r"reviewed", r"reviewers?", r"ratings?", r"rated", r"highly[- ]rated",
         r"well[- ]rated", r"top[- ]rated", r"scores?", r"scored", r"critics?", r"critical(?:ly)?",
         r"acclaim(?:ed)?", r"imdb", r"tmdb", r"rotten tomatoes", r"\d(?:\.\d)?\+? stars?",
-        r"out of (?:10|ten)", r"/ ?10", r"well[- ]received", r"audience scores?", r"raved?",
+        r"out of (?:10|ten)", r"/ ?10", r"star ratings?", r"well[- ]received", r"audience scores?", r"raved?",
         r"(?:one|two|three|four|five|\d)(?: or (?:one|two|three|four|five|\d))? stars?",
     ),
     "streaming_services": (
         r"streaming(?: services?| platforms?| apps?)?", r"streams?", r"services?",
         r"subscri(?:be|bed|bes|ption|ptions|ber)", r"platforms?", r"apps?", r"providers?",
-        r"where (?:can|do|would|will) you (?:watch|stream)", r"what do you (?:have|use|watch on)",
-        r"on your (?:tv|telly|television)",
+        r"where (?:can|do|would|will|are|r|should) (?:you|u) (?:\w+ ){0,2}(?:watch|stream)(?:ing)?",
+        r"(?:what|which) (?:\w+ )?(?:can|do) (?:you|u) (?:access|stream|get) (?:at home|on your|from)", r"what do you (?:have|use|watch on)",
+        r"on your (?:tv|telly|television)", r"online (?:cinemas?|theat(?:re|er)s?|video|services?)",
+        r"video[- ]on[- ]demand", r"vod", r"video (?:services?|platforms?|websites?|sites?|apps?)",
         # Max, HBO Max's short name, where a service goes ("it's on max. u have max?")
         r"(?:on|have|got|use|with|subscribe to) max(?=\s*(?:[?.!,;]|$))",
         r"(?:what|which) (?:\w+ ){0,4}(?:watch|stream) (?:it |things |stuff |movies |films )?on",
@@ -555,7 +579,10 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"this century", r"just came out", r"came out", r"up[- ]to[- ]date", r"brand[- ]new",
         r"past (?:year|few years|decade)", r"this year", r"last year",
         r"(?:new|recent|old|fresh|modern) enough", r"years? (?:range|window|span|limit|cut-?off|filter)",
-        r"range of years", r"(?:which|what|any) (?:years?|decades?)", r"nostalgi(?:c|a)",
+        r"range of years", r"how far back", r"go (?:further |farther )?back (?:to|as far as|in time)", r"(?:which|what|any) (?:years?|decades?)", r"nostalgi(?:c|a)",
+        r"(?:its|the (?:film|movie)'?s|the (?:film|movie)|a (?:film|movie)'?s) age",
+        r"how old (?:is |can |could |should |may |might |was )?(?:it|the (?:film|movie)|this one|that one)"
+        r"(?: (?:is|be|was))?",
         r"(?:the|which|what) years? (?:of|it came out|it was made)\b",
     ),
     "director": (
@@ -563,18 +590,23 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"helmed", r"behind the camera", r"who directs", r"directs", r"behind the lens",
         r"(?<=camera or )behind(?: it| them)?", r"(?<=camera, or )behind(?: it| them)?",
         r"(?:who|person|someone|anyone) (?:who )?(?:made|makes) (?:a |the )?(?:films?|movies?) you",
+        r"(?:who|person|people|someone|anyone|anybody) (?:who |that )?(?:makes?|made|directs?|directed) "
+        r"(?:films?|movies?|pictures?)",
     ),
     "cast": (
         r"actors?", r"actress(?:es)?", r"cast", r"casting", r"stars?", r"starring", r"starred",
-        r"lead roles?", r"who(?:'s| is) in it", r"celebrit(?:y|ies)", r"acting",
+        r"lead roles?", r"leading (?:man|men|lady|ladies|roles?|actors?|actress(?:es)?|players?)", r"who(?:'s| is) in it", r"celebrit(?:y|ies)", r"acting",
         r"(?:watch|see) (?:\w+ )?(?:in anything|act)\b", r"in front of the camera",
         # a person on screen; "on-screen violence", "hope on screen" are not the cast
         r"(?:who|anyone|someone|faces?|people|person) (?:[\w']+ ){0,5}on[- ]screen",
         r"(?:anyone|someone|who) you (?:like|love|enjoy) (?:to see|seeing|watching)",
+        r"(?:anyone|anybody|someone|somebody|who) (?:you|u) (?:\w+ )?(?:wanna|want to|would like to|'d like "
+        r"to|love to|like to|hope to) see (?:in it|in the (?:film|movie)|on screen|star)",
         r"(?:whatever|no matter what|anything) (?:they'?re|theyre|they are|he'?s|she'?s) in",
+        r"(?:with|starring|featuring) (?:them|him|her) in (?:it|the lead|a lead role)",
     ),
     "genres": (
-        r"genres?", r"genre-wise", r"(?:kinds?|types?|sorts?|styles?) of " + _FILM,
+        r"genres?", r"genre-wise", r"(?:kinds?|types?|sorts?|styles?|categor(?:y|ies)) of " + _FILM,
         r"fan of " + _FILM, *_GENRE_FORMS,
     ),
 }
@@ -590,9 +622,14 @@ WEAK_PATTERNS: dict[str, tuple[str, ...]] = {
         r"with (?:the|your) family",
         r"who(?:'s| is| will be| are you|'ll be| will)? (?:watching|joining)",
         r"watching (?:it )?(?:with|alone|solo)", r"alone", r"solo", r"solitary", r"company",
-        r"(?:with )?other people", r"by yourself", r"on your own",
+        r"(?:with )?other people", r"by yourself", r"on your own", r"for whom",
+        r"who(?:'s| is)? (?:it|the (?:film|movie)|this) (?:for|intended for|meant for)",
+        r"intended (?:for|audience)",
     ),
-    "vote_count": (r"hits?", r"buzz(?:y)?", r"indie", r"famous", r"heard of", r"smash(?:es)?"),
+    "vote_count": (
+        r"hits?", r"buzz(?:y)?", r"indie", r"famous", r"heard of", r"smash(?:es)?", r"celebrated",
+        r"recogni[sz]ed", r"rare",
+    ),
     "runtime": (r"quick(?:er)?", r"sit through"),
     "rating": (
         r"quality", r"good ones?", r"awards?", r"award[- ]winning", r"prestige", r"praised",
@@ -606,7 +643,9 @@ WEAK_PATTERNS: dict[str, tuple[str, ...]] = {
         r"new", r"fresh", r"current", r"modern", r"contemporary", r"timeless", r"years?", r"dated",
     ),
     "director": (r"storytellers?",),  # "a bold storyteller" is a mood as often as a person
-    "cast": (r"faces?", r"leads?", r"performances?", r"performers?"),
+    "cast": (
+        r"faces?", r"leads?", r"performances?", r"performers?", r"crush(?:es)?", r"heart[- ]?throbs?",
+    ),
     "genres": (
         r"into", r"feel like", r"up for", r"fancy", r"moods?", r"in the mood", r"vibes?", r"tones?",
         r"flavou?rs?", r"themes?", r"subject", r"plot", r"premise", r"story", r"dark",
@@ -649,8 +688,9 @@ _NOT_A_FIELD = re.compile(
     r"up for (?:it|that|this)|into (?:it|that|this)|old favou?rites?|how old is (?:it|that|this)|"
     r"dive into|look into|check (?:out )?(?:the )?(?:reviews|ratings)|get into|"
     r"(?:our|the|my) (?:catalog|search|tools?|service)|this service|customer service|"
-    r"heard of (?:it|that|this|them)|(?:recently|lately) (?:seen|watched|loved|enjoyed|liked)|(?:on|in) (?:my|our) (?:end|side)|"
-    r"your (?:call|pick)|have fun|the fun|(?:min|max)(?=\s+(?:rating|score|year|votes?|reviews?))|(?:short|long) (?:week|weekend|night|shift|drive|trip|"
+    r"(?<!'s )(?<!body )(?<!one )heard of (?:it|that|this|them)|(?:recently|lately) (?:seen|watched|loved|enjoyed|liked)|(?:on|in) (?:my|our) (?:end|side)|"
+    r"(?:which|what|any|another|a different|the same|a new|new) directions?\b(?! of)|"
+    r"your (?:call|pick)|have fun|the fun|(?:into|on|by all|on no|on this|on that) accounts?|account for|(?:min|max)(?=\s+(?:rating|score|year|votes?|reviews?))|(?:short|long) (?:week|weekend|night|shift|drive|trip|"
     r"flight|walk)|old (?:friends?|flame|house|man|woman|life|days|self|"
     r"ways|school|colleague|partner|home|town)|lifelong|(?:release|released) (?:it|them) (?:to|for)|"
     r"rated (?:it|them) (?:highly|well)|"
@@ -694,7 +734,10 @@ _TYPOS: dict[str, str] = {
     "scarey": "scary", "comdy": "comedy", "comady": "comedy", "horor": "horror",
     "thriler": "thriller", "documentry": "documentary", "animted": "animated", "kidz": "kids",
     "popluar": "popular", "poplar": "popular", "pg13": "pg-13", "tonite": "tonight",
-    "wich": "which", "whos": "who's", "anythin": "anything", "somethin": "something",
+    "wich": "which", "kinda": "kind of", "sorta": "sort of", "wold": "would", "woud": "would",
+    "len": "length", "svc": "service", "svcs": "services", "yr": "year", "yrs": "years",
+    "dir": "director", "any1": "anyone", "some1": "someone", "sum1": "someone", "ppl": "people",
+    "pref": "preference", "prefs": "preferences", "nothin": "nothing", "diff": "different", "wud": "would", "cud": "could", "shud": "should", "whatcha": "what are you", "watcha": "what are you", "whos": "who's", "anythin": "anything", "somethin": "something",
     "jus": "just", "doesnt": "doesn't", "dont": "don't", "ur": "your", "u": "you",
     "wat": "what", "wut": "what", "hw": "how", "2": "to", "4": "for", "lemme": "let me", "gimme": "give me", "ok": "okay",
 }
@@ -709,6 +752,7 @@ _FIX_SLIPS = near_miss_fixer(
         "filmmaker", "actors", "actress", "genres", "popular", "release", "released", "recent",
         "classic", "comedy", "horror", "thriller", "documentary", "animated", "romance",
         "science", "fiction", "fantasy", "mystery", "adventure", "children", "family", "watching",
+        "service", "subscription", "streams",
         "blockbuster", "famous", "little", "certificate", "rating", "movies", "explain",
         "describe", "premise",
     ),
@@ -738,8 +782,16 @@ def _strong(field: str) -> tuple[str, ...]:
     return tuple(f for f in FIELD_PATTERNS[field] if f not in weak) + extra
 
 
+# "2 long??": chat's "2" before an adjective of degree that a question ends on is "too"
+# (elsewhere it is read as "to").
+_TOO = re.compile(
+    r"(?i)(?<![\w.])2 (?=(?:long|short|old|new|late|early|much|many|scary|dark|violent|intense|"
+    r"mature|adult|slow|high|low|big|small|obscure|popular)\W*\?)"
+)
+
+
 def _normalise(text: str) -> str:
-    text = _ARE_R.sub("are", _UPPER_R.sub("rcode", text))
+    text = _TOO.sub("too ", _ARE_R.sub("are", _UPPER_R.sub("rcode", text)))
     text = _SEEN_LATELY.sub(lambda m: m.group(1) + " " * len(m.group(2)), text)
     return _FIX_SLIPS(_FIX_SPELLING(text))
 

@@ -36,7 +36,19 @@ _REFERENCE_BEFORE = re.compile(
     r"feels|felt|looks|films?|movies?|titles?|ones|stuff|things)\s+like|(?:^|[.!?\n]\s*)like|"
     # "smth around 90 min like X?": what is wanted, likened to X (not "something you'd like")
     r"\b(?:something|smth|sth|anything|stuff)\b(?:(?!\b(?:you|u)\b)[^.?!\n]){0,30}\blike|"
-    r"\ban? (?:[\w-]+ ){1,3}like|similar (?:\w+ ){0,3}(?:to|as)|reminiscent of|owes? (?:a|its) "
+    r"\ban? (?:[\w-]+ ){1,3}like|similar (?:\w+ ){0,3}(?:to|as|with)|reminiscent of|owes? (?:a|its) "
+    # an example set off by a comma ("a film from around 2025, like X, ..."); a likeness shared
+    # ("shares a great deal with X", "has much in common with X"); "think X, but colder"
+    r"(?:debt|nod) to|[\w-],\s*(?:like|such as|say)|shar(?:es?|ing) (?:[\w-]+ ){0,3}with|in common with|"
+    r"(?:close|closest|near|nearest|kin) to|along the lines of|not far from|resembl\w*|remind\w* "
+    r"(?:\w+ )?of|calls? to mind|channel(?:s|ling|ing)|(?:^|[;,.:!?(—–-]\s*)think|"
+    # a record's reference field ("ref: X", "baseline = X")
+    r"\b(?:ref|reference|baseline|benchmark|for comparison|comparison)\s*[:=]|"
+    r"(?<!you )(?<!'d )(?<!would )(?<!\bi )\blike (?:a|an|the) (?:[\w-]+ ){1,2}|"
+    r"(?:sequel|successor|prequel|follow[- ]up|companion|answer|heir|cousin|sibling|twin|counterpart|"
+    r"equivalent)(?:[- ][\w-]+){0,3} (?:to|of)|(?:has|have|with|got|offers?|brings?|shares?) (?:all |"
+    r"much of |some of )?the (?:[\w-]+ ){1,2}of|"
+    r"owes? (?:a|its) "
     r"(?:\w+ )?debt to|indebted to|borrows? from|inspired by|(?:a bit|a touch|a dash|a hint|a little|shades|"
     r"echoes|traces|notes|elements|a whiff) of|in the (?:vein|spirit|style|mould|mold|register|manner|key|"
     r"tradition) of|same (?:\w+ ){0,2}as|(?:is|'s|was) (?:basically|essentially|pretty much|"
@@ -65,7 +77,9 @@ _REFERENCE_AFTER = re.compile(
     r"right)|(?:is|was) out\b|(?:from|in) your (?:history|list)|on your list|(?:fans|lovers) "
     r"(?:will|would|should)|(?:and|or) (?:its|the) sequel|(?:would|could|might) have been|"
     r"(?:is|was) (?:a )?(?:miss|no-go|non-starter)|among them|for (?:instance|example)|e\.g\.|"
-    r"(?:is|was) (?:one of )?your (?:[\w-]+ ){0,2}(?:favou?rites?|faves?))"
+    r"(?:is|was) (?:one of )?your (?:[\w-]+ ){0,2}(?:favou?rites?|faves?)|'s (?:[\w-]+ ){0,2}"
+    r"(?:sibling|cousin|twin|sequel|successor|heir|counterpart|brother|sister|answer|equivalent|"
+    r"version)s?\b)"
 )
 _FRAME_BEFORE = re.compile(
     r"(?i)(?:how about|what about|why not|\btry|consider|i'?d (?:recommend|suggest|go with|go for|"
@@ -113,7 +127,7 @@ _OFFERS_SEVERAL = re.compile(
     r"(?i)\b(?:options|choices|alternatives|candidates|contenders|here are|a few (?:picks|titles|"
     r"films|movies|ideas)|either of|either one|any of (?:these|them|those)|which (?:one|of these|of "
     r"them|would you|sounds|appeals|grabs)|pick one|choose one|shortlist|picks|ideas|suggestions|"
-    r"programme|program|line-?up|double bill|double feature|"
+    r"programme|program|line-?up|double bill|double feature|option (?:[a-d]|[1-4])|"
     r"recommendations|one of these|a couple|(?:two|three|four|five|2|3|4|5) (?:[\w-]+ ){0,3}"
     r"(?:picks|titles|films|movies|options|ideas|moods|thrillers|romances|comedies|dramas|ones|"
     r"documentaries|choices))\b"
@@ -264,7 +278,8 @@ class ProposalReader:
             ):
                 # "I won't recommend X", "no shot i'm recommending X", "I did consider X"
                 ruled_out.add(item_id)
-            elif frame or _FRAME_AFTER.search(after):
+            elif (frame or _FRAME_AFTER.search(after)) and not re.search(r"(?i)\bnot\W*$", before):
+                # "A, not B, is the one": the frame after B is A's
                 framed.add(item_id)
                 if item_id in out:
                     picked_again.add(item_id)  # "A and B are both sweet, but my pick is B"

@@ -47,11 +47,21 @@ _ASKING_CUE = re.compile(
     r"i'?d (?:love|like|want) to (?:know|hear)|i would (?:love|like) to (?:know|hear)|"
     r"(?:i'?m|i am) (?:wondering|curious|not sure)|i wonder|"
     r"wondering (?:if|whether|what|which|how)|curious (?:whether|if|about|what|which|how)|"
+    r"^(?!.*\b(?:i|i'm|i'll|we|we're|moment|sec|second|bear)\b)\W*(?:\S+\s+){0,5}(?:pls|plz|please)\W*$|"
+    r"(?:permit|allow) me to (?:ask|enquire|inquire)|(?:i'?d|i would|let me|may i|might i) (?:like to )?"
+    r"(?:ask|enquire|inquire) (?:whether|if|what|which|how|who|about)|"
+    r"(?:i'?d|i would|we'?d|we would) be (?:grateful|thankful|obliged|glad|delighted) (?:for (?:a |an |"
+    r"some |any |the |your |\w+ )?(?:\w+ ){0,2}(?:details?|answers?|information|info|input|thoughts|"
+    r"preferences|pointers|hints|points)|if (?:you|u) (?:could|would|can|'d|might)|to (?:know|hear|"
+    r"learn|have|get|receive))|kindly (?:share|tell|let|send|provide|give|indicate|"
+    r"specify|confirm|list|advise|answer|state)|(?:please|pls|plz) (?:send|give|write|answer|"
+    r"indicate|advise|state|note)|send (?:me|us|over)\b|"
     r"(?:could|can|would) you (?:share|say|tell|let|give|describe|list|mention|clarify|confirm|"
     r"point|mind)|please (?:share|tell|let|list|describe|say|mention|confirm|provide|specify|fill in|enter|supply|"
     r"fill (?:these|them|those|it) in)|(?:please )?reply (?:with )?[\"'“‘]?(?:yes|y|ok)\b|"
     r"share (?:with me|your|which|what|how|whether|if|any)|mind sharing|"
-    r"it(?:'d| would) help (?:me )?(?:to (?:know|hear|learn|understand)|if|a lot to)|"
+    r"it(?:'d| would| will)? (?:really |greatly |truly |also |so )?helps? (?:me |us )?(?:a lot |loads )?"
+    r"(?:to (?:know|hear|learn|understand|have|get)|if|a lot to)|"
     r"(?:helpful|useful) to (?:know|hear)|good to (?:know|hear) (?:which|what|whether|if|how)|"
     r"i'?d be (?:curious|interested|keen) "
     r"(?:to|which|whether|if|what|how)|i'?d (?:be )?(?:love|like) to learn|"
@@ -72,7 +82,7 @@ _QUESTION_START = re.compile(
     r"(?i)^\W*(?:(?:so|and|also|okay|ok|great|cool|alright|then|first|next|lastly|finally|oh|"
     r"and also|plus|now|one more thing|btw|quick one|and lastly|k|kk|ok so|so like|next|q\d*|"
     r"also|lol|haha|bestie|yo|hey|hi|hello|okay so|real talk|ok real talk|wait|hmm+|um+|well)\b[\s,:!-]*)*(?:whether|what|"
-    r"what's|whats|"
+    r"what's|whats|whatcha|watcha|whaddya|wyd|any1|ne1|"
     r"wat|wht|wut|which|wich|how|hw|how's|do|does|did|are|is|was|were|would|wouldn't|could|should|will|"
     r"can|any(?! \w+ (?:is|are) (?:fine|ok|okay|good|great|alright)\b)|anything|have|has|shall|may|"
     r"might|when|who|who's|whos|whose|where|fancy|r u|u|ur|"
@@ -83,13 +93,25 @@ _QUESTION_START = re.compile(
 # A question that asks whether what was just said suits the user, or what the user thinks of it.
 _SUITS_YOU = re.compile(
     r"(?i)\b(?:(?:is|would|will|was|could) (?:that|this|it)|that's|(?:that|this|it) (?:okay|ok|"
-    r"fine|alright)|that fine|do you have (?:it|that|them|either)|does (?:that|this|it) (?:matter|bother)|fit (?:that|it) in|"
+    r"fine|alright)|that fine|do you have (?:it|that|them|either)|(?:does|would|will) (?:that|this|it) (?:matter|bother|worry|concern|trouble|faze|deter|put (?:you|u) off|"
+    r"annoy)|(?:do|would) (?:you|u) mind|fit (?:that|it) in|"
     r"live with (?:that|it)|manage (?:that|it)|handle (?:that|it)|a (?:problem|dealbreaker)|"
     r"an issue|too \w+|(?:have|got|use|subscribe to) (?:either|any of|both)|"
     r"(?:does|would|did) (?:that|this|it) (?:sound|seem) (?:right|good|ok|okay|fine|alright)|"
     r"(?:does|would|will) (?:that|this|it) (?:fit|suit|match) (?:your|you)|"
     r"(?:okay|ok|fine|alright|happy|good|acceptable) (?:for|with) (?:everyone|your|you|u|the|that|"
     r"this|it)|"
+    r"enough|(?:that|this|it) (?:\w+ )?(?:is|would be|will be) (?:okay|ok|fine|alright|acceptable|"
+    r"good|enough)|allowed|permitted|permissible|manageable|doable|feasible|workable|bearable|"
+    r"tolerable|(?:stretch|extend|go|push|drop|lower|raise|bump|move|widen|relax|loosen)(?: it| that)?"
+    r"(?: (?:up|down|back|out))? to\b|(?:still )?within\b|works? (?:with|around) (?:your|you|u)|no problem|not a problem|"
+    r"any (?:problem|issue)s?|can (?:everyone|everybody|all of you|the whole \w+|they|the kids|the "
+    r"children|your \w+) (?:watch|see|handle|enjoy)|can (?:you|u) (?:get|access|reach|watch|stream|open|"
+    r"use) (?:it|that|this|there|them)|(?:are|r) (?:you|u) (?:a member|subscribed|signed up|on (?:it|"
+    r"that|there))|(?:under|within|over|above|below|inside|past) "
+    r"(?:your|the|ur|my|our) (?:limit|max(?:imum)?|cap|range|budget|ceiling|threshold)|"
+    r"(?:have|got|get|with) access|(?:you|u) (?:have|got|own|use)(?=\W*$)|(?:you|u) (?:got|have|own|use|pay for|subscribe to) (?:it|that|"
+    r"this|them|either|one)|"
     r"still (?:interested|keen|game|tempted|up for (?:it|that)|want (?:it|that|them|those|these|"
     r"one)))\b"
 )
@@ -115,10 +137,14 @@ _SUITS_YOU_WEAK = re.compile(
 # dealbreaker, however it is worded.
 _DESPITE = re.compile(r"(?i)\b(?:still|anyway|regardless|even so)\b")
 _OPINION_BACK = re.compile(
-    r"(?i)\b(?:where do you (?:land|stand)|which camp|what about you|how about you|and you|"
+    r"(?i)\b(?:where do you (?:land|stand|fall|sit)|which camp|what about you|how about you|and you|"
+    r"(?:relax|loosen|drop|give up|bend|change|sacrifice|let go of|compromise on|ease|lift) (?:one|"
+    r"either|any|some|both|which) of (?:them|those|these|the two)|if so,? which|"
+    r"which (?:way|direction|route|path|road) (?:should|shall|do|would|will) (?:i|we|you|u)|"
     r"your take|which do you prefer|which (?:one|way) (?:do|would) you|your preference|"
     r"which (?:is|sounds) (?:more )?(?:you|like you)|which would you (?:prefer|rather|choose|pick)|"
-    r"which (?:matters|is) more|would you rather|which (?:would|will|could) you (?:drop|give up|relax|loosen|let go|sacrifice|bend|change)|which (?:of those|of these|option)|"
+    r"which (?:matters|is) more|would you rather|which (?:one |option )?(?:you|u) (?:prefer|"
+    r"choose|pick|want|like (?:more|better|best))|which (?:would|will|could) you (?:drop|give up|relax|loosen|let go|sacrifice|bend|change)|which (?:of those|of these|option)|"
     r"which (?:one )?(?:is it|will it be|is it to be|'s it gonna be|is it going to be))\b"
 )
 # "... or 😱 or 😭 - which one tonight?": a bare choice among the options just listed.
@@ -136,7 +162,8 @@ _OFFER = re.compile(
 _CHANGES_SEARCH = re.compile(
     r"(?i)\b(?:something|anything|another|others?|else|different|instead|similar|more like|"
     r"shorter|longer|newer|older|lighter|darker|widen|loosen|relax|drop|switch|broaden|narrow|"
-    r"filter|look for|search for|keep looking|find (?:you )?(?:a|an|some|one|more))\b"
+    r"filter|look for|search for|keep looking|find (?:you )?(?:a|an|some|one|more)|keep (?:it|things|the "
+    r"search)|stick (?:to|with)|stay (?:under|below|within|over|above)|limit (?:it|the search|myself))\b"
 )
 # A question about the item as a whole, named as the recommendation ("Was this recommendation
 # helpful?"): it asks for a verdict on the pick, not on the last fact stated about it.
@@ -153,7 +180,10 @@ _GIVEN_CLAUSE = re.compile(
     r"(?i)^\W*(?:since|given(?: that)?|as|because|now that|seeing as|with|being)\b[^,?]{0,60},\s*"
 )
 _LABEL_ONLY = re.compile(r"(?i)^\w[\w /&-]{0,24}:\s*\??$")  # "Genre:" in a questionnaire
-BULLET = re.compile(r"^\s*(?:[-*•·–]|\d+[.)]|[a-z][.)])\s+(?:\[[ xX✓]\]\s*)?")
+# A list item's marker: a bullet, "1." / "1)" / "a." / "a)", or an option in brackets ("(a)", "(2)").
+BULLET = re.compile(
+    r"^\s*(?:[-*•·–]|\d+[.)]|[a-z][.)]|\((?:[A-Za-z]|\d{1,2})\))\s+(?:\[[ xX✓]\]\s*)?"
+)
 _CHECKBOX = re.compile(r"^\s*(?:[-*•·–]|\d+[.)])\s+\[[xX✓]\]")  # a ticked box: done
 _RECAP_HEADER = re.compile(
     r"(?i)\b(?:recap|summary|summari[sz]e|so far|to sum up|to confirm|confirming|checking in|"
@@ -166,7 +196,10 @@ _RECAP_HEADER = re.compile(
 _QUESTION_HEADER = re.compile(
     r"(?i)\b(?:questions?|quick (?:ones|poll|survey)|tell me|let me know|fill me in|intake|"
     r"survey|poll|before (?:i|we) (?:begin|start|search|look|recommend|dig)|(?:a )?(?:few|couple "
-    r"of|more|some|three|two) (?:details|things|bits)|getting started|narrowing(?: it)? down|"
+    r"of|more|some|several|two|three|four|five|\d) (?:\w+ ){0,2}(?:details|things|bits|points|"
+    r"facts|answers|pieces of information)|(?:grateful|obliged|thankful) for|(?:kindly|please|pls|"
+    r"plz) (?:send|give|share|provide|tell|list|answer|reply|fill|indicate|specify|confirm|state)|"
+    r"getting started|narrowing(?: it)? down|"
     r"let's narrow|checklist|things that(?:'ll| will| would) help|i need to know|things i need|"
     r"help me (?:narrow|pick|choose)|steer me|directions to|round (?:two|2|one|1)|last bits|"
     r"(?:pick|choose|select) (?:a|one|your|from|between)|reply with|vote|which (?:one|of these))\b|"
@@ -217,6 +250,19 @@ _CONDITIONAL = re.compile(
     _BUT_CLAUSE,
     # A casual either-or ("new stuff or older movies ok"); "8 or above" is a bound, not a choice.
     _EITHER_OR,
+    # "..., so that I may take them into account?": what the question before it is for, not a
+    # question of its own.
+    _PURPOSE_CLAUSE,
+    # "Anyone you have a crush on? I can find a movie with that actor.": a statement of what the
+    # writer will do with the answer, pointing back at it; its field is what the question asks.
+    _USES_THE_ANSWER,
+    _POINTS_BACK,
+    # A form's blank to fill ("Genre: ___", "Max length: [ ]", "Budget: ??"; markdown leaves one "_").
+    _BLANK_FIELD,
+    # A numbered question label ("Q1: genre.", "Question 3 of 5: ...") asks whatever follows it.
+    _QUESTION_LABEL,
+    # An imperative asking the user to choose or name something ("pick a genre.", "Pick mood: ...").
+    _IMPERATIVE_ASK,
 ) = (
     re.compile(pattern)
     for pattern in (
@@ -239,17 +285,30 @@ _CONDITIONAL = re.compile(
         r"(?i),\s*(?:right|isn'?t it|aren'?t they|eh|yeah|no|don'?t you think|agreed|huh)\W*$",
         r"(?i)\bfill (?:these|them|those|it|each|the blanks|the fields) in\b|\b(?:provide|fill in|"
         r"specify|supply|enter|give me|answer|complete)\b[^?]*\b(?:values?|answers?|details|these|"
-        r"them|those|the blanks|the fields|each|nulls?|gaps|empty ones|missing ones)\b",
+        r"them|those|the blanks|the fields|each|nulls?|gaps|empty ones|missing ones)\b|\b(?:pick|choose|"
+        r"select|tick|circle|mark)\b[^?]*\b(?:each|every)\b",
         r"(?i),?\s*\beven (?:if|though|when)\b[^?]*",
         r"(?i)(?<!\bwhat)(?<!\bwhich)(?<!\bhow)(?<!\bwhere)(?<!\bwhen)(?<!\bwhy)(?<!\bwho)"
         r"(?<!\bif)(?<!\bwhether)(?<!\bthat)(?<!\band)(?<!\bor)(?<!\bso)(?<!\bwhat's)"
         r"\s+(?=(?:is|are|does|do|did|would|could|can|should|will|shall) (?:that|this|it|you|u|"
-        r"they|there)\b)",
+        r"they|there)\b|(?:would|could|should|will|can|might) (?:a|an|the|another|some|something|"
+        r"anything)\b)",
         r"[.?!;:,]",
         r"(?<=[A-Za-z])_(?=[A-Za-z])",
         r"(?i)\bbut (?=(?:it|it's|its|they|they're|this|that|the|not)\b)",
         r"(?i)\bor\b(?! (?:above|below|higher|lower|less|worse|later|earlier|so|fewer|over|"
         r"under)\b)(?! (?:more|better)\b(?!\s+\w))",
+        r"(?i)^\W*(?:so (?:that )?(?:i|we)|in order (?:to|that)|that way (?:i|we)|to help me)\b",
+        r"(?i)^\W*(?:(?:so|then|and|ok|okay)\W+)?(?P<condition>(?:if|when|once|should)\b[^,?]{3,60},\s*)?"
+        r"(?:i|we)(?:'ll| will| can| could|'d| would| may| might| shall)? (?:\w+ ){0,2}?(?:find|look|"
+        r"search|pick|filter|match|choose|dig|hunt|narrow|use|get|restrict|limit|keep|tailor|adjust|"
+        r"track down|pull up)\b(?P<rest>[^?]*)",
+        r"(?i)\b(?:that|those|these|them|they|their|such)\b",
+        r"^\w[\w /&'-]{0,30}:\s*(?:_+|\.{3}|…|\[\s*\]|\?{2,}|<[^>\n]*>)\s*$",
+        r"(?i)^\W*(?:q|question)\s*\d+(?:\s*(?:of|/)\s*\d+)?\s*[:.)-]",
+        r"(?i)^\W*(?:(?:please|pls|plz|now|next|then|first|just|so|ok|okay)\W+)?(?:pick|choose|select|"
+        r"name|list|specify|enter|type|state|indicate|rank|describe) (?:(?:a|an|one|your|the|any|which|"
+        r"what|how|whether|up to|\d)\b|\w+:)",
     )
 )
 # An offer about the pick itself ("want me to check where it's streaming?"), not about the user.
@@ -267,7 +326,7 @@ _SPLIT = re.compile(
 
 # A bare call for a verdict, alone or two in a row ("vibe check, yay or nay?").
 _VERDICT = (
-    r"interested|tempted|keen|game|yes or no|y/n|deal|sound good|good|any good|vibes?|verdict|"
+    r"interested|tempted|keen|game|yes or no|y/n|deal|sound good|good(?: enough)?|any good|vibes?|verdict|"
     r"yay or nay|yea or nay|in or out|wanna|(?:are |r )?(?:you|u) (?:in|down)|"
     r"sounds? (?:ok|okay|alright|fine|right|great)|vibe ?check"
 )
@@ -309,6 +368,17 @@ REACTION_REQUEST = re.compile(
     + _VERDICT
     + r"))?\W*$)"
     r"(?:(?! or )[^?.!,;])*"
+)
+# An offer of facts about the item put forward ("Would you like the age rating too?", "Want more
+# details about the plot or the cast?", "let me know if you want the runtime"): its object is the
+# item's own (definite: "the", "its") or more information, not what the user wants of a film.
+_INFO_OFFER = re.compile(
+    r"(?i)\b(?:would you like|do you want|(?:you |u )?want|wanna|need|care for|(?:let me know|tell me|"
+    r"just say|say) if (?:you|u) (?:want|'?d like|would like|need))(?: (?:me to (?:send|share|give "
+    r"you|tell you|check|look up|pull up)|to (?:see|know|hear|get|have|read)))? (?:(?:the|its|their)"
+    r"\b(?! (?:kids?|children|family|little ones|whole|same|other|next|first|second|last|one|film to|"
+    r"movie to|product to|item to)\b)|(?:more|some|any|further|extra|full|a few|a bit more)\s+"
+    r"(?:details?|info(?:rmation)?|facts|specifics|notes|about)\b)[^?.!;]*"
 )
 # Closing pleasantries and small talk: they ask nothing, whatever their words.
 SMALL_TALK = re.compile(
@@ -383,7 +453,7 @@ def is_small_talk(segment: str) -> bool:
 
 def asks_reaction(segment: str) -> bool:
     """Does this question ask for a reaction to the item put forward (or to act on it)?"""
-    return bool(REACTION_REQUEST.search(segment))
+    return bool(REACTION_REQUEST.search(segment) or _INFO_OFFER.search(segment))
 
 
 def describes(statement: str) -> bool:
@@ -538,8 +608,12 @@ class FieldReader:
                 asks = False  # a checklist of what is done
             elif TITLE_MARK in header and not any(item.endswith("?") for item in items):
                 asks = False  # the facts of the item just put forward ("How about X?" + a list)
-            elif _QUESTION_HEADER.search(header):
-                asks = True
+            elif _QUESTION_HEADER.search(header) or (
+                header.rstrip().endswith(":")
+                and _QUESTION_START.match(re.split(r"(?<=[.!?])\s+", header)[-1])
+                and not _RECAP_HEADER.search(header)
+            ):
+                asks = True  # "Would you accept:" over its options asks, as "Questions:" does
             elif _RECAP_HEADER.search(header) or TITLE_MARK in header:
                 asks = False
             else:
@@ -590,6 +664,9 @@ class FieldReader:
                 if heads_questionnaire and part is parts[-1]:
                     out.append((part, False))
                     continue
+                if part is not parts[0] and out and out[-1][1] and _PURPOSE_CLAUSE.match(part):
+                    out.append((part, False))  # what the question just asked is for
+                    continue
                 if part.endswith(".") and (_NOTED.match(part) or _DOES_NOT_MATTER.match(part)):
                     # what the writer has noted, or says does not matter, however it is worded
                     out.append((part, False))
@@ -610,6 +687,9 @@ class FieldReader:
                     and (
                         bool(_QUESTION_START.match(part))
                         or bool(_QUESTION_START.match(_LEAD_IN.sub("", part, count=1)))
+                        or bool(_IMPERATIVE_ASK.match(_LEAD_IN.sub("", part, count=1)))
+                        or bool(_QUESTION_LABEL.match(part))
+                        or bool(_BLANK_FIELD.match(part))
                         or bool(_ASKING_CUE.search(part))
                         or (bullet and questionnaire and len(part.split()) <= 12)
                         or (bool(_LABEL_ONLY.match(part)) and questionnaire)
@@ -646,7 +726,7 @@ class FieldReader:
             body = body[:start] + " " * (end - start) + body[end:]
         body = _blank(SMALL_TALK, body)
         if reacting:
-            body = _blank(REACTION_REQUEST, body)
+            body = _blank(_INFO_OFFER, _blank(REACTION_REQUEST, body))
         # a field's name in code ("nutriscore_min", "country_of_origin") is its words
         body = _CODE_UNDERSCORE.sub(" ", body)
         lowered = _blank(v.not_a_field, v.normalise(body).lower())
@@ -726,8 +806,13 @@ class FieldReader:
                 # answer is for; the question's own words are only the way to get at it.
                 continue
             lead, lead_asks = segments[index - 1] if index else ("", False)
+            menu_of = self._menu_of(segment, lead, lead_asks, text)
             if self._continues_mood_menu(segment, lead, lead_asks):
                 found = [self.vocabulary.mood_field or ""]
+            elif menu_of:
+                # "Which services can you reach - MUBI, Criterion, something more mainstream?":
+                # the options of the question before the dash ask what it asks.
+                found = [f for f in fields_of(segment, asks=True) if f in menu_of]
             elif (
                 not (reacting and asks_reaction(segment))
                 and self._is_lead(lead, segment, text)
@@ -742,6 +827,10 @@ class FieldReader:
                 found = fields_of(answer, asks=False)
             if not found:
                 found = self._asked_back(segments, index, fields_of, text, reacting=reacting)
+            plain = not (found or answer_asks or (reacting and asks_reaction(segment)))
+            uses = _USES_THE_ANSWER.match(answer) if plain else None
+            if uses and (uses.group("condition") or _POINTS_BACK.search(uses.group("rest"))):
+                found = fields_of(answer, asks=False)  # "... I can find a film with that actor"
             for field in found:
                 order.setdefault(field, None)
         return tuple(order)
@@ -761,6 +850,17 @@ class FieldReader:
             )
             and bool(re.search(r"(?i)\bor\b|^\W*(?:something|maybe|perhaps|like|e\.g\.)", segment))
         )
+
+    def _menu_of(self, segment: str, lead: str, lead_asks: bool, text: str) -> set[str]:
+        """The fields of the question this one continues as its menu of options, across a dash
+        or a colon, when the options name values of those fields (else none)."""
+        if not lead_asks or _QUESTION_START.match(segment):
+            return set()
+        if not re.search(re.escape(lead) + r"\s*(?:—|--|–|:)\s+" + re.escape(segment[:12]), text):
+            return set()
+        asked = {f for _pos, f in self.fields_in(lead, described=False, strong_only=True)}
+        named = {f for _pos, f in self.fields_in(segment, described=False, strong_only=True)}
+        return asked if asked & named and named - asked else set()
 
     def _is_lead(self, lead: str, segment: str, text: str) -> bool:
         """Is this fragment a short topic lead-in before a dash ("Palm oil - avoid it?", "How
@@ -798,6 +898,7 @@ class FieldReader:
         segment = segments[index][0]
         found: list[str] = []
         gathered: list[str] = []
+        listed: list[list[str]] = []  # the fields of each sentence gathered, in the text's order
         if reacting and _PUTS_FORWARD.search(segment):
             return []  # "A is cheaper than B. I suggest A, okay?": the question is the proposal
         if reacting and _ABOUT_THE_PICK.search(segment):
@@ -813,10 +914,12 @@ class FieldReader:
             for back in (1, 2, 3):
                 if index - back < 0 or segments[index - back][1]:
                     break
-                gathered += fields_of(segments[index - back][0], asks=False)
+                listed.insert(0, fields_of(segments[index - back][0], asks=False))
+                gathered += listed[0]
         if gathered:
             # a request to fill in what was listed keeps the list's order
-            ordered = gathered if _FILL_IN.search(segment) else reversed(gathered)
+            in_order = [f for fields in listed for f in fields]
+            ordered = in_order if _FILL_IN.search(segment) else reversed(gathered)
             found = list(dict.fromkeys(ordered))
         for back in (1, 2):
             if found or index - back < 0 or segments[index - back][1]:

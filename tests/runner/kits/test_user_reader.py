@@ -298,3 +298,27 @@ def test_a_moment_asked_for_is_small_talk_and_which_would_you_drop_gathers_the_o
         "Which would you drop?"
     )
     assert set(TEAS.read_fields(text)) == {"price", "strength"}
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        # a check after one stated fact, worded "... enough?" or without its auxiliary
+        (f"I found {ITEM}. It has lots of caffeine. Is that enough for you?", ("strength",)),
+        (f"My pick is {ITEM}. It is a mild one. For you it is okay?", ("strength",)),
+        # a polite request for details heads a questionnaire
+        (
+            "I would be grateful for two small details:\n- how strong\n- your budget",
+            ("strength", "price"),
+        ),
+        # options in brackets under a question ending in a colon are its menu
+        ("Would you consider:\n(a) a milder tea\n(b) a higher price", ("strength", "price")),
+        # the options after a dash ask what the question before it asks
+        ("Which flavours do you like — fruity, smoky, something strong?", ("flavour",)),
+        # a purpose clause asks nothing; a statement of what the answer is for names the field
+        ("Any favourite, so that I can take it into account?", ()),
+        ("Any favourite? I can find a cheaper one at that price.", ("price",)),
+    ],
+)
+def test_questions_read_by_their_structure(text: str, asked: tuple[str, ...]) -> None:
+    assert TEAS.read_fields(text, reacting=ITEM in text) == asked

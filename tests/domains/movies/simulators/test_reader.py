@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -422,3 +424,64 @@ def test_a_person_a_film_is_said_to_be_by_is_asked_about_as_its_director() -> No
     person = both[0]
     assert read(f"Tiny Pondraven? it's by {person}. u like {person}?")[0] == ("director",)
     assert read(f"Tiny Pondraven stars {person}. u like {person}?")[0] == ("cast",)
+
+
+def _cause_cases() -> list[tuple[str, tuple[str, ...]]]:
+    rows = json.loads((Path(__file__).parent / "reader_cause_cases.json").read_text("utf-8"))
+    return [(row["text"], tuple(row["asks"])) for row in rows]
+
+
+@pytest.mark.parametrize(("text", "asked"), _cause_cases())
+def test_questions_read_by_cause_not_by_phrase(text: str, asked: tuple[str, ...]) -> None:
+    """Each case (`reader_cause_cases.json`, with the cause it stands for) is a cause behind a
+    tuning set's misses (retired chat_heldout2, chat_tuning5 at first contact) or a probe of our
+    own, in other words than any corpus; statements and reactions that use the same words ask
+    nothing."""
+    assert read(text)[0] == asked
+
+
+@pytest.mark.parametrize(
+    ("text", "proposed"),
+    [
+        # a likeness shared with another title names that title as a reference
+        (
+            "Tiny Pondraven has a lot in common with Compass of Brimwick: both tense. Want it?",
+            ("tmdb_9100160",),
+        ),
+        (
+            "Tiny Pondraven is similar in spirit with Compass of Brimwick. Fancy it?",
+            ("tmdb_9100160",),
+        ),
+        (
+            "Tiny Pondraven: think Compass of Brimwick, only gentler. Shall I queue it?",
+            ("tmdb_9100160",),
+        ),
+        # an example set off by commas inside a question about tastes puts nothing forward
+        ("Is a recent thriller, such as Compass of Brimwick, your sort of evening?", ()),
+        # a record's reference field is not a pick
+        ("baseline: Compass of Brimwick (2026)\nq: newer or older than the baseline?", ()),
+        # "Think of X as ..." still offers X
+        (
+            "Think of Tiny Pondraven as a gentler Compass of Brimwick. Tiny Pondraven it is.",
+            ("tmdb_9100160",),
+        ),
+        # a likeness with an adjective, a kin of the other title, a quality borrowed from it
+        (
+            "Tiny Pondraven feels like a warmer Compass of Brimwick. Want to try it?",
+            ("tmdb_9100160",),
+        ),
+        ("Tiny Pondraven is Compass of Brimwick's funnier sibling. Want it?", ("tmdb_9100160",)),
+        ("Tiny Pondraven is the sequel-in-spirit to Compass of Brimwick. Go?", ("tmdb_9100160",)),
+        ("Tiny Pondraven has the humour of Compass of Brimwick. Good?", ("tmdb_9100160",)),
+        # a frame after a title ruled out by "not" belongs to the other
+        ("Tiny Pondraven, not Compass of Brimwick, is the one for you.", ("tmdb_9100160",)),
+        (
+            "Option A: Tiny Pondraven. Option B: Compass of Brimwick. Your choice!",
+            ("tmdb_9100160", "tmdb_9100516"),
+        ),
+    ],
+)
+def test_likenesses_examples_and_references_are_not_put_forward(
+    text: str, proposed: tuple[str, ...]
+) -> None:
+    assert read(text)[1] == proposed
