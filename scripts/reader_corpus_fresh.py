@@ -402,10 +402,15 @@ def write(root: Path, seed: int = SEED) -> list[Path]:
     return written
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def root_parser(doc: str) -> argparse.ArgumentParser:
+    """A corpus script's command line: `--root`, where `corpora/` is written."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--root", type=Path, default=ROOT, help="where corpora/ is written")
-    for path in write(parser.parse_args().root):
+    return parser
+
+
+def main() -> None:
+    for path in write(root_parser(__doc__ or "").parse_args().root):
         print(path)
 
 

@@ -29,7 +29,6 @@ changed label replaced, a dropped message left out), so the ids stay those both 
 
 from __future__ import annotations
 
-import argparse
 import copy
 import json
 import random
@@ -48,6 +47,7 @@ from reader_corpus_fresh import (
     fill,
     give_ids,
     read_shapes,
+    root_parser,
     write_part,
 )
 
@@ -429,8 +429,7 @@ def write(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--root", type=Path, default=ROOT, help="where corpora/ is written")
+    parser = root_parser(__doc__ or "")
     parser.add_argument(
         "--held-out-shapes",
         type=Path,
