@@ -226,13 +226,17 @@ def test_the_gate_rejects_a_task_a_guesser_wins(catalogs: list[tuple[str, object
     )
 
 
-def test_a_slot_is_generated_the_same_way_twice(catalogs: list[tuple[str, object]]) -> None:
+@pytest.mark.parametrize("number", [1, 4])  # a return; an order whose shopper is allergic
+def test_a_slot_is_generated_the_same_way_twice(
+    catalogs: list[tuple[str, object]], number: int
+) -> None:
     cats = [c for _, c in catalogs]
-    first = _fill((1, cats, SUITE_SEED, 200, None))
-    again = _fill((1, cats, SUITE_SEED, 200, None))
+    first = _fill((number, cats, SUITE_SEED, 200, None))
+    again = _fill((number, cats, SUITE_SEED, 200, None))
     assert first == again
     shipped = load_tasks(GROCERY / "tasks")
     assert first == next(t for t in shipped if t.id == first.id)
+    assert bool(first.allergies) == (number == 4)
 
 
 def test_a_generated_asked_need_rules_out_what_an_allergy_asking_guesser_picks(
