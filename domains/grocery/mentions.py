@@ -29,6 +29,7 @@ from typing import Any
 from domains.grocery import mention_cues as cues
 from runner.core.memo import per_object
 from runner.core.transcript import MessageEvent, Transcript
+from runner.kits.user.reader import readable
 
 __all__ = [
     "ID_PATTERN",
@@ -1511,8 +1512,8 @@ class Resolver:
 
     def resolve(self, text: str) -> Resolution:
         """What the text puts forward, names and leaves unclear: the one decision the scorer
-        and the shopper both take."""
-        found = self.find(text)
+        and the shopper both take (of what the shopper reads: `readable`)."""
+        found = self.find(readable(text))
         return Resolution(
             proposed=tuple(
                 dict.fromkeys(m.product for m in found if m.product is not None and not m.ruled_out)

@@ -27,7 +27,7 @@ from typing import Any, Literal
 
 from domains.grocery.mentions import Resolver
 from domains.grocery.user.vocabulary import ASKING, REQUEST_FORMS, TOPICS, Topic
-from runner.kits.user.reader import TITLE_MARK, FieldReader, nothing_fits_pattern
+from runner.kits.user.reader import TITLE_MARK, FieldReader, nothing_fits_pattern, readable
 
 __all__ = [
     "ConfirmKind",
@@ -89,10 +89,15 @@ def topics_asked(text: str) -> tuple[Topic, ...]:
     return _topics(_FIELDS.read_fields(_usual_forms(text)))
 
 
+_BLANK_RUN = re.compile(r"\n\s*\n\s*\n(?:\s*\n)*")
+
+
 def _usual_forms(text: str) -> str:
     """The message with its general-English requests in the forms the kit reads
     (`vocabulary.REQUEST_FORMS`); a decimal point is no sentence mark."""
-    text = _DECIMAL_POINT.sub("\u00b7", text)
+    # a run of blank lines is one paragraph break (each line start would otherwise restart every
+    # form's leading run: quadratic on a message of bare newlines)
+    text = _DECIMAL_POINT.sub("\u00b7", _BLANK_RUN.sub("\n\n", text))
     for pattern, replacement in REQUEST_FORMS:
         text = pattern.sub(replacement, text)
     return text
@@ -193,6 +198,7 @@ class ShopperReader:
         """The acts of one agent message."""
         # What is put forward, named and unclear is the scorer's own decision
         # (domains.grocery.mentions), taken whole: the shopper never weighs it a second way.
+        text = readable(text)
         resolved = self.resolver.resolve(text)
         proposed = resolved.proposed
         blanked = text

@@ -34,7 +34,13 @@ from domains.movies.simulators.vocabulary import (
 )
 from runner.core.memo import per_object
 from runner.kits.user.proposals import ProposalReader
-from runner.kits.user.reader import REFERENCE_MARK, TITLE_MARK, FieldReader, nothing_fits_pattern
+from runner.kits.user.reader import (
+    REFERENCE_MARK,
+    TITLE_MARK,
+    FieldReader,
+    nothing_fits_pattern,
+    readable,
+)
 
 __all__ = [
     "FIELD_PATTERNS",
@@ -213,7 +219,7 @@ class RuleReader:
         self, text: str, *, watched: frozenset[str] = frozenset(), pending: str | None = None
     ) -> Reading:
         """The acts of one agent message, given the user's watched ids and the title it asked about."""
-        return self._memo(text, watched, pending)
+        return self._memo(readable(text), watched, pending)
 
     def _read(self, text: str, watched: frozenset[str], pending: str | None) -> Reading:
         spans = self._titles.spans(text)

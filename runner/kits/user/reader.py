@@ -39,6 +39,17 @@ __all__ = [
 ]
 
 TITLE_MARK = "TITLEREF"
+# What a simulated user reads of one agent message: its first READ_LIMIT characters, as a person
+# skims. The loop lets a reply of 250,000 characters through; reading all of it would let one
+# message cost the runner minutes (the longest labelled corpus message is 623 characters).
+READ_LIMIT = 4_000
+
+
+def readable(text: str) -> str:
+    """The part of an agent message a simulated user reads (its first `READ_LIMIT` characters)."""
+    return text[:READ_LIMIT]
+
+
 # An item named only as a reference ("something like X?"): a noun that asks nothing.
 REFERENCE_MARK = "OTHERREF"
 
@@ -47,7 +58,9 @@ _ASKING_CUE = re.compile(
     r"i'?d (?:love|like|want) to (?:know|hear)|i would (?:love|like) to (?:know|hear)|"
     r"(?:i'?m|i am) (?:wondering|curious|not sure)|i wonder|"
     r"wondering (?:if|whether|what|which|how)|curious (?:whether|if|about|what|which|how)|"
-    r"^(?!.*\b(?:i|i'm|i'll|we|we're|moment|sec|second|bear)\b)\W*(?:\S+\s+){0,5}(?:pls|plz|please)\W*$|"
+    # possessive runs: a long run of symbols ("&&&…", which \W and \S both match) must not be
+    # split every way before the match fails (quadratic on a 250 KB message)
+    r"^(?!.*\b(?:i|i'm|i'll|we|we're|moment|sec|second|bear)\b)\W*+(?:\S++\s++){0,5}(?:pls|plz|please)\W*+$|"
     r"(?:permit|allow) me to (?:ask|enquire|inquire)|(?:i'?d|i would|let me|may i|might i) (?:like to )?"
     r"(?:ask|enquire|inquire) (?:whether|if|what|which|how|who|about)|"
     r"(?:i'?d|i would|we'?d|we would) be (?:grateful|thankful|obliged|glad|delighted) (?:for (?:a |an |"
@@ -635,6 +648,7 @@ class FieldReader:
         """The message's sentences (and list items), each with whether it asks something.
 
         Small talk asks nothing ("Have a good one?", "Enjoy!")."""
+        text = readable(text)
         # A parenthesis is one aside (a pitch's "(€1.84; Nutri-Score B)"): never split.
         clean = _PAREN.sub(lambda m: m.group(0).replace(";", ","), _MARKDOWN.sub("", text))
         lines = [line for line in clean.splitlines() if line.strip()]
@@ -761,6 +775,7 @@ class FieldReader:
         self, text: str, people: People | None = None, *, reacting: bool = False
     ) -> tuple[str, ...]:
         """The fields a message (items replaced by `TITLE_MARK`) asks about, in order."""
+        text = readable(text)
         order: dict[str, None] = {}
         segments = self.segments(text)
 
@@ -867,15 +882,17 @@ class FieldReader:
         about brands - any you'd rather skip?") naming a field outright?"""
         dash = re.escape(lead) + r"\W*\s(?:—|--|–|→|->)\s+\W*" + re.escape(segment[:12])
         place = text.find(lead)
+        # the cheap tests first: the search over the whole text runs only for a short lead that
+        # ends in no sentence mark (a run of "?" used to search once per segment: cubic)
         return (
             bool(lead)
-            # the last fact of a line that names the item ("X 🎬 <cast> 🎥 comedy - go?")
-            and TITLE_MARK not in text[text.rfind("\n", 0, max(place, 0)) + 1 : max(place, 0)]
             and len(lead.split()) <= 5
-            and bool(re.search(dash, text))
             and not re.search(r"[.!?:]$", lead)
             and TITLE_MARK not in lead
+            # the last fact of a line that names the item ("X 🎬 <cast> 🎥 comedy - go?")
+            and TITLE_MARK not in text[text.rfind("\n", 0, max(place, 0)) + 1 : max(place, 0)]
             and bool(self.fields_in(lead, described=False, strong_only=True))
+            and bool(re.search(dash, text))
         )
 
     def _asked_back(

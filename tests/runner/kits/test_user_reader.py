@@ -9,6 +9,7 @@ import re
 import pytest
 
 from runner.kits.user.reader import (
+    READ_LIMIT,
     TITLE_MARK,
     FieldReader,
     FieldVocabulary,
@@ -322,3 +323,19 @@ def test_a_moment_asked_for_is_small_talk_and_which_would_you_drop_gathers_the_o
 )
 def test_questions_read_by_their_structure(text: str, asked: tuple[str, ...]) -> None:
     assert TEAS.read_fields(text, reacting=ITEM in text) == asked
+
+
+def test_a_user_reads_only_the_first_read_limit_characters_of_a_message() -> None:
+    # A question past the limit is not read; the same question inside it is.
+    assert TEAS.read_fields("Hello. Which flavour do you like?") == ("flavour",)
+    padded = "Hello." + " " * READ_LIMIT + "Which flavour do you like?"
+    assert TEAS.read_fields(padded) == ()
+    assert [asks for _s, asks in TEAS.segments(padded)] == [False]
+
+
+@pytest.mark.parametrize("unit", ["?", "\n", "&", "a?", "- "])
+def test_a_flood_at_the_loops_output_cap_is_read_as_its_first_part(unit: str) -> None:
+    # 250,000 characters is what the loop lets through; a run of "?" once cost the reader a
+    # search over the whole text per segment (cubic), "&&&..." a quadratic cue pattern.
+    flood = unit * (250_000 // len(unit))
+    assert TEAS.read_fields(flood) == TEAS.read_fields(flood[:READ_LIMIT])
