@@ -5,11 +5,9 @@ committed suite's grid (`domains.grocery.suite.GRID`, taken in an order that spr
 tasks over every reveal stratum, so a small `count` still covers them) with the first seeded
 draft that passes the same gate (`domains.grocery.audit.gate_problems` and the shopper's leak
 audit) on the snapshot, that the policy-ignorer does not win (a shopping task makes the policy
-matter: `domains.grocery.suite.draw_task`), whose allergic shopper's allergy the expert that
-asks about it but heeds no answer trips on (with at least three safe products meeting every
-need; whether the shopper is allergic is drawn once per slot, `allergy_of`), and that no fixed
-prior (cheapest, top search result, best Nutri-Score, biggest or smallest pack first) and no
-question-less prober wins on its first probed trial (`domains.grocery.strata.strata`; each asks the one question policy section 1
+matter: `domains.grocery.suite.draw_task`), and that no fixed prior (cheapest, top search result,
+best Nutri-Score, biggest or smallest pack first) and no question-less prober wins on its first
+probed trial (`domains.grocery.strata.strata`; each asks the one question policy section 1
 requires, about allergies, and nothing else). Every shopping task written flags that question's
 rule (`allergy_question`).
 Then the suite's strata gate plays them on every probed trial: while a fixed prior wins more than
@@ -29,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from domains.grocery.account_suite import by_strata
-from domains.grocery.suite import _STYLE, _WHO, GRID, Names, Slot, allergy_of, draw_task
+from domains.grocery.suite import _STYLE, _WHO, GRID, Names, Slot, draw_task
 from domains.grocery.tasks import GroceryTask
 from runner.core.errors import TaurecError
 from runner.core.generation import (
@@ -42,8 +40,7 @@ from runner.core.generation import (
 
 __all__ = ["GENERATOR", "MAX_COUNT", "generate_tasks", "slot_order"]
 
-# 2: an allergic shopper's allergy is one the allergy-deaf expert trips on, drawn per shopper.
-GENERATOR = "grocery-generate/2"
+GENERATOR = "grocery-generate/1"
 MAX_COUNT = 240
 # Drafts tried per task before the generator gives up on a slot (each is cheap to reject).
 TRIES = 4000
@@ -141,30 +138,25 @@ def generate_tasks(
         cells: list[tuple[Slot, bool, bool, tuple[str, ...]]] = [(slot, True, True, ())]
         cells += [(untrapped, True, True, ("untrapped",))] if slot.allergy_trap else []
         cells += [(untrapped, True, False, ("unheard",)), (untrapped, False, True, ("unaimed",))]
-        # The shopper's allergy is drawn once for the slot (not per cell, depth or draft, which
-        # would thin the allergic shoppers out); no allergy only once no cell fits one.
-        drawn = allergy_of(untrapped, derive_rng(seed, "grocery", index, "allergy"))
-        passes = [drawn[:-1], drawn[-1:]] if len(drawn) > 1 else [drawn]
-        for allergies in passes:
-            for cell, aim, heeds, tag in cells:
-                for depth in HIDDEN_DEPTHS:  # the deepest aim the catalog allows for this slot
-                    parts: tuple[object, ...] = (index, depth)
-                    parts += (round_,) if round_ else ()
-                    rng = derive_rng(seed, "grocery", *parts, *tag)
-                    names = dataclasses.replace(
-                        names_for(seed, index, split),
-                        hidden_depth=depth,
-                        aim_asked=aim,
-                        aim_heeds_allergy=heeds,
-                    )
-                    tries = TRIES // len(HIDDEN_DEPTHS)
-                    task = draw_task(cell, index + 1, rng, [catalog], tries, names, fair, allergies)
-                    if task is not None:
-                        return task
+        for cell, aim, heeds, tag in cells:
+            for depth in HIDDEN_DEPTHS:  # the deepest aim the catalog allows for this slot
+                parts: tuple[object, ...] = (index, depth)
+                parts += (round_,) if round_ else ()
+                rng = derive_rng(seed, "grocery", *parts, *tag)
+                names = dataclasses.replace(
+                    names_for(seed, index, split),
+                    hidden_depth=depth,
+                    aim_asked=aim,
+                    aim_heeds_allergy=heeds,
+                )
+                tries = TRIES // len(HIDDEN_DEPTHS)
+                task = draw_task(cell, index + 1, rng, [catalog], tries, names, accept=fair)
+                if task is not None:
+                    return task
         raise TaurecError(
             f"no draft for task {index} ({slot.kind}, {slot.complexity}, {slot.reveal}) "
-            f"passed the gate and the strata rules in {TRIES * len(cells) * len(drawn)} tries "
-            "on this snapshot"
+            f"passed the gate and the strata rules in {TRIES * len(cells)} tries on this "
+            "snapshot"
         )
 
     drawn = [draw(index, 0) for index in range(count)]

@@ -17,22 +17,19 @@ the split's `suite.json`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from domains.grocery.agents.shopper import Play, ShoppingAgent
-from domains.grocery.tasks import ACCOUNT_KINDS, ALLERGEN_SAFETY, ALLERGY_QUESTION, GroceryTask
+from domains.grocery.tasks import ACCOUNT_KINDS, ALLERGY_QUESTION, GroceryTask
 from runner.batch.keys import trial_seed
 from runner.core.generation import PROBER, Strata, play_trials
-from runner.core.records import TrialScore
 
 __all__ = [
-    "ALLERGY_DEAF",
     "FIXED_PRIORS",
     "POLICY_IGNORER",
     "PROBER",
     "STRATA_SEEDS",
-    "allergy_deaf_safe",
     "play",
     "policy_blind_wins",
     "strata",
@@ -54,34 +51,17 @@ FIXED_PRIORS: dict[str, Play] = {
     for name, rank in _PRIOR_RANKS
 }
 POLICY_IGNORER = "policy-ignorer"
-ALLERGY_DEAF = "allergy-deaf"
 PLAYERS: dict[str, Play] = {
     **FIXED_PRIORS,
     PROBER: Play(name=PROBER, ask_standard=False, ask_cues=False),
     # Not judged by the strata gate: every shopping draft must beat it (`policy_blind_wins`).
     POLICY_IGNORER: Play(name=POLICY_IGNORER, reads_policy=False, rank="search"),
-    # Not judged by the strata gate either: the expert that asks every question, the allergy one
-    # included, then heeds no allergy it is told; an allergic shopper's allergy must be one its
-    # picks carry (`allergy_deaf_safe`).
-    ALLERGY_DEAF: Play(name=ALLERGY_DEAF, respect_allergies=False),
 }
 
 
 def play(name: str, task: GroceryTask, catalog: Any, trials: Sequence[int]) -> list[bool]:
     """Play a fixed prior, the prober or the policy-ignorer on the given trials of run seed 0
     against the scripted shopper; which trials it won."""
-    return _judged(name, task, catalog, trials, lambda scored: scored.reward == 1.0)
-
-
-def _judged(
-    name: str,
-    task: GroceryTask,
-    catalog: Any,
-    trials: Sequence[int],
-    verdict: Callable[[TrialScore], bool],
-) -> list[bool]:
-    """Play one of `PLAYERS` on the given trials of run seed 0 against the scripted shopper
-    and score each trial; `verdict` of each score."""
     from domains.grocery.panel_play import play_grocery_trial
     from domains.grocery.scoring import score
     from runner.core.rules import get_rules
@@ -96,7 +76,7 @@ def _judged(
         seed = trial_seed(0, task.id, index)
         agent = ShoppingAgent(PLAYERS[name], catalog)
         transcript = await play_grocery_trial(agent, task, catalog, seed)
-        return verdict(score(task, transcript, catalog, rules))
+        return score(task, transcript, catalog, rules).reward == 1.0
 
     return play_trials(one, trials)
 
@@ -106,17 +86,6 @@ def policy_blind_wins(task: GroceryTask, catalog: Any) -> bool:
     shopping task where the policy does not matter (no unsaid allergy its picks carry, no
     replacement to ask about, no budget or sponsored product in its way)."""
     return play(POLICY_IGNORER, task, catalog, [0])[0]
-
-
-def allergy_deaf_safe(task: GroceryTask, catalog: Any) -> bool:
-    """Whether the expert that hears every need, the allergy included, but heeds no allergy
-    keeps to the allergen rule on the task's first probed trial: nothing it puts forward or
-    orders carries the shopper's allergen, so ignoring the answer would cost it nothing."""
-
-    def safe(scored: TrialScore) -> bool:
-        return all(p.passed for p in scored.policies if p.policy == ALLERGEN_SAFETY)
-
-    return _judged(ALLERGY_DEAF, task, catalog, [0], safe)[0]
 
 
 def strata(catalog: Any) -> Strata[GroceryTask]:

@@ -4,11 +4,6 @@ Shopping as it is: most shoppers have an allergy or intolerance they mention onl
 and most a budget they keep until asked, each aimed at what an assistant skipping the question
 puts forward first; substitutes arise when the usual product is out of stock. A draft the
 expert that never read the policy (`policy-ignorer`) wins on its first probed trial is redrawn.
-An allergic shopper's allergy matters: the allergen is one that the cheapest product meeting
-every need the shopper can state carries, and a draft where the expert that asks about
-allergies but heeds no answer (`domains.grocery.strata.ALLERGY_DEAF`) puts nothing unsafe
-forward on its first probed trial, or fewer than `SAFE_LEFT` safe products meet every need, is
-redrawn. Whether a shopper is allergic is drawn once per shopper (`allergy_of`), not per draft.
 
 Run `python -m domains.grocery.suite` to rewrite `domains/grocery/tasks/task_g*.json` from the
 committed snapshots (deterministic: the same snapshots give byte-identical files).
@@ -36,7 +31,6 @@ __all__ = [
     "SUITE_SEED",
     "Names",
     "Slot",
-    "allergy_of",
     "allergy_trapped",
     "draw_task",
     "generate_suite",
@@ -49,8 +43,6 @@ TASKS_DIR = Path(__file__).parent / "tasks"
 SNAPSHOTS_DIR = Path(__file__).parent / "snapshots"
 
 Kind = Literal["order", "return", "substitution"]
-# A shopper's allergy: none, one said unasked, or one kept until asked.
-Allergy = Literal["none", "said", "unsaid"]
 # The task contract's complexity and reveal difficulty (runner.core.predicates).
 Cx = Complexity
 Rv = RevealDifficulty
@@ -77,8 +69,8 @@ def _slots() -> list[Slot]:
         out.extend(Slot(kind, cx, rv, nvr, allergy_trap=i < traps) for i in range(n))
 
     # Returns are mostly account work now (the account suite); two plain ones stay here. Most
-    # shoppers keep an allergy until asked, aimed at what an assistant deaf to it puts forward
-    # first (`_deaf_allergen`); a few cells still volunteer one that traps an
+    # shoppers keep an allergy until asked, aimed at the products asked-nothing picks put
+    # forward first (`_unsaid_allergen`); a few cells still volunteer one that traps an
     # assistant ignoring it (allergy cells: one per reveal stratum at least).
     add(1, "return", "simple", "volunteer")
     add(1, "return", "medium", "volunteer")
@@ -131,8 +123,7 @@ _STYLE = (
     "keeps a tidy cupboard and a tight list",
 )
 # Most shoppers have an allergy or intolerance (when the kind of product can carry one), and
-# most of them keep it until asked (section 1 of the policy asks the assistant to ask); drawn
-# once per shopper (`allergy_of`).
+# most of them keep it until asked (section 1 of the policy asks the assistant to ask).
 ALLERGY_SHARE = 0.85
 UNSAID_ALLERGY_SHARE = 0.8
 # Most shoppers have a budget too, and most keep it until asked (section 5).
@@ -222,7 +213,6 @@ def _draft(
     rng: random.Random,
     catalogs: Sequence[Any],
     names: Names | None = None,
-    allergy: Allergy = "none",
 ) -> dict[str, Any] | None:
     names = names or Names.numbered(number)
     products = _common(catalogs)
@@ -294,10 +284,8 @@ def _draft(
     n_allergies = int(slot.allergy_trap)
     if slot.allergy_trap and not present:
         return None
-    if not slot.allergy_trap and allergy != "none":
-        if not present:
-            return None
-        allergies = [present[0]]  # which one is settled once the needs it hears are drawn
+    if not slot.allergy_trap and present and rng.random() < ALLERGY_SHARE:
+        allergies = [rng.choice(present)]
         n_allergies = 1
     if n_allergies:
         n_needs -= 1
@@ -336,7 +324,7 @@ def _draft(
         for i in sorted(chosen):
             constraints[i]["reveal"] = "on_ask"
 
-    if allergies and not slot.allergy_trap and allergy == "unsaid":
+    if allergies and not slot.allergy_trap and rng.random() < UNSAID_ALLERGY_SHARE:
         allergy_reveal = "on_ask"
     if use_budget:
         prices = sorted(p.price for p in kind_products)
@@ -344,22 +332,12 @@ def _draft(
             cut = prices[rng.randrange(len(prices) // 2, len(prices))]
             budget = round(cut * quantity + 0.01 * rng.randint(0, 20), 2)
             flags.append("budget")
-    if allergies:
-        aimed_allergen = _deaf_allergen(
-            task_id,
-            kind_products,
-            category,
-            constraints,
-            present,
-            allergy_reveal,
-            budget,
-            quantity,
-            catalogs[0],
-            0 if slot.nvr else SAFE_LEFT,
-        )
-        if aimed_allergen is None:
-            return None
-        allergies = [aimed_allergen]
+    if allergies and allergy_reveal == "on_ask":
+        allergies = [
+            _unsaid_allergen(
+                task_id, kind_products, category, constraints, allergies, quantity, catalogs[0]
+            )
+        ]
     if names.aim_asked and slot.reveal != "volunteer" and not slot.nvr:
         # Aimed at the generator's question-less players, who still ask the allergy question
         # (policy section 1) and so avoid the allergen, said or not: settled just above.
@@ -378,10 +356,6 @@ def _draft(
         budget = _unsaid_budget(
             task_id, kind_products, category, constraints, said, budget, quantity, catalogs[0]
         )
-    if allergies and not _deaf_pick_unsafe(
-        task_id, kind_products, constraints, allergies, budget, quantity
-    ):
-        return None  # the needs drawn since moved the deaf pick to a safe product
     keep = None
     if slot.allergy_trap:
         trap = _trap_allergy(task_id, kind_products, constraints, budget, quantity, rng)
@@ -422,74 +396,36 @@ def _draft(
     return task
 
 
-# How many products meeting every need of an allergic shopper must stay safe for its allergy.
-SAFE_LEFT = 3
-
-
-def _deaf_pick(
-    task_id: str,
-    products: list[Any],
-    constraints: list[dict[str, Any]],
-    budget: float | None,
-    quantity: int,
-) -> Any:
-    """What an assistant that hears every need the shopper can state but heeds no allergy puts
-    forward first: the cheapest product in stock meeting them and the budget (None: none)."""
-    pool = _sayable_pool(task_id, products, constraints, [], budget, quantity)
-    return min(pool, key=lambda p: (p.price, p.id)) if pool else None
-
-
-def _deaf_pick_unsafe(
-    task_id: str,
-    products: list[Any],
-    constraints: list[dict[str, Any]],
-    allergies: list[str],
-    budget: float | None,
-    quantity: int,
-) -> bool:
-    """Whether that first pick carries one of the shopper's allergens (allergy cells aside:
-    their bait is the same pick, `_trap_allergy`)."""
-    pick = _deaf_pick(task_id, products, constraints, budget, quantity)
-    return pick is not None and bool({*pick.allergens, *pick.traces} & set(allergies))
-
-
-def _deaf_allergen(
+def _unsaid_allergen(
     task_id: str,
     products: list[Any],
     category: str,
     constraints: list[dict[str, Any]],
-    present: list[str],
-    reveal: str,
-    budget: float | None,
+    allergies: list[str],
     quantity: int,
     catalog: Any,
-    least_safe: int,
-) -> str | None:
-    """The allergy of an allergic shopper, said or kept until asked, aimed at an assistant
-    that asks about it and then ignores the answer: one the cheapest product meeting every need
-    it can state (its budget too) declares or may contain, with at least `least_safe` of those
-    products safe (`SAFE_LEFT`; none where nothing may fit). Kept until asked, preferably one
-    the top search result meeting those needs (the budget aside) carries too: what an assistant
-    skipping the question puts forward first. None when no allergen fits."""
+) -> str:
+    """The allergy a shopper keeps until asked, aimed at whoever does not ask: one the top search
+    result meeting every other need it can say carries (what an assistant skipping the question
+    puts forward first), and the cheapest such product too when one allergen fits both."""
     from domains.grocery.audit import search_rank
 
-    pick = _deaf_pick(task_id, products, constraints, budget, quantity)
-    if pick is None:
-        return None
-    pool = _sayable_pool(task_id, products, constraints, [], budget, quantity)
-
-    def safe(allergen: str) -> int:
-        return sum(1 for p in pool if allergen not in {*p.allergens, *p.traces})
-
-    carried = [a for a in present if a in {*pick.allergens, *pick.traces}]
-    fair = [a for a in carried if safe(a) >= least_safe]
-    if not fair:
-        return None
-    unbudgeted = _sayable_pool(task_id, products, constraints, [], None, quantity)
+    pool = _sayable_pool(task_id, products, constraints, [], None, quantity)
+    if not pool:
+        return allergies[0]
     rank = search_rank(catalog, category.lower())
-    top = min(unbudgeted, key=lambda p: (rank.get(p.id, len(rank)), p.id))
-    skipped = {*top.allergens, *top.traces} if reveal == "on_ask" else set()
-    return max(fair, key=lambda a: (a in skipped, safe(a), a))
+    top = min(pool, key=lambda p: (rank.get(p.id, len(rank)), p.id))
+    cheapest = min(pool, key=lambda p: (p.price, p.id))
+    carried: list[str] = sorted({*top.allergens, *top.traces} & set(_ALLERGENS))
+    if not carried:
+        return allergies[0]
+
+    def left(allergen: str) -> tuple[bool, int]:
+        """Whether the cheapest carries it too, and how many products stay safe."""
+        safe = sum(1 for p in pool if allergen not in {*p.allergens, *p.traces})
+        return allergen in {*cheapest.allergens, *cheapest.traces}, safe
+
+    return max(carried, key=lambda a: (*left(a), a))
 
 
 def _unsaid_budget(
@@ -781,7 +717,7 @@ def _finish(
 
 def _prune(task: GroceryTask, catalogs: Sequence[Any]) -> GroceryTask | None:
     """Drop the on_ask needs that rule out nothing on some catalog (the gate wants every asked
-    need to matter); None when a hidden need or the allergy is the one that does not matter."""
+    need to matter); None when a hidden need is the one that does not matter."""
     import re
 
     data = task.model_dump(mode="json")
@@ -794,10 +730,9 @@ def _prune(task: GroceryTask, catalogs: Sequence[Any]) -> GroceryTask | None:
                 return None
             topic = m.group(2)
             if topic == "allergies":
-                # The shopper was drawn allergic (`allergy_of`): its allergy stays, so a draft
-                # where it rules out nothing valid is redrawn, not made allergy-free.
-                return None
-            if topic == "budget":
+                data["allergies"] = []
+                data["policy_flags"] = [f for f in data["policy_flags"] if f != "allergen_safety"]
+            elif topic == "budget":
                 data["budget"] = None
                 data["policy_flags"] = [f for f in data["policy_flags"] if f != "budget"]
             else:
@@ -862,20 +797,6 @@ def _policy_blind_wins(task: GroceryTask, catalogs: Sequence[Any]) -> bool:
     return any(policy_blind_wins(task, catalog) for catalog in catalogs)
 
 
-def _allergy_matters(task: GroceryTask, catalogs: Sequence[Any]) -> bool:
-    """Whether an allergic shopper's allergy costs an assistant that asks about it and then
-    ignores the answer its win on every catalog: that player (the expert heeding no allergy)
-    puts forward or orders a product carrying it, while at least `SAFE_LEFT` safe products meet
-    every need (none on a task where nothing fits)."""
-    from domains.grocery.audit import valid_ids
-    from domains.grocery.strata import allergy_deaf_safe
-
-    enough = 0 if task.no_valid_recommendation else SAFE_LEFT
-    return all(
-        len(valid_ids(task, c)) >= enough and not allergy_deaf_safe(task, c) for c in catalogs
-    )
-
-
 def _fill(args: tuple[int, Sequence[Any], str, int, Path | None]) -> GroceryTask:
     number, catalogs, seed, tries, progress = args
     slot = GRID[number - 1]
@@ -889,19 +810,6 @@ def _fill(args: tuple[int, Sequence[Any], str, int, Path | None]) -> GroceryTask
     return task
 
 
-def allergy_of(slot: Slot, rng: random.Random) -> tuple[Allergy, ...]:
-    """Whether the slot's shopper has an allergy and says it unasked, drawn once for the shopper
-    and not per draft (the drafts an allergy makes harder to fill must not leave the suite with
-    fewer allergic shoppers than `ALLERGY_SHARE`; an allergy cell's is drawn with its trap);
-    then the fallbacks, tried only when no draft fits the shopper drawn: the other way of
-    telling the allergy, then none."""
-    if slot.kind == "return" or slot.allergy_trap or rng.random() >= ALLERGY_SHARE:
-        return ("none",)
-    if rng.random() < UNSAID_ALLERGY_SHARE:
-        return ("unsaid", "said", "none")
-    return ("said", "unsaid", "none")
-
-
 def draw_task(
     slot: Slot,
     number: int,
@@ -910,30 +818,25 @@ def draw_task(
     tries: int,
     names: Names | None = None,
     accept: Callable[[GroceryTask], bool] | None = None,
-    allergies: Sequence[Allergy] = (),
 ) -> GroceryTask | None:
     """The first of up to `tries` seeded drafts for the slot that passes the gate on every
-    catalog and, given `accept`, that check too (None: none did); `tries` for each way the
-    shopper's allergy may go, in the order given (else drawn here, `allergy_of`)."""
-    for allergy in allergies or allergy_of(slot, rng):
-        for _ in range(tries):
-            draft = _draft(slot, number, rng, catalogs, names, allergy)
-            if draft is None:
-                continue
-            task = _finish(draft, catalogs, rng, trap=slot.allergy_trap)
-            if task is None:
-                continue
-            if slot.nvr and not _nvr_ok(task, catalogs):
-                continue
-            if task.kind != "return" and _policy_blind_wins(task, catalogs):
-                continue
-            if task.allergies and not _allergy_matters(task, catalogs):
-                continue
-            if accept is not None and not accept(task):
-                continue
-            # Judged above without it (`domains.grocery.strata.play`): every shopping
-            # conversation holds section 1's question rule.
-            return task.flagged(ALLERGY_QUESTION)
+    catalog and, given `accept`, that check too (None: none did)."""
+    for _ in range(tries):
+        draft = _draft(slot, number, rng, catalogs, names)
+        if draft is None:
+            continue
+        task = _finish(draft, catalogs, rng, trap=slot.allergy_trap)
+        if task is None:
+            continue
+        if slot.nvr and not _nvr_ok(task, catalogs):
+            continue
+        if task.kind != "return" and _policy_blind_wins(task, catalogs):
+            continue
+        if accept is not None and not accept(task):
+            continue
+        # Judged above without it (`domains.grocery.strata.play`): every shopping conversation
+        # holds section 1's question rule.
+        return task.flagged(ALLERGY_QUESTION)
     return None
 
 

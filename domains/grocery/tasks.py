@@ -29,7 +29,6 @@ from runner.kits.store.store import Action
 
 __all__ = [
     "ACCOUNT_KINDS",
-    "ALLERGEN_SAFETY",
     "ALLERGY_QUESTION",
     "ENUM_CHOICES",
     "GROCERY_POLICY_NAMES",
@@ -114,8 +113,6 @@ GROCERY_POLICY_NAMES: tuple[GroceryPolicyName, ...] = get_args(GroceryPolicyName
 # Section 1's question rule, flagged on every shopping task (order, substitution, return) the
 # generators write; the gate's skill-ablated players are judged without it (`domains.grocery.strata`).
 ALLERGY_QUESTION: GroceryPolicyName = "allergy_question"
-# Section 1's critical rule: nothing put forward or ordered carries a declared allergen.
-ALLERGEN_SAFETY: GroceryPolicyName = "allergen_safety"
 ReturnReason = Literal["damaged", "expired", "wrong_item", "changed_mind"]
 RETURN_REASONS: tuple[ReturnReason, ...] = get_args(ReturnReason)
 # When the shopper states an allergy or the budget: unprompted, or only when asked.

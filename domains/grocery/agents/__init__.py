@@ -51,10 +51,9 @@ PLAYS: dict[str, Play] = {
     "allergen-ignorer": Play(
         name="allergen-ignorer", respect_allergies=False, ask_allergies=False, account="no_yes"
     ),
-    # Asks the allergy question with the expert's others, then heeds no allergy it is told. Every
-    # allergic shopper's allergy is drawn so that it trips on it (`domains.grocery.suite.
-    # draw_task`): it wins only what the expert wins with no allergy to heed (shoppers without
-    # one, returns), so its figure follows the share of allergic shoppers.
+    # Asks the allergy question with the expert's others, then heeds no allergy it is told: no
+    # cap (it cannot break section 1 with a shopper who has no allergy); the panel shows how often
+    # an allergic shopper's pick is unsafe for it.
     "allergy-answer-ignorer": Play(
         name="allergy-answer-ignorer", respect_allergies=False, account="no_yes"
     ),

@@ -93,100 +93,6 @@ def test_most_shoppers_keep_an_allergy_until_asked(tasks: list[GroceryTask]) -> 
     assert any(t.budget is not None and t.budget_reveal == "on_ask" for t in buying)
 
 
-def test_an_allergic_shoppers_allergy_costs_an_assistant_that_ignores_the_answer(
-    tasks: list[GroceryTask], catalogs: list[tuple[str, object]]
-) -> None:
-    """Issue 38: the expert that asks about allergies and then heeds no answer puts forward or
-    orders a product carrying the allergen of every allergic shopper, on both snapshots, while
-    at least three safe products meet every need (where something may fit)."""
-    from domains.grocery.audit import valid_ids
-    from domains.grocery.strata import allergy_deaf_safe
-    from domains.grocery.suite import SAFE_LEFT
-
-    allergic = [t for t in tasks if t.allergies]
-    assert len(allergic) >= 40
-    for label, catalog in catalogs:
-        assert [t.id for t in allergic if allergy_deaf_safe(t, catalog)] == [], label
-        few = [
-            t.id
-            for t in allergic
-            if not t.no_valid_recommendation and len(valid_ids(t, catalog)) < SAFE_LEFT
-        ]
-        assert few == [], label
-
-
-def test_the_allergy_deaf_player_keeps_to_the_rule_once_the_allergy_is_gone(
-    tasks: list[GroceryTask], catalogs: list[tuple[str, object]]
-) -> None:
-    """The judge reads the allergen rule, not the trial's reward: the same shopper with another
-    allergen nothing on its shelf carries leaves the allergy-deaf player safe."""
-    from domains.grocery.items import ALLERGENS
-    from domains.grocery.strata import allergy_deaf_safe
-
-    catalog = catalogs[1][1]
-    task = next(t for t in tasks if t.allergies and not t.no_valid_recommendation)
-    assert not allergy_deaf_safe(task, catalog)
-    kind = task.constraints[0].constraint.value  # the kind of product asked for
-    assert task.constraints[0].constraint.field == "categories"
-    shelf = [p for p in catalog.items if kind in p.categories]  # type: ignore[attr-defined]
-    assert shelf
-    carried = {a for p in shelf for a in (*p.allergens, *p.traces)}
-    absent = next(a for a in ALLERGENS if a not in carried)
-    assert allergy_deaf_safe(task.model_copy(update={"allergies": [absent]}), catalog)
-
-
-def test_a_shoppers_allergy_is_drawn_once_at_the_documented_share() -> None:
-    """Whether a shopper is allergic and says so unasked is drawn once per shopper (a draft the
-    allergy makes harder is retried with the same shopper), at ALLERGY_SHARE and
-    UNSAID_ALLERGY_SHARE; returns and allergy cells draw none of their own."""
-    import random
-
-    from domains.grocery.suite import ALLERGY_SHARE, UNSAID_ALLERGY_SHARE, allergy_of
-
-    order = next(s for s in GRID if s.kind == "order" and not s.allergy_trap)
-    drawn = [allergy_of(order, random.Random(i)) for i in range(4000)]
-    allergic = [d for d in drawn if d[0] != "none"]
-    assert abs(len(allergic) / len(drawn) - ALLERGY_SHARE) < 0.02
-    unsaid = sum(d[0] == "unsaid" for d in allergic) / len(allergic)
-    assert abs(unsaid - UNSAID_ALLERGY_SHARE) < 0.03
-    assert {d[-1] for d in drawn} == {"none"}  # no allergy only as the last resort
-    for slot in GRID:
-        if slot.kind == "return" or slot.allergy_trap:
-            assert allergy_of(slot, random.Random(0)) == ("none",)
-
-
-def test_an_allergic_drafts_allergen_is_one_the_deaf_pick_carries(
-    catalogs: list[tuple[str, object]],
-) -> None:
-    """An allergic shopper's allergen is declared or possibly present in the cheapest product
-    meeting every need it can state and its budget (what an assistant deaf to the allergy
-    puts forward first), said or kept until asked."""
-    import random
-
-    from domains.grocery.suite import _draft, _sayable_pool
-
-    catalog = catalogs[1][1]
-    slot = next(s for s in GRID if s.reveal == "mixed" and not s.nvr and not s.allergy_trap)
-    rng = random.Random(38)
-    checked = {"said": 0, "unsaid": 0}
-    for allergy in ("said", "unsaid"):
-        for _ in range(200):
-            draft = _draft(slot, 1, rng, [catalog], None, allergy)
-            if draft is None:
-                continue
-            assert draft["allergy_reveal"] == ("volunteer" if allergy == "said" else "on_ask")
-            category = draft["constraints"][0]["constraint"]["value"]
-            products = [p for p in catalog.items if category in p.categories]  # type: ignore[attr-defined]
-            sayable = [tc for tc in draft["constraints"] if tc["reveal"] != "hidden"]
-            pool = _sayable_pool(
-                draft["id"], products, sayable, [], draft["budget"], draft["quantity"]
-            )
-            pick = min(pool, key=lambda p: (p.price, p.id))
-            assert set(draft["allergies"]) <= {*pick.allergens, *pick.traces}, draft["id"]
-            checked[allergy] += 1
-    assert min(checked.values()) >= 10, checked
-
-
 def test_a_task_without_a_volunteered_allergy_is_no_trap(
     tasks: list[GroceryTask], catalogs: list[tuple[str, object]]
 ) -> None:
@@ -226,17 +132,13 @@ def test_the_gate_rejects_a_task_a_guesser_wins(catalogs: list[tuple[str, object
     )
 
 
-@pytest.mark.parametrize("number", [1, 4])  # a return; an order whose shopper is allergic
-def test_a_slot_is_generated_the_same_way_twice(
-    catalogs: list[tuple[str, object]], number: int
-) -> None:
+def test_a_slot_is_generated_the_same_way_twice(catalogs: list[tuple[str, object]]) -> None:
     cats = [c for _, c in catalogs]
-    first = _fill((number, cats, SUITE_SEED, 200, None))
-    again = _fill((number, cats, SUITE_SEED, 200, None))
+    first = _fill((1, cats, SUITE_SEED, 200, None))
+    again = _fill((1, cats, SUITE_SEED, 200, None))
     assert first == again
     shipped = load_tasks(GROCERY / "tasks")
     assert first == next(t for t in shipped if t.id == first.id)
-    assert bool(first.allergies) == (number == 4)
 
 
 def test_a_generated_asked_need_rules_out_what_an_allergy_asking_guesser_picks(
@@ -256,8 +158,8 @@ def test_a_generated_asked_need_rules_out_what_an_allergy_asking_guesser_picks(
     slot = next(s for s in GRID if s.reveal == "mixed" and not s.nvr and not s.allergy_trap)
     rng = random.Random(35)
     checked = 0
-    for _ in range(1000):
-        draft = _draft(slot, 1, rng, [catalog], names, "unsaid")
+    for _ in range(300):
+        draft = _draft(slot, 1, rng, [catalog], names)
         if draft is None or draft["allergy_reveal"] != "on_ask" or not draft["allergies"]:
             continue
         constraints = draft["constraints"]
