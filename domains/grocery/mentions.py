@@ -1361,8 +1361,9 @@ class Resolver:
     # -- the whole message -----------------------------------------------------------------
 
     def find(self, text: str) -> list[Mention]:
-        """Every mention in the text, in order (read with the cue words' slips mended, where
-        each stands in the text as written)."""
+        """Every mention in the part of the text a shopper reads (`readable`), in order (read
+        with the cue words' slips mended, where each stands in the text as written)."""
+        text = readable(text)
         mended, back = _mend(text, self._words)
         if mended == text:
             return self._find(text)
@@ -1512,8 +1513,8 @@ class Resolver:
 
     def resolve(self, text: str) -> Resolution:
         """What the text puts forward, names and leaves unclear: the one decision the scorer
-        and the shopper both take (of what the shopper reads: `readable`)."""
-        found = self.find(readable(text))
+        and the shopper both take."""
+        found = self.find(text)
         return Resolution(
             proposed=tuple(
                 dict.fromkeys(m.product for m in found if m.product is not None and not m.ruled_out)
