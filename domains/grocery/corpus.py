@@ -32,7 +32,8 @@ GROCERY_CORPORA = PROJECT_ROOT / "corpora" / "grocery" / "reader"
 # chat_heldout2 was held out until it had been measured twice (ddce1ae, 1af899c), then moved to
 # the tuning share. chat_tuning4: the tuning part of a fourth set written blind by another
 # author; chat_heldout3: its held-out part (each shape filled once, labelled a second time blind
-# and adjudicated before it was first measured), the held-out share: never tuned on.
+# and adjudicated before it was first measured), held out until its one measurement (5c6d1ad),
+# then moved to the tuning share when the sixth round tuned against it.
 # Labelled on `tiny_catalog()`.
 SHARE_FILES: dict[ShareName, tuple[str, ...]] = {
     "tuning": (
@@ -43,8 +44,9 @@ SHARE_FILES: dict[ShareName, tuple[str, ...]] = {
         "chat_tuning3/messages.jsonl",
         "chat_heldout2/messages.jsonl",
         "chat_tuning4/messages.jsonl",
+        "chat_heldout3/messages.jsonl",
     ),
-    "held_out": ("chat_heldout3/messages.jsonl",),
+    "held_out": (),
 }
 TOPIC_FIELDS: tuple[str, ...] = get_args(Topic)
 Confirm = Literal["order", "return", "substitution"]

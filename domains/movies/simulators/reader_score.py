@@ -54,10 +54,10 @@ CHAT_CORPUS_NAMES: tuple[str, ...] = (
 # that has been tuned against moves to the tuning share and a fresh one replaces it
 # (corpora/README.md): `heldout` after its first measurement, `final` and `chat_heldout` once
 # their figures had guided three rounds of new tuning sets; `chat_heldout2` (a fourth author's
-# held-out half of `chat_tuning4`'s set) after two measurements (ddce1ae, 1af899c). The held-out
-# share is `chat_heldout3`, the held-out part of `chat_tuning5`'s set, written blind by another
-# author and labelled a second time blind (adjudicated) before its first measurement; an empty
-# held-out share is reported as having no messages.
+# held-out half of `chat_tuning4`'s set) after two measurements (ddce1ae, 1af899c);
+# `chat_heldout3` (the held-out part of `chat_tuning5`'s set, double-labelled blind) after one
+# measurement, when the sixth round chose to tune against it. The held-out share is empty until a
+# fresh blind set is registered; an empty held-out share is reported as having no messages.
 SHARE_CORPORA: dict[ShareName, tuple[str, ...]] = {
     "tuning": (
         "tuning",
@@ -70,8 +70,9 @@ SHARE_CORPORA: dict[ShareName, tuple[str, ...]] = {
         "chat_tuning4",
         "chat_heldout2",
         "chat_tuning5",
+        "chat_heldout3",
     ),
-    "held_out": ("chat_heldout3",),
+    "held_out": (),
 }
 # The snapshot whose titles, ids and people the corpora were written on.
 CORPUS_SNAPSHOT = "2026-11-01"
