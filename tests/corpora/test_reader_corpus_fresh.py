@@ -108,23 +108,30 @@ def test_the_fifth_sets_shape_files_are_its_seeded_split(tmp_path: Path) -> None
 
 
 SECOND_LABELLING = READER / "chat_heldout3" / "second_labelling"
+# held-out set: its script, and its second labeller's blind labels (next to their frozen
+# sha256) and decisions, in the set's second_labelling folder
+SECOND_LABELLINGS = {
+    "chat_heldout3": ("reader_corpus_fresh5.py", "blind_labels.jsonl", "adjudication.jsonl"),
+    "chat_heldout4": ("reader_corpus_fresh6.py", "ra_blind.jsonl", "ra_adjudication.jsonl"),
+}
 
 
-def test_the_second_labellers_blind_labels_are_the_frozen_ones() -> None:
+@pytest.mark.parametrize("folder", SECOND_LABELLINGS)
+def test_the_second_labellers_blind_labels_are_the_frozen_ones(folder: str) -> None:
     """The blind labels the agreement figures are computed from are byte for byte the ones
     frozen before the author's labels were opened."""
-    blind = SECOND_LABELLING / "blind_labels.jsonl"
-    frozen, name = (SECOND_LABELLING / "blind_labels.jsonl.sha256").read_text().split()
+    blind = READER / folder / "second_labelling" / SECOND_LABELLINGS[folder][1]
+    frozen, name = blind.with_name(blind.name + ".sha256").read_text().split()
     assert name == blind.name
     assert hashlib.sha256(blind.read_bytes()).hexdigest() == frozen
 
 
-def test_the_held_out_part_carries_every_adjudicated_label() -> None:
-    messages = {m.id: m.model_dump() for m in _messages("reader_corpus_fresh5.py")["chat_heldout3"]}
-    decisions = [
-        json.loads(line)
-        for line in (SECOND_LABELLING / "adjudication.jsonl").read_text().splitlines()
-    ]
+@pytest.mark.parametrize("folder", SECOND_LABELLINGS)
+def test_the_held_out_part_carries_every_adjudicated_label(folder: str) -> None:
+    script, _, adjudication = SECOND_LABELLINGS[folder]
+    messages = {m.id: m.model_dump() for m in _messages(script)[folder]}
+    path = READER / folder / "second_labelling" / adjudication
+    decisions = [json.loads(line) for line in path.read_text().splitlines()]
     assert decisions
     for d in decisions:
         if d["decision"] == "drop":
