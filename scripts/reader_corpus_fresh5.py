@@ -262,10 +262,15 @@ def _kappa(pairs: Sequence[tuple[bool, bool]]) -> str:
 
 
 def second_labelling_section(
-    author: list[dict[str, Any]], blind_path: Path, adjudication_path: Path
+    author: list[dict[str, Any]],
+    blind_path: Path,
+    adjudication_path: Path,
+    notes: Sequence[str] = SECOND_LABELLING_NOTES,
 ) -> list[str]:
     """A README's lines on the second, blind labelling: agreement before adjudication (the
-    author's labels are the messages as filled from the shapes) and the decisions' counts."""
+    author's labels are the messages as filled from the shapes), the decisions' counts, then
+    `notes` (the set's own account of its decisions). Both files sit in the README's
+    `second_labelling/` folder."""
     blind = {b.id: b.model_dump() for b in load_labelled(BlindLabel, blind_path)}
     if sorted(blind) != sorted(m["id"] for m in author):
         raise ValueError(f"{blind_path}: its ids are not the held-out part's")
@@ -279,11 +284,12 @@ def second_labelling_section(
         "messages' ids, voices and texts (not the shapes, labels or script) and the labelling rules",
         "(`corpora/reader/final/README.md`, the acts of `runner/core/reader_corpus.py`, the label",
         "model, the catalog), opened no reader code, and froze their labels by sha256",
-        "(`second_labelling/blind_labels.jsonl` and its `.sha256`, checked by a test) before reading",
+        f"(`second_labelling/{blind_path.name}` and its `.sha256`, checked by a test) before reading",
         "the author's. Every disagreement, per message and field, was then decided by the written",
         "rules: the author right (keep), the second labeller right (change: the message takes the",
         "second label), or the rules undecided (drop: the message leaves the held-out share). The",
-        "decisions, each with the rule that settles it, are `second_labelling/adjudication.jsonl`",
+        "decisions, each with the rule that settles it, are "
+        f"`second_labelling/{adjudication_path.name}`",
         "(kept in a folder of its own because every `.jsonl` beside this README is read as corpus",
         "lines); the script applies them to the filled messages by id.",
         "",
@@ -321,9 +327,24 @@ def second_labelling_section(
         f"{len({d.id for d in decisions})} messages; kept {counts['keep']}, changed "
         f"{counts['change']}, dropped {counts['drop']}.",
         "",
-        *SECOND_LABELLING_NOTES,
+        *notes,
     ]
     return lines
+
+
+def adjudicated(
+    shapes: list[Shape],
+    messages: list[dict[str, Any]],
+    blind_path: Path,
+    adjudication_path: Path,
+    notes: Sequence[str] = SECOND_LABELLING_NOTES,
+) -> tuple[list[Shape], list[dict[str, Any]], list[str]]:
+    """A held-out part after its second labelling: the shapes still in it, its messages with
+    the decisions applied, and the README section on the agreement before them."""
+    tail = second_labelling_section(copy.deepcopy(messages), blind_path, adjudication_path, notes)
+    messages = adjudicate(messages, adjudication_path)
+    kept = {m["_shape"] for m in messages}
+    return [s for s in shapes if s.number in kept], messages, tail
 
 
 README_HEAD = """# Movies reader corpus, issue 37 — {title}
@@ -419,10 +440,7 @@ def write(
         messages = fill_part(part, shapes, catalog, seed)
         tail: list[str] = []
         if part == "held_out":
-            tail = second_labelling_section(copy.deepcopy(messages), BLIND_LABELS, adjudication)
-            messages = adjudicate(messages, adjudication)
-            kept = {m["_shape"] for m in messages}
-            shapes = [s for s in shapes if s.number in kept]
+            shapes, messages, tail = adjudicated(shapes, messages, BLIND_LABELS, adjudication)
         folder = root / "corpora" / "reader" / PARTS[part][0]
         written += write_part(folder, messages, readme(part, shapes, messages, tail))
     return written

@@ -1,6 +1,7 @@
 """The fresh movies reader corpora of issue 37: the committed files are exactly what their
 scripts write (`scripts/reader_corpus_fresh.py`: `chat_tuning4`, `chat_heldout2`;
-`scripts/reader_corpus_fresh5.py`: `chat_tuning5`, `chat_heldout3`), and every line loads as a labelled message
+`scripts/reader_corpus_fresh5.py`: `chat_tuning5`, `chat_heldout3`; `scripts/reader_corpus_fresh6.py`:
+`chat_heldout4`), and every line loads as a labelled message
 whose titles are real catalog titles named in the text."""
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from runner.core.paths import PROJECT_ROOT
 SETS = {
     "reader_corpus_fresh.py": {"chat_tuning4": "c4t", "chat_heldout2": "c4h"},
     "reader_corpus_fresh5.py": {"chat_tuning5": "c5t", "chat_heldout3": "c5h"},
+    "reader_corpus_fresh6.py": {"chat_heldout4": "c6h"},
 }
 PARTS5 = ("tuning", "heldout")  # the fifth set's shape files, reader_corpus_fresh5_<part>.txt
 READER = PROJECT_ROOT / "corpora" / "reader"
@@ -73,16 +75,17 @@ def test_no_message_text_is_in_two_parts() -> None:
                 assert seen.setdefault(m.text, folder) == folder, (m.id, seen[m.text])
 
 
-def test_the_fifth_set_repeats_no_message_of_an_older_corpus() -> None:
-    fifth = set(SETS["reader_corpus_fresh5.py"])
-    older = {
+@pytest.mark.parametrize("script", ["reader_corpus_fresh5.py", "reader_corpus_fresh6.py"])
+def test_a_later_set_repeats_no_message_of_another_corpus(script: str) -> None:
+    own = set(SETS[script])
+    others = {
         m.text
         for path in sorted(READER.glob("*/*.jsonl"))
-        if path.parent.name not in fifth
+        if path.parent.name not in own
         for m in load_corpus(path)
     }
-    for messages in _messages("reader_corpus_fresh5.py").values():
-        assert not [m.id for m in messages if m.text in older]
+    for messages in _messages(script).values():
+        assert not [m.id for m in messages if m.text in others]
 
 
 def test_the_fifth_sets_shape_files_are_its_seeded_split(tmp_path: Path) -> None:
@@ -105,23 +108,30 @@ def test_the_fifth_sets_shape_files_are_its_seeded_split(tmp_path: Path) -> None
 
 
 SECOND_LABELLING = READER / "chat_heldout3" / "second_labelling"
+# held-out set: its script, and its second labeller's blind labels (next to their frozen
+# sha256) and decisions, in the set's second_labelling folder
+SECOND_LABELLINGS = {
+    "chat_heldout3": ("reader_corpus_fresh5.py", "blind_labels.jsonl", "adjudication.jsonl"),
+    "chat_heldout4": ("reader_corpus_fresh6.py", "ra_blind.jsonl", "ra_adjudication.jsonl"),
+}
 
 
-def test_the_second_labellers_blind_labels_are_the_frozen_ones() -> None:
+@pytest.mark.parametrize("folder", SECOND_LABELLINGS)
+def test_the_second_labellers_blind_labels_are_the_frozen_ones(folder: str) -> None:
     """The blind labels the agreement figures are computed from are byte for byte the ones
     frozen before the author's labels were opened."""
-    blind = SECOND_LABELLING / "blind_labels.jsonl"
-    frozen, name = (SECOND_LABELLING / "blind_labels.jsonl.sha256").read_text().split()
+    blind = READER / folder / "second_labelling" / SECOND_LABELLINGS[folder][1]
+    frozen, name = blind.with_name(blind.name + ".sha256").read_text().split()
     assert name == blind.name
     assert hashlib.sha256(blind.read_bytes()).hexdigest() == frozen
 
 
-def test_the_held_out_part_carries_every_adjudicated_label() -> None:
-    messages = {m.id: m.model_dump() for m in _messages("reader_corpus_fresh5.py")["chat_heldout3"]}
-    decisions = [
-        json.loads(line)
-        for line in (SECOND_LABELLING / "adjudication.jsonl").read_text().splitlines()
-    ]
+@pytest.mark.parametrize("folder", SECOND_LABELLINGS)
+def test_the_held_out_part_carries_every_adjudicated_label(folder: str) -> None:
+    script, _, adjudication = SECOND_LABELLINGS[folder]
+    messages = {m.id: m.model_dump() for m in _messages(script)[folder]}
+    path = READER / folder / "second_labelling" / adjudication
+    decisions = [json.loads(line) for line in path.read_text().splitlines()]
     assert decisions
     for d in decisions:
         if d["decision"] == "drop":
