@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -74,3 +75,19 @@ def test_the_set_is_large_and_varied_enough() -> None:
     assert set(counts) == set(TOPIC_FIELDS)
     short = {t: c for t, c in counts.items() if c[0] < 20 or c[1] < 16}
     assert short == {}, "topics asked by < 20 shapes or named without asking by < 16"
+
+
+def test_every_adjudicated_label_is_the_held_out_label() -> None:
+    """The second labelling's decisions (`chat_heldout4/README.md`): one per disagreement, each
+    label the set holds now, and no shape dropped."""
+    held = {m.id: m.model_dump() for m in _corpus()}
+    adjudicated = HELD.parent / "adjudication.jsonl"
+    decisions = [json.loads(line) for line in adjudicated.read_text(encoding="utf-8").splitlines()]
+    assert decisions
+    keys = ["id", "field", "author", "annotator", "decision", "label", "rule", "why"]
+    for d in decisions:
+        assert list(d) == keys, d["id"]
+        assert d["author"] != d["annotator"], d["id"]
+        assert d["label"] == d[{"keep": "author", "change": "annotator"}[d["decision"]]], d["id"]
+        assert held[d["id"]][d["field"]] == d["label"], d["id"]
+    assert len(held) == len(g3.load_shapes(script.SHAPES)) == 340
