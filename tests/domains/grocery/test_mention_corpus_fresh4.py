@@ -10,6 +10,7 @@ import re
 import pytest
 
 from scripts import grocery_mentions_corpus as corpus
+from tests.domains.grocery.second_labelling import assert_roles_adjudicated
 
 SHARE = "heldout4"
 
@@ -65,3 +66,9 @@ def test_heldout4_roles_one_per_slot(
             f"{SHARE} template {i}: slots {slots}, roles {roles!r}"
         )
         assert set(roles) <= {"P", "R"}, f"{SHARE} template {i}: roles {roles!r}"
+
+
+def test_heldout4_roles_are_the_adjudicated_ones() -> None:
+    """The second, blind labelling (FRESH4.md, "Second labelling") agreed on every slot, so the
+    adjudication file is empty and every role is the one both labellings gave."""
+    assert_roles_adjudicated(SHARE)
