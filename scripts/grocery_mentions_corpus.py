@@ -284,13 +284,18 @@ def render(rows: list[MentionExample]) -> str:
     return "".join(r.model_dump_json() + "\n" for r in rows)
 
 
+def load_spec() -> tuple[Templates, list[Item]]:
+    """Every share's layouts and templates, and the catalog's products they are filled from."""
+    spec = Templates.model_validate_json(TEMPLATES.read_text(encoding="utf-8"))
+    catalog = load_catalog(ROOT / spec.catalog)
+    return spec, [Item(p.id, p.name, p.brand, p.quantity) for p in catalog.items]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="fail if the files are stale")
     args = parser.parse_args(argv)
-    spec = Templates.model_validate_json(TEMPLATES.read_text(encoding="utf-8"))
-    catalog = load_catalog(ROOT / spec.catalog)
-    items = [Item(p.id, p.name, p.brand, p.quantity) for p in catalog.items]
+    spec, items = load_spec()
     files = {
         OUT / f"{name}.jsonl": render(build(items, share)) for name, share in spec.shares.items()
     }

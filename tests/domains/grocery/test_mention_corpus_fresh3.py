@@ -4,17 +4,12 @@ its templates are its own, and its labels are consistent."""
 
 from __future__ import annotations
 
-import hashlib
-import json
-from typing import Literal
-
 import pytest
-from pydantic import BaseModel, ConfigDict, Field
 
 from domains.grocery.catalog import load_catalog
 from domains.grocery.mention_corpus import load_examples
-from runner.core.jsonl import load_jsonl
 from scripts import grocery_mentions_corpus as corpus
+from tests.domains.grocery.second_labelling import assert_roles_adjudicated
 
 # share -> (fewest templates, fewest messages) the round asks for
 FRESH = {"tuning-o": (35, 200), "heldout3": (80, 450)}
@@ -75,40 +70,5 @@ def test_heldout3_and_tuning_o_share_no_template_and_no_filled_message() -> None
     assert not messages["heldout3"] & messages["tuning-o"]
 
 
-class Adjudication(BaseModel):
-    """One line of heldout3's second-labelling adjudication: a slot the two labellings disagreed
-    on and what the written rules decided."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    id: str = Field(pattern=r"^heldout3/\d+$")
-    field: str = Field(pattern=r"^roles\[\d\]$")
-    author: Literal["P", "R"]
-    annotator: Literal["P", "R"]
-    decision: Literal["keep", "change", "drop"]
-    label: Literal["P", "R"]
-    rule: str = Field(min_length=1)
-    why: str = Field(min_length=1)
-
-
-SECOND = corpus.OUT / "heldout3-second-labelling"
-
-
 def test_heldout3_roles_are_the_adjudicated_ones() -> None:
-    """Every adjudicated slot of heldout3 carries the decided label, every other slot the label
-    both labellings gave, and the blind labels are the ones frozen before adjudication."""
-    frozen = (SECOND / "ma_blind.jsonl.sha256").read_text(encoding="utf-8").split()[0]
-    blind_text = (SECOND / "ma_blind.jsonl").read_bytes()
-    assert hashlib.sha256(blind_text).hexdigest() == frozen
-    blind = {row["n"]: row["roles"] for row in map(json.loads, blind_text.splitlines())}
-    rows = load_jsonl(SECOND / "ma_adjudication.jsonl", Adjudication)
-    decided = {(int(r.id.split("/")[1]), int(r.field[6])): r for r in rows}
-    assert all(r.author != r.annotator for r in rows)
-    assert all((r.decision == "keep") == (r.label == r.author) for r in rows)
-    templates = _spec().shares["heldout3"].templates
-    assert sorted(blind) == list(range(len(templates)))  # nothing was dropped
-    for n, (_, roles) in enumerate(templates):
-        assert len(roles) == len(blind[n])
-        for i, role in enumerate(roles):
-            row = decided.get((n, i))
-            assert role == (row.label if row else blind[n][i]), (n, i)
+    assert_roles_adjudicated("heldout3")

@@ -1,0 +1,54 @@
+"""The second, blind labelling of a held-out mention share (`corpora/grocery/mentions/
+<share>-second-labelling/`): the blind labels frozen by their sha256 before the author's roles were
+opened, one adjudication line per slot the two labellings disagreed on, and a check that the
+share's roles in `templates.json` are the adjudicated ones."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from runner.core.jsonl import load_jsonl
+from scripts import grocery_mentions_corpus as corpus
+
+
+class Adjudication(BaseModel):
+    """One adjudication line: a slot the two labellings disagreed on and what the written rules
+    decided."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = Field(pattern=r"^heldout\d+/\d+$", description="<share>/<template index>")
+    field: str = Field(pattern=r"^roles\[\d\]$")
+    author: Literal["P", "R"]
+    annotator: Literal["P", "R"]
+    decision: Literal["keep", "change", "drop"]
+    label: Literal["P", "R"]
+    rule: str = Field(min_length=1)
+    why: str = Field(min_length=1)
+
+
+def assert_roles_adjudicated(share: str) -> None:
+    """Every adjudicated slot of `share` carries the decided label, every other slot the label
+    both labellings gave, and the blind labels are the ones frozen before adjudication."""
+    folder = corpus.OUT / f"{share}-second-labelling"
+    frozen = (folder / "ma_blind.jsonl.sha256").read_text(encoding="utf-8").split()[0]
+    blind_text = (folder / "ma_blind.jsonl").read_bytes()
+    assert hashlib.sha256(blind_text).hexdigest() == frozen
+    blind = {row["n"]: row["roles"] for row in map(json.loads, blind_text.splitlines())}
+    rows = load_jsonl(folder / "ma_adjudication.jsonl", Adjudication)
+    assert all(r.id.split("/")[0] == share for r in rows), [r.id for r in rows]
+    decided = {(int(r.id.split("/")[1]), int(r.field[6])): r for r in rows}
+    assert all(r.author != r.annotator for r in rows)
+    assert all((r.decision == "keep") == (r.label == r.author) for r in rows)
+    spec = corpus.Templates.model_validate_json(corpus.TEMPLATES.read_text(encoding="utf-8"))
+    templates = spec.shares[share].templates
+    assert sorted(blind) == list(range(len(templates)))  # nothing was dropped
+    for n, (_, roles) in enumerate(templates):
+        assert len(roles) == len(blind[n])
+        for i, role in enumerate(roles):
+            row = decided.get((n, i))
+            assert role == (row.label if row else blind[n][i]), (n, i)
