@@ -33,7 +33,9 @@ GROCERY_CORPORA = PROJECT_ROOT / "corpora" / "grocery" / "reader"
 # the tuning share. chat_tuning4: the tuning part of a fourth set written blind by another
 # author; chat_heldout3: its held-out part (each shape filled once, labelled a second time blind
 # and adjudicated before it was first measured), held out until its one measurement (5c6d1ad),
-# then moved to the tuning share when the sixth round tuned against it.
+# then moved to the tuning share when the sixth round tuned against it. chat_heldout4: a fifth
+# author's set written blind, each shape filled once, labelled a second time blind and
+# adjudicated before it was first measured: the held-out share, never tuned on.
 # Labelled on `tiny_catalog()`.
 SHARE_FILES: dict[ShareName, tuple[str, ...]] = {
     "tuning": (
@@ -46,7 +48,7 @@ SHARE_FILES: dict[ShareName, tuple[str, ...]] = {
         "chat_tuning4/messages.jsonl",
         "chat_heldout3/messages.jsonl",
     ),
-    "held_out": (),
+    "held_out": ("chat_heldout4/messages.jsonl",),
 }
 TOPIC_FIELDS: tuple[str, ...] = get_args(Topic)
 Confirm = Literal["order", "return", "substitution"]
