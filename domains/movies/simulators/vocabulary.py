@@ -497,6 +497,9 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"fighting", r"peril", r"blood(?:y)?", r"jump[- ]scares?", r"nr", r"unrated", r"not rated",
         r"(?:g|pg|pg-13|r|nc-17|nr|rcode) (?:requirement|filter|limit|cap)", r"ratings? of rcode",
         r"little ones?", r"teenagers?", r"tweens?",
+        # the usual words for children, fond or casual ("the kiddos", "the tots", "wee ones")
+        r"kiddos?", r"kiddies", r"kiddie", r"tots?", r"nippers?", r"munchkins?", r"rugrats?",
+        r"wee ones?", r"little (?:guys|people|kids|folks)", r"sprogs?", r"bairns?",
         r"youngsters?", r"minors?", r"under[- ]?age", r"grand ?kids?", r"grandchildren", r"toddlers?", r"youngest", r"younger",
         r"young ones?", r"anyone young", r"grown[- ]ups?(?:[- ]only)?", r"whole family",
         r"(?:the )?family can (?:watch|enjoy)", r"everyone can watch",
@@ -527,7 +530,9 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"popular|liked|known|discussed)", r"(?:un)?discovered", r"sleeper(?: hits?)?",
         r"box[- ]office", r"(?:mass|broad|wide) appeal", r"talked[- ]about", r"trending",
         r"(?:how many|number of|count of) (?:people|viewers|votes|ratings|reviews)",
-        r"ratings? counts?", r"(?:everyone|everybody)'?s (?:favou?rite|darling|pick)", r"(?:little |hidden |rare )?gems?", r"big (?:names?|titles?|films?|movies?)(?= or\b)",
+        r"ratings? counts?",
+        # a count of ratings or reviews is how many people rated it ("only 225 ratings")
+        r"(?<![\d.])(?:\d{2,}[\d,]*|\d+(?:\.\d+)?\s*k)\+? (?:user |audience |viewer )?(?:ratings|reviews|votes|voters)", r"(?:everyone|everybody)'?s (?:favou?rite|darling|pick)", r"(?:little |hidden |rare )?gems?", r"big (?:names?|titles?|films?|movies?)(?= or\b)",
         r"obscure", r"hidden gems?", r"lesser[- ]known", r"little[- ]known", r"under[- ]the[- ]radar",
         r"crowd[- ]?pleasers?", r"blockbusters?", r"niche", r"cult (?:classics?|films?|favou?rites?|status|hits?)", r"(?:cult|big|huge|small|devoted|loyal|wide) following", r"crowd[- ]pleasing",
         r"big (?:hits?|releases?)", r"big names?(?! in (?:it|the cast|them))", r"everyone(?:'s| has)? (?:seen|heard)", r"votes?",
@@ -668,6 +673,11 @@ _NOT_A_FIELD = re.compile(
     r"(?:hear|read|see|get|know|tell you|give you|share) (?:a |the |its )?(?:quick |short |brief )?"
     r"(?:plot|story|synopsis|summary|premise|rundown|recap)(?: of (?:the|its) (?:plot|story))?|"
     r"(?:quick |short |brief )?(?:summary|rundown|recap) of (?:the|its) (?:plot|story)|"
+    # an offer of more about the pick: "a quick spoiler-free summary of the plot", "a short
+    # teaser", "a brief look at the story" ("quick" and "plot" ask neither length nor genre)
+    r"(?:quick|short|brief|little|fuller?|longer|detailed|one[- ]line|two[- ]line|[\w]+[- ]free)"
+    r"(?: (?!(?:to|or|and|for|but|so)\b)[\w-]+){0,2} (?:summary|summaries|rundown|recap|synopsis|"
+    r"overview|outline|teaser|blurb|trailer|preview)(?: of (?:the|its) (?:plot|story|premise|film|movie))?|"
     r"(?:tell you|hear|know|read) (?:a bit |a little |more )?about (?:the|its) (?:story|plot)|story behind|"
     r"feel like (?!watching|seeing)\w+ing|(?:describe|explain|outline|summari[sz]e|go (?:over|through)|run (?:you )?through|sketch|spoil)"
     r" (?:a bit of |a little of |more of )?(?:the |its |that |this )?(?:plot|story|premise|synopsis|"
@@ -734,7 +744,7 @@ _TYPOS: dict[str, str] = {
     "scarey": "scary", "comdy": "comedy", "comady": "comedy", "horor": "horror",
     "thriler": "thriller", "documentry": "documentary", "animted": "animated", "kidz": "kids",
     "popluar": "popular", "poplar": "popular", "pg13": "pg-13", "tonite": "tonight",
-    "wich": "which", "kinda": "kind of", "sorta": "sort of", "wold": "would", "woud": "would",
+    "wich": "which", "thier": "their", "theyre": "they're", "kinda": "kind of", "sorta": "sort of", "wold": "would", "woud": "would",
     "len": "length", "svc": "service", "svcs": "services", "yr": "year", "yrs": "years",
     "dir": "director", "any1": "anyone", "some1": "someone", "sum1": "someone", "ppl": "people",
     "pref": "preference", "prefs": "preferences", "nothin": "nothing", "diff": "different", "wud": "would", "cud": "could", "shud": "should", "whatcha": "what are you", "watcha": "what are you", "whos": "who's", "anythin": "anything", "somethin": "something",

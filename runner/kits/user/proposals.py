@@ -97,7 +97,12 @@ _FRAME_BEFORE = re.compile(
 )
 _FRAME_AFTER = re.compile(
     r"(?i)^[\s*_\"'”’)]*(?:\(\d{4}\))?[\s*_]*(?:,\s*)?(?:is|would be|could be|might be|seems|looks|feels|"
-    r"sounds|—|–|-|:)?\s*(?:my (?:top |final )?(?:pick|recommendation|choice|suggestion)|(?:a |the |"
+    r"sounds|—|–|-|:)?\s*(?:my (?:top |final )?(?:pick|recommendation|choice|suggestion)|"
+    # the one a comparison comes down on, a short aside allowed ("but A, from 2026, is the more
+    # assured film", "A is the stronger of the two")
+    r"(?:,[^,.;!?\n]{1,40},\s*)?(?:is|'s) (?:clearly |easily |by far )?the (?:more [\w-]+|[\w-]+er|"
+    r"better|best|stronger|safer|superior) (?:one|film|movie|pick|choice|option|title|watch|of the "
+    r"(?:two|pair|three))\b|(?:a |the |"
     r"your )?(?:perfect|great|ideal|best|safe|safer|solid|strong|better|top) (?:fit|match|pick|"
     r"recommendation|"
     r"choice|bet|option)|exactly what|just what|the one|a winner|(?:it )?fits (?:everything|all|"

@@ -132,7 +132,7 @@ _ABOUT_PERSON = re.compile(
     r"(?i)\b(?:are you a fan|a fan of (?:his|hers|theirs|them|him|her)|(?:(?:do|did|have) )?(?:you|u) "
     r"(?:like|liked|enjoy|enjoyed|love|loved|rate|rated|know|follow|admire|dig) (?:him|her|them|"
     r"their|his)|(?:does|would) (?:she|he|they) "
-    r"work|(?:is|are) (?:she|he|they) (?:someone|a|an)|their (?:work|films|movies)|his work|her work|"
+    r"work|(?:is|are) (?:she|he|they) (?:someone|a|an)|(?:their|his|her) (?:work|films|movies|stuff|output|body of work|back catalog(?:ue)?)|"
     r"(?:someone|somebody|anyone|anybody) else)\b"
 )
 # "..., or are you after something else?": an alternative that asks about the user's tastes.
@@ -257,7 +257,8 @@ _CONDITIONAL = re.compile(
     # Voice-typed messages carry no punctuation: a question starts at its auxiliary and subject
     # ("X is made in France is that alright", "before i suggest anything do you have allergies").
     _RUN_ON_QUESTION,
-    # A sentence mark; a field's name in code ("country_of_origin"); "but" opening a clause.
+    # A sentence mark; a field's name in code ("country_of_origin"); a clause that flags a
+    # shortcoming ("but it ...", ", only 225 votes", "fair warning: ...", "though ...").
     _PUNCTUATED,
     _CODE_UNDERSCORE,
     _BUT_CLAUSE,
@@ -299,7 +300,11 @@ _CONDITIONAL = re.compile(
         r"(?i)\bfill (?:these|them|those|it|each|the blanks|the fields) in\b|\b(?:provide|fill in|"
         r"specify|supply|enter|give me|answer|complete)\b[^?]*\b(?:values?|answers?|details|these|"
         r"them|those|the blanks|the fields|each|nulls?|gaps|empty ones|missing ones)\b|\b(?:pick|choose|"
-        r"select|tick|circle|mark)\b[^?]*\b(?:each|every)\b",
+        r"select|tick|circle|mark)\b[^?]*\b(?:each|every)\b|"
+        # "Filters left: A, B. Set either or skip.": a value for one or all of those just listed
+        r"^\W*(?:(?:please|pls|plz|now|then|just)\W+)?(?:set|fill|specify|pick|choose|enter|give|"
+        r"provide|apply|add|answer) (?:either|both|any|one|all|each)(?: of (?:them|those|these|the "
+        r"two|the above))?\b",
         r"(?i),?\s*\beven (?:if|though|when)\b[^?]*",
         r"(?i)(?<!\bwhat)(?<!\bwhich)(?<!\bhow)(?<!\bwhere)(?<!\bwhen)(?<!\bwhy)(?<!\bwho)"
         r"(?<!\bif)(?<!\bwhether)(?<!\bthat)(?<!\band)(?<!\bor)(?<!\bso)(?<!\bwhat's)"
@@ -308,7 +313,12 @@ _CONDITIONAL = re.compile(
         r"anything)\b)",
         r"[.?!;:,]",
         r"(?<=[A-Za-z])_(?=[A-Za-z])",
-        r"(?i)\bbut (?=(?:it|it's|its|they|they're|this|that|the|not)\b)",
+        r"(?i)\bbut (?=(?:it|it's|its|they|they're|this|that|the|not)\b)|(?:^|[,;:(]\s*|\s-+\s|\bbut\s+)"
+        # "only" flags a count that falls short (votes, a score), not a length it praises
+        r"(?:(?:only|just|merely|barely)(?= (?:[\d,.]+k?|a few|a handful of|[a-z]+ hundred) "
+        r"(?:votes|ratings|reviews|voters|people|stars|out of|/\s*10))|"
+        r"(?:fair |a )?(?:warning|heads[- ]up|caveat)|be warned|mind you|(?:al)?though|however|"
+        r"the (?:catch|downside|snag)(?: is)?)\b",
         r"(?i)\bor\b(?! (?:above|below|higher|lower|less|worse|later|earlier|so|fewer|over|"
         r"under)\b)(?! (?:more|better)\b(?!\s+\w))",
         r"(?i)^\W*(?:so (?:that )?(?:i|we)|in order (?:to|that)|that way (?:i|we)|to help me)\b",
@@ -321,7 +331,12 @@ _CONDITIONAL = re.compile(
         r"(?i)^\W*(?:q|question)\s*\d+(?:\s*(?:of|/)\s*\d+)?\s*[:.)-]",
         r"(?i)^\W*(?:(?:please|pls|plz|now|next|then|first|just|so|ok|okay)\W+)?(?:pick|choose|select|"
         r"name|list|specify|enter|type|state|indicate|rank|describe) (?:(?:a|an|one|your|the|any|which|"
-        r"what|how|whether|up to|\d)\b|\w+:)",
+        r"what|how|whether|up to|\d)\b|\w+:)|"
+        # a tool agent's imperative to set a filter ("Set max age rating.", "Set either or skip.")
+        r"^\W*(?:(?:please|pls|plz|now|next|then|first|just|optionally)\W+)?(?:set|define|apply|"
+        r"add|give|provide) (?:(?:a|an|your|the|any|one)\s+)?(?:(?:max(?:imum)?|min(?:imum)?|preferred|"
+        r"required|optional|either|both|upper|lower)\b|(?:\w+ )?(?:filters?|limits?|caps?|bounds?|"
+        r"values?)\b)",
     )
 )
 # An offer about the pick itself ("want me to check where it's streaming?"), not about the user.
@@ -416,6 +431,22 @@ MOOD_CUE = (
     r"makes? (?:you|me|us) (?:laugh|cry|think|smile|jump|scream|gasp|feel \w+)",
     # not the pleasure of doing something ("the thrill of finding one nobody has seen")
     r"(?:a )?(?:good )?(?:laugh|cry|weep|scare|fright|thrill)(?! of \w+ing\b)",
+    # what a story gives its audience, in the plural the usual English uses ("giggles or
+    # goosebumps?", "chills, laughs or tears?")
+    r"(?:belly )?laughs",
+    r"giggles",
+    r"chuckles",
+    r"goose ?bumps",
+    r"chills",
+    r"thrills",
+    r"shivers",
+    r"tears",
+    r"scares",
+    r"frights",
+    r"swoon(?:s|ing|y)?",
+    r"butterflies",
+    r"adrenaline",
+    r"(?:a )?(?:good )?(?:sob|weepie|tear[- ]?jerker)",
     r"gripping",
     r"heart[- ]?warming",
     r"thought[- ]provoking",
@@ -701,6 +732,7 @@ class FieldReader:
                     and (
                         bool(_QUESTION_START.match(part))
                         or bool(_QUESTION_START.match(_LEAD_IN.sub("", part, count=1)))
+                        or bool(_IMPERATIVE_ASK.match(part))
                         or bool(_IMPERATIVE_ASK.match(_LEAD_IN.sub("", part, count=1)))
                         or bool(_QUESTION_LABEL.match(part))
                         or bool(_BLANK_FIELD.match(part))
@@ -793,7 +825,8 @@ class FieldReader:
                 and not _OR_ASKS_YOU.search(segment),
             )
             fields = [field for _pos, field in sorted(found)]
-            if described and not (_SUITS_YOU.search(segment) or _ABOUT_PERSON.search(segment)):
+            plain = self.vocabulary.normalise(segment)  # chat spellings ("u like thier stuff?")
+            if described and not (_SUITS_YOU.search(plain) or _ABOUT_PERSON.search(plain)):
                 return fields  # "May I put forward X, in which <actor> shines?" describes X
             return fields + [f for f in (people(segment) if people else []) if f not in fields]
 
@@ -957,16 +990,20 @@ class FieldReader:
                 break
             # a clause of its own after "but" ("but it only gets a D"; not "but shorter")
             flagged = _BUT_CLAUSE.split(previous.split(TITLE_MARK)[-1])
+            flaw = set(fields_of(flagged[-1], asks=False)) if len(flagged) > 1 else set()
+            # a person named to explain the shortcoming is not a second one ("it's rated R for a
+            # reason: <actor> doesn't hold back")
+            flaw = flaw - set(v.person_fields) or flaw
             if (
                 reacting
                 and TITLE_MARK in previous
-                and len(flagged) > 1
                 and _SUITS_YOU.search(segment)
-                and len(set(fields_of(flagged[-1], asks=False))) == 1
+                and len(flaw) == 1
             ):
-                # "I have X, but it only gets a D. Is that okay for you?": a check straight after
-                # the one shortcoming the pick's own sentence flags asks about it.
-                found = fields_of(flagged[-1], asks=False)
+                # "I have X, but it only gets a D. Is that okay for you?", "X is little known,
+                # only 225 votes. Okay?", "X is fun - fair warning: it's rated R. Fine?": a check
+                # straight after the one shortcoming the pick's own sentence flags asks about it.
+                found = sorted(flaw)
                 break
             if reacting and (
                 (describes(previous) and not _ABOUT_PERSON.search(segment))

@@ -479,6 +479,21 @@ def test_questions_read_by_cause_not_by_phrase(text: str, asked: tuple[str, ...]
             "Option A: Tiny Pondraven. Option B: Compass of Brimwick. Your choice!",
             ("tmdb_9100160", "tmdb_9100516"),
         ),
+        # a pair said to be alike, then the one the comparison comes down on (an aside allowed)
+        (
+            "Tiny Pondraven and Compass of Brimwick share a lot, but Compass of Brimwick is the"
+            " stronger film. That's my pick.",
+            ("tmdb_9100516",),
+        ),
+        (
+            "Tiny Pondraven and Compass of Brimwick have a lot in common, but Tiny Pondraven, from"
+            " its first scene, is the more confident one. I'd go with it.",
+            ("tmdb_9100160",),
+        ),
+        (
+            "I can offer two: Tiny Pondraven or Compass of Brimwick. They're very similar. Pick one?",
+            ("tmdb_9100160", "tmdb_9100516"),
+        ),
     ],
 )
 def test_likenesses_examples_and_references_are_not_put_forward(
