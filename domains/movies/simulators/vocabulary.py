@@ -461,7 +461,7 @@ _GENRE_FORMS: tuple[str, ...] = (
     "suspense(?:ful)?", "tear[- ]?jerkers?", "thrillers?", "thrilling", "true crime", "uplifting",
     "war", "war (?:films?|movies?|stories)", "westerns?", "whodunn?its?", "zombies?", "tv movies?",
     "cry", "romcoms?", "chillers?", "mind[- ]bending", "non-?fiction", "edge of (?:your|the) seat",
-    "spectacle", "big[- ]screen", "small and quiet", "quiet", "intimate", "escapist", "wholesome",
+    "spectacle", "big[- ]screen", "small and quiet", "escapist", "wholesome",
     "slow[- ]burn", "nail[- ]biters?", "feel[- ]bad", "bittersweet", "hilarious", "chilling",
 )
 
@@ -517,7 +517,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"\d[\d,.]*k? (?:people|viewers|users|voters|members|critics and fans) (?:have )?(?:rated|voted|"
         r"reviewed|seen|watched)",
         r"(?:many|few|fewer|nobody|no one|lots of|a lot of|comparatively few|a great many|almost nobody|"
-        r"hardly anyone|everybody|everyone) (?:\w+ ){0,2}(?:has |have )?(?:already )?(?:rated|"
+        r"hardly anyone|barely anyone|scarcely anyone|almost no one|next to nobody|everybody|everyone) (?:\w+ ){0,2}(?:has |have )?(?:already )?(?:rated|"
         r"ratings|votes|voted|seen|watched)", r"(?:min|minimum|max|maximum) votes?",
         r"popular(?:ity)?", r"well[- ]known", r"widely[- ](?:seen|known)", r"mainstream",
         r"(?:less|lesser|more|better|best|widely|little|barely|hardly|least|most|not (?:so|very|"
@@ -562,7 +562,9 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
     "rating": (
         r"reviews?", r"reviewed", r"reviewers?", r"ratings?", r"rated", r"highly[- ]rated",
         r"well[- ]rated", r"top[- ]rated", r"scores?", r"scored", r"critics?", r"critical(?:ly)?",
-        r"acclaim(?:ed)?", r"imdb", r"tmdb", r"rotten tomatoes", r"\d(?:\.\d)?\+? stars?",
+        r"acclaim(?:ed)?", r"imdb", r"tmdb", r"rotten tomatoes",
+        # a score written on its scale ("7.2/10", "6 out of 10") is the review score
+        r"(?:10|\d(?:\.\d)?)\s*/\s*10", r"(?:10|\d(?:\.\d)?) out of (?:10|ten)", r"\d(?:\.\d)?\+? stars?",
         r"out of (?:10|ten)", r"/ ?10", r"star ratings?", r"well[- ]received", r"audience scores?", r"raved?",
         r"(?:one|two|three|four|five|\d)(?: or (?:one|two|three|four|five|\d))? stars?",
     ),
@@ -600,7 +602,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
     ),
     "cast": (
         r"actors?", r"actress(?:es)?", r"cast", r"casting", r"stars?", r"starring", r"starred",
-        r"lead roles?", r"leading (?:man|men|lady|ladies|roles?|actors?|actress(?:es)?|players?)", r"who(?:'s| is) in it", r"celebrit(?:y|ies)", r"acting",
+        r"lead roles?", r"performers?", r"thespians?", r"leading (?:man|men|lady|ladies|roles?|actors?|actress(?:es)?|players?)", r"who(?:'s| is) in it", r"celebrit(?:y|ies)", r"acting",
         r"(?:watch|see) (?:\w+ )?(?:in anything|act)\b", r"in front of the camera",
         # a person on screen; "on-screen violence", "hope on screen" are not the cast
         r"(?:who|anyone|someone|faces?|people|person) (?:[\w']+ ){0,5}on[- ]screen",
@@ -626,6 +628,11 @@ WEAK_PATTERNS: dict[str, tuple[str, ...]] = {
         r"too (?:scary|intense|dark|disturbing|grown[- ]up)", r"(?:your|the) audience",
         r"with (?:the|your) family",
         r"who(?:'s| is| will be| are you|'ll be| will)? (?:watching|joining)",
+        # who will be with the user, however it is said ("who's going to be watching?", "who'll
+        # be snuggled up on the sofa with you?")
+        r"who(?:'s|'ll| is| will| are)? (?:going to |gonna )?(?:be )?(?:\w+ ){0,3}?(?:watching|"
+        r"joining|on the (?:sofa|couch|settee)|with you|beside you|next to you|in the room)",
+        r"(?:everyone|everybody|all of you|the whole (?:group|gang|crew)) can (?:enjoy|watch|handle)",
         r"watching (?:it )?(?:with|alone|solo)", r"alone", r"solo", r"solitary", r"company",
         r"(?:with )?other people", r"by yourself", r"on your own", r"for whom",
         r"who(?:'s| is)? (?:it|the (?:film|movie)|this) (?:for|intended for|meant for)",
@@ -649,12 +656,12 @@ WEAK_PATTERNS: dict[str, tuple[str, ...]] = {
     ),
     "director": (r"storytellers?",),  # "a bold storyteller" is a mood as often as a person
     "cast": (
-        r"faces?", r"leads?", r"performances?", r"performers?", r"crush(?:es)?", r"heart[- ]?throbs?",
+        r"faces?", r"leads?", r"performances?", r"crush(?:es)?", r"heart[- ]?throbs?",
     ),
     "genres": (
         r"into", r"feel like", r"up for", r"fancy", r"moods?", r"in the mood", r"vibes?", r"tones?",
         r"flavou?rs?", r"themes?", r"subject", r"plot", r"premise", r"story", r"dark",
-        r"light(?:er)?", r"tense", r"weird", r"quirky", r"silly", r"cosy", r"cozy", r"gritty",
+        r"light(?:er)?", r"quiet", r"intimate", r"tense", r"weird", r"quirky", r"silly", r"cosy", r"cozy", r"gritty",
         r"space", r"epic", r"heavy", r"weighty", r"serious", r"fun", r"chill(?:ed|y)?", r"intense",
         r"(?:want|wanna|need|like|hope) to feel", r"feel (?:after|afterwards|when|at the end)",
         r"make you feel", r"feelings?",
@@ -765,6 +772,13 @@ _FIX_SLIPS = near_miss_fixer(
         "service", "subscription", "streams",
         "blockbuster", "famous", "little", "certificate", "rating", "movies", "explain",
         "describe", "premise",
+    ),
+    # English words one slip from a cue word: a word of its own, never a slip ("screaming" is
+    # not "streaming", "a promise" not "a premise", "racing" not "rating")
+    english=(
+        "scream", "screams", "screamed", "screaming", "screamer", "screamers", "racing", "friction",
+        "moves", "promise", "promises", "mastery", "regent", "raking", "raring", "relapse",
+        "comely",
     ),
 )
 # fmt: on

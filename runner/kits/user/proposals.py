@@ -51,7 +51,7 @@ _REFERENCE_BEFORE = re.compile(
     r"owes? (?:a|its) "
     r"(?:\w+ )?debt to|indebted to|borrows? from|inspired by|(?:a bit|a touch|a dash|a hint|a little|shades|"
     r"echoes|traces|notes|elements|a whiff) of|in the (?:vein|spirit|style|mould|mold|register|manner|key|"
-    r"tradition) of|same (?:\w+ ){0,2}as|(?:is|'s|was) (?:basically|essentially|pretty much|"
+    r"tradition) of|same (?:[\w-]+ ){0,4}as|(?:is|'s|was) (?:basically|essentially|pretty much|"
     r"practically|more or less)|\b(?:as|so) \w+ as|compar(?:e|es|ed|ing)(?: (?:it|them|this|that))? (?:to|with)|fans? of|"
     r"if you (?:liked|loved|enjoyed|dug|like|love|enjoy)|since you (?:liked|loved|enjoyed|rated|"
     r"watched|saw)|you (?:liked|loved|enjoyed|rated|watched|saw|told me|said|mentioned)|you've (?:seen|watched|enjoyed|"

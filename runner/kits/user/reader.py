@@ -66,7 +66,7 @@ _ASKING_CUE = re.compile(
     r"(?:i'?d|i would|we'?d|we would) be (?:grateful|thankful|obliged|glad|delighted) (?:for (?:a |an |"
     r"some |any |the |your |\w+ )?(?:\w+ ){0,2}(?:details?|answers?|information|info|input|thoughts|"
     r"preferences|pointers|hints|points)|if (?:you|u) (?:could|would|can|'d|might)|to (?:know|hear|"
-    r"learn|have|get|receive))|kindly (?:share|tell|let|send|provide|give|indicate|"
+    r"learn|have|get|receive))|kindly (?:share|tell|let|send|provide|give|indicate|inform|notify|"
     r"specify|confirm|list|advise|answer|state)|(?:please|pls|plz) (?:send|give|write|answer|"
     r"indicate|advise|state|note)|send (?:me|us|over)\b|"
     r"(?:could|can|would) you (?:share|say|tell|let|give|describe|list|mention|clarify|confirm|"
@@ -80,6 +80,7 @@ _ASKING_CUE = re.compile(
     r"(?:to|which|whether|if|what|how)|i'?d (?:be )?(?:love|like) to learn|"
     r"help me (?:understand|know|narrow)|give me (?:a sense|an idea|a feel)|"
     r"(?:get|have|like|want) a (?:sense|feel|feeling|read) (?:of|for)|i'?d appreciate|"
+    r"(?:please |kindly |do )?(?:inform|advise|update|enlighten|notify) (?:me|us)\b|"
     r"appreciate (?:knowing|hearing|it if)|(?:want|need) to know|do tell|fill me in|"
     r"any preferences?|your preferences? (?:on|for|about|regarding)|(?:any|a) preference (?:on|for|"
     r"about|regarding)|(?:help|helps|helpful) (?:me )?to know|helps? me (?:judge|gauge|decide|choose)|"
@@ -123,7 +124,9 @@ _SUITS_YOU = re.compile(
     r"use) (?:it|that|this|there|them)|(?:are|r) (?:you|u) (?:a member|subscribed|signed up|on (?:it|"
     r"that|there))|(?:under|within|over|above|below|inside|past) "
     r"(?:your|the|ur|my|our) (?:limit|max(?:imum)?|cap|range|budget|ceiling|threshold)|"
-    r"(?:have|got|get|with) access|(?:you|u) (?:have|got|own|use)(?=\W*$)|(?:you|u) (?:got|have|own|use|pay for|subscribe to) (?:it|that|"
+    r"(?:have|got|get|with) access|(?:have|got|hold|own) (?:the |a |an )?(?:keys?|access|logins?|"
+    r"pass(?:es|word)?|subscriptions?|accounts?|memberships?) (?:to|for)\b|"
+    r"(?:is|be|'s) (?:not |no )?(?:a |an )?(?:problem|issue)|(?:you|u) (?:have|got|own|use)(?=\W*$)|(?:you|u) (?:got|have|own|use|pay for|subscribe to) (?:it|that|"
     r"this|them|either|one)|"
     r"still (?:interested|keen|game|tempted|up for (?:it|that)|want (?:it|that|them|those|these|"
     r"one)))\b"
@@ -133,7 +136,8 @@ _ABOUT_PERSON = re.compile(
     r"(?:like|liked|enjoy|enjoyed|love|loved|rate|rated|know|follow|admire|dig) (?:him|her|them|"
     r"their|his)|(?:does|would) (?:she|he|they) "
     r"work|(?:is|are) (?:she|he|they) (?:someone|a|an)|(?:their|his|her) (?:work|films|movies|stuff|output|body of work|back catalog(?:ue)?)|"
-    r"(?:someone|somebody|anyone|anybody) else)\b"
+    r"(?:someone|somebody|anyone|anybody) else|(?:that|this|the same|such an?) (?:actor|actress|"
+    r"performer|star|lead|director|filmmaker)s?)\b"
 )
 # "..., or are you after something else?": an alternative that asks about the user's tastes.
 _OR_ASKS_YOU = re.compile(r"(?i)\bor (?:are|do|would|will|did|have|were|r) (?:you|u)\b")
@@ -151,12 +155,14 @@ _SUITS_YOU_WEAK = re.compile(
 _DESPITE = re.compile(r"(?i)\b(?:still|anyway|regardless|even so)\b")
 _OPINION_BACK = re.compile(
     r"(?i)\b(?:where do you (?:land|stand|fall|sit)|which camp|what about you|how about you|and you|"
-    r"(?:relax|loosen|drop|give up|bend|change|sacrifice|let go of|compromise on|ease|lift) (?:one|"
+    r"(?:relax|loosen|drop|give up|bend|change|sacrifice|let go of|compromise on|ease|lift|"
+    r"relaxing|loosening|dropping|giving up|bending|changing|sacrificing|letting go of|"
+    r"compromising on|easing|lifting|widening|broadening|adjusting) (?:one|"
     r"either|any|some|both|which) of (?:them|those|these|the two)|if so,? which|"
     r"which (?:way|direction|route|path|road) (?:should|shall|do|would|will) (?:i|we|you|u)|"
     r"your take|which do you prefer|which (?:one|way) (?:do|would) you|your preference|"
     r"which (?:is|sounds) (?:more )?(?:you|like you)|which would you (?:prefer|rather|choose|pick)|"
-    r"which (?:matters|is) more|would you rather|which (?:one |option )?(?:you|u) (?:prefer|"
+    r"which (?:matters|is) more|would you rather|which (?:one |option )?(?:you|u)(?: would|'d)? (?:prefer|"
     r"choose|pick|want|like (?:more|better|best))|which (?:would|will|could) you (?:drop|give up|relax|loosen|let go|sacrifice|bend|change)|which (?:of those|of these|option)|"
     r"which (?:one )?(?:is it|will it be|is it to be|'s it gonna be|is it going to be))\b"
 )
@@ -313,7 +319,7 @@ _CONDITIONAL = re.compile(
         r"anything)\b)",
         r"[.?!;:,]",
         r"(?<=[A-Za-z])_(?=[A-Za-z])",
-        r"(?i)\bbut (?=(?:it|it's|its|they|they're|this|that|the|not)\b)|(?:^|[,;:(]\s*|\s-+\s|\bbut\s+)"
+        r"(?i)\bbut (?=(?:it|it's|its|they|they're|this|that|the|not|is|has|runs|only)\b)|(?:^|[,;:(]\s*|\s-+\s|\bbut\s+)"
         # "only" flags a count that falls short (votes, a score), not a length it praises
         r"(?:(?:only|just|merely|barely)(?= (?:[\d,.]+k?|a few|a handful of|[a-z]+ hundred) "
         r"(?:votes|ratings|reviews|voters|people|stars|out of|/\s*10))|"
@@ -547,12 +553,16 @@ def _deletions(word: str) -> set[str]:
     return {word[:i] + word[i + 1 :] for i in range(len(word))}
 
 
-def near_miss_fixer(words: Iterable[str], shortest: int = 6) -> Callable[[str], str]:
+def near_miss_fixer(
+    words: Iterable[str], shortest: int = 6, english: Iterable[str] = ()
+) -> Callable[[str], str]:
     """A function that rewrites a slip of the keyboard on one of `words` as the word ("procsesed",
     "prcoessed", "reveiws" -> "processed", "reviews"): one letter swapped with its neighbour,
     changed, missing or doubled, in a word of at least `shortest` letters that begins and ends
-    as the word does. Words already spelt right, and every other word, are left alone."""
+    as the word does. Words already spelt right, the English words one slip from a cue that
+    `english` lists ("screams" is not "streams"), and every other word, are left alone."""
     known = {w.lower() for w in words if len(w) >= shortest}
+    real = {w.lower() for w in english}
     nearest: dict[str, str] = {}
     for word in sorted(known):
         for key in (word, *sorted(_deletions(word))):
@@ -561,7 +571,7 @@ def near_miss_fixer(words: Iterable[str], shortest: int = 6) -> Callable[[str], 
     def fix(match: re.Match[str]) -> str:
         token = match.group(0)
         lowered = token.lower()
-        if lowered in known or len(lowered) < shortest - 1:
+        if lowered in known or lowered in real or len(lowered) < shortest - 1:
             return token
         for key in (lowered, *sorted(_deletions(lowered))):
             word = nearest.get(key)
