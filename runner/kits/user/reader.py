@@ -132,7 +132,7 @@ _SUITS_YOU = re.compile(
     r"one)))\b"
 )
 _ABOUT_PERSON = re.compile(
-    r"(?i)\b(?:are you a fan|a fan of (?:his|hers|theirs|them|him|her)|(?:(?:do|did|have) )?(?:you|u) "
+    r"(?i)\b(?:are you a fan|(?:a |big |huge )?fan of (?:his|hers|theirs|them|him|her)|(?:(?:do|did|have) )?(?:you|u) "
     r"(?:like|liked|enjoy|enjoyed|love|loved|rate|rated|know|follow|admire|dig) (?:him|her|them|"
     r"their|his)|(?:does|would) (?:she|he|they) "
     r"work|(?:is|are) (?:she|he|they) (?:someone|a|an)|(?:their|his|her) (?:work|films|movies|stuff|output|body of work|back catalog(?:ue)?)|"
@@ -319,11 +319,11 @@ _CONDITIONAL = re.compile(
         r"anything)\b)",
         r"[.?!;:,]",
         r"(?<=[A-Za-z])_(?=[A-Za-z])",
-        r"(?i)\bbut (?=(?:it|it's|its|they|they're|this|that|the|not|is|has|runs|only)\b)|(?:^|[,;:(]\s*|\s-+\s|\bbut\s+)"
         # "only" flags a count that falls short (votes, a score), not a length it praises
-        r"(?:(?:only|just|merely|barely)(?= (?:[\d,.]+k?|a few|a handful of|[a-z]+ hundred) "
+        r"(?i)\b(?:only|just|merely|barely)(?= (?:[\d,.]+k?|a few|a handful of|[a-z]+ hundred) "
         r"(?:votes|ratings|reviews|voters|people|stars|out of|/\s*10))|"
-        r"(?:fair |a )?(?:warning|heads[- ]up|caveat)|be warned|mind you|(?:al)?though|however|"
+        r"\bbut (?=(?:it|it's|its|they|they're|this|that|the|not|is|has|runs|only)\b)|"
+        r"(?:^|[,;:(]\s*|\s-+\s|\bbut\s+)(?:(?:fair |a )?(?:warning|heads[- ]up|caveat)|be warned|mind you|(?:al)?though|however|"
         r"the (?:catch|downside|snag)(?: is)?)\b",
         r"(?i)\bor\b(?! (?:above|below|higher|lower|less|worse|later|earlier|so|fewer|over|"
         r"under)\b)(?! (?:more|better)\b(?!\s+\w))",
@@ -339,10 +339,11 @@ _CONDITIONAL = re.compile(
         r"name|list|specify|enter|type|state|indicate|rank|describe) (?:(?:a|an|one|your|the|any|which|"
         r"what|how|whether|up to|\d)\b|\w+:)|"
         # a tool agent's imperative to set a filter ("Set max age rating.", "Set either or skip.")
-        r"^\W*(?:(?:please|pls|plz|now|next|then|first|just|optionally)\W+)?(?:set|define|apply|"
+        r"^\W*(?:(?:please|pls|plz|now|next|then|first|just|optionally)\W+)?(?:(?:set|define|apply|"
         r"add|give|provide) (?:(?:a|an|your|the|any|one)\s+)?(?:(?:max(?:imum)?|min(?:imum)?|preferred|"
         r"required|optional|either|both|upper|lower)\b|(?:\w+ )?(?:filters?|limits?|caps?|bounds?|"
-        r"values?)\b)",
+        r"values?)\b)|set (?!(?:in|on|during|against|at|around|amid|among|off|up|out|aside|apart|to|"
+        r"for|about|back|free|sail|the|a|an|it|this|that|them|me|you|us)\b)\w+(?: \w+)?(?:,| and| or|\W*$))",
     )
 )
 # An offer about the pick itself ("want me to check where it's streaming?"), not about the user.

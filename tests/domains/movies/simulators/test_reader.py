@@ -494,6 +494,11 @@ def test_questions_read_by_cause_not_by_phrase(text: str, asked: tuple[str, ...]
             "I can offer two: Tiny Pondraven or Compass of Brimwick. They're very similar. Pick one?",
             ("tmdb_9100160", "tmdb_9100516"),
         ),
+        (
+            "Tiny Pondraven and Compass of Brimwick are close cousins, but Compass of Brimwick is"
+            " the better film. Want it?",
+            ("tmdb_9100516",),
+        ),
         # the same feel as another title, however many words name the feel
         (
             "Tiny Pondraven has the same warm small-town comedy feel as Compass of Brimwick. Want it?",
