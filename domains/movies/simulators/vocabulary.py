@@ -488,7 +488,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"teenagers?|little ones|grandkids|grandchildren)",
         r"(?:kids?|children|teens?|little ones|family|fam) (?:are |be |will be |is |'ll be )?(?:watching|"
         r"joining|around|there|present|in the room|too)",
-        r"any (?:kids?|children|teens?|little ones|youngsters)", r"(?:young|little|small) (?:kids?|ones|children)",
+        r"any (?:kids?|children|teens?|little ones|youngsters)", r"(?:young|younger|little|small) (?:kids?|ones|children|viewers|watchers|audiences?|eyes|people)",
         r"older (?:kids?|children)", r"(?<=kids or )older(?: ones)?", r"(?<=children or )older(?: ones)?",
         # the age rating's content descriptors ("mild cartoon violence")
         r"cartoon (?:violence|slapstick|action|peril|mayhem|fighting)",
@@ -591,6 +591,8 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"how old (?:is |can |could |should |may |might |was )?(?:it|the (?:film|movie)|this one|that one)"
         r"(?: (?:is|be|was))?",
         r"(?:the|which|what) years? (?:of|it came out|it was made)\b",
+        # "the year" named as a field among others ("the length, the age rating, or the year?")
+        r"(?<=, )(?:or |and )?the (?:release )?year(?=\W*(?:\?|$|,))",
     ),
     "director": (
         r"directors?", r"directed", r"direction", r"filmmakers?", r"film[- ]makers?", r"auteurs?",

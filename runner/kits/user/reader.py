@@ -132,7 +132,7 @@ _SUITS_YOU = re.compile(
     r"one)))\b"
 )
 _ABOUT_PERSON = re.compile(
-    r"(?i)\b(?:are you a fan|(?:a |big |huge )?fan of (?:his|hers|theirs|them|him|her)|(?:(?:do|did|have) )?(?:you|u) "
+    r"(?i)^\W*(?:like|love|enjoy|rate|dig|know) (?:him|her|them)\b|\b(?:are you a fan|(?:a |big |huge )?fan of (?:his|hers|theirs|them|him|her)|(?:(?:do|did|have) )?(?:you|u) "
     r"(?:like|liked|enjoy|enjoyed|love|loved|rate|rated|know|follow|admire|dig) (?:him|her|them|"
     r"their|his)|(?:does|would) (?:she|he|they) "
     r"work|(?:is|are) (?:she|he|they) (?:someone|a|an)|(?:their|his|her) (?:work|films|movies|stuff|output|body of work|back catalog(?:ue)?)|"
@@ -334,7 +334,7 @@ _CONDITIONAL = re.compile(
         r"track down|pull up)\b(?P<rest>[^?]*)",
         r"(?i)\b(?:that|those|these|them|they|their|such)\b",
         r"^\w[\w /&'-]{0,30}:\s*(?:_+|\.{3}|…|\[\s*\]|\?{2,}|<[^>\n]*>)\s*$",
-        r"(?i)^\W*(?:q|question)\s*\d+(?:\s*(?:of|/)\s*\d+)?\s*[:.)-]",
+        r"(?i)^\W*(?:q|question)\s*\d+(?:\s*(?:of|/)\s*\d+)?(?:\s*[:.)-]|\s+(?=\w))",
         r"(?i)^\W*(?:(?:please|pls|plz|now|next|then|first|just|so|ok|okay)\W+)?(?:pick|choose|select|"
         r"name|list|specify|enter|type|state|indicate|rank|describe) (?:(?:a|an|one|your|the|any|which|"
         r"what|how|whether|up to|\d)\b|\w+:)|"
