@@ -91,6 +91,9 @@ _FRAME_BEFORE = re.compile(
     r"landed on|found (?:it|one|your movie|a match)?|here'?s|meet|introduc\w+ you to|"
     r"give \w+ a (?:try|shot|go)|tonight'?s pick|the one|winner|✅|👉|⭐|🎬|🍿|best (?:fit|match|bet)|"
     r"alt(?:ernative)?|proceed with|(?:strong )?case for|i would put|put forward|"
+    # a choice leant to ("I'd lean towards the second: B", "I'd plump for B")
+    r"(?:lean(?:ing)?|tilt(?:ing)?) (?:towards?|to)(?: the (?:first|second|third|latter|former)(?: one)?)?|"
+    r"(?:plump|opt|settle|vote|side) (?:for|on|with)|(?:i'?d |i would )?favou?r|"
     # one chosen from the items just listed ("A, B and C all share it; of those, only B ...")
     r"of (?:those|these|them|the (?:two|three|four|five|lot)),? (?:only|just)(?: one,)?)"
     r"[\s:,—–-]*(?:is|would be)?[\s\"'“‘*_(~:]*(?:(?:the|a|an) )?[\s\"'“‘*_(~]*$"
@@ -100,9 +103,11 @@ _FRAME_AFTER = re.compile(
     r"sounds|—|–|-|:)?\s*(?:my (?:top |final )?(?:pick|recommendation|choice|suggestion)|"
     # the one a comparison comes down on, a short aside allowed ("but A, from 2026, is the more
     # assured film", "A is the stronger of the two")
-    r"(?:,[^,.;!?\n]{1,40},\s*)?(?:is|'s) (?:clearly |easily |by far )?the (?:more [\w-]+|[\w-]+er|"
+    r"(?:,[^,.;!?\n]{1,40},\s*)?(?:(?:is|'s) (?:clearly |easily |by far )?the (?:more [\w-]+|[\w-]+er|"
     r"better|best|stronger|safer|superior) (?:one|film|movie|pick|choice|option|title|watch|of the "
-    r"(?:two|pair|three))\b|(?:a |the |"
+    r"(?:two|pair|three))|(?:has|gets|boasts|offers) (?:the |by far the )?(?:better|stronger|higher|"
+    r"best|warmer|bigger|fresher) [\w-]+|(?:wins|comes out (?:on top|ahead)|takes it|edges it))\b|"
+    r"(?:a |the |"
     r"your )?(?:perfect|great|ideal|best|safe|safer|solid|strong|better|top) (?:fit|match|pick|"
     r"recommendation|"
     r"choice|bet|option)|exactly what|just what|the one|a winner|(?:it )?fits (?:everything|all|"
@@ -113,7 +118,10 @@ _RULED_OUT_BEFORE = re.compile(
     r"except|apart from|besides|considered|passed on|dropped|❌|✗|✘|🚫|~~|neither|\bnor|unlike|"
     r"avoid(?:ed)?|\bthan|\bover|more|less|looked at|left out|cut|wanted to suggest|was going "
     r"to suggest|thought about|almost (?:suggested|went with)|if|exclud\w*|drop|removed?|"
-    r"steer (?:you )?(?:away|clear) from|over|beats|>)"
+    r"steer (?:you )?(?:away|clear) from|over|beats|>|"
+    # the one a comparison comes down against ("B edges out A", "B outshines A")
+    r"edges? out|edges past|out(?:does|shines|classes|scores|ranks)|trumps|tops|bests|"
+    r"wins (?:over|against|out over)|is ahead of)"
     r"[\s:,—–-]*[\s\"'“‘*_(~]*(?:(?:the|a|an) )?[\s\"'“‘*_(~]*$"
 )
 _RULED_OUT_AFTER = re.compile(
