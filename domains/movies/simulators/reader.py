@@ -187,8 +187,19 @@ def title_index(catalog: Catalog) -> TitleIndex:
     return TitleIndex(catalog)
 
 
-# "it's by <person>": the person a film is by is its director.
-_MADE_BY = re.compile(r"(?i)\b(?:it'?s|its|film|movie|made|one) by ")
+# The usual ways English names a film's director beside the name: "directed / helmed / shot /
+# made by <person>", "a <person> film", "<person>'s direction", "<person> directs", "director
+# <person>" (a person named so is asked about as the director).
+_DIRECTED_BEFORE = (
+    r"(?:direct(?:ed|or)|helm(?:ed|er)|shot|made|filmed|written and directed|film(?:maker)?|"
+    r"movie|it'?s|its|one) by |(?:director|filmmaker|auteur|helmer),? "
+)
+_DIRECTED_AFTER = (
+    r" (?:directs|directed|helms|helmed|is behind the camera|behind the camera)\b|"
+    r"(?:'s?)? (?:direction|directing|directorial)\b"
+)
+_A_FILM_BY = r"\b(?:a|an|another|the (?:latest|new|newest|last|first)) "
+_FILM_WORD = r"(?:'s?)? (?:film|movie|picture|flick|joint|production|feature)\b"
 _EMPHASIS_BEFORE = re.compile(r"(?:\*\*|\*|_|\"|“|‘|')\s*$|^\s*(?:[-*•·–]|\d+[.)])\s*$")
 _PLACE_BEFORE = re.compile(
     r"(?i)\b(?:from|in|of|at|near|above|below|off|around|outside|to|across|into|beyond|by|on|"
@@ -258,10 +269,7 @@ class RuleReader:
         cast = self._cast.search(segment)
         director = self._director.search(segment)
         if director and not directing:
-            name = segment[director[0] : director[1]].lower()
-            directing = any(
-                text[m.end() : m.end() + len(name)].lower() == name for m in _MADE_BY.finditer(text)
-            )
+            directing = _named_as_director(segment[director[0] : director[1]], text)
         overlap = bool(cast and director and cast[0] < director[1] and director[0] < cast[1])
         if cast and directing and (overlap or self._both.fullmatch(segment[cast[0] : cast[1]])):
             cast = None  # a person who both acts and directs, named as a director
@@ -293,6 +301,20 @@ class RuleReader:
             re.search(r"(?i)\b(?:a|an|the|another|other)\s+$", before)
         )
         return bool(_PLACE_BEFORE.search(before)) or adjective
+
+
+@functools.lru_cache(maxsize=4096)
+def _named_as_director(name: str, text: str) -> bool:
+    """Does the message name this person as the one a film is by ("directed by X", "a X film",
+    "X directs")?"""
+    person = re.escape(name)
+    return bool(
+        re.search(
+            rf"(?i)(?:{_DIRECTED_BEFORE}){person}(?![\w-])(?!'s? (?:performance|role|acting))|"
+            rf"(?<![\w-]){person}(?:{_DIRECTED_AFTER})|{_A_FILM_BY}{person}{_FILM_WORD}",
+            text,
+        )
+    )
 
 
 class _PeopleMatcher:

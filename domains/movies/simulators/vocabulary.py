@@ -461,7 +461,7 @@ _GENRE_FORMS: tuple[str, ...] = (
     "suspense(?:ful)?", "tear[- ]?jerkers?", "thrillers?", "thrilling", "true crime", "uplifting",
     "war", "war (?:films?|movies?|stories)", "westerns?", "whodunn?its?", "zombies?", "tv movies?",
     "cry", "romcoms?", "chillers?", "mind[- ]bending", "non-?fiction", "edge of (?:your|the) seat",
-    "spectacle", "big[- ]screen", "small and quiet", "quiet", "intimate", "escapist", "wholesome",
+    "spectacle", "big[- ]screen", "small and quiet", "escapist", "wholesome",
     "slow[- ]burn", "nail[- ]biters?", "feel[- ]bad", "bittersweet", "hilarious", "chilling",
 )
 
@@ -488,7 +488,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"teenagers?|little ones|grandkids|grandchildren)",
         r"(?:kids?|children|teens?|little ones|family|fam) (?:are |be |will be |is |'ll be )?(?:watching|"
         r"joining|around|there|present|in the room|too)",
-        r"any (?:kids?|children|teens?|little ones|youngsters)", r"(?:young|little|small) (?:kids?|ones|children)",
+        r"any (?:kids?|children|teens?|little ones|youngsters)", r"(?:young|younger|little|small) (?:kids?|ones|children|viewers|watchers|audiences?|eyes|people)",
         r"older (?:kids?|children)", r"(?<=kids or )older(?: ones)?", r"(?<=children or )older(?: ones)?",
         # the age rating's content descriptors ("mild cartoon violence")
         r"cartoon (?:violence|slapstick|action|peril|mayhem|fighting)",
@@ -497,6 +497,9 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"fighting", r"peril", r"blood(?:y)?", r"jump[- ]scares?", r"nr", r"unrated", r"not rated",
         r"(?:g|pg|pg-13|r|nc-17|nr|rcode) (?:requirement|filter|limit|cap)", r"ratings? of rcode",
         r"little ones?", r"teenagers?", r"tweens?",
+        # the usual words for children, fond or casual ("the kiddos", "the tots", "wee ones")
+        r"kiddos?", r"kiddies", r"kiddie", r"tots?", r"nippers?", r"munchkins?", r"rugrats?",
+        r"wee ones?", r"little (?:guys|people|kids|folks)", r"sprogs?", r"bairns?",
         r"youngsters?", r"minors?", r"under[- ]?age", r"grand ?kids?", r"grandchildren", r"toddlers?", r"youngest", r"younger",
         r"young ones?", r"anyone young", r"grown[- ]ups?(?:[- ]only)?", r"whole family",
         r"(?:the )?family can (?:watch|enjoy)", r"everyone can watch",
@@ -514,7 +517,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"\d[\d,.]*k? (?:people|viewers|users|voters|members|critics and fans) (?:have )?(?:rated|voted|"
         r"reviewed|seen|watched)",
         r"(?:many|few|fewer|nobody|no one|lots of|a lot of|comparatively few|a great many|almost nobody|"
-        r"hardly anyone|everybody|everyone) (?:\w+ ){0,2}(?:has |have )?(?:already )?(?:rated|"
+        r"hardly anyone|barely anyone|scarcely anyone|almost no one|next to nobody|everybody|everyone) (?:\w+ ){0,2}(?:has |have )?(?:already )?(?:rated|"
         r"ratings|votes|voted|seen|watched)", r"(?:min|minimum|max|maximum) votes?",
         r"popular(?:ity)?", r"well[- ]known", r"widely[- ](?:seen|known)", r"mainstream",
         r"(?:less|lesser|more|better|best|widely|little|barely|hardly|least|most|not (?:so|very|"
@@ -527,7 +530,9 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"popular|liked|known|discussed)", r"(?:un)?discovered", r"sleeper(?: hits?)?",
         r"box[- ]office", r"(?:mass|broad|wide) appeal", r"talked[- ]about", r"trending",
         r"(?:how many|number of|count of) (?:people|viewers|votes|ratings|reviews)",
-        r"ratings? counts?", r"(?:everyone|everybody)'?s (?:favou?rite|darling|pick)", r"(?:little |hidden |rare )?gems?", r"big (?:names?|titles?|films?|movies?)(?= or\b)",
+        r"ratings? counts?",
+        # a count of ratings or reviews is how many people rated it ("only 225 ratings")
+        r"(?<![\d.])(?:\d{2,}[\d,]*|\d+(?:\.\d+)?\s*k)\+? (?:user |audience |viewer )?(?:ratings|reviews|votes|voters)", r"(?:everyone|everybody)'?s (?:favou?rite|darling|pick)", r"(?:little |hidden |rare )?gems?", r"big (?:names?|titles?|films?|movies?)(?= or\b)",
         r"obscure", r"hidden gems?", r"lesser[- ]known", r"little[- ]known", r"under[- ]the[- ]radar",
         r"crowd[- ]?pleasers?", r"blockbusters?", r"niche", r"cult (?:classics?|films?|favou?rites?|status|hits?)", r"(?:cult|big|huge|small|devoted|loyal|wide) following", r"crowd[- ]pleasing",
         r"big (?:hits?|releases?)", r"big names?(?! in (?:it|the cast|them))", r"everyone(?:'s| has)? (?:seen|heard)", r"votes?",
@@ -557,7 +562,9 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
     "rating": (
         r"reviews?", r"reviewed", r"reviewers?", r"ratings?", r"rated", r"highly[- ]rated",
         r"well[- ]rated", r"top[- ]rated", r"scores?", r"scored", r"critics?", r"critical(?:ly)?",
-        r"acclaim(?:ed)?", r"imdb", r"tmdb", r"rotten tomatoes", r"\d(?:\.\d)?\+? stars?",
+        r"acclaim(?:ed)?", r"imdb", r"tmdb", r"rotten tomatoes",
+        # a score written on its scale ("7.2/10", "6 out of 10") is the review score
+        r"(?:10|\d(?:\.\d)?)\s*/\s*10", r"(?:10|\d(?:\.\d)?) out of (?:10|ten)", r"\d(?:\.\d)?\+? stars?",
         r"out of (?:10|ten)", r"/ ?10", r"star ratings?", r"well[- ]received", r"audience scores?", r"raved?",
         r"(?:one|two|three|four|five|\d)(?: or (?:one|two|three|four|five|\d))? stars?",
     ),
@@ -584,6 +591,8 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"how old (?:is |can |could |should |may |might |was )?(?:it|the (?:film|movie)|this one|that one)"
         r"(?: (?:is|be|was))?",
         r"(?:the|which|what) years? (?:of|it came out|it was made)\b",
+        # "the year" named as a field among others ("the length, the age rating, or the year?")
+        r"(?<=, )(?:or |and )?the (?:release )?year(?=\W*(?:\?|$|,))",
     ),
     "director": (
         r"directors?", r"directed", r"direction", r"filmmakers?", r"film[- ]makers?", r"auteurs?",
@@ -595,7 +604,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
     ),
     "cast": (
         r"actors?", r"actress(?:es)?", r"cast", r"casting", r"stars?", r"starring", r"starred",
-        r"lead roles?", r"leading (?:man|men|lady|ladies|roles?|actors?|actress(?:es)?|players?)", r"who(?:'s| is) in it", r"celebrit(?:y|ies)", r"acting",
+        r"lead roles?", r"performers?", r"thespians?", r"leading (?:man|men|lady|ladies|roles?|actors?|actress(?:es)?|players?)", r"who(?:'s| is) in it", r"celebrit(?:y|ies)", r"acting",
         r"(?:watch|see) (?:\w+ )?(?:in anything|act)\b", r"in front of the camera",
         # a person on screen; "on-screen violence", "hope on screen" are not the cast
         r"(?:who|anyone|someone|faces?|people|person) (?:[\w']+ ){0,5}on[- ]screen",
@@ -621,6 +630,11 @@ WEAK_PATTERNS: dict[str, tuple[str, ...]] = {
         r"too (?:scary|intense|dark|disturbing|grown[- ]up)", r"(?:your|the) audience",
         r"with (?:the|your) family",
         r"who(?:'s| is| will be| are you|'ll be| will)? (?:watching|joining)",
+        # who will be with the user, however it is said ("who's going to be watching?", "who'll
+        # be snuggled up on the sofa with you?")
+        r"who(?:'s|'ll| is| will| are)? (?:going to |gonna )?(?:be )?(?:\w+ ){0,3}?(?:watching|"
+        r"joining|on the (?:sofa|couch|settee)|with you|beside you|next to you|in the room)",
+        r"(?:everyone|everybody|all of you|the whole (?:group|gang|crew)) can (?:enjoy|watch|handle)",
         r"watching (?:it )?(?:with|alone|solo)", r"alone", r"solo", r"solitary", r"company",
         r"(?:with )?other people", r"by yourself", r"on your own", r"for whom",
         r"who(?:'s| is)? (?:it|the (?:film|movie)|this) (?:for|intended for|meant for)",
@@ -644,12 +658,12 @@ WEAK_PATTERNS: dict[str, tuple[str, ...]] = {
     ),
     "director": (r"storytellers?",),  # "a bold storyteller" is a mood as often as a person
     "cast": (
-        r"faces?", r"leads?", r"performances?", r"performers?", r"crush(?:es)?", r"heart[- ]?throbs?",
+        r"faces?", r"leads?", r"performances?", r"crush(?:es)?", r"heart[- ]?throbs?",
     ),
     "genres": (
         r"into", r"feel like", r"up for", r"fancy", r"moods?", r"in the mood", r"vibes?", r"tones?",
         r"flavou?rs?", r"themes?", r"subject", r"plot", r"premise", r"story", r"dark",
-        r"light(?:er)?", r"tense", r"weird", r"quirky", r"silly", r"cosy", r"cozy", r"gritty",
+        r"light(?:er)?", r"quiet", r"intimate", r"tense", r"weird", r"quirky", r"silly", r"cosy", r"cozy", r"gritty",
         r"space", r"epic", r"heavy", r"weighty", r"serious", r"fun", r"chill(?:ed|y)?", r"intense",
         r"(?:want|wanna|need|like|hope) to feel", r"feel (?:after|afterwards|when|at the end)",
         r"make you feel", r"feelings?",
@@ -668,6 +682,11 @@ _NOT_A_FIELD = re.compile(
     r"(?:hear|read|see|get|know|tell you|give you|share) (?:a |the |its )?(?:quick |short |brief )?"
     r"(?:plot|story|synopsis|summary|premise|rundown|recap)(?: of (?:the|its) (?:plot|story))?|"
     r"(?:quick |short |brief )?(?:summary|rundown|recap) of (?:the|its) (?:plot|story)|"
+    # an offer of more about the pick: "a quick spoiler-free summary of the plot", "a short
+    # teaser", "a brief look at the story" ("quick" and "plot" ask neither length nor genre)
+    r"(?:quick|short|brief|little|fuller?|longer|detailed|one[- ]line|two[- ]line|[\w]+[- ]free)"
+    r"(?: (?!(?:to|or|and|for|but|so)\b)[\w-]+){0,2} (?:summary|summaries|rundown|recap|synopsis|"
+    r"overview|outline|teaser|blurb|trailer|preview)(?: of (?:the|its) (?:plot|story|premise|film|movie))?|"
     r"(?:tell you|hear|know|read) (?:a bit |a little |more )?about (?:the|its) (?:story|plot)|story behind|"
     r"feel like (?!watching|seeing)\w+ing|(?:describe|explain|outline|summari[sz]e|go (?:over|through)|run (?:you )?through|sketch|spoil)"
     r" (?:a bit of |a little of |more of )?(?:the |its |that |this )?(?:plot|story|premise|synopsis|"
@@ -734,7 +753,7 @@ _TYPOS: dict[str, str] = {
     "scarey": "scary", "comdy": "comedy", "comady": "comedy", "horor": "horror",
     "thriler": "thriller", "documentry": "documentary", "animted": "animated", "kidz": "kids",
     "popluar": "popular", "poplar": "popular", "pg13": "pg-13", "tonite": "tonight",
-    "wich": "which", "kinda": "kind of", "sorta": "sort of", "wold": "would", "woud": "would",
+    "wich": "which", "thier": "their", "theyre": "they're", "kinda": "kind of", "sorta": "sort of", "wold": "would", "woud": "would",
     "len": "length", "svc": "service", "svcs": "services", "yr": "year", "yrs": "years",
     "dir": "director", "any1": "anyone", "some1": "someone", "sum1": "someone", "ppl": "people",
     "pref": "preference", "prefs": "preferences", "nothin": "nothing", "diff": "different", "wud": "would", "cud": "could", "shud": "should", "whatcha": "what are you", "watcha": "what are you", "whos": "who's", "anythin": "anything", "somethin": "something",
@@ -755,6 +774,13 @@ _FIX_SLIPS = near_miss_fixer(
         "service", "subscription", "streams",
         "blockbuster", "famous", "little", "certificate", "rating", "movies", "explain",
         "describe", "premise",
+    ),
+    # English words one slip from a cue word: a word of its own, never a slip ("screaming" is
+    # not "streaming", "a promise" not "a premise", "racing" not "rating")
+    english=(
+        "scream", "screams", "screamed", "screaming", "screamer", "screamers", "racing", "friction",
+        "moves", "promise", "promises", "mastery", "regent", "raking", "raring", "relapse",
+        "comely",
     ),
 )
 # fmt: on

@@ -51,7 +51,7 @@ _REFERENCE_BEFORE = re.compile(
     r"owes? (?:a|its) "
     r"(?:\w+ )?debt to|indebted to|borrows? from|inspired by|(?:a bit|a touch|a dash|a hint|a little|shades|"
     r"echoes|traces|notes|elements|a whiff) of|in the (?:vein|spirit|style|mould|mold|register|manner|key|"
-    r"tradition) of|same (?:\w+ ){0,2}as|(?:is|'s|was) (?:basically|essentially|pretty much|"
+    r"tradition) of|same (?:[\w-]+ ){0,4}as|(?:is|'s|was) (?:basically|essentially|pretty much|"
     r"practically|more or less)|\b(?:as|so) \w+ as|compar(?:e|es|ed|ing)(?: (?:it|them|this|that))? (?:to|with)|fans? of|"
     r"if you (?:liked|loved|enjoyed|dug|like|love|enjoy)|since you (?:liked|loved|enjoyed|rated|"
     r"watched|saw)|you (?:liked|loved|enjoyed|rated|watched|saw|told me|said|mentioned)|you've (?:seen|watched|enjoyed|"
@@ -91,13 +91,23 @@ _FRAME_BEFORE = re.compile(
     r"landed on|found (?:it|one|your movie|a match)?|here'?s|meet|introduc\w+ you to|"
     r"give \w+ a (?:try|shot|go)|tonight'?s pick|the one|winner|✅|👉|⭐|🎬|🍿|best (?:fit|match|bet)|"
     r"alt(?:ernative)?|proceed with|(?:strong )?case for|i would put|put forward|"
+    # a choice leant to ("I'd lean towards the second: B", "I'd plump for B")
+    r"(?:lean(?:ing)?|tilt(?:ing)?) (?:towards?|to)(?: the (?:first|second|third|latter|former)(?: one)?)?|"
+    r"(?:plump|opt|settle|vote|side) (?:for|on|with)|(?:i'?d |i would )?favou?r|"
     # one chosen from the items just listed ("A, B and C all share it; of those, only B ...")
     r"of (?:those|these|them|the (?:two|three|four|five|lot)),? (?:only|just)(?: one,)?)"
     r"[\s:,—–-]*(?:is|would be)?[\s\"'“‘*_(~:]*(?:(?:the|a|an) )?[\s\"'“‘*_(~]*$"
 )
 _FRAME_AFTER = re.compile(
     r"(?i)^[\s*_\"'”’)]*(?:\(\d{4}\))?[\s*_]*(?:,\s*)?(?:is|would be|could be|might be|seems|looks|feels|"
-    r"sounds|—|–|-|:)?\s*(?:my (?:top |final )?(?:pick|recommendation|choice|suggestion)|(?:a |the |"
+    r"sounds|—|–|-|:)?\s*(?:my (?:top |final )?(?:pick|recommendation|choice|suggestion)|"
+    # the one a comparison comes down on, a short aside allowed ("but A, from 2026, is the more
+    # assured film", "A is the stronger of the two")
+    r"(?:,[^,.;!?\n]{1,40},\s*)?(?:(?:is|'s) (?:clearly |easily |by far )?the (?:more [\w-]+|[\w-]+er|"
+    r"better|best|stronger|safer|superior) (?:one|film|movie|pick|choice|option|title|watch|of the "
+    r"(?:two|pair|three))|(?:has|gets|boasts|offers) (?:the |by far the )?(?:better|stronger|higher|"
+    r"best|warmer|bigger|fresher) [\w-]+|(?:wins|comes out (?:on top|ahead)|takes it|edges it))\b|"
+    r"(?:a |the |"
     r"your )?(?:perfect|great|ideal|best|safe|safer|solid|strong|better|top) (?:fit|match|pick|"
     r"recommendation|"
     r"choice|bet|option)|exactly what|just what|the one|a winner|(?:it )?fits (?:everything|all|"
@@ -108,7 +118,10 @@ _RULED_OUT_BEFORE = re.compile(
     r"except|apart from|besides|considered|passed on|dropped|❌|✗|✘|🚫|~~|neither|\bnor|unlike|"
     r"avoid(?:ed)?|\bthan|\bover|more|less|looked at|left out|cut|wanted to suggest|was going "
     r"to suggest|thought about|almost (?:suggested|went with)|if|exclud\w*|drop|removed?|"
-    r"steer (?:you )?(?:away|clear) from|over|beats|>)"
+    r"steer (?:you )?(?:away|clear) from|over|beats|>|"
+    # the one a comparison comes down against ("B edges out A", "B outshines A")
+    r"edges? out|edges past|out(?:does|shines|classes|scores|ranks)|trumps|tops|bests|"
+    r"wins (?:over|against|out over)|is ahead of)"
     r"[\s:,—–-]*[\s\"'“‘*_(~]*(?:(?:the|a|an) )?[\s\"'“‘*_(~]*$"
 )
 _RULED_OUT_AFTER = re.compile(

@@ -66,7 +66,7 @@ _ASKING_CUE = re.compile(
     r"(?:i'?d|i would|we'?d|we would) be (?:grateful|thankful|obliged|glad|delighted) (?:for (?:a |an |"
     r"some |any |the |your |\w+ )?(?:\w+ ){0,2}(?:details?|answers?|information|info|input|thoughts|"
     r"preferences|pointers|hints|points)|if (?:you|u) (?:could|would|can|'d|might)|to (?:know|hear|"
-    r"learn|have|get|receive))|kindly (?:share|tell|let|send|provide|give|indicate|"
+    r"learn|have|get|receive))|kindly (?:share|tell|let|send|provide|give|indicate|inform|notify|"
     r"specify|confirm|list|advise|answer|state)|(?:please|pls|plz) (?:send|give|write|answer|"
     r"indicate|advise|state|note)|send (?:me|us|over)\b|"
     r"(?:could|can|would) you (?:share|say|tell|let|give|describe|list|mention|clarify|confirm|"
@@ -80,6 +80,7 @@ _ASKING_CUE = re.compile(
     r"(?:to|which|whether|if|what|how)|i'?d (?:be )?(?:love|like) to learn|"
     r"help me (?:understand|know|narrow)|give me (?:a sense|an idea|a feel)|"
     r"(?:get|have|like|want) a (?:sense|feel|feeling|read) (?:of|for)|i'?d appreciate|"
+    r"(?:please |kindly |do )?(?:inform|advise|update|enlighten|notify) (?:me|us)\b|"
     r"appreciate (?:knowing|hearing|it if)|(?:want|need) to know|do tell|fill me in|"
     r"any preferences?|your preferences? (?:on|for|about|regarding)|(?:any|a) preference (?:on|for|"
     r"about|regarding)|(?:help|helps|helpful) (?:me )?to know|helps? me (?:judge|gauge|decide|choose)|"
@@ -123,17 +124,20 @@ _SUITS_YOU = re.compile(
     r"use) (?:it|that|this|there|them)|(?:are|r) (?:you|u) (?:a member|subscribed|signed up|on (?:it|"
     r"that|there))|(?:under|within|over|above|below|inside|past) "
     r"(?:your|the|ur|my|our) (?:limit|max(?:imum)?|cap|range|budget|ceiling|threshold)|"
-    r"(?:have|got|get|with) access|(?:you|u) (?:have|got|own|use)(?=\W*$)|(?:you|u) (?:got|have|own|use|pay for|subscribe to) (?:it|that|"
+    r"(?:have|got|get|with) access|(?:have|got|hold|own) (?:the |a |an )?(?:keys?|access|logins?|"
+    r"pass(?:es|word)?|subscriptions?|accounts?|memberships?) (?:to|for)\b|"
+    r"(?:is|be|'s) (?:not |no )?(?:a |an )?(?:problem|issue)|(?:you|u) (?:have|got|own|use)(?=\W*$)|(?:you|u) (?:got|have|own|use|pay for|subscribe to) (?:it|that|"
     r"this|them|either|one)|"
     r"still (?:interested|keen|game|tempted|up for (?:it|that)|want (?:it|that|them|those|these|"
     r"one)))\b"
 )
 _ABOUT_PERSON = re.compile(
-    r"(?i)\b(?:are you a fan|a fan of (?:his|hers|theirs|them|him|her)|(?:(?:do|did|have) )?(?:you|u) "
+    r"(?i)^\W*(?:like|love|enjoy|rate|dig|know) (?:him|her|them)\b|\b(?:are you a fan|(?:a |big |huge )?fan of (?:his|hers|theirs|them|him|her)|(?:(?:do|did|have) )?(?:you|u) "
     r"(?:like|liked|enjoy|enjoyed|love|loved|rate|rated|know|follow|admire|dig) (?:him|her|them|"
     r"their|his)|(?:does|would) (?:she|he|they) "
-    r"work|(?:is|are) (?:she|he|they) (?:someone|a|an)|their (?:work|films|movies)|his work|her work|"
-    r"(?:someone|somebody|anyone|anybody) else)\b"
+    r"work|(?:is|are) (?:she|he|they) (?:someone|a|an)|(?:their|his|her) (?:work|films|movies|stuff|output|body of work|back catalog(?:ue)?)|"
+    r"(?:someone|somebody|anyone|anybody) else|(?:that|this|the same|such an?) (?:actor|actress|"
+    r"performer|star|lead|director|filmmaker)s?)\b"
 )
 # "..., or are you after something else?": an alternative that asks about the user's tastes.
 _OR_ASKS_YOU = re.compile(r"(?i)\bor (?:are|do|would|will|did|have|were|r) (?:you|u)\b")
@@ -151,12 +155,14 @@ _SUITS_YOU_WEAK = re.compile(
 _DESPITE = re.compile(r"(?i)\b(?:still|anyway|regardless|even so)\b")
 _OPINION_BACK = re.compile(
     r"(?i)\b(?:where do you (?:land|stand|fall|sit)|which camp|what about you|how about you|and you|"
-    r"(?:relax|loosen|drop|give up|bend|change|sacrifice|let go of|compromise on|ease|lift) (?:one|"
+    r"(?:relax|loosen|drop|give up|bend|change|sacrifice|let go of|compromise on|ease|lift|"
+    r"relaxing|loosening|dropping|giving up|bending|changing|sacrificing|letting go of|"
+    r"compromising on|easing|lifting|widening|broadening|adjusting) (?:one|"
     r"either|any|some|both|which) of (?:them|those|these|the two)|if so,? which|"
     r"which (?:way|direction|route|path|road) (?:should|shall|do|would|will) (?:i|we|you|u)|"
     r"your take|which do you prefer|which (?:one|way) (?:do|would) you|your preference|"
     r"which (?:is|sounds) (?:more )?(?:you|like you)|which would you (?:prefer|rather|choose|pick)|"
-    r"which (?:matters|is) more|would you rather|which (?:one |option )?(?:you|u) (?:prefer|"
+    r"which (?:matters|is) more|would you rather|which (?:one |option )?(?:you|u)(?: would|'d)? (?:prefer|"
     r"choose|pick|want|like (?:more|better|best))|which (?:would|will|could) you (?:drop|give up|relax|loosen|let go|sacrifice|bend|change)|which (?:of those|of these|option)|"
     r"which (?:one )?(?:is it|will it be|is it to be|'s it gonna be|is it going to be))\b"
 )
@@ -257,7 +263,8 @@ _CONDITIONAL = re.compile(
     # Voice-typed messages carry no punctuation: a question starts at its auxiliary and subject
     # ("X is made in France is that alright", "before i suggest anything do you have allergies").
     _RUN_ON_QUESTION,
-    # A sentence mark; a field's name in code ("country_of_origin"); "but" opening a clause.
+    # A sentence mark; a field's name in code ("country_of_origin"); a clause that flags a
+    # shortcoming ("but it ...", ", only 225 votes", "fair warning: ...", "though ...").
     _PUNCTUATED,
     _CODE_UNDERSCORE,
     _BUT_CLAUSE,
@@ -299,7 +306,11 @@ _CONDITIONAL = re.compile(
         r"(?i)\bfill (?:these|them|those|it|each|the blanks|the fields) in\b|\b(?:provide|fill in|"
         r"specify|supply|enter|give me|answer|complete)\b[^?]*\b(?:values?|answers?|details|these|"
         r"them|those|the blanks|the fields|each|nulls?|gaps|empty ones|missing ones)\b|\b(?:pick|choose|"
-        r"select|tick|circle|mark)\b[^?]*\b(?:each|every)\b",
+        r"select|tick|circle|mark)\b[^?]*\b(?:each|every)\b|"
+        # "Filters left: A, B. Set either or skip.": a value for one or all of those just listed
+        r"^\W*(?:(?:please|pls|plz|now|then|just)\W+)?(?:set|fill|specify|pick|choose|enter|give|"
+        r"provide|apply|add|answer) (?:either|both|any|one|all|each)(?: of (?:them|those|these|the "
+        r"two|the above))?\b",
         r"(?i),?\s*\beven (?:if|though|when)\b[^?]*",
         r"(?i)(?<!\bwhat)(?<!\bwhich)(?<!\bhow)(?<!\bwhere)(?<!\bwhen)(?<!\bwhy)(?<!\bwho)"
         r"(?<!\bif)(?<!\bwhether)(?<!\bthat)(?<!\band)(?<!\bor)(?<!\bso)(?<!\bwhat's)"
@@ -308,7 +319,12 @@ _CONDITIONAL = re.compile(
         r"anything)\b)",
         r"[.?!;:,]",
         r"(?<=[A-Za-z])_(?=[A-Za-z])",
-        r"(?i)\bbut (?=(?:it|it's|its|they|they're|this|that|the|not)\b)",
+        # "only" flags a count that falls short (votes, a score), not a length it praises
+        r"(?i)\b(?:only|just|merely|barely)(?= (?:[\d,.]+k?|a few|a handful of|[a-z]+ hundred) "
+        r"(?:votes|ratings|reviews|voters|people|stars|out of|/\s*10))|"
+        r"\bbut (?=(?:it|it's|its|they|they're|this|that|the|not|is|has|runs|only)\b)|"
+        r"(?:^|[,;:(]\s*|\s-+\s|\bbut\s+)(?:(?:fair |a )?(?:warning|heads[- ]up|caveat)|be warned|mind you|(?:al)?though|however|"
+        r"the (?:catch|downside|snag)(?: is)?)\b",
         r"(?i)\bor\b(?! (?:above|below|higher|lower|less|worse|later|earlier|so|fewer|over|"
         r"under)\b)(?! (?:more|better)\b(?!\s+\w))",
         r"(?i)^\W*(?:so (?:that )?(?:i|we)|in order (?:to|that)|that way (?:i|we)|to help me)\b",
@@ -318,10 +334,16 @@ _CONDITIONAL = re.compile(
         r"track down|pull up)\b(?P<rest>[^?]*)",
         r"(?i)\b(?:that|those|these|them|they|their|such)\b",
         r"^\w[\w /&'-]{0,30}:\s*(?:_+|\.{3}|…|\[\s*\]|\?{2,}|<[^>\n]*>)\s*$",
-        r"(?i)^\W*(?:q|question)\s*\d+(?:\s*(?:of|/)\s*\d+)?\s*[:.)-]",
+        r"(?i)^\W*(?:q|question)\s*\d+(?:\s*(?:of|/)\s*\d+)?(?:\s*[:.)-]|\s+(?=\w))",
         r"(?i)^\W*(?:(?:please|pls|plz|now|next|then|first|just|so|ok|okay)\W+)?(?:pick|choose|select|"
         r"name|list|specify|enter|type|state|indicate|rank|describe) (?:(?:a|an|one|your|the|any|which|"
-        r"what|how|whether|up to|\d)\b|\w+:)",
+        r"what|how|whether|up to|\d)\b|\w+:)|"
+        # a tool agent's imperative to set a filter ("Set max age rating.", "Set either or skip.")
+        r"^\W*(?:(?:please|pls|plz|now|next|then|first|just|optionally)\W+)?(?:(?:set|define|apply|"
+        r"add|give|provide) (?:(?:a|an|your|the|any|one)\s+)?(?:(?:max(?:imum)?|min(?:imum)?|preferred|"
+        r"required|optional|either|both|upper|lower)\b|(?:\w+ )?(?:filters?|limits?|caps?|bounds?|"
+        r"values?)\b)|set (?!(?:in|on|during|against|at|around|amid|among|off|up|out|aside|apart|to|"
+        r"for|about|back|free|sail|the|a|an|it|this|that|them|me|you|us)\b)\w+(?: \w+)?(?:,| and| or|\W*$))",
     )
 )
 # An offer about the pick itself ("want me to check where it's streaming?"), not about the user.
@@ -352,7 +374,8 @@ REACTION_REQUEST = re.compile(
     r"those)|one of (?:these|them|those))(?: (?:one|story|film|movie|plot|premise|idea|pick|option|"
     r"title|product|item|choice|suggestion))? (?:sound|seem|look|feel|strike you|appeal|grab "
     r"you|interest you|tempt you|suit you|please you|satisfy you|speak to you|calls? to you|work for "
-    r"you|work instead|do instead|do the trick)|(?:sounds?|seems?|looks?) "
+    r"you|work instead|do instead|do the trick|tickle your fancy|take your fancy|float your boat|"
+    r"catch your eye|pique your interest|do it for you)|(?:sounds?|seems?|looks?) "
     r"(?:like )?(?:your (?:kind|sort|type|cup)|something you)|how (?:does|do|would) (?:that|this|"
     r"it|they|these|those)(?: one)? (?:sound|look|seem|strike you)|(?:is|would|could|might) "
     r"(?:that|this|it|either|one of (?:these|them))(?: one)? (?:be )?(?:your (?:kind|sort|type|"
@@ -416,6 +439,22 @@ MOOD_CUE = (
     r"makes? (?:you|me|us) (?:laugh|cry|think|smile|jump|scream|gasp|feel \w+)",
     # not the pleasure of doing something ("the thrill of finding one nobody has seen")
     r"(?:a )?(?:good )?(?:laugh|cry|weep|scare|fright|thrill)(?! of \w+ing\b)",
+    # what a story gives its audience, in the plural the usual English uses ("giggles or
+    # goosebumps?", "chills, laughs or tears?")
+    r"(?:belly )?laughs",
+    r"giggles",
+    r"chuckles",
+    r"goose ?bumps",
+    r"chills",
+    r"thrills",
+    r"shivers",
+    r"tears",
+    r"scares",
+    r"frights",
+    r"swoon(?:s|ing|y)?",
+    r"butterflies",
+    r"adrenaline",
+    r"(?:a )?(?:good )?(?:sob|weepie|tear[- ]?jerker)",
     r"gripping",
     r"heart[- ]?warming",
     r"thought[- ]provoking",
@@ -516,12 +555,16 @@ def _deletions(word: str) -> set[str]:
     return {word[:i] + word[i + 1 :] for i in range(len(word))}
 
 
-def near_miss_fixer(words: Iterable[str], shortest: int = 6) -> Callable[[str], str]:
+def near_miss_fixer(
+    words: Iterable[str], shortest: int = 6, english: Iterable[str] = ()
+) -> Callable[[str], str]:
     """A function that rewrites a slip of the keyboard on one of `words` as the word ("procsesed",
     "prcoessed", "reveiws" -> "processed", "reviews"): one letter swapped with its neighbour,
     changed, missing or doubled, in a word of at least `shortest` letters that begins and ends
-    as the word does. Words already spelt right, and every other word, are left alone."""
+    as the word does. Words already spelt right, the English words one slip from a cue that
+    `english` lists ("screams" is not "streams"), and every other word, are left alone."""
     known = {w.lower() for w in words if len(w) >= shortest}
+    real = {w.lower() for w in english}
     nearest: dict[str, str] = {}
     for word in sorted(known):
         for key in (word, *sorted(_deletions(word))):
@@ -530,7 +573,7 @@ def near_miss_fixer(words: Iterable[str], shortest: int = 6) -> Callable[[str], 
     def fix(match: re.Match[str]) -> str:
         token = match.group(0)
         lowered = token.lower()
-        if lowered in known or len(lowered) < shortest - 1:
+        if lowered in known or lowered in real or len(lowered) < shortest - 1:
             return token
         for key in (lowered, *sorted(_deletions(lowered))):
             word = nearest.get(key)
@@ -701,6 +744,7 @@ class FieldReader:
                     and (
                         bool(_QUESTION_START.match(part))
                         or bool(_QUESTION_START.match(_LEAD_IN.sub("", part, count=1)))
+                        or bool(_IMPERATIVE_ASK.match(part))
                         or bool(_IMPERATIVE_ASK.match(_LEAD_IN.sub("", part, count=1)))
                         or bool(_QUESTION_LABEL.match(part))
                         or bool(_BLANK_FIELD.match(part))
@@ -793,7 +837,8 @@ class FieldReader:
                 and not _OR_ASKS_YOU.search(segment),
             )
             fields = [field for _pos, field in sorted(found)]
-            if described and not (_SUITS_YOU.search(segment) or _ABOUT_PERSON.search(segment)):
+            plain = self.vocabulary.normalise(segment)  # chat spellings ("u like thier stuff?")
+            if described and not (_SUITS_YOU.search(plain) or _ABOUT_PERSON.search(plain)):
                 return fields  # "May I put forward X, in which <actor> shines?" describes X
             return fields + [f for f in (people(segment) if people else []) if f not in fields]
 
@@ -957,16 +1002,20 @@ class FieldReader:
                 break
             # a clause of its own after "but" ("but it only gets a D"; not "but shorter")
             flagged = _BUT_CLAUSE.split(previous.split(TITLE_MARK)[-1])
+            flaw = set(fields_of(flagged[-1], asks=False)) if len(flagged) > 1 else set()
+            # a person named to explain the shortcoming is not a second one ("it's rated R for a
+            # reason: <actor> doesn't hold back")
+            flaw = flaw - set(v.person_fields) or flaw
             if (
                 reacting
                 and TITLE_MARK in previous
-                and len(flagged) > 1
                 and _SUITS_YOU.search(segment)
-                and len(set(fields_of(flagged[-1], asks=False))) == 1
+                and len(flaw) == 1
             ):
-                # "I have X, but it only gets a D. Is that okay for you?": a check straight after
-                # the one shortcoming the pick's own sentence flags asks about it.
-                found = fields_of(flagged[-1], asks=False)
+                # "I have X, but it only gets a D. Is that okay for you?", "X is little known,
+                # only 225 votes. Okay?", "X is fun - fair warning: it's rated R. Fine?": a check
+                # straight after the one shortcoming the pick's own sentence flags asks about it.
+                found = sorted(flaw)
                 break
             if reacting and (
                 (describes(previous) and not _ABOUT_PERSON.search(segment))

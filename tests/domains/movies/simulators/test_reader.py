@@ -440,6 +440,82 @@ def test_questions_read_by_cause_not_by_phrase(text: str, asked: tuple[str, ...]
     assert read(text)[0] == asked
 
 
+# Probes of our own (no corpus message): two titles weighed, one chosen or both offered
+# (tmdb_9100003 Last Pryndale, tmdb_9100004 The Yelvarin Verdict).
+_COMPARISON_PROBES: list[tuple[str, tuple[str, ...]]] = [
+    (
+        "Last Pryndale is tense, but The Yelvarin Verdict is the lighter option and my pick tonight. Want it?",
+        ("tmdb_9100004",),
+    ),
+    (
+        "I looked at Last Pryndale, but it's too long; The Yelvarin Verdict fits better. Shall I add it?",
+        ("tmdb_9100004",),
+    ),
+    (
+        "Between Last Pryndale and The Yelvarin Verdict, I'd lean towards the second: The Yelvarin Verdict. Okay?",
+        ("tmdb_9100004",),
+    ),
+    (
+        "If you liked Last Pryndale, you'll probably enjoy The Yelvarin Verdict. Want to try it?",
+        ("tmdb_9100004",),
+    ),
+    (
+        "The Yelvarin Verdict has the warmth of Blueprint of Tamberlight with more music. Interested?",
+        ("tmdb_9100004",),
+    ),
+    (
+        "Two options: 1. Last Pryndale 2. The Yelvarin Verdict. Which one?",
+        ("tmdb_9100003", "tmdb_9100004"),
+    ),
+    (
+        "❌ Last Pryndale (R-rated)\n✅ The Yelvarin Verdict (PG)\nGo with the ✅ one?",
+        ("tmdb_9100004",),
+    ),
+    (
+        "Last Pryndale is out (not on your services). The Yelvarin Verdict is on Netflix though. Want it?",
+        ("tmdb_9100004",),
+    ),
+    (
+        "i was gonna say Last Pryndale but nah, too dark. The Yelvarin Verdict instead?",
+        ("tmdb_9100004",),
+    ),
+    ("The Yelvarin Verdict is like a gentler Last Pryndale. Sound good?", ("tmdb_9100004",)),
+    (
+        "Compared to Last Pryndale, The Yelvarin Verdict is far funnier. My pick is The Yelvarin Verdict.",
+        ("tmdb_9100004",),
+    ),
+    ("The Yelvarin Verdict edges out Last Pryndale on reviews. Want it?", ("tmdb_9100004",)),
+    (
+        "Last Pryndale and The Yelvarin Verdict both fit. Last Pryndale is shorter, The Yelvarin Verdict is funnier. Which do you prefer?",
+        ("tmdb_9100003", "tmdb_9100004"),
+    ),
+    ("Since you've already seen Last Pryndale, how about The Yelvarin Verdict?", ("tmdb_9100004",)),
+    (
+        "The Yelvarin Verdict, from the director of Last Pryndale, is my suggestion. Okay?",
+        ("tmdb_9100004",),
+    ),
+    (
+        "Last Pryndale and The Yelvarin Verdict are very alike, but The Yelvarin Verdict has the better reviews. I'd go for it.",
+        ("tmdb_9100004",),
+    ),
+    (
+        "Last Pryndale got weak reviews, so I'd skip it. The Yelvarin Verdict scores 7.9. Shall I add it?",
+        ("tmdb_9100004",),
+    ),
+    (
+        "Top pick: The Yelvarin Verdict. Runner-up: Last Pryndale. Want the top pick?",
+        ("tmdb_9100004",),
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "proposed"), _COMPARISON_PROBES)
+def test_the_title_a_comparison_comes_down_on_is_the_one_put_forward(
+    text: str, proposed: tuple[str, ...]
+) -> None:
+    assert read(text)[1] == proposed
+
+
 @pytest.mark.parametrize(
     ("text", "proposed"),
     [
@@ -478,6 +554,31 @@ def test_questions_read_by_cause_not_by_phrase(text: str, asked: tuple[str, ...]
         (
             "Option A: Tiny Pondraven. Option B: Compass of Brimwick. Your choice!",
             ("tmdb_9100160", "tmdb_9100516"),
+        ),
+        # a pair said to be alike, then the one the comparison comes down on (an aside allowed)
+        (
+            "Tiny Pondraven and Compass of Brimwick share a lot, but Compass of Brimwick is the"
+            " stronger film. That's my pick.",
+            ("tmdb_9100516",),
+        ),
+        (
+            "Tiny Pondraven and Compass of Brimwick have a lot in common, but Tiny Pondraven, from"
+            " its first scene, is the more confident one. I'd go with it.",
+            ("tmdb_9100160",),
+        ),
+        (
+            "I can offer two: Tiny Pondraven or Compass of Brimwick. They're very similar. Pick one?",
+            ("tmdb_9100160", "tmdb_9100516"),
+        ),
+        (
+            "Tiny Pondraven and Compass of Brimwick are close cousins, but Compass of Brimwick is"
+            " the better film. Want it?",
+            ("tmdb_9100516",),
+        ),
+        # the same feel as another title, however many words name the feel
+        (
+            "Tiny Pondraven has the same warm small-town comedy feel as Compass of Brimwick. Want it?",
+            ("tmdb_9100160",),
         ),
     ],
 )
