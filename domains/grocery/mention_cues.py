@@ -17,6 +17,14 @@ Five kinds of cue, each a short list of phrases (regular-expression fragments, m
   organic, does that matter?") leaves a shortcoming put as a question ruling nothing out.
 - `BARE_STATES`: a sentence that is nothing but a state ("A?? out.") rules out what ends the
   sentence before it.
+- `HELD_LABELS`, `HELD_BEFORE`, `HELD_AFTER`: what the shopper already holds (a basket recap:
+  "So far in your basket:", "you've already got A", "A is already sitting in your cart"). Recalled
+  beside a new proposal it is named, not put forward; a recap that is the whole message (a basket
+  to confirm) still puts every line forward.
+- `WINNING`, `CHOSEN_LATER`: the words that choose one of two products set side by side ("B takes
+  the crown", "B edges it", "..., so that's the one I'd pick").
+- `CONTENT_VERBS`, `AMOUNTS`: content said in more of the usual ways than `CONTAINS` ("hides a
+  bit of soya", "is loaded with dairy", "there's milk in A").
 
 Everything here is about the product the cue stands next to: which mention that is (clause,
 list and negation scope) is decided by `domains.grocery.mentions`.
@@ -30,11 +38,17 @@ from domains.grocery.items import ALLERGENS
 
 __all__ = [
     "ALLERGEN_WORDS",
+    "AMOUNTS",
     "BARE_STATES",
     "BEFORE",
+    "CHOSEN_LATER",
     "COMPARATIVES",
     "CONTAINS",
+    "CONTENT_VERBS",
     "CORRECTIONS",
+    "HELD_AFTER",
+    "HELD_BEFORE",
+    "HELD_LABELS",
     "NEGATED",
     "NEGATION",
     "OWN_VERBS",
@@ -43,6 +57,7 @@ __all__ = [
     "QUESTIONED",
     "SELF_EXCLUDED",
     "STATES",
+    "WINNING",
     "alternation",
     "compiled",
 ]
@@ -61,6 +76,14 @@ NEGATION = (
     r"(?:not|never|neither|nor|no longer|no|n[o']t|isn'?t|aren'?t|wasn'?t|weren'?t|doesn'?t|don'?t|didn'?t|"
     r"won'?t|wouldn'?t|can'?t|cannot|couldn'?t|shouldn'?t|hasn'?t|haven'?t|ain'?t|non(?= ))"
 ).replace("'", "['’]")
+
+# Words after "too" that say no excess: "too good to miss", "vegan too and cheap", "too bad".
+_NOT_EXCESS = (
+    r"(?:good|great|nice|tasty|delicious|lovely|perfect|tempting|yummy|cute|fun|cool|handy|bad|"
+    r"and|or|but|so|if|as|is|are|was|were|be|for|with|to|in|on|at|by|the|a|an|you|we|it|they|"
+    r"that|this|these|btw|tbh|lol|haha|though|tho|then|now|here|there|please|pls|thanks|because|"
+    r"since|which|when|while|many|imo)"
+)
 
 STATES: tuple[str, ...] = (
     r"out[- ]of[- ](?:the )?stock",
@@ -104,6 +127,10 @@ STATES: tuple[str, ...] = (
     r"(?:over|above|beyond|past) (?:the |your )?€\s?\d+(?:[.,]\d+)? (?:you|limit|budget|cap|max)",
     r"(?:too|2) (?:expensive|pricey|pricy|dear|costly|much|high|steep|sugary|sweet|salty|fatty|"
     r"processed|rich|heavy)",  # "2": texting
+    # too much of any quality ("too bland", "a little too spicy for you"): an adjective after
+    # "too" ends its clause or is said "for" someone; "too" meaning "also" precedes no adjective
+    rf"too (?!{_NOT_EXCESS}\b)[a-z]{{3,}}(?=\s*(?:[.,;:!?)\]—–-]|$)|\s+(?:for|to|imo|tbh|though|"
+    r"tho|and|but|so|compared|in|on)\b)",
     r"overpriced|(?:poor|bad) value|a rip-?off",
     r"(?:below|under|beneath|short of) (?:your|the) (?:minimum|min|target|standard|threshold|bar)",
     r"(?:i|we)['’]?d (?:leave|give) (?:it|that|this|them)(?: one)?"
@@ -189,9 +216,24 @@ NEGATED: tuple[str, ...] = (
     r"(?:be )?(?:found|delivered|ordered|bought|supplied|sourced|provided|shipped|fulfilled)",
 )
 
+# Content said in general English: hiding, sneaking in, packing, being loaded with or based on.
+CONTENT_VERBS = (
+    r"hides?|hiding|sneaks?(?: in)?|sneaking(?: in)?|packs|packing",
+    r"(?:loaded|packed|filled|stuffed|topped|coated|dusted|laced|enriched|brimming|bursting) with",
+    r"full of|(?:baked|cooked|blended|produced|prepared) (?:with|from|using)|made using",
+    r"(?:based|built) on|(?:rich|high) in|relies on|features|carrying|using",
+)
 CONTAINS = (
     r"(?:contains?|containing|has|have|includes?|including|lists?|listing|declares?|allergens?:?|"
-    r"made (?:with|from)|uses|carries|comes with|may contain|can contain|traces of)"
+    r"made (?:with|from)|uses|carries|comes with|may contain|can contain|traces of|"
+    + "|".join(CONTENT_VERBS)
+    + ")"
+)
+# An amount of an allergen is its content whatever the verb ("is sneaking in some lactose", "a
+# little milk in it"); after "with" or "for" it is what the product is served with.
+AMOUNTS = (
+    r"(?:some|a (?:little|bit|touch|hint|trace|dash|splash|spot|smidge)(?: of)?|traces? of|"
+    r"bits of|(?:lots|loads|plenty|a lot|tons) of|hidden|sneaky)"
 )
 
 # "you had / tried X" tells of the shopper's past; with the auxiliary before "you" ("have you
@@ -286,7 +328,12 @@ BEFORE: tuple[str, ...] = (
     r"(?:your )?(?:last|previous) order (?:had|included|contained)",
     r"asked for",
     r"you (?:mentioned|wrote|requested|named|typed|were after|were looking for|had in mind|said|"
-    r"(?:really )?(?:liked|loved|enjoyed|preferred))",
+    r"told (?:me|us)|let (?:me|us) know|complained|noted|(?:really )?(?:liked|loved|enjoyed|preferred))"
+    r"(?: that)?",
+    # content said before the product: "there's soy in A"
+    r"there(?:['’]s| is| are)(?: (?!no\b|zero\b|not\b|never\b)\w+){0,3} (?:"
+    + "|".join(ALLERGEN_WORDS)
+    + r") in",
     # the shopper's question echoed at the start of a sentence: "Looking for A? We carry B."
     r"(?:are you |you['’]re |you are )looking for|^\s*looking for",
     # the shopper's own words: "you said you liked X"
@@ -345,6 +392,53 @@ QUESTIONED = (
     r"(?:confirm|check|tell me)(?: that)? (?:this|that|it) (?:is|['’]s|isn['’]t|is not) (?:not )?"
     rf"{_ACCEPTABLE}|"
     r"(?:do|would) you mind|(?:can|could) you live with (?:that|this|it)"
+)
+
+# What the shopper already holds. A label over the lines it holds ("So far in your basket:",
+# "Have:", "Already added:", "Current cart:"), matched whole.
+_BASKET = r"(?:basket|cart|trolley|shopping bag|order|list)"
+HELD_LABELS = (
+    rf"(?:(?:so far|already|currently|now|still)\s+)?(?:in|on)\s+(?:your\s+|ur\s+|the\s+)?{_BASKET}"
+    r"(?:\s+(?:so far|already|now|currently|at the moment))?",
+    rf"(?:(?:your|ur|the|current|my)\s+)?{_BASKET}\s+(?:so far|now|currently|contents|already|"
+    r"at the moment)",
+    r"(?:(?:you|you['’]ve|you have)\s+)?(?:already\s+)?(?:have|got|holding|added|picked|chosen|"
+    r"in (?:the )?basket)(?:\s+so far)?",
+    r"(?:what you (?:have|['’]ve got)|so far|items? so far|picked so far)",
+)
+# Before the product, in its clause ("you've already got A", "your cart holds A").
+HELD_BEFORE = (
+    r"you(?:['’]ve| have)?(?: already)? got",
+    r"you(?: already)? have(?= )",
+    r"you(?:['’]ve| have) already (?:picked(?: up)?|chosen|added|grabbed|selected|bought)",
+    r"you already (?:picked|chose|took|grabbed|added|selected|bought)(?: up)?",
+    r"you(?:['’]re| are) already (?:getting|buying|taking|having)",
+    rf"{_BASKET}(?: (?:so far|currently|now|already))? (?:has|holds|contains|includes|shows|is holding)"
+    r"(?: (?:so far|currently|already))?",
+    r"so far,? (?:you(?:['’]ve| have)(?: got)?|there['’]s|we have|we['’]ve got)",
+)
+# After the product ("A is already sitting in your basket", "A in the cart already").
+HELD_AFTER = (
+    r"(?:is|are|['’]s|['’]re|sits?|remains?)\s+(?:already|still)\s+(?:sitting\s+|waiting\s+)?"
+    rf"(?:in|on)\s+(?:your|the|ur)\s+{_BASKET}",
+    rf"(?:is|are|['’]s)\s+(?:already\s+)?(?:sitting|waiting)\s+in\s+(?:your|the|ur)\s+{_BASKET}",
+    rf"(?:in|on)\s+(?:your|the|ur)\s+{_BASKET}\s+(?:already|so far)",
+)
+# Winning, as English says it of one of two: "B takes the crown", "B edges it", "B gets my vote".
+WINNING = (
+    r"takes? (?:the )?(?:crown|trophy|prize|cake|win|title|top spot|lead|gold|medal|it)",
+    r"edges? (?:it|ahead|out|the others?)|nudges? (?:it|ahead)|pulls? ahead|wins? out|"
+    r"wins? (?:it|hands down|this one)",
+    r"comes? (?:out )?(?:on top|ahead|first|out best)|gets? (?:my|the) (?:vote|nod)|has the edge",
+    r"(?:is|['’]s) (?:my|the) (?:winner|pick|choice|favou?rite|top pick|go-to)",
+)
+# A choice said of the product just named, by a word that stands for it: "..., so that's the
+# one I'd choose", "so it's my pick", "I'd go for that one".
+CHOSEN_LATER = (
+    r"(?:that|it|this)(?:['’]s| is| would be) (?:the one|my (?:pick|choice|recommendation|vote|"
+    r"favou?rite)|what (?:i|we)(?:['’]d| would) (?:choose|pick|go for|recommend|take))",
+    r"(?:i|we)(?:['’]d| would|['’]ll| will) (?:choose|pick|take|go for|go with|recommend) "
+    r"(?:it|that one|this one|that|this)\b",
 )
 
 # Plant drinks whose "milk" is not the allergen ("made with oat milk").
@@ -408,7 +502,17 @@ REAL_NEIGHBOURS = frozenset(
     | {"expansive", "avoids", "suggests", "recommends", "removes", "remover", "excludes"}
     | {"finishes", "returner", "allergies", "container", "contain", "containers", "retuned"}
 )
-SLANG = {"outta": "out of", "avail": "available", "unavail": "unavailable", "bc": "because"}
+SLANG = {
+    "outta": "out of",
+    "avail": "available",
+    "unavail": "unavailable",
+    "bc": "because",
+    # "you" in texting, and contractions written without their apostrophe
+    "u": "you",
+    "ur": "your",
+    "youve": "you've",
+    "youre": "you're",
+}
 
 
 def alternation(words: tuple[str, ...] | list[str]) -> str:

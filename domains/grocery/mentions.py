@@ -177,10 +177,19 @@ _CONTAINS = cues.compiled(
     + cues.alternation(cues.ALLERGEN_WORDS)
     + r"(?![\w-]|\s?free)"
 )
+_AMOUNT_OF = cues.compiled(
+    r"(?<![\w-])(?<!\bwith )(?<!\bfor )"
+    + cues.AMOUNTS
+    + r"\s+"
+    + cues.alternation(cues.ALLERGEN_WORDS)
+    + r"(?![\w-]|\s?free)"
+)
 _SELF_EXCLUDED = cues.compiled(r"(?<!\w)" + cues.SELF_EXCLUDED + r"(?!\w)")
 # Where a new subject takes over the words after a mention ("because the other one is ...").
 _NEW_SUBJECT = cues.compiled(
-    r"(?:[—–]\s+(?=the\b)|(?:,|\b(?:because|since|as|while|whereas|although|though|when|so|and|but|if|unless|"
+    # "A goes well with what you already have": what the "what" clause says is not said of A
+    r"\b(?:with|to|alongside|beside|next to|like|complements?|complementing|matches|suits)\s+"
+    r"(?=what\b)|(?:[—–]\s+(?=the\b)|(?:,|\b(?:because|since|as|while|whereas|although|though|when|so|and|but|if|unless|"
     r"plus))\s+|\(\s*)(?=(?:the|a|an|my|your|our|their|these|those|other|another|there|here|you|they|he|she|"
     r"every|each|both|some|most|all)\b)"
 )
@@ -327,12 +336,25 @@ _LABEL = cues.compiled(
     # what was bought before: "Prev. order:", "Last time:", "Order history:"
     + r"|(?:(?:prev(?:ious)?\.?|last|past|earlier|old|usual|regular)\s+(?:orders?|purchases?|buys?|"
     r"basket|time|items?|pick)|(?:order|purchase|buying) history|bought before|you (?:usually )?buy)"
+    # the old side of a substitution record: "was:", "old:", "before:", "original item:"
+     + r"|(?:was|old|before|original|previous|replacing|replaced|swapped(?: out)?|outgoing)"
+    r"(?:\s+(?:items?|products?|pick|one|line))?"
     + r"|(?:dropped|removed|excluded|rejected|blocked|flagged|filtered out|failed)"
     + r"(?:\s+(?:by|for|due to|because of|on|in)\s+[\w -]{1,30})?"
     + r"|contains? "
     + cues.alternation(cues.ALLERGEN_WORDS)
     + r")(?:\s+(?:items?|products?|for you|right now|today|now|this week))?"
     + r"(?:,?\s*(?:i['’]m afraid|sadly|sorry|unfortunately|for now|at the moment))?[\W_]*"
+)
+# What the shopper already holds, recalled by a label over its lines, before it or after it.
+_HELD_LABEL = cues.compiled(r"[\W_]*" + cues.alternation(cues.HELD_LABELS) + r"[\W_]*")
+_HELD_BEFORE = cues.compiled(
+    r"(?<![\w'’])"
+    + cues.alternation(cues.HELD_BEFORE)
+    + rf"(?:[\s(\[\"'“‘]+{_FILLER}){{0,4}}:?\s*[\"'(“‘#\[*_~`]*\s*$"
+)
+_HELD_AFTER = cues.compiled(
+    "^" + _TAIL + r"[\W_]*(?:\([\w'’ ,.-]{1,30}\)[\W_]*)?" + cues.alternation(cues.HELD_AFTER)
 )
 # What closes a label: a colon or an arrow ("Excluded → A").
 _LABEL_SEPARATOR = re.compile(r":|→|->|=>|⇒|➜|➔")
@@ -401,7 +423,9 @@ _VERSUS = cues.compiled(
 )
 # "between A and B", "comparing A with B", "A compared to B": the two set side by side
 _BETWEEN = cues.compiled(
-    r"\b(?:between|compar(?:e|es|ed|ing)|weigh(?:s|ed|ing)?(?:\s+up)?)\b[\W_]*(?:the\s+)?$"
+    r"\b(?:between|compar(?:e|es|ed|ing)|weigh(?:s|ed|ing)?(?:\s+up)?|look(?:s|ed|ing)? at|"
+    r"consider(?:s|ed|ing)?|review(?:s|ed|ing)?|check(?:s|ed|ing)?(?: out)?|pit(?:s|ted|ting)?)\b"
+    r"[\W_]*(?:the\s+)?$"
 )
 _AND_LINK = cues.compiled(
     r"[\W_]*(?:and|with|to|against|versus|vs\.?|(?:as )?compared (?:to|with))[\W_]*" + _DETERMINER
@@ -414,10 +438,21 @@ _CHOSEN_BEFORE = cues.compiled(
 )
 _CHOSEN_AFTER = cues.compiled(
     _TAIL
-    + r"[\W_]*(?:wins|it is|(?:easily|definitely|for sure|hands down|clearly|obviously|no contest|"
+    + r"[\W_]*(?:"
+    + "|".join(cues.WINNING)
+    + r"|wins|it is|(?:easily|definitely|for sure|hands down|clearly|obviously|no contest|"
     r"every time|all the way)(?=[\W_]*$)|(?:is|['’]s) (?:the |a )?(?:clear |obvious |better |best )?(?:one|winner|"
     r"pick|choice|deal|buy|option)|(?:is|['’]s) (?:the |much |far )?(?:clear |obvious )?(?:better|best))\b"
 )
+
+_CHOSEN_LATER = cues.compiled(r"\b" + cues.alternation(cues.CHOSEN_LATER))
+
+
+def _chosen_in_its_sentence(text: str, end: int, stop: int) -> bool:
+    """Whether the rest of the sentence after a mention (up to `stop`, the next mention) chooses
+    it by a word that stands for it ("B has the better score, so that's my pick")."""
+    edge = _CLAUSE_EDGE.search(text, end, stop)
+    return bool(_CHOSEN_LATER.search(text, end, edge.start() if edge else stop))
 
 
 def _cue_at(words: str) -> int | None:
@@ -427,7 +462,7 @@ def _cue_at(words: str) -> int | None:
         if not _NEGATION_BEFORE.search(words[max(0, m.start() - 30) : m.start()]):
             found.append(m.start())
             break
-    for m in _CONTAINS.finditer(words):
+    for m in itertools.chain(_CONTAINS.finditer(words), _AMOUNT_OF.finditer(words)):
         if _PLANT_MILK.search(m.group(0)):
             continue
         if not _NEGATION_BEFORE.search(words[max(0, m.start() - 30) : m.start()]):
@@ -459,11 +494,11 @@ def _own_words(words: str) -> str:
     return words[: min(cuts)] if cuts else words
 
 
-def _labelled_out(text: str, start: int) -> bool:
-    """Whether a list label ruling products out governs text[start]: "Out of stock:", a key
-    ("excluded": ...), or a heading over the list ("### Not available")."""
+def _labelled_out(text: str, start: int, label: re.Pattern[str] = _LABEL) -> bool:
+    """Whether a list label ruling products out (`label`: what it says) governs text[start]: "Out
+    of stock:", a key ("excluded": ...), or a heading over the list ("### Not available")."""
     headings = list(_HEADING.finditer(text, 0, start))
-    if headings and _LABEL.fullmatch(headings[-1].group("h") or headings[-1].group("b")):
+    if headings and label.fullmatch(headings[-1].group("h") or headings[-1].group("b")):
         return True
     seps = [
         m
@@ -479,11 +514,11 @@ def _labelled_out(text: str, start: int) -> bool:
     edge = max((m.end() for m in _LABEL_EDGE.finditer(text, 0, colon)), default=0)
     key = max((m.end() for m in _KEY_EDGE.finditer(text, edge, colon)), default=edge)
     # a bot's keys write their words with underscores: "not_available: A"
-    labels = (text[edge:colon].replace("_", " "), text[key:colon].replace("_", " "))
-    return any(_LABEL.fullmatch(label) for label in labels) or _nested_under_label(text, start)
+    said = (text[edge:colon].replace("_", " "), text[key:colon].replace("_", " "))
+    return any(label.fullmatch(words) for words in said) or _nested_under_label(text, start, label)
 
 
-def _nested_under_label(text: str, start: int) -> bool:
+def _nested_under_label(text: str, start: int, label: re.Pattern[str]) -> bool:
     """Whether the indented record line holding text[start] sits under a key that rules out
     what it holds ("return_request:" over "  item: A")."""
     line_start = text.rfind("\n", 0, start) + 1
@@ -495,7 +530,7 @@ def _nested_under_label(text: str, start: int) -> bool:
         line = text[above:pos]
         words = line.strip()
         if words and len(line) - len(line.lstrip(" \t")) < indent:
-            return words.endswith(":") and bool(_LABEL.fullmatch(words[:-1].replace("_", " ")))
+            return words.endswith(":") and bool(label.fullmatch(words[:-1].replace("_", " ")))
         pos = above - 1
     return False
 
@@ -543,6 +578,7 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
     by_prefix: list[bool] = []
     after: list[str] = []
     links: list[str] = []
+    held: list[str | None] = []
     for k, m in enumerate(found):
         clause_lo = max(e for e in edges if e <= m.start)
         clause_hi = min((e for e in edges if e > m.end - 1 and e >= m.end), default=len(text))
@@ -558,6 +594,15 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
             or text.count("~~", 0, m.start) % 2  # struck through: "~~A~~"
         )
         words = _own_words(suffix)
+        held.append(
+            "before"
+            if _HELD_BEFORE.search(prefix)
+            else "after"
+            if _HELD_AFTER.match(suffix)
+            else "label"
+            if _labelled_out(text, m.start, _HELD_LABEL)
+            else None
+        )
         conditional = bool(_CONDITION.search(text[clause_lo : m.start]))
         said = not conditional and (
             _states_against(words)
@@ -636,7 +681,35 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
         ruled[target] = True
     _settle_choices(text, found, ruled)
     _chosen_again(text, found, ruled)
+    _held_beside_new(found, ruled, held, links)
     return [replace(m, ruled_out=r) for m, r in zip(found, ruled, strict=True)]
+
+
+def _held_beside_new(
+    found: list[Mention], ruled: list[bool], held: list[str | None], links: list[str]
+) -> None:
+    """Products the shopper already holds (`held`: how the message says so, per mention),
+    recalled beside a product it puts forward anew ("You've got A in your basket. How about B?"),
+    are named, not put forward. A recap that is the whole proposal (a basket to confirm) leaves
+    every line put forward. A list shares what is said before its first member or after its
+    last."""
+    kinds = list(held)
+    for k in range(len(found) - 1):
+        if _LIST_LINK.match(links[k]) and not _SENTENCE_LINK.search(links[k]):
+            if kinds[k] == "before" and kinds[k + 1] is None:
+                kinds[k + 1] = "before"
+    for k in range(len(found) - 1, 0, -1):
+        if _LIST_LINK.match(links[k - 1]) and not _SENTENCE_LINK.search(links[k - 1]):
+            if kinds[k] == "after" and kinds[k - 1] is None:
+                kinds[k - 1] = "after"
+    kept = {m.candidates for m, kind in zip(found, kinds, strict=True) if kind}
+    new = any(
+        kind is None and not r and m.candidates not in kept
+        for m, r, kind in zip(found, ruled, kinds, strict=True)
+    )
+    if new:
+        for k, kind in enumerate(kinds):
+            ruled[k] = ruled[k] or kind is not None
 
 
 def _settle_choices(text: str, found: list[Mention], ruled: list[bool]) -> None:
@@ -657,7 +730,12 @@ def _settle_choices(text: str, found: list[Mention], ruled: list[bool]) -> None:
         for j in range(i + 2, len(found)):
             later = found[j]
             said = text[found[j - 1].end : later.start]
-            chosen = _CHOSEN_BEFORE.search(said) or _CHOSEN_AFTER.match(text, later.end)
+            stop = found[j + 1].start if j + 1 < len(found) else len(text)
+            chosen = (
+                _CHOSEN_BEFORE.search(said)
+                or _CHOSEN_AFTER.match(text, later.end)
+                or _chosen_in_its_sentence(text, later.end, stop)
+            )
             if not chosen:
                 continue
             if later.candidates == a.candidates:
