@@ -357,7 +357,7 @@ _HELD_AFTER = cues.compiled(
     "^" + _TAIL + r"[\W_]*(?:\([\w'’ ,.-]{1,30}\)[\W_]*)?" + cues.alternation(cues.HELD_AFTER)
 )
 # What closes a label: a colon or an arrow ("Excluded → A").
-_LABEL_SEPARATOR = re.compile(r":|→|->|=>|⇒|➜|➔")
+_LABEL_SEPARATOR = re.compile(r":|→|->|=>|⇒|➜|➔|(?<=\s)[—–](?=\s)")
 _EMOTICON = re.compile(r":-?[()\[\]/|DPp](?!\w)")
 _LABEL_START = re.compile(r"[^:\n]{0,40}:")
 # A markdown heading or a line in bold: it labels the lines under it, up to the next heading.
@@ -384,6 +384,13 @@ _LIST_LINK = cues.compiled(
     # a short aside in brackets may follow a member: "A (soy) and B (nuts) are both ..."
     r"^[\W_]*(?:\([\w'’ -]{1,30}\)[\W_]*)?(?:,|&|and|or|nor|as well as|plus)?[\W_]*"
     r"(?:(?:the|a|an|id|sku|item|product|ref|barcode|code)[\W_]*)?$"
+)
+# A link between two lines of a basket said in one sentence: a quantity may close the line before
+# or open the next one ("A x 3 and B x 1", "A (2), B (1)", "2 × A and 1 × B").
+_QUANTITY = r"(?:[x×]\s*\d+|\d+\s*[x×]|\d+\s*(?:pieces?|packs?|units?))"
+_BASKET_LINK = cues.compiled(
+    rf"^[\W_]*(?:{_QUANTITY}[\W_]*)?(?:\([\w'’ ,.×-]{{1,30}}\)[\W_]*)?"
+    rf"(?:,|&|and|or|plus|as well as)?[\W_]*(?:{_QUANTITY}[\W_]*)?(?:(?:the|a|an)[\W_]*)?$"
 )
 # A link that ends a sentence or a clause joins no list ("A plus B; C would ..."): a line
 # break does (a bulleted list).
@@ -505,17 +512,23 @@ def _labelled_out(text: str, start: int, label: re.Pattern[str] = _LABEL) -> boo
         for m in _LABEL_SEPARATOR.finditer(text, 0, start)
         if not (m.start() and text[m.start() - 1].isspace() and _EMOTICON.match(text, m.start()))
     ]  # ":(" is a face, not a label
-    if not seps:
-        return False
-    colon, after = seps[-1].start(), seps[-1].end()
-    between = text[after:start]
-    if _LABEL_EDGE.search(between.replace("\n", " ")) or "\n\n" in between:
-        return False
-    edge = max((m.end() for m in _LABEL_EDGE.finditer(text, 0, colon)), default=0)
-    key = max((m.end() for m in _KEY_EDGE.finditer(text, edge, colon)), default=edge)
-    # a bot's keys write their words with underscores: "not_available: A"
-    said = (text[edge:colon].replace("_", " "), text[key:colon].replace("_", " "))
-    return any(label.fullmatch(words) for words in said) or _nested_under_label(text, start, label)
+    # A colon inside a line's entry ("A: Sunny Acre, 100 g", "(SKU: ...") ends no label: the one
+    # before it still governs, unless a link or a line break stands between them.
+    for k in range(len(seps) - 1, -1, -1):
+        colon, after = seps[k].start(), seps[k].end()
+        between = text[after:start]
+        if _LABEL_EDGE.search(between.replace("\n", " ")) or "\n\n" in between:
+            break
+        edge = max((m.end() for m in _LABEL_EDGE.finditer(text, 0, colon)), default=0)
+        key = max((m.end() for m in _KEY_EDGE.finditer(text, edge, colon)), default=edge)
+        # a bot's keys write their words with underscores: "not_available: A"
+        said = (text[edge:colon].replace("_", " "), text[key:colon].replace("_", " "))
+        if any(label.fullmatch(words) for words in said):
+            return True
+        entry = text[seps[k - 1].end() : colon] if k else ""
+        if not entry or "\n" in entry or "|" in entry or _CONNECTOR.search(entry):
+            break
+    return _nested_under_label(text, start, label)
 
 
 def _nested_under_label(text: str, start: int, label: re.Pattern[str]) -> bool:
@@ -694,14 +707,13 @@ def _held_beside_new(
     every line put forward. A list shares what is said before its first member or after its
     last."""
     kinds = list(held)
+    linked = [bool(_BASKET_LINK.match(x)) and not _SENTENCE_LINK.search(x) for x in links]
     for k in range(len(found) - 1):
-        if _LIST_LINK.match(links[k]) and not _SENTENCE_LINK.search(links[k]):
-            if kinds[k] == "before" and kinds[k + 1] is None:
-                kinds[k + 1] = "before"
+        if linked[k] and kinds[k] == "before" and kinds[k + 1] is None:
+            kinds[k + 1] = "before"
     for k in range(len(found) - 1, 0, -1):
-        if _LIST_LINK.match(links[k - 1]) and not _SENTENCE_LINK.search(links[k - 1]):
-            if kinds[k] == "after" and kinds[k - 1] is None:
-                kinds[k - 1] = "after"
+        if linked[k - 1] and kinds[k] == "after" and kinds[k - 1] is None:
+            kinds[k - 1] = "after"
     kept = {m.candidates for m, kind in zip(found, kinds, strict=True) if kind}
     new = any(
         kind is None and not r and m.candidates not in kept

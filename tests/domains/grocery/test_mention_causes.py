@@ -1,0 +1,119 @@
+"""The sixth round's causes of ruling out, probed in our own words (never corpus text), in the
+voices of chat agents: what the shopper already holds recalled beside a new proposal, allergen
+content said with any verb, a choice said by an idiom or a word standing for the product, the
+shopper's words in texting, a substitution record's old side; and the near twins that must still
+put forward."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from domains.grocery.catalog import load_catalog
+from domains.grocery.mentions import resolver
+
+ROOT = Path(__file__).resolve().parents[3]
+READ = resolver(load_catalog(ROOT / "domains" / "grocery" / "snapshots" / "2026-11-01"))
+
+# Oatfield makes the only Calcium Soya Drink of its brand; Nuvola the only Barista Almond Drink.
+OAT_CALCIUM = "off_2425533916112"
+NUVOLA_BARISTA = "off_2134286760629"
+X, Y = "Oatfield Calcium Soya Drink", "Nuvola Barista Almond Drink"
+
+# X is named without being put forward; Y is put forward.
+X_OUT_Y_IN = {
+    "held": [
+        f"Your cart so far: {X}. Next up I'd suggest {Y} — want it?",
+        f"Currently in your trolley:\n- {X}\n\nTo go with it: {Y}. Add?",
+        f"You already picked up {X}. How about {Y} as well?",
+        f"Basket so far — {X}. Something else? {Y} would go nicely.",
+        f"Great, {X} is already sitting in your basket. Shall I add {Y} too?",
+        f"Already added: {X}. Up next: {Y}?",
+        f"Your basket currently holds {X}. I'd round it off with {Y}.",
+        f"got: {X}. next: {Y}?",
+        f"You're already getting {X}, so let me suggest {Y} to go with it.",
+        f"**In your basket**\n- {X}\n\n**My suggestion:** {Y}",
+    ],
+    "content": [
+        f"Heads-up: {X} has a little milk in it, so I'd steer you to {Y}.",
+        f"{X} hides a bit of soya. {Y} is a safe bet.",
+        f"Watch out, {X} carries traces of peanuts. {Y} is safe for you.",
+        f"{X} sneaks in some soy, so {Y} it is.",
+        f"{X} is loaded with dairy; {Y} is the safer pick.",
+        f"There's soy in {X}, so I'd go with {Y}.",
+        f"{X} is made with soya beans. {Y} is soy-free.",
+        f"Careful — {X} has soy in it! Try {Y}.",
+    ],
+    "choice": [
+        f"{X} or {Y}? Close call, but {Y} takes the crown.",
+        f"Looking at {X} and {Y}: {Y} edges it on price.",
+        f"{X} versus {Y} — {Y} comes out on top for me.",
+        f"I compared {X} with {Y}. {Y} has the better Nutri-Score, so that's my pick.",
+        f"{X} vs {Y}: {Y} gets my vote.",
+        f"Between {X} and {Y}, {Y} has a better price per litre, so it's the one I'd pick.",
+        f"{X} vs {Y}... {Y} takes it, hands down.",
+    ],
+    "shopper": [
+        f"u mentioned {X} was too sweet, so maybe {Y}?",
+        f"ur usual {X} is gone, {Y} ok?",
+        f"you told me {X} was too salty. {Y} has less salt.",
+        f"{X} was too bland for you last time, so {Y}.",
+        f"{X} is a little too sweet for you; {Y} is milder.",
+        f"youve already had {X}, try {Y} this time",
+    ],
+    "record": [
+        f"Swap\nold: {X}\nnew: {Y}\nOK?",
+        f"- before: {X}\n- after: {Y}",
+        f"Replacing: {X}\nWith: {Y}",
+        f"Original item: {X}\nSubstitute: {Y}",
+        f"Out: {X} | In: {Y}",
+        f"Removed: {X}\nAdded: {Y}",
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    "text", [t for texts in X_OUT_Y_IN.values() for t in texts], ids=lambda t: t[:40]
+)
+def test_each_cause_rules_the_first_out_and_puts_the_second_forward(text: str) -> None:
+    read = READ.resolve(text)
+    assert read.proposed == (NUVOLA_BARISTA,)
+    assert set(read.named) == {OAT_CALCIUM, NUVOLA_BARISTA}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a basket to confirm is all put forward; so is a choice not yet made
+        f"Your basket: {X} and {Y}. Total €5.20. Shall I check out?",
+        f"Done! Your basket now holds {X} x 2 and {Y} x 1 (total €6.10). Confirm?",
+        f"In your basket: {X}: Oatfield, 1 l (x2) and {Y} (x1). Total €7.65 — go ahead?",
+        f"{X} or {Y}? Both get good reviews — which would you like?",
+    ],
+)
+def test_a_basket_to_confirm_or_an_open_choice_puts_both_forward(text: str) -> None:
+    assert set(READ.proposed(text)) == {OAT_CALCIUM, NUVOLA_BARISTA}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a "what" clause after a preposition speaks of something else
+        f"{Y} goes well with what you already have.",
+        f"{Y} complements what's already in your basket.",
+        # no allergen content: free of it, said of the allergy, or served with it
+        f"{Y} is milk-free and nut-free.",
+        f"{Y} — a good fit for your nut allergy.",
+        f"{Y} is lovely with butter on toast.",
+        f"{Y} has no trace of gluten.",
+        # a recap with nothing new beside it is a basket to confirm
+        f"So far you have {Y}. Anything else, or shall I order?",
+        # "too" under a negation, or meaning "also"
+        f"{Y} is not too sweet.",
+        f"{Y} — you'll find it's not too sweet and not too thin.",
+        f"{Y} is vegan too, and cheap.",
+    ],
+)
+def test_the_near_twins_still_put_forward(text: str) -> None:
+    assert READ.proposed(text) == [NUVOLA_BARISTA]
