@@ -85,6 +85,14 @@ _NOT_EXCESS = (
     r"since|which|when|while|many|imo)"
 )
 
+# What went wrong with a product the shopper received: "arrived damaged", "was leaking".
+_FAULTS = (
+    r"(?:damaged|broken|crushed|dented|leaking|leaky|spoiled|spoilt|squashed|smashed|torn|mouldy|"
+    r"moldy|expired|cracked|faulty|defective|melted|stale|rotten|contaminated|out of date|"
+    r"past (?:its|the) (?:best[- ]before|use[- ]by|sell[- ]by|expiry)(?: date)?|"
+    r"the wrong (?:item|product|one|size|flavou?r))"
+)
+
 STATES: tuple[str, ...] = (
     r"out[- ]of[- ](?:the )?stock",
     # a shelf or stock with nothing on it: "A empty", "A: nil"
@@ -94,6 +102,12 @@ STATES: tuple[str, ...] = (
     r"missing from (?:the |our )?(?:shel(?:f|ves)|stock|store|shop|range|catalog(?:ue)?)",
     r"(?:in|on) (?:shortage|short supply)|(?:stock|shelf|shelves)(?: is| are)? (?:empty|bare)",
     r"(?:exhausted|depleted|lacking)\b",
+    # gone from the shelf in livelier words: "has vanished", "got snapped up", "flew off the shelf"
+    r"(?:vanished|disappeared|gone missing|snapped up|cleared out|wiped out|nowhere to be (?:found|seen)|"
+    r"(?:flew|flown) off (?:the |our )?shel(?:f|ves))",
+    # a fault in what the shopper received
+    rf"(?:arrived|came|turned up|was delivered|got delivered|showed up|reached you)\s+(?:\w+\s+)?{_FAULTS}",
+    rf"(?:is|was|were|are|got|has been|had been)\s+(?:\w+\s+)?{_FAULTS}",
     r"(?:there is|there['’]s|there are|is|are) no more(?=\s*(?:[.,;:!?)\]—–-]|$))",
     r"unavailable",
     r"discontinued",
@@ -184,7 +198,8 @@ STATES: tuple[str, ...] = (
     r"already (?:added|ordered|bought|have)",
     r"you (?:already )?(?:ordered|bought|had|returned|got|purchased)",
     r"(?:which|that) you (?:ordered|bought|had|returned|wanted|asked for|usually|normally|got|"
-    r"mentioned|purchased)",
+    r"mentioned|purchased|received)",
+    r"you (?:received|were sent)",
     r"from (?:your |the )?(?:last |previous |past |earlier |recent |latest )?orders?\b",
     r"(?:did not|didn['’]?t|does not|doesn['’]?t) make the cut",
     r"fails? (?:your|the)",
@@ -224,7 +239,7 @@ CONTENT_VERBS = (
     r"(?:based|built) on|(?:rich|high) in|relies on|features|carrying|using",
 )
 CONTAINS = (
-    r"(?:contains?|containing|has|have|includes?|including|lists?|listing|declares?|allergens?:?|"
+    r"(?:contains?|containing|has|have|having|includes?|including|lists?|listing|declares?|allergens?:?|"
     r"made (?:with|from)|uses|carries|comes with|may contain|can contain|traces of|"
     + "|".join(CONTENT_VERBS)
     + ")"
@@ -370,7 +385,8 @@ BEFORE: tuple[str, ...] = (
 CORRECTIONS = (
     r"(?:i meant|i mean|(?:but|and|,)\s*meant(?! for| to be)|should (?:have )?(?:said|read)|"
     r"i (?:intended|meant) to (?:say|write|recommend|suggest|put)|"
-    r"scratch that|correction:|make that|(?:it|that|this) should (?:be|read|have been|say)(?: the)?\s*"
+    r"scratch that|correction:|make that|(?:please )?read(?: it| that| this)?(?: as)?(?: the)?\s*[:\"'“‘]?\s*$|"
+    r"(?:it|that|this) should (?:be|read|have been|say)(?: the)?\s*"
     r"[:\"'“‘]?\s*$|read (?:that|it|this) as(?: the)?\s*$)"
 )
 BARE_STATES = r"(?:all |now )?(?:out|gone|finish(?:ed)?|sold out|none left|n/a)\b(?! of (?!stock))"

@@ -168,7 +168,10 @@ _NEGATED = cues.compiled(
     + cues.alternation(cues.NEGATED)
 )
 _NEGATION_BEFORE = cues.compiled(
-    r"(?:" + cues.NEGATION + r"|almost|nearly|hardly|not quite|close to being)\s+(?:\w+\s+)?$"
+    r"(?:"
+    + cues.NEGATION
+    + r"|nothing|none|zero|free of|without|almost|nearly|hardly|not quite|close to being)"
+    r"\s+(?:\w+\s+)?$"
 )
 _CONTAINS = cues.compiled(
     r"(?<![\w-])"
@@ -766,10 +769,12 @@ def _settle_choices(text: str, found: list[Mention], ruled: list[bool]) -> None:
 # A product named again, alone in its sentence, as the choice: a choosing verb before it ("I'd
 # take the B", "Pick B?", "I'd go almond: B"), or a short question about it ("B for you?").
 _CHOOSE = (
-    "pick|choose|take|want|prefer|go|going|stick|stay|opt|settle|choice|vote|recommend(?:ation)?"
+    "pick|choose|take|want|prefer|go|going|stick|stay|opt|settle|choice|vote|recommend(?:ation)?|"
+    # a verdict's label: "Winner:", "Verdict:", "Best buy →"
+    "winner|verdict|best(?: buy| pick| bet| choice| option| value)?|top (?:pick|choice)"
 )
 _CHOOSE_LINK = r"(?:\s+(?:with|for|on|is|would be|goes to))?(?:\s+(?:the|a|an|[\w-]+:))?"
-_CHOOSING = cues.compiled(rf"\b(?:{_CHOOSE}){_CHOOSE_LINK}[\s\"'“‘*_(`:]*$")
+_CHOOSING = cues.compiled(rf"\b(?:{_CHOOSE}){_CHOOSE_LINK}[\s\"'“‘*_(`:→>-]*$")
 _ALONE_BEFORE = re.compile(r"[\W_]*")
 _SHORT_QUESTION = cues.compiled(
     _TAIL + r"[\s,]*(?:(?:for you|then|instead|maybe|perhaps)\b)?[\s,]*\?[\W_]*"

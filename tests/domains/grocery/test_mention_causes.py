@@ -70,6 +70,38 @@ X_OUT_Y_IN = {
         f"Out: {X} | In: {Y}",
         f"Removed: {X}\nAdded: {Y}",
     ],
+    # the causes of the rest of the misses, probed the same way
+    "correction": [
+        f"Typo on my side: where I wrote {X}, please read {Y}.",
+        f"Small fix — for {X} read {Y}. Sorry!",
+        f"Correction to my last message: wherever it says {X}, it should say {Y}.",
+        f"Ignore the {X} bit above; I meant to type {Y}.",
+        f"Where I said {X}, read {Y} instead.",
+    ],
+    "verdict label": [
+        f"Options\n1. {X}: €1.99\n2. {Y}: €2.49\nMy pick: {Y}",
+        f"| Product | Price |\n|---|---|\n| {X} | €1.99 |\n| {Y} | €2.49 |\n\nVerdict: {Y}",
+        f"Head to head:\n- {X}\n- {Y}\nBest buy → {Y}",
+        f"Compared: {X}, {Y}.\nTop pick: {Y}",
+    ],
+    "received with a fault": [
+        f"So sorry your {X} arrived damaged. I'll refund it — may I suggest {Y} instead?",
+        f"The {X} you received was leaking, I'm so sorry. I can send {Y} as a replacement.",
+        f"Apologies that {X} came past its best-before date. Would {Y} work for you?",
+        f"Sorry {X} turned up crushed! How about {Y}?",
+        f"Your {X} was faulty; the refund is on its way. Perhaps {Y} this time?",
+    ],
+    "gone from the shelf": [
+        f"Oh no, {X} has vanished from the shelves. {Y} is here though!",
+        f"{X} seems to have disappeared from our range, so {Y}?",
+        f"{X} got snapped up this morning — {Y} is still available.",
+        f"{X} is nowhere to be found today; {Y} is in stock.",
+        f"{X} flew off the shelves! {Y} is the next best thing.",
+    ],
+    "content in other forms": [
+        f"{X} is having soy inside, so not that one. {Y} has none.",
+        f"{X} is containing soya; {Y} is a better fit.",
+    ],
 }
 
 
@@ -113,6 +145,15 @@ def test_a_basket_to_confirm_or_an_open_choice_puts_both_forward(text: str) -> N
         f"{Y} is not too sweet.",
         f"{Y} — you'll find it's not too sweet and not too thin.",
         f"{Y} is vegan too, and cheap.",
+        # "nothing", "none", "free of" before a state negate it
+        f"{Y} has nothing on your avoid list and it is in stock.",
+        f"{Y}: none of your allergens, nothing over budget.",
+        f"{Y} is free of anything on your no-go list.",
+        f"{Y} is in stock and has no ingredients from your avoid list.",
+        # "read", "winner" and "arrived" with nothing to correct, weigh or fault
+        f"I read the reviews: {Y} is excellent.",
+        f"Winner of our taste test: {Y}.",
+        f"{Y} arrived fresh this morning.",
     ],
 )
 def test_the_near_twins_still_put_forward(text: str) -> None:
