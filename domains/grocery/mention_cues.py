@@ -151,7 +151,7 @@ STATES: tuple[str, ...] = (
     r"(?=\s*(?:[.,;!?—–-]|$)|\s+(?:out|aside|a miss|on the shelf|behind)\b)",
     r"oos\b",  # out of stock, in shop shorthand
     r"(?:0|zero|none|nothing) (?:left|in stock|available|on the shel(?:f|ves))\b",
-    r"no stock\b",
+    r"(?:no|zero|nil)(?: more| further)? stock\b",
     r"was (?:my|our|the) (?:first|initial|original|earlier|old) (?:thought|idea|pick|choice|instinct|plan)",
     r"(?:in )?rupture of stock",  # the French "en rupture de stock"
     r"(?:more|above|over|beyond) (?:than )?what you (?:wanted|want|hoped|planned|asked|said|"
@@ -360,8 +360,19 @@ BEFORE: tuple[str, ...] = (
     r"like your",
     r"such as",
     r"same as",
-    # the measure a product is likened to: "A is similar to B" (B is not offered)
+    # the measure a product is likened to: "A is similar to B" (B is not offered), "A is a bit
+    # like B", "A resembles B", "a twist on B", "B's close cousin"
     r"(?:similar|comparable|close) (?:like|to)",
+    r"(?:a (?:bit|little|lot)|rather|much|just|quite|kind of|sort of|very much) like|"
+    r"resembl(?:e|es|ing)|reminiscent of|remind(?:s|ing)? (?:me |you )?of|akin to|"
+    r"along the lines of|in the (?:style|vein|spirit) of|a (?:twist|take|riff|spin) on|inspired by|"
+    r"modell?ed on|(?:cousin|sibling|twin|relative) (?:of|to)",
+    # what the shopper knows or already owns: "you might know B", "enjoy your B", "from your
+    # order last week, B"
+    _NOT_ASKED + r"you(?: might| may| probably| likely| surely| already)? (?:know|remember|recall|"
+    r"be familiar with)",
+    r"(?:enjoy(?:ing)?|savou?r(?:ing)?) your|hope you (?:enjoy|like|love)d? (?:your|the)",
+    r"from your (?:\w+ )?(?:orders?|purchases?|deliver(?:y|ies)|basket)(?: (?:last|this|of|on) \w+)?,?",
     # the shopper's past liking: "If you liked B, you might enjoy A"
     r"(?:if|since|as|because) you (?:liked|loved|enjoyed)",
     r"no",
@@ -407,7 +418,14 @@ QUESTIONED = (
     r"(?:hope|if) (?:that['’]?s|it['’]?s|that is) (?:ok|okay|fine|alright)|"
     r"(?:confirm|check|tell me)(?: that)? (?:this|that|it) (?:is|['’]s|isn['’]t|is not) (?:not )?"
     rf"{_ACCEPTABLE}|"
-    r"(?:do|would) you mind|(?:can|could) you live with (?:that|this|it)"
+    r"(?:do|would) you mind|(?:can|could) you live with (?:that|this|it)|"
+    # ... and as a non-native writer or a hurried one asks it: "OK for you?", "It is problem for
+    # you?", "You can eat gluten?"
+    # (asked: the question mark closes them, else "not good for you" would be one)
+    r"(?:(?:ok|okay|alright|all right|fine|acceptable|good)\s+for\s+(?:you|u|your)\b|"
+    r"(?:it|that|this) (?:is|['’]s|would be|will be) (?:a |an )?(?:problem|issue|concern)\b|"
+    r"(?:you|u) can (?:eat|have|take|drink|use)\b|can (?:you|u) (?:eat|have|take|drink|use)\b)"
+    r"[^.!?\n]{0,30}\?"
 )
 
 # What the shopper already holds. A label over the lines it holds ("So far in your basket:",

@@ -388,13 +388,22 @@ _LIST_LINK = cues.compiled(
     r"^[\W_]*(?:\([\w'’ -]{1,30}\)[\W_]*)?(?:,|&|and|or|nor|as well as|plus)?[\W_]*"
     r"(?:(?:the|a|an|id|sku|item|product|ref|barcode|code)[\W_]*)?$"
 )
-# A link between two lines of a basket said in one sentence: a quantity may close the line before
-# or open the next one ("A x 3 and B x 1", "A (2), B (1)", "2 × A and 1 × B").
-_QUANTITY = r"(?:[x×]\s*\d+|\d+\s*[x×]|\d+\s*(?:pieces?|packs?|units?))"
-_BASKET_LINK = cues.compiled(
-    rf"^[\W_]*(?:{_QUANTITY}[\W_]*)?(?:\([\w'’ ,.×-]{{1,30}}\)[\W_]*)?"
-    rf"(?:,|&|and|or|plus|as well as)?[\W_]*(?:{_QUANTITY}[\W_]*)?(?:(?:the|a|an)[\W_]*)?$"
+# What may stand between two lines of a basket said in one sentence besides a list link: each
+# line's quantity, price and size ("A x 3 and B x 1", "one A at €1.49, and two packs of B").
+_BASKET_WORDS = cues.compiled(
+    r"(?<!\w)(?:[€$£]\s*\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s*(?:[€$£]|eur(?:os?)?)?|[x×]\d*|\d+[x×]|"
+    + "|".join(_DIGIT_WORDS)
+    + r"|at|of|each|packs?|pieces?|units?|quantity|qty|the|a|an|and|or|plus|as well as)(?!\w)"
 )
+_BASKET_LINK = re.compile(r"[\W_]*")
+
+
+def _basket_link(link: str) -> bool:
+    """Whether a link between two mentions holds nothing but a list link and each line's
+    quantity, price and size: the two are lines of one basket."""
+    return bool(_BASKET_LINK.fullmatch(_BASKET_WORDS.sub(" ", _SIZE.sub(" ", link))))
+
+
 # A link that ends a sentence or a clause joins no list ("A plus B; C would ..."): a line
 # break does (a bulleted list).
 _SENTENCE_LINK = re.compile(r"[;!?]|\.(?=\s)")
@@ -442,7 +451,9 @@ _AND_LINK = cues.compiled(
 )
 _CHOSEN_BEFORE = cues.compiled(
     r"\b(?:go|going|stick|stay|went) with|\b(?:pick|choose|take|go for|opt for|choice|vote|grab|"
-    r"get|buy|settle on|land on|"
+    r"get|buy|settle on|land on|plump(?:ing)? for|side with|vote for|put my money on|bet on|"
+    # the closing offer that names one of the two: "Shall I add A?"
+    r"(?:shall|should|can|may) (?:i|we) (?:add|order|get you|put in)|"
     r"recommend(?:ation)?|suggest(?:ion)?|advise|prefer|favou?r)"
     r"(?:\s+(?:is|would be|goes to))?(?:\s+(?:the|that|this|a|an))?\b[\W_]*$"
 )
@@ -534,6 +545,23 @@ def _labelled_out(text: str, start: int, label: re.Pattern[str] = _LABEL) -> boo
     return _nested_under_label(text, start, label)
 
 
+# A key of a return's record: "Refund: €3.99", "Return reason: damaged" (a bare "Reason:" also
+# explains a pick).
+_RETURN_KEY = cues.compiled(
+    r"^[\s\-*•·>\d.)]*[*_`]*(?:refund(?: amount| method| to)?|reason for (?:the )?return|"
+    r"return(?: reason| window| method| id)?|money back|credit(?: to)?)[*_`]*\s*:"
+)
+
+
+def _in_a_return_record(text: str, start: int) -> bool:
+    """Whether text[start] stands on a line of a record (lines with no blank line between) that
+    has a key of a return ("Refund:", "Reason:"): what a return's record names goes back."""
+    top = text.rfind("\n\n", 0, start)
+    bottom = text.find("\n\n", start)
+    block = text[top + 2 if top >= 0 else 0 : bottom if bottom >= 0 else len(text)]
+    return "\n" in block and any(_RETURN_KEY.match(line) for line in block.split("\n"))
+
+
 def _nested_under_label(text: str, start: int, label: re.Pattern[str]) -> bool:
     """Whether the indented record line holding text[start] sits under a key that rules out
     what it holds ("return_request:" over "  item: A")."""
@@ -607,6 +635,7 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
             _BEFORE.search(prefix)
             or _BEFORE_STATE.search(prefix)
             or _labelled_out(text, m.start)
+            or _in_a_return_record(text, m.start)
             or text.count("~~", 0, m.start) % 2  # struck through: "~~A~~"
         )
         words = _own_words(suffix)
@@ -710,7 +739,7 @@ def _held_beside_new(
     every line put forward. A list shares what is said before its first member or after its
     last."""
     kinds = list(held)
-    linked = [bool(_BASKET_LINK.match(x)) and not _SENTENCE_LINK.search(x) for x in links]
+    linked = [_basket_link(x) and not _SENTENCE_LINK.search(x) for x in links]
     for k in range(len(found) - 1):
         if linked[k] and kinds[k] == "before" and kinds[k + 1] is None:
             kinds[k + 1] = "before"
@@ -887,6 +916,8 @@ def _next_sentence_against(text: str, start: int, stop: int) -> tuple[bool, bool
         return False, False  # "Out of stock: ..." labels what follows it
     if _BARE_STATE.fullmatch(rest):
         return True, False  # "A?? out."
+    if sentence.rstrip().endswith("?"):
+        return False, False  # "A is 500 g. Too big?": a shortcoming put to the shopper
     subject = bool(opening and opening.group("subject"))
     at = _cue_at(_own_words(rest)[:60])
     against = at is not None and (subject or at <= 2)

@@ -98,6 +98,31 @@ X_OUT_Y_IN = {
         f"{X} is nowhere to be found today; {Y} is in stock.",
         f"{X} flew off the shelves! {Y} is the next best thing.",
     ],
+    # the causes of the grocery reader's false leaves and proposal misses, probed the same way
+    "likened to": [
+        f"{Y} is a bit like {X}, but creamier. Want it?",
+        f"{Y} is rather like {X}, only cheaper.",
+        f"Think of {Y} as a twist on {X}.",
+        f"{Y} resembles {X} but froths better.",
+        f"{Y} is akin to {X}, with more body.",
+        f"{Y} — much like {X}, just less sweet.",
+    ],
+    "known or owned by the shopper": [
+        f"You might know {X}; {Y} is in the same vein.",
+        f"You probably remember {X}. {Y} is from the same shelf and cheaper.",
+        f"Enjoy your {X}! Meanwhile, {Y} is on offer if you fancy it.",
+        f"Hope you love your {X}. Want to add {Y} as well?",
+        f"From your order last week, {X} — refund done. Shall I add {Y}?",
+    ],
+    "chosen with a firmer verb, or by the closing offer": [
+        f"{X} or {Y}? I'd plump for {Y}.",
+        f"Weighing {X} against {Y}, I'd side with {Y}.",
+        f"Between {X} and {Y}, I'd lean towards {Y}: higher score than {X}. Shall I add {Y}?",
+    ],
+    "no stock, said short": [
+        f"{X} no more stock. I give you {Y}?",
+        f"{X} zero stock today, {Y} ok?",
+    ],
     "content in other forms": [
         f"{X} is having soy inside, so not that one. {Y} has none.",
         f"{X} is containing soya; {Y} is a better fit.",
@@ -112,6 +137,19 @@ def test_each_cause_rules_the_first_out_and_puts_the_second_forward(text: str) -
     read = READ.resolve(text)
     assert read.proposed == (NUVOLA_BARISTA,)
     assert set(read.named) == {OAT_CALCIUM, NUVOLA_BARISTA}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"Return details\n- Product: {X}\n- Qty: 1\n- Refund: €1.99 to your card\nConfirm?",
+        f"1. {X}\n2. Refund amount: €1.99\nOK?",
+        f"- **Item:** {X}\n- **Return reason:** leaking\n\nGo ahead?",
+    ],
+)
+def test_what_a_returns_record_names_goes_back(text: str) -> None:
+    assert READ.proposed(text) == []
+    assert READ.named(text) == [OAT_CALCIUM]
 
 
 @pytest.mark.parametrize(
@@ -154,6 +192,19 @@ def test_a_basket_to_confirm_or_an_open_choice_puts_both_forward(text: str) -> N
         f"I read the reviews: {Y} is excellent.",
         f"Winner of our taste test: {Y}.",
         f"{Y} arrived fresh this morning.",
+        # a shortcoming put to the shopper as a check, the ways a non-native or hurried writer asks
+        f"{Y} – has almonds. Fine for your diet?",
+        f"{Y} contains almonds. OK for you?",
+        f"{Y} is not organic. It is problem for you?",
+        f"This {Y} have almonds inside. You can eat almonds?",
+        f"{Y} is 1 l. Too big?",
+        # a likeness, knowledge or a record's keys that rule nothing out
+        f"{Y} is a lot like what you had in mind.",
+        f"Something like {Y} would suit you.",
+        f"You'll know {Y} when you see it — bright blue carton.",
+        f"Do you know {Y}? It's lovely.",
+        f"Pick:\n• {Y}\nReason:\n• in stock\n• under budget",
+        f"Your return of {X} is done.\n\nFor next time:\n- {Y}\n- Price: €2.49",
     ],
 )
 def test_the_near_twins_still_put_forward(text: str) -> None:
