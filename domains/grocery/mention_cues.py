@@ -116,7 +116,7 @@ STATES: tuple[str, ...] = (
     r"(?:range|shelves|shelf|catalog(?:ue)?|store|shop|assortment|list|basket|cart|order)",
     r"(?:on|in) (?:your|the) (?:avoid|no|do[- ]not[- ]buy|exclusion|blocked|banned|no[- ]go) list",
     r"withdrawn",
-    r"back[- ]?ordered",
+    r"back[- ]?ordered|on back[- ]?order",
     r"off (?:the|your) (?:list|menu|shelf|shelves|table)",
     r"off[- ]limits",
     r"ruled out",
@@ -150,7 +150,10 @@ STATES: tuple[str, ...] = (
     r"(?:i|we)['’]?d (?:leave|give) (?:it|that|this|them)(?: one)?"
     r"(?=\s*(?:[.,;!?—–-]|$)|\s+(?:out|aside|a miss|on the shelf|behind)\b)",
     r"oos\b",  # out of stock, in shop shorthand
-    r"(?:0|zero|none|nothing) (?:left|in stock|available|on the shel(?:f|ves))\b",
+    r"(?:0|zero|none|nothing) (?:left|in stock|available|on the shel(?:f|ves)|there|here)\b",
+    # dear for the budget said with any word of price: "a bit steep for your budget"
+    r"(?:steep|pricey|pricy|expensive|dear|costly|much|high|rich|a stretch|pushing it) for "
+    r"(?:your|the|ur) (?:budget|limit|wallet|price range|spend)",
     r"(?:no|zero|nil)(?: more| further)? stock\b",
     r"was (?:my|our|the) (?:first|initial|original|earlier|old) (?:thought|idea|pick|choice|instinct|plan)",
     r"(?:in )?rupture of stock",  # the French "en rupture de stock"
@@ -218,7 +221,8 @@ NEGATED: tuple[str, ...] = (
     r"vegan|vegetarian|organic|halal|kosher|(?:\w+[- ])?free|gluten[- ]free|dairy[- ]free|"
     r"nut[- ]free|within (?:your |the )?budget|affordable|recommended|possible|for you|"
     r"(?:something|one|an item|a product|a thing)(?: that)? (?:i|we)(?: can| could|['’]d| would)? "
-    r"(?:recommend|suggest|offer|advise|carry|stock|sell|have|keep)|comes? in\b|"
+    r"(?:recommend|suggest|offer|advise|carry|stock|sell|have|keep|get|source|order|supply|find)|"
+    r"comes? in\b|"
     r"(?:made|produced|sold|offered|back)\b(?![- ]out)|"
     r"(?:an? |the )?(?:good |great |suitable |safe |viable |right |real )?(?:option|choice|fit|"
     r"match|pick|idea|alternative))",
@@ -286,7 +290,7 @@ BEFORE: tuple[str, ...] = (
     # said of the shopper's past, not asked: "Have you tried X?" puts X forward
     _NOT_ASKED
     + r"you(?:['’]ve| have)? (?:already )?(?:had|bought|ordered|tried|got|purchased|picked|"
-    r"chose|took|grabbed|went (?:with|for))(?: before)?",
+    r"chose|took|grabbed|went (?:with|for))(?: up| out)?(?: before)?",
     # the shopper's history: "based on your history (A)"
     r"your (?:order |purchase |shopping |buying )?history(?: of| with| shows| says)?",
     # the old product of a substitution: "B in lieu of A", "B can take the place of A"
@@ -344,7 +348,7 @@ BEFORE: tuple[str, ...] = (
     r"asked for",
     r"you (?:mentioned|wrote|requested|named|typed|were after|were looking for|had in mind|said|"
     r"told (?:me|us)|let (?:me|us) know|complained|noted|(?:really )?(?:liked|loved|enjoyed|preferred))"
-    r"(?: that)?",
+    r"(?: that| about| of)?",
     # content said before the product: "there's soy in A"
     r"there(?:['’]s| is| are)(?: (?!no\b|zero\b|not\b|never\b)\w+){0,3} (?:"
     + "|".join(ALLERGEN_WORDS)
@@ -386,7 +390,8 @@ BEFORE: tuple[str, ...] = (
     r"bother with|settle for|like|want|enjoy|eat|drink|fancy|suggest|recommend|offer|propose|pick|choose|go for|go with|take|"
     r"buy|get|add|include|order|put|use|find|stock|carry|have|pick out|advise)\w*",
     r"(?:" + "|".join(s for s in STATES if "(?:which|that)" not in s) + r")\s*:",
-    r"(?:can['’]?t|cannot|couldn['’]?t|could not) (?:find|get|source|offer)",
+    r"(?:can['’]?t|cannot|couldn['’]?t|could not) (?:find|get|source|offer|deliver|supply|provide|"
+    r"ship|stock|obtain|order)",
     r"no (?:more|stock of)",
     r"❌|✗|✘|🚫|⛔",
     r"(?<=\s)>(?=\s)",  # "A > B" (not a quote opening its line)

@@ -205,7 +205,7 @@ _PARTICLE_VERB = cues.compiled(
 )
 # "leave A out", "take A off", "send A back" (not "back in stock": that brings it)
 _PARTICLE = cues.compiled(
-    r"^[\W_]*(?:out|off|aside|to one side|behind|on the shel(?:f|ves)|"
+    r"^[\W_]*(?:out|off|aside|to one side|behind|on the shel(?:f|ves)|a miss|the (?:chop|boot|push)|"
     r"back(?! in(?:to)? stock| on (?:the |our )?shel))\b"
 )
 # "Nothing else fits except B": the exception is what is put forward.
@@ -298,8 +298,17 @@ _FIRST_THOUGHT = cues.compiled(
 _YOU_HAVE = cues.compiled(r"\byou(?:['’]ve| have) got\s*(?:the\s+)?$")
 _CONTRAST = cues.compiled(
     r"\b(?:but|however|though|although|yet|on (?:second thought|reflection)|actually|then i|instead|"
-    r"changed my mind|scratch that)\b"
+    r"changed my mind|scratch that|(?:i['’]ve |i have |i )?(?:changed|switched|swapped|replaced) it)\b"
 )
+# The first thought said after the product: "A crossed my mind, but ..."
+_FIRST_THOUGHT_AFTER = cues.compiled(
+    "^"
+    + _TAIL
+    + r"[\W_]*(?:(?:briefly |first |initially )?(?:crossed|came to|sprang to) (?:my )?mind|"
+    r"was on my (?:radar|list|shortlist)|was (?:in the running|a contender))\b"
+)
+# "I can't recommend A enough": praise, not a negation.
+_ENOUGH = cues.compiled("^" + _TAIL + r"[\W_]*(?:highly |strongly )?enough\b")
 _CONDITION = cues.compiled(r"\b(?:if|in case|should|whether|unless)\b")
 _ARTICLE_AND_MARKUP = r"(?:\s+(?:the|your|a|an))?[\s\"'(“‘#\[*_~`]*$"
 # "I'd pick A over B": B is passed over; "A is the better deal next to B": B is what A is
@@ -677,8 +686,12 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
             before = True  # ... and A the old one
         if before and _YOU_HAVE.search(prefix):
             before = False  # "you've got A (in your basket)": what the shopper has now
-        if _FIRST_THOUGHT.search(prefix) and _CONTRAST.search(text[m.end : nxt]):
+        if (
+            _FIRST_THOUGHT.search(prefix) or _FIRST_THOUGHT_AFTER.match(suffix)
+        ) and _CONTRAST.search(text[m.end : nxt]):
             before = True  # "I was going to suggest A, but B fits better"
+        if _ENOUGH.match(suffix):
+            before = False  # "I can't recommend A enough"
         if _EXCEPTION.search(text[clause_lo : m.start]):
             before = False
         if _BARE_VERDICT.match(suffix) or (not conditional and _BARE_STATE.fullmatch(words)):

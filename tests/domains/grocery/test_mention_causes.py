@@ -209,3 +209,126 @@ def test_a_basket_to_confirm_or_an_open_choice_puts_both_forward(text: str) -> N
 )
 def test_the_near_twins_still_put_forward(text: str) -> None:
     assert READ.proposed(text) == [NUVOLA_BARISTA]
+
+
+# -- a batch over every group of the fresh rounds, written after the rules above, to see how far
+# they reach (first read 44/54 rule-outs, 5/5 pairs, 11/12 proposals); its misses then taught: "not
+# something we can get", "can't deliver", "nothing there", "on backorder", "steep for your
+# budget", "give A a miss", "A crossed my mind, but", "had A lined up; changed it to", "you
+# picked up A", "what you told me about A", and "can't recommend A enough" as praise.
+
+GROUP_PROBES = {
+    "stock": [
+        f"I'm afraid {X} isn't something we can get at the moment. {Y} is ready to ship.",
+        f"Quick update: {X} — currently unavailable 😕. {Y} — available ✅",
+        f"**Status**\n- {X}: temporarily out\n- {Y}: in stock\n\nShall I add {Y}?",
+        f"Unfortunately our supplier can't deliver {X} this week, so I'd recommend {Y}.",
+        f"{X} won't be back until next month. Would {Y} do in the meantime?",
+        f"Checked the shelf for {X}: nothing there. {Y} is plentiful though.",
+        f"Stock alert ⚠️ {X} is on backorder. Alternative: {Y}.",
+        f"{X}: can't find it anywhere in the warehouse. {Y}: good to go.",
+    ],
+    "allergen-diet": [
+        f"Since you're vegan, {X} won't do — it's got honey. {Y} is fully plant-based.",
+        f"{X} lists soy as an ingredient, which you're avoiding, so I went with {Y}.",
+        f"Allergy check: {X} ❌ (soy), {Y} ✅",
+        f"{X} is processed in a facility that handles nuts — not ideal for you. {Y} is made in a nut-free site.",
+        f"For your soy allergy, {X} is a no. {Y} is soy-free.",
+        f"{X} — unsafe given your allergy. {Y} — safe.",
+    ],
+    "budget": [
+        f"{X} would push you past your €2 limit, so {Y} makes more sense.",
+        f"{X} is a bit steep for your budget; {Y} comes in under it.",
+        f"Budget-wise, {X} doesn't work. {Y} does.",
+        f"{X} costs more than you wanted to spend. {Y} is €1.49.",
+        f"{X} is outside your price range — {Y} fits.",
+    ],
+    "skip-instead": [
+        f"Not {X} — go for {Y}.",
+        f"Let's swap {X} out for {Y}.",
+        f"Rather than {X}, I'd pick up {Y}.",
+        f"I'd give {X} a miss and grab {Y}.",
+        f"{Y}, not {X}.",
+        f"Forget about {X}; {Y} is the better buy.",
+        f"I've taken {X} off the list and put {Y} in its place.",
+    ],
+    "reconsidered": [
+        f"I initially thought of {X}, but {Y} suits you better.",
+        f"On second thought, {X} isn't right for you. {Y} is.",
+        f"{X} crossed my mind, but {Y} is the smarter pick.",
+        f"Originally I had {X} lined up; I've changed it to {Y}.",
+        f"{X} won't work because of the soy. {Y} will.",
+    ],
+    "correction": [
+        f"Apologies, I mixed them up: not {X}, I meant {Y}.",
+        f"Oops — {X} was a mistake; the right one is {Y}.",
+        f"Let me correct that: {Y}, not {X}.",
+        f"Sorry, wrong product! Replace {X} with {Y} in what I said.",
+    ],
+    "comparison": [
+        f"{X} vs {Y}: {Y} is cheaper and tastier, so {Y} it is.",
+        f"Both {X} and {Y} are decent, but I'd go with {Y}.",
+        f"{Y} outshines {X} on every count.",
+        f"If I had to choose between {X} and {Y}, I'd choose {Y}.",
+        f"{X} is good, {Y} is better — I'd take {Y}.",
+    ],
+    "history": [
+        f"Last month you picked up {X}. This time, how about {Y}?",
+        f"Your order history shows {X}; for a change, try {Y}.",
+        f"You normally get {X}, but {Y} is on offer today.",
+        f"You said {X} didn't agree with you, so here's {Y}.",
+        f"Based on what you told me about {X}, I think {Y} is a better match.",
+    ],
+    "substitution": [
+        f"I've substituted {Y} for {X}, which was unavailable.",
+        f"{X} → {Y} (same size, similar price).",
+        f"Replacement for {X}: {Y}. OK?",
+        f"We'll send {Y} in place of {X}.",
+        f"{Y} will replace {X} in your order.",
+    ],
+    "return": [
+        f"I've arranged the return of {X}. You'll get €1.99 back. Meanwhile, {Y} is a good swap.",
+        f"Refund for {X} is approved. Want to try {Y} instead?",
+        f"Got it — {X} is going back. Shall I order {Y}?",
+        f"Exchange confirmed: {X} out, {Y} in.",
+    ],
+}
+GROUP_BOTH = [
+    f"Two good options: {X} and {Y}. Which do you prefer?",
+    f"Here are my picks:\n1. {X}\n2. {Y}\nWant both?",
+    f"Your basket: {X} ×2, {Y} ×1. Total €7.47. Shall I place the order?",
+    f"I'd suggest {X} for breakfast and {Y} for your coffee.",
+    f"Both {X} and {Y} are in stock and within budget.",
+]
+GROUP_Y_ONLY = [
+    f"{Y} is back in stock — shall I add it?",
+    f"{Y} has no soy, no nuts and stays under your budget.",
+    f"No worries about allergens with {Y}.",
+    f"{Y}: in stock, €2.49, vegan. Add it?",
+    f"Instead of browsing further, I'd just go with {Y}.",
+    f"Good news: {Y} isn't sold out after all!",
+    f"I can't recommend {Y} enough — it froths beautifully.",
+    f"{Y} won't break the bank.",
+    f"You won't find a better barista drink than {Y}.",
+    f"Rather than waste your time, here's the one: {Y}.",
+    f"{Y} should be fine for your diet — it's vegan.",
+    f"Did you mean {Y}? It's in stock.",
+]
+
+
+@pytest.mark.parametrize(
+    "text", [t for texts in GROUP_PROBES.values() for t in texts], ids=lambda t: t[:40]
+)
+def test_every_group_of_rule_out_reaches_beyond_the_corpus(text: str) -> None:
+    assert READ.proposed(text) == [NUVOLA_BARISTA]
+    assert set(READ.named(text)) == {OAT_CALCIUM, NUVOLA_BARISTA}
+
+
+@pytest.mark.parametrize("text", GROUP_BOTH, ids=lambda t: t[:40])
+def test_proposals_of_two_put_both_forward(text: str) -> None:
+    assert set(READ.proposed(text)) == {OAT_CALCIUM, NUVOLA_BARISTA}
+
+
+@pytest.mark.parametrize("text", GROUP_Y_ONLY, ids=lambda t: t[:40])
+def test_proposals_full_of_cue_words_rule_nothing_out(text: str) -> None:
+    assert READ.proposed(text) == [NUVOLA_BARISTA]
