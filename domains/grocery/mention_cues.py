@@ -172,8 +172,9 @@ STATES: tuple[str, ...] = (
     r"(?:we|i) (?:don['’]?t|do not) have (?:it |them |this |that )?(?:now|any ?more|at the moment|"
     r"today|right now)",
     # the product first, then what the shop lacks: "A we do not have", "A we don't stock"
-    r"(?:we|i|the shop|the store) (?:don['’]?t|do not|no longer|cannot|can['’]?t) (?:have|stock|carry|"
-    r"sell|get|offer)(?: (?:it|them|that|this))?(?=\s*(?:[.,;!?)]|$))",
+    r"(?:we|i|the shop|the store) (?:don['’]?t|do not|not|no longer|cannot|can['’]?t) (?:have|stock|"
+    r"carry|sell|get|offer)(?: (?:it|them|that|this))?(?: (?:today|now|right now|at the moment|any ?more|"
+    r"this week))?(?=\s*(?:[.,;!?)]|$))",
     r"(?:was|is) a (?:typo|mistake|slip)",
     r"(?:that|this|which|it)(?: one)?['’]s (?:all |now |completely |sadly )?(?:gone|out|finished)"
     r"\b(?! of (?!stock))",

@@ -237,11 +237,13 @@ _PUTTING = cues.compiled(r"\b(?:add|put|swap|replac|includ|plac|switch|chang|pop
 _BARE_VERDICT = cues.compiled(
     "^"
     + _TAIL
-    + r"[\s()\[\]–—:|=-]*(?:skip(?:ped)?(?: it)?|avoid(?:ed)?|removed|dropped|rejected|declined|"
+    + r"[\s()\[\]–—:|=~·/*_-]*(?:skip(?:ped)?(?: it)?|avoid(?:ed)?|removed|dropped|rejected|declined|"
     r"no(?!\s+\w)|nope|nah|pass|not this one|not that one|excluded)"
     r"(?:[\s)\].,;!–—|-]|$)"
     # a state said with no verb, as a note does: "A gone, can swap to B"
-    r"|^" + _TAIL + r"[\s()\[\]–—:|=-]*(?:all |now |already )?(?:gone|finished|sold out|none left|"
+    r"|^"
+    + _TAIL
+    + r"[\s()\[\]–—:|=~·/*_-]*(?:all |now |already )?(?:gone|finished|sold out|none left|"
     r"empty|unavailable|oos|back|refunded|returned)(?=\s*(?:[.,;:!?)\]–—|-]|$))"
 )
 # Words that make an otherwise plant-based drink's "milk" not the allergen.
@@ -251,7 +253,7 @@ _PLANT_MILK = cues.compiled(cues.alternation(cues.PLANT_MILKS) + r"[- ]milk\b")
 _MARKS = "✔✓✅☑👍❌✗✘🚫⛔"
 _MARK_LEAD = re.compile(rf"[\s*_>•·\-\d.)\[\]]*[{_MARKS}]")
 _MARK_BEFORE = re.compile(rf"([{_MARKS}])[\s*_]*$")
-_MARK_AFTER = re.compile(rf"{_TAIL}[\s*_:—–)\]-]*([{_MARKS}])")
+_MARK_AFTER = re.compile(rf"{_TAIL}[\s*_:—–)\]~=>→⇒-]*([{_MARKS}])")
 
 
 def _mark_of(text: str, lo: int, start: int, end: int, hi: int) -> str | None:
@@ -389,6 +391,11 @@ _OWN_FLAG = cues.compiled(r"^[^\n{}]*?(?<![\w-])" + _FLAG)
 _BARE_NO = cues.compiled(
     r"[\W_]*(?:(?:sadly|unfortunately|sorry|alas|oh|i['’]m afraid)[\W_]+)*"
     r"(?:no|nope|nah|not really|not this time|not today)[\W_]*"
+)
+# ... or opening the sentence before what it says: "Not today — it's sold out."
+_BARE_NO_LEAD = cues.compiled(
+    r"[\W_]*(?:(?:sadly|unfortunately|sorry|alas|oh|i['’]m afraid)[\W_]+)*"
+    r"(?:no|nope|nah|not really|not this time|not today|not now)\s*[,;:—–-]"
 )
 _LABEL_EDGE = re.compile(r"[\n;!?]|(?<=\.)" + _NOT_AN_END + r"(?=\s|$)")
 # A list link between two mentions ("A, B and C", "A or B").
@@ -923,8 +930,8 @@ def _next_sentence_against(text: str, start: int, stop: int) -> tuple[bool, bool
     rest = sentence[opening.end() if opening else 0 :]
     if _FLAG_FALSE.fullmatch(sentence):
         return True, False  # "item: A\nin_stock: false"
-    if _BARE_NO.fullmatch(sentence):
-        return True, False  # "A? Sadly no."
+    if _BARE_NO.fullmatch(sentence) or _BARE_NO_LEAD.match(sentence):
+        return True, False  # "A? Sadly no.", "A? Not today — it's sold out."
     if not rest.strip() or _LABEL_START.match(rest):
         return False, False  # "Out of stock: ..." labels what follows it
     if _BARE_STATE.fullmatch(rest):

@@ -332,3 +332,67 @@ def test_proposals_of_two_put_both_forward(text: str) -> None:
 @pytest.mark.parametrize("text", GROUP_Y_ONLY, ids=lambda t: t[:40])
 def test_proposals_full_of_cue_words_rule_nothing_out(text: str) -> None:
     assert READ.proposed(text) == [NUVOLA_BARISTA]
+
+
+# -- a batch of layouts and voices (headings, JSON, tables, tilde notes, emoji with arrows,
+# non-native English, texting, formal), each shape filled with five namings; first read 70/90
+# rule-outs (14/18 shapes), 15/15 pairs. Its misses taught: a verdict after "~" or bold markup
+# ("**A** ~ skip"), "we not have" (no auxiliary), an arrow before a tick or a cross, and a
+# sentence that opens "Not today —".
+
+BLUE_CHEESE, TORTILLA_CHIPS = "off_2914276378696", "off_2941746113969"
+# Fromagerie Lusse Strong Blue Cheese 150 g and Crackle & Co Chilli Tortilla Chips 200 g (each
+# name unique), in five namings: bare, lower case with size, bracketed, bold, capitals.
+A_NAMES = [
+    "Strong Blue Cheese",
+    "fromagerie lusse strong blue cheese 150g",
+    "Strong Blue Cheese (Fromagerie Lusse, 150 g)",
+    "**Fromagerie Lusse Strong Blue Cheese**",
+    "STRONG BLUE CHEESE 150 G",
+]
+B_NAMES = [
+    "Chilli Tortilla Chips",
+    "crackle & co chilli tortilla chips 200g",
+    "Chilli Tortilla Chips by Crackle & Co (200 g)",
+    "**Crackle & Co Chilli Tortilla Chips**",
+    "CHILLI TORTILLA CHIPS 200 G",
+]
+LAYOUT_SHAPES = [  # {a} ruled out, {b} proposed
+    "### Heads up\n{a} is temporarily unavailable.\n\n### Instead\n{b} — same price range.",
+    '{{"recommended": "{b}", "not_recommended": "{a}", "why": "contains milk"}}',
+    "| Item | Verdict |\n|---|---|\n| {a} | ✗ milk |\n| {b} | ✓ |",
+    "- {a} ~ skip (lactose)\n- {b} ~ go",
+    "Sorry, {a} we not have today. Maybe you like {b}?",
+    "{a} it is finish, i am sorry. Other option: {b}.",
+    "pls dont get {a}, its got milk. {b} is fine",
+    "{a} is off the menu for you (dairy). {b}, on the other hand, is a great match.",
+    "I regret to inform you that {a} cannot be supplied. May I propose {b} instead?",
+    "🧀 {a} → 🚫 (milk)\n🌶️ {b} → ✅",
+    "While {a} is tasty, it isn't dairy-free, so {b} is my recommendation.",
+    "{b} beats {a} for you — no dairy at all.",
+    "You already tried {a} and didn't love it, so let's go with {b}.",
+    "Hmm, {a}? Not today — it's sold out. {b} is a solid choice.",
+    "Option A: {a} (unavailable)\nOption B: {b} (available)\nGoing with option B?",
+    "Regarding {a}: discontinued by the maker. Closest match in stock: {b}.",
+    "{a} was the plan, but it's gone. Switching to {b}.",
+    "We could do {a}, except it's over your budget. {b} isn't.",
+]
+LAYOUT_BOTH = [  # both put forward
+    "Two picks:\n- {a}\n- {b}\nBoth in stock. Which one?",
+    "{a} pairs nicely with {b}. Want both?",
+    "Basket:\n| Item | Qty |\n|---|---|\n| {a} | 1 |\n| {b} | 2 |\nTotal €9.40. Order?",
+]
+
+
+@pytest.mark.parametrize("shape", LAYOUT_SHAPES, ids=lambda t: t[:40])
+def test_layouts_and_voices_rule_out_whatever_the_naming(shape: str) -> None:
+    for a, b in zip(A_NAMES, B_NAMES, strict=True):
+        text = shape.format(a=a, b=b)
+        assert READ.proposed(text) == [TORTILLA_CHIPS], text
+
+
+@pytest.mark.parametrize("shape", LAYOUT_BOTH, ids=lambda t: t[:40])
+def test_layouts_of_two_put_both_forward(shape: str) -> None:
+    for a, b in zip(A_NAMES, B_NAMES, strict=True):
+        text = shape.format(a=a, b=b)
+        assert set(READ.proposed(text)) == {BLUE_CHEESE, TORTILLA_CHIPS}, text
