@@ -142,8 +142,9 @@ STATES: tuple[str, ...] = (
     r"(?:too|2) (?:expensive|pricey|pricy|dear|costly|much|high|steep|sugary|sweet|salty|fatty|"
     r"processed|rich|heavy)",  # "2": texting
     # too much of any quality ("too bland", "a little too spicy for you"): an adjective after
-    # "too" ends its clause or is said "for" someone; "too" meaning "also" precedes no adjective
-    rf"too (?!{_NOT_EXCESS}\b)[a-z]{{3,}}(?=\s*(?:[.,;:!?)\]—–-]|$)|\s+(?:for|to|imo|tbh|though|"
+    # "too" ends its clause or is said "for" someone ("too popular to stay long" praises);
+    # "too" meaning "also" precedes no adjective
+    rf"too (?!{_NOT_EXCESS}\b)[a-z]{{3,}}(?=\s*(?:[.,;:!?)\]—–-]|$)|\s+(?:for|imo|tbh|though|"
     r"tho|and|but|so|compared|in|on)\b)",
     r"overpriced|(?:poor|bad) value|a rip-?off",
     r"(?:below|under|beneath|short of) (?:your|the) (?:minimum|min|target|standard|threshold|bar)",

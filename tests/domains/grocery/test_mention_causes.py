@@ -396,3 +396,64 @@ def test_layouts_of_two_put_both_forward(shape: str) -> None:
     for a, b in zip(A_NAMES, B_NAMES, strict=True):
         text = shape.format(a=a, b=b)
         assert set(READ.proposed(text)) == {BLUE_CHEESE, TORTILLA_CHIPS}, text
+
+
+# -- precision: proposals full of the new cue words (likeness, knowledge, "too", "nothing",
+# "got", "so far", winning words), read after the batches above; first read 34/35 and 6/6 ("too
+# popular to stay on the shelf" was read as a shortcoming).
+
+PRAISE_Y_ONLY = [
+    f"{Y} is a bit like a latte in a carton — lovely.",
+    f"If you enjoy your coffee frothy, {Y} is the one.",
+    f"{Y} came out on top in our taste test.",
+    f"{Y} has a little sweetness, nothing too heavy.",
+    f"{Y}: a touch of vanilla, no soy.",
+    f"{Y} is too good to pass up.",
+    f"{Y} is too popular to stay on the shelf long — grab it!",
+    f"Want {Y} too?",
+    f"I've got {Y} ready for you — shall I add it?",
+    f"You've got great taste — {Y} is a winner.",
+    f"{Y} has the edge on froth.",
+    f"You can't go wrong with {Y}.",
+    f"Nothing beats {Y} for a flat white.",
+    f"There's no better pick than {Y}.",
+    f"{Y} never disappoints.",
+    f"I wouldn't hesitate: {Y}.",
+    f"No need to look further — {Y} ticks every box.",
+    f"{Y} is not only vegan but also soy-free.",
+    f"Don't miss {Y} — it's on offer.",
+    f"Why not try {Y}?",
+    f"{Y} — zero soy, zero nuts? Well, it's almond, so check your allergy first: OK for you?",
+    f"Is {Y} okay? It's the only barista drink left in stock.",
+    f"{Y} is far from pricey.",
+    f"Out of all the options, {Y} is the best.",
+    f"Of everything in stock, {Y} fits best.",
+    f"Among the drinks, only {Y} fits your rules.",
+    f"{Y} won't disappoint.",
+    f"{Y} isn't just cheap, it's good.",
+    f"Replacing your old carton? {Y} is a great choice.",
+    f"{Y} stands in nicely for cow's milk in coffee.",
+    f"{Y} arrived in stock this morning.",
+    f"{Y} will never run out on us — we keep plenty.",
+    f"{Y} hasn't sold out yet!",
+    f"{Y} is hard to beat.",
+    f"{Y}? Yes — in stock.",
+]
+PRAISE_BOTH = [
+    f"So far I've found {X} and {Y}. Which do you prefer?",
+    f"You have two good options: {X} or {Y}.",
+    f"Here's what I can add: {X} and {Y}. Both are within budget.",
+    f"Shortlist:\n- {X}\n- {Y}\nAny favourite?",
+    f"{X} is cheaper; {Y} froths better. Your call!",
+    f"I'd say {X} for cereal and {Y} for coffee — want both?",
+]
+
+
+@pytest.mark.parametrize("text", PRAISE_Y_ONLY, ids=lambda t: t[:40])
+def test_praise_and_near_cue_words_rule_nothing_out(text: str) -> None:
+    assert READ.proposed(text) == [NUVOLA_BARISTA]
+
+
+@pytest.mark.parametrize("text", PRAISE_BOTH, ids=lambda t: t[:40])
+def test_an_open_choice_of_two_puts_both_forward(text: str) -> None:
+    assert set(READ.proposed(text)) == {OAT_CALCIUM, NUVOLA_BARISTA}
