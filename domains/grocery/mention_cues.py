@@ -103,6 +103,11 @@ STATES: tuple[str, ...] = (
     r"(?:in|on) (?:shortage|short supply)|(?:stock|shelf|shelves)(?: is| are)? (?:empty|bare)",
     r"(?:exhausted|depleted|lacking)\b",
     # gone from the shelf in livelier words: "has vanished", "got snapped up", "flew off the shelf"
+    # withdrawn by the maker or the shop: "was recalled"
+    r"(?:was|were|has been|have been|got|is being) (?:recalled|withdrawn|banned|blocked|suspended)",
+    # what disagreed with the shopper: "gave you trouble", "upset your stomach"
+    r"gave you (?:trouble|problems|grief|a (?:reaction|rash|headache|stomach ?ache))|"
+    r"upset your (?:stomach|tummy)|disagreed with you",
     r"(?:vanished|disappeared|gone missing|snapped up|cleared out|wiped out|nowhere to be (?:found|seen)|"
     r"(?:flew|flown) off (?:the |our )?shel(?:f|ves))",
     # a fault in what the shopper received
@@ -339,7 +344,12 @@ BEFORE: tuple[str, ...] = (
     r"(?:the|your) usual",
     _NOT_ASKED
     + r"you(?:['’]ve| have)? (?:usually|normally|previously|last|already|often|always|used to|regularly|typically|once) (?:order|bought|buy|had|purchas|"
-    r"get|got|ordered|have)\w*",
+    r"get|got|ordered|have|go for|go with|went for|went with|pick|choose|chose|grab)\w*",
+    # the shopper's words, by their message: "per your message, A ..."
+    r"(?:per|from|in|according to|as in) your (?:last |earlier |previous )?(?:message|note|request|words|"
+    r"list|reply),?",
+    # the other side of a swap, said first: "out goes A, in comes B"
+    r"out (?:goes|go|went)",
     r"(?:the|your) (?:original|previous|last|old)",
     # what goes back: a return, a refund, an exchange, a product taken or sent back
     r"(?:take|takes|taking|took|send|sends|sending|sent|bring|bringing|brought|collect|collecting|"
@@ -428,6 +438,11 @@ QUESTIONED = (
     r"(?:do|would) you mind|(?:can|could) you live with (?:that|this|it)|"
     # ... and as a non-native writer or a hurried one asks it: "OK for you?", "It is problem for
     # you?", "You can eat gluten?"
+    # the product offered all the same, by a word standing for it: "Shall I add it?", "Still want
+    # it?" (an offer of another product names that product instead)
+    r"(?:shall|should|can|may) (?:i|we) (?:still )?(?:add|order|get|put in|pop in) (?:it|this one|that one)\b"
+    r"(?: anyway| all the same| regardless)?\s*\?|"
+    r"(?:do you |would you )?still (?:want|like|fancy) (?:it|this one|that one)\b[^.!?\n]{0,20}\?|"
     # (asked: the question mark closes them, else "not good for you" would be one)
     r"(?:(?:ok|okay|alright|all right|fine|acceptable|good)\s+for\s+(?:you|u|your)\b|"
     r"(?:it|that|this) (?:is|['’]s|would be|will be) (?:a |an )?(?:problem|issue|concern)\b|"

@@ -291,7 +291,8 @@ _NEW_FIRST, _OLD_AFTER_FOR, _OLD_FIRST, _FOR_NEXT, _WITH_NEXT = map(
 _FIRST_THOUGHT = cues.compiled(
     r"(?:\b(?:i|we)(?:['’]d| had| was| were)? (?:first |initially |originally )?(?:was going to|were going to|"
     r"was about to|wanted to|meant to|thought (?:about|of)|considered|had in mind|"
-    r"(?:first|initially|originally) (?:picked|chose|suggested|went for))(?: \w+)?|"
+    r"(?:first|initially|originally) (?:picked|chose|suggested|went for|looked at|checked|tried|"
+    r"reached for|found))(?: \w+)?|"
     r"\b(?:i|we) tried to (?:add|get|order|find|source|book)|"
     r"\bmy (?:first|initial|original|earlier|old) (?:pick|choice|thought|idea|instinct|suggestion|plan)"
     r"(?: was| had been)?|\b(?:initially|originally|at first)(?:,)? (?:i|we) (?:thought of|picked|chose|"
@@ -331,6 +332,8 @@ _ANAPHOR = cues.compiled(r"\bthe (former|latter|first|second|last)\b(?: one| opt
 _CLAUSE_STOP = re.compile(r"[,;.!?\n]")
 _ARROW = re.compile("^" + _TAIL + r"[\W_]*(?:→|->|=>|⇒|➜|➔|⟶)")
 _ONLY_PUNCTUATION = cues.compiled("^" + _TAIL + r"[\s.?!:;—–\-*_)\"'”`]*$")
+# A short question about the product, answered by the next sentence: "Is A an option? Sadly no."
+_SHORT_STATE_QUESTION = cues.compiled(r"(?:\s+[\w'’-]+){1,4}\s*\?[\s\"'”`*_)]*")
 # A list label that rules out what follows it: "Out of stock: A, B", "**Dropped:** C".
 _LABEL = cues.compiled(
     # a few words may name what is listed: "alternatives rejected", "options ruled out"
@@ -371,7 +374,10 @@ _HELD_AFTER = cues.compiled(
     "^" + _TAIL + r"[\W_]*(?:\([\w'’ ,.-]{1,30}\)[\W_]*)?" + cues.alternation(cues.HELD_AFTER)
 )
 # What closes a label: a colon or an arrow ("Excluded → A").
-_LABEL_SEPARATOR = re.compile(r":|→|->|=>|⇒|➜|➔|(?<=\s)[—–](?=\s)")
+_LABEL_SEPARATOR = re.compile(r":|→|->|=>|⇒|➜|➔")
+# A basket's label may also close with a spaced dash ("Basket so far — A"); a verdict's may not
+# ("It's out today — B?" offers B).
+_HELD_SEPARATOR = re.compile(_LABEL_SEPARATOR.pattern + r"|(?<=\s)[—–](?=\s)")
 _EMOTICON = re.compile(r":-?[()\[\]/|DPp](?!\w)")
 _LABEL_START = re.compile(r"[^:\n]{0,40}:")
 # A markdown heading or a line in bold: it labels the lines under it, up to the next heading.
@@ -478,7 +484,8 @@ _CHOSEN_AFTER = cues.compiled(
     + r"[\W_]*(?:"
     + "|".join(cues.WINNING)
     + r"|wins|it is|(?:easily|definitely|for sure|hands down|clearly|obviously|no contest|"
-    r"every time|all the way)(?=[\W_]*$)|(?:is|['’]s) (?:the |a )?(?:clear |obvious |better |best )?(?:one|winner|"
+    r"every time|all the way)(?=[\W_]*$)|(?:is|['’]s) (?:the |a )?(?:clear |obvious |better |best |"
+    r"sensible |smart |wise |safe |right |logical |natural |ideal |perfect |stronger |winning )?(?:one|winner|"
     r"pick|choice|deal|buy|option)|(?:is|['’]s) (?:the |much |far )?(?:clear |obvious )?(?:better|best))\b"
 )
 
@@ -531,7 +538,12 @@ def _own_words(words: str) -> str:
     return words[: min(cuts)] if cuts else words
 
 
-def _labelled_out(text: str, start: int, label: re.Pattern[str] = _LABEL) -> bool:
+def _labelled_out(
+    text: str,
+    start: int,
+    label: re.Pattern[str] = _LABEL,
+    separator: re.Pattern[str] = _LABEL_SEPARATOR,
+) -> bool:
     """Whether a list label ruling products out (`label`: what it says) governs text[start]: "Out
     of stock:", a key ("excluded": ...), or a heading over the list ("### Not available")."""
     headings = list(_HEADING.finditer(text, 0, start))
@@ -539,7 +551,7 @@ def _labelled_out(text: str, start: int, label: re.Pattern[str] = _LABEL) -> boo
         return True
     seps = [
         m
-        for m in _LABEL_SEPARATOR.finditer(text, 0, start)
+        for m in separator.finditer(text, 0, start)
         if not (m.start() and text[m.start() - 1].isspace() and _EMOTICON.match(text, m.start()))
     ]  # ":(" is a face, not a label
     # A colon inside a line's entry ("A: Sunny Acre, 100 g", "(SKU: ...") ends no label: the one
@@ -661,7 +673,7 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
             else "after"
             if _HELD_AFTER.match(suffix)
             else "label"
-            if _labelled_out(text, m.start, _HELD_LABEL)
+            if _labelled_out(text, m.start, _HELD_LABEL, _HELD_SEPARATOR)
             else None
         )
         conditional = bool(_CONDITION.search(text[clause_lo : m.start]))
@@ -671,7 +683,12 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
             or bool(_OWN_FLAG.search(suffix))
             or _table_says_against(text, m.start, [x.start for x in found if x is not m])
         )
-        if not said and not conditional and hi == clause_hi and _ONLY_PUNCTUATION.match(suffix):
+        if (
+            not said
+            and not conditional
+            and hi == clause_hi
+            and (_ONLY_PUNCTUATION.match(suffix) or _SHORT_STATE_QUESTION.fullmatch(suffix))
+        ):
             said, plural = _next_sentence_against(text, hi, nxt)
             if plural:
                 suffix = " are"  # "A or B? Neither is in stock.": said of both
@@ -1556,7 +1573,18 @@ class Resolver:
                 if narrower:
                     candidates = narrower
             first = min([start, *(s.start for s in said)])
-            last = max([end, *(s.end for s in said)])
+            # what is said further on in the clause narrows the name down but is no part of
+            # the mention ("A, but it is sold only in 1 kg bags": the "but" stays after it)
+            last = max(
+                [
+                    end,
+                    *(
+                        s.end
+                        for s in said
+                        if s.end <= end or self._only_attributes(text[end : s.start])
+                    ),
+                ]
+            )
             used_ids += [(s.start, s.end) for s in said]
             ordered = tuple(sorted(candidates))
             out.append(Mention(first, last, ordered, False, self._listings[ordered[0]].display))

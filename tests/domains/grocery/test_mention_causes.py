@@ -457,3 +457,105 @@ def test_praise_and_near_cue_words_rule_nothing_out(text: str) -> None:
 @pytest.mark.parametrize("text", PRAISE_BOTH, ids=lambda t: t[:40])
 def test_an_open_choice_of_two_puts_both_forward(text: str) -> None:
     assert set(READ.proposed(text)) == {OAT_CALCIUM, NUVOLA_BARISTA}
+
+
+# -- a last batch, written before any rule for it (numbered answers, a verbose explainer, a
+# formal voice, non-native English from several languages, texting, status labels), with
+# Highmoor House Blend Coffee Beans and Cacao Norte Classic Instant Coffee: first read 31/40
+# rule-outs (main's resolver: 29/40), 5/5 pairs, 10/10 proposals. Its misses taught: a short
+# question about a product answered by the next sentence ("Is A an option? Sadly no — ..."), a
+# first look taken back ("I first looked at A, ... but"), a size said further on in the clause is
+# no part of the mention (it hid the "but"), "was recalled", "gave you trouble", "per your
+# message, A", "out goes A", "the sensible one", "you usually go for A". Left unread: a
+# Spanish "no tenemos A" (code-switching), and a message whose two products both carry the
+# shortcoming (left out as ambiguous).
+
+A = "Highmoor House Blend Coffee Beans"
+B = "Cacao Norte Classic Instant Coffee"
+AID, BID = "off_2803844618992", "off_2634248922602"
+COFFEE_RULED = [
+    f"1) Is {A} an option? Sadly no — it's not in stock.\n2) What about {B}? Yes, available now.",
+    f"Let me explain my reasoning. I first looked at {A}, which is a lovely bean, but it is sold only in 1 kg bags, which exceeds what you asked for. That is why I settled on {B}.",
+    f"To recap what you told me: you don't want {A} again. So my suggestion is {B}.",
+    f"{A}? Nah, that one's too much for your budget. {B} though — perfect.",
+    f"Mi dispiace, {A} is finished. I suggest {B}.",
+    f"Leider {A} is not available anymore. {B} is a good alternative.",
+    f"{A} 已经卖完了 — sorry, sold out. {B} available.",
+    f"sorry {A} isnt avalable rn, {B} tho?",
+    f"{A} — nope, over budget. {B} — yep.",
+    f"Regrettably, {A} has been withdrawn from sale. I would therefore suggest {B}.",
+    f"Plot twist: {A} is out 😅 Enter {B}!",
+    f"I couldn't add {A} because it's out of stock, so I've added {B} instead.",
+    f"The system flagged {A} as unavailable. I've picked {B}.",
+    f"{B} is the one for you. ({A} is sold out.)",
+    f"My recommendation: {B}. Not recommended: {A} (out of stock).",
+    f"**Available:** {B}\n**Unavailable:** {A}",
+    f"Since {A} is more than €10, which is above your cap, I went for {B}.",
+    f"{A} costs €12.50 — well beyond the €5 you mentioned. {B} is €3.20.",
+    f"You've bought {A} three times already; fancy trying {B}?",
+    f"Thanks for mentioning {A}; unfortunately we can't offer it. {B} is similar.",
+    f"{A} was recalled by the supplier, so please take {B}.",
+    f"Per your message, {A} gave you trouble last time. Let's try {B}.",
+    f"{B} — cheaper, smaller, and unlike {A}, in stock.",
+    f"Here's the swap: out goes {A}, in comes {B}.",
+    f"Return processed for {A}. For your next order I'd suggest {B}.",
+    f"{A} isn't an option today, so {B} it is!",
+    f"Hmm, {A} won't fit your budget, I'm afraid. How about {B}?",
+    f"{A} did not pass your filters (too pricey). {B} passed.",
+    f"I considered {A} but ruled it out on price. {B} is my pick.",
+    f"It's a choice between {A} and {B}; given your budget, {B} is the sensible one.",
+    f"Between {A} and {B}, {B} gives you better value, so I'd go for that.",
+    f"Sorry for the confusion — I should have written {B}, not {A}.",
+    f"{A} (the one you asked about) is out. Closest alternative: {B}.",
+    f"{A} would have been my first choice, but it's sold out; {B} is next best.",
+    f"Not available: {A}.\nAvailable alternative: {B}.",
+    f"I've removed {A} from your cart as requested and added {B}.",
+    f"You usually go for {A}, right? It's out today — {B}?",
+    f"{A} x — out of stock\n{B} ✓ — in stock",
+]
+COFFEE_BOTH = [
+    f"1) {A} — great if you grind at home.\n2) {B} — quicker for busy mornings.\nWhich suits you?",
+    f"Let me lay out two options: {A}, rich and smooth, or {B}, convenient. Both fit.",
+    f"Recap of your basket: {A} ×1, {B} ×2, total €19.90. Go ahead and order?",
+    f"For your office, {A} plus {B} would cover both camps.",
+    f"{A} and {B} are both in stock; shall I add both?",
+]
+COFFEE_Y_ONLY = [
+    f"Just to recap your needs: instant, under €5, no decaf. {B} matches all three.",
+    f"{B} is not expensive at all — €3.20.",
+    f"I looked everywhere and {B} is the best fit, no question.",
+    f"{B} — never out of stock, always reliable.",
+    f"Great news, {B} is available! Shall I add it?",
+    f"{B}: nothing to worry about allergy-wise.",
+    f"You asked for something quick: {B} dissolves in seconds.",
+    f"If budget matters, {B} is hard to beat at €3.20.",
+    f"Rather than grinding beans, you could simply use {B}.",
+    f"No beans needed — {B} is instant.",
+]
+
+
+@pytest.mark.parametrize("text", COFFEE_RULED, ids=lambda t: t[:40])
+def test_a_fresh_batch_rules_the_beans_out(text: str) -> None:
+    assert READ.proposed(text) == [BID]
+    assert AID in READ.named(text)
+
+
+@pytest.mark.parametrize("text", COFFEE_BOTH, ids=lambda t: t[:40])
+def test_a_fresh_batch_of_pairs_puts_both_forward(text: str) -> None:
+    assert set(READ.proposed(text)) == {AID, BID}
+
+
+@pytest.mark.parametrize("text", COFFEE_Y_ONLY, ids=lambda t: t[:40])
+def test_a_fresh_batch_of_proposals_rules_nothing_out(text: str) -> None:
+    assert READ.proposed(text) == [BID]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"**{Y}**: contains almonds, Nutri-Score B, €2.49, 1 l.\n\nShall I add it?",
+        f"{Y} is a little over your budget. Still want it?",
+    ],
+)
+def test_a_shortcoming_then_an_offer_of_the_same_product_still_puts_it_forward(text: str) -> None:
+    assert READ.proposed(text) == [NUVOLA_BARISTA]
