@@ -375,6 +375,7 @@ _HELD_AFTER = cues.compiled(
 )
 # What closes a label: a colon or an arrow ("Excluded → A").
 _LABEL_SEPARATOR = re.compile(r":|→|->|=>|⇒|➜|➔")
+_ENTRY_SEPARATORS = 3
 # A basket's label may also close with a spaced dash ("Basket so far — A"); a verdict's may not
 # ("It's out today — B?" offers B).
 _HELD_SEPARATOR = re.compile(_LABEL_SEPARATOR.pattern + r"|(?<=\s)[—–](?=\s)")
@@ -555,8 +556,9 @@ def _labelled_out(
         if not (m.start() and text[m.start() - 1].isspace() and _EMOTICON.match(text, m.start()))
     ]  # ":(" is a face, not a label
     # A colon inside a line's entry ("A: Sunny Acre, 100 g", "(SKU: ...") ends no label: the one
-    # before it still governs, unless a link or a line break stands between them.
-    for k in range(len(seps) - 1, -1, -1):
+    # before it still governs, unless a link or a line break stands between them (looked for
+    # over the last few separators only: an entry holds one or two).
+    for k in range(len(seps) - 1, max(-1, len(seps) - 1 - _ENTRY_SEPARATORS), -1):
         colon, after = seps[k].start(), seps[k].end()
         between = text[after:start]
         if _LABEL_EDGE.search(between.replace("\n", " ")) or "\n\n" in between:
@@ -568,7 +570,7 @@ def _labelled_out(
         if any(label.fullmatch(words) for words in said):
             return True
         entry = text[seps[k - 1].end() : colon] if k else ""
-        if not entry or "\n" in entry or "|" in entry or _CONNECTOR.search(entry):
+        if not entry.strip() or "\n" in entry or "|" in entry or _CONNECTOR.search(entry):
             break
     return _nested_under_label(text, start, label)
 
