@@ -173,20 +173,15 @@ _NEGATION_BEFORE = cues.compiled(
     + r"|nothing|none|zero|free of|without|almost|nearly|hardly|not quite|close to being)"
     r"\s+(?:\w+\s+)?$"
 )
+_ALLERGEN = cues.alternation(cues.ALLERGEN_WORDS) + r"(?![\w-]|\s?free)"
 _CONTAINS = cues.compiled(
     r"(?<![\w-])"
     + cues.CONTAINS
     + r"\s+(?:(?!no\b|zero\b|free\b|without\b|low\b|less\b|none\b)[\w'’]+\s+){0,3}?"
-    + cues.alternation(cues.ALLERGEN_WORDS)
-    + r"(?![\w-]|\s?free)"
+    + _ALLERGEN
 )
-_AMOUNT_OF = cues.compiled(
-    r"(?<![\w-])(?<!\bwith )(?<!\bfor )"
-    + cues.AMOUNTS
-    + r"\s+"
-    + cues.alternation(cues.ALLERGEN_WORDS)
-    + r"(?![\w-]|\s?free)"
-)
+# an amount of an allergen, whatever the verb ("is sneaking in some lactose")
+_AMOUNT_OF = cues.compiled(r"(?<![\w-])(?<!\bwith )(?<!\bfor )" + cues.AMOUNTS + r"\s+" + _ALLERGEN)
 _SELF_EXCLUDED = cues.compiled(r"(?<!\w)" + cues.SELF_EXCLUDED + r"(?!\w)")
 # Where a new subject takes over the words after a mention ("because the other one is ...").
 _NEW_SUBJECT = cues.compiled(
