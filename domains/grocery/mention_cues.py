@@ -122,6 +122,9 @@ STATES: tuple[str, ...] = (
     r"(?:on|in) (?:your|the) (?:avoid|no|do[- ]not[- ]buy|exclusion|blocked|banned|no[- ]go) list",
     r"withdrawn",
     r"back[- ]?ordered|on back[- ]?order",
+    # not yet on the shelf: "shows as 'coming soon'", "awaiting stock", "due back"
+    r"coming soon|not (?:yet )?(?:released|launched)|(?:due|expected) (?:back|in)\b|"
+    r"awaiting (?:stock|delivery|restock)|pre-?order only",
     r"off (?:the|your) (?:list|menu|shelf|shelves|table)",
     r"off[- ]limits",
     r"ruled out",
@@ -135,6 +138,9 @@ STATES: tuple[str, ...] = (
     r"unsafe",
     r"a no[- ]go",
     r"(?:is|['’]s) a (?:no|nope)\b(?![- ]\w)",
+    # a verdict with a word of degree: "a definite no", "a hard pass", "a firm no-go"
+    r"(?:is|['’]s) (?:a |an )?(?:definite|firm|hard|clear|big|straight|total|flat) "
+    r"(?:no|nope|no-go|pass)\b(?:(?=\s+(?:for|from)\b)|(?![- ]\w))",
     r"(?:is|['’]s) a (?:no|nope|pass|hard no) (?:from (?:me|us)|for (?:me|you|us))\b",
     r"no good",
     # over the budget, as English says it: a preposition or a price comparative ("than" often
@@ -392,7 +398,7 @@ BEFORE: tuple[str, ...] = (
     # the shopper's past liking: "If you liked B, you might enjoy A"
     r"(?:if|since|as|because) you (?:liked|loved|enjoyed)",
     r"no",
-    r"not",
+    r"(?<!\bwhy )not",  # "why not B?" offers B
     r"nor",
     r"neither",
     r"never",

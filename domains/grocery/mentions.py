@@ -289,6 +289,7 @@ _FIRST_THOUGHT = cues.compiled(
     r"(?:first|initially|originally) (?:picked|chose|suggested|went for|looked at|checked|tried|"
     r"reached for|found))(?: \w+)?|"
     r"\b(?:i|we) tried to (?:add|get|order|find|source|book)|"
+    r"\b(?:i|we) (?:looked|searched|checked|hunted|went looking) (?:around )?for|"
     r"\bmy (?:first|initial|original|earlier|old) (?:pick|choice|thought|idea|instinct|suggestion|plan)"
     r"(?: was| had been)?|\b(?:initially|originally|at first)(?:,)? (?:i|we) (?:thought of|picked|chose|"
     r"considered|suggested|went for|had)|\b(?:i|we) had)(?:\s+(?:the|a|an))?[\s\"'“‘*_(`:]*$"
@@ -322,6 +323,11 @@ _PREFERRED_OVER, _COMPARED_WITH = (
         (cues.PREFERRING, 160, "over"),
         (cues.COMPARATIVES, 40, r"(?:next to|against|versus|vs\.?|beside|alongside)"),
     )
+)
+# "B over A any day": a preference said with no verb, by its idiom after the second.
+_BARE_OVER = re.compile(r"[\W_]*over[\W_]*")
+_ANY_DAY = cues.compiled(
+    "^" + _TAIL + r"[\W_]*(?:any day|every time|hands down|all day|for me|in my book|for sure)\b"
 )
 _ANAPHOR = cues.compiled(r"\bthe (former|latter|first|second|last)\b(?: one| option| product)?")
 _CLAUSE_STOP = re.compile(r"[,;.!?\n]")
@@ -456,7 +462,10 @@ _CORRECTION = cues.compiled(r"(?<!\w)" + cues.CORRECTIONS + r"(?!\w)")
 # Two products set side by side, and the words that then choose one of them.
 _DETERMINER = r"(?:(?:the|that|this|a|an)\b[\W_]*)?"
 _VERSUS = cues.compiled(
-    r"[\W_]*(?:vs\.?|versus|or)[\W_]*" + _DETERMINER + r"|[^.;!?\n]{0,40}\bthan[\W_]*"
+    # a price or size in brackets may close the first: "A (€4.20) vs B"
+    r"[\W_]*(?:\([^()\n]{1,30}\)[\W_]*)?(?:vs\.?|versus|or)[\W_]*"
+    + _DETERMINER
+    + r"|[^.;!?\n]{0,40}\bthan[\W_]*"
 )
 # "between A and B", "comparing A with B", "A compared to B": the two set side by side
 _BETWEEN = cues.compiled(
@@ -695,6 +704,8 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
             text[clause_lo : m.start]
         ):
             before = True  # "I'd pick A over B": B is passed over
+        if k and _BARE_OVER.fullmatch(text, found[k - 1].end, m.start) and _ANY_DAY.match(suffix):
+            before = True  # "B over A any day": A is passed over
         if _PARTICLE_VERB.search(prefix) and _PARTICLE.match(suffix):
             before = True
         if _NEW_FIRST.search(text[lo : m.start]) and _FOR_NEXT.match(links[-1]):
