@@ -93,6 +93,9 @@ _FAULTS = (
     r"the wrong (?:item|product|one|size|flavou?r))"
 )
 
+# What a budget is called: "your budget", "the €5 cap", "your ceiling".
+_BUDGET = r"(?:budget|limit|price range|spending limit|cap|ceiling|maximum|max|spend)"
+
 STATES: tuple[str, ...] = (
     r"out[- ]of[- ](?:the )?stock",
     # a shelf or stock with nothing on it: "A empty", "A: nil"
@@ -147,7 +150,7 @@ STATES: tuple[str, ...] = (
     # misspelt "that" or "then") before the budget, limit, cap or price range
     r"(?:over|above|beyond|outside|exceeds?|exceeding|out of|past|(?:more|higher|pricier|dearer|"
     r"costlier|more expensive|more costly) th[ae][nt]) (?:your |ur |the |our )?"
-    r"(?:€\s?\d+(?:[.,]\d+)?\s*)?(?:budget|limit|price range|spending limit|cap|maximum|max)",
+    rf"(?:€\s?\d+(?:[.,]\d+)?\s*)?{_BUDGET}",
     r"over budget",
     r"(?:over|above|beyond|past) (?:the |your )?€\s?\d+(?:[.,]\d+)? (?:you|limit|budget|cap|max)",
     r"(?:too|2) (?:expensive|pricey|pricy|dear|costly|much|high|steep|sugary|sweet|salty|fatty|"
@@ -174,7 +177,10 @@ STATES: tuple[str, ...] = (
     r"(?:costs?|is|are|comes? in) (?:you )?(?:a bit |slightly |much |well )?(?:more|pricier|dearer|"
     r"higher) than (?:you|your|what you)",
     r"pricier than (?:you|your|what you)",
-    r"(?:break|breaks|blow|blows|bust|busts) (?:your|the) budget",
+    rf"(?:break|breaks|blow|blows|bust|busts|exceeds?|tops?) (?:your|the|ur) (?:€\s?\d+(?:[.,]\d+)? ?)?{_BUDGET}",
+    # most of the budget used up: "would eat up most of your budget"
+    rf"(?:eat|eats|eating|use|uses|using|take|takes|taking|swallow|swallows) up (?:most|all|much|a lot|"
+    rf"half|the bulk) of (?:your|the|ur) {_BUDGET}",
     r"(?:is|are|r|was|were|went|'s|’s) (?:\w+ly )?out\b(?! of (?!stock))",
     r"[—–?:]+\s*(?:\w+ly |all |now )?(?:out|gone|finish(?:ed)?|sold out|none left)\b(?! of (?!stock))",
     r"all gone\b",
@@ -195,7 +201,7 @@ STATES: tuple[str, ...] = (
     r"(?:is|are|was|were|['’]s) (?:all |now |completely )?gone\b",
     r"(?:goes|go|going|went|will go|comes|coming) back\b(?! in(?:to)? stock| on (?:the |our )?shel)",
     r"no (?:more|longer) (?:in|at|on) (?:the |our )?(?:store|shop|stock|shel(?:f|ves)|range)",
-    r"(?:was|were|is|are|has been|have been|got|been) (?:now |being )?(?:removed|dropped|deleted|"
+    r"(?:was|were|is|are|has been|have been|got|been|will be|is to be|is being) (?:now |being )?(?:removed|dropped|deleted|"
     r"cancell?ed|taken (?:off|out)|swapped out|replaced|struck off|crossed off|returned|refunded|"
     r"sent back|taken back|exchanged|collected)",
     r"already (?:in|on) (?:your |the )?(?:basket|cart|trolley|order|list)",
@@ -243,6 +249,8 @@ NEGATED: tuple[str, ...] = (
     r"(?:work|fit|suit|meet|match|qualify|pass|do|tick|"
     r"like(?! (?:the|a|an|any|other|others|most|many|some|those|these)\b)|want|enjoy|agree)\b",
     r"(?:be )?worth (?:it|the (?:money|price|extra|cost))",
+    # a verb of advice with nothing after it: "A — sadly can't recommend, nut allergy"
+    r"(?:recommend|suggest|advise|endorse)(?=\s*(?:[.,;:!?—–-]|$))",
     r"(?:find|get|source|offer|suggest|recommend|include|add|order|stock|carry) (?:it|them|that|"
     r"this)",
     r"(?:be )?(?:found|delivered|ordered|bought|supplied|sourced|provided|shipped|fulfilled)",
@@ -328,6 +336,7 @@ BEFORE: tuple[str, ...] = (
     r"(?:left|leave|leaving|leaves) out",
     # taking a product off a list, in the everyday verbs for it
     r"(?:drop|dropped|dropping|remove|removed|removing|took out|take out|taking out|scratch(?:ed|ing)?|"
+    r"scrap(?:ped|ping|s)?|ax(?:e|ed|ing)|dump(?:ed|ing)?|toss(?:ed|ing)?|"
     r"ditch(?:ed|ing)?|nix(?:ed|ing)?|delet(?:e|ed|ing)|bin(?:ned)?|cancel(?:l?ed|l?ing)?|"
     r"get(?:ting)? rid of|got rid of|cross(?:ed|ing)? (?:out|off)|strike|struck|untick(?:ed)?|"
     r"uncheck(?:ed)?|knock(?:ed)? off)",
@@ -420,7 +429,7 @@ CORRECTIONS = (
     r"(?:i meant|i mean|(?:but|and|,)\s*meant(?! for| to be)|should (?:have )?(?:said|read)|"
     r"i (?:intended|meant) to (?:say|write|recommend|suggest|put)|"
     r"scratch that|correction:|make that|(?:please )?read(?: it| that| this)?(?: as)?(?: the)?\s*[:\"'“‘]?\s*$|"
-    r"(?:it|that|this) should (?:be|read|have been|say)(?: the)?\s*"
+    r"(?:(?:it|that|this) should (?:be|read|have been|say)|should (?:have been|have read|read|say))(?: the)?\s*"
     r"[:\"'“‘]?\s*$|read (?:that|it|this) as(?: the)?\s*$)"
 )
 BARE_STATES = r"(?:all |now )?(?:out|gone|finish(?:ed)?|sold out|none left|n/a)\b(?! of (?!stock))"

@@ -286,6 +286,7 @@ _NEW_FIRST, _OLD_AFTER_FOR, _OLD_FIRST, _FOR_NEXT, _WITH_NEXT = map(
 _FIRST_THOUGHT = cues.compiled(
     r"(?:\b(?:i|we)(?:['’]d| had| was| were)? (?:first |initially |originally )?(?:was going to|were going to|"
     r"was about to|wanted to|meant to|thought (?:about|of)|considered|had in mind|"
+    r"(?:nearly|almost) (?:suggested|picked|chose|added|recommended|went for|offered)|"
     r"(?:first|initially|originally) (?:picked|chose|suggested|went for|looked at|checked|tried|"
     r"reached for|found))(?: \w+)?|"
     r"\b(?:i|we) tried to (?:add|get|order|find|source|book)|"
@@ -297,7 +298,8 @@ _FIRST_THOUGHT = cues.compiled(
 _YOU_HAVE = cues.compiled(r"\byou(?:['’]ve| have) got\s*(?:the\s+)?$")
 _CONTRAST = cues.compiled(
     r"\b(?:but|however|though|although|yet|on (?:second thought|reflection)|actually|then i|instead|"
-    r"changed my mind|scratch that|(?:i['’]ve |i have |i )?(?:changed|switched|swapped|replaced) it)\b"
+    r"changed my mind|scratch that|(?:i['’]ve |i have |i )?(?:changed|switched|swapped|replaced) it|"
+    r"then (?:i )?(?:remembered|reali[sz]ed|noticed|saw|checked))\b"
 )
 # The first thought said after the product: "A crossed my mind, but ..."
 _FIRST_THOUGHT_AFTER = cues.compiled(

@@ -29,6 +29,11 @@ The batches, in the order they were written, each read once before any rule was 
    after every rule above: 15/20 rule-outs (main's resolver the same 15/20), 2/2 pairs, 3/4
    proposals ("why not B?" read as a negation); its misses taught a bracketed price before "vs",
    "coming soon", "I looked for A but ...", "a definite no for", "B over A any day".
+9. the fresh round's groups again (Little Meadow Salted Peanut Puffs, Brookline Fig Fruit
+   Spread): 22/30 rule-outs (main's resolver 20/30), 3/3 pairs, 8/8 proposals; its misses taught
+   any word for a budget ("breaks your €2.50 ceiling", "would eat up most of your budget"),
+   "scrap A", "I nearly suggested A, then remembered ...", "A should have been B", "will be
+   collected", "can't recommend," with nothing after it. Left out: a German "ist leider aus".
 
 Near twins that must still put forward sit beside each batch.
 """
