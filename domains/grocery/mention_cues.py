@@ -130,6 +130,8 @@ STATES: tuple[str, ...] = (
     r"awaiting (?:stock|delivery|restock)|pre-?order only",
     r"off (?:the|your) (?:list|menu|shelf|shelves|table)",
     r"off[- ]limits",
+    # "A is off" (not stocked, or not for you); "off to", "off for" go somewhere
+    r"(?:is|are|['’]s|['’]re) off\b(?!\s+(?:to|for|on|the charts|the scale)\b|-\w)",
     r"ruled out",
     r"rul(?:e|es|ed|ing) (?:it|them|that|this)(?: one)? out",
     # the runner-up: "A came close, but ..."

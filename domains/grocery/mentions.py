@@ -331,7 +331,11 @@ _BARE_OVER = re.compile(r"[\W_]*over[\W_]*")
 _ANY_DAY = cues.compiled(
     "^" + _TAIL + r"[\W_]*(?:any day|every time|hands down|all day|for me|in my book|for sure)\b"
 )
-_ANAPHOR = cues.compiled(r"\bthe (former|latter|first|second|last)\b(?: one| option| product)?")
+_ANAPHOR = cues.compiled(
+    # ("the first two" counts, it picks no one)
+    r"\bthe (former|latter|first|second|last)\b(?!\s+(?:two|three|four|few|couple|\d))"
+    r"(?: one| option| product)?"
+)
 _CLAUSE_STOP = re.compile(r"[,;.!?\n]")
 _ARROW = re.compile("^" + _TAIL + r"[\W_]*(?:→|->|=>|⇒|➜|➔|⟶)")
 _ONLY_PUNCTUATION = cues.compiled("^" + _TAIL + r"[\s.?!:;—–\-*_)\"'”`]*$")

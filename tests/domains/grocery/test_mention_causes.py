@@ -34,6 +34,8 @@ The batches, in the order they were written, each read once before any rule was 
    any word for a budget ("breaks your €2.50 ceiling", "would eat up most of your budget"),
    "scrap A", "I nearly suggested A, then remembered ...", "A should have been B", "will be
    collected", "can't recommend," with nothing after it. Left out: a German "ist leider aus".
+10. three products, one ruled out (lists, tables, notes): 10/12 (main's resolver the same),
+   2/2 pairs; its misses taught "the first two" picks no one, and "A is off".
 
 Near twins that must still put forward sit beside each batch.
 """
