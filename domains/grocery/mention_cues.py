@@ -176,6 +176,10 @@ STATES: tuple[str, ...] = (
     r"(?:in )?rupture of stock",  # the French "en rupture de stock"
     r"(?:more|above|over|beyond) (?:than )?what you (?:wanted|want|hoped|planned|asked|said|"
     r"set|had in mind)",
+    # a diet it breaks, said as what it is: "it's dairy", "is meat"
+    r"(?:is|are|(?:it|that|this)['’]s|they['’]re) (?:a |pure |all |real )?(?:dairy|meat|pork|beef|"
+    r"animal[- ](?:based|derived)|"
+    r"non[- ]vegan|non[- ]vegetarian)\b(?![- ]free)",
     r"(?:costs?|is|are|comes? in) (?:you )?(?:a bit |slightly |much |well )?(?:more|pricier|dearer|"
     r"higher) than (?:you|your|what you)",
     r"pricier than (?:you|your|what you)",
@@ -301,7 +305,7 @@ BEFORE: tuple[str, ...] = (
     # disliking, in the usual words: "hate", "can't stand", "sick of", "went off"
     r"(?:dislike[sd]?|hate[sd]?|not (?:a fan of|keen on)|said no to|turned down|declined|vetoed|"
     r"(?:can['’]?t|cannot|could ?n['’]?t) (?:stand|bear|stomach|abide)|detest(?:s|ed)?|loathe[sd]?|"
-    r"(?:sick|tired) of|fed up with|(?:went|gone|go|goes) off)",
+    r"(?:sick|tired|bored) of|bored with|fed up with|had enough of|(?:went|gone|go|goes) off)",
     # advising against: "I must advise against A"
     r"(?:advis|recommend|warn|caution)(?:e|es|ed|ing|s)? (?:you )?against",
     # taking back what was said: "forget A", "please disregard my earlier mention of A"
@@ -373,11 +377,20 @@ BEFORE: tuple[str, ...] = (
     r"pick(?:ing)? up|picked up) back|(?:send|sending|sent) (?:it |them )?back|collect(?:ing|ed)?",
     r"(?:return|returning|returned|refund|refunding|refunded|exchange|exchanging|exchanged|credit)"
     r"(?: (?:issued|processed|given|made|requested|started|booked|logged))?(?: of| for| on)?",
-    r"(?:your )?(?:last|previous) order (?:had|included|contained)",
+    # what an earlier order held: "your last order had A", "last week's delivery included A"
+    r"(?:your )?(?:last|previous|past|earlier)(?: \w+['’]s)? (?:order|delivery|basket|shop|purchase)s? "
+    r"(?:had|has|included|includes|contained|contains|was|were)",
+    # the shopper's habit or favourite: "you're a regular buyer of A", "your favourite used to be A"
+    r"(?:you['’]re|you are) an? (?:regular|frequent|loyal|big|keen) (?:buyer|fan|customer|drinker|eater) of",
+    r"(?:favou?rite|usual|go-to|regular|staple)(?: one| pick| choice| brand)? (?:used to be|was|has always "
+    r"been|has been)",
+    # the shopper's own note: "your note said A"
+    r"(?:your|the shopper['’]s) (?:note|message|list|request|comment|reply) (?:said|says|read|reads|"
+    r"mentioned|asked for)",
     r"asked for",
-    r"you (?:mentioned|wrote|requested|named|typed|were after|were looking for|had in mind|said|"
+    r"you (?:\w+ )?(?:mentioned|wrote|requested|named|typed|were after|were looking for|had in mind|said|"
     r"told (?:me|us)|let (?:me|us) know|complained|noted|(?:really )?(?:liked|loved|enjoyed|preferred))"
-    r"(?: that| about| of)?",
+    r"(?: earlier| before| previously| last time)?(?: that| about| of)?",
     # content said before the product: "there's soy in A"
     r"there(?:['’]s| is| are)(?: (?!no\b|zero\b|not\b|never\b)\w+){0,3} (?:"
     + "|".join(ALLERGEN_WORDS)

@@ -151,7 +151,8 @@ _FILLER = (
     r"packs?|even)"
 )
 _BEFORE = cues.compiled(
-    r"(?<![\w'’])"
+    # (a quote mark opens a cue, an apostrophe inside a word does not: "said 'no A'")
+    r"(?<![\w’])(?<!\w')"
     + cues.alternation(cues.BEFORE)
     + rf"(?:[\s(\[\"'“‘]+{_FILLER}){{0,4}}:?\s*[\"'(“‘#\[*_~`]*\s*$"
 )

@@ -36,6 +36,11 @@ The batches, in the order they were written, each read once before any rule was 
    collected", "can't recommend," with nothing after it. Left out: a German "ist leider aus".
 10. three products, one ruled out (lists, tables, notes): 10/12 (main's resolver the same),
    2/2 pairs; its misses taught "the first two" picks no one, and "A is off".
+11. history, the shopper's words and corrections (Fromagerie Lusse Strong Blue Cheese, Crackle &
+   Co Chilli Tortilla Chips): 9/16 rule-outs (main's resolver the same), 2/2 pairs, 4/4
+   proposals; its misses taught "a regular buyer of A", "you mentioned earlier that A", "last
+   week's delivery included A", "had enough of A", "your favourite used to be A", "it's dairy",
+   "your note said 'no A'" (a quote mark opens a cue).
 
 Near twins that must still put forward sit beside each batch.
 """
