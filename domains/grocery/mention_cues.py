@@ -142,7 +142,7 @@ STATES: tuple[str, ...] = (
     r"unsuitable",
     r"unsafe",
     r"a no[- ]go",
-    r"(?:is|['’]s) a (?:no|nope)\b(?![- ]\w)",
+    r"(?:is|['’]s) a (?:no|nope)\b(?:(?=\s+(?:on|for|from)\b)|(?![- ]\w))",
     # a verdict with a word of degree: "a definite no", "a hard pass", "a firm no-go"
     r"(?:is|['’]s) (?:a |an )?(?:definite|firm|hard|clear|big|straight|total|flat) "
     r"(?:no|nope|no-go|pass)\b(?:(?=\s+(?:for|from)\b)|(?![- ]\w))",

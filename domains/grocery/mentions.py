@@ -160,7 +160,10 @@ _BEFORE_STATE = cues.compiled(
     r"(?<!\w)(?:the|your|an?) (?:out[- ]of[- ]stock|unavailable|sold[- ]out|discontinued|"
     r"pricier|dearer|more expensive)\s*[\"'(“‘*_`]*\s*$"
 )
-_STATE = cues.compiled(r"(?<![\w-])" + cues.alternation(cues.STATES) + r"(?![\w-])")
+# (a state may open on a word's "'s" or "'re": "it's a no", "they're gone")
+_STATE = cues.compiled(
+    r"(?:(?<![\w-])|(?=['’](?:s|re)\b))" + cues.alternation(cues.STATES) + r"(?![\w-])"
+)
 _NEGATED = cues.compiled(
     r"(?<![\w'’])"
     + cues.NEGATION
@@ -292,6 +295,7 @@ _FIRST_THOUGHT = cues.compiled(
     r"reached for|found))(?: \w+)?|"
     r"\b(?:i|we) tried to (?:add|get|order|find|source|book)|"
     r"\b(?:i|we) (?:looked|searched|checked|hunted|went looking) (?:around )?for|"
+    r"\b(?:i|we) (?:did |also )?(?:look(?:ed)? at|(?:had|took) a look at)|"
     r"\bmy (?:first|initial|original|earlier|old) (?:pick|choice|thought|idea|instinct|suggestion|plan)"
     r"(?: was| had been)?|\b(?:initially|originally|at first)(?:,)? (?:i|we) (?:thought of|picked|chose|"
     r"considered|suggested|went for|had)|\b(?:i|we) had)(?:\s+(?:the|a|an))?[\s\"'“‘*_(`:]*$"
@@ -954,6 +958,8 @@ def _next_sentence_against(text: str, start: int, stop: int) -> tuple[bool, bool
     ("X? Unavailable.", "X. It contains milk."), and whether it speaks of several ("Neither
     is in stock.")."""
     end = min(stop, len(text))
+    while start < end and text[start].isspace():
+        start += 1  # a blank line under a heading ("## Why not A?\n\nIt's over budget.")
     nxt = _CLAUSE_EDGE.search(text, start, end)
     sentence = text[start : nxt.start() if nxt else end]
     if nxt is None and end < len(text) and _LEADS_IN.fullmatch(sentence):

@@ -41,6 +41,11 @@ The batches, in the order they were written, each read once before any rule was 
    proposals; its misses taught "a regular buyer of A", "you mentioned earlier that A", "last
    week's delivery included A", "had enough of A", "your favourite used to be A", "it's dairy",
    "your note said 'no A'" (a quote mark opens a cue).
+12. long pitches, headings and stock counts (Oatfield Barista Oat Drink, Cacao Norte Classic
+   Instant Coffee): 10/12 rule-outs (main's resolver 11/12: "why not" had been made an offer in
+   batch 8, and a heading "## Why not A?" then read nothing across its blank line), 6/6
+   proposals; its misses taught the next sentence after a blank line, "I did look at A, but",
+   and a state opening on "it's" ("it's a no on price").
 
 Near twins that must still put forward sit beside each batch.
 """
