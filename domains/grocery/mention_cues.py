@@ -17,6 +17,14 @@ Five kinds of cue, each a short list of phrases (regular-expression fragments, m
   organic, does that matter?") leaves a shortcoming put as a question ruling nothing out.
 - `BARE_STATES`: a sentence that is nothing but a state ("A?? out.") rules out what ends the
   sentence before it.
+- `HELD_LABELS`, `HELD_BEFORE`, `HELD_AFTER`: what the shopper already holds (a basket recap:
+  "So far in your basket:", "you've already got A", "A is already sitting in your cart"). Recalled
+  beside a new proposal it is named, not put forward; a recap that is the whole message (a basket
+  to confirm) still puts every line forward.
+- `WINNING`, `CHOSEN_LATER`: the words that choose one of two products set side by side ("B takes
+  the crown", "B edges it", "..., so that's the one I'd pick").
+- `CONTENT_VERBS`, `AMOUNTS`: content said in more of the usual ways than `CONTAINS` ("hides a
+  bit of soya", "is loaded with dairy", "there's milk in A").
 
 Everything here is about the product the cue stands next to: which mention that is (clause,
 list and negation scope) is decided by `domains.grocery.mentions`.
@@ -30,11 +38,17 @@ from domains.grocery.items import ALLERGENS
 
 __all__ = [
     "ALLERGEN_WORDS",
+    "AMOUNTS",
     "BARE_STATES",
     "BEFORE",
+    "CHOSEN_LATER",
     "COMPARATIVES",
     "CONTAINS",
+    "CONTENT_VERBS",
     "CORRECTIONS",
+    "HELD_AFTER",
+    "HELD_BEFORE",
+    "HELD_LABELS",
     "NEGATED",
     "NEGATION",
     "OWN_VERBS",
@@ -43,6 +57,7 @@ __all__ = [
     "QUESTIONED",
     "SELF_EXCLUDED",
     "STATES",
+    "WINNING",
     "alternation",
     "compiled",
 ]
@@ -62,6 +77,25 @@ NEGATION = (
     r"won'?t|wouldn'?t|can'?t|cannot|couldn'?t|shouldn'?t|hasn'?t|haven'?t|ain'?t|non(?= ))"
 ).replace("'", "['’]")
 
+# Words after "too" that say no excess: "too good to miss", "vegan too and cheap", "too bad".
+_NOT_EXCESS = (
+    r"(?:good|great|nice|tasty|delicious|lovely|perfect|tempting|yummy|cute|fun|cool|handy|bad|"
+    r"and|or|but|so|if|as|is|are|was|were|be|for|with|to|in|on|at|by|the|a|an|you|we|it|they|"
+    r"that|this|these|btw|tbh|lol|haha|though|tho|then|now|here|there|please|pls|thanks|because|"
+    r"since|which|when|while|many|imo)"
+)
+
+# What went wrong with a product the shopper received: "arrived damaged", "was leaking".
+_FAULTS = (
+    r"(?:damaged|broken|crushed|dented|leaking|leaky|spoiled|spoilt|squashed|smashed|torn|mouldy|"
+    r"moldy|expired|cracked|faulty|defective|melted|stale|rotten|contaminated|out of date|"
+    r"past (?:its|the) (?:best[- ]before|use[- ]by|sell[- ]by|expiry)(?: date)?|"
+    r"the wrong (?:item|product|one|size|flavou?r))"
+)
+
+# What a budget is called: "your budget", "the €5 cap", "your ceiling".
+_BUDGET = r"(?:budget|limit|price range|spending limit|cap|ceiling|maximum|max|spend)"
+
 STATES: tuple[str, ...] = (
     r"out[- ]of[- ](?:the )?stock",
     # a shelf or stock with nothing on it: "A empty", "A: nil"
@@ -71,6 +105,17 @@ STATES: tuple[str, ...] = (
     r"missing from (?:the |our )?(?:shel(?:f|ves)|stock|store|shop|range|catalog(?:ue)?)",
     r"(?:in|on) (?:shortage|short supply)|(?:stock|shelf|shelves)(?: is| are)? (?:empty|bare)",
     r"(?:exhausted|depleted|lacking)\b",
+    # gone from the shelf in livelier words: "has vanished", "got snapped up", "flew off the shelf"
+    # withdrawn by the maker or the shop: "was recalled"
+    r"(?:was|were|has been|have been|got|is being) (?:recalled|withdrawn|banned|blocked|suspended)",
+    # what disagreed with the shopper: "gave you trouble", "upset your stomach"
+    r"gave you (?:trouble|problems|grief|a (?:reaction|rash|headache|stomach ?ache))|"
+    r"upset your (?:stomach|tummy)|disagreed with you",
+    r"(?:vanished|disappeared|gone missing|snapped up|cleared out|wiped out|nowhere to be (?:found|seen)|"
+    r"(?:flew|flown) off (?:the |our )?shel(?:f|ves))",
+    # a fault in what the shopper received
+    rf"(?:arrived|came|turned up|was delivered|got delivered|showed up|reached you)\s+(?:\w+\s+)?{_FAULTS}",
+    rf"(?:is|was|were|are|got|has been|had been)\s+(?:\w+\s+)?{_FAULTS}",
     r"(?:there is|there['’]s|there are|is|are) no more(?=\s*(?:[.,;:!?)\]—–-]|$))",
     r"unavailable",
     r"discontinued",
@@ -79,9 +124,14 @@ STATES: tuple[str, ...] = (
     r"(?:range|shelves|shelf|catalog(?:ue)?|store|shop|assortment|list|basket|cart|order)",
     r"(?:on|in) (?:your|the) (?:avoid|no|do[- ]not[- ]buy|exclusion|blocked|banned|no[- ]go) list",
     r"withdrawn",
-    r"back[- ]?ordered",
+    r"back[- ]?ordered|on back[- ]?order",
+    # not yet on the shelf: "shows as 'coming soon'", "awaiting stock", "due back"
+    r"coming soon|not (?:yet )?(?:released|launched)|(?:due|expected) (?:back|in)\b|"
+    r"awaiting (?:stock|delivery|restock)|pre-?order only",
     r"off (?:the|your) (?:list|menu|shelf|shelves|table)",
     r"off[- ]limits",
+    # "A is off" (not stocked, or not for you); "off to", "off for" go somewhere
+    r"(?:is|are|['’]s|['’]re) off\b(?!\s+(?:to|for|on|the charts|the scale)\b|-\w)",
     r"ruled out",
     r"rul(?:e|es|ed|ing) (?:it|them|that|this)(?: one)? out",
     # the runner-up: "A came close, but ..."
@@ -92,33 +142,51 @@ STATES: tuple[str, ...] = (
     r"unsuitable",
     r"unsafe",
     r"a no[- ]go",
-    r"(?:is|['’]s) a (?:no|nope)\b(?![- ]\w)",
+    r"(?:is|['’]s) a (?:no|nope)\b(?:(?=\s+(?:on|for|from)\b)|(?![- ]\w))",
+    # a verdict with a word of degree: "a definite no", "a hard pass", "a firm no-go"
+    r"(?:is|['’]s) (?:a |an )?(?:definite|firm|hard|clear|big|straight|total|flat) "
+    r"(?:no|nope|no-go|pass)\b(?:(?=\s+(?:for|from)\b)|(?![- ]\w))",
     r"(?:is|['’]s) a (?:no|nope|pass|hard no) (?:from (?:me|us)|for (?:me|you|us))\b",
     r"no good",
     # over the budget, as English says it: a preposition or a price comparative ("than" often
     # misspelt "that" or "then") before the budget, limit, cap or price range
     r"(?:over|above|beyond|outside|exceeds?|exceeding|out of|past|(?:more|higher|pricier|dearer|"
     r"costlier|more expensive|more costly) th[ae][nt]) (?:your |ur |the |our )?"
-    r"(?:€\s?\d+(?:[.,]\d+)?\s*)?(?:budget|limit|price range|spending limit|cap|maximum|max)",
+    rf"(?:€\s?\d+(?:[.,]\d+)?\s*)?{_BUDGET}",
     r"over budget",
     r"(?:over|above|beyond|past) (?:the |your )?€\s?\d+(?:[.,]\d+)? (?:you|limit|budget|cap|max)",
     r"(?:too|2) (?:expensive|pricey|pricy|dear|costly|much|high|steep|sugary|sweet|salty|fatty|"
     r"processed|rich|heavy)",  # "2": texting
+    # too much of any quality ("too bland", "a little too spicy for you"): an adjective after
+    # "too" ends its clause or is said "for" someone ("too popular to stay long" praises);
+    # "too" meaning "also" precedes no adjective
+    rf"too (?!{_NOT_EXCESS}\b)[a-z]{{3,}}(?=\s*(?:[.,;:!?)\]—–-]|$)|\s+(?:for|imo|tbh|though|"
+    r"tho|and|but|so|compared|in|on)\b)",
     r"overpriced|(?:poor|bad) value|a rip-?off",
     r"(?:below|under|beneath|short of) (?:your|the) (?:minimum|min|target|standard|threshold|bar)",
     r"(?:i|we)['’]?d (?:leave|give) (?:it|that|this|them)(?: one)?"
     r"(?=\s*(?:[.,;!?—–-]|$)|\s+(?:out|aside|a miss|on the shelf|behind)\b)",
     r"oos\b",  # out of stock, in shop shorthand
-    r"(?:0|zero|none|nothing) (?:left|in stock|available|on the shel(?:f|ves))\b",
-    r"no stock\b",
+    r"(?:0|zero|none|nothing) (?:left|in stock|available|on the shel(?:f|ves)|there|here)\b",
+    # dear for the budget said with any word of price: "a bit steep for your budget"
+    r"(?:steep|pricey|pricy|expensive|dear|costly|much|high|rich|a stretch|pushing it) for "
+    r"(?:your|the|ur) (?:budget|limit|wallet|price range|spend)",
+    r"(?:no|zero|nil)(?: more| further)? stock\b",
     r"was (?:my|our|the) (?:first|initial|original|earlier|old) (?:thought|idea|pick|choice|instinct|plan)",
     r"(?:in )?rupture of stock",  # the French "en rupture de stock"
     r"(?:more|above|over|beyond) (?:than )?what you (?:wanted|want|hoped|planned|asked|said|"
     r"set|had in mind)",
+    # a diet it breaks, said as what it is: "it's dairy", "is meat"
+    r"(?:is|are|(?:it|that|this)['’]s|they['’]re) (?:a |pure |all |real )?(?:dairy|meat|pork|beef|"
+    r"animal[- ](?:based|derived)|"
+    r"non[- ]vegan|non[- ]vegetarian)\b(?![- ]free)",
     r"(?:costs?|is|are|comes? in) (?:you )?(?:a bit |slightly |much |well )?(?:more|pricier|dearer|"
     r"higher) than (?:you|your|what you)",
     r"pricier than (?:you|your|what you)",
-    r"(?:break|breaks|blow|blows|bust|busts) (?:your|the) budget",
+    rf"(?:break|breaks|blow|blows|bust|busts|exceeds?|tops?) (?:your|the|ur) (?:€\s?\d+(?:[.,]\d+)? ?)?{_BUDGET}",
+    # most of the budget used up: "would eat up most of your budget"
+    rf"(?:eat|eats|eating|use|uses|using|take|takes|taking|swallow|swallows) up (?:most|all|much|a lot|"
+    rf"half|the bulk) of (?:your|the|ur) {_BUDGET}",
     r"(?:is|are|r|was|were|went|'s|’s) (?:\w+ly )?out\b(?! of (?!stock))",
     r"[—–?:]+\s*(?:\w+ly |all |now )?(?:out|gone|finish(?:ed)?|sold out|none left)\b(?! of (?!stock))",
     r"all gone\b",
@@ -128,8 +196,9 @@ STATES: tuple[str, ...] = (
     r"(?:we|i) (?:don['’]?t|do not) have (?:it |them |this |that )?(?:now|any ?more|at the moment|"
     r"today|right now)",
     # the product first, then what the shop lacks: "A we do not have", "A we don't stock"
-    r"(?:we|i|the shop|the store) (?:don['’]?t|do not|no longer|cannot|can['’]?t) (?:have|stock|carry|"
-    r"sell|get|offer)(?: (?:it|them|that|this))?(?=\s*(?:[.,;!?)]|$))",
+    r"(?:we|i|the shop|the store) (?:don['’]?t|do not|not|no longer|cannot|can['’]?t) (?:have|stock|"
+    r"carry|sell|get|offer)(?: (?:it|them|that|this))?(?: (?:today|now|right now|at the moment|any ?more|"
+    r"this week))?(?=\s*(?:[.,;!?)]|$))",
     r"(?:was|is) a (?:typo|mistake|slip)",
     r"(?:that|this|which|it)(?: one)?['’]s (?:all |now |completely |sadly )?(?:gone|out|finished)"
     r"\b(?! of (?!stock))",
@@ -138,7 +207,7 @@ STATES: tuple[str, ...] = (
     r"(?:is|are|was|were|['’]s) (?:all |now |completely )?gone\b",
     r"(?:goes|go|going|went|will go|comes|coming) back\b(?! in(?:to)? stock| on (?:the |our )?shel)",
     r"no (?:more|longer) (?:in|at|on) (?:the |our )?(?:store|shop|stock|shel(?:f|ves)|range)",
-    r"(?:was|were|is|are|has been|have been|got|been) (?:now |being )?(?:removed|dropped|deleted|"
+    r"(?:was|were|is|are|has been|have been|got|been|will be|is to be|is being) (?:now |being )?(?:removed|dropped|deleted|"
     r"cancell?ed|taken (?:off|out)|swapped out|replaced|struck off|crossed off|returned|refunded|"
     r"sent back|taken back|exchanged|collected)",
     r"already (?:in|on) (?:your |the )?(?:basket|cart|trolley|order|list)",
@@ -157,7 +226,8 @@ STATES: tuple[str, ...] = (
     r"already (?:added|ordered|bought|have)",
     r"you (?:already )?(?:ordered|bought|had|returned|got|purchased)",
     r"(?:which|that) you (?:ordered|bought|had|returned|wanted|asked for|usually|normally|got|"
-    r"mentioned|purchased)",
+    r"mentioned|purchased|received)",
+    r"you (?:received|were sent)",
     r"from (?:your |the )?(?:last |previous |past |earlier |recent |latest )?orders?\b",
     r"(?:did not|didn['’]?t|does not|doesn['’]?t) make the cut",
     r"fails? (?:your|the)",
@@ -176,7 +246,8 @@ NEGATED: tuple[str, ...] = (
     r"vegan|vegetarian|organic|halal|kosher|(?:\w+[- ])?free|gluten[- ]free|dairy[- ]free|"
     r"nut[- ]free|within (?:your |the )?budget|affordable|recommended|possible|for you|"
     r"(?:something|one|an item|a product|a thing)(?: that)? (?:i|we)(?: can| could|['’]d| would)? "
-    r"(?:recommend|suggest|offer|advise|carry|stock|sell|have|keep)|comes? in\b|"
+    r"(?:recommend|suggest|offer|advise|carry|stock|sell|have|keep|get|source|order|supply|find)|"
+    r"comes? in\b|"
     r"(?:made|produced|sold|offered|back)\b(?![- ]out)|"
     r"(?:an? |the )?(?:good |great |suitable |safe |viable |right |real )?(?:option|choice|fit|"
     r"match|pick|idea|alternative))",
@@ -184,14 +255,31 @@ NEGATED: tuple[str, ...] = (
     r"(?:work|fit|suit|meet|match|qualify|pass|do|tick|"
     r"like(?! (?:the|a|an|any|other|others|most|many|some|those|these)\b)|want|enjoy|agree)\b",
     r"(?:be )?worth (?:it|the (?:money|price|extra|cost))",
+    # a verb of advice with nothing after it: "A — sadly can't recommend, nut allergy"
+    r"(?:recommend|suggest|advise|endorse)(?=\s*(?:[.,;:!?—–-]|$))",
     r"(?:find|get|source|offer|suggest|recommend|include|add|order|stock|carry) (?:it|them|that|"
     r"this)",
     r"(?:be )?(?:found|delivered|ordered|bought|supplied|sourced|provided|shipped|fulfilled)",
 )
 
+# Content said in general English: hiding, sneaking in, packing, being loaded with or based on.
+CONTENT_VERBS = (
+    r"hides?|hiding|sneaks?(?: in)?|sneaking(?: in)?|packs|packing",
+    r"(?:loaded|packed|filled|stuffed|topped|coated|dusted|laced|enriched|brimming|bursting) with",
+    r"full of|(?:baked|cooked|blended|produced|prepared) (?:with|from|using)|made using",
+    r"(?:based|built) on|(?:rich|high) in|relies on|features|carrying|using",
+)
 CONTAINS = (
-    r"(?:contains?|containing|has|have|includes?|including|lists?|listing|declares?|allergens?:?|"
-    r"made (?:with|from)|uses|carries|comes with|may contain|can contain|traces of)"
+    r"(?:contains?|containing|has|have|having|includes?|including|lists?|listing|declares?|allergens?:?|"
+    r"made (?:with|from)|uses|carries|comes with|may contain|can contain|traces of|"
+    + "|".join(CONTENT_VERBS)
+    + ")"
+)
+# An amount of an allergen is its content whatever the verb ("is sneaking in some lactose", "a
+# little milk in it"); after "with" or "for" it is what the product is served with.
+AMOUNTS = (
+    r"(?:some|a (?:little|bit|touch|hint|trace|dash|splash|spot|smidge)(?: of)?|traces? of|"
+    r"bits of|(?:lots|loads|plenty|a lot|tons) of|hidden|sneaky)"
 )
 
 # "you had / tried X" tells of the shopper's past; with the auxiliary before "you" ("have you
@@ -217,7 +305,7 @@ BEFORE: tuple[str, ...] = (
     # disliking, in the usual words: "hate", "can't stand", "sick of", "went off"
     r"(?:dislike[sd]?|hate[sd]?|not (?:a fan of|keen on)|said no to|turned down|declined|vetoed|"
     r"(?:can['’]?t|cannot|could ?n['’]?t) (?:stand|bear|stomach|abide)|detest(?:s|ed)?|loathe[sd]?|"
-    r"(?:sick|tired) of|fed up with|(?:went|gone|go|goes) off)",
+    r"(?:sick|tired|bored) of|bored with|fed up with|had enough of|(?:went|gone|go|goes) off)",
     # advising against: "I must advise against A"
     r"(?:advis|recommend|warn|caution)(?:e|es|ed|ing|s)? (?:you )?against",
     # taking back what was said: "forget A", "please disregard my earlier mention of A"
@@ -229,7 +317,7 @@ BEFORE: tuple[str, ...] = (
     # said of the shopper's past, not asked: "Have you tried X?" puts X forward
     _NOT_ASKED
     + r"you(?:['’]ve| have)? (?:already )?(?:had|bought|ordered|tried|got|purchased|picked|"
-    r"chose|took|grabbed|went (?:with|for))(?: before)?",
+    r"chose|took|grabbed|went (?:with|for))(?: up| out)?(?: before)?",
     # the shopper's history: "based on your history (A)"
     r"your (?:order |purchase |shopping |buying )?history(?: of| with| shows| says)?",
     # the old product of a substitution: "B in lieu of A", "B can take the place of A"
@@ -254,6 +342,7 @@ BEFORE: tuple[str, ...] = (
     r"(?:left|leave|leaving|leaves) out",
     # taking a product off a list, in the everyday verbs for it
     r"(?:drop|dropped|dropping|remove|removed|removing|took out|take out|taking out|scratch(?:ed|ing)?|"
+    r"scrap(?:ped|ping|s)?|ax(?:e|ed|ing)|dump(?:ed|ing)?|toss(?:ed|ing)?|"
     r"ditch(?:ed|ing)?|nix(?:ed|ing)?|delet(?:e|ed|ing)|bin(?:ned)?|cancel(?:l?ed|l?ing)?|"
     r"get(?:ting)? rid of|got rid of|cross(?:ed|ing)? (?:out|off)|strike|struck|untick(?:ed)?|"
     r"uncheck(?:ed)?|knock(?:ed)? off)",
@@ -276,17 +365,36 @@ BEFORE: tuple[str, ...] = (
     r"(?:the|your) usual",
     _NOT_ASKED
     + r"you(?:['’]ve| have)? (?:usually|normally|previously|last|already|often|always|used to|regularly|typically|once) (?:order|bought|buy|had|purchas|"
-    r"get|got|ordered|have)\w*",
+    r"get|got|ordered|have|go for|go with|went for|went with|pick|choose|chose|grab)\w*",
+    # the shopper's words, by their message: "per your message, A ..."
+    r"(?:per|from|in|according to|as in) your (?:last |earlier |previous )?(?:message|note|request|words|"
+    r"list|reply),?",
+    # the other side of a swap, said first: "out goes A, in comes B"
+    r"out (?:goes|go|went)",
     r"(?:the|your) (?:original|previous|last|old)",
     # what goes back: a return, a refund, an exchange, a product taken or sent back
     r"(?:take|takes|taking|took|send|sends|sending|sent|bring|bringing|brought|collect|collecting|"
     r"pick(?:ing)? up|picked up) back|(?:send|sending|sent) (?:it |them )?back|collect(?:ing|ed)?",
     r"(?:return|returning|returned|refund|refunding|refunded|exchange|exchanging|exchanged|credit)"
     r"(?: (?:issued|processed|given|made|requested|started|booked|logged))?(?: of| for| on)?",
-    r"(?:your )?(?:last|previous) order (?:had|included|contained)",
+    # what an earlier order held: "your last order had A", "last week's delivery included A"
+    r"(?:your )?(?:last|previous|past|earlier)(?: \w+['’]s)? (?:order|delivery|basket|shop|purchase)s? "
+    r"(?:had|has|included|includes|contained|contains|was|were)",
+    # the shopper's habit or favourite: "you're a regular buyer of A", "your favourite used to be A"
+    r"(?:you['’]re|you are) an? (?:regular|frequent|loyal|big|keen) (?:buyer|fan|customer|drinker|eater) of",
+    r"(?:favou?rite|usual|go-to|regular|staple)(?: one| pick| choice| brand)? (?:used to be|was|has always "
+    r"been|has been)",
+    # the shopper's own note: "your note said A"
+    r"(?:your|the shopper['’]s) (?:note|message|list|request|comment|reply) (?:said|says|read|reads|"
+    r"mentioned|asked for)",
     r"asked for",
-    r"you (?:mentioned|wrote|requested|named|typed|were after|were looking for|had in mind|said|"
-    r"(?:really )?(?:liked|loved|enjoyed|preferred))",
+    r"you (?:\w+ )?(?:mentioned|wrote|requested|named|typed|were after|were looking for|had in mind|said|"
+    r"told (?:me|us)|let (?:me|us) know|complained|noted|(?:really )?(?:liked|loved|enjoyed|preferred))"
+    r"(?: earlier| before| previously| last time)?(?: that| about| of)?",
+    # content said before the product: "there's soy in A"
+    r"there(?:['’]s| is| are)(?: (?!no\b|zero\b|not\b|never\b)\w+){0,3} (?:"
+    + "|".join(ALLERGEN_WORDS)
+    + r") in",
     # the shopper's question echoed at the start of a sentence: "Looking for A? We carry B."
     r"(?:are you |you['’]re |you are )looking for|^\s*looking for",
     # the shopper's own words: "you said you liked X"
@@ -298,12 +406,23 @@ BEFORE: tuple[str, ...] = (
     r"like your",
     r"such as",
     r"same as",
-    # the measure a product is likened to: "A is similar to B" (B is not offered)
+    # the measure a product is likened to: "A is similar to B" (B is not offered), "A is a bit
+    # like B", "A resembles B", "a twist on B", "B's close cousin"
     r"(?:similar|comparable|close) (?:like|to)",
+    r"(?:a (?:bit|little|lot)|rather|much|just|quite|kind of|sort of|very much) like|"
+    r"resembl(?:e|es|ing)|reminiscent of|remind(?:s|ing)? (?:me |you )?of|akin to|"
+    r"along the lines of|in the (?:style|vein|spirit) of|a (?:twist|take|riff|spin) on|inspired by|"
+    r"modell?ed on|(?:cousin|sibling|twin|relative) (?:of|to)",
+    # what the shopper knows or already owns: "you might know B", "enjoy your B", "from your
+    # order last week, B"
+    _NOT_ASKED + r"you(?: might| may| probably| likely| surely| already)? (?:know|remember|recall|"
+    r"be familiar with)",
+    r"(?:enjoy(?:ing)?|savou?r(?:ing)?) your|hope you (?:enjoy|like|love)d? (?:your|the)",
+    r"from your (?:\w+ )?(?:orders?|purchases?|deliver(?:y|ies)|basket)(?: (?:last|this|of|on) \w+)?,?",
     # the shopper's past liking: "If you liked B, you might enjoy A"
     r"(?:if|since|as|because) you (?:liked|loved|enjoyed)",
     r"no",
-    r"not",
+    r"(?<!\bwhy )not",  # "why not B?" offers B
     r"nor",
     r"neither",
     r"never",
@@ -313,7 +432,8 @@ BEFORE: tuple[str, ...] = (
     r"bother with|settle for|like|want|enjoy|eat|drink|fancy|suggest|recommend|offer|propose|pick|choose|go for|go with|take|"
     r"buy|get|add|include|order|put|use|find|stock|carry|have|pick out|advise)\w*",
     r"(?:" + "|".join(s for s in STATES if "(?:which|that)" not in s) + r")\s*:",
-    r"(?:can['’]?t|cannot|couldn['’]?t|could not) (?:find|get|source|offer)",
+    r"(?:can['’]?t|cannot|couldn['’]?t|could not) (?:find|get|source|offer|deliver|supply|provide|"
+    r"ship|stock|obtain|order)",
     r"no (?:more|stock of)",
     r"❌|✗|✘|🚫|⛔",
     r"(?<=\s)>(?=\s)",  # "A > B" (not a quote opening its line)
@@ -323,7 +443,8 @@ BEFORE: tuple[str, ...] = (
 CORRECTIONS = (
     r"(?:i meant|i mean|(?:but|and|,)\s*meant(?! for| to be)|should (?:have )?(?:said|read)|"
     r"i (?:intended|meant) to (?:say|write|recommend|suggest|put)|"
-    r"scratch that|correction:|make that|(?:it|that|this) should (?:be|read|have been|say)(?: the)?\s*"
+    r"scratch that|correction:|make that|(?:please )?read(?: it| that| this)?(?: as)?(?: the)?\s*[:\"'“‘]?\s*$|"
+    r"(?:(?:it|that|this) should (?:be|read|have been|say)|should (?:have been|have read|read|say))(?: the)?\s*"
     r"[:\"'“‘]?\s*$|read (?:that|it|this) as(?: the)?\s*$)"
 )
 BARE_STATES = r"(?:all |now )?(?:out|gone|finish(?:ed)?|sold out|none left|n/a)\b(?! of (?!stock))"
@@ -344,7 +465,66 @@ QUESTIONED = (
     r"(?:hope|if) (?:that['’]?s|it['’]?s|that is) (?:ok|okay|fine|alright)|"
     r"(?:confirm|check|tell me)(?: that)? (?:this|that|it) (?:is|['’]s|isn['’]t|is not) (?:not )?"
     rf"{_ACCEPTABLE}|"
-    r"(?:do|would) you mind|(?:can|could) you live with (?:that|this|it)"
+    r"(?:do|would) you mind|(?:can|could) you live with (?:that|this|it)|"
+    # ... and as a non-native writer or a hurried one asks it: "OK for you?", "It is problem for
+    # you?", "You can eat gluten?"
+    # the product offered all the same, by a word standing for it: "Shall I add it?", "Still want
+    # it?" (an offer of another product names that product instead)
+    r"(?:shall|should|can|may) (?:i|we) (?:still )?(?:add|order|get|put in|pop in) (?:it|this one|that one)\b"
+    r"(?: anyway| all the same| regardless)?\s*\?|"
+    r"(?:do you |would you )?still (?:want|like|fancy) (?:it|this one|that one)\b[^.!?\n]{0,20}\?|"
+    # (asked: the question mark closes them, else "not good for you" would be one)
+    r"(?:(?:ok|okay|alright|all right|fine|acceptable|good)\s+for\s+(?:you|u|your)\b|"
+    r"(?:it|that|this) (?:is|['’]s|would be|will be) (?:a |an )?(?:problem|issue|concern)\b|"
+    r"(?:you|u) can (?:eat|have|take|drink|use)\b|can (?:you|u) (?:eat|have|take|drink|use)\b)"
+    r"[^.!?\n]{0,30}\?"
+)
+
+# What the shopper already holds. A label over the lines it holds ("So far in your basket:",
+# "Have:", "Already added:", "Current cart:"), matched whole.
+_BASKET = r"(?:basket|cart|trolley|shopping bag|order|list)"
+HELD_LABELS = (
+    rf"(?:(?:so far|already|currently|now|still)\s+)?(?:in|on)\s+(?:your\s+|ur\s+|the\s+)?{_BASKET}"
+    r"(?:\s+(?:so far|already|now|currently|at the moment))?",
+    rf"(?:(?:your|ur|the|current|my)\s+)?{_BASKET}\s+(?:so far|now|currently|contents|already|"
+    r"at the moment)",
+    r"(?:(?:you|you['’]ve|you have)\s+)?(?:already\s+)?(?:have|got|holding|added|picked|chosen|"
+    r"in (?:the )?basket)(?:\s+so far)?",
+    r"(?:what you (?:have|['’]ve got)|so far|items? so far|picked so far)",
+)
+# Before the product, in its clause ("you've already got A", "your cart holds A").
+HELD_BEFORE = (
+    r"you(?:['’]ve| have)?(?: already)? got",
+    r"you(?: already)? have(?= )",
+    r"you(?:['’]ve| have) already (?:picked(?: up)?|chosen|added|grabbed|selected|bought)",
+    r"you already (?:picked|chose|took|grabbed|added|selected|bought)(?: up)?",
+    r"you(?:['’]re| are) already (?:getting|buying|taking|having)",
+    rf"{_BASKET}(?: (?:so far|currently|now|already))? (?:has|holds|contains|includes|shows|is holding)"
+    r"(?: (?:so far|currently|already))?",
+    r"so far,? (?:you(?:['’]ve| have)(?: got)?|there['’]s|we have|we['’]ve got)",
+)
+# After the product ("A is already sitting in your basket", "A in the cart already").
+HELD_AFTER = (
+    r"(?:is|are|['’]s|['’]re|sits?|remains?)\s+(?:already|still)\s+(?:sitting\s+|waiting\s+)?"
+    rf"(?:in|on)\s+(?:your|the|ur)\s+{_BASKET}",
+    rf"(?:is|are|['’]s)\s+(?:already\s+)?(?:sitting|waiting)\s+in\s+(?:your|the|ur)\s+{_BASKET}",
+    rf"(?:in|on)\s+(?:your|the|ur)\s+{_BASKET}\s+(?:already|so far)",
+)
+# Winning, as English says it of one of two: "B takes the crown", "B edges it", "B gets my vote".
+WINNING = (
+    r"takes? (?:the )?(?:crown|trophy|prize|cake|win|title|top spot|lead|gold|medal|it)",
+    r"edges? (?:it|ahead|out|the others?)|nudges? (?:it|ahead)|pulls? ahead|wins? out|"
+    r"wins? (?:it|hands down|this one)",
+    r"comes? (?:out )?(?:on top|ahead|first|out best)|gets? (?:my|the) (?:vote|nod)|has the edge",
+    r"(?:is|['’]s) (?:my|the) (?:winner|pick|choice|favou?rite|top pick|go-to)",
+)
+# A choice said of the product just named, by a word that stands for it: "..., so that's the
+# one I'd choose", "so it's my pick", "I'd go for that one".
+CHOSEN_LATER = (
+    r"(?:that|it|this)(?:['’]s| is| would be) (?:the one|my (?:pick|choice|recommendation|vote|"
+    r"favou?rite)|what (?:i|we)(?:['’]d| would) (?:choose|pick|go for|recommend|take))",
+    r"(?:i|we)(?:['’]d| would|['’]ll| will) (?:choose|pick|take|go for|go with|recommend) "
+    r"(?:it|that one|this one|that|this)\b",
 )
 
 # Plant drinks whose "milk" is not the allergen ("made with oat milk").
@@ -408,7 +588,17 @@ REAL_NEIGHBOURS = frozenset(
     | {"expansive", "avoids", "suggests", "recommends", "removes", "remover", "excludes"}
     | {"finishes", "returner", "allergies", "container", "contain", "containers", "retuned"}
 )
-SLANG = {"outta": "out of", "avail": "available", "unavail": "unavailable", "bc": "because"}
+SLANG = {
+    "outta": "out of",
+    "avail": "available",
+    "unavail": "unavailable",
+    "bc": "because",
+    # "you" in texting, and contractions written without their apostrophe
+    "u": "you",
+    "ur": "your",
+    "youve": "you've",
+    "youre": "you're",
+}
 
 
 def alternation(words: tuple[str, ...] | list[str]) -> str:

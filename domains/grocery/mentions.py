@@ -151,7 +151,8 @@ _FILLER = (
     r"packs?|even)"
 )
 _BEFORE = cues.compiled(
-    r"(?<![\w'’])"
+    # (a quote mark opens a cue, an apostrophe inside a word does not: "said 'no A'")
+    r"(?<![\w’])(?<!\w')"
     + cues.alternation(cues.BEFORE)
     + rf"(?:[\s(\[\"'“‘]+{_FILLER}){{0,4}}:?\s*[\"'(“‘#\[*_~`]*\s*$"
 )
@@ -159,7 +160,10 @@ _BEFORE_STATE = cues.compiled(
     r"(?<!\w)(?:the|your|an?) (?:out[- ]of[- ]stock|unavailable|sold[- ]out|discontinued|"
     r"pricier|dearer|more expensive)\s*[\"'(“‘*_`]*\s*$"
 )
-_STATE = cues.compiled(r"(?<![\w-])" + cues.alternation(cues.STATES) + r"(?![\w-])")
+# (a state may open on a word's "'s" or "'re": "it's a no", "they're gone")
+_STATE = cues.compiled(
+    r"(?:(?<![\w-])|(?=['’](?:s|re)\b))" + cues.alternation(cues.STATES) + r"(?![\w-])"
+)
 _NEGATED = cues.compiled(
     r"(?<![\w'’])"
     + cues.NEGATION
@@ -168,19 +172,26 @@ _NEGATED = cues.compiled(
     + cues.alternation(cues.NEGATED)
 )
 _NEGATION_BEFORE = cues.compiled(
-    r"(?:" + cues.NEGATION + r"|almost|nearly|hardly|not quite|close to being)\s+(?:\w+\s+)?$"
+    r"(?:"
+    + cues.NEGATION
+    + r"|nothing|none|zero|free of|without|almost|nearly|hardly|not quite|close to being)"
+    r"\s+(?:\w+\s+)?$"
 )
+_ALLERGEN = cues.alternation(cues.ALLERGEN_WORDS) + r"(?![\w-]|\s?free)"
 _CONTAINS = cues.compiled(
     r"(?<![\w-])"
     + cues.CONTAINS
     + r"\s+(?:(?!no\b|zero\b|free\b|without\b|low\b|less\b|none\b)[\w'’]+\s+){0,3}?"
-    + cues.alternation(cues.ALLERGEN_WORDS)
-    + r"(?![\w-]|\s?free)"
+    + _ALLERGEN
 )
+# an amount of an allergen, whatever the verb ("is sneaking in some lactose")
+_AMOUNT_OF = cues.compiled(r"(?<![\w-])(?<!\bwith )(?<!\bfor )" + cues.AMOUNTS + r"\s+" + _ALLERGEN)
 _SELF_EXCLUDED = cues.compiled(r"(?<!\w)" + cues.SELF_EXCLUDED + r"(?!\w)")
 # Where a new subject takes over the words after a mention ("because the other one is ...").
 _NEW_SUBJECT = cues.compiled(
-    r"(?:[—–]\s+(?=the\b)|(?:,|\b(?:because|since|as|while|whereas|although|though|when|so|and|but|if|unless|"
+    # "A goes well with what you already have": what the "what" clause says is not said of A
+    r"\b(?:with|to|alongside|beside|next to|like|complements?|complementing|matches|suits)\s+"
+    r"(?=what\b)|(?:[—–]\s+(?=the\b)|(?:,|\b(?:because|since|as|while|whereas|although|though|when|so|and|but|if|unless|"
     r"plus))\s+|\(\s*)(?=(?:the|a|an|my|your|our|their|these|those|other|another|there|here|you|they|he|she|"
     r"every|each|both|some|most|all)\b)"
 )
@@ -193,7 +204,7 @@ _PARTICLE_VERB = cues.compiled(
 )
 # "leave A out", "take A off", "send A back" (not "back in stock": that brings it)
 _PARTICLE = cues.compiled(
-    r"^[\W_]*(?:out|off|aside|to one side|behind|on the shel(?:f|ves)|"
+    r"^[\W_]*(?:out|off|aside|to one side|behind|on the shel(?:f|ves)|a miss|the (?:chop|boot|push)|"
     r"back(?! in(?:to)? stock| on (?:the |our )?shel))\b"
 )
 # "Nothing else fits except B": the exception is what is put forward.
@@ -225,11 +236,13 @@ _PUTTING = cues.compiled(r"\b(?:add|put|swap|replac|includ|plac|switch|chang|pop
 _BARE_VERDICT = cues.compiled(
     "^"
     + _TAIL
-    + r"[\s()\[\]–—:|=-]*(?:skip(?:ped)?(?: it)?|avoid(?:ed)?|removed|dropped|rejected|declined|"
+    + r"[\s()\[\]–—:|=~·/*_-]*(?:skip(?:ped)?(?: it)?|avoid(?:ed)?|removed|dropped|rejected|declined|"
     r"no(?!\s+\w)|nope|nah|pass|not this one|not that one|excluded)"
     r"(?:[\s)\].,;!–—|-]|$)"
     # a state said with no verb, as a note does: "A gone, can swap to B"
-    r"|^" + _TAIL + r"[\s()\[\]–—:|=-]*(?:all |now |already )?(?:gone|finished|sold out|none left|"
+    r"|^"
+    + _TAIL
+    + r"[\s()\[\]–—:|=~·/*_-]*(?:all |now |already )?(?:gone|finished|sold out|none left|"
     r"empty|unavailable|oos|back|refunded|returned)(?=\s*(?:[.,;:!?)\]–—|-]|$))"
 )
 # Words that make an otherwise plant-based drink's "milk" not the allergen.
@@ -239,7 +252,7 @@ _PLANT_MILK = cues.compiled(cues.alternation(cues.PLANT_MILKS) + r"[- ]milk\b")
 _MARKS = "✔✓✅☑👍❌✗✘🚫⛔"
 _MARK_LEAD = re.compile(rf"[\s*_>•·\-\d.)\[\]]*[{_MARKS}]")
 _MARK_BEFORE = re.compile(rf"([{_MARKS}])[\s*_]*$")
-_MARK_AFTER = re.compile(rf"{_TAIL}[\s*_:—–)\]-]*([{_MARKS}])")
+_MARK_AFTER = re.compile(rf"{_TAIL}[\s*_:—–)\]~=>→⇒-]*([{_MARKS}])")
 
 
 def _mark_of(text: str, lo: int, start: int, end: int, hi: int) -> str | None:
@@ -277,8 +290,12 @@ _NEW_FIRST, _OLD_AFTER_FOR, _OLD_FIRST, _FOR_NEXT, _WITH_NEXT = map(
 _FIRST_THOUGHT = cues.compiled(
     r"(?:\b(?:i|we)(?:['’]d| had| was| were)? (?:first |initially |originally )?(?:was going to|were going to|"
     r"was about to|wanted to|meant to|thought (?:about|of)|considered|had in mind|"
-    r"(?:first|initially|originally) (?:picked|chose|suggested|went for))(?: \w+)?|"
+    r"(?:nearly|almost) (?:suggested|picked|chose|added|recommended|went for|offered)|"
+    r"(?:first|initially|originally) (?:picked|chose|suggested|went for|looked at|checked|tried|"
+    r"reached for|found))(?: \w+)?|"
     r"\b(?:i|we) tried to (?:add|get|order|find|source|book)|"
+    r"\b(?:i|we) (?:looked|searched|checked|hunted|went looking) (?:around )?for|"
+    r"\b(?:i|we) (?:did |also )?(?:look(?:ed)? at|(?:had|took) a look at)|"
     r"\bmy (?:first|initial|original|earlier|old) (?:pick|choice|thought|idea|instinct|suggestion|plan)"
     r"(?: was| had been)?|\b(?:initially|originally|at first)(?:,)? (?:i|we) (?:thought of|picked|chose|"
     r"considered|suggested|went for|had)|\b(?:i|we) had)(?:\s+(?:the|a|an))?[\s\"'“‘*_(`:]*$"
@@ -286,8 +303,18 @@ _FIRST_THOUGHT = cues.compiled(
 _YOU_HAVE = cues.compiled(r"\byou(?:['’]ve| have) got\s*(?:the\s+)?$")
 _CONTRAST = cues.compiled(
     r"\b(?:but|however|though|although|yet|on (?:second thought|reflection)|actually|then i|instead|"
-    r"changed my mind|scratch that)\b"
+    r"changed my mind|scratch that|(?:i['’]ve |i have |i )?(?:changed|switched|swapped|replaced) it|"
+    r"then (?:i )?(?:remembered|reali[sz]ed|noticed|saw|checked))\b"
 )
+# The first thought said after the product: "A crossed my mind, but ..."
+_FIRST_THOUGHT_AFTER = cues.compiled(
+    "^"
+    + _TAIL
+    + r"[\W_]*(?:(?:briefly |first |initially )?(?:crossed|came to|sprang to) (?:my )?mind|"
+    r"was on my (?:radar|list|shortlist)|was (?:in the running|a contender))\b"
+)
+# "I can't recommend A enough": praise, not a negation.
+_ENOUGH = cues.compiled("^" + _TAIL + r"[\W_]*(?:highly |strongly )?enough\b")
 _CONDITION = cues.compiled(r"\b(?:if|in case|should|whether|unless)\b")
 _ARTICLE_AND_MARKUP = r"(?:\s+(?:the|your|a|an))?[\s\"'(“‘#\[*_~`]*$"
 # "I'd pick A over B": B is passed over; "A is the better deal next to B": B is what A is
@@ -304,10 +331,21 @@ _PREFERRED_OVER, _COMPARED_WITH = (
         (cues.COMPARATIVES, 40, r"(?:next to|against|versus|vs\.?|beside|alongside)"),
     )
 )
-_ANAPHOR = cues.compiled(r"\bthe (former|latter|first|second|last)\b(?: one| option| product)?")
+# "B over A any day": a preference said with no verb, by its idiom after the second.
+_BARE_OVER = re.compile(r"[\W_]*over[\W_]*")
+_ANY_DAY = cues.compiled(
+    "^" + _TAIL + r"[\W_]*(?:any day|every time|hands down|all day|for me|in my book|for sure)\b"
+)
+_ANAPHOR = cues.compiled(
+    # ("the first two" counts, it picks no one)
+    r"\bthe (former|latter|first|second|last)\b(?!\s+(?:two|three|four|few|couple|\d))"
+    r"(?: one| option| product)?"
+)
 _CLAUSE_STOP = re.compile(r"[,;.!?\n]")
 _ARROW = re.compile("^" + _TAIL + r"[\W_]*(?:→|->|=>|⇒|➜|➔|⟶)")
 _ONLY_PUNCTUATION = cues.compiled("^" + _TAIL + r"[\s.?!:;—–\-*_)\"'”`]*$")
+# A short question about the product, answered by the next sentence: "Is A an option? Sadly no."
+_SHORT_STATE_QUESTION = cues.compiled(r"(?:\s+[\w'’-]+){1,4}\s*\?[\s\"'”`*_)]*")
 # A list label that rules out what follows it: "Out of stock: A, B", "**Dropped:** C".
 _LABEL = cues.compiled(
     # a few words may name what is listed: "alternatives rejected", "options ruled out"
@@ -327,6 +365,9 @@ _LABEL = cues.compiled(
     # what was bought before: "Prev. order:", "Last time:", "Order history:"
     + r"|(?:(?:prev(?:ious)?\.?|last|past|earlier|old|usual|regular)\s+(?:orders?|purchases?|buys?|"
     r"basket|time|items?|pick)|(?:order|purchase|buying) history|bought before|you (?:usually )?buy)"
+    # the old side of a substitution record: "was:", "old:", "before:", "original item:"
+     + r"|(?:was|old|before|original|previous|replacing|replaced|swapped(?: out)?|outgoing)"
+    r"(?:\s+(?:items?|products?|pick|one|line))?"
     + r"|(?:dropped|removed|excluded|rejected|blocked|flagged|filtered out|failed)"
     + r"(?:\s+(?:by|for|due to|because of|on|in)\s+[\w -]{1,30})?"
     + r"|contains? "
@@ -334,8 +375,22 @@ _LABEL = cues.compiled(
     + r")(?:\s+(?:items?|products?|for you|right now|today|now|this week))?"
     + r"(?:,?\s*(?:i['’]m afraid|sadly|sorry|unfortunately|for now|at the moment))?[\W_]*"
 )
+# What the shopper already holds, recalled by a label over its lines, before it or after it.
+_HELD_LABEL = cues.compiled(r"[\W_]*" + cues.alternation(cues.HELD_LABELS) + r"[\W_]*")
+_HELD_BEFORE = cues.compiled(
+    r"(?<![\w'’])"
+    + cues.alternation(cues.HELD_BEFORE)
+    + rf"(?:[\s(\[\"'“‘]+{_FILLER}){{0,4}}:?\s*[\"'(“‘#\[*_~`]*\s*$"
+)
+_HELD_AFTER = cues.compiled(
+    "^" + _TAIL + r"[\W_]*(?:\([\w'’ ,.-]{1,30}\)[\W_]*)?" + cues.alternation(cues.HELD_AFTER)
+)
 # What closes a label: a colon or an arrow ("Excluded → A").
 _LABEL_SEPARATOR = re.compile(r":|→|->|=>|⇒|➜|➔")
+_ENTRY_SEPARATORS = 3
+# A basket's label may also close with a spaced dash ("Basket so far — A"); a verdict's may not
+# ("It's out today — B?" offers B).
+_HELD_SEPARATOR = re.compile(_LABEL_SEPARATOR.pattern + r"|(?<=\s)[—–](?=\s)")
 _EMOTICON = re.compile(r":-?[()\[\]/|DPp](?!\w)")
 _LABEL_START = re.compile(r"[^:\n]{0,40}:")
 # A markdown heading or a line in bold: it labels the lines under it, up to the next heading.
@@ -356,6 +411,11 @@ _BARE_NO = cues.compiled(
     r"[\W_]*(?:(?:sadly|unfortunately|sorry|alas|oh|i['’]m afraid)[\W_]+)*"
     r"(?:no|nope|nah|not really|not this time|not today)[\W_]*"
 )
+# ... or opening the sentence before what it says: "Not today — it's sold out."
+_BARE_NO_LEAD = cues.compiled(
+    r"[\W_]*(?:(?:sadly|unfortunately|sorry|alas|oh|i['’]m afraid)[\W_]+)*"
+    r"(?:no|nope|nah|not really|not this time|not today|not now)\s*[,;:—–-]"
+)
 _LABEL_EDGE = re.compile(r"[\n;!?]|(?<=\.)" + _NOT_AN_END + r"(?=\s|$)")
 # A list link between two mentions ("A, B and C", "A or B").
 _LIST_LINK = cues.compiled(
@@ -363,6 +423,22 @@ _LIST_LINK = cues.compiled(
     r"^[\W_]*(?:\([\w'’ -]{1,30}\)[\W_]*)?(?:,|&|and|or|nor|as well as|plus)?[\W_]*"
     r"(?:(?:the|a|an|id|sku|item|product|ref|barcode|code)[\W_]*)?$"
 )
+# What may stand between two lines of a basket said in one sentence besides a list link: each
+# line's quantity, price and size ("A x 3 and B x 1", "one A at €1.49, and two packs of B").
+_BASKET_WORDS = cues.compiled(
+    r"(?<!\w)(?:[€$£]\s*\d+(?:[.,]\d+)?|\d+(?:[.,]\d+)?\s*(?:[€$£]|eur(?:os?)?)?|[x×]\d*|\d+[x×]|"
+    + "|".join(_DIGIT_WORDS)
+    + r"|at|of|each|packs?|pieces?|units?|quantity|qty|the|a|an|and|or|plus|as well as)(?!\w)"
+)
+_BASKET_LINK = re.compile(r"[\W_]*")
+
+
+def _basket_link(link: str) -> bool:
+    """Whether a link between two mentions holds nothing but a list link and each line's
+    quantity, price and size: the two are lines of one basket."""
+    return bool(_BASKET_LINK.fullmatch(_BASKET_WORDS.sub(" ", _SIZE.sub(" ", link))))
+
+
 # A link that ends a sentence or a clause joins no list ("A plus B; C would ..."): a line
 # break does (a bulleted list).
 _SENTENCE_LINK = re.compile(r"[;!?]|\.(?=\s)")
@@ -397,27 +473,46 @@ _CORRECTION = cues.compiled(r"(?<!\w)" + cues.CORRECTIONS + r"(?!\w)")
 # Two products set side by side, and the words that then choose one of them.
 _DETERMINER = r"(?:(?:the|that|this|a|an)\b[\W_]*)?"
 _VERSUS = cues.compiled(
-    r"[\W_]*(?:vs\.?|versus|or)[\W_]*" + _DETERMINER + r"|[^.;!?\n]{0,40}\bthan[\W_]*"
+    # a price or size in brackets may close the first: "A (€4.20) vs B"
+    r"[\W_]*(?:\([^()\n]{1,30}\)[\W_]*)?(?:vs\.?|versus|or)[\W_]*"
+    + _DETERMINER
+    + r"|[^.;!?\n]{0,40}\bthan[\W_]*"
 )
 # "between A and B", "comparing A with B", "A compared to B": the two set side by side
 _BETWEEN = cues.compiled(
-    r"\b(?:between|compar(?:e|es|ed|ing)|weigh(?:s|ed|ing)?(?:\s+up)?)\b[\W_]*(?:the\s+)?$"
+    r"\b(?:between|compar(?:e|es|ed|ing)|weigh(?:s|ed|ing)?(?:\s+up)?|look(?:s|ed|ing)? at|"
+    r"consider(?:s|ed|ing)?|review(?:s|ed|ing)?|check(?:s|ed|ing)?(?: out)?|pit(?:s|ted|ting)?)\b"
+    r"[\W_]*(?:the\s+)?$"
 )
 _AND_LINK = cues.compiled(
     r"[\W_]*(?:and|with|to|against|versus|vs\.?|(?:as )?compared (?:to|with))[\W_]*" + _DETERMINER
 )
 _CHOSEN_BEFORE = cues.compiled(
     r"\b(?:go|going|stick|stay|went) with|\b(?:pick|choose|take|go for|opt for|choice|vote|grab|"
-    r"get|buy|settle on|land on|"
+    r"get|buy|settle on|land on|plump(?:ing)? for|side with|vote for|put my money on|bet on|"
+    # the closing offer that names one of the two: "Shall I add A?"
+    r"(?:shall|should|can|may) (?:i|we) (?:add|order|get you|put in)|"
     r"recommend(?:ation)?|suggest(?:ion)?|advise|prefer|favou?r)"
     r"(?:\s+(?:is|would be|goes to))?(?:\s+(?:the|that|this|a|an))?\b[\W_]*$"
 )
 _CHOSEN_AFTER = cues.compiled(
     _TAIL
-    + r"[\W_]*(?:wins|it is|(?:easily|definitely|for sure|hands down|clearly|obviously|no contest|"
-    r"every time|all the way)(?=[\W_]*$)|(?:is|['’]s) (?:the |a )?(?:clear |obvious |better |best )?(?:one|winner|"
+    + r"[\W_]*(?:"
+    + "|".join(cues.WINNING)
+    + r"|wins|it is|(?:easily|definitely|for sure|hands down|clearly|obviously|no contest|"
+    r"every time|all the way)(?=[\W_]*$)|(?:is|['’]s) (?:the |a )?(?:clear |obvious |better |best |"
+    r"sensible |smart |wise |safe |right |logical |natural |ideal |perfect |stronger |winning )?(?:one|winner|"
     r"pick|choice|deal|buy|option)|(?:is|['’]s) (?:the |much |far )?(?:clear |obvious )?(?:better|best))\b"
 )
+
+_CHOSEN_LATER = cues.compiled(r"\b" + cues.alternation(cues.CHOSEN_LATER))
+
+
+def _chosen_in_its_sentence(text: str, end: int, stop: int) -> bool:
+    """Whether the rest of the sentence after a mention (up to `stop`, the next mention) chooses
+    it by a word that stands for it ("B has the better score, so that's my pick")."""
+    edge = _CLAUSE_EDGE.search(text, end, stop)
+    return bool(_CHOSEN_LATER.search(text, end, edge.start() if edge else stop))
 
 
 def _cue_at(words: str) -> int | None:
@@ -427,7 +522,7 @@ def _cue_at(words: str) -> int | None:
         if not _NEGATION_BEFORE.search(words[max(0, m.start() - 30) : m.start()]):
             found.append(m.start())
             break
-    for m in _CONTAINS.finditer(words):
+    for m in itertools.chain(_CONTAINS.finditer(words), _AMOUNT_OF.finditer(words)):
         if _PLANT_MILK.search(m.group(0)):
             continue
         if not _NEGATION_BEFORE.search(words[max(0, m.start() - 30) : m.start()]):
@@ -459,31 +554,60 @@ def _own_words(words: str) -> str:
     return words[: min(cuts)] if cuts else words
 
 
-def _labelled_out(text: str, start: int) -> bool:
-    """Whether a list label ruling products out governs text[start]: "Out of stock:", a key
-    ("excluded": ...), or a heading over the list ("### Not available")."""
+def _labelled_out(
+    text: str,
+    start: int,
+    label: re.Pattern[str] = _LABEL,
+    separator: re.Pattern[str] = _LABEL_SEPARATOR,
+) -> bool:
+    """Whether a list label ruling products out (`label`: what it says) governs text[start]: "Out
+    of stock:", a key ("excluded": ...), or a heading over the list ("### Not available")."""
     headings = list(_HEADING.finditer(text, 0, start))
-    if headings and _LABEL.fullmatch(headings[-1].group("h") or headings[-1].group("b")):
+    if headings and label.fullmatch(headings[-1].group("h") or headings[-1].group("b")):
         return True
     seps = [
         m
-        for m in _LABEL_SEPARATOR.finditer(text, 0, start)
+        for m in separator.finditer(text, 0, start)
         if not (m.start() and text[m.start() - 1].isspace() and _EMOTICON.match(text, m.start()))
     ]  # ":(" is a face, not a label
-    if not seps:
-        return False
-    colon, after = seps[-1].start(), seps[-1].end()
-    between = text[after:start]
-    if _LABEL_EDGE.search(between.replace("\n", " ")) or "\n\n" in between:
-        return False
-    edge = max((m.end() for m in _LABEL_EDGE.finditer(text, 0, colon)), default=0)
-    key = max((m.end() for m in _KEY_EDGE.finditer(text, edge, colon)), default=edge)
-    # a bot's keys write their words with underscores: "not_available: A"
-    labels = (text[edge:colon].replace("_", " "), text[key:colon].replace("_", " "))
-    return any(_LABEL.fullmatch(label) for label in labels) or _nested_under_label(text, start)
+    # A colon inside a line's entry ("A: Sunny Acre, 100 g", "(SKU: ...") ends no label: the one
+    # before it still governs, unless a link or a line break stands between them (looked for
+    # over the last few separators only: an entry holds one or two).
+    for k in range(len(seps) - 1, max(-1, len(seps) - 1 - _ENTRY_SEPARATORS), -1):
+        colon, after = seps[k].start(), seps[k].end()
+        between = text[after:start]
+        if _LABEL_EDGE.search(between.replace("\n", " ")) or "\n\n" in between:
+            break
+        edge = max((m.end() for m in _LABEL_EDGE.finditer(text, 0, colon)), default=0)
+        key = max((m.end() for m in _KEY_EDGE.finditer(text, edge, colon)), default=edge)
+        # a bot's keys write their words with underscores: "not_available: A"
+        said = (text[edge:colon].replace("_", " "), text[key:colon].replace("_", " "))
+        if any(label.fullmatch(words) for words in said):
+            return True
+        entry = text[seps[k - 1].end() : colon] if k else ""
+        if not entry.strip() or "\n" in entry or "|" in entry or _CONNECTOR.search(entry):
+            break
+    return _nested_under_label(text, start, label)
 
 
-def _nested_under_label(text: str, start: int) -> bool:
+# A key of a return's record: "Refund: €3.99", "Return reason: damaged" (a bare "Reason:" also
+# explains a pick).
+_RETURN_KEY = cues.compiled(
+    r"^[\s\-*•·>\d.)]*[*_`]*(?:refund(?: amount| method| to)?|reason for (?:the )?return|"
+    r"return(?: reason| window| method| id)?|money back|credit(?: to)?)[*_`]*\s*:"
+)
+
+
+def _in_a_return_record(text: str, start: int) -> bool:
+    """Whether text[start] stands on a line of a record (lines with no blank line between) that
+    has a key of a return ("Refund:", "Reason:"): what a return's record names goes back."""
+    top = text.rfind("\n\n", 0, start)
+    bottom = text.find("\n\n", start)
+    block = text[top + 2 if top >= 0 else 0 : bottom if bottom >= 0 else len(text)]
+    return "\n" in block and any(_RETURN_KEY.match(line) for line in block.split("\n"))
+
+
+def _nested_under_label(text: str, start: int, label: re.Pattern[str]) -> bool:
     """Whether the indented record line holding text[start] sits under a key that rules out
     what it holds ("return_request:" over "  item: A")."""
     line_start = text.rfind("\n", 0, start) + 1
@@ -495,7 +619,7 @@ def _nested_under_label(text: str, start: int) -> bool:
         line = text[above:pos]
         words = line.strip()
         if words and len(line) - len(line.lstrip(" \t")) < indent:
-            return words.endswith(":") and bool(_LABEL.fullmatch(words[:-1].replace("_", " ")))
+            return words.endswith(":") and bool(label.fullmatch(words[:-1].replace("_", " ")))
         pos = above - 1
     return False
 
@@ -543,6 +667,7 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
     by_prefix: list[bool] = []
     after: list[str] = []
     links: list[str] = []
+    held: list[str | None] = []
     for k, m in enumerate(found):
         clause_lo = max(e for e in edges if e <= m.start)
         clause_hi = min((e for e in edges if e > m.end - 1 and e >= m.end), default=len(text))
@@ -555,9 +680,19 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
             _BEFORE.search(prefix)
             or _BEFORE_STATE.search(prefix)
             or _labelled_out(text, m.start)
+            or _in_a_return_record(text, m.start)
             or text.count("~~", 0, m.start) % 2  # struck through: "~~A~~"
         )
         words = _own_words(suffix)
+        held.append(
+            "before"
+            if _HELD_BEFORE.search(prefix)
+            else "after"
+            if _HELD_AFTER.match(suffix)
+            else "label"
+            if _labelled_out(text, m.start, _HELD_LABEL, _HELD_SEPARATOR)
+            else None
+        )
         conditional = bool(_CONDITION.search(text[clause_lo : m.start]))
         said = not conditional and (
             _states_against(words)
@@ -565,7 +700,12 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
             or bool(_OWN_FLAG.search(suffix))
             or _table_says_against(text, m.start, [x.start for x in found if x is not m])
         )
-        if not said and not conditional and hi == clause_hi and _ONLY_PUNCTUATION.match(suffix):
+        if (
+            not said
+            and not conditional
+            and hi == clause_hi
+            and (_ONLY_PUNCTUATION.match(suffix) or _SHORT_STATE_QUESTION.fullmatch(suffix))
+        ):
             said, plural = _next_sentence_against(text, hi, nxt)
             if plural:
                 suffix = " are"  # "A or B? Neither is in stock.": said of both
@@ -575,6 +715,8 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
             text[clause_lo : m.start]
         ):
             before = True  # "I'd pick A over B": B is passed over
+        if k and _BARE_OVER.fullmatch(text, found[k - 1].end, m.start) and _ANY_DAY.match(suffix):
+            before = True  # "B over A any day": A is passed over
         if _PARTICLE_VERB.search(prefix) and _PARTICLE.match(suffix):
             before = True
         if _NEW_FIRST.search(text[lo : m.start]) and _FOR_NEXT.match(links[-1]):
@@ -587,8 +729,12 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
             before = True  # ... and A the old one
         if before and _YOU_HAVE.search(prefix):
             before = False  # "you've got A (in your basket)": what the shopper has now
-        if _FIRST_THOUGHT.search(prefix) and _CONTRAST.search(text[m.end : nxt]):
+        if (
+            _FIRST_THOUGHT.search(prefix) or _FIRST_THOUGHT_AFTER.match(suffix)
+        ) and _CONTRAST.search(text[m.end : nxt]):
             before = True  # "I was going to suggest A, but B fits better"
+        if _ENOUGH.match(suffix):
+            before = False  # "I can't recommend A enough"
         if _EXCEPTION.search(text[clause_lo : m.start]):
             before = False
         if _BARE_VERDICT.match(suffix) or (not conditional and _BARE_STATE.fullmatch(words)):
@@ -636,7 +782,34 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
         ruled[target] = True
     _settle_choices(text, found, ruled)
     _chosen_again(text, found, ruled)
+    _held_beside_new(found, ruled, held, links)
     return [replace(m, ruled_out=r) for m, r in zip(found, ruled, strict=True)]
+
+
+def _held_beside_new(
+    found: list[Mention], ruled: list[bool], held: list[str | None], links: list[str]
+) -> None:
+    """Products the shopper already holds (`held`: how the message says so, per mention),
+    recalled beside a product it puts forward anew ("You've got A in your basket. How about B?"),
+    are named, not put forward. A recap that is the whole proposal (a basket to confirm) leaves
+    every line put forward. A list shares what is said before its first member or after its
+    last."""
+    kinds = list(held)
+    linked = [_basket_link(x) and not _SENTENCE_LINK.search(x) for x in links]
+    for k in range(len(found) - 1):
+        if linked[k] and kinds[k] == "before" and kinds[k + 1] is None:
+            kinds[k + 1] = "before"
+    for k in range(len(found) - 1, 0, -1):
+        if linked[k - 1] and kinds[k] == "after" and kinds[k - 1] is None:
+            kinds[k - 1] = "after"
+    kept = {m.candidates for m, kind in zip(found, kinds, strict=True) if kind}
+    new = any(
+        kind is None and not r and m.candidates not in kept
+        for m, r, kind in zip(found, ruled, kinds, strict=True)
+    )
+    if new:
+        for k, kind in enumerate(kinds):
+            ruled[k] = ruled[k] or kind is not None
 
 
 def _settle_choices(text: str, found: list[Mention], ruled: list[bool]) -> None:
@@ -657,7 +830,12 @@ def _settle_choices(text: str, found: list[Mention], ruled: list[bool]) -> None:
         for j in range(i + 2, len(found)):
             later = found[j]
             said = text[found[j - 1].end : later.start]
-            chosen = _CHOSEN_BEFORE.search(said) or _CHOSEN_AFTER.match(text, later.end)
+            stop = found[j + 1].start if j + 1 < len(found) else len(text)
+            chosen = (
+                _CHOSEN_BEFORE.search(said)
+                or _CHOSEN_AFTER.match(text, later.end)
+                or _chosen_in_its_sentence(text, later.end, stop)
+            )
             if not chosen:
                 continue
             if later.candidates == a.candidates:
@@ -676,10 +854,12 @@ def _settle_choices(text: str, found: list[Mention], ruled: list[bool]) -> None:
 # A product named again, alone in its sentence, as the choice: a choosing verb before it ("I'd
 # take the B", "Pick B?", "I'd go almond: B"), or a short question about it ("B for you?").
 _CHOOSE = (
-    "pick|choose|take|want|prefer|go|going|stick|stay|opt|settle|choice|vote|recommend(?:ation)?"
+    "pick|choose|take|want|prefer|go|going|stick|stay|opt|settle|choice|vote|recommend(?:ation)?|"
+    # a verdict's label: "Winner:", "Verdict:", "Best buy →"
+    "winner|verdict|best(?: buy| pick| bet| choice| option| value)?|top (?:pick|choice)"
 )
 _CHOOSE_LINK = r"(?:\s+(?:with|for|on|is|would be|goes to))?(?:\s+(?:the|a|an|[\w-]+:))?"
-_CHOOSING = cues.compiled(rf"\b(?:{_CHOOSE}){_CHOOSE_LINK}[\s\"'“‘*_(`:]*$")
+_CHOOSING = cues.compiled(rf"\b(?:{_CHOOSE}){_CHOOSE_LINK}[\s\"'“‘*_(`:→>-]*$")
 _ALONE_BEFORE = re.compile(r"[\W_]*")
 _SHORT_QUESTION = cues.compiled(
     _TAIL + r"[\s,]*(?:(?:for you|then|instead|maybe|perhaps)\b)?[\s,]*\?[\W_]*"
@@ -778,6 +958,8 @@ def _next_sentence_against(text: str, start: int, stop: int) -> tuple[bool, bool
     ("X? Unavailable.", "X. It contains milk."), and whether it speaks of several ("Neither
     is in stock.")."""
     end = min(stop, len(text))
+    while start < end and text[start].isspace():
+        start += 1  # a blank line under a heading ("## Why not A?\n\nIt's over budget.")
     nxt = _CLAUSE_EDGE.search(text, start, end)
     sentence = text[start : nxt.start() if nxt else end]
     if nxt is None and end < len(text) and _LEADS_IN.fullmatch(sentence):
@@ -786,12 +968,14 @@ def _next_sentence_against(text: str, start: int, stop: int) -> tuple[bool, bool
     rest = sentence[opening.end() if opening else 0 :]
     if _FLAG_FALSE.fullmatch(sentence):
         return True, False  # "item: A\nin_stock: false"
-    if _BARE_NO.fullmatch(sentence):
-        return True, False  # "A? Sadly no."
+    if _BARE_NO.fullmatch(sentence) or _BARE_NO_LEAD.match(sentence):
+        return True, False  # "A? Sadly no.", "A? Not today — it's sold out."
     if not rest.strip() or _LABEL_START.match(rest):
         return False, False  # "Out of stock: ..." labels what follows it
     if _BARE_STATE.fullmatch(rest):
         return True, False  # "A?? out."
+    if sentence.rstrip().endswith("?"):
+        return False, False  # "A is 500 g. Too big?": a shortcoming put to the shopper
     subject = bool(opening and opening.group("subject"))
     at = _cue_at(_own_words(rest)[:60])
     against = at is not None and (subject or at <= 2)
@@ -1410,7 +1594,18 @@ class Resolver:
                 if narrower:
                     candidates = narrower
             first = min([start, *(s.start for s in said)])
-            last = max([end, *(s.end for s in said)])
+            # what is said further on in the clause narrows the name down but is no part of
+            # the mention ("A, but it is sold only in 1 kg bags": the "but" stays after it)
+            last = max(
+                [
+                    end,
+                    *(
+                        s.end
+                        for s in said
+                        if s.end <= end or self._only_attributes(text[end : s.start])
+                    ),
+                ]
+            )
             used_ids += [(s.start, s.end) for s in said]
             ordered = tuple(sorted(candidates))
             out.append(Mention(first, last, ordered, False, self._listings[ordered[0]].display))
