@@ -132,25 +132,31 @@ _CONFIRM_RETURN = re.compile(
     r"arrange|set up|log|open) (?:the |a |your |this |that |its |their )?(?:return|refund)|"
     r"send (?:it|them|this|that|these|those|(?:[\w&'%-]+ ){1,6}?)back|return\b[^?\n]{0,60}?(?:\+|&|\band\b) refund|"
     r"(?:shall|should|can|may) i (?:go ahead and |now )?(?:return|refund)|"
+    r"(?:ok|okay|alright|all right|happy|ready|good|fine)(?: for me)? to (?:return|refund|send (?:it|"
+    r"them|this|that) back|process (?:it|this|that|the return|the refund))|"
     r"want me to (?:go ahead and )?(?:return|refund|process)|(?:return|refund) (?:it|this|that) "
     r"(?:for you|now))\b"
 )
 _CONFIRM_SUBSTITUTION = re.compile(
     r"(?i)\b(?:substitu\w*|replacement|replace|instead|swap\w*|switch\w*|alternative|in its place|"
-    r"in place of|in the place)\b"
+    r"in place of|in the place|subs?|exchange|trade (?:it |that |this )?for|change (?:it |that |this "
+    r"|them )?(?:to|for|over to|with))\b"
 )
 # A bare go-ahead ("I do it?", "You accept?", "Shall I proceed?"): it asks leave for what the
 # sentence before it offers to do.
 _GO_AHEAD = re.compile(
     r"(?i)^\W*(?:(?:shall|should|can|may) )?i (?:do|proceed with|go ahead with|make) (?:it|that|this)"
-    r"\W*$|^\W*(?:(?:do )?(?:you|u) accept|(?:shall i )?(?:go ahead|proceed)|ok(?:ay)?|agreed|"
-    r"deal)\W*$"
+    r"\W*$|^\W*(?:(?:do |would |will )?(?:you|u) (?:accept|agree|approve|consent)(?: (?:to )?(?:it|"
+    r"that|this))?|(?:shall i )?(?:go ahead|proceed)|ok(?:ay)?(?: (?:with|for) (?:you|u|that|it))?|"
+    r"agreed|deal|accept|approve|agree|alright|all right|fine(?: (?:by|with) (?:you|u))?|good|yes|"
+    r"confirm|sounds? good)\W*$"
 )
 # A request for leave that names no act of its own ("Execute?", "Could you confirm that you
 # would like me to proceed?", "OK to go ahead?"): it asks leave for what the statements since
 # the last question describe.
 _LEAVE = re.compile(
-    r"(?i)(?:\b(?:proceed|go ahead|execute|carry on|carry it out|action (?:it|this|that)|do (?:it|that|"
+    r"(?i)(?:\b(?:proceed|go ahead|execute|carry on|carry it out|action (?:it|this|that)|process (?:it|"
+    r"this|that|them)|do (?:it|that|"
     r"this|so)|make it so|green light|go-ahead|thumbs up)|^\W*(?:confirm|go|good to go|ok to go|"
     r"all good|all set|(?:shall|should|can|may) i))\W*$"
 )
@@ -188,6 +194,29 @@ def _said_after_name(surface: str, name: str) -> str:
     return rest if _GOES_ON.match(rest) else ""
 
 
+def _asks_leave(question: str, proposes: bool) -> bool:
+    """Does this question ask leave to order, return or substitute (in any of the forms
+    `ShopperReader._confirm` reads), or give a bare go-ahead?"""
+    return bool(
+        _CONFIRM_RETURN.search(question)
+        or _CONFIRM_ORDER.search(question)
+        or (proposes and _CONFIRM_SUBSTITUTION.search(question))
+        or _GO_AHEAD.match(question)
+        or _LEAVE.search(question)
+    )
+
+
+def _without_leave_requests(text: str, proposes: bool) -> str:
+    """The message without the questions that only ask leave for an order, a return or a
+    substitution: such a question asks for a yes to the act, not about the facts of the recap
+    before it ("Return: X, 1, money back €1.95. OK to return?" asks no budget). A question whose
+    own words ask a topic ("Shall I order two, or more?") stays."""
+    for question, asks in segments(text):
+        if asks and _asks_leave(question, proposes) and not _FIELDS.read_fields(question):
+            text = text.replace(question, "", 1)
+    return text
+
+
 class ShopperReader:
     """Reads agent messages for one catalog (its product names and ids)."""
 
@@ -205,14 +234,18 @@ class ShopperReader:
         for mention in sorted(resolved.mentions, key=lambda m: m.start, reverse=True):
             said = _said_after_name(text[mention.start : mention.end], mention.name)
             blanked = blanked[: mention.start] + TITLE_MARK + said + blanked[mention.end :]
+        confirm = self._confirm(text, bool(proposed))
+        usual = _usual_forms(blanked)
+        if confirm:
+            usual = _without_leave_requests(usual, bool(proposed))
         # In a message that puts a product forward, a request for a reaction asks no topic.
-        asked = _topics(_FIELDS.read_fields(_usual_forms(blanked), reacting=bool(proposed)))
+        asked = _topics(_FIELDS.read_fields(usual, reacting=bool(proposed)))
         return Reading(
             asked=asked,
             proposed=proposed,
             named=resolved.named,
             unclear=resolved.unclear,
-            confirm=self._confirm(text, bool(proposed)),
+            confirm=confirm,
             nothing_fits=bool(_NOTHING_FITS.search(text)) and not proposed,
         )
 

@@ -121,11 +121,18 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"(?:can't|cannot|can not|shouldn't|mustn't) (?:eat|have|touch)", r"react(?:s|ion)? to",
         r"sensitiv(?:e|ities|ity) to", r"food sensitivit\w*", r"trace(?:s)?(?: of)?",
         r"may contain", r"nut[- ]free", r"gluten[- ]free", r"dairy[- ]free", r"lactose[- ]free",
-        r"(?:tree )?nuts?", r"peanuts?", r"gluten", r"lactose", r"sesame", r"eggs?", r"soya?",
+        r"(?:tree )?nuts?", r"peanuts?", r"gluten", r"lactose",
+        # milk said as an ingredient ("contains milk", "made with milk"), not the drink
+        r"(?:contains?|containing|has|have|with|made with|traces of|free (?:from|of)|no) (?:some |cow'?s "
+        r")?(?:milk|dairy)", r"sesame", r"eggs?", r"soya?",
         r"shellfish", r"mustard", r"celery", r"sulph?ites?", r"lupin", r"safe for (?:you|your|the)",
         r"dietary restrictions?", r"ingredients? (?:to|you) (?:avoid|steer clear)",
         r"(?:can't|cannot|can not) (?:tolerate|digest|stomach)", r"off[- ]limits",
-        r"(?:make|makes|made) (?:you|u|anyone|them) (?:ill|sick|unwell|poorly)",
+        r"(?:make|makes|made|making) (?:you|u|anyone|them|someone|somebody) (?:feel )?(?:ill|sick|unwell|"
+        r"poorly|bad|itchy|queasy|nauseous|sneeze|itch|swell|break out)",
+        r"(?:gives?|giving|gave) (?:you|u|anyone|them|someone|somebody) (?:a )?(?:reactions?|rash(?:es)?|"
+        r"hives|(?:stomach|tummy) ?aches?|(?:a )?bad time)", r"hives", r"rash(?:es)?",
+        r"itch(?:y|ing|es)?", r"swell(?:s|ing)?", r"epi[- ]?pens?",
         r"(?:upsets?|disagrees? with) (?:your|ur|their) (?:stomach|tummy|system)",
         r"no[- ]go (?:foods?|ingredients?)", r"(?:bad|adverse) reactions?",
         r"(?:don't|doesn't|do not|does not) agree with (?:you|u|your|anyone)",
@@ -133,7 +140,8 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
     ),
     "diet": (
         r"diet(?:ary)?(?: (?:needs?|requirements?|preferences?|choices?|style))?", r"vegans?",
-        r"vegetarians?", r"veggie", r"plant[- ]based", r"meat", r"animal (?:products?|ingredients?)",
+        r"vegetarians?", r"veggie", r"plant[- ](?:based|powered|forward|only|heavy)", r"plants? only",
+        r"animal[- ]free", r"meat", r"animal (?:products?|ingredients?)",
         r"(?:eat|eating) (?:style|habits?)", r"how you eat", r"flexitarian", r"pescatarian",
         r"meat[- ](?:free|eaters?|less)", r"meatless", r"veg(?:gie)? only", r"halal", r"kosher", r"keto", r"low[- ]carb",
         r"(?:vegans?|vegetarians?|veggie|plant)[- ](?:friendly|only|options?|safe)", r"gelatine?",
@@ -172,7 +180,11 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"for (?:the )?(?:(?:everyday|weekday|weekend|school|the kids'?) )?(?:breakfasts?|lunch(?:es)?|"
         r"dinners?|snacking|snacks?|baking|a recipe|a party|lunch ?box(?:es)?)", r"lunch ?box(?:es)?",
         # where a kind of product sits in a shop, and what the shopping is for
-        r"aisles?", r"sections?", r"departments?", r"product (?:types?|groups?|lines?|range)",
+        r"aisles?", r"sections?", r"departments?",
+        # where to search ("Which of those should I search in?", "Which one shall I browse?")
+        r"(?:which|what)(?: (?:one|ones|shelf|shelves|range|part))?(?: of (?:those|these|them|the above))? "
+        r"(?:should|shall|can|do|would|will) (?:i|we) (?:search|browse|look|shop|dig|start)(?: (?:in|"
+        r"through|into|with))?(?=\W*$)", r"product (?:types?|groups?|lines?|range)",
         r"occasions?", r"(?:which|what) meal", r"in the mood for", r"crav(?:e|ing|ings)",
         r"what (?:do|would|d'?) ?(?:you|u|ya) fancy", r"what are (?:you|u) fancying",
         r"(?:what'?s|what is|anything) on (?:the|your|ur) (?:shopping |grocery )?list",
@@ -339,12 +351,39 @@ _FIX_SLIPS = near_miss_fixer(
 )
 # fmt: on
 
+# A check whether the fact just stated is acceptable, in its usual forms ("OK?", "Is that a
+# problem?", "Would that be acceptable to you?", "It is problem for you?").
+_CHECK = (
+    r"(?:(?:is|would|will|could) (?:that|it|this) (?:be )?|that'?s |it is |it'?s |is it |is )?"
+    r"(?:ok|okay|alright|all right|fine|acceptable|(?:a )?problem|an issue|a concern|a dealbreaker)"
+    r"(?: (?:for|with|to) (?:you|u))?"
+)
+# What flags a fact as a warning before it ("I should mention that X ...", "Heads up: X ...").
+_WARNING = (
+    r"(?:(?:i|we) (?:should|must|have to|need to|want to) (?:mention|note|flag|point out|say|warn "
+    r"you)(?: that)?|(?:please )?(?:be aware|note|keep in mind|bear in mind)(?: that)?|just so "
+    r"(?:you|u) know|fyi|heads[- ]up|warning|caution|note)[:,]?\s+"
+)
+# Topic words the shopper gives to answer (a request to "send", "give" or "write" them asks).
+_TOPIC_NAMES = (
+    r"(?:(?:your|ur|the|any|all|us your|me your|me the)\s+)?(?:allerg|intoleran|diet|budget|price|"
+    r"spend|brand|nutri|organic|palm|pack size|size|process|origin|countr|quantit|how many|"
+    r"preferences?|dealbreakers?|limits?|must[- ]haves?)"
+)
+
 # General-English ways of asking that the user kit reads in another form: each is rewritten to
 # that form before a message is read, keeping every topic word it holds (pattern, replacement;
 # case-blind, in this order).
 REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE | re.MULTILINE), replacement)
     for pattern, replacement in (
+        # "Please note that X ...", "please be aware": a warning before a fact, not a request.
+        (
+            r"\bplease (note|be aware|keep in mind|bear in mind)(?= (?:that|this|the|it|its|"
+            + TITLE_MARK
+            + r")\b)",
+            r"\1",
+        ),
         # An adequacy check ("Nutri-Score E. Good enough?", "100 g - big enough?", "Is enough
         # good for you?") asks whether the fact just stated meets the shopper's bar: a check on
         # that fact, never a bare reaction to the product.
@@ -381,8 +420,11 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"((?:ultra[- ]processed|nova(?: group)? 4|\bnot (?:organic|vegan|vegetarian|halal|kosher|"
             r"local)|\b(?:isn't|aren't|is not|are not)\b|\bcontains?\b|\bhas palm|with palm|may contain|"
             r"traces? of|\bonly (?:gets?|scores?|has|rates?)\b|nutri[- ]?score (?:of )?[de]\b|grade [de]\b|"
-            r"over (?:your|the) (?:budget|limit)|pricier|more expensive)[^.?!\n]*[.!)]*\s+)(?:is (?:that|"
-            r"it) )?(?:ok|okay|alright|fine)(?: (?:for|with) (?:you|u))?(?=\s*\?)",
+            r"\b(?:has|have|got|includes?) (?:some |a bit of |a little |traces of )?(?:gluten|milk|"
+            r"dairy|lactose|nuts?|peanuts?|eggs?|soya?|sesame|fish|mustard|celery|palm)\b|"
+            r"over (?:your|the) (?:budget|limit)|pricier|more expensive)[^.?!\n]*[.!)]*\s+)"
+            + _CHECK
+            + r"(?=\s*\?)",
             r"\1can you live with that",
         ),
         # A general check straight after a sentence whose predicate is one fact about the
@@ -390,11 +432,16 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         # proposal that only mentions a fact ("Suggest: X, €5.49. OK?") it stays a reaction, and
         # after several facts the kit reads it as asking none.
         (
-            r"((?:^|(?<=[.!?] ))\W*(?:the )?"
+            r"((?:^|(?<=[.!?] ))\W*"
+            + "(?:"
+            + _WARNING
+            + r")?(?:the |this |that |our )?"
             + TITLE_MARK
             + r"\s+(?:is|are|has|have|contains?|comes?|costs?|weighs?|scores?|gets?|sits?|was|were)\b"
-            r"[^.?!\n]*[.!]\s+)(?:is (?:that|it) |that'?s |it is |is )?(?:ok|okay|alright|fine|"
-            r"acceptable|good)\b(?: (?:for|with) (?:you|u)\b)?(?=[^.?!\n]*\?)",
+            r"[^.?!\n]*[.!]\s+)(?:"
+            + _CHECK
+            + r"|(?:is (?:that|it) |that'?s |it is |is )?good)\b(?: (?:for|with) (?:you|u)\b)?"
+            r"(?=[^.?!\n]*\?)",
             r"\1can you live with that",
         ),
         # A hyphen between spaces before a question is a dash ("X is 100 g - big enough?").
@@ -445,13 +492,52 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         # An imperative request for details is a question ("pls send: 1) allergies 2) budget",
         # "send me your budget", "I'd be grateful for your budget").
         (
-            r"\bplease (?:send|give|write|type|drop|forward|note|indicate|state|advise|"
+            r"\bplease (?:send|give|write|type|drop|forward|note(?! (?:that|this|the|it|its|"
+            + TITLE_MARK
+            + r")\b)|indicate|state|advise|"
             r"fill out)(?: (?:me|us|over))?\b|^(\W*)(?:send|give|drop) (?:me|us|over)\b",
             r"\1please tell me",
         ),
         (
             r"\b(?:i|we)(?:'d| would) be (?:very |most |really )?grateful (?:for|if)\b",
             "I'd appreciate",
+        ),
+        # A bare imperative naming what to give ("Send diet + allergens.", "Write me your diet
+        # and your budget", "Give your budget and I'll start") asks for it.
+        (
+            r"(?:^|(?<=[.!?:] ))(\W*)(?:please )?(?:send|give|write|type|share|provide|drop|text|list|"
+            r"state|note down)(?: (?:me|us|over))?(?= " + _TOPIC_NAMES + r")",
+            r"\1please tell me",
+        ),
+        # "I'd like your diet and your budget": a request for them.
+        (
+            r"\b(?:i|we)(?:'d| would) (?:like|love|need) (?:to (?:have|get|know) )?(?="
+            + _TOPIC_NAMES
+            + r")",
+            "please tell me ",
+        ),
+        # A request about each of the points just listed ("Could you tell me about each of
+        # those?", "Let me know about both", "a word on all three") asks every one of them.
+        (
+            r"\b(?:(?:could|can|would) (?:you|u) |please |just )?(?:tell me|let me know|say|give me|"
+            r"fill me in|talk me through|walk me through|share|answer)(?: (?:a (?:bit|little|word|line)|"
+            r"something|more|briefly|your (?:answers?|thoughts)))? (?:about|on|for|to) (?:each|all|every "
+            r"one|both|the (?:two|three|four|five))(?: (?:of )?(?:those|these|them|the above|three|two|"
+            r"four|points|things|questions))?\b",
+            "please answer each of those",
+        ),
+        # A fact put before a question as given ("At €1.99 for 100 g, shall I add it?", "For
+        # just €1.49 a box, want me to add it?"): stated, not asked.
+        (
+            r"(?:^|(?<=[.!?:] ))(\W*)(?:and )?(?:at|for|priced at|costing|with)(?: (?:just|only|around|"
+            r"about|under))? (?=[€£$]?\s?\d[^,?.!\n]{0,40},[^?.!\n]*\?)",
+            r"\1given ",
+        ),
+        # "Any brand will do", "any size works": the shopper's indifference, restated.
+        (
+            r"\b(any (?:[\w-]+ ){1,2})(?:will|would|should|can|could) do\b|\b(any [\w-]+ )(?:works|goes"
+            r"|suits)\b",
+            r"\1\2is fine",
         ),
     )
 )

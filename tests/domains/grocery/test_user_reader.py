@@ -350,3 +350,111 @@ def test_general_english_for_each_topic(asked: tuple[str, ...], text: str) -> No
 )
 def test_leave_to_proceed_prompts_and_order_words(text: str, confirm: str | None) -> None:
     assert shopper_reader(tiny_catalog()).read(text).confirm == confirm
+
+
+# The sixth round's causes (issue 37), each a general rule, checked on probes of our own in the
+# voices of chat agents: topics asked (or "-" for none) | the message.
+_SIXTH_ROUND = """
+# a request about each of the points just listed asks every one of them
+allergies diet budget | Three quick things help me. First, allergies: some snacks carry nut traces. Second, your diet, since a few items hide dairy. Third, what you want to spend. Can you tell me about each of those?
+organic brand         | Two points matter here. One is whether you buy organic. The other is whether you stick to one brand. Could you say a word on both of them?
+diet budget           | Before I search I'd like your diet and your budget. Let me know about both, please.
+# asking where to search asks the kind of product; naming where one searched does not
+category              | We stock crackers, muesli, noodles, oat drinks and jams. Which of those shall I browse?
+category              | Our shelves cover cereals, biscuits, spreads and juices. Which of these should I search?
+brand                 | Which brand should I look for?
+-                     | I searched the biscuit aisle and found nothing with palm oil. Shall I add the first one?
+-                     | I searched the crackers shelf. Which one would you like?
+# a fact put before a question as given is stated, not asked
+-                     | Try Sunny Sesame Crackers: vegan, palm-oil free. For just €1.49 a box, want me to add it?
+-                     | At 500 g and €2.20, shall I pop it in your basket?
+-                     | For €2.20 you get 500 g of oats, a good deal.
+budget                | For what price would you be happy?
+# indifference restated is no question
+-                     | Noted: any brand will do, organic is optional, and palm oil is fine.
+-                     | Understood - any size works for you. Here is what I found: Sunny Sesame Crackers.
+brand                 | Would any brand do, or do you have a favourite?
+# feeling ill, symptoms and reactions are allergies; milk said as an ingredient is an allergen
+allergies             | Is there any food that makes you feel bad or itchy?
+allergies             | Any ingredient that gives you a reaction?
+allergies             | Any itchy skin or swelling after certain foods?
+-                     | This spread is smooth and rich; the kids will love it.
+# plant-powered, plant-forward: the diet
+diet                  | Are we going fully plant-powered today?
+diet                  | Should I keep everything plant-forward?
+-                     | Paprika Lentil Chips are plant-based and crunchy. Want them?
+# a bare imperative naming what to give asks for it
+budget diet           | Write me your diet and your budget, please.
+allergies diet        | Send diet + allergies.
+budget                | Give your budget and I'll start.
+allergies diet        | Give me your diet and allergies and I'll get going.
+-                     | I'll give you a few options shortly.
+allergies             | Please note any allergies below.
+-                     | Please note that I can only search our own shop.
+# a check after a flagged shortcoming, in its usual forms, asks that shortcoming
+palm_oil              | Just so you know, Cheese & Onion Waves contains palm oil. Would that be acceptable to you?
+processing            | Please note Hazel Chocolate Cookies is ultra-processed (NOVA 4). Is that a problem?
+allergies             | Heads up: Greek-Style Natural Yoghurt contains milk. Is that an issue for you?
+palm_oil              | FYI Cheese & Onion Waves contains palm oil — problem for you?
+nutriscore            | Honey Puff Rings only scores D on Nutri-Score. Would that be a dealbreaker?
+allergies             | Morning Oat Crunch has gluten. Still alright for you?
+-                     | Honey Puff Rings: vegan, €2.10, Nutri-Score A. Would that be acceptable to you?
+-                     | Morning Oat Crunch has oats, honey and a crunchy bite. Would that be alright?
+-                     | Heads up: your order ships tomorrow. Anything else?
+"""
+
+
+@pytest.mark.parametrize(
+    ("asked", "text"),
+    [
+        (tuple(topics.split()) if topics.strip() != "-" else (), text)
+        for topics, text in (
+            line.split("| ", 1) for line in _SIXTH_ROUND.strip().splitlines() if line[0] != "#"
+        )
+    ],
+)
+def test_sixth_round_causes(asked: tuple[str, ...], text: str) -> None:
+    assert sorted(shopper_reader(tiny_catalog()).read(text).asked) == sorted(asked)
+
+
+@pytest.mark.parametrize(
+    ("text", "confirm"),
+    [
+        # leave to return or order said as "OK to ...", "happy for me to process it"
+        (
+            "Return request: Hazel Chocolate Cookies, qty 1, refund €2.10, reason: damaged. "
+            "OK to return?",
+            "return",
+        ),
+        ("Refund of €2.49 for the cracked jar. Happy for me to process it?", "return"),
+        ("Basket: Red Lentil Fusilli 250 g x2, €5.98 total. Okay to place it?", "order"),
+        (
+            "**Order summary**\n- Red Lentil Fusilli, 250 g, x1, €2.99\n- Total: €2.99\n\nGood to go?",
+            "order",
+        ),
+        # a bare go-ahead after a substitution, and a substitution said "change to", "exchange"
+        (
+            "Strawberry Swirl Pots is sold out. I can replace it with Greek-Style Natural Yoghurt, "
+            "€1.89. You agree?",
+            "substitution",
+        ),
+        (
+            "Smooth Hazelnut Cocoa Spread: gone. Alternative: Crunchy Peanut Butter, 350 g. Accept?",
+            "substitution",
+        ),
+        (
+            "Apricot Fruit Spread is out. Change it to Smooth Hazelnut Cocoa Spread, 400 g, OK?",
+            "substitution",
+        ),
+        (
+            "Apricot Fruit Spread is out of stock. Exchange it for Smooth Hazelnut Cocoa Spread?",
+            "substitution",
+        ),
+    ],
+)
+def test_sixth_round_leave_requests(text: str, confirm: str | None) -> None:
+    reading = shopper_reader(tiny_catalog()).read(text)
+    assert reading.confirm == confirm
+    if confirm:
+        # a request for leave asks for a yes to the act, not about the recap's facts
+        assert reading.asked == ()
