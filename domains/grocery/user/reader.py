@@ -146,7 +146,7 @@ _CONFIRM_SUBSTITUTION = re.compile(
 # sentence before it offers to do.
 _GO_AHEAD = re.compile(
     r"(?i)^\W*(?:(?:shall|should|can|may) )?i (?:do|proceed with|go ahead with|make) (?:it|that|this)"
-    r"\W*$|^\W*(?:(?:do |would |will )?(?:you|u) (?:accept|agree|approve|consent)(?: (?:to )?(?:it|"
+    r"\W*$|^\W*(?:(?:do |would |will )?(?:you|u) (?:accept|agree|approve|consent|confirm)(?: (?:to )?(?:it|"
     r"that|this))?|(?:shall i )?(?:go ahead|proceed)|ok(?:ay)?(?: (?:with|for) (?:you|u|that|it))?|"
     r"agreed|deal|accept|approve|agree|alright|all right|fine(?: (?:by|with) (?:you|u))?|good|yes|"
     r"confirm|sounds? good)\W*$"
@@ -158,7 +158,8 @@ _LEAVE = re.compile(
     r"(?i)(?:\b(?:proceed|go ahead|execute|carry on|carry it out|action (?:it|this|that)|process (?:it|"
     r"this|that|them)|do (?:it|that|"
     r"this|so)|make it so|green light|go-ahead|thumbs up)|^\W*(?:confirm|go|good to go|ok to go|"
-    r"all good|all set|(?:shall|should|can|may) i))\W*$"
+    r"all good|all set|(?:shall|should|can|may) i|(?:do |will |would )?(?:you|u) (?:confirm|agree|"
+    r"accept|approve)(?: (?:it|this|that))?))\W*$"
 )
 # What the statements before such a request describe, by kind, tried in order: a return or
 # refund, else the order as a whole (not a product added to the basket: "I can add X to your

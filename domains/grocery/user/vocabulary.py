@@ -163,7 +163,8 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"bargains?", r"how much (?:were|was|is|did|should|could|might) (?:you|u)",
         r"(?:price|spending|cost) (?:ceiling|bracket|band|range)", r"within (?:your |ur )?means",
         r"economical", r"thrifty", r"frugal", r"splash out", r"pricier", r"[£$] ?\d*",
-        r"dollars?", r"quid", r"bucks",
+        r"dollars?", r"quid", r"bucks", r"wallets?", r"purses?", r"(?:dig|digging) (?:deep|into)",
+        r"how deep", r"pocket",
         r"(?:certain|set|fixed|particular|maximum|max) (?:amount|sum|figure)",
         r"(?:over|under|within|above|below|past|beyond) (?:your|ur|the) (?:limit|max(?:imum)?|cap|ceiling)",
         r"(?:look|go|search|aim) (?:a (?:bit|little) |slightly )?(?:higher|pricier|more expensive)",
@@ -189,6 +190,8 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"what (?:do|would|d'?) ?(?:you|u|ya) fancy", r"what are (?:you|u) fancying",
         r"(?:what'?s|what is|anything) on (?:the|your|ur) (?:shopping |grocery )?list",
         r"shopping list", r"what(?:'s| is) (?:it|this|that|the shop|the shopping) for",
+        r"what (?:can|could|shall|should|may) (?:i|we) help (?:you|u) (?:find|get|pick|choose|look for|"
+        r"shop for|buy)",
         r"what (?:can|could|shall|should) (?:i|we) (?:find|get|fetch|look for|search for|pick up|"
         r"grab|source)",
         # a menu of kinds of product ("breakfast bits, snacks or drinks?", "sweet or savoury")
@@ -236,19 +239,25 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
     "pack_size": (
         r"pack(?:et)?[- ]sizes?", r"sizes?", r"how (?:big|large)", r"too (?:big|large|small|heavy)",
         r"(?:big|large|small) enough", r"grams?", r"kilos?", r"kg",
-        r"litres?", r"liters?", r"ml", r"weight", r"volume", r"family[- ]size", r"bulk",
-        r"(?:large|larger|small|smaller|big|bigger) (?:packs?|packets?|bottles?|boxes?|tubs?|bags?|jars?)",
+        r"litres?", r"liters?", r"ml", r"weight", r"volume", r"family[- ]sized?", r"bulk",
+        r"(?:large|larger|small|smaller|big|bigger) (?:packs?|packets?|bottles?|box(?:es)?|tubs?|bags?|jars?)",
         r"portions?", r"how much (?:of it|product|in a pack|per pack)", r"\d+\s*(?:g|kg|ml|cl|l)",
         r"portion[- ](?:sized?|packs?|controlled)", r"(?:single|individual)[- ](?:serves?|servings?|"
         r"portions?|packs?)", r"multi[- ]?packs?", r"sharing[- ](?:size|bags?|packs?)",
         r"(?:big|bigger|biggest|large|larger|largest|small|smaller|smallest|tiny|little|giant|huge)"
         r"(?: ones?)?,? or (?:the |a )?(?:big|bigger|biggest|large|larger|largest|small|smaller|"
         r"smallest|tiny|little|giant|huge)(?: ones?)?",
+        # "a small piece or a bigger one", "the mini bag or the family one"
+        r"(?:big|bigger|biggest|large|larger|largest|small|smaller|smallest|tiny|little|giant|huge|"
+        r"mini|family|regular|standard|medium|single|multi)[- ](?:piece|pack|packet|bag|box|bottle|tub|"
+        r"jar|block|wedge|loaf|carton|tin|can|portion|size|one)s?,? or (?:the |a |an )?(?:big|bigger|"
+        r"biggest|large|larger|largest|small|smaller|smallest|tiny|little|giant|huge|mini|family|"
+        r"regular|standard|medium|single|multi)\b",
         r"(?:tiny|little|giant|huge|massive|compact|regular|standard|medium|mini|jumbo)[- ](?:packs?|"
-        r"packets?|packages?|bottles?|boxes?|tubs?|bags?|jars?|sizes?)",
+        r"packets?|packages?|bottles?|box(?:es)?|tubs?|bags?|jars?|sizes?)",
         r"(?:big|bigger|large|larger|small|smaller) packages?",
         r"snack[- ]size", r"minis?", r"jumbo", r"value[- ]packs?", r"(?:big|large|small) size",
-        r"family[- ](?:packs?|bags?|boxes?|tubs?|bottles?)", r"(?:bag|pack|box|jar|tub|bottle) size",
+        r"family[- ](?:packs?|bags?|box(?:es)?|tubs?|bottles?)", r"(?:bag|pack|box|jar|tub|bottle) size",
     ),
     "origin": (
         r"countr(?:y|ies)", r"origins?", r"made in", r"produced in", r"comes? from", r"locally",
@@ -259,18 +268,18 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"(?:british|french|italian|spanish|german|european|eu|uk)[- ](?:made|grown|produced)",
     ),
     "quantity": (
-        r"how many(?! (?:euros?|dollars?|pounds|quid|bucks|cents)\b)", r"number of (?:packs?|packets?|units?|bottles?|boxes?|items?)",
+        r"how many(?! (?:euros?|dollars?|pounds|quid|bucks|cents)\b)", r"number of (?:packs?|packets?|units?|bottles?|box(?:es)?|items?)",
         r"quantit(?:y|ies)", r"how much of (?:it|them)", r"(?<!size )packs? (?:do|would|will) you",
         r"(?:one|a single) (?:pack|packet|unit) or (?:more|several|two)",
         r"stock(?:ing)? up", r"just (?:the )?one",
         r"(?:one|1|two|2|a couple|a few|several) or (?:two|2|three|3|four|4|more|several) (?:of (?:them|those) "
-        r"|(?:packs?|packets?|units?|bottles?|boxes?|tubs?|jars?|bags?|cans?|tins?|cartons?))", r"more than one", r"a few of (?:them|those)",
+        r"|(?:packs?|packets?|units?|bottles?|box(?:es)?|tubs?|jars?|bags?|cans?|tins?|cartons?))", r"more than one", r"a few of (?:them|those)",
         # "how much packs" (non-native), and for how many people the shopping is
-        r"how (?:much|many) (?:packs?|packets?|units?|bottles?|boxes?|tubs?|jars?|bags?|cans?|tins?|"
+        r"how (?:much|many) (?:packs?|packets?|units?|bottles?|box(?:es)?|tubs?|jars?|bags?|cans?|tins?|"
         r"cartons?|pieces?|servings?)", r"(?:for )?how many (?:people|persons|of you|guests|mouths)",
         r"(?:several|multiple) (?:packs?|packets?|of (?:them|those|these))",
         r"a dozen", r"(?:buy|get|order) (?:extra|spares?|in bulk)", r"qty", r"qties", r"no\. of",
-        r"(?:one|1|a single) (?:packs?|packets?|units?|bottles?|boxes?|tubs?|jars?|bags?|cans?|tins?|"
+        r"(?:one|1|a single) (?:packs?|packets?|units?|bottles?|box(?:es)?|tubs?|jars?|bags?|cans?|tins?|"
         r"cartons?) or (?:a few|several|more|two|2|three|3|multiple)",
     ),
 }
@@ -287,7 +296,8 @@ WEAK_TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
 
 # Phrases where a topic word means something else; blanked before topics are read.
 _NOT_A_TOPIC = re.compile(
-    r"(?i)\b(?:how (?:can|may) i help|anything else|(?:any|other) questions?|help you|"
+    r"(?i)\b(?:how (?:can|may) i help|anything else|(?:any|other) questions?|"
+    r"help you(?! (?:find|get|pick|choose|look for|shop for|buy)\b)|"
     r"(?:our|the|my) (?:catalog|search|tools?|store|shop)|in stock|stock levels?|"
     r"(?:sound|sounds|look|looks) (?:good|great|fine|right)|work for you|works for you|"
     r"(?:the|your) (?:order|basket|cart|return|refund)|place (?:the|your|an) order|"
@@ -311,7 +321,9 @@ _TOPIC_WORD = re.compile(
 )
 # A list item that states a value ("Under €3", "No nuts", "Organic only", a product).
 _VALUE_ITEM = re.compile(
-    r"(?i)^(?:no|any|not|only|under|over|at least|at most|max|min|less|more|you|i|it'?s|it)\b|"
+    # a key with its value after the colon ("Brand: any", "Diet: vegan"), not a blank or a question
+    r"(?i)^[\w /&'-]{1,25}:[ \t]*(?![^\n]*\?)(?!_|\[|\.\.\.|…|<)\w|"
+    r"^(?:no|any|not|only|under|over|at least|at most|max|min|less|more|you|i|it'?s|it)\b|"
     r"\d|€|\b(?:only|is fine|no preference|mentioned|said)\b|" + TITLE_MARK
 )
 
@@ -458,7 +470,9 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (
             r"\b(?:which (?:one |of (?:these|those|them) )?(?:applies|apply|fits) (?:to )?(?:you|u)|any "
             r"(?:of (?:these|those|them) )?(?:to apply|you(?:'d)? (?:want|like|need) (?:applied|on))|"
-            r"where (?:do|would|will) (?:you|u) draw the line)",
+            r"where (?:do|would|will) (?:you|u) draw the line|any (?:of (?:those|these|them)|one of (?:those|"
+            r"these|them)) (?:a no(?:-go)?|a problem|an issue|off[- ]limits|out|a dealbreaker|to avoid)"
+            r"(?: for (?:you|u))?)",
             "which of these",
         ),
         # "I'll need two numbers from you: ...", "I would be grateful to know the following":
@@ -475,7 +489,7 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         # "price-conscious"), or to a prefix ("non-organic", "un-processed"), is the topic word.
         (
             r"\b([a-z]+)-(only|loyal|curious|conscious|minded|focused|sensitive|savvy|aware|lover|"
-            r"agnostic|snob)\b|\b(non|un|semi)-([a-z]+)",
+            r"agnostic|snob|friendly|wise|free)\b|\b(non|un|semi)-([a-z]+)",
             r"\1\3 \2\4",
         ),
         # A hedge before a question's first word ("roughly how many euros are we talking").
@@ -533,11 +547,43 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"about|under))? (?=[€£$]?\s?\d[^,?.!\n]{0,40},[^?.!\n]*\?)",
             r"\1given ",
         ),
+        # Non-native "say me", "explain me", "inform me" for "tell me".
+        (r"\b(?:say|explain|inform) me\b", "tell me"),
+        # An elliptical offer to show the product's own facts ("Show full nutrition facts?",
+        # "See the ingredients?") offers information, as "want me to show ...?" does.
+        (
+            r"(?:^|(?<=[.!?:] ))(\W*)(?:show|see|display|view|open|pull up|send)(?= (?:the |its |their "
+            r"|full |all |more |complete )*(?:nutrition|ingredients?|labels?|details?|info|facts|"
+            r"allergens?|specs?|nutri)[^.?!\n]*\?)",
+            r"\1want me to show",
+        ),
+        # "Is it good variant for you?": a good option, said without its article.
+        (
+            r"\b(?:a |an )?(?:good|right|nice|suitable|fine) (?:variant|option|choice|pick|solution)(?= "
+            r"for (?:you|u)\b)",
+            "a good option",
+        ),
+        # A choice among the options just listed ("Set either?", "Apply any?", "Use one of them?").
+        (
+            r"(?:^|(?<=[.!?:] ))(\W*)(?:set|apply|use|add|turn on|enable|want|need)(?: (?:either|any|"
+            r"one|both)(?: of (?:them|these|those))?)(?=\W*\?)",
+            r"\1which of these",
+        ),
+        # "X, you want how many?", "How many packs of X?": the product is what is counted.
+        (r"\b(how many\b[^.?!\n]*?)" + TITLE_MARK + r"(?=[^.?!\n]*\?)", r"\1them"),
+        (TITLE_MARK + r"(?=[^.?!\n]*\bhow many\b[^.?!\n]*\?)", "them"),
+        # A reason given in a statement ("some are only vegetarian because they contain milk or
+        # eggs") explains the option before it; it is no option of its own.
+        (
+            r"(?<=[\w)]) (?:because|since|as) (?:they|it|these|those|some|many)(?: all| both)? (?:contain|"
+            r"contains|have|has|include|includes|use|uses)\b[^.?!\n;]*(?=[.!;\n])",
+            " for a reason",
+        ),
         # "Any brand will do", "any size works": the shopper's indifference, restated.
         (
-            r"\b(any (?:[\w-]+ ){1,2})(?:will|would|should|can|could) do\b|\b(any [\w-]+ )(?:works|goes"
-            r"|suits)\b",
-            r"\1\2is fine",
+            r"\b(any [\w-]+(?: [\w-]+)?) (?:will|would|should|can|could) do\b|\b(any [\w-]+) (?:works|"
+            r"goes|suits)\b|\b(any [\w-]+)\s*[✔✓☑✅]",
+            r"\1\2\3 is fine",
         ),
     )
 )

@@ -353,8 +353,8 @@ def test_leave_to_proceed_prompts_and_order_words(text: str, confirm: str | None
 
 
 # The sixth round's causes (issue 37), each a general rule, checked on probes of our own in the
-# voices of chat agents: topics asked (or "-" for none) | the message.
-_SIXTH_ROUND = """
+# voices of chat agents: topics asked (or "-" for none) | the message ("\n" a line break).
+_SIXTH_ROUND = r"""
 # a request about each of the points just listed asks every one of them
 allergies diet budget | Three quick things help me. First, allergies: some snacks carry nut traces. Second, your diet, since a few items hide dairy. Third, what you want to spend. Can you tell me about each of those?
 organic brand         | Two points matter here. One is whether you buy organic. The other is whether you stick to one brand. Could you say a word on both of them?
@@ -366,13 +366,13 @@ brand                 | Which brand should I look for?
 -                     | I searched the biscuit aisle and found nothing with palm oil. Shall I add the first one?
 -                     | I searched the crackers shelf. Which one would you like?
 # a fact put before a question as given is stated, not asked
--                     | Try Sunny Sesame Crackers: vegan, palm-oil free. For just €1.49 a box, want me to add it?
+-                     | Try Oat Ginger Thins: vegan, palm-oil free. For just €1.49 a box, want me to add it?
 -                     | At 500 g and €2.20, shall I pop it in your basket?
 -                     | For €2.20 you get 500 g of oats, a good deal.
 budget                | For what price would you be happy?
 # indifference restated is no question
 -                     | Noted: any brand will do, organic is optional, and palm oil is fine.
--                     | Understood - any size works for you. Here is what I found: Sunny Sesame Crackers.
+-                     | Understood - any size works for you. Here is what I found: Oat Ginger Thins.
 brand                 | Would any brand do, or do you have a favourite?
 # feeling ill, symptoms and reactions are allergies; milk said as an ingredient is an allergen
 allergies             | Is there any food that makes you feel bad or itchy?
@@ -401,6 +401,41 @@ allergies             | Morning Oat Crunch has gluten. Still alright for you?
 -                     | Honey Puff Rings: vegan, €2.10, Nutri-Score A. Would that be acceptable to you?
 -                     | Morning Oat Crunch has oats, honey and a crunchy bite. Would that be alright?
 -                     | Heads up: your order ships tomorrow. Anything else?
+# the product a "how many" question counts is its object, not a pitch
+quantity              | Oat Ginger Thins, you need how many?
+quantity              | How many packs of Red Lentil Fusilli should I add?
+-                     | I found 3 products; Red Lentil Fusilli is the cheapest. Want it?
+# a value ticked off ("any brand ✔") and a list of keys with their values restate answers
+-                     | Checklist: nut-free ✔ vegan ✔ any brand ✔ under €3 ✔. Searching now!
+-                     | Saved your answers:\n- Budget: €5\n- Diet: vegetarian\n- Brand: no preference
+-                     | Profile updated:\n1) Allergies: peanuts\n2) Organic: yes
+budget diet           | Quick questions:\n1. Budget: ?\n2. Diet: ___
+budget brand          | A couple of things:\n- Budget\n- Brand
+# a choice among the options just listed ("Apply any?", "Use one of them?", "any of those a no?")
+nutriscore organic    | Options I can apply: min Nutri-Score, organic only. Apply any?
+nutriscore processing | Filters: nutriscore_min, nova_max. Use one of them?
+allergies             | Quick safety check: nuts, gluten, dairy — any of those a no for you?
+# sizes set side by side with their nouns; a singular box; family-sized
+pack_size             | Small bag or the family one?
+pack_size             | A mini jar or a bigger jar?
+pack_size             | Do you want a big box or a small box?
+pack_size             | Do you need a family-sized pack or just a small one?
+# non-native "say me", "explain me"
+allergies             | Please say me if you have any allergies.
+budget brand          | Explain me your budget and the brand you like.
+# an elliptical offer of the product's own facts is a reaction request
+-                     | Plain Millet Pops found. See the full ingredients list?
+-                     | Cheese & Onion Waves is €1.29. Show the allergens?
+-                     | There is Bronze-Cut Penne: 500 g, €1.49, organic. Is it good option for you?
+-                     | Red Lentil Fusilli, vegan, €2.99. It is right choice for you?
+# the wallet and how deep to dig; a topic hyphened to "friendly"
+budget                | How much damage can we do to the wallet? 😅
+budget                | How deep should I dig for this one?
+budget                | Are we going budget-friendly or is premium fine?
+# a reason given for an option is no option of its own
+diet                  | Some of these snacks are vegan, others only vegetarian since they have honey or milk. Which applies to you?
+# what to help find is the kind of product
+category              | What can I help you find?
 """
 
 
@@ -414,7 +449,8 @@ allergies             | Morning Oat Crunch has gluten. Still alright for you?
     ],
 )
 def test_sixth_round_causes(asked: tuple[str, ...], text: str) -> None:
-    assert sorted(shopper_reader(tiny_catalog()).read(text).asked) == sorted(asked)
+    reading = shopper_reader(tiny_catalog()).read(text.replace("\\n", "\n"))
+    assert sorted(reading.asked) == sorted(asked)
 
 
 @pytest.mark.parametrize(
@@ -450,6 +486,12 @@ def test_sixth_round_causes(asked: tuple[str, ...], text: str) -> None:
             "Apricot Fruit Spread is out of stock. Exchange it for Smooth Hazelnut Cocoa Spread?",
             "substitution",
         ),
+        # "You confirm?" asks leave for what the statements before it describe
+        (
+            "I'll refund €2.99 for the Red Lentil Fusilli that arrived crushed. You confirm?",
+            "return",
+        ),
+        ("Basket: Red Lentil Fusilli x1, €2.99 total. You confirm?", "order"),
     ],
 )
 def test_sixth_round_leave_requests(text: str, confirm: str | None) -> None:
