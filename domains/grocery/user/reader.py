@@ -213,7 +213,11 @@ def _without_leave_requests(text: str, proposes: bool) -> str:
     before it ("Return: X, 1, money back €1.95. OK to return?" asks no budget). A question whose
     own words ask a topic ("Shall I order two, or more?") stays."""
     for question, asks in segments(text):
-        if asks and _asks_leave(question, proposes) and not _FIELDS.read_fields(question):
+        if (
+            asks
+            and _asks_leave(question, proposes)
+            and not _FIELDS.read_fields(_usual_forms(question))
+        ):
             text = text.replace(question, "", 1)
     return text
 
@@ -236,9 +240,9 @@ class ShopperReader:
             said = _said_after_name(text[mention.start : mention.end], mention.name)
             blanked = blanked[: mention.start] + TITLE_MARK + said + blanked[mention.end :]
         confirm = self._confirm(text, bool(proposed))
-        usual = _usual_forms(blanked)
         if confirm:
-            usual = _without_leave_requests(usual, bool(proposed))
+            blanked = _without_leave_requests(blanked, bool(proposed))
+        usual = _usual_forms(blanked)
         # In a message that puts a product forward, a request for a reaction asks no topic.
         asked = _topics(_FIELDS.read_fields(usual, reacting=bool(proposed)))
         return Reading(

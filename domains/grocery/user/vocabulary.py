@@ -112,6 +112,12 @@ ALLERGEN_WORDS: dict[str, tuple[str, ...]] = {
     "molluscs": ("molluscs?",),
 }
 
+# Kinds of product a shop's shelves hold, as a menu names them (singular or plural).
+_KINDS = (
+    r"(?:cereals?|muesli|granola|yog(?:h)?urts?|biscuits?|cookies?|crackers?|pasta|noodles?|crisps?|"
+    r"chips|chocolates?|spreads?|jams?|cheeses?|juices?|plant drinks?|snacks?|breads?|desserts?)"
+)
+
 # fmt: off
 # Topic -> regex fragments that name it in a question (case-insensitive, on word boundaries).
 # Tried in this order; a span claimed by an earlier topic is not read again.
@@ -176,6 +182,9 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"diets?|allergies|budget)\b)\w+",
         r"categor(?:y|ies)", r"what (?:product|item)s? (?:are you|do you)",
         r"what are you (?:looking|shopping|hoping) (?:for|to (?:buy|find|get))",
+        # without the auxiliary, as non-native writers ask ("What product you look for today?")
+        r"what (?:(?:product|item|thing|food)s? )?(?:you|u) (?:look|looking|search|searching|shop|"
+        r"shopping) for",
         r"what (?:do you|would you like to) (?:need|want|buy|get)",
         r"what (?:are|r) (?:you|u|we) (?:buying|getting|after|picking up|shopping for|making|cooking)",
         r"for (?:the )?(?:(?:everyday|weekday|weekend|school|the kids'?) )?(?:breakfasts?|lunch(?:es)?|"
@@ -199,6 +208,8 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"(?:sweet|savou?ry|salty|drinks?|snacks?)",
         r"(?:breakfast|lunch|dinner|snacks?|drinks?|sweets?|treats?)(?: \w+)?,? or (?:some |a |an )?"
         r"(?:breakfast|snacks?|drinks?|sweets?|treats?|lunch|dinner)",
+        # a menu of kinds of product ("Cereal, yoghurt or something to spread on toast?")
+        r"(?:" + _KINDS + r")(?:,? (?:" + _KINDS + r"))*,? or (?:some |a |an )?(?:" + _KINDS + r"|something)",
     ),
     "brand": (
         r"brands?", r"branded", r"manufacturers?", r"makers?", r"own[- ]label", r"store brand",
@@ -556,6 +567,11 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"|full |all |more |complete )*(?:nutrition|ingredients?|labels?|details?|info|facts|"
             r"allergens?|specs?|nutri)[^.?!\n]*\?)",
             r"\1want me to show",
+        ),
+        # "Which size is good for you?": what suits the shopper among options, not healthy food.
+        (
+            r"^(\W*(?:which|what)\b[^?.!\n]*?\b(?:is|are|would be|will be)) (?:good|best) for (?:you|u)\b",
+            r"\1 suitable for you",
         ),
         # "Is it good variant for you?": a good option, said without its article.
         (

@@ -352,151 +352,37 @@ def test_leave_to_proceed_prompts_and_order_words(text: str, confirm: str | None
     assert shopper_reader(tiny_catalog()).read(text).confirm == confirm
 
 
-# The sixth round's causes (issue 37), each a general rule, checked on probes of our own in the
-# voices of chat agents: topics asked (or "-" for none) | the message ("\n" a line break).
-_SIXTH_ROUND = r"""
-# a request about each of the points just listed asks every one of them
-allergies diet budget | Three quick things help me. First, allergies: some snacks carry nut traces. Second, your diet, since a few items hide dairy. Third, what you want to spend. Can you tell me about each of those?
-organic brand         | Two points matter here. One is whether you buy organic. The other is whether you stick to one brand. Could you say a word on both of them?
-diet budget           | Before I search I'd like your diet and your budget. Let me know about both, please.
-# asking where to search asks the kind of product; naming where one searched does not
-category              | We stock crackers, muesli, noodles, oat drinks and jams. Which of those shall I browse?
-category              | Our shelves cover cereals, biscuits, spreads and juices. Which of these should I search?
-brand                 | Which brand should I look for?
--                     | I searched the biscuit aisle and found nothing with palm oil. Shall I add the first one?
--                     | I searched the crackers shelf. Which one would you like?
-# a fact put before a question as given is stated, not asked
--                     | Try Oat Ginger Thins: vegan, palm-oil free. For just €1.49 a box, want me to add it?
--                     | At 500 g and €2.20, shall I pop it in your basket?
--                     | For €2.20 you get 500 g of oats, a good deal.
-budget                | For what price would you be happy?
-# indifference restated is no question
--                     | Noted: any brand will do, organic is optional, and palm oil is fine.
--                     | Understood - any size works for you. Here is what I found: Oat Ginger Thins.
-brand                 | Would any brand do, or do you have a favourite?
-# feeling ill, symptoms and reactions are allergies; milk said as an ingredient is an allergen
-allergies             | Is there any food that makes you feel bad or itchy?
-allergies             | Any ingredient that gives you a reaction?
-allergies             | Any itchy skin or swelling after certain foods?
--                     | This spread is smooth and rich; the kids will love it.
-# plant-powered, plant-forward: the diet
-diet                  | Are we going fully plant-powered today?
-diet                  | Should I keep everything plant-forward?
--                     | Paprika Lentil Chips are plant-based and crunchy. Want them?
-# a bare imperative naming what to give asks for it
-budget diet           | Write me your diet and your budget, please.
-allergies diet        | Send diet + allergies.
-budget                | Give your budget and I'll start.
-allergies diet        | Give me your diet and allergies and I'll get going.
--                     | I'll give you a few options shortly.
-allergies             | Please note any allergies below.
--                     | Please note that I can only search our own shop.
-# a check after a flagged shortcoming, in its usual forms, asks that shortcoming
-palm_oil              | Just so you know, Cheese & Onion Waves contains palm oil. Would that be acceptable to you?
-processing            | Please note Hazel Chocolate Cookies is ultra-processed (NOVA 4). Is that a problem?
-allergies             | Heads up: Greek-Style Natural Yoghurt contains milk. Is that an issue for you?
-palm_oil              | FYI Cheese & Onion Waves contains palm oil — problem for you?
-nutriscore            | Honey Puff Rings only scores D on Nutri-Score. Would that be a dealbreaker?
-allergies             | Morning Oat Crunch has gluten. Still alright for you?
--                     | Honey Puff Rings: vegan, €2.10, Nutri-Score A. Would that be acceptable to you?
--                     | Morning Oat Crunch has oats, honey and a crunchy bite. Would that be alright?
--                     | Heads up: your order ships tomorrow. Anything else?
-# the product a "how many" question counts is its object, not a pitch
-quantity              | Oat Ginger Thins, you need how many?
-quantity              | How many packs of Red Lentil Fusilli should I add?
--                     | I found 3 products; Red Lentil Fusilli is the cheapest. Want it?
-# a value ticked off ("any brand ✔") and a list of keys with their values restate answers
--                     | Checklist: nut-free ✔ vegan ✔ any brand ✔ under €3 ✔. Searching now!
--                     | Saved your answers:\n- Budget: €5\n- Diet: vegetarian\n- Brand: no preference
--                     | Profile updated:\n1) Allergies: peanuts\n2) Organic: yes
-budget diet           | Quick questions:\n1. Budget: ?\n2. Diet: ___
-budget brand          | A couple of things:\n- Budget\n- Brand
-# a choice among the options just listed ("Apply any?", "Use one of them?", "any of those a no?")
-nutriscore organic    | Options I can apply: min Nutri-Score, organic only. Apply any?
-nutriscore processing | Filters: nutriscore_min, nova_max. Use one of them?
-allergies             | Quick safety check: nuts, gluten, dairy — any of those a no for you?
-# sizes set side by side with their nouns; a singular box; family-sized
-pack_size             | Small bag or the family one?
-pack_size             | A mini jar or a bigger jar?
-pack_size             | Do you want a big box or a small box?
-pack_size             | Do you need a family-sized pack or just a small one?
-# non-native "say me", "explain me"
-allergies             | Please say me if you have any allergies.
-budget brand          | Explain me your budget and the brand you like.
-# an elliptical offer of the product's own facts is a reaction request
--                     | Plain Millet Pops found. See the full ingredients list?
--                     | Cheese & Onion Waves is €1.29. Show the allergens?
--                     | There is Bronze-Cut Penne: 500 g, €1.49, organic. Is it good option for you?
--                     | Red Lentil Fusilli, vegan, €2.99. It is right choice for you?
-# the wallet and how deep to dig; a topic hyphened to "friendly"
-budget                | How much damage can we do to the wallet? 😅
-budget                | How deep should I dig for this one?
-budget                | Are we going budget-friendly or is premium fine?
-# a reason given for an option is no option of its own
-diet                  | Some of these snacks are vegan, others only vegetarian since they have honey or milk. Which applies to you?
-# what to help find is the kind of product
-category              | What can I help you find?
-"""
+PROBES = Path(__file__).with_name("reader_probes_sixth_round.txt")
 
 
-@pytest.mark.parametrize(
-    ("asked", "text"),
-    [
-        (tuple(topics.split()) if topics.strip() != "-" else (), text)
-        for topics, text in (
-            line.split("| ", 1) for line in _SIXTH_ROUND.strip().splitlines() if line[0] != "#"
-        )
-    ],
-)
-def test_sixth_round_causes(asked: tuple[str, ...], text: str) -> None:
-    reading = shopper_reader(tiny_catalog()).read(text.replace("\\n", "\n"))
-    assert sorted(reading.asked) == sorted(asked)
+def _probes() -> list[tuple[tuple[str, ...], str | None, str]]:
+    out = []
+    for line in PROBES.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        want, text = line.split("| ", 1)
+        words = want.split()
+        confirm = next((w.split("=", 1)[1] for w in words if w.startswith("confirm=")), None)
+        topics = tuple(w for w in words if w != "-" and not w.startswith("confirm="))
+        out.append((topics, confirm, text.replace("\\n", "\n")))
+    return out
 
 
-@pytest.mark.parametrize(
-    ("text", "confirm"),
-    [
-        # leave to return or order said as "OK to ...", "happy for me to process it"
-        (
-            "Return request: Hazel Chocolate Cookies, qty 1, refund €2.10, reason: damaged. "
-            "OK to return?",
-            "return",
-        ),
-        ("Refund of €2.49 for the cracked jar. Happy for me to process it?", "return"),
-        ("Basket: Red Lentil Fusilli 250 g x2, €5.98 total. Okay to place it?", "order"),
-        (
-            "**Order summary**\n- Red Lentil Fusilli, 250 g, x1, €2.99\n- Total: €2.99\n\nGood to go?",
-            "order",
-        ),
-        # a bare go-ahead after a substitution, and a substitution said "change to", "exchange"
-        (
-            "Strawberry Swirl Pots is sold out. I can replace it with Greek-Style Natural Yoghurt, "
-            "€1.89. You agree?",
-            "substitution",
-        ),
-        (
-            "Smooth Hazelnut Cocoa Spread: gone. Alternative: Crunchy Peanut Butter, 350 g. Accept?",
-            "substitution",
-        ),
-        (
-            "Apricot Fruit Spread is out. Change it to Smooth Hazelnut Cocoa Spread, 400 g, OK?",
-            "substitution",
-        ),
-        (
-            "Apricot Fruit Spread is out of stock. Exchange it for Smooth Hazelnut Cocoa Spread?",
-            "substitution",
-        ),
-        # "You confirm?" asks leave for what the statements before it describe
-        (
-            "I'll refund €2.99 for the Red Lentil Fusilli that arrived crushed. You confirm?",
-            "return",
-        ),
-        ("Basket: Red Lentil Fusilli x1, €2.99 total. You confirm?", "order"),
-    ],
-)
-def test_sixth_round_leave_requests(text: str, confirm: str | None) -> None:
+@pytest.mark.parametrize(("asked", "confirm", "text"), _probes())
+def test_sixth_round_probes(asked: tuple[str, ...], confirm: str | None, text: str) -> None:
+    """The sixth round's causes as general rules, on probes of our own: the topics asked (in
+    any order), and for a request for leave to order, return or substitute, its kind (such a
+    request asks for a yes to the act, not about the facts of the recap before it)."""
     reading = shopper_reader(tiny_catalog()).read(text)
-    assert reading.confirm == confirm
-    if confirm:
-        # a request for leave asks for a yes to the act, not about the recap's facts
-        assert reading.asked == ()
+    assert sorted(reading.asked) == sorted(asked)
+    if confirm is not None:
+        assert reading.confirm == confirm
+
+
+def test_the_probe_file_holds_every_batch() -> None:
+    probes = _probes()
+    assert len(probes) >= 200
+    assert sum(1 for _a, c, _t in probes if c) >= 15
+    assert (
+        sum(1 for a, _c, _t in probes if not a) >= 50
+    )  # statements and reactions that ask nothing
