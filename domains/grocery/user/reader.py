@@ -149,7 +149,8 @@ _GO_AHEAD = re.compile(
     r"\W*$|^\W*(?:(?:do |would |will )?(?:you|u) (?:accept|agree|approve|consent|confirm)(?: (?:to )?(?:it|"
     r"that|this))?|(?:shall i )?(?:go ahead|proceed)|ok(?:ay)?(?: (?:with|for) (?:you|u|that|it))?|"
     r"agreed|deal|accept|approve|agree|alright|all right|fine(?: (?:by|with) (?:you|u))?|good|yes|"
-    r"confirm|sounds? good)\W*$"
+    r"confirm|sounds? good|(?:is |it'?s |is it |it is )ok(?:ay)?|(?:is (?:that|this|it|everything|"
+    r"all) )?(?:all )?(?:correct|right))\W*$"
 )
 # A request for leave that names no act of its own ("Execute?", "Could you confirm that you
 # would like me to proceed?", "OK to go ahead?"): it asks leave for what the statements since
@@ -181,6 +182,17 @@ _DECIMAL_POINT, _CODE_UNDERSCORE = (
     re.compile(r"(?<=[A-Za-z])_(?=[A-Za-z])"),
 )
 _NOTHING_FITS = nothing_fits_pattern(("product", "item"))
+# An offer to act ("I can give", "we could send").
+_OFFERS_TO = re.compile(
+    r"(?i)\b(?:i|we)(?: can| could| may| might| would|'d| will|'ll) (?:give|offer|send|put|get|add|"
+    r"bring|use|ship|deliver|provide)\b"
+)
+# A product said to be gone from the shelf, in the usual ways.
+_GONE = re.compile(
+    r"(?i)\b(?:out of stock|sold out|unavailable|not available|no longer (?:available|stocked|in "
+    r"stock)|not in stock|finished|gone|none left|(?:has |have )?(?:run|ran) out|no more|"
+    r"discontinued|oos)\b"
+)
 
 
 _GOES_ON = re.compile(r"\s+(?:is|are|has|comes|costs|was)\b")
@@ -239,7 +251,9 @@ class ShopperReader:
         for mention in sorted(resolved.mentions, key=lambda m: m.start, reverse=True):
             said = _said_after_name(text[mention.start : mention.end], mention.name)
             blanked = blanked[: mention.start] + TITLE_MARK + said + blanked[mention.end :]
-        confirm = self._confirm(text, bool(proposed))
+        confirm = self._confirm(
+            text, bool(proposed), replaces=bool(set(resolved.named) - set(proposed))
+        )
         if confirm:
             blanked = _without_leave_requests(blanked, bool(proposed))
         usual = _usual_forms(blanked)
@@ -255,7 +269,9 @@ class ShopperReader:
         )
 
     @staticmethod
-    def _confirm(text: str, proposes: bool) -> ConfirmKind | None:
+    def _confirm(text: str, proposes: bool, *, replaces: bool = False) -> ConfirmKind | None:
+        """The confirm request of a message; `replaces`: it names a product it does not put
+        forward (one a substitute may stand in for)."""
         parts = segments(_usual_forms(_CODE_UNDERSCORE.sub(" ", text)))
         questions = [s for s, asks in parts if asks]
         questions += [
@@ -269,6 +285,19 @@ class ShopperReader:
         if _CONFIRM_ORDER.search(joined):
             return "order"
         if proposes and _CONFIRM_SUBSTITUTION.search(joined):
+            return "substitution"
+        if (
+            proposes
+            and replaces
+            and _GONE.search(text)
+            and any(
+                asks and n and _GO_AHEAD.match(s) and _OFFERS_TO.search(parts[n - 1][0])
+                for n, (s, asks) in enumerate(parts)
+            )
+        ):
+            # "A is finished. I can give B, same size. Is ok?": a bare go-ahead after an offer to
+            # give another product for one said to be gone asks leave to substitute ("A has sold
+            # out, so I've picked B. Okay?" reports a pick: the go-ahead is a reaction to it).
             return "substitution"
         for n, (s, asks) in enumerate(parts):
             if not (asks and _LEAVE.search(s)):

@@ -232,7 +232,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"(?:lowest|highest|minimum|min|worst|best) (?:grade|score|rating|letter)",
     ),
     "organic": (
-        r"organic(?:ally)?", r"bio", r"farm(?:ed|ing)", r"pesticides?", r"certified", r"eco[- ]?labels?",
+        r"organic(?:ally)?", r"bio", r"biologic(?:al)?", r"farm(?:ed|ing)", r"pesticides?", r"certified", r"eco[- ]?labels?",
         r"labels?", r"fair[- ]?trade", r"sustainab\w*", r"how it'?s (?:grown|produced|made)",
         r"free[- ]range", r"chemical[- ]free", r"eco[- ]?friendly", r"environment\w*",
         r"ethically (?:sourced|produced|grown|made)", r"sprayed", r"pesticide[- ]free",
@@ -277,6 +277,10 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"provenance", r"sourced?", r"home[- ]grown", r"domestic(?:ally)?", r"foreign", r"abroad",
         r"(?:air[- ]?freighted|food miles)", r"grown (?:in|where|locally|nearby)",
         r"(?:british|french|italian|spanish|german|european|eu|uk)[- ](?:made|grown|produced)",
+        # products named by a country ("Turkish products or no matter?")
+        r"(?:british|english|scottish|irish|french|italian|spanish|german|turkish|polish|dutch|greek|"
+        r"swiss|portuguese|chinese|russian|european|eu|uk|national|regional|domestic|imported|foreign)"
+        r" (?:products?|produce|food|goods|items|ones)",
     ),
     "quantity": (
         r"how many(?! (?:euros?|dollars?|pounds|quid|bucks|cents)\b)", r"number of (?:packs?|packets?|units?|bottles?|box(?:es)?|items?)",
@@ -302,6 +306,7 @@ WEAK_TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
     "nutriscore": (r"light(?:er)?", r"balanced", r"(?:a )?treat"),
     "diet": (r"eat", r"animals?"),
     "category": (r"looking for", r"shopping for", r"need today", r"after today"),
+    "origin": (r"local",),
 }
 # fmt: on
 
@@ -595,6 +600,8 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"contains|have|has|include|includes|use|uses)\b[^.?!\n;]*(?=[.!;\n])",
             " for a reason",
         ),
+        # "brand: any" as a value in a recap: no preference.
+        (r"(?<=: )any(?=[ \t]*(?:[;,.✔✓\n]|$))", "no preference"),
         # "Any brand will do", "any size works": the shopper's indifference, restated.
         (
             r"\b(any [\w-]+(?: [\w-]+)?) (?:will|would|should|can|could) do\b|\b(any [\w-]+) (?:works|"
