@@ -207,6 +207,44 @@ def _said_after_name(surface: str, name: str) -> str:
     return rest if _GOES_ON.match(rest) else ""
 
 
+# A question that names no topic but asks whether to act on what was just said, as a preference
+# ("Do you want me to leave those out?", "Is that something you'd like me to prioritise?",
+# "Which group are you in?", "... - would you?").
+_ACTS_ON_IT = re.compile(
+    r"(?i)\b(?:(?:that|this|those|these|them|it)\b[^?]*\b(?:prioriti[sz]e|filter|leave (?:out|\w+ "
+    r"out)|exclude|avoid|skip|steer clear|look (?:out )?for|stick to|keep to|care about|matter|"
+    r"important|bother)|(?:leave|filter|cut|keep|rule) (?:those|them|these|that|it) out|"
+    r"(?:which|what) (?:group|camp|side|team) (?:are|r) (?:you|u)|are (?:you|u) in|^\W*(?:would|do|"
+    r"will|shall|should) (?:you|u|i)\W*$)"
+)
+# A statement that reports what the writer did or found, not what shoppers care about.
+_REPORT = re.compile(r"(?i)^\W*(?:i|we|i'?ve|we'?ve|i'?m|we'?re|here|there(?:'s| is| are))\b")
+
+
+def _pointed_back(text: str) -> tuple[str, ...]:
+    """The topics of questions that act on what was just said ("Palm oil shows up in many
+    spreads. Do you want me to leave those out?"): each asks the first topic the general
+    statement before it is about (not a report of the writer's own, nor one with figures)."""
+    parts = segments(text)
+    found: list[str] = []
+    for n, (question, asks) in enumerate(parts):
+        if not asks or not _ACTS_ON_IT.search(question) or _FIELDS.read_fields(question):
+            continue
+        for back in (1, 2):
+            if n - back < 0 or parts[n - back][1]:
+                break
+            statement = parts[n - back][0]
+            stated = _FIELDS.fields_in(statement, described=False, strong_only=True)
+            if TITLE_MARK in statement or (
+                stated and (_REPORT.match(statement) or re.search(r"\d", statement))
+            ):
+                break
+            if stated:
+                found.append(min(stated)[1])
+                break
+    return tuple(found)
+
+
 def _asks_leave(question: str, proposes: bool) -> bool:
     """Does this question ask leave to order, return or substitute (in any of the forms
     `ShopperReader._confirm` reads), or give a bare go-ahead?"""
@@ -259,6 +297,8 @@ class ShopperReader:
         usual = _usual_forms(blanked)
         # In a message that puts a product forward, a request for a reaction asks no topic.
         asked = _topics(_FIELDS.read_fields(usual, reacting=bool(proposed)))
+        if not proposed:
+            asked += tuple(t for t in _topics(_pointed_back(usual)) if t not in asked)
         return Reading(
             asked=asked,
             proposed=proposed,

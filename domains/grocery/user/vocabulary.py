@@ -142,7 +142,8 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"(?:upsets?|disagrees? with) (?:your|ur|their) (?:stomach|tummy|system)",
         r"no[- ]go (?:foods?|ingredients?)", r"(?:bad|adverse) reactions?",
         r"(?:don't|doesn't|do not|does not) agree with (?:you|u|your|anyone)",
-        r"safety (?:reasons?|grounds|concerns?)", r"(?:unable|not able) to (?:eat|have|tolerate|digest)",
+        r"safety (?:reasons?|grounds|concerns?)", r"forbidden (?:for|to) (?:you|u)",
+        r"(?:not|never) allowed to (?:eat|have)", r"(?:unable|not able) to (?:eat|have|tolerate|digest)",
     ),
     "diet": (
         r"diet(?:ary)?(?: (?:needs?|requirements?|preferences?|choices?|style))?", r"vegans?",
@@ -182,6 +183,9 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"diets?|allergies|budget)\b)\w+",
         r"categor(?:y|ies)", r"what (?:product|item)s? (?:are you|do you)",
         r"what are you (?:looking|shopping|hoping) (?:for|to (?:buy|find|get))",
+        r"what (?:do |would )?(?:you|u) feel like(?: (?:buying|getting|having|eating|picking up))?",
+        r"what (?:you|u) (?:need|want|have) to (?:buy|get|find|order)",
+        r"(?:particular|specific) (?:products?|items?)",
         # without the auxiliary, as non-native writers ask ("What product you look for today?")
         r"what (?:(?:product|item|thing|food)s? )?(?:you|u) (?:look|looking|search|searching|shop|"
         r"shopping) for",
@@ -213,7 +217,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
     ),
     "brand": (
         r"brands?", r"branded", r"manufacturers?", r"makers?", r"own[- ]label", r"store brand",
-        r"(?:who|which company) makes", r"producers?",
+        r"(?:who|which company) makes", r"producers?", r"(?:which|what) compan(?:y|ies)",
         r"(?:name|big|house|premium|supermarket|shop|generic|no)[- ](?:brands?|names|labels?)",
         r"(?:particular|specific|favou?rite|preferred|usual|trusted) (?:make|makes|label|company|"
         r"companies|producer)", r"any (?:particular )?make", r"(?:what|which) make (?:do|would|of)",
@@ -267,7 +271,8 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"(?:tiny|little|giant|huge|massive|compact|regular|standard|medium|mini|jumbo)[- ](?:packs?|"
         r"packets?|packages?|bottles?|box(?:es)?|tubs?|bags?|jars?|sizes?)",
         r"(?:big|bigger|large|larger|small|smaller) packages?",
-        r"snack[- ]size", r"minis?", r"jumbo", r"value[- ]packs?", r"(?:big|large|small) size",
+        r"(?:big|bigger|large|larger|small|smaller|family|economy|travel|trial|mini|bulk|value|"
+        r"standard|regular)[- ](?:formats?|versions?|containers?|packaging)", r"snack[- ]size", r"minis?", r"jumbo", r"value[- ]packs?", r"(?:big|large|small) size",
         r"family[- ](?:packs?|bags?|box(?:es)?|tubs?|bottles?)", r"(?:bag|pack|box|jar|tub|bottle) size",
     ),
     "origin": (
@@ -276,6 +281,8 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"where (?:the|your|these|those|this|that) (?:\w+ )?(?:is|are) (?:made|from|produced|grown)",
         r"provenance", r"sourced?", r"home[- ]grown", r"domestic(?:ally)?", r"foreign", r"abroad",
         r"(?:air[- ]?freighted|food miles)", r"grown (?:in|where|locally|nearby)",
+        r"close to home", r"nearby", r"(?:from )?around here", r"flown in", r"overseas",
+        r"from far(?:[- ]away| off)?", r"shipped (?:in )?from",
         r"(?:british|french|italian|spanish|german|european|eu|uk)[- ](?:made|grown|produced)",
         # products named by a country ("Turkish products or no matter?")
         r"(?:british|english|scottish|irish|french|italian|spanish|german|turkish|polish|dutch|greek|"
@@ -287,6 +294,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"quantit(?:y|ies)", r"how much of (?:it|them)", r"(?<!size )packs? (?:do|would|will) you",
         r"(?:one|a single) (?:pack|packet|unit) or (?:more|several|two)",
         r"stock(?:ing)? up", r"just (?:the )?one",
+        r"(?:one|1|two|2) or (?:two|2|three|3|more)(?=\W*$)",
         r"(?:one|1|two|2|a couple|a few|several) or (?:two|2|three|3|four|4|more|several) (?:of (?:them|those) "
         r"|(?:packs?|packets?|units?|bottles?|box(?:es)?|tubs?|jars?|bags?|cans?|tins?|cartons?))", r"more than one", r"a few of (?:them|those)",
         # "how much packs" (non-native), and for how many people the shopping is
@@ -320,10 +328,10 @@ _NOT_A_TOPIC = re.compile(
     r"how many (?:options|results|products) (?:i|we)|"
     r"a (?:good|great) (?:fit|choice|option|pick)|no problem|value it|treat (?:yourself|you)|"
     r"shopping for (?:someone|somebody|anyone|yourself|you|others|a friend|\w+ else)|"
-    r"green light|(?:give|put|place|attach) (?:much |any |more |less |a lot of )?weight|weight (?:do|would|"
+    r"pay(?:ing)? (?:attention|heed|mind)|green light|(?:give|put|place|attach) (?:much |any |more |less |a lot of )?weight|weight (?:do|would|"
     r"should) (?:you|u) (?:give|put|place|attach)|"
     # the reason the shopper cannot eat something, not a question about healthy food
-    r"(?:for|on) (?:health|medical) (?:reasons|grounds)|"
+    r"(?:for|on) (?:health|medical) (?:reasons|grounds)|for (?:your|ur) (?:health|safety)|"
     # the other side of an either-or that says the shopper does not mind ("loyal to a brand, or
     # happy with whichever is cheapest?")
     r"(?:whichever|whatever)(?: one)?(?: is|'s)? (?:the )?(?:cheapest|cheaper|least expensive|on "
