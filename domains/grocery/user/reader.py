@@ -210,12 +210,20 @@ def _said_after_name(surface: str, name: str) -> str:
 # A question that names no topic but asks whether to act on what was just said, as a preference
 # ("Do you want me to leave those out?", "Is that something you'd like me to prioritise?",
 # "Which group are you in?", "... - would you?").
+_PREFER_VERB = (
+    r"(?:prioriti[sz]e|filter|leave (?:out|\w+ out)|exclude|avoid|skip|steer clear|look (?:out )?for|"
+    r"stick to|keep to|care about|matter|important|bother|focus on|include|limit (?:it|the search|"
+    r"myself) to)"
+)
 _ACTS_ON_IT = re.compile(
-    r"(?i)\b(?:(?:that|this|those|these|them|it)\b[^?]*\b(?:prioriti[sz]e|filter|leave (?:out|\w+ "
-    r"out)|exclude|avoid|skip|steer clear|look (?:out )?for|stick to|keep to|care about|matter|"
-    r"important|bother)|(?:leave|filter|cut|keep|rule) (?:those|them|these|that|it) out|"
+    r"(?i)\b(?:(?:that|this|those|these|them|it)\b[^?]*\b"
+    + _PREFER_VERB
+    + r"|"
+    + _PREFER_VERB
+    + r"\b[^?]*\b(?:that|this|those|these|them|it)\b|"
+    r"(?:leave|filter|cut|keep|rule) (?:those|them|these|that|it) out|"
     r"(?:which|what) (?:group|camp|side|team) (?:are|r) (?:you|u)|are (?:you|u) in|^\W*(?:would|do|"
-    r"will|shall|should) (?:you|u|i)\W*$)"
+    r"will|shall|should) (?:you|u|i)\W*$|what (?:works|suits|fits)(?: (?:best|you|u))?)"
 )
 # A statement that reports what the writer did or found, not what shoppers care about.
 _REPORT = re.compile(r"(?i)^\W*(?:i|we|i'?ve|we'?ve|i'?m|we'?re|here|there(?:'s| is| are))\b")

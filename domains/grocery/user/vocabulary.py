@@ -142,6 +142,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"(?:upsets?|disagrees? with) (?:your|ur|their) (?:stomach|tummy|system)",
         r"no[- ]go (?:foods?|ingredients?)", r"(?:bad|adverse) reactions?",
         r"(?:don't|doesn't|do not|does not) agree with (?:you|u|your|anyone)",
+        r"(?:don't|doesn't|do not|does not) get on with", r"(?:your|ur) body",
         r"safety (?:reasons?|grounds|concerns?)", r"forbidden (?:for|to) (?:you|u)",
         r"(?:not|never) allowed to (?:eat|have)", r"(?:unable|not able) to (?:eat|have|tolerate|digest)",
     ),
@@ -170,7 +171,10 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"bargains?", r"how much (?:were|was|is|did|should|could|might) (?:you|u)",
         r"(?:price|spending|cost) (?:ceiling|bracket|band|range)", r"within (?:your |ur )?means",
         r"economical", r"thrifty", r"frugal", r"splash out", r"pricier", r"[£$] ?\d*",
-        r"dollars?", r"quid", r"bucks", r"wallets?", r"purses?", r"(?:dig|digging) (?:deep|into)",
+        r"dollars?", r"quid", r"bucks",
+        r"(?:what|how much) (?:would|do|did) (?:you|u) (?:consider|call|think is|find) (?:reasonable|"
+        r"affordable|fair|too much|acceptable)",
+        r"(?:an|the|what) amount (?:you|u)(?:'d| would| want| can| are| were)?", r"wallets?", r"purses?", r"(?:dig|digging) (?:deep|into)",
         r"how deep", r"pocket",
         r"(?:certain|set|fixed|particular|maximum|max) (?:amount|sum|figure)",
         r"(?:over|under|within|above|below|past|beyond) (?:your|ur|the) (?:limit|max(?:imum)?|cap|ceiling)",
@@ -301,7 +305,8 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"how (?:much|many) (?:packs?|packets?|units?|bottles?|box(?:es)?|tubs?|jars?|bags?|cans?|tins?|"
         r"cartons?|pieces?|servings?)", r"(?:for )?how many (?:people|persons|of you|guests|mouths)",
         r"(?:several|multiple) (?:packs?|packets?|of (?:them|those|these))",
-        r"a dozen", r"(?:buy|get|order) (?:extra|spares?|in bulk)", r"qty", r"qties", r"no\. of",
+        r"a dozen", r"(?:buy|get|order) (?:extra|spares?|in bulk)", r"as many as (?:you|u)",
+        r"(?:tell|give|send) me the number\b(?! of (?:your|the) order)", r"qty", r"qties", r"no\. of",
         r"(?:one|1|a single) (?:packs?|packets?|units?|bottles?|box(?:es)?|tubs?|jars?|bags?|cans?|tins?|"
         r"cartons?) or (?:a few|several|more|two|2|three|3|multiple)",
     ),
@@ -345,10 +350,12 @@ _TOPIC_WORD = re.compile(
 )
 # A list item that states a value ("Under €3", "No nuts", "Organic only", a product).
 _VALUE_ITEM = re.compile(
-    # a key with its value after the colon ("Brand: any", "Diet: vegan"), not a blank or a question
-    r"(?i)^[\w /&'-]{1,25}:[ \t]*(?![^\n]*\?)(?!_|\[|\.\.\.|…|<)\w|"
-    r"^(?:no|any|not|only|under|over|at least|at most|max|min|less|more|you|i|it'?s|it)\b|"
-    r"\d|€|\b(?:only|is fine|no preference|mentioned|said)\b|" + TITLE_MARK
+    # an item that asks ("Budget? under €2 / more") is no value, whatever it lists
+    r"(?i)^(?![^\n]*\?)(?:"
+    # a key with its value after the colon ("Brand: any", "Diet: vegan"), not a blank
+    r"[\w /&'-]{1,25}:[ \t]*(?!_|\[|\.\.\.|…|<)\w|"
+    r"(?:no|any|not|only|under|over|at least|at most|max|min|less|more|you|i|it'?s|it)\b|"
+    r"[^\n]*?(?:\d|€|\b(?:only|is fine|no preference|mentioned|said)\b|" + TITLE_MARK + r"))"
 )
 
 # fmt: off
@@ -607,6 +614,11 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"(?<=[\w)]) (?:because|since|as) (?:they|it|these|those|some|many)(?: all| both)? (?:contain|"
             r"contains|have|has|include|includes|use|uses)\b[^.?!\n;]*(?=[.!;\n])",
             " for a reason",
+        ),
+        # A key followed by lettered options ("1) Diet: (a) vegan (b) vegetarian") asks it.
+        (
+            r"^(\W*(?:\d+[.)]|[-*•])\s*[\w /&'-]{1,25}):(?=\s*\(?[a-dA-D1-4]\)\s)",
+            r"\1?",
         ),
         # "brand: any" as a value in a recap: no preference.
         (r"(?<=: )any(?=[ \t]*(?:[;,.✔✓\n]|$))", "no preference"),
