@@ -124,7 +124,8 @@ _CONFIRM_ORDER = re.compile(
     r"want me to (?:go ahead and )?(?:order|place|buy|purchase|check ?out|proceed|finali[sz]e)|"
     r"(?:you'?d like|you want) me to (?:order|buy|purchase)|(?:you'?d like) to (?:order|buy|purchase)|"
     r"go ahead and (?:order|place|buy|purchase)|confirm (?:the|your|this) basket|"
-    r"ring (?:it|them|this|these|that) (?:up|through)|^\W*order(?=\W*$)|"  # "Basket: A x1. Order?"
+    r"ring (?:it|them|this|these|that) (?:up|through)|^\W*order(?=\W*$)|"
+    r"^\W*(?:place|submit|send) (?:it|them|this|that|everything)(?=\W*$)|"  # "Basket: A x1. Order?"
     r"(?:order|buy|purchase) (?:it|them|this|these) (?:for you|now))\b"
 )
 _CONFIRM_RETURN = re.compile(

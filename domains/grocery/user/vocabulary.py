@@ -333,7 +333,13 @@ _NOT_A_TOPIC = re.compile(
     r"how many (?:options|results|products) (?:i|we)|"
     r"a (?:good|great) (?:fit|choice|option|pick)|no problem|value it|treat (?:yourself|you)|"
     r"shopping for (?:someone|somebody|anyone|yourself|you|others|a friend|\w+ else)|"
-    r"pay(?:ing)? (?:attention|heed|mind)|green light|(?:give|put|place|attach) (?:much |any |more |less |a lot of )?weight|weight (?:do|would|"
+    r"pay(?:ing)? (?:attention|heed|mind)|green light|"
+    # how the shopper pays, not how much
+    r"pay(?:ing)? (?:by|with|via|using|through|on) (?:card|cash|paypal|apple pay|google pay|credit|"
+    r"debit|bank|transfer|invoice|voucher|gift card|phone|the app)|payment (?:method|options?|details)|"
+    # a refund: the shopper's money given back
+    r"(?:get|give|send|refund|return|pay) (?:you |u )?(?:back )?(?:your|ur|the) money(?: back)?|money back|"
+    r"(?:give|put|place|attach) (?:much |any |more |less |a lot of )?weight|weight (?:do|would|"
     r"should) (?:you|u) (?:give|put|place|attach)|"
     # the reason the shopper cannot eat something, not a question about healthy food
     r"(?:for|on) (?:health|medical) (?:reasons|grounds)|for (?:your|ur) (?:health|safety)|"
