@@ -247,7 +247,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
     ),
     "palm_oil": (r"palm(?: oil)?", r"palm[- ]oil(?:[- ]free)?", r"oils?", r"fats?"),
     "processing": (
-        r"(?:ultra[- ])?process(?:ed|ing)", r"nova(?: group| score| rating)?", r"additives?",
+        r"(?:ultra[- ]?)?process(?:ed|ing)", r"nova(?: group| score| rating)?", r"additives?",
         r"e[- ]?numbers?", r"preservatives?", r"artificial", r"ingredients? lists?",
         r"natural(?:ness)?", r"whole ?foods?",
         r"clean[- ](?:label|eating|ingredients?)", r"(?:short|simple|long) ingredients?",
@@ -382,6 +382,7 @@ _TYPOS: dict[str, str] = {
     "isnt": "isn't", "arent": "aren't", "whats": "what's", "hw": "how", "cuz": "because",
     "ingrediants": "ingredients", "ingredents": "ingredients", "proccessed": "processed",
     "procesed": "processed", "quantaty": "quantity", "quanity": "quantity",
+    "smal": "small", "smll": "small", "larg": "large", "bigg": "big",
 }
 # fmt: on
 
@@ -394,7 +395,7 @@ _FIX_SLIPS = near_miss_fixer(
         "spend",
         "brands", "organic", "processed", "processing", "additives", "healthy", "healthier",
         "nutrition", "gluten", "lactose", "peanuts", "sesame", "origin", "country", "quantity",
-        "ultra", "sugar", "expensive", "cheaper", "labels", "certified",
+        "ultra", "sugar", "expensive", "cheaper", "labels", "certified", "ultraprocessed",
     ),
     shortest=5,
 )
@@ -625,6 +626,29 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (
             r"^(\W*(?:\d+[.)]|[-*•])\s*[\w /&'-]{1,25}):(?=\s*\(?[a-dA-D1-4]\)\s)",
             r"\1?",
+        ),
+        # A label that says what is still needed, over topic names ("missing: diet_type",
+        # "params required -> budget, brand"), asks for them.
+        (
+            r"^(\W*)(?:(?:still )?(?:missing|required|needed|pending|to fill(?: in)?|outstanding)|"
+            r"(?:params?|parameters?|fields?|info|inputs?|values?) (?:missing|required|needed))"
+            r"(?: (?:fields?|params?|info|inputs?|values?))?[ \t]*(?::|→|->|=)[ \t]*(?=[\[(\"']?"
+            + _TOPIC_NAMES
+            + r")",
+            r"\1please tell me ",
+        ),
+        # "tick what applies" under a list of options asks which of them apply.
+        (
+            r"\b(?:tick|check|mark|circle)(?: (?:off|all))? (?:what|whatever|whichever|all that|the "
+            r"ones? that|those that|any that) appl(?:y|ies)\b[^?\n]*",
+            "which of these apply?",
+        ),
+        # A form's blank of underscores ("qty: __"), which markdown would read as emphasis.
+        (r"(?<=:)[ \t]*_{2,}[ \t]*$", " ??"),
+        # A list item ticked at its end ("- Vegan ✔") is a checklist of what is done.
+        (
+            r"^([ \t]*(?:[-*•·–]|\d+[.)])[ \t]+)(?!\[)([^\n]*?)[ \t]*[✔✓✅☑]\ufe0f?[ \t]*$",
+            r"\1[x] \2",
         ),
         # "brand: any" as a value in a recap: no preference.
         (r"(?<=: )any(?=[ \t]*(?:[;,.✔✓\n]|$))", "no preference"),
