@@ -143,6 +143,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"no[- ]go (?:foods?|ingredients?)", r"(?:bad|adverse) reactions?",
         r"(?:don't|doesn't|do not|does not) agree with (?:you|u|your|anyone)",
         r"(?:don't|doesn't|do not|does not) get on with", r"(?:your|ur) body",
+        r"(?:your|ur) (?:tummy|stomach|gut)",
         r"safety (?:reasons?|grounds|concerns?)", r"forbidden (?:for|to) (?:you|u)",
         r"(?:not|never) allowed to (?:eat|have)", r"(?:unable|not able) to (?:eat|have|tolerate|digest)",
     ),
@@ -306,6 +307,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"cartons?|pieces?|servings?)", r"(?:for )?how many (?:people|persons|of you|guests|mouths)",
         r"(?:several|multiple) (?:packs?|packets?|of (?:them|those|these))",
         r"a dozen", r"(?:buy|get|order) (?:extra|spares?|in bulk)", r"as many as (?:you|u)",
+        r"stash", r"(?:one|1|just one) for now",
         r"(?:tell|give|send) me the number\b(?! of (?:your|the) order)", r"qty", r"qties", r"no\. of",
         r"(?:one|1|a single) (?:packs?|packets?|units?|bottles?|box(?:es)?|tubs?|jars?|bags?|cans?|tins?|"
         r"cartons?) or (?:a few|several|more|two|2|three|3|multiple)",
