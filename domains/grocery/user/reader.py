@@ -150,7 +150,7 @@ _GO_AHEAD = re.compile(
     r"\W*$|^\W*(?:(?:do |would |will )?(?:you|u) (?:accept|agree|approve|consent|confirm)(?: (?:to )?(?:it|"
     r"that|this))?|(?:shall i )?(?:go ahead|proceed)|ok(?:ay)?(?: (?:with|for) (?:you|u|that|it))?|"
     r"agreed|deal|accept|approve|agree|alright|all right|fine(?: (?:by|with) (?:you|u))?|good|yes|"
-    r"confirm|sounds? good|(?:is |it'?s |is it |it is )ok(?:ay)?|(?:is (?:that|this|it|everything|"
+    r"confirm|sounds? good|(?:is |it'?s |is it |it is )(?:ok(?:ay)?|good(?: for (?:you|u))?)|(?:is (?:that|this|it|everything|"
     r"all) )?(?:all )?(?:correct|right))\W*$"
 )
 # A request for leave that names no act of its own ("Execute?", "Could you confirm that you
@@ -185,14 +185,14 @@ _DECIMAL_POINT, _CODE_UNDERSCORE = (
 _NOTHING_FITS = nothing_fits_pattern(("product", "item"))
 # An offer to act ("I can give", "we could send").
 _OFFERS_TO = re.compile(
-    r"(?i)\b(?:i|we)(?: can| could| may| might| would|'d| will|'ll) (?:give|offer|send|put|get|add|"
-    r"bring|use|ship|deliver|provide)\b"
+    r"(?i)\b(?:(?:i|we)(?: can| could| may| might| would|'d| will|'ll) (?:give|offer|send|put|get|add|"
+    r"bring|use|ship|deliver|provide)|(?:i|we) (?:propose|suggest|offer|recommend))\b"
 )
 # A product said to be gone from the shelf, in the usual ways.
 _GONE = re.compile(
     r"(?i)\b(?:out of stock|sold out|unavailable|not available|no longer (?:available|stocked|in "
     r"stock)|not in stock|finished|gone|none left|(?:has |have )?(?:run|ran) out|no more|"
-    r"discontinued|oos)\b"
+    r"discontinued|oos|not (?:more|any ?more|longer) (?:available|in stock))\b"
 )
 
 

@@ -190,6 +190,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"what are you (?:looking|shopping|hoping) (?:for|to (?:buy|find|get))",
         r"what (?:do |would )?(?:you|u) feel like(?: (?:buying|getting|having|eating|picking up))?",
         r"what (?:you|u) (?:need|want|have) to (?:buy|get|find|order)",
+        r"(?:which|what) (?:thing|things|product|products|item|items) (?:you|u) (?:want|need|look)",
         r"(?:particular|specific) (?:products?|items?)",
         # without the auxiliary, as non-native writers ask ("What product you look for today?")
         r"what (?:(?:product|item|thing|food)s? )?(?:you|u) (?:look|looking|search|searching|shop|"
@@ -286,7 +287,8 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"where (?:the|your|these|those|this|that) (?:\w+ )?(?:is|are) (?:made|from|produced|grown)",
         r"provenance", r"sourced?", r"home[- ]grown", r"domestic(?:ally)?", r"foreign", r"abroad",
         r"(?:air[- ]?freighted|food miles)", r"grown (?:in|where|locally|nearby)",
-        r"close to home", r"nearby", r"(?:from )?around here", r"flown in", r"overseas",
+        r"close to home", r"nearby", r"from where",
+        r"where (?:is|are) (?:the )?(?:products?|it|they|this|that)(?: \w+)? from", r"(?:from )?around here", r"flown in", r"overseas",
         r"from far(?:[- ]away| off)?", r"shipped (?:in )?from",
         r"(?:british|french|italian|spanish|german|european|eu|uk)[- ](?:made|grown|produced)",
         # products named by a country ("Turkish products or no matter?")
@@ -299,7 +301,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"quantit(?:y|ies)", r"how much of (?:it|them)", r"(?<!size )packs? (?:do|would|will) you",
         r"(?:one|a single) (?:pack|packet|unit) or (?:more|several|two)",
         r"stock(?:ing)? up", r"just (?:the )?one",
-        r"(?:one|1|two|2) or (?:two|2|three|3|more)(?=\W*$)",
+        r"(?:one|1|two|2) or (?:two|2|three|3|more|many|several|a few)(?=\W*$)",
         r"(?:one|1|two|2|a couple|a few|several) or (?:two|2|three|3|four|4|more|several) (?:of (?:them|those) "
         r"|(?:packs?|packets?|units?|bottles?|box(?:es)?|tubs?|jars?|bags?|cans?|tins?|cartons?))", r"more than one", r"a few of (?:them|those)",
         # "how much packs" (non-native), and for how many people the shopping is
