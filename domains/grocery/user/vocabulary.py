@@ -654,6 +654,16 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"^([ \t]*(?:[-*•·–]|\d+[.)])[ \t]+)(?!\[)([^\n]*?)[ \t]*[✔✓✅☑]\ufe0f?[ \t]*$",
             r"\1[x] \2",
         ),
+        # The shopper's answer echoed and at once agreed to ("Vegan? Perfect, I have loads.",
+        # "Under €3? No problem.") asks nothing: it is said back, not asked.
+        (
+            r"(?:^|(?<=[.!?] ))(?!\W*(?:what|which|how|any|anything|do|does|did|are|is|would|could|can|"
+            r"should|will|shall|may|have|has|who|where|when|why|you|u)\b)(\W*(?:[^\s.?!]+[ \t]+){0,3}"
+            r"[^\s.?!]+)\?(?=[ \t]+(?:perfect|great|absolutely|no problem|sure|of course|got it|noted|"
+            r"easy|done|lovely|sounds good|consider it done|understood|excellent|brilliant|fantastic|"
+            r"can do|will do|on it)\b(?![^.!?\n]*\b(?:if|or|whether|either)\b))",
+            r"\1.",
+        ),
         # "brand: any" as a value in a recap: no preference.
         (r"(?<=: )any(?=[ \t]*(?:[;,.✔✓\n]|$))", "no preference"),
         # "Any brand will do", "any size works": the shopper's indifference, restated.
