@@ -654,6 +654,14 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"^([ \t]*(?:[-*•·–]|\d+[.)])[ \t]+)(?!\[)([^\n]*?)[ \t]*[✔✓✅☑]\ufe0f?[ \t]*$",
             r"\1[x] \2",
         ),
+        # A check that names the topic it checks ("Does that fit your budget?", "Does that work
+        # for your diet?") asks that topic, never only a reaction to the product.
+        (
+            r"\b(?:does|would|will|could|is|can) (?:that|this|it)(?: one)? (?:fit|suit|match|work (?:for|"
+            r"with)|sit (?:with|within)|go with|agree with|(?:be )?(?:okay|ok|fine|alright) (?:for|with)|"
+            r"be (?:within|in line with)) (?:your|ur) (?=" + _TOPIC_NAMES + r")",
+            "can you live with that, for your ",
+        ),
         # The shopper's answer echoed and at once agreed to ("Vegan? Perfect, I have loads.",
         # "Under €3? No problem.") asks nothing: it is said back, not asked.
         (
