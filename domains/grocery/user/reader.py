@@ -85,8 +85,11 @@ def is_question(sentence: str) -> bool:
 
 
 def topics_asked(text: str) -> tuple[Topic, ...]:
-    """The topics one message asks about, in order (products should be blanked first)."""
-    return _topics(_FIELDS.read_fields(_usual_forms(text)))
+    """The topics one message asks about, in order (products should be blanked first); as
+    `ShopperReader.read` hears them, so that the audit and the shopper agree on what was asked."""
+    usual = _usual_forms(text)
+    asked = _topics(_FIELDS.read_fields(usual))
+    return asked + tuple(t for t in _topics(_pointed_back(usual)) if t not in asked)
 
 
 _BLANK_RUN = re.compile(r"\n\s*\n\s*\n(?:\s*\n)*")
