@@ -128,7 +128,8 @@ _CONFIRM_ORDER = re.compile(
     r"(?:you'?d like|you want) me to (?:order|buy|purchase)|(?:you'?d like) to (?:order|buy|purchase)|"
     r"go ahead and (?:order|place|buy|purchase)|confirm (?:the|your|this) basket|"
     r"ring (?:it|them|this|these|that) (?:up|through)|^\W*order(?=\W*$)|"
-    r"^\W*(?:place|submit|send) (?:it|them|this|that|everything)(?=\W*$)|"  # "Basket: A x1. Order?"
+    r"^\W*(?:place|submit|send) (?:it|them|this|that|everything)(?=\W*$)|"
+    r"(?:i'?ll|i will|i'?m going to|let me) (?:go ahead and )?(?:order|buy|purchase|check out)|"  # "Basket: A x1. Order?"
     r"(?:order|buy|purchase) (?:it|them|this|these) (?:for you|now))\b"
 )
 _CONFIRM_RETURN = re.compile(
@@ -217,7 +218,7 @@ def _said_after_name(surface: str, name: str) -> str:
 _PREFER_VERB = (
     r"(?:prioriti[sz]e|filter|leave (?:out|\w+ out)|exclude|avoid|skip|steer clear|look (?:out )?for|"
     r"stick to|keep to|care about|matter|important|bother|focus on|include|limit (?:it|the search|"
-    r"myself) to)"
+    r"myself) to|consider|accept|settle for|be open to)"
 )
 _ACTS_ON_IT = re.compile(
     r"(?i)\b(?:(?:that|this|those|these|them|it)\b[^?]*\b"

@@ -234,7 +234,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"nutri[- ]?scores?", r"nutrition(?:al)? (?:grade|score|rating|value|profile|label|quality)s?",
         r"nutrition(?:al)?(?:ly)?", r"health(?:y|ier|iest|iness)?(?:-ish)?", r"wholesome", r"good for you",
         r"sugar(?:y|s)?", r"(?:traffic[- ]light|front[- ]of[- ]pack) (?:label|score|rating)s?",
-        r"grade [a-e]\b", r"score of [a-e]\b", r"calori\w*", r"(?:that|this|the|its|a) grade",
+        r"grade [a-e]\b", r"score of [a-e]\b", r"scores? (?:an? )?[a-e]\b(?! \w)", r"calori\w*", r"(?:that|this|the|its|a) grade",
         r"watch(?:ing)? (?:your |the )?(?:weight|figure|calories|sugar|salt|fat)",
         r"low[- ](?:sugar|fat|salt|calorie|cal|sodium)", r"(?:fat|salt|sodium|sugar) content",
         r"guilt[- ]free", r"nutrients?", r"nutritious", r"(?:health|food) (?:grade|score|rating)s?",
@@ -242,7 +242,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"(?:lowest|highest|minimum|min|worst|best) (?:grade|score|rating|letter)",
     ),
     "organic": (
-        r"organic(?:ally)?", r"bio", r"biologic(?:al)?", r"farm(?:ed|ing)", r"pesticides?", r"certified", r"eco[- ]?labels?",
+        r"organic(?:ally)?", r"bio", r"biologic(?:al)?", r"conventional(?:ly)?", r"farm(?:ed|ing)", r"pesticides?", r"certified", r"eco[- ]?labels?",
         r"labels?", r"fair[- ]?trade", r"sustainab\w*", r"how it'?s (?:grown|produced|made)",
         r"free[- ]range", r"chemical[- ]free", r"eco[- ]?friendly", r"environment\w*",
         r"ethically (?:sourced|produced|grown|made)", r"sprayed", r"pesticide[- ]free",
@@ -661,6 +661,12 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"with)|sit (?:with|within)|go with|agree with|(?:be )?(?:okay|ok|fine|alright) (?:for|with)|"
             r"be (?:within|in line with)) (?:your|ur) (?=" + _TOPIC_NAMES + r")",
             "can you live with that, for your ",
+        ),
+        # A grade letter alone in a check ("Would a B be alright?") is a Nutri-Score.
+        (
+            r"\b(would|is|could|will|does|can) an? ((?-i:[A-E]))\b(?= (?:be )?(?:ok|okay|alright|all right|"
+            r"fine|acceptable|enough|do|work)\b)",
+            r"\1 a Nutri-Score \2",
         ),
         # The shopper's answer echoed and at once agreed to ("Vegan? Perfect, I have loads.",
         # "Under €3? No problem.") asks nothing: it is said back, not asked.
