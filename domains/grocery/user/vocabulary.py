@@ -278,7 +278,9 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"packets?|packages?|bottles?|box(?:es)?|tubs?|bags?|jars?|sizes?)",
         r"(?:big|bigger|large|larger|small|smaller) packages?",
         r"(?:big|bigger|large|larger|small|smaller|family|economy|travel|trial|mini|bulk|value|"
-        r"standard|regular)[- ](?:formats?|versions?|containers?|packaging)", r"snack[- ]size", r"minis?", r"jumbo", r"value[- ]packs?", r"(?:big|large|small) size",
+        r"standard|regular)[- ](?:formats?|versions?|containers?|packaging)",
+        r"(?:quantity|amount|weight|grams?) (?:per|in a|in each) (?:pack|package|packet|unit|box|bag|"
+        r"jar|tub|bottle)", r"snack[- ]size", r"minis?", r"jumbo", r"value[- ]packs?", r"(?:big|large|small) size",
         r"family[- ](?:packs?|bags?|box(?:es)?|tubs?|bottles?)", r"(?:bag|pack|box|jar|tub|bottle) size",
     ),
     "origin": (
@@ -346,7 +348,8 @@ _NOT_A_TOPIC = re.compile(
     r"(?:give|put|place|attach) (?:much |any |more |less |a lot of )?weight|weight (?:do|would|"
     r"should) (?:you|u) (?:give|put|place|attach)|"
     # the reason the shopper cannot eat something, not a question about healthy food
-    r"(?:for|on) (?:health|medical) (?:reasons|grounds)|for (?:your|ur) (?:health|safety)|"
+    r"(?:for|on) (?:health|medical) (?:reasons|grounds)|for (?:(?:your|ur|their|his|her) )?(?:health|"
+    r"safety)|"
     # the other side of an either-or that says the shopper does not mind ("loyal to a brand, or
     # happy with whichever is cheapest?")
     r"(?:whichever|whatever)(?: one)?(?: is|'s)? (?:the )?(?:cheapest|cheaper|least expensive|on "
