@@ -85,8 +85,11 @@ def is_question(sentence: str) -> bool:
 
 
 def topics_asked(text: str) -> tuple[Topic, ...]:
-    """The topics one message asks about, in order (products should be blanked first)."""
-    return _topics(_FIELDS.read_fields(_usual_forms(text)))
+    """The topics one message asks about, in order (products should be blanked first); as
+    `ShopperReader.read` hears them, so that the audit and the shopper agree on what was asked."""
+    usual = _usual_forms(text)
+    asked = _topics(_FIELDS.read_fields(usual))
+    return asked + tuple(t for t in _topics(_pointed_back(usual)) if t not in asked)
 
 
 _BLANK_RUN = re.compile(r"\n\s*\n\s*\n(?:\s*\n)*")
@@ -124,7 +127,9 @@ _CONFIRM_ORDER = re.compile(
     r"want me to (?:go ahead and )?(?:order|place|buy|purchase|check ?out|proceed|finali[sz]e)|"
     r"(?:you'?d like|you want) me to (?:order|buy|purchase)|(?:you'?d like) to (?:order|buy|purchase)|"
     r"go ahead and (?:order|place|buy|purchase)|confirm (?:the|your|this) basket|"
-    r"ring (?:it|them|this|these|that) (?:up|through)|^\W*order(?=\W*$)|"  # "Basket: A x1. Order?"
+    r"ring (?:it|them|this|these|that) (?:up|through)|^\W*order(?=\W*$)|"
+    r"^\W*(?:place|submit|send) (?:it|them|this|that|everything)(?=\W*$)|"
+    r"(?:i'?ll|i will|i'?m going to|let me) (?:go ahead and )?(?:order|buy|purchase|check out)|"  # "Basket: A x1. Order?"
     r"(?:order|buy|purchase) (?:it|them|this|these) (?:for you|now))\b"
 )
 _CONFIRM_RETURN = re.compile(
@@ -132,27 +137,35 @@ _CONFIRM_RETURN = re.compile(
     r"arrange|set up|log|open) (?:the |a |your |this |that |its |their )?(?:return|refund)|"
     r"send (?:it|them|this|that|these|those|(?:[\w&'%-]+ ){1,6}?)back|return\b[^?\n]{0,60}?(?:\+|&|\band\b) refund|"
     r"(?:shall|should|can|may) i (?:go ahead and |now )?(?:return|refund)|"
+    r"(?:ok|okay|alright|all right|happy|ready|good|fine)(?: for me)? to (?:return|refund|send (?:it|"
+    r"them|this|that) back|process (?:it|this|that|the return|the refund))|"
     r"want me to (?:go ahead and )?(?:return|refund|process)|(?:return|refund) (?:it|this|that) "
     r"(?:for you|now))\b"
 )
 _CONFIRM_SUBSTITUTION = re.compile(
     r"(?i)\b(?:substitu\w*|replacement|replace|instead|swap\w*|switch\w*|alternative|in its place|"
-    r"in place of|in the place)\b"
+    r"in place of|in the place|subs?|exchange|trade (?:it |that |this )?for|change (?:it |that |this "
+    r"|them )?(?:to|for|over to|with))\b"
 )
 # A bare go-ahead ("I do it?", "You accept?", "Shall I proceed?"): it asks leave for what the
 # sentence before it offers to do.
 _GO_AHEAD = re.compile(
     r"(?i)^\W*(?:(?:shall|should|can|may) )?i (?:do|proceed with|go ahead with|make) (?:it|that|this)"
-    r"\W*$|^\W*(?:(?:do )?(?:you|u) accept|(?:shall i )?(?:go ahead|proceed)|ok(?:ay)?|agreed|"
-    r"deal)\W*$"
+    r"\W*$|^\W*(?:(?:do |would |will )?(?:you|u) (?:accept|agree|approve|consent|confirm)(?: (?:to )?(?:it|"
+    r"that|this))?|(?:shall i )?(?:go ahead|proceed)|ok(?:ay)?(?: (?:with|for) (?:you|u|that|it))?|"
+    r"agreed|deal|accept|approve|agree|alright|all right|fine(?: (?:by|with) (?:you|u))?|good|yes|"
+    r"confirm|sounds? good|(?:is |it'?s |is it |it is )(?:ok(?:ay)?|good(?: for (?:you|u))?)|(?:is (?:that|this|it|everything|"
+    r"all) )?(?:all )?(?:correct|right))\W*$"
 )
 # A request for leave that names no act of its own ("Execute?", "Could you confirm that you
 # would like me to proceed?", "OK to go ahead?"): it asks leave for what the statements since
 # the last question describe.
 _LEAVE = re.compile(
-    r"(?i)(?:\b(?:proceed|go ahead|execute|carry on|carry it out|action (?:it|this|that)|do (?:it|that|"
+    r"(?i)(?:\b(?:proceed|go ahead|execute|carry on|carry it out|action (?:it|this|that)|process (?:it|"
+    r"this|that|them)|do (?:it|that|"
     r"this|so)|make it so|green light|go-ahead|thumbs up)|^\W*(?:confirm|go|good to go|ok to go|"
-    r"all good|all set|(?:shall|should|can|may) i))\W*$"
+    r"all good|all set|(?:shall|should|can|may) i|(?:do |will |would )?(?:you|u) (?:confirm|agree|"
+    r"accept|approve)(?: (?:it|this|that))?))\W*$"
 )
 # What the statements before such a request describe, by kind, tried in order: a return or
 # refund, else the order as a whole (not a product added to the basket: "I can add X to your
@@ -174,6 +187,17 @@ _DECIMAL_POINT, _CODE_UNDERSCORE = (
     re.compile(r"(?<=[A-Za-z])_(?=[A-Za-z])"),
 )
 _NOTHING_FITS = nothing_fits_pattern(("product", "item"))
+# An offer to act ("I can give", "we could send").
+_OFFERS_TO = re.compile(
+    r"(?i)\b(?:(?:i|we)(?: can| could| may| might| would|'d| will|'ll) (?:give|offer|send|put|get|add|"
+    r"bring|use|ship|deliver|provide)|(?:i|we) (?:propose|suggest|offer|recommend))\b"
+)
+# A product said to be gone from the shelf, in the usual ways.
+_GONE = re.compile(
+    r"(?i)\b(?:out of stock|sold out|unavailable|not available|no longer (?:available|stocked|in "
+    r"stock)|not in stock|finished|gone|none left|(?:has |have )?(?:run|ran) out|no more|"
+    r"discontinued|oos|not (?:more|any ?more|longer) (?:available|in stock))\b"
+)
 
 
 _GOES_ON = re.compile(r"\s+(?:is|are|has|comes|costs|was)\b")
@@ -186,6 +210,79 @@ def _said_after_name(surface: str, name: str) -> str:
     at = surface.lower().find(name.lower()) if name else -1
     rest = surface[at + len(name) :] if at >= 0 else ""
     return rest if _GOES_ON.match(rest) else ""
+
+
+# A question that names no topic but asks whether to act on what was just said, as a preference
+# ("Do you want me to leave those out?", "Is that something you'd like me to prioritise?",
+# "Which group are you in?", "... - would you?").
+_PREFER_VERB = (
+    r"(?:prioriti[sz]e|filter|leave (?:out|\w+ out)|exclude|avoid|skip|steer clear|look (?:out )?for|"
+    r"stick to|keep to|care about|matter|important|bother|focus on|include|limit (?:it|the search|"
+    r"myself) to|consider|accept|settle for|be open to)"
+)
+_ACTS_ON_IT = re.compile(
+    r"(?i)\b(?:(?:that|this|those|these|them|it)\b[^?]*\b"
+    + _PREFER_VERB
+    + r"|"
+    + _PREFER_VERB
+    + r"\b[^?]*\b(?:that|this|those|these|them|it)\b|"
+    r"(?:leave|filter|cut|keep|rule) (?:those|them|these|that|it) out|"
+    r"(?:which|what) (?:group|camp|side|team) (?:are|r) (?:you|u)|are (?:you|u) in|^\W*(?:would|do|"
+    r"will|shall|should) (?:you|u|i)\W*$|what (?:works|suits|fits)(?: (?:best|you|u))?)"
+)
+# A statement that reports what the writer did or found, not what shoppers care about.
+_REPORT = re.compile(r"(?i)^\W*(?:i|we|i'?ve|we'?ve|i'?m|we'?re|here|there(?:'s| is| are))\b")
+
+
+def _pointed_back(text: str) -> tuple[str, ...]:
+    """The topics of questions that act on what was just said ("Palm oil shows up in many
+    spreads. Do you want me to leave those out?"): each asks the first topic the general
+    statement before it is about (not a report of the writer's own, nor one with figures)."""
+    parts = segments(text)
+    found: list[str] = []
+    for n, (question, asks) in enumerate(parts):
+        if not asks or not _ACTS_ON_IT.search(question) or _FIELDS.read_fields(question):
+            continue
+        for back in (1, 2):
+            if n - back < 0 or parts[n - back][1]:
+                break
+            statement = parts[n - back][0]
+            stated = _FIELDS.fields_in(statement, described=False, strong_only=True)
+            if TITLE_MARK in statement or (
+                stated and (_REPORT.match(statement) or re.search(r"\d", statement))
+            ):
+                break
+            if stated:
+                found.append(min(stated)[1])
+                break
+    return tuple(found)
+
+
+def _asks_leave(question: str, proposes: bool) -> bool:
+    """Does this question ask leave to order, return or substitute (in any of the forms
+    `ShopperReader._confirm` reads), or give a bare go-ahead?"""
+    return bool(
+        _CONFIRM_RETURN.search(question)
+        or _CONFIRM_ORDER.search(question)
+        or (proposes and _CONFIRM_SUBSTITUTION.search(question))
+        or _GO_AHEAD.match(question)
+        or _LEAVE.search(question)
+    )
+
+
+def _without_leave_requests(text: str, proposes: bool) -> str:
+    """The message without the questions that only ask leave for an order, a return or a
+    substitution: such a question asks for a yes to the act, not about the facts of the recap
+    before it ("Return: X, 1, money back €1.95. OK to return?" asks no budget). A question whose
+    own words ask a topic ("Shall I order two, or more?") stays."""
+    for question, asks in segments(text):
+        if (
+            asks
+            and _asks_leave(question, proposes)
+            and not _FIELDS.read_fields(_usual_forms(question))
+        ):
+            text = text.replace(question, "", 1)
+    return text
 
 
 class ShopperReader:
@@ -205,19 +302,29 @@ class ShopperReader:
         for mention in sorted(resolved.mentions, key=lambda m: m.start, reverse=True):
             said = _said_after_name(text[mention.start : mention.end], mention.name)
             blanked = blanked[: mention.start] + TITLE_MARK + said + blanked[mention.end :]
+        confirm = self._confirm(
+            text, bool(proposed), replaces=bool(set(resolved.named) - set(proposed))
+        )
+        if confirm:
+            blanked = _without_leave_requests(blanked, bool(proposed))
+        usual = _usual_forms(blanked)
         # In a message that puts a product forward, a request for a reaction asks no topic.
-        asked = _topics(_FIELDS.read_fields(_usual_forms(blanked), reacting=bool(proposed)))
+        asked = _topics(_FIELDS.read_fields(usual, reacting=bool(proposed)))
+        if not proposed:
+            asked += tuple(t for t in _topics(_pointed_back(usual)) if t not in asked)
         return Reading(
             asked=asked,
             proposed=proposed,
             named=resolved.named,
             unclear=resolved.unclear,
-            confirm=self._confirm(text, bool(proposed)),
+            confirm=confirm,
             nothing_fits=bool(_NOTHING_FITS.search(text)) and not proposed,
         )
 
     @staticmethod
-    def _confirm(text: str, proposes: bool) -> ConfirmKind | None:
+    def _confirm(text: str, proposes: bool, *, replaces: bool = False) -> ConfirmKind | None:
+        """The confirm request of a message; `replaces`: it names a product it does not put
+        forward (one a substitute may stand in for)."""
         parts = segments(_usual_forms(_CODE_UNDERSCORE.sub(" ", text)))
         questions = [s for s, asks in parts if asks]
         questions += [
@@ -231,6 +338,19 @@ class ShopperReader:
         if _CONFIRM_ORDER.search(joined):
             return "order"
         if proposes and _CONFIRM_SUBSTITUTION.search(joined):
+            return "substitution"
+        if (
+            proposes
+            and replaces
+            and _GONE.search(text)
+            and any(
+                asks and n and _GO_AHEAD.match(s) and _OFFERS_TO.search(parts[n - 1][0])
+                for n, (s, asks) in enumerate(parts)
+            )
+        ):
+            # "A is finished. I can give B, same size. Is ok?": a bare go-ahead after an offer to
+            # give another product for one said to be gone asks leave to substitute ("A has sold
+            # out, so I've picked B. Okay?" reports a pick: the go-ahead is a reaction to it).
             return "substitution"
         for n, (s, asks) in enumerate(parts):
             if not (asks and _LEAVE.search(s)):

@@ -350,3 +350,39 @@ def test_general_english_for_each_topic(asked: tuple[str, ...], text: str) -> No
 )
 def test_leave_to_proceed_prompts_and_order_words(text: str, confirm: str | None) -> None:
     assert shopper_reader(tiny_catalog()).read(text).confirm == confirm
+
+
+PROBES = Path(__file__).with_name("reader_probes_sixth_round.txt")
+
+
+def _probes() -> list[tuple[tuple[str, ...], str | None, str]]:
+    out = []
+    for line in PROBES.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        want, text = line.split("| ", 1)
+        words = want.split()
+        confirm = next((w.split("=", 1)[1] for w in words if w.startswith("confirm=")), None)
+        topics = tuple(w for w in words if w != "-" and not w.startswith("confirm="))
+        out.append((topics, confirm, text.replace("\\n", "\n")))
+    return out
+
+
+@pytest.mark.parametrize(("asked", "confirm", "text"), _probes())
+def test_sixth_round_probes(asked: tuple[str, ...], confirm: str | None, text: str) -> None:
+    """The sixth round's causes as general rules, on probes of our own: the topics asked (in
+    any order), and for a request for leave to order, return or substitute, its kind (such a
+    request asks for a yes to the act, not about the facts of the recap before it)."""
+    reading = shopper_reader(tiny_catalog()).read(text)
+    assert sorted(reading.asked) == sorted(asked)
+    if confirm is not None:
+        assert reading.confirm == (None if confirm == "none" else confirm)
+
+
+def test_the_probe_file_holds_every_batch() -> None:
+    probes = _probes()
+    assert len(probes) >= 200
+    assert sum(1 for _a, c, _t in probes if c) >= 15
+    assert (
+        sum(1 for a, _c, _t in probes if not a) >= 50
+    )  # statements and reactions that ask nothing
