@@ -35,7 +35,8 @@ GROCERY_CORPORA = PROJECT_ROOT / "corpora" / "grocery" / "reader"
 # and adjudicated before it was first measured), held out until its one measurement (5c6d1ad),
 # then moved to the tuning share when the sixth round tuned against it. chat_heldout4: a fifth
 # author's set written blind, each shape filled once, labelled a second time blind and
-# adjudicated before it was first measured: the held-out share, never tuned on.
+# adjudicated before it was first measured, held out until its one measurement (e051dd3), then
+# moved to the tuning share when the seventh round tuned against it.
 # Labelled on `tiny_catalog()`.
 SHARE_FILES: dict[ShareName, tuple[str, ...]] = {
     "tuning": (
@@ -47,8 +48,9 @@ SHARE_FILES: dict[ShareName, tuple[str, ...]] = {
         "chat_heldout2/messages.jsonl",
         "chat_tuning4/messages.jsonl",
         "chat_heldout3/messages.jsonl",
+        "chat_heldout4/messages.jsonl",
     ),
-    "held_out": ("chat_heldout4/messages.jsonl",),
+    "held_out": (),
 }
 TOPIC_FIELDS: tuple[str, ...] = get_args(Topic)
 Confirm = Literal["order", "return", "substitution"]

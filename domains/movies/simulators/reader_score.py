@@ -57,10 +57,10 @@ CHAT_CORPUS_NAMES: tuple[str, ...] = (
 # their figures had guided three rounds of new tuning sets; `chat_heldout2` (a fourth author's
 # held-out half of `chat_tuning4`'s set) after two measurements (ddce1ae, 1af899c);
 # `chat_heldout3` (the held-out part of `chat_tuning5`'s set, double-labelled blind) after one
-# measurement, when the sixth round chose to tune against it. The held-out share is
-# `chat_heldout4`, written blind by a sixth author (each shape filled once) and labelled a second
-# time blind (adjudicated) before its first measurement; an empty held-out share is reported as
-# having no messages.
+# measurement, when the sixth round chose to tune against it; `chat_heldout4` (a sixth author's,
+# double-labelled blind) after one measurement (e051dd3), when the seventh round tuned against it.
+# The held-out share is empty until a fresh blind set is registered; an empty held-out share is
+# reported as having no messages.
 SHARE_CORPORA: dict[ShareName, tuple[str, ...]] = {
     "tuning": (
         "tuning",
@@ -74,8 +74,9 @@ SHARE_CORPORA: dict[ShareName, tuple[str, ...]] = {
         "chat_heldout2",
         "chat_tuning5",
         "chat_heldout3",
+        "chat_heldout4",
     ),
-    "held_out": ("chat_heldout4",),
+    "held_out": (),
 }
 # The snapshot whose titles, ids and people the corpora were written on.
 CORPUS_SNAPSHOT = "2026-11-01"
