@@ -84,20 +84,27 @@ SECOND_LABELLING_NOTES = (
 
 
 def fill_once(
-    shapes: list[Shape], catalog: list[dict[str, Any]], seed: int = SEED
+    shapes: list[Shape],
+    catalog: list[dict[str, Any]],
+    seed: int = SEED,
+    *,
+    folder: str = FOLDER,
+    prefix: str = PREFIX,
+    shapes_path: Path = SHAPES,
 ) -> list[dict[str, Any]]:
-    """One message per shape, its titles drawn from one generator seeded with `seed`; lines
-    shuffled and ids given."""
-    rng = random.Random(f"{seed}-{FOLDER}")
+    """One message per shape, its titles drawn from one generator seeded with `seed` and the
+    set's `folder`; lines shuffled and ids `<prefix>0001`, ... given (a later held-out set passes
+    its own folder, prefix and shapes file)."""
+    rng = random.Random(f"{seed}-{folder}")
     messages: list[dict[str, Any]] = []
     for shape in shapes:
         try:
             message = fresh.fill(shape, catalog, rng, set())
         except ValueError as exc:
-            raise ValueError(f"{SHAPES}:{shape.number}: {exc}") from None
+            raise ValueError(f"{shapes_path}:{shape.number}: {exc}") from None
         message["_shape"] = shape.number
         messages.append(message)
-    fresh.give_ids(messages, PREFIX, rng)
+    fresh.give_ids(messages, prefix, rng)
     return messages
 
 
