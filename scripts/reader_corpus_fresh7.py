@@ -10,17 +10,17 @@ counts shapes, not copies. Same shapes, same catalog, same seed: byte-identical 
 
 writes `DIR/corpora/reader/chat_heldout5/` (DIR defaults to the repository): an
 `agent_messages.jsonl` and a `README.md`.
+
+A second, blind labeller's labels and the decision on each disagreement sit in the set's
+`second_labelling/` folder; `reader_corpus_fresh5.adjudicated` applies the decisions by id after
+the fill, while the shapes keep their author's labels (so the agreement figures can be recomputed).
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
-import reader_corpus_fresh as fresh
-from reader_corpus_fresh import Shape
-from reader_corpus_fresh6 import fill_once
+from reader_corpus_fresh6 import run, write_adjudicated
 
 SHAPES = Path(__file__).with_name("reader_corpus_fresh7_heldout.txt")
 FOLDER = "chat_heldout5"
@@ -48,8 +48,9 @@ The messages come from {n_shapes} hand-written shapes (`scripts/reader_corpus_fr
 each a template with title and fact slots and one label, filled once each by
 `scripts/reader_corpus_fresh7.py` (seed {seed}) with catalog titles and their real facts (a
 compared title shares the pitched title's lead genre): {n} messages (`{prefix}0001` …, lines
-shuffled). Regenerate with the script; a test checks the files are exactly what it writes. The
-labels are to be checked by a second, blind labeller before the set is measured.
+shuffled). Regenerate with the script; a test checks the files are exactly what it writes.
+Before any measurement a second labeller labelled every message again, blind, and each
+disagreement was settled by the written rules (section "Second labelling").
 
 Voices, as the LLM chat agents builders submit write to someone choosing a film: `chatgpt` (a
 chat model's default register: markdown, bold, bullets, emoji, "Would you like me to…"),
@@ -73,30 +74,59 @@ leave; typos and non-native English.
 """
 
 
-def readme(shapes: list[Shape], messages: list[dict[str, Any]]) -> str:
-    head = README_HEAD.format(n_shapes=len(shapes), seed=SEED, n=len(messages), prefix=PREFIX)
-    return "\n".join([head, *fresh.counts_section(shapes, messages)])
+# The README's account of the second labelling's decisions, after its agreement figures.
+SECOND_LABELLING_NOTES = (
+    "Who: the session-7 engineer `ANM`, who did not write the set. They read the texts file",
+    "(id, voice, text; no labels), `corpora/reader/final/README.md`, the acts section and the",
+    "reconciliation section of `corpora/README.md` (the latter holds no movies rule),",
+    "`runner/core/reader_corpus.py`, the label model and the catalog; no shape, script, reader,",
+    "benchmark or test. Each line was checked with `LabelledMessage` before the freeze.",
+    "`ra_blind.jsonl.sha256` is the file written at the freeze, copied unchanged. The acts are",
+    "compared as a set: their order carries nothing. The earlier sets' adjudications were read",
+    "only after the freeze, to decide alike what they had already decided.",
+    "",
+    "The decisions, by kind (each line of `second_labelling/ra_adjudication.jsonl` quotes its",
+    "rule):",
+    "",
+    '- **Kept** (c7h0050, c7h0117, `watched`): "If you enjoyed the atmosphere of ..., you',
+    '  might really like ..." and "If you liked the tension in ..., ... could scratch the same',
+    '  itch". The second labeller listed the first title as seen. The rule lists the titles a',
+    '  message presents as already seen ("Since you enjoyed ...") and keeps a compared title the',
+    "  user has not said they saw out of both lists; a condition presents nothing as seen (the",
+    "  reading of c5h0137 and c6h0148, c6h0272).",
+    "- **Kept** (c7h0050, c7h0117, c7h0206, c7h0253, c7h0342, `acts`: `reaction_request`):",
+    '  offers to act on the title just pitched ("Want me to find a couple more like it?",',
+    '  "Would you like me to pull up the trailer?"), the kind `corpora/README.md` names among',
+    '  the reaction requests after a pitch ("Want me to check where it streams?").',
+    '- **Kept** (c7h0042, c7h0275, c7h0159, `acts`: `reaction_request`): "how about ...?" and',
+    '  "... maybe?" ask the user\'s verdict on the title they put forward (c6h0019 alike).',
+    "- **Kept** (c7h0064, c7h0101, c7h0220, c7h0227, c7h0239, c7h0280, c7h0288, c7h0329,",
+    '  `acts`: `small_talk`): "I search now.", "Searching.", "Let me go find you something",',
+    '  "I\'ve got a few belters lined up": progress notes, a listed kind of small talk',
+    '  ("greetings, thanks, closing pleasantries, progress notes").',
+    '- **Kept** (c7h0116, `acts`: `small_talk`): the opener "Movie roulette time!" before a mood',
+    "  question, small talk by the reading the earlier adjudications gave friendly openers",
+    '  (c5h0133, c6h0152). The closest call: "Time machine question!" (c7h0216), which both',
+    "  labellers left without small talk, is not a disagreement and was not adjudicated.",
+    '- **Kept** (c7h0051, `acts`: `acknowledgement`): "Oh, a rainy Sunday and a cup of tea"',
+    "  repeats back what the user said and asks nothing.",
+    "- **Changed**: none. **Dropped**: none. Every decision keeps the author's label; each is",
+    "  settled by a definition's wording or by the reading an earlier set's adjudication gave",
+    "  the same wording. None concerns a field asked, a title put forward or an abstention,",
+    "  where both labellers agree on every message.",
+    "",
+)
 
 
 def write(root: Path, shapes_path: Path = SHAPES, seed: int = SEED) -> list[Path]:
-    """Write the held-out set under `root`; returns the files written."""
-    catalog = sorted(json.loads(fresh.CATALOG.read_text(encoding="utf-8")), key=lambda m: m["id"])
-    shapes = fresh.read_shapes(shapes_path)
-    messages = fill_once(
-        shapes, catalog, seed, folder=FOLDER, prefix=PREFIX, shapes_path=shapes_path
+    """The set under `root`, adjudicated (`write_adjudicated`); returns the files written."""
+    return write_adjudicated(
+        root, shapes_path, seed, (FOLDER, PREFIX, README_HEAD), SECOND_LABELLING_NOTES
     )
-    folder = root / "corpora" / "reader" / FOLDER
-    return fresh.write_part(folder, messages, readme(shapes, messages))
 
 
 def main() -> None:
-    args = fresh.root_parser(__doc__ or "").parse_args()
-    try:
-        written = write(args.root)
-    except ValueError as exc:  # a bad shape: its file, line and value
-        raise SystemExit(f"error: {exc}") from None
-    for path in written:
-        print(path)
+    run(write, __doc__ or "")
 
 
 if __name__ == "__main__":

@@ -116,6 +116,7 @@ SECOND_LABELLING = READER / "chat_heldout3" / "second_labelling"
 SECOND_LABELLINGS = {
     "chat_heldout3": ("reader_corpus_fresh5.py", "blind_labels.jsonl", "adjudication.jsonl"),
     "chat_heldout4": ("reader_corpus_fresh6.py", "ra_blind.jsonl", "ra_adjudication.jsonl"),
+    "chat_heldout5": ("reader_corpus_fresh7.py", "ra_blind.jsonl", "ra_adjudication.jsonl"),
 }
 
 
