@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +33,6 @@ SHAPES = Path(__file__).with_name("reader_corpus_fresh6_heldout.txt")
 FOLDER = "chat_heldout4"
 PREFIX = "c6h"
 SEED = 3706
-SECOND_LABELLING = fresh.ROOT / "corpora" / "reader" / FOLDER / "second_labelling"
-ADJUDICATION = SECOND_LABELLING / "ra_adjudication.jsonl"
-BLIND_LABELS = SECOND_LABELLING / "ra_blind.jsonl"
 SECOND_LABELLING_NOTES = (
     "Who: the session-6 engineer `ANM`, who did not write the set. They read the texts file",
     "(id, voice, text; no labels), `corpora/reader/final/README.md`, the acts section of",
@@ -84,20 +82,27 @@ SECOND_LABELLING_NOTES = (
 
 
 def fill_once(
-    shapes: list[Shape], catalog: list[dict[str, Any]], seed: int = SEED
+    shapes: list[Shape],
+    catalog: list[dict[str, Any]],
+    seed: int = SEED,
+    *,
+    folder: str = FOLDER,
+    prefix: str = PREFIX,
+    shapes_path: Path = SHAPES,
 ) -> list[dict[str, Any]]:
-    """One message per shape, its titles drawn from one generator seeded with `seed`; lines
-    shuffled and ids given."""
-    rng = random.Random(f"{seed}-{FOLDER}")
+    """One message per shape, its titles drawn from one generator seeded with `seed` and the
+    set's `folder`; lines shuffled and ids `<prefix>0001`, ... given (a later held-out set passes
+    its own folder, prefix and shapes file)."""
+    rng = random.Random(f"{seed}-{folder}")
     messages: list[dict[str, Any]] = []
     for shape in shapes:
         try:
             message = fresh.fill(shape, catalog, rng, set())
         except ValueError as exc:
-            raise ValueError(f"{SHAPES}:{shape.number}: {exc}") from None
+            raise ValueError(f"{shapes_path}:{shape.number}: {exc}") from None
         message["_shape"] = shape.number
         messages.append(message)
-    fresh.give_ids(messages, PREFIX, rng)
+    fresh.give_ids(messages, prefix, rng)
     return messages
 
 
@@ -149,32 +154,52 @@ not leave; typos and non-native English.
 """
 
 
-def readme(shapes: list[Shape], messages: list[dict[str, Any]], tail: list[str]) -> str:
-    head = README_HEAD.format(n_shapes=len(shapes), seed=SEED, n=len(messages), prefix=PREFIX)
-    return "\n".join([head, *fresh.counts_section(shapes, messages), *tail])
+def write_adjudicated(
+    root: Path,
+    shapes_path: Path,
+    seed: int,
+    names: tuple[str, str, str],
+    notes: Sequence[str],
+) -> list[Path]:
+    """Write a held-out set filled once per shape under `root`, with its second labelling's
+    decisions (`corpora/reader/<folder>/second_labelling/`) applied. `names` is the set's
+    folder, id prefix and README opening (formatted with the counts); `notes` the set's own
+    account of its decisions. Returns the files written."""
+    folder, prefix, head = names
+    catalog = sorted(json.loads(fresh.CATALOG.read_text(encoding="utf-8")), key=lambda m: m["id"])
+    shapes = fresh.read_shapes(shapes_path)
+    messages = fill_once(
+        shapes, catalog, seed, folder=folder, prefix=prefix, shapes_path=shapes_path
+    )
+    labelling = fresh.ROOT / "corpora" / "reader" / folder / "second_labelling"
+    blind, decisions = labelling / "ra_blind.jsonl", labelling / "ra_adjudication.jsonl"
+    shapes, messages, tail = adjudicated(shapes, messages, blind, decisions, notes)
+    opening = head.format(n_shapes=len(shapes), seed=seed, n=len(messages), prefix=prefix)
+    readme = "\n".join([opening, *fresh.counts_section(shapes, messages), *tail])
+    return fresh.write_part(root / "corpora" / "reader" / folder, messages, readme)
 
 
 def write(root: Path, shapes_path: Path = SHAPES, seed: int = SEED) -> list[Path]:
-    """Write the held-out set under `root`, with the second labelling's decisions applied;
-    returns the files written."""
-    catalog = sorted(json.loads(fresh.CATALOG.read_text(encoding="utf-8")), key=lambda m: m["id"])
-    shapes = fresh.read_shapes(shapes_path)
-    messages = fill_once(shapes, catalog, seed)
-    shapes, messages, tail = adjudicated(
-        shapes, messages, BLIND_LABELS, ADJUDICATION, SECOND_LABELLING_NOTES
+    """The set under `root`, adjudicated (`write_adjudicated`); returns the files written."""
+    return write_adjudicated(
+        root, shapes_path, seed, (FOLDER, PREFIX, README_HEAD), SECOND_LABELLING_NOTES
     )
-    folder = root / "corpora" / "reader" / FOLDER
-    return fresh.write_part(folder, messages, readme(shapes, messages, tail))
 
 
-def main() -> None:
-    args = fresh.root_parser(__doc__ or "").parse_args()
+def run(write_set: Callable[[Path], list[Path]], doc: str) -> None:
+    """A held-out set script's command line: write the set under `--root` and print the files;
+    a bad shape, blind label or decision ends it with its file, line and value."""
+    args = fresh.root_parser(doc).parse_args()
     try:
-        written = write(args.root)
-    except ValueError as exc:  # a bad shape, blind label or decision: its file, line and value
+        written = write_set(args.root)
+    except ValueError as exc:
         raise SystemExit(f"error: {exc}") from None
     for path in written:
         print(path)
+
+
+def main() -> None:
+    run(write, __doc__ or "")
 
 
 if __name__ == "__main__":

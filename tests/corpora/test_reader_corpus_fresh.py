@@ -1,7 +1,7 @@
 """The fresh movies reader corpora of issue 37: the committed files are exactly what their
 scripts write (`scripts/reader_corpus_fresh.py`: `chat_tuning4`, `chat_heldout2`;
 `scripts/reader_corpus_fresh5.py`: `chat_tuning5`, `chat_heldout3`; `scripts/reader_corpus_fresh6.py`:
-`chat_heldout4`), and every line loads as a labelled message
+`chat_heldout4`; `scripts/reader_corpus_fresh7.py`: `chat_heldout5`), and every line loads as a labelled message
 whose titles are real catalog titles named in the text."""
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ SETS = {
     "reader_corpus_fresh.py": {"chat_tuning4": "c4t", "chat_heldout2": "c4h"},
     "reader_corpus_fresh5.py": {"chat_tuning5": "c5t", "chat_heldout3": "c5h"},
     "reader_corpus_fresh6.py": {"chat_heldout4": "c6h"},
+    "reader_corpus_fresh7.py": {"chat_heldout5": "c7h"},
 }
 PARTS5 = ("tuning", "heldout")  # the fifth set's shape files, reader_corpus_fresh5_<part>.txt
 READER = PROJECT_ROOT / "corpora" / "reader"
@@ -75,7 +76,9 @@ def test_no_message_text_is_in_two_parts() -> None:
                 assert seen.setdefault(m.text, folder) == folder, (m.id, seen[m.text])
 
 
-@pytest.mark.parametrize("script", ["reader_corpus_fresh5.py", "reader_corpus_fresh6.py"])
+@pytest.mark.parametrize(
+    "script", ["reader_corpus_fresh5.py", "reader_corpus_fresh6.py", "reader_corpus_fresh7.py"]
+)
 def test_a_later_set_repeats_no_message_of_another_corpus(script: str) -> None:
     own = set(SETS[script])
     others = {
@@ -113,6 +116,7 @@ SECOND_LABELLING = READER / "chat_heldout3" / "second_labelling"
 SECOND_LABELLINGS = {
     "chat_heldout3": ("reader_corpus_fresh5.py", "blind_labels.jsonl", "adjudication.jsonl"),
     "chat_heldout4": ("reader_corpus_fresh6.py", "ra_blind.jsonl", "ra_adjudication.jsonl"),
+    "chat_heldout5": ("reader_corpus_fresh7.py", "ra_blind.jsonl", "ra_adjudication.jsonl"),
 }
 
 
