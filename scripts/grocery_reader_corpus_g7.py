@@ -22,8 +22,9 @@ SEED = 7171
 
 
 def messages() -> list[GroceryLabelledMessage]:
-    """The set's messages: each shape filled once with `SEED`, shuffled, then numbered."""
-    return g6.messages(SHAPES, PREFIX, SEED)
+    """The set's messages: each shape filled once with `SEED`, shuffled, then numbered; the ids
+    its second labelling dropped (`chat_heldout5/adjudication.jsonl`) left out."""
+    return g6.messages(SHAPES, PREFIX, SEED, g6.dropped(HELD_OUT_FILE))
 
 
 def main() -> None:

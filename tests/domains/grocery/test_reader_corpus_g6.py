@@ -46,7 +46,9 @@ def test_every_line_loads_numbered_in_order_with_real_products_it_names(
 ) -> None:
     corpus = _corpus(script)
     names = {p.name for p in tiny_catalog().items}
-    assert [m.id for m in corpus] == [f"{script.PREFIX}{n:04d}" for n in range(1, len(corpus) + 1)]
+    dropped = g6.dropped(script.HELD_OUT_FILE)
+    numbered = [f"{script.PREFIX}{n:04d}" for n in range(1, len(corpus) + len(dropped) + 1)]
+    assert [m.id for m in corpus] == [i for i in numbered if i not in dropped]
     for m in corpus:
         assert m.schema_version == 2, m.id
         assert set(m.proposed) <= names, m.id
@@ -56,11 +58,16 @@ def test_every_line_loads_numbered_in_order_with_real_products_it_names(
 
 @SCRIPTS
 def test_each_shape_is_filled_once(script: ModuleType) -> None:
+    """Every shape but those whose message the second labelling dropped (kept in the shapes
+    file, so that every other shape keeps its fill)."""
     shapes = g3.load_shapes(script.SHAPES)
-    assert len(_corpus(script)) == len(shapes)
-    assert sorted(m.text for m in _corpus(script)) == sorted(
+    every = g6.messages(script.SHAPES, script.PREFIX, script.SEED)
+    assert len(every) == len(shapes)
+    assert sorted(m.text for m in every) == sorted(
         g3.shape_messages(s, i, script.SEED, 1)[0].text for i, s in enumerate(shapes)
     )
+    kept = [m.text for m in every if m.id not in g6.dropped(script.HELD_OUT_FILE)]
+    assert [m.text for m in _corpus(script)] == kept
 
 
 @SCRIPTS
@@ -117,11 +124,41 @@ def test_every_adjudicated_label_is_the_held_out_label() -> None:
     assert len(held) == len(g3.load_shapes(g6.SHAPES)) == 340
 
 
-def test_a_confirmation_shape_of_the_newest_set_never_puts_its_basket_forward() -> None:
-    """`chat_heldout5`'s rule (its README): an order or return recap names what the shopper
-    chose and proposes nothing; a substitution proposes its replacement only."""
+def test_the_newest_set_adjudicated_every_disagreement_and_holds_its_decisions() -> None:
+    """`chat_heldout5`'s second labelling (its README): one line per disagreement; a kept label
+    is the author's, a changed one differs from it and is the label the set holds, and a dropped
+    message is gone."""
+    held = {m.id: m.model_dump() for m in _corpus(g7)}
+    path = GROCERY_CORPORA / g7.HELD_OUT_FILE
+    decisions = [
+        json.loads(line)
+        for line in (path.parent / "adjudication.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    keys = ["id", "field", "author", "annotator", "decision", "label", "rule", "why"]
+    counts = Counter(d["decision"] for d in decisions)
+    assert counts == {"keep": 24, "change": 63, "drop": 1}
+    for d in decisions:
+        assert list(d) == keys, d["id"]
+        assert d["author"] != d["annotator"], d["id"]
+        if d["decision"] == "drop":
+            assert d["id"] not in held, d["id"]
+            continue
+        assert (d["label"] == d["author"]) == (d["decision"] == "keep"), d["id"]
+        assert held[d["id"]][d["field"]] == d["label"], d["id"]
+    assert len(held) == len(g3.load_shapes(g7.SHAPES)) - 1 == 372
+
+
+def test_a_confirmation_shape_of_the_newest_set_puts_forward_what_it_asks_to_buy() -> None:
+    """`chat_heldout5`'s rule after its second labelling, the sixth round's (its README): an order
+    confirmation puts forward every line of the basket it reads back, a return puts nothing
+    forward, and a substitution its replacement only."""
     for s in g3.load_shapes(g7.SHAPES):
-        if s["confirm"] in ("order", "return"):
+        slots = sorted(
+            (s["text"].index("{" + k + "}"), k) for k in "pqr" if "{" + k + "}" in s["text"]
+        )
+        if s["confirm"] == "order":
+            assert s["proposed"] == [k for _, k in slots], s["text"]
+        if s["confirm"] == "return":
             assert s["proposed"] == [], s["text"]
         if s["confirm"] == "substitution":
             assert s["proposed"] == ["p"], s["text"]
