@@ -1,7 +1,8 @@
 """The fresh held-out mention shares (`corpora/grocery/mentions/FRESH4.md`, `FRESH5.md`; issue 38):
 each file is what the script writes, its sizes are the ones its FRESH file states, its templates
-are its own, and every template gives one role (`P` or `R`) per slot. `heldout5`'s second, blind
-labelling is handed over outside git and adjudicated before the lead measures it once."""
+are its own, and every template gives one role (`P` or `R`) per slot. `heldout5`'s roles are the
+ones its second, blind labelling and the adjudication left (`heldout4`'s are checked in
+`test_mention_corpus_fresh4.py`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import re
 import pytest
 
 from scripts import grocery_mentions_corpus as corpus
+from tests.domains.grocery.second_labelling import assert_roles_adjudicated
 
 # share: (templates, (messages, ids put forward, ids ruled out, unclear names)), as each FRESH
 # file states; every template is filled six times.
@@ -74,3 +76,9 @@ def test_one_role_per_slot(
         slots = sorted({int(s) for s in re.findall(r"\{(\d+)\}", text)})
         assert slots == list(range(len(roles))), f"{share} template {i}: slots {slots}, {roles!r}"
         assert set(roles) <= {"P", "R"}, f"{share} template {i}: roles {roles!r}"
+
+
+def test_heldout5_roles_are_the_adjudicated_ones() -> None:
+    """The second, blind labelling (FRESH5.md, "Second labelling") agreed on every slot, so the
+    adjudication file is empty and every role is the one both labellings gave."""
+    assert_roles_adjudicated("heldout5")
