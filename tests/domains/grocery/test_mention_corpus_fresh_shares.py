@@ -1,0 +1,84 @@
+"""The fresh held-out mention shares (`corpora/grocery/mentions/FRESH4.md`, `FRESH5.md`; issue 38):
+each file is what the script writes, its sizes are the ones its FRESH file states, its templates
+are its own, and every template gives one role (`P` or `R`) per slot. `heldout5`'s roles are the
+ones its second, blind labelling and the adjudication left (`heldout4`'s are checked in
+`test_mention_corpus_fresh4.py`)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from scripts import grocery_mentions_corpus as corpus
+from tests.domains.grocery.second_labelling import assert_roles_adjudicated
+
+# share: (templates, (messages, ids put forward, ids ruled out, unclear names)), as each FRESH
+# file states; every template is filled six times.
+SIZES: dict[str, tuple[int, tuple[int, int, int, int]]] = {
+    "heldout4": (138, (828, 635, 432, 361)),
+    "heldout5": (133, (798, 622, 426, 326)),
+}
+SHARES = pytest.mark.parametrize("share", sorted(SIZES))
+
+
+@pytest.fixture(scope="module")
+def spec_items() -> tuple[corpus.Templates, list[corpus.Item]]:
+    return corpus.load_spec()
+
+
+@SHARES
+def test_file_is_what_the_script_writes(
+    share: str, spec_items: tuple[corpus.Templates, list[corpus.Item]]
+) -> None:
+    spec, items = spec_items
+    written = (corpus.OUT / f"{share}.jsonl").read_text(encoding="utf-8")
+    assert written == corpus.render(corpus.build(items, spec.shares[share]))
+
+
+@SHARES
+def test_sizes_match_the_fresh_file(
+    share: str, spec_items: tuple[corpus.Templates, list[corpus.Item]]
+) -> None:
+    templates, counts = SIZES[share]
+    assert len(spec_items[0].shares[share].templates) == templates
+    assert spec_items[0].shares[share].messages == 6 * templates
+    text = (corpus.OUT / f"{share}.jsonl").read_text(encoding="utf-8")
+    rows = [json.loads(line) for line in text.splitlines()]
+    found = (
+        len(rows),
+        sum(len(r["proposed"]) for r in rows),
+        sum(len(r["ruled_out"]) for r in rows),
+        sum(len(r["unclear"]) for r in rows),
+    )
+    assert found == counts, f"{share}: (messages, put forward, ruled out, unclear) {found}"
+
+
+@SHARES
+def test_templates_are_the_shares_own(
+    share: str, spec_items: tuple[corpus.Templates, list[corpus.Item]]
+) -> None:
+    spec = spec_items[0]
+    mine = {text for text, _ in spec.shares[share].templates}
+    assert len(mine) == len(spec.shares[share].templates), f"{share} repeats a template"
+    for name, other in spec.shares.items():
+        if name != share:
+            shared = mine & {text for text, _ in other.templates}
+            assert not shared, f"{share} shares templates with {name}: {sorted(shared)[:3]}"
+
+
+@SHARES
+def test_one_role_per_slot(
+    share: str, spec_items: tuple[corpus.Templates, list[corpus.Item]]
+) -> None:
+    for i, (text, roles) in enumerate(spec_items[0].shares[share].templates):
+        slots = sorted({int(s) for s in re.findall(r"\{(\d+)\}", text)})
+        assert slots == list(range(len(roles))), f"{share} template {i}: slots {slots}, {roles!r}"
+        assert set(roles) <= {"P", "R"}, f"{share} template {i}: roles {roles!r}"
+
+
+def test_heldout5_roles_are_the_adjudicated_ones() -> None:
+    """The second, blind labelling (FRESH5.md, "Second labelling") agreed on every slot, so the
+    adjudication file is empty and every role is the one both labellings gave."""
+    assert_roles_adjudicated("heldout5")
