@@ -36,7 +36,9 @@ GROCERY_CORPORA = PROJECT_ROOT / "corpora" / "grocery" / "reader"
 # then moved to the tuning share when the sixth round tuned against it. chat_heldout4: a fifth
 # author's set written blind, each shape filled once, labelled a second time blind and
 # adjudicated before it was first measured, held out until its one measurement (e051dd3), then
-# moved to the tuning share when the seventh round tuned against it.
+# moved to the tuning share when the seventh round tuned against it. chat_heldout5: a sixth
+# author's set written blind, each shape filled once, labelled a second time blind and adjudicated
+# before it was first measured: the held-out share, never tuned on.
 # Labelled on `tiny_catalog()`.
 SHARE_FILES: dict[ShareName, tuple[str, ...]] = {
     "tuning": (
@@ -50,7 +52,7 @@ SHARE_FILES: dict[ShareName, tuple[str, ...]] = {
         "chat_heldout3/messages.jsonl",
         "chat_heldout4/messages.jsonl",
     ),
-    "held_out": (),
+    "held_out": ("chat_heldout5/messages.jsonl",),
 }
 TOPIC_FIELDS: tuple[str, ...] = get_args(Topic)
 Confirm = Literal["order", "return", "substitution"]

@@ -30,6 +30,8 @@ __all__ = [
 # tuned against it. `heldout4` replaces it: 138 templates of a fresh blind author (FRESH4.md),
 # labelled a second time blind (all 275 slots agreed) before it was first measured (once: 0.934
 # exact, 55 counted), then moved to the tuning share when the seventh round tuned against it.
+# `heldout5` replaces it: 133 templates of a fresh blind author (FRESH5.md), labelled a second
+# time blind (all 263 slots agreed) before it was first measured; never tuned on.
 TUNING: tuple[str, ...] = (
     "tuning",
     *(f"tuning-{c}" for c in "bcdefghijklmn"),
@@ -38,7 +40,7 @@ TUNING: tuple[str, ...] = (
     "heldout3",
     "heldout4",
 )
-HELD_OUT: tuple[str, ...] = ()
+HELD_OUT: tuple[str, ...] = ("heldout5",)
 
 
 class MentionExample(BaseModel):

@@ -50,6 +50,7 @@ CHAT_CORPUS_NAMES: tuple[str, ...] = (
     "chat_tuning5",
     "chat_heldout3",
     "chat_heldout4",
+    "chat_heldout5",
 )
 # The shares: what may be tuned on, and what never is (the published figures). A held-out set
 # that has been tuned against moves to the tuning share and a fresh one replaces it
@@ -59,7 +60,8 @@ CHAT_CORPUS_NAMES: tuple[str, ...] = (
 # `chat_heldout3` (the held-out part of `chat_tuning5`'s set, double-labelled blind) after one
 # measurement, when the sixth round chose to tune against it; `chat_heldout4` (a sixth author's,
 # double-labelled blind) after one measurement (e051dd3), when the seventh round tuned against it.
-# The held-out share is empty until a fresh blind set is registered; an empty held-out share is
+# The held-out share is `chat_heldout5`, a seventh author's, each shape filled once, labelled a
+# second time blind and adjudicated before its first measurement; an empty held-out share is
 # reported as having no messages.
 SHARE_CORPORA: dict[ShareName, tuple[str, ...]] = {
     "tuning": (
@@ -76,7 +78,7 @@ SHARE_CORPORA: dict[ShareName, tuple[str, ...]] = {
         "chat_heldout3",
         "chat_heldout4",
     ),
-    "held_out": (),
+    "held_out": ("chat_heldout5",),
 }
 # The snapshot whose titles, ids and people the corpora were written on.
 CORPUS_SNAPSHOT = "2026-11-01"
