@@ -364,7 +364,10 @@ _LABEL = cues.compiled(
     + r"|(?:your |original |the shopper['’]?s? )?request(?:ed)?(?: items?| products?)?|you asked for"
     # what was bought before: "Prev. order:", "Last time:", "Order history:"
     + r"|(?:(?:prev(?:ious)?\.?|last|past|earlier|old|usual|regular)\s+(?:orders?|purchases?|buys?|"
-    r"basket|time|items?|pick)|(?:order|purchase|buying) history|bought before|you (?:usually )?buy)"
+    r"basket|time|items?|pick)|(?:order|purchase|buying) history|bought before|you (?:usually )?buy"
+    # "Previously purchased:", "Ordered before:"
+    r"|(?:previously|already|formerly|recently) (?:purchased|bought|ordered|had)"
+    r"|(?:purchased|bought|ordered) (?:before|previously|last time|recently))"
     # the old side of a substitution record: "was:", "old:", "before:", "original item:"
      + r"|(?:was|old|before|original|previous|replacing|replaced|swapped(?: out)?|outgoing)"
     r"(?:\s+(?:items?|products?|pick|one|line))?"
@@ -781,6 +784,7 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
     for target in _anaphora(text, found):
         ruled[target] = True
     _settle_choices(text, found, ruled)
+    _marked_choice(text, found, ruled)
     _chosen_again(text, found, ruled)
     _held_beside_new(found, ruled, held, links)
     return [replace(m, ruled_out=r) for m, r in zip(found, ruled, strict=True)]
@@ -810,6 +814,39 @@ def _held_beside_new(
     if new:
         for k, kind in enumerate(kinds):
             ruled[k] = ruled[k] or kind is not None
+
+
+_PICK_MARK = cues.compiled(
+    r"(?:[←⬅👈]|<-+|[(\[,:—–]|\s-\s|\*\*)[\s*_]*(?:"
+    + cues.alternation(cues.PICK_MARKS)
+    + r")\b[\W_]*$"
+)
+_BLOCK = re.compile(r"(?:[^\n]*\S[^\n]*(?:\n|$))+")
+
+
+def _marked_choice(text: str, found: list[Mention], ruled: list[bool]) -> None:
+    """Lines of one block, each naming products, one of them marked at its end as the choice
+    ("Pros/cons:" over "A: cheaper", "B: low sugar ← my pick"): the other lines' products are
+    ruled out, as when two set side by side are followed by the choice of one."""
+    for block in _BLOCK.finditer(text):
+        lines: dict[int, list[int]] = {}
+        for k, m in enumerate(found):
+            if block.start() <= m.start < block.end():
+                lines.setdefault(text.count("\n", block.start(), m.start), []).append(k)
+        if len(lines) < 2:
+            continue
+        marked = []
+        for members in lines.values():
+            last = found[members[-1]]
+            end = text.find("\n", last.end)
+            if _PICK_MARK.search(text, last.end, len(text) if end < 0 else end):
+                marked.append(members)
+        if len(marked) != 1:
+            continue
+        for members in lines.values():
+            if members is not marked[0]:
+                for k in members:
+                    ruled[k] = True
 
 
 def _settle_choices(text: str, found: list[Mention], ruled: list[bool]) -> None:
@@ -907,7 +944,9 @@ def _anaphora(text: str, found: list[Mention]) -> list[int]:
         stop = _CLAUSE_STOP.search(words)
         against = _states_against(words[: stop.start()] if stop else words)
         line = text.rfind("\n", 0, a.start()) + 1
-        chosen = bool(_CHOOSING.search(text[max(line, a.start() - 40) : a.start()] + " "))
+        chosen = bool(_CHOOSING.search(text[max(line, a.start() - 40) : a.start()] + " ")) or (
+            _favoured(text, a.end(), stop.start() if stop else len(words))
+        )
         if not against and not chosen:
             continue
         earlier = [i for i, m in enumerate(found) if m.end <= a.start()]
@@ -926,6 +965,23 @@ def _anaphora(text: str, found: list[Mention]) -> list[int]:
         else:
             out += [i for i in group if found[i].product != found[group[pick]].product]
     return out
+
+
+_FAVOURED = cues.compiled(r"\s*(?:" + cues.alternation(cues.FAVOURED) + r")")
+_CHOSEN_IT = cues.compiled(r"\b" + cues.alternation(cues.CHOSEN_IT))
+_SENTENCE_END = re.compile(r"[.!?\n]")
+
+
+def _favoured(text: str, at: int, clause: int) -> bool:
+    """Whether the words after "the former / the latter" at `at` favour the one it picks: a
+    favourable verdict in its clause ("the latter offers the better value"), or the speaker
+    choosing "it" in that sentence or the next ("...; I therefore recommend it")."""
+    if _FAVOURED.match(text, at, at + clause):
+        return True
+    first = _SENTENCE_END.search(text, at)
+    second = _SENTENCE_END.search(text, first.end()) if first else None
+    end = second.start() if second else (first.start() if first else len(text))
+    return bool(_CHOSEN_IT.search(text, at, end))
 
 
 # "I looked at A, B and C; only C fits": what a sentence names before its "only ... fits" is not
@@ -1488,6 +1544,26 @@ class Resolver:
                 said.append(_Said("id", a, b, frozenset({m.group(0)})))
         return said
 
+    def _brand_before(
+        self, text: str, lo: int, start: int, toks: tuple[str, ...], ids: set[str]
+    ) -> set[str]:
+        """The products a name said right after a brand stands for: when the brand makes none
+        of the products of that exact name but makes one whose name opens with it, that one
+        ("Valley Pail Ash-Ripened Goat Log" is Valley Pail's "Ash-Ripened Goat Log (new
+        recipe)", not another brand's "Ash-Ripened Goat Log"); else every product of the name."""
+        for _, _, keys in self._brands_said(text, self._lead_start(text, lo, start), start):
+            if any(_brand_key(self._listings[i].brand) in keys for i in ids):
+                return ids
+            own = {
+                pid
+                for key in sorted(keys)
+                for pid in self._by_brand.get(key, [])
+                if self._listings[pid].name[: len(toks)] == toks
+            }
+            if own:
+                return own
+        return ids
+
     def _only_attributes(self, words: str) -> bool:
         """Whether words between a name and an id say nothing but its brand, size, a link or an
         id label ("(Brookline, 400 g, SKU "): else the id is a mention of its own."""
@@ -1584,7 +1660,7 @@ class Resolver:
                     # What stands after a name is its own up to the next name's lead (the
                     # brand, size and articles said right before it).
                     hi = self._lead_start(text, end, nxt)
-            ids = set(self._by_name[toks])
+            ids = self._brand_before(text, lo, start, toks, set(self._by_name[toks]))
             said = self._nearest(self._beside(text, lo, start, ids, start), True) + self._nearest(
                 self._beside(text, end, hi, ids, end), False
             )

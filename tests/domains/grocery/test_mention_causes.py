@@ -46,6 +46,14 @@ The batches, in the order they were written, each read once before any rule was 
    batch 8, and a heading "## Why not A?" then read nothing across its blank line), 6/6
    proposals; its misses taught the next sentence after a blank line, "I did look at A, but",
    and a state opening on "it's" ("it's a no on price").
+13. heldout4's first half (seventh round; seeded coin per template, its other half unseen):
+   purchase history with any word for "earlier" and a count ("your recent deliveries had A",
+   "in your past three orders", "Previously purchased:") 4/8, "the former / the latter" picked
+   by a favourable verdict or "I recommend it" 0/5, one line of a comparison marked as the choice
+   ("<- my pick", "(top pick)", "— winner") 0/5, stock said lacking in other registers ("without
+   stock", "unstocked", "stock is zero", "we are without A") 2/6, a brand said before a name it
+   makes only under a longer one (Valley Pail's "Ash-Ripened Goat Log (new recipe)") 1/3, near
+   twins 5/5; one proposal was read wrongly by "change" as a verb ("suggest a change: B").
 
 Near twins that must still put forward sit beside each batch.
 """
