@@ -191,6 +191,12 @@ STATES: tuple[str, ...] = (
     r"(?:steep|pricey|pricy|expensive|dear|costly|much|high|rich|a stretch|pushing it) for "
     r"(?:your|the|ur) (?:budget|limit|wallet|price range|spend)",
     r"(?:no|zero|nil)(?: more| further)? stock\b",
+    r"a (?:miss|wide berth)\b",
+    # naming it was the error: "A was a mistake", "A was included by mistake", "... was wrong"
+    r"(?:was|is|were) (?:an? |my )?(?:error|mistake|typo|slip|oversight|mix-?up)\b",
+    r"(?:was|were) (?:\w+ )?(?:listed|named|mentioned|included|added|suggested|sent|written|put) "
+    r"(?:by mistake|in error|by accident|accidentally|wrongly|mistakenly)",
+    r"(?:was|were) (?:wrong|incorrect|a wrong (?:one|pick|item|product))\b",
     # stock said to be lacking in any register: "without stock", "unstocked", "stock is zero"
     r"without (?:any )?stock\b(?! (?:issues?|problems?|worries|concerns?|troubles?))",
     r"(?:un|de)stocked|delisted",
@@ -390,6 +396,13 @@ BEFORE: tuple[str, ...] = (
     r"currently |temporarily |now )?out of",
     r"(?:out of stock|sold out|rupture of stock|oos) (?:for|of|on|with)",
     r"(?:the|your) usual",
+    # a name taken back: "I didn't mean A", "I never meant to suggest A", "I did not intend A"
+    NEGATION + r" (?:\w+ly )?(?:mean|meant|intend|intended|plan|planned)(?: to (?:suggest|send|"
+    r"recommend|write|say|add|offer|include|put|list|mention))?",
+    # kept away from: "I steered clear of A", "stayed away from A", "gave A a miss"
+    r"(?:steer(?:ed|ing|s)?|stay(?:ed|ing|s)?|keep(?:ing|s)?|kept) (?:well |right )?(?:clear of|"
+    r"away from)|(?:bypass|sidestep|shun)\w*",
+    r"(?:my |the |your )?(?:earlier |previous |first )?(?:mention|reference|naming|listing) (?:of|to)",
     # the shop lacking it: "we are without A", "we're short of A"
     r"(?:we|the shop|the store|the warehouse)(?:['’]re| are| is)? (?:currently |temporarily |now |still )?"
     r"(?:without|lacking|short of)",
@@ -524,6 +537,10 @@ HELD_LABELS = (
     r"(?:(?:you|you['’]ve|you have)\s+)?(?:already\s+)?(?:have|got|holding|added|picked|chosen|"
     r"in (?:the )?basket)(?:\s+so far)?",
     r"(?:what you (?:have|['’]ve got)|so far|items? so far|picked so far)",
+    # the basket itself named as a heading or label: "Your basket", "Current cart", "Cart contents"
+    # (not "order" or "list": "Order summary:" is a basket to confirm)
+    r"(?:(?:your|ur|the|current|my|existing)\s+)?(?:basket|cart|trolley|shopping bag)"
+    r"(?:\s+(?:contents|items|as it stands))?",
 )
 # Before the product, in its clause ("you've already got A", "your cart holds A").
 HELD_BEFORE = (

@@ -398,7 +398,9 @@ _EMOTICON = re.compile(r":-?[()\[\]/|DPp](?!\w)")
 _LABEL_START = re.compile(r"[^:\n]{0,40}:")
 # A markdown heading or a line in bold: it labels the lines under it, up to the next heading.
 _HEADING = re.compile(
-    r"(?m)^[ \t]*(?:#{1,6}[ \t]+(?P<h>[^\n]+?)[ \t#]*|\*\*(?P<b>[^\n*]+)\*\*[ \t]*:?)[ \t]*$"
+    r"(?m)^[ \t]*(?:#{1,6}[ \t]+(?P<h>[^\n]+?)[ \t#]*|\*\*(?P<b>[^\n*]+)\*\*[ \t]*:?"
+    # a short plain line over a bulleted or numbered list is its heading ("In your cart\n- A")
+    r"|(?P<p>[^\W\d_][^\n:.!?*#|]{0,40}?)(?=[ \t]*\n[ \t]*(?:[-*•·]|\d+[.)])[ \t]))[ \t]*$"
 )
 # Where one key of a record ends: '{"suggest": "A", "excluded": "B"}'.
 _KEY_EDGE = re.compile(r"[,{]")
@@ -477,7 +479,8 @@ _CORRECTION = cues.compiled(r"(?<!\w)" + cues.CORRECTIONS + r"(?!\w)")
 _DETERMINER = r"(?:(?:the|that|this|a|an)\b[\W_]*)?"
 _VERSUS = cues.compiled(
     # a price or size in brackets may close the first: "A (€4.20) vs B"
-    r"[\W_]*(?:\([^()\n]{1,30}\)[\W_]*)?(?:vs\.?|versus|or)[\W_]*"
+    r"[\W_]*(?:\([^()\n]{1,30}\)[\W_]*)?(?:vs\.?|versus|or|takes? on|(?:up )?against|faces|"
+    r"(?:goes |going )?head[- ]to[- ]head (?:with|against))[\W_]*"
     + _DETERMINER
     + r"|[^.;!?\n]{0,40}\bthan[\W_]*"
 )
@@ -493,10 +496,14 @@ _AND_LINK = cues.compiled(
 _CHOSEN_BEFORE = cues.compiled(
     r"\b(?:go|going|stick|stay|went) with|\b(?:pick|choose|take|go for|opt for|choice|vote|grab|"
     r"get|buy|settle on|land on|plump(?:ing)? for|side with|vote for|put my money on|bet on|"
+    # leaning one way: "I lean towards B", "I'm leaning to B", "I gravitate to B"
+    r"lean(?:s|ing)? (?:more )?towards?|lean(?:s|ing)? to|gravitate(?:s)? (?:towards?|to)|"
+    # a contest's result: "the winner is B", "and the champion... B"
+    r"(?:winner|champion|victor)(?:\s+by\s+[\w ]{1,20}?)?|"
     # the closing offer that names one of the two: "Shall I add A?"
     r"(?:shall|should|can|may) (?:i|we) (?:add|order|get you|put in)|"
     r"recommend(?:ation)?|suggest(?:ion)?|advise|prefer|favou?r)"
-    r"(?:\s+(?:is|would be|goes to))?(?:\s+(?:the|that|this|a|an))?\b[\W_]*$"
+    r"(?:\s+(?:is|would be|goes to))?(?:[\W_]+(?:the|that|this|a|an))?\b[\W_]*$"
 )
 _CHOSEN_AFTER = cues.compiled(
     _TAIL
@@ -566,7 +573,8 @@ def _labelled_out(
     """Whether a list label ruling products out (`label`: what it says) governs text[start]: "Out
     of stock:", a key ("excluded": ...), or a heading over the list ("### Not available")."""
     headings = list(_HEADING.finditer(text, 0, start))
-    if headings and label.fullmatch(headings[-1].group("h") or headings[-1].group("b")):
+    last = headings[-1] if headings else None
+    if last and label.fullmatch(last.group("h") or last.group("b") or last.group("p")):
         return True
     seps = [
         m
@@ -661,6 +669,9 @@ def _table_says_against(text: str, start: int, others: list[int]) -> bool:
     return False
 
 
+_EMPHASIS = re.compile(r"\*+|(?<!\w)__?|__?(?!\w)")
+
+
 def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
     """The mentions with `ruled_out` set from the words around each (clause, list and negation
     scope)."""
@@ -679,9 +690,11 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
         hi = min(clause_hi, nxt) if nxt >= m.end else clause_hi
         prefix, suffix = text[lo : m.start], text[m.end : hi]
         links.append(text[m.end : nxt] if nxt >= m.end else "")
+        # (emphasis inside a cue says nothing: "**Return started** for A")
+        plain = _EMPHASIS.sub("", prefix)
         before = bool(
-            _BEFORE.search(prefix)
-            or _BEFORE_STATE.search(prefix)
+            _BEFORE.search(plain)
+            or _BEFORE_STATE.search(plain)
             or _labelled_out(text, m.start)
             or _in_a_return_record(text, m.start)
             or text.count("~~", 0, m.start) % 2  # struck through: "~~A~~"
@@ -785,6 +798,7 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
         ruled[target] = True
     _settle_choices(text, found, ruled)
     _marked_choice(text, found, ruled)
+    _conceded(text, found, ruled)
     _chosen_again(text, found, ruled)
     _held_beside_new(found, ruled, held, links)
     return [replace(m, ruled_out=r) for m, r in zip(found, ruled, strict=True)]
@@ -814,6 +828,31 @@ def _held_beside_new(
     if new:
         for k, kind in enumerate(kinds):
             ruled[k] = ruled[k] or kind is not None
+
+
+# A sentence that opens by granting something of a product, then turns to another: "I know A is
+# the famous name, but B ...", "Sure, A is the classic; still, ...".
+_CONCEDING = cues.compiled(
+    r"(?:^|[.!?\n])[\s*_]*(?:(?:ok(?:ay)?|yes|yeah|sure|true|granted|admittedly|of course|fair enough|"
+    r"i know|i get (?:it|that)|i reali[sz]e|i understand|i hear you|i appreciate)[,:;—–-]?\s+)+"
+    r"(?:that\s+)?(?:the\s+)?$"
+)
+_TURNING = cues.compiled(r"\b(?:but|still|yet|however|though|nonetheless|that said|even so)\b")
+
+
+def _conceded(text: str, found: list[Mention], ruled: list[bool]) -> None:
+    """A product granted something at the opening of a sentence, then passed over for another
+    named after a turn ("but", "still", "however") is ruled out: the granting is a concession,
+    not a proposal."""
+    for k in range(len(found) - 1):
+        m, nxt = found[k], found[k + 1]
+        if m.candidates == nxt.candidates or "\n\n" in text[m.end : nxt.start]:
+            continue
+        top = max(text.rfind(c, 0, m.start) for c in ".!?\n")
+        if _CONCEDING.search(text, max(top, 0), m.start) and _TURNING.search(
+            text, m.end, nxt.start
+        ):
+            ruled[k] = True
 
 
 _PICK_MARK = cues.compiled(
@@ -849,6 +888,28 @@ def _marked_choice(text: str, found: list[Mention], ruled: list[bool]) -> None:
                     ruled[k] = True
 
 
+# The result of a contest said before the product named again: "the winner is", "champion".
+_WINNER = cues.compiled(r"\b(?:winner|champion|victor|verdict)\b[^\n]{0,30}$")
+
+
+def _contest(text: str, found: list[Mention], i: int) -> bool:
+    """Whether two products named one after the other (`i`, `i + 1`) are set against each
+    other by a later "the winner is" that names one of them again, in the same paragraph
+    ("In one corner, A. In the other, B. And the winner... B!")."""
+    a, b = found[i], found[i + 1]
+    if a.candidates == b.candidates:
+        return False
+    for j in range(i + 2, len(found)):
+        later = found[j]
+        if "\n\n" in text[a.end : later.start]:
+            return False
+        if later.candidates in (a.candidates, b.candidates) and _WINNER.search(
+            text, found[j - 1].end, later.start
+        ):
+            return True
+    return False
+
+
 def _settle_choices(text: str, found: list[Mention], ruled: list[bool]) -> None:
     """Two products set side by side ("A vs B", "between A and B"), one of them then chosen ("A
     wins", "I'd go with B"): the other is ruled out. A product ruled out anywhere in the message
@@ -858,7 +919,11 @@ def _settle_choices(text: str, found: list[Mention], ruled: list[bool]) -> None:
         a, b = found[i], found[i + 1]
         link = text[a.end : b.start]
         between = _BETWEEN.search(text, max(0, a.start - 16), a.start)
-        if not (_VERSUS.fullmatch(link) or (between and _AND_LINK.fullmatch(link))):
+        if not (
+            _VERSUS.fullmatch(link)
+            or (between and _AND_LINK.fullmatch(link))
+            or _contest(text, found, i)
+        ):
             continue
         for k in (i, i + 1):
             if found[k].product in out:

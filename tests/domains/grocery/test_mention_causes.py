@@ -54,6 +54,13 @@ The batches, in the order they were written, each read once before any rule was 
    stock", "unstocked", "stock is zero", "we are without A") 2/6, a brand said before a name it
    makes only under a longer one (Valley Pail's "Ash-Ripened Goat Log (new recipe)") 1/3, near
    twins 5/5; one proposal was read wrongly by "change" as a verb ("suggest a change: B").
+14. heldout4's second half, written after its misses were read (so not a blind estimate): a
+   basket heading beside a new one ("**Current basket:**", a plain "In your cart" over a list)
+   1/3, naming it was the error ("A was included by mistake", "my earlier reference to A was
+   wrong") 2/4, leaning towards one of two 2/4, a contest whose winner is named again ("A takes on
+   B... and the champion is A") 2/3, a tick over a return or a cancellation 3/3, "didn't mean A"
+   0/3, kept clear of ("stayed away from A", "gave A a miss") 2/4, a concession then another
+   product ("I know A is the classic, but B ...") 0/3, near twins 5/5.
 
 Near twins that must still put forward sit beside each batch.
 """
