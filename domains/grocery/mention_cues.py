@@ -57,6 +57,7 @@ __all__ = [
     "FAVOURED",
     "HELD_AFTER",
     "HELD_BEFORE",
+    "HELD_HEADINGS",
     "HELD_LABELS",
     "HISTORY_PLACES",
     "NEGATED",
@@ -191,6 +192,8 @@ STATES: tuple[str, ...] = (
     r"(?:steep|pricey|pricy|expensive|dear|costly|much|high|rich|a stretch|pushing it) for "
     r"(?:your|the|ur) (?:budget|limit|wallet|price range|spend)",
     r"(?:no|zero|nil)(?: more| further)? stock\b",
+    # likened by kinship, said after the product's name: "B's cooler cousin", "B's younger sibling"
+    r"['’]s (?:[\w-]+ )?(?:cousin|sibling|twin|relative|counterpart|look-?alike|double|sister|brother)\b",
     r"a (?:miss|wide berth)\b",
     # naming it was the error: "A was a mistake", "A was included by mistake", "... was wrong"
     r"(?:was|is|were) (?:an? |my )?(?:error|mistake|typo|slip|oversight|mix-?up)\b",
@@ -451,7 +454,8 @@ BEFORE: tuple[str, ...] = (
     r"ordered",
     r"like your",
     r"such as",
-    r"same as",
+    # likened by what it shares: "the same family as B", "same style as B", "in the same range as B"
+    r"same(?: [\w-]+){0,2} as",
     # the measure a product is likened to: "A is similar to B" (B is not offered), "A is a bit
     # like B", "A resembles B", "a twist on B", "B's close cousin"
     r"(?:similar|comparable|close) (?:like|to)",
@@ -508,6 +512,14 @@ QUESTIONED = (
     r"(?:(?:are|r) (?:you|u) |you['’]re )?(?:ok|okay|fine|alright|all right|happy|comfortable|good) "
     r"with (?:that|this|it|your)\b|"
     r"(?:does|do|would|will|can) (?:that|this|it) (?:fit|suit|work (?:for|with)) (?:you|your)\b|"
+    # whether it will do or go with the shopper's way, any verb of fitting, asked: "Would that
+    # do?", "Could that still work for you?", "Does it go with how you eat?", "Will it do for you?"
+    r"(?:does|do|would|will|can|could|might) (?:that|this|it) (?:still |maybe |perhaps )?(?:do|work|"
+    r"fit|suit|go|sit (?:well|right)|be enough)\b[^.!?\n]{0,40}\?|"
+    # acceptable for the shopper's diet, wallet or needs: "This is okay for your diet?"
+    rf"(?:it|that|this) (?:is|['’]s) {_ACCEPTABLE} for (?:you|u|your(?: [\w-]+){{1,2}})\s*\?|"
+    # the shortcoming itself asked: "A - €2.55, too pricey?", "too expensive for you?"
+    r"(?<![\w'’])too [a-z]+(?: for (?:you|u|your [\w-]+))?\s*\?|"
     r"(?:hope|if) (?:that['’]?s|it['’]?s|that is) (?:ok|okay|fine|alright)|"
     r"(?:confirm|check|tell me)(?: that)? (?:this|that|it) (?:is|['’]s|isn['’]t|is not) (?:not )?"
     rf"{_ACCEPTABLE}|"
@@ -537,9 +549,12 @@ HELD_LABELS = (
     r"(?:(?:you|you['’]ve|you have)\s+)?(?:already\s+)?(?:have|got|holding|added|picked|chosen|"
     r"in (?:the )?basket)(?:\s+so far)?",
     r"(?:what you (?:have|['’]ve got)|so far|items? so far|picked so far)",
-    # the basket itself named as a heading or label: "Your basket", "Current cart", "Cart contents"
-    # (not "order" or "list": "Order summary:" is a basket to confirm)
-    r"(?:(?:your|ur|the|current|my|existing)\s+)?(?:basket|cart|trolley|shopping bag)"
+)
+# The basket itself named by a heading over its lines ("**Your basket**", "## Current cart"); said
+# inline ("Your basket: A; B. Place order?") it heads a basket to confirm, read by the list's
+# own rules. Not "order" or "list": "Order summary" heads a basket to confirm.
+HELD_HEADINGS = (
+    r"(?:(?:your|ur|current|my|existing)\s+)?(?:basket|cart|trolley|shopping bag)"
     r"(?:\s+(?:contents|items|as it stands))?",
 )
 # Before the product, in its clause ("you've already got A", "your cart holds A").

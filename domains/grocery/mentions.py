@@ -380,6 +380,7 @@ _LABEL = cues.compiled(
 )
 # What the shopper already holds, recalled by a label over its lines, before it or after it.
 _HELD_LABEL = cues.compiled(r"[\W_]*" + cues.alternation(cues.HELD_LABELS) + r"[\W_]*")
+_HELD_HEADING = cues.compiled(r"[\W_]*" + cues.alternation(cues.HELD_HEADINGS) + r"[\W_]*")
 _HELD_BEFORE = cues.compiled(
     r"(?<![\w'’])"
     + cues.alternation(cues.HELD_BEFORE)
@@ -572,9 +573,7 @@ def _labelled_out(
 ) -> bool:
     """Whether a list label ruling products out (`label`: what it says) governs text[start]: "Out
     of stock:", a key ("excluded": ...), or a heading over the list ("### Not available")."""
-    headings = list(_HEADING.finditer(text, 0, start))
-    last = headings[-1] if headings else None
-    if last and label.fullmatch(last.group("h") or last.group("b") or last.group("p")):
+    if _under_heading(text, start, label):
         return True
     seps = [
         m
@@ -599,6 +598,14 @@ def _labelled_out(
         if not entry.strip() or "\n" in entry or "|" in entry or _CONNECTOR.search(entry):
             break
     return _nested_under_label(text, start, label)
+
+
+def _under_heading(text: str, start: int, label: re.Pattern[str]) -> bool:
+    """Whether the last heading before text[start] (markdown, bold, or a short plain line over a
+    list) says `label`."""
+    headings = list(_HEADING.finditer(text, 0, start))
+    last = headings[-1] if headings else None
+    return bool(last and label.fullmatch(last.group("h") or last.group("b") or last.group("p")))
 
 
 # A key of a return's record: "Refund: €3.99", "Return reason: damaged" (a bare "Reason:" also
@@ -707,6 +714,7 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
             if _HELD_AFTER.match(suffix)
             else "label"
             if _labelled_out(text, m.start, _HELD_LABEL, _HELD_SEPARATOR)
+            or _under_heading(text, m.start, _HELD_HEADING)
             else None
         )
         conditional = bool(_CONDITION.search(text[clause_lo : m.start]))

@@ -61,6 +61,12 @@ The batches, in the order they were written, each read once before any rule was 
    B... and the champion is A") 2/3, a tick over a return or a cancellation 3/3, "didn't mean A"
    0/3, kept clear of ("stayed away from A", "gave A a miss") 2/4, a concession then another
    product ("I know A is the classic, but B ...") 0/3, near twins 5/5.
+15. the grocery reader's two false leaves (chat_heldout4), by cause: a product likened by kinship
+   or by what it shares ("B's cooler cousin", "the same family as B", "same price as B") 0/7,
+   near twins 4/4 (two of them baskets to confirm under "Your basket", after batch 14's heading).
+16. the grocery reader's proposals read as none: a shortcoming asked about in more of the usual
+   ways ("Would that do?", "Does it go with how you eat?", "too dear?", "This is okay for your
+   diet?") 0/8, near twins 3/3.
 
 Near twins that must still put forward sit beside each batch.
 """
