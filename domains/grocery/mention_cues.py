@@ -192,6 +192,12 @@ STATES: tuple[str, ...] = (
     r"(?:steep|pricey|pricy|expensive|dear|costly|much|high|rich|a stretch|pushing it) for "
     r"(?:your|the|ur) (?:budget|limit|wallet|price range|spend)",
     r"(?:no|zero|nil)(?: more| further)? stock\b",
+    # losing a comparison or missing a bar: "A lost out on sugar", "fell short on your minimum"
+    r"(?:lost|loses|lose|losing) (?:out\b|on (?:price|taste|sugar|salt|value|quality|points))|"
+    r"(?:fell|falls|fall|falling) short\b|(?:didn['’]t|doesn['’]t|did not|does not) make the cut",
+    # a poor verdict on it in everyday words: "A is overrated", "a letdown"
+    r"over-?rated|over-?hyped|a (?:let-?down|disappointment)\b|disappointing|"
+    r"not (?:all )?(?:that|it['’]s) cracked up to be",
     # likened by kinship, said after the product's name: "B's cooler cousin", "B's younger sibling"
     r"['’]s (?:[\w-]+ )?(?:cousin|sibling|twin|relative|counterpart|look-?alike|double|sister|brother)\b",
     r"a (?:miss|wide berth)\b",
@@ -399,6 +405,8 @@ BEFORE: tuple[str, ...] = (
     r"currently |temporarily |now )?out of",
     r"(?:out of stock|sold out|rupture of stock|oos) (?:for|of|on|with)",
     r"(?:the|your) usual",
+    # none of it found, said the casual ways: "nada on A", "zilch on A", "no sign of A"
+    r"(?:nada|zilch|zip|no sign|no trace)(?: at all| whatsoever)? (?:on|of|for)",
     # a name taken back: "I didn't mean A", "I never meant to suggest A", "I did not intend A"
     NEGATION + r" (?:\w+ly )?(?:mean|meant|intend|intended|plan|planned)(?: to (?:suggest|send|"
     r"recommend|write|say|add|offer|include|put|list|mention))?",

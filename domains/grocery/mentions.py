@@ -292,7 +292,7 @@ _FIRST_THOUGHT = cues.compiled(
     r"was about to|wanted to|meant to|thought (?:about|of)|considered|had in mind|"
     r"(?:nearly|almost) (?:suggested|picked|chose|added|recommended|went for|offered)|"
     r"(?:first|initially|originally) (?:picked|chose|suggested|went for|looked at|checked|tried|"
-    r"reached for|found))(?: \w+)?|"
+    r"reached for|found|shortlisted|earmarked|lined up|picked out|pencilled in|penciled in))(?: \w+)?|"
     r"\b(?:i|we) tried to (?:add|get|order|find|source|book)|"
     r"\b(?:i|we) (?:looked|searched|checked|hunted|went looking) (?:around )?for|"
     r"\b(?:i|we) (?:did |also )?(?:look(?:ed)? at|(?:had|took) a look at)|"
@@ -371,7 +371,9 @@ _LABEL = cues.compiled(
     # the old side of a substitution record: "was:", "old:", "before:", "original item:"
      + r"|(?:was|old|before|original|previous|replacing|replaced|swapped(?: out)?|outgoing)"
     r"(?:\s+(?:items?|products?|pick|one|line))?"
-    + r"|(?:dropped|removed|excluded|rejected|blocked|flagged|filtered out|failed)"
+    + r"|(?:dropped|removed|excluded|rejected|blocked|flagged|filtered out|failed"
+    # the same, cut short in a terse record: "excl:", "rej.", "unavail:"
+    + r"|excl\.?|rej\.?|unavail\.?)"
     + r"(?:\s+(?:by|for|due to|because of|on|in)\s+[\w -]{1,30})?"
     + r"|contains? "
     + cues.alternation(cues.ALLERGEN_WORDS)
@@ -497,6 +499,8 @@ _AND_LINK = cues.compiled(
 _CHOSEN_BEFORE = cues.compiled(
     r"\b(?:go|going|stick|stay|went) with|\b(?:pick|choose|take|go for|opt for|choice|vote|grab|"
     r"get|buy|settle on|land on|plump(?:ing)? for|side with|vote for|put my money on|bet on|"
+    # backing one: "Personally I'd back B", "I'd root for B", "I vouch for B"
+    r"back|root for|vouch for|endorse|"
     # leaning one way: "I lean towards B", "I'm leaning to B", "I gravitate to B"
     r"lean(?:s|ing)? (?:more )?towards?|lean(?:s|ing)? to|gravitate(?:s)? (?:towards?|to)|"
     # a contest's result: "the winner is B", "and the champion... B"

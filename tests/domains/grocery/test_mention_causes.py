@@ -67,6 +67,12 @@ The batches, in the order they were written, each read once before any rule was 
 16. the grocery reader's proposals read as none: a shortcoming asked about in more of the usual
    ways ("Would that do?", "Does it go with how you eat?", "too dear?", "This is okay for your
    diet?") 0/8, near twins 3/3.
+17. mixed voices over every group (stock, allergen, budget, history, corrections, comparisons,
+   substitutions, returns, baskets, likened, tables and marks), read after batches 13-16's rules
+   and before any of its own: 21/24 rule-outs, 6/6 proposals full of cue words; its misses
+   taught "nada on A", "I'd back B", "A is overrated".
+18. formal, terse and markdown voices, read the same way: 14/18 rule-outs, 4/4 proposals; its
+   misses taught "excl:", "A lost out on sugar" / "fell short", "I had initially shortlisted A".
 
 Near twins that must still put forward sit beside each batch.
 """
