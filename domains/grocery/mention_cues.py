@@ -23,6 +23,13 @@ Five kinds of cue, each a short list of phrases (regular-expression fragments, m
   to confirm) still puts every line forward.
 - `WINNING`, `CHOSEN_LATER`: the words that choose one of two products set side by side ("B takes
   the crown", "B edges it", "..., so that's the one I'd pick").
+- `FAVOURED`, `CHOSEN_IT`: a favourable verdict or the speaker's choice of "it" after "the
+  former / the latter", which picks that one and passes the other over ("the latter offers the
+  better value; I recommend it").
+- `PICK_MARKS`: a choice marked at the end of one line of a list of alternatives ("B: low sugar ←
+  my pick"): the other lines are passed over.
+- `HISTORY_PLACES`: where the shopper's past orders are kept ("in your past three orders"): a
+  product found there was bought, not put forward.
 - `CONTENT_VERBS`, `AMOUNTS`: content said in more of the usual ways than `CONTAINS` ("hides a
   bit of soya", "is loaded with dairy", "there's milk in A").
 
@@ -41,17 +48,22 @@ __all__ = [
     "AMOUNTS",
     "BARE_STATES",
     "BEFORE",
+    "CHOSEN_IT",
     "CHOSEN_LATER",
     "COMPARATIVES",
     "CONTAINS",
     "CONTENT_VERBS",
     "CORRECTIONS",
+    "FAVOURED",
     "HELD_AFTER",
     "HELD_BEFORE",
+    "HELD_HEADINGS",
     "HELD_LABELS",
+    "HISTORY_PLACES",
     "NEGATED",
     "NEGATION",
     "OWN_VERBS",
+    "PICK_MARKS",
     "PLANT_MILKS",
     "PREFERRING",
     "QUESTIONED",
@@ -94,6 +106,14 @@ _FAULTS = (
 )
 
 # What a budget is called: "your budget", "the €5 cap", "your ceiling".
+# Words for "before now" and for a count of orders: "your recent deliveries", "past three orders".
+_EARLIER = r"(?:last|previous|past|earlier|recent|prior|former|older)"
+_SEVERAL = r"(?:two|three|four|five|six|few|couple(?: of)?|several|many|\d+)"
+# Where the shopper's purchase history is kept: "in your past three orders", "in your order history".
+HISTORY_PLACES = (
+    rf"(?:order|purchase|buying|shopping) history|{_EARLIER}(?: {_SEVERAL})? (?:orders?|purchases?|"
+    r"deliver(?:y|ies)|baskets?|shops?|trolleys?|carts?)"
+)
 _BUDGET = r"(?:budget|limit|price range|spending limit|cap|ceiling|maximum|max|spend)"
 
 STATES: tuple[str, ...] = (
@@ -172,6 +192,27 @@ STATES: tuple[str, ...] = (
     r"(?:steep|pricey|pricy|expensive|dear|costly|much|high|rich|a stretch|pushing it) for "
     r"(?:your|the|ur) (?:budget|limit|wallet|price range|spend)",
     r"(?:no|zero|nil)(?: more| further)? stock\b",
+    # losing a comparison or missing a bar: "A lost out on sugar", "fell short on your minimum"
+    r"(?:lost|loses|lose|losing) (?:out\b|on (?:price|taste|sugar|salt|value|quality|points))|"
+    r"(?:fell|falls|fall|falling) short\b|(?:didn['’]t|doesn['’]t|did not|does not) make the cut",
+    # a poor verdict on it in everyday words: "A is overrated", "a letdown"
+    r"over-?rated|over-?hyped|a (?:let-?down|disappointment)\b|disappointing|"
+    r"not (?:all )?(?:that|it['’]s) cracked up to be",
+    # likened by kinship, said after the product's name: "B's cooler cousin", "B's younger sibling"
+    r"['’]s (?:[\w-]+ )?(?:cousin|sibling|twin|relative|counterpart|look-?alike|double|sister|brother)\b",
+    r"a (?:miss|wide berth)\b",
+    # naming it was the error: "A was a mistake", "A was included by mistake", "... was wrong"
+    r"(?:was|is|were) (?:an? |my )?(?:error|mistake|typo|slip|oversight|mix-?up)\b",
+    r"(?:was|were) (?:\w+ )?(?:listed|named|mentioned|included|added|suggested|sent|written|put) "
+    r"(?:by mistake|in error|by accident|accidentally|wrongly|mistakenly)",
+    r"(?:was|were) (?:wrong|incorrect|a wrong (?:one|pick|item|product))\b",
+    # stock said to be lacking in any register: "without stock", "unstocked", "stock is zero"
+    r"without (?:any )?stock\b(?! (?:issues?|problems?|worries|concerns?|troubles?))",
+    r"(?:un|de)stocked|delisted",
+    r"stock(?: level| count)?(?: is| are| at| =|:)?\s*(?:zero|0|nil|empty|none|finished|over|exhausted|"
+    r"depleted|gone|used up)\b",
+    # found in the shopper's history after it: "I see A in your past three orders"
+    r"in (?:your|the shopper['’]s|the) (?:" + HISTORY_PLACES + r")",
     r"was (?:my|our|the) (?:first|initial|original|earlier|old) (?:thought|idea|pick|choice|instinct|plan)",
     r"(?:in )?rupture of stock",  # the French "en rupture de stock"
     r"(?:more|above|over|beyond) (?:than )?what you (?:wanted|want|hoped|planned|asked|said|"
@@ -313,7 +354,8 @@ BEFORE: tuple[str, ...] = (
     r"original))?(?: (?:mention|suggestion|message|recommendation|pick|note)(?: of| about)?)?",
     r"(?:swapped|subbed|switched|stands?|stood|steps?|stepped|fill(?:s|ed|ing)?) in for",
     r"(?:switch(?:ed|ing)?|chang(?:e|ed|ing)|mov(?:e|ed|ing)) from",
-    r"chang(?:e|es|ed|ing)(?!\s+(?:(?:it|them|that|this|that one|this one)\s+)?(?:to|for|with|into)\b)",
+    # (the noun "a change" governs nothing: "let me suggest a change: B")
+    r"(?<!\ba )(?<!\bany )(?<!\bsome )chang(?:e|es|ed|ing)(?!\s+(?:(?:it|them|that|this|that one|this one)\s+)?(?:to|for|with|into)\b)",
     # said of the shopper's past, not asked: "Have you tried X?" puts X forward
     _NOT_ASKED
     + r"you(?:['’]ve| have)? (?:already )?(?:had|bought|ordered|tried|got|purchased|picked|"
@@ -363,6 +405,18 @@ BEFORE: tuple[str, ...] = (
     r"currently |temporarily |now )?out of",
     r"(?:out of stock|sold out|rupture of stock|oos) (?:for|of|on|with)",
     r"(?:the|your) usual",
+    # none of it found, said the casual ways: "nada on A", "zilch on A", "no sign of A"
+    r"(?:nada|zilch|zip|no sign|no trace)(?: at all| whatsoever)? (?:on|of|for)",
+    # a name taken back: "I didn't mean A", "I never meant to suggest A", "I did not intend A"
+    NEGATION + r" (?:\w+ly )?(?:mean|meant|intend|intended|plan|planned)(?: to (?:suggest|send|"
+    r"recommend|write|say|add|offer|include|put|list|mention))?",
+    # kept away from: "I steered clear of A", "stayed away from A", "gave A a miss"
+    r"(?:steer(?:ed|ing|s)?|stay(?:ed|ing|s)?|keep(?:ing|s)?|kept) (?:well |right )?(?:clear of|"
+    r"away from)|(?:bypass|sidestep|shun)\w*",
+    r"(?:my |the |your )?(?:earlier |previous |first )?(?:mention|reference|naming|listing) (?:of|to)",
+    # the shop lacking it: "we are without A", "we're short of A"
+    r"(?:we|the shop|the store|the warehouse)(?:['’]re| are| is)? (?:currently |temporarily |now |still )?"
+    r"(?:without|lacking|short of)",
     _NOT_ASKED
     + r"you(?:['’]ve| have)? (?:usually|normally|previously|last|already|often|always|used to|regularly|typically|once) (?:order|bought|buy|had|purchas|"
     r"get|got|ordered|have|go for|go with|went for|went with|pick|choose|chose|grab)\w*",
@@ -378,8 +432,11 @@ BEFORE: tuple[str, ...] = (
     r"(?:return|returning|returned|refund|refunding|refunded|exchange|exchanging|exchanged|credit)"
     r"(?: (?:issued|processed|given|made|requested|started|booked|logged))?(?: of| for| on)?",
     # what an earlier order held: "your last order had A", "last week's delivery included A"
-    r"(?:your )?(?:last|previous|past|earlier)(?: \w+['’]s)? (?:order|delivery|basket|shop|purchase)s? "
-    r"(?:had|has|included|includes|contained|contains|was|were)",
+    # (with any word for "earlier" and a count: "your last two orders included A and B")
+    r"(?:your )?(?:most )?" + _EARLIER + r"(?: \w+['’]s)?(?: " + _SEVERAL + r")? "
+    r"(?:orders?|deliver(?:y|ies)|baskets?|shops?|purchases?|trolleys?|carts?) "
+    r"(?:had|has|have|included|includes|include|contained|contains|featured|features|showed|"
+    r"shows|was|were)",
     # the shopper's habit or favourite: "you're a regular buyer of A", "your favourite used to be A"
     r"(?:you['’]re|you are) an? (?:regular|frequent|loyal|big|keen) (?:buyer|fan|customer|drinker|eater) of",
     r"(?:favou?rite|usual|go-to|regular|staple)(?: one| pick| choice| brand)? (?:used to be|was|has always "
@@ -405,7 +462,8 @@ BEFORE: tuple[str, ...] = (
     r"ordered",
     r"like your",
     r"such as",
-    r"same as",
+    # likened by what it shares: "the same family as B", "same style as B", "in the same range as B"
+    r"same(?: [\w-]+){0,2} as",
     # the measure a product is likened to: "A is similar to B" (B is not offered), "A is a bit
     # like B", "A resembles B", "a twist on B", "B's close cousin"
     r"(?:similar|comparable|close) (?:like|to)",
@@ -462,6 +520,14 @@ QUESTIONED = (
     r"(?:(?:are|r) (?:you|u) |you['’]re )?(?:ok|okay|fine|alright|all right|happy|comfortable|good) "
     r"with (?:that|this|it|your)\b|"
     r"(?:does|do|would|will|can) (?:that|this|it) (?:fit|suit|work (?:for|with)) (?:you|your)\b|"
+    # whether it will do or go with the shopper's way, any verb of fitting, asked: "Would that
+    # do?", "Could that still work for you?", "Does it go with how you eat?", "Will it do for you?"
+    r"(?:does|do|would|will|can|could|might) (?:that|this|it) (?:still |maybe |perhaps )?(?:do|work|"
+    r"fit|suit|go|sit (?:well|right)|be enough)\b[^.!?\n]{0,40}\?|"
+    # acceptable for the shopper's diet, wallet or needs: "This is okay for your diet?"
+    rf"(?:it|that|this) (?:is|['’]s) {_ACCEPTABLE} for (?:you|u|your(?: [\w-]+){{1,2}})\s*\?|"
+    # the shortcoming itself asked: "A - €2.55, too pricey?", "too expensive for you?"
+    r"(?<![\w'’])too [a-z]+(?: for (?:you|u|your [\w-]+))?\s*\?|"
     r"(?:hope|if) (?:that['’]?s|it['’]?s|that is) (?:ok|okay|fine|alright)|"
     r"(?:confirm|check|tell me)(?: that)? (?:this|that|it) (?:is|['’]s|isn['’]t|is not) (?:not )?"
     rf"{_ACCEPTABLE}|"
@@ -491,6 +557,13 @@ HELD_LABELS = (
     r"(?:(?:you|you['’]ve|you have)\s+)?(?:already\s+)?(?:have|got|holding|added|picked|chosen|"
     r"in (?:the )?basket)(?:\s+so far)?",
     r"(?:what you (?:have|['’]ve got)|so far|items? so far|picked so far)",
+)
+# The basket itself named by a heading over its lines ("**Your basket**", "## Current cart"); said
+# inline ("Your basket: A; B. Place order?") it heads a basket to confirm, read by the list's
+# own rules. Not "order" or "list": "Order summary" heads a basket to confirm.
+HELD_HEADINGS = (
+    r"(?:(?:your|ur|current|my|existing)\s+)?(?:basket|cart|trolley|shopping bag)"
+    r"(?:\s+(?:contents|items|as it stands))?",
 )
 # Before the product, in its clause ("you've already got A", "your cart holds A").
 HELD_BEFORE = (
@@ -525,6 +598,35 @@ CHOSEN_LATER = (
     r"favou?rite)|what (?:i|we)(?:['’]d| would) (?:choose|pick|go for|recommend|take))",
     r"(?:i|we)(?:['’]d| would|['’]ll| will) (?:choose|pick|take|go for|go with|recommend) "
     r"(?:it|that one|this one|that|this)\b",
+)
+
+# A favourable verdict said of one of two products picked by "the former / the latter": "the
+# latter offers the better value", "the first one wins on price", "the second is the better buy".
+FAVOURED = (
+    *WINNING,
+    r"wins?\b|won\b|is the winner|comes? out (?:on top|ahead|best)",
+    r"(?:is|['’]s|would be|seems|looks like|makes) (?:the |a )?(?:clear |obvious |much |far )?"
+    r"(?:better|best|smarter|wiser|healthier|safer|stronger|cheaper|tastier|superior) "
+    r"(?:buy|choice|option|pick|bet|fit|match|deal|value|one|way to go)",
+    r"(?:offers?|gives?|provides?|represents?|delivers?|has) (?:you )?(?:the |much )?(?:better|best|"
+    r"more|greater|superior|stronger) (?:value|deal|bang for (?:the|your) buck|quality)",
+    r"gives? (?:you )?more for (?:the|your) money",
+)
+# The speaker choosing the product just picked out, said by a word for it: "I recommend it",
+# "I therefore suggest that one".
+CHOSEN_IT = (
+    r"(?:i|we)(?:['’]d| would|['’]ll| will)?(?: \w+(?:ly)?| therefore| thus| so| then)? "
+    r"(?:recommend|suggest|choose|pick|prefer|go with|go for|vote for) "
+    r"(?:it|that one|this one|that|this|the (?:former|latter))\b",
+)
+
+# A choice marked at the end of one line of a list of alternatives: "B: dearer ← my pick",
+# "A — winner", "A (top choice)", "B ✓ I'd go with this one".
+PICK_MARKS = (
+    r"(?:my|our|the) (?:(?:top |personal |own )?(?:pick|choice|vote|recommendation|favou?rite|go-to))",
+    r"(?:top|best|first) (?:pick|choice|bet|buy|option)|(?:the )?winner|recommended|chosen|"
+    r"pick of the (?:bunch|lot)",
+    r"(?:i|we)(?:['’]d| would) (?:go with|go for|pick|choose|take) (?:this|that|it)(?: one)?",
 )
 
 # Plant drinks whose "milk" is not the allergen ("made with oat milk").

@@ -292,7 +292,7 @@ _FIRST_THOUGHT = cues.compiled(
     r"was about to|wanted to|meant to|thought (?:about|of)|considered|had in mind|"
     r"(?:nearly|almost) (?:suggested|picked|chose|added|recommended|went for|offered)|"
     r"(?:first|initially|originally) (?:picked|chose|suggested|went for|looked at|checked|tried|"
-    r"reached for|found))(?: \w+)?|"
+    r"reached for|found|shortlisted|earmarked|lined up|picked out|pencilled in|penciled in))(?: \w+)?|"
     r"\b(?:i|we) tried to (?:add|get|order|find|source|book)|"
     r"\b(?:i|we) (?:looked|searched|checked|hunted|went looking) (?:around )?for|"
     r"\b(?:i|we) (?:did |also )?(?:look(?:ed)? at|(?:had|took) a look at)|"
@@ -364,11 +364,16 @@ _LABEL = cues.compiled(
     + r"|(?:your |original |the shopper['’]?s? )?request(?:ed)?(?: items?| products?)?|you asked for"
     # what was bought before: "Prev. order:", "Last time:", "Order history:"
     + r"|(?:(?:prev(?:ious)?\.?|last|past|earlier|old|usual|regular)\s+(?:orders?|purchases?|buys?|"
-    r"basket|time|items?|pick)|(?:order|purchase|buying) history|bought before|you (?:usually )?buy)"
+    r"basket|time|items?|pick)|(?:order|purchase|buying) history|bought before|you (?:usually )?buy"
+    # "Previously purchased:", "Ordered before:"
+    r"|(?:previously|already|formerly|recently) (?:purchased|bought|ordered|had)"
+    r"|(?:purchased|bought|ordered) (?:before|previously|last time|recently))"
     # the old side of a substitution record: "was:", "old:", "before:", "original item:"
      + r"|(?:was|old|before|original|previous|replacing|replaced|swapped(?: out)?|outgoing)"
     r"(?:\s+(?:items?|products?|pick|one|line))?"
-    + r"|(?:dropped|removed|excluded|rejected|blocked|flagged|filtered out|failed)"
+    + r"|(?:dropped|removed|excluded|rejected|blocked|flagged|filtered out|failed"
+    # the same, cut short in a terse record: "excl:", "rej.", "unavail:"
+    + r"|excl\.?|rej\.?|unavail\.?)"
     + r"(?:\s+(?:by|for|due to|because of|on|in)\s+[\w -]{1,30})?"
     + r"|contains? "
     + cues.alternation(cues.ALLERGEN_WORDS)
@@ -377,6 +382,7 @@ _LABEL = cues.compiled(
 )
 # What the shopper already holds, recalled by a label over its lines, before it or after it.
 _HELD_LABEL = cues.compiled(r"[\W_]*" + cues.alternation(cues.HELD_LABELS) + r"[\W_]*")
+_HELD_HEADING = cues.compiled(r"[\W_]*" + cues.alternation(cues.HELD_HEADINGS) + r"[\W_]*")
 _HELD_BEFORE = cues.compiled(
     r"(?<![\w'’])"
     + cues.alternation(cues.HELD_BEFORE)
@@ -395,7 +401,9 @@ _EMOTICON = re.compile(r":-?[()\[\]/|DPp](?!\w)")
 _LABEL_START = re.compile(r"[^:\n]{0,40}:")
 # A markdown heading or a line in bold: it labels the lines under it, up to the next heading.
 _HEADING = re.compile(
-    r"(?m)^[ \t]*(?:#{1,6}[ \t]+(?P<h>[^\n]+?)[ \t#]*|\*\*(?P<b>[^\n*]+)\*\*[ \t]*:?)[ \t]*$"
+    r"(?m)^[ \t]*(?:#{1,6}[ \t]+(?P<h>[^\n]+?)[ \t#]*|\*\*(?P<b>[^\n*]+)\*\*[ \t]*:?"
+    # a short plain line over a bulleted or numbered list is its heading ("In your cart\n- A")
+    r"|(?P<p>[^\W\d_][^\n:.!?*#|]{0,40}?)(?=[ \t]*\n[ \t]*(?:[-*•·]|\d+[.)])[ \t]))[ \t]*$"
 )
 # Where one key of a record ends: '{"suggest": "A", "excluded": "B"}'.
 _KEY_EDGE = re.compile(r"[,{]")
@@ -474,7 +482,8 @@ _CORRECTION = cues.compiled(r"(?<!\w)" + cues.CORRECTIONS + r"(?!\w)")
 _DETERMINER = r"(?:(?:the|that|this|a|an)\b[\W_]*)?"
 _VERSUS = cues.compiled(
     # a price or size in brackets may close the first: "A (€4.20) vs B"
-    r"[\W_]*(?:\([^()\n]{1,30}\)[\W_]*)?(?:vs\.?|versus|or)[\W_]*"
+    r"[\W_]*(?:\([^()\n]{1,30}\)[\W_]*)?(?:vs\.?|versus|or|takes? on|(?:up )?against|faces|"
+    r"(?:goes |going )?head[- ]to[- ]head (?:with|against))[\W_]*"
     + _DETERMINER
     + r"|[^.;!?\n]{0,40}\bthan[\W_]*"
 )
@@ -490,10 +499,16 @@ _AND_LINK = cues.compiled(
 _CHOSEN_BEFORE = cues.compiled(
     r"\b(?:go|going|stick|stay|went) with|\b(?:pick|choose|take|go for|opt for|choice|vote|grab|"
     r"get|buy|settle on|land on|plump(?:ing)? for|side with|vote for|put my money on|bet on|"
+    # backing one: "Personally I'd back B", "I'd root for B", "I vouch for B"
+    r"back|root for|vouch for|endorse|"
+    # leaning one way: "I lean towards B", "I'm leaning to B", "I gravitate to B"
+    r"lean(?:s|ing)? (?:more )?towards?|lean(?:s|ing)? to|gravitate(?:s)? (?:towards?|to)|"
+    # a contest's result: "the winner is B", "and the champion... B"
+    r"(?:winner|champion|victor)(?:\s+by\s+[\w ]{1,20}?)?|"
     # the closing offer that names one of the two: "Shall I add A?"
     r"(?:shall|should|can|may) (?:i|we) (?:add|order|get you|put in)|"
     r"recommend(?:ation)?|suggest(?:ion)?|advise|prefer|favou?r)"
-    r"(?:\s+(?:is|would be|goes to))?(?:\s+(?:the|that|this|a|an))?\b[\W_]*$"
+    r"(?:\s+(?:is|would be|goes to))?(?:[\W_]+(?:the|that|this|a|an))?\b[\W_]*$"
 )
 _CHOSEN_AFTER = cues.compiled(
     _TAIL
@@ -562,8 +577,7 @@ def _labelled_out(
 ) -> bool:
     """Whether a list label ruling products out (`label`: what it says) governs text[start]: "Out
     of stock:", a key ("excluded": ...), or a heading over the list ("### Not available")."""
-    headings = list(_HEADING.finditer(text, 0, start))
-    if headings and label.fullmatch(headings[-1].group("h") or headings[-1].group("b")):
+    if _under_heading(text, start, label):
         return True
     seps = [
         m
@@ -588,6 +602,14 @@ def _labelled_out(
         if not entry.strip() or "\n" in entry or "|" in entry or _CONNECTOR.search(entry):
             break
     return _nested_under_label(text, start, label)
+
+
+def _under_heading(text: str, start: int, label: re.Pattern[str]) -> bool:
+    """Whether the last heading before text[start] (markdown, bold, or a short plain line over a
+    list) says `label`."""
+    headings = list(_HEADING.finditer(text, 0, start))
+    last = headings[-1] if headings else None
+    return bool(last and label.fullmatch(last.group("h") or last.group("b") or last.group("p")))
 
 
 # A key of a return's record: "Refund: €3.99", "Return reason: damaged" (a bare "Reason:" also
@@ -658,6 +680,9 @@ def _table_says_against(text: str, start: int, others: list[int]) -> bool:
     return False
 
 
+_EMPHASIS = re.compile(r"\*+|(?<!\w)__?|__?(?!\w)")
+
+
 def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
     """The mentions with `ruled_out` set from the words around each (clause, list and negation
     scope)."""
@@ -676,9 +701,11 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
         hi = min(clause_hi, nxt) if nxt >= m.end else clause_hi
         prefix, suffix = text[lo : m.start], text[m.end : hi]
         links.append(text[m.end : nxt] if nxt >= m.end else "")
+        # (emphasis inside a cue says nothing: "**Return started** for A")
+        plain = _EMPHASIS.sub("", prefix)
         before = bool(
-            _BEFORE.search(prefix)
-            or _BEFORE_STATE.search(prefix)
+            _BEFORE.search(plain)
+            or _BEFORE_STATE.search(plain)
             or _labelled_out(text, m.start)
             or _in_a_return_record(text, m.start)
             or text.count("~~", 0, m.start) % 2  # struck through: "~~A~~"
@@ -691,6 +718,7 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
             if _HELD_AFTER.match(suffix)
             else "label"
             if _labelled_out(text, m.start, _HELD_LABEL, _HELD_SEPARATOR)
+            or _under_heading(text, m.start, _HELD_HEADING)
             else None
         )
         conditional = bool(_CONDITION.search(text[clause_lo : m.start]))
@@ -781,6 +809,8 @@ def _ruled_out(text: str, found: list[Mention]) -> list[Mention]:
     for target in _anaphora(text, found):
         ruled[target] = True
     _settle_choices(text, found, ruled)
+    _marked_choice(text, found, ruled)
+    _conceded(text, found, ruled)
     _chosen_again(text, found, ruled)
     _held_beside_new(found, ruled, held, links)
     return [replace(m, ruled_out=r) for m, r in zip(found, ruled, strict=True)]
@@ -812,6 +842,86 @@ def _held_beside_new(
             ruled[k] = ruled[k] or kind is not None
 
 
+# A sentence that opens by granting something of a product, then turns to another: "I know A is
+# the famous name, but B ...", "Sure, A is the classic; still, ...".
+_CONCEDING = cues.compiled(
+    r"(?:^|[.!?\n])[\s*_]*(?:(?:ok(?:ay)?|yes|yeah|sure|true|granted|admittedly|of course|fair enough|"
+    r"i know|i get (?:it|that)|i reali[sz]e|i understand|i hear you|i appreciate)[,:;—–-]?\s+)+"
+    r"(?:that\s+)?(?:the\s+)?$"
+)
+_TURNING = cues.compiled(r"\b(?:but|still|yet|however|though|nonetheless|that said|even so)\b")
+
+
+def _conceded(text: str, found: list[Mention], ruled: list[bool]) -> None:
+    """A product granted something at the opening of a sentence, then passed over for another
+    named after a turn ("but", "still", "however") is ruled out: the granting is a concession,
+    not a proposal."""
+    for k in range(len(found) - 1):
+        m, nxt = found[k], found[k + 1]
+        if m.candidates == nxt.candidates or "\n\n" in text[m.end : nxt.start]:
+            continue
+        top = max(text.rfind(c, 0, m.start) for c in ".!?\n")
+        if _CONCEDING.search(text, max(top, 0), m.start) and _TURNING.search(
+            text, m.end, nxt.start
+        ):
+            ruled[k] = True
+
+
+_PICK_MARK = cues.compiled(
+    r"(?:[←⬅👈]|<-+|[(\[,:—–]|\s-\s|\*\*)[\s*_]*(?:"
+    + cues.alternation(cues.PICK_MARKS)
+    + r")\b[\W_]*$"
+)
+_BLOCK = re.compile(r"(?:[^\n]*\S[^\n]*(?:\n|$))+")
+
+
+def _marked_choice(text: str, found: list[Mention], ruled: list[bool]) -> None:
+    """Lines of one block, each naming products, one of them marked at its end as the choice
+    ("Pros/cons:" over "A: cheaper", "B: low sugar ← my pick"): the other lines' products are
+    ruled out, as when two set side by side are followed by the choice of one."""
+    for block in _BLOCK.finditer(text):
+        lines: dict[int, list[int]] = {}
+        for k, m in enumerate(found):
+            if block.start() <= m.start < block.end():
+                lines.setdefault(text.count("\n", block.start(), m.start), []).append(k)
+        if len(lines) < 2:
+            continue
+        marked = []
+        for members in lines.values():
+            last = found[members[-1]]
+            end = text.find("\n", last.end)
+            if _PICK_MARK.search(text, last.end, len(text) if end < 0 else end):
+                marked.append(members)
+        if len(marked) != 1:
+            continue
+        for members in lines.values():
+            if members is not marked[0]:
+                for k in members:
+                    ruled[k] = True
+
+
+# The result of a contest said before the product named again: "the winner is", "champion".
+_WINNER = cues.compiled(r"\b(?:winner|champion|victor|verdict)\b[^\n]{0,30}$")
+
+
+def _contest(text: str, found: list[Mention], i: int) -> bool:
+    """Whether two products named one after the other (`i`, `i + 1`) are set against each
+    other by a later "the winner is" that names one of them again, in the same paragraph
+    ("In one corner, A. In the other, B. And the winner... B!")."""
+    a, b = found[i], found[i + 1]
+    if a.candidates == b.candidates:
+        return False
+    for j in range(i + 2, len(found)):
+        later = found[j]
+        if "\n\n" in text[a.end : later.start]:
+            return False
+        if later.candidates in (a.candidates, b.candidates) and _WINNER.search(
+            text, found[j - 1].end, later.start
+        ):
+            return True
+    return False
+
+
 def _settle_choices(text: str, found: list[Mention], ruled: list[bool]) -> None:
     """Two products set side by side ("A vs B", "between A and B"), one of them then chosen ("A
     wins", "I'd go with B"): the other is ruled out. A product ruled out anywhere in the message
@@ -821,7 +931,11 @@ def _settle_choices(text: str, found: list[Mention], ruled: list[bool]) -> None:
         a, b = found[i], found[i + 1]
         link = text[a.end : b.start]
         between = _BETWEEN.search(text, max(0, a.start - 16), a.start)
-        if not (_VERSUS.fullmatch(link) or (between and _AND_LINK.fullmatch(link))):
+        if not (
+            _VERSUS.fullmatch(link)
+            or (between and _AND_LINK.fullmatch(link))
+            or _contest(text, found, i)
+        ):
             continue
         for k in (i, i + 1):
             if found[k].product in out:
@@ -907,7 +1021,9 @@ def _anaphora(text: str, found: list[Mention]) -> list[int]:
         stop = _CLAUSE_STOP.search(words)
         against = _states_against(words[: stop.start()] if stop else words)
         line = text.rfind("\n", 0, a.start()) + 1
-        chosen = bool(_CHOOSING.search(text[max(line, a.start() - 40) : a.start()] + " "))
+        chosen = bool(_CHOOSING.search(text[max(line, a.start() - 40) : a.start()] + " ")) or (
+            _favoured(text, a.end(), stop.start() if stop else len(words))
+        )
         if not against and not chosen:
             continue
         earlier = [i for i, m in enumerate(found) if m.end <= a.start()]
@@ -926,6 +1042,23 @@ def _anaphora(text: str, found: list[Mention]) -> list[int]:
         else:
             out += [i for i in group if found[i].product != found[group[pick]].product]
     return out
+
+
+_FAVOURED = cues.compiled(r"\s*(?:" + cues.alternation(cues.FAVOURED) + r")")
+_CHOSEN_IT = cues.compiled(r"\b" + cues.alternation(cues.CHOSEN_IT))
+_SENTENCE_END = re.compile(r"[.!?\n]")
+
+
+def _favoured(text: str, at: int, clause: int) -> bool:
+    """Whether the words after "the former / the latter" at `at` favour the one it picks: a
+    favourable verdict in its clause ("the latter offers the better value"), or the speaker
+    choosing "it" in that sentence or the next ("...; I therefore recommend it")."""
+    if _FAVOURED.match(text, at, at + clause):
+        return True
+    first = _SENTENCE_END.search(text, at)
+    second = _SENTENCE_END.search(text, first.end()) if first else None
+    end = second.start() if second else (first.start() if first else len(text))
+    return bool(_CHOSEN_IT.search(text, at, end))
 
 
 # "I looked at A, B and C; only C fits": what a sentence names before its "only ... fits" is not
@@ -1488,6 +1621,26 @@ class Resolver:
                 said.append(_Said("id", a, b, frozenset({m.group(0)})))
         return said
 
+    def _brand_before(
+        self, text: str, lo: int, start: int, toks: tuple[str, ...], ids: set[str]
+    ) -> set[str]:
+        """The products a name said right after a brand stands for: when the brand makes none
+        of the products of that exact name but makes one whose name opens with it, that one
+        ("Valley Pail Ash-Ripened Goat Log" is Valley Pail's "Ash-Ripened Goat Log (new
+        recipe)", not another brand's "Ash-Ripened Goat Log"); else every product of the name."""
+        for _, _, keys in self._brands_said(text, self._lead_start(text, lo, start), start):
+            if any(_brand_key(self._listings[i].brand) in keys for i in ids):
+                return ids
+            own = {
+                pid
+                for key in sorted(keys)
+                for pid in self._by_brand.get(key, [])
+                if self._listings[pid].name[: len(toks)] == toks
+            }
+            if own:
+                return own
+        return ids
+
     def _only_attributes(self, words: str) -> bool:
         """Whether words between a name and an id say nothing but its brand, size, a link or an
         id label ("(Brookline, 400 g, SKU "): else the id is a mention of its own."""
@@ -1584,7 +1737,7 @@ class Resolver:
                     # What stands after a name is its own up to the next name's lead (the
                     # brand, size and articles said right before it).
                     hi = self._lead_start(text, end, nxt)
-            ids = set(self._by_name[toks])
+            ids = self._brand_before(text, lo, start, toks, set(self._by_name[toks]))
             said = self._nearest(self._beside(text, lo, start, ids, start), True) + self._nearest(
                 self._beside(text, end, hi, ids, end), False
             )

@@ -46,6 +46,33 @@ The batches, in the order they were written, each read once before any rule was 
    batch 8, and a heading "## Why not A?" then read nothing across its blank line), 6/6
    proposals; its misses taught the next sentence after a blank line, "I did look at A, but",
    and a state opening on "it's" ("it's a no on price").
+13. heldout4's first half (seventh round; seeded coin per template, its other half unseen):
+   purchase history with any word for "earlier" and a count ("your recent deliveries had A",
+   "in your past three orders", "Previously purchased:") 4/8, "the former / the latter" picked
+   by a favourable verdict or "I recommend it" 0/5, one line of a comparison marked as the choice
+   ("<- my pick", "(top pick)", "— winner") 0/5, stock said lacking in other registers ("without
+   stock", "unstocked", "stock is zero", "we are without A") 2/6, a brand said before a name it
+   makes only under a longer one (Valley Pail's "Ash-Ripened Goat Log (new recipe)") 1/3, near
+   twins 5/5; one proposal was read wrongly by "change" as a verb ("suggest a change: B").
+14. heldout4's second half, written after its misses were read (so not a blind estimate): a
+   basket heading beside a new one ("**Current basket:**", a plain "In your cart" over a list)
+   1/3, naming it was the error ("A was included by mistake", "my earlier reference to A was
+   wrong") 2/4, leaning towards one of two 2/4, a contest whose winner is named again ("A takes on
+   B... and the champion is A") 2/3, a tick over a return or a cancellation 3/3, "didn't mean A"
+   0/3, kept clear of ("stayed away from A", "gave A a miss") 2/4, a concession then another
+   product ("I know A is the classic, but B ...") 0/3, near twins 5/5.
+15. the grocery reader's two false leaves (chat_heldout4), by cause: a product likened by kinship
+   or by what it shares ("B's cooler cousin", "the same family as B", "same price as B") 0/7,
+   near twins 4/4 (two of them baskets to confirm under "Your basket", after batch 14's heading).
+16. the grocery reader's proposals read as none: a shortcoming asked about in more of the usual
+   ways ("Would that do?", "Does it go with how you eat?", "too dear?", "This is okay for your
+   diet?") 0/8, near twins 3/3.
+17. mixed voices over every group (stock, allergen, budget, history, corrections, comparisons,
+   substitutions, returns, baskets, likened, tables and marks), read after batches 13-16's rules
+   and before any of its own: 21/24 rule-outs, 6/6 proposals full of cue words; its misses
+   taught "nada on A", "I'd back B", "A is overrated".
+18. formal, terse and markdown voices, read the same way: 14/18 rule-outs, 4/4 proposals; its
+   misses taught "excl:", "A lost out on sugar" / "fell short", "I had initially shortlisted A".
 
 Near twins that must still put forward sit beside each batch.
 """
