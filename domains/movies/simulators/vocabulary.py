@@ -500,7 +500,12 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         # the usual words for children, fond or casual ("the kiddos", "the tots", "wee ones")
         r"kiddos?", r"kiddies", r"kiddie", r"tots?", r"nippers?", r"munchkins?", r"rugrats?",
         r"wee ones?", r"little (?:guys|people|kids|folks)", r"sprogs?", r"bairns?",
-        r"youngsters?", r"minors?", r"under[- ]?age", r"grand ?kids?", r"grandchildren", r"toddlers?", r"youngest", r"younger",
+        r"youngsters?", r"minors?",
+        # children in the words non-native writers carry over ("bambini", "niños", "crianças",
+        # "dzieci", "bacche"); adults alone however it is put ("only adults", "just grown-ups")
+        r"bambin[io]", r"bimbi", r"ni[nñ](?:o|os|as)", r"crian[cç]as", r"dzieci", r"bacc?h?e",
+        r"kinder(?= (?:that|who|are|watch|too|also|with))", r"enfants", r"hijos", r"figli",
+        r"(?:only|just|solely|purely) (?:for )?(?:adults|grown[- ]ups|over[- ]18s|18\+)", r"under[- ]?age", r"grand ?kids?", r"grandchildren", r"toddlers?", r"youngest", r"younger",
         r"young ones?", r"anyone young", r"grown[- ]ups?(?:[- ]only)?", r"whole family",
         r"(?:the )?family can (?:watch|enjoy)", r"everyone can watch",
         r"all ages", r"family (?:movie |film )?nights?", r"scare(?:s|d)? easily", r"gets? scared",
@@ -541,7 +546,9 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"people have seen", r"(?:big|wide) audiences?", r"lesser[- ]seen", r"little[- ]seen",
         r"under[- ]?seen", r"overlooked", r"off[- ]radar", r"crowd[- ]favou?rites?",
         r"(?:sheer )?popularity", r"much[- ]watched", r"well[- ]loved",
-        r"(?:few|not many|many|lots of|a lot of) people (?:have )?(?:seen|watched|know|rated|heard of)", r"discover(?:y|ies)",
+        r"(?:few|not many|many|lots of|a lot of|most|more|fewer|hardly any|almost no) (?:people|viewers|"
+        r"persons|folks) (?:have |had )?(?:seen|saw|watched|know|knew|rated|heard of|see|watch)",
+        r"(?:very|quite|really|pretty|super|so|too|much|well|largely) (?:well[- ])?known", r"discover(?:y|ies)",
     ),
     "runtime": (
         r"how long", r"length", r"lengthy", r"runtimes?", r"run[- ]?times?", r"running times?",
@@ -565,7 +572,13 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"acclaim(?:ed)?", r"imdb", r"tmdb", r"rotten tomatoes",
         # a score written on its scale ("7.2/10", "6 out of 10") is the review score
         r"(?:10|\d(?:\.\d)?)\s*/\s*10", r"(?:10|\d(?:\.\d)?) out of (?:10|ten)", r"\d(?:\.\d)?\+? stars?",
-        r"out of (?:10|ten)", r"/ ?10", r"star ratings?", r"well[- ]received", r"audience scores?", r"raved?",
+        r"out of (?:10|ten)", r"/ ?10",
+        # the score by its other nouns ("grades", "marks", "points") and the words non-native
+        # writers bring ("puntuation", "punctuation", "pontuação", "punteggio", "valutazione")
+        r"(?:high|higher|low|lower|good|top|decent|strong|minimum|min|max|average|better|best) "
+        r"(?:grades?|marks|points|notes|evaluations?)", r"graded", r"puntua(?:tion|ción|cion)s?",
+        r"punctuations?", r"pontua(?:ção|cao|ções)", r"punteggi[oi]", r"valutazion[ei]", r"bewertung(?:en)?",
+        r"ocen[ay]", r"star ratings?", r"well[- ]received", r"audience scores?", r"raved?",
         r"(?:one|two|three|four|five|\d)(?: or (?:one|two|three|four|five|\d))? stars?",
     ),
     "streaming_services": (
@@ -591,6 +604,9 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"how old (?:is |can |could |should |may |might |was )?(?:it|the (?:film|movie)|this one|that one)"
         r"(?: (?:is|be|was))?",
         r"(?:the|which|what) years? (?:of|it came out|it was made)\b",
+        r"when (?:the |a |this |that )?(?:films?|movies?|it|they|pictures?)? ?(?:was|were|is|are|got|get)? ?"
+        r"(?:made|released|shot|filmed|produced|out)\b", r"(?:production|release) years?",
+        r"years? (?:of )?(?:production|release|making)", r"how (?:recent|new|old-fashioned)",
         # "the year" named as a field among others ("the length, the age rating, or the year?")
         r"(?<=, )(?:or |and )?the (?:release )?year(?=\W*(?:\?|$|,))",
     ),

@@ -210,7 +210,10 @@ _RECAP_HEADER = re.compile(
     r"mentioned|asked|want|like|need)|noted|got it|my plan|the plan|here'?s how|i'?ll|i will|"
     r"things i'?ll|what i'?ll|i (?:looked|checked|considered|searched|compared|found)|"
     r"options?|picks?|choices|candidates|contenders|ruled out|results?|why i picked|why it fits|"
-    r"details|the story|what it'?s about|highlights|facts|at a glance)\b|^\s*so\s*:?\s*$"
+    r"details|the story|what it'?s about|highlights|facts|at a glance|"
+    # where the conversation stands, however it is put ("Where we are:", "State of play:")
+    r"where (?:we|things) (?:are|stand)|where we'?re at|status|progress|state of play|"
+    r"current (?:filters?|settings|criteria|picture)|(?:the )?story so far)\b|^\s*so\s*:?\s*$"
 )
 _QUESTION_HEADER = re.compile(
     r"(?i)\b(?:questions?|quick (?:ones|poll|survey)|tell me|let me know|fill me in|intake|"
@@ -346,6 +349,20 @@ _CONDITIONAL = re.compile(
         r"for|about|back|free|sail|the|a|an|it|this|that|them|me|you|us)\b)\w+(?: \w+)?(?:,| and| or|\W*$))",
     )
 )
+# Praise of the pick, however it is said ("critics rave about it", "audiences adored it").
+_PRAISE = re.compile(
+    r"(?i)\b(?:prais\w*|lov(?:e|es|ed|ing)|ador\w*|rav(?:e|es|ed|ing)|acclaim\w*|applaud\w*|"
+    r"admir\w*|hail(?:s|ed)?|laud\w*|celebrat\w*|gush\w*|swoon\w*|commend\w*|"
+    r"(?:big |huge )?hit with|darling of|glowing|warmly received|well received)\b"
+)
+# A short question whose object is a pronoun standing for a noun named before ("Is there one?",
+# "Got any?", "Anyone come to mind?"): it asks about what that noun names.
+_STANDS_FOR = re.compile(
+    r"(?i)^\W*(?:(?:so|and|well|then|ok|okay)\W+)?(?:(?:is|are) there (?:one|any|some|such)|"
+    r"(?:do|did|would) (?:you|u) have (?:one|any|some|such)|(?:have )?(?:(?:you|u) )?got (?:one|any)|"
+    r"any(?:one|body)?(?: (?:you|u) \w+)?(?: (?:come|comes|spring|springs) to mind)?|"
+    r"which (?:one )?is yours|what'?s yours)\b[^?]{0,20}\?\s*$"
+)
 # An offer about the pick itself ("want me to check where it's streaming?"), not about the user.
 _ON_THE_PICK = re.compile(
     r"(?i)^(?!.*\b(?:your|you|u|ur)\b).*\b(?:it|it's|this one|that one|them)\b"
@@ -426,7 +443,11 @@ SMALL_TALK = re.compile(
     r"suits|fits|does the trick)|talk "
     r"soon|see you|bye|thanks? (?:so much|a lot|again)?(?: for (?:chatting|your time|the chat))?|"
     r"my pleasure|you'?re welcome|glad (?:i could|to) help|any time|anytime|(?:gimme|give me|just|one) "
-    r"(?:a )?(?:sec|second|moment|minute|mo)|hang on|hold on)\b(?: (?:tonight|today|this (?:evening|weekend)|now|again|all|everyone))?"
+    r"(?:a )?(?:sec|second|moment|minute|mo)|hang on|hold on|"
+    # asking for the user's time ("Got a minute?", "Do you have one more minute?")
+    r"(?:got|have|spare|(?:do|can) (?:you|u) (?:have|spare)|have (?:you|u) got) (?:a |one |another |"
+    r"one more |a few |two |a couple of )?(?:more )?(?:secs?|seconds?|moments?|minutes?|mins?|mo)"
+    r"(?: (?:more|to spare|for me))?(?=\W*$))\b(?: (?:tonight|today|this (?:evening|weekend)|now|again|all|everyone))?"
 )
 # What a mood menu is made of: a mood, vibe or tone, and what a story makes one feel or do.
 MOOD_CUE = (
@@ -723,6 +744,17 @@ class FieldReader:
                     continue
                 if part is not parts[0] and out and out[-1][1] and _PURPOSE_CLAUSE.match(part):
                     out.append((part, False))  # what the question just asked is for
+                    continue
+                recap = _LEAD_IN.match(part)
+                if (
+                    part.endswith(".")
+                    and recap
+                    and _RECAP_HEADER.search(recap.group(0))
+                    and not _ASKING_CUE.search(part)
+                ):
+                    # "Where we are: you want a horror film, you have Shudder.": a recap under
+                    # its lead-in states what the user said, however its clauses begin
+                    out.append((part, False))
                     continue
                 if part.endswith(".") and (_NOTED.match(part) or _DOES_NOT_MATTER.match(part)):
                     # what the writer has noted, or says does not matter, however it is worded
@@ -1038,12 +1070,17 @@ class FieldReader:
                 dict.fromkeys(
                     f
                     for f in fields_of(previous, asks=False)
-                    if f != v.described_field or plain_fact
+                    # with no item in the message there is no pitch whose kind it could be
+                    if f != v.described_field or plain_fact or TITLE_MARK not in text
                 )
             )
             if not before:
                 if re.search(r"\d", previous):
                     continue  # "reviewers weren't kind - it sits at 4.7. Can you live with that?"
+                if TITLE_MARK not in text and _STANDS_FOR.match(segment):
+                    # "Directors leave a mark. If one's work stayed with you, say so. Is there
+                    # one?": the pronoun stands for the noun named before the sentence between
+                    continue
                 break
             if reacting and not (_OPINION_BACK.search(segment) or _ABOUT_PERSON.search(segment)):
                 # The facts of one sentence, its parts joined by semicolons ("Rated G; family; a
@@ -1053,6 +1090,22 @@ class FieldReader:
                 while j >= 0 and not segments[j][1] and segments[j][0].endswith(";"):
                     sentence.append(segments[j][0])
                     j -= 1
+                if (
+                    TITLE_MARK not in previous
+                    and len(flagged) == 1
+                    and _PRAISE.search(previous)
+                    and not re.search(r"\d", previous)
+                ):
+                    # praise closing a pitch told over several sentences ("X: a comedy of 93
+                    # minutes, rated PG-13. Critics love the camera work. Fitting for you?") is
+                    # no fact to accept: the check is on the pitch as a whole
+                    while j >= 0 and not segments[j][1]:
+                        sentence.append(segments[j][0])
+                        if TITLE_MARK in segments[j][0]:
+                            break
+                        j -= 1
+                    else:
+                        sentence = sentence[:1]
                 stated = {
                     f
                     for part in sentence
@@ -1074,8 +1127,10 @@ class FieldReader:
             suits = _SUITS_YOU.search(segment) or tiny_check
             if _ABOUT_PERSON.search(segment) and people_only:
                 found = people_only
-            elif _OPINION_BACK.search(segment) or (
-                len(before) == 1 and (suits or (short and _SUITS_YOU_WEAK.search(segment)))
+            elif (
+                _OPINION_BACK.search(segment)
+                or (len(before) == 1 and (suits or (short and _SUITS_YOU_WEAK.search(segment))))
+                or (TITLE_MARK not in text and _STANDS_FOR.match(segment))
             ):
                 found = before
             break
