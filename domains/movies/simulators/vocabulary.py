@@ -479,6 +479,8 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"we can|i can|to) (?:allow|permit|let)", r"1[2-8]\+", r"(?:from|ab|aged?|ages?) (?:[6-9]|1[0-8])(?: ?\+| years?(?: old)?| yrs?| and (?:up|over|older))?",
         r"age (?:brackets?|bands?|levels?|categor(?:y|ies)|ceiling)",
         r"(?:suitable|safe|appropriate|okay|ok|fine) for (?:all|everyone|all ages|young viewers)",
+        r"(?:for )?who(?:'ll| will| is going to| are going to| would)? (?:be )?(?:watch|see|view)(?:ing)? "
+        r"?(?:it|this|that|the (?:film|movie))?(?=\W*$|\W*\?)",
         r"rated (?:g|pg|pg-13|r|nc-17|nr|rcode)", r"(?:g|pg|pg-13|r|nc-17)[- ]rated", r"pg-13", r"nc-17",
         r"pg", r"(?:an? )?r[- ]?ratings?", r"ratings? of r", r"(?:an? )?rcode(?:[- ]?(?:ratings?|rated|movies?|films?))?",
         r"rated rcode", r"everyone watching", r"everybody watching",
@@ -561,7 +563,10 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"(?:\w+-)+(?:hours?|minutes?|mins?)", r"\d+\s*(?:m|h)", r"\d+\s*(?:mins?|minutes?|hrs?|hours?)", r"\d\s*h\s*\d{1,2}(?:\s*m(?:ins?)?)?",
         r"time available",
         r"available time", r"how much long", r"runs? (?:under|over)", r"hard stop", r"stay up",
-        r"how late", r"bite[- ]?sized", r"(?:until|till|til|up to|by) (?:what|which) (?:time|hour)",
+        r"how late", r"bite[- ]?sized",
+        # length as a meal or a programme ("snack-sized or a full three-course feature?")
+        r"snack[- ]?(?:sized?|able)", r"(?:a )?snack", r"(?:full |three[- ]|four[- ]|multi[- ])course",
+        r"feature[- ]length", r"full[- ]length", r"(?:a )?full (?:feature|meal|evening)", r"(?:until|till|til|up to|by) (?:what|which) (?:time|hour)",
         r"what time (?:do|must|should|will|would|can) (?:you|u) (?:stop|finish|need to|have to|go|be)", r"(?:be |go |get )?(?:in|to) bed", r"wrap(?: it)? up by",
         r"before (?:dinner|bed|midnight|the kids'? bedtime)", r"by (?:\d{1,2}(?::\d\d)?|ten|eleven|midnight)"
         r"(?: ?(?:pm|am|o'clock))?",
@@ -620,7 +625,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
     ),
     "cast": (
         r"actors?", r"actress(?:es)?", r"cast", r"casting", r"stars?", r"starring", r"starred",
-        r"lead roles?", r"performers?", r"thespians?", r"leading (?:man|men|lady|ladies|roles?|actors?|actress(?:es)?|players?)", r"who(?:'s| is) in it", r"celebrit(?:y|ies)", r"acting",
+        r"lead roles?", r"performers?", r"(?:which|what|any|favou?rite|fav|your) (?:heroe?s?|heroines?)\b", r"thespians?", r"leading (?:man|men|lady|ladies|roles?|actors?|actress(?:es)?|players?)", r"who(?:'s| is) in it", r"celebrit(?:y|ies)", r"acting",
         r"(?:watch|see) (?:\w+ )?(?:in anything|act)\b", r"in front of the camera",
         # a person on screen; "on-screen violence", "hope on screen" are not the cast
         r"(?:who|anyone|someone|faces?|people|person) (?:[\w']+ ){0,5}on[- ]screen",
@@ -674,7 +679,7 @@ WEAK_PATTERNS: dict[str, tuple[str, ...]] = {
     ),
     "director": (r"storytellers?",),  # "a bold storyteller" is a mood as often as a person
     "cast": (
-        r"faces?", r"leads?", r"performances?", r"crush(?:es)?", r"heart[- ]?throbs?",
+        r"faces?", r"leads?", r"performances?", r"heroes", r"hero", r"heroines?", r"crush(?:es)?", r"heart[- ]?throbs?",
     ),
     "genres": (
         r"into", r"feel like", r"up for", r"fancy", r"moods?", r"in the mood", r"vibes?", r"tones?",
@@ -764,6 +769,8 @@ _TYPOS: dict[str, str] = {
     "moive": "movie", "movei": "movie", "moives": "movies", "flim": "film", "flims": "films",
     "favourate": "favourite", "favorit": "favorite", "fav": "favourite", "fave": "favourite",
     "acter": "actor", "acters": "actors", "actres": "actress", "directer": "director",
+    "actr": "actor", "actrs": "actors", "actrss": "actress", "drctr": "director", "dirctr": "director",
+    "gnre": "genre", "gnres": "genres", "thats": "that's", "tho": "though", "isnt": "isn't",
     "dirctor": "director", "realease": "release", "relase": "release", "recnet": "recent",
     "reccent": "recent", "recnt": "recent", "minits": "minutes", "hrs": "hours",
     "scarey": "scary", "comdy": "comedy", "comady": "comedy", "horor": "horror",

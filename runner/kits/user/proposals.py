@@ -118,7 +118,7 @@ _FRAME_AFTER = re.compile(
 _RULED_OUT_BEFORE = re.compile(
     r"(?i)(?:\bnot|skip(?:ped)?|ruled out:?|rules? out|instead of|rather than|other than|whereas|"
     r"except|apart from|besides|considered|passed on|dropped|❌|✗|✘|🚫|~~|neither|\bnor|unlike|"
-    r"avoid(?:ed)?|\bthan|\bover|more|less|looked at|left out|cut|wanted to suggest|was going "
+    r"avoid(?:ed)?|\bthan|\bover|more(?!,)|less(?!,)|looked at|left out|cut|wanted to suggest|was going "
     r"to suggest|thought about|almost (?:suggested|went with)|if|exclud\w*|drop|removed?|"
     r"steer (?:you )?(?:away|clear) from|over|beats|>|"
     # the one a comparison comes down against ("B edges out A", "B outshines A")

@@ -95,7 +95,10 @@ _ASKING_CUE = re.compile(
 _QUESTION_START = re.compile(
     r"(?i)^\W*(?:(?:so|and|also|okay|ok|great|cool|alright|then|first|next|lastly|finally|oh|"
     r"and also|plus|now|one more thing|btw|quick one|and lastly|k|kk|ok so|so like|next|q\d*|"
-    r"also|lol|haha|bestie|yo|hey|hi|hello|okay so|real talk|ok real talk|wait|hmm+|um+|well)\b[\s,:!-]*)*(?:whether|what|"
+    r"also|lol|haha|bestie|yo|hey|hi|hello|okay so|real talk|ok real talk|wait|hmm+|um+|well|"
+    # the points of an enumeration ("Second, roughly how much time you have.")
+    r"firstly|second|secondly|third|thirdly|fourth|roughly|approximately|broadly|more or less)"
+    r"\b[\s,:!-]*)*(?:whether|what|"
     r"what's|whats|whatcha|watcha|whaddya|wyd|any1|ne1|"
     r"wat|wht|wut|which|wich|how|hw|how's|do|does|did|are|is|was|were|would|wouldn't|could|should|will|"
     r"can|any(?! \w+ (?:is|are) (?:fine|ok|okay|good|great|alright)\b)|anything|have|has|shall|may|"
@@ -140,7 +143,17 @@ _ABOUT_PERSON = re.compile(
     r"performer|star|lead|director|filmmaker)s?)\b"
 )
 # "..., or are you after something else?": an alternative that asks about the user's tastes.
-_OR_ASKS_YOU = re.compile(r"(?i)\bor (?:are|do|would|will|did|have|were|r) (?:you|u)\b")
+_OR_ASKS_YOU = re.compile(
+    r"(?i)\bor (?:(?:are|do|would|will|did|have|were|r) (?:you|u)\b|"
+    # the auxiliary dropped, as non-native writers do ("..., or you prefer other years?")
+    r"(?:you|u) (?:prefer|want|like|rather|need|wish|choose)\b)"
+)
+# A question about the kind a pitch gave, named as a mix ("Do you like such a mixture?"):
+# it asks the kind itself, not for a verdict on the pick.
+_ABOUT_THE_KIND = re.compile(
+    r"(?i)\b(?:such|that|this|the|these) (?:a |kind of |sort of )?(?:mix(?:ture)?|blend|combo|"
+    r"combination|fusion|mash-?up|hybrid|cocktail|pairing)s?\b"
+)
 # A question that itself puts the item forward ("I suggest X, okay?", "How about X?").
 _PUTS_FORWARD = re.compile(
     r"(?i)\b(?:i(?:'d| would)? (?:suggest|recommend|propose|go (?:with|for)|pick|choose)|"
@@ -238,6 +251,10 @@ _DROPPED_SUBJECT = re.compile(
 _CONDITIONAL = re.compile(
     r"(?i)^\W*(?:should|were|had) (?:the|you|it|your|anyone|a|an|they)\b[^,?]*,\s"
 )
+_REPLY_CHOICE = (
+    r"^\W*(?:(?:please|pls|plz|just|now|then)\W+)?(?:reply|answer|respond|type|send|say|write|text|"
+    r"pick|choose|select)(?: with)? [\"'“(]?(?:\d|[a-d])\b[\"'”)]?(?:\s*(?:,|or|/)\s*[\"'“(]?(?:\d|[a-d])\b[\"'”)]?)+"
+)
 # Sentence shapes read by structure (one pattern each, compiled together):
 (
     # "a film in the vein of X, which is to say a war drama of some length, ...": words that
@@ -313,7 +330,8 @@ _CONDITIONAL = re.compile(
         # "Filters left: A, B. Set either or skip.": a value for one or all of those just listed
         r"^\W*(?:(?:please|pls|plz|now|then|just)\W+)?(?:set|fill|specify|pick|choose|enter|give|"
         r"provide|apply|add|answer) (?:either|both|any|one|all|each)(?: of (?:them|those|these|the "
-        r"two|the above))?\b",
+        r"two|the above))?\b|" + _REPLY_CHOICE,
+        # "Reply 1 or 2.", "answer a, b or c": a choice among the options just listed
         r"(?i),?\s*\beven (?:if|though|when)\b[^?]*",
         r"(?i)(?<!\bwhat)(?<!\bwhich)(?<!\bhow)(?<!\bwhere)(?<!\bwhen)(?<!\bwhy)(?<!\bwho)"
         r"(?<!\bif)(?<!\bwhether)(?<!\bthat)(?<!\band)(?<!\bor)(?<!\bso)(?<!\bwhat's)"
@@ -346,7 +364,8 @@ _CONDITIONAL = re.compile(
         r"add|give|provide) (?:(?:a|an|your|the|any|one)\s+)?(?:(?:max(?:imum)?|min(?:imum)?|preferred|"
         r"required|optional|either|both|upper|lower)\b|(?:\w+ )?(?:filters?|limits?|caps?|bounds?|"
         r"values?)\b)|set (?!(?:in|on|during|against|at|around|amid|among|off|up|out|aside|apart|to|"
-        r"for|about|back|free|sail|the|a|an|it|this|that|them|me|you|us)\b)\w+(?: \w+)?(?:,| and| or|\W*$))",
+        r"for|about|back|free|sail|the|a|an|it|this|that|them|me|you|us)\b)\w+(?: \w+)?(?:,| and| or|\W*$))|"
+        + _REPLY_CHOICE,
     )
 )
 # Praise of the pick, however it is said ("critics rave about it", "audiences adored it").
@@ -354,6 +373,17 @@ _PRAISE = re.compile(
     r"(?i)\b(?:prais\w*|lov(?:e|es|ed|ing)|ador\w*|rav(?:e|es|ed|ing)|acclaim\w*|applaud\w*|"
     r"admir\w*|hail(?:s|ed)?|laud\w*|celebrat\w*|gush\w*|swoon\w*|commend\w*|"
     r"(?:big |huge )?hit with|darling of|glowing|warmly received|well received)\b"
+)
+# A point of an enumeration ("Second, your diet.", "Third, what you want to spend.").
+_ENUMERATED_POINT = re.compile(
+    r"(?i)^\W*(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth(?:ly)?|finally|lastly)\s*[,:]"
+)
+# The pick as the subject of one predicate that states a fact ("X rated PG-13.", "X runs 2 h.").
+_PICK_THEN_FACT = re.compile(
+    r"(?i)^\W*"
+    + TITLE_MARK
+    + r"\s+(?:is |'s |was |has been )?(?:rated|runs|ran|lasts|has|gets|got|"
+    r"scores|scored|sits|clocks|carries|holds|came|comes|streams|is|was|costs|contains)\b[^()]*$"
 )
 # A short question whose object is a pronoun standing for a noun named before ("Is there one?",
 # "Got any?", "Anyone come to mind?"): it asks about what that noun names.
@@ -1006,8 +1036,11 @@ class FieldReader:
         ) and TITLE_MARK not in text:
             # "Options: - drop the age-rating filter - switch genre. Which would you prefer?"
             for back in (1, 2, 3):
-                if index - back < 0 or segments[index - back][1]:
+                if index - back < 0:
                     break
+                point, point_asks = segments[index - back]
+                if point_asks and not _ENUMERATED_POINT.match(point):
+                    break  # a point of an enumeration is gathered even when it asks itself
                 listed.insert(0, fields_of(segments[index - back][0], asks=False))
                 gathered += listed[0]
         if gathered:
@@ -1049,13 +1082,26 @@ class FieldReader:
                 # straight after the one shortcoming the pick's own sentence flags asks about it.
                 found = sorted(flaw)
                 break
-            if reacting and (
-                (describes(previous) and not _ABOUT_PERSON.search(segment))
-                or (
-                    TITLE_MARK in previous
-                    and (asks_reaction(segment) or _OPINION_BACK.search(segment))
-                    and not _ABOUT_PERSON.search(segment)
-                    and not _DESPITE.search(segment)
+            # "X rated PG-13. ok?": a bare check on a pick whose sentence is one bare fact
+            # (the pick the subject, the fact its predicate; not "Pick: X (PG-13). OK?", which
+            # puts the pick forward with its facts attached)
+            bare_fact = (
+                bool(_PICK_THEN_FACT.match(previous))
+                and len(previous.split(TITLE_MARK)[-1].split()) <= 4
+                and bool(_BARE_CHECK.match(segment))
+            )
+            if (
+                reacting
+                and not _ABOUT_THE_KIND.search(segment)
+                and not bare_fact
+                and (
+                    (describes(previous) and not _ABOUT_PERSON.search(segment))
+                    or (
+                        TITLE_MARK in previous
+                        and (asks_reaction(segment) or _OPINION_BACK.search(segment))
+                        and not _ABOUT_PERSON.search(segment)
+                        and not _DESPITE.search(segment)
+                    )
                 )
             ):
                 # A general check after a pitch asks nothing ("It's a thriller about ... and runs
@@ -1065,7 +1111,9 @@ class FieldReader:
             # A pitch's kind of story is not asked back ("It's a horror film where ... Does that
             # sound like your kind of thing?"); one plain fact about it is ("It leans hard into
             # science fiction - is that your kind of thing?").
-            plain_fact = asks_reaction(segment) and not describes(previous)
+            plain_fact = (asks_reaction(segment) and not describes(previous)) or bool(
+                _ABOUT_THE_KIND.search(segment)
+            )
             before = list(
                 dict.fromkeys(
                     f
@@ -1131,6 +1179,7 @@ class FieldReader:
                 _OPINION_BACK.search(segment)
                 or (len(before) == 1 and (suits or (short and _SUITS_YOU_WEAK.search(segment))))
                 or (TITLE_MARK not in text and _STANDS_FOR.match(segment))
+                or (len(before) == 1 and (bare_fact or _ABOUT_THE_KIND.search(segment)))
             ):
                 found = before
             break
