@@ -538,6 +538,9 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"box[- ]office", r"(?:mass|broad|wide) appeal", r"talked[- ]about", r"trending",
         r"(?:how many|number of|count of) (?:people|viewers|votes|ratings|reviews)",
         r"ratings? counts?",
+        # how widely it was reviewed or rated is how many did it ("widely reviewed", "rarely rated")
+        r"(?:widely|much|broadly|heavily|massively|rarely|seldom|little|barely|hardly|often|"
+        r"frequently)[- ](?:reviewed|rated|discussed|talked[- ]about|written[- ]about)",
         # a count of ratings or reviews is how many people rated it ("only 225 ratings")
         r"(?<![\d.])(?:\d{2,}[\d,]*|\d+(?:\.\d+)?\s*k)\+? (?:user |audience |viewer )?(?:ratings|reviews|votes|voters)", r"(?:everyone|everybody)'?s (?:favou?rite|darling|pick)", r"(?:little |hidden |rare )?gems?", r"big (?:names?|titles?|films?|movies?)(?= or\b)",
         r"obscure", r"hidden gems?", r"lesser[- ]known", r"little[- ]known", r"under[- ]the[- ]radar",
@@ -564,6 +567,10 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"time available",
         r"available time", r"how much long", r"runs? (?:under|over)", r"hard stop", r"stay up",
         r"how late", r"bite[- ]?sized",
+        # when it must be over ("the latest you'd want the credits to roll"; "when the credits
+        # roll" alone is how a story leaves you, a mood)
+        r"the latest(?= (?:you'?d|you would|you can|you could|"
+        r"it can|it could|it should|you want)\b)",
         # length as a meal or a programme ("snack-sized or a full three-course feature?")
         r"snack[- ]?(?:sized?|able)", r"(?:a )?snack", r"(?:full |three[- ]|four[- ]|multi[- ])course",
         r"feature[- ]length", r"full[- ]length", r"(?:a )?full (?:feature|meal|evening)", r"(?:until|till|til|up to|by) (?:what|which) (?:time|hour)",
@@ -590,6 +597,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"streaming(?: services?| platforms?| apps?)?", r"streams?", r"services?",
         r"subscri(?:be|bed|bes|ption|ptions|ber)", r"platforms?", r"apps?", r"providers?",
         r"where (?:can|do|would|will|are|r|should) (?:you|u) (?:\w+ ){0,2}(?:watch|stream)(?:ing)?",
+        r"where (?:you|u) (?:usually |normally |mostly |tend to |can )?(?:watch|stream)\b",
         r"(?:what|which) (?:\w+ )?(?:can|do) (?:you|u) (?:access|stream|get) (?:at home|on your|from)", r"what do you (?:have|use|watch on)",
         r"on your (?:tv|telly|television)", r"online (?:cinemas?|theat(?:re|er)s?|video|services?)",
         r"video[- ]on[- ]demand", r"vod", r"video (?:services?|platforms?|websites?|sites?|apps?)",
@@ -691,6 +699,9 @@ WEAK_PATTERNS: dict[str, tuple[str, ...]] = {
         r"frighten\w*", r"scared?", r"escape", r"comfort(?:ed|ing)?", r"challeng(?:ed|ing)",
         r"hyped", r"uplifted", r"moved", r"hope(?:ful)?", r"frame of mind", r"lighter",
         r"sad", r"cheer(?:ed)? up", r"unwind", r"vibes?",
+        # how a story leaves its audience ("grinning or shaken?")
+        r"grinning", r"smiling", r"shaken", r"rattled", r"teary", r"in tears", r"on edge", r"giddy",
+        r"sobbing", r"creeped out", r"spooked", r"laughing",
         r"what (?:kind|sort|type|style)", r"which (?:kind|sort|type|style)",
         r"like to watch", r"(?:usually|normally|typically) watch", r"what do you (?:like|love|enjoy)",
         r"what (?:would|do) you (?:like|love|enjoy|watch)", r"kinds? of (?:thing|mood)",
@@ -742,6 +753,10 @@ _NOT_A_FIELD = re.compile(
     r"(?:when|while|if) (?:you'?re|you are|you'?re home|you are home) alone(?: in the house| at home)?|"
     r"alone in the (?:house|dark)|home alone|"
     # a mood whose object names another field ("in the mood for something brand new?")
+    # a mood asked of another field's value ("What decade are you in the mood for?")
+    r"(?:(?<=decade )|(?<=era )|(?<=year )|(?<=years )|(?<=length )|(?<=actor )|(?<=director )|"
+    r"(?<=period )|(?<=service )|(?<=app )|(?<=decades )|(?<=actress ))(?:are you|you're|r u|are u|"
+    r"would you be) in the mood(?: for)?|"
     r"in the mood for (?=(?:something|anything|a film|a movie|one) (?:brand[- ]new|new|newer|"
     r"recent|older|old|classic|short|shorter|long|longer|popular|well[- ]known|obscure)\b))\b"
 )

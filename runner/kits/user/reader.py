@@ -82,6 +82,10 @@ _ASKING_CUE = re.compile(
     r"(?:get|have|like|want) a (?:sense|feel|feeling|read) (?:of|for)|i'?d appreciate|"
     r"(?:please |kindly |do )?(?:inform|advise|update|enlighten|notify) (?:me|us)\b|"
     r"appreciate (?:knowing|hearing|it if)|(?:want|need) to know|do tell|fill me in|"
+    # what the writer says it needs ("I'll need three things: ...")
+    r"(?:i'?ll|i will|i'?d|i would|i|we'?ll|we) (?:just )?need (?:a few|some|two|three|four|five|\d|"
+    r"these|the following|a couple of|a couple|your) ?(?:quick )?(?:things|details|answers|bits|"
+    r"points|pieces of info(?:rmation)?|info(?:rmation)?)|"
     r"any preferences?|your preferences? (?:on|for|about|regarding)|(?:any|a) preference (?:on|for|"
     r"about|regarding)|(?:help|helps|helpful) (?:me )?to know|helps? me (?:judge|gauge|decide|choose)|"
     r"(?:let's|lets) (?:start|begin) with|what about|how about (?:the|your)|thoughts on|"
@@ -373,6 +377,14 @@ _PRAISE = re.compile(
     r"(?i)\b(?:prais\w*|lov(?:e|es|ed|ing)|ador\w*|rav(?:e|es|ed|ing)|acclaim\w*|applaud\w*|"
     r"admir\w*|hail(?:s|ed)?|laud\w*|celebrat\w*|gush\w*|swoon\w*|commend\w*|"
     r"(?:big |huge )?hit with|darling of|glowing|warmly received|well received)\b"
+)
+# "..., or send the cast?": an offer's other option is another act, not another value.
+_ACTION_OPTION = re.compile(
+    r"(?i)\bor (?:(?:should|shall|can|could|would|do) (?:i|we) |maybe |perhaps |rather |instead |"
+    r"just |would you (?:like|prefer) (?:me )?(?:to )?)?(?:send|check|look|show|tell|give|add|find|get|"
+    r"put|pull|play|share|save|book|order|search|list|keep|start|open|read|email|text|ping|remind|"
+    r"note|compare|suggest|recommend|try|see|go|do|make|leave|skip|stop|hold|wait|bookmark|queue|"
+    r"reserve|remove|drop|swap|switch|change|set|note|write|explain|describe|summari[sz]e)\b"
 )
 # A point of an enumeration ("Second, your diet.", "Third, what you want to spend.").
 _ENUMERATED_POINT = re.compile(
@@ -889,12 +901,14 @@ class FieldReader:
             described = asks and (TITLE_MARK in segment or _names_next(segment, text))
             # A question that asks for a reaction to the item reads only words that name a field
             # outright ("does that appeal, or is it too heavy?" asks how it lands, not the genre).
+            # an offer of a choice between values asks the field they are values of
+            to_pick = reacting and not (asks and self._offers_alternatives(segment))
             found = self.fields_in(
                 segment,
                 described=described,
-                reacting=asks and reacting,
+                reacting=asks and to_pick,
                 strong_only=asks
-                and reacting
+                and to_pick
                 and asks_reaction(segment)
                 and not _OR_ASKS_YOU.search(segment),
             )
@@ -914,6 +928,7 @@ class FieldReader:
                 (reacting or _ON_THE_PICK.search(_OFFER.sub("", segment)))
                 and _OFFER.match(segment)
                 and not _CHANGES_SEARCH.search(segment)
+                and not self._offers_alternatives(segment)
             ):
                 continue  # "want me to check where it streams?": an offer to act on the pick
             if _TAG_QUESTION.search(segment):
@@ -956,6 +971,18 @@ class FieldReader:
             for field in found:
                 order.setdefault(field, None)
         return tuple(order)
+
+    def _offers_alternatives(self, segment: str) -> bool:
+        """Does an offer give the user a choice between values of a field ("Shall I order just
+        one, or more than one?", "Should I add the small pack or the big one?")? It asks that
+        field, as the same choice without the offer would."""
+        offer = _OFFER.match(segment)
+        return (
+            offer is not None
+            and bool(_EITHER_OR.search(segment, offer.end()))
+            and not _ACTION_OPTION.search(segment, offer.end())
+            and bool(self.fields_in(segment[offer.end() :], described=False, strong_only=True))
+        )
 
     def _continues_mood_menu(self, segment: str, lead: str, lead_asks: bool) -> bool:
         """Is this question the menu of the mood question just before it ("What tone are you
