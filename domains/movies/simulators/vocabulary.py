@@ -567,6 +567,8 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"time available",
         r"available time", r"how much long", r"runs? (?:under|over)", r"hard stop", r"stay up",
         r"how late", r"bite[- ]?sized",
+        # how long it lasts, in the verb and the non-native "how many time"
+        r"lasts", r"to last", r"how many time",
         # when it must be over ("the latest you'd want the credits to roll"; "when the credits
         # roll" alone is how a story leaves you, a mood)
         r"the latest(?= (?:you'?d|you would|you can|you could|"
@@ -589,7 +591,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         # writers bring ("puntuation", "punctuation", "pontuação", "punteggio", "valutazione")
         r"(?:high|higher|low|lower|good|top|decent|strong|minimum|min|max|average|better|best) "
         r"(?:grades?|marks|points|notes|evaluations?)", r"graded", r"puntua(?:tion|ción|cion)s?",
-        r"punctuations?", r"pontua(?:ção|cao|ções)", r"punteggi[oi]", r"valutazion[ei]", r"bewertung(?:en)?",
+        r"punctuations?", r"notas?", r"pontua(?:ção|cao|ções)", r"punteggi[oi]", r"valutazion[ei]", r"bewertung(?:en)?",
         r"ocen[ay]", r"star ratings?", r"well[- ]received", r"audience scores?", r"raved?",
         r"(?:one|two|three|four|five|\d)(?: or (?:one|two|three|four|five|\d))? stars?",
     ),
@@ -625,7 +627,10 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
     ),
     "director": (
         r"directors?", r"directed", r"direction", r"filmmakers?", r"film[- ]makers?", r"auteurs?",
-        r"helmed", r"behind the camera", r"who directs", r"directs", r"behind the lens",
+        r"helmed", r"behind the camera",
+        # the director in the words non-native writers carry over ("regista", "Regisseur")
+        r"regist[ai]", r"regisseur(?:in|e)?", r"re[zż]yser(?:a|ów|zy)?", r"r[ée]alisat(?:eur|rice)s?",
+        r"diretor(?:a|es)?", r"who directs", r"directs", r"behind the lens",
         r"(?<=camera or )behind(?: it| them)?", r"(?<=camera, or )behind(?: it| them)?",
         r"(?:who|person|someone|anyone) (?:who )?(?:made|makes) (?:a |the )?(?:films?|movies?) you",
         r"(?:who|person|people|someone|anyone|anybody) (?:who |that )?(?:makes?|made|directs?|directed) "

@@ -53,6 +53,12 @@ def readable(text: str) -> str:
 # An item named only as a reference ("something like X?"): a noun that asks nothing.
 REFERENCE_MARK = "OTHERREF"
 
+# "If one comes to mind, telling me would help.": a request put as the help an answer would be.
+_HELP_IF = (
+    r"^\W*(?:(?:but|and|so|no pressure(?: at all)?)\W+)*if (?:you|u|there'?s|there is|one|any)\b[^.?!]*,\s*"
+    r"(?:that|it|this|telling me|knowing|sharing)(?:'d| would| could) (?:really |greatly |truly |also |"
+    r"so )?help"
+)
 _ASKING_CUE = re.compile(
     r"(?i)(?:^|\b)(?:let me know|let us know|lemme know|tell me|lmk|gimme|"
     r"i'?d (?:love|like|want) to (?:know|hear)|i would (?:love|like) to (?:know|hear)|"
@@ -76,6 +82,9 @@ _ASKING_CUE = re.compile(
     r"it(?:'d| would| will)? (?:really |greatly |truly |also |so )?helps? (?:me |us )?(?:a lot |loads )?"
     r"(?:to (?:know|hear|learn|understand|have|get)|if|a lot to)|"
     r"(?:helpful|useful) to (?:know|hear)|good to (?:know|hear) (?:which|what|whether|if|how)|"
+    # "if you have a rough idea of X, that would help.": the help closes the request
+    + _HELP_IF
+    + r"|"
     r"i'?d be (?:curious|interested|keen) "
     r"(?:to|which|whether|if|what|how)|i'?d (?:be )?(?:love|like) to learn|"
     r"help me (?:understand|know|narrow)|give me (?:a sense|an idea|a feel)|"
@@ -385,6 +394,11 @@ _ACTION_OPTION = re.compile(
     r"put|pull|play|share|save|book|order|search|list|keep|start|open|read|email|text|ping|remind|"
     r"note|compare|suggest|recommend|try|see|go|do|make|leave|skip|stop|hold|wait|bookmark|queue|"
     r"reserve|remove|drop|swap|switch|change|set|note|write|explain|describe|summari[sz]e)\b"
+)
+# A bound asked of the field just named ("Scores vary, so what floor would you set?").
+_BOUND = re.compile(
+    r"(?i)\b(?:floor|ceiling|cut-?off|limit|minimum|maximum|min|max|threshold|cap|upper bound|"
+    r"lower bound|bottom line)\b"
 )
 # A point of an enumeration ("Second, your diet.", "Third, what you want to spend.").
 _ENUMERATED_POINT = re.compile(
@@ -1206,7 +1220,13 @@ class FieldReader:
                 _OPINION_BACK.search(segment)
                 or (len(before) == 1 and (suits or (short and _SUITS_YOU_WEAK.search(segment))))
                 or (TITLE_MARK not in text and _STANDS_FOR.match(segment))
-                or (len(before) == 1 and (bare_fact or _ABOUT_THE_KIND.search(segment)))
+                or (
+                    len(before) == 1
+                    and (bare_fact or _ABOUT_THE_KIND.search(segment) or _BOUND.search(segment))
+                )
+                # a request that names no field ("If one comes to mind, telling me would help.")
+                # is about the field of the sentence before
+                or (TITLE_MARK not in text and bool(re.match(_HELP_IF, segment, re.IGNORECASE)))
             ):
                 found = before
             break
