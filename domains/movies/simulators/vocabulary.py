@@ -479,6 +479,8 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"we can|i can|to) (?:allow|permit|let)", r"1[2-8]\+", r"(?:from|ab|aged?|ages?) (?:[6-9]|1[0-8])(?: ?\+| years?(?: old)?| yrs?| and (?:up|over|older))?",
         r"age (?:brackets?|bands?|levels?|categor(?:y|ies)|ceiling)",
         r"(?:suitable|safe|appropriate|okay|ok|fine) for (?:all|everyone|all ages|young viewers)",
+        r"(?:for )?who(?:'ll| will| is going to| are going to| would)? (?:be )?(?:watch|see|view)(?:ing)? "
+        r"?(?:it|this|that|the (?:film|movie))?(?=\W*$|\W*\?)",
         r"rated (?:g|pg|pg-13|r|nc-17|nr|rcode)", r"(?:g|pg|pg-13|r|nc-17)[- ]rated", r"pg-13", r"nc-17",
         r"pg", r"(?:an? )?r[- ]?ratings?", r"ratings? of r", r"(?:an? )?rcode(?:[- ]?(?:ratings?|rated|movies?|films?))?",
         r"rated rcode", r"everyone watching", r"everybody watching",
@@ -500,7 +502,12 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         # the usual words for children, fond or casual ("the kiddos", "the tots", "wee ones")
         r"kiddos?", r"kiddies", r"kiddie", r"tots?", r"nippers?", r"munchkins?", r"rugrats?",
         r"wee ones?", r"little (?:guys|people|kids|folks)", r"sprogs?", r"bairns?",
-        r"youngsters?", r"minors?", r"under[- ]?age", r"grand ?kids?", r"grandchildren", r"toddlers?", r"youngest", r"younger",
+        r"youngsters?", r"minors?",
+        # children in the words non-native writers carry over ("bambini", "niños", "crianças",
+        # "dzieci", "bacche"); adults alone however it is put ("only adults", "just grown-ups")
+        r"bambin[io]", r"bimbi", r"ni[nñ](?:o|os|as)", r"crian[cç]as", r"dzieci", r"bacc?h?e",
+        r"kinder(?= (?:that|who|are|watch|too|also|with))", r"enfants", r"hijos", r"figli",
+        r"(?:only|just|solely|purely) (?:for )?(?:adults|grown[- ]ups|over[- ]18s|18\+)", r"under[- ]?age", r"grand ?kids?", r"grandchildren", r"toddlers?", r"youngest", r"younger",
         r"young ones?", r"anyone young", r"grown[- ]ups?(?:[- ]only)?", r"whole family",
         r"(?:the )?family can (?:watch|enjoy)", r"everyone can watch",
         r"all ages", r"family (?:movie |film )?nights?", r"scare(?:s|d)? easily", r"gets? scared",
@@ -531,6 +538,9 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"box[- ]office", r"(?:mass|broad|wide) appeal", r"talked[- ]about", r"trending",
         r"(?:how many|number of|count of) (?:people|viewers|votes|ratings|reviews)",
         r"ratings? counts?",
+        # how widely it was reviewed or rated is how many did it ("widely reviewed", "rarely rated")
+        r"(?:widely|much|broadly|heavily|massively|rarely|seldom|little|barely|hardly|often|"
+        r"frequently)[- ](?:reviewed|rated|discussed|talked[- ]about|written[- ]about)",
         # a count of ratings or reviews is how many people rated it ("only 225 ratings")
         r"(?<![\d.])(?:\d{2,}[\d,]*|\d+(?:\.\d+)?\s*k)\+? (?:user |audience |viewer )?(?:ratings|reviews|votes|voters)", r"(?:everyone|everybody)'?s (?:favou?rite|darling|pick)", r"(?:little |hidden |rare )?gems?", r"big (?:names?|titles?|films?|movies?)(?= or\b)",
         r"obscure", r"hidden gems?", r"lesser[- ]known", r"little[- ]known", r"under[- ]the[- ]radar",
@@ -541,7 +551,9 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"people have seen", r"(?:big|wide) audiences?", r"lesser[- ]seen", r"little[- ]seen",
         r"under[- ]?seen", r"overlooked", r"off[- ]radar", r"crowd[- ]favou?rites?",
         r"(?:sheer )?popularity", r"much[- ]watched", r"well[- ]loved",
-        r"(?:few|not many|many|lots of|a lot of) people (?:have )?(?:seen|watched|know|rated|heard of)", r"discover(?:y|ies)",
+        r"(?:few|not many|many|lots of|a lot of|most|more|fewer|hardly any|almost no) (?:people|viewers|"
+        r"persons|folks) (?:have |had )?(?:seen|saw|watched|know|knew|rated|heard of|see|watch)",
+        r"(?:very|quite|really|pretty|super|so|too|much|well|largely) (?:well[- ])?known", r"discover(?:y|ies)",
     ),
     "runtime": (
         r"how long", r"length", r"lengthy", r"runtimes?", r"run[- ]?times?", r"running times?",
@@ -554,7 +566,16 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"(?:\w+-)+(?:hours?|minutes?|mins?)", r"\d+\s*(?:m|h)", r"\d+\s*(?:mins?|minutes?|hrs?|hours?)", r"\d\s*h\s*\d{1,2}(?:\s*m(?:ins?)?)?",
         r"time available",
         r"available time", r"how much long", r"runs? (?:under|over)", r"hard stop", r"stay up",
-        r"how late", r"bite[- ]?sized", r"(?:until|till|til|up to|by) (?:what|which) (?:time|hour)",
+        r"how late", r"bite[- ]?sized",
+        # how long it lasts, in the verb and the non-native "how many time"
+        r"lasts", r"to last", r"how many time",
+        # when it must be over ("the latest you'd want the credits to roll"; "when the credits
+        # roll" alone is how a story leaves you, a mood)
+        r"the latest(?= (?:you'?d|you would|you can|you could|"
+        r"it can|it could|it should|you want)\b)",
+        # length as a meal or a programme ("snack-sized or a full three-course feature?")
+        r"snack[- ]?(?:sized?|able)", r"(?:a )?snack", r"(?:full |three[- ]|four[- ]|multi[- ])course",
+        r"feature[- ]length", r"full[- ]length", r"(?:a )?full (?:feature|meal|evening)", r"(?:until|till|til|up to|by) (?:what|which) (?:time|hour)",
         r"what time (?:do|must|should|will|would|can) (?:you|u) (?:stop|finish|need to|have to|go|be)", r"(?:be |go |get )?(?:in|to) bed", r"wrap(?: it)? up by",
         r"before (?:dinner|bed|midnight|the kids'? bedtime)", r"by (?:\d{1,2}(?::\d\d)?|ten|eleven|midnight)"
         r"(?: ?(?:pm|am|o'clock))?",
@@ -565,13 +586,20 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"acclaim(?:ed)?", r"imdb", r"tmdb", r"rotten tomatoes",
         # a score written on its scale ("7.2/10", "6 out of 10") is the review score
         r"(?:10|\d(?:\.\d)?)\s*/\s*10", r"(?:10|\d(?:\.\d)?) out of (?:10|ten)", r"\d(?:\.\d)?\+? stars?",
-        r"out of (?:10|ten)", r"/ ?10", r"star ratings?", r"well[- ]received", r"audience scores?", r"raved?",
+        r"out of (?:10|ten)", r"/ ?10",
+        # the score by its other nouns ("grades", "marks", "points") and the words non-native
+        # writers bring ("puntuation", "punctuation", "pontuação", "punteggio", "valutazione")
+        r"(?:high|higher|low|lower|good|top|decent|strong|minimum|min|max|average|better|best) "
+        r"(?:grades?|marks|points|notes|evaluations?)", r"graded", r"puntua(?:tion|ción|cion)s?",
+        r"punctuations?", r"notas?", r"pontua(?:ção|cao|ções)", r"punteggi[oi]", r"valutazion[ei]", r"bewertung(?:en)?",
+        r"ocen[ay]", r"star ratings?", r"well[- ]received", r"audience scores?", r"raved?",
         r"(?:one|two|three|four|five|\d)(?: or (?:one|two|three|four|five|\d))? stars?",
     ),
     "streaming_services": (
         r"streaming(?: services?| platforms?| apps?)?", r"streams?", r"services?",
         r"subscri(?:be|bed|bes|ption|ptions|ber)", r"platforms?", r"apps?", r"providers?",
         r"where (?:can|do|would|will|are|r|should) (?:you|u) (?:\w+ ){0,2}(?:watch|stream)(?:ing)?",
+        r"where (?:you|u) (?:usually |normally |mostly |tend to |can )?(?:watch|stream)\b",
         r"(?:what|which) (?:\w+ )?(?:can|do) (?:you|u) (?:access|stream|get) (?:at home|on your|from)", r"what do you (?:have|use|watch on)",
         r"on your (?:tv|telly|television)", r"online (?:cinemas?|theat(?:re|er)s?|video|services?)",
         r"video[- ]on[- ]demand", r"vod", r"video (?:services?|platforms?|websites?|sites?|apps?)",
@@ -591,12 +619,18 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
         r"how old (?:is |can |could |should |may |might |was )?(?:it|the (?:film|movie)|this one|that one)"
         r"(?: (?:is|be|was))?",
         r"(?:the|which|what) years? (?:of|it came out|it was made)\b",
+        r"when (?:the |a |this |that )?(?:films?|movies?|it|they|pictures?)? ?(?:was|were|is|are|got|get)? ?"
+        r"(?:made|released|shot|filmed|produced|out)\b", r"(?:production|release) years?",
+        r"years? (?:of )?(?:production|release|making)", r"how (?:recent|new|old-fashioned)",
         # "the year" named as a field among others ("the length, the age rating, or the year?")
         r"(?<=, )(?:or |and )?the (?:release )?year(?=\W*(?:\?|$|,))",
     ),
     "director": (
         r"directors?", r"directed", r"direction", r"filmmakers?", r"film[- ]makers?", r"auteurs?",
-        r"helmed", r"behind the camera", r"who directs", r"directs", r"behind the lens",
+        r"helmed", r"behind the camera",
+        # the director in the words non-native writers carry over ("regista", "Regisseur")
+        r"regist[ai]", r"regisseur(?:in|e)?", r"re[zż]yser(?:a|ów|zy)?", r"r[ée]alisat(?:eur|rice)s?",
+        r"diretor(?:a|es)?", r"who directs", r"directs", r"behind the lens",
         r"(?<=camera or )behind(?: it| them)?", r"(?<=camera, or )behind(?: it| them)?",
         r"(?:who|person|someone|anyone) (?:who )?(?:made|makes) (?:a |the )?(?:films?|movies?) you",
         r"(?:who|person|people|someone|anyone|anybody) (?:who |that )?(?:makes?|made|directs?|directed) "
@@ -604,7 +638,7 @@ FIELD_PATTERNS: dict[str, tuple[str, ...]] = {
     ),
     "cast": (
         r"actors?", r"actress(?:es)?", r"cast", r"casting", r"stars?", r"starring", r"starred",
-        r"lead roles?", r"performers?", r"thespians?", r"leading (?:man|men|lady|ladies|roles?|actors?|actress(?:es)?|players?)", r"who(?:'s| is) in it", r"celebrit(?:y|ies)", r"acting",
+        r"lead roles?", r"performers?", r"(?:which|what|any|favou?rite|fav|your) (?:heroe?s?|heroines?)\b", r"thespians?", r"leading (?:man|men|lady|ladies|roles?|actors?|actress(?:es)?|players?)", r"who(?:'s| is) in it", r"celebrit(?:y|ies)", r"acting",
         r"(?:watch|see) (?:\w+ )?(?:in anything|act)\b", r"in front of the camera",
         # a person on screen; "on-screen violence", "hope on screen" are not the cast
         r"(?:who|anyone|someone|faces?|people|person) (?:[\w']+ ){0,5}on[- ]screen",
@@ -658,7 +692,7 @@ WEAK_PATTERNS: dict[str, tuple[str, ...]] = {
     ),
     "director": (r"storytellers?",),  # "a bold storyteller" is a mood as often as a person
     "cast": (
-        r"faces?", r"leads?", r"performances?", r"crush(?:es)?", r"heart[- ]?throbs?",
+        r"faces?", r"leads?", r"performances?", r"heroes", r"hero", r"heroines?", r"crush(?:es)?", r"heart[- ]?throbs?",
     ),
     "genres": (
         r"into", r"feel like", r"up for", r"fancy", r"moods?", r"in the mood", r"vibes?", r"tones?",
@@ -670,6 +704,9 @@ WEAK_PATTERNS: dict[str, tuple[str, ...]] = {
         r"frighten\w*", r"scared?", r"escape", r"comfort(?:ed|ing)?", r"challeng(?:ed|ing)",
         r"hyped", r"uplifted", r"moved", r"hope(?:ful)?", r"frame of mind", r"lighter",
         r"sad", r"cheer(?:ed)? up", r"unwind", r"vibes?",
+        # how a story leaves its audience ("grinning or shaken?")
+        r"grinning", r"smiling", r"shaken", r"rattled", r"teary", r"in tears", r"on edge", r"giddy",
+        r"sobbing", r"creeped out", r"spooked", r"laughing",
         r"what (?:kind|sort|type|style)", r"which (?:kind|sort|type|style)",
         r"like to watch", r"(?:usually|normally|typically) watch", r"what do you (?:like|love|enjoy)",
         r"what (?:would|do) you (?:like|love|enjoy|watch)", r"kinds? of (?:thing|mood)",
@@ -721,6 +758,10 @@ _NOT_A_FIELD = re.compile(
     r"(?:when|while|if) (?:you'?re|you are|you'?re home|you are home) alone(?: in the house| at home)?|"
     r"alone in the (?:house|dark)|home alone|"
     # a mood whose object names another field ("in the mood for something brand new?")
+    # a mood asked of another field's value ("What decade are you in the mood for?")
+    r"(?:(?<=decade )|(?<=era )|(?<=year )|(?<=years )|(?<=length )|(?<=actor )|(?<=director )|"
+    r"(?<=period )|(?<=service )|(?<=app )|(?<=decades )|(?<=actress ))(?:are you|you're|r u|are u|"
+    r"would you be) in the mood(?: for)?|"
     r"in the mood for (?=(?:something|anything|a film|a movie|one) (?:brand[- ]new|new|newer|"
     r"recent|older|old|classic|short|shorter|long|longer|popular|well[- ]known|obscure)\b))\b"
 )
@@ -748,6 +789,8 @@ _TYPOS: dict[str, str] = {
     "moive": "movie", "movei": "movie", "moives": "movies", "flim": "film", "flims": "films",
     "favourate": "favourite", "favorit": "favorite", "fav": "favourite", "fave": "favourite",
     "acter": "actor", "acters": "actors", "actres": "actress", "directer": "director",
+    "actr": "actor", "actrs": "actors", "actrss": "actress", "drctr": "director", "dirctr": "director",
+    "gnre": "genre", "gnres": "genres", "thats": "that's", "tho": "though", "isnt": "isn't",
     "dirctor": "director", "realease": "release", "relase": "release", "recnet": "recent",
     "reccent": "recent", "recnt": "recent", "minits": "minutes", "hrs": "hours",
     "scarey": "scary", "comdy": "comedy", "comady": "comedy", "horor": "horror",

@@ -94,6 +94,8 @@ _FRAME_BEFORE = re.compile(
     # a choice leant to ("I'd lean towards the second: B", "I'd plump for B")
     r"(?:lean(?:ing)?|tilt(?:ing)?) (?:towards?|to)(?: the (?:first|second|third|latter|former)(?: one)?)?|"
     r"(?:plump|opt|settle|vote|side) (?:for|on|with)|(?:i'?d |i would )?favou?r|"
+    # the writer's own choice said in the present ("i say A", "I'm going with A", "I back A")
+    r"\bi(?: (?:say|pick|choose|back|reckon|take)|(?:'m| am) (?:going|gonna go) (?:with|for))|"
     # one chosen from the items just listed ("A, B and C all share it; of those, only B ...")
     r"of (?:those|these|them|the (?:two|three|four|five|lot)),? (?:only|just)(?: one,)?)"
     r"[\s:,—–-]*(?:is|would be)?[\s\"'“‘*_(~:]*(?:(?:the|a|an) )?[\s\"'“‘*_(~]*$"
@@ -116,7 +118,7 @@ _FRAME_AFTER = re.compile(
 _RULED_OUT_BEFORE = re.compile(
     r"(?i)(?:\bnot|skip(?:ped)?|ruled out:?|rules? out|instead of|rather than|other than|whereas|"
     r"except|apart from|besides|considered|passed on|dropped|❌|✗|✘|🚫|~~|neither|\bnor|unlike|"
-    r"avoid(?:ed)?|\bthan|\bover|more|less|looked at|left out|cut|wanted to suggest|was going "
+    r"avoid(?:ed)?|\bthan|\bover|more(?!,)|less(?!,)|looked at|left out|cut|wanted to suggest|was going "
     r"to suggest|thought about|almost (?:suggested|went with)|if|exclud\w*|drop|removed?|"
     r"steer (?:you )?(?:away|clear) from|over|beats|>|"
     # the one a comparison comes down against ("B edges out A", "B outshines A")
@@ -143,7 +145,16 @@ _OFFERS_SEVERAL = re.compile(
     r"programme|program|line-?up|double bill|double feature|option (?:[a-d]|[1-4])|"
     r"recommendations|one of these|a couple|(?:two|three|four|five|2|3|4|5) (?:[\w-]+ ){0,3}"
     r"(?:picks|titles|films|movies|options|ideas|moods|thrillers|romances|comedies|dramas|ones|"
-    r"documentaries|choices))\b"
+    r"documentaries|choices)|"
+    # options numbered or lettered as labels ("Pick #1: A. Pick #2: B", "Choice no. 2: B")
+    r"(?:picks?|options?|choices?|candidates?|contenders?|suggestions?|ideas?|recs?|"
+    r"recommendations?|titles?|films?|movies?|products?)\s*(?:#|no\.|number)\s*\d)\b"
+)
+# Two items set against each other for the user to judge ("A versus B", "A in the red corner, B
+# in the blue", "a head-to-head"): both are put forward, unless one is framed as the pick.
+_FACE_OFF = re.compile(
+    r"(?i)\b(?:versus|vs\.?|v\.|head[- ]to[- ]head|face[- ]?off|showdown|stand[- ]?off|battle of|duel|"
+    r"match[- ]?up|in the (?:red|blue) corner|(?:going|goes|go) up against|pitted against|square off)(?!\w)"
 )
 # Words that say the titles a message names are set aside, not offered.
 _RULING_OUT = re.compile(
@@ -347,6 +358,8 @@ class ProposalReader:
         ):
             return kept  # a list of options: all of them are put forward
         offered = [i for i in kept if i in framed]
+        if not offered and _FACE_OFF.search(text):
+            return kept  # "A in the red corner, B in the blue. Who wins?"
         if offered:
             return offered
         # References come first, the pick last ("X is the favourite; go for Y"): the item named

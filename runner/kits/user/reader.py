@@ -53,6 +53,12 @@ def readable(text: str) -> str:
 # An item named only as a reference ("something like X?"): a noun that asks nothing.
 REFERENCE_MARK = "OTHERREF"
 
+# "If one comes to mind, telling me would help.": a request put as the help an answer would be.
+_HELP_IF = (
+    r"^\W*(?:(?:but|and|so|no pressure(?: at all)?)\W+)*if (?:you|u|there'?s|there is|one|any)\b[^.?!]*,\s*"
+    r"(?:that|it|this|telling me|knowing|sharing)(?:'d| would| could) (?:really |greatly |truly |also |"
+    r"so )?help"
+)
 _ASKING_CUE = re.compile(
     r"(?i)(?:^|\b)(?:let me know|let us know|lemme know|tell me|lmk|gimme|"
     r"i'?d (?:love|like|want) to (?:know|hear)|i would (?:love|like) to (?:know|hear)|"
@@ -76,12 +82,19 @@ _ASKING_CUE = re.compile(
     r"it(?:'d| would| will)? (?:really |greatly |truly |also |so )?helps? (?:me |us )?(?:a lot |loads )?"
     r"(?:to (?:know|hear|learn|understand|have|get)|if|a lot to)|"
     r"(?:helpful|useful) to (?:know|hear)|good to (?:know|hear) (?:which|what|whether|if|how)|"
+    # "if you have a rough idea of X, that would help.": the help closes the request
+    + _HELP_IF
+    + r"|"
     r"i'?d be (?:curious|interested|keen) "
     r"(?:to|which|whether|if|what|how)|i'?d (?:be )?(?:love|like) to learn|"
     r"help me (?:understand|know|narrow)|give me (?:a sense|an idea|a feel)|"
     r"(?:get|have|like|want) a (?:sense|feel|feeling|read) (?:of|for)|i'?d appreciate|"
     r"(?:please |kindly |do )?(?:inform|advise|update|enlighten|notify) (?:me|us)\b|"
     r"appreciate (?:knowing|hearing|it if)|(?:want|need) to know|do tell|fill me in|"
+    # what the writer says it needs ("I'll need three things: ...")
+    r"(?:i'?ll|i will|i'?d|i would|i|we'?ll|we) (?:just )?need (?:a few|some|two|three|four|five|\d|"
+    r"these|the following|a couple of|a couple|your) ?(?:quick )?(?:things|details|answers|bits|"
+    r"points|pieces of info(?:rmation)?|info(?:rmation)?)|"
     r"any preferences?|your preferences? (?:on|for|about|regarding)|(?:any|a) preference (?:on|for|"
     r"about|regarding)|(?:help|helps|helpful) (?:me )?to know|helps? me (?:judge|gauge|decide|choose)|"
     r"(?:let's|lets) (?:start|begin) with|what about|how about (?:the|your)|thoughts on|"
@@ -95,7 +108,10 @@ _ASKING_CUE = re.compile(
 _QUESTION_START = re.compile(
     r"(?i)^\W*(?:(?:so|and|also|okay|ok|great|cool|alright|then|first|next|lastly|finally|oh|"
     r"and also|plus|now|one more thing|btw|quick one|and lastly|k|kk|ok so|so like|next|q\d*|"
-    r"also|lol|haha|bestie|yo|hey|hi|hello|okay so|real talk|ok real talk|wait|hmm+|um+|well)\b[\s,:!-]*)*(?:whether|what|"
+    r"also|lol|haha|bestie|yo|hey|hi|hello|okay so|real talk|ok real talk|wait|hmm+|um+|well|"
+    # the points of an enumeration ("Second, roughly how much time you have.")
+    r"firstly|second|secondly|third|thirdly|fourth|roughly|approximately|broadly|more or less)"
+    r"\b[\s,:!-]*)*(?:whether|what|"
     r"what's|whats|whatcha|watcha|whaddya|wyd|any1|ne1|"
     r"wat|wht|wut|which|wich|how|hw|how's|do|does|did|are|is|was|were|would|wouldn't|could|should|will|"
     r"can|any(?! \w+ (?:is|are) (?:fine|ok|okay|good|great|alright)\b)|anything|have|has|shall|may|"
@@ -140,7 +156,17 @@ _ABOUT_PERSON = re.compile(
     r"performer|star|lead|director|filmmaker)s?)\b"
 )
 # "..., or are you after something else?": an alternative that asks about the user's tastes.
-_OR_ASKS_YOU = re.compile(r"(?i)\bor (?:are|do|would|will|did|have|were|r) (?:you|u)\b")
+_OR_ASKS_YOU = re.compile(
+    r"(?i)\bor (?:(?:are|do|would|will|did|have|were|r) (?:you|u)\b|"
+    # the auxiliary dropped, as non-native writers do ("..., or you prefer other years?")
+    r"(?:you|u) (?:prefer|want|like|rather|need|wish|choose)\b)"
+)
+# A question about the kind a pitch gave, named as a mix ("Do you like such a mixture?"):
+# it asks the kind itself, not for a verdict on the pick.
+_ABOUT_THE_KIND = re.compile(
+    r"(?i)\b(?:such|that|this|the|these) (?:a |kind of |sort of )?(?:mix(?:ture)?|blend|combo|"
+    r"combination|fusion|mash-?up|hybrid|cocktail|pairing)s?\b"
+)
 # A question that itself puts the item forward ("I suggest X, okay?", "How about X?").
 _PUTS_FORWARD = re.compile(
     r"(?i)\b(?:i(?:'d| would)? (?:suggest|recommend|propose|go (?:with|for)|pick|choose)|"
@@ -210,7 +236,10 @@ _RECAP_HEADER = re.compile(
     r"mentioned|asked|want|like|need)|noted|got it|my plan|the plan|here'?s how|i'?ll|i will|"
     r"things i'?ll|what i'?ll|i (?:looked|checked|considered|searched|compared|found)|"
     r"options?|picks?|choices|candidates|contenders|ruled out|results?|why i picked|why it fits|"
-    r"details|the story|what it'?s about|highlights|facts|at a glance)\b|^\s*so\s*:?\s*$"
+    r"details|the story|what it'?s about|highlights|facts|at a glance|"
+    # where the conversation stands, however it is put ("Where we are:", "State of play:")
+    r"where (?:we|things) (?:are|stand)|where we'?re at|status|progress|state of play|"
+    r"current (?:filters?|settings|criteria|picture)|(?:the )?story so far)\b|^\s*so\s*:?\s*$"
 )
 _QUESTION_HEADER = re.compile(
     r"(?i)\b(?:questions?|quick (?:ones|poll|survey)|tell me|let me know|fill me in|intake|"
@@ -234,6 +263,10 @@ _DROPPED_SUBJECT = re.compile(
 # "Should the mood take you, I have a war film in reserve.": a condition, then a statement.
 _CONDITIONAL = re.compile(
     r"(?i)^\W*(?:should|were|had) (?:the|you|it|your|anyone|a|an|they)\b[^,?]*,\s"
+)
+_REPLY_CHOICE = (
+    r"^\W*(?:(?:please|pls|plz|just|now|then)\W+)?(?:reply|answer|respond|type|send|say|write|text|"
+    r"pick|choose|select)(?: with)? [\"'“(]?(?:\d|[a-d])\b[\"'”)]?(?:\s*(?:,|or|/)\s*[\"'“(]?(?:\d|[a-d])\b[\"'”)]?)+"
 )
 # Sentence shapes read by structure (one pattern each, compiled together):
 (
@@ -310,7 +343,8 @@ _CONDITIONAL = re.compile(
         # "Filters left: A, B. Set either or skip.": a value for one or all of those just listed
         r"^\W*(?:(?:please|pls|plz|now|then|just)\W+)?(?:set|fill|specify|pick|choose|enter|give|"
         r"provide|apply|add|answer) (?:either|both|any|one|all|each)(?: of (?:them|those|these|the "
-        r"two|the above))?\b",
+        r"two|the above))?\b|" + _REPLY_CHOICE,
+        # "Reply 1 or 2.", "answer a, b or c": a choice among the options just listed
         r"(?i),?\s*\beven (?:if|though|when)\b[^?]*",
         r"(?i)(?<!\bwhat)(?<!\bwhich)(?<!\bhow)(?<!\bwhere)(?<!\bwhen)(?<!\bwhy)(?<!\bwho)"
         r"(?<!\bif)(?<!\bwhether)(?<!\bthat)(?<!\band)(?<!\bor)(?<!\bso)(?<!\bwhat's)"
@@ -343,8 +377,47 @@ _CONDITIONAL = re.compile(
         r"add|give|provide) (?:(?:a|an|your|the|any|one)\s+)?(?:(?:max(?:imum)?|min(?:imum)?|preferred|"
         r"required|optional|either|both|upper|lower)\b|(?:\w+ )?(?:filters?|limits?|caps?|bounds?|"
         r"values?)\b)|set (?!(?:in|on|during|against|at|around|amid|among|off|up|out|aside|apart|to|"
-        r"for|about|back|free|sail|the|a|an|it|this|that|them|me|you|us)\b)\w+(?: \w+)?(?:,| and| or|\W*$))",
+        r"for|about|back|free|sail|the|a|an|it|this|that|them|me|you|us)\b)\w+(?: \w+)?(?:,| and| or|\W*$))|"
+        + _REPLY_CHOICE,
     )
+)
+# Praise of the pick, however it is said ("critics rave about it", "audiences adored it").
+_PRAISE = re.compile(
+    r"(?i)\b(?:prais\w*|lov(?:e|es|ed|ing)|ador\w*|rav(?:e|es|ed|ing)|acclaim\w*|applaud\w*|"
+    r"admir\w*|hail(?:s|ed)?|laud\w*|celebrat\w*|gush\w*|swoon\w*|commend\w*|"
+    r"(?:big |huge )?hit with|darling of|glowing|warmly received|well received)\b"
+)
+# "..., or send the cast?": an offer's other option is another act, not another value.
+_ACTION_OPTION = re.compile(
+    r"(?i)\bor (?:(?:should|shall|can|could|would|do) (?:i|we) |maybe |perhaps |rather |instead |"
+    r"just |would you (?:like|prefer) (?:me )?(?:to )?)?(?:send|check|look|show|tell|give|add|find|get|"
+    r"put|pull|play|share|save|book|order|search|list|keep|start|open|read|email|text|ping|remind|"
+    r"note|compare|suggest|recommend|try|see|go|do|make|leave|skip|stop|hold|wait|bookmark|queue|"
+    r"reserve|remove|drop|swap|switch|change|set|note|write|explain|describe|summari[sz]e)\b"
+)
+# A bound asked of the field just named ("Scores vary, so what floor would you set?").
+_BOUND = re.compile(
+    r"(?i)\b(?:floor|ceiling|cut-?off|limit|minimum|maximum|min|max|threshold|cap|upper bound|"
+    r"lower bound|bottom line)\b"
+)
+# A point of an enumeration ("Second, your diet.", "Third, what you want to spend.").
+_ENUMERATED_POINT = re.compile(
+    r"(?i)^\W*(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth(?:ly)?|finally|lastly)\s*[,:]"
+)
+# The pick as the subject of one predicate that states a fact ("X rated PG-13.", "X runs 2 h.").
+_PICK_THEN_FACT = re.compile(
+    r"(?i)^\W*"
+    + TITLE_MARK
+    + r"\s+(?:is |'s |was |has been )?(?:rated|runs|ran|lasts|has|gets|got|"
+    r"scores|scored|sits|clocks|carries|holds|came|comes|streams|is|was|costs|contains)\b[^()]*$"
+)
+# A short question whose object is a pronoun standing for a noun named before ("Is there one?",
+# "Got any?", "Anyone come to mind?"): it asks about what that noun names.
+_STANDS_FOR = re.compile(
+    r"(?i)^\W*(?:(?:so|and|well|then|ok|okay)\W+)?(?:(?:is|are) there (?:one|any|some|such)|"
+    r"(?:do|did|would) (?:you|u) have (?:one|any|some|such)|(?:have )?(?:(?:you|u) )?got (?:one|any)|"
+    r"any(?:one|body)?(?: (?:you|u) \w+)?(?: (?:come|comes|spring|springs) to mind)?|"
+    r"which (?:one )?is yours|what'?s yours)\b[^?]{0,20}\?\s*$"
 )
 # An offer about the pick itself ("want me to check where it's streaming?"), not about the user.
 _ON_THE_PICK = re.compile(
@@ -426,7 +499,11 @@ SMALL_TALK = re.compile(
     r"suits|fits|does the trick)|talk "
     r"soon|see you|bye|thanks? (?:so much|a lot|again)?(?: for (?:chatting|your time|the chat))?|"
     r"my pleasure|you'?re welcome|glad (?:i could|to) help|any time|anytime|(?:gimme|give me|just|one) "
-    r"(?:a )?(?:sec|second|moment|minute|mo)|hang on|hold on)\b(?: (?:tonight|today|this (?:evening|weekend)|now|again|all|everyone))?"
+    r"(?:a )?(?:sec|second|moment|minute|mo)|hang on|hold on|"
+    # asking for the user's time ("Got a minute?", "Do you have one more minute?")
+    r"(?:got|have|spare|(?:do|can) (?:you|u) (?:have|spare)|have (?:you|u) got) (?:a |one |another |"
+    r"one more |a few |two |a couple of )?(?:more )?(?:secs?|seconds?|moments?|minutes?|mins?|mo)"
+    r"(?: (?:more|to spare|for me))?(?=\W*$))\b(?: (?:tonight|today|this (?:evening|weekend)|now|again|all|everyone))?"
 )
 # What a mood menu is made of: a mood, vibe or tone, and what a story makes one feel or do.
 MOOD_CUE = (
@@ -724,6 +801,17 @@ class FieldReader:
                 if part is not parts[0] and out and out[-1][1] and _PURPOSE_CLAUSE.match(part):
                     out.append((part, False))  # what the question just asked is for
                     continue
+                recap = _LEAD_IN.match(part)
+                if (
+                    part.endswith(".")
+                    and recap
+                    and _RECAP_HEADER.search(recap.group(0))
+                    and not _ASKING_CUE.search(part)
+                ):
+                    # "Where we are: you want a horror film, you have Shudder.": a recap under
+                    # its lead-in states what the user said, however its clauses begin
+                    out.append((part, False))
+                    continue
                 if part.endswith(".") and (_NOTED.match(part) or _DOES_NOT_MATTER.match(part)):
                     # what the writer has noted, or says does not matter, however it is worded
                     out.append((part, False))
@@ -827,12 +915,14 @@ class FieldReader:
             described = asks and (TITLE_MARK in segment or _names_next(segment, text))
             # A question that asks for a reaction to the item reads only words that name a field
             # outright ("does that appeal, or is it too heavy?" asks how it lands, not the genre).
+            # an offer of a choice between values asks the field they are values of
+            to_pick = reacting and not (asks and self._offers_alternatives(segment))
             found = self.fields_in(
                 segment,
                 described=described,
-                reacting=asks and reacting,
+                reacting=asks and to_pick,
                 strong_only=asks
-                and reacting
+                and to_pick
                 and asks_reaction(segment)
                 and not _OR_ASKS_YOU.search(segment),
             )
@@ -852,6 +942,7 @@ class FieldReader:
                 (reacting or _ON_THE_PICK.search(_OFFER.sub("", segment)))
                 and _OFFER.match(segment)
                 and not _CHANGES_SEARCH.search(segment)
+                and not self._offers_alternatives(segment)
             ):
                 continue  # "want me to check where it streams?": an offer to act on the pick
             if _TAG_QUESTION.search(segment):
@@ -894,6 +985,18 @@ class FieldReader:
             for field in found:
                 order.setdefault(field, None)
         return tuple(order)
+
+    def _offers_alternatives(self, segment: str) -> bool:
+        """Does an offer give the user a choice between values of a field ("Shall I order just
+        one, or more than one?", "Should I add the small pack or the big one?")? It asks that
+        field, as the same choice without the offer would."""
+        offer = _OFFER.match(segment)
+        return (
+            offer is not None
+            and bool(_EITHER_OR.search(segment, offer.end()))
+            and not _ACTION_OPTION.search(segment, offer.end())
+            and bool(self.fields_in(segment[offer.end() :], described=False, strong_only=True))
+        )
 
     def _continues_mood_menu(self, segment: str, lead: str, lead_asks: bool) -> bool:
         """Is this question the menu of the mood question just before it ("What tone are you
@@ -974,8 +1077,11 @@ class FieldReader:
         ) and TITLE_MARK not in text:
             # "Options: - drop the age-rating filter - switch genre. Which would you prefer?"
             for back in (1, 2, 3):
-                if index - back < 0 or segments[index - back][1]:
+                if index - back < 0:
                     break
+                point, point_asks = segments[index - back]
+                if point_asks and not _ENUMERATED_POINT.match(point):
+                    break  # a point of an enumeration is gathered even when it asks itself
                 listed.insert(0, fields_of(segments[index - back][0], asks=False))
                 gathered += listed[0]
         if gathered:
@@ -1017,13 +1123,26 @@ class FieldReader:
                 # straight after the one shortcoming the pick's own sentence flags asks about it.
                 found = sorted(flaw)
                 break
-            if reacting and (
-                (describes(previous) and not _ABOUT_PERSON.search(segment))
-                or (
-                    TITLE_MARK in previous
-                    and (asks_reaction(segment) or _OPINION_BACK.search(segment))
-                    and not _ABOUT_PERSON.search(segment)
-                    and not _DESPITE.search(segment)
+            # "X rated PG-13. ok?": a bare check on a pick whose sentence is one bare fact
+            # (the pick the subject, the fact its predicate; not "Pick: X (PG-13). OK?", which
+            # puts the pick forward with its facts attached)
+            bare_fact = (
+                bool(_PICK_THEN_FACT.match(previous))
+                and len(previous.split(TITLE_MARK)[-1].split()) <= 4
+                and bool(_BARE_CHECK.match(segment))
+            )
+            if (
+                reacting
+                and not _ABOUT_THE_KIND.search(segment)
+                and not bare_fact
+                and (
+                    (describes(previous) and not _ABOUT_PERSON.search(segment))
+                    or (
+                        TITLE_MARK in previous
+                        and (asks_reaction(segment) or _OPINION_BACK.search(segment))
+                        and not _ABOUT_PERSON.search(segment)
+                        and not _DESPITE.search(segment)
+                    )
                 )
             ):
                 # A general check after a pitch asks nothing ("It's a thriller about ... and runs
@@ -1033,17 +1152,24 @@ class FieldReader:
             # A pitch's kind of story is not asked back ("It's a horror film where ... Does that
             # sound like your kind of thing?"); one plain fact about it is ("It leans hard into
             # science fiction - is that your kind of thing?").
-            plain_fact = asks_reaction(segment) and not describes(previous)
+            plain_fact = (asks_reaction(segment) and not describes(previous)) or bool(
+                _ABOUT_THE_KIND.search(segment)
+            )
             before = list(
                 dict.fromkeys(
                     f
                     for f in fields_of(previous, asks=False)
-                    if f != v.described_field or plain_fact
+                    # with no item in the message there is no pitch whose kind it could be
+                    if f != v.described_field or plain_fact or TITLE_MARK not in text
                 )
             )
             if not before:
                 if re.search(r"\d", previous):
                     continue  # "reviewers weren't kind - it sits at 4.7. Can you live with that?"
+                if TITLE_MARK not in text and _STANDS_FOR.match(segment):
+                    # "Directors leave a mark. If one's work stayed with you, say so. Is there
+                    # one?": the pronoun stands for the noun named before the sentence between
+                    continue
                 break
             if reacting and not (_OPINION_BACK.search(segment) or _ABOUT_PERSON.search(segment)):
                 # The facts of one sentence, its parts joined by semicolons ("Rated G; family; a
@@ -1053,6 +1179,22 @@ class FieldReader:
                 while j >= 0 and not segments[j][1] and segments[j][0].endswith(";"):
                     sentence.append(segments[j][0])
                     j -= 1
+                if (
+                    TITLE_MARK not in previous
+                    and len(flagged) == 1
+                    and _PRAISE.search(previous)
+                    and not re.search(r"\d", previous)
+                ):
+                    # praise closing a pitch told over several sentences ("X: a comedy of 93
+                    # minutes, rated PG-13. Critics love the camera work. Fitting for you?") is
+                    # no fact to accept: the check is on the pitch as a whole
+                    while j >= 0 and not segments[j][1]:
+                        sentence.append(segments[j][0])
+                        if TITLE_MARK in segments[j][0]:
+                            break
+                        j -= 1
+                    else:
+                        sentence = sentence[:1]
                 stated = {
                     f
                     for part in sentence
@@ -1074,8 +1216,17 @@ class FieldReader:
             suits = _SUITS_YOU.search(segment) or tiny_check
             if _ABOUT_PERSON.search(segment) and people_only:
                 found = people_only
-            elif _OPINION_BACK.search(segment) or (
-                len(before) == 1 and (suits or (short and _SUITS_YOU_WEAK.search(segment)))
+            elif (
+                _OPINION_BACK.search(segment)
+                or (len(before) == 1 and (suits or (short and _SUITS_YOU_WEAK.search(segment))))
+                or (TITLE_MARK not in text and _STANDS_FOR.match(segment))
+                or (
+                    len(before) == 1
+                    and (bare_fact or _ABOUT_THE_KIND.search(segment) or _BOUND.search(segment))
+                )
+                # a request that names no field ("If one comes to mind, telling me would help.")
+                # is about the field of the sentence before
+                or (TITLE_MARK not in text and bool(re.match(_HELP_IF, segment, re.IGNORECASE)))
             ):
                 found = before
             break

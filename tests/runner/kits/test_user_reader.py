@@ -339,3 +339,20 @@ def test_a_flood_at_the_loops_output_cap_is_read_as_its_first_part(unit: str) ->
     # search over the whole text per segment (cubic), "&&&..." a quadratic cue pattern.
     flood = unit * (250_000 // len(unit))
     assert TEAS.read_fields(flood) == TEAS.read_fields(flood[:READ_LIMIT])
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        # an offer whose object is a choice between values asks the field they are values of
+        (f"I found {ITEM}. Shall I order the mild one, or the strong one?", ("strength",)),
+        (f"{ITEM} is here. Should I add it in the smoky flavour or the fruity one?", ("flavour",)),
+        (f"{ITEM}. Want me to get the fruity one or a smoky blend?", ("flavour",)),
+        # an offer to act, its other option another act, asks nothing
+        (f"I found {ITEM}. Shall I order it, or tell you the flavour notes?", ()),
+        (f"I found {ITEM}. Shall I add it or not?", ()),
+        (f"{ITEM} is strong. Want me to add it?", ()),
+    ],
+)
+def test_an_offer_of_alternative_values_asks_their_field(text: str, asked: tuple[str, ...]) -> None:
+    assert TEAS.read_fields(text, reacting=True) == asked
