@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from domains.grocery.mentions import Resolver
-from domains.grocery.user.vocabulary import ASKING, REQUEST_FORMS, TOPICS, Topic
+from domains.grocery.user.vocabulary import ASKING, REQUEST_FORMS, SHORTCOMING, TOPICS, Topic
 from runner.kits.user.reader import TITLE_MARK, FieldReader, nothing_fits_pattern, readable
 
 __all__ = [
@@ -163,7 +163,10 @@ _GO_AHEAD = re.compile(
 _LEAVE = re.compile(
     r"(?i)(?:\b(?:proceed|go ahead|execute|carry on|carry it out|action (?:it|this|that)|process (?:it|"
     r"this|that|them)|do (?:it|that|"
-    r"this|so)|make it so|green light|go-ahead|thumbs up)|^\W*(?:confirm|go|good to go|ok to go|"
+    r"this|so)|make it so|green light|go-ahead|thumbs up|"
+    # leave asked as consent ("Do I have your consent?", "May I have your approval?")
+    r"(?:your|ur) (?:consent|permission|approval|authori[sz]ation|blessing|say-so|sign-off|nod|"
+    r"agreement)|^\W*(?:shall|should|can|may) i process)|^\W*(?:confirm|go|good to go|ok to go|"
     r"all good|all set|(?:shall|should|can|may) i|(?:do |will |would )?(?:you|u) (?:confirm|agree|"
     r"accept|approve)(?: (?:it|this|that))?))\W*$"
 )
@@ -174,8 +177,8 @@ _LEAVE_FOR: tuple[tuple[ConfirmKind, re.Pattern[str]], ...] = (
     (
         "return",
         re.compile(
-            r"(?i)\b(?:return(?:s|ed|ing)?|refund(?:s|ed|ing)?|sen[dt] (?:it|them|this|"
-            r"that) back|money back)\b"
+            r"(?i)\b(?:return(?:s|ed|ing)?|refund(?:s|ed|ing)?|sen(?:d|t|ding) (?:it|them|this|"
+            r"that )?back|money back)\b"
         ),
     ),
     ("order", re.compile(r"(?i)\b(?:order|check ?out|total)\b")),
@@ -258,6 +261,115 @@ def _pointed_back(text: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+# A question about the product itself, not the shopper ("Where is it from?"), and a statement
+# about it that may answer one ("It is from Italy.").
+_ABOUT_SHOPPER = re.compile(r"(?i)\b(?:you|u|your|ur|yours|we|us|our|i|me|my)\b")
+_ABOUT_PRODUCT = re.compile(
+    r"(?i)^\W*(?:(?:yes|yep|yeah|no|nope|sure)\b\W*)?(?:it|they|this|that|these|those|the \w+|"
+    + TITLE_MARK
+    + r")(?:'s|'re)?\b"
+)
+# What flags the last sentence of a pitch as a warning: a shortcoming, a contrast, a warning word,
+# an ingredient or allergen named.
+_FLAGGED = re.compile(
+    r"(?i)(?:" + SHORTCOMING + r"|\b(?:but|however|though|although|only|not|unfortunately|sadly)\b|"
+    r"n't\b|heads[- ]up|warn|caution|careful|point out|be aware|\bnote\b|mention|\bflag|\bfyi\b|"
+    r"allerg|ingredients?|traces?)"
+)
+
+
+_WORD = re.compile(r"[a-z][a-z'-]*")
+_FUNCTION_WORDS = frozenset(
+    [
+        "what",
+        "which",
+        "where",
+        "how",
+        "who",
+        "when",
+        "why",
+        "is",
+        "are",
+        "was",
+        "were",
+        "do",
+        "does",
+        "did",
+        "it",
+        "its",
+        "it's",
+        "they",
+        "them",
+        "this",
+        "that",
+        "these",
+        "those",
+        "the",
+        "a",
+        "an",
+        "any",
+        "of",
+        "to",
+        "in",
+        "on",
+        "for",
+        "by",
+        "with",
+        "be",
+        "there",
+    ]
+)
+
+
+def _answers(question: str, statement: str, topics: set[str]) -> bool:
+    """Does this statement answer the question about the product just asked ("Where is it
+    from? It is from Italy."): it speaks of the product, and states the question's topic or
+    repeats every word the question asks with?"""
+    if _ABOUT_SHOPPER.search(question) or not _ABOUT_PRODUCT.match(statement):
+        return False
+    if topics & set(_FIELDS.statement_fields(statement)):
+        return True
+    asked = set(_WORD.findall(question.lower())) - _FUNCTION_WORDS
+    return bool(asked) and asked <= set(_WORD.findall(statement.lower()))
+
+
+def _settled_questions(text: str, *, proposes: bool) -> str:
+    """The message without the questions that ask the shopper nothing, by their place:
+
+    - a question about the product that the next sentence answers at once ("Where is it from?
+      It is from Italy.", "Is it organic? Yes, certified."): the writer tells, it does not ask;
+    - in a message that puts a product forward, a general check naming no topic after a pitch of
+      two or more sentences that state facts on two or more topics, the last flagging no
+      shortcoming ("Try X. It's vegan and palm-oil free. It costs €2.45. Does that sound
+      good?"): a reaction to the pitch as a whole, as after one sentence of several facts.
+    """
+    parts = segments(text)
+    for n, (question, asks) in enumerate(parts):
+        if not asks:
+            continue
+        own = {f for _p, f in _FIELDS.fields_in(question, described=False, strong_only=True)}
+        after, after_asks = parts[n + 1] if n + 1 < len(parts) else ("", True)
+        if own and not after_asks and _answers(question, after, own):
+            text = text.replace(question, "", 1)
+            continue
+        if not proposes or own or len(question.split()) > 8:
+            continue
+        pitch: list[str] = []
+        for back in range(n - 1, -1, -1):
+            if parts[back][1]:
+                break
+            pitch.insert(0, parts[back][0])
+        stated = {f for sentence in pitch for f in _FIELDS.statement_fields(sentence)}
+        if (
+            len(pitch) >= 2
+            and any(TITLE_MARK in sentence for sentence in pitch)
+            and len(stated) >= 2
+            and not _FLAGGED.search(pitch[-1])
+        ):
+            text = text.replace(question, "", 1)
+    return text
+
+
 def _asks_leave(question: str, proposes: bool) -> bool:
     """Does this question ask leave to order, return or substitute (in any of the forms
     `ShopperReader._confirm` reads), or give a bare go-ahead?"""
@@ -307,7 +419,7 @@ class ShopperReader:
         )
         if confirm:
             blanked = _without_leave_requests(blanked, bool(proposed))
-        usual = _usual_forms(blanked)
+        usual = _settled_questions(_usual_forms(blanked), proposes=bool(proposed))
         # In a message that puts a product forward, a request for a reaction asks no topic.
         asked = _topics(_FIELDS.read_fields(usual, reacting=bool(proposed)))
         if not proposed:

@@ -12,6 +12,7 @@ __all__ = [
     "ASKING",
     "FREE_TOPICS",
     "REQUEST_FORMS",
+    "SHORTCOMING",
     "TOPICS",
     "TOPIC_FIELDS",
     "TOPIC_PATTERNS",
@@ -187,6 +188,11 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"prices?|brands?|labels?|oils?|fats?|processing|origins?|countr(?:y|ies)|quantit(?:y|ies)|"
         r"diets?|allergies|budget)\b)\w+",
         r"categor(?:y|ies)", r"what (?:product|item)s? (?:are you|do you)",
+        # another, the same or which kind of product ("or a different kind of snack?")
+        r"(?:product|item|food) (?:types?|kinds?|categor(?:y|ies))",
+        r"(?<!your )(?<!the )(?<!that )(?<!this )(?:kinds?|types?|sorts?) of (?:products?|items?|groceries)",
+        r"(?:other|another|different|same|new|which|what) (?:kinds?|types?|sorts?|variet(?:y|ies)|"
+        r"categor(?:y|ies)) of (?:products?|items?|foods?|groceries|snacks?|goods|drinks?|treats?)",
         r"what are you (?:looking|shopping|hoping) (?:for|to (?:buy|find|get))",
         r"what (?:do |would )?(?:you|u) feel like(?: (?:buying|getting|having|eating|picking up))?",
         r"what (?:you|u) (?:need|want|have) to (?:buy|get|find|order)",
@@ -231,7 +237,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"(?:a )?names? (?:you|u) (?:know|trust|recogni[sz]e)",
     ),
     "nutriscore": (
-        r"nutri[- ]?scores?", r"nutrition(?:al)? (?:grade|score|rating|value|profile|label|quality)s?",
+        r"nutri[- ]?scores?", r"nutri(?=\W*[=:])", r"grades?", r"graded", r"nutrition(?:al)? (?:grade|score|rating|value|profile|label|quality)s?",
         r"nutrition(?:al)?(?:ly)?", r"health(?:y|ier|iest|iness)?(?:-ish)?", r"wholesome", r"good for you",
         r"sugar(?:y|s)?", r"(?:traffic[- ]light|front[- ]of[- ]pack) (?:label|score|rating)s?",
         r"grade [a-e]\b", r"score of [a-e]\b", r"scores? (?:an? )?[a-e]\b(?! \w)", r"calori\w*", r"(?:that|this|the|its|a) grade",
@@ -299,7 +305,8 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r" (?:products?|produce|food|goods|items|ones)",
     ),
     "quantity": (
-        r"how many(?! (?:euros?|dollars?|pounds|quid|bucks|cents)\b)", r"number of (?:packs?|packets?|units?|bottles?|box(?:es)?|items?)",
+        r"how many(?! (?:euros?|dollars?|pounds|quid|bucks|cents|grams?|g|kilos?|kilograms?|kg|ml|cl|"
+        r"millilit(?:re|er)s?|lit(?:re|er)s?|ounces?|oz|calories|kcal)\b)", r"number of (?:packs?|packets?|units?|bottles?|box(?:es)?|items?)",
         r"quantit(?:y|ies)", r"how much of (?:it|them)", r"(?<!size )packs? (?:do|would|will) you",
         r"(?:one|a single) (?:pack|packet|unit) or (?:more|several|two)",
         r"stock(?:ing)? up", r"just (?:the )?one",
@@ -322,7 +329,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
 WEAK_TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
     "allergies": (r"avoid", r"safe", r"restrictions?", r"can(?:'t| not|not) (?:have|eat)"),
     "budget": (r"how much", r"spend", r"value"),
-    "nutriscore": (r"light(?:er)?", r"balanced", r"(?:a )?treat"),
+    "nutriscore": (r"light(?:er)?", r"balanced"),
     "diet": (r"eat", r"animals?"),
     "category": (r"looking for", r"shopping for", r"need today", r"after today"),
     "origin": (r"local",),
@@ -421,11 +428,22 @@ _WARNING = (
     r"you)(?: that)?|(?:please )?(?:be aware|note|keep in mind|bear in mind)(?: that)?|just so "
     r"(?:you|u) know|fyi|heads[- ]up|warning|caution|note)[:,]?\s+"
 )
+# What flags a fact about a product as a shortcoming ("ultra-processed", "isn't organic",
+# "contains milk", "only scores D", "over your budget").
+SHORTCOMING = (
+    r"ultra[- ]processed|nova(?: group)? 4|\bnot (?:organic|vegan|vegetarian|halal|kosher|"
+    r"local)|\b(?:isn't|aren't|is not|are not)\b|\bcontains?\b|\bhas palm|with palm|may contain|"
+    r"traces? of|\bonly (?:gets?|scores?|has|rates?)\b|nutri[- ]?score (?:of )?[de]\b|grade [de]\b|"
+    r"\b(?:has|have|got|includes?) (?:some |a bit of |a little |traces of )?(?:gluten|milk|"
+    r"dairy|lactose|nuts?|peanuts?|eggs?|soya?|sesame|fish|mustard|celery|palm)\b|"
+    r"(?:over|above|beyond|past) (?:your|the|ur) (?:budget|limit|max(?:imum)?|cap)|pricier|more expensive"
+)
 # Topic words the shopper gives to answer (a request to "send", "give" or "write" them asks).
 _TOPIC_NAMES = (
-    r"(?:(?:your|ur|the|any|all|us your|me your|me the)\s+)?(?:allerg|intoleran|diet|budget|price|"
-    r"spend|brand|nutri|organic|palm|pack size|size|process|origin|countr|quantit|how many|"
-    r"preferences?|dealbreakers?|limits?|must[- ]haves?)"
+    r"(?:(?:your|ur|the|any|all|us your|me your|me the)\s+)?(?:(?:max|min|maximum|minimum)[_ ])?"
+    r"(?:allerg|intoleran|diet|budget|price|spend|brand|nutri|grade|organic|palm|pack size|size|"
+    r"process|nova|origin|countr|quantit|qty|how many|number of|categor|kind of|type of|product "
+    r"(?:type|kind)|preferences?|dealbreakers?|limits?|must[- ]haves?)"
 )
 
 # General-English ways of asking that the user kit reads in another form: each is rewritten to
@@ -440,6 +458,50 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             + TITLE_MARK
             + r")\b)",
             r"\1",
+        ),
+        # A closing reassurance ("No wrong answers!", "No judgement either way") says any answer
+        # is welcome; it is no answer the writer gives to the question before it.
+        (
+            r"\bno (?:right or wrong|wrong or right|wrong|bad|silly|incorrect)(?: or (?:right|wrong))? "
+            r"(?:answers?|choices?|replies|options?)\b|\bno judg(?:e)?ments?\b",
+            "every answer welcome",
+        ),
+        # Leave asked as a yes to reply ("Reply 'yes' and I'll place it.", "Just say the word and
+        # it's ordered", "Type Y to process"): a request for leave for what follows, as "shall I
+        # ...?" is.
+        (
+            r"\band (?:it|they|that|this)(?:'s|'re| is| are| will be| gets?| goes)? (?:ordered|placed|"
+            r"bought|checked out)\b",
+            "and I'll order it",
+        ),
+        (
+            r"\band (?:it|they|that|this)(?:'s|'re| is| are| will be| gets?| goes)? (?:returned|refunded|"
+            r"sent back)\b",
+            "and I'll return it",
+        ),
+        (
+            r"(?:^|(?<=[.!?:] ))(\W*)(?:just |simply )?(?:reply|say|type|answer|respond|text|write|send|"
+            r"hit|press|give me)(?: (?:with|me|back))? (?:a |an |the )?['\"‘“]?(?:yes|y|yep|yeah|ok|okay|"
+            r"go|confirm|word|nod|thumbs up|green light)['\"’”]?(?: (?:and|to|if (?:you want|you'?d like) "
+            r"me to|so))(?: (?:i'?ll|i will|we'?ll|we will|i can|i shall))? ([^.!?\n]*)[.!]?",
+            r"\1shall I \2?",
+        ),
+        # A check worded as a difficulty ("Does that pose any difficulty for you?", "Would that
+        # be a hurdle?"): whether the fact just stated is a problem.
+        (
+            r"\b(?:a|an|any|some) (?:real |big |particular )?(?:difficult(?:y|ies)|troubles?|"
+            r"complications?|obstacles?|hurdles?|hassles?|headaches?|snags?|inconvenience)"
+            r"(?=[^.!?\n]*\?)",
+            "any problem",
+        ),
+        # Animal foods named as what the household eats ("Do you eat dairy and eggs?") ask the
+        # diet, as "do you eat meat?" does, not an allergy.
+        (
+            r"\b((?:do|does|would|will) (?:you|u|anyone|they|everyone|your (?:household|family|kids|"
+            r"partner|\w+)) (?:eat|drink|consume|have|take|buy)) (?:any )?(?:(?:dairy|eggs?|milk|"
+            r"fish|meat|honey|seafood|pork|beef|chicken|gelatine?|cheese|butter|animal products)"
+            r"(?:,? (?:and|or|&|,) ?| ?/ ?|,? )?){1,4}(?=[^\w\s]*\?|\s*(?:or|at all)\b)",
+            r"\1 animal products ",
         ),
         # An adequacy check ("Nutri-Score E. Good enough?", "100 g - big enough?", "Is enough
         # good for you?") asks whether the fact just stated meets the shopper's bar: a check on
@@ -474,14 +536,7 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         # (ultra-processed). OK?", "X isn't organic. Alright?") checks that shortcoming; after a
         # neutral fact ("X, €5.49. OK?") it stays a reaction to the product.
         (
-            r"((?:ultra[- ]processed|nova(?: group)? 4|\bnot (?:organic|vegan|vegetarian|halal|kosher|"
-            r"local)|\b(?:isn't|aren't|is not|are not)\b|\bcontains?\b|\bhas palm|with palm|may contain|"
-            r"traces? of|\bonly (?:gets?|scores?|has|rates?)\b|nutri[- ]?score (?:of )?[de]\b|grade [de]\b|"
-            r"\b(?:has|have|got|includes?) (?:some |a bit of |a little |traces of )?(?:gluten|milk|"
-            r"dairy|lactose|nuts?|peanuts?|eggs?|soya?|sesame|fish|mustard|celery|palm)\b|"
-            r"over (?:your|the) (?:budget|limit)|pricier|more expensive)[^.?!\n]*[.!)]*\s+)"
-            + _CHECK
-            + r"(?=\s*\?)",
+            r"((?:" + SHORTCOMING + r")[^.?!\n]*[.!)]*\s+)" + _CHECK + r"(?=\s*\?)",
             r"\1can you live with that",
         ),
         # A general check straight after a sentence whose predicate is one fact about the
@@ -565,7 +620,8 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         # and your budget", "Give your budget and I'll start") asks for it.
         (
             r"(?:^|(?<=[.!?:] ))(\W*)(?:please )?(?:send|give|write|type|share|provide|drop|text|list|"
-            r"state|note down)(?: (?:me|us|over))?(?= " + _TOPIC_NAMES + r")",
+            r"state|note down|(?:reply|answer|respond|come back|get back to me) with)(?: (?:me|us|"
+            r"over))?(?= " + _TOPIC_NAMES + r")",
             r"\1please tell me",
         ),
         # "I'd like your diet and your budget": a request for them.
@@ -582,7 +638,9 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"fill me in|talk me through|walk me through|share|answer)(?: (?:a (?:bit|little|word|line)|"
             r"something|more|briefly|your (?:answers?|thoughts)))? (?:about|on|for|to) (?:each|all|every "
             r"one|both|the (?:two|three|four|five))(?: (?:of )?(?:those|these|them|the above|three|two|"
-            r"four|points|things|questions))?\b",
+            r"four|points|things|questions))?\b|(?:^|(?<=[.!?:] ))(?:please )?(?:send|give|fill in|answer|"
+            r"provide|share)(?: (?:me|us))? (?:both|all|all three|all four|each|them|these|those)(?: "
+            r"(?:over|please|of them))?(?=\W*$)",
             "please answer each of those",
         ),
         # A fact put before a question as given ("At €1.99 for 100 g, shall I add it?", "For
@@ -638,7 +696,14 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         # "params required -> budget, brand"), asks for them.
         (
             r"^(\W*)(?:(?:still )?(?:missing|required|needed|pending|to fill(?: in)?|outstanding)|"
-            r"(?:params?|parameters?|fields?|info|inputs?|values?) (?:missing|required|needed))"
+            r"(?:params?|parameters?|fields?|info|inputs?|values?) (?:missing|required|needed)|"
+            r"need(?:ed)? from (?:you|u)|"
+            # an imperative over the filters listed after it ("Set filters -> organic, origin",
+            # "Pick values for: max_price, qty", "Set these before I search: nova_max")
+            r"(?:please )?(?:set|choose|pick|select|specify|fill(?: in)?|enter|input|define|provide)"
+            r"(?: (?:the|these|those|your|values? for|a value for|some|me))?(?: (?:filters?|params?|"
+            r"parameters?|fields?|values?|options?|preferences?|settings?|criteria))?(?: (?:below|for "
+            r"me|first|please|before (?:i|we) (?:search|start|look)))?(?![^.\n]*\w ?[=:] ?\w))"
             r"(?: (?:fields?|params?|info|inputs?|values?))?[ \t]*(?::|→|->|=)[ \t]*(?=[\[(\"']?"
             + _TOPIC_NAMES
             + r")",
