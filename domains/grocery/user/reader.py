@@ -128,6 +128,8 @@ _CONFIRM_ORDER = re.compile(
     r"(?:you'?d like|you want) me to (?:order|buy|purchase)|(?:you'?d like) to (?:order|buy|purchase)|"
     r"go ahead and (?:order|place|buy|purchase)|confirm (?:the|your|this) basket|"
     r"ring (?:it|them|this|these|that) (?:up|through)|^\W*order(?=\W*$)|"
+    r"(?:hit|press|click|tap|push|smash) (?:the )?(?:order|buy(?: now)?|check ?out|confirm|place order|"
+    r"pay(?: now)?|submit|purchase)|"
     r"^\W*(?:place|submit|send) (?:it|them|this|that|everything)(?=\W*$)|"
     r"(?:i'?ll|i will|i'?m going to|let me) (?:go ahead and )?(?:order|buy|purchase|check out)|"  # "Basket: A x1. Order?"
     r"(?:order|buy|purchase) (?:it|them|this|these) (?:for you|now))\b"
@@ -195,6 +197,13 @@ _OFFERS_TO = re.compile(
     r"(?i)\b(?:(?:i|we)(?: can| could| may| might| would|'d| will|'ll) (?:give|offer|send|put|get|add|"
     r"bring|use|ship|deliver|provide)|(?:i|we) (?:propose|suggest|offer|recommend))\b"
 )
+# The writer's own setting aside of a product ("I have set aside X, which is not available. May I
+# instead suggest Y?", "skipped X (sold out). Y instead?"): what it offers next is a suggestion
+# among the finds, not a substitute for a product the shopper ordered.
+_SET_ASIDE = re.compile(
+    r"(?i)(?:\b(?:i|we)(?:'ve| have)? |^\W*)(?:set aside|put aside|left aside|skipped|passed over|"
+    r"left out|dropped|excluded|ruled out)\b"
+)
 # A product said to be gone from the shelf, in the usual ways.
 _GONE = re.compile(
     r"(?i)\b(?:out of stock|sold out|unavailable|not available|no longer (?:available|stocked|in "
@@ -204,6 +213,7 @@ _GONE = re.compile(
 
 
 _GOES_ON = re.compile(r"\s+(?:is|are|has|comes|costs|was)\b")
+_SIZE_AFTER = re.compile(r"(?i)\W{1,3}(?:\d+\s*x\s*)?\d+(?:[.,]\d+)?\s*(?:g|kg|ml|cl|l)\b")
 
 
 def _said_after_name(surface: str, name: str) -> str:
@@ -212,7 +222,8 @@ def _said_after_name(surface: str, name: str) -> str:
     read against all of them); a name with its brand or size keeps nothing."""
     at = surface.lower().find(name.lower()) if name else -1
     rest = surface[at + len(name) :] if at >= 0 else ""
-    return rest if _GOES_ON.match(rest) else ""
+    # its size said after its name ("X, 4 x 125 g, €1.89") is one of the facts the sentence states
+    return rest if _GOES_ON.match(rest) or _SIZE_AFTER.match(rest) else ""
 
 
 # A question that names no topic but asks whether to act on what was just said, as a preference
@@ -233,6 +244,12 @@ _ACTS_ON_IT = re.compile(
     r"(?:which|what) (?:group|camp|side|team) (?:are|r) (?:you|u)|are (?:you|u) in|^\W*(?:would|do|"
     r"will|shall|should) (?:you|u|i)\W*$|what (?:works|suits|fits)(?: (?:best|you|u))?)"
 )
+# A statement about shoppers or food in general ("Some people look at ...", "Most spreads ..."):
+# its figures explain a scale, they report no find.
+_GENERAL = re.compile(
+    r"(?i)^\W*(?:some|many|most|lots of|a lot of|plenty of|certain|people|shoppers|customers|"
+    r"folks|everyone|anyone)\b"
+)
 # A statement that reports what the writer did or found, not what shoppers care about.
 _REPORT = re.compile(r"(?i)^\W*(?:i|we|i'?ve|we'?ve|i'?m|we'?re|here|there(?:'s| is| are))\b")
 
@@ -251,8 +268,19 @@ def _pointed_back(text: str) -> tuple[str, ...]:
                 break
             statement = parts[n - back][0]
             stated = _FIELDS.fields_in(statement, described=False, strong_only=True)
+            # a statement split at a dash starts where its sentence starts
+            before = parts[n - back - 1][0] if n - back >= 1 else ""
+            start = (
+                before
+                if before and not parts[n - back - 1][1] and not re.search(r"[.!?:;]$", before)
+                else statement
+            )
             if TITLE_MARK in statement or (
-                stated and (_REPORT.match(statement) or re.search(r"\d", statement))
+                stated
+                and (
+                    _REPORT.match(statement)
+                    or (re.search(r"\d", statement) and not _GENERAL.match(start))
+                )
             ):
                 break
             if stated:
@@ -449,7 +477,7 @@ class ShopperReader:
             return "return"
         if _CONFIRM_ORDER.search(joined):
             return "order"
-        if proposes and _CONFIRM_SUBSTITUTION.search(joined):
+        if proposes and _CONFIRM_SUBSTITUTION.search(joined) and not _SET_ASIDE.search(text):
             return "substitution"
         if (
             proposes

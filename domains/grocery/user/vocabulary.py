@@ -152,6 +152,8 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"diet(?:ary)?(?: (?:needs?|requirements?|preferences?|choices?|style))?", r"vegans?",
         r"vegetarians?", r"veggie", r"plant[- ](?:based|powered|forward|only|heavy)", r"plants? only",
         r"animal[- ]free", r"meat", r"animal (?:products?|ingredients?)",
+        # "veg" for vegetarian, said against its opposite or of a person ("veg or not?", "are u veg?")
+        r"veg(?= (?:or|and|n) (?:not|non|no|meat|vegan))", r"(?:are|r|is) (?:you|u|they|anyone) (?:a )?veg\b",
         r"(?:eat|eating) (?:style|habits?)", r"how you eat", r"flexitarian", r"pescatarian",
         r"meat[- ](?:free|eaters?|less)", r"meatless", r"veg(?:gie)? only", r"halal", r"kosher", r"keto", r"low[- ]carb",
         r"(?:vegans?|vegetarians?|veggie|plant)[- ](?:friendly|only|options?|safe)", r"gelatine?",
@@ -170,6 +172,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"afford\w*", r"€ ?\d*", r"euros?", r"cheap(?:er|est)?", r"expensive", r"pricey",
         r"money", r"(?:upper|price) limit", r"cost[- ]conscious", r"value for money",
         r"splurge", r"(?:max|maximum) (?:you'?d )?(?:pay|spend)", r"pay", r"(?:budget|price|cost)[- ]wise",
+        r"(?:sort|kind|type|ballpark) of (?:amount|sum|figure)", r"ballpark",
         r"bargains?", r"how much (?:were|was|is|did|should|could|might) (?:you|u)",
         r"(?:price|spending|cost) (?:ceiling|bracket|band|range)", r"within (?:your |ur )?means",
         r"economical", r"thrifty", r"frugal", r"splash out", r"pricier", r"[£$] ?\d*",
@@ -185,7 +188,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
     "category": (
         r"(?:what|which) (?:kind|type|sort) of (?:product|item|thing|food|groceries)",
         r"(?:what|which) (?:kinds?|types?|sorts?|variet(?:y|ies)) of (?!(?:sizes?|packs?|packaging|"
-        r"prices?|brands?|labels?|oils?|fats?|processing|origins?|countr(?:y|ies)|quantit(?:y|ies)|"
+        r"prices?|brands?|labels?|oils?|fats?|processing|origins?|countr(?:y|ies)|quantit(?:y|ies)|amounts?|sums?|"
         r"diets?|allergies|budget)\b)\w+",
         r"categor(?:y|ies)", r"what (?:product|item)s? (?:are you|do you)",
         # another, the same or which kind of product ("or a different kind of snack?")
@@ -220,15 +223,17 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"what (?:can|could|shall|should) (?:i|we) (?:find|get|fetch|look for|search for|pick up|"
         r"grab|source)",
         # a menu of kinds of product ("breakfast bits, snacks or drinks?", "sweet or savoury")
-        r"(?:something )?(?:sweet|savou?ry|salty)(?: \w+)?,? or (?:something |a |an )?"
-        r"(?:sweet|savou?ry|salty|drinks?|snacks?)",
+        r"(?:something )?(?:more |rather |a bit )?(?:sweet|savou?ry|salty|spicy|fruity|crunchy|crispy|"
+        r"creamy|chocolatey)(?: \w+)?,? or (?:more |rather |maybe |perhaps |a bit )?(?:something |a |an )?"
+        r"(?:sweet|savou?ry|salty|spicy|fruity|crunchy|crispy|creamy|chocolatey|drinks?|snacks?|to drink|"
+        r"to eat|to snack on)",
         r"(?:breakfast|lunch|dinner|snacks?|drinks?|sweets?|treats?)(?: \w+)?,? or (?:some |a |an )?"
         r"(?:breakfast|snacks?|drinks?|sweets?|treats?|lunch|dinner)",
         # a menu of kinds of product ("Cereal, yoghurt or something to spread on toast?")
         r"(?:" + _KINDS + r")(?:,? (?:" + _KINDS + r"))*,? or (?:some |a |an )?(?:" + _KINDS + r"|something)",
     ),
     "brand": (
-        r"brands?", r"branded", r"manufacturers?", r"makers?", r"own[- ]label", r"store brand",
+        r"brands?", r"branded", r"marcas?", r"marken?", r"marques?", r"manufacturers?", r"makers?", r"own[- ]label", r"store brand",
         r"(?:who|which company) makes", r"producers?", r"(?:which|what) compan(?:y|ies)",
         r"(?:name|big|house|premium|supermarket|shop|generic|no)[- ](?:brands?|names|labels?)",
         r"(?:particular|specific|favou?rite|preferred|usual|trusted) (?:make|makes|label|company|"
@@ -237,7 +242,10 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"(?:a )?names? (?:you|u) (?:know|trust|recogni[sz]e)",
     ),
     "nutriscore": (
-        r"nutri[- ]?scores?", r"nutri(?=\W*[=:])", r"grades?", r"graded", r"nutrition(?:al)? (?:grade|score|rating|value|profile|label|quality)s?",
+        r"nutri[- ]?scores?", r"nutri(?=\W*[=:])",
+        # the letter on the front of the pack, on its scale from A to E
+        r"(?:the |a |that )?letters? (?:on|printed on|on the front of|at the front of) (?:the |a )?(?:pack|"
+        r"packet|label|box|packaging)", r"from a\b[^.?!\n]{0,20}\bto e\b", r"grades?", r"graded", r"nutrition(?:al)? (?:grade|score|rating|value|profile|label|quality)s?",
         r"nutrition(?:al)?(?:ly)?", r"health(?:y|ier|iest|iness)?(?:-ish)?", r"wholesome", r"good for you",
         r"sugar(?:y|s)?", r"(?:traffic[- ]light|front[- ]of[- ]pack) (?:label|score|rating)s?",
         r"grade [a-e]\b", r"score of [a-e]\b", r"scores? (?:an? )?[a-e]\b(?! \w)", r"calori\w*", r"(?:that|this|the|its|a) grade",
@@ -293,7 +301,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"countr(?:y|ies)", r"origins?", r"made in", r"produced in", r"comes? from", r"locally",
         r"local(?:ly)? (?:made|produced|sourced)", r"local (?:produce|products?|food)", r"imported", r"where (?:it|they)'?s? (?:is |are )?(?:made|from|produced)",
         r"where (?:the|your|these|those|this|that) (?:\w+ )?(?:is|are) (?:made|from|produced|grown)",
-        r"provenance", r"sourced?", r"home[- ]grown", r"domestic(?:ally)?", r"foreign", r"abroad",
+        r"provenance", r"where from", r"sourced?", r"home[- ]grown", r"domestic(?:ally)?", r"foreign", r"abroad",
         r"(?:air[- ]?freighted|food miles)", r"grown (?:in|where|locally|nearby)",
         r"close to home", r"nearby", r"from where",
         r"where (?:is|are) (?:the )?(?:products?|it|they|this|that)(?: \w+)? from", r"(?:from )?around here", r"flown in", r"overseas",
@@ -307,7 +315,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
     "quantity": (
         r"how many(?! (?:euros?|dollars?|pounds|quid|bucks|cents|grams?|g|kilos?|kilograms?|kg|ml|cl|"
         r"millilit(?:re|er)s?|lit(?:re|er)s?|ounces?|oz|calories|kcal)\b)", r"number of (?:packs?|packets?|units?|bottles?|box(?:es)?|items?)",
-        r"quantit(?:y|ies)", r"how much of (?:it|them)", r"(?<!size )packs? (?:do|would|will) you",
+        r"quantit(?:y|ies)", r"how much of (?:it|them)", r"(?<!size )(?<!size of )(?<!sizes of )packs? (?:do|would|will) you",
         r"(?:one|a single) (?:pack|packet|unit) or (?:more|several|two)",
         r"stock(?:ing)? up", r"just (?:the )?one",
         r"(?:one|1|two|2) or (?:two|2|three|3|more|many|several|a few)(?=\W*$)",
@@ -418,8 +426,10 @@ _FIX_SLIPS = near_miss_fixer(
 # A check whether the fact just stated is acceptable, in its usual forms ("OK?", "Is that a
 # problem?", "Would that be acceptable to you?", "It is problem for you?").
 _CHECK = (
-    r"(?:(?:is|would|will|could) (?:that|it|this) (?:be )?|that'?s |it is |it'?s |is it |is )?"
-    r"(?:ok|okay|alright|all right|fine|acceptable|(?:a )?problem|an issue|a concern|a dealbreaker)"
+    r"(?:(?:(?:is|would|will|could) (?:that|it|this) (?:be )?|that'?s |it is |it'?s |is it |is )?"
+    r"(?:ok|okay|alright|all right|fine|acceptable|(?:a )?problem|an issue|a concern|a dealbreaker)|"
+    # "Would that do?": whether it will serve
+    r"(?:would|will|could|does|can) (?:that|it|this)(?: one)? do)"
     r"(?: (?:for|with|to) (?:you|u))?"
 )
 # What flags a fact as a warning before it ("I should mention that X ...", "Heads up: X ...").
@@ -503,6 +513,43 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"(?:,? (?:and|or|&|,) ?| ?/ ?|,? )?){1,4}(?=[^\w\s]*\?|\s*(?:or|at all)\b)",
             r"\1 animal products ",
         ),
+        # A purpose before a question ("To tailor my picks, could you share:"): the question
+        # is what follows it.
+        (
+            r"^(\W*)(?:to|so that|in order to|so i can|just to) [^,.?!:\n]{1,60}, (?=(?:could|can|"
+            r"would|will|may|might|do|does|are|please|what|which|how|tell|let|share|send|give)\b)",
+            r"\1",
+        ),
+        # An adverb between the shopper and the verb ("What are you actually looking to buy?").
+        (
+            r"\b(you|u) (?:actually|really|exactly|currently|ideally|"
+            r"honestly|basically|perhaps|maybe|possibly|personally) (?=\w)",
+            r"\1 ",
+        ),
+        # A price or size with its subject dropped ("Is €3.15.", non-native for "It is") states it.
+        (
+            r"(?:^|(?<=[.!?] ))(\W*)(is|are|costs?|has|weighs?) (?=[€£$]?\s?\d[^?.!\n]*(?:[.!]|$))",
+            r"\1It \2 ",
+        ),
+        # A check that names its topic with a bare verdict ("..., origin ok?", "Price fine?").
+        (
+            r"\b("
+            + _TOPIC_NAMES
+            + r"[\w-]*) (?:ok|okay|fine|alright|all right|good|acceptable)(?=\W*\?)",
+            r"\1 okay for you",
+        ),
+        # A button named in quotes ("hit 'order'", "press “Buy now”") is that button.
+        (
+            r"\b(hit|press|click|tap|push|smash)(?: on)? ['\"‘“]([^'\"’”\n]{1,20})['\"’”]",
+            r"\1 the \2",
+        ),
+        # A go-ahead joined to the act it allows ("You confirm, I order?", "u ok, I place it?").
+        (
+            r"\b(?:you|u) (?:confirm|agree|accept|approve|say yes|say ok|ok|okay)(?: (?:it|this|that))?,? "
+            r"(?:and |then |so )?i (order|place|buy|purchase|check out|send|return|refund|swap|replace|"
+            r"substitute)\b(?=[^?.!\n]*\?)",
+            r"shall I \1",
+        ),
         # An adequacy check ("Nutri-Score E. Good enough?", "100 g - big enough?", "Is enough
         # good for you?") asks whether the fact just stated meets the shopper's bar: a check on
         # that fact, never a bare reaction to the product.
@@ -538,6 +585,15 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (
             r"((?:" + SHORTCOMING + r")[^.?!\n]*[.!)]*\s+)" + _CHECK + r"(?=\s*\?)",
             r"\1can you live with that",
+        ),
+        # The shortcoming such a check asks about, when a contrast adds it to a sentence of other
+        # facts ("The closest is X at €1.75, though it isn't organic. Would that do?"), is a
+        # sentence of its own: the check asks it, not the facts before the contrast.
+        (
+            r"(?<=[\w)%]),? (but|though|although|except that|only) (?=[^.?!\n]*(?:"
+            + SHORTCOMING
+            + r")[^.?!\n]*[.!)]*\s+can you live with that\b)",
+            r". \1 ",
         ),
         # A general check straight after a sentence whose predicate is one fact about the
         # product ("X is made in Spain. Is that okay with you?") checks that fact; after a
@@ -696,7 +752,8 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         # "params required -> budget, brand"), asks for them.
         (
             r"^(\W*)(?:(?:still )?(?:missing|required|needed|pending|to fill(?: in)?|outstanding)|"
-            r"(?:params?|parameters?|fields?|info|inputs?|values?) (?:missing|required|needed)|"
+            r"(?:params?|parameters?|fields?|info|inputs?|values?|filters?|settings?|criteria|options?) "
+            r"(?:missing|required|needed|pending|outstanding|open|unset|empty|blank|to set|tbd)|"
             r"need(?:ed)? from (?:you|u)|"
             # an imperative over the filters listed after it ("Set filters -> organic, origin",
             # "Pick values for: max_price, qty", "Set these before I search: nova_max")

@@ -54,10 +54,13 @@ def test_each_shape_is_filled_once() -> None:
 
 
 def test_no_text_is_shared_with_an_earlier_grocery_set() -> None:
+    # every registered set but this one (it sits in the tuning share since its retirement)
     earlier = {
         m.text
         for files in SHARE_FILES.values()
-        for m in load_grocery_corpus(*(GROCERY_CORPORA / f for f in files))
+        for m in load_grocery_corpus(
+            *(GROCERY_CORPORA / f for f in files if not f.startswith("chat_heldout4/"))
+        )
     }
     assert not earlier & {m.text for m in _corpus()}
 
