@@ -144,6 +144,9 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"no[- ]go (?:foods?|ingredients?)", r"(?:bad|adverse) reactions?",
         r"(?:don't|doesn't|do not|does not) agree with (?:you|u|your|anyone)",
         r"(?:don't|doesn't|do not|does not) get on with", r"(?:your|ur) body",
+        # food that does not sit well ("anything that doesn't sit well with you")
+        r"(?:don't|doesn't|do not|does not|won't|wouldn't) (?:sit|go down|settle)(?: (?:well|right|"
+        r"too well))? (?:with|for)",
         r"(?:your|ur) (?:tummy|stomach|gut)",
         r"safety (?:reasons?|grounds|concerns?)", r"forbidden (?:for|to) (?:you|u)",
         r"(?:not|never) allowed to (?:eat|have)", r"(?:unable|not able) to (?:eat|have|tolerate|digest)",
@@ -199,6 +202,10 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"what are you (?:looking|shopping|hoping) (?:for|to (?:buy|find|get))",
         r"what (?:do |would )?(?:you|u) feel like(?: (?:buying|getting|having|eating|picking up))?",
         r"what (?:you|u) (?:need|want|have) to (?:buy|get|find|order)",
+        r"(?:what|which) (?:products?|items?|things?|foods?) (?:do |are |would |did )?(?:you|u) (?:look|"
+        r"search|shop|seek|want|need|hunt)\w*",
+        r"what (?:you|u)(?:'re| are| r)? (?:looking|hoping|wanting|trying|planning|going|meaning) to "
+        r"(?:buy|get|find|pick up|grab|order|shop for)",
         r"(?:which|what) (?:thing|things|product|products|item|items) (?:you|u) (?:want|need|look)",
         r"(?:particular|specific) (?:products?|items?)",
         # without the auxiliary, as non-native writers ask ("What product you look for today?")
@@ -233,11 +240,15 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"(?:" + _KINDS + r")(?:,? (?:" + _KINDS + r"))*,? or (?:some |a |an )?(?:" + _KINDS + r"|something)",
     ),
     "brand": (
+        # labels beside makers are brands ("any labels or manufacturers you're loyal to?")
+        r"labels? (?:or|and|/) (?:brands?|manufacturers?|makers?|producers?)",
+        r"(?:brands?|manufacturers?|makers?|producers?) (?:or|and|/) labels?",
+        r"(?:you'?re|you are|are you|u r|ur) (?:\w+ )?loyal to",
         r"brands?", r"branded", r"marcas?", r"marken?", r"marques?", r"manufacturers?", r"makers?", r"own[- ]label", r"store brand",
         r"(?:who|which company) makes", r"producers?", r"(?:which|what) compan(?:y|ies)",
         r"(?:name|big|house|premium|supermarket|shop|generic|no)[- ](?:brands?|names|labels?)",
         r"(?:particular|specific|favou?rite|preferred|usual|trusted) (?:make|makes|label|company|"
-        r"companies|producer)", r"any (?:particular )?make", r"(?:what|which) make (?:do|would|of)",
+        r"companies|producer|firms?)", r"(?:which|what|any) firms?", r"any (?:particular )?make", r"(?:what|which) make (?:do|would|of)",
         r"generics?", r"knock[- ]?offs?", r"(?:store|shop|supermarket)'?s? own",
         r"(?:a )?names? (?:you|u) (?:know|trust|recogni[sz]e)",
     ),
@@ -313,7 +324,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r" (?:products?|produce|food|goods|items|ones)",
     ),
     "quantity": (
-        r"how many(?! (?:euros?|dollars?|pounds|quid|bucks|cents|grams?|g|kilos?|kilograms?|kg|ml|cl|"
+        r"how many(?! (?:euros?|dollars?|pounds|quid|bucks|cents|money|cash|grams?|g|kilos?|kilograms?|kg|ml|cl|"
         r"millilit(?:re|er)s?|lit(?:re|er)s?|ounces?|oz|calories|kcal)\b)", r"number of (?:packs?|packets?|units?|bottles?|box(?:es)?|items?)",
         r"quantit(?:y|ies)", r"how much of (?:it|them)", r"(?<!size )(?<!size of )(?<!sizes of )packs? (?:do|would|will) you",
         r"(?:one|a single) (?:pack|packet|unit) or (?:more|several|two)",
