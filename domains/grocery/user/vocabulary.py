@@ -124,7 +124,7 @@ _KINDS = (
 # Tried in this order; a span claimed by an earlier topic is not read again.
 TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
     "allergies": (
-        r"allerg\w*", r"intoleran\w*", r"anaphyla\w*", r"coeliac", r"celiac", r"epipen",
+        r"al+erg\w*", r"intoleran\w*", r"anaphyla\w*", r"coeliac", r"celiac", r"epipen",
         r"(?:can't|cannot|can not|shouldn't|mustn't) (?:eat|have|touch)", r"react(?:s|ion)? to",
         r"sensitiv(?:e|ities|ity) to", r"food sensitivit\w*", r"trace(?:s)?(?: of)?",
         r"may contain", r"nut[- ]free", r"gluten[- ]free", r"dairy[- ]free", r"lactose[- ]free",
@@ -233,7 +233,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"(?:something )?(?:more |rather |a bit )?(?:sweet|savou?ry|salty|spicy|fruity|crunchy|crispy|"
         r"creamy|chocolatey)(?: \w+)?,? or (?:more |rather |maybe |perhaps |a bit )?(?:something |a |an )?"
         r"(?:sweet|savou?ry|salty|spicy|fruity|crunchy|crispy|creamy|chocolatey|drinks?|snacks?|to drink|"
-        r"to eat|to snack on)",
+        r"to eat|to snack on|in between|else|different)",
         r"(?:breakfast|lunch|dinner|snacks?|drinks?|sweets?|treats?)(?: \w+)?,? or (?:some |a |an )?"
         r"(?:breakfast|snacks?|drinks?|sweets?|treats?|lunch|dinner)",
         # a menu of kinds of product ("Cereal, yoghurt or something to spread on toast?")
@@ -245,7 +245,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"(?:brands?|manufacturers?|makers?|producers?) (?:or|and|/) labels?",
         r"(?:you'?re|you are|are you|u r|ur) (?:\w+ )?loyal to",
         r"brands?", r"branded", r"marcas?", r"marken?", r"marques?", r"manufacturers?", r"makers?", r"own[- ]label", r"store brand",
-        r"(?:who|which company) makes", r"producers?", r"(?:which|what) compan(?:y|ies)",
+        r"(?:who|which company) makes", r"(?<!local )producers?", r"(?:which|what) compan(?:y|ies)",
         r"(?:name|big|house|premium|supermarket|shop|generic|no)[- ](?:brands?|names|labels?)",
         r"(?:particular|specific|favou?rite|preferred|usual|trusted) (?:make|makes|label|company|"
         r"companies|producer|firms?)", r"(?:which|what|any) firms?", r"any (?:particular )?make", r"(?:what|which) make (?:do|would|of)",
@@ -310,7 +310,14 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
     ),
     "origin": (
         r"countr(?:y|ies)", r"origins?", r"made in", r"produced in", r"comes? from", r"locally",
-        r"local(?:ly)? (?:made|produced|sourced)", r"local (?:produce|products?|food)", r"imported", r"where (?:it|they)'?s? (?:is |are )?(?:made|from|produced)",
+        r"local(?:ly)? (?:made|produced|sourced)", r"local (?:produce|products?|food)",
+        r"local (?:producers?|farms?|farmers?|suppliers?|growers?|makers?|brands?)",
+        # a nationality or a country said of the product ("X is French", "it's from Spain")
+        r"(?:(?<=\bis )|(?<=\bare )|(?<='s )|(?<='re ))(?:from )?(?:british|english|scottish|irish|welsh|"
+        r"french|italian|spanish|german|austrian|swiss|belgian|dutch|danish|swedish|norwegian|polish|"
+        r"greek|turkish|portuguese|american|mexican|indian|chinese|japanese|france|italy|spain|germany|"
+        r"austria|switzerland|belgium|the netherlands|holland|denmark|sweden|norway|poland|greece|"
+        r"turkey|portugal|the uk|britain|england|scotland|ireland|the us|mexico|india|china|japan)\b", r"imported", r"where (?:it|they)'?s? (?:is |are )?(?:made|from|produced)",
         r"where (?:the|your|these|those|this|that) (?:\w+ )?(?:is|are) (?:made|from|produced|grown)",
         r"provenance", r"where from", r"sourced?", r"home[- ]grown", r"domestic(?:ally)?", r"foreign", r"abroad",
         r"(?:air[- ]?freighted|food miles)", r"grown (?:in|where|locally|nearby)",
@@ -440,7 +447,8 @@ _CHECK = (
     r"(?:(?:(?:is|would|will|could) (?:that|it|this) (?:be )?|that'?s |it is |it'?s |is it |is )?"
     r"(?:ok|okay|alright|all right|fine|acceptable|(?:a )?problem|an issue|a concern|a dealbreaker)|"
     # "Would that do?": whether it will serve
-    r"(?:would|will|could|does|can) (?:that|it|this)(?: one)? do)"
+    r"(?:would|will|could|does|can) (?:that|it|this)(?: one)? (?:do|suit (?:you|u)|work for (?:you|u)|"
+    r"sit (?:well )?with (?:you|u)))"
     r"(?: (?:for|with|to) (?:you|u))?"
 )
 # What flags a fact as a warning before it ("I should mention that X ...", "Heads up: X ...").
