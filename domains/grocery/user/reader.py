@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from domains.grocery.mentions import Resolver
-from domains.grocery.user.vocabulary import ASKING, REQUEST_FORMS, TOPICS, Topic
+from domains.grocery.user.vocabulary import ASKING, REQUEST_FORMS, SHORTCOMING, TOPICS, Topic
 from runner.kits.user.reader import TITLE_MARK, FieldReader, nothing_fits_pattern, readable
 
 __all__ = [
@@ -128,6 +128,8 @@ _CONFIRM_ORDER = re.compile(
     r"(?:you'?d like|you want) me to (?:order|buy|purchase)|(?:you'?d like) to (?:order|buy|purchase)|"
     r"go ahead and (?:order|place|buy|purchase)|confirm (?:the|your|this) basket|"
     r"ring (?:it|them|this|these|that) (?:up|through)|^\W*order(?=\W*$)|"
+    r"(?:hit|press|click|tap|push|smash) (?:the )?(?:order|buy(?: now)?|check ?out|confirm|place order|"
+    r"pay(?: now)?|submit|purchase)|"
     r"^\W*(?:place|submit|send) (?:it|them|this|that|everything)(?=\W*$)|"
     r"(?:i'?ll|i will|i'?m going to|let me) (?:go ahead and )?(?:order|buy|purchase|check out)|"  # "Basket: A x1. Order?"
     r"(?:order|buy|purchase) (?:it|them|this|these) (?:for you|now))\b"
@@ -163,7 +165,10 @@ _GO_AHEAD = re.compile(
 _LEAVE = re.compile(
     r"(?i)(?:\b(?:proceed|go ahead|execute|carry on|carry it out|action (?:it|this|that)|process (?:it|"
     r"this|that|them)|do (?:it|that|"
-    r"this|so)|make it so|green light|go-ahead|thumbs up)|^\W*(?:confirm|go|good to go|ok to go|"
+    r"this|so)|make it so|green light|go-ahead|thumbs up|"
+    # leave asked as consent ("Do I have your consent?", "May I have your approval?")
+    r"(?:your|ur) (?:consent|permission|approval|authori[sz]ation|blessing|say-so|sign-off|nod|"
+    r"agreement)|^\W*(?:shall|should|can|may) i process)|^\W*(?:confirm|go|good to go|ok to go|"
     r"all good|all set|(?:shall|should|can|may) i|(?:do |will |would )?(?:you|u) (?:confirm|agree|"
     r"accept|approve)(?: (?:it|this|that))?))\W*$"
 )
@@ -174,8 +179,8 @@ _LEAVE_FOR: tuple[tuple[ConfirmKind, re.Pattern[str]], ...] = (
     (
         "return",
         re.compile(
-            r"(?i)\b(?:return(?:s|ed|ing)?|refund(?:s|ed|ing)?|sen[dt] (?:it|them|this|"
-            r"that) back|money back)\b"
+            r"(?i)\b(?:return(?:s|ed|ing)?|refund(?:s|ed|ing)?|sen(?:d|t|ding) (?:it|them|this|"
+            r"that )?back|money back)\b"
         ),
     ),
     ("order", re.compile(r"(?i)\b(?:order|check ?out|total)\b")),
@@ -192,6 +197,13 @@ _OFFERS_TO = re.compile(
     r"(?i)\b(?:(?:i|we)(?: can| could| may| might| would|'d| will|'ll) (?:give|offer|send|put|get|add|"
     r"bring|use|ship|deliver|provide)|(?:i|we) (?:propose|suggest|offer|recommend))\b"
 )
+# The writer's own setting aside of a product ("I have set aside X, which is not available. May I
+# instead suggest Y?", "skipped X (sold out). Y instead?"): what it offers next is a suggestion
+# among the finds, not a substitute for a product the shopper ordered.
+_SET_ASIDE = re.compile(
+    r"(?i)(?:\b(?:i|we)(?:'ve| have)? |^\W*)(?:set aside|put aside|left aside|skipped|passed over|"
+    r"left out|dropped|excluded|ruled out)\b"
+)
 # A product said to be gone from the shelf, in the usual ways.
 _GONE = re.compile(
     r"(?i)\b(?:out of stock|sold out|unavailable|not available|no longer (?:available|stocked|in "
@@ -201,6 +213,7 @@ _GONE = re.compile(
 
 
 _GOES_ON = re.compile(r"\s+(?:is|are|has|comes|costs|was)\b")
+_SIZE_AFTER = re.compile(r"(?i)\W{1,3}(?:\d+\s*x\s*)?\d+(?:[.,]\d+)?\s*(?:g|kg|ml|cl|l)\b")
 
 
 def _said_after_name(surface: str, name: str) -> str:
@@ -209,7 +222,8 @@ def _said_after_name(surface: str, name: str) -> str:
     read against all of them); a name with its brand or size keeps nothing."""
     at = surface.lower().find(name.lower()) if name else -1
     rest = surface[at + len(name) :] if at >= 0 else ""
-    return rest if _GOES_ON.match(rest) else ""
+    # its size said after its name ("X, 4 x 125 g, €1.89") is one of the facts the sentence states
+    return rest if _GOES_ON.match(rest) or _SIZE_AFTER.match(rest) else ""
 
 
 # A question that names no topic but asks whether to act on what was just said, as a preference
@@ -230,6 +244,12 @@ _ACTS_ON_IT = re.compile(
     r"(?:which|what) (?:group|camp|side|team) (?:are|r) (?:you|u)|are (?:you|u) in|^\W*(?:would|do|"
     r"will|shall|should) (?:you|u|i)\W*$|what (?:works|suits|fits)(?: (?:best|you|u))?)"
 )
+# A statement about shoppers or food in general ("Some people look at ...", "Most spreads ..."):
+# its figures explain a scale, they report no find.
+_GENERAL = re.compile(
+    r"(?i)^\W*(?:some|many|most|lots of|a lot of|plenty of|certain|people|shoppers|customers|"
+    r"folks|everyone|anyone)\b"
+)
 # A statement that reports what the writer did or found, not what shoppers care about.
 _REPORT = re.compile(r"(?i)^\W*(?:i|we|i'?ve|we'?ve|i'?m|we'?re|here|there(?:'s| is| are))\b")
 
@@ -248,14 +268,134 @@ def _pointed_back(text: str) -> tuple[str, ...]:
                 break
             statement = parts[n - back][0]
             stated = _FIELDS.fields_in(statement, described=False, strong_only=True)
+            # a statement split at a dash starts where its sentence starts
+            before = parts[n - back - 1][0] if n - back >= 1 else ""
+            start = (
+                before
+                if before and not parts[n - back - 1][1] and not re.search(r"[.!?:;]$", before)
+                else statement
+            )
             if TITLE_MARK in statement or (
-                stated and (_REPORT.match(statement) or re.search(r"\d", statement))
+                stated
+                and (
+                    _REPORT.match(statement)
+                    or (re.search(r"\d", statement) and not _GENERAL.match(start))
+                )
             ):
                 break
             if stated:
                 found.append(min(stated)[1])
                 break
     return tuple(found)
+
+
+# A question about the product itself, not the shopper ("Where is it from?"), and a statement
+# about it that may answer one ("It is from Italy.").
+_ABOUT_SHOPPER = re.compile(r"(?i)\b(?:you|u|your|ur|yours|we|us|our|i|me|my)\b")
+_ABOUT_PRODUCT = re.compile(
+    r"(?i)^\W*(?:(?:yes|yep|yeah|no|nope|sure)\b\W*)?(?:it|they|this|that|these|those|the \w+|"
+    + TITLE_MARK
+    + r")(?:'s|'re)?\b"
+)
+# What flags the last sentence of a pitch as a warning: a shortcoming, a contrast, a warning word,
+# an ingredient or allergen named.
+_FLAGGED = re.compile(
+    r"(?i)(?:" + SHORTCOMING + r"|\b(?:but|however|though|although|only|not|unfortunately|sadly)\b|"
+    r"n't\b|heads[- ]up|warn|caution|careful|point out|be aware|\bnote\b|mention|\bflag|\bfyi\b|"
+    r"allerg|ingredients?|traces?)"
+)
+
+
+_WORD = re.compile(r"[a-z][a-z'-]*")
+_FUNCTION_WORDS = frozenset(
+    [
+        "what",
+        "which",
+        "where",
+        "how",
+        "who",
+        "when",
+        "why",
+        "is",
+        "are",
+        "was",
+        "were",
+        "do",
+        "does",
+        "did",
+        "it",
+        "its",
+        "it's",
+        "they",
+        "them",
+        "this",
+        "that",
+        "these",
+        "those",
+        "the",
+        "a",
+        "an",
+        "any",
+        "of",
+        "to",
+        "in",
+        "on",
+        "for",
+        "by",
+        "with",
+        "be",
+        "there",
+    ]
+)
+
+
+def _answers(question: str, statement: str, topics: set[str]) -> bool:
+    """Does this statement answer the question about the product just asked ("Where is it
+    from? It is from Italy."): it speaks of the product, and states the question's topic or
+    repeats every word the question asks with?"""
+    if _ABOUT_SHOPPER.search(question) or not _ABOUT_PRODUCT.match(statement):
+        return False
+    if topics & set(_FIELDS.statement_fields(statement)):
+        return True
+    asked = set(_WORD.findall(question.lower())) - _FUNCTION_WORDS
+    return bool(asked) and asked <= set(_WORD.findall(statement.lower()))
+
+
+def _settled_questions(text: str, *, proposes: bool) -> str:
+    """The message without the questions that ask the shopper nothing, by their place:
+
+    - a question about the product that the next sentence answers at once ("Where is it from?
+      It is from Italy.", "Is it organic? Yes, certified."): the writer tells, it does not ask;
+    - in a message that puts a product forward, a general check naming no topic after a pitch of
+      two or more sentences that state facts on two or more topics, the last flagging no
+      shortcoming ("Try X. It's vegan and palm-oil free. It costs €2.45. Does that sound
+      good?"): a reaction to the pitch as a whole, as after one sentence of several facts.
+    """
+    parts = segments(text)
+    for n, (question, asks) in enumerate(parts):
+        if not asks:
+            continue
+        own = {f for _p, f in _FIELDS.fields_in(question, described=False, strong_only=True)}
+        after, after_asks = parts[n + 1] if n + 1 < len(parts) else ("", True)
+        if own and not after_asks and _answers(question, after, own):
+            text = text.replace(question, "", 1)
+            continue
+        if not proposes or own or len(question.split()) > 8:
+            continue
+        pitch: list[str] = []
+        for back in range(n - 1, -1, -1):
+            if parts[back][1]:
+                break
+            pitch.insert(0, parts[back][0])
+        stated = {f for sentence in pitch for f in _FIELDS.statement_fields(sentence)}
+        if (
+            len(pitch) >= 2
+            and any(TITLE_MARK in sentence for sentence in pitch)
+            and len(stated) >= 2
+            and not _FLAGGED.search(pitch[-1])
+        ):
+            text = text.replace(question, "", 1)
+    return text
 
 
 def _asks_leave(question: str, proposes: bool) -> bool:
@@ -307,7 +447,7 @@ class ShopperReader:
         )
         if confirm:
             blanked = _without_leave_requests(blanked, bool(proposed))
-        usual = _usual_forms(blanked)
+        usual = _settled_questions(_usual_forms(blanked), proposes=bool(proposed))
         # In a message that puts a product forward, a request for a reaction asks no topic.
         asked = _topics(_FIELDS.read_fields(usual, reacting=bool(proposed)))
         if not proposed:
@@ -337,7 +477,7 @@ class ShopperReader:
             return "return"
         if _CONFIRM_ORDER.search(joined):
             return "order"
-        if proposes and _CONFIRM_SUBSTITUTION.search(joined):
+        if proposes and _CONFIRM_SUBSTITUTION.search(joined) and not _SET_ASIDE.search(text):
             return "substitution"
         if (
             proposes

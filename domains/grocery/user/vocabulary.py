@@ -12,6 +12,7 @@ __all__ = [
     "ASKING",
     "FREE_TOPICS",
     "REQUEST_FORMS",
+    "SHORTCOMING",
     "TOPICS",
     "TOPIC_FIELDS",
     "TOPIC_PATTERNS",
@@ -123,7 +124,7 @@ _KINDS = (
 # Tried in this order; a span claimed by an earlier topic is not read again.
 TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
     "allergies": (
-        r"allerg\w*", r"intoleran\w*", r"anaphyla\w*", r"coeliac", r"celiac", r"epipen",
+        r"al+erg\w*", r"intoleran\w*", r"anaphyla\w*", r"coeliac", r"celiac", r"epipen",
         r"(?:can't|cannot|can not|shouldn't|mustn't) (?:eat|have|touch)", r"react(?:s|ion)? to",
         r"sensitiv(?:e|ities|ity) to", r"food sensitivit\w*", r"trace(?:s)?(?: of)?",
         r"may contain", r"nut[- ]free", r"gluten[- ]free", r"dairy[- ]free", r"lactose[- ]free",
@@ -143,6 +144,9 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"no[- ]go (?:foods?|ingredients?)", r"(?:bad|adverse) reactions?",
         r"(?:don't|doesn't|do not|does not) agree with (?:you|u|your|anyone)",
         r"(?:don't|doesn't|do not|does not) get on with", r"(?:your|ur) body",
+        # food that does not sit well ("anything that doesn't sit well with you")
+        r"(?:don't|doesn't|do not|does not|won't|wouldn't) (?:sit|go down|settle)(?: (?:well|right|"
+        r"too well))? (?:with|for)",
         r"(?:your|ur) (?:tummy|stomach|gut)",
         r"safety (?:reasons?|grounds|concerns?)", r"forbidden (?:for|to) (?:you|u)",
         r"(?:not|never) allowed to (?:eat|have)", r"(?:unable|not able) to (?:eat|have|tolerate|digest)",
@@ -151,6 +155,8 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"diet(?:ary)?(?: (?:needs?|requirements?|preferences?|choices?|style))?", r"vegans?",
         r"vegetarians?", r"veggie", r"plant[- ](?:based|powered|forward|only|heavy)", r"plants? only",
         r"animal[- ]free", r"meat", r"animal (?:products?|ingredients?)",
+        # "veg" for vegetarian, said against its opposite or of a person ("veg or not?", "are u veg?")
+        r"veg(?= (?:or|and|n) (?:not|non|no|meat|vegan))", r"(?:are|r|is) (?:you|u|they|anyone) (?:a )?veg\b",
         r"(?:eat|eating) (?:style|habits?)", r"how you eat", r"flexitarian", r"pescatarian",
         r"meat[- ](?:free|eaters?|less)", r"meatless", r"veg(?:gie)? only", r"halal", r"kosher", r"keto", r"low[- ]carb",
         r"(?:vegans?|vegetarians?|veggie|plant)[- ](?:friendly|only|options?|safe)", r"gelatine?",
@@ -169,6 +175,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"afford\w*", r"€ ?\d*", r"euros?", r"cheap(?:er|est)?", r"expensive", r"pricey",
         r"money", r"(?:upper|price) limit", r"cost[- ]conscious", r"value for money",
         r"splurge", r"(?:max|maximum) (?:you'?d )?(?:pay|spend)", r"pay", r"(?:budget|price|cost)[- ]wise",
+        r"(?:sort|kind|type|ballpark) of (?:amount|sum|figure)", r"ballpark",
         r"bargains?", r"how much (?:were|was|is|did|should|could|might) (?:you|u)",
         r"(?:price|spending|cost) (?:ceiling|bracket|band|range)", r"within (?:your |ur )?means",
         r"economical", r"thrifty", r"frugal", r"splash out", r"pricier", r"[£$] ?\d*",
@@ -184,12 +191,21 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
     "category": (
         r"(?:what|which) (?:kind|type|sort) of (?:product|item|thing|food|groceries)",
         r"(?:what|which) (?:kinds?|types?|sorts?|variet(?:y|ies)) of (?!(?:sizes?|packs?|packaging|"
-        r"prices?|brands?|labels?|oils?|fats?|processing|origins?|countr(?:y|ies)|quantit(?:y|ies)|"
+        r"prices?|brands?|labels?|oils?|fats?|processing|origins?|countr(?:y|ies)|quantit(?:y|ies)|amounts?|sums?|"
         r"diets?|allergies|budget)\b)\w+",
         r"categor(?:y|ies)", r"what (?:product|item)s? (?:are you|do you)",
+        # another, the same or which kind of product ("or a different kind of snack?")
+        r"(?:product|item|food) (?:types?|kinds?|categor(?:y|ies))",
+        r"(?<!your )(?<!the )(?<!that )(?<!this )(?:kinds?|types?|sorts?) of (?:products?|items?|groceries)",
+        r"(?:other|another|different|same|new|which|what) (?:kinds?|types?|sorts?|variet(?:y|ies)|"
+        r"categor(?:y|ies)) of (?:products?|items?|foods?|groceries|snacks?|goods|drinks?|treats?)",
         r"what are you (?:looking|shopping|hoping) (?:for|to (?:buy|find|get))",
         r"what (?:do |would )?(?:you|u) feel like(?: (?:buying|getting|having|eating|picking up))?",
         r"what (?:you|u) (?:need|want|have) to (?:buy|get|find|order)",
+        r"(?:what|which) (?:products?|items?|things?|foods?) (?:do |are |would |did )?(?:you|u) (?:look|"
+        r"search|shop|seek|want|need|hunt)\w*",
+        r"what (?:you|u)(?:'re| are| r)? (?:looking|hoping|wanting|trying|planning|going|meaning) to "
+        r"(?:buy|get|find|pick up|grab|order|shop for)",
         r"(?:which|what) (?:thing|things|product|products|item|items) (?:you|u) (?:want|need|look)",
         r"(?:particular|specific) (?:products?|items?)",
         # without the auxiliary, as non-native writers ask ("What product you look for today?")
@@ -214,24 +230,33 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r"what (?:can|could|shall|should) (?:i|we) (?:find|get|fetch|look for|search for|pick up|"
         r"grab|source)",
         # a menu of kinds of product ("breakfast bits, snacks or drinks?", "sweet or savoury")
-        r"(?:something )?(?:sweet|savou?ry|salty)(?: \w+)?,? or (?:something |a |an )?"
-        r"(?:sweet|savou?ry|salty|drinks?|snacks?)",
+        r"(?:something )?(?:more |rather |a bit )?(?:sweet|savou?ry|salty|spicy|fruity|crunchy|crispy|"
+        r"creamy|chocolatey)(?: \w+)?,? or (?:more |rather |maybe |perhaps |a bit )?(?:something |a |an )?"
+        r"(?:sweet|savou?ry|salty|spicy|fruity|crunchy|crispy|creamy|chocolatey|drinks?|snacks?|to drink|"
+        r"to eat|to snack on|in between|else|different)",
         r"(?:breakfast|lunch|dinner|snacks?|drinks?|sweets?|treats?)(?: \w+)?,? or (?:some |a |an )?"
         r"(?:breakfast|snacks?|drinks?|sweets?|treats?|lunch|dinner)",
         # a menu of kinds of product ("Cereal, yoghurt or something to spread on toast?")
         r"(?:" + _KINDS + r")(?:,? (?:" + _KINDS + r"))*,? or (?:some |a |an )?(?:" + _KINDS + r"|something)",
     ),
     "brand": (
-        r"brands?", r"branded", r"manufacturers?", r"makers?", r"own[- ]label", r"store brand",
-        r"(?:who|which company) makes", r"producers?", r"(?:which|what) compan(?:y|ies)",
+        # labels beside makers are brands ("any labels or manufacturers you're loyal to?")
+        r"labels? (?:or|and|/) (?:brands?|manufacturers?|makers?|producers?)",
+        r"(?:brands?|manufacturers?|makers?|producers?) (?:or|and|/) labels?",
+        r"(?:you'?re|you are|are you|u r|ur) (?:\w+ )?loyal to",
+        r"brands?", r"branded", r"marcas?", r"marken?", r"marques?", r"manufacturers?", r"makers?", r"own[- ]label", r"store brand",
+        r"(?:who|which company) makes", r"(?<!local )producers?", r"(?:which|what) compan(?:y|ies)",
         r"(?:name|big|house|premium|supermarket|shop|generic|no)[- ](?:brands?|names|labels?)",
         r"(?:particular|specific|favou?rite|preferred|usual|trusted) (?:make|makes|label|company|"
-        r"companies|producer)", r"any (?:particular )?make", r"(?:what|which) make (?:do|would|of)",
+        r"companies|producer|firms?)", r"(?:which|what|any) firms?", r"any (?:particular )?make", r"(?:what|which) make (?:do|would|of)",
         r"generics?", r"knock[- ]?offs?", r"(?:store|shop|supermarket)'?s? own",
         r"(?:a )?names? (?:you|u) (?:know|trust|recogni[sz]e)",
     ),
     "nutriscore": (
-        r"nutri[- ]?scores?", r"nutrition(?:al)? (?:grade|score|rating|value|profile|label|quality)s?",
+        r"nutri[- ]?scores?", r"nutri(?=\W*[=:])",
+        # the letter on the front of the pack, on its scale from A to E
+        r"(?:the |a |that )?letters? (?:on|printed on|on the front of|at the front of) (?:the |a )?(?:pack|"
+        r"packet|label|box|packaging)", r"from a\b[^.?!\n]{0,20}\bto e\b", r"grades?", r"graded", r"nutrition(?:al)? (?:grade|score|rating|value|profile|label|quality)s?",
         r"nutrition(?:al)?(?:ly)?", r"health(?:y|ier|iest|iness)?(?:-ish)?", r"wholesome", r"good for you",
         r"sugar(?:y|s)?", r"(?:traffic[- ]light|front[- ]of[- ]pack) (?:label|score|rating)s?",
         r"grade [a-e]\b", r"score of [a-e]\b", r"scores? (?:an? )?[a-e]\b(?! \w)", r"calori\w*", r"(?:that|this|the|its|a) grade",
@@ -285,9 +310,16 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
     ),
     "origin": (
         r"countr(?:y|ies)", r"origins?", r"made in", r"produced in", r"comes? from", r"locally",
-        r"local(?:ly)? (?:made|produced|sourced)", r"local (?:produce|products?|food)", r"imported", r"where (?:it|they)'?s? (?:is |are )?(?:made|from|produced)",
+        r"local(?:ly)? (?:made|produced|sourced)", r"local (?:produce|products?|food)",
+        r"local (?:producers?|farms?|farmers?|suppliers?|growers?|makers?|brands?)",
+        # a nationality or a country said of the product ("X is French", "it's from Spain")
+        r"(?:(?<=\bis )|(?<=\bare )|(?<='s )|(?<='re ))(?:from )?(?:british|english|scottish|irish|welsh|"
+        r"french|italian|spanish|german|austrian|swiss|belgian|dutch|danish|swedish|norwegian|polish|"
+        r"greek|turkish|portuguese|american|mexican|indian|chinese|japanese|france|italy|spain|germany|"
+        r"austria|switzerland|belgium|the netherlands|holland|denmark|sweden|norway|poland|greece|"
+        r"turkey|portugal|the uk|britain|england|scotland|ireland|the us|mexico|india|china|japan)\b", r"imported", r"where (?:it|they)'?s? (?:is |are )?(?:made|from|produced)",
         r"where (?:the|your|these|those|this|that) (?:\w+ )?(?:is|are) (?:made|from|produced|grown)",
-        r"provenance", r"sourced?", r"home[- ]grown", r"domestic(?:ally)?", r"foreign", r"abroad",
+        r"provenance", r"where from", r"sourced?", r"home[- ]grown", r"domestic(?:ally)?", r"foreign", r"abroad",
         r"(?:air[- ]?freighted|food miles)", r"grown (?:in|where|locally|nearby)",
         r"close to home", r"nearby", r"from where",
         r"where (?:is|are) (?:the )?(?:products?|it|they|this|that)(?: \w+)? from", r"(?:from )?around here", r"flown in", r"overseas",
@@ -299,8 +331,9 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
         r" (?:products?|produce|food|goods|items|ones)",
     ),
     "quantity": (
-        r"how many(?! (?:euros?|dollars?|pounds|quid|bucks|cents)\b)", r"number of (?:packs?|packets?|units?|bottles?|box(?:es)?|items?)",
-        r"quantit(?:y|ies)", r"how much of (?:it|them)", r"(?<!size )packs? (?:do|would|will) you",
+        r"how many(?! (?:euros?|dollars?|pounds|quid|bucks|cents|money|cash|grams?|g|kilos?|kilograms?|kg|ml|cl|"
+        r"millilit(?:re|er)s?|lit(?:re|er)s?|ounces?|oz|calories|kcal)\b)", r"number of (?:packs?|packets?|units?|bottles?|box(?:es)?|items?)",
+        r"quantit(?:y|ies)", r"how much of (?:it|them)", r"(?<!size )(?<!size of )(?<!sizes of )packs? (?:do|would|will) you",
         r"(?:one|a single) (?:pack|packet|unit) or (?:more|several|two)",
         r"stock(?:ing)? up", r"just (?:the )?one",
         r"(?:one|1|two|2) or (?:two|2|three|3|more|many|several|a few)(?=\W*$)",
@@ -322,7 +355,7 @@ TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
 WEAK_TOPIC_PATTERNS: dict[Topic, tuple[str, ...]] = {
     "allergies": (r"avoid", r"safe", r"restrictions?", r"can(?:'t| not|not) (?:have|eat)"),
     "budget": (r"how much", r"spend", r"value"),
-    "nutriscore": (r"light(?:er)?", r"balanced", r"(?:a )?treat"),
+    "nutriscore": (r"light(?:er)?", r"balanced"),
     "diet": (r"eat", r"animals?"),
     "category": (r"looking for", r"shopping for", r"need today", r"after today"),
     "origin": (r"local",),
@@ -411,8 +444,11 @@ _FIX_SLIPS = near_miss_fixer(
 # A check whether the fact just stated is acceptable, in its usual forms ("OK?", "Is that a
 # problem?", "Would that be acceptable to you?", "It is problem for you?").
 _CHECK = (
-    r"(?:(?:is|would|will|could) (?:that|it|this) (?:be )?|that'?s |it is |it'?s |is it |is )?"
-    r"(?:ok|okay|alright|all right|fine|acceptable|(?:a )?problem|an issue|a concern|a dealbreaker)"
+    r"(?:(?:(?:is|would|will|could) (?:that|it|this) (?:be )?|that'?s |it is |it'?s |is it |is )?"
+    r"(?:ok|okay|alright|all right|fine|acceptable|(?:a )?problem|an issue|a concern|a dealbreaker)|"
+    # "Would that do?": whether it will serve
+    r"(?:would|will|could|does|can) (?:that|it|this)(?: one)? (?:do|suit (?:you|u)|work for (?:you|u)|"
+    r"sit (?:well )?with (?:you|u)))"
     r"(?: (?:for|with|to) (?:you|u))?"
 )
 # What flags a fact as a warning before it ("I should mention that X ...", "Heads up: X ...").
@@ -421,11 +457,22 @@ _WARNING = (
     r"you)(?: that)?|(?:please )?(?:be aware|note|keep in mind|bear in mind)(?: that)?|just so "
     r"(?:you|u) know|fyi|heads[- ]up|warning|caution|note)[:,]?\s+"
 )
+# What flags a fact about a product as a shortcoming ("ultra-processed", "isn't organic",
+# "contains milk", "only scores D", "over your budget").
+SHORTCOMING = (
+    r"ultra[- ]processed|nova(?: group)? 4|\bnot (?:organic|vegan|vegetarian|halal|kosher|"
+    r"local)|\b(?:isn't|aren't|is not|are not)\b|\bcontains?\b|\bhas palm|with palm|may contain|"
+    r"traces? of|\bonly (?:gets?|scores?|has|rates?)\b|nutri[- ]?score (?:of )?[de]\b|grade [de]\b|"
+    r"\b(?:has|have|got|includes?) (?:some |a bit of |a little |traces of )?(?:gluten|milk|"
+    r"dairy|lactose|nuts?|peanuts?|eggs?|soya?|sesame|fish|mustard|celery|palm)\b|"
+    r"(?:over|above|beyond|past) (?:your|the|ur) (?:budget|limit|max(?:imum)?|cap)|pricier|more expensive"
+)
 # Topic words the shopper gives to answer (a request to "send", "give" or "write" them asks).
 _TOPIC_NAMES = (
-    r"(?:(?:your|ur|the|any|all|us your|me your|me the)\s+)?(?:allerg|intoleran|diet|budget|price|"
-    r"spend|brand|nutri|organic|palm|pack size|size|process|origin|countr|quantit|how many|"
-    r"preferences?|dealbreakers?|limits?|must[- ]haves?)"
+    r"(?:(?:your|ur|the|any|all|us your|me your|me the)\s+)?(?:(?:max|min|maximum|minimum)[_ ])?"
+    r"(?:allerg|intoleran|diet|budget|price|spend|brand|nutri|grade|organic|palm|pack size|size|"
+    r"process|nova|origin|countr|quantit|qty|how many|number of|categor|kind of|type of|product "
+    r"(?:type|kind)|preferences?|dealbreakers?|limits?|must[- ]haves?)"
 )
 
 # General-English ways of asking that the user kit reads in another form: each is rewritten to
@@ -440,6 +487,87 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             + TITLE_MARK
             + r")\b)",
             r"\1",
+        ),
+        # A closing reassurance ("No wrong answers!", "No judgement either way") says any answer
+        # is welcome; it is no answer the writer gives to the question before it.
+        (
+            r"\bno (?:right or wrong|wrong or right|wrong|bad|silly|incorrect)(?: or (?:right|wrong))? "
+            r"(?:answers?|choices?|replies|options?)\b|\bno judg(?:e)?ments?\b",
+            "every answer welcome",
+        ),
+        # Leave asked as a yes to reply ("Reply 'yes' and I'll place it.", "Just say the word and
+        # it's ordered", "Type Y to process"): a request for leave for what follows, as "shall I
+        # ...?" is.
+        (
+            r"\band (?:it|they|that|this)(?:'s|'re| is| are| will be| gets?| goes)? (?:ordered|placed|"
+            r"bought|checked out)\b",
+            "and I'll order it",
+        ),
+        (
+            r"\band (?:it|they|that|this)(?:'s|'re| is| are| will be| gets?| goes)? (?:returned|refunded|"
+            r"sent back)\b",
+            "and I'll return it",
+        ),
+        (
+            r"(?:^|(?<=[.!?:] ))(\W*)(?:just |simply )?(?:reply|say|type|answer|respond|text|write|send|"
+            r"hit|press|give me)(?: (?:with|me|back))? (?:a |an |the )?['\"‘“]?(?:yes|y|yep|yeah|ok|okay|"
+            r"go|confirm|word|nod|thumbs up|green light)['\"’”]?(?: (?:and|to|if (?:you want|you'?d like) "
+            r"me to|so))(?: (?:i'?ll|i will|we'?ll|we will|i can|i shall))? ([^.!?\n]*)[.!]?",
+            r"\1shall I \2?",
+        ),
+        # A check worded as a difficulty ("Does that pose any difficulty for you?", "Would that
+        # be a hurdle?"): whether the fact just stated is a problem.
+        (
+            r"\b(?:a|an|any|some) (?:real |big |particular )?(?:difficult(?:y|ies)|troubles?|"
+            r"complications?|obstacles?|hurdles?|hassles?|headaches?|snags?|inconvenience)"
+            r"(?=[^.!?\n]*\?)",
+            "any problem",
+        ),
+        # Animal foods named as what the household eats ("Do you eat dairy and eggs?") ask the
+        # diet, as "do you eat meat?" does, not an allergy.
+        (
+            r"\b((?:do|does|would|will) (?:you|u|anyone|they|everyone|your (?:household|family|kids|"
+            r"partner|\w+)) (?:eat|drink|consume|have|take|buy)) (?:any )?(?:(?:dairy|eggs?|milk|"
+            r"fish|meat|honey|seafood|pork|beef|chicken|gelatine?|cheese|butter|animal products)"
+            r"(?:,? (?:and|or|&|,) ?| ?/ ?|,? )?){1,4}(?=[^\w\s]*\?|\s*(?:or|at all)\b)",
+            r"\1 animal products ",
+        ),
+        # A purpose before a question ("To tailor my picks, could you share:"): the question
+        # is what follows it.
+        (
+            r"^(\W*)(?:to|so that|in order to|so i can|just to) [^,.?!:\n]{1,60}, (?=(?:could|can|"
+            r"would|will|may|might|do|does|are|please|what|which|how|tell|let|share|send|give)\b)",
+            r"\1",
+        ),
+        # An adverb between the shopper and the verb ("What are you actually looking to buy?").
+        (
+            r"\b(you|u) (?:actually|really|exactly|currently|ideally|"
+            r"honestly|basically|perhaps|maybe|possibly|personally) (?=\w)",
+            r"\1 ",
+        ),
+        # A price or size with its subject dropped ("Is €3.15.", non-native for "It is") states it.
+        (
+            r"(?:^|(?<=[.!?] ))(\W*)(is|are|costs?|has|weighs?) (?=[€£$]?\s?\d[^?.!\n]*(?:[.!]|$))",
+            r"\1It \2 ",
+        ),
+        # A check that names its topic with a bare verdict ("..., origin ok?", "Price fine?").
+        (
+            r"\b("
+            + _TOPIC_NAMES
+            + r"[\w-]*) (?:ok|okay|fine|alright|all right|good|acceptable)(?=\W*\?)",
+            r"\1 okay for you",
+        ),
+        # A button named in quotes ("hit 'order'", "press “Buy now”") is that button.
+        (
+            r"\b(hit|press|click|tap|push|smash)(?: on)? ['\"‘“]([^'\"’”\n]{1,20})['\"’”]",
+            r"\1 the \2",
+        ),
+        # A go-ahead joined to the act it allows ("You confirm, I order?", "u ok, I place it?").
+        (
+            r"\b(?:you|u) (?:confirm|agree|accept|approve|say yes|say ok|ok|okay)(?: (?:it|this|that))?,? "
+            r"(?:and |then |so )?i (order|place|buy|purchase|check out|send|return|refund|swap|replace|"
+            r"substitute)\b(?=[^?.!\n]*\?)",
+            r"shall I \1",
         ),
         # An adequacy check ("Nutri-Score E. Good enough?", "100 g - big enough?", "Is enough
         # good for you?") asks whether the fact just stated meets the shopper's bar: a check on
@@ -474,15 +602,17 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         # (ultra-processed). OK?", "X isn't organic. Alright?") checks that shortcoming; after a
         # neutral fact ("X, €5.49. OK?") it stays a reaction to the product.
         (
-            r"((?:ultra[- ]processed|nova(?: group)? 4|\bnot (?:organic|vegan|vegetarian|halal|kosher|"
-            r"local)|\b(?:isn't|aren't|is not|are not)\b|\bcontains?\b|\bhas palm|with palm|may contain|"
-            r"traces? of|\bonly (?:gets?|scores?|has|rates?)\b|nutri[- ]?score (?:of )?[de]\b|grade [de]\b|"
-            r"\b(?:has|have|got|includes?) (?:some |a bit of |a little |traces of )?(?:gluten|milk|"
-            r"dairy|lactose|nuts?|peanuts?|eggs?|soya?|sesame|fish|mustard|celery|palm)\b|"
-            r"over (?:your|the) (?:budget|limit)|pricier|more expensive)[^.?!\n]*[.!)]*\s+)"
-            + _CHECK
-            + r"(?=\s*\?)",
+            r"((?:" + SHORTCOMING + r")[^.?!\n]*[.!)]*\s+)" + _CHECK + r"(?=\s*\?)",
             r"\1can you live with that",
+        ),
+        # The shortcoming such a check asks about, when a contrast adds it to a sentence of other
+        # facts ("The closest is X at €1.75, though it isn't organic. Would that do?"), is a
+        # sentence of its own: the check asks it, not the facts before the contrast.
+        (
+            r"(?<=[\w)%]),? (but|though|although|except that|only) (?=[^.?!\n]*(?:"
+            + SHORTCOMING
+            + r")[^.?!\n]*[.!)]*\s+can you live with that\b)",
+            r". \1 ",
         ),
         # A general check straight after a sentence whose predicate is one fact about the
         # product ("X is made in Spain. Is that okay with you?") checks that fact; after a
@@ -565,7 +695,8 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         # and your budget", "Give your budget and I'll start") asks for it.
         (
             r"(?:^|(?<=[.!?:] ))(\W*)(?:please )?(?:send|give|write|type|share|provide|drop|text|list|"
-            r"state|note down)(?: (?:me|us|over))?(?= " + _TOPIC_NAMES + r")",
+            r"state|note down|(?:reply|answer|respond|come back|get back to me) with)(?: (?:me|us|"
+            r"over))?(?= " + _TOPIC_NAMES + r")",
             r"\1please tell me",
         ),
         # "I'd like your diet and your budget": a request for them.
@@ -582,7 +713,9 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"fill me in|talk me through|walk me through|share|answer)(?: (?:a (?:bit|little|word|line)|"
             r"something|more|briefly|your (?:answers?|thoughts)))? (?:about|on|for|to) (?:each|all|every "
             r"one|both|the (?:two|three|four|five))(?: (?:of )?(?:those|these|them|the above|three|two|"
-            r"four|points|things|questions))?\b",
+            r"four|points|things|questions))?\b|(?:^|(?<=[.!?:] ))(?:please )?(?:send|give|fill in|answer|"
+            r"provide|share)(?: (?:me|us))? (?:both|all|all three|all four|each|them|these|those)(?: "
+            r"(?:over|please|of them))?(?=\W*$)",
             "please answer each of those",
         ),
         # A fact put before a question as given ("At €1.99 for 100 g, shall I add it?", "For
@@ -638,7 +771,15 @@ REQUEST_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         # "params required -> budget, brand"), asks for them.
         (
             r"^(\W*)(?:(?:still )?(?:missing|required|needed|pending|to fill(?: in)?|outstanding)|"
-            r"(?:params?|parameters?|fields?|info|inputs?|values?) (?:missing|required|needed))"
+            r"(?:params?|parameters?|fields?|info|inputs?|values?|filters?|settings?|criteria|options?) "
+            r"(?:missing|required|needed|pending|outstanding|open|unset|empty|blank|to set|tbd)|"
+            r"need(?:ed)? from (?:you|u)|"
+            # an imperative over the filters listed after it ("Set filters -> organic, origin",
+            # "Pick values for: max_price, qty", "Set these before I search: nova_max")
+            r"(?:please )?(?:set|choose|pick|select|specify|fill(?: in)?|enter|input|define|provide)"
+            r"(?: (?:the|these|those|your|values? for|a value for|some|me))?(?: (?:filters?|params?|"
+            r"parameters?|fields?|values?|options?|preferences?|settings?|criteria))?(?: (?:below|for "
+            r"me|first|please|before (?:i|we) (?:search|start|look)))?(?![^.\n]*\w ?[=:] ?\w))"
             r"(?: (?:fields?|params?|info|inputs?|values?))?[ \t]*(?::|→|->|=)[ \t]*(?=[\[(\"']?"
             + _TOPIC_NAMES
             + r")",

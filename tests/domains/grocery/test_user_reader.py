@@ -353,11 +353,12 @@ def test_leave_to_proceed_prompts_and_order_words(text: str, confirm: str | None
 
 
 PROBES = Path(__file__).with_name("reader_probes_sixth_round.txt")
+PROBES_SEVENTH = Path(__file__).with_name("reader_probes_seventh_round.txt")
 
 
-def _probes() -> list[tuple[tuple[str, ...], str | None, str]]:
+def _probes(path: Path = PROBES) -> list[tuple[tuple[str, ...], str | None, str]]:
     out = []
-    for line in PROBES.read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8").splitlines():
         if not line.strip() or line.startswith("#"):
             continue
         want, text = line.split("| ", 1)
@@ -368,15 +369,23 @@ def _probes() -> list[tuple[tuple[str, ...], str | None, str]]:
     return out
 
 
-@pytest.mark.parametrize(("asked", "confirm", "text"), _probes())
-def test_sixth_round_probes(asked: tuple[str, ...], confirm: str | None, text: str) -> None:
-    """The sixth round's causes as general rules, on probes of our own: the topics asked (in
+@pytest.mark.parametrize(("asked", "confirm", "text"), _probes() + _probes(PROBES_SEVENTH))
+def test_reader_probes(asked: tuple[str, ...], confirm: str | None, text: str) -> None:
+    """The sixth and seventh rounds' causes as general rules, on probes of our own: the topics asked (in
     any order), and for a request for leave to order, return or substitute, its kind (such a
     request asks for a yes to the act, not about the facts of the recap before it)."""
     reading = shopper_reader(tiny_catalog()).read(text)
     assert sorted(reading.asked) == sorted(asked)
     if confirm is not None:
         assert reading.confirm == (None if confirm == "none" else confirm)
+
+
+def test_the_seventh_round_probes_are_read() -> None:
+    """The seventh round's probe file is read (its probes run in `test_reader_probes`)."""
+    probes = _probes(PROBES_SEVENTH)
+    assert len(probes) >= 50
+    assert sum(1 for _a, c, _t in probes if c and c != "none") >= 7
+    assert sum(1 for a, _c, _t in probes if not a) >= 8
 
 
 def test_the_probe_file_holds_every_batch() -> None:
