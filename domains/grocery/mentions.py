@@ -1801,6 +1801,7 @@ class Resolver:
         Nuvola"): the longest run of words right before text[at:] (after `floor`) that some of
         the brand's names hold in order. Returns where it starts and the products that fit."""
         ids = [pid for key in sorted(keys) for pid in self._by_brand.get(key, [])]
+        names = {pid: self._listings[pid].name for pid in ids}
         said: list[tuple[str, int]] = []
         end = at
         for m in reversed(list(_TOKEN.finditer(text.lower(), floor, at))):
@@ -1814,7 +1815,7 @@ class Resolver:
             words = [w for w, _ in said[j:]]
             if words[0] in _NOT_A_NAME_WORD or words[0] == "and":
                 continue
-            fits = _fitting({pid: self._listings[pid].name for pid in ids}, words)
+            fits = _fitting(names, words)
             if fits:
                 return said[j][1], tuple(sorted(fits))
         return None
@@ -1828,7 +1829,8 @@ class Resolver:
         right after it, the size narrows it down. Returns where it ends and the products whose
         names hold it (None: no such words)."""
         ids = [pid for key in sorted(keys) for pid in self._by_brand.get(key, [])]
-        firsts = {self._listings[pid].name[0] for pid in ids}
+        names = {pid: self._listings[pid].name for pid in ids}
+        firsts = {name[0] for name in names.values()}
         said: list[tuple[str, int]] = []
         pos = at
         for m in _TOKEN.finditer(text.lower(), at, limit):
@@ -1842,7 +1844,7 @@ class Resolver:
             words = [w for w, _ in said[:j]]
             if words[-1] == "and":
                 continue  # "the Oatfield calcium soya and the ...": the link is no word of it
-            fits = _fitting({pid: self._listings[pid].name for pid in ids}, words)
+            fits = _fitting(names, words)
             if not fits:
                 continue
             if j < len(said) and any(

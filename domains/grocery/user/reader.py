@@ -27,7 +27,13 @@ from typing import Any, Literal
 
 from domains.grocery.mentions import Resolver
 from domains.grocery.user.vocabulary import ASKING, REQUEST_FORMS, SHORTCOMING, TOPICS, Topic
-from runner.kits.user.reader import TITLE_MARK, FieldReader, nothing_fits_pattern, readable
+from runner.kits.user.reader import (
+    CODE_UNDERSCORE,
+    TITLE_MARK,
+    FieldReader,
+    nothing_fits_pattern,
+    readable,
+)
 
 __all__ = [
     "ConfirmKind",
@@ -186,11 +192,9 @@ _LEAVE_FOR: tuple[tuple[ConfirmKind, re.Pattern[str]], ...] = (
     ("order", re.compile(r"(?i)\b(?:order|check ?out|total)\b")),
 )
 # A decimal point ("€7.77") is no sentence mark: a voice-typed message keeps its run-on
-# questions; a field or key named in code ("confirm_order", "return_request") is its words.
-_DECIMAL_POINT, _CODE_UNDERSCORE = (
-    re.compile(r"(?<=\d)\.(?=\d)"),
-    re.compile(r"(?<=[A-Za-z])_(?=[A-Za-z])"),
-)
+# questions; a field or key named in code ("confirm_order", "return_request") is its words
+# (the kit's CODE_UNDERSCORE).
+_DECIMAL_POINT = re.compile(r"(?<=\d)\.(?=\d)")
 _NOTHING_FITS = nothing_fits_pattern(("product", "item"))
 # An offer to act ("I can give", "we could send").
 _OFFERS_TO = re.compile(
@@ -387,12 +391,11 @@ def _settled_questions(text: str, *, proposes: bool) -> str:
             if parts[back][1]:
                 break
             pitch.insert(0, parts[back][0])
-        stated = {f for sentence in pitch for f in _FIELDS.statement_fields(sentence)}
         if (
             len(pitch) >= 2
             and any(TITLE_MARK in sentence for sentence in pitch)
-            and len(stated) >= 2
             and not _FLAGGED.search(pitch[-1])
+            and len({f for sentence in pitch for f in _FIELDS.statement_fields(sentence)}) >= 2
         ):
             text = text.replace(question, "", 1)
     return text
@@ -465,7 +468,7 @@ class ShopperReader:
     def _confirm(text: str, proposes: bool, *, replaces: bool = False) -> ConfirmKind | None:
         """The confirm request of a message; `replaces`: it names a product it does not put
         forward (one a substitute may stand in for)."""
-        parts = segments(_usual_forms(_CODE_UNDERSCORE.sub(" ", text)))
+        parts = segments(_usual_forms(CODE_UNDERSCORE.sub(" ", text)))
         questions = [s for s, asks in parts if asks]
         questions += [
             parts[n - 1][0]

@@ -259,7 +259,7 @@ class RuleReader:
 
     def described(self, text: str) -> tuple[str, ...]:
         """The titles a message names and describes (a pitch: their kind of film or story)."""
-        return self._memo(text, frozenset(), None).described
+        return self._memo(readable(text), frozenset(), None).described
 
     def _people(self, segment: str, text: str = "") -> list[str]:
         """cast / director when a segment names a person of the catalog (by role when both; a
@@ -304,17 +304,19 @@ class RuleReader:
 
 
 @functools.lru_cache(maxsize=4096)
-def _named_as_director(name: str, text: str) -> bool:
-    """Does the message name this person as the one a film is by ("directed by X", "a X film",
-    "X directs")?"""
+def _director_pattern(name: str) -> re.Pattern[str]:
+    """The ways a message names this person as the one a film is by ("directed by X", "a X
+    film", "X directs"): compiled once per person, not once per message."""
     person = re.escape(name)
-    return bool(
-        re.search(
-            rf"(?i)(?:{_DIRECTED_BEFORE}){person}(?![\w-])(?!'s? (?:performance|role|acting))|"
-            rf"(?<![\w-]){person}(?:{_DIRECTED_AFTER})|{_A_FILM_BY}{person}{_FILM_WORD}",
-            text,
-        )
+    return re.compile(
+        rf"(?i)(?:{_DIRECTED_BEFORE}){person}(?![\w-])(?!'s? (?:performance|role|acting))|"
+        rf"(?<![\w-]){person}(?:{_DIRECTED_AFTER})|{_A_FILM_BY}{person}{_FILM_WORD}"
     )
+
+
+def _named_as_director(name: str, text: str) -> bool:
+    """Does the message name this person as the one a film is by?"""
+    return bool(_director_pattern(name).search(text))
 
 
 class _PeopleMatcher:

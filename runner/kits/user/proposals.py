@@ -81,6 +81,8 @@ _REFERENCE_AFTER = re.compile(
     r"(?:sibling|cousin|twin|sequel|successor|heir|counterpart|brother|sister|answer|equivalent|"
     r"version)s?\b)"
 )
+# "not" just before a title: a frame after it is the other title's ("A, not B, is the one").
+_NOT_BEFORE = re.compile(r"(?i)\bnot\W*$")
 _FRAME_BEFORE = re.compile(
     r"(?i)(?:how about|what about|why not|\btry|consider|i'?d (?:recommend|suggest|go with|go for|"
     r"pick|choose|say|start with|begin with|take|grab|get)|i (?:recommend|suggest)|recommend(?:ing|ed)?|suggest(?:ing|ion)?|my (?:top |"
@@ -302,7 +304,7 @@ class ProposalReader:
             ):
                 # "I won't recommend X", "no shot i'm recommending X", "I did consider X"
                 ruled_out.add(item_id)
-            elif (frame or _FRAME_AFTER.search(after)) and not re.search(r"(?i)\bnot\W*$", before):
+            elif (frame or _FRAME_AFTER.search(after)) and not _NOT_BEFORE.search(before):
                 # "A, not B, is the one": the frame after B is A's
                 framed.add(item_id)
                 if item_id in out:

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 __all__ = [
+    "CODE_UNDERSCORE",
     "REFERENCE_MARK",
     "SMALL_TALK",
     "TITLE_MARK",
@@ -59,6 +60,7 @@ _HELP_IF = (
     r"(?:that|it|this|telling me|knowing|sharing)(?:'d| would| could) (?:really |greatly |truly |also |"
     r"so )?help"
 )
+_HELP_IF_RE = re.compile(_HELP_IF, re.IGNORECASE)
 _ASKING_CUE = re.compile(
     r"(?i)(?:^|\b)(?:let me know|let us know|lemme know|tell me|lmk|gimme|"
     r"i'?d (?:love|like|want) to (?:know|hear)|i would (?:love|like) to (?:know|hear)|"
@@ -299,7 +301,7 @@ _REPLY_CHOICE = (
     # A sentence mark; a field's name in code ("country_of_origin"); a clause that flags a
     # shortcoming ("but it ...", ", only 225 votes", "fair warning: ...", "though ...").
     _PUNCTUATED,
-    _CODE_UNDERSCORE,
+    CODE_UNDERSCORE,
     _BUT_CLAUSE,
     # A casual either-or ("new stuff or older movies ok"); "8 or above" is a bound, not a choice.
     _EITHER_OR,
@@ -393,7 +395,7 @@ _ACTION_OPTION = re.compile(
     r"just |would you (?:like|prefer) (?:me )?(?:to )?)?(?:send|check|look|show|tell|give|add|find|get|"
     r"put|pull|play|share|save|book|order|search|list|keep|start|open|read|email|text|ping|remind|"
     r"note|compare|suggest|recommend|try|see|go|do|make|leave|skip|stop|hold|wait|bookmark|queue|"
-    r"reserve|remove|drop|swap|switch|change|set|note|write|explain|describe|summari[sz]e)\b"
+    r"reserve|remove|drop|swap|switch|change|set|write|explain|describe|summari[sz]e)\b"
 )
 # A bound asked of the field just named ("Scores vary, so what floor would you set?").
 _BOUND = re.compile(
@@ -874,7 +876,7 @@ class FieldReader:
         if reacting:
             body = _blank(_INFO_OFFER, _blank(REACTION_REQUEST, body))
         # a field's name in code ("nutriscore_min", "country_of_origin") is its words
-        body = _CODE_UNDERSCORE.sub(" ", body)
+        body = CODE_UNDERSCORE.sub(" ", body)
         lowered = _blank(v.not_a_field, v.normalise(body).lower())
         conceded = _CONCESSION.search(lowered)
         if conceded and self._names_a_field(lowered[: conceded.start()]):
@@ -927,9 +929,10 @@ class FieldReader:
                 and not _OR_ASKS_YOU.search(segment),
             )
             fields = [field for _pos, field in sorted(found)]
-            plain = self.vocabulary.normalise(segment)  # chat spellings ("u like thier stuff?")
-            if described and not (_SUITS_YOU.search(plain) or _ABOUT_PERSON.search(plain)):
-                return fields  # "May I put forward X, in which <actor> shines?" describes X
+            if described:
+                plain = self.vocabulary.normalise(segment)  # chat spellings ("u like thier stuff?")
+                if not (_SUITS_YOU.search(plain) or _ABOUT_PERSON.search(plain)):
+                    return fields  # "May I put forward X, in which <actor> shines?" describes X
             return fields + [f for f in (people(segment) if people else []) if f not in fields]
 
         for index, (segment, asks) in enumerate(segments):
@@ -957,10 +960,9 @@ class FieldReader:
                 # answer is for; the question's own words are only the way to get at it.
                 continue
             lead, lead_asks = segments[index - 1] if index else ("", False)
-            menu_of = self._menu_of(segment, lead, lead_asks, text)
             if self._continues_mood_menu(segment, lead, lead_asks):
                 found = [self.vocabulary.mood_field or ""]
-            elif menu_of:
+            elif menu_of := self._menu_of(segment, lead, lead_asks, text):
                 # "Which services can you reach - MUBI, Criterion, something more mainstream?":
                 # the options of the question before the dash ask what it asks.
                 found = [f for f in fields_of(segment, asks=True) if f in menu_of]
@@ -1108,16 +1110,16 @@ class FieldReader:
                 break
             # a clause of its own after "but" ("but it only gets a D"; not "but shorter")
             flagged = _BUT_CLAUSE.split(previous.split(TITLE_MARK)[-1])
-            flaw = set(fields_of(flagged[-1], asks=False)) if len(flagged) > 1 else set()
+            checks_the_pick = reacting and TITLE_MARK in previous and _SUITS_YOU.search(segment)
+            flaw = (
+                set(fields_of(flagged[-1], asks=False))
+                if checks_the_pick and len(flagged) > 1
+                else set()
+            )
             # a person named to explain the shortcoming is not a second one ("it's rated R for a
             # reason: <actor> doesn't hold back")
             flaw = flaw - set(v.person_fields) or flaw
-            if (
-                reacting
-                and TITLE_MARK in previous
-                and _SUITS_YOU.search(segment)
-                and len(flaw) == 1
-            ):
+            if len(flaw) == 1:
                 # "I have X, but it only gets a D. Is that okay for you?", "X is little known,
                 # only 225 votes. Okay?", "X is fun - fair warning: it's rated R. Fine?": a check
                 # straight after the one shortcoming the pick's own sentence flags asks about it.
@@ -1226,7 +1228,7 @@ class FieldReader:
                 )
                 # a request that names no field ("If one comes to mind, telling me would help.")
                 # is about the field of the sentence before
-                or (TITLE_MARK not in text and bool(re.match(_HELP_IF, segment, re.IGNORECASE)))
+                or (TITLE_MARK not in text and bool(_HELP_IF_RE.match(segment)))
             ):
                 found = before
             break
