@@ -1,4 +1,5 @@
-"""The fresh held-out mention shares (`corpora/grocery/mentions/FRESH4.md`, `FRESH5.md`; issue 38):
+"""The fresh held-out mention shares (`corpora/grocery/mentions/FRESH4.md`, `FRESH5.md`,
+`FRESH6.md`; issue 38):
 each file is what the script writes, its sizes are the ones its FRESH file states, its templates
 are its own, and every template gives one role (`P` or `R`) per slot. `heldout5`'s roles are the
 ones its second, blind labelling and the adjudication left (`heldout4`'s are checked in
@@ -19,6 +20,7 @@ from tests.domains.grocery.second_labelling import assert_roles_adjudicated
 SIZES: dict[str, tuple[int, tuple[int, int, int, int]]] = {
     "heldout4": (138, (828, 635, 432, 361)),
     "heldout5": (133, (798, 622, 426, 326)),
+    "heldout6": (118, (708, 554, 334, 310)),
 }
 SHARES = pytest.mark.parametrize("share", sorted(SIZES))
 
