@@ -1,9 +1,9 @@
 """The fresh held-out mention shares (`corpora/grocery/mentions/FRESH4.md`, `FRESH5.md`,
 `FRESH6.md`; issue 38):
 each file is what the script writes, its sizes are the ones its FRESH file states, its templates
-are its own, and every template gives one role (`P` or `R`) per slot. `heldout5`'s roles are the
-ones its second, blind labelling and the adjudication left (`heldout4`'s are checked in
-`test_mention_corpus_fresh4.py`)."""
+are its own, and every template gives one role (`P` or `R`) per slot. `heldout5`'s and
+`heldout6`'s roles are the ones their second, blind labelling and the adjudication left
+(`heldout4`'s are checked in `test_mention_corpus_fresh4.py`)."""
 
 from __future__ import annotations
 
@@ -80,7 +80,9 @@ def test_one_role_per_slot(
         assert set(roles) <= {"P", "R"}, f"{share} template {i}: roles {roles!r}"
 
 
-def test_heldout5_roles_are_the_adjudicated_ones() -> None:
-    """The second, blind labelling (FRESH5.md, "Second labelling") agreed on every slot, so the
-    adjudication file is empty and every role is the one both labellings gave."""
-    assert_roles_adjudicated("heldout5")
+@pytest.mark.parametrize("share", ["heldout5", "heldout6"])
+def test_roles_are_the_adjudicated_ones(share: str) -> None:
+    """The second, blind labelling (FRESH5.md and FRESH6.md, "Second labelling") agreed on every
+    slot of each share, so each adjudication file is empty and every role is the one both
+    labellings gave."""
+    assert_roles_adjudicated(share)
