@@ -1082,6 +1082,221 @@ def _only_the_last(text: str, found: list[Mention]) -> list[Mention]:
     ]
 
 
+# -- positive evidence: a mention is put forward only when a proposal or an offer reaches it ----
+_PROPOSAL = cues.compiled(r"(?<![\w-])" + cues.alternation(cues.PROPOSING + cues.OFFERING))
+_FAVOURABLE = cues.compiled(r"(?<![\w-])" + cues.alternation(cues.FAVOURABLE))
+_OFFER = cues.compiled(r"(?<![\w-])" + cues.alternation(cues.OFFERING))
+_BACK = cues.compiled(r"(?<![\w-])" + cues.alternation(cues.POINTING_BACK) + r"(?![\w-])")
+_BACK_ONE = cues.compiled(r"(?<![\w-])" + cues.alternation(cues.POINTING_BACK_ONE) + r"(?![\w-])")
+_BACK_MANY = cues.compiled(
+    r"(?<![\w-])(?:them|those|these|both|all|either|each|any|which|ones|two|three|\d)(?![\w-])"
+)
+# Two mentions said as one list ("A and B", "A, B or C"): what reaches one reaches both.
+_LIST_GAP = cues.compiled(
+    r"(?:[\s,;/&*_()\[\]`~\-–—]|[x×]\s*\d+|\d+\s*[x×]|€\s*\d+(?:[.,]\d+)?|"
+    r"\d+(?:[.,]\d+)?\s*[a-z]{1,6}\s+of\b)*"
+    r"(?:(?:and|or|plus|as well as|and also|and then|&)\b[\s*_`~,]*)?"
+    r"(?:(?:maybe|perhaps|possibly|alternatively|otherwise|else|also|even)\b[\s,*_`~]*)*"
+    r"(?:(?:the|a|an|some|\d+\s*[x×])\s+)?"
+)
+# What ends a mention's own predicate: a new clause ("A, but ...", "A, so I ...").
+_PREDICATE_BREAK = cues.compiled(
+    r"\b(?:and|but|then|because|since|while|whereas|or|though|although|yet|unlike|"
+    r"however|except)\b|,\s*so\b|\bso\s+(?=(?:i|we|you|let|here|the|that|my|our)\b)"
+)
+# A line of a basket or order layout: it opens with a count ("2 × A", "1x A", "2    A") or
+# says its quantity ("— qty 1 —").
+_COUNTED_LINE = cues.compiled(
+    r"^[ \t>]*(?:[-*•·+]\s*)?(?:\d+\s*[x×]|\d+ {2,}|\d+\t)|\b(?:qty|quantity)\b"
+)
+# A record's line ("action: propose", "product: A").
+_KEY_LINE = re.compile(r"^[ \t]*[\w ]{1,24}:\s*\S")
+# A unit that opens by speaking of what was named before it ("It is cheap.", "Both fit.").
+_OPENS_BACK = cues.compiled(
+    r"^[\W_]*(?:it|it['’]s|that|that['’]s|this|they|they['’]re|both|all|each|either|these|those)\b"
+)
+_GOOD_LABEL = cues.compiled(
+    r"(?<![\w-])" + cues.alternation(cues.FAVOURABLE) + r"(?:\s+[\w'’]+){0,2}[\s*_]*[:→]"
+)
+# A pronoun opening a new clause speaks of the mention again ("A is sponsored, but it fits").
+_SAME_SUBJECT = cues.compiled(r"[\W_]*(?:it|it['’]s|that|that['’]s|this|they|they['’]re|which)\b")
+
+_LIST_LINE = re.compile(r"^[ \t>]*(?:[-*•·+▪◦]|\d+[.)]|\|)")
+_LABEL_LINE = re.compile(r"^[ \t]*#|[:：→]\s*[*_]*\s*$|^[ \t]*[*_]{2}[^*_\n]+[*_]{2}[ \t]*$")
+_UNIT_EDGE = re.compile(r"\n|(?<=[.!?])" + _NOT_AN_END + r"\s+")
+
+
+def _blank(text: str, found: list[Mention]) -> str:
+    """The text with every mention's words blanked (a cue word inside a product name, "Top
+    Choice Oats", is no cue)."""
+    for m in found:
+        text = text[: m.start] + "¤" * (m.end - m.start) + text[m.end :]
+    return text
+
+
+def _groups(text: str, found: list[Mention]) -> list[list[int]]:
+    """The mentions in runs said as one list ("A and B", "A, B or C"), in order."""
+    groups: list[list[int]] = []
+    for i, m in enumerate(found):
+        if groups and _LIST_GAP.fullmatch(text, found[groups[-1][-1]].end, m.start):
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    return groups
+
+
+def _put_forward(text: str, found: list[Mention]) -> list[Mention]:
+    """The mentions with `put_forward` set: a mention that nothing rules out is put forward only
+    when positive evidence reaches it (`mention_cues.PROPOSING`, `OFFERING`): a cue in its clause
+    (before it, or after it in its own predicate), a label or heading over its list or line, or
+    a closing offer that points back to it ("Shall I add it?", "Want those two?")."""
+    if not found:
+        return found
+    plain = _blank(text, found)
+    edges = [0, *(m.end() for m in _CLAUSE_EDGE.finditer(text)), len(text) + 1]
+    reached = [False] * len(found)
+    groups = _groups(text, found)
+    for k, group in enumerate(groups):
+        first, last = found[group[0]], found[group[-1]]
+        clause_lo = max(e for e in edges if e <= first.start)
+        clause_hi = min((e for e in edges if e > last.end), default=len(text))
+        lo = max([clause_lo, *(found[groups[k - 1][-1]].end for _ in [0] if k)])
+        hi = min([clause_hi, *(found[groups[k + 1][0]].start for _ in [0] if k + 1 < len(groups))])
+        before = _PROPOSAL.search(plain, lo, first.start) is not None
+        before = before or _CORRECTION.search(plain, lo, first.start) is not None
+        before = before or _GOOD_LABEL.search(plain, lo, first.start) is not None
+        line = _line_of(plain, first.start)
+        before = before or bool(_COUNTED_LINE.search(line)) or _good_line(text, found, group)
+        stop = max(last.end, hi)
+        after = any(
+            cue is not None and _own_predicate(plain, last.end, cue.start())
+            for cue in (
+                _PROPOSAL.search(plain, last.end, stop),
+                _FAVOURABLE.search(plain, last.end, stop),
+            )
+        )
+        after = after or _mark_of(text, lo, first.start, last.end, stop) == "in"
+        asked = plain[last.end : clause_hi].rstrip().endswith("?")
+        if before or after or asked or _labelled_forward(plain, first.start):
+            for i in group:
+                reached[i] = True
+    _offers_back(plain, found, reached)
+    _in_place_of(found, groups, reached)
+    return [replace(m, put_forward=reached[i] and not m.ruled_out) for i, m in enumerate(found)]
+
+
+def _line_of(text: str, at: int) -> str:
+    """The line that holds text[at]."""
+    end = text.find("\n", at)
+    return text[text.rfind("\n", 0, at) + 1 : end if end >= 0 else len(text)]
+
+
+def _good_line(text: str, found: list[Mention], group: list[int]) -> bool:
+    """Whether the group's line (a table row, a checklist line) sets a tick and no cross beside
+    it, and names nothing else."""
+    lo = text.rfind("\n", 0, found[group[0]].start) + 1
+    hi = text.find("\n", found[group[-1]].end)
+    hi = hi if hi >= 0 else len(text)
+    others = any(lo <= m.start < hi for i, m in enumerate(found) if i not in group)
+    line = text[lo:hi]
+    return (
+        not others and any(c in line for c in "✔✓✅☑👍") and not any(c in line for c in "✗✘❌🚫⛔")
+    )
+
+
+def _presents_next(
+    units: list[tuple[int, int]], owns: list[list[int]], u: int, reached: list[bool]
+) -> None:
+    """A unit that presents without naming ("Found it!", "Here you go:") reaches the products
+    of the unit right after it."""
+    if u + 1 < len(units) and owns[u + 1]:
+        for i in owns[u + 1]:
+            reached[i] = True
+
+
+def _own_predicate(plain: str, end: int, cue: int) -> bool:
+    """Whether the words from a mention's `end` to a cue at `cue` are its own predicate: no new
+    clause opens between them, or the new one speaks of it again ("A, but it fits")."""
+    breaks = list(_PREDICATE_BREAK.finditer(plain, end, cue))
+    return not breaks or _SAME_SUBJECT.match(plain, breaks[-1].end(), cue) is not None
+
+
+def _in_place_of(found: list[Mention], groups: list[list[int]], reached: list[bool]) -> None:
+    """The product named right after one the message sets aside is offered in its place ("A is
+    sold out; B is here", "not A but B", "A → B", "sorry, I meant B")."""
+    for k in range(1, len(groups)):
+        before, group = groups[k - 1], groups[k]
+        if all(found[i].ruled_out for i in before) and not any(found[i].ruled_out for i in group):
+            for i in group:
+                reached[i] = True
+
+
+def _labelled_forward(plain: str, start: int) -> bool:
+    """Whether the line at `start` is an item of a list (or the line under a heading) whose
+    label or heading carries a proposal or an offer ("Options:", "## Top pick", "Your basket:")."""
+    line_lo = plain.rfind("\n", 0, start) + 1
+    line = plain[line_lo : plain.find("\n", start) if "\n" in plain[start:] else len(plain)]
+    in_list = bool(_LIST_LINE.match(line))
+    at = line_lo - 1
+    while at > 0:
+        lo = plain.rfind("\n", 0, at) + 1
+        above = plain[lo:at]
+        at = lo - 1
+        if not above.strip():
+            continue
+        if _LABEL_LINE.search(above) or (above.isupper() and len(above.split()) <= 4):
+            return _PROPOSAL.search(above) is not None
+        if _KEY_LINE.match(above) and _KEY_LINE.match(line):
+            if _PROPOSAL.search(above):
+                return True
+            continue
+        if re.fullmatch(r"[\s\-=_*~|:]+", above):
+            continue
+        if not ((in_list and _LIST_LINE.match(above)) or _COUNTED_LINE.search(above)):
+            return False
+    return False
+
+
+def _offers_back(plain: str, found: list[Mention], reached: list[bool]) -> None:
+    """A sentence that offers without naming anything ("Shall I add it?", "Which would you
+    like?", "Shall I place the order?") reaches back: "it" to the last product named before it,
+    else to the run of sentences or list lines right before it that name products."""
+    cuts = [0, *(m.end() for m in _UNIT_EDGE.finditer(plain)), len(plain)]
+    units = [(a, b) for a, b in itertools.pairwise(cuts) if b > a]
+    owns = [[i for i, f in enumerate(found) if a <= f.start < b] for a, b in units]
+    for u, (a, b) in enumerate(units):
+        said = plain[a:b]
+        if owns[u]:
+            continue
+        if not _OFFER.search(said) and not (
+            _OPENS_BACK.match(said) and (_PROPOSAL.search(said) or _FAVOURABLE.search(said))
+        ):
+            if _PROPOSAL.search(said) and not said.rstrip().endswith("?"):
+                _presents_next(units, owns, u, reached)
+            continue
+        back = [v for v in range(u - 1, -1, -1) if owns[v]]
+        if not back:
+            continue
+        one = _BACK_ONE.search(said) and not _BACK_MANY.search(said)
+        if one:
+            live = [i for v in back for i in reversed(owns[v]) if not found[i].ruled_out]
+            if live:
+                reached[live[0]] = True
+            continue
+        run = [back[0]]
+        for v in range(back[0] - 1, -1, -1):
+            if not plain[units[v][0] : units[v][1]].strip():
+                break
+            if not owns[v]:
+                continue
+            if all(found[i].ruled_out for i in owns[v]):
+                break
+            run.append(v)
+        for v in run:
+            for i in owns[v]:
+                reached[i] = True
+
+
 # Words with no break in them, running straight into the next mention.
 _LEADS_IN = re.compile(r"[\s]*[^\s,;:.!?()\[\]—–-][^,;:.!?()\[\]—–]*")
 
@@ -1132,8 +1347,11 @@ class Mention:
     candidates: tuple[str, ...]
     """Every product the name, brand, size and id said fit (one: resolved)."""
     ruled_out: bool
+    """Whether a verdict in the message rules it out ("A is sold out", "instead of A")."""
     name: str
     """The product name as the catalog spells it ('' for a bare id)."""
+    put_forward: bool = False
+    """Whether positive evidence reaches it and nothing rules it out (`_put_forward`)."""
 
 
 def _brand_key(brand: str) -> str:
@@ -1792,7 +2010,7 @@ class Resolver:
                 lead = _BRAND_ONLY_LEAD.search(text, 0, a)
                 out.append(Mention(lead.start() if lead else a, b, (only[0],), False, ""))
         found = sorted(out, key=lambda m: m.start)
-        return _only_the_last(text, _ruled_out(text, found))
+        return _put_forward(text, _only_the_last(text, _ruled_out(text, found)))
 
     def _shortened_before(
         self, text: str, floor: int, at: int, keys: set[str]
@@ -1867,11 +2085,11 @@ class Resolver:
         found = self.find(text)
         return Resolution(
             proposed=tuple(
-                dict.fromkeys(m.product for m in found if m.product is not None and not m.ruled_out)
+                dict.fromkeys(m.product for m in found if m.product is not None and m.put_forward)
             ),
             named=tuple(dict.fromkeys(m.product for m in found if m.product is not None)),
             unclear=tuple(
-                dict.fromkeys(m.name for m in found if m.product is None and not m.ruled_out)
+                dict.fromkeys(m.name for m in found if m.product is None and m.put_forward)
             ),
             mentions=tuple(found),
         )
