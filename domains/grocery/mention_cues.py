@@ -708,8 +708,10 @@ PROPOSING = (
     r"fits?\b|suits?\b|matches\b|ticks?\b|meets?\b|good (?:fit|match|choice|option|bet|pick|call)",
     r"(?:best|top|great|perfect|ideal|safe|solid|strong|closest|nearest) (?:match|fit|bet|buy|"
     r"option|choice|pick|candidate|call|value)",
-    r"here(?:['’]s| is| are| you go| goes)|there(?:['’]s| is) |you(?:['’]ll| will) (?:love|like|"
-    r"enjoy)|(?:i|we)(?:['’]ve| have)? (?:found|got|spotted|dug up|located)|top (?:\d+|two|three|"
+    r"here(?:['’]s| is| are| you go| goes)|there(?:['’]s| is) |you(?:['’]ll| will| might| may| could|"
+    r" would)? (?:love|like|enjoy)|(?:what|all|just what) you(?:['’]re| are)? (?:need|want|after|looking "
+    r"for)|just the thing|match\b|gone (?:with|for)|"
+    r"(?:i|we)(?:['’]ve| have)? (?:found|got|spotted|dug up|located)|top (?:\d+|two|three|"
     r"four|five)\b|found (?:it|them|one|you|a match)\b|nothing (?:else )?(?:compares|beats|comes close)|"
     r"(?:anything|nothing|none) (?:\w+ )?(?:better|cheaper|nicer) than",
     r"instead\b|in place of|in lieu of|replac\w*|substitut\w*|swap\w*|switch\w*|stand-?in|"
@@ -728,7 +730,8 @@ OFFERING = (
     r"grab\w*|put (?:it|them|that|those|one|\w+ in)|pop (?:it|them|one|\w+ in)|reserv\w*|"
     r"includ\w*|proceed|go ahead|offer(?:s|ed|ing)?\b|if you need|summary|receipt",
     r"if you (?:don['’]t|do not) mind|if you(?:['’]re| are) (?:ok|okay|happy|fine)",
-    r"confirm\w*|shall i|should i|can i|may i|do you want|want\b|wanna|would you like|"
+    r"confirm\w*|shall (?:i|we)|should (?:i|we)|can i|may i|all set|good to go|"
+    r"which (?:\w+ )?(?:one|do|would|of|are|is|way|appeals?|suits?|sounds?)\b|do you want|want\b|wanna|would you like|"
     r"like me to|you(?:['’]d)? like|fancy|keen|interested|happy with|ok(?:ay)?\s*\?|sound\w* "
     r"(?:good|ok|okay|right|fine)|work for you|works for you|does (?:that|it|this) work|"
     r"will (?:that|it|this) do|would (?:that|it|this) do|(?:is|are) (?:that|it|this|they|those) "
@@ -739,7 +742,7 @@ OFFERING = (
 FAVOURABLE = (
     r"(?:in|back in|still in) stock|(?:still |now |currently )?(?:available|stocked|obtainable)|"
     r"on (?:the )?shel\w+|ready(?: to \w+)?|(?:still )?(?:left|there|here|in|on)\s*(?:[.!;,)]|tho|$)|"
-    r"(?:a few|some|plenty) left|did(?: not|n['’]?t)|does(?: not|n['’]?t)|has(?:n['’]?t)? none|"
+    r"(?:a few|some|plenty) left|works?\b|sorted\b|did(?: not|n['’]?t)|does(?: not|n['’]?t)|has(?:n['’]?t)? none|"
     r"has (?:it|them)\b|is(?: not|n['’]?t)?\s*(?:[.!;,]|$)|are\s*(?:[.!;,]|$)",
     r"safe|fine|ok(?:ay)?\b|clear of|free (?:of|from)|[\w]+[- ]free|no \w+ (?:at all|in it)|"
     r"(?:has|contains) no|without|(?:is |['’]s )?(?:vegan|vegetarian|organic|halal|kosher)\b",

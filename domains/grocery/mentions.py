@@ -1093,8 +1093,9 @@ _BACK_MANY = cues.compiled(
 )
 # Two mentions said as one list ("A and B", "A, B or C"): what reaches one reaches both.
 _LIST_GAP = cues.compiled(
-    r"(?:[\s,;/&*_()\[\]`~\-–—]|[x×]\s*\d+|\d+\s*[x×]|€\s*\d+(?:[.,]\d+)?|"
-    r"\d+(?:[.,]\d+)?\s*[a-z]{1,6}\s+of\b)*"
+    r"(?:[\s,;/&*_()\[\]`~\-–—+\"'“”‘’]|[x×]\s*\d+|\d+\s*[x×]|€\s*\d+(?:[.,]\d+)?|"
+    r"\d+(?:[.,]\d+)?\s*[a-z]{1,6}\s+of\b|(?:one|two|three|four|five|\d+)\s+(?:units?|packs?|"
+    r"pieces?|items?|bags?|bottles?|jars?|tubs?|cartons?|boxe?s?|tins?|cans?)\s+of\b)*"
     r"(?:(?:and|or|plus|as well as|and also|and then|&)\b[\s*_`~,]*)?"
     r"(?:(?:maybe|perhaps|possibly|alternatively|otherwise|else|also|even)\b[\s,*_`~]*)*"
     r"(?:(?:the|a|an|some|\d+\s*[x×])\s+)?"
@@ -1107,9 +1108,16 @@ _PREDICATE_BREAK = cues.compiled(
 # A line of a basket or order layout: it opens with a count ("2 × A", "1x A", "2    A") or
 # says its quantity ("— qty 1 —").
 _COUNTED_LINE = cues.compiled(
-    r"^[ \t>]*(?:[-*•·+]\s*)?(?:\d+\s*[x×]|\d+ {2,}|\d+\t)|\b(?:qty|quantity)\b"
+    r"^[ \t>]*(?:[-*•·+→➜]\s*)?(?:\d+\s*[x×]|\d+ {2,}|\d+\t)|\b(?:qty|quantity)\b|"
+    r"[x×]\s*\d+[\s*_]*$"
 )
 # A record's line ("action: propose", "product: A").
+# A line opened by a tick or a passing verdict ("- [x] A", "OK A", "PASS: A").
+_GOOD_OPENING = cues.compiled(r"^[ \t>*_-]*(?:\[x\]|(?:ok|okay|pass(?:es|ed)?|yes|good)\b)")
+# A product set against one the message sets aside: "A, not B", "A and definitely not B".
+_NOT_THE_OTHER = cues.compiled(r"[\W_]*(?:(?:and|but)\s+)?(?:\w+ly\s+)?not\b[\W_]*")
+# A product offered as the other branch of an alternative ("A or, if you prefer ..., B").
+_OR_ELSE = cues.compiled(r"[\W_]*(?:or|otherwise|alternatively|or else)\b")
 _KEY_LINE = re.compile(r"^[ \t]*[\w ]{1,24}:\s*\S")
 # A unit that opens by speaking of what was named before it ("It is cheap.", "Both fit.").
 _OPENS_BACK = cues.compiled(
@@ -1121,7 +1129,8 @@ _GOOD_LABEL = cues.compiled(
 # A pronoun opening a new clause speaks of the mention again ("A is sponsored, but it fits").
 _SAME_SUBJECT = cues.compiled(r"[\W_]*(?:it|it['’]s|that|that['’]s|this|they|they['’]re|which)\b")
 
-_LIST_LINE = re.compile(r"^[ \t>]*(?:[-*•·+▪◦]|\d+[.)]|\|)")
+_PRICE = re.compile(r"[€£$]\s*\d|\d(?:[.,]\d{2})?\s*(?:€|eur\b|euros?\b)")
+_LIST_LINE = re.compile(r"^[ \t>]*(?:[-*•·+▪◦→➜]|\d+[.)]|\|)")
 _LABEL_LINE = re.compile(r"^[ \t]*#|[:：→]\s*[*_]*\s*$|^[ \t]*[*_]{2}[^*_\n]+[*_]{2}[ \t]*$")
 _UNIT_EDGE = re.compile(r"\n|(?<=[.!?])" + _NOT_AN_END + r"\s+")
 
@@ -1138,7 +1147,12 @@ def _groups(text: str, found: list[Mention]) -> list[list[int]]:
     """The mentions in runs said as one list ("A and B", "A, B or C"), in order."""
     groups: list[list[int]] = []
     for i, m in enumerate(found):
-        if groups and _LIST_GAP.fullmatch(text, found[groups[-1][-1]].end, m.start):
+        prev = found[groups[-1][-1]] if groups else None
+        if (
+            prev is not None
+            and prev.ruled_out == m.ruled_out
+            and _LIST_GAP.fullmatch(text, prev.end, m.start)
+        ):
             groups[-1].append(i)
         else:
             groups.append([i])
@@ -1161,12 +1175,19 @@ def _put_forward(text: str, found: list[Mention]) -> list[Mention]:
         clause_lo = max(e for e in edges if e <= first.start)
         clause_hi = min((e for e in edges if e > last.end), default=len(text))
         lo = max([clause_lo, *(found[groups[k - 1][-1]].end for _ in [0] if k)])
-        hi = min([clause_hi, *(found[groups[k + 1][0]].start for _ in [0] if k + 1 < len(groups))])
+        # what is said after it reaches past a product set aside beside it ("A (not B) is the one")
+        live = [g for g in groups[k + 1 :] if not all(found[i].ruled_out for i in g)]
+        hi = min([clause_hi, *(found[g[0]].start for g in live[:1])])
         before = _PROPOSAL.search(plain, lo, first.start) is not None
         before = before or _CORRECTION.search(plain, lo, first.start) is not None
         before = before or _GOOD_LABEL.search(plain, lo, first.start) is not None
         line = _line_of(plain, first.start)
         before = before or bool(_COUNTED_LINE.search(line)) or _good_line(text, found, group)
+        before = before or bool(_LIST_LINE.match(line) and _PRICE.search(line))
+        if k + 1 < len(groups) and all(found[i].ruled_out for i in groups[k + 1]):
+            before = before or bool(
+                _NOT_THE_OTHER.fullmatch(plain, last.end, found[groups[k + 1][0]].start)
+            )
         stop = max(last.end, hi)
         after = any(
             cue is not None and _own_predicate(plain, last.end, cue.start())
@@ -1180,6 +1201,7 @@ def _put_forward(text: str, found: list[Mention]) -> list[Mention]:
         if before or after or asked or _labelled_forward(plain, first.start):
             for i in group:
                 reached[i] = True
+    _alternatives(plain, found, groups, reached)
     _offers_back(plain, found, reached)
     _in_place_of(found, groups, reached)
     return [replace(m, put_forward=reached[i] and not m.ruled_out) for i, m in enumerate(found)]
@@ -1199,9 +1221,8 @@ def _good_line(text: str, found: list[Mention], group: list[int]) -> bool:
     hi = hi if hi >= 0 else len(text)
     others = any(lo <= m.start < hi for i, m in enumerate(found) if i not in group)
     line = text[lo:hi]
-    return (
-        not others and any(c in line for c in "✔✓✅☑👍") and not any(c in line for c in "✗✘❌🚫⛔")
-    )
+    good = any(c in line for c in "✔✓✅☑👍") or _GOOD_OPENING.match(line) is not None
+    return not others and good and not any(c in line for c in "✗✘❌🚫⛔")
 
 
 def _presents_next(
@@ -1219,6 +1240,24 @@ def _own_predicate(plain: str, end: int, cue: int) -> bool:
     clause opens between them, or the new one speaks of it again ("A, but it fits")."""
     breaks = list(_PREDICATE_BREAK.finditer(plain, end, cue))
     return not breaks or _SAME_SUBJECT.match(plain, breaks[-1].end(), cue) is not None
+
+
+def _alternatives(
+    plain: str, found: list[Mention], groups: list[list[int]], reached: list[bool]
+) -> None:
+    """Two products offered as branches of one alternative ("A or, if you prefer something
+    lighter, B") or as parallel parts of one sentence ("I'd pick A; for later, B") share what
+    reaches either."""
+    for k in range(1, len(groups)):
+        a, b = groups[k - 1], groups[k]
+        if any(found[i].ruled_out for i in a + b):
+            continue
+        gap = plain[found[a[-1]].end : found[b[0]].start]
+        parallel = ";" in gap and len(_WORD.findall(gap)) <= 4 and not _SENTENCE_END.search(gap)
+        if _OR_ELSE.match(gap) or parallel:
+            either = any(reached[i] for i in a + b)
+            for i in a + b:
+                reached[i] = reached[i] or either
 
 
 def _in_place_of(found: list[Mention], groups: list[list[int]], reached: list[bool]) -> None:
@@ -1268,8 +1307,13 @@ def _offers_back(plain: str, found: list[Mention], reached: list[bool]) -> None:
         said = plain[a:b]
         if owns[u]:
             continue
-        if not _OFFER.search(said) and not (
-            _OPENS_BACK.match(said) and (_PROPOSAL.search(said) or _FAVOURABLE.search(said))
+        asks = said.rstrip().endswith("?") and _PROPOSAL.search(said) is not None
+        if (
+            not _OFFER.search(said)
+            and not asks
+            and not (
+                _OPENS_BACK.match(said) and (_PROPOSAL.search(said) or _FAVOURABLE.search(said))
+            )
         ):
             if _PROPOSAL.search(said) and not said.rstrip().endswith("?"):
                 _presents_next(units, owns, u, reached)
