@@ -45,6 +45,8 @@ reaching it is named, not put forward):
 - `FAVOURABLE`: a favourable verdict on the product, said after it: it is in stock, safe for
   the shopper, free of an allergen, within the budget, cheaper, a close equivalent, "a yes"
   (the good side of the states `STATES` and `NEGATED` speak of).
+- `RELIEF`: a shortcoming denied ("not too sweet", "no nuts", "never out of stock", "nothing to
+  worry about", "you can't go wrong with"): favourable, before or after the product.
 - `POINTING_BACK`: the words of a closing offer that point back to products named before it
   ("Shall I add it?", "Want those two?"); `POINTING_BACK_ONE` the ones that point to one.
 
@@ -87,6 +89,7 @@ __all__ = [
     "PREFERRING",
     "PROPOSING",
     "QUESTIONED",
+    "RELIEF",
     "SELF_EXCLUDED",
     "STATES",
     "WINNING",
@@ -608,7 +611,8 @@ WINNING = (
     r"takes? (?:the )?(?:crown|trophy|prize|cake|win|title|top spot|lead|gold|medal|it)",
     r"edges? (?:it|ahead|out|the others?)|nudges? (?:it|ahead)|pulls? ahead|wins? out|"
     r"wins? (?:it|hands down|this one)",
-    r"comes? (?:out )?(?:on top|ahead|first|out best)|gets? (?:my|the) (?:vote|nod)|has the edge",
+    r"(?:comes?|came) (?:out )?(?:on top|ahead|first|out best)|gets? (?:my|the) (?:vote|nod)|"
+    r"has the edge",
     r"(?:is|['’]s) (?:my|the) (?:winner|pick|choice|favou?rite|top pick|go-to)",
 )
 # A choice said of the product just named, by a word that stands for it: "..., so that's the
@@ -699,8 +703,8 @@ SELF_EXCLUDED = (
 PROPOSING = (
     r"recommend\w*|suggest\w*|propos\w*|advis\w*",
     r"pick(?:s|ed)?\b|choice|choos\w*|chose\w*|opt(?:s|ed|ing)? for|go(?:es|ing)? (?:with|for)|"
-    r"went (?:with|for)|settl\w* on|stick with|start(?:s|ed|ing)? with|begin with|"
-    r"beats?\b|outdoes|outperforms|trumps|(?<=\s)>(?=\s)",
+    r"went (?:with|for)|settl\w* on|land(?:s|ed|ing)? on|stick with|start(?:s|ed|ing)? with|begin with|"
+    r"beats?\b|outdoes|outperforms|outshin\w*|outclass\w*|trumps|(?<=\s)>(?=\s)",
     r"options?\b|alternatives?\b|possibilit\w*|candidates?\b|contenders?\b|shortlist\w*",
     r"try(?:ing)?\b|give \w+ a (?:go|try|whirl)|how about|what about|why not|consider\w*",
     r"(?:would |will |should |could |might )?(?:suit|fit|match|meet|tick|satisf|work|do)\w* (?:for |with )?"
@@ -715,9 +719,13 @@ PROPOSING = (
     r"four|five)\b|found (?:it|them|one|you|a match)\b|nothing (?:else )?(?:compares|beats|comes close)|"
     r"(?:anything|nothing|none) (?:\w+ )?(?:better|cheaper|nicer) than",
     r"instead\b|in place of|in lieu of|replac\w*|substitut\w*|swap\w*|switch\w*|stand-?in|"
-    r"alternative",
+    r"alternative|sub(?:s|bed|bing)? in\b|subbed|your (?:shopping )?(?:list|bag)\b",
+    r"goe?s? (?:well|nicely|great|perfectly) with|pairs? (?:well|nicely)|cover\w* (?:both|all|every|"
+    r"you|your)|you (?:could|can|might)(?: \w+ly)? (?:use|have|get|try|grab)|\brec\b|"
+    r"(?:much |a lot |just )?like what you|resembl\w*|akin to|a twist on|much like|"
+    r"(?:you )?(?:asked|wanted|looking) for [^.:;!?\n]{0,40}:",
     r"i(?:['’]d| would)(?: \w+ly)? (?:take|get|grab|buy|use|pick|go|lean|choose)|take\b|"
-    r"in (?:its|their) place|(?:should|would|will|could) (?:work|do)\b|(?:is|['’]s) the one|"
+    r"in (?:its|their) place|(?:should|would|will|could) (?:work|do)\b|(?:be|is|['’]s) the one|top of (?:my|the|our) list|"
     r"closest|nearest|(?:let me |i(?:['’]d| would| can| could)? )offer|offer(?:ing)? you|"
     r"lean\w* (?:towards?|to)|favou?rite|go-to|winner|wins?\b|verdict|ideal|perfect",
     *WINNING,
@@ -728,7 +736,7 @@ PROPOSING = (
 OFFERING = (
     r"add(?:s|ed|ing)?\b|order\w*|basket|cart\b|trolley|checkout|purchas\w*|buy\w*|get you|"
     r"grab\w*|put (?:it|them|that|those|one|\w+ in)|pop (?:it|them|one|\w+ in)|reserv\w*|"
-    r"includ\w*|proceed|go ahead|offer(?:s|ed|ing)?\b|if you need|summary|receipt",
+    r"includ\w*|proceed|go ahead|offer(?:s|ed|ing)?\b|if you need|summary|recap|receipt",
     r"if you (?:don['’]t|do not) mind|if you(?:['’]re| are) (?:ok|okay|happy|fine)",
     r"confirm\w*|shall (?:i|we)|should (?:i|we)|can i|may i|all set|good to go|"
     r"which (?:\w+ )?(?:one|do|would|of|are|is|way|appeals?|suits?|sounds?)\b|do you want|want\b|wanna|would you like|"
@@ -749,10 +757,29 @@ FAVOURABLE = (
     r"(?:within|under|below|inside|in) (?:\w+ )?(?:budget|limit|price range|it)|stays? under|"
     r"cheaper|affordable|(?:good|great|better) value|bargain|costs? the same|same price|"
     r"(?:comes?|came) in (?:cheaper|under|lower)",
+    r"excellent|superb|brilliant|outstanding|wonderful|fantastic|reliable|dependable|fresh\b|"
+    r"crunchy|creamy|(?:on|at) (?:offer|sale|special)|\d+\s*% off|discount\w*|"
+    r"does the (?:job|trick)|under [€£$]?\s*\d|plenty|milder|lighter|smoother|richer|"
+    + "|".join(COMPARATIVES)
+    + "|"
     r"similar|equivalent|(?:next|second) best|(?:close|good|solid) (?:second|alternative|"
     r"substitute)|fall-?back|backup|a spare|lovely|great|good\b|nice|tasty|delicious|popular",
-    r"(?:is |['’]s )?(?:a )?yes\b|(?:is |['’]s )?on\b\s*(?:[.!;,]|$)|it is\b",
+    r"(?:is|['’]s) (?:it|the one)\s*(?:[.!]|$)|(?:is |['’]s )?(?:a )?yes\b|does\s*(?:[.!;,]|$)|"
+    r":\s*(?:a )?(?:go|yes|ok|okay|fine|good|thumbs up)\b|(?:is |['’]s )?on\b\s*(?:[.!;,]|$)|it is\b",
 )
+
+
+# A shortcoming denied: "not too sweet", "no soy", "far from pricey", "hasn't sold out", "nothing
+# to worry about", "you can't go wrong with", "no beans needed".
+_DENYING = r"(?:not|never|no|nothing|none|zero|far from|\w*n['’]t|without|hardly|neither)"
+_SHORTCOMINGS = (
+    r"(?:too\b|pricey|expensive|dear|costly|steep|sold out|out of stock|run(?:s|ning)? out|ran out|"
+    r"over (?:budget|your|the)|allergen\w*|avoid|problem\w*|issues?|worr\w*|wrong|disappoint\w*|fuss|"
+    r"hassle|hesitat\w*|risk\w*|concern\w*|needed|required|heavy|sweet|thin|bad\b|"
+    + "|".join(ALLERGEN_WORDS)
+    + ")"
+)
+RELIEF = (rf"{_DENYING}(?:[\s,]+[\w'’-]+){{0,3}}?[\s,]+{_SHORTCOMINGS}",)
 
 
 # The words of a closing offer that point back to what was named before it.

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -1102,8 +1102,9 @@ _LIST_GAP = cues.compiled(
 )
 # What ends a mention's own predicate: a new clause ("A, but ...", "A, so I ...").
 _PREDICATE_BREAK = cues.compiled(
-    r"\b(?:and|but|then|because|since|while|whereas|or|though|although|yet|unlike|"
-    r"however|except)\b|,\s*so\b|\bso\s+(?=(?:i|we|you|let|here|the|that|my|our)\b)"
+    r"\b(?:but|then|because|since|while|whereas|though|although|yet|unlike|however|except)\b|"
+    r"(?:,\s*|\b)(?:so|and|or)\s+(?=(?:i|we|you|let|here|the|a|an|my|our|that|this|there|it|"
+    r"they)\b|¤)|,\s*(?:so|and|or)\b"
 )
 # A line of a basket or order layout: it opens with a count ("2 × A", "1x A", "2    A") or
 # says its quantity ("— qty 1 —").
@@ -1122,6 +1123,17 @@ _KEY_LINE = re.compile(r"^[ \t]*[\w ]{1,24}:\s*\S")
 # A unit that opens by speaking of what was named before it ("It is cheap.", "Both fit.").
 _OPENS_BACK = cues.compiled(
     r"^[\W_]*(?:it|it['’]s|that|that['’]s|this|they|they['’]re|both|all|each|either|these|those)\b"
+)
+_RELIEF = cues.compiled(r"(?<![\w-])" + cues.alternation(cues.RELIEF))
+# A short question about the product just named: "OK for you?", "Too big?", "You can eat nuts?"
+_ABOUT_IT = cues.compiled(
+    r"\b(?:too|ok|okay|fine|alright|good|suit\w*|work\w*|do|for you|for your|you can|can you|"
+    r"matter|mind|problem|issue|want|like)\b"
+)
+# Words that set one product against another: likeness, comparison, a win.
+_SET_AGAINST = cues.compiled(
+    r"\b(?:resembl\w*|akin|like|twist|cousin|family|same|than|over|outshines?|beats?|versus|vs|"
+    r"compared|next to|" + "|".join(cues.COMPARATIVES) + r")\b"
 )
 _GOOD_LABEL = cues.compiled(
     r"(?<![\w-])" + cues.alternation(cues.FAVOURABLE) + r"(?:\s+[\w'’]+){0,2}[\s*_]*[:→]"
@@ -1178,8 +1190,9 @@ def _put_forward(text: str, found: list[Mention]) -> list[Mention]:
         # what is said after it reaches past a product set aside beside it ("A (not B) is the one")
         live = [g for g in groups[k + 1 :] if not all(found[i].ruled_out for i in g)]
         hi = min([clause_hi, *(found[g[0]].start for g in live[:1])])
-        before = _PROPOSAL.search(plain, lo, first.start) is not None
+        before = next(_cues(_PROPOSAL, plain, lo, first.start), None) is not None
         before = before or _CORRECTION.search(plain, lo, first.start) is not None
+        before = before or next(_cues(_RELIEF, plain, lo, first.start), None) is not None
         before = before or _GOOD_LABEL.search(plain, lo, first.start) is not None
         line = _line_of(plain, first.start)
         before = before or bool(_COUNTED_LINE.search(line)) or _good_line(text, found, group)
@@ -1190,21 +1203,56 @@ def _put_forward(text: str, found: list[Mention]) -> list[Mention]:
             )
         stop = max(last.end, hi)
         after = any(
-            cue is not None and _own_predicate(plain, last.end, cue.start())
-            for cue in (
-                _PROPOSAL.search(plain, last.end, stop),
-                _FAVOURABLE.search(plain, last.end, stop),
-            )
+            _own_predicate(plain, last.end, at)
+            for pattern in (_PROPOSAL, _FAVOURABLE, _RELIEF)
+            for at in itertools.islice(_cues(pattern, plain, last.end, stop), 1)
         )
         after = after or _mark_of(text, lo, first.start, last.end, stop) == "in"
         asked = plain[last.end : clause_hi].rstrip().endswith("?")
+        after = after or _said_of_it_next(plain, found, min(clause_hi, len(plain)))
         if before or after or asked or _labelled_forward(plain, first.start):
             for i in group:
                 reached[i] = True
     _alternatives(plain, found, groups, reached)
     _offers_back(plain, found, reached)
-    _in_place_of(found, groups, reached)
+    _in_place_of(plain, found, groups, reached)
     return [replace(m, put_forward=reached[i] and not m.ruled_out) for i, m in enumerate(found)]
+
+
+# A cue word that is no evidence: the head of the product's own noun phrase ("the A option fell
+# through"), or the place a product is taken from ("bumped from the shortlist").
+_OWN_NOUN = cues.compiled(
+    r"[\s\"'”’*_`]{0,3}(?:option|choice|pick|alternative|suggestion|candidate|recommendation)s?\b"
+)
+_TAKEN_FROM = cues.compiled(r"\b(?:from|off|out of)\s+(?:the\s+|my\s+|your\s+|our\s+)?$")
+
+
+def _cues(pattern: re.Pattern[str], plain: str, lo: int, hi: int) -> Iterator[int]:
+    """Where `pattern`'s cues start in plain[lo:hi], leaving out those that are no evidence; a
+    cue that needs a line's end finds one only where the line ends, not where a name begins."""
+    region = plain[lo:hi] + ("" if hi >= len(plain) or plain[hi] == "\n" else "¤")
+    own = _OWN_NOUN.match(region) if lo and plain[lo - 1] == "¤" else None
+    for m in pattern.finditer(region):
+        at = lo + m.start()
+        if own is not None and m.end() <= own.end():
+            continue
+        if _TAKEN_FROM.search(plain, max(0, at - 24), at):
+            continue
+        yield at
+
+
+def _said_of_it_next(plain: str, found: list[Mention], at: int) -> bool:
+    """Whether the rest of the sentence after the clause ending at `at` names nothing and
+    proposes the product again by a word for it ("A isn't just for toast; try it with cheese")."""
+    end = _SENTENCE_END.search(plain, at)
+    stop = end.start() if end else len(plain)
+    if any(at <= m.start < stop for m in found):
+        return False
+    if plain[at : stop + 1].rstrip().endswith("?") and (
+        _ABOUT_IT.search(plain, at, stop) or _QUESTIONED.search(plain, at, stop)
+    ):
+        return True  # "A has almonds; are you okay with that?"
+    return bool(_PROPOSAL.search(plain, at, stop) and _BACK.search(plain, at, stop))
 
 
 def _line_of(text: str, at: int) -> str:
@@ -1239,7 +1287,14 @@ def _own_predicate(plain: str, end: int, cue: int) -> bool:
     """Whether the words from a mention's `end` to a cue at `cue` are its own predicate: no new
     clause opens between them, or the new one speaks of it again ("A, but it fits")."""
     breaks = list(_PREDICATE_BREAK.finditer(plain, end, cue))
+    linked = _LINKED_ON.match(plain, end, cue)  # "I looked past A and landed on B": not A's
+    if linked is not None:
+        breaks.append(linked)
     return not breaks or _SAME_SUBJECT.match(plain, breaks[-1].end(), cue) is not None
+
+
+# A link right after a mention: what follows is the speaker's next verb, not the mention's.
+_LINKED_ON = cues.compiled(r"[\s,)\]*_`]*(?:and|or|plus|then)\b")
 
 
 def _alternatives(
@@ -1253,20 +1308,42 @@ def _alternatives(
         if any(found[i].ruled_out for i in a + b):
             continue
         gap = plain[found[a[-1]].end : found[b[0]].start]
-        parallel = ";" in gap and len(_WORD.findall(gap)) <= 4 and not _SENTENCE_END.search(gap)
-        if _OR_ELSE.match(gap) or parallel:
+        parallel = _PARALLEL.fullmatch(gap) is not None
+        too = _SAME_AFTER.match(plain, found[b[-1]].end) is not None and "and" in gap.lower()
+        if _OR_ELSE.match(gap) or parallel or too:
             either = any(reached[i] for i in a + b)
             for i in a + b:
                 reached[i] = reached[i] or either
 
 
-def _in_place_of(found: list[Mention], groups: list[list[int]], reached: list[bool]) -> None:
+# Two parts of one sentence, each a product and what it is for ("A for breakfast and B for your
+# coffee", "A; for later, B").
+_FOR_WHAT = r"(?:(?:for|in|on|with|as|at|to)\s+[\w'’-]+(?:\s+[\w'’-]+)?)"
+_PARALLEL = cues.compiled(
+    rf"[\s*_`)\]]*{_FOR_WHAT}?[\s*_`)\]]*[,;]?\s*(?:;|and|plus)\s*(?:{_FOR_WHAT}\s*,?)?[\s*_`]*"
+)
+
+
+def _in_place_of(
+    plain: str, found: list[Mention], groups: list[list[int]], reached: list[bool]
+) -> None:
     """The product named right after one the message sets aside is offered in its place ("A is
-    sold out; B is here", "not A but B", "A → B", "sorry, I meant B")."""
+    sold out; B is here", "not A but B", "A → B", "sorry, I meant B"); one set against a
+    product the message sets aside in its own clause is the one pitched ("A resembles B",
+    "A outshines B")."""
     for k in range(1, len(groups)):
         before, group = groups[k - 1], groups[k]
         if all(found[i].ruled_out for i in before) and not any(found[i].ruled_out for i in group):
             for i in group:
+                reached[i] = True
+        gap = plain[found[before[-1]].end : found[group[0]].start]
+        if (
+            all(found[i].ruled_out for i in group)
+            and not any(found[i].ruled_out for i in before)
+            and not _CLAUSE_EDGE.search(gap)
+            and _SET_AGAINST.search(gap)
+        ):
+            for i in before:
                 reached[i] = True
 
 
@@ -1307,7 +1384,15 @@ def _offers_back(plain: str, found: list[Mention], reached: list[bool]) -> None:
         said = plain[a:b]
         if owns[u]:
             continue
-        asks = said.rstrip().endswith("?") and _PROPOSAL.search(said) is not None
+        question = said.rstrip().endswith("?")
+        asks = question and _PROPOSAL.search(said) is not None
+        short = question and len(_WORD.findall(said.lower())) <= 6
+        if short and (_ABOUT_IT.search(said) or _QUESTIONED.search(said)):
+            live = [i for v in range(u - 1, -1, -1) for i in reversed(owns[v])]
+            live = [i for i in live if not found[i].ruled_out][:1]
+            for i in live:
+                reached[i] = True
+            continue
         if (
             not _OFFER.search(said)
             and not asks
