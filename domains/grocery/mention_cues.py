@@ -701,7 +701,8 @@ SELF_EXCLUDED = (
 # Positive evidence (the eighth round): a product is put forward only when one of these reaches
 # it. A proposal: recommending, suggesting, choosing, an option, a fit to what was asked.
 PROPOSING = (
-    r"recommend\w*|suggest\w*|propos\w*|advis\w*",
+    r"recomm?end\w*|suggest\w*|propos\w*|advis\w*|best (?:i|we) (?:can|could) (?:do|offer|find)|"
+    r"(?:i|we) (?:can|could) (?:do|offer|get you)|(?:is|are|r|['’]s) the (?:move|play)|ta-?da",
     r"pick(?:s|ed)?\b|choice|choos\w*|chose\w*|opt(?:s|ed|ing)? for|go(?:es|ing)? (?:with|for)|"
     r"went (?:with|for)|settl\w* on|land(?:s|ed|ing)? on|stick with|start(?:s|ed|ing)? with|begin with|"
     r"beats?\b|outdoes|outperforms|outshin\w*|outclass\w*|trumps|(?<=\s)>(?=\s)",
@@ -736,7 +737,8 @@ PROPOSING = (
 OFFERING = (
     r"add(?:s|ed|ing)?\b|order\w*|basket|cart\b|trolley|checkout|purchas\w*|buy\w*|get you|"
     r"grab\w*|put (?:it|them|that|those|one|\w+ in)|pop (?:it|them|one|\w+ in)|reserv\w*|"
-    r"includ\w*|proceed|go ahead|offer(?:s|ed|ing)?\b|if you need|summary|recap|receipt",
+    r"includ\w*|proceed|go ahead|offer(?:s|ed|ing)?\b|if you need|summary|recap|receipt|"
+    r"ring (?:it|them|that|those) up|check ?out",
     r"if you (?:don['’]t|do not) mind|if you(?:['’]re| are) (?:ok|okay|happy|fine)",
     r"confirm\w*|shall (?:i|we)|should (?:i|we)|can i|may i|all set|good to go|"
     r"which (?:\w+ )?(?:one|do|would|of|are|is|way|appeals?|suits?|sounds?)\b|do you want|want\b|wanna|would you like|"
@@ -750,7 +752,7 @@ OFFERING = (
 FAVOURABLE = (
     r"(?:in|back in|still in) stock|(?:still |now |currently )?(?:available|stocked|obtainable)|"
     r"on (?:the )?shel\w+|ready(?: to \w+)?|(?:still )?(?:left|there|here|in|on)\s*(?:[.!;,)]|tho|$)|"
-    r"(?:a few|some|plenty) left|works?\b|sorted\b|did(?: not|n['’]?t)|does(?: not|n['’]?t)|has(?:n['’]?t)? none|"
+    r"(?:a few|some|plenty) left|found\s*(?:[.!]|$)|in (?:our|the) (?:[\w-]+ ){0,3}range|a steal|works?\b|sorted\b|did(?: not|n['’]?t)|does(?: not|n['’]?t)|has(?:n['’]?t)? none|"
     r"has (?:it|them)\b|is(?: not|n['’]?t)?\s*(?:[.!;,]|$)|are\s*(?:[.!;,]|$)",
     r"safe|fine|ok(?:ay)?\b|clear of|free (?:of|from)|[\w]+[- ]free|no \w+ (?:at all|in it)|"
     r"(?:has|contains) no|without|(?:is |['’]s )?(?:vegan|vegetarian|organic|halal|kosher)\b",

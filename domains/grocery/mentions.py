@@ -29,7 +29,7 @@ from typing import Any
 from domains.grocery import mention_cues as cues
 from runner.core.memo import per_object
 from runner.core.transcript import MessageEvent, Transcript
-from runner.kits.user.reader import readable
+from runner.kits.user.reader import asks_reaction, readable
 
 __all__ = [
     "ID_PATTERN",
@@ -1128,7 +1128,8 @@ _RELIEF = cues.compiled(r"(?<![\w-])" + cues.alternation(cues.RELIEF))
 # A short question about the product just named: "OK for you?", "Too big?", "You can eat nuts?"
 _ABOUT_IT = cues.compiled(
     r"\b(?:too|ok|okay|fine|alright|good|suit\w*|work\w*|do|for you|for your|you can|can you|"
-    r"matter|mind|problem|issue|want|like)\b"
+    r"matter|mind|problem|issue|want|like|within|budget|enough|last|content|convinced|go on|"
+    r"ready|show)\b"
 )
 # Words that set one product against another: likeness, comparison, a win.
 _SET_AGAINST = cues.compiled(
@@ -1197,6 +1198,7 @@ def _put_forward(text: str, found: list[Mention]) -> list[Mention]:
         line = _line_of(plain, first.start)
         before = before or bool(_COUNTED_LINE.search(line)) or _good_line(text, found, group)
         before = before or bool(_LIST_LINE.match(line) and _PRICE.search(line))
+        before = before or _product_card(plain, first.start, _line_of(text, first.start))
         if k + 1 < len(groups) and all(found[i].ruled_out for i in groups[k + 1]):
             before = before or bool(
                 _NOT_THE_OTHER.fullmatch(plain, last.end, found[groups[k + 1][0]].start)
@@ -1253,6 +1255,13 @@ def _said_of_it_next(plain: str, found: list[Mention], at: int) -> bool:
     ):
         return True  # "A has almonds; are you okay with that?"
     return bool(_PROPOSAL.search(plain, at, stop) and _BACK.search(plain, at, stop))
+
+
+def _product_card(plain: str, start: int, line: str) -> bool:
+    """Whether the line opens with the product and gives what a shopper needs to decide, its
+    size and its price ("A: Alpenweid, 200 g, €5.49, NS D"): a product card."""
+    lead = plain[plain.rfind("\n", 0, start) + 1 : start]
+    return not lead.strip(" *_#>-•") and bool(_PRICE.search(line) and _SIZE.search(line))
 
 
 def _line_of(text: str, at: int) -> str:
@@ -1386,8 +1395,9 @@ def _offers_back(plain: str, found: list[Mention], reached: list[bool]) -> None:
             continue
         question = said.rstrip().endswith("?")
         asks = question and _PROPOSAL.search(said) is not None
-        short = question and len(_WORD.findall(said.lower())) <= 6
-        if short and (_ABOUT_IT.search(said) or _QUESTIONED.search(said)):
+        short = question and len(_WORD.findall(said.lower())) <= 10
+        about_it = _ABOUT_IT.search(said) or _QUESTIONED.search(said) or asks_reaction(said)
+        if short and about_it and not _OFFER.search(said):
             live = [i for v in range(u - 1, -1, -1) for i in reversed(owns[v])]
             live = [i for i in live if not found[i].ruled_out][:1]
             for i in live:
