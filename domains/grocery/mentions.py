@@ -1,4 +1,4 @@
-"""Which products an agent message puts forward: each mention resolved to one product by its name, brand, size and id; one rule for the scorer and the simulated shopper.
+"""Which products an agent message puts forward: each mention resolved to one product by its name, brand, size and id, and put forward only on positive evidence; one rule for the scorer and the simulated shopper.
 
 A mention is a product name said in the message (any case, any punctuation between its words,
 one slip forgiven: a mistyped word, a slip inside a hyphenated word, two words run together, a
@@ -7,15 +7,38 @@ plural s; a name of three words or more also in another word order), a shortened
 id written out. Shelves hold the same name under several brands and sizes, so a name alone fits every
 product that bears it; the brand, the size (compared by value: "500 g", "500g", "0.5 kg") and the
 id said beside it (nearest on each side, within its clause) narrow it down. A mention that still
-fits several products names none of them: the shopper asks which one is meant. A mention the
-message rules out ("X is out of stock", "X contains nuts, so I skipped it", "not X", "instead of
-X", "your usual X") names a product without putting it forward. The cue words are documented
-vocabulary (`domains.grocery.mention_cues`); which mention a cue reaches is decided here by scope:
-the mention's clause up to where a new subject takes over, a list label, a list sharing what is
-said of all its members, the next sentence when the mention ends its own, "the former / the
-latter", a correction ("sorry, I meant B"), two products set side by side and one then chosen;
-a negated cue rules nothing out, nor does a shortcoming put as a question ("A isn't organic,
-does that matter?").
+fits several products names none of them.
+
+**A product is put forward only on positive evidence.** A resolved mention counts as a proposal
+when something in the message proposes, offers or presents it, and nothing rules it out; a
+product that is only named (a fact about it, where it is made, what it comes in) is named, not
+put forward. The evidence, each kind documented vocabulary in `domains.grocery.mention_cues`
+(`PROPOSING`, `OFFERING`, `FAVOURABLE`, `RELIEF`): a proposal or offer cue in its clause, before
+it or after it in its own predicate ("I'd recommend A", "A fits your budget", "Shall I add A?");
+a favourable verdict in its predicate ("A is in stock", "A is nut-free", "A is not too sweet");
+a label, heading or record over its line or list ("Options:", "## Top pick", "Your basket:",
+"action: propose"), a tick on its line, a line that gives its count or its size and price (a
+basket or a product card); a closing offer or a question about it that points back ("Shall I
+add it?" to the last product, "Want those two?" and "Shall I place the order?" to the run of
+lines before); a product named after one the message sets aside ("A is sold out; B is here",
+"A → B", "sorry, I meant B"), or set against one it sets aside ("B resembles A", "B, not A");
+one branch of an alternative or a parallel ("A or, if you prefer, B", "A for breakfast and B
+for coffee") shares what reaches the other. A name that fits several products is unclear (the
+shopper asks which one) only when it is put forward. Which mention a cue reaches is decided by
+the same scopes as ruling out (clause, list, heading, next sentence, "it").
+
+**Ruling out stays on top.** A mention the message rules out ("X is out of stock", "X contains
+nuts, so I skipped it", "not X", "instead of X", "your usual X") is never put forward, whatever
+else reaches it ("I'd recommend avoiding X"). The cue words are documented vocabulary too; which
+mention a cue reaches is decided here by scope: the mention's clause up to where a new subject
+takes over, a list label, a list sharing what is said of all its members, the next sentence
+when the mention ends its own, "the former / the latter", a correction ("sorry, I meant B"), two
+products set side by side and one then chosen; a negated cue rules nothing out, nor does a
+shortcoming put as a question ("A isn't organic, does that matter?").
+
+So a way of ruling out the vocabulary has never seen leaves a product named, not proposed,
+unless the same clause also proposes it: an unseen rule-out costs a proposal missed, not a
+product the agent excluded counted as offered.
 """
 
 from __future__ import annotations
