@@ -1135,13 +1135,17 @@ _COUNTED_LINE = cues.compiled(
     r"^[ \t>]*(?:[-*•·+→➜]\s*)?(?:\d+\s*[x×]|\d+ {2,}|\d+\t)|\b(?:qty|quantity)\b|"
     r"[x×]\s*\d+[\s*_]*$"
 )
-# A record's line ("action: propose", "product: A").
 # A line opened by a tick or a passing verdict ("- [x] A", "OK A", "PASS: A").
-_GOOD_OPENING = cues.compiled(r"^[ \t>*_-]*(?:\[x\]|(?:ok|okay|pass(?:es|ed)?|yes|good)\b)")
+_GOOD_OPENING = cues.compiled(
+    r"^[ \t>*_-]*(?:\[x\]|(?:ok|okay|pass(?:es|ed)?|yes|good)\b)"  # a tick, a passing verdict
+)
 # A product set against one the message sets aside: "A, not B", "A and definitely not B".
 _NOT_THE_OTHER = cues.compiled(r"[\W_]*(?:(?:and|but)\s+)?(?:\w+ly\s+)?not\b[\W_]*")
 # A product offered as the other branch of an alternative ("A or, if you prefer ..., B").
-_OR_ELSE = cues.compiled(r"[\W_]*(?:or|otherwise|alternatively|or else)\b")
+_OR_ELSE = cues.compiled(
+    r"[\W_]*(?:or|otherwise|alternatively|or else)\b"  # the other branch of an alternative
+)
+# A record's line ("action: propose", "product: A").
 _KEY_LINE = re.compile(r"^[ \t]*[\w ]{1,24}:\s*\S")
 # A unit that opens by speaking of what was named before it ("It is cheap.", "Both fit.").
 _OPENS_BACK = cues.compiled(
