@@ -47,6 +47,12 @@ reaching it is named, not put forward):
   (the good side of the states `STATES` and `NEGATED` speak of).
 - `RELIEF`: a shortcoming denied ("not too sweet", "no nuts", "never out of stock", "nothing to
   worry about", "you can't go wrong with"): favourable, before or after the product.
+- `ASKED_ABOUT`: the words of a short question about the product just named ("OK for you?",
+  "Too big?", "Still within budget?"): it points back to that product.
+- `SET_AGAINST`: likeness, comparison or a win between two products ("A resembles B", "A
+  outshines B"): set against one the message sets aside, the other is the one pitched.
+- `OWN_NOUNS`: cue nouns that, right after a name, head the product's own phrase ("the A option
+  fell through"): no evidence. `PASSING`: a passing verdict opening a checklist line ("OK A").
 - `POINTING_BACK`: the words of a closing offer that point back to products named before it
   ("Shall I add it?", "Want those two?"); `POINTING_BACK_ONE` the ones that point to one.
 
@@ -63,6 +69,7 @@ from domains.grocery.items import ALLERGENS
 __all__ = [
     "ALLERGEN_WORDS",
     "AMOUNTS",
+    "ASKED_ABOUT",
     "BARE_STATES",
     "BEFORE",
     "CHOSEN_IT",
@@ -81,7 +88,9 @@ __all__ = [
     "NEGATED",
     "NEGATION",
     "OFFERING",
+    "OWN_NOUNS",
     "OWN_VERBS",
+    "PASSING",
     "PICK_MARKS",
     "PLANT_MILKS",
     "POINTING_BACK",
@@ -91,6 +100,7 @@ __all__ = [
     "QUESTIONED",
     "RELIEF",
     "SELF_EXCLUDED",
+    "SET_AGAINST",
     "STATES",
     "WINNING",
     "alternation",
@@ -782,6 +792,23 @@ _SHORTCOMINGS = (
     + ")"
 )
 RELIEF = (rf"{_DENYING}(?:[\s,]+[\w'’-]+){{0,3}}?[\s,]+{_SHORTCOMINGS}",)
+
+
+# A short question about the product just named: "OK for you?", "Too big?", "Convinced?".
+ASKED_ABOUT = (
+    r"too|ok|okay|fine|alright|good|suit\w*|work\w*|do|for you|for your|you can|can you|matter|mind",
+    r"problem|issue|want|like|within|budget|enough|last|content|convinced|go on|ready|show",
+)
+# Likeness, comparison or a win between two products.
+SET_AGAINST = (
+    r"resembl\w*|akin|like|twist|cousin|family|same|than|over|outshines?|beats?|versus|vs|compared",
+    r"next to",
+    *COMPARATIVES,
+)
+# Cue nouns heading the product's own phrase ("the A option fell through").
+OWN_NOUNS = (r"option|choice|pick|alternative|suggestion|candidate|recommendation",)
+# A passing verdict opening a checklist line ("OK A", "PASS: A").
+PASSING = (r"ok|okay|pass(?:es|ed)?|yes|good",)
 
 
 # The words of a closing offer that point back to what was named before it.

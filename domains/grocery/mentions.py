@@ -1136,9 +1136,7 @@ _COUNTED_LINE = cues.compiled(
     r"[x×]\s*\d+[\s*_]*$"
 )
 # A line opened by a tick or a passing verdict ("- [x] A", "OK A", "PASS: A").
-_GOOD_OPENING = cues.compiled(
-    r"^[ \t>*_-]*(?:\[x\]|(?:ok|okay|pass(?:es|ed)?|yes|good)\b)"  # a tick, a passing verdict
-)
+_GOOD_OPENING = cues.compiled(r"^[ \t>*_-]*(?:\[x\]|" + cues.alternation(cues.PASSING) + r"\b)")
 # A product set against one the message sets aside: "A, not B", "A and definitely not B".
 _NOT_THE_OTHER = cues.compiled(r"[\W_]*(?:(?:and|but)\s+)?(?:\w+ly\s+)?not\b[\W_]*")
 # A product offered as the other branch of an alternative ("A or, if you prefer ..., B").
@@ -1153,16 +1151,9 @@ _OPENS_BACK = cues.compiled(
 )
 _RELIEF = cues.compiled(r"(?<![\w-])" + cues.alternation(cues.RELIEF))
 # A short question about the product just named: "OK for you?", "Too big?", "You can eat nuts?"
-_ABOUT_IT = cues.compiled(
-    r"\b(?:too|ok|okay|fine|alright|good|suit\w*|work\w*|do|for you|for your|you can|can you|"
-    r"matter|mind|problem|issue|want|like|within|budget|enough|last|content|convinced|go on|"
-    r"ready|show)\b"
-)
+_ABOUT_IT = cues.compiled(r"\b" + cues.alternation(cues.ASKED_ABOUT) + r"\b")
 # Words that set one product against another: likeness, comparison, a win.
-_SET_AGAINST = cues.compiled(
-    r"\b(?:resembl\w*|akin|like|twist|cousin|family|same|than|over|outshines?|beats?|versus|vs|"
-    r"compared|next to|" + "|".join(cues.COMPARATIVES) + r")\b"
-)
+_SET_AGAINST = cues.compiled(r"\b" + cues.alternation(cues.SET_AGAINST) + r"\b")
 _GOOD_LABEL = cues.compiled(
     r"(?<![\w-])" + cues.alternation(cues.FAVOURABLE) + r"(?:\s+[\w'’]+){0,2}[\s*_]*[:→]"
 )
@@ -1250,9 +1241,7 @@ def _put_forward(text: str, found: list[Mention]) -> list[Mention]:
 
 # A cue word that is no evidence: the head of the product's own noun phrase ("the A option fell
 # through"), or the place a product is taken from ("bumped from the shortlist").
-_OWN_NOUN = cues.compiled(
-    r"[\s\"'”’*_`]{0,3}(?:option|choice|pick|alternative|suggestion|candidate|recommendation)s?\b"
-)
+_OWN_NOUN = cues.compiled(r"[\s\"'”’*_`]{0,3}" + cues.alternation(cues.OWN_NOUNS) + r"s?\b")
 _TAKEN_FROM = cues.compiled(r"\b(?:from|off|out of)\s+(?:the\s+|my\s+|your\s+|our\s+)?$")
 
 
