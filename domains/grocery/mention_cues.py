@@ -33,6 +33,29 @@ Five kinds of cue, each a short list of phrases (regular-expression fragments, m
 - `CONTENT_VERBS`, `AMOUNTS`: content said in more of the usual ways than `CONTAINS` ("hides a
   bit of soya", "is loaded with dairy", "there's milk in A").
 
+The words that put a product forward (positive evidence: a product named with none of them
+reaching it is named, not put forward):
+
+- `PROPOSING`: a proposal in the policy's sense: recommending, suggesting, picking, a choice or
+  an option, trying, "how about", a product that suits, fits or matches what the shopper asked,
+  a best match, "here is", a replacement offered in place of another; with `WINNING`,
+  `FAVOURED` and `PICK_MARKS` (a choice is a proposal).
+- `OFFERING`: an offer or a confirmation about the product: adding, ordering, the basket,
+  confirming, "shall I", "would you like", wanting, a question whether it will do.
+- `FAVOURABLE`: a favourable verdict on the product, said after it: it is in stock, safe for
+  the shopper, free of an allergen, within the budget, cheaper, a close equivalent, "a yes"
+  (the good side of the states `STATES` and `NEGATED` speak of).
+- `RELIEF`: a shortcoming denied ("not too sweet", "no nuts", "never out of stock", "nothing to
+  worry about", "you can't go wrong with"): favourable, before or after the product.
+- `ASKED_ABOUT`: the words of a short question about the product just named ("OK for you?",
+  "Too big?", "Still within budget?"): it points back to that product.
+- `SET_AGAINST`: likeness, comparison or a win between two products ("A resembles B", "A
+  outshines B"): set against one the message sets aside, the other is the one pitched.
+- `OWN_NOUNS`: cue nouns that, right after a name, head the product's own phrase ("the A option
+  fell through"): no evidence. `PASSING`: a passing verdict opening a checklist line ("OK A").
+- `POINTING_BACK`: the words of a closing offer that point back to products named before it
+  ("Shall I add it?", "Want those two?"); `POINTING_BACK_ONE` the ones that point to one.
+
 Everything here is about the product the cue stands next to: which mention that is (clause,
 list and negation scope) is decided by `domains.grocery.mentions`.
 """
@@ -46,6 +69,7 @@ from domains.grocery.items import ALLERGENS
 __all__ = [
     "ALLERGEN_WORDS",
     "AMOUNTS",
+    "ASKED_ABOUT",
     "BARE_STATES",
     "BEFORE",
     "CHOSEN_IT",
@@ -54,6 +78,7 @@ __all__ = [
     "CONTAINS",
     "CONTENT_VERBS",
     "CORRECTIONS",
+    "FAVOURABLE",
     "FAVOURED",
     "HELD_AFTER",
     "HELD_BEFORE",
@@ -62,12 +87,20 @@ __all__ = [
     "HISTORY_PLACES",
     "NEGATED",
     "NEGATION",
+    "OFFERING",
+    "OWN_NOUNS",
     "OWN_VERBS",
+    "PASSING",
     "PICK_MARKS",
     "PLANT_MILKS",
+    "POINTING_BACK",
+    "POINTING_BACK_ONE",
     "PREFERRING",
+    "PROPOSING",
     "QUESTIONED",
+    "RELIEF",
     "SELF_EXCLUDED",
+    "SET_AGAINST",
     "STATES",
     "WINNING",
     "alternation",
@@ -588,7 +621,8 @@ WINNING = (
     r"takes? (?:the )?(?:crown|trophy|prize|cake|win|title|top spot|lead|gold|medal|it)",
     r"edges? (?:it|ahead|out|the others?)|nudges? (?:it|ahead)|pulls? ahead|wins? out|"
     r"wins? (?:it|hands down|this one)",
-    r"comes? (?:out )?(?:on top|ahead|first|out best)|gets? (?:my|the) (?:vote|nod)|has the edge",
+    r"(?:comes?|came) (?:out )?(?:on top|ahead|first|out best)|gets? (?:my|the) (?:vote|nod)|"
+    r"has the edge",
     r"(?:is|['’]s) (?:my|the) (?:winner|pick|choice|favou?rite|top pick|go-to)",
 )
 # A choice said of the product just named, by a word that stands for it: "..., so that's the
@@ -672,6 +706,117 @@ SELF_EXCLUDED = (
     r"(?:i|we)(?:['’]ve| have)? (?:skipped|left out|excluded|ruled out|dropped|avoided|passed on|"
     r"set aside|removed|crossed off|struck|taken out|took out)(?: it| that one| this one| them)?"
 )
+
+
+# Positive evidence (the eighth round): a product is put forward only when one of these reaches
+# it. A proposal: recommending, suggesting, choosing, an option, a fit to what was asked.
+PROPOSING = (
+    r"recomm?end\w*|suggest\w*|propos\w*|advis\w*|best (?:i|we) (?:can|could) (?:do|offer|find)|"
+    r"(?:i|we) (?:can|could) (?:do|offer|get you)|(?:is|are|r|['’]s) the (?:move|play)|ta-?da",
+    r"pick(?:s|ed)?\b|choice|choos\w*|chose\w*|opt(?:s|ed|ing)? for|go(?:es|ing)? (?:with|for)|"
+    r"went (?:with|for)|settl\w* on|land(?:s|ed|ing)? on|stick with|start(?:s|ed|ing)? with|begin with|"
+    r"beats?\b|outdoes|outperforms|outshin\w*|outclass\w*|trumps|(?<=\s)>(?=\s)",
+    r"options?\b|alternatives?\b|possibilit\w*|candidates?\b|contenders?\b|shortlist\w*",
+    r"try(?:ing)?\b|give \w+ a (?:go|try|whirl)|how about|what about|why not|consider\w*",
+    r"(?:would |will |should |could |might )?(?:suit|fit|match|meet|tick|satisf|work|do)\w* (?:for |with )?"
+    r"(?:you|your|the bill|what|all|every|both|nicely|well|perfectly)",
+    r"fits?\b|suits?\b|matches\b|ticks?\b|meets?\b|good (?:fit|match|choice|option|bet|pick|call)",
+    r"(?:best|top|great|perfect|ideal|safe|solid|strong|closest|nearest) (?:match|fit|bet|buy|"
+    r"option|choice|pick|candidate|call|value)",
+    r"here(?:['’]s| is| are| you go| goes)|there(?:['’]s| is) |you(?:['’]ll| will| might| may| could|"
+    r" would)? (?:love|like|enjoy)|(?:what|all|just what) you(?:['’]re| are)? (?:need|want|after|looking "
+    r"for)|just the thing|match\b|gone (?:with|for)|"
+    r"(?:i|we)(?:['’]ve| have)? (?:found|got|spotted|dug up|located)|top (?:\d+|two|three|"
+    r"four|five)\b|found (?:it|them|one|you|a match)\b|nothing (?:else )?(?:compares|beats|comes close)|"
+    r"(?:anything|nothing|none) (?:\w+ )?(?:better|cheaper|nicer) than",
+    r"instead\b|in place of|in lieu of|replac\w*|substitut\w*|swap\w*|switch\w*|stand-?in|"
+    r"alternative|sub(?:s|bed|bing)? in\b|subbed|your (?:shopping )?(?:list|bag)\b",
+    r"goe?s? (?:well|nicely|great|perfectly) with|pairs? (?:well|nicely)|cover\w* (?:both|all|every|"
+    r"you|your)|you (?:could|can|might)(?: \w+ly)? (?:use|have|get|try|grab)|\brec\b|"
+    r"(?:much |a lot |just )?like what you|resembl\w*|akin to|a twist on|much like|"
+    r"(?:you )?(?:asked|wanted|looking) for [^.:;!?\n]{0,40}:",
+    r"i(?:['’]d| would)(?: \w+ly)? (?:take|get|grab|buy|use|pick|go|lean|choose)|take\b|"
+    r"in (?:its|their) place|(?:should|would|will|could) (?:work|do)\b|(?:be|is|['’]s) the one|top of (?:my|the|our) list|"
+    r"closest|nearest|(?:let me |i(?:['’]d| would| can| could)? )offer|offer(?:ing)? you|"
+    r"lean\w* (?:towards?|to)|favou?rite|go-to|winner|wins?\b|verdict|ideal|perfect",
+    *WINNING,
+    *FAVOURED,
+    *PICK_MARKS,
+)
+# An offer or a confirmation about it.
+OFFERING = (
+    r"add(?:s|ed|ing)?\b|order\w*|basket|cart\b|trolley|checkout|purchas\w*|buy\w*|get you|"
+    r"grab\w*|put (?:it|them|that|those|one|\w+ in)|pop (?:it|them|one|\w+ in)|reserv\w*|"
+    r"includ\w*|proceed|go ahead|offer(?:s|ed|ing)?\b|if you need|summary|recap|receipt|"
+    r"ring (?:it|them|that|those) up|check ?out",
+    r"if you (?:don['’]t|do not) mind|if you(?:['’]re| are) (?:ok|okay|happy|fine)",
+    r"confirm\w*|shall (?:i|we)|should (?:i|we)|can i|may i|all set|good to go|"
+    r"which (?:\w+ )?(?:one|do|would|of|are|is|way|appeals?|suits?|sounds?)\b|do you want|want\b|wanna|would you like|"
+    r"like me to|you(?:['’]d)? like|fancy|keen|interested|happy with|ok(?:ay)?\s*\?|sound\w* "
+    r"(?:good|ok|okay|right|fine)|work for you|works for you|does (?:that|it|this) work|"
+    r"will (?:that|it|this) do|would (?:that|it|this) do|(?:is|are) (?:that|it|this|they|those) "
+    r"(?:ok|okay|alright|fine|good)|which (?:one|do you|would you|of)|prefer\w*|deal\b|"
+    r"(?:yes|no)\s*(?:or|/)\s*no|y/n|accept\w*|which\s*\?|reply|lmk|let me know",
+)
+# A favourable verdict said after the product: stock, safety, budget, likeness, a yes.
+FAVOURABLE = (
+    r"(?:in|back in|still in) stock|(?:still |now |currently )?(?:available|stocked|obtainable)|"
+    r"on (?:the )?shel\w+|ready(?: to \w+)?|(?:still )?(?:left|there|here|in|on)\s*(?:[.!;,)]|tho|$)|"
+    r"(?:a few|some|plenty) left|found\s*(?:[.!]|$)|in (?:our|the) (?:[\w-]+ ){0,3}range|a steal|works?\b|sorted\b|did(?: not|n['’]?t)|does(?: not|n['’]?t)|has(?:n['’]?t)? none|"
+    r"has (?:it|them)\b|is(?: not|n['’]?t)?\s*(?:[.!;,]|$)|are\s*(?:[.!;,]|$)",
+    r"safe|fine|ok(?:ay)?\b|clear of|free (?:of|from)|[\w]+[- ]free|no \w+ (?:at all|in it)|"
+    r"(?:has|contains) no|without|(?:is |['’]s )?(?:vegan|vegetarian|organic|halal|kosher)\b",
+    r"(?:within|under|below|inside|in) (?:\w+ )?(?:budget|limit|price range|it)|stays? under|"
+    r"cheaper|affordable|(?:good|great|better) value|bargain|costs? the same|same price|"
+    r"(?:comes?|came) in (?:cheaper|under|lower)",
+    r"excellent|superb|brilliant|outstanding|wonderful|fantastic|reliable|dependable|fresh\b|"
+    r"crunchy|creamy|(?:on|at) (?:offer|sale|special)|\d+\s*% off|discount\w*|"
+    r"does the (?:job|trick)|under [€£$]?\s*\d|plenty|milder|lighter|smoother|richer|"
+    + "|".join(COMPARATIVES)
+    + "|"
+    r"similar|equivalent|(?:next|second) best|(?:close|good|solid) (?:second|alternative|"
+    r"substitute)|fall-?back|backup|a spare|lovely|great|good\b|nice|tasty|delicious|popular",
+    r"(?:is|['’]s) (?:it|the one)\s*(?:[.!]|$)|(?:is |['’]s )?(?:a )?yes\b|does\s*(?:[.!;,]|$)|"
+    r":\s*(?:a )?(?:go|yes|ok|okay|fine|good|thumbs up)\b|(?:is |['’]s )?on\b\s*(?:[.!;,]|$)|it is\b",
+)
+
+
+# A shortcoming denied: "not too sweet", "no soy", "far from pricey", "hasn't sold out", "nothing
+# to worry about", "you can't go wrong with", "no beans needed".
+_DENYING = r"(?:not|never|no|nothing|none|zero|far from|\w*n['’]t|without|hardly|neither)"
+_SHORTCOMINGS = (
+    r"(?:too\b|pricey|expensive|dear|costly|steep|sold out|out of stock|run(?:s|ning)? out|ran out|"
+    r"over (?:budget|your|the)|allergen\w*|avoid|problem\w*|issues?|worr\w*|wrong|disappoint\w*|fuss|"
+    r"hassle|hesitat\w*|risk\w*|concern\w*|needed|required|heavy|sweet|thin|bad\b|"
+    + "|".join(ALLERGEN_WORDS)
+    + ")"
+)
+RELIEF = (rf"{_DENYING}(?:[\s,]+[\w'’-]+){{0,3}}?[\s,]+{_SHORTCOMINGS}",)
+
+
+# A short question about the product just named: "OK for you?", "Too big?", "Convinced?".
+ASKED_ABOUT = (
+    r"too|ok|okay|fine|alright|good|suit\w*|work\w*|do|for you|for your|you can|can you|matter|mind",
+    r"problem|issue|want|like|within|budget|enough|last|content|convinced|go on|ready|show",
+)
+# Likeness, comparison or a win between two products.
+SET_AGAINST = (
+    r"resembl\w*|akin|like|twist|cousin|family|same|than|over|outshines?|beats?|versus|vs|compared",
+    r"next to",
+    *COMPARATIVES,
+)
+# Cue nouns heading the product's own phrase ("the A option fell through").
+OWN_NOUNS = (r"option|choice|pick|alternative|suggestion|candidate|recommendation",)
+# A passing verdict opening a checklist line ("OK A", "PASS: A").
+PASSING = (r"ok|okay|pass(?:es|ed)?|yes|good",)
+
+
+# The words of a closing offer that point back to what was named before it.
+POINTING_BACK = (
+    r"it|them|those|these|that|this|both|all|either|each|any|one|ones|which|the (?:lot|pair|two|"
+    r"three)|\d|two|three|these|the (?:above|list)|everything",
+)
+POINTING_BACK_ONE = (r"it|that|this|that one|this one|the one",)
 
 
 # Cue words a hurried writer misspells, mended before the cues are read ("avaialble", "sould

@@ -1,4 +1,4 @@
-"""Which products an agent message puts forward: each mention resolved to one product by its name, brand, size and id; one rule for the scorer and the simulated shopper.
+"""Which products an agent message puts forward: each mention resolved to one product by its name, brand, size and id, and put forward only on positive evidence; one rule for the scorer and the simulated shopper.
 
 A mention is a product name said in the message (any case, any punctuation between its words,
 one slip forgiven: a mistyped word, a slip inside a hyphenated word, two words run together, a
@@ -7,29 +7,52 @@ plural s; a name of three words or more also in another word order), a shortened
 id written out. Shelves hold the same name under several brands and sizes, so a name alone fits every
 product that bears it; the brand, the size (compared by value: "500 g", "500g", "0.5 kg") and the
 id said beside it (nearest on each side, within its clause) narrow it down. A mention that still
-fits several products names none of them: the shopper asks which one is meant. A mention the
-message rules out ("X is out of stock", "X contains nuts, so I skipped it", "not X", "instead of
-X", "your usual X") names a product without putting it forward. The cue words are documented
-vocabulary (`domains.grocery.mention_cues`); which mention a cue reaches is decided here by scope:
-the mention's clause up to where a new subject takes over, a list label, a list sharing what is
-said of all its members, the next sentence when the mention ends its own, "the former / the
-latter", a correction ("sorry, I meant B"), two products set side by side and one then chosen;
-a negated cue rules nothing out, nor does a shortcoming put as a question ("A isn't organic,
-does that matter?").
+fits several products names none of them.
+
+**A product is put forward only on positive evidence.** A resolved mention counts as a proposal
+when something in the message proposes, offers or presents it, and nothing rules it out; a
+product that is only named (a fact about it, where it is made, what it comes in) is named, not
+put forward. The evidence, each kind documented vocabulary in `domains.grocery.mention_cues`
+(`PROPOSING`, `OFFERING`, `FAVOURABLE`, `RELIEF`): a proposal or offer cue in its clause, before
+it or after it in its own predicate ("I'd recommend A", "A fits your budget", "Shall I add A?");
+a favourable verdict in its predicate ("A is in stock", "A is nut-free", "A is not too sweet");
+a label, heading or record over its line or list ("Options:", "## Top pick", "Your basket:",
+"action: propose"), a tick on its line, a line that gives its count or its size and price (a
+basket or a product card); a closing offer or a question about it that points back ("Shall I
+add it?" to the last product, "Want those two?" and "Shall I place the order?" to the run of
+lines before); a product named after one the message sets aside ("A is sold out; B is here",
+"A → B", "sorry, I meant B"), or set against one it sets aside ("B resembles A", "B, not A");
+one branch of an alternative or a parallel ("A or, if you prefer, B", "A for breakfast and B
+for coffee") shares what reaches the other. A name that fits several products is unclear (the
+shopper asks which one) only when it is put forward. Which mention a cue reaches is decided by
+the same scopes as ruling out (clause, list, heading, next sentence, "it").
+
+**Ruling out stays on top.** A mention the message rules out ("X is out of stock", "X contains
+nuts, so I skipped it", "not X", "instead of X", "your usual X") is never put forward, whatever
+else reaches it ("I'd recommend avoiding X"). The cue words are documented vocabulary too; which
+mention a cue reaches is decided here by scope: the mention's clause up to where a new subject
+takes over, a list label, a list sharing what is said of all its members, the next sentence
+when the mention ends its own, "the former / the latter", a correction ("sorry, I meant B"), two
+products set side by side and one then chosen; a negated cue rules nothing out, nor does a
+shortcoming put as a question ("A isn't organic, does that matter?").
+
+So a way of ruling out the vocabulary has never seen leaves a product named, not proposed,
+unless the same clause also proposes it: an unseen rule-out costs a proposal missed, not a
+product the agent excluded counted as offered.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from domains.grocery import mention_cues as cues
 from runner.core.memo import per_object
 from runner.core.transcript import MessageEvent, Transcript
-from runner.kits.user.reader import readable
+from runner.kits.user.reader import asks_reaction, readable
 
 __all__ = [
     "ID_PATTERN",
@@ -1082,6 +1105,353 @@ def _only_the_last(text: str, found: list[Mention]) -> list[Mention]:
     ]
 
 
+# -- positive evidence: a mention is put forward only when a proposal or an offer reaches it ----
+_PROPOSAL = cues.compiled(r"(?<![\w-])" + cues.alternation(cues.PROPOSING + cues.OFFERING))
+_FAVOURABLE = cues.compiled(r"(?<![\w-])" + cues.alternation(cues.FAVOURABLE))
+_OFFER = cues.compiled(r"(?<![\w-])" + cues.alternation(cues.OFFERING))
+_BACK = cues.compiled(r"(?<![\w-])" + cues.alternation(cues.POINTING_BACK) + r"(?![\w-])")
+_BACK_ONE = cues.compiled(r"(?<![\w-])" + cues.alternation(cues.POINTING_BACK_ONE) + r"(?![\w-])")
+_BACK_MANY = cues.compiled(
+    r"(?<![\w-])(?:them|those|these|both|all|either|each|any|which|ones|two|three|\d)(?![\w-])"
+)
+# Two mentions said as one list ("A and B", "A, B or C"): what reaches one reaches both.
+_LIST_GAP = cues.compiled(
+    r"(?:[\s,;/&*_()\[\]`~\-–—+\"'“”‘’]|[x×]\s*\d+|\d+\s*[x×]|€\s*\d+(?:[.,]\d+)?|"
+    r"\d+(?:[.,]\d+)?\s*[a-z]{1,6}\s+of\b|(?:one|two|three|four|five|\d+)\s+(?:units?|packs?|"
+    r"pieces?|items?|bags?|bottles?|jars?|tubs?|cartons?|boxe?s?|tins?|cans?)\s+of\b)*"
+    r"(?:(?:and|or|plus|as well as|and also|and then|&)\b[\s*_`~,]*)?"
+    r"(?:(?:maybe|perhaps|possibly|alternatively|otherwise|else|also|even)\b[\s,*_`~]*)*"
+    r"(?:(?:the|a|an|some|\d+\s*[x×])\s+)?"
+)
+# What ends a mention's own predicate: a new clause ("A, but ...", "A, so I ...").
+_PREDICATE_BREAK = cues.compiled(
+    r"\b(?:but|then|because|since|while|whereas|though|although|yet|unlike|however|except)\b|"
+    r"(?:,\s*|\b)(?:so|and|or)\s+(?=(?:i|we|you|let|here|the|a|an|my|our|that|this|there|it|"
+    r"they)\b|¤)|,\s*(?:so|and|or)\b"
+)
+# A line of a basket or order layout: it opens with a count ("2 × A", "1x A", "2    A") or
+# says its quantity ("— qty 1 —").
+_COUNTED_LINE = cues.compiled(
+    r"^[ \t>]*(?:[-*•·+→➜]\s*)?(?:\d+\s*[x×]|\d+ {2,}|\d+\t)|\b(?:qty|quantity)\b|"
+    r"[x×]\s*\d+[\s*_]*$"
+)
+# A line opened by a tick or a passing verdict ("- [x] A", "OK A", "PASS: A").
+_GOOD_OPENING = cues.compiled(r"^[ \t>*_-]*(?:\[x\]|" + cues.alternation(cues.PASSING) + r"\b)")
+# A product set against one the message sets aside: "A, not B", "A and definitely not B".
+_NOT_THE_OTHER = cues.compiled(r"[\W_]*(?:(?:and|but)\s+)?(?:\w+ly\s+)?not\b[\W_]*")
+# A product offered as the other branch of an alternative ("A or, if you prefer ..., B").
+_OR_ELSE = cues.compiled(
+    r"[\W_]*(?:or|otherwise|alternatively|or else)\b"  # the other branch of an alternative
+)
+# A record's line ("action: propose", "product: A").
+_KEY_LINE = re.compile(r"^[ \t]*[\w ]{1,24}:\s*\S")
+# A unit that opens by speaking of what was named before it ("It is cheap.", "Both fit.").
+_OPENS_BACK = cues.compiled(
+    r"^[\W_]*(?:it|it['’]s|that|that['’]s|this|they|they['’]re|both|all|each|either|these|those)\b"
+)
+_RELIEF = cues.compiled(r"(?<![\w-])" + cues.alternation(cues.RELIEF))
+# A short question about the product just named: "OK for you?", "Too big?", "You can eat nuts?"
+_ABOUT_IT = cues.compiled(r"\b" + cues.alternation(cues.ASKED_ABOUT) + r"\b")
+# Words that set one product against another: likeness, comparison, a win.
+_SET_AGAINST = cues.compiled(r"\b" + cues.alternation(cues.SET_AGAINST) + r"\b")
+_GOOD_LABEL = cues.compiled(
+    r"(?<![\w-])" + cues.alternation(cues.FAVOURABLE) + r"(?:\s+[\w'’]+){0,2}[\s*_]*[:→]"
+)
+# A pronoun opening a new clause speaks of the mention again ("A is sponsored, but it fits").
+_SAME_SUBJECT = cues.compiled(r"[\W_]*(?:it|it['’]s|that|that['’]s|this|they|they['’]re|which)\b")
+
+_PRICE = re.compile(r"[€£$]\s*\d|\d(?:[.,]\d{2})?\s*(?:€|eur\b|euros?\b)")
+_LIST_LINE = re.compile(r"^[ \t>]*(?:[-*•·+▪◦→➜]|\d+[.)]|\|)")
+_LABEL_LINE = re.compile(r"^[ \t]*#|[:：→]\s*[*_]*\s*$|^[ \t]*[*_]{2}[^*_\n]+[*_]{2}[ \t]*$")
+_UNIT_EDGE = re.compile(r"\n|(?<=[.!?])" + _NOT_AN_END + r"\s+")
+
+
+def _blank(text: str, found: list[Mention]) -> str:
+    """The text with every mention's words blanked (a cue word inside a product name, "Top
+    Choice Oats", is no cue)."""
+    for m in found:
+        text = text[: m.start] + "¤" * (m.end - m.start) + text[m.end :]
+    return text
+
+
+def _groups(text: str, found: list[Mention]) -> list[list[int]]:
+    """The mentions in runs said as one list ("A and B", "A, B or C"), in order."""
+    groups: list[list[int]] = []
+    for i, m in enumerate(found):
+        prev = found[groups[-1][-1]] if groups else None
+        if (
+            prev is not None
+            and prev.ruled_out == m.ruled_out
+            and _LIST_GAP.fullmatch(text, prev.end, m.start)
+        ):
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    return groups
+
+
+def _put_forward(text: str, found: list[Mention]) -> list[Mention]:
+    """The mentions with `put_forward` set: a mention that nothing rules out is put forward only
+    when positive evidence reaches it (`mention_cues.PROPOSING`, `OFFERING`): a cue in its clause
+    (before it, or after it in its own predicate), a label or heading over its list or line, or
+    a closing offer that points back to it ("Shall I add it?", "Want those two?")."""
+    if not found:
+        return found
+    plain = _blank(text, found)
+    edges = [0, *(m.end() for m in _CLAUSE_EDGE.finditer(text)), len(text) + 1]
+    reached = [False] * len(found)
+    groups = _groups(text, found)
+    for k, group in enumerate(groups):
+        first, last = found[group[0]], found[group[-1]]
+        clause_lo = max(e for e in edges if e <= first.start)
+        clause_hi = min((e for e in edges if e > last.end), default=len(text))
+        lo = max([clause_lo, *(found[groups[k - 1][-1]].end for _ in [0] if k)])
+        # what is said after it reaches past a product set aside beside it ("A (not B) is the one")
+        live = [g for g in groups[k + 1 :] if not all(found[i].ruled_out for i in g)]
+        hi = min([clause_hi, *(found[g[0]].start for g in live[:1])])
+        before = next(_cues(_PROPOSAL, plain, lo, first.start), None) is not None
+        before = before or _CORRECTION.search(plain, lo, first.start) is not None
+        before = before or next(_cues(_RELIEF, plain, lo, first.start), None) is not None
+        before = before or _GOOD_LABEL.search(plain, lo, first.start) is not None
+        line = _line_of(plain, first.start)
+        before = before or bool(_COUNTED_LINE.search(line)) or _good_line(text, found, group)
+        before = before or bool(_LIST_LINE.match(line) and _PRICE.search(line))
+        before = before or _product_card(plain, first.start, _line_of(text, first.start))
+        if k + 1 < len(groups) and all(found[i].ruled_out for i in groups[k + 1]):
+            before = before or bool(
+                _NOT_THE_OTHER.fullmatch(plain, last.end, found[groups[k + 1][0]].start)
+            )
+        stop = max(last.end, hi)
+        after = any(
+            _own_predicate(plain, last.end, at)
+            for pattern in (_PROPOSAL, _FAVOURABLE, _RELIEF)
+            for at in itertools.islice(_cues(pattern, plain, last.end, stop), 1)
+        )
+        after = after or _mark_of(text, lo, first.start, last.end, stop) == "in"
+        asked = plain[last.end : clause_hi].rstrip().endswith("?")
+        after = after or _said_of_it_next(plain, found, min(clause_hi, len(plain)))
+        if before or after or asked or _labelled_forward(plain, first.start):
+            for i in group:
+                reached[i] = True
+    _alternatives(plain, found, groups, reached)
+    _offers_back(plain, found, reached)
+    _in_place_of(plain, found, groups, reached)
+    return [replace(m, put_forward=reached[i] and not m.ruled_out) for i, m in enumerate(found)]
+
+
+# A cue word that is no evidence: the head of the product's own noun phrase ("the A option fell
+# through"), or the place a product is taken from ("bumped from the shortlist").
+_OWN_NOUN = cues.compiled(r"[\s\"'”’*_`]{0,3}" + cues.alternation(cues.OWN_NOUNS) + r"s?\b")
+_TAKEN_FROM = cues.compiled(r"\b(?:from|off|out of)\s+(?:the\s+|my\s+|your\s+|our\s+)?$")
+
+
+def _cues(pattern: re.Pattern[str], plain: str, lo: int, hi: int) -> Iterator[int]:
+    """Where `pattern`'s cues start in plain[lo:hi], leaving out those that are no evidence; a
+    cue that needs a line's end finds one only where the line ends, not where a name begins."""
+    region = plain[lo:hi] + ("" if hi >= len(plain) or plain[hi] == "\n" else "¤")
+    own = _OWN_NOUN.match(region) if lo and plain[lo - 1] == "¤" else None
+    for m in pattern.finditer(region):
+        at = lo + m.start()
+        if own is not None and m.end() <= own.end():
+            continue
+        if _TAKEN_FROM.search(plain, max(0, at - 24), at):
+            continue
+        yield at
+
+
+def _said_of_it_next(plain: str, found: list[Mention], at: int) -> bool:
+    """Whether the rest of the sentence after the clause ending at `at` names nothing and
+    proposes the product again by a word for it ("A isn't just for toast; try it with cheese")."""
+    end = _SENTENCE_END.search(plain, at)
+    stop = end.start() if end else len(plain)
+    if any(at <= m.start < stop for m in found):
+        return False
+    if plain[at : stop + 1].rstrip().endswith("?") and (
+        _ABOUT_IT.search(plain, at, stop) or _QUESTIONED.search(plain, at, stop)
+    ):
+        return True  # "A has almonds; are you okay with that?"
+    return bool(_PROPOSAL.search(plain, at, stop) and _BACK.search(plain, at, stop))
+
+
+def _product_card(plain: str, start: int, line: str) -> bool:
+    """Whether the line opens with the product and gives what a shopper needs to decide, its
+    size and its price ("A: Alpenweid, 200 g, €5.49, NS D"): a product card."""
+    lead = plain[plain.rfind("\n", 0, start) + 1 : start]
+    return not lead.strip(" *_#>-•") and bool(_PRICE.search(line) and _SIZE.search(line))
+
+
+def _line_of(text: str, at: int) -> str:
+    """The line that holds text[at]."""
+    end = text.find("\n", at)
+    return text[text.rfind("\n", 0, at) + 1 : end if end >= 0 else len(text)]
+
+
+def _good_line(text: str, found: list[Mention], group: list[int]) -> bool:
+    """Whether the group's line (a table row, a checklist line) sets a tick and no cross beside
+    it, and names nothing else."""
+    lo = text.rfind("\n", 0, found[group[0]].start) + 1
+    hi = text.find("\n", found[group[-1]].end)
+    hi = hi if hi >= 0 else len(text)
+    others = any(lo <= m.start < hi for i, m in enumerate(found) if i not in group)
+    line = text[lo:hi]
+    good = any(c in line for c in "✔✓✅☑👍") or _GOOD_OPENING.match(line) is not None
+    return not others and good and not any(c in line for c in "✗✘❌🚫⛔")
+
+
+def _presents_next(
+    units: list[tuple[int, int]], owns: list[list[int]], u: int, reached: list[bool]
+) -> None:
+    """A unit that presents without naming ("Found it!", "Here you go:") reaches the products
+    of the unit right after it."""
+    if u + 1 < len(units) and owns[u + 1]:
+        for i in owns[u + 1]:
+            reached[i] = True
+
+
+def _own_predicate(plain: str, end: int, cue: int) -> bool:
+    """Whether the words from a mention's `end` to a cue at `cue` are its own predicate: no new
+    clause opens between them, or the new one speaks of it again ("A, but it fits")."""
+    breaks = list(_PREDICATE_BREAK.finditer(plain, end, cue))
+    linked = _LINKED_ON.match(plain, end, cue)  # "I looked past A and landed on B": not A's
+    if linked is not None:
+        breaks.append(linked)
+    return not breaks or _SAME_SUBJECT.match(plain, breaks[-1].end(), cue) is not None
+
+
+# A link right after a mention: what follows is the speaker's next verb, not the mention's.
+_LINKED_ON = cues.compiled(r"[\s,)\]*_`]*(?:and|or|plus|then)\b")
+
+
+def _alternatives(
+    plain: str, found: list[Mention], groups: list[list[int]], reached: list[bool]
+) -> None:
+    """Two products offered as branches of one alternative ("A or, if you prefer something
+    lighter, B") or as parallel parts of one sentence ("I'd pick A; for later, B") share what
+    reaches either."""
+    for k in range(1, len(groups)):
+        a, b = groups[k - 1], groups[k]
+        if any(found[i].ruled_out for i in a + b):
+            continue
+        gap = plain[found[a[-1]].end : found[b[0]].start]
+        parallel = _PARALLEL.fullmatch(gap) is not None
+        too = _SAME_AFTER.match(plain, found[b[-1]].end) is not None and "and" in gap.lower()
+        if _OR_ELSE.match(gap) or parallel or too:
+            either = any(reached[i] for i in a + b)
+            for i in a + b:
+                reached[i] = reached[i] or either
+
+
+# Two parts of one sentence, each a product and what it is for ("A for breakfast and B for your
+# coffee", "A; for later, B").
+_FOR_WHAT = r"(?:(?:for|in|on|with|as|at|to)\s+[\w'’-]+(?:\s+[\w'’-]+)?)"
+_PARALLEL = cues.compiled(
+    rf"[\s*_`)\]]*{_FOR_WHAT}?[\s*_`)\]]*[,;]?\s*(?:;|and|plus)\s*(?:{_FOR_WHAT}\s*,?)?[\s*_`]*"
+)
+
+
+def _in_place_of(
+    plain: str, found: list[Mention], groups: list[list[int]], reached: list[bool]
+) -> None:
+    """The product named right after one the message sets aside is offered in its place ("A is
+    sold out; B is here", "not A but B", "A → B", "sorry, I meant B"); one set against a
+    product the message sets aside in its own clause is the one pitched ("A resembles B",
+    "A outshines B")."""
+    for k in range(1, len(groups)):
+        before, group = groups[k - 1], groups[k]
+        if all(found[i].ruled_out for i in before) and not any(found[i].ruled_out for i in group):
+            for i in group:
+                reached[i] = True
+        gap = plain[found[before[-1]].end : found[group[0]].start]
+        if (
+            all(found[i].ruled_out for i in group)
+            and not any(found[i].ruled_out for i in before)
+            and not _CLAUSE_EDGE.search(gap)
+            and _SET_AGAINST.search(gap)
+        ):
+            for i in before:
+                reached[i] = True
+
+
+def _labelled_forward(plain: str, start: int) -> bool:
+    """Whether the line at `start` is an item of a list (or the line under a heading) whose
+    label or heading carries a proposal or an offer ("Options:", "## Top pick", "Your basket:")."""
+    line_lo = plain.rfind("\n", 0, start) + 1
+    line = plain[line_lo : plain.find("\n", start) if "\n" in plain[start:] else len(plain)]
+    in_list = bool(_LIST_LINE.match(line))
+    at = line_lo - 1
+    while at > 0:
+        lo = plain.rfind("\n", 0, at) + 1
+        above = plain[lo:at]
+        at = lo - 1
+        if not above.strip():
+            continue
+        if _LABEL_LINE.search(above) or (above.isupper() and len(above.split()) <= 4):
+            return _PROPOSAL.search(above) is not None
+        if _KEY_LINE.match(above) and _KEY_LINE.match(line):
+            if _PROPOSAL.search(above):
+                return True
+            continue
+        if re.fullmatch(r"[\s\-=_*~|:]+", above):
+            continue
+        if not ((in_list and _LIST_LINE.match(above)) or _COUNTED_LINE.search(above)):
+            return False
+    return False
+
+
+def _offers_back(plain: str, found: list[Mention], reached: list[bool]) -> None:
+    """A sentence that offers without naming anything ("Shall I add it?", "Which would you
+    like?", "Shall I place the order?") reaches back: "it" to the last product named before it,
+    else to the run of sentences or list lines right before it that name products."""
+    cuts = [0, *(m.end() for m in _UNIT_EDGE.finditer(plain)), len(plain)]
+    units = [(a, b) for a, b in itertools.pairwise(cuts) if b > a]
+    owns = [[i for i, f in enumerate(found) if a <= f.start < b] for a, b in units]
+    for u, (a, b) in enumerate(units):
+        said = plain[a:b]
+        if owns[u]:
+            continue
+        question = said.rstrip().endswith("?")
+        asks = question and _PROPOSAL.search(said) is not None
+        short = question and len(_WORD.findall(said.lower())) <= 10
+        about_it = _ABOUT_IT.search(said) or _QUESTIONED.search(said) or asks_reaction(said)
+        if short and about_it and not _OFFER.search(said):
+            live = [i for v in range(u - 1, -1, -1) for i in reversed(owns[v])]
+            live = [i for i in live if not found[i].ruled_out][:1]
+            for i in live:
+                reached[i] = True
+            continue
+        if (
+            not _OFFER.search(said)
+            and not asks
+            and not (
+                _OPENS_BACK.match(said) and (_PROPOSAL.search(said) or _FAVOURABLE.search(said))
+            )
+        ):
+            if _PROPOSAL.search(said) and not said.rstrip().endswith("?"):
+                _presents_next(units, owns, u, reached)
+            continue
+        back = [v for v in range(u - 1, -1, -1) if owns[v]]
+        if not back:
+            continue
+        one = _BACK_ONE.search(said) and not _BACK_MANY.search(said)
+        if one:
+            live = [i for v in back for i in reversed(owns[v]) if not found[i].ruled_out]
+            if live:
+                reached[live[0]] = True
+            continue
+        run = [back[0]]
+        for v in range(back[0] - 1, -1, -1):
+            if not plain[units[v][0] : units[v][1]].strip():
+                break
+            if not owns[v]:
+                continue
+            if all(found[i].ruled_out for i in owns[v]):
+                break
+            run.append(v)
+        for v in run:
+            for i in owns[v]:
+                reached[i] = True
+
+
 # Words with no break in them, running straight into the next mention.
 _LEADS_IN = re.compile(r"[\s]*[^\s,;:.!?()\[\]—–-][^,;:.!?()\[\]—–]*")
 
@@ -1132,8 +1502,11 @@ class Mention:
     candidates: tuple[str, ...]
     """Every product the name, brand, size and id said fit (one: resolved)."""
     ruled_out: bool
+    """Whether a verdict in the message rules it out ("A is sold out", "instead of A")."""
     name: str
     """The product name as the catalog spells it ('' for a bare id)."""
+    put_forward: bool = False
+    """Whether positive evidence reaches it and nothing rules it out (`_put_forward`)."""
 
 
 def _brand_key(brand: str) -> str:
@@ -1792,7 +2165,7 @@ class Resolver:
                 lead = _BRAND_ONLY_LEAD.search(text, 0, a)
                 out.append(Mention(lead.start() if lead else a, b, (only[0],), False, ""))
         found = sorted(out, key=lambda m: m.start)
-        return _only_the_last(text, _ruled_out(text, found))
+        return _put_forward(text, _only_the_last(text, _ruled_out(text, found)))
 
     def _shortened_before(
         self, text: str, floor: int, at: int, keys: set[str]
@@ -1867,11 +2240,11 @@ class Resolver:
         found = self.find(text)
         return Resolution(
             proposed=tuple(
-                dict.fromkeys(m.product for m in found if m.product is not None and not m.ruled_out)
+                dict.fromkeys(m.product for m in found if m.product is not None and m.put_forward)
             ),
             named=tuple(dict.fromkeys(m.product for m in found if m.product is not None)),
             unclear=tuple(
-                dict.fromkeys(m.name for m in found if m.product is None and not m.ruled_out)
+                dict.fromkeys(m.name for m in found if m.product is None and m.put_forward)
             ),
             mentions=tuple(found),
         )

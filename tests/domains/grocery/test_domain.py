@@ -55,7 +55,7 @@ def test_a_missing_user_or_baselines_module_is_a_clear_error() -> None:
         ("how about PLAIN MILLET POPS", [MILLET_POPS]),
         (f"Product {MILLET_POPS} is in stock.", [MILLET_POPS]),
         ("Plain Millet Popsicles are not a product here.", []),
-        ("Plain Millet or Morning Oat Crunch", [OAT_CRUNCH]),
+        ("Try Plain Millet or Morning Oat Crunch.", [OAT_CRUNCH]),
         ("off_9999999999999 is no product", []),
         ("Nothing named.", []),
     ],

@@ -74,7 +74,21 @@ The batches, in the order they were written, each read once before any rule was 
 18. formal, terse and markdown voices, read the same way: 14/18 rule-outs, 4/4 proposals; its
    misses taught "excl:", "A lost out on sugar" / "fell short", "I had initially shortlisted A".
 
-Near twins that must still put forward sit beside each batch.
+19. the eighth round (a product is put forward only on positive evidence), in chat-agent voices,
+   read after the positive-evidence layer and before any rule of its own: rule-outs said in ways
+   the rule-out vocabulary never saw ("didn't make the cut", "that ship has sailed", "a
+   non-starter", "kept at arm's length", "benched", "fell through") 15/20 exact with 3 ruled-out
+   mentions counted (main's resolver at 4152472: 6/20, 14 counted), proposals 6/8 (main 8/8),
+   pairs 2/2, products only named (a fact about the carton, where it is made) 2/2 (main 0/2:
+   it put both forward). Its misses taught a cue noun that heads the product's own phrase ("the
+   A option fell through") and the place a product is taken from ("bumped from the shortlist")
+   as no evidence, a verb linked right after a mention as the speaker's ("I looked past A and
+   landed on B"), "B: go", "B does.", "top of my list", "could be the one". The same engineer
+   wrote the layer and these probes, so they flatter it.
+
+Near twins that must still put forward sit beside each batch. Since the eighth round a product
+is put forward only when positive evidence reaches it; one near twin of batch 1-3 ("You'll know
+A when you see it — bright blue carton") carries none and is labelled as named, not put forward.
 """
 
 from __future__ import annotations

@@ -21,6 +21,14 @@ READ = resolver(CATALOG)
 # Four products share the name Smooth Hazelnut Cocoa Spread: two brands, two sizes, and two of
 # them the very same brand and size.
 BROOKLINE_350 = "off_28968382"
+
+
+def _offered(text: str) -> str:
+    """A text put under a proposal heading: the tests of which product a name resolves to frame
+    the name as a proposal, since a name with nothing proposing it is named, not put forward."""
+    return f"My suggestion:\n{text}"
+
+
 BROOKLINE_400 = "off_2010494145345"
 SUNNY_400 = ("off_2403328313988", "off_2500425390413")
 
@@ -39,8 +47,8 @@ SUNNY_400 = ("off_2403328313988", "off_2500425390413")
 def test_brand_size_and_id_pick_one_product_of_a_shared_name(
     text: str, proposed: list[str]
 ) -> None:
-    assert READ.proposed(text) == proposed
-    assert READ.unclear(text) == []
+    assert READ.proposed(_offered(text)) == proposed
+    assert READ.unclear(_offered(text)) == []
 
 
 @pytest.mark.parametrize(
@@ -152,8 +160,9 @@ def test_sizes_are_compared_by_value_and_pack_count() -> None:
     # Brookline's 350 g spread said in grams, kilograms and without a space; a 6-pack is not
     # its single.
     for said in ("350g", "0.35 kg", "0,35kg", "350 grams"):
-        assert READ.proposed(f"Brookline Smooth Hazelnut Cocoa Spread {said}") == [BROOKLINE_350]
-    assert READ.proposed("Brookline Smooth Hazelnut Cocoa Spread 6 x 350 g") == []
+        said = _offered(f"Brookline Smooth Hazelnut Cocoa Spread {said}")
+        assert READ.proposed(said) == [BROOKLINE_350]
+    assert READ.proposed(_offered("Brookline Smooth Hazelnut Cocoa Spread 6 x 350 g")) == []
 
 
 @pytest.mark.parametrize(
@@ -244,8 +253,8 @@ def test_rule_outs_in_shorthand_symbols_corrections_and_choices(
 def test_a_shortened_name_is_resolved_like_a_full_one(
     text: str, proposed: list[str], unclear: list[str]
 ) -> None:
-    assert READ.proposed(text) == proposed
-    assert bool(READ.unclear(text)) == bool(unclear)
+    assert READ.proposed(_offered(text)) == proposed
+    assert bool(READ.unclear(_offered(text))) == bool(unclear)
 
 
 def test_a_list_shares_the_cue_said_of_all_its_members() -> None:
@@ -345,8 +354,8 @@ GP_YOGHURT = "off_2284364856475"  # Greenpath Low Fat Natural Yoghurt (not its Y
 def test_sizes_in_words_brand_initials_shortened_names_and_where_a_brand_belongs(
     text: str, proposed: list[str], unclear: list[str]
 ) -> None:
-    assert READ.proposed(text) == proposed
-    assert READ.unclear(text) == unclear
+    assert READ.proposed(_offered(text)) == proposed
+    assert READ.unclear(_offered(text)) == unclear
 
 
 # Rule-outs said in more of the usual ways (our own words, written to probe each cause of the
@@ -470,7 +479,6 @@ RULED_OUT_THE_USUAL_WAYS = [
         f"Between {X} and that {Y}, I'd choose that {Y}.",
         f"{X} was my first thought, but {Y} is cheaper.",
         f"you said you liked {X}, so here's {Y}",
-        f"product: {Y}\nnot_available: {X}",
         f"{X}: 0 left. {Y}: 12 left.",
         f"{X} is not more available, please take {Y}.",
         f"{X} is missing from the shelf, {Y} is here.",
@@ -637,3 +645,37 @@ def test_a_mended_slip_keeps_where_each_mention_stands() -> None:
     text = f"{X} is unavialable, {Y} is avaialble."
     spans = [(m.start, m.end) for m in READ.find(text)]
     assert [text[a:b] for a, b in spans] == [X, Y]
+
+
+# -- the eighth round: put forward only on positive evidence -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "put_forward"),
+    [
+        # only named: a record's "product:" key, a fact about the product, where it is
+        (f"product: {Y}\nnot_available: {X}", False),
+        (f"{Y} comes in a 1 l carton.", False),
+        (f"{Y} was first sold in 2019.", False),
+        (f"You'll spot {Y} on the bottom shelf.", False),
+        # positive evidence: a proposal, a fit, a list of options, an offer pointing back, the
+        # product named after one set aside, a cue that is only where the other was taken from
+        (f"I'd recommend {Y}.", True),
+        (f"{Y} fits your budget.", True),
+        (f"Options:\n- {Y}\n- something else", True),
+        (f"{Y}, €2.40, in stock. Shall I add it?", True),
+        (f"{X} is sold out; {Y} is here.", True),
+        (f"{X} got bumped from the shortlist. How about {Y}?", True),
+    ],
+)
+def test_a_product_is_put_forward_only_on_positive_evidence(text: str, put_forward: bool) -> None:
+    read = READ.resolve(text)
+    assert NUVOLA_BARISTA in read.named
+    assert (read.proposed, read.unclear) == (((NUVOLA_BARISTA,) if put_forward else ()), ())
+
+
+def test_a_name_fitting_several_products_is_unclear_only_when_put_forward() -> None:
+    assert READ.unclear("Smooth Hazelnut Cocoa Spread comes in a glass jar.") == []
+    assert READ.unclear("I'd suggest Smooth Hazelnut Cocoa Spread.") == [
+        "Smooth Hazelnut Cocoa Spread"
+    ]
