@@ -1,10 +1,9 @@
 """The fresh held-out mention shares (`corpora/grocery/mentions/FRESH4.md`, `FRESH5.md`,
 `FRESH6.md`, `FRESH7.md`; issue 38):
 each file is what the script writes, its sizes are the ones its FRESH file states, its templates
-are its own, and every template gives one role (`P` or `R`) per slot. `heldout5`'s and
-`heldout6`'s roles are the ones their second, blind labelling and the adjudication left
-(`heldout4`'s are checked in `test_mention_corpus_fresh4.py`; `heldout7` awaits its second
-labelling)."""
+are its own, and every template gives one role (`P` or `R`) per slot. `heldout5`'s,
+`heldout6`'s and `heldout7`'s roles are the ones their second, blind labelling and the
+adjudication left (`heldout4`'s are checked in `test_mention_corpus_fresh4.py`)."""
 
 from __future__ import annotations
 
@@ -82,9 +81,9 @@ def test_one_role_per_slot(
         assert set(roles) <= {"P", "R"}, f"{share} template {i}: roles {roles!r}"
 
 
-@pytest.mark.parametrize("share", ["heldout5", "heldout6"])
+@pytest.mark.parametrize("share", ["heldout5", "heldout6", "heldout7"])
 def test_roles_are_the_adjudicated_ones(share: str) -> None:
-    """The second, blind labelling (FRESH5.md and FRESH6.md, "Second labelling") agreed on every
-    slot of each share, so each adjudication file is empty and every role is the one both
-    labellings gave."""
+    """The second, blind labelling (FRESH5.md, FRESH6.md and FRESH7.md, "Second labelling")
+    agreed on every slot of each share, so each adjudication file is empty and every role is the
+    one both labellings gave."""
     assert_roles_adjudicated(share)
