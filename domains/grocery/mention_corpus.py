@@ -36,7 +36,8 @@ __all__ = [
 # round tuned against it. `heldout6` is a second held-out share beside it: 118 templates of a seventh blind
 # author (FRESH6.md), labelled a second time blind (all 232 slots agreed), written so that the
 # resolver as it stood and a differently designed one could each be measured once on a set
-# neither was developed against.
+# neither was developed against. `heldout7` is a third, written blind beside the ninth round
+# (FRESH7.md; 122 templates, all 249 slots agreed blind).
 TUNING: tuple[str, ...] = (
     "tuning",
     *(f"tuning-{c}" for c in "bcdefghijklmn"),
@@ -46,7 +47,7 @@ TUNING: tuple[str, ...] = (
     "heldout4",
     "heldout5",
 )
-HELD_OUT: tuple[str, ...] = ("heldout6",)
+HELD_OUT: tuple[str, ...] = ("heldout6", "heldout7")
 
 
 class MentionExample(BaseModel):
