@@ -56,6 +56,14 @@ reaching it is named, not put forward):
 - `POINTING_BACK`: the words of a closing offer that point back to products named before it
   ("Shall I add it?", "Want those two?"); `POINTING_BACK_ONE` the ones that point to one.
 
+The words that tell the whole message's act, which settles conflicting evidence
+(`domains.grocery.mentions` reads the act from the message's closing and layout):
+
+- `BARE_OFFERS`: a closing offer said with a verb alone ("Add?", "Accept?", "Yes?"): an offer of
+  one product, the last one named, like "Shall I add it?".
+- `REPORTED`: the words of a return's or refund's record label ("Return logged:"): a message
+  laid out as such a record, asking and offering nothing, is a report and puts nothing forward.
+
 Everything here is about the product the cue stands next to: which mention that is (clause,
 list and negation scope) is decided by `domains.grocery.mentions`.
 """
@@ -70,6 +78,7 @@ __all__ = [
     "ALLERGEN_WORDS",
     "AMOUNTS",
     "ASKED_ABOUT",
+    "BARE_OFFERS",
     "BARE_STATES",
     "BEFORE",
     "CHOSEN_IT",
@@ -99,6 +108,7 @@ __all__ = [
     "PROPOSING",
     "QUESTIONED",
     "RELIEF",
+    "REPORTED",
     "SELF_EXCLUDED",
     "SET_AGAINST",
     "STATES",
@@ -717,7 +727,7 @@ PROPOSING = (
     r"went (?:with|for)|settl\w* on|land(?:s|ed|ing)? on|stick with|start(?:s|ed|ing)? with|begin with|"
     r"beats?\b|outdoes|outperforms|outshin\w*|outclass\w*|trumps|(?<=\s)>(?=\s)",
     r"options?\b|alternatives?\b|possibilit\w*|candidates?\b|contenders?\b|shortlist\w*",
-    r"try(?:ing)?\b|give \w+ a (?:go|try|whirl)|how about|what about|why not|consider\w*",
+    r"try(?:ing)?\b(?! to\b)|give \w+ a (?:go|try|whirl)|how about|what about|why not|consider\w*",
     r"(?:would |will |should |could |might )?(?:suit|fit|match|meet|tick|satisf|work|do)\w* (?:for |with )?"
     r"(?:you|your|the bill|what|all|every|both|nicely|well|perfectly)",
     r"fits?\b|suits?\b|matches\b|ticks?\b|meets?\b|good (?:fit|match|choice|option|bet|pick|call)",
@@ -807,6 +817,14 @@ SET_AGAINST = (
 )
 # Cue nouns heading the product's own phrase ("the A option fell through").
 OWN_NOUNS = (r"option|choice|pick|alternative|suggestion|candidate|recommendation",)
+# A closing offer of one product said with a verb alone ("Add?", "Accept?", "Swap?"): it points to
+# the last product named, as "Shall I add it?" does.
+BARE_OFFERS = (r"add|accept|swap|switch|take|ok|okay|deal|yes|go",)
+
+# What the label of a record of a return or refund says ("Return logged:", "Refund issued:"): a
+# message laid out as such a record, asking and offering nothing, puts nothing forward.
+REPORTED = (r"returns?|returned|refund\w*|money back",)
+
 # A passing verdict opening a checklist line ("OK A", "PASS: A").
 PASSING = (r"ok|okay|pass(?:es|ed)?|yes|good",)
 

@@ -624,6 +624,11 @@ def _labelled_out(
         entry = text[seps[k - 1].end() : colon] if k else ""
         if not entry.strip() or "\n" in entry or "|" in entry or _CONNECTOR.search(entry):
             break
+        # an arrow after an entry is a substitution ("Sub request: A unavailable → B"): what
+        # a label ruling out says of the old side does not reach the new one (a label that
+        # presents the record, "Cheaper swap:", still does)
+        if label is _LABEL and seps[k].group() != ":":
+            break
     return _nested_under_label(text, start, label)
 
 
@@ -1236,7 +1241,77 @@ def _put_forward(text: str, found: list[Mention]) -> list[Mention]:
     _alternatives(plain, found, groups, reached)
     _offers_back(plain, found, reached)
     _in_place_of(plain, found, groups, reached)
+    _settle_by_act(plain, found, reached)
     return [replace(m, put_forward=reached[i] and not m.ruled_out) for i, m in enumerate(found)]
+
+
+# A proposal said by the speaker in a mention's own clause, before it ("I'd recommend A").
+_PROPOSING = cues.compiled(r"(?<![\w-])" + cues.alternation(cues.PROPOSING))
+# What a record of a return or refund says: a message that is such a record offers nothing.
+# A closing offer of one thing said with a verb alone ("Add?", "Accept?", "Swap?").
+_BARE_OFFER = cues.compiled(
+    r"(?:^|[,;:—–-])[\W_]*(?:" + cues.alternation(cues.BARE_OFFERS) + r")[\W_]*$"
+)
+# A basket's total: a message that states one confirms every line ("total 6.10. order it?").
+_TOTAL = cues.compiled(r"\b(?:total|subtotal|all in)\b")
+_REPORTED = cues.compiled(
+    r"(?:^|[\n.!?])[^:\n.!?]{0,30}\b" + cues.alternation(cues.REPORTED) + r"\b[^:\n.!?]{0,20}:"
+)
+
+
+def _settle_by_act(plain: str, found: list[Mention], reached: list[bool]) -> None:
+    """Settle conflicting evidence by what the whole message asks the shopper to do (its act),
+    read from its closing and its layout, not from which cue stands nearer a name.
+
+    - An offer of one product: the message closes with a short question that offers ("Shall I
+      add it?", "Add?", "Accept?", "Add B?") and points to one product (it names one, or says
+      "it" / nothing and so points to the last product not ruled out). That product is put
+      forward; every other product it names (a basket recap, the product replaced, the loser
+      of a comparison, one set aside in words the vocabulary lacks) is put forward only by a
+      proposal of its own, said before it in its own clause ("I'd also suggest A"), never by a
+      verdict, a list line or a label that may only describe it.
+    - A report: a message that asks nothing, proposes nothing and is laid out as a record of a
+      return or refund ("Return logged: A, B. Refund pending.") puts nothing forward.
+    In doubt a product is named, not put forward: a counted rule-out fails an honest agent, a
+    missed proposal only makes the shopper ask."""
+    if "?" not in plain and _REPORTED.search(plain) and not _PROPOSAL.search(plain):
+        reached[:] = [False] * len(reached)
+        return
+    cuts = [0, *(m.end() for m in _UNIT_EDGE.finditer(plain)), len(plain)]
+    units = [(a, b) for a, b in itertools.pairwise(cuts) if plain[a:b].strip()]
+    if not units:
+        return
+    a, b = units[-1]
+    # a closing offer may follow the last product in its own sentence ("B cheaper - add?")
+    a = max([a, *(f.end for f in found if a <= f.start < b)])
+    said = plain[a:b].strip()
+    if not said.endswith("?") or len(_WORD.findall(said.lower())) > 10:
+        return
+    if not _OFFER.search(said) and not _BARE_OFFER.search(said):
+        return
+    inside = {found[i].candidates for i, f in enumerate(found) if a <= f.start < b}
+    if not inside:
+        # a basket to confirm (a price said, "Confirm?", "Shall I place the order?") offers
+        # every line: only "it" or a bare "Add?" / "Accept?" points to one product
+        one = _BACK_ONE.search(said) or _BARE_OFFER.search(said)
+        if not one or _BACK_MANY.search(said) or _PRICE.search(plain) or _TOTAL.search(plain):
+            return
+        live = [f for f in found if f.start < a and not f.ruled_out]
+        inside = {live[-1].candidates} if live else set()
+    if len(inside) != 1 or len({f.candidates for f in found}) < 2:
+        return
+    edges = [0, *(m.end() for m in _CLAUSE_EDGE.finditer(plain)), len(plain)]
+    for i, f in enumerate(found):
+        if f.candidates in inside:
+            reached[i] = True
+            continue
+        # a label before it ("Recap of what we've picked: A") is no proposal of its own
+        lo = max(
+            [e for e in edges if e <= f.start]
+            + [x.end for x in found[:i] if x.end <= f.start]
+            + [c + 1 for c in [plain.rfind(":", 0, f.start)] if c >= 0]
+        )
+        reached[i] = reached[i] and next(_cues(_PROPOSING, plain, lo, f.start), None) is not None
 
 
 # A cue word that is no evidence: the head of the product's own noun phrase ("the A option fell
@@ -1669,6 +1744,7 @@ _ID_WORDS = frozenset(
         "of",
         "in",
         "size",
+        "brand",
         "pack",
         "x",
     ]
