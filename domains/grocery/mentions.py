@@ -1753,6 +1753,7 @@ _ID_WORDS = frozenset(
 
 # A name shortened after its brand: the words between its words, the most words read, and the
 # words that cannot open it (unless one of the brand's names opens with them: "With Pulp ...").
+_POINT_GAP = re.compile(r"\.\s+")
 _WORD_GAP = re.compile(r"(?:['’]s)?(?:\s+|\s*[-&]\s*)")
 _LONGEST_SHORTENED = 6
 _NOT_A_NAME_WORD = frozenset(
@@ -2254,7 +2255,9 @@ class Resolver:
         said: list[tuple[str, int]] = []
         end = at
         for m in reversed(list(_TOKEN.finditer(text.lower(), floor, at))):
-            if not _WORD_GAP.fullmatch(text, m.end(), end) and not text[m.end() : end].isspace():
+            gap = text[m.end() : end]
+            # a name's own abbreviation point stays inside it ("No. 5 from Grano Vivo")
+            if not _WORD_GAP.fullmatch(gap) and not gap.isspace() and not _POINT_GAP.fullmatch(gap):
                 break
             if len(said) == _LONGEST_SHORTENED:
                 break
