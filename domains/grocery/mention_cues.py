@@ -61,6 +61,8 @@ The words that tell the whole message's act, which settles conflicting evidence
 
 - `BARE_OFFERS`: a closing offer said with a verb alone ("Add?", "Accept?", "Yes?"): an offer of
   one product, the last one named, like "Shall I add it?".
+- `NEW_SIDE_KEYS`: the key of an exchange record's line naming what the shopper gets
+  ("Replace with:"): that line is offered, though the record also names what goes back.
 - `REPORTED`: the words of a return's or refund's record label ("Return logged:"): a message
   laid out as such a record, asking and offering nothing, is a report and puts nothing forward.
 
@@ -96,6 +98,7 @@ __all__ = [
     "HISTORY_PLACES",
     "NEGATED",
     "NEGATION",
+    "NEW_SIDE_KEYS",
     "OFFERING",
     "OWN_NOUNS",
     "OWN_VERBS",
@@ -403,6 +406,9 @@ BEFORE: tuple[str, ...] = (
     _NOT_ASKED
     + r"you(?:['’]ve| have)? (?:already )?(?:had|bought|ordered|tried|got|purchased|picked|"
     r"chose|took|grabbed|went (?:with|for))(?: up| out)?(?: before)?",
+    # the shopper's past said by when, in any tense: "Last time you buy A", "last week you got A"
+    rf"{_EARLIER} (?:time|order|week|month|visit),? you (?:\w+ )?(?:buy|bought|get|got|have|had|"
+    r"order|ordered|take|took|choose|chose|pick|picked)\b",
     # the shopper's history: "based on your history (A)"
     r"your (?:order |purchase |shopping |buying )?history(?: of| with| shows| says)?",
     # the old product of a substitution: "B in lieu of A", "B can take the place of A"
@@ -542,7 +548,7 @@ BEFORE: tuple[str, ...] = (
 
 # Said after a mention, turn it back into the previous one: "I'd add A — sorry, I meant B".
 CORRECTIONS = (
-    r"(?:i meant|i mean|(?:but|and|,)\s*meant(?! for| to be)|should (?:have )?(?:said|read)|"
+    r"(?:i (?:actually |really )?meant|i mean|(?:but|and|,)\s*meant(?! for| to be)|should (?:have )?(?:said|read)|"
     r"i (?:intended|meant) to (?:say|write|recommend|suggest|put)|"
     r"scratch that|correction:|make that|(?:please )?read(?: it| that| this)?(?: as)?(?: the)?\s*[:\"'“‘]?\s*$|"
     r"(?:(?:it|that|this) should (?:be|read|have been|say)|should (?:have been|have read|read|say))(?: the)?\s*"
@@ -734,7 +740,7 @@ PROPOSING = (
     r"(?:best|top|great|perfect|ideal|safe|solid|strong|closest|nearest) (?:match|fit|bet|buy|"
     r"option|choice|pick|candidate|call|value)",
     r"here(?:['’]s| is| are| you go| goes)|there(?:['’]s| is) |you(?:['’]ll| will| might| may| could|"
-    r" would)? (?:love|like|enjoy)|(?:what|all|just what) you(?:['’]re| are)? (?:need|want|after|looking "
+    r" would)? (?:love|like|enjoy)\b|(?:what|all|just what) you(?:['’]re| are)? (?:need|want|after|looking "
     r"for)|just the thing|match\b|gone (?:with|for)|"
     r"(?:i|we)(?:['’]ve| have)? (?:found|got|spotted|dug up|located)|top (?:\d+|two|three|"
     r"four|five)\b|found (?:it|them|one|you|a match)\b|nothing (?:else )?(?:compares|beats|comes close)|"
@@ -817,6 +823,13 @@ SET_AGAINST = (
 )
 # Cue nouns heading the product's own phrase ("the A option fell through").
 OWN_NOUNS = (r"option|choice|pick|alternative|suggestion|candidate|recommendation",)
+# The key of a record's line naming what the shopper gets in an exchange ("Replace with:", "New
+# item:", "Exchange for:"): that line is the offer, not what goes back.
+NEW_SIDE_KEYS = (
+    r"replace(?:d|ment)?(?: with| by)?|exchange(?:d)? (?:for|with|to)|new(?: item| product| one)?|"
+    r"swap(?:ped)? (?:for|to|with)|sending|dispatch(?:ing)?|you(?:['’]ll)? get|instead",
+)
+
 # A closing offer of one product said with a verb alone ("Add?", "Accept?", "Swap?"): it points to
 # the last product named, as "Shall I add it?" does.
 BARE_OFFERS = (r"add|accept|swap|switch|take|ok|okay|deal|yes|go",)
@@ -834,7 +847,7 @@ POINTING_BACK = (
     r"it|them|those|these|that|this|both|all|either|each|any|one|ones|which|the (?:lot|pair|two|"
     r"three)|\d|two|three|these|the (?:above|list)|everything",
 )
-POINTING_BACK_ONE = (r"it|that|this|that one|this one|the one",)
+POINTING_BACK_ONE = (r"it|that|this|that one|this one|the one|the winner|my pick|the pick",)
 
 
 # Cue words a hurried writer misspells, mended before the cues are read ("avaialble", "sould
@@ -852,6 +865,7 @@ REAL_NEIGHBOURS = frozenset(
     {"stocks", "stocky", "stork", "solid", "soled", "solds", "budgets", "rathe", "sorty"}
     | {"expansive", "avoids", "suggests", "recommends", "removes", "remover", "excludes"}
     | {"finishes", "returner", "allergies", "container", "contain", "containers", "retuned"}
+    | {"replace", "replaces", "replacer"}
 )
 SLANG = {
     "outta": "out of",

@@ -648,12 +648,19 @@ _RETURN_KEY = cues.compiled(
 )
 
 
+_NEW_SIDE_KEY = cues.compiled(
+    r"^[\s\-*•·>\d.)]*[*_`]*(?:" + cues.alternation(cues.NEW_SIDE_KEYS) + r")[*_`]*\s*:"
+)
+
+
 def _in_a_return_record(text: str, start: int) -> bool:
     """Whether text[start] stands on a line of a record (lines with no blank line between) that
     has a key of a return ("Refund:", "Reason:"): what a return's record names goes back."""
     top = text.rfind("\n\n", 0, start)
     bottom = text.find("\n\n", start)
     block = text[top + 2 if top >= 0 else 0 : bottom if bottom >= 0 else len(text)]
+    if _NEW_SIDE_KEY.match(_line_of(text, start)):
+        return False  # "- Replace with: B": the new side of an exchange
     return "\n" in block and any(_RETURN_KEY.match(line) for line in block.split("\n"))
 
 
@@ -1712,6 +1719,8 @@ _LEAD_TAIL = re.compile(
 )
 
 
+# A word of a name's own tail, then the brand: "Ash-Ripened Goat Log (new from Valley Pail".
+_TAIL_THEN_BRAND = re.compile(r"\s*\(?([A-Za-z]+)\s+(?:from|by)\s+")
 _BRAND_OF_THE_NAME_BEFORE = re.compile(r"(?i)\b(?:from|by)\s+$")
 # The label an id is written with: "(id: ", "SKU ", "#", "product ".
 _ID_LEAD = re.compile(
@@ -2091,6 +2100,31 @@ class Resolver:
                 return own
         return ids
 
+    def _brand_after(
+        self, text: str, end: int, hi: int, toks: tuple[str, ...], ids: set[str]
+    ) -> set[str]:
+        """The products a name said before a word of its own tail and "from / by" a brand
+        stands for: when the brand makes none of the products of that exact name but makes one
+        whose name opens with it, that one ("Ash-Ripened Goat Log (new from Valley Pail" is
+        Valley Pail's "Ash-Ripened Goat Log (new recipe)"); else `ids`."""
+        tail = _TAIL_THEN_BRAND.match(text, end, hi)
+        if tail is None:
+            return ids
+        for a, _, keys in self._brands_said(text, tail.end(), hi):
+            if a != tail.end():
+                continue
+            if any(_brand_key(self._listings[i].brand) in keys for i in ids):
+                return ids
+            own = {
+                pid
+                for key in sorted(keys)
+                for pid in self._by_brand.get(key, [])
+                if self._listings[pid].name[: len(toks)] == toks
+                and tail.group(1).lower() in self._listings[pid].name[len(toks) :]
+            }
+            return own or ids
+        return ids
+
     def _only_attributes(self, words: str) -> bool:
         """Whether words between a name and an id say nothing but its brand, size, a link or an
         id label ("(Brookline, 400 g, SKU "): else the id is a mention of its own."""
@@ -2188,6 +2222,7 @@ class Resolver:
                     # brand, size and articles said right before it).
                     hi = self._lead_start(text, end, nxt)
             ids = self._brand_before(text, lo, start, toks, set(self._by_name[toks]))
+            ids = self._brand_after(text, end, hi, toks, ids)
             said = self._nearest(self._beside(text, lo, start, ids, start), True) + self._nearest(
                 self._beside(text, end, hi, ids, end), False
             )
