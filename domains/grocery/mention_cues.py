@@ -63,8 +63,9 @@ The words that tell the whole message's act, which settles conflicting evidence
   one product, the last one named, like "Shall I add it?".
 - `NEW_SIDE_KEYS`: the key of an exchange record's line naming what the shopper gets
   ("Replace with:"): that line is offered, though the record also names what goes back.
-- `REPORTED`: the words of a return's or refund's record label ("Return logged:"): a message
-  laid out as such a record, asking and offering nothing, is a report and puts nothing forward.
+- `REPORTED`: the words of a return's, refund's or cancellation's record label ("Return
+  logged:"): a message laid out as such a record, asking and offering nothing, is a report and
+  puts nothing forward.
 
 Everything here is about the product the cue stands next to: which mention that is (clause,
 list and negation scope) is decided by `domains.grocery.mentions`.
@@ -834,9 +835,10 @@ NEW_SIDE_KEYS = (
 # the last product named, as "Shall I add it?" does.
 BARE_OFFERS = (r"add|accept|swap|switch|take|ok|okay|deal|yes|go",)
 
-# What the label of a record of a return or refund says ("Return logged:", "Refund issued:"): a
-# message laid out as such a record, asking and offering nothing, puts nothing forward.
-REPORTED = (r"returns?|returned|refund\w*|money back",)
+# What the label of a record of a return, refund or cancellation says ("Return logged:", "Order
+# cancelled:"): a message laid out as such a record, asking and offering nothing, puts nothing
+# forward.
+REPORTED = (r"returns?|returned|refund\w*|money back|cancell?(?:ed|ation)",)
 
 # A passing verdict opening a checklist line ("OK A", "PASS: A").
 PASSING = (r"ok|okay|pass(?:es|ed)?|yes|good",)

@@ -1278,12 +1278,16 @@ def _settle_by_act(plain: str, found: list[Mention], reached: list[bool]) -> Non
       proposal of its own, said before it in its own clause ("I'd also suggest A"), never by a
       verdict, a list line or a label that may only describe it.
     - A report: a message that asks nothing, proposes nothing and is laid out as a record of a
-      return or refund ("Return logged: A, B. Refund pending.") puts nothing forward.
+      return, refund or cancellation ("Return logged: A, B. Refund pending.") puts nothing
+      forward.
     In doubt a product is named, not put forward: a counted rule-out fails an honest agent, a
     missed proposal only makes the shopper ask."""
-    if "?" not in plain and _REPORTED.search(plain) and not _PROPOSAL.search(plain):
-        reached[:] = [False] * len(reached)
-        return
+    record = _REPORTED.search(plain)
+    if record and "?" not in plain:
+        rest = plain[: record.start()] + plain[record.end() :]
+        if not _PROPOSAL.search(rest):  # (the label itself may say "order")
+            reached[:] = [False] * len(reached)
+            return
     cuts = [0, *(m.end() for m in _UNIT_EDGE.finditer(plain)), len(plain)]
     units = [(a, b) for a, b in itertools.pairwise(cuts) if plain[a:b].strip()]
     if not units:
