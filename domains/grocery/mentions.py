@@ -36,9 +36,20 @@ when the mention ends its own, "the former / the latter", a correction ("sorry, 
 products set side by side and one then chosen; a negated cue rules nothing out, nor does a
 shortcoming put as a question ("A isn't organic, does that matter?").
 
+**The message's act settles conflicting evidence.** A fresh author's rule-outs often carry
+positive evidence of their own (a verdict such as "in stock", a line in a recap, a label), so
+which side wins is read from what the whole message asks the shopper to do, not from which cue
+stands nearer a name (`_settle_by_act`). A message that closes by offering one product ("Shall
+I add it?", "Add?", "Want the winner?", "Add B?") puts that product forward, and any other
+product it names only when a proposal of its own reaches it in its own clause ("I'd also
+suggest A"): a basket recap beside the new item, the product replaced, a comparison's loser, an
+exchange's returned item are named. A basket stated with its total is a confirmation of every
+line, and a message laid out as a record of a return, refund or cancellation that asks and
+offers nothing is a report: it puts nothing forward.
+
 So a way of ruling out the vocabulary has never seen leaves a product named, not proposed,
 unless the same clause also proposes it: an unseen rule-out costs a proposal missed, not a
-product the agent excluded counted as offered.
+product the agent excluded counted as offered. In doubt a product is named, not put forward.
 """
 
 from __future__ import annotations
@@ -2092,17 +2103,25 @@ class Resolver:
         ("Valley Pail Ash-Ripened Goat Log" is Valley Pail's "Ash-Ripened Goat Log (new
         recipe)", not another brand's "Ash-Ripened Goat Log"); else every product of the name."""
         for _, _, keys in self._brands_said(text, self._lead_start(text, lo, start), start):
-            if any(_brand_key(self._listings[i].brand) in keys for i in ids):
-                return ids
-            own = {
-                pid
-                for key in sorted(keys)
-                for pid in self._by_brand.get(key, [])
-                if self._listings[pid].name[: len(toks)] == toks
-            }
+            own = self._brand_makes(keys, toks, ids, "")
             if own:
                 return own
         return ids
+
+    def _brand_makes(
+        self, keys: set[str], toks: tuple[str, ...], ids: set[str], tail: str
+    ) -> set[str]:
+        """`ids` when the brand (`keys`) makes one of them; else the brand's products whose
+        names open with `toks` and go on with the word `tail` (any, when '')."""
+        if any(_brand_key(self._listings[i].brand) in keys for i in ids):
+            return ids
+        return {
+            pid
+            for key in sorted(keys)
+            for pid in self._by_brand.get(key, [])
+            if self._listings[pid].name[: len(toks)] == toks
+            and (not tail or tail in self._listings[pid].name[len(toks) :])
+        }
 
     def _brand_after(
         self, text: str, end: int, hi: int, toks: tuple[str, ...], ids: set[str]
@@ -2115,18 +2134,8 @@ class Resolver:
         if tail is None:
             return ids
         for a, _, keys in self._brands_said(text, tail.end(), hi):
-            if a != tail.end():
-                continue
-            if any(_brand_key(self._listings[i].brand) in keys for i in ids):
-                return ids
-            own = {
-                pid
-                for key in sorted(keys)
-                for pid in self._by_brand.get(key, [])
-                if self._listings[pid].name[: len(toks)] == toks
-                and tail.group(1).lower() in self._listings[pid].name[len(toks) :]
-            }
-            return own or ids
+            if a == tail.end():
+                return self._brand_makes(keys, toks, ids, tail.group(1).lower()) or ids
         return ids
 
     def _only_attributes(self, words: str) -> bool:
