@@ -56,6 +56,17 @@ reaching it is named, not put forward):
 - `POINTING_BACK`: the words of a closing offer that point back to products named before it
   ("Shall I add it?", "Want those two?"); `POINTING_BACK_ONE` the ones that point to one.
 
+The words that tell the whole message's act, which settles conflicting evidence
+(`domains.grocery.mentions` reads the act from the message's closing and layout):
+
+- `BARE_OFFERS`: a closing offer said with a verb alone ("Add?", "Accept?", "Yes?"): an offer of
+  one product, the last one named, like "Shall I add it?".
+- `NEW_SIDE_KEYS`: the key of an exchange record's line naming what the shopper gets
+  ("Replace with:"): that line is offered, though the record also names what goes back.
+- `REPORTED`: the words of a return's, refund's or cancellation's record label ("Return
+  logged:"): a message laid out as such a record, asking and offering nothing, is a report and
+  puts nothing forward.
+
 Everything here is about the product the cue stands next to: which mention that is (clause,
 list and negation scope) is decided by `domains.grocery.mentions`.
 """
@@ -70,6 +81,7 @@ __all__ = [
     "ALLERGEN_WORDS",
     "AMOUNTS",
     "ASKED_ABOUT",
+    "BARE_OFFERS",
     "BARE_STATES",
     "BEFORE",
     "CHOSEN_IT",
@@ -87,6 +99,7 @@ __all__ = [
     "HISTORY_PLACES",
     "NEGATED",
     "NEGATION",
+    "NEW_SIDE_KEYS",
     "OFFERING",
     "OWN_NOUNS",
     "OWN_VERBS",
@@ -99,6 +112,7 @@ __all__ = [
     "PROPOSING",
     "QUESTIONED",
     "RELIEF",
+    "REPORTED",
     "SELF_EXCLUDED",
     "SET_AGAINST",
     "STATES",
@@ -393,6 +407,9 @@ BEFORE: tuple[str, ...] = (
     _NOT_ASKED
     + r"you(?:['’]ve| have)? (?:already )?(?:had|bought|ordered|tried|got|purchased|picked|"
     r"chose|took|grabbed|went (?:with|for))(?: up| out)?(?: before)?",
+    # the shopper's past said by when, in any tense: "Last time you buy A", "last week you got A"
+    rf"{_EARLIER} (?:time|order|week|month|visit),? you (?:\w+ )?(?:buy|bought|get|got|have|had|"
+    r"order|ordered|take|took|choose|chose|pick|picked)\b",
     # the shopper's history: "based on your history (A)"
     r"your (?:order |purchase |shopping |buying )?history(?: of| with| shows| says)?",
     # the old product of a substitution: "B in lieu of A", "B can take the place of A"
@@ -532,7 +549,7 @@ BEFORE: tuple[str, ...] = (
 
 # Said after a mention, turn it back into the previous one: "I'd add A — sorry, I meant B".
 CORRECTIONS = (
-    r"(?:i meant|i mean|(?:but|and|,)\s*meant(?! for| to be)|should (?:have )?(?:said|read)|"
+    r"(?:i (?:actually |really )?meant|i mean|(?:but|and|,)\s*meant(?! for| to be)|should (?:have )?(?:said|read)|"
     r"i (?:intended|meant) to (?:say|write|recommend|suggest|put)|"
     r"scratch that|correction:|make that|(?:please )?read(?: it| that| this)?(?: as)?(?: the)?\s*[:\"'“‘]?\s*$|"
     r"(?:(?:it|that|this) should (?:be|read|have been|say)|should (?:have been|have read|read|say))(?: the)?\s*"
@@ -717,14 +734,14 @@ PROPOSING = (
     r"went (?:with|for)|settl\w* on|land(?:s|ed|ing)? on|stick with|start(?:s|ed|ing)? with|begin with|"
     r"beats?\b|outdoes|outperforms|outshin\w*|outclass\w*|trumps|(?<=\s)>(?=\s)",
     r"options?\b|alternatives?\b|possibilit\w*|candidates?\b|contenders?\b|shortlist\w*",
-    r"try(?:ing)?\b|give \w+ a (?:go|try|whirl)|how about|what about|why not|consider\w*",
+    r"try(?:ing)?\b(?! to\b)|give \w+ a (?:go|try|whirl)|how about|what about|why not|consider\w*",
     r"(?:would |will |should |could |might )?(?:suit|fit|match|meet|tick|satisf|work|do)\w* (?:for |with )?"
     r"(?:you|your|the bill|what|all|every|both|nicely|well|perfectly)",
     r"fits?\b|suits?\b|matches\b|ticks?\b|meets?\b|good (?:fit|match|choice|option|bet|pick|call)",
     r"(?:best|top|great|perfect|ideal|safe|solid|strong|closest|nearest) (?:match|fit|bet|buy|"
     r"option|choice|pick|candidate|call|value)",
     r"here(?:['’]s| is| are| you go| goes)|there(?:['’]s| is) |you(?:['’]ll| will| might| may| could|"
-    r" would)? (?:love|like|enjoy)|(?:what|all|just what) you(?:['’]re| are)? (?:need|want|after|looking "
+    r" would)? (?:love|like|enjoy)\b|(?:what|all|just what) you(?:['’]re| are)? (?:need|want|after|looking "
     r"for)|just the thing|match\b|gone (?:with|for)|"
     r"(?:i|we)(?:['’]ve| have)? (?:found|got|spotted|dug up|located)|top (?:\d+|two|three|"
     r"four|five)\b|found (?:it|them|one|you|a match)\b|nothing (?:else )?(?:compares|beats|comes close)|"
@@ -807,6 +824,22 @@ SET_AGAINST = (
 )
 # Cue nouns heading the product's own phrase ("the A option fell through").
 OWN_NOUNS = (r"option|choice|pick|alternative|suggestion|candidate|recommendation",)
+# The key of a record's line naming what the shopper gets in an exchange ("Replace with:", "New
+# item:", "Exchange for:"): that line is the offer, not what goes back.
+NEW_SIDE_KEYS = (
+    r"replace(?:d|ment)?(?: with| by)?|exchange(?:d)? (?:for|with|to)|new(?: item| product| one)?|"
+    r"swap(?:ped)? (?:for|to|with)|sending|dispatch(?:ing)?|you(?:['’]ll)? get|instead",
+)
+
+# A closing offer of one product said with a verb alone ("Add?", "Accept?", "Swap?"): it points to
+# the last product named, as "Shall I add it?" does.
+BARE_OFFERS = (r"add|accept|swap|switch|take|ok|okay|deal|yes|go",)
+
+# What the label of a record of a return, refund or cancellation says ("Return logged:", "Order
+# cancelled:"): a message laid out as such a record, asking and offering nothing, puts nothing
+# forward.
+REPORTED = (r"returns?|returned|refund\w*|money back|cancell?(?:ed|ation)",)
+
 # A passing verdict opening a checklist line ("OK A", "PASS: A").
 PASSING = (r"ok|okay|pass(?:es|ed)?|yes|good",)
 
@@ -816,7 +849,7 @@ POINTING_BACK = (
     r"it|them|those|these|that|this|both|all|either|each|any|one|ones|which|the (?:lot|pair|two|"
     r"three)|\d|two|three|these|the (?:above|list)|everything",
 )
-POINTING_BACK_ONE = (r"it|that|this|that one|this one|the one",)
+POINTING_BACK_ONE = (r"it|that|this|that one|this one|the one|the winner|my pick|the pick",)
 
 
 # Cue words a hurried writer misspells, mended before the cues are read ("avaialble", "sould
@@ -834,6 +867,7 @@ REAL_NEIGHBOURS = frozenset(
     {"stocks", "stocky", "stork", "solid", "soled", "solds", "budgets", "rathe", "sorty"}
     | {"expansive", "avoids", "suggests", "recommends", "removes", "remover", "excludes"}
     | {"finishes", "returner", "allergies", "container", "contain", "containers", "retuned"}
+    | {"replace", "replaces", "replacer"}
 )
 SLANG = {
     "outta": "out of",

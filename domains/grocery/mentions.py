@@ -36,9 +36,20 @@ when the mention ends its own, "the former / the latter", a correction ("sorry, 
 products set side by side and one then chosen; a negated cue rules nothing out, nor does a
 shortcoming put as a question ("A isn't organic, does that matter?").
 
+**The message's act settles conflicting evidence.** A fresh author's rule-outs often carry
+positive evidence of their own (a verdict such as "in stock", a line in a recap, a label), so
+which side wins is read from what the whole message asks the shopper to do, not from which cue
+stands nearer a name (`_settle_by_act`). A message that closes by offering one product ("Shall
+I add it?", "Add?", "Want the winner?", "Add B?") puts that product forward, and any other
+product it names only when a proposal of its own reaches it in its own clause ("I'd also
+suggest A"): a basket recap beside the new item, the product replaced, a comparison's loser, an
+exchange's returned item are named. A basket stated with its total is a confirmation of every
+line, and a message laid out as a record of a return, refund or cancellation that asks and
+offers nothing is a report: it puts nothing forward.
+
 So a way of ruling out the vocabulary has never seen leaves a product named, not proposed,
 unless the same clause also proposes it: an unseen rule-out costs a proposal missed, not a
-product the agent excluded counted as offered.
+product the agent excluded counted as offered. In doubt a product is named, not put forward.
 """
 
 from __future__ import annotations
@@ -624,6 +635,11 @@ def _labelled_out(
         entry = text[seps[k - 1].end() : colon] if k else ""
         if not entry.strip() or "\n" in entry or "|" in entry or _CONNECTOR.search(entry):
             break
+        # an arrow after an entry is a substitution ("Sub request: A unavailable → B"): what
+        # a label ruling out says of the old side does not reach the new one (a label that
+        # presents the record, "Cheaper swap:", still does)
+        if label is _LABEL and seps[k].group() != ":":
+            break
     return _nested_under_label(text, start, label)
 
 
@@ -643,12 +659,19 @@ _RETURN_KEY = cues.compiled(
 )
 
 
+_NEW_SIDE_KEY = cues.compiled(
+    r"^[\s\-*•·>\d.)]*[*_`]*(?:" + cues.alternation(cues.NEW_SIDE_KEYS) + r")[*_`]*\s*:"
+)
+
+
 def _in_a_return_record(text: str, start: int) -> bool:
     """Whether text[start] stands on a line of a record (lines with no blank line between) that
     has a key of a return ("Refund:", "Reason:"): what a return's record names goes back."""
     top = text.rfind("\n\n", 0, start)
     bottom = text.find("\n\n", start)
     block = text[top + 2 if top >= 0 else 0 : bottom if bottom >= 0 else len(text)]
+    if _NEW_SIDE_KEY.match(_line_of(text, start)):
+        return False  # "- Replace with: B": the new side of an exchange
     return "\n" in block and any(_RETURN_KEY.match(line) for line in block.split("\n"))
 
 
@@ -1236,7 +1259,81 @@ def _put_forward(text: str, found: list[Mention]) -> list[Mention]:
     _alternatives(plain, found, groups, reached)
     _offers_back(plain, found, reached)
     _in_place_of(plain, found, groups, reached)
+    _settle_by_act(plain, found, reached)
     return [replace(m, put_forward=reached[i] and not m.ruled_out) for i, m in enumerate(found)]
+
+
+# A proposal said by the speaker in a mention's own clause, before it ("I'd recommend A").
+_PROPOSING = cues.compiled(r"(?<![\w-])" + cues.alternation(cues.PROPOSING))
+# What a record of a return or refund says: a message that is such a record offers nothing.
+# A closing offer of one thing said with a verb alone ("Add?", "Accept?", "Swap?").
+_BARE_OFFER = cues.compiled(
+    r"(?:^|[,;:—–-])[\W_]*(?:" + cues.alternation(cues.BARE_OFFERS) + r")[\W_]*$"
+)
+# A basket's total: a message that states one confirms every line ("total 6.10. order it?").
+_TOTAL = cues.compiled(r"\b(?:total|subtotal|all in)\b")
+_REPORTED = cues.compiled(
+    r"(?:^|[\n.!?])[^:\n.!?]{0,30}\b" + cues.alternation(cues.REPORTED) + r"\b[^:\n.!?]{0,20}:"
+)
+
+
+def _settle_by_act(plain: str, found: list[Mention], reached: list[bool]) -> None:
+    """Settle conflicting evidence by what the whole message asks the shopper to do (its act),
+    read from its closing and its layout, not from which cue stands nearer a name.
+
+    - An offer of one product: the message closes with a short question that offers ("Shall I
+      add it?", "Add?", "Accept?", "Add B?") and points to one product (it names one, or says
+      "it" / nothing and so points to the last product not ruled out). That product is put
+      forward; every other product it names (a basket recap, the product replaced, the loser
+      of a comparison, one set aside in words the vocabulary lacks) is put forward only by a
+      proposal of its own, said before it in its own clause ("I'd also suggest A"), never by a
+      verdict, a list line or a label that may only describe it.
+    - A report: a message that asks nothing, proposes nothing and is laid out as a record of a
+      return, refund or cancellation ("Return logged: A, B. Refund pending.") puts nothing
+      forward.
+    In doubt a product is named, not put forward: a counted rule-out fails an honest agent, a
+    missed proposal only makes the shopper ask."""
+    record = _REPORTED.search(plain)
+    if record and "?" not in plain:
+        rest = plain[: record.start()] + plain[record.end() :]
+        if not _PROPOSAL.search(rest):  # (the label itself may say "order")
+            reached[:] = [False] * len(reached)
+            return
+    cuts = [0, *(m.end() for m in _UNIT_EDGE.finditer(plain)), len(plain)]
+    units = [(a, b) for a, b in itertools.pairwise(cuts) if plain[a:b].strip()]
+    if not units:
+        return
+    a, b = units[-1]
+    # a closing offer may follow the last product in its own sentence ("B cheaper - add?")
+    a = max([a, *(f.end for f in found if a <= f.start < b)])
+    said = plain[a:b].strip()
+    if not said.endswith("?") or len(_WORD.findall(said.lower())) > 10:
+        return
+    if not _OFFER.search(said) and not _BARE_OFFER.search(said):
+        return
+    inside = {found[i].candidates for i, f in enumerate(found) if a <= f.start < b}
+    if not inside:
+        # a basket to confirm (a price said, "Confirm?", "Shall I place the order?") offers
+        # every line: only "it" or a bare "Add?" / "Accept?" points to one product
+        one = _BACK_ONE.search(said) or _BARE_OFFER.search(said)
+        if not one or _BACK_MANY.search(said) or _PRICE.search(plain) or _TOTAL.search(plain):
+            return
+        live = [f for f in found if f.start < a and not f.ruled_out]
+        inside = {live[-1].candidates} if live else set()
+    if len(inside) != 1 or len({f.candidates for f in found}) < 2:
+        return
+    edges = [0, *(m.end() for m in _CLAUSE_EDGE.finditer(plain)), len(plain)]
+    for i, f in enumerate(found):
+        if f.candidates in inside:
+            reached[i] = True
+            continue
+        # a label before it ("Recap of what we've picked: A") is no proposal of its own
+        lo = max(
+            [e for e in edges if e <= f.start]
+            + [x.end for x in found[:i] if x.end <= f.start]
+            + [c + 1 for c in [plain.rfind(":", 0, f.start)] if c >= 0]
+        )
+        reached[i] = reached[i] and next(_cues(_PROPOSING, plain, lo, f.start), None) is not None
 
 
 # A cue word that is no evidence: the head of the product's own noun phrase ("the A option fell
@@ -1637,6 +1734,8 @@ _LEAD_TAIL = re.compile(
 )
 
 
+# A word of a name's own tail, then the brand: "Ash-Ripened Goat Log (new from Valley Pail".
+_TAIL_THEN_BRAND = re.compile(r"\s*\(?([A-Za-z]+)\s+(?:from|by)\s+")
 _BRAND_OF_THE_NAME_BEFORE = re.compile(r"(?i)\b(?:from|by)\s+$")
 # The label an id is written with: "(id: ", "SKU ", "#", "product ".
 _ID_LEAD = re.compile(
@@ -1669,6 +1768,7 @@ _ID_WORDS = frozenset(
         "of",
         "in",
         "size",
+        "brand",
         "pack",
         "x",
     ]
@@ -1677,6 +1777,7 @@ _ID_WORDS = frozenset(
 
 # A name shortened after its brand: the words between its words, the most words read, and the
 # words that cannot open it (unless one of the brand's names opens with them: "With Pulp ...").
+_POINT_GAP = re.compile(r"\.\s+")
 _WORD_GAP = re.compile(r"(?:['’]s)?(?:\s+|\s*[-&]\s*)")
 _LONGEST_SHORTENED = 6
 _NOT_A_NAME_WORD = frozenset(
@@ -2002,16 +2103,39 @@ class Resolver:
         ("Valley Pail Ash-Ripened Goat Log" is Valley Pail's "Ash-Ripened Goat Log (new
         recipe)", not another brand's "Ash-Ripened Goat Log"); else every product of the name."""
         for _, _, keys in self._brands_said(text, self._lead_start(text, lo, start), start):
-            if any(_brand_key(self._listings[i].brand) in keys for i in ids):
-                return ids
-            own = {
-                pid
-                for key in sorted(keys)
-                for pid in self._by_brand.get(key, [])
-                if self._listings[pid].name[: len(toks)] == toks
-            }
+            own = self._brand_makes(keys, toks, ids, "")
             if own:
                 return own
+        return ids
+
+    def _brand_makes(
+        self, keys: set[str], toks: tuple[str, ...], ids: set[str], tail: str
+    ) -> set[str]:
+        """`ids` when the brand (`keys`) makes one of them; else the brand's products whose
+        names open with `toks` and go on with the word `tail` (any, when '')."""
+        if any(_brand_key(self._listings[i].brand) in keys for i in ids):
+            return ids
+        return {
+            pid
+            for key in sorted(keys)
+            for pid in self._by_brand.get(key, [])
+            if self._listings[pid].name[: len(toks)] == toks
+            and (not tail or tail in self._listings[pid].name[len(toks) :])
+        }
+
+    def _brand_after(
+        self, text: str, end: int, hi: int, toks: tuple[str, ...], ids: set[str]
+    ) -> set[str]:
+        """The products a name said before a word of its own tail and "from / by" a brand
+        stands for: when the brand makes none of the products of that exact name but makes one
+        whose name opens with it, that one ("Ash-Ripened Goat Log (new from Valley Pail" is
+        Valley Pail's "Ash-Ripened Goat Log (new recipe)"); else `ids`."""
+        tail = _TAIL_THEN_BRAND.match(text, end, hi)
+        if tail is None:
+            return ids
+        for a, _, keys in self._brands_said(text, tail.end(), hi):
+            if a == tail.end():
+                return self._brand_makes(keys, toks, ids, tail.group(1).lower()) or ids
         return ids
 
     def _only_attributes(self, words: str) -> bool:
@@ -2111,6 +2235,7 @@ class Resolver:
                     # brand, size and articles said right before it).
                     hi = self._lead_start(text, end, nxt)
             ids = self._brand_before(text, lo, start, toks, set(self._by_name[toks]))
+            ids = self._brand_after(text, end, hi, toks, ids)
             said = self._nearest(self._beside(text, lo, start, ids, start), True) + self._nearest(
                 self._beside(text, end, hi, ids, end), False
             )
@@ -2178,7 +2303,9 @@ class Resolver:
         said: list[tuple[str, int]] = []
         end = at
         for m in reversed(list(_TOKEN.finditer(text.lower(), floor, at))):
-            if not _WORD_GAP.fullmatch(text, m.end(), end) and not text[m.end() : end].isspace():
+            gap = text[m.end() : end]
+            # a name's own abbreviation point stays inside it ("No. 5 from Grano Vivo")
+            if not _WORD_GAP.fullmatch(gap) and not gap.isspace() and not _POINT_GAP.fullmatch(gap):
                 break
             if len(said) == _LONGEST_SHORTENED:
                 break

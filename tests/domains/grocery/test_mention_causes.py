@@ -86,6 +86,17 @@ The batches, in the order they were written, each read once before any rule was 
    landed on B"), "B: go", "B does.", "top of my list", "could be the one". The same engineer
    wrote the layer and these probes, so they flatter it.
 
+20. the ninth round (the message's act settles conflicting evidence), in chat-agent voices,
+   written after the act layer and read once before any rule of its own: conflicts (a product
+   with positive evidence beside the one a closing offer points to: a trolley recap, "in stock,
+   but ...", a contest's loser, an arrow's old side, an exchange's old side, the shopper's past,
+   a correction) 10/10, reports (a refund record) 2/2, near twins 5/5 (a basket with its total,
+   "Add both?", a second pick with its own proposal), then eight in other voices (texting, a
+   markdown table, formal, terse) 7/8 with 1 counted: a cancellation record ("Your order has
+   been cancelled: A, B.") put its second line forward, which taught a cancellation as a record
+   that reports. The same engineer wrote the layer and these probes, so they flatter it; the
+   half-split figure (corpora/README.md) is the honest one.
+
 Near twins that must still put forward sit beside each batch. Since the eighth round a product
 is put forward only when positive evidence reaches it; one near twin of batch 1-3 ("You'll know
 A when you see it — bright blue carton") carries none and is labelled as named, not put forward.
