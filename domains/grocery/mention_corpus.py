@@ -33,11 +33,9 @@ __all__ = [
 # `heldout5` replaces it: 133 templates of a fresh blind author (FRESH5.md), labelled a second
 # time blind (all 263 slots agreed) before it was first measured (0.904 exact, 54 counted; then
 # 0.921 / 41 with the positive-evidence resolver), then moved to the tuning share when the ninth
-# round tuned against it. `heldout6` is a second held-out share beside it: 118 templates of a seventh blind
-# author (FRESH6.md), labelled a second time blind (all 232 slots agreed), written so that the
-# resolver as it stood and a differently designed one could each be measured once on a set
-# neither was developed against. `heldout7` is a third, written blind beside the ninth round
-# (FRESH7.md; 122 templates, all 249 slots agreed blind).
+# round tuned against it. `heldout6` (118 templates of a seventh blind author, FRESH6.md; all 232
+# slots agreed blind) and `heldout7` (122 templates of an eighth, FRESH7.md; all 249 agreed) are
+# held out: each has been read once by each resolver design (corpora/README.md), never tuned on.
 TUNING: tuple[str, ...] = (
     "tuning",
     *(f"tuning-{c}" for c in "bcdefghijklmn"),
