@@ -1,7 +1,7 @@
 """The second, blind labelling of a held-out mention share (`corpora/grocery/mentions/
 <share>-second-labelling/`): the blind labels frozen by their sha256 before the author's roles were
 opened, one adjudication line per slot the two labellings disagreed on, and a check that the
-share's roles in `templates.json` are the adjudicated ones."""
+share's roles in `templates.json` are the adjudicated ones, with every dropped template gone."""
 
 from __future__ import annotations
 
@@ -26,14 +26,17 @@ class Adjudication(BaseModel):
     author: Literal["P", "R"]
     annotator: Literal["P", "R"]
     decision: Literal["keep", "change", "drop"]
-    label: Literal["P", "R"]
+    label: Literal["P", "R"] | None = Field(
+        description="The decided role; null when the template is dropped (the rules leave it open)"
+    )
     rule: str = Field(min_length=1)
     why: str = Field(min_length=1)
 
 
 def assert_roles_adjudicated(share: str) -> None:
     """Every adjudicated slot of `share` carries the decided label, every other slot the label
-    both labellings gave, and the blind labels are the ones frozen before adjudication."""
+    both labellings gave, every dropped template is gone (the others keep their order), and the
+    blind labels are the ones frozen before adjudication."""
     folder = corpus.OUT / f"{share}-second-labelling"
     frozen = (folder / "ma_blind.jsonl.sha256").read_text(encoding="utf-8").split()[0]
     blind_text = (folder / "ma_blind.jsonl").read_bytes()
@@ -44,10 +47,15 @@ def assert_roles_adjudicated(share: str) -> None:
     decided = {(int(r.id.split("/")[1]), int(r.field[6])): r for r in rows}
     assert all(r.author != r.annotator for r in rows)
     assert all((r.decision == "keep") == (r.label == r.author) for r in rows)
+    assert all((r.decision == "drop") == (r.label is None) for r in rows)
+    dropped = {int(r.id.split("/")[1]) for r in rows if r.decision == "drop"}
     spec = corpus.Templates.model_validate_json(corpus.TEMPLATES.read_text(encoding="utf-8"))
     templates = spec.shares[share].templates
-    assert sorted(blind) == list(range(len(templates)))  # nothing was dropped
-    for n, (_, roles) in enumerate(templates):
+    kept = [n for n in sorted(blind) if n not in dropped]
+    assert sorted(blind) == list(range(len(blind)))
+    assert dropped <= set(blind), sorted(dropped)
+    assert len(kept) == len(templates), (len(kept), len(templates))
+    for n, (_, roles) in zip(kept, templates, strict=True):
         assert len(roles) == len(blind[n])
         for i, role in enumerate(roles):
             row = decided.get((n, i))
