@@ -1275,6 +1275,10 @@ _TOTAL = cues.compiled(r"\b(?:total|subtotal|all in)\b")
 _REPORTED = cues.compiled(
     r"(?:^|[\n.!?])[^:\n.!?]{0,30}\b" + cues.alternation(cues.REPORTED) + r"\b[^:\n.!?]{0,20}:"
 )
+# A closing that offers to search on, not a product ("I can keep looking if you'd like.").
+_SEARCH_ON = cues.compiled(r"\b" + cues.alternation(cues.SEARCHING_ON) + r"\b")
+# A closing offer pointing to one product by its place ("Add the second?").
+_ORDINAL = cues.compiled(r"\bthe\s+(" + "|".join(cues.ORDINAL_PLACES) + r")\b")
 
 
 def _settle_by_act(plain: str, found: list[Mention], reached: list[bool]) -> None:
@@ -1303,7 +1307,17 @@ def _settle_by_act(plain: str, found: list[Mention], reached: list[bool]) -> Non
     units = [(a, b) for a, b in itertools.pairwise(cuts) if plain[a:b].strip()]
     if not units:
         return
+    while len(units) > 1 and not _WORD.search(plain[units[-1][0] : units[-1][1]].lower()):
+        units.pop()  # a closing emoji or mark ("... B. 🏆") is no unit of its own
     a, b = units[-1]
+    if _SEARCH_ON.search(plain, a, b) and not any(a <= f.start < b for f in found):
+        # a report of a search that closes by offering to search on offers no product
+        _only_own_proposals(plain, found, reached, set())
+        return
+    chosen = _closing_choice(plain, found, a, b)
+    if chosen is not None:
+        _only_own_proposals(plain, found, reached, {chosen})
+        return
     # a closing offer may follow the last product in its own sentence ("B cheaper - add?")
     a = max([a, *(f.end for f in found if a <= f.start < b)])
     said = plain[a:b].strip()
@@ -1312,16 +1326,54 @@ def _settle_by_act(plain: str, found: list[Mention], reached: list[bool]) -> Non
     if not _OFFER.search(said) and not _BARE_OFFER.search(said):
         return
     inside = {found[i].candidates for i, f in enumerate(found) if a <= f.start < b}
+    live = [f for f in found if f.start < a and not f.ruled_out]
+    runs = list(dict.fromkeys(f.candidates for f in live))
+    ordinal = _ORDINAL.search(said)
+    if not inside and ordinal and runs:
+        # "Add the second?" points to the second product named (not ruled out)
+        at = cues.ORDINAL_PLACES[ordinal.group(1).lower()]
+        inside = {runs[at]} if -len(runs) <= at < len(runs) else set()
     if not inside:
         # a basket to confirm (a price said, "Confirm?", "Shall I place the order?") offers
         # every line: only "it" or a bare "Add?" / "Accept?" points to one product
+        total = _TOTAL.search(plain)
+        if total:
+            # every line stated before the total is confirmed ("basket = A (1), B (2), total ...")
+            start = max(x for x, _ in units if x <= total.start())
+            for i, f in enumerate(found):
+                reached[i] = reached[i] or start <= f.start < total.start()
         one = _BACK_ONE.search(said) or _BARE_OFFER.search(said)
-        if not one or _BACK_MANY.search(said) or _PRICE.search(plain) or _TOTAL.search(plain):
+        if not one or _BACK_MANY.search(said) or _PRICE.search(plain) or total:
             return
-        live = [f for f in found if f.start < a and not f.ruled_out]
         inside = {live[-1].candidates} if live else set()
     if len(inside) != 1 or len({f.candidates for f in found}) < 2:
         return
+    _only_own_proposals(plain, found, reached, inside)
+
+
+def _closing_choice(plain: str, found: list[Mention], a: int, b: int) -> tuple[str, ...] | None:
+    """The one product a closing statement chooses after others were named: a proposal said
+    before it ("Accordingly, I suggest B.", "Better is B.") or the product named alone ("A vs B?
+    Honestly, B."). None when the closing is no such choice."""
+    last = [f for f in found if a <= f.start < b and not f.ruled_out]
+    if not last or len({f.candidates for f in last}) != 1 or plain[a:b].rstrip().endswith("?"):
+        return None
+    # a sentence closing prose, not the last line of a list, table or record
+    if not any(f.start < a for f in found) or not plain[:a].rstrip().endswith((".", "!", "?")):
+        return None
+    if _LIST_LINE.match(_line_of(plain, a)):
+        return None
+    proposed = next(_cues(_PROPOSING, plain, a, last[0].start), None) is not None
+    rest = plain[a : last[0].start] + plain[last[-1].end : b]
+    alone = len(_WORD.findall(rest.lower())) <= 1 and not _OFFER.search(rest)
+    return last[0].candidates if proposed or alone else None
+
+
+def _only_own_proposals(
+    plain: str, found: list[Mention], reached: list[bool], inside: set[tuple[str, ...]]
+) -> None:
+    """The products in `inside` are put forward; every other one only when a proposal of its
+    own (`PROPOSING`) is said before it in its own clause."""
     edges = [0, *(m.end() for m in _CLAUSE_EDGE.finditer(plain)), len(plain)]
     for i, f in enumerate(found):
         if f.candidates in inside:
