@@ -65,6 +65,8 @@ The words that tell the whole message's act, which settles conflicting evidence
   ("Replace with:"): that line is offered, though the record also names what goes back.
 - `SEARCHING_ON`: a closing that offers to search on ("I can keep looking"): a report of a
   search, which puts forward only what a proposal of its own reaches.
+- `HELPING_ON`: a closing that offers help with something else ("Anything else?"): after a
+  return, refund or cancellation told as done ("Your return of A has been registered"), a report.
 - `ORDINAL_PLACES`: a closing offer pointing to one product by its place ("Add the second?").
 - `REPORTED`: the words of a return's, refund's or cancellation's record label ("Return
   logged:"): a message laid out as such a record, asking and offering nothing, is a report and
@@ -99,6 +101,7 @@ __all__ = [
     "HELD_BEFORE",
     "HELD_HEADINGS",
     "HELD_LABELS",
+    "HELPING_ON",
     "HISTORY_PLACES",
     "NEGATED",
     "NEGATION",
@@ -853,6 +856,10 @@ SEARCHING_ON = (
     r"keep (?:looking|searching|digging|hunting|checking)|look (?:further|elsewhere|again)|"
     r"search (?:further|elsewhere|again|on)|(?:check|try) (?:other|another) (?:stores?|shops?|branch\w*)",
 )
+
+# A closing that offers help with something else, not a product ("Is there anything else I can
+# help you with?"): after a return, refund or cancellation told as done, the message is a report.
+HELPING_ON = (r"anything else|something else|any other (?:questions?|requests?|items?)",)
 
 # The place a closing offer points to by order ("Add the second?"), as an index into the products
 # named before it, not ruled out.

@@ -1275,6 +1275,10 @@ _TOTAL = cues.compiled(r"\b(?:total|subtotal|all in)\b")
 _REPORTED = cues.compiled(
     r"(?:^|[\n.!?])[^:\n.!?]{0,30}\b" + cues.alternation(cues.REPORTED) + r"\b[^:\n.!?]{0,20}:"
 )
+# A return, refund or cancellation told in prose ("Your return of A has been registered.").
+_REPORTED_WORD = cues.compiled(r"\b" + cues.alternation(cues.REPORTED) + r"\b")
+# A closing that offers help with something else ("Anything else I can help you with?").
+_HELP_ON = cues.compiled(r"\b" + cues.alternation(cues.HELPING_ON) + r"\b")
 # A closing that offers to search on, not a product ("I can keep looking if you'd like.").
 _SEARCH_ON = cues.compiled(r"\b" + cues.alternation(cues.SEARCHING_ON) + r"\b")
 # A closing offer pointing to one product by its place ("Add the second?").
@@ -1310,8 +1314,12 @@ def _settle_by_act(plain: str, found: list[Mention], reached: list[bool]) -> Non
     while len(units) > 1 and not _WORD.search(plain[units[-1][0] : units[-1][1]].lower()):
         units.pop()  # a closing emoji or mark ("... B. 🏆") is no unit of its own
     a, b = units[-1]
-    if _SEARCH_ON.search(plain, a, b) and not any(a <= f.start < b for f in found):
-        # a report of a search that closes by offering to search on offers no product
+    if not any(a <= f.start < b for f in found) and (
+        _SEARCH_ON.search(plain, a, b)
+        or (_HELP_ON.search(plain, a, b) and _REPORTED_WORD.search(plain, 0, a))
+    ):
+        # a report that closes by offering to search on, or (a return, refund or cancellation
+        # told as done) by offering help with something else, offers no product
         _only_own_proposals(plain, found, reached, set())
         return
     chosen = _closing_choice(plain, found, a, b)
@@ -2007,6 +2015,12 @@ class Resolver:
         for names in self._by_first.values():
             names.sort(key=lambda n: -len(n))
         self._first_rank = {first: rank for rank, first in enumerate(self._by_first)}
+        # first words of names that open with a hyphenated pair, by the pair's second word: a
+        # slip in a short first half ("Ah-Ripened") is judged on the pair as one word
+        self._hyphen_firsts: dict[str, list[str]] = {}
+        for first, second in joins:
+            if joins[(first, second)] == "-" and first in self._by_first:
+                self._hyphen_firsts.setdefault(second, []).append(first)
         self._by_words: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
         for toks in self._by_name:
             if 3 <= len(toks) <= _LONGEST_REORDERED and toks[-1] not in _ONE_WORDS:
@@ -2063,7 +2077,11 @@ class Resolver:
         while i < len(words):
             best: tuple[str, ...] | None = None
             used = 0
-            for first in self._firsts(words[i]) + self._joined_firsts(words[i]):
+            for first in [
+                *self._firsts(words[i]),
+                *self._joined_firsts(words[i]),
+                *self._hyphen_first(words, i),
+            ]:
                 for name in self._by_first[first]:
                     if len(best or ()) >= len(name):
                         continue
@@ -2100,6 +2118,18 @@ class Resolver:
             if len(names) == 1:
                 return names[0]
         return None
+
+    def _hyphen_first(self, words: list[str], i: int) -> list[str]:
+        """First words of names opening with a hyphenated pair whose first half is said with a
+        slip too short for `_firsts` ("Ah-Ripened" for "Ash-Ripened")."""
+        if len(words[i]) >= 4 or i + 1 >= len(words):
+            return []
+        said = words[i] + words[i + 1]
+        return [
+            f
+            for f in self._hyphen_firsts.get(words[i + 1], [])
+            if f != words[i] and _close(said, f + words[i + 1])
+        ]
 
     def _joined_firsts(self, word: str) -> list[str]:
         """First words of names whose first two words are said as one ("PalmFried"), in the
