@@ -65,6 +65,8 @@ The words that tell the whole message's act, which settles conflicting evidence
   ("Replace with:"): that line is offered, though the record also names what goes back.
 - `SEARCHING_ON`: a closing that offers to search on ("I can keep looking"): a report of a
   search, which puts forward only what a proposal of its own reaches.
+- `ADDING_TOO`: a closing proposal that adds one more ("I'd also suggest B"): not a choice
+  among what came before, which keeps its own evidence.
 - `HELPING_ON`: a closing that offers help with something else ("Anything else?"): after a
   return, refund or cancellation told as done ("Your return of A has been registered"), a report.
 - `ORDINAL_PLACES`: a closing offer pointing to one product by its place ("Add the second?").
@@ -83,6 +85,7 @@ import re
 from domains.grocery.items import ALLERGENS
 
 __all__ = [
+    "ADDING_TOO",
     "ALLERGEN_WORDS",
     "AMOUNTS",
     "ASKED_ABOUT",
@@ -764,7 +767,7 @@ PROPOSING = (
     r"in (?:its|their) place|(?:should|would|will|could) (?:work|do)\b|(?:be|is|['’]s) the one|top of (?:my|the|our) list|"
     r"closest|nearest|(?:let me |i(?:['’]d| would| can| could)? )offer|offer(?:ing)? you|"
     r"lean\w* (?:towards?|to)|favou?rite|go-to|winner|wins?\b|verdict|ideal|perfect",
-    r"better (?:is|are|would be|still)\b",
+    r"better (?:is|are|would be|still)\b|(?:my )?money(?:['’]s| is) on|(?<!not )(?<!no longer )(?:on the table|in the running)",
     *WINNING,
     *FAVOURED,
     *PICK_MARKS,
@@ -856,6 +859,10 @@ SEARCHING_ON = (
     r"keep (?:looking|searching|digging|hunting|checking)|look (?:further|elsewhere|again)|"
     r"search (?:further|elsewhere|again|on)|(?:check|try) (?:other|another) (?:stores?|shops?|branch\w*)",
 )
+
+# A proposal said as one more beside the others ("I'd also suggest B"): a closing that says it adds
+# to what came before, not a choice among it.
+ADDING_TOO = (r"also|too|as well|in addition|additionally|another|besides",)
 
 # A closing that offers help with something else, not a product ("Is there anything else I can
 # help you with?"): after a return, refund or cancellation told as done, the message is a report.

@@ -1279,10 +1279,15 @@ _REPORTED = cues.compiled(
 _REPORTED_WORD = cues.compiled(r"\b" + cues.alternation(cues.REPORTED) + r"\b")
 # A closing that offers help with something else ("Anything else I can help you with?").
 _HELP_ON = cues.compiled(r"\b" + cues.alternation(cues.HELPING_ON) + r"\b")
+# A closing proposal that adds one more ("I'd also suggest B").
+_ADDING_TOO = cues.compiled(r"\b" + cues.alternation(cues.ADDING_TOO) + r"\b")
+_OR = cues.compiled(r"\bor\b")
 # A closing that offers to search on, not a product ("I can keep looking if you'd like.").
 _SEARCH_ON = cues.compiled(r"\b" + cues.alternation(cues.SEARCHING_ON) + r"\b")
 # A closing offer pointing to one product by its place ("Add the second?").
-_ORDINAL = cues.compiled(r"\bthe\s+(" + "|".join(cues.ORDINAL_PLACES) + r")\b")
+_ORDINAL = cues.compiled(
+    r"\bthe\s+(" + "|".join(cues.ORDINAL_PLACES) + r")\b(?!\s+(?:two|three|four|few|couple|\d))"
+)
 
 
 def _settle_by_act(plain: str, found: list[Mention], reached: list[bool]) -> None:
@@ -1314,8 +1319,10 @@ def _settle_by_act(plain: str, found: list[Mention], reached: list[bool]) -> Non
     while len(units) > 1 and not _WORD.search(plain[units[-1][0] : units[-1][1]].lower()):
         units.pop()  # a closing emoji or mark ("... B. 🏆") is no unit of its own
     a, b = units[-1]
+    search_on = _SEARCH_ON.search(plain, a, b)
     if not any(a <= f.start < b for f in found) and (
-        _SEARCH_ON.search(plain, a, b)
+        # ("A? Good for you, or I search again?" still offers A first)
+        (search_on and not _OR.search(plain, a, search_on.start()))
         or (_HELP_ON.search(plain, a, b) and _REPORTED_WORD.search(plain, 0, a))
     ):
         # a report that closes by offering to search on, or (a return, refund or cancellation
@@ -1371,6 +1378,8 @@ def _closing_choice(plain: str, found: list[Mention], a: int, b: int) -> tuple[s
         return None
     if _LIST_LINE.match(_line_of(plain, a)):
         return None
+    if _ADDING_TOO.search(plain, a, b) or _SAME_SUBJECT.match(plain, a):
+        return None  # "I'd also suggest B", "It goes well with B" add to what came before
     proposed = next(_cues(_PROPOSING, plain, a, last[0].start), None) is not None
     rest = plain[a : last[0].start] + plain[last[-1].end : b]
     alone = len(_WORD.findall(rest.lower())) <= 1 and not _OFFER.search(rest)
