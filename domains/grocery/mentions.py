@@ -43,9 +43,20 @@ stands nearer a name (`_settle_by_act`). A message that closes by offering one p
 I add it?", "Add?", "Want the winner?", "Add B?") puts that product forward, and any other
 product it names only when a proposal of its own reaches it in its own clause ("I'd also
 suggest A"): a basket recap beside the new item, the product replaced, a comparison's loser, an
-exchange's returned item are named. A basket stated with its total is a confirmation of every
-line, and a message laid out as a record of a return, refund or cancellation that asks and
-offers nothing is a report: it puts nothing forward.
+exchange's returned item are named. The act is read for each kind of message:
+
+- proposing one after others: a closing statement that chooses one product, by a proposal said
+  before it ("Accordingly, I suggest B.", "Better is B.", "My money's on B.") or by naming it
+  alone after a comparison ("A vs B? Honestly, B."), puts the winner forward and the others
+  only by proposals of their own; a closing that adds one more ("I'd also suggest B") or points
+  back ("It goes well with B") is no such choice;
+- offering one by its place: "Add the second?" points to the second product named;
+- confirming a basket or order: a basket stated with its total confirms every line said before
+  the total ("basket = A (1), B (2), total 11.30. place it?");
+- reporting: a message laid out as a record of a return, refund or cancellation that asks and
+  offers nothing, a return or refund told as done that closes by offering other help ("Is there
+  anything else?"), and a search that closes by offering to search on ("I can keep looking")
+  put forward only what a proposal of their own reaches.
 
 So a way of ruling out the vocabulary has never seen leaves a product named, not proposed,
 unless the same clause also proposes it: an unseen rule-out costs a proposal missed, not a
