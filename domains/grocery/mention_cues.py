@@ -63,6 +63,13 @@ The words that tell the whole message's act, which settles conflicting evidence
   one product, the last one named, like "Shall I add it?".
 - `NEW_SIDE_KEYS`: the key of an exchange record's line naming what the shopper gets
   ("Replace with:"): that line is offered, though the record also names what goes back.
+- `SEARCHING_ON`: a closing that offers to search on ("I can keep looking"): a report of a
+  search, which puts forward only what a proposal of its own reaches.
+- `ADDING_TOO`: a closing proposal that adds one more ("I'd also suggest B"): not a choice
+  among what came before, which keeps its own evidence.
+- `HELPING_ON`: a closing that offers help with something else ("Anything else?"): after a
+  return, refund or cancellation told as done ("Your return of A has been registered"), a report.
+- `ORDINAL_PLACES`: a closing offer pointing to one product by its place ("Add the second?").
 - `REPORTED`: the words of a return's, refund's or cancellation's record label ("Return
   logged:"): a message laid out as such a record, asking and offering nothing, is a report and
   puts nothing forward.
@@ -78,6 +85,7 @@ import re
 from domains.grocery.items import ALLERGENS
 
 __all__ = [
+    "ADDING_TOO",
     "ALLERGEN_WORDS",
     "AMOUNTS",
     "ASKED_ABOUT",
@@ -96,11 +104,13 @@ __all__ = [
     "HELD_BEFORE",
     "HELD_HEADINGS",
     "HELD_LABELS",
+    "HELPING_ON",
     "HISTORY_PLACES",
     "NEGATED",
     "NEGATION",
     "NEW_SIDE_KEYS",
     "OFFERING",
+    "ORDINAL_PLACES",
     "OWN_NOUNS",
     "OWN_VERBS",
     "PASSING",
@@ -113,6 +123,7 @@ __all__ = [
     "QUESTIONED",
     "RELIEF",
     "REPORTED",
+    "SEARCHING_ON",
     "SELF_EXCLUDED",
     "SET_AGAINST",
     "STATES",
@@ -756,6 +767,7 @@ PROPOSING = (
     r"in (?:its|their) place|(?:should|would|will|could) (?:work|do)\b|(?:be|is|['’]s) the one|top of (?:my|the|our) list|"
     r"closest|nearest|(?:let me |i(?:['’]d| would| can| could)? )offer|offer(?:ing)? you|"
     r"lean\w* (?:towards?|to)|favou?rite|go-to|winner|wins?\b|verdict|ideal|perfect",
+    r"better (?:is|are|would be|still)\b|(?:my )?money(?:['’]s| is) on|(?<!not )(?<!no longer )(?:on the table|in the running)",
     *WINNING,
     *FAVOURED,
     *PICK_MARKS,
@@ -765,7 +777,7 @@ OFFERING = (
     r"add(?:s|ed|ing)?\b|order\w*|basket|cart\b|trolley|checkout|purchas\w*|buy\w*|get you|"
     r"grab\w*|put (?:it|them|that|those|one|\w+ in)|pop (?:it|them|one|\w+ in)|reserv\w*|"
     r"includ\w*|proceed|go ahead|offer(?:s|ed|ing)?\b|if you need|summary|recap|receipt|"
-    r"ring (?:it|them|that|those) up|check ?out",
+    r"ring (?:it|them|that|those) up|check ?out|place (?:it|them|this|that)\b",
     r"if you (?:don['’]t|do not) mind|if you(?:['’]re| are) (?:ok|okay|happy|fine)",
     r"confirm\w*|shall (?:i|we)|should (?:i|we)|can i|may i|all set|good to go|"
     r"which (?:\w+ )?(?:one|do|would|of|are|is|way|appeals?|suits?|sounds?)\b|do you want|want\b|wanna|would you like|"
@@ -839,6 +851,34 @@ BARE_OFFERS = (r"add|accept|swap|switch|take|ok|okay|deal|yes|go",)
 # cancelled:"): a message laid out as such a record, asking and offering nothing, puts nothing
 # forward.
 REPORTED = (r"returns?|returned|refund\w*|money back|cancell?(?:ed|ation)",)
+
+# A closing that offers to go on searching rather than a product ("I can keep looking if you'd
+# like"): the message reports a search, and what it names is put forward only by a proposal of
+# its own.
+SEARCHING_ON = (
+    r"keep (?:looking|searching|digging|hunting|checking)|look (?:further|elsewhere|again)|"
+    r"search (?:further|elsewhere|again|on)|(?:check|try) (?:other|another) (?:stores?|shops?|branch\w*)",
+)
+
+# A proposal said as one more beside the others ("I'd also suggest B"): a closing that says it adds
+# to what came before, not a choice among it.
+ADDING_TOO = (r"also|too|as well|in addition|additionally|another|besides",)
+
+# A closing that offers help with something else, not a product ("Is there anything else I can
+# help you with?"): after a return, refund or cancellation told as done, the message is a report.
+HELPING_ON = (r"anything else|something else|any other (?:questions?|requests?|items?)",)
+
+# The place a closing offer points to by order ("Add the second?"), as an index into the products
+# named before it, not ruled out.
+ORDINAL_PLACES: dict[str, int] = {
+    "first": 0,
+    "1st": 0,
+    "second": 1,
+    "2nd": 1,
+    "third": 2,
+    "3rd": 2,
+    "last": -1,
+}
 
 # A passing verdict opening a checklist line ("OK A", "PASS: A").
 PASSING = (r"ok|okay|pass(?:es|ed)?|yes|good",)

@@ -43,9 +43,20 @@ stands nearer a name (`_settle_by_act`). A message that closes by offering one p
 I add it?", "Add?", "Want the winner?", "Add B?") puts that product forward, and any other
 product it names only when a proposal of its own reaches it in its own clause ("I'd also
 suggest A"): a basket recap beside the new item, the product replaced, a comparison's loser, an
-exchange's returned item are named. A basket stated with its total is a confirmation of every
-line, and a message laid out as a record of a return, refund or cancellation that asks and
-offers nothing is a report: it puts nothing forward.
+exchange's returned item are named. The act is read for each kind of message:
+
+- proposing one after others: a closing statement that chooses one product, by a proposal said
+  before it ("Accordingly, I suggest B.", "Better is B.", "My money's on B.") or by naming it
+  alone after a comparison ("A vs B? Honestly, B."), puts the winner forward and the others
+  only by proposals of their own; a closing that adds one more ("I'd also suggest B") or points
+  back ("It goes well with B") is no such choice;
+- offering one by its place: "Add the second?" points to the second product named;
+- confirming a basket or order: a basket stated with its total confirms every line said before
+  the total ("basket = A (1), B (2), total 11.30. place it?");
+- reporting: a message laid out as a record of a return, refund or cancellation that asks and
+  offers nothing, a return or refund told as done that closes by offering other help ("Is there
+  anything else?"), and a search that closes by offering to search on ("I can keep looking")
+  put forward only what a proposal of their own reaches.
 
 So a way of ruling out the vocabulary has never seen leaves a product named, not proposed,
 unless the same clause also proposes it: an unseen rule-out costs a proposal missed, not a
@@ -1275,6 +1286,19 @@ _TOTAL = cues.compiled(r"\b(?:total|subtotal|all in)\b")
 _REPORTED = cues.compiled(
     r"(?:^|[\n.!?])[^:\n.!?]{0,30}\b" + cues.alternation(cues.REPORTED) + r"\b[^:\n.!?]{0,20}:"
 )
+# A return, refund or cancellation told in prose ("Your return of A has been registered.").
+_REPORTED_WORD = cues.compiled(r"\b" + cues.alternation(cues.REPORTED) + r"\b")
+# A closing that offers help with something else ("Anything else I can help you with?").
+_HELP_ON = cues.compiled(r"\b" + cues.alternation(cues.HELPING_ON) + r"\b")
+# A closing proposal that adds one more ("I'd also suggest B").
+_ADDING_TOO = cues.compiled(r"\b" + cues.alternation(cues.ADDING_TOO) + r"\b")
+_OR = cues.compiled(r"\bor\b")
+# A closing that offers to search on, not a product ("I can keep looking if you'd like.").
+_SEARCH_ON = cues.compiled(r"\b" + cues.alternation(cues.SEARCHING_ON) + r"\b")
+# A closing offer pointing to one product by its place ("Add the second?").
+_ORDINAL = cues.compiled(
+    r"\bthe\s+(" + "|".join(cues.ORDINAL_PLACES) + r")\b(?!\s+(?:two|three|four|few|couple|\d))"
+)
 
 
 def _settle_by_act(plain: str, found: list[Mention], reached: list[bool]) -> None:
@@ -1303,7 +1327,23 @@ def _settle_by_act(plain: str, found: list[Mention], reached: list[bool]) -> Non
     units = [(a, b) for a, b in itertools.pairwise(cuts) if plain[a:b].strip()]
     if not units:
         return
+    while len(units) > 1 and not _WORD.search(plain[units[-1][0] : units[-1][1]].lower()):
+        units.pop()  # a closing emoji or mark ("... B. 🏆") is no unit of its own
     a, b = units[-1]
+    search_on = _SEARCH_ON.search(plain, a, b)
+    if not any(a <= f.start < b for f in found) and (
+        # ("A? Good for you, or I search again?" still offers A first)
+        (search_on and not _OR.search(plain, a, search_on.start()))
+        or (_HELP_ON.search(plain, a, b) and _REPORTED_WORD.search(plain, 0, a))
+    ):
+        # a report that closes by offering to search on, or (a return, refund or cancellation
+        # told as done) by offering help with something else, offers no product
+        _only_own_proposals(plain, found, reached, set())
+        return
+    chosen = _closing_choice(plain, found, a, b)
+    if chosen is not None:
+        _only_own_proposals(plain, found, reached, {chosen})
+        return
     # a closing offer may follow the last product in its own sentence ("B cheaper - add?")
     a = max([a, *(f.end for f in found if a <= f.start < b)])
     said = plain[a:b].strip()
@@ -1312,16 +1352,56 @@ def _settle_by_act(plain: str, found: list[Mention], reached: list[bool]) -> Non
     if not _OFFER.search(said) and not _BARE_OFFER.search(said):
         return
     inside = {found[i].candidates for i, f in enumerate(found) if a <= f.start < b}
+    live = [f for f in found if f.start < a and not f.ruled_out]
+    runs = list(dict.fromkeys(f.candidates for f in live))
+    ordinal = _ORDINAL.search(said)
+    if not inside and ordinal and runs:
+        # "Add the second?" points to the second product named (not ruled out)
+        at = cues.ORDINAL_PLACES[ordinal.group(1).lower()]
+        inside = {runs[at]} if -len(runs) <= at < len(runs) else set()
     if not inside:
         # a basket to confirm (a price said, "Confirm?", "Shall I place the order?") offers
         # every line: only "it" or a bare "Add?" / "Accept?" points to one product
+        total = _TOTAL.search(plain)
+        if total:
+            # every line stated before the total is confirmed ("basket = A (1), B (2), total ...")
+            start = max(x for x, _ in units if x <= total.start())
+            for i, f in enumerate(found):
+                reached[i] = reached[i] or start <= f.start < total.start()
         one = _BACK_ONE.search(said) or _BARE_OFFER.search(said)
-        if not one or _BACK_MANY.search(said) or _PRICE.search(plain) or _TOTAL.search(plain):
+        if not one or _BACK_MANY.search(said) or _PRICE.search(plain) or total:
             return
-        live = [f for f in found if f.start < a and not f.ruled_out]
         inside = {live[-1].candidates} if live else set()
     if len(inside) != 1 or len({f.candidates for f in found}) < 2:
         return
+    _only_own_proposals(plain, found, reached, inside)
+
+
+def _closing_choice(plain: str, found: list[Mention], a: int, b: int) -> tuple[str, ...] | None:
+    """The one product a closing statement chooses after others were named: a proposal said
+    before it ("Accordingly, I suggest B.", "Better is B.") or the product named alone ("A vs B?
+    Honestly, B."). None when the closing is no such choice."""
+    last = [f for f in found if a <= f.start < b and not f.ruled_out]
+    if not last or len({f.candidates for f in last}) != 1 or plain[a:b].rstrip().endswith("?"):
+        return None
+    # a sentence closing prose, not the last line of a list, table or record
+    if not any(f.start < a for f in found) or not plain[:a].rstrip().endswith((".", "!", "?")):
+        return None
+    if _LIST_LINE.match(_line_of(plain, a)):
+        return None
+    if _ADDING_TOO.search(plain, a, b) or _SAME_SUBJECT.match(plain, a):
+        return None  # "I'd also suggest B", "It goes well with B" add to what came before
+    proposed = next(_cues(_PROPOSING, plain, a, last[0].start), None) is not None
+    rest = plain[a : last[0].start] + plain[last[-1].end : b]
+    alone = len(_WORD.findall(rest.lower())) <= 1 and not _OFFER.search(rest)
+    return last[0].candidates if proposed or alone else None
+
+
+def _only_own_proposals(
+    plain: str, found: list[Mention], reached: list[bool], inside: set[tuple[str, ...]]
+) -> None:
+    """The products in `inside` are put forward; every other one only when a proposal of its
+    own (`PROPOSING`) is said before it in its own clause."""
     edges = [0, *(m.end() for m in _CLAUSE_EDGE.finditer(plain)), len(plain)]
     for i, f in enumerate(found):
         if f.candidates in inside:
@@ -1955,6 +2035,12 @@ class Resolver:
         for names in self._by_first.values():
             names.sort(key=lambda n: -len(n))
         self._first_rank = {first: rank for rank, first in enumerate(self._by_first)}
+        # first words of names that open with a hyphenated pair, by the pair's second word: a
+        # slip in a short first half ("Ah-Ripened") is judged on the pair as one word
+        self._hyphen_firsts: dict[str, list[str]] = {}
+        for first, second in joins:
+            if joins[(first, second)] == "-" and first in self._by_first:
+                self._hyphen_firsts.setdefault(second, []).append(first)
         self._by_words: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
         for toks in self._by_name:
             if 3 <= len(toks) <= _LONGEST_REORDERED and toks[-1] not in _ONE_WORDS:
@@ -2011,7 +2097,11 @@ class Resolver:
         while i < len(words):
             best: tuple[str, ...] | None = None
             used = 0
-            for first in self._firsts(words[i]) + self._joined_firsts(words[i]):
+            for first in [
+                *self._firsts(words[i]),
+                *self._joined_firsts(words[i]),
+                *self._hyphen_first(words, i),
+            ]:
                 for name in self._by_first[first]:
                     if len(best or ()) >= len(name):
                         continue
@@ -2048,6 +2138,18 @@ class Resolver:
             if len(names) == 1:
                 return names[0]
         return None
+
+    def _hyphen_first(self, words: list[str], i: int) -> list[str]:
+        """First words of names opening with a hyphenated pair whose first half is said with a
+        slip too short for `_firsts` ("Ah-Ripened" for "Ash-Ripened")."""
+        if len(words[i]) >= 4 or i + 1 >= len(words):
+            return []
+        said = words[i] + words[i + 1]
+        return [
+            f
+            for f in self._hyphen_firsts.get(words[i + 1], [])
+            if f != words[i] and _close(said, f + words[i + 1])
+        ]
 
     def _joined_firsts(self, word: str) -> list[str]:
         """First words of names whose first two words are said as one ("PalmFried"), in the
