@@ -1,5 +1,5 @@
 """The fresh held-out mention shares (`corpora/grocery/mentions/FRESH4.md`, `FRESH5.md`,
-`FRESH6.md`, `FRESH7.md`, `FRESH8.md`; issue 38):
+`FRESH6.md`, `FRESH7.md`, `FRESH8.md`, `FRESH9.md`; issue 38):
 each file is what the script writes, its sizes are the ones its FRESH file states, its templates
 are its own, and every template gives one role (`P` or `R`) per slot. `heldout5`'s,
 `heldout6`'s, `heldout7`'s and `heldout8`'s roles are the ones their second, blind labelling and
@@ -23,6 +23,7 @@ SIZES: dict[str, tuple[int, tuple[int, int, int, int]]] = {
     "heldout6": (118, (708, 554, 334, 310)),
     "heldout7": (122, (732, 561, 319, 375)),
     "heldout8": (118, (708, 540, 352, 324)),
+    "heldout9": (120, (720, 515, 353, 319)),
 }
 SHARES = pytest.mark.parametrize("share", sorted(SIZES))
 
