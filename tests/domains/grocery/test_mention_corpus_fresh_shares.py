@@ -2,8 +2,8 @@
 `FRESH6.md`, `FRESH7.md`, `FRESH8.md`, `FRESH9.md`; issue 38):
 each file is what the script writes, its sizes are the ones its FRESH file states, its templates
 are its own, and every template gives one role (`P` or `R`) per slot. `heldout5`'s,
-`heldout6`'s, `heldout7`'s and `heldout8`'s roles are the ones their second, blind labelling and
-the adjudication left (`heldout4`'s are checked in `test_mention_corpus_fresh4.py`)."""
+`heldout6`'s, `heldout7`'s, `heldout8`'s and `heldout9`'s roles are the ones their second, blind
+labelling and the adjudication left (`heldout4`'s are checked in `test_mention_corpus_fresh4.py`)."""
 
 from __future__ import annotations
 
@@ -83,9 +83,10 @@ def test_one_role_per_slot(
         assert set(roles) <= {"P", "R"}, f"{share} template {i}: roles {roles!r}"
 
 
-@pytest.mark.parametrize("share", ["heldout5", "heldout6", "heldout7", "heldout8"])
+@pytest.mark.parametrize("share", ["heldout5", "heldout6", "heldout7", "heldout8", "heldout9"])
 def test_roles_are_the_adjudicated_ones(share: str) -> None:
-    """The second, blind labelling (FRESH5.md … FRESH8.md, "Second labelling") agreed on every
+    """The second, blind labelling (FRESH5.md … FRESH9.md, "Second labelling") agreed on every
     slot of `heldout5` … `heldout7`, so their adjudication files are empty and every role is the
-    one both labellings gave; `heldout8`'s one disagreement dropped its template."""
+    one both labellings gave; `heldout8`'s one disagreement dropped its template; `heldout9`'s
+    twelve (basket lines recalled beside a new proposal) kept the author's roles."""
     assert_roles_adjudicated(share)
