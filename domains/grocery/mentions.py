@@ -98,7 +98,8 @@ _NOT_AN_END = (
     )
     + r"(?<!\be\.g\.)(?<!\bi\.e\.)(?!(?<=\b[Nn][Oo]\.)\s*\d)"
 )
-_CLAUSE_EDGE = re.compile(r"\n|;|(?<=[.!?])" + _NOT_AN_END + r"\s+")
+# (a semicolon inside brackets parts a product's attributes, not clauses: "A (Brand; 150g)")
+_CLAUSE_EDGE = re.compile(r"\n|;(?![^()\n]*\))|(?<=[.!?])" + _NOT_AN_END + r"\s+")
 # Where one list entry ends and the next begins: what follows belongs to the next mention.
 _CONNECTOR_WORDS = ("and", "or", "vs", "versus", "than", "then", "plus", "nor", "but")
 _CONNECTOR = re.compile(
@@ -1148,9 +1149,11 @@ _BACK_ONE = cues.compiled(r"(?<![\w-])" + cues.alternation(cues.POINTING_BACK_ON
 _BACK_MANY = cues.compiled(
     r"(?<![\w-])(?:them|those|these|both|all|either|each|any|which|ones|two|three|\d)(?![\w-])"
 )
-# Two mentions said as one list ("A and B", "A, B or C"): what reaches one reaches both.
+# Two mentions said as one list ("A and B", "A, B or C", "A, 600 ml pack and B"): what reaches
+# one reaches both.
 _LIST_GAP = cues.compiled(
     r"(?:[\s,;/&*_()\[\]`~\-–—+\"'“”‘’]|[x×]\s*\d+|\d+\s*[x×]|€\s*\d+(?:[.,]\d+)?|"
+    r"(?<=\s)(?:packs?|tubs?|jars?|bottles?|cartons?)\b|"
     r"\d+(?:[.,]\d+)?\s*[a-z]{1,6}\s+of\b|(?:one|two|three|four|five|\d+)\s+(?:units?|packs?|"
     r"pieces?|items?|bags?|bottles?|jars?|tubs?|cartons?|boxe?s?|tins?|cans?)\s+of\b)*"
     r"(?:(?:and|or|plus|as well as|and also|and then|&)\b[\s*_`~,]*)?"
@@ -1323,6 +1326,18 @@ def _settle_by_act(plain: str, found: list[Mention], reached: list[bool]) -> Non
         if not _PROPOSAL.search(rest):  # (the label itself may say "order")
             reached[:] = [False] * len(reached)
             return
+    told = _REPORTED_WORD.search(plain)
+    if (
+        told
+        and "?" not in plain
+        and told.end() <= found[0].start
+        and all(_LIST_GAP.fullmatch(plain, x.end, y.start) for x, y in itertools.pairwise(found))
+    ):
+        # a return, refund or cancellation told in prose of one list of products, in a message
+        # that asks nothing ("I have registered the return of A, 600 ml pack and B. The refund
+        # will follow.") offers only what a proposal of its own reaches
+        _only_own_proposals(plain, found, reached, set())
+        return
     cuts = [0, *(m.end() for m in _UNIT_EDGE.finditer(plain)), len(plain)]
     units = [(a, b) for a, b in itertools.pairwise(cuts) if plain[a:b].strip()]
     if not units:
@@ -2385,7 +2400,8 @@ class Resolver:
             short = self._shortened_before(text, floor, by.start(), keys) if by else None
             if short is not None:
                 begin, fits = short
-                out.append(Mention(begin, b, fits, False, self._listings[fits[0]].display))
+                end, fits = self._sized_after(text, b, fits)
+                out.append(Mention(begin, end, fits, False, self._listings[fits[0]].display))
                 continue
             only = self._by_brand.get(_brand_key(text[a:b].removesuffix("'s")), [])
             if len(only) == 1 and text[a:b] not in self._initials:
@@ -2453,15 +2469,20 @@ class Resolver:
                 _goes_on(self._listings[pid].name, words, said[j][0]) for pid in fits
             ):
                 return None  # the whole name said with slips, not a shortened one
-            end = said[j - 1][1]
-            size = _SIZE_AFTER.match(text, end)
-            if size is not None:
-                sized = _size(size.group(1), size.group(2), size.group(3))
-                narrower = [pid for pid in fits if self._listings[pid].size == sized]
-                if narrower:
-                    fits, end = narrower, size.end()
-            return end, tuple(sorted(fits))
+            return self._sized_after(text, said[j - 1][1], fits)
         return None
+
+    def _sized_after(self, text: str, end: int, fits: Iterable[str]) -> tuple[int, tuple[str, ...]]:
+        """A shortened name's products narrowed by a size said right after text[:end] ("the
+        Classic Hazelnut from Old Mill Bakery, 250 g"): where the mention ends and what fits."""
+        fits = sorted(fits)
+        size = _SIZE_AFTER.match(text, end)
+        if size is not None:
+            sized = _size(size.group(1), size.group(2), size.group(3))
+            narrower = [pid for pid in fits if self._listings[pid].size == sized]
+            if narrower:
+                return size.end(), tuple(narrower)
+        return end, tuple(fits)
 
     def resolve(self, text: str) -> Resolution:
         """What the text puts forward, names and leaves unclear: the one decision the scorer
