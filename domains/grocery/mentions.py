@@ -1074,6 +1074,18 @@ def _anaphora(text: str, found: list[Mention]) -> list[int]:
     it out ("The former is sold out"), or the words before it choose it ("You want the first?"),
     which rules out the others it was named with."""
     out: list[int] = []
+    for group, pick, against in _anaphor_picks(text, found):
+        if against:
+            out.append(group[pick])
+        else:
+            out += [i for i in group if found[i].product != found[group[pick]].product]
+    return out
+
+
+def _anaphor_picks(text: str, found: list[Mention]) -> Iterator[tuple[list[int], int, bool]]:
+    """(the mentions named together, the place "the former / latter / first / second" picks
+    among them, whether the words after it rule it out rather than the words before it choose
+    it) for every such word that does either."""
     for a in _ANAPHOR.finditer(text):
         words = text[a.end() : a.end() + 80]
         stop = _CLAUSE_STOP.search(words)
@@ -1095,11 +1107,7 @@ def _anaphora(text: str, found: list[Mention]) -> list[int]:
         pick = {"former": 0, "first": 0, "second": 1, "latter": -1, "last": -1}[which]
         if pick >= len(group):
             continue
-        if against:
-            out.append(group[pick])
-        else:
-            out += [i for i in group if found[i].product != found[group[pick]].product]
-    return out
+        yield group, pick, against
 
 
 _FAVOURED = cues.compiled(r"\s*(?:" + cues.alternation(cues.FAVOURED) + r")")
@@ -1254,6 +1262,7 @@ def _put_forward(text: str, found: list[Mention]) -> list[Mention]:
         before = before or bool(_COUNTED_LINE.search(line)) or _good_line(text, found, group)
         before = before or bool(_LIST_LINE.match(line) and _PRICE.search(line))
         before = before or _product_card(plain, first.start, _line_of(text, first.start))
+        before = before or _set_off(text, first.start, last.end)
         if k + 1 < len(groups) and all(found[i].ruled_out for i in groups[k + 1]):
             before = before or bool(
                 _NOT_THE_OTHER.fullmatch(plain, last.end, found[groups[k + 1][0]].start)
@@ -1270,6 +1279,9 @@ def _put_forward(text: str, found: list[Mention]) -> list[Mention]:
         if before or after or asked or _labelled_forward(plain, first.start):
             for i in group:
                 reached[i] = True
+    for group, pick, against in _anaphor_picks(text, found):
+        # a proposal that picks one by its place ("I recommend the former") puts it forward
+        reached[group[pick]] = reached[group[pick]] or not against
     _alternatives(plain, found, groups, reached)
     _offers_back(plain, found, reached)
     _in_place_of(plain, found, groups, reached)
@@ -1472,6 +1484,22 @@ def _product_card(plain: str, start: int, line: str) -> bool:
     return not lead.strip(" *_#>-•") and bool(_PRICE.search(line) and _SIZE.search(line))
 
 
+# Markup around a product set off on a line of its own ("> **A**", "- A", "### A").
+_MARKUP = re.compile(r"[\s>*_#`•·~-]*")
+
+
+def _set_off(text: str, start: int, end: int) -> bool:
+    """The product is presented as the answer: set off on a line of its own, nothing but markup
+    beside it, right under a line that ends with a colon ("I found something that fits:\n\n>
+    **A**")."""
+    lo = text.rfind("\n", 0, start) + 1
+    hi = text.find("\n", end) % (len(text) + 1)
+    if not (_MARKUP.fullmatch(text, lo, start) and _MARKUP.fullmatch(text, end, hi)) or lo < 2:
+        return False
+    above = text[:lo].rstrip()
+    return above[above.rfind("\n") + 1 :].rstrip(" *_`").endswith(":")
+
+
 def _line_of(text: str, at: int) -> str:
     """The line that holds text[at]."""
     end = text.find("\n", at)
@@ -1661,6 +1689,8 @@ def _next_sentence_against(text: str, start: int, stop: int) -> tuple[bool, bool
         return False, False  # "A\nFAIL B": the words open the next mention's line, not A's
     opening = _NEXT_SAYS.match(sentence)
     rest = sentence[opening.end() if opening else 0 :]
+    if sentence.startswith("(") and nxt is None and end == stop < len(text):
+        return False, False  # "A\n\n(I left out B: nuts.)": an aside about a product of its own
     if _FLAG_FALSE.fullmatch(sentence):
         return True, False  # "item: A\nin_stock: false"
     if _BARE_NO.fullmatch(sentence) or _BARE_NO_LEAD.match(sentence):
