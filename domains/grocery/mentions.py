@@ -1157,11 +1157,11 @@ _BACK_ONE = cues.compiled(r"(?<![\w-])" + cues.alternation(cues.POINTING_BACK_ON
 _BACK_MANY = cues.compiled(
     r"(?<![\w-])(?:them|those|these|both|all|either|each|any|which|ones|two|three|\d)(?![\w-])"
 )
-# Two mentions said as one list ("A and B", "A, B or C", "A, 600 ml pack and B"): what reaches
-# one reaches both.
+# Two mentions said as one list ("A and B", "A, B or C", "A, 600 ml pack and B", "A, 1 tub and
+# B"): what reaches one reaches both.
 _LIST_GAP = cues.compiled(
     r"(?:[\s,;/&*_()\[\]`~\-–—+\"'“”‘’]|[x×]\s*\d+|\d+\s*[x×]|€\s*\d+(?:[.,]\d+)?|"
-    r"(?<=\s)(?:packs?|tubs?|jars?|bottles?|cartons?)\b|"
+    r"(?<=\s)(?:(?:one|two|three|\d+)\s+)?(?:packs?|tubs?|jars?|bottles?|cartons?)\b|"
     r"\d+(?:[.,]\d+)?\s*[a-z]{1,6}\s+of\b|(?:one|two|three|four|five|\d+)\s+(?:units?|packs?|"
     r"pieces?|items?|bags?|bottles?|jars?|tubs?|cartons?|boxe?s?|tins?|cans?)\s+of\b)*"
     r"(?:(?:and|or|plus|as well as|and also|and then|&)\b[\s*_`~,]*)?"
