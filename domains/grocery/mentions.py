@@ -23,7 +23,11 @@ add it?" to the last product, "Want those two?" and "Shall I place the order?" t
 lines before); a product named after one the message sets aside ("A is sold out; B is here",
 "A → B", "sorry, I meant B"), or set against one it sets aside ("B resembles A", "B, not A");
 one branch of an alternative or a parallel ("A or, if you prefer, B", "A for breakfast and B
-for coffee") shares what reaches the other. A name that fits several products is unclear (the
+for coffee") shares what reaches the other; "the former" or "the latter" picked by a proposal
+("I recommend the former") reaches the product it points to. **Proposals without a cue word**
+are read from layout: a product set off alone on its own line (nothing but markup beside it)
+under a line that ends with a colon ("I found one that fits:\n\n> **A**") is presented as the
+answer, and "Pick one." after a list offers its lines. A name that fits several products is unclear (the
 shopper asks which one) only when it is put forward. Which mention a cue reaches is decided by
 the same scopes as ruling out (clause, list, heading, next sentence, "it").
 
@@ -55,8 +59,14 @@ exchange's returned item are named. The act is read for each kind of message:
   the total ("basket = A (1), B (2), total 11.30. place it?");
 - reporting: a message laid out as a record of a return, refund or cancellation that asks and
   offers nothing, a return or refund told as done that closes by offering other help ("Is there
-  anything else?"), and a search that closes by offering to search on ("I can keep looking")
-  put forward only what a proposal of their own reaches.
+  anything else?") or told in prose of one list of products before any other ("I have
+  registered the return of A and B.") in a message that asks nothing, and a search that closes
+  by offering to search on ("I can keep looking") put forward only what a proposal of their
+  own reaches.
+
+Structure also bounds a rule-out: a remark in brackets that names a product of its own ("A\n\n(I
+left out B: it has egg.)") is about that product, not the one before it; a semicolon inside
+brackets parts a product's attributes ("A (Brand; 150g)"), not two clauses.
 
 So a way of ruling out the vocabulary has never seen leaves a product named, not proposed,
 unless the same clause also proposes it: an unseen rule-out costs a proposal missed, not a
