@@ -232,6 +232,8 @@ STATES: tuple[str, ...] = (
     r"costlier|more expensive|more costly) th[ae][nt]) (?:your |ur |the |our )?"
     rf"(?:€\s?\d+(?:[.,]\d+)?\s*)?{_BUDGET}",
     r"over budget",
+    # the budget exceeded, said with a sign: "A: €6.90 > budget"
+    rf">\s*(?:the |your |ur )?{_BUDGET}\b",
     r"(?:over|above|beyond|past) (?:the |your )?€\s?\d+(?:[.,]\d+)? (?:you|limit|budget|cap|max)",
     r"(?:too|2) (?:expensive|pricey|pricy|dear|costly|much|high|steep|sugary|sweet|salty|fatty|"
     r"processed|rich|heavy)",  # "2": texting
@@ -491,7 +493,7 @@ BEFORE: tuple[str, ...] = (
     r"(?:take|takes|taking|took|send|sends|sending|sent|bring|bringing|brought|collect|collecting|"
     r"pick(?:ing)? up|picked up) back|(?:send|sending|sent) (?:it |them )?back|collect(?:ing|ed)?",
     r"(?:return|returning|returned|refund|refunding|refunded|exchange|exchanging|exchanged|credit)"
-    r"(?: (?:issued|processed|given|made|requested|started|booked|logged))?(?: of| for| on)?",
+    r"(?: (?:issued|processed|given|made|requested|request|started|booked|logged))?(?: of| for| on)?",
     # what an earlier order held: "your last order had A", "last week's delivery included A"
     # (with any word for "earlier" and a count: "your last two orders included A and B")
     r"(?:your )?(?:most )?" + _EARLIER + r"(?: \w+['’]s)?(?: " + _SEVERAL + r")? "
@@ -643,6 +645,8 @@ HELD_AFTER = (
     rf"(?:in|on)\s+(?:your|the|ur)\s+{_BASKET}",
     rf"(?:is|are|['’]s)\s+(?:already\s+)?(?:sitting|waiting)\s+in\s+(?:your|the|ur)\s+{_BASKET}",
     rf"(?:in|on)\s+(?:your|the|ur)\s+{_BASKET}\s+(?:already|so far)",
+    # under a basket's label, the basket said as "there": "Basket check: A is already in there"
+    r"(?:is|are|['’]s)\s+already\s+in\s+there\b",
 )
 # Winning, as English says it of one of two: "B takes the crown", "B edges it", "B gets my vote".
 WINNING = (
@@ -777,7 +781,7 @@ OFFERING = (
     r"add(?:s|ed|ing)?\b|order\w*|basket|cart\b|trolley|checkout|purchas\w*|buy\w*|get you|"
     r"grab\w*|put (?:it|them|that|those|one|\w+ in)|pop (?:it|them|one|\w+ in)|reserv\w*|"
     r"includ\w*|proceed|go ahead|offer(?:s|ed|ing)?\b|if you need|summary|recap|receipt|"
-    r"ring (?:it|them|that|those) up|check ?out|place (?:it|them|this|that)\b",
+    r"ring (?:it|them|that|those) up|check ?out|place (?:it|them|this|that)\b|hit (?:the )?(?:button|buy)\b|(?:choose|pick) (?:one|any)\b",
     r"if you (?:don['’]t|do not) mind|if you(?:['’]re| are) (?:ok|okay|happy|fine)",
     r"confirm\w*|shall (?:i|we)|should (?:i|we)|can i|may i|all set|good to go|"
     r"which (?:\w+ )?(?:one|do|would|of|are|is|way|appeals?|suits?|sounds?)\b|do you want|want\b|wanna|would you like|"

@@ -23,7 +23,11 @@ add it?" to the last product, "Want those two?" and "Shall I place the order?" t
 lines before); a product named after one the message sets aside ("A is sold out; B is here",
 "A → B", "sorry, I meant B"), or set against one it sets aside ("B resembles A", "B, not A");
 one branch of an alternative or a parallel ("A or, if you prefer, B", "A for breakfast and B
-for coffee") shares what reaches the other. A name that fits several products is unclear (the
+for coffee") shares what reaches the other; "the former" or "the latter" picked by a proposal
+("I recommend the former") reaches the product it points to. **Proposals without a cue word**
+are read from layout: a product set off alone on its own line (nothing but markup beside it)
+under a line that ends with a colon ("I found one that fits:\n\n> **A**") is presented as the
+answer, and "Pick one." after a list offers its lines. A name that fits several products is unclear (the
 shopper asks which one) only when it is put forward. Which mention a cue reaches is decided by
 the same scopes as ruling out (clause, list, heading, next sentence, "it").
 
@@ -55,8 +59,14 @@ exchange's returned item are named. The act is read for each kind of message:
   the total ("basket = A (1), B (2), total 11.30. place it?");
 - reporting: a message laid out as a record of a return, refund or cancellation that asks and
   offers nothing, a return or refund told as done that closes by offering other help ("Is there
-  anything else?"), and a search that closes by offering to search on ("I can keep looking")
-  put forward only what a proposal of their own reaches.
+  anything else?") or told in prose of one list of products before any other ("I have
+  registered the return of A and B.") in a message that asks nothing, and a search that closes
+  by offering to search on ("I can keep looking") put forward only what a proposal of their
+  own reaches.
+
+Structure also bounds a rule-out: a remark in brackets that names a product of its own ("A\n\n(I
+left out B: it has egg.)") is about that product, not the one before it; a semicolon inside
+brackets parts a product's attributes ("A (Brand; 150g)"), not two clauses.
 
 So a way of ruling out the vocabulary has never seen leaves a product named, not proposed,
 unless the same clause also proposes it: an unseen rule-out costs a proposal missed, not a
@@ -98,7 +108,8 @@ _NOT_AN_END = (
     )
     + r"(?<!\be\.g\.)(?<!\bi\.e\.)(?!(?<=\b[Nn][Oo]\.)\s*\d)"
 )
-_CLAUSE_EDGE = re.compile(r"\n|;|(?<=[.!?])" + _NOT_AN_END + r"\s+")
+# (a semicolon inside brackets parts a product's attributes, not clauses: "A (Brand; 150g)")
+_CLAUSE_EDGE = re.compile(r"\n|;(?![^()\n]*\))|(?<=[.!?])" + _NOT_AN_END + r"\s+")
 # Where one list entry ends and the next begins: what follows belongs to the next mention.
 _CONNECTOR_WORDS = ("and", "or", "vs", "versus", "than", "then", "plus", "nor", "but")
 _CONNECTOR = re.compile(
@@ -1073,6 +1084,18 @@ def _anaphora(text: str, found: list[Mention]) -> list[int]:
     it out ("The former is sold out"), or the words before it choose it ("You want the first?"),
     which rules out the others it was named with."""
     out: list[int] = []
+    for group, pick, against in _anaphor_picks(text, found):
+        if against:
+            out.append(group[pick])
+        else:
+            out += [i for i in group if found[i].product != found[group[pick]].product]
+    return out
+
+
+def _anaphor_picks(text: str, found: list[Mention]) -> Iterator[tuple[list[int], int, bool]]:
+    """(the mentions named together, the place "the former / latter / first / second" picks
+    among them, whether the words after it rule it out rather than the words before it choose
+    it) for every such word that does either."""
     for a in _ANAPHOR.finditer(text):
         words = text[a.end() : a.end() + 80]
         stop = _CLAUSE_STOP.search(words)
@@ -1094,11 +1117,7 @@ def _anaphora(text: str, found: list[Mention]) -> list[int]:
         pick = {"former": 0, "first": 0, "second": 1, "latter": -1, "last": -1}[which]
         if pick >= len(group):
             continue
-        if against:
-            out.append(group[pick])
-        else:
-            out += [i for i in group if found[i].product != found[group[pick]].product]
-    return out
+        yield group, pick, against
 
 
 _FAVOURED = cues.compiled(r"\s*(?:" + cues.alternation(cues.FAVOURED) + r")")
@@ -1148,9 +1167,11 @@ _BACK_ONE = cues.compiled(r"(?<![\w-])" + cues.alternation(cues.POINTING_BACK_ON
 _BACK_MANY = cues.compiled(
     r"(?<![\w-])(?:them|those|these|both|all|either|each|any|which|ones|two|three|\d)(?![\w-])"
 )
-# Two mentions said as one list ("A and B", "A, B or C"): what reaches one reaches both.
+# Two mentions said as one list ("A and B", "A, B or C", "A, 600 ml pack and B", "A, 1 tub and
+# B"): what reaches one reaches both.
 _LIST_GAP = cues.compiled(
     r"(?:[\s,;/&*_()\[\]`~\-–—+\"'“”‘’]|[x×]\s*\d+|\d+\s*[x×]|€\s*\d+(?:[.,]\d+)?|"
+    r"(?<=\s)(?:(?:one|two|three|\d+)\s+)?(?:packs?|tubs?|jars?|bottles?|cartons?)\b|"
     r"\d+(?:[.,]\d+)?\s*[a-z]{1,6}\s+of\b|(?:one|two|three|four|five|\d+)\s+(?:units?|packs?|"
     r"pieces?|items?|bags?|bottles?|jars?|tubs?|cartons?|boxe?s?|tins?|cans?)\s+of\b)*"
     r"(?:(?:and|or|plus|as well as|and also|and then|&)\b[\s*_`~,]*)?"
@@ -1251,6 +1272,7 @@ def _put_forward(text: str, found: list[Mention]) -> list[Mention]:
         before = before or bool(_COUNTED_LINE.search(line)) or _good_line(text, found, group)
         before = before or bool(_LIST_LINE.match(line) and _PRICE.search(line))
         before = before or _product_card(plain, first.start, _line_of(text, first.start))
+        before = before or _set_off(text, first.start, last.end)
         if k + 1 < len(groups) and all(found[i].ruled_out for i in groups[k + 1]):
             before = before or bool(
                 _NOT_THE_OTHER.fullmatch(plain, last.end, found[groups[k + 1][0]].start)
@@ -1267,6 +1289,9 @@ def _put_forward(text: str, found: list[Mention]) -> list[Mention]:
         if before or after or asked or _labelled_forward(plain, first.start):
             for i in group:
                 reached[i] = True
+    for group, pick, against in _anaphor_picks(text, found):
+        # a proposal that picks one by its place ("I recommend the former") puts it forward
+        reached[group[pick]] = reached[group[pick]] or not against
     _alternatives(plain, found, groups, reached)
     _offers_back(plain, found, reached)
     _in_place_of(plain, found, groups, reached)
@@ -1323,6 +1348,18 @@ def _settle_by_act(plain: str, found: list[Mention], reached: list[bool]) -> Non
         if not _PROPOSAL.search(rest):  # (the label itself may say "order")
             reached[:] = [False] * len(reached)
             return
+    told = _REPORTED_WORD.search(plain)
+    if (
+        told
+        and "?" not in plain
+        and told.end() <= found[0].start
+        and all(_LIST_GAP.fullmatch(plain, x.end, y.start) for x, y in itertools.pairwise(found))
+    ):
+        # a return, refund or cancellation told in prose of one list of products, in a message
+        # that asks nothing ("I have registered the return of A, 600 ml pack and B. The refund
+        # will follow.") offers only what a proposal of its own reaches
+        _only_own_proposals(plain, found, reached, set())
+        return
     cuts = [0, *(m.end() for m in _UNIT_EDGE.finditer(plain)), len(plain)]
     units = [(a, b) for a, b in itertools.pairwise(cuts) if plain[a:b].strip()]
     if not units:
@@ -1455,6 +1492,22 @@ def _product_card(plain: str, start: int, line: str) -> bool:
     size and its price ("A: Alpenweid, 200 g, €5.49, NS D"): a product card."""
     lead = plain[plain.rfind("\n", 0, start) + 1 : start]
     return not lead.strip(" *_#>-•") and bool(_PRICE.search(line) and _SIZE.search(line))
+
+
+# Markup around a product set off on a line of its own ("> **A**", "- A", "### A").
+_MARKUP = re.compile(r"[\s>*_#`•·~-]*")
+
+
+def _set_off(text: str, start: int, end: int) -> bool:
+    """The product is presented as the answer: set off on a line of its own, nothing but markup
+    beside it, right under a line that ends with a colon ("I found something that fits:\n\n>
+    **A**")."""
+    lo = text.rfind("\n", 0, start) + 1
+    hi = text.find("\n", end) % (len(text) + 1)
+    if not (_MARKUP.fullmatch(text, lo, start) and _MARKUP.fullmatch(text, end, hi)) or lo < 2:
+        return False
+    above = text[:lo].rstrip()
+    return above[above.rfind("\n") + 1 :].rstrip(" *_`").endswith(":")
 
 
 def _line_of(text: str, at: int) -> str:
@@ -1646,6 +1699,8 @@ def _next_sentence_against(text: str, start: int, stop: int) -> tuple[bool, bool
         return False, False  # "A\nFAIL B": the words open the next mention's line, not A's
     opening = _NEXT_SAYS.match(sentence)
     rest = sentence[opening.end() if opening else 0 :]
+    if sentence.startswith("(") and nxt is None and end == stop < len(text):
+        return False, False  # "A\n\n(I left out B: nuts.)": an aside about a product of its own
     if _FLAG_FALSE.fullmatch(sentence):
         return True, False  # "item: A\nin_stock: false"
     if _BARE_NO.fullmatch(sentence) or _BARE_NO_LEAD.match(sentence):
@@ -2385,7 +2440,8 @@ class Resolver:
             short = self._shortened_before(text, floor, by.start(), keys) if by else None
             if short is not None:
                 begin, fits = short
-                out.append(Mention(begin, b, fits, False, self._listings[fits[0]].display))
+                end, fits = self._sized_after(text, b, fits)
+                out.append(Mention(begin, end, fits, False, self._listings[fits[0]].display))
                 continue
             only = self._by_brand.get(_brand_key(text[a:b].removesuffix("'s")), [])
             if len(only) == 1 and text[a:b] not in self._initials:
@@ -2453,15 +2509,20 @@ class Resolver:
                 _goes_on(self._listings[pid].name, words, said[j][0]) for pid in fits
             ):
                 return None  # the whole name said with slips, not a shortened one
-            end = said[j - 1][1]
-            size = _SIZE_AFTER.match(text, end)
-            if size is not None:
-                sized = _size(size.group(1), size.group(2), size.group(3))
-                narrower = [pid for pid in fits if self._listings[pid].size == sized]
-                if narrower:
-                    fits, end = narrower, size.end()
-            return end, tuple(sorted(fits))
+            return self._sized_after(text, said[j - 1][1], fits)
         return None
+
+    def _sized_after(self, text: str, end: int, fits: Iterable[str]) -> tuple[int, tuple[str, ...]]:
+        """A shortened name's products narrowed by a size said right after text[:end] ("the
+        Classic Hazelnut from Old Mill Bakery, 250 g"): where the mention ends and what fits."""
+        fits = sorted(fits)
+        size = _SIZE_AFTER.match(text, end)
+        if size is not None:
+            sized = _size(size.group(1), size.group(2), size.group(3))
+            narrower = [pid for pid in fits if self._listings[pid].size == sized]
+            if narrower:
+                return size.end(), tuple(narrower)
+        return end, tuple(fits)
 
     def resolve(self, text: str) -> Resolution:
         """What the text puts forward, names and leaves unclear: the one decision the scorer

@@ -105,6 +105,14 @@ The batches, in the order they were written, each read once before any rule was 
    no choice). Batch 20's "Shall I add A? It goes well with B." taught that a closing pointing
    back ("It ...") is no choice either. The same engineer wrote the layer and these probes, so
    they flatter it; the half-split figure (corpora/README.md) is the honest one.
+22. the eleventh round (proposals without a cue: a product set off alone under a line that ends
+   with a colon, "the former / the latter" picked by a proposal, "Pick one." after a list;
+   rule-outs by structure: a return told in prose of one list, a bracketed aside about its own
+   product, attributes parted by a semicolon inside brackets, "> your budget", "already in
+   there"), in chat-agent voices, written after the layer and read once before any rule of
+   its own: 13/14 exact with 1 ruled-out mention counted (a return list whose first line said
+   its count, "A (…), 1 tub and B": the count was no list gap yet). The same engineer wrote
+   the layer and these probes, so they flatter it; the half-split figure is the honest one.
 
 Near twins that must still put forward sit beside each batch. Since the eighth round a product
 is put forward only when positive evidence reaches it; one near twin of batch 1-3 ("You'll know
