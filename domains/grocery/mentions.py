@@ -1602,11 +1602,15 @@ def _in_place_of(
                 reached[i] = True
 
 
+# A line of nothing but rules and markup ("-----", "| :-- |"): no label, no break in a list.
+_RULE_LINE = re.compile(r"[\s\-=_*~|:]+")
+
+
 def _labelled_forward(plain: str, start: int) -> bool:
     """Whether the line at `start` is an item of a list (or the line under a heading) whose
     label or heading carries a proposal or an offer ("Options:", "## Top pick", "Your basket:")."""
     line_lo = plain.rfind("\n", 0, start) + 1
-    line = plain[line_lo : plain.find("\n", start) if "\n" in plain[start:] else len(plain)]
+    line = _line_of(plain, start)
     in_list = bool(_LIST_LINE.match(line))
     at = line_lo - 1
     while at > 0:
@@ -1621,7 +1625,7 @@ def _labelled_forward(plain: str, start: int) -> bool:
             if _PROPOSAL.search(above):
                 return True
             continue
-        if re.fullmatch(r"[\s\-=_*~|:]+", above):
+        if _RULE_LINE.fullmatch(above):
             continue
         if not ((in_list and _LIST_LINE.match(above)) or _COUNTED_LINE.search(above)):
             return False
