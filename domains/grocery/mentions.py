@@ -75,6 +75,7 @@ product the agent excluded counted as offered. In doubt a product is named, not 
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -1258,12 +1259,12 @@ def _put_forward(text: str, found: list[Mention]) -> list[Mention]:
     groups = _groups(text, found)
     for k, group in enumerate(groups):
         first, last = found[group[0]], found[group[-1]]
-        clause_lo = max(e for e in edges if e <= first.start)
-        clause_hi = min((e for e in edges if e > last.end), default=len(text))
-        lo = max([clause_lo, *(found[groups[k - 1][-1]].end for _ in [0] if k)])
+        clause_lo = edges[bisect.bisect_right(edges, first.start) - 1]
+        clause_hi = edges[bisect.bisect_right(edges, last.end)]
+        lo = max(clause_lo, found[groups[k - 1][-1]].end) if k else clause_lo
         # what is said after it reaches past a product set aside beside it ("A (not B) is the one")
-        live = [g for g in groups[k + 1 :] if not all(found[i].ruled_out for i in g)]
-        hi = min([clause_hi, *(found[g[0]].start for g in live[:1])])
+        live = next((g for g in groups[k + 1 :] if not all(found[i].ruled_out for i in g)), None)
+        hi = min(clause_hi, found[live[0]].start) if live else clause_hi
         before = next(_cues(_PROPOSAL, plain, lo, first.start), None) is not None
         before = before or _CORRECTION.search(plain, lo, first.start) is not None
         before = before or next(_cues(_RELIEF, plain, lo, first.start), None) is not None
@@ -1446,7 +1447,7 @@ def _only_own_proposals(
             continue
         # a label before it ("Recap of what we've picked: A") is no proposal of its own
         lo = max(
-            [e for e in edges if e <= f.start]
+            [edges[bisect.bisect_right(edges, f.start) - 1]]
             + [x.end for x in found[:i] if x.end <= f.start]
             + [c + 1 for c in [plain.rfind(":", 0, f.start)] if c >= 0]
         )
