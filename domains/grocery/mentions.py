@@ -1294,21 +1294,22 @@ def _put_forward(text: str, found: list[Mention]) -> list[Mention]:
         # a proposal that picks one by its place ("I recommend the former") puts it forward
         reached[group[pick]] = reached[group[pick]] or not against
     _alternatives(plain, found, groups, reached)
-    _offers_back(plain, found, reached)
+    cuts = [0, *(m.end() for m in _UNIT_EDGE.finditer(plain)), len(plain)]
+    _offers_back(plain, found, reached, cuts)
     _in_place_of(plain, found, groups, reached)
-    _settle_by_act(plain, found, reached)
+    _settle_by_act(plain, found, reached, cuts)
     return [replace(m, put_forward=reached[i] and not m.ruled_out) for i, m in enumerate(found)]
 
 
 # A proposal said by the speaker in a mention's own clause, before it ("I'd recommend A").
 _PROPOSING = cues.compiled(r"(?<![\w-])" + cues.alternation(cues.PROPOSING))
-# What a record of a return or refund says: a message that is such a record offers nothing.
 # A closing offer of one thing said with a verb alone ("Add?", "Accept?", "Swap?").
 _BARE_OFFER = cues.compiled(
     r"(?:^|[,;:—–-])[\W_]*(?:" + cues.alternation(cues.BARE_OFFERS) + r")[\W_]*$"
 )
 # A basket's total: a message that states one confirms every line ("total 6.10. order it?").
 _TOTAL = cues.compiled(r"\b(?:total|subtotal|all in)\b")
+# What a record of a return or refund says: a message that is such a record offers nothing.
 _REPORTED = cues.compiled(
     r"(?:^|[\n.!?])[^:\n.!?]{0,30}\b" + cues.alternation(cues.REPORTED) + r"\b[^:\n.!?]{0,20}:"
 )
@@ -1327,9 +1328,10 @@ _ORDINAL = cues.compiled(
 )
 
 
-def _settle_by_act(plain: str, found: list[Mention], reached: list[bool]) -> None:
+def _settle_by_act(plain: str, found: list[Mention], reached: list[bool], cuts: list[int]) -> None:
     """Settle conflicting evidence by what the whole message asks the shopper to do (its act),
-    read from its closing and its layout, not from which cue stands nearer a name.
+    read from its closing and its layout (`cuts`: where its sentences and lines part), not from
+    which cue stands nearer a name.
 
     - An offer of one product: the message closes with a short question that offers ("Shall I
       add it?", "Add?", "Accept?", "Add B?") and points to one product (it names one, or says
@@ -1361,7 +1363,6 @@ def _settle_by_act(plain: str, found: list[Mention], reached: list[bool]) -> Non
         # will follow.") offers only what a proposal of its own reaches
         _only_own_proposals(plain, found, reached, set())
         return
-    cuts = [0, *(m.end() for m in _UNIT_EDGE.finditer(plain)), len(plain)]
     units = [(a, b) for a, b in itertools.pairwise(cuts) if plain[a:b].strip()]
     if not units:
         return
@@ -1633,11 +1634,11 @@ def _labelled_forward(plain: str, start: int) -> bool:
     return False
 
 
-def _offers_back(plain: str, found: list[Mention], reached: list[bool]) -> None:
+def _offers_back(plain: str, found: list[Mention], reached: list[bool], cuts: list[int]) -> None:
     """A sentence that offers without naming anything ("Shall I add it?", "Which would you
     like?", "Shall I place the order?") reaches back: "it" to the last product named before it,
-    else to the run of sentences or list lines right before it that name products."""
-    cuts = [0, *(m.end() for m in _UNIT_EDGE.finditer(plain)), len(plain)]
+    else to the run of sentences or list lines right before it that name products (`cuts`:
+    where the message's sentences and lines part)."""
     units = [(a, b) for a, b in itertools.pairwise(cuts) if b > a]
     owns = [[i for i, f in enumerate(found) if a <= f.start < b] for a, b in units]
     for u, (a, b) in enumerate(units):
