@@ -1646,23 +1646,23 @@ def _offers_back(plain: str, found: list[Mention], reached: list[bool], cuts: li
         if owns[u]:
             continue
         question = said.rstrip().endswith("?")
-        asks = question and _PROPOSAL.search(said) is not None
+        proposes = _PROPOSAL.search(said) is not None
+        offers = _OFFER.search(said) is not None
+        asks = question and proposes
         short = question and len(_WORD.findall(said.lower())) <= 10
         about_it = _ABOUT_IT.search(said) or _QUESTIONED.search(said) or asks_reaction(said)
-        if short and about_it and not _OFFER.search(said):
+        if short and about_it and not offers:
             live = [i for v in range(u - 1, -1, -1) for i in reversed(owns[v])]
             live = [i for i in live if not found[i].ruled_out][:1]
             for i in live:
                 reached[i] = True
             continue
         if (
-            not _OFFER.search(said)
+            not offers
             and not asks
-            and not (
-                _OPENS_BACK.match(said) and (_PROPOSAL.search(said) or _FAVOURABLE.search(said))
-            )
+            and not (_OPENS_BACK.match(said) and (proposes or _FAVOURABLE.search(said)))
         ):
-            if _PROPOSAL.search(said) and not said.rstrip().endswith("?"):
+            if proposes and not question:
                 _presents_next(units, owns, u, reached)
             continue
         back = [v for v in range(u - 1, -1, -1) if owns[v]]
