@@ -1,9 +1,13 @@
 """The grocery product resolver on the labelled corpus: exact resolution and ruled-out mentions counted, per share (tuning shares apart from the held-out one).
 
-.venv/bin/python benchmarks/grocery_mentions.py [--misses] [--tuning-only]
+.venv/bin/python benchmarks/grocery_mentions.py [--misses] [--tuning-only] [--second-labeller]
 
 `--misses` prints the tuning shares' misses, never the held-out share's; `--tuning-only` leaves
 the held-out share unread (for tuning: its figure is read once, with the resolver frozen).
+
+`--second-labeller` also reads every blindly second-labelled share with the second labeller's
+blind roles in place of the adjudicated ones and scores that reading as the resolver's is scored:
+how far a careful human reader who never saw the author's labels gets from the bar (counts only).
 
 Also prints how the fixture catalog's names collide (across brands, across sizes) and how many of
 the dev tasks' valid products have a namesake, so that naming by bare name cannot win them.
@@ -12,6 +16,7 @@ the dev tasks' valid products have a namesake, so that naming by bare name canno
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,6 +26,7 @@ from domains.grocery.mention_corpus import HELD_OUT, TUNING, load_examples, scor
 from domains.grocery.mentions import Resolver
 from domains.grocery.store import inventory
 from domains.grocery.tasks import load_tasks
+from scripts import grocery_mentions_corpus as corpus
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "corpora" / "grocery" / "mentions"
@@ -57,11 +63,47 @@ def collisions() -> str:
     )
 
 
+def _lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def second_reading(share: str) -> tuple[int, int, int, int]:
+    """(messages, exact, ruled-out counted, proposals missed) of the share's second labeller's
+    blind roles, read as a reader against the adjudicated labels (a dropped template's messages
+    are not in the share, so its roles are skipped)."""
+    folder = CORPUS / f"{share}-second-labelling"
+    blind = {r["n"]: r["roles"] for r in map(json.loads, _lines(folder / "ma_blind.jsonl"))}
+    dropped = {
+        int(r["id"].split("/")[1])
+        for r in map(json.loads, _lines(folder / "ma_adjudication.jsonl"))
+        if r["decision"] == "drop"
+    }
+    spec, items = corpus.load_spec()
+    own = spec.shares[share]
+    kept = [n for n in sorted(blind) if n not in dropped]
+    roles = [(text, blind[n]) for n, (text, _) in zip(kept, own.templates, strict=True)]
+    theirs = corpus.build(items, own.model_copy(update={"templates": roles}))
+    final = load_examples(CORPUS / f"{share}.jsonl")
+    if [r.text for r in theirs] != [r.text for r in final]:
+        raise SystemExit(f"{share}: the rebuilt messages differ from {share}.jsonl")
+    exact = counted = missed = 0
+    for them, label in zip(theirs, final, strict=True):
+        exact += set(them.proposed) == set(label.proposed)
+        counted += len(set(them.proposed) & set(label.ruled_out))
+        missed += len(set(label.proposed) - set(them.proposed))
+    return len(final), exact, counted, missed
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--misses", action="store_true", help="print the tuning shares' misses")
     parser.add_argument(
         "--tuning-only", action="store_true", help="leave the held-out share unread"
+    )
+    parser.add_argument(
+        "--second-labeller",
+        action="store_true",
+        help="score each second-labelled share's blind second labelling as a reading",
     )
     args = parser.parse_args(argv)
     resolver = Resolver(load_catalog(SNAPSHOT).items)
@@ -85,6 +127,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"  {text!r}: labelled {want}, read {got}")
     if not HELD_OUT and not args.tuning_only:
         print("held out: no share registered (none measured; a fresh blind share is awaited)")
+    if args.second_labeller:
+        print("the blind second labeller's roles, read against the adjudicated labels:")
+        for share in SHARES:
+            if (CORPUS / f"{share}-second-labelling").is_dir():
+                n, exact, counted, missed = second_reading(share)
+                print(f"{share:10} {n:8} {exact / n:7.3f} {counted:18}  proposals missed {missed}")
     print(collisions())
     return 0
 

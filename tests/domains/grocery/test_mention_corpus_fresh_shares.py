@@ -90,3 +90,26 @@ def test_roles_are_the_adjudicated_ones(share: str) -> None:
     one both labellings gave; `heldout8`'s one disagreement dropped its template; `heldout9`'s
     twelve (basket lines recalled beside a new proposal) kept the author's roles."""
     assert_roles_adjudicated(share)
+
+
+@pytest.mark.parametrize(
+    "share", ["heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9"]
+)
+def test_second_labellers_reading(share: str) -> None:
+    """The blind second labelling read as a reader (`benchmarks/grocery_mentions.py
+    --second-labeller`) rebuilds the share's own messages, and departs from the labels exactly
+    where the adjudication kept the author's role: never proposing what both ruled out, and
+    counting a ruled-out mention only where the second labeller proposed it."""
+    from benchmarks.grocery_mentions import _lines, second_reading
+
+    folder = corpus.OUT / f"{share}-second-labelling"
+    kept = [
+        r
+        for r in map(json.loads, _lines(folder / "ma_adjudication.jsonl"))
+        if r["decision"] == "keep"
+    ]
+    messages, exact, counted, missed = second_reading(share)
+    assert messages == len(_lines(corpus.OUT / f"{share}.jsonl"))
+    assert (exact == messages) == (not kept)
+    assert counted == 0 or any(r["annotator"] == "P" for r in kept)
+    assert missed == 0 or any(r["annotator"] == "R" for r in kept)
