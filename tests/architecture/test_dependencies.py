@@ -3,7 +3,8 @@
 The runtime packages (`runner`, `catalog_pipeline`, `domains`) may import only `[project]
 dependencies`; tests, benchmarks, scripts and examples may also import the `dev` extra. Import
 names are mapped to distributions with `importlib.metadata.packages_distributions()` (so `yaml`
-is PyYAML and `markupsafe` is MarkupSafe).
+is PyYAML and `markupsafe` is MarkupSafe). The `trial` extra is never installed by `make` (it
+goes in a venv of its own): only benchmarks may import it, by its distributions' own names.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import sys
 import tomllib
 from importlib.metadata import packages_distributions
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,13 +39,25 @@ def _normal(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+def _names(specs: list[str]) -> set[str]:
+    return {_normal(re.split(r"[\[=<>!~;\s]", spec, maxsplit=1)[0]) for spec in specs}
+
+
+def _project() -> dict[str, Any]:
+    project: dict[str, Any] = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
+        "project"
+    ]
+    return project
+
+
 def _declared() -> tuple[set[str], set[str]]:
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    project = _project()
+    return _names(project["dependencies"]), _names(project["optional-dependencies"]["dev"])
 
-    def names(specs: list[str]) -> set[str]:
-        return {_normal(re.split(r"[\[=<>!~;\s]", spec, maxsplit=1)[0]) for spec in specs}
 
-    return names(project["dependencies"]), names(project["optional-dependencies"]["dev"])
+def _trial() -> set[str]:
+    """The `trial` extra: imported by benchmarks only, installed by no `make` target."""
+    return _names(_project()["optional-dependencies"]["trial"])
 
 
 def _local_modules(folder: Path) -> set[str]:
@@ -82,9 +96,12 @@ def _third_party_imports(folders: tuple[str, ...]) -> dict[str, set[str]]:
     return found
 
 
-def _distributions(modules: dict[str, set[str]]) -> dict[str, set[str]]:
-    """Distribution -> the files that import one of its modules; an unknown module raises."""
-    by_module = packages_distributions()
+def _distributions(
+    modules: dict[str, set[str]], trial: frozenset[str] = frozenset()
+) -> dict[str, set[str]]:
+    """Distribution -> the files that import one of its modules; an unknown module raises
+    (unless `trial` names it: a `trial` distribution imported under its own name)."""
+    by_module = {**packages_distributions(), **{t: [t] for t in trial}}
     out: dict[str, set[str]] = {}
     unknown = {m: sorted(files)[:3] for m, files in modules.items() if m not in by_module}
     assert unknown == {}, f"imported but installed by no distribution: {unknown}"
@@ -103,21 +120,35 @@ def test_every_runtime_import_is_a_declared_runtime_dependency() -> None:
 
 def test_every_test_and_script_import_is_declared() -> None:
     runtime, dev = _declared()
-    imported = _distributions(_third_party_imports(DEV_FOLDERS))
+    trial = _trial()
+    imported = _distributions(_third_party_imports(DEV_FOLDERS), frozenset(trial))
     missing = {
-        dist: sorted(files)[:3] for dist, files in imported.items() if dist not in runtime | dev
+        dist: sorted(files)[:3]
+        for dist, files in imported.items()
+        if dist not in runtime | dev | trial
     }
     assert missing == {}, "imported by tests/benchmarks/scripts but declared nowhere"
+    outside = {
+        dist: sorted(f for f in files if not f.startswith("benchmarks/"))
+        for dist, files in imported.items()
+        if dist in trial
+    }
+    assert all(not files for files in outside.values()), f"trial extra imported by {outside}"
+    assert not trial & (runtime | dev), "a trial distribution also installed by make"
 
 
 def test_every_declared_dependency_is_imported_or_a_named_tool() -> None:
     runtime, dev = _declared()
+    trial = _trial()
     used_at_runtime = set(_distributions(_third_party_imports(RUNTIME_FOLDERS)))
-    used_anywhere = used_at_runtime | set(_distributions(_third_party_imports(DEV_FOLDERS)))
+    used_anywhere = used_at_runtime | set(
+        _distributions(_third_party_imports(DEV_FOLDERS), frozenset(trial))
+    )
     unused_runtime = sorted(runtime - used_at_runtime - set(TOOLS))
     unused_dev = sorted(dev - used_anywhere - set(TOOLS))
     assert unused_runtime == [], "runtime dependencies the packages never import"
     assert unused_dev == [], "dev dependencies nothing imports"
+    assert sorted(trial - used_anywhere) == [], "trial dependencies nothing imports"
 
 
 def test_each_tool_entry_is_still_true() -> None:
