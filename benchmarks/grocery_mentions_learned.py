@@ -134,6 +134,15 @@ def messages(resolver: Resolver, share: str) -> list[Message]:
     return out
 
 
+def _contexts(train: list[Message]) -> list[tuple[str, bool]]:
+    """Each distinct marked context once (its first label), sorted: the training set."""
+    contexts: dict[str, bool] = {}
+    for message in train:
+        for seen in message.mentions:
+            contexts.setdefault(seen.marked, seen.label)
+    return sorted(contexts.items())
+
+
 class Learned:
     """The fine-tuned encoder: trained once on `train`, then asked for p(put forward)."""
 
@@ -200,11 +209,7 @@ class Learned:
 
     def _train(self, train: list[Message]) -> None:
         torch = self._torch
-        contexts: dict[str, bool] = {}
-        for message in train:
-            for seen in message.mentions:
-                contexts.setdefault(seen.marked, seen.label)
-        items = sorted(contexts.items())
+        items = _contexts(train)
         net = self._net
         optimiser = torch.optim.AdamW(net.parameters(), lr=RATE, weight_decay=0.01)
         steps = EPOCHS * -(-len(items) // BATCH)
@@ -241,11 +246,7 @@ class Learned:
     def _fit_head(self, train: list[Message]) -> None:
         """The frozen design: the encoder as published, a logistic head fitted by L-BFGS."""
         torch = self._torch
-        contexts: dict[str, bool] = {}
-        for message in train:
-            for seen in message.mentions:
-                contexts.setdefault(seen.marked, seen.label)
-        items = sorted(contexts.items())
+        items = _contexts(train)
         x = self._features([t for t, _ in items])
         y = torch.tensor([float(v) for _, v in items])
         head = self._net.head
