@@ -22,7 +22,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from domains.grocery.catalog import load_catalog
-from domains.grocery.mention_corpus import HELD_OUT, TUNING, load_examples, score_resolver
+from domains.grocery.mention_corpus import (
+    HELD_OUT,
+    TUNING,
+    MentionScore,
+    load_examples,
+    score_readings,
+    score_resolver,
+)
 from domains.grocery.mentions import Resolver
 from domains.grocery.store import inventory
 from domains.grocery.tasks import load_tasks
@@ -67,10 +74,9 @@ def _lines(path: Path) -> list[str]:
     return path.read_text(encoding="utf-8").splitlines()
 
 
-def second_reading(share: str) -> tuple[int, int, int, int]:
-    """(messages, exact, ruled-out counted, proposals missed) of the share's second labeller's
-    blind roles, read as a reader against the adjudicated labels (a dropped template's messages
-    are not in the share, so its roles are skipped)."""
+def second_reading(share: str) -> MentionScore:
+    """The share's second labeller's blind roles, read as a reader against the adjudicated labels
+    (a dropped template's messages are not in the share, so its roles are skipped)."""
     folder = CORPUS / f"{share}-second-labelling"
     blind = {r["n"]: r["roles"] for r in map(json.loads, _lines(folder / "ma_blind.jsonl"))}
     dropped = {
@@ -86,12 +92,7 @@ def second_reading(share: str) -> tuple[int, int, int, int]:
     final = load_examples(CORPUS / f"{share}.jsonl")
     if [r.text for r in theirs] != [r.text for r in final]:
         raise SystemExit(f"{share}: the rebuilt messages differ from {share}.jsonl")
-    exact = counted = missed = 0
-    for them, label in zip(theirs, final, strict=True):
-        exact += set(them.proposed) == set(label.proposed)
-        counted += len(set(them.proposed) & set(label.ruled_out))
-        missed += len(set(label.proposed) - set(them.proposed))
-    return len(final), exact, counted, missed
+    return score_readings(final, [them.proposed for them in theirs])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -131,8 +132,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("the blind second labeller's roles, read against the adjudicated labels:")
         for share in SHARES:
             if (CORPUS / f"{share}-second-labelling").is_dir():
-                n, exact, counted, missed = second_reading(share)
-                print(f"{share:10} {n:8} {exact / n:7.3f} {counted:18}  proposals missed {missed}")
+                second = second_reading(share)
+                print(
+                    f"{share:10} {second.messages:8} {second.exact_rate:7.3f} "
+                    f"{second.ruled_out_counted:18}  proposals missed {second.proposals_missed}"
+                )
     print(collisions())
     return 0
 

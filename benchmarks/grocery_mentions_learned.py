@@ -62,7 +62,13 @@ from pathlib import Path
 from typing import Any
 
 from domains.grocery.catalog import load_catalog
-from domains.grocery.mention_corpus import HELD_OUT, TUNING, load_examples
+from domains.grocery.mention_corpus import (
+    HELD_OUT,
+    TUNING,
+    MentionExample,
+    load_examples,
+    score_readings,
+)
 from domains.grocery.mentions import Resolver
 from runner.kits.user.reader import readable
 
@@ -91,8 +97,7 @@ class Seen:
 @dataclass(frozen=True)
 class Message:
     share: str
-    proposed: frozenset[str]
-    ruled_out: frozenset[str]
+    row: MentionExample
     rules: frozenset[str]
     mentions: tuple[Seen, ...]
 
@@ -102,7 +107,8 @@ def messages(resolver: Resolver, share: str) -> list[Message]:
     out = []
     for row in load_examples(CORPUS / f"{share}.jsonl"):
         text = readable(row.text)
-        found = resolver.find(row.text)
+        resolution = resolver.resolve(row.text)
+        found = resolution.mentions
         seen = []
         for k, mention in enumerate(found):
             if mention.product is None:
@@ -122,15 +128,7 @@ def messages(resolver: Resolver, share: str) -> list[Message]:
                     mention.product in row.proposed,
                 )
             )
-        out.append(
-            Message(
-                share,
-                frozenset(row.proposed),
-                frozenset(row.ruled_out),
-                frozenset(resolver.proposed(row.text)),
-                tuple(seen),
-            )
-        )
+        out.append(Message(share, row, frozenset(resolution.proposed), tuple(seen)))
     return out
 
 
@@ -299,16 +297,13 @@ def reading(message: Message, chances: dict[str, float], how: str) -> set[str]:
 
 
 def report(label: str, read: list[Message], chances: dict[str, float]) -> None:
+    rows = [message.row for message in read]
     for how in ("rules", "learned", "confident", "both"):
-        exact = counted = missed = 0
-        for message in read:
-            got = reading(message, chances, how)
-            exact += got == message.proposed
-            counted += len(got & message.ruled_out)
-            missed += len(message.proposed - got)
+        got = score_readings(rows, [reading(message, chances, how) for message in read])
         print(
-            f"{label:28} {how:10} {len(read):5} messages  exact {exact / len(read):.3f}  "
-            f"ruled-out counted {counted:3}  proposals missed {missed:3}"
+            f"{label:28} {how:10} {got.messages:5} messages  exact {got.exact_rate:.3f}  "
+            f"ruled-out counted {got.ruled_out_counted:3}  "
+            f"proposals missed {got.proposals_missed:3}"
         )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -18,6 +18,7 @@ __all__ = [
     "MentionExample",
     "MentionScore",
     "load_examples",
+    "score_readings",
     "score_resolver",
 ]
 
@@ -81,12 +82,13 @@ def load_examples(path: Path) -> list[MentionExample]:
 
 @dataclass(frozen=True)
 class MentionScore:
-    """How the resolver reads a corpus: messages read exactly, and the ruled-out mentions it
-    counted as proposals."""
+    """How a reader reads a corpus: messages read exactly, the ruled-out mentions it counted as
+    proposals and the labelled proposals it did not put forward."""
 
     messages: int
     exact: int
     ruled_out_counted: int
+    proposals_missed: int
     misses: tuple[tuple[str, list[str], list[str]], ...]
     """(text, labelled, read) of every message not read exactly."""
 
@@ -97,13 +99,21 @@ class MentionScore:
 
 def score_resolver(resolver: Resolver, rows: Sequence[MentionExample]) -> MentionScore:
     """Exact resolution (the set put forward equals the label) over `rows`."""
-    exact = counted = 0
+    return score_readings(rows, [resolver.proposed(row.text) for row in rows])
+
+
+def score_readings(
+    rows: Sequence[MentionExample], readings: Sequence[Iterable[str]]
+) -> MentionScore:
+    """Exact resolution of any reader: `readings[i]` is what it takes `rows[i]` to put forward."""
+    exact = counted = missed = 0
     misses: list[tuple[str, list[str], list[str]]] = []
-    for row in rows:
-        read = resolver.proposed(row.text)
-        if set(read) == set(row.proposed):
+    for row, reading in zip(rows, readings, strict=True):
+        read = set(reading)
+        if read == set(row.proposed):
             exact += 1
         else:
             misses.append((row.text, sorted(row.proposed), sorted(read)))
-        counted += len(set(read) & set(row.ruled_out))
-    return MentionScore(len(rows), exact, counted, tuple(misses))
+        counted += len(read & set(row.ruled_out))
+        missed += len(set(row.proposed) - read)
+    return MentionScore(len(rows), exact, counted, missed, tuple(misses))

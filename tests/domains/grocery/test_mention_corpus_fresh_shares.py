@@ -108,8 +108,8 @@ def test_second_labellers_reading(share: str) -> None:
         for r in map(json.loads, _lines(folder / "ma_adjudication.jsonl"))
         if r["decision"] == "keep"
     ]
-    messages, exact, counted, missed = second_reading(share)
-    assert messages == len(_lines(corpus.OUT / f"{share}.jsonl"))
-    assert (exact == messages) == (not kept)
-    assert counted == 0 or any(r["annotator"] == "P" for r in kept)
-    assert missed == 0 or any(r["annotator"] == "R" for r in kept)
+    got = second_reading(share)
+    assert got.messages == len(_lines(corpus.OUT / f"{share}.jsonl"))
+    assert (got.exact == got.messages) == (not kept)
+    assert got.ruled_out_counted == 0 or any(r["annotator"] == "P" for r in kept)
+    assert got.proposals_missed == 0 or any(r["annotator"] == "R" for r in kept)
