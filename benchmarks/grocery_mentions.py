@@ -16,7 +16,6 @@ the dev tasks' valid products have a namesake, so that naming by bare name canno
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -70,20 +69,11 @@ def collisions() -> str:
     )
 
 
-def _lines(path: Path) -> list[str]:
-    return path.read_text(encoding="utf-8").splitlines()
-
-
 def second_reading(share: str) -> MentionScore:
     """The share's second labeller's blind roles, read as a reader against the adjudicated labels
     (a dropped template's messages are not in the share, so its roles are skipped)."""
-    folder = CORPUS / f"{share}-second-labelling"
-    blind = {r["n"]: r["roles"] for r in map(json.loads, _lines(folder / "ma_blind.jsonl"))}
-    dropped = {
-        int(r["id"].split("/")[1])
-        for r in map(json.loads, _lines(folder / "ma_adjudication.jsonl"))
-        if r["decision"] == "drop"
-    }
+    _, blind, adjudication = corpus.second_labelling(share)
+    dropped = {int(r.id.split("/")[1]) for r in adjudication if r.decision == "drop"}
     spec, items = corpus.load_spec()
     own = spec.shares[share]
     kept = [n for n in sorted(blind) if n not in dropped]

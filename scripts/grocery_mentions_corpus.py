@@ -17,6 +17,7 @@ on either.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import re
 import sys
@@ -28,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from domains.grocery.catalog import load_catalog
 from domains.grocery.mention_corpus import MentionExample
+from runner.core.jsonl import load_jsonl
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "corpora" / "grocery" / "mentions"
@@ -232,6 +234,33 @@ class Templates(BaseModel):
     schema_version: Literal[1] = 1
     catalog: str
     shares: dict[str, Share]
+
+
+class Adjudication(BaseModel):
+    """One adjudication line: a slot the two labellings disagreed on and what the written rules
+    decided."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = Field(pattern=r"^heldout\d+/\d+$", description="<share>/<template index>")
+    field: str = Field(pattern=r"^roles\[\d\]$")
+    author: Literal["P", "R"]
+    annotator: Literal["P", "R"]
+    decision: Literal["keep", "change", "drop"]
+    label: Literal["P", "R"] | None = Field(
+        description="The decided role; null when the template is dropped (the rules leave it open)"
+    )
+    rule: str = Field(min_length=1)
+    why: str = Field(min_length=1)
+
+
+def second_labelling(share: str) -> tuple[bytes, dict[int, list[str]], list[Adjudication]]:
+    """A held-out share's second, blind labelling (`<share>-second-labelling/`): the blind file
+    as frozen (its sha256 sits beside it), its roles by template index, and the adjudication."""
+    folder = OUT / f"{share}-second-labelling"
+    blind_text = (folder / "ma_blind.jsonl").read_bytes()
+    blind = {row["n"]: row["roles"] for row in map(json.loads, blind_text.splitlines())}
+    return blind_text, blind, load_jsonl(folder / "ma_adjudication.jsonl", Adjudication)
 
 
 def _unique(catalog: list[Item], p: Item, says: tuple[str, ...]) -> bool:

@@ -6,31 +6,8 @@ share's roles in `templates.json` are the adjudicated ones, with every dropped t
 from __future__ import annotations
 
 import hashlib
-import json
-from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from runner.core.jsonl import load_jsonl
 from scripts import grocery_mentions_corpus as corpus
-
-
-class Adjudication(BaseModel):
-    """One adjudication line: a slot the two labellings disagreed on and what the written rules
-    decided."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    id: str = Field(pattern=r"^heldout\d+/\d+$", description="<share>/<template index>")
-    field: str = Field(pattern=r"^roles\[\d\]$")
-    author: Literal["P", "R"]
-    annotator: Literal["P", "R"]
-    decision: Literal["keep", "change", "drop"]
-    label: Literal["P", "R"] | None = Field(
-        description="The decided role; null when the template is dropped (the rules leave it open)"
-    )
-    rule: str = Field(min_length=1)
-    why: str = Field(min_length=1)
 
 
 def assert_roles_adjudicated(share: str) -> None:
@@ -39,10 +16,8 @@ def assert_roles_adjudicated(share: str) -> None:
     blind labels are the ones frozen before adjudication."""
     folder = corpus.OUT / f"{share}-second-labelling"
     frozen = (folder / "ma_blind.jsonl.sha256").read_text(encoding="utf-8").split()[0]
-    blind_text = (folder / "ma_blind.jsonl").read_bytes()
+    blind_text, blind, rows = corpus.second_labelling(share)
     assert hashlib.sha256(blind_text).hexdigest() == frozen
-    blind = {row["n"]: row["roles"] for row in map(json.loads, blind_text.splitlines())}
-    rows = load_jsonl(folder / "ma_adjudication.jsonl", Adjudication)
     assert all(r.id.split("/")[0] == share for r in rows), [r.id for r in rows]
     decided = {(int(r.id.split("/")[1]), int(r.field[6])): r for r in rows}
     assert all(r.author != r.annotator for r in rows)

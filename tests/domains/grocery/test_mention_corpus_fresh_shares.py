@@ -100,16 +100,13 @@ def test_second_labellers_reading(share: str) -> None:
     --second-labeller`) rebuilds the share's own messages, and departs from the labels exactly
     where the adjudication kept the author's role: never proposing what both ruled out, and
     counting a ruled-out mention only where the second labeller proposed it."""
-    from benchmarks.grocery_mentions import _lines, second_reading
+    from benchmarks.grocery_mentions import second_reading
 
-    folder = corpus.OUT / f"{share}-second-labelling"
-    kept = [
-        r
-        for r in map(json.loads, _lines(folder / "ma_adjudication.jsonl"))
-        if r["decision"] == "keep"
-    ]
+    kept = [r for r in corpus.second_labelling(share)[2] if r.decision == "keep"]
     got = second_reading(share)
-    assert got.messages == len(_lines(corpus.OUT / f"{share}.jsonl"))
+    assert got.messages == len(
+        (corpus.OUT / f"{share}.jsonl").read_text(encoding="utf-8").splitlines()
+    )
     assert (got.exact == got.messages) == (not kept)
-    assert got.ruled_out_counted == 0 or any(r["annotator"] == "P" for r in kept)
-    assert got.proposals_missed == 0 or any(r["annotator"] == "R" for r in kept)
+    assert got.ruled_out_counted == 0 or any(r.annotator == "P" for r in kept)
+    assert got.proposals_missed == 0 or any(r.annotator == "R" for r in kept)
